@@ -1,0 +1,69 @@
+"""artifact-index: the file trail of coding-agent transcripts, computed without an LLM.
+
+Typical use::
+
+    from artifact_index import build_index
+
+    index, loaded = build_index("session.jsonl.gz")
+    for entry in index.changed_files():
+        print(entry.status, entry.path)
+
+For live sessions, feed events one at a time to a :class:`Tracker` and
+:meth:`Tracker.save` / :meth:`Tracker.resume` its state between calls.
+"""
+
+from __future__ import annotations
+
+from .adapters import Adapter, detect, known_formats, register
+from .errors import ArtifactIndexError, StateError, TranscriptError, UnknownFormat, UnreadableInput
+from .events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FileOperation,
+    ReportedChange,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from .index import ArtifactIndex, FileEntry, OperationEntry
+from .loading import Loaded, build_index, load_events, open_transcript
+from .source import Source, read_source
+from .tracker import Tracker
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Adapter",
+    "ArtifactIndex",
+    "ArtifactIndexError",
+    "AssistantMessage",
+    "CompactionBoundary",
+    "Event",
+    "FileEntry",
+    "FileOperation",
+    "Loaded",
+    "OperationEntry",
+    "ReportedChange",
+    "SessionInfo",
+    "Source",
+    "StateError",
+    "ToolCall",
+    "ToolResult",
+    "Tracker",
+    "TranscriptError",
+    "UnknownFormat",
+    "UnreadableInput",
+    "UserMessage",
+    "WorkingDirectory",
+    "__version__",
+    "build_index",
+    "detect",
+    "known_formats",
+    "load_events",
+    "open_transcript",
+    "read_source",
+    "register",
+]

@@ -1,0 +1,44 @@
+"""Exceptions of the ``artifact_index`` package.
+
+::
+
+    ArtifactIndexError          base of everything this package raises on purpose
+    ├── TranscriptError         the input cannot be read as a transcript at all
+    │   ├── UnreadableInput     missing file, permission, bad gzip, not text
+    │   └── UnknownFormat       no adapter recognises the content / bad --format
+    └── StateError              a saved tracker state cannot be loaded
+
+Lower-layer exceptions (``OSError``, ``json.JSONDecodeError``, ``gzip``
+errors, pydantic ``ValidationError``) are mapped to these with
+``raise ... from exc`` so the CLI can print one sentence for each.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArtifactIndexError",
+    "StateError",
+    "TranscriptError",
+    "UnknownFormat",
+    "UnreadableInput",
+]
+
+
+class ArtifactIndexError(Exception):
+    """Base class of the errors this package raises on purpose."""
+
+
+class TranscriptError(ArtifactIndexError):
+    """The input cannot be used as a transcript."""
+
+
+class UnreadableInput(TranscriptError):
+    """The file could not be opened, decompressed or decoded."""
+
+
+class UnknownFormat(TranscriptError):
+    """No adapter recognises the content, or ``--format`` names no adapter."""
+
+
+class StateError(ArtifactIndexError):
+    """A saved tracker state is malformed or from an incompatible version."""

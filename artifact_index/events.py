@@ -1,0 +1,177 @@
+"""The normalised event model every adapter produces and the tracker consumes.
+
+An adapter turns one transcript format into a stream of :data:`Event` values.
+The stream is format-agnostic: a Claude Code ``Edit`` and an OpenHands
+``str_replace`` both become a :class:`ToolCall` whose ``operations`` hold one
+``edit`` :class:`FileOperation`, followed by a :class:`ToolResult` that says
+whether it succeeded.  The tracker never looks at raw records.
+
+Turns: every user message and every model response is one turn, numbered from
+1 in transcript order; a tool result belongs to the turn of its call.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AssistantMessage",
+    "CompactionBoundary",
+    "Event",
+    "EventBase",
+    "FailureReason",
+    "FileAction",
+    "FileOperation",
+    "OperationSource",
+    "ReportedChange",
+    "ResultStatus",
+    "SessionInfo",
+    "ToolCall",
+    "ToolResult",
+    "UserMessage",
+    "WorkingDirectory",
+]
+
+FileAction = Literal[
+    "read",  # the agent saw (part of) the file
+    "write",  # whole-file write; creates the file when it did not exist
+    "create",  # a write known to create a new file
+    "edit",  # an in-place change: old -> new text, inserted lines, a diff hunk
+    "delete",
+    "move",  # path -> dest
+    "copy",  # path -> dest
+    "undo",  # undo the last edit (str_replace_editor undo_edit)
+    "restore",  # back to the committed state (git checkout -- PATH, git restore)
+    "shell",  # a shell command whose file effects the shell module infers
+    "unknown",  # the call changed files the tracker cannot name
+]
+
+OperationSource = Literal["tool", "shell", "patch"]
+
+ResultStatus = Literal["success", "failure", "unknown"]
+
+FailureReason = Literal[
+    "not_found",  # string to replace / file / expected lines not found
+    "not_unique",  # several matches where one was required
+    "not_read",  # the harness requires a read before a write
+    "stale",  # file changed since it was read
+    "rejected",  # the user refused the call
+    "hook_blocked",  # a hook blocked the call
+    "permission",  # permission was not granted
+    "verification",  # patch verification / syntax check failed
+    "invalid",  # bad arguments
+    "interrupted",  # aborted or cancelled before it completed
+    "exit_status",  # a command exited non-zero
+    "other",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FileOperation(_Model):
+    """One thing a tool call intends to do to one file (or, for ``shell``, a command).
+
+    Which fields matter depends on ``action``: ``content`` for write/create,
+    ``old``/``new`` for a string replacement, ``diff`` for a hunk-level edit,
+    ``dest`` for move/copy, ``command`` for shell, ``start_line``/``end_line``
+    for a read window or a line-range edit.
+    """
+
+    action: FileAction
+    path: str | None = None
+    dest: str | None = None
+    content: str | None = None
+    old: str | None = None
+    new: str | None = None
+    replace_all: bool = False
+    diff: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    command: str | None = None
+    cwd: str | None = None
+    source: OperationSource = "tool"
+    detail: str | None = None  # free text shown to users, e.g. why the effect is unknown
+
+
+class ReportedChange(_Model):
+    """A change the harness itself reported after the call (not the agent's request)."""
+
+    path: str
+    change: Literal["created", "modified", "deleted"]
+    move_to: str | None = None
+    content: str | None = None  # full new content when the harness recorded it
+    diff: str | None = None
+
+
+class EventBase(_Model):
+    turn: int = Field(ge=0)
+    timestamp: str | None = None
+    line: int | None = None  # 1-based line (or record number) in the source file
+    sidechain: str | None = None  # sub-agent id when the event comes from a side-chain
+
+
+class SessionInfo(EventBase):
+    kind: Literal["session"] = "session"
+    session_id: str | None = None
+    agent: str | None = None
+    cwd: str | None = None
+    model: str | None = None
+    version: str | None = None
+
+
+class WorkingDirectory(EventBase):
+    kind: Literal["cwd"] = "cwd"
+    cwd: str
+
+
+class UserMessage(EventBase):
+    kind: Literal["user"] = "user"
+    text: str
+    synthetic: bool = False  # injected by the harness (reminders, command output), not typed
+
+
+class AssistantMessage(EventBase):
+    kind: Literal["assistant"] = "assistant"
+    text: str
+    model: str | None = None
+
+
+class ToolCall(EventBase):
+    kind: Literal["tool_call"] = "tool_call"
+    call_id: str
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    operations: tuple[FileOperation, ...] = ()
+
+
+class ToolResult(EventBase):
+    kind: Literal["tool_result"] = "tool_result"
+    call_id: str
+    status: ResultStatus
+    output: str = ""
+    exit_code: int | None = None
+    failure: FailureReason | None = None
+    reported: tuple[ReportedChange, ...] | None = None  # harness-reported effects, if any
+
+
+class CompactionBoundary(EventBase):
+    kind: Literal["compaction"] = "compaction"
+    trigger: str | None = None  # "auto" | "manual" | ...
+    pre_tokens: int | None = None
+    summary: str | None = None
+
+
+Event = Annotated[
+    SessionInfo
+    | WorkingDirectory
+    | UserMessage
+    | AssistantMessage
+    | ToolCall
+    | ToolResult
+    | CompactionBoundary,
+    Field(discriminator="kind"),
+]

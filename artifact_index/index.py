@@ -1,0 +1,190 @@
+"""The artifact index: a networkx graph of files and the operations that touched them.
+
+Node kinds (the ``kind`` attribute) and their ids:
+
+- ``file:<key>``: one file; attributes hold its net state (``existed_before``,
+  ``exists``, ``changed``, ``read``, ``restored``, ``sources``, known contents).
+- ``op:<n>``: one operation of one tool call on one file (or an effect of a
+  shell command whose file is unknown), with turn, tool, action, source and
+  result status.
+- ``turn:<n>``: one turn of the conversation.
+
+Edges: ``turn -> op`` (``performed``), ``op -> file`` (``touched``; the
+destination of a move or copy has ``role="dest"``), ``file -> file``
+(``renamed_from``).  Later stages add ``symbol``, ``error`` and ``decision``
+nodes with edges to files, so queries select by ``kind`` and never assume
+that every node is a file.
+
+The graph *is* the tracker's state: it serialises to JSON with
+:meth:`ArtifactIndex.to_json` and resumes with :meth:`ArtifactIndex.from_json`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict
+
+from .errors import StateError
+
+__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry"]
+
+FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
+CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
+STATE_VERSION = 1
+
+
+class OperationEntry(BaseModel):
+    """One operation on a file, as users and the JSON contract see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    action: str
+    tool: str
+    source: str
+    result: str
+    failure: str | None = None
+    command: str | None = None
+    detail: str | None = None
+    dest: str | None = None
+    sidechain: str | None = None
+
+
+class FileEntry(BaseModel):
+    """A file's net state at the end of what was fed, with its operations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    status: FileStatus | None  # None: only failed or pending operations touched it
+    sources: list[str]
+    renamed_from: str | None = None
+    ops: list[OperationEntry]
+
+
+class ArtifactIndex:
+    """The file-state graph and the queries over it."""
+
+    def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None) -> None:
+        self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        self.meta: dict[str, Any] = meta if meta is not None else {
+            "format": None, "root": None, "session_id": None, "op_count": 0,
+        }
+
+    # -- identity -------------------------------------------------------------
+    @property
+    def root(self) -> str | None:
+        root = self.meta.get("root")
+        return str(root) if root else None
+
+    @property
+    def format(self) -> str | None:
+        fmt = self.meta.get("format")
+        return str(fmt) if fmt else None
+
+    # -- nodes ----------------------------------------------------------------
+    def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        for node, data in self.graph.nodes(data=True):
+            if data.get("kind") == kind:
+                yield node, data
+
+    def file_node(self, key: str) -> dict[str, Any] | None:
+        data = self.graph.nodes.get(f"file:{key}")
+        return dict(data) if data is not None else None
+
+    def operations_on(self, key: str) -> list[dict[str, Any]]:
+        """Operations that touched file ``key``, in order."""
+        node = f"file:{key}"
+        if node not in self.graph:
+            return []
+        ops = [dict(self.graph.nodes[op]) for op, _ in self.graph.in_edges(node)
+               if self.graph.nodes[op].get("kind") == "operation"]
+        return sorted(ops, key=lambda op: int(op["seq"]))
+
+    # -- status ---------------------------------------------------------------
+    @staticmethod
+    def status_of(data: dict[str, Any]) -> FileStatus | None:
+        """Net status of a file node (see the contract in design.md)."""
+        if not data.get("changed"):
+            return "read" if data.get("read") else None
+        if data.get("restored"):
+            return "reverted"
+        existed, exists = data.get("existed_before"), data.get("exists")
+        if existed is False:
+            return "created" if exists is not False else "reverted"
+        return "deleted" if exists is False else "modified"
+
+    def _entry(self, key: str, data: dict[str, Any]) -> FileEntry:
+        ops = [
+            OperationEntry(
+                turn=op["turn"], action=op["action"], tool=op["tool"], source=op["source"],
+                result=op["result"], failure=op.get("failure"), command=op.get("command"),
+                detail=op.get("detail"), dest=op.get("dest"), sidechain=op.get("sidechain"),
+            )
+            for op in self.operations_on(key)
+        ]
+        return FileEntry(
+            path=str(data.get("display") or key),
+            status=self.status_of(data),
+            sources=sorted(data.get("sources") or []),
+            renamed_from=data.get("renamed_from"),
+            ops=ops,
+        )
+
+    def files(self) -> list[FileEntry]:
+        """Every file the transcript touched, in order of first touch."""
+        nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
+        return [self._entry(str(data["path"]), data) for _, data in nodes]
+
+    def changed_files(self) -> list[FileEntry]:
+        """Files created, modified or deleted at the end (reverted ones excluded)."""
+        return [f for f in self.files() if f.status in CHANGED_STATUSES]
+
+    def history(self, path: str) -> list[OperationEntry]:
+        """The timeline of one file, accepting its key or its displayed path."""
+        for key, data in self.nodes_of_kind("file"):
+            if data["path"] == path or data.get("display") == path:
+                return self._entry(str(data["path"]), data).ops
+        return []
+
+    def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
+        """``(path, operation)`` pairs of the operations performed in ``turn``."""
+        node = f"turn:{turn}"
+        if node not in self.graph:
+            return []
+        out: list[tuple[str, OperationEntry]] = []
+        for _, op in self.graph.out_edges(node):
+            for _, target, edge in self.graph.out_edges(op, data=True):
+                if edge.get("kind") == "touched" and edge.get("role") != "dest":
+                    path = str(self.graph.nodes[target]["path"])
+                    entry = next(e for e in self._entry(path, self.graph.nodes[target]).ops
+                                 if e.turn == turn)
+                    out.append((path, entry))
+        return out
+
+    def unknown_effects(self) -> list[dict[str, Any]]:
+        """Shell effects the tracker could not attribute to a file (with their command)."""
+        return sorted(
+            (dict(d) for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
+            key=lambda d: int(d["seq"]),
+        )
+
+    # -- serialisation --------------------------------------------------------
+    def to_json(self) -> str:
+        data = nx.node_link_data(self.graph, edges="edges")
+        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ArtifactIndex:
+        try:
+            payload = json.loads(text)
+            if payload.get("version") != STATE_VERSION:
+                raise StateError(f"saved state has version {payload.get('version')!r}, expected {STATE_VERSION}")
+            graph = nx.node_link_graph(payload["graph"], edges="edges", multigraph=True, directed=True)
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, nx.NetworkXError) as exc:
+            raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
+        return cls(graph, dict(payload["meta"]))

@@ -1,0 +1,67 @@
+"""Path normalisation: one key per file, whatever the transcript wrote.
+
+Agents spell one file many ways: absolute, relative to a cwd that changed,
+with ``./`` or ``..``, with Windows backslashes and drive letters.  The
+tracker keys every file by :func:`file_key`: relative to the workspace root
+when the file lies under it (POSIX separators), else absolute.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+__all__ = ["file_key", "is_absolute", "is_windows_path", "join", "to_posix"]
+
+_DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
+
+
+def is_windows_path(path: str) -> bool:
+    """``C:\\x`` or ``c:/x``, or any path written with backslashes."""
+    return bool(_DRIVE.match(path)) or ("\\" in path and "/" not in path)
+
+
+def to_posix(path: str) -> str:
+    """Backslashes to slashes, and a lower-case drive letter (Windows is case-insensitive there)."""
+    path = path.replace("\\", "/")
+    if _DRIVE.match(path):
+        path = path[0].lower() + path[1:]
+    return path
+
+
+def is_absolute(path: str) -> bool:
+    return path.startswith("/") or bool(_DRIVE.match(path)) or path.startswith("~")
+
+
+def _normpath(path: str) -> str:
+    drive = ""
+    if _DRIVE.match(path):
+        drive, path = path[:2], path[2:] or "/"
+    normal = posixpath.normpath(path) if path else path
+    if normal.startswith("//"):  # posixpath keeps a leading double slash; paths here never mean UNC
+        normal = "/" + normal.lstrip("/")
+    return drive + normal
+
+
+def join(cwd: str | None, path: str) -> str:
+    """``path`` resolved against ``cwd`` (when relative and cwd is known), normalised."""
+    path = to_posix(path.strip())
+    if cwd and not is_absolute(path):
+        path = to_posix(cwd).rstrip("/") + "/" + path
+    return _normpath(path) if path else path
+
+
+def file_key(path: str, cwd: str | None, root: str | None) -> str:
+    """The tracker's key for ``path`` seen while the shell was in ``cwd``."""
+    full = join(cwd, path)
+    if root:
+        base = _normpath(to_posix(root)).rstrip("/")
+        windows = bool(_DRIVE.match(base))
+        candidate, prefix = (full.lower(), base.lower() + "/") if windows else (full, base + "/")
+        if candidate.startswith(prefix):
+            return full[len(prefix):]
+        if candidate == prefix[:-1]:
+            return "."
+    while full.startswith("./"):
+        full = full[2:]
+    return full

@@ -1,0 +1,109 @@
+"""Rendering index queries for people (tables) and programs (the JSON contracts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .index import ArtifactIndex, FileEntry, OperationEntry
+
+__all__ = ["files_json", "files_table", "history_table", "op_json"]
+
+
+def op_json(op: OperationEntry) -> dict[str, Any]:
+    """One operation in the ``ops`` list of the JSON contract (empty fields omitted)."""
+    out: dict[str, Any] = {"turn": op.turn, "action": op.action, "tool": op.tool, "source": op.source}
+    if op.result != "success":
+        out["result"] = op.result
+    for name in ("failure", "command", "detail", "dest", "sidechain"):
+        value = getattr(op, name)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def _file_json(entry: FileEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": entry.path, "status": entry.status, "sources": entry.sources}
+    if entry.renamed_from:
+        out["renamed_from"] = entry.renamed_from
+    out["ops"] = [op_json(op) for op in entry.ops]
+    return out
+
+
+def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+    """The ``artifact-index files --json`` contract of design.md.
+
+    Files touched only by failed operations are not in ``files`` (they did
+    not change and were not read); they are listed under ``failed`` so no
+    attempt is hidden.  Shell effects the tracker could not pin to a file are
+    under ``unknown_effects``.
+    """
+    entries = index.files()
+    return {
+        "format": index.format,
+        "root": index.root,
+        "files": [_file_json(e) for e in entries if e.status is not None],
+        "failed": [_file_json(e) for e in entries if e.status is None],
+        "unknown_effects": [
+            {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
+            for op in index.unknown_effects()
+        ],
+        "skipped_lines": skipped,
+    }
+
+
+_ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
+
+
+def _why(entry: FileEntry) -> str:
+    """The evidence for a change in a few words: the last change op, its command when shell-made."""
+    changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    if not changes:
+        return ""
+    last = changes[-1]
+    if last.command:
+        command = " ".join(last.command.split())
+        return f"$ {command[:70]}{'…' if len(command) > 70 else ''}"
+    return f"{last.tool} ({last.action})"
+
+
+def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
+    """A readable table: status, path, turns, sources and why."""
+    entries = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")]
+    entries.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
+    if not entries:
+        return "No files were touched.\n"
+    width = min(max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70)
+    lines = [f"{'STATUS':9} {'PATH':{width}} {'TURNS':11} {'SOURCES':11} EVIDENCE"]
+    for e in entries:
+        turns = sorted({op.turn for op in e.ops if op.result != "failure"})
+        span = f"{turns[0]}" if len(turns) == 1 else (f"{turns[0]}-{turns[-1]}" if turns else "-")
+        failed = sum(1 for op in e.ops if op.result == "failure")
+        path = e.path + (f" <- {e.renamed_from}" if e.renamed_from else "")
+        evidence = _why(e) + (f" [{failed} failed]" if failed else "")
+        lines.append(f"{e.status:9} {path:{width}} {span:11} {','.join(e.sources):11} {evidence}")
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[str(e.status)] = counts.get(str(e.status), 0) + 1
+    lines.append("")
+    lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])))
+    failed_only = [e for e in index.files() if e.status is None]
+    if failed_only:
+        lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "
+                     + ", ".join(e.path for e in failed_only[:10]) + ("…" if len(failed_only) > 10 else ""))
+    unknown = index.unknown_effects()
+    if unknown:
+        lines.append(f"{len(unknown)} shell effect(s) on files the tracker cannot name (see --json unknown_effects)")
+    return "\n".join(lines) + "\n"
+
+
+def history_table(path: str, ops: list[OperationEntry]) -> str:
+    """One file's timeline."""
+    if not ops:
+        return f"No operation touched {path}.\n"
+    lines = [f"History of {path}", f"{'TURN':>5} {'ACTION':8} {'RESULT':8} {'TOOL':16} DETAIL"]
+    for op in ops:
+        detail = op.command or op.detail or (f"-> {op.dest}" if op.dest else "")
+        if op.failure:
+            detail = f"({op.failure}) {detail}".strip()
+        lines.append(f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}")
+    return "\n".join(lines) + "\n"

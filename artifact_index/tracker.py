@@ -1,0 +1,372 @@
+"""The incremental tracker: events in, artifact index out.
+
+:meth:`Tracker.feed` takes one normalised event at a time and updates the
+:class:`~artifact_index.index.ArtifactIndex` graph.  A tool call's
+operations are applied when its result arrives, because only the result
+says whether they happened: a failed or rejected edit is recorded but never
+changes a file.  Everything the tracker needs to continue (the graph, the
+calls still waiting for a result, the current directory) lives in the index,
+so :meth:`Tracker.save` / :meth:`Tracker.resume` continue a live session
+without re-reading it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FileOperation,
+    ReportedChange,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from .index import ArtifactIndex
+from .paths import file_key, is_absolute, join
+
+__all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker"]
+
+# Formats whose shell tool keeps one shell process, so a `cd` in one command
+# moves every later command (and relative paths of later tool calls).
+PERSISTENT_SHELL_FORMATS = frozenset(
+    {"claude-code", "entire-compact", "swe-agent", "openhands", "copilot-cli", "cline"}
+)
+
+# Failures that prove the file existed when the call was made.
+_FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
+_CHANGE_ACTIONS = frozenset({"write", "create", "edit", "delete", "move", "copy", "undo", "restore"})
+
+
+class Tracker:
+    """Feeds events into an :class:`ArtifactIndex`, one at a time."""
+
+    def __init__(self, index: ArtifactIndex | None = None, *, format: str | None = None) -> None:
+        self.index = index if index is not None else ArtifactIndex()
+        meta = self.index.meta
+        if format is not None:
+            meta["format"] = format
+        meta.setdefault("cwd", None)
+        meta.setdefault("pending", {})
+        meta.setdefault("orphan_results", 0)
+        meta.setdefault("events", 0)
+
+    # -- persistence ------------------------------------------------------------
+    def save(self) -> str:
+        """The tracker's whole state as JSON."""
+        return self.index.to_json()
+
+    @classmethod
+    def resume(cls, state: str) -> Tracker:
+        """A tracker that continues from :meth:`save`'s output."""
+        return cls(ArtifactIndex.from_json(state))
+
+    # -- feeding ----------------------------------------------------------------
+    def feed_all(self, events: Iterable[Event]) -> ArtifactIndex:
+        for event in events:
+            self.feed(event)
+        return self.index
+
+    def feed(self, event: Event) -> None:
+        meta = self.index.meta
+        meta["events"] += 1
+        self._touch_turn(event.turn)
+        if isinstance(event, SessionInfo):
+            if event.cwd and not meta.get("root"):
+                meta["root"] = join(None, event.cwd)
+            if event.cwd:
+                meta["cwd"] = join(None, event.cwd)
+            for field in ("session_id", "model", "agent", "version"):
+                if getattr(event, field) and not meta.get(field):
+                    meta[field] = getattr(event, field)
+        elif isinstance(event, WorkingDirectory):
+            meta["cwd"] = join(meta.get("cwd"), event.cwd)
+            if not meta.get("root"):
+                meta["root"] = meta["cwd"]
+        elif isinstance(event, ToolCall):
+            meta["pending"][event.call_id] = {
+                "call": event.model_dump(mode="json"),
+                "cwd": meta.get("cwd"),
+            }
+        elif isinstance(event, ToolResult):
+            pending = meta["pending"].pop(event.call_id, None)
+            if pending is None:
+                meta["orphan_results"] += 1
+                return
+            self._apply_call(ToolCall.model_validate(pending["call"]), pending["cwd"], event)
+        elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
+            self._record_message(event)
+
+    # -- messages -----------------------------------------------------------------
+    def _record_message(self, event: UserMessage | AssistantMessage | CompactionBoundary) -> None:
+        meta = self.index.meta
+        if isinstance(event, CompactionBoundary):
+            meta.setdefault("compactions", []).append(
+                {"turn": event.turn, "trigger": event.trigger, "pre_tokens": event.pre_tokens}
+            )
+        elif isinstance(event, UserMessage) and not event.synthetic:
+            meta.setdefault("user_messages", []).append({"turn": event.turn, "text": event.text})
+        elif isinstance(event, AssistantMessage) and event.text.strip():
+            meta["last_assistant"] = {"turn": event.turn, "text": event.text}
+
+    def _touch_turn(self, turn: int) -> None:
+        node = f"turn:{turn}"
+        if turn and node not in self.index.graph:
+            self.index.graph.add_node(node, kind="turn", turn=turn)
+
+    # -- tool calls -----------------------------------------------------------------
+    def _apply_call(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
+        fresh = {key for key in self._keys_of(call.operations, cwd) if self._is_fresh(key)}
+        touched: set[str] = set()
+        for op in call.operations:
+            if op.action == "shell":
+                touched |= self._apply_shell(call, op, cwd, result)
+            else:
+                touched |= self._apply(call, op, cwd, result)
+        if result.status != "failure" and result.reported:
+            self._apply_reported(call, result, cwd, fresh, touched)
+
+    def _keys_of(self, ops: Iterable[FileOperation], cwd: str | None) -> list[str]:
+        keys = []
+        for op in ops:
+            for path in (op.path, op.dest):
+                if path:
+                    keys.append(self._key(path, op.cwd or cwd))
+        return keys
+
+    def _apply_shell(self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult) -> set[str]:
+        meta = self.index.meta
+        succeeded = {"success": True, "failure": False}.get(result.status)
+        shell_cwd = op.cwd or cwd
+        if shell_cwd and not is_absolute(shell_cwd):
+            shell_cwd = join(cwd, shell_cwd)
+        try:  # TEMP until the shell package lands
+            from .shell import analyze_command
+        except ImportError:
+            return set()
+        analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self)
+        touched: set[str] = set()
+        for effect in analysis.operations:
+            touched |= self._apply(call, effect, shell_cwd, result, forced_ok=True)
+        if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
+            meta["cwd"] = analysis.cwd_after
+        return touched
+
+    def _apply(
+        self,
+        call: ToolCall,
+        op: FileOperation,
+        cwd: str | None,
+        result: ToolResult,
+        *,
+        forced_ok: bool = False,
+    ) -> set[str]:
+        """Record ``op`` and, unless its call failed, change the file state."""
+        # Shell effects arrive already filtered by success, so their own
+        # status is "success" unless the command's status was unknown.
+        status = result.status if not forced_ok or result.status == "unknown" else "success"
+        op_node = self._add_operation(call, op, status, result)
+        if op.action == "unknown" or (op.path is None and op.action != "restore"):
+            return set()
+        if op.action == "restore" and op.path is None:
+            if status != "failure":
+                self._restore_all(op_node)
+            return set()
+        assert op.path is not None
+        key = self._key(op.path, op.cwd or cwd)
+        file = self._file(key, op.path, op_node)
+        self.index.graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
+        if status == "failure":
+            if op.action == "edit" and result.failure in _FAILURES_PROVING_EXISTENCE and self._is_fresh(key):
+                file["existed_before"] = True
+            return {key}
+        touched = {key}
+        action = op.action
+        if action == "read":
+            self._existing(file)
+            file["read"] = True
+            self._add_source(file, op.source)
+            return touched
+        self._add_source(file, op.source)
+        if not file["changed"]:
+            file["original"] = file["content"]
+        if action in ("write", "create"):
+            if file["existed_before"] is None and not file["changed"] and not file["read"]:
+                file["existed_before"] = False
+            self._set_content(file, op.content)
+            file["exists"] = True
+        elif action == "edit":
+            self._existing(file)
+            file["exists"] = True
+            self._edit_content(file, op)
+        elif action == "delete":
+            self._existing(file)
+            file["exists"] = False
+            file["content"] = None
+        elif action == "undo":
+            self._existing(file)
+            file["depth"] = max(0, int(file["depth"]) - 1)
+            if file["depth"] == 0:
+                file["content"] = file["original"]
+        elif action == "restore":
+            # Restoring a file the session never changed, or one it created
+            # (untracked by git), changes nothing.
+            if file["changed"] and file["existed_before"] is not False:
+                self._mark_restored(file)
+            return touched
+        elif action in ("move", "copy") and op.dest:
+            dest_key = self._key(op.dest, op.cwd or cwd)
+            touched.add(dest_key)
+            dest = self._file(dest_key, op.dest, op_node)
+            self.index.graph.add_edge(op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest")
+            self._add_source(dest, op.source)
+            if dest["existed_before"] is None and not dest["changed"] and not dest["read"]:
+                dest["existed_before"] = False
+            dest["exists"] = True
+            dest["changed"] = True
+            dest["depth"] = int(dest["depth"]) + 1
+            self._set_content(dest, file.get("content"))
+            if action == "move":
+                self._existing(file)
+                file["exists"] = False
+                file["content"] = None
+                dest["renamed_from"] = file.get("display") or key
+                self.index.graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
+            else:
+                return touched
+        file["changed"] = True
+        if action != "undo":
+            file["depth"] = int(file["depth"]) + 1
+        self._update_restored(file)
+        return touched
+
+    def _apply_reported(
+        self, call: ToolCall, result: ToolResult, cwd: str | None, fresh: set[str], touched: set[str]
+    ) -> None:
+        """Let the harness's own record of what changed settle creation and deletion."""
+        assert result.reported is not None
+        for change in result.reported:
+            key = self._key(change.path, cwd)
+            if key not in touched:
+                self._apply(call, _operation_for(change), cwd, result)
+                fresh.add(key)
+            node = self.index.graph.nodes[f"file:{key}"]
+            if key in fresh:
+                node["existed_before"] = change.change != "created"
+            if change.change == "deleted":
+                node["exists"] = False
+            if change.content is not None and change.change != "deleted":
+                self._set_content(node, change.content)
+                self._update_restored(node)
+            if change.move_to and self._key(change.move_to, cwd) not in touched:
+                self._apply(call, FileOperation(action="move", path=change.path, dest=change.move_to), cwd, result)
+
+    # -- file-state helpers ---------------------------------------------------------
+    def _key(self, path: str, cwd: str | None) -> str:
+        meta = self.index.meta
+        return file_key(path, cwd or meta.get("cwd"), meta.get("root"))
+
+    def _is_fresh(self, key: str) -> bool:
+        node = self.index.graph.nodes.get(f"file:{key}")
+        return node is None or (not node["changed"] and not node["read"] and node["existed_before"] is None)
+
+    def _file(self, key: str, spelled: str, op_node: str) -> dict[str, Any]:
+        node = f"file:{key}"
+        graph = self.index.graph
+        if node not in graph:
+            display = spelled if is_absolute(key) and is_absolute(spelled) else None
+            graph.add_node(
+                node, kind="file", path=key, display=display, first_seq=graph.nodes[op_node]["seq"],
+                existed_before=None, exists=None, changed=False, read=False, restored=False,
+                sources=[], renamed_from=None, depth=0, content=None, original=None,
+            )
+        data: dict[str, Any] = graph.nodes[node]
+        return data
+
+    @staticmethod
+    def _existing(file: dict[str, Any]) -> None:
+        if file["existed_before"] is None and not file["changed"]:
+            file["existed_before"] = True
+        if file["exists"] is None:
+            file["exists"] = True
+
+    @staticmethod
+    def _add_source(file: dict[str, Any], source: str) -> None:
+        if source not in file["sources"]:
+            file["sources"] = sorted([*file["sources"], source])
+
+    @staticmethod
+    def _set_content(file: dict[str, Any], content: str | None) -> None:
+        file["content"] = content
+
+    @staticmethod
+    def _edit_content(file: dict[str, Any], op: FileOperation) -> None:
+        content = file.get("content")
+        if content is None or op.old is None or op.new is None or op.old not in content:
+            file["content"] = None
+            return
+        file["content"] = content.replace(op.old, op.new) if op.replace_all else content.replace(op.old, op.new, 1)
+
+    @staticmethod
+    def _mark_restored(file: dict[str, Any]) -> None:
+        file["restored"] = True
+        file["depth"] = 0
+        file["exists"] = True
+        file["content"] = file.get("original")
+
+    @staticmethod
+    def _update_restored(file: dict[str, Any]) -> None:
+        original, content = file.get("original"), file.get("content")
+        back_to_original = original is not None and content == original
+        file["restored"] = bool(file["existed_before"] and file["exists"] and (back_to_original or file["depth"] == 0))
+
+    def _restore_all(self, op_node: str) -> None:
+        for node, data in list(self.index.nodes_of_kind("file")):
+            if data["changed"] and data["existed_before"] is not False:
+                self._mark_restored(data)
+                self.index.graph.add_edge(op_node, node, kind="touched", action="restore")
+
+    def _add_operation(self, call: ToolCall, op: FileOperation, status: str, result: ToolResult) -> str:
+        meta = self.index.meta
+        meta["op_count"] += 1
+        seq = meta["op_count"]
+        node = f"op:{seq}"
+        self.index.graph.add_node(
+            node, kind="operation", seq=seq, turn=call.turn, call_id=call.call_id, tool=call.tool,
+            action=op.action, source=op.source, result=status,
+            failure=result.failure if status == "failure" else None,
+            command=op.command if op.source != "tool" else None,
+            detail=op.detail, dest=op.dest, sidechain=call.sidechain,
+        )
+        if call.turn:
+            self.index.graph.add_edge(f"turn:{call.turn}", node, kind="performed")
+        return node
+
+    # -- ShellContext -------------------------------------------------------------
+    def content_of(self, path: str) -> str | None:
+        node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
+        return node.get("content") if node else None
+
+    def files_under(self, directory: str) -> list[str]:
+        prefix = self._key(directory, None).rstrip("/") + "/"
+        root = self.index.meta.get("root")
+        out = []
+        for _, data in self.index.nodes_of_kind("file"):
+            key = str(data["path"])
+            if (prefix == "./" or key.startswith(prefix)) and data.get("exists") is not False:
+                out.append(key if is_absolute(key) or not root else join(root, key))
+        return out
+
+    def pending_calls(self) -> list[dict[str, Any]]:
+        """Calls still waiting for a result (their operations are not applied)."""
+        return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+def _operation_for(change: ReportedChange) -> FileOperation:
+    action = {"created": "create", "modified": "edit", "deleted": "delete"}[change.change]
+    return FileOperation(action=action, path=change.path, content=change.content)
