@@ -146,7 +146,7 @@ class ArtifactIndex:
 
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""
-        for key, data in self.nodes_of_kind("file"):
+        for _, data in self.nodes_of_kind("file"):
             if data["path"] == path or data.get("display") == path:
                 return self._entry(str(data["path"]), data).ops
         return []

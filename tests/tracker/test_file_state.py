@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from artifact_index.events import Event, FileOperation as Op, ReportedChange, WorkingDirectory
+from artifact_index.events import Event, ReportedChange, WorkingDirectory
+from artifact_index.events import FileOperation as Op
 from artifact_index.index import ArtifactIndex
 from artifact_index.tracker import Tracker
 

@@ -1,0 +1,99 @@
+"""What a transcript reveals of a file's content.
+
+Read tools print files with a line-number gutter that differs per agent:
+Claude Code ``     1→text``, ``cat -n`` / ``str_replace_editor view``
+``     1\\ttext``, SWE-agent windows ``[File: p (94 lines total)]`` then
+``1:text``, OpenCode ``<content>`` then ``1: text``.  :func:`parse_read_output`
+strips the gutter and says which lines were seen.  :class:`KnownContent`
+keeps full content when the whole file was seen and otherwise the windows
+seen, never padding the gaps with guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Window", "parse_read_output"]
+
+_CC = re.compile(r"^\s*(\d+)→(.*)$")
+_CAT_N = re.compile(r"^\s*(\d+)\t(.*)$")
+_SWE = re.compile(r"^(\d+):(.*)$")
+_OPENCODE = re.compile(r"^(\d+): ?(.*)$")
+_SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
+_REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
+
+
+@dataclass(frozen=True)
+class Window:
+    """Consecutive lines of a file as a read showed them."""
+
+    start: int  # 1-based number of the first line
+    lines: tuple[str, ...]
+    total_lines: int | None = None  # when the tool said how long the file is
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.lines) - 1
+
+    @property
+    def is_whole_file(self) -> bool:
+        return self.start == 1 and self.total_lines is not None and self.total_lines == len(self.lines)
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str]] | None:
+    numbered = [pattern.match(line) for line in lines]
+    if not numbered or not numbered[0]:
+        return None
+    start = int(numbered[0].group(1))
+    out: list[str] = []
+    for offset, match in enumerate(numbered):
+        if match is None or int(match.group(1)) != start + offset:
+            break
+        out.append(match.group(2))
+    # A gutter must cover (nearly) the whole output to be trusted; trailing
+    # notes like "(3 more lines below)" are allowed.
+    return (start, out) if len(out) >= max(1, len(lines) - 3) else None
+
+
+def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window | None:
+    """The lines a read tool showed, or None when the output has no recognisable gutter.
+
+    ``whole_file_hint``: the call asked for the whole file (no offset/limit),
+    so a window starting at line 1 that the tool did not say was truncated is
+    taken as the whole file.
+    """
+    text = _REMINDER.sub("\n", output).strip("\n")
+    if not text:
+        return None
+    lines = text.split("\n")
+    total: int | None = None
+    if lines[0].startswith("Here's the result of running `cat -n`"):
+        lines = lines[1:]
+    header = _SWE_HEADER.match(lines[0])
+    if header:
+        total = int(header.group(2))
+        lines = [line for line in lines[1:] if not re.match(r"^\(\d+ more lines (above|below)\)$", line)]
+        found = _numbered(lines, _SWE)
+        if found is None:
+            return None
+        return Window(found[0], tuple(found[1]), total)
+    if "<content>" in text:
+        body = text.split("<content>", 1)[1].split("</content>", 1)[0].strip("\n").split("\n")
+        body = [line for line in body if not line.startswith("(End of file") and not line.startswith("(File has")]
+        ended = re.search(r"\(End of file - total (\d+) lines\)", text)
+        found = _numbered(body, _OPENCODE)
+        if found is None:
+            return None
+        return Window(found[0], tuple(found[1]), int(ended.group(1)) if ended else None)
+    for pattern in (_CC, _CAT_N):
+        found = _numbered(lines, pattern)
+        if found is not None:
+            start, seen = found
+            if whole_file_hint and start == 1 and len(seen) == len(lines) and len(seen) < 2000:
+                total = len(seen)
+            return Window(start, tuple(seen), total)
+    return None

@@ -1,0 +1,107 @@
+"""Task lists from the agents' todo and plan tools.
+
+Agents keep their plan in a tool call: Claude Code ``TodoWrite`` (the whole
+list each time) and ``TaskCreate``/``TaskUpdate`` (one task at a time), Codex
+``update_plan``, OpenCode ``todowrite``, Cline's ``task_progress`` Markdown
+checklist carried on any tool call.  :func:`apply_task_call` folds one call
+into the current list; the tracker keeps the latest state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks"]
+
+TaskStatus = Literal["pending", "in_progress", "completed", "cancelled"]
+
+_STATUS: dict[str, TaskStatus] = {
+    "pending": "pending", "todo": "pending", "not_started": "pending", "open": "pending",
+    "in_progress": "in_progress", "in-progress": "in_progress", "active": "in_progress", "doing": "in_progress",
+    "completed": "completed", "complete": "completed", "done": "completed",
+    "cancelled": "cancelled", "canceled": "cancelled", "deleted": "cancelled", "skipped": "cancelled",
+}
+_CHECKBOX = re.compile(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
+
+
+class Task(BaseModel):
+    """One task as the agent last described it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    content: str
+    status: TaskStatus
+    turn: int  # the turn of the call that last set it
+
+
+def _status(value: Any) -> TaskStatus:
+    return _STATUS.get(str(value or "pending").strip().lower(), "pending")
+
+
+def _replace(items: Any, turn: int, text_keys: tuple[str, ...]) -> list[Task] | None:
+    if not isinstance(items, list):
+        return None
+    tasks = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            continue
+        text = next((str(item[k]) for k in text_keys if isinstance(item.get(k), str) and item[k].strip()), None)
+        if text is None:
+            continue
+        tasks.append(Task(id=str(item.get("id") or number), content=text.strip(), status=_status(item.get("status")),
+                          turn=turn))
+    return tasks
+
+
+def _checklist(text: str, turn: int) -> list[Task] | None:
+    tasks = []
+    for line in text.splitlines():
+        match = _CHECKBOX.match(line)
+        if match:
+            mark = match.group(1)
+            status: TaskStatus = "completed" if mark in "xX" else ("in_progress" if mark == "~" else "pending")
+            tasks.append(Task(id=str(len(tasks) + 1), content=match.group(2), status=status, turn=turn))
+    return tasks or None
+
+
+def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], turn: int,
+                    result: str = "") -> list[Task] | None:
+    """The task list after a call of ``tool``, or None when the call is not about tasks."""
+    name = tool.lower()
+    if name in ("todowrite", "todo_write", "write_todos", "update_todo", "todo"):
+        return _replace(arguments.get("todos"), turn, ("content", "title", "description", "task"))
+    if name == "update_plan":
+        return _replace(arguments.get("plan"), turn, ("step", "content", "title"))
+    if name == "taskcreate":
+        subject = arguments.get("subject") or arguments.get("description") or arguments.get("title")
+        if not isinstance(subject, str):
+            return None
+        created = re.search(r"#(\w+)", result)
+        task_id = created.group(1) if created else str(len(current) + 1)
+        return [*current, Task(id=task_id, content=subject.strip(), status=_status(arguments.get("status")),
+                               turn=turn)]
+    if name == "taskupdate":
+        task_id = str(arguments.get("taskId") or arguments.get("id") or "")
+        updated = []
+        found = False
+        for task in current:
+            if task.id == task_id:
+                found = True
+                content = arguments.get("subject") if isinstance(arguments.get("subject"), str) else task.content
+                status = _status(arguments["status"]) if "status" in arguments else task.status
+                task = Task(id=task.id, content=str(content), status=status, turn=turn)
+            updated.append(task)
+        return updated if found else None
+    progress = arguments.get("task_progress")
+    if isinstance(progress, str):
+        return _checklist(progress, turn)
+    return None
+
+
+def open_tasks(tasks: list[Task]) -> list[Task]:
+    """Tasks not completed or cancelled."""
+    return [t for t in tasks if t.status in ("pending", "in_progress")]
