@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import StateError
 
-__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry"]
+__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
 FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
 CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
@@ -64,6 +64,31 @@ class FileEntry(BaseModel):
     sources: list[str]
     renamed_from: str | None = None
     ops: list[OperationEntry]
+
+
+class SymbolEntry(BaseModel):
+    """A definition the session changed or saw, with its net change."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: str
+    container: str | None
+    change: Literal["added", "modified", "removed", "read"]
+    turns: list[int]
+
+
+def _net_change(changes: list[str]) -> str | None:
+    """Net effect of a symbol's changes in order (``None``: added then removed again)."""
+    edits = [c for c in changes if c != "read"]
+    if not edits:
+        return "read" if changes else None
+    first, last = edits[0], edits[-1]
+    if first == "added":
+        return None if last == "removed" else "added"
+    if last == "removed":
+        return "removed"
+    return "modified"
 
 
 class ArtifactIndex:
@@ -172,6 +197,42 @@ class ArtifactIndex:
             (dict(d) for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
             key=lambda d: int(d["seq"]),
         )
+
+    def symbols(self) -> dict[str, list[SymbolEntry]]:
+        """Per file (displayed path), the symbols changed or read, in order of first touch."""
+        by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
+        for node, data in self.nodes_of_kind("symbol"):
+            touches = sorted(
+                (int(self.graph.nodes[op]["seq"]), int(self.graph.nodes[op]["turn"]), str(edge["change"]))
+                for op, _, edge in self.graph.in_edges(node, data=True)
+                if edge.get("kind") == "changed"
+            )
+            change = _net_change([c for _, _, c in touches])
+            if change is None or not touches:
+                continue
+            file = self.graph.nodes[f"file:{data['path']}"]
+            path = str(file.get("display") or data["path"])
+            entry = SymbolEntry(name=data["name"], kind=data["symbol_kind"], container=data["container"],
+                                change=change,  # type: ignore[arg-type]
+                                turns=sorted({turn for _, turn, _ in touches}))
+            by_file.setdefault(path, []).append((touches[0][0], entry))
+        return {path: [e for _, e in sorted(entries, key=lambda i: i[0])] for path, entries in by_file.items()}
+
+    def decisions(self) -> list[dict[str, Any]]:
+        """Candidate decisions, in order."""
+        found = sorted(self.nodes_of_kind("decision"), key=lambda item: int(item[0].split(":")[1]))
+        return [
+            {"kind" if k == "decision_kind" else k: v for k, v in data.items() if k != "kind"}
+            for _, data in found
+        ]
+
+    def tasks(self) -> list[dict[str, Any]]:
+        """The latest task list from the agent's todo / plan tools."""
+        return list(self.meta.get("tasks", []))
+
+    def user_messages(self) -> list[dict[str, Any]]:
+        """Every message the user typed, with its turn."""
+        return list(self.meta.get("user_messages", []))
 
     # -- serialisation --------------------------------------------------------
     def to_json(self) -> str:

@@ -27,8 +27,13 @@ from .events import (
     UserMessage,
     WorkingDirectory,
 )
+from .annotations import add_decision, add_symbol_changes, add_symbols_read
+from .contents import parse_read_output
+from .decisions import extract_decisions
 from .index import ArtifactIndex
 from .paths import file_key, is_absolute, join
+from .symbols import changed_symbols, symbols_in_edit, symbols_in_range
+from .tasks import Task, apply_task_call
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker"]
 
@@ -113,6 +118,10 @@ class Tracker:
             meta.setdefault("user_messages", []).append({"turn": event.turn, "text": event.text})
         elif isinstance(event, AssistantMessage) and event.text.strip():
             meta["last_assistant"] = {"turn": event.turn, "text": event.text}
+            known = [str(d["path"]) for _, d in self.index.nodes_of_kind("file")]
+            for decision in extract_decisions(event.text, event.turn, known):
+                meta["decision_count"] = meta.get("decision_count", 0) + 1
+                add_decision(self.index.graph, meta["decision_count"], decision)
 
     def _touch_turn(self, turn: int) -> None:
         node = f"turn:{turn}"
@@ -130,6 +139,15 @@ class Tracker:
                 touched |= self._apply(call, op, cwd, result)
         if result.status != "failure" and result.reported:
             self._apply_reported(call, result, cwd, fresh, touched)
+        if result.status != "failure":
+            self._update_tasks(call, result)
+
+    def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
+        meta = self.index.meta
+        current = [Task.model_validate(t) for t in meta.get("tasks", [])]
+        updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
+        if updated is not None:
+            meta["tasks"] = [t.model_dump() for t in updated]
 
     def _keys_of(self, ops: Iterable[FileOperation], cwd: str | None) -> list[str]:
         keys = []
@@ -191,10 +209,12 @@ class Tracker:
             self._existing(file)
             file["read"] = True
             self._add_source(file, op.source)
+            self._learn_from_read(file, key, op, op_node, result, single=len(call.operations) == 1)
             return touched
         self._add_source(file, op.source)
         if not file["changed"]:
             file["original"] = file["content"]
+        before, was_changed, existed_then = file["content"], file["changed"], file["exists"]
         if action in ("write", "create"):
             if file["existed_before"] is None and not file["changed"] and not file["read"]:
                 file["existed_before"] = False
@@ -243,7 +263,48 @@ class Tracker:
         if action != "undo":
             file["depth"] = int(file["depth"]) + 1
         self._update_restored(file)
+        existed = existed_then if was_changed else file["existed_before"]
+        self._record_symbols(op_node, key, op, before if existed is not False else None, file["content"], existed)
         return touched
+
+    # -- contents and symbols -----------------------------------------------------
+    def _learn_from_read(
+        self, file: dict[str, Any], key: str, op: FileOperation, op_node: str, result: ToolResult, *, single: bool
+    ) -> None:
+        """Keep what a read showed of the file, and which definitions it showed."""
+        window = parse_read_output(result.output, whole_file_hint=op.start_line is None and op.end_line is None)
+        if window is not None and single:
+            if window.is_whole_file:
+                file["content"] = window.text()
+                file["windows"] = []
+            elif file["content"] is None:
+                windows = [w for w in file.get("windows", []) if w[0] != window.start]
+                file["windows"] = sorted([*windows, [window.start, list(window.lines)]])
+            seen = symbols_in_range(window.text(), key, window.start, window.end, first_line=window.start)
+        elif file["content"] is not None:
+            seen = symbols_in_range(file["content"], key, op.start_line, op.end_line)
+        else:
+            return
+        add_symbols_read(self.index.graph, op_node, key, seen)
+
+    def _record_symbols(
+        self, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None, existed: bool | None
+    ) -> None:
+        """The definitions one change added, modified or removed, from what is known."""
+        if op.action in ("move", "copy", "undo", "restore", "unknown"):
+            return
+        if op.action == "delete":
+            changes = changed_symbols(before, None, key) if before is not None else []
+        elif (before is not None or existed is False) and after is not None:
+            changes = changed_symbols(before, after, key)
+        elif op.action == "edit" and (op.old is not None or op.new is not None):
+            changes = symbols_in_edit(op.old, op.new, key, context=before or after)
+        elif op.action == "edit" and op.diff:
+            old, new = _sides_of_diff(op.diff)
+            changes = symbols_in_edit(old, new, key, context=before or after)
+        else:
+            changes = []
+        add_symbol_changes(self.index.graph, op_node, key, changes)
 
     def _apply_reported(
         self, call: ToolCall, result: ToolResult, cwd: str | None, fresh: set[str], touched: set[str]
@@ -283,7 +344,7 @@ class Tracker:
             graph.add_node(
                 node, kind="file", path=key, display=display, first_seq=graph.nodes[op_node]["seq"],
                 existed_before=None, exists=None, changed=False, read=False, restored=False,
-                sources=[], renamed_from=None, depth=0, content=None, original=None,
+                sources=[], renamed_from=None, depth=0, content=None, original=None, windows=[],
             )
         data: dict[str, Any] = graph.nodes[node]
         return data
@@ -365,6 +426,24 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+def _sides_of_diff(diff: str) -> tuple[str, str]:
+    """The old and new text of a hunk body (context lines on both sides)."""
+    old: list[str] = []
+    new: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith(("@@", "\\")):
+            continue
+        tag, text = line[:1], line[1:]
+        if tag in (" ", ""):
+            old.append(text)
+            new.append(text)
+        elif tag == "-":
+            old.append(text)
+        elif tag == "+":
+            new.append(text)
+    return "\n".join(old) + "\n", "\n".join(new) + "\n"
 
 
 def _operation_for(change: ReportedChange) -> FileOperation:

@@ -1,0 +1,63 @@
+"""What the tracker learns beyond file state: contents, symbols, tasks, decisions, user messages."""
+
+from __future__ import annotations
+
+from artifact_index.events import AssistantMessage, Event, ToolCall, ToolResult, UserMessage
+from artifact_index.events import FileOperation as Op
+from artifact_index.tracker import Tracker
+
+from .conftest import Call
+
+AUTH = "class AuthService:\n    def create_token(self, user):\n        return sign(user)\n\n    def verify(self, token):\n        return True\n"
+GUTTERED = "".join(f"{n:>6}→{line}\n" for n, line in enumerate(AUTH.splitlines(), start=1))
+
+
+def test_symbols_changed_by_an_edit_of_a_file_that_was_read(session: list[Event]) -> None:
+    events = session + [
+        ToolCall(turn=1, call_id="r", tool="Read", operations=(Op(action="read", path="/repo/auth.py"),)),
+        ToolResult(turn=1, call_id="r", status="success", output=GUTTERED),
+        ToolCall(turn=2, call_id="e", tool="Edit", operations=(
+            Op(action="edit", path="/repo/auth.py", old="        return sign(user)\n",
+               new="        return sign(user, exp=3600)\n\n    def refresh(self, token):\n        return token\n"),)),
+        ToolResult(turn=2, call_id="e", status="success"),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    symbols = {(s.container, s.name): s.change for s in index.symbols()["auth.py"]}
+    assert symbols == {
+        (None, "AuthService"): "read",  # its own lines did not change: the methods did
+        ("AuthService", "create_token"): "modified",
+        ("AuthService", "refresh"): "added",
+        ("AuthService", "verify"): "read",
+    }
+    assert index.file_node("auth.py")["content"] == AUTH.replace(
+        "return sign(user)\n", "return sign(user, exp=3600)\n\n    def refresh(self, token):\n        return token\n")
+
+
+def test_symbols_of_an_edit_without_known_content(session: list[Event], call: Call) -> None:
+    events = session + call(Op(action="edit", path="/repo/util.py", old="def helper():\n    return 1\n",
+                               new="def helper():\n    return 2\n"))
+    index = Tracker(format="claude-code").feed_all(events)
+    assert [(s.name, s.change) for s in index.symbols()["util.py"]] == [("helper", "modified")]
+
+
+def test_created_file_symbols_are_added(session: list[Event], call: Call) -> None:
+    events = session + call(Op(action="write", path="/repo/new.py", content="def a():\n    pass\n\nclass B:\n    pass\n"),
+                            tool="Write")
+    index = Tracker(format="claude-code").feed_all(events)
+    assert [(s.name, s.change) for s in index.symbols()["new.py"]] == [("a", "added"), ("B", "added")]
+
+
+def test_tasks_decisions_and_user_messages(session: list[Event], call: Call) -> None:
+    events = session + [
+        UserMessage(turn=1, text="Fix the login bug"),
+        UserMessage(turn=1, text="<system-reminder>x</system-reminder>", synthetic=True),
+        *call(tool="TodoWrite", turn=2, todos=[{"content": "Fix token expiry", "status": "in_progress"}]),
+        *call(Op(action="edit", path="/repo/auth.py", old="a", new="b"), turn=3),
+        AssistantMessage(turn=4, text="The root cause is that `create_token` in auth.py never sets `exp`."),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    assert index.user_messages() == [{"turn": 1, "text": "Fix the login bug"}]
+    assert [(t["content"], t["status"]) for t in index.tasks()] == [("Fix token expiry", "in_progress")]
+    [decision] = index.decisions()
+    assert decision["kind"] == "root-cause" and decision["files"] == ["auth.py"] and decision["turn"] == 4
+    assert ("decision:1", "file:auth.py") in index.graph.edges()
