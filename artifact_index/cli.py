@@ -21,7 +21,16 @@ from .adapters import known_formats
 from .errors import ArtifactIndexError
 from .index import ArtifactIndex
 from .loading import Loaded, build_index
-from .render import files_json, files_table, history_table, op_json
+from .render import (
+    decisions_table,
+    files_json,
+    files_table,
+    history_table,
+    op_json,
+    symbols_json,
+    symbols_table,
+    tasks_table,
+)
 
 __all__ = ["main"]
 
@@ -72,6 +81,35 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_symbols(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    if args.json:
+        _emit(symbols_json(index))
+    else:
+        sys.stdout.write(symbols_table(index, changed_only=args.changed))
+    return 0
+
+
+def cmd_decisions(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    decisions = index.decisions()
+    if args.json:
+        _emit({"decisions": decisions})
+    else:
+        sys.stdout.write(decisions_table(decisions))
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    tasks = index.tasks()
+    if args.json:
+        _emit({"tasks": tasks, "user_messages": index.user_messages()})
+    else:
+        sys.stdout.write(tasks_table(tasks))
+    return 0
+
+
 def cmd_formats(args: argparse.Namespace) -> int:
     from .adapters import adapter_named
 
@@ -103,6 +141,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_transcript(history)
     history.add_argument("path", help="the file, as `files` prints it")
     history.set_defaults(run=cmd_history)
+
+    symbols = sub.add_parser("symbols", help="functions, classes and methods each change touched")
+    _add_transcript(symbols)
+    symbols.add_argument("--changed", action="store_true", help="hide symbols that were only read")
+    symbols.set_defaults(run=cmd_symbols)
+
+    decisions = sub.add_parser("decisions", help="candidate decisions stated by the assistant")
+    _add_transcript(decisions)
+    decisions.set_defaults(run=cmd_decisions)
+
+    tasks = sub.add_parser("tasks", help="the latest task list of the agent's todo / plan tools")
+    _add_transcript(tasks)
+    tasks.set_defaults(run=cmd_tasks)
 
     formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
     formats.set_defaults(run=cmd_formats)

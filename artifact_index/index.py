@@ -230,6 +230,19 @@ class ArtifactIndex:
         """The latest task list from the agent's todo / plan tools."""
         return list(self.meta.get("tasks", []))
 
+    def errors(self) -> list[dict[str, Any]]:
+        """The error ledger: every error seen, with its location, turns and resolution."""
+        return list(self.meta.get("ledger", {}).get("errors", []))
+
+    def original_error(self) -> dict[str, Any] | None:
+        """The session's first real error, as the ledger kept it."""
+        original = self.meta.get("ledger", {}).get("original")
+        return dict(original) if original else None
+
+    def tests(self) -> list[dict[str, Any]]:
+        """The last result of each test command."""
+        return list(self.meta.get("ledger", {}).get("tests", []))
+
     def user_messages(self) -> list[dict[str, Any]]:
         """Every message the user typed, with its turn."""
         return list(self.meta.get("user_messages", []))

@@ -6,7 +6,16 @@ from typing import Any
 
 from .index import ArtifactIndex, FileEntry, OperationEntry
 
-__all__ = ["files_json", "files_table", "history_table", "op_json"]
+__all__ = [
+    "decisions_table",
+    "files_json",
+    "files_table",
+    "history_table",
+    "op_json",
+    "symbols_json",
+    "symbols_table",
+    "tasks_table",
+]
 
 
 def op_json(op: OperationEntry) -> dict[str, Any]:
@@ -106,4 +115,49 @@ def history_table(path: str, ops: list[OperationEntry]) -> str:
         if op.failure:
             detail = f"({op.failure}) {detail}".strip()
         lines.append(f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}")
+    return "\n".join(lines) + "\n"
+
+
+def symbols_json(index: ArtifactIndex) -> dict[str, Any]:
+    """``artifact-index symbols --json``: per file, the symbols changed or read."""
+    return {
+        "files": [
+            {"path": path, "symbols": [s.model_dump() for s in symbols]}
+            for path, symbols in index.symbols().items()
+        ]
+    }
+
+
+def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
+    by_file = index.symbols()
+    lines = []
+    for path, symbols in by_file.items():
+        shown = [s for s in symbols if not changed_only or s.change != "read"]
+        if not shown:
+            continue
+        lines.append(path)
+        for s in shown:
+            name = f"{s.container}.{s.name}" if s.container else s.name
+            turns = ",".join(str(t) for t in s.turns[:6]) + ("…" if len(s.turns) > 6 else "")
+            lines.append(f"  {s.change:9} {s.kind:10} {name}  (turns {turns})")
+    return "\n".join(lines) + "\n" if lines else "No symbols found (no change or read of a file in a known language).\n"
+
+
+def decisions_table(decisions: list[dict[str, Any]]) -> str:
+    if not decisions:
+        return "No decisions found in the assistant's messages.\n"
+    lines = []
+    for d in decisions:
+        names = ", ".join([*d["files"], *d["symbols"]])
+        lines.append(f"turn {d['turn']:>4}  {d['kind']:20} {d['text']}" + (f"  [{names}]" if names else ""))
+    return "\n".join(lines) + "\n"
+
+
+def tasks_table(tasks: list[dict[str, Any]]) -> str:
+    if not tasks:
+        return "No task list: the agent used no todo or plan tool.\n"
+    marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]", "cancelled": "[-]"}
+    lines = [f"{marks.get(t['status'], '[?]')} {t['content']}  (turn {t['turn']})" for t in tasks]
+    open_count = sum(1 for t in tasks if t["status"] in ("pending", "in_progress"))
+    lines.append(f"\n{open_count} open of {len(tasks)}")
     return "\n".join(lines) + "\n"
