@@ -17,7 +17,7 @@ __all__ = ["parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff
 
 _ENVELOPE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
 _MOVE_TO = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
-_GIT_HEADER = re.compile(r"^diff --git (\S+) (\S+)\s*$")
+_GIT_HEADER = "diff --git "
 
 
 def parse_patch(text: str) -> list[FileOperation]:
@@ -49,7 +49,8 @@ def parse_apply_patch(text: str) -> list[FileOperation]:
             diff = "\n".join(body) if body else None
             if move_to:
                 ops.append(FileOperation(action="move", path=path, dest=move_to, source="patch"))
-                if diff and any(line[:1] in "+-" for line in body):
+                # A pure rename has no +/- lines; context-only hunks change nothing.
+                if diff and any(line.startswith(("+", "-")) for line in body):
                     ops.append(FileOperation(action="edit", path=move_to, diff=diff, source="patch"))
             else:
                 ops.append(FileOperation(action="edit", path=path, diff=diff, source="patch"))
@@ -74,18 +75,83 @@ def parse_apply_patch(text: str) -> list[FileOperation]:
     return ops
 
 
+def _unquote(path: str) -> str:
+    """A git C-quoted path (``"dir/\\303\\251.txt"``) as text; other paths unchanged."""
+    if len(path) < 2 or path[0] != '"' or path[-1] != '"':
+        return path
+    raw = path[1:-1]
+    out = bytearray()
+    i = 0
+    escapes = {"n": 10, "t": 9, "r": 13, '"': 34, "\\": 92, "a": 7, "b": 8, "f": 12, "v": 11}
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\" and i + 1 < len(raw):
+            octal = raw[i + 1 : i + 4]
+            if len(octal) == 3 and all(c in "01234567" for c in octal):
+                out.append(int(octal, 8))
+                i += 4
+                continue
+            out.append(escapes.get(raw[i + 1], ord(raw[i + 1]) & 0xFF))
+            i += 2
+            continue
+        out.extend(char.encode("utf-8"))
+        i += 1
+    return out.decode("utf-8", errors="replace")
+
+
 def strip_diff_prefix(path: str) -> str:
     """``a/src/x.py`` -> ``src/x.py``; quoted git paths are unquoted."""
     path = path.strip()
-    if len(path) >= 2 and path[0] == path[-1] == '"':
-        path = path[1:-1]
-    path = path.split("\t", 1)[0]
+    if not path.startswith('"'):
+        # ``--- a/x.py\t2024-01-01 ...`` (diff -u): the timestamp follows a tab.
+        path = path.split("\t", 1)[0]
+    path = _unquote(path)
     if path.startswith(("a/", "b/")):
         return path[2:]
     return path
 
 
+def _git_header_paths(rest: str) -> tuple[str, str] | None:
+    """The two paths of ``diff --git A B``, quoted or holding spaces."""
+    rest = rest.rstrip()
+    if rest.startswith('"'):
+        end = rest.find('"', 1)
+        while end != -1 and rest[end - 1] == "\\":
+            end = rest.find('"', end + 1)
+        if end == -1 or end + 2 > len(rest):
+            return None
+        return rest[: end + 1], rest[end + 2 :]
+    if rest.endswith('"') and ' "' in rest:
+        first, _, second = rest.partition(' "')
+        return first, '"' + second
+    # Unquoted: both halves usually name the same file (``a/X b/X``).
+    half = (len(rest) - 1) // 2
+    if len(rest) % 2 == 1 and rest[half] == " " and rest[2:half] == rest[half + 3 :]:
+        return rest[:half], rest[half + 1 :]
+    split = rest.find(" b/")
+    if split == -1:
+        parts = rest.split(" ")
+        return (parts[0], parts[-1]) if len(parts) >= 2 else None
+    return rest[:split], rest[split + 1 :]
+
+
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def _next_file_header(lines: list[str], i: int) -> bool:
+    """True when ``lines[i:i+3]`` open another file's diff (``--- a/``, ``+++ b/``, ``@@``).
+
+    Hand-written diffs often carry wrong hunk counts; without this check a
+    hunk that claims too many lines would swallow the next file.  A removed
+    ``-- a/...`` line directly followed by an added ``++ b/...`` line and a
+    hunk header is not a realistic hunk body.
+    """
+    return (
+        i + 2 < len(lines)
+        and lines[i].startswith(("--- a/", "--- /dev/null"))
+        and lines[i + 1].startswith(("+++ b/", "+++ /dev/null"))
+        and _HUNK.match(lines[i + 2]) is not None
+    )
 
 
 def _hunks(lines: list[str], i: int) -> tuple[list[str], int]:
@@ -104,6 +170,8 @@ def _hunks(lines: list[str], i: int) -> tuple[list[str], int]:
             line = lines[i]
             if line.startswith("\\"):
                 out.append(line)
+            elif _next_file_header(lines, i):
+                break
             elif line.startswith("-"):
                 old_left -= 1
             elif line.startswith("+"):
@@ -129,26 +197,32 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        git = _GIT_HEADER.match(line)
+        git = _git_header_paths(line[len(_GIT_HEADER) :]) if line.startswith(_GIT_HEADER) else None
         if not git and not (line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")):
             i += 1
             continue
-        old_path = strip_diff_prefix(git.group(1)) if git else None
-        new_path = strip_diff_prefix(git.group(2)) if git else None
-        created = deleted = False
-        rename_from = rename_to = None
+        old_path = strip_diff_prefix(git[0]) if git else None
+        new_path = strip_diff_prefix(git[1]) if git else None
+        created = deleted = binary = False
+        rename_from = rename_to = copy_from = copy_to = None
         if git:
             i += 1
-            while i < len(lines) and not lines[i].startswith(("--- ", "diff --git ", "@@")):
+            while i < len(lines) and not lines[i].startswith(("--- ", _GIT_HEADER, "@@")):
                 meta = lines[i]
                 if meta.startswith("new file mode"):
                     created = True
                 elif meta.startswith("deleted file mode"):
                     deleted = True
                 elif meta.startswith("rename from "):
-                    rename_from = meta[len("rename from "):]
+                    rename_from = _unquote(meta[len("rename from ") :])
                 elif meta.startswith("rename to "):
-                    rename_to = meta[len("rename to "):]
+                    rename_to = _unquote(meta[len("rename to ") :])
+                elif meta.startswith("copy from "):
+                    copy_from = _unquote(meta[len("copy from ") :])
+                elif meta.startswith("copy to "):
+                    copy_to = _unquote(meta[len("copy to ") :])
+                elif meta.startswith(("Binary files ", "GIT binary patch")):
+                    binary = True
                 i += 1
         if i < len(lines) and lines[i].startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
             minus, plus = lines[i][4:], lines[i + 1][4:]
@@ -164,10 +238,15 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
         hunk, i = _hunks(lines, i)
         diff = "\n".join(hunk) if hunk else None
         if created and new_path:
-            content = "".join(h[1:] + "\n" for h in hunk if h.startswith("+"))
+            # A binary file's content is not in the text; an empty new file's is "".
+            content = None if binary else "".join(h[1:] + "\n" for h in hunk if h.startswith("+"))
             ops.append(FileOperation(action="create", path=new_path, content=content, diff=diff, source="patch"))
         elif deleted and old_path:
             ops.append(FileOperation(action="delete", path=old_path, source="patch"))
+        elif copy_from and copy_to:
+            ops.append(FileOperation(action="copy", path=copy_from, dest=copy_to, source="patch"))
+            if diff and any(h.startswith("@@") for h in hunk):
+                ops.append(FileOperation(action="edit", path=copy_to, diff=diff, source="patch"))
         elif rename_from and rename_to:
             ops.append(FileOperation(action="move", path=rename_from, dest=rename_to, source="patch"))
             if diff and any(h.startswith("@@") for h in hunk):

@@ -22,6 +22,7 @@ __all__ = [
     "SHELL_TOOLS",
     "operations_for",
     "path_argument",
+    "shell_command",
 ]
 
 # Argument names that hold the file a tool acts on, in the order agents use them.
@@ -35,6 +36,7 @@ PATH_KEYS = (
     "targetFile",
     "notebook_path",
     "file",
+    "filepath",
     "filename",
     "target",
     "uri",
@@ -52,12 +54,13 @@ _CREATE = {"create", "newfilecreated", "new_file"}
 _EDIT = {
     "edit", "edit_file", "editfile", "replace", "str_replace", "search_replace",
     "replace_in_file", "replace_string_in_file", "file_edit", "editedexistingfile",
-    "update_file", "modify_file", "edit_notebook",
+    "update_file", "modify_file", "edit_notebook", "strreplace", "insert_edit_into_file",
 }
 _MULTI_EDIT = {"multiedit", "multi_edit", "multi_replace_string_in_file"}
 _NOTEBOOK_EDIT = {"notebookedit", "notebook_edit", "edit_notebook_file"}
 _DELETE = {"delete", "delete_file", "deletefile", "remove_file", "rm", "file_delete"}
 _MOVE = {"rename", "rename_file", "move_file", "mv", "move"}
+_UNDO = {"undo_edit", "undoedit"}
 _PATCH = {"apply_patch", "applypatch", "patch", "apply_diff"}
 _EDITOR = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "file_editor"}
 
@@ -65,7 +68,7 @@ _EDITOR = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "
 SHELL_TOOLS = {
     "bash", "shell", "exec_command", "execute_command", "run_shell_command", "run_command",
     "run_terminal_cmd", "run_in_terminal", "local_shell", "terminal", "execute_bash",
-    "executebashaction", "cmd", "powershell", "run",
+    "executebashaction", "cmd", "powershell", "run", "execute",
 }
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
 
@@ -229,6 +232,8 @@ def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None)
         return [_edit(path, arguments)]
     if key in _DELETE:
         return [FileOperation(action="delete", path=path)]
+    if key in _UNDO:
+        return [FileOperation(action="undo", path=path)]
     if key in _MOVE:
         dest = next(
             (arguments[k] for k in ("new_path", "destination", "dest", "newPath", "to", "target_path")

@@ -1,0 +1,256 @@
+"""Codex CLI rollouts: hand-written fixtures for every shape, and the real corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artifact_index.adapters import detect
+from artifact_index.adapters.codex import CodexAdapter
+from artifact_index.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.source import Source, read_source
+
+ADAPTER = CodexAdapter()
+
+
+def _events(path: Path) -> tuple[list[Event], Source]:
+    source = read_source(path)
+    assert ADAPTER.sniff(source)
+    return list(ADAPTER.events(source)), source
+
+
+@pytest.fixture(scope="module")
+def session(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "codex" / "rollout-0142.jsonl")
+
+
+def _call(events: list[Event], call_id: str) -> ToolCall:
+    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
+
+
+def _result(events: list[Event], call_id: str) -> ToolResult:
+    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
+    return result
+
+
+def test_session_info_comes_first_with_cwd_version_and_both_id_shapes(
+    session: tuple[list[Event], Source], fixtures_dir: Path
+) -> None:
+    events, _ = session
+    info = events[0]
+    assert isinstance(info, SessionInfo)
+    assert (info.session_id, info.cwd, info.version, info.agent) == (
+        "019f0000-aaaa-7000-8000-000000000001",
+        "/home/dev/shop",
+        "0.142.3",
+        "codex",
+    )
+    old, _ = _events(fixtures_dir / "codex" / "rollout-0140.jsonl")
+    assert (
+        isinstance(old[0], SessionInfo)
+        and old[0].session_id == "019e0000-bbbb-7000-8000-000000000002"
+    )
+
+
+def test_messages_are_not_doubled_by_event_msg_copies(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    users = [e for e in events if isinstance(e, UserMessage)]
+    typed = [u.text for u in users if not u.synthetic]
+    assert typed == ["Add a price formatter and use it in the cart.", "Now list the templates."]
+    assert [e.text for e in events if isinstance(e, AssistantMessage)] == [
+        "I'll look at the cart first."
+    ]
+    # AGENTS.md and the environment context are injected by Codex, not typed.
+    assert sum(u.synthetic for u in users) == 2
+
+
+def test_turns_group_one_model_response(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    message = next(e for e in events if isinstance(e, AssistantMessage))
+    read = _call(events, "call_read")
+    assert read.turn == message.turn  # reasoning + message + call are one response
+    assert _call(events, "call_add").turn == read.turn + 1  # a new response after the output
+    assert _result(events, "call_add").turn == _call(events, "call_add").turn
+
+
+def test_read_like_shell_command_keeps_its_workdir(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    (op,) = _call(events, "call_read").operations
+    assert (op.action, op.command, op.cwd, op.source) == (
+        "shell",
+        "sed -n '1,40p' cart.py",
+        "/home/dev/shop/src",
+        "shell",
+    )
+    result = _result(events, "call_read")
+    assert (result.status, result.exit_code) == ("success", 0)
+
+
+def test_create_reported_when_patch_apply_end_precedes_the_output(
+    session: tuple[list[Event], Source],
+) -> None:
+    events, _ = session
+    (op,) = _call(events, "call_add").operations
+    assert (op.action, op.path, op.source) == ("create", "src/money.py", "patch")
+    assert op.content is not None and "def format_price" in op.content
+    result = _result(events, "call_add")
+    assert result.status == "success"
+    assert result.reported is not None
+    assert [(r.path, r.change) for r in result.reported] == [
+        ("/home/dev/shop/src/money.py", "created")
+    ]
+
+
+def test_edit_reported_when_patch_apply_end_follows_the_output(
+    session: tuple[list[Event], Source],
+) -> None:
+    events, _ = session
+    (op,) = _call(events, "call_update").operations
+    assert (op.action, op.path) == ("edit", "src/cart.py")
+    result = _result(events, "call_update")
+    assert result.reported is not None
+    assert [(r.path, r.change) for r in result.reported] == [
+        ("/home/dev/shop/src/cart.py", "modified")
+    ]
+    assert (
+        result.reported[0].diff is not None
+        and "+from money import format_price" in result.reported[0].diff
+    )
+
+
+def test_failed_patch_shapes(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    verification = _result(events, "call_badpatch")
+    assert (verification.status, verification.failure) == ("failure", "verification")
+    assert not verification.reported
+    rejected = _result(events, "call_rejected")
+    assert (rejected.status, rejected.failure) == ("failure", "rejected")
+
+
+def test_delete_and_move(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    ops = _call(events, "call_move").operations
+    assert [(o.action, o.path, o.dest) for o in ops] == [
+        ("delete", "src/old_utils.py", None),
+        ("move", "src/helpers.py", "src/shop/helpers.py"),
+        ("edit", "src/shop/helpers.py", None),
+    ]
+    reported = _result(events, "call_move").reported
+    assert reported is not None
+    assert [(r.path, r.change, r.move_to) for r in reported] == [
+        ("/home/dev/shop/src/old_utils.py", "deleted", None),
+        ("/home/dev/shop/src/helpers.py", "modified", "/home/dev/shop/src/shop/helpers.py"),
+    ]
+
+
+def test_exit_codes_and_unified_exec_sessions(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    running = _result(events, "call_pytest")
+    assert (running.status, running.exit_code) == ("success", None)
+    polled = _result(events, "call_poll")
+    assert (polled.status, polled.exit_code, polled.failure) == ("failure", 1, "exit_status")
+    assert _call(events, "call_poll").operations == ()  # an empty poll types nothing
+    (typed,) = _call(events, "call_typed").operations  # typed into a running bash
+    assert (typed.action, typed.command.strip() if typed.command else None) == (
+        "shell",
+        "rm -f build.log",
+    )
+
+
+def test_shell_argv_form_and_json_envelope_output(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    (op,) = _call(events, "call_shell").operations
+    assert (op.command, op.cwd) == ("cat README.md", "/home/dev/shop")
+    result = _result(events, "call_shell")
+    assert (result.output, result.exit_code) == ("# Shop\n", 0)
+
+
+def test_compaction_resume_and_user_shell_command(session: tuple[list[Event], Source]) -> None:
+    events, _ = session
+    (boundary,) = [e for e in events if isinstance(e, CompactionBoundary)]
+    assert boundary.summary is not None and boundary.summary.startswith(
+        "Summary: added src/money.py"
+    )
+    assert boundary.pre_tokens == 21000
+    assert [e.cwd for e in events if isinstance(e, WorkingDirectory)] == ["/home/dev/shop/web"]
+    (op,) = _call(events, "user_cmd_1").operations
+    assert (op.command, op.cwd) == ("git stash", "/home/dev/shop/web")
+
+
+def test_every_call_gets_one_result_and_open_calls_are_unknown(
+    session: tuple[list[Event], Source],
+) -> None:
+    events, _ = session
+    calls = [e.call_id for e in events if isinstance(e, ToolCall)]
+    results = [e.call_id for e in events if isinstance(e, ToolResult)]
+    assert sorted(calls) == sorted(results)
+    assert _result(events, "call_ls").status == "unknown"
+
+
+def test_malformed_line_is_skipped_and_counted(session: tuple[list[Event], Source]) -> None:
+    _, source = session
+    assert [s.line for s in source.skipped] == [37]
+
+
+def test_interrupted_command(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "codex" / "rollout-0140.jsonl")
+    result = _result(events, "call_rm")
+    assert (result.status, result.failure) == ("failure", "interrupted")
+
+
+def test_2025_layout_local_shell_and_intercepted_apply_patch(fixtures_dir: Path) -> None:
+    events, source = _events(fixtures_dir / "codex" / "rollout-2025-legacy.jsonl")
+    assert isinstance(events[0], SessionInfo) and events[0].cwd == "/work/legacy"
+    (read,) = _call(events, "call_ls1").operations
+    assert (read.action, read.command, read.cwd) == ("shell", "cat setup.py", "/work/legacy")
+    (patch,) = _call(events, "call_ap").operations
+    assert (patch.action, patch.path, patch.source) == ("edit", "setup.py", "patch")
+    # `cd pkg && apply_patch <<EOF`: the patch's paths are relative to pkg/.
+    (created,) = _call(events, "call_ap2").operations
+    assert (created.action, created.path) == ("create", "/work/legacy/pkg/VERSION")
+    assert source.skipped == []
+
+
+def test_other_formats_are_not_claimed() -> None:
+    claude = '{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}\n'
+    assert not ADAPTER.sniff(Source("x.jsonl", claude))
+    assert not ADAPTER.sniff(Source("x.json", '{"messages": []}'))
+
+
+def test_real_rollouts_parse(corpus_dir: Path) -> None:
+    files = sorted((corpus_dir / "codex").glob("*.gz"))
+    assert files
+    for path in files:
+        events, source = _events(path)
+        assert isinstance(events[0], SessionInfo) and events[0].cwd
+        calls = {e.call_id for e in events if isinstance(e, ToolCall)}
+        assert calls == {e.call_id for e in events if isinstance(e, ToolResult)}, path.name
+        assert source.skipped == [], path.name
+
+
+def test_detected_by_the_registry(fixtures_dir: Path) -> None:
+    assert detect(read_source(fixtures_dir / "codex" / "rollout-0142.jsonl")).name == "codex"
+
+
+def test_patch_applied_outside_any_call_of_the_file(session: tuple[list[Event], Source]) -> None:
+    # patch_apply_end for a call this rollout never made (another thread of the session).
+    events, _ = session
+    call = _call(events, "call_other_thread")
+    assert [(o.action, o.path) for o in call.operations] == [
+        ("create", "/home/dev/shop/web/templates/base.html")
+    ]
+    result = _result(events, "call_other_thread")
+    assert result.status == "success" and result.reported is not None
+    assert [(r.path, r.change) for r in result.reported] == [
+        ("/home/dev/shop/web/templates/base.html", "created")
+    ]

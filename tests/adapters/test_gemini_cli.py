@@ -1,0 +1,191 @@
+"""Gemini CLI chat recordings, JSON and JSONL: hand-written sessions and the real corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artifact_index.adapters import detect
+from artifact_index.adapters.gemini_cli import GeminiCliAdapter
+from artifact_index.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from artifact_index.source import Source, read_source
+
+ADAPTER = GeminiCliAdapter()
+
+
+def _events(path: Path) -> tuple[list[Event], Source]:
+    source = read_source(path)
+    assert ADAPTER.sniff(source)
+    return list(ADAPTER.events(source)), source
+
+
+@pytest.fixture(scope="module")
+def chat(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "gemini_cli" / "session-2026-01-20.json")
+
+
+@pytest.fixture(scope="module")
+def jsonl(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "gemini_cli" / "session-2026-03-01.jsonl")
+
+
+def _call(events: list[Event], call_id: str) -> ToolCall:
+    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
+
+
+def _result(events: list[Event], call_id: str) -> ToolResult:
+    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
+    return result
+
+
+def test_workspace_root_recovered_from_a_tool_answer(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    info = events[0]
+    assert isinstance(info, SessionInfo)
+    assert (info.session_id, info.cwd, info.agent) == (
+        "gem-json-1",
+        "/Users/dev/site",
+        "gemini-cli",
+    )
+
+
+def test_messages_skip_ui_notices_and_flag_injected_text(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    users = [(e.text, e.synthetic) for e in events if isinstance(e, UserMessage)]
+    assert users == [
+        ("Add an about page and fix the footer year.", False),
+        ("System: Please continue.", True),
+    ]
+    texts = [e.text for e in events if isinstance(e, AssistantMessage)]
+    assert "Request cancelled." not in texts
+
+
+def test_read(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    (op,) = _call(events, "read_file-1").operations
+    assert (op.action, op.path) == ("read", "src/footer.html")
+    assert _result(events, "read_file-1").output == "<footer>2024</footer>"
+
+
+def test_create_and_edit_are_reported_from_the_answer(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    (write,) = _call(events, "write_file-1").operations
+    assert (write.action, write.path, write.content) == (
+        "write",
+        "src/about.html",
+        "<h1>About</h1>\n",
+    )
+    reported = _result(events, "write_file-1").reported
+    assert reported is not None and [(r.path, r.change) for r in reported] == [
+        ("src/about.html", "created")
+    ]
+    (edit,) = _call(events, "replace-1").operations
+    assert (edit.action, edit.old, edit.new) == ("edit", "2024", "2026")
+    reported = _result(events, "replace-1").reported
+    assert reported is not None and [r.change for r in reported] == ["modified"]
+
+
+def test_expected_replacements_means_every_occurrence(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    (edit,) = _call(events, "replace-4").operations
+    assert edit.replace_all
+
+
+@pytest.mark.parametrize(
+    ("call_id", "failure"),
+    [
+        ("replace-2", "not_found"),
+        ("replace-3", "not_unique"),
+        ("write_file-2", "rejected"),
+        ("read_file-2", "not_found"),
+    ],
+)
+def test_failed_shapes(chat: tuple[list[Event], Source], call_id: str, failure: str) -> None:
+    events, _ = chat
+    result = _result(events, call_id)
+    assert (result.status, result.failure, result.reported) == ("failure", failure, None)
+    assert result.output
+
+
+def test_shell_exit_code_and_directory(chat: tuple[list[Event], Source]) -> None:
+    events, _ = chat
+    (tidy,) = _call(events, "run_shell_command-1").operations
+    assert (tidy.action, tidy.command, tidy.cwd) == (
+        "shell",
+        "rm src/old.html && mv src/contact.htm src/contact.html",
+        "/Users/dev/site",
+    )
+    assert _result(events, "run_shell_command-1").exit_code == 0
+    (test,) = _call(events, "run_shell_command-2").operations
+    assert test.cwd == "/Users/dev/site/web"
+    failed = _result(events, "run_shell_command-2")
+    assert (failed.status, failed.exit_code, failed.failure) == ("failure", 1, "exit_status")
+
+
+def test_jsonl_rewritten_messages_give_one_call_and_one_result(
+    jsonl: tuple[list[Event], Source],
+) -> None:
+    events, _ = jsonl
+    assert isinstance(events[0], SessionInfo) and events[0].cwd == "/srv/blog"
+    assert [e.call_id for e in events if isinstance(e, ToolCall)].count("read_file-a") == 1
+    result = _result(events, "read_file-a")
+    assert (result.status, result.output) == ("success", "# Post")
+    assert _call(events, "read_file-a").turn == result.turn
+
+
+def test_jsonl_history_rewrite_is_a_compaction(jsonl: tuple[list[Event], Source]) -> None:
+    events, _ = jsonl
+    (boundary,) = [e for e in events if isinstance(e, CompactionBoundary)]
+    assert boundary.summary is not None and "Renamed drafts/post.md" in boundary.summary
+    # The summary is not replayed as a user message.
+    assert all("state_snapshot" not in e.text for e in events if isinstance(e, UserMessage))
+    later = next(
+        e for e in events if isinstance(e, UserMessage) and e.text == "Also add a tags file."
+    )
+    assert later.turn > boundary.turn
+
+
+def test_jsonl_call_without_result_is_unknown(jsonl: tuple[list[Event], Source]) -> None:
+    events, _ = jsonl
+    assert _result(events, "write_file-a").status == "unknown"
+
+
+def test_jsonl_malformed_line_is_skipped_and_counted(jsonl: tuple[list[Event], Source]) -> None:
+    _, source = jsonl
+    assert [s.line for s in source.skipped] == [6]
+
+
+def test_other_formats_are_not_claimed() -> None:
+    assert not ADAPTER.sniff(Source("x.json", '{"messages": [{"role": "user", "content": "hi"}]}'))
+    assert not ADAPTER.sniff(
+        Source("x.jsonl", '{"type":"user","message":{"content":"hi"},"uuid":"1"}\n')
+    )
+
+
+def test_real_recordings_parse(corpus_dir: Path) -> None:
+    files = sorted((corpus_dir / "gemini_cli").glob("*.gz"))
+    assert files
+    for path in files:
+        events, source = _events(path)
+        assert isinstance(events[0], SessionInfo)
+        calls = [e.call_id for e in events if isinstance(e, ToolCall)]
+        assert sorted(calls) == sorted(e.call_id for e in events if isinstance(e, ToolResult)), (
+            path.name
+        )
+        assert source.skipped == [], path.name
+
+
+def test_detected_by_the_registry(fixtures_dir: Path) -> None:
+    assert (
+        detect(read_source(fixtures_dir / "gemini_cli" / "session-2026-03-01.jsonl")).name
+        == "gemini-cli"
+    )
