@@ -1,0 +1,2 @@
+; inherits: typescript
+; TSX has the TypeScript definitions; JSX adds none of its own.
