@@ -7,7 +7,7 @@ Node ids and kinds added here:
   ``change`` = added / modified / removed / read) edges;
 - ``decision:<n>`` (``kind="decision"``) with ``decision -> file`` and
   ``decision -> symbol`` (``names``) edges;
-- ``error:<n>`` (``kind="error"``) with ``error -> file`` / ``error -> symbol``
+- ``error:<signature>`` (``kind="error"``) with ``error -> file`` / ``error -> symbol``
   (``located_in``) edges.
 
 The functions only add nodes and edges; which changes happened is decided
@@ -76,9 +76,9 @@ def add_decision(graph: nx.MultiDiGraph, number: int, decision: Decision) -> str
     return node
 
 
-def add_error(graph: nx.MultiDiGraph, number: int, entry: dict[str, Any], key: str | None) -> str:
+def add_error(graph: nx.MultiDiGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
     """An error node for a ledger entry, linked to its file (and symbol) when known."""
-    node = f"error:{number}"
+    node = f"error:{signature}"
     graph.add_node(node, kind="error", **{k: v for k, v in entry.items() if k != "kind"},
                    error_kind=entry.get("kind"))
     if key is not None and f"file:{key}" in graph:

@@ -16,17 +16,21 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from summarizer.errors import SummarizerError
+
 from . import __version__
 from .adapters import known_formats
 from .errors import ArtifactIndexError
 from .index import ArtifactIndex
-from .loading import Loaded, build_index
+from .loading import Loaded, build_index, open_transcript
 from .render import (
     decisions_table,
+    errors_table,
     files_json,
     files_table,
     history_table,
     op_json,
+    show_text,
     symbols_json,
     symbols_table,
     tasks_table,
@@ -110,6 +114,62 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_show(args: argparse.Namespace) -> int:
+    index, loaded = _index(args)
+    if args.json:
+        _emit({**files_json(index, skipped=len(loaded.skipped)), **symbols_json(index),
+               "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
+               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
+    else:
+        sys.stdout.write(show_text(index))
+    return 0
+
+
+def cmd_errors(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    if args.json:
+        _emit({"original": index.original_error(), "errors": index.errors(), "tests": index.tests()})
+    else:
+        sys.stdout.write(errors_table(index))
+    return 0
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    from summarizer.commands import summary_command
+
+    loaded = open_transcript(args.transcript, args.format)
+    summary = summary_command(
+        loaded, template=args.template, use_llm=args.llm, previous=args.previous, model=args.model,
+        config=args.config, strategy=args.strategy, until_compaction=args.until_compaction,
+    )
+    _report_skipped(loaded)
+    sys.stdout.write(summary.markdown)
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    from summarizer.commands import compact_command
+
+    _emit(compact_command(
+        args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
+        model=args.model, config=args.config, template=args.template, force=args.force,
+    ))
+    return 0
+
+
+def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+    parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
+                        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
+                             f"(default: {default_template})")
+    llm = parser.add_mutually_exclusive_group()
+    llm.add_argument("--llm", dest="llm", action="store_true", default=None,
+                     help="write the narrative with the Anthropic API (the default when ANTHROPIC_API_KEY is set)")
+    llm.add_argument("--no-llm", dest="llm", action="store_false", help="offline extractive narrative")
+    parser.add_argument("--model", help="model for the narrative (default: context.compactionModel, else the "
+                                        "session's model)")
+    parser.add_argument("--config", metavar="FILE", help="TOML settings ([context] compactionModel)")
+
+
 def cmd_formats(args: argparse.Namespace) -> int:
     from .adapters import adapter_named
 
@@ -155,9 +215,46 @@ def build_parser() -> argparse.ArgumentParser:
     _add_transcript(tasks)
     tasks.set_defaults(run=cmd_tasks)
 
+    show = sub.add_parser("show", help="a one-screen overview of the whole index")
+    _add_transcript(show)
+    show.set_defaults(run=cmd_show)
+
+    errors = sub.add_parser("errors", help="the error ledger and the last result of each test command")
+    _add_transcript(errors)
+    errors.set_defaults(run=cmd_errors)
+
+    summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
+    summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
+    summary.add_argument("--format", metavar="NAME", help="skip detection and read as NAME")
+    _add_llm_options(summary, "default")
+    summary.add_argument("--previous", metavar="SUMMARY.md",
+                         help="the previous summary: its narrative is the anchor, only later turns are summarised")
+    summary.add_argument("--strategy", choices=["anchored", "regenerative"], default="anchored",
+                         help="merge into the previous narrative (default) or regenerate it")
+    summary.add_argument("--until-compaction", type=int, metavar="N",
+                         help="summarise only what came before the transcript's N-th compaction boundary")
+    summary.set_defaults(run=cmd_summary)
+
+    compact = sub.add_parser("compact", help="compact an Anthropic or OpenAI request body (JSON)")
+    compact.add_argument("request", help="request body JSON file, or - for standard input")
+    compact.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens")
+    compact.add_argument("--state-dir", metavar="DIR",
+                         help="keep the compaction event log and the tracker state here, so the next "
+                              "compaction resumes from them")
+    compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
+    _add_llm_options(compact, "claude-code")
+    compact.set_defaults(run=cmd_compact)
+
     formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
     formats.set_defaults(run=cmd_formats)
     return parser
+
+
+def _is_summarizer_error(exc: BaseException) -> bool:
+    # The summarizer is imported only by the commands that use it, so only
+    # then can one of its errors be raised; this keeps `files` fast to start.
+    errors = sys.modules.get("summarizer.errors")
+    return errors is not None and isinstance(exc, errors.SummarizerError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -166,9 +263,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except ArtifactIndexError as exc:
-        print(f"artifact-index: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.
         sys.stderr.close()
@@ -177,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("artifact-index: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the promise is one sentence, never a traceback
+        if isinstance(exc, ArtifactIndexError) or _is_summarizer_error(exc):
+            print(f"artifact-index: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(

@@ -26,8 +26,9 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .error_ledger import ErrorLedger
 from .errors import StateError
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
@@ -91,11 +92,23 @@ def _net_change(changes: list[str]) -> str | None:
     return "modified"
 
 
+def _error_json(entry: Any) -> dict[str, Any]:
+    """A ledger entry as the ``errors --json`` contract shows it."""
+    return {
+        "message": entry.message, "kind": entry.kind, "file": entry.file, "line": entry.line,
+        "symbol": entry.symbol, "code": entry.code, "tool": entry.tool, "first_turn": entry.first_turn,
+        "last_turn": entry.last_turn, "occurrences": entry.occurrences, "resolved": entry.resolved,
+        "resolved_turn": entry.resolved_turn, "command": entry.command, "tests": list(entry.tests),
+    }
+
+
 class ArtifactIndex:
     """The file-state graph and the queries over it."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None,
+                 ledger: ErrorLedger | None = None) -> None:
         self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        self.ledger = ledger if ledger is not None else ErrorLedger()
         self.meta: dict[str, Any] = meta if meta is not None else {
             "format": None, "root": None, "session_id": None, "op_count": 0,
         }
@@ -232,16 +245,20 @@ class ArtifactIndex:
 
     def errors(self) -> list[dict[str, Any]]:
         """The error ledger: every error seen, with its location, turns and resolution."""
-        return list(self.meta.get("ledger", {}).get("errors", []))
+        return [_error_json(entry) for entry in self.ledger.errors]
 
     def original_error(self) -> dict[str, Any] | None:
-        """The session's first real error, as the ledger kept it."""
-        original = self.meta.get("ledger", {}).get("original")
-        return dict(original) if original else None
+        """The session's first real error, with its current status."""
+        original = self.ledger.original
+        return _error_json(original) if original is not None else None
 
     def tests(self) -> list[dict[str, Any]]:
         """The last result of each test command."""
-        return list(self.meta.get("ledger", {}).get("tests", []))
+        return [
+            {"command": t.command or t.key, "passed": t.passed, "failed": t.failed, "skipped": t.skipped,
+             "failing": list(t.failing), "turn": t.turn}
+            for t in self.ledger.tests
+        ]
 
     def user_messages(self) -> list[dict[str, Any]]:
         """Every message the user typed, with its turn."""
@@ -250,7 +267,8 @@ class ArtifactIndex:
     # -- serialisation --------------------------------------------------------
     def to_json(self) -> str:
         data = nx.node_link_data(self.graph, edges="edges")
-        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data}, sort_keys=True)
+        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data,
+                           "ledger": self.ledger.model_dump(mode="json")}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:
@@ -259,6 +277,8 @@ class ArtifactIndex:
             if payload.get("version") != STATE_VERSION:
                 raise StateError(f"saved state has version {payload.get('version')!r}, expected {STATE_VERSION}")
             graph = nx.node_link_graph(payload["graph"], edges="edges", multigraph=True, directed=True)
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, nx.NetworkXError) as exc:
+            ledger = ErrorLedger.model_validate(payload["ledger"])
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, nx.NetworkXError,
+                ValidationError) as exc:
             raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
-        return cls(graph, dict(payload["meta"]))
+        return cls(graph, dict(payload["meta"]), ledger)

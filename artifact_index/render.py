@@ -8,10 +8,12 @@ from .index import ArtifactIndex, FileEntry, OperationEntry
 
 __all__ = [
     "decisions_table",
+    "errors_table",
     "files_json",
     "files_table",
     "history_table",
     "op_json",
+    "show_text",
     "symbols_json",
     "symbols_table",
     "tasks_table",
@@ -161,3 +163,63 @@ def tasks_table(tasks: list[dict[str, Any]]) -> str:
     open_count = sum(1 for t in tasks if t["status"] in ("pending", "in_progress"))
     lines.append(f"\n{open_count} open of {len(tasks)}")
     return "\n".join(lines) + "\n"
+
+
+def show_text(index: ArtifactIndex) -> str:
+    """One screen: what the session did to files, symbols, errors, tests, tasks and decisions."""
+    files = [f for f in index.files() if f.status is not None]
+    counts: dict[str, int] = {}
+    for f in files:
+        counts[str(f.status)] = counts.get(str(f.status), 0) + 1
+    turns = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
+    lines = [
+        f"{index.format or 'transcript'} session"
+        + (f" {index.meta.get('session_id')}" if index.meta.get("session_id") else "")
+        + f", {max(turns, default=0)} turns, root {index.root or '(unknown)'}",
+        "Files: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])) or "none"),
+    ]
+    changed = [f for f in files if f.status in ("created", "modified", "deleted")]
+    symbols = index.symbols()
+    for f in changed[:12]:
+        changed_symbols = [s for s in symbols.get(f.path, []) if s.change != "read"]
+        names = ", ".join(s.name for s in changed_symbols[:5]) + ("…" if len(changed_symbols) > 5 else "")
+        lines.append(f"  {f.status:9} {f.path}" + (f"  [{names}]" if names else ""))
+    if len(changed) > 12:
+        lines.append(f"  … and {len(changed) - 12} more changed files (artifact-index files)")
+    errors = index.errors()
+    open_errors = [e for e in errors if not e.get("resolved")]
+    original = index.original_error()
+    lines.append(f"Errors: {len(errors)} seen, {len(open_errors)} open")
+    if original:
+        lines.append(f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}")
+    for e in open_errors[-3:]:
+        lines.append(f"  open: {str(e['message']).splitlines()[0][:100]}")
+    for t in index.tests()[-3:]:
+        lines.append(f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
+                     f"{t['failed']} failed (turn {t['turn']})")
+    tasks = index.tasks()
+    if tasks:
+        open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
+        lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
+        lines += [f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}" for t in open_tasks[:5]]
+    lines.append(f"Decisions: {len(index.decisions())} candidate(s); user messages: {len(index.user_messages())}; "
+                 f"compactions: {len(index.meta.get('compactions', []))}")
+    return "\n".join(lines) + "\n"
+
+
+def errors_table(index: ArtifactIndex) -> str:
+    errors = index.errors()
+    lines = []
+    original = index.original_error()
+    if original:
+        lines.append(f"Original error (turn {original['first_turn']}): {str(original['message']).splitlines()[0]}")
+    for e in errors:
+        where = f" {e['file']}:{e['line']}" if e.get("file") and e.get("line") else (f" {e['file']}" if e.get("file") else "")
+        span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
+        state = "resolved" if e.get("resolved") else "OPEN    "
+        lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}")
+    for t in index.tests():
+        lines.append(f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
+                     f"{t['failed']} failed, {t['skipped']} skipped"
+                     + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else ""))
+    return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"

@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .annotations import add_decision, add_error, add_symbol_changes, add_symbols_read
+from .contents import parse_read_output
+from .decisions import extract_decisions
 from .events import (
     AssistantMessage,
     CompactionBoundary,
@@ -27,9 +30,6 @@ from .events import (
     UserMessage,
     WorkingDirectory,
 )
-from .annotations import add_decision, add_symbol_changes, add_symbols_read
-from .contents import parse_read_output
-from .decisions import extract_decisions
 from .index import ArtifactIndex
 from .paths import file_key, is_absolute, join
 from .symbols import changed_symbols, symbols_in_edit, symbols_in_range
@@ -141,6 +141,21 @@ class Tracker:
             self._apply_reported(call, result, cwd, fresh, touched)
         if result.status != "failure":
             self._update_tasks(call, result)
+        self._observe_errors(call, cwd, result)
+
+    def _observe_errors(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
+        """Feed the result to the error ledger; link new errors to their file in the graph."""
+        commands = [op.command for op in call.operations if op.action == "shell" and op.command]
+        succeeded = {"success": True, "failure": False}.get(result.status)
+        touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
+                                            result.output, succeeded, call.call_id)
+        for entry in touched:
+            node = f"error:{entry.signature}"
+            if node in self.index.graph:
+                continue
+            key = self._key(entry.file, cwd) if entry.file else None
+            add_error(self.index.graph, entry.signature, {"message": entry.message, "kind": entry.kind,
+                                                          "line": entry.line, "symbol": entry.symbol}, key)
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
         meta = self.index.meta

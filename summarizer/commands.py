@@ -1,0 +1,109 @@
+"""What the ``summary`` and ``compact`` commands do, apart from argument parsing.
+
+The LLM is used when ``ANTHROPIC_API_KEY`` is set, unless ``use_llm`` is
+False; ``use_llm=True`` without a key is an error rather than a silent
+fallback.  Only :mod:`summarizer.llm` imports the SDK, and only when used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from artifact_index.events import CompactionBoundary, Event
+from artifact_index.loading import Loaded
+from artifact_index.tracker import Tracker
+
+from .config import api_key_configured, load_settings, pick_model
+from .errors import SummarizerError
+from .event_log import EventLog
+from .extractive import ExtractiveWriter
+from .index_summariser import IndexSummariser
+from .narrative import Narrative, NarrativeWriter, Strategy
+from .summary import Summary, parse_previous, summarize
+from .templates import Template, load_template
+
+__all__ = ["compact_command", "events_until_compaction", "make_writer", "summary_command"]
+
+
+def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
+    """The LLM writer when asked for or when a key is configured; else the offline one."""
+    if use_llm is False or (use_llm is None and not api_key_configured()):
+        return ExtractiveWriter()
+    if not api_key_configured():
+        raise SummarizerError("--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
+                              "for the offline narrative")
+    from .llm import AnthropicWriter
+
+    return AnthropicWriter(model)
+
+
+def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]:
+    """The events before the ``number``-th compaction boundary (1-based)."""
+    seen = 0
+    for position, event in enumerate(events):
+        if isinstance(event, CompactionBoundary):
+            seen += 1
+            if seen == number:
+                return list(events[:position])
+    raise SummarizerError(f"the transcript has {seen} compaction boundar{'y' if seen == 1 else 'ies'}, "
+                          f"not {number}")
+
+
+def summary_command(
+    loaded: Loaded,
+    *,
+    template: str = "default",
+    use_llm: bool | None = None,
+    previous: str | None = None,
+    model: str | None = None,
+    config: str | None = None,
+    strategy: Strategy = "anchored",
+    until_compaction: int | None = None,
+) -> Summary:
+    chosen: Template = load_template(template)
+    events = list(loaded.events())
+    if until_compaction is not None:
+        events = events_until_compaction(events, until_compaction)
+    tracker = Tracker(format=loaded.adapter.name)
+    tracker.feed_all(events)
+    session_model = tracker.index.meta.get("model")
+    writer = make_writer(use_llm, pick_model(model, load_settings(config), session_model))
+    anchor: Narrative | None = None
+    if previous is not None:
+        try:
+            anchor = parse_previous(Path(previous).read_text(encoding="utf-8"), chosen)
+        except OSError as exc:
+            raise SummarizerError(f"previous summary {previous} cannot be read ({exc.strerror or exc})") from exc
+    return summarize(events, template=chosen, writer=writer, previous=anchor, strategy=strategy,
+                     index=tracker.index)
+
+
+def compact_command(
+    request_path: str,
+    *,
+    context_window: int | None = None,
+    state_dir: str | None = None,
+    use_llm: bool | None = None,
+    model: str | None = None,
+    config: str | None = None,
+    template: str = "claude-code",
+    force: bool = False,
+) -> dict[str, Any]:
+    from artifact_index.source import read_source
+
+    from .compact_request import run_compact
+
+    source = read_source(request_path)
+    body = source.document
+    if not isinstance(body, dict):
+        raise SummarizerError(f"{source.name} is not a JSON request body (an object with \"messages\")")
+    writer = make_writer(use_llm, pick_model(model, load_settings(config), body.get("model")))
+    folder = Path(state_dir) if state_dir else None
+    summariser = IndexSummariser(load_template(template), writer, state_dir=folder)
+    log = EventLog(folder / "events.jsonl") if folder else None
+    result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"), force=force)
+    json.dumps(result)  # the result must be JSON: fail here, not half-way through printing
+    return result

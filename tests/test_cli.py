@@ -1,0 +1,93 @@
+"""The command line as a user meets it: tables, JSON, stdin, gzip, and one-sentence errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from artifact_index.cli import main
+
+SESSION = Path(__file__).parent / "fixtures" / "cli" / "session.jsonl"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "artifact_index.cli", *args],
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_files_json_contract_and_skipped_lines_reported() -> None:
+    done = run("files", str(SESSION), "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["format"] == "claude-code" and out["root"] == "/work/demo"
+    files = {f["path"]: f for f in out["files"]}
+    assert files["app.py"]["status"] == "modified"
+    assert files["app.py"]["sources"] == ["tool"]
+    assert [(op["turn"], op["action"], op["tool"]) for op in files["app.py"]["ops"]] == [(2, "read", "Read"), (3, "edit", "Edit")]
+    assert "test_app.py" not in files  # the Write failed
+    assert [f["path"] for f in out["failed"]] == ["test_app.py"]
+    assert out["skipped_lines"] == 2
+    assert "skipped 2" in done.stderr and "line 4" in done.stderr and "line 9" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_table_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["files", str(SESSION)]) == 0
+    out = capsys.readouterr().out
+    assert "modified  app.py" in out and "touched only by failed calls: test_app.py" in out
+
+
+def test_gzip_and_stdin(tmp_path: Path) -> None:
+    packed = tmp_path / "s.jsonl.gz"
+    packed.write_bytes(gzip.compress(SESSION.read_bytes()))
+    from_gz = json.loads(run("files", str(packed), "--json").stdout)
+    from_stdin = json.loads(run("files", "-", "--json", stdin=SESSION.read_bytes()).stdout)
+    assert from_gz["files"] == from_stdin["files"] != []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["files", "/no/such/file.jsonl"], "no such file"),
+        (["files", str(SESSION), "--format", "nope"], "unknown format 'nope'; known formats: "),
+    ],
+)
+def test_errors_are_one_sentence_and_exit_2(args: list[str], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_unknown_content_bad_gzip_and_directory(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("just some notes, no agent here\n")
+    bad_gz = tmp_path / "x.jsonl.gz"
+    bad_gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    for path, message in [(text, "not a transcript format"), (bad_gz, "not a valid gzip file"),
+                          (tmp_path, "is a directory")]:
+        done = run("files", str(path))
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_history_of_one_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["history", str(SESSION), "app.py"]) == 0
+    out = capsys.readouterr().out
+    assert "edit" in out and "read" in out
+
+
+def test_formats_lists_every_adapter(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["formats"]) == 0
+    names = {line.split()[0] for line in capsys.readouterr().out.splitlines()}
+    assert {"claude-code", "codex", "opencode", "swe-agent", "mini-swe-agent", "openhands", "aider", "cline",
+            "gemini-cli", "copilot-cli", "entire-compact", "git-ai-note", "anthropic-messages", "openai-chat"} <= names
