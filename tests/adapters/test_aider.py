@@ -1,0 +1,158 @@
+"""The Aider chat-history adapter: edits count only when Aider applied them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artifact_index.adapters import adapter_named
+from artifact_index.events import ToolCall, UserMessage
+from artifact_index.source import read_source
+
+from .conftest import Loader, Run, Touch
+
+
+@pytest.fixture(scope="module")
+def run(load: Loader, fixtures_dir: Path) -> Run:
+    return load("aider", fixtures_dir / "aider" / "chat.history.md")
+
+
+def test_detected_as_aider(run: Run) -> None:
+    assert run.detected == "aider"
+
+
+def test_added_files_are_reads(run: Run) -> None:
+    touches = run.touches()
+    assert Touch("read", "success", None, 0, "add_to_chat") in touches["src/app.py"]
+    assert [t.action for t in touches["docs/intro.md"]] == ["read"]
+    # Answered "no" to "Add file to the chat?": never read.
+    assert "tests/test_app.py" not in touches
+
+
+def test_empty_search_with_create_prompt_is_a_create(run: Run) -> None:
+    call = next(c for c in run.calls if c.arguments.get("path") == "src/greet.py")
+    (op,) = call.operations
+    assert op.action == "create"
+    assert op.content is not None and op.content.startswith("def greet(name):")
+    assert run.results[call.call_id].status == "success"
+
+
+def test_applied_search_replace_is_an_edit_with_old_and_new(run: Run) -> None:
+    call = next(
+        c
+        for c in run.calls
+        if c.arguments.get("path") == "src/app.py" and c.operations[0].old == 'print("hi")\n'
+    )
+    assert call.operations[0].new == 'from greet import greet\nprint(greet("world"))\n'
+    assert run.results[call.call_id].status == "success"
+    assert call.line == 24  # the SEARCH marker of the block
+
+
+def test_failed_block_is_not_found_and_the_others_still_count(run: Run) -> None:
+    touches = run.touches()
+    assert [(t.status, t.failure) for t in touches["src/util.py"]] == [("failure", "not_found")]
+    assert [(t.action, t.status) for t in touches["README.md"]] == [("edit", "success")]
+
+
+def test_edit_format_error_without_blocks_is_an_invalid_failure(run: Run) -> None:
+    failures = [
+        run.results[c.call_id] for c in run.calls if not c.operations and c.tool == "apply_edit"
+    ]
+    assert [(r.failure, r.output) for r in failures] == [
+        ("invalid", "No filename provided before ``` in file listing")
+    ]
+
+
+def test_declined_edit_is_rejected(run: Run) -> None:
+    assert [(t.status, t.failure) for t in run.touches()["CONVENTIONS.md"]] == [
+        ("failure", "rejected")
+    ]
+
+
+def test_blocks_never_applied_do_not_change_files(run: Run) -> None:
+    # The /ask reply proposes an edit to src/app.py that Aider never applied.
+    ask = [t for t in run.touches()["src/app.py"] if t.status == "failure"]
+    assert ask == [Touch("edit", "failure", "other", 10, "apply_edit")]
+
+
+def test_architect_applied_lines_are_edits(run: Run) -> None:
+    touches = run.touches()
+    assert Touch("create", "success", None, 12, "apply_edit") in touches["settings.py"]
+    assert Touch("edit", "success", None, 12, "apply_edit") in touches["src/app.py"]
+
+
+def test_whole_file_listing_is_a_write_with_content(run: Run) -> None:
+    call = next(c for c in run.calls if c.arguments.get("path") == "version.txt")
+    assert [(op.action, op.content) for op in call.operations] == [("write", "2\n")]
+
+
+def test_running_a_command_is_a_shell_call_with_unknown_status(run: Run) -> None:
+    assert run.touches()["rm -f build.log"] == [Touch("shell", "unknown", None, 12, "shell")]
+
+
+def test_undo_reverts_the_files_of_the_removed_commit(run: Run) -> None:
+    undo = next(c for c in run.calls if c.tool == "undo")
+    assert [(op.action, op.path) for op in undo.operations] == [
+        ("undo", "settings.py"),
+        ("undo", "src/app.py"),
+    ]
+
+
+def test_commits_are_recorded(run: Run) -> None:
+    commits = [c.arguments["hash"] for c in run.calls if c.tool == "git_commit"]
+    assert commits == ["dde0244", "1a2b3c4", "5e6f7a8"]
+
+
+def test_unfinished_block_yields_no_edit_and_is_not_damage(run: Run) -> None:
+    # The last reply stops inside a SEARCH block: the model's output, not a broken file.
+    assert "CHANGELOG.md" not in run.touches()
+    assert run.source.skipped == []
+
+
+def test_turns_and_lines(run: Run) -> None:
+    users = [e for e in run.events if isinstance(e, UserMessage)]
+    assert [u.turn for u in users][:3] == [1, 3, 5]
+    assert users[0].line == 9
+    assert all(e.line is not None for e in run.events)
+
+
+def test_multiline_user_input_is_one_message(load: Loader, tmp_path: Path) -> None:
+    path = tmp_path / "h.md"
+    path.write_text(
+        "# aider chat started at 2025-01-01 10:00:00\n\n#### first line  \n#### second line  \n"
+    )
+    run = load("aider", path)
+    users = [e for e in run.events if isinstance(e, UserMessage)]
+    assert [u.text for u in users] == ["first line\nsecond line"]
+
+
+def test_corpus_histories_parse_and_applied_lines_become_edits(
+    load: Loader, corpus_dir: Path
+) -> None:
+    files = sorted((corpus_dir / "aider").glob("*.gz"))
+    assert files
+    for path in files:
+        run = load("aider", path)
+        assert run.detected == "aider", path.name
+        applied = run.source.text.count("\n> Applied edit to ")
+        successes = [
+            c
+            for c in run.calls
+            if c.tool == "apply_edit" and run.results[c.call_id].status == "success"
+        ]
+        assert len(successes) >= applied, path.name
+        assert run.changed(), path.name
+        for call in run.calls:
+            assert isinstance(call, ToolCall) and call.call_id in run.results
+
+
+def test_text_that_is_not_a_chat_history_is_reported(load: Loader, tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("Just some notes.\n\n```python\nprint(1)\n```\n")
+    source = read_source(path)
+    events = list(adapter_named("aider").events(source))
+    assert [e.kind for e in events] == ["session"]
+    assert [s.reason for s in source.skipped] == [
+        "no Aider chat history lines (# aider chat, ####, >) found"
+    ]
