@@ -104,6 +104,7 @@ class ReportedChange(_Model):
     change: Literal["created", "modified", "deleted"]
     move_to: str | None = None
     content: str | None = None  # full new content when the harness recorded it
+    original: str | None = None  # full content before the call, when the harness recorded it
     diff: str | None = None
 
 

@@ -13,7 +13,7 @@ import re
 
 from .events import FileOperation
 
-__all__ = ["parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff_prefix"]
+__all__ = ["apply_hunks", "parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff_prefix"]
 
 _ENVELOPE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
 _MOVE_TO = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
@@ -254,3 +254,34 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
         elif new_path or old_path:
             ops.append(FileOperation(action="edit", path=new_path or old_path, diff=diff, source="patch"))
     return ops
+
+
+def apply_hunks(content: str, diff: str) -> str | None:
+    """``content`` with the hunks of ``diff`` applied, or None when a hunk does not match.
+
+    Hunks are matched by their old text (context and removed lines), not by
+    line numbers: Codex's ``@@`` hunks carry none, and a file's known content
+    may be a later version than the one the numbers refer to.
+    """
+    result = content
+    for hunk in _split_hunks(diff):
+        old = [line[1:] for line in hunk if line[:1] in (" ", "-") or line == ""]
+        new = [line[1:] for line in hunk if line[:1] in (" ", "+") or line == ""]
+        old_text, new_text = "\n".join(old), "\n".join(new)
+        if not old:
+            result = result + ("" if result.endswith("\n") or not result else "\n") + new_text + "\n"
+            continue
+        if old_text not in result:
+            return None
+        result = result.replace(old_text, new_text, 1)
+    return result
+
+
+def _split_hunks(diff: str) -> list[list[str]]:
+    hunks: list[list[str]] = [[]]
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            hunks.append([])
+        elif not line.startswith("\\"):
+            hunks[-1].append(line)
+    return [h for h in hunks if any(line[:1] in ("+", "-") for line in h)]

@@ -31,6 +31,7 @@ from .events import (
     WorkingDirectory,
 )
 from .index import ArtifactIndex
+from .patches import apply_hunks
 from .paths import file_key, is_absolute, join
 from .symbols import changed_symbols, symbols_in_edit, symbols_in_range
 from .tasks import Task, apply_task_call
@@ -53,6 +54,7 @@ class Tracker:
 
     def __init__(self, index: ArtifactIndex | None = None, *, format: str | None = None) -> None:
         self.index = index if index is not None else ArtifactIndex()
+        self._originals: dict[str, str] = {}
         meta = self.index.meta
         if format is not None:
             meta["format"] = format
@@ -130,6 +132,12 @@ class Tracker:
 
     # -- tool calls -----------------------------------------------------------------
     def _apply_call(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
+        # What the harness says the files held before the call is known
+        # content from the start, so the call's edits apply to it.
+        self._originals = {
+            self._key(change.path, cwd): change.original
+            for change in (result.reported or ()) if change.original is not None and result.status != "failure"
+        }
         fresh = {key for key in self._keys_of(call.operations, cwd) if self._is_fresh(key)}
         touched: set[str] = set()
         for op in call.operations:
@@ -227,6 +235,8 @@ class Tracker:
             self._learn_from_read(file, key, op, op_node, result, single=len(call.operations) == 1)
             return touched
         self._add_source(file, op.source)
+        if file["content"] is None and key in self._originals:
+            file["content"] = self._originals.pop(key)
         if not file["changed"]:
             file["original"] = file["content"]
         before, was_changed, existed_then = file["content"], file["changed"], file["exists"]
@@ -382,11 +392,29 @@ class Tracker:
 
     @staticmethod
     def _edit_content(file: dict[str, Any], op: FileOperation) -> None:
+        """Apply an edit to the known content; when it cannot be applied exactly, the content is unknown."""
         content = file.get("content")
-        if content is None or op.old is None or op.new is None or op.old not in content:
-            file["content"] = None
+        file["content"] = None
+        if content is None:
             return
-        file["content"] = content.replace(op.old, op.new) if op.replace_all else content.replace(op.old, op.new, 1)
+        if op.old is not None and op.new is not None:
+            if op.old in content:
+                count = -1 if op.replace_all else 1
+                file["content"] = content.replace(op.old, op.new, count)
+        elif op.diff:
+            file["content"] = apply_hunks(content, op.diff)
+        elif op.new is not None and op.start_line is not None:
+            lines = content.splitlines(keepends=True)
+            new_lines = op.new.splitlines(keepends=True)
+            if new_lines and not new_lines[-1].endswith("\n"):
+                new_lines[-1] += "\n"
+            if op.detail == "insert" and 0 <= op.start_line <= len(lines):
+                lines[op.start_line:op.start_line] = new_lines
+            elif op.end_line is not None and 1 <= op.start_line <= op.end_line + 1 <= len(lines) + 1:
+                lines[op.start_line - 1:op.end_line] = new_lines
+            else:
+                return
+            file["content"] = "".join(lines)
 
     @staticmethod
     def _mark_restored(file: dict[str, Any]) -> None:

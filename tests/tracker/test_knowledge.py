@@ -61,3 +61,28 @@ def test_tasks_decisions_and_user_messages(session: list[Event], call: Call) -> 
     [decision] = index.decisions()
     assert decision["kind"] == "root-cause" and decision["files"] == ["auth.py"] and decision["turn"] == 4
     assert ("decision:1", "file:auth.py") in index.graph.edges()
+
+
+def test_known_content_follows_patches_and_line_edits(session: list[Event], call: Call) -> None:
+    from artifact_index.events import ReportedChange
+
+    original = "a = 1\nb = 2\nc = 3\n"
+    events = session + [
+        *call(Op(action="edit", path="/repo/m.py", diff="@@\n a = 1\n-b = 2\n+b = 20\n", source="patch"),
+              tool="apply_patch", reported=(ReportedChange(path="/repo/m.py", change="modified", original=original),)),
+        *call(Op(action="edit", path="/repo/m.py", new="x = 0\n", start_line=0, detail="insert"), tool="str_replace_editor"),
+        *call(Op(action="edit", path="/repo/m.py", new="c = 30\n", start_line=4, end_line=4), tool="edit"),
+    ]
+    node = Tracker(format="swe-agent").feed_all(events).file_node("m.py")
+    assert node is not None
+    assert node["original"] == original
+    assert node["content"] == "x = 0\na = 1\nb = 20\nc = 30\n"
+
+
+def test_an_edit_that_does_not_apply_makes_the_content_unknown(session: list[Event], call: Call) -> None:
+    events = session + [
+        *call(Op(action="write", path="/repo/m.py", content="a\n"), tool="Write"),
+        *call(Op(action="edit", path="/repo/m.py", diff="@@\n-zzz\n+y\n", source="patch"), tool="apply_patch"),
+    ]
+    node = Tracker(format="codex").feed_all(events).file_node("m.py")
+    assert node is not None and node["content"] is None
