@@ -1,0 +1,104 @@
+"""Recognising the check a command runs, so reruns and broader runs can be matched."""
+
+from __future__ import annotations
+
+import pytest
+
+from artifact_index.checks import checks_in, command_key, covers, masks_exit_status
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "cd /testbed && python -m pytest tests/test_auth.py -x --tb=short 2>&1 | tail -30",
+            "pytest tests/test_auth.py -q",
+        ),
+        ("uv run pytest -v tests/", "PYTHONPATH=. pytest tests"),
+        ("npx tsc --noEmit 2>&1 | head -50", "tsc -p tsconfig.json"),
+        ("go test -v -count=1 ./...", "go test ./..."),
+        ("python reproduce.py 2>&1 | head -40", "cd /repo && python reproduce.py"),
+    ],
+)
+def test_same_check_despite_output_flags(first: str, second: str) -> None:
+    assert command_key(first) == command_key(second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("pytest tests/test_auth.py", "pytest tests/test_tokens.py"),
+        ("pytest -k login", "pytest -k logout"),
+        ("go test ./cmd/...", "go test ./pkg/..."),
+        ("cargo test claims", "cargo test tokens"),
+        ("python reproduce.py", "python reproduce2.py"),
+        ("npm test", "npm run lint"),
+    ],
+)
+def test_different_checks(first: str, second: str) -> None:
+    assert command_key(first) != command_key(second)
+
+
+@pytest.mark.parametrize(
+    ("later", "earlier"),
+    [
+        ("pytest", "pytest tests/test_auth.py::test_login"),
+        ("python -m pytest tests", "pytest tests/test_auth.py"),
+        ("cd /testbed && pytest tests", "pytest /testbed/tests/test_auth.py::test_login"),
+        ("pytest tests/test_auth.py", "pytest -k login tests/test_auth.py"),
+        ("go test ./...", "go test -run TestReset ./cmd/entire/cli"),
+        ("go test ./cmd/...", "go test ./cmd/entire/cli"),
+        ("cargo test", "cargo test claims::tests"),
+        ("npm test", "npm test -- src/auth/token.test.ts"),
+        ("ruff check . && pytest", "pytest tests/test_auth.py"),
+        ("mypy src", "mypy src/auth.py"),
+    ],
+)
+def test_broader_runs_cover_narrower_ones(later: str, earlier: str) -> None:
+    assert covers(later, earlier)
+    assert not covers(earlier, later) or command_key(earlier) == command_key(later)
+
+
+@pytest.mark.parametrize(
+    ("later", "earlier"),
+    [
+        ("pytest tests/test_tokens.py", "pytest tests/test_auth.py"),
+        ("pytest -k logout", "pytest"),
+        ("go test ./pkg/...", "go test ./cmd/x"),
+        ("jest", "pytest"),
+        ("python other.py", "python reproduce.py"),
+        ("ls", "pytest"),
+    ],
+)
+def test_unrelated_runs_do_not_cover(later: str, earlier: str) -> None:
+    assert not covers(later, earlier)
+
+
+def test_compound_commands_hold_every_check() -> None:
+    runners = [check.runner for check in checks_in("ruff check src && mypy src && pytest -q")]
+    assert runners == ["ruff", "mypy", "pytest"]
+    assert [c.category for c in checks_in("npm run lint && npm run typecheck && npm test")] == [
+        "lint",
+        "typecheck",
+        "test",
+    ]
+
+
+def test_heredoc_bodies_are_not_commands() -> None:
+    assert checks_in("cat > notes.md <<'EOF'\npytest is flaky here\nEOF") == ()
+
+
+@pytest.mark.parametrize(
+    ("command", "masked"),
+    [
+        ("pytest 2>&1 | tail -20", True),
+        ("go test ./... | grep FAIL", True),
+        ("make test; echo exit=$?", True),
+        ("npm test || true", True),
+        ("pytest", False),
+        ("cd /repo && pytest -x", False),
+        ("pytest > log.txt 2>&1", False),
+    ],
+)
+def test_exit_status_masking(command: str, masked: bool) -> None:
+    assert masks_exit_status(command) is masked

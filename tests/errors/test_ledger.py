@@ -1,0 +1,221 @@
+"""The error ledger: what failed, where, whether it was fixed, and the session's original error."""
+
+from __future__ import annotations
+
+from itertools import count
+
+from artifact_index.diagnostics import Diagnostic
+from artifact_index.error_ledger import ErrorLedger, LedgerEntry, signature
+
+from .test_diagnostics import PYTEST, TRACEBACK
+
+GREEN = "============================= 16 passed in 0.91s ==============================\n"
+ONLY_EXPIRED = PYTEST.split("__________________________________ test_login")[0] + (
+    "___________________________ TestRefresh.test_expired ___________________________\n\n"
+    "    def test_expired(self):\n"
+    '>       assert refresh("abc") is None\n'
+    "E       AssertionError: assert 'abc' is None\n\n"
+    "tests/test_tokens.py:18: AssertionError\n"
+    "=========================== short test summary info ============================\n"
+    "FAILED tests/test_tokens.py::TestRefresh::test_expired - AssertionError: assert 'abc' is None\n"
+    "========================= 1 failed, 15 passed in 0.80s =========================\n"
+)
+TSC = "src/api/client.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+
+
+class Session:
+    """Feeds a ledger the way the tracker does: one tool result at a time."""
+
+    def __init__(self) -> None:
+        self.ledger = ErrorLedger()
+        self.ids = count(1)
+        self.turn = 0
+
+    def run(self, command: str | None, output: str, ok: bool | None, tool: str = "Bash") -> None:
+        self.turn += 2
+        self.ledger.observe(self.turn, command, tool, output, ok, f"call-{next(self.ids)}")
+
+
+def by_message(ledger: ErrorLedger, message: str) -> LedgerEntry:
+    matches = [entry for entry in ledger.errors if entry.message == message]
+    assert len(matches) == 1, ledger.errors
+    return matches[0]
+
+
+def test_resolved_when_the_same_check_later_passes() -> None:
+    session = Session()
+    session.run("pytest", PYTEST, ok=False)  # turn 2
+    session.run("pytest", GREEN, ok=True)  # turn 4
+    login = by_message(session.ledger, "KeyError: 'exp'")
+    assert (login.file, login.line, login.symbol) == ("authsvc/auth.py", 42, "create_token")
+    assert (login.first_turn, login.last_turn, login.command) == (2, 2, "pytest")
+    assert (login.resolved, login.resolved_turn, login.resolved_by) == (True, 4, "pytest")
+    assert all(entry.resolved for entry in session.ledger.errors)
+
+
+def test_resolved_by_a_broader_run_but_not_by_a_narrower_one() -> None:
+    session = Session()
+    session.run("cd /repo && python -m pytest tests/test_auth.py::test_login -x", PYTEST, ok=False)
+    session.run("pytest tests/test_tokens.py", GREEN, ok=True)  # a different file: no evidence
+    assert not by_message(session.ledger, "KeyError: 'exp'").resolved
+    session.run("pytest -q", GREEN, ok=True)  # the whole suite passes
+    assert by_message(session.ledger, "KeyError: 'exp'").resolved_turn == 6
+
+
+def test_resolved_when_the_error_stops_appearing_in_a_later_successful_run() -> None:
+    session = Session()
+    # Piped into tail, the failing run exits 0: its summary still says what failed.
+    session.run("pytest 2>&1 | tail -40", PYTEST, ok=True)
+    assert len(session.ledger.errors) == 2 and not any(e.resolved for e in session.ledger.errors)
+    session.run("pytest 2>&1 | tail -40", ONLY_EXPIRED, ok=True)
+    login = by_message(session.ledger, "KeyError: 'exp'")
+    expired = by_message(session.ledger, "AssertionError: assert 'abc' is None")
+    assert (login.resolved, login.resolved_turn) == (True, 4)
+    assert (expired.resolved, expired.last_turn, expired.occurrences) == (False, 4, 2)
+
+
+def test_still_open_when_only_other_commands_succeed() -> None:
+    session = Session()
+    session.run("python scripts/check_tokens.py", TRACEBACK, ok=False)
+    session.run("python scripts/check_tokens.py", TRACEBACK.replace("line 42", "line 44"), ok=False)
+    session.run("python scripts/other.py", "done\n", ok=True)
+    session.run("ls authsvc", "auth.py\n", ok=True)
+    [entry] = session.ledger.errors
+    assert (entry.first_turn, entry.last_turn, entry.occurrences, entry.resolved) == (
+        2,
+        4,
+        2,
+        False,
+    )
+    assert entry.line == 42  # as first seen
+
+
+def test_failed_rerun_does_not_resolve_and_reappearance_reopens() -> None:
+    session = Session()
+    session.run("python scripts/check_tokens.py", TRACEBACK, ok=False)
+    session.run("python scripts/check_tokens.py", "Error: config missing\n", ok=False)
+    [entry, _config] = session.ledger.errors
+    assert not entry.resolved  # the run failed: it says nothing about the KeyError
+    session.run("python scripts/check_tokens.py 2>&1 | head -20", "token ok\n", ok=True)
+    assert all(e.resolved for e in session.ledger.errors)
+    session.run("python scripts/check_tokens.py", TRACEBACK, ok=False)
+    entry = by_message(session.ledger, "KeyError: 'exp'")
+    assert (entry.resolved, entry.resolved_turn, entry.last_turn) == (False, None, 8)
+
+
+def test_piped_check_with_errors_is_a_failure() -> None:
+    session = Session()
+    session.run("npx tsc --noEmit 2>&1 | head -50", TSC, ok=True)
+    [entry] = session.ledger.errors
+    assert (entry.code, entry.file, entry.line, entry.kind) == (
+        "TS2322",
+        "src/api/client.ts",
+        12,
+        "type-checker",
+    )
+    session.run("npx tsc --noEmit", "", ok=True)
+    assert session.ledger.errors[0].resolved
+
+
+def test_original_error_is_the_first_real_one() -> None:
+    session = Session()
+    session.run("git push", "fatal: The current branch main has no upstream branch.\n", ok=False)
+    session.run(
+        None,
+        "<tool_use_error>String to replace not found in file.</tool_use_error>",
+        ok=False,
+        tool="Edit",
+    )
+    session.run("python scripts/check_tokens.py", TRACEBACK, ok=False)
+    session.run("npx tsc --noEmit", TSC, ok=False)
+    ledger = session.ledger
+    assert [e.kind for e in ledger.errors] == ["generic", "python-traceback", "type-checker"]
+    assert ledger.original is not None
+    assert (ledger.original.message, ledger.original.first_turn) == ("KeyError: 'exp'", 6)
+    session.run("python scripts/check_tokens.py", "token ok\n", ok=True)
+    assert ledger.original.resolved  # the original is kept, with its current status
+
+
+def test_unknown_status_records_only_what_the_output_proves() -> None:
+    session = Session()
+    session.run("python scripts/check_tokens.py", TRACEBACK, ok=None)
+    assert session.ledger.errors == []
+    session.run("pytest", PYTEST, ok=None)  # the runner's own summary says it failed
+    assert len(session.ledger.errors) == 2
+    session.run("pytest", GREEN, ok=None)  # no exit status: not proof enough to resolve
+    assert not any(entry.resolved for entry in session.ledger.errors)
+
+
+def test_last_test_run_per_test_command() -> None:
+    session = Session()
+    session.run("pytest", PYTEST, ok=False)
+    session.run("go test ./...", "ok  \texample.com/calc\t0.2s\n", ok=True)
+    session.run("python -m pytest -q 2>&1 | tail -5", GREEN, ok=True)
+    tests = session.ledger.tests
+    assert [(t.key, t.turn, t.passed, t.failed) for t in tests] == [
+        ("pytest", 6, 16, 0),
+        ("go test", 4, 1, 0),
+    ]
+    assert [t.unit for t in tests] == ["tests", "packages"]
+    assert tests[0].command == "python -m pytest -q 2>&1 | tail -5"
+    assert tests[0].failing == ()
+
+
+def test_round_trip_and_resume() -> None:
+    session = Session()
+    session.run("git push", "fatal: no upstream\n", ok=False)
+    session.run("pytest", PYTEST, ok=False)
+    session.run("npx tsc --noEmit 2>&1 | head", TSC, ok=True)
+    saved = session.ledger.model_dump_json()
+    restored = ErrorLedger.model_validate_json(saved)
+    assert restored == session.ledger
+    assert restored.model_dump_json() == saved
+    assert restored.original == session.ledger.original
+
+    # Continuing from the saved state gives the same ledger as never stopping.
+    for ledger in (session.ledger, restored):
+        ledger.observe(10, "pytest", "Bash", GREEN, True, "call-10")
+        ledger.observe(12, "npx tsc --noEmit", "Bash", TSC, False, "call-11")
+    assert restored == session.ledger
+    assert by_message(restored, "KeyError: 'exp'").resolved_turn == 10
+
+
+def test_feeding_the_same_results_gives_the_same_ledger() -> None:
+    def replay() -> str:
+        session = Session()
+        session.run("pytest 2>&1 | tail -40", PYTEST, ok=True)
+        session.run("pytest 2>&1 | tail -40", ONLY_EXPIRED, ok=True)
+        session.run("npx tsc --noEmit", TSC, ok=False)
+        return session.ledger.model_dump_json()
+
+    assert replay() == replay()
+
+
+def test_signature_ignores_what_varies_between_runs() -> None:
+    first = Diagnostic(
+        message="FileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpa1b2c3/out.json'",
+        kind="python-traceback",
+        file="/home/dev/app/io.py",
+        line=12,
+    )
+    again = first.model_copy(
+        update={
+            "message": first.message.replace("tmpa1b2c3", "tmpz9y8x7"),
+            "line": 15,
+            "file": "app/io.py",
+        }
+    )
+    other = first.model_copy(
+        update={"message": "PermissionError: [Errno 13] Permission denied: '/etc/x'"}
+    )
+    assert signature(first) == signature(again)
+    assert signature(first) != signature(other)
+
+
+def test_reading_a_log_is_not_failing() -> None:
+    session = Session()
+    session.run("cat build.log | grep -n error", TSC, ok=True)
+    session.run("grep -rn 'Traceback' logs/ | head", TRACEBACK, ok=True)
+    assert session.ledger.errors == []
+    session.run("python scripts/check_tokens.py 2>&1 | tail -20", TRACEBACK, ok=True)
+    assert [e.message for e in session.ledger.errors] == ["KeyError: 'exp'"]

@@ -1,0 +1,320 @@
+"""Test commands and the counts and failing ids their output reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from artifact_index.test_results import TestRun, is_test_command, parse_test_run
+
+from .test_diagnostics import PYTEST
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pytest",
+        "pytest -x tests/test_auth.py::test_login",
+        "cd /testbed && python -m pytest tests/queries -q 2>&1 | tail -30",
+        "uv run pytest -k token",
+        "PYTHONPATH=src timeout 300 python3 -m pytest",
+        "tox -e py312",
+        "npm test",
+        "npm run test:unit -- --watch=false",
+        "yarn test",
+        "pnpm --filter web test",
+        "npx jest src/auth",
+        "npx vitest run",
+        "go test ./...",
+        "go test -run TestReset -v ./cmd/entire/cli/...",
+        "cargo test claims",
+        "cargo nextest run",
+        "mix test test/spotter_web/live/session_live_test.exs:109",
+        "bundle exec rspec spec/models",
+        "vendor/bin/phpunit --filter testLogin",
+        "mvn -q test",
+        "./gradlew test",
+        "ctest --output-on-failure",
+        "make test",
+        "python -m unittest discover -s tests",
+        "python manage.py test reports",
+        "python tests/runtests.py queries.test_bulk_update --verbosity 2",
+        "mise run test",
+    ],
+)
+def test_test_commands(command: str) -> None:
+    assert is_test_command(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        None,
+        "",
+        "ls -la",
+        "git status",
+        "cat tests/test_auth.py",
+        "grep -rn pytest .",
+        "python reproduce.py",
+        "npm install",
+        "npm run build",
+        "tsc --noEmit",
+        "ruff check .",
+        "go build ./...",
+        "cargo build --release",
+        "mkdir -p tests && touch tests/__init__.py",
+        "cat > test_wrap.py <<'EOF'\npytest.main()\nEOF",
+    ],
+)
+def test_other_commands(command: str | None) -> None:
+    assert not is_test_command(command)
+
+
+def test_pytest_summary_and_failing_ids() -> None:
+    run = parse_test_run(PYTEST, "pytest")
+    assert run == TestRun(
+        runner="pytest",
+        command="pytest",
+        passed=14,
+        failed=2,
+        failing=(
+            "tests/test_auth.py::test_login",
+            "tests/test_tokens.py::TestRefresh::test_expired",
+        ),
+        outcome="failed",
+    )
+
+
+def test_pytest_quiet_and_mixed_summaries() -> None:
+    quiet = "..s.x\n4 passed, 1 skipped, 1 xfailed in 0.31s\n"
+    run = parse_test_run(quiet, "pytest -q")
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped, run.outcome) == (4, 0, 2, "passed")
+
+    errors = "ERROR tests/test_db.py::test_query - sqlite3.OperationalError: no such table\n= 1 failed, 9 passed, 1 error in 2.01s =\n"
+    run = parse_test_run(errors, "pytest")
+    assert run is not None
+    assert (run.passed, run.failed, run.errors, run.failing) == (
+        9,
+        1,
+        1,
+        ("tests/test_db.py::test_query",),
+    )
+
+    nothing = "collected 0 items\n\n============================ no tests ran in 0.01s =============================\n"
+    run = parse_test_run(nothing, "pytest -k nothing")
+    assert run is not None and (run.passed, run.failed, run.outcome) == (0, 0, "passed")
+
+
+def test_unittest_and_django() -> None:
+    failed = """\
+======================================================================
+FAIL: test_plain_f_expression (queries.test_bulk_update.BulkUpdateTests)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/testbed/tests/queries/test_bulk_update.py", line 12, in test_plain_f_expression
+AssertionError: 'F(misc)' != 'target'
+
+======================================================================
+ERROR: test_export (reports.tests.ExportTests.test_export)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/app/reports/export.py", line 12, in export
+AttributeError: 'Report' object has no attribute 'rows'
+
+----------------------------------------------------------------------
+Ran 12 tests in 0.031s
+
+FAILED (failures=1, errors=1, skipped=2)
+Destroying test database for alias 'default'...
+"""
+    run = parse_test_run(failed, "python manage.py test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.errors, run.skipped) == ("unittest", 8, 1, 1, 2)
+    assert run.failing == (
+        "queries.test_bulk_update.BulkUpdateTests.test_plain_f_expression",
+        "reports.tests.ExportTests.test_export",
+    )
+    ok = "..........\n----------------------------------------------------------------------\nRan 10 tests in 0.004s\n\nOK\n"
+    run = parse_test_run(ok, "python -m unittest")
+    assert run is not None and (run.passed, run.outcome) == (10, "passed")
+
+
+def test_go_test_verbose_and_quiet() -> None:
+    verbose = """\
+=== RUN   TestA
+--- PASS: TestA (0.00s)
+=== RUN   TestB
+=== RUN   TestB/sub_one
+    b_test.go:12: want 1, got 2
+--- FAIL: TestB (0.00s)
+    --- FAIL: TestB/sub_one (0.00s)
+=== RUN   TestC
+--- SKIP: TestC (0.00s)
+FAIL
+FAIL	example.com/calc	0.012s
+ok  	example.com/calc/lexer	(cached)
+"""
+    run = parse_test_run(verbose, "go test -v ./...")
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped, run.failing) == (1, 1, 1, ("TestB/sub_one",))
+
+    build_failed = "# example.com/calc\ncalc.go:3:2: undefined: x\nFAIL\texample.com/calc [build failed]\nok  \texample.com/util\t0.2s\n"
+    run = parse_test_run(build_failed, "go test ./...")
+    assert run is not None and (run.errors, run.outcome) == (1, "failed")
+
+    green = (
+        "ok  \tgithub.com/entireio/cli/cmd/entire/cli\t2.615s\n"
+        "ok  \tgithub.com/entireio/cli/cmd/entire/cli/agent\t(cached)\n"
+        "?   \tgithub.com/entireio/cli/cmd/entire\t[no test files]\n"
+    )
+    run = parse_test_run(green, "go test ./...")
+    assert run is not None
+    assert (run.outcome, run.unit, run.passed) == ("passed", "packages", 2)  # no -v: packages only
+
+
+def test_cargo_sums_every_test_binary() -> None:
+    output = """\
+     Running unittests src/lib.rs (target/debug/deps/tokens-1a2b3c)
+running 3 tests
+test claims::tests::parses_exp ... ok
+test claims::tests::rejects_missing_exp ... FAILED
+test tokens::tests::roundtrip ... ignored
+
+test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+   Doc-tests tokens
+running 2 tests
+test src/lib.rs - parse (line 10) ... ok
+test src/lib.rs - render (line 20) ... ok
+
+test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s
+"""
+    run = parse_test_run(output, "cargo test")
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped) == (3, 1, 1)
+    assert run.failing == ("claims::tests::rejects_missing_exp",)
+
+
+def test_jest_ids_from_bullets_or_crosses() -> None:
+    output = """\
+FAIL src/auth/token.test.ts
+  AuthService
+    createToken
+      ✓ signs the payload (3 ms)
+      ✕ sets an expiry (4 ms)
+
+  ● AuthService › createToken › sets an expiry
+
+    expect(received).toBeDefined()
+
+Test Suites: 1 failed, 2 passed, 3 total
+Tests:       1 failed, 1 skipped, 9 passed, 11 total
+"""
+    run = parse_test_run(output, "npm test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.skipped) == ("jest", 9, 1, 1)
+    assert run.failing == ("AuthService › createToken › sets an expiry",)
+    crosses_only = output.replace("  ● AuthService › createToken › sets an expiry\n", "")
+    run = parse_test_run(crosses_only, "npm test")
+    assert run is not None and run.failing == ("sets an expiry",)
+
+
+def test_vitest() -> None:
+    output = """\
+ ❯ src/auth/token.test.ts (3 tests | 1 failed) 12ms
+   × AuthService > sets an expiry 5ms
+
+ FAIL  src/auth/token.test.ts > AuthService > sets an expiry
+AssertionError: expected undefined to be defined
+
+ Test Files  1 failed | 3 passed (4)
+      Tests  1 failed | 11 passed | 2 skipped (14)
+"""
+    run = parse_test_run(output, "pnpm test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.skipped) == ("vitest", 11, 1, 2)
+    assert run.failing == ("src/auth/token.test.ts > AuthService > sets an expiry",)
+
+
+def test_exunit() -> None:
+    output = """\
+  1) test transcript rows render as code (SpotterWeb.SessionLiveTest)
+     test/spotter_web/live/session_live_test.exs:109
+     ** (RuntimeError) no :secret_key_base configuration found
+
+Finished in 1.8 seconds (1.2s async, 0.6s sync)
+14 doctests, 68 tests, 1 failure, 2 skipped
+"""
+    run = parse_test_run(output, "mix test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.skipped) == ("mix test", 79, 1, 2)
+    assert run.failing == ("test transcript rows render as code (SpotterWeb.SessionLiveTest)",)
+    green = parse_test_run(
+        "....\nFinished in 0.3 seconds\n14 doctests, 65 tests, 0 failures\n", "mix test"
+    )
+    assert green is not None and (green.passed, green.outcome) == (79, "passed")
+
+
+def test_rspec_phpunit_maven_gradle_ctest() -> None:
+    rspec = parse_test_run(
+        "Failures:\n\n1) User validates email\n\n12 examples, 1 failure, 2 pending\n\nFailed examples:\n\n"
+        "rspec ./spec/models/user_spec.rb:14 # User validates email\n",
+        "bundle exec rspec",
+    )
+    assert rspec is not None
+    assert (rspec.passed, rspec.failed, rspec.skipped, rspec.failing) == (
+        9,
+        1,
+        2,
+        ("./spec/models/user_spec.rb:14",),
+    )
+
+    phpunit = parse_test_run(
+        "There was 1 failure:\n\n1) Tests\\Unit\\LoginTest::testRejectsBadPassword\nFailed asserting that false is true.\n\n"
+        "FAILURES!\nTests: 25, Assertions: 61, Failures: 1, Skipped: 1.\n",
+        "vendor/bin/phpunit",
+    )
+    assert phpunit is not None
+    assert (phpunit.passed, phpunit.failed, phpunit.failing) == (
+        23,
+        1,
+        ("Tests\\Unit\\LoginTest::testRejectsBadPassword",),
+    )
+
+    maven = parse_test_run(
+        "[ERROR] Tests run: 4, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.05 s <<< FAILURE! - in com.acme.BillingTest\n"
+        "[ERROR] testTotal(com.acme.BillingTest)  Time elapsed: 0.01 s  <<< FAILURE!\n"
+        "[INFO] Results:\n[ERROR] Tests run: 10, Failures: 1, Errors: 1, Skipped: 2\n",
+        "mvn test",
+    )
+    assert maven is not None
+    assert (maven.passed, maven.failed, maven.errors, maven.skipped) == (6, 1, 1, 2)
+    assert maven.failing == ("com.acme.BillingTest.testTotal",)
+
+    gradle = parse_test_run(
+        "BillingTest > testTotal FAILED\n    org.opentest4j.AssertionFailedError at BillingTest.java:27\n\n"
+        "12 tests completed, 1 failed, 1 skipped\n",
+        "./gradlew test",
+    )
+    assert gradle is not None
+    assert (gradle.passed, gradle.failed, gradle.failing) == (10, 1, ("BillingTest.testTotal",))
+
+    ctest = parse_test_run(
+        "80% tests passed, 1 tests failed out of 5\n\nThe following tests FAILED:\n\t  3 - parser_test (Failed)\n",
+        "ctest",
+    )
+    assert ctest is not None and (ctest.passed, ctest.failed, ctest.failing) == (
+        4,
+        1,
+        ("parser_test",),
+    )
+
+
+def test_no_test_summary_means_no_run() -> None:
+    assert parse_test_run("", "pytest") is None
+    assert parse_test_run("bash: pytest: command not found\n", "pytest") is None
+    assert parse_test_run("Compiling...\nDone.\n", "npm test") is None
+
+
+def test_test_run_is_not_collected_by_pytest() -> None:
+    assert TestRun.__test__ is False
