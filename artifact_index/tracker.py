@@ -162,8 +162,11 @@ class Tracker:
             if node in self.index.graph:
                 continue
             key = self._key(entry.file, cwd) if entry.file else None
+            symbol = entry.symbol or self._symbol_at(key, entry.line)
+            if symbol and not entry.symbol:
+                self.index.meta.setdefault("error_symbols", {})[entry.signature] = symbol
             add_error(self.index.graph, entry.signature, {"message": entry.message, "kind": entry.kind,
-                                                          "line": entry.line, "symbol": entry.symbol}, key)
+                                                          "line": entry.line, "symbol": symbol}, key)
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
         meta = self.index.meta
@@ -171,6 +174,17 @@ class Tracker:
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is not None:
             meta["tasks"] = [t.model_dump() for t in updated]
+
+    def _symbol_at(self, key: str | None, line: int | None) -> str | None:
+        """The innermost definition around ``line`` of a file whose content is known."""
+        node = self.index.graph.nodes.get(f"file:{key}") if key else None
+        if node is None or line is None or node.get("content") is None:
+            return None
+        around = symbols_in_range(node["content"], str(key), line, line)
+        if not around:
+            return None
+        inner = min(around, key=lambda d: d.end_line - d.start_line)
+        return f"{inner.container}.{inner.name}" if inner.container else inner.name
 
     def _keys_of(self, ops: Iterable[FileOperation], cwd: str | None) -> list[str]:
         keys = []

@@ -86,3 +86,24 @@ def test_an_edit_that_does_not_apply_makes_the_content_unknown(session: list[Eve
     ]
     node = Tracker(format="codex").feed_all(events).file_node("m.py")
     assert node is not None and node["content"] is None
+
+
+def test_an_error_is_linked_to_the_symbol_around_its_line(session: list[Event], call: Call) -> None:
+    from artifact_index.events import ToolCall, ToolResult
+
+    source = "def ok():\n    return 1\n\n\ndef create_token(user):\n    return user['exp']\n"
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/repo/auth.py", line 6, in create_token\n'
+        "    return user['exp']\n"
+        "KeyError: 'exp'\n"
+    )
+    events = session + [
+        *call(Op(action="write", path="/repo/auth.py", content=source), tool="Write"),
+        ToolCall(turn=3, call_id="t", tool="Bash", operations=(Op(action="shell", command="python auth.py", source="shell"),)),
+        ToolResult(turn=3, call_id="t", status="failure", exit_code=1, output=traceback),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    [error] = index.errors()
+    assert (error["message"], error["file"], error["line"], error["symbol"]) == ("KeyError: 'exp'", "/repo/auth.py", 6, "create_token")
+    assert ("error:" + index.ledger.errors[0].signature, "file:auth.py") in index.graph.edges()
