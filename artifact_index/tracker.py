@@ -353,8 +353,9 @@ class Tracker:
         for change in result.reported:
             key = self._key(change.path, cwd)
             if key not in touched:
+                if self._is_fresh(key):
+                    fresh.add(key)
                 self._apply(call, _operation_for(change), cwd, result)
-                fresh.add(key)
             node = self.index.graph.nodes[f"file:{key}"]
             if key in fresh:
                 node["existed_before"] = change.change != "created"

@@ -166,3 +166,12 @@ def test_turn_query(session: list[Event], call: Call) -> None:
     index = index_of(events)
     assert [(p, op.action) for p, op in index.touched_in_turn(4)] == [("a.py", "edit")]
     assert [op.turn for op in index.history("a.py")] == [2, 4]
+
+
+def test_a_reported_deletion_of_a_file_the_session_created_is_reverted(session: list[Event], call: Call) -> None:
+    events = session + [
+        *call(Op(action="create", path="/repo/scratch.py", content="x")),
+        *call(Op(action="shell", command="python cleanup.py", source="shell"), tool="Bash",
+              reported=(ReportedChange(path="/repo/scratch.py", change="deleted"),)),
+    ]
+    assert statuses(events) == {"scratch.py": "reverted"}
