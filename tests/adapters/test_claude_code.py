@@ -1,0 +1,384 @@
+"""Claude Code session JSONL: hand-written fixtures for every shape, and the real corpus."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from artifact_index.adapters import detect
+from artifact_index.adapters.claude_code import ClaudeCodeAdapter
+from artifact_index.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.source import Source, read_source
+
+ADAPTER = ClaudeCodeAdapter()
+ROOT = "/home/dev/shop"
+
+
+def _events(path: Path) -> tuple[list[Event], Source]:
+    source = read_source(path)
+    assert ADAPTER.sniff(source)
+    return list(ADAPTER.events(source)), source
+
+
+@pytest.fixture(scope="module")
+def edits(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "claude_code" / "edits.jsonl")
+
+
+@pytest.fixture(scope="module")
+def subagents(fixtures_dir: Path) -> list[Event]:
+    return _events(fixtures_dir / "claude_code" / "subagents.jsonl")[0]
+
+
+@pytest.fixture(scope="module")
+def compaction(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "claude_code" / "compaction.jsonl")
+
+
+def _call(events: list[Event], call_id: str) -> ToolCall:
+    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
+
+
+def _result(events: list[Event], call_id: str) -> ToolResult:
+    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
+    return result
+
+
+def test_detected_as_claude_code(fixtures_dir: Path) -> None:
+    for name in ("edits", "subagents", "compaction"):
+        assert detect(read_source(fixtures_dir / "claude_code" / f"{name}.jsonl")).name == "claude-code"
+
+
+def test_session_info_comes_first_with_cwd_model_and_version(edits: tuple[list[Event], Source]) -> None:
+    info = edits[0][0]
+    assert isinstance(info, SessionInfo)
+    assert (info.cwd, info.agent, info.version, info.model, info.session_id) == (
+        ROOT, "claude-code", "2.1.39", "claude-opus-4-6", "9d0c4a52-7e1b-4f38-a6c2-3b5e8d1f0a47",
+    )
+
+
+def test_read_is_a_read_operation_that_succeeded(edits: tuple[list[Event], Source]) -> None:
+    events, _ = edits
+    call = _call(events, "toolu_read1")
+    assert [(op.action, op.path) for op in call.operations] == [("read", f"{ROOT}/src/price.py")]
+    assert _result(events, "toolu_read1").status == "success"
+
+
+def test_write_that_creates_reports_a_created_file_with_its_content(
+    edits: tuple[list[Event], Source],
+) -> None:
+    events, _ = edits
+    assert [op.action for op in _call(events, "toolu_write1").operations] == ["write"]
+    result = _result(events, "toolu_write1")
+    assert result.status == "success"
+    assert result.reported is not None
+    (change,) = result.reported
+    assert (change.path, change.change) == (f"{ROOT}/src/discount.py", "created")
+    assert change.content == "def apply(cost, discount):\n    return cost * (1 - discount)\n"
+
+
+def test_write_over_an_existing_file_reports_modified(edits: tuple[list[Event], Source]) -> None:
+    reported = _result(edits[0], "toolu_write2").reported
+    assert reported is not None and [r.change for r in reported] == ["modified"]
+
+
+def test_successful_edit_reports_the_patch_and_the_new_content(edits: tuple[list[Event], Source]) -> None:
+    events, _ = edits
+    call = _call(events, "toolu_edit1")
+    (op,) = call.operations
+    assert (op.action, op.old, op.new) == ("edit", "    return item.cost\n", "    return item.cost * (1 - item.discount)\n")
+    result = _result(events, "toolu_edit1")
+    assert result.status == "success" and result.reported is not None
+    (change,) = result.reported
+    assert change.change == "modified"
+    assert change.diff is not None and "+    return item.cost * (1 - item.discount)" in change.diff
+    assert change.content == (
+        "def price(item):\n    return item.cost * (1 - item.discount)\n\n\n"
+        "def total(items):\n    return sum(price(i) for i in items)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("call_id", "reason"),
+    [
+        ("toolu_edit2", "not_read"),  # File has not been read yet
+        ("toolu_edit3", "not_unique"),  # Found 2 matches of the string to replace
+        ("toolu_edit4", "stale"),  # File has been modified since read
+        ("toolu_edit5", "rejected"),  # the user said no; no <tool_use_error> wrapper
+        ("toolu_write3", "hook_blocked"),  # PreToolUse:Write hook error
+        ("toolu_write4", "permission"),  # Claude requested permissions to write
+        ("toolu_read2", "interrupted"),  # Sibling tool call errored
+        ("toolu_multi2", "not_read"),
+        ("toolu_edit6", "not_found"),  # String to replace not found in file
+    ],
+)
+def test_every_failed_call_shape_is_a_classified_failure(
+    edits: tuple[list[Event], Source], call_id: str, reason: str
+) -> None:
+    result = _result(edits[0], call_id)
+    assert (result.status, result.failure, result.reported) == ("failure", reason, None)
+
+
+def test_bash_failure_carries_its_exit_code_and_success_exit_zero(edits: tuple[list[Event], Source]) -> None:
+    events, _ = edits
+    failed = _result(events, "toolu_bash1")
+    assert (failed.status, failed.failure, failed.exit_code) == ("failure", "exit_status", 1)
+    ok = _result(events, "toolu_bash2")
+    assert (ok.status, ok.exit_code) == ("success", 0)
+
+
+def test_bash_is_a_shell_operation_run_in_the_session_cwd(edits: tuple[list[Event], Source]) -> None:
+    (op,) = _call(edits[0], "toolu_bash2").operations
+    assert (op.action, op.command, op.cwd, op.source) == (
+        "shell", "git mv src/price.py src/pricing.py", ROOT, "shell",
+    )
+
+
+def test_parallel_calls_of_one_response_share_a_turn(edits: tuple[list[Event], Source]) -> None:
+    events, _ = edits
+    assert _call(events, "toolu_bash1").turn == _call(events, "toolu_read2").turn
+    assert _result(events, "toolu_read2").turn == _call(events, "toolu_read2").turn
+
+
+def test_multiedit_yields_one_edit_per_replacement_and_the_final_content(
+    edits: tuple[list[Event], Source],
+) -> None:
+    events, _ = edits
+    ops = _call(events, "toolu_multi1").operations
+    assert [(op.action, op.old) for op in ops] == [("edit", "def price(item)"), ("edit", "sum(price(i)")]
+    reported = _result(events, "toolu_multi1").reported
+    assert reported is not None
+    assert reported[0].content is not None and "def unit_price(item)" in reported[0].content
+    assert "sum(unit_price(i) for i in items)" in reported[0].content
+
+
+def test_a_new_cwd_is_announced_before_the_record_and_used_for_shell(
+    edits: tuple[list[Event], Source],
+) -> None:
+    events, _ = edits
+    moves = [e for e in events if isinstance(e, WorkingDirectory)]
+    assert [m.cwd for m in moves] == [f"{ROOT}/web"]
+    (op,) = _call(events, "toolu_bash3").operations
+    assert op.cwd == f"{ROOT}/web"
+    assert events.index(moves[0]) < events.index(_call(events, "toolu_bash3"))
+
+
+def test_malformed_line_is_skipped_and_counted_the_rest_is_read(edits: tuple[list[Event], Source]) -> None:
+    events, source = edits
+    assert [(s.line, s.reason.startswith("not valid JSON")) for s in source.skipped] == [(30, True)]
+    assert _result(events, "toolu_edit6").failure == "not_found"  # after the bad line
+
+
+def test_two_records_that_lost_their_newline_are_both_read(edits: tuple[list[Event], Source]) -> None:
+    events, source = edits
+    last = events[-1]
+    assert isinstance(last, AssistantMessage) and last.text == "All web tests pass."
+    assert last.line == 38 and all(s.line != 38 for s in source.skipped)
+
+
+def test_every_call_gets_exactly_one_result(edits: tuple[list[Event], Source]) -> None:
+    events, _ = edits
+    calls = [e.call_id for e in events if isinstance(e, ToolCall)]
+    results = [e.call_id for e in events if isinstance(e, ToolResult)]
+    assert sorted(calls) == sorted(results) and len(set(calls)) == len(calls)
+
+
+def test_turns_count_user_messages_and_responses_not_tool_results(
+    edits: tuple[list[Event], Source],
+) -> None:
+    events, _ = edits
+    assert [e.turn for e in events if isinstance(e, UserMessage)] == [1, 17]
+    turns = [e.turn for e in events if isinstance(e, ToolCall)]
+    assert turns == sorted(turns) and turns[0] == 2 and _call(events, "toolu_edit6").turn == 16
+
+
+# -- sub-agents ----------------------------------------------------------------
+
+
+def test_progress_records_carry_sub_agent_calls_as_sidechain_events(subagents: list[Event]) -> None:
+    read = _call(subagents, "toolu_sub_read")
+    assert read.sidechain == "a4f2c91"
+    assert _result(subagents, "toolu_sub_read").sidechain == "a4f2c91"
+    prompt = next(e for e in subagents if isinstance(e, UserMessage) and e.sidechain == "a4f2c91")
+    assert prompt.synthetic  # written by the parent agent, not typed
+
+
+def test_sub_agent_write_without_tool_use_result_is_reported_from_its_text(subagents: list[Event]) -> None:
+    result = _result(subagents, "toolu_sub_write")
+    assert result.status == "success" and result.reported is not None
+    (change,) = result.reported
+    assert (change.path, change.change, change.content) == (
+        "/home/dev/blog/docs/theme-plan.md", "created", "# Theme plan\n\n1. base.html\n",
+    )
+
+
+def test_sub_agent_failed_edit_is_a_failure(subagents: list[Event]) -> None:
+    assert _result(subagents, "toolu_sub_edit").failure == "not_read"
+
+
+def test_blocks_of_one_sub_agent_response_share_a_turn(subagents: list[Event]) -> None:
+    text = next(e for e in subagents if isinstance(e, AssistantMessage) and e.text == "Writing the plan.")
+    assert text.turn == _call(subagents, "toolu_sub_write").turn
+
+
+def test_old_style_sidechain_records_are_marked_and_their_write_counts(subagents: list[Event]) -> None:
+    call = _call(subagents, "toolu_side_write")
+    assert call.sidechain == "sidechain"
+    reported = _result(subagents, "toolu_side_write").reported
+    assert reported is not None and reported[0].change == "created"
+
+
+def test_main_chain_events_have_no_sidechain(subagents: list[Event]) -> None:
+    task = _call(subagents, "toolu_task1")
+    assert task.sidechain is None and _result(subagents, "toolu_task1").status == "success"
+    assert task.operations == ()
+
+
+# -- compaction, synthetic messages, attachments ---------------------------------
+
+
+def test_compact_boundary_keeps_trigger_tokens_and_summary(compaction: tuple[list[Event], Source]) -> None:
+    events, _ = compaction
+    (boundary,) = [e for e in events if isinstance(e, CompactionBoundary)]
+    assert (boundary.trigger, boundary.pre_tokens) == ("auto", 155312)
+    assert boundary.summary is not None and "api/items.py (list_items now takes page)" in boundary.summary
+    # The summary is not repeated as a user message.
+    assert not any(isinstance(e, UserMessage) and "Primary Request" in e.text for e in events)
+
+
+def test_only_typed_text_is_a_real_user_message(compaction: tuple[list[Event], Source]) -> None:
+    events, _ = compaction
+    real = [e.text for e in events if isinstance(e, UserMessage) and not e.synthetic]
+    assert real == ["Add pagination to the /items endpoint.", "Now document the page parameter in @README.md"]
+    synthetic = [e.text.split(">", 1)[0] for e in events if isinstance(e, UserMessage) and e.synthetic]
+    assert synthetic == ["<local-command-caveat", "<command-name", "<local-command-stdout", "[Request interrupted by user]"]
+
+
+def test_attached_file_is_a_read(compaction: tuple[list[Event], Source]) -> None:
+    events, _ = compaction
+    (call,) = [e for e in events if isinstance(e, ToolCall) and e.tool == "Attachment"]
+    assert [(op.action, op.path) for op in call.operations] == [("read", "/srv/api/README.md")]
+    assert _result(events, call.call_id).status == "success"
+
+
+def test_bookkeeping_records_are_ignored_and_unknown_ones_skipped(compaction: tuple[list[Event], Source]) -> None:
+    _, source = compaction
+    assert [(s.line, s.reason) for s in source.skipped] == [(14, "unknown record type 'mystery-record'")]
+
+
+def test_not_claude_code(fixtures_dir: Path) -> None:
+    assert not ADAPTER.sniff(read_source(fixtures_dir / "entire_compact" / "transcript.jsonl"))
+    assert not ADAPTER.sniff(Source("x.jsonl", '{"role": "user", "content": "hi"}\n'))
+
+
+def test_the_readme_example_session(fixtures_dir: Path) -> None:
+    example = fixtures_dir.parent.parent / "examples" / "claude-code-session.jsonl"
+    events, source = _events(example)
+    assert source.skipped == []
+    failed = [e for e in events if isinstance(e, ToolResult) and e.status == "failure"]
+    assert [(f.call_id, f.failure) for f in failed] == [("toolu_01EditBad", "not_found")]
+    created = [r.path for e in events if isinstance(e, ToolResult) for r in e.reported or () if r.change == "created"]
+    assert created == ["/home/dev/webapp/tests/test_auth.py"]
+
+
+# -- the real corpus -----------------------------------------------------------------
+
+
+def _corpus(corpus_dir: Path) -> list[Path]:
+    return sorted((corpus_dir / "claude_code").glob("*.gz"))
+
+
+@cache
+def _corpus_events(path: Path) -> tuple[list[Event], Source]:
+    return _events(path)
+
+
+def test_every_corpus_session_parses(corpus_dir: Path) -> None:
+    for path in _corpus(corpus_dir):
+        events, source = _corpus_events(path)
+        assert isinstance(events[0], SessionInfo), path.name
+        assert all(s.reason.startswith("not valid JSON") for s in source.skipped), (path.name, source.skipped)
+        calls = {e.call_id for e in events if isinstance(e, ToolCall)}
+        results = {e.call_id for e in events if isinstance(e, ToolResult)}
+        # Only calls cut off by the end of the transcript may lack a result.
+        assert len(calls - results) <= 3, path.name
+
+
+def _truth(corpus_dir: Path) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for line in (corpus_dir / "truth.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        if row["format"] == "claude_code":
+            root = (row["root"] or "").rstrip("/") + "/"
+            out[row["file"]] = {p[len(root):] if p.startswith(root) else p for p in row["changed"]}
+    return out
+
+
+def test_corpus_sessions_with_edits_yield_the_reported_changes(corpus_dir: Path) -> None:
+    """Every file the harness reports changed comes out of a successful change operation."""
+    missed: list[str] = []
+    for name, changed in _truth(corpus_dir).items():
+        events, _ = _corpus_events(corpus_dir / "claude_code" / f"{name}.gz")
+        info = events[0]
+        assert isinstance(info, SessionInfo)
+        root = (info.cwd or "").rstrip("/") + "/"
+        calls = {e.call_id: e for e in events if isinstance(e, ToolCall)}
+        got: set[str] = set()
+        for event in events:
+            if isinstance(event, ToolResult) and event.status == "success" and event.call_id in calls:
+                for op in calls[event.call_id].operations:
+                    if op.action in ("write", "create", "edit") and op.path:
+                        got.add(op.path[len(root):] if op.path.startswith(root) else op.path)
+        missed.extend(f"{name}: {p}" for p in changed - got)
+        if changed:
+            assert got, name
+    # One file in the corpus was changed by the person between two sessions
+    # (only a file-history snapshot shows it); no tool call can reveal it.
+    assert len(missed) <= 1, missed
+
+
+def test_corpus_failure_texts_are_all_classified(corpus_dir: Path) -> None:
+    """No failed Edit/Write/MultiEdit in the corpus falls back to 'other'."""
+    for path in _corpus(corpus_dir):
+        events, _ = _corpus_events(path)
+        calls = {e.call_id: e for e in events if isinstance(e, ToolCall)}
+        failed = [e for e in events if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in calls]
+        for result in failed:
+            if calls[result.call_id].tool in ("Edit", "Write", "MultiEdit"):
+                assert result.failure != "other", (path.name, result.output[:120])
+
+
+def test_gzip_and_plain_read_the_same(tmp_path: Path, fixtures_dir: Path) -> None:
+    plain = fixtures_dir / "claude_code" / "subagents.jsonl"
+    packed = tmp_path / "subagents.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert _events(packed)[0] == _events(plain)[0]
+
+
+def test_an_edit_the_person_changed_before_accepting_reports_what_was_written() -> None:
+    base = {"sessionId": "s", "cwd": "/w", "version": "2.1.39", "isSidechain": False}
+    call = {**base, "type": "assistant", "uuid": "a", "parentUuid": None, "message": {
+        "id": "msg_1", "role": "assistant", "model": "claude-opus-4-6", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "Edit",
+             "input": {"file_path": "/w/a.py", "old_string": "x = 1", "new_string": "x = 2"}}]}}
+    result = {**base, "type": "user", "uuid": "b", "parentUuid": "a", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file /w/a.py has been updated successfully."}]},
+        "toolUseResult": {"filePath": "/w/a.py", "oldString": "x = 1", "newString": "x = 3", "originalFile": "x = 1\n",
+                          "structuredPatch": [], "userModified": True, "replaceAll": False}}
+    source = Source("s.jsonl", "\n".join(json.dumps(r) for r in (call, result)) + "\n")
+    events = list(ADAPTER.events(source))
+    reported = _result(events, "toolu_1").reported
+    assert reported is not None and reported[0].content == "x = 3\n"
