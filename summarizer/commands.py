@@ -41,10 +41,14 @@ def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
 
 
 def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]:
-    """The events before the ``number``-th compaction boundary (1-based)."""
+    """The events before the ``number``-th compaction boundary of the main agent (1-based).
+
+    A sub-agent compacting its own context (a side-chain boundary) is not a
+    compaction of the session.
+    """
     seen = 0
     for position, event in enumerate(events):
-        if isinstance(event, CompactionBoundary):
+        if isinstance(event, CompactionBoundary) and event.sidechain is None:
             seen += 1
             if seen == number:
                 return list(events[:position])

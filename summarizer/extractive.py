@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .facts import SessionFacts
+from .facts import ErrorFact, SessionFacts
 from .narrative import NarrativeReply, NarrativeRequest, SectionReply
 
 __all__ = ["ExtractiveWriter"]
@@ -51,9 +51,10 @@ def _current_state(facts: SessionFacts) -> list[str]:
     elif facts.errors:
         items.append(f"All {len(facts.errors)} error(s) seen were resolved.")
     changed = facts.changed
-    if changed:
+    if changed or facts.reverted:
+        reverted = f", {len(facts.reverted)} reverted" if facts.reverted else ""
         items.append(f"{len(facts.created)} file(s) created, {len(facts.modified)} modified, "
-                     f"{len(facts.deleted)} deleted so far.")
+                     f"{len(facts.deleted)} deleted{reverted} so far.")
     if facts.last_assistant is not None:
         items.append(f"The agent's last message (turn {facts.last_assistant.turn}): "
                      f"{_first_line(facts.last_assistant.text, 500)}")
@@ -103,9 +104,15 @@ def _key_concepts(facts: SessionFacts) -> list[str]:
     return items
 
 
+def _seen(error: ErrorFact) -> str:
+    if error.first_turn == error.last_turn:
+        return f"seen in turn {error.first_turn}"
+    return f"seen in turns {error.first_turn}–{error.last_turn}"
+
+
 def _problem_solving(facts: SessionFacts) -> list[str]:
     solved = [e for e in facts.errors if e.resolved]
-    items = [f"Resolved `{_first_line(e.message, 150)}` (seen turns {e.first_turn}–{e.last_turn})." for e in solved[:8]]
+    items = [f"Resolved `{_first_line(e.message, 150)}` ({_seen(e)})." for e in solved[:8]]
     items += [f"Still open: `{_first_line(e.message, 150)}`." for e in facts.open_errors[:5]]
     return items
 
@@ -117,12 +124,30 @@ def _analysis(facts: SessionFacts) -> list[str]:
     ]
 
 
-def _schema(facts: SessionFacts) -> list[str]:
-    schema_like = [f.path for f in [*facts.changed, *facts.read]
-                   if re.search(r"(migrat|schema|\.sql$|models?\.py$|\.prisma$)", f.path, re.I)]
-    if not schema_like:
+_SCHEMA_LIKE = re.compile(r"(migrat|schema|\.sql$|models?\.py$|\.prisma$)", re.I)
+
+
+def _source_schema(facts: SessionFacts) -> list[str]:
+    # What the migration starts from: schema files it read, deleted or renamed away.
+    paths = [f.path for f in [*facts.read, *facts.deleted] if _SCHEMA_LIKE.search(f.path)]
+    paths += [f.renamed_from for f in facts.created if f.renamed_from and _SCHEMA_LIKE.search(f.renamed_from)]
+    paths += [f.path for f in facts.modified if _SCHEMA_LIKE.search(f.path)]
+    if not paths:
         return []
-    return ["Schema-related files: " + ", ".join(f"`{p}`" for p in schema_like[:10]) + "."]
+    return ["Schema files as they were before the change: "
+            + ", ".join(f"`{p}`" for p in dict.fromkeys(paths)) + "."]
+
+
+def _target_schema(facts: SessionFacts) -> list[str]:
+    paths = [f.path for f in [*facts.created, *facts.modified] if _SCHEMA_LIKE.search(f.path)]
+    if not paths:
+        return []
+    return ["Schema files written for the target: " + ", ".join(f"`{p}`" for p in paths) + "."]
+
+
+def _nothing(facts: SessionFacts) -> list[str]:
+    # A user template's own narrative section: nothing to quote for it offline.
+    return []
 
 
 _EXTRACTORS: dict[str, Callable[[SessionFacts], list[str]]] = {
@@ -134,8 +159,8 @@ _EXTRACTORS: dict[str, Callable[[SessionFacts], list[str]]] = {
     "key_concepts": _key_concepts,
     "problem_solving": _problem_solving,
     "analysis": _analysis,
-    "source_schema": _schema,
-    "target_schema": _schema,
+    "source_schema": _source_schema,
+    "target_schema": _target_schema,
 }
 
 
@@ -153,7 +178,8 @@ class ExtractiveWriter:
     def write(self, request: NarrativeRequest) -> NarrativeReply:
         sections = {}
         for section in request.sections:
-            items = _EXTRACTORS.get(section.key, lambda _: [])(request.facts)
+            extractor = _EXTRACTORS.get(section.key, _nothing)
+            items = extractor(request.facts)
             earlier = request.previous.items(section.key)
             superseded = [n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"]
             sections[section.key] = SectionReply(items=items, superseded=superseded)

@@ -156,7 +156,8 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
     return SessionFacts(
         format=index.format, root=index.root, turns=max(turn_numbers, default=0),
         errors=errors, original_error=ErrorFact.model_validate(_error_fields(original)) if original else None,
-        tests=[TestFact.model_validate(t) for t in index.tests()],
+        # In the order they ran, so "the last run" is the latest one.
+        tests=sorted((TestFact.model_validate(t) for t in index.tests()), key=lambda t: t.turn),
         decisions=[DecisionFact.model_validate(d) for d in index.decisions()],
         tasks=[TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()],
         user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],

@@ -3,8 +3,8 @@
 Each renderer takes the facts and a *detail level* (0 = everything, higher =
 more compact) and returns Markdown.  Compaction only ever shortens detail:
 read-only files collapse by directory, symbol lists shorten, messages keep
-their first lines.  A created, modified or deleted file's path is never
-dropped and an open error's exact message is never reworded or cut.
+their first lines.  A created, modified, deleted or reverted file's path is
+never dropped and an open error's exact message is never reworded or cut.
 """
 
 from __future__ import annotations
@@ -52,14 +52,16 @@ def _file_line(f: FileFact, detail: int) -> str:
         command = " ".join(f.evidence.split())
         parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
     if f.turns and detail <= 1:
-        parts.append(f"turns {_turns(f.turns)}")
+        parts.append(_turns(f.turns))
     return f"- `{f.path}`" + (f": {'; '.join(parts)}" if parts else "")
 
 
 def _turns(turns: list[int]) -> str:
+    if len(turns) == 1:
+        return f"turn {turns[0]}"
     if len(turns) <= 4:
-        return ", ".join(map(str, turns))
-    return f"{turns[0]}–{turns[-1]} ({len(turns)} turns)"
+        return "turns " + ", ".join(map(str, turns))
+    return f"turns {turns[0]}–{turns[-1]} ({len(turns)} turns)"
 
 
 def _files(files: list[FileFact], detail: int, empty: str) -> str:
@@ -82,7 +84,9 @@ def _files_read(facts: SessionFacts, detail: int) -> str:
         by_dir[folder or "."].append(name)
     lines = []
     for folder, names in sorted(by_dir.items()):
-        if detail >= 2 and len(names) > 3:
+        if len(names) == 1:
+            lines.append(f"- `{folder}/{names[0]}`" if folder != "." else f"- `{names[0]}`")
+        elif detail >= 2 and len(names) > 3:
             lines.append(f"- `{folder}/`: {len(names)} files")
         else:
             lines.append(f"- `{folder}/`: " + ", ".join(f"`{n}`" for n in sorted(names)))
@@ -106,7 +110,9 @@ def _error_line(e: ErrorFact, detail: int) -> str:
 def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     lines = []
     if facts.original_error is not None:
-        lines.append(f"Original error (turn {facts.original_error.first_turn}): `{facts.original_error.message.splitlines()[0]}`")
+        first = facts.original_error
+        state = "resolved" if first.resolved else "still open"
+        lines.append(f"Original error (turn {first.first_turn}, {state}): `{first.message.splitlines()[0]}`")
     shown = [e for e in facts.errors if resolved or not e.resolved]
     open_errors = [e for e in shown if not e.resolved]
     closed = [e for e in shown if e.resolved]
@@ -156,6 +162,7 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
 def _files_and_code(facts: SessionFacts, detail: int) -> str:
     parts = [
         ("Created", facts.created), ("Modified", facts.modified), ("Deleted", facts.deleted),
+        ("Reverted (changed, then back to the original state)", facts.reverted),
     ]
     lines = []
     for label, files in parts:

@@ -17,9 +17,10 @@ newly dropped from context.  The SDK reads ``ANTHROPIC_API_KEY`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import anthropic
+from anthropic.types import MessageParam, ToolParam
 from pydantic import ValidationError
 
 from .errors import NarrativeError
@@ -45,6 +46,8 @@ def _facts_text(request: NarrativeRequest) -> str:
         ("Files created", render_index_section("files_created", facts, 1)),
         ("Files modified", render_index_section("files_modified", facts, 1)),
         ("Files deleted", render_index_section("files_deleted", facts, 1)),
+        ("Files reverted (changed, then back to the original state)",
+         render_index_section("files_reverted", facts, 1)),
         ("Errors", render_index_section("errors", facts, 2)),
         ("Test status", render_index_section("test_status", facts, 2)),
         ("Pending tasks", render_index_section("pending_tasks", facts, 1)),
@@ -93,7 +96,7 @@ def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: Narrat
     try:
         counted = client.messages.count_tokens(
             model=model, system=SYSTEM, messages=[{"role": "user", "content": build_prompt(request)}],
-            tools=[_tool(request)],  # type: ignore[list-item]
+            tools=[cast("ToolParam", _tool(request))],
         )
     except anthropic.APIError as exc:
         raise NarrativeError(f"token counting failed: {exc}") from exc
@@ -121,20 +124,32 @@ class AnthropicWriter:
         problem = "no reply"
         for _ in range(1 + self.retries):
             response = self._create(messages, request)
-            call = next((b for b in response.content if b.type == "tool_use" and b.name == TOOL_NAME), None)
+            calls = [b for b in response.content if b.type == "tool_use"]
+            call = next((b for b in calls if b.name == TOOL_NAME), None)
+            echoed = [_block_param(b) for b in response.content]
             if call is None:
                 problem = f"the reply did not call {TOOL_NAME} (stop reason {response.stop_reason})"
-                messages += [{"role": "assistant", "content": [b.model_dump() for b in response.content] or "…"},
-                             {"role": "user", "content": f"Call the {TOOL_NAME} tool with the sections."}]
+                # Every tool_use must be answered by a tool_result, or the API rejects the retry.
+                answer: list[dict[str, Any]] = [
+                    {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
+                     "content": f"Unknown tool {b.name}; call {TOOL_NAME}."} for b in calls
+                ]
+                answer.append({"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."})
+                messages += [{"role": "assistant", "content": echoed or "(no content)"},
+                             {"role": "user", "content": answer}]
                 continue
             try:
                 parsed = model.model_validate(call.input)
             except ValidationError as exc:
                 problem = f"the tool input did not match the schema: {_first_error(exc)}"
                 messages += [
-                    {"role": "assistant", "content": [b.model_dump() for b in response.content]},
-                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "is_error": True,
-                                                  "content": f"Invalid input: {exc}. Call {TOOL_NAME} again."}]},
+                    {"role": "assistant", "content": echoed},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
+                         "content": (f"Invalid input: {exc}. Call {TOOL_NAME} again with input matching its "
+                                     "schema." if b.id == call.id else f"Unknown tool {b.name}.")}
+                        for b in calls
+                    ]},
                 ]
                 continue
             sections = {s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections}
@@ -146,12 +161,24 @@ class AnthropicWriter:
         try:
             return self.client.messages.create(
                 model=self.model, max_tokens=self.max_tokens, system=SYSTEM,
-                messages=list(messages),  # type: ignore[arg-type]
-                tools=[_tool(request)],  # type: ignore[list-item]
+                messages=cast("list[MessageParam]", list(messages)),
+                tools=[cast("ToolParam", _tool(request))],
                 tool_choice={"type": "tool", "name": TOOL_NAME},
             )
         except anthropic.APIError as exc:
             raise NarrativeError(f"the narrative request to {self.model} failed: {exc}") from exc
+
+
+def _block_param(block: Any) -> dict[str, Any]:
+    """A response content block as a request parameter (only the fields a request accepts)."""
+    if block.type == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    if block.type == "text":
+        return {"type": "text", "text": block.text}
+    if block.type == "thinking":
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    dumped: dict[str, Any] = block.model_dump(exclude_none=True)
+    return dumped
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -102,10 +102,13 @@ class NarrativeWriter(Protocol):
 
 
 def reply_model(sections: list[Section]) -> type[BaseModel]:
-    """The pydantic model of a reply for these sections: the schema of the LLM's forced tool."""
+    """The pydantic model of a reply for these sections: the schema of the LLM's forced tool.
+
+    Every section is required: a reply that leaves one out is malformed (and
+    retried), never read as "nothing new"; nothing new is an empty ``items``.
+    """
     fields: dict[str, Any] = {
-        s.key: (SectionReply, Field(default_factory=SectionReply, description=f"{s.title}: {s.instructions}"))
-        for s in sections
+        s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
     model: type[BaseModel] = create_model("NarrativeSections", __config__=ConfigDict(extra="forbid"), **fields)
     return model

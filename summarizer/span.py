@@ -11,7 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 
-from artifact_index.events import AssistantMessage, CompactionBoundary, Event, ToolCall, ToolResult, UserMessage
+from artifact_index.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
 
 from .tokens import count_tokens
 

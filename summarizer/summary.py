@@ -28,12 +28,13 @@ from .facts import SessionFacts, facts_from_index
 from .index_sections import MAX_DETAIL, render_index_section
 from .narrative import Narrative, NarrativeItem, NarrativeRequest, NarrativeWriter, Strategy, merge
 from .span import chunk_span, span_after
-from .templates import Template
+from .templates import Section, Template
 from .tokens import count_tokens
 
 __all__ = ["Summary", "parse_previous", "render_summary", "summarize"]
 
 _STATE = re.compile(r"<!-- artifact-index:narrative (\{.*?\}) -->", re.S)
+_FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
 
 
 class Summary(BaseModel):
@@ -63,42 +64,71 @@ def _narrative_body(items: list[NarrativeItem]) -> str:
 
 def render_summary(template: Template, facts: SessionFacts, narrative: Narrative, detail: int = 0) -> str:
     """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended."""
-    bodies: list[tuple[str, str]] = []
+    bodies: list[tuple[Section, str]] = []
     for section in template.sections:
         if section.fill == "index":
             body = render_index_section(section.key, facts, detail)
         else:
             body = _narrative_body(narrative.items(section.key))
-        bodies.append((section.title, body))
+        bodies.append((section, body))
     if template.style == "claude-code":
-        analysis = [b for t, b in bodies if t == "Analysis"]
-        rest = [(t, b) for t, b in bodies if t != "Analysis"]
+        # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
+        analysis = [b for s, b in bodies if s.fill == "narrative" and s.key == "analysis"]
+        rest = [(s.title, b) for s, b in bodies if not (s.fill == "narrative" and s.key == "analysis")]
         text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
-        text = "# Session summary\n\n" + "\n\n".join(f"## {title}\n{body}" for title, body in bodies) + "\n"
-    state = narrative.model_dump_json()
+        text = "# Session summary\n\n" + "\n\n".join(f"## {s.title}\n{body}" for s, body in bodies) + "\n"
+    # Compact: defaults left out, flags too (they are recomputed against the index on resume).
+    state = narrative.model_copy(update={"sections": {
+        key: [item.model_copy(update={"flag": None}) for item in items]
+        for key, items in narrative.sections.items()
+    }}).model_dump_json(exclude_defaults=True)
     return text + f"\n<!-- artifact-index:narrative {state} -->\n"
 
 
+def _heading_key(heading: str) -> str:
+    """A heading reduced to comparable words: "### 1. Primary Request and Intent:" -> "primary request and intent"."""
+    text = re.sub(r"^[\s\d.)]*", "", heading.replace("*", "").replace("_", " "))
+    return " ".join(re.sub(r"[^\w\s]", " ", text).lower().split())
+
+
 def parse_previous(markdown: str, template: Template) -> Narrative:
-    """The anchor from a previous summary: its exact state when we wrote it, else its bullets by heading."""
+    """The anchor from a previous summary: its exact state when we wrote it, else its bullets by heading.
+
+    A foreign summary's headings match a narrative section by title or key,
+    ignoring case, numbering and punctuation ("1. Primary Request and
+    Intent:" is the section titled "Primary Request"); text under other
+    headings (the file lists the index recomputes anyway) is left out.
+    """
     found = _STATE.search(markdown)
     if found:
         try:
             return Narrative.model_validate_json(found.group(1))
         except ValidationError:
             pass
-    titles = {s.title.lower(): s.key for s in template.narrative_sections}
+    named: list[tuple[str, str]] = []
+    for section in template.narrative_sections:
+        named += [(_heading_key(section.title), section.key), (_heading_key(section.key), section.key)]
     sections: dict[str, list[NarrativeItem]] = {}
     current: str | None = None
     for line in markdown.splitlines():
-        heading = re.match(r"^#{1,4}\s+(.+?)\s*$", line)
+        # Markdown headings and numbered "N. Title:" lines always start a section;
+        # a bare "Title:" line only when it names one (else it is content).
+        heading = re.match(r"^(?:#{1,6}\s+(.+?)|\d+\.\s+([^:]{3,80}):|([A-Z][^:]{2,60}):)\s*$", line)
         if heading:
-            current = titles.get(heading.group(1).lower())
-            continue
+            words = _heading_key(next(g for g in heading.groups() if g))
+            match = next((key for name, key in named if words == name), None)
+            if match is None:
+                match = next((key for name, key in named if name and words.startswith(name + " ")), None)
+            if match is not None or heading.group(3) is None:
+                current = match
+                continue
+        if line.strip().startswith(("<", "```")):
+            continue  # <analysis>, <summary>, the state comment, code fences
         if current and line.strip():
             text = re.sub(r"^\s*([-*]|\d+[.)])\s+", "", line).strip()
+            text = _FLAG.sub("", text).strip()
             if text and text != "Nothing recorded.":
                 sections.setdefault(current, []).append(NarrativeItem(text=text, cycle=0, origin="previous"))
     return Narrative(cycle=0, last_turn=0, sections=sections)
@@ -121,13 +151,14 @@ def summarize(
         index = Tracker(format=format).feed_all(events)
     facts = facts_from_index(index)
     narrative = previous if previous is not None else Narrative()
-    last_turn = max((e.turn for e in events), default=narrative.last_turn)
+    last_turn = max([narrative.last_turn, *(e.turn for e in events)])
     span = span_after(events, narrative.last_turn)
     if strategy == "regenerative":
         # Regenerative: summarise everything again each time, replacing the narrative.
         span = list(events)
     if getattr(writer, "needs_span", True):
-        chunks = list(chunk_span(span, max_tokens=span_tokens)) or [("", last_turn, last_turn)]
+        # Nothing new since the previous summary: no request (the anchor stands as it is).
+        chunks = list(chunk_span(span, max_tokens=span_tokens))
     else:
         chunks = [("", span[0].turn if span else last_turn, last_turn)]
     for number, (text, first, last) in enumerate(chunks):
@@ -140,6 +171,8 @@ def summarize(
         reply = writer.write(request)
         narrative = merge(narrative, reply, cycle=cycle, last_turn=last if number < len(chunks) - 1 else last_turn,
                           strategy=request.strategy)
+    if not chunks:
+        narrative = narrative.model_copy(update={"last_turn": last_turn})
     narrative = check_narrative(narrative, facts)
     detail = 0
     markdown = render_summary(template, facts, narrative, detail)

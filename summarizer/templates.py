@@ -25,7 +25,7 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -58,8 +58,11 @@ class Section(BaseModel):
         known = INDEX_KEYS if self.fill == "index" else None
         if known is not None and self.key not in known:
             raise ValueError(f"index section key {self.key!r} is not one of {sorted(INDEX_KEYS)}")
-        if self.fill == "narrative" and not self.key.replace("_", "").isalnum():
+        if self.fill == "narrative" and (not self.key.isidentifier() or self.key.startswith("_")):
             raise ValueError(f"narrative section key {self.key!r} must be an identifier")
+        if self.fill == "narrative" and (self.key.startswith("model_") or hasattr(BaseModel, self.key)):
+            # Narrative keys become fields of the writer's pydantic reply model.
+            raise ValueError(f"narrative section key {self.key!r} is reserved; choose another name")
         return self
 
 
@@ -70,6 +73,16 @@ class Template(BaseModel):
     style: Literal["markdown", "claude-code"] = "markdown"
     budget_tokens: int = Field(default=6000, ge=500)
     sections: list[Section] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_keys(self) -> Template:
+        # The narrative keys are the fields of the writer's reply model: two
+        # sections with one key would silently share (or lose) their items.
+        keys = [s.key for s in self.sections]
+        repeated = sorted({k for k in keys if keys.count(k) > 1})
+        if repeated:
+            raise ValueError(f"section key(s) {', '.join(map(repr, repeated))} appear more than once")
+        return self
 
     @property
     def narrative_sections(self) -> list[Section]:
@@ -99,10 +112,27 @@ def load_template(name_or_path: str) -> Template:
             raise TemplateError(f"{path} cannot be read ({exc})") from exc
         where = str(path)
     try:
-        return Template.model_validate(tomllib.loads(text))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TemplateError(f"{where} is not valid TOML ({exc})") from exc
+    try:
+        return Template.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        location = ".".join(str(p) for p in first["loc"])
-        raise TemplateError(f"{where} is not a valid template: {location}: {first['msg']}") from exc
+        message = first["msg"].removeprefix("Value error, ")
+        raise TemplateError(f"{where} is not a valid template: {_where_in(data, first['loc'])}{message}") from exc
+
+
+def _where_in(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+    """``loc`` as a reader finds it in the file: sections by number and title, not by 0-based index."""
+    if not loc:
+        return ""
+    if loc[0] == "sections" and len(loc) > 1 and isinstance(loc[1], int):
+        sections = data.get("sections")
+        title = None
+        if isinstance(sections, list) and loc[1] < len(sections) and isinstance(sections[loc[1]], dict):
+            title = sections[loc[1]].get("title")
+        named = f"section {loc[1] + 1}" + (f" ({title!r})" if isinstance(title, str) and title else "")
+        rest = ".".join(str(p) for p in loc[2:])
+        return f"{named}{' ' + rest if rest else ''}: "
+    return ".".join(str(p) for p in loc) + ": "

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import pytest
 
+from artifact_index.index import ArtifactIndex
+from artifact_index.loading import Loaded, build_index
+
 ROOT = Path(__file__).resolve().parent.parent
+# pytest puts tests/ on sys.path, where tests/summarizer/ (no __init__.py)
+# would shadow the real package as a namespace package under a bare
+# `pytest` run; the checkout comes first, as under `python -m pytest`.
+if str(ROOT) not in sys.path[:1]:
+    sys.path.insert(0, str(ROOT))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -22,3 +33,21 @@ def corpus_dir() -> Path:
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     return FIXTURES
+
+
+@cache
+def _built(path: Path) -> tuple[ArtifactIndex, Loaded]:
+    return build_index(path)
+
+
+CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]
+
+
+@pytest.fixture(scope="session")
+def corpus_index() -> CorpusIndex:
+    """The index of a corpus transcript, built once per test session and shared by every test.
+
+    Building all of them is most of the corpus tests' time; callers must only
+    query the index, never feed it.
+    """
+    return _built
