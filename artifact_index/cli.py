@@ -16,8 +16,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from summarizer.errors import SummarizerError
-
 from . import __version__
 from .adapters import known_formats
 from .errors import ArtifactIndexError
@@ -78,10 +76,11 @@ def cmd_files(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     ops = index.history(args.path)
+    diff = index.net_diff(args.path)
     if args.json:
-        _emit({"path": args.path, "ops": [op_json(op) for op in ops]})
+        _emit({"path": args.path, "ops": [op_json(op) for op in ops], "net_diff": diff})
     else:
-        sys.stdout.write(history_table(args.path, ops))
+        sys.stdout.write(history_table(args.path, ops, net_diff=diff))
     return 0
 
 

@@ -25,6 +25,7 @@ _STATUS: dict[str, TaskStatus] = {
     "cancelled": "cancelled", "canceled": "cancelled", "deleted": "cancelled", "skipped": "cancelled",
 }
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
+_STATUS_LINE = re.compile(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
 
 
 class Task(BaseModel):
@@ -43,6 +44,8 @@ def _status(value: Any) -> TaskStatus:
 
 
 def _replace(items: Any, turn: int, text_keys: tuple[str, ...]) -> list[Task] | None:
+    if isinstance(items, str):
+        return _numbered_list(items, turn)
     if not isinstance(items, list):
         return None
     tasks = []
@@ -57,8 +60,19 @@ def _replace(items: Any, turn: int, text_keys: tuple[str, ...]) -> list[Task] | 
     return tasks
 
 
+def _numbered_list(text: str, turn: int) -> list[Task] | None:
+    """A list written as text, one ``1. [in_progress] Do X`` per line (Factory Droid's TodoWrite)."""
+    tasks: list[Task] = []
+    for line in text.splitlines():
+        match = _STATUS_LINE.match(line)
+        if match:
+            tasks.append(Task(id=match.group(1) or str(len(tasks) + 1), content=match.group(3),
+                              status=_status(match.group(2)), turn=turn))
+    return tasks or _checklist(text, turn)
+
+
 def _checklist(text: str, turn: int) -> list[Task] | None:
-    tasks = []
+    tasks: list[Task] = []
     for line in text.splitlines():
         match = _CHECKBOX.match(line)
         if match:

@@ -49,10 +49,7 @@ def _load_builtins() -> None:
         return
     _loaded = True
     for module in _BUILTIN_MODULES:
-        try:  # TEMP while adapters are being written
-            importlib.import_module(f"{__name__}.{module}")
-        except ModuleNotFoundError:
-            pass
+        importlib.import_module(f"{__name__}.{module}")
 
 
 def known_formats() -> list[str]:
