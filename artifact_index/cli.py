@@ -140,6 +140,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     summary = summary_command(
         loaded, template=args.template, use_llm=args.llm, previous=args.previous, model=args.model,
         config=args.config, strategy=args.strategy, until_compaction=args.until_compaction,
+        instructions=args.instructions,
     )
     _report_skipped(loaded)
     sys.stdout.write(summary.markdown)
@@ -152,6 +153,7 @@ def cmd_compact(args: argparse.Namespace) -> int:
     _emit(compact_command(
         args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
         model=args.model, config=args.config, template=args.template, force=args.force,
+        instructions=args.instructions, exact_tokens=args.exact_tokens,
     ))
     return 0
 
@@ -167,6 +169,8 @@ def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> 
     parser.add_argument("--model", help="model for the narrative (default: context.compactionModel, else the "
                                         "session's model)")
     parser.add_argument("--config", metavar="FILE", help="TOML settings ([context] compactionModel)")
+    parser.add_argument("--instructions", action="append", default=[], metavar="TEXT",
+                        help="extra context for the narrative writer (repeatable), like a PreCompact hook's")
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
@@ -241,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="keep the compaction event log and the tracker state here, so the next "
                               "compaction resumes from them")
     compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
+    compact.add_argument("--exact-tokens", action="store_true",
+                         help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
     _add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
 

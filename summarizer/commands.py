@@ -66,6 +66,7 @@ def summary_command(
     config: str | None = None,
     strategy: Strategy = "anchored",
     until_compaction: int | None = None,
+    instructions: Sequence[str] = (),
 ) -> Summary:
     chosen: Template = load_template(template)
     events = list(loaded.events())
@@ -82,7 +83,7 @@ def summary_command(
         except OSError as exc:
             raise SummarizerError(f"previous summary {previous} cannot be read ({exc.strerror or exc})") from exc
     return summarize(events, template=chosen, writer=writer, previous=anchor, strategy=strategy,
-                     index=tracker.index)
+                     index=tracker.index, extra_context=instructions)
 
 
 def compact_command(
@@ -95,6 +96,8 @@ def compact_command(
     config: str | None = None,
     template: str = "claude-code",
     force: bool = False,
+    instructions: Sequence[str] = (),
+    exact_tokens: bool = False,
 ) -> dict[str, Any]:
     from artifact_index.source import read_source
 
@@ -104,10 +107,19 @@ def compact_command(
     body = source.document
     if not isinstance(body, dict):
         raise SummarizerError(f"{source.name} is not a JSON request body (an object with \"messages\")")
-    writer = make_writer(use_llm, pick_model(model, load_settings(config), body.get("model")))
+    chosen_model = pick_model(model, load_settings(config), body.get("model"))
+    writer = make_writer(use_llm, chosen_model)
     folder = Path(state_dir) if state_dir else None
-    summariser = IndexSummariser(load_template(template), writer, state_dir=folder)
+    summariser = IndexSummariser(load_template(template), writer, state_dir=folder, extra_context=instructions)
     log = EventLog(folder / "events.jsonl") if folder else None
-    result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"), force=force)
+    prompt_counter = None
+    if exact_tokens:
+        if not api_key_configured():
+            raise SummarizerError("--exact-tokens counts through the API and needs ANTHROPIC_API_KEY")
+        from .llm import AnthropicPromptCounter
+
+        prompt_counter = AnthropicPromptCounter(chosen_model)
+    result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"), force=force,
+                         prompt_counter=prompt_counter)
     json.dumps(result)  # the result must be JSON: fail here, not half-way through printing
     return result

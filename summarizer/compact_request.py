@@ -17,7 +17,7 @@ from .errors import MessageFormatError
 from .event_log import EventLog
 from .messages import detect_shape
 from .narrative_protocol import NarrativeSummariser
-from .tokens import TokenCounter
+from .tokens import PromptCounter, TokenCounter
 from .usage import Usage
 
 __all__ = ["run_compact"]
@@ -33,6 +33,7 @@ def run_compact(
     usage: Usage | Mapping[str, Any] | None = None,
     force: bool = False,
     counter: TokenCounter | None = None,
+    prompt_counter: PromptCounter | None = None,
 ) -> dict[str, Any]:
     """Compact the messages of ``request_body``; see the module docstring.
 
@@ -56,7 +57,7 @@ def run_compact(
     tools: Any = request_body.get("tools")
     if shape == "openai" and request_body.get("functions"):
         tools = [tools or [], request_body["functions"]]
-    compactor = Compactor(settings, summariser, event_log, counter=counter)
+    compactor = Compactor(settings, summariser, event_log, counter=counter, prompt_counter=prompt_counter)
     compacted, result = compactor.compact(
         messages,
         usage,

@@ -40,8 +40,9 @@ class IndexSummariser:
     """Summaries whose index sections span every cycle, for the :class:`~summarizer.Compactor`."""
 
     def __init__(self, template: Template, writer: NarrativeWriter, *, state_dir: Path | None = None,
-                 strategy: Strategy = "anchored") -> None:
+                 strategy: Strategy = "anchored", extra_context: Sequence[str] = ()) -> None:
         self.template = template
+        self.extra_context = list(extra_context)
         self.writer = writer
         self.strategy = strategy
         self.state_dir = state_dir
@@ -74,7 +75,7 @@ class IndexSummariser:
         if previous.cycle < cycle - 1:
             previous = previous.model_copy(update={"cycle": cycle - 1})
         summary = summarize(events, template=self.template, writer=self.writer, previous=previous,
-                            strategy=self.strategy, index=tracker.index)
+                            strategy=self.strategy, index=tracker.index, extra_context=self.extra_context)
         self._last_turn = max([offset, *(e.turn for e in events)])
         self._save(tracker)
         return summary.markdown

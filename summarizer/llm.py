@@ -16,7 +16,7 @@ newly dropped from context.  The SDK reads ``ANTHROPIC_API_KEY`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import anthropic
@@ -27,7 +27,7 @@ from .errors import NarrativeError
 from .index_sections import render_index_section
 from .narrative import NarrativeReply, NarrativeRequest, SectionReply, reply_model
 
-__all__ = ["TOOL_NAME", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
+__all__ = ["TOOL_NAME", "AnthropicPromptCounter", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
 
 TOOL_NAME = "record_narrative"
 
@@ -101,6 +101,29 @@ def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: Narrat
     except anthropic.APIError as exc:
         raise NarrativeError(f"token counting failed: {exc}") from exc
     return int(counted.input_tokens)
+
+
+class AnthropicPromptCounter:
+    """Exact input tokens of a whole Anthropic request, from ``messages.count_tokens``.
+
+    A :class:`~summarizer.tokens.PromptCounter` for the compactor, used when a
+    key is configured and exact counts are asked for (``--exact-tokens``).
+    """
+
+    def __init__(self, model: str, *, client: anthropic.Anthropic | None = None) -> None:
+        self.model = model
+        self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
+
+    def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
+        arguments: dict[str, Any] = {"model": self.model, "messages": list(messages)}
+        if system:
+            arguments["system"] = system
+        if tools:
+            arguments["tools"] = tools
+        try:
+            return int(self.client.messages.count_tokens(**arguments).input_tokens)
+        except anthropic.APIError as exc:
+            raise NarrativeError(f"token counting with {self.model} failed: {exc}") from exc
 
 
 class AnthropicWriter:
