@@ -158,6 +158,22 @@ def cmd_compact(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hook(args: argparse.Namespace) -> int:
+    from summarizer.errors import SummarizerError
+    from summarizer.hooks import hook_response
+
+    try:
+        hook_input = json.loads(sys.stdin.read() or "{}")
+    except json.JSONDecodeError as exc:
+        raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
+    if not isinstance(hook_input, dict):
+        raise SummarizerError("the hook input on standard input is not a JSON object")
+    if args.event:
+        hook_input["hook_event_name"] = args.event
+    sys.stdout.write(hook_response(hook_input) + "\n")
+    return 0
+
+
 def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
     parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
                         help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
@@ -249,6 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
     _add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
+
+    hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
+                                       "(reads the hook input JSON on standard input)")
+    hook.add_argument("--event", choices=["SessionStart", "PreCompact"],
+                      help="the hook event (default: hook_event_name of the input)")
+    hook.set_defaults(run=cmd_hook)
 
     formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
     formats.set_defaults(run=cmd_formats)
