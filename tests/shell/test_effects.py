@@ -1,0 +1,439 @@
+"""What shell commands do to files, as a user of the trail would check it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from artifact_index.shell import ShellAnalysis, analyze_command
+
+from .helpers import FakeContext, analyze, effects, only
+
+PATCH = """diff --git a/src/app.py b/src/app.py
+--- a/src/app.py
++++ b/src/app.py
+@@ -1,2 +1,2 @@
+ import os
+-x = 1
++x = 2
+"""
+
+
+class TestRedirections:
+    def test_heredoc_written_to_a_file_keeps_its_content(self) -> None:
+        result = analyze("cat <<'EOF' > notes.md\n# Title\n$NOT_EXPANDED\nEOF")
+        op = only(result, "write")
+        assert (op.path, op.content) == ("/w/notes.md", "# Title\n$NOT_EXPANDED\n")
+        assert op.source == "shell"
+        assert op.command == "cat <<'EOF' > notes.md"
+
+    def test_cat_with_redirect_before_heredoc(self) -> None:
+        op = only(analyze("cat > a.py << 'PY'\nprint(1)\nPY\n"), "write")
+        assert (op.path, op.content) == ("/w/a.py", "print(1)\n")
+
+    def test_unquoted_heredoc_with_unknown_variable_has_no_content(self) -> None:
+        op = only(analyze('cat <<EOF > conf.ini\nhome=$HOME\nEOF'), "write")
+        assert op.path == "/w/conf.ini" and op.content is None
+
+    def test_unquoted_heredoc_with_assigned_variable_is_expanded(self) -> None:
+        op = only(analyze('NAME=demo; cat <<EOF > conf.ini\nname=$NAME\nEOF'), "write")
+        assert op.content == "name=demo\n"
+
+    def test_echo_and_printf(self) -> None:
+        result = analyze("echo 'hello world' > a.txt && printf 'x=%s\\n' 1 > b.txt && echo -n hi > c.txt")
+        assert [(op.path, op.content) for op in result.operations] == [
+            ("/w/a.txt", "hello world\n"),
+            ("/w/b.txt", "x=1\n"),
+            ("/w/c.txt", "hi"),
+        ]
+
+    def test_append_is_an_edit_with_the_appended_text(self) -> None:
+        op = only(analyze("echo 'line' >> log.txt"), "edit")
+        assert (op.path, op.new, op.detail) == ("/w/log.txt", "line\n", "append")
+
+    @pytest.mark.parametrize("command", ["make &> build.log", "make > build.log 2>&1", "make 2> build.log", "make >| build.log"])
+    def test_output_of_an_unknown_program_is_a_write_without_content(self, command: str) -> None:
+        op = only(analyze(command), "write")
+        assert (op.path, op.content) == ("/w/build.log", None)
+
+    def test_descriptor_duplication_is_not_a_file(self) -> None:
+        assert analyze("python -m pytest 2>&1 | tail -5").operations == []
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "echo x > /dev/null",
+            "pytest 2>/dev/stderr",
+            "echo x > /tmp/out.txt",
+            "echo x > /var/tmp/out.txt",
+            'echo x > "$TMPDIR/out.txt"',
+            "tmp=$(mktemp); echo x > $tmp",
+            "echo x > /var/folders/gz/h7/T/tmp.abc/out",
+        ],
+    )
+    def test_devices_and_temporary_directories_are_not_workspace_changes(self, command: str) -> None:
+        assert analyze(command).operations == []
+
+    def test_scratch_content_is_kept_for_later_commands(self) -> None:
+        result = analyze("cat > /tmp/fix.py <<'EOF'\nprint(1)\nEOF")
+        assert result.operations == []
+        assert result.scratch_files == {"/tmp/fix.py": "print(1)\n"}
+
+    def test_a_workspace_inside_tmp_still_counts(self) -> None:
+        result = analyze_command("echo x > out.txt", "/tmp/ws", succeeded=True)
+        assert effects(result) == [("write", "/tmp/ws/out.txt")]
+
+    def test_tee_and_tee_append(self) -> None:
+        result = analyze("echo data | tee out.txt | tee -a log.txt >/dev/null")
+        assert [(op.action, op.path, op.content or op.new) for op in result.operations] == [
+            ("write", "/w/out.txt", "data\n"),
+            ("edit", "/w/log.txt", "data\n"),
+        ]
+
+    def test_tee_with_heredoc(self) -> None:
+        op = only(analyze("tee config.yml <<'EOF' >/dev/null\nkey: value\nEOF"), "write")
+        assert (op.path, op.content) == ("/w/config.yml", "key: value\n")
+
+    def test_redirect_only_statement_truncates(self) -> None:
+        op = only(analyze("> empty.txt"), "write")
+        assert op.path == "/w/empty.txt"
+
+    def test_cat_of_a_known_file_into_another_carries_the_content(self) -> None:
+        result = analyze("cat a.py > b.py", files={"/w/a.py": "A\n"})
+        assert effects(result, reads=True) == [("read", "a.py"), ("write", "b.py")]
+        assert only(result, "write").content == "A\n"
+
+
+class TestEditors:
+    def test_sed_in_place(self) -> None:
+        result = analyze("sed -i 's/old/new/g' src/app.py")
+        assert effects(result) == [("edit", "src/app.py")]
+        assert result.operations[0].command == "sed -i 's/old/new/g' src/app.py"
+
+    def test_sed_in_place_with_expressions_and_several_files(self) -> None:
+        assert effects(analyze("sed -i -e 's/a/b/' -e 's/c/d/' a.py b.py")) == [("edit", "a.py"), ("edit", "b.py")]
+
+    def test_sed_with_backup_suffix_copies_first(self) -> None:
+        assert effects(analyze("sed -i.bak 's/a/b/' a.py")) == [("copy", "a.py", "a.py.bak"), ("edit", "a.py")]
+
+    def test_bsd_sed_empty_suffix(self) -> None:
+        assert effects(analyze("sed -i '' 's/a/b/' a.py")) == [("edit", "a.py")]
+
+    def test_sed_print_range_is_a_read_with_a_window(self) -> None:
+        op = only(analyze("sed -n '10,20p' src/app.py"), "read")
+        assert (op.path, op.start_line, op.end_line) == ("/w/src/app.py", 10, 20)
+
+    @pytest.mark.parametrize("command", ["perl -pi -e 's/a/b/' x.pl", "perl -i -pe 's/a/b/' x.pl", "perl -0777 -pi -e 's/a\\n/b/' x.pl"])
+    def test_perl_in_place(self, command: str) -> None:
+        assert effects(analyze(command)) == [("edit", "x.pl")]
+
+    def test_formatter_on_a_file(self) -> None:
+        op = only(analyze("black src/app.py"), "edit")
+        assert op.path == "/w/src/app.py"
+        assert analyze("black --check src/app.py").operations == []
+
+
+class TestFileManagement:
+    def test_rm_files(self) -> None:
+        assert effects(analyze("rm -f a.py b.py")) == [("delete", "a.py"), ("delete", "b.py")]
+
+    def test_rm_recursive_deletes_every_tracked_file_under_the_directory(self) -> None:
+        files: dict[str, str | None] = {"/w/build/a.o": "", "/w/build/sub/b.o": "", "/w/keep.py": ""}
+        assert effects(analyze("rm -rf build", files=files)) == [("delete", "build/a.o"), ("delete", "build/sub/b.o")]
+
+    def test_rm_recursive_of_an_unknown_path_is_unknown(self) -> None:
+        op = only(analyze("rm -rf build"), "unknown")
+        assert "build" in (op.detail or "")
+
+    def test_rm_glob_expands_against_known_files(self) -> None:
+        files: dict[str, str | None] = {"/w/test_a.py": "", "/w/test_b.py": "", "/w/main.py": ""}
+        assert effects(analyze("rm test_*.py", files=files)) == [("delete", "test_a.py"), ("delete", "test_b.py")]
+
+    def test_rm_of_a_path_known_only_at_run_time_is_unknown(self) -> None:
+        op = only(analyze('rm "$1"'), "unknown")
+        assert "$1" in (op.detail or "")
+
+    def test_mv_renames(self) -> None:
+        assert effects(analyze("mv old.py new.py")) == [("move", "old.py", "new.py")]
+
+    def test_mv_into_a_known_directory_keeps_the_basename(self) -> None:
+        result = analyze("mv a.py pkg", files={"/w/pkg/__init__.py": ""})
+        assert effects(result) == [("move", "a.py", "pkg/a.py")]
+
+    def test_mv_into_a_directory_made_earlier_or_named_with_a_slash(self) -> None:
+        assert effects(analyze("mkdir -p pkg && mv a.py pkg")) == [("move", "a.py", "pkg/a.py")]
+        assert effects(analyze("mv a.py b.py lib/")) == [("move", "a.py", "lib/a.py"), ("move", "b.py", "lib/b.py")]
+        assert analyze("mkdir -p pkg/sub").directories == ("/w/pkg/sub",)
+
+    def test_mv_of_a_directory_moves_its_files(self) -> None:
+        result = analyze("mv src/old src/new", files={"/w/src/old/a.py": "", "/w/src/old/b/c.py": ""})
+        assert effects(result) == [("move", "src/old/a.py", "src/new/a.py"), ("move", "src/old/b/c.py", "src/new/b/c.py")]
+
+    def test_cp_and_recursive_cp(self) -> None:
+        assert effects(analyze("cp a.py a.py.orig")) == [("copy", "a.py", "a.py.orig")]
+        result = analyze("cp -r tpl out", files={"/w/tpl/x.txt": ""})
+        assert effects(result) == [("copy", "tpl/x.txt", "out/x.txt")]
+
+    def test_brace_expansion_backup_idiom(self) -> None:
+        assert effects(analyze("cp setup.py{,.bak}")) == [("copy", "setup.py", "setup.py.bak")]
+
+    def test_touch_creates_only_unknown_files(self) -> None:
+        op = only(analyze("touch new.py"), "create")
+        assert (op.path, op.content) == ("/w/new.py", "")
+        assert analyze("touch old.py", files={"/w/old.py": "x"}).operations == []
+
+    def test_mkdir_has_no_file_effect(self) -> None:
+        assert analyze("mkdir -p a/b/c").operations == []
+
+    def test_symlink_is_a_created_file(self) -> None:
+        op = only(analyze("ln -s ../real_dir link_dir"), "create")
+        assert op.path == "/w/link_dir"
+
+
+class TestReads:
+    @pytest.mark.parametrize("command", ["cat src/app.py", "nl -ba src/app.py", "less src/app.py", "tail -n 20 src/app.py", "bat src/app.py"])
+    def test_viewers_are_reads(self, command: str) -> None:
+        assert effects(analyze(command), reads=True) == [("read", "src/app.py")]
+
+    def test_head_window(self) -> None:
+        op = only(analyze("head -n 40 src/app.py"), "read")
+        assert (op.start_line, op.end_line) == (1, 40)
+
+    def test_grep_is_a_search_not_a_read(self) -> None:
+        assert analyze("grep -n def src/app.py").operations == []
+
+
+class TestGit:
+    def test_git_mv_and_git_rm(self) -> None:
+        assert effects(analyze("git mv a.py b.py && git rm -q c.py")) == [("move", "a.py", "b.py"), ("delete", "c.py")]
+        assert analyze("git rm --cached c.py").operations == []
+
+    @pytest.mark.parametrize(
+        "command",
+        ["git checkout -- src/app.py", "git checkout src/app.py", "git restore src/app.py", "git restore --staged --worktree src/app.py"],
+    )
+    def test_restoring_a_file(self, command: str) -> None:
+        assert effects(analyze(command)) == [("restore", "src/app.py")]
+
+    def test_restore_from_a_revision(self) -> None:
+        op = only(analyze("git checkout HEAD~1 -- src/app.py"), "restore")
+        assert op.detail == "to HEAD~1"
+
+    @pytest.mark.parametrize("command", ["git checkout .", "git stash", "git stash push -u", "git reset --hard", "git reset --hard HEAD~2"])
+    def test_whole_worktree_restores(self, command: str) -> None:
+        assert effects(analyze(command)) == [("restore", None)]
+
+    def test_restore_of_a_subdirectory_restores_its_known_files(self) -> None:
+        result = analyze("git checkout -- src", files={"/w/src/a.py": "", "/w/src/b.py": ""})
+        assert effects(result) == [("restore", "src/a.py"), ("restore", "src/b.py")]
+
+    @pytest.mark.parametrize("command", ["git restore --staged src/app.py", "git reset HEAD src/app.py", "git add -A", "git commit -m x", "git checkout -b feature", "git stash list"])
+    def test_index_and_history_commands_change_no_file(self, command: str) -> None:
+        assert analyze(command).operations == []
+
+    @pytest.mark.parametrize("command", ["git checkout main", "git stash pop", "git pull", "git merge dev", "git switch main"])
+    def test_unnameable_changes_are_unknown(self, command: str) -> None:
+        assert effects(analyze(command)) == [("unknown", None)]
+
+    def test_git_apply_with_a_known_patch_file(self) -> None:
+        result = analyze("git apply fix.patch", files={"/w/fix.patch": PATCH})
+        op = only(result, "edit")
+        assert (op.path, op.source, op.command) == ("/w/src/app.py", "patch", "git apply fix.patch")
+        assert op.diff and "+x = 2" in op.diff
+
+    def test_git_apply_from_a_heredoc(self) -> None:
+        op = only(analyze(f"git apply <<'EOF'\n{PATCH}EOF"), "edit")
+        assert (op.path, op.source) == ("/w/src/app.py", "patch")
+
+    def test_patch_reading_its_input_from_a_file(self) -> None:
+        op = only(analyze("patch -p1 < fix.patch", files={"/w/fix.patch": PATCH}), "edit")
+        assert (op.path, op.source) == ("/w/src/app.py", "patch")
+
+    def test_patch_with_unknown_text_is_unknown(self) -> None:
+        op = only(analyze("git apply fix.patch"), "unknown")
+        assert "fix.patch" in (op.detail or "")
+
+    def test_git_apply_check_changes_nothing(self) -> None:
+        assert analyze("git apply --check fix.patch", files={"/w/fix.patch": PATCH}).operations == []
+
+    def test_git_dash_c_changes_the_directory(self) -> None:
+        assert effects(analyze("git -C sub checkout -- a.py")) == [("restore", "sub/a.py")]
+
+
+class TestWorkingDirectory:
+    def test_cd_applies_to_the_rest_of_the_list(self) -> None:
+        result = analyze("cd /repo/src && sed -i 's/a/b/' app.py && touch ../NEWS")
+        assert effects(result) == [("edit", "/repo/src/app.py"), ("create", "/repo/NEWS")]
+        assert result.cwd_after == "/repo/src"
+
+    def test_cd_in_a_subshell_does_not_leak(self) -> None:
+        result = analyze("(cd sub && rm a.py); rm b.py")
+        assert effects(result) == [("delete", "sub/a.py"), ("delete", "b.py")]
+        assert result.cwd_after == "/w"
+
+    def test_cd_inside_command_substitution_or_pipeline_does_not_leak(self) -> None:
+        assert analyze("x=$(cd sub && pwd); cd lib | cat").cwd_after == "/w"
+
+    def test_paths_are_normalised(self) -> None:
+        assert effects(analyze("cd a/b && rm ../../c/./d.py")) == [("delete", "c/d.py")]
+
+    def test_unknown_starting_directory_keeps_paths_relative(self) -> None:
+        result = analyze_command("cd src && rm app.py", None, succeeded=True)
+        assert effects(result) == [("delete", "src/app.py")]
+        assert result.cwd_after == "src"
+
+    def test_cd_somewhere_unresolvable_makes_relative_paths_unknown(self) -> None:
+        result = analyze("cd $PROJECT && rm app.py && rm /w/abs.py")
+        assert effects(result) == [("unknown", None), ("delete", "abs.py")]
+        assert result.cwd_after is None
+
+    def test_pwd_and_variables(self) -> None:
+        assert effects(analyze('F=a.py; rm "$PWD/$F"')) == [("delete", "a.py")]
+
+    def test_pushd_popd(self) -> None:
+        result = analyze("pushd lib && rm x.py && popd && rm y.py")
+        assert effects(result) == [("delete", "lib/x.py"), ("delete", "y.py")]
+        assert result.cwd_after == "/w"
+
+
+class TestFailure:
+    def test_failed_rm_deleted_nothing(self) -> None:
+        assert analyze("rm important.py", succeeded=False).operations == []
+
+    def test_in_an_and_chain_only_the_last_command_failed(self) -> None:
+        result = analyze("cd /w && sed -i 's/a/b/' app.py && python -m pytest", succeeded=False)
+        assert effects(result) == [("edit", "app.py")]
+
+    def test_a_written_script_stands_when_running_it_fails(self) -> None:
+        result = analyze("cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py", succeeded=False)
+        assert effects(result) == [("write", "fix.py")]
+
+    def test_redirections_of_a_failed_command_still_create_the_file(self) -> None:
+        assert effects(analyze("python gen.py > out.txt", succeeded=False)) == [("write", "out.txt")]
+
+    def test_or_list_that_failed_failed_everywhere(self) -> None:
+        assert analyze("rm a.py || rm b.py", succeeded=False).operations == []
+
+    def test_or_true_keeps_the_effects(self) -> None:
+        assert effects(analyze("rm a.py 2>/dev/null || true", succeeded=True)) == [("delete", "a.py")]
+
+    def test_unknown_status_assumes_the_effects_happened(self) -> None:
+        assert effects(analyze("rm a.py && make", succeeded=None)) == [("delete", "a.py")]
+
+    def test_failed_cd_does_not_move(self) -> None:
+        assert analyze("cd nowhere", succeeded=False).cwd_after == "/w"
+
+    def test_failed_bash_c_applies_the_rule_inside(self) -> None:
+        result = analyze("bash -c 'rm a.py && false'", succeeded=False)
+        assert effects(result) == [("delete", "a.py")]
+
+
+class TestWrappersAndLoops:
+    @pytest.mark.parametrize(
+        "command",
+        ["sudo rm a.py", "env DEBUG=1 rm a.py", "timeout 10 rm a.py", "time rm a.py", "nohup rm a.py", "command rm a.py", "DEBUG=1 rm a.py"],
+    )
+    def test_wrappers_run_the_inner_command(self, command: str) -> None:
+        assert effects(analyze(command)) == [("delete", "a.py")]
+
+    def test_xargs_with_an_editor_is_unknown(self) -> None:
+        assert effects(analyze("git ls-files '*.pyc' | xargs rm -f")) == [("unknown", None)]
+        assert analyze("find . -name '*.py' | xargs grep -l foo").operations == []
+
+    def test_find_delete_and_exec(self) -> None:
+        assert effects(analyze("find . -name '*.pyc' -delete")) == [("unknown", None)]
+        assert effects(analyze("find . -name '*.orig' -exec rm {} \\;")) == [("unknown", None)]
+        assert analyze("find . -name '*.py' -exec grep -l x {} +").operations == []
+
+    def test_for_loop_over_literal_words(self) -> None:
+        assert effects(analyze("for f in a.py b.py; do rm $f; done")) == [("delete", "a.py"), ("delete", "b.py")]
+
+    def test_programs_that_are_not_editors_have_no_effect(self) -> None:
+        assert analyze("pytest -x tests/ && make lint && npm test && mix format --check-formatted").operations == []
+
+
+class TestNestedShells:
+    def test_bash_c_is_analysed(self) -> None:
+        result = analyze("bash -c 'cd sub && rm a.py'")
+        assert effects(result) == [("delete", "sub/a.py")]
+        assert result.cwd_after == "/w"
+
+    def test_sh_script_with_known_text(self) -> None:
+        result = analyze("sh clean.sh", files={"/w/clean.sh": "rm -f out.log\n"})
+        assert effects(result) == [("delete", "out.log")]
+
+    def test_executed_script_with_unknown_text_is_unknown(self) -> None:
+        op = only(analyze("./scripts/migrate.sh"), "unknown")
+        assert "migrate.sh" in (op.detail or "")
+
+    def test_source_changes_the_current_shell(self) -> None:
+        result = analyze(". env.sh && rm x.py", files={"/w/env.sh": "cd build\n"})
+        assert effects(result) == [("delete", "build/x.py")]
+
+
+def test_every_operation_names_the_command_that_caused_it() -> None:
+    result: ShellAnalysis = analyze("cd /w && rm a.py; echo x > b.txt; git checkout -- c.py")
+    assert [op.command for op in result.operations] == ["rm a.py", "echo x > b.txt", "git checkout -- c.py"]
+    assert {op.source for op in result.operations} == {"shell"}
+    assert {op.cwd for op in result.operations} == {"/w"}
+
+
+def test_a_context_is_optional() -> None:
+    result = analyze_command("cat <<'EOF' > a.py\nx\nEOF\nrm b.py", "/w", succeeded=True)
+    assert effects(result) == [("write", "a.py"), ("delete", "b.py")]
+
+
+def test_fake_context_is_consistent() -> None:
+    context = FakeContext({"/w/a/b.py": "x"})
+    assert context.files_under("/w/a") == ["/w/a/b.py"]
+    assert context.is_directory("/w/a") is True
+
+
+_SHELL_ALPHABET = "abc./-_ \n\t'\"$`\\(){}[]<>|&;*?~=#!0123456789EOF"
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet=_SHELL_ALPHABET, max_size=80), succeeded=st.sampled_from([True, False, None]))
+def test_any_text_is_analysed_without_raising(text: str, succeeded: bool | None) -> None:
+    result = analyze_command(text, "/w", succeeded=succeeded, context=FakeContext({"/w/a.py": "open('b', 'w')"}))
+    assert all(op.path is None or op.path.startswith("/") for op in result.operations)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(["rm", "mv", "cp", "sed -i", "cat", "<<'EOF'", "EOF", "\n", "&&", "||", ";", "|", ">", ">>", "a.py", "dir/", "$x", "python", "-c", "git checkout", "--", "."]), max_size=20))
+def test_command_shaped_text_is_analysed_without_raising(words: list[str]) -> None:
+    analyze_command(" ".join(words), "/w", succeeded=None, context=FakeContext({"/w/a.py": "x"}))
+
+
+def test_unmatched_globs_are_not_taken_for_file_names() -> None:
+    result = analyze("sed -i 's/a/b/' src/*.py && cat docs/*.md")
+    assert effects(result, reads=True) == [("unknown", None)]
+    assert "src/*.py" in (result.operations[0].detail or "")
+
+
+def test_the_package_exports_what_it_documents() -> None:
+    import artifact_index.shell as shell
+
+    assert shell.__all__ == ["ShellAnalysis", "ShellContext", "analyze_command"]
+
+
+def test_installed_programs_run_by_path_are_programs_not_scripts() -> None:
+    assert analyze(".venv/bin/pytest -q && ./node_modules/.bin/jest && /usr/bin/make").operations == []
+
+
+def test_touch_of_a_file_the_context_knows_without_its_content() -> None:
+    assert analyze("touch gen.json", files={"/w/gen.json": None}).operations == []
+
+
+def test_sed_global_literal_substitution_is_an_exact_edit() -> None:
+    op = only(analyze("sed -i 's/old_name/new_name/g' src/app.py"), "edit")
+    assert (op.old, op.new, op.replace_all) == ("old_name", "new_name", True)
+    regex = only(analyze("sed -i 's/old.*/x/g' src/app.py"), "edit")
+    assert (regex.old, regex.new) == (None, None)
+
+
+def test_failed_rm_of_several_paths_removed_the_ones_known_to_exist() -> None:
+    files: dict[str, str | None] = {"/w/a.py": "x", "/w/b.py": None}
+    result = analyze("rm a.py b.py missing.py", files=files, succeeded=False)
+    assert effects(result) == [("delete", "a.py"), ("delete", "b.py")]
