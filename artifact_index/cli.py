@@ -116,7 +116,8 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        _emit({**files_json(index, skipped=len(loaded.skipped)), **symbols_json(index),
+        # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
+        _emit({**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
                "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
                "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
     else:

@@ -4,9 +4,17 @@ Read tools print files with a line-number gutter that differs per agent:
 Claude Code ``     1→text``, ``cat -n`` / ``str_replace_editor view``
 ``     1\\ttext``, SWE-agent windows ``[File: p (94 lines total)]`` then
 ``1:text``, OpenCode ``<content>`` then ``1: text``.  :func:`parse_read_output`
-strips the gutter and says which lines were seen.  :class:`KnownContent`
-keeps full content when the whole file was seen and otherwise the windows
-seen, never padding the gaps with guesses.
+strips the gutter and says which lines were seen; the tracker keeps full
+content when the whole file was seen and otherwise the windows seen, never
+padding the gaps with guesses.
+
+Claude Code's Read (``     1→text``, or ``1\ttext`` without padding in
+recent versions) and the ``str_replace_editor`` view number the pieces of
+``content.split("\n")``: a file ending in a newline shows one last, empty
+numbered line, and a file without one does not.  ``cat -n`` and ``nl`` (the
+number right-aligned in six columns), SWE-agent's ``open`` and OpenCode
+number real lines, so each shown line ends in a newline.  A response the tool clipped (``<response clipped>``) or whose
+lines it cut short is never the whole file.
 """
 
 from __future__ import annotations
@@ -18,10 +26,14 @@ __all__ = ["Window", "parse_read_output"]
 
 _CC = re.compile(r"^\s*(\d+)→(.*)$")
 _CAT_N = re.compile(r"^\s*(\d+)\t(.*)$")
+_TAB_UNPADDED = re.compile(r"^(\d+)\t(.*)$")
 _SWE = re.compile(r"^(\d+):(.*)$")
 _OPENCODE = re.compile(r"^(\d+): ?(.*)$")
 _SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
 _REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
+_CLIPPED = "<response clipped>"
+# Claude Code's Read cuts lines longer than this; such a read is not the file.
+_LONGEST_SHOWN_LINE = 2000
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,7 @@ class Window:
     start: int  # 1-based number of the first line
     lines: tuple[str, ...]
     total_lines: int | None = None  # when the tool said how long the file is
+    split_lines: bool = False  # the lines are the pieces of content.split("\n")
 
     @property
     def end(self) -> int:
@@ -41,6 +54,9 @@ class Window:
         return self.start == 1 and self.total_lines is not None and self.total_lines == len(self.lines)
 
     def text(self) -> str:
+        """The lines as file text (the exact file content when :attr:`is_whole_file`)."""
+        if self.split_lines and self.is_whole_file:
+            return "\n".join(self.lines)
         return "".join(line + "\n" for line in self.lines)
 
 
@@ -67,12 +83,18 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
     taken as the whole file.
     """
     text = _REMINDER.sub("\n", output).strip("\n")
+    clipped = _CLIPPED in text
+    if clipped:  # the rest of the clipped line, and the note after it, are not the file
+        text = text.split(_CLIPPED, 1)[0].rsplit("\n", 1)[0]
     if not text:
         return None
     lines = text.split("\n")
     total: int | None = None
-    if lines[0].startswith("Here's the result of running `cat -n`"):
+    editor_view = lines[0].startswith("Here's the result of running `cat -n`")
+    if editor_view:
         lines = lines[1:]
+        if clipped:
+            whole_file_hint = False
     header = _SWE_HEADER.match(lines[0])
     if header:
         total = int(header.group(2))
@@ -93,7 +115,11 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
         found = _numbered(lines, pattern)
         if found is not None:
             start, seen = found
-            if whole_file_hint and start == 1 and len(seen) == len(lines) and len(seen) < 2000:
+            complete = not clipped and all(len(line) < _LONGEST_SHOWN_LINE for line in seen)
+            if whole_file_hint and complete and start == 1 and len(seen) == len(lines) and len(seen) < 2000:
                 total = len(seen)
-            return Window(start, tuple(seen), total)
+            # `cat -n` and `nl` pad the number to six columns; Claude Code does not.
+            claude_tabs = pattern is _CAT_N and not editor_view and _TAB_UNPADDED.match(lines[0]) is not None \
+                and len(lines[0].split("\t", 1)[0]) < 6
+            return Window(start, tuple(seen), total, split_lines=pattern is _CC or editor_view or claude_tabs)
     return None

@@ -1,11 +1,27 @@
 """Candidate decisions from the assistant's own words.
 
 Deterministic and conservative: a sentence is a candidate only when it
-states a choice ("I'll use X instead of Y", "decided to"), a rejected
-alternative ("rather than", "instead of"), or a root cause ("the root cause
-is", "the bug is caused by").  Questions, hedges and code are skipped.  The
-summarizer lets an LLM confirm and word them; here they carry the turn and the
-files and symbols they name, so they can join the graph.
+states a choice ("I'll use X", "decided to", "the simplest fix is"), a
+rejected alternative ("X instead of Y", "rather than") together with a sign
+that someone chose it ("I'll", "we should", "the fix", "now uses", "cleaner"),
+or a root cause with its content ("the root cause is", "the real problem:",
+"this fails because").  Left out, because on real transcripts they were
+mostly noise:
+
+- questions, hedges ("maybe", "might be", "seems") and options still open
+  ("we'd need to either");
+- code, Markdown table rows and quoted text (a quoted issue saying "instead
+  of" is not the assistant's decision);
+- "X instead of Y" that only describes behaviour ("it returns None instead
+  of raising");
+- choices of a tool for the next step ("I'll use sed to ...", "Let's use
+  find_file to see ...") and choices too short to carry content;
+- a root cause without its content ("Found the root cause.").
+
+A candidate that ends in a colon introduces what follows, so the next
+sentence is joined to it.  The summarizer lets an LLM confirm and word them;
+here they carry the turn and the files and symbols they name, so they can
+join the graph.
 """
 
 from __future__ import annotations
@@ -20,24 +36,59 @@ __all__ = ["Decision", "DecisionKind", "extract_decisions"]
 
 DecisionKind = Literal["choice", "rejected-alternative", "root-cause"]
 
-_PATTERNS: list[tuple[DecisionKind, re.Pattern[str]]] = [
-    ("root-cause", re.compile(
-        r"\b(the )?(root cause|underlying (issue|problem|cause)|real (issue|problem|cause))\b"
-        r"|\b(the |this )(bug|issue|problem|error|failure) (is|was) (caused by|due to|because)\b", re.I)),
-    ("rejected-alternative", re.compile(
-        r"\b(instead of|rather than)\b.{3,}|\b(won't|will not|shouldn't|should not|don't|do not) "
-        r"(use|go with|switch to|add|change)\b.{3,}\bbecause\b", re.I)),
-    ("choice", re.compile(
-        r"\b(I|we)('ve| have)? (decided|chosen|chose|opted|settled on)\b"
-        r"|\b(I'll|I will|let's|let us|we'll|we will) (go with|use|switch to|keep|stick with)\b"
-        r"|\bthe (best|right|cleanest|simplest|safest) (approach|fix|option|solution|way) (is|would be)\b"
-        r"|\bdecision\b:", re.I)),
-]
+_ROOT_CAUSE = re.compile(
+    r"\broot cause\b(?: of\b[^.:]{0,80})?\s*(?:is\b|was\b|:|—|–| - |\()"
+    r"|\bthe (?:real|underlying|actual) (?:issue|problem|cause|bug)\b\s*(?:is\b|was\b|:|—|–| - )"
+    r"|\b(?:the|this) (?:bug|issue|problem|error|failure|crash) (?:is|was) (?:caused by|due to|because)\b"
+    r"|\b(?:this|it|that) (?:is happening|happens|fails|failed|occurs|breaks|broke) because\b",
+    re.I,
+)
+_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b.{3,}", re.I)
+_CHOSEN = re.compile(
+    r"\b(?:I'll|I will|I'd|I would|I'm|we'll|we will|we should|we'd better|let's go with|should"
+    r"|prefer(?:red|s)?|chose|choose|decided|opted|now uses?|switch(?:ed)? to|replac(?:e|ed|es|ing)"
+    r"|(?:the|this|my) fix|the (?:approach|solution|change)|cleaner|simpler|safer|more robust|avoids?)\b",
+    re.I,
+)
+_CHOICE = re.compile(
+    r"\b(?:I|we)(?:'ve| have)? (?:decided|chosen|chose|opted|settled on)\b"
+    r"|\b(?:I'll|I will|let's|let us|we'll|we will) (?:go with|use|switch to|keep|stick with)\b"
+    r"|\bthe (?:best|right|cleanest|simplest|safest) (?:approach|fix|option|solution|way) (?:is|would be)\b"
+    r"|\bdecision\b:",
+    re.I,
+)
+# What follows "use" when the choice is of a tool for the next step, not of a design.
+_TOOL_WORDS = frozenset({
+    "sed", "awk", "perl", "python", "python3", "script", "command", "bash", "shell", "grep", "find", "cat",
+    "find_file", "search_file", "search_dir", "str_replace_editor", "editor", "tool", "replace_all",
+    "search/replace", "heredoc", "echo",
+})
+_MIN_CHOICE_WORDS = 6
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
+_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:]*(\(\))?$")
 _FENCE = re.compile(r"```.*?```", re.S)
-_HEDGE = re.compile(r"^\s*(maybe|perhaps|possibly|should I|could we|do you|would you|if )", re.I)
+_HEDGE = re.compile(
+    r"^\s*(?:maybe|perhaps|possibly|should I|could we|do you|would you|if |let me (?:verify|check|confirm|see)|to )"
+    r"|\b(?:might|may|could) be\b|\bseems?\b|\bnot sure\b|\bprobably\b|\bperhaps\b|\bmaybe\b|\beither\b"
+    r"|\b(?:we'd|I'd|would) need\b|\balternatively\b|\bif you (?:want|prefer|like)\b|\b(?:I'll|I will|let's|let me) try\b"
+    r"|\b(?:I'll|I will|we'll) keep (?:monitoring|waiting|watching|going|looking|checking|an eye)\b",
+    re.I,
+)
+# The next step of the work ("I'll wait rather than ...", "I'm going to check ... instead of ..."), not a decision.
+_PROCESS = re.compile(
+    r"\b(?:I'll|I will|I'm|I am|I'm going to|let me|we'll)\s+(?:now\s+|just\s+|also\s+|first\s+)?"
+    r"(?:wait|verify|check|inspect|monitor|look|read|search|investigate|continue|capture|let (?:it|them|the)"
+    r"|keep (?:the|this|waiting|monitoring|watching)|take (?:a|another)|doing|reading|checking|looking)\b",
+    re.I,
+)
+_PREFIX = re.compile(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
+_NOT_SYMBOLS = frozenset({"None", "True", "False", "null", "nil", "undefined", "true", "false"})
+_FILE_SUFFIX = re.compile(
+    r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|ex|exs|sh|md|rst|txt|json|ya?ml|toml"
+    r"|ini|cfg|lock|csv|html|css|xml|log|env|sql)$"
+)
 
 
 class Decision(BaseModel):
@@ -54,28 +105,78 @@ class Decision(BaseModel):
 
 def _clean(sentence: str) -> str:
     sentence = re.sub(r"^\s*([-*>#]+|\d+[.)])\s*", "", sentence)
+    sentence = _PREFIX.sub("", sentence)
     return " ".join(sentence.replace("**", "").split())
+
+
+def _tool_choice(sentence: str) -> bool:
+    """Whether a "use" choice picks a tool for the next step ("I'll use `sed` to fix line 622")."""
+    match = re.search(r"\buse\b((?:\s+\S+){1,5})", sentence, re.I)
+    if match is None:
+        return False
+    words = {w.strip("`*.,:;()'\"").lower() for w in match.group(1).split()}
+    return bool(words & _TOOL_WORDS)
+
+
+def _kind(sentence: str) -> DecisionKind | None:
+    plain = sentence.replace("’", "'")
+    if _HEDGE.search(plain) or _PROCESS.search(plain):
+        return None
+    if _ROOT_CAUSE.search(plain):
+        return "root-cause"
+    unquoted = _QUOTED.sub('""', plain)
+    if _ALTERNATIVE.search(unquoted) and _CHOSEN.search(unquoted):
+        return "rejected-alternative"
+    if _CHOICE.search(unquoted):
+        if "decision" in unquoted.lower():
+            return "choice"
+        if len(unquoted.split()) >= _MIN_CHOICE_WORDS and not _tool_choice(unquoted):
+            return "choice"
+    return None
+
+
+def _sentences(text: str) -> list[str]:
+    """The prose sentences of a message: code fences and Markdown table rows left out."""
+    prose = "\n".join(line for line in _FENCE.sub(" ", text).splitlines() if not line.lstrip().startswith("|"))
+    return [s for s in (_clean(raw) for raw in _SENTENCE.split(prose)) if s]
+
+
+def _names(sentence: str, path: str) -> bool:
+    """Whether ``sentence`` names the file ``path`` (whole, or by a distinctive base name).
+
+    A base name is distinctive when it has an extension or a capital (``auth.py``,
+    ``Makefile``), not when it is a word like ``loop``.
+    """
+    base = path.rsplit("/", 1)[-1]
+    distinctive = "." in base.strip(".") or base[:1].isupper()
+    for name in (path, base) if "/" in path and distinctive else (path,):
+        if len(name) > 3 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])", sentence):
+            return True
+    return False
 
 
 def extract_decisions(text: str, turn: int, known_paths: Iterable[str] = ()) -> list[Decision]:
     """Candidate decisions stated in one assistant message."""
     paths = sorted(set(known_paths), key=len, reverse=True)
+    sentences = _sentences(text)
     out: list[Decision] = []
     seen: set[str] = set()
-    for raw in _SENTENCE.split(_FENCE.sub(" ", text)):
-        sentence = _clean(raw)
-        if not (20 <= len(sentence) <= 400) or sentence.endswith("?") or _HEDGE.match(sentence):
+    for number, sentence in enumerate(sentences):
+        if not (20 <= len(sentence) <= 400) or "?" in sentence:
             continue
-        kind = next((k for k, pattern in _PATTERNS if pattern.search(sentence)), None)
-        if kind is None or sentence in seen:
+        kind = _kind(sentence)
+        if kind is None:
+            continue
+        if sentence.endswith(":") and number + 1 < len(sentences):
+            sentence = f"{sentence} {sentences[number + 1]}"[:400]
+        if sentence in seen:
             continue
         seen.add(sentence)
-        files = [p for p in paths if p in sentence or ("/" in p and p.rsplit("/", 1)[1] in sentence
-                                                        and len(p.rsplit("/", 1)[1]) > 3)]
+        files = [p for p in paths if _names(sentence, p)]
         symbols = sorted({
             span.rstrip("()") for span in _CODE_SPAN.findall(sentence)
             if _IDENTIFIER.match(span) and not any(span in f or f.endswith(span) for f in files)
-            and "/" not in span and not span.endswith((".py", ".ts", ".js", ".md"))
+            and "/" not in span and not _FILE_SUFFIX.search(span) and span not in _NOT_SYMBOLS
         })
         out.append(Decision(text=sentence, kind=kind, turn=turn, files=files, symbols=symbols))
     return out

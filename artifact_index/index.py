@@ -21,6 +21,7 @@ The graph *is* the tracker's state: it serialises to JSON with
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterator
 from typing import Any, Literal
@@ -92,14 +93,28 @@ def _net_change(changes: list[str]) -> str | None:
     return "modified"
 
 
-def _error_json(entry: Any) -> dict[str, Any]:
-    """A ledger entry as the ``errors --json`` contract shows it."""
+def _error_json(entry: Any, symbols: dict[str, str]) -> dict[str, Any]:
+    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
     return {
         "message": entry.message, "kind": entry.kind, "file": entry.file, "line": entry.line,
-        "symbol": entry.symbol, "code": entry.code, "tool": entry.tool, "first_turn": entry.first_turn,
+        "symbol": entry.symbol or symbols.get(entry.signature), "code": entry.code, "tool": entry.tool, "first_turn": entry.first_turn,
         "last_turn": entry.last_turn, "occurrences": entry.occurrences, "resolved": entry.resolved,
         "resolved_turn": entry.resolved_turn, "command": entry.command, "tests": list(entry.tests),
     }
+
+
+def _diff_lines(text: str) -> list[str]:
+    """Lines for :func:`difflib.unified_diff`, marking a missing final newline as git does."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+def _unified_diff(before: str, after: str, old_name: str, new_name: str) -> str:
+    if before == after:
+        return ""
+    return "".join(difflib.unified_diff(_diff_lines(before), _diff_lines(after), old_name, new_name))
 
 
 class ArtifactIndex:
@@ -182,12 +197,37 @@ class ArtifactIndex:
         """Files created, modified or deleted at the end (reverted ones excluded)."""
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
-    def history(self, path: str) -> list[OperationEntry]:
-        """The timeline of one file, accepting its key or its displayed path."""
+    def _find_file(self, path: str) -> dict[str, Any] | None:
+        """The node of a file named by its key or its displayed path."""
         for _, data in self.nodes_of_kind("file"):
             if data["path"] == path or data.get("display") == path:
-                return self._entry(str(data["path"]), data).ops
-        return []
+                return data
+        return None
+
+    def history(self, path: str) -> list[OperationEntry]:
+        """The timeline of one file, accepting its key or its displayed path."""
+        data = self._find_file(path)
+        return self._entry(str(data["path"]), data).ops if data is not None else []
+
+    def net_diff(self, path: str) -> str | None:
+        """The unified diff of a changed file from before the session to the end of it.
+
+        Known only when both sides are: the content before the first change
+        (``original``; empty for a created file) and the content at the end
+        (empty for a deleted file).  ``None`` when either side is unknown or
+        the file was never changed; ``""`` when the change was undone.
+        """
+        data = self._find_file(path)
+        if data is None or not data.get("changed"):
+            return None
+        before: str | None = "" if data.get("existed_before") is False else data.get("original")
+        after: str | None = "" if data.get("exists") is False else data.get("content")
+        if before is None or after is None:
+            return None
+        shown = str(data.get("display") or data["path"])
+        old_name = "/dev/null" if data.get("existed_before") is False else f"a/{shown.lstrip('/')}"
+        new_name = "/dev/null" if data.get("exists") is False else f"b/{shown.lstrip('/')}"
+        return _unified_diff(before, after, old_name, new_name)
 
     def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
         """``(path, operation)`` pairs of the operations performed in ``turn``."""
@@ -226,7 +266,7 @@ class ArtifactIndex:
             file = self.graph.nodes[f"file:{data['path']}"]
             path = str(file.get("display") or data["path"])
             entry = SymbolEntry(name=data["name"], kind=data["symbol_kind"], container=data["container"],
-                                change=change,  # type: ignore[arg-type]
+                                change=change,
                                 turns=sorted({turn for _, turn, _ in touches}))
             by_file.setdefault(path, []).append((touches[0][0], entry))
         return {path: [e for _, e in sorted(entries, key=lambda i: i[0])] for path, entries in by_file.items()}
@@ -245,12 +285,13 @@ class ArtifactIndex:
 
     def errors(self) -> list[dict[str, Any]]:
         """The error ledger: every error seen, with its location, turns and resolution."""
-        return [_error_json(entry) for entry in self.ledger.errors]
+        symbols = self.meta.get("error_symbols", {})
+        return [_error_json(entry, symbols) for entry in self.ledger.errors]
 
     def original_error(self) -> dict[str, Any] | None:
         """The session's first real error, with its current status."""
         original = self.ledger.original
-        return _error_json(original) if original is not None else None
+        return _error_json(original, self.meta.get("error_symbols", {})) if original is not None else None
 
     def tests(self) -> list[dict[str, Any]]:
         """The last result of each test command."""

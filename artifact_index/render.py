@@ -107,8 +107,8 @@ def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def history_table(path: str, ops: list[OperationEntry]) -> str:
-    """One file's timeline."""
+def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None = None) -> str:
+    """One file's timeline, then its net diff when the session revealed both sides of it."""
     if not ops:
         return f"No operation touched {path}.\n"
     lines = [f"History of {path}", f"{'TURN':>5} {'ACTION':8} {'RESULT':8} {'TOOL':16} DETAIL"]
@@ -117,6 +117,12 @@ def history_table(path: str, ops: list[OperationEntry]) -> str:
         if op.failure:
             detail = f"({op.failure}) {detail}".strip()
         lines.append(f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}")
+    if net_diff:
+        lines += ["", "Net diff:", net_diff.rstrip("\n")]
+    elif net_diff == "":
+        lines += ["", "Net diff: none (the file ended as it began)"]
+    elif any(op.action not in ("read", "unknown") and op.result != "failure" for op in ops):
+        lines += ["", "Net diff: unknown (the transcript did not show the whole file before and after)"]
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +171,10 @@ def tasks_table(tasks: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def show_text(index: ArtifactIndex) -> str:
     """One screen: what the session did to files, symbols, errors, tests, tasks and decisions."""
     files = [f for f in index.files() if f.status is not None]
@@ -194,7 +204,7 @@ def show_text(index: ArtifactIndex) -> str:
         lines.append(f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}")
     for e in open_errors[-3:]:
         lines.append(f"  open: {str(e['message']).splitlines()[0][:100]}")
-    for t in index.tests()[-3:]:
+    for t in sorted(index.tests(), key=lambda t: int(t["turn"]))[-3:]:  # the three latest
         lines.append(f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
                      f"{t['failed']} failed (turn {t['turn']})")
     tasks = index.tasks()
@@ -202,8 +212,10 @@ def show_text(index: ArtifactIndex) -> str:
         open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
         lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
         lines += [f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}" for t in open_tasks[:5]]
-    lines.append(f"Decisions: {len(index.decisions())} candidate(s); user messages: {len(index.user_messages())}; "
+    decisions = index.decisions()
+    lines.append(f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
                  f"compactions: {len(index.meta.get('compactions', []))}")
+    lines += [f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]]
     return "\n".join(lines) + "\n"
 
 

@@ -33,7 +33,8 @@ from .events import (
 from .index import ArtifactIndex
 from .patches import apply_hunks
 from .paths import file_key, is_absolute, join
-from .symbols import changed_symbols, symbols_in_edit, symbols_in_range
+from .shell import analyze_command
+from .symbols import SymbolChange, changed_symbols, symbols_in_edit, symbols_in_range
 from .tasks import Task, apply_task_call
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker"]
@@ -169,11 +170,18 @@ class Tracker:
                                                           "line": entry.line, "symbol": symbol}, key)
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
+        # Each agent keeps its own list: a sub-agent's plan never replaces the
+        # main agent's, which is the one shown once the main agent has one.
         meta = self.index.meta
-        current = [Task.model_validate(t) for t in meta.get("tasks", [])]
+        lists: dict[str, list[dict[str, Any]]] = meta.setdefault("task_lists", {})
+        agent = call.sidechain or ""
+        current = [Task.model_validate(t) for t in lists.get(agent, [])]
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
-        if updated is not None:
-            meta["tasks"] = [t.model_dump() for t in updated]
+        if updated is None:
+            return
+        lists[agent] = [t.model_dump() for t in updated]
+        if agent == "" or "" not in lists:
+            meta["tasks"] = lists[agent]
 
     def _symbol_at(self, key: str | None, line: int | None) -> str | None:
         """The innermost definition around ``line`` of a file whose content is known."""
@@ -200,14 +208,22 @@ class Tracker:
         shell_cwd = op.cwd or cwd
         if shell_cwd and not is_absolute(shell_cwd):
             shell_cwd = join(cwd, shell_cwd)
-        try:  # TEMP until the shell package lands
-            from .shell import analyze_command
-        except ImportError:
-            return set()
-        analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self)
+        analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self,
+                                   workspace=meta.get("root"))
+        if analysis.directories:
+            meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
+        if analysis.scratch_files:
+            # Temporary files (a /tmp script the agent writes, then runs) are
+            # not workspace changes, but a later command may run them.
+            meta["scratch"] = {**meta.get("scratch", {}), **analysis.scratch_files}
+        # The output shows one file only when reading it is the whole command
+        # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
+        effects = analysis.operations
+        lone_read = len(effects) == 1 and effects[0].action == "read" \
+            and " ".join((effects[0].command or "").split()) == " ".join((op.command or "").split())
         touched: set[str] = set()
-        for effect in analysis.operations:
-            touched |= self._apply(call, effect, shell_cwd, result, forced_ok=True)
+        for effect in effects:
+            touched |= self._apply(call, effect, shell_cwd, result, forced_ok=True, single_read=lone_read)
         if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
             meta["cwd"] = analysis.cwd_after
         return touched
@@ -220,8 +236,13 @@ class Tracker:
         result: ToolResult,
         *,
         forced_ok: bool = False,
+        single_read: bool | None = None,
     ) -> set[str]:
-        """Record ``op`` and, unless its call failed, change the file state."""
+        """Record ``op`` and, unless its call failed, change the file state.
+
+        ``single_read``: whether the result's output shows this read alone
+        (default: the call has this one operation).
+        """
         # Shell effects arrive already filtered by success, so their own
         # status is "success" unless the command's status was unknown.
         status = result.status if not forced_ok or result.status == "unknown" else "success"
@@ -246,7 +267,8 @@ class Tracker:
             self._existing(file)
             file["read"] = True
             self._add_source(file, op.source)
-            self._learn_from_read(file, key, op, op_node, result, single=len(call.operations) == 1)
+            single = single_read if single_read is not None else len(call.operations) == 1
+            self._learn_from_read(file, key, op, op_node, result, single=single)
             return touched
         self._add_source(file, op.source)
         if file["content"] is None and key in self._originals:
@@ -311,7 +333,9 @@ class Tracker:
         self, file: dict[str, Any], key: str, op: FileOperation, op_node: str, result: ToolResult, *, single: bool
     ) -> None:
         """Keep what a read showed of the file, and which definitions it showed."""
-        window = parse_read_output(result.output, whole_file_hint=op.start_line is None and op.end_line is None)
+        # A view from line 1 with no end (`view_range: [1, -1]`) asks for the whole file too.
+        whole = (op.start_line or 1) == 1 and op.end_line is None
+        window = parse_read_output(result.output, whole_file_hint=whole)
         if window is not None and single:
             if window.is_whole_file:
                 file["content"] = window.text()
@@ -326,6 +350,32 @@ class Tracker:
             return
         add_symbols_read(self.index.graph, op_node, key, seen)
 
+    def _known_definitions(self, key: str) -> list[SymbolChange]:
+        """Every definition of the file that reads or changes showed and no change removed, as removed."""
+        graph = self.index.graph
+        out = []
+        for _, node, edge in graph.out_edges(f"file:{key}", data=True):
+            if edge.get("kind") != "defines":
+                continue
+            changes = sorted((int(graph.nodes[op]["seq"]), str(e["change"]))
+                             for op, _, e in graph.in_edges(node, data=True) if e.get("kind") == "changed")
+            if changes and changes[-1][1] != "removed":
+                data = graph.nodes[node]
+                out.append(SymbolChange(name=data["name"], kind=data["symbol_kind"], container=data["container"],
+                                        change="removed"))
+        return out
+
+    def _window_holding(self, key: str, *texts: str | None) -> str | None:
+        """The text of a partial window of the file that holds one of ``texts``."""
+        windows = self.index.graph.nodes[f"file:{key}"].get("windows", [])
+        for text in texts:
+            if text and text.strip():
+                for _, lines in windows:
+                    window = "\n".join(lines) + "\n"
+                    if text in window:
+                        return window
+        return None
+
     def _record_symbols(
         self, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None, existed: bool | None
     ) -> None:
@@ -333,11 +383,12 @@ class Tracker:
         if op.action in ("move", "copy", "undo", "restore", "unknown"):
             return
         if op.action == "delete":
-            changes = changed_symbols(before, None, key) if before is not None else []
+            changes = changed_symbols(before, None, key) if before is not None else self._known_definitions(key)
         elif (before is not None or existed is False) and after is not None:
             changes = changed_symbols(before, after, key)
         elif op.action == "edit" and (op.old is not None or op.new is not None):
-            changes = symbols_in_edit(op.old, op.new, key, context=before or after)
+            context = before or after or self._window_holding(key, op.new, op.old)
+            changes = symbols_in_edit(op.old, op.new, key, context=context)
         elif op.action == "edit" and op.diff:
             old, new = _sides_of_diff(op.diff)
             changes = symbols_in_edit(old, new, key, context=before or after)
@@ -383,11 +434,20 @@ class Tracker:
             display = spelled if is_absolute(key) and is_absolute(spelled) else None
             graph.add_node(
                 node, kind="file", path=key, display=display, first_seq=graph.nodes[op_node]["seq"],
-                existed_before=None, exists=None, changed=False, read=False, restored=False,
+                existed_before=False if self._in_new_directory(key) else None, exists=None, changed=False, read=False, restored=False,
                 sources=[], renamed_from=None, depth=0, content=None, original=None, windows=[],
             )
         data: dict[str, Any] = graph.nodes[node]
         return data
+
+    def _in_new_directory(self, key: str) -> bool:
+        """Whether ``key`` lies in a directory this session created (so it cannot predate the session)."""
+        directories = self.index.meta.get("directories")
+        if not directories:
+            return False
+        root = self.index.meta.get("root")
+        full = key if is_absolute(key) or not root else join(root, key)
+        return any(full.startswith(d.rstrip("/") + "/") for d in directories)
 
     @staticmethod
     def _existing(file: dict[str, Any]) -> None:
@@ -407,10 +467,22 @@ class Tracker:
 
     @staticmethod
     def _edit_content(file: dict[str, Any], op: FileOperation) -> None:
-        """Apply an edit to the known content; when it cannot be applied exactly, the content is unknown."""
+        """Apply an edit to the known content; when it cannot be applied exactly, the content is unknown.
+
+        Without full content, a string replacement is applied to the partial
+        windows that hold its old text, so they stay true for later edits.
+        """
         content = file.get("content")
         file["content"] = None
         if content is None:
+            if op.old and op.new is not None:
+                windows = []
+                for start, lines in file.get("windows", []):
+                    text = "\n".join(lines) + "\n"
+                    if op.old in text:
+                        lines = text.replace(op.old, op.new, 1).removesuffix("\n").split("\n")
+                    windows.append([start, lines])
+                file["windows"] = windows
             return
         if op.old is not None and op.new is not None:
             if op.old in content:
@@ -468,8 +540,24 @@ class Tracker:
 
     # -- ShellContext -------------------------------------------------------------
     def content_of(self, path: str) -> str | None:
+        scratch = self.index.meta.get("scratch", {})
+        if path in scratch:
+            return str(scratch[path])
         node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
         return node.get("content") if node else None
+
+    def is_directory(self, path: str) -> bool | None:
+        """True for a directory the session made or holds tracked files, False for an existing file."""
+        key = self._key(path, None).rstrip("/")
+        node = self.index.graph.nodes.get(f"file:{key}")
+        if node is not None and node.get("exists") is not False:
+            return False
+        if path.rstrip("/") in self.index.meta.get("directories", []):
+            return True
+        prefix = key + "/"
+        if any(str(d["path"]).startswith(prefix) for _, d in self.index.nodes_of_kind("file")):
+            return True
+        return None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"

@@ -99,8 +99,8 @@ def _read(path: str, arguments: dict[str, Any]) -> FileOperation:
     view_range = arguments.get("view_range")
     if isinstance(view_range, list) and len(view_range) == 2:
         start, end = _int(view_range[0]), _int(view_range[1])
-    if start is not None and limit is not None and end is None:
-        end = start + limit - 1
+    if limit is not None and end is None:  # a limit without an offset reads from line 1
+        end = (start if start is not None else 1) + limit - 1
     if end is not None and end < 0:
         end = None
     return FileOperation(action="read", path=path, start_line=start, end_line=end)

@@ -462,6 +462,13 @@ class ClineUiAdapter(Adapter):
                     operations=tuple(operations_for("execute_command", {"command": text}, cwd)),
                 )
                 matcher.add(_Pending(call_id, "execute_command", turn, index, None))
+            elif kind == "task_progress" and text.strip():
+                # Cline records the checklist it carries on its tool calls as a
+                # message of its own; as a call it updates the task list.
+                call_id = f"cline-ui-{index}"
+                yield ToolCall(turn=turn, line=index, call_id=call_id, tool="task_progress",
+                               arguments={"task_progress": text}, timestamp=stamp)
+                yield ToolResult(turn=turn, line=index, call_id=call_id, status="success")
             elif kind == "condense_context" or kind == "condense":
                 yield CompactionBoundary(turn=turn, line=index, trigger=kind, summary=text or None)
         # Calls after the last request: their results were never sent.

@@ -20,3 +20,48 @@ def test_choice_root_cause_and_rejected_alternative() -> None:
 def test_questions_hedges_and_code_are_not_decisions() -> None:
     text = "Should I use Redis instead of Memcached?\nMaybe we could go with Redis.\n```python\n# decided to use x instead of y\n```"
     assert extract_decisions(text, turn=1) == []
+
+
+def test_behaviour_described_with_instead_of_is_not_a_decision() -> None:
+    text = ("It returns None instead of raising a KeyError.\n"
+            "On commit, both sessions are being condensed instead of just Session 2.\n"
+            "We should raise `ValueError` instead of returning None.")
+    assert [d.text for d in extract_decisions(text, turn=1)] == [
+        "We should raise `ValueError` instead of returning None."]
+
+
+def test_choosing_a_tool_for_the_next_step_is_not_a_decision() -> None:
+    text = ("I'll use `sed` to fix line 622.\nLet's use find_file to see where it is.\n"
+            "THOUGHT: I will use a python script to rewrite the file.\nWe'll keep similar style.\n"
+            "I'll use `exec.CommandContext` so the hook can be cancelled.")
+    assert [(d.kind, d.text) for d in extract_decisions(text, turn=1)] == [
+        ("choice", "I'll use `exec.CommandContext` so the hook can be cancelled.")]
+
+
+def test_tables_quotes_and_empty_root_causes_are_skipped() -> None:
+    text = ('| #1368 | Real problem, but overbuilt |\n'
+            'The PR says "instead of an AttributeError I think we should raise IndexError".\n'
+            "Found the root cause.\nRoot cause verified end-to-end.\n"
+            "Alternatively, perhaps it should check the process rather than the state file.")
+    assert extract_decisions(text, turn=1) == []
+
+
+def test_a_root_cause_heading_takes_the_line_after_it() -> None:
+    text = 'Root cause of "trailer added but no checkpoint":\n- the hook exits before writing the checkpoint\n'
+    [decision] = extract_decisions(text, turn=3)
+    assert decision.kind == "root-cause"
+    assert decision.text == 'Root cause of "trailer added but no checkpoint": the hook exits before writing the checkpoint'
+
+
+def test_files_are_named_by_path_or_distinctive_base_name_only() -> None:
+    text = "The root cause is that src/auth.py reads `exp` before b.py sets it."
+    [decision] = extract_decisions(text, turn=1, known_paths=[".", "b.py", "lib/src/auth.py", "auth.pyc", "a"])
+    assert decision.files == ["lib/src/auth.py", "b.py"]
+
+
+def test_the_next_step_of_the_work_is_not_a_decision() -> None:
+    text = ("I’ll continue to wait rather than doing competing edits in the main checkout.\n"
+            "I’ll verify against the local fork rather than infer from the previous summary.\n"
+            "I’m going to put it on a small branch instead of pushing directly to `main`.")
+    assert [d.text for d in extract_decisions(text, turn=1)] == [
+        "I’m going to put it on a small branch instead of pushing directly to `main`."]

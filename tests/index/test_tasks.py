@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from artifact_index.loading import build_index
 from artifact_index.tasks import Task, apply_task_call, open_tasks
 
 
@@ -38,3 +42,24 @@ def test_cline_task_progress_checklist() -> None:
 def test_other_tools_are_not_about_tasks() -> None:
     assert apply_task_call([], "Read", {"file_path": "a"}, turn=1) is None
     assert apply_task_call([], "TaskUpdate", {"taskId": "missing", "status": "completed"}, turn=1) is None
+
+
+def test_a_todo_list_written_as_text() -> None:
+    # Factory Droid's TodoWrite passes the list as numbered lines.
+    tasks = apply_task_call([], "TodoWrite", {"todos": "1. [completed] Read the code\n2. [in_progress] Patch it"}, turn=5)
+    assert tasks == [Task(id="1", content="Read the code", status="completed", turn=5),
+                     Task(id="2", content="Patch it", status="in_progress", turn=5)]
+
+
+def test_cline_ui_task_progress_messages_become_the_task_list(tmp_path: Path) -> None:
+    messages = [
+        {"ts": 1, "type": "say", "say": "task", "text": "Add an Open button"},
+        {"ts": 2, "type": "say", "say": "text", "text": "Looking at the header."},
+        {"ts": 3, "type": "say", "say": "task_progress", "text": "- [ ] Find the header\n- [ ] Add the button"},
+        {"ts": 4, "type": "say", "say": "task_progress", "text": "- [x] Find the header\n- [ ] Add the button"},
+    ]
+    path = tmp_path / "ui_messages.json"
+    path.write_text(json.dumps(messages))
+    index, _ = build_index(path)
+    assert [(t["content"], t["status"]) for t in index.tasks()] == [
+        ("Find the header", "completed"), ("Add the button", "pending")]

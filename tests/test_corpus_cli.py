@@ -1,0 +1,80 @@
+"""Every real transcript goes through every index command of issue 4, table and JSON, with exit code 0.
+
+Runs in-process through :func:`artifact_index.cli.main`; each transcript's
+index is built once (the session-wide ``corpus_index`` cache of conftest.py)
+and shared with the other corpus tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from artifact_index import cli
+from artifact_index.index import ArtifactIndex
+from artifact_index.loading import Loaded
+
+CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]  # the `corpus_index` fixture of conftest.py
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+FOLDERS = ["aider", "claude_code", "cline", "codex", "copilot_cli", "entire_compact", "gemini_cli", "git_ai_note",
+           "mini_swe_agent", "opencode", "openhands", "other", "swe_agent"]
+COMMANDS = ["show", "symbols", "errors", "decisions", "tasks"]
+# The top-level keys each command's --json promises (issue 4).
+JSON_KEYS = {
+    "show": {"format", "root", "files", "symbols", "errors", "original", "tests", "decisions", "tasks",
+             "user_messages"},
+    "symbols": {"files"},
+    "errors": {"original", "errors", "tests"},
+    "decisions": {"decisions"},
+    "tasks": {"tasks", "user_messages"},
+}
+
+
+def corpus_files() -> list[Path]:
+    if not CORPUS.exists():
+        return []
+    return sorted(p for folder in FOLDERS for p in (CORPUS / folder).glob("*.gz"))
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        corpus_index: CorpusIndex) -> Callable[..., tuple[int, str, str]]:
+    monkeypatch.setattr(cli, "build_index", lambda path, format=None: corpus_index(Path(path)))
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        code = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke
+
+
+def test_the_corpus_has_every_format_folder(corpus_dir: Path) -> None:
+    assert [f for f in FOLDERS if not list((corpus_dir / f).glob("*.gz"))] == []
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_index_command_runs_on_a_real_transcript(
+    path: Path, corpus_dir: Path, run: Callable[..., tuple[int, str, str]]
+) -> None:
+    for command in COMMANDS:
+        code, out, err = run(command, str(path))
+        assert code == 0, f"{command}: {err}"
+        assert out.strip() and "internal error" not in err
+        code, out, err = run(command, str(path), "--json")
+        assert code == 0, f"{command} --json: {err}"
+        data = json.loads(out)
+        assert JSON_KEYS[command] <= set(data), command
+    # The timeline of the first changed file, with its net diff when known.
+    code, out, _ = run("files", str(path), "--json")
+    changed = [f["path"] for f in json.loads(out)["files"] if f["status"] in ("created", "modified", "deleted")]
+    if changed:
+        code, out, err = run("history", str(path), changed[0], "--json")
+        assert code == 0, err
+        history = json.loads(out)
+        assert history["ops"] and (history["net_diff"] is None or isinstance(history["net_diff"], str))
+        assert run("history", str(path), changed[0])[0] == 0
