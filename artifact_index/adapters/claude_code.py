@@ -466,12 +466,14 @@ def _reported(
                 ),
             )
         if tool in EDIT_TOOLS and path and isinstance(structured.get("structuredPatch"), list):
+            original = structured.get("originalFile", structured.get("originalFileContents"))
             return (
                 ReportedChange(
                     path=path,
                     change="modified",
                     diff=render_structured_patch(structured["structuredPatch"]),
                     content=_edited_content(tool, arguments, structured),
+                    original=original if isinstance(original, str) else None,
                 ),
             )
     change = reported_from_text(tool, path, output, arguments)

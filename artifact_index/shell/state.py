@@ -12,6 +12,7 @@ workspace, or a device (``/dev/null``), which is no file at all.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -54,6 +55,9 @@ TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/fold
 DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+
+
 def join(cwd: str | None, path: str) -> str | None:
     """``path`` joined with ``cwd`` and normalised.
 
@@ -68,6 +72,8 @@ def join(cwd: str | None, path: str) -> str | None:
         return None
     if path.startswith("/"):
         return _normalise(path)
+    if _DRIVE.match(path):  # Windows: D:/x or D:\\x (Git Bash, PowerShell)
+        return path[:2] + _normalise(path[2:].replace("\\", "/") or "/")
     if cwd is None:
         return None
     if not cwd:

@@ -437,3 +437,11 @@ def test_failed_rm_of_several_paths_removed_the_ones_known_to_exist() -> None:
     files: dict[str, str | None] = {"/w/a.py": "x", "/w/b.py": None}
     result = analyze("rm a.py b.py missing.py", files=files, succeeded=False)
     assert effects(result) == [("delete", "a.py"), ("delete", "b.py")]
+
+
+def test_windows_drive_paths_are_absolute() -> None:
+    from artifact_index.shell import analyze_command
+
+    analysis = analyze_command("cd D:/proj && rm src/old.go", "D:/proj", succeeded=True, workspace="D:/proj")
+    assert [(op.action, op.path) for op in analysis.operations] == [("delete", "D:/proj/src/old.go")]
+    assert analysis.cwd_after == "D:/proj"
