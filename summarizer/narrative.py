@@ -127,7 +127,9 @@ def merge(previous: Narrative, reply: NarrativeReply, *, cycle: int, last_turn: 
             kept = [item for number, item in enumerate(previous.items(key), start=1) if number not in dropped]
         seen = {item.text for item in kept}
         for text in answer.items:
-            text = text.strip()
+            # One line per item: a summary renders each as one bullet, and
+            # reading a previous summary back relies on that.
+            text = " ".join(text.split())
             if text and text not in seen:
                 kept.append(NarrativeItem(text=text, cycle=cycle, origin=reply.origin))
                 seen.add(text)

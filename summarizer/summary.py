@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from artifact_index.events import Event
 from artifact_index.index import ArtifactIndex
@@ -28,12 +28,12 @@ from .facts import SessionFacts, facts_from_index
 from .index_sections import MAX_DETAIL, render_index_section
 from .narrative import Narrative, NarrativeItem, NarrativeRequest, NarrativeWriter, Strategy, merge
 from .span import chunk_span, span_after
-from .templates import Section, Template
+from .templates import Section, Template, builtin_templates, load_template
 from .tokens import count_tokens
 
 __all__ = ["Summary", "parse_previous", "render_summary", "summarize"]
 
-_STATE = re.compile(r"<!-- artifact-index:narrative (\{.*?\}) -->", re.S)
+_STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
 _FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
 
 
@@ -79,12 +79,14 @@ def render_summary(template: Template, facts: SessionFacts, narrative: Narrative
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
         text = "# Session summary\n\n" + "\n\n".join(f"## {s.title}\n{body}" for s, body in bodies) + "\n"
-    # Compact: defaults left out, flags too (they are recomputed against the index on resume).
-    state = narrative.model_copy(update={"sections": {
-        key: [item.model_copy(update={"flag": None}) for item in items]
-        for key, items in narrative.sections.items()
-    }}).model_dump_json(exclude_defaults=True)
-    return text + f"\n<!-- artifact-index:narrative {state} -->\n"
+    # Only what the Markdown cannot say: each item's cycle and origin, in
+    # bullet order. The texts are read back from the bullets, so the state
+    # costs a few tokens instead of repeating the narrative.
+    state = json.dumps({
+        "cycle": narrative.cycle, "last_turn": narrative.last_turn,
+        "items": {key: [[item.cycle, item.origin] for item in items] for key, items in narrative.sections.items()},
+    }, separators=(",", ":"))
+    return text + f"\n<!-- artifact-index:state {state} -->\n"
 
 
 def _heading_key(heading: str) -> str:
@@ -101,14 +103,12 @@ def parse_previous(markdown: str, template: Template) -> Narrative:
     Intent:" is the section titled "Primary Request"); text under other
     headings (the file lists the index recomputes anyway) is left out.
     """
-    found = _STATE.search(markdown)
-    if found:
-        try:
-            return Narrative.model_validate_json(found.group(1))
-        except ValidationError:
-            pass
+    return _parse_narrative(markdown, template.narrative_sections)
+
+
+def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Narrative:
     named: list[tuple[str, str]] = []
-    for section in template.narrative_sections:
+    for section in narrative_sections:
         named += [(_heading_key(section.title), section.key), (_heading_key(section.key), section.key)]
     sections: dict[str, list[NarrativeItem]] = {}
     current: str | None = None
@@ -124,14 +124,38 @@ def parse_previous(markdown: str, template: Template) -> Narrative:
             if match is not None or heading.group(3) is None:
                 current = match
                 continue
+        if line.strip() == "<analysis>" and any(k == "analysis" for _, k in named):
+            current = "analysis"
+            continue
         if line.strip().startswith(("<", "```")):
-            continue  # <analysis>, <summary>, the state comment, code fences
+            current = None if line.strip() == "</analysis>" else current
+            continue  # <summary>, the state comment, code fences
         if current and line.strip():
             text = re.sub(r"^\s*([-*]|\d+[.)])\s+", "", line).strip()
             text = _FLAG.sub("", text).strip()
             if text and text != "Nothing recorded.":
                 sections.setdefault(current, []).append(NarrativeItem(text=text, cycle=0, origin="previous"))
-    return Narrative(cycle=0, last_turn=0, sections=sections)
+    return _with_state(Narrative(cycle=0, last_turn=0, sections=sections), markdown)
+
+
+def _with_state(parsed: Narrative, markdown: str) -> Narrative:
+    """Give the parsed bullets back their cycles and origins from our embedded state, where it matches."""
+    found = _STATE.search(markdown)
+    if not found:
+        return parsed
+    try:
+        state = json.loads(found.group(1))
+        cycle, last_turn, meta = int(state["cycle"]), int(state["last_turn"]), dict(state["items"])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        return parsed
+    sections: dict[str, list[NarrativeItem]] = {}
+    for key, items in parsed.sections.items():
+        marks = meta.get(key)
+        if isinstance(marks, list) and len(marks) == len(items):
+            # The bullets are ours, unedited: each keeps the cycle it came from.
+            items = [item.model_copy(update={"cycle": int(m[0]), "origin": str(m[1])}) for item, m in zip(items, marks, strict=True)]
+        sections[key] = items
+    return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)
 
 
 def summarize(
@@ -183,7 +207,14 @@ def summarize(
                    requests=len(chunks))
 
 
-def narrative_state(markdown: str) -> dict[str, object] | None:
-    """The raw narrative state embedded in a summary, for tools that inspect it."""
-    found = _STATE.search(markdown)
-    return json.loads(found.group(1)) if found else None
+def narrative_state(markdown: str, template: Template | None = None) -> dict[str, object] | None:
+    """The narrative of a summary this package wrote (items with cycles and origins), for tools that inspect it.
+
+    Without ``template`` the narrative sections of every built-in template are recognised.
+    """
+    if not _STATE.search(markdown):
+        return None
+    if template is not None:
+        return parse_previous(markdown, template).model_dump()
+    sections = [s for name in builtin_templates() for s in load_template(name).narrative_sections]
+    return _parse_narrative(markdown, sections).model_dump()
