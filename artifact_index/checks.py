@@ -703,14 +703,19 @@ def command_key(command: str | None) -> str | None:
 def covers(later: str | None, earlier: str | None) -> bool:
     """True when ``later`` runs at least every check ``earlier`` ran.
 
-    For commands that are not known checks only the same normalised command
-    counts.
+    For commands that are not known checks, the same normalised command counts,
+    and so does the same program and sub-command with words added.
     """
     if not later or not earlier:
         return False
     if command_key(later) == command_key(earlier):
         return True
     later_checks, earlier_checks = checks_in(later), checks_in(earlier)
+    if not later_checks and not earlier_checks:
+        # Not checks: the same program and sub-command with only words added
+        # (`git push` then `git push --set-upstream origin topic`) is a rerun.
+        old, new = command_key(earlier).split(), command_key(later).split()
+        return len(old) >= 2 and new[:2] == old[:2] and set(old) <= set(new)
     if not later_checks or not earlier_checks:
         return False
     return all(any(new.covers(old) for new in later_checks) for old in earlier_checks)

@@ -102,3 +102,13 @@ def test_heredoc_bodies_are_not_commands() -> None:
 )
 def test_exit_status_masking(command: str, masked: bool) -> None:
     assert masks_exit_status(command) is masked
+
+
+def test_a_rerun_with_options_added_covers_a_plain_command() -> None:
+    from artifact_index.checks import covers
+
+    assert covers("git push --set-upstream origin topic", "git push")
+    assert covers("cd /repo && python reproduce.py --verbose", "python reproduce.py")
+    assert not covers("git pull", "git push")
+    assert not covers("git push", "git push --set-upstream origin topic")
+    assert covers("ls -la", "ls -la")
