@@ -714,7 +714,7 @@ def covers(later: str | None, earlier: str | None) -> bool:
     if not later_checks and not earlier_checks:
         # Not checks: the same program and sub-command with only words added
         # (`git push` then `git push --set-upstream origin topic`) is a rerun.
-        old, new = command_key(earlier).split(), command_key(later).split()
+        old, new = (command_key(earlier) or "").split(), (command_key(later) or "").split()
         return len(old) >= 2 and new[:2] == old[:2] and set(old) <= set(new)
     if not later_checks or not earlier_checks:
         return False

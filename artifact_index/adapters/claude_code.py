@@ -159,7 +159,7 @@ class _Reader:
         for line, record in self.records:
             if not isinstance(record, dict):
                 continue
-            if first_line is None and record.get("type") in _KNOWN_TYPES:
+            if first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
                 first_line = line
             if self.cwd is None and _str(record.get("cwd")):
                 self.cwd = record["cwd"]
@@ -224,7 +224,7 @@ class _Reader:
         nested = data.get("message")
         # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
         # no message: they only report that something is running.
-        if not isinstance(nested, dict) or nested.get("type") not in _MESSAGE_TYPES:
+        if not isinstance(nested, dict) or _str(nested.get("type")) not in _MESSAGE_TYPES:
             return
         chain = _str(data.get("agentId")) or _str(record.get("parentToolUseID")) or "subagent"
         yield from self._message(line, nested, chain)

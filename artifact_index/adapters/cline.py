@@ -405,7 +405,7 @@ class ClineUiAdapter(Adapter):
             for note in _cwd_notes(_request_text(record["text"]))
         ]
         cwd: str | None = notes[0] if notes else None
-        first = document[0] if isinstance(document[0], dict) else {}
+        first = document[0] if document and isinstance(document[0], dict) else {}
         yield from _session_start(1, notes, _timestamp(first.get("ts")))
         turn = 0
         in_reply = False

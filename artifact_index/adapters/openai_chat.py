@@ -83,10 +83,10 @@ class OpenAIChatAdapter(Adapter):
         turns = TurnCounter()
         pending: dict[str, tuple[str, int]] = {}  # call id -> (tool, turn)
         for line, message in messages:
-            if not isinstance(message, dict) or message.get("role") not in _ROLES:
+            role = message.get("role") if isinstance(message, dict) else None
+            if not isinstance(role, str) or role not in _ROLES:
                 source.skip(line, "not a chat message")
                 continue
-            role = message["role"]
             text = as_text(message.get("content"))
             if role in ("system", "developer"):
                 yield UserMessage(turn=turns.current, line=line, text=text, synthetic=True)

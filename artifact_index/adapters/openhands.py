@@ -203,22 +203,23 @@ class _Session:
     def _pair(self) -> dict[int, int]:
         """Action index -> index of the observation that answers it."""
         pairs: dict[int, int] = {}
-        by_id: dict[Any, int] = {}
+        by_id: dict[int | str, int] = {}
         by_call: dict[str, int] = {}
         waiting: list[int] = []
         for index, event in enumerate(self.history):
             if not isinstance(event, dict):
                 continue
             if self._is_action(event):
-                if event.get("id") is not None:
-                    by_id[event["id"]] = index
+                event_id = _event_id(event.get("id"))
+                if event_id is not None:
+                    by_id[event_id] = index
                 call_id = _tool_call_id(event)
                 if call_id:
                     by_call[call_id] = index
                 waiting.append(index)
             elif self._is_observation(event):
                 target = None
-                cause = event.get("cause", event.get("action_id"))
+                cause = _event_id(event.get("cause", event.get("action_id")))
                 if cause is not None and cause in by_id:
                     target = by_id[cause]
                 elif _tool_call_id(event) in by_call:
@@ -593,7 +594,7 @@ class _Session:
             action = event.get("action") if self.sdk else event.get("args")
             action = action if isinstance(action, dict) else _flat_args(event)
             command = action.get("command") if isinstance(action.get("command"), str) else None
-            shell = (event.get("action") == "run") or (self.sdk and action.get("kind") in _SDK_SHELL_ACTIONS)
+            shell = (event.get("action") == "run") or (self.sdk and str(action.get("kind")) in _SDK_SHELL_ACTIONS)
             if not shell or command is None:
                 continue
             observation = self._observation_for(index)
@@ -636,6 +637,11 @@ def _model(record: dict[str, Any]) -> str | None:
         if isinstance(config, dict) and isinstance(config.get("model"), str):
             return str(config["model"])
     return None
+
+
+def _event_id(value: Any) -> int | str | None:
+    """An event id or cause; ids are ints (V0) or strings (SDK), anything else is no id."""
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
 
 def _tool_call_id(event: dict[str, Any]) -> str | None:

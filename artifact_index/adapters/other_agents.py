@@ -85,6 +85,11 @@ def _records(source: Source) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
+def _list(value: Any) -> list[Any]:
+    """A list field, or no items when the record holds something else there."""
+    return value if isinstance(value, list) else []
+
+
 def _failure(text: str) -> FailureReason:
     return classify_failure(text)
 
@@ -353,10 +358,10 @@ class ContinueCliAdapter(Adapter):
             if text.strip():
                 yield AssistantMessage(turn=turn, line=index, text=text)
             states = {
-                str(s.get("toolCallId")): s for s in item.get("toolCallStates") or []
+                str(s.get("toolCallId")): s for s in _list(item.get("toolCallStates"))
                 if isinstance(s, dict)
             }
-            for call in message.get("toolCalls") or []:
+            for call in _list(message.get("toolCalls")):
                 function = call.get("function") if isinstance(call, dict) else None
                 if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                     source.skip(index, "tool call without a function name")
@@ -376,10 +381,10 @@ class ContinueCliAdapter(Adapter):
     @staticmethod
     def result(turn: int, line: int, call_id: str, state: dict[str, Any]) -> ToolResult:
         output = "\n".join(
-            str(o.get("content", "")) for o in state.get("output") or [] if isinstance(o, dict)
+            str(o.get("content", "")) for o in _list(state.get("output")) if isinstance(o, dict)
         )
         status = state.get("status")
-        if status in _CONTINUE_FAILED:
+        if isinstance(status, str) and status in _CONTINUE_FAILED:
             reason: FailureReason = "rejected" if status != "errored" else _failure(output)
             return _result(turn, line, call_id, "failure", output, reason)
         if status == "done":
@@ -416,7 +421,8 @@ class AmpAdapter(Adapter):
         # Results are read ahead so a Read of a directory can be told from a file read.
         results: dict[str, dict[str, Any]] = {}
         for message in messages:
-            for block in message.get("content") or [] if isinstance(message, dict) else []:
+            content = message.get("content") if isinstance(message, dict) else None
+            for block in content if isinstance(content, list) else []:
                 if isinstance(block, dict) and block.get("type") == "tool_result":
                     run = block.get("run")
                     results[str(block.get("toolUseID"))] = run if isinstance(run, dict) else {}
@@ -441,6 +447,7 @@ class AmpAdapter(Adapter):
             turn = turns.assistant()
             usage = message.get("usage")
             model = usage.get("model") if isinstance(usage, dict) else None
+            model = model if isinstance(model, str) else None
             text = as_text(texts)
             if text.strip():
                 yield AssistantMessage(turn=turn, line=index, text=text, model=model)
@@ -502,33 +509,55 @@ def _amp_root(document: dict[str, Any]) -> str | None:
 # Copilot (VS Code chat sessions) ----------------------------------------------
 
 
-def _apply_mutation(state: Any, record: dict[str, Any]) -> Any:
-    """Apply one record of VS Code's chat-session mutation log to ``state``."""
+def _apply_mutation(state: Any, record: dict[str, Any]) -> tuple[Any, str | None]:
+    """Apply one record of VS Code's chat-session mutation log to ``state``.
+
+    Returns the new state and, when the record could not be applied, why.
+    """
     kind = record.get("kind")
     if kind == 0:
-        return record.get("v")
+        return record.get("v"), None
     keys = record.get("k")
     if not isinstance(keys, list) or not keys:
-        return state
+        return state, None
     target = state
     for key in keys[:-1]:
-        target = target[key] if isinstance(target, dict | list) else None
+        target = _child(target, key)
         if target is None:
-            return state
+            # The log and the state disagree (edited or truncated file).
+            return state, "mutation path does not exist in the session"
     last = keys[-1]
     value = record.get("v")
-    if (kind == 1 and isinstance(target, dict)) or (kind == 1 and isinstance(target, list) and isinstance(last, int) and last < len(target)):
+    if kind == 1 and _fits(target, last):
         target[last] = value
-    elif kind == 2 and isinstance(target, dict | list):
-        container = target.get(last) if isinstance(target, dict) else (
-            target[last] if isinstance(last, int) and last < len(target) else None
-        )
-        if isinstance(container, list) and isinstance(value, list):
-            start = record.get("i")
-            if isinstance(start, int):
-                del container[start:]
-            container.extend(value)
-    return state
+    elif kind == 2:
+        container = _child(target, last)
+        if not isinstance(container, list) or not isinstance(value, list):
+            return state, "append mutation to something that is not a list"
+        start = record.get("i")
+        if isinstance(start, int):
+            del container[start:]
+        container.extend(value)
+    elif kind == 1:
+        return state, "mutation path does not exist in the session"
+    return state, None
+
+
+def _fits(container: Any, key: Any) -> bool:
+    """True when ``key`` addresses ``container``: a string key of a dict or an index of a list."""
+    if isinstance(container, dict):
+        return isinstance(key, str)
+    return (
+        isinstance(container, list) and isinstance(key, int) and not isinstance(key, bool)
+        and 0 <= key < len(container)
+    )
+
+
+def _child(container: Any, key: Any) -> Any:
+    """``container[key]`` when the key fits the container, else None."""
+    if not _fits(container, key):
+        return None
+    return container.get(key) if isinstance(container, dict) else container[key]
 
 
 def _node_text(node: Any) -> str:
@@ -562,10 +591,12 @@ def _copilot_session(source: Source) -> tuple[dict[str, Any] | None, dict[int, i
     state: Any = None
     lines: dict[int, int] = {}
     for line, record in _records(source):
-        state = _apply_mutation(state, record)
+        state, problem = _apply_mutation(state, record)
         if state is None:
             source.skip(line, "mutation before the session snapshot")
             continue
+        if problem is not None:
+            source.skip(line, problem)
         requests = state.get("requests") if isinstance(state, dict) else None
         for index in range(len(requests) if isinstance(requests, list) else 0):
             lines.setdefault(index, line)
@@ -595,7 +626,7 @@ class CopilotVscodeAdapter(Adapter):
         if session is None:
             source.skip(None, "no chat session snapshot found")
             return
-        requests = [r for r in session.get("requests") or [] if isinstance(r, dict)]
+        requests = [r for r in _list(session.get("requests")) if isinstance(r, dict)]
         yield SessionInfo(
             turn=0, line=1, agent="copilot-vscode", cwd=_copilot_root(requests),
             session_id=str(session["sessionId"]) if session.get("sessionId") else None,
@@ -613,7 +644,7 @@ class CopilotVscodeAdapter(Adapter):
             metadata = result.get("metadata") if isinstance(result, dict) else None
             if not isinstance(metadata, dict):
                 continue
-            rounds = metadata.get("toolCallRounds") or []
+            rounds = _list(metadata.get("toolCallRounds"))
             outputs = metadata.get("toolCallResults") or {}
             model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
             denied = _denied_calls(request)
@@ -625,7 +656,7 @@ class CopilotVscodeAdapter(Adapter):
                 reply = round_.get("response")
                 if isinstance(reply, str) and reply.strip():
                     yield AssistantMessage(turn=turn, line=index, text=reply, model=model)
-                for call in round_.get("toolCalls") or []:
+                for call in _list(round_.get("toolCalls")):
                     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                         source.skip(index, "tool call without a name")
                         continue
@@ -652,7 +683,7 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
     """Positions of the calls the user denied or skipped in the confirmation UI."""
     denied: set[int] = set()
     invocations = [
-        part for part in request.get("response") or []
+        part for part in _list(request.get("response"))
         if isinstance(part, dict) and part.get("kind") == "toolInvocationSerialized"
     ]
     for position, part in enumerate(invocations):
@@ -665,7 +696,7 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
 
 def _copilot_root(requests: list[dict[str, Any]]) -> str | None:
     for request in requests:
-        for part in request.get("response") or []:
+        for part in _list(request.get("response")):
             base = part.get("baseUri") if isinstance(part, dict) else None
             if isinstance(base, dict) and isinstance(base.get("path"), str):
                 return str(base["path"]).rstrip("/") or "/"

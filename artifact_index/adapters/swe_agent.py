@@ -144,7 +144,9 @@ class _Reader:
         self.doc = doc
         self.steps: list[Any] = doc["trajectory"]
         self.states = [_state(step.get("state")) if isinstance(step, dict) else {} for step in self.steps]
-        self.history = [m for m in doc.get("history") or [] if isinstance(m, dict) and not m.get("is_demo")]
+        history = doc.get("history")
+        history = history if isinstance(history, list) else []
+        self.history = [m for m in history if isinstance(m, dict) and not m.get("is_demo")]
         self.turns = TurnCounter()
         root = _root(doc, self.states, self.history)
         self.ctx = _Context(root=root, cwd=root)

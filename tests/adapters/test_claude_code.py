@@ -382,3 +382,19 @@ def test_an_edit_the_person_changed_before_accepting_reports_what_was_written() 
     events = list(ADAPTER.events(source))
     reported = _result(events, "toolu_1").reported
     assert reported is not None and reported[0].content == "x = 3\n"
+
+
+def test_records_whose_type_is_not_a_string_are_skipped() -> None:
+    # Regression: a list ``type`` raised TypeError (unhashable) while reading
+    # the session header, and in a progress record's nested message.
+    records = [
+        {"type": ["user"], "cwd": "/p"},
+        {"type": "user", "uuid": "u1", "cwd": "/p", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
+        {"type": "progress", "uuid": "p1", "data": {"message": {"type": ["assistant"], "message": {}}}},
+    ]
+    source = Source("s.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    events = list(ADAPTER.events(source))
+    session = next(e for e in events if isinstance(e, SessionInfo))
+    assert (session.line, session.cwd) == (2, "/p")
+    assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
+    assert [s.line for s in source.skipped] == [1]

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.adapters import adapter_named
 from artifact_index.events import SessionInfo, WorkingDirectory
+from artifact_index.source import Source
 
 from .conftest import Loader, Run
 
@@ -135,3 +137,9 @@ def test_corpus_files_parse_and_find_their_edits(load: Loader, corpus_dir: Path)
         )
         if has_edits and "haram" not in path.name:
             assert run.changed(), path.name
+
+
+def test_an_empty_ui_message_list_is_an_empty_session() -> None:
+    # Regression: ``[]`` used to raise IndexError reading the first message.
+    events = list(adapter_named("cline-ui").events(Source("ui_messages.json", "[]")))
+    assert [type(e) for e in events] == [SessionInfo]

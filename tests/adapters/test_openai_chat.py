@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.adapters import adapter_named
+from artifact_index.events import UserMessage
+from artifact_index.source import Source
+
 from .conftest import Loader, Run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,3 +86,12 @@ def test_example_session(load: Loader) -> None:
     run = load("openai-chat", ROOT / "examples" / "openai-chat.jsonl")
     assert run.detected == "openai-chat"
     assert run.changed() == {"src/config.py", "src/cli.py", "src/server.py"}
+
+
+def test_a_message_whose_role_is_not_a_string_is_skipped() -> None:
+    # Regression: a list role raised TypeError (unhashable) in the role check.
+    text = json.dumps({"role": ["user"], "content": "x"}) + "\n" + json.dumps({"role": "user", "content": "hi"})
+    source = Source("chat.jsonl", text)
+    events = list(adapter_named("openai-chat").events(source))
+    assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
+    assert [s.line for s in source.skipped] == [1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,19 @@ def test_real_failed_edits_are_failures(corpus_dir: Path) -> None:
     edits = [c for c in events if isinstance(c, ToolCall) and any(op.action == "edit" for op in c.operations)]
     outcomes = [_result(events, c.call_id).status for c in edits]
     assert outcomes.count("success") == 1 and len(outcomes) == 11
+
+
+def test_ids_and_causes_of_the_wrong_type_do_not_stop_pairing() -> None:
+    # Regression: a dict ``id`` raised TypeError (unhashable) while pairing
+    # actions with observations.
+    history = [
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "go"}},
+        {"id": {"x": 1}, "source": "agent", "action": "run", "args": {"command": "ls"}},
+        {"id": 3, "source": "agent", "action": "run", "args": {"command": "rm a.py"}},
+        {"id": 4, "cause": 3, "source": "agent", "observation": "run", "content": "", "extras": {"exit_code": 0}},
+        {"id": 5, "cause": [3], "source": "agent", "observation": "run", "content": "", "extras": {"exit_code": 1}},
+    ]
+    events = list(ADAPTER.events(Source("events.json", json.dumps(history))))
+    results = {e.call_id: e.status for e in events if isinstance(e, ToolResult)}
+    assert results["event-3"] == "success"
+    assert len([e for e in events if isinstance(e, ToolCall)]) == 2

@@ -385,3 +385,9 @@ def test_real_editor_command_lines_parse_to_the_recorded_json_arguments(corpus_d
                 assert parse_editor_command_line(message["action"]) == arguments, path.name
                 checked += 1
     assert checked > 100
+
+
+def test_a_history_that_is_not_a_list_is_ignored() -> None:
+    # Regression: ``"history": true`` raised TypeError (not iterable).
+    events = list(ADAPTER.events(Source("t.traj", json.dumps({"trajectory": [], "history": True}))))
+    assert [type(e) for e in events] == [SessionInfo]
