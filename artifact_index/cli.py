@@ -134,6 +134,27 @@ def cmd_errors(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_refetch(args: argparse.Namespace) -> int:
+    from .refetch import refetch_report
+
+    index, _ = _index(args)
+    report = refetch_report(index)
+    again, after = report.rereads_after_compaction
+    if args.json:
+        _emit({**report.model_dump(), "rereads_after_compaction": again, "reads_after_compaction": after})
+        return 0
+    share = f"{report.redundant_reads / report.reads:.0%}" if report.reads else "-"
+    print(f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
+          "since the same agent last read it")
+    for c in report.compactions:
+        files = ", ".join(c.files[:8]) + ("…" if len(c.files) > 8 else "")
+        print(f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
+              f"before it" + (f" ({files})" if files else ""))
+    if not report.compactions:
+        print("no compaction in this transcript")
+    return 0
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     from summarizer.commands import summary_command
 
@@ -242,6 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
     errors = sub.add_parser("errors", help="the error ledger and the last result of each test command")
     _add_transcript(errors)
     errors.set_defaults(run=cmd_errors)
+
+    refetch = sub.add_parser("refetch", help="re-fetch frequency: redundant reads, and re-reads after each "
+                                             "compaction (the quality signal of a summary)")
+    _add_transcript(refetch)
+    refetch.set_defaults(run=cmd_refetch)
 
     summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
     summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")

@@ -114,8 +114,10 @@ class Tracker:
     def _record_message(self, event: UserMessage | AssistantMessage | CompactionBoundary) -> None:
         meta = self.index.meta
         if isinstance(event, CompactionBoundary):
+            # ``seq``: the operations before the boundary are those numbered up to it.
             meta.setdefault("compactions", []).append(
-                {"turn": event.turn, "trigger": event.trigger, "pre_tokens": event.pre_tokens}
+                {"turn": event.turn, "trigger": event.trigger, "pre_tokens": event.pre_tokens,
+                 "seq": meta.get("op_count", 0), "sidechain": event.sidechain}
             )
         elif isinstance(event, UserMessage) and not event.synthetic:
             meta.setdefault("user_messages", []).append({"turn": event.turn, "text": event.text})
