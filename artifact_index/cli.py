@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -155,6 +156,39 @@ def cmd_refetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_probe(args: argparse.Namespace) -> int:
+    from summarizer.commands import events_until_compaction
+    from summarizer.errors import SummarizerError
+    from summarizer.facts import facts_from_index
+    from summarizer.probes import probe_summary
+
+    from .tracker import Tracker
+
+    try:
+        summary = Path(args.summary).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SummarizerError(f"summary {args.summary} cannot be read ({exc.strerror or exc})") from exc
+    loaded = open_transcript(args.transcript, args.format)
+    events = list(loaded.events())
+    if args.until_compaction is not None:
+        events = events_until_compaction(events, args.until_compaction)
+    _report_skipped(loaded)
+    report = probe_summary(summary, facts_from_index(Tracker(format=loaded.adapter.name).feed_all(events)))
+    if args.json:
+        _emit({"overall": report.overall,
+               "probes": [{**p.model_dump(), "score": p.score} for p in report.probes]})
+        return 0
+    for probe in report.probes:
+        if not probe.expected:
+            print(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
+            continue
+        missing = f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}" if probe.missing else ""
+        print(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/{len(probe.expected)} "
+              f"named{missing}")
+    print(f"{'overall':13} {report.overall:.2f}")
+    return 0
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     from summarizer.commands import summary_command
 
@@ -268,6 +302,13 @@ def build_parser() -> argparse.ArgumentParser:
                                              "compaction (the quality signal of a summary)")
     _add_transcript(refetch)
     refetch.set_defaults(run=cmd_refetch)
+
+    probe = sub.add_parser("probe", help="score a summary (ours or any other) on the probes the index can answer")
+    _add_transcript(probe)
+    probe.add_argument("summary", help="the summary to score (a Markdown or text file)")
+    probe.add_argument("--until-compaction", type=int, metavar="N",
+                       help="the summary covers what came before the transcript's N-th compaction boundary")
+    probe.set_defaults(run=cmd_probe)
 
     summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
     summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
