@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
@@ -23,14 +23,13 @@ from artifact_index.events import (
 )
 from artifact_index.source import Source, read_source
 
+from .helpers import call_with, read_events, result_of
+
 ADAPTER = ClaudeCodeAdapter()
+_events = partial(read_events, ADAPTER)
+_call = call_with
+_result = result_of
 ROOT = "/home/dev/shop"
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source)
-    return list(ADAPTER.events(source)), source
 
 
 @pytest.fixture(scope="module")
@@ -46,15 +45,6 @@ def subagents(fixtures_dir: Path) -> list[Event]:
 @pytest.fixture(scope="module")
 def compaction(fixtures_dir: Path) -> tuple[list[Event], Source]:
     return _events(fixtures_dir / "claude_code" / "compaction.jsonl")
-
-
-def _call(events: list[Event], call_id: str) -> ToolCall:
-    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
-
-
-def _result(events: list[Event], call_id: str) -> ToolResult:
-    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
-    return result
 
 
 def test_detected_as_claude_code(fixtures_dir: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,28 +20,18 @@ from artifact_index.events import (
 )
 from artifact_index.source import Source, read_source
 
+from .helpers import call_with, read_events, result_of
+
 ADAPTER = CopilotCliAdapter()
+_events = partial(read_events, ADAPTER)
+_call = call_with
+_result = result_of
 ROOT = "/home/dev/api"
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source)
-    return list(ADAPTER.events(source)), source
 
 
 @pytest.fixture(scope="module")
 def session(fixtures_dir: Path) -> tuple[list[Event], Source]:
     return _events(fixtures_dir / "copilot_cli" / "events.jsonl")
-
-
-def _call(events: list[Event], call_id: str) -> ToolCall:
-    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
-
-
-def _result(events: list[Event], call_id: str) -> ToolResult:
-    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
-    return result
 
 
 def test_session_and_messages(session: tuple[list[Event], Source]) -> None:

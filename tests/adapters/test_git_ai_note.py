@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,14 +20,11 @@ from artifact_index.events import (
 )
 from artifact_index.source import Source, read_source
 
+from .helpers import read_events
+
 ADAPTER = GitAiNoteAdapter()
+_events = partial(read_events, ADAPTER)
 ROOT = "/Users/dev/projects/notes-app"
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source)
-    return list(ADAPTER.events(source)), source
 
 
 def _note(fixtures_dir: Path, name: str) -> tuple[list[Event], Source]:

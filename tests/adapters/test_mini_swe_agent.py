@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from artifact_index.adapters.mini_swe_agent import MiniSweAgentAdapter
 from artifact_index.events import Event, SessionInfo, ToolCall, ToolResult, UserMessage
-from artifact_index.source import Source, read_source
+from artifact_index.source import Source
 
 from .conftest import Loader
+from .helpers import read_events
 
 ADAPTER = MiniSweAgentAdapter()
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source), path.name
-    return list(ADAPTER.events(source)), source
+_events = partial(read_events, ADAPTER)
 
 
 def _calls(events: list[Event]) -> list[ToolCall]:

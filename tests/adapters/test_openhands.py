@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,28 +19,17 @@ from artifact_index.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.source import Source, read_source
+from artifact_index.source import Source
 from artifact_index.tracker import Tracker
 
 from .conftest import Loader
+from .helpers import call_with, read_events, result_of
 
 ADAPTER = OpenHandsAdapter()
+_events = partial(read_events, ADAPTER)
+_call = call_with
+_result = result_of
 REPO = "/workspace/demo__calc__1.0"
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source), path.name
-    return list(ADAPTER.events(source)), source
-
-
-def _call(events: list[Event], call_id: str) -> ToolCall:
-    return next(e for e in events if isinstance(e, ToolCall) and e.call_id == call_id)
-
-
-def _result(events: list[Event], call_id: str) -> ToolResult:
-    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
-    return result
 
 
 def _outcome(events: list[Event], call_id: str) -> tuple[str, str | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,27 +19,19 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from artifact_index.source import Source, read_source
+from artifact_index.source import Source
 from artifact_index.tracker import Tracker
 
 from .conftest import Loader
+from .helpers import read_events, result_of
 
 ADAPTER = SweAgentAdapter()
-
-
-def _events(path: Path) -> tuple[list[Event], Source]:
-    source = read_source(path)
-    assert ADAPTER.sniff(source), path.name
-    return list(ADAPTER.events(source)), source
+_events = partial(read_events, ADAPTER)
+_result = result_of
 
 
 def _calls(events: list[Event]) -> list[ToolCall]:
     return [e for e in events if isinstance(e, ToolCall)]
-
-
-def _result(events: list[Event], call_id: str) -> ToolResult:
-    (result,) = [e for e in events if isinstance(e, ToolResult) and e.call_id == call_id]
-    return result
 
 
 def _call_at(events: list[Event], line: int) -> ToolCall:
