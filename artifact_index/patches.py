@@ -13,7 +13,7 @@ import re
 
 from .events import FileOperation
 
-__all__ = ["apply_hunks", "parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff_prefix"]
+__all__ = ["apply_hunks", "diff_sides", "parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff_prefix"]
 
 _ENVELOPE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
 _MOVE_TO = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
@@ -265,8 +265,7 @@ def apply_hunks(content: str, diff: str) -> str | None:
     """
     result = content
     for hunk in _split_hunks(diff):
-        old = [line[1:] for line in hunk if line[:1] in (" ", "-") or line == ""]
-        new = [line[1:] for line in hunk if line[:1] in (" ", "+") or line == ""]
+        old, new = _sides(hunk)
         old_text, new_text = "\n".join(old), "\n".join(new)
         if not old:
             result = result + ("" if result.endswith("\n") or not result else "\n") + new_text + "\n"
@@ -275,6 +274,23 @@ def apply_hunks(content: str, diff: str) -> str | None:
             return None
         result = result.replace(old_text, new_text, 1)
     return result
+
+
+def diff_sides(diff: str) -> tuple[str, str]:
+    """The old and the new text of a diff's hunks (context lines on both sides)."""
+    old: list[str] = []
+    new: list[str] = []
+    for hunk in _split_hunks(diff):
+        before, after = _sides(hunk)
+        old += before
+        new += after
+    return "\n".join(old) + "\n", "\n".join(new) + "\n"
+
+
+def _sides(hunk: list[str]) -> tuple[list[str], list[str]]:
+    old = [line[1:] for line in hunk if line[:1] in (" ", "-") or line == ""]
+    new = [line[1:] for line in hunk if line[:1] in (" ", "+") or line == ""]
+    return old, new
 
 
 def _split_hunks(diff: str) -> list[list[str]]:

@@ -31,7 +31,7 @@ from .events import (
     WorkingDirectory,
 )
 from .index import ArtifactIndex
-from .patches import apply_hunks
+from .patches import apply_hunks, diff_sides
 from .paths import file_key, is_absolute, join
 from .shell import analyze_command
 from .symbols import SymbolChange, changed_symbols, symbols_in_edit, symbols_in_range
@@ -392,7 +392,7 @@ class Tracker:
             context = before or after or self._window_holding(key, op.new, op.old)
             changes = symbols_in_edit(op.old, op.new, key, context=context)
         elif op.action == "edit" and op.diff:
-            old, new = _sides_of_diff(op.diff)
+            old, new = diff_sides(op.diff)
             changes = symbols_in_edit(old, new, key, context=before or after)
         else:
             changes = []
@@ -574,24 +574,6 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
-
-
-def _sides_of_diff(diff: str) -> tuple[str, str]:
-    """The old and new text of a hunk body (context lines on both sides)."""
-    old: list[str] = []
-    new: list[str] = []
-    for line in diff.splitlines():
-        if line.startswith(("@@", "\\")):
-            continue
-        tag, text = line[:1], line[1:]
-        if tag in (" ", ""):
-            old.append(text)
-            new.append(text)
-        elif tag == "-":
-            old.append(text)
-        elif tag == "+":
-            new.append(text)
-    return "\n".join(old) + "\n", "\n".join(new) + "\n"
 
 
 def _operation_for(change: ReportedChange) -> FileOperation:
