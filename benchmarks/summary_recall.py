@@ -33,7 +33,7 @@ from summarizer.summary import summarize  # noqa: E402
 from summarizer.templates import load_template  # noqa: E402
 
 TEMPLATES = ("default", "claude-code")
-_STATE = re.compile(r"\n<!-- artifact-index:narrative .*? -->\n", re.S)
+_STATE = re.compile(r"\n<!-- artifact-index:state .*? -->\n", re.S)
 
 
 def _named_by_basename(text: str, path: str) -> bool:

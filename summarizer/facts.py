@@ -112,18 +112,14 @@ class SessionFacts(_Fact):
         return [t for t in self.tasks if t.status in ("pending", "in_progress")]
 
 
-def _line_counts(index: ArtifactIndex, key: str) -> tuple[int | None, int | None]:
-    node = index.file_node(key)
-    if not node or node.get("original") is None or node.get("content") is None:
+def _line_counts(index: ArtifactIndex, path: str, status: str) -> tuple[int | None, int | None]:
+    """Lines added and removed by a file's net change, when the index knows both sides of it."""
+    diff = index.net_diff(path) if status == "modified" else None
+    if diff is None:
         return None, None
-    import difflib
-
-    added = removed = 0
-    for line in difflib.unified_diff(node["original"].splitlines(), node["content"].splitlines(), lineterm="", n=0):
-        if line.startswith("+") and not line.startswith("+++"):
-            added += 1
-        elif line.startswith("-") and not line.startswith("---"):
-            removed += 1
+    body = diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []  # past the ---/+++ headers
+    added = sum(1 for line in body if line.startswith("+"))
+    removed = sum(1 for line in body if line.startswith("-"))
     return added, removed
 
 
@@ -136,11 +132,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
             continue
         changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
         shell = [op.command for op in changes if op.command]
-        key = entry.path
-        for _, data in index.nodes_of_kind("file"):
-            if data.get("display") == entry.path:
-                key = str(data["path"])
-        added, removed = _line_counts(index, key)
+        added, removed = _line_counts(index, entry.path, entry.status)
         file_symbols = symbols.get(entry.path, [])
         by_status[entry.status].append(FileFact(
             path=entry.path, status=entry.status, renamed_from=entry.renamed_from, sources=entry.sources,
