@@ -319,13 +319,18 @@ def _strip_tabs(text: str) -> str:
 
 def _heredoc_unescape(text: str) -> str:
     """Backslash escapes of an unquoted heredoc: only ``\\$``, ``\\```, ``\\\\`` and line joins."""
+    return _unescape(text, "$`\\\n")
+
+
+def _unescape(text: str, escapable: str) -> str:
+    """``text`` with a backslash before one of ``escapable`` removed (a backslash-newline joins lines)."""
     if "\\" not in text:
         return text
     out: list[str] = []
     i = 0
     while i < len(text):
         ch = text[i]
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in "$`\\\n":
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in escapable:
             if text[i + 1] != "\n":
                 out.append(text[i + 1])
             i += 2
@@ -524,20 +529,8 @@ def _unquoted_parts(raw: str) -> list[Part]:
 
 
 def _double_quoted(raw: str) -> str:
-    if "\\" not in raw:
-        return raw
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
-            if raw[i + 1] != "\n":
-                out.append(raw[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    """Inside double quotes a backslash escapes only ``$``, `````, ``"``, ``\\\\`` and a newline."""
+    return _unescape(raw, '$`"\\\n')
 
 
 def _ansi_c(raw: str) -> str:
