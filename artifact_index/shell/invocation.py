@@ -66,9 +66,6 @@ class Invocation:
     def program(self) -> str | None:
         return program_name(self.args[0].value) if self.args else None
 
-    def shifted(self, count: int = 1) -> Invocation:
-        return replace(self, args=self.args[count:])
-
     def with_args(self, args: Iterable[Arg]) -> Invocation:
         return replace(self, args=tuple(args))
 
