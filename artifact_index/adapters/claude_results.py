@@ -25,6 +25,7 @@ from typing import Any
 
 from ..events import FailureReason, ReportedChange
 from ..vocabulary import SHELL_TOOLS
+from .failures import classify_failure as classify_text
 
 __all__ = [
     "EDIT_TOOLS",
@@ -61,32 +62,17 @@ _UNWRAPPED_FAILURE = re.compile(
     r")"
 )
 
-# Ordered: the first pattern that matches names the reason.  Searched
-# anywhere in the (unwrapped) text of a file tool's failure.
-_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
-    (re.compile(r"has not been read yet", re.I), "not_read"),
-    (re.compile(r"modified since (?:it was )?read", re.I), "stale"),
-    (re.compile(r"Found \d+ matches of the string to replace", re.I), "not_unique"),
+# For shell tools only the harness's own refusals are classified by text,
+# and only where the result starts with them: everything else is the
+# command's own failure output, which may quote any sentence.  File tools
+# use the shared phrase table of :mod:`.failures`.
+_SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
     (re.compile(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
     (re.compile(r"^(?:Permission for this tool use was denied|Claude requested permissions)", re.I),
      "permission"),
     (re.compile(r"^\S*ToolUse:\S+ hook error|\bhook (?:error|blocked)", re.I), "hook_blocked"),
     (re.compile(r"^(?:Sibling tool call errored|Cancelled: parallel tool call|\[Request interrupted)",
                 re.I), "interrupted"),
-    (re.compile(r"String to replace not found|does not exist|No such file|not found", re.I),
-     "not_found"),
-    (re.compile(r"InputValidationError|exceeds maximum allowed|EISDIR|Unknown skill"
-                r"|No changes to make|is not a valid|Invalid", re.I), "invalid"),
-)
-
-# For shell tools only the harness's own refusals are classified by text;
-# everything else is the command's own failure output.
-_SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
-    *(
-        (pattern, reason)
-        for pattern, reason in _REASONS
-        if reason in ("rejected", "permission", "hook_blocked", "interrupted")
-    ),
     (re.compile(r"^InputValidationError"), "invalid"),
 )
 
@@ -147,10 +133,7 @@ def classify_failure(tool: str, text: str) -> tuple[FailureReason, int | None]:
         # Claude Code 1.0.x reported a failing command with its stderr and no
         # "Exit code N" line: the command ran and failed, the code is unknown.
         return "exit_status", None
-    for pattern, reason in _REASONS:
-        if pattern.search(body):
-            return reason, None
-    return "other", None
+    return classify_text(body), None
 
 
 def is_harness_text(text: str) -> bool:

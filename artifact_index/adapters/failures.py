@@ -50,6 +50,8 @@ _RULES: tuple[tuple[FailureReason, tuple[str, ...]], ...] = (
             "outside the workspace",
             "outside of the workspace",
             "external directory",
+            "requested permissions",
+            "permission for this tool use was denied",
         ),
     ),
     (
@@ -85,6 +87,7 @@ _RULES: tuple[tuple[FailureReason, tuple[str, ...]], ...] = (
             "not unique",
             "occurrence but found",
             "occurrences but found",
+            "matches of the string to replace",
         ),
     ),
     (
@@ -101,7 +104,17 @@ _RULES: tuple[tuple[FailureReason, tuple[str, ...]], ...] = (
             "failed to read file",
         ),
     ),
-    ("interrupted", ("aborted", "interrupted", "cancelled", "canceled", "timed out")),
+    (
+        "interrupted",
+        (
+            "aborted",
+            "interrupted",
+            "cancelled",
+            "canceled",
+            "timed out",
+            "sibling tool call errored",
+        ),
+    ),
     (
         "invalid",
         (
@@ -115,6 +128,12 @@ _RULES: tuple[tuple[FailureReason, tuple[str, ...]], ...] = (
             "already exists",
             "no changes to apply",
             "unknown tool",
+            "inputvalidationerror",
+            "exceeds maximum allowed",
+            "eisdir",
+            "unknown skill",
+            "no changes to make",
+            "is not a valid",
         ),
     ),
 )

@@ -44,3 +44,21 @@ def test_unknown_sentence_gets_the_default() -> None:
 def test_only_the_head_of_a_long_output_is_read() -> None:
     # A test log that mentions "not found" far down is not a missing-file failure.
     assert classify_failure("x" * 2000 + " file not found") == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Found 2 matches of the string to replace, but replace_all is false.", "not_unique"),
+        ("Claude requested permissions to write to /a/CLAUDE.md, but you haven't granted it yet.", "permission"),
+        ("Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit)",
+         "permission"),
+        ("Sibling tool call errored", "interrupted"),
+        ("EISDIR: illegal operation on a directory, read", "invalid"),
+        ("File content (806.5KB) exceeds maximum allowed size (256KB).", "invalid"),
+        ("InputValidationError: Task failed due to the following issue", "invalid"),
+        ("Unknown skill: commit", "invalid"),
+    ],
+)
+def test_claude_code_sentences_share_the_table(text: str, reason: str) -> None:
+    assert classify_failure(text) == reason
