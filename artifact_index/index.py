@@ -280,8 +280,17 @@ class ArtifactIndex:
         ]
 
     def tasks(self) -> list[dict[str, Any]]:
-        """The latest task list from the agent's todo / plan tools."""
-        return list(self.meta.get("tasks", []))
+        """The latest task list from the agent's todo / plan tools.
+
+        The main agent's list when it kept one; otherwise the sub-agent list
+        updated last.
+        """
+        lists: dict[str, list[dict[str, Any]]] = self.meta.get("task_lists", {})
+        if "" in lists:
+            return list(lists[""])
+        latest = max(lists.values(), key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
+                     default=[])
+        return list(latest)
 
     def errors(self) -> list[dict[str, Any]]:
         """The error ledger: every error seen, with its location, turns and resolution."""

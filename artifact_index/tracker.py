@@ -173,7 +173,7 @@ class Tracker:
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
         # Each agent keeps its own list: a sub-agent's plan never replaces the
-        # main agent's, which is the one shown once the main agent has one.
+        # main agent's (see ArtifactIndex.tasks for which one is shown).
         meta = self.index.meta
         lists: dict[str, list[dict[str, Any]]] = meta.setdefault("task_lists", {})
         agent = call.sidechain or ""
@@ -182,8 +182,6 @@ class Tracker:
         if updated is None:
             return
         lists[agent] = [t.model_dump() for t in updated]
-        if agent == "" or "" not in lists:
-            meta["tasks"] = lists[agent]
 
     def _symbol_at(self, key: str | None, line: int | None) -> str | None:
         """The innermost definition around ``line`` of a file whose content is known."""
