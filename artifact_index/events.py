@@ -28,6 +28,7 @@ __all__ = [
     "ReportedChange",
     "ResultStatus",
     "SessionInfo",
+    "Submission",
     "ToolCall",
     "ToolResult",
     "UserMessage",
@@ -166,6 +167,21 @@ class CompactionBoundary(EventBase):
     summary: str | None = None
 
 
+class Submission(EventBase):
+    """The harness ended the run and took away what ``command`` printed (a diff).
+
+    ``command``: the agent's submit command, e.g. ``echo
+    COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt``; None when the
+    run ended without submitting (``exit_status`` says how it ended).
+    ``cwd``: where the command ran.
+    """
+
+    kind: Literal["submission"] = "submission"
+    command: str | None = None
+    cwd: str | None = None
+    exit_status: str | None = None
+
+
 Event = Annotated[
     SessionInfo
     | WorkingDirectory
@@ -173,6 +189,7 @@ Event = Annotated[
     | AssistantMessage
     | ToolCall
     | ToolResult
-    | CompactionBoundary,
+    | CompactionBoundary
+    | Submission,
     Field(discriminator="kind"),
 ]

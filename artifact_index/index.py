@@ -66,6 +66,10 @@ class FileEntry(BaseModel):
     sources: list[str]
     renamed_from: str | None = None
     ops: list[OperationEntry]
+    # Whether the run's submission holds this change: None when the run did
+    # not submit, the submission could not be worked out, or the file is
+    # not changed (see artifact_index.submission).
+    submitted: bool | None = None
 
 
 class SymbolEntry(BaseModel):
@@ -180,18 +184,39 @@ class ArtifactIndex:
             )
             for op in self.operations_on(key)
         ]
+        status = self.status_of(data)
+        submitted = self.meta.get("submission", {}).get("files")
         return FileEntry(
             path=str(data.get("display") or key),
-            status=self.status_of(data),
+            status=status,
             sources=sorted(data.get("sources") or []),
             renamed_from=data.get("renamed_from"),
             ops=ops,
+            submitted=key in submitted if submitted is not None and status in CHANGED_STATUSES else None,
         )
 
     def files(self) -> list[FileEntry]:
         """Every file the transcript touched, in order of first touch."""
         nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
         return [self._entry(str(data["path"]), data) for _, data in nodes]
+
+    def submission(self) -> dict[str, Any] | None:
+        """How the run ended when its harness took a submission (mini-swe-agent), else None.
+
+        ``turn``, ``command`` (the submit command; None when the run ended
+        without submitting), ``exit_status``, ``files`` (displayed paths of the
+        changed files it holds; None when they could not be worked out, and
+        then ``unresolved`` says why).
+        """
+        record = self.meta.get("submission")
+        if not record:
+            return None
+        keys = record.get("files")
+        files = None if keys is None else [
+            str(self.graph.nodes[f"file:{k}"].get("display") or k) if f"file:{k}" in self.graph else str(k)
+            for k in keys
+        ]
+        return {**record, "files": files}
 
     def changed_files(self) -> list[FileEntry]:
         """Files created, modified or deleted at the end (reverted ones excluded)."""

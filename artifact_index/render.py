@@ -47,12 +47,19 @@ def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
     not change and were not read); they are listed under ``failed`` so no
     attempt is hidden.  Shell effects the tracker could not pin to a file are
     under ``unknown_effects``.
+
+    When the run ended with a harness submission (``submission``), ``files``
+    holds what the run delivered; changes the agent left in the sandbox but
+    did not submit (scratch scripts, backups, ``patch.txt``) are listed under
+    ``unsubmitted`` with their status there.
     """
     entries = index.files()
     return {
         "format": index.format,
         "root": index.root,
-        "files": [_file_json(e) for e in entries if e.status is not None],
+        "files": [_file_json(e) for e in entries if e.status is not None and e.submitted is not False],
+        "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
+        "submission": index.submission(),
         "failed": [_file_json(e) for e in entries if e.status is None],
         "unknown_effects": [
             {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
@@ -77,12 +84,7 @@ def _why(entry: FileEntry) -> str:
     return f"{last.tool} ({last.action})"
 
 
-def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
-    """A readable table: status, path, turns, sources and why."""
-    entries = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")]
-    entries.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
-    if not entries:
-        return "No files were touched.\n"
+def _rows(entries: list[FileEntry]) -> list[str]:
     width = min(max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70)
     lines = [f"{'STATUS':9} {'PATH':{width}} {'TURNS':11} {'SOURCES':11} EVIDENCE"]
     for e in entries:
@@ -92,11 +94,42 @@ def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
         path = e.path + (f" <- {e.renamed_from}" if e.renamed_from else "")
         evidence = _why(e) + (f" [{failed} failed]" if failed else "")
         lines.append(f"{e.status:9} {path:{width}} {span:11} {','.join(e.sources):11} {evidence}")
+    return lines
+
+
+def _counts(entries: list[FileEntry]) -> str:
     counts: dict[str, int] = {}
     for e in entries:
         counts[str(e.status)] = counts.get(str(e.status), 0) + 1
-    lines.append("")
-    lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])))
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]]))
+
+
+def _submission_line(submission: dict[str, Any]) -> str:
+    if submission.get("command") is None:
+        return f"The run ended ({submission.get('exit_status') or 'no exit status'}) without submitting anything."
+    command = " ".join(str(submission["command"]).split())
+    line = f"Submitted at turn {submission['turn']}: $ {command[:80]}{'…' if len(command) > 80 else ''}"
+    if submission.get("files") is None:
+        line += f" (which files it holds is unknown: {submission.get('unresolved')}; all changes are listed)"
+    return line
+
+
+def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
+    """A readable table: status, path, turns, sources and why; then what a submission left behind."""
+    every = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")]
+    every.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
+    entries = [e for e in every if e.submitted is not False]
+    left = [e for e in every if e.submitted is False]
+    submission = index.submission()
+    lines: list[str] = []
+    if entries:
+        lines += _rows(entries) + ["", _counts(entries)]
+    else:
+        lines.append("No files were touched." if not left else "No file change was submitted.")
+    if submission is not None:
+        lines.append(_submission_line(submission))
+    if left:
+        lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
     failed_only = [e for e in index.files() if e.status is None]
     if failed_only:
         lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "

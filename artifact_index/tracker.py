@@ -25,6 +25,7 @@ from .events import (
     FileOperation,
     ReportedChange,
     SessionInfo,
+    Submission,
     ToolCall,
     ToolResult,
     UserMessage,
@@ -34,6 +35,7 @@ from .index import ArtifactIndex
 from .patches import apply_hunks, diff_sides
 from .paths import file_key, is_absolute, join
 from .shell import analyze_command
+from .submission import GitModel
 from .symbols import SymbolChange, changed_symbols, symbols_in_edit, symbols_in_range
 from .tasks import Task, apply_task_call
 
@@ -109,6 +111,9 @@ class Tracker:
             self._apply_call(ToolCall.model_validate(pending["call"]), pending["cwd"], event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._record_message(event)
+        elif isinstance(event, Submission):
+            cwd = join(meta.get("cwd"), event.cwd) if event.cwd else meta.get("cwd")
+            GitModel(self.index).submit(event.command, cwd, event.turn, event.exit_status)
 
     # -- messages -----------------------------------------------------------------
     def _record_message(self, event: UserMessage | AssistantMessage | CompactionBoundary) -> None:
@@ -224,6 +229,10 @@ class Tracker:
         touched: set[str] = set()
         for effect in effects:
             touched |= self._apply(call, effect, shell_cwd, result, forced_ok=True, single_read=lone_read)
+        if op.command:
+            # Staging and `git diff > patch.txt` decide what a later submission holds.  Followed
+            # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
+            GitModel(self.index).observe(op.command, shell_cwd)
         if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
             meta["cwd"] = analysis.cwd_after
         return touched

@@ -39,6 +39,21 @@ def test_files_json_contract_and_skipped_lines_reported() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_files_json_separates_what_a_submission_left_behind() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "mini-swe-agent.traj.json"
+    done = run("files", str(example), "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert [(f["path"], f["status"]) for f in out["files"]] == [("src/calc.py", "modified")]
+    assert sorted((f["path"], f["status"]) for f in out["unsubmitted"]) == [
+        ("patch.txt", "created"), ("reproduce.py", "created"), ("src/calc.py.bak", "created"),
+    ]
+    assert out["submission"] == {
+        "turn": 9, "command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt",
+        "exit_status": "Submitted", "files": ["src/calc.py"], "unresolved": None,
+    }
+
+
 def test_table_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["files", str(SESSION)]) == 0
     out = capsys.readouterr().out

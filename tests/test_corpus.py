@@ -8,7 +8,6 @@ tests are the in-process twin of ``score.py``, as a regression guard.
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections import defaultdict
 from collections.abc import Callable
@@ -82,30 +81,15 @@ def test_a_transcript_with_file_changes_has_a_non_empty_trail(
     assert any(f.status in CHANGED | {"reverted"} for f in index.files())
 
 
-def _submits_a_hand_picked_patch(path: Path) -> bool:
-    """mini-swe-agent runs that submit `cat patch.txt` (a diff of files the agent chose), not the worktree.
-
-    Their truth leaves out scratch files that really exist at the end, so a
-    correct trail cannot match it; those runs are reported, not scored here.
-    """
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    doc = json.loads(raw)
-    commands = [json.dumps(m.get("content")) + json.dumps(m.get("tool_calls")) for m in doc.get("messages", [])
-                if m.get("role") == "assistant"]
-    final = next((c for c in reversed(commands) if "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" in c), "")
-    return "git add -A" not in final
-
-
 def test_file_trail_f1_per_format(corpus_dir: Path, corpus_index: CorpusIndex) -> None:
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in _truth():
         fmt = str(row["format"])
-        if fmt == "mini_swe_agent" and _submits_a_hand_picked_patch(located(fmt, str(row["file"]))):
-            continue
         index, _ = indexed(corpus_index, located(fmt, str(row["file"])))
         roots = [row.get("root"), index.root]  # type: ignore[list-item]
         truth = {_norm(p, roots) for p in row["changed"]}  # type: ignore[attr-defined]
-        files = {_norm(f.path, roots): f for f in index.files()}
+        # What `files` shows: a submission's leftovers (scratch scripts, patch.txt) are listed apart.
+        files = {_norm(f.path, roots): f for f in index.files() if f.submitted is not False}
         if row["kind"] == "net":
             got = {p for p, f in files.items() if f.status in CHANGED}
             fp = got - truth
@@ -124,3 +108,14 @@ def test_file_trail_f1_per_format(corpus_dir: Path, corpus_index: CorpusIndex) -
         if f1 < F1_FLOOR.get(fmt, 0.0):
             low[fmt] = round(f1, 3)
     assert low == {}
+
+
+def test_every_mini_swe_agent_run_says_what_it_submitted(corpus_dir: Path, corpus_index: CorpusIndex) -> None:
+    """Both submit styles (`git add -A && git diff --cached`, `cat patch.txt`) and the run that crashed."""
+    runs = sorted((CORPUS / "mini_swe_agent").glob("*"))
+    assert runs
+    for path in runs:
+        index, _ = indexed(corpus_index, path)
+        record = index.submission()
+        assert record is not None and record["files"] is not None, (path.name, record)
+        assert (record["command"] is None) == (record["exit_status"] != "Submitted"), path.name

@@ -71,7 +71,7 @@ def test_the_public_api_is_as_documented() -> None:
     assert sorted(artifact_index.__all__) == sorted([
         "Adapter", "ArtifactIndex", "ArtifactIndexError", "AssistantMessage", "CompactionBoundary", "Event",
         "FileEntry", "FileOperation", "Loaded", "OperationEntry", "ReportedChange", "SessionInfo", "Source",
-        "StateError", "ToolCall", "ToolResult", "Tracker", "TranscriptError", "UnknownFormat", "UnreadableInput",
+        "StateError", "Submission", "ToolCall", "ToolResult", "Tracker", "TranscriptError", "UnknownFormat", "UnreadableInput",
         "UserMessage", "WorkingDirectory", "__version__", "build_index", "detect", "known_formats", "load_events",
         "open_transcript", "read_source", "register",
     ])

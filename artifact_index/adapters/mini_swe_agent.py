@@ -17,7 +17,12 @@ file change is a shell command, left to the shell module.
 
 The last command prints ``COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`` and the
 diff; the harness then records the diff as the final user (v1) or exit (v2)
-message instead of a result.  Messages are numbered from 1 in ``line``.
+message instead of a result.  That command becomes a :class:`Submission`
+event (the tracker works out from the agent's commands which files its
+output holds; the recorded diff is not read).  A run that ended another way
+(an API error, a step limit: ``exit_status`` of the exit message or of
+``info``) submitted nothing, and says so with a :class:`Submission` without
+a command.  Messages are numbered from 1 in ``line``.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from ..events import (
     FileOperation,
     ResultStatus,
     SessionInfo,
+    Submission,
     ToolCall,
     ToolResult,
     UserMessage,
@@ -55,6 +61,7 @@ _FORMAT_ERROR = re.compile(
     re.IGNORECASE,
 )
 _SUBMIT_MARKERS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT")
+_SUBMITTED = "Submitted"  # the exit status of a run that ended by submitting
 _LEADING_CD = re.compile(r"^\s*cd\s+(/[^\s;&|]*)\s*(?:&&|;)")
 
 
@@ -109,6 +116,7 @@ class _Reader:
         self.turns = TurnCounter()
         self.pending: dict[str, _Pending] = {}
         self.order: list[str] = []  # pending call ids, oldest first
+        self.ended = False  # a Submission event was produced
 
     def events(self) -> Iterator[Event]:
         model = _section(self.config, "model").get("model_name")
@@ -148,6 +156,9 @@ class _Reader:
             pending = self.pending.pop(call_id)
             yield ToolResult(turn=pending.turn, call_id=call_id, status="unknown")
         self.order.clear()
+        status = _str(self.info.get("exit_status"))
+        if not self.ended and status is not None and status != _SUBMITTED:
+            yield Submission(turn=self.turns.current, cwd=self.cwd, exit_status=status)
 
     # -- messages --------------------------------------------------------------------
     def _assistant(self, message: dict[str, Any], text: str, line: int) -> Iterator[Event]:
@@ -197,9 +208,16 @@ class _Reader:
             if pending.submits and not _FORMAT_ERROR.match(text):
                 # The submission replaces the result of the command that printed the marker.
                 yield self._finish(pending, text, line)
+                self.ended = True
+                yield Submission(turn=pending.turn, line=line, command=pending.command, cwd=self.cwd,
+                                 exit_status=_exit_status(message) or _str(self.info.get("exit_status")))
                 return
         synthetic = role == "exit" or bool(_FORMAT_ERROR.match(text)) or (self.turns.current > 0 and _is_feedback(text))
         yield UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic)
+        status = _exit_status(message) if role == "exit" else None
+        if status is not None and status != _SUBMITTED and not self.ended:
+            self.ended = True
+            yield Submission(turn=self.turns.current, line=line, cwd=self.cwd, exit_status=status)
 
     def _oldest(self) -> _Pending | None:
         return self.pending[self.order[0]] if self.order else None
@@ -298,6 +316,11 @@ def _output(text: str, extra: dict[str, Any]) -> str:
         return raw
     match = _OUTPUT.search(text)
     return match.group(1) if match else text
+
+
+def _exit_status(message: dict[str, Any]) -> str | None:
+    """How the run ended, from an exit message's ``extra`` (v2)."""
+    return _str(_section(message, "extra").get("exit_status"))
 
 
 def _is_feedback(text: str) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from pathlib import Path
 
 import pytest
 
 from artifact_index.adapters.mini_swe_agent import MiniSweAgentAdapter
-from artifact_index.events import Event, SessionInfo, ToolCall, ToolResult, UserMessage
+from artifact_index.events import Event, SessionInfo, Submission, ToolCall, ToolResult, UserMessage
 from artifact_index.source import Source
 
 from .conftest import Loader
@@ -98,6 +99,41 @@ def test_v2_tool_calls_and_tool_messages_pair_by_id(v2: list[Event]) -> None:
         ("failure", 2, "exit_status"),
         ("success", None, None),  # answered by the exit message
     ]
+
+
+def test_the_submit_command_ends_the_run_with_a_submission(v1: list[Event], v2: list[Event]) -> None:
+    for events in (v1, v2):
+        submissions = [e for e in events if isinstance(e, Submission)]
+        assert len(submissions) == 1 and events[-1] is submissions[0]
+        (submission,) = submissions
+        submit_call = _calls(events)[-1]
+        assert (submission.command, submission.cwd, submission.turn, submission.exit_status) == (
+            submit_call.operations[0].command, "/testbed", submit_call.turn, "Submitted",
+        )
+
+
+def _run(messages: list[dict[str, object]], info: dict[str, object]) -> list[Event]:
+    doc = {"trajectory_format": "mini-swe-agent-1.1", "info": info, "messages": messages}
+    return list(ADAPTER.events(Source("run.traj.json", json.dumps(doc))))
+
+
+_CALL = {"role": "assistant", "content": "Fix.", "tool_calls": [
+    {"id": "c1", "function": {"name": "bash", "arguments": json.dumps({"command": "cd /testbed && sed -i 's/a/b/' x.py"})}}]}
+_DONE = {"role": "tool", "tool_call_id": "c1", "content": "<returncode>0</returncode>\n<output>\n</output>"}
+
+
+def test_a_run_that_ended_on_an_error_submitted_nothing() -> None:
+    exit_message = {"role": "exit", "content": "litellm.InternalServerError: EOF",
+                    "extra": {"exit_status": "InternalServerError", "submission": ""}}
+    events = _run([_CALL, _DONE, exit_message], {"exit_status": "InternalServerError"})
+    (submission,) = [e for e in events if isinstance(e, Submission)]
+    assert (submission.command, submission.exit_status) == (None, "InternalServerError")
+
+
+def test_an_exit_status_in_info_alone_also_ends_the_run() -> None:
+    events = _run([_CALL, _DONE], {"exit_status": "LimitsExceeded"})
+    assert isinstance(events[-1], Submission) and events[-1].exit_status == "LimitsExceeded"
+    assert not any(isinstance(e, Submission) for e in _run([_CALL, _DONE], {}))
 
 
 def test_v2_unparsable_tool_call_runs_nothing_and_its_error_is_synthetic(v2: list[Event]) -> None:

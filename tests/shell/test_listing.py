@@ -1,0 +1,37 @@
+"""Flattening a plain command list into its simple commands."""
+
+from __future__ import annotations
+
+from artifact_index.shell.listing import SimpleCommand, simple_commands
+
+
+def test_a_list_gives_each_command_its_directory_and_output_file() -> None:
+    steps = simple_commands("cd /testbed && git diff -- 'a b.py' > patch.txt; cat patch.txt", "/")
+    assert steps == (
+        SimpleCommand(("cd", "/testbed"), "cd", "/"),
+        SimpleCommand(("git", "diff", "--", "a b.py"), "git", "/testbed", stdout="/testbed/patch.txt"),
+        SimpleCommand(("cat", "patch.txt"), "cat", "/testbed"),
+    )
+
+
+def test_pipes_mark_every_command_but_the_last() -> None:
+    steps = simple_commands("git diff | tee out.patch | head", "/r")
+    assert steps is not None
+    assert [(s.program, s.piped) for s in steps] == [("git", True), ("tee", True), ("head", False)]
+
+
+def test_groups_are_flattened_and_variables_expand() -> None:
+    steps = simple_commands('P=fix.patch; { echo DONE; cat "$P"; }', "/r")
+    assert steps is not None and [s.argv for s in steps] == [("echo", "DONE"), ("cat", "fix.patch")]
+
+
+def test_an_unknown_start_directory_keeps_paths_relative() -> None:
+    steps = simple_commands("git diff > p.txt && cd sub && cat x", None)
+    assert steps is not None
+    assert [(s.cwd, s.stdout) for s in steps] == [(None, "p.txt"), (None, None), ("sub", None)]
+
+
+def test_structure_that_is_not_a_plain_list_gives_none() -> None:
+    for command in ("(cd src && git diff)", "for f in *.py; do cat $f; done", "if true; then git diff; fi",
+                    "git diff >> all.patch", "echo 'unterminated"):
+        assert simple_commands(command, "/r") is None, command
