@@ -20,11 +20,20 @@ def test_readme_opens_with_the_two_commands() -> None:
     assert README.index(blocks[1]) < README.index("---")
 
 
-@pytest.mark.parametrize("command", ["files", "show"])
-def test_example_output_in_the_readme_is_real(command: str, capsys: pytest.CaptureFixture[str],
+EXAMPLES = re.findall(r"```text\n\$ artifact-index (\w+) (\S+)\n(.*?)```", README, re.S)
+
+
+def test_the_readme_shows_files_show_and_a_submission() -> None:
+    assert {(command, path) for command, path, _ in EXAMPLES} >= {
+        ("files", "examples/claude-code-session.jsonl"), ("show", "examples/claude-code-session.jsonl"),
+        ("files", "examples/mini-swe-agent.traj.json"),
+    }
+
+
+@pytest.mark.parametrize(("command", "path", "output"), EXAMPLES, ids=[f"{c} {p}" for c, p, _ in EXAMPLES])
+def test_example_output_in_the_readme_is_real(command: str, path: str, output: str,
+                                              capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    shown = re.search(rf"```text\n\$ artifact-index {command} (\S+)\n(.*?)```", README, re.S)
-    assert shown, f"the README has no example of `{command}`"
-    assert main([command, shown.group(1)]) == 0
-    assert capsys.readouterr().out.strip() == shown.group(2).strip()
+    assert main([command, path]) == 0
+    assert capsys.readouterr().out.strip() == output.strip()
