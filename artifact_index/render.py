@@ -226,9 +226,13 @@ def show_text(index: ArtifactIndex) -> str:
     for f in changed[:12]:
         changed_symbols = [s for s in symbols.get(f.path, []) if s.change != "read"]
         names = ", ".join(s.name for s in changed_symbols[:5]) + ("…" if len(changed_symbols) > 5 else "")
-        lines.append(f"  {f.status:9} {f.path}" + (f"  [{names}]" if names else ""))
+        lines.append(f"  {f.status:9} {f.path}" + (f"  [{names}]" if names else "")
+                     + ("  (not submitted)" if f.submitted is False else ""))
     if len(changed) > 12:
         lines.append(f"  … and {len(changed) - 12} more changed files (artifact-index files)")
+    submission = index.submission()
+    if submission is not None:
+        lines.append(_submission_line(submission))
     errors = index.errors()
     open_errors = [e for e in errors if not e.get("resolved")]
     original = index.original_error()

@@ -50,12 +50,14 @@ class DiffScope:
     ``cached``: index against ``HEAD`` (``--cached``/``--staged``);
     ``head``: working tree against ``HEAD``; neither: working tree against
     the index.  ``pathspecs``: placed paths (absolute when the directory
-    was known); empty means the whole tree.
+    was known); empty means the whole tree.  ``excludes``: placed paths of
+    ``:!path`` / ``:(exclude)path`` pathspecs, taken out of the rest.
     """
 
     cached: bool
     head: bool
     pathspecs: tuple[str, ...]
+    excludes: tuple[str, ...] = ()
 
 
 def _git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str | None]:
@@ -100,10 +102,32 @@ def diff_scope(step: SimpleCommand) -> DiffScope | None:
             return None  # another revision: its changes are not the session's
         else:
             paths.append(arg)  # git takes an operand that is not a revision as a path
-    if any(p.startswith(":") for p in paths):
-        return None  # pathspec magic (:(exclude), :!x) is not modelled
-    placed = [join(cwd, p) if cwd else p for p in paths]
-    return DiffScope(cached=cached, head=head and not cached, pathspecs=tuple(placed))
+    included: list[str] = []
+    excluded: list[str] = []
+    for path in paths:
+        magic, plain = _magic(path)
+        if magic is None:
+            return None  # pathspec magic other than exclude / top is not modelled
+        placed = join(None, plain) if "top" in magic else (join(cwd, plain) if cwd else plain)
+        (excluded if "exclude" in magic else included).append(placed)
+    return DiffScope(cached=cached, head=head and not cached, pathspecs=tuple(included), excludes=tuple(excluded))
+
+
+def _magic(pathspec: str) -> tuple[set[str] | None, str]:
+    """(the pathspec's magic words, the path); None when the magic is not one this model knows."""
+    if not pathspec.startswith(":"):
+        return set(), pathspec
+    if pathspec.startswith(":("):
+        words, _, rest = pathspec[2:].partition(")")
+        magic = {w.strip() for w in words.split(",") if w.strip()}
+        return (magic if magic <= {"exclude", "top"} else None), rest
+    magic = set()
+    rest = pathspec[1:]
+    while rest[:1] in ("!", "^", "/"):
+        magic.add("top" if rest[0] == "/" else "exclude")
+        rest = rest[1:]
+    rest = rest.removeprefix(":")
+    return magic, rest
 
 
 class GitModel:
@@ -180,12 +204,13 @@ class GitModel:
         if state.get("unsure"):
             return None
         specs = [self._key(p) for p in scope.pathspecs]
+        excludes = [self._key(p) for p in scope.excludes]
         out = []
         for _, data in self.index.nodes_of_kind("file"):
             key = str(data["path"])
             if ArtifactIndex.status_of(data) not in CHANGED_STATUSES:
                 continue
-            if specs and not self._matches(key, specs):
+            if (specs and not self._matches(key, specs)) or (excludes and self._matches(key, excludes)):
                 continue
             tracked = data.get("existed_before") is not False
             staged = bool(state["staged_all"]) or (bool(state["staged_tracked"]) and tracked) \

@@ -5,7 +5,7 @@ from __future__ import annotations
 from artifact_index.events import Event, Submission
 from artifact_index.events import FileOperation as Op
 from artifact_index.index import ArtifactIndex
-from artifact_index.render import files_json, files_table
+from artifact_index.render import files_json, files_table, show_text
 from artifact_index.tracker import Tracker
 
 from .conftest import Call
@@ -93,6 +93,14 @@ def test_pathspecs_are_directories_and_globs_relative_to_the_cd(session: list[Ev
     assert {p for p, s in submitted(index_of(events)).items() if s} == {"docs/old.md", "src/app.py"}
 
 
+def test_exclude_pathspecs_take_files_out(session: list[Event], call: Call) -> None:
+    for spec in ("':!reproduce.py' ':(exclude)*.bak'", "':(exclude)reproduce.py' ':^src/app.py.bak'"):
+        index = index_of(sandbox(session, call) + [submit(MARK + f"git add -A && git diff --cached -- . {spec}")])
+        assert {p for p, s in submitted(index).items() if s} == {"src/app.py", "docs/old.md"}, spec
+    index = index_of(sandbox(session, call) + [submit(MARK + "git add -A && git diff --cached -- ':(icase)src'")])
+    assert index.submission() is not None and index.submission()["files"] is None  # type: ignore[index]
+
+
 def test_the_patch_is_as_of_when_it_was_written(session: list[Event], call: Call) -> None:
     events = sandbox(session, call) + [
         *shell(call, "git diff > patch.txt"),
@@ -161,6 +169,9 @@ def test_the_table_lists_the_submission_and_what_it_left(session: list[Event], c
     assert "modified  src/app.py" in main and "reproduce.py" not in main
     assert "Submitted at turn 9: $ echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt" in main
     assert "created   reproduce.py" in left and "created   patch.txt" in left and "deleted   docs/old.md" in left
+    overview = show_text(index_of(events))
+    assert "  modified  src/app.py\n" in overview and "  created   reproduce.py  (not submitted)\n" in overview
+    assert "Submitted at turn 9" in overview
 
 
 def test_without_a_submission_nothing_changes(session: list[Event], call: Call) -> None:
