@@ -44,7 +44,8 @@ FileAction = Literal[
     "move",  # path -> dest
     "copy",  # path -> dest
     "undo",  # undo the last edit (str_replace_editor undo_edit)
-    "restore",  # back to the committed state (git checkout -- PATH, git restore)
+    "restore",  # back to the committed state (git checkout -- PATH, git restore, git stash)
+    "unstash",  # git stash pop / apply / drop: the latest stash comes back (or is dropped: detail "drop")
     "shell",  # a shell command whose file effects the shell module infers
     "unknown",  # the call changed files the tracker cannot name
 ]

@@ -49,7 +49,6 @@ PERSISTENT_SHELL_FORMATS = frozenset(
 
 # Failures that prove the file existed when the call was made.
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
-_CHANGE_ACTIONS = frozenset({"write", "create", "edit", "delete", "move", "copy", "undo", "restore"})
 
 
 class Tracker:
@@ -256,12 +255,14 @@ class Tracker:
         # status is "success" unless the command's status was unknown.
         status = result.status if not forced_ok or result.status == "unknown" else "success"
         op_node = self._add_operation(call, op, status, result)
-        if op.action == "unknown" or (op.path is None and op.action != "restore"):
+        if op.action == "unknown" or (op.path is None and op.action not in ("restore", "unstash")):
             return set()
         if op.action == "restore" and op.path is None:
             if status != "failure":
-                self._restore_all(op_node)
+                self._restore_all(op_node, call.call_id, op.detail)
             return set()
+        if op.action == "unstash":
+            return self._unstash(op_node, op.detail) if status != "failure" else set()
         assert op.path is not None
         key = self._key(op.path, op.cwd or cwd)
         file = self._file(key, op.path, op_node)
@@ -307,6 +308,8 @@ class Tracker:
             # Restoring a file the session never changed, or one it created
             # (untracked by git), changes nothing.
             if file["changed"] and file["existed_before"] is not False:
+                if _is_stash(op.detail):
+                    self._stash_entry(call.call_id)[key] = _snapshot(file)
                 self._mark_restored(file)
             return touched
         elif action in ("move", "copy") and op.dest:
@@ -525,11 +528,57 @@ class Tracker:
         back_to_original = original is not None and content == original
         file["restored"] = bool(file["existed_before"] and file["exists"] and (back_to_original or file["depth"] == 0))
 
-    def _restore_all(self, op_node: str) -> None:
+    def _restore_all(self, op_node: str, call_id: str, detail: str | None) -> None:
+        """The whole working tree back to HEAD (``git reset --hard``, ``git stash``).
+
+        A stash keeps what it put away, so a later ``git stash pop`` brings
+        it back; ``git stash -u`` also puts away the files the session created.
+        """
+        stash = self._stash_entry(call_id) if _is_stash(detail) else None
+        untracked = stash is not None and "untracked" in (detail or "")
         for node, data in list(self.index.nodes_of_kind("file")):
             if data["changed"] and data["existed_before"] is not False:
+                if stash is not None:
+                    stash[str(data["path"])] = _snapshot(data)
                 self._mark_restored(data)
-                self.index.graph.add_edge(op_node, node, kind="touched", action="restore")
+            elif untracked and data["existed_before"] is False and data["exists"]:
+                stash[str(data["path"])] = _snapshot(data)  # type: ignore[index]
+                data["exists"] = False
+                data["content"] = None
+            else:
+                continue
+            self.index.graph.add_edge(op_node, node, kind="touched", action="restore")
+
+    def _stash_entry(self, call_id: str) -> dict[str, Any]:
+        """The files of the stash ``call_id`` makes (one command may stash path by path)."""
+        stashes: list[dict[str, Any]] = self.index.meta.setdefault("stashes", [])
+        if not stashes or stashes[-1]["call_id"] != call_id:
+            stashes.append({"call_id": call_id, "files": {}})
+        files: dict[str, Any] = stashes[-1]["files"]
+        return files
+
+    def _unstash(self, op_node: str, detail: str | None) -> set[str]:
+        """``git stash pop`` / ``apply`` bring the latest stash back; ``drop`` / ``clear`` forget it."""
+        stashes: list[dict[str, Any]] = self.index.meta.setdefault("stashes", [])
+        if detail == "clear":
+            stashes.clear()
+            return set()
+        if not stashes:
+            # A stash made before the session: what it holds is not known.
+            self.index.graph.nodes[op_node].update(
+                action="unknown", detail=f"git stash {detail} brings back a stash from before the session")
+            return set()
+        entry = stashes[-1] if detail == "apply" else stashes.pop()
+        if detail == "drop":
+            return set()
+        touched = set()
+        for key, saved in entry["files"].items():
+            node = f"file:{key}"
+            if node in self.index.graph:
+                self.index.graph.nodes[node].update(saved)
+                self.index.graph.add_edge(op_node, node, kind="touched", action="unstash")
+                touched.add(key)
+        return touched
 
     def _add_operation(self, call: ToolCall, op: FileOperation, status: str, result: ToolResult) -> str:
         meta = self.index.meta
@@ -581,6 +630,18 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+_STASHED_FIELDS = ("exists", "changed", "restored", "depth", "content", "windows")
+
+
+def _is_stash(detail: str | None) -> bool:
+    return bool(detail and detail.startswith("stashed"))
+
+
+def _snapshot(file: dict[str, Any]) -> dict[str, Any]:
+    """What ``git stash`` puts away of a file: enough to bring its state back."""
+    return {name: file.get(name) for name in _STASHED_FIELDS}
 
 
 def _operation_for(change: ReportedChange) -> FileOperation:

@@ -5,9 +5,11 @@ without ``--hard`` and ``git restore --staged`` change the index or history,
 not files.  Restoring commands (``git checkout -- PATH``, ``git checkout
 PATH``, ``git restore PATH``, ``git stash``, ``git reset --hard``) become
 ``restore`` operations; ``path=None`` means the whole working tree.
+``git stash pop`` / ``apply`` / ``drop`` / ``clear`` become ``unstash``
+operations: the tracker knows what the session's own stashes put away.
 Commands that change files in ways that cannot be named from the command
-line (``git pull``, ``git merge``, ``git stash pop``, switching branches)
-become ``unknown`` operations.
+line (``git pull``, ``git merge``, switching branches) become ``unknown``
+operations.
 """
 
 from __future__ import annotations
@@ -157,10 +159,17 @@ def _restore(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpe
 def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
     action = rest[0].value if rest and rest[0].value and not rest[0].value.startswith("-") else "push"
     args = rest[1:] if rest and rest[0].value == action else rest
-    if action in ("list", "show", "drop", "clear", "create", "store"):
+    if action in ("list", "show", "create", "store"):
         return []
-    if action in ("pop", "apply"):
-        return [inv.unknown(f"git stash {action} brings back stashed changes the tracker cannot name")]
+    if action in ("pop", "apply", "drop"):
+        refs = [a.value for a in args if a.value is None or not a.value.startswith("-")]
+        if refs and refs != ["stash@{0}"]:
+            return [inv.unknown(f"git stash {action} of an older stash, whose changes the tracker cannot name")]
+        # The tracker knows what the latest stash of this session put away; a
+        # stash from before the session becomes unknown there.
+        return [inv.op("unstash", None, detail=action)]
+    if action == "clear":
+        return [inv.op("unstash", None, detail="clear")]
     if action == "branch":
         return [inv.unknown("git stash branch checks out a branch with the stashed changes")]
     if action not in ("push", "save"):

@@ -232,7 +232,13 @@ class TestGit:
     def test_index_and_history_commands_change_no_file(self, command: str) -> None:
         assert analyze(command).operations == []
 
-    @pytest.mark.parametrize("command", ["git checkout main", "git stash pop", "git pull", "git merge dev", "git switch main"])
+    @pytest.mark.parametrize(("command", "detail"), [("git stash pop", "pop"), ("git stash apply stash@{0}", "apply"),
+                                                     ("git stash drop", "drop"), ("git stash clear", "clear")])
+    def test_stash_pop_apply_drop_and_clear_work_on_the_latest_stash(self, command: str, detail: str) -> None:
+        (op,) = analyze(command).operations
+        assert (op.action, op.path, op.detail) == ("unstash", None, detail)
+
+    @pytest.mark.parametrize("command", ["git checkout main", "git stash pop stash@{2}", "git pull", "git merge dev", "git switch main"])
     def test_unnameable_changes_are_unknown(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
 

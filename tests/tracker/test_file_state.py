@@ -92,6 +92,38 @@ def test_restore_of_the_whole_worktree(session: list[Event], call: Call) -> None
     assert statuses(events) == {"a.py": "reverted", "b.py": "modified"}
 
 
+def _git(call: Call, command: str) -> list[Event]:
+    return call(Op(action="shell", command=command, source="shell"), tool="Bash")
+
+
+def test_stash_pop_brings_back_what_the_stash_put_away(session: list[Event], call: Call) -> None:
+    edits = session + [
+        *call(Op(action="write", path="/repo/a.py", content="x = 1\n")),  # created: git stash leaves it
+        *call(Op(action="edit", path="/repo/b.py", old="x", new="y")),
+        *_git(call, "git stash"),
+    ]
+    assert statuses(edits) == {"a.py": "created", "b.py": "reverted"}
+    assert statuses(edits + _git(call, "git stash pop")) == {"a.py": "created", "b.py": "modified"}
+    assert statuses(edits + _git(call, "git stash apply") + _git(call, "git stash pop")) == {
+        "a.py": "created", "b.py": "modified"}
+    assert statuses(edits + _git(call, "git stash drop") + _git(call, "git stash pop")) == {
+        "a.py": "created", "b.py": "reverted"}
+
+
+def test_stash_with_untracked_files_puts_created_files_away_too(session: list[Event], call: Call) -> None:
+    events = session + [*call(Op(action="write", path="/repo/a.py", content="x = 1\n")), *_git(call, "git stash -u")]
+    assert statuses(events) == {"a.py": "reverted"}
+    assert statuses(events + _git(call, "git stash pop")) == {"a.py": "created"}
+    index = index_of(events + _git(call, "git stash pop"))
+    assert index.file_node("a.py")["content"] == "x = 1\n"  # type: ignore[index]
+
+
+def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(session: list[Event], call: Call) -> None:
+    index = index_of(session + _git(call, "git stash pop"))
+    (effect,) = index.unknown_effects()
+    assert effect["command"] == "git stash pop" and "before the session" in effect["detail"]
+
+
 def test_undo_edit(session: list[Event], call: Call) -> None:
     events = session + [
         *call(Op(action="edit", path="/repo/a.py", old="x", new="y"), tool="str_replace_editor"),
