@@ -33,12 +33,12 @@ from typing import Any
 from .index import CHANGED_STATUSES, ArtifactIndex
 from .patches import parse_patch
 from .paths import file_key, join
+from .shell.git import GLOBAL_OPTIONS_WITH_VALUE
 from .shell.listing import SimpleCommand, simple_commands
 
 __all__ = ["DiffScope", "GitModel", "diff_scope"]
 
 _QUIET_PROGRAMS = frozenset({"echo", "printf", "cd", "true", ":", "pwd"})
-_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
 _INFORMATIONAL = frozenset({"status", "log", "branch", "rev-parse", "ls-files", "remote", "config", "--version"})
 _HEAD = frozenset({"HEAD", "@"})
 
@@ -67,7 +67,7 @@ def _git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str |
     while args and args[0] is not None and args[0].startswith("-"):
         option = args.pop(0) or ""
         name, eq, attached = option.partition("=")
-        value = attached if eq else (args.pop(0) if name in _GLOBAL_WITH_VALUE and args else None)
+        value = attached if eq else (args.pop(0) if name in GLOBAL_OPTIONS_WITH_VALUE and args else None)
         if name == "-C" and value is not None:
             cwd = join(cwd, value) if cwd is not None or value.startswith("/") else None
     if not args:

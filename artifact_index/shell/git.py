@@ -22,9 +22,9 @@ from .expand import Arg
 from .invocation import Invocation, Runtime, parse_options, patch_operations
 from .state import join
 
-__all__ = ["git_effects"]
+__all__ = ["GLOBAL_OPTIONS_WITH_VALUE", "git_effects"]
 
-_GLOBAL_WITH_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+GLOBAL_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})  # git options that take the next argument
 _UNNAMEABLE = {
     "pull": "git pull merges remote changes into the working tree",
     "merge": "git merge changes files the tracker cannot name",
@@ -44,7 +44,7 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
     while args and args[0].value is not None and args[0].value.startswith("-"):
         option = args.pop(0).value or ""
         name, eq, attached = option.partition("=")
-        value = attached if eq else (args.pop(0).value if name in _GLOBAL_WITH_VALUE and args else None)
+        value = attached if eq else (args.pop(0).value if name in GLOBAL_OPTIONS_WITH_VALUE and args else None)
         if name in ("-C", "--work-tree") and value is not None:
             cwd = join(cwd, value)
     if not args or args[0].value is None:
