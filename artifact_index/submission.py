@@ -92,8 +92,8 @@ def diff_scope(step: SimpleCommand) -> DiffScope | None:
             after_dashes = True
         elif arg in ("--cached", "--staged"):
             cached = True
-        elif arg == "--no-index" or arg.startswith(("--output", "-R")):
-            return None
+        elif arg == "--no-index" or arg.startswith(("--output", "--diff-filter", "-R")):
+            return None  # not the session's changes, or not all of them, or not where they show
         elif arg.startswith("-"):
             continue  # output shape (--stat, --name-only, -U5, --no-color): same files
         elif arg in _HEAD:
@@ -164,11 +164,12 @@ class GitModel:
         operands = [a for a in args if a is None or not a.startswith("-")]
         options = {a for a in args if a is not None and a.startswith("-")}
         if sub == "add" or sub == "mv" or (sub == "rm" and "--cached" not in options):
-            if sub == "add" and options & {"-A", "--all"}:
-                state["staged_all"] = True
-            elif sub == "add" and options & {"-u", "--update"}:
-                state["staged_tracked"] = True
-            if sub == "add" and options & {"-A", "--all", "-u", "--update"} and not operands:
+            if sub == "add" and not operands:
+                # `git add -A` / `-u` with no path: the whole tree (tracked files only for -u).
+                if options & {"-A", "--all"}:
+                    state["staged_all"] = True
+                elif options & {"-u", "--update"}:
+                    state["staged_tracked"] = True
                 return
             for operand in operands:
                 if operand is None:
@@ -184,7 +185,7 @@ class GitModel:
             state["staged"] = []
         elif sub == "commit":
             state["unsure"] = "the session committed, so diffs no longer show its changes"
-        elif sub in ("reset", "restore", "rm") and operands:
+        elif (sub == "reset" or sub == "rm" or (sub == "restore" and options & {"--staged", "-S"})) and operands:
             state["unsure"] = f"git {sub} unstaged some paths"
 
     # -- which files a diff shows ---------------------------------------------

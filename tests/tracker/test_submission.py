@@ -74,6 +74,12 @@ def test_cached_diff_holds_what_was_staged_earlier(session: list[Event], call: C
     }
 
 
+def test_add_all_with_a_path_stages_only_that_path(session: list[Event], call: Call) -> None:
+    events = sandbox(session, call) + [*shell(call, "git add -A src && git restore docs/old.md"),
+                                       submit(MARK + "git diff --cached")]
+    assert {p for p, s in submitted(index_of(events)).items() if s} == {"src/app.py", "src/app.py.bak"}
+
+
 def test_diff_against_head_adds_staged_new_files(session: list[Event], call: Call) -> None:
     events = sandbox(session, call) + [*shell(call, "git add reproduce.py"), submit(MARK + "git diff HEAD")]
     assert submitted(index_of(events)) == {
