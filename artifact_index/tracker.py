@@ -535,14 +535,14 @@ class Tracker:
         it back; ``git stash -u`` also puts away the files the session created.
         """
         stash = self._stash_entry(call_id) if _is_stash(detail) else None
-        untracked = stash is not None and "untracked" in (detail or "")
+        untracked = "untracked" in (detail or "")
         for node, data in list(self.index.nodes_of_kind("file")):
             if data["changed"] and data["existed_before"] is not False:
                 if stash is not None:
                     stash[str(data["path"])] = _snapshot(data)
                 self._mark_restored(data)
-            elif untracked and data["existed_before"] is False and data["exists"]:
-                stash[str(data["path"])] = _snapshot(data)  # type: ignore[index]
+            elif stash is not None and untracked and data["existed_before"] is False and data["exists"]:
+                stash[str(data["path"])] = _snapshot(data)
                 data["exists"] = False
                 data["content"] = None
             else:
@@ -636,6 +636,7 @@ _STASHED_FIELDS = ("exists", "changed", "restored", "depth", "content", "windows
 
 
 def _is_stash(detail: str | None) -> bool:
+    """Whether a restore is ``git stash`` (the shell module's detail says "stashed...")."""
     return bool(detail and detail.startswith("stashed"))
 
 

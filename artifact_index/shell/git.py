@@ -176,6 +176,7 @@ def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
         return []
     parsed = parse_options(args, short_values="m", long_values=("--message", "--pathspec-from-file"))
     untracked = parsed.has("-u", "--include-untracked", "-a", "--all")
+    # The tracker keeps what a restore whose detail starts with "stashed" put away, for `git stash pop`.
     detail = "stashed, untracked files included" if untracked else "stashed"
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git stash --patch stashes hunks chosen interactively")]
