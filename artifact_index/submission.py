@@ -33,7 +33,7 @@ from typing import Any
 from .index import CHANGED_STATUSES, ArtifactIndex
 from .patches import parse_patch
 from .paths import file_key, join
-from .shell.git import GLOBAL_OPTIONS_WITH_VALUE
+from .shell.git import skip_global_options
 from .shell.listing import SimpleCommand, simple_commands
 
 __all__ = ["DiffScope", "GitModel", "diff_scope"]
@@ -62,14 +62,8 @@ class DiffScope:
 
 def _git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str | None]:
     """(subcommand, its arguments, the directory git works in) of a ``git`` step."""
-    args = list(step.argv[1:])
-    cwd = step.cwd
-    while args and args[0] is not None and args[0].startswith("-"):
-        option = args.pop(0) or ""
-        name, eq, attached = option.partition("=")
-        value = attached if eq else (args.pop(0) if name in GLOBAL_OPTIONS_WITH_VALUE and args else None)
-        if name == "-C" and value is not None:
-            cwd = join(cwd, value) if cwd is not None or value.startswith("/") else None
+    start, cwd = skip_global_options(step.argv[1:], step.cwd)
+    args = list(step.argv[1 + start:])
     if not args:
         return None, [], cwd
     return args[0], args[1:], cwd

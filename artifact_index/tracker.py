@@ -35,6 +35,7 @@ from .index import ArtifactIndex
 from .patches import apply_hunks, diff_sides
 from .paths import file_key, is_absolute, join
 from .shell import analyze_command
+from .shell.git import STASHED, STASHED_WITH_UNTRACKED
 from .submission import GitModel
 from .symbols import SymbolChange, changed_symbols, symbols_in_edit, symbols_in_range
 from .tasks import Task, apply_task_call
@@ -535,7 +536,7 @@ class Tracker:
         it back; ``git stash -u`` also puts away the files the session created.
         """
         stash = self._stash_entry(call_id) if _is_stash(detail) else None
-        untracked = "untracked" in (detail or "")
+        untracked = detail == STASHED_WITH_UNTRACKED
         for node, data in list(self.index.nodes_of_kind("file")):
             if data["changed"] and data["existed_before"] is not False:
                 if stash is not None:
@@ -636,8 +637,8 @@ _STASHED_FIELDS = ("exists", "changed", "restored", "depth", "content", "windows
 
 
 def _is_stash(detail: str | None) -> bool:
-    """Whether a restore is ``git stash`` (the shell module's detail says "stashed...")."""
-    return bool(detail and detail.startswith("stashed"))
+    """Whether a restore is a ``git stash``."""
+    return detail in (STASHED, STASHED_WITH_UNTRACKED)
 
 
 def _snapshot(file: dict[str, Any]) -> dict[str, Any]:

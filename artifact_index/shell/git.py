@@ -14,7 +14,7 @@ operations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..events import FileOperation
@@ -22,9 +22,14 @@ from .expand import Arg
 from .invocation import Invocation, Runtime, parse_options, patch_operations
 from .state import join
 
-__all__ = ["GLOBAL_OPTIONS_WITH_VALUE", "git_effects"]
+__all__ = ["STASHED", "STASHED_WITH_UNTRACKED", "git_effects", "skip_global_options"]
 
-GLOBAL_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})  # git options that take the next argument
+# The details of the restore a `git stash` makes: the tracker keeps what such a
+# restore put away, so that a later `git stash pop` can bring it back.
+STASHED = "stashed"
+STASHED_WITH_UNTRACKED = "stashed, untracked files included"
+
+_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
 _UNNAMEABLE = {
     "pull": "git pull merges remote changes into the working tree",
     "merge": "git merge changes files the tracker cannot name",
@@ -37,16 +42,25 @@ _UNNAMEABLE = {
 Mover = Callable[[Invocation, Runtime], list[FileOperation]]
 
 
-def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOperation]:
-    """Effects of ``git ...``; ``move`` is the ``mv`` handler, reused for ``git mv``."""
-    args = list(inv.args[1:])
-    cwd = inv.cwd
-    while args and args[0].value is not None and args[0].value.startswith("-"):
-        option = args.pop(0).value or ""
+def skip_global_options(values: Sequence[str | None], cwd: str | None) -> tuple[int, str | None]:
+    """(where the subcommand is in ``values``, the directory git works in) after ``git -C dir ...``."""
+    k = 0
+    while k < len(values) and (option := values[k]) is not None and option.startswith("-"):
+        k += 1
         name, eq, attached = option.partition("=")
-        value = attached if eq else (args.pop(0).value if name in GLOBAL_OPTIONS_WITH_VALUE and args else None)
+        value: str | None = attached if eq else None
+        if not eq and name in _GLOBAL_WITH_VALUE and k < len(values):
+            value = values[k]
+            k += 1
         if name in ("-C", "--work-tree") and value is not None:
             cwd = join(cwd, value)
+    return k, cwd
+
+
+def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOperation]:
+    """Effects of ``git ...``; ``move`` is the ``mv`` handler, reused for ``git mv``."""
+    start, cwd = skip_global_options([a.value for a in inv.args[1:]], inv.cwd)
+    args = list(inv.args[1 + start:])
     if not args or args[0].value is None:
         return []
     sub = args[0].value
@@ -176,8 +190,7 @@ def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
         return []
     parsed = parse_options(args, short_values="m", long_values=("--message", "--pathspec-from-file"))
     untracked = parsed.has("-u", "--include-untracked", "-a", "--all")
-    # The tracker keeps what a restore whose detail starts with "stashed" put away, for `git stash pop`.
-    detail = "stashed, untracked files included" if untracked else "stashed"
+    detail = STASHED_WITH_UNTRACKED if untracked else STASHED
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git stash --patch stashes hunks chosen interactively")]
     if action == "push" and parsed.operands:
