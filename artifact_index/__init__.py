@@ -14,9 +14,15 @@ For live sessions, feed events one at a time to a :class:`Tracker` and
 
 from __future__ import annotations
 
-from .adapters import Adapter, detect, known_formats, register
-from .errors import ArtifactIndexError, StateError, TranscriptError, UnknownFormat, UnreadableInput
-from .events import (
+from artifact_index.exceptions import (
+    ArtifactIndexError,
+    StateError,
+    TranscriptError,
+    UnknownFormat,
+    UnreadableInput,
+)
+from artifact_index.ingestion.adapters import Adapter, detect, known_formats, register
+from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -29,10 +35,11 @@ from .events import (
     UserMessage,
     WorkingDirectory,
 )
-from .index import ArtifactIndex, FileEntry, OperationEntry
-from .loading import Loaded, build_index, load_events, open_transcript
-from .source import Source, read_source
-from .tracker import Tracker
+from artifact_index.ingestion.loading import Loaded, load_events, open_transcript
+from artifact_index.ingestion.source import Source, read_source
+from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
+from artifact_index.trail.tracker import Tracker
 
 __version__ = "0.1.0"
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from summarizer.compactor import Compactor, CompactorConfig
+from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.tokens import PromptEstimator, count_tokens, estimate_prompt
 
 WORDS = ["def", "class", "return", "self", "value", "items", "index", "parse", "render", "token", "cache", "path", "error", "test"]

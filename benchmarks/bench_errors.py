@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from artifact_index.diagnostics import extract_errors
+from artifact_index.facts.errors.diagnostics import extract_errors
 
 
 def _text(content: Any) -> str:

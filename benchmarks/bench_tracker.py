@@ -21,8 +21,8 @@ import tracemalloc
 from collections import defaultdict
 from pathlib import Path
 
-from artifact_index.loading import build_index
-from artifact_index.tracker import Tracker
+from artifact_index.trail.build import build_index
+from artifact_index.trail.tracker import Tracker
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def main() -> int:
           f"peak Python heap {peak / 1e6:.0f} MB, saved state {len(state) / 1e6:.1f} MB, save+resume {resume:.2f} s")
 
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "artifact_index.cli", "formats"], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "artifact_index", "formats"], check=True, capture_output=True)
     print(f"CLI start-up (artifact-index formats): {time.perf_counter() - start:.2f} s")
     return 0
 

@@ -20,10 +20,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from artifact_index import cli
-from artifact_index.index import ArtifactIndex
-from artifact_index.loading import Loaded, build_index
-from artifact_index.symbols import language_for_path
+from artifact_index.facts.symbols.definitions import language_for_path
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation import cli
+from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

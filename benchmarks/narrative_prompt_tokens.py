@@ -26,22 +26,22 @@ import json
 import sys
 from pathlib import Path
 
-from artifact_index.events import CompactionBoundary, Event
-from artifact_index.loading import open_transcript
-from artifact_index.source import read_source
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.loading import open_transcript
+from artifact_index.ingestion.source import read_source
+from artifact_index.trail.tracker import Tracker
 from summarizer.commands import events_until_compaction
-from summarizer.llm import SYSTEM, TOOL_NAME, build_prompt
-from summarizer.narrative import (
+from summarizer.narrative.llm import SYSTEM, TOOL_NAME, build_prompt
+from summarizer.narrative.model import (
     Narrative,
     NarrativeReply,
     NarrativeRequest,
     SectionReply,
     reply_model,
 )
-from summarizer.span import render_event
+from summarizer.narrative.span import render_event
+from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
-from summarizer.templates import load_template
 from summarizer.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parent.parent

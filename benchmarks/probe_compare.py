@@ -15,14 +15,14 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from artifact_index.events import CompactionBoundary
-from artifact_index.loading import load_events
-from artifact_index.tracker import Tracker
-from summarizer.extractive import ExtractiveWriter
-from summarizer.facts import facts_from_index
-from summarizer.probes import probe_summary
+from artifact_index.ingestion.events import CompactionBoundary
+from artifact_index.ingestion.loading import load_events
+from artifact_index.trail.tracker import Tracker
+from summarizer.evaluation.probes import probe_summary
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.facts import facts_from_index
+from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
-from summarizer.templates import load_template
 
 ROOT = Path(__file__).resolve().parent.parent
 

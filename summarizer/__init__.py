@@ -8,14 +8,19 @@ the JSONL :class:`EventLog`, and offline token counting.
 
 from __future__ import annotations
 
-from .compact_request import run_compact
-from .compactor import CompactionReport, Compactor, CompactorConfig
-from .compress_result import CompressResult
-from .errors import CompactionFailed, EventLogError, MessageFormatError, SummarizerError
-from .event_log import EventLog
-from .narrative_protocol import NarrativeSummariser
-from .tokens import count_tokens
-from .usage import Usage
+from summarizer.compaction.compactor import CompactionReport, Compactor, CompactorConfig
+from summarizer.compaction.event_log import EventLog
+from summarizer.compaction.protocol import NarrativeSummariser
+from summarizer.compaction.request import run_compact
+from summarizer.compaction.result import CompressResult
+from summarizer.compaction.usage import Usage
+from summarizer.exceptions import (
+    CompactionFailed,
+    EventLogError,
+    MessageFormatError,
+    SummarizerError,
+)
+from summarizer.tokens import count_tokens
 
 __all__ = [
     "CompactionFailed",

@@ -2,7 +2,7 @@
 
 The LLM is used when ``ANTHROPIC_API_KEY`` is set, unless ``use_llm`` is
 False; ``use_llm=True`` without a key is an error rather than a silent
-fallback.  Only :mod:`summarizer.llm` imports the SDK, and only when used.
+fallback.  Only :mod:`summarizer.narrative.llm` imports the SDK, and only when used.
 """
 
 from __future__ import annotations
@@ -12,18 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from artifact_index.events import CompactionBoundary, Event
-from artifact_index.loading import Loaded
-from artifact_index.tracker import Tracker
-
-from .config import api_key_configured, load_settings, pick_model
-from .errors import SummarizerError
-from .event_log import EventLog
-from .extractive import ExtractiveWriter
-from .index_summariser import IndexSummariser
-from .narrative import Narrative, NarrativeWriter, Strategy
-from .summary import Summary, parse_previous, summarize
-from .templates import Template, load_template
+from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.trail.tracker import Tracker
+from summarizer.compaction.event_log import EventLog
+from summarizer.compaction.index_summariser import IndexSummariser
+from summarizer.config import api_key_configured, load_settings, pick_model
+from summarizer.exceptions import SummarizerError
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
+from summarizer.sections.templates import Template, load_template
+from summarizer.summary import Summary, parse_previous, summarize
 
 __all__ = ["compact_command", "events_until_compaction", "make_writer", "summary_command"]
 
@@ -35,7 +34,7 @@ def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
     if not api_key_configured():
         raise SummarizerError("--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
                               "for the offline narrative")
-    from .llm import AnthropicWriter
+    from summarizer.narrative.llm import AnthropicWriter
 
     return AnthropicWriter(model)
 
@@ -99,9 +98,8 @@ def compact_command(
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
 ) -> dict[str, Any]:
-    from artifact_index.source import read_source
-
-    from .compact_request import run_compact
+    from artifact_index.ingestion.source import read_source
+    from summarizer.compaction.request import run_compact
 
     source = read_source(request_path)
     body = source.document
@@ -116,7 +114,7 @@ def compact_command(
     if exact_tokens:
         if not api_key_configured():
             raise SummarizerError("--exact-tokens counts through the API and needs ANTHROPIC_API_KEY")
-        from .llm import AnthropicPromptCounter
+        from summarizer.narrative.llm import AnthropicPromptCounter
 
         prompt_counter = AnthropicPromptCounter(chosen_model)
     result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"), force=force,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import SummarizerError
+from summarizer.exceptions import SummarizerError
 
 __all__ = ["DEFAULT_MODEL", "ContextSettings", "Settings", "api_key_configured", "load_settings", "pick_model"]
 

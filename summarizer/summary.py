@@ -19,17 +19,23 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.events import Event
-from artifact_index.index import ArtifactIndex
-from artifact_index.tracker import Tracker
-
-from .consistency import check_narrative
-from .facts import SessionFacts, facts_from_index
-from .index_sections import MAX_DETAIL, render_index_section
-from .narrative import Narrative, NarrativeItem, NarrativeRequest, NarrativeWriter, Strategy, merge
-from .span import chunk_span, span_after
-from .templates import Section, Template, builtin_templates, load_template
-from .tokens import count_tokens
+from artifact_index.ingestion.events import Event
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
+from summarizer.narrative.consistency import check_narrative
+from summarizer.narrative.model import (
+    Narrative,
+    NarrativeItem,
+    NarrativeRequest,
+    NarrativeWriter,
+    Strategy,
+    merge,
+)
+from summarizer.narrative.span import chunk_span, span_after
+from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.templates import Section, Template, builtin_templates, load_template
+from summarizer.tokens import count_tokens
 
 __all__ = ["Summary", "parse_previous", "render_summary", "summarize"]
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.index import ArtifactIndex
-from artifact_index.loading import Loaded, build_index
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 # pytest puts tests/ on sys.path, where tests/summarizer/ (no __init__.py)

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 SESSION = Path(__file__).parent / "fixtures" / "cli" / "session.jsonl"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "artifact_index.cli", *args],
+        [sys.executable, "-m", "artifact_index", *args],
         input=stdin.decode() if stdin is not None else None,
         capture_output=True, text=True, timeout=120,
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 SESSION = Path(__file__).parent / "fixtures" / "cli" / "index_session.jsonl"
 

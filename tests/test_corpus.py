@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.index import ArtifactIndex
-from artifact_index.loading import Loaded
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.trail.index import ArtifactIndex
 
 CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]  # the `corpus_index` fixture of conftest.py
 

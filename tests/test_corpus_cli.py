@@ -1,6 +1,6 @@
 """Every real transcript goes through every index command of issue 4, table and JSON, with exit code 0.
 
-Runs in-process through :func:`artifact_index.cli.main`; each transcript's
+Runs in-process through :func:`artifact_index.presentation.cli.main`; each transcript's
 index is built once (the session-wide ``corpus_index`` cache of conftest.py)
 and shared with the other corpus tests.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index import cli
-from artifact_index.index import ArtifactIndex
-from artifact_index.loading import Loaded
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation import cli
+from artifact_index.trail.index import ArtifactIndex
 
 CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]  # the `corpus_index` fixture of conftest.py
 

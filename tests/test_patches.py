@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from artifact_index.events import FileOperation
-from artifact_index.patches import (
+from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.patches import (
     parse_apply_patch,
     parse_patch,
     parse_unified_diff,

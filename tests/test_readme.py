@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

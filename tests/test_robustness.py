@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import artifact_index
-from artifact_index.adapters import adapter_named, known_formats
-from artifact_index.errors import ArtifactIndexError
-from artifact_index.source import Source
-from artifact_index.tracker import Tracker
+from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.ingestion.adapters import adapter_named, known_formats
+from artifact_index.ingestion.source import Source
+from artifact_index.trail.tracker import Tracker
 
 KEYS = ["type", "role", "content", "message", "tool_use_id", "id", "name", "input", "arguments", "output", "path",
         "command", "file_path", "toolUseResult", "payload", "parts", "state", "status", "messages", "trajectory",

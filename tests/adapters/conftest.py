@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import adapter_named, detect
-from artifact_index.events import Event, ToolCall, ToolResult
-from artifact_index.source import Source, read_source
+from artifact_index.ingestion.adapters import adapter_named, detect
+from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.ingestion.source import Source, read_source
 
 
 @dataclass(frozen=True)

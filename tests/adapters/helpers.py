@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from artifact_index.adapters import Adapter
-from artifact_index.events import Event, ToolCall, ToolResult
-from artifact_index.source import Source, read_source
+from artifact_index.ingestion.adapters import Adapter
+from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.ingestion.source import Source, read_source
 
 
 def read_events(adapter: Adapter, path: Path) -> tuple[list[Event], Source]:

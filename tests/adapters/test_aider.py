@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import adapter_named
-from artifact_index.events import ToolCall, UserMessage
-from artifact_index.source import read_source
+from artifact_index.ingestion.adapters import adapter_named
+from artifact_index.ingestion.events import ToolCall, UserMessage
+from artifact_index.ingestion.source import read_source
 
 from .conftest import Loader, Run, Touch
 

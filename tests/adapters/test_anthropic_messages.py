@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.events import SessionInfo
+from artifact_index.ingestion.events import SessionInfo
 
 from .conftest import Loader, Run
 

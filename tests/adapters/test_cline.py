@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import adapter_named
-from artifact_index.events import SessionInfo, WorkingDirectory
-from artifact_index.source import Source
+from artifact_index.ingestion.adapters import adapter_named
+from artifact_index.ingestion.events import SessionInfo, WorkingDirectory
+from artifact_index.ingestion.source import Source
 
 from .conftest import Loader, Run
 

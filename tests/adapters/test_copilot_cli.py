@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import detect
-from artifact_index.adapters.copilot_cli import CopilotCliAdapter
-from artifact_index.events import (
+from artifact_index.ingestion.adapters import detect
+from artifact_index.ingestion.adapters.copilot_cli import CopilotCliAdapter
+from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -18,7 +18,7 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from artifact_index.source import Source, read_source
+from artifact_index.ingestion.source import Source, read_source
 
 from .helpers import call_with, read_events, result_of
 

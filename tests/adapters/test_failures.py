@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.failures import classify_failure
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import detect
-from artifact_index.adapters.git_ai_note import GitAiNoteAdapter, parse_note
-from artifact_index.events import (
+from artifact_index.ingestion.adapters import detect
+from artifact_index.ingestion.adapters.git_ai_note import GitAiNoteAdapter, parse_note
+from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     SessionInfo,
@@ -18,7 +18,7 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from artifact_index.source import Source, read_source
+from artifact_index.ingestion.source import Source, read_source
 
 from .helpers import read_events
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from artifact_index.adapters.base import Adapter
-from artifact_index.adapters.codex import CodexAdapter
-from artifact_index.adapters.copilot_cli import CopilotCliAdapter
-from artifact_index.adapters.gemini_cli import GeminiCliAdapter
-from artifact_index.adapters.opencode import OpenCodeAdapter
-from artifact_index.events import ToolCall, ToolResult
-from artifact_index.source import Source
+from artifact_index.ingestion.adapters.base import Adapter
+from artifact_index.ingestion.adapters.codex import CodexAdapter
+from artifact_index.ingestion.adapters.copilot_cli import CopilotCliAdapter
+from artifact_index.ingestion.adapters.gemini_cli import GeminiCliAdapter
+from artifact_index.ingestion.adapters.opencode import OpenCodeAdapter
+from artifact_index.ingestion.events import ToolCall, ToolResult
+from artifact_index.ingestion.source import Source
 
 _WRONG: list[Any] = [None, 0, -1, True, "", "x", [], {}, [1, "a"], {"a": 1}, 2.5]
 

@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters.mini_swe_agent import MiniSweAgentAdapter
-from artifact_index.events import Event, SessionInfo, Submission, ToolCall, ToolResult, UserMessage
-from artifact_index.source import Source
+from artifact_index.ingestion.adapters.mini_swe_agent import MiniSweAgentAdapter
+from artifact_index.ingestion.events import (
+    Event,
+    SessionInfo,
+    Submission,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from artifact_index.ingestion.source import Source
 
 from .conftest import Loader
 from .helpers import read_events

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters.openhands import OpenHandsAdapter, ipython_operations
-from artifact_index.events import (
+from artifact_index.ingestion.adapters.openhands import OpenHandsAdapter, ipython_operations
+from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -19,8 +19,8 @@ from artifact_index.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.source import Source
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.source import Source
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Loader
 from .helpers import call_with, read_events, result_of

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters import adapter_named
-from artifact_index.events import (
+from artifact_index.ingestion.adapters import adapter_named
+from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     SessionInfo,
@@ -16,7 +16,7 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from artifact_index.source import Source
+from artifact_index.ingestion.source import Source
 
 from .conftest import Loader, Run
 

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from artifact_index.adapters.str_replace_editor import (
+from artifact_index.ingestion.adapters.str_replace_editor import (
     editor_failure,
     is_directory_listing,
     parse_editor_command_line,

@@ -9,9 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.adapters.str_replace_editor import parse_editor_command_line
-from artifact_index.adapters.swe_agent import SweAgentAdapter, diff_changes, split_commands
-from artifact_index.events import (
+from artifact_index.ingestion.adapters.str_replace_editor import parse_editor_command_line
+from artifact_index.ingestion.adapters.swe_agent import (
+    SweAgentAdapter,
+    diff_changes,
+    split_commands,
+)
+from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     SessionInfo,
@@ -19,8 +23,8 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from artifact_index.source import Source
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.source import Source
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Loader
 from .helpers import read_events, result_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.checks import checks_in, command_key, covers, masks_exit_status
+from artifact_index.facts.errors.checks import checks_in, command_key, covers, masks_exit_status
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_exit_status_masking(command: str, masked: bool) -> None:
 
 
 def test_a_rerun_with_options_added_covers_a_plain_command() -> None:
-    from artifact_index.checks import covers
+    from artifact_index.facts.errors.checks import covers
 
     assert covers("git push --set-upstream origin topic", "git push")
     assert covers("cd /repo && python reproduce.py --verbose", "python reproduce.py")

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from artifact_index.diagnostics import extract_errors
-from artifact_index.error_ledger import ErrorLedger
+from artifact_index.facts.errors.diagnostics import extract_errors
+from artifact_index.facts.errors.ledger import ErrorLedger
 
 
 @dataclass(frozen=True)

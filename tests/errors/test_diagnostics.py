@@ -9,8 +9,8 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artifact_index import diagnostics
-from artifact_index.diagnostics import MAX_DIAGNOSTICS, Diagnostic, extract_errors
+from artifact_index.facts.errors import diagnostics
+from artifact_index.facts.errors.diagnostics import MAX_DIAGNOSTICS, Diagnostic, extract_errors
 
 
 def only(output: str, command: str | None = None) -> Diagnostic:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import count
 
-from artifact_index.diagnostics import Diagnostic
-from artifact_index.error_ledger import ErrorLedger, LedgerEntry, signature
+from artifact_index.facts.errors.diagnostics import Diagnostic
+from artifact_index.facts.errors.ledger import ErrorLedger, LedgerEntry, signature
 
 from .test_diagnostics import PYTEST, TRACEBACK
 

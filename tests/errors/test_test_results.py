@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.test_results import TestRun, is_test_command, parse_test_run
+from artifact_index.facts.errors.test_results import TestRun, is_test_command, parse_test_run
 
 from .test_diagnostics import PYTEST
 

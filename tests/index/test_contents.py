@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifact_index.contents import parse_read_output
+from artifact_index.trail.contents import parse_read_output
 
 
 def test_claude_code_gutter_and_system_reminder() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifact_index.decisions import extract_decisions
+from artifact_index.facts.decisions import extract_decisions
 
 
 def test_choice_root_cause_and_rejected_alternative() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from artifact_index.loading import build_index
-from artifact_index.tasks import Task, apply_task_call, open_tasks
+from artifact_index.facts.tasks import Task, apply_task_call, open_tasks
+from artifact_index.trail.build import build_index
 
 
 def test_todowrite_replaces_the_list() -> None:

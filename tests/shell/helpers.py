@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from artifact_index.events import FileOperation
-from artifact_index.shell import ShellAnalysis, analyze_command
+from artifact_index.ingestion.events import FileOperation
+from artifact_index.trail.shell import ShellAnalysis, analyze_command
 
 ROOT = "/w"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from artifact_index.shell import analyze_command
+from artifact_index.trail.shell import analyze_command
 
 
 def _loads(value: Any) -> Any:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artifact_index.shell import ShellAnalysis, analyze_command
+from artifact_index.trail.shell import ShellAnalysis, analyze_command
 
 from .helpers import FakeContext, analyze, effects, only
 
@@ -419,7 +419,7 @@ def test_unmatched_globs_are_not_taken_for_file_names() -> None:
 
 
 def test_the_package_exports_what_it_documents() -> None:
-    import artifact_index.shell as shell
+    import artifact_index.trail.shell as shell
 
     assert shell.__all__ == ["ShellAnalysis", "ShellContext", "analyze_command"]
 
@@ -446,7 +446,7 @@ def test_failed_rm_of_several_paths_removed_the_ones_known_to_exist() -> None:
 
 
 def test_windows_drive_paths_are_absolute() -> None:
-    from artifact_index.shell import analyze_command
+    from artifact_index.trail.shell import analyze_command
 
     analysis = analyze_command("cd D:/proj && rm src/old.go", "D:/proj", succeeded=True, workspace="D:/proj")
     assert [(op.action, op.path) for op in analysis.operations] == [("delete", "D:/proj/src/old.go")]

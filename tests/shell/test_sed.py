@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.shell.sed import apply_sed, minimal_edit
+from artifact_index.trail.shell.sed import apply_sed, minimal_edit
 
 from .helpers import analyze, effects, only
 

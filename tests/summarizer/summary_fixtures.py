@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
-from artifact_index.events import Event
-from summarizer.narrative import NarrativeReply, NarrativeRequest, SectionReply
+from artifact_index.ingestion.events import Event
+from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
 
 __all__ = ["SUMMARIES", "ScriptedWriter", "assert_golden", "load_events", "reply"]
 

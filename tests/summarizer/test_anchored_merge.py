@@ -14,15 +14,21 @@ from pathlib import Path
 import pytest
 from summary_fixtures import SUMMARIES, ScriptedWriter, load_events, reply
 
-from artifact_index.cli import main
-from artifact_index.events import Event, ToolCall, ToolResult
-from summarizer.extractive import ExtractiveWriter
-from summarizer.index_summariser import IndexSummariser
-from summarizer.llm import build_prompt
-from summarizer.narrative import Narrative, NarrativeItem, NarrativeReply, SectionReply, merge
-from summarizer.span import chunk_span
+from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.presentation.cli import main
+from summarizer.compaction.index_summariser import IndexSummariser
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.llm import build_prompt
+from summarizer.narrative.model import (
+    Narrative,
+    NarrativeItem,
+    NarrativeReply,
+    SectionReply,
+    merge,
+)
+from summarizer.narrative.span import chunk_span
+from summarizer.sections.templates import load_template
 from summarizer.summary import narrative_state, parse_previous, render_summary, summarize
-from summarizer.templates import load_template
 
 DEFAULT = load_template("default")
 CLAUDE_CODE = load_template("claude-code")

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from compaction_chat import Chat, StaticSummariser
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.errors import CompactionFailed
-from summarizer.event_log import BackoffResetEvent, CompactionFailureEvent, EventLog
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.event_log import BackoffResetEvent, CompactionFailureEvent, EventLog
+from summarizer.exceptions import CompactionFailed
 
 START = datetime(2025, 5, 1, 9, 0, tzinfo=UTC)
 

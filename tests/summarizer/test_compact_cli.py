@@ -10,7 +10,7 @@ import pytest
 from compaction_chat import Chat
 from fake_anthropic import FakeAnthropic
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 
 def _write(chat: Chat, path: str, content: str) -> None:

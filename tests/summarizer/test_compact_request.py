@@ -9,9 +9,9 @@ import pytest
 from compaction_chat import SHAPES, Chat, Shape, StaticSummariser
 from pydantic import ValidationError
 
-from summarizer.compact_request import run_compact
-from summarizer.errors import MessageFormatError
-from summarizer.summary_message import read_summary
+from summarizer.compaction.request import run_compact
+from summarizer.compaction.summary_message import read_summary
+from summarizer.exceptions import MessageFormatError
 
 TOOLS = [
     {

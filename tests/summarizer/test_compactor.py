@@ -8,9 +8,9 @@ import json
 import pytest
 from compaction_chat import SHAPES, Chat, Shape, StaticSummariser, tool_output
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.compress_result import CompressResult
-from summarizer.summary_message import SUMMARY_PREFIX, read_summary, summary_message
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.result import CompressResult
+from summarizer.compaction.summary_message import SUMMARY_PREFIX, read_summary, summary_message
 
 
 def test_compress_result_uses_the_seeds_json_names() -> None:

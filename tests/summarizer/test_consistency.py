@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 from summary_fixtures import SUMMARIES, ScriptedWriter, load_events, reply
 
-from artifact_index.loading import load_events as load_transcript
+from artifact_index.ingestion.loading import load_events as load_transcript
 from summarizer.commands import events_until_compaction
-from summarizer.consistency import contradictions, still_failing
-from summarizer.extractive import ExtractiveWriter
+from summarizer.narrative.consistency import contradictions, still_failing
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.templates import load_template
 from summarizer.summary import parse_previous, summarize
-from summarizer.templates import load_template
 
 DEFAULT = load_template("default")
 EVENTS = load_events("bugfix")
@@ -114,7 +114,7 @@ def test_the_offline_narrative_quoting_the_agent_is_checked_too() -> None:
     facts = FACTS.model_copy(update={"last_assistant": FACTS.last_assistant.model_copy(  # type: ignore[union-attr]
         update={"text": "I updated auth/config.py and all tests pass."})})
     writer = ExtractiveWriter()
-    from summarizer.narrative import Narrative, NarrativeRequest
+    from summarizer.narrative.model import Narrative, NarrativeRequest
 
     answer = writer.write(NarrativeRequest(sections=DEFAULT.narrative_sections, previous=Narrative(), span="",
                                            span_turns=(1, 6), facts=facts, cycle=1))

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from cc_harness import Transcript, harness_changed, names_path, read_transcript
 
-from artifact_index.events import CompactionBoundary, Event
-from artifact_index.index import ArtifactIndex
-from artifact_index.loading import Loaded, open_transcript
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.loading import Loaded, open_transcript
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
 from summarizer.commands import events_until_compaction, summary_command
-from summarizer.extractive import ExtractiveWriter
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
-from summarizer.templates import load_template
 
 
 @dataclass(frozen=True)

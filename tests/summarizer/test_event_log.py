@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from compaction_chat import SHAPES, Chat, Shape, StaticSummariser
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.errors import EventLogError
-from summarizer.event_log import CompactEvent, EventLog, SummaryEvent
-from summarizer.summary_message import read_summary
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.event_log import CompactEvent, EventLog, SummaryEvent
+from summarizer.compaction.summary_message import read_summary
+from summarizer.exceptions import EventLogError
 
 NOW = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
 

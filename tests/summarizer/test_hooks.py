@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cli" / "session.jsonl"
 

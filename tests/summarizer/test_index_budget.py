@@ -12,7 +12,7 @@ import functools
 
 import pytest
 
-from artifact_index.events import (
+from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FileOperation,
@@ -22,11 +22,11 @@ from artifact_index.events import (
     ToolResult,
     UserMessage,
 )
-from summarizer.extractive import ExtractiveWriter
-from summarizer.facts import ErrorFact, FileFact, SessionFacts
-from summarizer.index_sections import MAX_DETAIL, render_index_section
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.facts import ErrorFact, FileFact, SessionFacts
+from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, render_summary, summarize
-from summarizer.templates import Template, load_template
 from summarizer.tokens import count_tokens
 
 ROOT = "/work/big"

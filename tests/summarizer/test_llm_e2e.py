@@ -21,14 +21,20 @@ import pytest
 from fake_anthropic import FakeAnthropic, Recorded, text_reply, tool_reply
 from summary_fixtures import SUMMARIES, load_events
 
-from artifact_index.cli import main
-from summarizer.errors import NarrativeError
-from summarizer.extractive import ExtractiveWriter
-from summarizer.facts import SessionFacts
-from summarizer.llm import SYSTEM, TOOL_NAME, AnthropicWriter, build_prompt, count_prompt_tokens
-from summarizer.narrative import Narrative, NarrativeItem, NarrativeRequest, reply_model
+from artifact_index.presentation.cli import main
+from summarizer.exceptions import NarrativeError
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.llm import (
+    SYSTEM,
+    TOOL_NAME,
+    AnthropicWriter,
+    build_prompt,
+    count_prompt_tokens,
+)
+from summarizer.narrative.model import Narrative, NarrativeItem, NarrativeRequest, reply_model
+from summarizer.sections.facts import SessionFacts
+from summarizer.sections.templates import Template, load_template
 from summarizer.summary import narrative_state, parse_previous, summarize
-from summarizer.templates import Template, load_template
 
 CC_SESSION = SUMMARIES / "cc_two_compactions.jsonl"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}

@@ -7,8 +7,13 @@ import copy
 import pytest
 from compaction_chat import SHAPES, Chat, Shape, tool_output
 
-from summarizer.errors import MessageFormatError
-from summarizer.messages import Conversation, MessageEditor, detect_shape, stable_message_id
+from summarizer.compaction.messages import (
+    Conversation,
+    MessageEditor,
+    detect_shape,
+    stable_message_id,
+)
+from summarizer.exceptions import MessageFormatError
 
 
 def _chat(shape: Shape) -> tuple[Chat, list[str]]:

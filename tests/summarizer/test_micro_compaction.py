@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from compaction_chat import SHAPES, Chat, Shape, tool_output
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.event_log import CompactEvent, EventLog
-from summarizer.policies import MicroCompactionConfig
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.event_log import CompactEvent, EventLog
+from summarizer.compaction.policies import MicroCompactionConfig
 from summarizer.tokens import estimate_prompt
 
 LONG = "".join(f"line {n:04d} of the file\n" for n in range(200))  # 4,400 characters

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from compaction_chat import Chat, StaticSummariser
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.policies import OverflowConfig, is_overflow
-from summarizer.usage import Usage
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.policies import OverflowConfig, is_overflow
+from summarizer.compaction.usage import Usage
 
 
 @pytest.mark.parametrize(("used", "overflow"), [(168_000, False), (168_001, True)])

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.cli import main
-from artifact_index.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
-from artifact_index.tracker import Tracker
-from summarizer.facts import SessionFacts, facts_from_index
-from summarizer.probes import probe_summary
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
+from artifact_index.presentation.cli import main
+from artifact_index.trail.tracker import Tracker
+from summarizer.evaluation.probes import probe_summary
+from summarizer.sections.facts import SessionFacts, facts_from_index
 
 TRACEBACK = 'Traceback (most recent call last):\n  File "/r/app.py", line 2, in f\n    x()\nKeyError: \'exp\'\n'
 

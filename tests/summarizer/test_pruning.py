@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from compaction_chat import SHAPES, Chat, Shape, tool_output
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.policies import CLEARED, PruningConfig
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.policies import CLEARED, PruningConfig
 
 
 def _prune(messages: list[dict[str, object]], **settings: object) -> list[dict[str, object]]:

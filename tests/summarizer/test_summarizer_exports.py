@@ -7,26 +7,26 @@ import importlib
 import pytest
 
 MODULES = [
-    "summarizer.compact_request",
-    "summarizer.compactor",
-    "summarizer.compress_result",
-    "summarizer.errors",
-    "summarizer.event_log",
-    "summarizer.messages",
-    "summarizer.narrative_protocol",
-    "summarizer.policies",
-    "summarizer.policies.backoff",
-    "summarizer.policies.base",
-    "summarizer.policies.keep_recent",
-    "summarizer.policies.micro_compaction",
-    "summarizer.policies.overflow",
-    "summarizer.policies.pruning",
-    "summarizer.policies.registry",
-    "summarizer.policies.triggers",
-    "summarizer.summary_message",
+    "summarizer.compaction.request",
+    "summarizer.compaction.compactor",
+    "summarizer.compaction.result",
+    "summarizer.exceptions",
+    "summarizer.compaction.event_log",
+    "summarizer.compaction.messages",
+    "summarizer.compaction.protocol",
+    "summarizer.compaction.policies",
+    "summarizer.compaction.policies.backoff",
+    "summarizer.compaction.policies.base",
+    "summarizer.compaction.policies.keep_recent",
+    "summarizer.compaction.policies.micro_compaction",
+    "summarizer.compaction.policies.overflow",
+    "summarizer.compaction.policies.pruning",
+    "summarizer.compaction.policies.registry",
+    "summarizer.compaction.policies.triggers",
+    "summarizer.compaction.summary_message",
     "summarizer.tokens",
-    "summarizer.tool_names",
-    "summarizer.usage",
+    "summarizer.compaction.tool_names",
+    "summarizer.compaction.usage",
 ]
 
 
@@ -50,6 +50,6 @@ def test_the_package_exports_the_compaction_api() -> None:
 
 
 def test_every_error_is_a_summarizer_error() -> None:
-    errors = importlib.import_module("summarizer.errors")
+    errors = importlib.import_module("summarizer.exceptions")
     for name in errors.__all__:
         assert issubclass(getattr(errors, name), errors.SummarizerError)

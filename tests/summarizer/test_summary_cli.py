@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from summary_fixtures import SUMMARIES
 
-from artifact_index.cli import main
+from artifact_index.presentation.cli import main
 
 CC_SESSION = str(SUMMARIES / "cc_two_compactions.jsonl")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from summary_fixtures import SUMMARIES, assert_golden, load_events
 
-from summarizer.errors import TemplateError
-from summarizer.extractive import ExtractiveWriter
-from summarizer.index_sections import MAX_DETAIL
+from summarizer.exceptions import TemplateError
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.index_sections import MAX_DETAIL
+from summarizer.sections.templates import Template, builtin_templates, load_template
 from summarizer.summary import render_summary, summarize
-from summarizer.templates import Template, builtin_templates, load_template
 from summarizer.tokens import count_tokens
 
 CASES = [

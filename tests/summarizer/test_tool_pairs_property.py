@@ -15,8 +15,8 @@ from compaction_chat import SHAPES, Chat, StaticSummariser, call_ids, result_ids
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.summary_message import read_summary
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.summary_message import read_summary
 
 TOOLS = ["Read", "Bash", "Grep", "skill", "TodoWrite", "custom"]
 

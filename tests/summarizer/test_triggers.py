@@ -6,9 +6,9 @@ import pytest
 from compaction_chat import SHAPES, Chat, Shape, StaticSummariser, call_ids, result_ids
 from pydantic import ValidationError
 
-from summarizer.compactor import Compactor, CompactorConfig
-from summarizer.messages import Conversation
-from summarizer.policies import (
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.messages import Conversation
+from summarizer.compaction.policies import (
     KeepRecentConfig,
     MicroCompaction,
     MicroCompactionConfig,
@@ -20,7 +20,7 @@ from summarizer.policies import (
     content_policy_for,
     trigger_for,
 )
-from summarizer.summary_message import read_summary
+from summarizer.compaction.summary_message import read_summary
 from summarizer.tokens import estimate_prompt
 
 

@@ -8,7 +8,7 @@ import textwrap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from artifact_index.symbols import (
+from artifact_index.facts.symbols.definitions import (
     MAX_SOURCE_CHARS,
     SymbolChange,
     changed_symbols,

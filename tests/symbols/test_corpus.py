@@ -8,7 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from artifact_index.symbols import changed_symbols, language_for_path, symbols_in_edit
+from artifact_index.facts.symbols.definitions import (
+    changed_symbols,
+    language_for_path,
+    symbols_in_edit,
+)
 
 # Enough edits to cover Go, Elixir, TypeScript, Rust and shell, few enough to stay fast.
 LIMIT = 250

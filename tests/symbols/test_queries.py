@@ -13,9 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index import grammars, symbols
-from artifact_index.grammars import GrammarUnavailable
-from artifact_index.symbols import Definition, definitions, language_for_path, tags_query
+from artifact_index.facts.symbols import definitions as symbols
+from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols.definitions import (
+    Definition,
+    definitions,
+    language_for_path,
+    tags_query,
+)
+from artifact_index.facts.symbols.grammars import GrammarUnavailable
 
 Row = tuple[str, str, str | None, int, int]
 
@@ -281,7 +287,7 @@ def test_every_language_has_a_compiling_query_and_a_fixture(language: str) -> No
 
 
 def test_queries_ship_as_package_data() -> None:
-    folder = resources.files("artifact_index").joinpath("queries")
+    folder = resources.files("artifact_index.facts.symbols").joinpath("queries")
     shipped = {entry.name for entry in folder.iterdir() if entry.name.endswith("-tags.scm")}
     assert {f"{language}-tags.scm" for language in LANGUAGES} <= shipped
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from artifact_index.events import (
+from artifact_index.ingestion.events import (
     Event,
     FileOperation,
     ReportedChange,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from artifact_index.events import Event, ReportedChange, WorkingDirectory
-from artifact_index.events import FileOperation as Op
-from artifact_index.index import ArtifactIndex
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import Event, ReportedChange, WorkingDirectory
+from artifact_index.ingestion.events import FileOperation as Op
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Call
 
@@ -172,7 +172,7 @@ def test_relative_paths_follow_the_working_directory(session: list[Event], call:
 
 
 def test_windows_paths_are_made_relative_case_insensitively(call: Call) -> None:
-    from artifact_index.events import SessionInfo
+    from artifact_index.ingestion.events import SessionInfo
 
     events: list[Event] = [SessionInfo(turn=0, cwd="c:\\Apps\\MRA")]
     events += call(Op(action="write", path="C:\\Apps\\MRA\\src\\lib\\gcs.ts", content="x"), tool="write_to_file")
@@ -181,7 +181,7 @@ def test_windows_paths_are_made_relative_case_insensitively(call: Call) -> None:
 
 
 def test_pending_call_is_not_applied(session: list[Event]) -> None:
-    from artifact_index.events import ToolCall
+    from artifact_index.ingestion.events import ToolCall
 
     tracker = Tracker(format="claude-code")
     tracker.feed_all([*session, ToolCall(turn=1, call_id="x", tool="Edit",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artifact_index.events import (
+from artifact_index.ingestion.events import (
     Event,
     FileOperation,
     ReportedChange,
@@ -15,8 +15,8 @@ from artifact_index.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.render import files_json
-from artifact_index.tracker import Tracker
+from artifact_index.presentation.render import files_json
+from artifact_index.trail.tracker import Tracker
 
 PATHS = ["a.py", "/repo/a.py", "src/b.py", "../c.py", "/tmp/x", "pkg/"]
 ACTIONS = ["read", "write", "create", "edit", "delete", "move", "copy", "undo", "restore"]

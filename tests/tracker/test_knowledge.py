@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from artifact_index.events import AssistantMessage, Event, ToolCall, ToolResult, UserMessage
-from artifact_index.events import FileOperation as Op
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from artifact_index.ingestion.events import FileOperation as Op
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Call
 
@@ -65,7 +71,7 @@ def test_tasks_decisions_and_user_messages(session: list[Event], call: Call) -> 
 
 
 def test_known_content_follows_patches_and_line_edits(session: list[Event], call: Call) -> None:
-    from artifact_index.events import ReportedChange
+    from artifact_index.ingestion.events import ReportedChange
 
     original = "a = 1\nb = 2\nc = 3\n"
     events = session + [
@@ -90,7 +96,7 @@ def test_an_edit_that_does_not_apply_makes_the_content_unknown(session: list[Eve
 
 
 def test_an_error_is_linked_to_the_symbol_around_its_line(session: list[Event], call: Call) -> None:
-    from artifact_index.events import ToolCall, ToolResult
+    from artifact_index.ingestion.events import ToolCall, ToolResult
 
     source = "def ok():\n    return 1\n\n\ndef create_token(user):\n    return user['exp']\n"
     traceback = (

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from artifact_index.events import Event, ReportedChange, ToolCall, ToolResult
-from artifact_index.events import FileOperation as Op
-from artifact_index.tracker import Tracker
-from artifact_index.vocabulary import operations_for
+from artifact_index.ingestion.events import Event, ReportedChange, ToolCall, ToolResult
+from artifact_index.ingestion.events import FileOperation as Op
+from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Call
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.events import CompactionBoundary, Event
-from artifact_index.events import FileOperation as Op
-from artifact_index.refetch import refetch_report
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.events import FileOperation as Op
+from artifact_index.trail.refetch import refetch_report
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Call
 
@@ -46,7 +46,7 @@ def test_refetch_command(capsys: pytest.CaptureFixture[str]) -> None:
     import json
     from pathlib import Path
 
-    from artifact_index.cli import main
+    from artifact_index.presentation.cli import main
 
     session = Path(__file__).resolve().parent.parent / "fixtures" / "cli" / "session.jsonl"
     assert main(["refetch", str(session), "--json"]) == 0

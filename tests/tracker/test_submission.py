@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from artifact_index.events import Event, Submission
-from artifact_index.events import FileOperation as Op
-from artifact_index.index import ArtifactIndex
-from artifact_index.render import files_json, files_table, show_text
-from artifact_index.tracker import Tracker
+from artifact_index.ingestion.events import Event, Submission
+from artifact_index.ingestion.events import FileOperation as Op
+from artifact_index.presentation.render import files_json, files_table, show_text
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Call
 

@@ -1,0 +1,7 @@
+"""``python -m artifact_index``: the same as the ``artifact-index`` command."""
+
+import sys
+
+from artifact_index.presentation.cli import main
+
+sys.exit(main())

@@ -1,0 +1,6 @@
+"""Errors and tests: what failed, where, and whether it was later resolved.
+
+``diagnostics`` finds error messages in tool output, ``test_results``
+parses test runners, ``checks`` knows which command checks what, and
+``ledger`` keeps every error with its resolution.
+"""

@@ -1,0 +1,550 @@
+"""Test runs: which commands run tests, and what their output says about them.
+
+:func:`parse_test_run` reads the summary a test runner prints (pytest's
+``= 2 failed, 14 passed in 3.1s =``, Go's ``--- FAIL:`` lines, cargo's
+``test result:``, Jest's ``Tests:``, ExUnit's ``N tests, M failures``...) and
+the ids of the failing tests, so the index can say "14 pass, 2 fail:
+tests/test_auth.py::test_login, ..." for the last run of each test command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.facts.errors.checks import checks_in
+
+__all__ = ["MAX_FAILING", "TestRun", "is_test_command", "parse_test_run"]
+
+MAX_FAILING = 200  # failing ids kept per run; a run failing more is broken as a whole
+
+
+class TestRun(BaseModel):
+    """The outcome of one test command."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, despite the name
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    runner: str  # "pytest", "unittest", "go test", "cargo test", "jest", "vitest", "mix test"...
+    command: str | None = None
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    errors: int = 0  # errors outside assertions: collection errors, build failures
+    failing: tuple[str, ...] = ()  # ids of failing (or erroring) tests, in output order
+    outcome: Literal["passed", "failed"] = "passed"
+    # What the counts count: "go test" without -v names only packages.
+    unit: Literal["tests", "packages"] = "tests"
+
+
+def is_test_command(command: str | None) -> bool:
+    """True when ``command`` runs a test suite (``pytest``, ``npm test``, ``go test ./...``...)."""
+    return any(check.category == "test" for check in checks_in(command))
+
+
+def _counts(text: str, pattern: re.Pattern[str]) -> dict[str, int]:
+    """``{"passed": 14, "failed": 2}`` from "14 passed, 2 failed" style fragments."""
+    counts: dict[str, int] = {}
+    for match in pattern.finditer(text):
+        counts[match["word"].lower()] = counts.get(match["word"].lower(), 0) + int(match["n"])
+    return counts
+
+
+def _unique(ids: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(ids))[:MAX_FAILING]
+
+
+def _run(
+    runner: str,
+    command: str | None,
+    passed: int,
+    failed: int,
+    skipped: int = 0,
+    errors: int = 0,
+    failing: list[str] | None = None,
+    failed_anyway: bool = False,
+    unit: Literal["tests", "packages"] = "tests",
+) -> TestRun:
+    ids = _unique(failing or [])
+    bad = failed > 0 or errors > 0 or failed_anyway or bool(ids)
+    return TestRun(
+        runner=runner,
+        command=command,
+        passed=passed,
+        failed=failed,
+        skipped=skipped,
+        errors=errors,
+        failing=ids,
+        outcome="failed" if bad else "passed",
+        unit=unit,
+    )
+
+
+# --- pytest ----------------------------------------------------------------------------------
+
+_PYTEST_TOTALS = re.compile(
+    r"^=*[ \t]*(?P<totals>(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?"
+    r"|rerun|subtests passed|subtests failed)(?:, )?)+)(?: in [\d.]+s[^\n]*?)?[ \t]*=*[ \t]*$",
+    re.MULTILINE,
+)
+_PYTEST_NOTHING = re.compile(r"^=*[ \t]*no tests ran in [\d.]+s", re.MULTILINE)
+_PYTEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|errors?|skipped|xfailed|xpassed)")
+_PYTEST_FAILING = re.compile(
+    r"^(?:(?P<status>FAILED|ERROR) (?P<id>[^\s\[]+(?:\[[^\]\n]*\])?)(?: - [^\n]*)?"
+    r"|(?P<vid>[^\s\[]+::[^\s\[]+(?:\[[^\]\n]*\])?) (?P<vstatus>FAILED|ERROR)\b[^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def _pytest(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for totals in _PYTEST_TOTALS.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if totals is None:
+        if _PYTEST_NOTHING.search(output):
+            return _run("pytest", command, 0, 0)
+        return None
+    counts = _counts(totals["totals"], _PYTEST_WORD)
+    failing = []
+    for match in _PYTEST_FAILING.finditer(output):
+        test_id = match["id"] or match["vid"]
+        if "::" in test_id or test_id.endswith(".py"):
+            failing.append(test_id)
+    return _run(
+        "pytest",
+        command,
+        passed=counts.get("passed", 0) + counts.get("xpassed", 0),
+        failed=counts.get("failed", 0),
+        skipped=counts.get("skipped", 0) + counts.get("xfailed", 0),
+        errors=counts.get("error", 0) + counts.get("errors", 0),
+        failing=failing,
+    )
+
+
+# --- unittest and Django ---------------------------------------------------------------------
+
+_UNITTEST_RAN = re.compile(
+    r"^Ran (?P<n>\d+) tests? in [\d.]+s[ \t]*\n(?:[ \t]*\n)*(?P<verdict>OK|FAILED)(?: \((?P<details>[^)\n]*)\))?",
+    re.MULTILINE,
+)
+_UNITTEST_DETAIL = re.compile(
+    r"(?P<word>failures|errors|skipped|expected failures|unexpected successes)=(?P<n>\d+)"
+)
+_UNITTEST_FAILING = re.compile(
+    r"^(?:FAIL|ERROR): (?P<name>\S+) \((?P<where>[\w.]+)\)", re.MULTILINE
+)
+
+
+def _unittest(output: str, command: str | None) -> TestRun | None:
+    ran = None
+    for ran in _UNITTEST_RAN.finditer(output):  # noqa: B007 - the last run counts
+        pass
+    if ran is None:
+        return None
+    details = _counts(ran["details"] or "", _UNITTEST_DETAIL)
+    failures, errors = details.get("failures", 0), details.get("errors", 0)
+    skipped = details.get("skipped", 0) + details.get("expected failures", 0)
+    failing = []
+    for match in _UNITTEST_FAILING.finditer(output):
+        name, where = match["name"], match["where"]
+        failing.append(where if where.endswith("." + name) else f"{where}.{name}")
+    total = int(ran["n"])
+    return _run(
+        "unittest",
+        command,
+        passed=max(total - failures - errors - skipped, 0),
+        failed=failures,
+        skipped=skipped,
+        errors=errors,
+        failing=failing,
+        failed_anyway=ran["verdict"] == "FAILED",
+    )
+
+
+# --- go test ---------------------------------------------------------------------------------
+
+_GO_RESULT = re.compile(r"^[ \t]*--- (?P<word>PASS|FAIL|SKIP): (?P<name>\S+)", re.MULTILINE)
+_GO_PACKAGE = re.compile(
+    r"^(?P<word>ok|FAIL|\?)[ \t]+(?P<package>\S+)(?P<rest>[ \t]+(?:[\d.]+s|\(cached\)|\[[^\]\n]+\])[^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def _go(output: str, command: str | None) -> TestRun | None:
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    failing = []
+    for match in _GO_RESULT.finditer(output):
+        counts[match["word"]] += 1
+        if match["word"] == "FAIL":
+            failing.append(match["name"])
+    packages = list(_GO_PACKAGE.finditer(output))
+    package_failed = [m for m in packages if m["word"] == "FAIL"]
+    if not any(counts.values()) and not packages:
+        return None
+    # A parent test fails when a subtest does; only the leaves are the failures to fix.
+    leaves = [name for name in failing if not any(o.startswith(name + "/") for o in failing)]
+    build_failures = sum(1 for m in package_failed if "[" in m["rest"])
+    if not any(counts.values()):  # without -v Go reports packages, not tests
+        tested = [m for m in packages if m["word"] == "ok" and "[no test" not in m["rest"]]
+        return _run(
+            "go test",
+            command,
+            passed=len(tested),
+            failed=len(package_failed) - build_failures,
+            errors=build_failures,
+            failed_anyway=bool(package_failed),
+            unit="packages",
+        )
+    return _run(
+        "go test",
+        command,
+        passed=counts["PASS"],
+        failed=len(leaves),
+        skipped=counts["SKIP"],
+        errors=build_failures,
+        failing=leaves,
+        failed_anyway=bool(package_failed),
+    )
+
+
+# --- cargo test ------------------------------------------------------------------------------
+
+_CARGO_RESULT = re.compile(
+    r"^test result: (?P<verdict>ok|FAILED)\. (?P<passed>\d+) passed; (?P<failed>\d+) failed; (?P<ignored>\d+) ignored",
+    re.MULTILINE,
+)
+_CARGO_FAILING = re.compile(r"^test (?P<name>\S+)(?: - [^\n]*?)? \.\.\. FAILED$", re.MULTILINE)
+_NEXTEST_SUMMARY = re.compile(
+    r"^\s*Summary \[[^\]]*\] (?P<total>\d+) tests? run: (?P<passed>\d+) passed(?:[^,\n]*)?(?:, (?P<failed>\d+) failed)?(?:, (?P<skipped>\d+) skipped)?",
+    re.MULTILINE,
+)
+_NEXTEST_FAILING = re.compile(
+    r"^\s*FAIL \[[^\]]*\] (?:\([^)]*\) )?\S+ (?P<name>\S+)\s*$", re.MULTILINE
+)
+
+
+def _cargo(output: str, command: str | None) -> TestRun | None:
+    results = list(_CARGO_RESULT.finditer(output))
+    if results:
+        return _run(
+            "cargo test",
+            command,
+            passed=sum(int(m["passed"]) for m in results),
+            failed=sum(int(m["failed"]) for m in results),
+            skipped=sum(int(m["ignored"]) for m in results),
+            failing=[m["name"] for m in _CARGO_FAILING.finditer(output)],
+            failed_anyway=any(m["verdict"] == "FAILED" for m in results),
+        )
+    summary = _NEXTEST_SUMMARY.search(output)
+    if summary:
+        return _run(
+            "cargo test",
+            command,
+            passed=int(summary["passed"]),
+            failed=int(summary["failed"] or 0),
+            skipped=int(summary["skipped"] or 0),
+            failing=[m["name"] for m in _NEXTEST_FAILING.finditer(output)],
+        )
+    return None
+
+
+# --- Jest and Vitest -------------------------------------------------------------------------
+
+_JEST_TESTS = re.compile(r"^Tests:[ \t]+(?P<totals>[^\n]*\d+ total)", re.MULTILINE)
+_JEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo|pending)")
+_JEST_BULLET = re.compile(r"^ {0,4}● (?P<title>[^\n]+ › [^\n]+|[^\n›]+)$", re.MULTILINE)
+_JEST_CROSS = re.compile(
+    r"^[ \t]+[✕×✗] (?P<name>[^\n]+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$", re.MULTILINE
+)
+_VITEST_TESTS = re.compile(r"^[ \t]*Tests[ \t]+(?P<totals>[^\n]*\(\d+\))", re.MULTILINE)
+_VITEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo)")
+_VITEST_FAILING = re.compile(r"^[ \t]*FAIL[ \t]+(?P<id>\S+ > [^\n]+?)[ \t]*$", re.MULTILINE)
+_VITEST_CROSS = re.compile(
+    r"^[ \t]+[×✕✗] (?P<id>[^\n]+?)(?: \d+(?:\.\d+)?m?s)?[ \t]*$", re.MULTILINE
+)
+
+
+def _jest(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for totals in _JEST_TESTS.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if totals is None:
+        return None
+    counts = _counts(totals["totals"], _JEST_WORD)
+    failing = [
+        m["title"].strip()
+        for m in _JEST_BULLET.finditer(output)
+        if not m["title"].startswith(("Console", "Test suite failed to run"))
+    ]
+    if not failing:
+        failing = [m["name"].strip() for m in _JEST_CROSS.finditer(output)]
+    suite_errors = output.count("● Test suite failed to run")
+    return _run(
+        "jest",
+        command,
+        passed=counts.get("passed", 0),
+        failed=counts.get("failed", 0),
+        skipped=counts.get("skipped", 0) + counts.get("todo", 0) + counts.get("pending", 0),
+        errors=suite_errors,
+        failing=failing,
+    )
+
+
+def _vitest(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for totals in _VITEST_TESTS.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if totals is None:
+        return None
+    counts = _counts(totals["totals"], _VITEST_WORD)
+    # The "FAIL file > suite > test" headers name the file; the "×" tree lines do not.
+    failing = [m["id"].strip() for m in _VITEST_FAILING.finditer(output)]
+    if not failing:
+        failing = [m["id"].strip() for m in _VITEST_CROSS.finditer(output)]
+    return _run(
+        "vitest",
+        command,
+        passed=counts.get("passed", 0),
+        failed=counts.get("failed", 0),
+        skipped=counts.get("skipped", 0) + counts.get("todo", 0),
+        failing=failing,
+    )
+
+
+# --- ExUnit, RSpec, PHPUnit, Maven/Gradle, CTest ---------------------------------------------
+
+_EXUNIT_TOTALS = re.compile(
+    r"^(?:(?P<doctests>\d+) doctests?, )?(?:(?P<properties>\d+) propert(?:y|ies), )?(?P<tests>\d+) tests?, "
+    r"(?P<failures>\d+) failures?(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+_EXUNIT_REST = re.compile(r"(?P<n>\d+) (?P<word>skipped|excluded|invalid)")
+_EXUNIT_FAILING = re.compile(
+    r"^[ \t]+\d+\) (?P<title>(?:test|doctest) [^\n]+?) \((?P<module>[\w.]+)\)[ \t]*$", re.MULTILINE
+)
+
+
+def _exunit(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for totals in _EXUNIT_TOTALS.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if totals is None:
+        return None
+    total = int(totals["tests"]) + int(totals["doctests"] or 0) + int(totals["properties"] or 0)
+    failures = int(totals["failures"])
+    rest = _counts(totals["rest"], _EXUNIT_REST)
+    skipped = rest.get("skipped", 0) + rest.get("excluded", 0)
+    invalid = rest.get("invalid", 0)
+    return _run(
+        "mix test",
+        command,
+        passed=max(total - failures - skipped - invalid, 0),
+        failed=failures,
+        skipped=skipped,
+        errors=invalid,
+        failing=[f"{m['title']} ({m['module']})" for m in _EXUNIT_FAILING.finditer(output)],
+    )
+
+
+_RSPEC_TOTALS = re.compile(
+    r"^(?P<examples>\d+) examples?, (?P<failures>\d+) failures?(?:, (?P<pending>\d+) pending)?"
+    r"(?:, (?P<errors>\d+) errors? occurred outside of examples)?",
+    re.MULTILINE,
+)
+_RSPEC_FAILING = re.compile(r"^rspec (?P<id>\./\S+:\d+|\S+\[[\d:]+\]) #", re.MULTILINE)
+
+
+def _rspec(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for totals in _RSPEC_TOTALS.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if totals is None:
+        return None
+    failures, pending = int(totals["failures"]), int(totals["pending"] or 0)
+    return _run(
+        "rspec",
+        command,
+        passed=max(int(totals["examples"]) - failures - pending, 0),
+        failed=failures,
+        skipped=pending,
+        errors=int(totals["errors"] or 0),
+        failing=[m["id"] for m in _RSPEC_FAILING.finditer(output)],
+    )
+
+
+_PHPUNIT_OK = re.compile(r"^OK \((?P<tests>\d+) tests?, \d+ assertions?\)", re.MULTILINE)
+_PHPUNIT_TOTALS = re.compile(
+    r"^Tests: (?P<tests>\d+), Assertions: \d+(?P<rest>[^\n]*)$", re.MULTILINE
+)
+_PHPUNIT_WORD = re.compile(
+    r"(?P<word>Failures|Errors|Skipped|Incomplete|Risky|Warnings): (?P<n>\d+)"
+)
+_PHPUNIT_FAILING = re.compile(r"^\d+\) (?P<id>[\w\\]+::\w+)", re.MULTILINE)
+
+
+def _phpunit(output: str, command: str | None) -> TestRun | None:
+    ok = _PHPUNIT_OK.search(output)
+    if ok:
+        return _run("phpunit", command, passed=int(ok["tests"]), failed=0)
+    totals = _PHPUNIT_TOTALS.search(output)
+    if totals is None:
+        return None
+    counts = _counts(totals["rest"], _PHPUNIT_WORD)
+    failures, errors = counts.get("failures", 0), counts.get("errors", 0)
+    skipped = counts.get("skipped", 0) + counts.get("incomplete", 0)
+    return _run(
+        "phpunit",
+        command,
+        passed=max(int(totals["tests"]) - failures - errors - skipped, 0),
+        failed=failures,
+        skipped=skipped,
+        errors=errors,
+        failing=[m["id"] for m in _PHPUNIT_FAILING.finditer(output)],
+    )
+
+
+_SUREFIRE_TOTALS = re.compile(
+    r"Tests run: (?P<run>\d+), Failures: (?P<failures>\d+), Errors: (?P<errors>\d+), Skipped: (?P<skipped>\d+)(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+_SUREFIRE_FAILING = re.compile(
+    r"^(?:\[ERROR\] )?(?:(?P<method>\w+)\((?P<cls>[\w.$]+)\)|(?P<cls2>[\w.$]+)\.(?P<method2>\w+))"
+    r"[^\n]*<<< (?:FAILURE|ERROR)!",
+    re.MULTILINE,
+)
+_GRADLE_TOTALS = re.compile(
+    r"^(?P<run>\d+) tests? completed(?:, (?P<failed>\d+) failed)?(?:, (?P<skipped>\d+) skipped)?",
+    re.MULTILINE,
+)
+_GRADLE_FAILING = re.compile(r"^(?P<cls>[\w.$]+) > (?P<method>[^\n]+?) FAILED$", re.MULTILINE)
+
+
+def _jvm(output: str, command: str | None) -> TestRun | None:
+    totals = None
+    for match in _SUREFIRE_TOTALS.finditer(output):
+        if "Time elapsed" not in match["rest"] or totals is None:
+            totals = match  # the aggregate line has no "Time elapsed"; it comes last
+    failing = []
+    for match in _SUREFIRE_FAILING.finditer(output):
+        cls, method = match["cls"] or match["cls2"], match["method"] or match["method2"]
+        failing.append(f"{cls}.{method}")
+    if totals is not None:
+        failures, errors, skipped = (
+            int(totals["failures"]),
+            int(totals["errors"]),
+            int(totals["skipped"]),
+        )
+        return _run(
+            "maven",
+            command,
+            passed=max(int(totals["run"]) - failures - errors - skipped, 0),
+            failed=failures,
+            skipped=skipped,
+            errors=errors,
+            failing=failing,
+        )
+    gradle = _GRADLE_TOTALS.search(output)
+    if gradle is None:
+        return None
+    failed, skipped = int(gradle["failed"] or 0), int(gradle["skipped"] or 0)
+    return _run(
+        "gradle",
+        command,
+        passed=max(int(gradle["run"]) - failed - skipped, 0),
+        failed=failed,
+        skipped=skipped,
+        failing=[f"{m['cls']}.{m['method']}" for m in _GRADLE_FAILING.finditer(output)],
+    )
+
+
+_CTEST_TOTALS = re.compile(
+    r"^\d+% tests passed, (?P<failed>\d+) tests? failed out of (?P<total>\d+)", re.MULTILINE
+)
+_CTEST_FAILING = re.compile(r"^\s+\d+ - (?P<name>\S+) \((?P<why>[^)]+)\)", re.MULTILINE)
+
+
+def _ctest(output: str, command: str | None) -> TestRun | None:
+    totals = _CTEST_TOTALS.search(output)
+    if totals is None:
+        return None
+    failed = int(totals["failed"])
+    failing_section = output[totals.end() :]
+    return _run(
+        "ctest",
+        command,
+        passed=int(totals["total"]) - failed,
+        failed=failed,
+        failing=[
+            m["name"] for m in _CTEST_FAILING.finditer(failing_section) if m["why"] != "Not Run"
+        ],
+    )
+
+
+_Parser = Callable[[str, str | None], TestRun | None]
+_PARSERS: dict[str, _Parser] = {
+    "pytest": _pytest,
+    "unittest": _unittest,
+    "go test": _go,
+    "cargo test": _cargo,
+    "jest": _jest,
+    "vitest": _vitest,
+    "mix test": _exunit,
+    "rspec": _rspec,
+    "phpunit": _phpunit,
+    "jvm": _jvm,
+    "ctest": _ctest,
+}
+# Which parser to try first for a runner named in the command.
+_HINTS = {
+    "pytest": "pytest",
+    "tox": "pytest",
+    "nox": "pytest",
+    "unittest": "unittest",
+    "django test": "unittest",
+    "setup.py test": "unittest",
+    "go test": "go test",
+    "cargo test": "cargo test",
+    "jest": "jest",
+    "vitest": "vitest",
+    "mix test": "mix test",
+    "rspec": "rspec",
+    "rake test": "rspec",
+    "rails test": "rspec",
+    "phpunit": "phpunit",
+    "maven test": "jvm",
+    "gradle test": "jvm",
+    "ctest": "ctest",
+}
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def parse_test_run(output: str, command: str | None = None) -> TestRun | None:
+    """The test counts and failing ids ``output`` reports; ``None`` when it reports none.
+
+    The runner named in ``command`` is tried first; otherwise each runner's
+    summary format is tried in turn (``npm test`` may run Jest or Vitest).
+    """
+    if not output:
+        return None
+    if "\x1b" in output:
+        output = _ANSI.sub("", output)
+    if "\r" in output:
+        output = output.replace("\r\n", "\n").replace("\r", "\n")
+    order = list(_PARSERS)
+    for check in checks_in(command):
+        hint = _HINTS.get(check.runner) or (
+            "unittest" if check.runner.startswith("python ") else None
+        )
+        if hint is not None:
+            order.remove(hint)
+            order.insert(0, hint)
+            break
+    for name in order:
+        run = _PARSERS[name](output, command)
+        if run is not None:
+            return run
+    return None

@@ -1,0 +1,81 @@
+"""The adapter registry: one module per transcript format, detection from content.
+
+Built-in adapters are registered through the same :func:`register` call a
+third-party adapter would use; each module in :data:`_BUILTIN_MODULES`
+registers its classes when imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from artifact_index.exceptions import UnknownFormat
+from artifact_index.ingestion.adapters.base import Adapter
+from artifact_index.ingestion.source import Source
+
+__all__ = ["Adapter", "adapter_named", "detect", "known_formats", "register"]
+
+_BUILTIN_MODULES = (
+    "claude_code",
+    "entire_compact",
+    "git_ai_note",
+    "codex",
+    "opencode",
+    "copilot_cli",
+    "gemini_cli",
+    "swe_agent",
+    "mini_swe_agent",
+    "openhands",
+    "aider",
+    "cline",
+    "other_agents",
+    "anthropic_messages",
+    "openai_chat",
+)
+
+_registry: dict[str, Adapter] = {}
+_loaded = False
+
+
+def register(adapter_class: type[Adapter]) -> type[Adapter]:
+    """Register an adapter class under its ``name`` (usable as a class decorator)."""
+    _registry[adapter_class.name] = adapter_class()
+    return adapter_class
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(f"{__name__}.{module}")
+
+
+def known_formats() -> list[str]:
+    """Names accepted by ``--format``, sorted."""
+    _load_builtins()
+    return sorted(_registry)
+
+
+def adapter_named(name: str) -> Adapter:
+    """The adapter for ``name``; :class:`UnknownFormat` lists the known ones otherwise."""
+    _load_builtins()
+    try:
+        return _registry[name]
+    except KeyError:
+        raise UnknownFormat(
+            f"unknown format {name!r}; known formats: {', '.join(known_formats())}"
+        ) from None
+
+
+def detect(source: Source) -> Adapter:
+    """The first adapter, by priority, that recognises ``source``."""
+    _load_builtins()
+    for adapter in sorted(_registry.values(), key=lambda a: (a.priority, a.name)):
+        if adapter.sniff(source):
+            return adapter
+    raise UnknownFormat(
+        f"{source.name}: not a transcript format this tool knows "
+        f"(use --format NAME; known formats: {', '.join(known_formats())})"
+    )

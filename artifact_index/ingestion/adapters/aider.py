@@ -1,0 +1,623 @@
+"""Aider's ``.aider.chat.history.md``: a Markdown log, not a structured transcript.
+
+The file is written by Aider's terminal UI as it goes:
+
+* ``# aider chat started at …`` opens a session;
+* ``#### text`` lines are what the user typed (one message may span lines);
+* ``> text`` lines are Aider's own output (prompts and their answers,
+  ``Applied edit to X``, ``Commit <hash> <msg>``, errors).  A multi-line
+  message only has ``> `` on its first line; Aider ends every message with two
+  spaces, which is how its continuation lines are told from the model's text;
+* everything else is the model's reply, where edits are SEARCH/REPLACE blocks
+  (``diff`` formats) or whole files in a fence (``whole`` format) under a line
+  naming the file.
+
+Aider applies edits itself, so the model's blocks are only a request: an edit
+counts when ``Applied edit to X`` follows, or when a partial failure reports
+that the other blocks were applied.  In architect mode only the ``Applied edit
+to`` lines are written, and they still are edits.  There is no read tool:
+``Added X to the chat`` (and a confirmed ``Add file to the chat?``) is the
+read.  Shell commands run by Aider (``Running CMD``) have no recorded output,
+so their status is unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter
+from artifact_index.ingestion.adapters.search_replace import HEAD, parse_blocks
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    FailureReason,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.ingestion.source import Source
+
+__all__ = ["AiderAdapter"]
+
+_SESSION = re.compile(r"^# aider chat started at (.+?)\s*$")
+_VERSION = re.compile(r"^> Aider v(\S+)", re.MULTILINE)
+_GIT_DIR = re.compile(r"^Git working dir: (.+?)\s*$")
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+_ANSWER_LINE = re.compile(r"\(Y\)es/\(N\)o.*\]: ?\S*\s*$")
+
+_ADDED = re.compile(r"^Added (.+?) to (?:the chat|read-only files)\.?$")
+_ADD_OLD = re.compile(r"^Add (.+?) to the chat\? ?(\w*)$")
+_CREATE_OLD = re.compile(r"^Allow creation of new file (.+?)\? ?(\w*)$")
+_ALLOW_OLD = re.compile(r"^Allow edits to (.+?) which was not previously added to chat\? ?(\w*)$")
+_APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
+_DRY_RUN = re.compile(r"^Did not apply edit to (.+?) \(--dry-run\)\s*$")
+_SKIPPING = re.compile(r"^Skipping edits to (.+?)\s*$")
+_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40})\b ?(.*)$", re.DOTALL)
+_RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
+_REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
+_CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
+_FAILED_REPORT = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match")
+_FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
+_YES = {"y", "yes", "a", "all"}
+_NOT_CONFORM = "The LLM did not conform to the edit format."
+
+
+def _norm(path: str) -> str:
+    """Comparison key for a path: Aider prints Windows paths with backslashes."""
+    path = path.strip().strip("`*").replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _filename(line: str) -> str | None:
+    """The file name a line announces before a fence, the way Aider strips it."""
+    name = line.strip()
+    if not name or name == "...":
+        return None
+    fence = _FENCE.match(name)
+    if fence:
+        rest = name[len(fence.group(1)) :].strip()
+        return rest if rest and ("." in rest or "/" in rest) else None
+    name = name.rstrip(":").lstrip("#").strip().strip("`").strip("*").strip()
+    if not name or " " in name or len(name) > 250:
+        return None
+    return name
+
+
+@dataclass
+class _Edit:
+    """An edit the model asked for in its reply: SEARCH/REPLACE or a whole file."""
+
+    line: int
+    path: str
+    old: str | None  # None for a whole-file block
+    new: str
+    used: bool = False
+
+    @property
+    def key(self) -> str:
+        return _norm(self.path)
+
+
+def _reply_edits(lines: list[str], first_line: int) -> list[_Edit]:
+    """SEARCH/REPLACE blocks and fenced whole-file listings of one model reply."""
+    edits: list[_Edit] = []
+    current: str | None = None
+    # A block the model never finished is its own output, not damage to the
+    # file: Aider rejects such a reply, so it simply yields no edit.
+    for block in parse_blocks(lines):
+        name: str | None = None
+        for back in range(block.index - 1, max(block.index - 4, -1), -1):
+            candidate = _filename(lines[back])
+            if candidate:
+                name = candidate
+                break
+            if not _FENCE.match(lines[back].strip()):
+                break
+        current = name or current
+        if current:
+            edits.append(_Edit(first_line + block.index, current, block.old, block.new))
+    # Whole-file listings: a fence right under a line that names a file.
+    i = 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and not lines[end].startswith(fence.group(1)):
+            end += 1
+        body = lines[i + 1 : end]
+        name = _filename(lines[i - 1]) if i > 0 else None
+        if name and not any(HEAD.match(line) for line in body):
+            content = "".join(line + "\n" for line in body)
+            edits.append(_Edit(first_line + i, name, None, content))
+        i = end + 1
+    return edits
+
+
+@dataclass
+class _Exchange:
+    """One model reply (possibly empty) and the Aider output that followed it."""
+
+    text: list[str] = field(default_factory=list)
+    text_line: int = 0
+    tools: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Item:
+    kind: str  # "session" | "user" | "tool" | "text"
+    line: int
+    text: str
+
+
+def _is_user(line: str) -> bool:
+    return line.startswith("#### ") or line.rstrip() == "####"
+
+
+def _items(lines: list[str]) -> Iterator[_Item]:
+    """Classify the lines, joining multi-line Aider messages and user inputs."""
+    tool_lines = [line for line in lines if line.startswith("> ") or line.rstrip() == ">"]
+    # Aider >= 0.40 ends each message with two spaces; without that convention
+    # every ``>`` line is taken as a message of its own.
+    trailing = sum(1 for line in tool_lines if line.endswith("  ")) * 2 > len(tool_lines)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        number = i + 1
+        if _SESSION.match(line):
+            yield _Item("session", number, line)
+            i += 1
+        elif _is_user(line):
+            text = line[5:].rstrip()
+            i += 1
+            if _ANSWER_LINE.search(text):
+                # The user typed an answer to a prompt: part of Aider's dialogue.
+                yield _Item("tool", number, text)
+                continue
+            # Consecutive ``####`` lines are one message typed over several lines.
+            parts = [text]
+            while i < len(lines) and _is_user(lines[i]) and not _ANSWER_LINE.search(lines[i]):
+                parts.append(lines[i][5:].rstrip())
+                i += 1
+            yield _Item("user", number, "\n".join(parts))
+        elif line.startswith("> ") or line.rstrip() == ">":
+            message = [line[2:]]
+            i += 1
+            if trailing and not line.endswith("  "):
+                head = line[2:]
+                spans_blanks = bool(_FAILED_REPORT.match(head) or _COMMIT.match(head))
+                while i < len(lines):
+                    nxt = lines[i]
+                    if (
+                        nxt.startswith(("#### ", "> "))
+                        or nxt.rstrip() in (">", "####")
+                        or _SESSION.match(nxt)
+                        or (not nxt.strip() and not spans_blanks)
+                    ):
+                        break
+                    message.append(nxt)
+                    i += 1
+                    if nxt.endswith("  "):
+                        break
+            yield _Item("tool", number, "\n".join(part.rstrip() for part in message))
+        else:
+            yield _Item("text", number, line)
+            i += 1
+
+
+class _Parser:
+    """State of one pass over a history file."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.turns = TurnCounter()
+        self.turn = 0
+        self.calls = 0
+        self.known: set[str] = set()  # paths seen in the session (read or edited)
+        self.uncommitted: list[str] = []  # applied paths since the last commit
+        self.commits: dict[str, list[str]] = {}
+        self.cwd: str | None = None
+        # How Aider itself spelled each path (it may differ from the model's spelling,
+        # e.g. backslashes on Windows); keyed by the comparison key.
+        self.spelling: dict[str, str] = {}
+
+    def call_id(self, line: int) -> str:
+        self.calls += 1
+        return f"aider-{line}-{self.calls}"
+
+    def run(self) -> Iterator[Event]:
+        text = self.source.text
+        lines = text.splitlines()
+        version = _VERSION.search(text)
+        yield SessionInfo(
+            turn=0,
+            line=1,
+            agent="aider",
+            version=version.group(1) if version else None,
+        )
+        exchange = _Exchange()
+        marked = False
+        for item in _items(lines):
+            marked = marked or item.kind != "text"
+            if item.kind == "text":
+                if exchange.tools:
+                    yield from self.flush(exchange)
+                    exchange = _Exchange()
+                if not exchange.text:
+                    exchange.text_line = item.line
+                exchange.text.append(item.text)
+            elif item.kind == "tool":
+                exchange.tools.append((item.line, item.text))
+            else:
+                yield from self.flush(exchange)
+                exchange = _Exchange()
+                if item.kind == "user":
+                    yield from self.user(item)
+        if not marked:
+            # Plain text with no session, user or Aider lines: nothing here is a chat log.
+            self.source.skip(None, "no Aider chat history lines (# aider chat, ####, >) found")
+            return
+        yield from self.flush(exchange)
+
+    def user(self, item: _Item) -> Iterator[Event]:
+        self.turn = self.turns.user()
+        yield UserMessage(turn=self.turn, line=item.line, text=item.text)
+        command = _user_command(item.text.split("\n", 1)[0])
+        if command is not None:
+            yield from self.shell(item.line, command, tool="user_command")
+
+    def shell(self, line: int, command: str, tool: str = "shell") -> Iterator[Event]:
+        call = self.call_id(line)
+        yield ToolCall(
+            turn=self.turn,
+            line=line,
+            call_id=call,
+            tool=tool,
+            arguments={"command": command},
+            operations=(
+                FileOperation(action="shell", command=command, cwd=self.cwd, source="shell"),
+            ),
+        )
+        # Aider does not record the exit status of the commands it runs.
+        yield ToolResult(turn=self.turn, line=line, call_id=call, status="unknown")
+
+    def simple(
+        self, line: int, tool: str, path: str, op: FileOperation, output: str
+    ) -> Iterator[Event]:
+        call = self.call_id(line)
+        yield ToolCall(
+            turn=self.turn, line=line, call_id=call, tool=tool, arguments={"path": path},
+            operations=(op,),
+        )
+        yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=output)
+        self.known.add(_norm(path))
+        self.spelling.setdefault(_norm(path), path)
+
+    def flush(self, exchange: _Exchange) -> Iterator[Event]:
+        reply = "\n".join(exchange.text).strip()
+        edits: list[_Edit] = []
+        if reply:
+            self.turn = self.turns.assistant()
+            yield AssistantMessage(turn=self.turn, line=exchange.text_line, text=reply)
+            edits = _reply_edits(exchange.text, exchange.text_line)
+        if not exchange.tools and not any(e.old is not None for e in edits):
+            return
+        yield from self.outcomes(exchange.tools, edits)
+
+    def outcomes(self, tools: list[tuple[int, str]], edits: list[_Edit]) -> Iterator[Event]:
+        created: dict[str, int] = {}
+        declined: dict[str, int] = {}
+        declined_all = False
+        format_error: tuple[int, str] | None = None
+        dry_run: set[str] = set()
+        subject: str | None = None
+        for line, message in tools:
+            first = message.split("\n", 1)[0].strip()
+            question, answer = _question(first)
+            if question is not None:
+                yes = answer in _YES
+                if question.startswith("Add file to the chat") and yes and subject:
+                    if not subject.startswith(("http://", "https://")):
+                        yield from self.read(line, subject)
+                elif question.startswith("Create new file"):
+                    if subject and yes:
+                        created[_norm(subject)] = line
+                    elif subject:
+                        declined[_norm(subject)] = line
+                elif question.startswith("Allow edits to file") and subject and not yes:
+                    declined[_norm(subject)] = line
+                elif question.startswith("Edit the files") and not yes:
+                    declined_all = True
+                continue
+            old_style = _ADD_OLD.match(first) or _CREATE_OLD.match(first) or _ALLOW_OLD.match(first)
+            if old_style:
+                path, yes = old_style.group(1), old_style.group(2).lower() in _YES
+                if old_style.re is _ADD_OLD:
+                    if yes and not path.startswith(("http://", "https://")):
+                        yield from self.read(line, path)
+                elif old_style.re is _CREATE_OLD and yes:
+                    created[_norm(path)] = line
+                elif not yes:
+                    declined[_norm(path)] = line
+                continue
+            if (match := _APPLIED.match(first)) is not None:
+                yield from self.applied(line, match.group(1), edits, created)
+            elif (match := _ADDED.match(first)) is not None:
+                if " lines of output" not in first and not first.startswith("Added .aider"):
+                    yield from self.read(line, match.group(1))
+            elif first.startswith(_NOT_CONFORM):
+                format_error = (line, _NOT_CONFORM)
+            elif _FAILED_REPORT.match(first):
+                format_error = (line, message)
+                yield from self.failed_report(line, message, edits, created)
+            elif (match := _DRY_RUN.match(first)) is not None:
+                dry_run.add(_norm(match.group(1)))
+            elif (match := _SKIPPING.match(first)) is not None:
+                declined[_norm(match.group(1))] = line
+            elif (match := _COMMIT.match(message.strip())) is not None:
+                yield from self.commit(line, match.group(1), match.group(2), first)
+            elif (match := _RUNNING.match(message.strip())) is not None:
+                yield from self.shell(line, match.group(1).strip())
+            elif (match := _REMOVED_COMMIT.match(first)) is not None:
+                yield from self.undo(line, match.group(1), first)
+            elif (match := _CREATING_EMPTY.match(first)) is not None:
+                path = match.group(1)
+                yield from self.simple(
+                    line, "create_empty", path, FileOperation(action="create", path=path, content=""),
+                    first,
+                )
+            elif (match := _GIT_DIR.match(first)) is not None:
+                yield from self.working_dir(line, match.group(1))
+            else:
+                if format_error is not None and format_error[1] == _NOT_CONFORM and not (
+                    first.startswith("http")
+                ):
+                    # The line after the warning says what was wrong with the reply.
+                    format_error = (line, message)
+                subject = first
+                continue
+            subject = None
+        yield from self.leftovers(
+            tools, edits, created, declined, declined_all, format_error, dry_run
+        )
+
+    def read(self, line: int, path: str) -> Iterator[Event]:
+        yield from self.simple(
+            line, "add_to_chat", path, FileOperation(action="read", path=path),
+            f"Added {path} to the chat",
+        )
+
+    def working_dir(self, line: int, path: str) -> Iterator[Event]:
+        if path != self.cwd:
+            self.cwd = path
+            yield WorkingDirectory(turn=self.turn, line=line, cwd=path)
+
+    def edit_operations(
+        self, path: str, edits: list[_Edit], created: dict[str, int]
+    ) -> list[FileOperation]:
+        key = _norm(path)
+        new_file = key in created or key not in self.known
+        ops: list[FileOperation] = []
+        for edit in edits:
+            if edit.old is None:
+                action = "create" if key in created else "write"
+                ops.append(FileOperation(action=action, path=path, content=edit.new))
+            elif not edit.old.strip():
+                # An empty SEARCH starts a new file, or appends to an existing one.
+                if new_file and not ops:
+                    ops.append(FileOperation(action="create", path=path, content=edit.new))
+                else:
+                    ops.append(FileOperation(action="edit", path=path, old="", new=edit.new,
+                                             detail="append"))
+            else:
+                ops.append(FileOperation(action="edit", path=path, old=edit.old, new=edit.new))
+        return ops
+
+    def take(self, path: str, edits: list[_Edit]) -> list[_Edit]:
+        """The unused edits of the reply that target ``path`` (marked used)."""
+        key = _norm(path)
+        chosen = [e for e in edits if not e.used and e.key == key]
+        if not chosen:
+            # Aider may fix a bogus directory prefix the model put on a chat file.
+            base = key.rsplit("/", 1)[-1]
+            chosen = [e for e in edits if not e.used and e.key.rsplit("/", 1)[-1] == base]
+        # A whole-file listing and SEARCH/REPLACE blocks do not mix in one format.
+        if any(e.old is not None for e in chosen):
+            chosen = [e for e in chosen if e.old is not None]
+        elif len(chosen) > 1:
+            chosen = chosen[-1:]
+        for edit in chosen:
+            edit.used = True
+        return chosen
+
+    def applied(
+        self, line: int, path: str, edits: list[_Edit], created: dict[str, int]
+    ) -> Iterator[Event]:
+        chosen = self.take(path, edits)
+        ops = self.edit_operations(path, chosen, created)
+        if not ops:
+            # Architect mode: the editor's blocks are not in the history.
+            action = "create" if _norm(path) in created else "edit"
+            ops = [FileOperation(action=action, path=path)]
+        call = self.call_id(line)
+        yield ToolCall(
+            turn=self.turn,
+            line=chosen[0].line if chosen else line,
+            call_id=call,
+            tool="apply_edit",
+            arguments={"path": path},
+            operations=tuple(ops),
+        )
+        yield ToolResult(
+            turn=self.turn, line=line, call_id=call, status="success",
+            output=f"Applied edit to {path}",
+        )
+        self.known.add(_norm(path))
+        self.spelling.setdefault(_norm(path), path)
+        self.uncommitted.append(path)
+        created.pop(_norm(path), None)
+
+    def failed_report(
+        self, line: int, message: str, edits: list[_Edit], created: dict[str, int]
+    ) -> Iterator[Event]:
+        report = message.split("\n")
+        for index, text in enumerate(report):
+            match = _FAILED_BLOCK.match(text)
+            if not match:
+                continue
+            path = match.group(1)
+            self.spelling.setdefault(_norm(path), path)
+            quoted = parse_blocks(report[index + 1 : index + 40])
+            old = quoted[0].old if quoted else None
+            new = quoted[0].new if quoted else None
+            candidates = [
+                e for e in edits if not e.used and e.key == _norm(path) and e.old is not None
+            ]
+            same = [e for e in candidates if old is not None and (e.old or "").strip() == old.strip()]
+            picked = (same or candidates)[:1]
+            for edit in picked:
+                edit.used = True
+                old, new = old if old is not None else edit.old, new if new is not None else edit.new
+            call = self.call_id(line)
+            yield ToolCall(
+                turn=self.turn,
+                line=picked[0].line if picked else line,
+                call_id=call,
+                tool="apply_edit",
+                arguments={"path": path},
+                operations=(FileOperation(action="edit", path=path, old=old, new=new),),
+            )
+            yield ToolResult(
+                turn=self.turn, line=line, call_id=call, status="failure", failure="not_found",
+                output=message,
+            )
+        if "were applied successfully" in message:
+            for edit in edits:
+                if not edit.used and edit.old is not None:
+                    path = self.spelling.get(edit.key, edit.path)
+                    yield from self.applied(line, path, edits, created)
+
+    def commit(self, line: int, sha: str, subject: str, first: str) -> Iterator[Event]:
+        self.commits[sha] = self.uncommitted
+        self.uncommitted = []
+        call = self.call_id(line)
+        yield ToolCall(
+            turn=self.turn, line=line, call_id=call, tool="git_commit",
+            arguments={"hash": sha, "message": subject.strip()},
+        )
+        yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
+
+    def undo(self, line: int, sha: str, first: str) -> Iterator[Event]:
+        paths = self.commits.get(sha)
+        if paths:
+            ops = tuple(FileOperation(action="undo", path=p) for p in paths)
+        else:
+            ops = (FileOperation(action="unknown", detail=f"/undo of commit {sha} not seen in this history"),)
+        call = self.call_id(line)
+        yield ToolCall(
+            turn=self.turn, line=line, call_id=call, tool="undo", arguments={"hash": sha},
+            operations=ops,
+        )
+        yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
+
+    def leftovers(
+        self,
+        tools: list[tuple[int, str]],
+        edits: list[_Edit],
+        created: dict[str, int],
+        declined: dict[str, int],
+        declined_all: bool,
+        format_error: tuple[int, str] | None,
+        dry_run: set[str],
+    ) -> Iterator[Event]:
+        """Edits the reply asked for that were never applied, and files Aider touched."""
+        for key, line in created.items():
+            # "Create new file? y" creates the (empty) file before the edit is tried.
+            path = next((e.path for e in edits if e.key == key), key)
+            yield from self.simple(
+                line, "create_empty", path,
+                FileOperation(action="create", path=path, content=""),
+                f"Aider created {path} before applying edits",
+            )
+        pending = [e for e in edits if not e.used and e.old is not None]
+        interrupted = any("^C" in message or "KeyboardInterrupt" in message for _, message in tools)
+        if format_error is not None and not pending and not any(e.used for e in edits):
+            call = self.call_id(format_error[0])
+            yield ToolCall(turn=self.turn, line=format_error[0], call_id=call, tool="apply_edit")
+            yield ToolResult(
+                turn=self.turn, line=format_error[0], call_id=call, status="failure",
+                failure="invalid", output=format_error[1],
+            )
+            return
+        for edit in pending:
+            edit.used = True
+            reason: FailureReason
+            if edit.key in declined or declined_all:
+                reason, output = "rejected", f"Skipping edits to {edit.path}"
+            elif format_error is not None:
+                reason, output = "invalid", format_error[1]
+            elif interrupted:
+                reason, output = "interrupted", "the reply was interrupted before Aider applied it"
+            elif edit.key in dry_run:
+                reason, output = "other", f"Did not apply edit to {edit.path} (--dry-run)"
+            else:
+                reason, output = "other", "no 'Applied edit to' line followed this block"
+            call = self.call_id(edit.line)
+            path = self.spelling.get(edit.key, edit.path)
+            op = FileOperation(action="edit", path=path, old=edit.old, new=edit.new)
+            yield ToolCall(
+                turn=self.turn, line=edit.line, call_id=call, tool="apply_edit",
+                arguments={"path": path}, operations=(op,),
+            )
+            yield ToolResult(
+                turn=self.turn, line=edit.line, call_id=call, status="failure", failure=reason,
+                output=output,
+            )
+
+
+def _question(first: str) -> tuple[str | None, str]:
+    """``(question, answer)`` of a ``… (Y)es/(N)o … [Yes]: y`` prompt line."""
+    if "(Y)es/(N)o" not in first:
+        return None, ""
+    question = first.split("(Y)es/(N)o", 1)[0].strip()
+    answer = first.rsplit("]:", 1)[-1].strip().lower() if "]:" in first else ""
+    return question, answer
+
+
+def _user_command(text: str) -> str | None:
+    """The shell command of a ``/run``, ``!``, ``/git`` or ``/test`` user command."""
+    stripped = text.strip()
+    if stripped.startswith("!") and len(stripped) > 1:
+        return stripped[1:].strip()
+    for prefix, keep in (("/run ", ""), ("/test ", ""), ("/git ", "git ")):
+        if stripped.startswith(prefix) and stripped[len(prefix) :].strip():
+            return keep + stripped[len(prefix) :].strip()
+    return None
+
+
+@register
+class AiderAdapter(Adapter):
+    name = "aider"
+    description = "Aider .aider.chat.history.md (Markdown chat log)"
+    priority = 40
+
+    def sniff(self, source: Source) -> bool:
+        head = source.text[:20000]
+        if re.search(r"^# aider chat started at ", head, re.MULTILINE):
+            return True
+        return source.document is None and bool(
+            re.search(r"^#### ", head, re.MULTILINE)
+            and re.search(r"^> (Applied edit to|Aider v|Tokens: )", source.text, re.MULTILINE)
+        )
+
+    def events(self, source: Source) -> Iterator[Event]:
+        yield from _Parser(source).run()

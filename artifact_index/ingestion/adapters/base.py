@@ -1,0 +1,100 @@
+"""What an adapter is, and the small helpers every adapter shares."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.source import Source
+
+__all__ = ["Adapter", "TurnCounter", "as_text", "parse_json_object"]
+
+
+class Adapter:
+    """Turns one transcript format into normalised events.
+
+    Subclasses set :attr:`name` (the ``--format`` value) and
+    :attr:`description`, and implement :meth:`sniff` and :meth:`events`.
+    ``priority`` orders detection: lower is tried first, so a specific shape
+    (Entire's compact transcript) is tried before a generic one (a plain
+    Anthropic message list).
+
+    :meth:`events` must not raise on a malformed record: it calls
+    ``source.skip(line, reason)`` and goes on, so nothing is lost silently.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    priority: ClassVar[int] = 50
+
+    def sniff(self, source: Source) -> bool:
+        """True when ``source`` is in this adapter's format."""
+        raise NotImplementedError
+
+    def events(self, source: Source) -> Iterator[Event]:
+        """The normalised events of ``source``, in transcript order."""
+        raise NotImplementedError
+
+
+class TurnCounter:
+    """Numbers turns: each user message and each model response is one turn.
+
+    Formats that split one model response over several records (Claude Code
+    writes one ``assistant`` record per content block) pass the response id
+    to :meth:`assistant` so the blocks share a turn.
+    """
+
+    def __init__(self) -> None:
+        self.current = 0
+        self._last_response: str | None = None
+
+    def user(self) -> int:
+        self.current += 1
+        self._last_response = None
+        return self.current
+
+    def assistant(self, response_id: str | None = None) -> int:
+        if response_id is None or response_id != self._last_response:
+            self.current += 1
+        self._last_response = response_id
+        return self.current
+
+
+def as_text(content: Any) -> str:
+    """Flatten message content (a string, or a list of Anthropic/OpenAI blocks) to text."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                if isinstance(block.get("text"), str):
+                    parts.append(block["text"])
+                elif "content" in block and block.get("type") in ("tool_result", None):
+                    parts.append(as_text(block["content"]))
+        return "\n".join(p for p in parts if p)
+    if isinstance(content, dict):
+        if isinstance(content.get("text"), str):
+            return str(content["text"])
+        if "content" in content:
+            return as_text(content["content"])
+    return str(content)
+
+
+def parse_json_object(raw: Any) -> dict[str, Any]:
+    """Tool arguments arrive as a dict or as a JSON string of one; anything else is ``{}``."""
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            return {}
+        return value if isinstance(value, dict) else {}
+    return {}

@@ -1,0 +1,541 @@
+"""Claude Code session transcripts (``~/.claude/projects/…/<session>.jsonl``).
+
+One JSON object per line.  ``assistant`` records hold one content block each
+(a response with text and two tool calls is three records sharing
+``message.id``); a ``tool_use`` block's result is a ``tool_result`` block in a
+later ``user`` record whose top-level ``toolUseResult`` is structured metadata
+the model never saw: ``{"type": "create"|"update", "content": …}`` for Write,
+``structuredPatch`` / ``originalFile`` for Edit, or a plain ``"Error: …"``
+string when the call failed.  Sub-agents appear either as records with
+``isSidechain: true`` (older versions, and ``subagents/agent-*.jsonl`` files)
+or nested in ``progress`` records as ``data.message`` (2.1.x).
+See ``docs/formats.md`` §1 for real examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.claude_results import (
+    EDIT_TOOLS,
+    apply_string_edits,
+    classify_failure,
+    is_failure_text,
+    is_harness_text,
+    is_shell_tool,
+    render_structured_patch,
+    reported_from_text,
+)
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FileOperation,
+    ReportedChange,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.vocabulary import operations_for
+
+__all__ = ["ChainTurns", "ClaudeCodeAdapter"]
+
+_MESSAGE_TYPES = frozenset({"user", "assistant"})
+# Record types with no bearing on the conversation or the file trail: session
+# titles, queue bookkeeping, snapshots of Claude Code's own undo backups.
+_IGNORED_TYPES = frozenset({
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "last-prompt",
+    "permission-mode",
+    "ai-title",
+    "custom-title",
+    "agent-name",
+    "pr-link",
+    "tag",
+    "mode",
+})
+_KNOWN_TYPES = _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment"}
+_SNIFF_RECORDS = 30
+# How far after a compact_boundary the summary message may appear.
+_SUMMARY_LOOKAHEAD = 8
+
+
+class ChainTurns:
+    """Turn numbers when several chains (main agent, sub-agents) interleave.
+
+    Turns are numbered globally in transcript order; the blocks of one
+    response share a turn only within their own chain, so a sub-agent's
+    records arriving between two blocks of the main response do not split it.
+    """
+
+    def __init__(self) -> None:
+        self._counter = TurnCounter()
+        self._last: dict[str | None, tuple[str, int]] = {}
+
+    @property
+    def current(self) -> int:
+        return self._counter.current
+
+    def user(self, chain: str | None) -> int:
+        self._last.pop(chain, None)
+        return self._counter.user()
+
+    def assistant(self, chain: str | None, response_id: str | None) -> int:
+        last = self._last.get(chain)
+        if response_id is not None and last is not None and last[0] == response_id:
+            return last[1]
+        turn = self._counter.assistant(None)
+        if response_id is not None:
+            self._last[chain] = (response_id, turn)
+        return turn
+
+
+@dataclass
+class _Call:
+    tool: str
+    arguments: dict[str, Any]
+    turn: int
+
+
+def _text_blocks(content: Any) -> list[str]:
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [
+            block["text"]
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+        ]
+    return []
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class _Reader:
+    """The state of reading one transcript: turns, open calls, current cwd."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.records = source.records
+        self.turns = ChainTurns()
+        self.calls: dict[str, _Call] = {}
+        self.cwd: str | None = None
+        self.used_summaries: set[int] = set()
+
+    # -- the whole file -------------------------------------------------
+
+    def events(self) -> Iterator[Event]:
+        for bad in self.source.bad_lines:
+            self.source.skip(bad.line, bad.reason)
+        yield from self._session_info()
+        for index, (line, record) in enumerate(self.records):
+            if not isinstance(record, dict):
+                self.source.skip(line, "not a JSON object")
+                continue
+            try:
+                yield from self._record(index, line, record)
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+                # A record of an unexpected shape must not end the transcript.
+                self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+
+    def _session_info(self) -> Iterator[Event]:
+        first_line: int | None = None
+        session_id = version = model = None
+        for line, record in self.records:
+            if not isinstance(record, dict):
+                continue
+            if first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
+                first_line = line
+            if self.cwd is None and _str(record.get("cwd")):
+                self.cwd = record["cwd"]
+            session_id = session_id or _str(record.get("sessionId"))
+            version = version or _str(record.get("version"))
+            message = record.get("message")
+            if model is None and record.get("type") == "assistant" and isinstance(message, dict):
+                candidate = _str(message.get("model"))
+                model = candidate if candidate and not candidate.startswith("<") else None
+            if self.cwd and session_id and version and model:
+                break
+        if first_line is None:
+            return
+        yield SessionInfo(
+            turn=0,
+            line=first_line,
+            session_id=session_id,
+            agent="claude-code",
+            cwd=self.cwd,
+            model=model,
+            version=version,
+        )
+
+    # -- one record ------------------------------------------------------
+
+    def _record(self, index: int, line: int, record: dict[str, Any]) -> Iterator[Event]:
+        kind = record.get("type")
+        if kind in _IGNORED_TYPES:
+            return
+        if kind not in _KNOWN_TYPES:
+            self.source.skip(line, f"unknown record type {kind!r}")
+            return
+        chain = (_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        yield from self._cwd(record, line, chain)
+        if kind in _MESSAGE_TYPES:
+            if index in self.used_summaries:
+                return
+            yield from self._message(line, record, chain)
+        elif kind == "progress":
+            yield from self._progress(line, record)
+        elif kind == "system":
+            yield from self._system(index, line, record, chain)
+        elif kind == "attachment":
+            yield from self._attachment(line, record, chain)
+
+    def _cwd(self, record: dict[str, Any], line: int, chain: str | None) -> Iterator[Event]:
+        cwd = _str(record.get("cwd"))
+        if cwd and cwd != self.cwd:
+            self.cwd = cwd
+            yield WorkingDirectory(
+                turn=self.turns.current,
+                line=line,
+                timestamp=_str(record.get("timestamp")),
+                sidechain=chain,
+                cwd=cwd,
+            )
+
+    def _progress(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
+        data = record.get("data")
+        if not isinstance(data, dict):
+            return
+        nested = data.get("message")
+        # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
+        # no message: they only report that something is running.
+        if not isinstance(nested, dict) or _str(nested.get("type")) not in _MESSAGE_TYPES:
+            return
+        chain = _str(data.get("agentId")) or _str(record.get("parentToolUseID")) or "subagent"
+        yield from self._message(line, nested, chain)
+
+    def _system(
+        self, index: int, line: int, record: dict[str, Any], chain: str | None
+    ) -> Iterator[Event]:
+        if record.get("subtype") != "compact_boundary":
+            return
+        meta = record.get("compactMetadata")
+        meta = meta if isinstance(meta, dict) else {}
+        summary = None
+        for ahead in range(index + 1, min(index + 1 + _SUMMARY_LOOKAHEAD, len(self.records))):
+            candidate = self.records[ahead][1]
+            if isinstance(candidate, dict) and candidate.get("isCompactSummary"):
+                message = candidate.get("message")
+                content = message.get("content") if isinstance(message, dict) else None
+                summary = "\n".join(_text_blocks(content)) or None
+                self.used_summaries.add(ahead)
+                break
+        yield CompactionBoundary(
+            turn=self.turns.current,
+            line=line,
+            timestamp=_str(record.get("timestamp")),
+            sidechain=chain,
+            trigger=_str(meta.get("trigger")),
+            pre_tokens=_int(meta.get("preTokens")),
+            summary=summary,
+        )
+
+    def _attachment(self, line: int, record: dict[str, Any], chain: str | None) -> Iterator[Event]:
+        attachment = record.get("attachment")
+        if not isinstance(attachment, dict) or attachment.get("type") != "file":
+            return
+        # A file the user @-mentioned: Claude Code read it into the context.
+        path = _str(attachment.get("filename"))
+        if path is None:
+            return
+        content = attachment.get("content")
+        file = content.get("file") if isinstance(content, dict) else None
+        text = file.get("content") if isinstance(file, dict) else None
+        call_id = f"attachment:{record.get('uuid') or line}"
+        turn = self.turns.current
+        timestamp = _str(record.get("timestamp"))
+        yield ToolCall(
+            turn=turn,
+            line=line,
+            timestamp=timestamp,
+            sidechain=chain,
+            call_id=call_id,
+            tool="Attachment",
+            arguments={"file_path": path},
+            operations=(FileOperation(action="read", path=path, detail="attached by the user"),),
+        )
+        yield ToolResult(
+            turn=turn,
+            line=line,
+            timestamp=timestamp,
+            sidechain=chain,
+            call_id=call_id,
+            status="success",
+            output=text if isinstance(text, str) else "",
+        )
+
+    # -- messages ----------------------------------------------------------
+
+    def _message(self, line: int, record: dict[str, Any], chain: str | None) -> Iterator[Event]:
+        message = record.get("message")
+        if not isinstance(message, dict):
+            self.source.skip(line, f"{record.get('type')} record without a message")
+            return
+        if record.get("isCompactSummary"):
+            # A summary whose boundary record is missing (older versions).
+            yield CompactionBoundary(
+                turn=self.turns.current,
+                line=line,
+                timestamp=_str(record.get("timestamp")),
+                sidechain=chain,
+                summary="\n".join(_text_blocks(message.get("content"))) or None,
+            )
+            return
+        if record.get("type") == "assistant":
+            yield from self._assistant(line, record, message, chain)
+        else:
+            yield from self._user(line, record, message, chain)
+
+    def _assistant(
+        self, line: int, record: dict[str, Any], message: dict[str, Any], chain: str | None
+    ) -> Iterator[Event]:
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            return
+        model = _str(message.get("model"))
+        if model and model.startswith("<"):  # "<synthetic>" error messages
+            model = None
+        timestamp = _str(record.get("timestamp"))
+        turn: int | None = None
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                text = block.get("text")
+                if not isinstance(text, str) or not text.strip():
+                    continue
+                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                yield AssistantMessage(
+                    turn=turn, line=line, timestamp=timestamp, sidechain=chain, text=text, model=model
+                )
+            elif kind in ("tool_use", "server_tool_use"):
+                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                yield self._tool_call(line, timestamp, chain, turn, block)
+
+    def _tool_call(
+        self, line: int, timestamp: str | None, chain: str | None, turn: int, block: dict[str, Any]
+    ) -> ToolCall:
+        call_id = _str(block.get("id")) or f"line-{line}"
+        tool = _str(block.get("name")) or "unknown"
+        raw = block.get("input")
+        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        self.calls[call_id] = _Call(tool, arguments, turn)
+        return ToolCall(
+            turn=turn,
+            line=line,
+            timestamp=timestamp,
+            sidechain=chain,
+            call_id=call_id,
+            tool=tool,
+            arguments=arguments,
+            operations=tuple(operations_for(tool, arguments, self.cwd)),
+        )
+
+    def _user(
+        self, line: int, record: dict[str, Any], message: dict[str, Any], chain: str | None
+    ) -> Iterator[Event]:
+        content = message.get("content")
+        timestamp = _str(record.get("timestamp"))
+        results = (
+            [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+            if isinstance(content, list)
+            else []
+        )
+        # toolUseResult describes the record's tool result; with several
+        # results in one record it is ambiguous, so it is not used.
+        structured = record.get("toolUseResult") if len(results) == 1 else None
+        for block in results:
+            yield self._tool_result(line, timestamp, chain, block, structured)
+        text = "\n".join(t for t in _text_blocks(content) if t.strip())
+        if not text.strip():
+            return
+        synthetic = bool(
+            results
+            or record.get("isMeta")
+            or record.get("isVisibleInTranscriptOnly")
+            or record.get("sourceToolUseID")
+            or chain is not None  # a sub-agent's prompt is written by the parent agent
+            or is_harness_text(text)
+        )
+        yield UserMessage(
+            turn=self.turns.user(chain),
+            line=line,
+            timestamp=timestamp,
+            sidechain=chain,
+            text=text,
+            synthetic=synthetic,
+        )
+
+    def _tool_result(
+        self,
+        line: int,
+        timestamp: str | None,
+        chain: str | None,
+        block: dict[str, Any],
+        structured: Any,
+    ) -> ToolResult:
+        call_id = _str(block.get("tool_use_id")) or f"line-{line}"
+        call = self.calls.pop(call_id, None)
+        tool = call.tool if call else "unknown"
+        arguments = call.arguments if call else {}
+        output = as_text(block.get("content"))
+        failed = (
+            block.get("is_error") is True
+            or is_failure_text(output)
+            or (isinstance(structured, str) and structured.startswith("Error"))
+        )
+        common: dict[str, Any] = {
+            "turn": call.turn if call else self.turns.current,
+            "line": line,
+            "timestamp": timestamp,
+            "sidechain": chain,
+            "call_id": call_id,
+            "output": output,
+        }
+        if failed:
+            reason, code = classify_failure(tool, output or (structured if isinstance(structured, str) else ""))
+            return ToolResult(status="failure", failure=reason, exit_code=code, **common)
+        exit_code = None
+        if is_shell_tool(tool):
+            exit_code = _shell_exit_code(structured)
+        return ToolResult(
+            status="success",
+            exit_code=exit_code,
+            reported=_reported(tool, arguments, output, structured),
+            **common,
+        )
+
+
+def _shell_exit_code(structured: Any) -> int | None:
+    """0 for a Bash call that ran to completion; None when that is not known."""
+    if not isinstance(structured, dict):
+        return 0
+    explicit = _int(structured.get("exitCode"))
+    if explicit is not None:
+        return explicit
+    # Backgrounded or interrupted commands have not finished; an interpreted
+    # return code ("No matches found" for grep) was non-zero but not an error.
+    if structured.get("backgroundTaskId") or structured.get("interrupted") or structured.get(
+        "returnCodeInterpretation"
+    ):
+        return None
+    return 0
+
+
+def _reported(
+    tool: str, arguments: dict[str, Any], output: str, structured: Any
+) -> tuple[ReportedChange, ...] | None:
+    path = _str(arguments.get("file_path")) or _str(arguments.get("notebook_path"))
+    if isinstance(structured, dict):
+        path = _str(structured.get("filePath")) or path
+        kind = structured.get("type")
+        if kind in ("create", "update") and path:
+            content = structured.get("content")
+            return (
+                ReportedChange(
+                    path=path,
+                    change="created" if kind == "create" else "modified",
+                    content=content if isinstance(content, str) else None,
+                ),
+            )
+        if tool in EDIT_TOOLS and path and isinstance(structured.get("structuredPatch"), list):
+            original = structured.get("originalFile", structured.get("originalFileContents"))
+            return (
+                ReportedChange(
+                    path=path,
+                    change="modified",
+                    diff=render_structured_patch(structured["structuredPatch"]),
+                    content=_edited_content(tool, arguments, structured),
+                    original=original if isinstance(original, str) else None,
+                ),
+            )
+    change = reported_from_text(tool, path, output, arguments)
+    return (change,) if change else None
+
+
+def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, Any]) -> str | None:
+    """The file after an Edit/MultiEdit, rebuilt from the original Claude Code recorded."""
+    original = structured.get("originalFile", structured.get("originalFileContents"))
+    if not isinstance(original, str):
+        return None
+    # The recorded strings win over the requested ones: the person may have
+    # changed the proposal before accepting it (``userModified``).
+    if tool == "MultiEdit":
+        raw_edits = structured.get("edits", arguments.get("edits"))
+    elif isinstance(structured.get("oldString"), str) and isinstance(structured.get("newString"), str):
+        raw_edits = [{
+            "old_string": structured["oldString"],
+            "new_string": structured["newString"],
+            "replace_all": structured.get("replaceAll"),
+        }]
+    else:
+        raw_edits = [arguments]
+    if not isinstance(raw_edits, list):
+        return None
+    edits: list[tuple[str, str, bool]] = []
+    for edit in raw_edits:
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return None
+        edits.append((old, new, bool(edit.get("replace_all"))))
+    return apply_string_edits(original, edits)
+
+
+@register
+class ClaudeCodeAdapter(Adapter):
+    name = "claude-code"
+    description = "Claude Code session JSONL (~/.claude/projects/*/SESSION.jsonl), sub-agents included"
+    priority = 10
+
+    def sniff(self, source: Source) -> bool:
+        if not source.looks_like_jsonl():
+            return False
+        seen = 0
+        for _, record in source.records:
+            if not isinstance(record, dict):
+                continue
+            seen += 1
+            if seen > _SNIFF_RECORDS:
+                break
+            kind = record.get("type")
+            if kind in ("user", "assistant", "system", "progress", "attachment") and (
+                "sessionId" in record or "parentUuid" in record
+            ):
+                return True
+            if kind == "file-history-snapshot" and "snapshot" in record:
+                return True
+            if kind == "summary" and "leafUuid" in record:
+                return True
+        return False
+
+    def events(self, source: Source) -> Iterator[Event]:
+        return _Reader(source).events()

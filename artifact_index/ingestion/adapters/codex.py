@@ -1,0 +1,825 @@
+"""OpenAI Codex CLI rollout files (``~/.codex/sessions/**/rollout-*.jsonl``).
+
+Every line is ``{"timestamp", "type", "payload"}`` with ``type`` one of:
+
+* ``session_meta``: session id (``id``; 0.142 also writes ``session_id``),
+  ``cwd``, ``cli_version``.  A resumed session repeats it.
+* ``turn_context``: the cwd and model of the turn that follows.
+* ``response_item``: what the model saw or said: ``message`` (user,
+  assistant, developer), ``reasoning``, ``function_call`` /
+  ``function_call_output`` (``exec_command``, ``write_stdin``, the older
+  ``shell`` with an argv list, ``update_plan``, MCP tools),
+  ``custom_tool_call`` / ``custom_tool_call_output`` (``apply_patch`` with
+  the patch as free text), ``local_shell_call``.
+* ``event_msg``: UI events.  Most repeat response items (``user_message``,
+  ``agent_message``); ``patch_apply_end`` is the harness's own record of
+  what an ``apply_patch`` changed, and ``exec_command_end`` carries the exit
+  code of a command (and the only record of a command the *user* ran with
+  ``!cmd``).
+* ``compacted``: the summary that replaced the history.
+
+Older rollouts (2025) have no envelope: a first line ``{"id", "timestamp",
+"instructions"}`` followed by bare response items; the JSON variant holds
+``{"session": {...}, "items": [...]}``.  Both are read too.
+
+``patch_apply_end`` may be written before or after the call's output record,
+so the whole file is indexed first and each result carries the changes the
+harness reported, whatever the order.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FailureReason,
+    FileOperation,
+    ReportedChange,
+    ResultStatus,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
+from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.vocabulary import operations_for, shell_command
+
+__all__ = ["CodexAdapter"]
+
+_ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
+_ITEM_TYPES = {
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "local_shell_call_output",
+    "web_search_call",
+    "tool_search_call",
+    "tool_search_output",
+}
+_CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
+_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
+# Items the model produces: the first one after a user message or a tool
+# output opens a new model response, hence a new turn.
+_MODEL_ITEMS = _CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
+
+_SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
+_PATCH_TOOLS = {"apply_patch", "applypatch"}
+_SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
+
+# The header Codex puts before a command's output; only the header is read
+# so that output which itself prints "Exit code: 1" is not mistaken for it.
+_EXITED = re.compile(r"^Process exited with code (-?\d+)\s*$")
+_EXIT_CODE = re.compile(r"^Exit code: (-?\d+)\s*$")
+_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$")
+
+# Failure sentences Codex itself writes as a call's whole output.
+_CODEX_ERRORS = re.compile(
+    r"^\s*(exec command rejected by user|patch rejected by user|aborted|execution error"
+    r"|apply_patch verification failed|failed to parse function arguments|unsupported call"
+    r"|sandbox denied|this action was rejected|failed to find expected lines|invalid patch"
+    r"|error: )",
+    re.IGNORECASE,
+)
+
+# Text Codex injects as a "user" message: instructions, environment, notices.
+_SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
+_ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
+
+# ``apply_patch`` run through the shell tool: Codex intercepts it and applies
+# the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
+_APPLY_PATCH_COMMAND = re.compile(
+    r"^\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*)?(?:apply_patch|applypatch)\b"
+)
+
+
+@dataclass
+class _Record:
+    line: int
+    kind: str
+    payload: dict[str, Any]
+    timestamp: str | None
+
+
+@dataclass
+class _Call:
+    call_id: str
+    tool: str
+    turn: int
+    command: str | None = None  # shell command text, for write_stdin sessions
+    cwd: str | None = None
+    patch: bool = False  # an apply_patch: its outcome is in patch_apply_end
+    shell: bool = False
+    answered: bool = False
+
+
+@dataclass
+class _Output:
+    text: str
+    exit_code: int | None = None
+    running_session: str | None = None
+
+
+@dataclass
+class _Index:
+    """What the whole file says about calls, gathered before events are made."""
+
+    patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
+    exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
+    answered: set[str] = field(default_factory=set)
+    typed_user: set[str] = field(default_factory=set)
+    has_user_items: bool = False
+    has_assistant_items: bool = False
+    has_compacted: bool = False
+    first_cwd: str | None = None
+    first_model: str | None = None
+    called: set[str] = field(default_factory=set)
+
+
+def _kind(obj: dict[str, Any]) -> str | None:
+    kind = obj.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(kind, payload)`` of one rollout line in any of the known layouts.
+
+    ``kind`` is ``"ignored"`` for lines that belong to the format but carry
+    nothing (the 2025 ``record_type: state`` lines); None means not Codex.
+    """
+    if not isinstance(obj, dict):
+        return None
+    kind = _kind(obj)
+    payload = obj.get("payload")
+    if kind in _ENVELOPE_TYPES and isinstance(payload, dict):
+        return str(kind), payload
+    if kind in _ITEM_TYPES:
+        return "response_item", obj
+    if "record_type" in obj:
+        return "ignored", obj
+    if kind is None and "id" in obj and "timestamp" in obj:
+        return "session_meta", obj
+    return None
+
+
+def _header_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    for line in text.splitlines()[:8]:
+        if line.strip() == "Output:":
+            break
+        found = pattern.match(line)
+        if found:
+            return found
+    return None
+
+
+def _parse_output(raw: Any) -> _Output:
+    """Text, exit code and unified-exec session of a ``*_output`` payload."""
+    exit_code: int | None = None
+    if isinstance(raw, dict):
+        text = as_text(raw.get("content", raw.get("output", "")))
+    elif isinstance(raw, list):
+        text = as_text(raw)
+    else:
+        text = "" if raw is None else str(raw)
+    stripped = text.lstrip()
+    if stripped.startswith("{") and '"metadata"' in stripped:
+        # The 2025 shell tool: {"output": "...", "metadata": {"exit_code": 0, ...}}.
+        envelope = parse_json_object(stripped)
+        metadata = envelope.get("metadata")
+        if isinstance(envelope.get("output"), str) and isinstance(metadata, dict):
+            text = envelope["output"]
+            code = metadata.get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                exit_code = code
+    if exit_code is None:
+        found = _header_match(text, _EXITED) or _header_match(text, _EXIT_CODE)
+        if found:
+            exit_code = int(found.group(1))
+    running = _header_match(text, _RUNNING)
+    return _Output(text, exit_code, running.group(1) if running else None)
+
+
+def _reported(changes: Any) -> tuple[ReportedChange, ...]:
+    """``patch_apply_end.changes`` as reported changes (both serialisations)."""
+    if not isinstance(changes, dict):
+        return ()
+    out: list[ReportedChange] = []
+    for path, change in changes.items():
+        if not isinstance(change, dict):
+            continue
+        kind = change.get("type")
+        body: dict[str, Any] = change
+        if kind is None and len(change) == 1:
+            # Older releases wrote the enum externally tagged: {"update": {...}}.
+            kind, inner = next(iter(change.items()))
+            body = inner if isinstance(inner, dict) else {}
+        kind = str(kind).lower()
+        content = body.get("content") if isinstance(body.get("content"), str) else None
+        diff = body.get("unified_diff") if isinstance(body.get("unified_diff"), str) else None
+        move = body.get("move_path")
+        if kind == "add":
+            out.append(ReportedChange(path=str(path), change="created", content=content))
+        elif kind == "delete":
+            out.append(ReportedChange(path=str(path), change="deleted"))
+        elif kind == "update":
+            out.append(
+                ReportedChange(
+                    path=str(path),
+                    change="modified",
+                    move_to=str(move) if isinstance(move, str) and move else None,
+                    diff=diff,
+                )
+            )
+    return tuple(out)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _operations_of_changes(changes: tuple[ReportedChange, ...]) -> tuple[FileOperation, ...]:
+    """The operations a patch must have asked for, given what it changed."""
+    out: list[FileOperation] = []
+    for change in changes:
+        if change.change == "created":
+            out.append(
+                FileOperation(
+                    action="create", path=change.path, content=change.content, source="patch"
+                )
+            )
+        elif change.change == "deleted":
+            out.append(FileOperation(action="delete", path=change.path, source="patch"))
+        elif change.move_to:
+            out.append(
+                FileOperation(action="move", path=change.path, dest=change.move_to, source="patch")
+            )
+            if change.diff:
+                out.append(
+                    FileOperation(
+                        action="edit", path=change.move_to, diff=change.diff, source="patch"
+                    )
+                )
+        else:
+            out.append(
+                FileOperation(action="edit", path=change.path, diff=change.diff, source="patch")
+            )
+    return tuple(out)
+
+
+def _unquote(word: str) -> str:
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"":
+        return word[1:-1]
+    return word
+
+
+class _Reader:
+    """One pass over a rollout, turning records into events."""
+
+    def __init__(self, source: Source, records: list[_Record]) -> None:
+        self.source = source
+        self.records = records
+        self.index = self._build_index(records)
+        self.turns = TurnCounter()
+        self.in_response = False
+        self.cwd: str | None = None
+        self.model: str | None = self.index.first_model
+        self.session_emitted = False
+        self.calls: dict[str, _Call] = {}
+        self.exec_sessions: dict[str, _Call] = {}
+        self.last_tokens: int | None = None
+        self.out: list[Event] = []
+
+    @staticmethod
+    def _build_index(records: list[_Record]) -> _Index:
+        index = _Index()
+        for record in records:
+            p = record.payload
+            kind = _kind(p)
+            if record.kind in ("session_meta", "turn_context"):
+                if index.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
+                    index.first_cwd = p["cwd"]
+                if index.first_model is None and isinstance(p.get("model"), str):
+                    index.first_model = p["model"]
+            elif record.kind == "compacted":
+                index.has_compacted = True
+            elif record.kind == "event_msg":
+                call_id = p.get("call_id")
+                if kind == "patch_apply_end" and isinstance(call_id, str):
+                    index.patch_ends[call_id] = p
+                elif kind == "exec_command_end" and isinstance(call_id, str):
+                    index.exec_ends[call_id] = p
+                elif kind == "user_message" and isinstance(p.get("message"), str):
+                    index.typed_user.add(p["message"].strip())
+            elif record.kind == "response_item":
+                if kind == "message":
+                    role = p.get("role")
+                    index.has_user_items |= role == "user"
+                    index.has_assistant_items |= role == "assistant"
+                    if index.first_cwd is None and role == "user":
+                        found = _ENV_CWD.search(as_text(p.get("content")))
+                        if found:
+                            index.first_cwd = found.group(1).strip()
+                elif kind in _OUTPUT_TYPES and isinstance(p.get("call_id"), str):
+                    index.answered.add(p["call_id"])
+                elif kind in _CALL_TYPES:
+                    call_id = p.get("call_id") or p.get("id")
+                    if isinstance(call_id, str):
+                        index.called.add(call_id)
+        return index
+
+    # -- emission ---------------------------------------------------------
+
+    def emit(self, event: Event) -> None:
+        self.out.append(event)
+
+    def ensure_session(self, record: _Record) -> None:
+        if self.session_emitted:
+            return
+        self.session_emitted = True
+        p = record.payload if record.kind == "session_meta" else {}
+        session_id = p.get("session_id") or p.get("id")
+        version = p.get("cli_version")
+        self.cwd = self.index.first_cwd
+        self.emit(
+            SessionInfo(
+                turn=self.turns.current,
+                line=record.line,
+                timestamp=record.timestamp,
+                session_id=str(session_id) if session_id else None,
+                agent="codex",
+                cwd=self.cwd,
+                model=self.model,
+                version=str(version) if version else None,
+            )
+        )
+
+    def change_cwd(self, record: _Record, cwd: Any) -> None:
+        if isinstance(cwd, str) and cwd and cwd != self.cwd:
+            self.cwd = cwd
+            self.emit(
+                WorkingDirectory(
+                    turn=self.turns.current, line=record.line, timestamp=record.timestamp, cwd=cwd
+                )
+            )
+
+    def model_turn(self) -> int:
+        if not self.in_response:
+            self.in_response = True
+            return self.turns.assistant()
+        return self.turns.current
+
+    # -- the pass -----------------------------------------------------------
+
+    def read(self) -> list[Event]:
+        for record in self.records:
+            self.ensure_session(record)
+            handler = getattr(self, f"on_{record.kind}")
+            handler(record)
+        self.finish()
+        return self.out
+
+    def on_session_meta(self, record: _Record) -> None:
+        # A resumed session repeats the meta line; only a new cwd matters.
+        self.change_cwd(record, record.payload.get("cwd"))
+
+    def on_turn_context(self, record: _Record) -> None:
+        self.change_cwd(record, record.payload.get("cwd"))
+        if isinstance(record.payload.get("model"), str):
+            self.model = record.payload["model"]
+
+    def on_compacted(self, record: _Record) -> None:
+        message = record.payload.get("message")
+        self.emit(
+            CompactionBoundary(
+                turn=self.turns.current,
+                line=record.line,
+                timestamp=record.timestamp,
+                pre_tokens=self.last_tokens,
+                summary=message if isinstance(message, str) and message else None,
+            )
+        )
+
+    def on_event_msg(self, record: _Record) -> None:
+        p = record.payload
+        kind = _kind(p)
+        if kind == "user_message" and not self.index.has_user_items:
+            self.user_message(record, str(p.get("message") or ""))
+        elif kind == "agent_message" and not self.index.has_assistant_items:
+            self.assistant_message(record, str(p.get("message") or ""))
+        elif kind == "token_count":
+            info = p.get("info")
+            usage = info.get("last_token_usage") if isinstance(info, dict) else None
+            total = usage.get("total_tokens") if isinstance(usage, dict) else None
+            if isinstance(total, int):
+                self.last_tokens = total
+        elif kind == "context_compacted" and not self.index.has_compacted:
+            self.emit(
+                CompactionBoundary(
+                    turn=self.turns.current,
+                    line=record.line,
+                    timestamp=record.timestamp,
+                    pre_tokens=self.last_tokens,
+                )
+            )
+        elif kind == "patch_apply_end":
+            self.orphan_patch_end(record)
+        elif kind == "exec_command_end":
+            self.user_shell_command(record)
+
+    def on_response_item(self, record: _Record) -> None:
+        p = record.payload
+        kind = _kind(p)
+        if kind == "message":
+            role = p.get("role")
+            text = as_text(p.get("content"))
+            if role == "user":
+                self.user_message(record, text)
+            elif role == "assistant":
+                self.assistant_message(record, text)
+        elif kind in _CALL_TYPES:
+            self.tool_call(record)
+        elif kind in _OUTPUT_TYPES:
+            self.tool_output(record)
+        elif kind in _MODEL_ITEMS:
+            self.model_turn()
+
+    # -- messages -----------------------------------------------------------
+
+    def user_message(self, record: _Record, text: str) -> None:
+        if not text.strip():
+            return
+        self.in_response = False
+        synthetic = bool(_SYNTHETIC_USER.match(text)) and text.strip() not in self.index.typed_user
+        self.emit(
+            UserMessage(
+                turn=self.turns.user(),
+                line=record.line,
+                timestamp=record.timestamp,
+                text=text,
+                synthetic=synthetic,
+            )
+        )
+        found = _ENV_CWD.search(text) if synthetic else None
+        if found:
+            self.change_cwd(record, found.group(1).strip())
+
+    def assistant_message(self, record: _Record, text: str) -> None:
+        turn = self.model_turn()
+        if text.strip():
+            self.emit(
+                AssistantMessage(
+                    turn=turn,
+                    line=record.line,
+                    timestamp=record.timestamp,
+                    text=text,
+                    model=self.model,
+                )
+            )
+
+    # -- tool calls -----------------------------------------------------------
+
+    def tool_call(self, record: _Record) -> None:
+        p = record.payload
+        kind = _kind(p)
+        call_id = p.get("call_id") or p.get("id")
+        if not isinstance(call_id, str) or not call_id:
+            self.source.skip(record.line, f"Codex {kind} without a call_id")
+            return
+        if kind == "local_shell_call":
+            action = p.get("action")
+            tool = "local_shell"
+            arguments = dict(action) if isinstance(action, dict) else {}
+        else:
+            tool = str(p.get("name") or "unknown")
+            if kind == "custom_tool_call":
+                raw = p.get("input")
+                arguments = {"input": raw if isinstance(raw, str) else json.dumps(raw)}
+            else:
+                arguments = parse_json_object(p.get("arguments"))
+        call = _Call(call_id=call_id, tool=tool, turn=self.model_turn())
+        operations = self.operations(call, arguments)
+        self.calls[call_id] = call
+        self.emit(
+            ToolCall(
+                turn=call.turn,
+                line=record.line,
+                timestamp=record.timestamp,
+                call_id=call_id,
+                tool=tool,
+                arguments=arguments,
+                operations=tuple(operations),
+            )
+        )
+
+    def operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+        name = call.tool.lower()
+        if name in _PATCH_TOOLS:
+            call.patch = True
+            return operations_for("apply_patch", arguments, self.cwd)
+        if name == "write_stdin":
+            return self.stdin_operations(call, arguments)
+        if name not in _SHELL_TOOLS:
+            return operations_for(call.tool, arguments, self.cwd)
+        workdir = next(
+            (
+                arguments[k]
+                for k in ("workdir", "working_directory", "cwd")
+                if isinstance(arguments.get(k), str) and arguments[k]
+            ),
+            None,
+        )
+        cwd = self.resolve(workdir) if workdir else self.cwd
+        argv = arguments.get("command")
+        if isinstance(argv, list) and len(argv) == 2 and str(argv[0]) in _PATCH_TOOLS:
+            call.patch = True
+            return self.relocated(parse_patch(str(argv[1])), cwd)
+        command = shell_command(arguments)
+        if command is None:
+            return []
+        intercepted = _APPLY_PATCH_COMMAND.match(command)
+        if intercepted and "*** Begin Patch" in command:
+            call.patch = True
+            where = intercepted.group("dir")
+            if where:
+                cwd = self.resolve(_unquote(where), base=cwd)
+            return self.relocated(parse_apply_patch(command), cwd)
+        call.command, call.cwd, call.shell = command, cwd, True
+        return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
+
+    def stdin_operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+        """Text typed into a running unified-exec session.
+
+        It is a command only when that session runs a shell; keystrokes sent
+        to a test runner or a REPL change no file by themselves.
+        """
+        chars = arguments.get("chars")
+        if not isinstance(chars, str) or not chars.strip() or not chars.strip().isprintable():
+            return []
+        started = self.exec_sessions.get(str(arguments.get("session_id")))
+        if started is not None and started.command is not None:
+            program = (
+                posixpath.basename(started.command.split()[0]) if started.command.split() else ""
+            )
+            if program not in _SHELL_BINARIES:
+                return []
+        cwd = started.cwd if started is not None else self.cwd
+        detail = f"typed into session {arguments.get('session_id')}"
+        if started is not None and started.command:
+            detail += f" ({started.command})"
+        return [
+            FileOperation(action="shell", command=chars, cwd=cwd, source="shell", detail=detail)
+        ]
+
+    def resolve(self, directory: str, base: str | None = None) -> str:
+        base = base if base is not None else self.cwd
+        if (
+            base
+            and not directory.startswith(("/", "~"))
+            and not re.match(r"^[A-Za-z]:[\\/]", directory)
+        ):
+            return posixpath.normpath(posixpath.join(base, directory))
+        return directory
+
+    def relocated(self, operations: list[FileOperation], cwd: str | None) -> list[FileOperation]:
+        """Patch paths are relative to the command's directory, not the session's."""
+        if not cwd or cwd == self.cwd:
+            return operations
+        out = []
+        for op in operations:
+            update: dict[str, Any] = {}
+            if op.path:
+                update["path"] = self.resolve(op.path, base=cwd)
+            if op.dest:
+                update["dest"] = self.resolve(op.dest, base=cwd)
+            out.append(op.model_copy(update=update))
+        return out
+
+    # -- results ---------------------------------------------------------------
+
+    def tool_output(self, record: _Record) -> None:
+        p = record.payload
+        call_id = p.get("call_id")
+        self.in_response = False
+        call = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if call is None:
+            self.source.skip(record.line, f"Codex output for unknown call {call_id!r}")
+            return
+        if call.answered:
+            return  # a second output for the same call adds nothing
+        call.answered = True
+        output = _parse_output(p.get("output"))
+        if output.exit_code is None:
+            end = self.index.exec_ends.get(call.call_id)
+            code = end.get("exit_code") if end else None
+            if isinstance(code, int) and not isinstance(code, bool):
+                output.exit_code = code
+        if output.running_session is not None and call.shell:
+            self.exec_sessions[output.running_session] = call
+        status, failure = self.outcome(call, output)
+        reported = None
+        end = self.index.patch_ends.get(call.call_id)
+        if end is not None:
+            status, failure, reported = self.patch_outcome(end)
+        self.emit(
+            ToolResult(
+                turn=call.turn,
+                line=record.line,
+                timestamp=record.timestamp,
+                call_id=call.call_id,
+                status=status,
+                output=output.text,
+                exit_code=output.exit_code,
+                failure=failure,
+                reported=reported,
+            )
+        )
+
+    def outcome(self, call: _Call, output: _Output) -> tuple[ResultStatus, FailureReason | None]:
+        text = output.text
+        if output.exit_code is not None and output.exit_code != 0:
+            if call.patch:
+                return "failure", classify_failure(text, default="verification")
+            if call.shell or call.tool.lower() in _SHELL_TOOLS | {"write_stdin"}:
+                return "failure", "exit_status"
+            return "failure", classify_failure(text, default="exit_status")
+        if output.exit_code is None and _CODEX_ERRORS.match(text):
+            default: FailureReason = "verification" if call.patch else "other"
+            return "failure", classify_failure(text, default=default)
+        return "success", None
+
+    @staticmethod
+    def patch_outcome(
+        end: dict[str, Any],
+    ) -> tuple[ResultStatus, FailureReason | None, tuple[ReportedChange, ...] | None]:
+        if end.get("success") is False:
+            message = f"{end.get('stderr') or ''}\n{end.get('stdout') or ''}".strip()
+            reason = classify_failure(message, default="verification")
+            if str(end.get("status", "")).lower() == "declined":
+                reason = "rejected"
+            return "failure", reason, None
+        return "success", None, _reported(end.get("changes"))
+
+    def orphan_patch_end(self, record: _Record) -> None:
+        """A patch whose outcome only ``patch_apply_end`` records.
+
+        Either its call's output was never written (the session stopped), or
+        no call of this rollout made it (a patch applied for another thread
+        of the session); the latter becomes a call of its own, built from the
+        changes the harness reports.
+        """
+        p = record.payload
+        call_id = p.get("call_id")
+        if not isinstance(call_id, str) or call_id in self.index.answered:
+            return
+        call = self.calls.get(call_id)
+        if call is None and call_id not in self.index.called:
+            call = _Call(call_id=call_id, tool="apply_patch", turn=self.turns.current, patch=True)
+            self.calls[call_id] = call
+            self.emit(
+                ToolCall(
+                    turn=call.turn,
+                    line=record.line,
+                    timestamp=record.timestamp,
+                    call_id=call_id,
+                    tool="apply_patch",
+                    arguments={"changes": sorted(_dict(p.get("changes")))},
+                    operations=_operations_of_changes(_reported(p.get("changes"))),
+                )
+            )
+        if call is None or call.answered:
+            return
+        call.answered = True
+        status, failure, reported = self.patch_outcome(p)
+        self.emit(
+            ToolResult(
+                turn=call.turn,
+                line=record.line,
+                timestamp=record.timestamp,
+                call_id=call_id,
+                status=status,
+                output=str(p.get("stdout") or p.get("stderr") or ""),
+                failure=failure,
+                reported=reported,
+            )
+        )
+
+    def user_shell_command(self, record: _Record) -> None:
+        """``!cmd`` typed by the user: only ``exec_command_end`` records it."""
+        p = record.payload
+        call_id = p.get("call_id")
+        if str(p.get("source", "")).lower() != "user_shell" or not isinstance(call_id, str):
+            return
+        if call_id in self.index.called:
+            return
+        argv = p.get("command")
+        command = shell_command({"command": argv}) if argv is not None else None
+        if command is None:
+            return
+        cwd = p.get("cwd") if isinstance(p.get("cwd"), str) and p.get("cwd") else self.cwd
+        turn = self.turns.current
+        self.emit(
+            ToolCall(
+                turn=turn,
+                line=record.line,
+                timestamp=record.timestamp,
+                call_id=call_id,
+                tool="user_shell",
+                arguments={"command": argv},
+                operations=(
+                    FileOperation(action="shell", command=command, cwd=cwd, source="shell"),
+                ),
+            )
+        )
+        code = p.get("exit_code")
+        exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+        self.emit(
+            ToolResult(
+                turn=turn,
+                line=record.line,
+                timestamp=record.timestamp,
+                call_id=call_id,
+                status="success" if exit_code in (0, None) else "failure",
+                failure=None if exit_code in (0, None) else "exit_status",
+                exit_code=exit_code,
+                output=str(p.get("aggregated_output") or p.get("formatted_output") or ""),
+            )
+        )
+
+    def finish(self) -> None:
+        # Calls still open when the file ends (an interrupted turn, a file
+        # captured mid-session): nothing says whether they took effect.
+        for call in self.calls.values():
+            if not call.answered:
+                self.emit(ToolResult(turn=call.turn, call_id=call.call_id, status="unknown"))
+
+
+@register
+class CodexAdapter(Adapter):
+    """OpenAI Codex CLI rollout JSONL."""
+
+    name = "codex"
+    description = "OpenAI Codex CLI session rollout (rollout-*.jsonl: session_meta / response_item / event_msg)"
+    priority = 10
+
+    def sniff(self, source: Source) -> bool:
+        document = source.document
+        if isinstance(document, dict):
+            return isinstance(document.get("session"), dict) and isinstance(
+                document.get("items"), list
+            )
+        records = source.records[:40]
+        for _, obj in records:
+            if (
+                isinstance(obj, dict)
+                and _kind(obj) in _ENVELOPE_TYPES
+                and isinstance(obj.get("payload"), dict)
+            ):
+                return True
+        # The 2025 layout: a meta line with instructions, then bare Responses items.
+        if records and isinstance(records[0][1], dict):
+            first = records[0][1]
+            if "instructions" in first and "id" in first and "type" not in first:
+                return any(isinstance(o, dict) and _kind(o) in _ITEM_TYPES for _, o in records[1:])
+        return False
+
+    def events(self, source: Source) -> Iterator[Event]:
+        records: list[_Record] = []
+        document = source.document
+        if isinstance(document, dict) and isinstance(document.get("items"), list):
+            session = document.get("session")
+            if isinstance(session, dict):
+                records.append(_Record(1, "session_meta", session, session.get("timestamp")))
+            raw: list[tuple[int, Any]] = [(n + 2, item) for n, item in enumerate(document["items"])]
+        else:
+            for bad in source.bad_lines:
+                source.skip(bad.line, bad.reason)
+            raw = source.records
+        for line, obj in raw:
+            normalised = _normalise(obj)
+            if normalised is None:
+                source.skip(line, "not a Codex rollout record")
+                continue
+            kind, payload = normalised
+            if kind == "ignored":
+                continue
+            timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+            records.append(_Record(line, kind, payload, timestamp))
+        if not records:
+            return iter(())
+        return iter(_Reader(source, records).read())

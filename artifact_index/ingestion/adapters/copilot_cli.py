@@ -1,0 +1,353 @@
+"""GitHub Copilot CLI session logs (``~/.copilot/session-state/<id>/events.jsonl``).
+
+One event per line: ``{"type", "data", "id", "timestamp", "parentId"}``.
+
+* ``session.start`` (``data.context.cwd``, ``copilotVersion``), later
+  ``session.resume``; ``session.model_change``.
+* ``user.message`` (``content``), ``system.notification`` (text the harness
+  injects, e.g. "shell command completed").
+* ``assistant.message``: one model response (``messageId``, ``content``,
+  ``toolRequests`` mirroring the calls that follow).
+* ``tool.execution_start`` (``toolCallId``, ``toolName``, ``arguments``) and
+  ``tool.execution_complete`` (``success``, ``result.content`` as the model
+  saw it, ``result.detailedContent`` a git diff for file tools, or
+  ``error.message``).  Tools: ``view``, ``create``, ``edit`` (the
+  str_replace_editor family split into tools), ``bash`` / ``write_bash`` /
+  ``read_bash`` / ``stop_bash``, ``glob``, ``grep``, ``apply_patch`` (GPT
+  models), ``task`` (sub-agents; their events carry ``parentToolCallId``).
+* ``session.compaction_complete`` (``summaryContent``, ``preCompactionTokens``).
+
+A bash result ends with ``<shellId: N completed with exit code C>`` or
+``<exited with exit code C>``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FailureReason,
+    FileOperation,
+    ReportedChange,
+    ResultStatus,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+    WorkingDirectory,
+)
+from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.vocabulary import operations_for, path_argument
+
+__all__ = ["CopilotCliAdapter"]
+
+_SHELL_TOOLS = {"bash", "powershell", "shell"}
+_SHELL_INPUT_TOOLS = {"write_bash", "write_powershell"}
+# Tools that change exactly the file named by their ``path`` argument.
+_FILE_TOOLS = {"create", "edit", "insert", "str_replace", "str_replace_editor"}
+_SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "pwsh", "powershell"}
+
+_EXIT = re.compile(r"<(?:shellId: \S+ completed with|exited with) exit code (-?\d+)>\s*$")
+_SHELL_ID = re.compile(r"shellId:? (\w+)")
+
+
+@dataclass
+class _Call:
+    call_id: str
+    tool: str
+    turn: int
+    sidechain: str | None
+    command: str | None = None
+    path: str | None = None
+    answered: bool = False
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _reported(call: _Call, detailed: str) -> tuple[ReportedChange, ...] | None:
+    """The change a file tool's diff (``result.detailedContent``) shows."""
+    if call.path is None or "diff --git" not in detailed:
+        return None
+    head = detailed[:2000]
+    if "deleted file mode" in head:
+        return (ReportedChange(path=call.path, change="deleted"),)
+    if "new file mode" in head or "create file mode" in head or "--- a/dev/null" in head:
+        return (ReportedChange(path=call.path, change="created"),)
+    return (ReportedChange(path=call.path, change="modified", diff=detailed.strip() or None),)
+
+
+class _Reader:
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.turns = TurnCounter()
+        self.cwd: str | None = None
+        self.model: str | None = None
+        self.session_emitted = False
+        self.calls: dict[str, _Call] = {}
+        self.shells: dict[str, _Call] = {}
+        self.out: list[Event] = []
+
+    def read(self) -> list[Event]:
+        for bad in self.source.bad_lines:
+            self.source.skip(bad.line, bad.reason)
+        for line, obj in self.source.records:
+            if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+                self.source.skip(line, "not a Copilot CLI event")
+                continue
+            self.event(line, obj)
+        for call in self.calls.values():
+            if not call.answered:
+                self.out.append(
+                    ToolResult(
+                        turn=call.turn,
+                        call_id=call.call_id,
+                        status="unknown",
+                        sidechain=call.sidechain,
+                    )
+                )
+        return self.out
+
+    def ensure_session(self, line: int, timestamp: str | None, data: dict[str, Any] | None) -> None:
+        if self.session_emitted:
+            return
+        self.session_emitted = True
+        data = data or {}
+        cwd = _dict(data.get("context")).get("cwd")
+        self.cwd = cwd if isinstance(cwd, str) and cwd else None
+        version = data.get("copilotVersion")
+        session_id = data.get("sessionId")
+        self.out.append(
+            SessionInfo(
+                turn=0,
+                line=line,
+                timestamp=timestamp,
+                session_id=str(session_id) if session_id else None,
+                agent="copilot-cli",
+                cwd=self.cwd,
+                version=str(version) if version else None,
+            )
+        )
+
+    def event(self, line: int, obj: dict[str, Any]) -> None:
+        kind = str(obj["type"])
+        data = _dict(obj.get("data"))
+        timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+        self.ensure_session(line, timestamp, data if kind == "session.start" else None)
+        sidechain = (
+            data.get("parentToolCallId") if isinstance(data.get("parentToolCallId"), str) else None
+        )
+        if kind in ("session.start", "session.resume"):
+            cwd = _dict(data.get("context")).get("cwd")
+            if isinstance(cwd, str) and cwd and cwd != self.cwd:
+                self.cwd = cwd
+                self.out.append(
+                    WorkingDirectory(
+                        turn=self.turns.current, line=line, timestamp=timestamp, cwd=cwd
+                    )
+                )
+        elif kind == "session.model_change":
+            if isinstance(data.get("newModel"), str):
+                self.model = data["newModel"]
+        elif kind in ("user.message", "system.notification"):
+            text = as_text(data.get("content"))
+            if text.strip():
+                self.out.append(
+                    UserMessage(
+                        turn=self.turns.user(),
+                        line=line,
+                        timestamp=timestamp,
+                        text=text,
+                        synthetic=kind == "system.notification" or data.get("source") == "system",
+                        sidechain=sidechain,
+                    )
+                )
+        elif kind == "assistant.message":
+            message_id = data.get("messageId")
+            turn = self.turns.assistant(str(message_id) if message_id else None)
+            text = as_text(data.get("content"))
+            if text.strip():
+                model = data.get("model") if isinstance(data.get("model"), str) else self.model
+                self.out.append(
+                    AssistantMessage(
+                        turn=turn,
+                        line=line,
+                        timestamp=timestamp,
+                        text=text,
+                        model=model,
+                        sidechain=sidechain,
+                    )
+                )
+        elif kind == "tool.execution_start":
+            self.start(line, timestamp, data, sidechain)
+        elif kind == "tool.execution_complete":
+            self.complete(line, timestamp, data)
+        elif kind == "session.compaction_complete" and data.get("success") is not False:
+            pre = data.get("preCompactionTokens")
+            summary = data.get("summaryContent")
+            self.out.append(
+                CompactionBoundary(
+                    turn=self.turns.current,
+                    line=line,
+                    timestamp=timestamp,
+                    trigger="auto",
+                    pre_tokens=pre if isinstance(pre, int) else None,
+                    summary=summary if isinstance(summary, str) and summary else None,
+                )
+            )
+        elif kind == "session.truncation":
+            self.out.append(
+                CompactionBoundary(
+                    turn=self.turns.current, line=line, timestamp=timestamp, trigger="truncation"
+                )
+            )
+
+    def start(
+        self, line: int, timestamp: str | None, data: dict[str, Any], sidechain: str | None
+    ) -> None:
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str) or not call_id:
+            self.source.skip(line, "Copilot tool.execution_start without toolCallId")
+            return
+        tool = str(data.get("toolName") or "unknown")
+        arguments = data.get("arguments")
+        if isinstance(arguments, str):
+            arguments = {"input": arguments}
+        if not isinstance(arguments, dict):
+            arguments = {}
+        # The call belongs to the model response that requested it.
+        call = _Call(
+            call_id=call_id, tool=tool, turn=max(self.turns.current, 1), sidechain=sidechain
+        )
+        operations = self.operations(call, arguments)
+        self.calls[call_id] = call
+        self.out.append(
+            ToolCall(
+                turn=call.turn,
+                line=line,
+                timestamp=timestamp,
+                call_id=call_id,
+                tool=tool,
+                arguments=arguments,
+                operations=tuple(operations),
+                sidechain=sidechain,
+            )
+        )
+
+    def operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+        name = call.tool.lower()
+        if name in _SHELL_TOOLS:
+            command = arguments.get("command")
+            if not isinstance(command, str) or not command.strip():
+                return []
+            call.command = command
+            return [FileOperation(action="shell", command=command, cwd=self.cwd, source="shell")]
+        if name in _SHELL_INPUT_TOOLS:
+            return self.shell_input(arguments)
+        if name in _FILE_TOOLS:
+            call.path = path_argument(arguments)
+        return operations_for(call.tool, arguments, self.cwd)
+
+    def shell_input(self, arguments: dict[str, Any]) -> list[FileOperation]:
+        """Text sent to a running shell: a command only if that shell is idle at a prompt."""
+        text = arguments.get("input")
+        if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
+            return []
+        started = self.shells.get(str(arguments.get("shellId")))
+        if started is not None and started.command:
+            words = started.command.split()
+            if words and posixpath.basename(words[0]) not in _SHELL_BINARIES:
+                return []
+        detail = f"typed into shell {arguments.get('shellId')}"
+        return [
+            FileOperation(action="shell", command=text, cwd=self.cwd, source="shell", detail=detail)
+        ]
+
+    def complete(self, line: int, timestamp: str | None, data: dict[str, Any]) -> None:
+        call_id = data.get("toolCallId")
+        call = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if call is None:
+            self.source.skip(line, f"Copilot tool.execution_complete for unknown call {call_id!r}")
+            return
+        if call.answered:
+            return
+        call.answered = True
+        result, error = _dict(data.get("result")), _dict(data.get("error"))
+        output = as_text(result.get("content"))
+        detailed = as_text(result.get("detailedContent"))
+        exit_code: int | None = None
+        found = _EXIT.search(output.rstrip()[-200:])
+        if found:
+            exit_code = int(found.group(1))
+        if call.command is not None:
+            shell_id = _SHELL_ID.search(output[-200:])
+            if shell_id:
+                self.shells[shell_id.group(1)] = call
+        status: ResultStatus
+        failure: FailureReason | None = None
+        reported = None
+        if data.get("success") is False:
+            status = "failure"
+            message = as_text(error.get("message")) or output
+            failure = classify_failure(message)
+            output = output or message
+        elif exit_code not in (
+            None,
+            0,
+        ) and call.tool.lower() in _SHELL_TOOLS | _SHELL_INPUT_TOOLS | {"read_bash"}:
+            status, failure = "failure", "exit_status"
+        else:
+            status = "success"
+            reported = _reported(call, detailed) if call.tool.lower() in _FILE_TOOLS else None
+        self.out.append(
+            ToolResult(
+                turn=call.turn,
+                line=line,
+                timestamp=timestamp,
+                call_id=call.call_id,
+                status=status,
+                output=output,
+                exit_code=exit_code,
+                failure=failure,
+                reported=reported,
+                sidechain=call.sidechain,
+            )
+        )
+
+
+@register
+class CopilotCliAdapter(Adapter):
+    """GitHub Copilot CLI ``events.jsonl``."""
+
+    name = "copilot-cli"
+    description = (
+        "GitHub Copilot CLI session events.jsonl (session.start / tool.execution_* events)"
+    )
+    priority = 20
+
+    def sniff(self, source: Source) -> bool:
+        if source.document is not None:
+            return False
+        for _, obj in source.records[:30]:
+            if not isinstance(obj, dict) or not isinstance(obj.get("data"), dict):
+                continue
+            kind = obj.get("type")
+            if kind == "session.start" and obj["data"].get("producer") == "copilot-agent":
+                return True
+            if kind in ("tool.execution_start", "tool.execution_complete", "assistant.turn_start"):
+                return True
+        return False
+
+    def events(self, source: Source) -> Iterator[Event]:
+        return iter(_Reader(source).read())

@@ -1,0 +1,400 @@
+"""Gemini CLI chat recordings (``~/.gemini/tmp/<project hash>/chats/session-*.json[l]``).
+
+Two layouts of the same records:
+
+* JSON (until 2026-01): ``{"sessionId", "projectHash", "startTime",
+  "lastUpdated", "messages": [...]}``.
+* JSONL (newer): a metadata line ``{"sessionId", "projectHash", ...}``, then
+  one message per line.  A message is written again, whole, each time it
+  grows (tool results arrive, tokens are counted), so a repeated ``id``
+  updates the message rather than adding one; ``{"$set": {...}}`` updates the
+  metadata (``{"$set": {"messages": [...]}}`` rewrites the history, as
+  ``/compress`` does) and ``{"$rewindTo": id}`` drops messages from ``id``
+  on from the conversation.  Their tool calls had already run and the
+  recording does not say whether files were restored, so they are kept.
+
+A message is ``{"id", "timestamp", "type": "user" | "gemini" | "info" |
+"warning" | "error", "content", "toolCalls": [...]}``; a tool call is
+``{"id", "name", "args", "status": "success" | "error" | "cancelled",
+"result": [{"functionResponse": {"response": {"output" | "error"}}}]}``.
+Hand-trimmed recordings carry calls with no status or result at all; their
+results are ``unknown``.
+
+The recording does not name the workspace.  It is recovered from a tool's
+own answer that spells the absolute form of a relative path argument
+("Successfully overwrote file: /abs/root/docs/a.md." for ``docs/a.md``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    CompactionBoundary,
+    Event,
+    FailureReason,
+    FileOperation,
+    ReportedChange,
+    ResultStatus,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.vocabulary import operations_for, path_argument
+
+__all__ = ["GeminiCliAdapter"]
+
+_MESSAGE_TYPES = {"user", "gemini", "info", "warning", "error"}
+# What Gemini CLI sends as a user turn itself when the model stopped early.
+_INJECTED = {"System: Please continue.", "Please continue."}
+_SHELL_TOOLS = {"run_shell_command", "shell"}
+_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
+_ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
+# write_file / replace answers that say whether the file existed before.
+_CREATED = re.compile(
+    r"^(Successfully created and wrote to new file|Created new file)", re.IGNORECASE
+)
+_MODIFIED = re.compile(r"^(Successfully overwrote file|Successfully modified file)", re.IGNORECASE)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _response(call: dict[str, Any]) -> tuple[str, str | None]:
+    """``(output, error)`` of a tool call's ``functionResponse`` parts."""
+    outputs: list[str] = []
+    error: str | None = None
+    result = call.get("result")
+    for part in result if isinstance(result, list) else []:
+        response = _dict(_dict(_dict(part).get("functionResponse")).get("response"))
+        if isinstance(response.get("output"), str):
+            outputs.append(response["output"])
+        elif "content" in response:
+            outputs.append(as_text(response["content"]))
+        if isinstance(response.get("error"), str):
+            error = response["error"]
+    return "\n".join(outputs), error
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return as_text(content)
+
+
+def _workspace(messages: list[tuple[int, dict[str, Any]]]) -> str | None:
+    """The workspace root, from an answer that spells a relative path argument absolutely."""
+    for _, message in messages:
+        for call in _list(message.get("toolCalls")):
+            if not isinstance(call, dict):
+                continue
+            path = path_argument(_dict(call.get("args")))
+            if not path or path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
+                continue
+            output, _ = _response(call)
+            suffix = "/" + path.removeprefix("./")
+            for found in _ABSOLUTE_IN_OUTPUT.finditer(output):
+                candidate = found.group(0).rstrip(".,;)")
+                if candidate.endswith(suffix) and len(candidate) > len(suffix):
+                    return candidate[: -len(suffix)]
+    return None
+
+
+@dataclass
+class _Emitted:
+    """What has been emitted for one message id (a message is rewritten as it grows)."""
+
+    turn: int
+    text: bool = False
+    calls: set[str] = field(default_factory=set)
+    results: set[str] = field(default_factory=set)
+
+
+class _Reader:
+    def __init__(
+        self, source: Source, metadata: dict[str, Any], items: list[tuple[int, dict[str, Any]]]
+    ) -> None:
+        self.source = source
+        self.metadata = metadata
+        self.items = items
+        self.turns = TurnCounter()
+        self.out: list[Event] = []
+        self.seen: dict[str, _Emitted] = {}
+        self.open_calls: dict[str, tuple[int, int]] = {}  # call id -> (turn, line)
+        messages = [(line, m) for line, m in items if "$set" not in m]
+        directories = metadata.get("directories")
+        first_dir = directories[0] if isinstance(directories, list) and directories else None
+        self.root = first_dir if isinstance(first_dir, str) else _workspace(messages)
+
+    def read(self) -> list[Event]:
+        session_id = self.metadata.get("sessionId")
+        self.out.append(
+            SessionInfo(
+                turn=0,
+                line=1 if self.metadata else None,
+                timestamp=self.metadata.get("startTime")
+                if isinstance(self.metadata.get("startTime"), str)
+                else None,
+                session_id=str(session_id) if session_id else None,
+                agent="gemini-cli",
+                cwd=self.root,
+            )
+        )
+        for line, item in self.items:
+            rewrite = _dict(item.get("$set")).get("messages")
+            if isinstance(rewrite, list):
+                self.rewrite(line, [m for m in rewrite if isinstance(m, dict)])
+            elif "$set" not in item:
+                self.message(line, item)
+        self.close_open_calls()
+        return self.out
+
+    def close_open_calls(self) -> None:
+        for call_id, (turn, line) in self.open_calls.items():
+            self.out.append(ToolResult(turn=turn, line=line, call_id=call_id, status="unknown"))
+        self.open_calls.clear()
+
+    def rewrite(self, line: int, messages: list[dict[str, Any]]) -> None:
+        """A whole new history: a compression when earlier messages are gone from it."""
+        ids = {str(m.get("id")) for m in messages}
+        if any(seen not in ids for seen in self.seen):
+            summary = "\n".join(
+                _message_text(m) for m in messages if str(m.get("id")) not in self.seen
+            ).strip()
+            for message in messages:
+                self.seen.setdefault(
+                    str(message.get("id")), _Emitted(turn=self.turns.current, text=True)
+                )
+            self.out.append(
+                CompactionBoundary(
+                    turn=self.turns.current, line=line, trigger="compress", summary=summary or None
+                )
+            )
+            return
+        for message in messages:
+            self.message(line, message)
+
+    def message(self, line: int, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if not isinstance(kind, str) or kind not in _MESSAGE_TYPES:
+            self.source.skip(line, f"Gemini CLI record of unknown type {kind!r}")
+            return
+        if kind in ("info", "warning", "error"):
+            return  # UI notices: not part of the conversation the model saw
+        message_id = str(message.get("id") or f"line-{line}")
+        timestamp = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
+        emitted = self.seen.get(message_id)
+        text = _message_text(message)
+        if emitted is None:
+            # Gemini writes a call's result into the message that made the
+            # call before it starts another message: calls still open now
+            # were recorded without a result.
+            self.close_open_calls()
+            turn = self.turns.user() if kind == "user" else self.turns.assistant(message_id)
+            emitted = self.seen[message_id] = _Emitted(turn=turn)
+        if text.strip() and not emitted.text:
+            emitted.text = True
+            if kind == "user":
+                self.out.append(
+                    UserMessage(
+                        turn=emitted.turn,
+                        line=line,
+                        timestamp=timestamp,
+                        text=text,
+                        synthetic=text.strip() in _INJECTED,
+                    )
+                )
+            else:
+                model = message.get("model") if isinstance(message.get("model"), str) else None
+                self.out.append(
+                    AssistantMessage(
+                        turn=emitted.turn, line=line, timestamp=timestamp, text=text, model=model
+                    )
+                )
+        for call in _list(message.get("toolCalls")):
+            if isinstance(call, dict):
+                self.tool_call(line, timestamp, emitted, call)
+
+    def tool_call(
+        self, line: int, timestamp: str | None, emitted: _Emitted, call: dict[str, Any]
+    ) -> None:
+        call_id = str(call.get("id") or f"{call.get('name')}-{line}-{len(emitted.calls)}")
+        tool = str(call.get("name") or "unknown")
+        arguments = _dict(call.get("args"))
+        if call_id not in emitted.calls:
+            emitted.calls.add(call_id)
+            self.open_calls[call_id] = (emitted.turn, line)
+            self.out.append(
+                ToolCall(
+                    turn=emitted.turn,
+                    line=line,
+                    timestamp=timestamp,
+                    call_id=call_id,
+                    tool=tool,
+                    arguments=arguments,
+                    operations=tuple(self.operations(tool, arguments)),
+                )
+            )
+        status = call.get("status")
+        if call_id in emitted.results or status not in ("success", "error", "cancelled"):
+            return
+        emitted.results.add(call_id)
+        self.open_calls.pop(call_id, None)
+        output, error = _response(call)
+        result_status, failure, exit_code = self.outcome(tool, str(status), output, error)
+        reported = self.reported(tool, arguments, output) if result_status == "success" else None
+        call_time = call.get("timestamp") if isinstance(call.get("timestamp"), str) else timestamp
+        self.out.append(
+            ToolResult(
+                turn=emitted.turn,
+                line=line,
+                timestamp=call_time,
+                call_id=call_id,
+                status=result_status,
+                output=error if error is not None and not output else output,
+                exit_code=exit_code,
+                failure=failure,
+                reported=reported,
+            )
+        )
+
+    def operations(self, tool: str, arguments: dict[str, Any]) -> list[FileOperation]:
+        name = tool.lower()
+        if name in _SHELL_TOOLS:
+            command = arguments.get("command")
+            if not isinstance(command, str) or not command.strip():
+                return []
+            directory = arguments.get("dir_path") or arguments.get("directory")
+            cwd = self.root
+            if isinstance(directory, str) and directory.strip():
+                cwd = (
+                    directory
+                    if directory.startswith("/") or not cwd
+                    else posixpath.join(cwd, directory)
+                )
+            return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
+        if name == "read_many_files":
+            paths = _list(arguments.get("paths")) or _list(arguments.get("include"))
+            return [
+                FileOperation(action="read", path=p)
+                for p in paths
+                if isinstance(p, str) and p and not any(c in p for c in "*?[")
+            ]
+        operations = operations_for(tool, arguments, self.root)
+        expected = arguments.get("expected_replacements")
+        if isinstance(expected, int) and expected > 1:
+            operations = [op.model_copy(update={"replace_all": True}) for op in operations]
+        return operations
+
+    @staticmethod
+    def outcome(
+        tool: str, status: str, output: str, error: str | None
+    ) -> tuple[ResultStatus, FailureReason | None, int | None]:
+        exit_code: int | None = None
+        if tool.lower() in _SHELL_TOOLS:
+            found = _EXIT_CODE.search(output)
+            exit_code = int(found.group(1)) if found else None
+        if status == "cancelled":
+            return "failure", "rejected", exit_code
+        if status == "error":
+            return "failure", classify_failure(error or output), exit_code
+        if exit_code not in (None, 0):
+            return "failure", "exit_status", exit_code
+        return "success", None, exit_code
+
+    @staticmethod
+    def reported(
+        tool: str, arguments: dict[str, Any], output: str
+    ) -> tuple[ReportedChange, ...] | None:
+        """The file tools say in their answer whether they created or changed the file."""
+        path = path_argument(arguments)
+        if path is None or tool.lower() not in ("write_file", "replace", "edit", "smart_edit"):
+            return None
+        if _CREATED.match(output.strip()):
+            return (ReportedChange(path=path, change="created"),)
+        if _MODIFIED.match(output.strip()):
+            return (ReportedChange(path=path, change="modified"),)
+        return None
+
+
+def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    document = source.document
+    if isinstance(document, dict):
+        messages = document.get("messages")
+        items = [(n + 1, m) for n, m in enumerate(messages if isinstance(messages, list) else [])]
+        metadata = {k: v for k, v in document.items() if k != "messages"}
+    else:
+        for bad in source.bad_lines:
+            source.skip(bad.line, bad.reason)
+        metadata, items = {}, []
+        for line, obj in source.records:
+            if not isinstance(obj, dict):
+                source.skip(line, "not a Gemini CLI record")
+            elif "$rewindTo" in obj:
+                # The rewound messages still ran their tools; nothing to undo here.
+                continue
+            elif "sessionId" in obj and "projectHash" in obj and "type" not in obj:
+                metadata.update(obj)
+            elif isinstance(obj.get("$set"), dict):
+                metadata.update({k: v for k, v in obj["$set"].items() if k != "messages"})
+                items.append((line, obj))
+            else:
+                items.append((line, obj))
+    good: list[tuple[int, dict[str, Any]]] = []
+    for line, item in items:
+        if isinstance(item, dict):
+            good.append((line, item))
+        else:
+            source.skip(line, "Gemini CLI message that is not an object")
+    return metadata, good
+
+
+@register
+class GeminiCliAdapter(Adapter):
+    """Gemini CLI chat recording, JSON or JSONL."""
+
+    name = "gemini-cli"
+    description = "Gemini CLI chat recording (session-*.json / .jsonl with user/gemini messages and toolCalls)"
+    priority = 25
+
+    def sniff(self, source: Source) -> bool:
+        document = source.document
+        if isinstance(document, dict):
+            messages = document.get("messages")
+            return (
+                isinstance(messages, list)
+                and ("projectHash" in document or "sessionId" in document)
+                and all(
+                    isinstance(m, dict) and str(m.get("type")) in _MESSAGE_TYPES for m in messages[:5]
+                )
+            )
+        if document is not None:
+            return False
+        for _, obj in source.records[:20]:
+            if not isinstance(obj, dict):
+                continue
+            if "sessionId" in obj and "projectHash" in obj:
+                return True
+            if obj.get("type") == "gemini" and "id" in obj and "content" in obj:
+                return True
+        return False
+
+    def events(self, source: Source) -> Iterator[Event]:
+        metadata, items = _metadata_and_items(source)
+        return iter(_Reader(source, metadata, items).read())

@@ -1,0 +1,1 @@
+"""Presentation: tables and JSON for people and programs, and the command line."""

@@ -1,0 +1,277 @@
+"""The ``artifact-index`` command.
+
+Each sub-command is a thin layer over the library: load, query, render.
+Other packages add commands through the ``artifact_index.commands``
+entry-point group, the way ``llm`` plugins do: each entry point names a
+function that takes the sub-command parsers and adds its own (the
+summarizer's ``summary``, ``compact`` and ``probe`` arrive this way, so this
+package never imports it).  A plugin's errors subclass
+:class:`~artifact_index.exceptions.ArtifactIndexError` to be reported as
+one sentence.
+Domain errors become one sentence on standard error and exit code 2; an
+unexpected error becomes one sentence and exit code 3 (set
+``ARTIFACT_INDEX_DEBUG=1`` to see the traceback).  Skipped input is reported
+on standard error with its line numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from artifact_index import __version__
+from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.ingestion.adapters import known_formats
+from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation.render import (
+    decisions_table,
+    errors_table,
+    files_json,
+    files_table,
+    history_table,
+    op_json,
+    show_text,
+    symbols_json,
+    symbols_table,
+    tasks_table,
+)
+from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex
+
+__all__ = ["PLUGIN_GROUP", "add_transcript_arguments", "build_parser", "emit_json", "main", "report_skipped"]
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+def report_skipped(loaded: Loaded) -> None:
+    skipped = loaded.skipped
+    if not skipped:
+        return
+    shown = "; ".join(
+        (f"line {s.line}: {s.reason}" if s.line is not None else s.reason) for s in skipped[:5]
+    )
+    more = f"; and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+    print(
+        f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: {shown}{more}",
+        file=sys.stderr,
+    )
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
+    index, loaded = build_index(args.transcript, args.format)
+    report_skipped(loaded)
+    return index, loaded
+
+
+def cmd_files(args: argparse.Namespace) -> int:
+    index, loaded = _index(args)
+    if args.json:
+        emit_json(files_json(index, skipped=len(loaded.skipped)))
+    else:
+        sys.stdout.write(files_table(index, all_files=not args.changed))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    ops = index.history(args.path)
+    diff = index.net_diff(args.path)
+    if args.json:
+        emit_json({"path": args.path, "ops": [op_json(op) for op in ops], "net_diff": diff})
+    else:
+        sys.stdout.write(history_table(args.path, ops, net_diff=diff))
+    return 0
+
+
+def cmd_symbols(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    if args.json:
+        emit_json(symbols_json(index))
+    else:
+        sys.stdout.write(symbols_table(index, changed_only=args.changed))
+    return 0
+
+
+def cmd_decisions(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    decisions = index.decisions()
+    if args.json:
+        emit_json({"decisions": decisions})
+    else:
+        sys.stdout.write(decisions_table(decisions))
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    tasks = index.tasks()
+    if args.json:
+        emit_json({"tasks": tasks, "user_messages": index.user_messages()})
+    else:
+        sys.stdout.write(tasks_table(tasks))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    index, loaded = _index(args)
+    if args.json:
+        # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
+        emit_json({**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
+               "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
+               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
+    else:
+        sys.stdout.write(show_text(index))
+    return 0
+
+
+def cmd_errors(args: argparse.Namespace) -> int:
+    index, _ = _index(args)
+    if args.json:
+        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests()})
+    else:
+        sys.stdout.write(errors_table(index))
+    return 0
+
+
+def cmd_refetch(args: argparse.Namespace) -> int:
+    from artifact_index.trail.refetch import refetch_report
+
+    index, _ = _index(args)
+    report = refetch_report(index)
+    again, after = report.rereads_after_compaction
+    if args.json:
+        emit_json({**report.model_dump(), "rereads_after_compaction": again, "reads_after_compaction": after})
+        return 0
+    share = f"{report.redundant_reads / report.reads:.0%}" if report.reads else "-"
+    print(f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
+          "since the same agent last read it")
+    for c in report.compactions:
+        files = ", ".join(c.files[:8]) + ("…" if len(c.files) > 8 else "")
+        print(f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
+              f"before it" + (f" ({files})" if files else ""))
+    if not report.compactions:
+        print("no compaction in this transcript")
+    return 0
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    from artifact_index.ingestion.adapters import adapter_named
+
+    for name in known_formats():
+        print(f"{name:20} {adapter_named(name).description}")
+    return 0
+
+
+def add_transcript_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
+    parser.add_argument("--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+PLUGIN_GROUP = "artifact_index.commands"
+
+
+def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from importlib.metadata import entry_points
+
+    for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None] = entry.load()
+        register(sub)
+
+
+def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
+    """The argument parser; ``plugins=False`` leaves out the commands of the entry-point group."""
+    parser = argparse.ArgumentParser(
+        prog="artifact-index",
+        description="The file trail of a coding-agent transcript, computed without an LLM.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
+    add_transcript_arguments(files)
+    files.add_argument("--changed", action="store_true", help="hide files that were only read")
+    files.set_defaults(run=cmd_files)
+
+    history = sub.add_parser("history", help="the timeline of one file")
+    add_transcript_arguments(history)
+    history.add_argument("path", help="the file, as `files` prints it")
+    history.set_defaults(run=cmd_history)
+
+    symbols = sub.add_parser("symbols", help="functions, classes and methods each change touched")
+    add_transcript_arguments(symbols)
+    symbols.add_argument("--changed", action="store_true", help="hide symbols that were only read")
+    symbols.set_defaults(run=cmd_symbols)
+
+    decisions = sub.add_parser("decisions", help="candidate decisions stated by the assistant")
+    add_transcript_arguments(decisions)
+    decisions.set_defaults(run=cmd_decisions)
+
+    tasks = sub.add_parser("tasks", help="the latest task list of the agent's todo / plan tools")
+    add_transcript_arguments(tasks)
+    tasks.set_defaults(run=cmd_tasks)
+
+    show = sub.add_parser("show", help="a one-screen overview of the whole index")
+    add_transcript_arguments(show)
+    show.set_defaults(run=cmd_show)
+
+    errors = sub.add_parser("errors", help="the error ledger and the last result of each test command")
+    add_transcript_arguments(errors)
+    errors.set_defaults(run=cmd_errors)
+
+    refetch = sub.add_parser("refetch", help="re-fetch frequency: redundant reads, and re-reads after each "
+                                             "compaction (the quality signal of a summary)")
+    add_transcript_arguments(refetch)
+    refetch.set_defaults(run=cmd_refetch)
+
+    formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
+    formats.set_defaults(run=cmd_formats)
+    if plugins:
+        _add_plugin_commands(sub)
+    return parser
+
+
+_BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "tasks", "show", "errors", "refetch",
+                                "formats"})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # Finding plugins scans every installed distribution: a built-in command does without.
+    parser = build_parser(plugins=not arguments or arguments[0] not in _BUILTIN_COMMANDS)
+    args = parser.parse_args(arguments)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except BrokenPipeError:
+        # A reader like `head` closed the pipe: not an error of ours.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("artifact-index: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the promise is one sentence, never a traceback
+        if isinstance(exc, ArtifactIndexError):
+            print(f"artifact-index: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        if os.environ.get("ARTIFACT_INDEX_DEBUG"):
+            raise
+        print(
+            f"artifact-index: internal error: {type(exc).__name__}: {exc} "
+            "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""Rendering index queries for people (tables) and programs (the JSON contracts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
+
+__all__ = [
+    "decisions_table",
+    "errors_table",
+    "files_json",
+    "files_table",
+    "history_table",
+    "op_json",
+    "show_text",
+    "symbols_json",
+    "symbols_table",
+    "tasks_table",
+]
+
+
+def op_json(op: OperationEntry) -> dict[str, Any]:
+    """One operation in the ``ops`` list of the JSON contract (empty fields omitted)."""
+    out: dict[str, Any] = {"turn": op.turn, "action": op.action, "tool": op.tool, "source": op.source}
+    if op.result != "success":
+        out["result"] = op.result
+    for name in ("failure", "command", "detail", "dest", "sidechain"):
+        value = getattr(op, name)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def _file_json(entry: FileEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": entry.path, "status": entry.status, "sources": entry.sources}
+    if entry.renamed_from:
+        out["renamed_from"] = entry.renamed_from
+    out["ops"] = [op_json(op) for op in entry.ops]
+    return out
+
+
+def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+    """The ``artifact-index files --json`` contract of design.md.
+
+    Files touched only by failed operations are not in ``files`` (they did
+    not change and were not read); they are listed under ``failed`` so no
+    attempt is hidden.  Shell effects the tracker could not pin to a file are
+    under ``unknown_effects``.
+
+    When the run ended with a harness submission (``submission``), ``files``
+    holds what the run delivered; changes the agent left in the sandbox but
+    did not submit (scratch scripts, backups, ``patch.txt``) are listed under
+    ``unsubmitted`` with their status there.
+    """
+    entries = index.files()
+    return {
+        "format": index.format,
+        "root": index.root,
+        "files": [_file_json(e) for e in entries if e.status is not None and e.submitted is not False],
+        "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
+        "submission": index.submission(),
+        "failed": [_file_json(e) for e in entries if e.status is None],
+        "unknown_effects": [
+            {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
+            for op in index.unknown_effects()
+        ],
+        "skipped_lines": skipped,
+    }
+
+
+_ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
+
+
+def _why(entry: FileEntry) -> str:
+    """The evidence for a change in a few words: the last change op, its command when shell-made."""
+    changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    if not changes:
+        return ""
+    last = changes[-1]
+    if last.command:
+        command = " ".join(last.command.split())
+        return f"$ {command[:70]}{'…' if len(command) > 70 else ''}"
+    return f"{last.tool} ({last.action})"
+
+
+def _rows(entries: list[FileEntry]) -> list[str]:
+    width = min(max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70)
+    lines = [f"{'STATUS':9} {'PATH':{width}} {'TURNS':11} {'SOURCES':11} EVIDENCE"]
+    for e in entries:
+        turns = sorted({op.turn for op in e.ops if op.result != "failure"})
+        span = f"{turns[0]}" if len(turns) == 1 else (f"{turns[0]}-{turns[-1]}" if turns else "-")
+        failed = sum(1 for op in e.ops if op.result == "failure")
+        path = e.path + (f" <- {e.renamed_from}" if e.renamed_from else "")
+        evidence = _why(e) + (f" [{failed} failed]" if failed else "")
+        lines.append(f"{e.status:9} {path:{width}} {span:11} {','.join(e.sources):11} {evidence}")
+    return lines
+
+
+def _counts(entries: list[FileEntry]) -> str:
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[str(e.status)] = counts.get(str(e.status), 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]]))
+
+
+def _submission_line(submission: dict[str, Any]) -> str:
+    if submission.get("command") is None:
+        return f"The run ended ({submission.get('exit_status') or 'no exit status'}) without submitting anything."
+    command = " ".join(str(submission["command"]).split())
+    line = f"Submitted at turn {submission['turn']}: $ {command[:80]}{'…' if len(command) > 80 else ''}"
+    if submission.get("files") is None:
+        line += f" (which files it holds is unknown: {submission.get('unresolved')}; all changes are listed)"
+    return line
+
+
+def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
+    """A readable table: status, path, turns, sources and why; then what a submission left behind."""
+    every = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")]
+    every.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
+    entries = [e for e in every if e.submitted is not False]
+    left = [e for e in every if e.submitted is False]
+    submission = index.submission()
+    lines: list[str] = []
+    if entries:
+        lines += _rows(entries) + ["", _counts(entries)]
+    else:
+        lines.append("No files were touched." if not left else "No file change was submitted.")
+    if submission is not None:
+        lines.append(_submission_line(submission))
+    if left:
+        lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
+    failed_only = [e for e in index.files() if e.status is None]
+    if failed_only:
+        lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "
+                     + ", ".join(e.path for e in failed_only[:10]) + ("…" if len(failed_only) > 10 else ""))
+    unknown = index.unknown_effects()
+    if unknown:
+        lines.append(f"{len(unknown)} shell effect(s) on files the tracker cannot name (see --json unknown_effects)")
+    return "\n".join(lines) + "\n"
+
+
+def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None = None) -> str:
+    """One file's timeline, then its net diff when the session revealed both sides of it."""
+    if not ops:
+        return f"No operation touched {path}.\n"
+    lines = [f"History of {path}", f"{'TURN':>5} {'ACTION':8} {'RESULT':8} {'TOOL':16} DETAIL"]
+    for op in ops:
+        detail = op.command or op.detail or (f"-> {op.dest}" if op.dest else "")
+        if op.failure:
+            detail = f"({op.failure}) {detail}".strip()
+        lines.append(f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}")
+    if net_diff:
+        lines += ["", "Net diff:", net_diff.rstrip("\n")]
+    elif net_diff == "":
+        lines += ["", "Net diff: none (the file ended as it began)"]
+    elif any(op.action not in ("read", "unknown") and op.result != "failure" for op in ops):
+        lines += ["", "Net diff: unknown (the transcript did not show the whole file before and after)"]
+    return "\n".join(lines) + "\n"
+
+
+def symbols_json(index: ArtifactIndex) -> dict[str, Any]:
+    """``artifact-index symbols --json``: per file, the symbols changed or read."""
+    return {
+        "files": [
+            {"path": path, "symbols": [s.model_dump() for s in symbols]}
+            for path, symbols in index.symbols().items()
+        ]
+    }
+
+
+def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
+    by_file = index.symbols()
+    lines = []
+    for path, symbols in by_file.items():
+        shown = [s for s in symbols if not changed_only or s.change != "read"]
+        if not shown:
+            continue
+        lines.append(path)
+        for s in shown:
+            name = f"{s.container}.{s.name}" if s.container else s.name
+            turns = ",".join(str(t) for t in s.turns[:6]) + ("…" if len(s.turns) > 6 else "")
+            lines.append(f"  {s.change:9} {s.kind:10} {name}  (turns {turns})")
+    return "\n".join(lines) + "\n" if lines else "No symbols found (no change or read of a file in a known language).\n"
+
+
+def decisions_table(decisions: list[dict[str, Any]]) -> str:
+    if not decisions:
+        return "No decisions found in the assistant's messages.\n"
+    lines = []
+    for d in decisions:
+        names = ", ".join([*d["files"], *d["symbols"]])
+        lines.append(f"turn {d['turn']:>4}  {d['kind']:20} {d['text']}" + (f"  [{names}]" if names else ""))
+    return "\n".join(lines) + "\n"
+
+
+def tasks_table(tasks: list[dict[str, Any]]) -> str:
+    if not tasks:
+        return "No task list: the agent used no todo or plan tool.\n"
+    marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]", "cancelled": "[-]"}
+    lines = [f"{marks.get(t['status'], '[?]')} {t['content']}  (turn {t['turn']})" for t in tasks]
+    open_count = sum(1 for t in tasks if t["status"] in ("pending", "in_progress"))
+    lines.append(f"\n{open_count} open of {len(tasks)}")
+    return "\n".join(lines) + "\n"
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def show_text(index: ArtifactIndex) -> str:
+    """One screen: what the session did to files, symbols, errors, tests, tasks and decisions."""
+    files = [f for f in index.files() if f.status is not None]
+    counts: dict[str, int] = {}
+    for f in files:
+        counts[str(f.status)] = counts.get(str(f.status), 0) + 1
+    turns = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
+    lines = [
+        f"{index.format or 'transcript'} session"
+        + (f" {index.meta.get('session_id')}" if index.meta.get("session_id") else "")
+        + f", {max(turns, default=0)} turns, root {index.root or '(unknown)'}",
+        "Files: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])) or "none"),
+    ]
+    changed = [f for f in files if f.status in ("created", "modified", "deleted")]
+    symbols = index.symbols()
+    for f in changed[:12]:
+        changed_symbols = [s for s in symbols.get(f.path, []) if s.change != "read"]
+        names = ", ".join(s.name for s in changed_symbols[:5]) + ("…" if len(changed_symbols) > 5 else "")
+        lines.append(f"  {f.status:9} {f.path}" + (f"  [{names}]" if names else "")
+                     + ("  (not submitted)" if f.submitted is False else ""))
+    if len(changed) > 12:
+        lines.append(f"  … and {len(changed) - 12} more changed files (artifact-index files)")
+    submission = index.submission()
+    if submission is not None:
+        lines.append(_submission_line(submission))
+    errors = index.errors()
+    open_errors = [e for e in errors if not e.get("resolved")]
+    original = index.original_error()
+    lines.append(f"Errors: {len(errors)} seen, {len(open_errors)} open")
+    if original:
+        lines.append(f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}")
+    for e in open_errors[-3:]:
+        lines.append(f"  open: {str(e['message']).splitlines()[0][:100]}")
+    for t in sorted(index.tests(), key=lambda t: int(t["turn"]))[-3:]:  # the three latest
+        lines.append(f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
+                     f"{t['failed']} failed (turn {t['turn']})")
+    tasks = index.tasks()
+    if tasks:
+        open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
+        lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
+        lines += [f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}" for t in open_tasks[:5]]
+    decisions = index.decisions()
+    lines.append(f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
+                 f"compactions: {len(index.meta.get('compactions', []))}")
+    lines += [f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]]
+    return "\n".join(lines) + "\n"
+
+
+def errors_table(index: ArtifactIndex) -> str:
+    errors = index.errors()
+    lines = []
+    original = index.original_error()
+    if original:
+        lines.append(f"Original error (turn {original['first_turn']}): {str(original['message']).splitlines()[0]}")
+    for e in errors:
+        where = f" {e['file']}:{e['line']}" if e.get("file") and e.get("line") else (f" {e['file']}" if e.get("file") else "")
+        span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
+        state = "resolved" if e.get("resolved") else "OPEN    "
+        lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}")
+    for t in index.tests():
+        lines.append(f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
+                     f"{t['failed']} failed, {t['skipped']} skipped"
+                     + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else ""))
+    return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"

@@ -1,0 +1,90 @@
+"""Symbol, decision and error nodes: what the graph knows beyond file state.
+
+Node ids and kinds added here:
+
+- ``symbol:<file key>::<container.>name`` (``kind="symbol"``), with
+  ``file -> symbol`` (``defines``) and ``op -> symbol`` (``changed``, with
+  ``change`` = added / modified / removed / read) edges;
+- ``decision:<n>`` (``kind="decision"``) with ``decision -> file`` and
+  ``decision -> symbol`` (``names``) edges;
+- ``error:<signature>`` (``kind="error"``) with ``error -> file`` / ``error -> symbol``
+  (``located_in``) edges.
+
+The functions only add nodes and edges; which changes happened is decided
+by the tracker and by :mod:`artifact_index.facts.symbols.definitions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from artifact_index.facts.decisions import Decision
+from artifact_index.facts.symbols.definitions import Definition, SymbolChange
+
+__all__ = ["add_decision", "add_error", "add_symbol_changes", "add_symbols_read", "symbol_node"]
+
+
+def symbol_node(key: str, name: str, container: str | None) -> str:
+    return f"symbol:{key}::{container + '.' if container else ''}{name}"
+
+
+def _ensure_symbol(graph: nx.MultiDiGraph, key: str, name: str, kind: str, container: str | None) -> str:
+    node = symbol_node(key, name, container)
+    if node not in graph:
+        graph.add_node(node, kind="symbol", path=key, name=name, symbol_kind=kind, container=container)
+        graph.add_edge(f"file:{key}", node, kind="defines")
+    return node
+
+
+def add_symbol_changes(graph: nx.MultiDiGraph, op_node: str, key: str, changes: Iterable[SymbolChange]) -> None:
+    for change in changes:
+        node = _ensure_symbol(graph, key, change.name, change.kind, change.container)
+        graph.add_edge(op_node, node, kind="changed", change=change.change)
+
+
+def add_symbols_read(graph: nx.MultiDiGraph, op_node: str, key: str, seen: Iterable[Definition]) -> None:
+    for definition in seen:
+        node = _ensure_symbol(graph, key, definition.name, definition.kind, definition.container)
+        graph.add_edge(op_node, node, kind="changed", change="read",
+                       lines=[definition.start_line, definition.end_line])
+
+
+def _symbols_named(graph: nx.MultiDiGraph, name: str, keys: Iterable[str] = ()) -> list[str]:
+    """Symbol nodes called ``name`` (``Class.method`` accepted), preferring the given files."""
+    bare = name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    matches = [
+        node for node, data in graph.nodes(data=True)
+        if data.get("kind") == "symbol" and data.get("name") == bare
+    ]
+    preferred = [node for node in matches if graph.nodes[node]["path"] in set(keys)]
+    return preferred or matches
+
+
+def add_decision(graph: nx.MultiDiGraph, number: int, decision: Decision) -> str:
+    node = f"decision:{number}"
+    fields = decision.model_dump()
+    graph.add_node(node, kind="decision", decision_kind=fields.pop("kind"), **fields)
+    for key in decision.files:
+        if f"file:{key}" in graph:
+            graph.add_edge(node, f"file:{key}", kind="names")
+    for name in decision.symbols:
+        for symbol in _symbols_named(graph, name, decision.files):
+            graph.add_edge(node, symbol, kind="names")
+    return node
+
+
+def add_error(graph: nx.MultiDiGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
+    """An error node for a ledger entry, linked to its file (and symbol) when known."""
+    node = f"error:{signature}"
+    graph.add_node(node, kind="error", **{k: v for k, v in entry.items() if k != "kind"},
+                   error_kind=entry.get("kind"))
+    if key is not None and f"file:{key}" in graph:
+        graph.add_edge(node, f"file:{key}", kind="located_in")
+        symbol = entry.get("symbol")
+        if isinstance(symbol, str) and symbol:
+            for target in _symbols_named(graph, symbol, [key])[:1]:
+                graph.add_edge(node, target, kind="located_in")
+    return node

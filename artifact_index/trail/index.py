@@ -1,0 +1,359 @@
+"""The artifact index: a networkx graph of files and the operations that touched them.
+
+Node kinds (the ``kind`` attribute) and their ids:
+
+- ``file:<key>``: one file; attributes hold its net state (``existed_before``,
+  ``exists``, ``changed``, ``read``, ``restored``, ``sources``, known contents).
+- ``op:<n>``: one operation of one tool call on one file (or an effect of a
+  shell command whose file is unknown), with turn, tool, action, source and
+  result status.
+- ``turn:<n>``: one turn of the conversation.
+
+Edges: ``turn -> op`` (``performed``), ``op -> file`` (``touched``; the
+destination of a move or copy has ``role="dest"``), ``file -> file``
+(``renamed_from``).  Later stages add ``symbol``, ``error`` and ``decision``
+nodes with edges to files, so queries select by ``kind`` and never assume
+that every node is a file.
+
+The graph *is* the tracker's state: it serialises to JSON with
+:meth:`ArtifactIndex.to_json` and resumes with :meth:`ArtifactIndex.from_json`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from artifact_index.exceptions import StateError
+from artifact_index.facts.errors.ledger import ErrorLedger
+
+__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
+
+FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
+CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
+STATE_VERSION = 1
+
+
+class OperationEntry(BaseModel):
+    """One operation on a file, as users and the JSON contract see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    action: str
+    tool: str
+    source: str
+    result: str
+    failure: str | None = None
+    command: str | None = None
+    detail: str | None = None
+    dest: str | None = None
+    sidechain: str | None = None
+
+
+class FileEntry(BaseModel):
+    """A file's net state at the end of what was fed, with its operations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    status: FileStatus | None  # None: only failed or pending operations touched it
+    sources: list[str]
+    renamed_from: str | None = None
+    ops: list[OperationEntry]
+    # Whether the run's submission holds this change: None when the run did
+    # not submit, the submission could not be worked out, or the file is
+    # not changed (see artifact_index.trail.submission).
+    submitted: bool | None = None
+
+
+class SymbolEntry(BaseModel):
+    """A definition the session changed or saw, with its net change."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: str
+    container: str | None
+    change: Literal["added", "modified", "removed", "read"]
+    turns: list[int]
+
+
+def _net_change(changes: list[str]) -> str | None:
+    """Net effect of a symbol's changes in order (``None``: added then removed again)."""
+    edits = [c for c in changes if c != "read"]
+    if not edits:
+        return "read" if changes else None
+    first, last = edits[0], edits[-1]
+    if first == "added":
+        return None if last == "removed" else "added"
+    if last == "removed":
+        return "removed"
+    return "modified"
+
+
+def _error_json(entry: Any, symbols: dict[str, str]) -> dict[str, Any]:
+    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
+    return {
+        "message": entry.message, "kind": entry.kind, "file": entry.file, "line": entry.line,
+        "symbol": entry.symbol or symbols.get(entry.signature), "code": entry.code, "tool": entry.tool, "first_turn": entry.first_turn,
+        "last_turn": entry.last_turn, "occurrences": entry.occurrences, "resolved": entry.resolved,
+        "resolved_turn": entry.resolved_turn, "command": entry.command, "tests": list(entry.tests),
+    }
+
+
+def _diff_lines(text: str) -> list[str]:
+    """Lines for :func:`difflib.unified_diff`, marking a missing final newline as git does."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+def _unified_diff(before: str, after: str, old_name: str, new_name: str) -> str:
+    if before == after:
+        return ""
+    return "".join(difflib.unified_diff(_diff_lines(before), _diff_lines(after), old_name, new_name))
+
+
+class ArtifactIndex:
+    """The file-state graph and the queries over it."""
+
+    def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None,
+                 ledger: ErrorLedger | None = None) -> None:
+        self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        self.ledger = ledger if ledger is not None else ErrorLedger()
+        self.meta: dict[str, Any] = meta if meta is not None else {
+            "format": None, "root": None, "session_id": None, "op_count": 0,
+        }
+
+    # -- identity -------------------------------------------------------------
+    @property
+    def root(self) -> str | None:
+        root = self.meta.get("root")
+        return str(root) if root else None
+
+    @property
+    def format(self) -> str | None:
+        fmt = self.meta.get("format")
+        return str(fmt) if fmt else None
+
+    # -- nodes ----------------------------------------------------------------
+    def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        for node, data in self.graph.nodes(data=True):
+            if data.get("kind") == kind:
+                yield node, data
+
+    def file_node(self, key: str) -> dict[str, Any] | None:
+        data = self.graph.nodes.get(f"file:{key}")
+        return dict(data) if data is not None else None
+
+    def operations_on(self, key: str) -> list[dict[str, Any]]:
+        """Operations that touched file ``key``, in order."""
+        node = f"file:{key}"
+        if node not in self.graph:
+            return []
+        ops = [dict(self.graph.nodes[op]) for op, _ in self.graph.in_edges(node)
+               if self.graph.nodes[op].get("kind") == "operation"]
+        return sorted(ops, key=lambda op: int(op["seq"]))
+
+    # -- status ---------------------------------------------------------------
+    @staticmethod
+    def status_of(data: dict[str, Any]) -> FileStatus | None:
+        """Net status of a file node (see the contract in design.md)."""
+        if not data.get("changed"):
+            return "read" if data.get("read") else None
+        if data.get("restored"):
+            return "reverted"
+        existed, exists = data.get("existed_before"), data.get("exists")
+        if existed is False:
+            return "created" if exists is not False else "reverted"
+        return "deleted" if exists is False else "modified"
+
+    def _entry(self, key: str, data: dict[str, Any]) -> FileEntry:
+        ops = [
+            OperationEntry(
+                turn=op["turn"], action=op["action"], tool=op["tool"], source=op["source"],
+                result=op["result"], failure=op.get("failure"), command=op.get("command"),
+                detail=op.get("detail"), dest=op.get("dest"), sidechain=op.get("sidechain"),
+            )
+            for op in self.operations_on(key)
+        ]
+        status = self.status_of(data)
+        submitted = self.meta.get("submission", {}).get("files")
+        return FileEntry(
+            path=str(data.get("display") or key),
+            status=status,
+            sources=sorted(data.get("sources") or []),
+            renamed_from=data.get("renamed_from"),
+            ops=ops,
+            submitted=key in submitted if submitted is not None and status in CHANGED_STATUSES else None,
+        )
+
+    def files(self) -> list[FileEntry]:
+        """Every file the transcript touched, in order of first touch."""
+        nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
+        return [self._entry(str(data["path"]), data) for _, data in nodes]
+
+    def submission(self) -> dict[str, Any] | None:
+        """How the run ended when its harness took a submission (mini-swe-agent), else None.
+
+        ``turn``, ``command`` (the submit command; None when the run ended
+        without submitting), ``exit_status``, ``files`` (displayed paths of the
+        changed files it holds; None when they could not be worked out, and
+        then ``unresolved`` says why).
+        """
+        record = self.meta.get("submission")
+        if not record:
+            return None
+        keys = record.get("files")
+        files = None if keys is None else [
+            str(self.graph.nodes[f"file:{k}"].get("display") or k) if f"file:{k}" in self.graph else str(k)
+            for k in keys
+        ]
+        return {**record, "files": files}
+
+    def changed_files(self) -> list[FileEntry]:
+        """Files created, modified or deleted at the end (reverted ones excluded)."""
+        return [f for f in self.files() if f.status in CHANGED_STATUSES]
+
+    def _find_file(self, path: str) -> dict[str, Any] | None:
+        """The node of a file named by its key or its displayed path."""
+        for _, data in self.nodes_of_kind("file"):
+            if data["path"] == path or data.get("display") == path:
+                return data
+        return None
+
+    def history(self, path: str) -> list[OperationEntry]:
+        """The timeline of one file, accepting its key or its displayed path."""
+        data = self._find_file(path)
+        return self._entry(str(data["path"]), data).ops if data is not None else []
+
+    def net_diff(self, path: str) -> str | None:
+        """The unified diff of a changed file from before the session to the end of it.
+
+        Known only when both sides are: the content before the first change
+        (``original``; empty for a created file) and the content at the end
+        (empty for a deleted file).  ``None`` when either side is unknown or
+        the file was never changed; ``""`` when the change was undone.
+        """
+        data = self._find_file(path)
+        if data is None or not data.get("changed"):
+            return None
+        before: str | None = "" if data.get("existed_before") is False else data.get("original")
+        after: str | None = "" if data.get("exists") is False else data.get("content")
+        if before is None or after is None:
+            return None
+        shown = str(data.get("display") or data["path"])
+        old_name = "/dev/null" if data.get("existed_before") is False else f"a/{shown.lstrip('/')}"
+        new_name = "/dev/null" if data.get("exists") is False else f"b/{shown.lstrip('/')}"
+        return _unified_diff(before, after, old_name, new_name)
+
+    def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
+        """``(path, operation)`` pairs of the operations performed in ``turn``."""
+        node = f"turn:{turn}"
+        if node not in self.graph:
+            return []
+        out: list[tuple[str, OperationEntry]] = []
+        for _, op in self.graph.out_edges(node):
+            for _, target, edge in self.graph.out_edges(op, data=True):
+                if edge.get("kind") == "touched" and edge.get("role") != "dest":
+                    path = str(self.graph.nodes[target]["path"])
+                    entry = next(e for e in self._entry(path, self.graph.nodes[target]).ops
+                                 if e.turn == turn)
+                    out.append((path, entry))
+        return out
+
+    def unknown_effects(self) -> list[dict[str, Any]]:
+        """Shell effects the tracker could not attribute to a file (with their command)."""
+        return sorted(
+            (dict(d) for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
+            key=lambda d: int(d["seq"]),
+        )
+
+    def symbols(self) -> dict[str, list[SymbolEntry]]:
+        """Per file (displayed path), the symbols changed or read, in order of first touch."""
+        by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
+        for node, data in self.nodes_of_kind("symbol"):
+            touches = sorted(
+                (int(self.graph.nodes[op]["seq"]), int(self.graph.nodes[op]["turn"]), str(edge["change"]))
+                for op, _, edge in self.graph.in_edges(node, data=True)
+                if edge.get("kind") == "changed"
+            )
+            change = _net_change([c for _, _, c in touches])
+            if change is None or not touches:
+                continue
+            file = self.graph.nodes[f"file:{data['path']}"]
+            path = str(file.get("display") or data["path"])
+            entry = SymbolEntry(name=data["name"], kind=data["symbol_kind"], container=data["container"],
+                                change=change,
+                                turns=sorted({turn for _, turn, _ in touches}))
+            by_file.setdefault(path, []).append((touches[0][0], entry))
+        return {path: [e for _, e in sorted(entries, key=lambda i: i[0])] for path, entries in by_file.items()}
+
+    def decisions(self) -> list[dict[str, Any]]:
+        """Candidate decisions, in order."""
+        found = sorted(self.nodes_of_kind("decision"), key=lambda item: int(item[0].split(":")[1]))
+        return [
+            {"kind" if k == "decision_kind" else k: v for k, v in data.items() if k != "kind"}
+            for _, data in found
+        ]
+
+    def tasks(self) -> list[dict[str, Any]]:
+        """The latest task list from the agent's todo / plan tools.
+
+        The main agent's list when it kept one; otherwise the sub-agent list
+        updated last.
+        """
+        lists: dict[str, list[dict[str, Any]]] = self.meta.get("task_lists", {})
+        if "" in lists:
+            return list(lists[""])
+        latest = max(lists.values(), key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
+                     default=[])
+        return list(latest)
+
+    def errors(self) -> list[dict[str, Any]]:
+        """The error ledger: every error seen, with its location, turns and resolution."""
+        symbols = self.meta.get("error_symbols", {})
+        return [_error_json(entry, symbols) for entry in self.ledger.errors]
+
+    def original_error(self) -> dict[str, Any] | None:
+        """The session's first real error, with its current status."""
+        original = self.ledger.original
+        return _error_json(original, self.meta.get("error_symbols", {})) if original is not None else None
+
+    def tests(self) -> list[dict[str, Any]]:
+        """The last result of each test command."""
+        return [
+            {"command": t.command or t.key, "passed": t.passed, "failed": t.failed, "skipped": t.skipped,
+             "failing": list(t.failing), "turn": t.turn}
+            for t in self.ledger.tests
+        ]
+
+    def user_messages(self) -> list[dict[str, Any]]:
+        """Every message the user typed, with its turn."""
+        return list(self.meta.get("user_messages", []))
+
+    # -- serialisation --------------------------------------------------------
+    def to_json(self) -> str:
+        data = nx.node_link_data(self.graph, edges="edges")
+        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data,
+                           "ledger": self.ledger.model_dump(mode="json")}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ArtifactIndex:
+        try:
+            payload = json.loads(text)
+            if payload.get("version") != STATE_VERSION:
+                raise StateError(f"saved state has version {payload.get('version')!r}, expected {STATE_VERSION}")
+            graph = nx.node_link_graph(payload["graph"], edges="edges", multigraph=True, directed=True)
+            ledger = ErrorLedger.model_validate(payload["ledger"])
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, nx.NetworkXError,
+                ValidationError) as exc:
+            raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
+        return cls(graph, dict(payload["meta"]), ledger)

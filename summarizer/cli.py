@@ -1,0 +1,143 @@
+"""The summarizer's commands of ``artifact-index``: ``summary``, ``compact``, ``probe`` and ``hook``.
+
+They join the engine's command line through the ``artifact_index.commands``
+entry-point group (see :mod:`artifact_index.presentation.cli`), so the
+engine never imports this package.  The SDK and the heavier modules are
+imported only by the command that needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from artifact_index.ingestion.loading import open_transcript
+from artifact_index.presentation.cli import add_transcript_arguments, emit_json, report_skipped
+from artifact_index.trail.tracker import Tracker
+from summarizer.commands import compact_command, events_until_compaction, summary_command
+from summarizer.exceptions import SummarizerError
+
+__all__ = ["register_commands"]
+
+def cmd_probe(args: argparse.Namespace) -> int:
+    from summarizer.evaluation.probes import probe_summary
+    from summarizer.sections.facts import facts_from_index
+
+    try:
+        summary = Path(args.summary).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SummarizerError(f"summary {args.summary} cannot be read ({exc.strerror or exc})") from exc
+    loaded = open_transcript(args.transcript, args.format)
+    events = list(loaded.events())
+    if args.until_compaction is not None:
+        events = events_until_compaction(events, args.until_compaction)
+    report_skipped(loaded)
+    report = probe_summary(summary, facts_from_index(Tracker(format=loaded.adapter.name).feed_all(events)))
+    if args.json:
+        emit_json({"overall": report.overall,
+               "probes": [{**p.model_dump(), "score": p.score} for p in report.probes]})
+        return 0
+    for probe in report.probes:
+        if not probe.expected:
+            print(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
+            continue
+        missing = f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}" if probe.missing else ""
+        print(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/{len(probe.expected)} "
+              f"named{missing}")
+    print(f"{'overall':13} {report.overall:.2f}")
+    return 0
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+
+    loaded = open_transcript(args.transcript, args.format)
+    summary = summary_command(
+        loaded, template=args.template, use_llm=args.llm, previous=args.previous, model=args.model,
+        config=args.config, strategy=args.strategy, until_compaction=args.until_compaction,
+        instructions=args.instructions,
+    )
+    report_skipped(loaded)
+    sys.stdout.write(summary.markdown)
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+
+    emit_json(compact_command(
+        args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
+        model=args.model, config=args.config, template=args.template, force=args.force,
+        instructions=args.instructions, exact_tokens=args.exact_tokens,
+    ))
+    return 0
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from summarizer.integrations.hooks import hook_response
+
+    try:
+        hook_input = json.loads(sys.stdin.read() or "{}")
+    except json.JSONDecodeError as exc:
+        raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
+    if not isinstance(hook_input, dict):
+        raise SummarizerError("the hook input on standard input is not a JSON object")
+    if args.event:
+        hook_input["hook_event_name"] = args.event
+    sys.stdout.write(hook_response(hook_input) + "\n")
+    return 0
+
+
+def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+    parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
+                        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
+                             f"(default: {default_template})")
+    llm = parser.add_mutually_exclusive_group()
+    llm.add_argument("--llm", dest="llm", action="store_true", default=None,
+                     help="write the narrative with the Anthropic API (the default when ANTHROPIC_API_KEY is set)")
+    llm.add_argument("--no-llm", dest="llm", action="store_false", help="offline extractive narrative")
+    parser.add_argument("--model", help="model for the narrative (default: context.compactionModel, else the "
+                                        "session's model)")
+    parser.add_argument("--config", metavar="FILE", help="TOML settings ([context] compactionModel)")
+    parser.add_argument("--instructions", action="append", default=[], metavar="TEXT",
+                        help="extra context for the narrative writer (repeatable), like a PreCompact hook's")
+
+
+def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the summarizer's commands to the ``artifact-index`` parser."""
+    probe = sub.add_parser("probe", help="score a summary (ours or any other) on the probes the index can answer")
+    add_transcript_arguments(probe)
+    probe.add_argument("summary", help="the summary to score (a Markdown or text file)")
+    probe.add_argument("--until-compaction", type=int, metavar="N",
+                       help="the summary covers what came before the transcript's N-th compaction boundary")
+    probe.set_defaults(run=cmd_probe)
+
+    summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
+    summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
+    summary.add_argument("--format", metavar="NAME", help="skip detection and read as NAME")
+    _add_llm_options(summary, "default")
+    summary.add_argument("--previous", metavar="SUMMARY.md",
+                         help="the previous summary: its narrative is the anchor, only later turns are summarised")
+    summary.add_argument("--strategy", choices=["anchored", "regenerative"], default="anchored",
+                         help="merge into the previous narrative (default) or regenerate it")
+    summary.add_argument("--until-compaction", type=int, metavar="N",
+                         help="summarise only what came before the transcript's N-th compaction boundary")
+    summary.set_defaults(run=cmd_summary)
+
+    compact = sub.add_parser("compact", help="compact an Anthropic or OpenAI request body (JSON)")
+    compact.add_argument("request", help="request body JSON file, or - for standard input")
+    compact.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens")
+    compact.add_argument("--state-dir", metavar="DIR",
+                         help="keep the compaction event log and the tracker state here, so the next "
+                              "compaction resumes from them")
+    compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
+    compact.add_argument("--exact-tokens", action="store_true",
+                         help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
+    _add_llm_options(compact, "claude-code")
+    compact.set_defaults(run=cmd_compact)
+
+    hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
+                                       "(reads the hook input JSON on standard input)")
+    hook.add_argument("--event", choices=["SessionStart", "PreCompact"],
+                      help="the hook event (default: hook_event_name of the input)")
+    hook.set_defaults(run=cmd_hook)

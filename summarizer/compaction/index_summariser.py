@@ -1,0 +1,80 @@
+"""The compactor's summariser: each dropped span goes through the tracker, then the template.
+
+:class:`IndexSummariser` implements :class:`~summarizer.compaction.protocol.NarrativeSummariser`.
+The dropped messages are read by the plain Anthropic / OpenAI adapters into
+events, fed to a tracker that *continues* from the previous cycle's state
+(kept in memory and, with ``state_dir``, on disk), so the file, symbol and
+error sections cover the whole session although each cycle only sees its
+own span.  The narrative anchor comes from the previous summary.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from artifact_index.ingestion.adapters import adapter_named
+from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.source import Source
+from artifact_index.trail.tracker import Tracker
+from summarizer.compaction.messages import detect_shape
+from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
+from summarizer.sections.templates import Template
+from summarizer.summary import parse_previous, summarize
+
+__all__ = ["IndexSummariser", "events_of_messages"]
+
+
+def events_of_messages(messages: Sequence[dict[str, Any]], *, turn_offset: int = 0) -> list[Event]:
+    """Normalised events of an Anthropic or OpenAI message list, turns shifted by ``turn_offset``."""
+    shape = detect_shape(messages)
+    adapter = adapter_named("anthropic-messages" if shape == "anthropic" else "openai-chat")
+    source = Source("<messages>", json.dumps(list(messages)))
+    return [e.model_copy(update={"turn": e.turn + turn_offset}) for e in adapter.events(source)]
+
+
+class IndexSummariser:
+    """Summaries whose index sections span every cycle, for the :class:`~summarizer.Compactor`."""
+
+    def __init__(self, template: Template, writer: NarrativeWriter, *, state_dir: Path | None = None,
+                 strategy: Strategy = "anchored", extra_context: Sequence[str] = ()) -> None:
+        self.template = template
+        self.extra_context = list(extra_context)
+        self.writer = writer
+        self.strategy = strategy
+        self.state_dir = state_dir
+        self._tracker: Tracker | None = None
+        self._last_turn = 0
+
+    def _load(self) -> Tracker:
+        if self._tracker is not None:
+            return self._tracker
+        state = self.state_dir / "tracker.json" if self.state_dir else None
+        if state is not None and state.exists():
+            saved = json.loads(state.read_text(encoding="utf-8"))
+            self._last_turn = int(saved["last_turn"])
+            return Tracker.resume(saved["tracker"])
+        return Tracker(format="messages")
+
+    def _save(self, tracker: Tracker) -> None:
+        self._tracker = tracker
+        if self.state_dir is not None:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            payload = json.dumps({"last_turn": self._last_turn, "tracker": tracker.save()})
+            (self.state_dir / "tracker.json").write_text(payload, encoding="utf-8")
+
+    def summarise(self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int) -> str:
+        tracker = self._load()
+        previous = parse_previous(previous_summary, self.template) if previous_summary else Narrative()
+        offset = max(self._last_turn, previous.last_turn)
+        events = events_of_messages(dropped_messages, turn_offset=offset)
+        tracker.feed_all(events)
+        if previous.cycle < cycle - 1:
+            previous = previous.model_copy(update={"cycle": cycle - 1})
+        summary = summarize(events, template=self.template, writer=self.writer, previous=previous,
+                            strategy=self.strategy, index=tracker.index, extra_context=self.extra_context)
+        self._last_turn = max([offset, *(e.turn for e in events)])
+        self._save(tracker)
+        return summary.markdown

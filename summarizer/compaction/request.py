@@ -1,0 +1,68 @@
+"""Compaction of a whole API request body (``artifact-index compact REQUEST.json``).
+
+Takes an Anthropic Messages or OpenAI chat completions request body and
+returns ``{"messages": [...], "result": {"didCompress", "released",
+"promptEstimate"}}``: the compacted message list to put back into the body,
+and seed 000's ``CompressResult``.  ``system`` and ``tools`` are counted
+towards the prompt estimate and never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from summarizer.compaction.compactor import Compactor, CompactorConfig
+from summarizer.compaction.event_log import EventLog
+from summarizer.compaction.messages import detect_shape
+from summarizer.compaction.protocol import NarrativeSummariser
+from summarizer.compaction.usage import Usage
+from summarizer.exceptions import MessageFormatError
+from summarizer.tokens import PromptCounter, TokenCounter
+
+__all__ = ["run_compact"]
+
+
+def run_compact(
+    request_body: Mapping[str, Any],
+    context_window: int | None,
+    summariser: NarrativeSummariser | None,
+    *,
+    config: CompactorConfig | None = None,
+    event_log: EventLog | None = None,
+    usage: Usage | Mapping[str, Any] | None = None,
+    force: bool = False,
+    counter: TokenCounter | None = None,
+    prompt_counter: PromptCounter | None = None,
+) -> dict[str, Any]:
+    """Compact the messages of ``request_body``; see the module docstring.
+
+    ``context_window`` overrides the config's window (200k by default).
+    Without a ``summariser`` only the cheap policies run.  Raises
+    :class:`MessageFormatError` for a body that is not a request of either
+    API, and :class:`CompactionFailed` when the summariser fails.
+    """
+    if not isinstance(request_body, Mapping):
+        raise MessageFormatError("the request body must be a JSON object")
+    messages = request_body.get("messages")
+    if not isinstance(messages, list):
+        raise MessageFormatError('the request body has no "messages" list')
+    shape = detect_shape(messages, request_body)
+    settings = config or CompactorConfig()
+    if context_window is not None:
+        # Validated, unlike ``model_copy``: a window of 0 is an error, not a division by zero.
+        settings = CompactorConfig.model_validate(
+            settings.model_dump() | {"context_window": context_window}
+        )
+    tools: Any = request_body.get("tools")
+    if shape == "openai" and request_body.get("functions"):
+        tools = [tools or [], request_body["functions"]]
+    compactor = Compactor(settings, summariser, event_log, counter=counter, prompt_counter=prompt_counter)
+    compacted, result = compactor.compact(
+        messages,
+        usage,
+        force=force,
+        system=request_body.get("system") if shape == "anthropic" else None,
+        tools=tools,
+    )
+    return {"messages": compacted, "result": result.to_json_dict()}

@@ -1,0 +1,1 @@
+"""Evaluating a summary against what the index knows (probes)."""

@@ -1,0 +1,1 @@
+"""Where agents compact: hooks and plugins for the agents that run them."""

@@ -1,0 +1,1 @@
+"""The narrative sections (intent, decisions, state, next steps): the model, the writers, anchored merging."""

@@ -1,0 +1,106 @@
+"""Checking the narrative against the index.
+
+The LLM writes prose; the index knows facts.  Where the prose contradicts a
+fact (a file called modified that was only read, a file called created that
+already existed, tests called passing while the last run failed), the item
+keeps its words and gains a flag quoting the index, so the contradiction is
+visible in the summary instead of passing through silently.
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.narrative.model import Narrative, NarrativeItem
+from summarizer.sections.facts import FileFact, SessionFacts, TestFact
+
+__all__ = ["FORWARD_SECTIONS", "check_narrative", "contradictions", "still_failing"]
+
+_CHANGE = re.compile(r"\b(modif(y|ied|ies|ying)|chang(e|ed|es|ing)|updat(e|ed|es|ing)|edit(ed|s|ing)?|"
+                     r"fix(ed|es|ing)?|refactor(ed|s|ing)?|rewr(ote|itten|ite|ites|iting)|patch(ed|es|ing)?|"
+                     r"delet(e|ed|es|ing)|remov(e|ed|es|ing)|renam(e|ed|es|ing)|creat(e|ed|es|ing)|"
+                     r"replac(e|ed|es|ing)|add(ed|s|ing)? (a |the )?(new )?file|wr(ote|itten|ites|iting))\b", re.I)
+_CREATE = re.compile(r"\b(creat(ed|es|ing)|new file|added (a |the )?(new )?file)\b", re.I)
+_PASSING = re.compile(r"\b(all (the |\d+ )?tests (now )?pass(es|ing|ed)?|tests (are |now )?(all )?pass(es|ing|ed)?|"
+                      r"test suite (is |now )?(green|pass(es|ing))|(everything|all) (is )?(passing|green))\b", re.I)
+# "3 tests pass, 1 fails" reports a failure rather than claiming success.
+_FAILING = re.compile(r"\bfail(s|ed|ing|ure|ures)?\b|\bbroken\b|\bred\b", re.I)
+# Clauses: a change verb speaks of the paths of its own clause only
+# ("read a.py and modified b.py" claims nothing about a.py).
+_CLAUSE = re.compile(r"[;,]\s+|\.\s+|\s+(?:and|then|but|while|after|before)\s+", re.I)
+_DONE = re.compile(r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b", re.I)
+_PATHISH = re.compile(r"`?([\w.\-/]+/[\w.\-]+\.\w{1,8}|[\w\-]+\.(py|ts|tsx|js|jsx|go|rs|java|rb|ex|exs|php|c|h|cpp|cs|kt|md|toml|json|yaml|yml))`?")
+
+
+def _files_by_name(facts: SessionFacts) -> dict[str, list[FileFact]]:
+    index: dict[str, list[FileFact]] = {}
+    for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted, *facts.read]:
+        index.setdefault(f.path, []).append(f)
+        index.setdefault(f.path.rsplit("/", 1)[-1], []).append(f)
+    return index
+
+
+def still_failing(facts: SessionFacts) -> list[TestFact]:
+    """Test commands whose last run failed and that no later, at least as large, passing run covers.
+
+    The index keeps the last run of each command: ``pytest tests/test_a.py``
+    failing at turn 6 and the whole suite (more tests) passing at turn 9
+    means the failure is gone; a later smaller run proves nothing about it.
+    """
+    out = []
+    for run in facts.tests:
+        if not run.failed:
+            continue
+        size = run.passed + run.failed
+        cleared = any(later.turn > run.turn and not later.failed and later.passed >= size for later in facts.tests)
+        if not cleared:
+            out.append(run)
+    return out
+
+
+def contradictions(text: str, facts: SessionFacts) -> list[str]:
+    """What the index says against the claims of one narrative item."""
+    flags: list[str] = []
+    known = _files_by_name(facts)
+    for clause in _CLAUSE.split(text):
+        if not _CHANGE.search(clause):
+            continue
+        for match in _PATHISH.finditer(clause):
+            name = match.group(1)
+            files = known.get(name) or known.get(name.rsplit("/", 1)[-1])
+            if not files:
+                if "/" in name:
+                    flags.append(f"no change to `{name}` was recorded")
+                continue
+            statuses = {f.status for f in files}
+            if statuses == {"read"}:
+                flags.append(f"`{name}` was only read, never changed")
+            elif _CREATE.search(clause) and statuses == {"modified"}:
+                flags.append(f"`{name}` existed before: it was modified, not created")
+    failing = still_failing(facts)
+    claims_passing = bool(_PASSING.search(text)) and not _FAILING.search(text)
+    claims_done = bool(_DONE.search(text))
+    if failing and (claims_passing or claims_done):
+        last = failing[-1]
+        flags.append(f"the last run of `{' '.join(last.command.split())[:60]}` (turn {last.turn}) had "
+                     f"{last.failed} failing")
+    elif claims_done and not claims_passing and facts.open_errors:
+        flags.append(f"{len(facts.open_errors)} error(s) still open")
+    return list(dict.fromkeys(flags))
+
+
+# Sections that state requests and plans, not what happened: "Update
+# README.md" there is a to-do, not a claim the index could contradict.
+FORWARD_SECTIONS = frozenset({"intent", "next_steps"})
+
+
+def check_narrative(narrative: Narrative, facts: SessionFacts) -> Narrative:
+    """The narrative with every item the index contradicts flagged (quotes of the agent included)."""
+    sections: dict[str, list[NarrativeItem]] = {}
+    for key, items in narrative.sections.items():
+        checked = []
+        for item in items:
+            flags = [] if key in FORWARD_SECTIONS else contradictions(item.text, facts)
+            checked.append(item.model_copy(update={"flag": "; ".join(flags) if flags else None}))
+        sections[key] = checked
+    return narrative.model_copy(update={"sections": sections})

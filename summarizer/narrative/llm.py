@@ -1,0 +1,214 @@
+"""The LLM boundary: the only module that imports ``anthropic``.
+
+:class:`AnthropicWriter` writes the narrative sections with one forced tool
+call per request.  The tool's input schema is the pydantic model of the
+template's narrative sections (:func:`summarizer.narrative.model.reply_model`), and
+the reply is validated against it: a malformed reply is answered with the
+validation error as an ``is_error`` tool result and retried, and after the
+last retry :class:`~summarizer.exceptions.NarrativeError` is raised.  An empty
+section is never invented from a bad reply.
+
+The prompt holds the previous narrative (the anchor, items numbered per
+section), the index facts the narrative must agree with, and only the span
+newly dropped from context.  The SDK reads ``ANTHROPIC_API_KEY`` and
+``ANTHROPIC_BASE_URL``; tests point it at a local server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import anthropic
+from anthropic.types import MessageParam, ToolParam
+from pydantic import ValidationError
+
+from summarizer.exceptions import NarrativeError
+from summarizer.narrative.model import (
+    NarrativeReply,
+    NarrativeRequest,
+    SectionReply,
+    reply_model,
+)
+from summarizer.sections.index_sections import render_index_section
+
+__all__ = ["TOOL_NAME", "AnthropicPromptCounter", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
+
+TOOL_NAME = "record_narrative"
+
+SYSTEM = (
+    "You maintain the narrative sections of a structured compaction summary of a coding-agent session. "
+    "Files, symbols, errors, tests and tasks are tracked exactly by an index; you write only what code cannot "
+    "know: intent, decisions and their reasons, the current state, the next steps. Use exact file paths, "
+    "symbol names and error messages. Never contradict the index facts. Answer only by calling the "
+    f"{TOOL_NAME} tool."
+)
+
+
+def _facts_text(request: NarrativeRequest) -> str:
+    facts = request.facts
+    parts = [
+        ("Files created", render_index_section("files_created", facts, 1)),
+        ("Files modified", render_index_section("files_modified", facts, 1)),
+        ("Files deleted", render_index_section("files_deleted", facts, 1)),
+        ("Files reverted (changed, then back to the original state)",
+         render_index_section("files_reverted", facts, 1)),
+        ("Errors", render_index_section("errors", facts, 2)),
+        ("Test status", render_index_section("test_status", facts, 2)),
+        ("Pending tasks", render_index_section("pending_tasks", facts, 1)),
+    ]
+    return "\n\n".join(f"{title}:\n{body}" for title, body in parts)
+
+
+def _anchor_text(request: NarrativeRequest) -> str:
+    blocks = []
+    for section in request.sections:
+        items = request.previous.items(section.key)
+        lines = [f"  {n}. {item.text}" for n, item in enumerate(items, start=1)] or ["  (none)"]
+        blocks.append(f"{section.key} ({section.title}):\n" + "\n".join(lines))
+    return "\n".join(blocks)
+
+
+def build_prompt(request: NarrativeRequest) -> str:
+    """The user message of a narrative request."""
+    first, last = request.span_turns
+    if request.strategy == "regenerative":
+        how = ("Write every section from scratch for the whole session below (regenerative summary); "
+               "leave `superseded` empty.")
+    else:
+        how = ("Anchored iterative summarisation: the previous narrative stays as it is. For each section, give "
+               "only NEW items that the new span adds, and list in `superseded` the numbers of previous items "
+               "the new span makes wrong or obsolete (finished work still described as in progress, reversed "
+               "decisions). Do not restate previous items.")
+    extra = "".join(f"\n<extra_context>\n{text}\n</extra_context>\n" for text in request.extra_context)
+    sections = "\n".join(f"- {s.key}: {s.title}. {s.instructions}" for s in request.sections)
+    return (
+        f"Compaction cycle {request.cycle}.\n{how}\n\nSections:\n{sections}\n\n"
+        f"<previous_narrative>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
+        f"<index_facts>\n{_facts_text(request)}\n</index_facts>\n{extra}\n"
+        f"<new_span turns=\"{first}-{last}\">\n{request.span}\n</new_span>"
+    )
+
+
+def _tool(request: NarrativeRequest) -> dict[str, Any]:
+    schema = reply_model(request.sections).model_json_schema()
+    return {"name": TOOL_NAME, "description": "Record the narrative sections of the summary.",
+            "input_schema": schema}
+
+
+def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: NarrativeRequest) -> int:
+    """Exact input tokens of a narrative request, from the API's token counting endpoint."""
+    try:
+        counted = client.messages.count_tokens(
+            model=model, system=SYSTEM, messages=[{"role": "user", "content": build_prompt(request)}],
+            tools=[cast("ToolParam", _tool(request))],
+        )
+    except anthropic.APIError as exc:
+        raise NarrativeError(f"token counting failed: {exc}") from exc
+    return int(counted.input_tokens)
+
+
+class AnthropicPromptCounter:
+    """Exact input tokens of a whole Anthropic request, from ``messages.count_tokens``.
+
+    A :class:`~summarizer.tokens.PromptCounter` for the compactor, used when a
+    key is configured and exact counts are asked for (``--exact-tokens``).
+    """
+
+    def __init__(self, model: str, *, client: anthropic.Anthropic | None = None) -> None:
+        self.model = model
+        self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
+
+    def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
+        arguments: dict[str, Any] = {"model": self.model, "messages": list(messages)}
+        if system:
+            arguments["system"] = system
+        if tools:
+            arguments["tools"] = tools
+        try:
+            return int(self.client.messages.count_tokens(**arguments).input_tokens)
+        except anthropic.APIError as exc:
+            raise NarrativeError(f"token counting with {self.model} failed: {exc}") from exc
+
+
+class AnthropicWriter:
+    """A :class:`~summarizer.narrative.model.NarrativeWriter` backed by the Anthropic Messages API."""
+
+    needs_span = True
+
+    def __init__(self, model: str, *, client: anthropic.Anthropic | None = None, retries: int = 2,
+                 max_tokens: int = 4096) -> None:
+        self.model = model
+        self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
+        self.retries = retries
+        self.max_tokens = max_tokens
+        self.prompts: list[str] = []  # the user prompt of every request sent, for measurement
+
+    def write(self, request: NarrativeRequest) -> NarrativeReply:
+        model = reply_model(request.sections)
+        prompt = build_prompt(request)
+        self.prompts.append(prompt)
+        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        problem = "no reply"
+        for _ in range(1 + self.retries):
+            response = self._create(messages, request)
+            calls = [b for b in response.content if b.type == "tool_use"]
+            call = next((b for b in calls if b.name == TOOL_NAME), None)
+            echoed = [_block_param(b) for b in response.content]
+            if call is None:
+                problem = f"the reply did not call {TOOL_NAME} (stop reason {response.stop_reason})"
+                # Every tool_use must be answered by a tool_result, or the API rejects the retry.
+                answer: list[dict[str, Any]] = [
+                    {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
+                     "content": f"Unknown tool {b.name}; call {TOOL_NAME}."} for b in calls
+                ]
+                answer.append({"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."})
+                messages += [{"role": "assistant", "content": echoed or "(no content)"},
+                             {"role": "user", "content": answer}]
+                continue
+            try:
+                parsed = model.model_validate(call.input)
+            except ValidationError as exc:
+                problem = f"the tool input did not match the schema: {_first_error(exc)}"
+                messages += [
+                    {"role": "assistant", "content": echoed},
+                    {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
+                         "content": (f"Invalid input: {exc}. Call {TOOL_NAME} again with input matching its "
+                                     "schema." if b.id == call.id else f"Unknown tool {b.name}.")}
+                        for b in calls
+                    ]},
+                ]
+                continue
+            sections = {s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections}
+            return NarrativeReply(sections=sections, origin="llm")
+        raise NarrativeError(f"the narrative reply of {self.model} was malformed after {1 + self.retries} "
+                             f"attempt(s): {problem}")
+
+    def _create(self, messages: Sequence[dict[str, Any]], request: NarrativeRequest) -> anthropic.types.Message:
+        try:
+            return self.client.messages.create(
+                model=self.model, max_tokens=self.max_tokens, system=SYSTEM,
+                messages=cast("list[MessageParam]", list(messages)),
+                tools=[cast("ToolParam", _tool(request))],
+                tool_choice={"type": "tool", "name": TOOL_NAME},
+            )
+        except anthropic.APIError as exc:
+            raise NarrativeError(f"the narrative request to {self.model} failed: {exc}") from exc
+
+
+def _block_param(block: Any) -> dict[str, Any]:
+    """A response content block as a request parameter (only the fields a request accepts)."""
+    if block.type == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    if block.type == "text":
+        return {"type": "text", "text": block.text}
+    if block.type == "thinking":
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    dumped: dict[str, Any] = block.model_dump(exclude_none=True)
+    return dumped
+
+
+def _first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"

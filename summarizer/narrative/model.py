@@ -1,0 +1,137 @@
+"""The narrative half of a summary: its model, the writer protocol, and anchored merging.
+
+A :class:`Narrative` holds, per narrative section, items that each remember
+the compaction cycle they came from.  A writer (the LLM, or the offline
+extractive writer) answers a :class:`NarrativeRequest` with a
+:class:`NarrativeReply`: new items from the span just dropped from context,
+and which earlier items that span superseded.  :func:`merge` applies the
+reply: under the *anchored* strategy earlier items stay unless superseded;
+under the *regenerative* strategy (kept for comparison) the reply replaces
+everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from summarizer.sections.facts import SessionFacts
+from summarizer.sections.templates import Section
+
+__all__ = [
+    "Narrative",
+    "NarrativeItem",
+    "NarrativeReply",
+    "NarrativeRequest",
+    "NarrativeWriter",
+    "SectionReply",
+    "Strategy",
+    "merge",
+    "reply_model",
+]
+
+Strategy = Literal["anchored", "regenerative"]
+
+
+class NarrativeItem(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    text: str = Field(min_length=1)
+    cycle: int = Field(ge=0)
+    origin: Literal["llm", "extractive", "previous"] = "llm"
+    flag: str | None = None  # set when the index contradicts the item
+
+
+class Narrative(BaseModel):
+    """The narrative sections after ``cycle`` compactions, covering turns up to ``last_turn``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cycle: int = 0
+    last_turn: int = 0
+    sections: dict[str, list[NarrativeItem]] = Field(default_factory=dict)
+
+    def items(self, key: str) -> list[NarrativeItem]:
+        return self.sections.get(key, [])
+
+
+class SectionReply(BaseModel):
+    """A writer's answer for one narrative section."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    items: list[str] = Field(
+        default_factory=list,
+        description="New items this span adds: short, self-contained statements; exact names of files, "
+                    "symbols and errors.",
+    )
+    superseded: list[int] = Field(
+        default_factory=list,
+        description="1-based numbers of the previous items of this section that the new span makes wrong "
+                    "or obsolete (finished work, reversed decisions). Items not listed are kept.",
+    )
+
+
+class NarrativeReply(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sections: dict[str, SectionReply]
+    origin: Literal["llm", "extractive"] = "llm"
+
+
+class NarrativeRequest(BaseModel):
+    """What a writer needs: the sections, the anchor, the new span and the index facts."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    sections: list[Section]
+    previous: Narrative
+    span: str  # the newly dropped span, rendered with long tool outputs trimmed
+    span_turns: tuple[int, int]
+    facts: SessionFacts
+    cycle: int
+    strategy: Strategy = "anchored"
+    extra_context: list[str] = Field(default_factory=list)  # e.g. from a PreCompact-style hook
+
+
+class NarrativeWriter(Protocol):
+    def write(self, request: NarrativeRequest) -> NarrativeReply:
+        """New items for each section of ``request.sections``; raises NarrativeError on failure."""
+        ...
+
+
+def reply_model(sections: list[Section]) -> type[BaseModel]:
+    """The pydantic model of a reply for these sections: the schema of the LLM's forced tool.
+
+    Every section is required: a reply that leaves one out is malformed (and
+    retried), never read as "nothing new"; nothing new is an empty ``items``.
+    """
+    fields: dict[str, Any] = {
+        s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
+    }
+    model: type[BaseModel] = create_model("NarrativeSections", __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+def merge(previous: Narrative, reply: NarrativeReply, *, cycle: int, last_turn: int,
+          strategy: Strategy = "anchored") -> Narrative:
+    """The narrative after applying ``reply`` to ``previous``."""
+    sections: dict[str, list[NarrativeItem]] = {}
+    keys = list(dict.fromkeys([*previous.sections, *reply.sections]))
+    for key in keys:
+        answer = reply.sections.get(key, SectionReply())
+        kept: list[NarrativeItem] = []
+        if strategy == "anchored":
+            dropped = set(answer.superseded)
+            kept = [item for number, item in enumerate(previous.items(key), start=1) if number not in dropped]
+        seen = {item.text for item in kept}
+        for text in answer.items:
+            # One line per item: a summary renders each as one bullet, and
+            # reading a previous summary back relies on that.
+            text = " ".join(text.split())
+            if text and text not in seen:
+                kept.append(NarrativeItem(text=text, cycle=cycle, origin=reply.origin))
+                seen.add(text)
+        sections[key] = kept
+    return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)

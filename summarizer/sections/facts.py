@@ -1,0 +1,163 @@
+"""The facts a summary states exactly, read from the artifact index.
+
+:func:`facts_from_index` is the one place the summarizer reads the index;
+everything downstream (index sections, the narrative prompt, the offline
+narrative, the consistency check) works on :class:`SessionFacts`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.trail.index import ArtifactIndex, SymbolEntry
+
+__all__ = [
+    "DecisionFact",
+    "ErrorFact",
+    "FileFact",
+    "MessageFact",
+    "SessionFacts",
+    "TaskFact",
+    "TestFact",
+    "facts_from_index",
+]
+
+
+class _Fact(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class FileFact(_Fact):
+    path: str
+    status: str
+    renamed_from: str | None = None
+    sources: list[str]
+    turns: list[int]
+    symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
+    read_symbols: list[SymbolEntry]
+    evidence: str | None = None  # the last shell command that changed it, when shell-made
+    lines_added: int | None = None
+    lines_removed: int | None = None
+
+
+class ErrorFact(_Fact):
+    message: str
+    kind: str
+    file: str | None = None
+    line: int | None = None
+    symbol: str | None = None
+    first_turn: int
+    last_turn: int
+    resolved: bool
+    command: str | None = None
+
+
+class TestFact(_Fact):
+    command: str
+    passed: int
+    failed: int
+    skipped: int
+    failing: list[str]
+    turn: int
+
+
+class DecisionFact(_Fact):
+    text: str
+    kind: str
+    turn: int
+    files: list[str]
+    symbols: list[str]
+
+
+class TaskFact(_Fact):
+    content: str
+    status: str
+    turn: int
+
+
+class MessageFact(_Fact):
+    turn: int
+    text: str
+
+
+class SessionFacts(_Fact):
+    format: str | None
+    root: str | None
+    turns: int
+    created: list[FileFact]
+    modified: list[FileFact]
+    deleted: list[FileFact]
+    reverted: list[FileFact]
+    read: list[FileFact]
+    errors: list[ErrorFact]
+    original_error: ErrorFact | None
+    tests: list[TestFact]
+    decisions: list[DecisionFact]
+    tasks: list[TaskFact]
+    user_messages: list[MessageFact]
+    last_assistant: MessageFact | None
+
+    @property
+    def changed(self) -> list[FileFact]:
+        return [*self.created, *self.modified, *self.deleted]
+
+    @property
+    def open_errors(self) -> list[ErrorFact]:
+        return [e for e in self.errors if not e.resolved]
+
+    @property
+    def open_tasks(self) -> list[TaskFact]:
+        return [t for t in self.tasks if t.status in ("pending", "in_progress")]
+
+
+def _line_counts(index: ArtifactIndex, path: str, status: str) -> tuple[int | None, int | None]:
+    """Lines added and removed by a file's net change, when the index knows both sides of it."""
+    diff = index.net_diff(path) if status == "modified" else None
+    if diff is None:
+        return None, None
+    body = diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []  # past the ---/+++ headers
+    added = sum(1 for line in body if line.startswith("+"))
+    removed = sum(1 for line in body if line.startswith("-"))
+    return added, removed
+
+
+def facts_from_index(index: ArtifactIndex) -> SessionFacts:
+    """Everything the index knows that a summary must state exactly."""
+    symbols = index.symbols()
+    by_status: dict[str, list[FileFact]] = {s: [] for s in ("created", "modified", "deleted", "reverted", "read")}
+    for entry in index.files():
+        if entry.status is None:
+            continue
+        changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+        shell = [op.command for op in changes if op.command]
+        added, removed = _line_counts(index, entry.path, entry.status)
+        file_symbols = symbols.get(entry.path, [])
+        by_status[entry.status].append(FileFact(
+            path=entry.path, status=entry.status, renamed_from=entry.renamed_from, sources=entry.sources,
+            turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+            symbols=[s for s in file_symbols if s.change != "read"],
+            read_symbols=[s for s in file_symbols if s.change == "read"],
+            evidence=shell[-1] if shell else None, lines_added=added, lines_removed=removed,
+        ))
+    errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
+    original = index.original_error()
+    last = index.meta.get("last_assistant")
+    turn_numbers = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
+    return SessionFacts(
+        format=index.format, root=index.root, turns=max(turn_numbers, default=0),
+        errors=errors, original_error=ErrorFact.model_validate(_error_fields(original)) if original else None,
+        # In the order they ran, so "the last run" is the latest one.
+        tests=sorted((TestFact.model_validate(t) for t in index.tests()), key=lambda t: t.turn),
+        decisions=[DecisionFact.model_validate(d) for d in index.decisions()],
+        tasks=[TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()],
+        user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],
+        last_assistant=MessageFact.model_validate(last) if last else None,
+        **by_status,
+    )
+
+
+def _error_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    fields = ("message", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved", "command")
+    return {k: entry.get(k) for k in fields if k in entry}

@@ -1,0 +1,67 @@
+"""The layout is the architecture: each layer imports only the layers beneath it.
+
+::
+
+    summarizer          summaries, compaction, integrations (may import the engine)
+    artifact_index
+      presentation      tables, JSON, the command line
+      trail             tracker, graph index, shell effects, submission
+      facts             symbols, errors and tests, decisions, tasks
+      ingestion         sources, adapters, events, patches
+      exceptions
+
+The engine never imports the summarizer: the summarizer's commands join the
+command line through an entry-point group.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "artifact_index"
+
+# What each engine layer may import from the engine, besides itself and the exceptions.
+ALLOWED = {
+    "ingestion": set(),
+    "facts": {"ingestion"},
+    "trail": {"ingestion", "facts"},
+    "presentation": {"ingestion", "facts", "trail"},
+}
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def _engine_modules() -> list[Path]:
+    return sorted(ENGINE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _engine_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_engine_never_imports_the_summarizer(path: Path) -> None:
+    assert [name for name in _imports(path) if name.split(".")[0] == "summarizer"] == []
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_each_layer_imports_only_the_layers_beneath_it(layer: str) -> None:
+    wrong = []
+    for path in sorted((ENGINE / layer).rglob("*.py")):
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] != "artifact_index" or len(parts) < 2:
+                continue
+            other = parts[1]
+            if other in ALLOWED and other != layer and other not in ALLOWED[layer]:
+                wrong.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert wrong == []
