@@ -14,7 +14,12 @@ import sys
 from pathlib import Path
 
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.presentation.cli import add_transcript_arguments, emit_json, report_skipped
+from artifact_index.presentation.cli import (
+    add_transcript_arguments,
+    emit_json,
+    emit_text,
+    report_skipped,
+)
 from artifact_index.trail.tracker import Tracker
 from summarizer.commands import compact_command, events_until_compaction, summary_command
 from summarizer.exceptions import SummarizerError
@@ -39,14 +44,16 @@ def cmd_probe(args: argparse.Namespace) -> int:
         emit_json({"overall": report.overall,
                "probes": [{**p.model_dump(), "score": p.score} for p in report.probes]})
         return 0
+    lines = []
     for probe in report.probes:
         if not probe.expected:
-            print(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
+            lines.append(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
             continue
         missing = f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}" if probe.missing else ""
-        print(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/{len(probe.expected)} "
-              f"named{missing}")
-    print(f"{'overall':13} {report.overall:.2f}")
+        lines.append(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/"
+                     f"{len(probe.expected)} named{missing}")
+    lines.append(f"{'overall':13} {report.overall:.2f}")
+    emit_text("".join(line + "\n" for line in lines))
     return 0
 
 
@@ -59,7 +66,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
         instructions=args.instructions,
     )
     report_skipped(loaded)
-    sys.stdout.write(summary.markdown)
+    emit_text(summary.markdown)
     return 0
 
 

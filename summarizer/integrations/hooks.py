@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
 from summarizer.exceptions import SummarizerError
 from summarizer.sections.facts import SessionFacts, facts_from_index
@@ -52,7 +53,7 @@ def hook_response(hook_input: dict[str, Any]) -> str:
         raise SummarizerError("the hook input has no transcript_path")
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     index, _ = build_index(transcript)
-    context = file_trail_context(facts_from_index(index))
+    context = redact_text(file_trail_context(facts_from_index(index)))
     if event == "SessionStart":
         return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}})
     if event == "PreCompact":
