@@ -9,7 +9,6 @@ imported only by the command that needs them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -81,18 +80,19 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    from summarizer.integrations.hooks import hook_response
+    """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code)."""
+    from summarizer.integrations.hooks import run_hook
 
     try:
-        hook_input = json.loads(sys.stdin.read() or "{}")
-    except json.JSONDecodeError as exc:
-        raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
-    if not isinstance(hook_input, dict):
-        raise SummarizerError("the hook input on standard input is not a JSON object")
-    if args.event:
-        hook_input["hook_event_name"] = args.event
-    sys.stdout.write(hook_response(hook_input) + "\n")
-    return 0
+        raw = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr)
+        return 0
+    run = run_hook(raw, args.event)
+    if run.note:
+        print(run.note, file=sys.stderr)
+    emit_text(run.output)
+    return run.exit_code
 
 
 def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
@@ -145,6 +145,7 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
                                        "(reads the hook input JSON on standard input)")
-    hook.add_argument("--event", choices=["SessionStart", "PreCompact"],
+    # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
+    hook.add_argument("--event", metavar="SessionStart|PreCompact",
                       help="the hook event (default: hook_event_name of the input)")
     hook.set_defaults(run=cmd_hook)
