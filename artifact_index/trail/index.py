@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.redaction import redact_json
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -381,9 +382,10 @@ class ArtifactIndex:
 
     # -- serialisation --------------------------------------------------------
     def to_json(self) -> str:
+        """The whole state as JSON, secrets redacted: a state file is an output like any other."""
         data = nx.node_link_data(self.graph, edges="edges")
-        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data,
-                           "ledger": self.ledger.model_dump(mode="json")}, sort_keys=True)
+        return json.dumps(redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
+                                       "ledger": self.ledger.model_dump(mode="json")}), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:
