@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import copy
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Literal
 
 from artifact_index.batch.capture import capturing
 from artifact_index.batch.discovery import Candidate
 from artifact_index.exceptions import ArtifactIndexError, BinaryInput, UnknownFormat
+from artifact_index.redaction import redaction_disabled
 
 __all__ = ["Outcome", "run_command"]
 
@@ -35,7 +37,9 @@ def run_command(candidate: Candidate, args: argparse.Namespace) -> Outcome:
     one = copy.copy(args)
     one.transcript = candidate.path
     run: Callable[[argparse.Namespace], int] = one.run
-    with capturing() as printed:
+    # A worker is another process: the --no-redact of the command line travels in ``args``.
+    unredacted = redaction_disabled() if getattr(one, "no_redact", False) else nullcontext()
+    with unredacted, capturing() as printed:
         try:
             status = run(one)
         except (UnknownFormat, BinaryInput) as exc:

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
+from artifact_index.redaction import redact_json
 
 __all__ = [
     "STORE_VARIABLE",
@@ -248,8 +249,8 @@ class SessionStore:
 
     # -- writing ----------------------------------------------------------------------
     def save(self, record: SessionRecord) -> None:
-        """Keep ``record``, replacing what was kept of the same transcript."""
-        # Wire: redaction (issue 10) — what the store keeps must pass through it.
+        """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file."""
+        record = SessionRecord.model_validate(redact_json(record.model_dump()))
         with self._use(write=True) as db:
             db.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
             db.execute(

@@ -24,6 +24,7 @@ from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import default_jobs, local_executor, run_in_order
 from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.redaction import redact_json, redact_text
 
 __all__ = ["executor_for", "run_batch"]
 
@@ -53,7 +54,7 @@ def _json_line(candidate: Candidate, outcome: Outcome) -> str:
             printed = None
         data = ({"transcript": candidate.path, **printed} if isinstance(printed, dict)
                 else {"transcript": candidate.path, "output": outcome.stdout})
-    return json.dumps(data, ensure_ascii=False) + "\n"
+    return json.dumps(redact_json(data), ensure_ascii=False) + "\n"
 
 
 def _folders(arguments: list[str]) -> str:
@@ -80,7 +81,7 @@ def run_batch(args: argparse.Namespace) -> int:
             if outcome.kind == "failed":
                 message = outcome.message or "failed"
                 shown = message if candidate.path in message else f"{candidate.path}: {message}"
-                print(f"artifact-index: error: {shown}", file=sys.stderr)
+                print(redact_text(f"artifact-index: error: {shown}"), file=sys.stderr)
             if outcome.kind == "not_transcript":
                 continue
             if as_json:

@@ -12,7 +12,9 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
+
+from artifact_index.redaction import redact_json, redact_text
 
 if TYPE_CHECKING:
     from artifact_index.live.record import StoredError, StoredFile
@@ -28,6 +30,13 @@ def _store(args: argparse.Namespace) -> SessionStore:
     from artifact_index.live.store import SessionStore
 
     return SessionStore(args.store)
+
+
+def _say(text: str, stream: TextIO | None = None) -> None:
+    """One message, secrets redacted, flushed at once (a watch prints as it goes)."""
+    target = stream if stream is not None else sys.stdout
+    target.write(redact_text(text) + "\n")
+    target.flush()
 
 
 def _when(instant: str | None) -> str:
@@ -80,27 +89,25 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             if args.open_errors:
                 item["errors"] = [e.model_dump() for e in errors.get(row.id, [])]
             sessions.append(item)
-        sys.stdout.write(json.dumps({"store": str(store.path), "sessions": sessions}, indent=2,
-                                    ensure_ascii=False) + "\n")
+        _say(json.dumps(redact_json({"store": str(store.path), "sessions": sessions}), indent=2,
+                        ensure_ascii=False))
         return 0
     if not rows:
-        print(f"No stored session{' matches' if args.root or args.since else ''} "
-              f"(store: {store.path}; add some with `artifact-index store PATH` or `watch`).")
+        _say(f"No stored session{' matches' if args.root or args.since else ''} "
+             f"(store: {store.path}; add some with `artifact-index store PATH` or `watch`).")
         return 0
     header, *lines = _session_rows(rows)
-    print(header)
+    out = [header]
     for row, line in zip(rows, lines, strict=True):
-        print(line)
+        out.append(line)
         if row.title:
-            print(f"    \u201c{row.title}\u201d")
+            out.append(f"    \u201c{row.title}\u201d")
         if args.changed:
-            for file in store.files(row.id):
-                if file.status in _CHANGED:
-                    print(_file_line(file))
-        for error in errors.get(row.id, []):
-            print(_error_line(error))
-    print(f"\n{len(rows)} session(s), {sum(r.changed for r in rows)} file change(s), "
-          f"{sum(r.open_errors for r in rows)} open error(s)")
+            out += [_file_line(file) for file in store.files(row.id) if file.status in _CHANGED]
+        out += [_error_line(error) for error in errors.get(row.id, [])]
+    out.append(f"\n{len(rows)} session(s), {sum(r.changed for r in rows)} file change(s), "
+               f"{sum(r.open_errors for r in rows)} open error(s)")
+    _say("\n".join(out))
     return 0
 
 
@@ -108,19 +115,18 @@ def cmd_where(args: argparse.Namespace) -> int:
     store = _store(args)
     touches = store.where(args.path, since=args.since)
     if args.json:
-        sys.stdout.write(json.dumps({"path": args.path, "sessions": [
-            {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches]}, indent=2,
-            ensure_ascii=False) + "\n")
+        _say(json.dumps(redact_json({"path": args.path, "sessions": [
+            {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches]}), indent=2,
+            ensure_ascii=False))
         return 0
     if not touches:
-        print(f"No stored session touched {args.path} (store: {store.path}).")
+        _say(f"No stored session touched {args.path} (store: {store.path}).")
         return 0
-    for line in _table(
+    _say("\n".join(_table(
         ("LAST ACTIVITY", "ID", "STATUS", "TURNS", "FILE", "TRANSCRIPT"),
         [(_when(t.session.last_activity), t.session.id, t.file.status, _span(t.file.first_turn, t.file.last_turn),
           t.file.absolute, t.session.transcript) for t in touches],
-    ):
-        print(line)
+    )))
     return 0
 
 
@@ -148,11 +154,11 @@ def _stored_line(update: Update, as_json: bool) -> str:
 def _report(update: Update, as_json: bool) -> bool:
     """Print one update; False when it was a failure."""
     if update.kind == "failed":
-        print(f"artifact-index: error: {update.message}", file=sys.stderr)
+        _say(f"artifact-index: error: {update.message}", sys.stderr)
         if as_json:
-            print(_stored_line(update, as_json), flush=True)
+            _say(_stored_line(update, as_json))
         return False
-    print(_stored_line(update, as_json), flush=True)
+    _say(_stored_line(update, as_json))
     return True
 
 
@@ -180,7 +186,7 @@ def cmd_store(args: argparse.Namespace) -> int:
     counts = _catch_up(args, Watcher(args.transcript, store, format=args.format), force=args.force)
     unchanged = f", {counts['unchanged']} unchanged since stored" if counts["unchanged"] else ""
     failed = f", {counts['failed']} failed" if counts["failed"] else ""
-    print(f"artifact-index: {counts['stored']} session(s) stored in {store.path}{unchanged}{failed}", file=sys.stderr)
+    _say(f"artifact-index: {counts['stored']} session(s) stored in {store.path}{unchanged}{failed}", sys.stderr)
     return 2 if counts["failed"] else 0
 
 
@@ -190,8 +196,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     store = _store(args)
     watcher = Watcher(args.transcript, store, format=args.format)
     _catch_up(args, watcher)
-    print(f"artifact-index: watching {', '.join(args.transcript)} into {store.path} (Ctrl-C stops)",
-          file=sys.stderr, flush=True)
+    _say(f"artifact-index: watching {', '.join(args.transcript)} into {store.path} (Ctrl-C stops)", sys.stderr)
     try:
         for update in watcher.follow():
             _report(update, args.json)

@@ -14,6 +14,7 @@ from artifact_index.batch.discovery import Candidate
 from artifact_index.live.indexing import index_for_store
 from artifact_index.live.store import SessionNotFound, SessionStore, StoreError, since_cutoff
 from artifact_index.presentation.cli import main
+from tests.conftest import CorpusIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -54,17 +55,15 @@ def test_what_changed_under_a_repository_since_a_time(store: SessionStore) -> No
         ("README.md", "read"), ("src/auth.py", "modified"), ("tests/test_auth.py", "created")]
 
 
-def test_open_errors_across_sessions(store: SessionStore, corpus_dir: Path) -> None:
-    names = ["entire__eba6021005ae_0", "entire__1a8a83a35a9b_0", "entire_bmad__895b417b37d2_0",
-             "ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7"]
-    stored(store, *(corpus_dir / "claude_code" / f"{name}.jsonl.gz" for name in names))
+def test_open_errors_across_sessions(store: SessionStore, corpus_dir: Path, corpus_index: CorpusIndex) -> None:
+    transcripts = sorted((corpus_dir / "claude_code").glob("entire__*.jsonl.gz"))[:12]
+    stored(store, *transcripts)
+    expected = sorted((str(path.resolve()), e["message"]) for path in transcripts
+                      for e in corpus_index(path)[0].errors() if not e["resolved"])
+    assert expected, "some of these sessions end with errors open"
     found = store.open_errors()
-    # Three of these sessions end with errors open (two, two and one); the last ends with none.
-    assert len(found) == 5
-    assert all(not error.resolved for _, error in found)
-    sessions = {row.id: row for row in store.sessions()}
-    assert {row.id for row, _ in found} == {i for i, row in sessions.items() if row.open_errors}
-    assert sum(row.open_errors for row in sessions.values()) == len(found)
+    assert sorted((row.transcript, error.message) for row, error in found) == expected
+    assert sum(row.open_errors for row in store.sessions()) == len(expected)
 
 
 def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: SessionStore) -> None:
