@@ -111,6 +111,7 @@ def compact_command(
     from artifact_index.ingestion.source import read_source
     from artifact_index.state_files import state_lock
     from summarizer.compaction.request import run_compact
+    from summarizer.compaction.summary_message import load_summary_key, user_state_directory
 
     source = read_source(request_path)
     body = source.document
@@ -135,9 +136,11 @@ def compact_command(
         from summarizer.tokens import encoding
 
         encoding()
+    # The key that marks our summaries lives with the state, never in a request.
+    key = load_summary_key(folder if folder is not None else user_state_directory())
     with state_lock(folder) if folder else nullcontext():
         result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"),
-                             force=force, prompt_counter=prompt_counter)
+                             force=force, prompt_counter=prompt_counter, summary_key=key)
     if log is not None and log.skipped and report is not None:
         line, reason = log.skipped[0]
         report(f"skipped {len(log.skipped)} damaged line(s) of {log.path} (line {line}: {reason})")

@@ -39,7 +39,7 @@ def test_state_files_are_readable_by_their_owner_only(tmp_path: Path, capsys: py
     capsys.readouterr()
     assert _mode(state) == 0o700
     assert {p.name: _mode(p) for p in state.iterdir()} == {
-        "tracker.json": 0o600, "events.jsonl": 0o600, ".lock": 0o600}
+        "tracker.json": 0o600, "events.jsonl": 0o600, ".lock": 0o600, "summary.key": 0o600}
 
 
 def test_a_damaged_tracker_state_is_reported_in_one_sentence_set_aside_and_rebuilt(
@@ -93,4 +93,4 @@ def test_forty_concurrent_compactions_on_one_state_directory_all_succeed_and_lea
     changed = {entry.path for entry in Tracker.resume(saved["tracker"]).index.changed_files()}
     # Each compaction resumed from the state the one before it saved: none was lost.
     assert {f"src/module_{n}.py" for n in range(_CONCURRENT)} <= changed
-    assert sorted(p.name for p in state.iterdir()) == [".lock", "events.jsonl", "tracker.json"]
+    assert sorted(p.name for p in state.iterdir()) == [".lock", "events.jsonl", "summary.key", "tracker.json"]
