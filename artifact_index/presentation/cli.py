@@ -158,7 +158,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_errors(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests()})
+        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests(),
+                   "failed_runs": index.failed_runs()})
     else:
         emit_text(errors_table(index))
     return 0

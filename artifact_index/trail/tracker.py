@@ -175,7 +175,7 @@ class Tracker:
         commands = [op.command for op in call.operations if op.action == "shell" and op.command]
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
-                                            result.output, succeeded, call.call_id)
+                                            result.output, succeeded, call.call_id, result.failure)
         for entry in touched:
             node = f"error:{entry.signature}"
             if node in self.index.graph:
