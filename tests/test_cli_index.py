@@ -117,7 +117,8 @@ def test_tasks_json_is_the_latest_list_and_the_user_messages(capsys: pytest.Capt
         {"id": "2", "content": "Set exp in create_token", "status": "completed", "turn": 7},
         {"id": "3", "content": "Document token expiry in README", "status": "pending", "turn": 7},
     ]
-    assert out["user_messages"] == [{"turn": 1, "text": "Fix the login bug: tokens never expire, and add a refresh method."}]
+    assert out["user_messages"] == [{"turn": 1, "text": "Fix the login bug: tokens never expire, and add a refresh method.",
+                                    "channel": "prompt"}]
     table = run(capsys, "tasks", str(SESSION))
     assert "[ ] Document token expiry in README  (turn 7)" in table and "1 open of 3" in table
 

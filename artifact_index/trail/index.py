@@ -377,7 +377,7 @@ class ArtifactIndex:
         ]
 
     def user_messages(self) -> list[dict[str, Any]]:
-        """Every message the user typed, with its turn."""
+        """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
         return list(self.meta.get("user_messages", []))
 
     # -- serialisation --------------------------------------------------------

@@ -136,7 +136,8 @@ class Tracker:
                  "seq": meta.get("op_count", 0), "sidechain": event.sidechain}
             )
         elif isinstance(event, UserMessage) and not event.synthetic:
-            meta.setdefault("user_messages", []).append({"turn": event.turn, "text": event.text})
+            meta.setdefault("user_messages", []).append(
+                {"turn": event.turn, "text": event.text, "channel": event.channel})
         elif isinstance(event, AssistantMessage) and event.text.strip():
             meta["last_assistant"] = {"turn": event.turn, "text": event.text}
             known = [str(d["path"]) for _, d in self.index.nodes_of_kind("file")]
