@@ -27,9 +27,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
 from artifact_index.redaction import redact_json
+from artifact_index.state_files import private_directory
 
 __all__ = [
     "STORE_VARIABLE",
@@ -197,10 +198,14 @@ class SessionStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_store_path()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The store quotes sessions (paths, error messages): its owner's only, like the tracker states.
+            private_directory(self.path.parent)
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
             with self._connection() as db:
                 self._migrate(db)
         except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
+        except StateError as exc:
             raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
 
     @contextmanager

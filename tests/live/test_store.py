@@ -85,6 +85,15 @@ def test_a_store_opened_again_keeps_its_schema_and_rows(tmp_path: Path) -> None:
         assert [name for (name,) in db.execute("SELECT name FROM _migrations")] == ["001_sessions_files_errors_tests"]
 
 
+def test_the_store_is_its_owners_only(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "private" / "sessions.db")
+    stored(store, EXAMPLES / "codex-rollout.jsonl")
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700
+    # SQLite gives its -wal and -shm files the database's mode, while they exist.
+    files = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "private").iterdir()}
+    assert files["sessions.db"] == 0o600 and set(files.values()) == {0o600}
+
+
 def test_since_takes_spans_and_dates_and_says_what_it_cannot_read() -> None:
     assert since_cutoff("2026-11-01") == "2026-11-01T00:00:00Z"
     assert since_cutoff("2026-11-01T12:30:00+02:00") == "2026-11-01T10:30:00Z"
