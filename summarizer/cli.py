@@ -21,10 +21,16 @@ from artifact_index.presentation.cli import (
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import compact_command, events_until_compaction, summary_command
+from summarizer.commands import (
+    compact_request,
+    events_until_compaction,
+    read_request_body,
+    summary_command,
+)
 from summarizer.exceptions import SummarizerError
+from summarizer.integrations.commands import register_integration_commands
 
-__all__ = ["register_commands"]
+__all__ = ["add_llm_options", "register_commands"]
 
 def cmd_probe(args: argparse.Namespace) -> int:
     from summarizer.evaluation.probes import probe_summary
@@ -76,8 +82,8 @@ def _warn(sentence: str) -> None:
 
 def cmd_compact(args: argparse.Namespace) -> int:
 
-    emit_json(compact_command(
-        args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
+    emit_json(compact_request(
+        read_request_body(args.request), context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
         model=args.model, config=args.config, template=args.template, force=args.force,
         instructions=args.instructions, exact_tokens=args.exact_tokens, report=_warn,
     ))
@@ -100,7 +106,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     return run.exit_code
 
 
-def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
     parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
                         help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
                              f"(default: {default_template})")
@@ -125,9 +131,8 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     probe.set_defaults(run=cmd_probe)
 
     summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
-    summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
-    summary.add_argument("--format", metavar="NAME", help="skip detection and read as NAME")
-    _add_llm_options(summary, "default")
+    add_transcript_arguments(summary, json_option=False)
+    add_llm_options(summary, "default")
     summary.add_argument("--previous", metavar="SUMMARY.md",
                          help="the previous summary: its narrative is the anchor, only later turns are summarised")
     summary.add_argument("--strategy", choices=["anchored", "regenerative"], default="anchored",
@@ -145,7 +150,7 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
     compact.add_argument("--exact-tokens", action="store_true",
                          help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
-    _add_llm_options(compact, "claude-code")
+    add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
 
     hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
@@ -154,3 +159,5 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     hook.add_argument("--event", metavar="SessionStart|PreCompact",
                       help="the hook event (default: hook_event_name of the input)")
     hook.set_defaults(run=cmd_hook)
+
+    register_integration_commands(sub)
