@@ -92,6 +92,7 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 def cmd_hook(args: argparse.Namespace) -> int:
     """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code)."""
+    from artifact_index.live.store import SessionStore
     from summarizer.integrations.hooks import run_hook
 
     try:
@@ -99,7 +100,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr)
         return 0
-    run = run_hook(raw, args.event)
+    run = run_hook(raw, args.event, agent=args.agent, store=lambda: SessionStore(args.store))
     if run.note:
         print(run.note, file=sys.stderr)
     emit_text(run.output)
@@ -153,11 +154,15 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
 
-    hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
+    hook = sub.add_parser("hook", help="an agent's compaction hook: the exact file trail after a compaction "
                                        "(reads the hook input JSON on standard input)")
     # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
-    hook.add_argument("--event", metavar="SessionStart|PreCompact",
+    hook.add_argument("--event", metavar="SessionStart|PreCompact|PostCompact",
                       help="the hook event (default: hook_event_name of the input)")
+    hook.add_argument("--agent", default="claude-code", metavar="claude-code|codex|opencode",
+                      help="whose hook input it is (default: claude-code)")
+    hook.add_argument("--store", metavar="FILE", help="the session store PreCompact snapshots into and PostCompact "
+                                                      "logs into (default: $ARTIFACT_INDEX_STORE, else the user's)")
     hook.set_defaults(run=cmd_hook)
 
     register_integration_commands(sub)

@@ -53,13 +53,82 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+_AFTER_INSTALL = {
+    "claude-code": "Claude Code reads it when a session starts; /hooks lists what it loaded.",
+    "codex": "Codex reads it when a session starts.",
+    "opencode": "OpenCode loads it when it starts; at each compaction it runs `opencode export` for the session.",
+}
+
+
+def _codex_hooks_disabled() -> str | None:
+    """Why Codex would not run the hooks, read from its config.toml, if it says so."""
+    import tomllib
+
+    from summarizer.integrations.agents import codex_home
+
+    config = codex_home() / "config.toml"
+    try:
+        features = tomllib.loads(config.read_text(encoding="utf-8")).get("features", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    for key in ("hooks", "codex_hooks"):
+        if isinstance(features, dict) and features.get(key) is False:
+            return f"{config} turns hooks off ([features] {key} = false): Codex will not run them"
+    return None
+
+
+def _project(args: argparse.Namespace) -> Path:
+    return Path(args.project_dir) if args.project_dir else Path.cwd()
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from summarizer.integrations.install import install, installed_command, write_claude_plugin
+
+    command = installed_command()
+    if args.plugin_dir:
+        if args.agent != "claude-code":
+            raise SummarizerError("--plugin-dir writes Claude Code's plugin layout; it is for claude-code only")
+        folder = write_claude_plugin(Path(args.plugin_dir), command)
+        print(f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})")
+        return 0
+    change = install(args.agent, "project" if args.project else "user", _project(args), command)
+    runs = " ".join(command)
+    if change.done == "unchanged":
+        print(f"already installed in {change.path} ({change.what}, running {runs})")
+    else:
+        print(f"{change.done} {change.what} in {change.path}, running {runs}")
+        print(_AFTER_INSTALL[args.agent])
+    if args.agent == "codex" and (warning := _codex_hooks_disabled()):
+        print(f"artifact-index: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    from summarizer.integrations.install import uninstall
+
+    change = uninstall(args.agent, "project" if args.project else "user", _project(args))
+    if change.done == "removed":
+        print(f"removed {change.what} from {change.path}")
+    else:
+        print(f"nothing to remove from {change.path} ({change.what})")
+    return 0
+
+
+def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", choices=["claude-code", "codex", "opencode"])
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="for every project of this user (the default)")
+    scope.add_argument("--project", action="store_true", help="for one project only (see --project-dir)")
+    parser.add_argument("--project-dir", metavar="DIR", help="the project (default: the current directory)")
+
+
 def _add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="FILE", help="the session store (default: $ARTIFACT_INDEX_STORE, else "
                                                         "$XDG_DATA_HOME/artifact-index/sessions.db)")
 
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``mcp`` and ``serve`` to the ``artifact-index`` parser."""
+    """Add ``mcp``, ``serve``, ``install`` and ``uninstall`` to the ``artifact-index`` parser."""
     from summarizer.cli import add_llm_options
 
     mcp = sub.add_parser("mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])")
@@ -79,3 +148,13 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
                        help="the model's context window in tokens, unless a request says (default: 200000)")
     add_llm_options(serve, "claude-code")
     serve.set_defaults(run=cmd_serve)
+
+    install = sub.add_parser("install", help="install the compaction hooks of Claude Code, Codex or OpenCode")
+    _add_agent_arguments(install)
+    install.add_argument("--plugin-dir", metavar="DIR",
+                         help="instead, write Claude Code's plugin layout (hooks/hooks.json) into DIR")
+    install.set_defaults(run=cmd_install)
+
+    uninstall = sub.add_parser("uninstall", help="remove exactly the hooks `install` added")
+    _add_agent_arguments(uninstall)
+    uninstall.set_defaults(run=cmd_uninstall)

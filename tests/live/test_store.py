@@ -12,7 +12,13 @@ import pytest
 
 from artifact_index.batch.discovery import Candidate
 from artifact_index.live.indexing import index_for_store
-from artifact_index.live.store import Compaction, SessionNotFound, SessionStore, StoreError, since_cutoff
+from artifact_index.live.store import (
+    Compaction,
+    SessionNotFound,
+    SessionStore,
+    StoreError,
+    since_cutoff,
+)
 from artifact_index.presentation.cli import main
 from tests.conftest import CorpusIndex
 
