@@ -18,9 +18,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from artifact_index.exceptions import UnreadableInput
+from artifact_index.exceptions import BinaryInput, UnreadableInput
 
-__all__ = ["Skipped", "Source", "read_source"]
+__all__ = ["Skipped", "Source", "parse_json_line", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -72,19 +72,10 @@ class Source:
         bad: list[Skipped] = []
         # Only "\n" ends a record: U+2028, U+2029 and U+0085 are ordinary characters inside one.
         for number, raw in enumerate(self.text.split("\n"), start=1):
-            line = raw.strip(_LINE_SPACE)
-            if not line:
-                continue
-            try:
-                records.append((number, _without_lone_surrogates(json.loads(line), line)))
-            except RecursionError:
-                bad.append(Skipped(number, "nested too deeply to read"))
-            except json.JSONDecodeError as exc:
-                joined = _split_joined(line) if exc.msg == "Extra data" else None
-                if joined:
-                    records.extend((number, _without_lone_surrogates(value, line)) for value in joined)
-                else:
-                    bad.append(Skipped(number, f"not valid JSON ({exc.msg})"))
+            values, problem = parse_json_line(raw)
+            records.extend((number, value) for value in values)
+            if problem is not None:
+                bad.append(Skipped(number, problem))
         return records, bad
 
     @property
@@ -169,6 +160,26 @@ def _salvage(text: str, damaged_at: int) -> Any | None:
     except (json.JSONDecodeError, RecursionError):
         return None
 
+def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
+    """The JSON values of one line of a JSON-lines file, or why it has none.
+
+    A blank line has no value and no problem; a line holding several joined
+    records (see :func:`_split_joined`) has them all.  A record nested too
+    deeply is a problem; a lone surrogate in it becomes U+FFFD.
+    """
+    line = raw.strip(_LINE_SPACE)
+    if not line:
+        return [], None
+    try:
+        return [_without_lone_surrogates(json.loads(line), line)], None
+    except RecursionError:
+        return [], "nested too deeply to read"
+    except json.JSONDecodeError as exc:
+        joined = _split_joined(line) if exc.msg == "Extra data" else None
+        if joined:
+            return [_without_lone_surrogates(value, line) for value in joined], None
+        return [], f"not valid JSON ({exc.msg})"
+
 
 def _split_joined(line: str) -> list[Any] | None:
     """The JSON objects of a line that holds several, or None.
@@ -197,7 +208,7 @@ def _decode(data: bytes, name: str) -> str:
         except (OSError, EOFError, zlib.error) as exc:
             raise UnreadableInput(f"{name} is not a valid gzip file ({exc})") from exc
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise UnreadableInput(f"{name} is a binary file, not a transcript")
+        raise BinaryInput(f"{name} is a binary file, not a transcript")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     # Transcripts are UTF-8; a stray invalid byte in one tool output must not
