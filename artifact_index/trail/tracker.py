@@ -7,11 +7,14 @@ says whether they happened: a failed or rejected edit is recorded but never
 changes a file.  Everything the tracker needs to continue (the graph, the
 calls still waiting for a result, the current directory) lives in the index,
 so :meth:`Tracker.save` / :meth:`Tracker.resume` continue a live session
-without re-reading it.
+without re-reading it.  Feeding is idempotent by event identity: an event
+fed again (a live reader that re-sends the tail of a file, a batch replayed
+after a resume) changes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -50,7 +53,7 @@ from artifact_index.trail.shell import analyze_command
 from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
 from artifact_index.trail.submission import GitModel
 
-__all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker"]
+__all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
 # Formats whose shell tool keeps one shell process, so a `cd` in one command
 # moves every later command (and relative paths of later tool calls).
@@ -75,6 +78,7 @@ class Tracker:
         meta.setdefault("pending", {})
         meta.setdefault("orphan_results", 0)
         meta.setdefault("events", 0)
+        self._seen: set[str] = set(meta.setdefault("seen_events", []))
 
     # -- persistence ------------------------------------------------------------
     def save(self) -> str:
@@ -94,6 +98,11 @@ class Tracker:
 
     def feed(self, event: Event) -> None:
         meta = self.index.meta
+        identity = event_identity(event)
+        if identity in self._seen:
+            return
+        self._seen.add(identity)
+        meta["seen_events"].append(identity)
         meta["events"] += 1
         self._touch_turn(event.turn)
         if isinstance(event, SessionInfo):
@@ -641,6 +650,21 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+def event_identity(event: Event) -> str:
+    """What makes two events the same event, as a short digest.
+
+    A tool call or result is its call id where it stands (turn, line,
+    sub-agent, time): some models reuse ids like ``call_0`` in later
+    responses, and those are different calls.  Any other event is its whole
+    content.
+    """
+    if isinstance(event, ToolCall | ToolResult):
+        key = f"{event.kind}\0{event.call_id}\0{event.turn}\0{event.line}\0{event.sidechain}\0{event.timestamp}"
+    else:
+        key = event.model_dump_json()
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 _STASHED_FIELDS = ("exists", "changed", "restored", "depth", "content", "windows")
