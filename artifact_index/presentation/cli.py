@@ -75,7 +75,7 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(files_json(index, skipped=len(loaded.skipped)))
+        emit_json(files_json(index, skipped=len(loaded.skipped), changed_only=args.changed))
     else:
         sys.stdout.write(files_table(index, all_files=not args.changed))
     return 0

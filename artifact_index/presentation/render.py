@@ -40,8 +40,10 @@ def _file_json(entry: FileEntry) -> dict[str, Any]:
     return out
 
 
-def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+def files_json(index: ArtifactIndex, skipped: int = 0, *, changed_only: bool = False) -> dict[str, Any]:
     """The ``artifact-index files --json`` contract of design.md.
+
+    ``changed_only`` leaves out the files that were only read.
 
     Files touched only by failed operations are not in ``files`` (they did
     not change and were not read); they are listed under ``failed`` so no
@@ -53,7 +55,7 @@ def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
     did not submit (scratch scripts, backups, ``patch.txt``) are listed under
     ``unsubmitted`` with their status there.
     """
-    entries = index.files()
+    entries = [e for e in index.files() if not (changed_only and e.status == "read")]
     return {
         "format": index.format,
         "root": index.root,
@@ -72,9 +74,18 @@ def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
 _ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
 
 
+_CREATING = frozenset({"create", "write", "move", "copy"})
+
+
 def _why(entry: FileEntry) -> str:
-    """The evidence for a change in a few words: the last change op, its command when shell-made."""
+    """The evidence for a change in a few words, with its command when shell-made.
+
+    A created file shows the operation that created it (a later edit is not
+    why it is new); any other status shows the last change.
+    """
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    if entry.status == "created":
+        changes = [op for op in changes if op.action in _CREATING] or changes
     if not changes:
         return ""
     last = changes[-1]

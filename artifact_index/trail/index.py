@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.trail.paths import file_key
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -196,9 +197,27 @@ class ArtifactIndex:
         )
 
     def files(self) -> list[FileEntry]:
-        """Every file the transcript touched, in order of first touch."""
+        """Every file the transcript touched, in order of first touch.
+
+        A path that was only read and is a directory (a tool listed it, or
+        other files lie under it) is no file, and is left out.
+        """
         nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
-        return [self._entry(str(data["path"]), data) for _, data in nodes]
+        directories = self._directories()
+        return [self._entry(str(data["path"]), data) for _, data in nodes
+                if not (data["path"] in directories and self.status_of(data) == "read")]
+
+    def _directories(self) -> set[str]:
+        """Keys known to be directories: listed by a read tool, or holding another file."""
+        found = {"."}  # the workspace root itself
+        for _, data in self.nodes_of_kind("file"):
+            parent = str(data["path"])
+            while "/" in parent.rstrip("/"):
+                parent = parent.rstrip("/").rsplit("/", 1)[0]
+                if not parent or parent in found:
+                    break  # its ancestors are in already
+                found.add(parent)
+        return found | set(self.meta.get("listed_directories", []))
 
     def submission(self) -> dict[str, Any] | None:
         """How the run ended when its harness took a submission (mini-swe-agent), else None.
@@ -223,9 +242,13 @@ class ArtifactIndex:
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
     def _find_file(self, path: str) -> dict[str, Any] | None:
-        """The node of a file named by its key or its displayed path."""
+        """The node of a file named by its key or its displayed path, however spelled.
+
+        ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
+        """
+        key = file_key(path, None, self.root)
         for _, data in self.nodes_of_kind("file"):
-            if data["path"] == path or data.get("display") == path:
+            if data["path"] in (path, key) or data.get("display") == path:
                 return data
         return None
 

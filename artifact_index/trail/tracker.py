@@ -46,7 +46,7 @@ from artifact_index.trail.annotations import (
     add_symbol_changes,
     add_symbols_read,
 )
-from artifact_index.trail.contents import parse_read_output
+from artifact_index.trail.contents import is_directory_listing, parse_read_output
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.shell import analyze_command
@@ -285,6 +285,12 @@ class Tracker:
             return self._unstash(op_node, op.detail) if status != "failure" else set()
         assert op.path is not None
         key = self._key(op.path, op.cwd or cwd)
+        if op.action == "read" and status != "failure" and is_directory_listing(result.output):
+            # The path was a directory: the tool listed it, no file was read.
+            listed = self.index.meta.setdefault("listed_directories", [])
+            if key not in listed:
+                listed.append(key)
+            return set()
         file = self._file(key, op.path, op_node)
         self.index.graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
         if status == "failure":
@@ -630,7 +636,8 @@ class Tracker:
         node = self.index.graph.nodes.get(f"file:{key}")
         if node is not None and node.get("exists") is not False:
             return False
-        if path.rstrip("/") in self.index.meta.get("directories", []):
+        if path.rstrip("/") in self.index.meta.get("directories", []) or key in self.index.meta.get(
+                "listed_directories", []):
             return True
         prefix = key + "/"
         if any(str(d["path"]).startswith(prefix) for _, d in self.index.nodes_of_kind("file")):
