@@ -233,7 +233,7 @@ class Tracker:
         if shell_cwd and not is_absolute(shell_cwd):
             shell_cwd = join(cwd, shell_cwd)
         analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self,
-                                   workspace=meta.get("root"))
+                                   workspace=meta.get("root"), output=result.output or None)
         if analysis.directories:
             meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
         if analysis.scratch_files:
@@ -643,6 +643,12 @@ class Tracker:
         if any(str(d["path"]).startswith(prefix) for _, d in self.index.nodes_of_kind("file")):
             return True
         return None
+
+    def existed_before(self, path: str) -> bool | None:
+        """Whether the file predates the session, as far as the trail says."""
+        node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
+        value = node.get("existed_before") if node else None
+        return value if isinstance(value, bool) else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"

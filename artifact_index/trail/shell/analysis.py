@@ -93,6 +93,7 @@ def analyze_command(
     succeeded: bool | None,
     context: ShellContext | None = None,
     workspace: str | None = None,
+    output: str | None = None,
 ) -> ShellAnalysis:
     """Infer the file effects of a shell command.
 
@@ -101,10 +102,11 @@ def analyze_command(
     ``succeeded`` is the recorded status (None when the format records
     none).  ``workspace`` is the root whose files count as workspace files
     even when it lies in a temporary directory; it defaults to ``cwd``.
+    ``output`` is what the command printed, when it is known.
     """
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
-    run = _Run(Files(context, root.rstrip("/") or "/" if root else None))
+    run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
     scope = Scope(start)
     outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
     try:
@@ -139,8 +141,9 @@ def _invert(outcome: Outcome) -> Outcome:
 class _Run:
     """One analysis: the operations found so far and the file overlay (the Runtime of effects)."""
 
-    def __init__(self, files: Files):
+    def __init__(self, files: Files, output: str | None = None):
         self._files = files
+        self._output = output
         self.ops: list[FileOperation] = []
         self.nesting = 0
         self.temp_count = 0
@@ -150,6 +153,10 @@ class _Run:
     @property
     def files(self) -> Files:
         return self._files
+
+    @property
+    def output(self) -> str | None:
+        return self._output
 
     def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
         self.script(text, Scope(cwd), "failed" if failed else "unknown")

@@ -36,7 +36,9 @@ class ShellContext(Protocol):
     define ``is_directory(path) -> bool | None`` (True: a directory, False: an
     existing file, None: not known); it is used when present, e.g. to tell
     ``rm -r FILE`` from ``rm -r DIR`` and to see that ``touch`` hits a file
-    whose content is unknown but which exists.
+    whose content is unknown but which exists.  Likewise an optional
+    ``existed_before(path) -> bool | None`` says whether a file predates the
+    session (a lock file next to a manifest the session created is new).
     """
 
     def content_of(self, path: str) -> str | None:
@@ -133,6 +135,25 @@ class Files:
         if path in self.removed:
             return False
         return path in self.written or self.content_of(path) is not None
+
+    def exists(self, path: str) -> bool | None:
+        """True when the file is known to exist now, False when known not to, None when nothing says."""
+        if path in self.removed:
+            return False
+        if self.known_file(path) or self.is_directory(path) is False:
+            return True
+        return None
+
+    def existed_before(self, path: str) -> bool | None:
+        """Whether the file existed before the session, when the caller knows (``existed_before`` probe)."""
+        answer = self._probe("existed_before", path)
+        if isinstance(answer, bool):
+            return answer
+        return False if path in self.written else None  # this very command made it
+
+    def _probe(self, name: str, path: str) -> object:
+        probe = getattr(self.context, name, None) if self.context is not None else None
+        return probe(path) if callable(probe) else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = directory.rstrip("/") + "/"
