@@ -31,7 +31,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
-from artifact_index.trail.paths import file_key
+from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.shell.state import TEMP_ROOTS
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -71,6 +72,9 @@ class FileEntry(BaseModel):
     # not submit, the submission could not be worked out, or the file is
     # not changed (see artifact_index.trail.submission).
     submitted: bool | None = None
+    # The file lies outside the workspace root (a script in /tmp, a plan in
+    # the home directory); views may hide such files.
+    outside_workspace: bool = False
 
 
 class SymbolEntry(BaseModel):
@@ -194,7 +198,19 @@ class ArtifactIndex:
             renamed_from=data.get("renamed_from"),
             ops=ops,
             submitted=key in submitted if submitted is not None and status in CHANGED_STATUSES else None,
+            outside_workspace=self.is_outside(key),
         )
+
+    def is_outside(self, key: str) -> bool:
+        """Whether a file key lies outside the workspace.
+
+        Keys under the root are relative, so an absolute key is outside when
+        the root is known; without a root only temporary directories are
+        known to be outside.
+        """
+        if not is_absolute(key):
+            return False
+        return bool(self.root) or any(key == r or key.startswith(r + "/") for r in TEMP_ROOTS)
 
     def files(self) -> list[FileEntry]:
         """Every file the transcript touched, in order of first touch.

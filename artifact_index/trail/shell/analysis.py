@@ -75,9 +75,9 @@ class ShellAnalysis:
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
     ``scratch_files``: content the command wrote to files in temporary
-    directories outside the workspace.  They are not workspace changes, but
-    a later ``python /tmp/fix.py`` needs the script's text: hand it back
-    through ``ShellContext.content_of``.
+    directories outside the workspace (they are operations too, but a later
+    ``python /tmp/fix.py`` needs the script's text even when the caller
+    keeps no content): hand it back through ``ShellContext.content_of``.
     """
 
     operations: list[FileOperation]
@@ -163,7 +163,9 @@ class _Run:
 
     def temp_path(self) -> str:
         self.temp_count += 1
-        return f"/tmp/tmp.artifact-index-{self.temp_count}"
+        path = f"/tmp/tmp.artifact-index-{self.temp_count}"
+        self.files.anonymous.add(path)
+        return path
 
     # -- walking ------------------------------------------------------------------
 
@@ -324,29 +326,36 @@ class _Run:
     # -- emitting -------------------------------------------------------------
 
     def emit(self, op: FileOperation) -> None:
-        """Record ``op`` unless it only touches scratch files or devices."""
+        """Record ``op`` unless it only touches devices or anonymous temporary files.
+
+        Named files in temporary directories (``/tmp/cleanup.sh``) are kept:
+        they may be the deliverable, and the trail marks them as outside the
+        workspace.  A ``mktemp`` file has no name worth keeping: a move out
+        of it writes its destination, a move into it deletes its source.
+        """
         files = self.files
         src = files.kind(op.path) if op.path else "workspace"
         if op.action in ("move", "copy") and op.dest:
             dst = files.kind(op.dest)
             if "device" in (src, dst):
                 return
-            if src == "scratch" and dst == "scratch":
+            if src == "anonymous" and dst == "anonymous":
                 files.record(op)
                 return
-            if dst == "scratch":
+            if dst == "anonymous":
                 if op.action == "move":
-                    self._keep(op.model_copy(update={"action": "delete", "dest": None, "detail": f"moved to {op.dest}"}))
+                    self._keep(op.model_copy(update={"action": "delete", "dest": None, "detail": "moved to a temporary file"}))
                 files.record(op)
                 return
-            if src == "scratch":
+            if src == "anonymous":
                 content = files.content_of(op.path) if op.path else None
                 files.record(op)
-                self._keep(op.model_copy(update={"action": "write", "path": op.dest, "dest": None, "content": content, "detail": f"{op.action} of {op.path}"}))
+                self._keep(op.model_copy(update={"action": "write", "path": op.dest, "dest": None, "content": content,
+                                                 "detail": f"{op.action} of a temporary file"}))
                 return
         if src == "device":
             return
-        if src == "scratch":
+        if src == "anonymous":
             files.record(op)
             return
         self._keep(op)
@@ -481,6 +490,7 @@ def _mktemp(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool
     operands = [a for a in args[1:] if a.value and not a.value.startswith("-")]
     if operands and operands[0].value and "/" in operands[0].value:
         path = join(scope.cwd, operands[0].value.replace("X", "0")) or path
+        run.files.anonymous.add(path)  # the X's are random: the name means nothing
     if not any(a.value in ("-d", "--directory") for a in args[1:]):
         run.files.record(FileOperation(action="write", path=path, content=""))
     return path + "\n"

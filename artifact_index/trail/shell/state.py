@@ -6,7 +6,9 @@ the command itself has done so far (``cat > fix.py <<EOF ... EOF && python
 fix.py`` must see the script it just wrote).  It also places paths: joined
 with the effective working directory, normalised, and classified as a
 workspace file, a scratch file in a temporary directory outside the
-workspace, or a device (``/dev/null``), which is no file at all.
+workspace (kept in the trail, which marks it as outside), an anonymous
+``mktemp`` file whose random name means nothing, or a device
+(``/dev/null``), which is no file at all.
 """
 
 from __future__ import annotations
@@ -50,9 +52,9 @@ class ShellContext(Protocol):
         ...
 
 
-PathKind = Literal["workspace", "scratch", "device"]
+PathKind = Literal["workspace", "scratch", "anonymous", "device"]
 
-# Temporary directories: what is written there is not a workspace change.
+# Temporary directories: what is written there lies outside the workspace.
 TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", "/dev/shm")
 DEVICE_PREFIXES = ("/dev/", "/proc/")
 
@@ -105,12 +107,15 @@ class Files:
     removed: set[str] = field(default_factory=set)
     directories: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
+    anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
 
     # -- classification -----------------------------------------------------
 
     def kind(self, path: str) -> PathKind:
         if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
             return "device"
+        if path in self.anonymous or any(path.startswith(a + "/") for a in self.anonymous):
+            return "anonymous"
         if self.workspace and path.startswith("/") and _under(path, self.workspace):
             return "workspace"
         if path.startswith("/") and any(_under(path, root) for root in TEMP_ROOTS):
@@ -215,7 +220,7 @@ class Files:
 
     def _wrote(self, path: str, content: str | None) -> None:
         self.removed.discard(path)
-        if self.kind(path) == "scratch":
+        if self.kind(path) in ("scratch", "anonymous"):
             if content is None:
                 self.scratch.pop(path, None)
             else:
