@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, Submission, ToolCall, ToolResult
+from artifact_index.ingestion.events import (
+    Event,
+    FileOperation,
+    SessionInfo,
+    Submission,
+    ToolCall,
+    ToolResult,
+)
 from artifact_index.presentation.cli import main
 from artifact_index.presentation.render import files_json
 from artifact_index.trail.tracker import Tracker
