@@ -171,6 +171,10 @@ class TestGenerators:
             ("create", "priv/resource_snapshots/repo/tickets/20260504091500.json"),
         ]
 
+    def test_a_path_reported_through_the_build_link_is_the_projects_priv(self) -> None:
+        output = "Running codegen for AshSqlite.DataLayer...\n* creating _build/dev/lib/helpdesk/priv/repo/migrations/20260504_x.exs\n"
+        assert _ran("mix ash.codegen x --yes", output) == [("create", "priv/repo/migrations/20260504_x.exs")]
+
     def test_rails_and_alembic_generators(self) -> None:
         rails = "      invoke  active_record\n      create    db/migrate/20260504_create_users.rb\n      create    app/models/user.rb\n"
         assert _ran("bin/rails generate model User", rails) == [

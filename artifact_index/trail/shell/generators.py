@@ -46,6 +46,7 @@ _ALEMBIC = _Generator(re.compile(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b
 # mix tasks that generate files, by prefix.
 _MIX_GENERATORS = ("ash.codegen", "ash.gen.", "ash_postgres.generate_migrations", "ash_sqlite.generate_migrations",
                    "ecto.gen.", "phx.gen.", "phx.new", "igniter.", "ash.patch.")
+_MIX_BUILD_PRIV = re.compile(r"^_build/[^/]+/lib/[^/]+/priv/")
 _EDITING_VERBS = frozenset({"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"})
 
 GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build"})
@@ -72,7 +73,9 @@ def _generated(inv: Invocation, runtime: Runtime, label: str, generator: _Genera
     output = runtime.output or ""
     ops: list[FileOperation] = []
     for match in generator.report.finditer(output):
-        path = inv.place(match.group("path").rstrip("/"))
+        # In development Mix links _build/ENV/lib/APP/priv to the project's priv,
+        # and some data layers (ash_sqlite) report the linked path.
+        path = inv.place(_MIX_BUILD_PRIV.sub("priv/", match.group("path").rstrip("/")))
         if path is None or match.group("path").endswith("/"):
             continue  # a directory it made
         verb = match.group("verb")
