@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from artifact_index.redaction import redact_json
 from summarizer.exceptions import EventLogError
 
 __all__ = [
@@ -58,7 +59,9 @@ class _Event(BaseModel):
         return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
     def to_json(self) -> str:
-        return self.model_dump_json(by_alias=True, exclude_none=True)
+        """The log line, secrets redacted (summaries and errors quote the session)."""
+        return json.dumps(redact_json(self.model_dump(mode="json", by_alias=True, exclude_none=True)),
+                          ensure_ascii=False)
 
 
 class CompactEvent(_Event):
