@@ -100,9 +100,10 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(files_json(index, skipped=len(loaded.skipped)))
+        emit_json(files_json(index, skipped=len(loaded.skipped), changed_only=args.changed,
+                             workspace_only=args.workspace_only))
     else:
-        emit_text(files_table(index, all_files=not args.changed))
+        emit_text(files_table(index, all_files=not args.changed, workspace_only=args.workspace_only))
     return 0
 
 
@@ -238,6 +239,8 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
     add_transcript_arguments(files)
     files.add_argument("--changed", action="store_true", help="hide files that were only read")
+    files.add_argument("--workspace-only", action="store_true",
+                       help="hide files outside the workspace root (temporary files, other directories)")
     files.set_defaults(run=cmd_files)
 
     history = sub.add_parser("history", help="the timeline of one file")
