@@ -120,9 +120,11 @@ def _next_steps(facts: SessionFacts) -> list[str]:
     return items
 
 
-def _decisions(facts: SessionFacts) -> list[str]:
+def _decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str]:
     # The latest few: earlier ones were often revisited, and each costs the reader's attention.
-    return [f"(turn {d.turn}) {d.text}" for d in facts.decisions if d.kind != "root-cause"][-8:]
+    # Root causes found belong here too, unless the template gives them a section of their own.
+    return [f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}" for d in facts.decisions
+            if with_root_causes or d.kind != "root-cause"][-8:]
 
 
 def _root_cause(facts: SessionFacts) -> list[str]:
@@ -225,9 +227,13 @@ class ExtractiveWriter:
 
     def write(self, request: NarrativeRequest) -> NarrativeReply:
         sections = {}
+        own_root_cause = any(section.key == "root_cause" for section in request.sections)
         for section in request.sections:
             extractor = _EXTRACTORS.get(section.key, _nothing)
-            items = extractor(request.facts)
+            if section.key == "decisions":
+                items = _decisions(request.facts, with_root_causes=not own_root_cause)
+            else:
+                items = extractor(request.facts)
             earlier = request.previous.items(section.key)
             superseded = [n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"]
             sections[section.key] = SectionReply(items=items, superseded=superseded)
