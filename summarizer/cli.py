@@ -19,6 +19,7 @@ from artifact_index.presentation.cli import (
     emit_text,
     report_skipped,
 )
+from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
 from summarizer.commands import compact_command, events_until_compaction, summary_command
 from summarizer.exceptions import SummarizerError
@@ -69,12 +70,16 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn(sentence: str) -> None:
+    print(redact_text(f"artifact-index: warning: {sentence}"), file=sys.stderr)
+
+
 def cmd_compact(args: argparse.Namespace) -> int:
 
     emit_json(compact_command(
         args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
         model=args.model, config=args.config, template=args.template, force=args.force,
-        instructions=args.instructions, exact_tokens=args.exact_tokens,
+        instructions=args.instructions, exact_tokens=args.exact_tokens, report=_warn,
     ))
     return 0
 

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from pydantic import ValidationError
+
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.adapters import known_formats
@@ -45,6 +47,7 @@ from artifact_index.presentation.render import (
     symbols_table,
     tasks_table,
 )
+from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
@@ -98,9 +101,10 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(files_json(index, skipped=len(loaded.skipped)))
+        emit_json(files_json(index, skipped=len(loaded.skipped), changed_only=args.changed,
+                             workspace_only=args.workspace_only))
     else:
-        emit_text(files_table(index, all_files=not args.changed))
+        emit_text(files_table(index, all_files=not args.changed, workspace_only=args.workspace_only))
     return 0
 
 
@@ -197,10 +201,19 @@ def cmd_formats(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_transcript_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
+def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
+    """The transcript argument every indexing command shares, with the options of a batch run."""
+    parser.add_argument("transcript", nargs="+", metavar="TRANSCRIPT",
+                        help="transcript file (.gz allowed), - for standard input, or several, or folders "
+                             "(searched recursively; JSON Lines with --json)")
     parser.add_argument("--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    if json_option:
+        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    batch = parser.add_argument_group("several transcripts")
+    batch.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    batch.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                       help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
+                            "(needs artifact-index[dask])")
 
 
 PLUGIN_GROUP = "artifact_index.commands"
@@ -228,6 +241,8 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
     add_transcript_arguments(files)
     files.add_argument("--changed", action="store_true", help="hide files that were only read")
+    files.add_argument("--workspace-only", action="store_true",
+                       help="hide files outside the workspace root (temporary files, other directories)")
     files.set_defaults(run=cmd_files)
 
     history = sub.add_parser("history", help="the timeline of one file")
@@ -263,13 +278,33 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
 
     formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
     formats.set_defaults(run=cmd_formats)
+    add_session_commands(sub)
     if plugins:
         _add_plugin_commands(sub)
     return parser
 
 
+def _is_batch(transcripts: list[str]) -> bool:
+    """Several transcripts, or a folder of them (standard input is one transcript, alone)."""
+    if len(transcripts) == 1:
+        return transcripts[0] != "-" and os.path.isdir(transcripts[0])
+    if "-" in transcripts:
+        raise ArtifactIndexError("- (standard input) is one transcript; it cannot be read with others")
+    return True
+
+
 _BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "tasks", "show", "errors", "refetch",
-                                "formats"})
+                                "formats", "store", "sessions", "where", "watch"})
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` as one line (a pydantic error names its first problem only)."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"invalid {exc.title}: {where + ': ' if where else ''}{first['msg']}{more}"
+    return " ".join(str(exc).split())[:1000]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -280,6 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         with redaction_disabled() if args.no_redact else nullcontext():
+            if isinstance(getattr(args, "transcript", None), list) and getattr(args, "batch", True):
+                if _is_batch(args.transcript):
+                    from artifact_index.presentation.batch import run_batch
+
+                    return run_batch(args)
+                args.transcript = args.transcript[0]
             return run(args)
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.
@@ -291,12 +332,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the promise is one sentence, never a traceback
         # Messages can quote the input, so they are redacted like any output.
         if isinstance(exc, ArtifactIndexError):
-            print(redact_text(f"artifact-index: error: {exc}"), file=sys.stderr)
+            print(redact_text(f"artifact-index: error: {_one_line(exc)}"), file=sys.stderr)
             return EXIT_USAGE
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
-            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {exc} "
+            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
                         "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"),
             file=sys.stderr,
         )
