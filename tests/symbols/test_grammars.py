@@ -10,18 +10,27 @@ from pathlib import Path
 import pytest
 
 from artifact_index.exceptions import GrammarUnavailable
-from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols import definitions, grammars
 from artifact_index.presentation.cli import main
+from artifact_index.trail.shell import parser as shell_parser
+from artifact_index.trail.shell import scripts as shell_scripts
 
 LANGUAGES = ["bash", "python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "c_sharp",
              "ruby", "php", "kotlin", "elixir"]
 
 
+def _clear_grammar_caches() -> None:
+    grammars.language.cache_clear()
+    shell_parser._parser.cache_clear()
+    shell_scripts._parser.cache_clear()
+    definitions.tags_query.cache_clear()
+
+
 @pytest.fixture
 def fresh_grammars() -> Iterator[None]:
-    grammars.language.cache_clear()
+    _clear_grammar_caches()
     yield
-    grammars.language.cache_clear()
+    _clear_grammar_caches()
 
 
 @pytest.mark.parametrize("name", LANGUAGES)
