@@ -22,15 +22,23 @@ _OUTPUT_LINES = 4
 _OUTPUT = 400
 
 
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+
+
 def _target(call: ToolCall) -> str:
+    """What the call acted on: its command or file, as the adapter read it, else its arguments."""
+    for op in call.operations:
+        named = op.command if op.action == "shell" else op.path
+        if named:
+            return _short(named)
     arguments = call.arguments
     for key in ("command", "cmd", "file_path", "path", "filePath", "pattern", "url", "query"):
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
-            text = " ".join(value.split())
-            return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
-    text = json.dumps(arguments, ensure_ascii=False, default=str)
-    return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+            return _short(value)
+    return _short(json.dumps(arguments, ensure_ascii=False, default=str))
 
 
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
