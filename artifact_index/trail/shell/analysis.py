@@ -74,6 +74,9 @@ class ShellAnalysis:
     unknown), for harnesses whose shell persists between commands.
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
+    ``cleared``: directories it removed with everything in them (``rm -r``):
+    like the ones it created, nothing found in them later predates the
+    session.
     ``scratch_files``: content the command wrote to files in temporary
     directories outside the workspace (they are operations too, but a later
     ``python /tmp/fix.py`` needs the script's text even when the caller
@@ -84,6 +87,7 @@ class ShellAnalysis:
     cwd_after: str | None
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
+    cleared: tuple[str, ...] = ()
 
 
 def analyze_command(
@@ -122,6 +126,7 @@ def analyze_command(
         cwd_after=cwd_after,
         directories=tuple(run.files.directories),
         scratch_files=dict(run.files.scratch),
+        cleared=tuple(run.files.cleared),
     )
 
 

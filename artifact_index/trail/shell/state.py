@@ -108,6 +108,7 @@ class Files:
     directories: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
+    cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
 
     # -- classification -----------------------------------------------------
 
@@ -197,6 +198,10 @@ class Files:
     def made_directory(self, path: str) -> None:
         if path not in self.directories:
             self.directories.append(path)
+
+    def cleared_directory(self, path: str) -> None:
+        if path not in self.cleared:
+            self.cleared.append(path)
 
     def record(self, op: FileOperation) -> None:
         """Update the overlay after ``op`` (already placed, workspace or scratch)."""
