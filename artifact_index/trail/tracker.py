@@ -235,7 +235,7 @@ class Tracker:
         if shell_cwd and not is_absolute(shell_cwd):
             shell_cwd = join(cwd, shell_cwd)
         analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self,
-                                   workspace=meta.get("root"), output=result.output or None)
+                                   workspace=meta.get("root"), output=result.output or None, dialect=op.dialect)
         if analysis.directories:
             meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
         if analysis.cleared:

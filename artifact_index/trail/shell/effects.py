@@ -588,7 +588,7 @@ def _rm(inv: Invocation, runtime: Runtime) -> Effect:
         if not recursive:
             ops.append(inv.op("delete", path))
             continue
-        is_dir = files.is_directory(path)
+        is_dir = True if (arg.value or "").endswith("/") else files.is_directory(path)
         if is_dir is False or files.known_file(path):
             ops.append(inv.op("delete", path))
         elif is_dir is None and not hasattr(files.context, "is_directory"):

@@ -60,6 +60,7 @@ DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_TEMP = re.compile(r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE)
 
 
 def join(cwd: str | None, path: str) -> str | None:
@@ -120,6 +121,8 @@ class Files:
         if self.workspace and path.startswith("/") and _under(path, self.workspace):
             return "workspace"
         if path.startswith("/") and any(_under(path, root) for root in TEMP_ROOTS):
+            return "scratch"
+        if _WINDOWS_TEMP.match(path):
             return "scratch"
         return "workspace"
 
