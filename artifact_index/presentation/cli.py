@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from pydantic import ValidationError
+
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.adapters import known_formats
@@ -49,6 +51,7 @@ from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.work_state import work_state
 
 __all__ = [
     "PLUGIN_GROUP",
@@ -151,7 +154,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
         emit_json({**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
                "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
-               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
+               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages(),
+               "work": work_state(index)})
     else:
         emit_text(show_text(index))
     return 0
@@ -293,6 +297,16 @@ _BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "task
                                 "formats", "store", "sessions", "where", "watch"})
 
 
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` as one line (a pydantic error names its first problem only)."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"invalid {exc.title}: {where + ': ' if where else ''}{first['msg']}{more}"
+    return " ".join(str(exc).split())[:1000]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     # Finding plugins scans every installed distribution: a built-in command does without.
@@ -318,12 +332,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the promise is one sentence, never a traceback
         # Messages can quote the input, so they are redacted like any output.
         if isinstance(exc, ArtifactIndexError):
-            print(redact_text(f"artifact-index: error: {exc}"), file=sys.stderr)
+            print(redact_text(f"artifact-index: error: {_one_line(exc)}"), file=sys.stderr)
             return EXIT_USAGE
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
-            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {exc} "
+            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
                         "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"),
             file=sys.stderr,
         )
