@@ -33,9 +33,9 @@ reported.
 
 Every public function returns an empty list rather than raising on input it
 cannot use: an unknown language, text with NUL bytes, text over
-:data:`MAX_SOURCE_CHARS` or nesting brackets a thousand deep, or a missing
-grammar (which :mod:`artifact_index.facts.symbols.grammars` reports once with a
-``GrammarUnavailable`` warning).
+:data:`MAX_SOURCE_CHARS` or nesting brackets a thousand deep.  A supported
+language whose grammar is not installed raises
+:class:`~artifact_index.exceptions.GrammarUnavailable`.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from pydantic import BaseModel, ConfigDict
 from tree_sitter import Node, Query, QueryCursor
 
 from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols.query_compat import compile_tags_query
 
 __all__ = [
     "MAX_SOURCE_CHARS",
@@ -266,7 +267,7 @@ def tags_query(language: str) -> Query | None:
         text = _query_text(language)
     except FileNotFoundError:
         return None
-    return Query(lang, text)
+    return compile_tags_query(lang, language, text)
 
 
 # --- definitions ----------------------------------------------------------------
