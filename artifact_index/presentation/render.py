@@ -76,13 +76,18 @@ def files_json(
         "files": [_file_json(e) for e in entries if e.status is not None and e.submitted is not False],
         "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
         "submission": index.submission(),
-        "failed": [_file_json(e) for e in entries if e.status is None],
+        "failed": [_file_json(e) for e in entries if _only_failed(e)],
         "unknown_effects": [
             {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
             for op in index.unknown_effects()
         ],
         "skipped_lines": skipped,
     }
+
+
+def _only_failed(entry: FileEntry) -> bool:
+    """Touched only by calls that failed (not the source of a copy, which is neither changed nor read)."""
+    return entry.status is None and any(op.result == "failure" for op in entry.ops)
 
 
 _ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
@@ -161,7 +166,7 @@ def files_table(index: ArtifactIndex, *, all_files: bool = True, workspace_only:
         lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
     if outside:
         lines += ["", f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):", *_rows(outside)]
-    failed_only = [e for e in index.files() if e.status is None]
+    failed_only = [e for e in index.files() if _only_failed(e)]
     if failed_only:
         lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "
                      + ", ".join(e.path for e in failed_only[:10]) + ("…" if len(failed_only) > 10 else ""))
