@@ -129,8 +129,8 @@ class _Items:
         """Set fields of an item; a new item is added only when ``track`` (the session acted on it or showed it)."""
         current = self.get(tracker, item_id)
         if current is None:
-            if not track or "status" not in changes:
-                return
+            if not track or changes.get("status") is None:
+                return  # an item first met without a state (`bd update X --notes ...`) is not tracked
             current = WorkItem(id=item_id, tracker=tracker, status=changes["status"], turn=self.turn)
         values = {k: v for k, v in changes.items() if v is not None}
         updated = current.model_copy(update={**values, "turn": self.turn})

@@ -93,14 +93,16 @@ class WorkState:
             return None
         if root is None:
             return git_cwd if git_cwd.startswith("..") else None
-        if not git_cwd.startswith("/"):
-            return None
-        inside = git_cwd == root or git_cwd.startswith(root.rstrip("/") + "/")
-        holds = root.startswith(git_cwd.rstrip("/") + "/")
-        if inside or holds:
-            return None
+        if not (is_absolute(git_cwd) and is_absolute(root)):
+            return None  # relative to a start that is unknown: taken as the workspace
+        here, base = git_cwd.rstrip("/").split("/"), root.rstrip("/").split("/")
+        shared = 0
+        while shared < min(len(here), len(base)) and here[shared] == base[shared]:
+            shared += 1
+        if shared in (len(here), len(base)):
+            return None  # inside the workspace, or a directory holding it: the same repository
         # A neighbour of the workspace reads best as `../site`; a directory elsewhere by its full path.
-        near = posixpath.commonpath([git_cwd, root]) != "/"
+        near = shared > 1 and root.startswith("/") and git_cwd.startswith("/")
         return posixpath.relpath(git_cwd, root) if near else git_cwd
 
     def _observe_elsewhere(self, repository: str, sub: str | None, args: list[str | None], output: str, turn: int,

@@ -123,3 +123,7 @@ def test_github_pull_requests_and_issues_the_session_acted_on() -> None:
     assert (found["#12"]["tracker"], found["#12"]["status"], found["#12"]["title"]) == (
         "gh issue", "closed", "Totals drift")
     assert "#800" not in found  # looked at, never acted on
+
+
+def test_a_note_added_to_an_item_never_seen_tracks_nothing() -> None:
+    assert items(shell("bd update av-raf --append-notes 'Draft PR opened'", "✓ Updated issue: av-raf — Sync\n", 3)) == {}

@@ -107,3 +107,10 @@ def test_a_directory_inside_the_workspace_or_holding_it_is_the_same_repository()
         shell("cd / && git status", "On branch main\n", 2),
     )
     assert (work["branch"], work["elsewhere"]) == ("main", [])
+
+
+def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() -> None:
+    events: list[Event] = [SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
+                           *shell("git -C /tmp/scratch status", "On branch main\n", 1)]
+    work = work_state(Tracker(format="claude-code").feed_all(events))
+    assert work["elsewhere"] == [{"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}]
