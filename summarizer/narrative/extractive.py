@@ -22,6 +22,7 @@ from summarizer.sections.progress import (
     checks_owed,
     item_progress,
     items_in_progress,
+    request_files_not_changed,
     shown_command,
     turns_text,
 )
@@ -45,7 +46,7 @@ def _intent(facts: SessionFacts) -> list[str]:
     if not requests:
         return []
     first, latest = requests[0], latest_request(requests)
-    items = [f"The user asked (turn {first.turn}): {_first_line(first.text, 300)}"]
+    items = [f"The user asked (turn {first.turn}): {_first_line(first.text, 200)}"]
     if latest is not None and latest is not first:
         items.append(f"Latest request (turn {latest.turn}): {_first_line(latest.text, 200)} "
                      f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)")
@@ -206,6 +207,12 @@ def _next_steps(facts: SessionFacts) -> list[str]:
             items.append(f"Check whether this is already done ({task.done_evidence}): {task.content}")
         else:
             items.append(f"{verb}: {task.content}")
+    named = request_files_not_changed(facts)
+    if named is not None:
+        turn, missing = named
+        more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+        items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
+                     + ", ".join(f"`{p}`" for p in missing[:6]) + more + ".")
     items += [f"The agent said it would: {s}" for s in _stated_plan(facts)]
     items += [f"Resolve the open error `{_first_line(e.message, 150)}`" for e in facts.open_errors[:3]]
     refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]

@@ -155,6 +155,10 @@ def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> l
     if progress.remaining:
         peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
         lines.append(f"  - not done for it yet, as for {peers}: {', '.join(progress.remaining)}")
+    if progress.named_not_changed and detail <= 2:
+        lines.append("  - named in its description, not changed since it started: "
+                     + ", ".join(f"`{p}`" for p in progress.named_not_changed[:8])
+                     + (f" and {len(progress.named_not_changed) - 8} more" if len(progress.named_not_changed) > 8 else ""))
     if progress.done_when and detail <= 1:
         lines.append("  - its definition of done, as the tracker showed it:\n    "
                      + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    "))

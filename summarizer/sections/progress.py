@@ -29,6 +29,8 @@ __all__ = [
     "checks_owed",
     "item_progress",
     "items_in_progress",
+    "named_not_changed",
+    "request_files_not_changed",
     "shown_command",
     "turns_text",
 ]
@@ -36,6 +38,8 @@ __all__ = [
 _CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 _DONE_WORDS = {"build": "built", "typecheck": "type-checked", "lint": "linted", "test": "tested"}
 _OUTPUT_FILTER = re.compile(r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$")
+# A file named in prose: a path with a directory, or a backticked name with an extension (not a URL).
+_NAMED_PATH = re.compile(r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b")
 _DEFINITION_OF_DONE = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
                                  r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$", re.I | re.M)
 
@@ -106,6 +110,7 @@ class ItemProgress:
     remaining: list[str]  # steps the session took for finished items and not yet for this one
     finished: list[WorkItemFact]  # the items the routine was read from
     done_when: str | None  # its definition of done, as the tracker showed it
+    named_not_changed: list[str]  # files its description names that no change since it started touched
 
 
 def _changed_since(facts: SessionFacts, turn: int) -> list[tuple[str, list[int]]]:
@@ -178,6 +183,45 @@ def _done_when(item: WorkItemFact) -> str | None:
     return "\n".join(lines) or None
 
 
+def named_not_changed(text: str, facts: SessionFacts, since: int) -> tuple[list[str], int]:
+    """The files ``text`` names that no change touched at or after turn ``since``; and how many it names.
+
+    A name matches a changed path whole or as its tail (``auth.py`` is ``src/auth.py``).
+    """
+    changed = [(f.path, f.changed_turns) for f in [*facts.changed, *facts.reverted]]
+    known = [f.path for f in [*facts.changed, *facts.reverted, *facts.read]]
+    missing = []
+    named = 0
+    for name in dict.fromkeys(m.group(1) or m.group(2) for m in _NAMED_PATH.finditer(text)):
+        tail = name.lstrip("./")
+        if "://" in name or tail.startswith("www."):
+            continue
+        paths = [path for path in known if path == tail or path.endswith("/" + tail) or tail.endswith("/" + path)]
+        if not paths and "/" not in tail:
+            continue  # `highlight.js`, `metadata.json`: a bare name the session never met may be no file of its own
+        named += 1
+        touched = any(path in paths and any(t >= since for t in turns) for path, turns in changed)
+        if not touched:
+            missing.append(paths[0] if len(paths) == 1 else name)
+    return missing, named
+
+
+def request_files_not_changed(facts: SessionFacts) -> tuple[int, list[str]] | None:
+    """For a latest request that names files to work on: its turn, and the named files not changed since.
+
+    Only a request naming two files or more, some of which the session changed since, counts: one that
+    names files only to be read has nothing to say here.
+    """
+    requests = [m for m in facts.user_messages if m.channel != "command"]
+    if not requests:
+        return None
+    latest = requests[-1]
+    missing, named = named_not_changed(latest.text, facts, latest.turn)
+    if named < 2 or len(missing) == named or not missing:
+        return None
+    return latest.turn, missing
+
+
 def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
     """What changed since ``item`` was started, and which finishing steps of earlier items it still lacks."""
     start = item.started_turn if item.started_turn is not None else item.turn
@@ -200,4 +244,6 @@ def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
             remaining.append("commit")
         elif step == "push" and (uncommitted or unpushed or not changed):
             remaining.append("push")
-    return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished, done_when=_done_when(item))
+    missing, _ = named_not_changed(item.description or "", facts, start)
+    return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished, done_when=_done_when(item),
+                        named_not_changed=missing)

@@ -237,3 +237,17 @@ def test_a_change_announced_last_and_not_yet_made_is_the_next_step() -> None:
     assert section(summary, "Next Steps").startswith(
         "- Carry out what the agent last announced (turn 3); the calls since changed no file yet: "
         "Item 2: Extract the duplicated receipt helper\n")
+
+
+def test_files_the_request_names_and_the_session_has_not_changed_are_a_next_step() -> None:
+    plan = ("Implement the plan:\n1. `shop/cart.py`: round per line\n2. `shop/receipt.py`: show cents\n"
+            "3. `test_cart.py`: cover a 99-line cart\nKeep `settings.json` as it is.")
+    summary = summary_of(
+        UserMessage(turn=1, text=plan),
+        [ToolCall(turn=2, call_id="r0", tool="Read", arguments={"file_path": "/home/dev/shop/tests/test_cart.py"},
+                  operations=(FileOperation(action="read", path="/home/dev/shop/tests/test_cart.py"),)),
+         ToolResult(turn=2, call_id="r0", status="success", output="def test_total(): ...\n")],
+        edit(3, "/home/dev/shop/shop/cart.py"),
+    )
+    assert ("- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py`, "
+            "`tests/test_cart.py`.") in section(summary, "Next Steps")
