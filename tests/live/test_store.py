@@ -6,6 +6,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,8 @@ def test_a_store_opened_again_keeps_its_schema_and_rows(tmp_path: Path) -> None:
     stored(first, EXAMPLES / "codex-rollout.jsonl")
     again = SessionStore(tmp_path / "s.db")
     assert len(again.sessions()) == 1
-    with sqlite3.connect(tmp_path / "s.db") as db:
+    # closing(): sqlite3's own context manager commits but leaves the connection open (a ResourceWarning on 3.13).
+    with closing(sqlite3.connect(tmp_path / "s.db")) as db:
         assert [name for (name,) in db.execute("SELECT name FROM _migrations")] == ["001_sessions_files_errors_tests"]
 
 
