@@ -86,7 +86,7 @@ def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: Ses
 def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(tmp_path: Path) -> None:
     stored(SessionStore(tmp_path / "s.db"), EXAMPLES / "codex-rollout.jsonl")
     # closing(): sqlite3's own context manager commits but leaves the connection open (a ResourceWarning on 3.13).
-    with closing(sqlite3.connect(tmp_path / "s.db")) as db:  # as a store written before the compaction log existed
+    with closing(sqlite3.connect(tmp_path / "s.db")) as db, db:  # as a store written before the compaction log existed
         db.execute("DROP TABLE compactions")
         db.execute("DELETE FROM _migrations WHERE name = '002_compactions'")
     again = SessionStore(tmp_path / "s.db")
