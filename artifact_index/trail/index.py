@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.trail.graph import ArtifactGraph
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -126,7 +127,11 @@ class ArtifactIndex:
 
     def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None,
                  ledger: ErrorLedger | None = None) -> None:
-        self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        if graph is None:
+            graph = ArtifactGraph()
+        elif not isinstance(graph, ArtifactGraph):
+            graph = ArtifactGraph(graph)
+        self.graph: ArtifactGraph = graph
         self.ledger = ledger if ledger is not None else ErrorLedger()
         self.meta: dict[str, Any] = meta if meta is not None else {
             "format": None, "root": None, "session_id": None, "op_count": 0,
@@ -145,9 +150,8 @@ class ArtifactIndex:
 
     # -- nodes ----------------------------------------------------------------
     def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        for node, data in self.graph.nodes(data=True):
-            if data.get("kind") == kind:
-                yield node, data
+        """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
+        return self.graph.nodes_of_kind(kind)
 
     def file_node(self, key: str) -> dict[str, Any] | None:
         data = self.graph.nodes.get(f"file:{key}")
@@ -224,6 +228,9 @@ class ArtifactIndex:
 
     def _find_file(self, path: str) -> dict[str, Any] | None:
         """The node of a file named by its key or its displayed path."""
+        named: dict[str, Any] | None = self.graph.nodes.get(f"file:{path}")
+        if named is not None:
+            return named
         for _, data in self.nodes_of_kind("file"):
             if data["path"] == path or data.get("display") == path:
                 return data
