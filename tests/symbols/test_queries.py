@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.facts.symbols import definitions as symbols
-from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols import extraction, grammars
 from artifact_index.facts.symbols.definitions import (
     Definition,
     definitions,
@@ -356,7 +356,7 @@ def test_missing_grammar_gives_no_symbols_and_one_warning(monkeypatch: pytest.Mo
 def _clear_caches() -> None:
     grammars.language.cache_clear()
     symbols.tags_query.cache_clear()
-    symbols._analyse_cached.cache_clear()
+    extraction.clear_caches()
 
 
 def test_public_api_is_as_documented() -> None:
