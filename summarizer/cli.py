@@ -9,12 +9,17 @@ imported only by the command that needs them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.presentation.cli import add_transcript_arguments, emit_json, report_skipped
+from artifact_index.presentation.cli import (
+    add_transcript_arguments,
+    emit_json,
+    emit_text,
+    report_skipped,
+)
+from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
 from summarizer.commands import compact_command, events_until_compaction, summary_command
 from summarizer.exceptions import SummarizerError
@@ -39,14 +44,16 @@ def cmd_probe(args: argparse.Namespace) -> int:
         emit_json({"overall": report.overall,
                "probes": [{**p.model_dump(), "score": p.score} for p in report.probes]})
         return 0
+    lines = []
     for probe in report.probes:
         if not probe.expected:
-            print(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
+            lines.append(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
             continue
         missing = f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}" if probe.missing else ""
-        print(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/{len(probe.expected)} "
-              f"named{missing}")
-    print(f"{'overall':13} {report.overall:.2f}")
+        lines.append(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/"
+                     f"{len(probe.expected)} named{missing}")
+    lines.append(f"{'overall':13} {report.overall:.2f}")
+    emit_text("".join(line + "\n" for line in lines))
     return 0
 
 
@@ -59,8 +66,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
         instructions=args.instructions,
     )
     report_skipped(loaded)
-    sys.stdout.write(summary.markdown)
+    emit_text(summary.markdown)
     return 0
+
+
+def _warn(sentence: str) -> None:
+    print(redact_text(f"artifact-index: warning: {sentence}"), file=sys.stderr)
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
@@ -68,24 +79,25 @@ def cmd_compact(args: argparse.Namespace) -> int:
     emit_json(compact_command(
         args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
         model=args.model, config=args.config, template=args.template, force=args.force,
-        instructions=args.instructions, exact_tokens=args.exact_tokens,
+        instructions=args.instructions, exact_tokens=args.exact_tokens, report=_warn,
     ))
     return 0
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    from summarizer.integrations.hooks import hook_response
+    """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code)."""
+    from summarizer.integrations.hooks import run_hook
 
     try:
-        hook_input = json.loads(sys.stdin.read() or "{}")
-    except json.JSONDecodeError as exc:
-        raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
-    if not isinstance(hook_input, dict):
-        raise SummarizerError("the hook input on standard input is not a JSON object")
-    if args.event:
-        hook_input["hook_event_name"] = args.event
-    sys.stdout.write(hook_response(hook_input) + "\n")
-    return 0
+        raw = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr)
+        return 0
+    run = run_hook(raw, args.event)
+    if run.note:
+        print(run.note, file=sys.stderr)
+    emit_text(run.output)
+    return run.exit_code
 
 
 def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
@@ -138,6 +150,7 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
                                        "(reads the hook input JSON on standard input)")
-    hook.add_argument("--event", choices=["SessionStart", "PreCompact"],
+    # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
+    hook.add_argument("--event", metavar="SessionStart|PreCompact",
                       help="the hook event (default: hook_event_name of the input)")
     hook.set_defaults(run=cmd_hook)

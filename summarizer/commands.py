@@ -8,7 +8,8 @@ fallback.  Only :mod:`summarizer.narrative.llm` imports the SDK, and only when u
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,10 @@ from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
 
-__all__ = ["compact_command", "events_until_compaction", "make_writer", "summary_command"]
+__all__ = ["EVENT_LOG_FILE", "compact_command", "events_until_compaction", "make_writer", "summary_command"]
+
+
+EVENT_LOG_FILE = "events.jsonl"
 
 
 def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
@@ -97,9 +101,17 @@ def compact_command(
     force: bool = False,
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
+    """Compact the request body at ``request_path``; ``report`` gets one sentence per problem worked around.
+
+    With ``state_dir``, the whole read-compact-write runs under the
+    directory's lock, so concurrent compactions on one directory take turns.
+    """
     from artifact_index.ingestion.source import read_source
+    from artifact_index.state_files import state_lock
     from summarizer.compaction.request import run_compact
+    from summarizer.compaction.summary_message import load_summary_key, user_state_directory
 
     source = read_source(request_path)
     body = source.document
@@ -108,8 +120,9 @@ def compact_command(
     chosen_model = pick_model(model, load_settings(config), body.get("model"))
     writer = make_writer(use_llm, chosen_model)
     folder = Path(state_dir) if state_dir else None
-    summariser = IndexSummariser(load_template(template), writer, state_dir=folder, extra_context=instructions)
-    log = EventLog(folder / "events.jsonl") if folder else None
+    summariser = IndexSummariser(load_template(template), writer, state_dir=folder, extra_context=instructions,
+                                 report=report)
+    log = EventLog(folder / EVENT_LOG_FILE) if folder else None
     prompt_counter = None
     if exact_tokens:
         if not api_key_configured():
@@ -117,7 +130,19 @@ def compact_command(
         from summarizer.narrative.llm import AnthropicPromptCounter
 
         prompt_counter = AnthropicPromptCounter(chosen_model)
-    result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"), force=force,
-                         prompt_counter=prompt_counter)
+    if folder is not None:
+        # Load the tokenizer (half a second) before queueing for the lock, so processes
+        # waiting on one directory do not also wait on each other's start-up.
+        from summarizer.tokens import encoding
+
+        encoding()
+    # The key that marks our summaries lives with the state, never in a request.
+    key = load_summary_key(folder if folder is not None else user_state_directory())
+    with state_lock(folder) if folder else nullcontext():
+        result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"),
+                             force=force, prompt_counter=prompt_counter, summary_key=key)
+    if log is not None and log.skipped and report is not None:
+        line, reason = log.skipped[0]
+        report(f"skipped {len(log.skipped)} damaged line(s) of {log.path} (line {line}: {reason})")
     json.dumps(result)  # the result must be JSON: fail here, not half-way through printing
     return result

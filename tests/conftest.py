@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -21,6 +21,14 @@ if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`compact` without --state-dir keeps its summary key in the user's state directory: a temporary one here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ARTIFACT_INDEX_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
+        yield
 
 
 @pytest.fixture(scope="session")

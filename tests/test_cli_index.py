@@ -77,14 +77,18 @@ def test_errors_json_has_the_original_error_its_resolution_and_the_last_test_res
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = run_json(capsys, "errors")
-    assert set(out) == {"original", "errors", "tests"}
+    assert set(out) == {"original", "errors", "tests", "failed_runs"}
     [error] = out["errors"]
     assert {"message", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved", "command"} <= set(error)
     assert (error["message"], error["kind"], error["file"], error["line"]) == ("KeyError: 'exp'", "pytest", "auth.py", 9)
     assert error["symbol"] in ("verify", "AuthService.verify")
     assert (error["first_turn"], error["last_turn"], error["resolved"]) == (4, 4, True)
     assert error["command"] == "python -m pytest tests -q"
+    # The whole suite passed at turn 8, after the edit of auth.py at turn 6.
+    assert (error["resolved_turn"], error["resolution"], error["fixed_by"]) == (8, "the same check passed", ["auth.py"])
     assert out["original"] == error
+    [failed] = out["failed_runs"]
+    assert (failed["turn"], failed["outcome"], failed["reason"]) == (4, "error", None)
     assert out["tests"] == [{"command": "python -m pytest tests -q", "passed": 16, "failed": 0, "skipped": 0,
                              "failing": [], "turn": 8}]
 
@@ -113,7 +117,8 @@ def test_tasks_json_is_the_latest_list_and_the_user_messages(capsys: pytest.Capt
         {"id": "2", "content": "Set exp in create_token", "status": "completed", "turn": 7},
         {"id": "3", "content": "Document token expiry in README", "status": "pending", "turn": 7},
     ]
-    assert out["user_messages"] == [{"turn": 1, "text": "Fix the login bug: tokens never expire, and add a refresh method."}]
+    assert out["user_messages"] == [{"turn": 1, "text": "Fix the login bug: tokens never expire, and add a refresh method.",
+                                    "channel": "prompt"}]
     table = run(capsys, "tasks", str(SESSION))
     assert "[ ] Document token expiry in README  (turn 7)" in table and "1 open of 3" in table
 

@@ -31,6 +31,7 @@ __all__ = [
     "Submission",
     "ToolCall",
     "ToolResult",
+    "UserChannel",
     "UserMessage",
     "WorkingDirectory",
 ]
@@ -53,6 +54,8 @@ FileAction = Literal[
 OperationSource = Literal["tool", "shell", "patch"]
 
 ResultStatus = Literal["success", "failure", "unknown"]
+
+UserChannel = Literal["prompt", "feedback", "interjection", "queued", "command"]
 
 FailureReason = Literal[
     "not_found",  # string to replace / file / expected lines not found
@@ -132,9 +135,20 @@ class WorkingDirectory(EventBase):
 
 
 class UserMessage(EventBase):
+    """Text on the user's side of the conversation: typed by the person, or injected by the harness.
+
+    ``channel`` says how typed text reached the agent: ``prompt`` (a turn of
+    its own), ``feedback`` (given when refusing a tool call or answering its
+    result), ``interjection`` (typed while a tool ran, delivered with its
+    result), ``queued`` (typed while the agent worked, delivered when it
+    could read it), ``command`` (a slash command with its arguments,
+    ``/review 158``).
+    """
+
     kind: Literal["user"] = "user"
     text: str
     synthetic: bool = False  # injected by the harness (reminders, command output), not typed
+    channel: UserChannel = "prompt"
 
 
 class AssistantMessage(EventBase):

@@ -12,6 +12,11 @@ Domain errors become one sentence on standard error and exit code 2; an
 unexpected error becomes one sentence and exit code 3 (set
 ``ARTIFACT_INDEX_DEBUG=1`` to see the traceback).  Skipped input is reported
 on standard error with its line numbers.
+
+Everything written goes through :func:`emit_json` or :func:`emit_text`,
+which redact secrets (:mod:`artifact_index.redaction`); ``--no-redact``
+leaves them in for local debugging.  A plugin command writes through the
+same two functions.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from artifact_index import __version__
@@ -39,10 +45,19 @@ from artifact_index.presentation.render import (
     symbols_table,
     tasks_table,
 )
+from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["PLUGIN_GROUP", "add_transcript_arguments", "build_parser", "emit_json", "main", "report_skipped"]
+__all__ = [
+    "PLUGIN_GROUP",
+    "add_transcript_arguments",
+    "build_parser",
+    "emit_json",
+    "emit_text",
+    "main",
+    "report_skipped",
+]
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -57,13 +72,20 @@ def report_skipped(loaded: Loaded) -> None:
     )
     more = f"; and {len(skipped) - 5} more" if len(skipped) > 5 else ""
     print(
-        f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: {shown}{more}",
+        redact_text(f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: "
+                    f"{shown}{more}"),
         file=sys.stderr,
     )
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """Print ``data`` as JSON on standard output, secrets redacted."""
+    sys.stdout.write(json.dumps(redact_json(data), indent=2, ensure_ascii=False) + "\n")
+
+
+def emit_text(text: str) -> None:
+    """Print ``text`` on standard output as it is, secrets redacted."""
+    sys.stdout.write(redact_text(text))
 
 
 def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
@@ -77,7 +99,7 @@ def cmd_files(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(files_json(index, skipped=len(loaded.skipped)))
     else:
-        sys.stdout.write(files_table(index, all_files=not args.changed))
+        emit_text(files_table(index, all_files=not args.changed))
     return 0
 
 
@@ -88,7 +110,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"path": args.path, "ops": [op_json(op) for op in ops], "net_diff": diff})
     else:
-        sys.stdout.write(history_table(args.path, ops, net_diff=diff))
+        emit_text(history_table(args.path, ops, net_diff=diff))
     return 0
 
 
@@ -97,7 +119,7 @@ def cmd_symbols(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(symbols_json(index))
     else:
-        sys.stdout.write(symbols_table(index, changed_only=args.changed))
+        emit_text(symbols_table(index, changed_only=args.changed))
     return 0
 
 
@@ -107,7 +129,7 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"decisions": decisions})
     else:
-        sys.stdout.write(decisions_table(decisions))
+        emit_text(decisions_table(decisions))
     return 0
 
 
@@ -117,7 +139,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"tasks": tasks, "user_messages": index.user_messages()})
     else:
-        sys.stdout.write(tasks_table(tasks))
+        emit_text(tasks_table(tasks))
     return 0
 
 
@@ -129,16 +151,17 @@ def cmd_show(args: argparse.Namespace) -> int:
                "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
                "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
     else:
-        sys.stdout.write(show_text(index))
+        emit_text(show_text(index))
     return 0
 
 
 def cmd_errors(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests()})
+        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests(),
+                   "failed_runs": index.failed_runs()})
     else:
-        sys.stdout.write(errors_table(index))
+        emit_text(errors_table(index))
     return 0
 
 
@@ -152,14 +175,15 @@ def cmd_refetch(args: argparse.Namespace) -> int:
         emit_json({**report.model_dump(), "rereads_after_compaction": again, "reads_after_compaction": after})
         return 0
     share = f"{report.redundant_reads / report.reads:.0%}" if report.reads else "-"
-    print(f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
-          "since the same agent last read it")
+    lines = [f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
+             "since the same agent last read it"]
     for c in report.compactions:
         files = ", ".join(c.files[:8]) + ("…" if len(c.files) > 8 else "")
-        print(f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
-              f"before it" + (f" ({files})" if files else ""))
+        lines.append(f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
+                     f"before it" + (f" ({files})" if files else ""))
     if not report.compactions:
-        print("no compaction in this transcript")
+        lines.append("no compaction in this transcript")
+    emit_text("".join(line + "\n" for line in lines))
     return 0
 
 
@@ -195,6 +219,8 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         description="The file trail of a coding-agent transcript, computed without an LLM.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--no-redact", action="store_true",
+                        help="leave secrets in the output (local debugging only; also ARTIFACT_INDEX_NO_REDACT=1)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
@@ -251,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(arguments)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return run(args)
+        with redaction_disabled() if args.no_redact else nullcontext():
+            return run(args)
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.
         sys.stderr.close()
@@ -260,14 +287,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("artifact-index: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the promise is one sentence, never a traceback
+        # Messages can quote the input, so they are redacted like any output.
         if isinstance(exc, ArtifactIndexError):
-            print(f"artifact-index: error: {exc}", file=sys.stderr)
+            print(redact_text(f"artifact-index: error: {exc}"), file=sys.stderr)
             return EXIT_USAGE
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
-            f"artifact-index: internal error: {type(exc).__name__}: {exc} "
-            "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)",
+            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {exc} "
+                        "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"),
             file=sys.stderr,
         )
         return EXIT_INTERNAL

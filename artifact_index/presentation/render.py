@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
@@ -267,6 +268,11 @@ def errors_table(index: ArtifactIndex) -> str:
         span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
         state = "resolved" if e.get("resolved") else "OPEN    "
         lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}")
+    noise = [run for run in index.failed_runs() if run["outcome"] == "noise"]
+    if noise:
+        reasons = Counter(str(run["reason"]) for run in noise)
+        lines.append(f"{len(noise)} failed command(s) were not errors: "
+                     + "; ".join(f"{reason} ({n})" for reason, n in reasons.most_common()))
     for t in index.tests():
         lines.append(f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
                      f"{t['failed']} failed, {t['skipped']} skipped"

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.redaction import redact_json
 from artifact_index.trail.graph import ArtifactGraph
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
@@ -98,13 +99,18 @@ def _net_change(changes: list[str]) -> str | None:
     return "modified"
 
 
-def _error_json(entry: Any, symbols: dict[str, str]) -> dict[str, Any]:
+MAX_FIXES = 8  # files named as an error's fix; more changed in between says little about which
+
+
+def _error_json(entry: Any, symbols: dict[str, str], fixed_by: list[str] | None = None) -> dict[str, Any]:
     """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
     return {
-        "message": entry.message, "kind": entry.kind, "file": entry.file, "line": entry.line,
-        "symbol": entry.symbol or symbols.get(entry.signature), "code": entry.code, "tool": entry.tool, "first_turn": entry.first_turn,
-        "last_turn": entry.last_turn, "occurrences": entry.occurrences, "resolved": entry.resolved,
-        "resolved_turn": entry.resolved_turn, "command": entry.command, "tests": list(entry.tests),
+        "message": entry.message, "detail": entry.detail, "kind": entry.kind, "file": entry.file,
+        "line": entry.line, "symbol": entry.symbol or symbols.get(entry.signature), "code": entry.code,
+        "tool": entry.tool, "first_turn": entry.first_turn, "last_turn": entry.last_turn,
+        "occurrences": entry.occurrences, "resolved": entry.resolved, "resolved_turn": entry.resolved_turn,
+        "resolved_by": entry.resolved_by, "resolution": entry.resolution, "fixed_by": fixed_by or [],
+        "command": entry.command, "tests": list(entry.tests),
     }
 
 
@@ -325,14 +331,49 @@ class ArtifactIndex:
         return list(latest)
 
     def errors(self) -> list[dict[str, Any]]:
-        """The error ledger: every error seen, with its location, turns and resolution."""
+        """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         symbols = self.meta.get("error_symbols", {})
-        return [_error_json(entry, symbols) for entry in self.ledger.errors]
+        return [_error_json(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
+
+    def failed_runs(self) -> list[dict[str, Any]]:
+        """Every failed shell command, as an error or as noise with the reason it does not matter."""
+        return [run.model_dump() for run in self.ledger.failed_runs]
+
+    def _fixes(self, entry: Any) -> list[str]:
+        """The files changed after an error last appeared and up to the run that resolved it.
+
+        The calls of the error's own turn were made before its output was seen;
+        those of the resolving turn came with the run that proved the fix.  The
+        error's own file, when it is among them, comes first.
+        """
+        if not entry.resolved or entry.resolved_turn is None:
+            return []
+        changed: dict[str, None] = {}
+        for turn in range(entry.last_turn + 1, entry.resolved_turn + 1):
+            node = f"turn:{turn}"
+            if node not in self.graph:
+                continue
+            for _, op in self.graph.out_edges(node):
+                data = self.graph.nodes[op]
+                if data.get("action") in ("read", "unknown", "shell") or data.get("result") == "failure":
+                    continue
+                for _, target, edge in self.graph.out_edges(op, data=True):
+                    if edge.get("kind") == "touched":
+                        file = self.graph.nodes[target]
+                        changed[str(file.get("display") or file["path"])] = None
+        paths = list(changed)
+        if entry.file:
+            own = [p for p in paths if p == entry.file or p.endswith("/" + entry.file.lstrip("./"))
+                   or entry.file.endswith("/" + p)]
+            paths = own + [p for p in paths if p not in own]
+        return paths[:MAX_FIXES]
 
     def original_error(self) -> dict[str, Any] | None:
         """The session's first real error, with its current status."""
         original = self.ledger.original
-        return _error_json(original, self.meta.get("error_symbols", {})) if original is not None else None
+        if original is None:
+            return None
+        return _error_json(original, self.meta.get("error_symbols", {}), self._fixes(original))
 
     def tests(self) -> list[dict[str, Any]]:
         """The last result of each test command."""
@@ -343,14 +384,15 @@ class ArtifactIndex:
         ]
 
     def user_messages(self) -> list[dict[str, Any]]:
-        """Every message the user typed, with its turn."""
+        """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
         return list(self.meta.get("user_messages", []))
 
     # -- serialisation --------------------------------------------------------
     def to_json(self) -> str:
+        """The whole state as JSON, secrets redacted: a state file is an output like any other."""
         data = nx.node_link_data(self.graph, edges="edges")
-        return json.dumps({"version": STATE_VERSION, "meta": self.meta, "graph": data,
-                           "ledger": self.ledger.model_dump(mode="json")}, sort_keys=True)
+        return json.dumps(redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
+                                       "ledger": self.ledger.model_dump(mode="json")}), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:

@@ -37,6 +37,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.patches import apply_hunks, diff_sides
+from artifact_index.redaction import redact_text
 from artifact_index.trail.annotations import (
     add_decision,
     add_error,
@@ -139,7 +140,8 @@ class Tracker:
                  "seq": meta.get("op_count", 0), "sidechain": event.sidechain}
             )
         elif isinstance(event, UserMessage) and not event.synthetic:
-            meta.setdefault("user_messages", []).append({"turn": event.turn, "text": event.text})
+            meta.setdefault("user_messages", []).append(
+                {"turn": event.turn, "text": event.text, "channel": event.channel})
         elif isinstance(event, AssistantMessage) and event.text.strip():
             meta["last_assistant"] = {"turn": event.turn, "text": event.text}
             for decision in extract_decisions(event.text, event.turn, self._known_paths()):
@@ -185,7 +187,7 @@ class Tracker:
         commands = [op.command for op in call.operations if op.action == "shell" and op.command]
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
-                                            result.output, succeeded, call.call_id)
+                                            result.output, succeeded, call.call_id, result.failure)
         for entry in touched:
             node = f"error:{entry.signature}"
             if node in self.index.graph:
@@ -513,15 +515,14 @@ class Tracker:
                 windows = []
                 for start, lines in file.get("windows", []):
                     text = "\n".join(lines) + "\n"
-                    if op.old in text:
-                        lines = text.replace(op.old, op.new, 1).removesuffix("\n").split("\n")
+                    replaced = _replace(text, op.old, op.new, 1)
+                    if replaced is not None:
+                        lines = replaced.removesuffix("\n").split("\n")
                     windows.append([start, lines])
                 file["windows"] = windows
             return
         if op.old is not None and op.new is not None:
-            if op.old in content:
-                count = -1 if op.replace_all else 1
-                file["content"] = content.replace(op.old, op.new, count)
+            file["content"] = _replace(content, op.old, op.new, -1 if op.replace_all else 1)
         elif op.diff:
             file["content"] = apply_hunks(content, op.diff)
         elif op.new is not None and op.start_line is not None:
@@ -653,6 +654,20 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+def _replace(content: str, old: str, new: str, count: int) -> str | None:
+    """``content`` with ``old`` replaced by ``new``, or None when ``old`` is not in it.
+
+    A resumed state holds contents redacted (see :mod:`artifact_index.redaction`);
+    an edit of a line that held a secret then matches once redacted the same way.
+    """
+    if old in content:
+        return content.replace(old, new, count)
+    redacted_old = redact_text(old)
+    if redacted_old != old and redacted_old in content:
+        return content.replace(redacted_old, redact_text(new), count)
+    return None
 
 
 _STASHED_FIELDS = ("exists", "changed", "restored", "depth", "content", "windows")

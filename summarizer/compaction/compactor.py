@@ -5,7 +5,9 @@ request (Anthropic or OpenAI shape) and the usage of the last response, and
 returns the message list to send and a :class:`CompressResult`:
 
 1. History before the latest summary is dropped (seed 002): either the list
-   already holds a summary message, or the event log's last ``summary``
+   already holds a summary message this compactor's key marked (a header in
+   tool output or a user's text is not one; see
+   :mod:`~summarizer.compaction.summary_message`), or the event log's last ``summary``
    event covers a prefix of the list, which is then replaced by that summary
    without asking the summariser again (seed 000's incremental compaction).
 2. Micro-compaction and pruning shorten old tool output (cheap, no LLM).
@@ -66,7 +68,12 @@ from summarizer.compaction.policies import (
 )
 from summarizer.compaction.protocol import NarrativeSummariser
 from summarizer.compaction.result import CompressResult
-from summarizer.compaction.summary_message import find_latest_summary, read_summary, summary_message
+from summarizer.compaction.summary_message import (
+    find_latest_summary,
+    new_summary_key,
+    read_summary,
+    summary_message,
+)
 from summarizer.compaction.usage import Usage
 from summarizer.exceptions import CompactionFailed
 from summarizer.tokens import PromptCounter, PromptEstimator, TokenCounter, count_tokens
@@ -145,8 +152,12 @@ class Compactor:
         prompt_counter: PromptCounter | None = None,
         clock: Callable[[], datetime] | None = None,
         new_id: Callable[[], str] | None = None,
+        summary_key: bytes | None = None,
     ) -> None:
         self.config = config or CompactorConfig()
+        # Only summaries marked with this key are trusted (see summary_message); without
+        # one, a fresh key trusts just the summaries this compactor writes.
+        self.summary_key = summary_key if summary_key is not None else new_summary_key()
         self.summariser = summariser
         self.event_log = event_log if event_log is not None else EventLog()
         self.counter: TokenCounter = counter or count_tokens
@@ -270,9 +281,10 @@ class Compactor:
     # -- steps --------------------------------------------------------------
 
     def _base(self, messages: list[Message], shape: Shape) -> _Base:
-        at = find_latest_summary(messages)
-        if at is not None:
-            mark = read_summary(messages[at])
+        at = find_latest_summary(messages, self.summary_key)
+        # Dropping what precedes the summary must not orphan a tool result after it.
+        if at is not None and Conversation(messages, shape).can_cut(at):
+            mark = read_summary(messages[at], self.summary_key)
             assert mark is not None
             head = [message for message in messages[:at] if is_system_message(message)]
             return _Base(
@@ -311,7 +323,8 @@ class Compactor:
             return whole
         cycle = last.cycle if last.cycle is not None else self.event_log.summary_count()
         summary = summary_message(
-            shape, last.summary_text, last_turn=last.last_summarized_turn_id, cycle=cycle
+            shape, last.summary_text, last_turn=last.last_summarized_turn_id, cycle=cycle,
+            key=self.summary_key,
         )
         head = [message for message in messages[:cut] if is_system_message(message)]
         return _Base(
@@ -361,7 +374,7 @@ class Compactor:
         )
         self._append(event, report)
         report.summary = event
-        message = summary_message(shape, text, last_turn=last_turn, cycle=cycle)
+        message = summary_message(shape, text, last_turn=last_turn, cycle=cycle, key=self.summary_key)
         return [*base.head, *kept_system, message, *editor.messages[cut:]]
 
     def _record_compact(

@@ -16,7 +16,9 @@ session's own events:
 Lines of other types belong to the host and are passed over; a malformed
 line of one of ours is skipped and remembered in :attr:`EventLog.skipped`
 with its line number.  The file is read incrementally: a long session log is
-parsed once, and a half-written last line waits until it is complete.
+parsed once, and a half-written last line waits until it is complete.  The
+file is created ``0600`` in a ``0700`` directory, and each event is one
+``O_APPEND`` write, so concurrent writers never interleave within a line.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from artifact_index.exceptions import StateError
+from artifact_index.redaction import redact_json
+from artifact_index.state_files import append_private
 from summarizer.exceptions import EventLogError
 
 __all__ = [
@@ -58,7 +63,9 @@ class _Event(BaseModel):
         return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
     def to_json(self) -> str:
-        return self.model_dump_json(by_alias=True, exclude_none=True)
+        """The log line, secrets redacted (summaries and errors quote the session)."""
+        return json.dumps(redact_json(self.model_dump(mode="json", by_alias=True, exclude_none=True)),
+                          ensure_ascii=False)
 
 
 class CompactEvent(_Event):
@@ -153,13 +160,11 @@ class EventLog:
             return
         line = (event.to_json() + "\n").encode("utf-8")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("ab") as handle:
-                # A torn last line (a writer died mid-line) must not swallow ours.
-                if handle.tell() > 0 and not self._ends_with_newline():
-                    line = b"\n" + line
-                handle.write(line)
-        except OSError as exc:
+            # A torn last line (a writer died mid-line) must not swallow ours.
+            if self.path.exists() and self.path.stat().st_size > 0 and not self._ends_with_newline():
+                line = b"\n" + line
+            append_private(self.path, line)
+        except (OSError, StateError) as exc:
             raise EventLogError(f"cannot append to event log {self.path}: {exc}") from exc
         # Memory mirrors the file: read back what is there, ours included.
         self._refresh()

@@ -5,26 +5,40 @@ The dropped messages are read by the plain Anthropic / OpenAI adapters into
 events, fed to a tracker that *continues* from the previous cycle's state
 (kept in memory and, with ``state_dir``, on disk), so the file, symbol and
 error sections cover the whole session although each cycle only sees its
-own span.  The narrative anchor comes from the previous summary.
+own span.  The narrative anchor comes from the previous summary.  The state
+file is written atomically and ``0600`` (:mod:`artifact_index.state_files`);
+a damaged one is set aside and reported through ``report``, never a reason
+to fail every later compaction.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import adapter_named
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
+from artifact_index.state_files import write_atomically
 from artifact_index.trail.tracker import Tracker
 from summarizer.compaction.messages import detect_shape
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
 from summarizer.sections.templates import Template
 from summarizer.summary import parse_previous, summarize
 
-__all__ = ["IndexSummariser", "events_of_messages"]
+__all__ = ["STATE_FILE", "IndexSummariser", "events_of_messages"]
+
+STATE_FILE = "tracker.json"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
 
 
 def events_of_messages(messages: Sequence[dict[str, Any]], *, turn_offset: int = 0) -> list[Event]:
@@ -39,31 +53,45 @@ class IndexSummariser:
     """Summaries whose index sections span every cycle, for the :class:`~summarizer.Compactor`."""
 
     def __init__(self, template: Template, writer: NarrativeWriter, *, state_dir: Path | None = None,
-                 strategy: Strategy = "anchored", extra_context: Sequence[str] = ()) -> None:
+                 strategy: Strategy = "anchored", extra_context: Sequence[str] = (),
+                 report: Callable[[str], None] | None = None) -> None:
         self.template = template
         self.extra_context = list(extra_context)
         self.writer = writer
         self.strategy = strategy
         self.state_dir = state_dir
+        self.report = report or (lambda _: None)
         self._tracker: Tracker | None = None
         self._last_turn = 0
 
     def _load(self) -> Tracker:
         if self._tracker is not None:
             return self._tracker
-        state = self.state_dir / "tracker.json" if self.state_dir else None
-        if state is not None and state.exists():
+        state = self.state_dir / STATE_FILE if self.state_dir else None
+        if state is None or not state.exists():
+            return Tracker(format="messages")
+        try:
             saved = json.loads(state.read_text(encoding="utf-8"))
+            tracker = Tracker.resume(saved["tracker"])
             self._last_turn = int(saved["last_turn"])
-            return Tracker.resume(saved["tracker"])
-        return Tracker(format="messages")
+            return tracker
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError,
+                StateError) as exc:
+            # One damaged file must not stop every later compaction: keep it for inspection, start afresh.
+            aside = state.with_name(f"{state.name}.damaged")
+            with contextlib.suppress(OSError):
+                os.replace(state, aside)
+            self.report(f"the saved tracker state {state} is damaged ({_first_line(exc)}); it was moved to "
+                        f"{aside.name} and the file trail is rebuilt from the messages of this request, so files "
+                        "of earlier compactions are known only from the previous summary's text")
+            self._last_turn = 0
+            return Tracker(format="messages")
 
     def _save(self, tracker: Tracker) -> None:
         self._tracker = tracker
         if self.state_dir is not None:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
             payload = json.dumps({"last_turn": self._last_turn, "tracker": tracker.save()})
-            (self.state_dir / "tracker.json").write_text(payload, encoding="utf-8")
+            write_atomically(self.state_dir / STATE_FILE, payload)
 
     def summarise(self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int) -> str:
         tracker = self._load()

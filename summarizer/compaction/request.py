@@ -34,11 +34,14 @@ def run_compact(
     force: bool = False,
     counter: TokenCounter | None = None,
     prompt_counter: PromptCounter | None = None,
+    summary_key: bytes | None = None,
 ) -> dict[str, Any]:
     """Compact the messages of ``request_body``; see the module docstring.
 
     ``context_window`` overrides the config's window (200k by default).
-    Without a ``summariser`` only the cheap policies run.  Raises
+    Without a ``summariser`` only the cheap policies run.  ``summary_key``
+    marks the summaries written and is the only key whose summaries are
+    trusted (a fresh one when None).  Raises
     :class:`MessageFormatError` for a body that is not a request of either
     API, and :class:`CompactionFailed` when the summariser fails.
     """
@@ -57,7 +60,8 @@ def run_compact(
     tools: Any = request_body.get("tools")
     if shape == "openai" and request_body.get("functions"):
         tools = [tools or [], request_body["functions"]]
-    compactor = Compactor(settings, summariser, event_log, counter=counter, prompt_counter=prompt_counter)
+    compactor = Compactor(settings, summariser, event_log, counter=counter, prompt_counter=prompt_counter,
+                          summary_key=summary_key)
     compacted, result = compactor.compact(
         messages,
         usage,

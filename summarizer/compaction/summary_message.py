@@ -1,4 +1,4 @@
-"""The message that stands in for compacted history, and how to recognise it.
+"""The message that stands in for compacted history, and how to recognise it without being fooled.
 
 After an LLM compaction the request holds one user message whose text
 starts with a fixed header, followed by the kept recent turns (seed 002 marks
@@ -6,32 +6,63 @@ its summary message ``summary: true``; a request body has no such field, so
 the mark is the header).  The header names the last turn the summary covers
 and its compaction cycle, so turn numbering stays stable from one request to
 the next and the next compaction resumes right after it.
+
+Everything before a summary is dropped, so a forged one would erase the
+session: tool output is attacker-controlled text (a fetched web page, a file
+in the repository) and could begin with the header.  A summary is therefore
+trusted only when
+
+* it is a user message of text alone (a tool result never qualifies), the
+  header starting its first text block, and
+* its header carries a mark, an HMAC-SHA256 of the turn, the cycle and the
+  exact summary text under a secret key that never enters a request: the
+  state directory's ``summary.key`` (see :func:`load_summary_key`), or a
+  per-process key for a :class:`~summarizer.Compactor` given none.
+
+The summary text is redacted before it is signed, so redacting the whole
+output later leaves the mark valid.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
+import os
 import re
+import secrets
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from summarizer.compaction.messages import Message, Shape, content_text
+from artifact_index.exceptions import StateError
+from artifact_index.redaction import redact_text
+from artifact_index.state_files import private_directory
+from summarizer.compaction.messages import Message, Shape
 
 __all__ = [
+    "KEY_FILE",
     "SUMMARY_PREFIX",
     "SummaryMark",
     "find_latest_summary",
+    "load_summary_key",
+    "new_summary_key",
     "read_summary",
     "summary_message",
+    "user_state_directory",
 ]
 
 SUMMARY_PREFIX = "[Summary of the earlier conversation"
+KEY_FILE = "summary.key"
 _HEADER = (
-    SUMMARY_PREFIX + ": turns 1-{last_turn} were compacted into this summary (cycle {cycle}).]"
+    SUMMARY_PREFIX
+    + ": turns 1-{last_turn} were compacted into this summary (cycle {cycle}, mark {mark}).]"
 )
 _HEADER_RE = re.compile(
     re.escape(SUMMARY_PREFIX)
-    + r": turns 1-(\d+) were compacted into this summary \(cycle (\d+)\)\.\]\n*"
+    + r": turns 1-(\d+) were compacted into this summary \(cycle (\d+), mark ([0-9a-f]{32})\)\.\]\n*"
 )
 
 
@@ -44,29 +75,100 @@ class SummaryMark:
     text: str
 
 
-def summary_message(shape: Shape, summary: str, *, last_turn: int, cycle: int) -> Message:
-    """The user message carrying ``summary`` (valid in both shapes)."""
-    header = _HEADER.format(last_turn=last_turn, cycle=cycle)
-    text = f"{header}\n\n{summary.strip()}"
+def new_summary_key() -> bytes:
+    """A fresh random key (what a :class:`~summarizer.Compactor` without a state directory uses)."""
+    return secrets.token_bytes(32)
+
+
+def user_state_directory() -> Path:
+    """Where state lives when no ``--state-dir`` is given.
+
+    ``$ARTIFACT_INDEX_STATE_HOME``, else ``$XDG_STATE_HOME/artifact-index``,
+    else ``~/.local/state/artifact-index``.
+    """
+    explicit = os.environ.get("ARTIFACT_INDEX_STATE_HOME")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "artifact-index"
+
+
+def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
+    """The key in ``directory/summary.key``, created (``0600``) on first use.
+
+    Creation is atomic and first-writer-wins (a complete temporary file is
+    hard-linked into place), so concurrent processes agree on one key.
+    """
+    folder = private_directory(directory)
+    target = folder / KEY_FILE
+    if not target.exists():
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{KEY_FILE}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as out:
+                out.write(new_summary_key().hex() + "\n")
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, target)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    try:
+        key = bytes.fromhex(target.read_text(encoding="ascii").strip())
+    except (OSError, ValueError) as exc:
+        raise StateError(f"the summary key {target} cannot be read; delete it to make a new one "
+                         f"(summaries signed with it will then be summarised again)") from exc
+    if len(key) < 16:
+        raise StateError(f"the summary key {target} is too short; delete it to make a new one")
+    return key
+
+
+def _mark(key: bytes, last_turn: int, cycle: int, text: str) -> str:
+    signed = f"{last_turn}\n{cycle}\n{text.strip()}".encode()
+    return hmac.new(key, signed, hashlib.sha256).hexdigest()[:32]
+
+
+def summary_message(shape: Shape, summary: str, *, last_turn: int, cycle: int, key: bytes) -> Message:
+    """The user message carrying ``summary`` (valid in both shapes), marked with ``key``."""
+    text = redact_text(summary.strip())
+    header = _HEADER.format(last_turn=last_turn, cycle=cycle, mark=_mark(key, last_turn, cycle, text))
+    body = f"{header}\n\n{text}"
     if shape == "anthropic":
-        return {"role": "user", "content": [{"type": "text", "text": text}]}
-    return {"role": "user", "content": text}
+        return {"role": "user", "content": [{"type": "text", "text": body}]}
+    return {"role": "user", "content": body}
 
 
-def read_summary(message: Mapping[str, Any]) -> SummaryMark | None:
-    """The summary mark of ``message``, or ``None`` if it is no summary message."""
+def _own_text(content: Any) -> str | None:
+    """The text of a message made of text alone; None if it holds anything else (a tool result, an image)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list) or not content:
+        return None
+    texts: list[str] = []
+    for block in content:
+        if not isinstance(block, Mapping) or block.get("type") != "text" or not isinstance(block.get("text"), str):
+            return None
+        texts.append(block["text"])
+    return "\n".join(texts)
+
+
+def read_summary(message: Mapping[str, Any], key: bytes) -> SummaryMark | None:
+    """The summary mark of ``message``, or ``None`` unless it is a summary signed with ``key``."""
     if message.get("role") != "user":
         return None
-    text = content_text(message.get("content"))
+    text = _own_text(message.get("content"))
+    if text is None:
+        return None
     match = _HEADER_RE.match(text)
     if match is None:
         return None
-    return SummaryMark(int(match.group(1)), int(match.group(2)), text[match.end() :])
+    last_turn, cycle, body = int(match.group(1)), int(match.group(2)), text[match.end() :]
+    if not hmac.compare_digest(match.group(3), _mark(key, last_turn, cycle, body)):
+        return None
+    return SummaryMark(last_turn, cycle, body)
 
 
-def find_latest_summary(messages: Sequence[Mapping[str, Any]]) -> int | None:
-    """Index of the last summary message in ``messages``."""
+def find_latest_summary(messages: Sequence[Mapping[str, Any]], key: bytes) -> int | None:
+    """Index of the last summary message in ``messages`` signed with ``key``."""
     for index in range(len(messages) - 1, -1, -1):
-        if read_summary(messages[index]) is not None:
+        if read_summary(messages[index], key) is not None:
             return index
     return None

@@ -5,56 +5,174 @@ after it compacts, and adds what the hook returns as ``additionalContext`` to
 the new context; a ``PreCompact`` hook's output reaches the compaction as
 instructions.  Both get the hook input on standard input, with
 ``transcript_path``.  :func:`hook_response` answers either with the index's
-exact sections (files changed with their symbols, files read, open errors,
-test status, open tasks), so the agent neither forgets an edit nor re-reads a
+exact sections (files changed with their symbols, open errors, test status,
+open tasks, files read), so the agent neither forgets an edit nor re-reads a
 file to learn what it already knew.
+
+Two promises to the host:
+
+* **Fail open.** A hook that exits 2 blocks the compaction (Claude Code
+  2.1.105 and later), so :func:`run_hook` turns every error into exit 0 and
+  one line for standard error; the session goes on without our context.
+* **Stay under the host's cap.** Claude Code keeps at most
+  :data:`HOOK_OUTPUT_LIMIT` characters of a hook's output (beyond it, only a
+  short preview).  The output is filled by priority (changed files, open
+  errors, tests, open tasks, then reverted and read files), at the most
+  detailed level that fits; what is left out is counted, with the command
+  that shows it.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
+from dataclasses import dataclass
 from typing import Any
 
+from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
 from summarizer.exceptions import SummarizerError
 from summarizer.sections.facts import SessionFacts, facts_from_index
-from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 
-__all__ = ["file_trail_context", "hook_response"]
+__all__ = ["HOOK_OUTPUT_LIMIT", "HookRun", "file_trail_context", "hook_response", "run_hook"]
 
+HOOK_OUTPUT_LIMIT = 10_000
+
+_TITLE = "# What this session has done so far (computed from the transcript by artifact-index)"
+_PRE_COMPACT_LEAD = "Keep every file path below in the summary, with what changed; they are exact.\n\n"
+
+# Highest priority first: (title, section key, what its items are, the command that lists them all).
 _SECTIONS = (
-    ("Files created", "files_created"),
-    ("Files modified", "files_modified"),
-    ("Files deleted", "files_deleted"),
-    ("Files changed and then reverted", "files_reverted"),
-    ("Files read (unchanged)", "files_read"),
-    ("Errors", "error_messages"),
-    ("Test status", "test_status"),
-    ("Open tasks", "pending_tasks"),
+    ("Files created", "files_created", "created files", "files"),
+    ("Files modified", "files_modified", "modified files", "files"),
+    ("Files deleted", "files_deleted", "deleted files", "files"),
+    ("Errors", "error_messages", "open errors", "errors"),
+    ("Test status", "test_status", "test lines", "errors"),
+    ("Open tasks", "pending_tasks", "open tasks", "tasks"),
+    ("Files changed and then reverted", "files_reverted", "reverted files", "files"),
+    ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
+_EMPTY = ("None", "No test run", "No task list")
 
 
-def file_trail_context(facts: SessionFacts, detail: int = 1) -> str:
-    """The exact sections, as Markdown, for an agent that just lost its context."""
-    parts = ["# What this session has done so far (computed from the transcript by artifact-index)"]
-    for title, key in _SECTIONS:
-        body = render_index_section(key, facts, detail)
-        if body.startswith(("None", "No test run", "No task list")):
-            continue
-        parts.append(f"## {title}\n{body}")
-    return "\n\n".join(parts) + "\n"
+def _items(body: str) -> list[str]:
+    """The top-level items of a section body; an item's indented lines stay with it."""
+    items: list[str] = []
+    for line in body.split("\n"):
+        if items and line.startswith("  "):
+            items[-1] += "\n" + line
+        else:
+            items.append(line)
+    return items
 
 
-def hook_response(hook_input: dict[str, Any]) -> str:
-    """What to print for a Claude Code hook invocation (JSON for SessionStart, text for PreCompact)."""
+def file_trail_context(facts: SessionFacts, limit: int = HOOK_OUTPUT_LIMIT, transcript: str | None = None) -> str:
+    """The exact sections as Markdown, at most ``limit`` characters, for an agent that just lost its context.
+
+    The most detailed rendering that fits is used whole; when even the most
+    compact one does not fit, items are taken in priority order while they
+    fit, and a closing line says what was left out and which command
+    (on ``transcript``) shows it.
+    """
+    rendered: list[tuple[str, str, str, str]] = []
+    for detail in range(1, MAX_DETAIL + 1):
+        rendered = [
+            (title, body, noun, command)
+            for title, key, noun, command in _SECTIONS
+            if not (body := render_index_section(key, facts, detail)).startswith(_EMPTY)
+        ]
+        whole = "\n\n".join([_TITLE, *(f"## {title}\n{body}" for title, body, _, _ in rendered)]) + "\n"
+        if len(whole) <= limit:
+            return whole
+    return _fill_by_priority(rendered, limit, transcript)
+
+
+def _fill_by_priority(rendered: list[tuple[str, str, str, str]], limit: int, transcript: str | None) -> str:
+    target = shlex.quote(transcript) if transcript else "TRANSCRIPT"
+    # Room for the closing line: one clause per section that may lose items.
+    reserve = 120 + sum(len(noun) + 12 for _, _, noun, _ in rendered) + 40 * 3 + len(target) * 3
+    budget = limit - reserve - len(_TITLE) - 1
+    parts = [_TITLE]
+    left_out: list[str] = []
+    commands: list[str] = []
+    for title, body, noun, command in rendered:
+        heading = f"\n\n## {title}"
+        kept: list[str] = []
+        dropped = 0
+        for item in _items(body):
+            cost = len(item) + 1 + (len(heading) if not kept else 0)
+            if cost <= budget:
+                kept.append(item)
+                budget -= cost
+            else:
+                dropped += 1
+        if kept:
+            parts.append(heading + "\n" + "\n".join(kept))
+        if dropped:
+            left_out.append(f"{dropped} {noun}")
+            if command not in commands:
+                commands.append(command)
+    text = "".join(parts) + "\n"
+    if left_out:
+        how = "; ".join(f"`artifact-index {command} {target}`" for command in commands)
+        text += f"\n(Left out to stay under {limit:,} characters: {', '.join(left_out)}. All of it: {how}.)\n"
+    return text
+
+
+def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT) -> str:
+    """What to print for a Claude Code hook invocation (JSON for SessionStart, text for PreCompact).
+
+    At most ``limit`` characters, secrets redacted.  Raises
+    :class:`~summarizer.exceptions.SummarizerError` (or an engine error) when
+    the input is unusable; :func:`run_hook` is the fail-open wrapper.
+    """
     transcript = hook_input.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise SummarizerError("the hook input has no transcript_path")
     event = str(hook_input.get("hook_event_name") or "SessionStart")
+    if event not in ("SessionStart", "PreCompact"):
+        raise SummarizerError(f"hook event {event!r} is not supported (SessionStart, PreCompact)")
     index, _ = build_index(transcript)
-    context = file_trail_context(facts_from_index(index))
-    if event == "SessionStart":
-        return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}})
-    if event == "PreCompact":
-        return ("Keep every file path below in the summary, with what changed; they are exact.\n\n" + context)
-    raise SummarizerError(f"hook event {event!r} is not supported (SessionStart, PreCompact)")
+    facts = facts_from_index(index)
+    room = limit
+    # The wrapper and JSON escaping add characters; shrink until the whole output fits.
+    for _ in range(8):
+        context = redact_text(file_trail_context(facts, max(room, 0), transcript))
+        if event == "SessionStart":
+            output = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                                        "additionalContext": context}}, ensure_ascii=False)
+        else:
+            output = _PRE_COMPACT_LEAD + context
+        if len(output) <= limit:
+            return output
+        room -= len(output) - limit + 64
+    raise SummarizerError(f"the file trail does not fit in {limit} characters")
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """What the ``hook`` command prints: ``output`` on standard output, ``note`` (one line) on standard error."""
+
+    output: str
+    note: str | None
+    exit_code: int = 0
+
+
+def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_LIMIT) -> HookRun:
+    """Answer a hook invocation, failing open: any error gives exit 0, no output and a one-line note."""
+    try:
+        try:
+            hook_input = json.loads(raw_input or "{}")
+        except json.JSONDecodeError as exc:
+            raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
+        if not isinstance(hook_input, dict):
+            raise SummarizerError("the hook input on standard input is not a JSON object")
+        if event:
+            hook_input["hook_event_name"] = event
+        return HookRun(hook_response(hook_input, limit - 1) + "\n", None)
+    except Exception as exc:  # a hook must never stop the agent: every failure is a note, never a block
+        reason = str(exc) if isinstance(exc, SummarizerError) or type(exc).__module__.startswith(
+            "artifact_index") else f"{type(exc).__name__}: {exc}"
+        line = " ".join(redact_text(reason).split())[:500]
+        return HookRun("", f"artifact-index hook: skipped, the session goes on without the file trail ({line})")

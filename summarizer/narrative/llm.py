@@ -10,8 +10,10 @@ section is never invented from a bad reply.
 
 The prompt holds the previous narrative (the anchor, items numbered per
 section), the index facts the narrative must agree with, and only the span
-newly dropped from context.  The SDK reads ``ANTHROPIC_API_KEY`` and
-``ANTHROPIC_BASE_URL``; tests point it at a local server.
+newly dropped from context.  Every request, token counts included, is
+redacted (:mod:`artifact_index.redaction`) before it leaves.  The SDK reads
+``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL``; tests point it at a local
+server.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import anthropic
 from anthropic.types import MessageParam, ToolParam
 from pydantic import ValidationError
 
+from artifact_index.redaction import redact_json, redact_text
 from summarizer.exceptions import NarrativeError
 from summarizer.narrative.model import (
     NarrativeReply,
@@ -100,7 +103,7 @@ def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: Narrat
     """Exact input tokens of a narrative request, from the API's token counting endpoint."""
     try:
         counted = client.messages.count_tokens(
-            model=model, system=SYSTEM, messages=[{"role": "user", "content": build_prompt(request)}],
+            model=model, system=SYSTEM, messages=[{"role": "user", "content": redact_text(build_prompt(request))}],
             tools=[cast("ToolParam", _tool(request))],
         )
     except anthropic.APIError as exc:
@@ -120,9 +123,9 @@ class AnthropicPromptCounter:
         self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
 
     def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
-        arguments: dict[str, Any] = {"model": self.model, "messages": list(messages)}
+        arguments: dict[str, Any] = {"model": self.model, "messages": redact_json(list(messages))}
         if system:
-            arguments["system"] = system
+            arguments["system"] = redact_json(system)
         if tools:
             arguments["tools"] = tools
         try:
@@ -189,7 +192,7 @@ class AnthropicWriter:
         try:
             return self.client.messages.create(
                 model=self.model, max_tokens=self.max_tokens, system=SYSTEM,
-                messages=cast("list[MessageParam]", list(messages)),
+                messages=cast("list[MessageParam]", redact_json(list(messages))),
                 tools=[cast("ToolParam", _tool(request))],
                 tool_choice={"type": "tool", "name": TOOL_NAME},
             )

@@ -251,10 +251,35 @@ def test_compact_boundary_keeps_trigger_tokens_and_summary(compaction: tuple[lis
 
 def test_only_typed_text_is_a_real_user_message(compaction: tuple[list[Event], Source]) -> None:
     events, _ = compaction
-    real = [e.text for e in events if isinstance(e, UserMessage) and not e.synthetic]
-    assert real == ["Add pagination to the /items endpoint.", "Now document the page parameter in @README.md"]
+    real = [(e.channel, e.text) for e in events if isinstance(e, UserMessage) and not e.synthetic]
+    assert real == [
+        ("prompt", "Add pagination to the /items endpoint."),
+        ("command", "/model"),
+        ("prompt", "Now document the page parameter in @README.md"),
+        ("queued", "and add a test"),  # still waiting in the queue when the transcript ends
+    ]
     synthetic = [e.text.split(">", 1)[0] for e in events if isinstance(e, UserMessage) and e.synthetic]
-    assert synthetic == ["<local-command-caveat", "<command-name", "<local-command-stdout", "[Request interrupted by user]"]
+    assert synthetic == ["<local-command-caveat", "<local-command-stdout", "[Request interrupted by user]"]
+
+
+def test_every_way_the_person_speaks_is_a_user_message_in_order(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "claude_code" / "user_channels.jsonl")
+    typed = [(e.channel, e.text) for e in events if isinstance(e, UserMessage) and not e.synthetic]
+    assert typed == [
+        ("command", "/review cart totals rounding"),
+        # Typed while `go test` ran, beside its result; then the queued message handed over mid-turn.
+        ("interjection", "the rounding bug only shows with three items"),
+        ("queued", "only the cart package, not the whole repo"),
+        # Typed when refusing the commit.
+        ("feedback", "don't commit yet, I want to read the diff first"),
+        # Dequeued as the next prompt: one message, not two; the one taken back to edit was never sent.
+        ("prompt", "also check the tax lines"),
+        ("prompt", "Show me the diff of cart.go"),
+        ("queued", "and then stop"),
+    ]
+    # The harness's own queue entries (a background task finishing) are not the person's words.
+    notification = [e for e in events if isinstance(e, UserMessage) and "task-notification" in e.text]
+    assert [e.synthetic for e in notification] == [True]
 
 
 def test_attached_file_is_a_read(compaction: tuple[list[Event], Source]) -> None:

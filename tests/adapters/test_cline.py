@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.ingestion.adapters import adapter_named
-from artifact_index.ingestion.events import SessionInfo, WorkingDirectory
+from artifact_index.ingestion.events import SessionInfo, UserMessage, WorkingDirectory
 from artifact_index.ingestion.source import Source
 
 from .conftest import Loader, Run
@@ -56,6 +56,16 @@ def test_api_failed_and_denied_edits_do_not_count(api: Run) -> None:
     assert _outcomes(api, "c:\\Work\\demo\\.env") == [("write", "failure", "rejected")]
 
 
+def test_api_only_the_persons_words_are_user_messages(api: Run) -> None:
+    typed = [(e.channel, e.text) for e in api.events if isinstance(e, UserMessage) and not e.synthetic]
+    assert typed == [
+        ("prompt", "Add a logger module and use it in src/index.ts"),  # without the environment details
+        ("feedback", "no secrets in the repo: write .env.example instead"),  # given when refusing the write
+    ]
+    resumed = [e for e in api.events if isinstance(e, UserMessage) and e.text.startswith("[TASK RESUMPTION]")]
+    assert [e.synthetic for e in resumed] == [True]
+
+
 def test_api_user_edit_during_approval_still_saves(api: Run) -> None:
     assert _outcomes(api, "c:\\Work\\demo\\README.md") == [("write", "success", None)]
 
@@ -98,6 +108,11 @@ def test_ui_tools_and_their_results(ui: Run) -> None:
 def test_ui_command_result_comes_from_the_next_request(ui: Run) -> None:
     (touch,) = ui.touches()["flutter test"]
     assert (touch.status, touch.failure) == ("failure", "exit_status")
+
+
+def test_ui_feedback_is_told_apart_from_the_task(ui: Run) -> None:
+    typed = [(e.channel, e.text) for e in ui.events if isinstance(e, UserMessage)]
+    assert typed == [("prompt", "Add a settings screen"), ("feedback", "don't rename the package")]
 
 
 def test_ui_session_root_and_skipped_record(ui: Run) -> None:

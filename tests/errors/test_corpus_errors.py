@@ -19,6 +19,8 @@ import pytest
 
 from artifact_index.facts.errors.diagnostics import extract_errors
 from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.ingestion.events import ToolCall, ToolResult
+from tests.conftest import CorpusIndex
 
 
 @dataclass(frozen=True)
@@ -229,3 +231,23 @@ def test_ledger_of_a_real_debugging_session(corpus_dir: Path) -> None:
     assert (dates.passed, dates.failed, dates.outcome) == (76, 0, "passed")
     # Saved and restored mid-session state gives the same answers.
     assert ErrorLedger.model_validate_json(ledger.model_dump_json()) == ledger
+
+
+def _failed_shell_results(events: list[Any]) -> int:
+    shell_calls = {e.call_id for e in events if isinstance(e, ToolCall)
+                   and any(op.action == "shell" and op.command for op in e.operations)}
+    return sum(1 for e in events if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in shell_calls)
+
+
+@pytest.mark.parametrize("folder", ["claude_code", "codex", "mini_swe_agent", "openhands", "opencode"])
+def test_every_failed_shell_command_is_an_error_or_noise_with_its_reason(
+    corpus_dir: Path, corpus_index: CorpusIndex, folder: str
+) -> None:
+    failed = classed = 0
+    for path in sorted((corpus_dir / folder).glob("*.gz")):
+        index, loaded = corpus_index(path)
+        failed += _failed_shell_results(list(loaded.events()))
+        for run in index.ledger.failed_runs:
+            assert (run.outcome == "error" and run.errors) or (run.outcome == "noise" and run.reason), run
+            classed += 1
+    assert classed == failed

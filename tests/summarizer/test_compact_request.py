@@ -10,7 +10,7 @@ from compaction_chat import SHAPES, Chat, Shape, StaticSummariser
 from pydantic import ValidationError
 
 from summarizer.compaction.request import run_compact
-from summarizer.compaction.summary_message import read_summary
+from summarizer.compaction.summary_message import new_summary_key, read_summary
 from summarizer.exceptions import MessageFormatError
 
 TOOLS = [
@@ -40,14 +40,15 @@ def _body(shape: Shape) -> dict[str, object]:
 def test_output_shape_and_untouched_system_and_tools(shape: Shape) -> None:
     body = _body(shape)
     original = copy.deepcopy(body)
-    out = run_compact(body, 900, StaticSummariser("## Intent\nrefactor the parser"))
+    key = new_summary_key()
+    out = run_compact(body, 900, StaticSummariser("## Intent\nrefactor the parser"), summary_key=key)
     assert body == original
     assert set(out) == {"messages", "result"}
     assert set(out["result"]) == {"didCompress", "released", "promptEstimate"}
     assert out["result"]["didCompress"] is True
     json.dumps(out)  # plain JSON, ready to print
     first = out["messages"][1 if shape == "openai" else 0]
-    assert read_summary(first) is not None
+    assert read_summary(first, key) is not None
     if shape == "openai":
         assert out["messages"][0] == {"role": "system", "content": "You are a careful coding agent."}
 

@@ -76,8 +76,9 @@ def test_the_summariser_gets_the_original_dropped_messages(shape: Shape) -> None
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_history_before_the_latest_summary_is_dropped(shape: Shape) -> None:
-    old = summary_message(shape, "## old", last_turn=3, cycle=1)
-    new = summary_message(shape, "## new", last_turn=9, cycle=2)
+    compactor = Compactor()
+    old = summary_message(shape, "## old", last_turn=3, cycle=1, key=compactor.summary_key)
+    new = summary_message(shape, "## new", last_turn=9, cycle=2, key=compactor.summary_key)
     messages = [
         {"role": "user", "content": "ancient"},
         old,
@@ -85,7 +86,7 @@ def test_history_before_the_latest_summary_is_dropped(shape: Shape) -> None:
         new,
         {"role": "user", "content": "current"},
     ]
-    compacted, result = Compactor().compact(messages)
+    compacted, result = compactor.compact(messages)
     assert compacted == [new, {"role": "user", "content": "current"}]
     assert result.did_compress and result.released > 0
 
@@ -93,14 +94,13 @@ def test_history_before_the_latest_summary_is_dropped(shape: Shape) -> None:
 def test_openai_system_messages_are_kept_verbatim_and_first() -> None:
     chat = _session("openai")
     chat.messages.insert(3, {"role": "developer", "content": "mid-session rule"})
-    messages, _ = Compactor(CompactorConfig(context_window=400), StaticSummariser()).compact(
-        chat.messages
-    )
+    compactor = Compactor(CompactorConfig(context_window=400), StaticSummariser())
+    messages, _ = compactor.compact(chat.messages)
     assert messages[:2] == [
         {"role": "system", "content": "You are a coding agent."},
         {"role": "developer", "content": "mid-session rule"},
     ]
-    assert read_summary(messages[2]) is not None
+    assert read_summary(messages[2], compactor.summary_key) is not None
 
 
 def test_without_a_summariser_only_the_cheap_policies_run() -> None:

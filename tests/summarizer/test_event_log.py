@@ -103,7 +103,7 @@ def test_a_resent_full_history_resumes_after_the_last_summary(shape: Shape, tmp_
     longer = _history(shape, 5)
     untriggered, _ = compactor.compact(longer)
     assert len(summariser.calls) == 1  # nothing re-summarised ...
-    mark = read_summary(untriggered[1 if shape == "openai" else 0])
+    mark = read_summary(untriggered[1 if shape == "openai" else 0], compactor.summary_key)
     assert mark is not None and (mark.last_turn, mark.text) == (8, "## first")
     assert compactor.last_report.resumed_after_turn == 8
 
@@ -113,7 +113,7 @@ def test_a_resent_full_history_resumes_after_the_last_summary(shape: Shape, tmp_
     assert previous == "## first" and cycle == 2
     assert dropped[0] == longer[len(longer) - len(dropped) - 1]
     assert "request 3" in json.dumps(dropped) and "request 2" not in json.dumps(dropped)
-    mark = read_summary(compacted[1 if shape == "openai" else 0])
+    mark = read_summary(compacted[1 if shape == "openai" else 0], compactor.summary_key)
     assert mark is not None and mark.cycle == 2 and mark.text == "## second"
 
 
@@ -127,7 +127,7 @@ def test_a_compacted_list_resumes_from_its_summary_message(shape: Shape) -> None
     dropped, previous, cycle = summariser.calls[1]
     assert previous == "## first" and cycle == 2
     assert "request 3" in json.dumps(dropped) and "## first" not in json.dumps(dropped)
-    mark = read_summary(again[1 if shape == "openai" else 0])
+    mark = read_summary(again[1 if shape == "openai" else 0], compactor.summary_key)
     assert mark is not None and mark.last_turn == 14
 
 

@@ -1,4 +1,4 @@
-"""The Claude Code hooks: after a compaction the agent gets the exact file trail back."""
+"""The Claude Code hooks: after a compaction the agent gets the exact file trail back, and a hook never blocks it."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from artifact_index.presentation.cli import main
+from summarizer.integrations.hooks import HOOK_OUTPUT_LIMIT, run_hook
 
 SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cli" / "session.jsonl"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], payload: str, *args: str) -> tuple[int, str, str]:
@@ -38,12 +40,88 @@ def test_pre_compact_asks_to_keep_the_paths(monkeypatch: pytest.MonkeyPatch, cap
     assert code == 0 and out.startswith("Keep every file path below") and "`app.py`" in out
 
 
-@pytest.mark.parametrize(("payload", "message"), [
-    ("not json", "not JSON"),
-    ("{}", "no transcript_path"),
-    (json.dumps({"transcript_path": "/no/such.jsonl"}), "no such file"),
+@pytest.mark.parametrize(("payload", "args", "message"), [
+    ("not json", (), "not JSON"),
+    ("[1, 2]", (), "not a JSON object"),
+    ("{}", (), "no transcript_path"),
+    (json.dumps({"transcript_path": "/no/such.jsonl"}), (), "no such file"),
+    (json.dumps({"transcript_path": str(SESSION)}), ("--event", "Stop"), "not supported"),
+    (json.dumps({"transcript_path": str(SESSION), "hook_event_name": "PostToolUse"}), (), "not supported"),
 ])
-def test_bad_hook_input_is_one_sentence(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                        payload: str, message: str) -> None:
-    code, out, err = _run(monkeypatch, capsys, payload)
-    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+def test_a_failing_hook_never_blocks_the_agent_it_exits_0_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], payload: str, args: tuple[str, ...],
+    message: str,
+) -> None:
+    code, out, err = _run(monkeypatch, capsys, payload, *args)
+    assert code == 0 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01\x02binary", b"just some prose, no transcript\n", b"\x1f\x8bnot gzip"])
+def test_an_unreadable_transcript_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path, content: bytes) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes(content)
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(transcript)}))
+    assert code == 0 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_an_internal_failure_fails_open_too(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded\nwhile parsing")
+
+    monkeypatch.setattr("summarizer.integrations.hooks.build_index", broken)
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(SESSION)}))
+    assert code == 0 and out == ""
+    assert err.count("\n") == 1 and "RecursionError: maximum recursion depth exceeded while parsing" in err
+
+
+def _big_session(path: Path, created: int, read: int) -> Path:
+    records = [{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "/w",
+                "message": {"role": "user", "content": "build it"}}]
+    for n in range(created + read):
+        tool, arguments = (("Write", {"file_path": f"/w/src/pkg{n % 7}/generated_module_{n:04d}.py", "content": "x = 1\n"})
+                           if n < created else ("Read", {"file_path": f"/w/docs/section_{n:04d}/notes.md"}))
+        output = "File created successfully" if tool == "Write" else "     1→notes\n"
+        records += [
+            {"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "cwd": "/w", "message": {
+                "role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": tool, "input": arguments}]}},
+            {"type": "user", "uuid": f"r{n}", "sessionId": "s", "cwd": "/w", "message": {
+                "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": output}]}},
+        ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
+def test_a_large_trail_stays_under_the_hosts_cap_changed_files_first_and_says_what_it_left_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, event: str,
+) -> None:
+    session = _big_session(tmp_path / "big.jsonl", created=150, read=400)
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", event)
+    assert code == 0 and err == ""
+    assert len(out) <= HOOK_OUTPUT_LIMIT
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if event == "SessionStart" else out
+    assert all(f"generated_module_{n:04d}.py" in text for n in range(150))  # every created file made it
+    assert "read-file lines" in text and f"`artifact-index files {session}`" in text
+
+
+def test_a_trail_that_fits_is_given_whole_without_a_note(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    _, out, _ = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", "PreCompact")
+    assert "Left out" not in out and out.count("generated_module_") == 3 and out.count("notes.md") == 3
+
+
+def _claude_code_transcripts() -> list[Path]:
+    folder = CORPUS / "claude_code"
+    return sorted(folder.glob("*.gz")) if folder.is_dir() else []
+
+
+@pytest.mark.parametrize("transcript", _claude_code_transcripts(), ids=lambda p: p.name[:50])
+def test_every_claude_code_transcript_of_the_corpus_gets_a_hook_answer_within_the_cap(
+    corpus_dir: Path, transcript: Path,
+) -> None:
+    for event in ("SessionStart", "PreCompact"):
+        run = run_hook(json.dumps({"transcript_path": str(transcript), "hook_event_name": event}))
+        assert run.exit_code == 0 and run.note is None, run.note
+        assert 0 < len(run.output) <= HOOK_OUTPUT_LIMIT

@@ -75,7 +75,7 @@ def test_sliding_window_fires_above_n_turns(shape: Shape) -> None:
     assert summariser.calls == []
     compacted, _ = compactor.compact(_talk(shape, 8).messages)
     assert len(summariser.calls) == 1
-    assert read_summary(compacted[0]) is not None and len(compacted) == 2
+    assert read_summary(compacted[0], compactor.summary_key) is not None and len(compacted) == 2
 
 
 def _todo_session(shape: Shape, statuses: list[str], tool: str, key: str) -> Chat:

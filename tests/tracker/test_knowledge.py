@@ -63,7 +63,7 @@ def test_tasks_decisions_and_user_messages(session: list[Event], call: Call) -> 
         AssistantMessage(turn=4, text="The root cause is that `create_token` in auth.py never sets `exp`."),
     ]
     index = Tracker(format="claude-code").feed_all(events)
-    assert index.user_messages() == [{"turn": 1, "text": "Fix the login bug"}]
+    assert index.user_messages() == [{"turn": 1, "text": "Fix the login bug", "channel": "prompt"}]
     assert [(t["content"], t["status"]) for t in index.tasks()] == [("Fix token expiry", "in_progress")]
     [decision] = index.decisions()
     assert decision["kind"] == "root-cause" and decision["files"] == ["auth.py"] and decision["turn"] == 4

@@ -34,6 +34,7 @@ __all__ = [
     "covers",
     "masks_exit_status",
     "segments",
+    "subcommands",
 ]
 
 CheckCategory = Literal["test", "lint", "typecheck", "build"]
@@ -67,6 +68,52 @@ class Check(BaseModel):
         if not other.targets:
             return False
         return all(any(_path_covers(t, o) for t in self.targets) for o in other.targets)
+
+    @property
+    def is_task(self) -> bool:
+        """A project task (``make test``, ``npm test``, ``mise run test:ci``): it runs what the project set up."""
+        return self.runner.startswith("script:") or self.runner.split(" ", 1)[0] in _TASK_RUNNERS
+
+    def selects(self, test: str | None, file: str | None) -> bool:
+        """True when this check runs the test ``test`` (of ``file``) by name or by path.
+
+        ``go test -run 'TestA|TestB' ./pkg`` selects ``TestA/case``, ``pytest
+        tests/t.py::test_x`` selects ``tests/t.py::test_x``, ``mix test
+        test/a_test.exs`` selects every test of that file.  A selection this
+        module cannot read (``-k 'a and not b'``) selects nothing.
+        """
+        if self.filters:
+            return test is not None and all(_filter_selects(f, test) for f in self.filters)
+        places = [p for p in (test, file) if p]
+        return bool(self.targets) and any(
+            _path_covers(_LINE_SUFFIX.sub("", target), place)
+            for target in self.targets
+            for place in places
+        )
+
+
+_LINE_SUFFIX = re.compile(r"(?<!:):\d+$")  # "test/a_test.exs:42": the file, narrowed to a line
+_PLAIN_NAMES = re.compile(r"^\s*[\w.\[\]-]+(?:\s+or\s+[\w.\[\]-]+)*\s*$")
+
+
+def _filter_selects(selection: str, test: str) -> bool:
+    """Whether one ``-run=...`` / ``-k=...`` / ``-t=...`` selection picks ``test``."""
+    option, _, value = selection.partition("=")
+    if option == "-k":
+        if not _PLAIN_NAMES.match(value):
+            return False
+        return any(name in test for name in re.split(r"\s+or\s+", value.strip()))
+    if option in ("-run", "-t", "--testNamePattern"):
+        try:
+            pattern = re.compile(value)
+        except re.error:
+            return False
+        # Go matches each level of "TestA/sub" against its part of the pattern: the top
+        # level is what a -run naming the failing test matches.
+        return bool(pattern.search(test) or pattern.search(test.split("/")[0]))
+    if option in ("-skip", "--exclude"):
+        return False
+    return value in test
 
 
 def _path_covers(general: str, specific: str) -> bool:
@@ -698,6 +745,41 @@ def command_key(command: str | None) -> str | None:
             continue
         parts.append(" ".join(words))
     return "$ " + " && ".join(parts) if parts else None
+
+
+_INTERPRETERS = _words("python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir")
+_GIT_VALUE_OPTIONS = _words("-C -c --git-dir --work-tree --namespace")
+
+
+@functools.lru_cache(maxsize=4096)
+def subcommands(command: str | None) -> frozenset[str]:
+    """What a command line runs, each as program and sub-command: ``{"git add", "git commit"}``.
+
+    The identity of a command apart from its arguments, so that a corrected
+    retry (``git add`` with other paths, ``python -c`` with other code) is
+    known as the same action.  Interpreters are named with the script they
+    run, or with ``-c`` / ``-e`` for inline code.
+    """
+    found: set[str] = set()
+    for piped, words in segments(command or ""):
+        words = _unwrap(words)
+        if piped or not words:
+            continue
+        name = _executable(words[0])
+        if name in _NOISE:
+            continue
+        args = words[1:]
+        if name == "git":
+            while args and args[0].startswith("-"):
+                args = args[2:] if args[0] in _GIT_VALUE_OPTIONS else args[1:]
+        if _PYTHON.match(name) or name in _INTERPRETERS:
+            inline = next((a for a in args if a in ("-c", "-e", "--eval")), None)
+            script = next((a for a in args if not a.startswith("-")), "")
+            found.add(f"{name} {inline or _executable(script)}".strip())
+            continue
+        sub = next((a for a in args if not a.startswith("-")), "")
+        found.add(f"{name} {sub}".strip())
+    return frozenset(found)
 
 
 def covers(later: str | None, earlier: str | None) -> bool:

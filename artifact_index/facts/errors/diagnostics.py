@@ -70,6 +70,10 @@ class Diagnostic(BaseModel):
     code: str | None = None  # E0308, TS2345, F401, no-unused-vars, the npm error code...
     tool: str | None = None  # gcc, rustc, go, tsc, javac, mypy, ruff, eslint, jest, pytest...
     test: str | None = None  # the failing test's id when the error is a test failure
+    # The lines that explain it, as printed under it: the assertion with its
+    # expected and actual values, the code a checker quoted.  None when the
+    # message says it all.
+    detail: str | None = None
 
 
 # --- shared helpers ------------------------------------------------------------------------
@@ -99,6 +103,29 @@ def _message(text: str) -> str:
     if len(text) > _MAX_MESSAGE:
         return text[: _MAX_MESSAGE - 1] + "…"
     return text
+
+
+_MAX_DETAIL_LINES = 12
+_MAX_DETAIL = 800
+
+
+def _detail(lines: list[str], message: str) -> str | None:
+    """The explaining lines under an error, dedented and bounded; None when they add nothing."""
+    kept = [line.rstrip() for line in lines]
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if not kept:
+        return None
+    indent = min(len(line) - len(line.lstrip()) for line in kept if line.strip())
+    kept = [line[indent:] for line in kept]
+    if len(kept) > _MAX_DETAIL_LINES:
+        kept = [*kept[:_MAX_DETAIL_LINES], f"[… {len(kept) - _MAX_DETAIL_LINES} more lines]"]
+    text = "\n".join(kept)
+    if len(text) > _MAX_DETAIL:
+        text = text[: _MAX_DETAIL - 1] + "…"
+    return None if text.strip() == message.strip() else text
 
 
 def _int(value: str | None) -> int | None:
@@ -344,6 +371,7 @@ _EXCEPTION_PREFIX = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit
 class _PytestSection:
     title: str
     message: str | None
+    detail: str | None
     file: str | None
     line: int | None
     symbol: str | None
@@ -369,9 +397,11 @@ def _pytest_section(title: str, body: str) -> _PytestSection:
         symbol = location["func"]
     elif definition:
         symbol = definition["name"]
+    e_lines = [m["msg"] for m in _PYTEST_E_LINE.finditer(body)]
     return _PytestSection(
         title=title,
         message=_message(message) if message else None,
+        detail=_detail(e_lines, message) if message and len(e_lines) > 1 else None,
         file=location["file"] if location else None,
         line=int(location["line"]) if location else None,
         symbol=symbol,
@@ -432,6 +462,7 @@ def _pytest(ctx: _Context) -> Iterator[Diagnostic]:
         )
         yield Diagnostic(
             message=_message(message or f"{status} {test_id}"),
+            detail=section.detail if section and message == section.message else None,
             kind="pytest",
             tool="pytest",
             test=test_id,
@@ -445,6 +476,7 @@ def _pytest(ctx: _Context) -> Iterator[Diagnostic]:
         if section.message and _is_test_title(section.title):
             yield Diagnostic(
                 message=section.message,
+                detail=section.detail,
                 kind="pytest",
                 tool="pytest",
                 test=section.title,
@@ -837,6 +869,17 @@ def _first_text_line(block: str) -> str | None:
     return None
 
 
+def _explaining_lines(block: str) -> list[str]:
+    """A JavaScript test failure's text up to its code frame or stack: expected, received, diff."""
+    lines = []
+    for line in block.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("at ", "❯ ")) or re.match(r"^>? ?\d+ \|", stripped):
+            break
+        lines.append(line)
+    return lines
+
+
 def _jest(ctx: _Context) -> Iterator[Diagnostic]:
     text = ctx.text
     bullets = [
@@ -875,8 +918,10 @@ def _jest(ctx: _Context) -> Iterator[Diagnostic]:
             frame = _CODE_FRAME.search(block)
             file, line = suite, int(frame["line"]) if frame else None
         suite_error = title == "Test suite failed to run"
+        message = _message(_first_text_line(block) or title)
         yield Diagnostic(
-            message=_message(_first_text_line(block) or title),
+            message=message,
+            detail=_detail(_explaining_lines(block), message),
             kind="test-runner",
             tool=tool,
             file=file,
@@ -902,8 +947,10 @@ def _vitest(ctx: _Context) -> Iterator[Diagnostic]:
         block = text[_line_end(text, offset) : ends[after] if after < len(ends) else len(text)]
         file, line, column = _location_in(block)
         name = match["name"]
+        message = _message(_first_text_line(block) or f"FAIL {match['file']} > {name}")
         yield Diagnostic(
-            message=_message(_first_text_line(block) or f"FAIL {match['file']} > {name}"),
+            message=message,
+            detail=_detail(_explaining_lines(block), message),
             kind="test-runner",
             tool="vitest",
             file=file or match["file"],
@@ -924,13 +971,18 @@ _GO_STACK_FUNC = re.compile(
 _GO_RUNTIME = re.compile(r"/src/(?:runtime|testing|reflect)/|/usr/local/go/|/libexec/src/")
 
 
-def _go_log_after(text: str, offset: int, indent: str) -> re.Match[str] | None:
+def _go_block(text: str, offset: int, indent: str) -> list[str]:
+    """The lines a failing test logged under its ``--- FAIL`` line (indented deeper than it)."""
+    block = []
     for following in _lines_after(text, offset, 40):
         if following.strip() and len(following) - len(following.lstrip()) <= len(indent):
-            return None
-        if log := _GO_LOG.match(following):
-            return log
-    return None
+            break
+        block.append(following)
+    return block
+
+
+def _go_log_after(block: list[str]) -> re.Match[str] | None:
+    return next((log for following in block if (log := _GO_LOG.match(following))), None)
 
 
 def _go_test(ctx: _Context) -> Iterator[Diagnostic]:
@@ -944,20 +996,21 @@ def _go_test(ctx: _Context) -> Iterator[Diagnostic]:
     for offset, name, indent in failures:
         if any(other.startswith(name + "/") for other in names):
             continue  # a parent reports its failing subtests
-        log = _go_log_after(text, offset, indent)
+        block = _go_block(text, offset, indent)
+        log = _go_log_after(block)
         if log is None:  # "go test -v" prints the test's log before its verdict
             run = text.rfind(f"=== RUN   {name}\n", max(0, offset - 20_000), offset)
             if run >= 0:
-                log = next(
-                    (
-                        m
-                        for earlier in text[run:offset].split("\n")
-                        if (m := _GO_LOG.match(earlier))
-                    ),
-                    None,
-                )
+                block = [
+                    earlier
+                    for earlier in text[run:offset].split("\n")[1:]
+                    if not earlier.lstrip().startswith(("=== ", "--- "))
+                ]
+                log = _go_log_after(block)
+        message = _message(log["msg"] if log else f"--- FAIL: {name}")
         yield Diagnostic(
-            message=_message(log["msg"] if log else f"--- FAIL: {name}"),
+            message=message,
+            detail=_detail(block, message) if log else None,
             kind="test-runner",
             tool="go test",
             file=log["file"] if log else None,
@@ -1073,12 +1126,15 @@ def _exunit(ctx: _Context) -> Iterator[Diagnostic]:
             continue
         message = None
         code = None
+        block: list[str] = []
         for candidate in following[1:]:
             stripped = candidate.strip()
             if stripped.startswith("stacktrace:") or re.match(
                 r"^\d+\) (?:test|doctest) ", stripped
             ):
                 break
+            if not _TRUNCATION.match(stripped):
+                block.append(candidate)
             if stripped.startswith("code:") and code is None:
                 code = stripped[5:].strip()
             elif (
@@ -1096,14 +1152,74 @@ def _exunit(ctx: _Context) -> Iterator[Diagnostic]:
         ):
             message = f"{message}: {code}"
         test = f"{match['title']} ({match['module']})"
+        headline = _message(message or test)
         yield Diagnostic(
-            message=_message(message or test),
+            message=headline,
+            detail=_detail(block, headline),
             kind="test-runner",
             tool="mix test",
             file=location["file"],
             line=int(location["line"]),
             test=test,
             symbol=match["title"],
+        )
+
+
+_CREDO_ISSUE = re.compile(r"^┃ \[(?P<category>[A-Z])\] \S[ \t]+(?P<msg>\S.*?)[ \t]*$")
+_CREDO_LOCATION = re.compile(
+    r"^┃[ \t]+(?P<file>[^\s:]+\.exs?):(?P<line>\d+)(?::(?P<col>\d+))?(?: #\((?P<where>[^)]*)\))?[ \t]*$"
+)
+
+
+def _credo(ctx: _Context) -> Iterator[Diagnostic]:
+    """``mix credo``: ``┃ [R] ↘ message`` then ``┃       lib/x.ex:92:5 #(Module.function)``."""
+    for offset, line in ctx.lines("┃ ["):
+        issue = _CREDO_ISSUE.match(line)
+        following = _lines_after(ctx.text, offset, 1)
+        location = _CREDO_LOCATION.match(following[0]) if issue and following else None
+        if not issue or not location:
+            continue
+        where = location["where"]
+        yield Diagnostic(
+            message=_message(issue["msg"]),
+            kind="linter",
+            tool="mix credo",
+            file=location["file"],
+            line=int(location["line"]),
+            column=_int(location["col"]),
+            symbol=where.rsplit(".", 1)[-1] if where else None,
+        )
+
+
+_DIALYZER_HEAD = re.compile(
+    r"^(?P<file>[^\s:]+\.exs?):(?P<line>\d+)(?::(?P<col>\d+))?:(?P<code>[a-z][a-z_]+)[ \t]*$"
+)
+_RULE_LINE = re.compile(r"^_{20,}$")
+
+
+def _dialyzer(ctx: _Context) -> Iterator[Diagnostic]:
+    """Dialyxir's warnings: ``lib/x.ex:58:13:pattern_match``, the sentence, then the types it quotes."""
+    for offset, line in ctx.lines(".ex:", ".exs:"):
+        head = _DIALYZER_HEAD.match(line)
+        if not head:
+            continue
+        block: list[str] = []
+        for following in _lines_after(ctx.text, offset, 30):
+            if _RULE_LINE.match(following.strip()) or _DIALYZER_HEAD.match(following):
+                break
+            block.append(following)
+        first = next((i for i, b in enumerate(block) if b.strip()), None)
+        sentence = block[first].strip() if first is not None else head["code"]
+        rest = block[first + 1 :] if first is not None else []
+        yield Diagnostic(
+            message=_message(sentence),
+            detail=_detail(rest, sentence),
+            kind="type-checker",
+            tool="mix dialyzer",
+            code=head["code"],
+            file=head["file"],
+            line=int(head["line"]),
+            column=_int(head["col"]),
         )
 
 
@@ -1229,7 +1345,7 @@ def _generic(ctx: _Context) -> Iterator[Diagnostic]:
 _TRIGGERS = (
     "rror", "ERROR", "FAIL", "Traceback", "panic", "--> ", "└─ ", ".py", ".go:", "● ",
     ") test ", ") doctest ", "npm ERR!", "npm error", "ERR_PNPM_", "** (", "\ne: ",
-    "Exception", "fatal", "FATAL", " failed", *_SHELL_NEEDLES,
+    "Exception", "fatal", "FATAL", " failed", "┃ [", ".ex:", ".exs:", *_SHELL_NEEDLES,
 )  # fmt: skip
 # Markers that only refine what a trigger found.
 _SECONDARY = ("PASS", "Test", "⎯⎯⎯", "\n===", "___ ")
@@ -1252,6 +1368,8 @@ _FAMILIES: tuple[Callable[[_Context], Iterator[Diagnostic]], ...] = (
     _go_test,
     _rust_panics,
     _exunit,
+    _credo,
+    _dialyzer,
     _javascript_errors,
 )
 

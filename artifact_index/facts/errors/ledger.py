@@ -1,4 +1,4 @@
-"""The error ledger: every error a session hit, where it points, and whether it was fixed.
+"""The error ledger: every error a session hit, where it points, and whether it still matters.
 
 The tracker feeds each tool result to :meth:`ErrorLedger.observe`.  Errors are
 taken from failed results, and from successful ones whose exit status says
@@ -6,20 +6,33 @@ nothing: a test run that reports failures, or a check piped into ``tail``.
 Each distinct error is one :class:`LedgerEntry`, identified by a *signature*
 (kind, exception type or code, file name and message with numbers, addresses
 and paths masked), so the same ``KeyError`` seen in five runs is one entry
-with ``first_turn``, ``last_turn`` and ``occurrences``.
+with ``first_turn``, ``last_turn`` and ``occurrences``.  It keeps the lines
+that explain it (``detail``: the assertion, expected and actual values).
 
-An entry is **resolved** when
+Every failed shell command ends either as errors or as one
+:class:`FailedRun` classed as noise with its reason (the user refused the
+call, a look-up answered its question, set-up already in place: see
+:mod:`~artifact_index.facts.errors.failures`); a failure no checker
+explained becomes an error in its own words.
 
-* the same check later succeeds: the same command, or a broader run of the
-  same checker (a bare ``pytest`` covers ``pytest tests/test_auth.py::t``),
-  exits successfully and reports no failures; or
-* the error stops appearing in a later successful run of a command that
-  raised it (the run may still fail other tests: those are their own entries).
+An entry is **resolved**, with ``resolution`` saying how, when
 
-It reopens if it appears again.  The first real error of the session (not a
-``git`` or ``ls`` complaint, not a harness message) is kept as ``original``.
-The last :class:`~artifact_index.facts.errors.test_results.TestRun` of each test command is
-kept in ``tests``.
+* the same check later succeeds (the same command, for a command that is not a
+  known check), or the error stops appearing in a rerun of it;
+* a broader run of the same checker passes (a bare ``pytest`` covers
+  ``pytest tests/test_auth.py::t``), or a whole-project run of the checker
+  that reported it, or of a project task wrapping it (``mise run test:ci``);
+* a narrower run passes the failing tests by name (``go test -run TestX``),
+  or the same checker passes on the file the error is in;
+* a corrected retry succeeds: the same actions with other arguments (``git
+  add`` with other paths, ``git commit`` after its pre-commit hook failed).
+
+It reopens if it appears again.  Open entries are indexed by the command,
+checker, reporting tool and action that raised them, so a result looks only
+at the entries it could resolve, never at all of them.  The first real error
+of the session (not a ``git`` or ``ls`` complaint, not a harness message) is
+kept as ``original``.  The last :class:`~artifact_index.facts.errors.test_results.TestRun`
+of each test command is kept in ``tests``.
 
 The ledger is a pydantic model: ``model_dump_json`` / ``model_validate_json``
 round-trip it exactly, so a live session can save it and resume.
@@ -28,21 +41,38 @@ round-trip it exactly, so a live session can save it and resume.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from artifact_index.facts.errors.checks import (
+    Check,
     checks_in,
     command_key,
     covers,
     masks_exit_status,
-    segments,
+    subcommands,
 )
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
+from artifact_index.facts.errors.failures import (
+    LOOKUPS,
+    REFUSALS,
+    SHELL_CHORES,
+    noise_reason,
+    programs,
+    unexplained_failure,
+)
 from artifact_index.facts.errors.test_results import TestRun, is_test_command, parse_test_run
 
-__all__ = ["MAX_ENTRIES", "MAX_TESTS", "ErrorLedger", "LedgerEntry", "TestStatus", "signature"]
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_TESTS",
+    "ErrorLedger",
+    "FailedRun",
+    "LedgerEntry",
+    "TestStatus",
+    "signature",
+]
 
 MAX_ENTRIES = 2000  # beyond this a session is replaying the same build log
 MAX_TESTS = 50  # failing tests listed per error
@@ -55,6 +85,7 @@ class LedgerEntry(BaseModel):
 
     signature: str
     message: str
+    detail: str | None = None  # the lines that explain it, from its latest occurrence
     kind: DiagnosticKind
     code: str | None = None
     tool: str | None = None  # the program that reported it: pytest, tsc, rustc...
@@ -75,6 +106,20 @@ class LedgerEntry(BaseModel):
     resolved: bool = False
     resolved_turn: int | None = None
     resolved_by: str | None = None  # the command whose run resolved it
+    resolution: str | None = None  # how that run resolved it, in words
+
+
+class FailedRun(BaseModel):
+    """One failed shell command and what the ledger made of it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    turn: int
+    call_id: str
+    command: str
+    outcome: Literal["error", "noise"]
+    reason: str | None = None  # why it is noise
+    errors: tuple[str, ...] = ()  # signatures of the entries it raised or saw again
 
 
 class TestStatus(TestRun):
@@ -130,44 +175,29 @@ def signature(diagnostic: Diagnostic) -> str:
 
 # --- what counts as a real error ----------------------------------------------------------------
 
-
-def _words(text: str) -> frozenset[str]:
-    """A set of names written as one space-separated string, for long tables."""
-    return frozenset(text.split())
-
-
-# Commands whose own complaints ("rm: cannot remove", "ls: cannot access") are never
-# the errors a session is about: they are not recorded at all.
-_IGNORED = _words(
-    "ls cd cat head tail grep egrep rg find fd which whereis echo printf mkdir rm "
-    "rmdir touch pwd tree wc file stat du df ps kill pkill sleep test [ true false "
-    "readlink realpath basename dirname type command lsof less more sort uniq cut nl "
-    "tr xargs pushd popd export source . set clear history"
-)
 # Commands whose failures are real but never the session's original error.
-_TRIVIAL = _IGNORED | _words("git cp mv sed awk diff gh bd open xdg-open env jq")
+_TRIVIAL = LOOKUPS | SHELL_CHORES | {"git", "cp", "mv", "sed", "awk", "gh", "bd", "open", "xdg-open", "env", "jq"}
 
-
-def _programs(command: str | None) -> set[str]:
-    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``)."""
-    programs = set()
-    for _, words in segments(command or ""):
-        for word in words:
-            if "=" in word and not word.startswith("-"):
-                continue  # an environment assignment
-            programs.add(word.rsplit("/", 1)[-1])
-            break
-    return programs
+_CATEGORY: dict[str, str] = {
+    "pytest": "test",
+    "unittest": "test",
+    "test-runner": "test",
+    "linter": "lint",
+    "type-checker": "typecheck",
+    "compiler": "build",
+}
+# Open failures of commands that are no checks (a script, `git add`): a later successful
+# commit shows the session moved past them.
+_PASSED_BY_COMMIT = "after:commit"
+# What a passing run of a whole project's task of each category vouches for: a test
+# suite builds the code it tests.
+_TASK_VOUCHES = {"test": ("test", "build"), "lint": ("lint",), "typecheck": ("typecheck",), "build": ("build",)}
 
 
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
     if diagnostic.kind != "generic":
         return True
-    return command is not None and not _programs(command) <= _TRIVIAL
-
-
-def _is_noise(diagnostic: Diagnostic, command: str | None) -> bool:
-    return diagnostic.kind == "generic" and command is not None and _programs(command) <= _IGNORED
+    return command is not None and not programs(command) <= _TRIVIAL
 
 
 def _specific(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -181,6 +211,65 @@ def _with_test(entry: LedgerEntry, test: str | None) -> LedgerEntry:
     return entry.model_copy(update={"tests": (*entry.tests, test), "test": entry.test or test})
 
 
+def _lookups(entry: LedgerEntry) -> set[str]:
+    """The index keys under which an open entry is found by the runs that could resolve it."""
+    found = {f"key:{key}" for key in entry.keys}
+    if entry.tool:
+        found.add(f"tool:{entry.tool}")
+    category = _CATEGORY.get(entry.kind)
+    if category:
+        found.add(f"category:{category}")
+    for command in entry.commands:
+        checks = checks_in(command)
+        found |= {f"runner:{check.runner}" for check in checks}
+        if not checks:
+            found |= {f"action:{action}" for action in subcommands(command)}
+    if entry.commands and not any(checks_in(command) for command in entry.commands):
+        found.add(_PASSED_BY_COMMIT)
+    return found
+
+
+def _probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]:
+    """The index keys of the open entries a successful run of ``command`` could resolve."""
+    found = {f"key:{key}"}
+    for check in checks:
+        found |= {f"runner:{check.runner}", f"tool:{check.runner}"}
+        if check.is_task and not check.targets and not check.filters:
+            found |= {f"category:{c}" for c in _TASK_VOUCHES[check.category]}
+    if command and not checks:
+        found |= {f"action:{action}" for action in subcommands(command)}
+        if "git commit" in subcommands(command):
+            found.add(_PASSED_BY_COMMIT)
+    return found
+
+
+def _resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
+    """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
+    raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    for check in checks:
+        if command and any(covers(command, earlier) for earlier in entry.commands if checks_in(earlier)):
+            return "a broader run of the same check passed"
+        family = check.runner == entry.tool or check.is_task or any(c.runner == check.runner for c in raised)
+        if family and check.category == "test" and entry.tests and all(
+            check.selects(test, entry.file) for test in entry.tests
+        ):
+            return "its failing test(s) passed by name"
+        if not check.targets and not check.filters:
+            if check.runner == entry.tool or any(c.runner == check.runner for c in raised):
+                return "a whole-project run of the same checker passed"
+            if check.is_task and _CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
+                return f"the project's {check.category} task passed"
+        if entry.file and check.runner == entry.tool and check.category != "test" and check.selects(None, entry.file):
+            return "the same checker passed on its file"
+    if command and not checks and not raised:
+        before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
+        if before and before <= subcommands(command):
+            return "a corrected retry succeeded"
+        if "git commit" in subcommands(command):
+            return "a commit succeeded after it"
+    return None
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 
@@ -191,14 +280,22 @@ class ErrorLedger(BaseModel):
 
     errors: list[LedgerEntry] = Field(default_factory=list)
     tests: list[TestStatus] = Field(default_factory=list)
+    failed_runs: list[FailedRun] = Field(default_factory=list)
     original_signature: str | None = None
 
     _by_signature: dict[str, int] = PrivateAttr(default_factory=dict)
     _by_test_key: dict[str, int] = PrivateAttr(default_factory=dict)
+    # Open entries by what could resolve them ("key:...", "runner:...", "tool:...",
+    # "category:...", "action:..."); see _lookups and _probes.
+    _open: dict[str, set[int]] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any, /) -> None:
         self._by_signature = {entry.signature: i for i, entry in enumerate(self.errors)}
         self._by_test_key = {status.key: i for i, status in enumerate(self.tests)}
+        self._open = {}
+        for index, entry in enumerate(self.errors):
+            if not entry.resolved:
+                self._index_open(index, entry)
 
     @property
     def original(self) -> LedgerEntry | None:
@@ -220,11 +317,14 @@ class ErrorLedger(BaseModel):
         output: str,
         succeeded: bool | None,
         call_id: str,
+        failure: str | None = None,
     ) -> list[LedgerEntry]:
         """Take in one tool result; returns the entries it raised or saw again.
 
         ``command`` is the shell command of a shell call, ``None`` for other
-        tools; ``succeeded`` is ``None`` when the transcript does not say.
+        tools; ``succeeded`` is ``None`` when the transcript does not say;
+        ``failure`` is the harness's reason for a failed call (``rejected``,
+        ``interrupted``, ``exit_status``...).
         """
         key = (command_key(command) if command else None) or f"tool:{tool}"
         test_run = parse_test_run(output, command) if is_test_command(command) else None
@@ -234,13 +334,21 @@ class ErrorLedger(BaseModel):
             )
 
         diagnostics: list[Diagnostic] = []
+        noise: str | None = None
         if succeeded is False:
-            diagnostics = extract_errors(output, command)
             if command is None:
                 # A file tool's own complaint ("String to replace not found") is about
                 # the harness, not the program; only compiler-style output counts.
-                diagnostics = [d for d in diagnostics if d.kind != "generic"]
-            diagnostics = [d for d in diagnostics if not _is_noise(d, command)]
+                diagnostics = _specific(extract_errors(output, command))
+            else:
+                # A refused or interrupted call printed the harness's words, not the program's.
+                diagnostics = [] if failure in REFUSALS else extract_errors(output, command)
+                noise = noise_reason(command, output, failure,
+                                     explained=any(d.kind != "generic" for d in diagnostics))
+                if noise is not None:
+                    diagnostics = []
+                elif not diagnostics:
+                    diagnostics = [unexplained_failure(command, output)]
             failed_now = True
         elif test_run is not None:
             # The runner's own summary decides, whatever the (piped) exit status says.
@@ -260,8 +368,13 @@ class ErrorLedger(BaseModel):
             diagnostics = []  # unknown status and nothing that says "failed": record nothing
 
         touched = self._record(diagnostics, turn, command, key, call_id)
-        if succeeded is True:
-            self._resolve(turn, command, key, diagnostics, failed_now)
+        if succeeded is False and command is not None:
+            self.failed_runs.append(FailedRun(
+                turn=turn, call_id=call_id, command=command, outcome="noise" if noise else "error",
+                reason=noise, errors=tuple(entry.signature for entry in touched),
+            ))
+        if succeeded is True or (failed_now and noise is None and command is not None):
+            self._resolve(turn, command, key, diagnostics, failed_now, test_run)
         return touched
 
     # --- internals --------------------------------------------------------------------------
@@ -272,9 +385,21 @@ class ErrorLedger(BaseModel):
         if checks_in(command):
             return True
         # "python repro.py | head" may hide a crash; "cat build.log | grep error" only shows one.
-        if masks_exit_status(command) and not _programs(command) <= _TRIVIAL:
+        if masks_exit_status(command) and not programs(command) <= _TRIVIAL:
             return True
-        return any(key in entry.keys for entry in self.errors if not entry.resolved)
+        return bool(self._open.get(f"key:{key}"))
+
+    def _index_open(self, index: int, entry: LedgerEntry) -> None:
+        for lookup in _lookups(entry):
+            self._open.setdefault(lookup, set()).add(index)
+
+    def _unindex(self, index: int, entry: LedgerEntry) -> None:
+        for lookup in _lookups(entry):
+            held = self._open.get(lookup)
+            if held is not None:
+                held.discard(index)
+                if not held:
+                    del self._open[lookup]
 
     def _record_test(self, status: TestStatus) -> None:
         index = self._by_test_key.get(status.key)
@@ -306,6 +431,7 @@ class ErrorLedger(BaseModel):
                 entry = LedgerEntry(
                     signature=sig,
                     message=diagnostic.message,
+                    detail=diagnostic.detail,
                     kind=diagnostic.kind,
                     code=diagnostic.code,
                     tool=diagnostic.tool,
@@ -323,18 +449,22 @@ class ErrorLedger(BaseModel):
                     first_call_id=call_id,
                     last_call_id=call_id,
                 )
-                self._by_signature[sig] = len(self.errors)
+                index = len(self.errors)
+                self._by_signature[sig] = index
                 self.errors.append(entry)
                 if self.original_signature is None and _is_real(diagnostic, command):
                     self.original_signature = sig
             else:
                 previous = self.errors[index]
+                if not previous.resolved:
+                    self._unindex(index, previous)
                 new_check = key not in previous.keys
                 entry = previous.model_copy(
                     update={
                         "last_turn": max(previous.last_turn, turn),
                         "occurrences": previous.occurrences + 1,
                         "last_call_id": call_id,
+                        "detail": diagnostic.detail or previous.detail,
                         "keys": (*previous.keys, key) if new_check else previous.keys,
                         "commands": (*previous.commands, command)
                         if new_check and command
@@ -342,10 +472,12 @@ class ErrorLedger(BaseModel):
                         "resolved": False,
                         "resolved_turn": None,
                         "resolved_by": None,
+                        "resolution": None,
                     }
                 )
                 entry = _with_test(entry, diagnostic.test)
                 self.errors[index] = entry
+            self._index_open(index, entry)
             touched[sig] = entry
         return list(touched.values())
 
@@ -356,22 +488,46 @@ class ErrorLedger(BaseModel):
         key: str,
         diagnostics: list[Diagnostic],
         failed_now: bool,
+        test_run: TestRun | None,
     ) -> None:
         present = {signature(d) for d in diagnostics}
         kinds = {(d.kind, d.tool) for d in diagnostics}
-        for index, entry in enumerate(self.errors):
+        checks = checks_in(command) if command else ()
+        lookups = _probes(command, key, checks) if not failed_now else {f"key:{key}"}
+        candidates: set[int] = set()
+        for lookup in lookups:
+            candidates |= self._open.get(lookup, set())
+        for index in sorted(candidates):
+            entry = self.errors[index]
             if entry.resolved or entry.signature in present or entry.last_turn > turn:
                 continue
-            ran_same = key in entry.keys
-            if ran_same and (not failed_now or (entry.kind, entry.tool) in kinds):
-                resolved = True  # it stopped appearing in a later successful run of its command
-            else:
-                resolved = (
-                    not failed_now
-                    and command is not None
-                    and any(covers(command, raised) for raised in entry.commands)
-                )
-            if resolved:
+            how = self._how_resolved(entry, command, key, checks, failed_now, kinds, test_run)
+            if how is not None:
+                self._unindex(index, entry)
                 self.errors[index] = entry.model_copy(
-                    update={"resolved": True, "resolved_turn": turn, "resolved_by": command}
+                    update={"resolved": True, "resolved_turn": turn, "resolved_by": command, "resolution": how}
                 )
+
+    @staticmethod
+    def _how_resolved(
+        entry: LedgerEntry,
+        command: str | None,
+        key: str,
+        checks: tuple[Check, ...],
+        failed_now: bool,
+        kinds: set[tuple[DiagnosticKind, str | None]],
+        test_run: TestRun | None,
+    ) -> str | None:
+        if key in entry.keys:
+            if not failed_now:
+                return "the same check passed" if checks else "the same command succeeded"
+            # It failed again, with other errors of the same kind: this one is gone. A test
+            # failure is gone only if tests ran at all (a collection error runs none).
+            ran_tests = test_run is not None and test_run.passed + test_run.failed > 0
+            if (entry.kind, entry.tool) in kinds and (entry.test is None or ran_tests):
+                return "gone from a rerun of the same check"
+            return None
+        if failed_now:
+            return None
+        return _resolution(entry, command, checks)
+

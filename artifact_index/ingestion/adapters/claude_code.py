@@ -10,11 +10,22 @@ string when the call failed.  Sub-agents appear either as records with
 ``isSidechain: true`` (older versions, and ``subagents/agent-*.jsonl`` files)
 or nested in ``progress`` records as ``data.message`` (2.1.x).
 See ``docs/formats.md`` §1 for real examples.
+
+The person's words reach the agent by five paths, each a :class:`UserMessage`
+with its ``channel``: a prompt (a ``user`` record of its own); feedback typed
+when refusing a tool call (inside the refusal's ``tool_result``: "…the user
+said:\nno, don't commit"); text typed while a tool ran (a ``text`` block beside
+the ``tool_result``); a message queued while the agent worked
+(``queue-operation`` records: ``enqueue`` with the text, then ``dequeue`` when
+it became the next prompt, which then has a ``user`` record of its own, or
+``remove`` when it was handed to the agent mid-turn, or ``popAll`` when the
+person took it back to edit); and a slash command, echoed as
+``<command-name>/review</command-name><command-args>158</command-args>``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +38,10 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_failure_text,
     is_harness_text,
     is_shell_tool,
+    rejection_feedback,
     render_structured_patch,
     reported_from_text,
+    slash_command,
 )
 from artifact_index.ingestion.events import (
     AssistantMessage,
@@ -49,11 +62,10 @@ __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
 
 _MESSAGE_TYPES = frozenset({"user", "assistant"})
 # Record types with no bearing on the conversation or the file trail: session
-# titles, queue bookkeeping, snapshots of Claude Code's own undo backups.
+# titles, snapshots of Claude Code's own undo backups.
 _IGNORED_TYPES = frozenset({
     "summary",
     "file-history-snapshot",
-    "queue-operation",
     "last-prompt",
     "permission-mode",
     "ai-title",
@@ -63,7 +75,7 @@ _IGNORED_TYPES = frozenset({
     "tag",
     "mode",
 })
-_KNOWN_TYPES = _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment"}
+_KNOWN_TYPES = _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment", "queue-operation"}
 _SNIFF_RECORDS = 30
 # How far after a compact_boundary the summary message may appear.
 _SUMMARY_LOOKAHEAD = 8
@@ -97,6 +109,36 @@ class ChainTurns:
         if response_id is not None:
             self._last[chain] = (response_id, turn)
         return turn
+
+
+def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str]]:
+    """The messages the person queued, by the index of the record where they reached the agent.
+
+    Claude Code keeps queued messages first in, first out.  A message taken
+    as the next prompt (``dequeue``) has a ``user`` record of its own, and one
+    taken back into the input box (``popAll``) was never sent: neither is
+    listed.  One still waiting when the transcript ends is listed where it
+    was typed.
+    """
+    waiting: list[tuple[int, str]] = []
+    delivered: dict[int, list[str]] = {}
+    for index, (_, record) in enumerate(records):
+        if not isinstance(record, dict) or record.get("type") != "queue-operation":
+            continue
+        operation = record.get("operation")
+        if operation == "enqueue":
+            content = record.get("content")
+            waiting.append((index, content if isinstance(content, str) else ""))
+        elif operation == "dequeue" and waiting:
+            waiting.pop(0)
+        elif operation == "remove" and waiting:
+            delivered.setdefault(index, []).append(waiting.pop(0)[1])
+        elif operation == "popAll":
+            waiting.clear()
+    for index, text in waiting:
+        delivered.setdefault(index, []).append(text)
+    typed = {index: [t for t in texts if t.strip() and not is_harness_text(t)] for index, texts in delivered.items()}
+    return {index: texts for index, texts in typed.items() if texts}
 
 
 @dataclass
@@ -136,6 +178,7 @@ class _Reader:
         self.calls: dict[str, _Call] = {}
         self.cwd: str | None = None
         self.used_summaries: set[int] = set()
+        self.queued = _queued_deliveries(self.records)
 
     # -- the whole file -------------------------------------------------
 
@@ -204,6 +247,10 @@ class _Reader:
             yield from self._system(index, line, record, chain)
         elif kind == "attachment":
             yield from self._attachment(line, record, chain)
+        elif kind == "queue-operation":
+            for text in self.queued.get(index, ()):
+                yield UserMessage(turn=self.turns.current, line=line, timestamp=_str(record.get("timestamp")),
+                                  text=text, channel="queued")
 
     def _cwd(self, record: dict[str, Any], line: int, chain: str | None) -> Iterator[Event]:
         cwd = _str(record.get("cwd"))
@@ -372,25 +419,31 @@ class _Reader:
         # results in one record it is ambiguous, so it is not used.
         structured = record.get("toolUseResult") if len(results) == 1 else None
         for block in results:
-            yield self._tool_result(line, timestamp, chain, block, structured)
+            result = self._tool_result(line, timestamp, chain, block, structured)
+            yield result
+            feedback = rejection_feedback(result.output) if result.failure == "rejected" else None
+            if feedback:
+                yield UserMessage(turn=self.turns.current, line=line, timestamp=timestamp, sidechain=chain,
+                                  text=feedback, synthetic=chain is not None, channel="feedback")
         text = "\n".join(t for t in _text_blocks(content) if t.strip())
         if not text.strip():
             return
+        command = slash_command(text)
         synthetic = bool(
-            results
-            or record.get("isMeta")
+            record.get("isMeta")
             or record.get("isVisibleInTranscriptOnly")
             or record.get("sourceToolUseID")
             or chain is not None  # a sub-agent's prompt is written by the parent agent
-            or is_harness_text(text)
+            or (is_harness_text(text) and command is None)
         )
         yield UserMessage(
             turn=self.turns.user(chain),
             line=line,
             timestamp=timestamp,
             sidechain=chain,
-            text=text,
+            text=command or text,
             synthetic=synthetic,
+            channel="command" if command else "interjection" if results else "prompt",
         )
 
     def _tool_result(

@@ -35,8 +35,10 @@ __all__ = [
     "is_failure_text",
     "is_harness_text",
     "is_shell_tool",
+    "rejection_feedback",
     "render_structured_patch",
     "reported_from_text",
+    "slash_command",
     "strip_error_wrapper",
 ]
 
@@ -139,6 +141,35 @@ def classify_failure(tool: str, text: str) -> tuple[FailureReason, int | None]:
 def is_harness_text(text: str) -> bool:
     """True for user-side text the harness wrote rather than the person typed."""
     return text.lstrip().startswith(_HARNESS_PREFIXES)
+
+
+_REJECTED = re.compile(r"^(?:Error: )?The user doesn't want to (?:proceed|take)", re.I)
+_FEEDBACK = re.compile(r"the user said:[ \t]*\n(?P<text>.*\S)\s*\Z", re.I | re.S)
+
+
+def rejection_feedback(text: str) -> str | None:
+    """What the person typed when refusing a tool call ("…To tell you how to proceed, the user said:\\nno")."""
+    if not _REJECTED.match(text.lstrip()):
+        return None
+    found = _FEEDBACK.search(text)
+    return found.group("text").strip() if found else None
+
+
+_COMMAND_NAME = re.compile(r"<command-name>\s*(?P<name>[^<]*?)\s*</command-name>")
+_COMMAND_ARGS = re.compile(r"<command-args>(?P<args>.*?)</command-args>", re.S)
+
+
+def slash_command(text: str) -> str | None:
+    """A slash command the person typed, as typed (``/review 158``), from Claude Code's echo of it."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("<command-name>", "<command-message>")):
+        return None
+    name = _COMMAND_NAME.search(stripped)
+    if name is None or not name.group("name"):
+        return None
+    args = _COMMAND_ARGS.search(stripped)
+    typed = name.group("name") if name.group("name").startswith("/") else "/" + name.group("name")
+    return f"{typed} {args.group('args').strip()}".strip() if args else typed
 
 
 def render_structured_patch(hunks: Any) -> str | None:

@@ -42,6 +42,7 @@ from artifact_index.ingestion.events import (
     SessionInfo,
     ToolCall,
     ToolResult,
+    UserChannel,
     UserMessage,
     WorkingDirectory,
 )
@@ -128,6 +129,19 @@ class _Pending:
     turn: int
     line: int
     path: str | None
+
+
+# Where Cline puts what the person typed inside its own messages: the task, a reply
+# to a question, feedback on a refused call or a finished attempt, a resumed task.
+_TYPED = re.compile(r"<(task|user_message|answer|feedback)>\s*(.*?)\s*</\1>", re.DOTALL)
+_TYPED_CHANNEL: dict[str, UserChannel] = {
+    "task": "prompt", "user_message": "prompt", "answer": "prompt", "feedback": "feedback",
+}
+
+
+def _typed(text: str) -> list[tuple[UserChannel, str]]:
+    """The person's words in one user message, in order, with how they were given."""
+    return [(_TYPED_CHANNEL[tag], words) for tag, words in _TYPED.findall(text) if words.strip()]
 
 
 def _results(text: str) -> list[tuple[str, str | None, str]]:
@@ -290,9 +304,13 @@ class ClineAdapter(Adapter):
                     # A user message that answers none of the calls: they never ran.
                     yield from matcher.abandon(index)
                 yield from matcher.resolve(text, index)
-                yield UserMessage(
-                    turn=turn, line=index, text=text, synthetic=bool(_results(text)),
-                )
+                typed = _typed(text)
+                for channel, words in typed:
+                    yield UserMessage(turn=turn, line=index, text=words, channel=channel)
+                if not typed:
+                    # Results, or the harness speaking ("[TASK RESUMPTION]", "[ERROR] You did not use a tool").
+                    harness = bool(_results(text)) or text.lstrip().startswith("[")
+                    yield UserMessage(turn=turn, line=index, text=text, synthetic=harness)
                 continue
             if matcher.pending:
                 yield from matcher.abandon(index)
@@ -430,7 +448,8 @@ class ClineUiAdapter(Adapter):
             if kind in ("task", "user_feedback") or (kind == "text" and turn == 0):
                 turn = turns.user()
                 in_reply = False
-                yield UserMessage(turn=turn, line=index, text=text, timestamp=stamp)
+                yield UserMessage(turn=turn, line=index, text=text, timestamp=stamp,
+                                  channel="feedback" if kind == "user_feedback" else "prompt")
                 continue
             if kind in ("text", "reasoning", "completion_result", "tool", "command") and not in_reply:
                 turn = turns.assistant()
