@@ -25,7 +25,7 @@ import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal, get_args
 
@@ -97,6 +97,12 @@ class Found:
     def key(self) -> tuple[str, str, str | None]:
         return (self.name, self.kind, self.container)
 
+    def shifted(self, by_lines: int) -> Found:
+        if not by_lines:
+            return self
+        return Found(self.name, self.kind, self.container, self.start_line + by_lines, self.end_line + by_lines,
+                     self.own_text)
+
 
 @dataclass(slots=True)
 class _Raw:
@@ -114,9 +120,9 @@ class _Raw:
     parent: _Raw | None = None
 
     def shifted(self, by_bytes: int, by_rows: int) -> _Raw:
-        return replace(self, start_byte=self.start_byte + by_bytes, end_byte=self.end_byte + by_bytes,
-                       start_row=self.start_row + by_rows, end_row=self.end_row + by_rows,
-                       anchor=self.anchor + by_bytes, parent=None)
+        return _Raw(self.kind, self.name, self.start_byte + by_bytes, self.end_byte + by_bytes,
+                    self.start_row + by_rows, self.end_row + by_rows, self.pattern, self.container,
+                    self.anchor + by_bytes)
 
 
 @dataclass
@@ -228,11 +234,22 @@ def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
     cursor = QueryCursor(query)
     cursor.set_byte_range(low, high)
     fresh = [raw for raw in _collect(cursor.matches(new_tree.root_node), data) if low <= raw.anchor < high]
+    fresh_found = _resolve(fresh, data, 1)
+    # Definitions outside the reparsed top-level nodes keep their nesting and
+    # text; those after it move by the edit's shift.
     by_bytes, by_rows = new_end - old_end, new_end_point[0] - old_end_point[0]
-    before = [replace(raw, parent=None) for raw in previous.raws if raw.anchor < low]
-    after = [raw.shifted(by_bytes, by_rows) for raw in previous.raws if raw.anchor >= high - by_bytes]
-    raws = before + fresh + after
-    return _Parsed(source, data, new_tree, raws, tuple(_resolve(raws, data, 1)))
+    raws, found = [], []
+    for raw, definition in zip(previous.raws, previous.found, strict=True):
+        if raw.anchor < low:
+            raws.append(raw)
+            found.append(definition)
+    raws += fresh
+    found += fresh_found
+    for raw, definition in zip(previous.raws, previous.found, strict=True):
+        if raw.anchor >= high - by_bytes:
+            raws.append(raw.shifted(by_bytes, by_rows))
+            found.append(definition.shifted(by_rows))
+    return _Parsed(source, data, new_tree, raws, tuple(found))
 
 
 def _whole_top_level(children: list[Node], low: int, high: int) -> tuple[int, int]:
@@ -360,6 +377,7 @@ def _clean(name: str) -> str:
 
 
 def _resolve(raws: list[_Raw], data: bytes, first_line: int) -> list[Found]:
+    """The definitions of ``raws`` (sorted in place into source order), in the same order."""
     raws.sort(key=lambda r: (r.start_byte, -r.end_byte, r.pattern))
     children: dict[int, list[_Raw]] = {}
     stack: list[_Raw] = []
