@@ -5,6 +5,7 @@
     ArtifactIndexError          base of everything this package raises on purpose
     ├── TranscriptError         the input cannot be read as a transcript at all
     │   ├── UnreadableInput     missing file, permission, bad gzip, not text
+    │   │   └── BinaryInput     the file is binary, so no transcript
     │   └── UnknownFormat       no adapter recognises the content / bad --format
     └── StateError              a saved tracker state cannot be loaded
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArtifactIndexError",
+    "BinaryInput",
     "StateError",
     "TranscriptError",
     "UnknownFormat",
@@ -34,6 +36,10 @@ class TranscriptError(ArtifactIndexError):
 
 class UnreadableInput(TranscriptError):
     """The file could not be opened, decompressed or decoded."""
+
+
+class BinaryInput(UnreadableInput):
+    """The file holds binary data: it is no transcript (a folder may hold such files beside them)."""
 
 
 class UnknownFormat(TranscriptError):

@@ -5,6 +5,8 @@
     summarizer          summaries, compaction, integrations (may import the engine)
     artifact_index
       presentation      tables, JSON, the command line
+      live              transcripts followed as they grow, the session store, the watcher
+      batch             many transcripts in parallel: discovery, workers, progress
       trail             tracker, graph index, shell effects, submission
       facts             symbols, errors and tests, decisions, tasks
       ingestion         sources, adapters, events, patches
@@ -29,7 +31,9 @@ ALLOWED = {
     "ingestion": set(),
     "facts": {"ingestion"},
     "trail": {"ingestion", "facts"},
-    "presentation": {"ingestion", "facts", "trail"},
+    "batch": {"ingestion", "facts", "trail"},
+    "live": {"ingestion", "facts", "trail", "batch"},
+    "presentation": {"ingestion", "facts", "trail", "batch", "live"},
 }
 
 

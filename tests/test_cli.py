@@ -83,13 +83,16 @@ def test_errors_are_one_sentence_and_exit_2(args: list[str], message: str) -> No
     assert "Traceback" not in done.stderr
 
 
-def test_unknown_content_bad_gzip_and_directory(tmp_path: Path) -> None:
+def test_unknown_content_bad_gzip_and_a_folder_without_transcripts(tmp_path: Path) -> None:
     text = tmp_path / "notes.txt"
     text.write_text("just some notes, no agent here\n")
     bad_gz = tmp_path / "x.jsonl.gz"
     bad_gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    empty = tmp_path / "docs"
+    empty.mkdir()
+    (empty / "notes.md").write_text("# no transcript here\n")
     for path, message in [(text, "not a transcript format"), (bad_gz, "not a valid gzip file"),
-                          (tmp_path, "is a directory")]:
+                          (empty, "no transcripts in")]:
         done = run("files", str(path))
         assert done.returncode == 2, done.stderr
         assert message in done.stderr and "Traceback" not in done.stderr

@@ -17,9 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from artifact_index.exceptions import UnreadableInput
+from artifact_index.exceptions import BinaryInput, UnreadableInput
 
-__all__ = ["Skipped", "Source", "read_source"]
+__all__ = ["Skipped", "Source", "parse_json_line", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -54,17 +54,10 @@ class Source:
         records: list[tuple[int, Any]] = []
         bad: list[Skipped] = []
         for number, raw in enumerate(self.text.splitlines(), start=1):
-            line = raw.strip()
-            if not line:
-                continue
-            try:
-                records.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                joined = _split_joined(line) if exc.msg == "Extra data" else None
-                if joined:
-                    records.extend((number, value) for value in joined)
-                else:
-                    bad.append(Skipped(number, f"not valid JSON ({exc.msg})"))
+            values, problem = parse_json_line(raw)
+            records.extend((number, value) for value in values)
+            if problem is not None:
+                bad.append(Skipped(number, problem))
         return records, bad
 
     @property
@@ -87,6 +80,24 @@ class Source:
     def skip(self, line: int | None, reason: str) -> None:
         """Record that part of the input was not used."""
         self.skipped.append(Skipped(line, reason))
+
+
+def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
+    """The JSON values of one line of a JSON-lines file, or why it has none.
+
+    A blank line has no value and no problem; a line holding several joined
+    records (see :func:`_split_joined`) has them all.
+    """
+    line = raw.strip()
+    if not line:
+        return [], None
+    try:
+        return [json.loads(line)], None
+    except json.JSONDecodeError as exc:
+        joined = _split_joined(line) if exc.msg == "Extra data" else None
+        if joined:
+            return joined, None
+        return [], f"not valid JSON ({exc.msg})"
 
 
 def _split_joined(line: str) -> list[Any] | None:
@@ -116,7 +127,7 @@ def _decode(data: bytes, name: str) -> str:
         except (OSError, EOFError, zlib.error) as exc:
             raise UnreadableInput(f"{name} is not a valid gzip file ({exc})") from exc
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise UnreadableInput(f"{name} is a binary file, not a transcript")
+        raise BinaryInput(f"{name} is a binary file, not a transcript")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     # Transcripts are UTF-8; a stray invalid byte in one tool output must not

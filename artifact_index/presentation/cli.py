@@ -45,6 +45,7 @@ from artifact_index.presentation.render import (
     symbols_table,
     tasks_table,
 )
+from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
@@ -97,9 +98,10 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(files_json(index, skipped=len(loaded.skipped)))
+        emit_json(files_json(index, skipped=len(loaded.skipped), changed_only=args.changed,
+                             workspace_only=args.workspace_only))
     else:
-        emit_text(files_table(index, all_files=not args.changed))
+        emit_text(files_table(index, all_files=not args.changed, workspace_only=args.workspace_only))
     return 0
 
 
@@ -195,10 +197,19 @@ def cmd_formats(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_transcript_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
+def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
+    """The transcript argument every indexing command shares, with the options of a batch run."""
+    parser.add_argument("transcript", nargs="+", metavar="TRANSCRIPT",
+                        help="transcript file (.gz allowed), - for standard input, or several, or folders "
+                             "(searched recursively; JSON Lines with --json)")
     parser.add_argument("--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    if json_option:
+        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    batch = parser.add_argument_group("several transcripts")
+    batch.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    batch.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                       help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
+                            "(needs artifact-index[dask])")
 
 
 PLUGIN_GROUP = "artifact_index.commands"
@@ -226,6 +237,8 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
     add_transcript_arguments(files)
     files.add_argument("--changed", action="store_true", help="hide files that were only read")
+    files.add_argument("--workspace-only", action="store_true",
+                       help="hide files outside the workspace root (temporary files, other directories)")
     files.set_defaults(run=cmd_files)
 
     history = sub.add_parser("history", help="the timeline of one file")
@@ -261,13 +274,23 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
 
     formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
     formats.set_defaults(run=cmd_formats)
+    add_session_commands(sub)
     if plugins:
         _add_plugin_commands(sub)
     return parser
 
 
+def _is_batch(transcripts: list[str]) -> bool:
+    """Several transcripts, or a folder of them (standard input is one transcript, alone)."""
+    if len(transcripts) == 1:
+        return transcripts[0] != "-" and os.path.isdir(transcripts[0])
+    if "-" in transcripts:
+        raise ArtifactIndexError("- (standard input) is one transcript; it cannot be read with others")
+    return True
+
+
 _BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "tasks", "show", "errors", "refetch",
-                                "formats"})
+                                "formats", "store", "sessions", "where", "watch"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -278,6 +301,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         with redaction_disabled() if args.no_redact else nullcontext():
+            if isinstance(getattr(args, "transcript", None), list) and getattr(args, "batch", True):
+                if _is_batch(args.transcript):
+                    from artifact_index.presentation.batch import run_batch
+
+                    return run_batch(args)
+                args.transcript = args.transcript[0]
             return run(args)
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.

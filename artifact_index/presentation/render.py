@@ -37,12 +37,20 @@ def _file_json(entry: FileEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"path": entry.path, "status": entry.status, "sources": entry.sources}
     if entry.renamed_from:
         out["renamed_from"] = entry.renamed_from
+    if entry.outside_workspace:
+        out["outside_workspace"] = True
     out["ops"] = [op_json(op) for op in entry.ops]
     return out
 
 
-def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+def files_json(
+    index: ArtifactIndex, skipped: int = 0, *, changed_only: bool = False, workspace_only: bool = False
+) -> dict[str, Any]:
     """The ``artifact-index files --json`` contract of design.md.
+
+    ``changed_only`` leaves out the files that were only read;
+    ``workspace_only`` the files outside the workspace root, which are
+    otherwise listed with ``"outside_workspace": true``.
 
     Files touched only by failed operations are not in ``files`` (they did
     not change and were not read); they are listed under ``failed`` so no
@@ -54,7 +62,8 @@ def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
     did not submit (scratch scripts, backups, ``patch.txt``) are listed under
     ``unsubmitted`` with their status there.
     """
-    entries = index.files()
+    entries = [e for e in index.files()
+               if not (changed_only and e.status == "read") and not (workspace_only and e.outside_workspace)]
     return {
         "format": index.format,
         "root": index.root,
@@ -73,9 +82,18 @@ def files_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
 _ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
 
 
+_CREATING = frozenset({"create", "write", "move", "copy"})
+
+
 def _why(entry: FileEntry) -> str:
-    """The evidence for a change in a few words: the last change op, its command when shell-made."""
+    """The evidence for a change in a few words, with its command when shell-made.
+
+    A created file shows the operation that created it (a later edit is not
+    why it is new); any other status shows the last change.
+    """
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    if entry.status == "created":
+        changes = [op for op in changes if op.action in _CREATING] or changes
     if not changes:
         return ""
     last = changes[-1]
@@ -115,22 +133,28 @@ def _submission_line(submission: dict[str, Any]) -> str:
     return line
 
 
-def files_table(index: ArtifactIndex, *, all_files: bool = True) -> str:
-    """A readable table: status, path, turns, sources and why; then what a submission left behind."""
-    every = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")]
+def files_table(index: ArtifactIndex, *, all_files: bool = True, workspace_only: bool = False) -> str:
+    """A readable table: status, path, turns, sources and why; then what a submission left behind,
+    and the files outside the workspace (``workspace_only`` hides them)."""
+    every = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")
+             and not (workspace_only and e.outside_workspace)]
     every.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
-    entries = [e for e in every if e.submitted is not False]
+    outside = [e for e in every if e.outside_workspace and e.submitted is not False]
+    entries = [e for e in every if e.submitted is not False and not e.outside_workspace]
     left = [e for e in every if e.submitted is False]
     submission = index.submission()
     lines: list[str] = []
     if entries:
         lines += _rows(entries) + ["", _counts(entries)]
     else:
-        lines.append("No files were touched." if not left else "No file change was submitted.")
+        lines.append("No files were touched." if not left and not outside
+                     else ("No file change was submitted." if left else "No file in the workspace was touched."))
     if submission is not None:
         lines.append(_submission_line(submission))
     if left:
         lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
+    if outside:
+        lines += ["", f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):", *_rows(outside)]
     failed_only = [e for e in index.files() if e.status is None]
     if failed_only:
         lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "

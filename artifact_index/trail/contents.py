@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Window", "parse_read_output"]
+__all__ = ["Window", "is_directory_listing", "parse_read_output"]
 
 _CC = re.compile(r"^\s*(\d+)→(.*)$")
 _CAT_N = re.compile(r"^\s*(\d+)\t(.*)$")
@@ -34,6 +34,13 @@ _REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
 _CLIPPED = "<response clipped>"
 # Claude Code's Read cuts lines longer than this; such a read is not the file.
 _LONGEST_SHOWN_LINE = 2000
+# What read tools print when the path they were given is a directory:
+# OpenCode's read, and the str_replace_editor view of SWE-agent, OpenHands
+# and Anthropic's text editor tool.
+_DIRECTORY_LISTING = re.compile(
+    r"^(?:<path>[^\n]*</path>\s*<type>directory</type>"
+    r"|Here's the files and directories up to \d+ levels? deep in )"
+)
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,11 @@ def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str
     # A gutter must cover (nearly) the whole output to be trusted; trailing
     # notes like "(3 more lines below)" are allowed.
     return (start, out) if len(out) >= max(1, len(lines) - 3) else None
+
+
+def is_directory_listing(output: str) -> bool:
+    """Whether a read tool's output lists a directory instead of showing a file."""
+    return bool(_DIRECTORY_LISTING.match(output.lstrip()))
 
 
 def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window | None:

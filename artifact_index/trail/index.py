@@ -33,6 +33,8 @@ from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
 from artifact_index.redaction import redact_json
 from artifact_index.trail.graph import ArtifactGraph
+from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.shell.state import TEMP_ROOTS
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -72,6 +74,9 @@ class FileEntry(BaseModel):
     # not submit, the submission could not be worked out, or the file is
     # not changed (see artifact_index.trail.submission).
     submitted: bool | None = None
+    # The file lies outside the workspace root (a script in /tmp, a plan in
+    # the home directory); views may hide such files.
+    outside_workspace: bool = False
 
 
 class SymbolEntry(BaseModel):
@@ -203,12 +208,42 @@ class ArtifactIndex:
             renamed_from=data.get("renamed_from"),
             ops=ops,
             submitted=key in submitted if submitted is not None and status in CHANGED_STATUSES else None,
+            outside_workspace=self.is_outside(key),
         )
 
+    def is_outside(self, key: str) -> bool:
+        """Whether a file key lies outside the workspace.
+
+        Keys under the root are relative, so an absolute key is outside when
+        the root is known; without a root only temporary directories are
+        known to be outside.
+        """
+        if not is_absolute(key):
+            return False
+        return bool(self.root) or any(key == r or key.startswith(r + "/") for r in TEMP_ROOTS)
+
     def files(self) -> list[FileEntry]:
-        """Every file the transcript touched, in order of first touch."""
+        """Every file the transcript touched, in order of first touch.
+
+        A path that was only read and is a directory (a tool listed it, or
+        other files lie under it) is no file, and is left out.
+        """
         nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
-        return [self._entry(str(data["path"]), data) for _, data in nodes]
+        directories = self._directories()
+        return [self._entry(str(data["path"]), data) for _, data in nodes
+                if not (data["path"] in directories and self.status_of(data) == "read")]
+
+    def _directories(self) -> set[str]:
+        """Keys known to be directories: listed by a read tool, or holding another file."""
+        found = {"."}  # the workspace root itself
+        for _, data in self.nodes_of_kind("file"):
+            parent = str(data["path"])
+            while "/" in parent.rstrip("/"):
+                parent = parent.rstrip("/").rsplit("/", 1)[0]
+                if not parent or parent in found:
+                    break  # its ancestors are in already
+                found.add(parent)
+        return found | set(self.meta.get("listed_directories", []))
 
     def submission(self) -> dict[str, Any] | None:
         """How the run ended when its harness took a submission (mini-swe-agent), else None.
@@ -233,12 +268,17 @@ class ArtifactIndex:
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
     def _find_file(self, path: str) -> dict[str, Any] | None:
-        """The node of a file named by its key or its displayed path."""
-        named: dict[str, Any] | None = self.graph.nodes.get(f"file:{path}")
-        if named is not None:
-            return named
+        """The node of a file named by its key or its displayed path, however spelled.
+
+        ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
+        """
+        key = file_key(path, None, self.root)
+        for spelled in (path, key):
+            named: dict[str, Any] | None = self.graph.nodes.get(f"file:{spelled}")
+            if named is not None:
+                return named
         for _, data in self.nodes_of_kind("file"):
-            if data["path"] == path or data.get("display") == path:
+            if data.get("display") == path:
                 return data
         return None
 

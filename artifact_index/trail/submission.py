@@ -203,8 +203,8 @@ class GitModel:
         out = []
         for _, data in self.index.nodes_of_kind("file"):
             key = str(data["path"])
-            if ArtifactIndex.status_of(data) not in CHANGED_STATUSES:
-                continue
+            if ArtifactIndex.status_of(data) not in CHANGED_STATUSES or self.index.is_outside(key):
+                continue  # unchanged, or outside the repository the diff is taken in
             if (specs and not self._matches(key, specs)) or (excludes and self._matches(key, excludes)):
                 continue
             tracked = data.get("existed_before") is not False

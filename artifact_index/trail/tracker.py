@@ -7,11 +7,14 @@ says whether they happened: a failed or rejected edit is recorded but never
 changes a file.  Everything the tracker needs to continue (the graph, the
 calls still waiting for a result, the current directory) lives in the index,
 so :meth:`Tracker.save` / :meth:`Tracker.resume` continue a live session
-without re-reading it.
+without re-reading it.  Feeding is idempotent by event identity: an event
+fed again (a live reader that re-sends the tail of a file, a batch replayed
+after a resume) changes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,14 +47,14 @@ from artifact_index.trail.annotations import (
     add_symbol_changes,
     add_symbols_read,
 )
-from artifact_index.trail.contents import parse_read_output
+from artifact_index.trail.contents import is_directory_listing, parse_read_output
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.shell import analyze_command
 from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
 from artifact_index.trail.submission import GitModel
 
-__all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker"]
+__all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
 # Formats whose shell tool keeps one shell process, so a `cd` in one command
 # moves every later command (and relative paths of later tool calls).
@@ -80,6 +83,7 @@ class Tracker:
         meta.setdefault("pending", {})
         meta.setdefault("orphan_results", 0)
         meta.setdefault("events", 0)
+        self._seen: set[str] = set(meta.setdefault("seen_events", []))
 
     # -- persistence ------------------------------------------------------------
     def save(self) -> str:
@@ -99,6 +103,11 @@ class Tracker:
 
     def feed(self, event: Event) -> None:
         meta = self.index.meta
+        identity = event_identity(event)
+        if identity in self._seen:
+            return
+        self._seen.add(identity)
+        meta["seen_events"].append(identity)
         meta["events"] += 1
         self._touch_turn(event.turn)
         if isinstance(event, SessionInfo):
@@ -237,7 +246,7 @@ class Tracker:
         if shell_cwd and not is_absolute(shell_cwd):
             shell_cwd = join(cwd, shell_cwd)
         analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self,
-                                   workspace=meta.get("root"))
+                                   workspace=meta.get("root"), output=result.output or None)
         if analysis.directories:
             meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
         if analysis.scratch_files:
@@ -289,6 +298,12 @@ class Tracker:
             return self._unstash(op_node, op.detail) if status != "failure" else set()
         assert op.path is not None
         key = self._key(op.path, op.cwd or cwd)
+        if op.action == "read" and status != "failure" and is_directory_listing(result.output):
+            # The path was a directory: the tool listed it, no file was read.
+            listed = self.index.meta.setdefault("listed_directories", [])
+            if key not in listed:
+                listed.append(key)
+            return set()
         file = self._file(key, op.path, op_node)
         self.index.graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
         if status == "failure":
@@ -633,11 +648,18 @@ class Tracker:
         node = self.index.graph.nodes.get(f"file:{key}")
         if node is not None and node.get("exists") is not False:
             return False
-        if path.rstrip("/") in self.index.meta.get("directories", []):
+        if path.rstrip("/") in self.index.meta.get("directories", []) or key in self.index.meta.get(
+                "listed_directories", []):
             return True
         if self.index.graph.has_files_under(key):
             return True
         return None
+
+    def existed_before(self, path: str) -> bool | None:
+        """Whether the file predates the session, as far as the trail says."""
+        node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
+        value = node.get("existed_before") if node else None
+        return value if isinstance(value, bool) else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"
@@ -654,6 +676,21 @@ class Tracker:
     def pending_calls(self) -> list[dict[str, Any]]:
         """Calls still waiting for a result (their operations are not applied)."""
         return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+
+
+def event_identity(event: Event) -> str:
+    """What makes two events the same event, as a short digest.
+
+    A tool call or result is its call id where it stands (turn, line,
+    sub-agent, time): some models reuse ids like ``call_0`` in later
+    responses, and those are different calls.  Any other event is its whole
+    content.
+    """
+    if isinstance(event, ToolCall | ToolResult):
+        key = f"{event.kind}\0{event.call_id}\0{event.turn}\0{event.line}\0{event.sidechain}\0{event.timestamp}"
+    else:
+        key = event.model_dump_json()
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 def _replace(content: str, old: str, new: str, count: int) -> str | None:

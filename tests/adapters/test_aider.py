@@ -9,6 +9,7 @@ import pytest
 from artifact_index.ingestion.adapters import adapter_named
 from artifact_index.ingestion.events import ToolCall, UserMessage
 from artifact_index.ingestion.source import read_source
+from artifact_index.trail.build import build_index
 
 from .conftest import Loader, Run, Touch
 
@@ -93,8 +94,9 @@ def test_running_a_command_is_a_shell_call_with_unknown_status(run: Run) -> None
 
 def test_undo_reverts_the_files_of_the_removed_commit(run: Run) -> None:
     undo = next(c for c in run.calls if c.tool == "undo")
+    # The commit created settings.py: taking the commit back removes it.
     assert [(op.action, op.path) for op in undo.operations] == [
-        ("undo", "settings.py"),
+        ("delete", "settings.py"),
         ("undo", "src/app.py"),
     ]
 
@@ -156,3 +158,59 @@ def test_text_that_is_not_a_chat_history_is_reported(load: Loader, tmp_path: Pat
     assert [s.reason for s in source.skipped] == [
         "no Aider chat history lines (# aider chat, ####, >) found"
     ]
+
+
+# -- /undo in older versions, Windows paths, files created on confirmation -------
+
+
+@pytest.fixture(scope="module")
+def windows(load: Loader, fixtures_dir: Path) -> Run:
+    return load("aider", fixtures_dir / "aider" / "windows-undo.chat.history.md")
+
+
+def test_a_reset_commit_is_an_undo_not_a_commit(windows: Run) -> None:
+    assert [c.arguments["hash"] for c in windows.calls if c.tool == "git_commit"] == ["bbde768", "0e5a7f2"]
+    (undo,) = [c for c in windows.calls if c.tool == "undo"]
+    assert [(op.action, op.path) for op in undo.operations] == [("undo", "src\\stock.py")]
+
+
+def test_the_undone_file_is_back_to_what_it_was(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "aider" / "windows-undo.chat.history.md")
+    statuses = {f.path: f.status for f in index.files()}
+    assert statuses["src/stock.py"] == "reverted"
+
+
+def test_an_absolute_windows_add_is_the_same_file_as_the_relative_edit(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "aider" / "windows-undo.chat.history.md")
+    assert index.root == "c:/Users/dev/inventory"
+    assert [f.path for f in index.files()] == ["src/stock.py", "src/report.py", "README.md"]
+    assert [op.action for op in index.history("src/stock.py")] == ["read", "edit", "undo"]
+
+
+def test_a_file_created_on_confirmation_whose_edit_failed_is_created(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "aider" / "windows-undo.chat.history.md")
+    report = next(f for f in index.files() if f.path == "src/report.py")
+    assert report.status == "created"
+    assert [(op.action, op.result) for op in report.ops] == [("create", "success"), ("edit", "failure")]
+    readme = next(f for f in index.files() if f.path == "README.md")
+    assert readme.status == "modified"  # "the other block was applied successfully"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "> Commit `4c1d2e9` was reset and removed from git.  ",
+        "> Commit 4c1d2e9 was reset and removed from git.  ",
+        "> aider: add the helper\n> The above commit 4c1d2e9 was reset and removed from git.  ",
+        "> Removed: 4c1d2e9 feat: add the helper  \n> Now at:  0000001 init  ",
+    ],
+)
+def test_every_undo_message_takes_the_commit_back(load: Loader, tmp_path: Path, message: str) -> None:
+    history = tmp_path / ".aider.chat.history.md"
+    history.write_text(
+        "# aider chat started at 2025-01-01 10:00:00\n\n#### add helper.py  \n\n"
+        "app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\n"
+        "> Applied edit to app.py  \n> Commit 4c1d2e9 feat: add the helper  \n\n#### /undo  \n" + message + "\n"
+    )
+    index, _ = build_index(history)
+    assert [(f.path, f.status) for f in index.files()] == [("app.py", "reverted")]

@@ -22,6 +22,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.source import Source, read_source
+from artifact_index.trail.build import build_index
 
 from .helpers import call_with, read_events, result_of
 
@@ -413,3 +414,27 @@ def test_records_whose_type_is_not_a_string_are_skipped() -> None:
     assert (session.line, session.cwd) == (2, "/p")
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
     assert [s.line for s in source.skipped] == [1]
+
+
+# -- results logged before their call (2.1.x) ----------------------------------
+
+
+def test_a_result_logged_before_its_call_is_paired_by_tool_use_id(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "claude_code" / "result-before-call.jsonl")
+    tools = [e for e in events if isinstance(e, ToolCall | ToolResult)]
+    position = next(i for i, e in enumerate(tools) if isinstance(e, ToolCall) and e.call_id == "toolu_01Init")
+    result = tools[position + 1]
+    assert isinstance(result, ToolResult) and result.call_id == "toolu_01Init"
+    assert result.turn == _call(events, "toolu_01Init").turn
+    assert result.reported is not None and [(r.path, r.change) for r in result.reported] == [
+        ("/home/dev/ledger/tests/__init__.py", "created")
+    ]
+
+
+def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "claude_code" / "result-before-call.jsonl")
+    assert {(f.path, f.status) for f in index.files()} == {
+        ("ledger.py", "read"), ("tests/__init__.py", "created"), ("tests/test_ledger.py", "created"),
+    }
+    # The one result whose call is in no record of the file stays an orphan, counted.
+    assert index.meta["orphan_results"] == 1

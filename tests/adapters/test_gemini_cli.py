@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.ingestion.source import Source, read_source
+from artifact_index.trail.build import build_index
 
 from .helpers import call_with, read_events, result_of
 
@@ -180,3 +182,83 @@ def test_detected_by_the_registry(fixtures_dir: Path) -> None:
         detect(read_source(fixtures_dir / "gemini_cli" / "session-2026-03-01.jsonl")).name
         == "gemini-cli"
     )
+
+
+# -- a session saved as its Gemini API history (/chat save, checkpoints) --------
+
+API_HISTORY = "checkpoint-release.json"
+
+
+@pytest.fixture(scope="module")
+def api_history(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "gemini_cli" / API_HISTORY)
+
+
+def test_an_api_history_is_detected_as_gemini_cli(fixtures_dir: Path) -> None:
+    assert detect(read_source(fixtures_dir / "gemini_cli" / API_HISTORY)).name == "gemini-cli"
+
+
+def test_the_workspace_comes_from_the_context_setup_which_nobody_typed(api_history: tuple[list[Event], Source]) -> None:
+    events, source = api_history
+    info = events[0]
+    assert isinstance(info, SessionInfo) and info.cwd == "/home/maint/widgetlib"
+    users = [(e.text.split("\n")[0], e.synthetic) for e in events if isinstance(e, UserMessage)]
+    assert users == [
+        ("This is the Gemini CLI. We are setting up the context for our chat.", True),
+        ("Release 2.4.0: bump the version everywhere, add a changelog entry, and run the tests.", False),
+        ("Skip the docs page. The version test still pins 2.3.1.", False),
+    ]
+    assert source.skipped == []
+
+
+def test_function_calls_pair_with_their_responses_by_id_or_else_by_name(api_history: tuple[list[Event], Source]) -> None:
+    events, _ = api_history
+    calls = [e for e in events if isinstance(e, ToolCall)]
+    results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
+    assert [(c.tool, results[c.call_id].status, results[c.call_id].failure) for c in calls] == [
+        ("read_file", "success", None),
+        ("replace", "success", None),
+        ("write_file", "success", None),
+        ("run_shell_command", "success", None),
+        ("write_file", "failure", "rejected"),
+        ("replace", "success", None),
+    ]
+    shell = results["run_shell_command-1778000000004-77aa11"]
+    assert shell.exit_code == 0 and "42 passed" in shell.output
+
+
+def test_every_changed_file_of_the_saved_session_is_in_the_trail(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "gemini_cli" / API_HISTORY)
+    assert {(f.path, f.status) for f in index.files() if f.status} == {
+        ("src/widgetlib/__init__.py", "modified"),
+        ("CHANGES/2.4.0.md", "created"),
+        ("pyproject.toml", "modified"),
+        ("tests/test_version.py", "modified"),
+    }
+    assert [f.path for f in index.files() if f.status is None] == ["docs/release.md"]
+
+
+def test_the_checkpoint_wrappers_hold_the_same_history(fixtures_dir: Path, tmp_path: Path) -> None:
+    contents = json.loads((fixtures_dir / "gemini_cli" / API_HISTORY).read_text())
+    for wrapper in ({"history": contents, "authType": "oauth-personal"},
+                    {"history": [], "clientHistory": contents, "commitHash": "9f1c2e7", "toolCall": {"name": "replace"}}):
+        saved = tmp_path / "checkpoint.json"
+        saved.write_text(json.dumps(wrapper))
+        index, loaded = build_index(saved)
+        assert loaded.adapter.name == "gemini-cli"
+        assert len(index.changed_files()) == 4
+
+
+def test_a_call_with_no_response_and_a_response_with_no_call() -> None:
+    contents = [
+        {"role": "user", "parts": [{"text": "Write the notes."}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "write_file", "args": {"file_path": "/w/notes.md", "content": "x"}}}]},
+        {"role": "model", "parts": [{"text": "Interrupted."}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "replace", "response": {"output": "ok"}}}]},
+        {"role": "tool", "content": "not a Content entry"},
+    ]
+    source = Source("history.json", json.dumps(contents))
+    events = list(ADAPTER.events(source))
+    (result,) = [e for e in events if isinstance(e, ToolResult)]
+    assert result.status == "unknown"
+    assert [s.line for s in source.skipped] == [4, 5]

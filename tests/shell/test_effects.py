@@ -62,22 +62,31 @@ class TestRedirections:
 
     @pytest.mark.parametrize(
         "command",
+        ["echo x > /dev/null", "pytest 2>/dev/stderr", "tmp=$(mktemp); echo x > $tmp", "d=$(mktemp -d /tmp/runXXXX); echo x > $d/out"],
+    )
+    def test_devices_and_anonymous_temporary_files_are_no_files(self, command: str) -> None:
+        assert analyze(command).operations == []
+
+    @pytest.mark.parametrize(
+        ("command", "path"),
         [
-            "echo x > /dev/null",
-            "pytest 2>/dev/stderr",
-            "echo x > /tmp/out.txt",
-            "echo x > /var/tmp/out.txt",
-            'echo x > "$TMPDIR/out.txt"',
-            "tmp=$(mktemp); echo x > $tmp",
-            "echo x > /var/folders/gz/h7/T/tmp.abc/out",
+            ("echo x > /tmp/out.txt", "/tmp/out.txt"),
+            ("echo x > /var/tmp/out.txt", "/var/tmp/out.txt"),
+            ('echo x > "$TMPDIR/out.txt"', "/tmp/out.txt"),
+            ("echo x > /var/folders/gz/h7/T/tmp.abc/out", "/var/folders/gz/h7/T/tmp.abc/out"),
         ],
     )
-    def test_devices_and_temporary_directories_are_not_workspace_changes(self, command: str) -> None:
-        assert analyze(command).operations == []
+    def test_named_files_in_temporary_directories_are_kept(self, command: str, path: str) -> None:
+        # They may be the deliverable (a cleanup script the task asked for); the trail marks them outside the workspace.
+        assert effects(analyze(command)) == [("write", path)]
+
+    def test_a_move_out_of_a_mktemp_file_writes_the_destination(self) -> None:
+        result = analyze("tmp=$(mktemp) && sed 's/a/b/' conf.ini > $tmp && mv $tmp conf.ini")
+        assert effects(result) == [("write", "conf.ini")]
 
     def test_scratch_content_is_kept_for_later_commands(self) -> None:
         result = analyze("cat > /tmp/fix.py <<'EOF'\nprint(1)\nEOF")
-        assert result.operations == []
+        assert effects(result) == [("write", "/tmp/fix.py")]
         assert result.scratch_files == {"/tmp/fix.py": "print(1)\n"}
 
     def test_a_workspace_inside_tmp_still_counts(self) -> None:

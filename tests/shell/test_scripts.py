@@ -134,9 +134,9 @@ class TestResolvedPaths:
         code = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nplt.savefig('plot.png')\nfig.savefig('fig.png')\n"
         assert run_python(code) == [("write", "plot.png"), ("write", "fig.png")]
 
-    def test_temporary_files_are_not_workspace_changes(self) -> None:
+    def test_files_in_a_mkdtemp_directory_are_anonymous_but_named_temporary_files_are_kept(self) -> None:
         code = "import tempfile, os\nd = tempfile.mkdtemp()\nopen(os.path.join(d, 'x.txt'), 'w')\nopen('/tmp/y.txt', 'w')\n"
-        assert run_python(code) == []
+        assert run_python(code) == [("write", "/tmp/y.txt")]
 
 
 class TestUnresolvedPaths:
@@ -188,7 +188,7 @@ class TestRunning:
 
     def test_script_written_to_tmp_and_run(self) -> None:
         result = analyze("cat > /tmp/fix.py <<'EOF'\nopen('a.py', 'w')\nEOF\npython /tmp/fix.py")
-        assert effects(result) == [("write", "a.py")]
+        assert effects(result) == [("write", "/tmp/fix.py"), ("write", "a.py")]
 
     def test_interpreter_from_the_shebang(self) -> None:
         result = analyze("./tool", files={"/w/tool": "#!/usr/bin/env python3\nimport os\nos.remove('x')\n"})

@@ -71,3 +71,33 @@ def test_save_and_resume_at_any_point_gives_the_same_index(events: list[Event], 
 
     assert files_json(tracker.index) == files_json(whole)
     assert tracker.index.meta == whole.meta
+
+
+@settings(max_examples=100, deadline=None)
+@given(events=streams(), data=st.data())
+def test_feeding_events_again_changes_nothing(events: list[Event], data: st.DataObject) -> None:
+    once = Tracker(format="claude-code").feed_all(events)
+
+    # A live reader that re-sends what it already sent, before and after a resume.
+    replay_from = data.draw(st.integers(0, len(events)))
+    tracker = Tracker(format="claude-code")
+    tracker.feed_all(events)
+    tracker.feed_all(events[replay_from:])
+    tracker = Tracker.resume(tracker.save())
+    tracker.feed_all(events)
+
+    assert files_json(tracker.index) == files_json(once)
+    assert tracker.index.meta == once.meta
+
+
+def test_a_call_id_reused_in_a_later_response_is_a_new_call() -> None:
+    # Some models number their calls call_0, call_1 ... in every response.
+    events: list[Event] = [SessionInfo(turn=0, cwd="/repo")]
+    for turn, path in ((1, "a.py"), (2, "b.py")):
+        events += [
+            ToolCall(turn=turn, call_id="call_0", tool="write_file",
+                     operations=(FileOperation(action="write", path=path, content="x"),)),
+            ToolResult(turn=turn, call_id="call_0", status="success"),
+        ]
+    index = Tracker(format="openai-chat").feed_all(events)
+    assert [(f.path, f.status) for f in index.files()] == [("a.py", "created"), ("b.py", "created")]

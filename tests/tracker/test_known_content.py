@@ -36,7 +36,9 @@ def test_net_diff_of_an_edited_file_that_was_read_whole(session: list[Event], ca
     index = Tracker(format="claude-code").feed_all(events)
     assert index.net_diff("m.py") == (
         "--- a/m.py\n+++ b/m.py\n@@ -3,4 +3,4 @@\n \n \n def b():\n-    return 2\n+    return 3\n")
-    assert index.net_diff("/repo/m.py") is None  # files are named as `files` prints them
+    # The absolute spelling under the root names the same file.
+    assert index.net_diff("/repo/m.py") == index.net_diff("./m.py") == index.net_diff("m.py")
+    assert index.net_diff("/elsewhere/m.py") is None
 
 
 def test_net_diff_is_unknown_without_the_content_before(session: list[Event], call: Call) -> None:

@@ -19,6 +19,14 @@ to`` lines are written, and they still are edits.  There is no read tool:
 ``Added X to the chat`` (and a confirmed ``Add file to the chat?``) is the
 read.  Shell commands run by Aider (``Running CMD``) have no recorded output,
 so their status is unknown.
+
+``/undo`` (``Removed: HASH``; ``Commit `HASH` was reset and removed from
+git`` and ``The above commit HASH ...`` in older versions) takes back every
+edit of that commit.  "Create new file? y" creates the file, empty, before
+its edit is tried, so it exists even when the edit then fails.  On Windows,
+a file added by its absolute path (``/add C:\\dev\\app\\src\\a.py``) and
+edited by its relative one is one file: the workspace is inferred from the
+two spellings when Aider does not print ``Git working dir:``.
 """
 
 from __future__ import annotations
@@ -61,6 +69,15 @@ _SKIPPING = re.compile(r"^Skipping edits to (.+?)\s*$")
 _COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40})\b ?(.*)$", re.DOTALL)
 _RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
 _REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
+# /undo before v0.40 ("The above commit X ...") and until v0.60 ("Commit `X` ...").
+_RESET_COMMIT = re.compile(r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git")
+_ADD_COMMAND = re.compile(r"^#### /(?:add|read-only) (.+?)\s*$", re.MULTILINE)
+_PATH_LINES = re.compile(
+    r"^> (?:Added (.+?) to (?:the chat|read-only files)|Applied edit to (.+?)|(.+?))\s*$"
+    r"|^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$",
+    re.MULTILINE,
+)
+_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:/|/)")
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
 _FAILED_REPORT = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match")
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
@@ -74,6 +91,26 @@ def _norm(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+def _workspace(text: str) -> str | None:
+    """The workspace root, when Aider does not print it: the absolute prefix of an added file.
+
+    ``/add C:\\Users\\dev\\inventory\\src\\stock.py`` and ``Applied edit to
+    src\\stock.py`` name one file when the workspace is ``C:\\Users\\dev\\inventory``.
+    A printed ``Git working dir:`` is the root, and nothing is inferred.
+    """
+    if re.search(r"^> Git working dir: ", text, re.MULTILINE):
+        return None
+    named = [_norm(p) for m in _ADD_COMMAND.finditer(text) for p in m.group(1).split()]
+    named += [_norm(p) for m in _PATH_LINES.finditer(text) for p in m.groups() if p]
+    absolute = [p for p in named if _ABSOLUTE.match(p)]
+    relative = {p.lower() for p in named if not _ABSOLUTE.match(p) and "/" in p and " " not in p}
+    for path in absolute:
+        for rel in relative:
+            if path.lower().endswith("/" + rel):
+                return path[: -len(rel) - 1]
+    return None
 
 
 def _filename(line: str) -> str | None:
@@ -100,10 +137,6 @@ class _Edit:
     old: str | None  # None for a whole-file block
     new: str
     used: bool = False
-
-    @property
-    def key(self) -> str:
-        return _norm(self.path)
 
 
 def _reply_edits(lines: list[str], first_line: int) -> list[_Edit]:
@@ -141,6 +174,15 @@ def _reply_edits(lines: list[str], first_line: int) -> list[_Edit]:
             edits.append(_Edit(first_line + i, name, None, content))
         i = end + 1
     return edits
+
+
+@dataclass
+class _Applied:
+    """One applied edit of a file, waiting for the commit that will hold it."""
+
+    path: str
+    operations: int
+    created: bool
 
 
 @dataclass
@@ -223,12 +265,21 @@ class _Parser:
         self.turn = 0
         self.calls = 0
         self.known: set[str] = set()  # paths seen in the session (read or edited)
-        self.uncommitted: list[str] = []  # applied paths since the last commit
-        self.commits: dict[str, list[str]] = {}
+        self.uncommitted: list[_Applied] = []  # edits applied since the last commit
+        self.commits: dict[str, list[_Applied]] = {}
         self.cwd: str | None = None
+        self.root = _workspace(source.text)
+        self.root_key = _norm(self.root).lower() if self.root else None
         # How Aider itself spelled each path (it may differ from the model's spelling,
         # e.g. backslashes on Windows); keyed by the comparison key.
         self.spelling: dict[str, str] = {}
+
+    def norm(self, path: str) -> str:
+        """Comparison key of a path: relative to the workspace when it lies under it."""
+        key = _norm(path)
+        if self.root_key and key.lower().startswith(self.root_key + "/"):
+            return key[len(self.root_key) + 1 :]
+        return key
 
     def call_id(self, line: int) -> str:
         self.calls += 1
@@ -243,6 +294,7 @@ class _Parser:
             line=1,
             agent="aider",
             version=version.group(1) if version else None,
+            cwd=self.root,
         )
         exchange = _Exchange()
         marked = False
@@ -299,8 +351,8 @@ class _Parser:
             operations=(op,),
         )
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=output)
-        self.known.add(_norm(path))
-        self.spelling.setdefault(_norm(path), path)
+        self.known.add(self.norm(path))
+        self.spelling.setdefault(self.norm(path), path)
 
     def flush(self, exchange: _Exchange) -> Iterator[Event]:
         reply = "\n".join(exchange.text).strip()
@@ -330,11 +382,11 @@ class _Parser:
                         yield from self.read(line, subject)
                 elif question.startswith("Create new file"):
                     if subject and yes:
-                        created[_norm(subject)] = line
+                        created[self.norm(subject)] = line
                     elif subject:
-                        declined[_norm(subject)] = line
+                        declined[self.norm(subject)] = line
                 elif question.startswith("Allow edits to file") and subject and not yes:
-                    declined[_norm(subject)] = line
+                    declined[self.norm(subject)] = line
                 elif question.startswith("Edit the files") and not yes:
                     declined_all = True
                 continue
@@ -345,11 +397,13 @@ class _Parser:
                     if yes and not path.startswith(("http://", "https://")):
                         yield from self.read(line, path)
                 elif old_style.re is _CREATE_OLD and yes:
-                    created[_norm(path)] = line
+                    created[self.norm(path)] = line
                 elif not yes:
-                    declined[_norm(path)] = line
+                    declined[self.norm(path)] = line
                 continue
-            if (match := _APPLIED.match(first)) is not None:
+            if (match := _RESET_COMMIT.search(message)) is not None:
+                yield from self.undo(line, match.group(1), first)
+            elif (match := _APPLIED.match(first)) is not None:
                 yield from self.applied(line, match.group(1), edits, created)
             elif (match := _ADDED.match(first)) is not None:
                 if " lines of output" not in first and not first.startswith("Added .aider"):
@@ -360,9 +414,9 @@ class _Parser:
                 format_error = (line, message)
                 yield from self.failed_report(line, message, edits, created)
             elif (match := _DRY_RUN.match(first)) is not None:
-                dry_run.add(_norm(match.group(1)))
+                dry_run.add(self.norm(match.group(1)))
             elif (match := _SKIPPING.match(first)) is not None:
-                declined[_norm(match.group(1))] = line
+                declined[self.norm(match.group(1))] = line
             elif (match := _COMMIT.match(message.strip())) is not None:
                 yield from self.commit(line, match.group(1), match.group(2), first)
             elif (match := _RUNNING.match(message.strip())) is not None:
@@ -404,7 +458,7 @@ class _Parser:
     def edit_operations(
         self, path: str, edits: list[_Edit], created: dict[str, int]
     ) -> list[FileOperation]:
-        key = _norm(path)
+        key = self.norm(path)
         new_file = key in created or key not in self.known
         ops: list[FileOperation] = []
         for edit in edits:
@@ -424,12 +478,12 @@ class _Parser:
 
     def take(self, path: str, edits: list[_Edit]) -> list[_Edit]:
         """The unused edits of the reply that target ``path`` (marked used)."""
-        key = _norm(path)
-        chosen = [e for e in edits if not e.used and e.key == key]
+        key = self.norm(path)
+        chosen = [e for e in edits if not e.used and self.norm(e.path) == key]
         if not chosen:
             # Aider may fix a bogus directory prefix the model put on a chat file.
             base = key.rsplit("/", 1)[-1]
-            chosen = [e for e in edits if not e.used and e.key.rsplit("/", 1)[-1] == base]
+            chosen = [e for e in edits if not e.used and self.norm(e.path).rsplit("/", 1)[-1] == base]
         # A whole-file listing and SEARCH/REPLACE blocks do not mix in one format.
         if any(e.old is not None for e in chosen):
             chosen = [e for e in chosen if e.old is not None]
@@ -446,7 +500,7 @@ class _Parser:
         ops = self.edit_operations(path, chosen, created)
         if not ops:
             # Architect mode: the editor's blocks are not in the history.
-            action = "create" if _norm(path) in created else "edit"
+            action = "create" if self.norm(path) in created else "edit"
             ops = [FileOperation(action=action, path=path)]
         call = self.call_id(line)
         yield ToolCall(
@@ -461,10 +515,10 @@ class _Parser:
             turn=self.turn, line=line, call_id=call, status="success",
             output=f"Applied edit to {path}",
         )
-        self.known.add(_norm(path))
-        self.spelling.setdefault(_norm(path), path)
-        self.uncommitted.append(path)
-        created.pop(_norm(path), None)
+        self.known.add(self.norm(path))
+        self.spelling.setdefault(self.norm(path), path)
+        self.uncommitted.append(_Applied(path, len(ops), ops[0].action == "create"))
+        created.pop(self.norm(path), None)
 
     def failed_report(
         self, line: int, message: str, edits: list[_Edit], created: dict[str, int]
@@ -475,12 +529,15 @@ class _Parser:
             if not match:
                 continue
             path = match.group(1)
-            self.spelling.setdefault(_norm(path), path)
+            self.spelling.setdefault(self.norm(path), path)
+            if self.norm(path) in created:
+                # "Create new file? y" made the (empty) file before the edit failed on it.
+                yield from self.create_confirmed(path, created.pop(self.norm(path)))
             quoted = parse_blocks(report[index + 1 : index + 40])
             old = quoted[0].old if quoted else None
             new = quoted[0].new if quoted else None
             candidates = [
-                e for e in edits if not e.used and e.key == _norm(path) and e.old is not None
+                e for e in edits if not e.used and self.norm(e.path) == self.norm(path) and e.old is not None
             ]
             same = [e for e in candidates if old is not None and (e.old or "").strip() == old.strip()]
             picked = (same or candidates)[:1]
@@ -503,7 +560,7 @@ class _Parser:
         if "were applied successfully" in message:
             for edit in edits:
                 if not edit.used and edit.old is not None:
-                    path = self.spelling.get(edit.key, edit.path)
+                    path = self.spelling.get(self.norm(edit.path), edit.path)
                     yield from self.applied(line, path, edits, created)
 
     def commit(self, line: int, sha: str, subject: str, first: str) -> Iterator[Event]:
@@ -517,9 +574,23 @@ class _Parser:
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
 
     def undo(self, line: int, sha: str, first: str) -> Iterator[Event]:
-        paths = self.commits.get(sha)
-        if paths:
-            ops = tuple(FileOperation(action="undo", path=p) for p in paths)
+        """``/undo``: every file of the commit goes back to its state before it.
+
+        One ``undo`` per edit the commit held; a file the commit created is
+        deleted (``git reset --hard``; newer Aider refuses such an undo).
+        """
+        applied = self.commits.get(sha)
+        if applied:
+            per_path: dict[str, tuple[str, int, bool]] = {}
+            for entry in applied:
+                spelled, count, created = per_path.get(self.norm(entry.path), (entry.path, 0, False))
+                per_path[self.norm(entry.path)] = (spelled, count + entry.operations, created or entry.created)
+            ops = tuple(
+                op
+                for spelled, count, created in per_path.values()
+                for op in ([FileOperation(action="delete", path=spelled, detail=f"/undo of commit {sha}")] if created
+                           else [FileOperation(action="undo", path=spelled, detail=f"/undo of commit {sha}")] * count)
+            )
         else:
             ops = (FileOperation(action="unknown", detail=f"/undo of commit {sha} not seen in this history"),)
         call = self.call_id(line)
@@ -528,6 +599,14 @@ class _Parser:
             operations=ops,
         )
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
+
+    def create_confirmed(self, path: str, line: int) -> Iterator[Event]:
+        """"Create new file? y": Aider creates the (empty) file before it tries the edit."""
+        yield from self.simple(
+            line, "create_empty", path,
+            FileOperation(action="create", path=path, content=""),
+            f"Aider created {path} before applying edits",
+        )
 
     def leftovers(
         self,
@@ -541,13 +620,8 @@ class _Parser:
     ) -> Iterator[Event]:
         """Edits the reply asked for that were never applied, and files Aider touched."""
         for key, line in created.items():
-            # "Create new file? y" creates the (empty) file before the edit is tried.
-            path = next((e.path for e in edits if e.key == key), key)
-            yield from self.simple(
-                line, "create_empty", path,
-                FileOperation(action="create", path=path, content=""),
-                f"Aider created {path} before applying edits",
-            )
+            path = next((e.path for e in edits if self.norm(e.path) == key), key)
+            yield from self.create_confirmed(path, line)
         pending = [e for e in edits if not e.used and e.old is not None]
         interrupted = any("^C" in message or "KeyboardInterrupt" in message for _, message in tools)
         if format_error is not None and not pending and not any(e.used for e in edits):
@@ -561,18 +635,18 @@ class _Parser:
         for edit in pending:
             edit.used = True
             reason: FailureReason
-            if edit.key in declined or declined_all:
+            if self.norm(edit.path) in declined or declined_all:
                 reason, output = "rejected", f"Skipping edits to {edit.path}"
             elif format_error is not None:
                 reason, output = "invalid", format_error[1]
             elif interrupted:
                 reason, output = "interrupted", "the reply was interrupted before Aider applied it"
-            elif edit.key in dry_run:
+            elif self.norm(edit.path) in dry_run:
                 reason, output = "other", f"Did not apply edit to {edit.path} (--dry-run)"
             else:
                 reason, output = "other", "no 'Applied edit to' line followed this block"
             call = self.call_id(edit.line)
-            path = self.spelling.get(edit.key, edit.path)
+            path = self.spelling.get(self.norm(edit.path), edit.path)
             op = FileOperation(action="edit", path=path, old=edit.old, new=edit.new)
             yield ToolCall(
                 turn=self.turn, line=edit.line, call_id=call, tool="apply_edit",

@@ -178,6 +178,10 @@ class _Reader:
         self.calls: dict[str, _Call] = {}
         self.cwd: str | None = None
         self.used_summaries: set[int] = set()
+        # Results written before their call (2.1.x sometimes logs a
+        # tool_result one line before its tool_use): held until the call
+        # appears, so they pair by tool_use_id whatever the order.
+        self.early: dict[str, tuple[int, str | None, str | None, dict[str, Any], Any]] = {}
         self.queued = _queued_deliveries(self.records)
 
     # -- the whole file -------------------------------------------------
@@ -195,6 +199,9 @@ class _Reader:
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 # A record of an unexpected shape must not end the transcript.
                 self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+        # Results whose call never appeared: the tracker counts them as orphans.
+        for line, timestamp, chain, block, structured in self.early.values():
+            yield from self._result_events(line, timestamp, chain, block, structured)
 
     def _session_info(self) -> Iterator[Event]:
         first_line: int | None = None
@@ -384,7 +391,11 @@ class _Reader:
                 )
             elif kind in ("tool_use", "server_tool_use"):
                 turn = turn or self.turns.assistant(chain, _str(message.get("id")))
-                yield self._tool_call(line, timestamp, chain, turn, block)
+                call = self._tool_call(line, timestamp, chain, turn, block)
+                yield call
+                early = self.early.pop(call.call_id, None)
+                if early is not None:
+                    yield from self._result_events(*early)
 
     def _tool_call(
         self, line: int, timestamp: str | None, chain: str | None, turn: int, block: dict[str, Any]
@@ -419,12 +430,11 @@ class _Reader:
         # results in one record it is ambiguous, so it is not used.
         structured = record.get("toolUseResult") if len(results) == 1 else None
         for block in results:
-            result = self._tool_result(line, timestamp, chain, block, structured)
-            yield result
-            feedback = rejection_feedback(result.output) if result.failure == "rejected" else None
-            if feedback:
-                yield UserMessage(turn=self.turns.current, line=line, timestamp=timestamp, sidechain=chain,
-                                  text=feedback, synthetic=chain is not None, channel="feedback")
+            call_id = _str(block.get("tool_use_id"))
+            if call_id is not None and call_id not in self.calls:
+                self.early[call_id] = (line, timestamp, chain, block, structured)
+                continue
+            yield from self._result_events(line, timestamp, chain, block, structured)
         text = "\n".join(t for t in _text_blocks(content) if t.strip())
         if not text.strip():
             return
@@ -445,6 +455,17 @@ class _Reader:
             synthetic=synthetic,
             channel="command" if command else "interjection" if results else "prompt",
         )
+
+    def _result_events(
+        self, line: int, timestamp: str | None, chain: str | None, block: dict[str, Any], structured: Any
+    ) -> Iterator[Event]:
+        """A tool result, and the feedback the person typed when they rejected the call."""
+        result = self._tool_result(line, timestamp, chain, block, structured)
+        yield result
+        feedback = rejection_feedback(result.output) if result.failure == "rejected" else None
+        if feedback:
+            yield UserMessage(turn=self.turns.current, line=line, timestamp=timestamp, sidechain=chain,
+                              text=feedback, synthetic=chain is not None, channel="feedback")
 
     def _tool_result(
         self,

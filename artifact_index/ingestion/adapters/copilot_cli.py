@@ -70,6 +70,7 @@ class _Call:
     command: str | None = None
     path: str | None = None
     answered: bool = False
+    position: int = -1  # where the call's ToolCall is in the output
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -232,6 +233,7 @@ class _Reader:
         )
         operations = self.operations(call, arguments)
         self.calls[call_id] = call
+        call.position = len(self.out)
         self.out.append(
             ToolCall(
                 turn=call.turn,
@@ -310,6 +312,10 @@ class _Reader:
         else:
             status = "success"
             reported = _reported(call, detailed) if call.tool.lower() in _FILE_TOOLS else None
+            if _dict(_dict(data.get("toolTelemetry")).get("properties")).get("viewType") == "directory":
+                # ``view`` of a directory lists it: no file was read.
+                listed = self.out[call.position]
+                self.out[call.position] = listed.model_copy(update={"operations": ()})
         self.out.append(
             ToolResult(
                 turn=call.turn,

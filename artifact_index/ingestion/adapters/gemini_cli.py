@@ -23,11 +23,13 @@ results are ``unknown``.
 The recording does not name the workspace.  It is recovered from a tool's
 own answer that spells the absolute form of a relative path argument
 ("Successfully overwrote file: /abs/root/docs/a.md." for ``docs/a.md``).
+
+A session saved as its Gemini API history (``/chat save``, checkpoints) is
+a third shape, read by :mod:`.gemini_api` under the same format name.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,36 +37,30 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
-from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.gemini_api import api_contents, read_api_history
+from artifact_index.ingestion.adapters.gemini_tools import (
+    reported_change,
+    tool_operations,
+    tool_outcome,
+)
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
-    FailureReason,
-    FileOperation,
-    ReportedChange,
-    ResultStatus,
     SessionInfo,
     ToolCall,
     ToolResult,
     UserMessage,
 )
 from artifact_index.ingestion.source import Source
-from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.ingestion.vocabulary import path_argument
 
 __all__ = ["GeminiCliAdapter"]
 
 _MESSAGE_TYPES = {"user", "gemini", "info", "warning", "error"}
 # What Gemini CLI sends as a user turn itself when the model stopped early.
 _INJECTED = {"System: Please continue.", "Please continue."}
-_SHELL_TOOLS = {"run_shell_command", "shell"}
-_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
 _ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
-# write_file / replace answers that say whether the file existed before.
-_CREATED = re.compile(
-    r"^(Successfully created and wrote to new file|Created new file)", re.IGNORECASE
-)
-_MODIFIED = re.compile(r"^(Successfully overwrote file|Successfully modified file)", re.IGNORECASE)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -248,7 +244,7 @@ class _Reader:
                     call_id=call_id,
                     tool=tool,
                     arguments=arguments,
-                    operations=tuple(self.operations(tool, arguments)),
+                    operations=tuple(tool_operations(tool, arguments, self.root)),
                 )
             )
         status = call.get("status")
@@ -257,8 +253,8 @@ class _Reader:
         emitted.results.add(call_id)
         self.open_calls.pop(call_id, None)
         output, error = _response(call)
-        result_status, failure, exit_code = self.outcome(tool, str(status), output, error)
-        reported = self.reported(tool, arguments, output) if result_status == "success" else None
+        result_status, failure, exit_code = tool_outcome(tool, str(status), output, error)
+        reported = reported_change(tool, arguments, output) if result_status == "success" else None
         call_time = call.get("timestamp") if isinstance(call.get("timestamp"), str) else timestamp
         self.out.append(
             ToolResult(
@@ -273,64 +269,6 @@ class _Reader:
                 reported=reported,
             )
         )
-
-    def operations(self, tool: str, arguments: dict[str, Any]) -> list[FileOperation]:
-        name = tool.lower()
-        if name in _SHELL_TOOLS:
-            command = arguments.get("command")
-            if not isinstance(command, str) or not command.strip():
-                return []
-            directory = arguments.get("dir_path") or arguments.get("directory")
-            cwd = self.root
-            if isinstance(directory, str) and directory.strip():
-                cwd = (
-                    directory
-                    if directory.startswith("/") or not cwd
-                    else posixpath.join(cwd, directory)
-                )
-            return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
-        if name == "read_many_files":
-            paths = _list(arguments.get("paths")) or _list(arguments.get("include"))
-            return [
-                FileOperation(action="read", path=p)
-                for p in paths
-                if isinstance(p, str) and p and not any(c in p for c in "*?[")
-            ]
-        operations = operations_for(tool, arguments, self.root)
-        expected = arguments.get("expected_replacements")
-        if isinstance(expected, int) and expected > 1:
-            operations = [op.model_copy(update={"replace_all": True}) for op in operations]
-        return operations
-
-    @staticmethod
-    def outcome(
-        tool: str, status: str, output: str, error: str | None
-    ) -> tuple[ResultStatus, FailureReason | None, int | None]:
-        exit_code: int | None = None
-        if tool.lower() in _SHELL_TOOLS:
-            found = _EXIT_CODE.search(output)
-            exit_code = int(found.group(1)) if found else None
-        if status == "cancelled":
-            return "failure", "rejected", exit_code
-        if status == "error":
-            return "failure", classify_failure(error or output), exit_code
-        if exit_code not in (None, 0):
-            return "failure", "exit_status", exit_code
-        return "success", None, exit_code
-
-    @staticmethod
-    def reported(
-        tool: str, arguments: dict[str, Any], output: str
-    ) -> tuple[ReportedChange, ...] | None:
-        """The file tools say in their answer whether they created or changed the file."""
-        path = path_argument(arguments)
-        if path is None or tool.lower() not in ("write_file", "replace", "edit", "smart_edit"):
-            return None
-        if _CREATED.match(output.strip()):
-            return (ReportedChange(path=path, change="created"),)
-        if _MODIFIED.match(output.strip()):
-            return (ReportedChange(path=path, change="modified"),)
-        return None
 
 
 def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
@@ -370,11 +308,14 @@ class GeminiCliAdapter(Adapter):
     """Gemini CLI chat recording, JSON or JSONL."""
 
     name = "gemini-cli"
-    description = "Gemini CLI chat recording (session-*.json / .jsonl with user/gemini messages and toolCalls)"
+    description = ("Gemini CLI chat recording (session-*.json / .jsonl with user/gemini messages and toolCalls), "
+                   "or its Gemini API history (/chat save, checkpoints: role/parts Content entries)")
     priority = 25
 
     def sniff(self, source: Source) -> bool:
         document = source.document
+        if api_contents(document) is not None:
+            return True
         if isinstance(document, dict):
             messages = document.get("messages")
             return (
@@ -396,5 +337,8 @@ class GeminiCliAdapter(Adapter):
         return False
 
     def events(self, source: Source) -> Iterator[Event]:
+        contents = api_contents(source.document)
+        if contents is not None:
+            return read_api_history(source, contents)
         metadata, items = _metadata_and_items(source)
         return iter(_Reader(source, metadata, items).read())

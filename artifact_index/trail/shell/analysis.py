@@ -75,9 +75,9 @@ class ShellAnalysis:
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
     ``scratch_files``: content the command wrote to files in temporary
-    directories outside the workspace.  They are not workspace changes, but
-    a later ``python /tmp/fix.py`` needs the script's text: hand it back
-    through ``ShellContext.content_of``.
+    directories outside the workspace (they are operations too, but a later
+    ``python /tmp/fix.py`` needs the script's text even when the caller
+    keeps no content): hand it back through ``ShellContext.content_of``.
     """
 
     operations: list[FileOperation]
@@ -93,6 +93,7 @@ def analyze_command(
     succeeded: bool | None,
     context: ShellContext | None = None,
     workspace: str | None = None,
+    output: str | None = None,
 ) -> ShellAnalysis:
     """Infer the file effects of a shell command.
 
@@ -101,10 +102,11 @@ def analyze_command(
     ``succeeded`` is the recorded status (None when the format records
     none).  ``workspace`` is the root whose files count as workspace files
     even when it lies in a temporary directory; it defaults to ``cwd``.
+    ``output`` is what the command printed, when it is known.
     """
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
-    run = _Run(Files(context, root.rstrip("/") or "/" if root else None))
+    run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
     scope = Scope(start)
     outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
     try:
@@ -139,8 +141,9 @@ def _invert(outcome: Outcome) -> Outcome:
 class _Run:
     """One analysis: the operations found so far and the file overlay (the Runtime of effects)."""
 
-    def __init__(self, files: Files):
+    def __init__(self, files: Files, output: str | None = None):
         self._files = files
+        self._output = output
         self.ops: list[FileOperation] = []
         self.nesting = 0
         self.temp_count = 0
@@ -151,12 +154,18 @@ class _Run:
     def files(self) -> Files:
         return self._files
 
+    @property
+    def output(self) -> str | None:
+        return self._output
+
     def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
         self.script(text, Scope(cwd), "failed" if failed else "unknown")
 
     def temp_path(self) -> str:
         self.temp_count += 1
-        return f"/tmp/tmp.artifact-index-{self.temp_count}"
+        path = f"/tmp/tmp.artifact-index-{self.temp_count}"
+        self.files.anonymous.add(path)
+        return path
 
     # -- walking ------------------------------------------------------------------
 
@@ -317,29 +326,36 @@ class _Run:
     # -- emitting -------------------------------------------------------------
 
     def emit(self, op: FileOperation) -> None:
-        """Record ``op`` unless it only touches scratch files or devices."""
+        """Record ``op`` unless it only touches devices or anonymous temporary files.
+
+        Named files in temporary directories (``/tmp/cleanup.sh``) are kept:
+        they may be the deliverable, and the trail marks them as outside the
+        workspace.  A ``mktemp`` file has no name worth keeping: a move out
+        of it writes its destination, a move into it deletes its source.
+        """
         files = self.files
         src = files.kind(op.path) if op.path else "workspace"
         if op.action in ("move", "copy") and op.dest:
             dst = files.kind(op.dest)
             if "device" in (src, dst):
                 return
-            if src == "scratch" and dst == "scratch":
+            if src == "anonymous" and dst == "anonymous":
                 files.record(op)
                 return
-            if dst == "scratch":
+            if dst == "anonymous":
                 if op.action == "move":
-                    self._keep(op.model_copy(update={"action": "delete", "dest": None, "detail": f"moved to {op.dest}"}))
+                    self._keep(op.model_copy(update={"action": "delete", "dest": None, "detail": "moved to a temporary file"}))
                 files.record(op)
                 return
-            if src == "scratch":
+            if src == "anonymous":
                 content = files.content_of(op.path) if op.path else None
                 files.record(op)
-                self._keep(op.model_copy(update={"action": "write", "path": op.dest, "dest": None, "content": content, "detail": f"{op.action} of {op.path}"}))
+                self._keep(op.model_copy(update={"action": "write", "path": op.dest, "dest": None, "content": content,
+                                                 "detail": f"{op.action} of a temporary file"}))
                 return
         if src == "device":
             return
-        if src == "scratch":
+        if src == "anonymous":
             files.record(op)
             return
         self._keep(op)
@@ -474,6 +490,7 @@ def _mktemp(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool
     operands = [a for a in args[1:] if a.value and not a.value.startswith("-")]
     if operands and operands[0].value and "/" in operands[0].value:
         path = join(scope.cwd, operands[0].value.replace("X", "0")) or path
+        run.files.anonymous.add(path)  # the X's are random: the name means nothing
     if not any(a.value in ("-d", "--directory") for a in args[1:]):
         run.files.record(FileOperation(action="write", path=path, content=""))
     return path + "\n"

@@ -16,8 +16,11 @@ Decisions:
   on a known file it changes nothing the trail cares about.
 * ``mkdir`` has no file effect; the directory is remembered so a later
   ``mv x DIR`` moves into it.
-* Programs that are not file editors (``pytest``, ``make``, ``npm``) have no
-  effect and are not reported as unknown.  A script run by an interpreter
+* Programs that are not file editors (``pytest``, ``make``, ``npm test``)
+  have no effect and are not reported as unknown.  Package managers,
+  formatters, generators and project scripts change files they often do not
+  name: :mod:`.packages`, :mod:`.formatters` and :mod:`.generators` record
+  what can be known and flag the rest as ``unknown``.  A script run by an interpreter
   is different: its effects are inferred from its text
   (:mod:`.scripts`), and when the text is not known the command gets an
   ``unknown`` operation saying so.
@@ -37,6 +40,8 @@ from dataclasses import dataclass, field
 
 from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.trail.shell.expand import Arg
+from artifact_index.trail.shell.formatters import FORMATTER_PROGRAMS, format_effects
+from artifact_index.trail.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.trail.shell.git import git_effects
 from artifact_index.trail.shell.invocation import (
     Invocation,
@@ -46,6 +51,7 @@ from artifact_index.trail.shell.invocation import (
     patch_operations,
     program_name,
 )
+from artifact_index.trail.shell.packages import PACKAGE_MANAGERS, package_effects
 from artifact_index.trail.shell.scripts import javascript_effects, python_effects
 from artifact_index.trail.shell.sed import apply_sed, minimal_edit
 from artifact_index.trail.shell.state import Files
@@ -152,6 +158,13 @@ def _unwrap(inv: Invocation) -> Invocation:
         elif name in ("conda", "mamba", "micromamba") and len(inv.args) > 1 and inv.args[1].value == "run":
             rest = parse_options(inv.args[2:], short_values="np", long_values=("--name", "--prefix", "--cwd"), stop_at_operand=True)
             inv = inv.with_args(rest.operands)
+        elif name in ("npx", "bunx") or (
+            name in ("pnpm", "yarn", "npm", "bun") and len(inv.args) > 1 and inv.args[1].value in ("exec", "dlx", "x")
+        ):
+            # npx prettier --write src: the package's program runs.
+            skip = 1 if name in ("npx", "bunx") else 2
+            rest = parse_options(inv.args[skip:], short_values="pc", long_values=("--package", "--call"), stop_at_operand=True)
+            inv = inv.with_args([a for a in rest.operands if a.value != "--"])
         else:
             return inv
     return inv
@@ -541,51 +554,13 @@ def _ed(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect(ops)
 
 
-_FORMATTERS: dict[str, tuple[set[str], set[str]]] = {
-    # program -> (options meaning "write in place" (empty: always), options meaning "only check")
-    "black": (set(), {"--check", "--diff"}),
-    "isort": (set(), {"--check-only", "-c", "--check", "--diff"}),
-    "autopep8": ({"-i", "--in-place"}, set()),
-    "yapf": ({"-i", "--in-place"}, set()),
-    "prettier": ({"--write", "-w"}, {"--check", "-c"}),
-    "gofmt": ({"-w"}, set()),
-    "goimports": ({"-w"}, set()),
-    "rustfmt": (set(), {"--check"}),
-    "clang-format": ({"-i"}, set()),
-}
-
-
-def _formatter(inv: Invocation, runtime: Runtime) -> Effect:
-    name = inv.program or ""
-    args = list(inv.args[1:])
-    if name == "ruff":
-        if not args or args[0].value not in ("format", "check"):
-            return Effect()
-        sub = args.pop(0).value
-        parsed = parse_options(args, long_values=("--config", "--select", "--ignore", "--line-length", "--target-version", "--extend-select"))
-        if sub == "check" and not parsed.has("--fix"):
-            return Effect()
-        if parsed.has("--check", "--diff"):
-            return Effect()
-        return _format_files(inv, runtime, parsed.operands, f"ruff {sub}")
-    writes, checks = _FORMATTERS[name]
-    parsed = parse_options(args, short_values="l" if name == "black" else "", long_values=("--line-length", "--config", "--profile", "--style"))
-    if parsed.has(*checks) or (writes and not parsed.has(*writes)):
-        return Effect()
-    return _format_files(inv, runtime, parsed.operands, name)
-
-
-def _format_files(inv: Invocation, runtime: Runtime, operands: list[Arg], tool: str) -> Effect:
-    ops: list[FileOperation] = []
-    for arg in operands:
-        path = inv.place(arg)
-        if path is None:
-            ops.append(inv.unplaced(f"{tool} reformats", arg))
-        elif runtime.files.is_directory(path) is True or arg.value in (".", "./"):
-            ops.append(inv.unknown(f"{tool} reformats files under {arg.value}; which ones changed is not known", path))
-        else:
-            ops.append(inv.op("edit", path, detail=f"reformatted by {tool} (may be unchanged)"))
-    return Effect(ops)
+def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
+    """Package managers, generators, formatters and project scripts (see their modules)."""
+    for effects in (package_effects, generator_effects, format_effects):
+        ops = effects(inv, runtime)
+        if ops is not None:
+            return Effect(ops)
+    return Effect()
 
 
 # ---------------------------------------------------------------------------
@@ -900,6 +875,9 @@ def _shell(inv: Invocation, runtime: Runtime) -> Effect:
 def _python(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(inv.args[1:], short_values="cmWXQ", long_values=("--check-hash-based-pycs",), stop_at_operand=True)
     flags = {name for name, _ in parsed.options}
+    module = parsed.value("-m")
+    if module in _PYTHON_MODULES:  # `python -m black src` is `black src`
+        return command_effects(inv.with_args([Arg(_PYTHON_MODULES[module], module), *parsed.operands]), runtime)
     if flags & {"-m", "-V", "--version", "-h", "--help"}:
         return Effect()  # a module is a program like any other
     if "-c" in flags:
@@ -1052,9 +1030,14 @@ _HANDLERS: dict[str, _Handler] = {
     "patch": _patch,
     "apply_patch": _apply_patch,
     "git": _git,
-    "ruff": _formatter,
-    **{name: _formatter for name in _FORMATTERS},
+    **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
+}
+
+# `python -m MODULE` runs these programs.
+_PYTHON_MODULES = {
+    "black": "black", "isort": "isort", "autopep8": "autopep8", "ruff": "ruff", "pip": "pip", "sphinx": "sphinx-build",
+    "piptools": "pip-compile", "pyupgrade": "pyupgrade", "yapf": "yapf", "alembic": "alembic",
 }
 
 # Handlers that look inside a failed command: a failed script still ran its first steps.
-_RUN_WHEN_FAILED: set[_Handler] = {_shell, _xargs, _rm}
+_RUN_WHEN_FAILED: set[_Handler] = {_shell, _xargs, _rm, _toolchain}

@@ -45,6 +45,16 @@ class Runtime(Protocol):
         """A fresh path in a temporary directory (what ``mktemp`` would print)."""
         ...
 
+    @property
+    def output(self) -> str | None:
+        """What the whole command printed, when the transcript recorded it.
+
+        Tools that change files they do not name on the command line often
+        name them in their report (``reformatted src/a.py``, ``* creating
+        priv/repo/migrations/...``, ``Fixed 3 files``).
+        """
+        ...
+
 
 def program_name(value: str | None) -> str | None:
     """``/usr/bin/python3`` -> ``python3``."""

@@ -6,7 +6,9 @@ the command itself has done so far (``cat > fix.py <<EOF ... EOF && python
 fix.py`` must see the script it just wrote).  It also places paths: joined
 with the effective working directory, normalised, and classified as a
 workspace file, a scratch file in a temporary directory outside the
-workspace, or a device (``/dev/null``), which is no file at all.
+workspace (kept in the trail, which marks it as outside), an anonymous
+``mktemp`` file whose random name means nothing, or a device
+(``/dev/null``), which is no file at all.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ class ShellContext(Protocol):
     define ``is_directory(path) -> bool | None`` (True: a directory, False: an
     existing file, None: not known); it is used when present, e.g. to tell
     ``rm -r FILE`` from ``rm -r DIR`` and to see that ``touch`` hits a file
-    whose content is unknown but which exists.
+    whose content is unknown but which exists.  Likewise an optional
+    ``existed_before(path) -> bool | None`` says whether a file predates the
+    session (a lock file next to a manifest the session created is new).
     """
 
     def content_of(self, path: str) -> str | None:
@@ -48,9 +52,9 @@ class ShellContext(Protocol):
         ...
 
 
-PathKind = Literal["workspace", "scratch", "device"]
+PathKind = Literal["workspace", "scratch", "anonymous", "device"]
 
-# Temporary directories: what is written there is not a workspace change.
+# Temporary directories: what is written there lies outside the workspace.
 TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", "/dev/shm")
 DEVICE_PREFIXES = ("/dev/", "/proc/")
 
@@ -103,12 +107,15 @@ class Files:
     removed: set[str] = field(default_factory=set)
     directories: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
+    anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
 
     # -- classification -----------------------------------------------------
 
     def kind(self, path: str) -> PathKind:
         if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
             return "device"
+        if path in self.anonymous or any(path.startswith(a + "/") for a in self.anonymous):
+            return "anonymous"
         if self.workspace and path.startswith("/") and _under(path, self.workspace):
             return "workspace"
         if path.startswith("/") and any(_under(path, root) for root in TEMP_ROOTS):
@@ -133,6 +140,25 @@ class Files:
         if path in self.removed:
             return False
         return path in self.written or self.content_of(path) is not None
+
+    def exists(self, path: str) -> bool | None:
+        """True when the file is known to exist now, False when known not to, None when nothing says."""
+        if path in self.removed:
+            return False
+        if self.known_file(path) or self.is_directory(path) is False:
+            return True
+        return None
+
+    def existed_before(self, path: str) -> bool | None:
+        """Whether the file existed before the session, when the caller knows (``existed_before`` probe)."""
+        answer = self._probe("existed_before", path)
+        if isinstance(answer, bool):
+            return answer
+        return False if path in self.written else None  # this very command made it
+
+    def _probe(self, name: str, path: str) -> object:
+        probe = getattr(self.context, name, None) if self.context is not None else None
+        return probe(path) if callable(probe) else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = directory.rstrip("/") + "/"
@@ -194,7 +220,7 @@ class Files:
 
     def _wrote(self, path: str, content: str | None) -> None:
         self.removed.discard(path)
-        if self.kind(path) == "scratch":
+        if self.kind(path) in ("scratch", "anonymous"):
             if content is None:
                 self.scratch.pop(path, None)
             else:

@@ -1,0 +1,1 @@
+"""Live sessions: transcripts followed as they grow, and the session store that spans them."""

@@ -1,0 +1,161 @@
+"""What the session store keeps of one transcript: its identity and the facts that span sessions.
+
+A :class:`SessionRecord` is made from an index and the events that built
+it.  It holds no file contents and no tool output, only what questions
+across sessions need: the files and how each ended, the errors with their
+resolution, the last result of each test command, and when the session ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.ingestion.events import Event, UserMessage
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.paths import is_absolute, join
+
+__all__ = ["SessionRecord", "StoredError", "StoredFile", "StoredTest", "instant", "session_id_of", "session_record"]
+
+_TITLE_WIDTH = 120
+_TAG = re.compile(r"</?[\w-]+>")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StoredFile(_Model):
+    path: str  # as `files` prints it: relative to the root when under it
+    absolute: str  # the same file as an absolute path, when the root is known
+    status: str
+    sources: list[str]
+    first_turn: int
+    last_turn: int
+    renamed_from: str | None = None
+
+
+class StoredError(_Model):
+    message: str
+    kind: str | None
+    file: str | None
+    line: int | None
+    first_turn: int
+    last_turn: int
+    resolved: bool
+
+
+class StoredTest(_Model):
+    command: str
+    passed: int | None
+    failed: int | None
+    turn: int
+
+
+class SessionRecord(_Model):
+    """One transcript as the store keeps it."""
+
+    id: str  # stable: derived from the transcript's absolute path
+    transcript: str
+    format: str
+    session_id: str | None  # the agent's own id, when the transcript says
+    agent: str | None
+    model: str | None
+    root: str | None
+    title: str | None  # the first line of the first user message
+    turns: int
+    events: int
+    skipped: int
+    started: str | None  # UTC, ISO 8601
+    last_activity: str  # the last event's time, else the file's modification time
+    size: int
+    mtime_ns: int
+    files: list[StoredFile]
+    errors: list[StoredError]
+    tests: list[StoredTest]
+
+
+def session_id_of(transcript: str | Path) -> str:
+    """The store's id of a transcript: short, stable, the same for every spelling of its path."""
+    return hashlib.sha256(str(Path(transcript).resolve()).encode()).hexdigest()[:12]
+
+
+def instant(value: str | float | None) -> str | None:
+    """A timestamp as UTC ISO 8601 (``2026-11-20T14:03:00Z``), or None when it is not one.
+
+    Transcripts write ISO strings with ``Z`` or an offset, or epoch seconds
+    or milliseconds (Cline's ``ts``).
+    """
+    if value is None or value == "":
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        try:
+            moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+    else:
+        seconds = number / 1000 if number > 1e11 else number
+        try:
+            moment = datetime.fromtimestamp(seconds, UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _title(events: Sequence[Event]) -> str | None:
+    """The first line of the first user message that says something (not a bare ``<tag>``)."""
+    for event in events:
+        if not isinstance(event, UserMessage) or event.synthetic:
+            continue
+        for line in event.text.splitlines():
+            line = line.strip()
+            if line and not _TAG.fullmatch(line):
+                return line if len(line) <= _TITLE_WIDTH else line[: _TITLE_WIDTH - 1] + "…"
+    return None
+
+
+def _times(events: Sequence[Event]) -> tuple[str | None, str | None]:
+    stamps = [t for t in (instant(e.timestamp) for e in events) if t is not None]
+    return (stamps[0], stamps[-1]) if stamps else (None, None)
+
+
+def session_record(transcript: str | Path, index: ArtifactIndex, events: Sequence[Event], skipped: int,
+                   stat: os.stat_result) -> SessionRecord:
+    """The store's record of ``transcript``, whose ``events`` built ``index``."""
+    path = Path(transcript).resolve()
+    root = index.root
+    files = []
+    for entry in index.files():
+        if entry.status is None or not entry.ops:
+            continue
+        turns = [op.turn for op in entry.ops]
+        absolute = entry.path if is_absolute(entry.path) or not root else join(root, entry.path)
+        files.append(StoredFile(path=entry.path, absolute=absolute, status=entry.status, sources=entry.sources,
+                                first_turn=min(turns), last_turn=max(turns), renamed_from=entry.renamed_from))
+    errors = [
+        StoredError(message=e["message"], kind=e["kind"], file=e["file"], line=e["line"],
+                    first_turn=e["first_turn"], last_turn=e["last_turn"], resolved=bool(e["resolved"]))
+        for e in index.errors()
+    ]
+    tests = [StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
+             for t in index.tests()]
+    started, last = _times(events)
+    modified = instant(stat.st_mtime)
+    meta = index.meta
+    return SessionRecord(
+        id=session_id_of(path), transcript=str(path), format=str(index.format or "unknown"),
+        session_id=meta.get("session_id"), agent=meta.get("agent"), model=meta.get("model"), root=root,
+        title=_title(events), turns=max((e.turn for e in events), default=0), events=len(events),
+        skipped=skipped, started=started, last_activity=last or modified or "", size=stat.st_size,
+        mtime_ns=stat.st_mtime_ns, files=files, errors=errors, tests=tests,
+    )

@@ -1,0 +1,371 @@
+"""The session store: every indexed session in one SQLite file, so questions can span sessions.
+
+Which sessions touched a path, what changed under a repository this week,
+which errors are still open anywhere: each is one query here, answered from
+:class:`~artifact_index.live.record.SessionRecord` rows, without reading a
+transcript again.
+
+One file per user by default (``$ARTIFACT_INDEX_STORE``, else
+``$XDG_DATA_HOME/artifact-index/sessions.db``, else
+``~/.local/share/artifact-index/sessions.db``).  The schema grows by named,
+append-only migrations, recorded in the file itself, so an old store opens
+with a newer version.  Writers (a watcher, hooks, a batch run) may work at
+once: the file is in WAL mode and a writer waits for another's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
+from artifact_index.redaction import redact_json
+
+__all__ = [
+    "STORE_VARIABLE",
+    "SessionNotFound",
+    "SessionRow",
+    "SessionStore",
+    "StoreError",
+    "Touch",
+    "default_store_path",
+    "since_cutoff",
+]
+
+STORE_VARIABLE = "ARTIFACT_INDEX_STORE"
+
+
+class StoreError(ArtifactIndexError):
+    """The store cannot be opened or written, or a query's argument is malformed."""
+
+
+class SessionNotFound(StoreError):
+    """No stored session has that id (or several have, and the id does not say which)."""
+
+
+# Named migrations, applied in order and never edited once released: a new
+# column or table is a new entry at the end.
+_MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("001_sessions_files_errors_tests", """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            transcript TEXT NOT NULL UNIQUE,
+            format TEXT NOT NULL,
+            session_id TEXT,
+            agent TEXT,
+            model TEXT,
+            root TEXT,
+            title TEXT,
+            turns INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            skipped INTEGER NOT NULL,
+            started TEXT,
+            last_activity TEXT NOT NULL,
+            indexed_at TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL
+        );
+        CREATE INDEX sessions_session_id ON sessions(session_id);
+        CREATE INDEX sessions_last_activity ON sessions(last_activity);
+        CREATE TABLE files (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            absolute TEXT NOT NULL,
+            status TEXT NOT NULL,
+            sources TEXT NOT NULL,
+            first_turn INTEGER NOT NULL,
+            last_turn INTEGER NOT NULL,
+            renamed_from TEXT,
+            PRIMARY KEY (session, path)
+        );
+        CREATE INDEX files_absolute ON files(absolute);
+        CREATE TABLE errors (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            message TEXT NOT NULL,
+            kind TEXT,
+            file TEXT,
+            line INTEGER,
+            first_turn INTEGER NOT NULL,
+            last_turn INTEGER NOT NULL,
+            resolved INTEGER NOT NULL,
+            PRIMARY KEY (session, position)
+        );
+        CREATE TABLE tests (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            command TEXT NOT NULL,
+            passed INTEGER,
+            failed INTEGER,
+            turn INTEGER NOT NULL,
+            PRIMARY KEY (session, position)
+        );
+    """),
+)
+
+
+def default_store_path() -> Path:
+    """Where the store lives when no path is given (see the module docstring)."""
+    if os.environ.get(STORE_VARIABLE):
+        return Path(os.environ[STORE_VARIABLE]).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "artifact-index" / "sessions.db"
+
+
+_SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def since_cutoff(text: str, now: datetime | None = None) -> str:
+    """``7d``, ``24h``, ``30m``, ``2w`` before now, or a date or time (ISO 8601), as the store's UTC time."""
+    match = _SPAN.match(text)
+    if match:
+        moment = (now or datetime.now(UTC)) - timedelta(**{_UNITS[match[2]]: int(match[1])})
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    cutoff = instant(text) if not text.strip().isdigit() else None
+    if cutoff is None:
+        raise StoreError(f"--since {text!r} is neither a span (7d, 24h, 30m, 2w) nor a date (2026-11-01)")
+    return cutoff
+
+
+class SessionRow(BaseModel):
+    """A stored session as listings show it, with its counts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    transcript: str
+    format: str
+    session_id: str | None
+    agent: str | None
+    model: str | None
+    root: str | None
+    title: str | None
+    turns: int
+    events: int
+    skipped: int
+    started: str | None
+    last_activity: str
+    indexed_at: str
+    changed: int
+    read: int
+    open_errors: int
+
+
+class Touch(BaseModel):
+    """One session's dealings with one file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session: SessionRow
+    file: StoredFile
+
+
+_ROW = """
+    SELECT s.id, s.transcript, s.format, s.session_id, s.agent, s.model, s.root, s.title, s.turns, s.events,
+           s.skipped, s.started, s.last_activity, s.indexed_at,
+           (SELECT count(*) FROM files f WHERE f.session = s.id
+            AND f.status IN ('created', 'modified', 'deleted')) AS changed,
+           (SELECT count(*) FROM files f WHERE f.session = s.id AND f.status = 'read') AS read,
+           (SELECT count(*) FROM errors e WHERE e.session = s.id AND NOT e.resolved) AS open_errors
+    FROM sessions s
+"""
+_ROW_FIELDS = tuple(SessionRow.model_fields)
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _posix_absolute(path: str) -> str:
+    return Path(os.path.abspath(os.path.expanduser(path))).as_posix()
+
+
+class SessionStore:
+    """The SQLite session store at ``path`` (default: :func:`default_store_path`)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_store_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connection() as db:
+                self._migrate(db)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        # Autocommit: transactions are explicit (see _write), so a migration or a save is all or nothing.
+        with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as db:
+            db.execute("PRAGMA foreign_keys = ON")
+            yield db
+
+    @staticmethod
+    @contextmanager
+    def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @classmethod
+    def _migrate(cls, db: sqlite3.Connection) -> None:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+        for name, script in _MIGRATIONS:
+            with cls._transaction(db):
+                # Checked inside the transaction: another process may have just applied it.
+                if db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
+                    continue
+                for statement in script.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now()))
+
+    @contextmanager
+    def _use(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        try:
+            with self._connection() as db:
+                if write:
+                    with self._transaction(db):
+                        yield db
+                else:
+                    yield db
+        except sqlite3.Error as exc:
+            raise StoreError(f"the session store {self.path} failed ({exc})") from exc
+
+    # -- writing ----------------------------------------------------------------------
+    def save(self, record: SessionRecord) -> None:
+        """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file."""
+        record = SessionRecord.model_validate(redact_json(record.model_dump()))
+        with self._use(write=True) as db:
+            db.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
+            db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, record.transcript, record.format, record.session_id, record.agent, record.model,
+                 record.root, record.title, record.turns, record.events, record.skipped, record.started,
+                 record.last_activity, _now(), record.size, record.mtime_ns),
+            )
+            db.executemany(
+                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.id, f.path, f.absolute, f.status, json.dumps(f.sources), f.first_turn, f.last_turn,
+                  f.renamed_from) for f in record.files],
+            )
+            db.executemany(
+                "INSERT INTO errors VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.id, n, e.message, e.kind, e.file, e.line, e.first_turn, e.last_turn, int(e.resolved))
+                 for n, e in enumerate(record.errors)],
+            )
+            db.executemany(
+                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?)",
+                [(record.id, n, t.command, t.passed, t.failed, t.turn) for n, t in enumerate(record.tests)],
+            )
+
+    def stamp(self, transcript: str | Path) -> tuple[int, int] | None:
+        """Size and modification time of ``transcript`` when it was stored, or None if it never was."""
+        with self._use() as db:
+            row = db.execute("SELECT size, mtime_ns FROM sessions WHERE transcript = ?",
+                             (str(Path(transcript).resolve()),)).fetchone()
+        return (int(row[0]), int(row[1])) if row else None
+
+    # -- reading ----------------------------------------------------------------------
+    @staticmethod
+    def _filters(root: str | None, since: str | None) -> tuple[str, list[Any]]:
+        clauses, values = [], []
+        if root is not None:
+            base = _posix_absolute(root).rstrip("/")
+            clauses.append("(s.root = ? OR s.root LIKE ? ESCAPE '\\')")
+            values += [base, _escape_like(base) + "/%"]
+        if since is not None:
+            clauses.append("s.last_activity >= ?")
+            values.append(since_cutoff(since))
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", values
+
+    def sessions(self, *, root: str | None = None, since: str | None = None) -> list[SessionRow]:
+        """Stored sessions, most recent first; ``root`` keeps those under a directory, ``since`` the recent ones."""
+        where, values = self._filters(root, since)
+        with self._use() as db:
+            rows = db.execute(_ROW + where + " ORDER BY s.last_activity DESC, s.transcript", values).fetchall()
+        return [SessionRow(**dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
+
+    def session(self, key: str) -> SessionRow:
+        """The session whose store id, agent session id or transcript path is ``key``."""
+        with self._use() as db:
+            rows = db.execute(_ROW + " WHERE s.id = ? OR s.session_id = ? OR s.transcript = ?",
+                              (key, key, key)).fetchall()
+        found = [SessionRow(**dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
+        exact = [row for row in found if row.id == key]
+        if exact:
+            return exact[0]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise SessionNotFound(f"no stored session has the id {key!r} (see `artifact-index sessions`)")
+        raise SessionNotFound(f"{len(found)} stored sessions carry the id {key!r}; use one of the store's ids: "
+                              + ", ".join(row.id for row in found))
+
+    def files(self, session: str) -> list[StoredFile]:
+        """The files of one stored session, in order of first touch."""
+        with self._use() as db:
+            rows = db.execute("SELECT path, absolute, status, sources, first_turn, last_turn, renamed_from "
+                              "FROM files WHERE session = ? ORDER BY first_turn, path", (session,)).fetchall()
+        return [_file(row) for row in rows]
+
+    def where(self, path: str, *, since: str | None = None) -> list[Touch]:
+        """Every stored session that touched ``path``, most recent first.
+
+        ``path`` is taken relative to the current directory; a relative path
+        also matches any file whose absolute path ends with it, so
+        ``src/app.py`` finds the file in every checkout.
+        """
+        conditions = ["f.absolute = ?"]
+        values: list[Any] = [_posix_absolute(path)]
+        relative = path.replace("\\", "/").strip()
+        if relative and not os.path.isabs(relative) and not relative.startswith("~"):
+            conditions.append("f.absolute LIKE ? ESCAPE '\\'")
+            values.append("%/" + _escape_like(relative.removeprefix("./")))
+        where, more = self._filters(None, since)
+        query = (_ROW.replace("FROM sessions s", ", f.path, f.absolute, f.status, f.sources, f.first_turn, "
+                              "f.last_turn, f.renamed_from FROM sessions s JOIN files f ON f.session = s.id")
+                 + (where + " AND " if where else " WHERE ") + "(" + " OR ".join(conditions) + ")"
+                 + " ORDER BY s.last_activity DESC, s.transcript")
+        with self._use() as db:
+            rows = db.execute(query, more + values).fetchall()
+        count = len(_ROW_FIELDS)
+        return [Touch(session=SessionRow(**dict(zip(_ROW_FIELDS, row[:count], strict=True))), file=_file(row[count:]))
+                for row in rows]
+
+    def open_errors(self, *, root: str | None = None, since: str | None = None) -> list[tuple[SessionRow, StoredError]]:
+        """Errors still open at the end of their session, across sessions."""
+        found = []
+        for row in self.sessions(root=root, since=since):
+            if not row.open_errors:
+                continue
+            with self._use() as db:
+                errors = db.execute("SELECT message, kind, file, line, first_turn, last_turn, resolved FROM errors "
+                                    "WHERE session = ? AND NOT resolved ORDER BY position", (row.id,)).fetchall()
+            found += [(row, StoredError(message=e[0], kind=e[1], file=e[2], line=e[3], first_turn=e[4],
+                                        last_turn=e[5], resolved=bool(e[6]))) for e in errors]
+        return found
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _file(row: tuple[Any, ...] | sqlite3.Row) -> StoredFile:
+    return StoredFile(path=row[0], absolute=row[1], status=row[2], sources=json.loads(row[3]), first_turn=row[4],
+                      last_turn=row[5], renamed_from=row[6])

@@ -1,0 +1,66 @@
+"""The parts of a batch run: results in input order, output kept per call, the progress bar."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from artifact_index.batch.capture import capturing
+from artifact_index.batch.progress import Progress
+from artifact_index.batch.runner import run_in_order
+
+
+def _slow_first(item: int) -> int:
+    time.sleep(0.2 if item == 0 else 0.0)
+    return item * item
+
+
+def test_results_come_in_input_order_though_the_first_finishes_last() -> None:
+    finished: list[int] = []
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(run_in_order(_slow_first, list(range(8)), pool, workers=3,
+                                    on_done=lambda: finished.append(1)))
+    assert results == [(n, n * n) for n in range(8)]
+    assert len(finished) == 8
+
+
+def test_each_thread_keeps_what_it_printed() -> None:
+    outputs: dict[int, str] = {}
+    barrier = threading.Barrier(2)
+
+    def work(number: int) -> None:
+        with capturing() as printed:
+            barrier.wait()  # both threads capture at the same time
+            for _ in range(50):
+                print(f"thread {number}")
+            print(f"warning {number}", file=sys.stderr)
+        outputs[number] = printed.stdout + "|" + printed.stderr
+
+    real = sys.stdout
+    threads = [threading.Thread(target=work, args=(n,)) for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outputs == {n: f"thread {n}\n" * 50 + f"|warning {n}\n" for n in (1, 2)}
+    assert sys.stdout is real
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_bar_is_drawn_on_a_terminal_only() -> None:
+    terminal, pipe = _Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        progress = Progress(3, noun="files", stream=stream)
+        for _ in range(3):
+            progress.advance()
+        progress.clear()
+    assert "\r[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\033[K")
+    assert pipe.getvalue() == ""

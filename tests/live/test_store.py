@@ -1,0 +1,116 @@
+"""The session store: questions that span sessions, answered without reading a transcript again."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from artifact_index.batch.discovery import Candidate
+from artifact_index.live.indexing import index_for_store
+from artifact_index.live.store import SessionNotFound, SessionStore, StoreError, since_cutoff
+from artifact_index.presentation.cli import main
+from tests.conftest import CorpusIndex
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def stored(store: SessionStore, *paths: Path) -> None:
+    for path in paths:
+        indexed = index_for_store(Candidate(str(path), named=True))
+        assert indexed.record is not None, indexed.message
+        store.save(indexed.record)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SessionStore:
+    return SessionStore(tmp_path / "sessions.db")
+
+
+def test_which_sessions_touched_a_path(store: SessionStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    stored(store, EXAMPLES / "claude-code-session.jsonl", EXAMPLES / "codex-rollout.jsonl")
+    touches = store.where("/home/dev/webapp/src/auth.py")
+    assert [(t.session.format, t.file.status, t.file.first_turn, t.file.last_turn) for t in touches] == [
+        ("claude-code", "modified", 5, 7)]
+    # A relative path matches the file in any checkout; from inside one, it is that checkout's file.
+    assert [t.file.absolute for t in store.where("src/auth.py")] == ["/home/dev/webapp/src/auth.py"]
+    assert [t.session.format for t in store.where("weather/units.py")] == ["codex"]
+    assert store.where("src/nothing.py") == []
+
+
+def test_what_changed_under_a_repository_since_a_time(store: SessionStore) -> None:
+    stored(store, EXAMPLES / "claude-code-session.jsonl", EXAMPLES / "codex-rollout.jsonl")
+    # The transcripts' own timestamps date the sessions: Claude Code's in February, Codex's in May 2026.
+    assert [r.format for r in store.sessions(since="2026-03-01")] == ["codex"]
+    assert [r.format for r in store.sessions(since="2026-01-01")] == ["codex", "claude-code"]
+    assert [r.format for r in store.sessions(root="/home/dev")] == ["claude-code"]
+    webapp = store.sessions(root="/home/dev/webapp")[0]
+    assert (webapp.changed, webapp.read, webapp.turns) == (2, 1, 11)
+    assert [(f.path, f.status) for f in store.files(webapp.id)] == [
+        ("README.md", "read"), ("src/auth.py", "modified"), ("tests/test_auth.py", "created")]
+
+
+def test_open_errors_across_sessions(store: SessionStore, corpus_dir: Path, corpus_index: CorpusIndex) -> None:
+    transcripts = sorted((corpus_dir / "claude_code").glob("entire__*.jsonl.gz"))[:12]
+    stored(store, *transcripts)
+    expected = sorted((str(path.resolve()), e["message"]) for path in transcripts
+                      for e in corpus_index(path)[0].errors() if not e["resolved"])
+    assert expected, "some of these sessions end with errors open"
+    found = store.open_errors()
+    assert sorted((row.transcript, error.message) for row, error in found) == expected
+    assert sum(row.open_errors for row in store.sessions()) == len(expected)
+
+
+def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: SessionStore) -> None:
+    stored(store, EXAMPLES / "claude-code-session.jsonl")
+    stored(store, EXAMPLES / "claude-code-session.jsonl")
+    [row] = store.sessions()
+    assert store.session("5b1e2c4d-8f3a-4e6b-9c2d-1a7f0e3b5c9d").id == row.id
+    assert len(store.files(row.id)) == 3
+    with pytest.raises(SessionNotFound, match="no stored session"):
+        store.session("nope")
+
+
+def test_a_store_opened_again_keeps_its_schema_and_rows(tmp_path: Path) -> None:
+    first = SessionStore(tmp_path / "s.db")
+    stored(first, EXAMPLES / "codex-rollout.jsonl")
+    again = SessionStore(tmp_path / "s.db")
+    assert len(again.sessions()) == 1
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert [name for (name,) in db.execute("SELECT name FROM _migrations")] == ["001_sessions_files_errors_tests"]
+
+
+def test_since_takes_spans_and_dates_and_says_what_it_cannot_read() -> None:
+    assert since_cutoff("2026-11-01") == "2026-11-01T00:00:00Z"
+    assert since_cutoff("2026-11-01T12:30:00+02:00") == "2026-11-01T10:30:00Z"
+    assert since_cutoff("7d") < since_cutoff("1h")
+    with pytest.raises(StoreError, match="neither a span"):
+        since_cutoff("last week")
+
+
+def test_the_commands_over_the_store(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "s.db")
+    assert main(["store", str(EXAMPLES), "--store", db, "--jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main(["sessions", "--store", db, "--root", "/home/dev/webapp", "--changed"]) == 0
+    out = capsys.readouterr().out
+    assert "claude-code" in out and "modified  src/auth.py  (turns 5-7)" in out and "codex" not in out
+    assert main(["where", "tests/test_auth.py", "--store", db, "--json"]) == 0
+    [touch] = json.loads(capsys.readouterr().out)["sessions"]
+    assert touch["file"]["status"] == "created" and touch["format"] == "claude-code"
+    # Nothing changed since: nothing is indexed again.
+    assert main(["store", str(EXAMPLES), "--store", db, "--jobs", "1"]) == 0
+    assert "0 session(s) stored" in capsys.readouterr().err
+
+
+def test_a_bad_since_is_one_sentence(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "artifact_index", "sessions", "--store", str(tmp_path / "s.db"),
+                           "--since", "yesterday"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("artifact-index: error: --since 'yesterday' is neither") and "Traceback" not in done.stderr

@@ -1,0 +1,76 @@
+"""``artifact-index watch`` as a user runs it: a real transcript appended line by line while watched."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from artifact_index.live.store import SessionStore
+from artifact_index.trail.build import build_index
+
+TRANSCRIPT = "claude_code/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl.gz"
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def stored_events(store: SessionStore) -> int:
+    rows = store.sessions()
+    return rows[0].events if rows else 0
+
+
+def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_dir: Path, tmp_path: Path) -> None:
+    lines = gzip.decompress((corpus_dir / TRANSCRIPT).read_bytes()).splitlines(keepends=True)
+    sessions = tmp_path / "projects"
+    sessions.mkdir()
+    db = tmp_path / "sessions.db"
+    watcher = subprocess.Popen([sys.executable, "-m", "artifact_index", "watch", str(sessions), "--json",
+                                "--store", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    errors: list[str] = []
+    reader = threading.Thread(target=lambda: errors.extend(watcher.stderr or []), daemon=True)
+    reader.start()
+    try:
+        assert wait_for(lambda: any("watching" in line for line in errors)), errors
+        store = SessionStore(db)
+        transcript = sessions / "session.jsonl"
+        half = len(lines) // 2
+        for line in lines[:half]:
+            with transcript.open("ab") as handle:
+                handle.write(line)
+            time.sleep(0.01)
+        expected = len(list(build_index(transcript)[1].events()))
+        assert wait_for(lambda: stored_events(store) == expected), (stored_events(store), expected, errors)
+
+        # Half a line is not a record yet: the store waits for the rest.
+        partial = lines[half][: len(lines[half]) // 2]
+        with transcript.open("ab") as handle:
+            handle.write(partial)
+        time.sleep(1.5)
+        assert stored_events(store) == expected
+        with transcript.open("ab") as handle:
+            handle.write(lines[half][len(partial):] + b"".join(lines[half + 1:]))
+        final, _ = build_index(transcript)
+        expected = len(list(build_index(transcript)[1].events()))
+        assert wait_for(lambda: stored_events(store) == expected), (stored_events(store), expected, errors)
+        [row] = store.sessions()
+        assert (row.format, row.changed) == ("claude-code", len(final.changed_files()))
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        out, _ = watcher.communicate(timeout=60)
+    assert watcher.returncode == 0, errors
+    updates = [json.loads(line) for line in out.splitlines()]
+    assert updates and all(u["kind"] == "stored" and u["transcript"].endswith("session.jsonl") for u in updates)
+    assert updates[-1]["events"] == expected and not any("Traceback" in line for line in errors)
