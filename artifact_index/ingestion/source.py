@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -37,23 +38,40 @@ class Source:
     name: str
     text: str
     skipped: list[Skipped] = field(default_factory=list)
+    damage: str | None = None  # why a JSON document could not be read whole, when it could not
 
     @cached_property
     def document(self) -> Any | None:
-        """The whole text parsed as one JSON value, or None if it is not one."""
+        """The whole text parsed as one JSON value, or None if it is not one.
+
+        A JSON document that is cut off or damaged part-way gives what came
+        before the damage (closed where it broke off), with the damage
+        recorded in :attr:`skipped` and :attr:`damage`.
+        """
         stripped = self.text.lstrip()
         if not stripped or stripped[0] not in "[{":
             return None
         try:
-            return json.loads(self.text)
-        except json.JSONDecodeError:
+            return _without_lone_surrogates(json.loads(self.text), self.text)
+        except RecursionError:
+            self.damage = "it is nested too deeply to read"
             return None
+        except json.JSONDecodeError as exc:
+            # Several values, or lines of their own: JSON lines, not a damaged document.
+            if exc.msg == "Extra data" or len(self.records) >= 2:
+                return None
+            self.damage = f"it is damaged at line {exc.lineno} column {exc.colno} ({exc.msg})"
+            salvaged = _salvage(self.text, exc.pos)
+            if salvaged is not None:
+                self.skip(exc.lineno, f"the JSON document is damaged here ({exc.msg}); what came before was read")
+            return salvaged
 
     @cached_property
     def _lines(self) -> tuple[list[tuple[int, Any]], list[Skipped]]:
         records: list[tuple[int, Any]] = []
         bad: list[Skipped] = []
-        for number, raw in enumerate(self.text.splitlines(), start=1):
+        # Only "\n" ends a record: U+2028, U+2029 and U+0085 are ordinary characters inside one.
+        for number, raw in enumerate(self.text.split("\n"), start=1):
             values, problem = parse_json_line(raw)
             records.extend((number, value) for value in values)
             if problem is not None:
@@ -82,21 +100,84 @@ class Source:
         self.skipped.append(Skipped(line, reason))
 
 
+_LINE_SPACE = " \t\r\f\v"
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value: Any, raw: str) -> Any:
+    """``value`` with each lone surrogate (``\\ud83d`` from an emoji cut in half) as U+FFFD.
+
+    Such a string cannot be written as UTF-8; Claude Code writes them when it
+    cuts a tool output.  Only text whose raw form holds a surrogate escape is
+    walked, so the common case costs one search.
+    """
+    if not _SURROGATE_ESCAPE.search(raw):
+        return value
+    # Iterative, so a deep (but parsable) record cannot exhaust the stack here.
+    root = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        item = container[key]
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                container[key] = item.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        elif isinstance(item, dict):
+            for name in list(item):
+                if isinstance(name, str) and _LONE_SURROGATE.search(name):
+                    item[_LONE_SURROGATE.sub("\ufffd", name)] = item.pop(name)
+            stack.extend((item, name) for name in item)
+        elif isinstance(item, list):
+            stack.extend((item, position) for position in range(len(item)))
+    return root[0]
+
+
+_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
+
+
+def _salvage(text: str, damaged_at: int) -> Any | None:
+    """The JSON value of ``text`` up to the last complete element before ``damaged_at``, closed; or None."""
+    stack: list[str] = []
+    cut: tuple[int, str] | None = None  # where to cut, and the brackets that close it there
+    for token in _STRUCTURE.finditer(text, 0, damaged_at):
+        mark = token.group()
+        if mark in "[{":
+            stack.append("]" if mark == "[" else "}")
+            cut = (token.end(), "".join(reversed(stack)))
+        elif mark in "]}":
+            if not stack or stack.pop() != mark:
+                return None
+            if not stack:
+                return None  # a complete value ended before the damage: trailing garbage, not a cut
+            cut = (token.end(), "".join(reversed(stack)))
+        elif mark == ",":
+            cut = (token.start(), "".join(reversed(stack)))
+    if cut is None:
+        return None
+    try:
+        return _without_lone_surrogates(json.loads(text[: cut[0]] + cut[1]), text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
 def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     """The JSON values of one line of a JSON-lines file, or why it has none.
 
     A blank line has no value and no problem; a line holding several joined
-    records (see :func:`_split_joined`) has them all.
+    records (see :func:`_split_joined`) has them all.  A record nested too
+    deeply is a problem; a lone surrogate in it becomes U+FFFD.
     """
-    line = raw.strip()
+    line = raw.strip(_LINE_SPACE)
     if not line:
         return [], None
     try:
-        return [json.loads(line)], None
+        return [_without_lone_surrogates(json.loads(line), line)], None
+    except RecursionError:
+        return [], "nested too deeply to read"
     except json.JSONDecodeError as exc:
         joined = _split_joined(line) if exc.msg == "Extra data" else None
         if joined:
-            return joined, None
+            return [_without_lone_surrogates(value, line) for value in joined], None
         return [], f"not valid JSON ({exc.msg})"
 
 

@@ -191,14 +191,17 @@ class LiveTranscript:
         return self._lines_source()
 
     def _take(self, text: str) -> None:
-        pieces = text.splitlines()
+        # Only "\n" ends a record (as in Source): U+2028 and its kin are text inside one.
+        pieces = text.split("\n")
+        if pieces[-1] == "":
+            pieces.pop()  # the text ended with its newline
         if self._open_line and pieces:
             # The line taken without its newline goes on: its rest belongs to it.
             self._add(self._line_count, pieces.pop(0))
         for piece in pieces:
             self._line_count += 1
             self._add(self._line_count, piece)
-        self._open_line = not text.endswith(("\n", "\r"))
+        self._open_line = not text.endswith("\n")
         self._texts.append(text)
 
     def _add(self, number: int, raw: str) -> None:

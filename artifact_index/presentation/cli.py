@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from pydantic import ValidationError
+
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.adapters import known_formats
@@ -293,6 +295,16 @@ _BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "task
                                 "formats", "store", "sessions", "where", "watch"})
 
 
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` as one line (a pydantic error names its first problem only)."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"invalid {exc.title}: {where + ': ' if where else ''}{first['msg']}{more}"
+    return " ".join(str(exc).split())[:1000]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     # Finding plugins scans every installed distribution: a built-in command does without.
@@ -318,12 +330,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the promise is one sentence, never a traceback
         # Messages can quote the input, so they are redacted like any output.
         if isinstance(exc, ArtifactIndexError):
-            print(redact_text(f"artifact-index: error: {exc}"), file=sys.stderr)
+            print(redact_text(f"artifact-index: error: {_one_line(exc)}"), file=sys.stderr)
             return EXIT_USAGE
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
-            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {exc} "
+            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
                         "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"),
             file=sys.stderr,
         )

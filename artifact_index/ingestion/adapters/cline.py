@@ -506,5 +506,8 @@ def _request_text(text: str) -> str:
 
 def _timestamp(value: Any) -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value / 1000, tz=UTC).isoformat().replace("+00:00", "Z")
+        try:
+            return datetime.fromtimestamp(value / 1000, tz=UTC).isoformat().replace("+00:00", "Z")
+        except (OverflowError, OSError, ValueError):
+            return None  # a time out of range loses the time, not the record
     return None
