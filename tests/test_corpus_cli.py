@@ -26,9 +26,9 @@ COMMANDS = ["show", "symbols", "errors", "decisions", "tasks"]
 # The top-level keys each command's --json promises (issue 4).
 JSON_KEYS = {
     "show": {"format", "root", "files", "symbols", "errors", "original", "tests", "decisions", "tasks",
-             "user_messages"},
+             "user_messages", "work"},
     "symbols": {"files"},
-    "errors": {"original", "errors", "tests"},
+    "errors": {"original", "errors", "tests", "failed_runs"},
     "decisions": {"decisions"},
     "tasks": {"tasks", "user_messages"},
 }

@@ -51,6 +51,7 @@ from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.work_state import work_state
 
 __all__ = [
     "PLUGIN_GROUP",
@@ -153,7 +154,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
         emit_json({**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
                "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
-               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()})
+               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages(),
+               "work": work_state(index)})
     else:
         emit_text(show_text(index))
     return 0

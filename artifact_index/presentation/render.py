@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
+from artifact_index.trail.work_state import work_state
 
 __all__ = [
     "decisions_table",
@@ -274,11 +275,26 @@ def show_text(index: ArtifactIndex) -> str:
         open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
         lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
         lines += [f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}" for t in open_tasks[:5]]
+    work = work_state(index)
+    if work["commits"] or work["branch"]:
+        lines.append(_work_line(work))
     decisions = index.decisions()
     lines.append(f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
                  f"compactions: {len(index.meta.get('compactions', []))}")
     lines += [f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]]
     return "\n".join(lines) + "\n"
+
+
+def _work_line(work: dict[str, Any]) -> str:
+    """``Git: branch fix/x; 2 commits (last 4f2a9c1 "Round totals", pushed); 1 changed file uncommitted``."""
+    parts = [f"branch {work['branch']}"] if work["branch"] else []
+    commits = work["commits"]
+    if commits:
+        last = commits[-1]
+        pushed = ", pushed" if last["pushed"] else ""
+        parts.append(f"{len(commits)} commit(s) (last {last['hash']} \"{_short(last['message'], 60)}\"{pushed})")
+    parts.append(f"{len(work['uncommitted'])} changed file(s) uncommitted")
+    return "Git: " + "; ".join(parts)
 
 
 def errors_table(index: ArtifactIndex) -> str:

@@ -36,7 +36,7 @@ from artifact_index.trail.paths import file_key, join
 from artifact_index.trail.shell.git import skip_global_options
 from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
 
-__all__ = ["DiffScope", "GitModel", "diff_scope"]
+__all__ = ["DiffScope", "GitModel", "diff_scope", "git_words"]
 
 _QUIET_PROGRAMS = frozenset({"echo", "printf", "cd", "true", ":", "pwd"})
 _INFORMATIONAL = frozenset({"status", "log", "branch", "rev-parse", "ls-files", "remote", "config", "--version"})
@@ -60,7 +60,7 @@ class DiffScope:
     excludes: tuple[str, ...] = ()
 
 
-def _git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str | None]:
+def git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str | None]:
     """(subcommand, its arguments, the directory git works in) of a ``git`` step."""
     start, cwd = skip_global_options(step.argv[1:], step.cwd)
     args = list(step.argv[1 + start:])
@@ -71,7 +71,7 @@ def _git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str |
 
 def diff_scope(step: SimpleCommand) -> DiffScope | None:
     """The scope of a ``git diff`` step; None when it is not one this model covers."""
-    sub, args, cwd = _git_words(step)
+    sub, args, cwd = git_words(step)
     if step.program != "git" or sub != "diff":
         return None
     cached = head = False
@@ -147,14 +147,15 @@ class GitModel:
         for step in steps:
             if step.program != "git":
                 continue
-            self._stage(step, self.state)
-            if step.stdout is not None and _git_words(step)[0] == "diff":
+            self.stage(step, self.state)
+            if step.stdout is not None and git_words(step)[0] == "diff":
                 scope = diff_scope(step)
-                keys = self._files_in(scope, self.state) if scope is not None else None
+                keys = self.files_in(scope, self.state) if scope is not None else None
                 self.state["diffs"][self._key(step.stdout)] = {"seq": self.index.meta.get("op_count", 0), "files": keys}
 
-    def _stage(self, step: SimpleCommand, state: dict[str, Any]) -> None:
-        sub, args, cwd = _git_words(step)
+    def stage(self, step: SimpleCommand, state: dict[str, Any]) -> None:
+        """Apply one ``git`` step to a staging ``state`` (this model's, or a caller's own copy)."""
+        sub, args, cwd = git_words(step)
         operands = [a for a in args if a is None or not a.startswith("-")]
         options = {a for a in args if a is not None and a.startswith("-")}
         if sub == "add" or sub == "mv" or (sub == "rm" and "--cached" not in options):
@@ -194,7 +195,7 @@ class GitModel:
                 return True
         return False
 
-    def _files_in(self, scope: DiffScope, state: dict[str, Any]) -> list[str] | None:
+    def files_in(self, scope: DiffScope, state: dict[str, Any]) -> list[str] | None:
         """Keys of the changed files ``scope`` shows now; None when the model cannot tell."""
         if state.get("unsure"):
             return None
@@ -245,12 +246,12 @@ class GitModel:
             if step.stdout is not None or step.program in _QUIET_PROGRAMS:
                 continue
             if step.program == "git":
-                self._stage(step, state)
-                sub, _, _ = _git_words(step)
+                self.stage(step, state)
+                sub, _, _ = git_words(step)
                 if sub in _INFORMATIONAL or sub in ("add", "reset", "rm", "mv"):
                     continue
                 scope = diff_scope(step)
-                keys = self._files_in(scope, state) if scope is not None else None
+                keys = self.files_in(scope, state) if scope is not None else None
                 if keys is None:
                     shown = " ".join(a or "?" for a in step.argv)
                     return None, state.get("unsure") or f"cannot tell which files `{shown}` prints"

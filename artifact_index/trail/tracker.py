@@ -53,6 +53,7 @@ from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.shell import analyze_command
 from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
 from artifact_index.trail.submission import GitModel
+from artifact_index.trail.work_state import WorkState
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
@@ -265,6 +266,7 @@ class Tracker:
             # Staging and `git diff > patch.txt` decide what a later submission holds.  Followed
             # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
             GitModel(self.index).observe(op.command, shell_cwd)
+            WorkState(self.index).observe(op.command, shell_cwd, result.output, call.turn, succeeded)
         if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
             meta["cwd"] = analysis.cwd_after
         return touched

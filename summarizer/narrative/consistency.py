@@ -28,7 +28,8 @@ _FAILING = re.compile(r"\bfail(s|ed|ing|ure|ures)?\b|\bbroken\b|\bred\b", re.I)
 # Clauses: a change verb speaks of the paths of its own clause only
 # ("read a.py and modified b.py" claims nothing about a.py).
 _CLAUSE = re.compile(r"[;,]\s+|\.\s+|\s+(?:and|then|but|while|after|before)\s+", re.I)
-_DONE = re.compile(r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b", re.I)
+_DONE = re.compile(r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b"
+                   r"|\bsuccessfully (completed|finished|implemented|fixed)\b", re.I)
 _PATHISH = re.compile(r"`?([\w.\-/]+/[\w.\-]+\.\w{1,8}|[\w\-]+\.(py|ts|tsx|js|jsx|go|rs|java|rb|ex|exs|php|c|h|cpp|cs|kt|md|toml|json|yaml|yml))`?")
 
 

@@ -2,9 +2,11 @@
 
 Used when no key is configured or ``--no-llm`` is given.  It writes nothing
 it did not read: the intent is the user's own requests, the current state is
-the last test results, the open errors and the agent's last message, the
-next steps are the open tasks and the plan the agent stated, decisions are
-the index's candidate decisions.
+the last test results, the open errors and what is committed, the next steps
+are the user's unanswered message, the open tasks, the open errors, and the
+agent's own plan only when no tool call carried it out already (a "Let me
+check X:" followed by the call that checked X is what the agent was doing,
+shown under Where It Stopped, not a step still to take).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
 from summarizer.sections.facts import ErrorFact, SessionFacts
+from summarizer.sections.index_sections import latest_request
 
 __all__ = ["ExtractiveWriter"]
 
@@ -21,6 +24,7 @@ _PLAN = re.compile(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
     r"the next step|next step|next,|todo:|remaining:)", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_MIN_PLAN_WORDS = 5
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -29,54 +33,98 @@ def _first_line(text: str, limit: int = 300) -> str:
 
 
 def _intent(facts: SessionFacts) -> list[str]:
-    requests = [m for m in facts.user_messages if len(m.text.strip()) > 3]
+    requests = [m for m in facts.user_messages if len(m.text.strip()) > 3 and m.channel != "command"]
     if not requests:
         return []
-    first = requests[0]
-    items = [f"The user asked (turn {first.turn}): {_first_line(first.text, 600)}"]
-    items += [f"Then (turn {m.turn}): {_first_line(m.text, 200)}" for m in requests[1:8]]
-    if len(requests) > 8:
-        items.append(f"…and {len(requests) - 8} more user messages (see All User Messages).")
+    first, latest = requests[0], latest_request(requests)
+    items = [f"The user asked (turn {first.turn}): {_first_line(first.text, 300)}"]
+    if latest is not None and latest is not first:
+        items.append(f"Latest request (turn {latest.turn}): {_first_line(latest.text, 200)} "
+                     f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)")
     return items
 
 
 def _current_state(facts: SessionFacts) -> list[str]:
     items = []
-    for test in facts.tests[-3:]:
+    for test in facts.tests[-2:]:
         items.append(f"Last run of `{_first_line(test.command, 80)}` (turn {test.turn}): "
                      f"{test.passed} passed, {test.failed} failed.")
     open_errors = facts.open_errors
     if open_errors:
-        items.append(f"{len(open_errors)} error(s) still open; latest: `{_first_line(open_errors[-1].message, 200)}`.")
+        items.append(f"{len(open_errors)} error(s) open; latest: `{_first_line(open_errors[-1].message, 160)}`.")
     elif facts.errors:
         items.append(f"All {len(facts.errors)} error(s) seen were resolved.")
     changed = facts.changed
     if changed or facts.reverted:
         reverted = f", {len(facts.reverted)} reverted" if facts.reverted else ""
+        work = facts.work
+        committed = (f"; {len(work.commits)} commit(s) made, {len(work.uncommitted)} changed file(s) not committed"
+                     if work.commits else "; nothing committed in the session")
         items.append(f"{len(facts.created)} file(s) created, {len(facts.modified)} modified, "
-                     f"{len(facts.deleted)} deleted{reverted} so far.")
-    if facts.last_assistant is not None:
-        items.append(f"The agent's last message (turn {facts.last_assistant.turn}): "
-                     f"{_first_line(facts.last_assistant.text, 500)}")
+                     f"{len(facts.deleted)} deleted{reverted}{committed}.")
     return items
+
+
+def _carried_out(facts: SessionFacts) -> bool:
+    """Whether a tool call came after the agent's last message (so what it announced was done)."""
+    last = facts.last_assistant
+    return last is not None and any(call.turn >= last.turn for call in facts.activity)
 
 
 def _stated_plan(facts: SessionFacts) -> list[str]:
-    if facts.last_assistant is None:
+    if facts.last_assistant is None or _carried_out(facts):
         return []
-    plan = [s.strip() for s in _SENTENCE.split(facts.last_assistant.text) if _PLAN.match(s.strip())]
-    return [_first_line(s, 250) for s in plan[:4]]
+    plan = [s.strip() for s in _SENTENCE.split(facts.last_assistant.text)
+            if _PLAN.match(s.strip()) and len(s.split()) >= _MIN_PLAN_WORDS and not s.strip().endswith(":")]
+    return [_first_line(s, 250) for s in plan[:3]]
+
+
+def _unanswered(facts: SessionFacts) -> list[str]:
+    """The user's last message, when nothing the agent did came after it."""
+    latest = facts.user_messages[-1] if facts.user_messages else None
+    if latest is None:
+        return []
+    agent_turns = [call.turn for call in facts.activity]
+    if facts.last_assistant is not None:
+        agent_turns.append(facts.last_assistant.turn)
+    if agent_turns and max(agent_turns) > latest.turn:
+        return []
+    return [f"Answer the user's latest message (turn {latest.turn}), shown whole under User Messages."]
 
 
 def _next_steps(facts: SessionFacts) -> list[str]:
-    items = [f"{'Continue' if t.status == 'in_progress' else 'Do'}: {t.content}" for t in facts.open_tasks]
-    items += [f"Stated plan: {s}" for s in _stated_plan(facts)]
+    items = _unanswered(facts)
+    for task in facts.open_tasks:
+        verb = "Continue" if task.status == "in_progress" else "Do"
+        if task.done_evidence:
+            items.append(f"Check whether this is already done ({task.done_evidence}): {task.content}")
+        else:
+            items.append(f"{verb}: {task.content}")
+    items += [f"The agent said it would: {s}" for s in _stated_plan(facts)]
     items += [f"Resolve the open error `{_first_line(e.message, 150)}`" for e in facts.open_errors[:3]]
+    refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
+    if refused and facts.work.uncommitted:
+        items.append(f"Then commit: the last `git commit` (turn {refused[-1].last_turn}) failed on it, and "
+                     f"{len(facts.work.uncommitted)} changed file(s) are not committed.")
+    if not items:
+        latest = latest_request(facts.user_messages)
+        where = ""
+        if facts.activity:
+            last = facts.activity[-1]
+            where = f"; the last call was {last.tool} `{_first_line(last.target, 100)}` (turn {last.turn}, {last.status})"
+        if latest is not None:
+            items.append(f"Carry on with the latest request (turn {latest.turn}): "
+                         f"\"{_first_line(latest.text, 200)}\"{where}.")
+        elif where:
+            items.append(f"Carry on from where the work stopped{where}.")
     return items
 
 
-def _decisions(facts: SessionFacts) -> list[str]:
-    return [f"(turn {d.turn}) {d.text}" for d in facts.decisions if d.kind != "root-cause"][:15]
+def _decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str]:
+    # The latest few: earlier ones were often revisited, and each costs the reader's attention.
+    # Root causes found belong here too, unless the template gives them a section of their own.
+    return [f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}" for d in facts.decisions
+            if with_root_causes or d.kind != "root-cause"][-8:]
 
 
 def _root_cause(facts: SessionFacts) -> list[str]:
@@ -112,7 +160,9 @@ def _seen(error: ErrorFact) -> str:
 
 def _problem_solving(facts: SessionFacts) -> list[str]:
     solved = [e for e in facts.errors if e.resolved]
-    items = [f"Resolved `{_first_line(e.message, 150)}` ({_seen(e)})." for e in solved[:8]]
+    items = [f"Resolved `{_first_line(e.message, 150)}` ({_seen(e)}): {e.resolution or 'resolved'}"
+             + (f", after changes to {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else "") + "."
+             for e in solved[-8:]]
     items += [f"Still open: `{_first_line(e.message, 150)}`." for e in facts.open_errors[:5]]
     return items
 
@@ -177,9 +227,13 @@ class ExtractiveWriter:
 
     def write(self, request: NarrativeRequest) -> NarrativeReply:
         sections = {}
+        own_root_cause = any(section.key == "root_cause" for section in request.sections)
         for section in request.sections:
             extractor = _EXTRACTORS.get(section.key, _nothing)
-            items = extractor(request.facts)
+            if section.key == "decisions":
+                items = _decisions(request.facts, with_root_causes=not own_root_cause)
+            else:
+                items = extractor(request.facts)
             earlier = request.previous.items(section.key)
             superseded = [n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"]
             sections[section.key] = SectionReply(items=items, superseded=superseded)

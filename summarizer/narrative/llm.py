@@ -8,9 +8,12 @@ validation error as an ``is_error`` tool result and retried, and after the
 last retry :class:`~summarizer.exceptions.NarrativeError` is raised.  An empty
 section is never invented from a bad reply.
 
-The prompt holds the previous narrative (the anchor, items numbered per
-section), the index facts the narrative must agree with, and only the span
-newly dropped from context.  Every request, token counts included, is
+The prompt holds the instructions (before the transcript span, and again,
+shortened, after it), the previous narrative (the anchor, items numbered per
+section), the index facts with their evidence (an error resolved names the
+run that showed it, an open task what was done since the list was written),
+every user message whatever its channel, and only the span newly dropped
+from context.  Every request, token counts included, is
 redacted (:mod:`artifact_index.redaction`) before it leaves.  The SDK reads
 ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL``; tests point it at a local
 server.
@@ -33,34 +36,37 @@ from summarizer.narrative.model import (
     SectionReply,
     reply_model,
 )
-from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.index_sections import latest_request, render_index_section
 
 __all__ = ["TOOL_NAME", "AnthropicPromptCounter", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
 
 TOOL_NAME = "record_narrative"
 
 SYSTEM = (
-    "You maintain the narrative sections of a structured compaction summary of a coding-agent session. "
-    "Files, symbols, errors, tests and tasks are tracked exactly by an index; you write only what code cannot "
-    "know: intent, decisions and their reasons, the current state, the next steps. Use exact file paths, "
-    "symbol names and error messages. Never contradict the index facts. Answer only by calling the "
-    f"{TOOL_NAME} tool."
+    "You maintain the narrative sections of a structured compaction summary of a coding-agent session. Its "
+    "reader is the agent that continues the session right after the compaction, with nothing else in its "
+    "context. Files, symbols, errors, tests, commits and tasks are tracked exactly by an index, and each fact "
+    "comes with its evidence; you write only what code cannot know: intent, decisions and their reasons, the "
+    "current state, the next steps. Use exact file paths, symbol names and error messages. Answer only by "
+    f"calling the {TOOL_NAME} tool."
+)
+
+# What the index states, in the order a reader needs it, at the detail the prompt can afford.
+_FACTS: tuple[tuple[str, str, int], ...] = (
+    ("User messages, every channel, in order (the latest request and all feedback whole)", "user_messages", 1),
+    ("Files changed (exact)", "files_changed", 1),
+    ("Errors: open ones with the lines that explain them; resolved ones with the run that showed it",
+     "errors", 1),
+    ("Test status: the last run of each test command", "test_status", 1),
+    ("Work state: branch, commits made, changes not committed", "work_state", 1),
+    ("Open tasks: the agent's list, with what the index saw done since it was written", "pending_tasks", 1),
+    ("Where the work stopped: the agent's last message and tool calls", "last_activity", 1),
 )
 
 
 def _facts_text(request: NarrativeRequest) -> str:
-    facts = request.facts
-    parts = [
-        ("Files created", render_index_section("files_created", facts, 1)),
-        ("Files modified", render_index_section("files_modified", facts, 1)),
-        ("Files deleted", render_index_section("files_deleted", facts, 1)),
-        ("Files reverted (changed, then back to the original state)",
-         render_index_section("files_reverted", facts, 1)),
-        ("Errors", render_index_section("errors", facts, 2)),
-        ("Test status", render_index_section("test_status", facts, 2)),
-        ("Pending tasks", render_index_section("pending_tasks", facts, 1)),
-    ]
-    return "\n\n".join(f"{title}:\n{body}" for title, body in parts)
+    return "\n\n".join(f"### {title}\n{render_index_section(key, request.facts, detail)}"
+                        for title, key, detail in _FACTS)
 
 
 def _anchor_text(request: NarrativeRequest) -> str:
@@ -72,8 +78,26 @@ def _anchor_text(request: NarrativeRequest) -> str:
     return "\n".join(blocks)
 
 
+_READING = (
+    "How to read what follows:\n"
+    "- The index facts are exact. An error marked [resolved] was fixed: the run that showed it is named, so "
+    "never call it open or list fixing it as a next step. An error marked [OPEN] is still open. A file listed "
+    "only as read was not changed. Never contradict a fact; say what it means for the work.\n"
+    "- What the user said is the task: feedback given when refusing a tool call and text typed while a tool "
+    "ran are instructions as binding as a prompt. Keep every distinct request and constraint in the intent.\n"
+    "- Next steps continue the latest user request and the work in progress where it stopped. A step the "
+    "transcript shows done is not a next step (a sentence like \"Let me check X\" followed by the call that "
+    "checked X is done); open tasks with evidence of being done since the list was written need checking, "
+    "not redoing."
+)
+
+
 def build_prompt(request: NarrativeRequest) -> str:
-    """The user message of a narrative request."""
+    """The user message of a narrative request: instructions, the anchor, the facts, the span, the instructions again.
+
+    The instructions come before the transcript span and, shortened, after
+    it, where a long span would otherwise leave them far behind.
+    """
     first, last = request.span_turns
     if request.strategy == "regenerative":
         how = ("Write every section from scratch for the whole session below (regenerative summary); "
@@ -82,14 +106,21 @@ def build_prompt(request: NarrativeRequest) -> str:
         how = ("Anchored iterative summarisation: the previous narrative stays as it is. For each section, give "
                "only NEW items that the new span adds, and list in `superseded` the numbers of previous items "
                "the new span makes wrong or obsolete (finished work still described as in progress, reversed "
-               "decisions). Do not restate previous items.")
+               "decisions, errors since resolved). Do not restate previous items.")
     extra = "".join(f"\n<extra_context>\n{text}\n</extra_context>\n" for text in request.extra_context)
     sections = "\n".join(f"- {s.key}: {s.title}. {s.instructions}" for s in request.sections)
+    latest = latest_request(request.facts.user_messages)
+    latest_note = f" the user's latest request (turn {latest.turn}) is reflected in the intent and the next steps;" \
+        if latest is not None else ""
     return (
-        f"Compaction cycle {request.cycle}.\n{how}\n\nSections:\n{sections}\n\n"
+        f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{_READING}\n\nSections:\n{sections}\n"
+        f"</instructions>\n\n"
         f"<previous_narrative>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
         f"<index_facts>\n{_facts_text(request)}\n</index_facts>\n{extra}\n"
-        f"<new_span turns=\"{first}-{last}\">\n{request.span}\n</new_span>"
+        f"<new_span turns=\"{first}-{last}\">\n{request.span}\n</new_span>\n\n"
+        f"<reminder>\nNow call {TOOL_NAME} with every section. {how} Before answering, check each item against "
+        f"the index facts: no resolved error called open, no step already done listed as next;{latest_note} "
+        f"feedback the user gave is kept.\n</reminder>"
     )
 
 

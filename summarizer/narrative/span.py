@@ -24,6 +24,15 @@ from summarizer.tokens import count_tokens
 __all__ = ["chunk_span", "render_event", "span_after", "trim_middle"]
 
 
+# How the user's words reached the agent, when not as a prompt of their own.
+_CHANNELS = {
+    "feedback": " (feedback when refusing the call above)",
+    "interjection": " (typed while the tool above ran)",
+    "queued": " (queued while the agent worked)",
+    "command": " (slash command)",
+}
+
+
 def trim_middle(text: str, limit: int) -> str:
     """``text`` with its middle elided when longer than ``limit`` characters (head and tail kept)."""
     if len(text) <= limit:
@@ -36,7 +45,10 @@ def trim_middle(text: str, limit: int) -> str:
 def render_event(event: Event, output_limit: int = 800) -> str | None:
     """One event as a line or block of the span; None for events the narrative does not need."""
     if isinstance(event, UserMessage):
-        return None if event.synthetic else f"[turn {event.turn}] USER: {event.text.strip()}"
+        if event.synthetic:
+            return None
+        how = _CHANNELS.get(event.channel, "")
+        return f"[turn {event.turn}] USER{how}: {event.text.strip()}"
     if isinstance(event, AssistantMessage):
         text = event.text.strip()
         return f"[turn {event.turn}] ASSISTANT: {text}" if text else None

@@ -12,8 +12,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
+from artifact_index.trail.work_state import work_state
+from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
+    "ActivityFact",
+    "CommitFact",
     "DecisionFact",
     "ErrorFact",
     "FileFact",
@@ -21,6 +25,7 @@ __all__ = [
     "SessionFacts",
     "TaskFact",
     "TestFact",
+    "WorkFact",
     "facts_from_index",
 ]
 
@@ -44,6 +49,7 @@ class FileFact(_Fact):
 
 class ErrorFact(_Fact):
     message: str
+    detail: str | None = None  # the lines that explain it: assertion, expected and actual
     kind: str
     file: str | None = None
     line: int | None = None
@@ -51,6 +57,10 @@ class ErrorFact(_Fact):
     first_turn: int
     last_turn: int
     resolved: bool
+    resolved_turn: int | None = None
+    resolved_by: str | None = None  # the command whose run showed it gone
+    resolution: str | None = None  # how that run showed it: "the same check passed", ...
+    fixed_by: list[str] = []  # files changed between its last appearance and that run
     command: str | None = None
 
 
@@ -75,11 +85,42 @@ class TaskFact(_Fact):
     content: str
     status: str
     turn: int
+    # For an open task: what the index saw done after the list was last written that the
+    # task names ("`refresh` added at turn 52"); None when nothing.
+    done_evidence: str | None = None
 
 
 class MessageFact(_Fact):
     turn: int
     text: str
+    channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage)
+
+
+class CommitFact(_Fact):
+    turn: int
+    hash: str
+    branch: str
+    message: str
+    files: list[str] | None  # None: what the commit held could not be worked out
+    pushed: bool
+
+
+class WorkFact(_Fact):
+    """The work unit: branch, commits made, changed files not committed since."""
+
+    branch: str | None = None
+    commits: list[CommitFact] = []
+    uncommitted: list[str] = []
+
+
+class ActivityFact(_Fact):
+    """One of the last tool calls before the summary: what was done, and how it ended."""
+
+    turn: int
+    tool: str
+    target: str  # the command, or the file, or the arguments in short
+    status: str  # success, failure, unknown, pending (no result yet)
+    output: str = ""  # the tail of its output
 
 
 class SessionFacts(_Fact):
@@ -98,6 +139,8 @@ class SessionFacts(_Fact):
     tasks: list[TaskFact]
     user_messages: list[MessageFact]
     last_assistant: MessageFact | None
+    work: WorkFact = WorkFact()
+    activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
 
     @property
     def changed(self) -> list[FileFact]:
@@ -142,6 +185,13 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
             evidence=shell[-1] if shell else None, lines_added=added, lines_removed=removed,
         ))
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
+    work = WorkFact.model_validate(work_state(index))
+    tasks = [TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()]
+    changed = [(f.path, f.status, max(f.turns, default=0)) for key in ("created", "modified", "deleted")
+               for f in by_status[key]]
+    commits = [(c.turn, c.hash, c.message) for c in work.commits]
+    tasks = [t.model_copy(update={"done_evidence": task_evidence(t.content, t.turn, symbols, changed, commits)})
+             if t.status in ("pending", "in_progress") else t for t in tasks]
     original = index.original_error()
     last = index.meta.get("last_assistant")
     turn_numbers = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
@@ -151,13 +201,15 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         # In the order they ran, so "the last run" is the latest one.
         tests=sorted((TestFact.model_validate(t) for t in index.tests()), key=lambda t: t.turn),
         decisions=[DecisionFact.model_validate(d) for d in index.decisions()],
-        tasks=[TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()],
+        tasks=tasks,
         user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],
         last_assistant=MessageFact.model_validate(last) if last else None,
+        work=work,
         **by_status,
     )
 
 
 def _error_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    fields = ("message", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved", "command")
+    fields = ("message", "detail", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved",
+              "resolved_turn", "resolved_by", "resolution", "fixed_by", "command")
     return {k: entry.get(k) for k in fields if k in entry}

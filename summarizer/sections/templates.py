@@ -36,7 +36,8 @@ __all__ = ["INDEX_KEYS", "NARRATIVE_KEYS", "Section", "Template", "builtin_templ
 # Sections the index fills exactly; see summarizer.sections.index_sections.
 INDEX_KEYS = frozenset({
     "files_created", "files_modified", "files_deleted", "files_read", "files_reverted", "files_and_code",
-    "errors", "errors_and_fixes", "error_messages", "test_status", "pending_tasks", "user_messages",
+    "files_changed", "errors", "errors_and_fixes", "error_messages", "test_status", "pending_tasks",
+    "user_messages", "work_state", "last_activity",
 })
 # Sections the narrative writer fills; the offline writer knows each of these.
 NARRATIVE_KEYS = frozenset({

@@ -275,6 +275,8 @@ def test_every_way_the_person_speaks_is_a_user_message_in_order(fixtures_dir: Pa
         ("feedback", "don't commit yet, I want to read the diff first"),
         # Dequeued as the next prompt: one message, not two; the one taken back to edit was never sent.
         ("prompt", "also check the tax lines"),
+        # Handed over mid-turn while a background task's notice waited in the queue ahead of it.
+        ("queued", "keep the old rounding for refunds"),
         ("prompt", "Show me the diff of cart.go"),
         ("queued", "and then stop"),
     ]

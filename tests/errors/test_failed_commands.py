@@ -192,3 +192,23 @@ def test_the_ledger_state_keeps_failed_runs_and_resumes_its_index() -> None:
     # The resumed ledger finds the open error from what could resolve it.
     restored.observe(20, "go test ./...", "Bash", "ok  \texample.com/shop/cart\t0.2s\n", True, "call-9")
     assert restored.errors[0].resolution == "a broader run of the same check passed"
+
+
+def test_a_hook_rerun_that_gets_past_a_checker_resolves_that_checkers_errors() -> None:
+    session = Session()
+    commit = "git add -A && git commit -m 'feat: totals'"
+    session.run(commit, "Pre-commit validation failed:\n[CREDO]\n" + CREDO + "[DIALYZER]\n" + DIALYZER, ok=False)
+    # Fixed the credo finding; the hook now stops at Dialyzer, which runs after credo.
+    session.run(commit, "Pre-commit validation failed:\n[DIALYZER]\n" + DIALYZER, ok=False)
+    credo, dialyzer = session.ledger.errors
+    assert (credo.resolved, credo.resolution) == (True, "a rerun of the same command got past it")
+    assert not dialyzer.resolved
+
+
+def test_an_error_that_blocked_later_checks_is_not_resolved_by_their_failures() -> None:
+    session = Session()
+    session.run("go test ./cart", GO_FAIL, ok=False)
+    # The rerun fails to compile: the tests never ran, so the failing test is not known to pass.
+    session.run("go test ./cart", "# example.com/shop/cart\ncart.go:12:2: undefined: roundTo\n"
+                "FAIL\texample.com/shop/cart [build failed]\n", ok=False)
+    assert not session.ledger.errors[0].resolved

@@ -1,12 +1,16 @@
 """What Claude Code itself recorded in a transcript, read without the project's adapters or tracker.
 
-Used by the corpus recall test and ``benchmarks/summary_recall.py``: the
-compaction boundaries (``system`` records with subtype ``compact_boundary``,
-and ``isCompactSummary`` user records, which carry Claude Code's own summary)
-and the files the harness recorded as changed before a given line, the way
-``shared/eval/truth.py`` reads them: ``toolUseResult`` of type create/update
-or with a ``structuredPatch`` for Edit / Write / MultiEdit / NotebookEdit,
-and new versions in ``file-history-snapshot`` records.
+Used by the corpus tests and the ``benchmarks/`` scripts that compare our
+summaries with Claude Code's own: the compaction boundaries (``system``
+records with subtype ``compact_boundary``, and ``isCompactSummary`` user
+records, which carry Claude Code's own summary); the files the harness
+recorded as changed before a given line, the way ``shared/eval/truth.py``
+reads them (``toolUseResult`` of type create/update or with a
+``structuredPatch`` for Edit / Write / MultiEdit / NotebookEdit, and new
+versions in ``file-history-snapshot`` records); what the person typed, by
+every path it takes (a prompt, feedback in a refused call's result, text
+beside a tool result, a queued message handed over, a slash command); and
+the main agent's shell commands with their results.
 """
 
 from __future__ import annotations
@@ -20,7 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Boundary", "Transcript", "harness_changed", "names_path", "read_transcript"]
+__all__ = [
+    "Boundary",
+    "ShellRun",
+    "Transcript",
+    "TypedMessage",
+    "harness_changed",
+    "names_path",
+    "read_transcript",
+    "shell_runs",
+    "typed_messages",
+]
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 _SUCCESS = re.compile(r"^(File created successfully at|The file .* has been (updated|overwritten)|"
@@ -159,3 +173,105 @@ def names_path(text: str, path: str) -> bool:
             return True
         start = text.find(path, start + 1)
     return False
+
+
+@dataclass(frozen=True)
+class TypedMessage:
+    line: int  # the record that brought it to the agent
+    kind: str  # prompt, feedback, interjection, queued, command
+    text: str
+
+
+# What Claude Code writes on the user's side itself.
+_HARNESS = ("<local-command", "<system-reminder>", "[Request interrupted", "<task-notification>",
+            "This session is being continued", "Caveat:", "<bash-", "<user-prompt-submit-hook>",
+            "<command-message>", "<command-stdout>", "Base directory for this skill", "Stop hook feedback")
+_COMMAND = re.compile(r"<command-name>\s*(/?[^<\s]+)\s*</command-name>")
+_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_SAID = re.compile(r"the user said:[ \t]*\n(.*\S)\s*$", re.S | re.I)
+
+
+def _typed(text: str) -> tuple[str, str] | None:
+    command = _COMMAND.search(text)
+    if command and text.lstrip().startswith(("<command-name>", "<command-message>")):
+        args = _ARGS.search(text)
+        name = command.group(1) if command.group(1).startswith("/") else "/" + command.group(1)
+        return "command", f"{name} {args.group(1).strip() if args else ''}".strip()
+    if not text.strip() or text.lstrip().startswith(_HARNESS):
+        return None
+    return "prompt", text
+
+
+def typed_messages(transcript: Transcript, before_line: int) -> list[TypedMessage]:
+    """Everything the person said to the main agent before ``before_line``, in order."""
+    found: list[TypedMessage] = []
+    queued: list[str] = []  # what the person typed while the agent worked, oldest first
+    for number, record in transcript.records:
+        if number >= before_line:
+            break
+        kind = record.get("type")
+        if kind == "queue-operation":
+            operation, content = record.get("operation"), record.get("content")
+            text = content if isinstance(content, str) else ""
+            if operation == "enqueue" and text.strip() and not text.lstrip().startswith(_HARNESS):
+                queued.append(text)
+            elif operation == "remove" and queued:  # handed to the agent mid-turn
+                found.append(TypedMessage(number, "queued", queued.pop(0)))
+            elif operation == "popAll":
+                queued.clear()
+            continue  # a dequeued message comes back as a prompt record of its own
+        if kind != "user":
+            continue
+        content = (record.get("message") or {}).get("content")
+        if content in queued:  # a queued message delivered as a prompt without a dequeue
+            queued.remove(content)
+        if record.get("isSidechain") or record.get("isMeta") or record.get("isCompactSummary"):
+            continue
+        if isinstance(content, str):
+            typed = _typed(content)
+            if typed:
+                found.append(TypedMessage(number, *typed))
+            continue
+        blocks = [b for b in content or [] if isinstance(b, dict)]
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        for block in results:
+            said = _SAID.search(_text(block.get("content")) if isinstance(block.get("content"), list)
+                                else str(block.get("content") or ""))
+            if said:
+                found.append(TypedMessage(number, "feedback", said.group(1).strip()))
+        for block in blocks:
+            if block.get("type") == "text" and (typed := _typed(block.get("text") or "")):
+                found.append(TypedMessage(number, "interjection" if results else typed[0], typed[1]))
+    return found
+
+
+@dataclass(frozen=True)
+class ShellRun:
+    line: int
+    call_id: str
+    command: str
+    failed: bool
+    output: str
+
+
+def shell_runs(transcript: Transcript, before_line: int) -> list[ShellRun]:
+    """The main agent's Bash commands that got a result before ``before_line``, in order."""
+    commands: dict[str, str] = {}
+    runs: list[ShellRun] = []
+    for number, record in transcript.records:
+        if number >= before_line:
+            break
+        if record.get("isSidechain"):
+            continue
+        content = (record.get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else []:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and block.get("name") == "Bash":
+                commands[block.get("id", "")] = str((block.get("input") or {}).get("command", ""))
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in commands:
+                output = block.get("content")
+                text = _text(output) if isinstance(output, list) else str(output or "")
+                runs.append(ShellRun(number, block["tool_use_id"], commands[block["tool_use_id"]],
+                                     bool(block.get("is_error")), text))
+    return runs

@@ -14,6 +14,7 @@ from artifact_index.ingestion.loading import load_events as load_transcript
 from summarizer.commands import events_until_compaction
 from summarizer.narrative.consistency import contradictions, still_failing
 from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.templates import load_template
 from summarizer.summary import parse_previous, summarize
 
@@ -110,19 +111,13 @@ def test_flags_are_recomputed_against_the_index_on_every_cycle() -> None:
     assert "⚠" not in second.markdown
 
 
-def test_the_offline_narrative_quoting_the_agent_is_checked_too() -> None:
+def test_the_agents_last_message_quoted_where_it_stopped_is_checked_too() -> None:
     facts = FACTS.model_copy(update={"last_assistant": FACTS.last_assistant.model_copy(  # type: ignore[union-attr]
         update={"text": "I updated auth/config.py and all tests pass."})})
-    writer = ExtractiveWriter()
-    from summarizer.narrative.model import Narrative, NarrativeRequest
-
-    answer = writer.write(NarrativeRequest(sections=DEFAULT.narrative_sections, previous=Narrative(), span="",
-                                           span_turns=(1, 6), facts=facts, cycle=1))
-    quoted = next(t for t in answer.sections["current_state"].items if t.startswith("The agent's last message"))
-    assert set(contradictions(quoted, facts)) == {
-        "`auth/config.py` was only read, never changed",
-        "the last run of `python -m pytest tests/integration -q` (turn 5) had 1 failing",
-    }
+    stopped = render_index_section("last_activity", facts)
+    assert "I updated auth/config.py and all tests pass." in stopped
+    assert ("⚠ [index: `auth/config.py` was only read, never changed; the last run of "
+            "`python -m pytest tests/integration -q` (turn 5) had 1 failing]") in stopped
 
 
 def test_requests_and_plans_are_not_checked_as_claims() -> None:

@@ -102,7 +102,8 @@ def test_a_large_trail_stays_under_the_hosts_cap_changed_files_first_and_says_wh
     assert len(out) <= HOOK_OUTPUT_LIMIT
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"] if event == "SessionStart" else out
     assert all(f"generated_module_{n:04d}.py" in text for n in range(150))  # every created file made it
-    assert "read-file lines" in text and f"`artifact-index files {session}`" in text
+    # The 400 read files are condensed: the latest few by path, the rest counted by folder.
+    assert "- and 392 more read, in `docs/` (392)" in text and "`docs/section_0549/notes.md`" in text
 
 
 def test_a_trail_that_fits_is_given_whole_without_a_note(monkeypatch: pytest.MonkeyPatch,

@@ -122,13 +122,17 @@ def test_the_synthetic_index_is_as_big_as_intended() -> None:
 
 @pytest.mark.parametrize("name", TEMPLATES)
 def test_the_summary_fits_the_budget_by_lowering_detail(name: str) -> None:
-    summary = big_summary(name)
-    full = render_summary(summary.template, summary.facts, summary.narrative, 0)
-    assert count_tokens(full) > summary.template.budget_tokens  # too big at full detail...
+    shown = big_summary(name)
+    full = count_tokens(render_summary(shown.template, shown.facts, shown.narrative, 0))
+    least = count_tokens(render_summary(shown.template, shown.facts, shown.narrative, MAX_DETAIL))
+    # A budget the facts can meet only below full detail.
+    template = shown.template.model_copy(update={"budget_tokens": (full + least) // 2})
+    summary = summarize(list(big_session()), template=template, writer=ExtractiveWriter(), format="fixture")
+    assert full > template.budget_tokens  # too big at full detail...
     assert summary.detail > 0
-    assert summary.tokens <= summary.template.budget_tokens  # ...and within budget at a lower one
-    lower = render_summary(summary.template, summary.facts, summary.narrative, summary.detail - 1)
-    assert count_tokens(lower) > summary.template.budget_tokens  # the least compaction that fits
+    assert summary.tokens <= template.budget_tokens  # ...and within budget at a lower one
+    lower = render_summary(template, summary.facts, summary.narrative, summary.detail - 1)
+    assert count_tokens(lower) > template.budget_tokens  # the least compaction that fits
 
 
 @pytest.mark.parametrize("name", TEMPLATES)
@@ -153,15 +157,17 @@ def test_a_budget_too_small_for_the_facts_still_names_everything() -> None:
 def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:
     facts = big_summary("default").facts
     read = [render_index_section("files_read", facts, d) for d in range(MAX_DETAIL + 1)]
-    assert "`vendor/dir_00/file_000.py`" in read[0]
-    assert "- `vendor/dir_00/`: 10 files" in read[2]
+    # The latest reads by path, the rest counted by folder.
+    assert "`vendor/dir_39/file_399.py`" in read[0] and "- and 388 more read, in `vendor/` (388)" in read[0]
+    assert "- and 397 more read, in `vendor/` (397)" in read[3]
     created = [render_index_section("files_created", facts, d) for d in range(MAX_DETAIL + 1)]
-    assert "`handler_0_14`" in created[0] and "and 3 more" in created[1] and "15 symbols" in created[3]
+    assert "`handler_0_11`" in created[0] and "and 3 more" in created[0] and "and 9 more" in created[1]
+    assert "15 added definition(s)" in created[3]
     errors = [render_index_section("errors", facts, d) for d in range(MAX_DETAIL + 1)]
     resolved = [line for line in errors[0].splitlines() if line.startswith("- [resolved]")]
     assert len(resolved) == len(RESOLVED_ERRORS)
     assert not any(line.startswith("- [resolved]") for line in errors[3].splitlines())
-    assert f"- {len(RESOLVED_ERRORS)} resolved error(s)" in errors[3]
+    assert f"- {len(RESOLVED_ERRORS)} error(s) seen and resolved" in errors[3]
     assert [count_tokens(text) for text in read] == sorted((count_tokens(text) for text in read), reverse=True)
 
 

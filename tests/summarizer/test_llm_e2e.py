@@ -21,6 +21,7 @@ import pytest
 from fake_anthropic import FakeAnthropic, Recorded, text_reply, tool_reply
 from summary_fixtures import SUMMARIES, load_events
 
+from artifact_index.ingestion.loading import load_events as load_transcript
 from artifact_index.presentation.cli import main
 from summarizer.exceptions import NarrativeError
 from summarizer.narrative.extractive import ExtractiveWriter
@@ -304,3 +305,39 @@ def test_cli_no_llm_never_calls_the_api(api_env: FakeAnthropic, capsys: pytest.C
     assert main(["summary", str(CC_SESSION), "--no-llm"]) == 0
     assert "The user asked (turn 1)" in capsys.readouterr().out
     assert api_env.requests == []
+
+
+def test_the_request_states_facts_with_their_evidence_and_instructions_around_the_span(api: FakeAnthropic) -> None:
+    api.replies = [tool_reply(_sections(DEFAULT))]
+    summarize(load_events("bugfix"), template=DEFAULT, writer=_writer(api), format="fixture")
+    prompt = api.messages_requests[0].prompt
+    # Instructions first, the transcript span, then the instructions again, shortened.
+    assert prompt.index("<instructions>") < prompt.index("<index_facts>") < prompt.index("<new_span")
+    assert prompt.index("</new_span>") < prompt.index("<reminder>")
+    assert "never call it open" in prompt[:prompt.index("<new_span")]
+    assert "no resolved error called open" in prompt[prompt.index("<reminder>"):]
+    facts = prompt[prompt.index("<index_facts>"):prompt.index("</index_facts>")]
+    # The fixed error comes with the run that showed it fixed and the change that fixed it...
+    assert ("- [resolved] `AssertionError: assert 401 == 200` in `tests/test_auth.py:12` (`test_login_valid`): "
+            "the same check passed at turn 3 (`python -m pytest tests/test_auth.py -q`); fixed by `auth/service.py`"
+            in facts)
+    # ...the open one with its exact message, and the latest request is named in the reminder.
+    assert "- [OPEN] pytest in `tests/integration/test_session.py:30`" in facts
+    assert "the user's latest request (turn 4)" in prompt[prompt.index("<reminder>"):]
+
+
+def test_the_request_carries_the_users_words_from_every_channel(api: FakeAnthropic) -> None:
+    api.replies = [tool_reply(_sections(DEFAULT))]
+    events = load_transcript(SUMMARIES.parent / "claude_code" / "user_channels.jsonl")
+    summarize(events, template=DEFAULT, writer=_writer(api), format="claude-code")
+    prompt = api.messages_requests[0].prompt
+    facts = prompt[prompt.index("<index_facts>"):prompt.index("</index_facts>")]
+    for said in ("(turn 1, slash command) /review cart totals rounding",
+                 "(turn 4, typed while a tool ran) the rounding bug only shows with three items",
+                 "(turn 4, queued while the agent worked) only the cart package, not the whole repo",
+                 "(turn 5, feedback when refusing a call) don't commit yet, I want to read the diff first"):
+        assert said in facts, said
+    span = _new_span(api.messages_requests[0])
+    assert ("USER (feedback when refusing the call above): don't commit yet, I want to read the diff first"
+            in span)
+    assert "USER (typed while the tool above ran): the rounding bug only shows with three items" in span

@@ -32,10 +32,11 @@ def test_without_a_key_the_offline_narrative_is_used(capsys: pytest.CaptureFixtu
 def test_until_compaction_summarises_only_what_came_before(capsys: pytest.CaptureFixture[str]) -> None:
     _, first, _ = _run(capsys, "--until-compaction", "1")
     _, second, _ = _run(capsys, "--until-compaction", "2")
-    assert "`notes/cli.py`: saw read: `list_notes`" in first  # only read before the first compaction
+    assert "## Files Read\n- `notes/cli.py`\n" in first  # only read before the first compaction
     assert "Now show the tags in the CLI listing." not in first
-    assert "- `notes/cli.py`: modified: `list_notes`" in second
-    assert "- `scratch.py`: via `rm scratch.py`" in second  # created, then removed: reverted
+    assert "- `notes/cli.py` (modified): `list_notes` modified" in second
+    # Created, then removed: reverted.
+    assert "- `scratch.py` (reverted: changed, then back to its original state): via `rm scratch.py`" in second
 
 
 def test_a_boundary_the_transcript_does_not_have_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,4 +66,4 @@ def test_claude_code_template_wraps_the_summary(capsys: pytest.CaptureFixture[st
     code, out, _ = _run(capsys, "--template", "claude-code")
     assert code == 0
     assert out.startswith("<analysis>\n") and "\n<summary>\n### Primary Request\n" in out
-    assert "Reverted (changed, then back to the original state):\n- `scratch.py`" in out
+    assert "- `scratch.py` (reverted: changed, then back to its original state)" in out

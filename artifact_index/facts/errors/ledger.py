@@ -270,6 +270,27 @@ def _resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ..
     return None
 
 
+def _tools_in_order(diagnostics: list[Diagnostic], output: str) -> list[str]:
+    """The tools that reported ``diagnostics``, in the order their first error appears in ``output``."""
+    first: dict[str, int] = {}
+    for d in diagnostics:
+        if d.tool:
+            at = output.find(d.message)
+            first[d.tool] = min(first.get(d.tool, len(output)), at if at >= 0 else len(output))
+    return sorted(first, key=lambda tool: first[tool])
+
+
+def _got_past(tool: str | None, before: list[str], now: list[str]) -> bool:
+    """Whether a rerun that failed at ``now``'s tools got past ``tool``, which ran ahead of one of them before.
+
+    ``git commit`` whose hook printed credo's then Dialyzer's errors, run again
+    and failing on Dialyzer alone: credo ran first and passed.
+    """
+    if tool is None or tool in now or tool not in before:
+        return False
+    return any(later in before and before.index(tool) < before.index(later) for later in now)
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 
@@ -281,6 +302,9 @@ class ErrorLedger(BaseModel):
     errors: list[LedgerEntry] = Field(default_factory=list)
     tests: list[TestStatus] = Field(default_factory=list)
     failed_runs: list[FailedRun] = Field(default_factory=list)
+    # Per command key, the tools that reported errors in its last failing run, in the order
+    # their errors appear: a pre-commit hook runs its checkers one after the other.
+    tool_order: dict[str, list[str]] = Field(default_factory=dict)
     original_signature: str | None = None
 
     _by_signature: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -374,7 +398,7 @@ class ErrorLedger(BaseModel):
                 reason=noise, errors=tuple(entry.signature for entry in touched),
             ))
         if succeeded is True or (failed_now and noise is None and command is not None):
-            self._resolve(turn, command, key, diagnostics, failed_now, test_run)
+            self._resolve(turn, command, key, diagnostics, failed_now, test_run, _tools_in_order(diagnostics, output))
         return touched
 
     # --- internals --------------------------------------------------------------------------
@@ -489,7 +513,11 @@ class ErrorLedger(BaseModel):
         diagnostics: list[Diagnostic],
         failed_now: bool,
         test_run: TestRun | None,
+        tools: list[str],
     ) -> None:
+        earlier_tools = self.tool_order.get(key, [])
+        if failed_now and tools:
+            self.tool_order[key] = tools
         present = {signature(d) for d in diagnostics}
         kinds = {(d.kind, d.tool) for d in diagnostics}
         checks = checks_in(command) if command else ()
@@ -502,6 +530,8 @@ class ErrorLedger(BaseModel):
             if entry.resolved or entry.signature in present or entry.last_turn > turn:
                 continue
             how = self._how_resolved(entry, command, key, checks, failed_now, kinds, test_run)
+            if how is None and failed_now and key in entry.keys and _got_past(entry.tool, earlier_tools, tools):
+                how = "a rerun of the same command got past it"
             if how is not None:
                 self._unindex(index, entry)
                 self.errors[index] = entry.model_copy(

@@ -114,31 +114,59 @@ class ChainTurns:
 def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str]]:
     """The messages the person queued, by the index of the record where they reached the agent.
 
-    Claude Code keeps queued messages first in, first out.  A message taken
-    as the next prompt (``dequeue``) has a ``user`` record of its own, and one
-    taken back into the input box (``popAll``) was never sent: neither is
-    listed.  One still waiting when the transcript ends is listed where it
-    was typed.
+    A message taken as the next prompt (``dequeue``, or a ``user`` record
+    holding the very text) has a ``user`` record of its own, and one taken
+    back into the input box (``popAll``) was never sent: neither is listed.
+    The queue also holds the harness's own notices (a background task that
+    finished), which may be consumed by a tool call instead and never leave
+    the queue in the log; so ``remove`` (handed to the agent mid-turn) takes
+    the oldest message the person typed.  One still waiting when the
+    transcript ends is listed where it was typed.
     """
     waiting: list[tuple[int, str]] = []
     delivered: dict[int, list[str]] = {}
     for index, (_, record) in enumerate(records):
-        if not isinstance(record, dict) or record.get("type") != "queue-operation":
+        if not isinstance(record, dict):
+            continue
+        if record.get("type") == "user" and waiting:
+            message = record.get("message")
+            text = message.get("content") if isinstance(message, dict) else None
+            waiting = [item for item in waiting if item[1] != text]
+            continue
+        if record.get("type") != "queue-operation":
             continue
         operation = record.get("operation")
         if operation == "enqueue":
             content = record.get("content")
             waiting.append((index, content if isinstance(content, str) else ""))
         elif operation == "dequeue" and waiting:
-            waiting.pop(0)
+            # The next prompt carries it; which one is told by the text, else the oldest.
+            upcoming = _next_user_text(records, index)
+            match = next((item for item in waiting if item[1] == upcoming), waiting[0])
+            waiting.remove(match)
         elif operation == "remove" and waiting:
-            delivered.setdefault(index, []).append(waiting.pop(0)[1])
+            typed = [item for item in waiting if item[1].strip() and not is_harness_text(item[1])]
+            taken = typed[0] if typed else waiting[0]
+            waiting.remove(taken)
+            delivered.setdefault(index, []).append(taken[1])
         elif operation == "popAll":
             waiting.clear()
     for index, text in waiting:
         delivered.setdefault(index, []).append(text)
-    typed = {index: [t for t in texts if t.strip() and not is_harness_text(t)] for index, texts in delivered.items()}
-    return {index: texts for index, texts in typed.items() if texts}
+    typed_only = {i: [t for t in texts if t.strip() and not is_harness_text(t)] for i, texts in delivered.items()}
+    return {index: texts for index, texts in typed_only.items() if texts}
+
+
+_LOOKAHEAD = 6
+
+
+def _next_user_text(records: Sequence[tuple[int, Any]], index: int) -> str | None:
+    for _, record in records[index + 1: index + 1 + _LOOKAHEAD]:
+        if isinstance(record, dict) and record.get("type") == "user":
+            message = record.get("message")
+            content = message.get("content") if isinstance(message, dict) else None
+            return content if isinstance(content, str) else None
+    return None
 
 
 @dataclass

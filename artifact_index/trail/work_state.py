@@ -1,0 +1,157 @@
+"""The state of the work unit: the branch, the commits the session made, what it left uncommitted.
+
+An agent that continues after a compaction must know whether the work is
+committed: "commit the fix" done twice is a duplicate commit, never done is
+lost work.  This is read from the session's own git commands and what they
+printed, never from a repository:
+
+* a commit is the ``[branch 4f2a9c1] message`` line ``git commit`` prints
+  on success, and holds what was staged (``git add``, ``-a``, pathspecs),
+  followed with the staging model of :mod:`~artifact_index.trail.submission`;
+* the branch is what the last command said it is (``Switched to a new
+  branch 'x'``, ``On branch x``, the branch of a commit line, ``git branch
+  --show-current``);
+* a push (``git push`` that succeeded) covers every commit before it;
+* a changed file of the workspace is uncommitted when it changed after the
+  last commit that held it (or no commit held it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
+from artifact_index.trail.paths import is_absolute
+from artifact_index.trail.shell.listing import simple_commands
+from artifact_index.trail.submission import DiffScope, GitModel, git_words
+
+__all__ = ["WorkState", "work_state"]
+
+_COMMIT_LINE = re.compile(r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
+                          re.MULTILINE)
+_SWITCHED = re.compile(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
+_ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.MULTILINE)
+_BRANCH_NAME = re.compile(r"^[\w./-]+$")
+_MAX_COMMITS = 200
+
+
+class WorkState:
+    """Commits, branch and pushes, kept in the index's metadata (``meta["work"]``)."""
+
+    def __init__(self, index: ArtifactIndex) -> None:
+        self.index = index
+        state: dict[str, Any] = index.meta.setdefault("work", {
+            "branch": None, "commits": [], "committed_at": {},
+            "staging": {"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None, "diffs": {}},
+        })
+        self.state = state
+
+    def observe(self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None) -> None:
+        """Follow one shell command; staging is followed even when it failed (``git add`` then a refused commit)."""
+        if "git" not in command:
+            return
+        steps = simple_commands(command, cwd)
+        if steps is None:
+            return
+        commits = iter(_COMMIT_LINE.finditer(output))
+        model = GitModel(self.index)
+        staging = self.state["staging"]
+        for step in steps:
+            if step.program != "git":
+                continue
+            sub, args, _ = git_words(step)
+            if sub == "commit":
+                made = next(commits, None)
+                if made is not None:
+                    self._commit(made, step_args=args, model=model, turn=turn)
+                continue
+            if sub == "push" and succeeded:
+                for commit in self.state["commits"]:
+                    commit["pushed"] = True
+            model.stage(step, staging)
+            if succeeded:
+                self._branch_from(sub, args, output)
+
+    def _commit(self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int) -> None:
+        staging = self.state["staging"]
+        options = {a for a in step_args if a and a.startswith("-")}
+        paths = _pathspecs(step_args)
+        if paths:
+            scope = DiffScope(cached=False, head=True, pathspecs=tuple(paths))
+        elif options & {"-a", "--all"} or any(_short_flags(o) and "a" in o for o in options):
+            scope = DiffScope(cached=False, head=True, pathspecs=())  # -a / -am: every tracked change
+            staging["staged_tracked"] = True
+        else:
+            scope = DiffScope(cached=True, head=False, pathspecs=())
+        files = model.files_in(scope, staging)
+        seq = int(self.index.meta.get("op_count", 0))
+        for key in files or ():
+            self.state["committed_at"][key] = seq
+        self.state["branch"] = made["branch"]
+        if len(self.state["commits"]) < _MAX_COMMITS:
+            self.state["commits"].append({
+                "turn": turn, "hash": made["hash"], "branch": made["branch"], "message": made["message"],
+                "files": files, "pushed": False,
+            })
+        # After a commit the index holds nothing beyond HEAD.
+        staging.update({"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None})
+
+    def _branch_from(self, sub: str | None, args: list[str | None], output: str) -> None:
+        switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
+        on_branch = _ON_BRANCH.search(output) if sub == "status" else None
+        shown = output.strip() if sub == "branch" and "--show-current" in args else None
+        if sub == "rev-parse" and "--abbrev-ref" in args:
+            shown = output.strip()
+        found = switched or on_branch
+        if found is not None:
+            self.state["branch"] = found["branch"]
+        elif shown and _BRANCH_NAME.match(shown) and shown != "HEAD":
+            self.state["branch"] = shown
+
+
+_VALUE_OPTIONS = frozenset({"--message", "--file", "--author", "--date", "--fixup", "--squash", "--reuse-message",
+                            "--reedit-message", "--template", "-t"})
+
+
+def _short_flags(arg: str) -> bool:
+    """``-am``: single-letter options written together."""
+    return len(arg) > 1 and arg[0] == "-" and arg[1] != "-"
+
+
+def _pathspecs(args: list[str | None]) -> list[str]:
+    """The paths ``git commit`` was given (``git commit -m msg -- a.py b.py``), its option values left out."""
+    paths: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg is None:
+            continue
+        if arg in _VALUE_OPTIONS or (_short_flags(arg) and arg[-1] in "mFcC"):
+            skip = True  # "-m msg", and "-am msg" whose last flag takes the value
+        elif arg.startswith("-"):
+            continue
+        else:
+            paths.append(arg)
+    return paths
+
+
+def work_state(index: ArtifactIndex) -> dict[str, Any]:
+    """The branch, the commits made (hash, message, files, pushed) and the changed files not committed since."""
+    state = index.meta.get("work") or {}
+    committed_at: dict[str, int] = state.get("committed_at", {})
+    uncommitted = []
+    for _, data in index.nodes_of_kind("file"):
+        if ArtifactIndex.status_of(data) not in CHANGED_STATUSES:
+            continue
+        key = str(data["path"])
+        if is_absolute(key):
+            continue  # outside the workspace: not in its repository
+        last_change = max((int(op["seq"]) for op in index.operations_on(key)
+                           if op["action"] not in ("read", "unknown") and op["result"] != "failure"), default=0)
+        if last_change > committed_at.get(key, -1):
+            uncommitted.append(str(data.get("display") or key))
+    commits = [dict(c) for c in state.get("commits", [])]
+    return {"branch": state.get("branch"), "commits": commits, "uncommitted": sorted(uncommitted)}

@@ -1,0 +1,76 @@
+"""What the agent was doing when the summary was written: its last tool calls and how they ended.
+
+The index keeps what the calls changed; the agent that continues also needs
+to know what it had just run and what came back ("the last `mix test` was
+still running", "the commit was refused").  These are read from the events
+of the main agent (a sub-agent's calls are its own business).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from summarizer.sections.facts import ActivityFact
+
+__all__ = ["recent_activity"]
+
+_TARGET = 160
+_OUTPUT_LINES = 4
+_OUTPUT = 400
+
+
+def _target(call: ToolCall) -> str:
+    arguments = call.arguments
+    for key in ("command", "cmd", "file_path", "path", "filePath", "pattern", "url", "query"):
+        value = arguments.get(key)
+        if isinstance(value, str) and value.strip():
+            text = " ".join(value.split())
+            return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+    text = json.dumps(arguments, ensure_ascii=False, default=str)
+    return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+
+
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+# Tools whose output is the answer the agent was waiting for; a read's is the file it already knows.
+_OUTPUT_WORTH_KEEPING = ("bash", "shell", "exec", "command", "run", "terminal")
+
+
+def _tail(output: str) -> str:
+    output = _REMINDER.sub("", output)
+    lines = [line.rstrip() for line in output.strip().splitlines() if line.strip()]
+    text = "\n".join(lines[-_OUTPUT_LINES:])
+    return text if len(text) <= _OUTPUT else "…" + text[-(_OUTPUT - 1):]
+
+
+def recent_activity(events: Sequence[Event], limit: int = 3) -> list[ActivityFact]:
+    """The main agent's last ``limit`` tool calls, oldest first, each with its result's status and output tail."""
+    calls: list[ToolCall] = []
+    results: dict[str, ToolResult] = {}
+    for event in reversed(events):
+        if event.sidechain is not None:
+            continue
+        if isinstance(event, ToolResult):
+            results.setdefault(event.call_id, event)
+        elif isinstance(event, ToolCall):
+            calls.append(event)
+            if len(calls) == limit:
+                break
+    facts = []
+    for call in reversed(calls):
+        result = results.get(call.call_id)
+        status: str = result.status if result is not None else "pending"
+        if result is not None and result.failure:
+            status = f"{status} ({result.failure})"
+        keep = result is not None and (result.status == "failure" or _shows_output(call))
+        facts.append(ActivityFact(turn=call.turn, tool=call.tool, target=_target(call), status=status,
+                                  output=_tail(result.output) if keep and result is not None else ""))
+    return facts
+
+
+def _shows_output(call: ToolCall) -> bool:
+    """Whether the call's output is news to the agent: a command's, not a file read's."""
+    name = call.tool.lower()
+    return any(op.action == "shell" for op in call.operations) or any(word in name for word in _OUTPUT_WORTH_KEEPING)

@@ -1,0 +1,106 @@
+"""What an agent continuing after a compaction needs from a summary, checked at a real Claude Code boundary.
+
+Shared by ``test_corpus_continuation.py`` and ``benchmarks/continuation_counts.py``.
+At one compaction point of a corpus transcript, :func:`check_point` writes
+our default offline summary of everything before the boundary and reports:
+
+* whether the person's latest message before the boundary is in it whole
+  (every word, in order; line breaks may differ);
+* which feedback messages (typed when refusing a tool call) are missing;
+* which errors it shows as open although a later run of the same command
+  succeeded without printing them again, or a later ``git commit`` succeeded
+  after a commit that failed on them;
+* its length beside Claude Code's own summary at that boundary.
+
+What the person typed and what ran are read from Claude Code's own records
+(:mod:`cc_harness`), not through the project's adapters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cc_harness import Boundary, ShellRun, Transcript, shell_runs, typed_messages
+
+from artifact_index.facts.errors.test_results import parse_test_run
+from artifact_index.ingestion.events import Event
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
+from summarizer.commands import events_until_compaction
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.templates import load_template
+from summarizer.summary import summarize
+from summarizer.tokens import count_tokens
+
+__all__ = ["PointReport", "check_point", "stale_open_errors", "words"]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class PointReport:
+    name: str  # "transcript #n"
+    summary: str
+    latest: str | None  # the person's latest message before the boundary
+    latest_whole: bool
+    feedback: int
+    feedback_missing: list[str]
+    open_errors: int
+    stale_open: list[str]
+    chars: int
+    tokens: int
+    cc_chars: int
+    cc_tokens: int
+
+    @property
+    def within_cc(self) -> bool:
+        return self.chars <= self.cc_chars and self.tokens <= self.cc_tokens
+
+
+def _passed(run: ShellRun) -> bool:
+    if run.failed:
+        return False
+    tests = parse_test_run(run.output, run.command)
+    return tests is None or tests.outcome == "passed"
+
+
+def stale_open_errors(index: ArtifactIndex, runs: list[ShellRun]) -> list[str]:
+    """Open errors a later passing run of the same command, or a later successful commit, covered."""
+    position = {run.call_id: n for n, run in enumerate(runs)}
+    stale = []
+    for entry in index.ledger.open_errors:
+        at = position.get(entry.last_call_id or "")
+        if at is None:
+            continue
+        raised = {words(c) for c in entry.commands}
+        for later in runs[at + 1:]:
+            same = words(later.command) in raised and entry.message.splitlines()[0] not in later.output
+            commit = any("git commit" in c for c in raised) and "git commit" in later.command
+            if _passed(later) and (same or commit):
+                stale.append(f"{entry.message.splitlines()[0][:100]} (open; line {later.line} "
+                             f"`{words(later.command)[:60]}` passed)")
+                break
+    return stale
+
+
+def check_point(path: Path, transcript: Transcript, events: list[Event], number: int,
+                boundary: Boundary) -> PointReport:
+    before = events_until_compaction(events, number)
+    index = Tracker(format="claude-code").feed_all(before)
+    markdown = summarize(before, template=load_template("default"), writer=ExtractiveWriter(), index=index).markdown
+    flat = words(markdown)
+    typed = typed_messages(transcript, boundary.line)
+    latest = typed[-1].text if typed else None
+    feedback = [m.text for m in typed if m.kind == "feedback"]
+    return PointReport(
+        name=f"{path.name} #{number}", summary=markdown, latest=latest,
+        latest_whole=latest is None or words(latest) in flat,
+        feedback=len(feedback), feedback_missing=[f for f in feedback if words(f) not in flat],
+        open_errors=len(index.ledger.open_errors),
+        stale_open=stale_open_errors(index, shell_runs(transcript, boundary.line)),
+        chars=len(markdown), tokens=count_tokens(markdown),
+        cc_chars=len(boundary.summary), cc_tokens=count_tokens(boundary.summary),
+    )

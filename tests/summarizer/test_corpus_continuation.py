@@ -1,0 +1,85 @@
+"""Done-when: at every Claude Code compaction of the corpus, the default summary is one an agent can continue from.
+
+At each real boundary, our default offline summary of everything before it
+must hold the person's latest message whole and every piece of feedback
+they typed when refusing a tool call; it must show no error as open that a
+later passing run of the same command, or a later successful commit after
+a failed one, covered; and it must be no longer than Claude Code's own
+summary written at that boundary, in characters and in tokens.  What the
+person typed and what ran are read from Claude Code's records
+(``cc_harness``), never through our adapters.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from cc_harness import Transcript, read_transcript
+from continuation_checks import PointReport, check_point
+
+from artifact_index.ingestion.loading import open_transcript
+from tests.conftest import CORPUS
+
+
+def _points() -> list[tuple[Path, int]]:
+    if not CORPUS.exists():
+        return []
+    return [(path, number) for path in sorted((CORPUS / "claude_code").glob("*.jsonl.gz"))
+            for number in range(1, len(_transcript(path).boundaries) + 1)]
+
+
+@functools.cache
+def _transcript(path: Path) -> Transcript:
+    return read_transcript(path)
+
+
+@functools.cache
+def _report(path: Path, number: int) -> PointReport:
+    transcript = _transcript(path)
+    events = list(open_transcript(path).events())
+    return check_point(path, transcript, events, number, transcript.boundaries[number - 1])
+
+
+POINTS = _points()
+
+
+@pytest.fixture(autouse=True)
+def _corpus(corpus_dir: Path) -> None:
+    """Skips, saying so, where ../shared/corpus is absent."""
+
+
+def test_the_corpus_has_compaction_points() -> None:
+    assert len(POINTS) >= 10, "expected the corpus's Claude Code compaction boundaries"
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_the_latest_user_message_is_whole(path: Path, number: int) -> None:
+    report = _report(path, number)
+    assert report.latest is not None and report.latest_whole, report.latest
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_every_refusal_feedback_is_kept(path: Path, number: int) -> None:
+    assert _report(path, number).feedback_missing == []
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_no_error_shown_open_was_covered_by_a_later_pass_or_commit(path: Path, number: int) -> None:
+    assert _report(path, number).stale_open == []
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_the_summary_is_no_longer_than_claude_codes_own(path: Path, number: int) -> None:
+    report = _report(path, number)
+    assert report.cc_chars > 0
+    assert report.within_cc, (
+        f"ours {report.chars} chars / {report.tokens} tokens, Claude Code's {report.cc_chars} / {report.cc_tokens}")
+
+
+def test_feedback_typed_when_refusing_a_commit_reaches_the_summary() -> None:
+    """The one real refusal with feedback before a boundary: the person stopped a commit they had not asked for."""
+    report = _report(CORPUS / "claude_code" / "entire__b6f735fbac66_0.jsonl.gz", 2)
+    assert report.feedback == 1
+    assert "(turn 216, feedback when refusing a call) no, I did not say commit anything" in report.summary

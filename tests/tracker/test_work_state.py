@@ -1,0 +1,80 @@
+"""The work unit's state from the session's git commands: branch, commits, pushes, what is left uncommitted."""
+
+from __future__ import annotations
+
+from itertools import count
+
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
+from artifact_index.trail.tracker import Tracker
+from artifact_index.trail.work_state import work_state
+
+_ids = count(1)
+
+
+def edit(path: str, turn: int) -> list[Event]:
+    call_id = f"e{next(_ids)}"
+    return [ToolCall(turn=turn, call_id=call_id, tool="Edit", arguments={"file_path": path},
+                     operations=(FileOperation(action="edit", path=path, old="a", new="b"),)),
+            ToolResult(turn=turn, call_id=call_id, status="success")]
+
+
+def shell(command: str, output: str, turn: int, ok: bool = True) -> list[Event]:
+    call_id = f"b{next(_ids)}"
+    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
+                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
+            ToolResult(turn=turn, call_id=call_id, status="success" if ok else "failure",
+                       failure=None if ok else "exit_status", output=output)]
+
+
+def state(*steps: list[Event]) -> dict[str, object]:
+    events: list[Event] = [SessionInfo(turn=0, cwd="/repo")]
+    for step in steps:
+        events += step
+    return work_state(Tracker(format="claude-code").feed_all(events))
+
+
+def test_commits_branch_and_what_is_left_uncommitted() -> None:
+    work = state(
+        shell("git checkout -b fix/totals", "Switched to a new branch 'fix/totals'\n", 1),
+        edit("/repo/cart.py", 2),
+        edit("/repo/tax.py", 3),
+        shell("git add cart.py && git commit -m 'Round totals'", "[fix/totals 4f2a9c1] Round totals\n"
+              " 1 file changed, 2 insertions(+), 1 deletion(-)\n", 4),
+        edit("/repo/cart.py", 5),
+    )
+    assert work["branch"] == "fix/totals"
+    assert work["commits"] == [{"turn": 4, "hash": "4f2a9c1", "branch": "fix/totals", "message": "Round totals",
+                                "files": ["cart.py"], "pushed": False}]
+    # tax.py was never committed; cart.py changed again after its commit.
+    assert work["uncommitted"] == ["cart.py", "tax.py"]
+
+
+def test_staging_survives_a_refused_commit_and_a_push_covers_earlier_commits() -> None:
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("git add -A && git commit -m 'wip'", "Pre-commit validation failed: [FORMAT]\n", 2, ok=False),
+        shell("git commit -m 'Round totals'", "[main 9e1d2b7] Round totals\n 1 file changed\n", 3),
+        shell("git push", "To github.com:shop/cart.git\n   1a2b3c4..9e1d2b7  main -> main\n", 4),
+    )
+    [commit] = work["commits"]  # type: ignore[misc]
+    assert (commit["hash"], commit["files"], commit["pushed"]) == ("9e1d2b7", ["cart.py"], True)
+    assert (work["branch"], work["uncommitted"]) == ("main", [])
+
+
+def test_commit_all_and_commit_of_paths() -> None:
+    work = state(
+        edit("/repo/a.py", 1),
+        edit("/repo/b.py", 1),
+        shell("git commit -am 'both tracked files'", "[main 1111111] both tracked files\n", 2),
+        edit("/repo/a.py", 3),
+        edit("/repo/b.py", 3),
+        shell("git commit -m 'only b' -- b.py", "[main 2222222] only b\n", 4),
+    )
+    assert [(c["hash"], c["files"]) for c in work["commits"]] == [  # type: ignore[attr-defined]
+        ("1111111", ["a.py", "b.py"]), ("2222222", ["b.py"])]
+    assert work["uncommitted"] == ["a.py"]
+
+
+def test_a_session_without_git_has_no_commits_and_everything_uncommitted() -> None:
+    work = state(edit("/repo/a.py", 1), shell("git status", "On branch main\nChanges not staged for commit:\n", 2))
+    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"]}
