@@ -7,7 +7,8 @@
     │   ├── UnreadableInput     missing file, permission, bad gzip, not text
     │   │   └── BinaryInput     the file is binary, so no transcript
     │   └── UnknownFormat       no adapter recognises the content / bad --format
-    └── StateError              a saved tracker state cannot be loaded
+    ├── StateError              a saved tracker state cannot be loaded, or a state file written
+    └── GrammarUnavailable      a tree-sitter grammar is not installed (never a silent drop)
 
 Lower-layer exceptions (``OSError``, ``json.JSONDecodeError``, ``gzip``
 errors, pydantic ``ValidationError``) are mapped to these with
@@ -19,6 +20,7 @@ from __future__ import annotations
 __all__ = [
     "ArtifactIndexError",
     "BinaryInput",
+    "GrammarUnavailable",
     "StateError",
     "TranscriptError",
     "UnknownFormat",
@@ -48,3 +50,11 @@ class UnknownFormat(TranscriptError):
 
 class StateError(ArtifactIndexError):
     """A saved tracker state is malformed or from an incompatible version."""
+
+
+class GrammarUnavailable(ArtifactIndexError):
+    """A tree-sitter grammar the analysis needs is not installed.
+
+    Without it shell-made changes and symbols would silently vanish, so it is
+    an error that names the package to install.
+    """

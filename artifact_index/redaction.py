@@ -222,6 +222,12 @@ _ENV_LINE = re.compile(
 _QUOTED_ASSIGNMENT = re.compile(
     r"(" + _NAME + r")[\"'\]]{0,2}[ \t]*(?::=|=>|==|=|:)[ \t]*(?:b|r|f)?(\"|'|`)([^\s\"'`\\]{4,})\2"
 )
+# Inside a line: DB_PASSWORD=value in a command, a sentence, a query string (?token=value&).
+# (A name may follow an escaped newline, as in a JSON-encoded file content: "X=1\\nDB_PASSWORD=...".)
+_INLINE_ASSIGNMENT = re.compile(
+    r"(?:(?<![\w.-])|(?<=\\[nrt]))(" + _NAME + r")=([^\s\"'`$<>(){}\[\];,&\\]{4,})"
+)
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
 # Escaped inside a JSON string: \"password\": \"literal\"
 _ESCAPED_ASSIGNMENT = re.compile(
     r"(" + _NAME + r")\\\"[ \t]*(?::|=)[ \t]*\\\"([^\s\"\\]{4,})\\\""
@@ -242,7 +248,7 @@ def _literal_is_secret(value: str) -> bool:
 
 # -- high entropy ---------------------------------------------------------------
 
-_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,200}={0,2}(?![A-Za-z0-9+/=_-])")
+_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,200}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"^[0-9a-fA-F-]+$")
 _DIGEST_PREFIX = re.compile(r"(?:sha\d+|md5|sha)[-:]$", re.IGNORECASE)
 # Object ids of APIs and agents (toolu_..., msg_bdrk_..., call_00_..., gen-1746002742-...),
@@ -310,10 +316,11 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         value_group = next(g for g in (2, 3, 4) if match.group(g) is not None)
         if label and _assigned_value_is_secret(match.group(value_group)):
             add(match.start(value_group), match.end(value_group), label)
-    for pattern, value_group in ((_QUOTED_ASSIGNMENT, 3), (_ESCAPED_ASSIGNMENT, 2)):
+    for pattern, value_group in ((_QUOTED_ASSIGNMENT, 3), (_ESCAPED_ASSIGNMENT, 2), (_INLINE_ASSIGNMENT, 2)):
         for match in pattern.finditer(text):
             label = secret_name(match.group(1))
-            if label and _literal_is_secret(match.group(value_group)):
+            value = match.group(value_group)
+            if label and _literal_is_secret(value) and not _CONSTANT.match(value):
                 add(match.start(value_group), match.end(value_group), label)
     for match in _CANDIDATE.finditer(text):
         if _looks_like_key(match.group(), text[max(0, match.start() - 8) : match.start()]):

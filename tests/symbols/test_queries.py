@@ -7,7 +7,6 @@ and C++ ``Type::`` qualifier), first and last line.
 
 from __future__ import annotations
 
-import warnings
 from importlib import resources
 from pathlib import Path
 
@@ -335,19 +334,15 @@ def test_unknown_language_has_no_definitions() -> None:
     assert definitions("def f():\n    pass\n", "cobol") == []
 
 
-def test_missing_grammar_gives_no_symbols_and_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_grammar_is_an_error_not_an_absence(monkeypatch: pytest.MonkeyPatch) -> None:
     # Simulate a Python without tree-sitter-languages and without the
-    # per-language package: grammars.py warns once, symbols are just absent.
+    # per-language package: symbols must not silently vanish.
     monkeypatch.setattr(grammars, "_bundled_library", lambda: None)
     monkeypatch.setitem(grammars._GRAMMARS, "ruby", ("ruby", "no_such_grammar_package", "language"))
     _clear_caches()
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            assert definitions("def run\nend\n", "ruby") == []
-            assert symbols.changed_symbols("", "def run\nend\n", "a.rb") == []
-            assert symbols.symbols_in_range("def run\nend\n", "a.rb", 1, 2) == []
-        assert [type(w.message) for w in caught] == [GrammarUnavailable]
+        with pytest.raises(GrammarUnavailable, match="install no-such-grammar-package"):
+            definitions("def run\nend\n", "ruby")
     finally:
         monkeypatch.undo()
         _clear_caches()

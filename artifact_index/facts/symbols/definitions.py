@@ -33,9 +33,9 @@ reported.
 
 Every public function returns an empty list rather than raising on input it
 cannot use: an unknown language, text with NUL bytes, text over
-:data:`MAX_SOURCE_CHARS` or nesting brackets a thousand deep, or a missing
-grammar (which :mod:`artifact_index.facts.symbols.grammars` reports once with a
-``GrammarUnavailable`` warning).
+:data:`MAX_SOURCE_CHARS` or nesting brackets a thousand deep.  A supported
+language whose grammar is not installed raises
+:class:`~artifact_index.exceptions.GrammarUnavailable`.
 """
 
 from __future__ import annotations

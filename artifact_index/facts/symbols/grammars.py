@@ -5,9 +5,10 @@ The grammars come from the shared library bundled in
 ``get_language`` needs an old tree-sitter, so the library is opened with
 ctypes and each ``tree_sitter_<name>`` entry point is wrapped in a PyCapsule,
 the form modern ``tree_sitter.Language`` accepts.  Where that package is
-missing (newer Pythons) the per-language packages (``tree-sitter-python``,
-...) are used when installed; otherwise :func:`language` returns None and
-callers work without a parse, after one warning.
+missing (newer Pythons, where ``pyproject.toml`` installs them instead) the
+per-language packages (``tree-sitter-python``, ...) are used.  A supported
+language whose grammar is in neither place is an error, never a silent
+drop: without the bash grammar every shell-made change would vanish.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from __future__ import annotations
 import ctypes
 import importlib
 import importlib.util
-import warnings
 from functools import cache
 from pathlib import Path
 
 from tree_sitter import Language, Parser
+
+from artifact_index.exceptions import GrammarUnavailable
 
 __all__ = ["GrammarUnavailable", "language", "parser"]
 
@@ -43,10 +45,6 @@ _GRAMMARS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class GrammarUnavailable(Warning):
-    """No grammar could be loaded for a language; features that need it are skipped."""
-
-
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -66,7 +64,11 @@ def _bundled_library() -> ctypes.CDLL | None:
 
 @cache
 def language(name: str) -> Language | None:
-    """The tree-sitter :class:`Language` called ``name``, or None when unavailable."""
+    """The tree-sitter :class:`Language` called ``name``; None for a language we have no grammar for.
+
+    Raises :class:`~artifact_index.exceptions.GrammarUnavailable` when the
+    grammar of a supported language is not installed.
+    """
     if name not in _GRAMMARS:
         return None
     symbol, package, function = _GRAMMARS[name]
@@ -78,14 +80,12 @@ def language(name: str) -> Language | None:
     try:
         module = importlib.import_module(package)
         return Language(getattr(module, function)())
-    except (ImportError, AttributeError):
-        warnings.warn(
-            f"no tree-sitter grammar for {name}: install tree-sitter-languages "
-            f"(Python 3.11/3.12) or {package.replace('_', '-')}; continuing without it",
-            GrammarUnavailable,
-            stacklevel=2,
-        )
-        return None
+    except (ImportError, AttributeError, ValueError) as exc:
+        # Loud: without the grammar, shell-made changes and symbols would silently vanish.
+        raise GrammarUnavailable(
+            f"no tree-sitter grammar for {name}: install {package.replace('_', '-')} (or, on Python 3.11 and "
+            f"3.12, tree-sitter-languages); reinstalling artifact-index installs the right one ({exc})"
+        ) from exc
 
 
 def parser(name: str) -> Parser | None:

@@ -17,6 +17,7 @@ from importlib import resources
 from tree_sitter import Query
 
 from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols.query_compat import compile_tags_query
 
 __all__ = ["language_for_path", "tags_query"]
 
@@ -113,4 +114,4 @@ def tags_query(language: str) -> Query | None:
         text = _query_text(language)
     except FileNotFoundError:
         return None
-    return Query(lang, text)
+    return compile_tags_query(lang, language, text)

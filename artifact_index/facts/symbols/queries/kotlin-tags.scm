@@ -10,6 +10,11 @@
   "enum"
   name: (type_identifier) @name.definition.enum) @definition.enum
 
+; tree-sitter-kotlin 1.x (the grammar on Python 3.13+) puts `enum` among the modifiers.
+(class_declaration
+  (modifiers (class_modifier "enum"))
+  name: (type_identifier) @name.definition.enum) @definition.enum
+
 (class_declaration
   name: (type_identifier) @name.definition.class) @definition.class
 
@@ -19,11 +24,24 @@
 (type_alias
   name: (type_identifier) @name.definition.type) @definition.type
 
+; tree-sitter-kotlin 1.x: the alias's name is its `type` field.
+(type_alias
+  type: (type_identifier) @name.definition.type) @definition.type
+
 (function_declaration
   receiver: [
     (user_type (type_identifier) @container)
     (nullable_type (user_type (type_identifier) @container))
   ]
+  name: (simple_identifier) @name.definition.method) @definition.method
+
+; tree-sitter-kotlin 1.x: the receiver has no field name; it is the type right before the name.
+(function_declaration
+  [
+    (user_type (type_identifier) @container)
+    (nullable_type (user_type (type_identifier) @container))
+  ]
+  .
   name: (simple_identifier) @name.definition.method) @definition.method
 
 (function_declaration
