@@ -21,10 +21,16 @@ from artifact_index.presentation.cli import (
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import compact_command, events_until_compaction, summary_command
+from summarizer.commands import (
+    compact_request,
+    events_until_compaction,
+    read_request_body,
+    summary_command,
+)
 from summarizer.exceptions import SummarizerError
+from summarizer.integrations.commands import register_integration_commands
 
-__all__ = ["register_commands"]
+__all__ = ["add_llm_options", "register_commands"]
 
 def cmd_probe(args: argparse.Namespace) -> int:
     from summarizer.evaluation.probes import probe_summary
@@ -76,8 +82,8 @@ def _warn(sentence: str) -> None:
 
 def cmd_compact(args: argparse.Namespace) -> int:
 
-    emit_json(compact_command(
-        args.request, context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
+    emit_json(compact_request(
+        read_request_body(args.request), context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
         model=args.model, config=args.config, template=args.template, force=args.force,
         instructions=args.instructions, exact_tokens=args.exact_tokens, report=_warn,
     ))
@@ -86,6 +92,7 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 def cmd_hook(args: argparse.Namespace) -> int:
     """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code)."""
+    from artifact_index.live.store import SessionStore
     from summarizer.integrations.hooks import run_hook
 
     try:
@@ -93,14 +100,14 @@ def cmd_hook(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr)
         return 0
-    run = run_hook(raw, args.event)
+    run = run_hook(raw, args.event, agent=args.agent, store=lambda: SessionStore(args.store))
     if run.note:
         print(run.note, file=sys.stderr)
     emit_text(run.output)
     return run.exit_code
 
 
-def _add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
     parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
                         help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
                              f"(default: {default_template})")
@@ -125,9 +132,8 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     probe.set_defaults(run=cmd_probe)
 
     summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
-    summary.add_argument("transcript", help="transcript file (.gz allowed) or - for standard input")
-    summary.add_argument("--format", metavar="NAME", help="skip detection and read as NAME")
-    _add_llm_options(summary, "default")
+    add_transcript_arguments(summary, json_option=False)
+    add_llm_options(summary, "default")
     summary.add_argument("--previous", metavar="SUMMARY.md",
                          help="the previous summary: its narrative is the anchor, only later turns are summarised")
     summary.add_argument("--strategy", choices=["anchored", "regenerative"], default="anchored",
@@ -145,12 +151,18 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
     compact.add_argument("--exact-tokens", action="store_true",
                          help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
-    _add_llm_options(compact, "claude-code")
+    add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
 
-    hook = sub.add_parser("hook", help="a Claude Code hook: the exact file trail after a compaction "
+    hook = sub.add_parser("hook", help="an agent's compaction hook: the exact file trail after a compaction "
                                        "(reads the hook input JSON on standard input)")
     # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
-    hook.add_argument("--event", metavar="SessionStart|PreCompact",
+    hook.add_argument("--event", metavar="SessionStart|PreCompact|PostCompact",
                       help="the hook event (default: hook_event_name of the input)")
+    hook.add_argument("--agent", default="claude-code", metavar="claude-code|codex|opencode",
+                      help="whose hook input it is (default: claude-code)")
+    hook.add_argument("--store", metavar="FILE", help="the session store PreCompact snapshots into and PostCompact "
+                                                      "logs into (default: $ARTIFACT_INDEX_STORE, else the user's)")
     hook.set_defaults(run=cmd_hook)
+
+    register_integration_commands(sub)

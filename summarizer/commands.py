@@ -25,7 +25,14 @@ from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
 
-__all__ = ["EVENT_LOG_FILE", "compact_command", "events_until_compaction", "make_writer", "summary_command"]
+__all__ = [
+    "EVENT_LOG_FILE",
+    "compact_request",
+    "events_until_compaction",
+    "make_writer",
+    "read_request_body",
+    "summary_command",
+]
 
 
 EVENT_LOG_FILE = "events.jsonl"
@@ -89,11 +96,22 @@ def summary_command(
                      index=tracker.index, extra_context=instructions)
 
 
-def compact_command(
-    request_path: str,
+def read_request_body(path: str) -> dict[str, Any]:
+    """The API request body in the JSON file at ``path`` (``-``: standard input)."""
+    from artifact_index.ingestion.source import read_source
+
+    source = read_source(path)
+    body = source.document
+    if not isinstance(body, dict):
+        raise SummarizerError(f"{source.name} is not a JSON request body (an object with \"messages\")")
+    return body
+
+
+def compact_request(
+    body: dict[str, Any],
     *,
     context_window: int | None = None,
-    state_dir: str | None = None,
+    state_dir: str | Path | None = None,
     use_llm: bool | None = None,
     model: str | None = None,
     config: str | None = None,
@@ -103,20 +121,15 @@ def compact_command(
     exact_tokens: bool = False,
     report: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Compact the request body at ``request_path``; ``report`` gets one sentence per problem worked around.
+    """Compact an API request body; ``report`` gets one sentence per problem worked around.
 
     With ``state_dir``, the whole read-compact-write runs under the
     directory's lock, so concurrent compactions on one directory take turns.
     """
-    from artifact_index.ingestion.source import read_source
     from artifact_index.state_files import state_lock
     from summarizer.compaction.request import run_compact
     from summarizer.compaction.summary_message import load_summary_key, user_state_directory
 
-    source = read_source(request_path)
-    body = source.document
-    if not isinstance(body, dict):
-        raise SummarizerError(f"{source.name} is not a JSON request body (an object with \"messages\")")
     chosen_model = pick_model(model, load_settings(config), body.get("model"))
     writer = make_writer(use_llm, chosen_model)
     folder = Path(state_dir) if state_dir else None

@@ -25,9 +25,11 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """`compact` without --state-dir keeps its summary key in the user's state directory: a temporary one here."""
+    """`compact` without --state-dir keeps its summary key in the user's state directory, and the hooks write
+    to the user's session store: temporary ones here."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ARTIFACT_INDEX_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
+        patch.setenv("ARTIFACT_INDEX_STORE", str(tmp_path_factory.mktemp("store") / "sessions.db"))
         yield
 
 

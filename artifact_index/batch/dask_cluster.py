@@ -30,8 +30,9 @@ def dask_executor(address: str | None, jobs: int) -> Iterator[Executor]:
             client = Client(address, timeout="10s")
         else:
             # One thread per worker: the work is pure Python, so threads would only contend for the GIL.
+            # Its web server on a free loopback port: the usual 8787 may be taken, and it serves no one here.
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, host="127.0.0.1")
+                                   dashboard_address="127.0.0.1:0", host="127.0.0.1")
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:

@@ -28,6 +28,7 @@ __all__ = [
     "ReportedChange",
     "ResultStatus",
     "SessionInfo",
+    "ShellDialect",
     "Submission",
     "ToolCall",
     "ToolResult",
@@ -52,6 +53,8 @@ FileAction = Literal[
 ]
 
 OperationSource = Literal["tool", "shell", "patch"]
+
+ShellDialect = Literal["bash", "cmd", "powershell"]
 
 ResultStatus = Literal["success", "failure", "unknown"]
 
@@ -100,6 +103,9 @@ class FileOperation(_Model):
     cwd: str | None = None
     source: OperationSource = "tool"
     detail: str | None = None  # free text shown to users, e.g. why the effect is unknown
+    # The shell a ``shell`` command is written for, when the harness says
+    # (Copilot CLI's ``powershell`` tool); None: recognised from the command.
+    dialect: ShellDialect | None = None
 
 
 class ReportedChange(_Model):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.ingestion.patches import parse_patch
 
 __all__ = [
@@ -71,6 +71,8 @@ SHELL_TOOLS = {
     "executebashaction", "cmd", "powershell", "run", "execute",
 }
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
+# Shell tools whose name says which shell runs the command.
+_DIALECTS: dict[str, ShellDialect] = {"powershell": "powershell", "cmd": "cmd"}
 
 
 def path_argument(arguments: dict[str, Any]) -> str | None:
@@ -200,6 +202,7 @@ def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None)
                 command=command,
                 cwd=workdir if isinstance(workdir, str) and workdir else cwd,
                 source="shell",
+                dialect=_DIALECTS.get(key),
             )
         ]
     path = path_argument(arguments)

@@ -23,16 +23,18 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
 from artifact_index.redaction import redact_json
+from artifact_index.state_files import private_directory
 
 __all__ = [
     "STORE_VARIABLE",
+    "Compaction",
     "SessionNotFound",
     "SessionRow",
     "SessionStore",
@@ -111,6 +113,19 @@ _MIGRATIONS: tuple[tuple[str, str], ...] = (
             PRIMARY KEY (session, position)
         );
     """),
+    ("002_compactions", """
+        CREATE TABLE compactions (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            trigger TEXT,
+            changed INTEGER NOT NULL,
+            summary_chars INTEGER,
+            overall REAL,
+            probes TEXT
+        );
+        CREATE INDEX compactions_session ON compactions(session, at);
+    """),
 )
 
 
@@ -162,6 +177,20 @@ class SessionRow(BaseModel):
     open_errors: int
 
 
+class Compaction(BaseModel):
+    """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    at: str
+    phase: Literal["pre", "post"]
+    trigger: str | None  # manual or auto, as the agent says
+    changed: int  # files changed before the compaction
+    summary_chars: int | None = None
+    overall: float | None = None  # the summary's probe score, 0 to 1
+    probes: list[dict[str, Any]] = []  # each probe's kind, score and what the summary missed
+
+
 class Touch(BaseModel):
     """One session's dealings with one file."""
 
@@ -181,6 +210,8 @@ _ROW = """
     FROM sessions s
 """
 _ROW_FIELDS = tuple(SessionRow.model_fields)
+_SESSION_COLUMNS = ("id", "transcript", "format", "session_id", "agent", "model", "root", "title", "turns", "events",
+                    "skipped", "started", "last_activity", "indexed_at", "size", "mtime_ns")
 
 
 def _escape_like(text: str) -> str:
@@ -197,10 +228,14 @@ class SessionStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_store_path()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The store quotes sessions (paths, error messages): its owner's only, like the tracker states.
+            private_directory(self.path.parent)
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
             with self._connection() as db:
                 self._migrate(db)
         except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
+        except StateError as exc:
             raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
 
     @contextmanager
@@ -252,9 +287,15 @@ class SessionStore:
         """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file."""
         record = SessionRecord.model_validate(redact_json(record.model_dump()))
         with self._use(write=True) as db:
-            db.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
+            # The session's row is updated in place, so what hangs off it besides its facts (the
+            # compaction log) stays; its facts are replaced whole.
+            for table in ("files", "errors", "tests"):
+                db.execute(f"DELETE FROM {table} WHERE session = ?", (record.id,))
+            columns = ", ".join(_SESSION_COLUMNS)
             db.execute(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO sessions ({columns}) VALUES ({', '.join('?' * len(_SESSION_COLUMNS))}) "
+                f"ON CONFLICT(id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
                 (record.id, record.transcript, record.format, record.session_id, record.agent, record.model,
                  record.root, record.title, record.turns, record.events, record.skipped, record.started,
                  record.last_activity, _now(), record.size, record.mtime_ns),
@@ -273,6 +314,21 @@ class SessionStore:
                 "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?)",
                 [(record.id, n, t.command, t.passed, t.failed, t.turn) for n, t in enumerate(record.tests)],
             )
+
+    def log_compaction(self, session: str, compaction: Compaction) -> None:
+        """Add ``compaction`` to the log of the stored ``session`` (kept even when the session is stored again)."""
+        with self._use(write=True) as db:
+            db.execute("INSERT INTO compactions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (session, compaction.at, compaction.phase, compaction.trigger, compaction.changed,
+                        compaction.summary_chars, compaction.overall, json.dumps(redact_json(compaction.probes))))
+
+    def compactions(self, session: str) -> list[Compaction]:
+        """The compactions logged for ``session``, oldest first."""
+        with self._use() as db:
+            rows = db.execute("SELECT at, phase, trigger, changed, summary_chars, overall, probes FROM compactions "
+                              "WHERE session = ? ORDER BY at, rowid", (session,)).fetchall()
+        return [Compaction(at=r[0], phase=r[1], trigger=r[2], changed=r[3], summary_chars=r[4], overall=r[5],
+                           probes=json.loads(r[6]) if r[6] else []) for r in rows]
 
     def stamp(self, transcript: str | Path) -> tuple[int, int] | None:
         """Size and modification time of ``transcript`` when it was stored, or None if it never was."""

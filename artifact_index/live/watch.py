@@ -13,7 +13,6 @@ store: sessions are history.
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -23,15 +22,14 @@ from typing import Any, Literal
 from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.runner import run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UnreadableInput
-from artifact_index.live.follow import LiveTranscript
+from artifact_index.live.followed import Followed
 from artifact_index.live.indexing import index_for_store
 from artifact_index.live.record import SessionRecord, session_record
 from artifact_index.live.store import SessionStore
 
 __all__ = ["Update", "Watcher"]
 
-# Transcripts followed at once; the least recently changed is dropped beyond
-# this and read whole again if it changes later.
+# Transcripts followed at once (see Followed).
 _FOLLOWED = 64
 _SKIPPED_FOLDERS = ("node_modules", "__pycache__")
 
@@ -63,8 +61,7 @@ class Watcher:
         self._files = {os.path.realpath(p) for p in paths if not os.path.isdir(p)}
         self._folders = [os.path.realpath(p) for p in paths if os.path.isdir(p)]
         self._arguments = list(paths)
-        self._followed: OrderedDict[str, LiveTranscript] = OrderedDict()
-        self._limit = followed
+        self._followed = Followed(followed)
 
     # -- the first pass ---------------------------------------------------------------
     def stale(self, *, force: bool = False) -> tuple[list[Candidate], int]:
@@ -106,32 +103,24 @@ class Watcher:
     def changed(self, path: str) -> Update | None:
         """Read what was appended to ``path``; its new record, or None while its format is unknown."""
         real = os.path.realpath(path)
-        live = self._followed.pop(real, None)
-        if live is None:
-            try:
-                live = LiveTranscript(real, self.format)
-            except ArtifactIndexError as exc:
-                return Update(path, "failed", message=str(exc))
-        try:
-            refresh = live.refresh()
-            stat = os.stat(real)
-        except FileNotFoundError:
+        if not os.path.isfile(real):
             return None  # gone meanwhile: the deletion is its own change
+        try:
+            with self._followed.lock:
+                live, refresh = self._followed.refresh(real, self.format)
+                stat = os.stat(real)
+                if live.format is None:
+                    return None
+                if not refresh.new_events and not refresh.rebuilt:
+                    return Update(path, "unchanged")
+                record = session_record(real, live.index, live.events, len(live.skipped), stat)
         except (ArtifactIndexError, OSError) as exc:
             return Update(path, "failed", message=str(exc))
-        self._followed[real] = live
-        while len(self._followed) > self._limit:
-            self._followed.popitem(last=False)
-        if live.format is None:
-            return None
-        if not refresh.new_events and not refresh.rebuilt:
-            return Update(path, "unchanged")
-        record = session_record(real, live.index, live.events, len(live.skipped), stat)
         self.store.save(record)
         return Update(path, "stored", record, refresh.new_events, refresh.rebuilt)
 
     def gone(self, path: str) -> None:
-        self._followed.pop(os.path.realpath(path), None)
+        self._followed.drop(path)
 
     def follow(self, stop: Any = None, *, debounce_ms: int = 200) -> Iterator[Update]:
         """Updates as the watched transcripts change, until ``stop`` (a ``threading.Event``) is set or Ctrl-C."""

@@ -36,22 +36,25 @@ from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.adapters import known_formats
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.presentation.render import (
+    decisions_json,
     decisions_table,
+    errors_json,
     errors_table,
     files_json,
     files_table,
+    history_json,
     history_table,
-    op_json,
+    show_json,
     show_text,
     symbols_json,
     symbols_table,
+    tasks_json,
     tasks_table,
 )
 from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_json, redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
-from artifact_index.trail.work_state import work_state
 
 __all__ = [
     "PLUGIN_GROUP",
@@ -110,12 +113,10 @@ def cmd_files(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     index, _ = _index(args)
-    ops = index.history(args.path)
-    diff = index.net_diff(args.path)
     if args.json:
-        emit_json({"path": args.path, "ops": [op_json(op) for op in ops], "net_diff": diff})
+        emit_json(history_json(index, args.path))
     else:
-        emit_text(history_table(args.path, ops, net_diff=diff))
+        emit_text(history_table(args.path, index.history(args.path), net_diff=index.net_diff(args.path)))
     return 0
 
 
@@ -130,32 +131,26 @@ def cmd_symbols(args: argparse.Namespace) -> int:
 
 def cmd_decisions(args: argparse.Namespace) -> int:
     index, _ = _index(args)
-    decisions = index.decisions()
     if args.json:
-        emit_json({"decisions": decisions})
+        emit_json(decisions_json(index))
     else:
-        emit_text(decisions_table(decisions))
+        emit_text(decisions_table(index.decisions()))
     return 0
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
     index, _ = _index(args)
-    tasks = index.tasks()
     if args.json:
-        emit_json({"tasks": tasks, "user_messages": index.user_messages()})
+        emit_json(tasks_json(index))
     else:
-        emit_text(tasks_table(tasks))
+        emit_text(tasks_table(index.tasks()))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
-        emit_json({**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
-               "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
-               "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages(),
-               "work": work_state(index)})
+        emit_json(show_json(index, skipped=len(loaded.skipped)))
     else:
         emit_text(show_text(index))
     return 0
@@ -164,8 +159,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_errors(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json({"original": index.original_error(), "errors": index.errors(), "tests": index.tests(),
-                   "failed_runs": index.failed_runs()})
+        emit_json(errors_json(index))
     else:
         emit_text(errors_table(index))
     return 0

@@ -9,15 +9,20 @@ from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
 from artifact_index.trail.work_state import work_state
 
 __all__ = [
+    "decisions_json",
     "decisions_table",
+    "errors_json",
     "errors_table",
     "files_json",
     "files_table",
+    "history_json",
     "history_table",
     "op_json",
+    "show_json",
     "show_text",
     "symbols_json",
     "symbols_table",
+    "tasks_json",
     "tasks_table",
 ]
 
@@ -71,13 +76,18 @@ def files_json(
         "files": [_file_json(e) for e in entries if e.status is not None and e.submitted is not False],
         "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
         "submission": index.submission(),
-        "failed": [_file_json(e) for e in entries if e.status is None],
+        "failed": [_file_json(e) for e in entries if _only_failed(e)],
         "unknown_effects": [
             {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
             for op in index.unknown_effects()
         ],
         "skipped_lines": skipped,
     }
+
+
+def _only_failed(entry: FileEntry) -> bool:
+    """Touched only by calls that failed (not the source of a copy, which is neither changed nor read)."""
+    return entry.status is None and any(op.result == "failure" for op in entry.ops)
 
 
 _ORDER = {"created": 0, "modified": 1, "deleted": 2, "reverted": 3, "read": 4}
@@ -156,7 +166,7 @@ def files_table(index: ArtifactIndex, *, all_files: bool = True, workspace_only:
         lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
     if outside:
         lines += ["", f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):", *_rows(outside)]
-    failed_only = [e for e in index.files() if e.status is None]
+    failed_only = [e for e in index.files() if _only_failed(e)]
     if failed_only:
         lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "
                      + ", ".join(e.path for e in failed_only[:10]) + ("…" if len(failed_only) > 10 else ""))
@@ -318,3 +328,31 @@ def errors_table(index: ArtifactIndex) -> str:
                      f"{t['failed']} failed, {t['skipped']} skipped"
                      + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else ""))
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"
+
+
+def history_json(index: ArtifactIndex, path: str) -> dict[str, Any]:
+    """``history --json``: one file's operations and its net diff (None where the session did not show both sides)."""
+    return {"path": path, "ops": [op_json(op) for op in index.history(path)], "net_diff": index.net_diff(path)}
+
+
+def errors_json(index: ArtifactIndex) -> dict[str, Any]:
+    """``errors --json``: the original error, the ledger, the last result of each test command, failed runs."""
+    return {"original": index.original_error(), "errors": index.errors(), "tests": index.tests(),
+            "failed_runs": index.failed_runs()}
+
+
+def decisions_json(index: ArtifactIndex) -> dict[str, Any]:
+    return {"decisions": index.decisions()}
+
+
+def tasks_json(index: ArtifactIndex) -> dict[str, Any]:
+    return {"tasks": index.tasks(), "user_messages": index.user_messages()}
+
+
+def show_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+    """``show --json``: everything at once."""
+    # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
+    return {**files_json(index, skipped=skipped), "symbols": symbols_json(index)["files"],
+            "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
+            "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages(),
+            "work": work_state(index)}

@@ -18,7 +18,7 @@ from artifact_index.redaction import redact_json, redact_text
 
 if TYPE_CHECKING:
     from artifact_index.live.record import StoredError, StoredFile
-    from artifact_index.live.store import SessionRow, SessionStore
+    from artifact_index.live.store import Compaction, SessionRow, SessionStore
     from artifact_index.live.watch import Update, Watcher
 
 __all__ = ["add_session_commands"]
@@ -65,6 +65,18 @@ def _error_line(error: StoredError) -> str:
             f"(turns {_span(error.first_turn, error.last_turn)})")
 
 
+def _compaction_line(compaction: Compaction) -> str:
+    when = f"    compaction {_when(compaction.at)}{f' ({compaction.trigger})' if compaction.trigger else ''}"
+    if compaction.phase == "pre":
+        return f"{when}: snapshot before it, {compaction.changed} file(s) changed"
+    scored = "; ".join(
+        f"{p['kind']} {p['expected'] - len(p['missing'])}/{p['expected']}"
+        + (f" (missed: {', '.join(p['missing'][:5])}{'…' if len(p['missing']) > 5 else ''})" if p["missing"] else "")
+        for p in compaction.probes)
+    overall = f"{compaction.overall:.2f}" if compaction.overall is not None else "-"
+    return f"{when}: the agent's summary scored {overall}" + (f": {scored}" if scored else "")
+
+
 def _session_rows(rows: list[SessionRow]) -> list[str]:
     return _table(
         ("LAST ACTIVITY", "ID", "FORMAT", "TURNS", "CHANGED", "READ", "OPEN ERRORS", "ROOT"),
@@ -88,6 +100,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
                 item["files"] = [f.model_dump() for f in store.files(row.id) if f.status in _CHANGED]
             if args.open_errors:
                 item["errors"] = [e.model_dump() for e in errors.get(row.id, [])]
+            if args.compactions:
+                item["compactions"] = [c.model_dump() for c in store.compactions(row.id)]
             sessions.append(item)
         _say(json.dumps(redact_json({"store": str(store.path), "sessions": sessions}), indent=2,
                         ensure_ascii=False))
@@ -105,6 +119,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         if args.changed:
             out += [_file_line(file) for file in store.files(row.id) if file.status in _CHANGED]
         out += [_error_line(error) for error in errors.get(row.id, [])]
+        if args.compactions:
+            out += [_compaction_line(c) for c in store.compactions(row.id)]
     out.append(f"\n{len(rows)} session(s), {sum(r.changed for r in rows)} file change(s), "
                f"{sum(r.open_errors for r in rows)} open error(s)")
     _say("\n".join(out))
@@ -226,6 +242,8 @@ def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     sessions.add_argument("--since", metavar="WHEN", help="only sessions active since WHEN: 7d, 24h, 2w, 2026-11-01")
     sessions.add_argument("--changed", action="store_true", help="list each session's changed files")
     sessions.add_argument("--open-errors", action="store_true", help="list each session's open errors")
+    sessions.add_argument("--compactions", action="store_true",
+                          help="list the compactions the hooks saw: snapshots, and how each summary scored")
     sessions.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _add_store_option(sessions)
     sessions.set_defaults(run=cmd_sessions)

@@ -247,12 +247,14 @@ class Tracker:
         if shell_cwd and not is_absolute(shell_cwd):
             shell_cwd = join(cwd, shell_cwd)
         analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=self,
-                                   workspace=meta.get("root"), output=result.output or None)
+                                   workspace=meta.get("root"), output=result.output or None, dialect=op.dialect)
         if analysis.directories:
             meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
+        if analysis.cleared:
+            meta["cleared_directories"] = sorted({*meta.get("cleared_directories", []), *analysis.cleared})
         if analysis.scratch_files:
-            # Temporary files (a /tmp script the agent writes, then runs) are
-            # not workspace changes, but a later command may run them.
+            # What temporary files hold (a /tmp script the agent writes, then
+            # runs): a later command may run them.
             meta["scratch"] = {**meta.get("scratch", {}), **analysis.scratch_files}
         # The output shows one file only when reading it is the whole command
         # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
@@ -261,6 +263,10 @@ class Tracker:
             and " ".join((effects[0].command or "").split()) == " ".join((op.command or "").split())
         touched: set[str] = set()
         for effect in effects:
+            if effect.cwd and not is_absolute(effect.cwd):
+                # With no known start, the analysis already placed the path
+                # under its relative `cd`: joining that again would double it.
+                effect = effect.model_copy(update={"cwd": None})
             touched |= self._apply(call, effect, shell_cwd, result, forced_ok=True, single_read=lone_read)
         if op.command:
             # Staging and `git diff > patch.txt` decide what a later submission holds.  Followed
@@ -494,8 +500,13 @@ class Tracker:
         return data
 
     def _in_new_directory(self, key: str) -> bool:
-        """Whether ``key`` lies in a directory this session created (so it cannot predate the session)."""
-        directories = self.index.meta.get("directories")
+        """Whether ``key`` lies in a directory this session created or emptied (so it cannot predate the session).
+
+        Called when the file is first seen: a file first seen in a directory
+        after ``rm -r`` removed it was made after that.
+        """
+        meta = self.index.meta
+        directories = [*meta.get("directories", []), *meta.get("cleared_directories", [])]
         if not directories:
             return False
         root = self.index.meta.get("root")

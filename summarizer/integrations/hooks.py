@@ -1,13 +1,22 @@
-"""Claude Code hooks: put the exact file trail back into the context after a compaction.
+"""Agent hooks: put the exact file trail back into the context after a compaction.
 
-Claude Code runs a ``SessionStart`` hook with ``"source": "compact"`` right
-after it compacts, and adds what the hook returns as ``additionalContext`` to
-the new context; a ``PreCompact`` hook's output reaches the compaction as
-instructions.  Both get the hook input on standard input, with
-``transcript_path``.  :func:`hook_response` answers either with the index's
-exact sections (files changed with their symbols, open errors, test status,
-open tasks, files read), so the agent neither forgets an edit nor re-reads a
-file to learn what it already knew.
+Claude Code and Codex run a ``SessionStart`` hook with ``"source":
+"compact"`` right after they compact, and add what the hook returns as
+``additionalContext`` to the new context.  Claude Code also runs
+``PreCompact`` before (its plain output is shown in the transcript; whether
+it reaches the compaction is not documented) and ``PostCompact`` after,
+with the summary it wrote (``compact_summary``).  OpenCode's plugin hook
+``experimental.session.compacting`` adds context strings to the compaction
+prompt; our plugin asks this module for them as a ``PreCompact``.  Every
+hook gets its input on standard input; :mod:`~summarizer.integrations.agents`
+finds the transcript it is about.
+
+:func:`hook_response` answers with the index's exact sections (files
+changed with their symbols, open errors, test status, open tasks, files
+read), so the agent neither forgets an edit nor re-reads a file to learn
+what it already knew.  ``PreCompact`` also stores a snapshot of the trail in
+the session store, and ``PostCompact`` scores the agent's summary and logs
+what it missed (:mod:`~summarizer.integrations.compactions`).
 
 Two promises to the host:
 
@@ -26,12 +35,16 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
+from summarizer.integrations.agents import AGENTS, transcript_of
 from summarizer.sections.facts import SessionFacts, facts_from_index
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 
@@ -54,6 +67,7 @@ _SECTIONS = (
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
+_EVENTS = ("SessionStart", "PreCompact", "PostCompact")
 
 
 def _items(body: str) -> list[str]:
@@ -120,10 +134,12 @@ def _fill_by_priority(rendered: list[tuple[str, str, str, str]], limit: int, tra
     return text
 
 
-def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT) -> str:
-    """What to print for a Claude Code hook invocation (JSON for SessionStart, text for PreCompact).
+def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
+                  index: ArtifactIndex | None = None) -> str:
+    """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
-    At most ``limit`` characters, secrets redacted.  Raises
+    At most ``limit`` characters, secrets redacted; ``index`` is the
+    transcript's, when already built.  Raises
     :class:`~summarizer.exceptions.SummarizerError` (or an engine error) when
     the input is unusable; :func:`run_hook` is the fail-open wrapper.
     """
@@ -132,8 +148,9 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT) ->
         raise SummarizerError("the hook input has no transcript_path")
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in ("SessionStart", "PreCompact"):
-        raise SummarizerError(f"hook event {event!r} is not supported (SessionStart, PreCompact)")
-    index, _ = build_index(transcript)
+        raise SummarizerError(f"hook event {event!r} has no context to give (SessionStart, PreCompact)")
+    if index is None:
+        index, _ = build_index(transcript)
     facts = facts_from_index(index)
     room = limit
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
@@ -159,8 +176,43 @@ class HookRun:
     exit_code: int = 0
 
 
-def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_LIMIT) -> HookRun:
-    """Answer a hook invocation, failing open: any error gives exit 0, no output and a one-line note."""
+def _reason(exc: Exception) -> str:
+    reason = str(exc) if isinstance(exc, SummarizerError) or type(exc).__module__.startswith(
+        "artifact_index") else f"{type(exc).__name__}: {exc}"
+    return " ".join(redact_text(reason).split())[:500]
+
+
+def _answer(hook_input: dict[str, Any], agent: str, limit: int, store: Callable[[], SessionStore] | None) -> HookRun:
+    from summarizer.integrations.compactions import read_transcript, score_summary, snapshot
+
+    event = str(hook_input.get("hook_event_name") or "SessionStart")
+    if event not in _EVENTS:
+        raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
+    read = read_transcript(transcript_of(agent, hook_input))
+    hook_input = {**hook_input, "transcript_path": str(read.path)}
+    trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
+    if event == "PostCompact":
+        summary = hook_input.get("compact_summary")
+        if not isinstance(summary, str) or not summary.strip():
+            raise SummarizerError("the PostCompact hook input has no compact_summary to score")
+        return HookRun(redact_text(score_summary(read, summary, trigger, store() if store else None)) + "\n", None)
+    output = hook_response(hook_input, limit - 1, read.index) + "\n"
+    note = None
+    if event == "PreCompact" and store is not None:
+        try:
+            snapshot(read, trigger, store())
+        except Exception as exc:  # the snapshot is a record; the context still goes out
+            note = f"artifact-index hook: no snapshot in the session store ({_reason(exc)})"
+    return HookRun(output, note)
+
+
+def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_LIMIT, *,
+             agent: str = "claude-code", store: Callable[[], SessionStore] | None = None) -> HookRun:
+    """Answer a hook invocation of ``agent``, failing open: any error gives exit 0, no output and a one-line note.
+
+    ``store`` opens the session store that ``PreCompact`` snapshots and
+    ``PostCompact`` logs into (none: nothing is kept).
+    """
     try:
         try:
             hook_input = json.loads(raw_input or "{}")
@@ -168,11 +220,11 @@ def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_
             raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
         if not isinstance(hook_input, dict):
             raise SummarizerError("the hook input on standard input is not a JSON object")
+        if agent not in AGENTS:
+            raise SummarizerError(f"unknown agent {agent!r} ({', '.join(AGENTS)})")
         if event:
             hook_input["hook_event_name"] = event
-        return HookRun(hook_response(hook_input, limit - 1) + "\n", None)
+        return _answer(hook_input, agent, limit, store)
     except Exception as exc:  # a hook must never stop the agent: every failure is a note, never a block
-        reason = str(exc) if isinstance(exc, SummarizerError) or type(exc).__module__.startswith(
-            "artifact_index") else f"{type(exc).__name__}: {exc}"
-        line = " ".join(redact_text(reason).split())[:500]
-        return HookRun("", f"artifact-index hook: skipped, the session goes on without the file trail ({line})")
+        return HookRun("", f"artifact-index hook: skipped, the session goes on without the file trail "
+                           f"({_reason(exc)})")

@@ -65,8 +65,15 @@ _FACTS: tuple[tuple[str, str, int], ...] = (
 
 
 def _facts_text(request: NarrativeRequest) -> str:
-    return "\n\n".join(f"### {title}\n{render_index_section(key, request.facts, detail)}"
-                        for title, key, detail in _FACTS)
+    # Only the span's own words travel: what the agent said before it is the anchor's business.
+    first = request.span_turns[0]
+    facts = request.facts
+    last = facts.last_assistant if facts.last_assistant is not None and facts.last_assistant.turn >= first else None
+    facts = facts.model_copy(update={
+        "recent_messages": [m for m in facts.recent_messages if m.turn >= first],
+        "activity": [a for a in facts.activity if a.turn >= first], "last_assistant": last,
+    })
+    return "\n\n".join(f"### {title}\n{render_index_section(key, facts, detail)}" for title, key, detail in _FACTS)
 
 
 def _anchor_text(request: NarrativeRequest) -> str:

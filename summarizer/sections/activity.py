@@ -12,25 +12,37 @@ import json
 import re
 from collections.abc import Sequence
 
-from artifact_index.ingestion.events import Event, ToolCall, ToolResult
-from summarizer.sections.facts import ActivityFact
+from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
+from summarizer.sections.facts import ActivityFact, MessageFact
 
-__all__ = ["recent_activity"]
+__all__ = ["recent_activity", "recent_messages"]
 
 _TARGET = 160
 _OUTPUT_LINES = 4
 _OUTPUT = 400
 
 
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+
+
 def _target(call: ToolCall) -> str:
+    """What the call acted on: its command or file, as the adapter read it, else its arguments."""
+    pattern = call.arguments.get("pattern") or call.arguments.get("query")
+    if isinstance(pattern, str) and pattern.strip():  # a search: what was looked for matters most
+        where = call.arguments.get("path") or call.arguments.get("glob")
+        return _short(f"{pattern} in {where}" if isinstance(where, str) and where else pattern)
+    for op in call.operations:
+        named = op.command if op.action == "shell" else op.path
+        if named:
+            return _short(named)
     arguments = call.arguments
-    for key in ("command", "cmd", "file_path", "path", "filePath", "pattern", "url", "query"):
+    for key in ("command", "cmd", "file_path", "path", "filePath", "url"):
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
-            text = " ".join(value.split())
-            return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
-    text = json.dumps(arguments, ensure_ascii=False, default=str)
-    return text if len(text) <= _TARGET else text[: _TARGET - 1] + "…"
+            return _short(value)
+    return _short(json.dumps(arguments, ensure_ascii=False, default=str))
 
 
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
@@ -74,3 +86,14 @@ def _shows_output(call: ToolCall) -> bool:
     """Whether the call's output is news to the agent: a command's, not a file read's."""
     name = call.tool.lower()
     return any(op.action == "shell" for op in call.operations) or any(word in name for word in _OUTPUT_WORTH_KEEPING)
+
+
+def recent_messages(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:
+    """The main agent's last ``limit`` messages, oldest first: the thread of what it was doing."""
+    found: list[MessageFact] = []
+    for event in reversed(events):
+        if isinstance(event, AssistantMessage) and event.sidechain is None and event.text.strip():
+            found.append(MessageFact(turn=event.turn, text=event.text))
+            if len(found) == limit:
+                break
+    return list(reversed(found))

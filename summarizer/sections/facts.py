@@ -141,6 +141,7 @@ class SessionFacts(_Fact):
     last_assistant: MessageFact | None
     work: WorkFact = WorkFact()
     activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
+    recent_messages: list[MessageFact] = []  # the agent's last messages, oldest first (from the events)
 
     @property
     def changed(self) -> list[FileFact]:

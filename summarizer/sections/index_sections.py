@@ -188,9 +188,17 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     return "\n".join(lines)
 
 
+_EARLIER_MESSAGES_AT = {0: 5, 1: 4, 2: 2, 3: 0}
+
+
 def _last_activity(facts: SessionFacts, detail: int) -> str:
     lines = []
     last = facts.last_assistant
+    earlier = [m for m in facts.recent_messages if last is None or m.turn < last.turn]
+    earlier = earlier[len(earlier) - _EARLIER_MESSAGES_AT[detail]:] if _EARLIER_MESSAGES_AT[detail] else []
+    if earlier:
+        lines.append("Before that, the agent said (the thread of its work):")
+        lines += [f"- (turn {m.turn}) {_one_line(m.text, 160)}" for m in earlier]
     if last is not None:
         lines.append(f"The agent's last message (turn {last.turn}):\n  " + last.text.strip().replace("\n", "\n  "))
         # The agent's own words are a claim like any other: "all tests pass" with a failing run is flagged.
@@ -227,7 +235,9 @@ _RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
     "pending_tasks": _pending,
     "user_messages": _user_messages,
     "work_state": _work_state,
-    "last_activity": _last_activity,
+    # Where the work stopped is what the continuing agent needs first: it keeps its detail
+    # while file lists and resolved errors shrink.
+    "last_activity": lambda f, d: _last_activity(f, min(d, 1)),
 }
 
 

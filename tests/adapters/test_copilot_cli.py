@@ -19,6 +19,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.ingestion.source import Source, read_source
+from artifact_index.trail.build import build_index
 
 from .helpers import call_with, read_events, result_of
 
@@ -185,3 +186,50 @@ def test_real_sessions_parse(corpus_dir: Path) -> None:
 
 def test_detected_by_the_registry(fixtures_dir: Path) -> None:
     assert detect(read_source(fixtures_dir / "copilot_cli" / "events.jsonl")).name == "copilot-cli"
+
+
+# -- Windows: the powershell tools, and every file tool ---------------------------
+
+WIN_ROOT = "C:\\Users\\dev\\shop"
+
+
+@pytest.fixture(scope="module")
+def windows(fixtures_dir: Path) -> tuple[list[Event], Source]:
+    return _events(fixtures_dir / "copilot_cli" / "windows-powershell.jsonl")
+
+
+def test_a_view_of_a_directory_reads_no_file(windows: tuple[list[Event], Source]) -> None:
+    events, _ = windows
+    assert _call(events, "w_dir").operations == ()
+    (read,) = _call(events, "w_view").operations
+    assert (read.action, read.path, read.start_line, read.end_line) == ("read", f"{WIN_ROOT}\\src\\cart.ts", 1, 3)
+
+
+def test_powershell_commands_are_declared_powershell(windows: tuple[list[Event], Source]) -> None:
+    events, _ = windows
+    (op,) = _call(events, "w_ps").operations
+    assert (op.action, op.dialect, op.cwd) == ("shell", "powershell", WIN_ROOT)
+    assert _result(events, "w_fail").failure == "exit_status" and _result(events, "w_fail").exit_code == 1
+
+
+def test_powershell_session_tools(windows: tuple[list[Event], Source]) -> None:
+    events, _ = windows
+    (typed,) = _call(events, "w_typed").operations
+    assert (typed.action, typed.command) == ("shell", "Set-Content -Path VERSION -Value 1.4.0\n")
+    for call_id in ("w_read", "w_list", "w_stop"):
+        assert _call(events, call_id).operations == ()
+
+
+def test_the_trail_of_a_windows_session(fixtures_dir: Path) -> None:
+    index, _ = build_index(fixtures_dir / "copilot_cli" / "windows-powershell.jsonl")
+    assert index.root == "c:/Users/dev/shop"
+    assert {f.path: f.status for f in index.files()} == {
+        "src/cart.ts": "deleted",
+        "src/basket.ts": "created",
+        "src/index.ts": None,  # create refused: the path exists
+        "RELEASE.md": "created",
+        "VERSION": "created",
+    }
+    basket = next(f for f in index.files() if f.path == "src/basket.ts")
+    assert basket.renamed_from == "src/cart.ts"
+    assert index.unknown_effects() == []  # logs/ is a directory no file of which the trail knows

@@ -20,6 +20,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
+from artifact_index.ingestion.loading import open_transcript
 from artifact_index.ingestion.source import Source, read_source
 
 from .helpers import call_with, read_events, result_of
@@ -190,3 +191,12 @@ def test_real_exports_parse(corpus_dir: Path) -> None:
 
 def test_detected_by_the_registry(fixtures_dir: Path) -> None:
     assert detect(read_source(fixtures_dir / "opencode" / "session-export.json")).name == "opencode"
+
+
+def test_a_slash_command_run_as_a_subtask_is_a_user_command(corpus_dir: Path) -> None:
+    path = corpus_dir / "opencode" / "entire_nimbus__07fe4e0ea90c_1.json.gz"
+    if not path.exists():
+        pytest.skip(f"{path.name} is not in this corpus")
+    events = list(open_transcript(path).events())
+    commands = [e.text for e in events if isinstance(e, UserMessage) and e.channel == "command"]
+    assert commands and set(commands) == {"/review"}

@@ -94,3 +94,33 @@ def test_hidden_folders_are_not_searched(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["files", str(tmp_path), "--json", "--jobs", "1"]) == 0
     assert [json.loads(line)["transcript"] for line in capsys.readouterr().out.splitlines()] == [
         str(tmp_path / "session.jsonl")]
+
+
+def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    for name in ("claude-code-session.jsonl", "codex-rollout.jsonl", "swe-agent.traj"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    leader, follower = pty.openpty()
+    try:
+        try:
+            done = subprocess.run([sys.executable, "-m", "artifact_index", "files", str(tmp_path), "--json", "--jobs",
+                                   "2"], stdout=subprocess.PIPE, stderr=follower, timeout=300, cwd=ROOT)
+        finally:
+            os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed: everything was read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 3
+    assert b"\r[" in seen and b"3/3 files" in seen
+    piped = run("files", str(tmp_path), "--json", "--jobs", "2")
+    assert "\r[" not in piped.stderr and "3/3" not in piped.stderr

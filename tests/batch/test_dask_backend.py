@@ -15,7 +15,7 @@ distributed = pytest.importorskip("distributed", reason="the Dask backend is the
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                                   host="127.0.0.1") as cluster:
         yield str(cluster.scheduler_address)
 

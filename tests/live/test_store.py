@@ -12,7 +12,13 @@ import pytest
 
 from artifact_index.batch.discovery import Candidate
 from artifact_index.live.indexing import index_for_store
-from artifact_index.live.store import SessionNotFound, SessionStore, StoreError, since_cutoff
+from artifact_index.live.store import (
+    Compaction,
+    SessionNotFound,
+    SessionStore,
+    StoreError,
+    since_cutoff,
+)
 from artifact_index.presentation.cli import main
 from tests.conftest import CorpusIndex
 
@@ -76,13 +82,35 @@ def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: Ses
         store.session("nope")
 
 
-def test_a_store_opened_again_keeps_its_schema_and_rows(tmp_path: Path) -> None:
-    first = SessionStore(tmp_path / "s.db")
-    stored(first, EXAMPLES / "codex-rollout.jsonl")
+def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(tmp_path: Path) -> None:
+    stored(SessionStore(tmp_path / "s.db"), EXAMPLES / "codex-rollout.jsonl")
+    with sqlite3.connect(tmp_path / "s.db") as db:  # as a store written before the compaction log existed
+        db.execute("DROP TABLE compactions")
+        db.execute("DELETE FROM _migrations WHERE name = '002_compactions'")
     again = SessionStore(tmp_path / "s.db")
-    assert len(again.sessions()) == 1
+    [row] = again.sessions()
+    again.log_compaction(row.id, Compaction(at="2026-05-12T14:03:00Z", phase="pre", trigger="auto", changed=2))
+    assert [c.changed for c in again.compactions(row.id)] == [2]
     with sqlite3.connect(tmp_path / "s.db") as db:
-        assert [name for (name,) in db.execute("SELECT name FROM _migrations")] == ["001_sessions_files_errors_tests"]
+        assert [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY name")] == [
+            "001_sessions_files_errors_tests", "002_compactions"]
+
+
+def test_storing_a_session_again_keeps_its_compaction_log(store: SessionStore) -> None:
+    stored(store, EXAMPLES / "claude-code-session.jsonl")
+    [row] = store.sessions()
+    store.log_compaction(row.id, Compaction(at="2026-02-11T10:01:00Z", phase="pre", trigger="manual", changed=2))
+    stored(store, EXAMPLES / "claude-code-session.jsonl")
+    assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [("pre", "manual")]
+
+
+def test_the_store_is_its_owners_only(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "private" / "sessions.db")
+    stored(store, EXAMPLES / "codex-rollout.jsonl")
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700
+    # SQLite gives its -wal and -shm files the database's mode, while they exist.
+    files = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "private").iterdir()}
+    assert files["sessions.db"] == 0o600 and set(files.values()) == {0o600}
 
 
 def test_since_takes_spans_and_dates_and_says_what_it_cannot_read() -> None:

@@ -69,7 +69,7 @@ def test_an_internal_failure_fails_open_too(monkeypatch: pytest.MonkeyPatch, cap
     def broken(*_: object, **__: object) -> None:
         raise RecursionError("maximum recursion depth exceeded\nwhile parsing")
 
-    monkeypatch.setattr("summarizer.integrations.hooks.build_index", broken)
+    monkeypatch.setattr("summarizer.integrations.hooks.facts_from_index", broken)
     code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(SESSION)}))
     assert code == 0 and out == ""
     assert err.count("\n") == 1 and "RecursionError: maximum recursion depth exceeded while parsing" in err

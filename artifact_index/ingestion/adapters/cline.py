@@ -89,8 +89,15 @@ def _operations(tool: str, arguments: dict[str, Any], cwd: str | None) -> list[F
         diff = arguments.get("diff")
         if path is None:
             return []
-        return diff_operations(path, diff if isinstance(diff, str) else "")
-    return operations_for(tool, arguments, cwd)
+        return _in_workspace(diff_operations(path, diff if isinstance(diff, str) else ""), cwd)
+    return _in_workspace(operations_for(tool, arguments, cwd), cwd)
+
+
+def _in_workspace(operations: list[FileOperation], cwd: str | None) -> list[FileOperation]:
+    """Cline's file tools take paths relative to the workspace, wherever its terminal has cd'ed to."""
+    if cwd is None:
+        return operations
+    return [op if op.action == "shell" or op.cwd else op.model_copy(update={"cwd": cwd}) for op in operations]
 
 
 def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason | None, int | None]:
@@ -469,7 +476,7 @@ class ClineUiAdapter(Adapter):
                 call_id = f"cline-ui-{index}"
                 yield ToolCall(
                     turn=turn, line=index, call_id=call_id, tool=tool, arguments=data,
-                    timestamp=stamp, operations=tuple(_ui_operations(tool, data)),
+                    timestamp=stamp, operations=tuple(_in_workspace(_ui_operations(tool, data), cwd)),
                 )
                 path = data.get("path") if isinstance(data.get("path"), str) else None
                 matcher.add(_Pending(call_id, _UI_TOOLS.get(tool) or tool, turn, index, path))

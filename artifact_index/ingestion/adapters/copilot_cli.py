@@ -41,6 +41,7 @@ from artifact_index.ingestion.events import (
     ReportedChange,
     ResultStatus,
     SessionInfo,
+    ShellDialect,
     ToolCall,
     ToolResult,
     UserMessage,
@@ -254,7 +255,8 @@ class _Reader:
             if not isinstance(command, str) or not command.strip():
                 return []
             call.command = command
-            return [FileOperation(action="shell", command=command, cwd=self.cwd, source="shell")]
+            dialect: ShellDialect | None = "powershell" if name == "powershell" else None
+            return [FileOperation(action="shell", command=command, cwd=self.cwd, source="shell", dialect=dialect)]
         if name in _SHELL_INPUT_TOOLS:
             return self.shell_input(arguments)
         if name in _FILE_TOOLS:

@@ -214,6 +214,12 @@ class _Reader:
                 )
             )
         for part in parts:
+            # A slash command run as a subtask (`/review …`): the part keeps the command's
+            # name; its arguments are only inside the expanded prompt, so the name is all.
+            if isinstance(part, dict) and part.get("type") == "subtask" and isinstance(part.get("command"), str):
+                self.out.append(UserMessage(turn=turn, line=line, timestamp=timestamp,
+                                            text=f"/{part['command']}", channel="command"))
+        for part in parts:
             if not isinstance(part, dict):
                 continue
             kind = part.get("type")

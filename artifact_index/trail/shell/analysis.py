@@ -28,10 +28,12 @@ a pipeline element, ``$( ... )`` or ``bash -c`` it does not leak.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
-from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.trail.shell.effects import command_effects
 from artifact_index.trail.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.trail.shell.invocation import Invocation, program_name
@@ -43,12 +45,14 @@ from artifact_index.trail.shell.parser import (
     Node,
     Pipeline,
     Redirect,
+    Script,
     Sequence,
     Sub,
     Subshell,
     parse_command,
 )
 from artifact_index.trail.shell.state import Files, ShellContext, join
+from artifact_index.trail.shell.windows import parse_windows, shell_dialect
 
 __all__ = ["ShellAnalysis", "analyze_command"]
 
@@ -74,6 +78,9 @@ class ShellAnalysis:
     unknown), for harnesses whose shell persists between commands.
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
+    ``cleared``: directories it removed with everything in them (``rm -r``):
+    like the ones it created, nothing found in them later predates the
+    session.
     ``scratch_files``: content the command wrote to files in temporary
     directories outside the workspace (they are operations too, but a later
     ``python /tmp/fix.py`` needs the script's text even when the caller
@@ -84,6 +91,7 @@ class ShellAnalysis:
     cwd_after: str | None
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
+    cleared: tuple[str, ...] = ()
 
 
 def analyze_command(
@@ -94,6 +102,7 @@ def analyze_command(
     context: ShellContext | None = None,
     workspace: str | None = None,
     output: str | None = None,
+    dialect: ShellDialect | None = None,
 ) -> ShellAnalysis:
     """Infer the file effects of a shell command.
 
@@ -102,15 +111,19 @@ def analyze_command(
     ``succeeded`` is the recorded status (None when the format records
     none).  ``workspace`` is the root whose files count as workspace files
     even when it lies in a temporary directory; it defaults to ``cwd``.
-    ``output`` is what the command printed, when it is known.
+    ``output`` is what the command printed, when it is known.  ``dialect``
+    is the shell the harness runs it in; None recognises cmd.exe and
+    PowerShell from the command and the directory (:mod:`.windows`).
     """
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
     run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
     scope = Scope(start)
     outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
+    chosen = shell_dialect(command, cwd, dialect)
+    parse = parse_command if chosen == "bash" else partial(parse_windows, dialect=chosen)
     try:
-        run.script(command, scope, outcome)
+        run.script(command, scope, outcome, parse)
     except RecursionError:
         # Only pathological nesting (hundreds of subshells) gets here; what was found stands.
         run.ops.append(
@@ -122,6 +135,7 @@ def analyze_command(
         cwd_after=cwd_after,
         directories=tuple(run.files.directories),
         scratch_files=dict(run.files.scratch),
+        cleared=tuple(run.files.cleared),
     )
 
 
@@ -169,13 +183,13 @@ class _Run:
 
     # -- walking ------------------------------------------------------------------
 
-    def script(self, text: str, scope: Scope, outcome: Outcome) -> str | None:
+    def script(self, text: str, scope: Scope, outcome: Outcome, parse: Callable[[str], Script] = parse_command) -> str | None:
         if self.nesting >= _MAX_NESTING:
             self.ops.append(FileOperation(action="unknown", command=text[:200], source="shell", detail="shell scripts nested too deeply to follow"))
             return None
         self.nesting += 1
         try:
-            return self.node(parse_command(text).body, scope, outcome, None)
+            return self.node(parse(text).body, scope, outcome, None)
         finally:
             self.nesting -= 1
 

@@ -588,7 +588,7 @@ def _rm(inv: Invocation, runtime: Runtime) -> Effect:
         if not recursive:
             ops.append(inv.op("delete", path))
             continue
-        is_dir = files.is_directory(path)
+        is_dir = True if (arg.value or "").endswith("/") else files.is_directory(path)
         if is_dir is False or files.known_file(path):
             ops.append(inv.op("delete", path))
         elif is_dir is None and not hasattr(files.context, "is_directory"):
@@ -602,6 +602,12 @@ def _rm(inv: Invocation, runtime: Runtime) -> Effect:
         if len(parsed.operands) < 2:
             return Effect()
         ops = [op for op in ops if op.action == "delete" and op.path and _exists(files, op.path)]
+    elif recursive:
+        # Whatever is found under a directory after rm -r emptied it was made after.
+        for arg in parsed.operands:
+            path = inv.place(arg)
+            if path is not None and not arg.glob and files.is_directory(path) is not False:
+                files.cleared_directory(path.rstrip("/") or "/")
     return Effect(ops)
 
 
@@ -876,8 +882,10 @@ def _python(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(inv.args[1:], short_values="cmWXQ", long_values=("--check-hash-based-pycs",), stop_at_operand=True)
     flags = {name for name, _ in parsed.options}
     module = parsed.value("-m")
-    if module in _PYTHON_MODULES:  # `python -m black src` is `black src`
-        return command_effects(inv.with_args([Arg(_PYTHON_MODULES[module], module), *parsed.operands]), runtime)
+    if module in _PYTHON_MODULES:  # `python -m black src` is `black src`: what follows is the module's
+        rest = list(inv.args[1:])
+        start = next(i for i, a in enumerate(rest) if a.value is not None and (a.value == module or a.value == "-m" + module))
+        return command_effects(inv.with_args([Arg(_PYTHON_MODULES[module], module), *rest[start + 1:]]), runtime)
     if flags & {"-m", "-V", "--version", "-h", "--help"}:
         return Effect()  # a module is a program like any other
     if "-c" in flags:

@@ -90,7 +90,7 @@ def _generated(inv: Invocation, runtime: Runtime, label: str, generator: _Genera
 
 
 def _sphinx(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
-    parsed = parse_options(inv.args[1:], short_values="bdcCDAjtwWqQNTvPEaM",
+    parsed = parse_options(inv.args[1:], short_values="bdcDAjtwM",
                            long_values=("--builder", "--doctree-dir", "--conf-dir", "--define", "--html-define",
                                         "--tag", "--jobs", "--warning-file"))
     operands = [a for a in parsed.operands if a.value is not None]

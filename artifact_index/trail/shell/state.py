@@ -60,6 +60,7 @@ DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_TEMP = re.compile(r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE)
 
 
 def join(cwd: str | None, path: str) -> str | None:
@@ -108,6 +109,7 @@ class Files:
     directories: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
+    cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
 
     # -- classification -----------------------------------------------------
 
@@ -119,6 +121,8 @@ class Files:
         if self.workspace and path.startswith("/") and _under(path, self.workspace):
             return "workspace"
         if path.startswith("/") and any(_under(path, root) for root in TEMP_ROOTS):
+            return "scratch"
+        if _WINDOWS_TEMP.match(path):
             return "scratch"
         return "workspace"
 
@@ -197,6 +201,10 @@ class Files:
     def made_directory(self, path: str) -> None:
         if path not in self.directories:
             self.directories.append(path)
+
+    def cleared_directory(self, path: str) -> None:
+        if path not in self.cleared:
+            self.cleared.append(path)
 
     def record(self, op: FileOperation) -> None:
         """Update the overlay after ``op`` (already placed, workspace or scratch)."""

@@ -1,0 +1,137 @@
+"""What the MCP server and the HTTP API answer, in one place: a session's trail, its summary, the store.
+
+A session is named by a transcript path, or by an id of the session store
+(its store id, the agent's own session id, or the transcript's path, see
+:meth:`~artifact_index.live.store.SessionStore.session`); a transcript that
+a ``watch`` keeps current is just such a stored session.  Either way the
+transcript is followed (:class:`~artifact_index.live.followed.Followed`), so
+asking again costs only what the agent appended since.  Every answer is
+the JSON the command line prints (``files --json`` and so on), secrets
+redacted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.live.follow import LiveTranscript
+from artifact_index.live.followed import Followed
+from artifact_index.live.store import SessionStore
+from artifact_index.presentation.render import (
+    decisions_json,
+    errors_json,
+    files_json,
+    history_json,
+    show_json,
+    symbols_json,
+    tasks_json,
+)
+from artifact_index.redaction import redact_json, redact_text
+from artifact_index.trail.index import ArtifactIndex
+
+__all__ = ["SessionAccess", "SessionUnknown"]
+
+
+def _redacted(data: dict[str, Any]) -> dict[str, Any]:
+    redacted: dict[str, Any] = redact_json(data)
+    return redacted
+
+
+class SessionUnknown(ArtifactIndexError):
+    """Neither a transcript nor a stored session was named, or the name finds nothing."""
+
+
+_QUERIES: dict[str, Callable[[ArtifactIndex], dict[str, Any]]] = {
+    "errors": errors_json,
+    "symbols": symbols_json,
+    "decisions": decisions_json,
+    "tasks": tasks_json,
+}
+
+
+class SessionAccess:
+    """The trails of transcripts and stored sessions, as the servers hand them out."""
+
+    def __init__(self, store: str | Path | None = None) -> None:
+        self._store_path = store
+        self._store: SessionStore | None = None
+        self.followed = Followed()
+
+    @property
+    def store(self) -> SessionStore:
+        """The session store, opened on first use (a server that is only asked about transcripts needs none)."""
+        if self._store is None:
+            self._store = SessionStore(self._store_path)
+        return self._store
+
+    def transcript_of(self, transcript: str | None = None, session: str | None = None) -> Path:
+        """The transcript file named directly, or through the store."""
+        if bool(transcript) == bool(session):
+            raise SessionUnknown("name either a transcript (its path) or a stored session (its id), not "
+                                 + ("both" if transcript else "neither"))
+        if transcript:
+            return Path(transcript).expanduser()
+        assert session is not None
+        return Path(self.store.session(session).transcript)
+
+    @contextmanager
+    def following(self, transcript: str | None = None, session: str | None = None) -> Iterator[LiveTranscript]:
+        """The transcript brought up to date; its index may be read inside the block."""
+        path = self.transcript_of(transcript, session)
+        with self.followed.lock:
+            live, _ = self.followed.refresh(path)
+            if live.format is None:
+                raise SessionUnknown(f"{path}: not a transcript format this tool knows (yet)")
+            yield live
+
+    # -- the trail ----------------------------------------------------------------------
+    def files(self, transcript: str | None = None, session: str | None = None,
+              changed_only: bool = False) -> dict[str, Any]:
+        with self.following(transcript, session) as live:
+            result = files_json(live.index, skipped=len(live.skipped))
+        if changed_only:
+            result["files"] = [f for f in result["files"] if f["status"] != "read"]
+        return _redacted(result)
+
+    def history(self, path: str, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+        with self.following(transcript, session) as live:
+            return _redacted(history_json(live.index, path))
+
+    def query(self, name: str, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+        """``errors``, ``symbols``, ``decisions`` or ``tasks``: the JSON of that command."""
+        with self.following(transcript, session) as live:
+            return _redacted(_QUERIES[name](live.index))
+
+    def show(self, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+        with self.following(transcript, session) as live:
+            return _redacted(show_json(live.index, skipped=len(live.skipped)))
+
+    def summary(self, transcript: str | None = None, session: str | None = None, *, template: str = "default",
+                use_llm: bool | None = None, model: str | None = None, config: str | None = None) -> str:
+        """The structured summary (Markdown); the narrative offline unless an API key is configured."""
+        from summarizer.commands import make_writer
+        from summarizer.config import load_settings, pick_model
+        from summarizer.sections.templates import load_template
+        from summarizer.summary import summarize
+
+        chosen = load_template(template)
+        # Held through the narrative (an LLM round trip, perhaps): another request must not feed
+        # this index while the summary reads it.
+        with self.following(transcript, session) as live:
+            writer = make_writer(use_llm, pick_model(model, load_settings(config), live.index.meta.get("model")))
+            summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
+        return redact_text(summary.markdown)
+
+    # -- the store ----------------------------------------------------------------------
+    def sessions(self, root: str | None = None, since: str | None = None) -> dict[str, Any]:
+        rows = self.store.sessions(root=root, since=since)
+        return _redacted({"store": str(self.store.path), "sessions": [r.model_dump() for r in rows]})
+
+    def where(self, path: str, since: str | None = None) -> dict[str, Any]:
+        touches = self.store.where(path, since=since)
+        return _redacted({"path": path, "sessions": [
+            {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches]})

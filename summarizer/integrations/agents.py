@@ -1,0 +1,82 @@
+"""Where each agent's hook finds the session's transcript.
+
+* Claude Code names it: ``transcript_path`` in every hook input.
+* Codex's ``SessionStart`` input may carry ``"transcript_path": null``; the
+  rollout is then found by its session id under ``$CODEX_HOME/sessions``
+  (``~/.codex/sessions/YYYY/MM/DD/rollout-...-<session id>.jsonl``).
+* OpenCode keeps sessions in its own storage, so our plugin passes the
+  session id and the transcript is what ``opencode export <id>`` prints,
+  kept under the user's state folder so the session store can point at it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from artifact_index.state_files import write_atomically
+from summarizer.compaction.summary_message import user_state_directory
+from summarizer.exceptions import SummarizerError
+
+__all__ = ["AGENTS", "transcript_of"]
+
+AGENTS = ("claude-code", "codex", "opencode")
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+_EXPORT_SECONDS = 60
+
+
+def _session_id(hook_input: dict[str, Any]) -> str:
+    session = hook_input.get("session_id")
+    if not isinstance(session, str) or not _SAFE_ID.match(session):
+        raise SummarizerError("the hook input has no transcript_path and no usable session_id")
+    return session
+
+
+def codex_home() -> Path:
+    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+
+
+def _codex_rollout(hook_input: dict[str, Any]) -> Path:
+    session = _session_id(hook_input)
+    sessions = codex_home() / "sessions"
+    found = sorted(sessions.rglob(f"rollout-*{session}.jsonl"), key=lambda p: p.stat().st_mtime) if sessions.is_dir() else []
+    if not found:
+        raise SummarizerError(f"transcript_path is null and no Codex rollout of session {session} is under {sessions}")
+    return found[-1]
+
+
+def _opencode_export(hook_input: dict[str, Any]) -> Path:
+    session = _session_id(hook_input)
+    opencode = shutil.which("opencode")
+    if opencode is None:
+        raise SummarizerError("`opencode` is not on PATH, so the session cannot be exported")
+    cwd = hook_input.get("cwd")
+    try:
+        done = subprocess.run([opencode, "export", session], capture_output=True, text=True, timeout=_EXPORT_SECONDS,
+                              cwd=cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SummarizerError(f"`opencode export {session}` failed ({exc})") from exc
+    # Some versions print a line of their own before the JSON.
+    start = done.stdout.find("{")
+    if done.returncode != 0 or start < 0:
+        reason = " ".join(done.stderr.split())[:200] or f"exit status {done.returncode}"
+        raise SummarizerError(f"`opencode export {session}` printed no session ({reason})")
+    target = user_state_directory() / "opencode" / f"{session}.json"
+    write_atomically(target, done.stdout[start:])
+    return target
+
+
+def transcript_of(agent: str, hook_input: dict[str, Any]) -> Path:
+    """The transcript the hook input of ``agent`` is about."""
+    named = hook_input.get("transcript_path")
+    if isinstance(named, str) and named:
+        return Path(named).expanduser()
+    if agent == "codex":
+        return _codex_rollout(hook_input)
+    if agent == "opencode":
+        return _opencode_export(hook_input)
+    raise SummarizerError("the hook input has no transcript_path")

@@ -1,0 +1,160 @@
+"""The commands that put the index where agents compact: ``mcp``, ``serve``, ``install`` and ``uninstall``.
+
+Each imports its server or installer when run, so the rest of the command
+line pays nothing for them; a missing optional extra is one sentence naming
+the ``pip install`` that brings it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+
+from artifact_index.redaction import redact_text
+from summarizer.exceptions import SummarizerError
+
+__all__ = ["register_integration_commands"]
+
+DEFAULT_PORT = 8765
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from summarizer.integrations.mcp_server import serve_stdio
+
+    serve_stdio(args.store)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from summarizer.integrations.http_api import LOOPBACK_HOSTS, Compaction, build_app, serve
+    except ImportError as exc:
+        raise SummarizerError("the HTTP API needs its extra: pip install 'artifact-index[http]'") from exc
+    from summarizer.compaction.summary_message import user_state_directory
+    from summarizer.integrations.access import SessionAccess
+
+    state = Path(args.state_dir) if args.state_dir else user_state_directory() / "sessions"
+    compaction = Compaction(state_root=state, template=args.template, use_llm=args.llm, model=args.model,
+                            config=args.config, context_window=args.context_window,
+                            instructions=tuple(args.instructions))
+    loopback = args.host in LOOPBACK_HOSTS
+    if not loopback:
+        print(f"artifact-index: warning: {args.host} is not a loopback address and the API has no "
+              "authentication: whoever reaches it can read the stored sessions' trails", file=sys.stderr)
+    app = build_app(SessionAccess(args.store), compaction, LOOPBACK_HOSTS if loopback else None)
+
+    def announce(address: str) -> None:
+        print(redact_text(f"artifact-index: serving on {address}/api (Ctrl-C stops)"), file=sys.stderr, flush=True)
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops
+        serve(app, args.host, args.port, announce)
+    return 0
+
+
+_AFTER_INSTALL = {
+    "claude-code": "Claude Code reads it when a session starts; /hooks lists what it loaded.",
+    "codex": "Codex reads it when a session starts.",
+    "opencode": "OpenCode loads it when it starts; at each compaction it runs `opencode export` for the session.",
+}
+
+
+def _codex_hooks_disabled() -> str | None:
+    """Why Codex would not run the hooks, read from its config.toml, if it says so."""
+    import tomllib
+
+    from summarizer.integrations.agents import codex_home
+
+    config = codex_home() / "config.toml"
+    try:
+        features = tomllib.loads(config.read_text(encoding="utf-8")).get("features", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    for key in ("hooks", "codex_hooks"):
+        if isinstance(features, dict) and features.get(key) is False:
+            return f"{config} turns hooks off ([features] {key} = false): Codex will not run them"
+    return None
+
+
+def _project(args: argparse.Namespace) -> Path:
+    return Path(args.project_dir) if args.project_dir else Path.cwd()
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from summarizer.integrations.install import install, installed_command, write_claude_plugin
+
+    command = installed_command()
+    if args.plugin_dir:
+        if args.agent != "claude-code":
+            raise SummarizerError("--plugin-dir writes Claude Code's plugin layout; it is for claude-code only")
+        folder = write_claude_plugin(Path(args.plugin_dir), command)
+        print(f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})")
+        return 0
+    change = install(args.agent, "project" if args.project else "user", _project(args), command)
+    runs = " ".join(command)
+    if change.done == "unchanged":
+        print(f"already installed in {change.path} ({change.what}, running {runs})")
+    else:
+        print(f"{change.done} {change.what} in {change.path}, running {runs}")
+        print(_AFTER_INSTALL[args.agent])
+    if args.agent == "codex" and (warning := _codex_hooks_disabled()):
+        print(f"artifact-index: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    from summarizer.integrations.install import uninstall
+
+    change = uninstall(args.agent, "project" if args.project else "user", _project(args))
+    if change.done == "removed":
+        print(f"removed {change.what} from {change.path}")
+    else:
+        print(f"nothing to remove from {change.path} ({change.what})")
+    return 0
+
+
+def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", choices=["claude-code", "codex", "opencode"])
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="for every project of this user (the default)")
+    scope.add_argument("--project", action="store_true", help="for one project only (see --project-dir)")
+    parser.add_argument("--project-dir", metavar="DIR", help="the project (default: the current directory)")
+
+
+def _add_store_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", metavar="FILE", help="the session store (default: $ARTIFACT_INDEX_STORE, else "
+                                                        "$XDG_DATA_HOME/artifact-index/sessions.db)")
+
+
+def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``mcp``, ``serve``, ``install`` and ``uninstall`` to the ``artifact-index`` parser."""
+    from summarizer.cli import add_llm_options
+
+    mcp = sub.add_parser("mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])")
+    _add_store_option(mcp)
+    mcp.set_defaults(run=cmd_mcp)
+
+    serve = sub.add_parser("serve", help="the HTTP API: seed 000's compact route and the trail of stored "
+                                         "sessions (needs artifact-index[http])")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port (default: {DEFAULT_PORT}; 0 picks a free one)")
+    _add_store_option(serve)
+    serve.add_argument("--state-dir", metavar="DIR",
+                       help="compaction event logs, one folder per session id (default: "
+                            "$XDG_STATE_HOME/artifact-index/sessions)")
+    serve.add_argument("--context-window", type=int, metavar="N",
+                       help="the model's context window in tokens, unless a request says (default: 200000)")
+    add_llm_options(serve, "claude-code")
+    serve.set_defaults(run=cmd_serve)
+
+    install = sub.add_parser("install", help="install the compaction hooks of Claude Code, Codex or OpenCode")
+    _add_agent_arguments(install)
+    install.add_argument("--plugin-dir", metavar="DIR",
+                         help="instead, write Claude Code's plugin layout (hooks/hooks.json) into DIR")
+    install.set_defaults(run=cmd_install)
+
+    uninstall = sub.add_parser("uninstall", help="remove exactly the hooks `install` added")
+    _add_agent_arguments(uninstall)
+    uninstall.set_defaults(run=cmd_uninstall)

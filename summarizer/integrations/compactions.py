@@ -1,0 +1,95 @@
+"""What the compaction hooks keep: a snapshot of the trail before, and how the agent's own summary scored after.
+
+``PreCompact`` stores the session (its trail as it stands) in the session
+store and logs a ``pre`` entry.  ``PostCompact`` gets the summary the agent
+wrote (Claude Code's ``compact_summary``), scores it with the probes the
+index can answer (``artifact-index probe``) against the trail of what came
+before the compaction, and logs what it missed as a ``post`` entry; the log
+shows with ``artifact-index sessions --compactions``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.loading import open_transcript
+from artifact_index.live.record import session_record
+from artifact_index.live.store import Compaction, SessionStore
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
+from summarizer.evaluation.probes import probe_summary
+from summarizer.sections.facts import facts_from_index
+
+__all__ = ["ReadTranscript", "read_transcript", "score_summary", "snapshot"]
+
+_CHANGED = frozenset({"created", "modified", "deleted"})
+
+
+@dataclass(frozen=True)
+class ReadTranscript:
+    path: Path
+    events: list[Event]
+    index: ArtifactIndex
+    skipped: int
+    stat: os.stat_result
+
+
+def read_transcript(path: Path) -> ReadTranscript:
+    """The transcript read whole, with its events and index."""
+    loaded = open_transcript(path)
+    events = list(loaded.events())
+    index = Tracker(format=loaded.adapter.name).feed_all(events)
+    return ReadTranscript(path, events, index, len(loaded.skipped), path.stat())
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _changed(index: ArtifactIndex) -> int:
+    return sum(1 for entry in index.changed_files() if entry.status in _CHANGED)
+
+
+def _store(read: ReadTranscript, store: SessionStore) -> str:
+    record = session_record(read.path, read.index, read.events, read.skipped, read.stat)
+    store.save(record)
+    return record.id
+
+
+def snapshot(read: ReadTranscript, trigger: str | None, store: SessionStore) -> None:
+    """Store the session as it stands before the compaction, and log it."""
+    session = _store(read, store)
+    store.log_compaction(session, Compaction(at=_now(), phase="pre", trigger=trigger, changed=_changed(read.index)))
+
+
+def _before_last_compaction(events: Sequence[Event]) -> list[Event]:
+    """What the last compaction summarised: the events before its boundary (all, if it is not written yet)."""
+    boundaries = [n for n, e in enumerate(events) if isinstance(e, CompactionBoundary) and e.sidechain is None]
+    return list(events[: boundaries[-1]]) if boundaries else list(events)
+
+
+def score_summary(read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None) -> str:
+    """Score the agent's summary; log it when there is a store; one line saying what it missed."""
+    before = _before_last_compaction(read.events)
+    index = Tracker(format=read.index.format).feed_all(before)
+    report = probe_summary(summary, facts_from_index(index))
+    asked = [p for p in report.probes if p.expected]
+    if store is not None:
+        session = _store(read, store)
+        store.log_compaction(session, Compaction(
+            at=_now(), phase="post", trigger=trigger, changed=_changed(index), summary_chars=len(summary),
+            overall=report.overall,
+            probes=[{"kind": p.kind, "score": p.score, "expected": len(p.expected), "missing": p.missing}
+                    for p in asked]))
+    if not asked:
+        return "artifact-index: nothing the index knows was at stake in this compaction"
+    parts = []
+    for probe in asked:
+        missed = f" (missed: {', '.join(probe.missing[:5])}{'…' if len(probe.missing) > 5 else ''})" if probe.missing else ""
+        parts.append(f"{probe.kind} {len(probe.expected) - len(probe.missing)}/{len(probe.expected)}{missed}")
+    return f"artifact-index: the compaction summary scored {report.overall:.2f}: " + "; ".join(parts)

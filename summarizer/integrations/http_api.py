@@ -1,0 +1,243 @@
+"""The HTTP API (``artifact-index serve``): seed 000's compact route and the trail of stored sessions.
+
+Routes (every answer is JSON, secrets redacted, except the Markdown summary)::
+
+    POST /api/sessions/{id}/compact      compact a request body; {didCompress, released, promptEstimate, messages}
+    GET  /api/sessions?root=&since=      the session store's sessions
+    GET  /api/sessions/{id}              everything the index knows (`show --json`)
+    GET  /api/sessions/{id}/files        `files --json` (?changed=1: leave out files only read)
+    GET  /api/sessions/{id}/history?path=PATH
+    GET  /api/sessions/{id}/errors | symbols | decisions | tasks
+    GET  /api/sessions/{id}/summary      text/markdown (?template=)
+    GET  /api/where?path=PATH&since=     which sessions touched a file
+    GET  /api/health
+
+The compact route is seed 000's manual trigger: it compacts now, whatever
+the thresholds say (``"force": false`` in the body applies them instead).
+The body is the Anthropic or OpenAI request body of the session's next call
+(``messages``, with ``system``, ``tools``, ``model``, ``usage`` as the API
+has them), optionally with ``contextWindow``; the server keeps the
+compaction event log of each session id in its state folder, so the next
+compaction of that session is incremental.  Read routes take the ids of the
+session store only, never a file path: a page in a browser must not make
+this server read the user's files.
+
+Bad input gets a 4xx status and ``{"error": "one sentence"}``; by default
+the server listens on loopback and answers only requests addressed to it
+(``Host`` checked), so a web page cannot reach it through DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from artifact_index import __version__
+from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.live.store import SessionNotFound
+from artifact_index.redaction import redact_text
+from summarizer.exceptions import CompactionFailed
+from summarizer.integrations.access import SessionAccess, SessionUnknown
+
+__all__ = ["LOOPBACK_HOSTS", "BadRequest", "Compaction", "build_app", "serve"]
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+# A request body of a long session is large (tool outputs), but not this large.
+MAX_BODY_BYTES = 64 * 1024 * 1024
+_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_QUERIES = ("errors", "symbols", "decisions", "tasks")
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """How the compact route compacts (the ``compact`` command's options)."""
+
+    state_root: Path  # one folder per session id below it
+    template: str = "claude-code"
+    use_llm: bool | None = None
+    model: str | None = None
+    config: str | None = None
+    context_window: int | None = None
+    instructions: tuple[str, ...] = ()  # extra context for the narrative writer, as the compact command takes
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": redact_text(message)}, status_code=status)
+
+
+class BadRequest(ArtifactIndexError):
+    """A malformed session id or a missing query parameter (400)."""
+
+
+def _status_of(exc: ArtifactIndexError) -> int:
+    if isinstance(exc, BadRequest):
+        return 400
+    if isinstance(exc, SessionNotFound | SessionUnknown):
+        return 404
+    if isinstance(exc, CompactionFailed):
+        return 502  # the model behind the summary failed, not the request
+    return 422
+
+
+async def _body(request: Request) -> bytes | None:
+    """The request body, or None when it is over :data:`MAX_BODY_BYTES` (read no further than that)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _answering(handler: Handler) -> Handler:
+    """Domain errors become their status and one sentence; anything else a 500 without a traceback."""
+    async def answer(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ArtifactIndexError as exc:
+            return _error(_status_of(exc), str(exc))
+        except HTTPException:
+            raise
+        except Exception as exc:  # one sentence, never a traceback: the promise of every surface
+            return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+    return answer
+
+
+def build_app(access: SessionAccess, compaction: Compaction,
+              allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Starlette:
+    """The ASGI application; ``allowed_hosts=None`` answers any ``Host`` (a server on a non-loopback address)."""
+
+    def session_id(request: Request) -> str:
+        value = str(request.path_params["id"])
+        if not _SESSION_ID.match(value):
+            raise BadRequest(f"{value!r} is not a session id (letters, digits, '.', '_', '-')")
+        return value
+
+    def flag(request: Request, name: str) -> bool:
+        return request.query_params.get(name, "").lower() in ("1", "true", "yes")
+
+    def required(request: Request, name: str) -> str:
+        value = request.query_params.get(name)
+        if not value:
+            raise BadRequest(f"the query parameter {name!r} is required")
+        return value
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "version": __version__})
+
+    async def sessions(request: Request) -> Response:
+        query = request.query_params
+        return JSONResponse(await run_in_threadpool(access.sessions, query.get("root"), query.get("since")))
+
+    async def where(request: Request) -> Response:
+        path, since = required(request, "path"), request.query_params.get("since")
+        return JSONResponse(await run_in_threadpool(access.where, path, since))
+
+    async def show(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(access.show, None, session_id(request)))
+
+    async def files(request: Request) -> Response:
+        result = await run_in_threadpool(access.files, None, session_id(request), flag(request, "changed"))
+        return JSONResponse(result)
+
+    async def history(request: Request) -> Response:
+        path = required(request, "path")
+        return JSONResponse(await run_in_threadpool(access.history, path, None, session_id(request)))
+
+    def query(name: str) -> Handler:
+        async def answer(request: Request) -> Response:
+            return JSONResponse(await run_in_threadpool(access.query, name, None, session_id(request)))
+        return answer
+
+    async def summary(request: Request) -> Response:
+        template = request.query_params.get("template", "default")
+        markdown = await run_in_threadpool(
+            lambda: access.summary(None, session_id(request), template=template, use_llm=compaction.use_llm,
+                                   model=compaction.model, config=compaction.config))
+        return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8")
+
+    async def compact(request: Request) -> Response:
+        from summarizer.commands import compact_request
+
+        folder = compaction.state_root / session_id(request)
+        raw = await _body(request)
+        if raw is None:
+            return _error(413, f"the request body is over {MAX_BODY_BYTES // 2**20} MiB")
+        try:
+            body = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            return _error(400, f"the request body is not JSON ({getattr(exc, 'msg', exc)})")
+        if not isinstance(body, dict):
+            return _error(400, 'the request body must be a JSON object: an API request body with "messages"')
+        if "messages" not in body:
+            return _error(422, 'the request body has no "messages": this server does not keep conversations, so '
+                               "post the request body of the session's next call")
+        force, window = body.pop("force", True), body.pop("contextWindow", compaction.context_window)
+        body.pop("cwd", None)  # seed 000's body names the session's folder; the messages say all we need
+        if not isinstance(force, bool) or not (window is None or (isinstance(window, int) and window > 0)):
+            return _error(422, '"force" must be true or false and "contextWindow" a positive number of tokens')
+        result = await run_in_threadpool(
+            lambda: compact_request(body, context_window=window, state_dir=folder, use_llm=compaction.use_llm,
+                                    model=compaction.model, config=compaction.config, template=compaction.template,
+                                    force=force, instructions=compaction.instructions))
+        return JSONResponse({**result["result"], "messages": result["messages"]})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPException):
+            messages = {404: f"no such route: {request.url.path}", 405: f"{request.method} is not allowed here"}
+            return _error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+        return _error(500, "internal error")
+
+    routes = [
+        Route("/api/health", _answering(health)),
+        Route("/api/sessions", _answering(sessions)),
+        Route("/api/where", _answering(where)),
+        Route("/api/sessions/{id}", _answering(show)),
+        Route("/api/sessions/{id}/files", _answering(files)),
+        Route("/api/sessions/{id}/history", _answering(history)),
+        Route("/api/sessions/{id}/summary", _answering(summary)),
+        Route("/api/sessions/{id}/compact", _answering(compact), methods=["POST"]),
+        *(Route(f"/api/sessions/{{id}}/{name}", _answering(query(name))) for name in _QUERIES),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found})
+
+
+def serve(app: Starlette, host: str, port: int, announce: Callable[[str], None]) -> None:
+    """Serve ``app`` with uvicorn until Ctrl-C; ``announce`` gets the address once it listens (port 0 picks one)."""
+    import socket
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        listener.close()
+        raise ArtifactIndexError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from exc
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    announce(f"http://{shown}:{bound}")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[listener])

@@ -1,0 +1,118 @@
+"""The MCP server (``artifact-index mcp``): the file trail as tools an agent can call, over stdio.
+
+Built on the official ``mcp`` SDK (the ``artifact-index[mcp]`` extra).
+Every tool takes the session as ``transcript`` (a path) or ``session`` (an
+id of the session store, e.g. a session ``artifact-index watch`` keeps
+current) and returns the JSON the command line prints; ``summary`` returns
+Markdown.  A mistake (an unknown session, an unreadable file) comes back as
+a tool error of one sentence, for the model to read and correct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from pydantic import Field
+
+from artifact_index import __version__
+from artifact_index.exceptions import ArtifactIndexError
+from summarizer.exceptions import SummarizerError
+from summarizer.integrations.access import SessionAccess
+
+__all__ = ["build_server", "serve_stdio"]
+
+Answer = TypeVar("Answer")
+
+Transcript = Annotated[str | None, Field(description="Path of a transcript file (any format artifact-index reads)")]
+Session = Annotated[str | None, Field(description="Id of a stored session (see the sessions tool): the store's id, "
+                                                  "the agent's session id, or the transcript path")]
+Since = Annotated[str | None, Field(description="Only sessions active since: 7d, 24h, 2w, or a date like 2026-11-01")]
+
+_INSTRUCTIONS = (
+    "The exact file trail of coding-agent sessions, computed from their transcripts without an LLM: which files "
+    "were created, modified, deleted, renamed and read, with the turns and tools; the error ledger and test "
+    "results; symbols changed; decisions; tasks; and a structured summary. Name a session by its transcript path "
+    "or by a stored session id (the sessions tool lists them). Use it after a compaction instead of re-reading "
+    "files to learn what was already done."
+)
+
+
+def _answer(work: Callable[[], Answer]) -> Answer:
+    """Run a tool's work; a domain error becomes the tool error the model reads."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    try:
+        return work()
+    except ArtifactIndexError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def build_server(access: SessionAccess) -> Any:
+    """The MCP server with its tools, answering from ``access``."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError as exc:
+        raise SummarizerError("the MCP server needs its extra: pip install 'artifact-index[mcp]'") from exc
+
+    server = MCPServer(name="artifact-index", version=__version__, instructions=_INSTRUCTIONS, log_level="WARNING")
+
+    @server.tool(description="Files the session created, modified, deleted, renamed and read, with turns, tools "
+                             "and evidence (the `files --json` document).")
+    def files(transcript: Transcript = None, session: Session = None,
+              changed_only: Annotated[bool, Field(description="Leave out files that were only read")] = False,
+              ) -> dict[str, Any]:
+        return _answer(lambda: access.files(transcript, session, changed_only))
+
+    @server.tool(description="One file's timeline in the session: every operation with its turn, tool and result, "
+                             "and the net diff where the session showed both sides.")
+    def history(path: Annotated[str, Field(description="The file, as the files tool prints it")],
+                transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+        return _answer(lambda: access.history(path, transcript, session))
+
+    @server.tool(description="The error ledger: exact error messages with file, line and symbol, first and last "
+                             "turn, resolved or open; the session's original error; the last result of each test "
+                             "command.")
+    def errors(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+        return _answer(lambda: access.query("errors", transcript, session))
+
+    @server.tool(description="Functions, methods and classes each change added, modified or removed, and those "
+                             "the reads showed.")
+    def symbols(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+        return _answer(lambda: access.query("symbols", transcript, session))
+
+    @server.tool(description="Candidate decisions the assistant stated (choices, rejected alternatives, root "
+                             "causes), with the files and symbols they name.")
+    def decisions(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+        return _answer(lambda: access.query("decisions", transcript, session))
+
+    @server.tool(description="The agent's latest task list and every message the user typed.")
+    def tasks(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+        return _answer(lambda: access.query("tasks", transcript, session))
+
+    @server.tool(description="The structured compaction summary (Markdown): the sections the index knows are exact; "
+                             "the narrative is written offline unless an Anthropic API key is configured.")
+    def summary(transcript: Transcript = None, session: Session = None,
+                template: Annotated[str, Field(description="default, claude-code, debugging or migration")] = "default",
+                ) -> str:
+        return _answer(lambda: access.summary(transcript, session, template=template))
+
+    @server.tool(description="The sessions in the session store, most recent first, with their changed and read "
+                             "files and open errors counted.")
+    def sessions(root: Annotated[str | None, Field(description="Only sessions whose workspace is this folder or "
+                                                               "inside it")] = None,
+                 since: Since = None) -> dict[str, Any]:
+        return _answer(lambda: access.sessions(root, since))
+
+    @server.tool(description="Which stored sessions touched a file, and how (status, turns).")
+    def where(path: Annotated[str, Field(description="The file; a relative path matches it in every checkout")],
+              since: Since = None) -> dict[str, Any]:
+        return _answer(lambda: access.where(path, since))
+
+    return server
+
+
+def serve_stdio(store: str | Path | None = None) -> None:
+    """Serve on standard input and output until the client closes them."""
+    build_server(SessionAccess(store)).run("stdio")

@@ -1,0 +1,136 @@
+"""cmd.exe and PowerShell commands: recognised from the harness or the command, and their effects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artifact_index.trail.build import build_index
+from artifact_index.trail.shell import analyze_command
+from artifact_index.trail.shell.windows import shell_dialect
+
+from .helpers import FakeContext
+
+WIN = "c:/app"
+SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cline" / "windows-shell.json"
+
+
+def _effects(command: str, *, cwd: str = WIN, files: dict[str, str | None] | None = None,
+             dialect: str | None = None) -> list[tuple[str, ...]]:
+    analysis = analyze_command(command, cwd, succeeded=True, context=FakeContext(dict(files or {})),
+                               dialect=dialect)  # type: ignore[arg-type]
+    out: list[tuple[str, ...]] = []
+    for op in analysis.operations:
+        path = (op.path or "").removeprefix(cwd + "/")
+        out.append((op.action, path, op.dest.removeprefix(cwd + "/")) if op.dest else (op.action, path))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd", "dialect"),
+    [
+        ("cd c:\\app && npm install", WIN, "cmd"),
+        ("del /f /q build\\out.log 2>nul", "/w", "cmd"),
+        ("timeout /t 3 /nobreak >nul", "/w", "cmd"),
+        ("type README.md", WIN, "cmd"),
+        ("Remove-Item -Recurse -Force dist", "/w", "powershell"),
+        ("$env:NODE_ENV = 'test'; npm test", WIN, "powershell"),
+        ("cd C:\\proj; npm install", WIN, "powershell"),
+        ("npm install", WIN, "bash"),
+        ("date +%Y%m%d > stamp.txt", "/w", "bash"),
+        ("git commit -m 'Remove-Item handling' && rm -rf build", "/w", "bash"),
+        ("sed -i 's/as e:\\n/as err:\\n/' app.py", "/w", "bash"),
+    ],
+)
+def test_the_shell_is_recognised_from_the_command_and_the_directory(command: str, cwd: str, dialect: str) -> None:
+    assert shell_dialect(command, cwd) == dialect
+
+
+def test_the_harness_can_say_which_shell_runs_the_command() -> None:
+    assert shell_dialect("rm -rf dist", WIN, "powershell") == "powershell"
+    assert _effects("rm -Recurse -Force dist", dialect="powershell") == []
+    assert _effects("rm dist.zip", dialect="powershell") == [("delete", "dist.zip")]
+
+
+class TestCmd:
+    def test_backslash_paths_and_cd_keep_their_directories(self) -> None:
+        analysis = analyze_command("cd c:\\app\\terraform && type variables.tf", "c:/elsewhere", succeeded=True)
+        assert [(op.action, op.path) for op in analysis.operations] == [("read", "c:/app/terraform/variables.tf")]
+        assert analysis.cwd_after == "c:/app/terraform"
+
+    def test_nul_is_no_file(self) -> None:
+        assert _effects("taskkill /F /IM node.exe 2>nul & echo done > nul") == []
+
+    def test_del_erase_and_rd(self) -> None:
+        assert _effects("del /f /q a.txt b\\c.txt 2>nul && erase d.log") == [
+            ("delete", "a.txt"), ("delete", "b/c.txt"), ("delete", "d.log"),
+        ]
+        files: dict[str, str | None] = {"c:/app/.next/cache/x.json": "{}"}
+        assert _effects("rmdir /s /q .next", files=files) == [("delete", ".next/cache/x.json")]
+        assert _effects("rd /s /q .terraform") == []  # a directory with no file the trail knows
+
+    def test_copy_move_ren_and_mkdir(self) -> None:
+        assert _effects("copy /y .env.example .env") == [("copy", ".env.example", ".env")]
+        assert _effects("move /y old.txt archive\\old.txt") == [("move", "old.txt", "archive/old.txt")]
+        assert _effects("ren src\\lib\\firebase.ts firebase.ts.deprecated") == [
+            ("move", "src/lib/firebase.ts", "src/lib/firebase.ts.deprecated"),
+        ]
+        assert _effects("mkdir src\\components\\ui") == []  # a directory is no file; it is remembered
+
+    def test_output_redirections_write_files(self) -> None:
+        analysis = analyze_command("echo API_URL=http://localhost> .env.local && type nul > empty.txt", WIN, succeeded=True)
+        assert [(op.action, op.path, op.content) for op in analysis.operations] == [
+            ("write", "c:/app/.env.local", "API_URL=http://localhost\n"),
+            ("write", "c:/app/empty.txt", ""),
+        ]
+
+    def test_a_variable_is_known_only_at_run_time(self) -> None:
+        ((action, _),) = _effects("del %TEMP_FILE%")
+        assert action == "unknown"
+
+
+class TestPowerShell:
+    def test_remove_item_by_position_by_name_and_as_a_list(self) -> None:
+        assert _effects("Remove-Item a.txt, b.txt") == [("delete", "a.txt"), ("delete", "b.txt")]
+        assert _effects("Remove-Item -Path .\\logs\\app.log -Force -ErrorAction SilentlyContinue") == [("delete", "logs/app.log")]
+        assert _effects("Remove-Item -LiteralPath 'notes [old].md'") == [("delete", "notes [old].md")]
+
+    def test_set_add_content_and_out_file_write_what_they_are_given(self) -> None:
+        analysis = analyze_command('Set-Content -Path .env -Value "X=1"; Add-Content .gitignore "dist/"', WIN, succeeded=True)
+        assert [(op.action, op.path, op.content or op.new) for op in analysis.operations] == [
+            ("write", "c:/app/.env", "X=1\n"), ("edit", "c:/app/.gitignore", "dist/\n"),
+        ]
+        assert _effects('"x=1" | Out-File -FilePath config.ini -Encoding utf8') == [("write", "config.ini")]
+        assert _effects("Get-Content a.txt | Set-Content b.txt") == [("read", "a.txt"), ("write", "b.txt")]
+
+    def test_new_item_copy_move_rename(self) -> None:
+        command = "New-Item -ItemType Directory -Force -Path src\\utils | Out-Null; New-Item -Path src\\utils -Name index.ts -ItemType File -Value 'export {}'"
+        assert _effects(command) == [("write", "src/utils/index.ts")]
+        assert _effects("Copy-Item -Path .env.example -Destination .env") == [("copy", ".env.example", ".env")]
+        assert _effects("Move-Item old.js new.js") == [("move", "old.js", "new.js")]
+        assert _effects("Rename-Item -Path src\\a.js -NewName b.js") == [("move", "src/a.js", "src/b.js")]
+
+    def test_items_from_the_pipeline_are_known_only_at_run_time(self) -> None:
+        ((action, _),) = _effects("Get-ChildItem -Filter *.log | Remove-Item -Force")
+        assert action == "unknown"
+
+    def test_null_is_no_file_and_set_location_moves(self) -> None:
+        analysis = analyze_command("Set-Location src; Get-Content app.ts > $null", WIN, succeeded=True)
+        assert [(op.action, op.path) for op in analysis.operations] == [("read", "c:/app/src/app.ts")]
+
+
+def test_a_cline_session_on_windows() -> None:
+    index, _ = build_index(SESSION)
+    assert {f.path: f.status for f in index.files() if f.status} == {
+        "terraform/main.tf": "read",
+        "terraform/terraform.tfstate": "deleted",
+        "terraform/terraform.tfstate.backup": "deleted",
+        "terraform/variables.tf": "read",
+        ".env.local": "created",
+        "src/lib/firebase.ts": "deleted",
+        "src/lib/firebase.ts.deprecated": "created",
+        "docs/README.md": "created",
+    }
+    assert not any("nul" in f.path or f.path.startswith("c:") for f in index.files())
+    assert index.unknown_effects() == []
