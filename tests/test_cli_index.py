@@ -97,6 +97,7 @@ def test_errors_table_says_what_is_resolved(capsys: pytest.CaptureFixture[str]) 
     out = run(capsys, "errors", str(SESSION))
     assert out.splitlines()[0] == "Original error (turn 4): KeyError: 'exp'"
     assert "resolved turns 4" in out and "auth.py:9" in out
+    assert "KeyError: 'exp'  (the same check passed at turn 8)" in out
     assert "16 passed, 0 failed, 0 skipped" in out
 
 

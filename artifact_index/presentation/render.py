@@ -317,7 +317,8 @@ def errors_table(index: ArtifactIndex) -> str:
         where = f" {e['file']}:{e['line']}" if e.get("file") and e.get("line") else (f" {e['file']}" if e.get("file") else "")
         span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
         state = "resolved" if e.get("resolved") else "OPEN    "
-        lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}")
+        how = f"  ({e['resolution']} at turn {e['resolved_turn']})" if e.get("resolution") else ""
+        lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}")
     noise = [run for run in index.failed_runs() if run["outcome"] == "noise"]
     if noise:
         reasons = Counter(str(run["reason"]) for run in noise)

@@ -30,7 +30,11 @@ _STATUS_WORDS = {
 
 
 def _symbol_name(s: SymbolEntry) -> str:
-    return f"{s.container}.{s.name}" if s.container else s.name
+    # The innermost container is enough beside the file's path: `AddStateToAnnotations.up`,
+    # not `Spotter.Repo.Migrations.AddStateToAnnotations.up`.
+    if not s.container:
+        return s.name
+    return f"{s.container.rsplit('.', 1)[-1].rsplit('::', 1)[-1]}.{s.name}"
 
 
 def _symbols(f: FileFact, detail: int) -> str:
