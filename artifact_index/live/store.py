@@ -188,7 +188,17 @@ class Compaction(BaseModel):
     changed: int  # files changed before the compaction
     summary_chars: int | None = None
     overall: float | None = None  # the summary's probe score, 0 to 1
-    probes: list[dict[str, Any]] = []  # each probe's kind, score and what the summary missed
+    probes: list[dict[str, Any]] = []  # each probe's kind, score, expected count and what the summary missed
+
+    def score_line(self) -> str:
+        """``0.50: artifact 1/2 (missed: tests/test_auth.py)``: the summary's score, probe by probe."""
+        parts = []
+        for probe in self.probes:
+            missing: list[str] = probe["missing"]
+            missed = f" (missed: {', '.join(missing[:5])}{'…' if len(missing) > 5 else ''})" if missing else ""
+            parts.append(f"{probe['kind']} {probe['expected'] - len(missing)}/{probe['expected']}{missed}")
+        overall = f"{self.overall:.2f}" if self.overall is not None else "-"
+        return overall + (": " + "; ".join(parts) if parts else "")
 
 
 class Touch(BaseModel):

@@ -69,12 +69,7 @@ def _compaction_line(compaction: Compaction) -> str:
     when = f"    compaction {_when(compaction.at)}{f' ({compaction.trigger})' if compaction.trigger else ''}"
     if compaction.phase == "pre":
         return f"{when}: snapshot before it, {compaction.changed} file(s) changed"
-    scored = "; ".join(
-        f"{p['kind']} {p['expected'] - len(p['missing'])}/{p['expected']}"
-        + (f" (missed: {', '.join(p['missing'][:5])}{'…' if len(p['missing']) > 5 else ''})" if p["missing"] else "")
-        for p in compaction.probes)
-    overall = f"{compaction.overall:.2f}" if compaction.overall is not None else "-"
-    return f"{when}: the agent's summary scored {overall}" + (f": {scored}" if scored else "")
+    return f"{when}: the agent's summary scored {compaction.score_line()}"
 
 
 def _session_rows(rows: list[SessionRow]) -> list[str]:

@@ -79,17 +79,12 @@ def score_summary(read: ReadTranscript, summary: str, trigger: str | None, store
     index = Tracker(format=read.index.format).feed_all(before)
     report = probe_summary(summary, facts_from_index(index))
     asked = [p for p in report.probes if p.expected]
+    logged = Compaction(at=_now(), phase="post", trigger=trigger, changed=_changed(index), summary_chars=len(summary),
+                        overall=report.overall if asked else None,
+                        probes=[{"kind": p.kind, "score": p.score, "expected": len(p.expected), "missing": p.missing}
+                                for p in asked])
     if store is not None:
-        session = _store(read, store)
-        store.log_compaction(session, Compaction(
-            at=_now(), phase="post", trigger=trigger, changed=_changed(index), summary_chars=len(summary),
-            overall=report.overall,
-            probes=[{"kind": p.kind, "score": p.score, "expected": len(p.expected), "missing": p.missing}
-                    for p in asked]))
+        store.log_compaction(_store(read, store), logged)
     if not asked:
         return "artifact-index: nothing the index knows was at stake in this compaction"
-    parts = []
-    for probe in asked:
-        missed = f" (missed: {', '.join(probe.missing[:5])}{'…' if len(probe.missing) > 5 else ''})" if probe.missing else ""
-        parts.append(f"{probe.kind} {len(probe.expected) - len(probe.missing)}/{len(probe.expected)}{missed}")
-    return f"artifact-index: the compaction summary scored {report.overall:.2f}: " + "; ".join(parts)
+    return f"artifact-index: the compaction summary scored {logged.score_line()}"

@@ -195,8 +195,16 @@ def _uninstall_hooks(path: Path) -> Change:
     kept, removed = _without_ours(settings)
     if not removed:
         return Change(path, "absent", "no artifact-index hook")
-    _write_settings(path, kept)
-    return Change(path, "removed", ", ".join(dict.fromkeys(removed)))
+    what = ", ".join(dict.fromkeys(removed))
+    if kept:
+        _write_settings(path, kept)
+        return Change(path, "removed", what)
+    # Nothing else was in it: the file was ours (install made it), so it goes too.
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise InstallError(f"{path} cannot be removed ({exc.strerror or exc})") from exc
+    return Change(path, "removed", what + " (and the file, which held nothing else)")
 
 
 # -- where each agent looks -----------------------------------------------------------------------------

@@ -74,3 +74,34 @@ def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_d
     updates = [json.loads(line) for line in out.splitlines()]
     assert updates and all(u["kind"] == "stored" and u["transcript"].endswith("session.jsonl") for u in updates)
     assert updates[-1]["events"] == expected and not any("Traceback" in line for line in errors)
+
+
+def test_a_named_transcript_is_followed_even_when_replaced_by_a_new_file(tmp_path: Path) -> None:
+    from artifact_index.live.watch import Watcher
+
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "claude-code-session.jsonl").read_bytes().splitlines(
+        keepends=True)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[:8]))
+    (tmp_path / "other.jsonl").write_bytes(b"".join(lines))  # in the same folder, but not named: never stored
+    store = SessionStore(tmp_path / "s.db")
+    watcher = Watcher([str(transcript)], store)
+    stop = threading.Event()
+    updates: list[object] = []
+    follower = threading.Thread(target=lambda: updates.extend(watcher.follow(stop)), daemon=True)
+    follower.start()
+    try:
+        time.sleep(1.0)  # the watch is set up
+        with transcript.open("ab") as handle:
+            handle.write(b"".join(lines[8:16]))
+        assert wait_for(lambda: stored_events(store) > 0)
+        # An editor-style save: a new file renamed over the old one.
+        replacement = tmp_path / "session.jsonl.new"
+        replacement.write_bytes(b"".join(lines))
+        replacement.replace(transcript)
+        expected = len(list(build_index(transcript)[1].events()))
+        assert wait_for(lambda: stored_events(store) == expected), (stored_events(store), expected)
+    finally:
+        stop.set()
+        follower.join(timeout=30)
+    assert [row.transcript for row in store.sessions()] == [str(transcript.resolve())]
