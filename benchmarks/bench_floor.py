@@ -40,7 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -74,28 +74,36 @@ def _child_index(path: str) -> dict[str, Any]:
 
 def _child_events(path: str) -> dict[str, Any]:
     from artifact_index.ingestion.loading import open_transcript
+    from artifact_index.trail.collection import collector_spared
     from artifact_index.trail.tracker import Tracker
 
+    # Events are fed as build_index feeds them: as the adapter hands them on
+    # (a list of every event would itself be a heap the collector walks),
+    # with what is built kept out of the collector's sight.
     loaded = open_transcript(path)
-    events = list(loaded.events())
     tracker = Tracker(format=loaded.adapter.name)
     clock = time.process_time_ns
-    costs: list[int] = []
+    costs, kinds = array("q"), array("b")
+    names: dict[str, int] = {}
+    events = collector_spared(loaded.events())
     for event in events:
         start = clock()
         tracker.feed(event)
         costs.append(clock() - start)
-    tenth = len(events) // 10
-    kinds: dict[str, list[list[int]]] = defaultdict(lambda: [[], []])
-    for part, indices in ((0, range(tenth)), (1, range(len(events) - tenth, len(events)))):
+        kinds.append(names.setdefault(type(event).__name__, len(names)))
+    events.close()
+    tenth = len(costs) // 10
+    by_kind: dict[str, list[list[int]]] = {name: [[], []] for name in names}
+    kind_names = list(names)
+    for part, indices in ((0, range(tenth)), (1, range(len(costs) - tenth, len(costs)))):
         for i in indices:
-            kinds[type(events[i]).__name__][part].append(costs[i])
+            by_kind[kind_names[kinds[i]]][part].append(costs[i])
     return {
-        "events": len(events),
+        "events": len(costs),
         "first": statistics.mean(costs[:tenth]),
         "last": statistics.mean(costs[-tenth:]),
         "kinds": {k: [statistics.mean(a) if a else 0.0, statistics.mean(b) if b else 0.0, len(a) + len(b)]
-                  for k, (a, b) in kinds.items()},
+                  for k, (a, b) in by_kind.items()},
     }
 
 
