@@ -73,9 +73,10 @@ _LEADING = frozenset({"attribute_item"})
 # Results kept for texts up to this size: a file edited several times is
 # analysed as the "after" of one edit and the "before" of the next.
 _CACHED_CHARS = 500_000
-_TEXTS_KEPT = 32
+# A long session comes back to hundreds of files; definitions are small.
+_TEXTS_KEPT = 512
 # Files whose last tree is kept for incremental parsing.
-_FILES_KEPT = 64
+_FILES_KEPT = 256
 
 
 @dataclass(frozen=True, slots=True)
