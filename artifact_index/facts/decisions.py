@@ -27,12 +27,12 @@ join the graph.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Decision", "DecisionKind", "extract_decisions"]
+__all__ = ["Decision", "DecisionKind", "KnownPaths", "extract_decisions"]
 
 DecisionKind = Literal["choice", "rejected-alternative", "root-cause"]
 
@@ -141,23 +141,80 @@ def _sentences(text: str) -> list[str]:
     return [s for s in (_clean(raw) for raw in _SENTENCE.split(prose)) if s]
 
 
-def _names(sentence: str, path: str) -> bool:
-    """Whether ``sentence`` names the file ``path`` (whole, or by a distinctive base name).
+class KnownPaths:
+    """The files a session knows, found in a sentence in one pass over the sentence.
 
-    A base name is distinctive when it has an extension or a capital (``auth.py``,
-    ``Makefile``), not when it is a word like ``loop``.
+    A sentence names a file when it holds the file's path, or its base name
+    when that is distinctive (has an extension or a capital: ``auth.py``,
+    ``Makefile``, not ``loop``), with no word character, ``.`` or ``-``
+    before it and no word character, ``/`` or ``-`` after it.  Rather than
+    searching the sentence once per known file, each stretch of the sentence
+    between such boundaries is looked up among the names, so the cost follows
+    the sentence, not the number of files.  A name holding whitespace cannot
+    be delimited that way and is searched for on its own.
     """
-    base = path.rsplit("/", 1)[-1]
-    distinctive = "." in base.strip(".") or base[:1].isupper()
-    for name in (path, base) if "/" in path and distinctive else (path,):
-        if len(name) > 3 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])", sentence):
-            return True
-    return False
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._paths: set[str] = set()
+        self._by_name: dict[str, set[str]] = {}
+        self._spaced: dict[str, re.Pattern[str]] = {}
+        self._longest = 0
+        self.update(paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def update(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            if path in self._paths:
+                continue
+            self._paths.add(path)
+            base = path.rsplit("/", 1)[-1]
+            distinctive = "." in base.strip(".") or base[:1].isupper()
+            for name in (path, base) if "/" in path and distinctive else (path,):
+                if len(name) <= 3:
+                    continue
+                if any(c.isspace() for c in name):
+                    self._spaced.setdefault(name, re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])"))
+                self._by_name.setdefault(name, set()).add(path)
+                self._longest = max(self._longest, len(name))
+
+    def named_in(self, sentence: str) -> list[str]:
+        """The known paths ``sentence`` names, longest first (then alphabetically)."""
+        found: set[str] = set()
+        by_name = self._by_name
+        for start, end in _stretches(sentence, self._longest):
+            paths = by_name.get(sentence[start:end])
+            if paths:
+                found |= paths
+        for name, pattern in self._spaced.items():
+            if pattern.search(sentence):
+                found |= by_name[name]
+        return sorted(found, key=lambda p: (-len(p), p))
 
 
-def extract_decisions(text: str, turn: int, known_paths: Iterable[str] = ()) -> list[Decision]:
-    """Candidate decisions stated in one assistant message."""
-    paths = sorted(set(known_paths), key=len, reverse=True)
+def _stretches(sentence: str, longest: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of every whitespace-free stretch of ``sentence`` with name boundaries at both ends."""
+    length = len(sentence)
+    for start in range(length):
+        if sentence[start].isspace():
+            continue
+        if start and (sentence[start - 1].isalnum() or sentence[start - 1] in "_.-"):
+            continue
+        stop = min(length, start + longest)
+        for end in range(start + 1, stop + 1):
+            if end < length and (sentence[end].isalnum() or sentence[end] in "_/-"):
+                continue
+            yield start, end
+            if end < length and sentence[end].isspace():
+                break
+
+
+def extract_decisions(
+    text: str, turn: int, known_paths: Iterable[str] | KnownPaths = ()
+) -> list[Decision]:
+    """Candidate decisions stated in one assistant message, with the known files they name."""
+    paths = known_paths if isinstance(known_paths, KnownPaths) else KnownPaths(known_paths)
     sentences = _sentences(text)
     out: list[Decision] = []
     seen: set[str] = set()
@@ -172,7 +229,7 @@ def extract_decisions(text: str, turn: int, known_paths: Iterable[str] = ()) -> 
         if sentence in seen:
             continue
         seen.add(sentence)
-        files = [p for p in paths if _names(sentence, p)]
+        files = paths.named_in(sentence)
         symbols = sorted({
             span.rstrip("()") for span in _CODE_SPAN.findall(sentence)
             if _IDENTIFIER.match(span) and not any(span in f or f.endswith(span) for f in files)

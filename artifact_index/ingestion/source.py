@@ -4,6 +4,16 @@ A :class:`Source` is read once and handed to format detection and then to
 one adapter.  It never raises for a malformed line: the line is skipped and
 recorded in :attr:`Source.skipped` with its number, so the caller can report
 what was lost while still using everything else.
+
+A transcript can be hundreds of megabytes, several times that as Python
+objects.  So a source keeps its bytes and where each line starts, and parses
+a JSON line (with ``orjson``) each time an adapter reads it, keeping nothing;
+its text is decoded only when an adapter asks for it.  What ``orjson`` does
+not read exactly as the standard library does (``NaN``, a lone surrogate
+escape, a number past a double, bytes that are not UTF-8) is read the
+standard library's way.  One difference is kept: an integer outside 64 bits
+(beyond 18446744073709551615) is read as a float; no transcript field holds
+one.
 """
 
 from __future__ import annotations
@@ -13,14 +23,18 @@ import json
 import re
 import sys
 import zlib
-from dataclasses import dataclass, field
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
+
+import orjson
 
 from artifact_index.exceptions import BinaryInput, UnreadableInput
 
-__all__ = ["Skipped", "Source", "parse_json_line", "read_source"]
+__all__ = ["Records", "Skipped", "Source", "parse_json_line", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -31,14 +45,45 @@ class Skipped:
     reason: str
 
 
-@dataclass
 class Source:
-    """The raw content of one transcript and its lazily parsed JSON views."""
+    """The content of one transcript and its lazily parsed JSON views.
 
-    name: str
-    text: str
-    skipped: list[Skipped] = field(default_factory=list)
-    damage: str | None = None  # why a JSON document could not be read whole, when it could not
+    ``Source(name, text)`` holds a text; :meth:`from_bytes` holds the bytes a
+    file was read as, and decodes them only if :attr:`text` is asked for.
+    """
+
+    def __init__(self, name: str, text: str | None = None, skipped: list[Skipped] | None = None,
+                 damage: str | None = None) -> None:
+        self.name = name
+        self.skipped: list[Skipped] = skipped if skipped is not None else []
+        self.damage = damage  # why a JSON document could not be read whole, when it could not
+        self._text = text
+        self._data: bytes | None = None if text is not None else b""
+        # How a line that orjson cannot read becomes text again: exactly as the
+        # whole text was given, or as a file's bytes are decoded.
+        self._errors = "surrogatepass" if text is not None else "replace"
+
+    @classmethod
+    def from_bytes(cls, name: str, data: bytes) -> Source:
+        """A source of a file's (decompressed, BOM-less) bytes; invalid UTF-8 reads as U+FFFD."""
+        source = cls(name)
+        source._data = data
+        return source
+
+    @property
+    def data(self) -> bytes:
+        """The content as UTF-8 bytes (a given text is encoded when first asked for)."""
+        if self._data is None:
+            self._data = (self._text or "").encode("utf-8", "surrogatepass")
+        return self._data
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            # Transcripts are UTF-8; a stray invalid byte in one tool output must
+            # not make the rest unreadable, so it becomes U+FFFD.
+            self._text = self.data.decode("utf-8", self._errors)
+        return self._text
 
     @cached_property
     def document(self) -> Any | None:
@@ -48,9 +93,19 @@ class Source:
         before the damage (closed where it broke off), with the damage
         recorded in :attr:`skipped` and :attr:`damage`.
         """
-        stripped = self.text.lstrip()
-        if not stripped or stripped[0] not in "[{":
-            return None
+        first = self.data.lstrip()[:1]
+        if first not in (b"[", b"{"):
+            # Whitespace beyond ASCII's (U+0085, U+00A0, U+001C...) can only be told from the text.
+            if not first or (first < b"\x80" and first not in b"\x1c\x1d\x1e\x1f"):
+                return None
+            stripped = self.text.lstrip()
+            if not stripped or stripped[0] not in "[{":
+                return None
+        try:
+            return orjson.loads(self.data)
+        except orjson.JSONDecodeError as exc:
+            if str(exc).startswith(_ORJSON_EXTRA_DATA):
+                return None  # several values: JSON lines, not a document
         try:
             return _without_lone_surrogates(json.loads(self.text), self.text)
         except RecursionError:
@@ -67,19 +122,27 @@ class Source:
             return salvaged
 
     @cached_property
-    def _lines(self) -> tuple[list[tuple[int, Any]], list[Skipped]]:
-        records: list[tuple[int, Any]] = []
-        bad: list[Skipped] = []
+    def _lines(self) -> tuple[Sequence[tuple[int, Any]], list[Skipped]]:
         # Only "\n" ends a record: U+2028, U+2029 and U+0085 are ordinary characters inside one.
-        for number, raw in enumerate(self.text.split("\n"), start=1):
-            values, problem = parse_json_line(raw)
-            records.extend((number, value) for value in values)
+        data, errors = self.data, self._errors
+        starts, numbers, picks = array("q"), array("q"), array("l")
+        bad: list[Skipped] = []
+        start, number = 0, 1
+        while start <= len(data):
+            end = data.find(b"\n", start)
+            end = len(data) if end == -1 else end
+            values, problem = _parse_line(data[start:end], errors)
+            for pick in range(len(values)):
+                starts.append(start)
+                numbers.append(number)
+                picks.append(pick)
             if problem is not None:
                 bad.append(Skipped(number, problem))
-        return records, bad
+            start, number = end + 1, number + 1
+        return Records(data, errors, starts, numbers, picks), bad
 
     @property
-    def records(self) -> list[tuple[int, Any]]:
+    def records(self) -> Sequence[tuple[int, Any]]:
         """JSON-lines view: ``(line number, value)`` for every parsable line."""
         return self._lines[0]
 
@@ -100,7 +163,63 @@ class Source:
         self.skipped.append(Skipped(line, reason))
 
 
+class Records(Sequence[tuple[int, Any]]):
+    """The values of a JSON-lines source as ``(line number, value)``, each parsed when it is read.
+
+    Nothing parsed is kept: reading the records again parses them again,
+    which costs far less than holding every record of a long session.
+    """
+
+    def __init__(self, data: bytes, errors: str, starts: array[int], numbers: array[int], picks: array[int]) -> None:
+        self._data, self._errors = data, errors
+        self._starts, self._numbers, self._picks = starts, numbers, picks
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, Any] | list[tuple[int, Any]]:
+        if isinstance(index, slice):
+            return [self._record(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("record index out of range")
+        return self._record(index)
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        for index in range(len(self)):
+            yield self._record(index)
+
+    def _record(self, index: int) -> tuple[int, Any]:
+        data, start = self._data, self._starts[index]
+        end = data.find(b"\n", start)
+        values, _ = _parse_line(data[start:] if end == -1 else data[start:end], self._errors)
+        return self._numbers[index], values[self._picks[index]]
+
+
+# orjson's message when a complete value is followed by more (the standard library's "Extra data").
+_ORJSON_EXTRA_DATA = "unexpected content after document"
+
+
+def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
+    """The JSON values of one line's bytes: orjson first, the standard library where they differ."""
+    line = raw.strip(_LINE_BYTES_SPACE)
+    if not line:
+        return [], None
+    try:
+        return [orjson.loads(line)], None
+    except orjson.JSONDecodeError:
+        return parse_json_line(line.decode("utf-8", errors))
+
+
 _LINE_SPACE = " \t\r\f\v"
+_LINE_BYTES_SPACE = _LINE_SPACE.encode()
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -201,7 +320,8 @@ def _split_joined(line: str) -> list[Any] | None:
     return values if len(values) > 1 and all(isinstance(v, dict) for v in values) else None
 
 
-def _decode(data: bytes, name: str) -> str:
+def _decoded(data: bytes, name: str) -> bytes:
+    """The transcript's bytes: decompressed, checked to be text, without a byte order mark."""
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -209,11 +329,7 @@ def _decode(data: bytes, name: str) -> str:
             raise UnreadableInput(f"{name} is not a valid gzip file ({exc})") from exc
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise BinaryInput(f"{name} is a binary file, not a transcript")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    # Transcripts are UTF-8; a stray invalid byte in one tool output must not
-    # make the rest unreadable, so it becomes U+FFFD.
-    return data.decode("utf-8", errors="replace")
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def read_source(path: str | Path) -> Source:
@@ -221,7 +337,7 @@ def read_source(path: str | Path) -> Source:
     name = str(path)
     if name == "-":
         data = sys.stdin.buffer.read()
-        return Source("<stdin>", _decode(data, "standard input"))
+        return Source.from_bytes("<stdin>", _decoded(data, "standard input"))
     file = Path(path)
     try:
         data = file.read_bytes()
@@ -231,4 +347,4 @@ def read_source(path: str | Path) -> Source:
         raise UnreadableInput(f"{name} is a directory, not a transcript file") from exc
     except OSError as exc:
         raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
-    return Source(name, _decode(data, name))
+    return Source.from_bytes(name, _decoded(data, name))

@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import networkx as nx
-
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.symbols.definitions import Definition, SymbolChange
+from artifact_index.trail.graph import ArtifactGraph
 
 __all__ = ["add_decision", "add_error", "add_symbol_changes", "add_symbols_read", "symbol_node"]
 
@@ -31,7 +30,7 @@ def symbol_node(key: str, name: str, container: str | None) -> str:
     return f"symbol:{key}::{container + '.' if container else ''}{name}"
 
 
-def _ensure_symbol(graph: nx.MultiDiGraph, key: str, name: str, kind: str, container: str | None) -> str:
+def _ensure_symbol(graph: ArtifactGraph, key: str, name: str, kind: str, container: str | None) -> str:
     node = symbol_node(key, name, container)
     if node not in graph:
         graph.add_node(node, kind="symbol", path=key, name=name, symbol_kind=kind, container=container)
@@ -39,31 +38,29 @@ def _ensure_symbol(graph: nx.MultiDiGraph, key: str, name: str, kind: str, conta
     return node
 
 
-def add_symbol_changes(graph: nx.MultiDiGraph, op_node: str, key: str, changes: Iterable[SymbolChange]) -> None:
+def add_symbol_changes(graph: ArtifactGraph, op_node: str, key: str, changes: Iterable[SymbolChange]) -> None:
     for change in changes:
         node = _ensure_symbol(graph, key, change.name, change.kind, change.container)
         graph.add_edge(op_node, node, kind="changed", change=change.change)
 
 
-def add_symbols_read(graph: nx.MultiDiGraph, op_node: str, key: str, seen: Iterable[Definition]) -> None:
+def add_symbols_read(graph: ArtifactGraph, op_node: str, key: str, seen: Iterable[Definition]) -> None:
     for definition in seen:
         node = _ensure_symbol(graph, key, definition.name, definition.kind, definition.container)
         graph.add_edge(op_node, node, kind="changed", change="read",
                        lines=[definition.start_line, definition.end_line])
 
 
-def _symbols_named(graph: nx.MultiDiGraph, name: str, keys: Iterable[str] = ()) -> list[str]:
+def _symbols_named(graph: ArtifactGraph, name: str, keys: Iterable[str] = ()) -> list[str]:
     """Symbol nodes called ``name`` (``Class.method`` accepted), preferring the given files."""
     bare = name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    matches = [
-        node for node, data in graph.nodes(data=True)
-        if data.get("kind") == "symbol" and data.get("name") == bare
-    ]
-    preferred = [node for node in matches if graph.nodes[node]["path"] in set(keys)]
+    matches = graph.nodes_named("symbol", bare)
+    wanted = set(keys)
+    preferred = [node for node in matches if graph.nodes[node]["path"] in wanted]
     return preferred or matches
 
 
-def add_decision(graph: nx.MultiDiGraph, number: int, decision: Decision) -> str:
+def add_decision(graph: ArtifactGraph, number: int, decision: Decision) -> str:
     node = f"decision:{number}"
     fields = decision.model_dump()
     graph.add_node(node, kind="decision", decision_kind=fields.pop("kind"), **fields)
@@ -76,7 +73,7 @@ def add_decision(graph: nx.MultiDiGraph, number: int, decision: Decision) -> str
     return node
 
 
-def add_error(graph: nx.MultiDiGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
+def add_error(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
     """An error node for a ledger entry, linked to its file (and symbol) when known."""
     node = f"error:{signature}"
     graph.add_node(node, kind="error", **{k: v for k, v in entry.items() if k != "kind"},

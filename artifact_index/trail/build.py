@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from artifact_index.ingestion.loading import Loaded, open_transcript
+from artifact_index.trail.collection import collector_spared
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 
@@ -15,5 +16,9 @@ def build_index(path: str | Path, format: str | None = None) -> tuple[ArtifactIn
     """The artifact index of a whole transcript, and the loaded transcript."""
     loaded = open_transcript(path, format)
     tracker = Tracker(format=loaded.adapter.name)
-    tracker.feed_all(loaded.events())
+    events = collector_spared(loaded.events())
+    try:
+        tracker.feed_all(events)
+    finally:
+        events.close()
     return tracker.index, loaded

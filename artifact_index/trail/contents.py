@@ -68,10 +68,11 @@ class Window:
 
 
 def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str]] | None:
-    numbered = [pattern.match(line) for line in lines]
-    if not numbered or not numbered[0]:
-        return None
-    start = int(numbered[0].group(1))
+    first = pattern.match(lines[0]) if lines else None
+    if first is None:
+        return None  # not this gutter: no need to look at every line
+    numbered = [first, *(pattern.match(line) for line in lines[1:])]
+    start = int(first.group(1))
     out: list[str] = []
     for offset, match in enumerate(numbered):
         if match is None or int(match.group(1)) != start + offset:

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
 from artifact_index.redaction import redact_json
+from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
 from artifact_index.trail.shell.state import TEMP_ROOTS
 
@@ -137,7 +138,11 @@ class ArtifactIndex:
 
     def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None,
                  ledger: ErrorLedger | None = None) -> None:
-        self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        if graph is None:
+            graph = ArtifactGraph()
+        elif not isinstance(graph, ArtifactGraph):
+            graph = ArtifactGraph(graph)
+        self.graph: ArtifactGraph = graph
         self.ledger = ledger if ledger is not None else ErrorLedger()
         self.meta: dict[str, Any] = meta if meta is not None else {
             "format": None, "root": None, "session_id": None, "op_count": 0,
@@ -156,9 +161,8 @@ class ArtifactIndex:
 
     # -- nodes ----------------------------------------------------------------
     def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        for node, data in self.graph.nodes(data=True):
-            if data.get("kind") == kind:
-                yield node, data
+        """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
+        return self.graph.nodes_of_kind(kind)
 
     def file_node(self, key: str) -> dict[str, Any] | None:
         data = self.graph.nodes.get(f"file:{key}")
@@ -269,8 +273,12 @@ class ArtifactIndex:
         ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
         """
         key = file_key(path, None, self.root)
+        for spelled in (path, key):
+            named: dict[str, Any] | None = self.graph.nodes.get(f"file:{spelled}")
+            if named is not None:
+                return named
         for _, data in self.nodes_of_kind("file"):
-            if data["path"] in (path, key) or data.get("display") == path:
+            if data.get("display") == path:
                 return data
         return None
 

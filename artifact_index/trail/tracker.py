@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from artifact_index.facts.decisions import extract_decisions
+from artifact_index.facts.decisions import KnownPaths, extract_decisions
 from artifact_index.facts.symbols.definitions import (
     SymbolChange,
     changed_symbols,
@@ -79,6 +79,10 @@ class Tracker:
     def __init__(self, index: ArtifactIndex | None = None, *, format: str | None = None) -> None:
         self.index = index if index is not None else ArtifactIndex()
         self._originals: dict[str, str] = {}
+        # The paths of the file nodes, for finding them in the assistant's words;
+        # ``_paths_seen`` file nodes have been added to it so far.
+        self._paths = KnownPaths()
+        self._paths_seen = 0
         meta = self.index.meta
         if format is not None:
             meta["format"] = format
@@ -156,10 +160,17 @@ class Tracker:
                 {"turn": event.turn, "text": event.text, "channel": event.channel})
         elif isinstance(event, AssistantMessage) and event.text.strip():
             meta["last_assistant"] = {"turn": event.turn, "text": event.text}
-            known = [str(d["path"]) for _, d in self.index.nodes_of_kind("file")]
-            for decision in extract_decisions(event.text, event.turn, known):
+            for decision in extract_decisions(event.text, event.turn, self._known_paths()):
                 meta["decision_count"] = meta.get("decision_count", 0) + 1
                 add_decision(self.index.graph, meta["decision_count"], decision)
+
+    def _known_paths(self) -> KnownPaths:
+        graph = self.index.graph
+        files = graph.count_of_kind("file")
+        if files > self._paths_seen:
+            self._paths.update(str(d["path"]) for _, d in graph.nodes_of_kind("file", since=self._paths_seen))
+            self._paths_seen = files
+        return self._paths
 
     def _touch_turn(self, turn: int) -> None:
         node = f"turn:{turn}"
@@ -665,8 +676,7 @@ class Tracker:
         if path.rstrip("/") in self.index.meta.get("directories", []) or key in self.index.meta.get(
                 "listed_directories", []):
             return True
-        prefix = key + "/"
-        if any(str(d["path"]).startswith(prefix) for _, d in self.index.nodes_of_kind("file")):
+        if self.index.graph.has_files_under(key):
             return True
         return None
 
@@ -679,10 +689,12 @@ class Tracker:
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"
         root = self.index.meta.get("root")
+        graph = self.index.graph
+        files = graph.nodes_of_kind("file") if prefix == "./" else graph.files_under(prefix[:-1])
         out = []
-        for _, data in self.index.nodes_of_kind("file"):
+        for _, data in files:
             key = str(data["path"])
-            if (prefix == "./" or key.startswith(prefix)) and data.get("exists") is not False:
+            if data.get("exists") is not False:
                 out.append(key if is_absolute(key) or not root else join(root, key))
         return out
 

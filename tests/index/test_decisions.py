@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from artifact_index.facts.decisions import extract_decisions
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from artifact_index.facts.decisions import KnownPaths, extract_decisions
 
 
 def test_choice_root_cause_and_rejected_alternative() -> None:
@@ -65,3 +70,32 @@ def test_the_next_step_of_the_work_is_not_a_decision() -> None:
             "I’m going to put it on a small branch instead of pushing directly to `main`.")
     assert [d.text for d in extract_decisions(text, turn=1)] == [
         "I’m going to put it on a small branch instead of pushing directly to `main`."]
+
+
+def _named_by_rule(sentence: str, path: str) -> bool:
+    """The documented rule, spelled as one regular expression per name."""
+    base = path.rsplit("/", 1)[-1]
+    distinctive = "." in base.strip(".") or base[:1].isupper()
+    names = (path, base) if "/" in path and distinctive else (path,)
+    return any(len(name) > 3 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])", sentence) for name in names)
+
+
+# Names and the characters around them that decide whether a name is whole.
+_PIECES = st.sampled_from(["src/", "a.py", "Make", "b", ".", "-", "_", "/", " ", "`", "é", "(", "x y"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(paths=st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=30),
+       sentence=st.lists(_PIECES, max_size=30).map("".join))
+def test_known_paths_find_exactly_the_files_the_rule_names(paths: list[str], sentence: str) -> None:
+    expected = sorted({p for p in paths if _named_by_rule(sentence, p)}, key=lambda p: (-len(p), p))
+    assert KnownPaths(paths).named_in(sentence) == expected
+
+
+def test_a_session_with_thousands_of_files_still_names_the_right_ones() -> None:
+    paths = [f"src/pkg{i // 100}/module_{i}.py" for i in range(5000)]
+    known = KnownPaths(paths)
+    text = ("I'll use a lock in src/pkg3/module_312.py instead of the retry loop in module_4999.py, "
+            "because the retries hid the race.")
+    [decision] = extract_decisions(text, turn=3, known_paths=known)
+    assert decision.files == ["src/pkg49/module_4999.py", "src/pkg3/module_312.py"]

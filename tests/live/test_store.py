@@ -6,6 +6,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -84,14 +85,15 @@ def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: Ses
 
 def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(tmp_path: Path) -> None:
     stored(SessionStore(tmp_path / "s.db"), EXAMPLES / "codex-rollout.jsonl")
-    with sqlite3.connect(tmp_path / "s.db") as db:  # as a store written before the compaction log existed
+    # closing(): sqlite3's own context manager commits but leaves the connection open (a ResourceWarning on 3.13).
+    with closing(sqlite3.connect(tmp_path / "s.db")) as db, db:  # as a store written before the compaction log existed
         db.execute("DROP TABLE compactions")
         db.execute("DELETE FROM _migrations WHERE name = '002_compactions'")
     again = SessionStore(tmp_path / "s.db")
     [row] = again.sessions()
     again.log_compaction(row.id, Compaction(at="2026-05-12T14:03:00Z", phase="pre", trigger="auto", changed=2))
     assert [c.changed for c in again.compactions(row.id)] == [2]
-    with sqlite3.connect(tmp_path / "s.db") as db:
+    with closing(sqlite3.connect(tmp_path / "s.db")) as db:
         assert [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY name")] == [
             "001_sessions_files_errors_tests", "002_compactions"]
 

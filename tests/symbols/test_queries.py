@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.facts.symbols import definitions as symbols
-from artifact_index.facts.symbols import grammars
+from artifact_index.facts.symbols import extraction, grammars
 from artifact_index.facts.symbols.definitions import (
     Definition,
     definitions,
@@ -351,7 +351,7 @@ def test_a_missing_grammar_is_an_error_not_an_absence(monkeypatch: pytest.Monkey
 def _clear_caches() -> None:
     grammars.language.cache_clear()
     symbols.tags_query.cache_clear()
-    symbols._analyse_cached.cache_clear()
+    extraction.clear_caches()
 
 
 def test_public_api_is_as_documented() -> None:

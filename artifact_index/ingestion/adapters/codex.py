@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -291,7 +291,7 @@ def _unquote(word: str) -> str:
 class _Reader:
     """One pass over a rollout, turning records into events."""
 
-    def __init__(self, source: Source, records: list[_Record]) -> None:
+    def __init__(self, source: Source, records: Iterable[_Record]) -> None:
         self.source = source
         self.records = records
         self.index = self._build_index(records)
@@ -306,7 +306,7 @@ class _Reader:
         self.out: list[Event] = []
 
     @staticmethod
-    def _build_index(records: list[_Record]) -> _Index:
+    def _build_index(records: Iterable[_Record]) -> _Index:
         index = _Index()
         for record in records:
             p = record.payload
@@ -386,13 +386,19 @@ class _Reader:
 
     # -- the pass -----------------------------------------------------------
 
-    def read(self) -> list[Event]:
+    def read(self) -> Iterator[Event]:
+        """The events, handed on record by record (a long rollout is never held whole)."""
         for record in self.records:
             self.ensure_session(record)
             handler = getattr(self, f"on_{record.kind}")
             handler(record)
+            yield from self._handed_on()
         self.finish()
-        return self.out
+        yield from self._handed_on()
+
+    def _handed_on(self) -> list[Event]:
+        out, self.out = self.out, []
+        return out
 
     def on_session_meta(self, record: _Record) -> None:
         # A resumed session repeats the meta line; only a new cwd matters.
@@ -799,27 +805,38 @@ class CodexAdapter(Adapter):
         return False
 
     def events(self, source: Source) -> Iterator[Event]:
-        records: list[_Record] = []
         document = source.document
         if isinstance(document, dict) and isinstance(document.get("items"), list):
             session = document.get("session")
-            if isinstance(session, dict):
-                records.append(_Record(1, "session_meta", session, session.get("timestamp")))
-            raw: list[tuple[int, Any]] = [(n + 2, item) for n, item in enumerate(document["items"])]
+            first = [_Record(1, "session_meta", session, session.get("timestamp"))] if isinstance(session, dict) else []
+            raw = [(n + 2, item) for n, item in enumerate(document["items"])]
+            records: Iterable[_Record] = [*first, *_Rollout(source, raw)]
         else:
             for bad in source.bad_lines:
                 source.skip(bad.line, bad.reason)
-            raw = source.records
-        for line, obj in raw:
+            records = _Rollout(source, source.records)
+        # The reader's first pass (its index) reports the records it cannot use.
+        return _Reader(source, records).read()
+
+
+class _Rollout:
+    """A rollout's records, normalised afresh on each pass: the source keeps only its bytes."""
+
+    def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
+        self.source = source
+        self.raw = raw
+        self.reported = False
+
+    def __iter__(self) -> Iterator[_Record]:
+        report, self.reported = not self.reported, True
+        for line, obj in self.raw:
             normalised = _normalise(obj)
             if normalised is None:
-                source.skip(line, "not a Codex rollout record")
+                if report:
+                    self.source.skip(line, "not a Codex rollout record")
                 continue
             kind, payload = normalised
             if kind == "ignored":
                 continue
             timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
-            records.append(_Record(line, kind, payload, timestamp))
-        if not records:
-            return iter(())
-        return iter(_Reader(source, records).read())
+            yield _Record(line, kind, payload, timestamp)

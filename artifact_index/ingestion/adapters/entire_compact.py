@@ -19,7 +19,7 @@ working directory.  See ``docs/formats.md`` §10.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from artifact_index.ingestion.adapters import register
@@ -78,7 +78,7 @@ def _encoded(directory: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", directory)
 
 
-def _infer_cwd(records: list[tuple[int, Any]]) -> str | None:
+def _infer_cwd(records: Sequence[tuple[int, Any]]) -> str | None:
     """The session's working directory, recovered from Claude Code's project folder names."""
     paths: list[str] = []
     for _, record in records:

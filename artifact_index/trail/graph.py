@@ -1,0 +1,140 @@
+"""The artifact graph's node store: a networkx graph that finds nodes without scanning them all.
+
+The graph holds nodes of several kinds (files, operations, turns, symbols,
+errors, decisions; see :mod:`artifact_index.trail.index`) and grows with every
+event.  Questions the tracker asks on every message or shell command ("every
+file", "the symbols called ``parse``", "the files under ``src/``") would cost
+the size of the whole graph each time if answered by iterating over it, and
+a long session asks them tens of thousands of times.  :class:`ArtifactGraph`
+answers them from indices it keeps up to date as nodes are added:
+
+- nodes by ``kind``, in the order they were given that kind;
+- nodes by ``kind`` and ``name`` (symbols);
+- file nodes by each directory above their ``path``.
+
+The edges stay plain networkx: the queries that cross files, operations,
+symbols, errors and decisions traverse them.  A node's ``kind``, ``name`` and
+``path`` are fixed when it is added with :meth:`add_node`; the other
+attributes may change freely through ``graph.nodes[node]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import networkx as nx
+
+__all__ = ["ArtifactGraph"]
+
+
+class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no type information
+    """A ``MultiDiGraph`` whose nodes are indexed by kind, by name and by directory."""
+
+    def __init__(self, incoming_graph_data: Any = None, **attr: Any) -> None:
+        self._by_kind: dict[str, list[str]] = {}
+        self._by_name: dict[tuple[str, str], list[str]] = {}
+        self._files_by_directory: dict[str, list[str]] = {}
+        super().__init__(incoming_graph_data, **attr)
+        if incoming_graph_data is not None:
+            # Converting another graph sets the attributes behind add_node's back.
+            self._clear_indices()
+            for node, data in self._node.items():
+                self._index(node, data)
+
+    # -- keeping the indices ------------------------------------------------------
+    def add_node(self, node_for_adding: str, **attr: Any) -> None:
+        before = self._node.get(node_for_adding, {}).get("kind")
+        super().add_node(node_for_adding, **attr)
+        data = self._node[node_for_adding]
+        if data.get("kind") != before:
+            self._unindex(node_for_adding, {**data, "kind": before})
+            self._index(node_for_adding, data)
+
+    def add_nodes_from(self, nodes_for_adding: Iterable[Any], **attr: Any) -> None:
+        # networkx builds copies and loaded graphs through here, not through add_node.
+        for item in nodes_for_adding:
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
+                self.add_node(item[0], **{**attr, **item[1]})
+            else:
+                self.add_node(item, **attr)
+
+    def remove_node(self, n: str) -> None:
+        self._unindex(n, self._node.get(n, {}))
+        super().remove_node(n)
+
+    def remove_nodes_from(self, nodes: Iterable[str]) -> None:
+        for node in list(nodes):
+            if node in self._node:
+                self.remove_node(node)
+
+    def clear(self) -> None:
+        super().clear()
+        self._clear_indices()
+
+    def _clear_indices(self) -> None:
+        self._by_kind.clear()
+        self._by_name.clear()
+        self._files_by_directory.clear()
+
+    def _index(self, node: str, data: dict[str, Any]) -> None:
+        kind = data.get("kind")
+        if kind is None:
+            return
+        self._by_kind.setdefault(kind, []).append(node)
+        name = data.get("name")
+        if isinstance(name, str):
+            self._by_name.setdefault((kind, name), []).append(node)
+        path = data.get("path")
+        if kind == "file" and isinstance(path, str):
+            for directory in _directories(path):
+                self._files_by_directory.setdefault(directory, []).append(node)
+
+    def _unindex(self, node: str, data: dict[str, Any]) -> None:
+        kind = data.get("kind")
+        if kind is None:
+            return
+        if node in self._by_kind.get(kind, ()):
+            self._by_kind[kind].remove(node)
+        name = data.get("name")
+        if isinstance(name, str) and node in self._by_name.get((kind, name), ()):
+            self._by_name[kind, name].remove(node)
+        path = data.get("path")
+        if kind == "file" and isinstance(path, str):
+            for directory in _directories(path):
+                self._files_by_directory[directory].remove(node)
+
+    # -- questions ---------------------------------------------------------------------
+    def nodes_of_kind(self, kind: str, since: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(node, attributes)`` of every node of ``kind`` in the order they were added.
+
+        ``since``: skip the first ``since`` of them (those a caller has already seen).
+        """
+        nodes, of_kind = self._node, self._by_kind.get(kind, [])
+        for position in range(since, len(of_kind)):
+            node = of_kind[position]
+            yield node, nodes[node]
+
+    def count_of_kind(self, kind: str) -> int:
+        return len(self._by_kind.get(kind, ()))
+
+    def nodes_named(self, kind: str, name: str) -> list[str]:
+        """Nodes of ``kind`` whose ``name`` is ``name``, in the order they were added."""
+        return list(self._by_name.get((kind, name), ()))
+
+    def files_under(self, directory: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """File nodes whose ``path`` lies under ``directory`` (no trailing slash), in the order added."""
+        nodes = self._node
+        for node in self._files_by_directory.get(directory, ()):
+            yield node, nodes[node]
+
+    def has_files_under(self, directory: str) -> bool:
+        return bool(self._files_by_directory.get(directory))
+
+
+def _directories(path: str) -> Iterator[str]:
+    """Every directory ``path`` lies under, as ``path[:i]`` for each ``/`` at ``i`` ("" for the root)."""
+    position = path.find("/")
+    while position != -1:
+        yield path[:position]
+        position = path.find("/", position + 1)

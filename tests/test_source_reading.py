@@ -1,0 +1,92 @@
+"""A transcript is read from its bytes, line by line, with the values the standard library would give."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from artifact_index.ingestion.source import Source, parse_json_line, read_source
+
+# Lines that orjson and the standard library read differently, or not at all.
+LINES = [
+    b'{"type": "user", "text": "plain"}',
+    b'{"n": NaN, "big": 1e400}',  # the standard library's extensions to JSON
+    b'{"cut": "\\ud83d half an emoji"}',  # a lone surrogate escape, as Claude Code writes when it cuts output
+    b'{"bad": "\xff\xfe not UTF-8"}',  # a stray byte in a tool output
+    b'{"sep": "a\xe2\x80\xa8b\xc2\x85c"}',  # U+2028 and U+0085 are characters inside a record, not line ends
+    b'{"a": 1}{"b": 2}',  # two records a lost newline joined
+    b'  {"padded": true}\r',
+    b"",
+    b"not json at all",
+    b"[" * 5000 + b"]" * 5000,  # nested too deeply to read
+]
+
+
+def _expected(lines: list[bytes]) -> tuple[list[tuple[int, Any]], list[int]]:
+    """What reading the decoded text line by line with the standard library gives."""
+    records, bad = [], []
+    for number, line in enumerate(b"\n".join(lines).decode("utf-8", "replace").split("\n"), start=1):
+        values, problem = parse_json_line(line)
+        records += [(number, value) for value in values]
+        if problem is not None:
+            bad.append(number)
+    return records, bad
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b and type(a) is type(b))
+
+
+def test_every_line_reads_as_the_standard_library_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(LINES))
+    source = read_source(path)
+    records, bad = _expected(LINES)
+    assert _same(list(source.records), records)
+    assert [s.line for s in source.bad_lines] == bad == [9, 10]
+    # Read again, and by position: the same values.
+    assert _same(list(source.records), records)
+    assert _same(source.records[2], records[2]) and _same(source.records[-1], records[-1])
+    assert _same(source.records[1:3], records[1:3])
+
+
+def test_a_text_made_source_reads_as_one_read_from_a_file(tmp_path: Path) -> None:
+    text = "\n".join(json.dumps({"n": n, "s": "é\u2028"}) for n in range(5)) + "\n{broken"
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    from_file, from_text = read_source(path), Source("t.jsonl", text)
+    assert list(from_file.records) == list(from_text.records) == [(n + 1, {"n": n, "s": "é\u2028"}) for n in range(5)]
+    assert from_file.bad_lines == from_text.bad_lines
+    assert from_file.text == text
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b'{"messages": [{"role": "user"}]}', {"messages": [{"role": "user"}]}),
+        (b'\xc2\x85 {"after": "U+0085"}', None),  # not JSON whitespace: the standard library refuses it too
+        (b'{"x": NaN}', {"x": math.nan}),
+        (b'{"a": 1}\n{"b": 2}\n', None),  # JSON lines, not a document
+    ],
+)
+def test_a_json_document_reads_as_the_standard_library_reads_it(
+        tmp_path: Path, content: bytes, expected: Any) -> None:
+    path = tmp_path / "t.json"
+    path.write_bytes(content)
+    assert _same(read_source(path).document, expected)
+
+
+def test_an_integer_beyond_64_bits_is_read_as_a_float(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"n": 18446744073709551616}\n{"n": 18446744073709551615}\n')
+    assert list(read_source(path).records) == [(1, {"n": 1.8446744073709552e19}), (2, {"n": 18446744073709551615})]
