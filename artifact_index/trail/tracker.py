@@ -281,7 +281,7 @@ class Tracker:
             # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
             GitModel(self.index).observe(op.command, shell_cwd)
             WorkState(self.index).observe(op.command, shell_cwd, result.output, call.turn, succeeded)
-            observe_tracker_command(meta.setdefault("work_items", {}), op.command, result.output, call.turn, succeeded)
+            observe_tracker_command(meta, op.command, result.output, call.turn, succeeded)
         if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
             meta["cwd"] = analysis.cwd_after
         reset = _CWD_RESET.search(result.output or "")
