@@ -215,6 +215,7 @@ def summarize(
             sections=template.narrative_sections, previous=narrative, span=text, span_turns=(first, last),
             facts=facts, cycle=cycle, strategy=strategy if number == 0 else "anchored",
             extra_context=list(extra_context),
+            shown=frozenset(s.key for s in template.sections if s.fill == "index"),
         )
         reply = writer.write(request)
         narrative = merge(narrative, reply, cycle=cycle, last_turn=last if number < len(chunks) - 1 else last_turn,

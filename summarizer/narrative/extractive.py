@@ -68,7 +68,7 @@ def _owed_summary(facts: SessionFacts) -> list[str]:
     return lines
 
 
-def _current_state(facts: SessionFacts) -> list[str]:
+def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
     items = [f"Working on {item_name(item)}, in progress since turn {item.started_turn}."
              if item.started_turn is not None else f"{item_name(item)} is in progress."
              for item in items_in_progress(facts)]
@@ -78,7 +78,8 @@ def _current_state(facts: SessionFacts) -> list[str]:
         later = "; files changed after it are not yet tested" if test.turn in owed_tests else ""
         items.append(f"Last run of `{first_line(test.command, 80)}` (turn {test.turn}): "
                      f"{test.passed} passed, {test.failed} failed{later}.")
-    items += _owed_summary(facts)
+    if "test_status" not in shown:
+        items += _owed_summary(facts)  # else Test Status lists them
     open_errors = facts.open_errors
     if open_errors:
         items.append(f"{len(open_errors)} error(s) open; latest: `{first_line(open_errors[-1].message, 160)}`.")
@@ -89,8 +90,9 @@ def _current_state(facts: SessionFacts) -> list[str]:
         items.append(_change_counts(facts))
     found = investigation(facts)
     if found is not None:
+        found_where = "; what it established is under Findings" if "findings" in shown else ""
         items.append(f"Investigating the request of turn {found.question.turn}: {found.calls} tool calls since "
-                     "(reads, searches, queries), no file changed; what it established is under Findings.")
+                     f"(reads, searches, queries), no file changed{found_where}.")
     return items
 
 
@@ -179,22 +181,27 @@ def _target_schema(facts: SessionFacts) -> list[str]:
     return ["Schema files written for the target: " + ", ".join(f"`{p}`" for p in paths) + "."]
 
 
-def _nothing(facts: SessionFacts) -> list[str]:
+def _nothing(request: NarrativeRequest) -> list[str]:
     # A user template's own narrative section: nothing to quote for it offline.
     return []
 
 
-_EXTRACTORS: dict[str, Callable[[SessionFacts], list[str]]] = {
-    "intent": _intent,
-    "current_state": _current_state,
-    "next_steps": next_steps,
-    "decisions": decisions,
-    "root_cause": _root_cause,
-    "key_concepts": _key_concepts,
-    "problem_solving": _problem_solving,
-    "analysis": _analysis,
-    "source_schema": _source_schema,
-    "target_schema": _target_schema,
+def _own_root_cause(request: NarrativeRequest) -> bool:
+    # Root causes found belong among the decisions, unless the template gives them a section of their own.
+    return any(section.key == "root_cause" for section in request.sections)
+
+
+_EXTRACTORS: dict[str, Callable[[NarrativeRequest], list[str]]] = {
+    "intent": lambda r: _intent(r.facts),
+    "current_state": lambda r: _current_state(r.facts, r.shown),
+    "next_steps": lambda r: next_steps(r.facts, r.shown),
+    "decisions": lambda r: decisions(r.facts, with_root_causes=not _own_root_cause(r)),
+    "root_cause": lambda r: _root_cause(r.facts),
+    "key_concepts": lambda r: _key_concepts(r.facts),
+    "problem_solving": lambda r: _problem_solving(r.facts),
+    "analysis": lambda r: _analysis(r.facts),
+    "source_schema": lambda r: _source_schema(r.facts),
+    "target_schema": lambda r: _target_schema(r.facts),
 }
 
 
@@ -211,13 +218,8 @@ class ExtractiveWriter:
 
     def write(self, request: NarrativeRequest) -> NarrativeReply:
         sections = {}
-        own_root_cause = any(section.key == "root_cause" for section in request.sections)
         for section in request.sections:
-            extractor = _EXTRACTORS.get(section.key, _nothing)
-            if section.key == "decisions":
-                items = decisions(request.facts, with_root_causes=not own_root_cause)
-            else:
-                items = extractor(request.facts)
+            items = _EXTRACTORS.get(section.key, _nothing)(request)
             earlier = request.previous.items(section.key)
             superseded = [n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"]
             sections[section.key] = SectionReply(items=items, superseded=superseded)

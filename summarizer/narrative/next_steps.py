@@ -159,7 +159,7 @@ def _left_of_task(facts: SessionFacts, said_last: bool) -> list[str]:
     return steps
 
 
-def _investigating(facts: SessionFacts) -> list[str]:
+def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
     """The open question, the agent's latest conclusion and the checks it announced since, in its words."""
     found = investigation(facts)
     if found is None:
@@ -168,8 +168,10 @@ def _investigating(facts: SessionFacts) -> list[str]:
     steps = [f"Answer the open request (turn {question.turn}, shown whole under User Messages): "
              f"\"{first_line(question.text, 160)}\"; {found.calls} calls since, no file changed."]
     if found.conclusion is not None:
+        # Its first words beside the next steps; whole under Findings, when the summary has them.
+        whole = " (whole under Findings)" if "findings" in shown else ""
         steps.append(f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
-                     f"{first_line(found.conclusion.text.replace('**', ''), 360)}")
+                     f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}")
     else:
         steps.append("It had stated no conclusion yet.")
     if found.checks:
@@ -178,8 +180,11 @@ def _investigating(facts: SessionFacts) -> list[str]:
     return steps
 
 
-def next_steps(facts: SessionFacts) -> list[str]:
-    """The next steps, in the order to take them, each computed from what the session did and said."""
+def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
+    """The next steps, in the order to take them, each computed from what the session did and said.
+
+    ``shown``: the index sections the summary shows beside them, which they refer to rather than repeat.
+    """
     announced = _announced_change(facts)
     stated = _stated_plan(facts)
     items = _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
@@ -207,7 +212,7 @@ def next_steps(facts: SessionFacts) -> list[str]:
                      f"{len(facts.work.uncommitted)} changed file(s) are not committed.")
     items += _next_items(facts)
     if not items:
-        items += _investigating(facts)
+        items += _investigating(facts, shown)
     if not items:
         latest = latest_request(facts.user_messages)
         where = ""

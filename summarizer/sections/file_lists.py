@@ -146,6 +146,8 @@ class _Describer:
         if signature is None or signatures[0] <= 0:
             return f"`{key}`"
         signatures[0] -= 1
+        if s.container and signature.startswith(s.name + "("):
+            signature = key + signature[len(s.name):]  # `mounted()` says little; `TranscriptHighlighter.mounted()`
         doc = f.docs.get(key) if quota.docs else None
         if doc is None or doc in self.docs_said:
             return f"`{signature}`"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from summarizer.narrative.consistency import contradictions
 from summarizer.sections.facts import CommitFact, ErrorFact, MessageFact, SessionFacts, WorkItemFact
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
-from summarizer.sections.findings import shorten
+from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
     checks_owed,
     item_progress,
@@ -339,6 +339,7 @@ def _last_activity(facts: SessionFacts, detail: int) -> str:
 
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
+_DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
 _REPLY = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
                     r"do it|let'?s)\b", re.I)
 
@@ -355,7 +356,11 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
     start = thread_start(facts)
     since = [m for m in facts.findings if m.turn >= start]
     before = [m for m in facts.findings if m.turn < latest.turn]
-    if before and start == latest.turn and _REPLY.match(latest.text):
+    # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
+    # its last conclusion (a root cause found), not to an earlier answer or design.
+    replies = bool(before) and start == latest.turn and (
+        _REPLY.match(latest.text) is not None or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text)))
+    if replies:
         since.insert(0, before[-1])
     return since
 

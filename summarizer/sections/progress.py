@@ -41,6 +41,8 @@ _DONE_WORDS = {"build": "built", "typecheck": "type-checked", "lint": "linted", 
 _OUTPUT_FILTER = re.compile(r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$")
 # A file named in prose: a path with a directory, or a backticked name with an extension (not a URL).
 _NAMED_PATH = re.compile(r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b")
+_OUTPUT_FILES = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(?:output|changed|affected|target) files(?:\*\*)?\s*:?\s*$",
+                           re.I | re.M)
 _DEFINITION_OF_DONE = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
                                  r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$", re.I | re.M)
 
@@ -111,7 +113,9 @@ class ItemProgress:
     remaining: list[str]  # steps the session took for finished items and not yet for this one
     finished: list[WorkItemFact]  # the items the routine was read from
     done_when: str | None  # its definition of done, as the tracker showed it
-    named_not_changed: list[str]  # files its description names that no change since it started touched, quoted
+    # The files its description names as its output (all it names, without such a list) that no change since it
+    # started touched, quoted.
+    named_not_changed: list[str]
 
 
 def _changed_since(facts: SessionFacts, turn: int) -> list[tuple[str, list[int]]]:
@@ -164,6 +168,26 @@ def _close_step(item: WorkItemFact) -> str:
     if item.tracker == "bd":
         return f"`bd close {item.id}`"
     return f"`{item.tracker} {'merge' if item.tracker == 'gh pr' else 'close'} {item.id.rsplit('#', 1)[-1]}`"
+
+
+def _outputs(description: str) -> str:
+    """The files a description says the item produces: its "Output files" block when it has one, else all of it.
+
+    "Source references" and the like name files to read, not to change.
+    """
+    found = _OUTPUT_FILES.search(description)
+    if found is None:
+        return description
+    block: list[str] = []
+    for line in description[found.end():].strip("\n").splitlines():
+        if not line.strip():
+            if block:
+                break
+            continue
+        if block and not line.lstrip().startswith(("-", "*", "•")) and not line.startswith((" ", "\t")):
+            break  # the next heading
+        block.append(line)
+    return "\n".join(block)
 
 
 def definition_of_done(item: WorkItemFact) -> str | None:
@@ -255,6 +279,6 @@ def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
             remaining.append("commit")
         elif step == "push" and (uncommitted or unpushed or not changed):
             remaining.append("push")
-    missing, _ = named_not_changed(item.description or "", facts, start)
+    missing, _ = named_not_changed(_outputs(item.description or ""), facts, start)
     return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished,
                         done_when=definition_of_done(item), named_not_changed=missing)

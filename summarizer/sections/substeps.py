@@ -35,6 +35,7 @@ _TESTS = re.compile(r"\b(?:tests?|specs?)\b(?!\s+(?:configuration|config|environ
                     r"command|script|data|fixture)s?\b)", re.I)
 # A bullet asking for a check to pass, not for a change ("`mix test` passes"): the checks owed say that.
 _PASSING = re.compile(r"\b(?:pass|passes|passing|green|succeeds?)\b", re.I)
+_EXISTING = re.compile(r"\bexist(?:s|ing)?\b", re.I)
 _WRITING = re.compile(r"\b(?:add|added|cover|covers|write|written|new|create|created)\b", re.I)
 # Files that are no part of the work: third-party code read for reference.
 _THIRD_PARTY = re.compile(r"(?:^|/)(?:deps|node_modules|vendor|site-packages|\.venv|_build|target)/")
@@ -53,8 +54,9 @@ _CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 _SNAKE = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 # A module's name: capitalised, two capitals or more, some lower case (`PaneListLive`, `WSIReader`).
 _CAMEL = re.compile(r"\b((?=\w*[a-z])[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b")
-_PLAN = re.compile(r"^(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+)?(?:still\s+|also\s+)?"
-                   r"(?:let me|let's|I'll|I will|need to|I need to|we need to|have to)\s+(?P<rest>.+)$", re.I)
+_PLAN = re.compile(r"^(?:(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+|we\s+)?(?:still\s+|also\s+)?"
+                   r"(?:let me|let's|I'll|I will|we'll|need to|have to)|(?:next|todo|remaining|still to do|left)\s*:)"
+                   r"\s+(?P<rest>.+)$", re.I)
 _CHANGE_VERB = re.compile(r"^(?:also\s+)?(?:add|write|create|implement|update|fix|extract|remove|delete|change|"
                           r"modify|wire|refactor|rename|move|replace|introduce|cover|expand|extend)\b", re.I)
 # A piece that goes on with the previous verb: "implement the changes to PaneListLive and [to] SessionLive".
@@ -173,8 +175,8 @@ def _done_when_steps(facts: SessionFacts, item: WorkItemFact) -> list[SubStep]:
     steps = []
     for line in done_when.splitlines():
         text = _BULLET.sub("", line).strip()
-        if not text or (_PASSING.search(text) and not _WRITING.search(text)):
-            continue
+        if not text or (_PASSING.search(text) and not _WRITING.search(text)) or _EXISTING.search(text):
+            continue  # a check to pass, or tests that may already exist: no change is sure to be owed
         # A definition of done speaks of behaviour: its module names are not files to change.
         missing = _left(text, facts, item.started_turn, modules=False)
         if missing is not None:

@@ -72,6 +72,7 @@ def test_an_investigation_states_its_question_latest_conclusion_and_checks_since
     steps = _section(_summary("entire__b6f735fbac66_0"), "Next Steps")
     assert steps.startswith("- Answer the open request (turn 102, shown whole under User Messages): ")
     assert "- Its latest conclusion (turn 121), to confirm or correct: Found it! Look at the Bash commands" in steps
+    assert "(whole under Findings)" in steps
     assert ("(turn 128) The transcript shows the files were modified, but let me check if they're being filtered out "
             "by `FilterAndNormalizePaths`; (turn 134) Let me check the actual order and timestamps of events.") in steps
     assert "Carry on with the latest request" not in steps
@@ -103,3 +104,9 @@ def test_the_next_item_the_epic_listed_follows_the_item_in_progress() -> None:
     steps = _section(_summary("spotter__8463c716-a2ea-4c14-9efa-87158ebd9f20"), "Next Steps")
     assert ("- Then the next open tracker item(s) (open in the last `bd show spotter-fum`, turn 62): `spotter-fum.4` "
             "(Add regression coverage for renderer metadata") in steps
+
+
+def test_a_request_about_this_issue_keeps_the_conclusion_it_refers_to() -> None:
+    """"can we check the whole code base if this is an issue in other places?" follows the bug found at turn 193."""
+    findings = _section(_summary("entire__b6f735fbac66_0", 2), "Findings")
+    assert findings.startswith("- (turn 193) **Found the actual bug!**")

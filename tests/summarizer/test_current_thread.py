@@ -153,11 +153,13 @@ def test_a_session_stopped_mid_investigation_states_the_question_the_latest_conc
         "- Answer the open request (turn 1, shown whole under User Messages): \"Can you look into why the last files "
         "were left uncommitted?\"; 4 calls since, no file changed.\n"
         "- Its latest conclusion (turn 3), to confirm or correct: Found it! The Bash commands `rm -rf app` and "
-        "`cp -r src api/` are not in FileModificationTools, so the files they changed are never committed.\n"
+        "`cp -r src api/` are not in FileModificationTools, so the files they changed are never committed. (whole "
+        "under Findings)\n"
         "- The checks it announced since, the last one where it stopped: (turn 4) The transcript shows them, but let "
         "me check if they are filtered out by `FilterAndNormalizePaths`; (turn 5) Let me check the order of the "
         "events.\n")
     assert "Investigating the request of turn 1: 4 tool calls since" in section(summary, "Current State")
+    assert section(summary, "Findings").startswith(f"- (turn 3) {conclusion}")
 
 
 def test_reading_before_a_change_is_asked_for_is_no_investigation() -> None:
@@ -169,3 +171,21 @@ def test_reading_before_a_change_is_asked_for_is_no_investigation() -> None:
         search(4, f"{ROOT}/shop/money.py"),
     )
     assert "open request" not in summary.markdown and "Investigating" not in summary.markdown
+
+
+def test_files_an_item_names_to_read_are_not_files_left_to_change() -> None:
+    description = ("Close the review in one action.\n\nOutput files:\n- `lib/shop_web/live/review_live.ex` (modify)\n\n"
+                   "Source references:\n- `lib/shop/annotation.ex`\n- `lib/shop_web/live/session_live.ex`\n\n"
+                   "Definition of Done:\n- Tests to verify the behaviour exist or were added, and executed and pass.\n")
+    summary = summary_of(
+        UserMessage(turn=1, text="Work through shop-review."),
+        *bead(2, "shop-review.6", "Close the review", description),
+        *shell(3, "bd update shop-review.6 --status in_progress", "✓ Updated issue: shop-review.6\n"),
+        edit(4, f"{ROOT}/lib/shop/annotation.ex"),
+        edit(5, f"{ROOT}/lib/shop_web/live/session_live.ex"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert ("  - named in its description, not changed since it started: `lib/shop_web/live/review_live.ex` (never "
+            "opened in the session)\n") in pending
+    # Tests that "exist or were added" may need no change: not a step left.
+    assert "Not done yet" not in section(summary, "Next Steps")
