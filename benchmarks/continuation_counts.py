@@ -9,7 +9,9 @@ offline summary of everything before it is checked the way
 before the boundary in it whole, is every piece of feedback they typed when
 refusing a tool call in it, does it show as open an error that a later
 passing run of the same command or a later successful commit covered, and
-is it no longer than Claude Code's own summary at that boundary.  A
+is it no longer than Claude Code's own summary at that boundary, does it
+call untested the files edited after the last test run, and does it show
+in progress (to finish next) the ``bd`` items started and not closed.  A
 measurement that prints the counts; the test asserts them.
 """
 
@@ -54,6 +56,10 @@ def main() -> int:
                     print(f"    feedback missing: {miss[:100]}")
                 for stale in report.stale_open:
                     print(f"    stale open error: {stale}")
+                for path in report.untested_missing:
+                    print(f"    edited after the last test run, not called untested: {path}")
+                for item in report.in_progress_missing:
+                    print(f"    item in progress not shown as such: {item}")
     if not reports:
         print(f"no Claude Code compaction found under {args.corpus}")
         return 1
@@ -65,6 +71,13 @@ def main() -> int:
     print(f"errors shown open: {sum(r.open_errors for r in reports)}, of which covered by a later pass or commit: "
           f"{sum(len(r.stale_open) for r in reports)}")
     print(f"no longer than Claude Code's own (chars and tokens): {sum(r.within_cc for r in reports)}/{len(reports)}")
+    untested = sum(len(r.untested) for r in reports)
+    print(f"files edited after the last test run, called untested: {untested - sum(len(r.untested_missing) for r in reports)}"
+          f"/{untested} (at {sum(1 for r in reports if r.untested)} points); 'None open' beside them: "
+          f"{sum(1 for r in reports if r.untested and r.says_none_open)}")
+    started = sum(len(r.in_progress) for r in reports)
+    print(f"bd items in progress shown in progress with finishing them next: "
+          f"{started - sum(len(r.in_progress_missing) for r in reports)}/{started}")
     print(f"mean length: ours {statistics.mean(r.chars for r in reports):,.0f} chars / "
           f"{statistics.mean(r.tokens for r in reports):,.0f} tokens; Claude Code's "
           f"{statistics.mean(r.cc_chars for r in reports):,.0f} / {statistics.mean(r.cc_tokens for r in reports):,.0f}")

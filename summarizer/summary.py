@@ -34,6 +34,7 @@ from summarizer.narrative.model import (
 from summarizer.narrative.span import chunk_span, span_after
 from summarizer.sections.activity import recent_activity, recent_messages
 from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
 from summarizer.tokens import count_tokens
@@ -181,7 +182,8 @@ def summarize(
     if index is None:
         index = Tracker(format=format).feed_all(events)
     facts = facts_from_index(index).model_copy(
-        update={"activity": recent_activity(events), "recent_messages": recent_messages(events)})
+        update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
+                "findings": findings(events)})
     narrative = previous if previous is not None else Narrative()
     last_turn = max([narrative.last_turn, *(e.turn for e in events)])
     span = span_after(events, narrative.last_turn)

@@ -212,10 +212,31 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_BYTES_SPACE)
     if not line:
         return [], None
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _too_deep(line.decode("utf-8", errors)):
+        return [], _TOO_DEEP
     try:
         return [orjson.loads(line)], None
     except orjson.JSONDecodeError:
         return parse_json_line(line.decode("utf-8", errors))
+
+
+# Deeper records are skipped on every Python alike (3.11's parser gives up near 1,000 levels,
+# 3.13's does not), so no recursive walk over a record can exhaust the stack later.
+MAX_DEPTH = 512
+_TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
+
+
+def _too_deep(line: str) -> bool:
+    depth = 0
+    for token in _STRUCTURE.finditer(line):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif mark in "]}":
+            depth -= 1
+    return False
 
 
 _LINE_SPACE = " \t\r\f\v"
@@ -289,10 +310,12 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_SPACE)
     if not line:
         return [], None
+    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line):
+        return [], _TOO_DEEP
     try:
         return [_without_lone_surrogates(json.loads(line), line)], None
     except RecursionError:
-        return [], "nested too deeply to read"
+        return [], _TOO_DEEP
     except json.JSONDecodeError as exc:
         joined = _split_joined(line) if exc.msg == "Extra data" else None
         if joined:

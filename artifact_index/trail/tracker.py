@@ -15,6 +15,7 @@ after a resume) changes nothing.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,6 +27,7 @@ from artifact_index.facts.symbols.definitions import (
     symbols_in_range,
 )
 from artifact_index.facts.tasks import Task, apply_task_call
+from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -53,6 +55,7 @@ from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.shell import analyze_command
 from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
 from artifact_index.trail.submission import GitModel
+from artifact_index.trail.verification import record_check_runs
 from artifact_index.trail.work_state import WorkState
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
@@ -62,6 +65,9 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 PERSISTENT_SHELL_FORMATS = frozenset(
     {"claude-code", "entire-compact", "swe-agent", "openhands", "copilot-cli", "cline"}
 )
+
+# Claude Code's note when a `cd` left the project: the next command starts in the project again.
+_CWD_RESET = re.compile(r"^Shell cwd was reset to (/\S.*?)\s*$", re.M)
 
 # Failures that prove the file existed when the call was made.
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
@@ -198,6 +204,8 @@ class Tracker:
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
                                             result.output, succeeded, call.call_id, result.failure)
+        if commands:
+            record_check_runs(self.index.meta, commands[0], call.turn, passed=succeeded is True and not touched)
         for entry in touched:
             node = f"error:{entry.signature}"
             if node in self.index.graph:
@@ -273,8 +281,12 @@ class Tracker:
             # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
             GitModel(self.index).observe(op.command, shell_cwd)
             WorkState(self.index).observe(op.command, shell_cwd, result.output, call.turn, succeeded)
+            observe_tracker_command(meta.setdefault("work_items", {}), op.command, result.output, call.turn, succeeded)
         if analysis.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
             meta["cwd"] = analysis.cwd_after
+        reset = _CWD_RESET.search(result.output or "")
+        if reset is not None:
+            meta["cwd"] = join(None, reset.group(1))  # Claude Code took the shell back to the project
         return touched
 
     def _apply(

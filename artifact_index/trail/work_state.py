@@ -14,11 +14,19 @@ printed, never from a repository:
 * a push (``git push`` that succeeded) covers every commit before it;
 * a changed file of the workspace is uncommitted when it changed after the
   last commit that held it (or no commit held it).
+
+Git facts belong to the repository the command ran in: ``cd ../other &&
+git status`` shows the branch of another repository, not the workspace's.
+A directory that neither holds the workspace nor lies inside it is another
+repository; its branch and commits are kept apart (``repos``), by its path
+relative to the workspace when that can be written.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
@@ -60,7 +68,11 @@ class WorkState:
         for step in steps:
             if step.program != "git":
                 continue
-            sub, args, _ = git_words(step)
+            sub, args, git_cwd = git_words(step)
+            repository = self._repository(git_cwd)
+            if repository is not None:
+                self._observe_elsewhere(repository, sub, args, output, turn, succeeded, commits)
+                continue
             if sub == "commit":
                 made = next(commits, None)
                 if made is not None:
@@ -69,9 +81,48 @@ class WorkState:
             if sub == "push" and succeeded:
                 for commit in self.state["commits"]:
                     commit["pushed"] = True
+                    commit.setdefault("pushed_turn", turn)
             model.stage(step, staging)
             if succeeded:
-                self._branch_from(sub, args, output)
+                self.state["branch"] = _branch_from(sub, args, output) or self.state["branch"]
+
+    def _repository(self, git_cwd: str | None) -> str | None:
+        """None for the workspace's repository, else the other repository's directory as the reader knows it."""
+        root = self.index.root
+        if not git_cwd:
+            return None
+        if root is None:
+            return git_cwd if git_cwd.startswith("..") else None
+        if not (is_absolute(git_cwd) and is_absolute(root)):
+            return None  # relative to a start that is unknown: taken as the workspace
+        here, base = git_cwd.rstrip("/").split("/"), root.rstrip("/").split("/")
+        shared = 0
+        while shared < min(len(here), len(base)) and here[shared] == base[shared]:
+            shared += 1
+        if shared in (len(here), len(base)):
+            return None  # inside the workspace, or a directory holding it: the same repository
+        # A neighbour of the workspace reads best as `../site`; a directory elsewhere by its full path.
+        near = shared > 1 and root.startswith("/") and git_cwd.startswith("/")
+        return posixpath.relpath(git_cwd, root) if near else git_cwd
+
+    def _observe_elsewhere(self, repository: str, sub: str | None, args: list[str | None], output: str, turn: int,
+                           succeeded: bool | None, commits: Iterator[re.Match[str]]) -> None:
+        """A git command of another repository: its branch and commits, apart from the workspace's."""
+        repos: dict[str, dict[str, Any]] = self.state.setdefault("repos", {})
+        other = repos.setdefault(repository, {"branch": None, "branch_turn": None, "commits": []})
+        if sub == "commit":
+            made = next(commits, None)
+            if made is not None and len(other["commits"]) < _MAX_COMMITS:
+                other["commits"].append({"turn": turn, "hash": made["hash"], "branch": made["branch"],
+                                         "message": made["message"], "files": None, "pushed": False})
+                other["branch"], other["branch_turn"] = made["branch"], turn
+        elif sub == "push" and succeeded:
+            for commit in other["commits"]:
+                commit["pushed"] = True
+        elif succeeded:
+            branch = _branch_from(sub, args, output)
+            if branch:
+                other["branch"], other["branch_turn"] = branch, turn
 
     def _commit(self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int) -> None:
         staging = self.state["staging"]
@@ -97,17 +148,21 @@ class WorkState:
         # After a commit the index holds nothing beyond HEAD.
         staging.update({"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None})
 
-    def _branch_from(self, sub: str | None, args: list[str | None], output: str) -> None:
-        switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
-        on_branch = _ON_BRANCH.search(output) if sub == "status" else None
-        shown = output.strip() if sub == "branch" and "--show-current" in args else None
-        if sub == "rev-parse" and "--abbrev-ref" in args:
-            shown = output.strip()
-        found = switched or on_branch
-        if found is not None:
-            self.state["branch"] = found["branch"]
-        elif shown and _BRANCH_NAME.match(shown) and shown != "HEAD":
-            self.state["branch"] = shown
+
+
+def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:
+    """The branch a git command's output names as the current one, if it names one."""
+    switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
+    on_branch = _ON_BRANCH.search(output) if sub == "status" else None
+    shown = output.strip() if sub == "branch" and "--show-current" in args else None
+    if sub == "rev-parse" and "--abbrev-ref" in args:
+        shown = output.strip()
+    found = switched or on_branch
+    if found is not None:
+        return found["branch"]
+    if shown and _BRANCH_NAME.match(shown) and shown != "HEAD":
+        return shown
+    return None
 
 
 _VALUE_OPTIONS = frozenset({"--message", "--file", "--author", "--date", "--fixup", "--squash", "--reuse-message",
@@ -139,7 +194,11 @@ def _pathspecs(args: list[str | None]) -> list[str]:
 
 
 def work_state(index: ArtifactIndex) -> dict[str, Any]:
-    """The branch, the commits made (hash, message, files, pushed) and the changed files not committed since."""
+    """The branch, the commits made (hash, message, files, pushed) and the changed files not committed since.
+
+    ``elsewhere``: the other repositories the session's git commands ran in,
+    each with its ``path``, ``branch`` (and the turn it was seen) and commits.
+    """
     state = index.meta.get("work") or {}
     committed_at: dict[str, int] = state.get("committed_at", {})
     uncommitted = []
@@ -154,4 +213,8 @@ def work_state(index: ArtifactIndex) -> dict[str, Any]:
         if last_change > committed_at.get(key, -1):
             uncommitted.append(str(data.get("display") or key))
     commits = [dict(c) for c in state.get("commits", [])]
-    return {"branch": state.get("branch"), "commits": commits, "uncommitted": sorted(uncommitted)}
+    elsewhere = [{"path": path, "branch": other.get("branch"), "branch_turn": other.get("branch_turn"),
+                  "commits": [dict(c) for c in other.get("commits", [])]}
+                 for path, other in sorted(state.get("repos", {}).items())]
+    return {"branch": state.get("branch"), "commits": commits, "uncommitted": sorted(uncommitted),
+            "elsewhere": elsewhere}

@@ -2,7 +2,8 @@
 
 The LLM writes prose; the index knows facts.  Where the prose contradicts a
 fact (a file called modified that was only read, a file called created that
-already existed, tests called passing while the last run failed), the item
+already existed, tests called passing while the last run failed or while
+files changed after it), the item
 keeps its words and gains a flag quoting the index, so the contradiction is
 visible in the summary instead of passing through silently.
 """
@@ -14,7 +15,7 @@ import re
 from summarizer.narrative.model import Narrative, NarrativeItem
 from summarizer.sections.facts import FileFact, SessionFacts, TestFact
 
-__all__ = ["FORWARD_SECTIONS", "check_narrative", "contradictions", "still_failing"]
+__all__ = ["FORWARD_SECTIONS", "check_narrative", "contradictions", "still_failing", "untested_since"]
 
 _CHANGE = re.compile(r"\b(modif(y|ied|ies|ying)|chang(e|ed|es|ing)|updat(e|ed|es|ing)|edit(ed|s|ing)?|"
                      r"fix(ed|es|ing)?|refactor(ed|s|ing)?|rewr(ote|itten|ite|ites|iting)|patch(ed|es|ing)?|"
@@ -81,13 +82,27 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     failing = still_failing(facts)
     claims_passing = bool(_PASSING.search(text)) and not _FAILING.search(text)
     claims_done = bool(_DONE.search(text))
+    untested = untested_since(facts)
     if failing and (claims_passing or claims_done):
         last = failing[-1]
         flags.append(f"the last run of `{' '.join(last.command.split())[:60]}` (turn {last.turn}) had "
                      f"{last.failed} failing")
+    elif claims_passing and untested:
+        # A pass from before the latest edits is not the state of the code now.
+        turn, count = untested
+        flags.append(f"{count} file(s) changed after the last test run (turn {turn}) are not yet tested")
     elif claims_done and not claims_passing and facts.open_errors:
         flags.append(f"{len(facts.open_errors)} error(s) still open")
     return list(dict.fromkeys(flags))
+
+
+def untested_since(facts: SessionFacts) -> tuple[int, int] | None:
+    """(turn of the last test run, files changed after it) when changes came after the last test run."""
+    for group in facts.unverified:
+        for run in group.runs:
+            if run.category == "test":
+                return run.turn, len(group.files)
+    return None
 
 
 # Sections that state requests and plans, not what happened: "Update

@@ -57,9 +57,10 @@ _FACTS: tuple[tuple[str, str, int], ...] = (
     ("Files changed (exact)", "files_changed", 1),
     ("Errors: open ones with the lines that explain them; resolved ones with the run that showed it",
      "errors", 1),
-    ("Test status: the last run of each test command", "test_status", 1),
-    ("Work state: branch, commits made, changes not committed", "work_state", 1),
-    ("Open tasks: the agent's list, with what the index saw done since it was written", "pending_tasks", 1),
+    ("Test status: the last run of each test command, and the changes no check has seen since", "test_status", 1),
+    ("Work state: branch, commits made, changes not committed, other repositories", "work_state", 1),
+    ("Open tasks: the agent's list, with what the index saw done since it was written; the issue-tracker items "
+     "(bd, gh) the session drove, the one in progress with the finishing steps it still lacks", "pending_tasks", 1),
     ("Where the work stopped: the agent's last message and tool calls", "last_activity", 1),
 )
 
@@ -95,7 +96,11 @@ _READING = (
     "- Next steps continue the latest user request and the work in progress where it stopped. A step the "
     "transcript shows done is not a next step (a sentence like \"Let me check X\" followed by the call that "
     "checked X is done); open tasks with evidence of being done since the list was written need checking, "
-    "not redoing."
+    "not redoing.\n"
+    "- A test or lint result is the state of the code only if nothing changed after it: files listed as \"Not yet "
+    "tested\" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the "
+    "check is a next step. An issue-tracker item in progress is unfinished until the steps listed as not done "
+    "for it are taken."
 )
 
 

@@ -11,21 +11,28 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
+from artifact_index.trail.verification import unverified_changes
 from artifact_index.trail.work_state import work_state
 from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
     "ActivityFact",
+    "ChangedSince",
+    "CheckRunFact",
     "CommitFact",
     "DecisionFact",
     "ErrorFact",
     "FileFact",
     "MessageFact",
+    "OtherRepositoryFact",
     "SessionFacts",
     "TaskFact",
     "TestFact",
+    "UncheckedFact",
     "WorkFact",
+    "WorkItemFact",
     "facts_from_index",
 ]
 
@@ -40,6 +47,7 @@ class FileFact(_Fact):
     renamed_from: str | None = None
     sources: list[str]
     turns: list[int]
+    changed_turns: list[int] = []  # the turns of its changes (reads left out)
     symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
     read_symbols: list[SymbolEntry]
     evidence: str | None = None  # the last shell command that changed it, when shell-made
@@ -103,6 +111,16 @@ class CommitFact(_Fact):
     message: str
     files: list[str] | None  # None: what the commit held could not be worked out
     pushed: bool
+    pushed_turn: int | None = None
+
+
+class OtherRepositoryFact(_Fact):
+    """Another repository the session's git commands ran in (``cd ../other && git status``)."""
+
+    path: str
+    branch: str | None = None
+    branch_turn: int | None = None
+    commits: list[CommitFact] = []
 
 
 class WorkFact(_Fact):
@@ -111,6 +129,45 @@ class WorkFact(_Fact):
     branch: str | None = None
     commits: list[CommitFact] = []
     uncommitted: list[str] = []
+    elsewhere: list[OtherRepositoryFact] = []
+
+
+class WorkItemFact(_Fact):
+    """An item of an issue tracker the session drove from the shell (``bd``, ``gh``); see WorkItem."""
+
+    id: str
+    tracker: str
+    title: str | None = None
+    kind: str | None = None
+    status: str  # open, in_progress, blocked, deferred, closed, merged
+    turn: int
+    created_turn: int | None = None
+    started_turn: int | None = None
+    closed_turn: int | None = None
+    closed_reason: str | None = None
+    description: str | None = None
+
+
+class CheckRunFact(_Fact):
+    """One run of a recognised check: tests, a linter, a type checker, a build."""
+
+    turn: int
+    category: str  # test, lint, typecheck, build
+    runner: str
+    command: str
+    passed: bool
+
+
+class ChangedSince(_Fact):
+    path: str
+    turns: list[int]
+
+
+class UncheckedFact(_Fact):
+    """Changed files that came after the last run of some kinds of check: those checks are owed."""
+
+    runs: list[CheckRunFact]  # the last run of each kind, build, typecheck, lint, test order
+    files: list[ChangedSince]
 
 
 class ActivityFact(_Fact):
@@ -140,8 +197,12 @@ class SessionFacts(_Fact):
     user_messages: list[MessageFact]
     last_assistant: MessageFact | None
     work: WorkFact = WorkFact()
+    work_items: list[WorkItemFact] = []  # issue-tracker items the session drove or looked at, in order
+    check_runs: list[CheckRunFact] = []  # in the order they ran
+    unverified: list[UncheckedFact] = []
     activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
     recent_messages: list[MessageFact] = []  # the agent's last messages, oldest first (from the events)
+    findings: list[MessageFact] = []  # what the agent established, in its words (from the events)
 
     @property
     def changed(self) -> list[FileFact]:
@@ -181,6 +242,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         by_status[entry.status].append(FileFact(
             path=entry.path, status=entry.status, renamed_from=entry.renamed_from, sources=entry.sources,
             turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+            changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
             symbols=[s for s in file_symbols if s.change != "read"],
             read_symbols=[s for s in file_symbols if s.change == "read"],
             evidence=shell[-1] if shell else None, lines_added=added, lines_removed=removed,
@@ -206,6 +268,12 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],
         last_assistant=MessageFact.model_validate(last) if last else None,
         work=work,
+        work_items=[WorkItemFact.model_validate(WorkItem.model_validate(item).model_dump())
+                    for item in index.meta.get("work_items", {}).values()],
+        check_runs=[CheckRunFact.model_validate({k: run[k] for k in ("turn", "category", "runner", "command",
+                                                                      "passed")})
+                    for run in index.meta.get("check_runs", [])],
+        unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
         **by_status,
     )
 

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from artifact_index.trail.index import SymbolEntry
 from summarizer.sections.facts import FileFact, SessionFacts
 
-__all__ = ["changed_files", "files_of_status", "read_files"]
+__all__ = ["changed_files", "files_of_status", "moved_files", "read_files"]
 
 _SYMBOLS_AT = {0: 12, 1: 6, 2: 3, 3: 0}
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
@@ -64,10 +64,13 @@ def _turns(turns: list[int]) -> str:
     return f"turns {turns[0]}–{turns[-1]} ({len(turns)} turns)"
 
 
-def _file_line(f: FileFact, detail: int, *, with_status: bool) -> str:
+def _file_line(f: FileFact, detail: int, *, with_status: bool, moved_to: str | None = None) -> str:
+    if moved_to is not None and f.status in ("deleted", "reverted"):
+        # Its content lives on at the new path: a move, not a deletion or an undone change.
+        return f"- `{f.path}` (moved to `{moved_to}`)"
     parts = []
     if f.renamed_from:
-        parts.append(f"renamed from `{f.renamed_from}`")
+        parts.append(f"moved here from `{f.renamed_from}`")
     symbols = _symbols(f, detail)
     if symbols:
         parts.append(symbols)
@@ -95,7 +98,13 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     if not files:
         return "None."
     ordered = sorted(files, key=lambda f: (f.path.rpartition("/")[0], f.path))
-    return "\n".join(_file_line(f, detail, with_status=True) for f in ordered)
+    moved = moved_files(facts)
+    return "\n".join(_file_line(f, detail, with_status=True, moved_to=moved.get(f.path)) for f in ordered)
+
+
+def moved_files(facts: SessionFacts) -> dict[str, str]:
+    """Old path -> new path, for every file the session moved or renamed."""
+    return {f.renamed_from: f.path for f in [*facts.created, *facts.modified] if f.renamed_from}
 
 
 def read_files(facts: SessionFacts, detail: int) -> str:

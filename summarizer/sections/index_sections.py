@@ -14,13 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from summarizer.narrative.consistency import contradictions
-from summarizer.sections.facts import ErrorFact, MessageFact, SessionFacts
+from summarizer.sections.facts import CommitFact, ErrorFact, MessageFact, SessionFacts, WorkItemFact
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
+from summarizer.sections.findings import shorten
+from summarizer.sections.progress import (
+    checks_owed,
+    item_progress,
+    items_in_progress,
+    owed_sentence,
+    turns_text,
+)
 
 __all__ = ["MAX_DETAIL", "latest_request", "render_index_section"]
 
 MAX_DETAIL = 3
-_MESSAGE_AT = {0: 1200, 1: 500, 2: 240, 3: 140}  # characters kept of an early user message
+# Characters kept of an early user message, and findings (how many, characters of each): the
+# user's words and the agent's conclusions shrink slower than the rest.
+_MESSAGE_AT = {0: 100_000, 1: 1500, 2: 800, 3: 400}
+_EARLY_MESSAGE_AT = {0: 100_000, 1: 1000, 2: 300, 3: 160}
+_RECENT_MESSAGES = 6
 _RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}  # resolved errors listed one by one (the latest)
 _CHANNEL_WORDS = {
     "prompt": "",
@@ -32,8 +44,12 @@ _CHANNEL_WORDS = {
 
 
 def _one_line(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters at a word boundary when one is near."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    cut = line.rfind(" ", 0, limit - 1)
+    return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
 
 
 def _block(text: str) -> str:
@@ -93,7 +109,8 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 
 
 def _test_status(facts: SessionFacts, detail: int) -> str:
-    if not facts.tests:
+    owed = checks_owed(facts)
+    if not facts.tests and not owed:
         return "No test run recorded."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail]:]
     lines = []
@@ -106,25 +123,112 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
         lines += [f"  - failing: `{name}`" for name in t.failing[:limit]]
         if len(t.failing) > limit:
             lines.append(f"  - and {len(t.failing) - limit} more failing")
+    # What changed after the last run of each kind of check: those results are not the current state.
+    lines += [f"- {owed_sentence(group, {0: 12, 1: 8, 2: 5, 3: 3}[detail])}" for group in owed]
     return "\n".join(lines)
 
 
 # --- tasks ----------------------------------------------------------------------------------------
 
 
-def _pending(facts: SessionFacts, detail: int) -> str:
+_STATUS_MARKS = {"in_progress": "[in progress]", "pending": "[pending]", "open": "[open]", "blocked": "[blocked]",
+                 "deferred": "[deferred]"}
+_OPEN_ITEMS_AT = {0: 8, 1: 5, 2: 3, 3: 2}
+
+
+def _item_title(item: WorkItemFact, limit: int = 120) -> str:
+    kind = " (epic)" if item.kind == "epic" else ""
+    return f"`{item.id}`{kind}" + (f" {_one_line(item.title, limit)}" if item.title else "")
+
+
+def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> list[str]:
+    started = f" (started turn {item.started_turn})" if item.started_turn is not None else ""
+    lines = [f"- [in progress] {_item_title(item)}{started}"]
+    progress = item_progress(facts, item)
+    if progress.changed:
+        shown = progress.changed[-{0: 10, 1: 6, 2: 4, 3: 3}[detail]:]
+        more = len(progress.changed) - len(shown)
+        lines.append("  - changed since it started: " + ", ".join(f"`{p}` ({turns_text(t)})" for p, t in shown)
+                     + (f" and {more} more" if more else ""))
+    elif item.started_turn is not None:
+        lines.append("  - no file changed since it started")
+    if progress.remaining:
+        peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
+        lines.append(f"  - not done for it yet, as for {peers}: {', '.join(progress.remaining)}")
+    if progress.named_not_changed and detail <= 2:
+        lines.append("  - named in its description, not changed since it started: "
+                     + ", ".join(f"`{p}`" for p in progress.named_not_changed[:8])
+                     + (f" and {len(progress.named_not_changed) - 8} more" if len(progress.named_not_changed) > 8 else ""))
+    if progress.done_when and detail <= 1:
+        lines.append("  - its definition of done, as the tracker showed it:\n    "
+                     + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    "))
+    return lines
+
+
+def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
+    items = facts.work_items
+    trackers = ", ".join(f"`{t}`" for t in dict.fromkeys(i.tracker for i in items))
+    lines = [f"Issue tracker ({trackers}), as the session's commands left it:"]
+    mine = items_in_progress(facts)
+    for item in mine:
+        lines += _item_in_progress(facts, item, detail)
+    # Items the tracker showed in progress (started before this session, or by someone else), then open ones.
+    waiting = sorted((i for i in items if i.status in ("in_progress", "open", "blocked", "deferred")
+                      and i not in mine), key=lambda i: (i.status != "in_progress", i.turn))
+    limit = _OPEN_ITEMS_AT[detail]
+    for item in waiting[:limit]:
+        mark = "[in progress, as the tracker showed it]" if item.status == "in_progress" else _STATUS_MARKS[item.status]
+        lines.append(f"- {mark} {_item_title(item, 120 if detail <= 1 else 70)}")
+    if len(waiting) > limit:
+        lines.append(f"- and {len(waiting) - limit} more open item(s) the session looked at")
+    closed = sorted((i for i in items if i.status in ("closed", "merged")), key=lambda i: (i.closed_turn or i.turn))
+    if closed:
+        by_turn: dict[int, list[str]] = {}
+        for item in closed:
+            verb = "merged" if item.status == "merged" else "closed"
+            by_turn.setdefault(item.closed_turn or item.turn, []).append(
+                f"`{item.id}`" + (" (merged)" if verb == "merged" else ""))
+        in_session = [f"{', '.join(ids)} (turn {turn})" for turn, ids in by_turn.items()]
+        lines.append("- closed: " + "; ".join(in_session))
+    return lines
+
+
+def _todo_list(facts: SessionFacts) -> list[str]:
     tasks = facts.open_tasks
-    if not tasks:
-        done = len(facts.tasks)
-        return f"None open ({done} task(s) completed)." if done else "No task list was kept."
-    marks = {"in_progress": "[in progress]", "pending": "[pending]"}
     written = max(t.turn for t in facts.tasks)
+    if not tasks:
+        return [f"The agent's task list (last written turn {written}): nothing open, {len(facts.tasks)} completed."]
+    marks = {"in_progress": "[in progress]", "pending": "[pending]"}
     lines = [f"The agent's list as last written (turn {written}):"]
     for t in tasks:
         line = f"- {marks[t.status]} {t.content}"
         if t.done_evidence:
             line += f" (but since then: {t.done_evidence})"
         lines.append(line)
+    return lines
+
+
+def _pending(facts: SessionFacts, detail: int) -> str:
+    lines: list[str] = []
+    if facts.work_items:
+        lines += _tracker_items(facts, detail)
+    if facts.tasks:
+        lines += _todo_list(facts)
+    open_items = [i for i in facts.work_items if i.status in ("in_progress", "open", "blocked")]
+    if not facts.open_tasks and not open_items:
+        # An empty list is not finished work: changes not yet checked or committed are still open.
+        unfinished = []
+        owed = checks_owed(facts)
+        if owed:
+            files = {f.path for group in owed for f in group.files}
+            unfinished.append(f"{len(files)} changed file(s) not yet checked since their last change "
+                              "(see Test Status)")
+        if facts.work.commits and facts.work.uncommitted:
+            unfinished.append(f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)")
+        if unfinished:
+            lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
+    if not lines:
+        return "The session kept no task list and drove no issue tracker."
     return "\n".join(lines)
 
 
@@ -147,9 +251,8 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
     if not messages:
         return "None."
     latest = latest_request(messages)
-    limit = _MESSAGE_AT[detail]
     lines = []
-    for m in messages:
+    for number, m in enumerate(messages):
         how = _CHANNEL_WORDS.get(m.channel, m.channel)
         label = f"(turn {m.turn}{', ' + how if how else ''})"
         whole = m is latest or m is messages[-1] or m.channel == "feedback"
@@ -157,34 +260,46 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
             text = m.text.strip()
             lines.append(f"- {label} " + text.replace("\n", "\n  "))
         else:
-            lines.append(f"- {label} {_one_line(m.text, limit)}")
+            # The latest few requests say what the work is now; the early ones shorten first.
+            recent = number >= len(messages) - _RECENT_MESSAGES
+            lines.append(f"- {label} {_one_line(m.text, (_MESSAGE_AT if recent else _EARLY_MESSAGE_AT)[detail])}")
     return "\n".join(lines)
 
 
 # --- the work unit and the last activity ----------------------------------------------------------
 
 
+def _commit_lines(commits: list[CommitFact], detail: int) -> list[str]:
+    shown = commits if detail <= 1 else commits[-3:]
+    lines = [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
+    for c in shown:
+        pushed = ", pushed" if c.pushed else ", not pushed"
+        lines.append(f"- `{c.hash}` {_one_line(c.message, 100)} (turn {c.turn}{pushed})")
+    return lines
+
+
 def _work_state(facts: SessionFacts, detail: int) -> str:
+    # Only what the session's git commands showed: a branch no command named is left unsaid.
     work = facts.work
-    if not work.branch and not work.commits:
-        changed = len(work.uncommitted)
-        return (f"No branch or commit seen in the session's commands: the {changed} changed file(s) are uncommitted."
-                if changed else "No branch or commit seen in the session's commands.")
-    lines = [f"Branch: `{work.branch}`" if work.branch else "Branch: not seen in the session's commands"]
-    commits = work.commits if detail <= 1 else work.commits[-3:]
+    lines = [f"Branch: `{work.branch}`"] if work.branch else []
     if work.commits:
         lines.append(f"Commits made in the session ({len(work.commits)}):")
-        if len(commits) < len(work.commits):
-            lines.append(f"- {len(work.commits) - len(commits)} earlier commit(s)")
-        for c in commits:
-            pushed = ", pushed" if c.pushed else ", not pushed"
-            lines.append(f"- `{c.hash}` {_one_line(c.message, 100)} (turn {c.turn}{pushed})")
+        lines += _commit_lines(work.commits, detail)
     else:
-        lines.append("Commits made in the session: none.")
+        lines.append("No commit made in the session.")
     if work.uncommitted:
-        lines.append("Changed and not committed: " + ", ".join(f"`{p}`" for p in work.uncommitted))
+        limit = {0: 30, 1: 20, 2: 12, 3: 8}[detail]
+        more = len(work.uncommitted) - limit
+        lines.append("Changed and not committed: " + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
+                     + (f" and {more} more" if more > 0 else ""))
     elif facts.changed:
         lines.append("Every changed file is committed.")
+    for other in work.elsewhere:
+        # Another repository: its branch and commits are not the workspace's.
+        said = [f"branch `{other.branch}` (turn {other.branch_turn})"] if other.branch else []
+        said.append(f"{len(other.commits)} commit(s) made there" if other.commits else "no commit made there")
+        lines.append(f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}.")
+        lines += ["  " + line for line in _commit_lines(other.commits, detail)]
     return "\n".join(lines)
 
 
@@ -216,6 +331,20 @@ def _last_activity(facts: SessionFacts, detail: int) -> str:
     return "\n".join(lines) if lines else "Nothing recorded."
 
 
+_FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
+
+
+def _findings(facts: SessionFacts, detail: int) -> str:
+    count, limit = _FINDINGS_AT[detail]
+    shown = facts.findings[-count:]
+    if not shown:
+        return "Nothing recorded."
+    lines = [f"- {len(facts.findings) - len(shown)} earlier finding(s) not shown"] if len(shown) < len(
+        facts.findings) else []
+    lines += [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown]
+    return "\n".join(lines)
+
+
 def _files_and_code(facts: SessionFacts, detail: int) -> str:
     return f"{changed_files(facts, detail)}\nRead only:\n{read_files(facts, max(detail, 1))}"
 
@@ -235,6 +364,7 @@ _RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
     "pending_tasks": _pending,
     "user_messages": _user_messages,
     "work_state": _work_state,
+    "findings": _findings,
     # Where the work stopped is what the continuing agent needs first: it keeps its detail
     # while file lists and resolved errors shrink.
     "last_activity": lambda f, d: _last_activity(f, min(d, 1)),

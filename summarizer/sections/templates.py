@@ -37,7 +37,7 @@ __all__ = ["INDEX_KEYS", "NARRATIVE_KEYS", "Section", "Template", "builtin_templ
 INDEX_KEYS = frozenset({
     "files_created", "files_modified", "files_deleted", "files_read", "files_reverted", "files_and_code",
     "files_changed", "errors", "errors_and_fixes", "error_messages", "test_status", "pending_tasks",
-    "user_messages", "work_state", "last_activity",
+    "user_messages", "work_state", "last_activity", "findings",
 })
 # Sections the narrative writer fills; the offline writer knows each of these.
 NARRATIVE_KEYS = frozenset({

@@ -275,3 +275,31 @@ def shell_runs(transcript: Transcript, before_line: int) -> list[ShellRun]:
                 runs.append(ShellRun(number, block["tool_use_id"], commands[block["tool_use_id"]],
                                      bool(block.get("is_error")), text))
     return runs
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    line: int  # the record of its successful result
+    path: str  # relative to the session's directory when under it
+
+
+def main_agent_edits(transcript: Transcript, before_line: int) -> list[FileEdit]:
+    """The main agent's successful Edit/Write calls that got a result before ``before_line``, in order."""
+    calls: dict[str, str] = {}
+    edits: list[FileEdit] = []
+    for number, record in transcript.records:
+        if number >= before_line:
+            break
+        if record.get("isSidechain"):
+            continue
+        content = (record.get("message") or {}).get("content")
+        for block in content if isinstance(content, list) else []:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and block.get("name") in EDIT_TOOLS:
+                target = (block.get("input") or {}).get("file_path") or (block.get("input") or {}).get("notebook_path")
+                if target:
+                    calls[block.get("id", "")] = str(target)
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls and not block.get("is_error"):
+                edits.append(FileEdit(number, _relative(calls[block["tool_use_id"]], transcript.cwd)))
+    return edits

@@ -10,7 +10,12 @@ our default offline summary of everything before the boundary and reports:
 * which errors it shows as open although a later run of the same command
   succeeded without printing them again, or a later ``git commit`` succeeded
   after a commit that failed on them;
-* its length beside Claude Code's own summary at that boundary.
+* its length beside Claude Code's own summary at that boundary;
+* which files the agent edited after its last test run that the summary
+  does not call untested ("Not yet ... tested since their last change"),
+  and whether it then says nothing is pending ("None open");
+* which ``bd`` items the agent set in progress and had not closed that the
+  summary does not show in progress, with finishing them as a next step.
 
 What the person typed and what ran are read from Claude Code's own records
 (:mod:`cc_harness`), not through the project's adapters.
@@ -18,10 +23,11 @@ What the person typed and what ran are read from Claude Code's own records
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cc_harness import Boundary, ShellRun, Transcript, shell_runs, typed_messages
+from cc_harness import Boundary, ShellRun, Transcript, main_agent_edits, shell_runs, typed_messages
 
 from artifact_index.facts.errors.test_results import parse_test_run
 from artifact_index.ingestion.events import Event
@@ -33,7 +39,7 @@ from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 from summarizer.tokens import count_tokens
 
-__all__ = ["PointReport", "check_point", "stale_open_errors", "words"]
+__all__ = ["PointReport", "check_point", "items_in_progress", "stale_open_errors", "untested_edits", "words"]
 
 
 def words(text: str) -> str:
@@ -54,6 +60,11 @@ class PointReport:
     tokens: int
     cc_chars: int
     cc_tokens: int
+    untested: list[str]  # files edited after the last test run
+    untested_missing: list[str]  # of those, the ones the summary does not call untested
+    says_none_open: bool
+    in_progress: list[str]  # bd items set in progress and not closed
+    in_progress_missing: list[str]  # of those, the ones the summary does not show in progress and to finish
 
     @property
     def within_cc(self) -> bool:
@@ -86,6 +97,39 @@ def stale_open_errors(index: ArtifactIndex, runs: list[ShellRun]) -> list[str]:
     return stale
 
 
+# Test runners written the way the corpus's agents run them; independent of the project's check recogniser.
+_TEST_RUN = re.compile(r"\b(?:pytest|go test|mix test|cargo test|npm test|npx (?:jest|vitest)|rspec|"
+                       r"mise run test|make test|bun test)\b")
+_PROSE = (".md", ".txt", ".rst")
+
+
+def untested_edits(transcript: Transcript, before_line: int) -> list[str]:
+    """Files of the workspace the main agent edited after its last test run (none when it ran no test)."""
+    runs = [run.line for run in shell_runs(transcript, before_line) if _TEST_RUN.search(run.command)]
+    if not runs:
+        return []
+    return sorted({edit.path for edit in main_agent_edits(transcript, before_line)
+                   if edit.line > runs[-1] and not edit.path.startswith("/") and not edit.path.endswith(_PROSE)})
+
+
+def items_in_progress(transcript: Transcript, before_line: int) -> list[str]:
+    """``bd`` items a successful ``bd update X --status in_progress`` started and no ``bd close`` closed."""
+    started: dict[str, None] = {}
+    for run in shell_runs(transcript, before_line):
+        if run.failed:
+            continue
+        for found in re.finditer(r"\bbd update ([\w.-]+)[^;&|\n]*--status[= ]in_progress", run.command):
+            started[found.group(1)] = None
+        for found in re.finditer(r"\bbd close ((?:[\w.-]+ ?)+)", run.command):
+            for item in found.group(1).split():
+                started.pop(item, None)
+    return list(started)
+
+
+def _section(markdown: str, title: str) -> str:
+    return markdown.split(f"## {title}\n", 1)[-1].split("\n## ", 1)[0] if f"## {title}\n" in markdown else ""
+
+
 def check_point(path: Path, transcript: Transcript, events: list[Event], number: int,
                 boundary: Boundary) -> PointReport:
     before = events_until_compaction(events, number)
@@ -95,6 +139,11 @@ def check_point(path: Path, transcript: Transcript, events: list[Event], number:
     typed = typed_messages(transcript, boundary.line)
     latest = typed[-1].text if typed else None
     feedback = [m.text for m in typed if m.kind == "feedback"]
+    untested = untested_edits(transcript, boundary.line)
+    said_untested = [line for line in _section(markdown, "Test Status").splitlines()
+                     if line.startswith("- Not yet") and "tested" in line]
+    in_progress = items_in_progress(transcript, boundary.line)
+    pending, steps = _section(markdown, "Pending Tasks"), _section(markdown, "Next Steps")
     return PointReport(
         name=f"{path.name} #{number}", summary=markdown, latest=latest,
         latest_whole=latest is None or words(latest) in flat,
@@ -103,4 +152,10 @@ def check_point(path: Path, transcript: Transcript, events: list[Event], number:
         stale_open=stale_open_errors(index, shell_runs(transcript, boundary.line)),
         chars=len(markdown), tokens=count_tokens(markdown),
         cc_chars=len(boundary.summary), cc_tokens=count_tokens(boundary.summary),
+        untested=untested,
+        untested_missing=[p for p in untested if not any(f"`{p}`" in line for line in said_untested)],
+        says_none_open="None open" in markdown,
+        in_progress=in_progress,
+        in_progress_missing=[item for item in in_progress
+                             if f"[in progress] `{item}`" not in pending or f"Finish `{item}`" not in steps],
     )

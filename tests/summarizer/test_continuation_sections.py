@@ -123,7 +123,7 @@ def test_a_refused_commit_leaves_the_fix_then_the_commit_as_next_steps() -> None
              status="failure", command=commit),
     )
     work = section(summary, "Work State")
-    assert "No branch or commit seen" in work and "the 1 changed file(s) are uncommitted" in work
+    assert work == "No commit made in the session.\nChanged and not committed: `money.py`\n"
     steps = section(summary, "Next Steps")
     assert "- Resolve the open error `Pre-commit validation failed: [FORMAT] money.py is not formatted.`" in steps
     assert "- Then commit: the last `git commit` (turn 3) failed on it, and 1 changed file(s) are not committed." in steps

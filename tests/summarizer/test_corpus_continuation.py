@@ -5,8 +5,11 @@ must hold the person's latest message whole and every piece of feedback
 they typed when refusing a tool call; it must show no error as open that a
 later passing run of the same command, or a later successful commit after
 a failed one, covered; and it must be no longer than Claude Code's own
-summary written at that boundary, in characters and in tokens.  What the
-person typed and what ran are read from Claude Code's records
+summary written at that boundary, in characters and in tokens.  Work in
+flight must read as such: a file edited after the last test run is called
+untested (and nothing is "None open" then), and a ``bd`` item set in
+progress and not closed is shown in progress, finishing it a next step.
+What the person typed, edited and ran are read from Claude Code's records
 (``cc_harness``), never through our adapters.
 """
 
@@ -76,6 +79,26 @@ def test_the_summary_is_no_longer_than_claude_codes_own(path: Path, number: int)
     assert report.cc_chars > 0
     assert report.within_cc, (
         f"ours {report.chars} chars / {report.tokens} tokens, Claude Code's {report.cc_chars} / {report.cc_tokens}")
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_files_edited_after_the_last_test_run_are_called_untested(path: Path, number: int) -> None:
+    report = _report(path, number)
+    assert report.untested_missing == []
+    assert not (report.untested and report.says_none_open)
+
+
+@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+def test_a_tracker_item_in_progress_is_shown_in_progress_and_finishing_it_is_a_next_step(path: Path,
+                                                                                        number: int) -> None:
+    assert _report(path, number).in_progress_missing == []
+
+
+def test_the_corpus_has_points_with_untested_edits_and_items_in_progress() -> None:
+    """The two checks above are not vacuous: the corpus's boundaries fall in the middle of such work."""
+    reports = [_report(path, number) for path, number in POINTS]
+    assert sum(1 for r in reports if r.untested) >= 5
+    assert sum(1 for r in reports if r.in_progress) >= 3
 
 
 def test_feedback_typed_when_refusing_a_commit_reaches_the_summary() -> None:

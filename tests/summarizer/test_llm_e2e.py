@@ -262,7 +262,9 @@ def test_cli_llm_summary_then_resume_sends_only_turns_after_the_previous_summary
     assert min(_span_turns(two)) == 7 and max(_span_turns(two)) == 11
     assert "1. test_tags fails: NoteStore has no load()" in two.prompt
     assert "I'll read the store and the CLI first." not in two.prompt
-    assert "## Current State\n- CLI listing shows tags; all tests pass\n" in second
+    # The tests last ran at turn 9; notes/cli.py changed at turn 11: "all tests pass" is not the state now.
+    assert ("## Current State\n- CLI listing shows tags; all tests pass ⚠ [index: 1 file(s) changed after the last "
+            "test run (turn 9) are not yet tested]\n") in second
     assert "## Session Intent\n- Tags on notes\n" in second
     # The index sections are exact whatever the LLM said: every changed file by path.
     for path in ("tests/test_tags.py", "notes/store.py", "notes/cli.py", "scratch.py"):

@@ -57,7 +57,8 @@ def test_staging_survives_a_refused_commit_and_a_push_covers_earlier_commits() -
         shell("git push", "To github.com:shop/cart.git\n   1a2b3c4..9e1d2b7  main -> main\n", 4),
     )
     [commit] = work["commits"]  # type: ignore[misc]
-    assert (commit["hash"], commit["files"], commit["pushed"]) == ("9e1d2b7", ["cart.py"], True)
+    assert (commit["hash"], commit["files"], commit["pushed"], commit["pushed_turn"]) == (
+        "9e1d2b7", ["cart.py"], True, 4)
     assert (work["branch"], work["uncommitted"]) == ("main", [])
 
 
@@ -77,4 +78,39 @@ def test_commit_all_and_commit_of_paths() -> None:
 
 def test_a_session_without_git_has_no_commits_and_everything_uncommitted() -> None:
     work = state(edit("/repo/a.py", 1), shell("git status", "On branch main\nChanges not staged for commit:\n", 2))
-    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"]}
+    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"], "elsewhere": []}
+
+
+def test_git_commands_run_in_another_repository_belong_to_it() -> None:
+    # `cd ../site && git status` shows the other repository's branch; a commit made there
+    # holds none of the workspace's files.
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("cd ../site && git status", "On branch dipree/another-adventure\nnothing to commit\n"
+              "Shell cwd was reset to /repo\n", 2),
+        shell("git -C /work/tools commit -am 'bump'", "[main 5d5d5d5] bump\n 1 file changed\n", 3),
+        shell("git branch --show-current", "fix/totals\n", 4),
+    )
+    assert work["branch"] == "fix/totals"
+    assert (work["commits"], work["uncommitted"]) == ([], ["cart.py"])
+    assert work["elsewhere"] == [
+        {"path": "/site", "branch": "dipree/another-adventure", "branch_turn": 2, "commits": []},
+        {"path": "/work/tools", "branch": "main", "branch_turn": 3,
+         "commits": [{"turn": 3, "hash": "5d5d5d5", "branch": "main", "message": "bump", "files": None,
+                      "pushed": False}]},
+    ]
+
+
+def test_a_directory_inside_the_workspace_or_holding_it_is_the_same_repository() -> None:
+    work = state(
+        shell("cd /repo/sub && git checkout -b feat", "Switched to a new branch 'feat'\n", 1),
+        shell("cd / && git status", "On branch main\n", 2),
+    )
+    assert (work["branch"], work["elsewhere"]) == ("main", [])
+
+
+def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() -> None:
+    events: list[Event] = [SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
+                           *shell("git -C /tmp/scratch status", "On branch main\n", 1)]
+    work = work_state(Tracker(format="claude-code").feed_all(events))
+    assert work["elsewhere"] == [{"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}]

@@ -1,0 +1,330 @@
+"""Work items of issue trackers driven from the shell: ``bd`` (beads) and ``gh issue`` / ``gh pr``.
+
+Many agents keep their plan outside the todo tool, in the project's issue
+tracker: ``bd update spotter-gqc.6 --status in_progress`` to start an item,
+``bd close spotter-gqc.6`` when it is done, ``bd show`` and ``bd ready`` to
+pick the next one, ``gh pr create`` and ``gh pr merge`` to hand work in.
+Those items are the session's tasks as much as a ``TodoWrite`` list is.
+:func:`observe_tracker_command` folds one shell command and what it printed
+into the items seen so far; only what the command did or showed is taken:
+
+* a state change (create, update ``--status``, close, reopen, merge) counts
+  when the tracker confirmed it (``✓ Updated issue: X``, the URL ``gh``
+  prints) or the command succeeded;
+* ``bd show`` (text or ``--json``) names the item, its title, its state and
+  its description; the session looked at it, so it is tracked from then on;
+* listings (``bd list``, ``bd ready``, an epic's children) only refresh the
+  state of items already tracked: the rest of a backlog is not the
+  session's work.
+
+The items live in the index metadata as JSON (``meta["work_items"]``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.facts.errors.checks import segments
+
+__all__ = ["WorkItem", "WorkItemStatus", "observe_tracker_command"]
+
+WorkItemStatus = Literal["open", "in_progress", "blocked", "deferred", "closed", "merged"]
+
+_STATUS: dict[str, WorkItemStatus] = {
+    "open": "open", "ready": "open", "reopened": "open", "in_progress": "in_progress", "in-progress": "in_progress",
+    "blocked": "blocked", "deferred": "deferred", "closed": "closed", "done": "closed", "merged": "merged",
+}
+_GLYPH: dict[str, WorkItemStatus] = {"○": "open", "◐": "in_progress", "✓": "closed", "❄": "deferred"}
+_HINT = re.compile(r"(?:^|[\s;&|(/])(?:bd|gh)\s")
+_MAX_DESCRIPTION = 4000
+
+# `bd show`: "○ spotter-gqc.4 · Title   [● P2 · OPEN]" (an epic adds "[EPIC]" before the dot).
+_BD_HEADER = re.compile(r"^[○◐●✓❄]\s+(?P<id>[\w.-]+)(?P<epic>\s+\[EPIC\])?\s+·\s+(?P<title>.+?)\s+"
+                        r"\[●\s*P\d\s*·\s*(?P<status>[A-Z_]+)\]\s*$", re.M)
+# A section heading of `bd show`: a line of capitals alone ("DESCRIPTION", "DEPENDS ON").
+_BD_SECTION = re.compile(r"^[A-Z][A-Z ]{2,30}$")
+# `bd list`: "○ spotter-gqc.7 [● P2] [task] - Title (blocked by: ...)"; an epic's child: "↳ ✓ spotter-dov.1: Title ● P1".
+_BD_LISTED = re.compile(r"^\s*(?:↳\s*)?(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+?)(?::|\s+\[)", re.M)
+# `bd ready`: "3. [● P1] [task] spotter-a0y.3: Title" -- ready means open and unblocked.
+_BD_READY = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[\w+\]\s+(?P<id>[\w.-]+):", re.M)
+_BD_CONFIRMED = re.compile(r"✓\s+(?P<verb>Created issue|Updated issue|Closed|Reopened)[:\s]\s*(?P<id>[\w.-]+?)"
+                           r"(?::\s*|\s+—\s+|\s*$)(?P<rest>.*)$", re.M)
+_GH_URL = re.compile(r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<kind>issues|pull)/(?P<number>\d+)")
+_GH_DONE = re.compile(r"(?P<verb>Merged|Squashed and merged|Rebased and merged|Closed|Reopened) "
+                      r"(?P<kind>pull request|issue) (?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)(?: \((?P<title>.+)\))?")
+
+
+class WorkItem(BaseModel):
+    """One tracker item as the session's commands last showed or left it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # "spotter-gqc.6", "#754", "owner/repo#12"
+    tracker: Literal["bd", "gh issue", "gh pr"]
+    title: str | None = None
+    kind: str | None = None  # "epic", "task", "bug" when the tracker said
+    status: WorkItemStatus
+    turn: int  # when its state was last set or shown
+    created_turn: int | None = None  # created in the session
+    started_turn: int | None = None  # set in progress in the session (the latest time)
+    closed_turn: int | None = None  # closed or merged in the session (the latest time)
+    closed_reason: str | None = None
+    description: str | None = None  # as `bd show` printed it
+
+
+def _key(tracker: str, item_id: str) -> str:
+    return f"{tracker} {item_id}"
+
+
+def _option(args: list[str], *names: str) -> str | None:
+    """The value of ``--name value`` / ``--name=value`` (the last one given)."""
+    found = None
+    for n, arg in enumerate(args):
+        for name in names:
+            if arg == name and n + 1 < len(args):
+                found = args[n + 1]
+            elif arg.startswith(name + "=") and name.startswith("--"):
+                found = arg[len(name) + 1:]
+    return found
+
+
+_BD_VALUE_OPTIONS = frozenset({
+    "--status", "-s", "--reason", "-r", "--title", "-t", "--type", "--priority", "-p", "--parent", "--description",
+    "-d", "--design", "--acceptance", "--labels", "-l", "--assignee", "-a", "--notes", "--append-notes", "--deps",
+    "--body-file", "--context", "--external-ref", "--estimate", "-e",
+})
+
+
+def _positionals(args: list[str], value_options: frozenset[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in value_options:
+            skip = True
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return out
+
+
+class _Items:
+    """The items being updated by one command (a view over the stored JSON)."""
+
+    def __init__(self, stored: dict[str, dict[str, Any]], turn: int) -> None:
+        self.stored = stored
+        self.turn = turn
+
+    def get(self, tracker: str, item_id: str) -> WorkItem | None:
+        data = self.stored.get(_key(tracker, item_id))
+        return WorkItem.model_validate(data) if data is not None else None
+
+    def put(self, tracker: Literal["bd", "gh issue", "gh pr"], item_id: str, *, track: bool = True,
+            **changes: Any) -> None:
+        """Set fields of an item; a new item is added only when ``track`` (the session acted on it or showed it)."""
+        current = self.get(tracker, item_id)
+        if current is None:
+            if not track or changes.get("status") is None:
+                return  # an item first met without a state (`bd update X --notes ...`) is not tracked
+            current = WorkItem(id=item_id, tracker=tracker, status=changes["status"], turn=self.turn)
+        values = {k: v for k, v in changes.items() if v is not None}
+        updated = current.model_copy(update={**values, "turn": self.turn})
+        self.stored[_key(tracker, item_id)] = updated.model_dump()
+
+
+# --- bd ----------------------------------------------------------------------------------------
+
+
+def _bd_shown(output: str, items: _Items) -> None:
+    """Items printed by ``bd show``: title, state, kind and description."""
+    headers = list(_BD_HEADER.finditer(output))
+    for n, header in enumerate(headers):
+        end = headers[n + 1].start() if n + 1 < len(headers) else len(output)
+        body = output[header.end():end]
+        items.put("bd", header["id"], title=header["title"].strip(), status=_STATUS.get(header["status"].lower()),
+                  kind="epic" if header["epic"] else _bd_type(body), description=_bd_description(body))
+    if not headers:
+        _bd_json(output, items)
+
+
+def _bd_type(body: str) -> str | None:
+    found = re.search(r"Type:\s*(\w+)", body)
+    return found.group(1).lower() if found else None
+
+
+def _bd_description(body: str) -> str | None:
+    """The DESCRIPTION (and ACCEPTANCE CRITERIA) blocks of a ``bd show`` item."""
+    kept: list[str] = []
+    keep = False
+    for line in body.splitlines():
+        if _BD_SECTION.match(line.strip()):
+            keep = line.strip() in ("DESCRIPTION", "ACCEPTANCE CRITERIA", "ACCEPTANCE")
+            if keep and line.strip() != "DESCRIPTION":
+                kept.append("Acceptance criteria:")
+            continue
+        if keep:
+            kept.append(line)
+    text = "\n".join(kept).strip()
+    return text[:_MAX_DESCRIPTION] or None
+
+
+def _bd_json(output: str, items: _Items) -> None:
+    opening = re.search(r"^\[", output, re.M)
+    if opening is None:
+        return
+    start = opening.start()
+    try:
+        shown = json.loads(output[start:output.rfind("]") + 1])
+    except json.JSONDecodeError:
+        return
+    for entry in shown if isinstance(shown, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            continue
+        description = entry.get("description") if isinstance(entry.get("description"), str) else None
+        acceptance = entry.get("acceptance_criteria")
+        if isinstance(acceptance, str) and acceptance.strip():
+            description = f"{description or ''}\nAcceptance criteria:\n{acceptance}".strip()
+        items.put("bd", entry["id"], title=entry.get("title") if isinstance(entry.get("title"), str) else None,
+                  status=_STATUS.get(str(entry.get("status", "")).lower()),
+                  kind=entry.get("issue_type") if isinstance(entry.get("issue_type"), str) else None,
+                  description=description[:_MAX_DESCRIPTION] if description else None)
+
+
+def _bd_listed(output: str, items: _Items) -> None:
+    """A listing refreshes the state of items already tracked, and adds none."""
+    for match in _BD_LISTED.finditer(output):
+        status = _GLYPH.get(match["glyph"])
+        if status is not None:
+            items.put("bd", match["id"], track=False, status=status)
+    for match in _BD_READY.finditer(output):
+        current = items.get("bd", match["id"])
+        if current is not None and current.status != "in_progress":
+            items.put("bd", match["id"], track=False, status="open")
+
+
+def _bd_command(args: list[str], output: str, succeeded: bool | None, items: _Items) -> None:
+    verb = args[0] if args else ""
+    rest = args[1:]
+    confirmed = {(m["verb"], m["id"]): m["rest"].strip() for m in _BD_CONFIRMED.finditer(output)}
+    if verb in ("create", "new", "q"):
+        for (said, item_id), title in confirmed.items():
+            if said == "Created issue":
+                named = _option(rest, "--title") or next(iter(_positionals(rest, _BD_VALUE_OPTIONS)), None)
+                items.put("bd", item_id, status="open", created_turn=items.turn, title=title or named,
+                          kind=_option(rest, "--type"))
+        return
+    ids = _positionals(rest, _BD_VALUE_OPTIONS)
+    if verb == "update":
+        status = _STATUS.get((_option(rest, "--status", "-s") or "").lower())
+        if "--claim" in rest:
+            status = "in_progress"
+        for item_id in ids:
+            title = confirmed.get(("Updated issue", item_id))
+            if ("Updated issue", item_id) not in confirmed and succeeded is not True:
+                continue
+            items.put("bd", item_id, status=status, title=title or _option(rest, "--title"),
+                      started_turn=items.turn if status == "in_progress" else None)
+    elif verb in ("close", "done"):
+        reason = _option(rest, "--reason", "-r")
+        for item_id in ids:
+            if ("Closed", item_id) not in confirmed and succeeded is not True:
+                continue
+            items.put("bd", item_id, status="closed", closed_turn=items.turn, closed_reason=reason)
+    elif verb == "reopen":
+        for item_id in ids:
+            if ("Reopened", item_id) in confirmed or succeeded is True:
+                items.put("bd", item_id, status="open")
+    elif verb == "show":
+        _bd_shown(output, items)
+        _bd_listed(output, items)
+    elif verb in ("list", "ready", "blocked", "search"):
+        _bd_listed(output, items)
+
+
+# --- gh ----------------------------------------------------------------------------------------
+
+
+def _gh_id(number: str, repo: str | None) -> str:
+    return f"{repo}#{number}" if repo else f"#{number}"
+
+
+def _gh_command(args: list[str], output: str, succeeded: bool | None, items: _Items) -> None:
+    if len(args) < 2 or args[0] not in ("issue", "pr"):
+        return
+    tracker: Literal["gh issue", "gh pr"] = "gh issue" if args[0] == "issue" else "gh pr"
+    verb, rest = args[1], args[2:]
+    repo = _option(rest, "--repo", "-R")
+    numbers = [a.rsplit("/", 1)[-1].lstrip("#") for a in _positionals(rest, frozenset({"--repo", "-R", "--title",
+                                                                                       "-t", "--body", "-b"}))]
+    number = next((n for n in numbers if n.isdigit()), None)
+    if verb == "create":
+        made = _GH_URL.search(output)
+        if made is not None and succeeded is not False:
+            items.put(tracker, _gh_id(made["number"], repo), status="open", created_turn=items.turn,
+                      title=_option(rest, "--title", "-t"))
+        return
+    done = _GH_DONE.search(output)
+    if done is not None:
+        number = done["number"]
+    if number is None:
+        return
+    item_id = _gh_id(number, repo)
+    title = done["title"] if done is not None else None
+    if verb == "merge" and (done is not None or succeeded is True):
+        items.put(tracker, item_id, status="merged", closed_turn=items.turn, title=title)
+    elif verb == "close" and (done is not None or succeeded is True):
+        items.put(tracker, item_id, status="closed", closed_turn=items.turn, title=title,
+                  closed_reason=_option(rest, "--comment", "-c"))
+    elif verb == "reopen" and (done is not None or succeeded is True):
+        items.put(tracker, item_id, status="open", title=title)
+    elif verb == "view":
+        _gh_view(tracker, item_id, output, items)
+
+
+def _gh_view(tracker: Literal["gh issue", "gh pr"], item_id: str, output: str, items: _Items) -> None:
+    """``gh ... view`` refreshes an item the session acted on: its title and state, as JSON or as text."""
+    title = state = None
+    try:
+        shown = json.loads(output)
+    except json.JSONDecodeError:
+        shown = None
+    if isinstance(shown, dict):
+        title = shown.get("title") if isinstance(shown.get("title"), str) else None
+        state = str(shown.get("state", "")).lower() or None
+    else:
+        found_title = re.search(r"^title:\s*(.+)$", output, re.M)
+        found_state = re.search(r"^state:\s*(\w+)", output, re.M)
+        title = found_title.group(1).strip() if found_title else None
+        state = found_state.group(1).lower() if found_state else None
+    items.put(tracker, item_id, track=False, title=title, status=_STATUS.get(state or ""))
+
+
+# --- the entry point ---------------------------------------------------------------------------
+
+
+def _tracker_segments(command: str) -> Iterator[tuple[str, list[str]]]:
+    for _, words in segments(command):
+        program = words[0].rsplit("/", 1)[-1] if words else ""
+        if program in ("bd", "gh"):
+            yield program, words[1:]
+
+
+def observe_tracker_command(stored: dict[str, dict[str, Any]], command: str, output: str, turn: int,
+                            succeeded: bool | None) -> None:
+    """Fold one shell command into ``stored`` (``meta["work_items"]``), in place.
+
+    A command that failed changes nothing, except what its output confirms.
+    """
+    if not _HINT.search(" " + command):
+        return
+    items = _Items(stored, turn)
+    for program, args in _tracker_segments(command):
+        if program == "bd":
+            _bd_command(args, output, succeeded, items)
+        else:
+            _gh_command(args, output, succeeded, items)

@@ -1,0 +1,92 @@
+"""Which checks ran when, and which changes came after them.
+
+"5 passed (turn 92)" is only the state of the work when nothing changed
+after turn 92.  An agent that continues after a compaction must know that
+the test file it wrote at turn 94 was never run: the tests are owed.  This
+module keeps the session's runs of recognised checks (tests, linters, type
+checkers, builds: :func:`~artifact_index.facts.errors.checks.checks_in`) with
+the operation count at that moment, and :func:`unverified_changes` lists, for
+each kind of check the session ran, the changed files whose last change
+came after its last run.
+
+Only what a check is for counts as owed: files of prose (``.md``, ``.txt``)
+need no test run, and files outside the workspace are not the project's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from artifact_index.facts.errors.checks import checks_in
+from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
+from artifact_index.trail.paths import is_absolute
+
+__all__ = ["record_check_runs", "unverified_changes"]
+
+_MAX_RUNS = 500
+_PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
+# The order a reader expects them in ("not yet built, linted or tested").
+CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
+
+
+def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: bool) -> None:
+    """Note the checks ``command`` ran (``meta["check_runs"]``), at the current operation count."""
+    found = checks_in(command)
+    if not found:
+        return
+    runs: list[dict[str, Any]] = meta.setdefault("check_runs", [])
+    seq = int(meta.get("op_count", 0))
+    for check in found:
+        runs.append({"turn": turn, "seq": seq, "category": check.category, "runner": check.runner,
+                     "command": command, "passed": passed})
+    del runs[:-_MAX_RUNS]
+
+
+def _last_change(index: ArtifactIndex, key: str) -> tuple[int, list[int]]:
+    """The sequence number of a file's last change, and the turns of its changes."""
+    changes = [op for op in index.operations_on(key)
+               if op["action"] not in ("read", "unknown") and op["result"] != "failure"]
+    return max((int(op["seq"]) for op in changes), default=0), sorted({int(op["turn"]) for op in changes})
+
+
+def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
+    """Per kind of check the session ran: its last run and the changed files that came after it.
+
+    A test run counts as a build too (it builds what it runs).  One entry per
+    set of changed files, with the kinds of check whose last run they came
+    after: ``runs`` (``category``, ``turn``, ``runner``, ``command``, ``passed``, in the
+    order build, type check, lint, test) and ``files`` (``path`` and the
+    ``turns`` it changed after the run).  Kinds with nothing after their
+    last run are left out.
+    """
+    runs: list[dict[str, Any]] = index.meta.get("check_runs", [])
+    if not runs:
+        return []
+    last: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        last[run["category"]] = run
+        if run["category"] == "test" and "build" in last:
+            last["build"] = run  # running the tests builds the code: a build owed before them is done
+    changed: list[tuple[str, int, list[int]]] = []
+    for _, data in index.nodes_of_kind("file"):
+        key = str(data["path"])
+        if ArtifactIndex.status_of(data) not in CHANGED_STATUSES or is_absolute(key) or key.lower().endswith(_PROSE):
+            continue
+        seq, turns = _last_change(index, key)
+        changed.append((str(data.get("display") or key), seq, turns))
+    groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    for category in CATEGORY_ORDER:
+        latest = last.get(category)
+        if latest is None:
+            continue
+        after = sorted((path, [t for t in turns if t >= latest["turn"]] or turns[-1:])
+                       for path, seq, turns in changed if seq > latest["seq"])
+        if not after:
+            continue
+        # Kinds with the same changes after their last run read as one line.
+        group = groups.setdefault(tuple(path for path, _ in after), {
+            "runs": [], "files": [{"path": path, "turns": turns} for path, turns in after],
+        })
+        group["runs"].append({"category": category, "turn": latest["turn"], "runner": latest["runner"],
+                              "command": latest["command"], "passed": latest["passed"]})
+    return list(groups.values())
