@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -70,12 +70,16 @@ def _narrative_body(items: list[NarrativeItem]) -> str:
     return "\n".join(lines)
 
 
-def render_summary(template: Template, facts: SessionFacts, narrative: Narrative, detail: int = 0) -> str:
-    """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended."""
+def render_summary(template: Template, facts: SessionFacts, narrative: Narrative, detail: int = 0,
+                   finer: Mapping[str, int] | None = None) -> str:
+    """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended.
+
+    ``finer`` gives some index sections (by key) a more detailed level than ``detail``.
+    """
     bodies: list[tuple[Section, str]] = []
     for section in template.sections:
         if section.fill == "index":
-            body = render_index_section(section.key, facts, detail)
+            body = render_index_section(section.key, facts, (finer or {}).get(section.key, detail))
         else:
             body = _narrative_body(narrative.items(section.key))
         bodies.append((section, body))
@@ -213,8 +217,30 @@ def summarize(
     while count_tokens(markdown) > template.budget_tokens and detail < MAX_DETAIL:
         detail += 1
         markdown = render_summary(template, facts, narrative, detail)
+    if count_tokens(markdown) <= template.budget_tokens:
+        markdown = _spend_what_is_left(template, facts, narrative, detail, markdown)
     return Summary(template=template, facts=facts, narrative=narrative, detail=detail, markdown=markdown,
                    requests=len(chunks))
+
+
+# What the budget left after the detail level is chosen goes, one section at a time, to what the reader
+# needs most: the user's words, the agent's findings, then the facts of the work.
+_FINER_FIRST = ("user_messages", "findings", "pending_tasks", "files_changed", "test_status", "errors",
+                "work_state", "files_read")
+
+
+def _spend_what_is_left(template: Template, facts: SessionFacts, narrative: Narrative, detail: int,
+                        markdown: str) -> str:
+    """``markdown`` with sections rendered finer than ``detail``, in priority order, while the budget holds."""
+    keys = {section.key for section in template.sections if section.fill == "index"}
+    finer: dict[str, int] = {}
+    for key in (k for k in _FINER_FIRST if k in keys):
+        for level in range(detail):  # the finest that fits
+            candidate = render_summary(template, facts, narrative, detail, {**finer, key: level})
+            if count_tokens(candidate) <= template.budget_tokens:
+                finer[key], markdown = level, candidate
+                break
+    return markdown
 
 
 def narrative_state(markdown: str, template: Template | None = None) -> dict[str, object] | None:

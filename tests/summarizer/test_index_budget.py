@@ -186,3 +186,15 @@ def test_a_multi_line_open_error_keeps_every_line_at_every_detail() -> None:
         for key in ("errors", "errors_and_fixes", "error_messages"):
             text = render_index_section(key, facts, detail)
             assert all(line in text for line in message.splitlines()), (key, detail)
+
+
+def test_what_the_budget_leaves_after_the_detail_level_goes_to_the_users_words_first() -> None:
+    shown = big_summary("default")
+    words_whole = render_summary(shown.template, shown.facts, shown.narrative, MAX_DETAIL, {"user_messages": 0})
+    # Room for the user's words whole at the most compact level, not for a finer level everywhere.
+    template = shown.template.model_copy(update={"budget_tokens": count_tokens(words_whole)})
+    assert count_tokens(render_summary(template, shown.facts, shown.narrative, MAX_DETAIL - 1)) > template.budget_tokens
+    summary = summarize(list(big_session()), template=template, writer=ExtractiveWriter(), format="fixture")
+    assert summary.detail == MAX_DETAIL
+    assert render_index_section("user_messages", shown.facts, 0) in summary.markdown
+    assert summary.tokens <= template.budget_tokens

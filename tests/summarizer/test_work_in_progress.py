@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from itertools import count
 
+from summary_fixtures import ScriptedWriter, reply
+
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -22,6 +24,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.llm import build_prompt
 from summarizer.sections.templates import load_template
 from summarizer.summary import Summary, summarize
 
@@ -251,3 +254,18 @@ def test_files_the_request_names_and_the_session_has_not_changed_are_a_next_step
     )
     assert ("- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py`, "
             "`tests/test_cart.py`.") in section(summary, "Next Steps")
+
+
+def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> None:
+    """The narrative model sees the same facts: it must not call the work tested or the item done."""
+    writer = ScriptedWriter([reply({})])
+    summarize([SessionInfo(turn=0, cwd="/home/dev/shop"), UserMessage(turn=1, text="Work through shop-cart."),
+               *bead(2, "shop-cart.2", "Show rounding on the receipt"),
+               *shell(3, "bd update shop-cart.2 --status in_progress", "✓ Updated issue: shop-cart.2\n"),
+               *shell(4, "pytest -q", PASSED), *edit(5, "/home/dev/shop/receipt.py")],
+              template=load_template("default"), writer=writer, format="claude-code")
+    prompt = build_prompt(writer.requests[0])
+    assert "- Not yet tested since their last change: `receipt.py` (turn 5); the last run was `pytest -q` (turn 4)." \
+        in prompt
+    assert "- [in progress] `shop-cart.2` Show rounding on the receipt (started turn 3)" in prompt
+    assert "files listed as \"Not yet tested\" (or linted, built) are unverified" in prompt
