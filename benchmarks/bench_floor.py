@@ -116,14 +116,25 @@ def _in_child(kind: str, path: Path) -> dict[str, Any]:
     return result
 
 
+# Runs a command and prints its CPU seconds and peak resident KiB.  Started
+# through this small process, the command is not forked from the benchmark,
+# whose own memory (the transcripts it read) a fork would count as the child's.
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(done.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)\n"
+)
+
+
 def _cpu_of(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """CPU seconds and peak resident KiB of running ``command`` to the end."""
-    with open(os.devnull, "wb") as null:
-        process = subprocess.Popen(command, stdout=null, stderr=null, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, env=env,
+                          check=True)
+    code, seconds, peak = done.stdout.split()
+    if code != "0":
         raise SystemExit(f"{' '.join(command)} failed")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    return float(seconds), int(peak)
 
 
 # --- the parsing floor -----------------------------------------------------------------

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
+import pkgutil
 import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from artifact_index.facts.errors import diagnostics
-from artifact_index.facts.errors.diagnostics import MAX_DIAGNOSTICS, Diagnostic, extract_errors
+from artifact_index.facts.errors.diagnostics import (
+    MAX_DIAGNOSTICS,
+    Diagnostic,
+    extract_errors,
+    fallbacks,
+)
 
 
 def only(output: str, command: str | None = None) -> Diagnostic:
@@ -900,10 +907,18 @@ Node.js v22.3.0
 def test_every_marker_a_family_looks_for_passes_the_quick_filter() -> None:
     # extract_errors skips outputs holding no trigger; a family reading a marker the
     # filter does not know would silently never run.
-    tree = ast.parse(inspect.getsource(diagnostics))
+    # Every module of the package is read: the families live one module per language.
+    modules = [
+        importlib.import_module(f"{diagnostics.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(diagnostics.__path__)
+    ]
+    assert {"python", "javascript", "go", "rust", "elixir", "compilers", "fallbacks"} <= {
+        module.__name__.rsplit(".", 1)[-1] for module in modules
+    }
     used = {
         argument.value
-        for node in ast.walk(tree)
+        for module in [diagnostics, *modules]
+        for node in ast.walk(ast.parse(inspect.getsource(module)))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "lines"
@@ -912,5 +927,5 @@ def test_every_marker_a_family_looks_for_passes_the_quick_filter() -> None:
     }
     known = set(diagnostics._TRIGGERS) | set(diagnostics._SECONDARY)
     assert len(used) > 10 and used <= known, used - known
-    for name in ("_GENERIC_MARKERS", "_SHELL_NEEDLES"):
-        assert set(getattr(diagnostics, name)) <= set(diagnostics._TRIGGERS)
+    for markers in (fallbacks.GENERIC_MARKERS, fallbacks.SHELL_NEEDLES):
+        assert set(markers) <= set(diagnostics._TRIGGERS)

@@ -12,7 +12,7 @@ import pytest
 from artifact_index.exceptions import GrammarUnavailable
 from artifact_index.facts.symbols import definitions, grammars
 from artifact_index.presentation.cli import main
-from artifact_index.trail.shell import parser as shell_parser
+from artifact_index.trail.shell.parser import source as shell_grammar
 from artifact_index.trail.shell.scripts import interpreter as script_interpreter
 
 LANGUAGES = ["bash", "python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "c_sharp",
@@ -21,7 +21,7 @@ LANGUAGES = ["bash", "python", "javascript", "typescript", "tsx", "go", "rust", 
 
 def _clear_grammar_caches() -> None:
     grammars.language.cache_clear()
-    shell_parser._parser.cache_clear()
+    shell_grammar.bash_parser.cache_clear()
     script_interpreter._parser.cache_clear()
     definitions.tags_query.cache_clear()
 

@@ -28,7 +28,12 @@ _BUILTIN_MODULES = (
     "openhands",
     "aider",
     "cline",
-    "other_agents",
+    "cursor",
+    "windsurf",
+    "droid",
+    "continue_cli",
+    "amp",
+    "copilot_vscode",
     "anthropic_messages",
     "openai_chat",
 )

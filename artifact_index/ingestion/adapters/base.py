@@ -5,11 +5,27 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
+from urllib.parse import unquote, urlparse
 
-from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.events import (
+    Event,
+    FailureReason,
+    ReportedChange,
+    ResultStatus,
+    ToolResult,
+)
 from artifact_index.ingestion.source import Source
 
-__all__ = ["Adapter", "TurnCounter", "as_text", "parse_json_object"]
+__all__ = [
+    "Adapter",
+    "TurnCounter",
+    "as_text",
+    "json_object_records",
+    "list_field",
+    "parse_json_object",
+    "tool_result",
+    "uri_to_path",
+]
 
 
 class Adapter:
@@ -98,3 +114,47 @@ def parse_json_object(raw: Any) -> dict[str, Any]:
             return {}
         return value if isinstance(value, dict) else {}
     return {}
+
+
+def uri_to_path(value: str) -> str:
+    """``file:///Users/x/a.py`` -> ``/Users/x/a.py``; ``file:///c%3A/x`` -> ``c:/x``.
+
+    A URI is how these agents name a file, not a path anyone typed, so it is
+    decoded; anything that is not a ``file:`` URI is returned unchanged.
+    """
+    if not value.startswith("file:"):
+        return value
+    path = unquote(urlparse(value).path)
+    if len(path) > 2 and path[0] == "/" and path[2] == ":":
+        path = path[1:]  # /c:/Users -> c:/Users
+    return path
+
+
+def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON-object lines of ``source``; other lines are skipped and counted."""
+    for bad in source.bad_lines:
+        source.skip(bad.line, bad.reason)
+    out: list[tuple[int, dict[str, Any]]] = []
+    for line, record in source.records:
+        if isinstance(record, dict):
+            out.append((line, record))
+        else:
+            source.skip(line, "not a JSON object")
+    return out
+
+
+def list_field(value: Any) -> list[Any]:
+    """A list field, or no items when the record holds something else there."""
+    return value if isinstance(value, list) else []
+
+
+def tool_result(
+    turn: int, line: int, call_id: str, status: ResultStatus, output: str = "",
+    failure: FailureReason | None = None, exit_code: int | None = None,
+    reported: tuple[ReportedChange, ...] | None = None,
+) -> ToolResult:
+    """A tool's result; a failure reason is kept only on a failure."""
+    return ToolResult(
+        turn=turn, line=line, call_id=call_id, status=status, output=output,
+        failure=failure if status == "failure" else None, exit_code=exit_code, reported=reported,
+    )

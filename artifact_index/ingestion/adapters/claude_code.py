@@ -32,15 +32,13 @@ from typing import Any
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
 from artifact_index.ingestion.adapters.claude_results import (
-    EDIT_TOOLS,
-    apply_string_edits,
     classify_failure,
     is_failure_text,
     is_harness_text,
     is_shell_tool,
     rejection_feedback,
-    render_structured_patch,
-    reported_from_text,
+    reported_from_structured,
+    shell_exit_code,
     slash_command,
 )
 from artifact_index.ingestion.events import (
@@ -48,7 +46,6 @@ from artifact_index.ingestion.events import (
     CompactionBoundary,
     Event,
     FileOperation,
-    ReportedChange,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -526,90 +523,13 @@ class _Reader:
             return ToolResult(status="failure", failure=reason, exit_code=code, **common)
         exit_code = None
         if is_shell_tool(tool):
-            exit_code = _shell_exit_code(structured)
+            exit_code = shell_exit_code(structured)
         return ToolResult(
             status="success",
             exit_code=exit_code,
-            reported=_reported(tool, arguments, output, structured),
+            reported=reported_from_structured(tool, arguments, output, structured),
             **common,
         )
-
-
-def _shell_exit_code(structured: Any) -> int | None:
-    """0 for a Bash call that ran to completion; None when that is not known."""
-    if not isinstance(structured, dict):
-        return 0
-    explicit = _int(structured.get("exitCode"))
-    if explicit is not None:
-        return explicit
-    # Backgrounded or interrupted commands have not finished; an interpreted
-    # return code ("No matches found" for grep) was non-zero but not an error.
-    if structured.get("backgroundTaskId") or structured.get("interrupted") or structured.get(
-        "returnCodeInterpretation"
-    ):
-        return None
-    return 0
-
-
-def _reported(
-    tool: str, arguments: dict[str, Any], output: str, structured: Any
-) -> tuple[ReportedChange, ...] | None:
-    path = _str(arguments.get("file_path")) or _str(arguments.get("notebook_path"))
-    if isinstance(structured, dict):
-        path = _str(structured.get("filePath")) or path
-        kind = structured.get("type")
-        if kind in ("create", "update") and path:
-            content = structured.get("content")
-            return (
-                ReportedChange(
-                    path=path,
-                    change="created" if kind == "create" else "modified",
-                    content=content if isinstance(content, str) else None,
-                ),
-            )
-        if tool in EDIT_TOOLS and path and isinstance(structured.get("structuredPatch"), list):
-            original = structured.get("originalFile", structured.get("originalFileContents"))
-            return (
-                ReportedChange(
-                    path=path,
-                    change="modified",
-                    diff=render_structured_patch(structured["structuredPatch"]),
-                    content=_edited_content(tool, arguments, structured),
-                    original=original if isinstance(original, str) else None,
-                ),
-            )
-    change = reported_from_text(tool, path, output, arguments)
-    return (change,) if change else None
-
-
-def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, Any]) -> str | None:
-    """The file after an Edit/MultiEdit, rebuilt from the original Claude Code recorded."""
-    original = structured.get("originalFile", structured.get("originalFileContents"))
-    if not isinstance(original, str):
-        return None
-    # The recorded strings win over the requested ones: the person may have
-    # changed the proposal before accepting it (``userModified``).
-    if tool == "MultiEdit":
-        raw_edits = structured.get("edits", arguments.get("edits"))
-    elif isinstance(structured.get("oldString"), str) and isinstance(structured.get("newString"), str):
-        raw_edits = [{
-            "old_string": structured["oldString"],
-            "new_string": structured["newString"],
-            "replace_all": structured.get("replaceAll"),
-        }]
-    else:
-        raw_edits = [arguments]
-    if not isinstance(raw_edits, list):
-        return None
-    edits: list[tuple[str, str, bool]] = []
-    for edit in raw_edits:
-        if not isinstance(edit, dict):
-            return None
-        old, new = edit.get("old_string"), edit.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str):
-            return None
-        edits.append((old, new, bool(edit.get("replace_all"))))
-    return apply_string_edits(original, edits)
 
 
 @register

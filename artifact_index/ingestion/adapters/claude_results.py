@@ -37,7 +37,9 @@ __all__ = [
     "is_shell_tool",
     "rejection_feedback",
     "render_structured_patch",
+    "reported_from_structured",
     "reported_from_text",
+    "shell_exit_code",
     "slash_command",
     "strip_error_wrapper",
 ]
@@ -235,3 +237,89 @@ def reported_from_text(
         if target:
             return ReportedChange(path=target, change="modified", content=content)
     return None
+
+
+def shell_exit_code(structured: Any) -> int | None:
+    """0 for a Bash call that ran to completion; None when that is not known."""
+    if not isinstance(structured, dict):
+        return 0
+    explicit = _as_int(structured.get("exitCode"))
+    if explicit is not None:
+        return explicit
+    # Backgrounded or interrupted commands have not finished; an interpreted
+    # return code ("No matches found" for grep) was non-zero but not an error.
+    if structured.get("backgroundTaskId") or structured.get("interrupted") or structured.get(
+        "returnCodeInterpretation"
+    ):
+        return None
+    return 0
+
+
+def reported_from_structured(
+    tool: str, arguments: dict[str, Any], output: str, structured: Any
+) -> tuple[ReportedChange, ...] | None:
+    """What a session's tool result says changed: its ``toolUseResult`` record, else its text."""
+    path = _as_str(arguments.get("file_path")) or _as_str(arguments.get("notebook_path"))
+    if isinstance(structured, dict):
+        path = _as_str(structured.get("filePath")) or path
+        kind = structured.get("type")
+        if kind in ("create", "update") and path:
+            content = structured.get("content")
+            return (
+                ReportedChange(
+                    path=path,
+                    change="created" if kind == "create" else "modified",
+                    content=content if isinstance(content, str) else None,
+                ),
+            )
+        if tool in EDIT_TOOLS and path and isinstance(structured.get("structuredPatch"), list):
+            original = structured.get("originalFile", structured.get("originalFileContents"))
+            return (
+                ReportedChange(
+                    path=path,
+                    change="modified",
+                    diff=render_structured_patch(structured["structuredPatch"]),
+                    content=_edited_content(tool, arguments, structured),
+                    original=original if isinstance(original, str) else None,
+                ),
+            )
+    change = reported_from_text(tool, path, output, arguments)
+    return (change,) if change else None
+
+
+def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, Any]) -> str | None:
+    """The file after an Edit/MultiEdit, rebuilt from the original Claude Code recorded."""
+    original = structured.get("originalFile", structured.get("originalFileContents"))
+    if not isinstance(original, str):
+        return None
+    # The recorded strings win over the requested ones: the person may have
+    # changed the proposal before accepting it (``userModified``).
+    if tool == "MultiEdit":
+        raw_edits = structured.get("edits", arguments.get("edits"))
+    elif isinstance(structured.get("oldString"), str) and isinstance(structured.get("newString"), str):
+        raw_edits = [{
+            "old_string": structured["oldString"],
+            "new_string": structured["newString"],
+            "replace_all": structured.get("replaceAll"),
+        }]
+    else:
+        raw_edits = [arguments]
+    if not isinstance(raw_edits, list):
+        return None
+    edits: list[tuple[str, str, bool]] = []
+    for edit in raw_edits:
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return None
+        edits.append((old, new, bool(edit.get("replace_all"))))
+    return apply_string_edits(original, edits)
+
+
+def _as_str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _as_int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

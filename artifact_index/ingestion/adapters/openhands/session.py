@@ -1,39 +1,32 @@
-"""OpenHands histories in their three shapes.
-
-A. The legacy event stream (``output.jsonl`` records ``{instance_id,
-   test_result, instruction, metadata, history}`` or a bare event list):
-   actions ``{"id", "source", "action", "args", "tool_call_metadata"}`` and
-   observations ``{"id", "cause", "observation", "content", "extras"}``.
-   ``read`` / ``edit`` carry the ``str_replace_editor`` sub-command in
-   ``args`` (or, early 2025, only inside ``translated_ipython_code``); a
-   failed edit is still an ``edit`` observation whose ``content`` starts with
-   ``ERROR:`` and whose ``extras.diff`` is empty; ``run`` reports
-   ``extras.metadata.exit_code`` and ``working_dir``.
-B. The older resolver output: flat history items without ``args``
-   (``{"action": "run", "command": ...}`` then ``{"observation": "run",
-   "content", "exit_code"}``), edits through IPython cells calling the
-   ``agentskills`` helpers (``edit_file_by_replace``, ``create_file``, ...).
-C. The software-agent SDK (V1): ``{"kind": "ActionEvent", "action": {"kind":
-   "FileEditorAction" | "ExecuteBashAction", ...}, "tool_call_id"}`` answered
-   by ``ObservationEvent`` with ``FileEditorObservation{error, prev_exist,
-   new_content}`` or ``ExecuteBashObservation{exit_code, metadata}``.
-
-The workspace root is the repository the task names (``<uploaded_files>``),
-else ``/workspace``.  ``line`` is the event's 1-based position in
-``history`` (the JSON line for JSON-lines input).
-"""
+"""One OpenHands history read into events: actions paired with their observations, in the legacy and SDK shapes."""
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.openhands.fields import (
+    as_dict,
+    as_int,
+    as_str,
+    editor_arguments,
+    exit_code_of,
+    exit_status,
+    flat_args,
+    flat_extras,
+    id_of,
+    ipython_failure,
+    model_name,
+    response_id,
+    tool_call_id,
+    tool_name,
+    workspace_root,
+)
+from artifact_index.ingestion.adapters.openhands.ipython import ipython_operations
 from artifact_index.ingestion.adapters.str_replace_editor import (
     EDITOR_COMMANDS,
     editor_failure,
@@ -57,85 +50,16 @@ from artifact_index.ingestion.patches import parse_patch
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for
 
-__all__ = ["OpenHandsAdapter", "ipython_operations"]
+__all__ = ["Session"]
 
-_SDK_KINDS = frozenset(
-    {
-        "ActionEvent", "ObservationEvent", "MessageEvent", "SystemPromptEvent", "AgentErrorEvent",
-        "UserRejectObservation", "Condensation", "CondensationRequest", "CondensationSummaryEvent",
-        "ConversationStateUpdateEvent", "PauseEvent",
-    }
-)
+# The directory a shell prompt or the Jupyter kernel shows after a command.
+_PROMPT_CWD = re.compile(r"\S+@[\w.-]+:(/[^\s#$]*)\s*[#$]\s*$")
+_JUPYTER_CWD = re.compile(r"\[Jupyter current working directory: (/[^\]]*)\]")
+
 _SDK_EDITOR_ACTIONS = frozenset({"FileEditorAction", "StrReplaceEditorAction", "PlanningFileEditorAction"})
 _SDK_SHELL_ACTIONS = frozenset({"ExecuteBashAction", "TerminalAction", "BashAction"})
 # Legacy action types that are conversation, not tool calls.
 _SILENT_ACTIONS = frozenset({"system", "recall", "change_agent_state", "null", "pause", "resume"})
-
-_UPLOADED = re.compile(r"<uploaded_files>\s*(/[^\s<]+?)/?\s*</uploaded_files>")
-_REPOSITORY_IN = re.compile(r"\b(?:repository|repo|directory) (?:in|at) (/workspace[\w./-]*?)[.,]?(?:\s|$)")
-_PROMPT_CWD = re.compile(r"\S+@[\w.-]+:(/[^\s#$]*)\s*[#$]\s*$")
-_JUPYTER_CWD = re.compile(r"\[Jupyter current working directory: (/[^\]]*)\]")
-_PY_TRACEBACK = re.compile(r"^(?:Traceback \(most recent call last\)|\w+(?:Error|Exception)\s+Traceback \(most recent call last\))", re.M)
-_SKILL_FAILURE = re.compile(r"^\[?(?:ERROR|Your proposed edit has introduced new syntax error|No exact match found)", re.I)
-
-
-@register
-class OpenHandsAdapter(Adapter):
-    name = "openhands"
-    description = "OpenHands histories: legacy event stream, older resolver output, software-agent SDK events"
-    priority = 30
-
-    def sniff(self, source: Source) -> bool:
-        doc = source.document
-        if isinstance(doc, list):
-            return _is_history(doc)
-        if isinstance(doc, dict):
-            return "trajectory" not in doc and _is_history(doc.get("history"))
-        if source.looks_like_jsonl():
-            first = next((record for _, record in source.records if isinstance(record, dict)), None)
-            return first is not None and (_is_history(first.get("history")) or _is_history([first]))
-        return False
-
-    def events(self, source: Source) -> Iterator[Event]:
-        doc = source.document
-        if isinstance(doc, list):
-            yield from _Session(source, {}, doc).events()
-        elif isinstance(doc, dict):
-            history = doc.get("history")
-            if not isinstance(history, list):
-                source.skip(None, "not an OpenHands history (no 'history' list)")
-                return
-            yield from _Session(source, doc, history).events()
-        else:
-            yield from self._jsonl(source)
-
-    def _jsonl(self, source: Source) -> Iterator[Event]:
-        events: list[Any] = []
-        lines: list[int] = []
-        for line, record in source.records:
-            if not isinstance(record, dict):
-                source.skip(line, "JSON line is not an object")
-            elif isinstance(record.get("history"), list):
-                # One evaluation record per line: each is its own session.
-                yield from _Session(source, record, record["history"], line_of=lambda _, n=line: n).events()
-            elif _is_history([record]):
-                events.append(record)
-                lines.append(line)
-            else:
-                source.skip(line, "not an OpenHands event")
-        if events:
-            yield from _Session(source, {}, events, line_of=lambda i: lines[i]).events()
-
-
-def _is_history(value: Any) -> bool:
-    if not isinstance(value, list) or not value:
-        return False
-    first = next((item for item in value if isinstance(item, dict)), None)
-    if first is None:
-        return False
-    if isinstance(first.get("kind"), str):
-        return first["kind"] in _SDK_KINDS
-    return ("action" in first or "observation" in first) and not ("role" in first and "content" in first and "action" not in first)
 
 
 @dataclass
@@ -149,7 +73,7 @@ class _Call:
     path: str | None
 
 
-class _Session:
+class Session:
     def __init__(
         self,
         source: Source,
@@ -163,7 +87,7 @@ class _Session:
         self.line_of = line_of or (lambda index: index + 1)
         self.turns = TurnCounter()
         self.sdk = any(isinstance(e, dict) and isinstance(e.get("kind"), str) for e in history[:5])
-        self.root = _root(record, history)
+        self.root = workspace_root(record, history)
         self.cwd = self.root
         self.ipython_cwd = self.root
         self.current_file: str | None = None  # agentskills' open file
@@ -176,10 +100,10 @@ class _Session:
     def events(self) -> Iterator[Event]:
         yield SessionInfo(
             turn=0,
-            session_id=_str(self.record.get("instance_id")),
+            session_id=as_str(self.record.get("instance_id")),
             agent="openhands",
             cwd=self.root,
-            model=_model(self.record),
+            model=model_name(self.record),
         )
         start = self._initial_cwd()
         if start and start != self.cwd:
@@ -214,20 +138,20 @@ class _Session:
             if not isinstance(event, dict):
                 continue
             if self._is_action(event):
-                event_id = _event_id(event.get("id"))
+                event_id = id_of(event.get("id"))
                 if event_id is not None:
                     by_id[event_id] = index
-                call_id = _tool_call_id(event)
+                call_id = tool_call_id(event)
                 if call_id:
                     by_call[call_id] = index
                 waiting.append(index)
             elif self._is_observation(event):
                 target = None
-                cause = _event_id(event.get("cause", event.get("action_id")))
+                cause = id_of(event.get("cause", event.get("action_id")))
                 if cause is not None and cause in by_id:
                     target = by_id[cause]
-                elif _tool_call_id(event) in by_call:
-                    target = by_call[_tool_call_id(event) or ""]
+                elif tool_call_id(event) in by_call:
+                    target = by_call[tool_call_id(event) or ""]
                 elif cause is None and not self.sdk and waiting and "id" not in event:
                     target = waiting[-1]  # the flat resolver history answers in order
                 if target is not None and target in waiting:
@@ -246,7 +170,7 @@ class _Session:
         return "observation" in event
 
     def _call_id(self, event: dict[str, Any], line: int) -> str:
-        call_id = _tool_call_id(event) or (f"event-{event['id']}" if event.get("id") is not None else f"event-{line}")
+        call_id = tool_call_id(event) or (f"event-{event['id']}" if event.get("id") is not None else f"event-{line}")
         if call_id in self.used_ids:
             call_id = f"{call_id}#{line}"
         self.used_ids.add(call_id)
@@ -260,9 +184,9 @@ class _Session:
     # -- legacy and resolver events --------------------------------------------------------------
     def _action(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
         kind = str(event.get("action"))
-        args = event["args"] if isinstance(event.get("args"), dict) else _flat_args(event)
+        args = event["args"] if isinstance(event.get("args"), dict) else flat_args(event)
         source = event.get("source")
-        timestamp = _str(event.get("timestamp"))
+        timestamp = as_str(event.get("timestamp"))
         if kind in _SILENT_ACTIONS:
             return
         if kind == "message":
@@ -278,7 +202,7 @@ class _Session:
                 turn=self.turns.current, line=line, timestamp=timestamp, summary=summary if isinstance(summary, str) else None
             )
             return
-        turn = self.turns.assistant(_response_id(event))
+        turn = self.turns.assistant(response_id(event))
         thought = as_text(args.get("thought")) or as_text(args.get("final_thought"))
         if kind in ("finish", "reject") and not thought.strip():
             thought = as_text(event.get("message"))
@@ -295,7 +219,7 @@ class _Session:
             line=line,
             timestamp=timestamp,
             call_id=call_id,
-            tool=_tool_name(event) or kind,
+            tool=tool_name(event) or kind,
             arguments=args,
             operations=tuple(operations),
         )
@@ -314,7 +238,7 @@ class _Session:
             ops = [FileOperation(action="write", path=path, content=text if isinstance(text, str) else None)] if path else []
             return ops, None, path
         if kind == "edit":
-            editor = _editor_arguments(args)
+            editor = editor_arguments(args)
             if editor is not None:
                 if editor.get("command") == "view" and is_directory_listing(content):
                     return [], "view", path
@@ -322,7 +246,7 @@ class _Session:
             if not path:
                 return [], None, None
             # The LLM-based editor: `content` replaces lines start..end (-1: to the end).
-            start, end = _int(args.get("start")), _int(args.get("end"))
+            start, end = as_int(args.get("start")), as_int(args.get("end"))
             new = args.get("content")
             op = FileOperation(
                 action="edit",
@@ -350,7 +274,7 @@ class _Session:
     def _observation(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
         kind = str(event.get("observation"))
         content = as_text(event.get("content"))
-        extras = event["extras"] if isinstance(event.get("extras"), dict) else _flat_extras(event)
+        extras = event["extras"] if isinstance(event.get("extras"), dict) else flat_extras(event)
         action_index = self.answers.get(index)
         call = self.calls.pop(str(action_index), None) if action_index is not None else None
         if call is None:
@@ -363,7 +287,7 @@ class _Session:
         yield ToolResult(
             turn=call.turn,
             line=line,
-            timestamp=_str(event.get("timestamp")),
+            timestamp=as_str(event.get("timestamp")),
             call_id=call.call_id,
             status=status,
             output=content,
@@ -381,9 +305,9 @@ class _Session:
         if kind == "error":
             return "failure", classify_failure(content, default="invalid"), None
         if kind == "run":
-            return _exit_status(_exit_code(extras, event))
+            return exit_status(exit_code_of(extras, event))
         if kind == "run_ipython":
-            reason = _ipython_failure(content)
+            reason = ipython_failure(content)
             return ("failure", reason, None) if reason else ("success", None, None)
         if kind in ("edit", "read", "write"):
             explicit = content.lstrip().upper().startswith("ERROR")
@@ -425,7 +349,7 @@ class _Session:
             return
         if kind != "run":
             return
-        metadata = _obj(extras.get("metadata"))
+        metadata = as_dict(extras.get("metadata"))
         directory = metadata.get("working_dir")
         if not isinstance(directory, str) or not directory.startswith("/"):
             last = content.rstrip().rsplit("\n", 1)[-1]
@@ -438,9 +362,9 @@ class _Session:
     # -- SDK events ----------------------------------------------------------------------------------
     def _sdk_event(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
         kind = event.get("kind")
-        timestamp = _str(event.get("timestamp"))
+        timestamp = as_str(event.get("timestamp"))
         if kind == "MessageEvent":
-            message = _obj(event.get("llm_message"))
+            message = as_dict(event.get("llm_message"))
             text = as_text(message.get("content"))
             if event.get("source") == "agent" or message.get("role") == "assistant":
                 yield AssistantMessage(turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text)
@@ -457,9 +381,9 @@ class _Session:
             )
 
     def _sdk_action(self, index: int, event: dict[str, Any], line: int, timestamp: str | None) -> Iterator[Event]:
-        action = _obj(event.get("action"))
+        action = as_dict(event.get("action"))
         kind = str(action.get("kind") or "")
-        turn = self.turns.assistant(_str(event.get("llm_response_id")))
+        turn = self.turns.assistant(as_str(event.get("llm_response_id")))
         thought = as_text(event.get("thought")) or as_text(event.get("reasoning_content"))
         if kind == "FinishAction":
             thought = as_text(action.get("message")) or thought
@@ -470,7 +394,7 @@ class _Session:
         observation = self._observation_for(index)
         output = ""
         if observation is not None:
-            body = _obj(observation.get("observation"))
+            body = as_dict(observation.get("observation"))
             output = as_text(body.get("output")) or as_text(body.get("content"))
         operations: list[FileOperation] = []
         command = action.get("command") if isinstance(action.get("command"), str) else None
@@ -496,7 +420,7 @@ class _Session:
             line=line,
             timestamp=timestamp,
             call_id=call_id,
-            tool=_str(event.get("tool_name")) or kind,
+            tool=as_str(event.get("tool_name")) or kind,
             arguments=arguments,
             operations=tuple(operations),
         )
@@ -514,7 +438,7 @@ class _Session:
         failure: FailureReason | None = None
         exit_code: int | None = None
         reported: tuple[ReportedChange, ...] | None = None
-        body = _obj(event.get("observation"))
+        body = as_dict(event.get("observation"))
         output = as_text(body.get("output")) or as_text(body.get("content"))
         if kind == "UserRejectObservation":
             status, failure = "failure", "rejected"
@@ -530,13 +454,13 @@ class _Session:
             elif call.command != "view":
                 reported = self._sdk_reported(call, body)
         elif call.kind in _SDK_SHELL_ACTIONS or "exit_code" in body or "metadata" in body:
-            metadata = _obj(body.get("metadata"))
+            metadata = as_dict(body.get("metadata"))
             code = body.get("exit_code")
-            code = code if isinstance(code, int) and not isinstance(code, bool) else _int(metadata.get("exit_code"))
+            code = code if isinstance(code, int) and not isinstance(code, bool) else as_int(metadata.get("exit_code"))
             if body.get("timeout") is True:
                 status, failure = "failure", "interrupted"
             else:
-                status, failure, exit_code = _exit_status(code)
+                status, failure, exit_code = exit_status(code)
                 if body.get("error") is True and status != "failure":
                     status, failure = "failure", "other"
             directory = metadata.get("working_dir")
@@ -596,7 +520,7 @@ class _Session:
             if not isinstance(event, dict) or not self._is_action(event):
                 continue
             action = event.get("action") if self.sdk else event.get("args")
-            action = action if isinstance(action, dict) else _flat_args(event)
+            action = action if isinstance(action, dict) else flat_args(event)
             command = action.get("command") if isinstance(action.get("command"), str) else None
             shell = (event.get("action") == "run") or (self.sdk and str(action.get("kind")) in _SDK_SHELL_ACTIONS)
             if not shell or command is None:
@@ -609,281 +533,3 @@ class _Session:
             directory = metadata.get("working_dir") if isinstance(metadata, dict) else None
             return directory if isinstance(directory, str) and directory.startswith("/") else None
         return None
-
-
-# -- helpers -----------------------------------------------------------------------------------------
-def _root(record: dict[str, Any], history: list[Any]) -> str | None:
-    """The repository the task is about: ``<uploaded_files>``, else the workspace."""
-    texts = [record.get("instruction")]
-    for event in history[:6]:
-        if isinstance(event, dict):
-            args = event["args"] if isinstance(event.get("args"), dict) else event
-            texts.extend((args.get("content"), event.get("message")))
-            message = event.get("llm_message")
-            if isinstance(message, dict):
-                texts.append(as_text(message.get("content")))
-    for text in texts:
-        if isinstance(text, str):
-            match = _UPLOADED.search(text) or _REPOSITORY_IN.search(text)
-            if match:
-                return match.group(1).rstrip("/")
-    if any("/workspace" in str(event)[:4000] for event in history[:40]):
-        return "/workspace"
-    return None
-
-
-def _model(record: dict[str, Any]) -> str | None:
-    metadata = record.get("metadata")
-    if not isinstance(metadata, dict):
-        return None
-    for key in ("llm_config", "llm"):
-        config = metadata.get(key)
-        if isinstance(config, dict) and isinstance(config.get("model"), str):
-            return str(config["model"])
-    return None
-
-
-def _event_id(value: Any) -> int | str | None:
-    """An event id or cause; ids are ints (V0) or strings (SDK), anything else is no id."""
-    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
-
-
-def _tool_call_id(event: dict[str, Any]) -> str | None:
-    if isinstance(event.get("tool_call_id"), str) and event["tool_call_id"]:
-        return str(event["tool_call_id"])
-    metadata = event.get("tool_call_metadata")
-    if isinstance(metadata, dict) and isinstance(metadata.get("tool_call_id"), str):
-        return str(metadata["tool_call_id"])
-    return None
-
-
-def _tool_name(event: dict[str, Any]) -> str | None:
-    metadata = event.get("tool_call_metadata")
-    if isinstance(metadata, dict) and isinstance(metadata.get("function_name"), str):
-        return str(metadata["function_name"])
-    return None
-
-
-def _response_id(event: dict[str, Any]) -> str | None:
-    """The model response an action came from, so parallel calls share a turn."""
-    metadata = event.get("tool_call_metadata")
-    response = metadata.get("model_response") if isinstance(metadata, dict) else None
-    if isinstance(response, dict) and isinstance(response.get("id"), str):
-        return str(response["id"])
-    return None
-
-
-_FLAT_META = frozenset({"action", "observation", "id", "source", "timestamp", "message", "cause", "action_risk"})
-
-
-def _flat_args(event: dict[str, Any]) -> dict[str, Any]:
-    """The resolver history keeps an action's arguments at the top level."""
-    return {k: v for k, v in event.items() if k not in _FLAT_META}
-
-
-def _flat_extras(event: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k not in _FLAT_META and k != "content"}
-
-
-def _editor_arguments(args: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``str_replace_editor`` call of an ``edit`` action, or None for the LLM-based editor."""
-    if isinstance(args.get("command"), str) and args["command"] in EDITOR_COMMANDS:
-        return args
-    code = args.get("translated_ipython_code")
-    if isinstance(code, str) and "file_editor" in code:
-        match = re.search(r"file_editor\(\*\*(\{.*\})\)\)?\s*$", code, re.DOTALL)
-        if match:
-            try:
-                value = ast.literal_eval(match.group(1))
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                value = None
-            if isinstance(value, dict) and value.get("command") in EDITOR_COMMANDS:
-                return {str(k): v for k, v in value.items()}
-    return None
-
-
-def _exit_code(extras: dict[str, Any], event: dict[str, Any]) -> int | None:
-    metadata = extras.get("metadata")
-    if isinstance(metadata, dict):
-        code = _int(metadata.get("exit_code"))
-        if code is not None:
-            return code
-    for value in (extras.get("exit_code"), event.get("exit_code")):
-        code = _int(value)
-        if code is not None:
-            return code
-    return None
-
-
-def _exit_status(code: int | None) -> tuple[ResultStatus, FailureReason | None, int | None]:
-    # -1: the command was still running when OpenHands returned (a server,
-    # a timeout); it neither succeeded nor failed yet.
-    if code is None or code == -1:
-        return "unknown", None, None
-    if code == 0:
-        return "success", None, 0
-    return "failure", "exit_status", code
-
-
-def _ipython_failure(content: str) -> FailureReason | None:
-    head = content.lstrip()[:400]
-    if _SKILL_FAILURE.match(head):
-        reason = editor_failure(head, explicit_error=True)
-        return reason
-    if _PY_TRACEBACK.search(content):
-        return "other"
-    return None
-
-
-def _obj(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-# -- IPython cells and agentskills ----------------------------------------------------------------------
-# agentskills helpers -> their parameter names, in order.
-_SKILLS: dict[str, tuple[str, ...]] = {
-    "open_file": ("path", "line_number", "context_lines"),
-    "goto_line": ("line_number",),
-    "scroll_down": (),
-    "scroll_up": (),
-    "create_file": ("filename",),
-    "edit_file_by_replace": ("file_name", "to_replace", "new_content"),
-    "insert_content_at_line": ("file_name", "line_number", "content"),
-    "append_file": ("file_name", "content"),
-    "edit_file": ("file_name", "start", "start_str", "end", "end_str", "content"),
-    "search_file": ("search_term", "file_path"),
-    "search_dir": ("search_term", "dir_path"),
-    "find_file": ("file_name", "dir_path"),
-    "parse_pdf": ("file_path",),
-    "parse_docx": ("file_path",),
-    "parse_latex": ("file_path",),
-    "parse_pptx": ("file_path",),
-}
-
-
-def ipython_operations(code: str, cwd: str | None, current_file: str | None) -> tuple[list[FileOperation], str | None]:
-    """The file operations of an OpenHands IPython cell, and agentskills' open file after it.
-
-    Calls of the ``agentskills`` helpers become exact operations.  ``!cmd``
-    lines are shell commands.  Any other Python is handed to the shell
-    module as ``python3 - <<'EOF' ... EOF`` so that what it writes is
-    inferred like any script run from a shell.
-    """
-    ops: list[FileOperation] = []
-    shell_lines: list[str] = []
-    python_lines: list[str] = []
-    for line in code.splitlines():
-        stripped = line.lstrip()
-        if stripped.startswith("!"):
-            shell_lines.append(stripped[1:].strip())
-        elif not stripped.startswith("%"):
-            python_lines.append(line)
-    python = "\n".join(python_lines)
-    other = False
-    try:
-        tree: ast.Module | None = ast.parse(python)
-    except SyntaxError:
-        tree = None
-        other = bool(python.strip())
-    for statement in tree.body if tree else []:
-        call = _skill_call(statement)
-        if call is None:
-            other = other or not _harmless(statement)
-            continue
-        name, arguments = call
-        if arguments is None:
-            other = True
-            continue
-        op, current_file = _skill_operation(name, arguments, current_file)
-        if op is not None:
-            ops.append(op)
-    ops.extend(FileOperation(action="shell", command=line, cwd=cwd, source="shell") for line in shell_lines if line)
-    if other:
-        script = f"python3 - <<'PYTHON_EOF'\n{python.strip()}\nPYTHON_EOF"
-        ops.append(FileOperation(action="shell", command=script, cwd=cwd, source="shell", detail="IPython cell"))
-    return ops, current_file
-
-
-def _harmless(statement: ast.stmt) -> bool:
-    """Imports and bare names/constants change no file."""
-    if isinstance(statement, ast.Import | ast.ImportFrom | ast.Pass):
-        return True
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name | ast.Constant)
-
-
-def _skill_call(statement: ast.stmt) -> tuple[str, dict[str, Any] | None] | None:
-    """``(helper, arguments)`` for ``helper(...)`` or ``print(helper(...))``; arguments None if not literal."""
-    if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
-        return None
-    call = statement.value
-    if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1 and isinstance(call.args[0], ast.Call):
-        call = call.args[0]
-    if not isinstance(call.func, ast.Name) or call.func.id not in _SKILLS:
-        return None
-    name = call.func.id
-    params = _SKILLS[name]
-    arguments: dict[str, Any] = {}
-    try:
-        for position, node in enumerate(call.args):
-            if position < len(params):
-                arguments[params[position]] = ast.literal_eval(node)
-        for keyword in call.keywords:
-            if keyword.arg:
-                arguments[keyword.arg] = ast.literal_eval(keyword.value)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return name, None
-    return name, arguments
-
-
-def _skill_operation(
-    name: str, args: dict[str, Any], current_file: str | None
-) -> tuple[FileOperation | None, str | None]:
-    def text(key: str) -> str | None:
-        value = args.get(key)
-        return value if isinstance(value, str) else None
-
-    path = text("path") or text("file_name") or text("filename") or text("file_path")
-    if name in ("goto_line", "scroll_down", "scroll_up"):
-        return (FileOperation(action="read", path=current_file) if current_file else None), current_file
-    if name in ("search_dir", "find_file"):
-        return None, current_file
-    if name == "search_file":
-        target = text("file_path") or current_file
-        return (FileOperation(action="read", path=target) if target else None), current_file
-    if path is None:
-        return None, current_file
-    if name == "open_file":
-        line = _int(args.get("line_number"))
-        return FileOperation(action="read", path=path, start_line=line if line and line > 1 else None), path
-    if name == "create_file":
-        return FileOperation(action="create", path=path, content="\n"), path
-    if name == "edit_file_by_replace":
-        return FileOperation(action="edit", path=path, old=text("to_replace"), new=text("new_content")), path
-    if name == "insert_content_at_line":
-        line = _int(args.get("line_number"))
-        return FileOperation(action="edit", path=path, new=text("content"), start_line=line, detail="insert"), path
-    if name == "append_file":
-        return FileOperation(action="edit", path=path, new=text("content"), detail="append"), path
-    if name == "edit_file":
-        start, end = _int(args.get("start")), _int(args.get("end"))
-        return (
-            FileOperation(
-                action="edit", path=path, new=text("content"), start_line=start, end_line=end, detail="replace lines"
-            ),
-            path,
-        )
-    return FileOperation(action="read", path=path), current_file

@@ -1,33 +1,4 @@
-"""Aider's ``.aider.chat.history.md``: a Markdown log, not a structured transcript.
-
-The file is written by Aider's terminal UI as it goes:
-
-* ``# aider chat started at …`` opens a session;
-* ``#### text`` lines are what the user typed (one message may span lines);
-* ``> text`` lines are Aider's own output (prompts and their answers,
-  ``Applied edit to X``, ``Commit <hash> <msg>``, errors).  A multi-line
-  message only has ``> `` on its first line; Aider ends every message with two
-  spaces, which is how its continuation lines are told from the model's text;
-* everything else is the model's reply, where edits are SEARCH/REPLACE blocks
-  (``diff`` formats) or whole files in a fence (``whole`` format) under a line
-  naming the file.
-
-Aider applies edits itself, so the model's blocks are only a request: an edit
-counts when ``Applied edit to X`` follows, or when a partial failure reports
-that the other blocks were applied.  In architect mode only the ``Applied edit
-to`` lines are written, and they still are edits.  There is no read tool:
-``Added X to the chat`` (and a confirmed ``Add file to the chat?``) is the
-read.  Shell commands run by Aider (``Running CMD``) have no recorded output,
-so their status is unknown.
-
-``/undo`` (``Removed: HASH``; ``Commit `HASH` was reset and removed from
-git`` and ``The above commit HASH ...`` in older versions) takes back every
-edit of that commit.  "Create new file? y" creates the file, empty, before
-its edit is tried, so it exists even when the edit then fails.  On Windows,
-a file added by its absolute path (``/add C:\\dev\\app\\src\\a.py``) and
-edited by its relative one is one file: the workspace is inferred from the
-two spellings when Aider does not print ``Git working dir:``.
-"""
+"""One pass over a history file: what Aider reported doing with each requested edit, its commits and undos, as events."""
 
 from __future__ import annotations
 
@@ -35,9 +6,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter
-from artifact_index.ingestion.adapters.search_replace import HEAD, parse_blocks
+from artifact_index.ingestion.adapters.aider.history import (
+    COMMIT,
+    FAILED_REPORT,
+    Edit,
+    Item,
+    items,
+    path_key,
+    reply_edits,
+    workspace_of,
+)
+from artifact_index.ingestion.adapters.base import TurnCounter
+from artifact_index.ingestion.adapters.search_replace import parse_blocks
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -51,14 +31,10 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 
-__all__ = ["AiderAdapter"]
+__all__ = ["Parser"]
 
-_SESSION = re.compile(r"^# aider chat started at (.+?)\s*$")
 _VERSION = re.compile(r"^> Aider v(\S+)", re.MULTILINE)
 _GIT_DIR = re.compile(r"^Git working dir: (.+?)\s*$")
-_FENCE = re.compile(r"^(`{3,}|~{3,})")
-_ANSWER_LINE = re.compile(r"\(Y\)es/\(N\)o.*\]: ?\S*\s*$")
-
 _ADDED = re.compile(r"^Added (.+?) to (?:the chat|read-only files)\.?$")
 _ADD_OLD = re.compile(r"^Add (.+?) to the chat\? ?(\w*)$")
 _CREATE_OLD = re.compile(r"^Allow creation of new file (.+?)\? ?(\w*)$")
@@ -66,114 +42,14 @@ _ALLOW_OLD = re.compile(r"^Allow edits to (.+?) which was not previously added t
 _APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
 _DRY_RUN = re.compile(r"^Did not apply edit to (.+?) \(--dry-run\)\s*$")
 _SKIPPING = re.compile(r"^Skipping edits to (.+?)\s*$")
-_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40})\b ?(.*)$", re.DOTALL)
 _RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
 _REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
 # /undo before v0.40 ("The above commit X ...") and until v0.60 ("Commit `X` ...").
 _RESET_COMMIT = re.compile(r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git")
-_ADD_COMMAND = re.compile(r"^#### /(?:add|read-only) (.+?)\s*$", re.MULTILINE)
-_PATH_LINES = re.compile(
-    r"^> (?:Added (.+?) to (?:the chat|read-only files)|Applied edit to (.+?)|(.+?))\s*$"
-    r"|^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$",
-    re.MULTILINE,
-)
-_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:/|/)")
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
-_FAILED_REPORT = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match")
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
 _NOT_CONFORM = "The LLM did not conform to the edit format."
-
-
-def _norm(path: str) -> str:
-    """Comparison key for a path: Aider prints Windows paths with backslashes."""
-    path = path.strip().strip("`*").replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
-def _workspace(text: str) -> str | None:
-    """The workspace root, when Aider does not print it: the absolute prefix of an added file.
-
-    ``/add C:\\Users\\dev\\inventory\\src\\stock.py`` and ``Applied edit to
-    src\\stock.py`` name one file when the workspace is ``C:\\Users\\dev\\inventory``.
-    A printed ``Git working dir:`` is the root, and nothing is inferred.
-    """
-    if re.search(r"^> Git working dir: ", text, re.MULTILINE):
-        return None
-    named = [_norm(p) for m in _ADD_COMMAND.finditer(text) for p in m.group(1).split()]
-    named += [_norm(p) for m in _PATH_LINES.finditer(text) for p in m.groups() if p]
-    absolute = [p for p in named if _ABSOLUTE.match(p)]
-    relative = {p.lower() for p in named if not _ABSOLUTE.match(p) and "/" in p and " " not in p}
-    for path in absolute:
-        for rel in relative:
-            if path.lower().endswith("/" + rel):
-                return path[: -len(rel) - 1]
-    return None
-
-
-def _filename(line: str) -> str | None:
-    """The file name a line announces before a fence, the way Aider strips it."""
-    name = line.strip()
-    if not name or name == "...":
-        return None
-    fence = _FENCE.match(name)
-    if fence:
-        rest = name[len(fence.group(1)) :].strip()
-        return rest if rest and ("." in rest or "/" in rest) else None
-    name = name.rstrip(":").lstrip("#").strip().strip("`").strip("*").strip()
-    if not name or " " in name or len(name) > 250:
-        return None
-    return name
-
-
-@dataclass
-class _Edit:
-    """An edit the model asked for in its reply: SEARCH/REPLACE or a whole file."""
-
-    line: int
-    path: str
-    old: str | None  # None for a whole-file block
-    new: str
-    used: bool = False
-
-
-def _reply_edits(lines: list[str], first_line: int) -> list[_Edit]:
-    """SEARCH/REPLACE blocks and fenced whole-file listings of one model reply."""
-    edits: list[_Edit] = []
-    current: str | None = None
-    # A block the model never finished is its own output, not damage to the
-    # file: Aider rejects such a reply, so it simply yields no edit.
-    for block in parse_blocks(lines):
-        name: str | None = None
-        for back in range(block.index - 1, max(block.index - 4, -1), -1):
-            candidate = _filename(lines[back])
-            if candidate:
-                name = candidate
-                break
-            if not _FENCE.match(lines[back].strip()):
-                break
-        current = name or current
-        if current:
-            edits.append(_Edit(first_line + block.index, current, block.old, block.new))
-    # Whole-file listings: a fence right under a line that names a file.
-    i = 0
-    while i < len(lines):
-        fence = _FENCE.match(lines[i])
-        if not fence:
-            i += 1
-            continue
-        end = i + 1
-        while end < len(lines) and not lines[end].startswith(fence.group(1)):
-            end += 1
-        body = lines[i + 1 : end]
-        name = _filename(lines[i - 1]) if i > 0 else None
-        if name and not any(HEAD.match(line) for line in body):
-            content = "".join(line + "\n" for line in body)
-            edits.append(_Edit(first_line + i, name, None, content))
-        i = end + 1
-    return edits
 
 
 @dataclass
@@ -194,69 +70,7 @@ class _Exchange:
     tools: list[tuple[int, str]] = field(default_factory=list)
 
 
-@dataclass
-class _Item:
-    kind: str  # "session" | "user" | "tool" | "text"
-    line: int
-    text: str
-
-
-def _is_user(line: str) -> bool:
-    return line.startswith("#### ") or line.rstrip() == "####"
-
-
-def _items(lines: list[str]) -> Iterator[_Item]:
-    """Classify the lines, joining multi-line Aider messages and user inputs."""
-    tool_lines = [line for line in lines if line.startswith("> ") or line.rstrip() == ">"]
-    # Aider >= 0.40 ends each message with two spaces; without that convention
-    # every ``>`` line is taken as a message of its own.
-    trailing = sum(1 for line in tool_lines if line.endswith("  ")) * 2 > len(tool_lines)
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        number = i + 1
-        if _SESSION.match(line):
-            yield _Item("session", number, line)
-            i += 1
-        elif _is_user(line):
-            text = line[5:].rstrip()
-            i += 1
-            if _ANSWER_LINE.search(text):
-                # The user typed an answer to a prompt: part of Aider's dialogue.
-                yield _Item("tool", number, text)
-                continue
-            # Consecutive ``####`` lines are one message typed over several lines.
-            parts = [text]
-            while i < len(lines) and _is_user(lines[i]) and not _ANSWER_LINE.search(lines[i]):
-                parts.append(lines[i][5:].rstrip())
-                i += 1
-            yield _Item("user", number, "\n".join(parts))
-        elif line.startswith("> ") or line.rstrip() == ">":
-            message = [line[2:]]
-            i += 1
-            if trailing and not line.endswith("  "):
-                head = line[2:]
-                spans_blanks = bool(_FAILED_REPORT.match(head) or _COMMIT.match(head))
-                while i < len(lines):
-                    nxt = lines[i]
-                    if (
-                        nxt.startswith(("#### ", "> "))
-                        or nxt.rstrip() in (">", "####")
-                        or _SESSION.match(nxt)
-                        or (not nxt.strip() and not spans_blanks)
-                    ):
-                        break
-                    message.append(nxt)
-                    i += 1
-                    if nxt.endswith("  "):
-                        break
-            yield _Item("tool", number, "\n".join(part.rstrip() for part in message))
-        else:
-            yield _Item("text", number, line)
-            i += 1
-
-
-class _Parser:
+class Parser:
     """State of one pass over a history file."""
 
     def __init__(self, source: Source) -> None:
@@ -268,15 +82,15 @@ class _Parser:
         self.uncommitted: list[_Applied] = []  # edits applied since the last commit
         self.commits: dict[str, list[_Applied]] = {}
         self.cwd: str | None = None
-        self.root = _workspace(source.text)
-        self.root_key = _norm(self.root).lower() if self.root else None
+        self.root = workspace_of(source.text)
+        self.root_key = path_key(self.root).lower() if self.root else None
         # How Aider itself spelled each path (it may differ from the model's spelling,
         # e.g. backslashes on Windows); keyed by the comparison key.
         self.spelling: dict[str, str] = {}
 
     def norm(self, path: str) -> str:
         """Comparison key of a path: relative to the workspace when it lies under it."""
-        key = _norm(path)
+        key = path_key(path)
         if self.root_key and key.lower().startswith(self.root_key + "/"):
             return key[len(self.root_key) + 1 :]
         return key
@@ -298,7 +112,7 @@ class _Parser:
         )
         exchange = _Exchange()
         marked = False
-        for item in _items(lines):
+        for item in items(lines):
             marked = marked or item.kind != "text"
             if item.kind == "text":
                 if exchange.tools:
@@ -320,7 +134,7 @@ class _Parser:
             return
         yield from self.flush(exchange)
 
-    def user(self, item: _Item) -> Iterator[Event]:
+    def user(self, item: Item) -> Iterator[Event]:
         self.turn = self.turns.user()
         yield UserMessage(turn=self.turn, line=item.line, text=item.text)
         command = _user_command(item.text.split("\n", 1)[0])
@@ -356,16 +170,16 @@ class _Parser:
 
     def flush(self, exchange: _Exchange) -> Iterator[Event]:
         reply = "\n".join(exchange.text).strip()
-        edits: list[_Edit] = []
+        edits: list[Edit] = []
         if reply:
             self.turn = self.turns.assistant()
             yield AssistantMessage(turn=self.turn, line=exchange.text_line, text=reply)
-            edits = _reply_edits(exchange.text, exchange.text_line)
+            edits = reply_edits(exchange.text, exchange.text_line)
         if not exchange.tools and not any(e.old is not None for e in edits):
             return
         yield from self.outcomes(exchange.tools, edits)
 
-    def outcomes(self, tools: list[tuple[int, str]], edits: list[_Edit]) -> Iterator[Event]:
+    def outcomes(self, tools: list[tuple[int, str]], edits: list[Edit]) -> Iterator[Event]:
         created: dict[str, int] = {}
         declined: dict[str, int] = {}
         declined_all = False
@@ -410,14 +224,14 @@ class _Parser:
                     yield from self.read(line, match.group(1))
             elif first.startswith(_NOT_CONFORM):
                 format_error = (line, _NOT_CONFORM)
-            elif _FAILED_REPORT.match(first):
+            elif FAILED_REPORT.match(first):
                 format_error = (line, message)
                 yield from self.failed_report(line, message, edits, created)
             elif (match := _DRY_RUN.match(first)) is not None:
                 dry_run.add(self.norm(match.group(1)))
             elif (match := _SKIPPING.match(first)) is not None:
                 declined[self.norm(match.group(1))] = line
-            elif (match := _COMMIT.match(message.strip())) is not None:
+            elif (match := COMMIT.match(message.strip())) is not None:
                 yield from self.commit(line, match.group(1), match.group(2), first)
             elif (match := _RUNNING.match(message.strip())) is not None:
                 yield from self.shell(line, match.group(1).strip())
@@ -456,7 +270,7 @@ class _Parser:
             yield WorkingDirectory(turn=self.turn, line=line, cwd=path)
 
     def edit_operations(
-        self, path: str, edits: list[_Edit], created: dict[str, int]
+        self, path: str, edits: list[Edit], created: dict[str, int]
     ) -> list[FileOperation]:
         key = self.norm(path)
         new_file = key in created or key not in self.known
@@ -476,7 +290,7 @@ class _Parser:
                 ops.append(FileOperation(action="edit", path=path, old=edit.old, new=edit.new))
         return ops
 
-    def take(self, path: str, edits: list[_Edit]) -> list[_Edit]:
+    def take(self, path: str, edits: list[Edit]) -> list[Edit]:
         """The unused edits of the reply that target ``path`` (marked used)."""
         key = self.norm(path)
         chosen = [e for e in edits if not e.used and self.norm(e.path) == key]
@@ -494,7 +308,7 @@ class _Parser:
         return chosen
 
     def applied(
-        self, line: int, path: str, edits: list[_Edit], created: dict[str, int]
+        self, line: int, path: str, edits: list[Edit], created: dict[str, int]
     ) -> Iterator[Event]:
         chosen = self.take(path, edits)
         ops = self.edit_operations(path, chosen, created)
@@ -521,7 +335,7 @@ class _Parser:
         created.pop(self.norm(path), None)
 
     def failed_report(
-        self, line: int, message: str, edits: list[_Edit], created: dict[str, int]
+        self, line: int, message: str, edits: list[Edit], created: dict[str, int]
     ) -> Iterator[Event]:
         report = message.split("\n")
         for index, text in enumerate(report):
@@ -611,7 +425,7 @@ class _Parser:
     def leftovers(
         self,
         tools: list[tuple[int, str]],
-        edits: list[_Edit],
+        edits: list[Edit],
         created: dict[str, int],
         declined: dict[str, int],
         declined_all: bool,
@@ -676,22 +490,3 @@ def _user_command(text: str) -> str | None:
         if stripped.startswith(prefix) and stripped[len(prefix) :].strip():
             return keep + stripped[len(prefix) :].strip()
     return None
-
-
-@register
-class AiderAdapter(Adapter):
-    name = "aider"
-    description = "Aider .aider.chat.history.md (Markdown chat log)"
-    priority = 40
-
-    def sniff(self, source: Source) -> bool:
-        head = source.text[:20000]
-        if re.search(r"^# aider chat started at ", head, re.MULTILINE):
-            return True
-        return source.document is None and bool(
-            re.search(r"^#### ", head, re.MULTILINE)
-            and re.search(r"^> (Applied edit to|Aider v|Tokens: )", source.text, re.MULTILINE)
-        )
-
-    def events(self, source: Source) -> Iterator[Event]:
-        yield from _Parser(source).run()

@@ -1,43 +1,22 @@
-"""OpenAI Codex CLI rollout files (``~/.codex/sessions/**/rollout-*.jsonl``).
-
-Every line is ``{"timestamp", "type", "payload"}`` with ``type`` one of:
-
-* ``session_meta``: session id (``id``; 0.142 also writes ``session_id``),
-  ``cwd``, ``cli_version``.  A resumed session repeats it.
-* ``turn_context``: the cwd and model of the turn that follows.
-* ``response_item``: what the model saw or said: ``message`` (user,
-  assistant, developer), ``reasoning``, ``function_call`` /
-  ``function_call_output`` (``exec_command``, ``write_stdin``, the older
-  ``shell`` with an argv list, ``update_plan``, MCP tools),
-  ``custom_tool_call`` / ``custom_tool_call_output`` (``apply_patch`` with
-  the patch as free text), ``local_shell_call``.
-* ``event_msg``: UI events.  Most repeat response items (``user_message``,
-  ``agent_message``); ``patch_apply_end`` is the harness's own record of
-  what an ``apply_patch`` changed, and ``exec_command_end`` carries the exit
-  code of a command (and the only record of a command the *user* ran with
-  ``!cmd``).
-* ``compacted``: the summary that replaced the history.
-
-Older rollouts (2025) have no envelope: a first line ``{"id", "timestamp",
-"instructions"}`` followed by bare response items; the JSON variant holds
-``{"session": {...}, "items": [...]}``.  Both are read too.
-
-``patch_apply_end`` may be written before or after the call's output record,
-so the whole file is indexed first and each result carries the changes the
-harness reported, whatever the order.
-"""
+"""One pass over a rollout's records, turning them into events: turns, messages, calls and their results."""
 
 from __future__ import annotations
 
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.codex.outputs import (
+    Output,
+    operations_of_changes,
+    parse_output,
+    reported_changes,
+)
+from artifact_index.ingestion.adapters.codex.records import Record, kind_of
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import (
     AssistantMessage,
@@ -57,22 +36,8 @@ from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
 
-__all__ = ["CodexAdapter"]
+__all__ = ["Reader"]
 
-_ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
-_ITEM_TYPES = {
-    "message",
-    "reasoning",
-    "function_call",
-    "function_call_output",
-    "custom_tool_call",
-    "custom_tool_call_output",
-    "local_shell_call",
-    "local_shell_call_output",
-    "web_search_call",
-    "tool_search_call",
-    "tool_search_output",
-}
 _CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
 _OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 # Items the model produces: the first one after a user message or a tool
@@ -82,12 +47,6 @@ _MODEL_ITEMS = _CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
-
-# The header Codex puts before a command's output; only the header is read
-# so that output which itself prints "Exit code: 1" is not mistaken for it.
-_EXITED = re.compile(r"^Process exited with code (-?\d+)\s*$")
-_EXIT_CODE = re.compile(r"^Exit code: (-?\d+)\s*$")
-_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$")
 
 # Failure sentences Codex itself writes as a call's whole output.
 _CODEX_ERRORS = re.compile(
@@ -110,14 +69,6 @@ _APPLY_PATCH_COMMAND = re.compile(
 
 
 @dataclass
-class _Record:
-    line: int
-    kind: str
-    payload: dict[str, Any]
-    timestamp: str | None
-
-
-@dataclass
 class _Call:
     call_id: str
     tool: str
@@ -127,13 +78,6 @@ class _Call:
     patch: bool = False  # an apply_patch: its outcome is in patch_apply_end
     shell: bool = False
     answered: bool = False
-
-
-@dataclass
-class _Output:
-    text: str
-    exit_code: int | None = None
-    running_session: str | None = None
 
 
 @dataclass
@@ -152,134 +96,8 @@ class _Index:
     called: set[str] = field(default_factory=set)
 
 
-def _kind(obj: dict[str, Any]) -> str | None:
-    kind = obj.get("type")
-    return kind if isinstance(kind, str) else None
-
-
-def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
-    """``(kind, payload)`` of one rollout line in any of the known layouts.
-
-    ``kind`` is ``"ignored"`` for lines that belong to the format but carry
-    nothing (the 2025 ``record_type: state`` lines); None means not Codex.
-    """
-    if not isinstance(obj, dict):
-        return None
-    kind = _kind(obj)
-    payload = obj.get("payload")
-    if kind in _ENVELOPE_TYPES and isinstance(payload, dict):
-        return str(kind), payload
-    if kind in _ITEM_TYPES:
-        return "response_item", obj
-    if "record_type" in obj:
-        return "ignored", obj
-    if kind is None and "id" in obj and "timestamp" in obj:
-        return "session_meta", obj
-    return None
-
-
-def _header_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    for line in text.splitlines()[:8]:
-        if line.strip() == "Output:":
-            break
-        found = pattern.match(line)
-        if found:
-            return found
-    return None
-
-
-def _parse_output(raw: Any) -> _Output:
-    """Text, exit code and unified-exec session of a ``*_output`` payload."""
-    exit_code: int | None = None
-    if isinstance(raw, dict):
-        text = as_text(raw.get("content", raw.get("output", "")))
-    elif isinstance(raw, list):
-        text = as_text(raw)
-    else:
-        text = "" if raw is None else str(raw)
-    stripped = text.lstrip()
-    if stripped.startswith("{") and '"metadata"' in stripped:
-        # The 2025 shell tool: {"output": "...", "metadata": {"exit_code": 0, ...}}.
-        envelope = parse_json_object(stripped)
-        metadata = envelope.get("metadata")
-        if isinstance(envelope.get("output"), str) and isinstance(metadata, dict):
-            text = envelope["output"]
-            code = metadata.get("exit_code")
-            if isinstance(code, int) and not isinstance(code, bool):
-                exit_code = code
-    if exit_code is None:
-        found = _header_match(text, _EXITED) or _header_match(text, _EXIT_CODE)
-        if found:
-            exit_code = int(found.group(1))
-    running = _header_match(text, _RUNNING)
-    return _Output(text, exit_code, running.group(1) if running else None)
-
-
-def _reported(changes: Any) -> tuple[ReportedChange, ...]:
-    """``patch_apply_end.changes`` as reported changes (both serialisations)."""
-    if not isinstance(changes, dict):
-        return ()
-    out: list[ReportedChange] = []
-    for path, change in changes.items():
-        if not isinstance(change, dict):
-            continue
-        kind = change.get("type")
-        body: dict[str, Any] = change
-        if kind is None and len(change) == 1:
-            # Older releases wrote the enum externally tagged: {"update": {...}}.
-            kind, inner = next(iter(change.items()))
-            body = inner if isinstance(inner, dict) else {}
-        kind = str(kind).lower()
-        content = body.get("content") if isinstance(body.get("content"), str) else None
-        diff = body.get("unified_diff") if isinstance(body.get("unified_diff"), str) else None
-        move = body.get("move_path")
-        if kind == "add":
-            out.append(ReportedChange(path=str(path), change="created", content=content))
-        elif kind == "delete":
-            out.append(ReportedChange(path=str(path), change="deleted"))
-        elif kind == "update":
-            out.append(
-                ReportedChange(
-                    path=str(path),
-                    change="modified",
-                    move_to=str(move) if isinstance(move, str) and move else None,
-                    diff=diff,
-                )
-            )
-    return tuple(out)
-
-
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
-
-
-def _operations_of_changes(changes: tuple[ReportedChange, ...]) -> tuple[FileOperation, ...]:
-    """The operations a patch must have asked for, given what it changed."""
-    out: list[FileOperation] = []
-    for change in changes:
-        if change.change == "created":
-            out.append(
-                FileOperation(
-                    action="create", path=change.path, content=change.content, source="patch"
-                )
-            )
-        elif change.change == "deleted":
-            out.append(FileOperation(action="delete", path=change.path, source="patch"))
-        elif change.move_to:
-            out.append(
-                FileOperation(action="move", path=change.path, dest=change.move_to, source="patch")
-            )
-            if change.diff:
-                out.append(
-                    FileOperation(
-                        action="edit", path=change.move_to, diff=change.diff, source="patch"
-                    )
-                )
-        else:
-            out.append(
-                FileOperation(action="edit", path=change.path, diff=change.diff, source="patch")
-            )
-    return tuple(out)
 
 
 def _unquote(word: str) -> str:
@@ -288,10 +106,10 @@ def _unquote(word: str) -> str:
     return word
 
 
-class _Reader:
+class Reader:
     """One pass over a rollout, turning records into events."""
 
-    def __init__(self, source: Source, records: Iterable[_Record]) -> None:
+    def __init__(self, source: Source, records: Iterable[Record]) -> None:
         self.source = source
         self.records = records
         self.index = self._build_index(records)
@@ -306,11 +124,11 @@ class _Reader:
         self.out: list[Event] = []
 
     @staticmethod
-    def _build_index(records: Iterable[_Record]) -> _Index:
+    def _build_index(records: Iterable[Record]) -> _Index:
         index = _Index()
         for record in records:
             p = record.payload
-            kind = _kind(p)
+            kind = kind_of(p)
             if record.kind in ("session_meta", "turn_context"):
                 if index.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
                     index.first_cwd = p["cwd"]
@@ -348,7 +166,7 @@ class _Reader:
     def emit(self, event: Event) -> None:
         self.out.append(event)
 
-    def ensure_session(self, record: _Record) -> None:
+    def ensure_session(self, record: Record) -> None:
         if self.session_emitted:
             return
         self.session_emitted = True
@@ -369,7 +187,7 @@ class _Reader:
             )
         )
 
-    def change_cwd(self, record: _Record, cwd: Any) -> None:
+    def change_cwd(self, record: Record, cwd: Any) -> None:
         if isinstance(cwd, str) and cwd and cwd != self.cwd:
             self.cwd = cwd
             self.emit(
@@ -400,16 +218,16 @@ class _Reader:
         out, self.out = self.out, []
         return out
 
-    def on_session_meta(self, record: _Record) -> None:
+    def on_session_meta(self, record: Record) -> None:
         # A resumed session repeats the meta line; only a new cwd matters.
         self.change_cwd(record, record.payload.get("cwd"))
 
-    def on_turn_context(self, record: _Record) -> None:
+    def on_turn_context(self, record: Record) -> None:
         self.change_cwd(record, record.payload.get("cwd"))
         if isinstance(record.payload.get("model"), str):
             self.model = record.payload["model"]
 
-    def on_compacted(self, record: _Record) -> None:
+    def on_compacted(self, record: Record) -> None:
         message = record.payload.get("message")
         self.emit(
             CompactionBoundary(
@@ -421,9 +239,9 @@ class _Reader:
             )
         )
 
-    def on_event_msg(self, record: _Record) -> None:
+    def on_event_msg(self, record: Record) -> None:
         p = record.payload
-        kind = _kind(p)
+        kind = kind_of(p)
         if kind == "user_message" and not self.index.has_user_items:
             self.user_message(record, str(p.get("message") or ""))
         elif kind == "agent_message" and not self.index.has_assistant_items:
@@ -448,9 +266,9 @@ class _Reader:
         elif kind == "exec_command_end":
             self.user_shell_command(record)
 
-    def on_response_item(self, record: _Record) -> None:
+    def on_response_item(self, record: Record) -> None:
         p = record.payload
-        kind = _kind(p)
+        kind = kind_of(p)
         if kind == "message":
             role = p.get("role")
             text = as_text(p.get("content"))
@@ -467,7 +285,7 @@ class _Reader:
 
     # -- messages -----------------------------------------------------------
 
-    def user_message(self, record: _Record, text: str) -> None:
+    def user_message(self, record: Record, text: str) -> None:
         if not text.strip():
             return
         self.in_response = False
@@ -485,7 +303,7 @@ class _Reader:
         if found:
             self.change_cwd(record, found.group(1).strip())
 
-    def assistant_message(self, record: _Record, text: str) -> None:
+    def assistant_message(self, record: Record, text: str) -> None:
         turn = self.model_turn()
         if text.strip():
             self.emit(
@@ -500,9 +318,9 @@ class _Reader:
 
     # -- tool calls -----------------------------------------------------------
 
-    def tool_call(self, record: _Record) -> None:
+    def tool_call(self, record: Record) -> None:
         p = record.payload
-        kind = _kind(p)
+        kind = kind_of(p)
         call_id = p.get("call_id") or p.get("id")
         if not isinstance(call_id, str) or not call_id:
             self.source.skip(record.line, f"Codex {kind} without a call_id")
@@ -618,7 +436,7 @@ class _Reader:
 
     # -- results ---------------------------------------------------------------
 
-    def tool_output(self, record: _Record) -> None:
+    def tool_output(self, record: Record) -> None:
         p = record.payload
         call_id = p.get("call_id")
         self.in_response = False
@@ -629,7 +447,7 @@ class _Reader:
         if call.answered:
             return  # a second output for the same call adds nothing
         call.answered = True
-        output = _parse_output(p.get("output"))
+        output = parse_output(p.get("output"))
         if output.exit_code is None:
             end = self.index.exec_ends.get(call.call_id)
             code = end.get("exit_code") if end else None
@@ -656,7 +474,7 @@ class _Reader:
             )
         )
 
-    def outcome(self, call: _Call, output: _Output) -> tuple[ResultStatus, FailureReason | None]:
+    def outcome(self, call: _Call, output: Output) -> tuple[ResultStatus, FailureReason | None]:
         text = output.text
         if output.exit_code is not None and output.exit_code != 0:
             if call.patch:
@@ -679,9 +497,9 @@ class _Reader:
             if str(end.get("status", "")).lower() == "declined":
                 reason = "rejected"
             return "failure", reason, None
-        return "success", None, _reported(end.get("changes"))
+        return "success", None, reported_changes(end.get("changes"))
 
-    def orphan_patch_end(self, record: _Record) -> None:
+    def orphan_patch_end(self, record: Record) -> None:
         """A patch whose outcome only ``patch_apply_end`` records.
 
         Either its call's output was never written (the session stopped), or
@@ -705,7 +523,7 @@ class _Reader:
                     call_id=call_id,
                     tool="apply_patch",
                     arguments={"changes": sorted(_dict(p.get("changes")))},
-                    operations=_operations_of_changes(_reported(p.get("changes"))),
+                    operations=operations_of_changes(reported_changes(p.get("changes"))),
                 )
             )
         if call is None or call.answered:
@@ -725,7 +543,7 @@ class _Reader:
             )
         )
 
-    def user_shell_command(self, record: _Record) -> None:
+    def user_shell_command(self, record: Record) -> None:
         """``!cmd`` typed by the user: only ``exec_command_end`` records it."""
         p = record.payload
         call_id = p.get("call_id")
@@ -773,70 +591,3 @@ class _Reader:
         for call in self.calls.values():
             if not call.answered:
                 self.emit(ToolResult(turn=call.turn, call_id=call.call_id, status="unknown"))
-
-
-@register
-class CodexAdapter(Adapter):
-    """OpenAI Codex CLI rollout JSONL."""
-
-    name = "codex"
-    description = "OpenAI Codex CLI session rollout (rollout-*.jsonl: session_meta / response_item / event_msg)"
-    priority = 10
-
-    def sniff(self, source: Source) -> bool:
-        document = source.document
-        if isinstance(document, dict):
-            return isinstance(document.get("session"), dict) and isinstance(
-                document.get("items"), list
-            )
-        records = source.records[:40]
-        for _, obj in records:
-            if (
-                isinstance(obj, dict)
-                and _kind(obj) in _ENVELOPE_TYPES
-                and isinstance(obj.get("payload"), dict)
-            ):
-                return True
-        # The 2025 layout: a meta line with instructions, then bare Responses items.
-        if records and isinstance(records[0][1], dict):
-            first = records[0][1]
-            if "instructions" in first and "id" in first and "type" not in first:
-                return any(isinstance(o, dict) and _kind(o) in _ITEM_TYPES for _, o in records[1:])
-        return False
-
-    def events(self, source: Source) -> Iterator[Event]:
-        document = source.document
-        if isinstance(document, dict) and isinstance(document.get("items"), list):
-            session = document.get("session")
-            first = [_Record(1, "session_meta", session, session.get("timestamp"))] if isinstance(session, dict) else []
-            raw = [(n + 2, item) for n, item in enumerate(document["items"])]
-            records: Iterable[_Record] = [*first, *_Rollout(source, raw)]
-        else:
-            for bad in source.bad_lines:
-                source.skip(bad.line, bad.reason)
-            records = _Rollout(source, source.records)
-        # The reader's first pass (its index) reports the records it cannot use.
-        return _Reader(source, records).read()
-
-
-class _Rollout:
-    """A rollout's records, normalised afresh on each pass: the source keeps only its bytes."""
-
-    def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
-        self.source = source
-        self.raw = raw
-        self.reported = False
-
-    def __iter__(self) -> Iterator[_Record]:
-        report, self.reported = not self.reported, True
-        for line, obj in self.raw:
-            normalised = _normalise(obj)
-            if normalised is None:
-                if report:
-                    self.source.skip(line, "not a Codex rollout record")
-                continue
-            kind, payload = normalised
-            if kind == "ignored":
-                continue
-            timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
-            yield _Record(line, kind, payload, timestamp)

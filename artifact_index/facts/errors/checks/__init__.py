@@ -1,0 +1,155 @@
+"""Which check a shell command runs, and whether one check covers another.
+
+The error ledger must know that ``cd /testbed && python -m pytest
+tests/test_auth.py -x 2>&1 | tail -20`` and ``pytest tests/test_auth.py -q``
+run the same check, and that a later bare ``pytest`` is a broader run of it:
+when the broader run passes, the narrower run's errors are resolved.  This
+package reduces a command line to that identity: :mod:`.command_line` splits
+it into simple commands, :mod:`.recognition` names the check each one runs,
+and :mod:`.check` says when one check covers another.
+
+A :class:`Check` is a recognised test runner, linter, type checker or build
+tool with its *targets* (paths, packages, test ids: what it runs on) and
+*filters* (``-k``, ``-run``, a cargo test name: which of those it selects).
+Output-shaping flags (``-q``, ``-v``, ``--tb=short``, redirections, pipes into
+``tail``) are dropped, because they do not change what is checked.  Commands
+that are not a known check still get a stable :func:`command_key` (the command
+without ``cd``, redirections, env assignments and trailing output filters), so
+``python reproduce.py`` can be matched with a later run of itself.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from artifact_index.facts.errors.checks.check import Check, CheckCategory
+from artifact_index.facts.errors.checks.command_line import (
+    PYTHON_INTERPRETER,
+    executable,
+    segments,
+    unwrap,
+    word_set,
+)
+from artifact_index.facts.errors.checks.recognition import segment_check
+
+__all__ = [
+    "Check",
+    "CheckCategory",
+    "checks_in",
+    "command_key",
+    "covers",
+    "masks_exit_status",
+    "segments",
+    "subcommands",
+]
+
+def checks_in(command: str | None) -> tuple[Check, ...]:
+    """The checks ``command`` runs, in order (``ruff check . && pytest`` has two)."""
+    if not command:
+        return ()
+    found: list[Check] = []
+    for piped, words in segments(command):
+        if piped:
+            continue  # "| tail", "| grep FAIL": a filter of the check, not a check
+        check = segment_check(words)
+        if check is not None and check not in found:
+            found.append(check)
+    return tuple(found)
+
+
+# Commands that only shape or inspect another command's output.
+_OUTPUT_FILTERS = word_set(
+    "head tail grep egrep fgrep rg tee less more cat sort uniq cut wc sed awk tr "
+    "column jq nl fold strings xargs"
+)
+_NOISE = {"cd", "pushd", "popd", "echo", "printf", "true", "clear", "set", "source", ".", "export"}
+
+
+def masks_exit_status(command: str | None) -> bool:
+    """True when the command's exit status is not its check's: ``pytest | tail``, ``make; echo``."""
+    parts = segments(command or "")
+    if len(parts) < 2:
+        return False
+    words = unwrap(parts[-1][1])
+    return bool(words) and executable(words[0]) in _OUTPUT_FILTERS | {
+        "echo",
+        "true",
+        ":",
+        "printf",
+    }
+
+
+@functools.lru_cache(maxsize=4096)
+def command_key(command: str | None) -> str | None:
+    """A stable identity for ``command``: its checks, else its normalised words."""
+    if not command:
+        return None
+    checks = checks_in(command)
+    if checks:
+        return " && ".join(check.key for check in checks)
+    parts: list[str] = []
+    for piped, words in segments(command):
+        words = unwrap(words)
+        if not words:
+            continue
+        name = executable(words[0])
+        if name in _NOISE or (piped and name in _OUTPUT_FILTERS):
+            continue
+        parts.append(" ".join(words))
+    return "$ " + " && ".join(parts) if parts else None
+
+
+_INTERPRETERS = word_set("python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir")
+_GIT_VALUE_OPTIONS = word_set("-C -c --git-dir --work-tree --namespace")
+
+
+@functools.lru_cache(maxsize=4096)
+def subcommands(command: str | None) -> frozenset[str]:
+    """What a command line runs, each as program and sub-command: ``{"git add", "git commit"}``.
+
+    The identity of a command apart from its arguments, so that a corrected
+    retry (``git add`` with other paths, ``python -c`` with other code) is
+    known as the same action.  Interpreters are named with the script they
+    run, or with ``-c`` / ``-e`` for inline code.
+    """
+    found: set[str] = set()
+    for piped, words in segments(command or ""):
+        words = unwrap(words)
+        if piped or not words:
+            continue
+        name = executable(words[0])
+        if name in _NOISE:
+            continue
+        args = words[1:]
+        if name == "git":
+            while args and args[0].startswith("-"):
+                args = args[2:] if args[0] in _GIT_VALUE_OPTIONS else args[1:]
+        if PYTHON_INTERPRETER.match(name) or name in _INTERPRETERS:
+            inline = next((a for a in args if a in ("-c", "-e", "--eval")), None)
+            script = next((a for a in args if not a.startswith("-")), "")
+            found.add(f"{name} {inline or executable(script)}".strip())
+            continue
+        sub = next((a for a in args if not a.startswith("-")), "")
+        found.add(f"{name} {sub}".strip())
+    return frozenset(found)
+
+
+def covers(later: str | None, earlier: str | None) -> bool:
+    """True when ``later`` runs at least every check ``earlier`` ran.
+
+    For commands that are not known checks, the same normalised command counts,
+    and so does the same program and sub-command with words added.
+    """
+    if not later or not earlier:
+        return False
+    if command_key(later) == command_key(earlier):
+        return True
+    later_checks, earlier_checks = checks_in(later), checks_in(earlier)
+    if not later_checks and not earlier_checks:
+        # Not checks: the same program and sub-command with only words added
+        # (`git push` then `git push --set-upstream origin topic`) is a rerun.
+        old, new = (command_key(earlier) or "").split(), (command_key(later) or "").split()
+        return len(old) >= 2 and new[:2] == old[:2] and set(old) <= set(new)
+    if not later_checks or not earlier_checks:
+        return False
+    return all(any(new.covers(old) for new in later_checks) for old in earlier_checks)

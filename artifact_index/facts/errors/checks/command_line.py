@@ -1,0 +1,150 @@
+"""The simple commands of a command line: heredocs dropped, tokenised, split at ``;``, ``&&`` and ``|``, wrappers removed."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+__all__ = [
+    "PYTHON_INTERPRETER",
+    "executable",
+    "segments",
+    "unwrap",
+    "word_set",
+]
+
+_SEPARATORS = {";", "&&", "||", "|", "&", "|&", "(", ")", ";;"}
+_PIPE = {"|", "|&"}
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_MAX_COMMAND = 4000
+
+
+def _strip_heredocs(command: str) -> str:
+    """Drop heredoc bodies: their lines are data, not commands."""
+    if "<<" not in command:
+        return command
+    lines = command.split("\n")
+    out: list[str] = []
+    delimiter: str | None = None
+    for line in lines:
+        if delimiter is not None:
+            if line.strip() == delimiter:
+                delimiter = None
+            continue
+        out.append(line)
+        openers = _HEREDOC.findall(line)
+        if openers:
+            delimiter = openers[-1][1]
+    return "\n".join(out)
+
+
+def _tokens(command: str) -> list[str]:
+    text = _strip_heredocs(command[:_MAX_COMMAND]).replace("\\\n", " ").replace("\n", " ; ")
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: a plain split is still useful
+        return text.split()
+
+
+def segments(command: str) -> list[tuple[bool, list[str]]]:
+    """The simple commands of ``command`` as ``(piped, words)``, redirections removed.
+
+    ``piped`` is True when the command reads the previous one's output
+    (``... | tail -20``).
+    """
+    result: list[tuple[bool, list[str]]] = []
+    current: list[str] = []
+    piped = False
+    tokens = _tokens(command)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token in _SEPARATORS:
+            if current:
+                result.append((piped, current))
+            current = []
+            piped = token in _PIPE
+        elif token and set(token) <= set("<>&") and ("<" in token or ">" in token):
+            if current and current[-1] in ("0", "1", "2"):
+                current.pop()  # the file descriptor of "2>&1"
+            i += 1  # the redirection target
+        else:
+            current.append(token)
+        i += 1
+    if current:
+        result.append((piped, current))
+    return result
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A set of names written as one space-separated string, for long tables."""
+    return frozenset(text.split())
+
+
+# Wrappers that run the real command given after them (with the number of option
+# values they take when known).
+_WRAPPERS = word_set(
+    "sudo time nice nohup command exec builtin stdbuf env xvfb-run caffeinate "
+    "unbuffer npx bunx uvx pipx"
+)
+_TWO_WORD_WRAPPERS = {
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("pnpm", "exec"),
+    ("pnpm", "dlx"),
+    ("yarn", "dlx"),
+    ("yarn", "exec"),
+    ("bun", "x"),
+    ("bundle", "exec"),
+    ("npm", "exec"),
+    ("conda", "run"),
+}
+_WRAPPER_VALUE_OPTIONS = word_set(
+    "--with --python -p --extra --group --package --env-file --directory --project -n "
+    "--name -u --unset --prefix -C"
+)
+
+PYTHON_INTERPRETER = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
+
+
+def executable(word: str) -> str:
+    """The program a word runs: ``/usr/bin/python3`` and ``pytest.exe`` name ``python3`` and ``pytest``."""
+    name = word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    for suffix in (".exe", ".cmd", ".bat"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def unwrap(words: list[str]) -> list[str]:
+    """Strip env assignments and wrapper commands (``timeout 60``, ``uv run``, ``npx``)."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name = executable(word)
+        if _ENV_ASSIGNMENT.match(word):
+            i += 1
+        elif name == "timeout" or name == "gtimeout":
+            i += 1
+            while i < len(words) and words[i].startswith("-"):
+                i += 2 if words[i] in ("-s", "--signal", "-k", "--kill-after") else 1
+            i += 1  # the duration
+        elif name in _WRAPPERS:
+            i += 1
+            while i < len(words) and words[i].startswith("-"):
+                i += 2 if words[i] in _WRAPPER_VALUE_OPTIONS else 1
+        elif i + 1 < len(words) and (name, words[i + 1]) in _TWO_WORD_WRAPPERS:
+            i += 2
+            while i < len(words) and words[i].startswith("-"):
+                i += 2 if words[i] in _WRAPPER_VALUE_OPTIONS else 1
+        else:
+            break
+    return words[i:]

@@ -1,0 +1,94 @@
+"""OpenAI Codex CLI rollout files (``~/.codex/sessions/**/rollout-*.jsonl``).
+
+Every line is ``{"timestamp", "type", "payload"}`` with ``type`` one of:
+
+* ``session_meta``: session id (``id``; 0.142 also writes ``session_id``),
+  ``cwd``, ``cli_version``.  A resumed session repeats it.
+* ``turn_context``: the cwd and model of the turn that follows.
+* ``response_item``: what the model saw or said: ``message`` (user,
+  assistant, developer), ``reasoning``, ``function_call`` /
+  ``function_call_output`` (``exec_command``, ``write_stdin``, the older
+  ``shell`` with an argv list, ``update_plan``, MCP tools),
+  ``custom_tool_call`` / ``custom_tool_call_output`` (``apply_patch`` with
+  the patch as free text), ``local_shell_call``.
+* ``event_msg``: UI events.  Most repeat response items (``user_message``,
+  ``agent_message``); ``patch_apply_end`` is the harness's own record of
+  what an ``apply_patch`` changed, and ``exec_command_end`` carries the exit
+  code of a command (and the only record of a command the *user* ran with
+  ``!cmd``).
+* ``compacted``: the summary that replaced the history.
+
+Older rollouts (2025) have no envelope: a first line ``{"id", "timestamp",
+"instructions"}`` followed by bare response items; the JSON variant holds
+``{"session": {...}, "items": [...]}``.  Both are read too.
+
+``patch_apply_end`` may be written before or after the call's output record,
+so the whole file is indexed first and each result carries the changes the
+harness reported, whatever the order.
+
+The package: the adapter here, :mod:`.records` (the layouts), :mod:`.reader`
+(records to events) and :mod:`.outputs` (outputs and reported patches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from artifact_index.ingestion.adapters import register
+from artifact_index.ingestion.adapters.base import Adapter
+from artifact_index.ingestion.adapters.codex.reader import Reader
+from artifact_index.ingestion.adapters.codex.records import (
+    ENVELOPE_TYPES,
+    ITEM_TYPES,
+    Record,
+    Rollout,
+    kind_of,
+)
+from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.source import Source
+
+__all__ = ["CodexAdapter"]
+
+
+@register
+class CodexAdapter(Adapter):
+    """OpenAI Codex CLI rollout JSONL."""
+
+    name = "codex"
+    description = "OpenAI Codex CLI session rollout (rollout-*.jsonl: session_meta / response_item / event_msg)"
+    priority = 10
+
+    def sniff(self, source: Source) -> bool:
+        document = source.document
+        if isinstance(document, dict):
+            return isinstance(document.get("session"), dict) and isinstance(
+                document.get("items"), list
+            )
+        records = source.records[:40]
+        for _, obj in records:
+            if (
+                isinstance(obj, dict)
+                and kind_of(obj) in ENVELOPE_TYPES
+                and isinstance(obj.get("payload"), dict)
+            ):
+                return True
+        # The 2025 layout: a meta line with instructions, then bare Responses items.
+        if records and isinstance(records[0][1], dict):
+            first = records[0][1]
+            if "instructions" in first and "id" in first and "type" not in first:
+                return any(isinstance(o, dict) and kind_of(o) in ITEM_TYPES for _, o in records[1:])
+        return False
+
+    def events(self, source: Source) -> Iterator[Event]:
+        document = source.document
+        if isinstance(document, dict) and isinstance(document.get("items"), list):
+            session = document.get("session")
+            first = [Record(1, "session_meta", session, session.get("timestamp"))] if isinstance(session, dict) else []
+            raw = [(n + 2, item) for n, item in enumerate(document["items"])]
+            records: Iterable[Record] = [*first, *Rollout(source, raw)]
+        else:
+            for bad in source.bad_lines:
+                source.skip(bad.line, bad.reason)
+            records = Rollout(source, source.records)
+        # The reader's first pass (its index) reports the records it cannot use.
+        return Reader(source, records).read()

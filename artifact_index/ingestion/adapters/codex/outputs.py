@@ -1,0 +1,130 @@
+"""What a call's output says (its text, exit code, running session), and what the harness reported a patch changed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from artifact_index.ingestion.adapters.base import as_text, parse_json_object
+from artifact_index.ingestion.events import (
+    FileOperation,
+    ReportedChange,
+)
+
+__all__ = ["Output", "operations_of_changes", "parse_output", "reported_changes"]
+
+# The header Codex puts before a command's output; only the header is read
+# so that output which itself prints "Exit code: 1" is not mistaken for it.
+_EXITED = re.compile(r"^Process exited with code (-?\d+)\s*$")
+_EXIT_CODE = re.compile(r"^Exit code: (-?\d+)\s*$")
+_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$")
+
+
+@dataclass
+class Output:
+    """A call's output as Codex wrote it."""
+
+    text: str
+    exit_code: int | None = None
+    running_session: str | None = None
+
+
+def _header_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    for line in text.splitlines()[:8]:
+        if line.strip() == "Output:":
+            break
+        found = pattern.match(line)
+        if found:
+            return found
+    return None
+
+
+def parse_output(raw: Any) -> Output:
+    """Text, exit code and unified-exec session of a ``*_output`` payload."""
+    exit_code: int | None = None
+    if isinstance(raw, dict):
+        text = as_text(raw.get("content", raw.get("output", "")))
+    elif isinstance(raw, list):
+        text = as_text(raw)
+    else:
+        text = "" if raw is None else str(raw)
+    stripped = text.lstrip()
+    if stripped.startswith("{") and '"metadata"' in stripped:
+        # The 2025 shell tool: {"output": "...", "metadata": {"exit_code": 0, ...}}.
+        envelope = parse_json_object(stripped)
+        metadata = envelope.get("metadata")
+        if isinstance(envelope.get("output"), str) and isinstance(metadata, dict):
+            text = envelope["output"]
+            code = metadata.get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                exit_code = code
+    if exit_code is None:
+        found = _header_match(text, _EXITED) or _header_match(text, _EXIT_CODE)
+        if found:
+            exit_code = int(found.group(1))
+    running = _header_match(text, _RUNNING)
+    return Output(text, exit_code, running.group(1) if running else None)
+
+
+def reported_changes(changes: Any) -> tuple[ReportedChange, ...]:
+    """``patch_apply_end.changes`` as reported changes (both serialisations)."""
+    if not isinstance(changes, dict):
+        return ()
+    out: list[ReportedChange] = []
+    for path, change in changes.items():
+        if not isinstance(change, dict):
+            continue
+        kind = change.get("type")
+        body: dict[str, Any] = change
+        if kind is None and len(change) == 1:
+            # Older releases wrote the enum externally tagged: {"update": {...}}.
+            kind, inner = next(iter(change.items()))
+            body = inner if isinstance(inner, dict) else {}
+        kind = str(kind).lower()
+        content = body.get("content") if isinstance(body.get("content"), str) else None
+        diff = body.get("unified_diff") if isinstance(body.get("unified_diff"), str) else None
+        move = body.get("move_path")
+        if kind == "add":
+            out.append(ReportedChange(path=str(path), change="created", content=content))
+        elif kind == "delete":
+            out.append(ReportedChange(path=str(path), change="deleted"))
+        elif kind == "update":
+            out.append(
+                ReportedChange(
+                    path=str(path),
+                    change="modified",
+                    move_to=str(move) if isinstance(move, str) and move else None,
+                    diff=diff,
+                )
+            )
+    return tuple(out)
+
+
+def operations_of_changes(changes: tuple[ReportedChange, ...]) -> tuple[FileOperation, ...]:
+    """The operations a patch must have asked for, given what it changed."""
+    out: list[FileOperation] = []
+    for change in changes:
+        if change.change == "created":
+            out.append(
+                FileOperation(
+                    action="create", path=change.path, content=change.content, source="patch"
+                )
+            )
+        elif change.change == "deleted":
+            out.append(FileOperation(action="delete", path=change.path, source="patch"))
+        elif change.move_to:
+            out.append(
+                FileOperation(action="move", path=change.path, dest=change.move_to, source="patch")
+            )
+            if change.diff:
+                out.append(
+                    FileOperation(
+                        action="edit", path=change.move_to, diff=change.diff, source="patch"
+                    )
+                )
+        else:
+            out.append(
+                FileOperation(action="edit", path=change.path, diff=change.diff, source="patch")
+            )
+    return tuple(out)

@@ -1,0 +1,86 @@
+"""A rollout's lines as records, whichever layout wrote them (the envelope, or the 2025 bare items)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from artifact_index.ingestion.source import Source
+
+__all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of"]
+
+ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
+ITEM_TYPES = {
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "local_shell_call_output",
+    "web_search_call",
+    "tool_search_call",
+    "tool_search_output",
+}
+
+
+@dataclass
+class Record:
+    """One rollout line: its number, its kind (the envelope's ``type``) and payload."""
+
+    line: int
+    kind: str
+    payload: dict[str, Any]
+    timestamp: str | None
+
+
+def kind_of(obj: dict[str, Any]) -> str | None:
+    """The ``type`` of a line or item, when it is a string."""
+    kind = obj.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(kind, payload)`` of one rollout line in any of the known layouts.
+
+    ``kind`` is ``"ignored"`` for lines that belong to the format but carry
+    nothing (the 2025 ``record_type: state`` lines); None means not Codex.
+    """
+    if not isinstance(obj, dict):
+        return None
+    kind = kind_of(obj)
+    payload = obj.get("payload")
+    if kind in ENVELOPE_TYPES and isinstance(payload, dict):
+        return str(kind), payload
+    if kind in ITEM_TYPES:
+        return "response_item", obj
+    if "record_type" in obj:
+        return "ignored", obj
+    if kind is None and "id" in obj and "timestamp" in obj:
+        return "session_meta", obj
+    return None
+
+
+class Rollout:
+    """A rollout's records, normalised afresh on each pass: the source keeps only its bytes."""
+
+    def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
+        self.source = source
+        self.raw = raw
+        self.reported = False
+
+    def __iter__(self) -> Iterator[Record]:
+        report, self.reported = not self.reported, True
+        for line, obj in self.raw:
+            normalised = _normalise(obj)
+            if normalised is None:
+                if report:
+                    self.source.skip(line, "not a Codex rollout record")
+                continue
+            kind, payload = normalised
+            if kind == "ignored":
+                continue
+            timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+            yield Record(line, kind, payload, timestamp)

@@ -1,0 +1,106 @@
+"""Which definitions each read showed and each change added, modified or removed, from what is known."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from artifact_index.facts.symbols.definitions import (
+    SymbolChange,
+    changed_symbols,
+    symbols_in_edit,
+    symbols_in_range,
+)
+from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.patches import diff_sides
+from artifact_index.trail.annotations import add_symbol_changes, add_symbols_read
+from artifact_index.trail.contents import parse_read_output
+from artifact_index.trail.graph import ArtifactGraph
+
+__all__ = ["learn_from_read", "record_symbols", "symbol_at"]
+
+
+def learn_from_read(
+    graph: ArtifactGraph, file: dict[str, Any], key: str, op: FileOperation, op_node: str, output: str,
+    *, single: bool,
+) -> None:
+    """Keep what a read showed of the file, and which definitions it showed.
+
+    ``single``: the output shows this read alone, so it is the file's text.
+    """
+    # A view from line 1 with no end (`view_range: [1, -1]`) asks for the whole file too.
+    whole = (op.start_line or 1) == 1 and op.end_line is None
+    window = parse_read_output(output, whole_file_hint=whole)
+    if window is not None and single:
+        if window.is_whole_file:
+            file["content"] = window.text()
+            file["windows"] = []
+        elif file["content"] is None:
+            windows = [w for w in file.get("windows", []) if w[0] != window.start]
+            file["windows"] = sorted([*windows, [window.start, list(window.lines)]])
+        seen = symbols_in_range(window.text(), key, window.start, window.end, first_line=window.start)
+    elif file["content"] is not None:
+        seen = symbols_in_range(file["content"], key, op.start_line, op.end_line)
+    else:
+        return
+    add_symbols_read(graph, op_node, key, seen)
+
+
+def record_symbols(
+    graph: ArtifactGraph, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None,
+    existed: bool | None,
+) -> None:
+    """The definitions one change added, modified or removed, from what is known."""
+    if op.action in ("move", "copy", "undo", "restore", "unknown"):
+        return
+    if op.action == "delete":
+        changes = changed_symbols(before, None, key) if before is not None else _known_definitions(graph, key)
+    elif (before is not None or existed is False) and after is not None:
+        changes = changed_symbols(before, after, key)
+    elif op.action == "edit" and (op.old is not None or op.new is not None):
+        context = before or after or _window_holding(graph, key, op.new, op.old)
+        changes = symbols_in_edit(op.old, op.new, key, context=context)
+    elif op.action == "edit" and op.diff:
+        old, new = diff_sides(op.diff)
+        changes = symbols_in_edit(old, new, key, context=before or after)
+    else:
+        changes = []
+    add_symbol_changes(graph, op_node, key, changes)
+
+
+def symbol_at(graph: ArtifactGraph, key: str | None, line: int | None) -> str | None:
+    """The innermost definition around ``line`` of a file whose content is known."""
+    node = graph.nodes.get(f"file:{key}") if key else None
+    if node is None or line is None or node.get("content") is None:
+        return None
+    around = symbols_in_range(node["content"], str(key), line, line)
+    if not around:
+        return None
+    inner = min(around, key=lambda d: d.end_line - d.start_line)
+    return f"{inner.container}.{inner.name}" if inner.container else inner.name
+
+
+def _known_definitions(graph: ArtifactGraph, key: str) -> list[SymbolChange]:
+    """Every definition of the file that reads or changes showed and no change removed, as removed."""
+    out = []
+    for _, node, edge in graph.out_edges(f"file:{key}", data=True):
+        if edge.get("kind") != "defines":
+            continue
+        changes = sorted((int(graph.nodes[op]["seq"]), str(e["change"]))
+                         for op, _, e in graph.in_edges(node, data=True) if e.get("kind") == "changed")
+        if changes and changes[-1][1] != "removed":
+            data = graph.nodes[node]
+            out.append(SymbolChange(name=data["name"], kind=data["symbol_kind"], container=data["container"],
+                                    change="removed"))
+    return out
+
+
+def _window_holding(graph: ArtifactGraph, key: str, *texts: str | None) -> str | None:
+    """The text of a partial window of the file that holds one of ``texts``."""
+    windows = graph.nodes[f"file:{key}"].get("windows", [])
+    for text in texts:
+        if text and text.strip():
+            for _, lines in windows:
+                window = "\n".join(lines) + "\n"
+                if text in window:
+                    return window
+    return None
