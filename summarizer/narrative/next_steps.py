@@ -27,7 +27,7 @@ from summarizer.sections.progress import (
     request_files_not_changed,
     shown_command,
 )
-from summarizer.sections.substeps import remaining_steps
+from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.thread import investigation, latest_request
 
 __all__ = ["next_steps"]
@@ -144,19 +144,31 @@ def _next_items(facts: SessionFacts) -> list[str]:
     return [f"Then the next open tracker item(s){listed}: {shown}{more}."]
 
 
+def _missing(step: SubStep) -> str:
+    return "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+
+
 def _left_of_task(facts: SessionFacts, said_last: bool) -> list[str]:
     """The sub-steps of the current task no change has carried out; those of the agent's last message only when
-    the steps above do not quote it already."""
+    the steps above do not quote it already.  The items of one plan ("I'll update: 1. ... 2. ...") make one step.
+    """
     last = facts.last_assistant.turn if facts.last_assistant is not None else None
-    steps = []
+    groups: dict[tuple[str, int], list[SubStep]] = {}
     for step in remaining_steps(facts):
         if said_last and step.source.startswith("the agent's") and step.since == last:
             continue
-        missing = "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
-        also = "".join(f"; also {said}" for said in step.also)
-        steps.append(f"Not done yet: \"{first_line(step.text, 200)}\" ({step.source}{also}); {missing} since turn "
-                     f"{step.since}.")
-    return steps
+        groups.setdefault((step.source, step.since), []).append(step)
+    lines = []
+    for (source, since), steps in groups.items():
+        if len(steps) == 1:
+            step = steps[0]
+            also = "".join(f"; also {said}" for said in step.also)
+            lines.append(f"Not done yet: \"{first_line(step.text, 200)}\" ({source}{also}); {_missing(step)} since "
+                         f"turn {since}.")
+        else:
+            items = "; ".join(f"\"{first_line(step.text, 120)}\" ({step.missing})" for step in steps)
+            lines.append(f"Not done yet, of {source} (what each names is unchanged since): {items}.")
+    return lines
 
 
 def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:

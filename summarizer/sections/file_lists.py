@@ -41,7 +41,7 @@ class _Quota:
 
 
 # Files the current thread changed, then the others, at detail levels 0..3.
-_IN_THREAD = {0: _Quota(14, 4, True, 10, 6), 1: _Quota(10, 3, True, 8, 4), 2: _Quota(8, 2, False, 6, 3),
+_IN_THREAD = {0: _Quota(14, 4, True, 10, 6), 1: _Quota(10, 3, True, 8, 4), 2: _Quota(8, 2, True, 6, 3),
               3: _Quota(6, 1, False, 4, 2)}
 _EARLIER = {0: _Quota(10, 2, True, 6, 4), 1: _Quota(6, 1, False, 4, 2), 2: _Quota(4, 0, False, 2, 1),
             3: _Quota(0, 0, False, 0, 0)}

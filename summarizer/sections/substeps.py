@@ -20,7 +20,7 @@ definition of done is quoted whole elsewhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from summarizer.sections.changes import is_test_path
@@ -72,7 +72,7 @@ class SubStep:
     """A sub-step of the current task that no change since it was set carried out."""
 
     text: str  # its words, as its source wrote them
-    source: str  # "the definition of done of `x`", "the agent's plan (turn 137)"
+    source: str  # "the definition of done of `x`", "the agent's plan at turn 137"
     since: int  # the turn from which a change would have done it
     missing: str  # what no change touched since: "no test file", "`pane_list_live.ex`"
     also: tuple[str, ...] = ()  # the same step asked again by another source, quoted with it
@@ -209,22 +209,45 @@ def _planned_pieces(sentence: str) -> list[tuple[str, bool]]:
     return pieces
 
 
+def _plan_lines(text: str) -> Iterator[tuple[str, bool]]:
+    """The pieces of the plan a message states, each with whether it removes something.
+
+    A plan sentence ending in a colon ("I'll update:") announces the list that follows: each item is a piece
+    ("1. **SessionLive** - add the toggle event").
+    """
+    in_code = False
+    listing: bool | None = None  # after "I'll update:": whether its items are changes
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            in_code = not in_code
+        if in_code:
+            continue
+        item = _BULLET.match(line)
+        if listing is not None and item:
+            entry = line[item.end():].replace("**", "").strip()
+            body = re.split(r"\s+[-–—:]\s+", entry, maxsplit=1)[-1]
+            if listing or _CHANGE_VERB.match(body):
+                yield entry, False
+            continue
+        if listing is not None and not line.strip():
+            continue  # a blank line between the announcement and its list
+        listing = None
+        for sentence in _SENTENCE.split(line):
+            yield from _planned_pieces(sentence)
+            announces = _PLAN.match(sentence.strip().strip("*#").strip())
+            if announces and sentence.rstrip().endswith(":"):
+                listing = bool(_CHANGE_VERB.match(announces["rest"]))
+
+
 def _planned_steps(facts: SessionFacts, since: int) -> list[SubStep]:
     steps = []
     # A long thread's early plans were revised on the way: its latest messages say what is planned now.
     for message in [m for m in facts.thread_messages if m.turn >= since][-_PLAN_MESSAGES:]:
-        in_code = False
-        for line in message.text.splitlines():
-            if line.strip().startswith("```"):
-                in_code = not in_code
-            if in_code:
-                continue
-            for sentence in _SENTENCE.split(line):
-                for piece, removing in _planned_pieces(sentence):
-                    missing = _left(piece, facts, message.turn, removing=removing)
-                    if missing is not None:
-                        steps.append(SubStep(text=piece, source=f"the agent's plan (turn {message.turn})",
-                                             since=message.turn, missing=missing))
+        for piece, removing in _plan_lines(message.text):
+            missing = _left(piece, facts, message.turn, removing=removing)
+            if missing is not None:
+                steps.append(SubStep(text=piece, source=f"the agent's plan at turn {message.turn}",
+                                     since=message.turn, missing=missing))
     return steps
 
 

@@ -94,7 +94,7 @@ def test_the_agents_own_plan_and_the_item_agree_on_what_is_left_and_no_unseen_fi
     summary = _summary("spotter__fa812bfe-b295-4cca-9c2f-fdf01028cb46")
     steps = _section(summary, "Next Steps")
     assert steps.startswith('- Not done yet: "LiveView tests cover PubSub-driven updates for both pages." (the '
-                            "definition of done of `spotter-a0y.4`; also the agent's plan (turn 137): \"write tests\"); "
+                            "definition of done of `spotter-a0y.4`; also the agent's plan at turn 137: \"write tests\"); "
                             "no test file changed since turn 130.\n")
     # The description's `assets/css/spotter.css` is the `priv/static/assets/spotter.css` the agent changed.
     assert "assets/css/spotter.css" not in summary

@@ -12,7 +12,7 @@ listing showed.
 
 from __future__ import annotations
 
-from session_steps import ROOT, bead, edit, search, section, shell, summary_of
+from session_steps import ROOT, bead, edit, read, search, section, shell, summary_of
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 
@@ -80,7 +80,7 @@ def test_the_agents_own_plan_leaves_the_steps_no_change_carried_out() -> None:
         search(5, f"{ROOT}/lib"),
     )
     steps = section(summary, "Next Steps")
-    assert steps.startswith("- Not done yet: \"write tests\" (the agent's plan (turn 2)); no test file changed since "
+    assert steps.startswith("- Not done yet: \"write tests\" (the agent's plan at turn 2); no test file changed since "
                             "turn 2.\n")
     assert "ReceiptLive" not in steps and "CSS" not in steps
 
@@ -189,3 +189,21 @@ def test_files_an_item_names_to_read_are_not_files_left_to_change() -> None:
             "opened in the session)\n") in pending
     # Tests that "exist or were added" may need no change: not a step left.
     assert "Not done yet" not in section(summary, "Next Steps")
+
+
+def test_the_items_of_a_plan_announced_as_a_list_are_left_until_a_change_touches_what_they_name() -> None:
+    plan = ("Now I have the full picture. Let me implement all the pieces. I'll update:\n\n"
+            "1. **ReceiptComputers** - implement visible_lines filtering\n"
+            "2. **ReceiptComponents** - add the debug sidecar\n3. **app.js** - add debug JSON highlighting\n\n"
+            "Let me start:")
+    summary = summary_of(
+        UserMessage(turn=1, text="Add the debug sidecar to the receipt."),
+        read(2, f"{ROOT}/assets/js/app.js", "export const hooks = {}\n"),
+        AssistantMessage(turn=3, text=plan),
+        edit(3, f"{ROOT}/lib/shop_web/live/receipt_computers.ex"),
+        AssistantMessage(turn=4, text="Now the components:"),
+        edit(4, f"{ROOT}/lib/shop_web/components/receipt_components.ex"),
+    )
+    assert section(summary, "Next Steps").startswith(
+        '- Not done yet: "app.js - add debug JSON highlighting" (the agent\'s plan at turn 3); `assets/js/app.js` not '
+        "changed since turn 3.\n")
