@@ -270,7 +270,7 @@ def show_text(index: ArtifactIndex) -> str:
     if submission is not None:
         lines.append(_submission_line(submission))
     errors = index.errors()
-    open_errors = [e for e in errors if not e.get("resolved")]
+    open_errors = [e for e in errors if not e.get("resolved") and not e.get("pre_existing")]
     original = index.original_error()
     lines.append(f"Errors: {len(errors)} seen, {len(open_errors)} open")
     if original:
@@ -316,9 +316,9 @@ def errors_table(index: ArtifactIndex) -> str:
     for e in errors:
         where = f" {e['file']}:{e['line']}" if e.get("file") and e.get("line") else (f" {e['file']}" if e.get("file") else "")
         span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
-        state = "resolved" if e.get("resolved") else "OPEN    "
+        state = "resolved" if e.get("resolved") else "pre-existing" if e.get("pre_existing") else "OPEN"
         how = f"  ({e['resolution']} at turn {e['resolved_turn']})" if e.get("resolution") else ""
-        lines.append(f"{state} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}")
+        lines.append(f"{state:<8} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}")
     noise = [run for run in index.failed_runs() if run["outcome"] == "noise"]
     if noise:
         reasons = Counter(str(run["reason"]) for run in noise)

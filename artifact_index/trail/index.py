@@ -115,7 +115,8 @@ def _error_json(entry: Any, symbols: dict[str, str], fixed_by: list[str] | None 
         "tool": entry.tool, "first_turn": entry.first_turn, "last_turn": entry.last_turn,
         "occurrences": entry.occurrences, "resolved": entry.resolved, "resolved_turn": entry.resolved_turn,
         "resolved_by": entry.resolved_by, "resolution": entry.resolution, "fixed_by": fixed_by or [],
-        "command": entry.command, "tests": list(entry.tests),
+        "command": entry.command, "tests": list(entry.tests), "pre_existing": entry.pre_existing,
+        "seen_turns": list(entry.seen_turns),
     }
 
 

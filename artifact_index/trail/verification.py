@@ -21,7 +21,7 @@ from artifact_index.facts.errors.checks import checks_in
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
 
-__all__ = ["record_check_runs", "unverified_changes"]
+__all__ = ["record_check_runs", "run_passed", "unverified_changes"]
 
 _MAX_RUNS = 500
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
@@ -29,8 +29,13 @@ _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
 CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 
 
-def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: bool) -> None:
-    """Note the checks ``command`` ran (``meta["check_runs"]``), at the current operation count."""
+def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: bool,
+                      errors: list[str] | None = None) -> None:
+    """Note the checks ``command`` ran (``meta["check_runs"]``), at the current operation count.
+
+    ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
+    that were there before the session did not fail (see :func:`run_passed`).
+    """
     found = checks_in(command)
     if not found:
         return
@@ -38,8 +43,16 @@ def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: boo
     seq = int(meta.get("op_count", 0))
     for check in found:
         runs.append({"turn": turn, "seq": seq, "category": check.category, "runner": check.runner,
-                     "command": command, "passed": passed})
+                     "command": command, "passed": passed, "errors": list(errors or [])[:50]})
     del runs[:-_MAX_RUNS]
+
+
+def run_passed(index: ArtifactIndex, run: dict[str, Any]) -> bool:
+    """Whether a check run passed: it succeeded, or all it reported was there before the session."""
+    if run["passed"]:
+        return True
+    entries = [index.ledger.entry(signature) for signature in run.get("errors", [])]
+    return bool(entries) and all(e is not None and e.pre_existing is not None for e in entries)
 
 
 def _last_change(index: ArtifactIndex, key: str) -> tuple[int, list[int]]:
@@ -88,5 +101,5 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
             "runs": [], "files": [{"path": path, "turns": turns} for path, turns in after],
         })
         group["runs"].append({"category": category, "turn": latest["turn"], "runner": latest["runner"],
-                              "command": latest["command"], "passed": latest["passed"]})
+                              "command": latest["command"], "passed": run_passed(index, latest)})
     return list(groups.values())

@@ -81,11 +81,15 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
     if "test_status" not in shown:
         items += _owed_summary(facts)  # else Test Status lists them
     open_errors = facts.open_errors
+    own = [e for e in facts.errors if e.pre_existing is None]
     if open_errors:
         items.append(f"{len(open_errors)} error(s) open; latest: `{first_line(open_errors[-1].message, 160)}`.")
-    elif facts.errors:
-        last = max((e.resolved_turn or e.last_turn for e in facts.errors), default=0)
-        items.append(f"All {len(facts.errors)} error(s) seen were resolved, the last at turn {last}.")
+    elif own:
+        last = max((e.resolved_turn or e.last_turn for e in own), default=0)
+        items.append(f"All {len(own)} error(s) seen were resolved, the last at turn {last}.")
+    if facts.pre_existing_errors:
+        items.append(f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
+                     "(listed apart under Errors), not errors to resolve.")
     if facts.changed or facts.reverted:
         items.append(_change_counts(facts))
     found = investigation(facts)

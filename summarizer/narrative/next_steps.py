@@ -219,8 +219,12 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items += [f"The agent said it would: {s}" for s in stated]
     items += [f"Resolve the open error `{first_line(e.message, 150)}`" for e in facts.open_errors[:3]]
     refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
-    if refused and facts.work.uncommitted:
-        items.append(f"Then commit: the last `git commit` (turn {refused[-1].last_turn}) failed on it, and "
+    # Findings there before the session still block a commit whose hook checks the whole project.
+    blocked = [e for e in facts.pre_existing_errors if e.command and "git commit" in e.command]
+    if (refused or blocked) and facts.work.uncommitted:
+        failed_at = max(e.last_turn for e in [*refused, *blocked])
+        why = "on it" if refused else "on findings there before the session (see Errors)"
+        items.append(f"Then commit: the last `git commit` (turn {failed_at}) failed {why}, and "
                      f"{len(facts.work.uncommitted)} changed file(s) are not committed.")
     items += _next_items(facts)
     if not items:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
-from artifact_index.trail.verification import unverified_changes
+from artifact_index.trail.verification import run_passed, unverified_changes
 from artifact_index.trail.work_state import work_state
 from summarizer.sections.changes import added_tests, changed_lines, definition_notes
 from summarizer.sections.reconcile import task_evidence
@@ -78,6 +78,8 @@ class ErrorFact(_Fact):
     resolution: str | None = None  # how that run showed it: "the same check passed", ...
     fixed_by: list[str] = []  # files changed between its last appearance and that run
     command: str | None = None
+    pre_existing: str | None = None  # why it is not the session's to fix (it was there before); None when it is
+    seen_turns: list[int] = []  # the turns it appeared in (the latest few)
 
 
 class TestFact(_Fact):
@@ -238,7 +240,12 @@ class SessionFacts(_Fact):
 
     @property
     def open_errors(self) -> list[ErrorFact]:
-        return [e for e in self.errors if not e.resolved]
+        """The errors still to resolve; those that were there before the session are not among them."""
+        return [e for e in self.errors if not e.resolved and e.pre_existing is None]
+
+    @property
+    def pre_existing_errors(self) -> list[ErrorFact]:
+        return [e for e in self.errors if not e.resolved and e.pre_existing is not None]
 
     @property
     def open_tasks(self) -> list[TaskFact]:
@@ -307,8 +314,8 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                     for item in index.meta.get("work_items", {}).values()],
         listing=ListingFact.model_validate(index.meta["tracker_listing"]) if index.meta.get("tracker_listing")
         else None,
-        check_runs=[CheckRunFact.model_validate({k: run[k] for k in ("turn", "category", "runner", "command",
-                                                                      "passed")})
+        check_runs=[CheckRunFact.model_validate({**{k: run[k] for k in ("turn", "category", "runner", "command")},
+                                                 "passed": run_passed(index, run)})
                     for run in index.meta.get("check_runs", [])],
         unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
         **by_status,
@@ -317,5 +324,5 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
 
 def _error_fields(entry: dict[str, Any]) -> dict[str, Any]:
     fields = ("message", "detail", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved",
-              "resolved_turn", "resolved_by", "resolution", "fixed_by", "command")
+              "resolved_turn", "resolved_by", "resolution", "fixed_by", "command", "pre_existing", "seen_turns")
     return {k: entry.get(k) for k in fields if k in entry}

@@ -91,6 +91,26 @@ def _resolved_error(e: ErrorFact, detail: int) -> str:
     return f"- [resolved] `{_one_line(e.message, 160)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
 
 
+def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
+    """Findings that were there before the session, by file: listed apart, never as an error to resolve."""
+    if not errors:
+        return []
+    by_file: dict[str | None, list[ErrorFact]] = {}
+    for e in errors:
+        by_file.setdefault(e.file, []).append(e)
+    lines = ["Reported, but there before the session (not errors to resolve):"]
+    shown = list(by_file.items())[: {0: 4, 1: 3, 2: 2, 3: 1}[detail]]
+    for file, found in shown:
+        where = f"`{file}`: " if file else ""
+        more = f" and {len(found) - 1} other finding(s)" if len(found) > 1 else ""
+        lines.append(f"- [pre-existing] {where}`{_one_line(found[0].message, 90)}`{more}; "
+                     f"{_one_line(found[0].pre_existing or '', 200 if detail <= 1 else 90)}")
+    rest = list(by_file.values())[len(shown):]
+    if rest:
+        lines.append(f"- and {sum(len(found) for found in rest)} more in {len(rest)} other file(s)")
+    return lines
+
+
 def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     lines = []
     if facts.original_error is not None:
@@ -98,6 +118,7 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
         state = "resolved" if first.resolved else "still open"
         lines.append(f"Original error (turn {first.first_turn}, {state}): `{_one_line(first.message, 200)}`")
     lines += [_open_error(e, detail) for e in facts.open_errors]
+    lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
         closed = [e for e in facts.errors if e.resolved]
         limit = _RESOLVED_AT[detail]

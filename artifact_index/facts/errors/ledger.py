@@ -27,7 +27,11 @@ An entry is **resolved**, with ``resolution`` saying how, when
 * a corrected retry succeeds: the same actions with other arguments (``git
   add`` with other paths, ``git commit`` after its pre-commit hook failed).
 
-It reopens if it appears again.  Open entries are indexed by the command,
+It reopens if it appears again.  An entry that predates the session (a
+lint finding on a file the session had not changed, or output the agent
+itself called pre-existing: see
+:mod:`~artifact_index.facts.errors.pre_existing`) carries the reason in
+``pre_existing`` and is not open: it is not the session's to fix.  Open entries are indexed by the command,
 checker, reporting tool and action that raised them, so a result looks only
 at the entries it could resolve, never at all of them.  The first real error
 of the session (not a ``git`` or ``ls`` complaint, not a harness message) is
@@ -40,8 +44,8 @@ round-trip it exactly, so a live session can save it and resume.
 
 from __future__ import annotations
 
-import re
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -49,11 +53,10 @@ from artifact_index.facts.errors.checks import (
     Check,
     checks_in,
     command_key,
-    covers,
     masks_exit_status,
-    subcommands,
 )
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
+from artifact_index.facts.errors.entries import FailedRun, LedgerEntry, TestStatus, signature
 from artifact_index.facts.errors.failures import (
     LOOKUPS,
     REFUSALS,
@@ -61,6 +64,14 @@ from artifact_index.facts.errors.failures import (
     noise_reason,
     programs,
     unexplained_failure,
+)
+from artifact_index.facts.errors.pre_existing import acknowledged, classes, linted_before_changed
+from artifact_index.facts.errors.resolution import (
+    got_past,
+    lookups,
+    probes,
+    resolution,
+    tools_in_order,
 )
 from artifact_index.facts.errors.test_results import TestRun, is_test_command, parse_test_run
 
@@ -76,101 +87,7 @@ __all__ = [
 
 MAX_ENTRIES = 2000  # beyond this a session is replaying the same build log
 MAX_TESTS = 50  # failing tests listed per error
-
-
-class LedgerEntry(BaseModel):
-    """One distinct error, as first seen, with its history."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    signature: str
-    message: str
-    detail: str | None = None  # the lines that explain it, from its latest occurrence
-    kind: DiagnosticKind
-    code: str | None = None
-    tool: str | None = None  # the program that reported it: pytest, tsc, rustc...
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    symbol: str | None = None
-    test: str | None = None  # the first failing test that showed it
-    tests: tuple[str, ...] = ()  # every failing test that showed it (the first MAX_TESTS)
-    command: str | None = None  # the command that first raised it
-    commands: tuple[str, ...] = ()  # one shell command per distinct check that raised it
-    keys: tuple[str, ...] = ()  # the normalised commands (or "tool:NAME") that raised it
-    first_turn: int
-    last_turn: int
-    occurrences: int = 1  # results it appeared in
-    first_call_id: str | None = None
-    last_call_id: str | None = None
-    resolved: bool = False
-    resolved_turn: int | None = None
-    resolved_by: str | None = None  # the command whose run resolved it
-    resolution: str | None = None  # how that run resolved it, in words
-
-
-class FailedRun(BaseModel):
-    """One failed shell command and what the ledger made of it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    turn: int
-    call_id: str
-    command: str
-    outcome: Literal["error", "noise"]
-    reason: str | None = None  # why it is noise
-    errors: tuple[str, ...] = ()  # signatures of the entries it raised or saw again
-
-
-class TestStatus(TestRun):
-    """The last run of one test command."""
-
-    key: str  # the normalised command: runs with the same key are the same test command
-    turn: int
-    call_id: str | None = None
-
-
-# --- signatures ------------------------------------------------------------------------------
-
-_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")
-_UUID = re.compile(
-    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
-)
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~@+-]*[/\\])+[\w.@+-]+")
-_NUMBER = re.compile(r"\d+")
-_SPACE = re.compile(r"\s+")
-_EXCEPTION = re.compile(
-    r"^(?:[\w.]+\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b"
-)
-
-
-def _masked(message: str) -> str:
-    """The message with what varies between runs of the same error masked."""
-    text = _UUID.sub("<id>", message)
-    text = _HEX.sub("0x?", text)
-    text = _PATH.sub("<path>", text)
-    text = _HASH.sub("<hash>", text)
-    text = _NUMBER.sub("N", text)
-    return _SPACE.sub(" ", text).strip()
-
-
-def signature(diagnostic: Diagnostic) -> str:
-    """A stable identity of an error across runs: the line may move, the error does not.
-
-    The failing test is not part of it: eight tests failing on the same
-    ``NameError`` in the same file are one error to fix.
-    """
-    exception = _EXCEPTION.match(diagnostic.message)
-    file = re.split(r"[/\\]", diagnostic.file)[-1] if diagnostic.file else ""
-    return "|".join(
-        (
-            diagnostic.kind,
-            diagnostic.code or (exception["type"] if exception else ""),
-            file,
-            _masked(diagnostic.message),
-        )
-    )
+MAX_SEEN = 20  # turns of an error's occurrences kept (the latest)
 
 
 # --- what counts as a real error ----------------------------------------------------------------
@@ -178,26 +95,15 @@ def signature(diagnostic: Diagnostic) -> str:
 # Commands whose failures are real but never the session's original error.
 _TRIVIAL = LOOKUPS | SHELL_CHORES | {"git", "cp", "mv", "sed", "awk", "gh", "bd", "open", "xdg-open", "env", "jq"}
 
-_CATEGORY: dict[str, str] = {
-    "pytest": "test",
-    "unittest": "test",
-    "test-runner": "test",
-    "linter": "lint",
-    "type-checker": "typecheck",
-    "compiler": "build",
-}
-# Open failures of commands that are no checks (a script, `git add`): a later successful
-# commit shows the session moved past them.
-_PASSED_BY_COMMIT = "after:commit"
-# What a passing run of a whole project's task of each category vouches for: a test
-# suite builds the code it tests.
-_TASK_VOUCHES = {"test": ("test", "build"), "lint": ("lint",), "typecheck": ("typecheck",), "build": ("build",)}
-
 
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
     if diagnostic.kind != "generic":
         return True
     return command is not None and not programs(command) <= _TRIVIAL
+
+
+def _is_real_entry(entry: LedgerEntry) -> bool:
+    return entry.kind != "generic" or (entry.command is not None and not programs(entry.command) <= _TRIVIAL)
 
 
 def _specific(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -209,86 +115,6 @@ def _with_test(entry: LedgerEntry, test: str | None) -> LedgerEntry:
     if test is None or test in entry.tests or len(entry.tests) >= MAX_TESTS:
         return entry
     return entry.model_copy(update={"tests": (*entry.tests, test), "test": entry.test or test})
-
-
-def _lookups(entry: LedgerEntry) -> set[str]:
-    """The index keys under which an open entry is found by the runs that could resolve it."""
-    found = {f"key:{key}" for key in entry.keys}
-    if entry.tool:
-        found.add(f"tool:{entry.tool}")
-    category = _CATEGORY.get(entry.kind)
-    if category:
-        found.add(f"category:{category}")
-    for command in entry.commands:
-        checks = checks_in(command)
-        found |= {f"runner:{check.runner}" for check in checks}
-        if not checks:
-            found |= {f"action:{action}" for action in subcommands(command)}
-    if entry.commands and not any(checks_in(command) for command in entry.commands):
-        found.add(_PASSED_BY_COMMIT)
-    return found
-
-
-def _probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]:
-    """The index keys of the open entries a successful run of ``command`` could resolve."""
-    found = {f"key:{key}"}
-    for check in checks:
-        found |= {f"runner:{check.runner}", f"tool:{check.runner}"}
-        if check.is_task and not check.targets and not check.filters:
-            found |= {f"category:{c}" for c in _TASK_VOUCHES[check.category]}
-    if command and not checks:
-        found |= {f"action:{action}" for action in subcommands(command)}
-        if "git commit" in subcommands(command):
-            found.add(_PASSED_BY_COMMIT)
-    return found
-
-
-def _resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
-    """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
-    raised = [check for earlier in entry.commands for check in checks_in(earlier)]
-    for check in checks:
-        if command and any(covers(command, earlier) for earlier in entry.commands if checks_in(earlier)):
-            return "a broader run of the same check passed"
-        family = check.runner == entry.tool or check.is_task or any(c.runner == check.runner for c in raised)
-        if family and check.category == "test" and entry.tests and all(
-            check.selects(test, entry.file) for test in entry.tests
-        ):
-            return "its failing test(s) passed by name"
-        if not check.targets and not check.filters:
-            if check.runner == entry.tool or any(c.runner == check.runner for c in raised):
-                return "a whole-project run of the same checker passed"
-            if check.is_task and _CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
-                return f"the project's {check.category} task passed"
-        if entry.file and check.runner == entry.tool and check.category != "test" and check.selects(None, entry.file):
-            return "the same checker passed on its file"
-    if command and not checks and not raised:
-        before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
-        if before and before <= subcommands(command):
-            return "a corrected retry succeeded"
-        if "git commit" in subcommands(command):
-            return "a commit succeeded after it"
-    return None
-
-
-def _tools_in_order(diagnostics: list[Diagnostic], output: str) -> list[str]:
-    """The tools that reported ``diagnostics``, in the order their first error appears in ``output``."""
-    first: dict[str, int] = {}
-    for d in diagnostics:
-        if d.tool:
-            at = output.find(d.message)
-            first[d.tool] = min(first.get(d.tool, len(output)), at if at >= 0 else len(output))
-    return sorted(first, key=lambda tool: first[tool])
-
-
-def _got_past(tool: str | None, before: list[str], now: list[str]) -> bool:
-    """Whether a rerun that failed at ``now``'s tools got past ``tool``, which ran ahead of one of them before.
-
-    ``git commit`` whose hook printed credo's then Dialyzer's errors, run again
-    and failing on Dialyzer alone: credo ran first and passed.
-    """
-    if tool is None or tool in now or tool not in before:
-        return False
-    return any(later in before and before.index(tool) < before.index(later) for later in now)
 
 
 # --- the ledger ----------------------------------------------------------------------------------
@@ -306,6 +132,8 @@ class ErrorLedger(BaseModel):
     # their errors appear: a pre-commit hook runs its checkers one after the other.
     tool_order: dict[str, list[str]] = Field(default_factory=dict)
     original_signature: str | None = None
+    # The entries raised or seen again since the agent last said something: what its next words are about.
+    unspoken: list[str] = Field(default_factory=list)
 
     _by_signature: dict[str, int] = PrivateAttr(default_factory=dict)
     _by_test_key: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -331,7 +159,44 @@ class ErrorLedger(BaseModel):
 
     @property
     def open_errors(self) -> list[LedgerEntry]:
-        return [entry for entry in self.errors if not entry.resolved]
+        """The errors still to resolve: neither resolved nor there before the session."""
+        return [entry for entry in self.errors if not entry.resolved and entry.pre_existing is None]
+
+    def entry(self, signature: str) -> LedgerEntry | None:
+        index = self._by_signature.get(signature)
+        return self.errors[index] if index is not None else None
+
+    def class_new_findings(self, touched: list[LedgerEntry], call_id: str, changed: Callable[[str], bool]) -> None:
+        """Class as pre-existing the lint findings first reported by ``call_id`` on files the session had not changed.
+
+        ``changed``: whether the session has changed the file a finding names (as the output spells it).
+        """
+        for entry in touched:
+            if entry.first_call_id == call_id and entry.occurrences == 1 and entry.pre_existing is None and (
+                    linted_before_changed(entry.kind, entry.code, entry.message, entry.file, changed)):
+                self._mark_pre_existing(entry.signature, f"first reported (turn {entry.first_turn}) on a file the "
+                                                         "session had not changed")
+
+    def agent_said(self, text: str, turn: int, changed: Callable[[str], bool]) -> None:
+        """Take in what the agent said: findings it calls pre-existing, of the output it has seen since it last spoke."""
+        recent = [e for e in (self.entry(sig) for sig in self.unspoken) if e is not None and e.kind != "generic"]
+        self.unspoken = []
+        for sentence in acknowledged(text):
+            candidates = [e for e in recent if e.pre_existing is None and not e.resolved]
+            for entry, covered in zip(candidates, classes(sentence, [e.file for e in candidates], changed),
+                                      strict=True):
+                if covered:
+                    quoted = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
+                    self._mark_pre_existing(entry.signature, f"the agent said so (turn {turn}): \"{quoted}\"")
+
+    def _mark_pre_existing(self, signature: str, reason: str) -> None:
+        index = self._by_signature[signature]
+        # Still followed: a later run may show it fixed.
+        self.errors[index] = self.errors[index].model_copy(update={"pre_existing": reason})
+        if signature == self.original_signature:
+            # The session's original error is the first one that was its own.
+            self.original_signature = next(
+                (e.signature for e in self.errors if e.pre_existing is None and _is_real_entry(e)), None)
 
     def observe(
         self,
@@ -398,7 +263,7 @@ class ErrorLedger(BaseModel):
                 reason=noise, errors=tuple(entry.signature for entry in touched),
             ))
         if succeeded is True or (failed_now and noise is None and command is not None):
-            self._resolve(turn, command, key, diagnostics, failed_now, test_run, _tools_in_order(diagnostics, output))
+            self._resolve(turn, command, key, diagnostics, failed_now, test_run, tools_in_order(diagnostics, output))
         return touched
 
     # --- internals --------------------------------------------------------------------------
@@ -414,11 +279,11 @@ class ErrorLedger(BaseModel):
         return bool(self._open.get(f"key:{key}"))
 
     def _index_open(self, index: int, entry: LedgerEntry) -> None:
-        for lookup in _lookups(entry):
+        for lookup in lookups(entry):
             self._open.setdefault(lookup, set()).add(index)
 
     def _unindex(self, index: int, entry: LedgerEntry) -> None:
-        for lookup in _lookups(entry):
+        for lookup in lookups(entry):
             held = self._open.get(lookup)
             if held is not None:
                 held.discard(index)
@@ -472,6 +337,7 @@ class ErrorLedger(BaseModel):
                     last_turn=turn,
                     first_call_id=call_id,
                     last_call_id=call_id,
+                    seen_turns=(turn,),
                 )
                 index = len(self.errors)
                 self._by_signature[sig] = index
@@ -497,12 +363,16 @@ class ErrorLedger(BaseModel):
                         "resolved_turn": None,
                         "resolved_by": None,
                         "resolution": None,
+                        "seen_turns": (*previous.seen_turns, turn)[-MAX_SEEN:]
+                        if turn not in previous.seen_turns else previous.seen_turns,
                     }
                 )
                 entry = _with_test(entry, diagnostic.test)
                 self.errors[index] = entry
             self._index_open(index, entry)
             touched[sig] = entry
+            if sig not in self.unspoken:
+                self.unspoken.append(sig)
         return list(touched.values())
 
     def _resolve(
@@ -521,7 +391,7 @@ class ErrorLedger(BaseModel):
         present = {signature(d) for d in diagnostics}
         kinds = {(d.kind, d.tool) for d in diagnostics}
         checks = checks_in(command) if command else ()
-        lookups = _probes(command, key, checks) if not failed_now else {f"key:{key}"}
+        lookups = probes(command, key, checks) if not failed_now else {f"key:{key}"}
         candidates: set[int] = set()
         for lookup in lookups:
             candidates |= self._open.get(lookup, set())
@@ -530,7 +400,7 @@ class ErrorLedger(BaseModel):
             if entry.resolved or entry.signature in present or entry.last_turn > turn:
                 continue
             how = self._how_resolved(entry, command, key, checks, failed_now, kinds, test_run)
-            if how is None and failed_now and key in entry.keys and _got_past(entry.tool, earlier_tools, tools):
+            if how is None and failed_now and key in entry.keys and got_past(entry.tool, earlier_tools, tools):
                 how = "a rerun of the same command got past it"
             if how is not None:
                 self._unindex(index, entry)
@@ -559,5 +429,5 @@ class ErrorLedger(BaseModel):
             return None
         if failed_now:
             return None
-        return _resolution(entry, command, checks)
+        return resolution(entry, command, checks)
 

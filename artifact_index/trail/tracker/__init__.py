@@ -137,6 +137,8 @@ class Tracker:
             self._apply_call(ToolCall.model_validate(pending["call"]), pending["cwd"], event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
+            if isinstance(event, AssistantMessage) and event.text.strip():
+                self.index.ledger.agent_said(event.text, event.turn, lambda path: self._changed(path, None))
         elif isinstance(event, Submission):
             cwd = join(meta.get("cwd"), event.cwd) if event.cwd else meta.get("cwd")
             GitModel(self.index).submit(event.command, cwd, event.turn, event.exit_status)
@@ -173,8 +175,10 @@ class Tracker:
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
                                             result.output, succeeded, call.call_id, result.failure)
+        self.index.ledger.class_new_findings(touched, call.call_id, lambda path: self._changed(path, cwd))
         if commands:
-            record_check_runs(self.index.meta, commands[0], call.turn, passed=succeeded is True and not touched)
+            record_check_runs(self.index.meta, commands[0], call.turn, passed=succeeded is True and not touched,
+                              errors=[entry.signature for entry in touched])
         for entry in touched:
             node = f"error:{entry.signature}"
             if node in self.index.graph:
@@ -351,6 +355,11 @@ class Tracker:
     def _key(self, path: str, cwd: str | None) -> str:
         meta = self.index.meta
         return file_key(path, cwd or meta.get("cwd"), meta.get("root"))
+
+    def _changed(self, path: str, cwd: str | None) -> bool:
+        """Whether the session has changed the file ``path`` names (as a tool's output spells it) so far."""
+        node = self.index.graph.nodes.get(f"file:{self._key(path, cwd)}")
+        return bool(node and node.get("changed"))
 
     def _is_fresh(self, key: str) -> bool:
         node = self.index.graph.nodes.get(f"file:{key}")

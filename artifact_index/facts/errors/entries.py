@@ -1,0 +1,117 @@
+"""One error of the ledger, one failed command, one test command's last run; and the signature that identifies an error.
+
+A :class:`LedgerEntry` is one distinct error as first seen, with its history;
+its :func:`signature` (kind, exception type or code, file name and message
+with numbers, addresses and paths masked) is what makes the same error in
+five runs one entry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind
+from artifact_index.facts.errors.test_results import TestRun
+
+__all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
+
+
+class LedgerEntry(BaseModel):
+    """One distinct error, as first seen, with its history."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    signature: str
+    message: str
+    detail: str | None = None  # the lines that explain it, from its latest occurrence
+    kind: DiagnosticKind
+    code: str | None = None
+    tool: str | None = None  # the program that reported it: pytest, tsc, rustc...
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    symbol: str | None = None
+    test: str | None = None  # the first failing test that showed it
+    tests: tuple[str, ...] = ()  # every failing test that showed it (the first MAX_TESTS)
+    command: str | None = None  # the command that first raised it
+    commands: tuple[str, ...] = ()  # one shell command per distinct check that raised it
+    keys: tuple[str, ...] = ()  # the normalised commands (or "tool:NAME") that raised it
+    first_turn: int
+    last_turn: int
+    occurrences: int = 1  # results it appeared in
+    first_call_id: str | None = None
+    last_call_id: str | None = None
+    resolved: bool = False
+    resolved_turn: int | None = None
+    resolved_by: str | None = None  # the command whose run resolved it
+    resolution: str | None = None  # how that run resolved it, in words
+    # Why it is not the session's to fix: it was there before (see pre_existing); None when it is.
+    pre_existing: str | None = None
+    seen_turns: tuple[int, ...] = ()  # the turns it appeared in (the latest MAX_SEEN)
+
+
+class FailedRun(BaseModel):
+    """One failed shell command and what the ledger made of it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    turn: int
+    call_id: str
+    command: str
+    outcome: Literal["error", "noise"]
+    reason: str | None = None  # why it is noise
+    errors: tuple[str, ...] = ()  # signatures of the entries it raised or saw again
+
+
+class TestStatus(TestRun):
+    """The last run of one test command."""
+
+    key: str  # the normalised command: runs with the same key are the same test command
+    turn: int
+    call_id: str | None = None
+
+
+# --- signatures ------------------------------------------------------------------------------
+
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")
+_UUID = re.compile(
+    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
+)
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~@+-]*[/\\])+[\w.@+-]+")
+_NUMBER = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+_EXCEPTION = re.compile(
+    r"^(?:[\w.]+\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b"
+)
+
+
+def _masked(message: str) -> str:
+    """The message with what varies between runs of the same error masked."""
+    text = _UUID.sub("<id>", message)
+    text = _HEX.sub("0x?", text)
+    text = _PATH.sub("<path>", text)
+    text = _HASH.sub("<hash>", text)
+    text = _NUMBER.sub("N", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def signature(diagnostic: Diagnostic) -> str:
+    """A stable identity of an error across runs: the line may move, the error does not.
+
+    The failing test is not part of it: eight tests failing on the same
+    ``NameError`` in the same file are one error to fix.
+    """
+    exception = _EXCEPTION.match(diagnostic.message)
+    file = re.split(r"[/\\]", diagnostic.file)[-1] if diagnostic.file else ""
+    return "|".join(
+        (
+            diagnostic.kind,
+            diagnostic.code or (exception["type"] if exception else ""),
+            file,
+            _masked(diagnostic.message),
+        )
+    )

@@ -1,0 +1,113 @@
+"""When a later run shows an open error gone: the rules of resolution and the keys that find the candidates.
+
+A successful run resolves an open entry when it is the same check, a broader
+run of the same checker, a whole-project run or project task vouching for
+its category, a narrower run passing its failing tests by name, the same
+checker passing on its file, or a corrected retry (see
+:mod:`~artifact_index.facts.errors.ledger`).  Open entries are indexed by
+:func:`lookups` (the command, checker, reporting tool and action that raised
+them), and a run looks only at the entries under its :func:`probes`.
+"""
+
+from __future__ import annotations
+
+from artifact_index.facts.errors.checks import Check, checks_in, covers, subcommands
+from artifact_index.facts.errors.diagnostics import Diagnostic
+from artifact_index.facts.errors.entries import LedgerEntry
+
+__all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
+
+CATEGORY: dict[str, str] = {
+    "pytest": "test",
+    "unittest": "test",
+    "test-runner": "test",
+    "linter": "lint",
+    "type-checker": "typecheck",
+    "compiler": "build",
+}
+# Open failures of commands that are no checks (a script, `git add`): a later successful
+# commit shows the session moved past them.
+_PASSED_BY_COMMIT = "after:commit"
+# What a passing run of a whole project's task of each category vouches for: a test
+# suite builds the code it tests.
+_TASK_VOUCHES = {"test": ("test", "build"), "lint": ("lint",), "typecheck": ("typecheck",), "build": ("build",)}
+
+
+def lookups(entry: LedgerEntry) -> set[str]:
+    """The index keys under which an open entry is found by the runs that could resolve it."""
+    found = {f"key:{key}" for key in entry.keys}
+    if entry.tool:
+        found.add(f"tool:{entry.tool}")
+    category = CATEGORY.get(entry.kind)
+    if category:
+        found.add(f"category:{category}")
+    for command in entry.commands:
+        checks = checks_in(command)
+        found |= {f"runner:{check.runner}" for check in checks}
+        if not checks:
+            found |= {f"action:{action}" for action in subcommands(command)}
+    if entry.commands and not any(checks_in(command) for command in entry.commands):
+        found.add(_PASSED_BY_COMMIT)
+    return found
+
+
+def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]:
+    """The index keys of the open entries a successful run of ``command`` could resolve."""
+    found = {f"key:{key}"}
+    for check in checks:
+        found |= {f"runner:{check.runner}", f"tool:{check.runner}"}
+        if check.is_task and not check.targets and not check.filters:
+            found |= {f"category:{c}" for c in _TASK_VOUCHES[check.category]}
+    if command and not checks:
+        found |= {f"action:{action}" for action in subcommands(command)}
+        if "git commit" in subcommands(command):
+            found.add(_PASSED_BY_COMMIT)
+    return found
+
+
+def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
+    """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
+    raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    for check in checks:
+        if command and any(covers(command, earlier) for earlier in entry.commands if checks_in(earlier)):
+            return "a broader run of the same check passed"
+        family = check.runner == entry.tool or check.is_task or any(c.runner == check.runner for c in raised)
+        if family and check.category == "test" and entry.tests and all(
+            check.selects(test, entry.file) for test in entry.tests
+        ):
+            return "its failing test(s) passed by name"
+        if not check.targets and not check.filters:
+            if check.runner == entry.tool or any(c.runner == check.runner for c in raised):
+                return "a whole-project run of the same checker passed"
+            if check.is_task and CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
+                return f"the project's {check.category} task passed"
+        if entry.file and check.runner == entry.tool and check.category != "test" and check.selects(None, entry.file):
+            return "the same checker passed on its file"
+    if command and not checks and not raised:
+        before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
+        if before and before <= subcommands(command):
+            return "a corrected retry succeeded"
+        if "git commit" in subcommands(command):
+            return "a commit succeeded after it"
+    return None
+
+
+def tools_in_order(diagnostics: list[Diagnostic], output: str) -> list[str]:
+    """The tools that reported ``diagnostics``, in the order their first error appears in ``output``."""
+    first: dict[str, int] = {}
+    for d in diagnostics:
+        if d.tool:
+            at = output.find(d.message)
+            first[d.tool] = min(first.get(d.tool, len(output)), at if at >= 0 else len(output))
+    return sorted(first, key=lambda tool: first[tool])
+
+
+def got_past(tool: str | None, before: list[str], now: list[str]) -> bool:
+    """Whether a rerun that failed at ``now``'s tools got past ``tool``, which ran ahead of one of them before.
+
+    ``git commit`` whose hook printed credo's then Dialyzer's errors, run again
+    and failing on Dialyzer alone: credo ran first and passed.
+    """
+    if tool is None or tool in now or tool not in before:
+        return False
+    return any(later in before and before.index(tool) < before.index(later) for later in now)

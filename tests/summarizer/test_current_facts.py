@@ -1,0 +1,44 @@
+"""What the default summary calls current is current: small hand-written sessions, summarised offline.
+
+Findings that were there before the session are listed apart, never as the
+next step; the latest ``git status`` decides what is uncommitted; the open
+items of the epic in hand are pending tasks; the current change is said by
+what it does; the attempts an error survived are listed; a numbered request
+is followed item by item.
+"""
+
+from __future__ import annotations
+
+from session_steps import ROOT, edit, section, shell, summary_of
+
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+
+CREDO = """┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.
+┃       lib/shop/services/waiting_summary.ex:105:9 #(Shop.Services.WaitingSummary.call_llm)
+
+Analysis took 0.4 seconds (0.04s to load, 0.3s running 69 checks on 114 files)
+876 mods/funs, found 1 software design suggestion.
+"""
+
+
+def test_findings_from_before_the_session_are_listed_apart_and_are_no_next_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/lib/shop/cart.ex"),
+        shell(3, "mix credo --strict 2>&1 | tail -10", CREDO),
+        AssistantMessage(turn=4, text="No new credo issues (the one left is pre-existing in `waiting_summary.ex`)."),
+    )
+    errors = section(summary, "Errors")
+    assert "[pre-existing] `lib/shop/services/waiting_summary.ex`" in errors
+    assert "[OPEN]" not in errors and "Original error" not in errors
+    assert "Nested modules" not in section(summary, "Next Steps")
+    assert "error(s) open" not in section(summary, "Current State")
+
+
+def test_a_check_that_printed_only_old_findings_is_not_called_failed() -> None:
+    summary = summary_of(
+        shell(2, "mix credo --strict 2>&1 | tail -10", CREDO),
+        edit(3, f"{ROOT}/lib/shop/cart.ex"),
+    )
+    status = section(summary, "Test Status")
+    assert "`mix credo --strict` (turn 2)" in status and "failed" not in status
