@@ -13,7 +13,13 @@ printed, never from a repository:
   --show-current``);
 * a push (``git push`` that succeeded) covers every commit before it;
 * a changed file of the workspace is uncommitted when it changed after the
-  last commit that held it (or no commit held it).
+  last commit that held it (or no commit held it), unless the latest ``git
+  status`` (or ``git diff --stat``) of the workspace, printed after its
+  last change, says otherwise: listed there, it is uncommitted; not listed,
+  it is not, whatever the trail says (a branch switched with the edit left
+  behind, a stash, a reset).  What that status listed is kept
+  (``meta["work"]["status"]``, see :mod:`~artifact_index.trail.tree_status`),
+  files the session never changed included.
 
 Git facts belong to the repository the command ran in: ``cd ../other &&
 git status`` shows the branch of another repository, not the workspace's.
@@ -30,9 +36,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
-from artifact_index.trail.paths import is_absolute
-from artifact_index.trail.shell.listing import simple_commands
+from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
+from artifact_index.trail.tree_status import TreeStatus, observed_status
 
 __all__ = ["WorkState", "work_state"]
 
@@ -42,6 +49,7 @@ _SWITCHED = re.compile(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = re.compile(r"^[\w./-]+$")
 _MAX_COMMITS = 200
+_MAX_LISTED = 400  # files of one status kept; a longer listing is someone else's work in progress
 
 
 class WorkState:
@@ -85,6 +93,33 @@ class WorkState:
             model.stage(step, staging)
             if succeeded:
                 self.state["branch"] = _branch_from(sub, args, output) or self.state["branch"]
+                seen = observed_status(step, sub, args, _beside(steps, step), output)
+                if seen is not None and (seen.staged_shown or _nothing_staged(staging)):
+                    self._saw_status(seen, git_cwd, turn, command)
+
+    def _saw_status(self, seen: TreeStatus, git_cwd: str | None, turn: int, command: str) -> None:
+        """Keep the latest listing of the workspace's changed files, its paths as the index's keys."""
+        root = self.index.root
+        base = root if seen.relative_to_top else (git_cwd or self.index.meta.get("cwd") or root)
+
+        def key(path: str) -> str:
+            # `--stat` cuts a long path to ".../tail": kept as written, matched by its end.
+            if path.startswith(".../"):
+                return path
+            return file_key(path, base, root) + ("/" if path.endswith("/") else "")
+
+        earlier = self.state.get("status")
+        if (earlier and earlier["seq"] == self.index.meta.get("op_count", 0) and earlier["turn"] == turn
+                and earlier["command"] == "git status"):
+            return  # `git status && git diff --stat`: the status says more (untracked and staged files too)
+        self.state["status"] = {
+            "turn": turn, "seq": int(self.index.meta.get("op_count", 0)), "command": seen.command,
+            "shown": " ".join(command.split())[:120],
+            "files": [[key(f.path), f.state] for f in seen.files[:_MAX_LISTED]],
+            "complete": len(seen.files) <= _MAX_LISTED, "untracked_shown": seen.untracked_shown,
+            "commits_before": len(self.state["commits"]),
+            "scope": [key(p) for p in seen.scope],
+        }
 
     def _repository(self, git_cwd: str | None) -> str | None:
         """None for the workspace's repository, else the other repository's directory as the reader knows it."""
@@ -150,6 +185,19 @@ class WorkState:
 
 
 
+def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
+    """The other steps of a command, by program (``git`` steps by sub-command: ``git log``)."""
+    names = []
+    for other in steps:
+        if other is not step:
+            names.append(f"git {git_words(other)[0]}" if other.program == "git" else str(other.program))
+    return names
+
+
+def _nothing_staged(staging: dict[str, Any]) -> bool:
+    return not (staging["staged_all"] or staging["staged_tracked"] or staging["staged"] or staging["unsure"])
+
+
 def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:
     """The branch a git command's output names as the current one, if it names one."""
     switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
@@ -193,28 +241,83 @@ def _pathspecs(args: list[str | None]) -> list[str]:
     return paths
 
 
+def _listed(key: str, status: dict[str, Any]) -> bool:
+    """Whether a status listing shows the file ``key``: by its path, a folder it lies in, or the tail of its path."""
+    for path, _ in status["files"]:
+        if path == key or (path.endswith("/") and key.startswith(path)):
+            return True
+        if path.startswith(".../") and ("/" + key).endswith(path[3:]):
+            return True
+    return False
+
+
+def _in_scope(key: str, status: dict[str, Any]) -> bool:
+    scope = status.get("scope") or []
+    return not scope or any(key == p or key.startswith(p.rstrip("/") + "/") or p in (".", "./") for p in scope)
+
+
+def _status_says(key: str, created: bool, last_change: int, status: dict[str, Any] | None,
+                 commits: list[dict[str, Any]]) -> bool | None:
+    """Whether the latest status says the file is uncommitted; None when it does not speak of it.
+
+    It speaks of a file whose last change came before it, in its scope, unless a commit that held the file
+    (or whose files are unknown) came after it: then the commit says.  Nor does it speak of a new file when
+    it hid untracked files.
+    """
+    if status is None or status["seq"] < last_change or not _in_scope(key, status):
+        return None
+    if any(c["files"] is None or key in c["files"] for c in commits[status.get("commits_before", len(commits)):]):
+        return None
+    if _listed(key, status):
+        return True
+    if (created and not status["untracked_shown"]) or not status.get("complete", True):
+        return None
+    return False
+
+
 def work_state(index: ArtifactIndex) -> dict[str, Any]:
     """The branch, the commits made (hash, message, files, pushed) and the changed files not committed since.
 
     ``elsewhere``: the other repositories the session's git commands ran in,
     each with its ``path``, ``branch`` (and the turn it was seen) and commits.
+    ``status``: the latest ``git status`` of the workspace (``turn``, ``command``,
+    ``files`` as ``[path, state]``, ``not_shown``: the files the trail calls uncommitted that
+    it did not list, ``current``: no file changed after it), or None.
     """
     state = index.meta.get("work") or {}
     committed_at: dict[str, int] = state.get("committed_at", {})
+    status: dict[str, Any] | None = state.get("status")
     uncommitted = []
+    not_shown = []
+    changed_keys = set()
+    changed_after = False
     for _, data in index.nodes_of_kind("file"):
         if ArtifactIndex.status_of(data) not in CHANGED_STATUSES:
             continue
         key = str(data["path"])
-        if is_absolute(key):
-            continue  # outside the workspace: not in its repository
+        if is_absolute(key) or key.startswith(".git/"):
+            continue  # outside the workspace, or git's own files: nothing a commit holds
+        changed_keys.add(key)
         last_change = max((int(op["seq"]) for op in index.operations_on(key)
                            if op["action"] not in ("read", "unknown") and op["result"] != "failure"), default=0)
-        if last_change > committed_at.get(key, -1):
-            uncommitted.append(str(data.get("display") or key))
+        shown = str(data.get("display") or key)
+        by_trail = last_change > committed_at.get(key, -1)
+        says = _status_says(key, data.get("existed_before") is False, last_change, status, state.get("commits", []))
+        if says is False and by_trail:
+            not_shown.append(shown)  # the trail would call it uncommitted: the status says otherwise
+        elif says or (says is None and by_trail):
+            uncommitted.append(shown)
+        if status is not None and last_change > status["seq"]:
+            changed_after = True
     commits = [dict(c) for c in state.get("commits", [])]
     elsewhere = [{"path": path, "branch": other.get("branch"), "branch_turn": other.get("branch_turn"),
                   "commits": [dict(c) for c in other.get("commits", [])]}
                  for path, other in sorted(state.get("repos", {}).items())]
+    seen = None
+    if status is not None:
+        seen = {"turn": status["turn"], "command": status["command"], "not_shown": sorted(not_shown),
+                "current": not changed_after,
+                "files": [{"path": path, "state": listed_state, "changed_in_session": path in changed_keys}
+                          for path, listed_state in status["files"]]}
     return {"branch": state.get("branch"), "commits": commits, "uncommitted": sorted(uncommitted),
-            "elsewhere": elsewhere}
+            "elsewhere": elsewhere, "status": seen}

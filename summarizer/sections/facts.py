@@ -26,11 +26,13 @@ __all__ = [
     "DecisionFact",
     "ErrorFact",
     "FileFact",
+    "ListedFileFact",
     "ListedItemFact",
     "ListingFact",
     "MessageFact",
     "OtherRepositoryFact",
     "SessionFacts",
+    "StatusFact",
     "TaskFact",
     "TestFact",
     "UncheckedFact",
@@ -133,13 +135,30 @@ class OtherRepositoryFact(_Fact):
     commits: list[CommitFact] = []
 
 
+class ListedFileFact(_Fact):
+    path: str
+    state: str  # modified, added, deleted, renamed, untracked, conflicted, changed
+    changed_in_session: bool
+
+
+class StatusFact(_Fact):
+    """The latest ``git status`` (or ``git diff --stat``) of the workspace: what it listed as not committed."""
+
+    turn: int
+    command: str
+    files: list[ListedFileFact]
+    not_shown: list[str]  # files the trail calls uncommitted that it did not list: it wins
+    current: bool  # no file changed after it
+
+
 class WorkFact(_Fact):
-    """The work unit: branch, commits made, changed files not committed since."""
+    """The work unit: branch, commits made, changed files not committed since, the latest status."""
 
     branch: str | None = None
     commits: list[CommitFact] = []
     uncommitted: list[str] = []
     elsewhere: list[OtherRepositoryFact] = []
+    status: StatusFact | None = None
 
 
 class WorkItemFact(_Fact):

@@ -15,7 +15,14 @@ import re
 from collections.abc import Callable
 
 from summarizer.narrative.consistency import contradictions
-from summarizer.sections.facts import CommitFact, ErrorFact, MessageFact, SessionFacts, WorkItemFact
+from summarizer.sections.facts import (
+    CommitFact,
+    ErrorFact,
+    MessageFact,
+    SessionFacts,
+    WorkFact,
+    WorkItemFact,
+)
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
 from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
@@ -317,10 +324,14 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     if work.uncommitted:
         limit = {0: 30, 1: 20, 2: 12, 3: 8}[detail]
         more = len(work.uncommitted) - limit
+        as_shown = (f", as the latest `{work.status.command}` (turn {work.status.turn}) showed"
+                    if work.status is not None and work.status.current else "")
         lines.append("Changed and not committed: " + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
-                     + (f" and {more} more" if more > 0 else ""))
+                     + (f" and {more} more" if more > 0 else "") + as_shown)
     elif facts.changed:
         lines.append("Every changed file is committed.")
+    if work.status is not None:
+        lines += _status_lines(work, detail)
     for other in work.elsewhere:
         # Another repository: its branch and commits are not the workspace's.
         said = [f"branch `{other.branch}` (turn {other.branch_turn})"] if other.branch else []
@@ -328,6 +339,25 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
         lines.append(f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}.")
         lines += ["  " + line for line in _commit_lines(other.commits, detail)]
     return "\n".join(lines)
+
+
+def _status_lines(work: WorkFact, detail: int) -> list[str]:
+    """What the latest ``git status`` says beyond the list above: the changed files it showed are not uncommitted
+    (it beats the trail), the files it listed that the session never changed."""
+    status = work.status
+    assert status is not None
+    limit = {0: 12, 1: 8, 2: 6, 3: 4}[detail]
+    latest = f"the latest `{status.command}` (turn {status.turn})"
+    lines = []
+    if status.not_shown:
+        lines.append(f"Changed in the session but not listed by {latest}, so not uncommitted (committed, undone, "
+                     "ignored, or left on another branch): " + ", ".join(f"`{p}`" for p in status.not_shown[:limit]) + ".")
+    others = [f for f in status.files if not f.changed_in_session]
+    if others and status.current:
+        more = f" and {len(others) - limit} more" if len(others) > limit else ""
+        lines.append(f"Also listed by {latest}, not changed in the session: "
+                     + ", ".join(f"`{f.path}` ({f.state})" for f in others[:limit]) + more + ".")
+    return lines
 
 
 _EARLIER_MESSAGES_AT = {0: 5, 1: 4, 2: 2, 3: 0}

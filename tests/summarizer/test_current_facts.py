@@ -42,3 +42,20 @@ def test_a_check_that_printed_only_old_findings_is_not_called_failed() -> None:
     )
     status = section(summary, "Test Status")
     assert "`mix credo --strict` (turn 2)" in status and "failed" not in status
+
+
+def test_the_latest_git_status_wins_over_an_edit_left_on_an_abandoned_branch() -> None:
+    status = ("On branch fix/paths\nChanges not staged for commit:\n"
+              "  (use \"git add <file>...\" to update what will be committed)\n\tmodified:   cmd/handlers.go\n\n"
+              "no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
+    summary = summary_of(
+        edit(17, f"{ROOT}/cmd/strategy/common.go"),
+        shell(195, "git checkout main && git pull", "Already up to date.\nSwitched to branch 'main'\n"),
+        shell(196, "git checkout -b fix/paths", "Switched to a new branch 'fix/paths'\n"),
+        edit(201, f"{ROOT}/cmd/handlers.go"),
+        shell(215, "git status", status),
+    )
+    work = section(summary, "Work State")
+    assert "Changed and not committed: `cmd/handlers.go`, as the latest `git status` (turn 215) showed" in work
+    assert "not listed by the latest `git status` (turn 215), so not uncommitted" in work
+    assert "`cmd/strategy/common.go`." in work

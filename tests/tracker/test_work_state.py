@@ -78,7 +78,7 @@ def test_commit_all_and_commit_of_paths() -> None:
 
 def test_a_session_without_git_has_no_commits_and_everything_uncommitted() -> None:
     work = state(edit("/repo/a.py", 1), shell("git status", "On branch main\nChanges not staged for commit:\n", 2))
-    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"], "elsewhere": []}
+    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"], "elsewhere": [], "status": None}
 
 
 def test_git_commands_run_in_another_repository_belong_to_it() -> None:
