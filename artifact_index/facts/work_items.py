@@ -17,7 +17,10 @@ into the items seen so far; only what the command did or showed is taken:
   state of items already tracked: the rest of a backlog is not the
   session's work.  The latest listing is kept whole beside them
   (``meta["tracker_listing"]``): it is what the session would pick its next
-  item from.
+  item from.  And every item any listing showed is remembered as it was
+  last listed (``meta["listed_items"]``: state, title, the turn and the
+  command), so the open items of the epic in hand are known even when a
+  later ``bd ready`` of the whole backlog left them out.
 
 The items live in the index metadata as JSON (``meta["work_items"]``).
 """
@@ -33,7 +36,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.checks import segments
 
-__all__ = ["ListedItem", "TrackerListing", "WorkItem", "WorkItemStatus", "observe_tracker_command"]
+__all__ = ["ListedItem", "SeenInListing", "TrackerListing", "WorkItem", "WorkItemStatus", "observe_tracker_command"]
 
 WorkItemStatus = Literal["open", "in_progress", "blocked", "deferred", "closed", "merged"]
 
@@ -44,6 +47,7 @@ _STATUS: dict[str, WorkItemStatus] = {
 _GLYPH: dict[str, WorkItemStatus] = {"○": "open", "◐": "in_progress", "✓": "closed", "❄": "deferred"}
 _HINT = re.compile(r"(?:^|[\s;&|(/])(?:bd|gh)\s")
 _MAX_DESCRIPTION = 4000
+_MAX_LISTED = 200  # items of one listing remembered: the rest of a long backlog is not the session's work
 
 # `bd show`: "○ spotter-gqc.4 · Title   [● P2 · OPEN]" (an epic adds "[EPIC]" before the dot).
 _BD_HEADER = re.compile(r"^[○◐●✓❄]\s+(?P<id>[\w.-]+)(?P<epic>\s+\[EPIC\])?\s+·\s+(?P<title>.+?)\s+"
@@ -93,6 +97,13 @@ class ListedItem(BaseModel):
     title: str
     status: WorkItemStatus
     kind: str | None = None
+
+
+class SeenInListing(ListedItem):
+    """An item as the latest listing that showed it left it."""
+
+    turn: int
+    command: str
 
 
 class TrackerListing(BaseModel):
@@ -373,5 +384,8 @@ def observe_tracker_command(meta: dict[str, Any], command: str, output: str, tur
             if listed:
                 shown = " ".join(["bd", *args])
                 meta["tracker_listing"] = TrackerListing(turn=turn, command=shown, items=listed).model_dump()
+                seen = meta.setdefault("listed_items", {})
+                for item in listed[:_MAX_LISTED]:
+                    seen[item.id] = SeenInListing(**item.model_dump(), turn=turn, command=shown).model_dump()
         else:
             _gh_command(args, output, succeeded, items)

@@ -24,6 +24,7 @@ from summarizer.sections.progress import (
     checks_owed,
     item_progress,
     items_in_progress,
+    open_in_epic,
     request_files_not_changed,
     shown_command,
 )
@@ -117,31 +118,23 @@ def _owed_steps(facts: SessionFacts) -> list[str]:
 
 
 def _next_items(facts: SessionFacts) -> list[str]:
-    """The open tracker items to take up next: siblings of the item in progress the latest listing showed, and
-    the open items the session looked at."""
+    """The open tracker items to take up next: those of the epic in hand the listings showed, and the open items
+    the session looked at."""
     mine = items_in_progress(facts)
     if not mine and not any(i.closed_turn for i in facts.work_items):
         return []
-    tracked = {i.id: i for i in facts.work_items}
     waiting = [(i.id, i.title) for i in facts.work_items if i.status == "open" and i.kind != "epic"]
-    listing = facts.listing
-    listed = ""
-    families = {item.id.rsplit(".", 1)[0] for item in mine if "." in item.id}
-    if listing is not None and families:
-        # The siblings of the item in progress (another epic's items are not this work's next step). A
-        # listing is a snapshot: an item the session set in progress or closed since is not waiting.
-        fresh = [i for i in listing.items if i.status == "open" and i.kind != "epic"
-                 and not (i.id in tracked and tracked[i.id].turn > listing.turn and tracked[i.id].status != "open")
-                 and i.id.rsplit(".", 1)[0] in families]
-        new = [(i.id, i.title) for i in fresh if i.id not in dict(waiting)]
-        if new:
-            listed = f" (open in the last `{first_line(listing.command, 60)}`, turn {listing.turn})"
-            waiting = [*[w for w in waiting if w[0] not in {i.id for i in fresh}], *((i.id, i.title) for i in fresh)]
+    listed = open_in_epic(facts)
+    source = ""
+    if listed:
+        latest = max(listed, key=lambda i: i.turn)
+        source = f" (open in the last `{first_line(latest.command, 60)}`, turn {latest.turn})"
+        waiting = [*((i.id, i.title) for i in listed), *waiting]
     if not waiting:
         return []
     shown = ", ".join(f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3])
     more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
-    return [f"Then the next open tracker item(s){listed}: {shown}{more}."]
+    return [f"Then the next open tracker item(s){source}: {shown}{more}."]
 
 
 def _missing(step: SubStep) -> str:

@@ -31,6 +31,7 @@ __all__ = [
     "ListingFact",
     "MessageFact",
     "OtherRepositoryFact",
+    "SeenItemFact",
     "SessionFacts",
     "StatusFact",
     "TaskFact",
@@ -186,6 +187,13 @@ class ListedItemFact(_Fact):
     kind: str | None = None
 
 
+class SeenItemFact(ListedItemFact):
+    """An item as the latest listing that showed it left it, with that listing's turn and command."""
+
+    turn: int
+    command: str
+
+
 class ListingFact(_Fact):
     turn: int
     command: str
@@ -243,6 +251,7 @@ class SessionFacts(_Fact):
     work: WorkFact = WorkFact()
     work_items: list[WorkItemFact] = []  # issue-tracker items the session drove or looked at, in order
     listing: ListingFact | None = None  # the latest listing of tracker items the session printed
+    listed_items: list[SeenItemFact] = []  # every item a listing showed, as the latest one to show it left it
     check_runs: list[CheckRunFact] = []  # in the order they ran
     unverified: list[UncheckedFact] = []
     activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
@@ -333,6 +342,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                     for item in index.meta.get("work_items", {}).values()],
         listing=ListingFact.model_validate(index.meta["tracker_listing"]) if index.meta.get("tracker_listing")
         else None,
+        listed_items=[SeenItemFact.model_validate(item) for item in index.meta.get("listed_items", {}).values()],
         check_runs=[CheckRunFact.model_validate({**{k: run[k] for k in ("turn", "category", "runner", "command")},
                                                  "passed": run_passed(index, run)})
                     for run in index.meta.get("check_runs", [])],

@@ -29,6 +29,7 @@ from summarizer.sections.progress import (
     checks_owed,
     item_progress,
     items_in_progress,
+    open_in_epic,
     owed_sentence,
     turns_text,
 )
@@ -165,6 +166,7 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
 _STATUS_MARKS = {"in_progress": "[in progress]", "pending": "[pending]", "open": "[open]", "blocked": "[blocked]",
                  "deferred": "[deferred]"}
 _OPEN_ITEMS_AT = {0: 8, 1: 5, 2: 3, 3: 2}
+_EPIC_ITEMS_AT = {0: 10, 1: 8, 2: 6, 3: 4}  # the rest of the epic in hand: what the agent takes up next
 
 
 def _item_title(item: WorkItemFact, limit: int = 120) -> str:
@@ -220,6 +222,16 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
         lines.append(f"- {mark} {_item_title(item, 120 if detail <= 1 else 70)}")
     if len(waiting) > limit:
         lines.append(f"- and {len(waiting) - limit} more open item(s) the session looked at")
+    # The rest of the epic in hand: what comes after the item in progress, or next when none is.
+    listed = open_in_epic(facts)
+    in_epic = listed[:_EPIC_ITEMS_AT[detail]]
+    said: set[tuple[str, int]] = set()
+    for seen in in_epic:
+        source = "" if (seen.command, seen.turn) in said else f" (open in `{_one_line(seen.command, 40)}`, turn {seen.turn})"
+        said.add((seen.command, seen.turn))
+        lines.append(f"- [open] `{seen.id}` {_one_line(seen.title, 120 if detail <= 1 else 70)}{source}")
+    if len(listed) > len(in_epic):
+        lines.append(f"- and {len(listed) - len(in_epic)} more open item(s) of the epic")
     closed = sorted((i for i in items if i.status in ("closed", "merged")), key=lambda i: (i.closed_turn or i.turn))
     if closed:
         by_turn: dict[int, list[str]] = {}
@@ -254,7 +266,7 @@ def _pending(facts: SessionFacts, detail: int) -> str:
     if facts.tasks:
         lines += _todo_list(facts)
     open_items = [i for i in facts.work_items if i.status in ("in_progress", "open", "blocked")]
-    if not facts.open_tasks and not open_items:
+    if not facts.open_tasks and not open_items and not open_in_epic(facts):
         # An empty list is not finished work: changes not yet checked or committed are still open.
         unfinished = []
         owed = checks_owed(facts)

@@ -22,7 +22,13 @@ import re
 from dataclasses import dataclass
 
 from artifact_index.facts.errors.checks import checks_in
-from summarizer.sections.facts import CheckRunFact, SessionFacts, UncheckedFact, WorkItemFact
+from summarizer.sections.facts import (
+    CheckRunFact,
+    SeenItemFact,
+    SessionFacts,
+    UncheckedFact,
+    WorkItemFact,
+)
 
 __all__ = [
     "ItemProgress",
@@ -31,6 +37,7 @@ __all__ = [
     "item_progress",
     "items_in_progress",
     "named_not_changed",
+    "open_in_epic",
     "request_files_not_changed",
     "shown_command",
     "turns_text",
@@ -102,6 +109,26 @@ def checks_owed(facts: SessionFacts) -> list[UncheckedFact]:
 def items_in_progress(facts: SessionFacts) -> list[WorkItemFact]:
     """The items the session itself set in progress and has not closed (others only showed that state)."""
     return [item for item in facts.work_items if item.status == "in_progress" and item.started_turn is not None]
+
+
+def _natural(item_id: str) -> list[object]:
+    """``spotter-4te.10`` after ``spotter-4te.9``."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", item_id)]
+
+
+def open_in_epic(facts: SessionFacts) -> list[SeenItemFact]:
+    """The open items of the epics in hand, as the listings showed them, that the session has not taken up.
+
+    The epics in hand are those of the items the session set in progress or closed (``spotter-4te`` for
+    ``spotter-4te.3``); an item the session tracks by its own commands is shown by that state instead.
+    """
+    families = {i.id.rsplit(".", 1)[0] for i in facts.work_items
+                if "." in i.id and (i.started_turn is not None or i.closed_turn is not None)}
+    tracked = {i.id for i in facts.work_items}
+    found = [i for i in facts.listed_items
+             if i.status == "open" and i.kind != "epic" and i.id not in tracked and "." in i.id
+             and i.id.rsplit(".", 1)[0] in families]
+    return sorted(found, key=lambda i: _natural(i.id))
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,37 @@ def test_the_latest_git_status_wins_over_an_edit_left_on_an_abandoned_branch() -
     assert "Changed and not committed: `cmd/handlers.go`, as the latest `git status` (turn 215) showed" in work
     assert "not listed by the latest `git status` (turn 215), so not uncommitted" in work
     assert "`cmd/strategy/common.go`." in work
+
+
+EPIC = """○ shop-4te [EPIC] · End-to-end tracing   [● P1 · OPEN]
+Owner: Dana · Type: epic
+
+DESCRIPTION
+Trace every request.
+
+CHILDREN
+  ↳ ○ shop-4te.1: Add tracing dependencies ● P1
+  ↳ ○ shop-4te.2: Propagate trace headers ● P1
+  ↳ ○ shop-4te.3: Trace the LiveViews ● P1
+"""
+READY = """📋 Ready work (2 issues with no blockers):
+
+1. [● P1] [epic] shop-4te: End-to-end tracing
+2. [● P2] [task] shop-9xx.1: Unrelated backlog item
+"""
+
+
+def test_the_open_items_of_the_epic_in_hand_are_pending_tasks_and_the_next_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Work on bead shop-4te."),
+        shell(2, "bd show shop-4te", EPIC),
+        shell(2, "bd ready", READY),
+        shell(3, "bd update shop-4te.1 --status in_progress", "✓ Updated issue: shop-4te.1\n"),
+        edit(4, f"{ROOT}/mix.exs"),
+        shell(5, "bd close shop-4te.1", "✓ Closed shop-4te.1: Closed\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "- [open] `shop-4te.2` Propagate trace headers (open in `bd show shop-4te`, turn 2)" in pending
+    assert "- [open] `shop-4te.3` Trace the LiveViews" in pending
+    assert "shop-9xx.1" not in pending  # another epic's backlog is not this work
+    assert "`shop-4te.2` (Propagate trace headers)" in section(summary, "Next Steps")
