@@ -32,14 +32,15 @@ from summarizer.narrative.model import (
     merge,
 )
 from summarizer.narrative.span import chunk_span, span_after
-from summarizer.sections.activity import recent_activity, recent_messages
+from summarizer.sections.activity import recent_activity, recent_messages, thread_since
 from summarizer.sections.facts import SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
+from summarizer.sections.thread import latest_request
 from summarizer.tokens import count_tokens
 
-__all__ = ["Summary", "parse_previous", "render_summary", "summarize"]
+__all__ = ["Summary", "parse_previous", "render_summary", "session_facts", "summarize"]
 
 _STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
 _FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
@@ -170,6 +171,17 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
     return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)
 
 
+def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts:
+    """What a summary states: the index's facts, with what only the events tell (the last calls, the agent's
+    messages and findings, the current thread)."""
+    facts = facts_from_index(index)
+    latest = latest_request(facts.user_messages)
+    said, calls = thread_since(events, latest.turn if latest is not None else 0)
+    return facts.model_copy(
+        update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
+                "findings": findings(events), "thread_messages": said, "thread_calls": calls})
+
+
 def summarize(
     events: Sequence[Event],
     *,
@@ -185,9 +197,7 @@ def summarize(
     """The summary of ``events`` (its index sections exact, its narrative from ``writer``)."""
     if index is None:
         index = Tracker(format=format).feed_all(events)
-    facts = facts_from_index(index).model_copy(
-        update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
-                "findings": findings(events)})
+    facts = session_facts(events, index)
     narrative = previous if previous is not None else Narrative()
     last_turn = max([narrative.last_turn, *(e.turn for e in events)])
     span = span_after(events, narrative.last_turn)
@@ -205,6 +215,7 @@ def summarize(
             sections=template.narrative_sections, previous=narrative, span=text, span_turns=(first, last),
             facts=facts, cycle=cycle, strategy=strategy if number == 0 else "anchored",
             extra_context=list(extra_context),
+            shown=frozenset(s.key for s in template.sections if s.fill == "index"),
         )
         reply = writer.write(request)
         narrative = merge(narrative, reply, cycle=cycle, last_turn=last if number < len(chunks) - 1 else last_turn,

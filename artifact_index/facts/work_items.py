@@ -15,7 +15,9 @@ into the items seen so far; only what the command did or showed is taken:
   its description; the session looked at it, so it is tracked from then on;
 * listings (``bd list``, ``bd ready``, an epic's children) only refresh the
   state of items already tracked: the rest of a backlog is not the
-  session's work.
+  session's work.  The latest listing is kept whole beside them
+  (``meta["tracker_listing"]``): it is what the session would pick its next
+  item from.
 
 The items live in the index metadata as JSON (``meta["work_items"]``).
 """
@@ -31,7 +33,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.checks import segments
 
-__all__ = ["WorkItem", "WorkItemStatus", "observe_tracker_command"]
+__all__ = ["ListedItem", "TrackerListing", "WorkItem", "WorkItemStatus", "observe_tracker_command"]
 
 WorkItemStatus = Literal["open", "in_progress", "blocked", "deferred", "closed", "merged"]
 
@@ -52,6 +54,11 @@ _BD_SECTION = re.compile(r"^[A-Z][A-Z ]{2,30}$")
 _BD_LISTED = re.compile(r"^\s*(?:↳\s*)?(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+?)(?::|\s+\[)", re.M)
 # `bd ready`: "3. [● P1] [task] spotter-a0y.3: Title" -- ready means open and unblocked.
 _BD_READY = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[\w+\]\s+(?P<id>[\w.-]+):", re.M)
+# The same lines read whole, for the latest listing: id, title and kind.
+_BD_READY_LINE = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)\s*$", re.M)
+_BD_LIST_LINE = re.compile(r"^\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+)\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+-\s+"
+                           r"(?P<title>.+?)(?:\s+\(blocked by:[^)]*\))?\s*$", re.M)
+_BD_CHILD_LINE = re.compile(r"^\s*↳\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)(?:\s+●\s*P\d)?\s*$", re.M)
 _BD_CONFIRMED = re.compile(r"✓\s+(?P<verb>Created issue|Updated issue|Closed|Reopened)[:\s]\s*(?P<id>[\w.-]+?)"
                            r"(?::\s*|\s+—\s+|\s*$)(?P<rest>.*)$", re.M)
 _GH_URL = re.compile(r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<kind>issues|pull)/(?P<number>\d+)")
@@ -75,6 +82,27 @@ class WorkItem(BaseModel):
     closed_turn: int | None = None  # closed or merged in the session (the latest time)
     closed_reason: str | None = None
     description: str | None = None  # as `bd show` printed it
+
+
+class ListedItem(BaseModel):
+    """One line of a tracker listing."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    status: WorkItemStatus
+    kind: str | None = None
+
+
+class TrackerListing(BaseModel):
+    """The latest listing of a tracker's items the session printed (``bd ready``, ``bd list``, an epic's children)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    command: str
+    items: list[ListedItem]
 
 
 def _key(tracker: str, item_id: str) -> str:
@@ -207,6 +235,21 @@ def _bd_listed(output: str, items: _Items) -> None:
             items.put("bd", match["id"], track=False, status="open")
 
 
+def _bd_listing(output: str) -> list[ListedItem]:
+    """Every item a ``bd`` listing printed, in order: ready work, a list, an epic's children."""
+    found: list[tuple[int, ListedItem]] = []
+    for match in _BD_READY_LINE.finditer(output):
+        found.append((match.start(), ListedItem(id=match["id"], title=match["title"], status="open",
+                                                kind=match["kind"].lower())))
+    for match in _BD_LIST_LINE.finditer(output):
+        found.append((match.start(), ListedItem(id=match["id"], title=match["title"],
+                                                status=_GLYPH.get(match["glyph"], "open"), kind=match["kind"].lower())))
+    for match in _BD_CHILD_LINE.finditer(output):
+        found.append((match.start(), ListedItem(id=match["id"], title=match["title"],
+                                                status=_GLYPH.get(match["glyph"], "open"))))
+    return [item for _, item in sorted(found, key=lambda pair: pair[0])]
+
+
 def _bd_command(args: list[str], output: str, succeeded: bool | None, items: _Items) -> None:
     verb = args[0] if args else ""
     rest = args[1:]
@@ -314,17 +357,21 @@ def _tracker_segments(command: str) -> Iterator[tuple[str, list[str]]]:
             yield program, words[1:]
 
 
-def observe_tracker_command(stored: dict[str, dict[str, Any]], command: str, output: str, turn: int,
+def observe_tracker_command(meta: dict[str, Any], command: str, output: str, turn: int,
                             succeeded: bool | None) -> None:
-    """Fold one shell command into ``stored`` (``meta["work_items"]``), in place.
+    """Fold one shell command into the index metadata, in place: ``work_items``, ``tracker_listing``.
 
     A command that failed changes nothing, except what its output confirms.
     """
     if not _HINT.search(" " + command):
         return
-    items = _Items(stored, turn)
+    items = _Items(meta.setdefault("work_items", {}), turn)
     for program, args in _tracker_segments(command):
         if program == "bd":
             _bd_command(args, output, succeeded, items)
+            listed = _bd_listing(output) if args and args[0] in ("ready", "list", "show") else []
+            if listed:
+                shown = " ".join(["bd", *args])
+                meta["tracker_listing"] = TrackerListing(turn=turn, command=shown, items=listed).model_dump()
         else:
             _gh_command(args, output, succeeded, items)

@@ -307,6 +307,14 @@ class ArtifactIndex:
         new_name = "/dev/null" if data.get("exists") is False else f"b/{shown.lstrip('/')}"
         return _unified_diff(before, after, old_name, new_name)
 
+    def content(self, path: str) -> str | None:
+        """A file's whole content at the end of the transcript, when the transcript showed or implied it all."""
+        data = self._find_file(path)
+        if data is None or data.get("exists") is False:
+            return None
+        content = data.get("content")
+        return str(content) if content is not None else None
+
     def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
         """``(path, operation)`` pairs of the operations performed in ``turn``."""
         node = f"turn:{turn}"

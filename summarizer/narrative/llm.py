@@ -36,7 +36,8 @@ from summarizer.narrative.model import (
     SectionReply,
     reply_model,
 )
-from summarizer.sections.index_sections import latest_request, render_index_section
+from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.thread import latest_request
 
 __all__ = ["TOOL_NAME", "AnthropicPromptCounter", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
 

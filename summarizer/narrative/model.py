@@ -93,6 +93,8 @@ class NarrativeRequest(BaseModel):
     cycle: int
     strategy: Strategy = "anchored"
     extra_context: list[str] = Field(default_factory=list)  # e.g. from a PreCompact-style hook
+    # The index sections the summary shows beside the narrative (their keys): what a writer need not repeat.
+    shown: frozenset[str] = frozenset()
 
 
 class NarrativeWriter(Protocol):

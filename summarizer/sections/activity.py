@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
 from summarizer.sections.facts import ActivityFact, MessageFact
 
-__all__ = ["recent_activity", "recent_messages"]
+__all__ = ["recent_activity", "recent_messages", "thread_since"]
 
 _TARGET = 160
 _OUTPUT_LINES = 4
@@ -97,3 +97,17 @@ def recent_messages(events: Sequence[Event], limit: int = 6) -> list[MessageFact
             if len(found) == limit:
                 break
     return list(reversed(found))
+
+
+def thread_since(events: Sequence[Event], turn: int) -> tuple[list[MessageFact], int]:
+    """The main agent's messages from ``turn`` on, oldest first, and how many tool calls it made then."""
+    messages: list[MessageFact] = []
+    calls = 0
+    for event in events:
+        if event.sidechain is not None or event.turn < turn:
+            continue
+        if isinstance(event, AssistantMessage) and event.text.strip():
+            messages.append(MessageFact(turn=event.turn, text=event.text))
+        elif isinstance(event, ToolCall):
+            calls += 1
+    return messages, calls

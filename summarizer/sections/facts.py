@@ -15,6 +15,7 @@ from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
 from artifact_index.trail.verification import unverified_changes
 from artifact_index.trail.work_state import work_state
+from summarizer.sections.changes import added_tests, changed_lines, definition_notes
 from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "DecisionFact",
     "ErrorFact",
     "FileFact",
+    "ListedItemFact",
+    "ListingFact",
     "MessageFact",
     "OtherRepositoryFact",
     "SessionFacts",
@@ -53,6 +56,11 @@ class FileFact(_Fact):
     evidence: str | None = None  # the last shell command that changed it, when shell-made
     lines_added: int | None = None
     lines_removed: int | None = None
+    # What the change wrote (see summarizer.sections.changes), where the index knows the text:
+    signatures: dict[str, str] = {}  # an added definition (by symbol_key) -> its head as written
+    docs: dict[str, str] = {}  # an added definition -> the first sentence of the doc written with it
+    tests_added: list[str] = []  # the tests a test file gained
+    first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
 
 
 class ErrorFact(_Fact):
@@ -148,6 +156,21 @@ class WorkItemFact(_Fact):
     description: str | None = None
 
 
+class ListedItemFact(_Fact):
+    """One item of the latest tracker listing: ``bd ready``, ``bd list``, an epic's children."""
+
+    id: str
+    title: str
+    status: str
+    kind: str | None = None
+
+
+class ListingFact(_Fact):
+    turn: int
+    command: str
+    items: list[ListedItemFact]
+
+
 class CheckRunFact(_Fact):
     """One run of a recognised check: tests, a linter, a type checker, a build."""
 
@@ -198,11 +221,16 @@ class SessionFacts(_Fact):
     last_assistant: MessageFact | None
     work: WorkFact = WorkFact()
     work_items: list[WorkItemFact] = []  # issue-tracker items the session drove or looked at, in order
+    listing: ListingFact | None = None  # the latest listing of tracker items the session printed
     check_runs: list[CheckRunFact] = []  # in the order they ran
     unverified: list[UncheckedFact] = []
     activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
     recent_messages: list[MessageFact] = []  # the agent's last messages, oldest first (from the events)
     findings: list[MessageFact] = []  # what the agent established, in its words (from the events)
+    # The current thread, from the events: the agent's messages and how many tool calls it made since the
+    # user's latest request (see summarizer.sections.thread).
+    thread_messages: list[MessageFact] = []
+    thread_calls: int = 0
 
     @property
     def changed(self) -> list[FileFact]:
@@ -217,9 +245,8 @@ class SessionFacts(_Fact):
         return [t for t in self.tasks if t.status in ("pending", "in_progress")]
 
 
-def _line_counts(index: ArtifactIndex, path: str, status: str) -> tuple[int | None, int | None]:
+def _line_counts(diff: str | None) -> tuple[int | None, int | None]:
     """Lines added and removed by a file's net change, when the index knows both sides of it."""
-    diff = index.net_diff(path) if status == "modified" else None
     if diff is None:
         return None, None
     body = diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []  # past the ---/+++ headers
@@ -237,15 +264,23 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
             continue
         changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
         shell = [op.command for op in changes if op.command]
-        added, removed = _line_counts(index, entry.path, entry.status)
+        diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
+        added, removed = _line_counts(diff if entry.status == "modified" else None)
         file_symbols = symbols.get(entry.path, [])
+        changed_symbols = [s for s in file_symbols if s.change != "read"]
+        notes = definition_notes(index.content(entry.path) if diff else None, entry.path,
+                                 [s for s in changed_symbols if s.change == "added"])
         by_status[entry.status].append(FileFact(
             path=entry.path, status=entry.status, renamed_from=entry.renamed_from, sources=entry.sources,
             turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
             changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
-            symbols=[s for s in file_symbols if s.change != "read"],
+            symbols=changed_symbols,
             read_symbols=[s for s in file_symbols if s.change == "read"],
             evidence=shell[-1] if shell else None, lines_added=added, lines_removed=removed,
+            signatures={key: signature for key, (signature, _) in notes.items()},
+            docs={key: doc for key, (_, doc) in notes.items() if doc},
+            tests_added=added_tests(diff, entry.path, changed_symbols),
+            first_lines=changed_lines(diff, entry.path) if not changed_symbols else [],
         ))
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
     work = WorkFact.model_validate(work_state(index))
@@ -270,6 +305,8 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         work=work,
         work_items=[WorkItemFact.model_validate(WorkItem.model_validate(item).model_dump())
                     for item in index.meta.get("work_items", {}).values()],
+        listing=ListingFact.model_validate(index.meta["tracker_listing"]) if index.meta.get("tracker_listing")
+        else None,
         check_runs=[CheckRunFact.model_validate({k: run[k] for k in ("turn", "category", "runner", "command",
                                                                       "passed")})
                     for run in index.meta.get("check_runs", [])],

@@ -1,59 +1,56 @@
-"""The file sections: every changed file by its exact path, read files condensed.
+"""The file sections: every changed file by its exact path with what the change did, read files condensed.
 
 A changed file (created, modified, deleted, reverted) is always named by its
-full path, because that is what the agent opens next; what shrinks with the
-detail level is what is said about it: the symbols the change touched (test
-functions only counted past full detail), line counts, the shell command
-that made it, the turns.  Read files are evidence of what the agent looked
-at: the most recently read few are named, the rest counted by directory.
-Symbols a read merely showed are never listed: they cost the most and tell
-the least.
+full path, because that is what the agent opens next; beside it, what the
+change did, in the words it wrote (see :mod:`summarizer.sections.changes`):
+the definitions it added, changed or removed, the signature and doc line of
+the ones it added, the tests it added, the headings or first lines of a file
+without definitions.  Detail goes first to the files of the current thread
+(see :mod:`summarizer.sections.thread`); what shrinks with the detail level
+is what is said of the others.  Read files are evidence of what the agent
+looked at: the most recently read few are named, the rest counted by
+directory.  Symbols a read merely showed are never listed: they cost the
+most and tell the least.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter, defaultdict
+from collections import Counter
+from dataclasses import dataclass, field
 
 from artifact_index.trail.index import SymbolEntry
+from summarizer.sections.changes import symbol_key
 from summarizer.sections.facts import FileFact, SessionFacts
+from summarizer.sections.thread import thread_start
 
-__all__ = ["changed_files", "files_of_status", "moved_files", "read_files"]
+__all__ = ["changed_files", "created_then_moved", "files_of_status", "moved_files", "read_files"]
 
-_SYMBOLS_AT = {0: 12, 1: 6, 2: 3, 3: 0}
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
-_TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(_test|_spec|\.test|\.spec)\.\w+$|(^|/)test_[^/]+$")
-_STATUS_WORDS = {
-    "created": "created", "modified": "modified", "deleted": "deleted",
-    "reverted": "reverted: changed, then back to its original state",
-}
+_CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
 
 
-def _symbol_name(s: SymbolEntry) -> str:
-    # The innermost container is enough beside the file's path: `AddStateToAnnotations.up`,
-    # not `Spotter.Repo.Migrations.AddStateToAnnotations.up`.
-    if not s.container:
-        return s.name
-    return f"{s.container.rsplit('.', 1)[-1].rsplit('::', 1)[-1]}.{s.name}"
+@dataclass(frozen=True)
+class _Quota:
+    """How much is said of one file at one detail level."""
+
+    names: int  # definitions named
+    signatures: int  # added definitions shown by their signature
+    docs: bool  # with the first sentence of their doc
+    tests: int  # tests named
+    lines: int  # first lines (or headings) of a file without definitions
 
 
-def _symbols(f: FileFact, detail: int) -> str:
-    symbols = f.symbols
-    if not symbols:
-        return ""
-    limit = _SYMBOLS_AT[detail]
-    if _TEST_PATH.search(f.path) and detail >= 1:
-        limit = 0  # a test file's test names are many and say little the path does not
-    if limit == 0:
-        counts = Counter(s.change for s in symbols)
-        return ", ".join(f"{n} {change}" for change, n in counts.items()) + " definition(s)"
-    groups: dict[str, list[str]] = defaultdict(list)
-    for s in symbols[:limit]:
-        groups[s.change].append(f"`{_symbol_name(s)}`")
-    text = "; ".join(f"{', '.join(names)} {change}" for change, names in groups.items())
-    if len(symbols) > limit:
-        text += f"; and {len(symbols) - limit} more"
-    return text
+# Files the current thread changed, then the others, at detail levels 0..3.
+_IN_THREAD = {0: _Quota(14, 4, True, 10, 6), 1: _Quota(10, 3, True, 8, 4), 2: _Quota(8, 2, True, 6, 3),
+              3: _Quota(6, 1, False, 4, 2)}
+_EARLIER = {0: _Quota(10, 2, True, 6, 4), 1: _Quota(6, 1, False, 4, 2), 2: _Quota(4, 0, False, 2, 1),
+            3: _Quota(0, 0, False, 0, 0)}
+
+
+def _named(names: list[str], limit: int) -> str:
+    shown = ", ".join(names[:limit])
+    more = len(names) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _turns(turns: list[int]) -> str:
@@ -64,32 +61,107 @@ def _turns(turns: list[int]) -> str:
     return f"turns {turns[0]}–{turns[-1]} ({len(turns)} turns)"
 
 
-def _file_line(f: FileFact, detail: int, *, with_status: bool, moved_to: str | None = None) -> str:
-    if moved_to is not None and f.status in ("deleted", "reverted"):
-        # Its content lives on at the new path: a move, not a deletion or an undone change.
-        return f"- `{f.path}` (moved to `{moved_to}`)"
-    parts = []
-    if f.renamed_from:
-        parts.append(f"moved here from `{f.renamed_from}`")
-    symbols = _symbols(f, detail)
-    if symbols:
-        parts.append(symbols)
-    if f.lines_added is not None and detail <= 1:
-        parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
-    if f.evidence and detail == 0:
-        command = " ".join(f.evidence.split())
-        parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
-    if f.turns and detail == 0:
-        parts.append(_turns(f.turns))
-    status = f" ({_STATUS_WORDS.get(f.status, f.status)})" if with_status else ""
-    return f"- `{f.path}`{status}" + (f": {'; '.join(parts)}" if parts else "")
+def _status(f: FileFact, new_then_moved: set[str]) -> str:
+    """The status words of a changed file; a moved file's say where from, and whether it is new."""
+    if f.renamed_from is None:
+        return {"reverted": "reverted: changed, then back to its original state"}.get(f.status, f.status)
+    if f.path in new_then_moved:
+        return f"created, then moved here from `{f.renamed_from}`"
+    return f"moved here from `{f.renamed_from}`" + ("" if f.status == "created" else f", {f.status}")
+
+
+@dataclass
+class _Describer:
+    """Says what each change did, at one detail level, the files of the current work first in line for it."""
+
+    detail: int
+    since: int  # the turn the current thread started
+    current: set[str] | None = None  # the files of the current work; None: every file
+    docs_said: set[str] = field(default_factory=set)  # an interface and its implementation share one doc
+
+    def line(self, f: FileFact, *, status: str | None = None, moved_to: str | None = None) -> str:
+        if moved_to is not None and f.status in ("deleted", "reverted"):
+            # Its content lives on at the new path: a move, not a deletion or an undone change.
+            return f"- `{f.path}` (moved to `{moved_to}`)"
+        quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[self.detail]
+        # Without status words (a section of one status), a move is said here.
+        parts = [f"moved here from `{f.renamed_from}`"] if f.renamed_from and status is None else []
+        parts += self._definitions(f, quota)
+        if f.tests_added:
+            tests = [f"`{t}`" for t in f.tests_added]
+            parts.append(f"tests added: {_named(tests, quota.tests)}" if quota.tests
+                         else f"{len(tests)} test(s) added")
+        if f.first_lines and quota.lines:
+            markdown = f.path.lower().endswith((".md", ".mdx", ".markdown", ".rst"))
+            parts.append(("headings: " if markdown else "first lines: ")
+                         + _named([f"`{line}`" for line in f.first_lines], quota.lines))
+        if f.lines_added is not None and self.detail <= 1:
+            parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
+        if f.evidence and self.detail == 0:
+            command = " ".join(f.evidence.split())
+            parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
+        if f.changed_turns and self.detail == 0:
+            parts.append(_turns(f.changed_turns))
+        return f"- `{f.path}`" + (f" ({status})" if status else "") + (f": {'; '.join(parts)}" if parts else "")
+
+    def _definitions(self, f: FileFact, quota: _Quota) -> list[str]:
+        """What the change did to the file's definitions, grouped by change.
+
+        When the file changed before the current thread too, the definitions the thread changed come first,
+        on their own: that is the work in progress.
+        """
+        tests = set(f.tests_added)
+        symbols = [s for s in f.symbols if symbol_key(s) not in tests and s.name not in tests]
+        if any(s.kind != "module" for s in symbols):
+            # `defmodule Spotter.Cart` beside its functions says only what the path does.
+            symbols = [s for s in symbols if s.kind != "module"]
+        if not symbols or quota.names == 0:
+            return []  # "4 added definition(s)" tells the reader nothing it can use
+        # The latest changed first (file order among equals): the thread's work leads.
+        ordered = sorted(symbols, key=lambda s: -max(s.turns, default=0))
+        recent = [s for s in ordered if any(t >= self.since for t in s.turns)]
+        signatures = [quota.signatures]
+        parts = []
+        limit = quota.names
+        if recent and len(recent) <= len(symbols) // 2 and any(t < self.since for t in f.changed_turns):
+            parts.append(f"since turn {self.since}, changed "
+                         + ", ".join(self._definition(f, s, quota, signatures) for s in recent[:limit]))
+            ordered = [s for s in ordered if s not in recent]
+            limit = max(limit - len(recent), 0)
+        groups: dict[str, list[str]] = {}
+        for s in ordered[:limit]:
+            change = "defines" if f.status == "created" else s.change
+            groups.setdefault(change, []).append(self._definition(f, s, quota, signatures))
+        parts += [f"{change} {', '.join(names)}" if change == "defines" else f"{', '.join(names)} {change}"
+                  for change, names in groups.items()]
+        if len(ordered) > limit:
+            more = f"{len(ordered) - limit} more definition(s)"
+            parts.append(f"and {more}" if parts else more)
+        return parts
+
+    def _definition(self, f: FileFact, s: SymbolEntry, quota: _Quota, signatures: list[int]) -> str:
+        """A definition by its signature as written (and its doc line) while the quota lasts, else by its name."""
+        key = symbol_key(s)
+        signature = f.signatures.get(key)
+        if signature is None or signatures[0] <= 0:
+            return f"`{key}`"
+        signatures[0] -= 1
+        if s.container and signature.startswith(s.name + "("):
+            signature = key + signature[len(s.name):]  # `mounted()` says little; `TranscriptHighlighter.mounted()`
+        doc = f.docs.get(key) if quota.docs else None
+        if doc is None or doc in self.docs_said:
+            return f"`{signature}`"
+        self.docs_said.add(doc)
+        # Go's convention opens the doc with the name the signature already shows.
+        return f"`{signature}` ({doc.removeprefix(s.name + ' ').strip()})"
 
 
 def files_of_status(files: list[FileFact], detail: int, empty: str = "None.") -> str:
     """One status's files, one line each, in the order the session first touched them."""
     if not files:
         return empty
-    return "\n".join(_file_line(f, detail, with_status=False) for f in files)
+    describer = _Describer(detail, since=0)
+    return "\n".join(describer.line(f) for f in files)
 
 
 def changed_files(facts: SessionFacts, detail: int) -> str:
@@ -99,12 +171,31 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         return "None."
     ordered = sorted(files, key=lambda f: (f.path.rpartition("/")[0], f.path))
     moved = moved_files(facts)
-    return "\n".join(_file_line(f, detail, with_status=True, moved_to=moved.get(f.path)) for f in ordered)
+    new = created_then_moved(facts)
+    since = thread_start(facts)
+    describer = _Describer(detail, since, _current(files, since))
+    return "\n".join(describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered)
+
+
+def _current(files: list[FileFact], since: int) -> set[str]:
+    """The files of the current work: changed since the thread started, the latest few when that is most."""
+    changed = sorted((f for f in files if any(t >= since for t in f.changed_turns)),
+                     key=lambda f: max(f.changed_turns), reverse=True)
+    return {f.path for f in changed[:_CURRENT_FILES]}
 
 
 def moved_files(facts: SessionFacts) -> dict[str, str]:
     """Old path -> new path, for every file the session moved or renamed."""
     return {f.renamed_from: f.path for f in [*facts.created, *facts.modified] if f.renamed_from}
+
+
+def created_then_moved(facts: SessionFacts) -> set[str]:
+    """The new paths of files the session created and then moved: new files, not moves of existing ones.
+
+    The old path of such a file is "reverted" (created, then gone); a file that existed before is "deleted" there.
+    """
+    gone_again = {f.path for f in facts.reverted}
+    return {new for old, new in moved_files(facts).items() if old in gone_again}
 
 
 def read_files(facts: SessionFacts, detail: int) -> str:

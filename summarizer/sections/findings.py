@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
 from summarizer.sections.facts import MessageFact
 
-__all__ = ["findings", "shorten"]
+__all__ = ["concludes", "findings", "shorten"]
 
 _CONCLUSION = re.compile(
     r"\bfound (?:it|the (?:bug|issue|problem|cause|culprit))\b|\bI (?:think I |have )?found\b|\broot cause\b"
@@ -51,7 +51,7 @@ def _question(text: str) -> bool:
     return "?" in text and not _REQUEST.search(text)
 
 
-def _concludes(text: str) -> bool:
+def concludes(text: str) -> bool:
     """Whether a message states a conclusion early on (not only announces it is looking for one)."""
     return any(_CONCLUSION.search(sentence) and not _ANNOUNCES.search(sentence)
                for sentence in _SENTENCE.split(text[:_LOOK_AT]))
@@ -73,7 +73,7 @@ def findings(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:
         elif isinstance(event, AssistantMessage) and event.text.strip():
             answer = last = event
             text = event.text.strip()
-            if len(text) >= _MIN_CONCLUSION and _concludes(text):
+            if len(text) >= _MIN_CONCLUSION and concludes(text):
                 found[id(event)] = MessageFact(turn=event.turn, text=text)
     if last is not None:
         found.pop(id(last), None)

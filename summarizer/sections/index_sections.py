@@ -11,12 +11,13 @@ the latest user request and every piece of feedback the user gave, whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from summarizer.narrative.consistency import contradictions
 from summarizer.sections.facts import CommitFact, ErrorFact, MessageFact, SessionFacts, WorkItemFact
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
-from summarizer.sections.findings import shorten
+from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
     checks_owed,
     item_progress,
@@ -24,8 +25,10 @@ from summarizer.sections.progress import (
     owed_sentence,
     turns_text,
 )
+from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.thread import latest_request, thread_start
 
-__all__ = ["MAX_DETAIL", "latest_request", "render_index_section"]
+__all__ = ["MAX_DETAIL", "render_index_section"]
 
 MAX_DETAIL = 3
 # Characters kept of an early user message, and findings (how many, characters of each): the
@@ -157,12 +160,20 @@ def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> l
         lines.append(f"  - not done for it yet, as for {peers}: {', '.join(progress.remaining)}")
     if progress.named_not_changed and detail <= 2:
         lines.append("  - named in its description, not changed since it started: "
-                     + ", ".join(f"`{p}`" for p in progress.named_not_changed[:8])
+                     + ", ".join(progress.named_not_changed[:8])
                      + (f" and {len(progress.named_not_changed) - 8} more" if len(progress.named_not_changed) > 8 else ""))
+    left = [step for step in remaining_steps(facts) if step.source.endswith(f"`{item.id}`")]
+    if left and detail <= 1:
+        lines.append("  - not done yet, by its definition of done: " + "; ".join(
+            f"\"{_one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})" for step in left))
     if progress.done_when and detail <= 1:
         lines.append("  - its definition of done, as the tracker showed it:\n    "
                      + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    "))
     return lines
+
+
+def _missing(step: SubStep) -> str:
+    return "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
 
 
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
@@ -225,6 +236,9 @@ def _pending(facts: SessionFacts, detail: int) -> str:
                               "(see Test Status)")
         if facts.work.commits and facts.work.uncommitted:
             unfinished.append(f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)")
+        if detail <= 1:
+            unfinished += [f"{step.source}: \"{_one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})"
+                           for step in remaining_steps(facts)]
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
     if not lines:
@@ -233,14 +247,6 @@ def _pending(facts: SessionFacts, detail: int) -> str:
 
 
 # --- user messages --------------------------------------------------------------------------------
-
-
-def latest_request(messages: list[MessageFact]) -> MessageFact | None:
-    """The user's latest request: their last message that is not a bare slash command."""
-    for message in reversed(messages):
-        if message.channel != "command" or " " in message.text.strip():
-            return message
-    return messages[-1] if messages else None
 
 
 def _user_messages(facts: SessionFacts, detail: int) -> str:
@@ -332,17 +338,39 @@ def _last_activity(facts: SessionFacts, detail: int) -> str:
 
 
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
+# A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
+_DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
+_REPLY = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
+                    r"do it|let'?s)\b", re.I)
+
+
+def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
+    """The conclusions of the current thread: since it started, and the one the latest request replies to.
+
+    Earlier answers served earlier questions, and an item taken up since the request is work of its own:
+    the agent that continues needs what this thread established.
+    """
+    latest = latest_request(facts.user_messages)
+    if latest is None:
+        return facts.findings
+    start = thread_start(facts)
+    since = [m for m in facts.findings if m.turn >= start]
+    before = [m for m in facts.findings if m.turn < latest.turn]
+    # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
+    # its last conclusion (a root cause found), not to an earlier answer or design.
+    replies = bool(before) and start == latest.turn and (
+        _REPLY.match(latest.text) is not None or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text)))
+    if replies:
+        since.insert(0, before[-1])
+    return since
 
 
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
-    shown = facts.findings[-count:]
+    shown = _thread_findings(facts)[-count:]
     if not shown:
         return "Nothing recorded."
-    lines = [f"- {len(facts.findings) - len(shown)} earlier finding(s) not shown"] if len(shown) < len(
-        facts.findings) else []
-    lines += [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown]
-    return "\n".join(lines)
+    return "\n".join(f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown)
 
 
 def _files_and_code(facts: SessionFacts, detail: int) -> str:

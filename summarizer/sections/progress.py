@@ -27,6 +27,7 @@ from summarizer.sections.facts import CheckRunFact, SessionFacts, UncheckedFact,
 __all__ = [
     "ItemProgress",
     "checks_owed",
+    "definition_of_done",
     "item_progress",
     "items_in_progress",
     "named_not_changed",
@@ -40,6 +41,8 @@ _DONE_WORDS = {"build": "built", "typecheck": "type-checked", "lint": "linted", 
 _OUTPUT_FILTER = re.compile(r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$")
 # A file named in prose: a path with a directory, or a backticked name with an extension (not a URL).
 _NAMED_PATH = re.compile(r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b")
+_OUTPUT_FILES = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(?:output|changed|affected|target) files(?:\*\*)?\s*:?\s*$",
+                           re.I | re.M)
 _DEFINITION_OF_DONE = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
                                  r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$", re.I | re.M)
 
@@ -110,7 +113,9 @@ class ItemProgress:
     remaining: list[str]  # steps the session took for finished items and not yet for this one
     finished: list[WorkItemFact]  # the items the routine was read from
     done_when: str | None  # its definition of done, as the tracker showed it
-    named_not_changed: list[str]  # files its description names that no change since it started touched
+    # The files its description names as its output (all it names, without such a list) that no change since it
+    # started touched, quoted.
+    named_not_changed: list[str]
 
 
 def _changed_since(facts: SessionFacts, turn: int) -> list[tuple[str, list[int]]]:
@@ -165,7 +170,28 @@ def _close_step(item: WorkItemFact) -> str:
     return f"`{item.tracker} {'merge' if item.tracker == 'gh pr' else 'close'} {item.id.rsplit('#', 1)[-1]}`"
 
 
-def _done_when(item: WorkItemFact) -> str | None:
+def _outputs(description: str) -> str:
+    """The files a description says the item produces: its "Output files" block when it has one, else all of it.
+
+    "Source references" and the like name files to read, not to change.
+    """
+    found = _OUTPUT_FILES.search(description)
+    if found is None:
+        return description
+    block: list[str] = []
+    for line in description[found.end():].strip("\n").splitlines():
+        if not line.strip():
+            if block:
+                break
+            continue
+        if block and not line.lstrip().startswith(("-", "*", "•")) and not line.startswith((" ", "\t")):
+            break  # the next heading
+        block.append(line)
+    return "\n".join(block)
+
+
+def definition_of_done(item: WorkItemFact) -> str | None:
+    """The lines of an item's description under "Definition of done" (or "Acceptance criteria"), if it has them."""
     if not item.description:
         return None
     found = _DEFINITION_OF_DONE.search(item.description)
@@ -186,11 +212,14 @@ def _done_when(item: WorkItemFact) -> str | None:
 def named_not_changed(text: str, facts: SessionFacts, since: int) -> tuple[list[str], int]:
     """The files ``text`` names that no change touched at or after turn ``since``; and how many it names.
 
-    A name matches a changed path whole or as its tail (``auth.py`` is ``src/auth.py``).
+    A file the session never saw (read or changed) is marked so: "`x.css` (never opened in the session)",
+    for it may not exist yet or live under another name.  A name matches a path the session saw whole or as its tail
+    (``auth.py`` is ``src/auth.py``); a path it never saw matches a seen file of the same name elsewhere
+    (a description's ``assets/css/app.css`` that the agent found at ``priv/static/app.css``).
     """
     changed = [(f.path, f.changed_turns) for f in [*facts.changed, *facts.reverted]]
     known = [f.path for f in [*facts.changed, *facts.reverted, *facts.read]]
-    missing = []
+    missing: list[str] = []
     named = 0
     for name in dict.fromkeys(m.group(1) or m.group(2) for m in _NAMED_PATH.finditer(text)):
         tail = name.lstrip("./")
@@ -199,10 +228,16 @@ def named_not_changed(text: str, facts: SessionFacts, since: int) -> tuple[list[
         paths = [path for path in known if path == tail or path.endswith("/" + tail) or tail.endswith("/" + path)]
         if not paths and "/" not in tail:
             continue  # `highlight.js`, `metadata.json`: a bare name the session never met may be no file of its own
+        if not paths:
+            base = tail.rsplit("/", 1)[-1]
+            paths = [path for path in known if path.rsplit("/", 1)[-1] == base]
+            paths = paths if len(paths) == 1 else []
         named += 1
         touched = any(path in paths and any(t >= since for t in turns) for path, turns in changed)
-        if not touched:
-            missing.append(paths[0] if len(paths) == 1 else name)
+        if not paths:
+            missing.append(f"`{name}` (never opened in the session)")
+        elif not touched:
+            missing.append(f"`{paths[0] if len(paths) == 1 else name}`")
     return missing, named
 
 
@@ -244,6 +279,6 @@ def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
             remaining.append("commit")
         elif step == "push" and (uncommitted or unpushed or not changed):
             remaining.append("push")
-    missing, _ = named_not_changed(item.description or "", facts, start)
-    return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished, done_when=_done_when(item),
-                        named_not_changed=missing)
+    missing, _ = named_not_changed(_outputs(item.description or ""), facts, start)
+    return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished,
+                        done_when=definition_of_done(item), named_not_changed=missing)

@@ -161,8 +161,10 @@ def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:
     assert "`vendor/dir_39/file_399.py`" in read[0] and "- and 388 more read, in `vendor/` (388)" in read[0]
     assert "- and 397 more read, in `vendor/` (397)" in read[3]
     created = [render_index_section("files_created", facts, d) for d in range(MAX_DETAIL + 1)]
-    assert "`handler_0_11`" in created[0] and "and 3 more" in created[0] and "and 9 more" in created[1]
-    assert "15 added definition(s)" in created[3]
+    # Every definition named while there is room, the first few by their signature; fewer names after.
+    assert "`def handler_0_0(value)`" in created[0] and "`handler_0_11`" in created[0]
+    assert "and 1 more definition(s)" in created[0] and "and 5 more definition(s)" in created[1]
+    assert "and 9 more definition(s)" in created[3] and "added definition(s)" not in created[3]
     errors = [render_index_section("errors", facts, d) for d in range(MAX_DETAIL + 1)]
     resolved = [line for line in errors[0].splitlines() if line.startswith("- [resolved]")]
     assert len(resolved) == len(RESOLVED_ERRORS)

@@ -10,63 +10,22 @@ kept whole; a move reads as a move.
 
 from __future__ import annotations
 
-from itertools import count
-
+from session_steps import bead, edit, search, section, shell, summary_of
 from summary_fixtures import ScriptedWriter, reply
 
 from artifact_index.ingestion.events import (
     AssistantMessage,
-    Event,
     FileOperation,
     SessionInfo,
     ToolCall,
     ToolResult,
     UserMessage,
 )
-from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import build_prompt
 from summarizer.sections.templates import load_template
-from summarizer.summary import Summary, summarize
+from summarizer.summary import summarize
 
-_ids = count(1)
 PASSED = "===== 12 passed in 0.30s =====\n"
-
-
-def edit(turn: int, path: str) -> list[Event]:
-    call_id = f"e{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Edit", arguments={"file_path": path},
-                     operations=(FileOperation(action="edit", path=path, old="a", new="b"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success")]
-
-
-def shell(turn: int, command: str, output: str = "", ok: bool = True) -> list[Event]:
-    call_id = f"b{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success" if ok else "failure",
-                       failure=None if ok else "exit_status", output=output)]
-
-
-def read(turn: int, path: str) -> list[Event]:
-    call_id = f"r{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Grep", arguments={"pattern": "total", "path": path},
-                     operations=()),
-            ToolResult(turn=turn, call_id=call_id, status="success", output=f"{path}:3: total\n")]
-
-
-def summary_of(*steps: Event | list[Event]) -> Summary:
-    events: list[Event] = [SessionInfo(turn=0, cwd="/home/dev/shop")]
-    for step in steps:
-        events += step if isinstance(step, list) else [step]
-    return summarize(events, template=load_template("default"), writer=ExtractiveWriter(), format="claude-code")
-
-
-def section(summary: Summary, title: str) -> str:
-    return summary.markdown.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
-
-
-def bead(turn: int, item: str, title: str) -> list[Event]:
-    return shell(turn, f"bd show {item}", f"○ {item} · {title}   [● P2 · OPEN]\nOwner: Dana · Type: task\n")
 
 
 # --- checks owed ----------------------------------------------------------------------------------
@@ -137,7 +96,7 @@ def test_the_item_in_progress_lists_the_finishing_steps_earlier_items_had_and_it
     steps = section(summary, "Next Steps")
     assert steps.startswith("- Finish `shop-cart.2` (Show rounding on the receipt): still to do, as done for "
                             "`shop-cart.1`: `mix credo`, `mix test`, `bd close shop-cart.2`, commit.\n")
-    assert "- Then the open tracker item(s) the session looked at: `shop-cart.3` (Currency symbols)." in steps
+    assert "- Then the next open tracker item(s): `shop-cart.3` (Currency symbols)." in steps
     assert "Working on `shop-cart.2` (Show rounding on the receipt), in progress since turn 10." in section(
         summary, "Current State")
 
@@ -155,9 +114,9 @@ def test_a_finding_is_kept_whole_and_an_announced_search_is_not_one() -> None:
     summary = summary_of(
         UserMessage(turn=1, text="Why does the receipt show 10.005?"),
         AssistantMessage(turn=2, text="Let me trace the actual issue in the receipt code before changing anything."),
-        read(2, "/home/dev/shop/receipt.py"),
+        search(2, "/home/dev/shop/receipt.py"),
         AssistantMessage(turn=3, text=FOUND),
-        read(3, "/home/dev/shop/cart.py"),
+        search(3, "/home/dev/shop/cart.py"),
         AssistantMessage(turn=4, text="Checking the cart tests next."),
     )
     findings = section(summary, "Findings")
@@ -212,8 +171,26 @@ def test_a_moved_file_reads_as_moved() -> None:
     )
     changed = section(summary, "Files Changed")
     assert "- `docs/scenarios.md` (moved to `docs/architecture/scenarios.md`)" in changed
+    assert "- `docs/architecture/scenarios.md` (created, then moved here from `docs/scenarios.md`)" in changed
     assert "reverted" not in changed
-    assert "1 moved" in section(summary, "Current State")
+    # Written in the session, then moved: one new file, counted as created wherever it is counted.
+    assert section(summary, "Current State").startswith("- 1 file(s) created, 0 modified, 0 deleted;")
+
+
+def test_a_file_that_existed_before_and_was_moved_counts_as_moved() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Move the scenarios doc to docs/architecture."),
+        [ToolCall(turn=2, call_id="r1", tool="Read", arguments={"file_path": "/home/dev/shop/docs/scenarios.md"},
+                  operations=(FileOperation(action="read", path="/home/dev/shop/docs/scenarios.md"),)),
+         ToolResult(turn=2, call_id="r1", status="success", output="# Scenarios\n")],
+        [ToolCall(turn=3, call_id="m2", tool="Bash", arguments={"command": "git mv docs/scenarios.md docs/architecture/"},
+                  operations=(FileOperation(action="shell", source="shell",
+                                            command="git mv docs/scenarios.md docs/architecture/"),)),
+         ToolResult(turn=3, call_id="m2", status="success")],
+    )
+    changed = section(summary, "Files Changed")
+    assert "- `docs/architecture/scenarios.md` (moved here from `docs/scenarios.md`)" in changed
+    assert section(summary, "Current State").startswith("- 0 file(s) created, 0 modified, 0 deleted, 1 moved;")
 
 
 def test_work_state_says_only_what_git_showed_and_keeps_other_repositories_apart() -> None:
@@ -235,7 +212,7 @@ def test_a_change_announced_last_and_not_yet_made_is_the_next_step() -> None:
         UserMessage(turn=1, text="Address the review: 1. rounding 2. duplicated helper"),
         edit(2, "/home/dev/shop/cart.py"),
         AssistantMessage(turn=3, text="**Item 2: Extract the duplicated receipt helper**"),
-        read(3, "/home/dev/shop/receipt.py"),
+        search(3, "/home/dev/shop/receipt.py"),
     )
     assert section(summary, "Next Steps").startswith(
         "- Carry out what the agent last announced (turn 3); the calls since changed no file yet: "
@@ -252,8 +229,8 @@ def test_files_the_request_names_and_the_session_has_not_changed_are_a_next_step
          ToolResult(turn=2, call_id="r0", status="success", output="def test_total(): ...\n")],
         edit(3, "/home/dev/shop/shop/cart.py"),
     )
-    assert ("- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py`, "
-            "`tests/test_cart.py`.") in section(summary, "Next Steps")
+    assert ("- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py` "
+            "(never opened in the session), `tests/test_cart.py`.") in section(summary, "Next Steps")
 
 
 def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> None:

@@ -127,3 +127,57 @@ def test_github_pull_requests_and_issues_the_session_acted_on() -> None:
 
 def test_a_note_added_to_an_item_never_seen_tracks_nothing() -> None:
     assert items(shell("bd update av-raf --append-notes 'Draft PR opened'", "✓ Updated issue: av-raf — Sync\n", 3)) == {}
+
+
+SHOW_EPIC = """\
+○ shop-cart [EPIC] · Correct cart arithmetic   [● P2 · OPEN]
+Owner: Dana · Type: epic
+
+DESCRIPTION
+Totals, receipts and currencies agree to the cent.
+
+CHILDREN
+  ↳ ✓ shop-cart.1: Round line totals ● P2
+  ↳ ◐ shop-cart.2: Show rounding on the receipt ● P2
+  ↳ ○ shop-cart.3: Currency symbols ● P2
+"""
+
+
+def listing(*steps: list[Event]) -> dict[str, Any] | None:
+    events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
+    for step in steps:
+        events += step
+    found: dict[str, Any] | None = Tracker(format="claude-code").feed_all(events).meta.get("tracker_listing")
+    return found
+
+
+def test_the_latest_listing_is_kept_whole_beside_the_items_the_session_tracks() -> None:
+    """What `bd ready`, `bd list` or an epic's children showed last is where the next item comes from."""
+    kept = listing(shell("bd list --status=open 2>&1", LIST_OPEN, 4), shell("bd show shop-cart", SHOW_EPIC, 6))
+    assert kept is not None
+    assert (kept["turn"], kept["command"]) == (6, "bd show shop-cart")
+    assert [(i["id"], i["title"], i["status"]) for i in kept["items"]] == [
+        ("shop-cart.1", "Round line totals", "closed"),
+        ("shop-cart.2", "Show rounding on the receipt", "in_progress"),
+        ("shop-cart.3", "Currency symbols", "open"),
+    ]
+
+
+def test_bd_list_and_bd_ready_lines_are_read_with_their_titles_and_kinds() -> None:
+    kept = listing(shell("bd list --status=open 2>&1", LIST_OPEN, 4))
+    assert kept is not None
+    assert [(i["id"], i["title"], i["kind"], i["status"]) for i in kept["items"]] == [
+        ("shop-cart.3", "Show rounding in the receipt", "task", "open"),
+        ("shop-cart.2", "Round line totals to cents", "task", "in_progress"),
+        ("shop-infra.9", "Rotate the staging keys", "task", "open"),
+    ]
+    ready = listing(shell("bd ready", "📋 Ready work (1 issues with no blockers):\n\n"
+                                      "1. [● P3] [task] shop-infra.9: Rotate the staging keys\n", 5))
+    assert ready is not None
+    assert [(i["id"], i["title"], i["status"]) for i in ready["items"]] == [
+        ("shop-infra.9", "Rotate the staging keys", "open")]
+
+
+def test_showing_one_item_leaves_the_latest_listing_as_it_was() -> None:
+    kept = listing(shell("bd list --status=open 2>&1", LIST_OPEN, 4), shell("bd show shop-cart.2", SHOW_CART_2, 5))
+    assert kept is not None and (kept["turn"], kept["command"]) == (4, "bd list --status=open")

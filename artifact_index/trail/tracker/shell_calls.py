@@ -80,7 +80,7 @@ def follow_shell(index: ArtifactIndex, op: FileOperation, run: ShellRun, output:
         # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
         GitModel(index).observe(op.command, run.cwd)
         WorkState(index).observe(op.command, run.cwd, output, turn, run.succeeded)
-        observe_tracker_command(meta.setdefault("work_items", {}), op.command, output, turn, run.succeeded)
+        observe_tracker_command(meta, op.command, output, turn, run.succeeded)
     if run.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
         meta["cwd"] = run.cwd_after
     reset = _CWD_RESET.search(output or "")

@@ -1,0 +1,91 @@
+"""Decisions for the offline narrative: the agent's reasoned choices and root causes, and the user's own.
+
+The index proposes the agent's decisions (a choice with its reason, a root
+cause found); :func:`worth_stating` keeps the ones a reader can act on.  The
+user settles choices too, in their own words: "No I think this is fine ...
+This is fine.", "let's do the hint if it's small", "no, don't commit".  Those
+are read from every user message after the first (the first states the task,
+which the intent already holds) and quoted: the sentences that settle the
+choice, not a paraphrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.sections.facts import DecisionFact, MessageFact, SessionFacts
+from summarizer.sections.thread import latest_request
+
+__all__ = ["decisions", "user_choices", "worth_stating"]
+
+# Words that give a choice its reason or its object: without one, "I'll use that alias" says nothing
+# to a reader who has not seen what "that" was.
+_REASONED = re.compile(r"\b(?:because|since|so that|so the|to avoid|to keep|to make|instead of|rather than|"
+                       r"otherwise|which means|trade-?off)\b", re.I)
+_DEICTIC = re.compile(r"\b(?:use|keep|go with|stick with|switch to|choose|chose)\s+(?:that|this|it|those|these|them)\b",
+                      re.I)
+# A sentence of the user's that settles a choice: accepts ("this is fine", "go ahead"), picks ("let's do X",
+# "go with", "instead"), or refuses ("no, ...", "don't ...", "no need to").
+_SETTLES = re.compile(
+    r"\b(?:this|that|it)(?:'s| is) (?:fine|ok|okay|good enough)\b|\blet'?s (?:do|go with|use|keep|stick with|not|"
+    r"try|apply|skip|leave)\b|\bgo with\b|\binstead\b|\bi(?:'d)? prefer\b|\bno need to\b|\bsounds good\b|"
+    r"\bgo ahead\b|^(?:no|nope)\b[,.!]|^(?:please )?(?:don'?t|do not)\b",
+    re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_USER_CHOICES = 4
+_QUOTE_CHARS = 300
+_SHORT = 8  # words: a settling sentence this short refers to the one before it
+
+
+def worth_stating(decision: DecisionFact) -> bool:
+    """A decision the reader can act on: a root cause, a rejected alternative, a reasoned or concrete choice."""
+    if decision.kind != "choice":
+        return True
+    if _DEICTIC.search(decision.text) and not decision.files and not decision.symbols:
+        return False
+    return bool(decision.files or decision.symbols or _REASONED.search(decision.text))
+
+
+def _settling(message: MessageFact) -> str | None:
+    """The sentences of a user message that settle a choice, quoted; None when none does."""
+    sentences = [s.strip() for s in _SENTENCE.split(message.text.strip()) if s.strip()]
+    settling = [n for n, s in enumerate(sentences) if _SETTLES.search(s) and not s.endswith("?")]  # a question
+    if not settling:                                                                                # settles nothing
+        return None
+    # The settling sentences, each short one ("This is fine.") with the sentence it refers to; not the
+    # questions and requests around them, which are under User Messages.
+    kept = sorted({m for n in settling for m in ((n - 1, n) if len(sentences[n].split()) < _SHORT else (n,))
+                   if m >= 0})
+    text = ""
+    for previous, n in zip([None, *kept], kept, strict=False):
+        text += (" " if previous is not None and n == previous + 1 else (" … " if text else "")) + sentences[n]
+    return text if len(text) <= _QUOTE_CHARS else text[: _QUOTE_CHARS - 1].rstrip() + "…"
+
+
+def user_choices(facts: SessionFacts) -> list[MessageFact]:
+    """The user's messages that settle a choice, the settling sentences quoted; the latest few.
+
+    The first message states the task and the latest is the request in hand: the intent holds both.
+    """
+    found = []
+    latest = latest_request(facts.user_messages)
+    for message in facts.user_messages[1:]:
+        if message.channel == "command" or message is latest:
+            continue  # the latest request is the task in hand, stated whole as such
+        quoted = _settling(message)
+        if quoted is not None:
+            found.append(MessageFact(turn=message.turn, text=quoted, channel=message.channel))
+    return found[-_USER_CHOICES:]
+
+
+def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str]:
+    """The user's choices and the agent's decisions worth stating, in the order they were made; the latest few.
+
+    Root causes found belong here too, unless the template gives them a section of their own.
+    """
+    # The latest few: earlier ones were often revisited, and each costs the reader's attention.
+    agent = [(d.turn, f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
+             for d in facts.decisions if (with_root_causes or d.kind != "root-cause") and worth_stating(d)][-8:]
+    user = [(m.turn, f"(turn {m.turn}) The user" + (" (refusing a call)" if m.channel == "feedback" else "")
+             + f": \"{m.text}\"") for m in user_choices(facts)]
+    return [text for _, text in sorted([*agent, *user], key=lambda pair: pair[0])]

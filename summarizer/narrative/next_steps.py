@@ -1,0 +1,240 @@
+"""Next steps for the offline narrative: what the session left to do, in the order to take it.
+
+Nothing here is a guess: each step is computed from what the session did and
+said.  First the user's unanswered message and the change the agent last
+announced; then what is left of the current task (the sub-steps its
+definition of done and the agent's own plan name that no change carried out,
+see :mod:`summarizer.sections.substeps`); then the finishing steps the
+session took for the items it closed and has not taken for this one, the
+checks owed, the open tasks and errors; last, the next open tracker item.
+When the session stopped in an investigation, the steps are its open
+question, the agent's latest conclusion and the checks it announced since.
+A plan sentence that the very next tool call carried out ("Let me check X:"
+followed by the call that checked X) is what the agent was doing, shown
+under Where It Stopped, not a step still to take.
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.narrative.wording import first_line, item_name
+from summarizer.sections.facts import SessionFacts
+from summarizer.sections.progress import (
+    checks_owed,
+    item_progress,
+    items_in_progress,
+    request_files_not_changed,
+    shown_command,
+)
+from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.thread import investigation, latest_request
+
+__all__ = ["next_steps"]
+
+_PLAN = re.compile(
+    r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
+    r"the next step|next step|next,|todo:|remaining:)", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_MIN_PLAN_WORDS = 5
+
+
+def _carried_out(facts: SessionFacts) -> bool:
+    """Whether a tool call came after the agent's last message (so what it announced was done)."""
+    last = facts.last_assistant
+    return last is not None and any(call.turn >= last.turn for call in facts.activity)
+
+
+def _stated_plan(facts: SessionFacts) -> list[str]:
+    if facts.last_assistant is None or _carried_out(facts):
+        return []
+    plan = [s.strip() for s in _SENTENCE.split(facts.last_assistant.text)
+            if _PLAN.match(s.strip()) and len(s.split()) >= _MIN_PLAN_WORDS and not s.strip().endswith(":")]
+    return [first_line(s, 250) for s in plan[:3]]
+
+
+# A sentence that announces a change ("Now add the flash rendering", "**Item 3: Extract the helper**"):
+# carried out only by a change, not by the searches and reads that prepare it.
+_ANNOUNCED_CHANGE = re.compile(
+    r"^[#*\s]*(?:(?:item|step|task|part)\s*\d+\s*[:.)-]\s*)?(?:(?:now|next|then|first|finally),?\s+)?"
+    r"(?:(?:let me|let's|I'll|I will|I'm going to|I need to|we need to)\s+)?(?:also\s+)?"
+    r"(?:add|extract|update|fix|implement|create|write|remove|delete|refactor|move|rename|replace|change|modify|"
+    r"wire|install|apply|introduce|convert|split|make)\b", re.I)
+
+
+def _announced_change(facts: SessionFacts) -> list[str]:
+    """What the agent's last message said it would change, when calls followed but none changed a file."""
+    last = facts.last_assistant
+    if last is None or not _carried_out(facts):
+        return []  # no call followed: the stated plan says it
+    if any(turn >= last.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns):
+        return []
+    announced = [s.strip().strip("*#").strip() for s in _SENTENCE.split(last.text)
+                 if _ANNOUNCED_CHANGE.match(s.strip()) and len(s.split()) >= 3]
+    return [f"Carry out what the agent last announced (turn {last.turn}); the calls since changed no file yet: "
+            f"{first_line(s, 250)}" for s in announced[:2]]
+
+
+def _unanswered(facts: SessionFacts) -> list[str]:
+    """The user's last message, when nothing the agent did came after it."""
+    latest = facts.user_messages[-1] if facts.user_messages else None
+    if latest is None:
+        return []
+    agent_turns = [call.turn for call in facts.activity]
+    if facts.last_assistant is not None:
+        agent_turns.append(facts.last_assistant.turn)
+    if agent_turns and max(agent_turns) > latest.turn:
+        return []
+    return [f"Answer the user's latest message (turn {latest.turn}), shown whole under User Messages."]
+
+
+def _item_steps(facts: SessionFacts) -> tuple[list[str], bool]:
+    """Finishing the work items in progress; and whether that covers the checks owed."""
+    items = []
+    covers_checks = False
+    for item in items_in_progress(facts):
+        progress = item_progress(facts, item)
+        text = f"Finish {item_name(item)}"
+        if progress.remaining:
+            peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
+            text += f": still to do, as done for {peers}: {', '.join(progress.remaining)}"
+            covers_checks = covers_checks or any(step.startswith("`") and not step.startswith(("`bd ", "`gh "))
+                                                 for step in progress.remaining)
+        items.append(text + ".")
+    return items, covers_checks
+
+
+def _owed_steps(facts: SessionFacts) -> list[str]:
+    steps = []
+    for group in checks_owed(facts):
+        runs = [r for r in group.runs if not (r.category == "build" and any(x.category == "test" for x in group.runs))]
+        commands = list(dict.fromkeys(f"`{shown_command(r.command)}`" for r in runs))
+        files = ", ".join(f"`{f.path}`" for f in group.files[:4])
+        more = f" and {len(group.files) - 4} more" if len(group.files) > 4 else ""
+        last = max(r.turn for r in runs)
+        steps.append(f"Run {' and '.join(commands)} again: {files}{more} changed after its last run (turn {last}).")
+    return steps
+
+
+def _next_items(facts: SessionFacts) -> list[str]:
+    """The open tracker items to take up next: siblings of the item in progress the latest listing showed, and
+    the open items the session looked at."""
+    mine = items_in_progress(facts)
+    if not mine and not any(i.closed_turn for i in facts.work_items):
+        return []
+    tracked = {i.id: i for i in facts.work_items}
+    waiting = [(i.id, i.title) for i in facts.work_items if i.status == "open" and i.kind != "epic"]
+    listing = facts.listing
+    listed = ""
+    families = {item.id.rsplit(".", 1)[0] for item in mine if "." in item.id}
+    if listing is not None and families:
+        # The siblings of the item in progress (another epic's items are not this work's next step). A
+        # listing is a snapshot: an item the session set in progress or closed since is not waiting.
+        fresh = [i for i in listing.items if i.status == "open" and i.kind != "epic"
+                 and not (i.id in tracked and tracked[i.id].turn > listing.turn and tracked[i.id].status != "open")
+                 and i.id.rsplit(".", 1)[0] in families]
+        new = [(i.id, i.title) for i in fresh if i.id not in dict(waiting)]
+        if new:
+            listed = f" (open in the last `{first_line(listing.command, 60)}`, turn {listing.turn})"
+            waiting = [*[w for w in waiting if w[0] not in {i.id for i in fresh}], *((i.id, i.title) for i in fresh)]
+    if not waiting:
+        return []
+    shown = ", ".join(f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3])
+    more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
+    return [f"Then the next open tracker item(s){listed}: {shown}{more}."]
+
+
+def _missing(step: SubStep) -> str:
+    return "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+
+
+def _left_of_task(facts: SessionFacts, said_last: bool) -> list[str]:
+    """The sub-steps of the current task no change has carried out; those of the agent's last message only when
+    the steps above do not quote it already.  The items of one plan ("I'll update: 1. ... 2. ...") make one step.
+    """
+    last = facts.last_assistant.turn if facts.last_assistant is not None else None
+    groups: dict[tuple[str, int], list[SubStep]] = {}
+    for step in remaining_steps(facts):
+        if said_last and step.source.startswith("the agent's") and step.since == last:
+            continue
+        groups.setdefault((step.source, step.since), []).append(step)
+    lines = []
+    for (source, since), steps in groups.items():
+        if len(steps) == 1:
+            step = steps[0]
+            also = "".join(f"; also {said}" for said in step.also)
+            lines.append(f"Not done yet: \"{first_line(step.text, 200)}\" ({source}{also}); {_missing(step)} since "
+                         f"turn {since}.")
+        else:
+            items = "; ".join(f"\"{first_line(step.text, 120)}\" ({step.missing})" for step in steps)
+            lines.append(f"Not done yet, of {source} (what each names is unchanged since): {items}.")
+    return lines
+
+
+def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
+    """The open question, the agent's latest conclusion and the checks it announced since, in its words."""
+    found = investigation(facts)
+    if found is None:
+        return []
+    question = found.question
+    steps = [f"Answer the open request (turn {question.turn}, shown whole under User Messages): "
+             f"\"{first_line(question.text, 160)}\"; {found.calls} calls since, no file changed."]
+    if found.conclusion is not None:
+        # Its first words beside the next steps; whole under Findings, when the summary has them.
+        whole = " (whole under Findings)" if "findings" in shown else ""
+        steps.append(f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
+                     f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}")
+    else:
+        steps.append("It had stated no conclusion yet.")
+    if found.checks:
+        checks = "; ".join(f"(turn {c.turn}) {first_line(c.text, 160)}" for c in found.checks)
+        steps.append(f"The checks it announced since, the last one where it stopped: {checks}.")
+    return steps
+
+
+def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
+    """The next steps, in the order to take them, each computed from what the session did and said.
+
+    ``shown``: the index sections the summary shows beside them, which they refer to rather than repeat.
+    """
+    announced = _announced_change(facts)
+    stated = _stated_plan(facts)
+    items = _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
+    finishing, covers_checks = _item_steps(facts)
+    items += finishing
+    if not covers_checks:
+        items += _owed_steps(facts)
+    for task in facts.open_tasks:
+        verb = "Continue" if task.status == "in_progress" else "Do"
+        if task.done_evidence:
+            items.append(f"Check whether this is already done ({task.done_evidence}): {task.content}")
+        else:
+            items.append(f"{verb}: {task.content}")
+    named = request_files_not_changed(facts)
+    if named is not None:
+        turn, missing = named
+        more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+        items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
+                     + ", ".join(missing[:6]) + more + ".")
+    items += [f"The agent said it would: {s}" for s in stated]
+    items += [f"Resolve the open error `{first_line(e.message, 150)}`" for e in facts.open_errors[:3]]
+    refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
+    if refused and facts.work.uncommitted:
+        items.append(f"Then commit: the last `git commit` (turn {refused[-1].last_turn}) failed on it, and "
+                     f"{len(facts.work.uncommitted)} changed file(s) are not committed.")
+    items += _next_items(facts)
+    if not items:
+        items += _investigating(facts, shown)
+    if not items:
+        latest = latest_request(facts.user_messages)
+        where = ""
+        if facts.activity:
+            last = facts.activity[-1]
+            where = f"; the last call was {last.tool} `{first_line(last.target, 100)}` (turn {last.turn}, {last.status})"
+        found = "; what it had established so far is under Findings" if facts.findings else ""
+        if latest is not None:
+            items.append(f"Carry on with the latest request (turn {latest.turn}): "
+                         f"\"{first_line(latest.text, 200)}\"{where}{found}.")
+        elif where:
+            items.append(f"Carry on from where the work stopped{where}{found}.")
+    return items
