@@ -437,21 +437,40 @@ class ArtifactIndex:
         return list(self.meta.get("user_messages", []))
 
     # -- serialisation --------------------------------------------------------
-    def to_json(self) -> str:
-        """The whole state as JSON, secrets redacted: a state file is an output like any other."""
+    def to_state(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
         data = nx.node_link_data(self.graph, edges="edges")
-        return json.dumps(redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
-                                       "ledger": self.ledger.model_dump(mode="json")}), sort_keys=True)
+        state: dict[str, Any] = redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
+                                             "ledger": self.ledger.model_dump(mode="json")})
+        return state
+
+    def to_json(self) -> str:
+        """The whole state as JSON (see :meth:`to_state`)."""
+        return json.dumps(self.to_state(), sort_keys=True)
+
+    @classmethod
+    def from_state(cls, payload: Any) -> ArtifactIndex:
+        """The index :meth:`to_state` saved; :class:`StateError` when ``payload`` is not one.
+
+        ``payload`` is consumed: the graph is built from its node-link data in place.
+        """
+        if not isinstance(payload, dict):
+            raise StateError("saved state is not a valid artifact-index state (not a JSON object)")
+        version = payload.get("version")
+        if version != STATE_VERSION:
+            raise StateError(f"saved state has version {version!r}, expected {STATE_VERSION}")
+        try:
+            graph = ArtifactGraph.from_node_link(payload["graph"])
+            ledger = ErrorLedger.model_validate(payload["ledger"])
+            meta = dict(payload["meta"])
+        except (KeyError, TypeError, AttributeError, ValueError, ValidationError) as exc:
+            raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
+        return cls(graph, meta, ledger)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:
         try:
             payload = json.loads(text)
-            if payload.get("version") != STATE_VERSION:
-                raise StateError(f"saved state has version {payload.get('version')!r}, expected {STATE_VERSION}")
-            graph = nx.node_link_graph(payload["graph"], edges="edges", multigraph=True, directed=True)
-            ledger = ErrorLedger.model_validate(payload["ledger"])
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, nx.NetworkXError,
-                ValidationError) as exc:
+        except (json.JSONDecodeError, TypeError) as exc:
             raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
-        return cls(graph, dict(payload["meta"]), ledger)
+        return cls.from_state(payload)

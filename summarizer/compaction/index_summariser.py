@@ -6,9 +6,12 @@ events, fed to a tracker that *continues* from the previous cycle's state
 (kept in memory and, with ``state_dir``, on disk), so the file, symbol and
 error sections cover the whole session although each cycle only sees its
 own span.  The narrative anchor comes from the previous summary.  The state
-file is written atomically and ``0600`` (:mod:`artifact_index.state_files`);
-a damaged one is set aside and reported through ``report``, never a reason
-to fail every later compaction.
+is a snapshot and a journal of the events fed since
+(:class:`~artifact_index.trail.saved_state.SavedState`): each cycle appends
+its events instead of rewriting the whole state.  Both files are ``0600``
+(:mod:`artifact_index.state_files`); a damaged snapshot is set aside and
+reported through ``report``, never a reason to fail every later compaction,
+and a damaged journal costs only the saves it lost.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import adapter_named
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
-from artifact_index.state_files import write_atomically
+from artifact_index.trail.saved_state import SavedState
 from artifact_index.trail.tracker import Tracker
 from summarizer.compaction.messages import detect_shape
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
@@ -62,36 +65,40 @@ class IndexSummariser:
         self.state_dir = state_dir
         self.report = report or (lambda _: None)
         self._tracker: Tracker | None = None
+        self._saved: SavedState | None = None
         self._last_turn = 0
 
     def _load(self) -> Tracker:
         if self._tracker is not None:
             return self._tracker
-        state = self.state_dir / STATE_FILE if self.state_dir else None
-        if state is None or not state.exists():
+        if self.state_dir is None:
             return Tracker(format="messages")
+        saved = self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
         try:
-            saved = json.loads(state.read_text(encoding="utf-8"))
-            tracker = Tracker.resume(saved["tracker"])
-            self._last_turn = int(saved["last_turn"])
-            return tracker
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError,
-                StateError) as exc:
+            restored = saved.load(format="messages")
+            self._last_turn = int(restored.extra.get("last_turn", 0))
+        except (OSError, TypeError, ValueError, StateError) as exc:
             # One damaged file must not stop every later compaction: keep it for inspection, start afresh.
+            state = saved.snapshot
             aside = state.with_name(f"{state.name}.damaged")
             with contextlib.suppress(OSError):
                 os.replace(state, aside)
+            with contextlib.suppress(OSError):
+                os.unlink(saved.journal)  # it extends the damaged snapshot
             self.report(f"the saved tracker state {state} is damaged ({_first_line(exc)}); it was moved to "
                         f"{aside.name} and the file trail is rebuilt from the messages of this request, so files "
                         "of earlier compactions are known only from the previous summary's text")
             self._last_turn = 0
-            return Tracker(format="messages")
+            self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
+            return self._saved.load(format="messages").tracker
+        if restored.problem is not None:
+            self.report(restored.problem)
+        return restored.tracker
 
-    def _save(self, tracker: Tracker) -> None:
+    def _save(self, tracker: Tracker, events: Sequence[Event]) -> None:
         self._tracker = tracker
-        if self.state_dir is not None:
-            payload = json.dumps({"last_turn": self._last_turn, "tracker": tracker.save()})
-            write_atomically(self.state_dir / STATE_FILE, payload)
+        if self._saved is not None:
+            self._saved.save(tracker, events, {"last_turn": self._last_turn})
 
     def summarise(self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int) -> str:
         tracker = self._load()
@@ -104,5 +111,5 @@ class IndexSummariser:
         summary = summarize(events, template=self.template, writer=self.writer, previous=previous,
                             strategy=self.strategy, index=tracker.index, extra_context=self.extra_context)
         self._last_turn = max([offset, *(e.turn for e in events)])
-        self._save(tracker)
+        self._save(tracker, events)
         return summary.markdown

@@ -15,7 +15,7 @@ from compaction_chat import Chat
 from artifact_index.exceptions import StateError
 from artifact_index.presentation.cli import main
 from artifact_index.state_files import write_atomically
-from artifact_index.trail.tracker import Tracker
+from artifact_index.trail.saved_state import SavedState
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,8 +53,8 @@ def test_a_damaged_tracker_state_is_reported_in_one_sentence_set_aside_and_rebui
     assert "src/parser.py" in captured.out
     assert len(captured.err.strip().splitlines()) == 1 and "tracker.json is damaged" in captured.err
     assert (state / "tracker.json.damaged").exists()
-    saved = json.loads((state / "tracker.json").read_text(encoding="utf-8"))
-    assert "src/parser.py" in json.dumps(Tracker.resume(saved["tracker"]).index.changed_files(), default=str)
+    saved = SavedState(state).load().tracker
+    assert "src/parser.py" in json.dumps(saved.index.changed_files(), default=str)
 
 
 def test_a_write_that_fails_half_way_leaves_the_old_state_whole(tmp_path: Path,
@@ -89,8 +89,8 @@ def test_forty_concurrent_compactions_on_one_state_directory_all_succeed_and_lea
         json.loads(out)
     events = [json.loads(line) for line in (state / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(1 for e in events if e["type"] == "summary") == _CONCURRENT
-    saved = json.loads((state / "tracker.json").read_text(encoding="utf-8"))
-    changed = {entry.path for entry in Tracker.resume(saved["tracker"]).index.changed_files()}
+    changed = {entry.path for entry in SavedState(state).load().tracker.index.changed_files()}
     # Each compaction resumed from the state the one before it saved: none was lost.
     assert {f"src/module_{n}.py" for n in range(_CONCURRENT)} <= changed
-    assert sorted(p.name for p in state.iterdir()) == [".lock", "events.jsonl", "summary.key", "tracker.json"]
+    assert sorted(p.name for p in state.iterdir()) == [
+        ".lock", "events.jsonl", "summary.key", "tracker.journal.jsonl", "tracker.json"]

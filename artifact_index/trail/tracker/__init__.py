@@ -103,9 +103,14 @@ class Tracker:
             self.feed(event)
         return self.index
 
-    def feed(self, event: Event) -> None:
+    def feed(self, event: Event, *, identity: str | None = None) -> None:
+        """Apply one event, unless an event with the same identity was fed before.
+
+        ``identity``: the identity the event had when first fed, for an event
+        replayed from a redacted record (see :mod:`artifact_index.trail.saved_state`).
+        """
         meta = self.index.meta
-        identity = event_identity(event)
+        identity = identity or event_identity(event)
         if identity in self._seen:
             return
         self._seen.add(identity)
