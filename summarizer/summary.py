@@ -33,6 +33,7 @@ from summarizer.narrative.model import (
 )
 from summarizer.narrative.span import chunk_span, span_after
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
+from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.facts import SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
@@ -177,9 +178,11 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
     facts = facts_from_index(index)
     latest = latest_request(facts.user_messages)
     said, calls = thread_since(events, latest.turn if latest is not None else 0)
+    errors = [e.model_copy(update={"attempts": failed_attempts(events, e, facts.changed)}) if not e.resolved else e
+              for e in facts.errors]
     return facts.model_copy(
         update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
-                "findings": findings(events), "thread_messages": said, "thread_calls": calls})
+                "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors})
 
 
 def summarize(

@@ -210,7 +210,9 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
         items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
                      + ", ".join(missing[:6]) + more + ".")
     items += [f"The agent said it would: {s}" for s in stated]
-    items += [f"Resolve the open error `{first_line(e.message, 150)}`" for e in facts.open_errors[:3]]
+    items += [f"Resolve the open error `{first_line(e.message, 150)}`"
+              + (f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"
+                 if e.attempts else "") for e in facts.open_errors[:3]]
     refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
     # Findings there before the session still block a commit whose hook checks the whole project.
     blocked = [e for e in facts.pre_existing_errors if e.command and "git commit" in e.command]

@@ -20,6 +20,7 @@ from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
     "ActivityFact",
+    "AttemptFact",
     "ChangedSince",
     "CheckRunFact",
     "CommitFact",
@@ -66,6 +67,13 @@ class FileFact(_Fact):
     first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
 
 
+class AttemptFact(_Fact):
+    """What the session did between two runs that showed the same error: it did not resolve it."""
+
+    turn: int
+    text: str  # the agent's words announcing it, the files it changed, the options the rerun added
+
+
 class ErrorFact(_Fact):
     message: str
     detail: str | None = None  # the lines that explain it: assertion, expected and actual
@@ -83,6 +91,7 @@ class ErrorFact(_Fact):
     command: str | None = None
     pre_existing: str | None = None  # why it is not the session's to fix (it was there before); None when it is
     seen_turns: list[int] = []  # the turns it appeared in (the latest few)
+    attempts: list[AttemptFact] = []  # what was tried since it first appeared, still open (from the events)
 
 
 class TestFact(_Fact):

@@ -89,7 +89,23 @@ def _open_error(e: ErrorFact, detail: int) -> str:
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{_block(e.message)}" if "\n" in e.message else f" `{e.message}`"
     detail_block = _block(e.detail) if e.detail else ""
-    return head + message + detail_block
+    return head + message + detail_block + _attempts(e, detail)
+
+
+# Attempts listed (the latest) and characters of each: what not to try again shrinks slower than the rest.
+_ATTEMPTS_AT = {0: (8, 200), 1: (6, 160), 2: (6, 110), 3: (5, 90)}
+
+
+def _attempts(e: ErrorFact, detail: int) -> str:
+    """What was tried since the error first appeared, each followed by a run that still showed it."""
+    if not e.attempts:
+        return ""
+    count, limit = _ATTEMPTS_AT[detail]
+    shown = e.attempts[-count:]
+    earlier = f" ({len(e.attempts) - len(shown)} earlier not shown)" if len(shown) < len(e.attempts) else ""
+    lines = [f"\n  - tried, and the next run still showed it{earlier}:"]
+    lines += [f"\n    - (turn {a.turn}) {_one_line(a.text, limit)}" for a in shown]
+    return "".join(lines)
 
 
 def _resolved_error(e: ErrorFact, detail: int) -> str:

@@ -93,3 +93,46 @@ def test_the_open_items_of_the_epic_in_hand_are_pending_tasks_and_the_next_step(
     assert "- [open] `shop-4te.3` Trace the LiveViews" in pending
     assert "shop-9xx.1" not in pending  # another epic's backlog is not this work
     assert "`shop-4te.2` (Propagate trace headers)" in section(summary, "Next Steps")
+
+
+DIALYZER = """Pre-commit validation failed:
+
+[DIALYZER]
+lib/shop/trace.ex:57:13:pattern_match
+The pattern can never match the type.
+
+Pattern:
+{:ok, _trace_id}
+
+Type:
+:error
+________________________________________________________________________________
+Fix these issues before committing.
+"""
+
+
+def test_the_attempts_an_error_survived_are_listed_so_they_are_not_repeated() -> None:
+    commit = "git add -A && git commit -m 'Trace requests'"
+    summary = summary_of(
+        UserMessage(turn=1, text="Add request tracing."),
+        edit(2, f"{ROOT}/lib/shop/trace.ex"),
+        shell(3, commit, DIALYZER, ok=False),
+        AssistantMessage(turn=4, text="Dialyzer complains. Let me add a spec to `trace_id` to tell dialyzer the type:"),
+        edit(4, f"{ROOT}/lib/shop/trace.ex"),
+        shell(5, commit, DIALYZER, ok=False),
+        AssistantMessage(turn=6, text="The spec did not help. Let me check the pre-commit script."),
+        shell(6, "cat .git/hooks/pre-commit", "mix dialyzer\n"),
+        AssistantMessage(turn=7, text="Let me create a .dialyzerignore file:"),
+        shell(7, "echo 'lib/shop/trace.ex:57' > .dialyzerignore", ""),
+        shell(8, commit, DIALYZER, ok=False),
+        AssistantMessage(turn=9, text="Let me commit with --no-verify since this is a false positive."),
+        shell(9, commit.replace("commit", "commit --no-verify"), DIALYZER, ok=False),
+    )
+    errors = section(summary, "Errors")
+    assert "- tried, and the next run still showed it:" in errors
+    tried = errors.split("still showed it:", 1)[1]
+    assert '(turn 4) "Let me add a spec to `trace_id` to tell dialyzer the type:"' in tried
+    assert '(turn 7) "Let me create a .dialyzerignore file:"' in tried
+    assert '(turn 9) "Let me commit with --no-verify since this is a false positive."' in tried
+    assert "check the pre-commit script" not in tried  # a look is not an attempt
+    assert "survived 3 attempt(s)" in section(summary, "Next Steps")
