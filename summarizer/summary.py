@@ -34,11 +34,12 @@ from summarizer.narrative.model import (
 from summarizer.narrative.span import chunk_span, span_after
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
 from summarizer.sections.attempts import failed_attempts
-from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.change_account import change_account
+from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
-from summarizer.sections.thread import latest_request
+from summarizer.sections.thread import latest_request, thread_start
 from summarizer.tokens import count_tokens
 
 __all__ = ["Summary", "parse_previous", "render_summary", "session_facts", "summarize"]
@@ -180,9 +181,18 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
     said, calls = thread_since(events, latest.turn if latest is not None else 0)
     errors = [e.model_copy(update={"attempts": failed_attempts(events, e, facts.changed)}) if not e.resolved else e
               for e in facts.errors]
+    since = thread_start(facts)
+    accounts = {f.path: change_account(events, f, since) for f in facts.changed
+                if any(t >= since for t in f.changed_turns)}
+
+    def told(files: list[FileFact]) -> list[FileFact]:
+        return [f.model_copy(update={"account_turn": found[0], "account": found[1]})
+                if (found := accounts.get(f.path)) else f for f in files]
+
     return facts.model_copy(
         update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
-                "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors})
+                "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors,
+                "created": told(facts.created), "modified": told(facts.modified)})
 
 
 def summarize(

@@ -12,7 +12,11 @@ showed them) this module reads:
   declares with a call rather than a definition (``test "closes all"`` in
   ExUnit, ``it("...")`` in Jest);
 * for a file without definitions (Markdown, CSS, JSON, YAML), the headings
-  a Markdown change added, else its first changed lines.
+  a Markdown change added, else its first changed lines;
+* for definitions a change modified, the most telling lines of the net diff
+  inside them (:func:`changed_code`): a comment the change wrote there
+  first, then new conditions and calls, a replaced line beside the one it
+  replaced; log lines, braces and imports left out.
 
 Nothing is paraphrased: every note is text the session wrote.
 """
@@ -25,7 +29,7 @@ from collections.abc import Sequence
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
 from artifact_index.trail.index import SymbolEntry
 
-__all__ = ["added_tests", "changed_lines", "definition_notes", "is_test_path", "symbol_key"]
+__all__ = ["added_tests", "changed_code", "changed_lines", "definition_notes", "is_test_path", "symbol_key"]
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(_test|_spec|\.test|\.spec)\.\w+$|(^|/)test_[^/]+$")
 # A test declared by a call: ExUnit / RSpec / Jest / Mocha / ScalaTest style.
@@ -192,3 +196,163 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
             top = min(level for level, _ in headings)
             return [_cut(text, _MAX_LINE) for level, text in headings if level <= top + 1]
     return [_cut(line, _MAX_LINE) for line in added[:3]]
+
+
+# The comment markers of each language with definitions (``--`` opens a shell option, not a comment).
+_HASH_COMMENT = re.compile(r"^\s*#+(?![\[!{])\s?")
+_SLASH_COMMENT = re.compile(r"^\s*(?:///?|/\*\*?|\*+(?!/))\s?")
+_COMMENTS_OF = {"python": _HASH_COMMENT, "ruby": _HASH_COMMENT, "bash": _HASH_COMMENT, "elixir": _HASH_COMMENT}
+_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)(?:,\d+)? @@")
+_CONTROL = re.compile(r"^(?:\}?\s*else\b|if\b|elif\b|unless\b|case\b|when\b|switch\b|for\b|while\b|return\b|"
+                      r"raise\b|throw\b|guard\b|match\b|cond\b|with\b|rescue\b|catch\b|except\b|defer\b)")
+_CALL = re.compile(r"[\w.]\(")
+_LOGGING = re.compile(r"\b(?:log(?:ger|ging)?|console|fmt\.Print\w*|print(?:ln|f)?|IO\.(?:puts|inspect)|Logger|"
+                      r"slog|debug|tracing|puts|println!|eprintln!)\b\s*[.(!]", re.I)
+_NOISE = re.compile(r"^[\s{}()\[\];,]*$|^(?:end|do|\)\s*\{?|\},?)$")
+# An assignment in code (spaces around the operator): not an HTML attribute (`id="x"`).
+_LEFT = re.compile(r"^\s*(?P<left>[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*)\s+(?::=|=|<-)\s")
+_MAX_CODE = 110
+
+
+def _code(line: str) -> str:
+    return _cut(line.strip(), _MAX_CODE)
+
+
+def _replaced(before: str, after: str) -> str:
+    """``old → new``, what the two lines share at their ends left out past a few characters of context.
+
+    ``result, err := store.Read(ctx, id)`` → ``summary, err := store.Read(ctx, id)`` reads
+    ``result, err := store…`` → ``summary, err := store…``: the cut never hides the change, and the rest is
+    said once.
+    """
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    start = max(0, before.rfind(" ", 0, start - 12) + 1) if start > 24 else 0
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    end = end - 12 if end > 20 else 0
+    old = ("…" if start else "") + before[start:len(before) - end] + ("…" if end else "")
+    new = ("…" if start else "") + after[start:len(after) - end] + ("…" if end else "")
+    return f"`{_code(old)}` → `{_code(new)}`"
+
+
+# Markup in a template (`class="row"`, `<div`): how it looks, not what the change does.
+_MARKUP = re.compile(r"^\s*(?:</?[\w.:-]+|[\w:@.-]+=[\"'{])")
+# A line that only opens a block: `return {`, `bind() {`, `} else {`.
+_OPENER_ONLY = re.compile(r"^(?:\}\s*)?[\w.]*(?:\(\))?\s*[{(\[]\s*$|^(?:return|else|try|do|begin|then)\b\W*$")
+
+
+def _pairing_key(code: str) -> str | None:
+    """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
+    left = _LEFT.match(code)
+    if left:
+        return left["left"]
+    first = re.match(r"^\s*([\w.]+\(?)", code)
+    return first.group(1) if first else None
+
+
+def changed_code(diff: str | None, content: str | None, path: str, modified: Sequence[SymbolEntry],
+                 limit: int = 3) -> dict[str, list[str]]:
+    """The most telling lines a change wrote inside each definition it modified (by :func:`symbol_key`), in order.
+
+    A comment it added reads as its own account (its first sentence, ``// ...``); a line that replaced
+    another (``x := a(...)`` where ``x := b(...)`` was, ``return x`` where ``return y`` was) reads
+    ``old → new``; then new conditions and calls.  Without the file's content the definitions' places are
+    unknown and every line counts, under the key ``""``.
+    """
+    language = language_for_path(path)
+    if not diff or not modified or language is None:
+        return {}
+    places: list[tuple[int, int, str]] = []  # (first line, last line, symbol key) of each modified definition
+    starts: set[int] = set()  # a comment right above a definition is its doc, not an account of the change
+    if content is not None:
+        wanted = {(s.name, s.container): symbol_key(s) for s in modified}
+        found = definitions(content, language)
+        places = [(d.start_line, d.end_line, wanted[(d.name, d.container)]) for d in found
+                  if (d.name, d.container) in wanted]
+        starts = {d.start_line for d in found}
+    comment_mark = _COMMENTS_OF.get(language, _SLASH_COMMENT)
+    candidates: list[tuple[int, int, str, str]] = []  # (score, new line number, symbol key, text)
+    removed: dict[str, str] = {}  # pairing key -> the line it had before, in the current hunk
+    unpaired: list[str] = []  # the assignments from a call the current block of changed lines removed
+    comment: list[str] = []  # the comment lines being added, the first with its marker
+    comment_at = 0
+    comment_in = ""
+    new_line = 0
+
+    def owner(line: int) -> str | None:
+        if content is None:
+            return ""
+        # The innermost definition holding the line: a method before its class.
+        held = [(end - start, key) for start, end, key in places if start <= line <= end]
+        return min(held)[1] if held else None
+
+    def close_comment(next_line: int) -> None:
+        # Comment lines read as sentences: a line that ends without a stop, followed by a capital, ended one.
+        parts = [comment_mark.sub("", comment[0]), *comment[1:]]
+        joined = " ".join(part + ("." if n + 1 < len(parts) and part and part[-1] not in ".!?:;,"
+                                  and parts[n + 1][:1].isupper() else "") for n, part in enumerate(parts))
+        sentence = _first_sentence(joined)
+        if sentence and next_line not in starts:
+            marker = comment_mark.match(comment[0])
+            quoted = sentence.replace("`", "'")
+            candidates.append((3, comment_at, comment_in,
+                               f"`{(marker.group(0).strip() + ' ') if marker else ''}{quoted}`"))
+        comment.clear()
+
+    for line in diff.splitlines():
+        hunk = _HUNK.match(line)
+        if hunk:
+            new_line, removed = int(hunk["new"]), {}
+            continue
+        if line.startswith(("+++", "---")) or not new_line:
+            continue
+        body = line[1:]
+        key = owner(new_line)
+        is_comment = bool(comment_mark.match(body)) and not body.strip().startswith("*/")
+        if comment and not (line.startswith("+") and is_comment):
+            close_comment(new_line)
+        if not line.startswith(("+", "-")):
+            unpaired.clear()  # a context line ends the block of lines a new one may have replaced
+        if line.startswith("-"):
+            pairing = _pairing_key(body)
+            if pairing and key is not None and not is_comment:
+                removed[pairing] = body.strip()
+                if _LEFT.match(body) and _CALL.search(body):
+                    unpaired.append(pairing)
+            continue
+        if line.startswith("+") and key is not None:
+            text = body.strip()
+            if is_comment:
+                if not comment:
+                    comment_at, comment_in = new_line, key
+                comment.append(body.strip() if not comment else comment_mark.sub("", body).strip())
+            elif text and not (_NOISE.match(text) or _OPENER_ONLY.match(text) or _BOILERPLATE.match(text)
+                               or _MARKUP.match(text) or _LOGGING.search(text)):
+                pairing = _pairing_key(body)
+                if pairing not in removed and _LEFT.match(body) and _CALL.search(body) and unpaired:
+                    pairing = unpaired[0]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
+                before = removed.pop(pairing, None) if pairing else None
+                if pairing in unpaired:
+                    unpaired.remove(pairing)
+                if before is not None and before != text:
+                    candidates.append((3, new_line, key, _replaced(before, text)))
+                else:
+                    # A condition or an assignment from a call says more than a bare call.
+                    score = 2 * bool(_CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))) + bool(
+                        _CALL.search(text))
+                    if score:
+                        candidates.append((score, new_line, key, f"`{_code(text)}`"))
+        new_line += 1
+    if comment:
+        close_comment(new_line)
+    by_symbol: dict[str, list[tuple[int, int, str]]] = {}
+    for score, at, key, text in candidates:
+        by_symbol.setdefault(key, []).append((score, at, text))
+    best: dict[str, list[str]] = {}
+    for key, found_lines in by_symbol.items():
+        top = sorted(found_lines, key=lambda c: (-c[0], c[1]))[:limit]
+        best[key] = [text for _, _, text in sorted(top, key=lambda c: c[1])]
+    return best

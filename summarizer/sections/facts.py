@@ -15,7 +15,7 @@ from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
 from artifact_index.trail.verification import run_passed, unverified_changes
 from artifact_index.trail.work_state import work_state
-from summarizer.sections.changes import added_tests, changed_lines, definition_notes
+from summarizer.sections.changes import added_tests, changed_code, changed_lines, definition_notes
 from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
@@ -65,6 +65,11 @@ class FileFact(_Fact):
     docs: dict[str, str] = {}  # an added definition -> the first sentence of the doc written with it
     tests_added: list[str] = []  # the tests a test file gained
     first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
+    # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
+    changed_code: dict[str, list[str]] = {}
+    # What the agent said its last change did, and when (from the events, for the files of the current thread).
+    account: str | None = None
+    account_turn: int | None = None
 
 
 class AttemptFact(_Fact):
@@ -325,6 +330,9 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
             docs={key: doc for key, (_, doc) in notes.items() if doc},
             tests_added=added_tests(diff, entry.path, changed_symbols),
             first_lines=changed_lines(diff, entry.path) if not changed_symbols else [],
+            changed_code=changed_code(diff, index.content(entry.path), entry.path,
+                                      [s for s in changed_symbols if s.change == "modified"])
+            if entry.status == "modified" else {},
         ))
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
     work = WorkFact.model_validate(work_state(index))

@@ -27,6 +27,7 @@ __all__ = ["changed_files", "created_then_moved", "files_of_status", "moved_file
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
+_LATEST_FILES = 2  # the files of the latest changes: what they do is said, not only how big they are
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,9 @@ class _Describer:
     detail: int
     since: int  # the turn the current thread started
     current: set[str] | None = None  # the files of the current work; None: every file
+    latest: set[str] | None = None  # the files of the latest changes, said by what they do; None: every file
     docs_said: set[str] = field(default_factory=set)  # an interface and its implementation share one doc
+    signatures_said: set[str] = field(default_factory=set)  # ... and one signature
 
     def line(self, f: FileFact, *, status: str | None = None, moved_to: str | None = None) -> str:
         if moved_to is not None and f.status in ("deleted", "reverted"):
@@ -95,7 +98,9 @@ class _Describer:
             markdown = f.path.lower().endswith((".md", ".mdx", ".markdown", ".rst"))
             parts.append(("headings: " if markdown else "first lines: ")
                          + _named([f"`{line}`" for line in f.first_lines], quota.lines))
-        if f.lines_added is not None and self.detail <= 1:
+        substance = self._substance(f) if self.latest is None or f.path in self.latest else []
+        parts += substance
+        if f.lines_added is not None and self.detail <= 1 and not substance:
             parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
         if f.evidence and self.detail == 0:
             command = " ".join(f.evidence.split())
@@ -103,6 +108,18 @@ class _Describer:
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
         return f"- `{f.path}`" + (f" ({status})" if status else "") + (f": {'; '.join(parts)}" if parts else "")
+
+    def _substance(self, f: FileFact) -> list[str]:
+        """What the change does, for a file of the current work: the agent's account of it, else its telling lines."""
+        if f.account is not None:
+            return [f"the agent (turn {f.account_turn}): \"{f.account}\""]
+        # The lines of the definitions the current thread changed (all of them when it changed none by name).
+        recent = {symbol_key(s) for s in f.symbols if any(t >= self.since for t in s.turns)}
+        lines = list(dict.fromkeys(text for key, found in f.changed_code.items()
+                                   if key in recent or not recent or key == "" for text in found))
+        if lines:
+            return ["changed lines: " + "; ".join(lines[: {0: 2, 1: 2, 2: 1, 3: 1}[self.detail]])]
+        return []
 
     def _definitions(self, f: FileFact, quota: _Quota) -> list[str]:
         """What the change did to the file's definitions, grouped by change.
@@ -145,6 +162,14 @@ class _Describer:
         signature = f.signatures.get(key)
         if signature is None or signatures[0] <= 0:
             return f"`{key}`"
+        # `func (s *GitStore) Read(ctx, id) (*Content, error)` after `Store.Read(ctx, id) (*Content, error)`: the
+        # implementation of a method already shown needs only its name.
+        at = signature.find(s.name + "(")
+        shape = signature[at + len(s.name):] if at >= 0 else None
+        if shape is not None and f"{s.name}{shape}" in self.signatures_said:
+            return f"`{key}`"
+        if shape is not None:
+            self.signatures_said.add(f"{s.name}{shape}")
         signatures[0] -= 1
         if s.container and signature.startswith(s.name + "("):
             signature = key + signature[len(s.name):]  # `mounted()` says little; `TranscriptHighlighter.mounted()`
@@ -173,15 +198,21 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     moved = moved_files(facts)
     new = created_then_moved(facts)
     since = thread_start(facts)
-    describer = _Describer(detail, since, _current(files, since))
+    describer = _Describer(detail, since, _current(files, since), _latest(files, since))
     return "\n".join(describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered)
 
 
-def _current(files: list[FileFact], since: int) -> set[str]:
-    """The files of the current work: changed since the thread started, the latest few when that is most."""
+def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> set[str]:
+    """The files of the current work: changed since the thread started, the latest ``limit`` when that is more."""
     changed = sorted((f for f in files if any(t >= since for t in f.changed_turns)),
                      key=lambda f: max(f.changed_turns), reverse=True)
-    return {f.path for f in changed[:_CURRENT_FILES]}
+    return {f.path for f in changed[:limit]}
+
+
+def _latest(files: list[FileFact], since: int) -> set[str]:
+    """The files of the latest changes: the current thread's, or the session's when the thread changed none yet
+    (a question asked about the change just made)."""
+    return _current(files, since, _LATEST_FILES) or _current(files, 0, _LATEST_FILES)
 
 
 def moved_files(facts: SessionFacts) -> dict[str, str]:

@@ -118,6 +118,8 @@ def test_the_current_threads_changes_lead_a_file_changed_before_it_too() -> None
         edit(7, path, old="    return total * 1.2\n", new="    return round(total * 1.2, 2)\n"),
     )
     changed = section(summary, "Files Changed")
-    # The rest latest first: the definition changed at turn 4, then the one added at turn 3.
+    # The rest latest first: the definition changed at turn 4, then the one added at turn 3; what the thread's
+    # change does is its line, beside the one it replaced (not the whole session's line count).
     assert changed.startswith("- `shop/cart.py` (modified): since turn 6, changed `tax`; `total` modified; "
-                              "`def vat(total)` added; +6/-2 lines; turns 3, 4, 5, 7")
+                              "`def vat(total)` added; changed lines: `return total` → `return round(total * 1.2, 2)`; "
+                              "turns 3, 4, 5, 7")

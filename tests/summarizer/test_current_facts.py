@@ -9,7 +9,7 @@ is followed item by item.
 
 from __future__ import annotations
 
-from session_steps import ROOT, edit, section, shell, summary_of
+from session_steps import ROOT, edit, read, section, shell, summary_of
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 
@@ -136,3 +136,46 @@ def test_the_attempts_an_error_survived_are_listed_so_they_are_not_repeated() ->
     assert '(turn 9) "Let me commit with --no-verify since this is a false positive."' in tried
     assert "check the pre-commit script" not in tried  # a look is not an attempt
     assert "survived 3 attempt(s)" in section(summary, "Next Steps")
+
+
+HANDLERS_BEFORE = """package cli
+
+func commitWithMetadata() error {
+\t// Get current working directory for path conversion
+\tcwd, err := os.Getwd()
+\tif err != nil {
+\t\treturn fmt.Errorf("failed to get current directory: %w", err)
+\t}
+\treturn commit(FilterAndNormalizePaths(files, cwd))
+}
+"""
+
+
+def _path_fix(*after: AssistantMessage) -> str:
+    path = f"{ROOT}/cmd/handlers.go"
+    summary = summary_of(
+        UserMessage(turn=1, text="Files in sibling directories are not committed. Fix it."),
+        read(2, path, HANDLERS_BEFORE),
+        edit(3, path, old="\t// Get current working directory for path conversion\n\tcwd, err := os.Getwd()\n",
+             new="\t// Get repo root for path conversion (not cwd, since Claude may be in a subdirectory)\n"
+                 "\trepoRoot, err := paths.RepoRoot()\n"),
+        edit(4, path, old="FilterAndNormalizePaths(files, cwd)", new="FilterAndNormalizePaths(files, repoRoot)"),
+        *after,
+    )
+    return section(summary, "Files Changed")
+
+
+def test_the_latest_change_is_said_by_the_agents_own_account_of_it() -> None:
+    changed = _path_fix(
+        AssistantMessage(turn=5, text="Let me run the tests."),
+        AssistantMessage(turn=6, text="`commitWithMetadata` now converts paths against the repository root instead "
+                                      "of the working directory. Tests pass."))
+    assert ('`commitWithMetadata` modified; the agent (turn 6): "`commitWithMetadata` now converts paths against the '
+            'repository root instead of the working directory."') in changed
+    assert "lines;" not in changed  # the size is not the substance
+
+
+def test_without_an_account_the_changed_lines_say_what_the_change_does() -> None:
+    changed = _path_fix(AssistantMessage(turn=5, text="Let me update the callers of `commitWithMetadata`:"))
+    assert ("changed lines: `// Get repo root for path conversion (not cwd, since Claude may be in a subdirectory)`; "
+            "`cwd, err := os.Getwd()` → `repoRoot, err := paths.RepoRoot()`") in changed
