@@ -38,6 +38,7 @@ from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.request_items import request_items
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
 from summarizer.sections.thread import latest_request, thread_start
 from summarizer.tokens import count_tokens
@@ -192,7 +193,8 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
     return facts.model_copy(
         update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
                 "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors,
-                "created": told(facts.created), "modified": told(facts.modified)})
+                "created": told(facts.created), "modified": told(facts.modified),
+                "request_items": request_items(events, latest, facts.changed, facts.tasks)})
 
 
 def summarize(

@@ -132,9 +132,9 @@ def _next_items(facts: SessionFacts) -> list[str]:
         waiting = [*((i.id, i.title) for i in listed), *waiting]
     if not waiting:
         return []
-    shown = ", ".join(f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3])
+    named = ", ".join(f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3])
     more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
-    return [f"Then the next open tracker item(s){source}: {shown}{more}."]
+    return [f"Then the next open tracker item(s){source}: {named}{more}."]
 
 
 def _missing(step: SubStep) -> str:
@@ -185,14 +185,27 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
     return steps
 
 
+def _request_steps(facts: SessionFacts) -> list[str]:
+    """The items of the user's numbered request not done or checked yet, by number and state."""
+    open_items = [i for i in facts.request_items if i.status not in ("done", "checked")]
+    if not open_items:
+        return []
+    by_state: dict[str, list[str]] = {}
+    for item in open_items:
+        by_state.setdefault(item.status, []).append(str(item.number))
+    states = "; ".join(f"{state}: {', '.join(numbers)}" for state, numbers in by_state.items())
+    return [f"Finish the items of the user's numbered request not done yet ({states}; each under Pending Tasks)."]
+
+
 def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
     """The next steps, in the order to take them, each computed from what the session did and said.
 
     ``shown``: the index sections the summary shows beside them, which they refer to rather than repeat.
     """
+    items = _request_steps(facts)
     announced = _announced_change(facts)
     stated = _stated_plan(facts)
-    items = _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
+    items += _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
     finishing, covers_checks = _item_steps(facts)
     items += finishing
     if not covers_checks:

@@ -32,6 +32,7 @@ __all__ = [
     "ListingFact",
     "MessageFact",
     "OtherRepositoryFact",
+    "RequestItemFact",
     "SeenItemFact",
     "SessionFacts",
     "StatusFact",
@@ -246,6 +247,16 @@ class ActivityFact(_Fact):
     output: str = ""  # the tail of its output
 
 
+class RequestItemFact(_Fact):
+    """One item of the latest request's numbered list, and what the session's words and changes since say of it."""
+
+    number: int
+    text: str
+    status: str  # done, checked, in progress, changed, no evidence either way, not started
+    evidence: str  # the agent's sentence (and turn), or what named it
+    changes: list[str] = []  # the changes since the request to what it names
+
+
 class SessionFacts(_Fact):
     format: str | None
     root: str | None
@@ -275,6 +286,7 @@ class SessionFacts(_Fact):
     # user's latest request (see summarizer.sections.thread).
     thread_messages: list[MessageFact] = []
     thread_calls: int = 0
+    request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
 
     @property
     def changed(self) -> list[FileFact]:

@@ -275,8 +275,34 @@ def _todo_list(facts: SessionFacts) -> list[str]:
     return lines
 
 
+# Characters of each item's words: the request is whole under User Messages, its number says which it is.
+_ITEM_TEXT_AT = {0: 160, 1: 100, 2: 50, 3: 0}
+
+
+def _request_items(facts: SessionFacts, detail: int) -> list[str]:
+    """The latest request's numbered items, each with what the session's words and changes since say of it."""
+    latest = latest_request(facts.user_messages)
+    items = facts.request_items
+    if latest is None or not items:
+        return []
+    lines = [f"The user's numbered request (turn {latest.turn}), item by item:"]
+    for item in items:
+        # At the compact levels a changed file goes by its name: its path is under Files Changed.
+        touched = item.changes[:3] if detail <= 1 else [f"`{c.rsplit('/', 1)[-1]}" if c.startswith("`") else c
+                                                         for c in item.changes[:3]]
+        changes = f"; changed {', '.join(touched)}" if touched and item.status != "changed" else ""
+        if item.status == "changed":
+            changes = f": {', '.join(touched)}, {item.evidence}"
+            evidence = ""
+        else:
+            evidence = f": {_one_line(item.evidence, {0: 200, 1: 160, 2: 110, 3: 90}[detail])}"
+        words = f" {_one_line(item.text, _ITEM_TEXT_AT[detail])} —" if _ITEM_TEXT_AT[detail] else ""
+        lines.append(f"- {item.number}.{words} [{item.status}]{evidence}{changes}")
+    return lines
+
+
 def _pending(facts: SessionFacts, detail: int) -> str:
-    lines: list[str] = []
+    lines: list[str] = _request_items(facts, detail)
     if facts.work_items:
         lines += _tracker_items(facts, detail)
     if facts.tasks:

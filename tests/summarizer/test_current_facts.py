@@ -9,7 +9,7 @@ is followed item by item.
 
 from __future__ import annotations
 
-from session_steps import ROOT, edit, read, section, shell, summary_of
+from session_steps import ROOT, edit, read, search, section, shell, summary_of
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 
@@ -179,3 +179,45 @@ def test_without_an_account_the_changed_lines_say_what_the_change_does() -> None
     changed = _path_fix(AssistantMessage(turn=5, text="Let me update the callers of `commitWithMetadata`:"))
     assert ("changed lines: `// Get repo root for path conversion (not cwd, since Claude may be in a subdirectory)`; "
             "`cwd, err := os.Getwd()` → `repoRoot, err := paths.RepoRoot()`") in changed
+
+
+REVIEW = """Can you address the following items:
+
+  1. Redaction consistency - UpdateCommitted relies on caller to redact (works but fragile)
+  2. Missing unit tests for stagedFilesOverlapWithContent
+  3. Duplicated helper submitWithTranscriptPath across tests
+  4. State persistence timing in finalizeAllTurnCheckpoints error paths
+  5. Linear index scan O(n*m) in content_overlap.go - should use map
+  6. CLAUDE.md documentation still references deprecated PhaseActiveCommitted"""
+
+
+def test_a_numbered_request_is_followed_item_by_item_and_silence_is_not_called_not_started() -> None:
+    summary = summary_of(
+        UserMessage(turn=143, text=REVIEW),
+        AssistantMessage(turn=144, text="I'll address each item. Let me start by investigating them in parallel."),
+        search(144, "UpdateCommitted"),
+        AssistantMessage(turn=151, text="Good news - item 4 is fine. And item 6 (CLAUDE.md) is also fine - no "
+                                        "deprecated phase references found."),
+        edit(152, f"{ROOT}/cmd/strategy/content_overlap.go"),
+        AssistantMessage(turn=153, text="**Item 2: Add unit tests for stagedFilesOverlapWithContent**"),
+        edit(156, f"{ROOT}/cmd/strategy/content_overlap_test.go"),
+        AssistantMessage(turn=157, text="**Item 3: Extract duplicated submitWithTranscriptPath helper**"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "The user's numbered request (turn 143), item by item:" in pending
+    lines = {line.split(".", 1)[0].lstrip("- "): line for line in pending.splitlines() if line[2:3].isdigit()}
+    assert "[no evidence either way]: looked up at turn(s) 144" in lines["1"]  # searched for, no verdict
+    assert "[in progress]: \"Item 2: Add unit tests for stagedFilesOverlapWithContent\" (turn 153)" in lines["2"]
+    assert "[in progress]" in lines["3"]
+    assert "[checked]: \"Good news - item 4 is fine.\" (turn 151)" in lines["4"]
+    assert "[changed]: `cmd/strategy/content_overlap.go` (turn 152), no word from the agent on it" in lines["5"]
+    assert "[checked]" in lines["6"]
+    assert "not started" not in pending
+    assert "no evidence either way: 1; in progress: 2, 3; changed: 5" in section(summary, "Next Steps")
+
+
+def test_a_numbered_list_nobody_worked_as_tasks_is_left_to_the_users_words() -> None:
+    steps = "How it breaks:\n1. Attacker ships a directory named `{{ .Env.HOME }}`\n2. Victim opens a shell in it\n"
+    summary = summary_of(UserMessage(turn=1, text=steps), search(2, "setStyle"),
+                         AssistantMessage(turn=3, text="I see how the template is rendered."))
+    assert "numbered request" not in section(summary, "Pending Tasks")
