@@ -298,7 +298,7 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
         if sentence and next_line not in starts:
             marker = comment_mark.match(comment[0])
             quoted = sentence.replace("`", "'")
-            candidates.append((3, comment_at, comment_in,
+            candidates.append((6, comment_at, comment_in,
                                f"`{(marker.group(0).strip() + ' ') if marker else ''}{quoted}`"))
         comment.clear()
 
@@ -338,13 +338,13 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
                 if pairing in unpaired:
                     unpaired.remove(pairing)
                 if before is not None and before != text:
-                    candidates.append((3, new_line, key, _replaced(before, text)))
+                    candidates.append((6, new_line, key, _replaced(before, text)))
                 else:
-                    # A condition or an assignment from a call says more than a bare call.
-                    score = 2 * bool(_CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))) + bool(
-                        _CALL.search(text))
-                    if score:
-                        candidates.append((score, new_line, key, f"`{_code(text)}`"))
+                    # A condition or an assignment from a call says more than a bare call, which says more than a
+                    # line of data (a field, an entry): that one speaks only when nothing else does.
+                    score = 4 * bool(_CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))) + 2 * bool(
+                        _CALL.search(text)) or 1
+                    candidates.append((score, new_line, key, f"`{_code(text)}`"))
         new_line += 1
     if comment:
         close_comment(new_line)
@@ -353,6 +353,9 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
         by_symbol.setdefault(key, []).append((score, at, text))
     best: dict[str, list[str]] = {}
     for key, found_lines in by_symbol.items():
-        top = sorted(found_lines, key=lambda c: (-c[0], c[1]))[:limit]
+        best_score = max(score for score, _, _ in found_lines)
+        # Data lines only where they are all there is.
+        kept = [c for c in found_lines if c[0] > 1 or best_score == 1]
+        top = sorted(kept, key=lambda c: (-c[0], c[1]))[:limit]
         best[key] = [text for _, _, text in sorted(top, key=lambda c: c[1])]
     return best

@@ -23,7 +23,7 @@ from summarizer.sections.changes import symbol_key
 from summarizer.sections.facts import FileFact, SessionFacts
 from summarizer.sections.thread import thread_start
 
-__all__ = ["changed_files", "created_then_moved", "files_of_status", "moved_files", "read_files"]
+__all__ = ["changed_files", "created_then_moved", "files_of_status", "latest_files", "moved_files", "read_files"]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
@@ -198,7 +198,7 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     moved = moved_files(facts)
     new = created_then_moved(facts)
     since = thread_start(facts)
-    describer = _Describer(detail, since, _current(files, since), _latest(files, since))
+    describer = _Describer(detail, since, _current(files, since), latest_files(files, since))
     return "\n".join(describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered)
 
 
@@ -209,7 +209,7 @@ def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> 
     return {f.path for f in changed[:limit]}
 
 
-def _latest(files: list[FileFact], since: int) -> set[str]:
+def latest_files(files: list[FileFact], since: int) -> set[str]:
     """The files of the latest changes: the current thread's, or the session's when the thread changed none yet
     (a question asked about the change just made)."""
     return _current(files, since, _LATEST_FILES) or _current(files, 0, _LATEST_FILES)
