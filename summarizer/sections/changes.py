@@ -208,7 +208,7 @@ _CONTROL = re.compile(r"^(?:\}?\s*else\b|if\b|elif\b|unless\b|case\b|when\b|swit
 _CALL = re.compile(r"[\w.]\(")
 _LOGGING = re.compile(r"\b(?:log(?:ger|ging)?|console|fmt\.Print\w*|print(?:ln|f)?|IO\.(?:puts|inspect)|Logger|"
                       r"slog|debug|tracing|puts|println!|eprintln!)\b\s*[.(!]", re.I)
-_NOISE = re.compile(r"^[\s{}()\[\];,]*$|^(?:end|do|\)\s*\{?|\},?)$")
+_NOISE = re.compile(r"^[\W_]*$|^(?:end|do|\)\s*\{?|\},?)$")  # punctuation alone: `>`, `});`, `]`
 # An assignment in code (spaces around the operator): not an HTML attribute (`id="x"`).
 _LEFT = re.compile(r"^\s*(?P<left>[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*)\s+(?::=|=|<-)\s")
 _MAX_CODE = 110
@@ -239,7 +239,8 @@ def _replaced(before: str, after: str) -> str:
 
 
 # Markup in a template (`class="row"`, `<div`): how it looks, not what the change does.
-_MARKUP = re.compile(r"^\s*(?:</?[\w.:-]+|[\w:@.-]+=[\"'{])")
+_MARKUP = re.compile(r"^\s*(?:<[%/!]?[\w.:-]*|[\w:@.-]+=[\"'{])")
+_DATA = re.compile(r"[=:,({\[]")  # a field, an entry, an argument: not a word of template text
 # A line that only opens a block: `return {`, `bind() {`, `} else {`.
 _OPENER_ONLY = re.compile(r"^(?:\}\s*)?[\w.]*(?:\(\))?\s*[{(\[]\s*$|^(?:return|else|try|do|begin|then)\b\W*$")
 
@@ -343,8 +344,9 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
                     # A condition or an assignment from a call says more than a bare call, which says more than a
                     # line of data (a field, an entry): that one speaks only when nothing else does.
                     score = 4 * bool(_CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))) + 2 * bool(
-                        _CALL.search(text)) or 1
-                    candidates.append((score, new_line, key, f"`{_code(text)}`"))
+                        _CALL.search(text)) or (1 if _DATA.search(text) else 0)
+                    if score:
+                        candidates.append((score, new_line, key, f"`{_code(text)}`"))
         new_line += 1
     if comment:
         close_comment(new_line)
