@@ -78,6 +78,10 @@ class Tracker:
         self.index = index if index is not None else ArtifactIndex()
         self._originals: dict[str, str] = {}
         self._messages = MessageRecorder(self.index)
+        # The calls waiting for their result, as fed (``meta["pending"]`` holds them as JSON, for saving).
+        self._calls: dict[str, ToolCall] = {}
+        # Path lists of ``meta`` as sets: the list each was made from, its length then, the set.
+        self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
         meta = self.index.meta
         if format is not None:
             meta["format"] = format
@@ -134,12 +138,15 @@ class Tracker:
                 "call": event.model_dump(mode="json"),
                 "cwd": meta.get("cwd"),
             }
+            self._calls[event.call_id] = event
         elif isinstance(event, ToolResult):
             pending = meta["pending"].pop(event.call_id, None)
             if pending is None:
                 meta["orphan_results"] += 1
                 return
-            self._apply_call(ToolCall.model_validate(pending["call"]), pending["cwd"], event)
+            # A call fed before a resume is known only from the saved state.
+            call = self._calls.pop(event.call_id, None) or ToolCall.model_validate(pending["call"])
+            self._apply_call(call, pending["cwd"], event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
         elif isinstance(event, Submission):
@@ -377,13 +384,35 @@ class Tracker:
         Called when the file is first seen: a file first seen in a directory
         after ``rm -r`` removed it was made after that.
         """
-        meta = self.index.meta
-        directories = [*meta.get("directories", []), *meta.get("cleared_directories", [])]
-        if not directories:
+        made, cleared = self._directories("directories"), self._directories("cleared_directories")
+        if not made and not cleared:
             return False
         root = self.index.meta.get("root")
         full = key if is_absolute(key) or not root else join(root, key)
-        return any(full.startswith(d.rstrip("/") + "/") for d in directories)
+        # Each directory above ``full`` is the text before one of its slashes ("" for "/").
+        for slash in _slashes(full):
+            above = full[:slash]
+            if above in made or above in cleared:
+                return True
+        return False
+
+    def _directories(self, name: str) -> frozenset[str]:
+        """The directories listed in ``meta[name]``, trailing slashes dropped."""
+        return self._listed(name, strip=True)
+
+    def _listed(self, name: str, *, strip: bool = False) -> frozenset[str]:
+        """``meta[name]``, a list of paths, as a set; rebuilt only when the list changed.
+
+        The lists only grow, replaced whole or appended to, and the one a set
+        was made from is held, so its identity cannot pass to another list.
+        """
+        listed = self.index.meta.get(name, [])
+        kept = self._directory_sets.get(f"{name}:{strip}")
+        if kept is None or kept[0] is not listed or kept[1] != len(listed):
+            entries = frozenset(entry.rstrip("/") for entry in listed) if strip else frozenset(listed)
+            kept = (listed, len(listed), entries)
+            self._directory_sets[f"{name}:{strip}"] = kept
+        return kept[2]
 
     def _add_operation(self, call: ToolCall, op: FileOperation, status: str, result: ToolResult) -> str:
         meta = self.index.meta
@@ -415,8 +444,7 @@ class Tracker:
         node = self.index.graph.nodes.get(f"file:{key}")
         if node is not None and node.get("exists") is not False:
             return False
-        if path.rstrip("/") in self.index.meta.get("directories", []) or key in self.index.meta.get(
-                "listed_directories", []):
+        if path.rstrip("/") in self._listed("directories") or key in self._listed("listed_directories"):
             return True
         if self.index.graph.has_files_under(key):
             return True
@@ -448,3 +476,8 @@ class Tracker:
 def _operation_for(change: ReportedChange) -> FileOperation:
     action = {"created": "create", "modified": "edit", "deleted": "delete"}[change.change]
     return FileOperation(action=action, path=change.path, content=change.content)
+
+
+def _slashes(path: str) -> list[int]:
+    """The offsets of the slashes in ``path``."""
+    return [offset for offset, char in enumerate(path) if char == "/"]
