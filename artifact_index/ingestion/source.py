@@ -18,6 +18,7 @@ one.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import json
 import re
@@ -195,6 +196,18 @@ class Records(Sequence[tuple[int, Any]]):
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         for index in range(len(self)):
             yield self._record(index)
+
+    def first_containing(self, needle: bytes) -> int | None:
+        """The index of the first record whose line holds ``needle``, found in the bytes without parsing.
+
+        A reader that cares only about records of one rare type (a type
+        name is never escaped in JSON) can start there, or skip its pass.
+        """
+        found = self._data.find(needle)
+        if found < 0:
+            return None
+        line_start = self._data.rfind(b"\n", 0, found) + 1
+        return bisect.bisect_left(self._starts, line_start)
 
     def _record(self, index: int) -> tuple[int, Any]:
         data, start = self._data, self._starts[index]

@@ -23,7 +23,17 @@ from artifact_index.facts.decisions import Decision
 from artifact_index.facts.symbols.definitions import Definition, SymbolChange
 from artifact_index.trail.graph import ArtifactGraph
 
-__all__ = ["add_decision", "add_error", "add_symbol_changes", "add_symbols_read", "symbol_node"]
+__all__ = [
+    "add_decision",
+    "add_decision_node",
+    "add_error",
+    "add_error_node",
+    "add_symbol_changes",
+    "add_symbols_read",
+    "link_decision_symbols",
+    "link_error_symbol",
+    "symbol_node",
+]
 
 
 def symbol_node(key: str, name: str, container: str | None) -> str:
@@ -61,27 +71,51 @@ def _symbols_named(graph: ArtifactGraph, name: str, keys: Iterable[str] = ()) ->
 
 
 def add_decision(graph: ArtifactGraph, number: int, decision: Decision) -> str:
+    """A decision node linked to the files and symbols it names."""
+    node = add_decision_node(graph, number, decision)
+    link_decision_symbols(graph, node, decision)
+    return node
+
+
+def add_decision_node(graph: ArtifactGraph, number: int, decision: Decision) -> str:
+    """A decision node linked to the files it names (the files known now)."""
     node = f"decision:{number}"
     fields = decision.model_dump()
     graph.add_node(node, kind="decision", decision_kind=fields.pop("kind"), **fields)
     for key in decision.files:
         if f"file:{key}" in graph:
             graph.add_edge(node, f"file:{key}", kind="names")
+    return node
+
+
+def link_decision_symbols(graph: ArtifactGraph, node: str, decision: Decision) -> None:
+    """Link a decision node to the symbols it names (the symbols known now)."""
     for name in decision.symbols:
         for symbol in _symbols_named(graph, name, decision.files):
             graph.add_edge(node, symbol, kind="names")
-    return node
 
 
 def add_error(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
     """An error node for a ledger entry, linked to its file (and symbol) when known."""
+    node = add_error_node(graph, signature, entry, key)
+    if key is not None and f"file:{key}" in graph:
+        link_error_symbol(graph, node, entry, key)
+    return node
+
+
+def add_error_node(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
+    """An error node for a ledger entry, linked to its file when known."""
     node = f"error:{signature}"
     graph.add_node(node, kind="error", **{k: v for k, v in entry.items() if k != "kind"},
                    error_kind=entry.get("kind"))
     if key is not None and f"file:{key}" in graph:
         graph.add_edge(node, f"file:{key}", kind="located_in")
-        symbol = entry.get("symbol")
-        if isinstance(symbol, str) and symbol:
-            for target in _symbols_named(graph, symbol, [key])[:1]:
-                graph.add_edge(node, target, kind="located_in")
     return node
+
+
+def link_error_symbol(graph: ArtifactGraph, node: str, entry: dict[str, Any], key: str) -> None:
+    """Link an error node placed in file ``key`` to its symbol (among the symbols known now)."""
+    symbol = entry.get("symbol")
+    if isinstance(symbol, str) and symbol:
+        for target in _symbols_named(graph, symbol, [key])[:1]:
+            graph.add_edge(node, target, kind="located_in")

@@ -42,6 +42,33 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             for node, data in self._node.items():
                 self._index(node, data)
 
+    def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The graph as ``networkx.node_link_data(graph, edges="edges")`` gives it, nodes of ``late_kinds`` last.
+
+        Nodes whose adding may be deferred (see
+        :meth:`~artifact_index.trail.index.ArtifactIndex.defer`) come after
+        all others, and each node's edges to them after its edges to the
+        others, so the data does not depend on when deferred work was done.
+        """
+        nodes, successors = self._node, self._succ
+        early = [node for node, data in nodes.items() if data.get("kind") not in late_kinds]
+        late = [node for node, data in nodes.items() if data.get("kind") in late_kinds]
+        edges: list[dict[str, Any]] = []
+        for source in early + late:
+            targets = successors[source]
+            for wanted_late in (False, True):
+                for target, keyed in targets.items():
+                    if (nodes[target].get("kind") in late_kinds) is wanted_late:
+                        edges.extend({**data, "source": source, "target": target, "key": key}
+                                     for key, data in keyed.items())
+        return {
+            "directed": True,
+            "multigraph": True,
+            "graph": self.graph,
+            "nodes": [{**nodes[node], "id": node} for node in early + late],
+            "edges": edges,
+        }
+
     @classmethod
     def from_node_link(cls, data: dict[str, Any]) -> ArtifactGraph:
         """The graph ``networkx.node_link_data(graph, edges="edges")`` described, its nodes and edges in order.

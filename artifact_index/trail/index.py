@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import networkx as nx
@@ -41,6 +42,8 @@ __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "Symbol
 FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
 CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
 STATE_VERSION = 1
+# The kinds of node only deferred work adds (see ArtifactIndex.defer).
+_DEFERRED_KINDS = frozenset({"symbol"})
 
 
 class OperationEntry(BaseModel):
@@ -143,11 +146,47 @@ class ArtifactIndex:
             graph = ArtifactGraph()
         elif not isinstance(graph, ArtifactGraph):
             graph = ArtifactGraph(graph)
-        self.graph: ArtifactGraph = graph
+        self._graph: ArtifactGraph = graph
+        self._pending: deque[Callable[[], None]] = deque()
         self.ledger = ledger if ledger is not None else ErrorLedger()
         self.meta: dict[str, Any] = meta if meta is not None else {
             "format": None, "root": None, "session_id": None, "op_count": 0,
         }
+
+    # -- the graph and the work deferred on it -------------------------------------
+    @property
+    def graph(self) -> ArtifactGraph:
+        """The whole graph, with every deferred piece of symbol work done first (see :meth:`defer`)."""
+        self.settle()
+        return self._graph
+
+    @property
+    def fed_graph(self) -> ArtifactGraph:
+        """The graph as fed so far, without waiting for deferred work.
+
+        Its file, operation, turn, decision and error nodes are current; the
+        symbol nodes and the edges to them may still be owed.  The tracker
+        works on this graph; queries of files and operations read it too.
+        """
+        return self._graph
+
+    def defer(self, work: Callable[[], None]) -> None:
+        """Do ``work`` on the graph when its symbols are next asked for, in the order deferred.
+
+        Finding the definitions a read showed or a change touched means
+        parsing the file with tree-sitter, the largest part of indexing, and
+        ``files`` never needs it.  The work only adds symbol nodes and the
+        edges to them, reads nothing but those and what it was given, and
+        runs in the order it was deferred: the graph it leaves is the one
+        doing it at once would have left.
+        """
+        self._pending.append(work)
+
+    def settle(self) -> None:
+        """Do the deferred work now, letting go of each piece (and the texts it holds) once done."""
+        pending = self._pending
+        while pending:
+            pending.popleft()()
 
     # -- identity -------------------------------------------------------------
     @property
@@ -163,19 +202,19 @@ class ArtifactIndex:
     # -- nodes ----------------------------------------------------------------
     def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
-        return self.graph.nodes_of_kind(kind)
+        return (self.graph if kind == "symbol" else self._graph).nodes_of_kind(kind)
 
     def file_node(self, key: str) -> dict[str, Any] | None:
-        data = self.graph.nodes.get(f"file:{key}")
+        data = self._graph.nodes.get(f"file:{key}")
         return dict(data) if data is not None else None
 
     def operations_on(self, key: str) -> list[dict[str, Any]]:
         """Operations that touched file ``key``, in order."""
         node = f"file:{key}"
-        if node not in self.graph:
+        if node not in self._graph:
             return []
-        ops = [dict(self.graph.nodes[op]) for op, _ in self.graph.in_edges(node)
-               if self.graph.nodes[op].get("kind") == "operation"]
+        ops = [dict(self._graph.nodes[op]) for op, _ in self._graph.in_edges(node)
+               if self._graph.nodes[op].get("kind") == "operation"]
         return sorted(ops, key=lambda op: int(op["seq"]))
 
     # -- status ---------------------------------------------------------------
@@ -259,7 +298,7 @@ class ArtifactIndex:
             return None
         keys = record.get("files")
         files = None if keys is None else [
-            str(self.graph.nodes[f"file:{k}"].get("display") or k) if f"file:{k}" in self.graph else str(k)
+            str(self._graph.nodes[f"file:{k}"].get("display") or k) if f"file:{k}" in self._graph else str(k)
             for k in keys
         ]
         return {**record, "files": files}
@@ -275,7 +314,7 @@ class ArtifactIndex:
         """
         key = file_key(path, None, self.root)
         for spelled in (path, key):
-            named: dict[str, Any] | None = self.graph.nodes.get(f"file:{spelled}")
+            named: dict[str, Any] | None = self._graph.nodes.get(f"file:{spelled}")
             if named is not None:
                 return named
         for _, data in self.nodes_of_kind("file"):
@@ -319,14 +358,14 @@ class ArtifactIndex:
     def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
         """``(path, operation)`` pairs of the operations performed in ``turn``."""
         node = f"turn:{turn}"
-        if node not in self.graph:
+        if node not in self._graph:
             return []
         out: list[tuple[str, OperationEntry]] = []
-        for _, op in self.graph.out_edges(node):
-            for _, target, edge in self.graph.out_edges(op, data=True):
+        for _, op in self._graph.out_edges(node):
+            for _, target, edge in self._graph.out_edges(op, data=True):
                 if edge.get("kind") == "touched" and edge.get("role") != "dest":
-                    path = str(self.graph.nodes[target]["path"])
-                    entry = next(e for e in self._entry(path, self.graph.nodes[target]).ops
+                    path = str(self._graph.nodes[target]["path"])
+                    entry = next(e for e in self._entry(path, self._graph.nodes[target]).ops
                                  if e.turn == turn)
                     out.append((path, entry))
         return out
@@ -381,6 +420,7 @@ class ArtifactIndex:
 
     def errors(self) -> list[dict[str, Any]]:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
+        self.settle()  # the symbols errors lie in are found with the others
         symbols = self.meta.get("error_symbols", {})
         return [_error_json(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
 
@@ -400,15 +440,15 @@ class ArtifactIndex:
         changed: dict[str, None] = {}
         for turn in range(entry.last_turn + 1, entry.resolved_turn + 1):
             node = f"turn:{turn}"
-            if node not in self.graph:
+            if node not in self._graph:
                 continue
-            for _, op in self.graph.out_edges(node):
-                data = self.graph.nodes[op]
+            for _, op in self._graph.out_edges(node):
+                data = self._graph.nodes[op]
                 if data.get("action") in ("read", "unknown", "shell") or data.get("result") == "failure":
                     continue
-                for _, target, edge in self.graph.out_edges(op, data=True):
+                for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
-                        file = self.graph.nodes[target]
+                        file = self._graph.nodes[target]
                         changed[str(file.get("display") or file["path"])] = None
         paths = list(changed)
         if entry.file:
@@ -422,6 +462,7 @@ class ArtifactIndex:
         original = self.ledger.original
         if original is None:
             return None
+        self.settle()
         return _error_json(original, self.meta.get("error_symbols", {}), self._fixes(original))
 
     def tests(self) -> list[dict[str, Any]]:
@@ -439,7 +480,7 @@ class ArtifactIndex:
     # -- serialisation --------------------------------------------------------
     def to_state(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
-        data = nx.node_link_data(self.graph, edges="edges")
+        data = self.graph.to_node_link(late_kinds=_DEFERRED_KINDS)
         state: dict[str, Any] = redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
                                              "ledger": self.ledger.model_dump(mode="json")})
         return state

@@ -273,7 +273,7 @@ class GitModel:
         if path is None:
             return None
         key = self._key(path)
-        node = self.index.graph.nodes.get(f"file:{key}")
+        node = self.index.fed_graph.nodes.get(f"file:{key}")
         written = self.state["diffs"].get(key)
         if written is not None:
             last_change = max((int(op["seq"]) for op in self.index.operations_on(key)

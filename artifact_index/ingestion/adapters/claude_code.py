@@ -52,7 +52,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.source import Records, Source
 from artifact_index.ingestion.vocabulary import operations_for
 
 __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
@@ -120,9 +120,14 @@ def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str
     the oldest message the person typed.  One still waiting when the
     transcript ends is listed where it was typed.
     """
+    # Nothing waits before the first enqueue: most sessions queue nothing, and skip the whole pass.
+    start = records.first_containing(b'"queue-operation"') if isinstance(records, Records) else 0
+    if start is None:
+        return {}
     waiting: list[tuple[int, str]] = []
     delivered: dict[int, list[str]] = {}
-    for index, (_, record) in enumerate(records):
+    for index in range(start, len(records)):
+        record = records[index][1]
         if not isinstance(record, dict):
             continue
         if record.get("type") == "user" and waiting:

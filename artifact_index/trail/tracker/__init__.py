@@ -22,6 +22,7 @@ tells the git and work-state models), :mod:`.stash` (``git reset --hard`` and
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from artifact_index.facts.tasks import Task, apply_task_call
@@ -38,7 +39,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.trail.annotations import add_error
+from artifact_index.trail.annotations import add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
@@ -62,7 +63,7 @@ from artifact_index.trail.tracker.shell_calls import (
     follow_shell,
 )
 from artifact_index.trail.tracker.stash import restore_all, stash_entry, unstash
-from artifact_index.trail.tracker.symbol_trail import learn_from_read, record_symbols, symbol_at
+from artifact_index.trail.tracker.symbol_trail import learn_from_read, record_symbols, symbol_in
 from artifact_index.trail.verification import record_check_runs
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
@@ -78,6 +79,10 @@ class Tracker:
         self.index = index if index is not None else ArtifactIndex()
         self._originals: dict[str, str] = {}
         self._messages = MessageRecorder(self.index)
+        # The calls waiting for their result, as fed (``meta["pending"]`` holds them as JSON, for saving).
+        self._calls: dict[str, ToolCall] = {}
+        # Path lists of ``meta`` as sets: the list each was made from, its length then, the set.
+        self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
         meta = self.index.meta
         if format is not None:
             meta["format"] = format
@@ -134,12 +139,15 @@ class Tracker:
                 "call": event.model_dump(mode="json"),
                 "cwd": meta.get("cwd"),
             }
+            self._calls[event.call_id] = event
         elif isinstance(event, ToolResult):
             pending = meta["pending"].pop(event.call_id, None)
             if pending is None:
                 meta["orphan_results"] += 1
                 return
-            self._apply_call(ToolCall.model_validate(pending["call"]), pending["cwd"], event)
+            # A call fed before a resume is known only from the saved state.
+            call = self._calls.pop(event.call_id, None) or ToolCall.model_validate(pending["call"])
+            self._apply_call(call, pending["cwd"], event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
             if isinstance(event, AssistantMessage) and event.text.strip():
@@ -150,8 +158,8 @@ class Tracker:
 
     def _touch_turn(self, turn: int) -> None:
         node = f"turn:{turn}"
-        if turn and node not in self.index.graph:
-            self.index.graph.add_node(node, kind="turn", turn=turn)
+        if turn and node not in self.index.fed_graph:
+            self.index.fed_graph.add_node(node, kind="turn", turn=turn)
 
     # -- tool calls -----------------------------------------------------------------
     def _apply_call(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
@@ -184,16 +192,29 @@ class Tracker:
         if commands:
             record_check_runs(self.index.meta, commands[0], call.turn, passed=succeeded is True and not touched,
                               errors=[entry.signature for entry in touched])
+        graph = self.index.fed_graph
         for entry in touched:
             node = f"error:{entry.signature}"
-            if node in self.index.graph:
+            if node in graph:
                 continue
             key = self._key(entry.file, cwd) if entry.file else None
-            symbol = entry.symbol or symbol_at(self.index.graph, key, entry.line)
-            if symbol and not entry.symbol:
-                self.index.meta.setdefault("error_symbols", {})[entry.signature] = symbol
-            add_error(self.index.graph, entry.signature, {"message": entry.message, "kind": entry.kind,
-                                                          "line": entry.line, "symbol": symbol}, key)
+            attributes = {"message": entry.message, "kind": entry.kind, "line": entry.line, "symbol": entry.symbol}
+            add_error_node(graph, entry.signature, attributes, key)
+            if key is not None and f"file:{key}" in graph:
+                # Which definition holds the error (from the file as it is now) and the symbol
+                # node it names (among those known now) are found when symbols are asked for.
+                content = graph.nodes[f"file:{key}"].get("content")
+                self.index.defer(partial(self._place_error, node, entry.signature, key, content, entry.line))
+
+    def _place_error(self, node: str, signature: str, key: str, content: str | None, line: int | None) -> None:
+        graph = self.index.fed_graph
+        attributes = graph.nodes[node]
+        if not attributes["symbol"]:
+            symbol = symbol_in(content, key, line)
+            if symbol:
+                self.index.meta.setdefault("error_symbols", {})[signature] = symbol
+                attributes["symbol"] = symbol
+        link_error_symbol(graph, node, attributes, key)
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
         # Each agent keeps its own list: a sub-agent's plan never replaces the
@@ -259,7 +280,7 @@ class Tracker:
                 listed.append(key)
             return set()
         file = self._file(key, op.path, op_node)
-        self.index.graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
+        self.index.fed_graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
         if status == "failure":
             if op.action == "edit" and result.failure in _FAILURES_PROVING_EXISTENCE and self._is_fresh(key):
                 file["existed_before"] = True
@@ -271,7 +292,7 @@ class Tracker:
             file["read"] = True
             add_source(file, op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
-            learn_from_read(self.index.graph, file, key, op, op_node, result.output, single=single)
+            learn_from_read(self.index, file, key, op, op_node, result.output, single=single)
             return touched
         add_source(file, op.source)
         if file["content"] is None and key in self._originals:
@@ -309,7 +330,7 @@ class Tracker:
             dest_key = self._key(op.dest, op.cwd or cwd)
             touched.add(dest_key)
             dest = self._file(dest_key, op.dest, op_node)
-            self.index.graph.add_edge(op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest")
+            self.index.fed_graph.add_edge(op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest")
             add_source(dest, op.source)
             if dest["existed_before"] is None and not dest["changed"] and not dest["read"]:
                 dest["existed_before"] = False
@@ -322,7 +343,7 @@ class Tracker:
                 file["exists"] = False
                 file["content"] = None
                 dest["renamed_from"] = file.get("display") or key
-                self.index.graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
+                self.index.fed_graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
             else:
                 return touched
         file["changed"] = True
@@ -330,7 +351,7 @@ class Tracker:
             file["depth"] = int(file["depth"]) + 1
         update_restored(file)
         existed = existed_then if was_changed else file["existed_before"]
-        record_symbols(self.index.graph, op_node, key, op, before if existed is not False else None, file["content"],
+        record_symbols(self.index, op_node, key, op, before if existed is not False else None, file["content"],
                        existed)
         return touched
 
@@ -345,7 +366,7 @@ class Tracker:
                 if self._is_fresh(key):
                     fresh.add(key)
                 self._apply(call, _operation_for(change), cwd, result)
-            node = self.index.graph.nodes[f"file:{key}"]
+            node = self.index.fed_graph.nodes[f"file:{key}"]
             if key in fresh:
                 node["existed_before"] = change.change != "created"
             if change.change == "deleted":
@@ -363,16 +384,16 @@ class Tracker:
 
     def _changed(self, path: str, cwd: str | None) -> bool:
         """Whether the session has changed the file ``path`` names (as a tool's output spells it) so far."""
-        node = self.index.graph.nodes.get(f"file:{self._key(path, cwd)}")
+        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, cwd)}")
         return bool(node and node.get("changed"))
 
     def _is_fresh(self, key: str) -> bool:
-        node = self.index.graph.nodes.get(f"file:{key}")
+        node = self.index.fed_graph.nodes.get(f"file:{key}")
         return node is None or (not node["changed"] and not node["read"] and node["existed_before"] is None)
 
     def _file(self, key: str, spelled: str, op_node: str) -> dict[str, Any]:
         node = f"file:{key}"
-        graph = self.index.graph
+        graph = self.index.fed_graph
         if node not in graph:
             display = spelled if is_absolute(key) and is_absolute(spelled) else None
             existed_before = False if self._in_new_directory(key) else None
@@ -386,20 +407,42 @@ class Tracker:
         Called when the file is first seen: a file first seen in a directory
         after ``rm -r`` removed it was made after that.
         """
-        meta = self.index.meta
-        directories = [*meta.get("directories", []), *meta.get("cleared_directories", [])]
-        if not directories:
+        made, cleared = self._directories("directories"), self._directories("cleared_directories")
+        if not made and not cleared:
             return False
         root = self.index.meta.get("root")
         full = key if is_absolute(key) or not root else join(root, key)
-        return any(full.startswith(d.rstrip("/") + "/") for d in directories)
+        # Each directory above ``full`` is the text before one of its slashes ("" for "/").
+        for slash in _slashes(full):
+            above = full[:slash]
+            if above in made or above in cleared:
+                return True
+        return False
+
+    def _directories(self, name: str) -> frozenset[str]:
+        """The directories listed in ``meta[name]``, trailing slashes dropped."""
+        return self._listed(name, strip=True)
+
+    def _listed(self, name: str, *, strip: bool = False) -> frozenset[str]:
+        """``meta[name]``, a list of paths, as a set; rebuilt only when the list changed.
+
+        The lists only grow, replaced whole or appended to, and the one a set
+        was made from is held, so its identity cannot pass to another list.
+        """
+        listed = self.index.meta.get(name, [])
+        kept = self._directory_sets.get(f"{name}:{strip}")
+        if kept is None or kept[0] is not listed or kept[1] != len(listed):
+            entries = frozenset(entry.rstrip("/") for entry in listed) if strip else frozenset(listed)
+            kept = (listed, len(listed), entries)
+            self._directory_sets[f"{name}:{strip}"] = kept
+        return kept[2]
 
     def _add_operation(self, call: ToolCall, op: FileOperation, status: str, result: ToolResult) -> str:
         meta = self.index.meta
         meta["op_count"] += 1
         seq = meta["op_count"]
         node = f"op:{seq}"
-        self.index.graph.add_node(
+        self.index.fed_graph.add_node(
             node, kind="operation", seq=seq, turn=call.turn, call_id=call.call_id, tool=call.tool,
             action=op.action, source=op.source, result=status,
             failure=result.failure if status == "failure" else None,
@@ -407,7 +450,7 @@ class Tracker:
             detail=op.detail, dest=op.dest, sidechain=call.sidechain,
         )
         if call.turn:
-            self.index.graph.add_edge(f"turn:{call.turn}", node, kind="performed")
+            self.index.fed_graph.add_edge(f"turn:{call.turn}", node, kind="performed")
         return node
 
     # -- ShellContext -------------------------------------------------------------
@@ -415,32 +458,31 @@ class Tracker:
         scratch = self.index.meta.get("scratch", {})
         if path in scratch:
             return str(scratch[path])
-        node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
+        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, None)}")
         return node.get("content") if node else None
 
     def is_directory(self, path: str) -> bool | None:
         """True for a directory the session made or holds tracked files, False for an existing file."""
         key = self._key(path, None).rstrip("/")
-        node = self.index.graph.nodes.get(f"file:{key}")
+        node = self.index.fed_graph.nodes.get(f"file:{key}")
         if node is not None and node.get("exists") is not False:
             return False
-        if path.rstrip("/") in self.index.meta.get("directories", []) or key in self.index.meta.get(
-                "listed_directories", []):
+        if path.rstrip("/") in self._listed("directories") or key in self._listed("listed_directories"):
             return True
-        if self.index.graph.has_files_under(key):
+        if self.index.fed_graph.has_files_under(key):
             return True
         return None
 
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""
-        node = self.index.graph.nodes.get(f"file:{self._key(path, None)}")
+        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, None)}")
         value = node.get("existed_before") if node else None
         return value if isinstance(value, bool) else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"
         root = self.index.meta.get("root")
-        graph = self.index.graph
+        graph = self.index.fed_graph
         files = graph.nodes_of_kind("file") if prefix == "./" else graph.files_under(prefix[:-1])
         out = []
         for _, data in files:
@@ -457,3 +499,8 @@ class Tracker:
 def _operation_for(change: ReportedChange) -> FileOperation:
     action = {"created": "create", "modified": "edit", "deleted": "delete"}[change.change]
     return FileOperation(action=action, path=change.path, content=change.content)
+
+
+def _slashes(path: str) -> list[int]:
+    """The offsets of the slashes in ``path``."""
+    return [offset for offset, char in enumerate(path) if char == "/"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from artifact_index.facts.decisions import KnownPaths, extract_decisions
 from artifact_index.ingestion.events import AssistantMessage, CompactionBoundary, UserMessage
-from artifact_index.trail.annotations import add_decision
+from artifact_index.trail.annotations import add_decision_node, link_decision_symbols
 from artifact_index.trail.index import ArtifactIndex
 
 __all__ = ["MessageRecorder"]
@@ -35,10 +37,12 @@ class MessageRecorder:
             meta["last_assistant"] = {"turn": event.turn, "text": event.text}
             for decision in extract_decisions(event.text, event.turn, self._known_paths()):
                 meta["decision_count"] = meta.get("decision_count", 0) + 1
-                add_decision(self.index.graph, meta["decision_count"], decision)
+                node = add_decision_node(self.index.fed_graph, meta["decision_count"], decision)
+                # The symbols it names are found among those known now, once they are.
+                self.index.defer(partial(link_decision_symbols, self.index.fed_graph, node, decision))
 
     def _known_paths(self) -> KnownPaths:
-        graph = self.index.graph
+        graph = self.index.fed_graph
         files = graph.count_of_kind("file")
         if files > self._paths_seen:
             self._paths.update(str(d["path"]) for _, d in graph.nodes_of_kind("file", since=self._paths_seen))

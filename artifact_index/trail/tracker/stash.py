@@ -30,7 +30,7 @@ def restore_all(index: ArtifactIndex, op_node: str, call_id: str, detail: str | 
             data["content"] = None
         else:
             continue
-        index.graph.add_edge(op_node, node, kind="touched", action="restore")
+        index.fed_graph.add_edge(op_node, node, kind="touched", action="restore")
 
 
 def stash_entry(meta: dict[str, Any], call_id: str) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def unstash(index: ArtifactIndex, op_node: str, detail: str | None) -> set[str]:
         return set()
     if not stashes:
         # A stash made before the session: what it holds is not known.
-        index.graph.nodes[op_node].update(
+        index.fed_graph.nodes[op_node].update(
             action="unknown", detail=f"git stash {detail} brings back a stash from before the session")
         return set()
     entry = stashes[-1] if detail == "apply" else stashes.pop()
@@ -59,8 +59,8 @@ def unstash(index: ArtifactIndex, op_node: str, detail: str | None) -> set[str]:
     touched = set()
     for key, saved in entry["files"].items():
         node = f"file:{key}"
-        if node in index.graph:
-            index.graph.nodes[node].update(saved)
-            index.graph.add_edge(op_node, node, kind="touched", action="unstash")
+        if node in index.fed_graph:
+            index.fed_graph.nodes[node].update(saved)
+            index.fed_graph.add_edge(op_node, node, kind="touched", action="unstash")
             touched.add(key)
     return touched

@@ -1,7 +1,16 @@
-"""Which definitions each read showed and each change added, modified or removed, from what is known."""
+"""Which definitions each read showed and each change added, modified or removed, from what is known.
+
+What a read showed of the file is kept at once (later edits apply to it);
+finding the definitions, which parses the text with tree-sitter, is
+deferred to when symbols are asked for (:meth:`ArtifactIndex.defer`), with
+everything it needs taken now: the texts as they are at this point, and
+the window an edit applies to.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from artifact_index.facts.symbols.definitions import (
@@ -15,21 +24,24 @@ from artifact_index.ingestion.patches import diff_sides
 from artifact_index.trail.annotations import add_symbol_changes, add_symbols_read
 from artifact_index.trail.contents import parse_read_output
 from artifact_index.trail.graph import ArtifactGraph
+from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["learn_from_read", "record_symbols", "symbol_at"]
+__all__ = ["learn_from_read", "record_symbols", "symbol_in"]
 
 
 def learn_from_read(
-    graph: ArtifactGraph, file: dict[str, Any], key: str, op: FileOperation, op_node: str, output: str,
+    index: ArtifactIndex, file: dict[str, Any], key: str, op: FileOperation, op_node: str, output: str,
     *, single: bool,
 ) -> None:
-    """Keep what a read showed of the file, and which definitions it showed.
+    """Keep what a read showed of the file, and (deferred) which definitions it showed.
 
     ``single``: the output shows this read alone, so it is the file's text.
     """
     # A view from line 1 with no end (`view_range: [1, -1]`) asks for the whole file too.
     whole = (op.start_line or 1) == 1 and op.end_line is None
     window = parse_read_output(output, whole_file_hint=whole)
+    start: int | None
+    end: int | None
     if window is not None and single:
         if window.is_whole_file:
             file["content"] = window.text()
@@ -37,42 +49,60 @@ def learn_from_read(
         elif file["content"] is None:
             windows = [w for w in file.get("windows", []) if w[0] != window.start]
             file["windows"] = sorted([*windows, [window.start, list(window.lines)]])
-        seen = symbols_in_range(window.text(), key, window.start, window.end, first_line=window.start)
+        text, start, end, first_line = window.text(), window.start, window.end, window.start
     elif file["content"] is not None:
-        seen = symbols_in_range(file["content"], key, op.start_line, op.end_line)
+        text, start, end, first_line = file["content"], op.start_line, op.end_line, 1
     else:
         return
-    add_symbols_read(graph, op_node, key, seen)
+    index.defer(partial(_record_read, index.fed_graph, op_node, key, text, start, end, first_line))
+
+
+def _record_read(graph: ArtifactGraph, op_node: str, key: str, text: str, start: int | None, end: int | None,
+                 first_line: int) -> None:
+    add_symbols_read(graph, op_node, key, symbols_in_range(text, key, start, end, first_line=first_line))
 
 
 def record_symbols(
-    graph: ArtifactGraph, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None,
+    index: ArtifactIndex, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None,
     existed: bool | None,
 ) -> None:
-    """The definitions one change added, modified or removed, from what is known."""
+    """(Deferred) the definitions one change added, modified or removed, from what is known."""
     if op.action in ("move", "copy", "undo", "restore", "unknown"):
         return
+    graph = index.fed_graph
+    changes: Callable[[], list[SymbolChange]]
     if op.action == "delete":
-        changes = changed_symbols(before, None, key) if before is not None else _known_definitions(graph, key)
+        if before is not None:
+            changes = partial(changed_symbols, before, None, key)
+        else:
+            changes = partial(_known_definitions, graph, key)
     elif (before is not None or existed is False) and after is not None:
-        changes = changed_symbols(before, after, key)
+        changes = partial(changed_symbols, before, after, key)
     elif op.action == "edit" and (op.old is not None or op.new is not None):
+        # The window the edit landed in is the one holding its text now: windows change with later edits.
         context = before or after or _window_holding(graph, key, op.new, op.old)
-        changes = symbols_in_edit(op.old, op.new, key, context=context)
+        changes = partial(symbols_in_edit, op.old, op.new, key, context=context)
     elif op.action == "edit" and op.diff:
-        old, new = diff_sides(op.diff)
-        changes = symbols_in_edit(old, new, key, context=before or after)
+        changes = partial(_symbols_in_diff, op.diff, key, before or after)
     else:
-        changes = []
-    add_symbol_changes(graph, op_node, key, changes)
+        changes = list
+    index.defer(partial(_record_changes, graph, op_node, key, changes))
 
 
-def symbol_at(graph: ArtifactGraph, key: str | None, line: int | None) -> str | None:
-    """The innermost definition around ``line`` of a file whose content is known."""
-    node = graph.nodes.get(f"file:{key}") if key else None
-    if node is None or line is None or node.get("content") is None:
+def _record_changes(graph: ArtifactGraph, op_node: str, key: str, changes: Callable[[], list[SymbolChange]]) -> None:
+    add_symbol_changes(graph, op_node, key, changes())
+
+
+def _symbols_in_diff(diff: str, key: str, context: str | None) -> list[SymbolChange]:
+    old, new = diff_sides(diff)
+    return symbols_in_edit(old, new, key, context=context)
+
+
+def symbol_in(content: str | None, key: str, line: int | None) -> str | None:
+    """The innermost definition around ``line`` of ``content``, the file ``key``, when it is known."""
+    if content is None or line is None:
         return None
-    around = symbols_in_range(node["content"], str(key), line, line)
+    around = symbols_in_range(content, key, line, line)
     if not around:
         return None
     inner = min(around, key=lambda d: d.end_line - d.start_line)

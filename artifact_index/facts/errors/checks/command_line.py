@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 
@@ -56,6 +57,14 @@ def segments(command: str) -> list[tuple[bool, list[str]]]:
     ``piped`` is True when the command reads the previous one's output
     (``... | tail -20``).
     """
+    return [(piped, list(words)) for piped, words in _segments(command)]
+
+
+# The ledger, the test results, the work items and the failure reader all ask
+# for the segments of the command a result belongs to: tokenising it once (shlex
+# is slow) serves them all.
+@functools.lru_cache(maxsize=256)
+def _segments(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
     result: list[tuple[bool, list[str]]] = []
     current: list[str] = []
     piped = False
@@ -77,7 +86,7 @@ def segments(command: str) -> list[tuple[bool, list[str]]]:
         i += 1
     if current:
         result.append((piped, current))
-    return result
+    return tuple((piped, tuple(words)) for piped, words in result)
 
 
 def word_set(text: str) -> frozenset[str]:
