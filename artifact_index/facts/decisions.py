@@ -120,8 +120,14 @@ def _tool_choice(sentence: str) -> bool:
 
 def _kind(sentence: str) -> DecisionKind | None:
     plain = sentence.replace("’", "'")
-    if _HEDGE.search(plain) or _PROCESS.search(plain):
+    kind = _stated_kind(plain)
+    # A hedge or a step of the work is no decision; looked for only in the few sentences that state one.
+    if kind is None or _HEDGE.search(plain) or _PROCESS.search(plain):
         return None
+    return kind
+
+
+def _stated_kind(plain: str) -> DecisionKind | None:
     if _ROOT_CAUSE.search(plain):
         return "root-cause"
     unquoted = _QUOTED.sub('""', plain)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks"]
+__all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks", "reads_task_list"]
 
 TaskStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 
@@ -82,6 +82,14 @@ def _checklist(text: str, turn: int) -> list[Task] | None:
     return tasks or None
 
 
+_LIST_EDITORS = frozenset({"taskcreate", "taskupdate"})
+
+
+def reads_task_list(tool: str) -> bool:
+    """Whether :func:`apply_task_call` needs the current list for a call of ``tool`` (other tools replace it)."""
+    return tool.lower() in _LIST_EDITORS
+
+
 def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], turn: int,
                     result: str = "") -> list[Task] | None:
     """The task list after a call of ``tool``, or None when the call is not about tasks."""
@@ -90,7 +98,7 @@ def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], t
         return _replace(arguments.get("todos"), turn, ("content", "title", "description", "task"))
     if name == "update_plan":
         return _replace(arguments.get("plan"), turn, ("step", "content", "title"))
-    if name == "taskcreate":
+    if name == "taskcreate":  # this one and taskupdate edit the current list: see _LIST_EDITORS
         subject = arguments.get("subject") or arguments.get("description") or arguments.get("title")
         if not isinstance(subject, str):
             return None

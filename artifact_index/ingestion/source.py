@@ -102,6 +102,8 @@ class Source:
             stripped = self.text.lstrip()
             if not stripped or stripped[0] not in "[{":
                 return None
+        if _first_line_is_a_whole_value(self.data):
+            return None  # several values: JSON lines, not a document
         try:
             return orjson.loads(self.data)
         except orjson.JSONDecodeError as exc:
@@ -214,6 +216,25 @@ class Records(Sequence[tuple[int, Any]]):
         end = data.find(b"\n", start)
         values, _ = _parse_line(data[start:] if end == -1 else data[start:end], self._errors)
         return self._numbers[index], values[self._picks[index]]
+
+
+def _first_line_is_a_whole_value(data: bytes) -> bool:
+    """Whether the first line holds a complete JSON value and something follows it: JSON lines.
+
+    Parsing the whole of a long JSON-lines file as one document would also
+    fail there, but only after orjson has read every byte of it.
+    """
+    stripped = data.lstrip(b" \t\r\n")  # what JSON calls whitespace, nothing more
+    if stripped[:1] not in (b"{", b"["):
+        return False
+    end = stripped.find(b"\n")
+    if end < 0 or not stripped[end:].strip():
+        return False
+    try:
+        orjson.loads(stripped[:end])
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 # orjson's message when a complete value is followed by more (the standard library's "Extra data").

@@ -6,9 +6,12 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.adapters.codex import CodexAdapter
+from artifact_index.ingestion.adapters.codex import outputs as codex_outputs
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -245,3 +248,12 @@ def test_patch_applied_outside_any_call_of_the_file(session: tuple[list[Event], 
     assert [(r.path, r.change) for r in result.reported] == [
         ("/home/dev/shop/web/templates/base.html", "created")
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["\n", "\r", "\r\n", "\x0b", "\x1c", "\x85", "\u2028", "x", "x" * 300, "Output:"]),
+                max_size=60))
+def test_the_header_of_an_output_is_read_from_its_first_lines_only(pieces: list[str]) -> None:
+    # Long outputs are not split whole to find the header: the first lines must be the same.
+    text = "".join(pieces)
+    assert codex_outputs._head(text, 8) == text.splitlines()[:8]

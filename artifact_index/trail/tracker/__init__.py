@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from artifact_index.facts.tasks import Task, apply_task_call
+from artifact_index.facts.tasks import Task, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -222,7 +222,8 @@ class Tracker:
         meta = self.index.meta
         lists: dict[str, list[dict[str, Any]]] = meta.setdefault("task_lists", {})
         agent = call.sidechain or ""
-        current = [Task.model_validate(t) for t in lists.get(agent, [])]
+        # Most calls are no task call: the saved list is read back only for the calls that edit it.
+        current = [Task.model_validate(t) for t in lists.get(agent, [])] if reads_task_list(call.tool) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is None:
             return

@@ -30,8 +30,23 @@ class Output:
     running_session: str | None = None
 
 
-def _header_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    for line in text.splitlines()[:8]:
+_HEADER_LINES = 8
+
+
+def _head(text: str, count: int) -> list[str]:
+    """``text.splitlines()[:count]``, without splitting the whole of a long output."""
+    size = 1024
+    while size < len(text):
+        lines = text[:size].splitlines()
+        if len(lines) > count:
+            # A break follows the count-th line inside the prefix: those lines are whole.
+            return lines[:count]
+        size *= 4
+    return text.splitlines()[:count]
+
+
+def _header_match(lines: list[str], pattern: re.Pattern[str]) -> re.Match[str] | None:
+    for line in lines:
         if line.strip() == "Output:":
             break
         found = pattern.match(line)
@@ -59,11 +74,13 @@ def parse_output(raw: Any) -> Output:
             code = metadata.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 exit_code = code
+    # Only the header is read, the first lines before "Output:".
+    head = _head(text, _HEADER_LINES)
     if exit_code is None:
-        found = _header_match(text, _EXITED) or _header_match(text, _EXIT_CODE)
+        found = _header_match(head, _EXITED) or _header_match(head, _EXIT_CODE)
         if found:
             exit_code = int(found.group(1))
-    running = _header_match(text, _RUNNING)
+    running = _header_match(head, _RUNNING)
     return Output(text, exit_code, running.group(1) if running else None)
 
 
