@@ -170,7 +170,7 @@ def test_no_output_of_any_command_holds_a_planted_secret(
 
 
 def _request_body(tmp_path: Path) -> Path:
-    """An Anthropic request whose user text, tool input, tool output and written file hold all nine secrets."""
+    """An Anthropic request whose user text, tool input, tool output, written file and tool definition hold secrets."""
     messages: list[dict[str, Any]] = [{"role": "user", "content": f"Set up the service.\n{SECRETS[0].context}"}]
     for number, secret in enumerate(SECRETS):
         call = f"toolu_{number:02d}"
@@ -185,8 +185,12 @@ def _request_body(tmp_path: Path) -> Path:
     messages += [{"role": "assistant", "content": [{"type": "text", "text": "All written."}]},
                  {"role": "user", "content": "Carry on."}]
     body = tmp_path / "request.json"
+    # A tool definition can carry a secret too (a deploy tool whose description names its token):
+    # the token-count request sends the definitions along with the messages.
+    tools = [{"name": "deploy", "description": f"Deploys the service. {SECRETS[1].context}",
+              "input_schema": {"type": "object", "properties": {}}}]
     body.write_text(json.dumps({"model": "claude-test", "system": "You are a coding agent.",
-                                "messages": messages}), encoding="utf-8")
+                                "tools": tools, "messages": messages}), encoding="utf-8")
     return body
 
 

@@ -171,7 +171,7 @@ class AnthropicPromptCounter:
         if system:
             arguments["system"] = redact_json(system)
         if tools:
-            arguments["tools"] = tools
+            arguments["tools"] = redact_json(tools)
         try:
             return int(self.client.messages.count_tokens(**arguments).input_tokens)
         except anthropic.APIError as exc:
