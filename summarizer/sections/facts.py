@@ -15,6 +15,7 @@ from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
 from artifact_index.trail.verification import run_passed, unverified_changes
 from artifact_index.trail.work_state import work_state
+from summarizer.sections.agent_files import is_agent_own
 from summarizer.sections.changes import added_tests, changed_code, changed_lines, definition_notes
 from summarizer.sections.reconcile import task_evidence
 
@@ -267,6 +268,7 @@ class SessionFacts(_Fact):
     reverted: list[FileFact]
     read: list[FileFact]
     errors: list[ErrorFact]
+    agent_files: list[FileFact] = []  # the agent's own files it changed (its plan), apart from the project's
     original_error: ErrorFact | None
     tests: list[TestFact]
     decisions: list[DecisionFact]
@@ -346,6 +348,9 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                                       [s for s in changed_symbols if s.change == "modified"])
             if entry.status == "modified" else {},
         ))
+    agent_files = [f for key in ("created", "modified", "deleted") for f in by_status[key] if is_agent_own(f.path)]
+    for key in ("created", "modified", "deleted"):
+        by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
     work = WorkFact.model_validate(work_state(index))
     tasks = [TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()]
@@ -376,6 +381,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                                                  "passed": run_passed(index, run)})
                     for run in index.meta.get("check_runs", [])],
         unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
+        agent_files=agent_files,
         **by_status,
     )
 

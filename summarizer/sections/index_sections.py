@@ -112,7 +112,34 @@ def _resolved_error(e: ErrorFact, detail: int) -> str:
     how = f"{e.resolution} at turn {e.resolved_turn}" if e.resolution else f"resolved at turn {e.resolved_turn}"
     by = f" (`{_one_line(e.resolved_by, 60)}`)" if e.resolved_by and detail <= 1 else ""
     fixed = f"; fixed by {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else ""
-    return f"- [resolved] `{_one_line(e.message, 160)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
+    return f"- [resolved] `{_one_line(e.message, 160 if detail == 0 else 100)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
+
+
+def _resolved_errors(closed: list[ErrorFact], detail: int) -> list[str]:
+    """The latest resolved errors, one line each; past full detail, those one run showed gone share a line.
+
+    A resolved error tells the agent that continues what not to break again, no more: three lint findings
+    fixed together are one fact, not three blocks.
+    """
+    if detail == 0:
+        groups = [[e] for e in closed]
+    else:
+        by_run: dict[tuple[int | None, str | None], list[ErrorFact]] = {}
+        for e in closed:
+            by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
+        groups = list(by_run.values())
+    limit = _RESOLVED_AT[detail]
+    shown = groups[-limit:] if limit else []
+    lines = []
+    hidden = sum(len(group) for group in groups[: len(groups) - len(shown)])
+    if hidden:
+        lines.append(f"- {hidden} {'more ' if shown else ''}error(s) seen and resolved")
+    for group in shown:
+        line = _resolved_error(group[0], detail)
+        if len(group) > 1:
+            line = line.replace("- [resolved] ", f"- [resolved] {len(group)} errors, the first ", 1)
+        lines.append(line)
+    return lines
 
 
 def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
@@ -144,12 +171,7 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     lines += [_open_error(e, detail) for e in facts.open_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
-        closed = [e for e in facts.errors if e.resolved]
-        limit = _RESOLVED_AT[detail]
-        shown = closed[-limit:] if limit else []
-        if len(closed) > len(shown):
-            lines.append(f"- {len(closed) - len(shown)} {'more ' if shown else ''}error(s) seen and resolved")
-        lines += [_resolved_error(e, detail) for e in shown]
+        lines += _resolved_errors([e for e in facts.errors if e.resolved], detail)
     return "\n".join(lines) if lines else "None recorded."
 
 
@@ -415,6 +437,31 @@ def _status_lines(work: WorkFact, detail: int) -> list[str]:
 
 
 _EARLIER_MESSAGES_AT = {0: 5, 1: 4, 2: 2, 3: 0}
+# A last message that opens by reporting the work done ("Perfect! I have successfully completed ...",
+# "✅ All done"): its body restates the changes, tests and next items the sections above state exactly.
+_DONE = re.compile(r"^\W*(?:all )?(?:done|complete)\b|^\W*✅|\bsuccessfully (?:completed|implemented|finished)\b"
+                   r"|\b(?:I've|I have|we've)\s+(?:now\s+)?(?:completed|implemented|finished)\b"
+                   r"|\bhere'?s (?:a summary of )?what (?:I|was) (?:implemented|changed|did|done)\b", re.I)
+# An answer to the user or a report of what was found is the message itself, not a recap of it.
+_NOT_RECAP = re.compile(r"\b(?:question|report|found|analy[sz])", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*$|^\s*\*\*([^*]{3,80})\*\*:?\s*$", re.M)
+_RECAP_CHARS = 900  # shorter, it is quoted whole
+_RECAP_HEADINGS = 2
+
+
+def _recap_outline(text: str) -> str | None:
+    """A long "all done" recap as its opening line and the outline of its headings; None for any other message.
+
+    Quoted whole it costs a fifth of the budget to repeat what Files Changed, Test Status and Pending Tasks say.
+    """
+    text = text.strip()
+    first = text.split("\n", 1)[0]
+    headings = [h or b for h, b in _HEADING.findall(text)]
+    if (len(text) <= _RECAP_CHARS or not _DONE.search(first[:200]) or _NOT_RECAP.search(first)
+            or len(headings) < _RECAP_HEADINGS):
+        return None
+    return (f"{_one_line(first, 200)}\n(a recap of {len(text.splitlines())} lines, shortened here: its parts were "
+            + "; ".join(_one_line(h, 70) for h in headings[:8]) + (" …" if len(headings) > 8 else "") + ")")
 
 
 def _last_activity(facts: SessionFacts, detail: int) -> str:
@@ -426,7 +473,8 @@ def _last_activity(facts: SessionFacts, detail: int) -> str:
         lines.append("Before that, the agent said (the thread of its work):")
         lines += [f"- (turn {m.turn}) {_one_line(m.text, 160)}" for m in earlier]
     if last is not None:
-        lines.append(f"The agent's last message (turn {last.turn}):\n  " + last.text.strip().replace("\n", "\n  "))
+        said = _recap_outline(last.text) or last.text.strip()
+        lines.append(f"The agent's last message (turn {last.turn}):\n  " + said.replace("\n", "\n  "))
         # The agent's own words are a claim like any other: "all tests pass" with a failing run is flagged.
         flags = contradictions(last.text, facts)
         if flags:
