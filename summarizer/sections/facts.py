@@ -21,6 +21,8 @@ from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
     "ActivityFact",
+    "AnswerFact",
+    "AnsweredQuestion",
     "AttemptFact",
     "ChangedSince",
     "CheckRunFact",
@@ -34,6 +36,7 @@ __all__ = [
     "MessageFact",
     "OtherRepositoryFact",
     "RequestItemFact",
+    "SearchFact",
     "SeenItemFact",
     "SessionFacts",
     "StatusFact",
@@ -131,6 +134,28 @@ class MessageFact(_Fact):
     turn: int
     text: str
     channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage)
+
+
+class AnsweredQuestion(_Fact):
+    number: int
+    question: str  # the agent's question, by its title and the sentence that asks
+    answer: str  # the user's answer, in their words
+
+
+class AnswerFact(_Fact):
+    """The user's reply that answered the agent's numbered questions, each answer beside its question."""
+
+    turn: int
+    asked_turn: int
+    answers: list[AnsweredQuestion]
+
+
+class SearchFact(_Fact):
+    """A search of the current thread and the places it matched (``path:line``, or paths)."""
+
+    turn: int
+    query: str
+    places: list[str]
 
 
 class CommitFact(_Fact):
@@ -289,6 +314,8 @@ class SessionFacts(_Fact):
     thread_messages: list[MessageFact] = []
     thread_calls: int = 0
     request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
+    searches: list[SearchFact] = []  # what the current thread's searches matched (from the events)
+    answers: list[AnswerFact] = []  # the user's replies to the agent's numbered questions (from the events)
 
     @property
     def changed(self) -> list[FileFact]:

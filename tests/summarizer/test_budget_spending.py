@@ -81,3 +81,17 @@ def test_the_agents_plan_file_is_not_a_project_change() -> None:
     assert changed.splitlines()[-1] == ("Not the project's (the agent's own files, outside the workspace): "
                                         f"`{plan}` (created, turn 2)")
     assert "2 file(s) created" in section(summary, "Current State")
+
+
+def test_where_it_stopped_says_a_run_of_calls_once_and_a_repeated_announcement_once() -> None:
+    path = f"{ROOT}/shop/cart.py"
+    summary = summary_of(UserMessage(turn=1, text="Update the callers."),
+                         AssistantMessage(turn=2, text="Now let me update all the callers. Let's start with `cart.py`:"),
+                         AssistantMessage(turn=3, text="Now let me update each caller. Let's start with `cart.py`:"),
+                         AssistantMessage(turn=4, text="The total needs the tax first."),
+                         read(5, path, "x = 1\n"), read(6, path, "x = 1\n"), read(7, path, "x = 1\n"),
+                         AssistantMessage(turn=7, text="Let me see what function this is in:"))
+    stopped = section(summary, "Where It Stopped")
+    assert "- (turn 2) Now let me update all the callers." in stopped and "(turn 3)" not in stopped
+    # Inside the workspace a path is said relative to it, as in every other section.
+    assert "- (turns 5–7, 3 calls) Read `shop/cart.py` → success" in stopped
