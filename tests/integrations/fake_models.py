@@ -10,7 +10,7 @@ compaction) in an order that changes between versions:
 
 * a request whose conversation asks for a file (the user's text holds
   ``WRITE path: content``) and has no tool result yet is answered with a call
-  of the agent's file-writing tool;
+  of the agent's file-writing tool, once per file;
 * a compaction request (its text asks for a summary of the conversation) is
   answered with :data:`SUMMARY`;
 * anything else is answered with :data:`DONE`.
@@ -82,6 +82,7 @@ class FakeModels:
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _asked: set[str] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -176,7 +177,10 @@ class FakeModels:
         if _COMPACTION.search(last):
             return "text", f"<analysis>A file was asked for and written.</analysis>\n<summary>{SUMMARY}</summary>"
         wanted = _WRITE.search("\n".join(_strings(conversation)))
-        if wanted and not has_result:
+        # Each file is asked for once: after a compaction the request no longer shows the tool's result,
+        # and asking again would loop.
+        if wanted and not has_result and wanted.group(1) not in self._asked:
+            self._asked.add(wanted.group(1))
             return "tool", self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
         return "text", DONE
 
@@ -209,7 +213,29 @@ class FakeModels:
                 ("message_stop", {"type": "message_stop"})]
 
     def _responses(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        raise NotImplementedError
+        """OpenAI's Responses API, streamed (Codex)."""
+        items = body.get("input") if isinstance(body.get("input"), list) else []
+        conversation = [item for item in items if isinstance(item, dict) and item.get("role") in ("user", None)]
+        has_result = any(isinstance(item, dict) and str(item.get("type", "")).endswith("call_output") for item in items)
+        kind, what = self._decide(conversation, has_result)
+        number = len(self.requests)
+        if kind == "tool":
+            name, arguments = what
+            item = {"type": "function_call", "id": f"fc_fake_{number}", "call_id": f"call_fake_{number}", "name": name,
+                    "arguments": json.dumps(arguments), "status": "completed"}
+        else:
+            item = {"type": "message", "id": f"msg_fake_{number}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": what, "annotations": []}]}
+        tokens = self.tool_call_tokens if kind == "tool" else 100
+        response = {"id": f"resp_fake_{number}", "object": "response", "model": body.get("model", ""), "output": []}
+        done = {**response, "status": "completed", "output": [item],
+                "usage": {"input_tokens": tokens, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 20,
+                          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": tokens + 20}}
+        return [("response.created", {"type": "response.created", "response": {**response, "status": "in_progress"}}),
+                ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
+                                                "item": item}),
+                ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+                ("response.completed", {"type": "response.completed", "response": done})]
 
     def _chat(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         raise NotImplementedError
