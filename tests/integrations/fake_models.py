@@ -32,10 +32,10 @@ __all__ = ["DONE", "SUMMARY", "FakeModels", "Recorded", "WriteRequest"]
 
 DONE = "Done."
 SUMMARY = "Summary of the conversation so far: the user asked for a file and it was written."
-_WRITE = re.compile(r"WRITE (\S+): (.+)")
+_WRITE = re.compile(r"WRITE (\S+): ([^\"\n<]+)")
 # The words each agent's compaction prompt ends its request with (Claude Code 2.1.328: "Please provide your
 # summary based on the conversation so far").
-_COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|"
+_COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|anchored summary|"
                          r"handoff summary|context checkpoint", re.IGNORECASE)
 
 
@@ -171,25 +171,30 @@ class FakeModels:
             return len(self.requests)
 
     # -- what to answer ---------------------------------------------------------------------------------
-    def _decide(self, conversation: list[Any], has_result: bool) -> tuple[str, Any]:
+    def _decide(self, body: dict[str, Any], conversation: list[Any], has_result: bool) -> tuple[str, Any]:
         """``("tool", (name, input))`` or ``("text", text)`` for a request."""
         last = "\n".join(_strings(conversation[-1:]))
         if _COMPACTION.search(last):
             return "text", f"<analysis>A file was asked for and written.</analysis>\n<summary>{SUMMARY}</summary>"
         wanted = _WRITE.search("\n".join(_strings(conversation)))
-        # Each file is asked for once: after a compaction the request no longer shows the tool's result,
-        # and asking again would loop.
-        if wanted and not has_result and wanted.group(1) not in self._asked:
-            self._asked.add(wanted.group(1))
-            return "tool", self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
-        return "text", DONE
+        if not wanted or has_result or wanted.group(1) in self._asked:
+            # Each file is asked for once: after a compaction the request no longer shows the tool's result,
+            # and asking again would loop.
+            return "text", DONE
+        name, tool_input = self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
+        offered = {tool.get("name") or tool.get("function", {}).get("name")
+                   for tool in body.get("tools") or [] if isinstance(tool, dict)}
+        if name not in offered:  # a side request (a title, a summary of the prompt) offers no tools
+            return "text", DONE
+        self._asked.add(wanted.group(1))
+        return "tool", (name, tool_input)
 
     def _anthropic(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         messages = body.get("messages") or []
         has_result = any(isinstance(block, dict) and block.get("type") == "tool_result"
                          for message in messages if isinstance(message.get("content"), list)
                          for block in message["content"])
-        kind, what = self._decide(messages, has_result)
+        kind, what = self._decide(body, messages, has_result)
         number = len(self.requests)
         start = {"type": "message_start", "message": {
             "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": body.get("model", ""),
@@ -217,7 +222,7 @@ class FakeModels:
         items = body.get("input") if isinstance(body.get("input"), list) else []
         conversation = [item for item in items if isinstance(item, dict) and item.get("role") in ("user", None)]
         has_result = any(isinstance(item, dict) and str(item.get("type", "")).endswith("call_output") for item in items)
-        kind, what = self._decide(conversation, has_result)
+        kind, what = self._decide(body, conversation, has_result)
         number = len(self.requests)
         if kind == "tool":
             name, arguments = what

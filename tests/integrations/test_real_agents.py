@@ -10,9 +10,9 @@ The agents are not installed here (CI has no npm, and nothing is installed at
 test time): each test skips unless its agent's binary is found, by its
 variable or on ``PATH``::
 
-    npm install --prefix /tmp/agents @anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0
+    npm install --prefix /tmp/agents @anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 opencode-ai@1.18.33
     ARTIFACT_INDEX_CLAUDE=/tmp/agents/node_modules/.bin/claude ARTIFACT_INDEX_CODEX=/tmp/agents/node_modules/.bin/codex \
-        pytest tests/integrations/test_real_agents.py
+        ARTIFACT_INDEX_OPENCODE=/tmp/agents/node_modules/.bin/opencode pytest tests/integrations/test_real_agents.py
 """
 
 from __future__ import annotations
@@ -305,3 +305,71 @@ def test_codex_runs_our_hook_only_once_it_is_trusted(tmp_path: Path) -> None:
     untrusted = _codex_run(tmp_path, trusted=False)
     assert "CONTEXT CHECKPOINT COMPACTION" in untrusted.requests[1].text
     assert TITLE not in untrusted.requests[2].text
+
+
+# -- OpenCode ----------------------------------------------------------------------------------------------
+OPENCODE = _agent("ARTIFACT_INDEX_OPENCODE", "opencode")
+needs_opencode = pytest.mark.skipif(OPENCODE is None, reason="OpenCode is not installed: set ARTIFACT_INDEX_OPENCODE "
+                                    "to its `opencode` (npm install opencode-ai) or put it on PATH")
+# Its Anthropic provider pointed at the fake; a context of 100,000 tokens, which the fake's reply to the write
+# says is exceeded, so OpenCode compacts on its own.
+_OPENCODE_CONFIG = {
+    "provider": {"anthropic": {"options": {"baseURL": "{url}/v1", "apiKey": "not-a-key"},
+                               "models": {"fake-model": {"name": "fake", "limit": {"context": 100_000,
+                                                                                   "output": 8_000}}}}},
+    "model": "anthropic/fake-model", "autoupdate": False, "share": "disabled",
+}
+# Nothing but the fake model: no model list, update, language server or default plugin from the network.
+_OPENCODE_OFFLINE = {f"OPENCODE_DISABLE_{name}": "1" for name in
+                     ("MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE")}
+
+
+@dataclass
+class OpenCodeRun:
+    written: Path
+    store: Path
+    requests: list[Recorded]
+
+
+@pytest.fixture(scope="module")
+def opencode(tmp_path_factory: pytest.TempPathFactory) -> OpenCodeRun:
+    assert OPENCODE is not None
+    root = tmp_path_factory.mktemp("opencode")
+    home, project = root / "home", root / "project"
+    home.mkdir()
+    project.mkdir()
+    written = project / "notes.txt"
+    with FakeModels(writer=lambda w: ("write", {"filePath": w.path, "content": w.content}),
+                    tool_call_tokens=150_000) as fake:
+        config = json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url)
+        (project / "opencode.json").write_text(config)
+        env = _home_env(home, root / "store.db", **_OPENCODE_OFFLINE)
+        _run([*_artifact_index(), "install", "opencode", "--user"], env, project)
+        # Run by its path: whether or not `opencode` is on PATH, the plugin names the binary it runs in.
+        _run([OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"], env, project,
+             stdin="")
+        requests = list(fake.requests)
+    return OpenCodeRun(written, root / "store.db", requests)
+
+
+@needs_opencode
+def test_opencode_wrote_the_file_and_compacted_on_its_own(opencode: OpenCodeRun) -> None:
+    assert opencode.written.read_text() == "hello from the fake model"
+    assert len([r for r in opencode.requests if "anchored summary" in r.text]) == 1
+
+
+@needs_opencode
+def test_the_opencode_plugin_puts_the_trail_into_the_compaction_prompt(opencode: OpenCodeRun) -> None:
+    (compaction,) = [r for r in opencode.requests if "anchored summary" in r.text]
+    prompt = compaction.body["messages"][-1]["content"][-1]["text"]
+    # OpenCode appends the plugin's context after its own instructions.
+    trail = prompt.split(PRE_COMPACT_LEAD, 1)[1]
+    assert TITLE in trail and CREATED in trail
+
+
+@needs_opencode
+def test_the_opencode_hook_exported_and_snapshotted_the_session(opencode: OpenCodeRun) -> None:
+    store = SessionStore(opencode.store)
+    [row] = store.sessions()
+    assert (row.format, row.changed) == ("opencode", 1)
+    assert [(c.phase, c.changed) for c in store.compactions(row.id)] == [("pre", 1)]
