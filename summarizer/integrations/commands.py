@@ -11,9 +11,13 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import SummarizerError
+
+if TYPE_CHECKING:
+    from summarizer.integrations.install import Scope
 
 __all__ = ["register_integration_commands"]
 
@@ -81,6 +85,10 @@ def _project(args: argparse.Namespace) -> Path:
     return Path(args.project_dir) if args.project_dir else Path.cwd()
 
 
+def _scope(args: argparse.Namespace) -> Scope:
+    return "local" if args.local else "project" if args.project else "user"
+
+
 def cmd_install(args: argparse.Namespace) -> int:
     from summarizer.integrations.install import install, installed_command, write_claude_plugin
 
@@ -91,7 +99,7 @@ def cmd_install(args: argparse.Namespace) -> int:
         folder = write_claude_plugin(Path(args.plugin_dir), command)
         print(f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})")
         return 0
-    change = install(args.agent, "project" if args.project else "user", _project(args), command)
+    change = install(args.agent, _scope(args), _project(args), command)
     runs = " ".join(command)
     if change.done == "unchanged":
         print(f"already installed in {change.path} ({change.what}, running {runs})")
@@ -106,7 +114,7 @@ def cmd_install(args: argparse.Namespace) -> int:
 def cmd_uninstall(args: argparse.Namespace) -> int:
     from summarizer.integrations.install import uninstall
 
-    change = uninstall(args.agent, "project" if args.project else "user", _project(args))
+    change = uninstall(args.agent, _scope(args), _project(args))
     if change.done == "removed":
         print(f"removed {change.what} from {change.path}")
     else:
@@ -118,7 +126,10 @@ def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", choices=["claude-code", "codex", "opencode"])
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_true", help="for every project of this user (the default)")
-    scope.add_argument("--project", action="store_true", help="for one project only (see --project-dir)")
+    scope.add_argument("--project", action="store_true",
+                       help="for one project, in its shared settings (see --project-dir)")
+    scope.add_argument("--local", action="store_true",
+                       help="for one project, on this machine only (Claude Code's .claude/settings.local.json)")
     parser.add_argument("--project-dir", metavar="DIR", help="the project (default: the current directory)")
 
 

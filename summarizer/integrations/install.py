@@ -6,9 +6,11 @@ The hooks are package data (``plugins/``): Claude Code's plugin layout
 absolute path of the artifact-index that runs the installer, because an
 agent's hook runs without the user's virtual environment on its ``PATH``:
 
-* Claude Code: merged into ``~/.claude/settings.json`` (``--user``) or the
-  project's ``.claude/settings.local.json`` (``--project``: the file Claude
-  Code keeps out of git, since the command is a path on this machine);
+* Claude Code: merged into ``~/.claude/settings.json`` (``--user``), the
+  project's ``.claude/settings.json`` (``--project``, shared through git) or
+  its ``.claude/settings.local.json`` (``--local``: the file Claude Code keeps
+  out of git, the better place for a command that is a path on this
+  machine), the three scopes Claude Code itself names;
 * Codex: merged into ``$CODEX_HOME/hooks.json`` or the project's
   ``.codex/hooks.json``;
 * OpenCode: the plugin file in ``~/.config/opencode/plugins/`` or the
@@ -39,7 +41,7 @@ from summarizer.exceptions import SummarizerError
 
 __all__ = ["Change", "InstallError", "Scope", "install", "installed_command", "uninstall", "write_claude_plugin"]
 
-Scope = Literal["user", "project"]
+Scope = Literal["user", "project", "local"]
 _PLUGIN_FILE = "artifact-index.js"
 _PLUGIN_MARK = "// artifact-index for OpenCode"
 _COMMAND_LINE = 'const COMMAND = ["artifact-index"];'
@@ -210,7 +212,12 @@ def _uninstall_hooks(path: Path) -> Change:
 # -- where each agent looks -----------------------------------------------------------------------------
 def _settings_path(agent: str, scope: Scope, project: Path) -> Path:
     if agent == "claude-code":
-        return Path.home() / ".claude" / "settings.json" if scope == "user" else project / ".claude" / "settings.local.json"
+        if scope == "user":
+            return Path.home() / ".claude" / "settings.json"
+        return project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
+    if scope == "local":
+        # Only Claude Code keeps a per-machine project file beside the shared one.
+        raise InstallError(f"{agent} has no local scope; use --project (or --user)")
     if agent == "codex":
         from summarizer.integrations.agents import codex_home
 

@@ -79,10 +79,36 @@ def test_installing_from_another_environment_replaces_the_path(tmp_path: Path, m
     assert uninstall("claude-code").done == "absent"
 
 
+def test_claude_code_scopes_are_claude_codes_own_user_project_and_local(tmp_path: Path) -> None:
+    project = tmp_path / "webapp"
+    (project / ".claude").mkdir(parents=True)
+    shared = project / ".claude" / "settings.json"
+    shared.write_text(json.dumps(THEIRS))
+    assert cli(tmp_path, "install", "claude-code", "--project", cwd=project).returncode == 0
+    merged = json.loads(shared.read_text())
+    assert merged["model"] == "opus" and "PreToolUse" in merged["hooks"]
+    assert any("artifact-index" in hook["command"] for group in merged["hooks"]["SessionStart"]
+               for hook in group["hooks"])
+    assert not (project / ".claude" / "settings.local.json").exists()
+    assert not (tmp_path / ".claude" / "settings.json").exists()
+
+    assert cli(tmp_path, "install", "claude-code", "--local", cwd=project).returncode == 0
+    assert "PostCompact" in json.loads((project / ".claude" / "settings.local.json").read_text())["hooks"]
+    assert cli(tmp_path, "uninstall", "claude-code", "--project", cwd=project).returncode == 0
+    assert json.loads(shared.read_text()) == THEIRS
+
+
+def test_only_claude_code_has_a_local_scope(tmp_path: Path) -> None:
+    refused = cli(tmp_path, "install", "codex", "--local", cwd=tmp_path)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().count("\n") == 0 and "no local scope" in refused.stderr
+    assert not (tmp_path / ".codex").exists()
+
+
 def test_the_installed_claude_code_hooks_answer_what_claude_code_sends(tmp_path: Path) -> None:
     project = tmp_path / "webapp"
     project.mkdir()
-    assert cli(tmp_path, "install", "claude-code", "--project", cwd=project).returncode == 0
+    assert cli(tmp_path, "install", "claude-code", "--local", cwd=project).returncode == 0
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     commands = {event: groups[0]["hooks"][0]["command"] for event, groups in settings["hooks"].items()}
     transcript = str(EXAMPLES / "claude-code-session.jsonl")
