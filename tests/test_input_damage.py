@@ -209,3 +209,84 @@ def test_an_adapter_bug_costs_the_rest_of_the_transcript_not_what_was_read(tmp_p
     [skipped] = loaded.skipped
     assert skipped.line == 2 and skipped.reason.startswith("reading stopped after this point (TypeError: ")
     assert "\n" not in skipped.reason
+
+
+# Found by seeded type mutants of the corpus (one value of one record given the wrong type).
+def test_one_damaged_message_of_a_gemini_cli_session_costs_only_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    original = FIXTURES / "gemini_cli" / "session-2026-01-20.json"
+    document = json.loads(original.read_text(encoding="utf-8"))
+    assert document["messages"][3]["type"] == "info"
+    document["messages"][3]["type"] = None  # once made the whole session "not a transcript format"
+    damaged = tmp_path / "session.json"
+    damaged.write_text(json.dumps(document), encoding="utf-8")
+    result = _files(capsys, damaged)
+    assert result["files"] == _files(capsys, original)["files"]
+    assert result["skipped_lines"] == 1
+
+
+def test_a_cline_model_id_of_the_wrong_type_costs_only_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    original = FIXTURES / "cline" / "api_conversation_history.json"
+    messages = json.loads(original.read_text(encoding="utf-8"))
+    first_reply = next(m for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+    first_reply["modelInfo"] = {"modelId": 12345}  # once stopped reading at the first assistant message
+    damaged = tmp_path / "api_conversation_history.json"
+    damaged.write_text(json.dumps(messages), encoding="utf-8")
+    code, _, err = _run(capsys, "files", str(damaged), "--json")
+    assert code == 0 and "reading stopped" not in err
+    assert _files(capsys, damaged)["files"] == _files(capsys, original)["files"]
+
+
+def test_a_record_whose_type_is_not_a_string_trips_no_format_detection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    original = FIXTURES / "other_agents" / "windsurf.jsonl"
+    records = [json.loads(line) for line in original.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records[0]["type"] = ["user_input"]  # once an internal error (exit 3) while sniffing formats
+    damaged = _write_jsonl(tmp_path / "windsurf.jsonl", [json.dumps(r) for r in records])
+    code, out, err = _run(capsys, "files", str(damaged), "--json")
+    assert code == 0, err
+    assert json.loads(out)["format"] == "windsurf"
+
+
+class _SniffsWithABug(Adapter):
+    name: ClassVar[str] = "sniffs-with-a-bug"
+    description: ClassVar[str] = "test adapter whose sniffer raises"
+    priority: ClassVar[int] = -1
+
+    def sniff(self, source: Source) -> bool:
+        raise TypeError("unhashable type: 'list'")
+
+    def events(self, source: Source) -> Iterator[Event]:
+        yield from ()
+
+
+def test_a_sniffer_that_raises_has_not_recognised_its_format(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from artifact_index.ingestion import adapters
+
+    adapters.known_formats()  # the built-in adapters are registered first
+    monkeypatch.setitem(adapters._registry, _SniffsWithABug.name, _SniffsWithABug())
+    assert _files(capsys, SESSION)["format"] == "claude-code"
+
+
+def test_an_opencode_export_whose_session_info_is_damaged_is_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    original = FIXTURES / "opencode" / "session-export.json"
+    document = json.loads(original.read_text(encoding="utf-8"))
+    document["info"] = None  # once "not a transcript format": every message lost with it
+    damaged = tmp_path / "session-export.json"
+    damaged.write_text(json.dumps(document), encoding="utf-8")
+    result, whole = _files(capsys, damaged), _files(capsys, original)
+    assert result["format"] == "opencode"
+    assert result["skipped_lines"] == whole["skipped_lines"] + 1
+
+    def changed(files: list[dict[str, Any]]) -> set[tuple[str, str]]:
+        return {(f["path"], f["status"]) for f in files if f["status"] != "read"}
+
+    assert changed(result["files"]) == changed(whole["files"])

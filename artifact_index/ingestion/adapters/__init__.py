@@ -78,7 +78,11 @@ def detect(source: Source) -> Adapter:
     """The first adapter, by priority, that recognises ``source``."""
     _load_builtins()
     for adapter in sorted(_registry.values(), key=lambda a: (a.priority, a.name)):
-        if adapter.sniff(source):
+        try:
+            recognised = adapter.sniff(source)
+        except Exception:  # a sniffer tripped by a damaged record has not recognised its format
+            recognised = False
+        if recognised:
             return adapter
     if source.damage is not None:
         raise UnknownFormat(f"{source.name} is a damaged JSON document: {source.damage}, and nothing before "

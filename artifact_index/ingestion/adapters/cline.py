@@ -324,6 +324,7 @@ class ClineAdapter(Adapter):
             turn = turns.assistant()
             info = message.get("modelInfo")
             model_id = info.get("modelId") if isinstance(info, dict) else None
+            model_id = model_id if isinstance(model_id, str) else None  # a damaged id costs only itself
             prose = "\n".join(
                 b["text"] for b in blocks
                 if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)

@@ -318,13 +318,13 @@ class GeminiCliAdapter(Adapter):
             return True
         if isinstance(document, dict):
             messages = document.get("messages")
-            return (
-                isinstance(messages, list)
-                and ("projectHash" in document or "sessionId" in document)
-                and all(
-                    isinstance(m, dict) and str(m.get("type")) in _MESSAGE_TYPES for m in messages[:5]
-                )
-            )
+            if not isinstance(messages, list) or not ("projectHash" in document or "sessionId" in document):
+                return False
+            # Most of the first messages must be Gemini CLI's, not all: one damaged
+            # message must cost only itself, never the whole session.
+            head = messages[:5]
+            known = sum(isinstance(m, dict) and str(m.get("type")) in _MESSAGE_TYPES for m in head)
+            return known > 0 and 2 * known >= len(head)
         if document is not None:
             return False
         for _, obj in source.records[:20]:

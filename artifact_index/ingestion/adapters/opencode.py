@@ -129,6 +129,8 @@ class _Reader:
     def __init__(self, source: Source, document: dict[str, Any]) -> None:
         self.source = source
         self.info = _dict(document.get("info"))
+        if not isinstance(document.get("info"), dict):
+            source.skip(None, "the session's info is not an object (its directory and title are unknown)")
         self.messages: list[Any] = document["messages"]
         self.turns = TurnCounter()
         self.cwd = _str(self.info.get("directory"))
@@ -440,15 +442,17 @@ class OpenCodeAdapter(Adapter):
         document = source.document
         if not isinstance(document, dict):
             return False
-        messages = document.get("messages")
-        if not isinstance(document.get("info"), dict) or not isinstance(messages, list):
+        messages, info = document.get("messages"), document.get("info")
+        if not isinstance(messages, list):
             return False
+        # Messages of OpenCode's own shape are enough: a damaged session ``info``
+        # must cost only itself, not the whole export.
         return any(
             isinstance(m, dict)
             and isinstance(m.get("info"), dict)
             and isinstance(m.get("parts"), list)
             for m in messages[:5]
-        ) or ("directory" in document["info"] and not messages)
+        ) or (isinstance(info, dict) and "directory" in info and not messages)
 
     def events(self, source: Source) -> Iterator[Event]:
         document = source.document

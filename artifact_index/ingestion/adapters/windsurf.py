@@ -71,7 +71,7 @@ class WindsurfAdapter(Adapter):
             return False
         kinds = {
             r.get("type") for _, r in source.records[:30]
-            if isinstance(r, dict) and isinstance(r.get(r.get("type", "")), dict)
+            if isinstance(r, dict) and isinstance(r.get("type"), str) and isinstance(r.get(r["type"]), dict)
         }
         return bool(kinds & _WINDSURF_TYPES)
 
