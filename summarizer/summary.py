@@ -33,12 +33,14 @@ from summarizer.narrative.model import (
 )
 from summarizer.narrative.span import chunk_span, span_after
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
+from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.request_items import request_items
+from summarizer.sections.searches import searches_since
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
 from summarizer.sections.thread import latest_request, thread_start
 from summarizer.tokens import count_tokens
@@ -191,10 +193,11 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
                 if (found := accounts.get(f.path)) else f for f in files]
 
     return facts.model_copy(
-        update={"activity": recent_activity(events), "recent_messages": recent_messages(events),
+        update={"activity": recent_activity(events, root=facts.root), "recent_messages": recent_messages(events),
                 "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors,
                 "created": told(facts.created), "modified": told(facts.modified),
-                "request_items": request_items(events, latest, facts.changed, facts.tasks)})
+                "request_items": request_items(events, latest, facts.changed, facts.tasks),
+                "answers": answered_questions(events), "searches": searches_since(events, since, facts.root)})
 
 
 def summarize(

@@ -6,17 +6,19 @@ user settles choices too, in their own words: "No I think this is fine ...
 This is fine.", "let's do the hint if it's small", "no, don't commit".  Those
 are read from every user message after the first (the first states the task,
 which the intent already holds) and quoted: the sentences that settle the
-choice, not a paraphrase.
+choice, not a paraphrase.  A reply that answers the agent's numbered questions
+by number ("1. no 2. we look at 50 commits") is stated with the questions it
+answers (see :mod:`summarizer.sections.answers`).
 """
 
 from __future__ import annotations
 
 import re
 
-from summarizer.sections.facts import DecisionFact, MessageFact, SessionFacts
+from summarizer.sections.facts import AnswerFact, DecisionFact, MessageFact, SessionFacts
 from summarizer.sections.thread import latest_request
 
-__all__ = ["decisions", "user_choices", "worth_stating"]
+__all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
 
 # Words that give a choice its reason or its object: without one, "I'll use that alias" says nothing
 # to a reader who has not seen what "that" was.
@@ -33,6 +35,7 @@ _SETTLES = re.compile(
     re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _USER_CHOICES = 4
+_ANSWER_SETS = 2  # the user's latest replies to numbered questions: earlier designs were often revisited
 _QUOTE_CHARS = 300
 _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
@@ -86,6 +89,14 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
     # The latest few: earlier ones were often revisited, and each costs the reader's attention.
     agent = [(d.turn, f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
              for d in facts.decisions if (with_root_causes or d.kind != "root-cause") and worth_stating(d)][-8:]
+    answered = {a.turn for a in facts.answers}
     user = [(m.turn, f"(turn {m.turn}) The user" + (" (refusing a call)" if m.channel == "feedback" else "")
-             + f": \"{m.text}\"") for m in user_choices(facts)]
-    return [text for _, text in sorted([*agent, *user], key=lambda pair: pair[0])]
+             + f": \"{m.text}\"") for m in user_choices(facts) if m.turn not in answered]
+    answers = [(a.turn, answers_text(a)) for a in facts.answers[-_ANSWER_SETS:]]
+    return [text for _, text in sorted([*agent, *user, *answers], key=lambda pair: pair[0])]
+
+
+def answers_text(found: AnswerFact) -> str:
+    """The user's answers to the agent's numbered questions, on one line, each after the question it answers."""
+    return (f"(turn {found.turn}) The user answered the agent's questions (turn {found.asked_turn}): "
+            + "; ".join(f"{a.number}. {a.question} → \"{' '.join(a.answer.split())}\"" for a in found.answers))

@@ -219,9 +219,14 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     named = request_files_not_changed(facts)
     if named is not None:
         turn, missing = named
-        more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+        # A file the thread's searches matched in is named under Findings with its places: referred to, not repeated.
+        searched = {place.rsplit(":", 1)[0] for search in facts.searches for place in search.places}
+        unsearched = [m for m in missing if m.strip("`") not in searched]
+        more = f" and {len(unsearched) - 6} more" if len(unsearched) > 6 else ""
+        found = (f"{'; and ' if unsearched else ''}{len(missing) - len(unsearched)} with the places the searches "
+                 "matched in them, under Findings") if len(unsearched) < len(missing) else ""
         items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
-                     + ", ".join(missing[:6]) + more + ".")
+                     + ", ".join(unsearched[:6]) + more + found + ".")
     items += [f"The agent said it would: {s}" for s in stated]
     items += [f"Resolve the open error `{first_line(e.message, 150)}`"
               + (f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"

@@ -57,8 +57,16 @@ def _tail(output: str) -> str:
     return text if len(text) <= _OUTPUT else "…" + text[-(_OUTPUT - 1):]
 
 
-def recent_activity(events: Sequence[Event], limit: int = 3) -> list[ActivityFact]:
-    """The main agent's last ``limit`` tool calls, oldest first, each with its result's status and output tail."""
+def _within(target: str, root: str | None) -> str:
+    """``target`` with the workspace's own paths relative: ``/Users/dev/work/cli/cmd/x.go`` -> ``cmd/x.go``."""
+    return target.replace(root.rstrip("/") + "/", "") if root and root.rstrip("/") else target
+
+
+def recent_activity(events: Sequence[Event], limit: int = 3, root: str | None = None) -> list[ActivityFact]:
+    """The main agent's last ``limit`` tool calls, oldest first, each with its result's status and output tail.
+
+    Paths inside the workspace ``root`` are said relative to it, as everywhere else in the summary.
+    """
     calls: list[ToolCall] = []
     results: dict[str, ToolResult] = {}
     for event in reversed(events):
@@ -77,7 +85,7 @@ def recent_activity(events: Sequence[Event], limit: int = 3) -> list[ActivityFac
         if result is not None and result.failure:
             status = f"{status} ({result.failure})"
         keep = result is not None and (result.status == "failure" or _shows_output(call))
-        facts.append(ActivityFact(turn=call.turn, tool=call.tool, target=_target(call), status=status,
+        facts.append(ActivityFact(turn=call.turn, tool=call.tool, target=_within(_target(call), root), status=status,
                                   output=_tail(result.output) if keep and result is not None else ""))
     return facts
 

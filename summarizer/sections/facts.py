@@ -15,11 +15,14 @@ from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
 from artifact_index.trail.verification import run_passed, unverified_changes
 from artifact_index.trail.work_state import work_state
+from summarizer.sections.agent_files import is_agent_own
 from summarizer.sections.changes import added_tests, changed_code, changed_lines, definition_notes
 from summarizer.sections.reconcile import task_evidence
 
 __all__ = [
     "ActivityFact",
+    "AnswerFact",
+    "AnsweredQuestion",
     "AttemptFact",
     "ChangedSince",
     "CheckRunFact",
@@ -33,6 +36,7 @@ __all__ = [
     "MessageFact",
     "OtherRepositoryFact",
     "RequestItemFact",
+    "SearchFact",
     "SeenItemFact",
     "SessionFacts",
     "StatusFact",
@@ -130,6 +134,28 @@ class MessageFact(_Fact):
     turn: int
     text: str
     channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage)
+
+
+class AnsweredQuestion(_Fact):
+    number: int
+    question: str  # the agent's question, by its title and the sentence that asks
+    answer: str  # the user's answer, in their words
+
+
+class AnswerFact(_Fact):
+    """The user's reply that answered the agent's numbered questions, each answer beside its question."""
+
+    turn: int
+    asked_turn: int
+    answers: list[AnsweredQuestion]
+
+
+class SearchFact(_Fact):
+    """A search of the current thread and the places it matched (``path:line``, or paths)."""
+
+    turn: int
+    query: str
+    places: list[str]
 
 
 class CommitFact(_Fact):
@@ -267,6 +293,7 @@ class SessionFacts(_Fact):
     reverted: list[FileFact]
     read: list[FileFact]
     errors: list[ErrorFact]
+    agent_files: list[FileFact] = []  # the agent's own files it changed (its plan), apart from the project's
     original_error: ErrorFact | None
     tests: list[TestFact]
     decisions: list[DecisionFact]
@@ -287,6 +314,8 @@ class SessionFacts(_Fact):
     thread_messages: list[MessageFact] = []
     thread_calls: int = 0
     request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
+    searches: list[SearchFact] = []  # what the current thread's searches matched (from the events)
+    answers: list[AnswerFact] = []  # the user's replies to the agent's numbered questions (from the events)
 
     @property
     def changed(self) -> list[FileFact]:
@@ -346,6 +375,9 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                                       [s for s in changed_symbols if s.change == "modified"])
             if entry.status == "modified" else {},
         ))
+    agent_files = [f for key in ("created", "modified", "deleted") for f in by_status[key] if is_agent_own(f.path)]
+    for key in ("created", "modified", "deleted"):
+        by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
     work = WorkFact.model_validate(work_state(index))
     tasks = [TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()]
@@ -376,6 +408,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
                                                  "passed": run_passed(index, run)})
                     for run in index.meta.get("check_runs", [])],
         unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
+        agent_files=agent_files,
         **by_status,
     )
 

@@ -26,6 +26,7 @@ from summarizer.sections.thread import thread_start
 __all__ = ["changed_files", "created_then_moved", "files_of_status", "latest_files", "moved_files", "read_files"]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
+_READ_GROUPED_AT = {0: 40, 1: 24, 2: 12, 3: 0}  # the others named by folder up to this many, else counted
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
 _LATEST_FILES = 2  # the files of the latest changes: what they do is said, not only how big they are
 
@@ -91,7 +92,7 @@ class _Describer:
         parts = [f"moved here from `{f.renamed_from}`"] if f.renamed_from and status is None else []
         parts += self._definitions(f, quota)
         if f.tests_added:
-            tests = [f"`{t}`" for t in f.tests_added]
+            tests = [f"`{t}`" for t in _newest_tests_first(f)]
             parts.append(f"tests added: {_named(tests, quota.tests)}" if quota.tests
                          else f"{len(tests)} test(s) added")
         if f.first_lines and quota.lines:
@@ -181,6 +182,14 @@ class _Describer:
         return f"`{signature}` ({doc.removeprefix(s.name + ' ').strip()})"
 
 
+def _newest_tests_first(f: FileFact) -> list[str]:
+    """The tests a file gained, the latest written first: the ones the work in hand added are named, the older
+    ones counted when the quota runs out (file order among tests written at the same turn)."""
+    written = {key: max(s.turns, default=0) for s in f.symbols for key in (symbol_key(s), s.name)}
+    order = {name: number for number, name in enumerate(f.tests_added)}
+    return sorted(f.tests_added, key=lambda name: (-written.get(name, 0), order[name]))
+
+
 def files_of_status(files: list[FileFact], detail: int, empty: str = "None.") -> str:
     """One status's files, one line each, in the order the session first touched them."""
     if not files:
@@ -192,14 +201,24 @@ def files_of_status(files: list[FileFact], detail: int, empty: str = "None.") ->
 def changed_files(facts: SessionFacts, detail: int) -> str:
     """Every created, modified, deleted and reverted file, by directory, each with what changed in it."""
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    own = _agent_own_line(facts)
     if not files:
-        return "None."
+        return own or "None."
     ordered = sorted(files, key=lambda f: (f.path.rpartition("/")[0], f.path))
     moved = moved_files(facts)
     new = created_then_moved(facts)
     since = thread_start(facts)
     describer = _Describer(detail, since, _current(files, since), latest_files(files, since))
-    return "\n".join(describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered)
+    lines = [describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered]
+    return "\n".join([*lines, own] if own else lines)
+
+
+def _agent_own_line(facts: SessionFacts) -> str:
+    """The agent's own files it wrote (its plan), said apart: not the project's changes, never committed."""
+    if not facts.agent_files:
+        return ""
+    return ("Not the project's (the agent's own files, outside the workspace): "
+            + ", ".join(f"`{f.path}` ({f.status}, {_turns(f.changed_turns or f.turns)})" for f in facts.agent_files))
 
 
 def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> set[str]:
@@ -238,7 +257,15 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     named = latest[: _READ_NAMED_AT[detail]]
     lines = [f"- `{f.path}`" for f in sorted(named, key=lambda f: f.path)]
     rest = latest[len(named):]
-    if rest:
+    if rest and len(rest) <= _READ_GROUPED_AT[detail]:
+        # Few enough to name: by folder, each file by its name, so the agent knows whether it has seen one.
+        by_folder: dict[str, list[str]] = {}
+        for f in sorted(rest, key=lambda f: f.path):
+            folder, _, name = f.path.rpartition("/")
+            by_folder.setdefault(folder + "/" if folder else "./", []).append(f"`{name}`")
+        lines.append(f"- and {len(rest)} more read, in " + "; ".join(
+            f"`{folder}`: {', '.join(names)}" for folder, names in by_folder.items()))
+    elif rest:
         # Two folder levels when they are few enough to read at a glance, else the top level.
         folders = Counter(_folder(f.path, 2) for f in rest)
         if len(folders) > 6:

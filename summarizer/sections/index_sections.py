@@ -11,10 +11,10 @@ the latest user request and every piece of feedback the user gave, whole.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
-from summarizer.narrative.consistency import contradictions
 from summarizer.sections.facts import (
     CommitFact,
     ErrorFact,
@@ -34,7 +34,9 @@ from summarizer.sections.progress import (
     turns_text,
 )
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.text import block, one_line
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.where_stopped import last_activity
 
 __all__ = ["MAX_DETAIL", "render_index_section"]
 
@@ -54,21 +56,6 @@ _CHANNEL_WORDS = {
 }
 
 
-def _one_line(text: str, limit: int) -> str:
-    """``text`` on one line, cut to ``limit`` characters at a word boundary when one is near."""
-    line = " ".join(text.split())
-    if len(line) <= limit:
-        return line
-    cut = line.rfind(" ", 0, limit - 1)
-    return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
-
-
-def _block(text: str) -> str:
-    """A multi-line text as an indented fenced block under a list item."""
-    body = text.rstrip("\n").replace("\n", "\n  ")
-    return f"\n  ```\n  {body}\n  ```"
-
-
 # --- errors ---------------------------------------------------------------------------------------
 
 
@@ -80,15 +67,15 @@ def _where(e: ErrorFact) -> str:
 
 
 def _command(command: str | None, limit: int = 80) -> str:
-    return f"`{_one_line(command, limit)}`" if command else "a later run"
+    return f"`{one_line(command, limit)}`" if command else "a later run"
 
 
 def _open_error(e: ErrorFact, detail: int) -> str:
     turns = f"turn {e.first_turn}" if e.first_turn == e.last_turn else f"turns {e.first_turn}–{e.last_turn}"
     source = f" from {_command(e.command)}" if e.command and detail <= 2 else ""
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
-    message = f"{_block(e.message)}" if "\n" in e.message else f" `{e.message}`"
-    detail_block = _block(e.detail) if e.detail else ""
+    message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
+    detail_block = block(e.detail) if e.detail else ""
     return head + message + detail_block + _attempts(e, detail)
 
 
@@ -104,15 +91,42 @@ def _attempts(e: ErrorFact, detail: int) -> str:
     shown = e.attempts[-count:]
     earlier = f" ({len(e.attempts) - len(shown)} earlier not shown)" if len(shown) < len(e.attempts) else ""
     lines = [f"\n  - tried, and the next run still showed it{earlier}:"]
-    lines += [f"\n    - (turn {a.turn}) {_one_line(a.text, limit)}" for a in shown]
+    lines += [f"\n    - (turn {a.turn}) {one_line(a.text, limit)}" for a in shown]
     return "".join(lines)
 
 
 def _resolved_error(e: ErrorFact, detail: int) -> str:
     how = f"{e.resolution} at turn {e.resolved_turn}" if e.resolution else f"resolved at turn {e.resolved_turn}"
-    by = f" (`{_one_line(e.resolved_by, 60)}`)" if e.resolved_by and detail <= 1 else ""
+    by = f" (`{one_line(e.resolved_by, 60)}`)" if e.resolved_by and detail <= 1 else ""
     fixed = f"; fixed by {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else ""
-    return f"- [resolved] `{_one_line(e.message, 160)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
+    return f"- [resolved] `{one_line(e.message, 160 if detail == 0 else 100)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
+
+
+def _resolved_errors(closed: list[ErrorFact], detail: int) -> list[str]:
+    """The latest resolved errors, one line each; past full detail, those one run showed gone share a line.
+
+    A resolved error tells the agent that continues what not to break again, no more: three lint findings
+    fixed together are one fact, not three blocks.
+    """
+    if detail == 0:
+        groups = [[e] for e in closed]
+    else:
+        by_run: dict[tuple[int | None, str | None], list[ErrorFact]] = {}
+        for e in closed:
+            by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
+        groups = list(by_run.values())
+    limit = _RESOLVED_AT[detail]
+    shown = groups[-limit:] if limit else []
+    lines = []
+    hidden = sum(len(group) for group in groups[: len(groups) - len(shown)])
+    if hidden:
+        lines.append(f"- {hidden} {'more ' if shown else ''}error(s) seen and resolved")
+    for group in shown:
+        line = _resolved_error(group[0], detail)
+        if len(group) > 1:
+            line = line.replace("- [resolved] ", f"- [resolved] {len(group)} errors, the first ", 1)
+        lines.append(line)
+    return lines
 
 
 def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
@@ -127,8 +141,8 @@ def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
     for file, found in shown:
         where = f"`{file}`: " if file else ""
         more = f" and {len(found) - 1} other finding(s)" if len(found) > 1 else ""
-        lines.append(f"- [pre-existing] {where}`{_one_line(found[0].message, 90)}`{more}; "
-                     f"{_one_line(found[0].pre_existing or '', 200 if detail <= 1 else 90)}")
+        lines.append(f"- [pre-existing] {where}`{one_line(found[0].message, 90)}`{more}; "
+                     f"{one_line(found[0].pre_existing or '', 200 if detail <= 1 else 90)}")
     rest = list(by_file.values())[len(shown):]
     if rest:
         lines.append(f"- and {sum(len(found) for found in rest)} more in {len(rest)} other file(s)")
@@ -140,16 +154,11 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     if facts.original_error is not None:
         first = facts.original_error
         state = "resolved" if first.resolved else "still open"
-        lines.append(f"Original error (turn {first.first_turn}, {state}): `{_one_line(first.message, 200)}`")
+        lines.append(f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`")
     lines += [_open_error(e, detail) for e in facts.open_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
-        closed = [e for e in facts.errors if e.resolved]
-        limit = _RESOLVED_AT[detail]
-        shown = closed[-limit:] if limit else []
-        if len(closed) > len(shown):
-            lines.append(f"- {len(closed) - len(shown)} {'more ' if shown else ''}error(s) seen and resolved")
-        lines += [_resolved_error(e, detail) for e in shown]
+        lines += _resolved_errors([e for e in facts.errors if e.resolved], detail)
     return "\n".join(lines) if lines else "None recorded."
 
 
@@ -166,7 +175,7 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
         lines.append(f"- {len(facts.tests) - len(runs)} earlier test command(s) not shown")
     for t in runs:
         counts = f"{t.passed} passed, {t.failed} failed" + (f", {t.skipped} skipped" if t.skipped else "")
-        lines.append(f"- `{_one_line(t.command, 100)}` (last run turn {t.turn}): {counts}")
+        lines.append(f"- `{one_line(t.command, 100)}` (last run turn {t.turn}): {counts}")
         limit = {0: 20, 1: 10, 2: 5, 3: 3}[detail]
         lines += [f"  - failing: `{name}`" for name in t.failing[:limit]]
         if len(t.failing) > limit:
@@ -187,7 +196,7 @@ _EPIC_ITEMS_AT = {0: 10, 1: 8, 2: 6, 3: 4}  # the rest of the epic in hand: what
 
 def _item_title(item: WorkItemFact, limit: int = 120) -> str:
     kind = " (epic)" if item.kind == "epic" else ""
-    return f"`{item.id}`{kind}" + (f" {_one_line(item.title, limit)}" if item.title else "")
+    return f"`{item.id}`{kind}" + (f" {one_line(item.title, limit)}" if item.title else "")
 
 
 def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> list[str]:
@@ -211,7 +220,7 @@ def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> l
     left = [step for step in remaining_steps(facts) if step.source.endswith(f"`{item.id}`")]
     if left and detail <= 1:
         lines.append("  - not done yet, by its definition of done: " + "; ".join(
-            f"\"{_one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})" for step in left))
+            f"\"{one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})" for step in left))
     if progress.done_when and detail <= 1:
         lines.append("  - its definition of done, as the tracker showed it:\n    "
                      + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    "))
@@ -243,9 +252,9 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     in_epic = listed[:_EPIC_ITEMS_AT[detail]]
     said: set[tuple[str, int]] = set()
     for seen in in_epic:
-        source = "" if (seen.command, seen.turn) in said else f" (open in `{_one_line(seen.command, 40)}`, turn {seen.turn})"
+        source = "" if (seen.command, seen.turn) in said else f" (open in `{one_line(seen.command, 40)}`, turn {seen.turn})"
         said.add((seen.command, seen.turn))
-        lines.append(f"- [open] `{seen.id}` {_one_line(seen.title, 120 if detail <= 1 else 70)}{source}")
+        lines.append(f"- [open] `{seen.id}` {one_line(seen.title, 120 if detail <= 1 else 70)}{source}")
     if len(listed) > len(in_epic):
         lines.append(f"- and {len(listed) - len(in_epic)} more open item(s) of the epic")
     closed = sorted((i for i in items if i.status in ("closed", "merged")), key=lambda i: (i.closed_turn or i.turn))
@@ -295,8 +304,8 @@ def _request_items(facts: SessionFacts, detail: int) -> list[str]:
             changes = f": {', '.join(touched)}, {item.evidence}"
             evidence = ""
         else:
-            evidence = f": {_one_line(item.evidence, {0: 200, 1: 160, 2: 110, 3: 90}[detail])}"
-        words = f" {_one_line(item.text, _ITEM_TEXT_AT[detail])} —" if _ITEM_TEXT_AT[detail] else ""
+            evidence = f": {one_line(item.evidence, {0: 200, 1: 160, 2: 110, 3: 90}[detail])}"
+        words = f" {one_line(item.text, _ITEM_TEXT_AT[detail])} —" if _ITEM_TEXT_AT[detail] else ""
         lines.append(f"- {item.number}.{words} [{item.status}]{evidence}{changes}")
     return lines
 
@@ -319,7 +328,7 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         if facts.work.commits and facts.work.uncommitted:
             unfinished.append(f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)")
         if detail <= 1:
-            unfinished += [f"{step.source}: \"{_one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})"
+            unfinished += [f"{step.source}: \"{one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})"
                            for step in remaining_steps(facts)]
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
@@ -350,7 +359,7 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
         else:
             # The latest few requests say what the work is now; the early ones shorten first.
             recent = number >= len(messages) - _RECENT_MESSAGES
-            lines.append(f"- {label} {_one_line(m.text, (_MESSAGE_AT if recent else _EARLY_MESSAGE_AT)[detail])}")
+            lines.append(f"- {label} {one_line(m.text, (_MESSAGE_AT if recent else _EARLY_MESSAGE_AT)[detail])}")
     return "\n".join(lines)
 
 
@@ -362,7 +371,7 @@ def _commit_lines(commits: list[CommitFact], detail: int) -> list[str]:
     lines = [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
     for c in shown:
         pushed = ", pushed" if c.pushed else ", not pushed"
-        lines.append(f"- `{c.hash}` {_one_line(c.message, 100)} (turn {c.turn}{pushed})")
+        lines.append(f"- `{c.hash}` {one_line(c.message, 100)} (turn {c.turn}{pushed})")
     return lines
 
 
@@ -414,34 +423,6 @@ def _status_lines(work: WorkFact, detail: int) -> list[str]:
     return lines
 
 
-_EARLIER_MESSAGES_AT = {0: 5, 1: 4, 2: 2, 3: 0}
-
-
-def _last_activity(facts: SessionFacts, detail: int) -> str:
-    lines = []
-    last = facts.last_assistant
-    earlier = [m for m in facts.recent_messages if last is None or m.turn < last.turn]
-    earlier = earlier[len(earlier) - _EARLIER_MESSAGES_AT[detail]:] if _EARLIER_MESSAGES_AT[detail] else []
-    if earlier:
-        lines.append("Before that, the agent said (the thread of its work):")
-        lines += [f"- (turn {m.turn}) {_one_line(m.text, 160)}" for m in earlier]
-    if last is not None:
-        lines.append(f"The agent's last message (turn {last.turn}):\n  " + last.text.strip().replace("\n", "\n  "))
-        # The agent's own words are a claim like any other: "all tests pass" with a failing run is flagged.
-        flags = contradictions(last.text, facts)
-        if flags:
-            lines.append(f"  ⚠ [index: {'; '.join(flags)}]")
-    calls = facts.activity if detail <= 1 else facts.activity[-1:]
-    if calls:
-        lines.append("Its last tool calls, oldest first:")
-    for call in calls:
-        line = f"- (turn {call.turn}) {call.tool} `{call.target}` → {call.status}"
-        if call.output and (detail <= 1 or call is calls[-1]):
-            line += _block(call.output)
-        lines.append(line)
-    return "\n".join(lines) if lines else "Nothing recorded."
-
-
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
 _DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
@@ -473,9 +454,37 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
-    if not shown:
-        return "Nothing recorded."
-    return "\n".join(f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown)
+    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown]
+    lines += _search_lines(facts, detail)
+    return "\n".join(lines) if lines else "Nothing recorded."
+
+
+_SEARCHES_AT = {0: (3, 12), 1: (3, 8), 2: (2, 6), 3: (1, 4)}  # searches shown (the latest), places of each
+
+
+def _search_lines(facts: SessionFacts, detail: int) -> list[str]:
+    """Where the current thread's searches matched: what it established before it concluded anything."""
+    count, limit = _SEARCHES_AT[detail]
+    searches = facts.searches[-count:]
+    if not searches:
+        return []
+    lines = [f"Where the searches since turn {thread_start(facts)} matched"
+             + (f" ({len(facts.searches) - count} earlier not shown)" if len(facts.searches) > count else "") + ":"]
+    changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
+    for search in searches:
+        # A place in a file changed since the search was likely dealt with: the others are what is left to see to.
+        left = [p for p in search.places if changed_after.get(p.rsplit(":", 1)[0], 0) <= search.turn]
+        dealt = [p.rsplit(":", 1)[0].rsplit("/", 1)[-1] for p in search.places if p not in left]
+        folder = os.path.commonpath(left).rstrip("/") if len(left) > 1 else ""
+        folder = folder if folder and all(p.startswith(folder + "/") for p in left) else ""
+        places = [p[len(folder) + 1:] if folder else p for p in left]
+        more = f" and {len(places) - limit} more" if len(places) > limit else ""
+        line = f"- (turn {search.turn}) `{search.query}`: " + (f"in `{folder}/`: " if folder else "")
+        line += ", ".join(f"`{p}`" for p in places[:limit]) + more
+        if dealt:
+            line += ("; " if places else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
+        lines.append(line)
+    return lines
 
 
 def _files_and_code(facts: SessionFacts, detail: int) -> str:
@@ -500,7 +509,7 @@ _RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
     "findings": _findings,
     # Where the work stopped is what the continuing agent needs first: it keeps its detail
     # while file lists and resolved errors shrink.
-    "last_activity": lambda f, d: _last_activity(f, min(d, 1)),
+    "last_activity": lambda f, d: last_activity(f, min(d, 1)),
 }
 
 

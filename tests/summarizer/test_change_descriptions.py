@@ -123,3 +123,21 @@ def test_the_current_threads_changes_lead_a_file_changed_before_it_too() -> None
     assert changed.startswith("- `shop/cart.py` (modified): since turn 6, changed `tax`; `total` modified; "
                               "`def vat(total)` added; changed lines: `return total` → `return round(total * 1.2, 2)`; "
                               "turns 3, 4, 5, 7")
+
+
+def test_the_tests_a_file_gained_latest_are_named_first_when_not_all_fit() -> None:
+    path = f"{ROOT}/shop/test_cart.py"
+    early = "".join(f"def test_total_{n}():\n    assert True\n\n\n" for n in range(12))
+    summary = summary_of(
+        UserMessage(turn=1, text="Test the cart."),
+        write(2, path, "import cart\n"),
+        edit(3, path, old="import cart\n", new="import cart\n\n\n" + early),
+        AssistantMessage(turn=3, text="Totals are covered."),
+        UserMessage(turn=4, text="Now test the discount too."),
+        edit(5, path, old="def test_total_11():\n    assert True\n",
+             new="def test_total_11():\n    assert True\n\n\ndef test_discount_applies():\n    assert True\n"),
+    )
+    changed = section(summary, "Files Changed")
+    # The work in hand added `test_discount_applies`: it is named, ahead of the older ones cut by "and N more".
+    assert "tests added: `test_discount_applies`, `test_total_0`" in changed
+    assert "and 3 more" in changed

@@ -74,7 +74,7 @@ def test_a_sentence_the_next_call_carried_out_is_not_a_next_step() -> None:
     assert steps.startswith('- Carry on with the latest request (turn 1): "Fix the rounding in the importer."')
     stopped = section(summary, "Where It Stopped")
     assert "The agent's last message (turn 2):\n  Let me check how the importer rounds amounts today:" in stopped
-    assert "- (turn 2) Read `/shop/importer.py` → success" in stopped
+    assert "- (turn 2) Read `importer.py` → success" in stopped  # inside the workspace, relative to it
 
 
 def test_a_plan_no_call_followed_is_a_next_step() -> None:

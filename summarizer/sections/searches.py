@@ -1,0 +1,90 @@
+"""What the current thread's searches found: the places a search matched, by file and line.
+
+"Check the whole code base for this" is answered by a search and by reading
+its hits; until the agent states a conclusion, what it has established is
+the list of places.  Lost in a compaction, the search is run and every hit
+read again.  Here each search since the thread started (a search tool:
+``Grep``, ``Glob``, ``grep``, ``search_files`` ...; or a shell ``grep``,
+``rg``, ``ag``, ``git grep``) keeps what it looked for and where it matched:
+``path:line`` from the lines of its output that say so, or the paths it
+printed when asked for files only.  A search that matched one place is a
+lookup (its file is among those read), and output in any other shape gives
+no places: both are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from summarizer.sections.facts import SearchFact
+
+__all__ = ["searches_since"]
+
+# Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
+_SEARCH_TOOLS = frozenset({"grep", "search_files", "searchfiles", "grep_search", "codebase_search", "codesearch",
+                           "search_dir", "search_file"})
+_SHELL_SEARCH = re.compile(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
+_HIT = re.compile(r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)")
+_PATH = re.compile(r"^(?P<path>(?:\.{0,2}/)?[\w.@+-]+(?:/[\w.@+-]+)*\.\w+)$")
+_QUERY_CHARS = 100
+_MIN_PLACES = 2  # one match is a lookup, and its file is among those read
+
+
+def _query(call: ToolCall) -> str | None:
+    """What the call searched for, when it is a search: the shell command, else the pattern and where."""
+    if call.tool.lower() in _SEARCH_TOOLS:
+        pattern = next((call.arguments[k] for k in ("pattern", "query", "regex", "search_term", "file_name")
+                        if isinstance(call.arguments.get(k), str)), None)
+        where = next((call.arguments[k] for k in ("path", "glob", "include", "dir")
+                      if isinstance(call.arguments.get(k), str)), None)
+        return f"{pattern} in {where}" if pattern and where else pattern
+    command = next((op.command for op in call.operations if op.action == "shell" and op.command), None)
+    if command is None:
+        command = call.arguments.get("command") if isinstance(call.arguments.get("command"), str) else None
+    if command is not None and _SHELL_SEARCH.search(command):
+        return " ".join(command.split())
+    return None
+
+
+def _places(output: str, root: str | None) -> list[str]:
+    """``path:line`` of every line of ``output`` that names one (lines of one file joined), else the paths."""
+    hits: dict[str, list[str]] = {}
+    paths: list[str] = []
+    for line in output.splitlines():
+        line = line.strip()
+        found = _HIT.match(line)
+        if found:
+            hits.setdefault(_relative(found["path"], root), []).append(found["line"])
+        elif (plain := _PATH.match(line)) is not None:
+            paths.append(_relative(plain["path"], root))
+    if hits:
+        return [f"{path}:{', '.join(dict.fromkeys(lines))}" for path, lines in hits.items()]
+    return list(dict.fromkeys(paths))
+
+
+def _relative(path: str, root: str | None) -> str:
+    if root and path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1:]
+    return path.removeprefix("./")
+
+
+def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list[SearchFact]:
+    """The main agent's searches from ``turn`` on that found places, oldest first."""
+    queries: dict[str, tuple[int, str]] = {}
+    found: list[SearchFact] = []
+    for event in events:
+        if event.sidechain is not None or event.turn < turn:
+            continue
+        if isinstance(event, ToolCall) and (query := _query(event)) is not None:
+            queries[event.call_id] = (event.turn, query)
+        elif isinstance(event, ToolResult) and event.call_id in queries and event.status == "success":
+            at, query = queries.pop(event.call_id)
+            places = _places(event.output, root)
+            if len(places) >= _MIN_PLACES:
+                if root:
+                    query = query.replace(root.rstrip("/") + "/", "").replace(root.rstrip("/"), ".")
+                shown = query if len(query) <= _QUERY_CHARS else query[: _QUERY_CHARS - 1] + "…"
+                found.append(SearchFact(turn=at, query=shown, places=places))
+    return found

@@ -1,0 +1,88 @@
+"""What the session established, kept for the agent that continues: the user's answers to its questions, what
+its searches found, what it learned about the project, and no draft name passed off as what was written.
+
+Without these the Decisions and Findings sections read "Nothing recorded" and the next agent asks again,
+searches again, and trips on the same constraint again.
+"""
+
+from __future__ import annotations
+
+from session_steps import ROOT, edit, read, section, shell, summary_of, write
+
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+
+QUESTIONS = """\
+Here is the proposed view.
+
+### Key Files
+
+1. `cmd/list/model.go` - the tree
+2. `cmd/list/view.go` - the TUI
+
+### Questions for You
+
+1. **Orphaned sessions**: Sessions whose base commit is on no branch. Should we show them? Hide them?
+
+2. **Depth limit**: How far back in commit history should we look for sessions per branch?
+
+3. **Active session indicator**: Should we highlight the session that is running now?
+
+Shall I start implementing a prototype?"""
+
+
+def test_the_users_numbered_answers_are_decisions_each_beside_its_question() -> None:
+    summary = summary_of(UserMessage(turn=1, text="Propose a view of sessions by branch."),
+                         AssistantMessage(turn=2, text=QUESTIONS),
+                         UserMessage(turn=3, text="1. no\n2. we look at 50 commits in entire/sessions\n3. yes"),
+                         AssistantMessage(turn=4, text="Starting with the model."))
+    decisions = section(summary, "Decisions Made")
+    assert ("- (turn 3) The user answered the agent's questions (turn 2): 1. Orphaned sessions: Should we show "
+            "them? → \"no\"; 2. Depth limit: How far back in commit history should we look for sessions per branch? "
+            "→ \"we look at 50 commits in entire/sessions\"; 3. Active session indicator: Should we highlight the "
+            "session that is running now? → \"yes\"") in decisions
+
+
+def test_a_numbered_reply_to_a_message_without_numbered_questions_is_no_answer() -> None:
+    summary = summary_of(UserMessage(turn=1, text="Propose a view of sessions by branch."),
+                         AssistantMessage(turn=2, text="Plan:\n1. model\n2. view\n3. actions"),
+                         UserMessage(turn=3, text="1. fine\n2. use bubbletea\n3. later"))
+    assert summary.facts.answers == []
+    assert "answered the agent's questions" not in summary.markdown
+
+
+GREP_OUTPUT = """\
+/home/dev/shop/cli/resume.go:184:	cwd, err := os.Getwd()
+/home/dev/shop/cli/session.go:319:	cwd, err := os.Getwd()
+/home/dev/shop/cli/rewind.go:565:	cwd, err := os.Getwd()
+/home/dev/shop/cli/rewind.go:603:	cwd, err := os.Getwd()
+/home/dev/shop/cli/strategy/common.go:532:	cwd, err := os.Getwd()
+"""
+
+
+def test_where_the_threads_searches_matched_is_kept_until_the_agent_concludes() -> None:
+    summary = summary_of(UserMessage(turn=1, text="Fix the path filter."),
+                         write(2, f"{ROOT}/cli/hooks.go", "package cli\n"),
+                         UserMessage(turn=3, text="can we check the whole code base if this is an issue elsewhere?"),
+                         shell(4, f'grep -rn "os.Getwd()" {ROOT}/cli/ --include="*.go"', GREP_OUTPUT),
+                         AssistantMessage(turn=5, text="Let me check each of these:"),
+                         read(6, f"{ROOT}/cli/strategy/common.go", "package strategy\n"))
+    findings = section(summary, "Findings")
+    assert findings.splitlines() == [
+        "Where the searches since turn 3 matched:",
+        "- (turn 4) `grep -rn \"os.Getwd()\" cli/ --include=\"*.go\"`: in `cli/`: `resume.go:184`, `session.go:319`, "
+        "`rewind.go:565, 603`, `strategy/common.go:532`"]
+
+
+def test_a_place_in_a_file_changed_since_the_search_is_not_left_to_see_to() -> None:
+    summary = summary_of(UserMessage(turn=1, text="Replace os.Getwd() with the repo root everywhere."),
+                         shell(2, f'grep -rn "os.Getwd()" {ROOT}/cli/', GREP_OUTPUT),
+                         edit(3, f"{ROOT}/cli/resume.go"))
+    assert ("- (turn 2) `grep -rn \"os.Getwd()\" cli/`: in `cli/`: `session.go:319`, `rewind.go:565, 603`, "
+            "`strategy/common.go:532`; also in `resume.go`, changed since") in section(summary, "Findings")
+
+
+def test_a_search_that_matched_one_place_is_a_lookup_not_a_finding() -> None:
+    summary = summary_of(UserMessage(turn=1, text="Where is ToRelativePath?"),
+                         shell(2, f"grep -n 'func ToRelativePath' {ROOT}/cli/paths/*.go",
+                               f"{ROOT}/cli/paths/paths.go:159:func ToRelativePath(p string) string {{"))
+    assert summary.facts.searches == [] and "Where the searches" not in summary.markdown
