@@ -266,6 +266,30 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
                 f"`{item.id}`" + (" (merged)" if verb == "merged" else ""))
         in_session = [f"{', '.join(ids)} (turn {turn})" for turn, ids in by_turn.items()]
         lines.append("- closed: " + "; ".join(in_session))
+        lines += _closed_uncommitted(facts, closed)
+    return lines
+
+
+def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItemFact]) -> list[str]:
+    """A closed item whose changes are not committed: closing it did not finish it, and nothing else says so."""
+    lines = []
+    uncommitted = set(facts.work.uncommitted)
+    previous = 0
+    for item in closed:
+        end = item.closed_turn if item.closed_turn is not None else item.turn
+        start = item.started_turn if item.started_turn is not None else previous
+        previous = end
+        left = []
+        for f in facts.changed:
+            during = [t for t in f.changed_turns if start <= t <= end]
+            # No commit since its last change for the item holds it (a commit whose files are unknown might).
+            if f.path in uncommitted and during and not any(
+                    c.turn >= max(during) and (c.files is None or f.path in c.files) for c in facts.work.commits):
+                left.append(f.path)
+        left.sort()
+        if left:
+            lines.append(f"  - `{item.id}` was closed (turn {end}) with its changes not committed: "
+                         + ", ".join(f"`{p}`" for p in left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else ""))
     return lines
 
 
