@@ -39,6 +39,7 @@ from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.interruptions import interruptions
 from summarizer.sections.left_behind import left_behind
 from summarizer.sections.request_items import request_items
 from summarizer.sections.searches import searches_since
@@ -199,7 +200,8 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
                 "created": told(facts.created), "modified": told(facts.modified),
                 "request_items": request_items(events, latest, facts.changed, facts.tasks),
                 "answers": answered_questions(events), "searches": searches_since(events, since, facts.root),
-                "left_behind": left_behind(events, facts.changed, facts.work)})
+                "left_behind": left_behind(events, facts.changed, facts.work),
+                "interruptions": interruptions(events)})
 
 
 def summarize(

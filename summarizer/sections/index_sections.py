@@ -369,11 +369,17 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
     for m in facts.user_messages:  # the same words twice in a row are one message
         if not messages or (m.text.strip(), m.channel) != (messages[-1].text.strip(), messages[-1].channel):
             messages.append(m)
-    if not messages:
+    if not messages and not facts.interruptions:
         return "None."
     latest = latest_request(messages)
     lines = []
-    for number, m in enumerate(messages):
+    order = {id(m): number for number, m in enumerate(messages)}
+    # The times the person stopped the agent, in order among their words (before a message of the same turn).
+    for m in sorted([*messages, *facts.interruptions], key=lambda m: (m.turn, m.channel != "interrupt")):
+        if m.channel == "interrupt":
+            lines.append(f"- (turn {m.turn}) [the user {m.text}]")
+            continue
+        number = order[id(m)]
         how = _CHANNEL_WORDS.get(m.channel, m.channel)
         label = f"(turn {m.turn}{', ' + how if how else ''})"
         whole = m is latest or m is messages[-1] or m.channel == "feedback"
