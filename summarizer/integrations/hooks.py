@@ -3,9 +3,10 @@
 Claude Code and Codex run a ``SessionStart`` hook with ``"source":
 "compact"`` right after they compact, and add what the hook returns as
 ``additionalContext`` to the new context.  Claude Code also runs
-``PreCompact`` before (its plain output is shown in the transcript; whether
-it reaches the compaction is not documented) and ``PostCompact`` after,
-with the summary it wrote (``compact_summary``).  OpenCode's plugin hook
+``PreCompact`` before (2.1.328 appends its plain output to the summary
+prompt as "Additional Instructions", cut at 10,000 characters: seen in the
+real agent, not documented) and ``PostCompact`` after, with the summary it
+wrote (``compact_summary``).  OpenCode's plugin hook
 ``experimental.session.compacting`` adds context strings to the compaction
 prompt; our plugin asks this module for them as a ``PreCompact``.  Every
 hook gets its input on standard input; :mod:`~summarizer.integrations.agents`

@@ -440,3 +440,24 @@ def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(fixtur
     }
     # The one result whose call is in no record of the file stays an orphan, counted.
     assert index.meta["orphan_results"] == 1
+
+
+def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> None:
+    # Claude Code 2.1.328 (run for real in tests/integrations/test_real_agents.py) logs a copy of every
+    # request it sends: read as messages, the copy would count the turn twice; read as unknown, every
+    # session warned about two dozen skipped parts.
+    blob = {"role": "user", "content": [{"type": "text", "text": "WRITE /p/copy.txt: not a second turn"}]}
+    records = [
+        {"type": "user", "uuid": "u1", "cwd": "/p", "sessionId": "s", "version": "2.1.328",
+         "message": {"role": "user", "content": "hi"}},
+        {"type": "atis-latch", "atis": "", "sessionId": "s"},
+        {"type": "api-request-shape", "sessionId": "s", "shapeHash": "h", "shape": {"system": []}},
+        {"type": "api-request-blob", "sessionId": "s", "hash": "b", "message": blob},
+        {"type": "api-request", "sessionId": "s", "id": "r", "shapeHash": "h", "params": {"model": "m"}},
+        {"type": "cost-state", "sessionId": "s"},
+        {"type": "tools-used", "sessionId": "s", "tools": ["Write"]},
+    ]
+    source = Source("s.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    events = list(ADAPTER.events(source))
+    assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
+    assert source.skipped == []

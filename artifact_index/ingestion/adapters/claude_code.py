@@ -59,7 +59,11 @@ __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
 
 _MESSAGE_TYPES = frozenset({"user", "assistant"})
 # Record types with no bearing on the conversation or the file trail: session
-# titles, snapshots of Claude Code's own undo backups.
+# titles, snapshots of Claude Code's own undo backups; since 2.1.3xx also its
+# log of API requests (``api-request``, ``api-request-shape`` and
+# ``api-request-blob``, a copy of messages already in the transcript, which
+# read as messages would count every turn twice), its running cost and the
+# tools used so far.
 _IGNORED_TYPES = frozenset({
     "summary",
     "file-history-snapshot",
@@ -71,6 +75,12 @@ _IGNORED_TYPES = frozenset({
     "pr-link",
     "tag",
     "mode",
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "cost-state",
+    "tools-used",
+    "atis-latch",
 })
 _KNOWN_TYPES = _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment", "queue-operation"}
 _SNIFF_RECORDS = 30

@@ -1,0 +1,217 @@
+"""The compaction hooks inside the real agents, each pointed at a fake model server on loopback.
+
+``artifact-index install AGENT`` writes the hooks into a temporary home, the
+agent runs non-interactively against :mod:`fake_models` (which answers a
+request for a file with the agent's write tool, a compaction request with a
+fixed summary, anything else with "Done."), and the tests read what the
+agent sent its model and what the hooks left in the session store.
+
+The agents are not installed here (CI has no npm, and nothing is installed at
+test time): each test skips unless its agent's binary is found, by its
+variable or on ``PATH``::
+
+    npm install --prefix /tmp/agents @anthropic-ai/claude-code@2.1.328
+    ARTIFACT_INDEX_CLAUDE=/tmp/agents/node_modules/.bin/claude pytest tests/integrations/test_real_agents.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_models import SUMMARY, FakeModels, Recorded
+
+from artifact_index.ingestion.loading import open_transcript
+from artifact_index.live.store import SessionStore
+from artifact_index.trail.tracker import Tracker
+
+TITLE = "# What this session has done so far (computed from the transcript by artifact-index)"
+PRE_COMPACT_LEAD = "Keep every file path below in the summary"
+# How the trail names the file the fake model had written (relative to the session's directory).
+CREATED = "## Files created\n- `notes.txt`: first lines: `hello from the fake model`"
+# What Claude Code echoes of a slash command's output into the conversation; the trail shows there
+# too (PreCompact's output), so it is cut out before asking whether the SessionStart context arrived.
+_COMMAND_OUTPUT = re.compile(r"<local-command-stdout>.*?</local-command-stdout>", re.DOTALL)
+_SECONDS = 180
+
+
+def _agent(variable: str, name: str) -> str | None:
+    return os.environ.get(variable) or shutil.which(name)
+
+
+def _artifact_index() -> list[str]:
+    beside = Path(sys.executable).parent / "artifact-index"
+    return [str(beside)] if beside.exists() else [sys.executable, "-m", "artifact_index"]
+
+
+def _home_env(home: Path, store: Path, **extra: str) -> dict[str, str]:
+    """A clean environment: a temporary home, so nothing reads or touches the user's agent settings."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_STATE_HOME": str(home / ".local" / "state"),
+            "XDG_CACHE_HOME": str(home / ".cache"), "ARTIFACT_INDEX_STORE": str(store), "LANG": "C.UTF-8", **extra}
+
+
+def _run(argv: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=_SECONDS,
+                          check=False)
+    assert done.returncode == 0, f"{argv[:3]} exited {done.returncode}: {done.stderr[-2000:]}"
+    return done
+
+
+def _stream(stdout: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
+
+
+# -- Claude Code -------------------------------------------------------------------------------------------
+CLAUDE = _agent("ARTIFACT_INDEX_CLAUDE", "claude")
+needs_claude = pytest.mark.skipif(CLAUDE is None, reason="Claude Code is not installed: set ARTIFACT_INDEX_CLAUDE to "
+                                  "its `claude` (npm install @anthropic-ai/claude-code) or put it on PATH")
+
+
+@dataclass
+class ClaudeRun:
+    """One Claude Code session, in three runs: a file written, ``/compact``, a question after it."""
+
+    project: Path
+    written: Path
+    transcript: Path
+    store: Path
+    compact_events: list[dict[str, Any]]
+    requests_before: list[Recorded]  # the first run's
+    compaction_requests: list[Recorded]  # the /compact run's
+    requests_after: list[Recorded]  # the question's, after the compaction
+
+
+def _claude_session(root: Path, fake: FakeModels, layout: str = "settings") -> tuple[Path, dict[str, str], list[str]]:
+    """A project, Claude Code's environment with our hooks installed, and its command line.
+
+    ``layout`` is how the hooks are installed: ``settings`` merges them into the user's settings.json,
+    ``plugin`` writes them as a plugin that the command line loads with ``--plugin-dir``.
+    """
+    assert CLAUDE is not None
+    home, project = root / "home", root / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _home_env(home, root / "store.db", ANTHROPIC_BASE_URL=fake.url,
+                    ANTHROPIC_API_KEY="not-a-key-the-fake-ignores-it", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+    where = ["--user"] if layout == "settings" else ["--plugin-dir", str(root / "plugin")]
+    _run([*_artifact_index(), "install", "claude-code", *where], env, project)
+    # Root may not use --dangerously-skip-permissions; allowing the one tool is enough to run unattended.
+    claude = [CLAUDE, "--output-format", "stream-json", "--verbose", "--allowedTools", "Write"]
+    if layout == "plugin":
+        claude += where
+    return project, env, [*claude, "-p"]
+
+
+def _transcript(root: Path, session: str) -> Path:
+    (transcript,) = (root / "home" / ".claude" / "projects").rglob(f"{session}.jsonl")
+    return transcript
+
+
+def _session_id(events: list[dict[str, Any]]) -> str:
+    return str(next(event["session_id"] for event in events if event.get("type") == "result"))
+
+
+@pytest.fixture(scope="module")
+def claude(tmp_path_factory: pytest.TempPathFactory) -> ClaudeRun:
+    root = tmp_path_factory.mktemp("claude")
+    with FakeModels() as fake:
+        project, env, claude = _claude_session(root, fake)
+        written = project / "notes.txt"
+        session = _session_id(_stream(_run([*claude, f"WRITE {written}: hello from the fake model"], env, project).stdout))
+        seen = len(fake.requests)
+        compact = _stream(_run([*claude, "--resume", session, "/compact"], env, project).stdout)
+        compacted = len(fake.requests)
+        _run([*claude, "--resume", session, "What did you change?"], env, project)
+        requests = list(fake.requests)
+    return ClaudeRun(project, written, _transcript(root, session), root / "store.db", compact, requests[:seen],
+                     requests[seen:compacted], requests[compacted:])
+
+
+@pytest.fixture(scope="module", params=["settings", "plugin"])
+def claude_auto(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Recorded], Path]:
+    """One run in which the model's reply to the write reports a context all but full: Claude Code compacts alone."""
+    root = tmp_path_factory.mktemp("claude-auto")
+    with FakeModels(tool_call_tokens=995_000) as fake:
+        project, env, claude = _claude_session(root, fake, request.param)
+        _run([*claude, f"WRITE {project / 'notes.txt'}: hello from the fake model"], env, project)
+        requests = list(fake.requests)
+    return requests, root / "store.db"
+
+
+@needs_claude
+def test_claude_code_ran_the_write_the_fake_model_asked_for(claude: ClaudeRun) -> None:
+    assert claude.written.read_text() == "hello from the fake model"
+    assert [r.path for r in claude.requests_before] == ["/v1/messages", "/v1/messages"]
+
+
+@needs_claude
+def test_its_transcript_reads_whole_with_the_file_created(claude: ClaudeRun) -> None:
+    loaded = open_transcript(claude.transcript)
+    events = list(loaded.events())
+    assert loaded.adapter.name == "claude-code"
+    assert loaded.skipped == []
+    index = Tracker(format="claude-code").feed_all(events)
+    assert [(entry.path, entry.status) for entry in index.changed_files()] == [("notes.txt", "created")]
+
+
+@needs_claude
+def test_pre_compact_prints_the_paths_into_the_compaction_request(claude: ClaudeRun) -> None:
+    # Claude Code 2.1.328 appends a PreCompact hook's output to its summary prompt as "Additional Instructions".
+    (compaction, *retries) = [r for r in claude.compaction_requests if "provide your summary" in r.text]
+    assert retries == [], "the fake summary has a <summary> block, so Claude Code asks once"
+    instructions = compaction.text.split("Additional Instructions:", 1)[1]
+    assert instructions.lstrip().startswith(PRE_COMPACT_LEAD)
+    assert TITLE in instructions and CREATED in instructions
+
+
+@needs_claude
+def test_session_start_compact_hook_answers_with_the_trail_and_exit_zero(claude: ClaudeRun) -> None:
+    responses = [e for e in claude.compact_events if e.get("subtype") == "hook_response"
+                 and e.get("hook_name") == "SessionStart:compact"]
+    assert [(e["exit_code"], e["outcome"]) for e in responses] == [(0, "success")]
+    context = json.loads(responses[0]["stdout"])["hookSpecificOutput"]
+    assert context["hookEventName"] == "SessionStart"
+    assert context["additionalContext"].startswith(TITLE) and CREATED in context["additionalContext"]
+
+
+@needs_claude
+def test_the_trail_reaches_the_model_in_the_first_request_after_the_compaction(claude: ClaudeRun) -> None:
+    first = claude.requests_after[0]
+    shown = _COMMAND_OUTPUT.sub("", first.text)
+    assert SUMMARY in shown  # the compaction took: its summary opens the new context
+    assert TITLE + "\n\n" + CREATED in shown
+
+
+@needs_claude
+def test_the_hooks_snapshot_the_session_and_score_the_agents_summary_in_the_store(claude: ClaudeRun) -> None:
+    store = SessionStore(claude.store)
+    [row] = store.sessions()
+    assert (row.transcript, row.changed) == (str(claude.transcript), 1)
+    pre, post = store.compactions(row.id)
+    assert (pre.phase, pre.trigger, pre.changed) == ("pre", "manual", 1)
+    # The fake summary names no file, and PostCompact says so.
+    assert (post.phase, post.trigger) == ("post", "manual")
+    assert post.score_line() == "0.00: artifact 0/1 (missed: notes.txt)"
+
+
+@needs_claude
+def test_an_automatic_compaction_runs_the_same_hooks_and_the_next_request_carries_the_trail(
+        claude_auto: tuple[list[Recorded], Path]) -> None:
+    requests, store_path = claude_auto
+    _write, compaction, after = requests
+    assert "provide your summary" in compaction.text
+    assert compaction.text.split("Additional Instructions:", 1)[1].lstrip().startswith(PRE_COMPACT_LEAD)
+    assert CREATED in compaction.text
+    assert SUMMARY in after.text and TITLE + "\n\n" + CREATED in _COMMAND_OUTPUT.sub("", after.text)
+    store = SessionStore(store_path)
+    [row] = store.sessions()
+    assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [("pre", "auto"), ("post", "auto")]
