@@ -54,6 +54,7 @@ from typing import Any
 
 __all__ = [
     "DISABLE_ENVIRONMENT_VARIABLE",
+    "holds_redactions",
     "redact_json",
     "redact_text",
     "redaction_disabled",
@@ -64,6 +65,7 @@ __all__ = [
 DISABLE_ENVIRONMENT_VARIABLE = "ARTIFACT_INDEX_NO_REDACT"
 
 _PLACEHOLDER = re.compile(r"\[REDACTED [a-z0-9-]+\]")
+_PLACEHOLDER_START = "[REDACTED "
 _disabled: ContextVar[bool] = ContextVar("artifact_index_redaction_disabled", default=False)
 
 
@@ -354,6 +356,11 @@ def redact_text(text: str) -> str:
         position = end
     pieces.append(text[position:])
     return "".join(pieces)
+
+
+def holds_redactions(text: str) -> bool:
+    """Whether ``text`` may hold a placeholder :func:`redact_text` wrote (a cheap test, no rule run)."""
+    return _PLACEHOLDER_START in text
 
 
 def redact_json(value: Any) -> Any:

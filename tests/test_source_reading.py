@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from artifact_index.ingestion.source import Source, parse_json_line, read_source
+from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
 
 # Lines that orjson and the standard library read differently, or not at all.
 LINES = [
@@ -90,3 +90,32 @@ def test_an_integer_beyond_64_bits_is_read_as_a_float(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"n": 18446744073709551616}\n{"n": 18446744073709551615}\n')
     assert list(read_source(path).records) == [(1, {"n": 1.8446744073709552e19}), (2, {"n": 18446744073709551615})]
+
+
+# Lines of text and of pretty-printed JSON, as a text transcript (an aider
+# history, a git-ai note) holds them: none is a record.
+NOT_RECORDS = [
+    "# aider chat started at 2024-05-01",
+    "- a bullet",
+    "1. a numbered step",
+    "> quoted",
+    '"prompts": {',
+    '"text": "a value", "more": 1',
+    "[1] and more",
+    "true or false",
+    "nothing",
+    "NaN and more",
+    "\ufeff{}",
+    "é",
+    "}",
+    '{"a": 1} trailing words',
+    '{"a": 1}[2]',  # joined, but not two records
+]
+
+
+@pytest.mark.parametrize("line", NOT_RECORDS)
+def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library_gives(line: str) -> None:
+    source = Source("t.txt", f'{{"first": 1}}\n{line}\n{{"last": 2}}')
+    values, problem = parse_json_line(line)
+    assert problem is not None and not values
+    assert source.bad_lines == [Skipped(2, problem)]

@@ -94,7 +94,8 @@ class Source:
         before the damage (closed where it broke off), with the damage
         recorded in :attr:`skipped` and :attr:`damage`.
         """
-        first = self.data.lstrip()[:1]
+        start = _content_start(self.data, _NOT_ASCII_SPACE)  # bytes.lstrip would copy them all
+        first = self.data[start:start + 1]
         if first not in (b"[", b"{"):
             # Whitespace beyond ASCII's (U+0085, U+00A0, U+001C...) can only be told from the text.
             if not first or (first < b"\x80" and first not in b"\x1c\x1d\x1e\x1f"):
@@ -107,7 +108,7 @@ class Source:
         try:
             return orjson.loads(self.data)
         except orjson.JSONDecodeError as exc:
-            if str(exc).startswith(_ORJSON_EXTRA_DATA):
+            if exc.msg == _ORJSON_EXTRA_DATA:
                 return None  # several values: JSON lines, not a document
         try:
             return _without_lone_surrogates(json.loads(self.text), self.text)
@@ -224,18 +225,27 @@ def _first_line_is_a_whole_value(data: bytes) -> bool:
     Parsing the whole of a long JSON-lines file as one document would also
     fail there, but only after orjson has read every byte of it.
     """
-    stripped = data.lstrip(b" \t\r\n")  # what JSON calls whitespace, nothing more
-    if stripped[:1] not in (b"{", b"["):
+    start = _content_start(data, _NOT_JSON_SPACE)  # the bytes are never copied: they can be hundreds of MB
+    if data[start:start + 1] not in (b"{", b"["):
         return False
-    end = stripped.find(b"\n")
-    if end < 0 or not stripped[end:].strip():
+    end = data.find(b"\n", start)
+    if end < 0 or not _NOT_ASCII_SPACE.search(data, end):
         return False
     try:
-        orjson.loads(stripped[:end])
+        orjson.loads(data[start:end])
     except orjson.JSONDecodeError:
         return False
     return True
 
+
+_NOT_JSON_SPACE = re.compile(rb"[^ \t\r\n]")
+_NOT_ASCII_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
+
+
+def _content_start(data: bytes, not_space: re.Pattern[bytes]) -> int:
+    """Where the first byte that is not space is (the length when there is none)."""
+    found = not_space.search(data)
+    return found.start() if found else len(data)
 
 # orjson's message when a complete value is followed by more (the standard library's "Extra data").
 _ORJSON_EXTRA_DATA = "unexpected content after document"
@@ -248,10 +258,25 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
         return [], None
     if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _too_deep(line.decode("utf-8", errors)):
         return [], _TOO_DEEP
+    if line[0] in _CANNOT_START_A_VALUE:
+        # The standard library's verdict on such a line, without asking it: a text
+        # transcript's lines all fail here, and detection reads every one.
+        return [], _NO_VALUE
     try:
         return [orjson.loads(line)], None
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as exc:
+        if line[0] != _OPEN_BRACE and exc.msg == _ORJSON_EXTRA_DATA:
+            # One value and more after it, as in a line of pretty-printed JSON
+            # (`"key": value,`); records joined on one line are objects.
+            return [], _EXTRA_DATA
         return parse_json_line(line.decode("utf-8", errors))
+
+
+# ASCII bytes no JSON value starts with (the standard library also reads NaN and Infinity).
+_CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))
+_OPEN_BRACE = ord("{")
+_NO_VALUE = "not valid JSON (Expecting value)"
+_EXTRA_DATA = "not valid JSON (Extra data)"
 
 
 # Deeper records are skipped on every Python alike (3.11's parser gives up near 1,000 levels,

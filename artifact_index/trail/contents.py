@@ -31,6 +31,7 @@ _SWE = re.compile(r"^(\d+):(.*)$")
 _OPENCODE = re.compile(r"^(\d+): ?(.*)$")
 _SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
 _REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
+_REMINDER_START = "<system-reminder>"  # looked for first: the pattern is tried at every position
 _CLIPPED = "<response clipped>"
 # Claude Code's Read cuts lines longer than this; such a read is not the file.
 _LONGEST_SHOWN_LINE = 2000
@@ -71,13 +72,17 @@ def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str
     first = pattern.match(lines[0]) if lines else None
     if first is None:
         return None  # not this gutter: no need to look at every line
-    numbered = [first, *(pattern.match(line) for line in lines[1:])]
     start = int(first.group(1))
     out: list[str] = []
-    for offset, match in enumerate(numbered):
-        if match is None or int(match.group(1)) != start + offset:
+    expected = start
+    for match in map(pattern.match, lines):
+        if match is None:
             break
-        out.append(match.group(2))
+        number, text = match.groups()
+        if int(number) != expected:
+            break
+        out.append(text)
+        expected += 1
     # A gutter must cover (nearly) the whole output to be trusted; trailing
     # notes like "(3 more lines below)" are allowed.
     return (start, out) if len(out) >= max(1, len(lines) - 3) else None
@@ -95,7 +100,7 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
     so a window starting at line 1 that the tool did not say was truncated is
     taken as the whole file.
     """
-    text = _REMINDER.sub("\n", output).strip("\n")
+    text = (_REMINDER.sub("\n", output) if _REMINDER_START in output else output).strip("\n")
     clipped = _CLIPPED in text
     if clipped:  # the rest of the clipped line, and the note after it, are not the file
         text = text.split(_CLIPPED, 1)[0].rsplit("\n", 1)[0]

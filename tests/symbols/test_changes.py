@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import textwrap
 
 from hypothesis import HealthCheck, given, settings
@@ -416,6 +418,24 @@ def test_binary_and_oversized_inputs_give_nothing() -> None:
     assert len(huge) > MAX_SOURCE_CHARS
     assert definitions(huge, "python") == []
     assert changed_symbols(huge, huge + "x", "a.py") == []
+
+
+# The bash grammar reads memory it does not own when "{" is followed by a
+# character past the BMP: some runs crash the process (a segfault, so the
+# sweep runs in a process of its own), most survive.
+_BRACE_SWEEP = """
+from artifact_index.facts.symbols.definitions import changed_symbols
+for point in range(0x10000, 0x110000, 997):
+    changed_symbols(None, "{" + chr(point), "m.sh")
+    changed_symbols("x{" + chr(point) + "function ", "f() {\\n  x\\n}\\n{" + chr(point), "m.sh")
+print("survived")
+"""
+
+
+def test_a_shell_script_with_any_character_after_a_brace_is_read_without_crashing() -> None:
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", _BRACE_SWEEP], capture_output=True, text=True, check=False)
+        assert (done.returncode, done.stdout.strip()) == (0, "survived"), done.stderr[-2000:]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal, get_args
 
-from tree_sitter import Node, QueryCursor, Tree
+from tree_sitter import Node, Parser, QueryCursor, Tree
 
 from artifact_index.facts.symbols import grammars
 from artifact_index.facts.symbols.languages import tags_query
@@ -205,7 +205,7 @@ def _parse(source: str, language: str, first_line: int) -> _Parsed | None:
     if query is None or parser is None:
         return None
     data = source.encode("utf-8", "surrogatepass")
-    tree = parser.parse(data)
+    tree = _parse_bytes(parser, language, data)
     raws = _collect(QueryCursor(query).matches(tree.root_node), data)
     return _Parsed(source, data, tree, raws, tuple(_resolve(raws, data, first_line)))
 
@@ -225,7 +225,7 @@ def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
     new_end_point = _point(data, new_end)
     tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
               start_point=_point(old, start), old_end_point=old_end_point, new_end_point=new_end_point)
-    new_tree = parser.parse(data, tree)
+    new_tree = _parse_bytes(parser, language, data, tree)
     if new_tree.root_node.has_error:
         return _parse(source, language, 1)
     low, high = start, new_end
@@ -251,6 +251,14 @@ def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
             raws.append(raw.shifted(by_bytes, by_rows))
             found.append(definition.shifted(by_rows))
     return _Parsed(source, data, new_tree, raws, tuple(found))
+
+
+def _parse_bytes(parser: Parser, language: str, data: bytes, old_tree: Tree | None = None) -> Tree:
+    # The bash grammar crashes the process on some non-ASCII input (see
+    # grammars.safe_parse); names are read from the original bytes all the same.
+    if language == "bash":
+        return grammars.safe_parse(parser, data, old_tree)
+    return parser.parse(data) if old_tree is None else parser.parse(data, old_tree)
 
 
 def _whole_top_level(children: list[Node], low: int, high: int) -> tuple[int, int]:

@@ -19,11 +19,11 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from tree_sitter import Language, Parser
+from tree_sitter import Language, Parser, Tree
 
 from artifact_index.exceptions import GrammarUnavailable
 
-__all__ = ["GrammarUnavailable", "language", "parser"]
+__all__ = ["GrammarUnavailable", "language", "parser", "safe_parse"]
 
 # Our name -> (symbol in languages.so, per-language package, function in it).
 _GRAMMARS: dict[str, tuple[str, str, str]] = {
@@ -92,3 +92,21 @@ def parser(name: str) -> Parser | None:
     """A fresh parser for ``name`` (parsers are cheap; languages are cached)."""
     lang = language(name)
     return Parser(lang) if lang is not None else None
+
+
+# Every byte of a multi-byte UTF-8 character becomes "_".  The grammars
+# crash (segfault, not an exception) on some non-ASCII input: the bash grammar
+# on "<<x\n$" followed by U+FF466, or on "{" followed by a character past the
+# BMP (the bundled grammar and tree-sitter-bash 0.25 alike).  An ASCII word
+# character of the same byte length tokenises the same way and keeps every
+# offset, and all text is read from the original bytes.
+_ASCII = bytes(range(128)) + b"_" * 128
+
+
+def safe_parse(parser: Parser, data: bytes, old_tree: Tree | None = None) -> Tree:
+    """Parse ``data`` as the grammar sees it with non-ASCII bytes masked (offsets unchanged).
+
+    ``old_tree``: the tree of the previous version, edited to match, for an incremental parse.
+    """
+    masked = data.translate(_ASCII)
+    return parser.parse(masked) if old_tree is None else parser.parse(masked, old_tree)

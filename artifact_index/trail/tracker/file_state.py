@@ -13,7 +13,7 @@ from typing import Any
 
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.ingestion.patches import apply_hunks
-from artifact_index.redaction import redact_text
+from artifact_index.redaction import holds_redactions, redact_text
 from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
 
 __all__ = [
@@ -115,6 +115,10 @@ def _replace(content: str, old: str, new: str, count: int) -> str | None:
     """
     if old in content:
         return content.replace(old, new, count)
+    if not holds_redactions(content):
+        # The common miss: nothing to match redacted (and redacting ``old`` costs
+        # the first miss of a run the import of every secret detector).
+        return None
     redacted_old = redact_text(old)
     if redacted_old != old and redacted_old in content:
         return content.replace(redacted_old, redact_text(new), count)

@@ -43,6 +43,9 @@ __all__ = [
     "subcommands",
 ]
 
+# The ledger asks about one result's command several times (its key, whether
+# it is a test run, whether it is worth reading, what it resolves).
+@functools.lru_cache(maxsize=4096)
 def checks_in(command: str | None) -> tuple[Check, ...]:
     """The checks ``command`` runs, in order (``ruff check . && pytest`` has two)."""
     if not command:

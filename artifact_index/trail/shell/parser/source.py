@@ -6,9 +6,10 @@ import bisect
 from functools import cache
 
 from tree_sitter import Node as TSNode
-from tree_sitter import Parser, Tree
+from tree_sitter import Parser
 
 from artifact_index.facts.symbols.grammars import parser as grammar_parser
+from artifact_index.facts.symbols.grammars import safe_parse
 from artifact_index.trail.shell.parser.model import Word
 
 __all__ = [
@@ -23,19 +24,6 @@ __all__ = [
 @cache
 def bash_parser() -> Parser | None:
     return grammar_parser("bash")
-
-
-# Every byte of a multi-byte UTF-8 character becomes "_".  The grammars
-# bundled with tree-sitter-languages crash (segfault, not an exception) on
-# some non-ASCII input, e.g. "<<x\n$" followed by U+FF466; an ASCII word
-# character of the same byte length tokenises the same way and keeps every
-# offset, and all text is read from the original bytes.
-_ASCII = bytes(range(128)) + b"_" * 128
-
-
-def safe_parse(parser: Parser, data: bytes) -> Tree:
-    """Parse ``data`` as the grammar sees it with non-ASCII bytes masked (offsets unchanged)."""
-    return parser.parse(data.translate(_ASCII))
 
 
 # What a heredoc operator becomes once its body is cut out: an input redirection from this word.
