@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Callable
 
+from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import (
     CommitFact,
     ErrorFact,
@@ -484,9 +485,18 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
-    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown]
+    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts) for m in shown]
     lines += _search_lines(facts, detail)
     return "\n".join(lines) if lines else "Nothing recorded."
+
+
+def _since(finding: MessageFact, facts: SessionFacts) -> str:
+    """What became of the names a finding proposed: the one each was written under, when it was renamed."""
+    renamed = superseded_names(finding, facts)
+    if not renamed:
+        return ""
+    return "\n  (since then: " + "; ".join(f"`{draft}` was written as `{written}`, turn {turn}"
+                                           for draft, written, turn in renamed) + ")"
 
 
 _SEARCHES_AT = {0: (3, 12), 1: (3, 8), 2: (2, 6), 3: (1, 4)}  # searches shown (the latest), places of each

@@ -113,3 +113,31 @@ def test_each_time_the_person_stopped_the_agent_is_among_their_messages_in_every
     assert messages[1] == "- (turn 2) [the user stopped the agent]"
     # A stop is the user's act, never their request: the latest request is still their words.
     assert section(copilot, "Session Intent").count("instead of finalize call it update") == 1
+
+
+FINDING = """\
+Found it! The carry-forward uses file-level subtraction, not the content-aware check:
+
+```go
+// Instead of:
+remainingFiles := subtractFiles(filesTouchedBefore, committedFileSet)
+// Do:
+remainingFiles := filesWithUncommittedAgentChanges(shadowTree, commitTree, filesTouchedBefore)
+```
+
+Where `filesWithUncommittedAgentChanges` keeps files whose committed hash doesn't match the shadow branch."""
+
+
+def test_a_name_a_finding_proposed_and_the_code_got_under_another_name_is_not_passed_off_as_current() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Why are committed files carried forward?"),
+        AssistantMessage(turn=2, text=FINDING),
+        UserMessage(turn=3, text="yeah let's apply this to carry forward"),
+        write(4, f"{ROOT}/strategy/overlap.go",
+              "package strategy\n\nfunc filesWithRemainingAgentChanges(files []string) []string {\n\treturn files\n}\n"),
+        AssistantMessage(turn=5, text="Now the tests."),
+    )
+    findings = section(summary, "Findings")
+    assert findings.startswith("- (turn 2) Found it!")
+    assert ("(since then: `filesWithUncommittedAgentChanges` was written as `filesWithRemainingAgentChanges`, "
+            "turn 4)") in findings
