@@ -486,8 +486,15 @@ def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
     lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts) for m in shown]
+    learned = facts.lessons[-_LESSONS_AT[detail]:]
+    if learned:
+        lines.append("Learned on the way, and acted on (the agent's words):")
+        lines += [f"- (turn {m.turn}) {one_line(m.text, 240)}" for m in learned]
     lines += _search_lines(facts, detail)
     return "\n".join(lines) if lines else "Nothing recorded."
+
+
+_LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
 
 
 def _since(finding: MessageFact, facts: SessionFacts) -> str:

@@ -14,6 +14,7 @@ from session_steps import ROOT, edit, read, section, shell, summary_of, write
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.ingestion.loading import load_events
 from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.facts import MessageFact
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 
@@ -141,3 +142,20 @@ def test_a_name_a_finding_proposed_and_the_code_got_under_another_name_is_not_pa
     assert findings.startswith("- (turn 2) Found it!")
     assert ("(since then: `filesWithUncommittedAgentChanges` was written as `filesWithRemainingAgentChanges`, "
             "turn 4)") in findings
+
+
+def test_a_constraint_the_agent_ran_into_and_acted_on_is_kept_and_a_question_it_went_on_to_check_is_not() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add the annotation state column."),
+        AssistantMessage(turn=2, text="The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't "
+                                      "support for nullability changes. I need to rewrite it with a SQLite-safe table "
+                                      "rewrite pattern."),
+        AssistantMessage(turn=3, text="The endpoint isn't configured for test env. Let me check the config."),
+        AssistantMessage(turn=4, text="The Cloud SQL Proxy is not running on port 5432. Let me start it."),
+        AssistantMessage(turn=5, text="All 18 resource tests pass."),
+    )
+    assert summary.facts.lessons == [MessageFact(
+        turn=2, text="The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't support for "
+                     "nullability changes. I need to rewrite it with a SQLite-safe table rewrite pattern.")]
+    findings = section(summary, "Findings")
+    assert findings.startswith("Learned on the way, and acted on (the agent's words):\n- (turn 2) The auto-generated")
