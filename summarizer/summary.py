@@ -39,6 +39,8 @@ from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.interruptions import interruptions
+from summarizer.sections.left_behind import left_behind
 from summarizer.sections.request_items import request_items
 from summarizer.sections.searches import searches_since
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
@@ -197,7 +199,9 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
                 "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors,
                 "created": told(facts.created), "modified": told(facts.modified),
                 "request_items": request_items(events, latest, facts.changed, facts.tasks),
-                "answers": answered_questions(events), "searches": searches_since(events, since, facts.root)})
+                "answers": answered_questions(events), "searches": searches_since(events, since, facts.root),
+                "left_behind": left_behind(events, facts.changed, facts.work),
+                "interruptions": interruptions(events)})
 
 
 def summarize(

@@ -106,11 +106,14 @@ def _change_counts(facts: SessionFacts) -> str:
     new = created_then_moved(facts)
     moved = {old: path for old, path in moved_files(facts).items() if path not in new}
     sources, targets = set(moved_files(facts)), set(moved.values())
-    created = sum(1 for f in facts.created if f.path not in targets)
-    modified = sum(1 for f in facts.modified if f.path not in targets)
-    deleted = sum(1 for f in facts.deleted if f.path not in sources)
+    # A change left on the branch the session switched away from is not in the working tree now: counted apart.
+    gone = {found.path for found in facts.left_behind}
+    created = sum(1 for f in facts.created if f.path not in targets and f.path not in gone)
+    modified = sum(1 for f in facts.modified if f.path not in targets and f.path not in gone)
+    deleted = sum(1 for f in facts.deleted if f.path not in sources and f.path not in gone)
     reverted = sum(1 for f in facts.reverted if f.path not in sources)
     also = (f", {reverted} reverted" if reverted else "") + (f", {len(moved)} moved" if moved else "")
+    also += f", {len(gone)} left on another branch" if gone else ""
     work = facts.work
     committed = (f"; {len(work.commits)} commit(s) made, {len(work.uncommitted)} changed file(s) not committed"
                  if work.commits else "; no commit made in the session")

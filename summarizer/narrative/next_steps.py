@@ -187,7 +187,7 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
 
 def _request_steps(facts: SessionFacts) -> list[str]:
     """The items of the user's numbered request not done or checked yet, by number and state."""
-    open_items = [i for i in facts.request_items if i.status not in ("done", "checked")]
+    open_items = [i for i in facts.request_items if i.status not in ("done", "checked", "edited, then moved on")]
     if not open_items:
         return []
     by_state: dict[str, list[str]] = {}

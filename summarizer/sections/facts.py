@@ -30,6 +30,7 @@ __all__ = [
     "DecisionFact",
     "ErrorFact",
     "FileFact",
+    "LeftBehindFact",
     "ListedFileFact",
     "ListedItemFact",
     "ListingFact",
@@ -133,7 +134,7 @@ class TaskFact(_Fact):
 class MessageFact(_Fact):
     turn: int
     text: str
-    channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage)
+    channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage); interrupt
 
 
 class AnsweredQuestion(_Fact):
@@ -156,6 +157,14 @@ class SearchFact(_Fact):
     turn: int
     query: str
     places: list[str]
+
+
+class LeftBehindFact(_Fact):
+    """A file changed before the session switched branches, which the latest ``git status`` no longer lists."""
+
+    path: str
+    switch_turn: int
+    branch: str  # the branch switched to
 
 
 class CommitFact(_Fact):
@@ -278,7 +287,7 @@ class RequestItemFact(_Fact):
 
     number: int
     text: str
-    status: str  # done, checked, in progress, changed, no evidence either way, not started
+    status: str  # done, checked, in progress, edited, then moved on, changed, no evidence either way, not started
     evidence: str  # the agent's sentence (and turn), or what named it
     changes: list[str] = []  # the changes since the request to what it names
 
@@ -315,6 +324,8 @@ class SessionFacts(_Fact):
     thread_calls: int = 0
     request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
     searches: list[SearchFact] = []  # what the current thread's searches matched (from the events)
+    left_behind: list[LeftBehindFact] = []  # changes left on the branch switched away from (from the events)
+    interruptions: list[MessageFact] = []  # the times the person stopped the agent (from the events)
     answers: list[AnswerFact] = []  # the user's replies to the agent's numbered questions (from the events)
 
     @property

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from artifact_index.trail.index import SymbolEntry
 from summarizer.sections.changes import symbol_key
-from summarizer.sections.facts import FileFact, SessionFacts
+from summarizer.sections.facts import FileFact, LeftBehindFact, SessionFacts
 from summarizer.sections.thread import thread_start
 
 __all__ = ["changed_files", "created_then_moved", "files_of_status", "latest_files", "moved_files", "read_files"]
@@ -209,8 +209,16 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     new = created_then_moved(facts)
     since = thread_start(facts)
     describer = _Describer(detail, since, _current(files, since), latest_files(files, since))
-    lines = [describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered]
+    left = {found.path: found for found in facts.left_behind}
+    lines = [_left_line(f, left[f.path]) if f.path in left else
+             describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered]
     return "\n".join([*lines, own] if own else lines)
+
+
+def _left_line(f: FileFact, left: LeftBehindFact) -> str:
+    """A change left on the branch the session switched away from: named, not described as current work."""
+    return (f"- `{f.path}` ({f.status} at {_turns(f.changed_turns)}, left on the branch the session switched away "
+            f"from at turn {left.switch_turn}; not a change of the working tree now)")
 
 
 def _agent_own_line(facts: SessionFacts) -> str:

@@ -266,6 +266,30 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
                 f"`{item.id}`" + (" (merged)" if verb == "merged" else ""))
         in_session = [f"{', '.join(ids)} (turn {turn})" for turn, ids in by_turn.items()]
         lines.append("- closed: " + "; ".join(in_session))
+        lines += _closed_uncommitted(facts, closed)
+    return lines
+
+
+def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItemFact]) -> list[str]:
+    """A closed item whose changes are not committed: closing it did not finish it, and nothing else says so."""
+    lines = []
+    uncommitted = set(facts.work.uncommitted)
+    previous = 0
+    for item in closed:
+        end = item.closed_turn if item.closed_turn is not None else item.turn
+        start = item.started_turn if item.started_turn is not None else previous
+        previous = end
+        left = []
+        for f in facts.changed:
+            during = [t for t in f.changed_turns if start <= t <= end]
+            # No commit since its last change for the item holds it (a commit whose files are unknown might).
+            if f.path in uncommitted and during and not any(
+                    c.turn >= max(during) and (c.files is None or f.path in c.files) for c in facts.work.commits):
+                left.append(f.path)
+        left.sort()
+        if left:
+            lines.append(f"  - `{item.id}` was closed (turn {end}) with its changes not committed: "
+                         + ", ".join(f"`{p}`" for p in left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else ""))
     return lines
 
 
@@ -345,11 +369,17 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
     for m in facts.user_messages:  # the same words twice in a row are one message
         if not messages or (m.text.strip(), m.channel) != (messages[-1].text.strip(), messages[-1].channel):
             messages.append(m)
-    if not messages:
+    if not messages and not facts.interruptions:
         return "None."
     latest = latest_request(messages)
     lines = []
-    for number, m in enumerate(messages):
+    order = {id(m): number for number, m in enumerate(messages)}
+    # The times the person stopped the agent, in order among their words (before a message of the same turn).
+    for m in sorted([*messages, *facts.interruptions], key=lambda m: (m.turn, m.channel != "interrupt")):
+        if m.channel == "interrupt":
+            lines.append(f"- (turn {m.turn}) [the user {m.text}]")
+            continue
+        number = order[id(m)]
         how = _CHANNEL_WORDS.get(m.channel, m.channel)
         label = f"(turn {m.turn}{', ' + how if how else ''})"
         whole = m is latest or m is messages[-1] or m.channel == "feedback"

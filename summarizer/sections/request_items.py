@@ -8,7 +8,8 @@ what came after it:
 
 * the agent's sentences that name an item by number ("**Item 3: Extract
   ...**", "item 4 is fine", "Items 1 and 5 are done"): done, checked and
-  needing no change, or in progress, the latest word winning;
+  needing no change, or in progress, the latest word winning; an item taken
+  up, files changed, then another item taken up is "edited, then moved on";
 * the changes since the request to a file, or a definition, the item names
   ("``content_overlap.go``", "``stagedFilesOverlapWithContent``");
 * the searches and reads since the request that name it (``grep
@@ -127,6 +128,24 @@ def _verdicts(messages: Sequence[AssistantMessage], items: Sequence[tuple[int, s
     return said
 
 
+def _moved_on(number: int, verdict: tuple[str, int, str], verdicts: dict[int, tuple[str, int, str]],
+              changed: Sequence[FileFact]) -> str | None:
+    """For an item the agent took up, then left for another after changing files: what says so, else None.
+
+    "**Item 5: Fix ...**", an edit, then "**Item 2: Add unit tests ...**": item 5's edits are made, and
+    the agent that continues should not redo it as work in progress.
+    """
+    turn = verdict[1]
+    later = sorted((t, n) for n, (status, t, _) in verdicts.items() if n != number and t > turn
+                   and status == "in progress")
+    if not later:
+        return None
+    until, next_item = later[0]
+    if not any(turn <= t <= until for f in changed for t in f.changed_turns):
+        return None
+    return f"taken up at turn {turn}, files changed, then item {next_item} taken up (turn {until})"
+
+
 def _call_text(call: ToolCall) -> str:
     return json.dumps(call.arguments, ensure_ascii=False, default=str)
 
@@ -167,6 +186,9 @@ def request_items(events: Sequence[Event], request: MessageFact | None, changed:
         if verdict is not None:
             status, turn, sentence = verdict
             evidence = f"\"{sentence}\" (turn {turn})"
+            moved = _moved_on(number, verdict, verdicts, changed) if status == "in progress" else None
+            if moved is not None:
+                status, evidence = "edited, then moved on", moved
         elif changes:
             status, evidence = "changed", "no word from the agent on it"
         elif looked or talked:

@@ -233,3 +233,11 @@ def test_the_trail_of_a_windows_session(fixtures_dir: Path) -> None:
     basket = next(f for f in index.files() if f.path == "src/basket.ts")
     assert basket.renamed_from == "src/cart.ts"
     assert index.unknown_effects() == []  # logs/ is a directory no file of which the trail knows
+
+
+def test_the_person_stopping_the_agent_is_kept_as_an_injected_message_in_order(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "copilot_cli" / "abort.jsonl")
+    said = [(e.synthetic, e.text) for e in events if isinstance(e, UserMessage)]
+    assert said == [(False, "Add a finalize command that pushes the results branch."),
+                    (True, "[abort: user_initiated]"),
+                    (False, "instead of finalize call it update, no need to rename the branch")]

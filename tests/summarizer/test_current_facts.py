@@ -207,13 +207,15 @@ def test_a_numbered_request_is_followed_item_by_item_and_silence_is_not_called_n
     assert "The user's numbered request (turn 143), item by item:" in pending
     lines = {line.split(".", 1)[0].lstrip("- "): line for line in pending.splitlines() if line[2:3].isdigit()}
     assert "[no evidence either way]: looked up at turn(s) 144" in lines["1"]  # searched for, no verdict
-    assert "[in progress]: \"Item 2: Add unit tests for stagedFilesOverlapWithContent\" (turn 153)" in lines["2"]
+    # Taken up, a test file changed, then item 3 taken up: its edits are made, it is not work in progress.
+    assert ("[edited, then moved on]: taken up at turn 153, files changed, then item 3 taken up (turn 157)"
+            in lines["2"])
     assert "[in progress]" in lines["3"]
     assert "[checked]: \"Good news - item 4 is fine.\" (turn 151)" in lines["4"]
     assert "[changed]: `cmd/strategy/content_overlap.go` (turn 152), no word from the agent on it" in lines["5"]
     assert "[checked]" in lines["6"]
     assert "not started" not in pending
-    assert "no evidence either way: 1; in progress: 2, 3; changed: 5" in section(summary, "Next Steps")
+    assert "no evidence either way: 1; in progress: 3; changed: 5" in section(summary, "Next Steps")
 
 
 def test_a_numbered_list_nobody_worked_as_tasks_is_left_to_the_users_words() -> None:

@@ -7,9 +7,15 @@ searches again, and trips on the same constraint again.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from session_steps import ROOT, edit, read, section, shell, summary_of, write
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from artifact_index.ingestion.loading import load_events
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.templates import load_template
+from summarizer.summary import summarize
 
 QUESTIONS = """\
 Here is the proposed view.
@@ -86,3 +92,24 @@ def test_a_search_that_matched_one_place_is_a_lookup_not_a_finding() -> None:
                          shell(2, f"grep -n 'func ToRelativePath' {ROOT}/cli/paths/*.go",
                                f"{ROOT}/cli/paths/paths.go:159:func ToRelativePath(p string) string {{"))
     assert summary.facts.searches == [] and "Where the searches" not in summary.markdown
+
+
+def test_each_time_the_person_stopped_the_agent_is_among_their_messages_in_every_format(
+        fixtures_dir: Path) -> None:
+    # Claude Code and Codex inject a notice on the user's side; Copilot CLI logs an `abort` event.
+    summary = summary_of(UserMessage(turn=1, text="Rename the results branch."),
+                         UserMessage(turn=2, text="[Request interrupted by user for tool use]", synthetic=True),
+                         UserMessage(turn=3, text="no, keep the branch name"),
+                         UserMessage(turn=4, text="<turn_aborted>\nThe user interrupted the previous turn on "
+                                                  "purpose.\n</turn_aborted>", synthetic=True))
+    assert section(summary, "User Messages").splitlines() == [
+        "- (turn 1) Rename the results branch.",
+        "- (turn 2) [the user stopped the agent during a tool call]",
+        "- (turn 3) no, keep the branch name",
+        "- (turn 4) [the user stopped the agent]"]
+    events = load_events(fixtures_dir / "copilot_cli" / "abort.jsonl")
+    copilot = summarize(events, template=load_template("default"), writer=ExtractiveWriter())
+    messages = section(copilot, "User Messages").splitlines()
+    assert messages[1] == "- (turn 2) [the user stopped the agent]"
+    # A stop is the user's act, never their request: the latest request is still their words.
+    assert section(copilot, "Session Intent").count("instead of finalize call it update") == 1

@@ -5,7 +5,8 @@ One event per line: ``{"type", "data", "id", "timestamp", "parentId"}``.
 * ``session.start`` (``data.context.cwd``, ``copilotVersion``), later
   ``session.resume``; ``session.model_change``.
 * ``user.message`` (``content``), ``system.notification`` (text the harness
-  injects, e.g. "shell command completed").
+  injects, e.g. "shell command completed"); ``abort`` with ``reason``
+  ``user_initiated``: the person stopped the agent (a synthetic message).
 * ``assistant.message``: one model response (``messageId``, ``content``,
   ``toolRequests`` mirroring the calls that follow).
 * ``tool.execution_start`` (``toolCallId``, ``toolName``, ``arguments``) and
@@ -175,6 +176,10 @@ class _Reader:
                         sidechain=sidechain,
                     )
                 )
+        elif kind == "abort" and data.get("reason") == "user_initiated":
+            # The person stopped the agent (Esc): no words, but the summary says they intervened.
+            self.out.append(UserMessage(turn=self.turns.current, line=line, timestamp=timestamp,
+                                        text="[abort: user_initiated]", synthetic=True, sidechain=sidechain))
         elif kind == "assistant.message":
             message_id = data.get("messageId")
             turn = self.turns.assistant(str(message_id) if message_id else None)
