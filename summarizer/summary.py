@@ -41,6 +41,7 @@ from summarizer.sections.findings import findings
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.interruptions import interruptions
 from summarizer.sections.left_behind import left_behind
+from summarizer.sections.lessons import lessons
 from summarizer.sections.request_items import request_items
 from summarizer.sections.searches import searches_since
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
@@ -201,7 +202,7 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
                 "request_items": request_items(events, latest, facts.changed, facts.tasks),
                 "answers": answered_questions(events), "searches": searches_since(events, since, facts.root),
                 "left_behind": left_behind(events, facts.changed, facts.work),
-                "interruptions": interruptions(events)})
+                "interruptions": interruptions(events), "lessons": lessons(events)})
 
 
 def summarize(

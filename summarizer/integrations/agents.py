@@ -7,6 +7,8 @@
 * OpenCode keeps sessions in its own storage, so our plugin passes the
   session id and the transcript is what ``opencode export <id>`` prints,
   kept under the user's state folder so the session store can point at it.
+  The plugin also names the OpenCode it runs in (``"opencode"``): a real
+  OpenCode 1.18.33 started by its full path had no ``opencode`` on PATH.
 """
 
 from __future__ import annotations
@@ -49,11 +51,21 @@ def _codex_rollout(hook_input: dict[str, Any]) -> Path:
     return found[-1]
 
 
+def _opencode_executable(hook_input: dict[str, Any]) -> str | None:
+    """The OpenCode our plugin runs in (it names its own binary: OpenCode need not be on PATH), else PATH's."""
+    named = hook_input.get("opencode")
+    if (isinstance(named, str) and Path(named).name.lower().startswith("opencode") and os.path.isfile(named)
+            and os.access(named, os.X_OK)):
+        return named
+    return shutil.which("opencode")
+
+
 def _opencode_export(hook_input: dict[str, Any]) -> Path:
     session = _session_id(hook_input)
-    opencode = shutil.which("opencode")
+    opencode = _opencode_executable(hook_input)
     if opencode is None:
-        raise SummarizerError("`opencode` is not on PATH, so the session cannot be exported")
+        raise SummarizerError("`opencode` is not on PATH and the plugin named no OpenCode, so the session cannot "
+                              "be exported")
     cwd = hook_input.get("cwd")
     try:
         done = subprocess.run([opencode, "export", session], capture_output=True, text=True, timeout=_EXPORT_SECONDS,

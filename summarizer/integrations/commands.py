@@ -59,7 +59,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 _AFTER_INSTALL = {
     "claude-code": "Claude Code reads it when a session starts; /hooks lists what it loaded.",
-    "codex": "Codex reads it when a session starts.",
+    # Codex 0.169 runs a new or changed hook only once the user trusts it (a hash kept in config.toml);
+    # `codex exec` skips an untrusted one silently, which is what a real run showed.
+    "codex": ("Codex reads it when a session starts, and runs it only once you trust it: `codex` asks at its next "
+              "start (or see /hooks). Until then `codex exec` skips it without a word; "
+              "`codex exec --dangerously-bypass-hook-trust` runs it unreviewed."),
     "opencode": "OpenCode loads it when it starts; at each compaction it runs `opencode export` for the session.",
 }
 

@@ -62,6 +62,8 @@ _FACTS: tuple[tuple[str, str, int], ...] = (
     ("Work state: branch, commits made, changes not committed, other repositories", "work_state", 1),
     ("Open tasks: the agent's list, with what the index saw done since it was written; the issue-tracker items "
      "(bd, gh) the session drove, the one in progress with the finishing steps it still lacks", "pending_tasks", 1),
+    ("What the session established: conclusions, constraints learned and acted on, where the current searches "
+     "matched", "findings", 1),
     ("Where the work stopped: the agent's last message and tool calls", "last_activity", 1),
 )
 
@@ -74,6 +76,7 @@ def _facts_text(request: NarrativeRequest) -> str:
     facts = facts.model_copy(update={
         "recent_messages": [m for m in facts.recent_messages if m.turn >= first],
         "activity": [a for a in facts.activity if a.turn >= first], "last_assistant": last,
+        "findings": [m for m in facts.findings if m.turn >= first], "lessons": [m for m in facts.lessons if m.turn >= first],
     })
     return "\n\n".join(f"### {title}\n{render_index_section(key, facts, detail)}" for title, key, detail in _FACTS)
 

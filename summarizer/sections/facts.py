@@ -325,6 +325,7 @@ class SessionFacts(_Fact):
     request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
     searches: list[SearchFact] = []  # what the current thread's searches matched (from the events)
     left_behind: list[LeftBehindFact] = []  # changes left on the branch switched away from (from the events)
+    lessons: list[MessageFact] = []  # constraints of the project the agent ran into and acted on (from the events)
     interruptions: list[MessageFact] = []  # the times the person stopped the agent (from the events)
     answers: list[AnswerFact] = []  # the user's replies to the agent's numbered questions (from the events)
 

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Callable
 
+from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import (
     CommitFact,
     ErrorFact,
@@ -484,9 +485,25 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
-    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") for m in shown]
+    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts) for m in shown]
+    learned = facts.lessons[-_LESSONS_AT[detail]:]
+    if learned:
+        lines.append("Learned on the way, and acted on (the agent's words):")
+        lines += [f"- (turn {m.turn}) {one_line(m.text, 240)}" for m in learned]
     lines += _search_lines(facts, detail)
     return "\n".join(lines) if lines else "Nothing recorded."
+
+
+_LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
+
+
+def _since(finding: MessageFact, facts: SessionFacts) -> str:
+    """What became of the names a finding proposed: the one each was written under, when it was renamed."""
+    renamed = superseded_names(finding, facts)
+    if not renamed:
+        return ""
+    return "\n  (since then: " + "; ".join(f"`{draft}` was written as `{written}`, turn {turn}"
+                                           for draft, written, turn in renamed) + ")"
 
 
 _SEARCHES_AT = {0: (3, 12), 1: (3, 8), 2: (2, 6), 3: (1, 4)}  # searches shown (the latest), places of each

@@ -10,7 +10,7 @@ compaction) in an order that changes between versions:
 
 * a request whose conversation asks for a file (the user's text holds
   ``WRITE path: content``) and has no tool result yet is answered with a call
-  of the agent's file-writing tool;
+  of the agent's file-writing tool, once per file;
 * a compaction request (its text asks for a summary of the conversation) is
   answered with :data:`SUMMARY`;
 * anything else is answered with :data:`DONE`.
@@ -32,10 +32,10 @@ __all__ = ["DONE", "SUMMARY", "FakeModels", "Recorded", "WriteRequest"]
 
 DONE = "Done."
 SUMMARY = "Summary of the conversation so far: the user asked for a file and it was written."
-_WRITE = re.compile(r"WRITE (\S+): (.+)")
+_WRITE = re.compile(r"WRITE (\S+): ([^\"\n<]+)")
 # The words each agent's compaction prompt ends its request with (Claude Code 2.1.328: "Please provide your
 # summary based on the conversation so far").
-_COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|"
+_COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|anchored summary|"
                          r"handoff summary|context checkpoint", re.IGNORECASE)
 
 
@@ -82,6 +82,7 @@ class FakeModels:
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _asked: set[str] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -170,22 +171,30 @@ class FakeModels:
             return len(self.requests)
 
     # -- what to answer ---------------------------------------------------------------------------------
-    def _decide(self, conversation: list[Any], has_result: bool) -> tuple[str, Any]:
+    def _decide(self, body: dict[str, Any], conversation: list[Any], has_result: bool) -> tuple[str, Any]:
         """``("tool", (name, input))`` or ``("text", text)`` for a request."""
         last = "\n".join(_strings(conversation[-1:]))
         if _COMPACTION.search(last):
             return "text", f"<analysis>A file was asked for and written.</analysis>\n<summary>{SUMMARY}</summary>"
         wanted = _WRITE.search("\n".join(_strings(conversation)))
-        if wanted and not has_result:
-            return "tool", self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
-        return "text", DONE
+        if not wanted or has_result or wanted.group(1) in self._asked:
+            # Each file is asked for once: after a compaction the request no longer shows the tool's result,
+            # and asking again would loop.
+            return "text", DONE
+        name, tool_input = self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
+        offered = {tool.get("name") or tool.get("function", {}).get("name")
+                   for tool in body.get("tools") or [] if isinstance(tool, dict)}
+        if name not in offered:  # a side request (a title, a summary of the prompt) offers no tools
+            return "text", DONE
+        self._asked.add(wanted.group(1))
+        return "tool", (name, tool_input)
 
     def _anthropic(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         messages = body.get("messages") or []
         has_result = any(isinstance(block, dict) and block.get("type") == "tool_result"
                          for message in messages if isinstance(message.get("content"), list)
                          for block in message["content"])
-        kind, what = self._decide(messages, has_result)
+        kind, what = self._decide(body, messages, has_result)
         number = len(self.requests)
         start = {"type": "message_start", "message": {
             "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": body.get("model", ""),
@@ -209,7 +218,29 @@ class FakeModels:
                 ("message_stop", {"type": "message_stop"})]
 
     def _responses(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        raise NotImplementedError
+        """OpenAI's Responses API, streamed (Codex)."""
+        items = body.get("input") if isinstance(body.get("input"), list) else []
+        conversation = [item for item in items if isinstance(item, dict) and item.get("role") in ("user", None)]
+        has_result = any(isinstance(item, dict) and str(item.get("type", "")).endswith("call_output") for item in items)
+        kind, what = self._decide(body, conversation, has_result)
+        number = len(self.requests)
+        if kind == "tool":
+            name, arguments = what
+            item = {"type": "function_call", "id": f"fc_fake_{number}", "call_id": f"call_fake_{number}", "name": name,
+                    "arguments": json.dumps(arguments), "status": "completed"}
+        else:
+            item = {"type": "message", "id": f"msg_fake_{number}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": what, "annotations": []}]}
+        tokens = self.tool_call_tokens if kind == "tool" else 100
+        response = {"id": f"resp_fake_{number}", "object": "response", "model": body.get("model", ""), "output": []}
+        done = {**response, "status": "completed", "output": [item],
+                "usage": {"input_tokens": tokens, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 20,
+                          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": tokens + 20}}
+        return [("response.created", {"type": "response.created", "response": {**response, "status": "in_progress"}}),
+                ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
+                                                "item": item}),
+                ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+                ("response.completed", {"type": "response.completed", "response": done})]
 
     def _chat(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         raise NotImplementedError

@@ -127,6 +127,26 @@ def test_opencode_compacting_gets_the_trail_of_the_exported_session(tmp_path: Pa
     assert (row.format, row.transcript) == ("opencode", str(kept.resolve()))
 
 
+def test_opencode_compacting_exports_with_the_opencode_the_plugin_names_when_none_is_on_path(tmp_path: Path) -> None:
+    # A real OpenCode 1.18.33 started by its full path gave its plugin a PATH without `opencode`; the plugin
+    # names the binary it runs in instead.
+    export = FIXTURES / "opencode" / "session-export.json"
+    session = json.loads(export.read_text())["info"]["id"]
+    fake_opencode(tmp_path / "bin", export)
+    named = tmp_path / "bin" / "opencode"
+    env = {"PATH": os.path.dirname(sys.executable), "ARTIFACT_INDEX_STATE_HOME": str(tmp_path / "state")}
+    payload = {"hook_event_name": "PreCompact", "session_id": session, "cwd": str(tmp_path)}
+    done = hook({**payload, "opencode": str(named)}, "--agent", "opencode", env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("Keep every file path below in the summary")
+    # Only an OpenCode: a plugin input naming another program is not run.
+    other = tmp_path / "bin" / "python-not-opencode"
+    other.write_bytes(named.read_bytes())
+    other.chmod(named.stat().st_mode)
+    refused = hook({**payload, "opencode": str(other)}, "--agent", "opencode", env=env)
+    assert refused.returncode == 0 and refused.stdout == "" and "the plugin named no OpenCode" in refused.stderr
+
+
 def test_an_unknown_agent_fails_open() -> None:
     done = hook({"transcript_path": str(EXAMPLES / "claude-code-session.jsonl")}, "--agent", "cursor")
     assert done.returncode == 0 and done.stdout == "" and "unknown agent 'cursor'" in done.stderr

@@ -131,7 +131,11 @@ def test_codex_hooks_json_runs_the_trail_back_in_after_compact(tmp_path: Path) -
     hooks = tmp_path / ".codex" / "hooks.json"
     hooks.parent.mkdir()
     hooks.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}))
-    assert cli(tmp_path, "install", "codex").returncode == 0
+    installed = cli(tmp_path, "install", "codex")
+    assert installed.returncode == 0
+    # Codex 0.169 skips an untrusted hook in `codex exec` without a word (test_real_agents.py), so the
+    # installer says how it gets trusted.
+    assert "only once you trust it" in installed.stdout and "--dangerously-bypass-hook-trust" in installed.stdout
     written = json.loads(hooks.read_text())
     assert written["hooks"]["Stop"] == [{"hooks": [{"type": "command", "command": "notify"}]}]
     [group] = written["hooks"]["SessionStart"]

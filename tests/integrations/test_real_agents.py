@@ -10,8 +10,9 @@ The agents are not installed here (CI has no npm, and nothing is installed at
 test time): each test skips unless its agent's binary is found, by its
 variable or on ``PATH``::
 
-    npm install --prefix /tmp/agents @anthropic-ai/claude-code@2.1.328
-    ARTIFACT_INDEX_CLAUDE=/tmp/agents/node_modules/.bin/claude pytest tests/integrations/test_real_agents.py
+    npm install --prefix /tmp/agents @anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 opencode-ai@1.18.33
+    ARTIFACT_INDEX_CLAUDE=/tmp/agents/node_modules/.bin/claude ARTIFACT_INDEX_CODEX=/tmp/agents/node_modules/.bin/codex \
+        ARTIFACT_INDEX_OPENCODE=/tmp/agents/node_modules/.bin/opencode pytest tests/integrations/test_real_agents.py
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_models import SUMMARY, FakeModels, Recorded
+from fake_models import SUMMARY, FakeModels, Recorded, WriteRequest
 
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.live.store import SessionStore
@@ -215,3 +216,160 @@ def test_an_automatic_compaction_runs_the_same_hooks_and_the_next_request_carrie
     store = SessionStore(store_path)
     [row] = store.sessions()
     assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [("pre", "auto"), ("post", "auto")]
+
+
+# -- Codex -------------------------------------------------------------------------------------------------
+CODEX = _agent("ARTIFACT_INDEX_CODEX", "codex")
+needs_codex = pytest.mark.skipif(CODEX is None, reason="Codex is not installed: set ARTIFACT_INDEX_CODEX to its "
+                                 "`codex` (npm install @openai/codex) or put it on PATH")
+_CODEX_CONFIG = """model = "fake-model"
+model_provider = "fake"
+# The fake model reports a context this full after its tool call, so Codex compacts before it goes on.
+model_auto_compact_token_limit = 100000
+
+[model_providers.fake]
+name = "fake"
+base_url = "{url}/v1"
+wire_api = "responses"
+env_key = "FAKE_MODEL_KEY"
+"""
+
+
+def _codex_writer(request: WriteRequest) -> tuple[str, dict[str, Any]]:
+    # Codex offers a model it has no metadata for no apply_patch tool, but intercepts apply_patch run by exec_command.
+    patch = f"*** Begin Patch\n*** Add File: {request.path}\n+{request.content}\n*** End Patch"
+    return "exec_command", {"cmd": f"apply_patch <<'EOF'\n{patch}\nEOF\n"}
+
+
+@dataclass
+class CodexRun:
+    written: Path
+    rollout: Path
+    requests: list[Recorded]  # the write, the compaction, the request after it
+    events: list[dict[str, Any]]
+
+
+def _codex_run(root: Path, *, trusted: bool) -> CodexRun:
+    """One `codex exec` that writes a file and compacts on its own; ``trusted``: with hook trust bypassed."""
+    assert CODEX is not None
+    home, codex_home, project = root / "home", root / "codex", root / "project"
+    for folder in (home, codex_home, project):
+        folder.mkdir()
+    written = project / "notes.txt"
+    with FakeModels(writer=_codex_writer, tool_call_tokens=200_000) as fake:
+        (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(url=fake.url))
+        env = _home_env(home, root / "store.db", CODEX_HOME=str(codex_home), FAKE_MODEL_KEY="not-a-key")
+        _run([*_artifact_index(), "install", "codex", "--user"], env, project)
+        trust = ["--dangerously-bypass-hook-trust"] if trusted else []
+        done = _run([CODEX, "exec", *trust, "--json", "--skip-git-repo-check",
+                     "--dangerously-bypass-approvals-and-sandbox", f"WRITE {written}: hello from the fake model"],
+                    env, project, stdin="")
+        requests = list(fake.requests)
+    (rollout,) = (codex_home / "sessions").rglob("rollout-*.jsonl")
+    return CodexRun(written, rollout, requests, _stream(done.stdout))
+
+
+@pytest.fixture(scope="module")
+def codex(tmp_path_factory: pytest.TempPathFactory) -> CodexRun:
+    return _codex_run(tmp_path_factory.mktemp("codex"), trusted=True)
+
+
+@needs_codex
+def test_codex_wrote_the_file_and_compacted_on_its_own(codex: CodexRun) -> None:
+    assert codex.written.read_text() == "hello from the fake model\n"
+    assert [r.path for r in codex.requests] == ["/v1/responses"] * 3
+    assert "CONTEXT CHECKPOINT COMPACTION" in codex.requests[1].text
+
+
+@needs_codex
+def test_codex_session_start_compact_puts_the_trail_into_the_request_after_the_compaction(codex: CodexRun) -> None:
+    after = codex.requests[2].body["input"]
+    ours = [item for item in after if TITLE in json.dumps(item, ensure_ascii=False)]
+    # Codex adds a hook's additionalContext as a developer message of its own.
+    assert [(item["type"], item["role"]) for item in ours] == [("message", "developer")]
+    assert CREATED in ours[0]["content"][0]["text"]
+    assert SUMMARY in codex.requests[2].text
+
+
+@needs_codex
+def test_codex_rollout_reads_whole_and_the_hook_found_it(codex: CodexRun) -> None:
+    loaded = open_transcript(codex.rollout)
+    index = Tracker(format="codex").feed_all(list(loaded.events()))
+    assert (loaded.adapter.name, loaded.skipped) == ("codex", [])
+    assert [(entry.path, entry.status) for entry in index.changed_files()] == [("notes.txt", "created")]
+
+
+@needs_codex
+def test_codex_runs_our_hook_only_once_it_is_trusted(tmp_path: Path) -> None:
+    # What the installer warns about: without trust (or the bypass), `codex exec` compacts without the trail.
+    untrusted = _codex_run(tmp_path, trusted=False)
+    assert "CONTEXT CHECKPOINT COMPACTION" in untrusted.requests[1].text
+    assert TITLE not in untrusted.requests[2].text
+
+
+# -- OpenCode ----------------------------------------------------------------------------------------------
+OPENCODE = _agent("ARTIFACT_INDEX_OPENCODE", "opencode")
+needs_opencode = pytest.mark.skipif(OPENCODE is None, reason="OpenCode is not installed: set ARTIFACT_INDEX_OPENCODE "
+                                    "to its `opencode` (npm install opencode-ai) or put it on PATH")
+# Its Anthropic provider pointed at the fake; a context of 100,000 tokens, which the fake's reply to the write
+# says is exceeded, so OpenCode compacts on its own.
+_OPENCODE_CONFIG = {
+    "provider": {"anthropic": {"options": {"baseURL": "{url}/v1", "apiKey": "not-a-key"},
+                               "models": {"fake-model": {"name": "fake", "limit": {"context": 100_000,
+                                                                                   "output": 8_000}}}}},
+    "model": "anthropic/fake-model", "autoupdate": False, "share": "disabled",
+}
+# Nothing but the fake model: no model list, update, language server or default plugin from the network.
+_OPENCODE_OFFLINE = {f"OPENCODE_DISABLE_{name}": "1" for name in
+                     ("MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE")}
+
+
+@dataclass
+class OpenCodeRun:
+    written: Path
+    store: Path
+    requests: list[Recorded]
+
+
+@pytest.fixture(scope="module")
+def opencode(tmp_path_factory: pytest.TempPathFactory) -> OpenCodeRun:
+    assert OPENCODE is not None
+    root = tmp_path_factory.mktemp("opencode")
+    home, project = root / "home", root / "project"
+    home.mkdir()
+    project.mkdir()
+    written = project / "notes.txt"
+    with FakeModels(writer=lambda w: ("write", {"filePath": w.path, "content": w.content}),
+                    tool_call_tokens=150_000) as fake:
+        config = json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url)
+        (project / "opencode.json").write_text(config)
+        env = _home_env(home, root / "store.db", **_OPENCODE_OFFLINE)
+        _run([*_artifact_index(), "install", "opencode", "--user"], env, project)
+        # Run by its path: whether or not `opencode` is on PATH, the plugin names the binary it runs in.
+        _run([OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"], env, project,
+             stdin="")
+        requests = list(fake.requests)
+    return OpenCodeRun(written, root / "store.db", requests)
+
+
+@needs_opencode
+def test_opencode_wrote_the_file_and_compacted_on_its_own(opencode: OpenCodeRun) -> None:
+    assert opencode.written.read_text() == "hello from the fake model"
+    assert len([r for r in opencode.requests if "anchored summary" in r.text]) == 1
+
+
+@needs_opencode
+def test_the_opencode_plugin_puts_the_trail_into_the_compaction_prompt(opencode: OpenCodeRun) -> None:
+    (compaction,) = [r for r in opencode.requests if "anchored summary" in r.text]
+    prompt = compaction.body["messages"][-1]["content"][-1]["text"]
+    # OpenCode appends the plugin's context after its own instructions.
+    trail = prompt.split(PRE_COMPACT_LEAD, 1)[1]
+    assert TITLE in trail and CREATED in trail
+
+
+@needs_opencode
+def test_the_opencode_hook_exported_and_snapshotted_the_session(opencode: OpenCodeRun) -> None:
+    store = SessionStore(opencode.store)
+    [row] = store.sessions()
+    assert (row.format, row.changed) == ("opencode", 1)
+    assert [(c.phase, c.changed) for c in store.compactions(row.id)] == [("pre", 1)]

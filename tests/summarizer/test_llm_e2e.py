@@ -325,6 +325,8 @@ def test_the_request_states_facts_with_their_evidence_and_instructions_around_th
             in facts)
     # ...the open one with its exact message, and the latest request is named in the reminder.
     assert "- [OPEN] pytest in `tests/integration/test_session.py:30`" in facts
+    # What the session established travels too, so the model's narrative can rest on it.
+    assert "### What the session established: conclusions, constraints learned and acted on" in facts
     assert "the user's latest request (turn 4)" in prompt[prompt.index("<reminder>"):]
 
 

@@ -14,6 +14,7 @@ from session_steps import ROOT, edit, read, section, shell, summary_of, write
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.ingestion.loading import load_events
 from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.facts import MessageFact
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 
@@ -113,3 +114,48 @@ def test_each_time_the_person_stopped_the_agent_is_among_their_messages_in_every
     assert messages[1] == "- (turn 2) [the user stopped the agent]"
     # A stop is the user's act, never their request: the latest request is still their words.
     assert section(copilot, "Session Intent").count("instead of finalize call it update") == 1
+
+
+FINDING = """\
+Found it! The carry-forward uses file-level subtraction, not the content-aware check:
+
+```go
+// Instead of:
+remainingFiles := subtractFiles(filesTouchedBefore, committedFileSet)
+// Do:
+remainingFiles := filesWithUncommittedAgentChanges(shadowTree, commitTree, filesTouchedBefore)
+```
+
+Where `filesWithUncommittedAgentChanges` keeps files whose committed hash doesn't match the shadow branch."""
+
+
+def test_a_name_a_finding_proposed_and_the_code_got_under_another_name_is_not_passed_off_as_current() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Why are committed files carried forward?"),
+        AssistantMessage(turn=2, text=FINDING),
+        UserMessage(turn=3, text="yeah let's apply this to carry forward"),
+        write(4, f"{ROOT}/strategy/overlap.go",
+              "package strategy\n\nfunc filesWithRemainingAgentChanges(files []string) []string {\n\treturn files\n}\n"),
+        AssistantMessage(turn=5, text="Now the tests."),
+    )
+    findings = section(summary, "Findings")
+    assert findings.startswith("- (turn 2) Found it!")
+    assert ("(since then: `filesWithUncommittedAgentChanges` was written as `filesWithRemainingAgentChanges`, "
+            "turn 4)") in findings
+
+
+def test_a_constraint_the_agent_ran_into_and_acted_on_is_kept_and_a_question_it_went_on_to_check_is_not() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add the annotation state column."),
+        AssistantMessage(turn=2, text="The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't "
+                                      "support for nullability changes. I need to rewrite it with a SQLite-safe table "
+                                      "rewrite pattern."),
+        AssistantMessage(turn=3, text="The endpoint isn't configured for test env. Let me check the config."),
+        AssistantMessage(turn=4, text="The Cloud SQL Proxy is not running on port 5432. Let me start it."),
+        AssistantMessage(turn=5, text="All 18 resource tests pass."),
+    )
+    assert summary.facts.lessons == [MessageFact(
+        turn=2, text="The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't support for "
+                     "nullability changes. I need to rewrite it with a SQLite-safe table rewrite pattern.")]
+    findings = section(summary, "Findings")
+    assert findings.startswith("Learned on the way, and acted on (the agent's words):\n- (turn 2) The auto-generated")

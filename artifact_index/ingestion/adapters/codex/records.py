@@ -11,6 +11,9 @@ from artifact_index.ingestion.source import Source
 __all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of"]
 
 ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
+# Envelope lines that carry nothing for the trail: 0.169's snapshot of the environment the model is told
+# about (``world_state``; ``turn_context`` still names the cwd) and its token accounting per response.
+BOOKKEEPING_TYPES = {"world_state", "token_usage_record"}
 ITEM_TYPES = {
     "message",
     "reasoning",
@@ -46,7 +49,8 @@ def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
     """``(kind, payload)`` of one rollout line in any of the known layouts.
 
     ``kind`` is ``"ignored"`` for lines that belong to the format but carry
-    nothing (the 2025 ``record_type: state`` lines); None means not Codex.
+    nothing (the 2025 ``record_type: state`` lines, :data:`BOOKKEEPING_TYPES`);
+    None means not Codex.
     """
     if not isinstance(obj, dict):
         return None
@@ -56,7 +60,7 @@ def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
         return str(kind), payload
     if kind in ITEM_TYPES:
         return "response_item", obj
-    if "record_type" in obj:
+    if "record_type" in obj or kind in BOOKKEEPING_TYPES:
         return "ignored", obj
     if kind is None and "id" in obj and "timestamp" in obj:
         return "session_meta", obj

@@ -10,6 +10,9 @@ import { spawn } from "node:child_process";
 
 const COMMAND = ["artifact-index"];
 const TIMEOUT_MS = 60_000;
+// The OpenCode running this plugin (its own binary), for `opencode export`: OpenCode need not be on the
+// PATH it hands its plugins, as when it was started by its full path.
+const OPENCODE = /^opencode[^/\\]*$/i.test(process.execPath.split(/[/\\]/).pop() ?? "") ? process.execPath : null;
 
 function run(argv, input) {
   return new Promise((resolve) => {
@@ -38,6 +41,7 @@ export const ArtifactIndexPlugin = async ({ directory }) => ({
       hook_event_name: "PreCompact",
       session_id: input.sessionID,
       cwd: directory,
+      opencode: OPENCODE,
     });
     const { out, err } = await run([...COMMAND, "hook", "--agent", "opencode"], hookInput);
     if (err.trim()) console.error(err.trim());
