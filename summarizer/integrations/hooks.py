@@ -26,10 +26,14 @@ Two promises to the host:
   one line for standard error; the session goes on without our context.
 * **Stay under the host's cap.** Claude Code keeps at most
   :data:`HOOK_OUTPUT_LIMIT` characters of a hook's output (beyond it, only a
-  short preview).  The output is filled by priority (changed files, open
-  errors, tests, open tasks, then reverted and read files), at the most
-  detailed level that fits; what is left out is counted, with the command
-  that shows it.
+  short preview); Codex 0.169 cuts lines out of the middle of an
+  ``additionalContext`` over 2,500 tokens, which it estimates as a quarter
+  of the length (seen in the real agent: 10,015 ASCII characters counted
+  2,504 tokens).  So the output is measured in UTF-8 bytes, never fewer
+  than the characters or the UTF-16 units either host may count.  It is
+  filled by priority (changed files, open errors, tests, open tasks, then
+  reverted and read files), at the most detailed level that fits; what is
+  left out is counted, with the command that shows it.
 """
 
 from __future__ import annotations
@@ -139,7 +143,7 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
                   index: ArtifactIndex | None = None) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
-    At most ``limit`` characters, secrets redacted; ``index`` is the
+    At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
     transcript's, when already built.  Raises
     :class:`~summarizer.exceptions.SummarizerError` (or an engine error) when
     the input is unusable; :func:`run_hook` is the fail-open wrapper.
@@ -162,9 +166,11 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
                                                         "additionalContext": context}}, ensure_ascii=False)
         else:
             output = _PRE_COMPACT_LEAD + context
-        if len(output) <= limit:
+        size = len(output.encode("utf-8"))
+        if size <= limit:
             return output
-        room -= len(output) - limit + 64
+        # Shrink by the share that did not fit: multi-byte characters make bytes outrun characters.
+        room = room * limit // size - 64
     raise SummarizerError(f"the file trail does not fit in {limit} characters")
 
 

@@ -2,15 +2,16 @@
 
 The agents (Claude Code, Codex, OpenCode) stream their model's answers, so
 this server speaks the streaming forms: Anthropic's Messages API (server-sent
-events ``message_start`` ... ``message_stop``), OpenAI's Responses API and
-its Chat Completions API.  It listens on 127.0.0.1 on an ephemeral port,
-records every request body, and answers by a rule rather than a queue,
-because an agent sends requests of its own (titles, warm-ups, the
-compaction) in an order that changes between versions:
+events ``message_start`` ... ``message_stop``: Claude Code, and OpenCode's
+Anthropic provider) and OpenAI's Responses API (Codex).  It listens on
+127.0.0.1 on an ephemeral port, records every request body, and answers by a
+rule rather than a queue, because an agent sends requests of its own
+(titles, warm-ups, the compaction) in an order that changes between
+versions:
 
 * a request whose conversation asks for a file (the user's text holds
-  ``WRITE path: content``) and has no tool result yet is answered with a call
-  of the agent's file-writing tool, once per file;
+  ``WRITE path: content``), offers the agent's file-writing tool and has no
+  tool result yet is answered with a call of that tool, once per file;
 * a compaction request (its text asks for a summary of the conversation) is
   answered with :data:`SUMMARY`;
 * anything else is answered with :data:`DONE`.
@@ -33,8 +34,9 @@ __all__ = ["DONE", "SUMMARY", "FakeModels", "Recorded", "WriteRequest"]
 DONE = "Done."
 SUMMARY = "Summary of the conversation so far: the user asked for a file and it was written."
 _WRITE = re.compile(r"WRITE (\S+): ([^\"\n<]+)")
-# The words each agent's compaction prompt ends its request with (Claude Code 2.1.328: "Please provide your
-# summary based on the conversation so far").
+# Words of each agent's compaction prompt, the last message of the request: Claude Code 2.1.328 ("Please
+# provide your summary based on the conversation so far"), Codex 0.169.0 ("CONTEXT CHECKPOINT COMPACTION
+# ... handoff summary"), OpenCode 1.18.33 ("Create a new anchored summary").
 _COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|anchored summary|"
                          r"handoff summary|context checkpoint", re.IGNORECASE)
 
@@ -124,8 +126,6 @@ class FakeModels:
                     self._events(fake._anthropic(body))
                 elif path.endswith("/responses"):
                     self._events(fake._responses(body))
-                elif path.endswith("/chat/completions"):
-                    self._events(fake._chat(body), named=False)
                 else:
                     self._json(404, {"error": {"message": f"no route {path}"}})
 
@@ -137,13 +137,8 @@ class FakeModels:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _events(self, events: list[tuple[str, dict[str, Any]]], named: bool = True) -> None:
-                lines = []
-                for name, data in events:
-                    lines.append((f"event: {name}\n" if named else "") + f"data: {json.dumps(data)}\n\n")
-                if not named:
-                    lines.append("data: [DONE]\n\n")
-                payload = "".join(lines).encode()
+            def _events(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+                payload = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events).encode()
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("cache-control", "no-cache")
@@ -241,6 +236,3 @@ class FakeModels:
                                                 "item": item}),
                 ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
                 ("response.completed", {"type": "response.completed", "response": done})]
-
-    def _chat(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        raise NotImplementedError

@@ -75,11 +75,11 @@ def test_an_internal_failure_fails_open_too(monkeypatch: pytest.MonkeyPatch, cap
     assert err.count("\n") == 1 and "RecursionError: maximum recursion depth exceeded while parsing" in err
 
 
-def _big_session(path: Path, created: int, read: int) -> Path:
+def _big_session(path: Path, created: int, read: int, module: str = "generated_module") -> Path:
     records = [{"type": "user", "uuid": "u0", "sessionId": "s", "cwd": "/w",
                 "message": {"role": "user", "content": "build it"}}]
     for n in range(created + read):
-        tool, arguments = (("Write", {"file_path": f"/w/src/pkg{n % 7}/generated_module_{n:04d}.py", "content": "x = 1\n"})
+        tool, arguments = (("Write", {"file_path": f"/w/src/pkg{n % 7}/{module}_{n:04d}.py", "content": "x = 1\n"})
                            if n < created else ("Read", {"file_path": f"/w/docs/section_{n:04d}/notes.md"}))
         output = "File created successfully" if tool == "Write" else "     1→notes\n"
         records += [
@@ -104,6 +104,19 @@ def test_a_large_trail_stays_under_the_hosts_cap_changed_files_first_and_says_wh
     assert all(f"generated_module_{n:04d}.py" in text for n in range(150))  # every created file made it
     # The 400 read files are condensed: the latest few by path, the rest counted by folder.
     assert "- and 392 more read, in `docs/` (392)" in text and "`docs/section_0549/notes.md`" in text
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
+def test_the_cap_counts_bytes_so_a_trail_of_non_ascii_paths_stays_under_it_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, event: str,
+) -> None:
+    # Codex 0.169 estimates tokens from the length and cut the middle out of a 10,015-character context;
+    # three bytes a character must not let the trail outgrow the cap it was measured against.
+    session = _big_session(tmp_path / "wide.jsonl", created=150, read=0, module="生成された模块生成された模块")
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", event)
+    assert code == 0 and err == ""
+    assert HOOK_OUTPUT_LIMIT * 0.8 < len(out.encode("utf-8")) <= HOOK_OUTPUT_LIMIT
+    assert "Left out to stay under" in out
 
 
 def test_a_trail_that_fits_is_given_whole_without_a_note(monkeypatch: pytest.MonkeyPatch,
