@@ -56,6 +56,10 @@ def parse_apply_patch(text: str) -> list[FileOperation]:
                 ops.append(FileOperation(action="edit", path=path, diff=diff, source="patch"))
 
     for line in text.splitlines():
+        if not line.startswith("***"):  # a body line (every marker starts so): no pattern to try
+            if kind is not None:
+                body.append(line)
+            continue
         header = _ENVELOPE.match(line)
         if header:
             flush()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from artifact_index.facts.errors.checks import checks_in, command_key, covers, masks_exit_status
+from artifact_index.facts.errors.checks.command_line import _tokens
 
 
 @pytest.mark.parametrize(
@@ -112,3 +117,22 @@ def test_a_rerun_with_options_added_covers_a_plain_command() -> None:
     assert not covers("git pull", "git push")
     assert not covers("git push", "git push --set-upstream origin topic")
     assert covers("ls -la", "ls -la")
+
+
+def _shlex_words(text: str) -> list[str]:
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        return text.split()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=" \t\r\n\x0b\xa0;&|<>()#~-./*?=$`{}[]!%@,:aZ09é'\"\\", max_size=40))
+def test_a_command_is_split_into_the_words_shlex_gives_it(command: str) -> None:
+    # Most commands have nothing to unquote and are split without shlex: the same words.
+    assume("<<" not in command)  # a heredoc's body is dropped first
+    text = command.replace("\\\n", " ").replace("\n", " ; ")
+    assert _tokens(command) == _shlex_words(text)

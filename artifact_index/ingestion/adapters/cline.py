@@ -163,7 +163,7 @@ def _results(text: str) -> list[tuple[str, str | None, str]]:
     for index, (start, end, tool, subject) in enumerate(found):
         stop = found[index + 1][0] if index + 1 < len(found) else len(text)
         body = text[end:stop]
-        if text[start:].startswith(("Skipping tool", "Tool [")):
+        if text.startswith(("Skipping tool", "Tool ["), start):
             body = text[start:stop]
         # The environment details Cline appends are not part of the result.
         body = body.split("<environment_details>", 1)[0]
