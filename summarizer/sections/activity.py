@@ -57,6 +57,18 @@ def _tail(output: str) -> str:
     return text if len(text) <= _OUTPUT else "…" + text[-(_OUTPUT - 1):]
 
 
+def _lines(call: ToolCall) -> tuple[int, int] | None:
+    """The lines a read of part of a file asked for: ``offset``/``limit`` (Claude Code, Gemini CLI), ``view_range``."""
+    arguments = call.arguments
+    offset, limit = arguments.get("offset"), arguments.get("limit")
+    if isinstance(offset, int) and isinstance(limit, int) and not isinstance(offset, bool) and limit > 0:
+        return offset, offset + limit - 1
+    shown = arguments.get("view_range")
+    if isinstance(shown, list) and len(shown) == 2 and all(isinstance(n, int) and n > 0 for n in shown):
+        return shown[0], shown[1]
+    return None
+
+
 def _within(target: str, root: str | None) -> str:
     """``target`` with the workspace's own paths relative: ``/Users/dev/work/cli/cmd/x.go`` -> ``cmd/x.go``."""
     return target.replace(root.rstrip("/") + "/", "") if root and root.rstrip("/") else target
@@ -86,7 +98,8 @@ def recent_activity(events: Sequence[Event], limit: int = 3, root: str | None = 
             status = f"{status} ({result.failure})"
         keep = result is not None and (result.status == "failure" or _shows_output(call))
         facts.append(ActivityFact(turn=call.turn, tool=call.tool, target=_within(_target(call), root), status=status,
-                                  output=_tail(result.output) if keep and result is not None else ""))
+                                  output=_tail(result.output) if keep and result is not None else "",
+                                  lines=_lines(call)))
     return facts
 
 

@@ -280,6 +280,7 @@ class ActivityFact(_Fact):
     target: str  # the command, or the file, or the arguments in short
     status: str  # success, failure, unknown, pending (no result yet)
     output: str = ""  # the tail of its output
+    lines: tuple[int, int] | None = None  # the lines a read of part of a file asked for, first and last
 
 
 class RequestItemFact(_Fact):

@@ -4,7 +4,7 @@ Its earlier messages (the thread of its work), its last message, and its
 last tool calls with how they ended.  Said compactly: a message that repeats
 the one before it in other words, or that Files Changed already quotes as
 the account of a change, is said once; calls in a row on the same target are
-one line; a long "all done" recap is outlined, since the sections above
+one line (with the lines of the file the reads asked for); a long "all done" recap is outlined, since the sections above
 state what it restates.  The agent's last message is otherwise whole, and a
 claim in it the index contradicts is flagged.
 """
@@ -73,7 +73,9 @@ def last_activity(facts: SessionFacts, detail: int) -> str:
     for run in _runs_of_calls(calls):
         call = run[-1]
         turns = f"turn {call.turn}" if len(run) == 1 else f"turns {run[0].turn}–{call.turn}, {len(run)} calls"
-        line = f"- ({turns}) {call.tool} `{call.target}` → {call.status}"
+        spans = [c.lines for c in run if c.lines is not None]
+        where = f" lines {min(a for a, _ in spans)}–{max(b for _, b in spans)}" if spans else ""
+        line = f"- ({turns}) {call.tool} `{call.target}`{where} → {call.status}"
         if call.output and (detail <= 1 or call is calls[-1]):
             line += block(call.output)
         lines.append(line)

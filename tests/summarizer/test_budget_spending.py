@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from session_steps import ROOT, read, section, summary_of, write
 
-from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    FileOperation,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
 from summarizer.sections.facts import ErrorFact
 from summarizer.sections.index_sections import render_index_section
 
@@ -95,3 +102,19 @@ def test_where_it_stopped_says_a_run_of_calls_once_and_a_repeated_announcement_o
     assert "- (turn 2) Now let me update all the callers." in stopped and "(turn 3)" not in stopped
     # Inside the workspace a path is said relative to it, as in every other section.
     assert "- (turns 5–7, 3 calls) Read `shop/cart.py` → success" in stopped
+
+
+def _read_part(turn: int, path: str, offset: int, limit: int) -> list[Event]:
+    call_id = f"part{turn}"
+    return [ToolCall(turn=turn, call_id=call_id, tool="Read",
+                     arguments={"file_path": path, "offset": offset, "limit": limit},
+                     operations=(FileOperation(action="read", path=path),)),
+            ToolResult(turn=turn, call_id=call_id, status="success", output=f"{offset:>6}→x\n")]
+
+
+def test_reads_of_parts_of_a_file_say_which_lines_the_agent_was_looking_at() -> None:
+    path = f"{ROOT}/cli/strategy/common.go"
+    summary = summary_of(UserMessage(turn=1, text="Is os.Getwd() misused elsewhere?"),
+                         _read_part(2, path, 525, 50), _read_part(3, path, 570, 30), _read_part(4, path, 490, 45))
+    assert ("- (turns 2–4, 3 calls) Read `cli/strategy/common.go` lines 490–599 → success"
+            in section(summary, "Where It Stopped"))
