@@ -21,8 +21,10 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -341,8 +343,11 @@ _OPENCODE_OFFLINE = {f"OPENCODE_DISABLE_{name}": "1" for name in
 
 @dataclass
 class OpenCodeRun:
+    root: Path
     written: Path
     store: Path
+    session: str
+    env: dict[str, str]
     requests: list[Recorded]
 
 
@@ -361,10 +366,11 @@ def opencode(tmp_path_factory: pytest.TempPathFactory) -> OpenCodeRun:
         env = _home_env(home, root / "store.db", **_OPENCODE_OFFLINE)
         _run([*_artifact_index(), "install", "opencode", "--user"], env, project)
         # Run by its path: whether or not `opencode` is on PATH, the plugin names the binary it runs in.
-        _run([OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"], env, project,
-             stdin="")
+        done = _run([OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"], env,
+                    project, stdin="")
         requests = list(fake.requests)
-    return OpenCodeRun(written, root / "store.db", requests)
+    session = next(event["sessionID"] for event in _stream(done.stdout) if event.get("sessionID"))
+    return OpenCodeRun(root, written, root / "store.db", session, env, requests)
 
 
 @needs_opencode
@@ -388,3 +394,42 @@ def test_the_opencode_hook_exported_and_snapshotted_the_session(opencode: OpenCo
     [row] = store.sessions()
     assert (row.format, row.changed) == ("opencode", 1)
     assert [(c.phase, c.changed) for c in store.compactions(row.id)] == [("pre", 1)]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:  # `opencode serve --port 0` listens on 4096, so a free port is picked here
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@needs_opencode
+def test_a_compaction_asked_of_opencodes_server_gets_the_trail_too(opencode: OpenCodeRun) -> None:
+    # What the TUI's /compact asks: POST /session/ID/summarize, here on `opencode serve` on loopback.
+    assert OPENCODE is not None
+    project = opencode.root / "project"
+    with FakeModels() as fake:
+        (project / "opencode.json").write_text(json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url))
+        port = _free_port()
+        with subprocess.Popen([OPENCODE, "serve", "--port", str(port), "--hostname", "127.0.0.1"], env=opencode.env,
+                              cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True) as server:
+            try:
+                assert server.stdout is not None
+                for line in server.stdout:  # it says where it listens once it is ready
+                    if f"listening on http://127.0.0.1:{port}" in line:
+                        break
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/session/{opencode.session}/summarize", method="POST",
+                    data=json.dumps({"providerID": "anthropic", "modelID": "fake-model"}).encode(),
+                    headers={"content-type": "application/json"})
+                with urllib.request.urlopen(request, timeout=_SECONDS) as answer:
+                    assert json.load(answer) is True
+            finally:
+                server.terminate()
+        requests = list(fake.requests)
+    # The session has a summary already, so OpenCode asks for it to be updated: a prompt of other words.
+    (compaction,) = [r for r in requests if PRE_COMPACT_LEAD in r.text]
+    assert TITLE + "\n\n" + CREATED in compaction.text.split(PRE_COMPACT_LEAD, 1)[1]
+    store = SessionStore(opencode.store)
+    [row] = store.sessions()
+    assert [c.phase for c in store.compactions(row.id)] == ["pre", "pre"]
