@@ -257,7 +257,8 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_BYTES_SPACE)
     if not line:
         return [], None
-    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _too_deep(line.decode("utf-8", errors)):
+    if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH \
+            and _too_deep(line.decode("utf-8", errors)):
         return [], _TOO_DEEP
     if line[0] in _CANNOT_START_A_VALUE:
         # The standard library's verdict on such a line, without asking it: a text

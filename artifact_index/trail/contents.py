@@ -133,7 +133,7 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
         found = _numbered(lines, pattern)
         if found is not None:
             start, seen = found
-            complete = not clipped and all(len(line) < _LONGEST_SHOWN_LINE for line in seen)
+            complete = not clipped and max(map(len, seen), default=0) < _LONGEST_SHOWN_LINE
             if whole_file_hint and complete and start == 1 and len(seen) == len(lines) and len(seen) < 2000:
                 total = len(seen)
             # `cat -n` and `nl` pad the number to six columns; Claude Code does not.
