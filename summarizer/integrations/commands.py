@@ -62,7 +62,7 @@ _AFTER_INSTALL = {
     # Codex 0.169 runs a new or changed hook only once the user trusts it (a hash kept in config.toml);
     # `codex exec` skips an untrusted one silently, which is what a real run showed.
     "codex": ("Codex reads it when a session starts, and runs it only once you trust it: `codex` asks at its next "
-              "start (or see /hooks). Until then `codex exec` skips it without a word; "
+              "start (or see /hooks), or install with --trust. Until then `codex exec` skips it without a word; "
               "`codex exec --dangerously-bypass-hook-trust` runs it unreviewed."),
     "opencode": "OpenCode loads it when it starts; at each compaction it runs `opencode export` for the session.",
 }
@@ -97,6 +97,8 @@ def cmd_install(args: argparse.Namespace) -> int:
     from summarizer.integrations.install import install, installed_command, write_claude_plugin
 
     command = installed_command()
+    if args.trust and args.agent != "codex":
+        raise SummarizerError("--trust is for codex, whose hooks run only once trusted")
     if args.plugin_dir:
         if args.agent != "claude-code":
             raise SummarizerError("--plugin-dir writes Claude Code's plugin layout; it is for claude-code only")
@@ -112,6 +114,30 @@ def cmd_install(args: argparse.Namespace) -> int:
         print(_AFTER_INSTALL[args.agent])
     if args.agent == "codex" and (warning := _codex_hooks_disabled()):
         print(f"artifact-index: warning: {warning}", file=sys.stderr)
+    if args.trust:
+        return _trust_codex(change.path, _project(args))
+    return 0
+
+
+def _trust_codex(hooks_file: Path, project: Path) -> int:
+    """``--trust``: Codex records our hook as trusted, as its own review would (the hook is installed either way)."""
+    import shutil
+
+    from summarizer.integrations.codex_trust import trust_codex_hooks
+    from summarizer.integrations.install import InstallError
+
+    codex = shutil.which("codex")
+    if codex is None:
+        print("artifact-index: `codex` is not on PATH, so the hook is installed but not trusted: start `codex` "
+              "and trust it there", file=sys.stderr)
+        return 1
+    try:
+        keys = trust_codex_hooks(codex, hooks_file, project.resolve())
+    except InstallError as exc:
+        print(f"artifact-index: the hook is installed but not trusted ({exc}): start `codex` and trust it there",
+              file=sys.stderr)
+        return 1
+    print(f"Codex trusts it now ({', '.join(keys)}), as you asked with --trust.")
     return 0
 
 
@@ -168,6 +194,9 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
     _add_agent_arguments(install)
     install.add_argument("--plugin-dir", metavar="DIR",
                          help="instead, write Claude Code's plugin layout (hooks/hooks.json) into DIR")
+    install.add_argument("--trust", action="store_true",
+                         help="codex: have Codex (on PATH) trust the hook now, as its own review would; "
+                              "Codex 0.169 runs no untrusted hook")
     install.set_defaults(run=cmd_install)
 
     uninstall = sub.add_parser("uninstall", help="remove exactly the hooks `install` added")

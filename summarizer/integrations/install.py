@@ -39,7 +39,8 @@ from typing import Any, Literal
 
 from summarizer.exceptions import SummarizerError
 
-__all__ = ["Change", "InstallError", "Scope", "install", "installed_command", "uninstall", "write_claude_plugin"]
+__all__ = ["Change", "InstallError", "Scope", "install", "installed_command", "is_ours", "uninstall",
+           "write_claude_plugin"]
 
 Scope = Literal["user", "project", "local"]
 _PLUGIN_FILE = "artifact-index.js"
@@ -73,7 +74,7 @@ def installed_command() -> list[str]:
     return [os.path.abspath(found)] if found else [sys.executable, "-m", "artifact_index"]
 
 
-def _is_ours(command: object) -> bool:
+def is_ours(command: object) -> bool:
     """Whether a hook command runs ``artifact-index hook`` (from any environment)."""
     if not isinstance(command, str):
         return False
@@ -152,7 +153,7 @@ def _without_ours(settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             if not isinstance(entries, list):
                 kept_groups.append(group)
                 continue
-            kept = [entry for entry in entries if not (isinstance(entry, dict) and _is_ours(entry.get("command")))]
+            kept = [entry for entry in entries if not (isinstance(entry, dict) and is_ours(entry.get("command")))]
             if len(kept) < len(entries):
                 removed.append(event)
             if kept:
@@ -171,7 +172,7 @@ def _ours(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     for event, groups in settings.get("hooks", {}).items():
         for group in groups if isinstance(groups, list) else []:
             entries = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(entries, list) and any(isinstance(e, dict) and _is_ours(e.get("command")) for e in entries):
+            if isinstance(entries, list) and any(isinstance(e, dict) and is_ours(e.get("command")) for e in entries):
                 found.setdefault(event, []).append(group)
     return found
 

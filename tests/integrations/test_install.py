@@ -243,3 +243,19 @@ def test_a_plugin_file_of_someone_else_is_never_overwritten(tmp_path: Path) -> N
     assert done.returncode == 2 and "is not artifact-index's plugin" in done.stderr
     assert cli(tmp_path, "uninstall", "opencode").returncode == 2
     assert foreign.read_text() == "export const Mine = async () => ({});\n"
+
+
+def test_install_codex_trust_without_codex_installs_the_hook_and_says_it_is_not_trusted(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "CODEX_HOME": str(tmp_path / ".codex"),
+           "PATH": os.path.dirname(sys.executable)}  # no `codex` to ask
+    done = subprocess.run([sys.executable, "-m", "artifact_index", "install", "codex", "--trust"], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert done.returncode == 1
+    assert "installed but not trusted" in done.stderr and "start `codex` and trust it there" in done.stderr
+    assert "SessionStart" in json.loads((tmp_path / ".codex" / "hooks.json").read_text())["hooks"]
+
+
+def test_trust_is_for_codex_only(tmp_path: Path) -> None:
+    done = cli(tmp_path, "install", "claude-code", "--trust")
+    assert done.returncode == 2 and "--trust is for codex" in done.stderr
+    assert not (tmp_path / ".claude" / "settings.json").exists()

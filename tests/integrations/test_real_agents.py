@@ -249,8 +249,12 @@ class CodexRun:
     events: list[dict[str, Any]]
 
 
-def _codex_run(root: Path, *, trusted: bool) -> CodexRun:
-    """One `codex exec` that writes a file and compacts on its own; ``trusted``: with hook trust bypassed."""
+def _codex_run(root: Path, *, trust: str) -> CodexRun:
+    """One `codex exec` that writes a file and compacts on its own.
+
+    ``trust`` is how our hook gets past Codex's review: ``bypass`` (``codex exec
+    --dangerously-bypass-hook-trust``), ``install`` (``artifact-index install codex --trust``) or ``none``.
+    """
     assert CODEX is not None
     home, codex_home, project = root / "home", root / "codex", root / "project"
     for folder in (home, codex_home, project):
@@ -259,9 +263,11 @@ def _codex_run(root: Path, *, trusted: bool) -> CodexRun:
     with FakeModels(writer=_codex_writer, tool_call_tokens=200_000) as fake:
         (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(url=fake.url))
         env = _home_env(home, root / "store.db", CODEX_HOME=str(codex_home), FAKE_MODEL_KEY="not-a-key")
-        _run([*_artifact_index(), "install", "codex", "--user"], env, project)
-        trust = ["--dangerously-bypass-hook-trust"] if trusted else []
-        done = _run([CODEX, "exec", *trust, "--json", "--skip-git-repo-check",
+        env["PATH"] = f"{Path(CODEX).parent}{os.pathsep}{env['PATH']}"  # where --trust looks for Codex
+        _run([*_artifact_index(), "install", "codex", "--user", *(["--trust"] if trust == "install" else [])],
+             env, project)
+        bypass = ["--dangerously-bypass-hook-trust"] if trust == "bypass" else []
+        done = _run([CODEX, "exec", *bypass, "--json", "--skip-git-repo-check",
                      "--dangerously-bypass-approvals-and-sandbox", f"WRITE {written}: hello from the fake model"],
                     env, project, stdin="")
         requests = list(fake.requests)
@@ -271,7 +277,7 @@ def _codex_run(root: Path, *, trusted: bool) -> CodexRun:
 
 @pytest.fixture(scope="module")
 def codex(tmp_path_factory: pytest.TempPathFactory) -> CodexRun:
-    return _codex_run(tmp_path_factory.mktemp("codex"), trusted=True)
+    return _codex_run(tmp_path_factory.mktemp("codex"), trust="bypass")
 
 
 @needs_codex
@@ -302,9 +308,18 @@ def test_codex_rollout_reads_whole_and_the_hook_found_it(codex: CodexRun) -> Non
 @needs_codex
 def test_codex_runs_our_hook_only_once_it_is_trusted(tmp_path: Path) -> None:
     # What the installer warns about: without trust (or the bypass), `codex exec` compacts without the trail.
-    untrusted = _codex_run(tmp_path, trusted=False)
+    untrusted = _codex_run(tmp_path, trust="none")
     assert "CONTEXT CHECKPOINT COMPACTION" in untrusted.requests[1].text
     assert TITLE not in untrusted.requests[2].text
+
+
+@needs_codex
+def test_install_codex_with_trust_has_codex_run_the_hook_without_a_bypass(tmp_path: Path) -> None:
+    trusted = _codex_run(tmp_path, trust="install")
+    assert "CONTEXT CHECKPOINT COMPACTION" in trusted.requests[1].text
+    assert TITLE + "\n\n" + CREATED in trusted.requests[2].text
+    config = (tmp_path / "codex" / "config.toml").read_text()
+    assert f'[hooks.state."{tmp_path / "codex" / "hooks.json"}:session_start:0:0"]' in config
 
 
 # -- OpenCode ----------------------------------------------------------------------------------------------
