@@ -26,7 +26,7 @@ from summarizer.sections.thread import thread_start
 __all__ = ["changed_files", "created_then_moved", "files_of_status", "latest_files", "moved_files", "read_files"]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
-_READ_GROUPED_AT = {0: 40, 1: 24, 2: 12, 3: 0}  # the others named by folder up to this many, else counted
+_READ_GROUPED_AT = {0: 40, 1: 24, 2: 12, 3: 8}  # the others named by folder up to this many, else counted
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
 _LATEST_FILES = 2  # the files of the latest changes: what they do is said, not only how big they are
 
