@@ -26,14 +26,12 @@ checks.  A measurement that prints counts; the tests assert behaviour.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
 
-from artifact_index.ingestion.events import ToolCall, UserMessage
-from artifact_index.ingestion.loading import open_transcript
-from artifact_index.trail.tracker import Tracker
+from corpus_points import corpus_transcripts, session_points
+
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import latest_files
 from summarizer.sections.progress import open_in_epic
@@ -119,37 +117,23 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--details", action="store_true", help="each finding at the end of its session")
     args = parser.parse_args()
-    manifest = args.corpus / "MANIFEST.tsv"
-    if not manifest.exists():
-        print(f"no corpus manifest at {manifest}", file=sys.stderr)
+    paths = corpus_transcripts(args.corpus)
+    if paths is None:
+        print(f"no corpus manifest in {args.corpus}", file=sys.stderr)
         return 1
-    with manifest.open(encoding="utf-8") as handle:
-        paths = [args.corpus / row["local_path"] for row in csv.DictReader(handle, delimiter="\t")]
 
     counts: Counter[str] = Counter()
     fired: dict[str, set[Path]] = {}
     for path in paths:
-        loaded = open_transcript(path)
-        events = list(loaded.events())
         counts["transcripts"] += 1
-        tracker = Tracker(format=loaded.adapter.name)
-        seen_user = False
-        calls = 0
-        for number, event in enumerate([*events, None]):
-            spoke = isinstance(event, UserMessage) and not event.synthetic and event.sidechain is None
-            working = isinstance(event, ToolCall) and event.sidechain is None
-            calls += working
-            if event is None or (spoke and seen_user) or (working and calls % _EVERY_CALLS == 0):
-                facts = session_facts(events[:number], tracker.index)
-                runs = tracker.index.meta.get("check_runs", [])
-                failed = (sum(1 for r in runs if not r["passed"]), sum(1 for r in facts.check_runs if not r.passed))
-                for rule in _count(facts, counts, failed):
-                    fired.setdefault(rule, set()).add(path)
-                if args.details and event is None:
-                    _details(path.relative_to(args.corpus), facts)
-            if event is not None:
-                seen_user = seen_user or spoke
-                tracker.feed(event)
+        for point in session_points(path, _EVERY_CALLS):
+            facts = session_facts(point.events[:point.number], point.index)
+            runs = point.index.meta.get("check_runs", [])
+            failed = (sum(1 for r in runs if not r["passed"]), sum(1 for r in facts.check_runs if not r.passed))
+            for rule in _count(facts, counts, failed):
+                fired.setdefault(rule, set()).add(path)
+            if args.details and point.at_end:
+                _details(path.relative_to(args.corpus), facts)
 
     def sessions(rule: str) -> int:
         return len(fired.get(rule, ()))

@@ -28,14 +28,12 @@ behaviour.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
 
-from artifact_index.ingestion.events import ToolCall, UserMessage
-from artifact_index.ingestion.loading import open_transcript
-from artifact_index.trail.tracker import Tracker
+from corpus_points import corpus_transcripts, session_points
+
 from summarizer.narrative.decisions import user_choices
 from summarizer.narrative.next_steps import next_steps
 from summarizer.sections.facts import SessionFacts
@@ -53,36 +51,22 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--details", action="store_true", help="every sub-step, investigation and choice found")
     args = parser.parse_args()
-    manifest = args.corpus / "MANIFEST.tsv"
-    if not manifest.exists():
-        print(f"no corpus manifest at {manifest}", file=sys.stderr)
+    paths = corpus_transcripts(args.corpus)
+    if paths is None:
+        print(f"no corpus manifest in {args.corpus}", file=sys.stderr)
         return 1
-    with manifest.open(encoding="utf-8") as handle:
-        paths = [args.corpus / row["local_path"] for row in csv.DictReader(handle, delimiter="\t")]
 
     counts: Counter[str] = Counter()
     fired: dict[str, set[Path]] = {}
     for path in paths:
-        loaded = open_transcript(path)
-        events = list(loaded.events())
         counts["transcripts"] += 1
-        tracker = Tracker(format=loaded.adapter.name)
-        seen_user = False
-        calls = 0
-        for number, event in enumerate([*events, None]):
-            spoke = isinstance(event, UserMessage) and not event.synthetic and event.sidechain is None
-            working = isinstance(event, ToolCall) and event.sidechain is None
-            calls += working
-            if event is None or (spoke and seen_user) or (working and calls % _EVERY_CALLS == 0):
-                facts = session_facts(events[:number], tracker.index)
-                found = _count(facts, counts, end=event is None)
-                for rule in found:
-                    fired.setdefault(rule, set()).add(path)
-                if args.details and found:
-                    _details(path.relative_to(args.corpus), number, facts)
-            if event is not None:
-                seen_user = seen_user or spoke
-                tracker.feed(event)
+        for point in session_points(path, _EVERY_CALLS):
+            facts = session_facts(point.events[:point.number], point.index)
+            found = _count(facts, counts, end=point.at_end)
+            for rule in found:
+                fired.setdefault(rule, set()).add(path)
+            if args.details and found:
+                _details(path.relative_to(args.corpus), point.number, facts)
     files = counts["changed files"]
     print(f"{counts['transcripts']} transcripts, {counts['points']} points (before each later user message, every "
           f"{_EVERY_CALLS} tool calls, and the end)")
