@@ -26,8 +26,9 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.loopback import Loopback, QuietHandler
 
 __all__ = ["DONE", "SUMMARY", "FakeModels", "Recorded", "WriteRequest"]
 
@@ -81,21 +82,19 @@ class FakeModels:
     # compact on its own (an automatic compaction) before it sends the tool's result.
     tool_call_tokens: int = 100
     requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
+    _loopback: Loopback | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _asked: set[str] = field(default_factory=set)
 
     @property
     def url(self) -> str:
-        assert self._server is not None, "the fake server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        assert self._loopback is not None, "the fake server is not running"
+        return self._loopback.url
 
     def __enter__(self) -> FakeModels:
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:
@@ -146,19 +145,12 @@ class FakeModels:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # keep test output clean
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
+        self._loopback = Loopback(Handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        assert self._loopback is not None
+        self._loopback.close()
 
     def _record(self, path: str, body: dict[str, Any]) -> int:
         with self._lock:

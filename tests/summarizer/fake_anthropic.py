@@ -9,10 +9,10 @@ a scripted count.  Nothing leaves the machine.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.loopback import Loopback, QuietHandler
 
 __all__ = ["FakeAnthropic", "Recorded", "text_reply", "tool_reply"]
 
@@ -47,14 +47,12 @@ class FakeAnthropic:
     replies: list[dict[str, Any]] = field(default_factory=list)
     token_counts: list[int] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
+    _loopback: Loopback | None = None
 
     @property
     def url(self) -> str:
-        assert self._server is not None, "the fake server is not running"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        assert self._loopback is not None, "the fake server is not running"
+        return self._loopback.url
 
     @property
     def messages_requests(self) -> list[Recorded]:
@@ -63,7 +61,7 @@ class FakeAnthropic:
     def __enter__(self) -> FakeAnthropic:
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -77,19 +75,12 @@ class FakeAnthropic:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # keep test output clean
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
+        self._loopback = Loopback(Handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        assert self._server is not None and self._thread is not None
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        assert self._loopback is not None
+        self._loopback.close()
 
     def _answer(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if path == "/v1/messages/count_tokens":
