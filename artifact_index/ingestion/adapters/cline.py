@@ -154,10 +154,14 @@ def _typed(text: str) -> list[tuple[UserChannel, str]]:
 def _results(text: str) -> list[tuple[str, str | None, str]]:
     """``(tool, subject, body)`` for every result header in a user message text."""
     found: list[tuple[int, int, str, str | None]] = []
-    for match in _RESULT_HEAD.finditer(text):
-        found.append((match.start(), match.end(), match.group(1), match.group(2)))
-    for match in _SKIPPED.finditer(text):
-        found.append((match.start(), match.end(), match.group(1), match.group(2)))
+    # The substring tests run far faster than the line-anchored patterns, which
+    # try every line start of messages that can be hundreds of kilobytes.
+    if "] Result:" in text:
+        for match in _RESULT_HEAD.finditer(text):
+            found.append((match.start(), match.end(), match.group(1), match.group(2)))
+    if "ool [" in text:  # "Tool [" or "Skipping tool ["
+        for match in _SKIPPED.finditer(text):
+            found.append((match.start(), match.end(), match.group(1), match.group(2)))
     found.sort()
     out: list[tuple[str, str | None, str]] = []
     for index, (start, end, tool, subject) in enumerate(found):
@@ -180,8 +184,9 @@ class _Matcher:
     def add(self, pending: _Pending) -> None:
         self.pending.append(pending)
 
-    def resolve(self, text: str, line: int) -> Iterator[ToolResult]:
-        for tool, _subject, body in _results(text):
+    def resolve(self, results: list[tuple[str, str | None, str]], line: int) -> Iterator[ToolResult]:
+        """Results for the pending calls that ``results`` (what :func:`_results` found) answer."""
+        for tool, _subject, body in results:
             index = next(
                 (i for i, p in enumerate(self.pending) if _same_tool(p.tool, tool)), None
             )
@@ -307,16 +312,17 @@ class ClineAdapter(Adapter):
                     if note != cwd:
                         cwd = note
                         yield WorkingDirectory(turn=turn, line=index, cwd=note)
-                if not _results(text) and matcher.pending:
+                results = _results(text)
+                if not results and matcher.pending:
                     # A user message that answers none of the calls: they never ran.
                     yield from matcher.abandon(index)
-                yield from matcher.resolve(text, index)
+                yield from matcher.resolve(results, index)
                 typed = _typed(text)
                 for channel, words in typed:
                     yield UserMessage(turn=turn, line=index, text=words, channel=channel)
                 if not typed:
                     # Results, or the harness speaking ("[TASK RESUMPTION]", "[ERROR] You did not use a tool").
-                    harness = bool(_results(text)) or text.lstrip().startswith("[")
+                    harness = bool(results) or text.lstrip().startswith("[")
                     yield UserMessage(turn=turn, line=index, text=text, synthetic=harness)
                 continue
             if matcher.pending:
@@ -450,7 +456,7 @@ class ClineUiAdapter(Adapter):
                     if note != cwd:
                         cwd = note
                         yield WorkingDirectory(turn=turn, line=index, cwd=note)
-                yield from matcher.resolve(request, index)
+                yield from matcher.resolve(_results(request), index)
                 in_reply = False
                 continue
             if kind in ("task", "user_feedback") or (kind == "text" and turn == 0):
