@@ -59,7 +59,10 @@ _SKIPPED = re.compile(
 _CWD = re.compile(r"# Current Working Directory \((.+?)\) Files")
 _CWD_NOW = re.compile(r"The current working directory is now '(.+?)'")
 _EXIT = re.compile(r"(?:exit code|exited with code) (-?\d+)", re.IGNORECASE)
-_FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?(.*?)\n?</final_file_content>", re.DOTALL)
+# The saved content is found up to its closing tag with str.find: a lazy ``(.*?)`` would test
+# for the closing tag at every character of a whole file's content.
+_FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?")
+_FINAL_CONTENT_END = "</final_file_content>"
 _XML_TOOLS = (
     "write_to_file", "replace_in_file", "read_file", "execute_command", "list_files",
     "search_files", "list_code_definition_names", "browser_action", "use_mcp_tool",
@@ -231,9 +234,12 @@ def _reported(call: _Pending, body: str) -> tuple[ReportedChange, ...] | None:
     if call.tool != "replace_in_file" or call.path is None:
         return None
     match = _FINAL_CONTENT.search(body)
-    if not match:
+    end = body.find(_FINAL_CONTENT_END, match.end()) if match else -1
+    if match is None or end < 0:
         return None
-    return (ReportedChange(path=call.path, change="modified", content=match.group(1)),)
+    if end > match.end() and body[end - 1] == "\n":
+        end -= 1  # the newline before the closing tag is not content
+    return (ReportedChange(path=call.path, change="modified", content=body[match.end():end]),)
 
 
 def _session_start(line: int, notes: list[str], stamp: str | None) -> Iterator[Event]:
