@@ -301,7 +301,7 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     if not line:
         return [], None
     if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH \
-            and _too_deep(line.decode("utf-8", errors)):
+            and _too_deep(line):
         return [], _TOO_DEEP
     if line[0] in _CANNOT_START_A_VALUE:
         # The standard library's verdict on such a line, without asking it: a text
@@ -330,16 +330,18 @@ MAX_DEPTH = 512
 _TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
 
 
-def _too_deep(line: str) -> bool:
+def _too_deep(line: bytes) -> bool:
     # The brackets outside strings, as depth steps summed in C: a one-line
-    # document of megabytes holds tens of thousands of them.
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", line))
+    # document of megabytes holds tens of thousands of them.  It reads the
+    # UTF-8 bytes, not their text: quotes, backslashes and brackets are the
+    # same bytes in both, and a line is not decoded only to be measured.
+    brackets = _JSON_STRING.sub(b"", line).translate(None, _NOT_BRACKET)
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
 _LINE_SPACE = " \t\r\f\v"
@@ -413,7 +415,7 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_SPACE)
     if not line:
         return [], None
-    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line):
+    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line.encode("utf-8", "surrogatepass")):
         return [], _TOO_DEEP
     try:
         return [_without_lone_surrogates(json.loads(line), line)], None
