@@ -27,6 +27,7 @@ join the graph.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
@@ -84,6 +85,9 @@ _PROCESS = re.compile(
     re.I,
 )
 _PREFIX = re.compile(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
+# Where a name may start (no word character, ``.`` or ``-`` before it) and end (no word character, ``/`` or ``-`` after).
+_NAME_START = re.compile(r"(?<![\w.-])\S")
+_NAME_END = re.compile(r"[^\w/-]")
 _NOT_SYMBOLS = frozenset({"None", "True", "False", "null", "nil", "undefined", "true", "false"})
 _FILE_SUFFIX = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|ex|exs|sh|md|rst|txt|json|ya?ml|toml"
@@ -200,17 +204,21 @@ class KnownPaths:
 
 
 def _stretches(sentence: str, longest: int) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of every whitespace-free stretch of ``sentence`` with name boundaries at both ends."""
+    """``(start, end)`` of every whitespace-free stretch of ``sentence`` with name boundaries at both ends.
+
+    The boundaries are found by two regular expressions, so the loop runs once
+    per stretch, not once per character of each.
+    """
     length = len(sentence)
-    for start in range(length):
-        if sentence[start].isspace():
-            continue
-        if start and (sentence[start - 1].isalnum() or sentence[start - 1] in "_.-"):
-            continue
+    ends = [match.start() for match in _NAME_END.finditer(sentence)]
+    ends.append(length)
+    for match in _NAME_START.finditer(sentence):
+        start = match.start()
         stop = min(length, start + longest)
-        for end in range(start + 1, stop + 1):
-            if end < length and (sentence[end].isalnum() or sentence[end] in "_/-"):
-                continue
+        for position in range(bisect_right(ends, start), len(ends)):
+            end = ends[position]
+            if end > stop:
+                break
             yield start, end
             if end < length and sentence[end].isspace():
                 break
