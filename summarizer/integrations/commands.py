@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +32,29 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+TOKEN_VARIABLE = "ARTIFACT_INDEX_HTTP_TOKEN"
+_MIN_TOKEN_LENGTH = 16
+
+
+def _http_token(token_file: str | None) -> str | None:
+    """The HTTP API's token, from ``--token-file`` or the environment (never the command line: ``ps`` shows it)."""
+    if token_file:
+        try:
+            token = Path(token_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SummarizerError(f"cannot read the token file {token_file} ({exc})") from exc
+        where = f"the token file {token_file}"
+    else:
+        token = os.environ.get(TOKEN_VARIABLE, "").strip()
+        where = TOKEN_VARIABLE
+        if not token:
+            return None
+    if len(token) < _MIN_TOKEN_LENGTH or any(c.isspace() or not c.isprintable() for c in token):
+        raise SummarizerError(f"{where} must hold one token of at least {_MIN_TOKEN_LENGTH} printable characters "
+                              "without spaces (python -c 'import secrets; print(secrets.token_urlsafe())' makes one)")
+    return token
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from summarizer.integrations.http_api import LOOPBACK_HOSTS, Compaction, build_app, serve
@@ -44,10 +68,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                             config=args.config, context_window=args.context_window,
                             instructions=tuple(args.instructions))
     loopback = args.host in LOOPBACK_HOSTS
-    if not loopback:
-        print(f"artifact-index: warning: {args.host} is not a loopback address and the API has no "
-              "authentication: whoever reaches it can read the stored sessions' trails", file=sys.stderr)
-    app = build_app(SessionAccess(args.store), compaction, LOOPBACK_HOSTS if loopback else None)
+    token = _http_token(args.token_file)
+    if not loopback and token is None:
+        raise SummarizerError(f"{args.host} is not a loopback address: whoever reaches it could read the stored "
+                              f"sessions, so serving there needs a token ({TOKEN_VARIABLE} or --token-file)")
+    app = build_app(SessionAccess(args.store), compaction, LOOPBACK_HOSTS if loopback else None, token)
 
     def announce(address: str) -> None:
         print(redact_text(f"artifact-index: serving on {address}/api (Ctrl-C stops)"), file=sys.stderr, flush=True)
@@ -185,6 +210,9 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
     serve.add_argument("--state-dir", metavar="DIR",
                        help="compaction event logs, one folder per session id (default: "
                             "$XDG_STATE_HOME/artifact-index/sessions)")
+    serve.add_argument("--token-file", metavar="FILE",
+                       help=f"require Authorization: Bearer TOKEN, the token read from FILE (or set {TOKEN_VARIABLE}); "
+                            "needed to listen beyond loopback")
     serve.add_argument("--context-window", type=int, metavar="N",
                        help="the model's context window in tokens, unless a request says (default: 200000)")
     add_llm_options(serve, "claude-code")

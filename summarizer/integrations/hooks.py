@@ -53,12 +53,20 @@ from summarizer.integrations.agents import AGENTS, transcript_of
 from summarizer.sections.facts import SessionFacts, facts_from_index
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 
-__all__ = ["HOOK_OUTPUT_LIMIT", "HookRun", "file_trail_context", "hook_response", "run_hook"]
+__all__ = ["ECHOED_PRE_COMPACT_LIMIT", "HOOK_OUTPUT_LIMIT", "HookRun", "changed_paths_text", "file_trail_context",
+           "hook_response", "run_hook"]
 
 HOOK_OUTPUT_LIMIT = 10_000
 
 _TITLE = "# What this session has done so far (computed from the transcript by artifact-index)"
 _PRE_COMPACT_LEAD = "Keep every file path below in the summary, with what changed; they are exact.\n\n"
+# Claude Code (2.1.328) also echoes a manual /compact's PreCompact output into the conversation, next
+# to the SessionStart context that carries the whole trail: that echo gets the paths alone, so the
+# trail is not in the new context twice (seen in the real agent: tests/integrations/test_real_agents.py).
+ECHOED_PRE_COMPACT_LIMIT = 2_000
+_ECHOED_LEAD = ("Keep every file path below in the summary, with what changed; they are exact "
+                "(the whole trail comes back after the compaction).\n")
+_PATH_GROUPS = (("created", "Created"), ("modified", "Modified"), ("deleted", "Deleted"))
 
 # Highest priority first: (title, section key, what its items are, the command that lists them all).
 _SECTIONS = (
@@ -139,12 +147,46 @@ def _fill_by_priority(rendered: list[tuple[str, str, str, str]], limit: int, tra
     return text
 
 
+def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIMIT) -> str:
+    """The changed paths alone, grouped by status, in at most ``limit`` UTF-8 bytes.
+
+    Paths are taken in order while they fit; the rest are counted.
+    """
+    groups = {status: [e.path for e in index.changed_files() if e.status == status] for status, _ in _PATH_GROUPS}
+    total = sum(len(paths) for paths in groups.values())
+    if not total:
+        return "This session has changed no file yet.\n"
+    closing = f"(and {total} more: `artifact-index files`)\n"
+    budget = limit - len(_ECHOED_LEAD.encode()) - len(closing.encode())
+    lines: list[str] = []
+    shown = 0
+    for status, title in _PATH_GROUPS:
+        kept: list[str] = []
+        for path in groups[status]:
+            item = f"`{path}`"
+            cost = len(item.encode()) + (len(title) + 3 if not kept else 2)
+            if cost > budget:
+                break
+            kept.append(item)
+            budget -= cost
+        if kept:
+            lines.append(f"{title}: {', '.join(kept)}")
+            shown += len(kept)
+    text = _ECHOED_LEAD + "\n".join(lines) + "\n"
+    if shown < total:
+        text += closing.replace(str(total), str(total - shown), 1)
+    return text
+
+
 def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
-                  index: ArtifactIndex | None = None) -> str:
+                  index: ArtifactIndex | None = None, *, echoed: bool = False) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
     At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
-    transcript's, when already built.  Raises
+    transcript's, when already built.  ``echoed`` says the host also shows a
+    PreCompact's output in the conversation (a manual Claude Code
+    ``/compact``): the output is then the changed paths alone
+    (:func:`changed_paths_text`).  Raises
     :class:`~summarizer.exceptions.SummarizerError` (or an engine error) when
     the input is unusable; :func:`run_hook` is the fail-open wrapper.
     """
@@ -156,6 +198,8 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
         raise SummarizerError(f"hook event {event!r} has no context to give (SessionStart, PreCompact)")
     if index is None:
         index, _ = build_index(transcript)
+    if echoed and event == "PreCompact":
+        return redact_text(changed_paths_text(index, min(limit, ECHOED_PRE_COMPACT_LIMIT)))
     facts = facts_from_index(index)
     room = limit
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
@@ -203,7 +247,8 @@ def _answer(hook_input: dict[str, Any], agent: str, limit: int, store: Callable[
         if not isinstance(summary, str) or not summary.strip():
             raise SummarizerError("the PostCompact hook input has no compact_summary to score")
         return HookRun(redact_text(score_summary(read, summary, trigger, store() if store else None)) + "\n", None)
-    output = hook_response(hook_input, limit - 1, read.index) + "\n"
+    echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
+    output = hook_response(hook_input, limit - 1, read.index, echoed=echoed) + "\n"
     note = None
     if event == "PreCompact" and store is not None:
         try:

@@ -25,10 +25,18 @@ this server read the user's files.
 Bad input gets a 4xx status and ``{"error": "one sentence"}``; by default
 the server listens on loopback and answers only requests addressed to it
 (``Host`` checked), so a web page cannot reach it through DNS rebinding.
+With a token (``serve`` reads it from ``ARTIFACT_INDEX_HTTP_TOKEN`` or
+``--token-file``, never from its command line, which other users can list),
+every route but ``/api/health`` answers 401 unless the request carries
+``Authorization: Bearer TOKEN``: what the sessions hold (the user's words,
+the files) is then the token holder's alone, even for the other users of
+the machine, who can reach loopback too.  ``serve`` refuses to listen
+beyond loopback without one.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -43,6 +51,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
@@ -75,6 +84,26 @@ class Compaction:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": redact_text(message)}, status_code=status)
+
+
+class _BearerToken:
+    """Answers 401 to a request without ``Authorization: Bearer <token>``; ``/api/health`` stays open."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] != "/api/health":
+            given = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
+            if not hmac.compare_digest(given, self.expected):  # constant time: the token is not guessed byte by byte
+                message = ("this server needs its token: send Authorization: Bearer TOKEN" if not given
+                           else "the token does not match this server's")
+                response = _error(401, message)
+                response.headers["WWW-Authenticate"] = "Bearer"
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class BadRequest(ArtifactIndexError):
@@ -123,8 +152,11 @@ def _answering(handler: Handler) -> Handler:
 
 
 def build_app(access: SessionAccess, compaction: Compaction,
-              allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Starlette:
-    """The ASGI application; ``allowed_hosts=None`` answers any ``Host`` (a server on a non-loopback address)."""
+              allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS, token: str | None = None) -> Starlette:
+    """The ASGI application; ``allowed_hosts=None`` answers any ``Host`` (a server on a non-loopback address).
+
+    With ``token``, every route but ``/api/health`` needs ``Authorization: Bearer <token>``.
+    """
 
     def session_id(request: Request) -> str:
         value = str(request.path_params["id"])
@@ -219,6 +251,8 @@ def build_app(access: SessionAccess, compaction: Compaction,
         *(Route(f"/api/sessions/{{id}}/{name}", _answering(query(name))) for name in _QUERIES),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    if token:
+        middleware.append(Middleware(_BearerToken, token=token))
     return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found})
 
 

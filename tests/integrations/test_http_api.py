@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -47,15 +48,13 @@ class Server:
         return httpx.post(self.url + path, timeout=120, **kwargs)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("serve")
+def _serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     store = folder / "sessions.db"
     assert main(["store", str(EXAMPLES), "--store", str(store), "--jobs", "1"]) == 0
     process = subprocess.Popen(
         [sys.executable, "-m", "artifact_index", "serve", "--port", "0", "--store", str(store),
-         "--state-dir", str(folder / "state"), "--no-llm"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+         "--state-dir", str(folder / "state"), "--no-llm", *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     errors: list[str] = []
     threading.Thread(target=lambda: errors.extend(process.stderr or []), daemon=True).start()
     deadline = time.monotonic() + 60
@@ -73,6 +72,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from _serve(tmp_path_factory.mktemp("serve"))
+
+
+TOKEN = "s3cret-token-of-this-test-0123456789"
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("guarded")
+    (folder / "token").write_text(TOKEN + "\n")
+    yield from _serve(folder, "--token-file", str(folder / "token"))
 
 
 def cli_json(*args: str) -> Any:
@@ -152,3 +166,31 @@ def test_only_requests_addressed_to_loopback_are_answered(server: Server) -> Non
     response = server.get("/api/health", headers={"Host": "attacker.example"})
     assert response.status_code == 400
     assert not any("Traceback" in line for line in server.errors)
+
+
+def test_with_a_token_every_route_but_health_needs_it(guarded: Server) -> None:
+    sessions = "/api/sessions"
+    assert guarded.get("/api/health").status_code == 200
+    missing = guarded.get(sessions)
+    assert missing.status_code == 401 and missing.headers["WWW-Authenticate"] == "Bearer"
+    assert "needs its token" in missing.json()["error"]
+    wrong = guarded.get(sessions, headers={"Authorization": "Bearer " + TOKEN[:-1] + "x"})
+    assert wrong.status_code == 401 and "does not match" in wrong.json()["error"]
+    assert guarded.post("/api/sessions/a/compact", content=json.dumps(REQUEST).encode()).status_code == 401
+    good = guarded.get(sessions, headers={"Authorization": f"Bearer {TOKEN}"})
+    assert good.status_code == 200 and good.json()["sessions"]
+    assert not any(TOKEN in line for line in guarded.errors)
+
+
+@pytest.mark.parametrize(("env", "args", "message"), [
+    ({}, ("--host", "0.0.0.0"), "needs a token"),
+    ({"ARTIFACT_INDEX_HTTP_TOKEN": "short"}, (), "at least 16 printable characters"),
+    ({}, ("--token-file", "/no/such/token"), "cannot read the token file"),
+])
+def test_serve_refuses_to_start_unguarded_beyond_loopback_or_with_a_bad_token(
+        tmp_path: Path, env: dict[str, str], args: tuple[str, ...], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "artifact_index", "serve", "--port", "0", "--store",
+                           str(tmp_path / "s.db"), "--no-llm", *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **env})
+    assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

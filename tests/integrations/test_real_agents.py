@@ -40,8 +40,8 @@ TITLE = "# What this session has done so far (computed from the transcript by ar
 PRE_COMPACT_LEAD = "Keep every file path below in the summary"
 # How the trail names the file the fake model had written (relative to the session's directory).
 CREATED = "## Files created\n- `notes.txt`: first lines: `hello from the fake model`"
-# What Claude Code echoes of a slash command's output into the conversation; the trail shows there
-# too (PreCompact's output), so it is cut out before asking whether the SessionStart context arrived.
+# What Claude Code echoes of a slash command's output into the conversation: after a manual /compact,
+# PreCompact's output shows there, so it is cut out before asking whether the SessionStart context arrived.
 _COMMAND_OUTPUT = re.compile(r"<local-command-stdout>.*?</local-command-stdout>", re.DOTALL)
 _SECONDS = 180
 
@@ -173,7 +173,16 @@ def test_pre_compact_prints_the_paths_into_the_compaction_request(claude: Claude
     assert retries == [], "the fake summary has a <summary> block, so Claude Code asks once"
     instructions = compaction.text.split("Additional Instructions:", 1)[1]
     assert instructions.lstrip().startswith(PRE_COMPACT_LEAD)
-    assert TITLE in instructions and CREATED in instructions
+    # A manual /compact's PreCompact output is echoed into the conversation too, so it is the paths alone.
+    assert "Created: `notes.txt`" in instructions and TITLE not in instructions
+
+
+@needs_claude
+def test_after_a_manual_compact_the_new_context_holds_the_trail_once(claude: ClaudeRun) -> None:
+    first = claude.requests_after[0].text
+    echoed = "".join(_COMMAND_OUTPUT.findall(first))
+    assert "Created: `notes.txt`" in echoed  # PreCompact's paths, as Claude Code echoed them
+    assert first.count(TITLE) == 1 and first.count(CREATED) == 1
 
 
 @needs_claude

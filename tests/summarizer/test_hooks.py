@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.presentation.cli import main
-from summarizer.integrations.hooks import HOOK_OUTPUT_LIMIT, run_hook
+from summarizer.integrations.hooks import ECHOED_PRE_COMPACT_LIMIT, HOOK_OUTPUT_LIMIT, run_hook
 
 SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cli" / "session.jsonl"
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -124,6 +124,40 @@ def test_a_trail_that_fits_is_given_whole_without_a_note(monkeypatch: pytest.Mon
     session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
     _, out, _ = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", "PreCompact")
     assert "Left out" not in out and out.count("generated_module_") == 3 and out.count("notes.md") == 3
+
+
+def _pre_compact(trigger: str, session: Path) -> str:
+    return json.dumps({"hook_event_name": "PreCompact", "trigger": trigger, "transcript_path": str(session)})
+
+
+def test_a_manual_compact_gets_the_changed_paths_alone_since_claude_code_echoes_them_into_the_conversation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    # After a manual /compact, Claude Code shows PreCompact's output as command output in the new context, where
+    # the SessionStart hook puts the whole trail too: the echo must not carry it a second time.
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    code, out, err = _run(monkeypatch, capsys, _pre_compact("manual", session))
+    assert code == 0 and err == ""
+    assert out.startswith("Keep every file path below in the summary")
+    assert out.count("generated_module_") == 3 and "notes.md" not in out and "## " not in out
+
+
+def test_a_manual_compact_of_a_long_session_names_what_fits_and_counts_the_rest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    session = _big_session(tmp_path / "big.jsonl", created=150, read=10)
+    _, out, _ = _run(monkeypatch, capsys, _pre_compact("manual", session))
+    assert len(out.encode("utf-8")) <= ECHOED_PRE_COMPACT_LIMIT + 1
+    shown = out.count("generated_module_")
+    assert 0 < shown < 150 and f"(and {150 - shown} more: `artifact-index files`)" in out
+
+
+def test_an_automatic_compaction_is_not_echoed_so_pre_compact_gives_the_whole_trail(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    _, out, _ = _run(monkeypatch, capsys, _pre_compact("auto", session))
+    assert "## Files created" in out and out.count("notes.md") == 3
 
 
 def _claude_code_transcripts() -> list[Path]:
