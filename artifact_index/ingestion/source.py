@@ -87,6 +87,14 @@ class Source:
             self._text = self.data.decode("utf-8", self._errors)
         return self._text
 
+    def text_head(self, characters: int) -> str:
+        """``text[:characters]``, decoding only the bytes it needs (a sniffer's look at a long file)."""
+        if self._text is not None:
+            return self._text[:characters]
+        # A character is at most 4 bytes; the last 4 bytes of the cut may end inside one,
+        # but the characters before them decode exactly as in the whole text.
+        return self.data[:4 * characters + 4].decode("utf-8", self._errors)[:characters]
+
     @cached_property
     def document(self) -> Any | None:
         """The whole text parsed as one JSON value, or None if it is not one.
