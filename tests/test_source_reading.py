@@ -145,3 +145,16 @@ def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library
     values, problem = parse_json_line(line)
     assert problem is not None and not values
     assert source.bad_lines == [Skipped(2, problem)]
+
+
+def test_detection_shares_the_first_records_but_an_adapter_gets_its_own(tmp_path: Path) -> None:
+    # Sniffers only look, so while detecting they share one parse of each first record;
+    # afterwards a reader may change what it is handed without another reader seeing it.
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(LINES))
+    source = read_source(path)
+    with source.records.shared_head():
+        first = source.records[0][1]
+        assert next(iter(source.records))[1] is first and source.records[:1][0][1] is first
+    first["text"] = "changed by a reader"
+    assert source.records[0][1] == {"type": "user", "text": "plain"}
