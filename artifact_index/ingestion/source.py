@@ -339,21 +339,43 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_BYTES_SPACE)
     if not line:
         return [], None
-    if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH \
-            and _too_deep(line):
-        return [], _TOO_DEEP
+    # Only a line with more brackets than MAX_DEPTH can nest deeper; counting them is cheap.
+    may_be_too_deep = len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH
     if line[0] in _CANNOT_START_A_VALUE:
         # The standard library's verdict on such a line, without asking it: a text
         # transcript's lines all fail here, and detection reads every one.
-        return [], _NO_VALUE
+        return [], _TOO_DEEP if may_be_too_deep and _too_deep(line) else _NO_VALUE
     try:
-        return [orjson.loads(line)], None
+        value = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
+        if may_be_too_deep and _too_deep(line):
+            return [], _TOO_DEEP
         if line[0] != _OPEN_BRACE and exc.msg == _ORJSON_EXTRA_DATA:
             # One value and more after it, as in a line of pretty-printed JSON
             # (`"key": value,`); records joined on one line are objects.
             return [], _EXTRA_DATA
         return parse_json_line(line.decode("utf-8", errors))
+    # orjson read valid JSON, nested as deep as the value it gave: measuring the value
+    # is far cheaper than finding the strings of a long line (most of its bytes).
+    if may_be_too_deep and _nested_deeper(value, MAX_DEPTH):
+        return [], _TOO_DEEP
+    return [value], None
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` deep in ``value`` (walked level by level)."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [
+            item for container in level
+            for item in (container.values() if isinstance(container, dict) else container)
+            if isinstance(item, dict | list)
+        ]
+    return False
 
 
 # ASCII bytes no JSON value starts with (the standard library also reads NaN and Infinity).
