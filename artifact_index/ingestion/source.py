@@ -150,7 +150,7 @@ class Source:
         """True when most non-empty lines are JSON objects (a few bad ones allowed)."""
         if self.document is not None:
             return False
-        good, bad = len(self.records), len(self.bad_lines)
+        good, bad = len(self.records), self.records.bad_line_count()
         return good >= 2 and good >= 2 * bad and any(isinstance(r, dict) for _, r in self.records)
 
     def skip(self, line: int | None, reason: str) -> None:
@@ -173,6 +173,9 @@ class Records(Sequence[tuple[int, Any]]):
         # Where each record's line starts, its number, and which of the line's values it is.
         self._starts, self._numbers, self._picks = array("q"), array("q"), array("l")
         self._bad: list[Skipped] = []
+        # A line no value can end is known bad at once; why (what reading it says) is
+        # worked out only if asked: its place in _bad and its bytes' span until then.
+        self._unexplained: list[tuple[int, int, int]] = []
         self._next_start, self._next_number = 0, 1  # the first line not indexed yet
         self._shared: dict[int, tuple[int, Any]] | None = None  # see shared_head
 
@@ -194,7 +197,15 @@ class Records(Sequence[tuple[int, Any]]):
     def bad_lines(self) -> list[Skipped]:
         """The lines that did not parse (all lines are indexed to know them)."""
         self._index_to(None)
+        for place, start, end in self._unexplained:
+            self._bad[place] = Skipped(self._bad[place].line, _why_not_json(self._data[start:end], self._errors))
+        self._unexplained.clear()
         return self._bad
+
+    def bad_line_count(self) -> int:
+        """How many lines did not parse (without working out why)."""
+        self._index_to(None)
+        return len(self._bad)
 
     def __len__(self) -> int:
         self._index_to(None)
@@ -264,7 +275,15 @@ class Records(Sequence[tuple[int, Any]]):
         data, start, number = self._data, self._next_start, self._next_number
         end = data.find(b"\n", start)
         end = len(data) if end == -1 else end
-        values, problem = _parse_line(data[start:end], self._errors)
+        raw = data[start:end]
+        last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
+        if last and last not in _CAN_END_A_VALUE:
+            # Most lines of a pretty-printed document end in "," or "{": none holds a value.
+            self._unexplained.append((len(self._bad), start, end))
+            self._bad.append(Skipped(number, ""))
+            self._next_start, self._next_number = end + 1, number + 1
+            return []
+        values, problem = _parse_line(raw, self._errors)
         for pick in range(len(values)):
             self._starts.append(start)
             self._numbers.append(number)
@@ -377,6 +396,17 @@ def _nested_deeper(value: Any, limit: int) -> bool:
         ]
     return False
 
+
+def _why_not_json(raw: bytes, errors: str) -> str:
+    """Why a line that holds no value does not: what reading it says."""
+    values, problem = _parse_line(raw, errors)
+    assert not values and problem is not None, "a line that holds a value is not bad"
+    return problem
+
+
+# The last bytes of every JSON value: a string, an object, an array, a number, true,
+# false, null, and the standard library's NaN, Infinity and -Infinity.
+_CAN_END_A_VALUE = b'"}]0123456789elNy'
 
 # ASCII bytes no JSON value starts with (the standard library also reads NaN and Infinity).
 _CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))
