@@ -14,13 +14,15 @@ no places: both are left out.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
-from summarizer.sections.facts import SearchFact
+from summarizer.sections.facts import SearchFact, SessionFacts
 
-__all__ = ["searches_since"]
+__all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
 # Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
 _SEARCH_TOOLS = frozenset({"grep", "search_files", "searchfiles", "grep_search", "codebase_search", "codesearch",
@@ -88,3 +90,44 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
                 shown = query if len(query) <= _QUERY_CHARS else query[: _QUERY_CHARS - 1] + "…"
                 found.append(SearchFact(turn=at, query=shown, places=places))
     return found
+
+
+def place_path(place: str) -> str:
+    """The file of a place (``path:line, line`` or a bare path)."""
+    path, _, lines = place.rpartition(":")
+    return path if path and lines.replace(", ", "").isdigit() else place
+
+
+@dataclass(frozen=True)
+class PlaceProgress:
+    """A search's places by what the session did in their files since: what is left is what to look at next."""
+
+    left: list[str]  # neither read nor changed since the search
+    read: list[str]  # read since, not changed
+    changed: list[str]  # changed since: likely dealt with
+
+
+def place_progress(search: SearchFact, facts: SessionFacts) -> PlaceProgress:
+    """Where ``search``'s places stand: a place counts as looked at once its file was read or changed after it."""
+    changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
+    seen_after = {f.path: max(f.turns) for f in [*facts.changed, *facts.read] if f.turns}
+    left: list[str] = []
+    read: list[str] = []
+    changed: list[str] = []
+    for place in search.places:
+        path = place_path(place)
+        if changed_after.get(path, 0) > search.turn:
+            changed.append(place)
+        elif seen_after.get(path, 0) > search.turn:
+            read.append(place)
+        else:
+            left.append(place)
+    return PlaceProgress(left=left, read=read, changed=changed)
+
+
+def in_common_folder(places: Sequence[str]) -> tuple[str, list[str]]:
+    """The folder all ``places`` lie in ("" when none or one), and each place relative to it: said once, not each time."""
+    folder = os.path.commonpath(places).rstrip("/") if len(places) > 1 else ""
+    if not folder or not all(p.startswith(folder + "/") for p in places):
+        return "", list(places)
+    return folder, [p[len(folder) + 1:] for p in places]
