@@ -27,6 +27,7 @@ join the graph.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
@@ -57,6 +58,14 @@ _CHOICE = re.compile(
     r"|\bdecision\b:",
     re.I,
 )
+# The lower-case words one of _ROOT_CAUSE, _ALTERNATIVE or _CHOICE needs (one of them): a sentence
+# with none states nothing, known without running the three.  Likewise _HEDGE_WORDS and _PROCESS_WORDS.
+_STATING_WORDS = (
+    "root cause", "the real ", "the underlying ", "the actual ", "caused by", "due to", "because",
+    "instead of", "rather than",
+    "decided", "chose", "opted", "settled on", "go with", " use", "switch to", " keep", "stick with",
+    "the best ", "the right ", "the cleanest ", "the simplest ", "the safest ", "decision",
+)
 # What follows "use" when the choice is of a tool for the next step, not of a design.
 _TOOL_WORDS = frozenset({
     "sed", "awk", "perl", "python", "python3", "script", "command", "bash", "shell", "grep", "find", "cat",
@@ -69,12 +78,20 @@ _CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
 _QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:]*(\(\))?$")
 _FENCE = re.compile(r"```.*?```", re.S)
+_HEDGE_START = re.compile(
+    r"^\s*(?:maybe|perhaps|possibly|should I|could we|do you|would you|if |let me (?:verify|check|confirm|see)|to )",
+    re.I,
+)
 _HEDGE = re.compile(
-    r"^\s*(?:maybe|perhaps|possibly|should I|could we|do you|would you|if |let me (?:verify|check|confirm|see)|to )"
-    r"|\b(?:might|may|could) be\b|\bseems?\b|\bnot sure\b|\bprobably\b|\bperhaps\b|\bmaybe\b|\beither\b"
+    r"\b(?:might|may|could) be\b|\bseems?\b|\bnot sure\b|\bprobably\b|\bperhaps\b|\bmaybe\b|\beither\b"
     r"|\b(?:we'd|I'd|would) need\b|\balternatively\b|\bif you (?:want|prefer|like)\b|\b(?:I'll|I will|let's|let me) try\b"
     r"|\b(?:I'll|I will|we'll) keep (?:monitoring|waiting|watching|going|looking|checking|an eye)\b",
     re.I,
+)
+_HEDGE_WORDS = (
+    "might be", "may be", "could be", "seem", "not sure", "probably", "perhaps", "maybe", "either", "we'd need",
+    "i'd need", "would need", "alternatively", "if you ", "i'll try", "i will try", "let's try", "let me try",
+    "i'll keep ", "i will keep ", "we'll keep ",
 )
 # The next step of the work ("I'll wait rather than ...", "I'm going to check ... instead of ..."), not a decision.
 _PROCESS = re.compile(
@@ -83,7 +100,11 @@ _PROCESS = re.compile(
     r"|keep (?:the|this|waiting|monitoring|watching)|take (?:a|another)|doing|reading|checking|looking)\b",
     re.I,
 )
+_PROCESS_WORDS = ("i'll", "i will", "i'm", "i am", "let me", "we'll")
 _PREFIX = re.compile(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
+# Where a name may start (no word character, ``.`` or ``-`` before it) and end (no word character, ``/`` or ``-`` after).
+_NAME_START = re.compile(r"(?<![\w.-])\S")
+_NAME_END = re.compile(r"[^\w/-]")
 _NOT_SYMBOLS = frozenset({"None", "True", "False", "null", "nil", "undefined", "true", "false"})
 _FILE_SUFFIX = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|ex|exs|sh|md|rst|txt|json|ya?ml|toml"
@@ -120,14 +141,27 @@ def _tool_choice(sentence: str) -> bool:
 
 def _kind(sentence: str) -> DecisionKind | None:
     plain = sentence.replace("’", "'")
-    kind = _stated_kind(plain)
+    # Outside ASCII, matching regardless of case is more than lower-casing (``ſ`` is an ``s``): there
+    # the expressions alone decide.
+    lower = plain.lower() if plain.isascii() else None
+    kind = _stated_kind(plain, lower)
     # A hedge or a step of the work is no decision; looked for only in the few sentences that state one.
-    if kind is None or _HEDGE.search(plain) or _PROCESS.search(plain):
+    if kind is None or _HEDGE_START.match(plain) or _found(_HEDGE, _HEDGE_WORDS, plain, lower) or (
+            _found(_PROCESS, _PROCESS_WORDS, plain, lower)):
         return None
     return kind
 
 
-def _stated_kind(plain: str) -> DecisionKind | None:
+def _found(pattern: re.Pattern[str], words: tuple[str, ...], plain: str, lower: str | None) -> bool:
+    """Whether ``pattern`` is in ``plain``; not when ``lower``, the sentence lower-cased, has none of ``words``."""
+    if lower is not None and not any(word in lower for word in words):
+        return False
+    return pattern.search(plain) is not None
+
+
+def _stated_kind(plain: str, lower: str | None) -> DecisionKind | None:
+    if lower is not None and not any(word in lower for word in _STATING_WORDS):
+        return None
     if _ROOT_CAUSE.search(plain):
         return "root-cause"
     unquoted = _QUOTED.sub('""', plain)
@@ -200,17 +234,21 @@ class KnownPaths:
 
 
 def _stretches(sentence: str, longest: int) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of every whitespace-free stretch of ``sentence`` with name boundaries at both ends."""
+    """``(start, end)`` of every whitespace-free stretch of ``sentence`` with name boundaries at both ends.
+
+    The boundaries are found by two regular expressions, so the loop runs once
+    per stretch, not once per character of each.
+    """
     length = len(sentence)
-    for start in range(length):
-        if sentence[start].isspace():
-            continue
-        if start and (sentence[start - 1].isalnum() or sentence[start - 1] in "_.-"):
-            continue
+    ends = [match.start() for match in _NAME_END.finditer(sentence)]
+    ends.append(length)
+    for match in _NAME_START.finditer(sentence):
+        start = match.start()
         stop = min(length, start + longest)
-        for end in range(start + 1, stop + 1):
-            if end < length and (sentence[end].isalnum() or sentence[end] in "_/-"):
-                continue
+        for position in range(bisect_right(ends, start), len(ends)):
+            end = ends[position]
+            if end > stop:
+                break
             yield start, end
             if end < length and sentence[end].isspace():
                 break

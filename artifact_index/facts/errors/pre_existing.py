@@ -67,6 +67,9 @@ _UNRESOLVED = re.compile(r"\bundefined\b|\bunresolved\b|cannot find|could not (?
 
 def acknowledged(text: str) -> list[str]:
     """The sentences of an agent's message that call findings pre-existing or not the session's."""
+    # A claim in a sentence is one in the message (sentences end at whitespace), and most messages make none.
+    if not _CLAIM.search(text):
+        return []
     return [s.strip() for s in _SENTENCES.split(text) if _CLAIM.search(s) and not _DOUBT.search(s)]
 
 

@@ -101,16 +101,22 @@ _PYTEST_FAILING = re.compile(
 
 
 def _pytest(output: str, command: str | None) -> TestRun | None:
-    totals = None
-    for totals in _PYTEST_TOTALS.finditer(output):  # noqa: B007 - the final summary counts
-        pass
+    # Both patterns match within one line, so they are tried line by line: the
+    # summary from the last line up (the final one counts), failing ids only on
+    # lines that say FAILED or ERROR.  A regular expression run over the whole
+    # output would be tried at every character.
+    lines = output.split("\n")
+    totals = next((m for m in map(_PYTEST_TOTALS.match, reversed(lines)) if m is not None), None)
     if totals is None:
         if _PYTEST_NOTHING.search(output):
             return _run("pytest", command, 0, 0)
         return None
     counts = _counts(totals["totals"], _PYTEST_WORD)
     failing = []
-    for match in _PYTEST_FAILING.finditer(output):
+    for line in lines:
+        match = _PYTEST_FAILING.match(line) if "FAILED" in line or "ERROR" in line else None
+        if match is None:
+            continue
         test_id = match["id"] or match["vid"]
         if "::" in test_id or test_id.endswith(".py"):
             failing.append(test_id)

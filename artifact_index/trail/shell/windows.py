@@ -84,6 +84,9 @@ def _first_programs(command: str) -> set[str]:
 # Tokens
 
 _REDIRECT = re.compile(r"(\*|\d)?(>>|>)(&\d)?|<")
+# Characters that, inside a word, never start anything but more of the word, in either shell
+# (a digit or `*` starts a redirection only where no word has begun).
+_PLAIN_RUN = re.compile(r"[^ \t\r\n^`\"'{($%<>&|;,]*")
 
 
 class _Token:
@@ -190,8 +193,12 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
             end_word()  # an array: `Remove-Item a.txt, b.txt`
             i += 1
         else:
-            add(Lit(ch), ch)
-            i += 1
+            # The plain characters after this one go the same way, one at a time: take them together.
+            run = _PLAIN_RUN.match(text, i + 1)
+            assert run is not None  # it matches the empty string too
+            end = run.end()
+            add(Lit(text[i:end]), text[i:end])
+            i = end
     end_word()
     return [_merge(t) for t in out]
 

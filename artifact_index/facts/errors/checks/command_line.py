@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shlex
 
 __all__ = [
     "PYTHON_INTERPRETER",
@@ -50,13 +49,50 @@ def _tokens(command: str) -> list[str]:
         # runs of punctuation: the same tokens, found in C (shlex reads a
         # character at a time, and three of four commands have nothing to unquote).
         return _PLAIN_TOKEN.findall(text)
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=_PUNCTUATION)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: a plain split is still useful
-        return text.split()
+    return _quoted_tokens(text)
+
+
+# The tokens of ``shlex.shlex(text, posix=True, punctuation_chars=_PUNCTUATION)`` with
+# ``whitespace_split`` and no commenters, found by one regular expression: a run of
+# punctuation, or a word made of plain runs, single- and double-quoted strings and
+# escaped characters.  Anything else where a token starts is an unclosed quote or a
+# final backslash, where shlex raises ValueError.
+_WHITESPACE = " \t\r\n"
+_QUOTED_TOKEN = re.compile(
+    rf"[{_WHITESPACE}]+"
+    rf"|(?P<punctuation>[{re.escape(_PUNCTUATION)}]+)"
+    rf"|(?P<word>(?:[^{_WHITESPACE}{re.escape(_PUNCTUATION)}'\"\\]+|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.)+)"
+    r"|(?P<unclosed>.)",
+    re.DOTALL,
+)
+_WORD_PART = re.compile(r"'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|\\(.)|([^'\"\\]+)", re.DOTALL)
+# Inside double quotes a backslash escapes only a double quote or a backslash (it stays before anything else).
+_DOUBLE_QUOTED_ESCAPE = re.compile(r'\\(["\\])', re.DOTALL)
+
+
+def _quoted_tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    for match in _QUOTED_TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "punctuation":
+            tokens.append(match.group())
+        elif kind == "word":
+            word = match.group()
+            if "'" in word or '"' in word or "\\" in word:
+                word = "".join(_unquoted(part) for part in _WORD_PART.finditer(word))
+            tokens.append(word)
+        elif kind == "unclosed":
+            return text.split()  # unbalanced quotes: a plain split is still useful
+    return tokens
+
+
+def _unquoted(part: re.Match[str]) -> str:
+    single, double, escaped, plain = part.groups()
+    if single is not None:
+        return single
+    if double is not None:
+        return _DOUBLE_QUOTED_ESCAPE.sub(r"\1", double) if "\\" in double else double
+    return escaped if escaped is not None else plain
 
 
 def segments(command: str) -> list[tuple[bool, list[str]]]:

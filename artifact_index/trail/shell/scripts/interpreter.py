@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import posixpath
+import re
 import shlex
 import warnings
 from dataclasses import dataclass, field
@@ -230,7 +231,18 @@ class _Effects:
         return f"{self.language} code"
 
 
+# A string literal with no escape, quote or carriage return inside: its value is the text between the quotes.
+_PLAIN_LITERAL = re.compile(r'(?P<prefix>[rRuUbB]{0,2})(?P<quote>\'\'\'|"""|\'|")(?P<body>[^\\\'"\r\x00]*)(?P=quote)')
+_PREFIXES = frozenset({"", "r", "u", "b", "rb", "br"})
+
+
 def _literal(text: str) -> Value:
+    plain = _PLAIN_LITERAL.fullmatch(text)
+    if plain is not None:
+        prefix, quote, body = plain.group("prefix").lower(), plain.group("quote"), plain.group("body")
+        # What Python itself refuses (a line break in a one-line string, ``ub``, non-ASCII bytes) goes the long way.
+        if prefix in _PREFIXES and (len(quote) == 3 or "\n" not in body) and ("b" not in prefix or body.isascii()):
+            return _text(body)
     try:
         with warnings.catch_warnings():
             # '\\d' in a script is an invalid escape Python only warns about; it still means '\\d'.

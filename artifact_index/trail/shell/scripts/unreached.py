@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node as TSNode
 
 __all__ = ["unfollowed_writes"]
@@ -12,6 +14,8 @@ _WRITER_CALLS = {
     "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.rmtree",
     "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
 }
+# Every writer's name is in the source text of its call: a script holding none of them has no writer.
+_ANY_WRITER = re.compile(b"|".join(re.escape(name.encode()) for name in sorted({*_WRITER_METHODS, *_WRITER_CALLS, "open"})))
 
 
 def unfollowed_writes(root: TSNode, source: bytes, visited: set[tuple[int, int]]) -> list[int]:
@@ -21,6 +25,8 @@ def unfollowed_writes(root: TSNode, source: bytes, visited: set[tuple[int, int]]
     lambdas, and functions whose name is used somewhere (a callback).  A
     function that is defined and never mentioned again is dead code.
     """
+    if _ANY_WRITER.search(source) is None:
+        return []
     text = source.decode("utf-8", "replace")
     lines: list[int] = []
     stack: list[tuple[TSNode, bool]] = [(root, True)]
