@@ -197,14 +197,14 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
     search = searches[-1]
     progress = place_progress(search, facts)
     if not progress.left:
-        return f" Every place its search of turn {search.turn} matched was read or changed since."
-    folder, places = in_common_folder([*progress.left, *map(place_path, progress.read)])
-    left, read = places[:len(progress.left)], places[len(progress.left):]
+        return f" Every file its search of turn {search.turn} matched in was looked at or changed since."
+    folder, places = in_common_folder([*progress.left, *map(place_path, progress.seen)])
+    left, seen = places[:len(progress.left)], places[len(progress.left):]
     more = f" and {len(left) - _PLACES_SHOWN} more" if len(left) > _PLACES_SHOWN else ""
     text = (f" Of the places its search of turn {search.turn} matched" + (f", in `{folder}/`" if folder else "")
-            + ", not read since: " + ", ".join(f"`{p}`" for p in left[:_PLACES_SHOWN]) + more)
-    if read:
-        text += "; read since: " + ", ".join(f"`{p}`" for p in read[:_PLACES_SHOWN])
+            + ", in files no call has looked at since: " + ", ".join(f"`{p}`" for p in left[:_PLACES_SHOWN]) + more)
+    if seen:
+        text += "; looked at since: " + ", ".join(f"`{p}`" for p in seen[:_PLACES_SHOWN])
     return text + "."
 
 

@@ -518,19 +518,19 @@ def _search_lines(facts: SessionFacts, detail: int) -> list[str]:
     lines = [f"Where the searches since turn {thread_start(facts)} matched"
              + (f" ({len(facts.searches) - count} earlier not shown)" if len(facts.searches) > count else "") + ":"]
     for search in searches:
-        # A place in a file changed since the search was likely dealt with, one in a file read since was looked
-        # at: the others, first, are what is left to see to.
+        # A place in a file changed since the search was likely dealt with, one in a file a later call named was
+        # looked at: the others, first, are what is left to see to.
         progress = place_progress(search, facts)
-        folder, unseen = in_common_folder([*progress.left, *progress.read])
-        left, read = unseen[:len(progress.left)], unseen[len(progress.left):]
+        folder, unchanged = in_common_folder([*progress.left, *progress.seen])
+        left, seen = unchanged[:len(progress.left)], unchanged[len(progress.left):]
         more = f" and {len(left) - limit} more" if len(left) > limit else ""
         line = f"- (turn {search.turn}) `{search.query}`: " + (f"in `{folder}/`: " if folder else "")
         line += ", ".join(f"`{p}`" for p in left[:limit]) + more
-        if read:
-            line += ("; " if left else "") + "read since: " + ", ".join(f"`{p}`" for p in read[:limit])
+        if seen:
+            line += ("; " if left else "") + "looked at since: " + ", ".join(f"`{p}`" for p in seen[:limit])
         if progress.changed:
             dealt = [place_path(p).rsplit("/", 1)[-1] for p in progress.changed]
-            line += ("; " if left or read else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
+            line += ("; " if left or seen else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
         lines.append(line)
     return lines
 

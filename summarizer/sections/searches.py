@@ -76,11 +76,14 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
     """The main agent's searches from ``turn`` on that found places, oldest first."""
     queries: dict[str, tuple[int, str]] = {}
     found: list[SearchFact] = []
+    calls: list[tuple[int, str]] = []  # every later call of the agent: its turn and what it named
     for event in events:
         if event.sidechain is not None or event.turn < turn:
             continue
-        if isinstance(event, ToolCall) and (query := _query(event)) is not None:
-            queries[event.call_id] = (event.turn, query)
+        if isinstance(event, ToolCall):
+            calls.append((event.turn, _named(event)))
+            if (query := _query(event)) is not None:
+                queries[event.call_id] = (event.turn, query)
         elif isinstance(event, ToolResult) and event.call_id in queries and event.status == "success":
             at, query = queries.pop(event.call_id)
             places = _places(event.output, root)
@@ -89,7 +92,27 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
                     query = query.replace(root.rstrip("/") + "/", "").replace(root.rstrip("/"), ".")
                 shown = query if len(query) <= _QUERY_CHARS else query[: _QUERY_CHARS - 1] + "…"
                 found.append(SearchFact(turn=at, query=shown, places=places))
-    return found
+    return [search.model_copy(update={"looked_at": _looked_at(search, calls)}) for search in found]
+
+
+def _named(call: ToolCall) -> str:
+    """What a call names: its arguments and the paths of its operations, as one text to look file names up in."""
+    parts = [str(value) for value in call.arguments.values() if isinstance(value, str)]
+    parts += [op.path for op in call.operations if op.path]
+    return "\n".join(parts)
+
+
+def _looked_at(search: SearchFact, calls: Sequence[tuple[int, str]]) -> list[str]:
+    """The files of ``search``'s places that a later call named: by path, or by name when no other place has it."""
+    paths = list(dict.fromkeys(place_path(place) for place in search.places))
+    names = [path.rsplit("/", 1)[-1] for path in paths]
+    later = "\n".join(text for at, text in calls if at > search.turn)
+    seen = []
+    for path, name in zip(paths, names, strict=True):
+        spelled = [path] if names.count(name) > 1 else [path, name]
+        if any(re.search(rf"(?<![\w.-]){re.escape(form)}(?![\w-])", later) for form in spelled):
+            seen.append(path)
+    return seen
 
 
 def place_path(place: str) -> str:
@@ -102,27 +125,27 @@ def place_path(place: str) -> str:
 class PlaceProgress:
     """A search's places by what the session did in their files since: what is left is what to look at next."""
 
-    left: list[str]  # neither read nor changed since the search
-    read: list[str]  # read since, not changed
-    changed: list[str]  # changed since: likely dealt with
+    left: list[str]  # in files no later call named
+    seen: list[str]  # in files a later call named (read, searched, run over), not changed
+    changed: list[str]  # in files changed since: likely dealt with
 
 
 def place_progress(search: SearchFact, facts: SessionFacts) -> PlaceProgress:
-    """Where ``search``'s places stand: a place counts as looked at once its file was read or changed after it."""
+    """Where ``search``'s places stand since it ran: changed, looked at, or left."""
     changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
-    seen_after = {f.path: max(f.turns) for f in [*facts.changed, *facts.read] if f.turns}
+    looked_at = set(search.looked_at)
     left: list[str] = []
-    read: list[str] = []
+    seen: list[str] = []
     changed: list[str] = []
     for place in search.places:
         path = place_path(place)
         if changed_after.get(path, 0) > search.turn:
             changed.append(place)
-        elif seen_after.get(path, 0) > search.turn:
-            read.append(place)
+        elif path in looked_at:
+            seen.append(place)
         else:
             left.append(place)
-    return PlaceProgress(left=left, read=read, changed=changed)
+    return PlaceProgress(left=left, seen=seen, changed=changed)
 
 
 def in_common_folder(places: Sequence[str]) -> tuple[str, list[str]]:
