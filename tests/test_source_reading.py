@@ -60,6 +60,32 @@ def test_every_line_reads_as_the_standard_library_reads_it(tmp_path: Path) -> No
     assert _same(source.records[1:3], records[1:3])
 
 
+@pytest.mark.parametrize("first_look", ["head", "position", "truth", "interleaved", "containing"])
+def test_records_read_in_any_order_are_the_records_of_the_whole_file(tmp_path: Path, first_look: str) -> None:
+    # Lines are indexed only as far as a reader has looked (detection reads a few),
+    # so what is read first must not change what is read afterwards.
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(LINES))
+    source = read_source(path)
+    records, bad = _expected(LINES)
+    if first_look == "head":
+        assert _same(source.records[:3], records[:3])
+    elif first_look == "position":
+        assert _same(source.records[4], records[4])
+    elif first_look == "truth":
+        assert source.records
+    elif first_look == "interleaved":
+        outer = iter(source.records)
+        assert _same([(next(outer), inner) for inner in list(source.records)[:2]],
+                     [(records[0], records[0]), (records[1], records[1])])
+    else:
+        found = source.records.first_containing(b'"padded"')
+        assert found is not None and records[found][1] == {"padded": True}
+    assert _same(list(source.records), records)
+    assert [s.line for s in source.bad_lines] == bad
+    assert len(source.records) == len(records)
+
+
 def test_a_text_made_source_reads_as_one_read_from_a_file(tmp_path: Path) -> None:
     text = "\n".join(json.dumps({"n": n, "s": "é\u2028"}) for n in range(5)) + "\n{broken"
     path = tmp_path / "t.jsonl"

@@ -127,34 +127,15 @@ class Source:
             return salvaged
 
     @cached_property
-    def _lines(self) -> tuple[Sequence[tuple[int, Any]], list[Skipped]]:
-        # Only "\n" ends a record: U+2028, U+2029 and U+0085 are ordinary characters inside one.
-        data, errors = self.data, self._errors
-        starts, numbers, picks = array("q"), array("q"), array("l")
-        bad: list[Skipped] = []
-        start, number = 0, 1
-        while start <= len(data):
-            end = data.find(b"\n", start)
-            end = len(data) if end == -1 else end
-            values, problem = _parse_line(data[start:end], errors)
-            for pick in range(len(values)):
-                starts.append(start)
-                numbers.append(number)
-                picks.append(pick)
-            if problem is not None:
-                bad.append(Skipped(number, problem))
-            start, number = end + 1, number + 1
-        return Records(data, errors, starts, numbers, picks), bad
-
-    @property
-    def records(self) -> Sequence[tuple[int, Any]]:
+    def records(self) -> Records:
         """JSON-lines view: ``(line number, value)`` for every parsable line."""
-        return self._lines[0]
+        # Only "\n" ends a record: U+2028, U+2029 and U+0085 are ordinary characters inside one.
+        return Records(self.data, self._errors)
 
     @property
     def bad_lines(self) -> list[Skipped]:
         """Lines of the JSON-lines view that did not parse."""
-        return self._lines[1]
+        return self.records.bad_lines
 
     def looks_like_jsonl(self) -> bool:
         """True when most non-empty lines are JSON objects (a few bad ones allowed)."""
@@ -172,15 +153,32 @@ class Records(Sequence[tuple[int, Any]]):
     """The values of a JSON-lines source as ``(line number, value)``, each parsed when it is read.
 
     Nothing parsed is kept: reading the records again parses them again,
-    which costs far less than holding every record of a long session.
+    which costs far less than holding every record of a long session.  The
+    lines are indexed only as far as they are read: detection, which looks
+    at the first records of a file, parses only those, and the first pass
+    over all records indexes them as it goes instead of in a pass of its own.
     """
 
-    def __init__(self, data: bytes, errors: str, starts: array[int], numbers: array[int], picks: array[int]) -> None:
+    def __init__(self, data: bytes, errors: str) -> None:
         self._data, self._errors = data, errors
-        self._starts, self._numbers, self._picks = starts, numbers, picks
+        # Where each record's line starts, its number, and which of the line's values it is.
+        self._starts, self._numbers, self._picks = array("q"), array("q"), array("l")
+        self._bad: list[Skipped] = []
+        self._next_start, self._next_number = 0, 1  # the first line not indexed yet
+
+    @property
+    def bad_lines(self) -> list[Skipped]:
+        """The lines that did not parse (all lines are indexed to know them)."""
+        self._index_to(None)
+        return self._bad
 
     def __len__(self) -> int:
+        self._index_to(None)
         return len(self._starts)
+
+    def __bool__(self) -> bool:
+        self._index_to(1)
+        return len(self._starts) > 0
 
     @overload
     def __getitem__(self, index: int) -> tuple[int, Any]: ...
@@ -190,16 +188,32 @@ class Records(Sequence[tuple[int, Any]]):
 
     def __getitem__(self, index: int | slice) -> tuple[int, Any] | list[tuple[int, Any]]:
         if isinstance(index, slice):
-            return [self._record(i) for i in range(*index.indices(len(self)))]
+            head = index.stop is not None and index.stop >= 0 and (index.start or 0) >= 0 and (index.step or 1) > 0
+            self._index_to(index.stop if head else None)
+            return [self._record(i) for i in range(*index.indices(len(self._starts)))]
         if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
+            self._index_to(None)
+            index += len(self._starts)
+        else:
+            self._index_to(index + 1)
+        if not 0 <= index < len(self._starts):
             raise IndexError("record index out of range")
         return self._record(index)
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
-        for index in range(len(self)):
-            yield self._record(index)
+        index = 0
+        while True:
+            if index < len(self._starts):
+                yield self._record(index)
+                index += 1
+            elif self._next_start > len(self._data):
+                return
+            else:
+                # A line read for the first time: its values come from the parse that indexed it.
+                number, values = self._next_number, self._index_line()
+                for value in values:
+                    yield number, value
+                index += len(values)
 
     def first_containing(self, needle: bytes) -> int | None:
         """The index of the first record whose line holds ``needle``, found in the bytes without parsing.
@@ -211,13 +225,42 @@ class Records(Sequence[tuple[int, Any]]):
         if found < 0:
             return None
         line_start = self._data.rfind(b"\n", 0, found) + 1
+        self._index_to(None)
         return bisect.bisect_left(self._starts, line_start)
 
-    def _record(self, index: int) -> tuple[int, Any]:
-        data, start = self._data, self._starts[index]
+    def _index_to(self, count: int | None) -> None:
+        """Index lines until ``count`` records are known, or all of them for None."""
+        while self._next_start <= len(self._data) and (count is None or len(self._starts) < count):
+            self._index_line()
+
+    def _index_line(self) -> list[Any]:
+        """Index the next line; its values."""
+        data, start, number = self._data, self._next_start, self._next_number
         end = data.find(b"\n", start)
-        values, _ = _parse_line(data[start:] if end == -1 else data[start:end], self._errors)
-        return self._numbers[index], values[self._picks[index]]
+        end = len(data) if end == -1 else end
+        values, problem = _parse_line(data[start:end], self._errors)
+        for pick in range(len(values)):
+            self._starts.append(start)
+            self._numbers.append(number)
+            self._picks.append(pick)
+        if problem is not None:
+            self._bad.append(Skipped(number, problem))
+        self._next_start, self._next_number = end + 1, number + 1
+        return values
+
+    def _record(self, index: int) -> tuple[int, Any]:
+        data, start, pick = self._data, self._starts[index], self._picks[index]
+        end = data.find(b"\n", start)
+        raw = data[start:] if end == -1 else data[start:end]
+        if pick == 0:
+            # The line was indexed, so it is neither blank nor too deep: when orjson reads it
+            # now, it read it then, and that value was the record.
+            try:
+                return self._numbers[index], orjson.loads(raw.strip(_LINE_BYTES_SPACE))
+            except orjson.JSONDecodeError:
+                pass
+        values, _ = _parse_line(raw, self._errors)
+        return self._numbers[index], values[pick]
 
 
 def _first_line_is_a_whole_value(data: bytes) -> bool:
@@ -258,7 +301,7 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     if not line:
         return [], None
     if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH \
-            and _too_deep(line.decode("utf-8", errors)):
+            and _too_deep(line):
         return [], _TOO_DEEP
     if line[0] in _CANNOT_START_A_VALUE:
         # The standard library's verdict on such a line, without asking it: a text
@@ -287,16 +330,18 @@ MAX_DEPTH = 512
 _TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
 
 
-def _too_deep(line: str) -> bool:
+def _too_deep(line: bytes) -> bool:
     # The brackets outside strings, as depth steps summed in C: a one-line
-    # document of megabytes holds tens of thousands of them.
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", line))
+    # document of megabytes holds tens of thousands of them.  It reads the
+    # UTF-8 bytes, not their text: quotes, backslashes and brackets are the
+    # same bytes in both, and a line is not decoded only to be measured.
+    brackets = _JSON_STRING.sub(b"", line).translate(None, _NOT_BRACKET)
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
 _LINE_SPACE = " \t\r\f\v"
@@ -370,7 +415,7 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_SPACE)
     if not line:
         return [], None
-    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line):
+    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line.encode("utf-8", "surrogatepass")):
         return [], _TOO_DEEP
     try:
         return [_without_lone_surrogates(json.loads(line), line)], None

@@ -25,7 +25,7 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -547,6 +547,27 @@ class _Reader:
         )
 
 
+def _claude_code_records(records: Iterable[tuple[int, Any]]) -> bool:
+    """Whether one of the first records is a Claude Code record."""
+    seen = 0
+    for _, record in records:
+        if not isinstance(record, dict):
+            continue
+        seen += 1
+        if seen > _SNIFF_RECORDS:
+            break
+        kind = record.get("type")
+        if kind in ("user", "assistant", "system", "progress", "attachment") and (
+            "sessionId" in record or "parentUuid" in record
+        ):
+            return True
+        if kind == "file-history-snapshot" and "snapshot" in record:
+            return True
+        if kind == "summary" and "leafUuid" in record:
+            return True
+    return False
+
+
 @register
 class ClaudeCodeAdapter(Adapter):
     name = "claude-code"
@@ -554,25 +575,9 @@ class ClaudeCodeAdapter(Adapter):
     priority = 10
 
     def sniff(self, source: Source) -> bool:
-        if not source.looks_like_jsonl():
-            return False
-        seen = 0
-        for _, record in source.records:
-            if not isinstance(record, dict):
-                continue
-            seen += 1
-            if seen > _SNIFF_RECORDS:
-                break
-            kind = record.get("type")
-            if kind in ("user", "assistant", "system", "progress", "attachment") and (
-                "sessionId" in record or "parentUuid" in record
-            ):
-                return True
-            if kind == "file-history-snapshot" and "snapshot" in record:
-                return True
-            if kind == "summary" and "leafUuid" in record:
-                return True
-        return False
+        # Whether the whole file reads as JSON lines is asked last: it parses every line,
+        # and the shape of the first records already tells other formats apart.
+        return source.document is None and _claude_code_records(source.records) and source.looks_like_jsonl()
 
     def events(self, source: Source) -> Iterator[Event]:
         return _Reader(source).events()

@@ -59,7 +59,10 @@ _SKIPPED = re.compile(
 _CWD = re.compile(r"# Current Working Directory \((.+?)\) Files")
 _CWD_NOW = re.compile(r"The current working directory is now '(.+?)'")
 _EXIT = re.compile(r"(?:exit code|exited with code) (-?\d+)", re.IGNORECASE)
-_FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?(.*?)\n?</final_file_content>", re.DOTALL)
+# The saved content is found up to its closing tag with str.find: a lazy ``(.*?)`` would test
+# for the closing tag at every character of a whole file's content.
+_FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?")
+_FINAL_CONTENT_END = "</final_file_content>"
 _XML_TOOLS = (
     "write_to_file", "replace_in_file", "read_file", "execute_command", "list_files",
     "search_files", "list_code_definition_names", "browser_action", "use_mcp_tool",
@@ -154,10 +157,14 @@ def _typed(text: str) -> list[tuple[UserChannel, str]]:
 def _results(text: str) -> list[tuple[str, str | None, str]]:
     """``(tool, subject, body)`` for every result header in a user message text."""
     found: list[tuple[int, int, str, str | None]] = []
-    for match in _RESULT_HEAD.finditer(text):
-        found.append((match.start(), match.end(), match.group(1), match.group(2)))
-    for match in _SKIPPED.finditer(text):
-        found.append((match.start(), match.end(), match.group(1), match.group(2)))
+    # The substring tests run far faster than the line-anchored patterns, which
+    # try every line start of messages that can be hundreds of kilobytes.
+    if "] Result:" in text:
+        for match in _RESULT_HEAD.finditer(text):
+            found.append((match.start(), match.end(), match.group(1), match.group(2)))
+    if "ool [" in text:  # "Tool [" or "Skipping tool ["
+        for match in _SKIPPED.finditer(text):
+            found.append((match.start(), match.end(), match.group(1), match.group(2)))
     found.sort()
     out: list[tuple[str, str | None, str]] = []
     for index, (start, end, tool, subject) in enumerate(found):
@@ -180,8 +187,9 @@ class _Matcher:
     def add(self, pending: _Pending) -> None:
         self.pending.append(pending)
 
-    def resolve(self, text: str, line: int) -> Iterator[ToolResult]:
-        for tool, _subject, body in _results(text):
+    def resolve(self, results: list[tuple[str, str | None, str]], line: int) -> Iterator[ToolResult]:
+        """Results for the pending calls that ``results`` (what :func:`_results` found) answer."""
+        for tool, _subject, body in results:
             index = next(
                 (i for i, p in enumerate(self.pending) if _same_tool(p.tool, tool)), None
             )
@@ -226,9 +234,12 @@ def _reported(call: _Pending, body: str) -> tuple[ReportedChange, ...] | None:
     if call.tool != "replace_in_file" or call.path is None:
         return None
     match = _FINAL_CONTENT.search(body)
-    if not match:
+    end = body.find(_FINAL_CONTENT_END, match.end()) if match else -1
+    if match is None or end < 0:
         return None
-    return (ReportedChange(path=call.path, change="modified", content=match.group(1)),)
+    if end > match.end() and body[end - 1] == "\n":
+        end -= 1  # the newline before the closing tag is not content
+    return (ReportedChange(path=call.path, change="modified", content=body[match.end():end]),)
 
 
 def _session_start(line: int, notes: list[str], stamp: str | None) -> Iterator[Event]:
@@ -307,16 +318,17 @@ class ClineAdapter(Adapter):
                     if note != cwd:
                         cwd = note
                         yield WorkingDirectory(turn=turn, line=index, cwd=note)
-                if not _results(text) and matcher.pending:
+                results = _results(text)
+                if not results and matcher.pending:
                     # A user message that answers none of the calls: they never ran.
                     yield from matcher.abandon(index)
-                yield from matcher.resolve(text, index)
+                yield from matcher.resolve(results, index)
                 typed = _typed(text)
                 for channel, words in typed:
                     yield UserMessage(turn=turn, line=index, text=words, channel=channel)
                 if not typed:
                     # Results, or the harness speaking ("[TASK RESUMPTION]", "[ERROR] You did not use a tool").
-                    harness = bool(_results(text)) or text.lstrip().startswith("[")
+                    harness = bool(results) or text.lstrip().startswith("[")
                     yield UserMessage(turn=turn, line=index, text=text, synthetic=harness)
                 continue
             if matcher.pending:
@@ -450,7 +462,7 @@ class ClineUiAdapter(Adapter):
                     if note != cwd:
                         cwd = note
                         yield WorkingDirectory(turn=turn, line=index, cwd=note)
-                yield from matcher.resolve(request, index)
+                yield from matcher.resolve(_results(request), index)
                 in_reply = False
                 continue
             if kind in ("task", "user_feedback") or (kind == "text" and turn == 0):

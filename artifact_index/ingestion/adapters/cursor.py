@@ -36,12 +36,13 @@ class CursorAdapter(Adapter):
     description = "Cursor agent transcript JSONL (role/message records, no tool results)"
 
     def sniff(self, source: Source) -> bool:
-        if not source.looks_like_jsonl():
+        if source.document is not None:
             return False
         head = [r for _, r in source.records[:10] if isinstance(r, dict)]
+        # The first records' shape first: telling JSON lines from text parses every line.
         return bool(head) and all(
             "role" in r and isinstance(r.get("message"), dict) and "type" not in r for r in head
-        )
+        ) and source.looks_like_jsonl()
 
     def events(self, source: Source) -> Iterator[Event]:
         turns = TurnCounter()

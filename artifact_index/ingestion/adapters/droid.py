@@ -34,13 +34,14 @@ class DroidAdapter(Adapter):
     description = "Factory Droid session JSONL"
 
     def sniff(self, source: Source) -> bool:
-        if not source.looks_like_jsonl():
+        if source.document is not None:
             return False
         head = [r for _, r in source.records[:5] if isinstance(r, dict)]
+        # The first records' shape first: telling JSON lines from text parses every line.
         return bool(head) and head[0].get("type") == "session_start" and any(
             isinstance(r, dict) and r.get("type") == "message" and isinstance(r.get("message"), dict)
             for _, r in source.records[:30]
-        )
+        ) and source.looks_like_jsonl()
 
     def events(self, source: Source) -> Iterator[Event]:
         reader = _DroidReader(source)

@@ -226,9 +226,12 @@ class EntireCompactAdapter(Adapter):
     priority = 12
 
     def sniff(self, source: Source) -> bool:
-        if not source.looks_like_jsonl():
-            return False
-        return any(_is_compact_record(record) for _, record in source.records[:_SNIFF_RECORDS])
+        # The first records' shape first: telling JSON lines from text parses every line.
+        return (
+            source.document is None
+            and any(_is_compact_record(record) for _, record in source.records[:_SNIFF_RECORDS])
+            and source.looks_like_jsonl()
+        )
 
     def events(self, source: Source) -> Iterator[Event]:
         return _Reader(source).events()

@@ -67,13 +67,14 @@ class WindsurfAdapter(Adapter):
     description = "Windsurf (Cascade) trajectory JSONL"
 
     def sniff(self, source: Source) -> bool:
-        if not source.looks_like_jsonl():
+        if source.document is not None:
             return False
         kinds = {
             r.get("type") for _, r in source.records[:30]
             if isinstance(r, dict) and isinstance(r.get("type"), str) and isinstance(r.get(r["type"]), dict)
         }
-        return bool(kinds & _WINDSURF_TYPES)
+        # The first records' shape first: telling JSON lines from text parses every line.
+        return bool(kinds & _WINDSURF_TYPES) and source.looks_like_jsonl()
 
     def events(self, source: Source) -> Iterator[Event]:
         turns = TurnCounter()

@@ -45,7 +45,7 @@ from artifact_index.ingestion.adapters.codex.records import (
     kind_of,
 )
 from artifact_index.ingestion.events import Event
-from artifact_index.ingestion.source import Source
+from artifact_index.ingestion.source import Skipped, Source
 
 __all__ = ["CodexAdapter"]
 
@@ -86,9 +86,10 @@ class CodexAdapter(Adapter):
             first = [Record(1, "session_meta", session, session.get("timestamp"))] if isinstance(session, dict) else []
             raw = [(n + 2, item) for n, item in enumerate(document["items"])]
             records: Iterable[Record] = [*first, *Rollout(source, raw)]
-        else:
-            for bad in source.bad_lines:
-                source.skip(bad.line, bad.reason)
-            records = Rollout(source, source.records)
-        # The reader's first pass (its index) reports the records it cannot use.
-        return Reader(source, records).read()
+            return Reader(source, records).read()
+        # The reader's first pass (its index) reports the records it cannot use; it is also
+        # the pass that finds the lines that are not JSON, reported before those records.
+        reported = len(source.skipped)
+        reader = Reader(source, Rollout(source, source.records))
+        source.skipped[reported:reported] = [Skipped(bad.line, bad.reason) for bad in source.bad_lines]
+        return reader.read()

@@ -29,7 +29,7 @@ ITEM_TYPES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     """One rollout line: its number, its kind (the envelope's ``type``) and payload."""
 

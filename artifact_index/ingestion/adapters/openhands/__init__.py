@@ -62,10 +62,12 @@ class OpenHandsAdapter(Adapter):
             return _is_history(doc)
         if isinstance(doc, dict):
             return "trajectory" not in doc and _is_history(doc.get("history"))
-        if source.looks_like_jsonl():
-            first = next((record for _, record in source.records if isinstance(record, dict)), None)
-            return first is not None and (_is_history(first.get("history")) or _is_history([first]))
-        return False
+        if doc is not None:
+            return False
+        first = next((record for _, record in source.records if isinstance(record, dict)), None)
+        # The first record's shape first: telling JSON lines from text parses every line.
+        return (first is not None and (_is_history(first.get("history")) or _is_history([first]))
+                and source.looks_like_jsonl())
 
     def events(self, source: Source) -> Iterator[Event]:
         doc = source.document
