@@ -68,21 +68,31 @@ class Window:
         return "".join(line + "\n" for line in self.lines)
 
 
+# Each gutter as one multi-line pattern, to read all the lines in one call: the same match on each
+# line (``[^\S\n]`` is ``\s`` within a line, and nothing in them matches across a newline).
+_EVERY_LINE = {
+    pattern: re.compile(pattern.pattern.replace(r"^\s*", r"^[^\S\n]*"), re.MULTILINE)
+    for pattern in (_CC, _CAT_N, _SWE, _OPENCODE)
+}
+
+
 def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str]] | None:
     first = pattern.match(lines[0]) if lines else None
     if first is None:
         return None  # not this gutter: no need to look at every line
     start = int(first.group(1))
-    out: list[str] = []
-    expected = start
-    for match in map(pattern.match, lines):
-        if match is None:
-            break
-        number, text = match.groups()
-        if int(number) != expected:
-            break
-        out.append(text)
-        expected += 1
+    rows: list[tuple[str, str]] = _EVERY_LINE[pattern].findall("\n".join(lines))
+    if len(rows) != len(lines):  # some line has no gutter: the window ends before it
+        rows = []
+        for match in map(pattern.match, lines):
+            if match is None:
+                break
+            rows.append((match[1], match[2]))
+    numbers = [int(number) for number, _ in rows]
+    kept = len(numbers)
+    if numbers != list(range(start, start + kept)):  # the window ends where the numbering breaks
+        kept = next(k for k, number in enumerate(numbers) if number != start + k)
+    out = [text for _, text in rows[:kept]]
     # A gutter must cover (nearly) the whole output to be trusted; trailing
     # notes like "(3 more lines below)" are allowed.
     return (start, out) if len(out) >= max(1, len(lines) - 3) else None

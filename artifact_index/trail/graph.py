@@ -103,7 +103,12 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
 
     # -- keeping the indices ------------------------------------------------------
     def add_node(self, node_for_adding: str, **attr: Any) -> None:
-        before = self._node.get(node_for_adding, {}).get("kind")
+        known = self._node.get(node_for_adding)
+        if known is None:  # a new node: nothing to take out of the indices first
+            super().add_node(node_for_adding, **attr)
+            self._index(node_for_adding, self._node[node_for_adding])
+            return
+        before = known.get("kind")
         super().add_node(node_for_adding, **attr)
         data = self._node[node_for_adding]
         if data.get("kind") != before:

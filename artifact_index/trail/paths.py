@@ -8,6 +8,7 @@ when the file lies under it (POSIX separators), else absolute.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
@@ -51,6 +52,8 @@ def join(cwd: str | None, path: str) -> str:
     return _normpath(path) if path else path
 
 
+# A session names the same few files, from the same few directories, again and again.
+@functools.lru_cache(maxsize=8192)
 def file_key(path: str, cwd: str | None, root: str | None) -> str:
     """The tracker's key for ``path`` seen while the shell was in ``cwd``."""
     full = join(cwd, path)

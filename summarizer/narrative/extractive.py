@@ -91,7 +91,8 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
         items.append(f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
                      "(listed apart under Errors), not errors to resolve.")
     if facts.changed or facts.reverted:
-        items.append(_change_counts(facts))
+        # Beside the Work State section, which says what was committed, the commits are not said twice.
+        items.append(_change_counts(facts, commits="work_state" not in shown))
     found = investigation(facts)
     if found is not None:
         found_where = "; what it established is under Findings" if "findings" in shown else ""
@@ -100,8 +101,11 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
     return items
 
 
-def _change_counts(facts: SessionFacts) -> str:
-    """How many files were created, modified, deleted, reverted and moved (a move counted once, as a move)."""
+def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
+    """How many files were created, modified, deleted, reverted and moved (a move counted once, as a move).
+
+    ``commits``: also how many commits were made and how many changed files are not committed.
+    """
     # A file created and then moved is a created file at its new path; a move is of a file that existed before.
     new = created_then_moved(facts)
     moved = {old: path for old, path in moved_files(facts).items() if path not in new}
@@ -116,7 +120,7 @@ def _change_counts(facts: SessionFacts) -> str:
     also += f", {len(gone)} left on another branch" if gone else ""
     work = facts.work
     committed = (f"; {len(work.commits)} commit(s) made, {len(work.uncommitted)} changed file(s) not committed"
-                 if work.commits else "; no commit made in the session")
+                 if work.commits else "; no commit made in the session") if commits else ""
     return f"{created} file(s) created, {modified} modified, {deleted} deleted{also}{committed}."
 
 

@@ -28,6 +28,7 @@ from summarizer.sections.progress import (
     request_files_not_changed,
     shown_command,
 )
+from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.thread import investigation, latest_request
 
@@ -178,11 +179,33 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
         steps.append(f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
                      f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}")
     else:
-        steps.append("It had stated no conclusion yet.")
+        steps.append("It had stated no conclusion yet." + _places_to_see(facts, question.turn))
     if found.checks:
         checks = "; ".join(f"(turn {c.turn}) {first_line(c.text, 160)}" for c in found.checks)
         steps.append(f"The checks it announced since, the last one where it stopped: {checks}.")
     return steps
+
+
+_PLACES_SHOWN = 8
+
+
+def _places_to_see(facts: SessionFacts, since: int) -> str:
+    """What the latest search since ``since`` left to look at, and what was read since: where to pick up."""
+    searches = [s for s in facts.searches if s.turn >= since]
+    if not searches:
+        return ""
+    search = searches[-1]
+    progress = place_progress(search, facts)
+    if not progress.left:
+        return f" Every file its search of turn {search.turn} matched in was looked at or changed since."
+    folder, places = in_common_folder([*progress.left, *map(place_path, progress.seen)])
+    left, seen = places[:len(progress.left)], places[len(progress.left):]
+    more = f" and {len(left) - _PLACES_SHOWN} more" if len(left) > _PLACES_SHOWN else ""
+    text = (f" Of the places its search of turn {search.turn} matched" + (f", in `{folder}/`" if folder else "")
+            + ", in files no call has looked at since: " + ", ".join(f"`{p}`" for p in left[:_PLACES_SHOWN]) + more)
+    if seen:
+        text += "; looked at since: " + ", ".join(f"`{p}`" for p in seen[:_PLACES_SHOWN])
+    return text + "."
 
 
 def _request_steps(facts: SessionFacts) -> list[str]:
@@ -219,14 +242,19 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     named = request_files_not_changed(facts)
     if named is not None:
         turn, missing = named
-        # A file the thread's searches matched in is named under Findings with its places: referred to, not repeated.
-        searched = {place.rsplit(":", 1)[0] for search in facts.searches for place in search.places}
-        unsearched = [m for m in missing if m.strip("`") not in searched]
+        # A file the thread's searches matched in is named here by its name: its places are under Findings.
+        searched = {place_path(place) for search in facts.searches for place in search.places}
+        # Each is the path in backticks, then what the session did with it ("(never opened in the session)").
+        paths = {m: m.split("`")[1] if m.count("`") >= 2 else m for m in missing}
+        unsearched = [m for m in missing if paths[m] not in searched]
+        matched = [paths[m] for m in missing if paths[m] in searched]
+        names = [path.rsplit("/", 1)[-1] for path in matched]
+        matched = names if len(set(names)) == len(names) else matched
         more = f" and {len(unsearched) - 6} more" if len(unsearched) > 6 else ""
-        found = (f"{'; and ' if unsearched else ''}{len(missing) - len(unsearched)} with the places the searches "
-                 "matched in them, under Findings") if len(unsearched) < len(missing) else ""
+        places = (f"{'; and ' if unsearched else ''}where the searches matched: "
+                  + ", ".join(f"`{name}`" for name in matched)) if matched else ""
         items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
-                     + ", ".join(unsearched[:6]) + more + found + ".")
+                     + ", ".join(unsearched[:6]) + more + places + ".")
     items += [f"The agent said it would: {s}" for s in stated]
     items += [f"Resolve the open error `{first_line(e.message, 150)}`"
               + (f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"

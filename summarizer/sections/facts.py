@@ -157,6 +157,8 @@ class SearchFact(_Fact):
     turn: int
     query: str
     places: list[str]
+    # The places' files a later call of the agent named (a read, an edit, a command or search over them).
+    looked_at: list[str] = []
 
 
 class LeftBehindFact(_Fact):

@@ -11,7 +11,6 @@ the latest user request and every piece of feedback the user gave, whole.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
@@ -34,6 +33,7 @@ from summarizer.sections.progress import (
     owed_sentence,
     turns_text,
 )
+from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.text import block, one_line
 from summarizer.sections.thread import latest_request, thread_start
@@ -517,19 +517,20 @@ def _search_lines(facts: SessionFacts, detail: int) -> list[str]:
         return []
     lines = [f"Where the searches since turn {thread_start(facts)} matched"
              + (f" ({len(facts.searches) - count} earlier not shown)" if len(facts.searches) > count else "") + ":"]
-    changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
     for search in searches:
-        # A place in a file changed since the search was likely dealt with: the others are what is left to see to.
-        left = [p for p in search.places if changed_after.get(p.rsplit(":", 1)[0], 0) <= search.turn]
-        dealt = [p.rsplit(":", 1)[0].rsplit("/", 1)[-1] for p in search.places if p not in left]
-        folder = os.path.commonpath(left).rstrip("/") if len(left) > 1 else ""
-        folder = folder if folder and all(p.startswith(folder + "/") for p in left) else ""
-        places = [p[len(folder) + 1:] if folder else p for p in left]
-        more = f" and {len(places) - limit} more" if len(places) > limit else ""
+        # A place in a file changed since the search was likely dealt with, one in a file a later call named was
+        # looked at: the others, first, are what is left to see to.
+        progress = place_progress(search, facts)
+        folder, unchanged = in_common_folder([*progress.left, *progress.seen])
+        left, seen = unchanged[:len(progress.left)], unchanged[len(progress.left):]
+        more = f" and {len(left) - limit} more" if len(left) > limit else ""
         line = f"- (turn {search.turn}) `{search.query}`: " + (f"in `{folder}/`: " if folder else "")
-        line += ", ".join(f"`{p}`" for p in places[:limit]) + more
-        if dealt:
-            line += ("; " if places else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
+        line += ", ".join(f"`{p}`" for p in left[:limit]) + more
+        if seen:
+            line += ("; " if left else "") + "looked at since: " + ", ".join(f"`{p}`" for p in seen[:limit])
+        if progress.changed:
+            dealt = [place_path(p).rsplit("/", 1)[-1] for p in progress.changed]
+            line += ("; " if left or seen else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
         lines.append(line)
     return lines
 

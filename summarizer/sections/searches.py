@@ -14,13 +14,15 @@ no places: both are left out.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
-from summarizer.sections.facts import SearchFact
+from summarizer.sections.facts import SearchFact, SessionFacts
 
-__all__ = ["searches_since"]
+__all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
 # Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
 _SEARCH_TOOLS = frozenset({"grep", "search_files", "searchfiles", "grep_search", "codebase_search", "codesearch",
@@ -74,11 +76,14 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
     """The main agent's searches from ``turn`` on that found places, oldest first."""
     queries: dict[str, tuple[int, str]] = {}
     found: list[SearchFact] = []
+    calls: list[tuple[int, str]] = []  # every later call of the agent: its turn and what it named
     for event in events:
         if event.sidechain is not None or event.turn < turn:
             continue
-        if isinstance(event, ToolCall) and (query := _query(event)) is not None:
-            queries[event.call_id] = (event.turn, query)
+        if isinstance(event, ToolCall):
+            calls.append((event.turn, _named(event)))
+            if (query := _query(event)) is not None:
+                queries[event.call_id] = (event.turn, query)
         elif isinstance(event, ToolResult) and event.call_id in queries and event.status == "success":
             at, query = queries.pop(event.call_id)
             places = _places(event.output, root)
@@ -87,4 +92,65 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
                     query = query.replace(root.rstrip("/") + "/", "").replace(root.rstrip("/"), ".")
                 shown = query if len(query) <= _QUERY_CHARS else query[: _QUERY_CHARS - 1] + "…"
                 found.append(SearchFact(turn=at, query=shown, places=places))
-    return found
+    return [search.model_copy(update={"looked_at": _looked_at(search, calls)}) for search in found]
+
+
+def _named(call: ToolCall) -> str:
+    """What a call names: its arguments and the paths of its operations, as one text to look file names up in."""
+    parts = [str(value) for value in call.arguments.values() if isinstance(value, str)]
+    parts += [op.path for op in call.operations if op.path]
+    return "\n".join(parts)
+
+
+def _looked_at(search: SearchFact, calls: Sequence[tuple[int, str]]) -> list[str]:
+    """The files of ``search``'s places that a later call named: by path, or by name when no other place has it."""
+    paths = list(dict.fromkeys(place_path(place) for place in search.places))
+    names = [path.rsplit("/", 1)[-1] for path in paths]
+    later = "\n".join(text for at, text in calls if at > search.turn)
+    seen = []
+    for path, name in zip(paths, names, strict=True):
+        spelled = [path] if names.count(name) > 1 else [path, name]
+        if any(re.search(rf"(?<![\w.-]){re.escape(form)}(?![\w-])", later) for form in spelled):
+            seen.append(path)
+    return seen
+
+
+def place_path(place: str) -> str:
+    """The file of a place (``path:line, line`` or a bare path)."""
+    path, _, lines = place.rpartition(":")
+    return path if path and lines.replace(", ", "").isdigit() else place
+
+
+@dataclass(frozen=True)
+class PlaceProgress:
+    """A search's places by what the session did in their files since: what is left is what to look at next."""
+
+    left: list[str]  # in files no later call named
+    seen: list[str]  # in files a later call named (read, searched, run over), not changed
+    changed: list[str]  # in files changed since: likely dealt with
+
+
+def place_progress(search: SearchFact, facts: SessionFacts) -> PlaceProgress:
+    """Where ``search``'s places stand since it ran: changed, looked at, or left."""
+    changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
+    looked_at = set(search.looked_at)
+    left: list[str] = []
+    seen: list[str] = []
+    changed: list[str] = []
+    for place in search.places:
+        path = place_path(place)
+        if changed_after.get(path, 0) > search.turn:
+            changed.append(place)
+        elif path in looked_at:
+            seen.append(place)
+        else:
+            left.append(place)
+    return PlaceProgress(left=left, seen=seen, changed=changed)
+
+
+def in_common_folder(places: Sequence[str]) -> tuple[str, list[str]]:
+    """The folder all ``places`` lie in ("" when none or one), and each place relative to it: said once, not each time."""
+    folder = os.path.commonpath(places).rstrip("/") if len(places) > 1 else ""
+    if not folder or not all(p.startswith(folder + "/") for p in places):
+        return "", list(places)
+    return folder, [p[len(folder) + 1:] for p in places]

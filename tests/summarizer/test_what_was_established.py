@@ -77,7 +77,25 @@ def test_where_the_threads_searches_matched_is_kept_until_the_agent_concludes() 
     assert findings.splitlines() == [
         "Where the searches since turn 3 matched:",
         "- (turn 4) `grep -rn \"os.Getwd()\" cli/ --include=\"*.go\"`: in `cli/`: `resume.go:184`, `session.go:319`, "
-        "`rewind.go:565, 603`, `strategy/common.go:532`"]
+        "`rewind.go:565, 603`; looked at since: `strategy/common.go:532`"]
+
+
+def test_an_unfinished_check_of_search_hits_names_the_places_no_call_has_looked_at_as_the_next_step() -> None:
+    # "Check the whole code base": the agent grepped, looked at some hits (a read, a loop of greps naming the
+    # files) and was cut off; the next agent must not grep again to learn which hits are left.
+    loop = f'for f in session.go strategy/common.go; do grep -n -A5 "os.Getwd()" {ROOT}/cli/$f; done'
+    summary = summary_of(UserMessage(turn=1, text="Fix the path filter."),
+                         write(2, f"{ROOT}/cli/hooks.go", "package cli\n"),
+                         UserMessage(turn=3, text="can we check the whole code base if this is an issue elsewhere?"),
+                         shell(4, f'grep -rn "os.Getwd()" {ROOT}/cli/ --include="*.go"', GREP_OUTPUT),
+                         AssistantMessage(turn=5, text="Let me check each of these:"),
+                         shell(6, loop, "319:\tcwd, err := os.Getwd()\n"),
+                         read(7, f"{ROOT}/cli/resume.go", "package cli\n"))
+    assert ("- It had stated no conclusion yet. Of the places its search of turn 4 matched, in `cli/`, in files no "
+            "call has looked at since: `rewind.go:565, 603`; looked at since: `resume.go`, `session.go`, "
+            "`strategy/common.go`.\n") in section(summary, "Next Steps")
+    assert section(summary, "Findings").rstrip().endswith(
+        "in `cli/`: `rewind.go:565, 603`; looked at since: `resume.go:184`, `session.go:319`, `strategy/common.go:532`")
 
 
 def test_a_place_in_a_file_changed_since_the_search_is_not_left_to_see_to() -> None:

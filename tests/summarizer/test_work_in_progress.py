@@ -174,7 +174,7 @@ def test_a_moved_file_reads_as_moved() -> None:
     assert "- `docs/architecture/scenarios.md` (created, then moved here from `docs/scenarios.md`)" in changed
     assert "reverted" not in changed
     # Written in the session, then moved: one new file, counted as created wherever it is counted.
-    assert section(summary, "Current State").startswith("- 1 file(s) created, 0 modified, 0 deleted;")
+    assert section(summary, "Current State").startswith("- 1 file(s) created, 0 modified, 0 deleted.")
 
 
 def test_a_file_that_existed_before_and_was_moved_counts_as_moved() -> None:
@@ -190,7 +190,7 @@ def test_a_file_that_existed_before_and_was_moved_counts_as_moved() -> None:
     )
     changed = section(summary, "Files Changed")
     assert "- `docs/architecture/scenarios.md` (moved here from `docs/scenarios.md`)" in changed
-    assert section(summary, "Current State").startswith("- 0 file(s) created, 0 modified, 0 deleted, 1 moved;")
+    assert section(summary, "Current State").startswith("- 0 file(s) created, 0 modified, 0 deleted, 1 moved.")
 
 
 def test_work_state_says_only_what_git_showed_and_keeps_other_repositories_apart() -> None:
@@ -231,6 +231,17 @@ def test_files_the_request_names_and_the_session_has_not_changed_are_a_next_step
     )
     assert ("- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py` "
             "(never opened in the session), `tests/test_cart.py`.") in section(summary, "Next Steps")
+
+
+def test_files_the_request_names_that_a_search_matched_are_named_with_their_places_under_findings() -> None:
+    plan = "Update every caller:\n1. `shop/cart.py`\n2. `shop/receipt.py`\n3. `shop/report.py`"
+    grep = ("/home/dev/shop/shop/cart.py:12:    total(items)\n/home/dev/shop/shop/receipt.py:40:    total(lines)\n"
+            "/home/dev/shop/shop/report.py:7:    total(rows)\n")
+    summary = summary_of(UserMessage(turn=1, text=plan), shell(2, "grep -rn 'total(' /home/dev/shop/shop", grep),
+                         edit(3, "/home/dev/shop/shop/cart.py"))
+    assert ("- Files the latest request (turn 1) names and the session has not changed yet: where the searches "
+            "matched: `receipt.py`, `report.py`.") in section(summary, "Next Steps")
+    assert "in `shop/`: `receipt.py:40`, `report.py:7`; also in `cart.py`, changed since" in section(summary, "Findings")
 
 
 def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> None:

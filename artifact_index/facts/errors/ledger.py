@@ -135,6 +135,8 @@ class ErrorLedger(BaseModel):
     # The entries raised or seen again since the agent last said something: what its next words are about.
     unspoken: list[str] = Field(default_factory=list)
 
+    # Reading a private attribute of a pydantic model costs 2 us (its __getattr__ path):
+    # methods that use one several times read it once into a local name.
     _by_signature: dict[str, int] = PrivateAttr(default_factory=dict)
     _by_test_key: dict[str, int] = PrivateAttr(default_factory=dict)
     # Open entries by what could resolve them ("key:...", "runner:...", "tool:...",
@@ -279,16 +281,18 @@ class ErrorLedger(BaseModel):
         return bool(self._open.get(f"key:{key}"))
 
     def _index_open(self, index: int, entry: LedgerEntry) -> None:
+        open_entries = self._open
         for lookup in lookups(entry):
-            self._open.setdefault(lookup, set()).add(index)
+            open_entries.setdefault(lookup, set()).add(index)
 
     def _unindex(self, index: int, entry: LedgerEntry) -> None:
+        open_entries = self._open
         for lookup in lookups(entry):
-            held = self._open.get(lookup)
+            held = open_entries.get(lookup)
             if held is not None:
                 held.discard(index)
                 if not held:
-                    del self._open[lookup]
+                    del open_entries[lookup]
 
     def _record_test(self, status: TestStatus) -> None:
         index = self._by_test_key.get(status.key)
@@ -306,14 +310,17 @@ class ErrorLedger(BaseModel):
         key: str,
         call_id: str,
     ) -> list[LedgerEntry]:
+        if not diagnostics:
+            return []
         touched: dict[str, LedgerEntry] = {}
+        by_signature = self._by_signature
         for diagnostic in diagnostics:
             sig = signature(diagnostic)
             if sig in touched:  # one result, one occurrence, however many lines repeat it
                 updated = _with_test(touched[sig], diagnostic.test)
-                self.errors[self._by_signature[sig]] = touched[sig] = updated
+                self.errors[by_signature[sig]] = touched[sig] = updated
                 continue
-            index = self._by_signature.get(sig)
+            index = by_signature.get(sig)
             if index is None:
                 if len(self.errors) >= MAX_ENTRIES:
                     continue
@@ -340,7 +347,7 @@ class ErrorLedger(BaseModel):
                     seen_turns=(turn,),
                 )
                 index = len(self.errors)
-                self._by_signature[sig] = index
+                by_signature[sig] = index
                 self.errors.append(entry)
                 if self.original_signature is None and _is_real(diagnostic, command):
                     self.original_signature = sig
@@ -393,8 +400,9 @@ class ErrorLedger(BaseModel):
         checks = checks_in(command) if command else ()
         lookups = probes(command, key, checks) if not failed_now else {f"key:{key}"}
         candidates: set[int] = set()
+        open_entries = self._open
         for lookup in lookups:
-            candidates |= self._open.get(lookup, set())
+            candidates |= open_entries.get(lookup, set())
         for index in sorted(candidates):
             entry = self.errors[index]
             if entry.resolved or entry.signature in present or entry.last_turn > turn:

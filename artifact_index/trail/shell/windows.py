@@ -54,7 +54,10 @@ _CMD_PROGRAMS = frozenset({
 })
 # What only cmd.exe means, wherever the command runs: output to the NUL device, or
 # a program Unix does not have at the start of a command.
-_CMD_ONLY = re.compile(r"\d?>>?\s*nul\b|(?:^|&&?|\|\|?)\s*(?:del|erase|ren|rd|md|xcopy|robocopy)\s", re.IGNORECASE)
+_NUL_OUTPUT = re.compile(r"\d?>>?\s*nul\b", re.IGNORECASE)
+_CMD_PROGRAM = re.compile(r"(?:^|&&?|\|\|?)\s*(?:del|erase|ren|rd|md|xcopy|robocopy)\s", re.IGNORECASE)
+# A cmdlet name holds a dash before a capital: without one, _CMDLET need not be tried at every character.
+_DASH_CAPITAL = re.compile(r"-[A-Z]")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
@@ -62,9 +65,11 @@ def shell_dialect(command: str, cwd: str | None, declared: str | None = None) ->
     """The shell ``command`` is written for (see the module docstring)."""
     if declared in ("bash", "cmd", "powershell"):
         return declared  # type: ignore[return-value]
-    if _CMDLET.search(command) or _POWERSHELL_MARKS.search(command):
+    # Each pattern is tried only when the command holds what it cannot match without.
+    if (_DASH_CAPITAL.search(command) and _CMDLET.search(command)) or (
+            ("$" in command or "-ErrorAction" in command) and _POWERSHELL_MARKS.search(command)):
         return "powershell"
-    if _CMD_ONLY.search(command):
+    if (">" in command and _NUL_OUTPUT.search(command)) or _cmd_program_starts(command):
         return "cmd"
     # On a Windows drive, `;` between commands says PowerShell (cmd.exe passes it
     # on as text); backslashes, %VARIABLES% and cmd's own programs say cmd.exe.
@@ -74,6 +79,13 @@ def shell_dialect(command: str, cwd: str | None, declared: str | None = None) ->
     if on_windows and ("\\" in command or "%" in command or _first_programs(command) & _CMD_PROGRAMS):
         return "cmd"
     return "bash"
+
+
+def _cmd_program_starts(command: str) -> bool:
+    """Whether a command of ``command`` runs a program only cmd.exe has (``del``, ``rd``, ``xcopy``)."""
+    if "&" not in command and "|" not in command:
+        return _CMD_PROGRAM.match(command) is not None  # only the first command can
+    return _CMD_PROGRAM.search(command) is not None
 
 
 def _first_programs(command: str) -> set[str]:

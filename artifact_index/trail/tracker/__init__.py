@@ -83,6 +83,7 @@ class Tracker:
         self._calls: dict[str, ToolCall] = {}
         # Path lists of ``meta`` as sets: the list each was made from, its length then, the set.
         self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
+        self._turn_touched: int | None = None  # the turn whose node the last event made sure of
         meta = self.index.meta
         if format is not None:
             meta["format"] = format
@@ -157,9 +158,13 @@ class Tracker:
             GitModel(self.index).submit(event.command, cwd, event.turn, event.exit_status)
 
     def _touch_turn(self, turn: int) -> None:
+        # Events come a turn at a time, and no turn node is ever taken out of the graph.
+        if turn == self._turn_touched:
+            return
         node = f"turn:{turn}"
         if turn and node not in self.index.fed_graph:
             self.index.fed_graph.add_node(node, kind="turn", turn=turn)
+        self._turn_touched = turn
 
     # -- tool calls -----------------------------------------------------------------
     def _apply_call(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:

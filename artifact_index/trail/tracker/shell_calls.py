@@ -83,6 +83,7 @@ def follow_shell(index: ArtifactIndex, op: FileOperation, run: ShellRun, output:
         observe_tracker_command(meta, op.command, output, turn, run.succeeded)
     if run.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
         meta["cwd"] = run.cwd_after
-    reset = _CWD_RESET.search(output or "")
+    # The pattern is tried at every character; most outputs do not hold its words at all.
+    reset = _CWD_RESET.search(output) if output and "Shell cwd was reset to" in output else None
     if reset is not None:
         meta["cwd"] = join(None, reset.group(1))  # Claude Code took the shell back to the project

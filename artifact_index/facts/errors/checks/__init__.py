@@ -68,6 +68,7 @@ _OUTPUT_FILTERS = word_set(
 _NOISE = {"cd", "pushd", "popd", "echo", "printf", "true", "clear", "set", "source", ".", "export"}
 
 
+@functools.lru_cache(maxsize=4096)
 def masks_exit_status(command: str | None) -> bool:
     """True when the command's exit status is not its check's: ``pytest | tail``, ``make; echo``."""
     parts = segments(command or "")
