@@ -108,7 +108,6 @@ def _in_workspace(operations: list[FileOperation], cwd: str | None) -> list[File
 def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason | None, int | None]:
     """Status, failure reason and exit code of one ``[tool] Result:`` text."""
     body = text.strip()
-    lower = body.lower()
     if body.startswith("The user denied this operation"):
         return "failure", "rejected", None
     if "is blocked by the .clineignore" in body:
@@ -120,6 +119,7 @@ def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason |
     ):
         if "does not match anything in the file" in body or "SEARCH block" in body:
             return "failure", "not_found", None
+        lower = body.lower()  # only an error's words are looked up in any case: a body can be a whole file
         if "ENOENT" in body or "no such file" in lower or "not found" in lower:
             return "failure", "not_found", None
         if "missing value for required parameter" in lower or "invalid" in lower:
@@ -438,12 +438,13 @@ class ClineUiAdapter(Adapter):
             return
         turns = TurnCounter()
         matcher = _Matcher()
-        notes = [
-            note for record in document
+        # Each request's text is parsed out of its record once, for the notes here and the results below.
+        requests = {
+            index: _request_text(record["text"]) for index, record in enumerate(document, start=1)
             if isinstance(record, dict) and record.get("say") == "api_req_started"
             and isinstance(record.get("text"), str)
-            for note in _cwd_notes(_request_text(record["text"]))
-        ]
+        }
+        notes = [note for request in requests.values() for note in _cwd_notes(request)]
         cwd: str | None = notes[0] if notes else None
         first = document[0] if document and isinstance(document[0], dict) else {}
         yield from _session_start(1, notes, _timestamp(first.get("ts")))
@@ -459,7 +460,7 @@ class ClineUiAdapter(Adapter):
             text = raw_text if isinstance(raw_text, str) else ""
             stamp = _timestamp(record.get("ts"))
             if kind == "api_req_started":
-                request = _request_text(text)
+                request = requests[index] if index in requests else _request_text(text)
                 for note in _cwd_notes(request):
                     if note != cwd:
                         cwd = note
