@@ -46,6 +46,7 @@ _RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
 _REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
 # /undo before v0.40 ("The above commit X ...") and until v0.60 ("Commit `X` ...").
 _RESET_COMMIT = re.compile(r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git")
+_RESET_WORDS = " was reset and removed from git"
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
@@ -215,7 +216,8 @@ class Parser:
                 elif not yes:
                     declined[self.norm(path)] = line
                 continue
-            if (match := _RESET_COMMIT.search(message)) is not None:
+            # The pattern, anchored at any line start, is tried at every position: its words are looked for first.
+            if _RESET_WORDS in message and (match := _RESET_COMMIT.search(message)) is not None:
                 yield from self.undo(line, match.group(1), first)
             elif (match := _APPLIED.match(first)) is not None:
                 yield from self.applied(line, match.group(1), edits, created)
