@@ -33,6 +33,7 @@ _SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
 _REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
 _REMINDER_START = "<system-reminder>"  # looked for first: the pattern is tried at every position
 _CLIPPED = "<response clipped>"
+_EDITOR_VIEW = "Here's the result of running `cat -n`"
 # Claude Code's Read cuts lines longer than this; such a read is not the file.
 _LONGEST_SHOWN_LINE = 2000
 # What read tools print when the path they were given is a directory:
@@ -116,9 +117,13 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
         text = text.split(_CLIPPED, 1)[0].rsplit("\n", 1)[0]
     if not text:
         return None
+    first = text.split("\n", 1)[0]
+    if not (first.startswith(_EDITOR_VIEW) or _SWE_HEADER.match(first) or "<content>" in text or _CC.match(first)
+            or _CAT_N.match(first)):
+        return None  # no gutter starts the output: no need to split it into lines
     lines = text.split("\n")
     total: int | None = None
-    editor_view = lines[0].startswith("Here's the result of running `cat -n`")
+    editor_view = lines[0].startswith(_EDITOR_VIEW)
     if editor_view:
         lines = lines[1:]
         if clipped:
