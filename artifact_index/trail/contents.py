@@ -38,11 +38,12 @@ _EDITOR_VIEW = "Here's the result of running `cat -n`"
 _LONGEST_SHOWN_LINE = 2000
 # What read tools print when the path they were given is a directory:
 # OpenCode's read, and the str_replace_editor view of SWE-agent, OpenHands
-# and Anthropic's text editor tool.
+# and Anthropic's text editor tool.  Matched where the output's text starts.
 _DIRECTORY_LISTING = re.compile(
-    r"^(?:<path>[^\n]*</path>\s*<type>directory</type>"
-    r"|Here's the files and directories up to \d+ levels? deep in )"
+    r"<path>[^\n]*</path>\s*<type>directory</type>"
+    r"|Here's the files and directories up to \d+ levels? deep in "
 )
+_TEXT_START = re.compile(r"\S")
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,9 @@ def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str
 
 def is_directory_listing(output: str) -> bool:
     """Whether a read tool's output lists a directory instead of showing a file."""
-    return bool(_DIRECTORY_LISTING.match(output.lstrip()))
+    # Found without lstrip(), which copies the whole output of every read.
+    start = _TEXT_START.search(output)
+    return start is not None and _DIRECTORY_LISTING.match(output, start.start()) is not None
 
 
 def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window | None:
