@@ -145,3 +145,33 @@ def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library
     values, problem = parse_json_line(line)
     assert problem is not None and not values
     assert source.bad_lines == [Skipped(2, problem)]
+
+
+def test_detection_shares_the_first_records_but_an_adapter_gets_its_own(tmp_path: Path) -> None:
+    # Sniffers only look, so while detecting they share one parse of each first record;
+    # afterwards a reader may change what it is handed without another reader seeing it.
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(LINES))
+    source = read_source(path)
+    with source.records.shared_head():
+        first = source.records[0][1]
+        assert next(iter(source.records))[1] is first and source.records[:1][0][1] is first
+    first["text"] = "changed by a reader"
+    assert source.records[0][1] == {"type": "user", "text": "plain"}
+
+
+@pytest.mark.parametrize(
+    ("line", "too_deep"),
+    [
+        (b"[" * 600 + b"]" * 600, True),  # deeper than 512, within what orjson reads
+        (b'{"a": ' * 513 + b"1" + b"}" * 513, True),
+        (b'{"a": ' * 512 + b"1" + b"}" * 512, False),
+        (b'{"code": "' + b"[{" * 600 + b'"}', False),  # brackets in a string do not nest
+        (b"[" + b"[1]," * 600 + b"[2]]", False),  # many lists side by side
+    ],
+)
+def test_a_record_is_refused_only_when_its_lists_and_objects_nest_too_deep(line: bytes, too_deep: bool) -> None:
+    source = Source("t.jsonl", f'{{"first": 1}}\n{line.decode()}\n{{"last": 2}}')
+    assert ("nested too deeply" in (parse_json_line(line.decode())[1] or "")) == too_deep
+    assert [(s.line, "nested too deeply" in s.reason) for s in source.bad_lines] == ([(2, True)] if too_deep else [])
+    assert len(source.records) == (2 if too_deep else 3)

@@ -26,6 +26,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
@@ -87,6 +88,14 @@ class Source:
             self._text = self.data.decode("utf-8", self._errors)
         return self._text
 
+    def text_head(self, characters: int) -> str:
+        """``text[:characters]``, decoding only the bytes it needs (a sniffer's look at a long file)."""
+        if self._text is not None:
+            return self._text[:characters]
+        # A character is at most 4 bytes; the last 4 bytes of the cut may end inside one,
+        # but the characters before them decode exactly as in the whole text.
+        return self.data[:4 * characters + 4].decode("utf-8", self._errors)[:characters]
+
     @cached_property
     def document(self) -> Any | None:
         """The whole text parsed as one JSON value, or None if it is not one.
@@ -141,7 +150,7 @@ class Source:
         """True when most non-empty lines are JSON objects (a few bad ones allowed)."""
         if self.document is not None:
             return False
-        good, bad = len(self.records), len(self.bad_lines)
+        good, bad = len(self.records), self.records.bad_line_count()
         return good >= 2 and good >= 2 * bad and any(isinstance(r, dict) for _, r in self.records)
 
     def skip(self, line: int | None, reason: str) -> None:
@@ -164,13 +173,39 @@ class Records(Sequence[tuple[int, Any]]):
         # Where each record's line starts, its number, and which of the line's values it is.
         self._starts, self._numbers, self._picks = array("q"), array("q"), array("l")
         self._bad: list[Skipped] = []
+        # A line no value can end is known bad at once; why (what reading it says) is
+        # worked out only if asked: its place in _bad and its bytes' span until then.
+        self._unexplained: list[tuple[int, int, int]] = []
         self._next_start, self._next_number = 0, 1  # the first line not indexed yet
+        self._shared: dict[int, tuple[int, Any]] | None = None  # see shared_head
+
+    @contextmanager
+    def shared_head(self) -> Iterator[None]:
+        """While inside, each of the first records is parsed once and its value handed to every reader.
+
+        Detection asks up to twenty sniffers about the same first records, and
+        sniffers only look.  Outside, every read parses afresh again, so no
+        adapter is handed a value another reader holds.
+        """
+        self._shared = {}
+        try:
+            yield
+        finally:
+            self._shared = None
 
     @property
     def bad_lines(self) -> list[Skipped]:
         """The lines that did not parse (all lines are indexed to know them)."""
         self._index_to(None)
+        for place, start, end in self._unexplained:
+            self._bad[place] = Skipped(self._bad[place].line, _why_not_json(self._data[start:end], self._errors))
+        self._unexplained.clear()
         return self._bad
+
+    def bad_line_count(self) -> int:
+        """How many lines did not parse (without working out why)."""
+        self._index_to(None)
+        return len(self._bad)
 
     def __len__(self) -> int:
         self._index_to(None)
@@ -212,8 +247,10 @@ class Records(Sequence[tuple[int, Any]]):
                 # A line read for the first time: its values come from the parse that indexed it.
                 number, values = self._next_number, self._index_line()
                 for value in values:
+                    if self._shared is not None and index < _SHARED_HEAD:
+                        self._shared[index] = (number, value)
                     yield number, value
-                index += len(values)
+                    index += 1
 
     def first_containing(self, needle: bytes) -> int | None:
         """The index of the first record whose line holds ``needle``, found in the bytes without parsing.
@@ -238,7 +275,15 @@ class Records(Sequence[tuple[int, Any]]):
         data, start, number = self._data, self._next_start, self._next_number
         end = data.find(b"\n", start)
         end = len(data) if end == -1 else end
-        values, problem = _parse_line(data[start:end], self._errors)
+        raw = data[start:end]
+        last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
+        if last and last not in _CAN_END_A_VALUE:
+            # Most lines of a pretty-printed document end in "," or "{": none holds a value.
+            self._unexplained.append((len(self._bad), start, end))
+            self._bad.append(Skipped(number, ""))
+            self._next_start, self._next_number = end + 1, number + 1
+            return []
+        values, problem = _parse_line(raw, self._errors)
         for pick in range(len(values)):
             self._starts.append(start)
             self._numbers.append(number)
@@ -249,6 +294,15 @@ class Records(Sequence[tuple[int, Any]]):
         return values
 
     def _record(self, index: int) -> tuple[int, Any]:
+        shared = self._shared
+        if shared is None or index >= _SHARED_HEAD:
+            return self._parsed(index)
+        record = shared.get(index)
+        if record is None:
+            record = shared[index] = self._parsed(index)
+        return record
+
+    def _parsed(self, index: int) -> tuple[int, Any]:
         data, start, pick = self._data, self._starts[index], self._picks[index]
         end = data.find(b"\n", start)
         raw = data[start:] if end == -1 else data[start:end]
@@ -261,6 +315,10 @@ class Records(Sequence[tuple[int, Any]]):
                 pass
         values, _ = _parse_line(raw, self._errors)
         return self._numbers[index], values[pick]
+
+
+# More than any sniffer reads: Claude Code's looks at 30 records, Codex's at 40.
+_SHARED_HEAD = 64
 
 
 def _first_line_is_a_whole_value(data: bytes) -> bool:
@@ -300,22 +358,55 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_BYTES_SPACE)
     if not line:
         return [], None
-    if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH \
-            and _too_deep(line):
-        return [], _TOO_DEEP
+    # Only a line with more brackets than MAX_DEPTH can nest deeper; counting them is cheap.
+    may_be_too_deep = len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH
     if line[0] in _CANNOT_START_A_VALUE:
         # The standard library's verdict on such a line, without asking it: a text
         # transcript's lines all fail here, and detection reads every one.
-        return [], _NO_VALUE
+        return [], _TOO_DEEP if may_be_too_deep and _too_deep(line) else _NO_VALUE
     try:
-        return [orjson.loads(line)], None
+        value = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
+        if may_be_too_deep and _too_deep(line):
+            return [], _TOO_DEEP
         if line[0] != _OPEN_BRACE and exc.msg == _ORJSON_EXTRA_DATA:
             # One value and more after it, as in a line of pretty-printed JSON
             # (`"key": value,`); records joined on one line are objects.
             return [], _EXTRA_DATA
         return parse_json_line(line.decode("utf-8", errors))
+    # orjson read valid JSON, nested as deep as the value it gave: measuring the value
+    # is far cheaper than finding the strings of a long line (most of its bytes).
+    if may_be_too_deep and _nested_deeper(value, MAX_DEPTH):
+        return [], _TOO_DEEP
+    return [value], None
 
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` deep in ``value`` (walked level by level)."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [
+            item for container in level
+            for item in (container.values() if isinstance(container, dict) else container)
+            if isinstance(item, dict | list)
+        ]
+    return False
+
+
+def _why_not_json(raw: bytes, errors: str) -> str:
+    """Why a line that holds no value does not: what reading it says."""
+    values, problem = _parse_line(raw, errors)
+    assert not values and problem is not None, "a line that holds a value is not bad"
+    return problem
+
+
+# The last bytes of every JSON value: a string, an object, an array, a number, true,
+# false, null, and the standard library's NaN, Infinity and -Infinity.
+_CAN_END_A_VALUE = b'"}]0123456789elNy'
 
 # ASCII bytes no JSON value starts with (the standard library also reads NaN and Infinity).
 _CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))

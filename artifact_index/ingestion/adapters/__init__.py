@@ -77,13 +77,14 @@ def adapter_named(name: str) -> Adapter:
 def detect(source: Source) -> Adapter:
     """The first adapter, by priority, that recognises ``source``."""
     _load_builtins()
-    for adapter in sorted(_registry.values(), key=lambda a: (a.priority, a.name)):
-        try:
-            recognised = adapter.sniff(source)
-        except Exception:  # a sniffer tripped by a damaged record has not recognised its format
-            recognised = False
-        if recognised:
-            return adapter
+    with source.records.shared_head():
+        for adapter in sorted(_registry.values(), key=lambda a: (a.priority, a.name)):
+            try:
+                recognised = adapter.sniff(source)
+            except Exception:  # a sniffer tripped by a damaged record has not recognised its format
+                recognised = False
+            if recognised:
+                return adapter
     if source.damage is not None:
         raise UnknownFormat(f"{source.name} is a damaged JSON document: {source.damage}, and nothing before "
                             "the damage could be read as a transcript")

@@ -51,7 +51,9 @@ from artifact_index.ingestion.vocabulary import operations_for, path_argument
 
 __all__ = ["ClineAdapter", "ClineUiAdapter", "classify_result", "diff_operations"]
 
-_RESULT_HEAD = re.compile(r"^\[([a-z_]+)(?: for '(.*?)')?\] Result:", re.MULTILINE | re.DOTALL)
+# A header starts a line: the lookbehind after the leading "[" says so, as MULTILINE's ``^`` would,
+# while letting the search skip to each "[" instead of trying every position of a long request.
+_RESULT_HEAD = re.compile(r"\[(?<![^\n]\[)([a-z_]+)(?: for '(.*?)')?\] Result:", re.DOTALL)
 _SKIPPED = re.compile(
     r"^(?:Skipping tool|Tool) \[([a-z_]+)(?: for '(.*?)')?\] (?:due to|was not executed|was interrupted)",
     re.MULTILINE | re.DOTALL,

@@ -334,7 +334,7 @@ class GitAiNoteAdapter(Adapter):
     priority = 14
 
     def sniff(self, source: Source) -> bool:
-        if source.document is not None or "authorship/" not in source.text[:200_000]:
+        if source.document is not None or "authorship/" not in source.text_head(200_000):
             return False
         return parse_note(source.text) is not None
 

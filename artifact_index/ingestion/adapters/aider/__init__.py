@@ -34,7 +34,6 @@ edits a reply asks for) and :mod:`.parser` (what became of them).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from artifact_index.ingestion.adapters import register
@@ -46,6 +45,11 @@ from artifact_index.ingestion.source import Source
 __all__ = ["AiderAdapter"]
 
 
+def _starts_a_line(text: str, beginnings: tuple[str, ...]) -> bool:
+    """Whether a line of ``text`` starts with one of ``beginnings`` (a substring test, faster than ``^`` patterns)."""
+    return text.startswith(beginnings) or any("\n" + beginning in text for beginning in beginnings)
+
+
 @register
 class AiderAdapter(Adapter):
     name = "aider"
@@ -53,12 +57,12 @@ class AiderAdapter(Adapter):
     priority = 40
 
     def sniff(self, source: Source) -> bool:
-        head = source.text[:20000]
-        if re.search(r"^# aider chat started at ", head, re.MULTILINE):
+        head = source.text_head(20000)
+        if _starts_a_line(head, ("# aider chat started at ",)):
             return True
-        return source.document is None and bool(
-            re.search(r"^#### ", head, re.MULTILINE)
-            and re.search(r"^> (Applied edit to|Aider v|Tokens: )", source.text, re.MULTILINE)
+        return source.document is None and (
+            _starts_a_line(head, ("#### ",))
+            and _starts_a_line(source.text, ("> Applied edit to", "> Aider v", "> Tokens: "))
         )
 
     def events(self, source: Source) -> Iterator[Event]:
