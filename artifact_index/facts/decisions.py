@@ -105,6 +105,7 @@ _PREFIX = re.compile(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
 # Where a name may start (no word character, ``.`` or ``-`` before it) and end (no word character, ``/`` or ``-`` after).
 _NAME_START = re.compile(r"(?<![\w.-])\S")
 _NAME_END = re.compile(r"[^\w/-]")
+_SPACE = re.compile(r"\s")  # what str.isspace calls whitespace
 _NOT_SYMBOLS = frozenset({"None", "True", "False", "null", "nil", "undefined", "true", "false"})
 _FILE_SUFFIX = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|ex|exs|sh|md|rst|txt|json|ya?ml|toml"
@@ -214,7 +215,7 @@ class KnownPaths:
             for name in (path, base) if "/" in path and distinctive else (path,):
                 if len(name) <= 3:
                     continue
-                if any(c.isspace() for c in name):
+                if _SPACE.search(name):
                     self._spaced.setdefault(name, re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])"))
                 self._by_name.setdefault(name, set()).add(path)
                 self._longest = max(self._longest, len(name))

@@ -9,6 +9,7 @@ into the current list; the tracker keeps the latest state.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Literal
 
@@ -72,14 +73,23 @@ def _numbered_list(text: str, turn: int) -> list[Task] | None:
 
 
 def _checklist(text: str, turn: int) -> list[Task] | None:
-    tasks: list[Task] = []
+    tasks = [Task(id=str(number), content=content, status=status, turn=turn)
+             for number, (content, status) in enumerate(_checklist_items(text), start=1)]
+    return tasks or None
+
+
+# Cline carries the same checklist on call after call: each text is read once.
+@functools.lru_cache(maxsize=256)
+def _checklist_items(text: str) -> tuple[tuple[str, TaskStatus], ...]:
+    """``(content, status)`` of each ``- [x] Do X`` line of ``text``."""
+    items: list[tuple[str, TaskStatus]] = []
     for line in text.splitlines():
         match = _CHECKBOX.match(line)
         if match:
             mark = match.group(1)
             status: TaskStatus = "completed" if mark in "xX" else ("in_progress" if mark == "~" else "pending")
-            tasks.append(Task(id=str(len(tasks) + 1), content=match.group(2), status=status, turn=turn))
-    return tasks or None
+            items.append((match.group(2), status))
+    return tuple(items)
 
 
 _LIST_EDITORS = frozenset({"taskcreate", "taskupdate"})

@@ -374,8 +374,8 @@ def observe_tracker_command(meta: dict[str, Any], command: str, output: str, tur
 
     A command that failed changes nothing, except what its output confirms.
     """
-    if not _HINT.search(" " + command):
-        return
+    if ("bd" not in command and "gh" not in command) or not _HINT.search(" " + command):
+        return  # most commands name neither tracker: no need to copy them for the search
     items = _Items(meta.setdefault("work_items", {}), turn)
     for program, args in _tracker_segments(command):
         if program == "bd":

@@ -33,15 +33,17 @@ _SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
 _REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
 _REMINDER_START = "<system-reminder>"  # looked for first: the pattern is tried at every position
 _CLIPPED = "<response clipped>"
+_EDITOR_VIEW = "Here's the result of running `cat -n`"
 # Claude Code's Read cuts lines longer than this; such a read is not the file.
 _LONGEST_SHOWN_LINE = 2000
 # What read tools print when the path they were given is a directory:
 # OpenCode's read, and the str_replace_editor view of SWE-agent, OpenHands
-# and Anthropic's text editor tool.
+# and Anthropic's text editor tool.  Matched where the output's text starts.
 _DIRECTORY_LISTING = re.compile(
-    r"^(?:<path>[^\n]*</path>\s*<type>directory</type>"
-    r"|Here's the files and directories up to \d+ levels? deep in )"
+    r"<path>[^\n]*</path>\s*<type>directory</type>"
+    r"|Here's the files and directories up to \d+ levels? deep in "
 )
+_TEXT_START = re.compile(r"\S")
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,9 @@ def _numbered(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, list[str
 
 def is_directory_listing(output: str) -> bool:
     """Whether a read tool's output lists a directory instead of showing a file."""
-    return bool(_DIRECTORY_LISTING.match(output.lstrip()))
+    # Found without lstrip(), which copies the whole output of every read.
+    start = _TEXT_START.search(output)
+    return start is not None and _DIRECTORY_LISTING.match(output, start.start()) is not None
 
 
 def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window | None:
@@ -116,9 +120,13 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
         text = text.split(_CLIPPED, 1)[0].rsplit("\n", 1)[0]
     if not text:
         return None
+    first = text.split("\n", 1)[0]
+    if not (first.startswith(_EDITOR_VIEW) or _SWE_HEADER.match(first) or "<content>" in text or _CC.match(first)
+            or _CAT_N.match(first)):
+        return None  # no gutter starts the output: no need to split it into lines
     lines = text.split("\n")
     total: int | None = None
-    editor_view = lines[0].startswith("Here's the result of running `cat -n`")
+    editor_view = lines[0].startswith(_EDITOR_VIEW)
     if editor_view:
         lines = lines[1:]
         if clipped:

@@ -7,6 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from artifact_index.facts import decisions
 from artifact_index.facts.decisions import KnownPaths, extract_decisions
 
 
@@ -99,3 +100,18 @@ def test_a_session_with_thousands_of_files_still_names_the_right_ones() -> None:
             "because the retries hid the race.")
     [decision] = extract_decisions(text, turn=3, known_paths=known)
     assert decision.files == ["src/pkg49/module_4999.py", "src/pkg3/module_312.py"]
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_sentence_is_passed_over_only_when_no_pattern_could_match_it(data: st.DataObject) -> None:
+    # An ASCII sentence lacking every word a pattern needs is not searched with it: each text the
+    # pattern matches must hold one of those words, whichever alternative it matched by.
+    for pattern, needed in ((decisions._ROOT_CAUSE, decisions._STATING_WORDS),
+                            (decisions._ALTERNATIVE, decisions._STATING_WORDS),
+                            (decisions._CHOICE, decisions._STATING_WORDS),
+                            (decisions._HEDGE, decisions._HEDGE_WORDS),
+                            (decisions._PROCESS, decisions._PROCESS_WORDS)):
+        sentence = data.draw(st.from_regex(pattern, alphabet=st.characters(codec="ascii")))
+        assert decisions._found(pattern, needed, sentence, sentence.lower())

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from artifact_index.trail.build import build_index
-from artifact_index.trail.shell import analyze_command
+from artifact_index.trail.shell import analyze_command, windows
 from artifact_index.trail.shell.windows import shell_dialect
 
 from .helpers import FakeContext
@@ -134,3 +136,16 @@ def test_a_cline_session_on_windows() -> None:
     }
     assert not any("nul" in f.path or f.path.startswith("c:") for f in index.files())
     assert index.unknown_effects() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_dialect_pattern_is_skipped_only_when_the_command_cannot_match_it(data: st.DataObject) -> None:
+    # shell_dialect tries each pattern only on commands holding what it needs: every command the
+    # pattern matches must hold it.
+    assert windows._DASH_CAPITAL.search(data.draw(st.from_regex(windows._CMDLET)))
+    marks = data.draw(st.from_regex(windows._POWERSHELL_MARKS))
+    assert "$" in marks or "-ErrorAction" in marks
+    assert ">" in data.draw(st.from_regex(windows._NUL_OUTPUT))
+    program = data.draw(st.from_regex(windows._CMD_PROGRAM))
+    assert windows._cmd_program_starts(program)

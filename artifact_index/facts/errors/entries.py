@@ -8,6 +8,7 @@ five runs one entry.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -89,6 +90,8 @@ _EXCEPTION = re.compile(
 )
 
 
+# The same error is masked again at each run that shows it, and again to see whether a run still does.
+@functools.lru_cache(maxsize=4096)
 def _masked(message: str) -> str:
     """The message with what varies between runs of the same error masked."""
     text = _UUID.sub("<id>", message)

@@ -276,9 +276,17 @@ def _translate(pattern: str) -> str:
     return "".join(out)
 
 
+def _is_plain(word: Word) -> bool:
+    """Whether ``word`` has no unquoted brace or glob character (a loop: most words are asked, and most are plain)."""
+    for part in word.parts:
+        if isinstance(part, Lit) and not part.quoted and not _ACTIVE.isdisjoint(part.text):
+            return False
+    return True
+
+
 def expand_word(word: Word, scope: Scope, files: Files | None, substitute: Substitute) -> list[Arg]:
     """The arguments one word becomes."""
-    if not any(isinstance(p, Lit) and not p.quoted and _ACTIVE.intersection(p.text) for p in word.parts):
+    if _is_plain(word):
         # No unquoted brace or glob character: the word is exactly its text.
         return [Arg(word_text(word, scope, substitute), word.raw)]
     pattern = _escaped_pieces(word, scope, substitute)
