@@ -168,7 +168,8 @@ class Context:
     def lines(self, *markers: str) -> list[tuple[int, str]]:
         for marker in markers:
             if marker not in self._lines:
-                self._lines[marker] = lines_with(self.text, marker)
+                # Most markers are absent from most outputs: `in` says so without building anything.
+                self._lines[marker] = lines_with(self.text, marker) if marker in self.text else []
         if len(markers) == 1:
             return self._lines[markers[0]]
         merged = {offset: line for marker in markers for offset, line in self._lines[marker]}
