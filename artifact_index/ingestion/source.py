@@ -247,8 +247,6 @@ class Records(Sequence[tuple[int, Any]]):
                 # A line read for the first time: its values come from the parse that indexed it.
                 number, values = self._next_number, self._index_line()
                 for value in values:
-                    if self._shared is not None and index < _SHARED_HEAD:
-                        self._shared[index] = (number, value)
                     yield number, value
                     index += 1
 
@@ -284,7 +282,9 @@ class Records(Sequence[tuple[int, Any]]):
             self._next_start, self._next_number = end + 1, number + 1
             return []
         values, problem = _parse_line(raw, self._errors)
-        for pick in range(len(values)):
+        for pick, value in enumerate(values):
+            if self._shared is not None and len(self._starts) < _SHARED_HEAD:
+                self._shared[len(self._starts)] = (number, value)  # detection reads it next: no second parse
             self._starts.append(start)
             self._numbers.append(number)
             self._picks.append(pick)
