@@ -364,6 +364,12 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
         # The standard library's verdict on such a line, without asking it: a text
         # transcript's lines all fail here, and detection reads every one.
         return [], _TOO_DEEP if may_be_too_deep and _too_deep(line) else _NO_VALUE
+    if line[0] == _QUOTE and not may_be_too_deep:
+        # A line of pretty-printed JSON ("key": value) starts with a plain string and goes on:
+        # orjson and the standard library alike read the string and refuse what follows it.
+        plain = _PLAIN_STRING.match(line)
+        if plain is not None and plain.end() < len(line):
+            return [], _EXTRA_DATA
     try:
         value = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
@@ -411,6 +417,8 @@ _CAN_END_A_VALUE = b'"}]0123456789elNy'
 # ASCII bytes no JSON value starts with (the standard library also reads NaN and Infinity).
 _CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))
 _OPEN_BRACE = ord("{")
+_QUOTE = ord('"')
+_PLAIN_STRING = re.compile(rb'"[^"\\\x00-\x1f\x80-\xff]*"')  # no escape, control or non-ASCII byte: valid everywhere
 _NO_VALUE = "not valid JSON (Expecting value)"
 _EXTRA_DATA = "not valid JSON (Extra data)"
 
