@@ -156,8 +156,10 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
     total = sum(len(paths) for paths in groups.values())
     if not total:
         return "This session has changed no file yet.\n"
-    closing = f"(and {total} more: `artifact-index files`)\n"
-    budget = limit - len(_ECHOED_LEAD.encode()) - len(closing.encode())
+    def closing(left_out: int) -> str:
+        return f"(and {left_out} more: `artifact-index files`)\n"
+
+    budget = limit - len(_ECHOED_LEAD.encode()) - len(closing(total).encode())  # room for the longest closing
     lines: list[str] = []
     shown = 0
     for status, title in _PATH_GROUPS:
@@ -174,7 +176,7 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
             shown += len(kept)
     text = _ECHOED_LEAD + "\n".join(lines) + "\n"
     if shown < total:
-        text += closing.replace(str(total), str(total - shown), 1)
+        text += closing(total - shown)
     return text
 
 
