@@ -95,9 +95,15 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
     return [search.model_copy(update={"looked_at": _looked_at(search, calls)}) for search in found]
 
 
+# What a call writes, not what it looks at: a file named in new text was not looked at.
+_WRITTEN_ARGUMENTS = frozenset({"content", "file_text", "new_string", "old_string", "new_str", "old_str", "text",
+                                "description"})
+
+
 def _named(call: ToolCall) -> str:
     """What a call names: its arguments and the paths of its operations, as one text to look file names up in."""
-    parts = [str(value) for value in call.arguments.values() if isinstance(value, str)]
+    parts = [value for key, value in call.arguments.items()
+             if isinstance(value, str) and key not in _WRITTEN_ARGUMENTS]
     parts += [op.path for op in call.operations if op.path]
     return "\n".join(parts)
 

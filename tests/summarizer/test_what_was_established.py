@@ -98,6 +98,13 @@ def test_an_unfinished_check_of_search_hits_names_the_places_no_call_has_looked_
         "in `cli/`: `rewind.go:565, 603`; looked at since: `resume.go:184`, `session.go:319`, `strategy/common.go:532`")
 
 
+def test_a_file_named_only_in_text_the_agent_wrote_was_not_looked_at() -> None:
+    summary = summary_of(UserMessage(turn=1, text="can we check the whole code base if this is an issue elsewhere?"),
+                         shell(2, f'grep -rn "os.Getwd()" {ROOT}/cli/ --include="*.go"', GREP_OUTPUT),
+                         write(3, f"{ROOT}/notes.md", "Still to check: rewind.go and resume.go\n"))
+    assert "looked at since" not in section(summary, "Findings")
+
+
 def test_a_place_in_a_file_changed_since_the_search_is_not_left_to_see_to() -> None:
     summary = summary_of(UserMessage(turn=1, text="Replace os.Getwd() with the repo root everywhere."),
                          shell(2, f'grep -rn "os.Getwd()" {ROOT}/cli/', GREP_OUTPUT),
