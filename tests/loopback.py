@@ -13,6 +13,16 @@ class QuietHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def reply(self, status: int, content_type: str, data: bytes, **headers: str) -> None:
+        """Answer with ``data`` whole, its length given (so a keep-alive client knows where it ends)."""
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
 
 class Loopback:
     """Serves ``handler`` on 127.0.0.1 from a background thread until :meth:`close`."""
@@ -32,3 +42,18 @@ class Loopback:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+class LoopbackFake:
+    """What every fake API shares: its address while it runs, and stopping it at the end of its ``with``."""
+
+    _loopback: Loopback | None
+
+    @property
+    def url(self) -> str:
+        assert self._loopback is not None, "the fake server is not running"
+        return self._loopback.url
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._loopback is not None
+        self._loopback.close()

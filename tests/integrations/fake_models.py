@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.loopback import Loopback, QuietHandler
+from tests.loopback import Loopback, LoopbackFake, QuietHandler
 
 __all__ = ["DONE", "SUMMARY", "FakeModels", "Recorded", "WriteRequest"]
 
@@ -73,7 +73,7 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 @dataclass
-class FakeModels:
+class FakeModels(LoopbackFake):
     """Every request lands in ``requests``; ``writer`` names the tool and input that write a file for an agent."""
 
     writer: Callable[[WriteRequest], tuple[str, dict[str, Any]]] = field(
@@ -85,11 +85,6 @@ class FakeModels:
     _loopback: Loopback | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _asked: set[str] = field(default_factory=set)
-
-    @property
-    def url(self) -> str:
-        assert self._loopback is not None, "the fake server is not running"
-        return self._loopback.url
 
     def __enter__(self) -> FakeModels:
         fake = self
@@ -129,28 +124,14 @@ class FakeModels:
                     self._json(404, {"error": {"message": f"no route {path}"}})
 
             def _json(self, status: int, answer: dict[str, Any]) -> None:
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.reply(status, "application/json", json.dumps(answer).encode())
 
             def _events(self, events: list[tuple[str, dict[str, Any]]]) -> None:
                 payload = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events).encode()
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("cache-control", "no-cache")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                self.reply(200, "text/event-stream", payload, cache_control="no-cache")
 
         self._loopback = Loopback(Handler)
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._loopback is not None
-        self._loopback.close()
 
     def _record(self, path: str, body: dict[str, Any]) -> int:
         with self._lock:

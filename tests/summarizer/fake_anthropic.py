@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.loopback import Loopback, QuietHandler
+from tests.loopback import Loopback, LoopbackFake, QuietHandler
 
 __all__ = ["FakeAnthropic", "Recorded", "text_reply", "tool_reply"]
 
@@ -41,18 +41,13 @@ class Recorded:
 
 
 @dataclass
-class FakeAnthropic:
+class FakeAnthropic(LoopbackFake):
     """Scripted replies in ``replies``; every request lands in ``requests``."""
 
     replies: list[dict[str, Any]] = field(default_factory=list)
     token_counts: list[int] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
     _loopback: Loopback | None = None
-
-    @property
-    def url(self) -> str:
-        assert self._loopback is not None, "the fake server is not running"
-        return self._loopback.url
 
     @property
     def messages_requests(self) -> list[Recorded]:
@@ -68,19 +63,10 @@ class FakeAnthropic:
                 path = self.path.split("?", 1)[0]
                 fake.requests.append(Recorded(path, {k.lower(): v for k, v in self.headers.items()}, body))
                 status, answer = fake._answer(path, body)
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.reply(status, "application/json", json.dumps(answer).encode())
 
         self._loopback = Loopback(Handler)
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._loopback is not None
-        self._loopback.close()
 
     def _answer(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if path == "/v1/messages/count_tokens":
