@@ -73,7 +73,12 @@ def redaction_enabled() -> bool:
     """False inside :func:`redaction_disabled` or when ``ARTIFACT_INDEX_NO_REDACT`` is set."""
     if _disabled.get():
         return False
-    return os.environ.get(DISABLE_ENVIRONMENT_VARIABLE, "").strip().lower() in ("", "0", "false", "no")
+    return os.environ.get(DISABLE_ENVIRONMENT_VARIABLE, "").strip().lower() in (
+        "",
+        "0",
+        "false",
+        "no",
+    )
 
 
 @contextmanager
@@ -144,7 +149,10 @@ def _vendor_rules() -> tuple[_Rule, ...]:
 _OWN_RULES: tuple[_Rule, ...] = (
     _Rule("anthropic-api-key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}")),
     _Rule("openai-api-key", re.compile(r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}")),
-    _Rule("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
+    _Rule(
+        "github-token",
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+    ),
     # detect-secrets stops after 24 characters; real keys run longer.
     _Rule("stripe-key", re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{24,}")),
     _Rule("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")),
@@ -159,34 +167,140 @@ _OWN_RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule("private-key", re.compile(r"PuTTY-User-Key-File-\d:[^\n]*(?:\n[^\n]+)*")),
-    _Rule("url-password", re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@\[\]\"'<>]+:([^\s@/\"'<>]+)@"), 1),
+    _Rule(
+        "url-password",
+        re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@\[\]\"'<>]+:([^\s@/\"'<>]+)@"),
+        1,
+    ),
     _Rule("bearer-token", re.compile(r"\b(?:[Bb]earer|BEARER)\s+([A-Za-z0-9._~+/-]{16,}=*)"), 1),
-    _Rule("basic-auth", re.compile(r"\bAuthorization:\s*Basic\s+([A-Za-z0-9+/]{8,}=*)", re.IGNORECASE), 1),
+    _Rule(
+        "basic-auth",
+        re.compile(r"\bAuthorization:\s*Basic\s+([A-Za-z0-9+/]{8,}=*)", re.IGNORECASE),
+        1,
+    ),
 )
 
 # -- secret-sounding names ------------------------------------------------------
 
 _NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_SECRET_WORDS = frozenset({
-    "password", "passwd", "passphrase", "pwd", "pass", "secret", "token", "apikey", "credential", "credentials",
-    "privatekey", "accesskey", "secretkey", "authkey", "sessionkey", "signingkey", "encryptionkey", "passkey",
-    "contrasena",
-})
-_KEY_PAIRS = frozenset({
-    ("api", "key"), ("access", "key"), ("private", "key"), ("secret", "key"), ("auth", "key"),
-    ("client", "secret"), ("session", "key"), ("signing", "key"), ("encryption", "key"), ("master", "key"),
-    ("account", "key"), ("service", "key"),
-})
+_SECRET_WORDS = frozenset(
+    {
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "pass",
+        "secret",
+        "token",
+        "apikey",
+        "credential",
+        "credentials",
+        "privatekey",
+        "accesskey",
+        "secretkey",
+        "authkey",
+        "sessionkey",
+        "signingkey",
+        "encryptionkey",
+        "passkey",
+        "contrasena",
+    }
+)
+_KEY_PAIRS = frozenset(
+    {
+        ("api", "key"),
+        ("access", "key"),
+        ("private", "key"),
+        ("secret", "key"),
+        ("auth", "key"),
+        ("client", "secret"),
+        ("session", "key"),
+        ("signing", "key"),
+        ("encryption", "key"),
+        ("master", "key"),
+        ("account", "key"),
+        ("service", "key"),
+    }
+)
 # A name with one of these parts names something about a secret, not the secret.
-_NOT_THE_SECRET = frozenset({
-    "count", "counts", "type", "types", "length", "len", "limit", "limits", "max", "min", "url", "uri", "path",
-    "file", "files", "name", "names", "id", "ids", "usage", "endpoint", "field", "fields", "header", "prefix",
-    "env", "var", "label", "policy", "rotation", "required", "expires", "expiry", "expiration", "ttl", "hint",
-    "format", "reset", "forgot", "confirm", "confirmation", "input", "placeholder", "tokens", "tokenizer",
-    "budget", "estimate", "index", "position", "kind", "scope", "scopes", "manager", "store", "provider",
-    "helper", "regex", "pattern", "validator", "cache", "cached", "output", "changed", "set", "is", "has",
-    "check", "mode", "version", "source", "sources", "dir", "directory", "ref",
-})
+_NOT_THE_SECRET = frozenset(
+    {
+        "count",
+        "counts",
+        "type",
+        "types",
+        "length",
+        "len",
+        "limit",
+        "limits",
+        "max",
+        "min",
+        "url",
+        "uri",
+        "path",
+        "file",
+        "files",
+        "name",
+        "names",
+        "id",
+        "ids",
+        "usage",
+        "endpoint",
+        "field",
+        "fields",
+        "header",
+        "prefix",
+        "env",
+        "var",
+        "label",
+        "policy",
+        "rotation",
+        "required",
+        "expires",
+        "expiry",
+        "expiration",
+        "ttl",
+        "hint",
+        "format",
+        "reset",
+        "forgot",
+        "confirm",
+        "confirmation",
+        "input",
+        "placeholder",
+        "tokens",
+        "tokenizer",
+        "budget",
+        "estimate",
+        "index",
+        "position",
+        "kind",
+        "scope",
+        "scopes",
+        "manager",
+        "store",
+        "provider",
+        "helper",
+        "regex",
+        "pattern",
+        "validator",
+        "cache",
+        "cached",
+        "output",
+        "changed",
+        "set",
+        "is",
+        "has",
+        "check",
+        "mode",
+        "version",
+        "source",
+        "sources",
+        "dir",
+        "directory",
+        "ref",
+    }
+)
 
 
 def secret_name(name: str) -> str | None:
@@ -201,7 +315,11 @@ def secret_name(name: str) -> str | None:
         return None  # (PWD alone is the working directory)
     joined = {"".join(parts[i : i + 2]) for i in range(len(parts))}
     pairs = set(pairwise(parts))
-    if not (_SECRET_WORDS.intersection(parts) or _SECRET_WORDS.intersection(joined) or _KEY_PAIRS & pairs):
+    if not (
+        _SECRET_WORDS.intersection(parts)
+        or _SECRET_WORDS.intersection(joined)
+        or _KEY_PAIRS & pairs
+    ):
         return None
     if "aws" in parts and "secret" in parts:
         return "aws-secret-key"
@@ -231,9 +349,7 @@ _INLINE_ASSIGNMENT = re.compile(
 )
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
 # Escaped inside a JSON string: \"password\": \"literal\"
-_ESCAPED_ASSIGNMENT = re.compile(
-    r"(" + _NAME + r")\\\"[ \t]*(?::|=)[ \t]*\\\"([^\s\"\\]{4,})\\\""
-)
+_ESCAPED_ASSIGNMENT = re.compile(r"(" + _NAME + r")\\\"[ \t]*(?::|=)[ \t]*\\\"([^\s\"\\]{4,})\\\"")
 _REFERENCE = re.compile(r"^(?:\$|%|<|\{\{|None$|null$|nil$|true$|false$|True$|False$|undefined$)")
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _PLAIN_WORDS = re.compile(r"^[a-z]+(?:[-_ ][a-z]+)*$")
@@ -270,8 +386,11 @@ def _decodes_to_text(token: str) -> bool:
     """Base64 of readable text is data (test fixtures, encoded strings), not a key."""
     body = token.rstrip("=")
     try:
-        raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_" if "-" in body or "_" in body else None,
-                               validate=True)
+        raw = base64.b64decode(
+            body + "=" * (-len(body) % 4),
+            altchars=b"-_" if "-" in body or "_" in body else None,
+            validate=True,
+        )
     except (binascii.Error, ValueError):
         return False
     if len(raw) < 8:
@@ -302,7 +421,9 @@ def _looks_like_key(token: str, before: str) -> bool:
 
 def _spans(text: str) -> list[tuple[int, int, str]]:
     """Secret spans of ``text``, non-overlapping, first rule first."""
-    taken: list[tuple[int, int, str]] = [(m.start(), m.end(), "") for m in _PLACEHOLDER.finditer(text)]
+    taken: list[tuple[int, int, str]] = [
+        (m.start(), m.end(), "") for m in _PLACEHOLDER.finditer(text)
+    ]
 
     def add(start: int, end: int, label: str) -> None:
         if end <= start or any(start < e and s < end for s, e, _ in taken):
@@ -318,7 +439,11 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         value_group = next(g for g in (2, 3, 4) if match.group(g) is not None)
         if label and _assigned_value_is_secret(match.group(value_group)):
             add(match.start(value_group), match.end(value_group), label)
-    for pattern, value_group in ((_QUOTED_ASSIGNMENT, 3), (_ESCAPED_ASSIGNMENT, 2), (_INLINE_ASSIGNMENT, 2)):
+    for pattern, value_group in (
+        (_QUOTED_ASSIGNMENT, 3),
+        (_ESCAPED_ASSIGNMENT, 2),
+        (_INLINE_ASSIGNMENT, 2),
+    ):
         for match in pattern.finditer(text):
             label = secret_name(match.group(1))
             value = match.group(value_group)
@@ -379,7 +504,12 @@ def redact_json(value: Any) -> Any:
 def _redact(value: Any, key: str | None) -> Any:
     if isinstance(value, str):
         label = secret_name(key) if key is not None else None
-        if label and value.strip() and _assigned_value_is_secret(value) and " " not in value.strip():
+        if (
+            label
+            and value.strip()
+            and _assigned_value_is_secret(value)
+            and " " not in value.strip()
+        ):
             return f"[REDACTED {label}]"
         return redact_text(value)
     if isinstance(value, dict):

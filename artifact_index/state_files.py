@@ -41,7 +41,9 @@ def private_directory(path: str | os.PathLike[str]) -> Path:
     try:
         folder.mkdir(mode=_PRIVATE_DIRECTORY, parents=True, exist_ok=True)
     except OSError as exc:
-        raise StateError(f"state directory {folder} cannot be created ({exc.strerror or exc})") from exc
+        raise StateError(
+            f"state directory {folder} cannot be created ({exc.strerror or exc})"
+        ) from exc
     if not folder.is_dir():
         raise StateError(f"state directory {folder} is not a directory")
     return folder
@@ -86,8 +88,10 @@ def state_lock(directory: str | os.PathLike[str], timeout: float = 120.0) -> Ite
     try:
         lock.acquire()
     except Timeout as exc:
-        raise StateError(f"state directory {folder} stayed locked by another process for {timeout:g} s; "
-                         "try again when it has finished") from exc
+        raise StateError(
+            f"state directory {folder} stayed locked by another process for {timeout:g} s; "
+            "try again when it has finished"
+        ) from exc
     try:
         yield
     finally:

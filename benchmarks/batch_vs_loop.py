@@ -41,8 +41,10 @@ def main() -> int:
         return 1
     paths = transcripts(corpus)
     cli = [sys.executable, "-m", "artifact_index", args.command]
-    print(f"{len(paths)} transcripts, {os.cpu_count()} cores, load average before: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{len(paths)} transcripts, {os.cpu_count()} cores, load average before: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
 
     started = time.perf_counter()
     looped = {}
@@ -54,7 +56,9 @@ def main() -> int:
 
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     started = time.perf_counter()
-    done = subprocess.run([*cli, *paths, "--json", *jobs], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [*cli, *paths, "--json", *jobs], capture_output=True, text=True, check=True
+    )
     batch_seconds = time.perf_counter() - started
     print(f"one batch run:              {batch_seconds:.1f} s")
 
@@ -64,10 +68,15 @@ def main() -> int:
         batched[document.pop("transcript")] = document
     if batched != looped:
         differing = [p for p in paths if batched.get(p) != looped[p]]
-        print(f"the outputs differ for {len(differing)} transcript(s), e.g. {differing[:3]}", file=sys.stderr)
+        print(
+            f"the outputs differ for {len(differing)} transcript(s), e.g. {differing[:3]}",
+            file=sys.stderr,
+        )
         return 1
-    print(f"same JSON for every transcript; batch is {loop_seconds / batch_seconds:.1f}x faster "
-          f"(load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    print(
+        f"same JSON for every transcript; batch is {loop_seconds / batch_seconds:.1f}x faster "
+        f"(load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())})"
+    )
     return 0
 
 

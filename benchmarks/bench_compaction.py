@@ -23,7 +23,22 @@ from typing import Any
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.tokens import PromptEstimator, count_tokens, estimate_prompt
 
-WORDS = ["def", "class", "return", "self", "value", "items", "index", "parse", "render", "token", "cache", "path", "error", "test"]
+WORDS = [
+    "def",
+    "class",
+    "return",
+    "self",
+    "value",
+    "items",
+    "index",
+    "parse",
+    "render",
+    "token",
+    "cache",
+    "path",
+    "error",
+    "test",
+]
 
 
 def _code(rng: random.Random, size: int) -> str:
@@ -57,7 +72,12 @@ def session(shape: str, steps: int, seed: int = 7) -> list[dict[str, Any]]:
                     "role": "assistant",
                     "content": [{"type": "text", "text": "Next I look at this."}]
                     + [
-                        {"type": "tool_use", "id": cid, "name": tool, "input": {"path": f"src/m{cid}.py"}}
+                        {
+                            "type": "tool_use",
+                            "id": cid,
+                            "name": tool,
+                            "input": {"path": f"src/m{cid}.py"},
+                        }
                         for cid, tool, _ in calls
                     ],
                 }
@@ -80,13 +100,18 @@ def session(shape: str, steps: int, seed: int = 7) -> list[dict[str, Any]]:
                         {
                             "id": cid,
                             "type": "function",
-                            "function": {"name": tool, "arguments": json.dumps({"path": f"src/m{cid}.py"})},
+                            "function": {
+                                "name": tool,
+                                "arguments": json.dumps({"path": f"src/m{cid}.py"}),
+                            },
                         }
                         for cid, tool, _ in calls
                     ],
                 }
             )
-            messages += [{"role": "tool", "tool_call_id": cid, "content": out} for cid, _, out in calls]
+            messages += [
+                {"role": "tool", "tool_call_id": cid, "content": out} for cid, _, out in calls
+            ]
     return messages
 
 
@@ -113,7 +138,9 @@ def main() -> None:
     args = parser.parse_args()
     count_tokens("warm up")  # load the encoding outside the timings
 
-    for steps, shape in ((steps, shape) for steps in args.steps for shape in ("anthropic", "openai")):
+    for steps, shape in (
+        (steps, shape) for steps in args.steps for shape in ("anthropic", "openai")
+    ):
         messages = session(shape, steps)
         characters = len(json.dumps(messages))
         tokens = estimate_prompt(messages)

@@ -122,14 +122,20 @@ def _child_events(path: str) -> dict[str, Any]:
         "events": len(costs),
         "first": statistics.mean(costs[:tenth]),
         "last": statistics.mean(costs[-tenth:]),
-        "kinds": {k: [statistics.mean(a) if a else 0.0, statistics.mean(b) if b else 0.0, len(a) + len(b)]
-                  for k, (a, b) in by_kind.items()},
+        "kinds": {
+            k: [statistics.mean(a) if a else 0.0, statistics.mean(b) if b else 0.0, len(a) + len(b)]
+            for k, (a, b) in by_kind.items()
+        },
     }
 
 
 def _in_child(kind: str, path: Path | str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, __file__, f"--child-{kind}", str(path)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, __file__, f"--child-{kind}", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"{kind} run on {path} failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
@@ -149,8 +155,13 @@ _MEASURE = (
 
 def _cpu_of(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """CPU seconds and peak resident KiB of running ``command`` to the end."""
-    done = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, env=env,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     code, seconds, peak = done.stdout.split()
     if code != "0":
         raise SystemExit(f"{' '.join(command)} failed")
@@ -255,12 +266,22 @@ def _index_row(label: str, path: Path, repeat: int) -> dict[str, Any]:
     seconds = min(r["seconds"] for r in runs)
     adapter = min(_in_child("adapter", path)["seconds"] for _ in range(repeat))
     fresh = min(_in_child("floor", f"{kind}:{path}")["seconds"] for _ in range(repeat))
-    row = {"label": label, "format": runs[0]["format"], "mb": len(data) / 1e6, "floor_kind": kind,
-           "floor": floor, "index": seconds, "ratio": seconds / floor if floor else float("inf"),
-           "fresh_ratio": seconds / fresh if fresh else float("inf")}
-    print(f"{label:46} {row['format']:15} {row['mb']:7.1f} {kind:>5} {floor:8.3f} {seconds:8.2f} "
-          f"{seconds and row['mb'] / seconds:6.1f} {row['ratio']:6.1f} {adapter / floor if floor else 0:7.1f} "
-          f"{row['fresh_ratio']:6.1f}", flush=True)
+    row = {
+        "label": label,
+        "format": runs[0]["format"],
+        "mb": len(data) / 1e6,
+        "floor_kind": kind,
+        "floor": floor,
+        "index": seconds,
+        "ratio": seconds / floor if floor else float("inf"),
+        "fresh_ratio": seconds / fresh if fresh else float("inf"),
+    }
+    print(
+        f"{label:46} {row['format']:15} {row['mb']:7.1f} {kind:>5} {floor:8.3f} {seconds:8.2f} "
+        f"{seconds and row['mb'] / seconds:6.1f} {row['ratio']:6.1f} {adapter / floor if floor else 0:7.1f} "
+        f"{row['fresh_ratio']:6.1f}",
+        flush=True,
+    )
     return row
 
 
@@ -269,9 +290,11 @@ def _fixed_cost(repeat: int) -> None:
     data = SMALL_TRANSCRIPT.read_bytes()
     _, floor = _floor(data, repeat)
     seconds = min(_in_child("index", SMALL_TRANSCRIPT)["seconds"] for _ in range(repeat))
-    print(f"\nFixed cost: indexing {SMALL_TRANSCRIPT.relative_to(ROOT)} ({len(data) / 1e3:.0f} KB) takes "
-          f"{seconds * 1e3:.1f} ms, orjson {floor * 1e3:.2f} ms (ratio {seconds / floor:.0f}): for a transcript of a "
-          f"few KB the ratio measures what a run costs, not what its bytes cost")
+    print(
+        f"\nFixed cost: indexing {SMALL_TRANSCRIPT.relative_to(ROOT)} ({len(data) / 1e3:.0f} KB) takes "
+        f"{seconds * 1e3:.1f} ms, orjson {floor * 1e3:.2f} ms (ratio {seconds / floor:.0f}): for a transcript of a "
+        f"few KB the ratio measures what a run costs, not what its bytes cost"
+    )
 
 
 def _startup(cli: str, work: Path, repeat: int) -> None:
@@ -287,12 +310,24 @@ def _startup(cli: str, work: Path, repeat: int) -> None:
 
     baseline = best([sys.executable, "-c", "import json"])
     files = best([cli, "files", str(SMALL_TRANSCRIPT)])
-    print(f"\nStart-up: `artifact-index files {SMALL_TRANSCRIPT.relative_to(ROOT)}` {files * 1e3:.0f} ms, "
-          f"`python -c 'import json'` {baseline * 1e3:.0f} ms: ratio {files / baseline:.1f}")
-    print("  what importing costs (ms):", ", ".join(
-        f"{module} {best([sys.executable, '-c', f'import {module}']) * 1e3:.0f}"
-        for module in ("pydantic", "networkx", "tree_sitter", "artifact_index.ingestion.events",
-                       "artifact_index.trail.tracker", "artifact_index.presentation.cli")))
+    print(
+        f"\nStart-up: `artifact-index files {SMALL_TRANSCRIPT.relative_to(ROOT)}` {files * 1e3:.0f} ms, "
+        f"`python -c 'import json'` {baseline * 1e3:.0f} ms: ratio {files / baseline:.1f}"
+    )
+    print(
+        "  what importing costs (ms):",
+        ", ".join(
+            f"{module} {best([sys.executable, '-c', f'import {module}']) * 1e3:.0f}"
+            for module in (
+                "pydantic",
+                "networkx",
+                "tree_sitter",
+                "artifact_index.ingestion.events",
+                "artifact_index.trail.tracker",
+                "artifact_index.presentation.cli",
+            )
+        ),
+    )
 
 
 def main() -> int:
@@ -321,8 +356,10 @@ def main() -> int:
 
     sizes = [int(s) for s in args.sizes.split(",")]
     args.work.mkdir(parents=True, exist_ok=True)
-    print(f"CPU time, best of {args.repeat}, each index run in a fresh process; shared machine, "
-          f"load average {os.getloadavg()[0]:.2f} at the start\n")
+    print(
+        f"CPU time, best of {args.repeat}, each index run in a fresh process; shared machine, "
+        f"load average {os.getloadavg()[0]:.2f} at the start\n"
+    )
     header = f"{'transcript':46} {'format':15} {'MB':>7} {'floor':>5} {'orjson s':>8} {'index s':>8} {'MB/s':>6} {'ratio':>6} {'events':>7} {'fresh':>6}"
     rows: list[dict[str, Any]] = []
     if args.corpus.is_dir():
@@ -340,22 +377,32 @@ def main() -> int:
     synthetic: dict[tuple[str, int], dict[str, Any]] = {}
     for format in FORMATS:
         for size in sizes:
-            row = _index_row(f"synthetic {format} {size} MB", _synthetic(format, size, args.work), args.repeat)
+            row = _index_row(
+                f"synthetic {format} {size} MB", _synthetic(format, size, args.work), args.repeat
+            )
             rows.append(row)
             synthetic[format, size] = row
 
     verdicts: list[tuple[str, bool]] = []
     worst = max(rows, key=lambda r: r["ratio"])
-    verdicts.append((f"every index/orjson ratio <= {TARGET_RATIO} (worst {worst['ratio']:.1f}, {worst['label']})",
-                     worst["ratio"] <= TARGET_RATIO))
+    verdicts.append(
+        (
+            f"every index/orjson ratio <= {TARGET_RATIO} (worst {worst['ratio']:.1f}, {worst['label']})",
+            worst["ratio"] <= TARGET_RATIO,
+        )
+    )
 
     small, large = min(sizes), max(sizes)
     print(f"\nScaling: index time {large} MB / {small} MB (linear = {large / small:.1f})")
     for format in FORMATS:
         scaling = synthetic[format, large]["index"] / synthetic[format, small]["index"]
         print(f"  {format:12} {scaling:5.2f}")
-        verdicts.append((f"{format} {large} MB / {small} MB time ratio <= {TARGET_SCALING} ({scaling:.2f})",
-                         scaling <= TARGET_SCALING))
+        verdicts.append(
+            (
+                f"{format} {large} MB / {small} MB time ratio <= {TARGET_SCALING} ({scaling:.2f})",
+                scaling <= TARGET_SCALING,
+            )
+        )
 
     print(f"\nFeed cost per event, last 10% / first 10% of the {large} MB sessions (microseconds)")
     for format in FORMATS:
@@ -363,24 +410,42 @@ def main() -> int:
         runs = [_in_child("events", path) for _ in range(args.repeat)]
         first = min(r["first"] for r in runs) / 1e3
         last = min(r["last"] for r in runs) / 1e3
-        print(f"  {format:12} {runs[0]['events']:8} events  first {first:8.1f}  last {last:8.1f}  "
-              f"ratio {last / first:5.2f}")
+        print(
+            f"  {format:12} {runs[0]['events']:8} events  first {first:8.1f}  last {last:8.1f}  "
+            f"ratio {last / first:5.2f}"
+        )
         for kind in sorted(runs[0]["kinds"]):
             k_first = min(r["kinds"][kind][0] for r in runs) / 1e3
             k_last = min(r["kinds"][kind][1] for r in runs) / 1e3
             ratio = f"{k_last / k_first:5.2f}" if k_first else "    -"
-            print(f"    {kind:20} {runs[0]['kinds'][kind][2]:8}  first {k_first:8.1f}  last {k_last:8.1f}  ratio {ratio}")
-        verdicts.append((f"{format} per-event cost, last 10% within {TARGET_DRIFT}x of the first ({last / first:.2f})",
-                         last / first <= TARGET_DRIFT))
+            print(
+                f"    {kind:20} {runs[0]['kinds'][kind][2]:8}  first {k_first:8.1f}  last {k_last:8.1f}  ratio {ratio}"
+            )
+        verdicts.append(
+            (
+                f"{format} per-event cost, last 10% within {TARGET_DRIFT}x of the first ({last / first:.2f})",
+                last / first <= TARGET_DRIFT,
+            )
+        )
 
     cli = str(Path(sys.executable).with_name("artifact-index"))
     print(f"\nPeak memory of `artifact-index files --json` on the {large} MB sessions")
     for format in FORMATS:
         path = _synthetic(format, large, args.work)
-        peak_mib = min(_cpu_of([cli, "files", str(path), "--json"])[1] for _ in range(max(1, args.repeat - 1))) / 1024
+        peak_mib = (
+            min(
+                _cpu_of([cli, "files", str(path), "--json"])[1]
+                for _ in range(max(1, args.repeat - 1))
+            )
+            / 1024
+        )
         print(f"  {format:12} {peak_mib:7.0f} MiB")
-        verdicts.append((f"{format} peak memory at {large} MB < {TARGET_PEAK_MIB} MiB ({peak_mib:.0f} MiB)",
-                         peak_mib < TARGET_PEAK_MIB))
+        verdicts.append(
+            (
+                f"{format} peak memory at {large} MB < {TARGET_PEAK_MIB} MiB ({peak_mib:.0f} MiB)",
+                peak_mib < TARGET_PEAK_MIB,
+            )
+        )
 
     _startup(cli, args.work, max(5, args.repeat))
 

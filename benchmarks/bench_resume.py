@@ -81,8 +81,12 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/artifact-index-bench"))
     parser.add_argument("--size", type=int, default=100, help="megabytes of synthetic session")
     parser.add_argument("--format", default="claude-code", choices=["claude-code", "codex"])
-    parser.add_argument("--repeat", type=int, default=3, help="turns timed with the whole-state rewrite")
-    parser.add_argument("--max-turns", type=int, default=400, help="cap on the turns of the journal cycle")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="turns timed with the whole-state rewrite"
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=400, help="cap on the turns of the journal cycle"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     path = args.work / f"{args.format}-{args.size}MB-v{GENERATOR_VERSION}.jsonl"
@@ -101,12 +105,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.work) as scratch:
         folder = Path(scratch)
         snapshot_text = tracker.save()
-        print(f"{path.name}: {len(runs)} turns; state before the timed turns {len(snapshot_text) / 1e6:.1f} MB")
+        print(
+            f"{path.name}: {len(runs)} turns; state before the timed turns {len(snapshot_text) / 1e6:.1f} MB"
+        )
 
-        write_atomically(folder / "whole.json", json.dumps({"last_turn": 0, "tracker": snapshot_text}))
+        write_atomically(
+            folder / "whole.json", json.dumps({"last_turn": 0, "tracker": snapshot_text})
+        )
         whole = [_whole_state_turn(folder, run) for run in tail_runs[: args.repeat]]
-        print(f"whole state rewritten each turn: best {min(whole):.2f} s, mean {statistics.mean(whole):.2f} s "
-              f"per turn ({len(whole)} turns)")
+        print(
+            f"whole state rewritten each turn: best {min(whole):.2f} s, mean {statistics.mean(whole):.2f} s "
+            f"per turn ({len(whole)} turns)"
+        )
 
         journal_folder = folder / "journal"
         state = SavedState(journal_folder)
@@ -122,10 +132,12 @@ def main() -> int:
             if folded:
                 break
         cycle = ordinary + folding
-        print(f"snapshot + journal: median {statistics.median(ordinary):.2f} s, worst ordinary "
-              f"{max(ordinary):.2f} s, folding turn {max(folding) if folding else float('nan'):.2f} s, "
-              f"mean over the cycle {statistics.mean(cycle):.2f} s per turn ({len(ordinary)} turns + "
-              f"{len(folding)} fold{'' if folding else ' (cycle longer than --max-turns)'})")
+        print(
+            f"snapshot + journal: median {statistics.median(ordinary):.2f} s, worst ordinary "
+            f"{max(ordinary):.2f} s, folding turn {max(folding) if folding else float('nan'):.2f} s, "
+            f"mean over the cycle {statistics.mean(cycle):.2f} s per turn ({len(ordinary)} turns + "
+            f"{len(folding)} fold{'' if folding else ' (cycle longer than --max-turns)'})"
+        )
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

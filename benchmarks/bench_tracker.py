@@ -33,15 +33,22 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     corpus = Path(args.corpus)
-    files = sorted(p for p in corpus.glob("*/*") if p.is_file() and p.parent.name != "groundtruth"
-                   and p.name not in ("MANIFEST.tsv", "truth.jsonl"))
+    files = sorted(
+        p
+        for p in corpus.glob("*/*")
+        if p.is_file()
+        and p.parent.name != "groundtruth"
+        and p.name not in ("MANIFEST.tsv", "truth.jsonl")
+    )
     if not files:
         print(f"no corpus at {corpus}", file=sys.stderr)
         return 1
     rows: dict[str, list[tuple[float, int]]] = defaultdict(list)
     biggest = max(files, key=lambda p: p.stat().st_size)
     for path in files:
-        size = len(gzip.decompress(path.read_bytes())) if path.suffix == ".gz" else path.stat().st_size
+        size = (
+            len(gzip.decompress(path.read_bytes())) if path.suffix == ".gz" else path.stat().st_size
+        )
         best = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
@@ -56,12 +63,16 @@ def main() -> int:
         everything += data
         seconds = [s for s, _ in data]
         megabytes = sum(b for _, b in data) / 1e6
-        print(f"{fmt:16} {len(data):>5} {megabytes:>7.1f} {statistics.mean(seconds):>7.3f} {max(seconds):>7.3f} "
-              f"{megabytes / sum(seconds):>6.1f}")
+        print(
+            f"{fmt:16} {len(data):>5} {megabytes:>7.1f} {statistics.mean(seconds):>7.3f} {max(seconds):>7.3f} "
+            f"{megabytes / sum(seconds):>6.1f}"
+        )
     seconds = [s for s, _ in everything]
     megabytes = sum(b for _, b in everything) / 1e6
-    print(f"{'ALL':16} {len(everything):>5} {megabytes:>7.1f} {statistics.mean(seconds):>7.3f} {max(seconds):>7.3f} "
-          f"{megabytes / sum(seconds):>6.1f}")
+    print(
+        f"{'ALL':16} {len(everything):>5} {megabytes:>7.1f} {statistics.mean(seconds):>7.3f} {max(seconds):>7.3f} "
+        f"{megabytes / sum(seconds):>6.1f}"
+    )
 
     tracemalloc.start()
     index, _ = build_index(biggest)
@@ -71,12 +82,20 @@ def main() -> int:
     state = Tracker(index).save()
     Tracker.resume(state)
     resume = time.perf_counter() - start
-    size = len(gzip.decompress(biggest.read_bytes())) if biggest.suffix == ".gz" else biggest.stat().st_size
-    print(f"\nlargest session {biggest.parent.name}/{biggest.name}: {size / 1e6:.1f} MB, "
-          f"peak Python heap {peak / 1e6:.0f} MB, saved state {len(state) / 1e6:.1f} MB, save+resume {resume:.2f} s")
+    size = (
+        len(gzip.decompress(biggest.read_bytes()))
+        if biggest.suffix == ".gz"
+        else biggest.stat().st_size
+    )
+    print(
+        f"\nlargest session {biggest.parent.name}/{biggest.name}: {size / 1e6:.1f} MB, "
+        f"peak Python heap {peak / 1e6:.0f} MB, saved state {len(state) / 1e6:.1f} MB, save+resume {resume:.2f} s"
+    )
 
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "artifact_index", "formats"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "artifact_index", "formats"], check=True, capture_output=True
+    )
     print(f"CLI start-up (artifact-index formats): {time.perf_counter() - start:.2f} s")
     return 0
 

@@ -43,8 +43,11 @@ from summarizer.tokens import count_tokens  # noqa: E402
 
 _OUR_STATE = re.compile(r"\n?<!-- artifact-index:state .*? -->\n?", re.S)
 _CC_OPENING = re.compile(r"^This session is being continued from a previous conversation[^\n]*\n+")
-_CC_CLOSING = re.compile(r"\n+(?:If you need specific details from before compaction|Please continue the conversation)"
-                         r".*\Z", re.S)
+_CC_CLOSING = re.compile(
+    r"\n+(?:If you need specific details from before compaction|Please continue the conversation)"
+    r".*\Z",
+    re.S,
+)
 
 BRIEF = """# Rating compaction summaries, blind
 
@@ -91,7 +94,9 @@ def main() -> int:
     parser.add_argument("out", type=Path, help="the folder to write the pairs into")
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--seed", type=int, default=9, help="seed of the A/B order")
-    parser.add_argument("--tail-tokens", type=int, default=6000, help="how much of the transcript's end to show")
+    parser.add_argument(
+        "--tail-tokens", type=int, default=6000, help="how much of the transcript's end to show"
+    )
     args = parser.parse_args()
 
     draw = random.Random(args.seed)
@@ -108,22 +113,34 @@ def main() -> int:
                 continue
             before = events_until_compaction(events, number)
             index = Tracker(format="claude-code").feed_all(before)
-            ours = summarize(before, template=template, writer=ExtractiveWriter(), index=index).markdown
+            ours = summarize(
+                before, template=template, writer=ExtractiveWriter(), index=index
+            ).markdown
             theirs = _CC_CLOSING.sub("\n", _CC_OPENING.sub("", boundary.summary.strip()))
-            pair = [("ours", _OUR_STATE.sub("\n", ours).strip() + "\n"), ("claude-code", theirs.strip() + "\n")]
+            pair = [
+                ("ours", _OUR_STATE.sub("\n", ours).strip() + "\n"),
+                ("claude-code", theirs.strip() + "\n"),
+            ]
             draw.shuffle(pair)
             folder = args.out / f"{len(key) + 1:02d}"
             folder.mkdir(exist_ok=True)
             (folder / "A.md").write_text(pair[0][1], encoding="utf-8")
             (folder / "B.md").write_text(pair[1][1], encoding="utf-8")
             (folder / "context.md").write_text(_tail(before, args.tail_tokens), encoding="utf-8")
-            key[folder.name] = {"transcript": path.name, "compaction": number, "A": pair[0][0], "B": pair[1][0]}
+            key[folder.name] = {
+                "transcript": path.name,
+                "compaction": number,
+                "A": pair[0][0],
+                "B": pair[1][0],
+            }
     if not key:
         print(f"no Claude Code compaction with a summary found under {args.corpus}")
         return 1
     (args.out / "key.json").write_text(json.dumps(key, indent=2) + "\n", encoding="utf-8")
     (args.out / "README.md").write_text(BRIEF, encoding="utf-8")
-    print(f"{len(key)} pairs written to {args.out} (key in {args.out / 'key.json'}, seed {args.seed})")
+    print(
+        f"{len(key)} pairs written to {args.out} (key in {args.out / 'key.json'}, seed {args.seed})"
+    )
     return 0
 
 

@@ -34,7 +34,9 @@ from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--details", action="store_true", help="one line per compaction point, and every miss")
+    parser.add_argument(
+        "--details", action="store_true", help="one line per compaction point, and every miss"
+    )
     args = parser.parse_args()
 
     reports: list[PointReport] = []
@@ -47,11 +49,13 @@ def main() -> int:
             report = check_point(path, transcript, events, number, boundary)
             reports.append(report)
             if args.details:
-                print(f"{report.name}: latest {'whole' if report.latest_whole else 'MISSING'}; feedback "
-                      f"{report.feedback - len(report.feedback_missing)}/{report.feedback}; open errors "
-                      f"{report.open_errors} ({len(report.stale_open)} covered by a later pass); "
-                      f"{report.chars} chars / {report.tokens} tokens vs Claude Code's "
-                      f"{report.cc_chars} / {report.cc_tokens}")
+                print(
+                    f"{report.name}: latest {'whole' if report.latest_whole else 'MISSING'}; feedback "
+                    f"{report.feedback - len(report.feedback_missing)}/{report.feedback}; open errors "
+                    f"{report.open_errors} ({len(report.stale_open)} covered by a later pass); "
+                    f"{report.chars} chars / {report.tokens} tokens vs Claude Code's "
+                    f"{report.cc_chars} / {report.cc_tokens}"
+                )
                 for miss in report.feedback_missing:
                     print(f"    feedback missing: {miss[:100]}")
                 for stale in report.stale_open:
@@ -68,19 +72,29 @@ def main() -> int:
     print(f"{len(reports)} compaction points")
     print(f"latest user message whole: {sum(r.latest_whole for r in reports)}/{len(reports)}")
     print(f"refusal feedback kept: {kept}/{feedback}")
-    print(f"errors shown open: {sum(r.open_errors for r in reports)}, of which covered by a later pass or commit: "
-          f"{sum(len(r.stale_open) for r in reports)}")
-    print(f"no longer than Claude Code's own (chars and tokens): {sum(r.within_cc for r in reports)}/{len(reports)}")
+    print(
+        f"errors shown open: {sum(r.open_errors for r in reports)}, of which covered by a later pass or commit: "
+        f"{sum(len(r.stale_open) for r in reports)}"
+    )
+    print(
+        f"no longer than Claude Code's own (chars and tokens): {sum(r.within_cc for r in reports)}/{len(reports)}"
+    )
     untested = sum(len(r.untested) for r in reports)
-    print(f"files edited after the last test run, called untested: {untested - sum(len(r.untested_missing) for r in reports)}"
-          f"/{untested} (at {sum(1 for r in reports if r.untested)} points); 'None open' beside them: "
-          f"{sum(1 for r in reports if r.untested and r.says_none_open)}")
+    print(
+        f"files edited after the last test run, called untested: {untested - sum(len(r.untested_missing) for r in reports)}"
+        f"/{untested} (at {sum(1 for r in reports if r.untested)} points); 'None open' beside them: "
+        f"{sum(1 for r in reports if r.untested and r.says_none_open)}"
+    )
     started = sum(len(r.in_progress) for r in reports)
-    print(f"bd items in progress shown in progress with finishing them next: "
-          f"{started - sum(len(r.in_progress_missing) for r in reports)}/{started}")
-    print(f"mean length: ours {statistics.mean(r.chars for r in reports):,.0f} chars / "
-          f"{statistics.mean(r.tokens for r in reports):,.0f} tokens; Claude Code's "
-          f"{statistics.mean(r.cc_chars for r in reports):,.0f} / {statistics.mean(r.cc_tokens for r in reports):,.0f}")
+    print(
+        f"bd items in progress shown in progress with finishing them next: "
+        f"{started - sum(len(r.in_progress_missing) for r in reports)}/{started}"
+    )
+    print(
+        f"mean length: ours {statistics.mean(r.chars for r in reports):,.0f} chars / "
+        f"{statistics.mean(r.tokens for r in reports):,.0f} tokens; Claude Code's "
+        f"{statistics.mean(r.cc_chars for r in reports):,.0f} / {statistics.mean(r.cc_tokens for r in reports):,.0f}"
+    )
     return 0
 
 

@@ -24,7 +24,16 @@ from pathlib import Path
 
 from artifact_index.presentation.cli import main
 
-DEFAULT_COMMANDS = ("files", "symbols", "errors", "show", "decisions", "tasks", "refetch", "summary")
+DEFAULT_COMMANDS = (
+    "files",
+    "symbols",
+    "errors",
+    "show",
+    "decisions",
+    "tasks",
+    "refetch",
+    "summary",
+)
 
 
 def _arguments(command: str, transcript: Path) -> list[str]:
@@ -50,7 +59,9 @@ def _run(arguments: list[str]) -> dict[str, object]:
 def main_outputs() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument(
+        "--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    )
     parser.add_argument("--commands", default=",".join(DEFAULT_COMMANDS))
     args = parser.parse_args()
     # The summary's offline narrative must not depend on a key in the environment.
@@ -62,8 +73,11 @@ def main_outputs() -> None:
         for command in commands:
             target = args.out / command / f"{name}.json"
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(_run(_arguments(command, transcript)), indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+            target.write_text(
+                json.dumps(_run(_arguments(command, transcript)), indent=1, ensure_ascii=False)
+                + "\n",
+                encoding="utf-8",
+            )
         print(f"{number}/{len(transcripts)} {name}", file=sys.stderr)
 
 

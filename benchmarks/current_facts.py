@@ -45,7 +45,9 @@ _BY_WORDS = "pre-existing: the agent said so"
 _BY_ACCOUNT = "said by the agent's own account"
 
 
-def _count(facts: SessionFacts, counts: Counter[str], check_runs_failed: tuple[int, int]) -> list[str]:
+def _count(
+    facts: SessionFacts, counts: Counter[str], check_runs_failed: tuple[int, int]
+) -> list[str]:
     """Count one point; returns what fired there."""
     counts["points"] += 1
     fired = []
@@ -96,15 +98,21 @@ def _count(facts: SessionFacts, counts: Counter[str], check_runs_failed: tuple[i
 
 def _details(name: Path, facts: SessionFacts) -> None:
     for e in facts.pre_existing_errors:
-        print(f"{name}: pre-existing `{e.message[:70]}` in {e.file}: {(e.pre_existing or '')[:120]}")
+        print(
+            f"{name}: pre-existing `{e.message[:70]}` in {e.file}: {(e.pre_existing or '')[:120]}"
+        )
     status = facts.work.status
     if status is not None and status.not_shown:
-        print(f"{name}: `{status.command}` (turn {status.turn}) does not list {', '.join(status.not_shown[:4])}")
+        print(
+            f"{name}: `{status.command}` (turn {status.turn}) does not list {', '.join(status.not_shown[:4])}"
+        )
     for item in open_in_epic(facts):
         print(f"{name}: open in the epic: {item.id} (`{item.command}`, turn {item.turn})")
     for e in facts.open_errors:
         for attempt in e.attempts:
-            print(f"{name}: tried against `{e.message[:50]}`: (turn {attempt.turn}) {attempt.text[:120]}")
+            print(
+                f"{name}: tried against `{e.message[:50]}`: (turn {attempt.turn}) {attempt.text[:120]}"
+            )
     for f in facts.modified:
         if f.account:
             print(f"{name}: {f.path}: the agent (turn {f.account_turn}): {f.account[:120]}")
@@ -115,7 +123,9 @@ def _details(name: Path, facts: SessionFacts) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--details", action="store_true", help="each finding at the end of its session")
+    parser.add_argument(
+        "--details", action="store_true", help="each finding at the end of its session"
+    )
     args = parser.parse_args()
     paths = corpus_transcripts(args.corpus)
     if paths is None:
@@ -127,9 +137,12 @@ def main() -> int:
     for path in paths:
         counts["transcripts"] += 1
         for point in session_points(path, _EVERY_CALLS):
-            facts = session_facts(point.events[:point.number], point.index)
+            facts = session_facts(point.events[: point.number], point.index)
             runs = point.index.meta.get("check_runs", [])
-            failed = (sum(1 for r in runs if not r["passed"]), sum(1 for r in facts.check_runs if not r.passed))
+            failed = (
+                sum(1 for r in runs if not r["passed"]),
+                sum(1 for r in facts.check_runs if not r.passed),
+            )
             for rule in _count(facts, counts, failed):
                 fired.setdefault(rule, set()).add(path)
             if args.details and point.at_end:
@@ -138,26 +151,44 @@ def main() -> int:
     def sessions(rule: str) -> int:
         return len(fired.get(rule, ()))
 
-    print(f"{counts['transcripts']} transcripts, {counts['points']} points (before each later user message, every "
-          f"{_EVERY_CALLS} tool calls, and the end)")
-    print(f"findings there before the session: at {counts['points with pre-existing findings']} points of "
-          f"{sessions('pre-existing')} sessions; by the file they point at: {counts[_BY_PLACE]}, "
-          f"by the agent's words: {counts[_BY_WORDS]}")
-    print(f"check runs called failed, summed over the points: {counts['check runs failed (trail)']} by their output, "
-          f"{counts['check runs failed (now)']} once findings from before the session are set apart")
-    print(f"a latest git status: at {counts['points with a status']} points; it speaks for the whole tree at "
-          f"{counts['status speaks for the tree']}; it contradicts the trail at {counts['status overrides the trail']} "
-          f"points of {sessions('status overrides')} sessions")
-    print(f"open items of the epic in hand from listings: at {counts['points with open epic items from listings']} "
-          f"points of {sessions('epic items')} sessions")
-    print(f"open errors with the attempts they survived: at {counts['points with attempts listed']} points of "
-          f"{sessions('attempts')} sessions ({counts['attempts listed']} attempts)")
-    print(f"latest modified files: {counts['latest modified files']}; said by the agent's account: "
-          f"{counts[_BY_ACCOUNT]}, by changed lines: {counts['said by changed lines']}, "
-          f"by size or names only: {counts['said by size or names only']}")
-    states = ", ".join(f"{key[5:]} {n}" for key, n in sorted(counts.items()) if key.startswith("item "))
-    print(f"numbered requests followed: at {counts['points with a numbered request followed']} points of "
-          f"{sessions('numbered request')} sessions; items: {states or 'none'}")
+    print(
+        f"{counts['transcripts']} transcripts, {counts['points']} points (before each later user message, every "
+        f"{_EVERY_CALLS} tool calls, and the end)"
+    )
+    print(
+        f"findings there before the session: at {counts['points with pre-existing findings']} points of "
+        f"{sessions('pre-existing')} sessions; by the file they point at: {counts[_BY_PLACE]}, "
+        f"by the agent's words: {counts[_BY_WORDS]}"
+    )
+    print(
+        f"check runs called failed, summed over the points: {counts['check runs failed (trail)']} by their output, "
+        f"{counts['check runs failed (now)']} once findings from before the session are set apart"
+    )
+    print(
+        f"a latest git status: at {counts['points with a status']} points; it speaks for the whole tree at "
+        f"{counts['status speaks for the tree']}; it contradicts the trail at {counts['status overrides the trail']} "
+        f"points of {sessions('status overrides')} sessions"
+    )
+    print(
+        f"open items of the epic in hand from listings: at {counts['points with open epic items from listings']} "
+        f"points of {sessions('epic items')} sessions"
+    )
+    print(
+        f"open errors with the attempts they survived: at {counts['points with attempts listed']} points of "
+        f"{sessions('attempts')} sessions ({counts['attempts listed']} attempts)"
+    )
+    print(
+        f"latest modified files: {counts['latest modified files']}; said by the agent's account: "
+        f"{counts[_BY_ACCOUNT]}, by changed lines: {counts['said by changed lines']}, "
+        f"by size or names only: {counts['said by size or names only']}"
+    )
+    states = ", ".join(
+        f"{key[5:]} {n}" for key, n in sorted(counts.items()) if key.startswith("item ")
+    )
+    print(
+        f"numbered requests followed: at {counts['points with a numbered request followed']} points of "
+        f"{sessions('numbered request')} sessions; items: {states or 'none'}"
+    )
     return 0
 
 

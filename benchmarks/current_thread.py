@@ -49,7 +49,9 @@ _EVERY_CALLS = 25
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--details", action="store_true", help="every sub-step, investigation and choice found")
+    parser.add_argument(
+        "--details", action="store_true", help="every sub-step, investigation and choice found"
+    )
     args = parser.parse_args()
     paths = corpus_transcripts(args.corpus)
     if paths is None:
@@ -61,34 +63,48 @@ def main() -> int:
     for path in paths:
         counts["transcripts"] += 1
         for point in session_points(path, _EVERY_CALLS):
-            facts = session_facts(point.events[:point.number], point.index)
+            facts = session_facts(point.events[: point.number], point.index)
             found = _count(facts, counts, end=point.at_end)
             for rule in found:
                 fired.setdefault(rule, set()).add(path)
             if args.details and found:
                 _details(path.relative_to(args.corpus), point.number, facts)
     files = counts["changed files"]
-    print(f"{counts['transcripts']} transcripts, {counts['points']} points (before each later user message, every "
-          f"{_EVERY_CALLS} tool calls, and the end)")
-    print(f"at the end: created or modified files {files}; with an added definition's signature: "
-          f"{counts['with a signature']} (with its doc line: {counts['with a doc line']}); with tests added: "
-          f"{counts['with tests added']}; with first lines or headings: {counts['with first lines']}; definitions by "
-          f"name only: {counts['described by names only']}; nothing beyond the status: {counts['nothing to say']}")
+    print(
+        f"{counts['transcripts']} transcripts, {counts['points']} points (before each later user message, every "
+        f"{_EVERY_CALLS} tool calls, and the end)"
+    )
+    print(
+        f"at the end: created or modified files {files}; with an added definition's signature: "
+        f"{counts['with a signature']} (with its doc line: {counts['with a doc line']}); with tests added: "
+        f"{counts['with tests added']}; with first lines or headings: {counts['with first lines']}; definitions by "
+        f"name only: {counts['described by names only']}; nothing beyond the status: {counts['nothing to say']}"
+    )
 
     def sessions(rule: str) -> int:
         return len(fired.get(rule, ()))
 
-    print(f"sub-steps no change carried out: at {counts['points with sub-steps']} points of {sessions('sub-steps')} "
-          f"sessions ({counts['sub-steps left']} steps, {counts['from a definition of done']} from a definition of "
-          "done)")
-    print(f"stopped in an investigation: at {counts['points investigating']} points of {sessions('investigation')} "
-          f"sessions (with a conclusion stated: {counts['with a conclusion']})")
-    print(f"user messages settling a choice (at the end): {counts['user choices']} quoted, in "
-          f"{sessions('choices')} sessions")
-    print(f"a next open tracker item: at {counts['points with a next item']} points of {sessions('next item')} "
-          f"sessions (named by the latest listing: {counts['from the latest listing']})")
-    print(f"files a request or item names that the session never opened: at {counts['points with unseen files']} "
-          f"points ({counts['named files never opened']} names)")
+    print(
+        f"sub-steps no change carried out: at {counts['points with sub-steps']} points of {sessions('sub-steps')} "
+        f"sessions ({counts['sub-steps left']} steps, {counts['from a definition of done']} from a definition of "
+        "done)"
+    )
+    print(
+        f"stopped in an investigation: at {counts['points investigating']} points of {sessions('investigation')} "
+        f"sessions (with a conclusion stated: {counts['with a conclusion']})"
+    )
+    print(
+        f"user messages settling a choice (at the end): {counts['user choices']} quoted, in "
+        f"{sessions('choices')} sessions"
+    )
+    print(
+        f"a next open tracker item: at {counts['points with a next item']} points of {sessions('next item')} "
+        f"sessions (named by the latest listing: {counts['from the latest listing']})"
+    )
+    print(
+        f"files a request or item names that the session never opened: at {counts['points with unseen files']} "
+        f"points ({counts['named files never opened']} names)"
+    )
     return 0
 
 
@@ -103,7 +119,9 @@ def _count(facts: SessionFacts, counts: Counter[str], *, end: bool) -> list[str]
             counts["with a doc line"] += bool(f.docs)
             counts["with tests added"] += bool(f.tests_added)
             counts["with first lines"] += bool(f.first_lines)
-            counts["described by names only"] += bool(f.symbols) and not (f.signatures or f.tests_added)
+            counts["described by names only"] += bool(f.symbols) and not (
+                f.signatures or f.tests_added
+            )
             counts["nothing to say"] += not (f.symbols or f.tests_added or f.first_lines)
         chosen = user_choices(facts)
         counts["user choices"] += len(chosen)
@@ -111,7 +129,9 @@ def _count(facts: SessionFacts, counts: Counter[str], *, end: bool) -> list[str]
     steps = remaining_steps(facts)
     counts["points with sub-steps"] += bool(steps)
     counts["sub-steps left"] += len(steps)
-    counts["from a definition of done"] += sum(1 for s in steps if s.source.startswith("the definition"))
+    counts["from a definition of done"] += sum(
+        1 for s in steps if s.source.startswith("the definition")
+    )
     fired += ["sub-steps"] if steps else []
     found = investigation(facts)
     counts["points investigating"] += found is not None
@@ -123,8 +143,12 @@ def _count(facts: SessionFacts, counts: Counter[str], *, end: bool) -> list[str]
     fired += ["next item"] if nexts else []
     named = request_files_not_changed(facts)
     unseen = [m for m in (named[1] if named else []) if "never opened" in m]
-    unseen += [m for item in items_in_progress(facts) for m in item_progress(facts, item).named_not_changed
-               if "never opened" in m]
+    unseen += [
+        m
+        for item in items_in_progress(facts)
+        for m in item_progress(facts, item).named_not_changed
+        if "never opened" in m
+    ]
     counts["points with unseen files"] += bool(unseen)
     counts["named files never opened"] += len(unseen)
     return fired
@@ -136,9 +160,11 @@ def _details(name: Path, number: int, facts: SessionFacts) -> None:
         print(f"  left: {step.text!r} ({step.source}; {step.missing} since turn {step.since})")
     found = investigation(facts)
     if found is not None:
-        print(f"  investigating turn {found.question.turn} ({found.calls} calls): "
-              f"{(found.conclusion.text[:160] if found.conclusion else 'no conclusion')!r}; "
-              f"checks {[c.text[:80] for c in found.checks]}")
+        print(
+            f"  investigating turn {found.question.turn} ({found.calls} calls): "
+            f"{(found.conclusion.text[:160] if found.conclusion else 'no conclusion')!r}; "
+            f"checks {[c.text[:80] for c in found.checks]}"
+        )
     for step in next_steps(facts):
         if step.startswith("Then the next open tracker item"):
             print(f"  {step[:200]}")

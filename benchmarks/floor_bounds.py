@@ -67,12 +67,14 @@ def _plain_reader(path: Path) -> Callable[[], object]:
                     except orjson.JSONDecodeError:
                         records.append(None)
         return sum(1 for record in records if isinstance(record, dict) and "type" in record)
+
     return read
 
 
 def _events(path: Path) -> Callable[[], object]:
     def read() -> int:
         return sum(1 for _ in open_transcript(path).events())
+
     return read
 
 
@@ -87,8 +89,11 @@ def _row(label: str, path: Path, repeat: int) -> None:
         "index": lambda: build_index(path),
     }
     ratios = [_best(step, repeat) / floor if floor else float("inf") for step in steps.values()]
-    print(f"{label:46} {len(data) / 1e6:7.2f} {floor * 1e3:9.3f} " + " ".join(f"{r:7.1f}" for r in ratios),
-          flush=True)
+    print(
+        f"{label:46} {len(data) / 1e6:7.2f} {floor * 1e3:9.3f} "
+        + " ".join(f"{r:7.1f}" for r in ratios),
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -100,12 +105,16 @@ def main() -> int:
     known_formats()
     args.work.mkdir(parents=True, exist_ok=True)
     print(f"CPU time in one warm process, best of {args.repeat}, as multiples of orjson's parse\n")
-    print(f"{'transcript':46} {'MB':>7} {'orjson ms':>9} {'reader':>7} {'open':>7} {'events':>7} {'index':>7}")
+    print(
+        f"{'transcript':46} {'MB':>7} {'orjson ms':>9} {'reader':>7} {'open':>7} {'events':>7} {'index':>7}"
+    )
     if args.corpus.is_dir():
         for name, path, _ in _largest_per_format(args.corpus, args.work):
             _row(f"{name} ({path.name})"[:46], path, args.repeat)
     for format in FORMATS:
-        _row(f"synthetic {format} 25 MB", _synthetic(format, 25, args.work), max(1, args.repeat // 2))
+        _row(
+            f"synthetic {format} 25 MB", _synthetic(format, 25, args.work), max(1, args.repeat // 2)
+        )
     return 0
 
 

@@ -21,13 +21,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-EVENTS = (("SessionStart", {"source": "compact"}), ("PreCompact", {"trigger": "auto", "custom_instructions": ""}))
+EVENTS = (
+    ("SessionStart", {"source": "compact"}),
+    ("PreCompact", {"trigger": "auto", "custom_instructions": ""}),
+)
 CAP = 10_000
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument(
+        "--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    )
     parser.add_argument("--exe", default=str(Path(sys.executable).parent / "artifact-index"))
     args = parser.parse_args()
     codes: collections.Counter[int] = collections.Counter()
@@ -38,18 +43,32 @@ def main() -> None:
             plain = Path(work) / compressed.name[:-3]
             plain.write_bytes(gzip.decompress(compressed.read_bytes()))
             for event, extra in EVENTS:
-                hook_input = {"hook_event_name": event, "session_id": "corpus", "transcript_path": str(plain),
-                              "cwd": work, **extra}
-                done = subprocess.run([args.exe, "hook"], input=json.dumps(hook_input), capture_output=True,
-                                      text=True, env={"ARTIFACT_INDEX_STORE": str(Path(work) / "store.db"),
-                                                      "PATH": "/usr/bin:/bin"})
+                hook_input = {
+                    "hook_event_name": event,
+                    "session_id": "corpus",
+                    "transcript_path": str(plain),
+                    "cwd": work,
+                    **extra,
+                }
+                done = subprocess.run(
+                    [args.exe, "hook"],
+                    input=json.dumps(hook_input),
+                    capture_output=True,
+                    text=True,
+                    env={
+                        "ARTIFACT_INDEX_STORE": str(Path(work) / "store.db"),
+                        "PATH": "/usr/bin:/bin",
+                    },
+                )
                 codes[done.returncode] += 1
                 over += len(done.stdout) > CAP
                 if len(done.stdout) > largest:
                     largest, where = len(done.stdout), f"{compressed.name}, {event}"
             plain.unlink()
-    print(f"{sum(codes.values())} hook runs over {len(transcripts)} transcripts; exit codes "
-          f"{dict(sorted(codes.items()))}; over {CAP:,} characters: {over}; largest output {largest:,} ({where})")
+    print(
+        f"{sum(codes.values())} hook runs over {len(transcripts)} transcripts; exit codes "
+        f"{dict(sorted(codes.items()))}; over {CAP:,} characters: {over}; largest output {largest:,} ({where})"
+    )
 
 
 if __name__ == "__main__":

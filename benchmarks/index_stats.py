@@ -73,26 +73,32 @@ def _pct(part: int, whole: int) -> str:
 
 def report(name: str, t: Totals) -> str:
     seconds = sorted(t.show_seconds)
-    return "\n".join([
-        f"{name}: {t.sessions} sessions",
-        f"  changed files           {t.changed_files}; with at least one symbol {t.with_symbol} "
-        f"({_pct(t.with_symbol, t.changed_files)}); code files {t.changed_code_files}, of which with a symbol "
-        f"{_pct(t.with_symbol, t.changed_code_files)}",
-        f"  errors                  {t.errors}; resolved {t.resolved} ({_pct(t.resolved, t.errors)}); "
-        f"sessions with an original error {t.sessions_with_original}; test commands {t.test_commands}",
-        f"  decisions               {sum(t.decisions.values())} "
-        f"({', '.join(f'{k} {v}' for k, v in sorted(t.decisions.items()))})",
-        f"  tasks                   {t.tasks} in {t.sessions_with_tasks} sessions, {t.open_tasks} open; "
-        f"user messages {t.user_messages}",
-        f"  show, s/session         mean {statistics.fmean(seconds):.3f}, median {statistics.median(seconds):.3f}, "
-        f"max {seconds[-1]:.3f}" if seconds else "  show                    no sessions",
-    ])
+    return "\n".join(
+        [
+            f"{name}: {t.sessions} sessions",
+            f"  changed files           {t.changed_files}; with at least one symbol {t.with_symbol} "
+            f"({_pct(t.with_symbol, t.changed_files)}); code files {t.changed_code_files}, of which with a symbol "
+            f"{_pct(t.with_symbol, t.changed_code_files)}",
+            f"  errors                  {t.errors}; resolved {t.resolved} ({_pct(t.resolved, t.errors)}); "
+            f"sessions with an original error {t.sessions_with_original}; test commands {t.test_commands}",
+            f"  decisions               {sum(t.decisions.values())} "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(t.decisions.items()))})",
+            f"  tasks                   {t.tasks} in {t.sessions_with_tasks} sessions, {t.open_tasks} open; "
+            f"user messages {t.user_messages}",
+            f"  show, s/session         mean {statistics.fmean(seconds):.3f}, median {statistics.median(seconds):.3f}, "
+            f"max {seconds[-1]:.3f}"
+            if seconds
+            else "  show                    no sessions",
+        ]
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--by-format", action="store_true", help="also print the figures of each format")
+    parser.add_argument(
+        "--by-format", action="store_true", help="also print the figures of each format"
+    )
     args = parser.parse_args()
     paths = sorted(p for p in args.corpus.glob("*/*.gz"))
     if not paths:

@@ -53,11 +53,20 @@ class CountingWriter:
     needs_span = True
 
     def __init__(self) -> None:
-        self.requests: list[tuple[int, int, tuple[int, int]]] = []  # (prompt tokens, span tokens, turns)
+        self.requests: list[
+            tuple[int, int, tuple[int, int]]
+        ] = []  # (prompt tokens, span tokens, turns)
 
     def write(self, request: NarrativeRequest) -> NarrativeReply:
-        tool = {"name": TOOL_NAME, "input_schema": reply_model(request.sections).model_json_schema()}
-        prompt = count_tokens(SYSTEM) + count_tokens(build_prompt(request)) + count_tokens(json.dumps(tool))
+        tool = {
+            "name": TOOL_NAME,
+            "input_schema": reply_model(request.sections).model_json_schema(),
+        }
+        prompt = (
+            count_tokens(SYSTEM)
+            + count_tokens(build_prompt(request))
+            + count_tokens(json.dumps(tool))
+        )
         self.requests.append((prompt, count_tokens(request.span), request.span_turns))
         return NarrativeReply(sections={s.key: SectionReply() for s in request.sections})
 
@@ -90,9 +99,13 @@ def main() -> int:
     events = list(loaded.events())
     raw = read_source(path).text
     boundaries = [e for e in events if isinstance(e, CompactionBoundary) and e.sidechain is None]
-    print(f"{path.name}: {max(e.turn for e in events)} turns, {len(events)} events, "
-          f"{len(boundaries)} compaction boundar{'y' if len(boundaries) == 1 else 'ies'}")
-    print(f"  whole transcript, raw JSONL:          {count_tokens(raw):>10,} tokens ({len(raw):,} chars)")
+    print(
+        f"{path.name}: {max(e.turn for e in events)} turns, {len(events)} events, "
+        f"{len(boundaries)} compaction boundar{'y' if len(boundaries) == 1 else 'ies'}"
+    )
+    print(
+        f"  whole transcript, raw JSONL:          {count_tokens(raw):>10,} tokens ({len(raw):,} chars)"
+    )
     conversation = _conversation_tokens(events)
     print(f"  whole conversation (untrimmed):       {conversation:>10,} tokens")
 
@@ -100,21 +113,29 @@ def main() -> int:
     index = Tracker(format=loaded.adapter.name).feed_all(events)
     summarize(events, template=template, writer=writer, index=index)
     total = sum(p for p, _, _ in writer.requests)
-    print(f"  one summary of everything: {len(writer.requests)} request(s), {total:,} prompt tokens "
-          f"({total / conversation:.1%} of the conversation); per request: "
-          + ", ".join(f"{p:,} (span {s:,}, turns {a}-{b})" for p, s, (a, b) in writer.requests))
+    print(
+        f"  one summary of everything: {len(writer.requests)} request(s), {total:,} prompt tokens "
+        f"({total / conversation:.1%} of the conversation); per request: "
+        + ", ".join(f"{p:,} (span {s:,}, turns {a}-{b})" for p, s, (a, b) in writer.requests)
+    )
 
     if boundaries:
         writer = CountingWriter()
         previous: Narrative | None = None
-        cuts = [events_until_compaction(events, n) for n in range(1, len(boundaries) + 1)] + [events]
+        cuts = [events_until_compaction(events, n) for n in range(1, len(boundaries) + 1)] + [
+            events
+        ]
         for part in cuts:
             index = Tracker(format=loaded.adapter.name).feed_all(part)
-            previous = summarize(part, template=template, writer=writer, index=index, previous=previous).narrative
+            previous = summarize(
+                part, template=template, writer=writer, index=index, previous=previous
+            ).narrative
         total = sum(p for p, _, _ in writer.requests)
-        print(f"  anchored cycles at the boundaries and the end: {len(writer.requests)} request(s), {total:,} prompt "
-              f"tokens ({total / conversation:.1%}); per request: "
-              + ", ".join(f"{p:,} (span {s:,}, turns {a}-{b})" for p, s, (a, b) in writer.requests))
+        print(
+            f"  anchored cycles at the boundaries and the end: {len(writer.requests)} request(s), {total:,} prompt "
+            f"tokens ({total / conversation:.1%}); per request: "
+            + ", ".join(f"{p:,} (span {s:,}, turns {a}-{b})" for p, s, (a, b) in writer.requests)
+        )
     return 0
 
 

@@ -32,18 +32,27 @@ def main() -> int:
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     args = parser.parse_args()
     template = load_template("default")
-    scores: dict[str, dict[str, list[float]]] = {"claude-code": defaultdict(list), "ours": defaultdict(list)}
+    scores: dict[str, dict[str, list[float]]] = {
+        "claude-code": defaultdict(list),
+        "ours": defaultdict(list),
+    }
     boundaries = 0
     for path in sorted(Path(args.corpus, "claude_code").glob("*.gz")):
         events = load_events(path)
         for position, event in enumerate(events):
-            if not isinstance(event, CompactionBoundary) or event.sidechain is not None or not event.summary:
+            if (
+                not isinstance(event, CompactionBoundary)
+                or event.sidechain is not None
+                or not event.summary
+            ):
                 continue
             boundaries += 1
             before = events[:position]
             index = Tracker(format="claude-code").feed_all(before)
             facts = facts_from_index(index)
-            ours = summarize(before, template=template, writer=ExtractiveWriter(), index=index).markdown
+            ours = summarize(
+                before, template=template, writer=ExtractiveWriter(), index=index
+            ).markdown
             for name, text in (("claude-code", event.summary), ("ours", ours)):
                 for probe in probe_summary(text, facts).probes:
                     if probe.expected:
@@ -52,8 +61,15 @@ def main() -> int:
     kinds = sorted({k for s in scores.values() for k in s})
     print(f"{'probe':13} " + " ".join(f"{name:>12}" for name in scores) + "   asked")
     for kind in kinds:
-        cells = [sum(scores[n][kind]) / len(scores[n][kind]) if scores[n][kind] else float("nan") for n in scores]
-        print(f"{kind:13} " + " ".join(f"{c:>12.3f}" for c in cells) + f"   {len(scores['ours'][kind])}")
+        cells = [
+            sum(scores[n][kind]) / len(scores[n][kind]) if scores[n][kind] else float("nan")
+            for n in scores
+        ]
+        print(
+            f"{kind:13} "
+            + " ".join(f"{c:>12.3f}" for c in cells)
+            + f"   {len(scores['ours'][kind])}"
+        )
     return 0
 
 

@@ -41,9 +41,16 @@ def _strings(value: Any) -> Iterator[str]:
 
 def _payload(path: Path) -> Any:
     index, loaded = build_index(str(path))
-    return {**files_json(index, skipped=len(loaded.skipped)), "symbols": symbols_json(index)["files"],
-            "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
-            "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages()}
+    return {
+        **files_json(index, skipped=len(loaded.skipped)),
+        "symbols": symbols_json(index)["files"],
+        "errors": index.errors(),
+        "original": index.original_error(),
+        "tests": index.tests(),
+        "decisions": index.decisions(),
+        "tasks": index.tasks(),
+        "user_messages": index.user_messages(),
+    }
 
 
 def main() -> None:
@@ -78,9 +85,13 @@ def main() -> None:
                 kinds[match.group(1)] += 1
                 context = after[max(0, match.start() - 60) : match.end() + 30].replace("\n", "\\n")
                 samples.append(f"{path.parent.name}/{path.name[:40]}: …{context}…")
-    print(f"{len(transcripts)} transcripts; {strings} strings, {changed} changed ({changed / max(strings, 1):.3%}); "
-          f"{chars} characters, {changed_chars} redacted ({changed_chars / max(chars, 1):.4%})")
-    print(f"index {index_time:.1f} s, redaction {redact_time:.1f} s ({redact_time / max(index_time, 1e-9):.1%})")
+    print(
+        f"{len(transcripts)} transcripts; {strings} strings, {changed} changed ({changed / max(strings, 1):.3%}); "
+        f"{chars} characters, {changed_chars} redacted ({changed_chars / max(chars, 1):.4%})"
+    )
+    print(
+        f"index {index_time:.1f} s, redaction {redact_time:.1f} s ({redact_time / max(index_time, 1e-9):.1%})"
+    )
     print("placeholders:", ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()))
     started = time.perf_counter()
     blob = "\n".join(_strings(_payload(transcripts[0]))) * 20 if transcripts else ""

@@ -92,12 +92,17 @@ def mutants(text: str, count: int, rng: random.Random) -> Iterator[tuple[str, st
             continue
         spot, wrong = rng.choice(where), rng.choice(WRONG_VALUES)
         put(record, spot, wrong)
-        yield "\n".join([*lines[:number], json.dumps(record), *lines[number + 1:]]), f"line {number + 1} {spot}={wrong!r}"
+        yield (
+            "\n".join([*lines[:number], json.dumps(record), *lines[number + 1 :]]),
+            f"line {number + 1} {spot}={wrong!r}",
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument(
+        "--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    )
     parser.add_argument("--per-folder", type=int, default=10)
     parser.add_argument("--mutants", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
@@ -107,7 +112,9 @@ def main() -> None:
     notes: list[str] = []
     with tempfile.TemporaryDirectory() as work:
         for folder in sorted(p for p in args.corpus.iterdir() if p.is_dir()):
-            for transcript in sorted(folder.glob("*.gz"), key=lambda p: p.stat().st_size)[:args.per_folder]:
+            for transcript in sorted(folder.glob("*.gz"), key=lambda p: p.stat().st_size)[
+                : args.per_folder
+            ]:
                 text = gzip.decompress(transcript.read_bytes()).decode("utf-8", "replace")
                 target = Path(work) / transcript.name[:-3]
                 for mutated, damage in mutants(text, args.mutants, rng):
@@ -123,13 +130,20 @@ def main() -> None:
                         counts["crash"] += 1
                         notes.append(f"crash    {name}: {type(exc).__name__}: {exc}"[:300])
                         continue
-                    stops = [s.reason for s in loaded.skipped if s.reason.startswith("reading stopped")]
+                    stops = [
+                        s.reason for s in loaded.skipped if s.reason.startswith("reading stopped")
+                    ]
                     counts["reading stopped" if stops else "read through"] += 1
                     if stops:
                         notes.append(f"stopped  {name}: {stops[0]}"[:300])
     total = sum(counts.values())
-    print(f"{total} mutants: " + ", ".join(f"{kind} {counts[kind]}"
-                                           for kind in ("read through", "reading stopped", "refused", "crash")))
+    print(
+        f"{total} mutants: "
+        + ", ".join(
+            f"{kind} {counts[kind]}"
+            for kind in ("read through", "reading stopped", "refused", "crash")
+        )
+    )
     for note in notes:
         print("  " + note)
 

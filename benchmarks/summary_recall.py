@@ -43,7 +43,9 @@ def _named_by_basename(text: str, path: str) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--details", action="store_true", help="one line per compaction, and every miss")
+    parser.add_argument(
+        "--details", action="store_true", help="one line per compaction, and every miss"
+    )
     args = parser.parse_args()
 
     changed_total = 0
@@ -67,8 +69,9 @@ def main() -> int:
             changed_total += len(changed)
             line = [f"{path.name} #{number}: {len(changed)} changed"]
             for template in TEMPLATES:
-                markdown = summarize(before, template=load_template(template), writer=ExtractiveWriter(),
-                                     index=index).markdown
+                markdown = summarize(
+                    before, template=load_template(template), writer=ExtractiveWriter(), index=index
+                ).markdown
                 hits = [p for p in changed if names_path(markdown, p)]
                 named[template] += len(hits)
                 lengths[template].append(len(markdown))
@@ -80,7 +83,9 @@ def main() -> int:
             named_cc += len(cc_hits)
             named_cc_basename += sum(_named_by_basename(boundary.summary, p) for p in changed)
             cc_lengths.append(len(boundary.summary))
-            line.append(f"claude-code's own {len(cc_hits)}/{len(changed)} ({len(boundary.summary)} chars)")
+            line.append(
+                f"claude-code's own {len(cc_hits)}/{len(changed)} ({len(boundary.summary)} chars)"
+            )
             if args.details:
                 print(line[0] + "; " + "; ".join(x for x in line[1:] if not x.startswith("    ")))
                 for miss in (x for x in line[1:] if x.startswith("    ")):
@@ -94,12 +99,16 @@ def main() -> int:
         return 1
     print(f"{compactions} compactions, {changed_total} files changed before them (harness records)")
     for template in TEMPLATES:
-        print(f"ours ({template:11}): named by path {named[template]}/{changed_total} = "
-              f"{named[template] / changed_total:.1%}; mean length {statistics.mean(lengths[template]):,.0f} chars "
-              f"({statistics.mean(visible[template]):,.0f} without the embedded narrative state)")
-    print(f"Claude Code's own   : named by path {named_cc}/{changed_total} = {named_cc / changed_total:.1%} "
-          f"(path or basename {named_cc_basename / changed_total:.1%}); mean length "
-          f"{statistics.mean(cc_lengths):,.0f} chars")
+        print(
+            f"ours ({template:11}): named by path {named[template]}/{changed_total} = "
+            f"{named[template] / changed_total:.1%}; mean length {statistics.mean(lengths[template]):,.0f} chars "
+            f"({statistics.mean(visible[template]):,.0f} without the embedded narrative state)"
+        )
+    print(
+        f"Claude Code's own   : named by path {named_cc}/{changed_total} = {named_cc / changed_total:.1%} "
+        f"(path or basename {named_cc_basename / changed_total:.1%}); mean length "
+        f"{statistics.mean(cc_lengths):,.0f} chars"
+    )
     return 0
 
 

@@ -38,7 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--details", action="store_true", help="one line per transcript that has any of these")
+    parser.add_argument(
+        "--details", action="store_true", help="one line per transcript that has any of these"
+    )
     args = parser.parse_args()
     manifest = args.corpus / "MANIFEST.tsv"
     if not manifest.exists():
@@ -62,7 +64,9 @@ def main() -> int:
         counts["ending with an item in progress"] += bool(items_in_progress(facts))
         counts["running checks"] += bool(facts.check_runs)
         counts["ending with checks owed"] += bool(owed)
-        counts["files owed a check at the end"] += len({f.path for group in owed for f in group.files})
+        counts["files owed a check at the end"] += len(
+            {f.path for group in owed for f in group.files}
+        )
         counts["with git in another repository"] += bool(facts.work.elsewhere)
         counts["with a moved file"] += bool(moved)
         counts["moved files"] += len(moved)
@@ -73,22 +77,34 @@ def main() -> int:
         statuses.update(i.status for i in facts.work_items)
         trackers.update(i.tracker for i in facts.work_items)
         if args.details and (facts.work_items or owed or facts.work.elsewhere or moved):
-            print(f"{path.name}: {len(facts.work_items)} tracker item(s) "
-                  f"({', '.join(f'{i.id} {i.status}' for i in facts.work_items if i.status != 'closed')}); "
-                  f"{sum(len(g.files) for g in owed)} file(s) owed a check; "
-                  f"other repositories: {[o.path for o in facts.work.elsewhere]}; moved: {len(moved)}")
+            print(
+                f"{path.name}: {len(facts.work_items)} tracker item(s) "
+                f"({', '.join(f'{i.id} {i.status}' for i in facts.work_items if i.status != 'closed')}); "
+                f"{sum(len(g.files) for g in owed)} file(s) owed a check; "
+                f"other repositories: {[o.path for o in facts.work.elsewhere]}; moved: {len(moved)}"
+            )
     total = counts["transcripts"]
     print(f"{total} transcripts")
-    print(f"with issue-tracker items driven from the shell: {counts['with tracker items']} "
-          f"({sum(statuses.values())} items: {dict(trackers)}; by status {dict(statuses)}); "
-          f"ending with an item the session started still in progress: {counts['ending with an item in progress']}")
-    print(f"running recognised checks: {counts['running checks']}; ending with checks owed: "
-          f"{counts['ending with checks owed']} ({counts['files owed a check at the end']} files)")
+    print(
+        f"with issue-tracker items driven from the shell: {counts['with tracker items']} "
+        f"({sum(statuses.values())} items: {dict(trackers)}; by status {dict(statuses)}); "
+        f"ending with an item the session started still in progress: {counts['ending with an item in progress']}"
+    )
+    print(
+        f"running recognised checks: {counts['running checks']}; ending with checks owed: "
+        f"{counts['ending with checks owed']} ({counts['files owed a check at the end']} files)"
+    )
     print(f"with git commands in another repository: {counts['with git in another repository']}")
-    print(f"with a moved or renamed file: {counts['with a moved file']} ({counts['moved files']} files)")
-    print(f"with findings kept whole: {counts['with findings']} ({counts['findings']} findings, the latest 6 each)")
-    print(f"decisions the index proposes: {counts['decisions proposed']}; stated in the summary: "
-          f"{counts['decisions stated']}")
+    print(
+        f"with a moved or renamed file: {counts['with a moved file']} ({counts['moved files']} files)"
+    )
+    print(
+        f"with findings kept whole: {counts['with findings']} ({counts['findings']} findings, the latest 6 each)"
+    )
+    print(
+        f"decisions the index proposes: {counts['decisions proposed']}; stated in the summary: "
+        f"{counts['decisions stated']}"
+    )
     return 0
 
 

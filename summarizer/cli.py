@@ -32,6 +32,7 @@ from summarizer.integrations.commands import register_integration_commands
 
 __all__ = ["add_llm_options", "register_commands"]
 
+
 def cmd_probe(args: argparse.Namespace) -> int:
     from summarizer.evaluation.probes import probe_summary
     from summarizer.sections.facts import facts_from_index
@@ -39,25 +40,39 @@ def cmd_probe(args: argparse.Namespace) -> int:
     try:
         summary = Path(args.summary).read_text(encoding="utf-8")
     except OSError as exc:
-        raise SummarizerError(f"summary {args.summary} cannot be read ({exc.strerror or exc})") from exc
+        raise SummarizerError(
+            f"summary {args.summary} cannot be read ({exc.strerror or exc})"
+        ) from exc
     loaded = open_transcript(args.transcript, args.format)
     events = list(loaded.events())
     if args.until_compaction is not None:
         events = events_until_compaction(events, args.until_compaction)
     report_skipped(loaded)
-    report = probe_summary(summary, facts_from_index(Tracker(format=loaded.adapter.name).feed_all(events)))
+    report = probe_summary(
+        summary, facts_from_index(Tracker(format=loaded.adapter.name).feed_all(events))
+    )
     if args.json:
-        emit_json({"overall": report.overall,
-               "probes": [{**p.model_dump(), "score": p.score} for p in report.probes]})
+        emit_json(
+            {
+                "overall": report.overall,
+                "probes": [{**p.model_dump(), "score": p.score} for p in report.probes],
+            }
+        )
         return 0
     lines = []
     for probe in report.probes:
         if not probe.expected:
             lines.append(f"{probe.kind:13} -     (nothing to ask: {probe.question})")
             continue
-        missing = f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}" if probe.missing else ""
-        lines.append(f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/"
-                     f"{len(probe.expected)} named{missing}")
+        missing = (
+            f"; missing: {', '.join(probe.missing[:6])}{'…' if len(probe.missing) > 6 else ''}"
+            if probe.missing
+            else ""
+        )
+        lines.append(
+            f"{probe.kind:13} {probe.score:.2f}  {len(probe.expected) - len(probe.missing)}/"
+            f"{len(probe.expected)} named{missing}"
+        )
     lines.append(f"{'overall':13} {report.overall:.2f}")
     emit_text("".join(line + "\n" for line in lines))
     return 0
@@ -67,8 +82,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
     loaded = open_transcript(args.transcript, args.format)
     summary = summary_command(
-        loaded, template=args.template, use_llm=args.llm, previous=args.previous, model=args.model,
-        config=args.config, strategy=args.strategy, until_compaction=args.until_compaction,
+        loaded,
+        template=args.template,
+        use_llm=args.llm,
+        previous=args.previous,
+        model=args.model,
+        config=args.config,
+        strategy=args.strategy,
+        until_compaction=args.until_compaction,
         instructions=args.instructions,
     )
     report_skipped(loaded)
@@ -82,11 +103,21 @@ def _warn(sentence: str) -> None:
 
 def cmd_compact(args: argparse.Namespace) -> int:
 
-    emit_json(compact_request(
-        read_request_body(args.request), context_window=args.context_window, state_dir=args.state_dir, use_llm=args.llm,
-        model=args.model, config=args.config, template=args.template, force=args.force,
-        instructions=args.instructions, exact_tokens=args.exact_tokens, report=_warn,
-    ))
+    emit_json(
+        compact_request(
+            read_request_body(args.request),
+            context_window=args.context_window,
+            state_dir=args.state_dir,
+            use_llm=args.llm,
+            model=args.model,
+            config=args.config,
+            template=args.template,
+            force=args.force,
+            instructions=args.instructions,
+            exact_tokens=args.exact_tokens,
+            report=_warn,
+        )
+    )
     return 0
 
 
@@ -98,7 +129,9 @@ def cmd_hook(args: argparse.Namespace) -> int:
     try:
         raw = sys.stdin.read()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr)
+        print(
+            f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr
+        )
         return 0
     run = run_hook(raw, args.event, agent=args.agent, store=lambda: SessionStore(args.store))
     if run.note:
@@ -108,61 +141,122 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
 
 def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
-    parser.add_argument("--template", default=default_template, metavar="NAME|FILE",
-                        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
-                             f"(default: {default_template})")
+    parser.add_argument(
+        "--template",
+        default=default_template,
+        metavar="NAME|FILE",
+        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
+        f"(default: {default_template})",
+    )
     llm = parser.add_mutually_exclusive_group()
-    llm.add_argument("--llm", dest="llm", action="store_true", default=None,
-                     help="write the narrative with the Anthropic API (the default when ANTHROPIC_API_KEY is set)")
-    llm.add_argument("--no-llm", dest="llm", action="store_false", help="offline extractive narrative")
-    parser.add_argument("--model", help="model for the narrative (default: context.compactionModel, else the "
-                                        "session's model)")
-    parser.add_argument("--config", metavar="FILE", help="TOML settings ([context] compactionModel)")
-    parser.add_argument("--instructions", action="append", default=[], metavar="TEXT",
-                        help="extra context for the narrative writer (repeatable), like a PreCompact hook's")
+    llm.add_argument(
+        "--llm",
+        dest="llm",
+        action="store_true",
+        default=None,
+        help="write the narrative with the Anthropic API (the default when ANTHROPIC_API_KEY is set)",
+    )
+    llm.add_argument(
+        "--no-llm", dest="llm", action="store_false", help="offline extractive narrative"
+    )
+    parser.add_argument(
+        "--model",
+        help="model for the narrative (default: context.compactionModel, else the session's model)",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help="TOML settings ([context] compactionModel)"
+    )
+    parser.add_argument(
+        "--instructions",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="extra context for the narrative writer (repeatable), like a PreCompact hook's",
+    )
 
 
 def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the summarizer's commands to the ``artifact-index`` parser."""
-    probe = sub.add_parser("probe", help="score a summary (ours or any other) on the probes the index can answer")
+    probe = sub.add_parser(
+        "probe", help="score a summary (ours or any other) on the probes the index can answer"
+    )
     add_transcript_arguments(probe)
     probe.add_argument("summary", help="the summary to score (a Markdown or text file)")
-    probe.add_argument("--until-compaction", type=int, metavar="N",
-                       help="the summary covers what came before the transcript's N-th compaction boundary")
+    probe.add_argument(
+        "--until-compaction",
+        type=int,
+        metavar="N",
+        help="the summary covers what came before the transcript's N-th compaction boundary",
+    )
     probe.set_defaults(run=cmd_probe)
 
     summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
     add_transcript_arguments(summary, json_option=False)
     add_llm_options(summary, "default")
-    summary.add_argument("--previous", metavar="SUMMARY.md",
-                         help="the previous summary: its narrative is the anchor, only later turns are summarised")
-    summary.add_argument("--strategy", choices=["anchored", "regenerative"], default="anchored",
-                         help="merge into the previous narrative (default) or regenerate it")
-    summary.add_argument("--until-compaction", type=int, metavar="N",
-                         help="summarise only what came before the transcript's N-th compaction boundary")
+    summary.add_argument(
+        "--previous",
+        metavar="SUMMARY.md",
+        help="the previous summary: its narrative is the anchor, only later turns are summarised",
+    )
+    summary.add_argument(
+        "--strategy",
+        choices=["anchored", "regenerative"],
+        default="anchored",
+        help="merge into the previous narrative (default) or regenerate it",
+    )
+    summary.add_argument(
+        "--until-compaction",
+        type=int,
+        metavar="N",
+        help="summarise only what came before the transcript's N-th compaction boundary",
+    )
     summary.set_defaults(run=cmd_summary)
 
     compact = sub.add_parser("compact", help="compact an Anthropic or OpenAI request body (JSON)")
     compact.add_argument("request", help="request body JSON file, or - for standard input")
-    compact.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens")
-    compact.add_argument("--state-dir", metavar="DIR",
-                         help="keep the compaction event log and the tracker state here, so the next "
-                              "compaction resumes from them")
-    compact.add_argument("--force", action="store_true", help="compact now, whatever the thresholds say")
-    compact.add_argument("--exact-tokens", action="store_true",
-                         help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)")
+    compact.add_argument(
+        "--context-window", type=int, metavar="N", help="the model's context window in tokens"
+    )
+    compact.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="keep the compaction event log and the tracker state here, so the next "
+        "compaction resumes from them",
+    )
+    compact.add_argument(
+        "--force", action="store_true", help="compact now, whatever the thresholds say"
+    )
+    compact.add_argument(
+        "--exact-tokens",
+        action="store_true",
+        help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)",
+    )
     add_llm_options(compact, "claude-code")
     compact.set_defaults(run=cmd_compact)
 
-    hook = sub.add_parser("hook", help="an agent's compaction hook: the exact file trail after a compaction "
-                                       "(reads the hook input JSON on standard input)")
+    hook = sub.add_parser(
+        "hook",
+        help="an agent's compaction hook: the exact file trail after a compaction "
+        "(reads the hook input JSON on standard input)",
+    )
     # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
-    hook.add_argument("--event", metavar="SessionStart|PreCompact|PostCompact",
-                      help="the hook event (default: hook_event_name of the input)")
-    hook.add_argument("--agent", default="claude-code", metavar="claude-code|codex|opencode",
-                      help="whose hook input it is (default: claude-code)")
-    hook.add_argument("--store", metavar="FILE", help="the session store PreCompact snapshots into and PostCompact "
-                                                      "logs into (default: $ARTIFACT_INDEX_STORE, else the user's)")
+    hook.add_argument(
+        "--event",
+        metavar="SessionStart|PreCompact|PostCompact",
+        help="the hook event (default: hook_event_name of the input)",
+    )
+    hook.add_argument(
+        "--agent",
+        default="claude-code",
+        metavar="claude-code|codex|opencode",
+        help="whose hook input it is (default: claude-code)",
+    )
+    hook.add_argument(
+        "--store",
+        metavar="FILE",
+        help="the session store PreCompact snapshots into and PostCompact "
+        "logs into (default: $ARTIFACT_INDEX_STORE, else the user's)",
+    )
     hook.set_defaults(run=cmd_hook)
 
     register_integration_commands(sub)

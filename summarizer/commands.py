@@ -43,8 +43,10 @@ def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
     if use_llm is False or (use_llm is None and not api_key_configured()):
         return ExtractiveWriter()
     if not api_key_configured():
-        raise SummarizerError("--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
-                              "for the offline narrative")
+        raise SummarizerError(
+            "--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
+            "for the offline narrative"
+        )
     from summarizer.narrative.llm import AnthropicWriter
 
     return AnthropicWriter(model)
@@ -62,8 +64,9 @@ def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]
             seen += 1
             if seen == number:
                 return list(events[:position])
-    raise SummarizerError(f"the transcript has {seen} compaction boundar{'y' if seen == 1 else 'ies'}, "
-                          f"not {number}")
+    raise SummarizerError(
+        f"the transcript has {seen} compaction boundar{'y' if seen == 1 else 'ies'}, not {number}"
+    )
 
 
 def summary_command(
@@ -91,9 +94,18 @@ def summary_command(
         try:
             anchor = parse_previous(Path(previous).read_text(encoding="utf-8"), chosen)
         except OSError as exc:
-            raise SummarizerError(f"previous summary {previous} cannot be read ({exc.strerror or exc})") from exc
-    return summarize(events, template=chosen, writer=writer, previous=anchor, strategy=strategy,
-                     index=tracker.index, extra_context=instructions)
+            raise SummarizerError(
+                f"previous summary {previous} cannot be read ({exc.strerror or exc})"
+            ) from exc
+    return summarize(
+        events,
+        template=chosen,
+        writer=writer,
+        previous=anchor,
+        strategy=strategy,
+        index=tracker.index,
+        extra_context=instructions,
+    )
 
 
 def read_request_body(path: str) -> dict[str, Any]:
@@ -103,7 +115,9 @@ def read_request_body(path: str) -> dict[str, Any]:
     source = read_source(path)
     body = source.document
     if not isinstance(body, dict):
-        raise SummarizerError(f"{source.name} is not a JSON request body (an object with \"messages\")")
+        raise SummarizerError(
+            f'{source.name} is not a JSON request body (an object with "messages")'
+        )
     return body
 
 
@@ -133,13 +147,16 @@ def compact_request(
     chosen_model = pick_model(model, load_settings(config), body.get("model"))
     writer = make_writer(use_llm, chosen_model)
     folder = Path(state_dir) if state_dir else None
-    summariser = IndexSummariser(load_template(template), writer, state_dir=folder, extra_context=instructions,
-                                 report=report)
+    summariser = IndexSummariser(
+        load_template(template), writer, state_dir=folder, extra_context=instructions, report=report
+    )
     log = EventLog(folder / EVENT_LOG_FILE) if folder else None
     prompt_counter = None
     if exact_tokens:
         if not api_key_configured():
-            raise SummarizerError("--exact-tokens counts through the API and needs ANTHROPIC_API_KEY")
+            raise SummarizerError(
+                "--exact-tokens counts through the API and needs ANTHROPIC_API_KEY"
+            )
         from summarizer.narrative.llm import AnthropicPromptCounter
 
         prompt_counter = AnthropicPromptCounter(chosen_model)
@@ -152,8 +169,16 @@ def compact_request(
     # The key that marks our summaries lives with the state, never in a request.
     key = load_summary_key(folder if folder is not None else user_state_directory())
     with state_lock(folder) if folder else nullcontext():
-        result = run_compact(body, context_window, summariser, event_log=log, usage=body.get("usage"),
-                             force=force, prompt_counter=prompt_counter, summary_key=key)
+        result = run_compact(
+            body,
+            context_window,
+            summariser,
+            event_log=log,
+            usage=body.get("usage"),
+            force=force,
+            prompt_counter=prompt_counter,
+            summary_key=key,
+        )
     if log is not None and log.skipped and report is not None:
         line, reason = log.skipped[0]
         report(f"skipped {len(log.skipped)} damaged line(s) of {log.path} (line {line}: {reason})")

@@ -15,7 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from summarizer.exceptions import SummarizerError
 
-__all__ = ["DEFAULT_MODEL", "ContextSettings", "Settings", "api_key_configured", "load_settings", "pick_model"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "ContextSettings",
+    "Settings",
+    "api_key_configured",
+    "load_settings",
+    "pick_model",
+]
 
 # Used only when neither the config nor the transcript names a model.
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -45,7 +52,9 @@ def load_settings(path: str | Path | None) -> Settings:
         raise SummarizerError(f"config {path} is not valid TOML ({exc})") from exc
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise SummarizerError(f"config {path}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from exc
+        raise SummarizerError(
+            f"config {path}: {'.'.join(map(str, first['loc']))}: {first['msg']}"
+        ) from exc
 
 
 def pick_model(explicit: str | None, settings: Settings, session_model: str | None) -> str:

@@ -79,8 +79,13 @@ def _narrative_body(items: list[NarrativeItem]) -> str:
     return "\n".join(lines)
 
 
-def render_summary(template: Template, facts: SessionFacts, narrative: Narrative, detail: int = 0,
-                   finer: Mapping[str, int] | None = None) -> str:
+def render_summary(
+    template: Template,
+    facts: SessionFacts,
+    narrative: Narrative,
+    detail: int = 0,
+    finer: Mapping[str, int] | None = None,
+) -> str:
     """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended.
 
     ``finer`` gives some index sections (by key) a more detailed level than ``detail``.
@@ -95,18 +100,31 @@ def render_summary(template: Template, facts: SessionFacts, narrative: Narrative
     if template.style == "claude-code":
         # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
         analysis = [b for s, b in bodies if s.fill == "narrative" and s.key == "analysis"]
-        rest = [(s.title, b) for s, b in bodies if not (s.fill == "narrative" and s.key == "analysis")]
+        rest = [
+            (s.title, b) for s, b in bodies if not (s.fill == "narrative" and s.key == "analysis")
+        ]
         text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
-        text = "# Session summary\n\n" + "\n\n".join(f"## {s.title}\n{body}" for s, body in bodies) + "\n"
+        text = (
+            "# Session summary\n\n"
+            + "\n\n".join(f"## {s.title}\n{body}" for s, body in bodies)
+            + "\n"
+        )
     # Only what the Markdown cannot say: each item's cycle and origin, in
     # bullet order. The texts are read back from the bullets, so the state
     # costs a few tokens instead of repeating the narrative.
-    state = json.dumps({
-        "cycle": narrative.cycle, "last_turn": narrative.last_turn,
-        "items": {key: [[item.cycle, item.origin] for item in items] for key, items in narrative.sections.items()},
-    }, separators=(",", ":"))
+    state = json.dumps(
+        {
+            "cycle": narrative.cycle,
+            "last_turn": narrative.last_turn,
+            "items": {
+                key: [[item.cycle, item.origin] for item in items]
+                for key, items in narrative.sections.items()
+            },
+        },
+        separators=(",", ":"),
+    )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
 
 
@@ -130,18 +148,25 @@ def parse_previous(markdown: str, template: Template) -> Narrative:
 def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Narrative:
     named: list[tuple[str, str]] = []
     for section in narrative_sections:
-        named += [(_heading_key(section.title), section.key), (_heading_key(section.key), section.key)]
+        named += [
+            (_heading_key(section.title), section.key),
+            (_heading_key(section.key), section.key),
+        ]
     sections: dict[str, list[NarrativeItem]] = {}
     current: str | None = None
     for line in markdown.splitlines():
         # Markdown headings and numbered "N. Title:" lines always start a section;
         # a bare "Title:" line only when it names one (else it is content).
-        heading = re.match(r"^(?:#{1,6}\s+(.+?)|\d+\.\s+([^:]{3,80}):|([A-Z][^:]{2,60}):)\s*$", line)
+        heading = re.match(
+            r"^(?:#{1,6}\s+(.+?)|\d+\.\s+([^:]{3,80}):|([A-Z][^:]{2,60}):)\s*$", line
+        )
         if heading:
             words = _heading_key(next(g for g in heading.groups() if g))
             match = next((key for name, key in named if words == name), None)
             if match is None:
-                match = next((key for name, key in named if name and words.startswith(name + " ")), None)
+                match = next(
+                    (key for name, key in named if name and words.startswith(name + " ")), None
+                )
             if match is not None or heading.group(3) is None:
                 current = match
                 continue
@@ -155,7 +180,9 @@ def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Na
             text = re.sub(r"^\s*([-*]|\d+[.)])\s+", "", line).strip()
             text = _FLAG.sub("", text).strip()
             if text and text != "Nothing recorded.":
-                sections.setdefault(current, []).append(NarrativeItem(text=text, cycle=0, origin="previous"))
+                sections.setdefault(current, []).append(
+                    NarrativeItem(text=text, cycle=0, origin="previous")
+                )
     return _with_state(Narrative(cycle=0, last_turn=0, sections=sections), markdown)
 
 
@@ -174,7 +201,10 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
         marks = meta.get(key)
         if isinstance(marks, list) and len(marks) == len(items):
             # The bullets are ours, unedited: each keeps the cycle it came from.
-            items = [item.model_copy(update={"cycle": int(m[0]), "origin": str(m[1])}) for item, m in zip(items, marks, strict=True)]
+            items = [
+                item.model_copy(update={"cycle": int(m[0]), "origin": str(m[1])})
+                for item, m in zip(items, marks, strict=True)
+            ]
         sections[key] = items
     return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)
 
@@ -185,24 +215,45 @@ def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts
     facts = facts_from_index(index)
     latest = latest_request(facts.user_messages)
     said, calls = thread_since(events, latest.turn if latest is not None else 0)
-    errors = [e.model_copy(update={"attempts": failed_attempts(events, e, facts.changed)}) if not e.resolved else e
-              for e in facts.errors]
+    errors = [
+        e.model_copy(update={"attempts": failed_attempts(events, e, facts.changed)})
+        if not e.resolved
+        else e
+        for e in facts.errors
+    ]
     since = thread_start(facts)
-    accounts = {f.path: change_account(events, f, since) for f in facts.changed
-                if any(t >= since for t in f.changed_turns)}
+    accounts = {
+        f.path: change_account(events, f, since)
+        for f in facts.changed
+        if any(t >= since for t in f.changed_turns)
+    }
 
     def told(files: list[FileFact]) -> list[FileFact]:
-        return [f.model_copy(update={"account_turn": found[0], "account": found[1]})
-                if (found := accounts.get(f.path)) else f for f in files]
+        return [
+            f.model_copy(update={"account_turn": found[0], "account": found[1]})
+            if (found := accounts.get(f.path))
+            else f
+            for f in files
+        ]
 
     return facts.model_copy(
-        update={"activity": recent_activity(events, root=facts.root), "recent_messages": recent_messages(events),
-                "findings": findings(events), "thread_messages": said, "thread_calls": calls, "errors": errors,
-                "created": told(facts.created), "modified": told(facts.modified),
-                "request_items": request_items(events, latest, facts.changed, facts.tasks),
-                "answers": answered_questions(events), "searches": searches_since(events, since, facts.root),
-                "left_behind": left_behind(events, facts.changed, facts.work),
-                "interruptions": interruptions(events), "lessons": lessons(events)})
+        update={
+            "activity": recent_activity(events, root=facts.root),
+            "recent_messages": recent_messages(events),
+            "findings": findings(events),
+            "thread_messages": said,
+            "thread_calls": calls,
+            "errors": errors,
+            "created": told(facts.created),
+            "modified": told(facts.modified),
+            "request_items": request_items(events, latest, facts.changed, facts.tasks),
+            "answers": answered_questions(events),
+            "searches": searches_since(events, since, facts.root),
+            "left_behind": left_behind(events, facts.changed, facts.work),
+            "interruptions": interruptions(events),
+            "lessons": lessons(events),
+        }
+    )
 
 
 def summarize(
@@ -235,14 +286,24 @@ def summarize(
     for number, (text, first, last) in enumerate(chunks):
         cycle = narrative.cycle + 1
         request = NarrativeRequest(
-            sections=template.narrative_sections, previous=narrative, span=text, span_turns=(first, last),
-            facts=facts, cycle=cycle, strategy=strategy if number == 0 else "anchored",
+            sections=template.narrative_sections,
+            previous=narrative,
+            span=text,
+            span_turns=(first, last),
+            facts=facts,
+            cycle=cycle,
+            strategy=strategy if number == 0 else "anchored",
             extra_context=list(extra_context),
             shown=frozenset(s.key for s in template.sections if s.fill == "index"),
         )
         reply = writer.write(request)
-        narrative = merge(narrative, reply, cycle=cycle, last_turn=last if number < len(chunks) - 1 else last_turn,
-                          strategy=request.strategy)
+        narrative = merge(
+            narrative,
+            reply,
+            cycle=cycle,
+            last_turn=last if number < len(chunks) - 1 else last_turn,
+            strategy=request.strategy,
+        )
     if not chunks:
         narrative = narrative.model_copy(update={"last_turn": last_turn})
     narrative = check_narrative(narrative, facts)
@@ -253,18 +314,33 @@ def summarize(
         markdown = render_summary(template, facts, narrative, detail)
     if count_tokens(markdown) <= template.budget_tokens:
         markdown = _spend_what_is_left(template, facts, narrative, detail, markdown)
-    return Summary(template=template, facts=facts, narrative=narrative, detail=detail, markdown=markdown,
-                   requests=len(chunks))
+    return Summary(
+        template=template,
+        facts=facts,
+        narrative=narrative,
+        detail=detail,
+        markdown=markdown,
+        requests=len(chunks),
+    )
 
 
 # What the budget left after the detail level is chosen goes, one section at a time, to what the reader
 # needs most: the user's words, the agent's findings, then the facts of the work.
-_FINER_FIRST = ("user_messages", "findings", "pending_tasks", "files_changed", "test_status", "errors",
-                "work_state", "files_read")
+_FINER_FIRST = (
+    "user_messages",
+    "findings",
+    "pending_tasks",
+    "files_changed",
+    "test_status",
+    "errors",
+    "work_state",
+    "files_read",
+)
 
 
-def _spend_what_is_left(template: Template, facts: SessionFacts, narrative: Narrative, detail: int,
-                        markdown: str) -> str:
+def _spend_what_is_left(
+    template: Template, facts: SessionFacts, narrative: Narrative, detail: int, markdown: str
+) -> str:
     """``markdown`` with sections rendered finer than ``detail``, in priority order, while the budget holds."""
     keys = {section.key for section in template.sections if section.fill == "index"}
     finer: dict[str, int] = {}

@@ -34,11 +34,16 @@ def fake_secrets(seed: int = 10) -> list[FakeSecret]:
     """The nine kinds, as a session would show them."""
     rng = random.Random(seed)
     anthropic = "sk-" + "ant-" + "api03-" + _draw(rng, 90, _ALNUM + "-_") + "AA"
-    key_id = "AK" + "IA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
+    key_id = (
+        "AK" + "IA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16))
+    )
     aws_secret = _draw(rng, 40, _ALNUM + "+/")
     github = "gh" + "p_" + _draw(rng, 36)
     key_body = "\n".join(_draw(rng, 70, _ALNUM + "+/") for _ in range(6))
-    begin, end = "-----BEGIN " + "OPENSSH PRIVATE KEY-----", "-----END " + "OPENSSH PRIVATE KEY-----"
+    begin, end = (
+        "-----BEGIN " + "OPENSSH PRIVATE KEY-----",
+        "-----END " + "OPENSSH PRIVATE KEY-----",
+    )
     private_key = f"{begin}\n{key_body}\n{end}"
     env_password = "Tr0ub4dor-" + _draw(rng, 10)
     stripe = "sk_" + "live_" + _draw(rng, 32)
@@ -51,10 +56,17 @@ def fake_secrets(seed: int = 10) -> list[FakeSecret]:
         FakeSecret("github-token", github, f"export GITHUB_TOKEN={github}"),
         FakeSecret("private-key", private_key, f"$ cat ~/.ssh/id_ed25519\n{private_key}\n"),
         FakeSecret("password", env_password, f"DB_PASSWORD={env_password}"),
-        FakeSecret("stripe-key", stripe, f"stripe.api_key = \"{stripe}\""),
-        FakeSecret("bearer-token", bearer, f"curl -H 'Authorization: Bearer {bearer}' https://api.example.test/v1"),
-        FakeSecret("url-password", postgres_password,
-                   f"DATABASE_URL=postgres://app:{postgres_password}@db.example.test:5432/app"),
+        FakeSecret("stripe-key", stripe, f'stripe.api_key = "{stripe}"'),
+        FakeSecret(
+            "bearer-token",
+            bearer,
+            f"curl -H 'Authorization: Bearer {bearer}' https://api.example.test/v1",
+        ),
+        FakeSecret(
+            "url-password",
+            postgres_password,
+            f"DATABASE_URL=postgres://app:{postgres_password}@db.example.test:5432/app",
+        ),
     ]
 
 

@@ -19,7 +19,9 @@ def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[s
     return subprocess.run(
         [sys.executable, "-m", "artifact_index", *args],
         input=stdin.decode() if stdin is not None else None,
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -31,7 +33,10 @@ def test_files_json_contract_and_skipped_lines_reported() -> None:
     files = {f["path"]: f for f in out["files"]}
     assert files["app.py"]["status"] == "modified"
     assert files["app.py"]["sources"] == ["tool"]
-    assert [(op["turn"], op["action"], op["tool"]) for op in files["app.py"]["ops"]] == [(2, "read", "Read"), (3, "edit", "Edit")]
+    assert [(op["turn"], op["action"], op["tool"]) for op in files["app.py"]["ops"]] == [
+        (2, "read", "Read"),
+        (3, "edit", "Edit"),
+    ]
     assert "test_app.py" not in files  # the Write failed
     assert [f["path"] for f in out["failed"]] == ["test_app.py"]
     assert out["skipped_lines"] == 2
@@ -46,11 +51,16 @@ def test_files_json_separates_what_a_submission_left_behind() -> None:
     out = json.loads(done.stdout)
     assert [(f["path"], f["status"]) for f in out["files"]] == [("src/calc.py", "modified")]
     assert sorted((f["path"], f["status"]) for f in out["unsubmitted"]) == [
-        ("patch.txt", "created"), ("reproduce.py", "created"), ("src/calc.py.bak", "created"),
+        ("patch.txt", "created"),
+        ("reproduce.py", "created"),
+        ("src/calc.py.bak", "created"),
     ]
     assert out["submission"] == {
-        "turn": 9, "command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt",
-        "exit_status": "Submitted", "files": ["src/calc.py"], "unresolved": None,
+        "turn": 9,
+        "command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt",
+        "exit_status": "Submitted",
+        "files": ["src/calc.py"],
+        "unresolved": None,
     }
 
 
@@ -91,8 +101,11 @@ def test_unknown_content_bad_gzip_and_a_folder_without_transcripts(tmp_path: Pat
     empty = tmp_path / "docs"
     empty.mkdir()
     (empty / "notes.md").write_text("# no transcript here\n")
-    for path, message in [(text, "not a transcript format"), (bad_gz, "not a valid gzip file"),
-                          (empty, "no transcripts in")]:
+    for path, message in [
+        (text, "not a transcript format"),
+        (bad_gz, "not a valid gzip file"),
+        (empty, "no transcripts in"),
+    ]:
         done = run("files", str(path))
         assert done.returncode == 2, done.stderr
         assert message in done.stderr and "Traceback" not in done.stderr
@@ -107,5 +120,19 @@ def test_history_of_one_file(capsys: pytest.CaptureFixture[str]) -> None:
 def test_formats_lists_every_adapter(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["formats"]) == 0
     names = {line.split()[0] for line in capsys.readouterr().out.splitlines()}
-    assert {"claude-code", "codex", "opencode", "swe-agent", "mini-swe-agent", "openhands", "aider", "cline",
-            "gemini-cli", "copilot-cli", "entire-compact", "git-ai-note", "anthropic-messages", "openai-chat"} <= names
+    assert {
+        "claude-code",
+        "codex",
+        "opencode",
+        "swe-agent",
+        "mini-swe-agent",
+        "openhands",
+        "aider",
+        "cline",
+        "gemini-cli",
+        "copilot-cli",
+        "entire-compact",
+        "git-ai-note",
+        "anthropic-messages",
+        "openai-chat",
+    } <= names

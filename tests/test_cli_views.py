@@ -24,19 +24,28 @@ def test_changed_json_lists_no_file_that_was_only_read(capsys: pytest.CaptureFix
     changed = _json(capsys, "files", str(MIX), "--json", "--changed")
     assert [f["path"] for f in every["files"]] == ["mix.exs", "lib/relay/worker.ex", "README.md"]  # type: ignore[index]
     assert [(f["path"], f["status"]) for f in changed["files"]] == [  # type: ignore[index]
-        ("mix.exs", "modified"), ("lib/relay/worker.ex", "created"),
+        ("mix.exs", "modified"),
+        ("lib/relay/worker.ex", "created"),
     ]
 
 
-def test_a_created_file_that_was_edited_later_shows_its_create_as_evidence(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_created_file_that_was_edited_later_shows_its_create_as_evidence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["files", str(MIX)]) == 0
-    rows = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()[1:] if line.strip()}
+    rows = {
+        line.split()[1]: line for line in capsys.readouterr().out.splitlines()[1:] if line.strip()
+    }
     assert rows["lib/relay/worker.ex"].endswith("Write (write)")
     assert rows["mix.exs"].endswith("Edit (edit)")
 
 
-@pytest.mark.parametrize("spelled", ["mix.exs", "./mix.exs", "/home/dev/relay/mix.exs", ".//mix.exs"])
-def test_history_finds_a_file_however_its_path_is_spelled(capsys: pytest.CaptureFixture[str], spelled: str) -> None:
+@pytest.mark.parametrize(
+    "spelled", ["mix.exs", "./mix.exs", "/home/dev/relay/mix.exs", ".//mix.exs"]
+)
+def test_history_finds_a_file_however_its_path_is_spelled(
+    capsys: pytest.CaptureFixture[str], spelled: str
+) -> None:
     history = _json(capsys, "history", str(MIX), spelled, "--json")
     assert [(op["turn"], op["action"]) for op in history["ops"]] == [(2, "read"), (5, "edit")]  # type: ignore[index]
     assert "+    [extra_applications: [:logger, :runtime_tools]" in str(history["net_diff"])
@@ -44,7 +53,12 @@ def test_history_finds_a_file_however_its_path_is_spelled(capsys: pytest.Capture
 
 def _read(call_id: str, path: str, output: str, turn: int) -> list[ToolCall | ToolResult]:
     return [
-        ToolCall(turn=turn, call_id=call_id, tool="read", operations=(FileOperation(action="read", path=path),)),
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="read",
+            operations=(FileOperation(action="read", path=path),),
+        ),
         ToolResult(turn=turn, call_id=call_id, status="success", output=output),
     ]
 

@@ -18,17 +18,38 @@ import pytest
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.index import ArtifactIndex
 
-CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]  # the `corpus_index` fixture of conftest.py
+CorpusIndex = Callable[
+    [Path], tuple[ArtifactIndex, Loaded]
+]  # the `corpus_index` fixture of conftest.py
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
-FOLDERS = ["aider", "claude_code", "cline", "codex", "copilot_cli", "entire_compact", "gemini_cli", "git_ai_note",
-           "mini_swe_agent", "opencode", "openhands", "other", "swe_agent"]
+FOLDERS = [
+    "aider",
+    "claude_code",
+    "cline",
+    "codex",
+    "copilot_cli",
+    "entire_compact",
+    "gemini_cli",
+    "git_ai_note",
+    "mini_swe_agent",
+    "opencode",
+    "openhands",
+    "other",
+    "swe_agent",
+]
 CHANGED = {"created", "modified", "deleted"}
 
 # F1 each format must keep on the corpus (issue 2: >= 0.99; shell-heavy formats: issue 3).
-F1_FLOOR = {"claude_code": 0.99, "codex": 0.99, "opencode": 0.99, "openhands": 0.99,
-            "swe_agent": 0.95, "mini_swe_agent": 0.90}
+F1_FLOOR = {
+    "claude_code": 0.99,
+    "codex": 0.99,
+    "opencode": 0.99,
+    "openhands": 0.99,
+    "swe_agent": 0.95,
+    "mini_swe_agent": 0.90,
+}
 
 
 def corpus_files() -> list[Path]:
@@ -54,7 +75,7 @@ def _norm(path: str, roots: list[str | None]) -> str:
         if root:
             r = root.replace("\\", "/").rstrip("/")
             if p.lower().startswith(r.lower() + "/"):
-                p = p[len(r) + 1:]
+                p = p[len(r) + 1 :]
                 break
     while p.startswith("./"):
         p = p[2:]
@@ -73,7 +94,9 @@ def _truth() -> list[dict[str, object]]:
     return [json.loads(line) for line in truth.read_text().splitlines()] if truth.exists() else []
 
 
-@pytest.mark.parametrize("row", [r for r in _truth() if r["changed"]], ids=lambda r: f"{r['format']}/{r['file']}")
+@pytest.mark.parametrize(
+    "row", [r for r in _truth() if r["changed"]], ids=lambda r: f"{r['format']}/{r['file']}"
+)
 def test_a_transcript_with_file_changes_has_a_non_empty_trail(
     row: dict[str, object], corpus_dir: Path, corpus_index: CorpusIndex
 ) -> None:
@@ -110,7 +133,9 @@ def test_file_trail_f1_per_format(corpus_dir: Path, corpus_index: CorpusIndex) -
     assert low == {}
 
 
-def test_every_mini_swe_agent_run_says_what_it_submitted(corpus_dir: Path, corpus_index: CorpusIndex) -> None:
+def test_every_mini_swe_agent_run_says_what_it_submitted(
+    corpus_dir: Path, corpus_index: CorpusIndex
+) -> None:
     """Both submit styles (`git add -A && git diff --cached`, `cat patch.txt`) and the run that crashed."""
     runs = sorted((CORPUS / "mini_swe_agent").glob("*"))
     assert runs

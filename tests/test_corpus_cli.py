@@ -17,16 +17,42 @@ from artifact_index.ingestion.loading import Loaded
 from artifact_index.presentation import cli
 from artifact_index.trail.index import ArtifactIndex
 
-CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]  # the `corpus_index` fixture of conftest.py
+CorpusIndex = Callable[
+    [Path], tuple[ArtifactIndex, Loaded]
+]  # the `corpus_index` fixture of conftest.py
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
-FOLDERS = ["aider", "claude_code", "cline", "codex", "copilot_cli", "entire_compact", "gemini_cli", "git_ai_note",
-           "mini_swe_agent", "opencode", "openhands", "other", "swe_agent"]
+FOLDERS = [
+    "aider",
+    "claude_code",
+    "cline",
+    "codex",
+    "copilot_cli",
+    "entire_compact",
+    "gemini_cli",
+    "git_ai_note",
+    "mini_swe_agent",
+    "opencode",
+    "openhands",
+    "other",
+    "swe_agent",
+]
 COMMANDS = ["show", "symbols", "errors", "decisions", "tasks"]
 # The top-level keys each command's --json promises (issue 4).
 JSON_KEYS = {
-    "show": {"format", "root", "files", "symbols", "errors", "original", "tests", "decisions", "tasks",
-             "user_messages", "work"},
+    "show": {
+        "format",
+        "root",
+        "files",
+        "symbols",
+        "errors",
+        "original",
+        "tests",
+        "decisions",
+        "tasks",
+        "user_messages",
+        "work",
+    },
     "symbols": {"files"},
     "errors": {"original", "errors", "tests", "failed_runs"},
     "decisions": {"decisions"},
@@ -41,8 +67,9 @@ def corpus_files() -> list[Path]:
 
 
 @pytest.fixture
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        corpus_index: CorpusIndex) -> Callable[..., tuple[int, str, str]]:
+def run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], corpus_index: CorpusIndex
+) -> Callable[..., tuple[int, str, str]]:
     monkeypatch.setattr(cli, "build_index", lambda path, format=None: corpus_index(Path(path)))
 
     def invoke(*argv: str) -> tuple[int, str, str]:
@@ -71,10 +98,16 @@ def test_every_index_command_runs_on_a_real_transcript(
         assert JSON_KEYS[command] <= set(data), command
     # The timeline of the first changed file, with its net diff when known.
     code, out, _ = run("files", str(path), "--json")
-    changed = [f["path"] for f in json.loads(out)["files"] if f["status"] in ("created", "modified", "deleted")]
+    changed = [
+        f["path"]
+        for f in json.loads(out)["files"]
+        if f["status"] in ("created", "modified", "deleted")
+    ]
     if changed:
         code, out, err = run("history", str(path), changed[0], "--json")
         assert code == 0, err
         history = json.loads(out)
-        assert history["ops"] and (history["net_diff"] is None or isinstance(history["net_diff"], str))
+        assert history["ops"] and (
+            history["net_diff"] is None or isinstance(history["net_diff"], str)
+        )
         assert run("history", str(path), changed[0])[0] == 0

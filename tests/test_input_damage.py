@@ -57,16 +57,23 @@ def _write_jsonl(path: Path, lines: list[str]) -> Path:
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
 def test_unicode_line_separators_inside_a_record_do_not_split_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], separator: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    separator: str,
 ) -> None:
     records = _records(SESSION)
     # The Edit call of app.py says something with the separator in it, written raw (as ensure_ascii=False does).
     for record in records:
-        for block in record.get("message", {}).get("content", []) if isinstance(
-                record.get("message", {}).get("content"), list) else []:
+        for block in (
+            record.get("message", {}).get("content", [])
+            if isinstance(record.get("message", {}).get("content"), list)
+            else []
+        ):
             if block.get("type") == "tool_use" and block.get("name") == "Edit":
                 block["input"]["new_string"] += f"# note{separator}more\n"
-    path = _write_jsonl(tmp_path / "s.jsonl", [json.dumps(r, ensure_ascii=False) for r in records] + ["{broken"])
+    path = _write_jsonl(
+        tmp_path / "s.jsonl", [json.dumps(r, ensure_ascii=False) for r in records] + ["{broken"]
+    )
     assert separator in path.read_text(encoding="utf-8")
     result = _files(capsys, path)
     assert [f["path"] for f in result["files"] if f["status"] == "modified"] == ["app.py"]
@@ -78,16 +85,24 @@ def test_unicode_line_separators_inside_a_record_do_not_split_it(
 
 def _with_tool_output(path: Path, raw_output: str, tmp_path: Path) -> Path:
     lines = [line for line in SESSION.read_text(encoding="utf-8").split("\n") if line.strip()]
-    result = ('{"type":"user","cwd":"/work/demo","sessionId":"s-1","uuid":"u9","message":{"role":"user",'
-              '"content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"' + raw_output + '"}]}}')
-    call = ('{"type":"assistant","cwd":"/work/demo","sessionId":"s-1","uuid":"a9","message":{"role":"assistant",'
-            '"content":[{"type":"tool_use","id":"toolu_9","name":"Bash","input":{"command":"cat log.txt"}}]}}')
+    result = (
+        '{"type":"user","cwd":"/work/demo","sessionId":"s-1","uuid":"u9","message":{"role":"user",'
+        '"content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"'
+        + raw_output
+        + '"}]}}'
+    )
+    call = (
+        '{"type":"assistant","cwd":"/work/demo","sessionId":"s-1","uuid":"a9","message":{"role":"assistant",'
+        '"content":[{"type":"tool_use","id":"toolu_9","name":"Bash","input":{"command":"cat log.txt"}}]}}'
+    )
     return _write_jsonl(tmp_path / path, [*lines, call, result])
 
 
 @pytest.mark.parametrize("command", [*COMMANDS, "summary"])
 def test_a_lone_surrogate_from_a_cut_tool_output_crashes_no_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
 ) -> None:
     path = _with_tool_output(Path("s.jsonl"), "error: rocket \\ud83d then the cut", tmp_path)
     code, out, _ = _run(capsys, command, str(path), *(["--no-llm"] if command == "summary" else []))
@@ -98,7 +113,8 @@ def test_a_lone_surrogate_from_a_cut_tool_output_crashes_no_command(
 
 
 def test_a_record_nested_a_thousand_levels_deep_is_skipped_and_counted(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = [line for line in SESSION.read_text(encoding="utf-8").split("\n") if line.strip()]
     deep = '{"type":"user","message":' + "[" * 1000 + "]" * 1000 + "}"
@@ -115,7 +131,8 @@ def test_a_record_nested_a_thousand_levels_deep_is_skipped_and_counted(
 
 
 def test_a_cline_record_with_an_out_of_range_time_loses_only_its_time(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     original = FIXTURES / "cline-ui" / "ui_messages.json"
     records = json.loads(original.read_text(encoding="utf-8"))
@@ -126,15 +143,22 @@ def test_a_cline_record_with_an_out_of_range_time_loses_only_its_time(
     assert _files(capsys, damaged)["files"] == _files(capsys, original)["files"]
 
 
-@pytest.mark.parametrize("fixture", ["cline/api_conversation_history.json", "opencode/session-export.json"])
+@pytest.mark.parametrize(
+    "fixture", ["cline/api_conversation_history.json", "opencode/session-export.json"]
+)
 def test_a_truncated_json_document_says_it_is_damaged_and_what_came_before_is_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], fixture: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    fixture: str,
 ) -> None:
     text = (FIXTURES / fixture).read_text(encoding="utf-8")
     cut = tmp_path / Path(fixture).name
     cut.write_text(text[: int(len(text) * 0.8)], encoding="utf-8")
     # (Compared by name: the workspace root a whole Cline history reveals can differ from its first part's.)
-    whole = {f["path"].replace("\\", "/").rsplit("/", 1)[-1] for f in _files(capsys, FIXTURES / fixture)["files"]}
+    whole = {
+        f["path"].replace("\\", "/").rsplit("/", 1)[-1]
+        for f in _files(capsys, FIXTURES / fixture)["files"]
+    }
     code, out, err = _run(capsys, "files", str(cut), "--json")
     assert code == 0
     salvaged = {f["path"].replace("\\", "/").rsplit("/", 1)[-1] for f in json.loads(out)["files"]}
@@ -143,10 +167,14 @@ def test_a_truncated_json_document_says_it_is_damaged_and_what_came_before_is_re
 
 
 def test_a_damaged_json_document_with_nothing_to_salvage_says_it_is_damaged(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = tmp_path / "export.json"
-    path.write_text('{"info": {"id": "ses_1", "title": "x"}, "messages": [{"info": {"role": "us', encoding="utf-8")
+    path.write_text(
+        '{"info": {"id": "ses_1", "title": "x"}, "messages": [{"info": {"role": "us',
+        encoding="utf-8",
+    )
     code, out, err = _run(capsys, "files", str(path))
     assert code == 2 and out == ""
     assert "is a damaged JSON document" in err and len(err.strip().splitlines()) == 1
@@ -154,7 +182,8 @@ def test_a_damaged_json_document_with_nothing_to_salvage_says_it_is_damaged(
 
 @pytest.mark.parametrize("wrong", ["opencode", "cline", "swe-agent", "aider", "codex"])
 def test_a_forced_format_that_yields_nothing_says_so_and_exits_2(
-    capsys: pytest.CaptureFixture[str], wrong: str,
+    capsys: pytest.CaptureFixture[str],
+    wrong: str,
 ) -> None:
     code, out, err = _run(capsys, "files", str(SESSION), "--format", wrong)
     assert code == 2 and out == ""
@@ -162,7 +191,8 @@ def test_a_forced_format_that_yields_nothing_says_so_and_exits_2(
 
 
 def test_a_transcript_whose_every_record_is_damaged_says_so_and_exits_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = [line for line in SESSION.read_text(encoding="utf-8").split("\n") if line.strip()]
     path = _write_jsonl(tmp_path / "s.jsonl", [line[: len(line) // 2] for line in lines])
@@ -175,7 +205,9 @@ class _Strict(BaseModel):
     name: str
 
 
-def test_a_pydantic_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_pydantic_error_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(*_: object) -> None:
         _Strict.model_validate({"count": "many", "name": 3})
 
@@ -183,7 +215,9 @@ def test_a_pydantic_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: p
     code, out, err = _run(capsys, "files", str(SESSION))
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1
-    assert "invalid _Strict: count: Input should be a valid integer" in err and "(and 1 more)" in err
+    assert (
+        "invalid _Strict: count: Input should be a valid integer" in err and "(and 1 more)" in err
+    )
 
 
 class _FailsOnThirdRecord(Adapter):
@@ -207,13 +241,16 @@ def test_an_adapter_bug_costs_the_rest_of_the_transcript_not_what_was_read(tmp_p
     events = list(loaded.events())
     assert [e.line for e in events] == [1, 2]
     [skipped] = loaded.skipped
-    assert skipped.line == 2 and skipped.reason.startswith("reading stopped after this point (TypeError: ")
+    assert skipped.line == 2 and skipped.reason.startswith(
+        "reading stopped after this point (TypeError: "
+    )
     assert "\n" not in skipped.reason
 
 
 # Found by seeded type mutants of the corpus (one value of one record given the wrong type).
 def test_one_damaged_message_of_a_gemini_cli_session_costs_only_itself(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     original = FIXTURES / "gemini_cli" / "session-2026-01-20.json"
     document = json.loads(original.read_text(encoding="utf-8"))
@@ -227,12 +264,15 @@ def test_one_damaged_message_of_a_gemini_cli_session_costs_only_itself(
 
 
 def test_a_cline_model_id_of_the_wrong_type_costs_only_itself(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     original = FIXTURES / "cline" / "api_conversation_history.json"
     messages = json.loads(original.read_text(encoding="utf-8"))
     first_reply = next(m for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
-    first_reply["modelInfo"] = {"modelId": 12345}  # once stopped reading at the first assistant message
+    first_reply["modelInfo"] = {
+        "modelId": 12345
+    }  # once stopped reading at the first assistant message
     damaged = tmp_path / "api_conversation_history.json"
     damaged.write_text(json.dumps(messages), encoding="utf-8")
     code, _, err = _run(capsys, "files", str(damaged), "--json")
@@ -241,10 +281,15 @@ def test_a_cline_model_id_of_the_wrong_type_costs_only_itself(
 
 
 def test_a_record_whose_type_is_not_a_string_trips_no_format_detection(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     original = FIXTURES / "other_agents" / "windsurf.jsonl"
-    records = [json.loads(line) for line in original.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [
+        json.loads(line)
+        for line in original.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     records[0]["type"] = ["user_input"]  # once an internal error (exit 3) while sniffing formats
     damaged = _write_jsonl(tmp_path / "windsurf.jsonl", [json.dumps(r) for r in records])
     code, out, err = _run(capsys, "files", str(damaged), "--json")
@@ -265,7 +310,8 @@ class _SniffsWithABug(Adapter):
 
 
 def test_a_sniffer_that_raises_has_not_recognised_its_format(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from artifact_index.ingestion import adapters
 
@@ -275,7 +321,8 @@ def test_a_sniffer_that_raises_has_not_recognised_its_format(
 
 
 def test_an_opencode_export_whose_session_info_is_damaged_is_still_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     original = FIXTURES / "opencode" / "session-export.json"
     document = json.loads(original.read_text(encoding="utf-8"))

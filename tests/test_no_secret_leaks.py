@@ -51,9 +51,34 @@ TRANSCRIPTS = {
     "openai-chat": "openai-chat/session.jsonl",
 }
 VIEWS = ["files", "symbols", "errors", "decisions", "tasks", "show", "refetch"]
-_UNTOUCHED_KEYS = {"type", "role", "id", "uuid", "name", "tool", "kind", "status", "say", "ask", "call_id",
-                   "tool_use_id", "tool_call_id", "toolCallId", "sessionId", "parentUuid", "model", "cwd", "path",
-                   "file_path", "filePath", "timestamp", "action", "state", "recipient_name", "agent"}
+_UNTOUCHED_KEYS = {
+    "type",
+    "role",
+    "id",
+    "uuid",
+    "name",
+    "tool",
+    "kind",
+    "status",
+    "say",
+    "ask",
+    "call_id",
+    "tool_use_id",
+    "tool_call_id",
+    "toolCallId",
+    "sessionId",
+    "parentUuid",
+    "model",
+    "cwd",
+    "path",
+    "file_path",
+    "filePath",
+    "timestamp",
+    "action",
+    "state",
+    "recipient_name",
+    "agent",
+}
 
 
 def _plant(value: Any, counter: Iterator[int], key: str | None = None) -> Any:
@@ -77,21 +102,33 @@ def _planted(tmp_path: Path, fixture: str) -> Path:
     if source.suffix == ".txt":
         # A git-ai note: attestation lines, then "---", then its JSON.
         head, _, document = text.partition("\n---\n")
-        target.write_text(f"{head}\n---\n{json.dumps(_plant(json.loads(document), counter), indent=2)}\n",
-                          encoding="utf-8")
+        target.write_text(
+            f"{head}\n---\n{json.dumps(_plant(json.loads(document), counter), indent=2)}\n",
+            encoding="utf-8",
+        )
     elif source.suffix == ".md":
         # Line-based text formats: a secret after every line of prose.
         lines = text.split("\n")
-        planted = [f"{line} {SECRETS[n % len(SECRETS)].context.splitlines()[0]}" if " " in line and
-                   not line.startswith(("#", ">", "```", "<<<", "===", ">>>")) else line
-                   for n, line in enumerate(lines)]
-        target.write_text("\n".join(planted) + "\n" + "\n".join(s.context for s in SECRETS), encoding="utf-8")
+        planted = [
+            f"{line} {SECRETS[n % len(SECRETS)].context.splitlines()[0]}"
+            if " " in line and not line.startswith(("#", ">", "```", "<<<", "===", ">>>"))
+            else line
+            for n, line in enumerate(lines)
+        ]
+        target.write_text(
+            "\n".join(planted) + "\n" + "\n".join(s.context for s in SECRETS), encoding="utf-8"
+        )
     elif stripped.startswith(("[", "{")) and source.suffix != ".jsonl":
         target.write_text(json.dumps(_plant(json.loads(text), counter)), encoding="utf-8")
     else:
-        records = [json.loads(line) for line in text.split("\n") if line.strip().startswith("{")
-                   and _parses(line)]
-        target.write_text("".join(json.dumps(_plant(r, counter)) + "\n" for r in records), encoding="utf-8")
+        records = [
+            json.loads(line)
+            for line in text.split("\n")
+            if line.strip().startswith("{") and _parses(line)
+        ]
+        target.write_text(
+            "".join(json.dumps(_plant(r, counter)) + "\n" for r in records), encoding="utf-8"
+        )
     return target
 
 
@@ -107,7 +144,9 @@ def _leaks(text: str) -> list[str]:
     found = []
     for secret in SECRETS:
         # A private key is found by any one of its lines as well.
-        pieces = [secret.value] + [line for line in secret.value.split("\n")[1:-1] if len(line) > 20]
+        pieces = [secret.value] + [
+            line for line in secret.value.split("\n")[1:-1] if len(line) > 20
+        ]
         if any(piece in text for piece in pieces):
             found.append(secret.kind)
     return found
@@ -119,9 +158,16 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return captured.out + captured.err
 
 
-def _hook(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], transcript: Path, event: str) -> str:
-    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"transcript_path": str(transcript),
-                                                             "hook_event_name": event})))
+def _hook(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    transcript: Path,
+    event: str,
+) -> str:
+    monkeypatch.setattr(
+        "sys.stdin",
+        io.StringIO(json.dumps({"transcript_path": str(transcript), "hook_event_name": event})),
+    )
     return _run(capsys, "hook")
 
 
@@ -132,27 +178,38 @@ def _narrative_replies(count: int) -> list[dict[str, Any]]:
 
 
 def _files_of_state(folder: Path) -> str:
-    return "".join(path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.rglob("*"))
-                   if path.is_file())
+    return "".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    )
 
 
 @pytest.mark.parametrize("format_name", sorted(TRANSCRIPTS))
 def test_no_output_of_any_command_holds_a_planted_secret(
-    format_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    format_name: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     transcript = _planted(tmp_path, TRANSCRIPTS[format_name])
     arguments = [str(transcript), "--format", format_name]
 
-    control = _run(capsys, "--no-redact", "tasks", *arguments, "--json") + \
-        _run(capsys, "--no-redact", "summary", *arguments, "--no-llm")
-    assert _leaks(control), "the planted secrets never reach an output: the test would prove nothing"
+    control = _run(capsys, "--no-redact", "tasks", *arguments, "--json") + _run(
+        capsys, "--no-redact", "summary", *arguments, "--no-llm"
+    )
+    assert _leaks(control), (
+        "the planted secrets never reach an output: the test would prove nothing"
+    )
 
     outputs: dict[str, str] = {}
     for view in VIEWS:
         outputs[view] = _run(capsys, view, *arguments)
         outputs[f"{view} --json"] = _run(capsys, view, *arguments, "--json")
     for template in ("default", "claude-code", "debugging", "migration"):
-        outputs[f"summary {template}"] = _run(capsys, "summary", *arguments, "--no-llm", "--template", template)
+        outputs[f"summary {template}"] = _run(
+            capsys, "summary", *arguments, "--no-llm", "--template", template
+        )
     if format_name == "claude-code":
         for event in ("SessionStart", "PreCompact"):
             outputs[f"hook {event}"] = _hook(monkeypatch, capsys, transcript, event)
@@ -160,7 +217,9 @@ def test_no_output_of_any_command_holds_a_planted_secret(
     with FakeAnthropic(replies=_narrative_replies(40)) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-        outputs["summary --llm"] = _run(capsys, "summary", *arguments, "--llm", "--model", "claude-test")
+        outputs["summary --llm"] = _run(
+            capsys, "summary", *arguments, "--llm", "--model", "claude-test"
+        )
         requests = json.dumps([request.body for request in api.requests])
     assert api.messages_requests, f"the LLM path sent no request: {outputs['summary --llm'][-300:]}"
     outputs["requests to the API"] = requests
@@ -171,44 +230,93 @@ def test_no_output_of_any_command_holds_a_planted_secret(
 
 def _request_body(tmp_path: Path) -> Path:
     """An Anthropic request whose user text, tool input, tool output, written file and tool definition hold secrets."""
-    messages: list[dict[str, Any]] = [{"role": "user", "content": f"Set up the service.\n{SECRETS[0].context}"}]
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": f"Set up the service.\n{SECRETS[0].context}"}
+    ]
     for number, secret in enumerate(SECRETS):
         call = f"toolu_{number:02d}"
         messages += [
-            {"role": "assistant", "content": [
-                {"type": "text", "text": f"Writing config {number}. {secret.context}"},
-                {"type": "tool_use", "id": call, "name": "write_file",
-                 "input": {"path": f"config/{number}.env", "content": secret.context}}]},
-            {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": call, "content": f"Wrote it.\n{secret.context}"}]},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": f"Writing config {number}. {secret.context}"},
+                    {
+                        "type": "tool_use",
+                        "id": call,
+                        "name": "write_file",
+                        "input": {"path": f"config/{number}.env", "content": secret.context},
+                    },
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": call,
+                        "content": f"Wrote it.\n{secret.context}",
+                    }
+                ],
+            },
         ]
-    messages += [{"role": "assistant", "content": [{"type": "text", "text": "All written."}]},
-                 {"role": "user", "content": "Carry on."}]
+    messages += [
+        {"role": "assistant", "content": [{"type": "text", "text": "All written."}]},
+        {"role": "user", "content": "Carry on."},
+    ]
     body = tmp_path / "request.json"
     # A tool definition can carry a secret too (a deploy tool whose description names its token):
     # the token-count request sends the definitions along with the messages.
-    tools = [{"name": "deploy", "description": f"Deploys the service. {SECRETS[1].context}",
-              "input_schema": {"type": "object", "properties": {}}}]
-    body.write_text(json.dumps({"model": "claude-test", "system": "You are a coding agent.",
-                                "tools": tools, "messages": messages}), encoding="utf-8")
+    tools = [
+        {
+            "name": "deploy",
+            "description": f"Deploys the service. {SECRETS[1].context}",
+            "input_schema": {"type": "object", "properties": {}},
+        }
+    ]
+    body.write_text(
+        json.dumps(
+            {
+                "model": "claude-test",
+                "system": "You are a coding agent.",
+                "tools": tools,
+                "messages": messages,
+            }
+        ),
+        encoding="utf-8",
+    )
     return body
 
 
 def test_compact_and_its_state_hold_no_secret_and_neither_do_its_requests(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     body = _request_body(tmp_path)
     state = tmp_path / "state"
     control = _run(capsys, "--no-redact", "compact", str(body), "--force", "--no-llm")
-    assert _leaks(control), "the planted secrets never reach an output: the test would prove nothing"
+    assert _leaks(control), (
+        "the planted secrets never reach an output: the test would prove nothing"
+    )
 
-    outputs = {"compact offline": _run(capsys, "compact", str(body), "--force", "--no-llm",
-                                       "--state-dir", str(state))}
+    outputs = {
+        "compact offline": _run(
+            capsys, "compact", str(body), "--force", "--no-llm", "--state-dir", str(state)
+        )
+    }
     with FakeAnthropic(replies=_narrative_replies(20), token_counts=[5000] * 20) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-        outputs["compact --llm --exact-tokens"] = _run(capsys, "compact", str(body), "--force", "--llm",
-                                                       "--exact-tokens", "--state-dir", str(tmp_path / "state2"))
+        outputs["compact --llm --exact-tokens"] = _run(
+            capsys,
+            "compact",
+            str(body),
+            "--force",
+            "--llm",
+            "--exact-tokens",
+            "--state-dir",
+            str(tmp_path / "state2"),
+        )
         paths = {request.path for request in api.requests}
         outputs["requests to the API"] = json.dumps([request.body for request in api.requests])
     assert paths == {"/v1/messages", "/v1/messages/count_tokens"}

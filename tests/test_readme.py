@@ -25,15 +25,22 @@ EXAMPLES = re.findall(r"```text\n\$ artifact-index (\w+) (\S+)\n(.*?)```", READM
 
 def test_the_readme_shows_files_show_and_a_submission() -> None:
     assert {(command, path) for command, path, _ in EXAMPLES} >= {
-        ("files", "examples/claude-code-session.jsonl"), ("show", "examples/claude-code-session.jsonl"),
+        ("files", "examples/claude-code-session.jsonl"),
+        ("show", "examples/claude-code-session.jsonl"),
         ("files", "examples/mini-swe-agent.traj.json"),
     }
 
 
-@pytest.mark.parametrize(("command", "path", "output"), EXAMPLES, ids=[f"{c} {p}" for c, p, _ in EXAMPLES])
-def test_example_output_in_the_readme_is_real(command: str, path: str, output: str,
-                                              capsys: pytest.CaptureFixture[str],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("command", "path", "output"), EXAMPLES, ids=[f"{c} {p}" for c, p, _ in EXAMPLES]
+)
+def test_example_output_in_the_readme_is_real(
+    command: str,
+    path: str,
+    output: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(ROOT)
     assert main([command, path]) == 0
     assert capsys.readouterr().out.strip() == output.strip()

@@ -29,7 +29,9 @@ LINES = [
 def _expected(lines: list[bytes]) -> tuple[list[tuple[int, Any]], list[int]]:
     """What reading the decoded text line by line with the standard library gives."""
     records, bad = [], []
-    for number, line in enumerate(b"\n".join(lines).decode("utf-8", "replace").split("\n"), start=1):
+    for number, line in enumerate(
+        b"\n".join(lines).decode("utf-8", "replace").split("\n"), start=1
+    ):
         values, problem = parse_json_line(line)
         records += [(number, value) for value in values]
         if problem is not None:
@@ -61,7 +63,9 @@ def test_every_line_reads_as_the_standard_library_reads_it(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("first_look", ["head", "position", "truth", "interleaved", "containing"])
-def test_records_read_in_any_order_are_the_records_of_the_whole_file(tmp_path: Path, first_look: str) -> None:
+def test_records_read_in_any_order_are_the_records_of_the_whole_file(
+    tmp_path: Path, first_look: str
+) -> None:
     # Lines are indexed only as far as a reader has looked (detection reads a few),
     # so what is read first must not change what is read afterwards.
     path = tmp_path / "t.jsonl"
@@ -76,8 +80,10 @@ def test_records_read_in_any_order_are_the_records_of_the_whole_file(tmp_path: P
         assert source.records
     elif first_look == "interleaved":
         outer = iter(source.records)
-        assert _same([(next(outer), inner) for inner in list(source.records)[:2]],
-                     [(records[0], records[0]), (records[1], records[1])])
+        assert _same(
+            [(next(outer), inner) for inner in list(source.records)[:2]],
+            [(records[0], records[0]), (records[1], records[1])],
+        )
     else:
         found = source.records.first_containing(b'"padded"')
         assert found is not None and records[found][1] == {"padded": True}
@@ -91,7 +97,11 @@ def test_a_text_made_source_reads_as_one_read_from_a_file(tmp_path: Path) -> Non
     path = tmp_path / "t.jsonl"
     path.write_text(text, encoding="utf-8")
     from_file, from_text = read_source(path), Source("t.jsonl", text)
-    assert list(from_file.records) == list(from_text.records) == [(n + 1, {"n": n, "s": "é\u2028"}) for n in range(5)]
+    assert (
+        list(from_file.records)
+        == list(from_text.records)
+        == [(n + 1, {"n": n, "s": "é\u2028"}) for n in range(5)]
+    )
     assert from_file.bad_lines == from_text.bad_lines
     assert from_file.text == text
 
@@ -100,13 +110,17 @@ def test_a_text_made_source_reads_as_one_read_from_a_file(tmp_path: Path) -> Non
     ("content", "expected"),
     [
         (b'{"messages": [{"role": "user"}]}', {"messages": [{"role": "user"}]}),
-        (b'\xc2\x85 {"after": "U+0085"}', None),  # not JSON whitespace: the standard library refuses it too
+        (
+            b'\xc2\x85 {"after": "U+0085"}',
+            None,
+        ),  # not JSON whitespace: the standard library refuses it too
         (b'{"x": NaN}', {"x": math.nan}),
         (b'{"a": 1}\n{"b": 2}\n', None),  # JSON lines, not a document
     ],
 )
 def test_a_json_document_reads_as_the_standard_library_reads_it(
-        tmp_path: Path, content: bytes, expected: Any) -> None:
+    tmp_path: Path, content: bytes, expected: Any
+) -> None:
     path = tmp_path / "t.json"
     path.write_bytes(content)
     assert _same(read_source(path).document, expected)
@@ -115,7 +129,10 @@ def test_a_json_document_reads_as_the_standard_library_reads_it(
 def test_an_integer_beyond_64_bits_is_read_as_a_float(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"n": 18446744073709551616}\n{"n": 18446744073709551615}\n')
-    assert list(read_source(path).records) == [(1, {"n": 1.8446744073709552e19}), (2, {"n": 18446744073709551615})]
+    assert list(read_source(path).records) == [
+        (1, {"n": 1.8446744073709552e19}),
+        (2, {"n": 18446744073709551615}),
+    ]
 
 
 # Lines of text and of pretty-printed JSON, as a text transcript (an aider
@@ -140,7 +157,9 @@ NOT_RECORDS = [
 
 
 @pytest.mark.parametrize("line", NOT_RECORDS)
-def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library_gives(line: str) -> None:
+def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library_gives(
+    line: str,
+) -> None:
     source = Source("t.txt", f'{{"first": 1}}\n{line}\n{{"last": 2}}')
     values, problem = parse_json_line(line)
     assert problem is not None and not values
@@ -170,8 +189,12 @@ def test_detection_shares_the_first_records_but_an_adapter_gets_its_own(tmp_path
         (b"[" + b"[1]," * 600 + b"[2]]", False),  # many lists side by side
     ],
 )
-def test_a_record_is_refused_only_when_its_lists_and_objects_nest_too_deep(line: bytes, too_deep: bool) -> None:
+def test_a_record_is_refused_only_when_its_lists_and_objects_nest_too_deep(
+    line: bytes, too_deep: bool
+) -> None:
     source = Source("t.jsonl", f'{{"first": 1}}\n{line.decode()}\n{{"last": 2}}')
     assert ("nested too deeply" in (parse_json_line(line.decode())[1] or "")) == too_deep
-    assert [(s.line, "nested too deeply" in s.reason) for s in source.bad_lines] == ([(2, True)] if too_deep else [])
+    assert [(s.line, "nested too deeply" in s.reason) for s in source.bad_lines] == (
+        [(2, True)] if too_deep else []
+    )
     assert len(source.records) == (2 if too_deep else 3)

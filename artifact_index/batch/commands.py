@@ -44,7 +44,9 @@ def run_command(candidate: Candidate, args: argparse.Namespace) -> Outcome:
             status = run(one)
         except (UnknownFormat, BinaryInput) as exc:
             # In a folder, a file that is not a transcript is expected; named, it is a mistake.
-            failure: Outcome | None = Outcome("failed" if candidate.named else "not_transcript", message=str(exc))
+            failure: Outcome | None = Outcome(
+                "failed" if candidate.named else "not_transcript", message=str(exc)
+            )
         except ArtifactIndexError as exc:
             failure = Outcome("failed", message=str(exc))
         except Exception as exc:  # one transcript's bug must not end the others

@@ -23,7 +23,9 @@ def dask_executor(address: str | None, jobs: int) -> Iterator[Executor]:
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
-        raise BackendUnavailable("the Dask backend needs its extra: pip install 'artifact-index[dask]'") from exc
+        raise BackendUnavailable(
+            "the Dask backend needs its extra: pip install 'artifact-index[dask]'"
+        ) from exc
     cluster = None
     try:
         if address:
@@ -31,13 +33,20 @@ def dask_executor(address: str | None, jobs: int) -> Iterator[Executor]:
         else:
             # One thread per worker: the work is pure Python, so threads would only contend for the GIL.
             # Its web server on a free loopback port: the usual 8787 may be taken, and it serves no one here.
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   dashboard_address="127.0.0.1:0", host="127.0.0.1")
+            cluster = LocalCluster(
+                n_workers=jobs,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",
+                host="127.0.0.1",
+            )
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
-        raise BackendUnavailable(f"the Dask scheduler {address or '(local)'} cannot be reached ({exc})") from exc
+        raise BackendUnavailable(
+            f"the Dask scheduler {address or '(local)'} cannot be reached ({exc})"
+        ) from exc
     try:
         yield client.get_executor(pure=False)
     finally:

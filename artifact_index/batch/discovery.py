@@ -33,10 +33,14 @@ class Candidate:
 
 def _walk(folder: Path) -> Iterator[str]:
     def failed(error: OSError) -> None:
-        raise UnreadableInput(f"{error.filename} cannot be read ({error.strerror or error})") from error
+        raise UnreadableInput(
+            f"{error.filename} cannot be read ({error.strerror or error})"
+        ) from error
 
     for top, folders, files in os.walk(folder, onerror=failed):
-        folders[:] = sorted(d for d in folders if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+        folders[:] = sorted(
+            d for d in folders if not d.startswith(".") and d not in _SKIPPED_FOLDERS
+        )
         for name in sorted(files):
             if not name.startswith("."):
                 yield os.path.join(top, name)

@@ -15,8 +15,13 @@ _REDRAW_SECONDS = 0.1
 class Progress:
     """``[#####.....] 45/197 transcripts  12.3/s``, redrawn in place as items finish."""
 
-    def __init__(self, total: int, noun: str = "transcripts", stream: TextIO | None = None,
-                 enabled: bool | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        noun: str = "transcripts",
+        stream: TextIO | None = None,
+        enabled: bool | None = None,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = total
         self.noun = noun

@@ -64,9 +64,15 @@ def local_executor(jobs: int) -> Iterator[Executor]:
         yield pool
 
 
-def run_in_order(function: Callable[..., Result], items: Sequence[Item], executor: Executor,
-                 *, extra: Iterable[Any] = (), workers: int = 1,
-                 on_done: Callable[[], None] | None = None) -> Iterator[tuple[Item, Result]]:
+def run_in_order(
+    function: Callable[..., Result],
+    items: Sequence[Item],
+    executor: Executor,
+    *,
+    extra: Iterable[Any] = (),
+    workers: int = 1,
+    on_done: Callable[[], None] | None = None,
+) -> Iterator[tuple[Item, Result]]:
     """``(item, function(item, *extra))`` for each item, in the order of ``items``.
 
     ``on_done`` is called as each task finishes, in whatever order they do

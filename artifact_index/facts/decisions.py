@@ -61,17 +61,58 @@ _CHOICE = re.compile(
 # The lower-case words one of _ROOT_CAUSE, _ALTERNATIVE or _CHOICE needs (one of them): a sentence
 # with none states nothing, known without running the three.  Likewise _HEDGE_WORDS and _PROCESS_WORDS.
 _STATING_WORDS = (
-    "root cause", "the real ", "the underlying ", "the actual ", "caused by", "due to", "because",
-    "instead of", "rather than",
-    "decided", "chose", "opted", "settled on", "go with", " use", "switch to", " keep", "stick with",
-    "the best ", "the right ", "the cleanest ", "the simplest ", "the safest ", "decision",
+    "root cause",
+    "the real ",
+    "the underlying ",
+    "the actual ",
+    "caused by",
+    "due to",
+    "because",
+    "instead of",
+    "rather than",
+    "decided",
+    "chose",
+    "opted",
+    "settled on",
+    "go with",
+    " use",
+    "switch to",
+    " keep",
+    "stick with",
+    "the best ",
+    "the right ",
+    "the cleanest ",
+    "the simplest ",
+    "the safest ",
+    "decision",
 )
 # What follows "use" when the choice is of a tool for the next step, not of a design.
-_TOOL_WORDS = frozenset({
-    "sed", "awk", "perl", "python", "python3", "script", "command", "bash", "shell", "grep", "find", "cat",
-    "find_file", "search_file", "search_dir", "str_replace_editor", "editor", "tool", "replace_all",
-    "search/replace", "heredoc", "echo",
-})
+_TOOL_WORDS = frozenset(
+    {
+        "sed",
+        "awk",
+        "perl",
+        "python",
+        "python3",
+        "script",
+        "command",
+        "bash",
+        "shell",
+        "grep",
+        "find",
+        "cat",
+        "find_file",
+        "search_file",
+        "search_dir",
+        "str_replace_editor",
+        "editor",
+        "tool",
+        "replace_all",
+        "search/replace",
+        "heredoc",
+        "echo",
+    }
+)
 _MIN_CHOICE_WORDS = 6
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
@@ -89,9 +130,27 @@ _HEDGE = re.compile(
     re.I,
 )
 _HEDGE_WORDS = (
-    "might be", "may be", "could be", "seem", "not sure", "probably", "perhaps", "maybe", "either", "we'd need",
-    "i'd need", "would need", "alternatively", "if you ", "i'll try", "i will try", "let's try", "let me try",
-    "i'll keep ", "i will keep ", "we'll keep ",
+    "might be",
+    "may be",
+    "could be",
+    "seem",
+    "not sure",
+    "probably",
+    "perhaps",
+    "maybe",
+    "either",
+    "we'd need",
+    "i'd need",
+    "would need",
+    "alternatively",
+    "if you ",
+    "i'll try",
+    "i will try",
+    "let's try",
+    "let me try",
+    "i'll keep ",
+    "i will keep ",
+    "we'll keep ",
 )
 # The next step of the work ("I'll wait rather than ...", "I'm going to check ... instead of ..."), not a decision.
 _PROCESS = re.compile(
@@ -147,8 +206,12 @@ def _kind(sentence: str) -> DecisionKind | None:
     lower = plain.lower() if plain.isascii() else None
     kind = _stated_kind(plain, lower)
     # A hedge or a step of the work is no decision; looked for only in the few sentences that state one.
-    if kind is None or _HEDGE_START.match(plain) or _found(_HEDGE, _HEDGE_WORDS, plain, lower) or (
-            _found(_PROCESS, _PROCESS_WORDS, plain, lower)):
+    if (
+        kind is None
+        or _HEDGE_START.match(plain)
+        or _found(_HEDGE, _HEDGE_WORDS, plain, lower)
+        or (_found(_PROCESS, _PROCESS_WORDS, plain, lower))
+    ):
         return None
     return kind
 
@@ -178,7 +241,9 @@ def _stated_kind(plain: str, lower: str | None) -> DecisionKind | None:
 
 def _sentences(text: str) -> list[str]:
     """The prose sentences of a message: code fences and Markdown table rows left out."""
-    prose = "\n".join(line for line in _FENCE.sub(" ", text).splitlines() if not line.lstrip().startswith("|"))
+    prose = "\n".join(
+        line for line in _FENCE.sub(" ", text).splitlines() if not line.lstrip().startswith("|")
+    )
     return [s for s in (_clean(raw) for raw in _SENTENCE.split(prose)) if s]
 
 
@@ -216,7 +281,9 @@ class KnownPaths:
                 if len(name) <= 3:
                     continue
                 if _SPACE.search(name):
-                    self._spaced.setdefault(name, re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])"))
+                    self._spaced.setdefault(
+                        name, re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])")
+                    )
                 self._by_name.setdefault(name, set()).add(path)
                 self._longest = max(self._longest, len(name))
 
@@ -275,10 +342,16 @@ def extract_decisions(
             continue
         seen.add(sentence)
         files = paths.named_in(sentence)
-        symbols = sorted({
-            span.rstrip("()") for span in _CODE_SPAN.findall(sentence)
-            if _IDENTIFIER.match(span) and not any(span in f or f.endswith(span) for f in files)
-            and "/" not in span and not _FILE_SUFFIX.search(span) and span not in _NOT_SYMBOLS
-        })
+        symbols = sorted(
+            {
+                span.rstrip("()")
+                for span in _CODE_SPAN.findall(sentence)
+                if _IDENTIFIER.match(span)
+                and not any(span in f or f.endswith(span) for f in files)
+                and "/" not in span
+                and not _FILE_SUFFIX.search(span)
+                and span not in _NOT_SYMBOLS
+            }
+        )
         out.append(Decision(text=sentence, kind=kind, turn=turn, files=files, symbols=symbols))
     return out

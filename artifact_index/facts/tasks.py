@@ -20,10 +20,21 @@ __all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks", "reads_task_li
 TaskStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 
 _STATUS: dict[str, TaskStatus] = {
-    "pending": "pending", "todo": "pending", "not_started": "pending", "open": "pending",
-    "in_progress": "in_progress", "in-progress": "in_progress", "active": "in_progress", "doing": "in_progress",
-    "completed": "completed", "complete": "completed", "done": "completed",
-    "cancelled": "cancelled", "canceled": "cancelled", "deleted": "cancelled", "skipped": "cancelled",
+    "pending": "pending",
+    "todo": "pending",
+    "not_started": "pending",
+    "open": "pending",
+    "in_progress": "in_progress",
+    "in-progress": "in_progress",
+    "active": "in_progress",
+    "doing": "in_progress",
+    "completed": "completed",
+    "complete": "completed",
+    "done": "completed",
+    "cancelled": "cancelled",
+    "canceled": "cancelled",
+    "deleted": "cancelled",
+    "skipped": "cancelled",
 }
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
 _STATUS_LINE = re.compile(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
@@ -53,11 +64,20 @@ def _replace(items: Any, turn: int, text_keys: tuple[str, ...]) -> list[Task] | 
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             continue
-        text = next((str(item[k]) for k in text_keys if isinstance(item.get(k), str) and item[k].strip()), None)
+        text = next(
+            (str(item[k]) for k in text_keys if isinstance(item.get(k), str) and item[k].strip()),
+            None,
+        )
         if text is None:
             continue
-        tasks.append(Task(id=str(item.get("id") or number), content=text.strip(), status=_status(item.get("status")),
-                          turn=turn))
+        tasks.append(
+            Task(
+                id=str(item.get("id") or number),
+                content=text.strip(),
+                status=_status(item.get("status")),
+                turn=turn,
+            )
+        )
     return tasks
 
 
@@ -67,14 +87,22 @@ def _numbered_list(text: str, turn: int) -> list[Task] | None:
     for line in text.splitlines():
         match = _STATUS_LINE.match(line)
         if match:
-            tasks.append(Task(id=match.group(1) or str(len(tasks) + 1), content=match.group(3),
-                              status=_status(match.group(2)), turn=turn))
+            tasks.append(
+                Task(
+                    id=match.group(1) or str(len(tasks) + 1),
+                    content=match.group(3),
+                    status=_status(match.group(2)),
+                    turn=turn,
+                )
+            )
     return tasks or _checklist(text, turn)
 
 
 def _checklist(text: str, turn: int) -> list[Task] | None:
-    tasks = [Task(id=str(number), content=content, status=status, turn=turn)
-             for number, (content, status) in enumerate(_checklist_items(text), start=1)]
+    tasks = [
+        Task(id=str(number), content=content, status=status, turn=turn)
+        for number, (content, status) in enumerate(_checklist_items(text), start=1)
+    ]
     return tasks or None
 
 
@@ -87,7 +115,9 @@ def _checklist_items(text: str) -> tuple[tuple[str, TaskStatus], ...]:
         match = _CHECKBOX.match(line)
         if match:
             mark = match.group(1)
-            status: TaskStatus = "completed" if mark in "xX" else ("in_progress" if mark == "~" else "pending")
+            status: TaskStatus = (
+                "completed" if mark in "xX" else ("in_progress" if mark == "~" else "pending")
+            )
             items.append((match.group(2), status))
     return tuple(items)
 
@@ -100,8 +130,9 @@ def reads_task_list(tool: str) -> bool:
     return tool.lower() in _LIST_EDITORS
 
 
-def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], turn: int,
-                    result: str = "") -> list[Task] | None:
+def apply_task_call(
+    current: list[Task], tool: str, arguments: dict[str, Any], turn: int, result: str = ""
+) -> list[Task] | None:
     """The task list after a call of ``tool``, or None when the call is not about tasks."""
     name = tool.lower()
     if name in ("todowrite", "todo_write", "write_todos", "update_todo", "todo"):
@@ -114,8 +145,15 @@ def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], t
             return None
         created = re.search(r"#(\w+)", result)
         task_id = created.group(1) if created else str(len(current) + 1)
-        return [*current, Task(id=task_id, content=subject.strip(), status=_status(arguments.get("status")),
-                               turn=turn)]
+        return [
+            *current,
+            Task(
+                id=task_id,
+                content=subject.strip(),
+                status=_status(arguments.get("status")),
+                turn=turn,
+            ),
+        ]
     if name == "taskupdate":
         task_id = str(arguments.get("taskId") or arguments.get("id") or "")
         updated = []
@@ -123,7 +161,11 @@ def apply_task_call(current: list[Task], tool: str, arguments: dict[str, Any], t
         for task in current:
             if task.id == task_id:
                 found = True
-                content = arguments.get("subject") if isinstance(arguments.get("subject"), str) else task.content
+                content = (
+                    arguments.get("subject")
+                    if isinstance(arguments.get("subject"), str)
+                    else task.content
+                )
                 status = _status(arguments["status"]) if "status" in arguments else task.status
                 task = Task(id=task.id, content=str(content), status=status, turn=turn)
             updated.append(task)

@@ -36,22 +36,47 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.checks import segments
 
-__all__ = ["ListedItem", "SeenInListing", "TrackerListing", "WorkItem", "WorkItemStatus", "observe_tracker_command"]
+__all__ = [
+    "ListedItem",
+    "SeenInListing",
+    "TrackerListing",
+    "WorkItem",
+    "WorkItemStatus",
+    "observe_tracker_command",
+]
 
 WorkItemStatus = Literal["open", "in_progress", "blocked", "deferred", "closed", "merged"]
 
 _STATUS: dict[str, WorkItemStatus] = {
-    "open": "open", "ready": "open", "reopened": "open", "in_progress": "in_progress", "in-progress": "in_progress",
-    "blocked": "blocked", "deferred": "deferred", "closed": "closed", "done": "closed", "merged": "merged",
+    "open": "open",
+    "ready": "open",
+    "reopened": "open",
+    "in_progress": "in_progress",
+    "in-progress": "in_progress",
+    "blocked": "blocked",
+    "deferred": "deferred",
+    "closed": "closed",
+    "done": "closed",
+    "merged": "merged",
 }
-_GLYPH: dict[str, WorkItemStatus] = {"○": "open", "◐": "in_progress", "✓": "closed", "❄": "deferred"}
+_GLYPH: dict[str, WorkItemStatus] = {
+    "○": "open",
+    "◐": "in_progress",
+    "✓": "closed",
+    "❄": "deferred",
+}
 _HINT = re.compile(r"(?:^|[\s;&|(/])(?:bd|gh)\s")
 _MAX_DESCRIPTION = 4000
-_MAX_LISTED = 200  # items of one listing remembered: the rest of a long backlog is not the session's work
+_MAX_LISTED = (
+    200  # items of one listing remembered: the rest of a long backlog is not the session's work
+)
 
 # `bd show`: "○ spotter-gqc.4 · Title   [● P2 · OPEN]" (an epic adds "[EPIC]" before the dot).
-_BD_HEADER = re.compile(r"^[○◐●✓❄]\s+(?P<id>[\w.-]+)(?P<epic>\s+\[EPIC\])?\s+·\s+(?P<title>.+?)\s+"
-                        r"\[●\s*P\d\s*·\s*(?P<status>[A-Z_]+)\]\s*$", re.M)
+_BD_HEADER = re.compile(
+    r"^[○◐●✓❄]\s+(?P<id>[\w.-]+)(?P<epic>\s+\[EPIC\])?\s+·\s+(?P<title>.+?)\s+"
+    r"\[●\s*P\d\s*·\s*(?P<status>[A-Z_]+)\]\s*$",
+    re.M,
+)
 # A section heading of `bd show`: a line of capitals alone ("DESCRIPTION", "DEPENDS ON").
 _BD_SECTION = re.compile(r"^[A-Z][A-Z ]{2,30}$")
 # `bd list`: "○ spotter-gqc.7 [● P2] [task] - Title (blocked by: ...)"; an epic's child: "↳ ✓ spotter-dov.1: Title ● P1".
@@ -59,15 +84,29 @@ _BD_LISTED = re.compile(r"^\s*(?:↳\s*)?(?P<glyph>[○◐●✓❄])\s+(?P<id>[
 # `bd ready`: "3. [● P1] [task] spotter-a0y.3: Title" -- ready means open and unblocked.
 _BD_READY = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[\w+\]\s+(?P<id>[\w.-]+):", re.M)
 # The same lines read whole, for the latest listing: id, title and kind.
-_BD_READY_LINE = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)\s*$", re.M)
-_BD_LIST_LINE = re.compile(r"^\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+)\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+-\s+"
-                           r"(?P<title>.+?)(?:\s+\(blocked by:[^)]*\))?\s*$", re.M)
-_BD_CHILD_LINE = re.compile(r"^\s*↳\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)(?:\s+●\s*P\d)?\s*$", re.M)
-_BD_CONFIRMED = re.compile(r"✓\s+(?P<verb>Created issue|Updated issue|Closed|Reopened)[:\s]\s*(?P<id>[\w.-]+?)"
-                           r"(?::\s*|\s+—\s+|\s*$)(?P<rest>.*)$", re.M)
-_GH_URL = re.compile(r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<kind>issues|pull)/(?P<number>\d+)")
-_GH_DONE = re.compile(r"(?P<verb>Merged|Squashed and merged|Rebased and merged|Closed|Reopened) "
-                      r"(?P<kind>pull request|issue) (?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)(?: \((?P<title>.+)\))?")
+_BD_READY_LINE = re.compile(
+    r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)\s*$", re.M
+)
+_BD_LIST_LINE = re.compile(
+    r"^\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+)\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+-\s+"
+    r"(?P<title>.+?)(?:\s+\(blocked by:[^)]*\))?\s*$",
+    re.M,
+)
+_BD_CHILD_LINE = re.compile(
+    r"^\s*↳\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)(?:\s+●\s*P\d)?\s*$", re.M
+)
+_BD_CONFIRMED = re.compile(
+    r"✓\s+(?P<verb>Created issue|Updated issue|Closed|Reopened)[:\s]\s*(?P<id>[\w.-]+?)"
+    r"(?::\s*|\s+—\s+|\s*$)(?P<rest>.*)$",
+    re.M,
+)
+_GH_URL = re.compile(
+    r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<kind>issues|pull)/(?P<number>\d+)"
+)
+_GH_DONE = re.compile(
+    r"(?P<verb>Merged|Squashed and merged|Rebased and merged|Closed|Reopened) "
+    r"(?P<kind>pull request|issue) (?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)(?: \((?P<title>.+)\))?"
+)
 
 
 class WorkItem(BaseModel):
@@ -128,15 +167,40 @@ def _option(args: list[str], *names: str) -> str | None:
             if arg == name and n + 1 < len(args):
                 found = args[n + 1]
             elif arg.startswith(name + "=") and name.startswith("--"):
-                found = arg[len(name) + 1:]
+                found = arg[len(name) + 1 :]
     return found
 
 
-_BD_VALUE_OPTIONS = frozenset({
-    "--status", "-s", "--reason", "-r", "--title", "-t", "--type", "--priority", "-p", "--parent", "--description",
-    "-d", "--design", "--acceptance", "--labels", "-l", "--assignee", "-a", "--notes", "--append-notes", "--deps",
-    "--body-file", "--context", "--external-ref", "--estimate", "-e",
-})
+_BD_VALUE_OPTIONS = frozenset(
+    {
+        "--status",
+        "-s",
+        "--reason",
+        "-r",
+        "--title",
+        "-t",
+        "--type",
+        "--priority",
+        "-p",
+        "--parent",
+        "--description",
+        "-d",
+        "--design",
+        "--acceptance",
+        "--labels",
+        "-l",
+        "--assignee",
+        "-a",
+        "--notes",
+        "--append-notes",
+        "--deps",
+        "--body-file",
+        "--context",
+        "--external-ref",
+        "--estimate",
+        "-e",
+    }
+)
 
 
 def _positionals(args: list[str], value_options: frozenset[str]) -> list[str]:
@@ -163,14 +227,22 @@ class _Items:
         data = self.stored.get(_key(tracker, item_id))
         return WorkItem.model_validate(data) if data is not None else None
 
-    def put(self, tracker: Literal["bd", "gh issue", "gh pr"], item_id: str, *, track: bool = True,
-            **changes: Any) -> None:
+    def put(
+        self,
+        tracker: Literal["bd", "gh issue", "gh pr"],
+        item_id: str,
+        *,
+        track: bool = True,
+        **changes: Any,
+    ) -> None:
         """Set fields of an item; a new item is added only when ``track`` (the session acted on it or showed it)."""
         current = self.get(tracker, item_id)
         if current is None:
             if not track or changes.get("status") is None:
                 return  # an item first met without a state (`bd update X --notes ...`) is not tracked
-            current = WorkItem(id=item_id, tracker=tracker, status=changes["status"], turn=self.turn)
+            current = WorkItem(
+                id=item_id, tracker=tracker, status=changes["status"], turn=self.turn
+            )
         values = {k: v for k, v in changes.items() if v is not None}
         updated = current.model_copy(update={**values, "turn": self.turn})
         self.stored[_key(tracker, item_id)] = updated.model_dump()
@@ -184,9 +256,15 @@ def _bd_shown(output: str, items: _Items) -> None:
     headers = list(_BD_HEADER.finditer(output))
     for n, header in enumerate(headers):
         end = headers[n + 1].start() if n + 1 < len(headers) else len(output)
-        body = output[header.end():end]
-        items.put("bd", header["id"], title=header["title"].strip(), status=_STATUS.get(header["status"].lower()),
-                  kind="epic" if header["epic"] else _bd_type(body), description=_bd_description(body))
+        body = output[header.end() : end]
+        items.put(
+            "bd",
+            header["id"],
+            title=header["title"].strip(),
+            status=_STATUS.get(header["status"].lower()),
+            kind="epic" if header["epic"] else _bd_type(body),
+            description=_bd_description(body),
+        )
     if not headers:
         _bd_json(output, items)
 
@@ -218,20 +296,26 @@ def _bd_json(output: str, items: _Items) -> None:
         return
     start = opening.start()
     try:
-        shown = json.loads(output[start:output.rfind("]") + 1])
+        shown = json.loads(output[start : output.rfind("]") + 1])
     except json.JSONDecodeError:
         return
     for entry in shown if isinstance(shown, list) else []:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             continue
-        description = entry.get("description") if isinstance(entry.get("description"), str) else None
+        description = (
+            entry.get("description") if isinstance(entry.get("description"), str) else None
+        )
         acceptance = entry.get("acceptance_criteria")
         if isinstance(acceptance, str) and acceptance.strip():
             description = f"{description or ''}\nAcceptance criteria:\n{acceptance}".strip()
-        items.put("bd", entry["id"], title=entry.get("title") if isinstance(entry.get("title"), str) else None,
-                  status=_STATUS.get(str(entry.get("status", "")).lower()),
-                  kind=entry.get("issue_type") if isinstance(entry.get("issue_type"), str) else None,
-                  description=description[:_MAX_DESCRIPTION] if description else None)
+        items.put(
+            "bd",
+            entry["id"],
+            title=entry.get("title") if isinstance(entry.get("title"), str) else None,
+            status=_STATUS.get(str(entry.get("status", "")).lower()),
+            kind=entry.get("issue_type") if isinstance(entry.get("issue_type"), str) else None,
+            description=description[:_MAX_DESCRIPTION] if description else None,
+        )
 
 
 def _bd_listed(output: str, items: _Items) -> None:
@@ -250,14 +334,35 @@ def _bd_listing(output: str) -> list[ListedItem]:
     """Every item a ``bd`` listing printed, in order: ready work, a list, an epic's children."""
     found: list[tuple[int, ListedItem]] = []
     for match in _BD_READY_LINE.finditer(output):
-        found.append((match.start(), ListedItem(id=match["id"], title=match["title"], status="open",
-                                                kind=match["kind"].lower())))
+        found.append(
+            (
+                match.start(),
+                ListedItem(
+                    id=match["id"], title=match["title"], status="open", kind=match["kind"].lower()
+                ),
+            )
+        )
     for match in _BD_LIST_LINE.finditer(output):
-        found.append((match.start(), ListedItem(id=match["id"], title=match["title"],
-                                                status=_GLYPH.get(match["glyph"], "open"), kind=match["kind"].lower())))
+        found.append(
+            (
+                match.start(),
+                ListedItem(
+                    id=match["id"],
+                    title=match["title"],
+                    status=_GLYPH.get(match["glyph"], "open"),
+                    kind=match["kind"].lower(),
+                ),
+            )
+        )
     for match in _BD_CHILD_LINE.finditer(output):
-        found.append((match.start(), ListedItem(id=match["id"], title=match["title"],
-                                                status=_GLYPH.get(match["glyph"], "open"))))
+        found.append(
+            (
+                match.start(),
+                ListedItem(
+                    id=match["id"], title=match["title"], status=_GLYPH.get(match["glyph"], "open")
+                ),
+            )
+        )
     return [item for _, item in sorted(found, key=lambda pair: pair[0])]
 
 
@@ -268,9 +373,17 @@ def _bd_command(args: list[str], output: str, succeeded: bool | None, items: _It
     if verb in ("create", "new", "q"):
         for (said, item_id), title in confirmed.items():
             if said == "Created issue":
-                named = _option(rest, "--title") or next(iter(_positionals(rest, _BD_VALUE_OPTIONS)), None)
-                items.put("bd", item_id, status="open", created_turn=items.turn, title=title or named,
-                          kind=_option(rest, "--type"))
+                named = _option(rest, "--title") or next(
+                    iter(_positionals(rest, _BD_VALUE_OPTIONS)), None
+                )
+                items.put(
+                    "bd",
+                    item_id,
+                    status="open",
+                    created_turn=items.turn,
+                    title=title or named,
+                    kind=_option(rest, "--type"),
+                )
         return
     ids = _positionals(rest, _BD_VALUE_OPTIONS)
     if verb == "update":
@@ -281,8 +394,13 @@ def _bd_command(args: list[str], output: str, succeeded: bool | None, items: _It
             title = confirmed.get(("Updated issue", item_id))
             if ("Updated issue", item_id) not in confirmed and succeeded is not True:
                 continue
-            items.put("bd", item_id, status=status, title=title or _option(rest, "--title"),
-                      started_turn=items.turn if status == "in_progress" else None)
+            items.put(
+                "bd",
+                item_id,
+                status=status,
+                title=title or _option(rest, "--title"),
+                started_turn=items.turn if status == "in_progress" else None,
+            )
     elif verb in ("close", "done"):
         reason = _option(rest, "--reason", "-r")
         for item_id in ids:
@@ -313,14 +431,21 @@ def _gh_command(args: list[str], output: str, succeeded: bool | None, items: _It
     tracker: Literal["gh issue", "gh pr"] = "gh issue" if args[0] == "issue" else "gh pr"
     verb, rest = args[1], args[2:]
     repo = _option(rest, "--repo", "-R")
-    numbers = [a.rsplit("/", 1)[-1].lstrip("#") for a in _positionals(rest, frozenset({"--repo", "-R", "--title",
-                                                                                       "-t", "--body", "-b"}))]
+    numbers = [
+        a.rsplit("/", 1)[-1].lstrip("#")
+        for a in _positionals(rest, frozenset({"--repo", "-R", "--title", "-t", "--body", "-b"}))
+    ]
     number = next((n for n in numbers if n.isdigit()), None)
     if verb == "create":
         made = _GH_URL.search(output)
         if made is not None and succeeded is not False:
-            items.put(tracker, _gh_id(made["number"], repo), status="open", created_turn=items.turn,
-                      title=_option(rest, "--title", "-t"))
+            items.put(
+                tracker,
+                _gh_id(made["number"], repo),
+                status="open",
+                created_turn=items.turn,
+                title=_option(rest, "--title", "-t"),
+            )
         return
     done = _GH_DONE.search(output)
     if done is not None:
@@ -332,15 +457,23 @@ def _gh_command(args: list[str], output: str, succeeded: bool | None, items: _It
     if verb == "merge" and (done is not None or succeeded is True):
         items.put(tracker, item_id, status="merged", closed_turn=items.turn, title=title)
     elif verb == "close" and (done is not None or succeeded is True):
-        items.put(tracker, item_id, status="closed", closed_turn=items.turn, title=title,
-                  closed_reason=_option(rest, "--comment", "-c"))
+        items.put(
+            tracker,
+            item_id,
+            status="closed",
+            closed_turn=items.turn,
+            title=title,
+            closed_reason=_option(rest, "--comment", "-c"),
+        )
     elif verb == "reopen" and (done is not None or succeeded is True):
         items.put(tracker, item_id, status="open", title=title)
     elif verb == "view":
         _gh_view(tracker, item_id, output, items)
 
 
-def _gh_view(tracker: Literal["gh issue", "gh pr"], item_id: str, output: str, items: _Items) -> None:
+def _gh_view(
+    tracker: Literal["gh issue", "gh pr"], item_id: str, output: str, items: _Items
+) -> None:
     """``gh ... view`` refreshes an item the session acted on: its title and state, as JSON or as text."""
     title = state = None
     try:
@@ -368,8 +501,9 @@ def _tracker_segments(command: str) -> Iterator[tuple[str, list[str]]]:
             yield program, words[1:]
 
 
-def observe_tracker_command(meta: dict[str, Any], command: str, output: str, turn: int,
-                            succeeded: bool | None) -> None:
+def observe_tracker_command(
+    meta: dict[str, Any], command: str, output: str, turn: int, succeeded: bool | None
+) -> None:
     """Fold one shell command into the index metadata, in place: ``work_items``, ``tracker_listing``.
 
     A command that failed changes nothing, except what its output confirms.
@@ -383,9 +517,13 @@ def observe_tracker_command(meta: dict[str, Any], command: str, output: str, tur
             listed = _bd_listing(output) if args and args[0] in ("ready", "list", "show") else []
             if listed:
                 shown = " ".join(["bd", *args])
-                meta["tracker_listing"] = TrackerListing(turn=turn, command=shown, items=listed).model_dump()
+                meta["tracker_listing"] = TrackerListing(
+                    turn=turn, command=shown, items=listed
+                ).model_dump()
                 seen = meta.setdefault("listed_items", {})
                 for item in listed[:_MAX_LISTED]:
-                    seen[item.id] = SeenInListing(**item.model_dump(), turn=turn, command=shown).model_dump()
+                    seen[item.id] = SeenInListing(
+                        **item.model_dump(), turn=turn, command=shown
+                    ).model_dump()
         else:
             _gh_command(args, output, succeeded, items)

@@ -42,19 +42,25 @@ class Loaded:
             raise
         except Exception as exc:  # an adapter's bug must not cost what was already read
             reason = " ".join(str(exc).split())[:300]
-            source.skip(last_line, f"reading stopped after this point ({type(exc).__name__}: {reason})")
+            source.skip(
+                last_line, f"reading stopped after this point ({type(exc).__name__}: {reason})"
+            )
         if source.document is None and source.looks_like_jsonl():
             seen = {s.line for s in source.skipped}
             source.skipped.extend(s for s in source.bad_lines if s.line not in seen)
             source.skipped.sort(key=lambda s: (s.line is None, s.line or 0))
         if produced == 0 and (self.forced or source.skipped):
             if self.forced:
-                raise UnknownFormat(f"{source.name} read as {self.adapter.name} yields nothing: it is not a "
-                                    f"{self.adapter.name} transcript, or it is damaged")
+                raise UnknownFormat(
+                    f"{source.name} read as {self.adapter.name} yields nothing: it is not a "
+                    f"{self.adapter.name} transcript, or it is damaged"
+                )
             first = source.skipped[0]
             where = f"line {first.line}: " if first.line is not None else ""
-            raise UnknownFormat(f"nothing could be read from {source.name}: {len(source.skipped)} damaged "
-                                f"part(s), the first at {where}{first.reason}")
+            raise UnknownFormat(
+                f"nothing could be read from {source.name}: {len(source.skipped)} damaged "
+                f"part(s), the first at {where}{first.reason}"
+            )
 
     @property
     def skipped(self) -> list[Skipped]:

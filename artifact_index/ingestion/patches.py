@@ -13,7 +13,14 @@ import re
 
 from artifact_index.ingestion.events import FileOperation
 
-__all__ = ["apply_hunks", "diff_sides", "parse_apply_patch", "parse_patch", "parse_unified_diff", "strip_diff_prefix"]
+__all__ = [
+    "apply_hunks",
+    "diff_sides",
+    "parse_apply_patch",
+    "parse_patch",
+    "parse_unified_diff",
+    "strip_diff_prefix",
+]
 
 _ENVELOPE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
 _MOVE_TO = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
@@ -51,7 +58,9 @@ def parse_apply_patch(text: str) -> list[FileOperation]:
                 ops.append(FileOperation(action="move", path=path, dest=move_to, source="patch"))
                 # A pure rename has no +/- lines; context-only hunks change nothing.
                 if diff and any(line.startswith(("+", "-")) for line in body):
-                    ops.append(FileOperation(action="edit", path=move_to, diff=diff, source="patch"))
+                    ops.append(
+                        FileOperation(action="edit", path=move_to, diff=diff, source="patch")
+                    )
             else:
                 ops.append(FileOperation(action="edit", path=path, diff=diff, source="patch"))
 
@@ -202,7 +211,9 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
     while i < len(lines):
         line = lines[i]
         git = _git_header_paths(line[len(_GIT_HEADER) :]) if line.startswith(_GIT_HEADER) else None
-        if not git and not (line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")):
+        if not git and not (
+            line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")
+        ):
             i += 1
             continue
         old_path = strip_diff_prefix(git[0]) if git else None
@@ -228,7 +239,12 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
                 elif meta.startswith(("Binary files ", "GIT binary patch")):
                     binary = True
                 i += 1
-        if i < len(lines) and lines[i].startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+        if (
+            i < len(lines)
+            and lines[i].startswith("--- ")
+            and i + 1 < len(lines)
+            and lines[i + 1].startswith("+++ ")
+        ):
             minus, plus = lines[i][4:], lines[i + 1][4:]
             if minus.strip().split("\t")[0] == "/dev/null":
                 created = True
@@ -244,7 +260,11 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
         if created and new_path:
             # A binary file's content is not in the text; an empty new file's is "".
             content = None if binary else "".join(h[1:] + "\n" for h in hunk if h.startswith("+"))
-            ops.append(FileOperation(action="create", path=new_path, content=content, diff=diff, source="patch"))
+            ops.append(
+                FileOperation(
+                    action="create", path=new_path, content=content, diff=diff, source="patch"
+                )
+            )
         elif deleted and old_path:
             ops.append(FileOperation(action="delete", path=old_path, source="patch"))
         elif copy_from and copy_to:
@@ -252,11 +272,15 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
             if diff and any(h.startswith("@@") for h in hunk):
                 ops.append(FileOperation(action="edit", path=copy_to, diff=diff, source="patch"))
         elif rename_from and rename_to:
-            ops.append(FileOperation(action="move", path=rename_from, dest=rename_to, source="patch"))
+            ops.append(
+                FileOperation(action="move", path=rename_from, dest=rename_to, source="patch")
+            )
             if diff and any(h.startswith("@@") for h in hunk):
                 ops.append(FileOperation(action="edit", path=rename_to, diff=diff, source="patch"))
         elif new_path or old_path:
-            ops.append(FileOperation(action="edit", path=new_path or old_path, diff=diff, source="patch"))
+            ops.append(
+                FileOperation(action="edit", path=new_path or old_path, diff=diff, source="patch")
+            )
     return ops
 
 
@@ -272,7 +296,9 @@ def apply_hunks(content: str, diff: str) -> str | None:
         old, new = _sides(hunk)
         old_text, new_text = "\n".join(old), "\n".join(new)
         if not old:
-            result = result + ("" if result.endswith("\n") or not result else "\n") + new_text + "\n"
+            result = (
+                result + ("" if result.endswith("\n") or not result else "\n") + new_text + "\n"
+            )
             continue
         if old_text not in result:
             return None

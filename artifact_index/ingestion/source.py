@@ -55,8 +55,13 @@ class Source:
     file was read as, and decodes them only if :attr:`text` is asked for.
     """
 
-    def __init__(self, name: str, text: str | None = None, skipped: list[Skipped] | None = None,
-                 damage: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        text: str | None = None,
+        skipped: list[Skipped] | None = None,
+        damage: str | None = None,
+    ) -> None:
         self.name = name
         self.skipped: list[Skipped] = skipped if skipped is not None else []
         self.damage = damage  # why a JSON document could not be read whole, when it could not
@@ -94,7 +99,7 @@ class Source:
             return self._text[:characters]
         # A character is at most 4 bytes; the last 4 bytes of the cut may end inside one,
         # but the characters before them decode exactly as in the whole text.
-        return self.data[:4 * characters + 4].decode("utf-8", self._errors)[:characters]
+        return self.data[: 4 * characters + 4].decode("utf-8", self._errors)[:characters]
 
     @cached_property
     def document(self) -> Any | None:
@@ -105,7 +110,7 @@ class Source:
         recorded in :attr:`skipped` and :attr:`damage`.
         """
         start = _content_start(self.data, _NOT_ASCII_SPACE)  # bytes.lstrip would copy them all
-        first = self.data[start:start + 1]
+        first = self.data[start : start + 1]
         if first not in (b"[", b"{"):
             # Whitespace beyond ASCII's (U+0085, U+00A0, U+001C...) can only be told from the text.
             if not first or (first < b"\x80" and first not in b"\x1c\x1d\x1e\x1f"):
@@ -132,7 +137,10 @@ class Source:
             self.damage = f"it is damaged at line {exc.lineno} column {exc.colno} ({exc.msg})"
             salvaged = _salvage(self.text, exc.pos)
             if salvaged is not None:
-                self.skip(exc.lineno, f"the JSON document is damaged here ({exc.msg}); what came before was read")
+                self.skip(
+                    exc.lineno,
+                    f"the JSON document is damaged here ({exc.msg}); what came before was read",
+                )
             return salvaged
 
     @cached_property
@@ -198,7 +206,9 @@ class Records(Sequence[tuple[int, Any]]):
         """The lines that did not parse (all lines are indexed to know them)."""
         self._index_to(None)
         for place, start, end in self._unexplained:
-            self._bad[place] = Skipped(self._bad[place].line, _why_not_json(self._data[start:end], self._errors))
+            self._bad[place] = Skipped(
+                self._bad[place].line, _why_not_json(self._data[start:end], self._errors)
+            )
         self._unexplained.clear()
         return self._bad
 
@@ -223,7 +233,12 @@ class Records(Sequence[tuple[int, Any]]):
 
     def __getitem__(self, index: int | slice) -> tuple[int, Any] | list[tuple[int, Any]]:
         if isinstance(index, slice):
-            head = index.stop is not None and index.stop >= 0 and (index.start or 0) >= 0 and (index.step or 1) > 0
+            head = (
+                index.stop is not None
+                and index.stop >= 0
+                and (index.start or 0) >= 0
+                and (index.step or 1) > 0
+            )
             self._index_to(index.stop if head else None)
             return [self._record(i) for i in range(*index.indices(len(self._starts)))]
         if index < 0:
@@ -284,7 +299,10 @@ class Records(Sequence[tuple[int, Any]]):
         values, problem = _parse_line(raw, self._errors)
         for pick, value in enumerate(values):
             if self._shared is not None and len(self._starts) < _SHARED_HEAD:
-                self._shared[len(self._starts)] = (number, value)  # detection reads it next: no second parse
+                self._shared[len(self._starts)] = (
+                    number,
+                    value,
+                )  # detection reads it next: no second parse
             self._starts.append(start)
             self._numbers.append(number)
             self._picks.append(pick)
@@ -327,8 +345,10 @@ def _first_line_is_a_whole_value(data: bytes) -> bool:
     Parsing the whole of a long JSON-lines file as one document would also
     fail there, but only after orjson has read every byte of it.
     """
-    start = _content_start(data, _NOT_JSON_SPACE)  # the bytes are never copied: they can be hundreds of MB
-    if data[start:start + 1] not in (b"{", b"["):
+    start = _content_start(
+        data, _NOT_JSON_SPACE
+    )  # the bytes are never copied: they can be hundreds of MB
+    if data[start : start + 1] not in (b"{", b"["):
         return False
     end = data.find(b"\n", start)
     if end < 0 or not _NOT_ASCII_SPACE.search(data, end):
@@ -348,6 +368,7 @@ def _content_start(data: bytes, not_space: re.Pattern[bytes]) -> int:
     """Where the first byte that is not space is (the length when there is none)."""
     found = not_space.search(data)
     return found.start() if found else len(data)
+
 
 # orjson's message when a complete value is followed by more (the standard library's "Extra data").
 _ORJSON_EXTRA_DATA = "unexpected content after document"
@@ -396,7 +417,8 @@ def _nested_deeper(value: Any, limit: int) -> bool:
         if depth > limit:
             return True
         level = [
-            item for container in level
+            item
+            for container in level
             for item in (container.values() if isinstance(container, dict) else container)
             if isinstance(item, dict | list)
         ]
@@ -418,7 +440,9 @@ _CAN_END_A_VALUE = b'"}]0123456789elNy'
 _CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))
 _OPEN_BRACE = ord("{")
 _QUOTE = ord('"')
-_PLAIN_STRING = re.compile(rb'"[^"\\\x00-\x1f\x80-\xff]*"')  # no escape, control or non-ASCII byte: valid everywhere
+_PLAIN_STRING = re.compile(
+    rb'"[^"\\\x00-\x1f\x80-\xff]*"'
+)  # no escape, control or non-ASCII byte: valid everywhere
 _NO_VALUE = "not valid JSON (Expecting value)"
 _EXTRA_DATA = "not valid JSON (Extra data)"
 
@@ -504,6 +528,7 @@ def _salvage(text: str, damaged_at: int) -> Any | None:
     except (json.JSONDecodeError, RecursionError):
         return None
 
+
 def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     """The JSON values of one line of a JSON-lines file, or why it has none.
 
@@ -514,7 +539,9 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     line = raw.strip(_LINE_SPACE)
     if not line:
         return [], None
-    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(line.encode("utf-8", "surrogatepass")):
+    if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(
+        line.encode("utf-8", "surrogatepass")
+    ):
         return [], _TOO_DEEP
     try:
         return [_without_lone_surrogates(json.loads(line), line)], None

@@ -43,18 +43,47 @@ PATH_KEYS = (
 )
 
 _READ = {
-    "read", "read_file", "readfile", "view", "view_file", "open_file", "cat",
-    "read_many_files", "notebookread", "get_file", "file_read", "readfiles",
+    "read",
+    "read_file",
+    "readfile",
+    "view",
+    "view_file",
+    "open_file",
+    "cat",
+    "read_many_files",
+    "notebookread",
+    "get_file",
+    "file_read",
+    "readfiles",
 }
 _WRITE = {
-    "write", "write_file", "writefile", "write_to_file", "create_file", "createfile",
-    "file_write", "save_file", "overwrite_file",
+    "write",
+    "write_file",
+    "writefile",
+    "write_to_file",
+    "create_file",
+    "createfile",
+    "file_write",
+    "save_file",
+    "overwrite_file",
 }
 _CREATE = {"create", "newfilecreated", "new_file"}
 _EDIT = {
-    "edit", "edit_file", "editfile", "replace", "str_replace", "search_replace",
-    "replace_in_file", "replace_string_in_file", "file_edit", "editedexistingfile",
-    "update_file", "modify_file", "edit_notebook", "strreplace", "insert_edit_into_file",
+    "edit",
+    "edit_file",
+    "editfile",
+    "replace",
+    "str_replace",
+    "search_replace",
+    "replace_in_file",
+    "replace_string_in_file",
+    "file_edit",
+    "editedexistingfile",
+    "update_file",
+    "modify_file",
+    "edit_notebook",
+    "strreplace",
+    "insert_edit_into_file",
 }
 _MULTI_EDIT = {"multiedit", "multi_edit", "multi_replace_string_in_file"}
 _NOTEBOOK_EDIT = {"notebookedit", "notebook_edit", "edit_notebook_file"}
@@ -66,9 +95,22 @@ _EDITOR = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "
 
 # Tools that run a shell command; the command is in one of these arguments.
 SHELL_TOOLS = {
-    "bash", "shell", "exec_command", "execute_command", "run_shell_command", "run_command",
-    "run_terminal_cmd", "run_in_terminal", "local_shell", "terminal", "execute_bash",
-    "executebashaction", "cmd", "powershell", "run", "execute",
+    "bash",
+    "shell",
+    "exec_command",
+    "execute_command",
+    "run_shell_command",
+    "run_command",
+    "run_terminal_cmd",
+    "run_in_terminal",
+    "local_shell",
+    "terminal",
+    "execute_bash",
+    "executebashaction",
+    "cmd",
+    "powershell",
+    "run",
+    "execute",
 }
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
 # Shell tools whose name says which shell runs the command.
@@ -167,13 +209,19 @@ def shell_command(arguments: dict[str, Any]) -> str | None:
             return value
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             # Codex's older `shell` tool passes ["bash", "-lc", "cmd"].
-            if len(value) >= 3 and value[0].endswith(("bash", "sh", "zsh")) and value[1] in ("-lc", "-c"):
+            if (
+                len(value) >= 3
+                and value[0].endswith(("bash", "sh", "zsh"))
+                and value[1] in ("-lc", "-c")
+            ):
                 return str(value[2])
             return " ".join(value)
     return None
 
 
-def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None) -> list[FileOperation]:
+def operations_for(
+    tool: str, arguments: dict[str, Any], cwd: str | None = None
+) -> list[FileOperation]:
     """The file operations a call of ``tool`` with ``arguments`` asks for.
 
     Unknown tools yield no operation: most tools (search, web, todo lists)
@@ -187,7 +235,11 @@ def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None)
         return _editor(arguments)
     if key in _PATCH:
         text = next(
-            (arguments[k] for k in ("input", "patchText", "patch", "diff") if isinstance(arguments.get(k), str)),
+            (
+                arguments[k]
+                for k in ("input", "patchText", "patch", "diff")
+                if isinstance(arguments.get(k), str)
+            ),
             None,
         )
         return parse_patch(text) if text else []
@@ -216,9 +268,7 @@ def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None)
         return [FileOperation(action="write", path=path, content=_content(arguments))]
     if key in _MULTI_EDIT:
         edits = arguments.get("edits") or arguments.get("replacements") or []
-        ops = [
-            _edit(path, e | {"file_path": path}) for e in edits if isinstance(e, dict)
-        ]
+        ops = [_edit(path, e | {"file_path": path}) for e in edits if isinstance(e, dict)]
         return ops or [FileOperation(action="edit", path=path)]
     if key in _NOTEBOOK_EDIT:
         mode = str(arguments.get("edit_mode", "replace"))
@@ -239,8 +289,11 @@ def operations_for(tool: str, arguments: dict[str, Any], cwd: str | None = None)
         return [FileOperation(action="undo", path=path)]
     if key in _MOVE:
         dest = next(
-            (arguments[k] for k in ("new_path", "destination", "dest", "newPath", "to", "target_path")
-             if isinstance(arguments.get(k), str)),
+            (
+                arguments[k]
+                for k in ("new_path", "destination", "dest", "newPath", "to", "target_path")
+                if isinstance(arguments.get(k), str)
+            ),
             None,
         )
         return [FileOperation(action="move", path=path, dest=dest)] if dest else []

@@ -66,7 +66,9 @@ def _whole_record(line: bytes) -> bool:
 class _LinesSoFar(Source):
     """The JSON-lines records read so far, parsed once each, seen as one :class:`Source`."""
 
-    def __init__(self, name: str, text: str, records: list[tuple[int, Any]], bad: list[Skipped]) -> None:
+    def __init__(
+        self, name: str, text: str, records: list[tuple[int, Any]], bad: list[Skipped]
+    ) -> None:
         super().__init__(name, text)
         self._parsed = (records, bad)
 
@@ -139,7 +141,9 @@ class LiveTranscript:
         if source is None:
             return Refresh(0, restarted, bool(self._pending) or self._adapter is None)
         refresh = self._feed(source)
-        return Refresh(refresh.new_events, refresh.rebuilt or restarted, refresh.waiting or bool(self._pending))
+        return Refresh(
+            refresh.new_events, refresh.rebuilt or restarted, refresh.waiting or bool(self._pending)
+        )
 
     def _replaced(self, stat: os.stat_result) -> bool:
         if self._identity is None:
@@ -178,7 +182,7 @@ class LiveTranscript:
         self._offset += len(data)
         self._guard = (self._guard + data)[-_GUARD:]
         if start == 0 and data.startswith(_BOM):
-            data = data[len(_BOM):]
+            data = data[len(_BOM) :]
         data = self._pending + data
         end = data.rfind(b"\n") + 1
         complete, self._pending = data[:end], data[end:]
@@ -221,7 +225,9 @@ class LiveTranscript:
         return self._whole(stat)
 
     def _lines_source(self) -> Source:
-        return _LinesSoFar(str(self.path), "".join(self._texts), list(self._records), list(self._bad))
+        return _LinesSoFar(
+            str(self.path), "".join(self._texts), list(self._records), list(self._bad)
+        )
 
     # -- feeding --------------------------------------------------------------------
     def _feed(self, source: Source) -> Refresh:

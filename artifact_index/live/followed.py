@@ -28,7 +28,9 @@ class Followed:
         self._live: OrderedDict[tuple[str, str | None], LiveTranscript] = OrderedDict()
         self.lock = threading.RLock()
 
-    def refresh(self, path: str | Path, format: str | None = None) -> tuple[LiveTranscript, Refresh]:
+    def refresh(
+        self, path: str | Path, format: str | None = None
+    ) -> tuple[LiveTranscript, Refresh]:
         """The transcript at ``path``, brought up to date, and what that took.
 
         Raises what :class:`LiveTranscript` raises (a missing file, an unknown

@@ -27,7 +27,9 @@ class Indexed:
 def index_for_store(candidate: Candidate, format: str | None = None) -> Indexed:
     """Read ``candidate`` whole and make its :class:`SessionRecord`."""
     if candidate.path == "-":
-        return Indexed("failed", message="the store keeps transcript files; standard input has no path to keep")
+        return Indexed(
+            "failed", message="the store keeps transcript files; standard input has no path to keep"
+        )
     try:
         path = Path(candidate.path)
         stat = path.stat()

@@ -21,7 +21,15 @@ from artifact_index.ingestion.events import Event, UserMessage
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
 
-__all__ = ["SessionRecord", "StoredError", "StoredFile", "StoredTest", "instant", "session_id_of", "session_record"]
+__all__ = [
+    "SessionRecord",
+    "StoredError",
+    "StoredFile",
+    "StoredTest",
+    "instant",
+    "session_id_of",
+    "session_record",
+]
 
 _TITLE_WIDTH = 120
 _TAG = re.compile(r"</?[\w-]+>")
@@ -129,8 +137,13 @@ def _times(events: Sequence[Event]) -> tuple[str | None, str | None]:
     return (stamps[0], stamps[-1]) if stamps else (None, None)
 
 
-def session_record(transcript: str | Path, index: ArtifactIndex, events: Sequence[Event], skipped: int,
-                   stat: os.stat_result) -> SessionRecord:
+def session_record(
+    transcript: str | Path,
+    index: ArtifactIndex,
+    events: Sequence[Event],
+    skipped: int,
+    stat: os.stat_result,
+) -> SessionRecord:
     """The store's record of ``transcript``, whose ``events`` built ``index``."""
     path = Path(transcript).resolve()
     root = index.root
@@ -140,22 +153,53 @@ def session_record(transcript: str | Path, index: ArtifactIndex, events: Sequenc
             continue
         turns = [op.turn for op in entry.ops]
         absolute = entry.path if is_absolute(entry.path) or not root else join(root, entry.path)
-        files.append(StoredFile(path=entry.path, absolute=absolute, status=entry.status, sources=entry.sources,
-                                first_turn=min(turns), last_turn=max(turns), renamed_from=entry.renamed_from))
+        files.append(
+            StoredFile(
+                path=entry.path,
+                absolute=absolute,
+                status=entry.status,
+                sources=entry.sources,
+                first_turn=min(turns),
+                last_turn=max(turns),
+                renamed_from=entry.renamed_from,
+            )
+        )
     errors = [
-        StoredError(message=e["message"], kind=e["kind"], file=e["file"], line=e["line"],
-                    first_turn=e["first_turn"], last_turn=e["last_turn"], resolved=bool(e["resolved"]))
+        StoredError(
+            message=e["message"],
+            kind=e["kind"],
+            file=e["file"],
+            line=e["line"],
+            first_turn=e["first_turn"],
+            last_turn=e["last_turn"],
+            resolved=bool(e["resolved"]),
+        )
         for e in index.errors()
     ]
-    tests = [StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
-             for t in index.tests()]
+    tests = [
+        StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
+        for t in index.tests()
+    ]
     started, last = _times(events)
     modified = instant(stat.st_mtime)
     meta = index.meta
     return SessionRecord(
-        id=session_id_of(path), transcript=str(path), format=str(index.format or "unknown"),
-        session_id=meta.get("session_id"), agent=meta.get("agent"), model=meta.get("model"), root=root,
-        title=_title(events), turns=max((e.turn for e in events), default=0), events=len(events),
-        skipped=skipped, started=started, last_activity=last or modified or "", size=stat.st_size,
-        mtime_ns=stat.st_mtime_ns, files=files, errors=errors, tests=tests,
+        id=session_id_of(path),
+        transcript=str(path),
+        format=str(index.format or "unknown"),
+        session_id=meta.get("session_id"),
+        agent=meta.get("agent"),
+        model=meta.get("model"),
+        root=root,
+        title=_title(events),
+        turns=max((e.turn for e in events), default=0),
+        events=len(events),
+        skipped=skipped,
+        started=started,
+        last_activity=last or modified or "",
+        size=stat.st_size,
+        mtime_ns=stat.st_mtime_ns,
+        files=files,
+        errors=errors,
+        tests=tests,
     )

@@ -58,7 +58,9 @@ class SessionNotFound(StoreError):
 # Named migrations, applied in order and never edited once released: a new
 # column or table is a new entry at the end.
 _MIGRATIONS: tuple[tuple[str, str], ...] = (
-    ("001_sessions_files_errors_tests", """
+    (
+        "001_sessions_files_errors_tests",
+        """
         CREATE TABLE sessions (
             id TEXT PRIMARY KEY,
             transcript TEXT NOT NULL UNIQUE,
@@ -112,8 +114,11 @@ _MIGRATIONS: tuple[tuple[str, str], ...] = (
             turn INTEGER NOT NULL,
             PRIMARY KEY (session, position)
         );
-    """),
-    ("002_compactions", """
+    """,
+    ),
+    (
+        "002_compactions",
+        """
         CREATE TABLE compactions (
             session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
             at TEXT NOT NULL,
@@ -125,7 +130,8 @@ _MIGRATIONS: tuple[tuple[str, str], ...] = (
             probes TEXT
         );
         CREATE INDEX compactions_session ON compactions(session, at);
-    """),
+    """,
+    ),
 )
 
 
@@ -149,7 +155,9 @@ def since_cutoff(text: str, now: datetime | None = None) -> str:
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
     cutoff = instant(text) if not text.strip().isdigit() else None
     if cutoff is None:
-        raise StoreError(f"--since {text!r} is neither a span (7d, 24h, 30m, 2w) nor a date (2026-11-01)")
+        raise StoreError(
+            f"--since {text!r} is neither a span (7d, 24h, 30m, 2w) nor a date (2026-11-01)"
+        )
     return cutoff
 
 
@@ -188,15 +196,23 @@ class Compaction(BaseModel):
     changed: int  # files changed before the compaction
     summary_chars: int | None = None
     overall: float | None = None  # the summary's probe score, 0 to 1
-    probes: list[dict[str, Any]] = []  # each probe's kind, score, expected count and what the summary missed
+    probes: list[
+        dict[str, Any]
+    ] = []  # each probe's kind, score, expected count and what the summary missed
 
     def score_line(self) -> str:
         """``0.50: artifact 1/2 (missed: tests/test_auth.py)``: the summary's score, probe by probe."""
         parts = []
         for probe in self.probes:
             missing: list[str] = probe["missing"]
-            missed = f" (missed: {', '.join(missing[:5])}{'…' if len(missing) > 5 else ''})" if missing else ""
-            parts.append(f"{probe['kind']} {probe['expected'] - len(missing)}/{probe['expected']}{missed}")
+            missed = (
+                f" (missed: {', '.join(missing[:5])}{'…' if len(missing) > 5 else ''})"
+                if missing
+                else ""
+            )
+            parts.append(
+                f"{probe['kind']} {probe['expected'] - len(missing)}/{probe['expected']}{missed}"
+            )
         overall = f"{self.overall:.2f}" if self.overall is not None else "-"
         return overall + (": " + "; ".join(parts) if parts else "")
 
@@ -220,8 +236,24 @@ _ROW = """
     FROM sessions s
 """
 _ROW_FIELDS = tuple(SessionRow.model_fields)
-_SESSION_COLUMNS = ("id", "transcript", "format", "session_id", "agent", "model", "root", "title", "turns", "events",
-                    "skipped", "started", "last_activity", "indexed_at", "size", "mtime_ns")
+_SESSION_COLUMNS = (
+    "id",
+    "transcript",
+    "format",
+    "session_id",
+    "agent",
+    "model",
+    "root",
+    "title",
+    "turns",
+    "events",
+    "skipped",
+    "started",
+    "last_activity",
+    "indexed_at",
+    "size",
+    "mtime_ns",
+)
 
 
 def _escape_like(text: str) -> str:
@@ -269,7 +301,9 @@ class SessionStore:
     @classmethod
     def _migrate(cls, db: sqlite3.Connection) -> None:
         db.execute("PRAGMA journal_mode = WAL")
-        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)"
+        )
         for name, script in _MIGRATIONS:
             with cls._transaction(db):
                 # Checked inside the transaction: another process may have just applied it.
@@ -306,45 +340,111 @@ class SessionStore:
                 f"INSERT INTO sessions ({columns}) VALUES ({', '.join('?' * len(_SESSION_COLUMNS))}) "
                 f"ON CONFLICT(id) DO UPDATE SET "
                 + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
-                (record.id, record.transcript, record.format, record.session_id, record.agent, record.model,
-                 record.root, record.title, record.turns, record.events, record.skipped, record.started,
-                 record.last_activity, _now(), record.size, record.mtime_ns),
+                (
+                    record.id,
+                    record.transcript,
+                    record.format,
+                    record.session_id,
+                    record.agent,
+                    record.model,
+                    record.root,
+                    record.title,
+                    record.turns,
+                    record.events,
+                    record.skipped,
+                    record.started,
+                    record.last_activity,
+                    _now(),
+                    record.size,
+                    record.mtime_ns,
+                ),
             )
             db.executemany(
                 "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(record.id, f.path, f.absolute, f.status, json.dumps(f.sources), f.first_turn, f.last_turn,
-                  f.renamed_from) for f in record.files],
+                [
+                    (
+                        record.id,
+                        f.path,
+                        f.absolute,
+                        f.status,
+                        json.dumps(f.sources),
+                        f.first_turn,
+                        f.last_turn,
+                        f.renamed_from,
+                    )
+                    for f in record.files
+                ],
             )
             db.executemany(
                 "INSERT INTO errors VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(record.id, n, e.message, e.kind, e.file, e.line, e.first_turn, e.last_turn, int(e.resolved))
-                 for n, e in enumerate(record.errors)],
+                [
+                    (
+                        record.id,
+                        n,
+                        e.message,
+                        e.kind,
+                        e.file,
+                        e.line,
+                        e.first_turn,
+                        e.last_turn,
+                        int(e.resolved),
+                    )
+                    for n, e in enumerate(record.errors)
+                ],
             )
             db.executemany(
                 "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.id, n, t.command, t.passed, t.failed, t.turn) for n, t in enumerate(record.tests)],
+                [
+                    (record.id, n, t.command, t.passed, t.failed, t.turn)
+                    for n, t in enumerate(record.tests)
+                ],
             )
 
     def log_compaction(self, session: str, compaction: Compaction) -> None:
         """Add ``compaction`` to the log of the stored ``session`` (kept even when the session is stored again)."""
         with self._use(write=True) as db:
-            db.execute("INSERT INTO compactions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (session, compaction.at, compaction.phase, compaction.trigger, compaction.changed,
-                        compaction.summary_chars, compaction.overall, json.dumps(redact_json(compaction.probes))))
+            db.execute(
+                "INSERT INTO compactions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session,
+                    compaction.at,
+                    compaction.phase,
+                    compaction.trigger,
+                    compaction.changed,
+                    compaction.summary_chars,
+                    compaction.overall,
+                    json.dumps(redact_json(compaction.probes)),
+                ),
+            )
 
     def compactions(self, session: str) -> list[Compaction]:
         """The compactions logged for ``session``, oldest first."""
         with self._use() as db:
-            rows = db.execute("SELECT at, phase, trigger, changed, summary_chars, overall, probes FROM compactions "
-                              "WHERE session = ? ORDER BY at, rowid", (session,)).fetchall()
-        return [Compaction(at=r[0], phase=r[1], trigger=r[2], changed=r[3], summary_chars=r[4], overall=r[5],
-                           probes=json.loads(r[6]) if r[6] else []) for r in rows]
+            rows = db.execute(
+                "SELECT at, phase, trigger, changed, summary_chars, overall, probes FROM compactions "
+                "WHERE session = ? ORDER BY at, rowid",
+                (session,),
+            ).fetchall()
+        return [
+            Compaction(
+                at=r[0],
+                phase=r[1],
+                trigger=r[2],
+                changed=r[3],
+                summary_chars=r[4],
+                overall=r[5],
+                probes=json.loads(r[6]) if r[6] else [],
+            )
+            for r in rows
+        ]
 
     def stamp(self, transcript: str | Path) -> tuple[int, int] | None:
         """Size and modification time of ``transcript`` when it was stored, or None if it never was."""
         with self._use() as db:
-            row = db.execute("SELECT size, mtime_ns FROM sessions WHERE transcript = ?",
-                             (str(Path(transcript).resolve()),)).fetchone()
+            row = db.execute(
+                "SELECT size, mtime_ns FROM sessions WHERE transcript = ?",
+                (str(Path(transcript).resolve()),),
+            ).fetchone()
         return (int(row[0]), int(row[1])) if row else None
 
     # -- reading ----------------------------------------------------------------------
@@ -364,14 +464,17 @@ class SessionStore:
         """Stored sessions, most recent first; ``root`` keeps those under a directory, ``since`` the recent ones."""
         where, values = self._filters(root, since)
         with self._use() as db:
-            rows = db.execute(_ROW + where + " ORDER BY s.last_activity DESC, s.transcript", values).fetchall()
+            rows = db.execute(
+                _ROW + where + " ORDER BY s.last_activity DESC, s.transcript", values
+            ).fetchall()
         return [SessionRow(**dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
 
     def session(self, key: str) -> SessionRow:
         """The session whose store id, agent session id or transcript path is ``key``."""
         with self._use() as db:
-            rows = db.execute(_ROW + " WHERE s.id = ? OR s.session_id = ? OR s.transcript = ?",
-                              (key, key, key)).fetchall()
+            rows = db.execute(
+                _ROW + " WHERE s.id = ? OR s.session_id = ? OR s.transcript = ?", (key, key, key)
+            ).fetchall()
         found = [SessionRow(**dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
         exact = [row for row in found if row.id == key]
         if exact:
@@ -379,15 +482,22 @@ class SessionStore:
         if len(found) == 1:
             return found[0]
         if not found:
-            raise SessionNotFound(f"no stored session has the id {key!r} (see `artifact-index sessions`)")
-        raise SessionNotFound(f"{len(found)} stored sessions carry the id {key!r}; use one of the store's ids: "
-                              + ", ".join(row.id for row in found))
+            raise SessionNotFound(
+                f"no stored session has the id {key!r} (see `artifact-index sessions`)"
+            )
+        raise SessionNotFound(
+            f"{len(found)} stored sessions carry the id {key!r}; use one of the store's ids: "
+            + ", ".join(row.id for row in found)
+        )
 
     def files(self, session: str) -> list[StoredFile]:
         """The files of one stored session, in order of first touch."""
         with self._use() as db:
-            rows = db.execute("SELECT path, absolute, status, sources, first_turn, last_turn, renamed_from "
-                              "FROM files WHERE session = ? ORDER BY first_turn, path", (session,)).fetchall()
+            rows = db.execute(
+                "SELECT path, absolute, status, sources, first_turn, last_turn, renamed_from "
+                "FROM files WHERE session = ? ORDER BY first_turn, path",
+                (session,),
+            ).fetchall()
         return [_file(row) for row in rows]
 
     def where(self, path: str, *, since: str | None = None) -> list[Touch]:
@@ -404,27 +514,58 @@ class SessionStore:
             conditions.append("f.absolute LIKE ? ESCAPE '\\'")
             values.append("%/" + _escape_like(relative.removeprefix("./")))
         where, more = self._filters(None, since)
-        query = (_ROW.replace("FROM sessions s", ", f.path, f.absolute, f.status, f.sources, f.first_turn, "
-                              "f.last_turn, f.renamed_from FROM sessions s JOIN files f ON f.session = s.id")
-                 + (where + " AND " if where else " WHERE ") + "(" + " OR ".join(conditions) + ")"
-                 + " ORDER BY s.last_activity DESC, s.transcript")
+        query = (
+            _ROW.replace(
+                "FROM sessions s",
+                ", f.path, f.absolute, f.status, f.sources, f.first_turn, "
+                "f.last_turn, f.renamed_from FROM sessions s JOIN files f ON f.session = s.id",
+            )
+            + (where + " AND " if where else " WHERE ")
+            + "("
+            + " OR ".join(conditions)
+            + ")"
+            + " ORDER BY s.last_activity DESC, s.transcript"
+        )
         with self._use() as db:
             rows = db.execute(query, more + values).fetchall()
         count = len(_ROW_FIELDS)
-        return [Touch(session=SessionRow(**dict(zip(_ROW_FIELDS, row[:count], strict=True))), file=_file(row[count:]))
-                for row in rows]
+        return [
+            Touch(
+                session=SessionRow(**dict(zip(_ROW_FIELDS, row[:count], strict=True))),
+                file=_file(row[count:]),
+            )
+            for row in rows
+        ]
 
-    def open_errors(self, *, root: str | None = None, since: str | None = None) -> list[tuple[SessionRow, StoredError]]:
+    def open_errors(
+        self, *, root: str | None = None, since: str | None = None
+    ) -> list[tuple[SessionRow, StoredError]]:
         """Errors still open at the end of their session, across sessions."""
         found = []
         for row in self.sessions(root=root, since=since):
             if not row.open_errors:
                 continue
             with self._use() as db:
-                errors = db.execute("SELECT message, kind, file, line, first_turn, last_turn, resolved FROM errors "
-                                    "WHERE session = ? AND NOT resolved ORDER BY position", (row.id,)).fetchall()
-            found += [(row, StoredError(message=e[0], kind=e[1], file=e[2], line=e[3], first_turn=e[4],
-                                        last_turn=e[5], resolved=bool(e[6]))) for e in errors]
+                errors = db.execute(
+                    "SELECT message, kind, file, line, first_turn, last_turn, resolved FROM errors "
+                    "WHERE session = ? AND NOT resolved ORDER BY position",
+                    (row.id,),
+                ).fetchall()
+            found += [
+                (
+                    row,
+                    StoredError(
+                        message=e[0],
+                        kind=e[1],
+                        file=e[2],
+                        line=e[3],
+                        first_turn=e[4],
+                        last_turn=e[5],
+                        resolved=bool(e[6]),
+                    ),
+                )
+                for e in errors
+            ]
         return found
 
 
@@ -433,5 +574,12 @@ def _now() -> str:
 
 
 def _file(row: tuple[Any, ...] | sqlite3.Row) -> StoredFile:
-    return StoredFile(path=row[0], absolute=row[1], status=row[2], sources=json.loads(row[3]), first_turn=row[4],
-                      last_turn=row[5], renamed_from=row[6])
+    return StoredFile(
+        path=row[0],
+        absolute=row[1],
+        status=row[2],
+        sources=json.loads(row[3]),
+        first_turn=row[4],
+        last_turn=row[5],
+        renamed_from=row[6],
+    )

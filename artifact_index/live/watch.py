@@ -49,8 +49,14 @@ class Update:
 class Watcher:
     """Follows the transcripts under ``paths`` (files or folders) into ``store``."""
 
-    def __init__(self, paths: Sequence[str], store: SessionStore, *, format: str | None = None,
-                 followed: int = _FOLLOWED) -> None:
+    def __init__(
+        self,
+        paths: Sequence[str],
+        store: SessionStore,
+        *,
+        format: str | None = None,
+        followed: int = _FOLLOWED,
+    ) -> None:
         if not paths:
             raise ArtifactIndexError("watch needs a transcript or a folder")
         for path in paths:
@@ -70,11 +76,22 @@ class Watcher:
         stale = [c for c in candidates if force or self._stale(c.path)]
         return stale, len(candidates) - len(stale)
 
-    def catch_up(self, candidates: Sequence[Candidate], executor: Executor, workers: int,
-                 on_done: Callable[[], None] | None = None) -> Iterator[Update]:
+    def catch_up(
+        self,
+        candidates: Sequence[Candidate],
+        executor: Executor,
+        workers: int,
+        on_done: Callable[[], None] | None = None,
+    ) -> Iterator[Update]:
         """Index ``candidates`` (see :meth:`stale`) into the store."""
-        for candidate, indexed in run_in_order(index_for_store, candidates, executor, extra=(self.format,),
-                                               workers=workers, on_done=on_done):
+        for candidate, indexed in run_in_order(
+            index_for_store,
+            candidates,
+            executor,
+            extra=(self.format,),
+            workers=workers,
+            on_done=on_done,
+        ):
             if indexed.record is not None:
                 self.store.save(indexed.record)
                 yield Update(candidate.path, "stored", indexed.record, indexed.record.events)
@@ -127,8 +144,14 @@ class Watcher:
         import watchfiles
 
         roots = sorted({*self._folders, *(os.path.dirname(f) for f in self._files)})
-        for changes in watchfiles.watch(*roots, watch_filter=lambda _change, path: self.watched(path),
-                                        debounce=debounce_ms, step=50, stop_event=stop, raise_interrupt=False):
+        for changes in watchfiles.watch(
+            *roots,
+            watch_filter=lambda _change, path: self.watched(path),
+            debounce=debounce_ms,
+            step=50,
+            stop_event=stop,
+            raise_interrupt=False,
+        ):
             # Several changes of one file arrive together (added, then modified): what counts is its state now.
             for path in sorted({path for _change, path in changes}):
                 if not os.path.isfile(path):

@@ -31,7 +31,9 @@ __all__ = ["executor_for", "run_batch"]
 EXIT_FAILED = 2
 
 
-def executor_for(args: argparse.Namespace, items: int) -> tuple[AbstractContextManager[Executor], int]:
+def executor_for(
+    args: argparse.Namespace, items: int
+) -> tuple[AbstractContextManager[Executor], int]:
     """The executor the batch options ask for, and how many workers it has."""
     jobs = args.jobs if args.jobs is not None else default_jobs()
     if jobs < 1:
@@ -52,8 +54,11 @@ def _json_line(candidate: Candidate, outcome: Outcome) -> str:
             printed = json.loads(outcome.stdout)
         except json.JSONDecodeError:
             printed = None
-        data = ({"transcript": candidate.path, **printed} if isinstance(printed, dict)
-                else {"transcript": candidate.path, "output": outcome.stdout})
+        data = (
+            {"transcript": candidate.path, **printed}
+            if isinstance(printed, dict)
+            else {"transcript": candidate.path, "output": outcome.stdout}
+        )
     return json.dumps(redact_json(data), ensure_ascii=False) + "\n"
 
 
@@ -72,8 +77,9 @@ def run_batch(args: argparse.Namespace) -> int:
     progress = Progress(len(candidates), noun="files")
     counts: Counter[str] = Counter()
     with executor as pool:
-        for candidate, outcome in run_in_order(run_command, candidates, pool, extra=(args,), workers=jobs,
-                                               on_done=progress.advance):
+        for candidate, outcome in run_in_order(
+            run_command, candidates, pool, extra=(args,), workers=jobs, on_done=progress.advance
+        ):
             counts[outcome.kind] += 1
             progress.clear()
             if outcome.stderr:
@@ -87,14 +93,25 @@ def run_batch(args: argparse.Namespace) -> int:
             if as_json:
                 sys.stdout.write(_json_line(candidate, outcome))
             elif outcome.kind == "done":
-                sys.stdout.write(f"{'' if counts['done'] == 1 else chr(10)}==> {candidate.path} <==\n{outcome.stdout}")
+                sys.stdout.write(
+                    f"{'' if counts['done'] == 1 else chr(10)}==> {candidate.path} <==\n{outcome.stdout}"
+                )
             sys.stdout.flush()
     progress.clear()
     transcripts = counts["done"] + counts["failed"]
     if not transcripts:
-        raise ArtifactIndexError(f"no transcripts in {_folders(arguments)} "
-                                 f"({counts['not_transcript']} files, none in a format this tool knows)")
-    others = f"; {counts['not_transcript']} other files are not transcripts" if counts["not_transcript"] else ""
+        raise ArtifactIndexError(
+            f"no transcripts in {_folders(arguments)} "
+            f"({counts['not_transcript']} files, none in a format this tool knows)"
+        )
+    others = (
+        f"; {counts['not_transcript']} other files are not transcripts"
+        if counts["not_transcript"]
+        else ""
+    )
     failed = f", {counts['failed']} failed" if counts["failed"] else ""
-    print(f"artifact-index: {transcripts} transcripts, {counts['done']} indexed{failed}{others}", file=sys.stderr)
+    print(
+        f"artifact-index: {transcripts} transcripts, {counts['done']} indexed{failed}{others}",
+        file=sys.stderr,
+    )
     return EXIT_FAILED if counts["failed"] else 0

@@ -79,8 +79,10 @@ def report_skipped(loaded: Loaded) -> None:
     )
     more = f"; and {len(skipped) - 5} more" if len(skipped) > 5 else ""
     print(
-        redact_text(f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: "
-                    f"{shown}{more}"),
+        redact_text(
+            f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: "
+            f"{shown}{more}"
+        ),
         file=sys.stderr,
     )
 
@@ -104,10 +106,18 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(files_json(index, skipped=len(loaded.skipped), changed_only=args.changed,
-                             workspace_only=args.workspace_only))
+        emit_json(
+            files_json(
+                index,
+                skipped=len(loaded.skipped),
+                changed_only=args.changed,
+                workspace_only=args.workspace_only,
+            )
+        )
     else:
-        emit_text(files_table(index, all_files=not args.changed, workspace_only=args.workspace_only))
+        emit_text(
+            files_table(index, all_files=not args.changed, workspace_only=args.workspace_only)
+        )
     return 0
 
 
@@ -116,7 +126,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(history_json(index, args.path))
     else:
-        emit_text(history_table(args.path, index.history(args.path), net_diff=index.net_diff(args.path)))
+        emit_text(
+            history_table(args.path, index.history(args.path), net_diff=index.net_diff(args.path))
+        )
     return 0
 
 
@@ -172,15 +184,25 @@ def cmd_refetch(args: argparse.Namespace) -> int:
     report = refetch_report(index)
     again, after = report.rereads_after_compaction
     if args.json:
-        emit_json({**report.model_dump(), "rereads_after_compaction": again, "reads_after_compaction": after})
+        emit_json(
+            {
+                **report.model_dump(),
+                "rereads_after_compaction": again,
+                "reads_after_compaction": after,
+            }
+        )
         return 0
     share = f"{report.redundant_reads / report.reads:.0%}" if report.reads else "-"
-    lines = [f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
-             "since the same agent last read it"]
+    lines = [
+        f"{report.reads} reads, {report.redundant_reads} redundant ({share}): the file had not changed "
+        "since the same agent last read it"
+    ]
     for c in report.compactions:
         files = ", ".join(c.files[:8]) + ("…" if len(c.files) > 8 else "")
-        lines.append(f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
-                     f"before it" + (f" ({files})" if files else ""))
+        lines.append(
+            f"compaction at turn {c.turn}: {c.rereads} of {c.reads_after} later reads re-read files read "
+            f"before it" + (f" ({files})" if files else "")
+        )
     if not report.compactions:
         lines.append("no compaction in this transcript")
     emit_text("".join(line + "\n" for line in lines))
@@ -197,17 +219,30 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
     """The transcript argument every indexing command shares, with the options of a batch run."""
-    parser.add_argument("transcript", nargs="+", metavar="TRANSCRIPT",
-                        help="transcript file (.gz allowed), - for standard input, or several, or folders "
-                             "(searched recursively; JSON Lines with --json)")
-    parser.add_argument("--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)")
+    parser.add_argument(
+        "transcript",
+        nargs="+",
+        metavar="TRANSCRIPT",
+        help="transcript file (.gz allowed), - for standard input, or several, or folders "
+        "(searched recursively; JSON Lines with --json)",
+    )
+    parser.add_argument(
+        "--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)"
+    )
     if json_option:
         parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     batch = parser.add_argument_group("several transcripts")
-    batch.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
-    batch.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
-                       help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
-                            "(needs artifact-index[dask])")
+    batch.add_argument(
+        "--jobs", type=int, metavar="N", help="worker processes (default: one per core)"
+    )
+    batch.add_argument(
+        "--dask",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
+        "(needs artifact-index[dask])",
+    )
 
 
 PLUGIN_GROUP = "artifact_index.commands"
@@ -217,7 +252,9 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     from importlib.metadata import entry_points
 
     for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
-        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None] = entry.load()
+        register: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None] = (
+            entry.load()
+        )
         register(sub)
 
 
@@ -228,15 +265,21 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         description="The file trail of a coding-agent transcript, computed without an LLM.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--no-redact", action="store_true",
-                        help="leave secrets in the output (local debugging only; also ARTIFACT_INDEX_NO_REDACT=1)")
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="leave secrets in the output (local debugging only; also ARTIFACT_INDEX_NO_REDACT=1)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
     add_transcript_arguments(files)
     files.add_argument("--changed", action="store_true", help="hide files that were only read")
-    files.add_argument("--workspace-only", action="store_true",
-                       help="hide files outside the workspace root (temporary files, other directories)")
+    files.add_argument(
+        "--workspace-only",
+        action="store_true",
+        help="hide files outside the workspace root (temporary files, other directories)",
+    )
     files.set_defaults(run=cmd_files)
 
     history = sub.add_parser("history", help="the timeline of one file")
@@ -261,12 +304,17 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     add_transcript_arguments(show)
     show.set_defaults(run=cmd_show)
 
-    errors = sub.add_parser("errors", help="the error ledger and the last result of each test command")
+    errors = sub.add_parser(
+        "errors", help="the error ledger and the last result of each test command"
+    )
     add_transcript_arguments(errors)
     errors.set_defaults(run=cmd_errors)
 
-    refetch = sub.add_parser("refetch", help="re-fetch frequency: redundant reads, and re-reads after each "
-                                             "compaction (the quality signal of a summary)")
+    refetch = sub.add_parser(
+        "refetch",
+        help="re-fetch frequency: redundant reads, and re-reads after each "
+        "compaction (the quality signal of a summary)",
+    )
     add_transcript_arguments(refetch)
     refetch.set_defaults(run=cmd_refetch)
 
@@ -283,12 +331,29 @@ def _is_batch(transcripts: list[str]) -> bool:
     if len(transcripts) == 1:
         return transcripts[0] != "-" and os.path.isdir(transcripts[0])
     if "-" in transcripts:
-        raise ArtifactIndexError("- (standard input) is one transcript; it cannot be read with others")
+        raise ArtifactIndexError(
+            "- (standard input) is one transcript; it cannot be read with others"
+        )
     return True
 
 
-_BUILTIN_COMMANDS = frozenset({"files", "history", "symbols", "decisions", "tasks", "show", "errors", "refetch",
-                                "formats", "store", "sessions", "where", "watch"})
+_BUILTIN_COMMANDS = frozenset(
+    {
+        "files",
+        "history",
+        "symbols",
+        "decisions",
+        "tasks",
+        "show",
+        "errors",
+        "refetch",
+        "formats",
+        "store",
+        "sessions",
+        "where",
+        "watch",
+    }
+)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -331,8 +396,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
-            redact_text(f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
-                        "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"),
+            redact_text(
+                f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
+                "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"
+            ),
             file=sys.stderr,
         )
         return EXIT_INTERNAL

@@ -29,7 +29,12 @@ __all__ = [
 
 def op_json(op: OperationEntry) -> dict[str, Any]:
     """One operation in the ``ops`` list of the JSON contract (empty fields omitted)."""
-    out: dict[str, Any] = {"turn": op.turn, "action": op.action, "tool": op.tool, "source": op.source}
+    out: dict[str, Any] = {
+        "turn": op.turn,
+        "action": op.action,
+        "tool": op.tool,
+        "source": op.source,
+    }
     if op.result != "success":
         out["result"] = op.result
     for name in ("failure", "command", "detail", "dest", "sidechain"):
@@ -50,7 +55,11 @@ def _file_json(entry: FileEntry) -> dict[str, Any]:
 
 
 def files_json(
-    index: ArtifactIndex, skipped: int = 0, *, changed_only: bool = False, workspace_only: bool = False
+    index: ArtifactIndex,
+    skipped: int = 0,
+    *,
+    changed_only: bool = False,
+    workspace_only: bool = False,
 ) -> dict[str, Any]:
     """The ``artifact-index files --json`` contract of design.md.
 
@@ -68,17 +77,28 @@ def files_json(
     did not submit (scratch scripts, backups, ``patch.txt``) are listed under
     ``unsubmitted`` with their status there.
     """
-    entries = [e for e in index.files()
-               if not (changed_only and e.status == "read") and not (workspace_only and e.outside_workspace)]
+    entries = [
+        e
+        for e in index.files()
+        if not (changed_only and e.status == "read")
+        and not (workspace_only and e.outside_workspace)
+    ]
     return {
         "format": index.format,
         "root": index.root,
-        "files": [_file_json(e) for e in entries if e.status is not None and e.submitted is not False],
+        "files": [
+            _file_json(e) for e in entries if e.status is not None and e.submitted is not False
+        ],
         "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
         "submission": index.submission(),
         "failed": [_file_json(e) for e in entries if _only_failed(e)],
         "unknown_effects": [
-            {"turn": op["turn"], "tool": op["tool"], "command": op.get("command"), "detail": op.get("detail")}
+            {
+                "turn": op["turn"],
+                "tool": op["tool"],
+                "command": op.get("command"),
+                "detail": op.get("detail"),
+            }
             for op in index.unknown_effects()
         ],
         "skipped_lines": skipped,
@@ -115,7 +135,9 @@ def _why(entry: FileEntry) -> str:
 
 
 def _rows(entries: list[FileEntry]) -> list[str]:
-    width = min(max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70)
+    width = min(
+        max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70
+    )
     lines = [f"{'STATUS':9} {'PATH':{width}} {'TURNS':11} {'SOURCES':11} EVIDENCE"]
     for e in entries:
         turns = sorted({op.turn for op in e.ops if op.result != "failure"})
@@ -131,7 +153,9 @@ def _counts(entries: list[FileEntry]) -> str:
     counts: dict[str, int] = {}
     for e in entries:
         counts[str(e.status)] = counts.get(str(e.status), 0) + 1
-    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]]))
+    return ", ".join(
+        f"{n} {status}" for status, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])
+    )
 
 
 def _submission_line(submission: dict[str, Any]) -> str:
@@ -144,11 +168,18 @@ def _submission_line(submission: dict[str, Any]) -> str:
     return line
 
 
-def files_table(index: ArtifactIndex, *, all_files: bool = True, workspace_only: bool = False) -> str:
+def files_table(
+    index: ArtifactIndex, *, all_files: bool = True, workspace_only: bool = False
+) -> str:
     """A readable table: status, path, turns, sources and why; then what a submission left behind,
     and the files outside the workspace (``workspace_only`` hides them)."""
-    every = [e for e in index.files() if e.status is not None and (all_files or e.status != "read")
-             and not (workspace_only and e.outside_workspace)]
+    every = [
+        e
+        for e in index.files()
+        if e.status is not None
+        and (all_files or e.status != "read")
+        and not (workspace_only and e.outside_workspace)
+    ]
     every.sort(key=lambda e: (_ORDER.get(str(e.status), 9), e.path))
     outside = [e for e in every if e.outside_workspace and e.submitted is not False]
     entries = [e for e in every if e.submitted is not False and not e.outside_workspace]
@@ -158,21 +189,39 @@ def files_table(index: ArtifactIndex, *, all_files: bool = True, workspace_only:
     if entries:
         lines += _rows(entries) + ["", _counts(entries)]
     else:
-        lines.append("No files were touched." if not left and not outside
-                     else ("No file change was submitted." if left else "No file in the workspace was touched."))
+        lines.append(
+            "No files were touched."
+            if not left and not outside
+            else (
+                "No file change was submitted." if left else "No file in the workspace was touched."
+            )
+        )
     if submission is not None:
         lines.append(_submission_line(submission))
     if left:
-        lines += ["", f"Left in the sandbox, not in the submission ({_counts(left)}):", *_rows(left)]
+        lines += [
+            "",
+            f"Left in the sandbox, not in the submission ({_counts(left)}):",
+            *_rows(left),
+        ]
     if outside:
-        lines += ["", f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):", *_rows(outside)]
+        lines += [
+            "",
+            f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):",
+            *_rows(outside),
+        ]
     failed_only = [e for e in index.files() if _only_failed(e)]
     if failed_only:
-        lines.append(f"{len(failed_only)} file(s) touched only by failed calls: "
-                     + ", ".join(e.path for e in failed_only[:10]) + ("…" if len(failed_only) > 10 else ""))
+        lines.append(
+            f"{len(failed_only)} file(s) touched only by failed calls: "
+            + ", ".join(e.path for e in failed_only[:10])
+            + ("…" if len(failed_only) > 10 else "")
+        )
     unknown = index.unknown_effects()
     if unknown:
-        lines.append(f"{len(unknown)} shell effect(s) on files the tracker cannot name (see --json unknown_effects)")
+        lines.append(
+            f"{len(unknown)} shell effect(s) on files the tracker cannot name (see --json unknown_effects)"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -185,13 +234,18 @@ def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None 
         detail = op.command or op.detail or (f"-> {op.dest}" if op.dest else "")
         if op.failure:
             detail = f"({op.failure}) {detail}".strip()
-        lines.append(f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}")
+        lines.append(
+            f"{op.turn:>5} {op.action:8} {op.result:8} {op.tool[:16]:16} {' '.join(detail.split())[:90]}"
+        )
     if net_diff:
         lines += ["", "Net diff:", net_diff.rstrip("\n")]
     elif net_diff == "":
         lines += ["", "Net diff: none (the file ended as it began)"]
     elif any(op.action not in ("read", "unknown") and op.result != "failure" for op in ops):
-        lines += ["", "Net diff: unknown (the transcript did not show the whole file before and after)"]
+        lines += [
+            "",
+            "Net diff: unknown (the transcript did not show the whole file before and after)",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -217,7 +271,11 @@ def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
             name = f"{s.container}.{s.name}" if s.container else s.name
             turns = ",".join(str(t) for t in s.turns[:6]) + ("…" if len(s.turns) > 6 else "")
             lines.append(f"  {s.change:9} {s.kind:10} {name}  (turns {turns})")
-    return "\n".join(lines) + "\n" if lines else "No symbols found (no change or read of a file in a known language).\n"
+    return (
+        "\n".join(lines) + "\n"
+        if lines
+        else "No symbols found (no change or read of a file in a known language).\n"
+    )
 
 
 def decisions_table(decisions: list[dict[str, Any]]) -> str:
@@ -226,7 +284,9 @@ def decisions_table(decisions: list[dict[str, Any]]) -> str:
     lines = []
     for d in decisions:
         names = ", ".join([*d["files"], *d["symbols"]])
-        lines.append(f"turn {d['turn']:>4}  {d['kind']:20} {d['text']}" + (f"  [{names}]" if names else ""))
+        lines.append(
+            f"turn {d['turn']:>4}  {d['kind']:20} {d['text']}" + (f"  [{names}]" if names else "")
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -255,15 +315,24 @@ def show_text(index: ArtifactIndex) -> str:
         f"{index.format or 'transcript'} session"
         + (f" {index.meta.get('session_id')}" if index.meta.get("session_id") else "")
         + f", {max(turns, default=0)} turns, root {index.root or '(unknown)'}",
-        "Files: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]])) or "none"),
+        "Files: "
+        + (
+            ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda i: _ORDER[i[0]]))
+            or "none"
+        ),
     ]
     changed = [f for f in files if f.status in ("created", "modified", "deleted")]
     symbols = index.symbols()
     for f in changed[:12]:
         changed_symbols = [s for s in symbols.get(f.path, []) if s.change != "read"]
-        names = ", ".join(s.name for s in changed_symbols[:5]) + ("…" if len(changed_symbols) > 5 else "")
-        lines.append(f"  {f.status:9} {f.path}" + (f"  [{names}]" if names else "")
-                     + ("  (not submitted)" if f.submitted is False else ""))
+        names = ", ".join(s.name for s in changed_symbols[:5]) + (
+            "…" if len(changed_symbols) > 5 else ""
+        )
+        lines.append(
+            f"  {f.status:9} {f.path}"
+            + (f"  [{names}]" if names else "")
+            + ("  (not submitted)" if f.submitted is False else "")
+        )
     if len(changed) > 12:
         lines.append(f"  … and {len(changed) - 12} more changed files (artifact-index files)")
     submission = index.submission()
@@ -274,24 +343,35 @@ def show_text(index: ArtifactIndex) -> str:
     original = index.original_error()
     lines.append(f"Errors: {len(errors)} seen, {len(open_errors)} open")
     if original:
-        lines.append(f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}")
+        lines.append(
+            f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}"
+        )
     for e in open_errors[-3:]:
         lines.append(f"  open: {str(e['message']).splitlines()[0][:100]}")
     for t in sorted(index.tests(), key=lambda t: int(t["turn"]))[-3:]:  # the three latest
-        lines.append(f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
-                     f"{t['failed']} failed (turn {t['turn']})")
+        lines.append(
+            f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
+            f"{t['failed']} failed (turn {t['turn']})"
+        )
     tasks = index.tasks()
     if tasks:
         open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
         lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
-        lines += [f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}" for t in open_tasks[:5]]
+        lines += [
+            f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}"
+            for t in open_tasks[:5]
+        ]
     work = work_state(index)
     if work["commits"] or work["branch"]:
         lines.append(_work_line(work))
     decisions = index.decisions()
-    lines.append(f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
-                 f"compactions: {len(index.meta.get('compactions', []))}")
-    lines += [f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]]
+    lines.append(
+        f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
+        f"compactions: {len(index.meta.get('compactions', []))}"
+    )
+    lines += [
+        f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -302,7 +382,9 @@ def _work_line(work: dict[str, Any]) -> str:
     if commits:
         last = commits[-1]
         pushed = ", pushed" if last["pushed"] else ""
-        parts.append(f"{len(commits)} commit(s) (last {last['hash']} \"{_short(last['message'], 60)}\"{pushed})")
+        parts.append(
+            f'{len(commits)} commit(s) (last {last["hash"]} "{_short(last["message"], 60)}"{pushed})'
+        )
     parts.append(f"{len(work['uncommitted'])} changed file(s) uncommitted")
     return "Git: " + "; ".join(parts)
 
@@ -312,34 +394,60 @@ def errors_table(index: ArtifactIndex) -> str:
     lines = []
     original = index.original_error()
     if original:
-        lines.append(f"Original error (turn {original['first_turn']}): {str(original['message']).splitlines()[0]}")
+        lines.append(
+            f"Original error (turn {original['first_turn']}): {str(original['message']).splitlines()[0]}"
+        )
     for e in errors:
-        where = f" {e['file']}:{e['line']}" if e.get("file") and e.get("line") else (f" {e['file']}" if e.get("file") else "")
-        span = f"{e['first_turn']}" if e["first_turn"] == e["last_turn"] else f"{e['first_turn']}-{e['last_turn']}"
-        state = "resolved" if e.get("resolved") else "pre-existing" if e.get("pre_existing") else "OPEN"
+        where = (
+            f" {e['file']}:{e['line']}"
+            if e.get("file") and e.get("line")
+            else (f" {e['file']}" if e.get("file") else "")
+        )
+        span = (
+            f"{e['first_turn']}"
+            if e["first_turn"] == e["last_turn"]
+            else f"{e['first_turn']}-{e['last_turn']}"
+        )
+        state = (
+            "resolved" if e.get("resolved") else "pre-existing" if e.get("pre_existing") else "OPEN"
+        )
         how = f"  ({e['resolution']} at turn {e['resolved_turn']})" if e.get("resolution") else ""
-        lines.append(f"{state:<8} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}")
+        lines.append(
+            f"{state:<8} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}"
+        )
     noise = [run for run in index.failed_runs() if run["outcome"] == "noise"]
     if noise:
         reasons = Counter(str(run["reason"]) for run in noise)
-        lines.append(f"{len(noise)} failed command(s) were not errors: "
-                     + "; ".join(f"{reason} ({n})" for reason, n in reasons.most_common()))
+        lines.append(
+            f"{len(noise)} failed command(s) were not errors: "
+            + "; ".join(f"{reason} ({n})" for reason, n in reasons.most_common())
+        )
     for t in index.tests():
-        lines.append(f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
-                     f"{t['failed']} failed, {t['skipped']} skipped"
-                     + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else ""))
+        lines.append(
+            f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
+            f"{t['failed']} failed, {t['skipped']} skipped"
+            + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else "")
+        )
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"
 
 
 def history_json(index: ArtifactIndex, path: str) -> dict[str, Any]:
     """``history --json``: one file's operations and its net diff (None where the session did not show both sides)."""
-    return {"path": path, "ops": [op_json(op) for op in index.history(path)], "net_diff": index.net_diff(path)}
+    return {
+        "path": path,
+        "ops": [op_json(op) for op in index.history(path)],
+        "net_diff": index.net_diff(path),
+    }
 
 
 def errors_json(index: ArtifactIndex) -> dict[str, Any]:
     """``errors --json``: the original error, the ledger, the last result of each test command, failed runs."""
-    return {"original": index.original_error(), "errors": index.errors(), "tests": index.tests(),
-            "failed_runs": index.failed_runs()}
+    return {
+        "original": index.original_error(),
+        "errors": index.errors(),
+        "tests": index.tests(),
+        "failed_runs": index.failed_runs(),
+    }
 
 
 def decisions_json(index: ArtifactIndex) -> dict[str, Any]:
@@ -353,7 +461,14 @@ def tasks_json(index: ArtifactIndex) -> dict[str, Any]:
 def show_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
     """``show --json``: everything at once."""
     # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
-    return {**files_json(index, skipped=skipped), "symbols": symbols_json(index)["files"],
-            "errors": index.errors(), "original": index.original_error(), "tests": index.tests(),
-            "decisions": index.decisions(), "tasks": index.tasks(), "user_messages": index.user_messages(),
-            "work": work_state(index)}
+    return {
+        **files_json(index, skipped=skipped),
+        "symbols": symbols_json(index)["files"],
+        "errors": index.errors(),
+        "original": index.original_error(),
+        "tests": index.tests(),
+        "decisions": index.decisions(),
+        "tasks": index.tasks(),
+        "user_messages": index.user_messages(),
+        "work": work_state(index),
+    }

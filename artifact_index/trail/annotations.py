@@ -40,25 +40,38 @@ def symbol_node(key: str, name: str, container: str | None) -> str:
     return f"symbol:{key}::{container + '.' if container else ''}{name}"
 
 
-def _ensure_symbol(graph: ArtifactGraph, key: str, name: str, kind: str, container: str | None) -> str:
+def _ensure_symbol(
+    graph: ArtifactGraph, key: str, name: str, kind: str, container: str | None
+) -> str:
     node = symbol_node(key, name, container)
     if node not in graph:
-        graph.add_node(node, kind="symbol", path=key, name=name, symbol_kind=kind, container=container)
+        graph.add_node(
+            node, kind="symbol", path=key, name=name, symbol_kind=kind, container=container
+        )
         graph.add_edge(f"file:{key}", node, kind="defines")
     return node
 
 
-def add_symbol_changes(graph: ArtifactGraph, op_node: str, key: str, changes: Iterable[SymbolChange]) -> None:
+def add_symbol_changes(
+    graph: ArtifactGraph, op_node: str, key: str, changes: Iterable[SymbolChange]
+) -> None:
     for change in changes:
         node = _ensure_symbol(graph, key, change.name, change.kind, change.container)
         graph.add_edge(op_node, node, kind="changed", change=change.change)
 
 
-def add_symbols_read(graph: ArtifactGraph, op_node: str, key: str, seen: Iterable[Definition]) -> None:
+def add_symbols_read(
+    graph: ArtifactGraph, op_node: str, key: str, seen: Iterable[Definition]
+) -> None:
     for definition in seen:
         node = _ensure_symbol(graph, key, definition.name, definition.kind, definition.container)
-        graph.add_edge(op_node, node, kind="changed", change="read",
-                       lines=[definition.start_line, definition.end_line])
+        graph.add_edge(
+            op_node,
+            node,
+            kind="changed",
+            change="read",
+            lines=[definition.start_line, definition.end_line],
+        )
 
 
 def _symbols_named(graph: ArtifactGraph, name: str, keys: Iterable[str] = ()) -> list[str]:
@@ -103,11 +116,17 @@ def add_error(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: 
     return node
 
 
-def add_error_node(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
+def add_error_node(
+    graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None
+) -> str:
     """An error node for a ledger entry, linked to its file when known."""
     node = f"error:{signature}"
-    graph.add_node(node, kind="error", **{k: v for k, v in entry.items() if k != "kind"},
-                   error_kind=entry.get("kind"))
+    graph.add_node(
+        node,
+        kind="error",
+        **{k: v for k, v in entry.items() if k != "kind"},
+        error_kind=entry.get("kind"),
+    )
     if key is not None and f"file:{key}" in graph:
         graph.add_edge(node, f"file:{key}", kind="located_in")
     return node

@@ -61,7 +61,9 @@ class Window:
 
     @property
     def is_whole_file(self) -> bool:
-        return self.start == 1 and self.total_lines is not None and self.total_lines == len(self.lines)
+        return (
+            self.start == 1 and self.total_lines is not None and self.total_lines == len(self.lines)
+        )
 
     def text(self) -> str:
         """The lines as file text (the exact file content when :attr:`is_whole_file`)."""
@@ -121,8 +123,13 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
     if not text:
         return None
     first = text.split("\n", 1)[0]
-    if not (first.startswith(_EDITOR_VIEW) or _SWE_HEADER.match(first) or "<content>" in text or _CC.match(first)
-            or _CAT_N.match(first)):
+    if not (
+        first.startswith(_EDITOR_VIEW)
+        or _SWE_HEADER.match(first)
+        or "<content>" in text
+        or _CC.match(first)
+        or _CAT_N.match(first)
+    ):
         return None  # no gutter starts the output: no need to split it into lines
     lines = text.split("\n")
     total: int | None = None
@@ -134,14 +141,20 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
     header = _SWE_HEADER.match(lines[0])
     if header:
         total = int(header.group(2))
-        lines = [line for line in lines[1:] if not re.match(r"^\(\d+ more lines (above|below)\)$", line)]
+        lines = [
+            line for line in lines[1:] if not re.match(r"^\(\d+ more lines (above|below)\)$", line)
+        ]
         found = _numbered(lines, _SWE)
         if found is None:
             return None
         return Window(found[0], tuple(found[1]), total)
     if "<content>" in text:
         body = text.split("<content>", 1)[1].split("</content>", 1)[0].strip("\n").split("\n")
-        body = [line for line in body if not line.startswith("(End of file") and not line.startswith("(File has")]
+        body = [
+            line
+            for line in body
+            if not line.startswith("(End of file") and not line.startswith("(File has")
+        ]
         ended = re.search(r"\(End of file - total (\d+) lines\)", text)
         found = _numbered(body, _OPENCODE)
         if found is None:
@@ -152,10 +165,22 @@ def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window |
         if found is not None:
             start, seen = found
             complete = not clipped and max(map(len, seen), default=0) < _LONGEST_SHOWN_LINE
-            if whole_file_hint and complete and start == 1 and len(seen) == len(lines) and len(seen) < 2000:
+            if (
+                whole_file_hint
+                and complete
+                and start == 1
+                and len(seen) == len(lines)
+                and len(seen) < 2000
+            ):
                 total = len(seen)
             # `cat -n` and `nl` pad the number to six columns; Claude Code does not.
-            claude_tabs = pattern is _CAT_N and not editor_view and _TAB_UNPADDED.match(lines[0]) is not None \
+            claude_tabs = (
+                pattern is _CAT_N
+                and not editor_view
+                and _TAB_UNPADDED.match(lines[0]) is not None
                 and len(lines[0].split("\t", 1)[0]) < 6
-            return Window(start, tuple(seen), total, split_lines=pattern is _CC or editor_view or claude_tabs)
+            )
+            return Window(
+                start, tuple(seen), total, split_lines=pattern is _CC or editor_view or claude_tabs
+            )
     return None

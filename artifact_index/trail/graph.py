@@ -59,8 +59,10 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             for wanted_late in (False, True):
                 for target, keyed in targets.items():
                     if (nodes[target].get("kind") in late_kinds) is wanted_late:
-                        edges.extend({**data, "source": source, "target": target, "key": key}
-                                     for key, data in keyed.items())
+                        edges.extend(
+                            {**data, "source": source, "target": target, "key": key}
+                            for key, data in keyed.items()
+                        )
         return {
             "directed": True,
             "multigraph": True,
@@ -91,7 +93,11 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             predecessors[node] = {}
             graph._index(node, attributes)
         for attributes in data["edges"]:
-            source, target, key = attributes.pop("source"), attributes.pop("target"), attributes.pop("key")
+            source, target, key = (
+                attributes.pop("source"),
+                attributes.pop("target"),
+                attributes.pop("key"),
+            )
             if source not in nodes or target not in nodes:
                 raise ValueError(f"edge {source!r} -> {target!r} joins a node that is not saved")
             # A multigraph keeps one dictionary of keyed edges per pair, shared by both directions.

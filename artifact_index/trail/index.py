@@ -110,15 +110,30 @@ def _net_change(changes: list[str]) -> str | None:
 MAX_FIXES = 8  # files named as an error's fix; more changed in between says little about which
 
 
-def _error_json(entry: Any, symbols: dict[str, str], fixed_by: list[str] | None = None) -> dict[str, Any]:
+def _error_json(
+    entry: Any, symbols: dict[str, str], fixed_by: list[str] | None = None
+) -> dict[str, Any]:
     """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
     return {
-        "message": entry.message, "detail": entry.detail, "kind": entry.kind, "file": entry.file,
-        "line": entry.line, "symbol": entry.symbol or symbols.get(entry.signature), "code": entry.code,
-        "tool": entry.tool, "first_turn": entry.first_turn, "last_turn": entry.last_turn,
-        "occurrences": entry.occurrences, "resolved": entry.resolved, "resolved_turn": entry.resolved_turn,
-        "resolved_by": entry.resolved_by, "resolution": entry.resolution, "fixed_by": fixed_by or [],
-        "command": entry.command, "tests": list(entry.tests), "pre_existing": entry.pre_existing,
+        "message": entry.message,
+        "detail": entry.detail,
+        "kind": entry.kind,
+        "file": entry.file,
+        "line": entry.line,
+        "symbol": entry.symbol or symbols.get(entry.signature),
+        "code": entry.code,
+        "tool": entry.tool,
+        "first_turn": entry.first_turn,
+        "last_turn": entry.last_turn,
+        "occurrences": entry.occurrences,
+        "resolved": entry.resolved,
+        "resolved_turn": entry.resolved_turn,
+        "resolved_by": entry.resolved_by,
+        "resolution": entry.resolution,
+        "fixed_by": fixed_by or [],
+        "command": entry.command,
+        "tests": list(entry.tests),
+        "pre_existing": entry.pre_existing,
         "seen_turns": list(entry.seen_turns),
     }
 
@@ -134,14 +149,20 @@ def _diff_lines(text: str) -> list[str]:
 def _unified_diff(before: str, after: str, old_name: str, new_name: str) -> str:
     if before == after:
         return ""
-    return "".join(difflib.unified_diff(_diff_lines(before), _diff_lines(after), old_name, new_name))
+    return "".join(
+        difflib.unified_diff(_diff_lines(before), _diff_lines(after), old_name, new_name)
+    )
 
 
 class ArtifactIndex:
     """The file-state graph and the queries over it."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None, meta: dict[str, Any] | None = None,
-                 ledger: ErrorLedger | None = None) -> None:
+    def __init__(
+        self,
+        graph: nx.MultiDiGraph | None = None,
+        meta: dict[str, Any] | None = None,
+        ledger: ErrorLedger | None = None,
+    ) -> None:
         if graph is None:
             graph = ArtifactGraph()
         elif not isinstance(graph, ArtifactGraph):
@@ -149,9 +170,16 @@ class ArtifactIndex:
         self._graph: ArtifactGraph = graph
         self._pending: deque[Callable[[], None]] = deque()
         self.ledger = ledger if ledger is not None else ErrorLedger()
-        self.meta: dict[str, Any] = meta if meta is not None else {
-            "format": None, "root": None, "session_id": None, "op_count": 0,
-        }
+        self.meta: dict[str, Any] = (
+            meta
+            if meta is not None
+            else {
+                "format": None,
+                "root": None,
+                "session_id": None,
+                "op_count": 0,
+            }
+        )
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -213,8 +241,11 @@ class ArtifactIndex:
         node = f"file:{key}"
         if node not in self._graph:
             return []
-        ops = [dict(self._graph.nodes[op]) for op, _ in self._graph.in_edges(node)
-               if self._graph.nodes[op].get("kind") == "operation"]
+        ops = [
+            dict(self._graph.nodes[op])
+            for op, _ in self._graph.in_edges(node)
+            if self._graph.nodes[op].get("kind") == "operation"
+        ]
         return sorted(ops, key=lambda op: int(op["seq"]))
 
     # -- status ---------------------------------------------------------------
@@ -233,9 +264,16 @@ class ArtifactIndex:
     def _entry(self, key: str, data: dict[str, Any]) -> FileEntry:
         ops = [
             OperationEntry(
-                turn=op["turn"], action=op["action"], tool=op["tool"], source=op["source"],
-                result=op["result"], failure=op.get("failure"), command=op.get("command"),
-                detail=op.get("detail"), dest=op.get("dest"), sidechain=op.get("sidechain"),
+                turn=op["turn"],
+                action=op["action"],
+                tool=op["tool"],
+                source=op["source"],
+                result=op["result"],
+                failure=op.get("failure"),
+                command=op.get("command"),
+                detail=op.get("detail"),
+                dest=op.get("dest"),
+                sidechain=op.get("sidechain"),
             )
             for op in self.operations_on(key)
         ]
@@ -247,7 +285,9 @@ class ArtifactIndex:
             sources=sorted(data.get("sources") or []),
             renamed_from=data.get("renamed_from"),
             ops=ops,
-            submitted=key in submitted if submitted is not None and status in CHANGED_STATUSES else None,
+            submitted=key in submitted
+            if submitted is not None and status in CHANGED_STATUSES
+            else None,
             outside_workspace=self.is_outside(key),
         )
 
@@ -270,8 +310,11 @@ class ArtifactIndex:
         """
         nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
         directories = self._directories()
-        return [self._entry(str(data["path"]), data) for _, data in nodes
-                if not (data["path"] in directories and self.status_of(data) == "read")]
+        return [
+            self._entry(str(data["path"]), data)
+            for _, data in nodes
+            if not (data["path"] in directories and self.status_of(data) == "read")
+        ]
 
     def _directories(self) -> set[str]:
         """Keys known to be directories: listed by a read tool, or holding another file."""
@@ -297,10 +340,16 @@ class ArtifactIndex:
         if not record:
             return None
         keys = record.get("files")
-        files = None if keys is None else [
-            str(self._graph.nodes[f"file:{k}"].get("display") or k) if f"file:{k}" in self._graph else str(k)
-            for k in keys
-        ]
+        files = (
+            None
+            if keys is None
+            else [
+                str(self._graph.nodes[f"file:{k}"].get("display") or k)
+                if f"file:{k}" in self._graph
+                else str(k)
+                for k in keys
+            ]
+        )
         return {**record, "files": files}
 
     def changed_files(self) -> list[FileEntry]:
@@ -365,8 +414,11 @@ class ArtifactIndex:
             for _, target, edge in self._graph.out_edges(op, data=True):
                 if edge.get("kind") == "touched" and edge.get("role") != "dest":
                     path = str(self._graph.nodes[target]["path"])
-                    entry = next(e for e in self._entry(path, self._graph.nodes[target]).ops
-                                 if e.turn == turn)
+                    entry = next(
+                        e
+                        for e in self._entry(path, self._graph.nodes[target]).ops
+                        if e.turn == turn
+                    )
                     out.append((path, entry))
         return out
 
@@ -382,7 +434,11 @@ class ArtifactIndex:
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
         for node, data in self.nodes_of_kind("symbol"):
             touches = sorted(
-                (int(self.graph.nodes[op]["seq"]), int(self.graph.nodes[op]["turn"]), str(edge["change"]))
+                (
+                    int(self.graph.nodes[op]["seq"]),
+                    int(self.graph.nodes[op]["turn"]),
+                    str(edge["change"]),
+                )
                 for op, _, edge in self.graph.in_edges(node, data=True)
                 if edge.get("kind") == "changed"
             )
@@ -391,11 +447,18 @@ class ArtifactIndex:
                 continue
             file = self.graph.nodes[f"file:{data['path']}"]
             path = str(file.get("display") or data["path"])
-            entry = SymbolEntry(name=data["name"], kind=data["symbol_kind"], container=data["container"],
-                                change=change,
-                                turns=sorted({turn for _, turn, _ in touches}))
+            entry = SymbolEntry(
+                name=data["name"],
+                kind=data["symbol_kind"],
+                container=data["container"],
+                change=change,
+                turns=sorted({turn for _, turn, _ in touches}),
+            )
             by_file.setdefault(path, []).append((touches[0][0], entry))
-        return {path: [e for _, e in sorted(entries, key=lambda i: i[0])] for path, entries in by_file.items()}
+        return {
+            path: [e for _, e in sorted(entries, key=lambda i: i[0])]
+            for path, entries in by_file.items()
+        }
 
     def decisions(self) -> list[dict[str, Any]]:
         """Candidate decisions, in order."""
@@ -414,8 +477,11 @@ class ArtifactIndex:
         lists: dict[str, list[dict[str, Any]]] = self.meta.get("task_lists", {})
         if "" in lists:
             return list(lists[""])
-        latest = max(lists.values(), key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
-                     default=[])
+        latest = max(
+            lists.values(),
+            key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
+            default=[],
+        )
         return list(latest)
 
     def errors(self) -> list[dict[str, Any]]:
@@ -444,7 +510,10 @@ class ArtifactIndex:
                 continue
             for _, op in self._graph.out_edges(node):
                 data = self._graph.nodes[op]
-                if data.get("action") in ("read", "unknown", "shell") or data.get("result") == "failure":
+                if (
+                    data.get("action") in ("read", "unknown", "shell")
+                    or data.get("result") == "failure"
+                ):
                     continue
                 for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
@@ -452,8 +521,13 @@ class ArtifactIndex:
                         changed[str(file.get("display") or file["path"])] = None
         paths = list(changed)
         if entry.file:
-            own = [p for p in paths if p == entry.file or p.endswith("/" + entry.file.lstrip("./"))
-                   or entry.file.endswith("/" + p)]
+            own = [
+                p
+                for p in paths
+                if p == entry.file
+                or p.endswith("/" + entry.file.lstrip("./"))
+                or entry.file.endswith("/" + p)
+            ]
             paths = own + [p for p in paths if p not in own]
         return paths[:MAX_FIXES]
 
@@ -468,8 +542,14 @@ class ArtifactIndex:
     def tests(self) -> list[dict[str, Any]]:
         """The last result of each test command."""
         return [
-            {"command": t.command or t.key, "passed": t.passed, "failed": t.failed, "skipped": t.skipped,
-             "failing": list(t.failing), "turn": t.turn}
+            {
+                "command": t.command or t.key,
+                "passed": t.passed,
+                "failed": t.failed,
+                "skipped": t.skipped,
+                "failing": list(t.failing),
+                "turn": t.turn,
+            }
             for t in self.ledger.tests
         ]
 
@@ -481,8 +561,14 @@ class ArtifactIndex:
     def to_state(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
         data = self.graph.to_node_link(late_kinds=_DEFERRED_KINDS)
-        state: dict[str, Any] = redact_json({"version": STATE_VERSION, "meta": self.meta, "graph": data,
-                                             "ledger": self.ledger.model_dump(mode="json")})
+        state: dict[str, Any] = redact_json(
+            {
+                "version": STATE_VERSION,
+                "meta": self.meta,
+                "graph": data,
+                "ledger": self.ledger.model_dump(mode="json"),
+            }
+        )
         return state
 
     def to_json(self) -> str:

@@ -62,7 +62,7 @@ def file_key(path: str, cwd: str | None, root: str | None) -> str:
         windows = bool(_DRIVE.match(base))
         candidate, prefix = (full.lower(), base.lower() + "/") if windows else (full, base + "/")
         if candidate.startswith(prefix):
-            return full[len(prefix):]
+            return full[len(prefix) :]
         if candidate == prefix[:-1]:
             return "."
     while full.startswith("./"):

@@ -39,7 +39,10 @@ class RefetchReport(BaseModel):
     @property
     def rereads_after_compaction(self) -> tuple[int, int]:
         """``(re-reads, reads)`` summed over every compaction."""
-        return (sum(c.rereads for c in self.compactions), sum(c.reads_after for c in self.compactions))
+        return (
+            sum(c.rereads for c in self.compactions),
+            sum(c.reads_after for c in self.compactions),
+        )
 
 
 def _operations(index: ArtifactIndex) -> list[tuple[int, str | None, str, str]]:
@@ -50,8 +53,14 @@ def _operations(index: ArtifactIndex) -> list[tuple[int, str | None, str, str]]:
             continue
         for _, target, edge in index.graph.out_edges(node, data=True):
             if edge.get("kind") == "touched" and edge.get("role") != "dest":
-                out.append((int(data["seq"]), data.get("sidechain"), str(data["action"]),
-                            str(index.graph.nodes[target]["path"])))
+                out.append(
+                    (
+                        int(data["seq"]),
+                        data.get("sidechain"),
+                        str(data["action"]),
+                        str(index.graph.nodes[target]["path"]),
+                    )
+                )
     return sorted(out)
 
 
@@ -69,15 +78,30 @@ def refetch_report(index: ArtifactIndex) -> RefetchReport:
             for seen in [k for k in read_since_change if k[1] == key]:
                 read_since_change[seen] = False  # a change makes the next read necessary
 
-    boundaries = [c for c in index.meta.get("compactions", []) if c.get("sidechain") is None and "seq" in c]
+    boundaries = [
+        c for c in index.meta.get("compactions", []) if c.get("sidechain") is None and "seq" in c
+    ]
     compactions = []
     for number, boundary in enumerate(boundaries):
         start = int(boundary["seq"])
         end = int(boundaries[number + 1]["seq"]) if number + 1 < len(boundaries) else None
-        known = {key for seq, chain, action, key in operations if seq <= start and chain is None and action == "read"}
-        after = [key for seq, chain, action, key in operations
-                 if seq > start and (end is None or seq <= end) and chain is None and action == "read"]
+        known = {
+            key
+            for seq, chain, action, key in operations
+            if seq <= start and chain is None and action == "read"
+        }
+        after = [
+            key
+            for seq, chain, action, key in operations
+            if seq > start and (end is None or seq <= end) and chain is None and action == "read"
+        ]
         again = [key for key in after if key in known]
-        compactions.append(CompactionRefetch(turn=int(boundary["turn"]), reads_after=len(after),
-                                             rereads=len(again), files=list(dict.fromkeys(again))))
+        compactions.append(
+            CompactionRefetch(
+                turn=int(boundary["turn"]),
+                reads_after=len(after),
+                rereads=len(again),
+                files=list(dict.fromkeys(again)),
+            )
+        )
     return RefetchReport(reads=reads, redundant_reads=redundant, compactions=compactions)

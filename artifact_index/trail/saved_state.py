@@ -103,12 +103,18 @@ class SavedState:
             text = self.snapshot.read_text(encoding="utf-8")
             payload = json.loads(text)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise StateError(f"saved state {self.snapshot} cannot be read ({_reason(exc)})") from exc
+            raise StateError(
+                f"saved state {self.snapshot} cannot be read ({_reason(exc)})"
+            ) from exc
         if not isinstance(payload, dict) or "tracker" not in payload:
             raise StateError(f"saved state {self.snapshot} is not a tracker snapshot")
         state = payload["tracker"]
         # Snapshots written before the journal existed hold the state as a JSON string.
-        index = ArtifactIndex.from_json(state) if isinstance(state, str) else ArtifactIndex.from_state(state)
+        index = (
+            ArtifactIndex.from_json(state)
+            if isinstance(state, str)
+            else ArtifactIndex.from_state(state)
+        )
         generation = payload.get("generation", 0)
         self._generation = generation if isinstance(generation, int) else 0
         self._snapshot_bytes = len(text)
@@ -136,8 +142,11 @@ class SavedState:
                     continue  # already in the snapshot: a compaction stopped before emptying the journal
                 events = _EVENTS.validate_python(entry.get("events", []))
                 identities = entry.get("identities", [])
-                if not isinstance(identities, list) or len(identities) != len(events) \
-                        or not all(isinstance(identity, str) for identity in identities):
+                if (
+                    not isinstance(identities, list)
+                    or len(identities) != len(events)
+                    or not all(isinstance(identity, str) for identity in identities)
+                ):
                     raise ValueError("its event identities do not match its events")
                 extra = entry.get("extra", {})
                 if not isinstance(extra, dict):
@@ -150,18 +159,24 @@ class SavedState:
         return None
 
     def _lost(self, line: int, reason: str) -> str:
-        return (f"the journal of the saved state {self.journal} is damaged at line {line} ({reason}); "
-                "the saves before it were kept and the state was rebuilt from them, the later ones are lost "
-                f"(the damaged journal was moved to {self.journal.name}.damaged)")
+        return (
+            f"the journal of the saved state {self.journal} is damaged at line {line} ({reason}); "
+            "the saves before it were kept and the state was rebuilt from them, the later ones are lost "
+            f"(the damaged journal was moved to {self.journal.name}.damaged)"
+        )
 
     def _set_journal_aside(self) -> None:
         try:
             os.replace(self.journal, self.journal.with_name(f"{self.journal.name}.damaged"))
         except OSError as exc:
-            raise StateError(f"the damaged journal {self.journal} cannot be moved aside ({_reason(exc)})") from exc
+            raise StateError(
+                f"the damaged journal {self.journal} cannot be moved aside ({_reason(exc)})"
+            ) from exc
 
     # -- saving ---------------------------------------------------------------------
-    def save(self, tracker: Tracker, events: Sequence[Event], extra: dict[str, Any] | None = None) -> None:
+    def save(
+        self, tracker: Tracker, events: Sequence[Event], extra: dict[str, Any] | None = None
+    ) -> None:
         """Record that ``tracker`` was fed ``events`` since the last save or load, with ``extra`` fields.
 
         Appends one journal line, or writes a new snapshot when there is none
@@ -179,9 +194,15 @@ class SavedState:
             return
         # The identities are those of the events as fed: a redacted event is another event to the tracker,
         # and one sent again after a resume must still be known.
-        entry = {"generation": self._generation, "events": [event.model_dump(mode="json") for event in events],
-                 "extra": extra}
-        line_data = {**redact_json(entry), "identities": [event_identity(event) for event in events]}
+        entry = {
+            "generation": self._generation,
+            "events": [event.model_dump(mode="json") for event in events],
+            "extra": extra,
+        }
+        line_data = {
+            **redact_json(entry),
+            "identities": [event_identity(event) for event in events],
+        }
         line = (json.dumps(line_data, ensure_ascii=False) + "\n").encode("utf-8")
         append_private(self.journal, line)
         self._journal_bytes += len(line)
@@ -189,8 +210,10 @@ class SavedState:
     def compact(self, tracker: Tracker) -> None:
         """Write ``tracker`` as the snapshot of a new generation and remove the journal."""
         generation = self._generation + 1
-        text = json.dumps({**self._extra, "generation": generation, "tracker": tracker.index.to_state()},
-                          sort_keys=True)
+        text = json.dumps(
+            {**self._extra, "generation": generation, "tracker": tracker.index.to_state()},
+            sort_keys=True,
+        )
         write_atomically(self.snapshot, text)
         self._loaded = True
         self._generation, self._snapshot_bytes = generation, len(text)
@@ -198,7 +221,9 @@ class SavedState:
         try:
             self.journal.unlink(missing_ok=True)
         except OSError as exc:
-            raise StateError(f"the journal {self.journal} cannot be removed ({_reason(exc)})") from exc
+            raise StateError(
+                f"the journal {self.journal} cannot be removed ({_reason(exc)})"
+            ) from exc
         self._journal_bytes = 0
 
     def _journal_bound(self) -> int:

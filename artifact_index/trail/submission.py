@@ -39,7 +39,9 @@ from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
 __all__ = ["DiffScope", "GitModel", "diff_scope", "git_words"]
 
 _QUIET_PROGRAMS = frozenset({"echo", "printf", "cd", "true", ":", "pwd"})
-_INFORMATIONAL = frozenset({"status", "log", "branch", "rev-parse", "ls-files", "remote", "config", "--version"})
+_INFORMATIONAL = frozenset(
+    {"status", "log", "branch", "rev-parse", "ls-files", "remote", "config", "--version"}
+)
 _HEAD = frozenset({"HEAD", "@"})
 
 
@@ -63,7 +65,7 @@ class DiffScope:
 def git_words(step: SimpleCommand) -> tuple[str | None, list[str | None], str | None]:
     """(subcommand, its arguments, the directory git works in) of a ``git`` step."""
     start, cwd = skip_global_options(step.argv[1:], step.cwd)
-    args = list(step.argv[1 + start:])
+    args = list(step.argv[1 + start :])
     if not args:
         return None, [], cwd
     return args[0], args[1:], cwd
@@ -104,7 +106,9 @@ def diff_scope(step: SimpleCommand) -> DiffScope | None:
             return None  # pathspec magic other than exclude / top is not modelled
         placed = join(None, plain) if "top" in magic else (join(cwd, plain) if cwd else plain)
         (excluded if "exclude" in magic else included).append(placed)
-    return DiffScope(cached=cached, head=head and not cached, pathspecs=tuple(included), excludes=tuple(excluded))
+    return DiffScope(
+        cached=cached, head=head and not cached, pathspecs=tuple(included), excludes=tuple(excluded)
+    )
 
 
 def _magic(pathspec: str) -> tuple[set[str] | None, str]:
@@ -130,7 +134,14 @@ class GitModel:
     def __init__(self, index: ArtifactIndex) -> None:
         self.index = index
         state: dict[str, Any] = index.meta.setdefault(
-            "git", {"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None, "diffs": {}}
+            "git",
+            {
+                "staged_all": False,
+                "staged_tracked": False,
+                "staged": [],
+                "unsure": None,
+                "diffs": {},
+            },
         )
         self.state = state
 
@@ -141,8 +152,13 @@ class GitModel:
             return
         steps = simple_commands(command, cwd)
         if steps is None:
-            if any(word in command for word in ("git add", "git commit", "git reset", "git rm", "git stash")):
-                self.state["unsure"] = "a git command inside a construct that is not followed changed the index"
+            if any(
+                word in command
+                for word in ("git add", "git commit", "git reset", "git rm", "git stash")
+            ):
+                self.state["unsure"] = (
+                    "a git command inside a construct that is not followed changed the index"
+                )
             return
         for step in steps:
             if step.program != "git":
@@ -151,7 +167,10 @@ class GitModel:
             if step.stdout is not None and git_words(step)[0] == "diff":
                 scope = diff_scope(step)
                 keys = self.files_in(scope, self.state) if scope is not None else None
-                self.state["diffs"][self._key(step.stdout)] = {"seq": self.index.meta.get("op_count", 0), "files": keys}
+                self.state["diffs"][self._key(step.stdout)] = {
+                    "seq": self.index.meta.get("op_count", 0),
+                    "files": keys,
+                }
 
     def stage(self, step: SimpleCommand, state: dict[str, Any]) -> None:
         """Apply one ``git`` step to a staging ``state`` (this model's, or a caller's own copy)."""
@@ -175,12 +194,16 @@ class GitModel:
                     state["staged_all"] = True
                 else:
                     state["staged"] = sorted({*state["staged"], spec})
-        elif (sub in ("reset", "stash") and not operands) or (sub == "reset" and operands == ["HEAD"]):
+        elif (sub in ("reset", "stash") and not operands) or (
+            sub == "reset" and operands == ["HEAD"]
+        ):
             state["staged_all"] = state["staged_tracked"] = False
             state["staged"] = []
         elif sub == "commit":
             state["unsure"] = "the session committed, so diffs no longer show its changes"
-        elif (sub == "reset" or sub == "rm" or (sub == "restore" and options & {"--staged", "-S"})) and operands:
+        elif (
+            sub == "reset" or sub == "rm" or (sub == "restore" and options & {"--staged", "-S"})
+        ) and operands:
             state["unsure"] = f"git {sub} unstaged some paths"
 
     # -- which files a diff shows ---------------------------------------------
@@ -206,11 +229,16 @@ class GitModel:
             key = str(data["path"])
             if ArtifactIndex.status_of(data) not in CHANGED_STATUSES or self.index.is_outside(key):
                 continue  # unchanged, or outside the repository the diff is taken in
-            if (specs and not self._matches(key, specs)) or (excludes and self._matches(key, excludes)):
+            if (specs and not self._matches(key, specs)) or (
+                excludes and self._matches(key, excludes)
+            ):
                 continue
             tracked = data.get("existed_before") is not False
-            staged = bool(state["staged_all"]) or (bool(state["staged_tracked"]) and tracked) \
+            staged = (
+                bool(state["staged_all"])
+                or (bool(state["staged_tracked"]) and tracked)
                 or self._matches(key, state["staged"])
+            )
             if scope.cached:
                 shown = staged
             elif scope.head:
@@ -222,7 +250,9 @@ class GitModel:
         return sorted(out)
 
     # -- the submission ----------------------------------------------------------
-    def submit(self, command: str | None, cwd: str | None, turn: int, exit_status: str | None) -> None:
+    def submit(
+        self, command: str | None, cwd: str | None, turn: int, exit_status: str | None
+    ) -> None:
         """Record the submission: ``command`` printed it (None: the run ended without one)."""
         record: dict[str, Any] = {"turn": turn, "command": command, "exit_status": exit_status}
         if command is None:
@@ -260,7 +290,9 @@ class GitModel:
                 for operand in step.argv[1:]:
                     if operand is not None and operand.startswith("-"):
                         continue
-                    keys = self._diff_held_by(join(step.cwd, operand) if operand and step.cwd else operand)
+                    keys = self._diff_held_by(
+                        join(step.cwd, operand) if operand and step.cwd else operand
+                    )
                     if keys is None:
                         return None, f"cannot tell which diff {operand} holds"
                     found.update(keys)
@@ -276,9 +308,14 @@ class GitModel:
         node = self.index.fed_graph.nodes.get(f"file:{key}")
         written = self.state["diffs"].get(key)
         if written is not None:
-            last_change = max((int(op["seq"]) for op in self.index.operations_on(key)
-                               if op["action"] not in ("read", "unknown") and op["result"] != "failure"),
-                              default=0)
+            last_change = max(
+                (
+                    int(op["seq"])
+                    for op in self.index.operations_on(key)
+                    if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+                ),
+                default=0,
+            )
             if last_change <= int(written["seq"]):
                 files = written["files"]
                 return list(files) if files is not None else None
@@ -289,4 +326,6 @@ class GitModel:
         if not operations:
             return None
         root = self.index.root
-        return sorted({self._key(join(root, op.path) if root else op.path) for op in operations if op.path})
+        return sorted(
+            {self._key(join(root, op.path) if root else op.path) for op in operations if op.path}
+        )

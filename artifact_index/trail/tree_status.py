@@ -47,21 +47,48 @@ class TreeStatus:
 
     command: str  # "git status", "git diff --stat"
     files: list[ListedFile] = field(default_factory=list)
-    relative_to_top: bool = False  # --porcelain prints paths from the repository's top, not the directory
+    relative_to_top: bool = (
+        False  # --porcelain prints paths from the repository's top, not the directory
+    )
     untracked_shown: bool = True  # False: a new, untracked file would not be listed
     staged_shown: bool = True  # False: a diff against the index does not show what is staged
-    scope: list[str] = field(default_factory=list)  # the pathspecs it was limited to; empty: the whole tree
+    scope: list[str] = field(
+        default_factory=list
+    )  # the pathspecs it was limited to; empty: the whole tree
 
 
-_LONG_STATES = {"modified": "modified", "new file": "added", "deleted": "deleted", "renamed": "renamed",
-                "copied": "added", "typechange": "modified", "both modified": "conflicted",
-                "both added": "conflicted", "deleted by us": "conflicted", "deleted by them": "conflicted",
-                "added by us": "conflicted", "added by them": "conflicted", "both deleted": "conflicted"}
+_LONG_STATES = {
+    "modified": "modified",
+    "new file": "added",
+    "deleted": "deleted",
+    "renamed": "renamed",
+    "copied": "added",
+    "typechange": "modified",
+    "both modified": "conflicted",
+    "both added": "conflicted",
+    "deleted by us": "conflicted",
+    "deleted by them": "conflicted",
+    "added by us": "conflicted",
+    "added by them": "conflicted",
+    "both deleted": "conflicted",
+}
 # Git indents with a tab; some harnesses print it as spaces.
 _LONG_LINE = re.compile(r"^(?:\t|[ ]{2,})(?P<state>[a-z ]+):\s+(?P<path>\S.*?)\s*$")
-_SECTIONS = ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:")
-_LONG_MARKERS = ("On branch ", "HEAD detached", "nothing to commit", "Changes to be committed:",
-                 "Changes not staged for commit:", "Untracked files:", "Not currently on any branch")
+_SECTIONS = (
+    "Changes to be committed:",
+    "Changes not staged for commit:",
+    "Untracked files:",
+    "Unmerged paths:",
+)
+_LONG_MARKERS = (
+    "On branch ",
+    "HEAD detached",
+    "nothing to commit",
+    "Changes to be committed:",
+    "Changes not staged for commit:",
+    "Untracked files:",
+    "Not currently on any branch",
+)
 _SECTION_END = re.compile(r"^\S")
 _SHORT_LINE = re.compile(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*?)\s*$")
 _STAT_LINE = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+|Bin\b)")
@@ -69,12 +96,21 @@ _STAT_TOTAL = re.compile(r"^ \d+ files? changed")
 _NAME_STATUS = re.compile(r"^(?P<code>[MADRCTU])\d*\t(?P<path>[^\t]+)(?:\t(?P<dest>[^\t]+))?$")
 _NUMSTAT = re.compile(r"^(?:\d+|-)\t(?:\d+|-)\t(?P<path>.+)$")
 _DIFF_SHAPES = ("--stat", "--name-only", "--name-status", "--numstat", "--shortstat")
-_SHORT_STATES = {"M": "modified", "T": "modified", "A": "added", "D": "deleted", "R": "renamed", "C": "added",
-                 "U": "conflicted", "?": "untracked"}
+_SHORT_STATES = {
+    "M": "modified",
+    "T": "modified",
+    "A": "added",
+    "D": "deleted",
+    "R": "renamed",
+    "C": "added",
+    "U": "conflicted",
+    "?": "untracked",
+}
 # Steps that may run beside a status in one command without printing lines that read as its own.
 _QUIET = frozenset({"cd", "pushd", "popd", "true"})
-_GIT_BESIDE = frozenset({"status", "diff", "add", "log", "branch", "rev-parse", "fetch", "stash", "checkout",
-                         "switch"})
+_GIT_BESIDE = frozenset(
+    {"status", "diff", "add", "log", "branch", "rev-parse", "fetch", "stash", "checkout", "switch"}
+)
 
 
 def _renamed(path: str) -> list[str]:
@@ -83,8 +119,10 @@ def _renamed(path: str) -> list[str]:
         return [p.strip().strip('"') for p in path.split(" -> ", 1)]
     braces = re.match(r"^(?P<head>.*)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$", path)
     if braces:
-        return [re.sub(r"/+", "/", f"{braces['head']}{side}{braces['tail']}").strip("/")
-                for side in (braces["old"], braces["new"])]
+        return [
+            re.sub(r"/+", "/", f"{braces['head']}{side}{braces['tail']}").strip("/")
+            for side in (braces["old"], braces["new"])
+        ]
     if " => " in path:
         return [p.strip() for p in path.split(" => ", 1)]
     return [path.strip().strip('"')]
@@ -130,7 +168,9 @@ def _short_form(output: str) -> list[ListedFile]:
         if found is None or found["xy"] == "!!":
             continue
         code = next((c for c in found["xy"] if c != " "), "M")
-        files += [ListedFile(p, _SHORT_STATES.get(code, "changed")) for p in _renamed(found["path"])]
+        files += [
+            ListedFile(p, _SHORT_STATES.get(code, "changed")) for p in _renamed(found["path"])
+        ]
     return files
 
 
@@ -144,8 +184,11 @@ def _diff_listing(output: str, shape: str) -> list[ListedFile]:
         elif shape == "--name-status":
             status = _NAME_STATUS.match(line)
             if status:
-                files += [ListedFile(p, _SHORT_STATES.get(status["code"], "changed"))
-                          for p in (status["path"], status["dest"]) if p]
+                files += [
+                    ListedFile(p, _SHORT_STATES.get(status["code"], "changed"))
+                    for p in (status["path"], status["dest"])
+                    if p
+                ]
         elif shape == "--numstat":
             counted = _NUMSTAT.match(line)
             if counted:
@@ -159,14 +202,20 @@ def _is_option(arg: str | None) -> bool:
     return arg is not None and arg.startswith("-")
 
 
-def observed_status(step: SimpleCommand, sub: str | None, args: list[str | None], beside: list[str],
-                    output: str) -> TreeStatus | None:
+def observed_status(
+    step: SimpleCommand, sub: str | None, args: list[str | None], beside: list[str], output: str
+) -> TreeStatus | None:
     """What a successful ``git status`` / ``git diff`` step printed about the working tree, when it can be read.
 
     ``beside``: the other steps of the command that print (``git log``, ``echo``), by program and git
     sub-command; their lines share the output.
     """
-    if sub not in ("status", "diff") or step.piped or step.stdout is not None or any(a is None for a in args):
+    if (
+        sub not in ("status", "diff")
+        or step.piped
+        or step.stdout is not None
+        or any(a is None for a in args)
+    ):
         return None
     printing = [b for b in beside if b.split(" ", 1)[0] not in _QUIET]
     if any(not b.startswith("git ") or b[4:] not in _GIT_BESIDE for b in printing):
@@ -174,8 +223,11 @@ def observed_status(step: SimpleCommand, sub: str | None, args: list[str | None]
     words = [a for a in args if a is not None]
     pathspecs = [a for a in words if not _is_option(a) and a != "--"]
     if sub == "status":
-        short = any(a in ("-s", "--short") or (a.startswith("-") and not a.startswith("--") and "s" in a[1:])
-                    for a in words)
+        short = any(
+            a in ("-s", "--short")
+            or (a.startswith("-") and not a.startswith("--") and "s" in a[1:])
+            for a in words
+        )
         porcelain = any(a == "--porcelain" or a == "--porcelain=v1" for a in words)
         if any(a.startswith("--porcelain=v2") or a in ("-z", "--null") for a in words):
             return None
@@ -183,18 +235,32 @@ def observed_status(step: SimpleCommand, sub: str | None, args: list[str | None]
         if short or porcelain:
             if printing:
                 return None  # another command's lines could read as "XY path"
-            return TreeStatus("git status", _short_form(output), relative_to_top=porcelain,
-                              untracked_shown=untracked, scope=pathspecs)
+            return TreeStatus(
+                "git status",
+                _short_form(output),
+                relative_to_top=porcelain,
+                untracked_shown=untracked,
+                scope=pathspecs,
+            )
         long = _long_form(output)
-        return TreeStatus("git status", long, untracked_shown=untracked, scope=pathspecs) if long is not None else None
+        return (
+            TreeStatus("git status", long, untracked_shown=untracked, scope=pathspecs)
+            if long is not None
+            else None
+        )
     shape = next((a for a in words if a in _DIFF_SHAPES), None)
     if shape is None or shape == "--shortstat" or "--cached" in words or "--staged" in words:
         return None
     revisions = [a for a in pathspecs if a in ("HEAD", "@")]
-    if len(pathspecs) != len(revisions) or any(a.startswith("--") and "=" in a and not a.startswith("--stat")
-                                               for a in words):
+    if len(pathspecs) != len(revisions) or any(
+        a.startswith("--") and "=" in a and not a.startswith("--stat") for a in words
+    ):
         return None  # a pathspec or another revision: not the whole tree against HEAD or the index
     if shape != "--stat" and printing:
         return None  # bare paths are told apart from other output only when nothing else prints
-    return TreeStatus(f"git diff {shape}", _diff_listing(output, shape), untracked_shown=False,
-                      staged_shown=bool(revisions))
+    return TreeStatus(
+        f"git diff {shape}",
+        _diff_listing(output, shape),
+        untracked_shown=False,
+        staged_shown=bool(revisions),
+    )

@@ -29,8 +29,9 @@ _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
 CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 
 
-def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: bool,
-                      errors: list[str] | None = None) -> None:
+def record_check_runs(
+    meta: dict[str, Any], command: str, turn: int, passed: bool, errors: list[str] | None = None
+) -> None:
     """Note the checks ``command`` ran (``meta["check_runs"]``), at the current operation count.
 
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
@@ -42,8 +43,17 @@ def record_check_runs(meta: dict[str, Any], command: str, turn: int, passed: boo
     runs: list[dict[str, Any]] = meta.setdefault("check_runs", [])
     seq = int(meta.get("op_count", 0))
     for check in found:
-        runs.append({"turn": turn, "seq": seq, "category": check.category, "runner": check.runner,
-                     "command": command, "passed": passed, "errors": list(errors or [])[:50]})
+        runs.append(
+            {
+                "turn": turn,
+                "seq": seq,
+                "category": check.category,
+                "runner": check.runner,
+                "command": command,
+                "passed": passed,
+                "errors": list(errors or [])[:50],
+            }
+        )
     del runs[:-_MAX_RUNS]
 
 
@@ -57,9 +67,14 @@ def run_passed(index: ArtifactIndex, run: dict[str, Any]) -> bool:
 
 def _last_change(index: ArtifactIndex, key: str) -> tuple[int, list[int]]:
     """The sequence number of a file's last change, and the turns of its changes."""
-    changes = [op for op in index.operations_on(key)
-               if op["action"] not in ("read", "unknown") and op["result"] != "failure"]
-    return max((int(op["seq"]) for op in changes), default=0), sorted({int(op["turn"]) for op in changes})
+    changes = [
+        op
+        for op in index.operations_on(key)
+        if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+    ]
+    return max((int(op["seq"]) for op in changes), default=0), sorted(
+        {int(op["turn"]) for op in changes}
+    )
 
 
 def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
@@ -79,11 +94,17 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
     for run in runs:
         last[run["category"]] = run
         if run["category"] == "test" and "build" in last:
-            last["build"] = run  # running the tests builds the code: a build owed before them is done
+            last["build"] = (
+                run  # running the tests builds the code: a build owed before them is done
+            )
     changed: list[tuple[str, int, list[int]]] = []
     for _, data in index.nodes_of_kind("file"):
         key = str(data["path"])
-        if ArtifactIndex.status_of(data) not in CHANGED_STATUSES or is_absolute(key) or key.lower().endswith(_PROSE):
+        if (
+            ArtifactIndex.status_of(data) not in CHANGED_STATUSES
+            or is_absolute(key)
+            or key.lower().endswith(_PROSE)
+        ):
             continue
         seq, turns = _last_change(index, key)
         changed.append((str(data.get("display") or key), seq, turns))
@@ -92,14 +113,28 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
         latest = last.get(category)
         if latest is None:
             continue
-        after = sorted((path, [t for t in turns if t >= latest["turn"]] or turns[-1:])
-                       for path, seq, turns in changed if seq > latest["seq"])
+        after = sorted(
+            (path, [t for t in turns if t >= latest["turn"]] or turns[-1:])
+            for path, seq, turns in changed
+            if seq > latest["seq"]
+        )
         if not after:
             continue
         # Kinds with the same changes after their last run read as one line.
-        group = groups.setdefault(tuple(path for path, _ in after), {
-            "runs": [], "files": [{"path": path, "turns": turns} for path, turns in after],
-        })
-        group["runs"].append({"category": category, "turn": latest["turn"], "runner": latest["runner"],
-                              "command": latest["command"], "passed": run_passed(index, latest)})
+        group = groups.setdefault(
+            tuple(path for path, _ in after),
+            {
+                "runs": [],
+                "files": [{"path": path, "turns": turns} for path, turns in after],
+            },
+        )
+        group["runs"].append(
+            {
+                "category": category,
+                "turn": latest["turn"],
+                "runner": latest["runner"],
+                "command": latest["command"],
+                "passed": run_passed(index, latest),
+            }
+        )
     return list(groups.values())

@@ -43,8 +43,10 @@ from artifact_index.trail.tree_status import TreeStatus, observed_status
 
 __all__ = ["WorkState", "work_state"]
 
-_COMMIT_LINE = re.compile(r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
-                          re.MULTILINE)
+_COMMIT_LINE = re.compile(
+    r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
+    re.MULTILINE,
+)
 _SWITCHED = re.compile(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = re.compile(r"^[\w./-]+$")
@@ -57,13 +59,26 @@ class WorkState:
 
     def __init__(self, index: ArtifactIndex) -> None:
         self.index = index
-        state: dict[str, Any] = index.meta.setdefault("work", {
-            "branch": None, "commits": [], "committed_at": {},
-            "staging": {"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None, "diffs": {}},
-        })
+        state: dict[str, Any] = index.meta.setdefault(
+            "work",
+            {
+                "branch": None,
+                "commits": [],
+                "committed_at": {},
+                "staging": {
+                    "staged_all": False,
+                    "staged_tracked": False,
+                    "staged": [],
+                    "unsure": None,
+                    "diffs": {},
+                },
+            },
+        )
         self.state = state
 
-    def observe(self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None) -> None:
+    def observe(
+        self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None
+    ) -> None:
         """Follow one shell command; staging is followed even when it failed (``git add`` then a refused commit)."""
         if "git" not in command:
             return
@@ -109,14 +124,21 @@ class WorkState:
             return file_key(path, base, root) + ("/" if path.endswith("/") else "")
 
         earlier = self.state.get("status")
-        if (earlier and earlier["seq"] == self.index.meta.get("op_count", 0) and earlier["turn"] == turn
-                and earlier["command"] == "git status"):
+        if (
+            earlier
+            and earlier["seq"] == self.index.meta.get("op_count", 0)
+            and earlier["turn"] == turn
+            and earlier["command"] == "git status"
+        ):
             return  # `git status && git diff --stat`: the status says more (untracked and staged files too)
         self.state["status"] = {
-            "turn": turn, "seq": int(self.index.meta.get("op_count", 0)), "command": seen.command,
+            "turn": turn,
+            "seq": int(self.index.meta.get("op_count", 0)),
+            "command": seen.command,
             "shown": " ".join(command.split())[:120],
             "files": [[key(f.path), f.state] for f in seen.files[:_MAX_LISTED]],
-            "complete": len(seen.files) <= _MAX_LISTED, "untracked_shown": seen.untracked_shown,
+            "complete": len(seen.files) <= _MAX_LISTED,
+            "untracked_shown": seen.untracked_shown,
             "commits_before": len(self.state["commits"]),
             "scope": [key(p) for p in seen.scope],
         }
@@ -140,16 +162,32 @@ class WorkState:
         near = shared > 1 and root.startswith("/") and git_cwd.startswith("/")
         return posixpath.relpath(git_cwd, root) if near else git_cwd
 
-    def _observe_elsewhere(self, repository: str, sub: str | None, args: list[str | None], output: str, turn: int,
-                           succeeded: bool | None, commits: Iterator[re.Match[str]]) -> None:
+    def _observe_elsewhere(
+        self,
+        repository: str,
+        sub: str | None,
+        args: list[str | None],
+        output: str,
+        turn: int,
+        succeeded: bool | None,
+        commits: Iterator[re.Match[str]],
+    ) -> None:
         """A git command of another repository: its branch and commits, apart from the workspace's."""
         repos: dict[str, dict[str, Any]] = self.state.setdefault("repos", {})
         other = repos.setdefault(repository, {"branch": None, "branch_turn": None, "commits": []})
         if sub == "commit":
             made = next(commits, None)
             if made is not None and len(other["commits"]) < _MAX_COMMITS:
-                other["commits"].append({"turn": turn, "hash": made["hash"], "branch": made["branch"],
-                                         "message": made["message"], "files": None, "pushed": False})
+                other["commits"].append(
+                    {
+                        "turn": turn,
+                        "hash": made["hash"],
+                        "branch": made["branch"],
+                        "message": made["message"],
+                        "files": None,
+                        "pushed": False,
+                    }
+                )
                 other["branch"], other["branch_turn"] = made["branch"], turn
         elif sub == "push" and succeeded:
             for commit in other["commits"]:
@@ -159,14 +197,18 @@ class WorkState:
             if branch:
                 other["branch"], other["branch_turn"] = branch, turn
 
-    def _commit(self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int) -> None:
+    def _commit(
+        self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int
+    ) -> None:
         staging = self.state["staging"]
         options = {a for a in step_args if a and a.startswith("-")}
         paths = _pathspecs(step_args)
         if paths:
             scope = DiffScope(cached=False, head=True, pathspecs=tuple(paths))
         elif options & {"-a", "--all"} or any(_short_flags(o) and "a" in o for o in options):
-            scope = DiffScope(cached=False, head=True, pathspecs=())  # -a / -am: every tracked change
+            scope = DiffScope(
+                cached=False, head=True, pathspecs=()
+            )  # -a / -am: every tracked change
             staging["staged_tracked"] = True
         else:
             scope = DiffScope(cached=True, head=False, pathspecs=())
@@ -176,13 +218,18 @@ class WorkState:
             self.state["committed_at"][key] = seq
         self.state["branch"] = made["branch"]
         if len(self.state["commits"]) < _MAX_COMMITS:
-            self.state["commits"].append({
-                "turn": turn, "hash": made["hash"], "branch": made["branch"], "message": made["message"],
-                "files": files, "pushed": False,
-            })
+            self.state["commits"].append(
+                {
+                    "turn": turn,
+                    "hash": made["hash"],
+                    "branch": made["branch"],
+                    "message": made["message"],
+                    "files": files,
+                    "pushed": False,
+                }
+            )
         # After a commit the index holds nothing beyond HEAD.
         staging.update({"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None})
-
 
 
 def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
@@ -190,12 +237,16 @@ def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
     names = []
     for other in steps:
         if other is not step:
-            names.append(f"git {git_words(other)[0]}" if other.program == "git" else str(other.program))
+            names.append(
+                f"git {git_words(other)[0]}" if other.program == "git" else str(other.program)
+            )
     return names
 
 
 def _nothing_staged(staging: dict[str, Any]) -> bool:
-    return not (staging["staged_all"] or staging["staged_tracked"] or staging["staged"] or staging["unsure"])
+    return not (
+        staging["staged_all"] or staging["staged_tracked"] or staging["staged"] or staging["unsure"]
+    )
 
 
 def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:
@@ -213,8 +264,20 @@ def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | 
     return None
 
 
-_VALUE_OPTIONS = frozenset({"--message", "--file", "--author", "--date", "--fixup", "--squash", "--reuse-message",
-                            "--reedit-message", "--template", "-t"})
+_VALUE_OPTIONS = frozenset(
+    {
+        "--message",
+        "--file",
+        "--author",
+        "--date",
+        "--fixup",
+        "--squash",
+        "--reuse-message",
+        "--reedit-message",
+        "--template",
+        "-t",
+    }
+)
 
 
 def _short_flags(arg: str) -> bool:
@@ -253,11 +316,18 @@ def _listed(key: str, status: dict[str, Any]) -> bool:
 
 def _in_scope(key: str, status: dict[str, Any]) -> bool:
     scope = status.get("scope") or []
-    return not scope or any(key == p or key.startswith(p.rstrip("/") + "/") or p in (".", "./") for p in scope)
+    return not scope or any(
+        key == p or key.startswith(p.rstrip("/") + "/") or p in (".", "./") for p in scope
+    )
 
 
-def _status_says(key: str, created: bool, last_change: int, status: dict[str, Any] | None,
-                 commits: list[dict[str, Any]]) -> bool | None:
+def _status_says(
+    key: str,
+    created: bool,
+    last_change: int,
+    status: dict[str, Any] | None,
+    commits: list[dict[str, Any]],
+) -> bool | None:
     """Whether the latest status says the file is uncommitted; None when it does not speak of it.
 
     It speaks of a file whose last change came before it, in its scope, unless a commit that held the file
@@ -266,7 +336,10 @@ def _status_says(key: str, created: bool, last_change: int, status: dict[str, An
     """
     if status is None or status["seq"] < last_change or not _in_scope(key, status):
         return None
-    if any(c["files"] is None or key in c["files"] for c in commits[status.get("commits_before", len(commits)):]):
+    if any(
+        c["files"] is None or key in c["files"]
+        for c in commits[status.get("commits_before", len(commits)) :]
+    ):
         return None
     if _listed(key, status):
         return True
@@ -298,26 +371,53 @@ def work_state(index: ArtifactIndex) -> dict[str, Any]:
         if is_absolute(key) or key.startswith(".git/"):
             continue  # outside the workspace, or git's own files: nothing a commit holds
         changed_keys.add(key)
-        last_change = max((int(op["seq"]) for op in index.operations_on(key)
-                           if op["action"] not in ("read", "unknown") and op["result"] != "failure"), default=0)
+        last_change = max(
+            (
+                int(op["seq"])
+                for op in index.operations_on(key)
+                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+            ),
+            default=0,
+        )
         shown = str(data.get("display") or key)
         by_trail = last_change > committed_at.get(key, -1)
-        says = _status_says(key, data.get("existed_before") is False, last_change, status, state.get("commits", []))
+        says = _status_says(
+            key, data.get("existed_before") is False, last_change, status, state.get("commits", [])
+        )
         if says is False and by_trail:
-            not_shown.append(shown)  # the trail would call it uncommitted: the status says otherwise
+            not_shown.append(
+                shown
+            )  # the trail would call it uncommitted: the status says otherwise
         elif says or (says is None and by_trail):
             uncommitted.append(shown)
         if status is not None and last_change > status["seq"]:
             changed_after = True
     commits = [dict(c) for c in state.get("commits", [])]
-    elsewhere = [{"path": path, "branch": other.get("branch"), "branch_turn": other.get("branch_turn"),
-                  "commits": [dict(c) for c in other.get("commits", [])]}
-                 for path, other in sorted(state.get("repos", {}).items())]
+    elsewhere = [
+        {
+            "path": path,
+            "branch": other.get("branch"),
+            "branch_turn": other.get("branch_turn"),
+            "commits": [dict(c) for c in other.get("commits", [])],
+        }
+        for path, other in sorted(state.get("repos", {}).items())
+    ]
     seen = None
     if status is not None:
-        seen = {"turn": status["turn"], "command": status["command"], "not_shown": sorted(not_shown),
-                "current": not changed_after,
-                "files": [{"path": path, "state": listed_state, "changed_in_session": path in changed_keys}
-                          for path, listed_state in status["files"]]}
-    return {"branch": state.get("branch"), "commits": commits, "uncommitted": sorted(uncommitted),
-            "elsewhere": elsewhere, "status": seen}
+        seen = {
+            "turn": status["turn"],
+            "command": status["command"],
+            "not_shown": sorted(not_shown),
+            "current": not changed_after,
+            "files": [
+                {"path": path, "state": listed_state, "changed_in_session": path in changed_keys}
+                for path, listed_state in status["files"]
+            ],
+        }
+    return {
+        "branch": state.get("branch"),
+        "commits": commits,
+        "uncommitted": sorted(uncommitted),
+        "elsewhere": elsewhere,
+        "status": seen,
+    }

@@ -314,16 +314,17 @@ class Compactor:
             conversation.can_cut(cut)
             and len(covered) == sum(1 for i in range(cut) if conversation.turn_id(i) is not None)
             and len(span) == len(last.replaces)
-            and [
-                stable_message_id(messages[i], conversation.turn_id(i) or 0) for i in span
-            ]
+            and [stable_message_id(messages[i], conversation.turn_id(i) or 0) for i in span]
             == last.replaces
         )
         if not consistent:
             return whole
         cycle = last.cycle if last.cycle is not None else self.event_log.summary_count()
         summary = summary_message(
-            shape, last.summary_text, last_turn=last.last_summarized_turn_id, cycle=cycle,
+            shape,
+            last.summary_text,
+            last_turn=last.last_summarized_turn_id,
+            cycle=cycle,
             key=self.summary_key,
         )
         head = [message for message in messages[:cut] if is_system_message(message)]
@@ -374,7 +375,9 @@ class Compactor:
         )
         self._append(event, report)
         report.summary = event
-        message = summary_message(shape, text, last_turn=last_turn, cycle=cycle, key=self.summary_key)
+        message = summary_message(
+            shape, text, last_turn=last_turn, cycle=cycle, key=self.summary_key
+        )
         return [*base.head, *kept_system, message, *editor.messages[cut:]]
 
     def _record_compact(

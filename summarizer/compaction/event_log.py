@@ -64,8 +64,10 @@ class _Event(BaseModel):
 
     def to_json(self) -> str:
         """The log line, secrets redacted (summaries and errors quote the session)."""
-        return json.dumps(redact_json(self.model_dump(mode="json", by_alias=True, exclude_none=True)),
-                          ensure_ascii=False)
+        return json.dumps(
+            redact_json(self.model_dump(mode="json", by_alias=True, exclude_none=True)),
+            ensure_ascii=False,
+        )
 
 
 class CompactEvent(_Event):
@@ -161,7 +163,11 @@ class EventLog:
         line = (event.to_json() + "\n").encode("utf-8")
         try:
             # A torn last line (a writer died mid-line) must not swallow ours.
-            if self.path.exists() and self.path.stat().st_size > 0 and not self._ends_with_newline():
+            if (
+                self.path.exists()
+                and self.path.stat().st_size > 0
+                and not self._ends_with_newline()
+            ):
                 line = b"\n" + line
             append_private(self.path, line)
         except (OSError, StateError) as exc:

@@ -55,9 +55,16 @@ def events_of_messages(messages: Sequence[dict[str, Any]], *, turn_offset: int =
 class IndexSummariser:
     """Summaries whose index sections span every cycle, for the :class:`~summarizer.Compactor`."""
 
-    def __init__(self, template: Template, writer: NarrativeWriter, *, state_dir: Path | None = None,
-                 strategy: Strategy = "anchored", extra_context: Sequence[str] = (),
-                 report: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        template: Template,
+        writer: NarrativeWriter,
+        *,
+        state_dir: Path | None = None,
+        strategy: Strategy = "anchored",
+        extra_context: Sequence[str] = (),
+        report: Callable[[str], None] | None = None,
+    ) -> None:
         self.template = template
         self.extra_context = list(extra_context)
         self.writer = writer
@@ -85,9 +92,11 @@ class IndexSummariser:
                 os.replace(state, aside)
             with contextlib.suppress(OSError):
                 os.unlink(saved.journal)  # it extends the damaged snapshot
-            self.report(f"the saved tracker state {state} is damaged ({_first_line(exc)}); it was moved to "
-                        f"{aside.name} and the file trail is rebuilt from the messages of this request, so files "
-                        "of earlier compactions are known only from the previous summary's text")
+            self.report(
+                f"the saved tracker state {state} is damaged ({_first_line(exc)}); it was moved to "
+                f"{aside.name} and the file trail is rebuilt from the messages of this request, so files "
+                "of earlier compactions are known only from the previous summary's text"
+            )
             self._last_turn = 0
             self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
             return self._saved.load(format="messages").tracker
@@ -100,16 +109,27 @@ class IndexSummariser:
         if self._saved is not None:
             self._saved.save(tracker, events, {"last_turn": self._last_turn})
 
-    def summarise(self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int) -> str:
+    def summarise(
+        self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int
+    ) -> str:
         tracker = self._load()
-        previous = parse_previous(previous_summary, self.template) if previous_summary else Narrative()
+        previous = (
+            parse_previous(previous_summary, self.template) if previous_summary else Narrative()
+        )
         offset = max(self._last_turn, previous.last_turn)
         events = events_of_messages(dropped_messages, turn_offset=offset)
         tracker.feed_all(events)
         if previous.cycle < cycle - 1:
             previous = previous.model_copy(update={"cycle": cycle - 1})
-        summary = summarize(events, template=self.template, writer=self.writer, previous=previous,
-                            strategy=self.strategy, index=tracker.index, extra_context=self.extra_context)
+        summary = summarize(
+            events,
+            template=self.template,
+            writer=self.writer,
+            previous=previous,
+            strategy=self.strategy,
+            index=tracker.index,
+            extra_context=self.extra_context,
+        )
         self._last_turn = max([offset, *(e.turn for e in events)])
         self._save(tracker, events)
         return summary.markdown

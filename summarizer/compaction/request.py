@@ -60,8 +60,14 @@ def run_compact(
     tools: Any = request_body.get("tools")
     if shape == "openai" and request_body.get("functions"):
         tools = [tools or [], request_body["functions"]]
-    compactor = Compactor(settings, summariser, event_log, counter=counter, prompt_counter=prompt_counter,
-                          summary_key=summary_key)
+    compactor = Compactor(
+        settings,
+        summariser,
+        event_log,
+        counter=counter,
+        prompt_counter=prompt_counter,
+        summary_key=summary_key,
+    )
     compacted, result = compactor.compact(
         messages,
         usage,

@@ -114,8 +114,10 @@ def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     try:
         key = bytes.fromhex(target.read_text(encoding="ascii").strip())
     except (OSError, ValueError) as exc:
-        raise StateError(f"the summary key {target} cannot be read; delete it to make a new one "
-                         f"(summaries signed with it will then be summarised again)") from exc
+        raise StateError(
+            f"the summary key {target} cannot be read; delete it to make a new one "
+            f"(summaries signed with it will then be summarised again)"
+        ) from exc
     if len(key) < 16:
         raise StateError(f"the summary key {target} is too short; delete it to make a new one")
     return key
@@ -126,10 +128,14 @@ def _mark(key: bytes, last_turn: int, cycle: int, text: str) -> str:
     return hmac.new(key, signed, hashlib.sha256).hexdigest()[:32]
 
 
-def summary_message(shape: Shape, summary: str, *, last_turn: int, cycle: int, key: bytes) -> Message:
+def summary_message(
+    shape: Shape, summary: str, *, last_turn: int, cycle: int, key: bytes
+) -> Message:
     """The user message carrying ``summary`` (valid in both shapes), marked with ``key``."""
     text = redact_text(summary.strip())
-    header = _HEADER.format(last_turn=last_turn, cycle=cycle, mark=_mark(key, last_turn, cycle, text))
+    header = _HEADER.format(
+        last_turn=last_turn, cycle=cycle, mark=_mark(key, last_turn, cycle, text)
+    )
     body = f"{header}\n\n{text}"
     if shape == "anthropic":
         return {"role": "user", "content": [{"type": "text", "text": body}]}
@@ -144,7 +150,11 @@ def _own_text(content: Any) -> str | None:
         return None
     texts: list[str] = []
     for block in content:
-        if not isinstance(block, Mapping) or block.get("type") != "text" or not isinstance(block.get("text"), str):
+        if (
+            not isinstance(block, Mapping)
+            or block.get("type") != "text"
+            or not isinstance(block.get("text"), str)
+        ):
             return None
         texts.append(block["text"])
     return "\n".join(texts)

@@ -50,17 +50,39 @@ class ProbeReport(BaseModel):
 def _probe(kind: str, question: str, expected: list[str], text: str) -> Probe:
     unique = list(dict.fromkeys(e for e in expected if e))
     lowered = text.lower()
-    return Probe(kind=kind, question=question, expected=unique,
-                 missing=[e for e in unique if e.lower() not in lowered])
+    return Probe(
+        kind=kind,
+        question=question,
+        expected=unique,
+        missing=[e for e in unique if e.lower() not in lowered],
+    )
 
 
 def probe_summary(summary: str, facts: SessionFacts) -> ProbeReport:
     """Score ``summary`` on the probes whose answers the index knows."""
-    original = facts.original_error.message.splitlines()[0].strip() if facts.original_error else None
+    original = (
+        facts.original_error.message.splitlines()[0].strip() if facts.original_error else None
+    )
     decisions = [name for d in facts.decisions for name in [*d.files, *d.symbols]]
-    return ProbeReport(probes=[
-        _probe("artifact", "Which files did we create, modify or delete?", [f.path for f in facts.changed], summary),
-        _probe("recall", "What was the original error?", [original] if original else [], summary),
-        _probe("continuation", "What is left to do?", [t.content for t in facts.open_tasks], summary),
-        _probe("decision", "What did we decide, about which files and symbols?", decisions, summary),
-    ])
+    return ProbeReport(
+        probes=[
+            _probe(
+                "artifact",
+                "Which files did we create, modify or delete?",
+                [f.path for f in facts.changed],
+                summary,
+            ),
+            _probe(
+                "recall", "What was the original error?", [original] if original else [], summary
+            ),
+            _probe(
+                "continuation",
+                "What is left to do?",
+                [t.content for t in facts.open_tasks],
+                summary,
+            ),
+            _probe(
+                "decision", "What did we decide, about which files and symbols?", decisions, summary
+            ),
+        ]
+    )

@@ -71,15 +71,19 @@ class SessionAccess:
     def transcript_of(self, transcript: str | None = None, session: str | None = None) -> Path:
         """The transcript file named directly, or through the store."""
         if bool(transcript) == bool(session):
-            raise SessionUnknown("name either a transcript (its path) or a stored session (its id), not "
-                                 + ("both" if transcript else "neither"))
+            raise SessionUnknown(
+                "name either a transcript (its path) or a stored session (its id), not "
+                + ("both" if transcript else "neither")
+            )
         if transcript:
             return Path(transcript).expanduser()
         assert session is not None
         return Path(self.store.session(session).transcript)
 
     @contextmanager
-    def following(self, transcript: str | None = None, session: str | None = None) -> Iterator[LiveTranscript]:
+    def following(
+        self, transcript: str | None = None, session: str | None = None
+    ) -> Iterator[LiveTranscript]:
         """The transcript brought up to date; its index may be read inside the block."""
         path = self.transcript_of(transcript, session)
         with self.followed.lock:
@@ -89,19 +93,24 @@ class SessionAccess:
             yield live
 
     # -- the trail ----------------------------------------------------------------------
-    def files(self, transcript: str | None = None, session: str | None = None,
-              changed_only: bool = False) -> dict[str, Any]:
+    def files(
+        self, transcript: str | None = None, session: str | None = None, changed_only: bool = False
+    ) -> dict[str, Any]:
         with self.following(transcript, session) as live:
             result = files_json(live.index, skipped=len(live.skipped))
         if changed_only:
             result["files"] = [f for f in result["files"] if f["status"] != "read"]
         return _redacted(result)
 
-    def history(self, path: str, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+    def history(
+        self, path: str, transcript: str | None = None, session: str | None = None
+    ) -> dict[str, Any]:
         with self.following(transcript, session) as live:
             return _redacted(history_json(live.index, path))
 
-    def query(self, name: str, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+    def query(
+        self, name: str, transcript: str | None = None, session: str | None = None
+    ) -> dict[str, Any]:
         """``errors``, ``symbols``, ``decisions`` or ``tasks``: the JSON of that command."""
         with self.following(transcript, session) as live:
             return _redacted(_QUERIES[name](live.index))
@@ -110,8 +119,16 @@ class SessionAccess:
         with self.following(transcript, session) as live:
             return _redacted(show_json(live.index, skipped=len(live.skipped)))
 
-    def summary(self, transcript: str | None = None, session: str | None = None, *, template: str = "default",
-                use_llm: bool | None = None, model: str | None = None, config: str | None = None) -> str:
+    def summary(
+        self,
+        transcript: str | None = None,
+        session: str | None = None,
+        *,
+        template: str = "default",
+        use_llm: bool | None = None,
+        model: str | None = None,
+        config: str | None = None,
+    ) -> str:
         """The structured summary (Markdown); the narrative offline unless an API key is configured."""
         from summarizer.commands import make_writer
         from summarizer.config import load_settings, pick_model
@@ -122,16 +139,26 @@ class SessionAccess:
         # Held through the narrative (an LLM round trip, perhaps): another request must not feed
         # this index while the summary reads it.
         with self.following(transcript, session) as live:
-            writer = make_writer(use_llm, pick_model(model, load_settings(config), live.index.meta.get("model")))
+            writer = make_writer(
+                use_llm, pick_model(model, load_settings(config), live.index.meta.get("model"))
+            )
             summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
         return redact_text(summary.markdown)
 
     # -- the store ----------------------------------------------------------------------
     def sessions(self, root: str | None = None, since: str | None = None) -> dict[str, Any]:
         rows = self.store.sessions(root=root, since=since)
-        return _redacted({"store": str(self.store.path), "sessions": [r.model_dump() for r in rows]})
+        return _redacted(
+            {"store": str(self.store.path), "sessions": [r.model_dump() for r in rows]}
+        )
 
     def where(self, path: str, since: str | None = None) -> dict[str, Any]:
         touches = self.store.where(path, since=since)
-        return _redacted({"path": path, "sessions": [
-            {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches]})
+        return _redacted(
+            {
+                "path": path,
+                "sessions": [
+                    {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches
+                ],
+            }
+        )

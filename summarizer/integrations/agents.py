@@ -45,17 +45,27 @@ def codex_home() -> Path:
 def _codex_rollout(hook_input: dict[str, Any]) -> Path:
     session = _session_id(hook_input)
     sessions = codex_home() / "sessions"
-    found = sorted(sessions.rglob(f"rollout-*{session}.jsonl"), key=lambda p: p.stat().st_mtime) if sessions.is_dir() else []
+    found = (
+        sorted(sessions.rglob(f"rollout-*{session}.jsonl"), key=lambda p: p.stat().st_mtime)
+        if sessions.is_dir()
+        else []
+    )
     if not found:
-        raise SummarizerError(f"transcript_path is null and no Codex rollout of session {session} is under {sessions}")
+        raise SummarizerError(
+            f"transcript_path is null and no Codex rollout of session {session} is under {sessions}"
+        )
     return found[-1]
 
 
 def _opencode_executable(hook_input: dict[str, Any]) -> str | None:
     """The OpenCode our plugin runs in (it names its own binary: OpenCode need not be on PATH), else PATH's."""
     named = hook_input.get("opencode")
-    if (isinstance(named, str) and Path(named).name.lower().startswith("opencode") and os.path.isfile(named)
-            and os.access(named, os.X_OK)):
+    if (
+        isinstance(named, str)
+        and Path(named).name.lower().startswith("opencode")
+        and os.path.isfile(named)
+        and os.access(named, os.X_OK)
+    ):
         return named
     return shutil.which("opencode")
 
@@ -64,12 +74,20 @@ def _opencode_export(hook_input: dict[str, Any]) -> Path:
     session = _session_id(hook_input)
     opencode = _opencode_executable(hook_input)
     if opencode is None:
-        raise SummarizerError("`opencode` is not on PATH and the plugin named no OpenCode, so the session cannot "
-                              "be exported")
+        raise SummarizerError(
+            "`opencode` is not on PATH and the plugin named no OpenCode, so the session cannot "
+            "be exported"
+        )
     cwd = hook_input.get("cwd")
     try:
-        done = subprocess.run([opencode, "export", session], capture_output=True, text=True, timeout=_EXPORT_SECONDS,
-                              cwd=cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None, check=False)
+        done = subprocess.run(
+            [opencode, "export", session],
+            capture_output=True,
+            text=True,
+            timeout=_EXPORT_SECONDS,
+            cwd=cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SummarizerError(f"`opencode export {session}` failed ({exc})") from exc
     # Some versions print a line of their own before the JSON.

@@ -32,10 +32,18 @@ class _AppServer:
 
     def __init__(self, codex: str, cwd: Path) -> None:
         try:
-            self.process = subprocess.Popen([codex, "app-server"], cwd=cwd, stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.process = subprocess.Popen(
+                [codex, "app-server"],
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
         except OSError as exc:
-            raise InstallError(f"`{codex} app-server` cannot start ({exc.strerror or exc})") from exc
+            raise InstallError(
+                f"`{codex} app-server` cannot start ({exc.strerror or exc})"
+            ) from exc
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -76,7 +84,9 @@ class _AppServer:
                 if "error" in message:
                     raise InstallError(f"Codex's app-server refused {method}: {message['error']}")
                 return message.get("result")
-        raise InstallError(f"Codex's app-server did not answer {method} within {_SECONDS:.0f} seconds")
+        raise InstallError(
+            f"Codex's app-server did not answer {method} within {_SECONDS:.0f} seconds"
+        )
 
     def close(self) -> None:
         self.process.terminate()
@@ -90,8 +100,13 @@ class _AppServer:
 def _ours(server: _AppServer, hooks_file: Path, project: Path) -> list[dict[str, Any]]:
     listed = server.call("hooks/list", {"cwds": [str(project)]})
     hooks = [hook for entry in (listed or {}).get("data", []) for hook in entry.get("hooks", [])]
-    return [hook for hook in hooks if isinstance(hook, dict) and is_ours(hook.get("command"))
-            and Path(str(hook.get("sourcePath"))).resolve() == hooks_file.resolve()]
+    return [
+        hook
+        for hook in hooks
+        if isinstance(hook, dict)
+        and is_ours(hook.get("command"))
+        and Path(str(hook.get("sourcePath"))).resolve() == hooks_file.resolve()
+    ]
 
 
 def trust_codex_hooks(codex: str, hooks_file: Path, project: Path) -> list[str]:
@@ -109,9 +124,19 @@ def trust_codex_hooks(codex: str, hooks_file: Path, project: Path) -> list[str]:
             raise InstallError(f"Codex lists none of artifact-index's hooks from {hooks_file}")
         for hook in ours:
             if hook.get("trustStatus") != "trusted":
-                server.call("config/value/write", {"keyPath": f'hooks.state."{hook["key"]}".trusted_hash',
-                                                   "value": hook["currentHash"], "mergeStrategy": "replace"})
-        untrusted = [hook["key"] for hook in _ours(server, hooks_file, project) if hook.get("trustStatus") != "trusted"]
+                server.call(
+                    "config/value/write",
+                    {
+                        "keyPath": f'hooks.state."{hook["key"]}".trusted_hash',
+                        "value": hook["currentHash"],
+                        "mergeStrategy": "replace",
+                    },
+                )
+        untrusted = [
+            hook["key"]
+            for hook in _ours(server, hooks_file, project)
+            if hook.get("trustStatus") != "trusted"
+        ]
         if untrusted:
             raise InstallError(f"Codex still does not trust {', '.join(untrusted)}")
         return [str(hook["key"]) for hook in ours]

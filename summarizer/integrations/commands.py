@@ -50,8 +50,10 @@ def _http_token(token_file: str | None) -> str | None:
         if not token:
             return None
     if len(token) < _MIN_TOKEN_LENGTH or any(c.isspace() or not c.isprintable() for c in token):
-        raise SummarizerError(f"{where} must hold one token of at least {_MIN_TOKEN_LENGTH} printable characters "
-                              "without spaces (python -c 'import secrets; print(secrets.token_urlsafe())' makes one)")
+        raise SummarizerError(
+            f"{where} must hold one token of at least {_MIN_TOKEN_LENGTH} printable characters "
+            "without spaces (python -c 'import secrets; print(secrets.token_urlsafe())' makes one)"
+        )
     return token
 
 
@@ -59,23 +61,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from summarizer.integrations.http_api import LOOPBACK_HOSTS, Compaction, build_app, serve
     except ImportError as exc:
-        raise SummarizerError("the HTTP API needs its extra: pip install 'artifact-index[http]'") from exc
+        raise SummarizerError(
+            "the HTTP API needs its extra: pip install 'artifact-index[http]'"
+        ) from exc
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.access import SessionAccess
 
     state = Path(args.state_dir) if args.state_dir else user_state_directory() / "sessions"
-    compaction = Compaction(state_root=state, template=args.template, use_llm=args.llm, model=args.model,
-                            config=args.config, context_window=args.context_window,
-                            instructions=tuple(args.instructions))
+    compaction = Compaction(
+        state_root=state,
+        template=args.template,
+        use_llm=args.llm,
+        model=args.model,
+        config=args.config,
+        context_window=args.context_window,
+        instructions=tuple(args.instructions),
+    )
     loopback = args.host in LOOPBACK_HOSTS
     token = _http_token(args.token_file)
     if not loopback and token is None:
-        raise SummarizerError(f"{args.host} is not a loopback address: whoever reaches it could read the stored "
-                              f"sessions, so serving there needs a token ({TOKEN_VARIABLE} or --token-file)")
-    app = build_app(SessionAccess(args.store), compaction, LOOPBACK_HOSTS if loopback else None, token)
+        raise SummarizerError(
+            f"{args.host} is not a loopback address: whoever reaches it could read the stored "
+            f"sessions, so serving there needs a token ({TOKEN_VARIABLE} or --token-file)"
+        )
+    app = build_app(
+        SessionAccess(args.store), compaction, LOOPBACK_HOSTS if loopback else None, token
+    )
 
     def announce(address: str) -> None:
-        print(redact_text(f"artifact-index: serving on {address}/api (Ctrl-C stops)"), file=sys.stderr, flush=True)
+        print(
+            redact_text(f"artifact-index: serving on {address}/api (Ctrl-C stops)"),
+            file=sys.stderr,
+            flush=True,
+        )
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops
         serve(app, args.host, args.port, announce)
@@ -86,9 +104,11 @@ _AFTER_INSTALL = {
     "claude-code": "Claude Code reads it when a session starts; /hooks lists what it loaded.",
     # Codex 0.169 runs a new or changed hook only once the user trusts it (a hash kept in config.toml);
     # `codex exec` skips an untrusted one silently, which is what a real run showed.
-    "codex": ("Codex reads it when a session starts, and runs it only once you trust it: `codex` asks at its next "
-              "start (or see /hooks), or install with --trust. Until then `codex exec` skips it without a word; "
-              "`codex exec --dangerously-bypass-hook-trust` runs it unreviewed."),
+    "codex": (
+        "Codex reads it when a session starts, and runs it only once you trust it: `codex` asks at its next "
+        "start (or see /hooks), or install with --trust. Until then `codex exec` skips it without a word; "
+        "`codex exec --dangerously-bypass-hook-trust` runs it unreviewed."
+    ),
     "opencode": "OpenCode loads it when it starts; at each compaction it runs `opencode export` for the session.",
 }
 
@@ -126,9 +146,13 @@ def cmd_install(args: argparse.Namespace) -> int:
         raise SummarizerError("--trust is for codex, whose hooks run only once trusted")
     if args.plugin_dir:
         if args.agent != "claude-code":
-            raise SummarizerError("--plugin-dir writes Claude Code's plugin layout; it is for claude-code only")
+            raise SummarizerError(
+                "--plugin-dir writes Claude Code's plugin layout; it is for claude-code only"
+            )
         folder = write_claude_plugin(Path(args.plugin_dir), command)
-        print(f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})")
+        print(
+            f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})"
+        )
         return 0
     change = install(args.agent, _scope(args), _project(args), command)
     runs = " ".join(command)
@@ -153,14 +177,19 @@ def _trust_codex(hooks_file: Path, project: Path) -> int:
 
     codex = shutil.which("codex")
     if codex is None:
-        print("artifact-index: `codex` is not on PATH, so the hook is installed but not trusted: start `codex` "
-              "and trust it there", file=sys.stderr)
+        print(
+            "artifact-index: `codex` is not on PATH, so the hook is installed but not trusted: start `codex` "
+            "and trust it there",
+            file=sys.stderr,
+        )
         return 1
     try:
         keys = trust_codex_hooks(codex, hooks_file, project.resolve())
     except InstallError as exc:
-        print(f"artifact-index: the hook is installed but not trusted ({exc}): start `codex` and trust it there",
-              file=sys.stderr)
+        print(
+            f"artifact-index: the hook is installed but not trusted ({exc}): start `codex` and trust it there",
+            file=sys.stderr,
+        )
         return 1
     print(f"Codex trusts it now ({', '.join(keys)}), as you asked with --trust.")
     return 0
@@ -180,51 +209,94 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", choices=["claude-code", "codex", "opencode"])
     scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--user", action="store_true", help="for every project of this user (the default)")
-    scope.add_argument("--project", action="store_true",
-                       help="for one project, in its shared settings (see --project-dir)")
-    scope.add_argument("--local", action="store_true",
-                       help="for one project, on this machine only (Claude Code's .claude/settings.local.json)")
-    parser.add_argument("--project-dir", metavar="DIR", help="the project (default: the current directory)")
+    scope.add_argument(
+        "--user", action="store_true", help="for every project of this user (the default)"
+    )
+    scope.add_argument(
+        "--project",
+        action="store_true",
+        help="for one project, in its shared settings (see --project-dir)",
+    )
+    scope.add_argument(
+        "--local",
+        action="store_true",
+        help="for one project, on this machine only (Claude Code's .claude/settings.local.json)",
+    )
+    parser.add_argument(
+        "--project-dir", metavar="DIR", help="the project (default: the current directory)"
+    )
 
 
 def _add_store_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", metavar="FILE", help="the session store (default: $ARTIFACT_INDEX_STORE, else "
-                                                        "$XDG_DATA_HOME/artifact-index/sessions.db)")
+    parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help="the session store (default: $ARTIFACT_INDEX_STORE, else "
+        "$XDG_DATA_HOME/artifact-index/sessions.db)",
+    )
 
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``mcp``, ``serve``, ``install`` and ``uninstall`` to the ``artifact-index`` parser."""
     from summarizer.cli import add_llm_options
 
-    mcp = sub.add_parser("mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])")
+    mcp = sub.add_parser(
+        "mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])"
+    )
     _add_store_option(mcp)
     mcp.set_defaults(run=cmd_mcp)
 
-    serve = sub.add_parser("serve", help="the HTTP API: seed 000's compact route and the trail of stored "
-                                         "sessions (needs artifact-index[http])")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
-                       help=f"port (default: {DEFAULT_PORT}; 0 picks a free one)")
+    serve = sub.add_parser(
+        "serve",
+        help="the HTTP API: seed 000's compact route and the trail of stored "
+        "sessions (needs artifact-index[http])",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )
     _add_store_option(serve)
-    serve.add_argument("--state-dir", metavar="DIR",
-                       help="compaction event logs, one folder per session id (default: "
-                            "$XDG_STATE_HOME/artifact-index/sessions)")
-    serve.add_argument("--token-file", metavar="FILE",
-                       help=f"require Authorization: Bearer TOKEN, the token read from FILE (or set {TOKEN_VARIABLE}); "
-                            "needed to listen beyond loopback")
-    serve.add_argument("--context-window", type=int, metavar="N",
-                       help="the model's context window in tokens, unless a request says (default: 200000)")
+    serve.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="compaction event logs, one folder per session id (default: "
+        "$XDG_STATE_HOME/artifact-index/sessions)",
+    )
+    serve.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help=f"require Authorization: Bearer TOKEN, the token read from FILE (or set {TOKEN_VARIABLE}); "
+        "needed to listen beyond loopback",
+    )
+    serve.add_argument(
+        "--context-window",
+        type=int,
+        metavar="N",
+        help="the model's context window in tokens, unless a request says (default: 200000)",
+    )
     add_llm_options(serve, "claude-code")
     serve.set_defaults(run=cmd_serve)
 
-    install = sub.add_parser("install", help="install the compaction hooks of Claude Code, Codex or OpenCode")
+    install = sub.add_parser(
+        "install", help="install the compaction hooks of Claude Code, Codex or OpenCode"
+    )
     _add_agent_arguments(install)
-    install.add_argument("--plugin-dir", metavar="DIR",
-                         help="instead, write Claude Code's plugin layout (hooks/hooks.json) into DIR")
-    install.add_argument("--trust", action="store_true",
-                         help="codex: have Codex (on PATH) trust the hook now, as its own review would; "
-                              "Codex 0.169 runs no untrusted hook")
+    install.add_argument(
+        "--plugin-dir",
+        metavar="DIR",
+        help="instead, write Claude Code's plugin layout (hooks/hooks.json) into DIR",
+    )
+    install.add_argument(
+        "--trust",
+        action="store_true",
+        help="codex: have Codex (on PATH) trust the hook now, as its own review would; "
+        "Codex 0.169 runs no untrusted hook",
+    )
     install.set_defaults(run=cmd_install)
 
     uninstall = sub.add_parser("uninstall", help="remove exactly the hooks `install` added")

@@ -64,25 +64,39 @@ def _store(read: ReadTranscript, store: SessionStore) -> str:
 def snapshot(read: ReadTranscript, trigger: str | None, store: SessionStore) -> None:
     """Store the session as it stands before the compaction, and log it."""
     session = _store(read, store)
-    store.log_compaction(session, Compaction(at=_now(), phase="pre", trigger=trigger, changed=_changed(read.index)))
+    store.log_compaction(
+        session, Compaction(at=_now(), phase="pre", trigger=trigger, changed=_changed(read.index))
+    )
 
 
 def _before_last_compaction(events: Sequence[Event]) -> list[Event]:
     """What the last compaction summarised: the events before its boundary (all, if it is not written yet)."""
-    boundaries = [n for n, e in enumerate(events) if isinstance(e, CompactionBoundary) and e.sidechain is None]
+    boundaries = [
+        n for n, e in enumerate(events) if isinstance(e, CompactionBoundary) and e.sidechain is None
+    ]
     return list(events[: boundaries[-1]]) if boundaries else list(events)
 
 
-def score_summary(read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None) -> str:
+def score_summary(
+    read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None
+) -> str:
     """Score the agent's summary; log it when there is a store; one line saying what it missed."""
     before = _before_last_compaction(read.events)
     index = Tracker(format=read.index.format).feed_all(before)
     report = probe_summary(summary, facts_from_index(index))
     asked = [p for p in report.probes if p.expected]
-    logged = Compaction(at=_now(), phase="post", trigger=trigger, changed=_changed(index), summary_chars=len(summary),
-                        overall=report.overall if asked else None,
-                        probes=[{"kind": p.kind, "score": p.score, "expected": len(p.expected), "missing": p.missing}
-                                for p in asked])
+    logged = Compaction(
+        at=_now(),
+        phase="post",
+        trigger=trigger,
+        changed=_changed(index),
+        summary_chars=len(summary),
+        overall=report.overall if asked else None,
+        probes=[
+            {"kind": p.kind, "score": p.score, "expected": len(p.expected), "missing": p.missing}
+            for p in asked
+        ],
+    )
     if store is not None:
         store.log_compaction(_store(read, store), logged)
     if not asked:

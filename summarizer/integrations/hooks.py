@@ -53,19 +53,30 @@ from summarizer.integrations.agents import AGENTS, transcript_of
 from summarizer.sections.facts import SessionFacts, facts_from_index
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 
-__all__ = ["ECHOED_PRE_COMPACT_LIMIT", "HOOK_OUTPUT_LIMIT", "HookRun", "changed_paths_text", "file_trail_context",
-           "hook_response", "run_hook"]
+__all__ = [
+    "ECHOED_PRE_COMPACT_LIMIT",
+    "HOOK_OUTPUT_LIMIT",
+    "HookRun",
+    "changed_paths_text",
+    "file_trail_context",
+    "hook_response",
+    "run_hook",
+]
 
 HOOK_OUTPUT_LIMIT = 10_000
 
 _TITLE = "# What this session has done so far (computed from the transcript by artifact-index)"
-_PRE_COMPACT_LEAD = "Keep every file path below in the summary, with what changed; they are exact.\n\n"
+_PRE_COMPACT_LEAD = (
+    "Keep every file path below in the summary, with what changed; they are exact.\n\n"
+)
 # Claude Code (2.1.328) also echoes a manual /compact's PreCompact output into the conversation, next
 # to the SessionStart context that carries the whole trail: that echo gets the paths alone, so the
 # trail is not in the new context twice (seen in the real agent: tests/integrations/test_real_agents.py).
 ECHOED_PRE_COMPACT_LIMIT = 2_000
-_ECHOED_LEAD = ("Keep every file path below in the summary, with what changed; they are exact "
-                "(the whole trail comes back after the compaction).\n")
+_ECHOED_LEAD = (
+    "Keep every file path below in the summary, with what changed; they are exact "
+    "(the whole trail comes back after the compaction).\n"
+)
 _PATH_GROUPS = (("created", "Created"), ("modified", "Modified"), ("deleted", "Deleted"))
 
 # Highest priority first: (title, section key, what its items are, the command that lists them all).
@@ -94,7 +105,9 @@ def _items(body: str) -> list[str]:
     return items
 
 
-def file_trail_context(facts: SessionFacts, limit: int = HOOK_OUTPUT_LIMIT, transcript: str | None = None) -> str:
+def file_trail_context(
+    facts: SessionFacts, limit: int = HOOK_OUTPUT_LIMIT, transcript: str | None = None
+) -> str:
     """The exact sections as Markdown, at most ``limit`` characters, for an agent that just lost its context.
 
     The most detailed rendering that fits is used whole; when even the most
@@ -109,13 +122,17 @@ def file_trail_context(facts: SessionFacts, limit: int = HOOK_OUTPUT_LIMIT, tran
             for title, key, noun, command in _SECTIONS
             if not (body := render_index_section(key, facts, detail)).startswith(_EMPTY)
         ]
-        whole = "\n\n".join([_TITLE, *(f"## {title}\n{body}" for title, body, _, _ in rendered)]) + "\n"
+        whole = (
+            "\n\n".join([_TITLE, *(f"## {title}\n{body}" for title, body, _, _ in rendered)]) + "\n"
+        )
         if len(whole) <= limit:
             return whole
     return _fill_by_priority(rendered, limit, transcript)
 
 
-def _fill_by_priority(rendered: list[tuple[str, str, str, str]], limit: int, transcript: str | None) -> str:
+def _fill_by_priority(
+    rendered: list[tuple[str, str, str, str]], limit: int, transcript: str | None
+) -> str:
     target = shlex.quote(transcript) if transcript else "TRANSCRIPT"
     # Room for the closing line: one clause per section that may lose items.
     reserve = 120 + sum(len(noun) + 12 for _, _, noun, _ in rendered) + 40 * 3 + len(target) * 3
@@ -152,14 +169,20 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
 
     Paths are taken in order while they fit; the rest are counted.
     """
-    groups = {status: [e.path for e in index.changed_files() if e.status == status] for status, _ in _PATH_GROUPS}
+    groups = {
+        status: [e.path for e in index.changed_files() if e.status == status]
+        for status, _ in _PATH_GROUPS
+    }
     total = sum(len(paths) for paths in groups.values())
     if not total:
         return "This session has changed no file yet.\n"
+
     def closing(left_out: int) -> str:
         return f"(and {left_out} more: `artifact-index files`)\n"
 
-    budget = limit - len(_ECHOED_LEAD.encode()) - len(closing(total).encode())  # room for the longest closing
+    budget = (
+        limit - len(_ECHOED_LEAD.encode()) - len(closing(total).encode())
+    )  # room for the longest closing
     lines: list[str] = []
     shown = 0
     for status, title in _PATH_GROUPS:
@@ -180,8 +203,13 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
     return text
 
 
-def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
-                  index: ArtifactIndex | None = None, *, echoed: bool = False) -> str:
+def hook_response(
+    hook_input: dict[str, Any],
+    limit: int = HOOK_OUTPUT_LIMIT,
+    index: ArtifactIndex | None = None,
+    *,
+    echoed: bool = False,
+) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
     At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
@@ -197,7 +225,9 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
         raise SummarizerError("the hook input has no transcript_path")
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in ("SessionStart", "PreCompact"):
-        raise SummarizerError(f"hook event {event!r} has no context to give (SessionStart, PreCompact)")
+        raise SummarizerError(
+            f"hook event {event!r} has no context to give (SessionStart, PreCompact)"
+        )
     if index is None:
         index, _ = build_index(transcript)
     if echoed and event == "PreCompact":
@@ -208,8 +238,15 @@ def hook_response(hook_input: dict[str, Any], limit: int = HOOK_OUTPUT_LIMIT,
     for _ in range(8):
         context = redact_text(file_trail_context(facts, max(room, 0), transcript))
         if event == "SessionStart":
-            output = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
-                                                        "additionalContext": context}}, ensure_ascii=False)
+            output = json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "SessionStart",
+                        "additionalContext": context,
+                    }
+                },
+                ensure_ascii=False,
+            )
         else:
             output = _PRE_COMPACT_LEAD + context
         size = len(output.encode("utf-8"))
@@ -230,12 +267,17 @@ class HookRun:
 
 
 def _reason(exc: Exception) -> str:
-    reason = str(exc) if isinstance(exc, SummarizerError) or type(exc).__module__.startswith(
-        "artifact_index") else f"{type(exc).__name__}: {exc}"
+    reason = (
+        str(exc)
+        if isinstance(exc, SummarizerError) or type(exc).__module__.startswith("artifact_index")
+        else f"{type(exc).__name__}: {exc}"
+    )
     return " ".join(redact_text(reason).split())[:500]
 
 
-def _answer(hook_input: dict[str, Any], agent: str, limit: int, store: Callable[[], SessionStore] | None) -> HookRun:
+def _answer(
+    hook_input: dict[str, Any], agent: str, limit: int, store: Callable[[], SessionStore] | None
+) -> HookRun:
     from summarizer.integrations.compactions import read_transcript, score_summary, snapshot
 
     event = str(hook_input.get("hook_event_name") or "SessionStart")
@@ -248,7 +290,10 @@ def _answer(hook_input: dict[str, Any], agent: str, limit: int, store: Callable[
         summary = hook_input.get("compact_summary")
         if not isinstance(summary, str) or not summary.strip():
             raise SummarizerError("the PostCompact hook input has no compact_summary to score")
-        return HookRun(redact_text(score_summary(read, summary, trigger, store() if store else None)) + "\n", None)
+        return HookRun(
+            redact_text(score_summary(read, summary, trigger, store() if store else None)) + "\n",
+            None,
+        )
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     output = hook_response(hook_input, limit - 1, read.index, echoed=echoed) + "\n"
     note = None
@@ -260,8 +305,14 @@ def _answer(hook_input: dict[str, Any], agent: str, limit: int, store: Callable[
     return HookRun(output, note)
 
 
-def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_LIMIT, *,
-             agent: str = "claude-code", store: Callable[[], SessionStore] | None = None) -> HookRun:
+def run_hook(
+    raw_input: str,
+    event: str | None = None,
+    limit: int = HOOK_OUTPUT_LIMIT,
+    *,
+    agent: str = "claude-code",
+    store: Callable[[], SessionStore] | None = None,
+) -> HookRun:
     """Answer a hook invocation of ``agent``, failing open: any error gives exit 0, no output and a one-line note.
 
     ``store`` opens the session store that ``PreCompact`` snapshots and
@@ -271,7 +322,9 @@ def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_
         try:
             hook_input = json.loads(raw_input or "{}")
         except json.JSONDecodeError as exc:
-            raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
+            raise SummarizerError(
+                f"the hook input on standard input is not JSON ({exc.msg})"
+            ) from exc
         if not isinstance(hook_input, dict):
             raise SummarizerError("the hook input on standard input is not a JSON object")
         if agent not in AGENTS:
@@ -279,6 +332,11 @@ def run_hook(raw_input: str, event: str | None = None, limit: int = HOOK_OUTPUT_
         if event:
             hook_input["hook_event_name"] = event
         return _answer(hook_input, agent, limit, store)
-    except Exception as exc:  # a hook must never stop the agent: every failure is a note, never a block
-        return HookRun("", f"artifact-index hook: skipped, the session goes on without the file trail "
-                           f"({_reason(exc)})")
+    except (
+        Exception
+    ) as exc:  # a hook must never stop the agent: every failure is a note, never a block
+        return HookRun(
+            "",
+            f"artifact-index hook: skipped, the session goes on without the file trail "
+            f"({_reason(exc)})",
+        )

@@ -79,7 +79,9 @@ class Compaction:
     model: str | None = None
     config: str | None = None
     context_window: int | None = None
-    instructions: tuple[str, ...] = ()  # extra context for the narrative writer, as the compact command takes
+    instructions: tuple[
+        str, ...
+    ] = ()  # extra context for the narrative writer, as the compact command takes
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -95,10 +97,17 @@ class _BearerToken:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] != "/api/health":
-            given = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
-            if not hmac.compare_digest(given, self.expected):  # constant time: the token is not guessed byte by byte
-                message = ("this server needs its token: send Authorization: Bearer TOKEN" if not given
-                           else "the token does not match this server's")
+            given = next(
+                (value for name, value in scope["headers"] if name == b"authorization"), b""
+            )
+            if not hmac.compare_digest(
+                given, self.expected
+            ):  # constant time: the token is not guessed byte by byte
+                message = (
+                    "this server needs its token: send Authorization: Bearer TOKEN"
+                    if not given
+                    else "the token does not match this server's"
+                )
                 response = _error(401, message)
                 response.headers["WWW-Authenticate"] = "Bearer"
                 await response(scope, receive, send)
@@ -139,6 +148,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def _answering(handler: Handler) -> Handler:
     """Domain errors become their status and one sentence; anything else a 500 without a traceback."""
+
     async def answer(request: Request) -> Response:
         try:
             return await handler(request)
@@ -148,11 +158,16 @@ def _answering(handler: Handler) -> Handler:
             raise
         except Exception as exc:  # one sentence, never a traceback: the promise of every surface
             return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+
     return answer
 
 
-def build_app(access: SessionAccess, compaction: Compaction,
-              allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS, token: str | None = None) -> Starlette:
+def build_app(
+    access: SessionAccess,
+    compaction: Compaction,
+    allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+    token: str | None = None,
+) -> Starlette:
     """The ASGI application; ``allowed_hosts=None`` answers any ``Host`` (a server on a non-loopback address).
 
     With ``token``, every route but ``/api/health`` needs ``Authorization: Bearer <token>``.
@@ -178,7 +193,9 @@ def build_app(access: SessionAccess, compaction: Compaction,
 
     async def sessions(request: Request) -> Response:
         query = request.query_params
-        return JSONResponse(await run_in_threadpool(access.sessions, query.get("root"), query.get("since")))
+        return JSONResponse(
+            await run_in_threadpool(access.sessions, query.get("root"), query.get("since"))
+        )
 
     async def where(request: Request) -> Response:
         path, since = required(request, "path"), request.query_params.get("since")
@@ -188,23 +205,37 @@ def build_app(access: SessionAccess, compaction: Compaction,
         return JSONResponse(await run_in_threadpool(access.show, None, session_id(request)))
 
     async def files(request: Request) -> Response:
-        result = await run_in_threadpool(access.files, None, session_id(request), flag(request, "changed"))
+        result = await run_in_threadpool(
+            access.files, None, session_id(request), flag(request, "changed")
+        )
         return JSONResponse(result)
 
     async def history(request: Request) -> Response:
         path = required(request, "path")
-        return JSONResponse(await run_in_threadpool(access.history, path, None, session_id(request)))
+        return JSONResponse(
+            await run_in_threadpool(access.history, path, None, session_id(request))
+        )
 
     def query(name: str) -> Handler:
         async def answer(request: Request) -> Response:
-            return JSONResponse(await run_in_threadpool(access.query, name, None, session_id(request)))
+            return JSONResponse(
+                await run_in_threadpool(access.query, name, None, session_id(request))
+            )
+
         return answer
 
     async def summary(request: Request) -> Response:
         template = request.query_params.get("template", "default")
         markdown = await run_in_threadpool(
-            lambda: access.summary(None, session_id(request), template=template, use_llm=compaction.use_llm,
-                                   model=compaction.model, config=compaction.config))
+            lambda: access.summary(
+                None,
+                session_id(request),
+                template=template,
+                use_llm=compaction.use_llm,
+                model=compaction.model,
+                config=compaction.config,
+            )
+        )
         return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8")
 
     async def compact(request: Request) -> Response:
@@ -219,23 +250,49 @@ def build_app(access: SessionAccess, compaction: Compaction,
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             return _error(400, f"the request body is not JSON ({getattr(exc, 'msg', exc)})")
         if not isinstance(body, dict):
-            return _error(400, 'the request body must be a JSON object: an API request body with "messages"')
+            return _error(
+                400, 'the request body must be a JSON object: an API request body with "messages"'
+            )
         if "messages" not in body:
-            return _error(422, 'the request body has no "messages": this server does not keep conversations, so '
-                               "post the request body of the session's next call")
-        force, window = body.pop("force", True), body.pop("contextWindow", compaction.context_window)
-        body.pop("cwd", None)  # seed 000's body names the session's folder; the messages say all we need
-        if not isinstance(force, bool) or not (window is None or (isinstance(window, int) and window > 0)):
-            return _error(422, '"force" must be true or false and "contextWindow" a positive number of tokens')
+            return _error(
+                422,
+                'the request body has no "messages": this server does not keep conversations, so '
+                "post the request body of the session's next call",
+            )
+        force, window = (
+            body.pop("force", True),
+            body.pop("contextWindow", compaction.context_window),
+        )
+        body.pop(
+            "cwd", None
+        )  # seed 000's body names the session's folder; the messages say all we need
+        if not isinstance(force, bool) or not (
+            window is None or (isinstance(window, int) and window > 0)
+        ):
+            return _error(
+                422, '"force" must be true or false and "contextWindow" a positive number of tokens'
+            )
         result = await run_in_threadpool(
-            lambda: compact_request(body, context_window=window, state_dir=folder, use_llm=compaction.use_llm,
-                                    model=compaction.model, config=compaction.config, template=compaction.template,
-                                    force=force, instructions=compaction.instructions))
+            lambda: compact_request(
+                body,
+                context_window=window,
+                state_dir=folder,
+                use_llm=compaction.use_llm,
+                model=compaction.model,
+                config=compaction.config,
+                template=compaction.template,
+                force=force,
+                instructions=compaction.instructions,
+            )
+        )
         return JSONResponse({**result["result"], "messages": result["messages"]})
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
-            messages = {404: f"no such route: {request.url.path}", 405: f"{request.method} is not allowed here"}
+            messages = {
+                404: f"no such route: {request.url.path}",
+                405: f"{request.method} is not allowed here",
+            }
             return _error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
         return _error(500, "internal error")
 
@@ -250,10 +307,16 @@ def build_app(access: SessionAccess, compaction: Compaction,
         Route("/api/sessions/{id}/compact", _answering(compact), methods=["POST"]),
         *(Route(f"/api/sessions/{{id}}/{name}", _answering(query(name))) for name in _QUERIES),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    middleware = (
+        [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+        if allowed_hosts
+        else []
+    )
     if token:
         middleware.append(Middleware(_BearerToken, token=token))
-    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found})
+    return Starlette(
+        routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found}
+    )
 
 
 def serve(app: Starlette, host: str, port: int, announce: Callable[[str], None]) -> None:

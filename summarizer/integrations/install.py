@@ -39,8 +39,16 @@ from typing import Any, Literal
 
 from summarizer.exceptions import SummarizerError
 
-__all__ = ["Change", "InstallError", "Scope", "install", "installed_command", "is_ours", "uninstall",
-           "write_claude_plugin"]
+__all__ = [
+    "Change",
+    "InstallError",
+    "Scope",
+    "install",
+    "installed_command",
+    "is_ours",
+    "uninstall",
+    "write_claude_plugin",
+]
 
 Scope = Literal["user", "project", "local"]
 _PLUGIN_FILE = "artifact-index.js"
@@ -85,7 +93,10 @@ def is_ours(command: object) -> bool:
     if "hook" not in words:
         return False
     runner = words[: words.index("hook")]
-    return (len(runner) == 1 and Path(runner[0]).name in _EXECUTABLES) or runner[1:] == ["-m", "artifact_index"]
+    return (len(runner) == 1 and Path(runner[0]).name in _EXECUTABLES) or runner[1:] == [
+        "-m",
+        "artifact_index",
+    ]
 
 
 def _template(*parts: str) -> str:
@@ -94,7 +105,11 @@ def _template(*parts: str) -> str:
 
 def _hooks_template(agent: str, command: list[str]) -> dict[str, list[dict[str, Any]]]:
     """The hook groups of ``agent``'s template, running ``command``."""
-    name = ("claude-code", "hooks", "hooks.json") if agent == "claude-code" else ("codex", "hooks.json")
+    name = (
+        ("claude-code", "hooks", "hooks.json")
+        if agent == "claude-code"
+        else ("codex", "hooks.json")
+    )
     groups: dict[str, list[dict[str, Any]]] = json.loads(_template(*name))["hooks"]
     for event_groups in groups.values():
         for group in event_groups:
@@ -111,16 +126,22 @@ def _read_settings(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise InstallError(f"{path} cannot be read ({exc.strerror or exc}); nothing was changed") from exc
+        raise InstallError(
+            f"{path} cannot be read ({exc.strerror or exc}); nothing was changed"
+        ) from exc
     if not text.strip():
         return {}
     try:
         settings = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InstallError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it first, nothing "
-                           "was changed") from exc
+        raise InstallError(
+            f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it first, nothing "
+            "was changed"
+        ) from exc
     if not isinstance(settings, dict) or not isinstance(settings.get("hooks", {}), dict):
-        raise InstallError(f"{path} does not hold a settings object with a \"hooks\" object; nothing was changed")
+        raise InstallError(
+            f'{path} does not hold a settings object with a "hooks" object; nothing was changed'
+        )
     return settings
 
 
@@ -129,7 +150,9 @@ def _write_settings(path: Path, settings: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
         os.chmod(temporary, mode)
@@ -153,7 +176,11 @@ def _without_ours(settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             if not isinstance(entries, list):
                 kept_groups.append(group)
                 continue
-            kept = [entry for entry in entries if not (isinstance(entry, dict) and is_ours(entry.get("command")))]
+            kept = [
+                entry
+                for entry in entries
+                if not (isinstance(entry, dict) and is_ours(entry.get("command")))
+            ]
             if len(kept) < len(entries):
                 removed.append(event)
             if kept:
@@ -172,7 +199,9 @@ def _ours(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     for event, groups in settings.get("hooks", {}).items():
         for group in groups if isinstance(groups, list) else []:
             entries = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(entries, list) and any(isinstance(e, dict) and is_ours(e.get("command")) for e in entries):
+            if isinstance(entries, list) and any(
+                isinstance(e, dict) and is_ours(e.get("command")) for e in entries
+            ):
                 found.setdefault(event, []).append(group)
     return found
 
@@ -215,7 +244,9 @@ def _settings_path(agent: str, scope: Scope, project: Path) -> Path:
     if agent == "claude-code":
         if scope == "user":
             return Path.home() / ".claude" / "settings.json"
-        return project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
+        return (
+            project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
+        )
     if scope == "local":
         # Only Claude Code keeps a per-machine project file beside the shared one.
         raise InstallError(f"{agent} has no local scope; use --project (or --user)")
@@ -224,7 +255,9 @@ def _settings_path(agent: str, scope: Scope, project: Path) -> Path:
 
         return codex_home() / "hooks.json" if scope == "user" else project / ".codex" / "hooks.json"
     config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    folder = config / "opencode" / "plugins" if scope == "user" else project / ".opencode" / "plugins"
+    folder = (
+        config / "opencode" / "plugins" if scope == "user" else project / ".opencode" / "plugins"
+    )
     return folder / _PLUGIN_FILE
 
 
@@ -233,8 +266,9 @@ def _opencode_plugin(command: list[str]) -> str:
     return text.replace(_COMMAND_LINE, f"const COMMAND = {json.dumps(command)};")
 
 
-def install(agent: str, scope: Scope = "user", project: Path | None = None,
-            command: list[str] | None = None) -> Change:
+def install(
+    agent: str, scope: Scope = "user", project: Path | None = None, command: list[str] | None = None
+) -> Change:
     """Install ``agent``'s hooks running ``command`` (default: :func:`installed_command`)."""
     command = command or installed_command()
     path = _settings_path(agent, scope, (project or Path.cwd()).resolve())
@@ -246,7 +280,9 @@ def install(agent: str, scope: Scope = "user", project: Path | None = None,
     if path.exists():
         current = path.read_text(encoding="utf-8", errors="replace")
         if not current.startswith(_PLUGIN_MARK):
-            raise InstallError(f"{path} exists and is not artifact-index's plugin; nothing was changed")
+            raise InstallError(
+                f"{path} exists and is not artifact-index's plugin; nothing was changed"
+            )
         if current == plugin:
             return Change(path, "unchanged", "plugin file")
     done: Literal["installed", "updated"] = "updated" if path.exists() else "installed"
@@ -281,8 +317,13 @@ def write_claude_plugin(folder: Path, command: list[str] | None = None) -> Path:
         (folder / ".claude-plugin").mkdir(parents=True, exist_ok=True)
         (folder / "hooks").mkdir(exist_ok=True)
         (folder / ".claude-plugin" / "plugin.json").write_text(
-            _template("claude-code", ".claude-plugin", "plugin.json"), encoding="utf-8")
-        (folder / "hooks" / "hooks.json").write_text(json.dumps(hooks, indent=2) + "\n", encoding="utf-8")
+            _template("claude-code", ".claude-plugin", "plugin.json"), encoding="utf-8"
+        )
+        (folder / "hooks" / "hooks.json").write_text(
+            json.dumps(hooks, indent=2) + "\n", encoding="utf-8"
+        )
     except OSError as exc:
-        raise InstallError(f"the plugin cannot be written in {folder} ({exc.strerror or exc})") from exc
+        raise InstallError(
+            f"the plugin cannot be written in {folder} ({exc.strerror or exc})"
+        ) from exc
     return folder

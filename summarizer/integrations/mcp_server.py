@@ -25,10 +25,20 @@ __all__ = ["build_server", "serve_stdio"]
 
 Answer = TypeVar("Answer")
 
-Transcript = Annotated[str | None, Field(description="Path of a transcript file (any format artifact-index reads)")]
-Session = Annotated[str | None, Field(description="Id of a stored session (see the sessions tool): the store's id, "
-                                                  "the agent's session id, or the transcript path")]
-Since = Annotated[str | None, Field(description="Only sessions active since: 7d, 24h, 2w, or a date like 2026-11-01")]
+Transcript = Annotated[
+    str | None, Field(description="Path of a transcript file (any format artifact-index reads)")
+]
+Session = Annotated[
+    str | None,
+    Field(
+        description="Id of a stored session (see the sessions tool): the store's id, "
+        "the agent's session id, or the transcript path"
+    ),
+]
+Since = Annotated[
+    str | None,
+    Field(description="Only sessions active since: 7d, 24h, 2w, or a date like 2026-11-01"),
+]
 
 _INSTRUCTIONS = (
     "The exact file trail of coding-agent sessions, computed from their transcripts without an LLM: which files "
@@ -54,36 +64,57 @@ def build_server(access: SessionAccess) -> Any:
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
-        raise SummarizerError("the MCP server needs its extra: pip install 'artifact-index[mcp]'") from exc
+        raise SummarizerError(
+            "the MCP server needs its extra: pip install 'artifact-index[mcp]'"
+        ) from exc
 
-    server = MCPServer(name="artifact-index", version=__version__, instructions=_INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer(
+        name="artifact-index", version=__version__, instructions=_INSTRUCTIONS, log_level="WARNING"
+    )
 
-    @server.tool(description="Files the session created, modified, deleted, renamed and read, with turns, tools "
-                             "and evidence (the `files --json` document).")
-    def files(transcript: Transcript = None, session: Session = None,
-              changed_only: Annotated[bool, Field(description="Leave out files that were only read")] = False,
-              ) -> dict[str, Any]:
+    @server.tool(
+        description="Files the session created, modified, deleted, renamed and read, with turns, tools "
+        "and evidence (the `files --json` document)."
+    )
+    def files(
+        transcript: Transcript = None,
+        session: Session = None,
+        changed_only: Annotated[
+            bool, Field(description="Leave out files that were only read")
+        ] = False,
+    ) -> dict[str, Any]:
         return _answer(lambda: access.files(transcript, session, changed_only))
 
-    @server.tool(description="One file's timeline in the session: every operation with its turn, tool and result, "
-                             "and the net diff where the session showed both sides.")
-    def history(path: Annotated[str, Field(description="The file, as the files tool prints it")],
-                transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+    @server.tool(
+        description="One file's timeline in the session: every operation with its turn, tool and result, "
+        "and the net diff where the session showed both sides."
+    )
+    def history(
+        path: Annotated[str, Field(description="The file, as the files tool prints it")],
+        transcript: Transcript = None,
+        session: Session = None,
+    ) -> dict[str, Any]:
         return _answer(lambda: access.history(path, transcript, session))
 
-    @server.tool(description="The error ledger: exact error messages with file, line and symbol, first and last "
-                             "turn, resolved or open; the session's original error; the last result of each test "
-                             "command.")
+    @server.tool(
+        description="The error ledger: exact error messages with file, line and symbol, first and last "
+        "turn, resolved or open; the session's original error; the last result of each test "
+        "command."
+    )
     def errors(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
         return _answer(lambda: access.query("errors", transcript, session))
 
-    @server.tool(description="Functions, methods and classes each change added, modified or removed, and those "
-                             "the reads showed.")
+    @server.tool(
+        description="Functions, methods and classes each change added, modified or removed, and those "
+        "the reads showed."
+    )
     def symbols(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
         return _answer(lambda: access.query("symbols", transcript, session))
 
-    @server.tool(description="Candidate decisions the assistant stated (choices, rejected alternatives, root "
-                             "causes), with the files and symbols they name.")
+    @server.tool(
+        description="Candidate decisions the assistant stated (choices, rejected alternatives, root "
+        "causes), with the files and symbols they name."
+    )
     def decisions(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
         return _answer(lambda: access.query("decisions", transcript, session))
 
@@ -91,23 +122,39 @@ def build_server(access: SessionAccess) -> Any:
     def tasks(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
         return _answer(lambda: access.query("tasks", transcript, session))
 
-    @server.tool(description="The structured compaction summary (Markdown): the sections the index knows are exact; "
-                             "the narrative is written offline unless an Anthropic API key is configured.")
-    def summary(transcript: Transcript = None, session: Session = None,
-                template: Annotated[str, Field(description="default, claude-code, debugging or migration")] = "default",
-                ) -> str:
+    @server.tool(
+        description="The structured compaction summary (Markdown): the sections the index knows are exact; "
+        "the narrative is written offline unless an Anthropic API key is configured."
+    )
+    def summary(
+        transcript: Transcript = None,
+        session: Session = None,
+        template: Annotated[
+            str, Field(description="default, claude-code, debugging or migration")
+        ] = "default",
+    ) -> str:
         return _answer(lambda: access.summary(transcript, session, template=template))
 
-    @server.tool(description="The sessions in the session store, most recent first, with their changed and read "
-                             "files and open errors counted.")
-    def sessions(root: Annotated[str | None, Field(description="Only sessions whose workspace is this folder or "
-                                                               "inside it")] = None,
-                 since: Since = None) -> dict[str, Any]:
+    @server.tool(
+        description="The sessions in the session store, most recent first, with their changed and read "
+        "files and open errors counted."
+    )
+    def sessions(
+        root: Annotated[
+            str | None,
+            Field(description="Only sessions whose workspace is this folder or inside it"),
+        ] = None,
+        since: Since = None,
+    ) -> dict[str, Any]:
         return _answer(lambda: access.sessions(root, since))
 
     @server.tool(description="Which stored sessions touched a file, and how (status, turns).")
-    def where(path: Annotated[str, Field(description="The file; a relative path matches it in every checkout")],
-              since: Since = None) -> dict[str, Any]:
+    def where(
+        path: Annotated[
+            str, Field(description="The file; a relative path matches it in every checkout")
+        ],
+        since: Since = None,
+    ) -> dict[str, Any]:
         return _answer(lambda: access.where(path, since))
 
     return server

@@ -15,23 +15,40 @@ import re
 from summarizer.narrative.model import Narrative, NarrativeItem
 from summarizer.sections.facts import FileFact, SessionFacts, TestFact
 
-__all__ = ["FORWARD_SECTIONS", "check_narrative", "contradictions", "still_failing", "untested_since"]
+__all__ = [
+    "FORWARD_SECTIONS",
+    "check_narrative",
+    "contradictions",
+    "still_failing",
+    "untested_since",
+]
 
-_CHANGE = re.compile(r"\b(modif(y|ied|ies|ying)|chang(e|ed|es|ing)|updat(e|ed|es|ing)|edit(ed|s|ing)?|"
-                     r"fix(ed|es|ing)?|refactor(ed|s|ing)?|rewr(ote|itten|ite|ites|iting)|patch(ed|es|ing)?|"
-                     r"delet(e|ed|es|ing)|remov(e|ed|es|ing)|renam(e|ed|es|ing)|creat(e|ed|es|ing)|"
-                     r"replac(e|ed|es|ing)|add(ed|s|ing)? (a |the )?(new )?file|wr(ote|itten|ites|iting))\b", re.I)
+_CHANGE = re.compile(
+    r"\b(modif(y|ied|ies|ying)|chang(e|ed|es|ing)|updat(e|ed|es|ing)|edit(ed|s|ing)?|"
+    r"fix(ed|es|ing)?|refactor(ed|s|ing)?|rewr(ote|itten|ite|ites|iting)|patch(ed|es|ing)?|"
+    r"delet(e|ed|es|ing)|remov(e|ed|es|ing)|renam(e|ed|es|ing)|creat(e|ed|es|ing)|"
+    r"replac(e|ed|es|ing)|add(ed|s|ing)? (a |the )?(new )?file|wr(ote|itten|ites|iting))\b",
+    re.I,
+)
 _CREATE = re.compile(r"\b(creat(ed|es|ing)|new file|added (a |the )?(new )?file)\b", re.I)
-_PASSING = re.compile(r"\b(all (the |\d+ )?tests (now )?pass(es|ing|ed)?|tests (are |now )?(all )?pass(es|ing|ed)?|"
-                      r"test suite (is |now )?(green|pass(es|ing))|(everything|all) (is )?(passing|green))\b", re.I)
+_PASSING = re.compile(
+    r"\b(all (the |\d+ )?tests (now )?pass(es|ing|ed)?|tests (are |now )?(all )?pass(es|ing|ed)?|"
+    r"test suite (is |now )?(green|pass(es|ing))|(everything|all) (is )?(passing|green))\b",
+    re.I,
+)
 # "3 tests pass, 1 fails" reports a failure rather than claiming success.
 _FAILING = re.compile(r"\bfail(s|ed|ing|ure|ures)?\b|\bbroken\b|\bred\b", re.I)
 # Clauses: a change verb speaks of the paths of its own clause only
 # ("read a.py and modified b.py" claims nothing about a.py).
 _CLAUSE = re.compile(r"[;,]\s+|\.\s+|\s+(?:and|then|but|while|after|before)\s+", re.I)
-_DONE = re.compile(r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b"
-                   r"|\bsuccessfully (completed|finished|implemented|fixed)\b", re.I)
-_PATHISH = re.compile(r"`?([\w.\-/]+/[\w.\-]+\.\w{1,8}|[\w\-]+\.(py|ts|tsx|js|jsx|go|rs|java|rb|ex|exs|php|c|h|cpp|cs|kt|md|toml|json|yaml|yml))`?")
+_DONE = re.compile(
+    r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b"
+    r"|\bsuccessfully (completed|finished|implemented|fixed)\b",
+    re.I,
+)
+_PATHISH = re.compile(
+    r"`?([\w.\-/]+/[\w.\-]+\.\w{1,8}|[\w\-]+\.(py|ts|tsx|js|jsx|go|rs|java|rb|ex|exs|php|c|h|cpp|cs|kt|md|toml|json|yaml|yml))`?"
+)
 
 
 def _files_by_name(facts: SessionFacts) -> dict[str, list[FileFact]]:
@@ -54,7 +71,10 @@ def still_failing(facts: SessionFacts) -> list[TestFact]:
         if not run.failed:
             continue
         size = run.passed + run.failed
-        cleared = any(later.turn > run.turn and not later.failed and later.passed >= size for later in facts.tests)
+        cleared = any(
+            later.turn > run.turn and not later.failed and later.passed >= size
+            for later in facts.tests
+        )
         if not cleared:
             out.append(run)
     return out
@@ -85,12 +105,16 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     untested = untested_since(facts)
     if failing and (claims_passing or claims_done):
         last = failing[-1]
-        flags.append(f"the last run of `{' '.join(last.command.split())[:60]}` (turn {last.turn}) had "
-                     f"{last.failed} failing")
+        flags.append(
+            f"the last run of `{' '.join(last.command.split())[:60]}` (turn {last.turn}) had "
+            f"{last.failed} failing"
+        )
     elif claims_passing and untested:
         # A pass from before the latest edits is not the state of the code now.
         turn, count = untested
-        flags.append(f"{count} file(s) changed after the last test run (turn {turn}) are not yet tested")
+        flags.append(
+            f"{count} file(s) changed after the last test run (turn {turn}) are not yet tested"
+        )
     elif claims_done and not claims_passing and facts.open_errors:
         flags.append(f"{len(facts.open_errors)} error(s) still open")
     return list(dict.fromkeys(flags))

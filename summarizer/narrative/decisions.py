@@ -22,20 +22,28 @@ __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
 
 # Words that give a choice its reason or its object: without one, "I'll use that alias" says nothing
 # to a reader who has not seen what "that" was.
-_REASONED = re.compile(r"\b(?:because|since|so that|so the|to avoid|to keep|to make|instead of|rather than|"
-                       r"otherwise|which means|trade-?off)\b", re.I)
-_DEICTIC = re.compile(r"\b(?:use|keep|go with|stick with|switch to|choose|chose)\s+(?:that|this|it|those|these|them)\b",
-                      re.I)
+_REASONED = re.compile(
+    r"\b(?:because|since|so that|so the|to avoid|to keep|to make|instead of|rather than|"
+    r"otherwise|which means|trade-?off)\b",
+    re.I,
+)
+_DEICTIC = re.compile(
+    r"\b(?:use|keep|go with|stick with|switch to|choose|chose)\s+(?:that|this|it|those|these|them)\b",
+    re.I,
+)
 # A sentence of the user's that settles a choice: accepts ("this is fine", "go ahead"), picks ("let's do X",
 # "go with", "instead"), or refuses ("no, ...", "don't ...", "no need to").
 _SETTLES = re.compile(
     r"\b(?:this|that|it)(?:'s| is) (?:fine|ok|okay|good enough)\b|\blet'?s (?:do|go with|use|keep|stick with|not|"
     r"try|apply|skip|leave)\b|\bgo with\b|\binstead\b|\bi(?:'d)? prefer\b|\bno need to\b|\bsounds good\b|"
     r"\bgo ahead\b|^(?:no|nope)\b[,.!]|^(?:please )?(?:don'?t|do not)\b",
-    re.I)
+    re.I,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _USER_CHOICES = 4
-_ANSWER_SETS = 2  # the user's latest replies to numbered questions: earlier designs were often revisited
+_ANSWER_SETS = (
+    2  # the user's latest replies to numbered questions: earlier designs were often revisited
+)
 _QUOTE_CHARS = 300
 _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
@@ -52,16 +60,26 @@ def worth_stating(decision: DecisionFact) -> bool:
 def _settling(message: MessageFact) -> str | None:
     """The sentences of a user message that settle a choice, quoted; None when none does."""
     sentences = [s.strip() for s in _SENTENCE.split(message.text.strip()) if s.strip()]
-    settling = [n for n, s in enumerate(sentences) if _SETTLES.search(s) and not s.endswith("?")]  # a question
-    if not settling:                                                                                # settles nothing
+    settling = [
+        n for n, s in enumerate(sentences) if _SETTLES.search(s) and not s.endswith("?")
+    ]  # a question
+    if not settling:  # settles nothing
         return None
     # The settling sentences, each short one ("This is fine.") with the sentence it refers to; not the
     # questions and requests around them, which are under User Messages.
-    kept = sorted({m for n in settling for m in ((n - 1, n) if len(sentences[n].split()) < _SHORT else (n,))
-                   if m >= 0})
+    kept = sorted(
+        {
+            m
+            for n in settling
+            for m in ((n - 1, n) if len(sentences[n].split()) < _SHORT else (n,))
+            if m >= 0
+        }
+    )
     text = ""
     for previous, n in zip([None, *kept], kept, strict=False):
-        text += (" " if previous is not None and n == previous + 1 else (" … " if text else "")) + sentences[n]
+        text += (
+            " " if previous is not None and n == previous + 1 else (" … " if text else "")
+        ) + sentences[n]
     return text if len(text) <= _QUOTE_CHARS else text[: _QUOTE_CHARS - 1].rstrip() + "…"
 
 
@@ -87,16 +105,31 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
     Root causes found belong here too, unless the template gives them a section of their own.
     """
     # The latest few: earlier ones were often revisited, and each costs the reader's attention.
-    agent = [(d.turn, f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
-             for d in facts.decisions if (with_root_causes or d.kind != "root-cause") and worth_stating(d)][-8:]
+    agent = [
+        (d.turn, f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
+        for d in facts.decisions
+        if (with_root_causes or d.kind != "root-cause") and worth_stating(d)
+    ][-8:]
     answered = {a.turn for a in facts.answers}
-    user = [(m.turn, f"(turn {m.turn}) The user" + (" (refusing a call)" if m.channel == "feedback" else "")
-             + f": \"{m.text}\"") for m in user_choices(facts) if m.turn not in answered]
+    user = [
+        (
+            m.turn,
+            f"(turn {m.turn}) The user"
+            + (" (refusing a call)" if m.channel == "feedback" else "")
+            + f': "{m.text}"',
+        )
+        for m in user_choices(facts)
+        if m.turn not in answered
+    ]
     answers = [(a.turn, answers_text(a)) for a in facts.answers[-_ANSWER_SETS:]]
     return [text for _, text in sorted([*agent, *user, *answers], key=lambda pair: pair[0])]
 
 
 def answers_text(found: AnswerFact) -> str:
     """The user's answers to the agent's numbered questions, on one line, each after the question it answers."""
-    return (f"(turn {found.turn}) The user answered the agent's questions (turn {found.asked_turn}): "
-            + "; ".join(f"{a.number}. {a.question} → \"{' '.join(a.answer.split())}\"" for a in found.answers))
+    return (
+        f"(turn {found.turn}) The user answered the agent's questions (turn {found.asked_turn}): "
+        + "; ".join(
+            f'{a.number}. {a.question} → "{" ".join(a.answer.split())}"' for a in found.answers
+        )
+    )

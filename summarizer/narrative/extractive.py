@@ -27,14 +27,18 @@ __all__ = ["ExtractiveWriter"]
 
 
 def _intent(facts: SessionFacts) -> list[str]:
-    requests = [m for m in facts.user_messages if len(m.text.strip()) > 3 and m.channel != "command"]
+    requests = [
+        m for m in facts.user_messages if len(m.text.strip()) > 3 and m.channel != "command"
+    ]
     if not requests:
         return []
     first, latest = requests[0], latest_request(requests)
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
-        items.append(f"Latest request (turn {latest.turn}): {_opening(latest.text)} "
-                     f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)")
+        items.append(
+            f"Latest request (turn {latest.turn}): {_opening(latest.text)} "
+            f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)"
+        )
     return items
 
 
@@ -50,54 +54,77 @@ def _opening(text: str, enough: int = 60, limit: int = 200) -> str:
             kept.append(line.strip())
         if sum(len(k) for k in kept) >= enough:
             break
-    return first_line(" ".join(kept), limit) + (" …" if len(" ".join(kept)) < len(" ".join(text.split())) else "")
+    return first_line(" ".join(kept), limit) + (
+        " …" if len(" ".join(kept)) < len(" ".join(text.split())) else ""
+    )
 
 
 def _owed_summary(facts: SessionFacts) -> list[str]:
     """One line per group of changes some check has not seen: which files, after which run."""
     lines = []
     for group in checks_owed(facts):
-        runs = [r for r in group.runs if not (r.category == "build" and any(x.category == "test" for x in group.runs))]
+        runs = [
+            r
+            for r in group.runs
+            if not (r.category == "build" and any(x.category == "test" for x in group.runs))
+        ]
         by_turn: dict[int, list[str]] = {}
         for run in runs:
-            by_turn.setdefault(run.turn, []).append({"typecheck": "type check"}.get(run.category, run.category))
-        last = " and ".join(f"{' and '.join(kinds)} (turn {turn})" for turn, kinds in sorted(by_turn.items()))
+            by_turn.setdefault(run.turn, []).append(
+                {"typecheck": "type check"}.get(run.category, run.category)
+            )
+        last = " and ".join(
+            f"{' and '.join(kinds)} (turn {turn})" for turn, kinds in sorted(by_turn.items())
+        )
         files = ", ".join(f"`{f.path}` ({turns_text(f.turns)})" for f in group.files[:2])
         more = f" and {len(group.files) - 2} more" if len(group.files) > 2 else ""
-        lines.append(f"Unverified: {len(group.files)} changed file(s) came after the last {last} run: {files}{more}.")
+        lines.append(
+            f"Unverified: {len(group.files)} changed file(s) came after the last {last} run: {files}{more}."
+        )
     return lines
 
 
 def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
-    items = [f"Working on {item_name(item)}, in progress since turn {item.started_turn}."
-             if item.started_turn is not None else f"{item_name(item)} is in progress."
-             for item in items_in_progress(facts)]
+    items = [
+        f"Working on {item_name(item)}, in progress since turn {item.started_turn}."
+        if item.started_turn is not None
+        else f"{item_name(item)} is in progress."
+        for item in items_in_progress(facts)
+    ]
     owed = checks_owed(facts)
     owed_tests = {r.turn for group in owed for r in group.runs if r.category == "test"}
     for test in facts.tests[-1:]:  # the earlier runs are under Test Status
         later = "; files changed after it are not yet tested" if test.turn in owed_tests else ""
-        items.append(f"Last run of `{first_line(test.command, 80)}` (turn {test.turn}): "
-                     f"{test.passed} passed, {test.failed} failed{later}.")
+        items.append(
+            f"Last run of `{first_line(test.command, 80)}` (turn {test.turn}): "
+            f"{test.passed} passed, {test.failed} failed{later}."
+        )
     if "test_status" not in shown:
         items += _owed_summary(facts)  # else Test Status lists them
     open_errors = facts.open_errors
     own = [e for e in facts.errors if e.pre_existing is None]
     if open_errors:
-        items.append(f"{len(open_errors)} error(s) open; latest: `{first_line(open_errors[-1].message, 160)}`.")
+        items.append(
+            f"{len(open_errors)} error(s) open; latest: `{first_line(open_errors[-1].message, 160)}`."
+        )
     elif own:
         last = max((e.resolved_turn or e.last_turn for e in own), default=0)
         items.append(f"All {len(own)} error(s) seen were resolved, the last at turn {last}.")
     if facts.pre_existing_errors:
-        items.append(f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
-                     "(listed apart under Errors), not errors to resolve.")
+        items.append(
+            f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
+            "(listed apart under Errors), not errors to resolve."
+        )
     if facts.changed or facts.reverted:
         # Beside the Work State section, which says what was committed, the commits are not said twice.
         items.append(_change_counts(facts, commits="work_state" not in shown))
     found = investigation(facts)
     if found is not None:
         found_where = "; what it established is under Findings" if "findings" in shown else ""
-        items.append(f"Investigating the request of turn {found.question.turn}: {found.calls} tool calls since "
-                     f"(reads, searches, queries), no file changed{found_where}.")
+        items.append(
+            f"Investigating the request of turn {found.question.turn}: {found.calls} tool calls since "
+            f"(reads, searches, queries), no file changed{found_where}."
+        )
     return items
 
 
@@ -116,11 +143,20 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
     modified = sum(1 for f in facts.modified if f.path not in targets and f.path not in gone)
     deleted = sum(1 for f in facts.deleted if f.path not in sources and f.path not in gone)
     reverted = sum(1 for f in facts.reverted if f.path not in sources)
-    also = (f", {reverted} reverted" if reverted else "") + (f", {len(moved)} moved" if moved else "")
+    also = (f", {reverted} reverted" if reverted else "") + (
+        f", {len(moved)} moved" if moved else ""
+    )
     also += f", {len(gone)} left on another branch" if gone else ""
     work = facts.work
-    committed = (f"; {len(work.commits)} commit(s) made, {len(work.uncommitted)} changed file(s) not committed"
-                 if work.commits else "; no commit made in the session") if commits else ""
+    committed = (
+        (
+            f"; {len(work.commits)} commit(s) made, {len(work.uncommitted)} changed file(s) not committed"
+            if work.commits
+            else "; no commit made in the session"
+        )
+        if commits
+        else ""
+    )
     return f"{created} file(s) created, {modified} modified, {deleted} deleted{also}{committed}."
 
 
@@ -129,7 +165,9 @@ def _root_cause(facts: SessionFacts) -> list[str]:
     if causes:
         return causes[-3:]
     if facts.original_error is not None:
-        return [f"Not established; the original error was `{first_line(facts.original_error.message, 200)}`."]
+        return [
+            f"Not established; the original error was `{first_line(facts.original_error.message, 200)}`."
+        ]
     return []
 
 
@@ -157,9 +195,16 @@ def _seen(error: ErrorFact) -> str:
 
 def _problem_solving(facts: SessionFacts) -> list[str]:
     solved = [e for e in facts.errors if e.resolved]
-    items = [f"Resolved `{first_line(e.message, 150)}` ({_seen(e)}): {e.resolution or 'resolved'}"
-             + (f", after changes to {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else "") + "."
-             for e in solved[-8:]]
+    items = [
+        f"Resolved `{first_line(e.message, 150)}` ({_seen(e)}): {e.resolution or 'resolved'}"
+        + (
+            f", after changes to {', '.join(f'`{p}`' for p in e.fixed_by[:3])}"
+            if e.fixed_by
+            else ""
+        )
+        + "."
+        for e in solved[-8:]
+    ]
     items += [f"Still open: `{first_line(e.message, 150)}`." for e in facts.open_errors[:5]]
     return items
 
@@ -177,12 +222,19 @@ _SCHEMA_LIKE = re.compile(r"(migrat|schema|\.sql$|models?\.py$|\.prisma$)", re.I
 def _source_schema(facts: SessionFacts) -> list[str]:
     # What the migration starts from: schema files it read, deleted or renamed away.
     paths = [f.path for f in [*facts.read, *facts.deleted] if _SCHEMA_LIKE.search(f.path)]
-    paths += [f.renamed_from for f in facts.created if f.renamed_from and _SCHEMA_LIKE.search(f.renamed_from)]
+    paths += [
+        f.renamed_from
+        for f in facts.created
+        if f.renamed_from and _SCHEMA_LIKE.search(f.renamed_from)
+    ]
     paths += [f.path for f in facts.modified if _SCHEMA_LIKE.search(f.path)]
     if not paths:
         return []
-    return ["Schema files as they were before the change: "
-            + ", ".join(f"`{p}`" for p in dict.fromkeys(paths)) + "."]
+    return [
+        "Schema files as they were before the change: "
+        + ", ".join(f"`{p}`" for p in dict.fromkeys(paths))
+        + "."
+    ]
 
 
 def _target_schema(facts: SessionFacts) -> list[str]:
@@ -232,6 +284,8 @@ class ExtractiveWriter:
         for section in request.sections:
             items = _EXTRACTORS.get(section.key, _nothing)(request)
             earlier = request.previous.items(section.key)
-            superseded = [n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"]
+            superseded = [
+                n for n, item in enumerate(earlier, start=1) if item.origin == "extractive"
+            ]
             sections[section.key] = SectionReply(items=items, superseded=superseded)
         return NarrativeReply(sections=sections, origin="extractive")

@@ -39,7 +39,13 @@ from summarizer.narrative.model import (
 from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.thread import latest_request
 
-__all__ = ["TOOL_NAME", "AnthropicPromptCounter", "AnthropicWriter", "build_prompt", "count_prompt_tokens"]
+__all__ = [
+    "TOOL_NAME",
+    "AnthropicPromptCounter",
+    "AnthropicWriter",
+    "build_prompt",
+    "count_prompt_tokens",
+]
 
 TOOL_NAME = "record_narrative"
 
@@ -54,16 +60,39 @@ SYSTEM = (
 
 # What the index states, in the order a reader needs it, at the detail the prompt can afford.
 _FACTS: tuple[tuple[str, str, int], ...] = (
-    ("User messages, every channel, in order (the latest request and all feedback whole)", "user_messages", 1),
+    (
+        "User messages, every channel, in order (the latest request and all feedback whole)",
+        "user_messages",
+        1,
+    ),
     ("Files changed (exact)", "files_changed", 1),
-    ("Errors: open ones with the lines that explain them; resolved ones with the run that showed it",
-     "errors", 1),
-    ("Test status: the last run of each test command, and the changes no check has seen since", "test_status", 1),
-    ("Work state: branch, commits made, changes not committed, other repositories", "work_state", 1),
-    ("Open tasks: the agent's list, with what the index saw done since it was written; the issue-tracker items "
-     "(bd, gh) the session drove, the one in progress with the finishing steps it still lacks", "pending_tasks", 1),
-    ("What the session established: conclusions, constraints learned and acted on, where the current searches "
-     "matched", "findings", 1),
+    (
+        "Errors: open ones with the lines that explain them; resolved ones with the run that showed it",
+        "errors",
+        1,
+    ),
+    (
+        "Test status: the last run of each test command, and the changes no check has seen since",
+        "test_status",
+        1,
+    ),
+    (
+        "Work state: branch, commits made, changes not committed, other repositories",
+        "work_state",
+        1,
+    ),
+    (
+        "Open tasks: the agent's list, with what the index saw done since it was written; the issue-tracker items "
+        "(bd, gh) the session drove, the one in progress with the finishing steps it still lacks",
+        "pending_tasks",
+        1,
+    ),
+    (
+        "What the session established: conclusions, constraints learned and acted on, where the current searches "
+        "matched",
+        "findings",
+        1,
+    ),
     ("Where the work stopped: the agent's last message and tool calls", "last_activity", 1),
 )
 
@@ -72,13 +101,23 @@ def _facts_text(request: NarrativeRequest) -> str:
     # Only the span's own words travel: what the agent said before it is the anchor's business.
     first = request.span_turns[0]
     facts = request.facts
-    last = facts.last_assistant if facts.last_assistant is not None and facts.last_assistant.turn >= first else None
-    facts = facts.model_copy(update={
-        "recent_messages": [m for m in facts.recent_messages if m.turn >= first],
-        "activity": [a for a in facts.activity if a.turn >= first], "last_assistant": last,
-        "findings": [m for m in facts.findings if m.turn >= first], "lessons": [m for m in facts.lessons if m.turn >= first],
-    })
-    return "\n\n".join(f"### {title}\n{render_index_section(key, facts, detail)}" for title, key, detail in _FACTS)
+    last = (
+        facts.last_assistant
+        if facts.last_assistant is not None and facts.last_assistant.turn >= first
+        else None
+    )
+    facts = facts.model_copy(
+        update={
+            "recent_messages": [m for m in facts.recent_messages if m.turn >= first],
+            "activity": [a for a in facts.activity if a.turn >= first],
+            "last_assistant": last,
+            "findings": [m for m in facts.findings if m.turn >= first],
+            "lessons": [m for m in facts.lessons if m.turn >= first],
+        }
+    )
+    return "\n\n".join(
+        f"### {title}\n{render_index_section(key, facts, detail)}" for title, key, detail in _FACTS
+    )
 
 
 def _anchor_text(request: NarrativeRequest) -> str:
@@ -98,11 +137,11 @@ _READING = (
     "- What the user said is the task: feedback given when refusing a tool call and text typed while a tool "
     "ran are instructions as binding as a prompt. Keep every distinct request and constraint in the intent.\n"
     "- Next steps continue the latest user request and the work in progress where it stopped. A step the "
-    "transcript shows done is not a next step (a sentence like \"Let me check X\" followed by the call that "
+    'transcript shows done is not a next step (a sentence like "Let me check X" followed by the call that '
     "checked X is done); open tasks with evidence of being done since the list was written need checking, "
     "not redoing.\n"
-    "- A test or lint result is the state of the code only if nothing changed after it: files listed as \"Not yet "
-    "tested\" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the "
+    '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not yet '
+    'tested" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
     "check is a next step. An issue-tracker item in progress is unfinished until the steps listed as not done "
     "for it are taken."
 )
@@ -116,24 +155,33 @@ def build_prompt(request: NarrativeRequest) -> str:
     """
     first, last = request.span_turns
     if request.strategy == "regenerative":
-        how = ("Write every section from scratch for the whole session below (regenerative summary); "
-               "leave `superseded` empty.")
+        how = (
+            "Write every section from scratch for the whole session below (regenerative summary); "
+            "leave `superseded` empty."
+        )
     else:
-        how = ("Anchored iterative summarisation: the previous narrative stays as it is. For each section, give "
-               "only NEW items that the new span adds, and list in `superseded` the numbers of previous items "
-               "the new span makes wrong or obsolete (finished work still described as in progress, reversed "
-               "decisions, errors since resolved). Do not restate previous items.")
-    extra = "".join(f"\n<extra_context>\n{text}\n</extra_context>\n" for text in request.extra_context)
+        how = (
+            "Anchored iterative summarisation: the previous narrative stays as it is. For each section, give "
+            "only NEW items that the new span adds, and list in `superseded` the numbers of previous items "
+            "the new span makes wrong or obsolete (finished work still described as in progress, reversed "
+            "decisions, errors since resolved). Do not restate previous items."
+        )
+    extra = "".join(
+        f"\n<extra_context>\n{text}\n</extra_context>\n" for text in request.extra_context
+    )
     sections = "\n".join(f"- {s.key}: {s.title}. {s.instructions}" for s in request.sections)
     latest = latest_request(request.facts.user_messages)
-    latest_note = f" the user's latest request (turn {latest.turn}) is reflected in the intent and the next steps;" \
-        if latest is not None else ""
+    latest_note = (
+        f" the user's latest request (turn {latest.turn}) is reflected in the intent and the next steps;"
+        if latest is not None
+        else ""
+    )
     return (
         f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{_READING}\n\nSections:\n{sections}\n"
         f"</instructions>\n\n"
         f"<previous_narrative>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
         f"<index_facts>\n{_facts_text(request)}\n</index_facts>\n{extra}\n"
-        f"<new_span turns=\"{first}-{last}\">\n{request.span}\n</new_span>\n\n"
+        f'<new_span turns="{first}-{last}">\n{request.span}\n</new_span>\n\n'
         f"<reminder>\nNow call {TOOL_NAME} with every section. {how} Before answering, check each item against "
         f"the index facts: no resolved error called open, no step already done listed as next;{latest_note} "
         f"feedback the user gave is kept.\n</reminder>"
@@ -142,15 +190,20 @@ def build_prompt(request: NarrativeRequest) -> str:
 
 def _tool(request: NarrativeRequest) -> dict[str, Any]:
     schema = reply_model(request.sections).model_json_schema()
-    return {"name": TOOL_NAME, "description": "Record the narrative sections of the summary.",
-            "input_schema": schema}
+    return {
+        "name": TOOL_NAME,
+        "description": "Record the narrative sections of the summary.",
+        "input_schema": schema,
+    }
 
 
 def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: NarrativeRequest) -> int:
     """Exact input tokens of a narrative request, from the API's token counting endpoint."""
     try:
         counted = client.messages.count_tokens(
-            model=model, system=SYSTEM, messages=[{"role": "user", "content": redact_text(build_prompt(request))}],
+            model=model,
+            system=SYSTEM,
+            messages=[{"role": "user", "content": redact_text(build_prompt(request))}],
             tools=[cast("ToolParam", _tool(request))],
         )
     except anthropic.APIError as exc:
@@ -186,8 +239,14 @@ class AnthropicWriter:
 
     needs_span = True
 
-    def __init__(self, model: str, *, client: anthropic.Anthropic | None = None, retries: int = 2,
-                 max_tokens: int = 4096) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: anthropic.Anthropic | None = None,
+        retries: int = 2,
+        max_tokens: int = 4096,
+    ) -> None:
         self.model = model
         self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
         self.retries = retries
@@ -209,12 +268,21 @@ class AnthropicWriter:
                 problem = f"the reply did not call {TOOL_NAME} (stop reason {response.stop_reason})"
                 # Every tool_use must be answered by a tool_result, or the API rejects the retry.
                 answer: list[dict[str, Any]] = [
-                    {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
-                     "content": f"Unknown tool {b.name}; call {TOOL_NAME}."} for b in calls
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": b.id,
+                        "is_error": True,
+                        "content": f"Unknown tool {b.name}; call {TOOL_NAME}.",
+                    }
+                    for b in calls
                 ]
-                answer.append({"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."})
-                messages += [{"role": "assistant", "content": echoed or "(no content)"},
-                             {"role": "user", "content": answer}]
+                answer.append(
+                    {"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."}
+                )
+                messages += [
+                    {"role": "assistant", "content": echoed or "(no content)"},
+                    {"role": "user", "content": answer},
+                ]
                 continue
             try:
                 parsed = model.model_validate(call.input)
@@ -222,23 +290,42 @@ class AnthropicWriter:
                 problem = f"the tool input did not match the schema: {_first_error(exc)}"
                 messages += [
                     {"role": "assistant", "content": echoed},
-                    {"role": "user", "content": [
-                        {"type": "tool_result", "tool_use_id": b.id, "is_error": True,
-                         "content": (f"Invalid input: {exc}. Call {TOOL_NAME} again with input matching its "
-                                     "schema." if b.id == call.id else f"Unknown tool {b.name}.")}
-                        for b in calls
-                    ]},
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": b.id,
+                                "is_error": True,
+                                "content": (
+                                    f"Invalid input: {exc}. Call {TOOL_NAME} again with input matching its "
+                                    "schema."
+                                    if b.id == call.id
+                                    else f"Unknown tool {b.name}."
+                                ),
+                            }
+                            for b in calls
+                        ],
+                    },
                 ]
                 continue
-            sections = {s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections}
+            sections = {
+                s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections
+            }
             return NarrativeReply(sections=sections, origin="llm")
-        raise NarrativeError(f"the narrative reply of {self.model} was malformed after {1 + self.retries} "
-                             f"attempt(s): {problem}")
+        raise NarrativeError(
+            f"the narrative reply of {self.model} was malformed after {1 + self.retries} "
+            f"attempt(s): {problem}"
+        )
 
-    def _create(self, messages: Sequence[dict[str, Any]], request: NarrativeRequest) -> anthropic.types.Message:
+    def _create(
+        self, messages: Sequence[dict[str, Any]], request: NarrativeRequest
+    ) -> anthropic.types.Message:
         try:
             return self.client.messages.create(
-                model=self.model, max_tokens=self.max_tokens, system=SYSTEM,
+                model=self.model,
+                max_tokens=self.max_tokens,
+                system=SYSTEM,
                 messages=cast("list[MessageParam]", redact_json(list(messages))),
                 tools=[cast("ToolParam", _tool(request))],
                 tool_choice={"type": "tool", "name": TOOL_NAME},

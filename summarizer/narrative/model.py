@@ -64,12 +64,12 @@ class SectionReply(BaseModel):
     items: list[str] = Field(
         default_factory=list,
         description="New items this span adds: short, self-contained statements; exact names of files, "
-                    "symbols and errors.",
+        "symbols and errors.",
     )
     superseded: list[int] = Field(
         default_factory=list,
         description="1-based numbers of the previous items of this section that the new span makes wrong "
-                    "or obsolete (finished work, reversed decisions). Items not listed are kept.",
+        "or obsolete (finished work, reversed decisions). Items not listed are kept.",
     )
 
 
@@ -112,12 +112,20 @@ def reply_model(sections: list[Section]) -> type[BaseModel]:
     fields: dict[str, Any] = {
         s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
-    model: type[BaseModel] = create_model("NarrativeSections", __config__=ConfigDict(extra="forbid"), **fields)
+    model: type[BaseModel] = create_model(
+        "NarrativeSections", __config__=ConfigDict(extra="forbid"), **fields
+    )
     return model
 
 
-def merge(previous: Narrative, reply: NarrativeReply, *, cycle: int, last_turn: int,
-          strategy: Strategy = "anchored") -> Narrative:
+def merge(
+    previous: Narrative,
+    reply: NarrativeReply,
+    *,
+    cycle: int,
+    last_turn: int,
+    strategy: Strategy = "anchored",
+) -> Narrative:
     """The narrative after applying ``reply`` to ``previous``."""
     sections: dict[str, list[NarrativeItem]] = {}
     keys = list(dict.fromkeys([*previous.sections, *reply.sections]))
@@ -126,7 +134,11 @@ def merge(previous: Narrative, reply: NarrativeReply, *, cycle: int, last_turn: 
         kept: list[NarrativeItem] = []
         if strategy == "anchored":
             dropped = set(answer.superseded)
-            kept = [item for number, item in enumerate(previous.items(key), start=1) if number not in dropped]
+            kept = [
+                item
+                for number, item in enumerate(previous.items(key), start=1)
+                if number not in dropped
+            ]
         seen = {item.text for item in kept}
         for text in answer.items:
             # One line per item: a summary renders each as one bullet, and

@@ -36,7 +36,9 @@ __all__ = ["next_steps"]
 
 _PLAN = re.compile(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
-    r"the next step|next step|next,|todo:|remaining:)", re.I)
+    r"the next step|next step|next,|todo:|remaining:)",
+    re.I,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _MIN_PLAN_WORDS = 5
 
@@ -50,8 +52,13 @@ def _carried_out(facts: SessionFacts) -> bool:
 def _stated_plan(facts: SessionFacts) -> list[str]:
     if facts.last_assistant is None or _carried_out(facts):
         return []
-    plan = [s.strip() for s in _SENTENCE.split(facts.last_assistant.text)
-            if _PLAN.match(s.strip()) and len(s.split()) >= _MIN_PLAN_WORDS and not s.strip().endswith(":")]
+    plan = [
+        s.strip()
+        for s in _SENTENCE.split(facts.last_assistant.text)
+        if _PLAN.match(s.strip())
+        and len(s.split()) >= _MIN_PLAN_WORDS
+        and not s.strip().endswith(":")
+    ]
     return [first_line(s, 250) for s in plan[:3]]
 
 
@@ -61,7 +68,9 @@ _ANNOUNCED_CHANGE = re.compile(
     r"^[#*\s]*(?:(?:item|step|task|part)\s*\d+\s*[:.)-]\s*)?(?:(?:now|next|then|first|finally),?\s+)?"
     r"(?:(?:let me|let's|I'll|I will|I'm going to|I need to|we need to)\s+)?(?:also\s+)?"
     r"(?:add|extract|update|fix|implement|create|write|remove|delete|refactor|move|rename|replace|change|modify|"
-    r"wire|install|apply|introduce|convert|split|make)\b", re.I)
+    r"wire|install|apply|introduce|convert|split|make)\b",
+    re.I,
+)
 
 
 def _announced_change(facts: SessionFacts) -> list[str]:
@@ -69,12 +78,20 @@ def _announced_change(facts: SessionFacts) -> list[str]:
     last = facts.last_assistant
     if last is None or not _carried_out(facts):
         return []  # no call followed: the stated plan says it
-    if any(turn >= last.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns):
+    if any(
+        turn >= last.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
+    ):
         return []
-    announced = [s.strip().strip("*#").strip() for s in _SENTENCE.split(last.text)
-                 if _ANNOUNCED_CHANGE.match(s.strip()) and len(s.split()) >= 3]
-    return [f"Carry out what the agent last announced (turn {last.turn}); the calls since changed no file yet: "
-            f"{first_line(s, 250)}" for s in announced[:2]]
+    announced = [
+        s.strip().strip("*#").strip()
+        for s in _SENTENCE.split(last.text)
+        if _ANNOUNCED_CHANGE.match(s.strip()) and len(s.split()) >= 3
+    ]
+    return [
+        f"Carry out what the agent last announced (turn {last.turn}); the calls since changed no file yet: "
+        f"{first_line(s, 250)}"
+        for s in announced[:2]
+    ]
 
 
 def _unanswered(facts: SessionFacts) -> list[str]:
@@ -87,7 +104,9 @@ def _unanswered(facts: SessionFacts) -> list[str]:
         agent_turns.append(facts.last_assistant.turn)
     if agent_turns and max(agent_turns) > latest.turn:
         return []
-    return [f"Answer the user's latest message (turn {latest.turn}), shown whole under User Messages."]
+    return [
+        f"Answer the user's latest message (turn {latest.turn}), shown whole under User Messages."
+    ]
 
 
 def _item_steps(facts: SessionFacts) -> tuple[list[str], bool]:
@@ -100,8 +119,10 @@ def _item_steps(facts: SessionFacts) -> tuple[list[str], bool]:
         if progress.remaining:
             peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
             text += f": still to do, as done for {peers}: {', '.join(progress.remaining)}"
-            covers_checks = covers_checks or any(step.startswith("`") and not step.startswith(("`bd ", "`gh "))
-                                                 for step in progress.remaining)
+            covers_checks = covers_checks or any(
+                step.startswith("`") and not step.startswith(("`bd ", "`gh "))
+                for step in progress.remaining
+            )
         items.append(text + ".")
     return items, covers_checks
 
@@ -109,12 +130,18 @@ def _item_steps(facts: SessionFacts) -> tuple[list[str], bool]:
 def _owed_steps(facts: SessionFacts) -> list[str]:
     steps = []
     for group in checks_owed(facts):
-        runs = [r for r in group.runs if not (r.category == "build" and any(x.category == "test" for x in group.runs))]
+        runs = [
+            r
+            for r in group.runs
+            if not (r.category == "build" and any(x.category == "test" for x in group.runs))
+        ]
         commands = list(dict.fromkeys(f"`{shown_command(r.command)}`" for r in runs))
         files = ", ".join(f"`{f.path}`" for f in group.files[:4])
         more = f" and {len(group.files) - 4} more" if len(group.files) > 4 else ""
         last = max(r.turn for r in runs)
-        steps.append(f"Run {' and '.join(commands)} again: {files}{more} changed after its last run (turn {last}).")
+        steps.append(
+            f"Run {' and '.join(commands)} again: {files}{more} changed after its last run (turn {last})."
+        )
     return steps
 
 
@@ -133,13 +160,17 @@ def _next_items(facts: SessionFacts) -> list[str]:
         waiting = [*((i.id, i.title) for i in listed), *waiting]
     if not waiting:
         return []
-    named = ", ".join(f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3])
+    named = ", ".join(
+        f"`{id_}`" + (f" ({first_line(title, 80)})" if title else "") for id_, title in waiting[:3]
+    )
     more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
     return [f"Then the next open tracker item(s){source}: {named}{more}."]
 
 
 def _missing(step: SubStep) -> str:
-    return "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+    return (
+        "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+    )
 
 
 def _left_of_task(facts: SessionFacts, said_last: bool) -> list[str]:
@@ -157,11 +188,15 @@ def _left_of_task(facts: SessionFacts, said_last: bool) -> list[str]:
         if len(steps) == 1:
             step = steps[0]
             also = "".join(f"; also {said}" for said in step.also)
-            lines.append(f"Not done yet: \"{first_line(step.text, 200)}\" ({source}{also}); {_missing(step)} since "
-                         f"turn {since}.")
+            lines.append(
+                f'Not done yet: "{first_line(step.text, 200)}" ({source}{also}); {_missing(step)} since '
+                f"turn {since}."
+            )
         else:
-            items = "; ".join(f"\"{first_line(step.text, 120)}\" ({step.missing})" for step in steps)
-            lines.append(f"Not done yet, of {source} (what each names is unchanged since): {items}.")
+            items = "; ".join(f'"{first_line(step.text, 120)}" ({step.missing})' for step in steps)
+            lines.append(
+                f"Not done yet, of {source} (what each names is unchanged since): {items}."
+            )
     return lines
 
 
@@ -171,13 +206,17 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
     if found is None:
         return []
     question = found.question
-    steps = [f"Answer the open request (turn {question.turn}, shown whole under User Messages): "
-             f"\"{first_line(question.text, 160)}\"; {found.calls} calls since, no file changed."]
+    steps = [
+        f"Answer the open request (turn {question.turn}, shown whole under User Messages): "
+        f'"{first_line(question.text, 160)}"; {found.calls} calls since, no file changed.'
+    ]
     if found.conclusion is not None:
         # Its first words beside the next steps; whole under Findings, when the summary has them.
         whole = " (whole under Findings)" if "findings" in shown else ""
-        steps.append(f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
-                     f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}")
+        steps.append(
+            f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
+            f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}"
+        )
     else:
         steps.append("It had stated no conclusion yet." + _places_to_see(facts, question.turn))
     if found.checks:
@@ -199,10 +238,15 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
     if not progress.left:
         return f" Every file its search of turn {search.turn} matched in was looked at or changed since."
     folder, places = in_common_folder([*progress.left, *map(place_path, progress.seen)])
-    left, seen = places[:len(progress.left)], places[len(progress.left):]
+    left, seen = places[: len(progress.left)], places[len(progress.left) :]
     more = f" and {len(left) - _PLACES_SHOWN} more" if len(left) > _PLACES_SHOWN else ""
-    text = (f" Of the places its search of turn {search.turn} matched" + (f", in `{folder}/`" if folder else "")
-            + ", in files no call has looked at since: " + ", ".join(f"`{p}`" for p in left[:_PLACES_SHOWN]) + more)
+    text = (
+        f" Of the places its search of turn {search.turn} matched"
+        + (f", in `{folder}/`" if folder else "")
+        + ", in files no call has looked at since: "
+        + ", ".join(f"`{p}`" for p in left[:_PLACES_SHOWN])
+        + more
+    )
     if seen:
         text += "; looked at since: " + ", ".join(f"`{p}`" for p in seen[:_PLACES_SHOWN])
     return text + "."
@@ -210,14 +254,20 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
 
 def _request_steps(facts: SessionFacts) -> list[str]:
     """The items of the user's numbered request not done or checked yet, by number and state."""
-    open_items = [i for i in facts.request_items if i.status not in ("done", "checked", "edited, then moved on")]
+    open_items = [
+        i
+        for i in facts.request_items
+        if i.status not in ("done", "checked", "edited, then moved on")
+    ]
     if not open_items:
         return []
     by_state: dict[str, list[str]] = {}
     for item in open_items:
         by_state.setdefault(item.status, []).append(str(item.number))
     states = "; ".join(f"{state}: {', '.join(numbers)}" for state, numbers in by_state.items())
-    return [f"Finish the items of the user's numbered request not done yet ({states}; each under Pending Tasks)."]
+    return [
+        f"Finish the items of the user's numbered request not done yet ({states}; each under Pending Tasks)."
+    ]
 
 
 def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list[str]:
@@ -236,7 +286,9 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     for task in facts.open_tasks:
         verb = "Continue" if task.status == "in_progress" else "Do"
         if task.done_evidence:
-            items.append(f"Check whether this is already done ({task.done_evidence}): {task.content}")
+            items.append(
+                f"Check whether this is already done ({task.done_evidence}): {task.content}"
+            )
         else:
             items.append(f"{verb}: {task.content}")
     named = request_files_not_changed(facts)
@@ -251,22 +303,41 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
         names = [path.rsplit("/", 1)[-1] for path in matched]
         matched = names if len(set(names)) == len(names) else matched
         more = f" and {len(unsearched) - 6} more" if len(unsearched) > 6 else ""
-        places = (f"{'; and ' if unsearched else ''}where the searches matched: "
-                  + ", ".join(f"`{name}`" for name in matched)) if matched else ""
-        items.append(f"Files the latest request (turn {turn}) names and the session has not changed yet: "
-                     + ", ".join(unsearched[:6]) + more + places + ".")
+        places = (
+            (
+                f"{'; and ' if unsearched else ''}where the searches matched: "
+                + ", ".join(f"`{name}`" for name in matched)
+            )
+            if matched
+            else ""
+        )
+        items.append(
+            f"Files the latest request (turn {turn}) names and the session has not changed yet: "
+            + ", ".join(unsearched[:6])
+            + more
+            + places
+            + "."
+        )
     items += [f"The agent said it would: {s}" for s in stated]
-    items += [f"Resolve the open error `{first_line(e.message, 150)}`"
-              + (f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"
-                 if e.attempts else "") for e in facts.open_errors[:3]]
+    items += [
+        f"Resolve the open error `{first_line(e.message, 150)}`"
+        + (
+            f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"
+            if e.attempts
+            else ""
+        )
+        for e in facts.open_errors[:3]
+    ]
     refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
     # Findings there before the session still block a commit whose hook checks the whole project.
     blocked = [e for e in facts.pre_existing_errors if e.command and "git commit" in e.command]
     if (refused or blocked) and facts.work.uncommitted:
         failed_at = max(e.last_turn for e in [*refused, *blocked])
         why = "on it" if refused else "on findings there before the session (see Errors)"
-        items.append(f"Then commit: the last `git commit` (turn {failed_at}) failed {why}, and "
-                     f"{len(facts.work.uncommitted)} changed file(s) are not committed.")
+        items.append(
+            f"Then commit: the last `git commit` (turn {failed_at}) failed {why}, and "
+            f"{len(facts.work.uncommitted)} changed file(s) are not committed."
+        )
     items += _next_items(facts)
     if not items:
         items += _investigating(facts, shown)
@@ -278,8 +349,10 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             where = f"; the last call was {last.tool} `{first_line(last.target, 100)}` (turn {last.turn}, {last.status})"
         found = "; what it had established so far is under Findings" if facts.findings else ""
         if latest is not None:
-            items.append(f"Carry on with the latest request (turn {latest.turn}): "
-                         f"\"{first_line(latest.text, 200)}\"{where}{found}.")
+            items.append(
+                f"Carry on with the latest request (turn {latest.turn}): "
+                f'"{first_line(latest.text, 200)}"{where}{found}.'
+            )
         elif where:
             items.append(f"Carry on from where the work stopped{where}{found}.")
     return items

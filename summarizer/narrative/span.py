@@ -38,7 +38,7 @@ def trim_middle(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     head = text[: limit * 2 // 3]
-    tail = text[-(limit // 3):]
+    tail = text[-(limit // 3) :]
     return f"{head}\n[… {len(text) - len(head) - len(tail)} characters elided …]\n{tail}"
 
 
@@ -63,7 +63,9 @@ def render_event(event: Event, output_limit: int = 800) -> str | None:
     return None
 
 
-def chunk_span(events: Iterable[Event], *, max_tokens: int, output_limit: int = 800) -> Iterator[tuple[str, int, int]]:
+def chunk_span(
+    events: Iterable[Event], *, max_tokens: int, output_limit: int = 800
+) -> Iterator[tuple[str, int, int]]:
     """``(text, first_turn, last_turn)`` chunks of at most about ``max_tokens`` tokens each.
 
     A chunk never ends between a tool call and its result.

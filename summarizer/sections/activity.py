@@ -54,17 +54,26 @@ def _tail(output: str) -> str:
     output = _REMINDER.sub("", output)
     lines = [line.rstrip() for line in output.strip().splitlines() if line.strip()]
     text = "\n".join(lines[-_OUTPUT_LINES:])
-    return text if len(text) <= _OUTPUT else "…" + text[-(_OUTPUT - 1):]
+    return text if len(text) <= _OUTPUT else "…" + text[-(_OUTPUT - 1) :]
 
 
 def _lines(call: ToolCall) -> tuple[int, int] | None:
     """The lines a read of part of a file asked for: ``offset``/``limit`` (Claude Code, Gemini CLI), ``view_range``."""
     arguments = call.arguments
     offset, limit = arguments.get("offset"), arguments.get("limit")
-    if isinstance(offset, int) and isinstance(limit, int) and not isinstance(offset, bool) and limit > 0:
+    if (
+        isinstance(offset, int)
+        and isinstance(limit, int)
+        and not isinstance(offset, bool)
+        and limit > 0
+    ):
         return offset, offset + limit - 1
     shown = arguments.get("view_range")
-    if isinstance(shown, list) and len(shown) == 2 and all(isinstance(n, int) and n > 0 for n in shown):
+    if (
+        isinstance(shown, list)
+        and len(shown) == 2
+        and all(isinstance(n, int) and n > 0 for n in shown)
+    ):
         return shown[0], shown[1]
     return None
 
@@ -74,7 +83,9 @@ def _within(target: str, root: str | None) -> str:
     return target.replace(root.rstrip("/") + "/", "") if root and root.rstrip("/") else target
 
 
-def recent_activity(events: Sequence[Event], limit: int = 3, root: str | None = None) -> list[ActivityFact]:
+def recent_activity(
+    events: Sequence[Event], limit: int = 3, root: str | None = None
+) -> list[ActivityFact]:
     """The main agent's last ``limit`` tool calls, oldest first, each with its result's status and output tail.
 
     Paths inside the workspace ``root`` are said relative to it, as everywhere else in the summary.
@@ -97,16 +108,25 @@ def recent_activity(events: Sequence[Event], limit: int = 3, root: str | None = 
         if result is not None and result.failure:
             status = f"{status} ({result.failure})"
         keep = result is not None and (result.status == "failure" or _shows_output(call))
-        facts.append(ActivityFact(turn=call.turn, tool=call.tool, target=_within(_target(call), root), status=status,
-                                  output=_tail(result.output) if keep and result is not None else "",
-                                  lines=_lines(call)))
+        facts.append(
+            ActivityFact(
+                turn=call.turn,
+                tool=call.tool,
+                target=_within(_target(call), root),
+                status=status,
+                output=_tail(result.output) if keep and result is not None else "",
+                lines=_lines(call),
+            )
+        )
     return facts
 
 
 def _shows_output(call: ToolCall) -> bool:
     """Whether the call's output is news to the agent: a command's, not a file read's."""
     name = call.tool.lower()
-    return any(op.action == "shell" for op in call.operations) or any(word in name for word in _OUTPUT_WORTH_KEEPING)
+    return any(op.action == "shell" for op in call.operations) or any(
+        word in name for word in _OUTPUT_WORTH_KEEPING
+    )
 
 
 def recent_messages(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:

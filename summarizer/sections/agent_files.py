@@ -18,7 +18,8 @@ __all__ = ["is_agent_own"]
 
 _AGENT_HOME = re.compile(
     r"^(?:~|/(?:home|Users)/[^/]+|/root)/\.(?:claude|codex|gemini|copilot|cline|openhands|aider|opencode"
-    r"|config/(?:opencode|claude|gemini|copilot))(?:/|$)")
+    r"|config/(?:opencode|claude|gemini|copilot))(?:/|$)"
+)
 
 
 def is_agent_own(path: str) -> bool:

@@ -76,7 +76,10 @@ def _short_question(item: str) -> str:
 def _answers(text: str) -> dict[int, str]:
     lists = _numbered_lists(text)
     found = lists[0] if len(lists) == 1 else {}
-    return {n: a if len(a) <= _ANSWER_CHARS else a[: _ANSWER_CHARS - 1].rstrip() + "…" for n, a in found.items()}
+    return {
+        n: a if len(a) <= _ANSWER_CHARS else a[: _ANSWER_CHARS - 1].rstrip() + "…"
+        for n, a in found.items()
+    }
 
 
 def answered_questions(events: Sequence[Event]) -> list[AnswerFact]:
@@ -91,8 +94,11 @@ def answered_questions(events: Sequence[Event]) -> list[AnswerFact]:
         elif isinstance(event, UserMessage) and not event.synthetic and event.channel != "command":
             questions = _questions(last.text) if last is not None else {}
             answers = _answers(event.text) if questions else {}
-            pairs = [AnsweredQuestion(number=n, question=_short_question(questions[n]), answer=a)
-                     for n, a in answers.items() if n in questions]
+            pairs = [
+                AnsweredQuestion(number=n, question=_short_question(questions[n]), answer=a)
+                for n, a in answers.items()
+                if n in questions
+            ]
             if last is not None and pairs:
                 found.append(AnswerFact(turn=event.turn, asked_turn=last.turn, answers=pairs))
             last = None  # a question is answered by the reply right after it, not a later one

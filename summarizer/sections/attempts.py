@@ -37,10 +37,14 @@ _ANNOUNCES = re.compile(
     r"\b(?:let me|let's|I'll|I will|I need to|I'm going to|try(?:ing)?|now)\b.*?\b(?:add|use|create|make|change|"
     r"replace|remove|wrap|skip|ignore|simplify|extract|move|rewrite|annotate|convert|switch|fix|restructure|"
     r"refactor|return|handle|pass|set|disable|suppress|bypass|update|commit)\w*\b",
-    re.I)
+    re.I,
+)
 # "Let me check the wrapt version": a look, whatever words follow.
-_LOOKS = re.compile(r"\b(?:let me|let's|I'll|I will|now)\s+(?:also\s+|first\s+)?(?:check|look|see|read|run|verify|"
-                    r"examine|inspect|search|find|understand|investigate|test|confirm)\b", re.I)
+_LOOKS = re.compile(
+    r"\b(?:let me|let's|I'll|I will|now)\s+(?:also\s+|first\s+)?(?:check|look|see|read|run|verify|"
+    r"examine|inspect|search|find|understand|investigate|test|confirm)\b",
+    re.I,
+)
 _MAX_GAP = 30  # turns between two runs beyond which what happened in between was other work
 _MAX_SENTENCE = 140
 _MAX_ATTEMPTS = 8
@@ -53,8 +57,14 @@ def _cut(text: str, limit: int = _MAX_SENTENCE) -> str:
 
 def _announced(text: str) -> str | None:
     """The first sentence of a message that announces a change."""
-    return next((_cut(s) for s in _SENTENCES.split(text)
-                 if _ANNOUNCES.search(s) and not _LOOKS.search(s) and not s.rstrip().endswith("?")), None)
+    return next(
+        (
+            _cut(s)
+            for s in _SENTENCES.split(text)
+            if _ANNOUNCES.search(s) and not _LOOKS.search(s) and not s.rstrip().endswith("?")
+        ),
+        None,
+    )
 
 
 def _options(command: str | None) -> set[str]:
@@ -75,23 +85,38 @@ def _program(command: str | None) -> list[str]:
 def _run_at(calls: Sequence[ToolCall], turn: int, command: str | None) -> str | None:
     """The shell command of ``turn`` that ran the check showing the error (its first program like ``command``)."""
     first = command.split()[0] if command else None
-    found = [op.command for call in calls if call.turn == turn for op in call.operations
-             if op.action == "shell" and op.command]
-    return next((c for c in found if first and c.split()[:1] == [first]), found[0] if found else None)
+    found = [
+        op.command
+        for call in calls
+        if call.turn == turn
+        for op in call.operations
+        if op.action == "shell" and op.command
+    ]
+    return next(
+        (c for c in found if first and c.split()[:1] == [first]), found[0] if found else None
+    )
 
 
-def failed_attempts(events: Sequence[Event], error: ErrorFact, changed: Sequence[FileFact]) -> list[AttemptFact]:
+def failed_attempts(
+    events: Sequence[Event], error: ErrorFact, changed: Sequence[FileFact]
+) -> list[AttemptFact]:
     """What the session did between the runs that showed ``error`` again, oldest first (the latest few)."""
     turns = sorted(set(error.seen_turns))
     if error.resolved or len(turns) < 2:
         return []
-    messages = [e for e in events if isinstance(e, AssistantMessage) and e.sidechain is None and e.text.strip()]
+    messages = [
+        e
+        for e in events
+        if isinstance(e, AssistantMessage) and e.sidechain is None and e.text.strip()
+    ]
     calls = [e for e in events if isinstance(e, ToolCall) and e.sidechain is None]
     own = error.file.replace("\\", "/").rsplit("/", 1)[-1] if error.file else None
     attempts: list[AttemptFact] = []
     for before, after in pairwise(turns):
         ran = (_run_at(calls, before, error.command), _run_at(calls, after, error.command))
-        if after - before > _MAX_GAP or (error.kind == "generic" and _program(ran[0]) != _program(ran[1])):
+        if after - before > _MAX_GAP or (
+            error.kind == "generic" and _program(ran[0]) != _program(ran[1])
+        ):
             continue  # not the same failure met again: other work came between
         files = [f for f in changed if any(before < t <= after for t in f.changed_turns)]
         mine = [f for f in files if own and f.path.rsplit("/", 1)[-1] == own] or files
@@ -100,18 +125,33 @@ def failed_attempts(events: Sequence[Event], error: ErrorFact, changed: Sequence
         sentences: list[str] = []
         for turn in change_turns or [after]:
             # What the agent said last before this change: the change it announced.
-            found = next((_announced(m.text) for m in reversed(said) if m.turn <= turn and _announced(m.text)), None)
+            found = next(
+                (
+                    _announced(m.text)
+                    for m in reversed(said)
+                    if m.turn <= turn and _announced(m.text)
+                ),
+                None,
+            )
             if found and found not in sentences:
                 sentences.append(found)
         sentences = sentences if len(sentences) <= 2 else [sentences[0], sentences[-1]]
         added = _options(ran[1]) - _options(ran[0])
         if not files and not added:
             continue  # the same command again, nothing changed: a rerun, not an attempt
-        parts = [" then ".join(f"\"{s}\"" for s in sentences)] if sentences else []
+        parts = [" then ".join(f'"{s}"' for s in sentences)] if sentences else []
         # The error's own file goes without saying; another file changed for it does not.
-        named = [f.path for f in files if f.path.rsplit("/", 1)[-1] not in (own, *" ".join(sentences).split())]
+        named = [
+            f.path
+            for f in files
+            if f.path.rsplit("/", 1)[-1] not in (own, *" ".join(sentences).split())
+        ]
         if named:
-            parts.append("changed " + ", ".join(f"`{p}`" for p in named[:3]) + (" …" if len(named) > 3 else ""))
+            parts.append(
+                "changed "
+                + ", ".join(f"`{p}`" for p in named[:3])
+                + (" …" if len(named) > 3 else "")
+            )
         unsaid = sorted(o for o in added if o not in " ".join(sentences))
         if unsaid:
             parts.append("re-ran with " + " ".join(f"`{o}`" for o in unsaid))

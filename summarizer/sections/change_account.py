@@ -32,16 +32,24 @@ from summarizer.sections.facts import FileFact
 __all__ = ["change_account"]
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
-_PLAN = re.compile(r"^[\s*#>\d.)-]*(?:now,?\s+|next,?\s+|then,?\s+|first,?\s+)?(?:let me|let's|I'll|I will|I need to|"
-                   r"I'm going to|we need to|we should|I should)\b", re.I)
+_PLAN = re.compile(
+    r"^[\s*#>\d.)-]*(?:now,?\s+|next,?\s+|then,?\s+|first,?\s+)?(?:let me|let's|I'll|I will|I need to|"
+    r"I'm going to|we need to|we should|I should)\b",
+    re.I,
+)
 # Words that say what a change did ("now filters", "added", "instead of"), not what the code does anyway.
 _SAYS_WHAT = re.compile(
     r"\b(?:now|instead of|no longer|added|adds|removed|removes|replaced|replaces|changed|switched|extracted|moved|"
     r"renamed|fixed|fixes|updated|updates|made|wrapped|guarded|introduced|dropped|converted|refactored|"
-    r"simplified|inlined)\b", re.I)
-_HOW = re.compile(r"\b(?:instead of|to use|to return|to call|to pass|to take|to handle|to skip|to check|to only|"
-                  r"to stop|to avoid|to include|to exclude|so that|so it|by (?:adding|using|replacing|removing|"
-                  r"extracting|passing|wrapping|checking|calling|moving))\b", re.I)
+    r"simplified|inlined)\b",
+    re.I,
+)
+_HOW = re.compile(
+    r"\b(?:instead of|to use|to return|to call|to pass|to take|to handle|to skip|to check|to only|"
+    r"to stop|to avoid|to include|to exclude|so that|so it|by (?:adding|using|replacing|removing|"
+    r"extracting|passing|wrapping|checking|calling|moving))\b",
+    re.I,
+)
 _FOLLOWING = 8  # turns after the change in which the agent's account of it is looked for
 _MAX = 220
 
@@ -90,8 +98,12 @@ def change_account(events: Sequence[Event], f: FileFact, since: int) -> tuple[in
     for message in after:
         for sentence in _SENTENCES.split(message.text):
             text = sentence.strip()
-            if (_names_it(text, names) and _SAYS_WHAT.search(text) and not _PLAN.match(text)
-                    and not text.endswith(("?", ":"))):
+            if (
+                _names_it(text, names)
+                and _SAYS_WHAT.search(text)
+                and not _PLAN.match(text)
+                and not text.endswith(("?", ":"))
+            ):
                 return message.turn, _cut(text)
     if announced is not None and announced.turn >= last - 1:
         for sentence in _SENTENCES.split(announced.text):

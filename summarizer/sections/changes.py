@@ -29,11 +29,22 @@ from collections.abc import Sequence
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
 from artifact_index.trail.index import SymbolEntry
 
-__all__ = ["added_tests", "changed_code", "changed_lines", "definition_notes", "is_test_path", "symbol_key"]
+__all__ = [
+    "added_tests",
+    "changed_code",
+    "changed_lines",
+    "definition_notes",
+    "is_test_path",
+    "symbol_key",
+]
 
-_TEST_PATH = re.compile(r"(^|/)(tests?|spec|__tests__)/|(_test|_spec|\.test|\.spec)\.\w+$|(^|/)test_[^/]+$")
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|spec|__tests__)/|(_test|_spec|\.test|\.spec)\.\w+$|(^|/)test_[^/]+$"
+)
 # A test declared by a call: ExUnit / RSpec / Jest / Mocha / ScalaTest style.
-_TEST_CALL = re.compile(r"""^\+\s*(?:test|it|scenario|property|specify)\s*\(?\s*(["'`])(?P<name>.+?)\1""")
+_TEST_CALL = re.compile(
+    r"""^\+\s*(?:test|it|scenario|property|specify)\s*\(?\s*(["'`])(?P<name>.+?)\1"""
+)
 _TEST_FUNCTION = re.compile(r"^(?:test_?|Test|Benchmark|Example)[\w]*", re.I)
 # Kinds whose first line says nothing a name does not: `defmodule X do`, `module X`.
 _NO_SIGNATURE = frozenset({"module"})
@@ -42,12 +53,27 @@ _BODY_OPENING = re.compile(r"\s*(?:\{|\bdo|:)\s*$")
 _COMMENT = re.compile(r"^\s*(?:///?|#+(?!\[)|--|\*+(?!/)|/\*\*?|;+)\s?")
 _ATTRIBUTE = re.compile(r"^\s*(?:@(?!doc\b)\w|#\[|\[\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-_LOCKFILES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock", "mix.lock", "go.sum",
-                        "poetry.lock", "uv.lock", "gemfile.lock", "composer.lock", "bun.lockb"})
+_LOCKFILES = frozenset(
+    {
+        "package-lock.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "cargo.lock",
+        "mix.lock",
+        "go.sum",
+        "poetry.lock",
+        "uv.lock",
+        "gemfile.lock",
+        "composer.lock",
+        "bun.lockb",
+    }
+)
 _MARKDOWN = (".md", ".mdx", ".markdown", ".rst")
 # Lines that open many a file and say nothing of this one: imports, shebangs, a patch's own headers.
-_BOILERPLATE = re.compile(r"^(?:import\s|from\s+\S+\s+import\s|#!|require[\s(]|use\s|package\s|using\s|#include|"
-                          r"@@|---|\+\+\+|[\"']use strict)")
+_BOILERPLATE = re.compile(
+    r"^(?:import\s|from\s+\S+\s+import\s|#!|require[\s(]|use\s|package\s|using\s|#include|"
+    r"@@|---|\+\+\+|[\"']use strict)"
+)
 _MAX_SIGNATURE = 160
 _MAX_DOC = 140
 _MAX_LINE = 90
@@ -111,7 +137,7 @@ def _comment_above(lines: Sequence[str], at: int) -> str | None:
         while n >= 0 and '"""' not in lines[n] and "'''" not in lines[n]:
             n -= 1
         if n >= 0 and lines[n].strip().startswith("@doc"):
-            return _first_sentence(" ".join(lines[n + 1: end]))
+            return _first_sentence(" ".join(lines[n + 1 : end]))
         return None
     doc = re.match(r'^\s*@doc\s+"(.+)"\s*$', lines[n]) if n >= 0 else None
     if doc:
@@ -141,8 +167,9 @@ def _docstring_below(lines: Sequence[str], after: int) -> str | None:
     return _first_sentence(" ".join(body).split(quote, 1)[0])
 
 
-def definition_notes(content: str | None, path: str,
-                     added: Sequence[SymbolEntry]) -> dict[str, tuple[str, str | None]]:
+def definition_notes(
+    content: str | None, path: str, added: Sequence[SymbolEntry]
+) -> dict[str, tuple[str, str | None]]:
     """For each added definition found in ``content``: its signature as written and its doc's first sentence.
 
     Keyed by :func:`symbol_key`.
@@ -157,13 +184,20 @@ def definition_notes(content: str | None, path: str,
         symbol = wanted.get((found.name, found.container))
         if symbol is None:
             continue
-        head = next((n for n in range(found.start_line - 1, min(found.end_line, len(lines)))
-                     if _names(lines[n], found.name)), None)
+        head = next(
+            (
+                n
+                for n in range(found.start_line - 1, min(found.end_line, len(lines)))
+                if _names(lines[n], found.name)
+            ),
+            None,
+        )
         if head is None:
             continue
         signature, end = _signature(lines, head, found.end_line - 1)
         doc = _comment_above(lines, found.start_line - 1) or (
-            _docstring_below(lines, end) if language == "python" else None)
+            _docstring_below(lines, end) if language == "python" else None
+        )
         notes[symbol_key(symbol)] = (signature, doc)
     return notes
 
@@ -185,12 +219,20 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
     name = path.rsplit("/", 1)[-1].lower()
     if not diff or name in _LOCKFILES:
         return []
-    added = [line[1:].strip() for line in diff.splitlines()
-             if line.startswith("+") and not line.startswith("+++") and len(line[1:].strip()) > 2
-             and not _BOILERPLATE.match(line[1:].strip())]
+    added = [
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+")
+        and not line.startswith("+++")
+        and len(line[1:].strip()) > 2
+        and not _BOILERPLATE.match(line[1:].strip())
+    ]
     if name.endswith(_MARKDOWN):
-        headings = [(len(line) - len(line.lstrip("#")), line.lstrip("#").strip()) for line in added
-                    if re.match(r"^#{1,6}\s", line)]
+        headings = [
+            (len(line) - len(line.lstrip("#")), line.lstrip("#").strip())
+            for line in added
+            if re.match(r"^#{1,6}\s", line)
+        ]
         if headings:
             # The outline: the two shallowest levels, the ones a reader of the document navigates by.
             top = min(level for level, _ in headings)
@@ -201,13 +243,23 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
 # The comment markers of each language with definitions (``--`` opens a shell option, not a comment).
 _HASH_COMMENT = re.compile(r"^\s*#+(?![\[!{])\s?")
 _SLASH_COMMENT = re.compile(r"^\s*(?:///?|/\*\*?|\*+(?!/))\s?")
-_COMMENTS_OF = {"python": _HASH_COMMENT, "ruby": _HASH_COMMENT, "bash": _HASH_COMMENT, "elixir": _HASH_COMMENT}
+_COMMENTS_OF = {
+    "python": _HASH_COMMENT,
+    "ruby": _HASH_COMMENT,
+    "bash": _HASH_COMMENT,
+    "elixir": _HASH_COMMENT,
+}
 _HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)(?:,\d+)? @@")
-_CONTROL = re.compile(r"^(?:\}?\s*else\b|if\b|elif\b|unless\b|case\b|when\b|switch\b|for\b|while\b|return\b|"
-                      r"raise\b|throw\b|guard\b|match\b|cond\b|with\b|rescue\b|catch\b|except\b|defer\b)")
+_CONTROL = re.compile(
+    r"^(?:\}?\s*else\b|if\b|elif\b|unless\b|case\b|when\b|switch\b|for\b|while\b|return\b|"
+    r"raise\b|throw\b|guard\b|match\b|cond\b|with\b|rescue\b|catch\b|except\b|defer\b)"
+)
 _CALL = re.compile(r"[\w.]\(")
-_LOGGING = re.compile(r"\b(?:log(?:ger|ging)?|console|fmt\.Print\w*|print(?:ln|f)?|IO\.(?:puts|inspect)|Logger|"
-                      r"slog|debug|tracing|puts|println!|eprintln!)\b\s*[.(!]", re.I)
+_LOGGING = re.compile(
+    r"\b(?:log(?:ger|ging)?|console|fmt\.Print\w*|print(?:ln|f)?|IO\.(?:puts|inspect)|Logger|"
+    r"slog|debug|tracing|puts|println!|eprintln!)\b\s*[.(!]",
+    re.I,
+)
 _NOISE = re.compile(r"^[\W_]*$|^(?:end|do|\)\s*\{?|\},?)$")  # punctuation alone: `>`, `});`, `]`
 # An assignment in code (spaces around the operator): not an HTML attribute (`id="x"`).
 _LEFT = re.compile(r"^\s*(?P<left>[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*)\s+(?::=|=|<-)\s")
@@ -233,8 +285,8 @@ def _replaced(before: str, after: str) -> str:
     while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
         end += 1
     end = end - 12 if end > 20 else 0
-    old = ("…" if start else "") + before[start:len(before) - end] + ("…" if end else "")
-    new = ("…" if start else "") + after[start:len(after) - end] + ("…" if end else "")
+    old = ("…" if start else "") + before[start : len(before) - end] + ("…" if end else "")
+    new = ("…" if start else "") + after[start : len(after) - end] + ("…" if end else "")
     return f"`{_code(old)}` → `{_code(new)}`"
 
 
@@ -242,7 +294,9 @@ def _replaced(before: str, after: str) -> str:
 _MARKUP = re.compile(r"^\s*(?:<[%/!]?[\w.:-]*|[\w:@.-]+=[\"'{])")
 _DATA = re.compile(r"[=:,({\[]")  # a field, an entry, an argument: not a word of template text
 # A line that only opens a block: `return {`, `bind() {`, `} else {`.
-_OPENER_ONLY = re.compile(r"^(?:\}\s*)?[\w.]*(?:\(\))?\s*[{(\[]\s*$|^(?:return|else|try|do|begin|then)\b\W*$")
+_OPENER_ONLY = re.compile(
+    r"^(?:\}\s*)?[\w.]*(?:\(\))?\s*[{(\[]\s*$|^(?:return|else|try|do|begin|then)\b\W*$"
+)
 
 
 def _pairing_key(code: str) -> str | None:
@@ -254,8 +308,13 @@ def _pairing_key(code: str) -> str | None:
     return first.group(1) if first else None
 
 
-def changed_code(diff: str | None, content: str | None, path: str, modified: Sequence[SymbolEntry],
-                 limit: int = 3) -> dict[str, list[str]]:
+def changed_code(
+    diff: str | None,
+    content: str | None,
+    path: str,
+    modified: Sequence[SymbolEntry],
+    limit: int = 3,
+) -> dict[str, list[str]]:
     """The most telling lines a change wrote inside each definition it modified (by :func:`symbol_key`), in order.
 
     A comment it added reads as its own account (its first sentence, ``// ...``); a line that replaced
@@ -266,18 +325,27 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
     language = language_for_path(path)
     if not diff or not modified or language is None:
         return {}
-    places: list[tuple[int, int, str]] = []  # (first line, last line, symbol key) of each modified definition
-    starts: set[int] = set()  # a comment right above a definition is its doc, not an account of the change
+    places: list[
+        tuple[int, int, str]
+    ] = []  # (first line, last line, symbol key) of each modified definition
+    starts: set[int] = (
+        set()
+    )  # a comment right above a definition is its doc, not an account of the change
     if content is not None:
         wanted = {(s.name, s.container): symbol_key(s) for s in modified}
         found = definitions(content, language)
-        places = [(d.start_line, d.end_line, wanted[(d.name, d.container)]) for d in found
-                  if (d.name, d.container) in wanted]
+        places = [
+            (d.start_line, d.end_line, wanted[(d.name, d.container)])
+            for d in found
+            if (d.name, d.container) in wanted
+        ]
         starts = {d.start_line for d in found}
     comment_mark = _COMMENTS_OF.get(language, _SLASH_COMMENT)
     candidates: list[tuple[int, int, str, str]] = []  # (score, new line number, symbol key, text)
     removed: dict[str, str] = {}  # pairing key -> the line it had before, in the current hunk
-    unpaired: list[str] = []  # the assignments from a call the current block of changed lines removed
+    unpaired: list[
+        str
+    ] = []  # the assignments from a call the current block of changed lines removed
     comment: list[str] = []  # the comment lines being added, the first with its marker
     comment_at = 0
     comment_in = ""
@@ -293,14 +361,30 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
     def close_comment(next_line: int) -> None:
         # Comment lines read as sentences: a line that ends without a stop, followed by a capital, ended one.
         parts = [comment_mark.sub("", comment[0]), *comment[1:]]
-        joined = " ".join(part + ("." if n + 1 < len(parts) and part and part[-1] not in ".!?:;,"
-                                  and parts[n + 1][:1].isupper() else "") for n, part in enumerate(parts))
+        joined = " ".join(
+            part
+            + (
+                "."
+                if n + 1 < len(parts)
+                and part
+                and part[-1] not in ".!?:;,"
+                and parts[n + 1][:1].isupper()
+                else ""
+            )
+            for n, part in enumerate(parts)
+        )
         sentence = _first_sentence(joined)
         if sentence and next_line not in starts:
             marker = comment_mark.match(comment[0])
             quoted = sentence.replace("`", "'")
-            candidates.append((6, comment_at, comment_in,
-                               f"`{(marker.group(0).strip() + ' ') if marker else ''}{quoted}`"))
+            candidates.append(
+                (
+                    6,
+                    comment_at,
+                    comment_in,
+                    f"`{(marker.group(0).strip() + ' ') if marker else ''}{quoted}`",
+                )
+            )
         comment.clear()
 
     for line in diff.splitlines():
@@ -330,11 +414,18 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
                 if not comment:
                     comment_at, comment_in = new_line, key
                 comment.append(body.strip() if not comment else comment_mark.sub("", body).strip())
-            elif text and not (_NOISE.match(text) or _OPENER_ONLY.match(text) or _BOILERPLATE.match(text)
-                               or _MARKUP.match(text) or _LOGGING.search(text)):
+            elif text and not (
+                _NOISE.match(text)
+                or _OPENER_ONLY.match(text)
+                or _BOILERPLATE.match(text)
+                or _MARKUP.match(text)
+                or _LOGGING.search(text)
+            ):
                 pairing = _pairing_key(body)
                 if pairing not in removed and _LEFT.match(body) and _CALL.search(body) and unpaired:
-                    pairing = unpaired[0]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
+                    pairing = unpaired[
+                        0
+                    ]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
                 before = removed.pop(pairing, None) if pairing else None
                 if pairing in unpaired:
                     unpaired.remove(pairing)
@@ -343,8 +434,9 @@ def changed_code(diff: str | None, content: str | None, path: str, modified: Seq
                 else:
                     # A condition or an assignment from a call says more than a bare call, which says more than a
                     # line of data (a field, an entry): that one speaks only when nothing else does.
-                    score = 4 * bool(_CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))) + 2 * bool(
-                        _CALL.search(text)) or (1 if _DATA.search(text) else 0)
+                    score = 4 * bool(
+                        _CONTROL.match(text) or (_LEFT.match(body) and _CALL.search(text))
+                    ) + 2 * bool(_CALL.search(text)) or (1 if _DATA.search(text) else 0)
                     if score:
                         candidates.append((score, new_line, key, f"`{_code(text)}`"))
         new_line += 1

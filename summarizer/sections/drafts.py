@@ -24,8 +24,10 @@ from summarizer.sections.facts import MessageFact, SessionFacts
 
 __all__ = ["superseded_names"]
 
-_COMPOUND = re.compile(r"\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|"
-                       r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+_COMPOUND = re.compile(
+    r"\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+)
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _MIN_NAME = 10
 
@@ -41,8 +43,13 @@ def _written_for(draft: str, candidates: dict[str, int]) -> tuple[str, int] | No
         return None
     for name, turn in sorted(candidates.items(), key=lambda pair: pair[1]):
         other = _words(name)
-        if name != draft and len(other) >= 3 and other[0] == words[0] and other[-1] == words[-1] \
-                and other[1:-1] != words[1:-1]:
+        if (
+            name != draft
+            and len(other) >= 3
+            and other[0] == words[0]
+            and other[-1] == words[-1]
+            and other[1:-1] != words[1:-1]
+        ):
             return name, turn
     return None
 
@@ -50,8 +57,12 @@ def _written_for(draft: str, candidates: dict[str, int]) -> tuple[str, int] | No
 def superseded_names(finding: MessageFact, facts: SessionFacts) -> list[tuple[str, str, int]]:
     """``(draft, written, turn)`` for each name in ``finding`` that was written under another name since."""
     known = {s.name for f in [*facts.changed, *facts.read] for s in [*f.symbols, *f.read_symbols]}
-    added_after = {s.name: min(t for t in s.turns if t > finding.turn) for f in facts.changed for s in f.symbols
-                   if s.change == "added" and any(t > finding.turn for t in s.turns)}
+    added_after = {
+        s.name: min(t for t in s.turns if t > finding.turn)
+        for f in facts.changed
+        for s in f.symbols
+        if s.change == "added" and any(t > finding.turn for t in s.turns)
+    }
     if not added_after:
         return []
     found = []

@@ -68,7 +68,9 @@ class FileFact(_Fact):
     lines_removed: int | None = None
     # What the change wrote (see summarizer.sections.changes), where the index knows the text:
     signatures: dict[str, str] = {}  # an added definition (by symbol_key) -> its head as written
-    docs: dict[str, str] = {}  # an added definition -> the first sentence of the doc written with it
+    docs: dict[
+        str, str
+    ] = {}  # an added definition -> the first sentence of the doc written with it
     tests_added: list[str] = []  # the tests a test file gained
     first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
@@ -100,9 +102,13 @@ class ErrorFact(_Fact):
     resolution: str | None = None  # how that run showed it: "the same check passed", ...
     fixed_by: list[str] = []  # files changed between its last appearance and that run
     command: str | None = None
-    pre_existing: str | None = None  # why it is not the session's to fix (it was there before); None when it is
+    pre_existing: str | None = (
+        None  # why it is not the session's to fix (it was there before); None when it is
+    )
     seen_turns: list[int] = []  # the turns it appeared in (the latest few)
-    attempts: list[AttemptFact] = []  # what was tried since it first appeared, still open (from the events)
+    attempts: list[
+        AttemptFact
+    ] = []  # what was tried since it first appeared, still open (from the events)
 
 
 class TestFact(_Fact):
@@ -134,7 +140,9 @@ class TaskFact(_Fact):
 class MessageFact(_Fact):
     turn: int
     text: str
-    channel: str = "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage); interrupt
+    channel: str = (
+        "prompt"  # prompt, feedback, interjection, queued, command (see UserMessage); interrupt
+    )
 
 
 class AnsweredQuestion(_Fact):
@@ -282,7 +290,9 @@ class ActivityFact(_Fact):
     target: str  # the command, or the file, or the arguments in short
     status: str  # success, failure, unknown, pending (no result yet)
     output: str = ""  # the tail of its output
-    lines: tuple[int, int] | None = None  # the lines a read of part of a file asked for, first and last
+    lines: tuple[int, int] | None = (
+        None  # the lines a read of part of a file asked for, first and last
+    )
 
 
 class RequestItemFact(_Fact):
@@ -305,7 +315,9 @@ class SessionFacts(_Fact):
     reverted: list[FileFact]
     read: list[FileFact]
     errors: list[ErrorFact]
-    agent_files: list[FileFact] = []  # the agent's own files it changed (its plan), apart from the project's
+    agent_files: list[
+        FileFact
+    ] = []  # the agent's own files it changed (its plan), apart from the project's
     original_error: ErrorFact | None
     tests: list[TestFact]
     decisions: list[DecisionFact]
@@ -313,24 +325,42 @@ class SessionFacts(_Fact):
     user_messages: list[MessageFact]
     last_assistant: MessageFact | None
     work: WorkFact = WorkFact()
-    work_items: list[WorkItemFact] = []  # issue-tracker items the session drove or looked at, in order
+    work_items: list[
+        WorkItemFact
+    ] = []  # issue-tracker items the session drove or looked at, in order
     listing: ListingFact | None = None  # the latest listing of tracker items the session printed
-    listed_items: list[SeenItemFact] = []  # every item a listing showed, as the latest one to show it left it
+    listed_items: list[
+        SeenItemFact
+    ] = []  # every item a listing showed, as the latest one to show it left it
     check_runs: list[CheckRunFact] = []  # in the order they ran
     unverified: list[UncheckedFact] = []
-    activity: list[ActivityFact] = []  # the last tool calls, oldest first (from the events, not the index)
-    recent_messages: list[MessageFact] = []  # the agent's last messages, oldest first (from the events)
+    activity: list[
+        ActivityFact
+    ] = []  # the last tool calls, oldest first (from the events, not the index)
+    recent_messages: list[
+        MessageFact
+    ] = []  # the agent's last messages, oldest first (from the events)
     findings: list[MessageFact] = []  # what the agent established, in its words (from the events)
     # The current thread, from the events: the agent's messages and how many tool calls it made since the
     # user's latest request (see summarizer.sections.thread).
     thread_messages: list[MessageFact] = []
     thread_calls: int = 0
-    request_items: list[RequestItemFact] = []  # the latest request's numbered items, each followed (from the events)
+    request_items: list[
+        RequestItemFact
+    ] = []  # the latest request's numbered items, each followed (from the events)
     searches: list[SearchFact] = []  # what the current thread's searches matched (from the events)
-    left_behind: list[LeftBehindFact] = []  # changes left on the branch switched away from (from the events)
-    lessons: list[MessageFact] = []  # constraints of the project the agent ran into and acted on (from the events)
-    interruptions: list[MessageFact] = []  # the times the person stopped the agent (from the events)
-    answers: list[AnswerFact] = []  # the user's replies to the agent's numbered questions (from the events)
+    left_behind: list[
+        LeftBehindFact
+    ] = []  # changes left on the branch switched away from (from the events)
+    lessons: list[
+        MessageFact
+    ] = []  # constraints of the project the agent ran into and acted on (from the events)
+    interruptions: list[
+        MessageFact
+    ] = []  # the times the person stopped the agent (from the events)
+    answers: list[
+        AnswerFact
+    ] = []  # the user's replies to the agent's numbered questions (from the events)
 
     @property
     def changed(self) -> list[FileFact]:
@@ -354,7 +384,9 @@ def _line_counts(diff: str | None) -> tuple[int | None, int | None]:
     """Lines added and removed by a file's net change, when the index knows both sides of it."""
     if diff is None:
         return None, None
-    body = diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []  # past the ---/+++ headers
+    body = (
+        diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []
+    )  # past the ---/+++ headers
     added = sum(1 for line in body if line.startswith("+"))
     removed = sum(1 for line in body if line.startswith("-"))
     return added, removed
@@ -363,7 +395,9 @@ def _line_counts(diff: str | None) -> tuple[int | None, int | None]:
 def facts_from_index(index: ArtifactIndex) -> SessionFacts:
     """Everything the index knows that a summary must state exactly."""
     symbols = index.symbols()
-    by_status: dict[str, list[FileFact]] = {s: [] for s in ("created", "modified", "deleted", "reverted", "read")}
+    by_status: dict[str, list[FileFact]] = {
+        s: [] for s in ("created", "modified", "deleted", "reverted", "read")
+    }
     for entry in index.files():
         if entry.status is None:
             continue
@@ -373,40 +407,75 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         added, removed = _line_counts(diff if entry.status == "modified" else None)
         file_symbols = symbols.get(entry.path, [])
         changed_symbols = [s for s in file_symbols if s.change != "read"]
-        notes = definition_notes(index.content(entry.path) if diff else None, entry.path,
-                                 [s for s in changed_symbols if s.change == "added"])
-        by_status[entry.status].append(FileFact(
-            path=entry.path, status=entry.status, renamed_from=entry.renamed_from, sources=entry.sources,
-            turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
-            changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
-            symbols=changed_symbols,
-            read_symbols=[s for s in file_symbols if s.change == "read"],
-            evidence=shell[-1] if shell else None, lines_added=added, lines_removed=removed,
-            signatures={key: signature for key, (signature, _) in notes.items()},
-            docs={key: doc for key, (_, doc) in notes.items() if doc},
-            tests_added=added_tests(diff, entry.path, changed_symbols),
-            first_lines=changed_lines(diff, entry.path) if not changed_symbols else [],
-            changed_code=changed_code(diff, index.content(entry.path), entry.path,
-                                      [s for s in changed_symbols if s.change == "modified"])
-            if entry.status == "modified" else {},
-        ))
-    agent_files = [f for key in ("created", "modified", "deleted") for f in by_status[key] if is_agent_own(f.path)]
+        notes = definition_notes(
+            index.content(entry.path) if diff else None,
+            entry.path,
+            [s for s in changed_symbols if s.change == "added"],
+        )
+        by_status[entry.status].append(
+            FileFact(
+                path=entry.path,
+                status=entry.status,
+                renamed_from=entry.renamed_from,
+                sources=entry.sources,
+                turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+                changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
+                symbols=changed_symbols,
+                read_symbols=[s for s in file_symbols if s.change == "read"],
+                evidence=shell[-1] if shell else None,
+                lines_added=added,
+                lines_removed=removed,
+                signatures={key: signature for key, (signature, _) in notes.items()},
+                docs={key: doc for key, (_, doc) in notes.items() if doc},
+                tests_added=added_tests(diff, entry.path, changed_symbols),
+                first_lines=changed_lines(diff, entry.path) if not changed_symbols else [],
+                changed_code=changed_code(
+                    diff,
+                    index.content(entry.path),
+                    entry.path,
+                    [s for s in changed_symbols if s.change == "modified"],
+                )
+                if entry.status == "modified"
+                else {},
+            )
+        )
+    agent_files = [
+        f
+        for key in ("created", "modified", "deleted")
+        for f in by_status[key]
+        if is_agent_own(f.path)
+    ]
     for key in ("created", "modified", "deleted"):
         by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
     errors = [ErrorFact.model_validate(_error_fields(e)) for e in index.errors()]
     work = WorkFact.model_validate(work_state(index))
-    tasks = [TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")}) for t in index.tasks()]
-    changed = [(f.path, f.status, max(f.turns, default=0)) for key in ("created", "modified", "deleted")
-               for f in by_status[key]]
+    tasks = [
+        TaskFact.model_validate({k: t[k] for k in ("content", "status", "turn")})
+        for t in index.tasks()
+    ]
+    changed = [
+        (f.path, f.status, max(f.turns, default=0))
+        for key in ("created", "modified", "deleted")
+        for f in by_status[key]
+    ]
     commits = [(c.turn, c.hash, c.message) for c in work.commits]
-    tasks = [t.model_copy(update={"done_evidence": task_evidence(t.content, t.turn, symbols, changed, commits)})
-             if t.status in ("pending", "in_progress") else t for t in tasks]
+    tasks = [
+        t.model_copy(
+            update={"done_evidence": task_evidence(t.content, t.turn, symbols, changed, commits)}
+        )
+        if t.status in ("pending", "in_progress")
+        else t
+        for t in tasks
+    ]
     original = index.original_error()
     last = index.meta.get("last_assistant")
     turn_numbers = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
     return SessionFacts(
-        format=index.format, root=index.root, turns=max(turn_numbers, default=0),
-        errors=errors, original_error=ErrorFact.model_validate(_error_fields(original)) if original else None,
+        format=index.format,
+        root=index.root,
+        turns=max(turn_numbers, default=0),
+        errors=errors,
+        original_error=ErrorFact.model_validate(_error_fields(original)) if original else None,
         # In the order they ran, so "the last run" is the latest one.
         tests=sorted((TestFact.model_validate(t) for t in index.tests()), key=lambda t: t.turn),
         decisions=[DecisionFact.model_validate(d) for d in index.decisions()],
@@ -414,14 +483,26 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],
         last_assistant=MessageFact.model_validate(last) if last else None,
         work=work,
-        work_items=[WorkItemFact.model_validate(WorkItem.model_validate(item).model_dump())
-                    for item in index.meta.get("work_items", {}).values()],
-        listing=ListingFact.model_validate(index.meta["tracker_listing"]) if index.meta.get("tracker_listing")
+        work_items=[
+            WorkItemFact.model_validate(WorkItem.model_validate(item).model_dump())
+            for item in index.meta.get("work_items", {}).values()
+        ],
+        listing=ListingFact.model_validate(index.meta["tracker_listing"])
+        if index.meta.get("tracker_listing")
         else None,
-        listed_items=[SeenItemFact.model_validate(item) for item in index.meta.get("listed_items", {}).values()],
-        check_runs=[CheckRunFact.model_validate({**{k: run[k] for k in ("turn", "category", "runner", "command")},
-                                                 "passed": run_passed(index, run)})
-                    for run in index.meta.get("check_runs", [])],
+        listed_items=[
+            SeenItemFact.model_validate(item)
+            for item in index.meta.get("listed_items", {}).values()
+        ],
+        check_runs=[
+            CheckRunFact.model_validate(
+                {
+                    **{k: run[k] for k in ("turn", "category", "runner", "command")},
+                    "passed": run_passed(index, run),
+                }
+            )
+            for run in index.meta.get("check_runs", [])
+        ],
         unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
         agent_files=agent_files,
         **by_status,
@@ -429,6 +510,22 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
 
 
 def _error_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    fields = ("message", "detail", "kind", "file", "line", "symbol", "first_turn", "last_turn", "resolved",
-              "resolved_turn", "resolved_by", "resolution", "fixed_by", "command", "pre_existing", "seen_turns")
+    fields = (
+        "message",
+        "detail",
+        "kind",
+        "file",
+        "line",
+        "symbol",
+        "first_turn",
+        "last_turn",
+        "resolved",
+        "resolved_turn",
+        "resolved_by",
+        "resolution",
+        "fixed_by",
+        "command",
+        "pre_existing",
+        "seen_turns",
+    )
     return {k: entry.get(k) for k in fields if k in entry}

@@ -23,12 +23,26 @@ from summarizer.sections.changes import symbol_key
 from summarizer.sections.facts import FileFact, LeftBehindFact, SessionFacts
 from summarizer.sections.thread import thread_start
 
-__all__ = ["changed_files", "created_then_moved", "files_of_status", "latest_files", "moved_files", "read_files"]
+__all__ = [
+    "changed_files",
+    "created_then_moved",
+    "files_of_status",
+    "latest_files",
+    "moved_files",
+    "read_files",
+]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
-_READ_GROUPED_AT = {0: 40, 1: 24, 2: 12, 3: 8}  # the others named by folder up to this many, else counted
+_READ_GROUPED_AT = {
+    0: 40,
+    1: 24,
+    2: 12,
+    3: 8,
+}  # the others named by folder up to this many, else counted
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
-_LATEST_FILES = 2  # the files of the latest changes: what they do is said, not only how big they are
+_LATEST_FILES = (
+    2  # the files of the latest changes: what they do is said, not only how big they are
+)
 
 
 @dataclass(frozen=True)
@@ -43,10 +57,18 @@ class _Quota:
 
 
 # Files the current thread changed, then the others, at detail levels 0..3.
-_IN_THREAD = {0: _Quota(14, 4, True, 10, 6), 1: _Quota(10, 3, True, 8, 4), 2: _Quota(8, 2, True, 6, 3),
-              3: _Quota(6, 1, False, 4, 2)}
-_EARLIER = {0: _Quota(10, 2, True, 6, 4), 1: _Quota(6, 1, False, 4, 2), 2: _Quota(4, 0, False, 2, 1),
-            3: _Quota(0, 0, False, 0, 0)}
+_IN_THREAD = {
+    0: _Quota(14, 4, True, 10, 6),
+    1: _Quota(10, 3, True, 8, 4),
+    2: _Quota(8, 2, True, 6, 3),
+    3: _Quota(6, 1, False, 4, 2),
+}
+_EARLIER = {
+    0: _Quota(10, 2, True, 6, 4),
+    1: _Quota(6, 1, False, 4, 2),
+    2: _Quota(4, 0, False, 2, 1),
+    3: _Quota(0, 0, False, 0, 0),
+}
 
 
 def _named(names: list[str], limit: int) -> str:
@@ -66,10 +88,14 @@ def _turns(turns: list[int]) -> str:
 def _status(f: FileFact, new_then_moved: set[str]) -> str:
     """The status words of a changed file; a moved file's say where from, and whether it is new."""
     if f.renamed_from is None:
-        return {"reverted": "reverted: changed, then back to its original state"}.get(f.status, f.status)
+        return {"reverted": "reverted: changed, then back to its original state"}.get(
+            f.status, f.status
+        )
     if f.path in new_then_moved:
         return f"created, then moved here from `{f.renamed_from}`"
-    return f"moved here from `{f.renamed_from}`" + ("" if f.status == "created" else f", {f.status}")
+    return f"moved here from `{f.renamed_from}`" + (
+        "" if f.status == "created" else f", {f.status}"
+    )
 
 
 @dataclass
@@ -79,26 +105,37 @@ class _Describer:
     detail: int
     since: int  # the turn the current thread started
     current: set[str] | None = None  # the files of the current work; None: every file
-    latest: set[str] | None = None  # the files of the latest changes, said by what they do; None: every file
-    docs_said: set[str] = field(default_factory=set)  # an interface and its implementation share one doc
+    latest: set[str] | None = (
+        None  # the files of the latest changes, said by what they do; None: every file
+    )
+    docs_said: set[str] = field(
+        default_factory=set
+    )  # an interface and its implementation share one doc
     signatures_said: set[str] = field(default_factory=set)  # ... and one signature
 
     def line(self, f: FileFact, *, status: str | None = None, moved_to: str | None = None) -> str:
         if moved_to is not None and f.status in ("deleted", "reverted"):
             # Its content lives on at the new path: a move, not a deletion or an undone change.
             return f"- `{f.path}` (moved to `{moved_to}`)"
-        quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[self.detail]
+        quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[
+            self.detail
+        ]
         # Without status words (a section of one status), a move is said here.
         parts = [f"moved here from `{f.renamed_from}`"] if f.renamed_from and status is None else []
         parts += self._definitions(f, quota)
         if f.tests_added:
             tests = [f"`{t}`" for t in _newest_tests_first(f)]
-            parts.append(f"tests added: {_named(tests, quota.tests)}" if quota.tests
-                         else f"{len(tests)} test(s) added")
+            parts.append(
+                f"tests added: {_named(tests, quota.tests)}"
+                if quota.tests
+                else f"{len(tests)} test(s) added"
+            )
         if f.first_lines and quota.lines:
             markdown = f.path.lower().endswith((".md", ".mdx", ".markdown", ".rst"))
-            parts.append(("headings: " if markdown else "first lines: ")
-                         + _named([f"`{line}`" for line in f.first_lines], quota.lines))
+            parts.append(
+                ("headings: " if markdown else "first lines: ")
+                + _named([f"`{line}`" for line in f.first_lines], quota.lines)
+            )
         substance = self._substance(f) if self.latest is None or f.path in self.latest else []
         parts += substance
         if f.lines_added is not None and self.detail <= 1 and not substance:
@@ -108,16 +145,26 @@ class _Describer:
             parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
-        return f"- `{f.path}`" + (f" ({status})" if status else "") + (f": {'; '.join(parts)}" if parts else "")
+        return (
+            f"- `{f.path}`"
+            + (f" ({status})" if status else "")
+            + (f": {'; '.join(parts)}" if parts else "")
+        )
 
     def _substance(self, f: FileFact) -> list[str]:
         """What the change does, for a file of the current work: the agent's account of it, else its telling lines."""
         if f.account is not None:
-            return [f"the agent (turn {f.account_turn}): \"{f.account}\""]
+            return [f'the agent (turn {f.account_turn}): "{f.account}"']
         # The lines of the definitions the current thread changed (all of them when it changed none by name).
         recent = {symbol_key(s) for s in f.symbols if any(t >= self.since for t in s.turns)}
-        lines = list(dict.fromkeys(text for key, found in f.changed_code.items()
-                                   if key in recent or not recent or key == "" for text in found))
+        lines = list(
+            dict.fromkeys(
+                text
+                for key, found in f.changed_code.items()
+                if key in recent or not recent or key == ""
+                for text in found
+            )
+        )
         if lines:
             return ["changed lines: " + "; ".join(lines[: {0: 2, 1: 2, 2: 1, 3: 1}[self.detail]])]
         return []
@@ -141,17 +188,27 @@ class _Describer:
         signatures = [quota.signatures]
         parts = []
         limit = quota.names
-        if recent and len(recent) <= len(symbols) // 2 and any(t < self.since for t in f.changed_turns):
-            parts.append(f"since turn {self.since}, changed "
-                         + ", ".join(self._definition(f, s, quota, signatures) for s in recent[:limit]))
+        if (
+            recent
+            and len(recent) <= len(symbols) // 2
+            and any(t < self.since for t in f.changed_turns)
+        ):
+            parts.append(
+                f"since turn {self.since}, changed "
+                + ", ".join(self._definition(f, s, quota, signatures) for s in recent[:limit])
+            )
             ordered = [s for s in ordered if s not in recent]
             limit = max(limit - len(recent), 0)
         groups: dict[str, list[str]] = {}
         for s in ordered[:limit]:
             change = "defines" if f.status == "created" else s.change
             groups.setdefault(change, []).append(self._definition(f, s, quota, signatures))
-        parts += [f"{change} {', '.join(names)}" if change == "defines" else f"{', '.join(names)} {change}"
-                  for change, names in groups.items()]
+        parts += [
+            f"{change} {', '.join(names)}"
+            if change == "defines"
+            else f"{', '.join(names)} {change}"
+            for change, names in groups.items()
+        ]
         if len(ordered) > limit:
             more = f"{len(ordered) - limit} more definition(s)"
             parts.append(f"and {more}" if parts else more)
@@ -166,14 +223,16 @@ class _Describer:
         # `func (s *GitStore) Read(ctx, id) (*Content, error)` after `Store.Read(ctx, id) (*Content, error)`: the
         # implementation of a method already shown needs only its name.
         at = signature.find(s.name + "(")
-        shape = signature[at + len(s.name):] if at >= 0 else None
+        shape = signature[at + len(s.name) :] if at >= 0 else None
         if shape is not None and f"{s.name}{shape}" in self.signatures_said:
             return f"`{key}`"
         if shape is not None:
             self.signatures_said.add(f"{s.name}{shape}")
         signatures[0] -= 1
         if s.container and signature.startswith(s.name + "("):
-            signature = key + signature[len(s.name):]  # `mounted()` says little; `TranscriptHighlighter.mounted()`
+            signature = (
+                key + signature[len(s.name) :]
+            )  # `mounted()` says little; `TranscriptHighlighter.mounted()`
         doc = f.docs.get(key) if quota.docs else None
         if doc is None or doc in self.docs_said:
             return f"`{signature}`"
@@ -210,29 +269,39 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     since = thread_start(facts)
     describer = _Describer(detail, since, _current(files, since), latest_files(files, since))
     left = {found.path: found for found in facts.left_behind}
-    lines = [_left_line(f, left[f.path]) if f.path in left else
-             describer.line(f, status=_status(f, new), moved_to=moved.get(f.path)) for f in ordered]
+    lines = [
+        _left_line(f, left[f.path])
+        if f.path in left
+        else describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
+        for f in ordered
+    ]
     return "\n".join([*lines, own] if own else lines)
 
 
 def _left_line(f: FileFact, left: LeftBehindFact) -> str:
     """A change left on the branch the session switched away from: named, not described as current work."""
-    return (f"- `{f.path}` ({f.status} at {_turns(f.changed_turns)}, left on the branch the session switched away "
-            f"from at turn {left.switch_turn}; not a change of the working tree now)")
+    return (
+        f"- `{f.path}` ({f.status} at {_turns(f.changed_turns)}, left on the branch the session switched away "
+        f"from at turn {left.switch_turn}; not a change of the working tree now)"
+    )
 
 
 def _agent_own_line(facts: SessionFacts) -> str:
     """The agent's own files it wrote (its plan), said apart: not the project's changes, never committed."""
     if not facts.agent_files:
         return ""
-    return ("Not the project's (the agent's own files, outside the workspace): "
-            + ", ".join(f"`{f.path}` ({f.status}, {_turns(f.changed_turns or f.turns)})" for f in facts.agent_files))
+    return "Not the project's (the agent's own files, outside the workspace): " + ", ".join(
+        f"`{f.path}` ({f.status}, {_turns(f.changed_turns or f.turns)})" for f in facts.agent_files
+    )
 
 
 def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> set[str]:
     """The files of the current work: changed since the thread started, the latest ``limit`` when that is more."""
-    changed = sorted((f for f in files if any(t >= since for t in f.changed_turns)),
-                     key=lambda f: max(f.changed_turns), reverse=True)
+    changed = sorted(
+        (f for f in files if any(t >= since for t in f.changed_turns)),
+        key=lambda f: max(f.changed_turns),
+        reverse=True,
+    )
     return {f.path for f in changed[:limit]}
 
 
@@ -264,15 +333,17 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     named = latest[: _READ_NAMED_AT[detail]]
     lines = [f"- `{f.path}`" for f in sorted(named, key=lambda f: f.path)]
-    rest = latest[len(named):]
+    rest = latest[len(named) :]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
         # Few enough to name: by folder, each file by its name, so the agent knows whether it has seen one.
         by_folder: dict[str, list[str]] = {}
         for f in sorted(rest, key=lambda f: f.path):
             folder, _, name = f.path.rpartition("/")
             by_folder.setdefault(folder + "/" if folder else "./", []).append(f"`{name}`")
-        lines.append(f"- and {len(rest)} more read, in " + "; ".join(
-            f"`{folder}`: {', '.join(names)}" for folder, names in by_folder.items()))
+        lines.append(
+            f"- and {len(rest)} more read, in "
+            + "; ".join(f"`{folder}`: {', '.join(names)}" for folder, names in by_folder.items())
+        )
     elif rest:
         # Two folder levels when they are few enough to read at a glance, else the top level.
         folders = Counter(_folder(f.path, 2) for f in rest)
@@ -280,7 +351,10 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             folders = Counter(_folder(f.path, 1) for f in rest)
         shown = ", ".join(f"`{folder}` ({n})" for folder, n in folders.most_common(6))
         more = len(folders) - 6
-        lines.append(f"- and {len(rest)} more read, in {shown}" + (f" and {more} other folders" if more > 0 else ""))
+        lines.append(
+            f"- and {len(rest)} more read, in {shown}"
+            + (f" and {more} other folders" if more > 0 else "")
+        )
     return "\n".join(lines)
 
 

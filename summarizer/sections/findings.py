@@ -34,11 +34,15 @@ _CONCLUSION = re.compile(
 )
 _ASKS = re.compile(
     r"^\s*(?:(?:can|could|would) you (?:explain|clarify|check|double[- ]check|verify|confirm|tell|look|find|see)"
-    r"|why|how|what|where|which|is there|are there|is it|does|do we|did)\b", re.I)
+    r"|why|how|what|where|which|is there|are there|is it|does|do we|did)\b",
+    re.I,
+)
 # "can you sort the branches by date?" asks for work, not for an answer.
 _REQUEST = re.compile(r"^\s*(?:(?:can|could|would|will) you|please|let'?s)\b", re.I)
 # A sentence that announces a search is not its result: "Let me trace the actual issue".
-_ANNOUNCES = re.compile(r"\b(?:let me|let's|I'll|I will|I need to|we need to|need to|to find|try to)\b", re.I)
+_ANNOUNCES = re.compile(
+    r"\b(?:let me|let's|I'll|I will|I need to|we need to|need to|to find|try to)\b", re.I
+)
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
 _MIN_CONCLUSION = 120
 _MIN_ANSWER = 120
@@ -53,8 +57,10 @@ def _question(text: str) -> bool:
 
 def concludes(text: str) -> bool:
     """Whether a message states a conclusion early on (not only announces it is looking for one)."""
-    return any(_CONCLUSION.search(sentence) and not _ANNOUNCES.search(sentence)
-               for sentence in _SENTENCE.split(text[:_LOOK_AT]))
+    return any(
+        _CONCLUSION.search(sentence) and not _ANNOUNCES.search(sentence)
+        for sentence in _SENTENCE.split(text[:_LOOK_AT])
+    )
 
 
 def findings(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:

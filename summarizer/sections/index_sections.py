@@ -72,7 +72,11 @@ def _command(command: str | None, limit: int = 80) -> str:
 
 
 def _open_error(e: ErrorFact, detail: int) -> str:
-    turns = f"turn {e.first_turn}" if e.first_turn == e.last_turn else f"turns {e.first_turn}–{e.last_turn}"
+    turns = (
+        f"turn {e.first_turn}"
+        if e.first_turn == e.last_turn
+        else f"turns {e.first_turn}–{e.last_turn}"
+    )
     source = f" from {_command(e.command)}" if e.command and detail <= 2 else ""
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
@@ -90,14 +94,22 @@ def _attempts(e: ErrorFact, detail: int) -> str:
         return ""
     count, limit = _ATTEMPTS_AT[detail]
     shown = e.attempts[-count:]
-    earlier = f" ({len(e.attempts) - len(shown)} earlier not shown)" if len(shown) < len(e.attempts) else ""
+    earlier = (
+        f" ({len(e.attempts) - len(shown)} earlier not shown)"
+        if len(shown) < len(e.attempts)
+        else ""
+    )
     lines = [f"\n  - tried, and the next run still showed it{earlier}:"]
     lines += [f"\n    - (turn {a.turn}) {one_line(a.text, limit)}" for a in shown]
     return "".join(lines)
 
 
 def _resolved_error(e: ErrorFact, detail: int) -> str:
-    how = f"{e.resolution} at turn {e.resolved_turn}" if e.resolution else f"resolved at turn {e.resolved_turn}"
+    how = (
+        f"{e.resolution} at turn {e.resolved_turn}"
+        if e.resolution
+        else f"resolved at turn {e.resolved_turn}"
+    )
     by = f" (`{one_line(e.resolved_by, 60)}`)" if e.resolved_by and detail <= 1 else ""
     fixed = f"; fixed by {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else ""
     return f"- [resolved] `{one_line(e.message, 160 if detail == 0 else 100)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
@@ -142,9 +154,11 @@ def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
     for file, found in shown:
         where = f"`{file}`: " if file else ""
         more = f" and {len(found) - 1} other finding(s)" if len(found) > 1 else ""
-        lines.append(f"- [pre-existing] {where}`{one_line(found[0].message, 90)}`{more}; "
-                     f"{one_line(found[0].pre_existing or '', 200 if detail <= 1 else 90)}")
-    rest = list(by_file.values())[len(shown):]
+        lines.append(
+            f"- [pre-existing] {where}`{one_line(found[0].message, 90)}`{more}; "
+            f"{one_line(found[0].pre_existing or '', 200 if detail <= 1 else 90)}"
+        )
+    rest = list(by_file.values())[len(shown) :]
     if rest:
         lines.append(f"- and {sum(len(found) for found in rest)} more in {len(rest)} other file(s)")
     return lines
@@ -155,7 +169,9 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     if facts.original_error is not None:
         first = facts.original_error
         state = "resolved" if first.resolved else "still open"
-        lines.append(f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`")
+        lines.append(
+            f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`"
+        )
     lines += [_open_error(e, detail) for e in facts.open_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
@@ -170,12 +186,14 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
         return "No test run recorded."
-    runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail]:]
+    runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):
         lines.append(f"- {len(facts.tests) - len(runs)} earlier test command(s) not shown")
     for t in runs:
-        counts = f"{t.passed} passed, {t.failed} failed" + (f", {t.skipped} skipped" if t.skipped else "")
+        counts = f"{t.passed} passed, {t.failed} failed" + (
+            f", {t.skipped} skipped" if t.skipped else ""
+        )
         lines.append(f"- `{one_line(t.command, 100)}` (last run turn {t.turn}): {counts}")
         limit = {0: 20, 1: 10, 2: 5, 3: 3}[detail]
         lines += [f"  - failing: `{name}`" for name in t.failing[:limit]]
@@ -189,10 +207,20 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
 # --- tasks ----------------------------------------------------------------------------------------
 
 
-_STATUS_MARKS = {"in_progress": "[in progress]", "pending": "[pending]", "open": "[open]", "blocked": "[blocked]",
-                 "deferred": "[deferred]"}
+_STATUS_MARKS = {
+    "in_progress": "[in progress]",
+    "pending": "[pending]",
+    "open": "[open]",
+    "blocked": "[blocked]",
+    "deferred": "[deferred]",
+}
 _OPEN_ITEMS_AT = {0: 8, 1: 5, 2: 3, 3: 2}
-_EPIC_ITEMS_AT = {0: 10, 1: 8, 2: 6, 3: 4}  # the rest of the epic in hand: what the agent takes up next
+_EPIC_ITEMS_AT = {
+    0: 10,
+    1: 8,
+    2: 6,
+    3: 4,
+}  # the rest of the epic in hand: what the agent takes up next
 
 
 def _item_title(item: WorkItemFact, limit: int = 120) -> str:
@@ -205,31 +233,49 @@ def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> l
     lines = [f"- [in progress] {_item_title(item)}{started}"]
     progress = item_progress(facts, item)
     if progress.changed:
-        shown = progress.changed[-{0: 10, 1: 6, 2: 4, 3: 3}[detail]:]
+        shown = progress.changed[-{0: 10, 1: 6, 2: 4, 3: 3}[detail] :]
         more = len(progress.changed) - len(shown)
-        lines.append("  - changed since it started: " + ", ".join(f"`{p}` ({turns_text(t)})" for p, t in shown)
-                     + (f" and {more} more" if more else ""))
+        lines.append(
+            "  - changed since it started: "
+            + ", ".join(f"`{p}` ({turns_text(t)})" for p, t in shown)
+            + (f" and {more} more" if more else "")
+        )
     elif item.started_turn is not None:
         lines.append("  - no file changed since it started")
     if progress.remaining:
         peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
         lines.append(f"  - not done for it yet, as for {peers}: {', '.join(progress.remaining)}")
     if progress.named_not_changed and detail <= 2:
-        lines.append("  - named in its description, not changed since it started: "
-                     + ", ".join(progress.named_not_changed[:8])
-                     + (f" and {len(progress.named_not_changed) - 8} more" if len(progress.named_not_changed) > 8 else ""))
+        lines.append(
+            "  - named in its description, not changed since it started: "
+            + ", ".join(progress.named_not_changed[:8])
+            + (
+                f" and {len(progress.named_not_changed) - 8} more"
+                if len(progress.named_not_changed) > 8
+                else ""
+            )
+        )
     left = [step for step in remaining_steps(facts) if step.source.endswith(f"`{item.id}`")]
     if left and detail <= 1:
-        lines.append("  - not done yet, by its definition of done: " + "; ".join(
-            f"\"{one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})" for step in left))
+        lines.append(
+            "  - not done yet, by its definition of done: "
+            + "; ".join(
+                f'"{one_line(step.text, 160)}" ({_missing(step)} since turn {step.since})'
+                for step in left
+            )
+        )
     if progress.done_when and detail <= 1:
-        lines.append("  - its definition of done, as the tracker showed it:\n    "
-                     + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    "))
+        lines.append(
+            "  - its definition of done, as the tracker showed it:\n    "
+            + shorten(progress.done_when, 700 if detail == 0 else 350).replace("\n", "\n    ")
+        )
     return lines
 
 
 def _missing(step: SubStep) -> str:
-    return "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+    return (
+        "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
+    )
 
 
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
@@ -240,31 +286,51 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     for item in mine:
         lines += _item_in_progress(facts, item, detail)
     # Items the tracker showed in progress (started before this session, or by someone else), then open ones.
-    waiting = sorted((i for i in items if i.status in ("in_progress", "open", "blocked", "deferred")
-                      and i not in mine), key=lambda i: (i.status != "in_progress", i.turn))
+    waiting = sorted(
+        (
+            i
+            for i in items
+            if i.status in ("in_progress", "open", "blocked", "deferred") and i not in mine
+        ),
+        key=lambda i: (i.status != "in_progress", i.turn),
+    )
     limit = _OPEN_ITEMS_AT[detail]
     for item in waiting[:limit]:
-        mark = "[in progress, as the tracker showed it]" if item.status == "in_progress" else _STATUS_MARKS[item.status]
+        mark = (
+            "[in progress, as the tracker showed it]"
+            if item.status == "in_progress"
+            else _STATUS_MARKS[item.status]
+        )
         lines.append(f"- {mark} {_item_title(item, 120 if detail <= 1 else 70)}")
     if len(waiting) > limit:
         lines.append(f"- and {len(waiting) - limit} more open item(s) the session looked at")
     # The rest of the epic in hand: what comes after the item in progress, or next when none is.
     listed = open_in_epic(facts)
-    in_epic = listed[:_EPIC_ITEMS_AT[detail]]
+    in_epic = listed[: _EPIC_ITEMS_AT[detail]]
     said: set[tuple[str, int]] = set()
     for seen in in_epic:
-        source = "" if (seen.command, seen.turn) in said else f" (open in `{one_line(seen.command, 40)}`, turn {seen.turn})"
+        source = (
+            ""
+            if (seen.command, seen.turn) in said
+            else f" (open in `{one_line(seen.command, 40)}`, turn {seen.turn})"
+        )
         said.add((seen.command, seen.turn))
-        lines.append(f"- [open] `{seen.id}` {one_line(seen.title, 120 if detail <= 1 else 70)}{source}")
+        lines.append(
+            f"- [open] `{seen.id}` {one_line(seen.title, 120 if detail <= 1 else 70)}{source}"
+        )
     if len(listed) > len(in_epic):
         lines.append(f"- and {len(listed) - len(in_epic)} more open item(s) of the epic")
-    closed = sorted((i for i in items if i.status in ("closed", "merged")), key=lambda i: (i.closed_turn or i.turn))
+    closed = sorted(
+        (i for i in items if i.status in ("closed", "merged")),
+        key=lambda i: i.closed_turn or i.turn,
+    )
     if closed:
         by_turn: dict[int, list[str]] = {}
         for item in closed:
             verb = "merged" if item.status == "merged" else "closed"
             by_turn.setdefault(item.closed_turn or item.turn, []).append(
-                f"`{item.id}`" + (" (merged)" if verb == "merged" else ""))
+                f"`{item.id}`" + (" (merged)" if verb == "merged" else "")
+            )
         in_session = [f"{', '.join(ids)} (turn {turn})" for turn, ids in by_turn.items()]
         lines.append("- closed: " + "; ".join(in_session))
         lines += _closed_uncommitted(facts, closed)
@@ -284,13 +350,22 @@ def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItemFact]) -> list
         for f in facts.changed:
             during = [t for t in f.changed_turns if start <= t <= end]
             # No commit since its last change for the item holds it (a commit whose files are unknown might).
-            if f.path in uncommitted and during and not any(
-                    c.turn >= max(during) and (c.files is None or f.path in c.files) for c in facts.work.commits):
+            if (
+                f.path in uncommitted
+                and during
+                and not any(
+                    c.turn >= max(during) and (c.files is None or f.path in c.files)
+                    for c in facts.work.commits
+                )
+            ):
                 left.append(f.path)
         left.sort()
         if left:
-            lines.append(f"  - `{item.id}` was closed (turn {end}) with its changes not committed: "
-                         + ", ".join(f"`{p}`" for p in left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else ""))
+            lines.append(
+                f"  - `{item.id}` was closed (turn {end}) with its changes not committed: "
+                + ", ".join(f"`{p}`" for p in left[:6])
+                + (f" and {len(left) - 6} more" if len(left) > 6 else "")
+            )
     return lines
 
 
@@ -298,7 +373,9 @@ def _todo_list(facts: SessionFacts) -> list[str]:
     tasks = facts.open_tasks
     written = max(t.turn for t in facts.tasks)
     if not tasks:
-        return [f"The agent's task list (last written turn {written}): nothing open, {len(facts.tasks)} completed."]
+        return [
+            f"The agent's task list (last written turn {written}): nothing open, {len(facts.tasks)} completed."
+        ]
     marks = {"in_progress": "[in progress]", "pending": "[pending]"}
     lines = [f"The agent's list as last written (turn {written}):"]
     for t in tasks:
@@ -322,8 +399,11 @@ def _request_items(facts: SessionFacts, detail: int) -> list[str]:
     lines = [f"The user's numbered request (turn {latest.turn}), item by item:"]
     for item in items:
         # At the compact levels a changed file goes by its name: its path is under Files Changed.
-        touched = item.changes[:3] if detail <= 1 else [f"`{c.rsplit('/', 1)[-1]}" if c.startswith("`") else c
-                                                         for c in item.changes[:3]]
+        touched = (
+            item.changes[:3]
+            if detail <= 1
+            else [f"`{c.rsplit('/', 1)[-1]}" if c.startswith("`") else c for c in item.changes[:3]]
+        )
         changes = f"; changed {', '.join(touched)}" if touched and item.status != "changed" else ""
         if item.status == "changed":
             changes = f": {', '.join(touched)}, {item.evidence}"
@@ -348,13 +428,19 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         owed = checks_owed(facts)
         if owed:
             files = {f.path for group in owed for f in group.files}
-            unfinished.append(f"{len(files)} changed file(s) not yet checked since their last change "
-                              "(see Test Status)")
+            unfinished.append(
+                f"{len(files)} changed file(s) not yet checked since their last change "
+                "(see Test Status)"
+            )
         if facts.work.commits and facts.work.uncommitted:
-            unfinished.append(f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)")
+            unfinished.append(
+                f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)"
+            )
         if detail <= 1:
-            unfinished += [f"{step.source}: \"{one_line(step.text, 160)}\" ({_missing(step)} since turn {step.since})"
-                           for step in remaining_steps(facts)]
+            unfinished += [
+                f'{step.source}: "{one_line(step.text, 160)}" ({_missing(step)} since turn {step.since})'
+                for step in remaining_steps(facts)
+            ]
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
     if not lines:
@@ -368,7 +454,10 @@ def _pending(facts: SessionFacts, detail: int) -> str:
 def _user_messages(facts: SessionFacts, detail: int) -> str:
     messages: list[MessageFact] = []
     for m in facts.user_messages:  # the same words twice in a row are one message
-        if not messages or (m.text.strip(), m.channel) != (messages[-1].text.strip(), messages[-1].channel):
+        if not messages or (m.text.strip(), m.channel) != (
+            messages[-1].text.strip(),
+            messages[-1].channel,
+        ):
             messages.append(m)
     if not messages and not facts.interruptions:
         return "None."
@@ -376,7 +465,9 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
     lines = []
     order = {id(m): number for number, m in enumerate(messages)}
     # The times the person stopped the agent, in order among their words (before a message of the same turn).
-    for m in sorted([*messages, *facts.interruptions], key=lambda m: (m.turn, m.channel != "interrupt")):
+    for m in sorted(
+        [*messages, *facts.interruptions], key=lambda m: (m.turn, m.channel != "interrupt")
+    ):
         if m.channel == "interrupt":
             lines.append(f"- (turn {m.turn}) [the user {m.text}]")
             continue
@@ -390,7 +481,9 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
         else:
             # The latest few requests say what the work is now; the early ones shorten first.
             recent = number >= len(messages) - _RECENT_MESSAGES
-            lines.append(f"- {label} {one_line(m.text, (_MESSAGE_AT if recent else _EARLY_MESSAGE_AT)[detail])}")
+            lines.append(
+                f"- {label} {one_line(m.text, (_MESSAGE_AT if recent else _EARLY_MESSAGE_AT)[detail])}"
+            )
     return "\n".join(lines)
 
 
@@ -399,7 +492,9 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
 
 def _commit_lines(commits: list[CommitFact], detail: int) -> list[str]:
     shown = commits if detail <= 1 else commits[-3:]
-    lines = [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
+    lines = (
+        [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
+    )
     for c in shown:
         pushed = ", pushed" if c.pushed else ", not pushed"
         lines.append(f"- `{c.hash}` {one_line(c.message, 100)} (turn {c.turn}{pushed})")
@@ -418,10 +513,17 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     if work.uncommitted:
         limit = {0: 30, 1: 20, 2: 12, 3: 8}[detail]
         more = len(work.uncommitted) - limit
-        as_shown = (f", as the latest `{work.status.command}` (turn {work.status.turn}) showed"
-                    if work.status is not None and work.status.current else "")
-        lines.append("Changed and not committed: " + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
-                     + (f" and {more} more" if more > 0 else "") + as_shown)
+        as_shown = (
+            f", as the latest `{work.status.command}` (turn {work.status.turn}) showed"
+            if work.status is not None and work.status.current
+            else ""
+        )
+        lines.append(
+            "Changed and not committed: "
+            + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
+            + (f" and {more} more" if more > 0 else "")
+            + as_shown
+        )
     elif facts.changed:
         lines.append("Every changed file is committed.")
     if work.status is not None:
@@ -429,8 +531,14 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     for other in work.elsewhere:
         # Another repository: its branch and commits are not the workspace's.
         said = [f"branch `{other.branch}` (turn {other.branch_turn})"] if other.branch else []
-        said.append(f"{len(other.commits)} commit(s) made there" if other.commits else "no commit made there")
-        lines.append(f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}.")
+        said.append(
+            f"{len(other.commits)} commit(s) made there"
+            if other.commits
+            else "no commit made there"
+        )
+        lines.append(
+            f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}."
+        )
         lines += ["  " + line for line in _commit_lines(other.commits, detail)]
     return "\n".join(lines)
 
@@ -444,21 +552,32 @@ def _status_lines(work: WorkFact, detail: int) -> list[str]:
     latest = f"the latest `{status.command}` (turn {status.turn})"
     lines = []
     if status.not_shown:
-        lines.append(f"Changed in the session but not listed by {latest}, so not uncommitted (committed, undone, "
-                     "ignored, or left on another branch): " + ", ".join(f"`{p}`" for p in status.not_shown[:limit]) + ".")
+        lines.append(
+            f"Changed in the session but not listed by {latest}, so not uncommitted (committed, undone, "
+            "ignored, or left on another branch): "
+            + ", ".join(f"`{p}`" for p in status.not_shown[:limit])
+            + "."
+        )
     others = [f for f in status.files if not f.changed_in_session]
     if others and status.current:
         more = f" and {len(others) - limit} more" if len(others) > limit else ""
-        lines.append(f"Also listed by {latest}, not changed in the session: "
-                     + ", ".join(f"`{f.path}` ({f.state})" for f in others[:limit]) + more + ".")
+        lines.append(
+            f"Also listed by {latest}, not changed in the session: "
+            + ", ".join(f"`{f.path}` ({f.state})" for f in others[:limit])
+            + more
+            + "."
+        )
     return lines
 
 
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
 _DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
-_REPLY = re.compile(r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
-                    r"do it|let'?s)\b", re.I)
+_REPLY = re.compile(
+    r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
+    r"do it|let'?s)\b",
+    re.I,
+)
 
 
 def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
@@ -475,8 +594,14 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
     before = [m for m in facts.findings if m.turn < latest.turn]
     # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
     # its last conclusion (a root cause found), not to an earlier answer or design.
-    replies = bool(before) and start == latest.turn and (
-        _REPLY.match(latest.text) is not None or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text)))
+    replies = (
+        bool(before)
+        and start == latest.turn
+        and (
+            _REPLY.match(latest.text) is not None
+            or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
+        )
+    )
     if replies:
         since.insert(0, before[-1])
     return since
@@ -485,8 +610,11 @@ def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
-    lines = [f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts) for m in shown]
-    learned = facts.lessons[-_LESSONS_AT[detail]:]
+    lines = [
+        f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts)
+        for m in shown
+    ]
+    learned = facts.lessons[-_LESSONS_AT[detail] :]
     if learned:
         lines.append("Learned on the way, and acted on (the agent's words):")
         lines += [f"- (turn {m.turn}) {one_line(m.text, 240)}" for m in learned]
@@ -502,11 +630,21 @@ def _since(finding: MessageFact, facts: SessionFacts) -> str:
     renamed = superseded_names(finding, facts)
     if not renamed:
         return ""
-    return "\n  (since then: " + "; ".join(f"`{draft}` was written as `{written}`, turn {turn}"
-                                           for draft, written, turn in renamed) + ")"
+    return (
+        "\n  (since then: "
+        + "; ".join(
+            f"`{draft}` was written as `{written}`, turn {turn}" for draft, written, turn in renamed
+        )
+        + ")"
+    )
 
 
-_SEARCHES_AT = {0: (3, 12), 1: (3, 8), 2: (2, 6), 3: (1, 4)}  # searches shown (the latest), places of each
+_SEARCHES_AT = {
+    0: (3, 12),
+    1: (3, 8),
+    2: (2, 6),
+    3: (1, 4),
+}  # searches shown (the latest), places of each
 
 
 def _search_lines(facts: SessionFacts, detail: int) -> list[str]:
@@ -515,22 +653,37 @@ def _search_lines(facts: SessionFacts, detail: int) -> list[str]:
     searches = facts.searches[-count:]
     if not searches:
         return []
-    lines = [f"Where the searches since turn {thread_start(facts)} matched"
-             + (f" ({len(facts.searches) - count} earlier not shown)" if len(facts.searches) > count else "") + ":"]
+    lines = [
+        f"Where the searches since turn {thread_start(facts)} matched"
+        + (
+            f" ({len(facts.searches) - count} earlier not shown)"
+            if len(facts.searches) > count
+            else ""
+        )
+        + ":"
+    ]
     for search in searches:
         # A place in a file changed since the search was likely dealt with, one in a file a later call named was
         # looked at: the others, first, are what is left to see to.
         progress = place_progress(search, facts)
         folder, unchanged = in_common_folder([*progress.left, *progress.seen])
-        left, seen = unchanged[:len(progress.left)], unchanged[len(progress.left):]
+        left, seen = unchanged[: len(progress.left)], unchanged[len(progress.left) :]
         more = f" and {len(left) - limit} more" if len(left) > limit else ""
-        line = f"- (turn {search.turn}) `{search.query}`: " + (f"in `{folder}/`: " if folder else "")
+        line = f"- (turn {search.turn}) `{search.query}`: " + (
+            f"in `{folder}/`: " if folder else ""
+        )
         line += ", ".join(f"`{p}`" for p in left[:limit]) + more
         if seen:
-            line += ("; " if left else "") + "looked at since: " + ", ".join(f"`{p}`" for p in seen[:limit])
+            line += (
+                ("; " if left else "")
+                + "looked at since: "
+                + ", ".join(f"`{p}`" for p in seen[:limit])
+            )
         if progress.changed:
             dealt = [place_path(p).rsplit("/", 1)[-1] for p in progress.changed]
-            line += ("; " if left or seen else "") + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
+            line += (
+                "; " if left or seen else ""
+            ) + f"also in {', '.join(f'`{name}`' for name in dealt)}, changed since"
         lines.append(line)
     return lines
 

@@ -20,8 +20,10 @@ from summarizer.sections.facts import MessageFact
 
 __all__ = ["interruptions"]
 
-_INTERRUPTED = re.compile(r"^\s*(?:\[Request interrupted by user(?P<tool> for tool use)?\]|<turn_aborted>"
-                          r"|\[abort: user_initiated\])")
+_INTERRUPTED = re.compile(
+    r"^\s*(?:\[Request interrupted by user(?P<tool> for tool use)?\]|<turn_aborted>"
+    r"|\[abort: user_initiated\])"
+)
 
 
 def interruptions(events: Sequence[Event]) -> list[MessageFact]:

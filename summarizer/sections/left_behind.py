@@ -26,18 +26,31 @@ __all__ = ["left_behind"]
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
 
 
-def left_behind(events: Sequence[Event], changed: Sequence[FileFact], work: WorkFact) -> list[LeftBehindFact]:
+def left_behind(
+    events: Sequence[Event], changed: Sequence[FileFact], work: WorkFact
+) -> list[LeftBehindFact]:
     """The changed files left on a branch the session switched away from, by the last switch after each."""
     status = work.status
     if status is None or not status.not_shown:
         return []
-    switches = [(event.turn, found["branch"]) for event in events
-                if isinstance(event, ToolResult) and event.sidechain is None and event.status == "success"
-                and event.turn <= status.turn and (found := _SWITCHED.search(event.output)) is not None]
+    switches = [
+        (event.turn, found["branch"])
+        for event in events
+        if isinstance(event, ToolResult)
+        and event.sidechain is None
+        and event.status == "success"
+        and event.turn <= status.turn
+        and (found := _SWITCHED.search(event.output)) is not None
+    ]
     committed = {path for commit in work.commits for path in commit.files or []}
     left: list[LeftBehindFact] = []
     for f in changed:
-        if f.status != "modified" or f.path not in status.not_shown or f.path in committed or not f.changed_turns:
+        if (
+            f.status != "modified"
+            or f.path not in status.not_shown
+            or f.path in committed
+            or not f.changed_turns
+        ):
             continue
         after = [(turn, branch) for turn, branch in switches if turn > max(f.changed_turns)]
         if after:

@@ -34,17 +34,25 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
 _LIMIT = re.compile(
     r"\b(?:doesn't|does not|don't|do not|can't|cannot|isn't|is not|aren't|are not|won't|no longer|not supported"
     r"|unsupported|is missing|are missing|lacks?|has no|have no|there is no|there's no|only (?:works|supports|accepts)"
-    r"|will fail|fails? (?:on|with|for|when))\b|^No [A-Za-z`]", re.I)
-_CONCRETE = re.compile(r"`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[\w-]+\.(?:ex|exs|go|py|rs|ts|tsx|js|json|toml|ya?ml|md|sh)\b"
-                       r"|\b(?:SQLite|Postgres|MySQL|Docker|CI|config)\b")
+    r"|will fail|fails? (?:on|with|for|when))\b|^No [A-Za-z`]",
+    re.I,
+)
+_CONCRETE = re.compile(
+    r"`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[\w-]+\.(?:ex|exs|go|py|rs|ts|tsx|js|json|toml|ya?ml|md|sh)\b"
+    r"|\b(?:SQLite|Postgres|MySQL|Docker|CI|config)\b"
+)
 _MOMENT = re.compile(
     r"\b(?:yet|still|let me|I'll|I will|I need|we need|I don't|we don't|you|your|pass(?:es|ed|ing)?|compil\w*|wait\w*"
     r"|stale|expected|might|maybe|probably|seems?|appears?|I think|should I|found|running|output|comments?|now)\b|\?",
-    re.I)
+    re.I,
+)
 # The agent acts on it by changing something, not by looking further ("Let me check ..." is still a question).
-_ACTS = re.compile(r"^(?:So )?(?:I need to|I'll|I will|Let me|Let's|We need to|I have to|I must|Need to)\s+(?:also\s+)?"
-                   r"(?:use|add|rewrite|fix|update|write|change|merge|remove|create|configure|set|switch|move|modify"
-                   r"|replace|handle|follow|clean|import|declare|define|drop|skip|keep)\b", re.I)
+_ACTS = re.compile(
+    r"^(?:So )?(?:I need to|I'll|I will|Let me|Let's|We need to|I have to|I must|Need to)\s+(?:also\s+)?"
+    r"(?:use|add|rewrite|fix|update|write|change|merge|remove|create|configure|set|switch|move|modify"
+    r"|replace|handle|follow|clean|import|declare|define|drop|skip|keep)\b",
+    re.I,
+)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _OPENING = 3  # sentences of a message looked at: a lesson is stated as the message opens
 _CHARS = 240
@@ -53,8 +61,16 @@ _CHARS = 240
 def _sentences(text: str) -> list[str]:
     """The sentences of ``text``; a ``.`` inside a code span (``ALTER TABLE ... ADD``) ends none."""
     masked = _CODE_SPAN.sub(lambda span: re.sub(r"[.!?]", "_", span.group(0)), text)
-    cuts = [0, *(end for found in _SENTENCE.finditer(masked) for end in (found.start(), found.end())), len(text)]
-    return [part for start, end in zip(cuts[::2], cuts[1::2], strict=True) if (part := text[start:end].strip())]
+    cuts = [
+        0,
+        *(end for found in _SENTENCE.finditer(masked) for end in (found.start(), found.end())),
+        len(text),
+    ]
+    return [
+        part
+        for start, end in zip(cuts[::2], cuts[1::2], strict=True)
+        if (part := text[start:end].strip())
+    ]
 
 
 def lessons(events: Sequence[Event], limit: int = 4) -> list[MessageFact]:
@@ -67,8 +83,13 @@ def lessons(events: Sequence[Event], limit: int = 4) -> list[MessageFact]:
         sentences = _sentences(event.text.strip())[:_OPENING]
         for number, sentence in enumerate(sentences[:-1]):
             action = sentences[number + 1]
-            if (20 <= len(sentence) <= _CHARS and _LIMIT.search(sentence) and _CONCRETE.search(sentence)
-                    and not _MOMENT.search(sentence) and _ACTS.match(action)):
+            if (
+                20 <= len(sentence) <= _CHARS
+                and _LIMIT.search(sentence)
+                and _CONCRETE.search(sentence)
+                and not _MOMENT.search(sentence)
+                and _ACTS.match(action)
+            ):
                 text = f"{sentence} {action}"
                 text = text if len(text) <= _CHARS else text[: _CHARS - 1].rstrip() + "…"
                 if sentence not in said:

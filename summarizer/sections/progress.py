@@ -45,13 +45,22 @@ __all__ = [
 
 _CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 _DONE_WORDS = {"build": "built", "typecheck": "type-checked", "lint": "linted", "test": "tested"}
-_OUTPUT_FILTER = re.compile(r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$")
+_OUTPUT_FILTER = re.compile(
+    r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$"
+)
 # A file named in prose: a path with a directory, or a backticked name with an extension (not a URL).
-_NAMED_PATH = re.compile(r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b")
-_OUTPUT_FILES = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(?:output|changed|affected|target) files(?:\*\*)?\s*:?\s*$",
-                           re.I | re.M)
-_DEFINITION_OF_DONE = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
-                                 r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$", re.I | re.M)
+_NAMED_PATH = re.compile(
+    r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b"
+)
+_OUTPUT_FILES = re.compile(
+    r"^\s*(?:#+\s*)?(?:\*\*)?(?:output|changed|affected|target) files(?:\*\*)?\s*:?\s*$",
+    re.I | re.M,
+)
+_DEFINITION_OF_DONE = re.compile(
+    r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
+    r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$",
+    re.I | re.M,
+)
 
 
 def shown_command(command: str, limit: int = 90) -> str:
@@ -96,8 +105,12 @@ def owed_sentence(group: UncheckedFact, file_limit: int) -> str:
         shown = f"`{shown_command(run.command)}`"
         if shown not in by_turn.setdefault(run.turn, []):
             by_turn[run.turn].append(shown)
-    last = _words([f"{' and '.join(commands)} (turn {turn}{'' if all(r.passed for r in runs if r.turn == turn) else ', failed'})"
-                   for turn, commands in sorted(by_turn.items(), reverse=True)])
+    last = _words(
+        [
+            f"{' and '.join(commands)} (turn {turn}{'' if all(r.passed for r in runs if r.turn == turn) else ', failed'})"
+            for turn, commands in sorted(by_turn.items(), reverse=True)
+        ]
+    )
     return f"Not yet {done.replace(' and ', ' or ')} since their last change: {', '.join(files)}; the last run was {last}."
 
 
@@ -108,7 +121,11 @@ def checks_owed(facts: SessionFacts) -> list[UncheckedFact]:
 
 def items_in_progress(facts: SessionFacts) -> list[WorkItemFact]:
     """The items the session itself set in progress and has not closed (others only showed that state)."""
-    return [item for item in facts.work_items if item.status == "in_progress" and item.started_turn is not None]
+    return [
+        item
+        for item in facts.work_items
+        if item.status == "in_progress" and item.started_turn is not None
+    ]
 
 
 def _natural(item_id: str) -> list[object]:
@@ -122,12 +139,21 @@ def open_in_epic(facts: SessionFacts) -> list[SeenItemFact]:
     The epics in hand are those of the items the session set in progress or closed (``spotter-4te`` for
     ``spotter-4te.3``); an item the session tracks by its own commands is shown by that state instead.
     """
-    families = {i.id.rsplit(".", 1)[0] for i in facts.work_items
-                if "." in i.id and (i.started_turn is not None or i.closed_turn is not None)}
+    families = {
+        i.id.rsplit(".", 1)[0]
+        for i in facts.work_items
+        if "." in i.id and (i.started_turn is not None or i.closed_turn is not None)
+    }
     tracked = {i.id for i in facts.work_items}
-    found = [i for i in facts.listed_items
-             if i.status == "open" and i.kind != "epic" and i.id not in tracked and "." in i.id
-             and i.id.rsplit(".", 1)[0] in families]
+    found = [
+        i
+        for i in facts.listed_items
+        if i.status == "open"
+        and i.kind != "epic"
+        and i.id not in tracked
+        and "." in i.id
+        and i.id.rsplit(".", 1)[0] in families
+    ]
     return sorted(found, key=lambda i: _natural(i.id))
 
 
@@ -156,7 +182,9 @@ def _changed_since(facts: SessionFacts, turn: int) -> list[tuple[str, list[int]]
 
 def _steps_between(facts: SessionFacts, start: int, end: int) -> set[str]:
     """Kinds of finishing step taken in turns [start, end): checks by runner, commits, pushes."""
-    steps = {f"check:{run.category}:{run.runner}" for run in facts.check_runs if start <= run.turn < end}
+    steps = {
+        f"check:{run.category}:{run.runner}" for run in facts.check_runs if start <= run.turn < end
+    }
     if any(start <= c.turn < end for c in facts.work.commits):
         steps.add("commit")
     if any(c.pushed_turn is not None and start <= c.pushed_turn < end for c in facts.work.commits):
@@ -167,24 +195,44 @@ def _steps_between(facts: SessionFacts, start: int, end: int) -> set[str]:
 def _routine(facts: SessionFacts, current: WorkItemFact) -> tuple[list[str], list[WorkItemFact]]:
     """The finishing steps of the items the session started and closed, in the order a reader takes them."""
     starts = sorted({i.started_turn for i in facts.work_items if i.started_turn is not None})
-    finished = [i for i in facts.work_items if i is not current and i.started_turn is not None
-                and i.closed_turn is not None and i.closed_turn >= i.started_turn]
+    finished = [
+        i
+        for i in facts.work_items
+        if i is not current
+        and i.started_turn is not None
+        and i.closed_turn is not None
+        and i.closed_turn >= i.started_turn
+    ]
     seen: set[str] = set()
     for item in finished:
         assert item.started_turn is not None and item.closed_turn is not None
         end = min([s for s in starts if s > item.closed_turn] or [facts.turns + 1])
         seen |= _steps_between(facts, item.started_turn, end)
-    checks = sorted((s for s in seen if s.startswith("check:")),
-                    key=lambda s: (_CATEGORY_ORDER.index(s.split(":")[1]) if s.split(":")[1] in _CATEGORY_ORDER
-                                   else len(_CATEGORY_ORDER), s))
-    ordered = [*checks, *(["close"] if finished else []), *(s for s in ("commit", "push") if s in seen)]
+    checks = sorted(
+        (s for s in seen if s.startswith("check:")),
+        key=lambda s: (
+            _CATEGORY_ORDER.index(s.split(":")[1])
+            if s.split(":")[1] in _CATEGORY_ORDER
+            else len(_CATEGORY_ORDER),
+            s,
+        ),
+    )
+    ordered = [
+        *checks,
+        *(["close"] if finished else []),
+        *(s for s in ("commit", "push") if s in seen),
+    ]
     return ordered, finished
 
 
 def _routine_command(facts: SessionFacts, runner: str) -> str:
     """How the session runs a check: its latest whole-project run, else the runner without an item's targets."""
     runs = [r for r in facts.check_runs if r.runner == runner]
-    whole = [r for r in runs if not any(c.targets or c.filters for c in checks_in(r.command) if c.runner == runner)]
+    whole = [
+        r
+        for r in runs
+        if not any(c.targets or c.filters for c in checks_in(r.command) if c.runner == runner)
+    ]
     if whole:
         return f"`{shown_command(whole[-1].command, 120)}`"
     latest = shown_command(runs[-1].command, 120)
@@ -206,12 +254,16 @@ def _outputs(description: str) -> str:
     if found is None:
         return description
     block: list[str] = []
-    for line in description[found.end():].strip("\n").splitlines():
+    for line in description[found.end() :].strip("\n").splitlines():
         if not line.strip():
             if block:
                 break
             continue
-        if block and not line.lstrip().startswith(("-", "*", "•")) and not line.startswith((" ", "\t")):
+        if (
+            block
+            and not line.lstrip().startswith(("-", "*", "•"))
+            and not line.startswith((" ", "\t"))
+        ):
             break  # the next heading
         block.append(line)
     return "\n".join(block)
@@ -225,7 +277,7 @@ def definition_of_done(item: WorkItemFact) -> str | None:
     if found is None:
         return None
     lines: list[str] = []
-    for line in item.description[found.end():].strip("\n").splitlines():
+    for line in item.description[found.end() :].strip("\n").splitlines():
         if not line.strip():
             if lines:
                 break
@@ -252,7 +304,11 @@ def named_not_changed(text: str, facts: SessionFacts, since: int) -> tuple[list[
         tail = name.lstrip("./")
         if "://" in name or tail.startswith("www."):
             continue
-        paths = [path for path in known if path == tail or path.endswith("/" + tail) or tail.endswith("/" + path)]
+        paths = [
+            path
+            for path in known
+            if path == tail or path.endswith("/" + tail) or tail.endswith("/" + path)
+        ]
         if not paths and "/" not in tail:
             continue  # `highlight.js`, `metadata.json`: a bare name the session never met may be no file of its own
         if not paths:
@@ -289,8 +345,12 @@ def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
     start = item.started_turn if item.started_turn is not None else item.turn
     changed = _changed_since(facts, start)
     routine, finished = _routine(facts, item)
-    owed_runs = {run.runner for group in facts.unverified
-                 for run in group.runs if {f.path for f in group.files} & {path for path, _ in changed}}
+    owed_runs = {
+        run.runner
+        for group in facts.unverified
+        for run in group.runs
+        if {f.path for f in group.files} & {path for path, _ in changed}
+    }
     uncommitted = set(facts.work.uncommitted) & {path for path, _ in changed}
     unpushed = any(not c.pushed for c in facts.work.commits if c.turn >= start)
     remaining = []
@@ -307,5 +367,11 @@ def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
         elif step == "push" and (uncommitted or unpushed or not changed):
             remaining.append("push")
     missing, _ = named_not_changed(_outputs(item.description or ""), facts, start)
-    return ItemProgress(item=item, changed=changed, remaining=remaining, finished=finished,
-                        done_when=definition_of_done(item), named_not_changed=missing)
+    return ItemProgress(
+        item=item,
+        changed=changed,
+        remaining=remaining,
+        finished=finished,
+        done_when=definition_of_done(item),
+        named_not_changed=missing,
+    )

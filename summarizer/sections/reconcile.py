@@ -22,13 +22,43 @@ __all__ = ["task_evidence"]
 _BACKTICKED = re.compile(r"`([^`\s]{3,80})`")
 # An identifier that is unmistakably code: snake_case, camelCase / PascalCase with an inner
 # capital, or a file name with an extension.
-_IDENTIFIER = re.compile(r"\b(?:[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[\w-]+\.[a-z]{1,5})\b")
+_IDENTIFIER = re.compile(
+    r"\b(?:[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[\w-]+\.[a-z]{1,5})\b"
+)
 _WORD = re.compile(r"[a-z][a-z0-9]{3,}")
-_STOPWORDS = frozenset({
-    "this", "that", "with", "from", "into", "then", "when", "also", "only", "each", "more", "make", "sure",
-    "adds", "added", "update", "updated", "implement", "implemented", "create", "created", "remove", "fixed",
-    "test", "tests", "should", "will", "need", "have",
-})
+_STOPWORDS = frozenset(
+    {
+        "this",
+        "that",
+        "with",
+        "from",
+        "into",
+        "then",
+        "when",
+        "also",
+        "only",
+        "each",
+        "more",
+        "make",
+        "sure",
+        "adds",
+        "added",
+        "update",
+        "updated",
+        "implement",
+        "implemented",
+        "create",
+        "created",
+        "remove",
+        "fixed",
+        "test",
+        "tests",
+        "should",
+        "will",
+        "need",
+        "have",
+    }
+)
 _COMMIT_OVERLAP = 0.6
 
 
@@ -57,18 +87,28 @@ def task_evidence(
     found: list[str] = []
     for entries in symbols.values():
         for entry in entries:
-            if entry.change not in ("added", "modified") or not entry.turns or max(entry.turns) <= after_turn:
+            if (
+                entry.change not in ("added", "modified")
+                or not entry.turns
+                or max(entry.turns) <= after_turn
+            ):
                 continue
             qualified = f"{entry.container}.{entry.name}" if entry.container else entry.name
             if entry.name in names or qualified in names:
                 found.append(f"`{qualified}` {entry.change} at turn {max(entry.turns)}")
     for path, status, turn in files:
-        if turn > after_turn and status in ("created", "modified", "deleted") and (
-            path in names or path.rsplit("/", 1)[-1] in names
+        if (
+            turn > after_turn
+            and status in ("created", "modified", "deleted")
+            and (path in names or path.rsplit("/", 1)[-1] in names)
         ):
             found.append(f"`{path}` {status} at turn {turn}")
     wanted = _words(content)
     for turn, sha, message in commits:
-        if turn > after_turn and len(wanted) >= 2 and len(wanted & _words(message)) >= _COMMIT_OVERLAP * len(wanted):
-            found.append(f"commit {sha} \"{message[:80]}\" at turn {turn}")
+        if (
+            turn > after_turn
+            and len(wanted) >= 2
+            and len(wanted & _words(message)) >= _COMMIT_OVERLAP * len(wanted)
+        ):
+            found.append(f'commit {sha} "{message[:80]}" at turn {turn}')
     return "; ".join(dict.fromkeys(found)) or None

@@ -45,17 +45,27 @@ __all__ = ["numbered_items", "request_items"]
 _ITEM = re.compile(r"^\s*(?:[-*]\s*)?\(?(?P<number>\d{1,2})[.)]\s+(?P<text>\S.*)$")
 _MIN_ITEMS = 2
 # "Item 3", "items 4 and 6", "#2", "**3. Title**" at the start of a line.
-_BY_NUMBER = re.compile(r"\bitems?\s+#?(?P<first>\d{1,2})(?P<rest>(?:\s*(?:,|and|&)\s*#?\d{1,2})*)", re.I)
+_BY_NUMBER = re.compile(
+    r"\bitems?\s+#?(?P<first>\d{1,2})(?P<rest>(?:\s*(?:,|and|&)\s*#?\d{1,2})*)", re.I
+)
 _HEADING = re.compile(r"^[\s>*#_]*(?:item\s*)?#?(?P<number>\d{1,2})\s*[:.)]\s*\**\s*\S", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _CHECKED_OFF = re.compile(r"[✅✓✔☑]")
-_DONE = re.compile(r"\b(?:done|fixed|completed?|addressed|implemented|resolved|finished|in place|added|extracted|"
-                   r"replaced|updated|removed|now uses?)\b", re.I)
-_FINE = re.compile(r"\b(?:is|are|looks?|seems?) (?:also )?(?:fine|ok|okay|correct|good)\b|\bno (?:change|fix)(?:es)? "
-                   r"(?:is |are )?(?:needed|required)\b|\bnot (?:needed|an issue|a problem|applicable)\b|"
-                   r"\bnothing to (?:do|change|fix)\b|\balready (?:handled|correct|fine|done|covered)\b|"
-                   r"\bno [\w-]+(?: [\w-]+)? (?:references?|usages?|issues?) (?:were )?found\b", re.I)
-_IDENTIFIER = re.compile(r"`([^`\s]{4,})`|\b([\w-]+\.[a-z]{1,5})\b|\b([A-Za-z_][\w]*(?:[a-z][A-Z]|_[a-z])[\w]*)\b")
+_DONE = re.compile(
+    r"\b(?:done|fixed|completed?|addressed|implemented|resolved|finished|in place|added|extracted|"
+    r"replaced|updated|removed|now uses?)\b",
+    re.I,
+)
+_FINE = re.compile(
+    r"\b(?:is|are|looks?|seems?) (?:also )?(?:fine|ok|okay|correct|good)\b|\bno (?:change|fix)(?:es)? "
+    r"(?:is |are )?(?:needed|required)\b|\bnot (?:needed|an issue|a problem|applicable)\b|"
+    r"\bnothing to (?:do|change|fix)\b|\balready (?:handled|correct|fine|done|covered)\b|"
+    r"\bno [\w-]+(?: [\w-]+)? (?:references?|usages?|issues?) (?:were )?found\b",
+    re.I,
+)
+_IDENTIFIER = re.compile(
+    r"`([^`\s]{4,})`|\b([\w-]+\.[a-z]{1,5})\b|\b([A-Za-z_][\w]*(?:[a-z][A-Z]|_[a-z])[\w]*)\b"
+)
 
 
 def numbered_items(text: str) -> list[tuple[int, str]]:
@@ -109,7 +119,9 @@ def _cut(text: str, limit: int = 150) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _verdicts(messages: Sequence[AssistantMessage], items: Sequence[tuple[int, str]]) -> dict[int, tuple[str, int, str]]:
+def _verdicts(
+    messages: Sequence[AssistantMessage], items: Sequence[tuple[int, str]]
+) -> dict[int, tuple[str, int, str]]:
     """Per item number, the latest thing the agent said of it by number: (status, turn, its sentence)."""
     said: dict[int, tuple[str, int, str]] = {}
     for message in messages:
@@ -119,7 +131,9 @@ def _verdicts(messages: Sequence[AssistantMessage], items: Sequence[tuple[int, s
                 continue
             if _FINE.search(sentence):
                 status = "checked"
-            elif _CHECKED_OFF.search(sentence) or (_DONE.search(sentence) and not _HEADING.match(sentence)):
+            elif _CHECKED_OFF.search(sentence) or (
+                _DONE.search(sentence) and not _HEADING.match(sentence)
+            ):
                 status = "done"  # a heading names the item's own words ("Item 5: Fix ..."), a tick marks it done
             else:
                 status = "in progress"
@@ -128,16 +142,23 @@ def _verdicts(messages: Sequence[AssistantMessage], items: Sequence[tuple[int, s
     return said
 
 
-def _moved_on(number: int, verdict: tuple[str, int, str], verdicts: dict[int, tuple[str, int, str]],
-              changed: Sequence[FileFact]) -> str | None:
+def _moved_on(
+    number: int,
+    verdict: tuple[str, int, str],
+    verdicts: dict[int, tuple[str, int, str]],
+    changed: Sequence[FileFact],
+) -> str | None:
     """For an item the agent took up, then left for another after changing files: what says so, else None.
 
     "**Item 5: Fix ...**", an edit, then "**Item 2: Add unit tests ...**": item 5's edits are made, and
     the agent that continues should not redo it as work in progress.
     """
     turn = verdict[1]
-    later = sorted((t, n) for n, (status, t, _) in verdicts.items() if n != number and t > turn
-                   and status == "in progress")
+    later = sorted(
+        (t, n)
+        for n, (status, t, _) in verdicts.items()
+        if n != number and t > turn and status == "in progress"
+    )
     if not later:
         return None
     until, next_item = later[0]
@@ -156,8 +177,12 @@ def _named_in(path: str, names: list[str], file: FileFact) -> bool:
     return any(n in (base, path) or any(n.lower() in s.lower() for s in symbols) for n in names)
 
 
-def request_items(events: Sequence[Event], request: MessageFact | None, changed: Sequence[FileFact],
-                  tasks: Sequence[TaskFact] = ()) -> list[RequestItemFact]:
+def request_items(
+    events: Sequence[Event],
+    request: MessageFact | None,
+    changed: Sequence[FileFact],
+    tasks: Sequence[TaskFact] = (),
+) -> list[RequestItemFact]:
     """Each item of the latest request's numbered list, with what the session said and did of it since.
 
     ``tasks``: the agent's task list; written after the request, it follows the request instead.
@@ -176,30 +201,44 @@ def request_items(events: Sequence[Event], request: MessageFact | None, changed:
     facts = []
     for number, text in items:
         names = _identifiers(text)
-        touched = sorted({(f.path, max(t for t in f.changed_turns if t > request.turn)) for f in changed
-                          if any(t > request.turn for t in f.changed_turns) and _named_in(f.path, names, f)},
-                         key=lambda pair: pair[1])
+        touched = sorted(
+            {
+                (f.path, max(t for t in f.changed_turns if t > request.turn))
+                for f in changed
+                if any(t > request.turn for t in f.changed_turns) and _named_in(f.path, names, f)
+            },
+            key=lambda pair: pair[1],
+        )
         changes = [f"`{path}` (turn {turn})" for path, turn in touched]
         looked = sorted({c.turn for c in calls if any(n in _call_text(c) for n in names)})
         talked = any(any(n in m.text for n in names) for m in messages)
         verdict = verdicts.get(number)
         if verdict is not None:
             status, turn, sentence = verdict
-            evidence = f"\"{sentence}\" (turn {turn})"
-            moved = _moved_on(number, verdict, verdicts, changed) if status == "in progress" else None
+            evidence = f'"{sentence}" (turn {turn})'
+            moved = (
+                _moved_on(number, verdict, verdicts, changed) if status == "in progress" else None
+            )
             if moved is not None:
                 status, evidence = "edited, then moved on", moved
         elif changes:
             status, evidence = "changed", "no word from the agent on it"
         elif looked or talked:
             status = "no evidence either way"
-            evidence = (f"looked up at turn(s) {', '.join(map(str, looked[:4]))}" if looked
-                        else "mentioned, no change")
+            evidence = (
+                f"looked up at turn(s) {', '.join(map(str, looked[:4]))}"
+                if looked
+                else "mentioned, no change"
+            )
         elif busy and not names:
             status, evidence = "no evidence either way", "it names nothing to look for"
         else:
             status, evidence = "not started", "nothing since names it"
-        facts.append(RequestItemFact(number=number, text=text, status=status, evidence=evidence, changes=changes))
+        facts.append(
+            RequestItemFact(
+                number=number, text=text, status=status, evidence=evidence, changes=changes
+            )
+        )
     if not verdicts and sum(1 for f in facts if f.changes) < 2:
         return []  # not worked as a list of tasks
     return facts

@@ -25,10 +25,22 @@ from summarizer.sections.facts import SearchFact, SessionFacts
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
 # Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
-_SEARCH_TOOLS = frozenset({"grep", "search_files", "searchfiles", "grep_search", "codebase_search", "codesearch",
-                           "search_dir", "search_file"})
+_SEARCH_TOOLS = frozenset(
+    {
+        "grep",
+        "search_files",
+        "searchfiles",
+        "grep_search",
+        "codebase_search",
+        "codesearch",
+        "search_dir",
+        "search_file",
+    }
+)
 _SHELL_SEARCH = re.compile(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
-_HIT = re.compile(r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)")
+_HIT = re.compile(
+    r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)"
+)
 _PATH = re.compile(r"^(?P<path>(?:\.{0,2}/)?[\w.@+-]+(?:/[\w.@+-]+)*\.\w+)$")
 _QUERY_CHARS = 100
 _MIN_PLACES = 2  # one match is a lookup, and its file is among those read
@@ -37,14 +49,32 @@ _MIN_PLACES = 2  # one match is a lookup, and its file is among those read
 def _query(call: ToolCall) -> str | None:
     """What the call searched for, when it is a search: the shell command, else the pattern and where."""
     if call.tool.lower() in _SEARCH_TOOLS:
-        pattern = next((call.arguments[k] for k in ("pattern", "query", "regex", "search_term", "file_name")
-                        if isinstance(call.arguments.get(k), str)), None)
-        where = next((call.arguments[k] for k in ("path", "glob", "include", "dir")
-                      if isinstance(call.arguments.get(k), str)), None)
+        pattern = next(
+            (
+                call.arguments[k]
+                for k in ("pattern", "query", "regex", "search_term", "file_name")
+                if isinstance(call.arguments.get(k), str)
+            ),
+            None,
+        )
+        where = next(
+            (
+                call.arguments[k]
+                for k in ("path", "glob", "include", "dir")
+                if isinstance(call.arguments.get(k), str)
+            ),
+            None,
+        )
         return f"{pattern} in {where}" if pattern and where else pattern
-    command = next((op.command for op in call.operations if op.action == "shell" and op.command), None)
+    command = next(
+        (op.command for op in call.operations if op.action == "shell" and op.command), None
+    )
     if command is None:
-        command = call.arguments.get("command") if isinstance(call.arguments.get("command"), str) else None
+        command = (
+            call.arguments.get("command")
+            if isinstance(call.arguments.get("command"), str)
+            else None
+        )
     if command is not None and _SHELL_SEARCH.search(command):
         return " ".join(command.split())
     return None
@@ -68,7 +98,7 @@ def _places(output: str, root: str | None) -> list[str]:
 
 def _relative(path: str, root: str | None) -> str:
     if root and path.startswith(root.rstrip("/") + "/"):
-        return path[len(root.rstrip("/")) + 1:]
+        return path[len(root.rstrip("/")) + 1 :]
     return path.removeprefix("./")
 
 
@@ -84,7 +114,9 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
             calls.append((event.turn, _named(event)))
             if (query := _query(event)) is not None:
                 queries[event.call_id] = (event.turn, query)
-        elif isinstance(event, ToolResult) and event.call_id in queries and event.status == "success":
+        elif (
+            isinstance(event, ToolResult) and event.call_id in queries and event.status == "success"
+        ):
             at, query = queries.pop(event.call_id)
             places = _places(event.output, root)
             if len(places) >= _MIN_PLACES:
@@ -96,14 +128,27 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
 
 
 # What a call writes, not what it looks at: a file named in new text was not looked at.
-_WRITTEN_ARGUMENTS = frozenset({"content", "file_text", "new_string", "old_string", "new_str", "old_str", "text",
-                                "description"})
+_WRITTEN_ARGUMENTS = frozenset(
+    {
+        "content",
+        "file_text",
+        "new_string",
+        "old_string",
+        "new_str",
+        "old_str",
+        "text",
+        "description",
+    }
+)
 
 
 def _named(call: ToolCall) -> str:
     """What a call names: its arguments and the paths of its operations, as one text to look file names up in."""
-    parts = [value for key, value in call.arguments.items()
-             if isinstance(value, str) and key not in _WRITTEN_ARGUMENTS]
+    parts = [
+        value
+        for key, value in call.arguments.items()
+        if isinstance(value, str) and key not in _WRITTEN_ARGUMENTS
+    ]
     parts += [op.path for op in call.operations if op.path]
     return "\n".join(parts)
 
@@ -159,4 +204,4 @@ def in_common_folder(places: Sequence[str]) -> tuple[str, list[str]]:
     folder = os.path.commonpath(places).rstrip("/") if len(places) > 1 else ""
     if not folder or not all(p.startswith(folder + "/") for p in places):
         return "", list(places)
-    return folder, [p[len(folder) + 1:] for p in places]
+    return folder, [p[len(folder) + 1 :] for p in places]

@@ -31,34 +31,49 @@ from summarizer.sections.thread import thread_start
 __all__ = ["SubStep", "remaining_steps"]
 
 # Tests asked for: "write tests", "a test for", "the X test" (not "the test configuration", "test environment").
-_TESTS = re.compile(r"\b(?:tests?|specs?)\b(?!\s+(?:configuration|config|environment|env|helper|run|suite|"
-                    r"command|script|data|fixture)s?\b)", re.I)
+_TESTS = re.compile(
+    r"\b(?:tests?|specs?)\b(?!\s+(?:configuration|config|environment|env|helper|run|suite|"
+    r"command|script|data|fixture)s?\b)",
+    re.I,
+)
 # A bullet asking for a check to pass, not for a change ("`mix test` passes"): the checks owed say that.
 _PASSING = re.compile(r"\b(?:pass|passes|passing|green|succeeds?)\b", re.I)
 _EXISTING = re.compile(r"\bexist(?:s|ing)?\b", re.I)
 _WRITING = re.compile(r"\b(?:add|added|cover|covers|write|written|new|create|created)\b", re.I)
 # Files that are no part of the work: third-party code read for reference.
-_THIRD_PARTY = re.compile(r"(?:^|/)(?:deps|node_modules|vendor|site-packages|\.venv|_build|target)/")
+_THIRD_PARTY = re.compile(
+    r"(?:^|/)(?:deps|node_modules|vendor|site-packages|\.venv|_build|target)/"
+)
 # The stylesheet as what the step writes ("add CSS", "update the styles"), not "the CSS variable references".
-_STYLES = re.compile(r"^\S+\s+(?:the\s+|some\s+)?(?:css|stylesheet|styles)\b(?!\s+(?:variable|class|name|reference))",
-                     re.I)
+_STYLES = re.compile(
+    r"^\S+\s+(?:the\s+|some\s+)?(?:css|stylesheet|styles)\b(?!\s+(?:variable|class|name|reference))",
+    re.I,
+)
 _TEST_FUNCTION = re.compile(r"^(?:test_|Test[A-Z_])")
 # A test in the loose sense agents use: a test file, or a script to reproduce the issue.
 _TESTISH_NAME = re.compile(r"(?:^|[/_.-])(?:tests?|spec|repro\w*)(?:[/_.-]|$)", re.I)
 _STYLE_FILE = re.compile(r"\.(?:css|scss|sass|less)$")
 # A file named: in backticks, with a directory, or bare with an extension ("the serialization.rs file").
-_PATH = re.compile(r"`([^`\s]+\.[A-Za-z]\w{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]\w{0,5})\b"
-                   r"|(?<![\w/.:`-])([\w-]+\.[a-z]{1,5})\b(?!\()")
+_PATH = re.compile(
+    r"`([^`\s]+\.[A-Za-z]\w{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]\w{0,5})\b"
+    r"|(?<![\w/.:`-])([\w-]+\.[a-z]{1,5})\b(?!\()"
+)
 _BACKTICKED = re.compile(r"`([A-Za-z_][\w.?!]*)`")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 _SNAKE = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 # A module's name: capitalised, two capitals or more, some lower case (`PaneListLive`, `WSIReader`).
 _CAMEL = re.compile(r"\b((?=\w*[a-z])[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b")
-_PLAN = re.compile(r"^(?:(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+|we\s+)?(?:still\s+|also\s+)?"
-                   r"(?:let me|let's|I'll|I will|we'll|need to|have to)|(?:next|todo|remaining|still to do|left)\s*:)"
-                   r"\s+(?P<rest>.+)$", re.I)
-_CHANGE_VERB = re.compile(r"^(?:also\s+)?(?:add|write|create|implement|update|fix|extract|remove|delete|change|"
-                          r"modify|wire|refactor|rename|move|replace|introduce|cover|expand|extend)\b", re.I)
+_PLAN = re.compile(
+    r"^(?:(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+|we\s+)?(?:still\s+|also\s+)?"
+    r"(?:let me|let's|I'll|I will|we'll|need to|have to)|(?:next|todo|remaining|still to do|left)\s*:)"
+    r"\s+(?P<rest>.+)$",
+    re.I,
+)
+_CHANGE_VERB = re.compile(
+    r"^(?:also\s+)?(?:add|write|create|implement|update|fix|extract|remove|delete|change|"
+    r"modify|wire|refactor|rename|move|replace|introduce|cover|expand|extend)\b",
+    re.I,
+)
 # A piece that goes on with the previous verb: "implement the changes to PaneListLive and [to] SessionLive".
 _NOUN_PHRASE = re.compile(r"^(?:[A-Z`]|(?:the|a|an|its|their|to|for)\s)")
 _PIECES = re.compile(r",\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|;\s*")
@@ -117,9 +132,15 @@ def _definition_target(name: str, facts: SessionFacts) -> _Target:
     `forward`), or the file it lives in changed ("update the callers of `post_snapshot`")."""
     short = name.rsplit(".", 1)[-1]
     changed = [*facts.changed, *facts.reverted]
-    touched = [max(s.turns, default=0) for f in changed for s in f.symbols
-               if s.name == short or (s.container or "").rsplit(".", 1)[-1] == short]
-    homes = _any_changed([f for f in changed if any(s.name == short for s in [*f.symbols, *f.read_symbols])])
+    touched = [
+        max(s.turns, default=0)
+        for f in changed
+        for s in f.symbols
+        if s.name == short or (s.container or "").rsplit(".", 1)[-1] == short
+    ]
+    homes = _any_changed(
+        [f for f in changed if any(s.name == short for s in [*f.symbols, *f.read_symbols])]
+    )
     return _Target(f"`{name}`", lambda since: any(t >= since for t in touched) or homes(since))
 
 
@@ -128,17 +149,34 @@ def _targets(text: str, facts: SessionFacts, *, removing: bool, modules: bool) -
 
     ``modules``: whether a module's name (`PaneListLive`) stands for its file, as in the agent's own plan.
     """
-    seen = [f for f in [*facts.changed, *facts.reverted, *facts.read] if not _THIRD_PARTY.search(f.path)]
+    seen = [
+        f for f in [*facts.changed, *facts.reverted, *facts.read] if not _THIRD_PARTY.search(f.path)
+    ]
     changed = [*facts.changed, *facts.reverted]
     targets: list[_Target] = []
     testing = bool(_TESTS.search(text))
     if testing and not removing:
         # A test file (or a reproduction script), or a test function where tests live beside the code.
-        tests = _any_changed([f for f in changed if is_test_path(f.path) or _TESTISH_NAME.search(f.path)])
-        test_turns = [max(s.turns, default=0) for f in changed for s in f.symbols if _TEST_FUNCTION.match(s.name)]
-        targets.append(_Target("no test file", lambda since: tests(since) or any(t >= since for t in test_turns)))
+        tests = _any_changed(
+            [f for f in changed if is_test_path(f.path) or _TESTISH_NAME.search(f.path)]
+        )
+        test_turns = [
+            max(s.turns, default=0)
+            for f in changed
+            for s in f.symbols
+            if _TEST_FUNCTION.match(s.name)
+        ]
+        targets.append(
+            _Target(
+                "no test file", lambda since: tests(since) or any(t >= since for t in test_turns)
+            )
+        )
     if _STYLES.match(text) and not removing:
-        targets.append(_Target("no stylesheet", _any_changed([f for f in changed if _STYLE_FILE.search(f.path)])))
+        targets.append(
+            _Target(
+                "no stylesheet", _any_changed([f for f in changed if _STYLE_FILE.search(f.path)])
+            )
+        )
     for match in _PATH.finditer(text):
         tail = (match.group(1) or match.group(2) or match.group(3)).lstrip("./")
         known = [f.path for f in seen if f.path == tail or f.path.endswith("/" + tail)]
@@ -153,13 +191,17 @@ def _targets(text: str, facts: SessionFacts, *, removing: bool, modules: bool) -
         if known:
             targets.append(_files_target(f"`{known[0]}`", known, facts, removing))
     definitions = {s.name for f in seen for s in [*f.symbols, *f.read_symbols]}
-    for name in dict.fromkeys([*_BACKTICKED.findall(text), *_SNAKE.findall(text), *_CALLED.findall(text)]):
+    for name in dict.fromkeys(
+        [*_BACKTICKED.findall(text), *_SNAKE.findall(text), *_CALLED.findall(text)]
+    ):
         if name.rsplit(".", 1)[-1] in definitions:
             targets.append(_definition_target(name, facts))
     return targets
 
 
-def _left(text: str, facts: SessionFacts, since: int, *, removing: bool = False, modules: bool = True) -> str | None:
+def _left(
+    text: str, facts: SessionFacts, since: int, *, removing: bool = False, modules: bool = True
+) -> str | None:
     """What no change since ``since`` touched of what ``text`` asks for; None when done or not checkable."""
     targets = _targets(text, facts, removing=removing, modules=modules)
     # Touched for any of what it names counts as done: better to say less than to call done work undone.
@@ -175,13 +217,23 @@ def _done_when_steps(facts: SessionFacts, item: WorkItemFact) -> list[SubStep]:
     steps = []
     for line in done_when.splitlines():
         text = _BULLET.sub("", line).strip()
-        if not text or (_PASSING.search(text) and not _WRITING.search(text)) or _EXISTING.search(text):
+        if (
+            not text
+            or (_PASSING.search(text) and not _WRITING.search(text))
+            or _EXISTING.search(text)
+        ):
             continue  # a check to pass, or tests that may already exist: no change is sure to be owed
         # A definition of done speaks of behaviour: its module names are not files to change.
         missing = _left(text, facts, item.started_turn, modules=False)
         if missing is not None:
-            steps.append(SubStep(text=text, source=f"the definition of done of `{item.id}`",
-                                 since=item.started_turn, missing=missing))
+            steps.append(
+                SubStep(
+                    text=text,
+                    source=f"the definition of done of `{item.id}`",
+                    since=item.started_turn,
+                    missing=missing,
+                )
+            )
     return steps
 
 
@@ -224,7 +276,7 @@ def _plan_lines(text: str) -> Iterator[tuple[str, bool]]:
             continue
         item = _BULLET.match(line)
         if listing is not None and item:
-            entry = line[item.end():].replace("**", "").strip()
+            entry = line[item.end() :].replace("**", "").strip()
             body = re.split(r"\s+[-–—:]\s+", entry, maxsplit=1)[-1]
             if listing or _CHANGE_VERB.match(body):
                 yield entry, False
@@ -246,14 +298,22 @@ def _planned_steps(facts: SessionFacts, since: int) -> list[SubStep]:
         for piece, removing in _plan_lines(message.text):
             missing = _left(piece, facts, message.turn, removing=removing)
             if missing is not None:
-                steps.append(SubStep(text=piece, source=f"the agent's plan at turn {message.turn}",
-                                     since=message.turn, missing=missing))
+                steps.append(
+                    SubStep(
+                        text=piece,
+                        source=f"the agent's plan at turn {message.turn}",
+                        since=message.turn,
+                        missing=missing,
+                    )
+                )
     return steps
 
 
 def remaining_steps(facts: SessionFacts) -> list[SubStep]:
     """The sub-steps of the current task no change has carried out, one per thing missing, earliest set first."""
-    items = [i for i in facts.work_items if i.status == "in_progress" and i.started_turn is not None]
+    items = [
+        i for i in facts.work_items if i.status == "in_progress" and i.started_turn is not None
+    ]
     steps = [step for item in items for step in _done_when_steps(facts, item)]
     steps += _planned_steps(facts, thread_start(facts))
     kept: dict[str, SubStep] = {}
@@ -263,6 +323,11 @@ def remaining_steps(facts: SessionFacts) -> list[SubStep]:
             kept[step.missing] = step
         elif step.source != first.source:
             # Asked twice ("tests cover ..." and "write tests"): one step, both sources.
-            kept[step.missing] = SubStep(text=first.text, source=first.source, since=first.since,
-                                         missing=first.missing, also=(*first.also, f"{step.source}: \"{step.text}\""))
+            kept[step.missing] = SubStep(
+                text=first.text,
+                source=first.source,
+                since=first.since,
+                missing=first.missing,
+                also=(*first.also, f'{step.source}: "{step.text}"'),
+            )
     return list(kept.values())

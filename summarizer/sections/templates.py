@@ -31,19 +31,51 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from summarizer.exceptions import TemplateError
 
-__all__ = ["INDEX_KEYS", "NARRATIVE_KEYS", "Section", "Template", "builtin_templates", "load_template"]
+__all__ = [
+    "INDEX_KEYS",
+    "NARRATIVE_KEYS",
+    "Section",
+    "Template",
+    "builtin_templates",
+    "load_template",
+]
 
 # Sections the index fills exactly; see summarizer.sections.index_sections.
-INDEX_KEYS = frozenset({
-    "files_created", "files_modified", "files_deleted", "files_read", "files_reverted", "files_and_code",
-    "files_changed", "errors", "errors_and_fixes", "error_messages", "test_status", "pending_tasks",
-    "user_messages", "work_state", "last_activity", "findings",
-})
+INDEX_KEYS = frozenset(
+    {
+        "files_created",
+        "files_modified",
+        "files_deleted",
+        "files_read",
+        "files_reverted",
+        "files_and_code",
+        "files_changed",
+        "errors",
+        "errors_and_fixes",
+        "error_messages",
+        "test_status",
+        "pending_tasks",
+        "user_messages",
+        "work_state",
+        "last_activity",
+        "findings",
+    }
+)
 # Sections the narrative writer fills; the offline writer knows each of these.
-NARRATIVE_KEYS = frozenset({
-    "analysis", "intent", "key_concepts", "problem_solving", "decisions", "current_state", "next_steps",
-    "root_cause", "source_schema", "target_schema",
-})
+NARRATIVE_KEYS = frozenset(
+    {
+        "analysis",
+        "intent",
+        "key_concepts",
+        "problem_solving",
+        "decisions",
+        "current_state",
+        "next_steps",
+        "root_cause",
+        "source_schema",
+        "target_schema",
+    }
+)
 
 
 class Section(BaseModel):
@@ -61,7 +93,9 @@ class Section(BaseModel):
             raise ValueError(f"index section key {self.key!r} is not one of {sorted(INDEX_KEYS)}")
         if self.fill == "narrative" and (not self.key.isidentifier() or self.key.startswith("_")):
             raise ValueError(f"narrative section key {self.key!r} must be an identifier")
-        if self.fill == "narrative" and (self.key.startswith("model_") or hasattr(BaseModel, self.key)):
+        if self.fill == "narrative" and (
+            self.key.startswith("model_") or hasattr(BaseModel, self.key)
+        ):
             # Narrative keys become fields of the writer's pydantic reply model.
             raise ValueError(f"narrative section key {self.key!r} is reserved; choose another name")
         return self
@@ -82,7 +116,9 @@ class Template(BaseModel):
         keys = [s.key for s in self.sections]
         repeated = sorted({k for k in keys if keys.count(k) > 1})
         if repeated:
-            raise ValueError(f"section key(s) {', '.join(map(repr, repeated))} appear more than once")
+            raise ValueError(
+                f"section key(s) {', '.join(map(repr, repeated))} appear more than once"
+            )
         return self
 
     @property
@@ -92,13 +128,17 @@ class Template(BaseModel):
 
 def builtin_templates() -> list[str]:
     folder = resources.files("summarizer.sections") / "builtin_templates"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
 
 
 def load_template(name_or_path: str) -> Template:
     """A built-in template by name, or a user's TOML file by path."""
     if name_or_path in builtin_templates():
-        text = (resources.files("summarizer.sections") / "builtin_templates" / f"{name_or_path}.toml").read_text(encoding="utf-8")
+        text = (
+            resources.files("summarizer.sections") / "builtin_templates" / f"{name_or_path}.toml"
+        ).read_text(encoding="utf-8")
         where = f"built-in template {name_or_path!r}"
     else:
         path = Path(name_or_path)
@@ -121,7 +161,9 @@ def load_template(name_or_path: str) -> Template:
     except ValidationError as exc:
         first = exc.errors()[0]
         message = first["msg"].removeprefix("Value error, ")
-        raise TemplateError(f"{where} is not a valid template: {_where_in(data, first['loc'])}{message}") from exc
+        raise TemplateError(
+            f"{where} is not a valid template: {_where_in(data, first['loc'])}{message}"
+        ) from exc
 
 
 def _where_in(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
@@ -131,9 +173,15 @@ def _where_in(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
     if loc[0] == "sections" and len(loc) > 1 and isinstance(loc[1], int):
         sections = data.get("sections")
         title = None
-        if isinstance(sections, list) and loc[1] < len(sections) and isinstance(sections[loc[1]], dict):
+        if (
+            isinstance(sections, list)
+            and loc[1] < len(sections)
+            and isinstance(sections[loc[1]], dict)
+        ):
             title = sections[loc[1]].get("title")
-        named = f"section {loc[1] + 1}" + (f" ({title!r})" if isinstance(title, str) and title else "")
+        named = f"section {loc[1] + 1}" + (
+            f" ({title!r})" if isinstance(title, str) and title else ""
+        )
         rest = ".".join(str(p) for p in loc[2:])
         return f"{named}{' ' + rest if rest else ''}: "
     return ".".join(str(p) for p in loc) + ": "

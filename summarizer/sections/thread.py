@@ -23,16 +23,23 @@ __all__ = ["Investigation", "investigation", "latest_request", "thread_start"]
 _HYPOTHESIS = re.compile(
     r"\b(?:found (?:it|the)|I (?:think|suspect|believe)|likely|probably|suspect|might be|may be|could be|seems? to|"
     r"appears? to|the (?:real |actual |root )?(?:issue|problem|cause|bug|reason) (?:is|was|might|may|could)|"
-    r"this (?:explains|means|confirms)|which (?:means|explains))\b", re.I)
+    r"this (?:explains|means|confirms)|which (?:means|explains))\b",
+    re.I,
+)
 # A sentence that announces a check: "Let me check the actual order of events".
-_CHECK = re.compile(r"\b(?:let me|let's|I'll|I will|I need to|I should)\s+(?:also\s+)?(?:check|verify|look|see|trace|"
-                    r"confirm|find|compare|inspect|search|grep|read|examine|investigate|figure|validate|correlate)\b",
-                    re.I)
+_CHECK = re.compile(
+    r"\b(?:let me|let's|I'll|I will|I need to|I should)\s+(?:also\s+)?(?:check|verify|look|see|trace|"
+    r"confirm|find|compare|inspect|search|grep|read|examine|investigate|figure|validate|correlate)\b",
+    re.I,
+)
 _SEARCHING = re.compile(r"\b(?:let me|let's|I'll|I will|I need to)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
 # A request for an answer rather than a change: a question, or asked to look into something.
-_INQUIRY = re.compile(r"\?|\b(?:check|look|investigate|figure out|find out|debug|validate|verify|review|explain|"
-                      r"analy[sz]e|trace|why|how come|whether|what happens|is there|are there)\b", re.I)
+_INQUIRY = re.compile(
+    r"\?|\b(?:check|look|investigate|figure out|find out|debug|validate|verify|review|explain|"
+    r"analy[sz]e|trace|why|how come|whether|what happens|is there|are there)\b",
+    re.I,
+)
 _MIN_CALLS = 3  # fewer calls since the request is an answer, not an investigation
 _CONCLUSION_CHARS = 360
 
@@ -49,8 +56,11 @@ def thread_start(facts: SessionFacts) -> int:
     """The turn the current thread started: the latest request, or a tracker item set in progress after it."""
     latest = latest_request(facts.user_messages)
     turns = [latest.turn] if latest is not None else []
-    turns += [item.started_turn for item in facts.work_items
-              if item.status == "in_progress" and item.started_turn is not None]
+    turns += [
+        item.started_turn
+        for item in facts.work_items
+        if item.status == "in_progress" and item.started_turn is not None
+    ]
     return max(turns, default=0)
 
 
@@ -60,7 +70,9 @@ class Investigation:
 
     question: MessageFact
     calls: int  # tool calls since the question
-    conclusion: MessageFact | None  # the agent's latest conclusion or explanation, its prose cut short
+    conclusion: (
+        MessageFact | None
+    )  # the agent's latest conclusion or explanation, its prose cut short
     checks: list[MessageFact]  # the checks it announced after that conclusion, the latest last
 
 
@@ -80,10 +92,17 @@ def _prose(text: str, limit: int = _CONCLUSION_CHARS) -> str:
 
 def _explaining(text: str) -> str:
     """The sentences of ``text`` that put an explanation forward (not only announce a search for one)."""
-    kept = [s.strip() for s in _SENTENCE.split(_prose(text, len(text)))
-            if _HYPOTHESIS.search(s) and not _SEARCHING.search(s)]
+    kept = [
+        s.strip()
+        for s in _SENTENCE.split(_prose(text, len(text)))
+        if _HYPOTHESIS.search(s) and not _SEARCHING.search(s)
+    ]
     explained = " ".join(kept)
-    return explained if len(explained) <= _CONCLUSION_CHARS else explained[: _CONCLUSION_CHARS - 1].rstrip() + "…"
+    return (
+        explained
+        if len(explained) <= _CONCLUSION_CHARS
+        else explained[: _CONCLUSION_CHARS - 1].rstrip() + "…"
+    )
 
 
 def investigation(facts: SessionFacts) -> Investigation | None:
@@ -95,9 +114,14 @@ def investigation(facts: SessionFacts) -> Investigation | None:
     question = latest_request(facts.user_messages)
     if question is None or facts.thread_calls < _MIN_CALLS or not _INQUIRY.search(question.text):
         return None  # reading before a change asked for is preparation, not an investigation
-    if any(turn >= question.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns):
+    if any(
+        turn >= question.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
+    ):
         return None
-    if any(item.status == "in_progress" and (item.started_turn or 0) >= question.turn for item in facts.work_items):
+    if any(
+        item.status == "in_progress" and (item.started_turn or 0) >= question.turn
+        for item in facts.work_items
+    ):
         return None  # an item taken up since: work about to start, not a question
     last = facts.last_assistant
     if last is None or not any(call.turn >= last.turn for call in facts.activity):
@@ -114,7 +138,11 @@ def investigation(facts: SessionFacts) -> Investigation | None:
     checks = []
     for message in said:
         if message.turn > after:
-            announced = [s.strip().rstrip(":") for s in _SENTENCE.split(message.text) if _CHECK.search(s)]
+            announced = [
+                s.strip().rstrip(":") for s in _SENTENCE.split(message.text) if _CHECK.search(s)
+            ]
             if announced:
                 checks.append(MessageFact(turn=message.turn, text=announced[-1]))
-    return Investigation(question=question, calls=facts.thread_calls, conclusion=conclusion, checks=checks[-3:])
+    return Investigation(
+        question=question, calls=facts.thread_calls, conclusion=conclusion, checks=checks[-3:]
+    )

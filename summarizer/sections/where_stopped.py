@@ -20,12 +20,17 @@ from summarizer.sections.text import block, one_line
 __all__ = ["last_activity"]
 
 _EARLIER_MESSAGES_AT = {0: 5, 1: 4, 2: 2, 3: 0}
-_SAME_WORDS = 0.75  # share of words two messages in a row have in common when they say the same thing
+_SAME_WORDS = (
+    0.75  # share of words two messages in a row have in common when they say the same thing
+)
 # A last message that opens by reporting the work done ("Perfect! I have successfully completed ...",
 # "✅ All done"): its body restates the changes, tests and next items the sections above state exactly.
-_DONE = re.compile(r"^\W*(?:all )?(?:done|complete)\b|^\W*✅|\bsuccessfully (?:completed|implemented|finished)\b"
-                   r"|\b(?:I've|I have|we've)\s+(?:now\s+)?(?:completed|implemented|finished)\b"
-                   r"|\bhere'?s (?:a summary of )?what (?:I|was) (?:implemented|changed|did|done)\b", re.I)
+_DONE = re.compile(
+    r"^\W*(?:all )?(?:done|complete)\b|^\W*✅|\bsuccessfully (?:completed|implemented|finished)\b"
+    r"|\b(?:I've|I have|we've)\s+(?:now\s+)?(?:completed|implemented|finished)\b"
+    r"|\bhere'?s (?:a summary of )?what (?:I|was) (?:implemented|changed|did|done)\b",
+    re.I,
+)
 # An answer to the user or a report of what was found is the message itself, not a recap of it.
 _NOT_RECAP = re.compile(r"\b(?:question|report|found|analy[sz])", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*$|^\s*\*\*([^*]{3,80})\*\*:?\s*$", re.M)
@@ -41,28 +46,47 @@ def _recap_outline(text: str) -> str | None:
     text = text.strip()
     first = text.split("\n", 1)[0]
     headings = [h or b for h, b in _HEADING.findall(text)]
-    if (len(text) <= _RECAP_CHARS or not _DONE.search(first[:200]) or _NOT_RECAP.search(first)
-            or len(headings) < _RECAP_HEADINGS):
+    if (
+        len(text) <= _RECAP_CHARS
+        or not _DONE.search(first[:200])
+        or _NOT_RECAP.search(first)
+        or len(headings) < _RECAP_HEADINGS
+    ):
         return None
-    return (f"{one_line(first, 200)}\n(a recap of {len(text.splitlines())} lines, shortened here: its parts were "
-            + "; ".join(one_line(h, 70) for h in headings[:8]) + (" …" if len(headings) > 8 else "") + ")")
+    return (
+        f"{one_line(first, 200)}\n(a recap of {len(text.splitlines())} lines, shortened here: its parts were "
+        + "; ".join(one_line(h, 70) for h in headings[:8])
+        + (" …" if len(headings) > 8 else "")
+        + ")"
+    )
 
 
 def last_activity(facts: SessionFacts, detail: int) -> str:
     lines = []
     last = facts.last_assistant
     earlier = [m for m in facts.recent_messages if last is None or m.turn < last.turn]
-    earlier = earlier[-_EARLIER_MESSAGES_AT[detail]:] if _EARLIER_MESSAGES_AT[detail] else []
+    earlier = earlier[-_EARLIER_MESSAGES_AT[detail] :] if _EARLIER_MESSAGES_AT[detail] else []
     # A message quoted under Files Changed as the account of a change is not said twice.
-    accounts = {(f.account_turn, " ".join(f.account.split()).rstrip("…")) for f in facts.changed if f.account}
-    earlier = [m for m in earlier if not any(turn == m.turn and " ".join(m.text.split()).startswith(text)
-                                             for turn, text in accounts)]
+    accounts = {
+        (f.account_turn, " ".join(f.account.split()).rstrip("…"))
+        for f in facts.changed
+        if f.account
+    }
+    earlier = [
+        m
+        for m in earlier
+        if not any(
+            turn == m.turn and " ".join(m.text.split()).startswith(text) for turn, text in accounts
+        )
+    ]
     if earlier:
         lines.append("Before that, the agent said (the thread of its work):")
         lines += _thread_lines(earlier)
     if last is not None:
         said = _recap_outline(last.text) or last.text.strip()
-        lines.append(f"The agent's last message (turn {last.turn}):\n  " + said.replace("\n", "\n  "))
+        lines.append(
+            f"The agent's last message (turn {last.turn}):\n  " + said.replace("\n", "\n  ")
+        )
         # The agent's own words are a claim like any other: "all tests pass" with a failing run is flagged.
         flags = contradictions(last.text, facts)
         if flags:
@@ -72,7 +96,11 @@ def last_activity(facts: SessionFacts, detail: int) -> str:
         lines.append("Its last tool calls, oldest first:")
     for run in _runs_of_calls(calls):
         call = run[-1]
-        turns = f"turn {call.turn}" if len(run) == 1 else f"turns {run[0].turn}–{call.turn}, {len(run)} calls"
+        turns = (
+            f"turn {call.turn}"
+            if len(run) == 1
+            else f"turns {run[0].turn}–{call.turn}, {len(run)} calls"
+        )
         spans = [c.lines for c in run if c.lines is not None]
         where = f" lines {min(a for a, _ in spans)}–{max(b for _, b in spans)}" if spans else ""
         line = f"- ({turns}) {call.tool} `{call.target}`{where} → {call.status}"
@@ -87,8 +115,13 @@ def _runs_of_calls(calls: list[ActivityFact]) -> list[list[ActivityFact]]:
     runs: list[list[ActivityFact]] = []
     for call in calls:
         previous = runs[-1][-1] if runs else None
-        if (previous is not None and not previous.output and not call.output
-                and (previous.tool, previous.target, previous.status) == (call.tool, call.target, call.status)):
+        if (
+            previous is not None
+            and not previous.output
+            and not call.output
+            and (previous.tool, previous.target, previous.status)
+            == (call.tool, call.target, call.status)
+        ):
             runs[-1].append(call)
         else:
             runs.append([call])

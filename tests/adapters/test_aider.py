@@ -169,7 +169,10 @@ def windows(load: Loader, fixtures_dir: Path) -> Run:
 
 
 def test_a_reset_commit_is_an_undo_not_a_commit(windows: Run) -> None:
-    assert [c.arguments["hash"] for c in windows.calls if c.tool == "git_commit"] == ["bbde768", "0e5a7f2"]
+    assert [c.arguments["hash"] for c in windows.calls if c.tool == "git_commit"] == [
+        "bbde768",
+        "0e5a7f2",
+    ]
     (undo,) = [c for c in windows.calls if c.tool == "undo"]
     assert [(op.action, op.path) for op in undo.operations] == [("undo", "src\\stock.py")]
 
@@ -191,7 +194,10 @@ def test_a_file_created_on_confirmation_whose_edit_failed_is_created(fixtures_di
     index, _ = build_index(fixtures_dir / "aider" / "windows-undo.chat.history.md")
     report = next(f for f in index.files() if f.path == "src/report.py")
     assert report.status == "created"
-    assert [(op.action, op.result) for op in report.ops] == [("create", "success"), ("edit", "failure")]
+    assert [(op.action, op.result) for op in report.ops] == [
+        ("create", "success"),
+        ("edit", "failure"),
+    ]
     readme = next(f for f in index.files() if f.path == "README.md")
     assert readme.status == "modified"  # "the other block was applied successfully"
 
@@ -205,12 +211,16 @@ def test_a_file_created_on_confirmation_whose_edit_failed_is_created(fixtures_di
         "> Removed: 4c1d2e9 feat: add the helper  \n> Now at:  0000001 init  ",
     ],
 )
-def test_every_undo_message_takes_the_commit_back(load: Loader, tmp_path: Path, message: str) -> None:
+def test_every_undo_message_takes_the_commit_back(
+    load: Loader, tmp_path: Path, message: str
+) -> None:
     history = tmp_path / ".aider.chat.history.md"
     history.write_text(
         "# aider chat started at 2025-01-01 10:00:00\n\n#### add helper.py  \n\n"
         "app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\n"
-        "> Applied edit to app.py  \n> Commit 4c1d2e9 feat: add the helper  \n\n#### /undo  \n" + message + "\n"
+        "> Applied edit to app.py  \n> Commit 4c1d2e9 feat: add the helper  \n\n#### /undo  \n"
+        + message
+        + "\n"
     )
     index, _ = build_index(history)
     assert [(f.path, f.status) for f in index.files()] == [("app.py", "reverted")]

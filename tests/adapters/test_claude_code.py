@@ -50,14 +50,23 @@ def compaction(fixtures_dir: Path) -> tuple[list[Event], Source]:
 
 def test_detected_as_claude_code(fixtures_dir: Path) -> None:
     for name in ("edits", "subagents", "compaction"):
-        assert detect(read_source(fixtures_dir / "claude_code" / f"{name}.jsonl")).name == "claude-code"
+        assert (
+            detect(read_source(fixtures_dir / "claude_code" / f"{name}.jsonl")).name
+            == "claude-code"
+        )
 
 
-def test_session_info_comes_first_with_cwd_model_and_version(edits: tuple[list[Event], Source]) -> None:
+def test_session_info_comes_first_with_cwd_model_and_version(
+    edits: tuple[list[Event], Source],
+) -> None:
     info = edits[0][0]
     assert isinstance(info, SessionInfo)
     assert (info.cwd, info.agent, info.version, info.model, info.session_id) == (
-        ROOT, "claude-code", "2.1.39", "claude-opus-4-6", "9d0c4a52-7e1b-4f38-a6c2-3b5e8d1f0a47",
+        ROOT,
+        "claude-code",
+        "2.1.39",
+        "claude-opus-4-6",
+        "9d0c4a52-7e1b-4f38-a6c2-3b5e8d1f0a47",
     )
 
 
@@ -86,11 +95,17 @@ def test_write_over_an_existing_file_reports_modified(edits: tuple[list[Event], 
     assert reported is not None and [r.change for r in reported] == ["modified"]
 
 
-def test_successful_edit_reports_the_patch_and_the_new_content(edits: tuple[list[Event], Source]) -> None:
+def test_successful_edit_reports_the_patch_and_the_new_content(
+    edits: tuple[list[Event], Source],
+) -> None:
     events, _ = edits
     call = _call(events, "toolu_edit1")
     (op,) = call.operations
-    assert (op.action, op.old, op.new) == ("edit", "    return item.cost\n", "    return item.cost * (1 - item.discount)\n")
+    assert (op.action, op.old, op.new) == (
+        "edit",
+        "    return item.cost\n",
+        "    return item.cost * (1 - item.discount)\n",
+    )
     result = _result(events, "toolu_edit1")
     assert result.status == "success" and result.reported is not None
     (change,) = result.reported
@@ -123,7 +138,9 @@ def test_every_failed_call_shape_is_a_classified_failure(
     assert (result.status, result.failure, result.reported) == ("failure", reason, None)
 
 
-def test_bash_failure_carries_its_exit_code_and_success_exit_zero(edits: tuple[list[Event], Source]) -> None:
+def test_bash_failure_carries_its_exit_code_and_success_exit_zero(
+    edits: tuple[list[Event], Source],
+) -> None:
     events, _ = edits
     failed = _result(events, "toolu_bash1")
     assert (failed.status, failed.failure, failed.exit_code) == ("failure", "exit_status", 1)
@@ -131,10 +148,15 @@ def test_bash_failure_carries_its_exit_code_and_success_exit_zero(edits: tuple[l
     assert (ok.status, ok.exit_code) == ("success", 0)
 
 
-def test_bash_is_a_shell_operation_run_in_the_session_cwd(edits: tuple[list[Event], Source]) -> None:
+def test_bash_is_a_shell_operation_run_in_the_session_cwd(
+    edits: tuple[list[Event], Source],
+) -> None:
     (op,) = _call(edits[0], "toolu_bash2").operations
     assert (op.action, op.command, op.cwd, op.source) == (
-        "shell", "git mv src/price.py src/pricing.py", ROOT, "shell",
+        "shell",
+        "git mv src/price.py src/pricing.py",
+        ROOT,
+        "shell",
     )
 
 
@@ -149,7 +171,10 @@ def test_multiedit_yields_one_edit_per_replacement_and_the_final_content(
 ) -> None:
     events, _ = edits
     ops = _call(events, "toolu_multi1").operations
-    assert [(op.action, op.old) for op in ops] == [("edit", "def price(item)"), ("edit", "sum(price(i)")]
+    assert [(op.action, op.old) for op in ops] == [
+        ("edit", "def price(item)"),
+        ("edit", "sum(price(i)"),
+    ]
     reported = _result(events, "toolu_multi1").reported
     assert reported is not None
     assert reported[0].content is not None and "def unit_price(item)" in reported[0].content
@@ -167,13 +192,17 @@ def test_a_new_cwd_is_announced_before_the_record_and_used_for_shell(
     assert events.index(moves[0]) < events.index(_call(events, "toolu_bash3"))
 
 
-def test_malformed_line_is_skipped_and_counted_the_rest_is_read(edits: tuple[list[Event], Source]) -> None:
+def test_malformed_line_is_skipped_and_counted_the_rest_is_read(
+    edits: tuple[list[Event], Source],
+) -> None:
     events, source = edits
     assert [(s.line, s.reason.startswith("not valid JSON")) for s in source.skipped] == [(30, True)]
     assert _result(events, "toolu_edit6").failure == "not_found"  # after the bad line
 
 
-def test_two_records_that_lost_their_newline_are_both_read(edits: tuple[list[Event], Source]) -> None:
+def test_two_records_that_lost_their_newline_are_both_read(
+    edits: tuple[list[Event], Source],
+) -> None:
     events, source = edits
     last = events[-1]
     assert isinstance(last, AssistantMessage) and last.text == "All web tests pass."
@@ -207,12 +236,16 @@ def test_progress_records_carry_sub_agent_calls_as_sidechain_events(subagents: l
     assert prompt.synthetic  # written by the parent agent, not typed
 
 
-def test_sub_agent_write_without_tool_use_result_is_reported_from_its_text(subagents: list[Event]) -> None:
+def test_sub_agent_write_without_tool_use_result_is_reported_from_its_text(
+    subagents: list[Event],
+) -> None:
     result = _result(subagents, "toolu_sub_write")
     assert result.status == "success" and result.reported is not None
     (change,) = result.reported
     assert (change.path, change.change, change.content) == (
-        "/home/dev/blog/docs/theme-plan.md", "created", "# Theme plan\n\n1. base.html\n",
+        "/home/dev/blog/docs/theme-plan.md",
+        "created",
+        "# Theme plan\n\n1. base.html\n",
     )
 
 
@@ -221,11 +254,15 @@ def test_sub_agent_failed_edit_is_a_failure(subagents: list[Event]) -> None:
 
 
 def test_blocks_of_one_sub_agent_response_share_a_turn(subagents: list[Event]) -> None:
-    text = next(e for e in subagents if isinstance(e, AssistantMessage) and e.text == "Writing the plan.")
+    text = next(
+        e for e in subagents if isinstance(e, AssistantMessage) and e.text == "Writing the plan."
+    )
     assert text.turn == _call(subagents, "toolu_sub_write").turn
 
 
-def test_old_style_sidechain_records_are_marked_and_their_write_counts(subagents: list[Event]) -> None:
+def test_old_style_sidechain_records_are_marked_and_their_write_counts(
+    subagents: list[Event],
+) -> None:
     call = _call(subagents, "toolu_side_write")
     assert call.sidechain == "sidechain"
     reported = _result(subagents, "toolu_side_write").reported
@@ -241,11 +278,16 @@ def test_main_chain_events_have_no_sidechain(subagents: list[Event]) -> None:
 # -- compaction, synthetic messages, attachments ---------------------------------
 
 
-def test_compact_boundary_keeps_trigger_tokens_and_summary(compaction: tuple[list[Event], Source]) -> None:
+def test_compact_boundary_keeps_trigger_tokens_and_summary(
+    compaction: tuple[list[Event], Source],
+) -> None:
     events, _ = compaction
     (boundary,) = [e for e in events if isinstance(e, CompactionBoundary)]
     assert (boundary.trigger, boundary.pre_tokens) == ("auto", 155312)
-    assert boundary.summary is not None and "api/items.py (list_items now takes page)" in boundary.summary
+    assert (
+        boundary.summary is not None
+        and "api/items.py (list_items now takes page)" in boundary.summary
+    )
     # The summary is not repeated as a user message.
     assert not any(isinstance(e, UserMessage) and "Primary Request" in e.text for e in events)
 
@@ -259,8 +301,14 @@ def test_only_typed_text_is_a_real_user_message(compaction: tuple[list[Event], S
         ("prompt", "Now document the page parameter in @README.md"),
         ("queued", "and add a test"),  # still waiting in the queue when the transcript ends
     ]
-    synthetic = [e.text.split(">", 1)[0] for e in events if isinstance(e, UserMessage) and e.synthetic]
-    assert synthetic == ["<local-command-caveat", "<local-command-stdout", "[Request interrupted by user]"]
+    synthetic = [
+        e.text.split(">", 1)[0] for e in events if isinstance(e, UserMessage) and e.synthetic
+    ]
+    assert synthetic == [
+        "<local-command-caveat",
+        "<local-command-stdout",
+        "[Request interrupted by user]",
+    ]
 
 
 def test_every_way_the_person_speaks_is_a_user_message_in_order(fixtures_dir: Path) -> None:
@@ -281,7 +329,9 @@ def test_every_way_the_person_speaks_is_a_user_message_in_order(fixtures_dir: Pa
         ("queued", "and then stop"),
     ]
     # The harness's own queue entries (a background task finishing) are not the person's words.
-    notification = [e for e in events if isinstance(e, UserMessage) and "task-notification" in e.text]
+    notification = [
+        e for e in events if isinstance(e, UserMessage) and "task-notification" in e.text
+    ]
     assert [e.synthetic for e in notification] == [True]
 
 
@@ -292,9 +342,13 @@ def test_attached_file_is_a_read(compaction: tuple[list[Event], Source]) -> None
     assert _result(events, call.call_id).status == "success"
 
 
-def test_bookkeeping_records_are_ignored_and_unknown_ones_skipped(compaction: tuple[list[Event], Source]) -> None:
+def test_bookkeeping_records_are_ignored_and_unknown_ones_skipped(
+    compaction: tuple[list[Event], Source],
+) -> None:
     _, source = compaction
-    assert [(s.line, s.reason) for s in source.skipped] == [(14, "unknown record type 'mystery-record'")]
+    assert [(s.line, s.reason) for s in source.skipped] == [
+        (14, "unknown record type 'mystery-record'")
+    ]
 
 
 def test_not_claude_code(fixtures_dir: Path) -> None:
@@ -308,7 +362,13 @@ def test_the_readme_example_session(fixtures_dir: Path) -> None:
     assert source.skipped == []
     failed = [e for e in events if isinstance(e, ToolResult) and e.status == "failure"]
     assert [(f.call_id, f.failure) for f in failed] == [("toolu_01EditBad", "not_found")]
-    created = [r.path for e in events if isinstance(e, ToolResult) for r in e.reported or () if r.change == "created"]
+    created = [
+        r.path
+        for e in events
+        if isinstance(e, ToolResult)
+        for r in e.reported or ()
+        if r.change == "created"
+    ]
     assert created == ["/home/dev/webapp/tests/test_auth.py"]
 
 
@@ -328,7 +388,10 @@ def test_every_corpus_session_parses(corpus_dir: Path) -> None:
     for path in _corpus(corpus_dir):
         events, source = _corpus_events(path)
         assert isinstance(events[0], SessionInfo), path.name
-        assert all(s.reason.startswith("not valid JSON") for s in source.skipped), (path.name, source.skipped)
+        assert all(s.reason.startswith("not valid JSON") for s in source.skipped), (
+            path.name,
+            source.skipped,
+        )
         calls = {e.call_id for e in events if isinstance(e, ToolCall)}
         results = {e.call_id for e in events if isinstance(e, ToolResult)}
         # Only calls cut off by the end of the transcript may lack a result.
@@ -341,7 +404,7 @@ def _truth(corpus_dir: Path) -> dict[str, set[str]]:
         row = json.loads(line)
         if row["format"] == "claude_code":
             root = (row["root"] or "").rstrip("/") + "/"
-            out[row["file"]] = {p[len(root):] if p.startswith(root) else p for p in row["changed"]}
+            out[row["file"]] = {p[len(root) :] if p.startswith(root) else p for p in row["changed"]}
     return out
 
 
@@ -356,10 +419,14 @@ def test_corpus_sessions_with_edits_yield_the_reported_changes(corpus_dir: Path)
         calls = {e.call_id: e for e in events if isinstance(e, ToolCall)}
         got: set[str] = set()
         for event in events:
-            if isinstance(event, ToolResult) and event.status == "success" and event.call_id in calls:
+            if (
+                isinstance(event, ToolResult)
+                and event.status == "success"
+                and event.call_id in calls
+            ):
                 for op in calls[event.call_id].operations:
                     if op.action in ("write", "create", "edit") and op.path:
-                        got.add(op.path[len(root):] if op.path.startswith(root) else op.path)
+                        got.add(op.path[len(root) :] if op.path.startswith(root) else op.path)
         missed.extend(f"{name}: {p}" for p in changed - got)
         if changed:
             assert got, name
@@ -373,7 +440,11 @@ def test_corpus_failure_texts_are_all_classified(corpus_dir: Path) -> None:
     for path in _corpus(corpus_dir):
         events, _ = _corpus_events(path)
         calls = {e.call_id: e for e in events if isinstance(e, ToolCall)}
-        failed = [e for e in events if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in calls]
+        failed = [
+            e
+            for e in events
+            if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in calls
+        ]
         for result in failed:
             if calls[result.call_id].tool in ("Edit", "Write", "MultiEdit"):
                 assert result.failure != "other", (path.name, result.output[:120])
@@ -388,14 +459,50 @@ def test_gzip_and_plain_read_the_same(tmp_path: Path, fixtures_dir: Path) -> Non
 
 def test_an_edit_the_person_changed_before_accepting_reports_what_was_written() -> None:
     base = {"sessionId": "s", "cwd": "/w", "version": "2.1.39", "isSidechain": False}
-    call = {**base, "type": "assistant", "uuid": "a", "parentUuid": None, "message": {
-        "id": "msg_1", "role": "assistant", "model": "claude-opus-4-6", "content": [
-            {"type": "tool_use", "id": "toolu_1", "name": "Edit",
-             "input": {"file_path": "/w/a.py", "old_string": "x = 1", "new_string": "x = 2"}}]}}
-    result = {**base, "type": "user", "uuid": "b", "parentUuid": "a", "message": {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file /w/a.py has been updated successfully."}]},
-        "toolUseResult": {"filePath": "/w/a.py", "oldString": "x = 1", "newString": "x = 3", "originalFile": "x = 1\n",
-                          "structuredPatch": [], "userModified": True, "replaceAll": False}}
+    call = {
+        **base,
+        "type": "assistant",
+        "uuid": "a",
+        "parentUuid": None,
+        "message": {
+            "id": "msg_1",
+            "role": "assistant",
+            "model": "claude-opus-4-6",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "Edit",
+                    "input": {"file_path": "/w/a.py", "old_string": "x = 1", "new_string": "x = 2"},
+                }
+            ],
+        },
+    }
+    result = {
+        **base,
+        "type": "user",
+        "uuid": "b",
+        "parentUuid": "a",
+        "message": {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_1",
+                    "content": "The file /w/a.py has been updated successfully.",
+                }
+            ],
+        },
+        "toolUseResult": {
+            "filePath": "/w/a.py",
+            "oldString": "x = 1",
+            "newString": "x = 3",
+            "originalFile": "x = 1\n",
+            "structuredPatch": [],
+            "userModified": True,
+            "replaceAll": False,
+        },
+    }
     source = Source("s.jsonl", "\n".join(json.dumps(r) for r in (call, result)) + "\n")
     events = list(ADAPTER.events(source))
     reported = _result(events, "toolu_1").reported
@@ -407,8 +514,18 @@ def test_records_whose_type_is_not_a_string_are_skipped() -> None:
     # the session header, and in a progress record's nested message.
     records = [
         {"type": ["user"], "cwd": "/p"},
-        {"type": "user", "uuid": "u1", "cwd": "/p", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
-        {"type": "progress", "uuid": "p1", "data": {"message": {"type": ["assistant"], "message": {}}}},
+        {
+            "type": "user",
+            "uuid": "u1",
+            "cwd": "/p",
+            "sessionId": "s",
+            "message": {"role": "user", "content": "hi"},
+        },
+        {
+            "type": "progress",
+            "uuid": "p1",
+            "data": {"message": {"type": ["assistant"], "message": {}}},
+        },
     ]
     source = Source("s.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
     events = list(ADAPTER.events(source))
@@ -424,7 +541,9 @@ def test_records_whose_type_is_not_a_string_are_skipped() -> None:
 def test_a_result_logged_before_its_call_is_paired_by_tool_use_id(fixtures_dir: Path) -> None:
     events, _ = _events(fixtures_dir / "claude_code" / "result-before-call.jsonl")
     tools = [e for e in events if isinstance(e, ToolCall | ToolResult)]
-    position = next(i for i, e in enumerate(tools) if isinstance(e, ToolCall) and e.call_id == "toolu_01Init")
+    position = next(
+        i for i, e in enumerate(tools) if isinstance(e, ToolCall) and e.call_id == "toolu_01Init"
+    )
     result = tools[position + 1]
     assert isinstance(result, ToolResult) and result.call_id == "toolu_01Init"
     assert result.turn == _call(events, "toolu_01Init").turn
@@ -433,10 +552,14 @@ def test_a_result_logged_before_its_call_is_paired_by_tool_use_id(fixtures_dir: 
     ]
 
 
-def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(fixtures_dir: Path) -> None:
+def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(
+    fixtures_dir: Path,
+) -> None:
     index, _ = build_index(fixtures_dir / "claude_code" / "result-before-call.jsonl")
     assert {(f.path, f.status) for f in index.files()} == {
-        ("ledger.py", "read"), ("tests/__init__.py", "created"), ("tests/test_ledger.py", "created"),
+        ("ledger.py", "read"),
+        ("tests/__init__.py", "created"),
+        ("tests/test_ledger.py", "created"),
     }
     # The one result whose call is in no record of the file stays an orphan, counted.
     assert index.meta["orphan_results"] == 1
@@ -446,14 +569,29 @@ def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> Non
     # Claude Code 2.1.328 (run for real in tests/integrations/test_real_agents.py) logs a copy of every
     # request it sends: read as messages, the copy would count the turn twice; read as unknown, every
     # session warned about two dozen skipped parts.
-    blob = {"role": "user", "content": [{"type": "text", "text": "WRITE /p/copy.txt: not a second turn"}]}
+    blob = {
+        "role": "user",
+        "content": [{"type": "text", "text": "WRITE /p/copy.txt: not a second turn"}],
+    }
     records = [
-        {"type": "user", "uuid": "u1", "cwd": "/p", "sessionId": "s", "version": "2.1.328",
-         "message": {"role": "user", "content": "hi"}},
+        {
+            "type": "user",
+            "uuid": "u1",
+            "cwd": "/p",
+            "sessionId": "s",
+            "version": "2.1.328",
+            "message": {"role": "user", "content": "hi"},
+        },
         {"type": "atis-latch", "atis": "", "sessionId": "s"},
         {"type": "api-request-shape", "sessionId": "s", "shapeHash": "h", "shape": {"system": []}},
         {"type": "api-request-blob", "sessionId": "s", "hash": "b", "message": blob},
-        {"type": "api-request", "sessionId": "s", "id": "r", "shapeHash": "h", "params": {"model": "m"}},
+        {
+            "type": "api-request",
+            "sessionId": "s",
+            "id": "r",
+            "shapeHash": "h",
+            "params": {"model": "m"},
+        },
         {"type": "cost-state", "sessionId": "s"},
         {"type": "tools-used", "sessionId": "s", "tools": ["Write"]},
     ]

@@ -57,12 +57,24 @@ def test_api_failed_and_denied_edits_do_not_count(api: Run) -> None:
 
 
 def test_api_only_the_persons_words_are_user_messages(api: Run) -> None:
-    typed = [(e.channel, e.text) for e in api.events if isinstance(e, UserMessage) and not e.synthetic]
-    assert typed == [
-        ("prompt", "Add a logger module and use it in src/index.ts"),  # without the environment details
-        ("feedback", "no secrets in the repo: write .env.example instead"),  # given when refusing the write
+    typed = [
+        (e.channel, e.text) for e in api.events if isinstance(e, UserMessage) and not e.synthetic
     ]
-    resumed = [e for e in api.events if isinstance(e, UserMessage) and e.text.startswith("[TASK RESUMPTION]")]
+    assert typed == [
+        (
+            "prompt",
+            "Add a logger module and use it in src/index.ts",
+        ),  # without the environment details
+        (
+            "feedback",
+            "no secrets in the repo: write .env.example instead",
+        ),  # given when refusing the write
+    ]
+    resumed = [
+        e
+        for e in api.events
+        if isinstance(e, UserMessage) and e.text.startswith("[TASK RESUMPTION]")
+    ]
     assert [e.synthetic for e in resumed] == [True]
 
 

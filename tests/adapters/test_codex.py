@@ -252,8 +252,14 @@ def test_patch_applied_outside_any_call_of_the_file(session: tuple[list[Event], 
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["\n", "\r", "\r\n", "\x0b", "\x1c", "\x85", "\u2028", "x", "x" * 300, "Output:"]),
-                max_size=60))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["\n", "\r", "\r\n", "\x0b", "\x1c", "\x85", "\u2028", "x", "x" * 300, "Output:"]
+        ),
+        max_size=60,
+    )
+)
 def test_the_header_of_an_output_is_read_from_its_first_lines_only(pieces: list[str]) -> None:
     # Long outputs are not split whole to find the header: the first lines must be the same.
     text = "".join(pieces)
@@ -264,13 +270,35 @@ def test_the_bookkeeping_lines_of_0_169_are_ignored_not_skipped() -> None:
     # Codex 0.169.0 (run for real in tests/integrations/test_real_agents.py) writes a snapshot of the
     # environment it describes to the model and a token record per response between the usual lines.
     lines = [
-        {"timestamp": "t", "type": "session_meta", "payload": {"id": "s", "cwd": "/p", "cli_version": "0.169.0"}},
-        {"timestamp": "t", "ordinal": 4, "type": "world_state",
-         "payload": {"full": True, "state": {"environments": {"environments": {"local": {"cwd": "/p"}}}}}},
-        {"timestamp": "t", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}},
-        {"timestamp": "t", "ordinal": 10, "type": "token_usage_record",
-         "payload": {"session_id": "s", "usage": {"input_tokens": 100, "output_tokens": 20}}},
+        {
+            "timestamp": "t",
+            "type": "session_meta",
+            "payload": {"id": "s", "cwd": "/p", "cli_version": "0.169.0"},
+        },
+        {
+            "timestamp": "t",
+            "ordinal": 4,
+            "type": "world_state",
+            "payload": {
+                "full": True,
+                "state": {"environments": {"environments": {"local": {"cwd": "/p"}}}},
+            },
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "hi"}],
+            },
+        },
+        {
+            "timestamp": "t",
+            "ordinal": 10,
+            "type": "token_usage_record",
+            "payload": {"session_id": "s", "usage": {"input_tokens": 100, "output_tokens": 20}},
+        },
     ]
     source = Source("rollout.jsonl", "\n".join(json.dumps(line) for line in lines) + "\n")
     assert ADAPTER.sniff(source)

@@ -202,14 +202,22 @@ def test_a_view_of_a_directory_reads_no_file(windows: tuple[list[Event], Source]
     events, _ = windows
     assert _call(events, "w_dir").operations == ()
     (read,) = _call(events, "w_view").operations
-    assert (read.action, read.path, read.start_line, read.end_line) == ("read", f"{WIN_ROOT}\\src\\cart.ts", 1, 3)
+    assert (read.action, read.path, read.start_line, read.end_line) == (
+        "read",
+        f"{WIN_ROOT}\\src\\cart.ts",
+        1,
+        3,
+    )
 
 
 def test_powershell_commands_are_declared_powershell(windows: tuple[list[Event], Source]) -> None:
     events, _ = windows
     (op,) = _call(events, "w_ps").operations
     assert (op.action, op.dialect, op.cwd) == ("shell", "powershell", WIN_ROOT)
-    assert _result(events, "w_fail").failure == "exit_status" and _result(events, "w_fail").exit_code == 1
+    assert (
+        _result(events, "w_fail").failure == "exit_status"
+        and _result(events, "w_fail").exit_code == 1
+    )
 
 
 def test_powershell_session_tools(windows: tuple[list[Event], Source]) -> None:
@@ -235,9 +243,13 @@ def test_the_trail_of_a_windows_session(fixtures_dir: Path) -> None:
     assert index.unknown_effects() == []  # logs/ is a directory no file of which the trail knows
 
 
-def test_the_person_stopping_the_agent_is_kept_as_an_injected_message_in_order(fixtures_dir: Path) -> None:
+def test_the_person_stopping_the_agent_is_kept_as_an_injected_message_in_order(
+    fixtures_dir: Path,
+) -> None:
     events, _ = _events(fixtures_dir / "copilot_cli" / "abort.jsonl")
     said = [(e.synthetic, e.text) for e in events if isinstance(e, UserMessage)]
-    assert said == [(False, "Add a finalize command that pushes the results branch."),
-                    (True, "[abort: user_initiated]"),
-                    (False, "instead of finalize call it update, no need to rename the branch")]
+    assert said == [
+        (False, "Add a finalize command that pushes the results branch."),
+        (True, "[abort: user_initiated]"),
+        (False, "instead of finalize call it update, no need to rename the branch"),
+    ]

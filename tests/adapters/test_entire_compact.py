@@ -34,7 +34,10 @@ def session(fixtures_dir: Path) -> tuple[list[Event], Source]:
 
 
 def test_detected_as_entire_compact_not_claude_code(fixtures_dir: Path) -> None:
-    assert detect(read_source(fixtures_dir / "entire_compact" / "transcript.jsonl")).name == "entire-compact"
+    assert (
+        detect(read_source(fixtures_dir / "entire_compact" / "transcript.jsonl")).name
+        == "entire-compact"
+    )
 
 
 def test_session_info_has_agent_version_and_the_cwd_from_claude_code_folder_names(
@@ -54,7 +57,9 @@ def test_read_call_and_its_inlined_result(session: tuple[list[Event], Source]) -
     assert (result.status, result.line) == ("success", call.line)
 
 
-def test_write_creating_a_file_is_reported_created_with_content(session: tuple[list[Event], Source]) -> None:
+def test_write_creating_a_file_is_reported_created_with_content(
+    session: tuple[list[Event], Source],
+) -> None:
     reported = _result(session[0], "toolu_e2").reported
     assert reported is not None
     assert [(r.path, r.change, r.content) for r in reported] == [
@@ -84,7 +89,10 @@ def test_failures_are_classified(
 ) -> None:
     result = _result(session[0], call_id)
     assert (result.status, result.failure, result.exit_code, result.reported) == (
-        "failure", reason, exit_code, None,
+        "failure",
+        reason,
+        exit_code,
+        None,
     )
 
 
@@ -98,7 +106,9 @@ def test_two_calls_of_one_response_share_a_turn_and_bash_success_exits_zero(
     assert _result(events, "toolu_e9").exit_code == 0
 
 
-def test_a_call_cut_off_before_its_result_has_no_result(session: tuple[list[Event], Source]) -> None:
+def test_a_call_cut_off_before_its_result_has_no_result(
+    session: tuple[list[Event], Source],
+) -> None:
     events, _ = session
     assert _call(events, "toolu_e10").tool == "Bash"
     assert not any(isinstance(e, ToolResult) and e.call_id == "toolu_e10" for e in events)

@@ -50,9 +50,14 @@ def test_only_the_head_of_a_long_output_is_read() -> None:
     ("text", "reason"),
     [
         ("Found 2 matches of the string to replace, but replace_all is false.", "not_unique"),
-        ("Claude requested permissions to write to /a/CLAUDE.md, but you haven't granted it yet.", "permission"),
-        ("Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit)",
-         "permission"),
+        (
+            "Claude requested permissions to write to /a/CLAUDE.md, but you haven't granted it yet.",
+            "permission",
+        ),
+        (
+            "Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit)",
+            "permission",
+        ),
         ("Sibling tool call errored", "interrupted"),
         ("EISDIR: illegal operation on a directory, read", "invalid"),
         ("File content (806.5KB) exceeds maximum allowed size (256KB).", "invalid"),

@@ -198,20 +198,27 @@ def test_an_api_history_is_detected_as_gemini_cli(fixtures_dir: Path) -> None:
     assert detect(read_source(fixtures_dir / "gemini_cli" / API_HISTORY)).name == "gemini-cli"
 
 
-def test_the_workspace_comes_from_the_context_setup_which_nobody_typed(api_history: tuple[list[Event], Source]) -> None:
+def test_the_workspace_comes_from_the_context_setup_which_nobody_typed(
+    api_history: tuple[list[Event], Source],
+) -> None:
     events, source = api_history
     info = events[0]
     assert isinstance(info, SessionInfo) and info.cwd == "/home/maint/widgetlib"
     users = [(e.text.split("\n")[0], e.synthetic) for e in events if isinstance(e, UserMessage)]
     assert users == [
         ("This is the Gemini CLI. We are setting up the context for our chat.", True),
-        ("Release 2.4.0: bump the version everywhere, add a changelog entry, and run the tests.", False),
+        (
+            "Release 2.4.0: bump the version everywhere, add a changelog entry, and run the tests.",
+            False,
+        ),
         ("Skip the docs page. The version test still pins 2.3.1.", False),
     ]
     assert source.skipped == []
 
 
-def test_function_calls_pair_with_their_responses_by_id_or_else_by_name(api_history: tuple[list[Event], Source]) -> None:
+def test_function_calls_pair_with_their_responses_by_id_or_else_by_name(
+    api_history: tuple[list[Event], Source],
+) -> None:
     events, _ = api_history
     calls = [e for e in events if isinstance(e, ToolCall)]
     results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
@@ -240,8 +247,15 @@ def test_every_changed_file_of_the_saved_session_is_in_the_trail(fixtures_dir: P
 
 def test_the_checkpoint_wrappers_hold_the_same_history(fixtures_dir: Path, tmp_path: Path) -> None:
     contents = json.loads((fixtures_dir / "gemini_cli" / API_HISTORY).read_text())
-    for wrapper in ({"history": contents, "authType": "oauth-personal"},
-                    {"history": [], "clientHistory": contents, "commitHash": "9f1c2e7", "toolCall": {"name": "replace"}}):
+    for wrapper in (
+        {"history": contents, "authType": "oauth-personal"},
+        {
+            "history": [],
+            "clientHistory": contents,
+            "commitHash": "9f1c2e7",
+            "toolCall": {"name": "replace"},
+        },
+    ):
         saved = tmp_path / "checkpoint.json"
         saved.write_text(json.dumps(wrapper))
         index, loaded = build_index(saved)
@@ -252,9 +266,22 @@ def test_the_checkpoint_wrappers_hold_the_same_history(fixtures_dir: Path, tmp_p
 def test_a_call_with_no_response_and_a_response_with_no_call() -> None:
     contents = [
         {"role": "user", "parts": [{"text": "Write the notes."}]},
-        {"role": "model", "parts": [{"functionCall": {"name": "write_file", "args": {"file_path": "/w/notes.md", "content": "x"}}}]},
+        {
+            "role": "model",
+            "parts": [
+                {
+                    "functionCall": {
+                        "name": "write_file",
+                        "args": {"file_path": "/w/notes.md", "content": "x"},
+                    }
+                }
+            ],
+        },
         {"role": "model", "parts": [{"text": "Interrupted."}]},
-        {"role": "user", "parts": [{"functionResponse": {"name": "replace", "response": {"output": "ok"}}}]},
+        {
+            "role": "user",
+            "parts": [{"functionResponse": {"name": "replace", "response": {"output": "ok"}}}],
+        },
         {"role": "tool", "content": "not a Content entry"},
     ]
     source = Source("history.json", json.dumps(contents))

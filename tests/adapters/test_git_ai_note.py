@@ -33,7 +33,9 @@ def _note(fixtures_dir: Path, name: str) -> tuple[list[Event], Source]:
 
 def _by_tool(events: list[Event]) -> list[tuple[str, str, str | None]]:
     """``(tool, status, failure)`` of every call, in order."""
-    calls = {e.call_id: e for e in events if isinstance(e, ToolCall) and e.tool != "git-ai attestation"}
+    calls = {
+        e.call_id: e for e in events if isinstance(e, ToolCall) and e.tool != "git-ai attestation"
+    }
     return [
         (calls[e.call_id].tool, e.status, e.failure)
         for e in events
@@ -49,17 +51,26 @@ def test_detected_as_git_ai_note(fixtures_dir: Path) -> None:
 def test_head_lists_the_attested_files(fixtures_dir: Path) -> None:
     note = parse_note((fixtures_dir / "git_ai_note" / "cursor.txt").read_text())
     assert note is not None
-    assert note.attested == {"src/store.rs": {"f976e97": "3-9"}, "src/store_test.rs": {"f976e97": "1-20"}}
+    assert note.attested == {
+        "src/store.rs": {"f976e97": "3-9"},
+        "src/store_test.rs": {"f976e97": "1-20"},
+    }
     assert list(note.body["prompts"]) == ["f976e97"]
 
 
 def test_attested_files_are_reported_changes_of_their_prompt(fixtures_dir: Path) -> None:
     events, _ = _note(fixtures_dir, "cursor.txt")
     (call,) = [e for e in events if isinstance(e, ToolCall) and e.tool == "git-ai attestation"]
-    assert [(op.action, op.path) for op in call.operations] == [("edit", "src/store.rs"), ("edit", "src/store_test.rs")]
+    assert [(op.action, op.path) for op in call.operations] == [
+        ("edit", "src/store.rs"),
+        ("edit", "src/store_test.rs"),
+    ]
     result = next(e for e in events if isinstance(e, ToolResult) and e.call_id == call.call_id)
     assert result.status == "success" and result.reported is not None
-    assert [(r.path, r.change) for r in result.reported] == [("src/store.rs", "modified"), ("src/store_test.rs", "modified")]
+    assert [(r.path, r.change) for r in result.reported] == [
+        ("src/store.rs", "modified"),
+        ("src/store_test.rs", "modified"),
+    ]
 
 
 def test_session_root_is_inferred_from_attested_paths(fixtures_dir: Path) -> None:
@@ -108,9 +119,14 @@ def test_claude_note_with_results_pairs_each_result_with_its_call(fixtures_dir: 
         ("Bash", "failure", "exit_status"),
         ("Edit", "unknown", None),  # in the result's place, in no result's wording
     ]
-    write = next(e for e in events if isinstance(e, ToolResult) and e.status == "success" and e.reported)
+    write = next(
+        e for e in events if isinstance(e, ToolResult) and e.status == "success" and e.reported
+    )
     assert write.reported is not None
-    assert (write.reported[0].path, write.reported[0].change) == (f"{ROOT}/src/commands/search.rs", "created")
+    assert (write.reported[0].path, write.reported[0].change) == (
+        f"{ROOT}/src/commands/search.rs",
+        "created",
+    )
 
 
 def test_claude_note_results_are_not_user_messages(fixtures_dir: Path) -> None:
@@ -123,11 +139,17 @@ def test_claude_note_results_are_not_user_messages(fixtures_dir: Path) -> None:
 
 def test_current_claude_note_without_results_is_all_unknown(fixtures_dir: Path) -> None:
     events, _ = _note(fixtures_dir, "claude-no-results.txt")
-    assert _by_tool(events) == [("Read", "unknown", None), ("Edit", "unknown", None), ("Bash", "unknown", None)]
+    assert _by_tool(events) == [
+        ("Read", "unknown", None),
+        ("Edit", "unknown", None),
+        ("Bash", "unknown", None),
+    ]
     info = events[0]
     assert isinstance(info, SessionInfo) and info.cwd == ROOT
     # Each response (text and the call after it) is its own turn.
-    assert [e.turn for e in events if isinstance(e, ToolCall) and e.call_id.endswith((":2", ":4", ":6"))] == [2, 3, 4]
+    assert [
+        e.turn for e in events if isinstance(e, ToolCall) and e.call_id.endswith((":2", ":4", ":6"))
+    ] == [2, 3, 4]
 
 
 def test_broken_note_is_not_sniffed_and_forced_reading_reports_it(fixtures_dir: Path) -> None:
@@ -151,7 +173,9 @@ def corpus_notes(corpus_dir: Path) -> list[tuple[Path, list[Event], Source]]:
     return [(path, *_events(path)) for path in _corpus(corpus_dir)]
 
 
-def test_every_corpus_note_parses_with_a_root(corpus_notes: list[tuple[Path, list[Event], Source]]) -> None:
+def test_every_corpus_note_parses_with_a_root(
+    corpus_notes: list[tuple[Path, list[Event], Source]],
+) -> None:
     assert corpus_notes
     for path, events, source in corpus_notes:
         assert source.skipped == [], path.name
@@ -172,7 +196,11 @@ def test_corpus_notes_with_edits_yield_changes_to_committed_files(
     """
     hits = total = 0
     for path, events, _ in corpus_notes:
-        truth = json.loads((corpus_dir / "git_ai_note" / "groundtruth" / f"{path.stem}.groundtruth.json").read_text())
+        truth = json.loads(
+            (
+                corpus_dir / "git_ai_note" / "groundtruth" / f"{path.stem}.groundtruth.json"
+            ).read_text()
+        )
         committed = {entry.split("\t")[-1] for entry in truth["name_status"]}
         info = events[0]
         assert isinstance(info, SessionInfo) and info.cwd

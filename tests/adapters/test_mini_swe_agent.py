@@ -48,7 +48,11 @@ def test_session_cwd_comes_from_the_environment_config(v1: list[Event]) -> None:
     info = v1[0]
     assert isinstance(info, SessionInfo)
     assert (info.cwd, info.version, info.model, info.session_id, info.agent) == (
-        "/testbed", "1.15.0", "gemini/gemini-3-pro-preview", "demo__calc-1", "mini-swe-agent",
+        "/testbed",
+        "1.15.0",
+        "gemini/gemini-3-pro-preview",
+        "demo__calc-1",
+        "mini-swe-agent",
     )
 
 
@@ -58,7 +62,9 @@ def test_session_cwd_is_inferred_from_cd_prefixes_without_config(v2: list[Event]
 
 
 def test_v1_every_single_bash_block_is_one_shell_command_in_the_workspace(v1: list[Event]) -> None:
-    commands = [(c.operations[0].command, c.operations[0].cwd, c.operations[0].source) for c in _calls(v1)]
+    commands = [
+        (c.operations[0].command, c.operations[0].cwd, c.operations[0].source) for c in _calls(v1)
+    ]
     assert [c for c, _, _ in commands] == [
         "cat src/app.py",
         "sed -i 's/a - b/a + b/' src/app.py",
@@ -73,8 +79,12 @@ def test_v1_every_single_bash_block_is_one_shell_command_in_the_workspace(v1: li
 def test_v1_two_blocks_run_nothing_and_the_format_error_is_synthetic(v1: list[Event]) -> None:
     assert not any(c.line == 5 for c in _calls(v1))
     feedback = [e for e in v1 if isinstance(e, UserMessage) and e.synthetic]
-    assert [e.text.split(" in ")[0] for e in feedback] == ["Please always provide EXACTLY ONE action"]
-    assert next(e.text for e in v1 if isinstance(e, UserMessage) and not e.synthetic).startswith("<pr_description>")
+    assert [e.text.split(" in ")[0] for e in feedback] == [
+        "Please always provide EXACTLY ONE action"
+    ]
+    assert next(e.text for e in v1 if isinstance(e, UserMessage) and not e.synthetic).startswith(
+        "<pr_description>"
+    )
 
 
 def test_v1_results_carry_the_return_code(v1: list[Event]) -> None:
@@ -100,7 +110,10 @@ def test_v2_tool_calls_and_tool_messages_pair_by_id(v2: list[Event]) -> None:
     results = _results(v2)
     calls = _calls(v2)
     assert [c.call_id for c in calls] == ["call_00_a", "call_00_b", "call_00_d", "call_00_e"]
-    assert [(results[c.call_id].status, results[c.call_id].exit_code, results[c.call_id].failure) for c in calls] == [
+    assert [
+        (results[c.call_id].status, results[c.call_id].exit_code, results[c.call_id].failure)
+        for c in calls
+    ] == [
         ("success", 0, None),
         ("failure", None, "interrupted"),  # <exception> ... timed out
         ("failure", 2, "exit_status"),
@@ -108,14 +121,19 @@ def test_v2_tool_calls_and_tool_messages_pair_by_id(v2: list[Event]) -> None:
     ]
 
 
-def test_the_submit_command_ends_the_run_with_a_submission(v1: list[Event], v2: list[Event]) -> None:
+def test_the_submit_command_ends_the_run_with_a_submission(
+    v1: list[Event], v2: list[Event]
+) -> None:
     for events in (v1, v2):
         submissions = [e for e in events if isinstance(e, Submission)]
         assert len(submissions) == 1 and events[-1] is submissions[0]
         (submission,) = submissions
         submit_call = _calls(events)[-1]
         assert (submission.command, submission.cwd, submission.turn, submission.exit_status) == (
-            submit_call.operations[0].command, "/testbed", submit_call.turn, "Submitted",
+            submit_call.operations[0].command,
+            "/testbed",
+            submit_call.turn,
+            "Submitted",
         )
 
 
@@ -124,14 +142,32 @@ def _run(messages: list[dict[str, object]], info: dict[str, object]) -> list[Eve
     return list(ADAPTER.events(Source("run.traj.json", json.dumps(doc))))
 
 
-_CALL = {"role": "assistant", "content": "Fix.", "tool_calls": [
-    {"id": "c1", "function": {"name": "bash", "arguments": json.dumps({"command": "cd /testbed && sed -i 's/a/b/' x.py"})}}]}
-_DONE = {"role": "tool", "tool_call_id": "c1", "content": "<returncode>0</returncode>\n<output>\n</output>"}
+_CALL = {
+    "role": "assistant",
+    "content": "Fix.",
+    "tool_calls": [
+        {
+            "id": "c1",
+            "function": {
+                "name": "bash",
+                "arguments": json.dumps({"command": "cd /testbed && sed -i 's/a/b/' x.py"}),
+            },
+        }
+    ],
+}
+_DONE = {
+    "role": "tool",
+    "tool_call_id": "c1",
+    "content": "<returncode>0</returncode>\n<output>\n</output>",
+}
 
 
 def test_a_run_that_ended_on_an_error_submitted_nothing() -> None:
-    exit_message = {"role": "exit", "content": "litellm.InternalServerError: EOF",
-                    "extra": {"exit_status": "InternalServerError", "submission": ""}}
+    exit_message = {
+        "role": "exit",
+        "content": "litellm.InternalServerError: EOF",
+        "extra": {"exit_status": "InternalServerError", "submission": ""},
+    }
     events = _run([_CALL, _DONE, exit_message], {"exit_status": "InternalServerError"})
     (submission,) = [e for e in events if isinstance(e, Submission)]
     assert (submission.command, submission.exit_status) == (None, "InternalServerError")
@@ -164,7 +200,10 @@ def test_other_json_is_not_sniffed() -> None:
 
 def test_detection_picks_mini_swe_agent(load: Loader, fixtures_dir: Path) -> None:
     for name in ("v1.traj.json", "v2.traj.json"):
-        assert load("mini-swe-agent", fixtures_dir / "mini_swe_agent" / name).detected == "mini-swe-agent"
+        assert (
+            load("mini-swe-agent", fixtures_dir / "mini_swe_agent" / name).detected
+            == "mini-swe-agent"
+        )
 
 
 def test_real_trajectories_parse(corpus_dir: Path) -> None:
@@ -174,6 +213,8 @@ def test_real_trajectories_parse(corpus_dir: Path) -> None:
         events, source = _events(path)
         assert isinstance(events[0], SessionInfo) and events[0].cwd == "/testbed", path.name
         calls = _calls(events)
-        assert calls and [c.call_id for c in calls] == [e.call_id for e in events if isinstance(e, ToolResult)], path.name
+        assert calls and [c.call_id for c in calls] == [
+            e.call_id for e in events if isinstance(e, ToolResult)
+        ], path.name
         assert all(c.operations[0].action == "shell" for c in calls), path.name
         assert source.skipped == [], path.name

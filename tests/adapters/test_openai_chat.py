@@ -90,7 +90,11 @@ def test_example_session(load: Loader) -> None:
 
 def test_a_message_whose_role_is_not_a_string_is_skipped() -> None:
     # Regression: a list role raised TypeError (unhashable) in the role check.
-    text = json.dumps({"role": ["user"], "content": "x"}) + "\n" + json.dumps({"role": "user", "content": "hi"})
+    text = (
+        json.dumps({"role": ["user"], "content": "x"})
+        + "\n"
+        + json.dumps({"role": "user", "content": "hi"})
+    )
     source = Source("chat.jsonl", text)
     events = list(adapter_named("openai-chat").events(source))
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]

@@ -145,33 +145,76 @@ def _events(fmt: str, value: object) -> tuple[list[Event], Source]:
 def test_amp_tolerates_non_list_content_and_a_non_string_model() -> None:
     # Regressions: int content raised TypeError in the result read-ahead; a list
     # model raised a pydantic ValidationError building the AssistantMessage.
-    events, _ = _events("amp", {"id": "T", "messages": [
-        {"role": "user", "content": 5},
-        {"role": "assistant", "usage": {"model": ["m"]}, "content": [
-            {"type": "text", "text": "ok"},
-            {"type": "tool_use", "id": "a1", "name": "Read", "input": {"path": "/p/x.py"}},
-        ]},
-        {"role": "user", "content": [
-            {"type": "tool_result", "toolUseID": "a1", "run": {"status": "done", "result": {"content": "x"}}},
-        ]},
-    ]})
+    events, _ = _events(
+        "amp",
+        {
+            "id": "T",
+            "messages": [
+                {"role": "user", "content": 5},
+                {
+                    "role": "assistant",
+                    "usage": {"model": ["m"]},
+                    "content": [
+                        {"type": "text", "text": "ok"},
+                        {
+                            "type": "tool_use",
+                            "id": "a1",
+                            "name": "Read",
+                            "input": {"path": "/p/x.py"},
+                        },
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "toolUseID": "a1",
+                            "run": {"status": "done", "result": {"content": "x"}},
+                        },
+                    ],
+                },
+            ],
+        },
+    )
     reply = next(e for e in events if isinstance(e, AssistantMessage))
     assert (reply.text, reply.model) == ("ok", None)
-    assert [(e.call_id, e.status) for e in events if isinstance(e, ToolResult)] == [("a1", "success")]
+    assert [(e.call_id, e.status) for e in events if isinstance(e, ToolResult)] == [
+        ("a1", "success")
+    ]
 
 
 def test_continue_tolerates_tool_fields_of_the_wrong_type() -> None:
     # Regressions: non-list toolCalls / toolCallStates / output raised TypeError
     # (not iterable); a list status raised TypeError (unhashable).
-    call = {"id": "t1", "function": {"name": "Read", "arguments": json.dumps({"filepath": "/p/a.ts"})}}
-    events, _ = _events("continue-cli", {"sessionId": "s", "workspaceDirectory": "/p", "history": [
-        {"message": {"role": "user", "content": "hi"}},
-        {"message": {"role": "assistant", "content": "", "toolCalls": 7}, "toolCallStates": 3},
-        {"message": {"role": "assistant", "content": "", "toolCalls": [call]},
-         "toolCallStates": [{"toolCallId": "t1", "status": ["done"], "output": 2.5}]},
-    ]})
-    assert [(e.tool, e.operations[0].path) for e in events if isinstance(e, ToolCall)] == [("Read", "/p/a.ts")]
-    assert [(e.call_id, e.status) for e in events if isinstance(e, ToolResult)] == [("t1", "unknown")]
+    call = {
+        "id": "t1",
+        "function": {"name": "Read", "arguments": json.dumps({"filepath": "/p/a.ts"})},
+    }
+    events, _ = _events(
+        "continue-cli",
+        {
+            "sessionId": "s",
+            "workspaceDirectory": "/p",
+            "history": [
+                {"message": {"role": "user", "content": "hi"}},
+                {
+                    "message": {"role": "assistant", "content": "", "toolCalls": 7},
+                    "toolCallStates": 3,
+                },
+                {
+                    "message": {"role": "assistant", "content": "", "toolCalls": [call]},
+                    "toolCallStates": [{"toolCallId": "t1", "status": ["done"], "output": 2.5}],
+                },
+            ],
+        },
+    )
+    assert [(e.tool, e.operations[0].path) for e in events if isinstance(e, ToolCall)] == [
+        ("Read", "/p/a.ts")
+    ]
+    assert [(e.call_id, e.status) for e in events if isinstance(e, ToolResult)] == [
+        ("t1", "unknown")
+    ]
 
 
 def test_copilot_vscode_skips_mutations_that_do_not_fit_the_session() -> None:
@@ -184,8 +227,11 @@ def test_copilot_vscode_skips_mutations_that_do_not_fit_the_session() -> None:
         {"kind": 1, "k": ["nope", "x"], "v": 1},
         {"kind": 1, "k": [["requests"]], "v": 1},
         {"kind": 2, "k": [{"a": 1}], "v": []},
-        {"kind": 2, "k": ["requests"], "v": [{"requestId": "r1", "message": {"text": "hello", "parts": []},
-                                              "response": []}]},
+        {
+            "kind": 2,
+            "k": ["requests"],
+            "v": [{"requestId": "r1", "message": {"text": "hello", "parts": []}, "response": []}],
+        },
     ]
     events, source = _events("copilot-vscode", "\n".join(json.dumps(r) for r in records))
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hello"]
@@ -194,10 +240,18 @@ def test_copilot_vscode_skips_mutations_that_do_not_fit_the_session() -> None:
 
 def test_copilot_vscode_tolerates_rounds_calls_and_responses_that_are_not_lists() -> None:
     # Regression: ``toolCallRounds: true`` raised TypeError (not iterable).
-    good = {"requestId": "r2", "message": {"text": "again"}, "response": 3,
-            "result": {"metadata": {"toolCallRounds": [{"response": "ok", "toolCalls": {"a": 1}}]}}}
-    bad = {"requestId": "r1", "message": {"text": "hello"}, "response": [],
-           "result": {"metadata": {"toolCallRounds": True}}}
+    good = {
+        "requestId": "r2",
+        "message": {"text": "again"},
+        "response": 3,
+        "result": {"metadata": {"toolCallRounds": [{"response": "ok", "toolCalls": {"a": 1}}]}},
+    }
+    bad = {
+        "requestId": "r1",
+        "message": {"text": "hello"},
+        "response": [],
+        "result": {"metadata": {"toolCallRounds": True}},
+    }
     events, _ = _events("copilot-vscode", {"version": 3, "sessionId": "s", "requests": [bad, good]})
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hello", "again"]
     assert [e.text for e in events if isinstance(e, AssistantMessage)] == ["ok"]

@@ -16,15 +16,26 @@ from artifact_index.ingestion.adapters.str_replace_editor import (
 def test_command_line_round_trips_shell_quoted_multiline_values() -> None:
     text = "def f():\n    return 'it''s'\n"
     line = f"str_replace_editor create /testbed/a.py --file_text {shlex.quote(text)}"
-    assert parse_editor_command_line(line) == {"command": "create", "path": "/testbed/a.py", "file_text": text}
+    assert parse_editor_command_line(line) == {
+        "command": "create",
+        "path": "/testbed/a.py",
+        "file_text": text,
+    }
 
 
 def test_command_line_numbers_and_equals_form() -> None:
     assert parse_editor_command_line("str_replace_editor view /a.py --view_range 10 -1") == {
-        "command": "view", "path": "/a.py", "view_range": [10, -1],
+        "command": "view",
+        "path": "/a.py",
+        "view_range": [10, -1],
     }
-    assert parse_editor_command_line("str_replace_editor insert /a.py --insert_line=3 --new_str=x") == {
-        "command": "insert", "path": "/a.py", "insert_line": 3, "new_str": "x",
+    assert parse_editor_command_line(
+        "str_replace_editor insert /a.py --insert_line=3 --new_str=x"
+    ) == {
+        "command": "insert",
+        "path": "/a.py",
+        "insert_line": 3,
+        "new_str": "x",
     }
 
 
@@ -46,14 +57,29 @@ def test_command_line_that_is_not_an_editor_call(line: str) -> None:
 @pytest.mark.parametrize(
     ("output", "reason"),
     [
-        ("No replacement was performed, old_str `x` did not appear verbatim in /a.py.", "not_found"),
-        ("No replacement was performed. Multiple occurrences of old_str `x` in lines [1, 2]. Please ensure it is unique", "not_unique"),
+        (
+            "No replacement was performed, old_str `x` did not appear verbatim in /a.py.",
+            "not_found",
+        ),
+        (
+            "No replacement was performed. Multiple occurrences of old_str `x` in lines [1, 2]. Please ensure it is unique",
+            "not_unique",
+        ),
         ("The parent directory /testbed/repro does not exist. Please create it first.", "invalid"),
         ("The path /testbed/b.py does not exist. Please provide a valid path.", "invalid"),
-        ("File already exists at: /a.py. Cannot overwrite files using command `create`.", "invalid"),
-        ("Invalid `view_range`: [1, 400]. Its second element `400` should be smaller than the number of lines in the file: `120`", "invalid"),
+        (
+            "File already exists at: /a.py. Cannot overwrite files using command `create`.",
+            "invalid",
+        ),
+        (
+            "Invalid `view_range`: [1, 400]. Its second element `400` should be smaller than the number of lines in the file: `120`",
+            "invalid",
+        ),
         ("No edit history found for /testbed/repro.py.", "invalid"),
-        ("Your proposed edit has introduced new syntax error(s). Please read this error message carefully.", "verification"),
+        (
+            "Your proposed edit has introduced new syntax error(s). Please read this error message carefully.",
+            "verification",
+        ),
         ("ERROR:\nParameter `old_str` is required for command: str_replace.", "invalid"),
         ("ERROR:\nsomething nobody has seen before", "other"),
     ],
@@ -77,5 +103,7 @@ def test_successful_results_are_not_failures_whatever_the_file_says(output: str)
 
 
 def test_directory_listing() -> None:
-    assert is_directory_listing("Here's the files and directories up to 2 levels deep in /testbed, excluding hidden items:")
+    assert is_directory_listing(
+        "Here's the files and directories up to 2 levels deep in /testbed, excluding hidden items:"
+    )
     assert not is_directory_listing("Here's the result of running `cat -n` on /testbed/a.py:")

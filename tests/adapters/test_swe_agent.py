@@ -378,7 +378,11 @@ def test_real_editor_command_lines_parse_to_the_recorded_json_arguments(corpus_d
             for call in message.get("tool_calls") or []:
                 if call["function"]["name"] != "str_replace_editor":
                     continue
-                arguments = {k: v for k, v in json.loads(call["function"]["arguments"]).items() if v is not None}
+                arguments = {
+                    k: v
+                    for k, v in json.loads(call["function"]["arguments"]).items()
+                    if v is not None
+                }
                 assert parse_editor_command_line(message["action"]) == arguments, path.name
                 checked += 1
     assert checked > 100

@@ -16,18 +16,26 @@ EXAMPLES = ROOT / "examples"
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "artifact_index", *args], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "artifact_index", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
 
 
-def single(command: str, path: str, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
+def single(
+    command: str, path: str, capsys: pytest.CaptureFixture[str], *extra: str
+) -> dict[str, object]:
     assert main([command, path, *extra, "--json"]) == 0
     document: dict[str, object] = json.loads(capsys.readouterr().out)
     return document
 
 
 def test_a_folder_of_real_transcripts_gives_one_json_line_each_in_order(
-        corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = corpus_dir / "codex"
     done = run("files", str(folder), "--json", "--jobs", "2")
     assert done.returncode == 0, done.stderr
@@ -42,7 +50,10 @@ def test_a_folder_of_real_transcripts_gives_one_json_line_each_in_order(
 
 
 def test_every_command_takes_several_transcripts(capsys: pytest.CaptureFixture[str]) -> None:
-    first, second = str(EXAMPLES / "claude-code-session.jsonl"), str(EXAMPLES / "codex-rollout.jsonl")
+    first, second = (
+        str(EXAMPLES / "claude-code-session.jsonl"),
+        str(EXAMPLES / "codex-rollout.jsonl"),
+    )
     assert main(["errors", first, second, "--json", "--jobs", "1"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line.pop("transcript") for line in lines] == [first, second]
@@ -54,7 +65,9 @@ def test_history_of_a_path_across_transcripts(capsys: pytest.CaptureFixture[str]
     assert main(["history", first, second, "src/auth.py", "--json", "--jobs", "1"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(line["transcript"], line["path"], len(line["ops"]) > 0) for line in lines] == [
-        (first, "src/auth.py", True), (second, "src/auth.py", False)]
+        (first, "src/auth.py", True),
+        (second, "src/auth.py", False),
+    ]
 
 
 def test_tables_follow_a_header_per_transcript(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,24 +89,33 @@ def test_a_named_file_that_fails_is_reported_and_the_others_still_printed(tmp_pa
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["transcript"] for line in lines] == [good, str(broken), str(notes)]
     assert lines[0]["format"] == "claude-code"
-    assert "not a valid gzip file" in lines[1]["error"] and "not a transcript format" in lines[2]["error"]
+    assert (
+        "not a valid gzip file" in lines[1]["error"]
+        and "not a transcript format" in lines[2]["error"]
+    )
     assert "3 transcripts, 1 indexed, 2 failed" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_standard_input_cannot_join_other_transcripts() -> None:
     done = run("files", "-", str(EXAMPLES / "claude-code-session.jsonl"))
     assert done.returncode == 2
-    assert done.stderr.strip() == ("artifact-index: error: - (standard input) is one transcript; "
-                                   "it cannot be read with others")
+    assert done.stderr.strip() == (
+        "artifact-index: error: - (standard input) is one transcript; it cannot be read with others"
+    )
 
 
-def test_hidden_folders_are_not_searched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_hidden_folders_are_not_searched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / ".cache").mkdir()
-    (tmp_path / ".cache" / "copy.jsonl").write_bytes((EXAMPLES / "claude-code-session.jsonl").read_bytes())
+    (tmp_path / ".cache" / "copy.jsonl").write_bytes(
+        (EXAMPLES / "claude-code-session.jsonl").read_bytes()
+    )
     (tmp_path / "session.jsonl").write_bytes((EXAMPLES / "claude-code-session.jsonl").read_bytes())
     assert main(["files", str(tmp_path), "--json", "--jobs", "1"]) == 0
     assert [json.loads(line)["transcript"] for line in capsys.readouterr().out.splitlines()] == [
-        str(tmp_path / "session.jsonl")]
+        str(tmp_path / "session.jsonl")
+    ]
 
 
 def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(tmp_path: Path) -> None:
@@ -105,8 +127,22 @@ def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(tmp_path: Path) -> N
     leader, follower = pty.openpty()
     try:
         try:
-            done = subprocess.run([sys.executable, "-m", "artifact_index", "files", str(tmp_path), "--json", "--jobs",
-                                   "2"], stdout=subprocess.PIPE, stderr=follower, timeout=300, cwd=ROOT)
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "artifact_index",
+                    "files",
+                    str(tmp_path),
+                    "--json",
+                    "--jobs",
+                    "2",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=follower,
+                timeout=300,
+                cwd=ROOT,
+            )
         finally:
             os.close(follower)
         seen = b""

@@ -21,8 +21,11 @@ def _slow_first(item: int) -> int:
 def test_results_come_in_input_order_though_the_first_finishes_last() -> None:
     finished: list[int] = []
     with ThreadPoolExecutor(max_workers=3) as pool:
-        results = list(run_in_order(_slow_first, list(range(8)), pool, workers=3,
-                                    on_done=lambda: finished.append(1)))
+        results = list(
+            run_in_order(
+                _slow_first, list(range(8)), pool, workers=3, on_done=lambda: finished.append(1)
+            )
+        )
     assert results == [(n, n * n) for n in range(8)]
     assert len(finished) == 8
 

@@ -234,12 +234,22 @@ def test_ledger_of_a_real_debugging_session(corpus_dir: Path) -> None:
 
 
 def _failed_shell_results(events: list[Any]) -> int:
-    shell_calls = {e.call_id for e in events if isinstance(e, ToolCall)
-                   and any(op.action == "shell" and op.command for op in e.operations)}
-    return sum(1 for e in events if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in shell_calls)
+    shell_calls = {
+        e.call_id
+        for e in events
+        if isinstance(e, ToolCall)
+        and any(op.action == "shell" and op.command for op in e.operations)
+    }
+    return sum(
+        1
+        for e in events
+        if isinstance(e, ToolResult) and e.status == "failure" and e.call_id in shell_calls
+    )
 
 
-@pytest.mark.parametrize("folder", ["claude_code", "codex", "mini_swe_agent", "openhands", "opencode"])
+@pytest.mark.parametrize(
+    "folder", ["claude_code", "codex", "mini_swe_agent", "openhands", "opencode"]
+)
 def test_every_failed_shell_command_is_an_error_or_noise_with_its_reason(
     corpus_dir: Path, corpus_index: CorpusIndex, folder: str
 ) -> None:
@@ -248,6 +258,8 @@ def test_every_failed_shell_command_is_an_error_or_noise_with_its_reason(
         index, loaded = corpus_index(path)
         failed += _failed_shell_results(list(loaded.events()))
         for run in index.ledger.failed_runs:
-            assert (run.outcome == "error" and run.errors) or (run.outcome == "noise" and run.reason), run
+            assert (run.outcome == "error" and run.errors) or (
+                run.outcome == "noise" and run.reason
+            ), run
             classed += 1
     assert classed == failed

@@ -55,21 +55,43 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
 @pytest.mark.parametrize(
     ("command", "output", "failure", "reason"),
     [
-        ("git commit -m 'wip'", "The user doesn't want to proceed with this tool use.", "rejected",
-         "the user rejected the call"),
-        ("grep -rn 'TODO' src/", "Exit code 1\n", "exit_status",
-         "a look-up (ls, grep, test, …): its non-zero exit answers its question"),
-        ("rm -r build/", "rm: build/: No such file or directory\n", "exit_status",
-         "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"),
-        ("git clone https://example.com/shop.git vendor/shop",
-         "fatal: destination path 'vendor/shop' already exists and is not an empty directory.\n", "exit_status",
-         "set-up already in place"),
-        ("git add -A && git commit -m 'tidy'", "On branch main\nnothing to commit, working tree clean\n",
-         "exit_status", "nothing to commit"),
-        ("python3 -c 'import yaml; print(yaml.__version__)'",
-         "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
-         "ModuleNotFoundError: No module named 'yaml'\n", "exit_status",
-         "a one-line probe that could not import or parse"),
+        (
+            "git commit -m 'wip'",
+            "The user doesn't want to proceed with this tool use.",
+            "rejected",
+            "the user rejected the call",
+        ),
+        (
+            "grep -rn 'TODO' src/",
+            "Exit code 1\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
+            "rm -r build/",
+            "rm: build/: No such file or directory\n",
+            "exit_status",
+            "a shell chore (cd, rm, mkdir, kill, …) with nothing to do",
+        ),
+        (
+            "git clone https://example.com/shop.git vendor/shop",
+            "fatal: destination path 'vendor/shop' already exists and is not an empty directory.\n",
+            "exit_status",
+            "set-up already in place",
+        ),
+        (
+            "git add -A && git commit -m 'tidy'",
+            "On branch main\nnothing to commit, working tree clean\n",
+            "exit_status",
+            "nothing to commit",
+        ),
+        (
+            "python3 -c 'import yaml; print(yaml.__version__)'",
+            'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
+            "ModuleNotFoundError: No module named 'yaml'\n",
+            "exit_status",
+            "a one-line probe that could not import or parse",
+        ),
     ],
 )
 def test_failures_that_are_not_errors_are_noise_with_their_reason(
@@ -87,17 +109,28 @@ def test_a_failure_no_checker_explains_is_an_error_in_its_own_words() -> None:
     [entry] = session.ledger.errors
     # The hook printed its newlines escaped; the error reads as the hook meant it.
     assert entry.message == "Pre-commit validation failed: [FORMAT]"
-    assert entry.detail == "Code is not formatted.\nRun 'mix format' to fix.\nFix these issues before committing."
+    assert (
+        entry.detail
+        == "Code is not formatted.\nRun 'mix format' to fix.\nFix these issues before committing."
+    )
     assert outcomes(session.ledger) == [("error", None)]
     assert session.ledger.failed_runs[0].errors == (entry.signature,)
 
 
 def test_pre_commit_checkers_report_their_own_errors_with_file_and_line() -> None:
     session = Session()
-    session.run("git add -A && git commit -m 'feat: totals'", "Pre-commit validation failed:\n" + CREDO + DIALYZER,
-                ok=False)
+    session.run(
+        "git add -A && git commit -m 'feat: totals'",
+        "Pre-commit validation failed:\n" + CREDO + DIALYZER,
+        ok=False,
+    )
     credo, dialyzer = session.ledger.errors
-    assert (credo.tool, credo.file, credo.line, credo.symbol) == ("mix credo", "lib/shop/cart.ex", 41, "total")
+    assert (credo.tool, credo.file, credo.line, credo.symbol) == (
+        "mix credo",
+        "lib/shop/cart.ex",
+        41,
+        "total",
+    )
     assert credo.message == "Prefer using an implicit `try` rather than explicit `try`."
     assert (dialyzer.tool, dialyzer.code, dialyzer.line) == ("mix dialyzer", "pattern_match", 58)
     assert dialyzer.message == "The pattern can never match the type."
@@ -107,24 +140,42 @@ def test_pre_commit_checkers_report_their_own_errors_with_file_and_line() -> Non
 def test_a_failing_go_test_keeps_its_expected_and_actual_values() -> None:
     [diagnostic] = extract_errors(GO_FAIL, "go test ./cart")
     assert diagnostic.message == "total of two items"
-    assert diagnostic.detail == "cart_test.go:31: total of two items\n    expected: 30\n    actual:   20"
+    assert (
+        diagnostic.detail
+        == "cart_test.go:31: total of two items\n    expected: 30\n    actual:   20"
+    )
 
 
 def test_a_corrected_retry_resolves_the_failure() -> None:
     session = Session()
-    session.run("git add lib/cart.ex priv/static/assets/app.css && git commit -m 'feat'", IGNORED_PATH, ok=False)
+    session.run(
+        "git add lib/cart.ex priv/static/assets/app.css && git commit -m 'feat'",
+        IGNORED_PATH,
+        ok=False,
+    )
     session.run("git status --short", " M lib/cart.ex\n", ok=True)
     assert not session.ledger.errors[0].resolved
-    session.run("git add lib/cart.ex && git commit -m 'feat'", "[main 4f2a9c1] feat\n 1 file changed\n", ok=True)
+    session.run(
+        "git add lib/cart.ex && git commit -m 'feat'",
+        "[main 4f2a9c1] feat\n 1 file changed\n",
+        ok=True,
+    )
     [entry] = session.ledger.errors
-    assert entry.message == "The following paths are ignored by one of your .gitignore files: priv/static/assets"
+    assert (
+        entry.message
+        == "The following paths are ignored by one of your .gitignore files: priv/static/assets"
+    )
     assert (entry.resolved, entry.resolution) == (True, "a corrected retry succeeded")
 
 
 def test_a_commit_that_succeeds_after_a_failing_script_moves_past_it() -> None:
     session = Session()
-    session.run("./scripts/seed.sh", "Exit code 1\nseed: permission denied: db/seeds.sql\n", ok=False)
-    session.run("git commit -am 'seed data'", "[main 9e1d2b7] seed data\n 2 files changed\n", ok=True)
+    session.run(
+        "./scripts/seed.sh", "Exit code 1\nseed: permission denied: db/seeds.sql\n", ok=False
+    )
+    session.run(
+        "git commit -am 'seed data'", "[main 9e1d2b7] seed data\n 2 files changed\n", ok=True
+    )
     [entry] = session.ledger.errors
     assert (entry.resolved, entry.resolution) == (True, "a commit succeeded after it")
 
@@ -149,17 +200,26 @@ def test_the_failing_test_passing_by_name_resolves_it() -> None:
 def test_the_projects_test_task_passing_resolves_a_test_failure() -> None:
     session = Session()
     session.run("go test ./cart", GO_FAIL, ok=False)
-    session.run("mise run test:ci", "[test:ci] $ go test ./...\nok  \texample.com/shop/cart\t0.2s\n", ok=True)
+    session.run(
+        "mise run test:ci",
+        "[test:ci] $ go test ./...\nok  \texample.com/shop/cart\t0.2s\n",
+        ok=True,
+    )
     [entry] = session.ledger.errors
     assert (entry.resolved, entry.resolution) == (True, "the project's test task passed")
 
 
 def test_a_whole_project_run_of_the_checker_resolves_what_a_hook_reported() -> None:
     session = Session()
-    session.run("git add -A && git commit -m 'feat'", "Pre-commit validation failed:\n" + CREDO, ok=False)
+    session.run(
+        "git add -A && git commit -m 'feat'", "Pre-commit validation failed:\n" + CREDO, ok=False
+    )
     session.run("mix credo --strict", "Checking 88 source files ...\nfound no issues.\n", ok=True)
     [entry] = session.ledger.errors
-    assert (entry.resolved, entry.resolution) == (True, "a whole-project run of the same checker passed")
+    assert (entry.resolved, entry.resolution) == (
+        True,
+        "a whole-project run of the same checker passed",
+    )
 
 
 def test_the_same_checker_passing_on_the_file_resolves_it() -> None:
@@ -173,11 +233,17 @@ def test_the_same_checker_passing_on_the_file_resolves_it() -> None:
 
 
 def test_an_error_gone_from_a_failing_rerun_is_resolved() -> None:
-    two = GO_FAIL.replace("FAIL\nFAIL\t", "--- FAIL: TestTax (0.00s)\n    cart_test.go:44: tax\nFAIL\nFAIL\t")
+    two = GO_FAIL.replace(
+        "FAIL\nFAIL\t", "--- FAIL: TestTax (0.00s)\n    cart_test.go:44: tax\nFAIL\nFAIL\t"
+    )
     session = Session()
     session.run("go test ./cart", two, ok=False)
-    session.run("go test ./cart", "--- FAIL: TestTax (0.00s)\n    cart_test.go:44: tax\nFAIL\n"
-                "FAIL\texample.com/shop/cart\t0.01s\n", ok=False)
+    session.run(
+        "go test ./cart",
+        "--- FAIL: TestTax (0.00s)\n    cart_test.go:44: tax\nFAIL\n"
+        "FAIL\texample.com/shop/cart\t0.01s\n",
+        ok=False,
+    )
     total, tax = session.ledger.errors
     assert (total.resolved, total.resolution) == (True, "gone from a rerun of the same check")
     assert not tax.resolved
@@ -190,14 +256,20 @@ def test_the_ledger_state_keeps_failed_runs_and_resumes_its_index() -> None:
     restored = ErrorLedger.model_validate_json(session.ledger.model_dump_json())
     assert restored == session.ledger
     # The resumed ledger finds the open error from what could resolve it.
-    restored.observe(20, "go test ./...", "Bash", "ok  \texample.com/shop/cart\t0.2s\n", True, "call-9")
+    restored.observe(
+        20, "go test ./...", "Bash", "ok  \texample.com/shop/cart\t0.2s\n", True, "call-9"
+    )
     assert restored.errors[0].resolution == "a broader run of the same check passed"
 
 
 def test_a_hook_rerun_that_gets_past_a_checker_resolves_that_checkers_errors() -> None:
     session = Session()
     commit = "git add -A && git commit -m 'feat: totals'"
-    session.run(commit, "Pre-commit validation failed:\n[CREDO]\n" + CREDO + "[DIALYZER]\n" + DIALYZER, ok=False)
+    session.run(
+        commit,
+        "Pre-commit validation failed:\n[CREDO]\n" + CREDO + "[DIALYZER]\n" + DIALYZER,
+        ok=False,
+    )
     # Fixed the credo finding; the hook now stops at Dialyzer, which runs after credo.
     session.run(commit, "Pre-commit validation failed:\n[DIALYZER]\n" + DIALYZER, ok=False)
     credo, dialyzer = session.ledger.errors
@@ -209,6 +281,10 @@ def test_an_error_that_blocked_later_checks_is_not_resolved_by_their_failures() 
     session = Session()
     session.run("go test ./cart", GO_FAIL, ok=False)
     # The rerun fails to compile: the tests never ran, so the failing test is not known to pass.
-    session.run("go test ./cart", "# example.com/shop/cart\ncart.go:12:2: undefined: roundTo\n"
-                "FAIL\texample.com/shop/cart [build failed]\n", ok=False)
+    session.run(
+        "go test ./cart",
+        "# example.com/shop/cart\ncart.go:12:2: undefined: roundTo\n"
+        "FAIL\texample.com/shop/cart [build failed]\n",
+        ok=False,
+    )
     assert not session.ledger.errors[0].resolved

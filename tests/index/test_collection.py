@@ -13,7 +13,9 @@ from artifact_index.trail.build import build_index
 from artifact_index.trail.collection import collector_spared
 
 
-def test_items_pass_unchanged_and_what_was_built_is_frozen_until_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_items_pass_unchanged_and_what_was_built_is_frozen_until_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(collection, "_EVERY", 3)
     built: list[list[int]] = []
     seen, frozen = [], []
@@ -40,7 +42,8 @@ def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
 
 
 def test_indexing_that_fails_part_way_still_gives_the_collector_everything_back(
-        monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path
+) -> None:
     monkeypatch.setattr(collection, "_EVERY", 1)
 
     def broken(self: object, events: Iterator[object]) -> None:

@@ -31,9 +31,11 @@ def test_cat_n_numbers_real_lines() -> None:
 
 
 def test_a_clipped_editor_view_is_not_the_whole_file() -> None:
-    out = ("Here's the result of running `cat -n` on /testbed/a.py:\n     1\tdef f():\n     2\t    return 1\n"
-           "     3\t    @datacl   <response clipped><NOTE>To save on context only part of this file has been "
-           "shown to you.</NOTE>\n")
+    out = (
+        "Here's the result of running `cat -n` on /testbed/a.py:\n     1\tdef f():\n     2\t    return 1\n"
+        "     3\t    @datacl   <response clipped><NOTE>To save on context only part of this file has been "
+        "shown to you.</NOTE>\n"
+    )
     window = parse_read_output(out, whole_file_hint=True)
     assert window is not None
     assert (window.lines, window.is_whole_file) == (("def f():", "    return 1"), False)

@@ -29,26 +29,34 @@ def test_questions_hedges_and_code_are_not_decisions() -> None:
 
 
 def test_behaviour_described_with_instead_of_is_not_a_decision() -> None:
-    text = ("It returns None instead of raising a KeyError.\n"
-            "On commit, both sessions are being condensed instead of just Session 2.\n"
-            "We should raise `ValueError` instead of returning None.")
+    text = (
+        "It returns None instead of raising a KeyError.\n"
+        "On commit, both sessions are being condensed instead of just Session 2.\n"
+        "We should raise `ValueError` instead of returning None."
+    )
     assert [d.text for d in extract_decisions(text, turn=1)] == [
-        "We should raise `ValueError` instead of returning None."]
+        "We should raise `ValueError` instead of returning None."
+    ]
 
 
 def test_choosing_a_tool_for_the_next_step_is_not_a_decision() -> None:
-    text = ("I'll use `sed` to fix line 622.\nLet's use find_file to see where it is.\n"
-            "THOUGHT: I will use a python script to rewrite the file.\nWe'll keep similar style.\n"
-            "I'll use `exec.CommandContext` so the hook can be cancelled.")
+    text = (
+        "I'll use `sed` to fix line 622.\nLet's use find_file to see where it is.\n"
+        "THOUGHT: I will use a python script to rewrite the file.\nWe'll keep similar style.\n"
+        "I'll use `exec.CommandContext` so the hook can be cancelled."
+    )
     assert [(d.kind, d.text) for d in extract_decisions(text, turn=1)] == [
-        ("choice", "I'll use `exec.CommandContext` so the hook can be cancelled.")]
+        ("choice", "I'll use `exec.CommandContext` so the hook can be cancelled.")
+    ]
 
 
 def test_tables_quotes_and_empty_root_causes_are_skipped() -> None:
-    text = ('| #1368 | Real problem, but overbuilt |\n'
-            'The PR says "instead of an AttributeError I think we should raise IndexError".\n'
-            "Found the root cause.\nRoot cause verified end-to-end.\n"
-            "Alternatively, perhaps it should check the process rather than the state file.")
+    text = (
+        "| #1368 | Real problem, but overbuilt |\n"
+        'The PR says "instead of an AttributeError I think we should raise IndexError".\n'
+        "Found the root cause.\nRoot cause verified end-to-end.\n"
+        "Alternatively, perhaps it should check the process rather than the state file."
+    )
     assert extract_decisions(text, turn=1) == []
 
 
@@ -56,21 +64,29 @@ def test_a_root_cause_heading_takes_the_line_after_it() -> None:
     text = 'Root cause of "trailer added but no checkpoint":\n- the hook exits before writing the checkpoint\n'
     [decision] = extract_decisions(text, turn=3)
     assert decision.kind == "root-cause"
-    assert decision.text == 'Root cause of "trailer added but no checkpoint": the hook exits before writing the checkpoint'
+    assert (
+        decision.text
+        == 'Root cause of "trailer added but no checkpoint": the hook exits before writing the checkpoint'
+    )
 
 
 def test_files_are_named_by_path_or_distinctive_base_name_only() -> None:
     text = "The root cause is that src/auth.py reads `exp` before b.py sets it."
-    [decision] = extract_decisions(text, turn=1, known_paths=[".", "b.py", "lib/src/auth.py", "auth.pyc", "a"])
+    [decision] = extract_decisions(
+        text, turn=1, known_paths=[".", "b.py", "lib/src/auth.py", "auth.pyc", "a"]
+    )
     assert decision.files == ["lib/src/auth.py", "b.py"]
 
 
 def test_the_next_step_of_the_work_is_not_a_decision() -> None:
-    text = ("I’ll continue to wait rather than doing competing edits in the main checkout.\n"
-            "I’ll verify against the local fork rather than infer from the previous summary.\n"
-            "I’m going to put it on a small branch instead of pushing directly to `main`.")
+    text = (
+        "I’ll continue to wait rather than doing competing edits in the main checkout.\n"
+        "I’ll verify against the local fork rather than infer from the previous summary.\n"
+        "I’m going to put it on a small branch instead of pushing directly to `main`."
+    )
     assert [d.text for d in extract_decisions(text, turn=1)] == [
-        "I’m going to put it on a small branch instead of pushing directly to `main`."]
+        "I’m going to put it on a small branch instead of pushing directly to `main`."
+    ]
 
 
 def _named_by_rule(sentence: str, path: str) -> bool:
@@ -78,16 +94,23 @@ def _named_by_rule(sentence: str, path: str) -> bool:
     base = path.rsplit("/", 1)[-1]
     distinctive = "." in base.strip(".") or base[:1].isupper()
     names = (path, base) if "/" in path and distinctive else (path,)
-    return any(len(name) > 3 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])", sentence) for name in names)
+    return any(
+        len(name) > 3 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w/-])", sentence)
+        for name in names
+    )
 
 
 # Names and the characters around them that decide whether a name is whole.
-_PIECES = st.sampled_from(["src/", "a.py", "Make", "b", ".", "-", "_", "/", " ", "`", "é", "(", "x y"])
+_PIECES = st.sampled_from(
+    ["src/", "a.py", "Make", "b", ".", "-", "_", "/", " ", "`", "é", "(", "x y"]
+)
 
 
 @settings(max_examples=500, deadline=None)
-@given(paths=st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=30),
-       sentence=st.lists(_PIECES, max_size=30).map("".join))
+@given(
+    paths=st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=30),
+    sentence=st.lists(_PIECES, max_size=30).map("".join),
+)
 def test_known_paths_find_exactly_the_files_the_rule_names(paths: list[str], sentence: str) -> None:
     expected = sorted({p for p in paths if _named_by_rule(sentence, p)}, key=lambda p: (-len(p), p))
     assert KnownPaths(paths).named_in(sentence) == expected
@@ -96,11 +119,12 @@ def test_known_paths_find_exactly_the_files_the_rule_names(paths: list[str], sen
 def test_a_session_with_thousands_of_files_still_names_the_right_ones() -> None:
     paths = [f"src/pkg{i // 100}/module_{i}.py" for i in range(5000)]
     known = KnownPaths(paths)
-    text = ("I'll use a lock in src/pkg3/module_312.py instead of the retry loop in module_4999.py, "
-            "because the retries hid the race.")
+    text = (
+        "I'll use a lock in src/pkg3/module_312.py instead of the retry loop in module_4999.py, "
+        "because the retries hid the race."
+    )
     [decision] = extract_decisions(text, turn=3, known_paths=known)
     assert decision.files == ["src/pkg49/module_4999.py", "src/pkg3/module_312.py"]
-
 
 
 @settings(max_examples=300, deadline=None)
@@ -108,10 +132,12 @@ def test_a_session_with_thousands_of_files_still_names_the_right_ones() -> None:
 def test_a_sentence_is_passed_over_only_when_no_pattern_could_match_it(data: st.DataObject) -> None:
     # An ASCII sentence lacking every word a pattern needs is not searched with it: each text the
     # pattern matches must hold one of those words, whichever alternative it matched by.
-    for pattern, needed in ((decisions._ROOT_CAUSE, decisions._STATING_WORDS),
-                            (decisions._ALTERNATIVE, decisions._STATING_WORDS),
-                            (decisions._CHOICE, decisions._STATING_WORDS),
-                            (decisions._HEDGE, decisions._HEDGE_WORDS),
-                            (decisions._PROCESS, decisions._PROCESS_WORDS)):
+    for pattern, needed in (
+        (decisions._ROOT_CAUSE, decisions._STATING_WORDS),
+        (decisions._ALTERNATIVE, decisions._STATING_WORDS),
+        (decisions._CHOICE, decisions._STATING_WORDS),
+        (decisions._HEDGE, decisions._HEDGE_WORDS),
+        (decisions._PROCESS, decisions._PROCESS_WORDS),
+    ):
         sentence = data.draw(st.from_regex(pattern, alphabet=st.characters(codec="ascii")))
         assert decisions._found(pattern, needed, sentence, sentence.lower())

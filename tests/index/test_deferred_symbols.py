@@ -46,7 +46,9 @@ def test_symbols_found_late_are_those_found_at_once(corpus_dir: Path, name: str)
     assert late.to_json() == at_once.index.to_json()
 
 
-def test_listing_files_parses_no_source_code(corpus_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listing_files_parses_no_source_code(
+    corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def no_parsing(*_: object, **__: object) -> list[object]:
         raise AssertionError("a source file was parsed")
 

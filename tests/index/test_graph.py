@@ -15,7 +15,9 @@ def _graph() -> ArtifactGraph:
     graph.add_node("file:src/pkg/util.py", kind="file", path="src/pkg/util.py")
     graph.add_node("file:/etc/hosts", kind="file", path="/etc/hosts")
     graph.add_node("symbol:src/app.py::run", kind="symbol", name="run", path="src/app.py")
-    graph.add_node("symbol:src/pkg/util.py::Job.run", kind="symbol", name="run", path="src/pkg/util.py")
+    graph.add_node(
+        "symbol:src/pkg/util.py::Job.run", kind="symbol", name="run", path="src/pkg/util.py"
+    )
     graph.add_edge("op:1", "file:src/app.py", kind="touched")
     return graph
 
@@ -23,23 +25,37 @@ def _graph() -> ArtifactGraph:
 def test_nodes_of_a_kind_come_in_the_order_they_were_added() -> None:
     graph = _graph()
     assert [n for n, _ in graph.nodes_of_kind("file")] == [
-        "file:src/app.py", "file:src2/app.py", "file:src/pkg/util.py", "file:/etc/hosts"]
-    assert [n for n, _ in graph.nodes_of_kind("file", since=2)] == ["file:src/pkg/util.py", "file:/etc/hosts"]
+        "file:src/app.py",
+        "file:src2/app.py",
+        "file:src/pkg/util.py",
+        "file:/etc/hosts",
+    ]
+    assert [n for n, _ in graph.nodes_of_kind("file", since=2)] == [
+        "file:src/pkg/util.py",
+        "file:/etc/hosts",
+    ]
     assert graph.count_of_kind("operation") == 1
     assert list(graph.nodes_of_kind("decision")) == []
 
 
 def test_symbols_are_found_by_name() -> None:
     graph = _graph()
-    assert graph.nodes_named("symbol", "run") == ["symbol:src/app.py::run", "symbol:src/pkg/util.py::Job.run"]
+    assert graph.nodes_named("symbol", "run") == [
+        "symbol:src/app.py::run",
+        "symbol:src/pkg/util.py::Job.run",
+    ]
     assert graph.nodes_named("symbol", "walk") == []
 
 
-def test_files_under_a_directory_include_nested_ones_but_not_a_sibling_with_the_same_prefix() -> None:
+def test_files_under_a_directory_include_nested_ones_but_not_a_sibling_with_the_same_prefix() -> (
+    None
+):
     graph = _graph()
     assert [n for n, _ in graph.files_under("src")] == ["file:src/app.py", "file:src/pkg/util.py"]
     assert [n for n, _ in graph.files_under("src/pkg")] == ["file:src/pkg/util.py"]
-    assert [n for n, _ in graph.files_under("")] == ["file:/etc/hosts"]  # the root of absolute paths
+    assert [n for n, _ in graph.files_under("")] == [
+        "file:/etc/hosts"
+    ]  # the root of absolute paths
     assert graph.has_files_under("/etc") and not graph.has_files_under("src/app.py")
 
 
@@ -56,7 +72,12 @@ def test_a_saved_and_resumed_index_answers_the_same_questions() -> None:
     index = ArtifactIndex(_graph())
     resumed = ArtifactIndex.from_json(index.to_json())
     for graph in (resumed.graph, index.graph.copy()):
-        assert [n for n, _ in graph.nodes_of_kind("file")] == [n for n, _ in index.nodes_of_kind("file")]
+        assert [n for n, _ in graph.nodes_of_kind("file")] == [
+            n for n, _ in index.nodes_of_kind("file")
+        ]
         assert graph.nodes_named("symbol", "run") == index.graph.nodes_named("symbol", "run")
-        assert [n for n, _ in graph.files_under("src")] == ["file:src/app.py", "file:src/pkg/util.py"]
+        assert [n for n, _ in graph.files_under("src")] == [
+            "file:src/app.py",
+            "file:src/pkg/util.py",
+        ]
         assert list(graph.edges("op:1")) == [("op:1", "file:src/app.py")]

@@ -10,56 +10,109 @@ from artifact_index.trail.build import build_index
 
 
 def test_todowrite_replaces_the_list() -> None:
-    tasks = apply_task_call([], "TodoWrite", {"todos": [
-        {"content": "Fix the parser", "status": "completed", "activeForm": "Fixing"},
-        {"content": "Add tests", "status": "in_progress"},
-        {"content": "Update docs", "status": "pending"},
-    ]}, turn=3)
+    tasks = apply_task_call(
+        [],
+        "TodoWrite",
+        {
+            "todos": [
+                {"content": "Fix the parser", "status": "completed", "activeForm": "Fixing"},
+                {"content": "Add tests", "status": "in_progress"},
+                {"content": "Update docs", "status": "pending"},
+            ]
+        },
+        turn=3,
+    )
     assert tasks is not None
-    assert [(t.content, t.status) for t in open_tasks(tasks)] == [("Add tests", "in_progress"), ("Update docs", "pending")]
+    assert [(t.content, t.status) for t in open_tasks(tasks)] == [
+        ("Add tests", "in_progress"),
+        ("Update docs", "pending"),
+    ]
 
 
 def test_task_create_then_update() -> None:
-    tasks = apply_task_call([], "TaskCreate", {"subject": "Write migration"}, turn=1, result="Task #7 created")
+    tasks = apply_task_call(
+        [], "TaskCreate", {"subject": "Write migration"}, turn=1, result="Task #7 created"
+    )
     assert tasks == [Task(id="7", content="Write migration", status="pending", turn=1)]
     tasks = apply_task_call(tasks, "TaskUpdate", {"taskId": "7", "status": "completed"}, turn=5)
     assert tasks is not None and tasks[0].status == "completed" and tasks[0].turn == 5
 
 
 def test_codex_update_plan_and_opencode_todowrite() -> None:
-    plan = apply_task_call([], "update_plan", {"plan": [{"step": "Read code", "status": "completed"},
-                                                        {"step": "Patch", "status": "in_progress"}]}, turn=2)
+    plan = apply_task_call(
+        [],
+        "update_plan",
+        {
+            "plan": [
+                {"step": "Read code", "status": "completed"},
+                {"step": "Patch", "status": "in_progress"},
+            ]
+        },
+        turn=2,
+    )
     assert plan is not None and [t.status for t in plan] == ["completed", "in_progress"]
-    todos = apply_task_call([], "todowrite", {"todos": [{"id": "a", "content": "Ship", "status": "cancelled"}]}, turn=2)
+    todos = apply_task_call(
+        [], "todowrite", {"todos": [{"id": "a", "content": "Ship", "status": "cancelled"}]}, turn=2
+    )
     assert todos == [Task(id="a", content="Ship", status="cancelled", turn=2)]
 
 
 def test_cline_task_progress_checklist() -> None:
-    tasks = apply_task_call([], "write_to_file", {"path": "x", "task_progress": "- [x] Analyse\n- [ ] Implement\n"}, turn=4)
-    assert tasks is not None and [(t.content, t.status) for t in tasks] == [("Analyse", "completed"), ("Implement", "pending")]
+    tasks = apply_task_call(
+        [],
+        "write_to_file",
+        {"path": "x", "task_progress": "- [x] Analyse\n- [ ] Implement\n"},
+        turn=4,
+    )
+    assert tasks is not None and [(t.content, t.status) for t in tasks] == [
+        ("Analyse", "completed"),
+        ("Implement", "pending"),
+    ]
 
 
 def test_other_tools_are_not_about_tasks() -> None:
     assert apply_task_call([], "Read", {"file_path": "a"}, turn=1) is None
-    assert apply_task_call([], "TaskUpdate", {"taskId": "missing", "status": "completed"}, turn=1) is None
+    assert (
+        apply_task_call([], "TaskUpdate", {"taskId": "missing", "status": "completed"}, turn=1)
+        is None
+    )
 
 
 def test_a_todo_list_written_as_text() -> None:
     # Factory Droid's TodoWrite passes the list as numbered lines.
-    tasks = apply_task_call([], "TodoWrite", {"todos": "1. [completed] Read the code\n2. [in_progress] Patch it"}, turn=5)
-    assert tasks == [Task(id="1", content="Read the code", status="completed", turn=5),
-                     Task(id="2", content="Patch it", status="in_progress", turn=5)]
+    tasks = apply_task_call(
+        [],
+        "TodoWrite",
+        {"todos": "1. [completed] Read the code\n2. [in_progress] Patch it"},
+        turn=5,
+    )
+    assert tasks == [
+        Task(id="1", content="Read the code", status="completed", turn=5),
+        Task(id="2", content="Patch it", status="in_progress", turn=5),
+    ]
 
 
 def test_cline_ui_task_progress_messages_become_the_task_list(tmp_path: Path) -> None:
     messages = [
         {"ts": 1, "type": "say", "say": "task", "text": "Add an Open button"},
         {"ts": 2, "type": "say", "say": "text", "text": "Looking at the header."},
-        {"ts": 3, "type": "say", "say": "task_progress", "text": "- [ ] Find the header\n- [ ] Add the button"},
-        {"ts": 4, "type": "say", "say": "task_progress", "text": "- [x] Find the header\n- [ ] Add the button"},
+        {
+            "ts": 3,
+            "type": "say",
+            "say": "task_progress",
+            "text": "- [ ] Find the header\n- [ ] Add the button",
+        },
+        {
+            "ts": 4,
+            "type": "say",
+            "say": "task_progress",
+            "text": "- [x] Find the header\n- [ ] Add the button",
+        },
     ]
     path = tmp_path / "ui_messages.json"
     path.write_text(json.dumps(messages))
     index, _ = build_index(path)
     assert [(t["content"], t["status"]) for t in index.tasks()] == [
-        ("Find the header", "completed"), ("Add the button", "pending")]
+        ("Find the header", "completed"),
+        ("Add the button", "pending"),
+    ]

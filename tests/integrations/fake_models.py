@@ -38,8 +38,11 @@ _WRITE = re.compile(r"WRITE (\S+): ([^\"\n<]+)")
 # Words of each agent's compaction prompt, the last message of the request: Claude Code 2.1.328 ("Please
 # provide your summary based on the conversation so far"), Codex 0.169.0 ("CONTEXT CHECKPOINT COMPACTION
 # ... handoff summary"), OpenCode 1.18.33 ("Create a new anchored summary").
-_COMPACTION = re.compile(r"provide your summary|create a detailed summary|summarize the conversation|anchored summary|"
-                         r"handoff summary|context checkpoint", re.IGNORECASE)
+_COMPACTION = re.compile(
+    r"provide your summary|create a detailed summary|summarize the conversation|anchored summary|"
+    r"handoff summary|context checkpoint",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -77,7 +80,8 @@ class FakeModels(LoopbackFake):
     """Every request lands in ``requests``; ``writer`` names the tool and input that write a file for an agent."""
 
     writer: Callable[[WriteRequest], tuple[str, dict[str, Any]]] = field(
-        default=lambda w: ("Write", {"file_path": w.path, "content": w.content}))
+        default=lambda w: ("Write", {"file_path": w.path, "content": w.content})
+    )
     # The input tokens a reply with a tool call reports: near the agent's context window, it makes the agent
     # compact on its own (an automatic compaction) before it sends the tool's result.
     tool_call_tokens: int = 100
@@ -96,7 +100,14 @@ class FakeModels(LoopbackFake):
                 path = self.path.split("?", 1)[0]
                 fake._record(path, {})
                 if path.endswith("/models"):
-                    self._json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}], "models": []})
+                    self._json(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [{"id": "fake-model", "object": "model"}],
+                            "models": [],
+                        },
+                    )
                 else:
                     self._json(404, {"error": {"message": f"no route {path}"}})
 
@@ -127,7 +138,9 @@ class FakeModels(LoopbackFake):
                 self.reply(status, "application/json", json.dumps(answer).encode())
 
             def _events(self, events: list[tuple[str, dict[str, Any]]]) -> None:
-                payload = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events).encode()
+                payload = "".join(
+                    f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events
+                ).encode()
                 self.reply(200, "text/event-stream", payload, cache_control="no-cache")
 
         self._loopback = Loopback(Handler)
@@ -139,19 +152,27 @@ class FakeModels(LoopbackFake):
             return len(self.requests)
 
     # -- what to answer ---------------------------------------------------------------------------------
-    def _decide(self, body: dict[str, Any], conversation: list[Any], has_result: bool) -> tuple[str, Any]:
+    def _decide(
+        self, body: dict[str, Any], conversation: list[Any], has_result: bool
+    ) -> tuple[str, Any]:
         """``("tool", (name, input))`` or ``("text", text)`` for a request."""
         last = "\n".join(_strings(conversation[-1:]))
         if _COMPACTION.search(last):
-            return "text", f"<analysis>A file was asked for and written.</analysis>\n<summary>{SUMMARY}</summary>"
+            return (
+                "text",
+                f"<analysis>A file was asked for and written.</analysis>\n<summary>{SUMMARY}</summary>",
+            )
         wanted = _WRITE.search("\n".join(_strings(conversation)))
         if not wanted or has_result or wanted.group(1) in self._asked:
             # Each file is asked for once: after a compaction the request no longer shows the tool's result,
             # and asking again would loop.
             return "text", DONE
         name, tool_input = self.writer(WriteRequest(wanted.group(1), wanted.group(2)))
-        offered = {tool.get("name") or tool.get("function", {}).get("name")
-                   for tool in body.get("tools") or [] if isinstance(tool, dict)}
+        offered = {
+            tool.get("name") or tool.get("function", {}).get("name")
+            for tool in body.get("tools") or []
+            if isinstance(tool, dict)
+        }
         if name not in offered:  # a side request (a title, a summary of the prompt) offers no tools
             return "text", DONE
         self._asked.add(wanted.group(1))
@@ -159,15 +180,30 @@ class FakeModels(LoopbackFake):
 
     def _anthropic(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         messages = body.get("messages") or []
-        has_result = any(isinstance(block, dict) and block.get("type") == "tool_result"
-                         for message in messages if isinstance(message.get("content"), list)
-                         for block in message["content"])
+        has_result = any(
+            isinstance(block, dict) and block.get("type") == "tool_result"
+            for message in messages
+            if isinstance(message.get("content"), list)
+            for block in message["content"]
+        )
         kind, what = self._decide(body, messages, has_result)
         number = len(self.requests)
-        start = {"type": "message_start", "message": {
-            "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": body.get("model", ""),
-            "content": [], "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": self.tool_call_tokens if kind == "tool" else 100, "output_tokens": 1}}}
+        start = {
+            "type": "message_start",
+            "message": {
+                "id": f"msg_fake_{number}",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model", ""),
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": self.tool_call_tokens if kind == "tool" else 100,
+                    "output_tokens": 1,
+                },
+            },
+        }
         if kind == "tool":
             name, tool_input = what
             block = {"type": "tool_use", "id": f"toolu_fake_{number}", "name": name, "input": {}}
@@ -177,35 +213,86 @@ class FakeModels(LoopbackFake):
             block = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": what}
             stop = "end_turn"
-        return [("message_start", start),
-                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
-                ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-                ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                   "usage": {"output_tokens": 20}}),
-                ("message_stop", {"type": "message_stop"})]
+        return [
+            ("message_start", start),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": block},
+            ),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": stop, "stop_sequence": None},
+                    "usage": {"output_tokens": 20},
+                },
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ]
 
     def _responses(self, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """OpenAI's Responses API, streamed (Codex)."""
         items = body.get("input") if isinstance(body.get("input"), list) else []
-        conversation = [item for item in items if isinstance(item, dict) and item.get("role") in ("user", None)]
-        has_result = any(isinstance(item, dict) and str(item.get("type", "")).endswith("call_output") for item in items)
+        conversation = [
+            item for item in items if isinstance(item, dict) and item.get("role") in ("user", None)
+        ]
+        has_result = any(
+            isinstance(item, dict) and str(item.get("type", "")).endswith("call_output")
+            for item in items
+        )
         kind, what = self._decide(body, conversation, has_result)
         number = len(self.requests)
         if kind == "tool":
             name, arguments = what
-            item = {"type": "function_call", "id": f"fc_fake_{number}", "call_id": f"call_fake_{number}", "name": name,
-                    "arguments": json.dumps(arguments), "status": "completed"}
+            item = {
+                "type": "function_call",
+                "id": f"fc_fake_{number}",
+                "call_id": f"call_fake_{number}",
+                "name": name,
+                "arguments": json.dumps(arguments),
+                "status": "completed",
+            }
         else:
-            item = {"type": "message", "id": f"msg_fake_{number}", "role": "assistant", "status": "completed",
-                    "content": [{"type": "output_text", "text": what, "annotations": []}]}
+            item = {
+                "type": "message",
+                "id": f"msg_fake_{number}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": what, "annotations": []}],
+            }
         tokens = self.tool_call_tokens if kind == "tool" else 100
-        response = {"id": f"resp_fake_{number}", "object": "response", "model": body.get("model", ""), "output": []}
-        done = {**response, "status": "completed", "output": [item],
-                "usage": {"input_tokens": tokens, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 20,
-                          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": tokens + 20}}
-        return [("response.created", {"type": "response.created", "response": {**response, "status": "in_progress"}}),
-                ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
-                                                "item": item}),
-                ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
-                ("response.completed", {"type": "response.completed", "response": done})]
+        response = {
+            "id": f"resp_fake_{number}",
+            "object": "response",
+            "model": body.get("model", ""),
+            "output": [],
+        }
+        done = {
+            **response,
+            "status": "completed",
+            "output": [item],
+            "usage": {
+                "input_tokens": tokens,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens": 20,
+                "output_tokens_details": {"reasoning_tokens": 0},
+                "total_tokens": tokens + 20,
+            },
+        }
+        return [
+            (
+                "response.created",
+                {"type": "response.created", "response": {**response, "status": "in_progress"}},
+            ),
+            (
+                "response.output_item.added",
+                {"type": "response.output_item.added", "output_index": 0, "item": item},
+            ),
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": 0, "item": item},
+            ),
+            ("response.completed", {"type": "response.completed", "response": done}),
+        ]

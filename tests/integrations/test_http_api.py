@@ -28,10 +28,20 @@ EXAMPLE = json.loads((EXAMPLES / "anthropic-messages.json").read_text())
 def _long_outputs(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The example's tool results, each as long as a real file read: so compaction has something to release."""
     padding = "".join(f"    line {n}: value = compute({n})\n" for n in range(300))
-    return [{**m, "content": [{**b, "content": str(b.get("content")) + "\n" + padding}
-                              if isinstance(b, dict) and b.get("type") == "tool_result" else b
-                              for b in m["content"]]} if isinstance(m["content"], list) else m
-            for m in messages]
+    return [
+        {
+            **m,
+            "content": [
+                {**b, "content": str(b.get("content")) + "\n" + padding}
+                if isinstance(b, dict) and b.get("type") == "tool_result"
+                else b
+                for b in m["content"]
+            ],
+        }
+        if isinstance(m["content"], list)
+        else m
+        for m in messages
+    ]
 
 
 REQUEST = {**EXAMPLE, "messages": _long_outputs(EXAMPLE["messages"])}
@@ -52,9 +62,25 @@ def _serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Itera
     store = folder / "sessions.db"
     assert main(["store", str(EXAMPLES), "--store", str(store), "--jobs", "1"]) == 0
     process = subprocess.Popen(
-        [sys.executable, "-m", "artifact_index", "serve", "--port", "0", "--store", str(store),
-         "--state-dir", str(folder / "state"), "--no-llm", *args],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "artifact_index",
+            "serve",
+            "--port",
+            "0",
+            "--store",
+            str(store),
+            "--state-dir",
+            str(folder / "state"),
+            "--no-llm",
+            *args,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     errors: list[str] = []
     threading.Thread(target=lambda: errors.extend(process.stderr or []), daemon=True).start()
     deadline = time.monotonic() + 60
@@ -90,8 +116,12 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def cli_json(*args: str) -> Any:
-    done = subprocess.run([sys.executable, "-m", "artifact_index", *args, "--json"], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "artifact_index", *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -108,14 +138,19 @@ def test_seed_000_compact_route_compacts_now_and_resumes_from_its_log(server: Se
     assert result["didCompress"] is True and result["released"] > 0 and result["promptEstimate"] > 0
     assert "app/health.py" in json.dumps(result["messages"])
     # The client carries on with the compacted history; the next compaction of this session is incremental.
-    more = [*result["messages"], {"role": "assistant", "content": "Next I add logging."},
-            {"role": "user", "content": "Go on, then summarise."}]
+    more = [
+        *result["messages"],
+        {"role": "assistant", "content": "Next I add logging."},
+        {"role": "user", "content": "Go on, then summarise."},
+    ]
     second = server.post("/api/sessions/agent-1/compact", json={**REQUEST, "messages": more})
     assert second.status_code == 200, second.text
     assert "app/health.py" in json.dumps(second.json()["messages"])
     # Thresholds instead of the manual trigger: a small request is left as it is.
     relaxed = server.post("/api/sessions/agent-2/compact", json={**EXAMPLE, "force": False})
-    assert relaxed.json()["didCompress"] is False and relaxed.json()["messages"] == EXAMPLE["messages"]
+    assert (
+        relaxed.json()["didCompress"] is False and relaxed.json()["messages"] == EXAMPLE["messages"]
+    )
 
 
 def test_read_routes_give_the_trail_of_a_stored_session(server: Server) -> None:
@@ -123,34 +158,66 @@ def test_read_routes_give_the_trail_of_a_stored_session(server: Server) -> None:
     transcript = str(EXAMPLES / "claude-code-session.jsonl")
     assert server.get(f"/api/sessions/{session}/files").json() == cli_json("files", transcript)
     assert server.get(f"/api/sessions/{session}/errors").json() == cli_json("errors", transcript)
-    assert server.get(f"/api/sessions/{session}/history", params={"path": "src/auth.py"}).json() == cli_json(
-        "history", transcript, "src/auth.py")
+    assert server.get(
+        f"/api/sessions/{session}/history", params={"path": "src/auth.py"}
+    ).json() == cli_json("history", transcript, "src/auth.py")
     assert server.get(f"/api/sessions/{session}").json() == cli_json("show", transcript)
     changed = server.get(f"/api/sessions/{session}/files", params={"changed": "1"}).json()["files"]
     assert sorted(f["path"] for f in changed) == ["src/auth.py", "tests/test_auth.py"]
     summary = server.get(f"/api/sessions/{session}/summary")
-    assert summary.headers["content-type"].startswith("text/markdown") and "src/auth.py" in summary.text
+    assert (
+        summary.headers["content-type"].startswith("text/markdown")
+        and "src/auth.py" in summary.text
+    )
     where = server.get("/api/where", params={"path": "src/auth.py"}).json()["sessions"]
     assert [(s["id"], s["file"]["status"]) for s in where] == [(session, "modified")]
     assert server.get("/api/health").json()["ok"] is True
 
 
-@pytest.mark.parametrize(("method", "path", "body", "status", "says"), [
-    ("post", "/api/sessions/a/compact", b"{not json", 400, "not JSON"),
-    ("post", "/api/sessions/a/compact", b"[1, 2]", 400, "must be a JSON object"),
-    ("post", "/api/sessions/a/compact", json.dumps({"cwd": "/work"}).encode(), 422, 'no "messages"'),
-    ("post", "/api/sessions/a/compact", json.dumps({"messages": "hi"}).encode(), 422, "messages"),
-    ("post", "/api/sessions/a/compact", json.dumps({**REQUEST, "contextWindow": -5}).encode(), 422, "contextWindow"),
-    ("post", "/api/sessions/two%20words/compact", json.dumps(REQUEST).encode(), 400, "not a session id"),
-    ("get", "/api/sessions/nope/files", None, 404, "no stored session"),
-    ("get", "/api/sessions/x/history", None, 400, "'path' is required"),
-    ("get", "/api/where", None, 400, "'path' is required"),
-    ("get", "/api/sessions?since=someday", None, 422, "neither a span"),
-    ("get", "/api/nothing", None, 404, "no such route"),
-    ("get", "/api/sessions/a/compact", None, 405, "GET is not allowed"),
-])
-def test_bad_input_gets_a_status_and_one_sentence(server: Server, method: str, path: str, body: bytes | None,
-                                                  status: int, says: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "says"),
+    [
+        ("post", "/api/sessions/a/compact", b"{not json", 400, "not JSON"),
+        ("post", "/api/sessions/a/compact", b"[1, 2]", 400, "must be a JSON object"),
+        (
+            "post",
+            "/api/sessions/a/compact",
+            json.dumps({"cwd": "/work"}).encode(),
+            422,
+            'no "messages"',
+        ),
+        (
+            "post",
+            "/api/sessions/a/compact",
+            json.dumps({"messages": "hi"}).encode(),
+            422,
+            "messages",
+        ),
+        (
+            "post",
+            "/api/sessions/a/compact",
+            json.dumps({**REQUEST, "contextWindow": -5}).encode(),
+            422,
+            "contextWindow",
+        ),
+        (
+            "post",
+            "/api/sessions/two%20words/compact",
+            json.dumps(REQUEST).encode(),
+            400,
+            "not a session id",
+        ),
+        ("get", "/api/sessions/nope/files", None, 404, "no stored session"),
+        ("get", "/api/sessions/x/history", None, 400, "'path' is required"),
+        ("get", "/api/where", None, 400, "'path' is required"),
+        ("get", "/api/sessions?since=someday", None, 422, "neither a span"),
+        ("get", "/api/nothing", None, 404, "no such route"),
+        ("get", "/api/sessions/a/compact", None, 405, "GET is not allowed"),
+    ],
+)
+def test_bad_input_gets_a_status_and_one_sentence(
+    server: Server, method: str, path: str, body: bytes | None, status: int, says: str
+) -> None:
     response = server.post(path, content=body) if method == "post" else server.get(path)
     assert response.status_code == status, response.text
     assert says in response.json()["error"]
@@ -176,21 +243,43 @@ def test_with_a_token_every_route_but_health_needs_it(guarded: Server) -> None:
     assert "needs its token" in missing.json()["error"]
     wrong = guarded.get(sessions, headers={"Authorization": "Bearer " + TOKEN[:-1] + "x"})
     assert wrong.status_code == 401 and "does not match" in wrong.json()["error"]
-    assert guarded.post("/api/sessions/a/compact", content=json.dumps(REQUEST).encode()).status_code == 401
+    assert (
+        guarded.post("/api/sessions/a/compact", content=json.dumps(REQUEST).encode()).status_code
+        == 401
+    )
     good = guarded.get(sessions, headers={"Authorization": f"Bearer {TOKEN}"})
     assert good.status_code == 200 and good.json()["sessions"]
     assert not any(TOKEN in line for line in guarded.errors)
 
 
-@pytest.mark.parametrize(("env", "args", "message"), [
-    ({}, ("--host", "0.0.0.0"), "needs a token"),
-    ({"ARTIFACT_INDEX_HTTP_TOKEN": "short"}, (), "at least 16 printable characters"),
-    ({}, ("--token-file", "/no/such/token"), "cannot read the token file"),
-])
+@pytest.mark.parametrize(
+    ("env", "args", "message"),
+    [
+        ({}, ("--host", "0.0.0.0"), "needs a token"),
+        ({"ARTIFACT_INDEX_HTTP_TOKEN": "short"}, (), "at least 16 printable characters"),
+        ({}, ("--token-file", "/no/such/token"), "cannot read the token file"),
+    ],
+)
 def test_serve_refuses_to_start_unguarded_beyond_loopback_or_with_a_bad_token(
-        tmp_path: Path, env: dict[str, str], args: tuple[str, ...], message: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "artifact_index", "serve", "--port", "0", "--store",
-                           str(tmp_path / "s.db"), "--no-llm", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, **env})
+    tmp_path: Path, env: dict[str, str], args: tuple[str, ...], message: str
+) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "artifact_index",
+            "serve",
+            "--port",
+            "0",
+            "--store",
+            str(tmp_path / "s.db"),
+            "--no-llm",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
     assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

@@ -21,8 +21,9 @@ SESSION = ROOT / "examples" / "claude-code-session.jsonl"
 
 
 def with_client(store: Path, work: Callable[[Any], Awaitable[None]]) -> None:
-    parameters = mcp.StdioServerParameters(command=sys.executable,
-                                           args=["-m", "artifact_index", "mcp", "--store", str(store)])
+    parameters = mcp.StdioServerParameters(
+        command=sys.executable, args=["-m", "artifact_index", "mcp", "--store", str(store)]
+    )
 
     async def run() -> None:
         async with mcp.Client(parameters, read_timeout_seconds=120) as client:
@@ -36,8 +37,13 @@ def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
     return json.loads(capsys.readouterr().out)
 
 
-def test_the_tools_answer_what_the_command_line_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    expected = {name: cli_json(capsys, name, str(SESSION)) for name in ("files", "errors", "symbols", "tasks")}
+def test_the_tools_answer_what_the_command_line_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = {
+        name: cli_json(capsys, name, str(SESSION))
+        for name in ("files", "errors", "symbols", "tasks")
+    }
     expected["history"] = cli_json(capsys, "history", str(SESSION), "src/auth.py")
     answers: dict[str, Any] = {}
 
@@ -48,27 +54,42 @@ def test_the_tools_answer_what_the_command_line_prints(tmp_path: Path, capsys: p
             result = await client.call_tool(name, {"transcript": str(SESSION)})
             assert not result.is_error, result.content
             answers[name] = result.structured_content
-        result = await client.call_tool("history", {"transcript": str(SESSION), "path": "src/auth.py"})
+        result = await client.call_tool(
+            "history", {"transcript": str(SESSION), "path": "src/auth.py"}
+        )
         answers["history"] = result.structured_content
         summary = await client.call_tool("summary", {"transcript": str(SESSION)})
         answers["summary"] = summary.content[0].text
 
     with_client(tmp_path / "s.db", work)
-    assert answers.pop("tools") >= {"files", "history", "errors", "symbols", "decisions", "tasks", "summary",
-                                    "sessions", "where"}
+    assert answers.pop("tools") >= {
+        "files",
+        "history",
+        "errors",
+        "symbols",
+        "decisions",
+        "tasks",
+        "summary",
+        "sessions",
+        "where",
+    }
     summary = answers.pop("summary")
     assert "src/auth.py" in summary and "tests/test_auth.py" in summary
     assert answers == expected
 
 
-def test_a_watched_live_session_is_answered_as_it_grows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_watched_live_session_is_answered_as_it_grows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = SESSION.read_bytes().splitlines(keepends=True)
     live = tmp_path / "projects" / "session.jsonl"
     live.parent.mkdir()
     live.write_bytes(b"".join(lines[:12]))
     store = tmp_path / "s.db"
     assert main(["store", str(live.parent), "--store", str(store), "--jobs", "1"]) == 0
-    session_id = "5b1e2c4d-8f3a-4e6b-9c2d-1a7f0e3b5c9d"  # the agent's own id, as Claude Code writes it
+    session_id = (
+        "5b1e2c4d-8f3a-4e6b-9c2d-1a7f0e3b5c9d"  # the agent's own id, as Claude Code writes it
+    )
     seen: list[list[tuple[str, str]]] = []
 
     async def work(client: Any) -> None:
@@ -85,7 +106,11 @@ def test_a_watched_live_session_is_answered_as_it_grows(tmp_path: Path, capsys: 
 
     with_client(store, work)
     assert seen[0] == [("README.md", "read"), ("src/auth.py", "read")]
-    assert sorted(seen[1]) == [("README.md", "read"), ("src/auth.py", "modified"), ("tests/test_auth.py", "created")]
+    assert sorted(seen[1]) == [
+        ("README.md", "read"),
+        ("src/auth.py", "modified"),
+        ("tests/test_auth.py", "created"),
+    ]
     assert seen[2] == [("claude-code", str(live.resolve()))]
     # The store holds what was stored; a watch (not running here) would have kept it current.
     assert [status for status, _ in seen[3]] == ["read"]
@@ -97,10 +122,13 @@ def test_mistakes_come_back_as_one_sentence_tool_errors(tmp_path: Path) -> None:
     errors: dict[str, str] = {}
 
     async def work(client: Any) -> None:
-        for label, arguments in [("unknown", {"session": "nope"}), ("neither", {}),
-                                 ("both", {"session": "x", "transcript": str(SESSION)}),
-                                 ("missing", {"transcript": str(tmp_path / "gone.jsonl")}),
-                                 ("not a transcript", {"transcript": str(notes)})]:
+        for label, arguments in [
+            ("unknown", {"session": "nope"}),
+            ("neither", {}),
+            ("both", {"session": "x", "transcript": str(SESSION)}),
+            ("missing", {"transcript": str(tmp_path / "gone.jsonl")}),
+            ("not a transcript", {"transcript": str(notes)}),
+        ]:
             result = await client.call_tool("files", arguments)
             assert result.is_error, label
             errors[label] = result.content[0].text
@@ -119,7 +147,9 @@ def test_the_server_starts_from_the_installed_command(tmp_path: Path) -> None:
     names: list[str] = []
 
     async def run() -> None:
-        parameters = mcp.StdioServerParameters(command=command, args=["mcp", "--store", str(tmp_path / "s.db")])
+        parameters = mcp.StdioServerParameters(
+            command=command, args=["mcp", "--store", str(tmp_path / "s.db")]
+        )
         async with mcp.Client(parameters, read_timeout_seconds=120) as client:
             names.extend(tool.name for tool in (await client.list_tools()).tools)
 

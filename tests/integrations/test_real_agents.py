@@ -57,14 +57,32 @@ def _artifact_index() -> list[str]:
 
 def _home_env(home: Path, store: Path, **extra: str) -> dict[str, str]:
     """A clean environment: a temporary home, so nothing reads or touches the user's agent settings."""
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_CACHE_HOME": str(home / ".cache"), "ARTIFACT_INDEX_STORE": str(store), "LANG": "C.UTF-8", **extra}
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "ARTIFACT_INDEX_STORE": str(store),
+        "LANG": "C.UTF-8",
+        **extra,
+    }
 
 
-def _run(argv: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(argv, env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=_SECONDS,
-                          check=False)
+def _run(
+    argv: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        argv,
+        env=env,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=_SECONDS,
+        check=False,
+    )
     assert done.returncode == 0, f"{argv[:3]} exited {done.returncode}: {done.stderr[-2000:]}"
     return done
 
@@ -75,8 +93,11 @@ def _stream(stdout: str) -> list[dict[str, Any]]:
 
 # -- Claude Code -------------------------------------------------------------------------------------------
 CLAUDE = _agent("ARTIFACT_INDEX_CLAUDE", "claude")
-needs_claude = pytest.mark.skipif(CLAUDE is None, reason="Claude Code is not installed: set ARTIFACT_INDEX_CLAUDE to "
-                                  "its `claude` (npm install @anthropic-ai/claude-code) or put it on PATH")
+needs_claude = pytest.mark.skipif(
+    CLAUDE is None,
+    reason="Claude Code is not installed: set ARTIFACT_INDEX_CLAUDE to "
+    "its `claude` (npm install @anthropic-ai/claude-code) or put it on PATH",
+)
 
 
 @dataclass
@@ -93,7 +114,9 @@ class ClaudeRun:
     requests_after: list[Recorded]  # the question's, after the compaction
 
 
-def _claude_session(root: Path, fake: FakeModels, layout: str = "settings") -> tuple[Path, dict[str, str], list[str]]:
+def _claude_session(
+    root: Path, fake: FakeModels, layout: str = "settings"
+) -> tuple[Path, dict[str, str], list[str]]:
     """A project, Claude Code's environment with our hooks installed, and its command line.
 
     ``layout`` is how the hooks are installed: ``settings`` merges them into the user's settings.json,
@@ -103,8 +126,13 @@ def _claude_session(root: Path, fake: FakeModels, layout: str = "settings") -> t
     home, project = root / "home", root / "project"
     home.mkdir()
     project.mkdir()
-    env = _home_env(home, root / "store.db", ANTHROPIC_BASE_URL=fake.url,
-                    ANTHROPIC_API_KEY="not-a-key-the-fake-ignores-it", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+    env = _home_env(
+        home,
+        root / "store.db",
+        ANTHROPIC_BASE_URL=fake.url,
+        ANTHROPIC_API_KEY="not-a-key-the-fake-ignores-it",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+    )
     where = ["--user"] if layout == "settings" else ["--plugin-dir", str(root / "plugin")]
     _run([*_artifact_index(), "install", "claude-code", *where], env, project)
     # Root may not use --dangerously-skip-permissions; allowing the one tool is enough to run unattended.
@@ -129,18 +157,32 @@ def claude(tmp_path_factory: pytest.TempPathFactory) -> ClaudeRun:
     with FakeModels() as fake:
         project, env, claude = _claude_session(root, fake)
         written = project / "notes.txt"
-        session = _session_id(_stream(_run([*claude, f"WRITE {written}: hello from the fake model"], env, project).stdout))
+        session = _session_id(
+            _stream(
+                _run([*claude, f"WRITE {written}: hello from the fake model"], env, project).stdout
+            )
+        )
         seen = len(fake.requests)
         compact = _stream(_run([*claude, "--resume", session, "/compact"], env, project).stdout)
         compacted = len(fake.requests)
         _run([*claude, "--resume", session, "What did you change?"], env, project)
         requests = list(fake.requests)
-    return ClaudeRun(project, written, _transcript(root, session), root / "store.db", compact, requests[:seen],
-                     requests[seen:compacted], requests[compacted:])
+    return ClaudeRun(
+        project,
+        written,
+        _transcript(root, session),
+        root / "store.db",
+        compact,
+        requests[:seen],
+        requests[seen:compacted],
+        requests[compacted:],
+    )
 
 
 @pytest.fixture(scope="module", params=["settings", "plugin"])
-def claude_auto(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Recorded], Path]:
+def claude_auto(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[list[Recorded], Path]:
     """One run in which the model's reply to the write reports a context all but full: Claude Code compacts alone."""
     root = tmp_path_factory.mktemp("claude-auto")
     with FakeModels(tool_call_tokens=995_000) as fake:
@@ -163,13 +205,17 @@ def test_its_transcript_reads_whole_with_the_file_created(claude: ClaudeRun) -> 
     assert loaded.adapter.name == "claude-code"
     assert loaded.skipped == []
     index = Tracker(format="claude-code").feed_all(events)
-    assert [(entry.path, entry.status) for entry in index.changed_files()] == [("notes.txt", "created")]
+    assert [(entry.path, entry.status) for entry in index.changed_files()] == [
+        ("notes.txt", "created")
+    ]
 
 
 @needs_claude
 def test_pre_compact_prints_the_paths_into_the_compaction_request(claude: ClaudeRun) -> None:
     # Claude Code 2.1.328 appends a PreCompact hook's output to its summary prompt as "Additional Instructions".
-    (compaction, *retries) = [r for r in claude.compaction_requests if "provide your summary" in r.text]
+    (compaction, *retries) = [
+        r for r in claude.compaction_requests if "provide your summary" in r.text
+    ]
     assert retries == [], "the fake summary has a <summary> block, so Claude Code asks once"
     instructions = compaction.text.split("Additional Instructions:", 1)[1]
     assert instructions.lstrip().startswith(PRE_COMPACT_LEAD)
@@ -187,16 +233,23 @@ def test_after_a_manual_compact_the_new_context_holds_the_trail_once(claude: Cla
 
 @needs_claude
 def test_session_start_compact_hook_answers_with_the_trail_and_exit_zero(claude: ClaudeRun) -> None:
-    responses = [e for e in claude.compact_events if e.get("subtype") == "hook_response"
-                 and e.get("hook_name") == "SessionStart:compact"]
+    responses = [
+        e
+        for e in claude.compact_events
+        if e.get("subtype") == "hook_response" and e.get("hook_name") == "SessionStart:compact"
+    ]
     assert [(e["exit_code"], e["outcome"]) for e in responses] == [(0, "success")]
     context = json.loads(responses[0]["stdout"])["hookSpecificOutput"]
     assert context["hookEventName"] == "SessionStart"
-    assert context["additionalContext"].startswith(TITLE) and CREATED in context["additionalContext"]
+    assert (
+        context["additionalContext"].startswith(TITLE) and CREATED in context["additionalContext"]
+    )
 
 
 @needs_claude
-def test_the_trail_reaches_the_model_in_the_first_request_after_the_compaction(claude: ClaudeRun) -> None:
+def test_the_trail_reaches_the_model_in_the_first_request_after_the_compaction(
+    claude: ClaudeRun,
+) -> None:
     first = claude.requests_after[0]
     shown = _COMMAND_OUTPUT.sub("", first.text)
     assert SUMMARY in shown  # the compaction took: its summary opens the new context
@@ -204,7 +257,9 @@ def test_the_trail_reaches_the_model_in_the_first_request_after_the_compaction(c
 
 
 @needs_claude
-def test_the_hooks_snapshot_the_session_and_score_the_agents_summary_in_the_store(claude: ClaudeRun) -> None:
+def test_the_hooks_snapshot_the_session_and_score_the_agents_summary_in_the_store(
+    claude: ClaudeRun,
+) -> None:
     store = SessionStore(claude.store)
     [row] = store.sessions()
     assert (row.transcript, row.changed) == (str(claude.transcript), 1)
@@ -217,22 +272,33 @@ def test_the_hooks_snapshot_the_session_and_score_the_agents_summary_in_the_stor
 
 @needs_claude
 def test_an_automatic_compaction_runs_the_same_hooks_and_the_next_request_carries_the_trail(
-        claude_auto: tuple[list[Recorded], Path]) -> None:
+    claude_auto: tuple[list[Recorded], Path],
+) -> None:
     requests, store_path = claude_auto
     _write, compaction, after = requests
     assert "provide your summary" in compaction.text
-    assert compaction.text.split("Additional Instructions:", 1)[1].lstrip().startswith(PRE_COMPACT_LEAD)
+    assert (
+        compaction.text.split("Additional Instructions:", 1)[1]
+        .lstrip()
+        .startswith(PRE_COMPACT_LEAD)
+    )
     assert CREATED in compaction.text
     assert SUMMARY in after.text and TITLE + "\n\n" + CREATED in _COMMAND_OUTPUT.sub("", after.text)
     store = SessionStore(store_path)
     [row] = store.sessions()
-    assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [("pre", "auto"), ("post", "auto")]
+    assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [
+        ("pre", "auto"),
+        ("post", "auto"),
+    ]
 
 
 # -- Codex -------------------------------------------------------------------------------------------------
 CODEX = _agent("ARTIFACT_INDEX_CODEX", "codex")
-needs_codex = pytest.mark.skipif(CODEX is None, reason="Codex is not installed: set ARTIFACT_INDEX_CODEX to its "
-                                 "`codex` (npm install @openai/codex) or put it on PATH")
+needs_codex = pytest.mark.skipif(
+    CODEX is None,
+    reason="Codex is not installed: set ARTIFACT_INDEX_CODEX to its "
+    "`codex` (npm install @openai/codex) or put it on PATH",
+)
 _CODEX_CONFIG = """model = "fake-model"
 model_provider = "fake"
 # The fake model reports a context this full after its tool call, so Codex compacts before it goes on.
@@ -273,14 +339,38 @@ def _codex_run(root: Path, *, trust: str) -> CodexRun:
     written = project / "notes.txt"
     with FakeModels(writer=_codex_writer, tool_call_tokens=200_000) as fake:
         (codex_home / "config.toml").write_text(_CODEX_CONFIG.format(url=fake.url))
-        env = _home_env(home, root / "store.db", CODEX_HOME=str(codex_home), FAKE_MODEL_KEY="not-a-key")
-        env["PATH"] = f"{Path(CODEX).parent}{os.pathsep}{env['PATH']}"  # where --trust looks for Codex
-        _run([*_artifact_index(), "install", "codex", "--user", *(["--trust"] if trust == "install" else [])],
-             env, project)
+        env = _home_env(
+            home, root / "store.db", CODEX_HOME=str(codex_home), FAKE_MODEL_KEY="not-a-key"
+        )
+        env["PATH"] = (
+            f"{Path(CODEX).parent}{os.pathsep}{env['PATH']}"  # where --trust looks for Codex
+        )
+        _run(
+            [
+                *_artifact_index(),
+                "install",
+                "codex",
+                "--user",
+                *(["--trust"] if trust == "install" else []),
+            ],
+            env,
+            project,
+        )
         bypass = ["--dangerously-bypass-hook-trust"] if trust == "bypass" else []
-        done = _run([CODEX, "exec", *bypass, "--json", "--skip-git-repo-check",
-                     "--dangerously-bypass-approvals-and-sandbox", f"WRITE {written}: hello from the fake model"],
-                    env, project, stdin="")
+        done = _run(
+            [
+                CODEX,
+                "exec",
+                *bypass,
+                "--json",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+                f"WRITE {written}: hello from the fake model",
+            ],
+            env,
+            project,
+            stdin="",
+        )
         requests = list(fake.requests)
     (rollout,) = (codex_home / "sessions").rglob("rollout-*.jsonl")
     return CodexRun(written, rollout, requests, _stream(done.stdout))
@@ -299,7 +389,9 @@ def test_codex_wrote_the_file_and_compacted_on_its_own(codex: CodexRun) -> None:
 
 
 @needs_codex
-def test_codex_session_start_compact_puts_the_trail_into_the_request_after_the_compaction(codex: CodexRun) -> None:
+def test_codex_session_start_compact_puts_the_trail_into_the_request_after_the_compaction(
+    codex: CodexRun,
+) -> None:
     after = codex.requests[2].body["input"]
     ours = [item for item in after if TITLE in json.dumps(item, ensure_ascii=False)]
     # Codex adds a hook's additionalContext as a developer message of its own.
@@ -313,7 +405,9 @@ def test_codex_rollout_reads_whole_and_the_hook_found_it(codex: CodexRun) -> Non
     loaded = open_transcript(codex.rollout)
     index = Tracker(format="codex").feed_all(list(loaded.events()))
     assert (loaded.adapter.name, loaded.skipped) == ("codex", [])
-    assert [(entry.path, entry.status) for entry in index.changed_files()] == [("notes.txt", "created")]
+    assert [(entry.path, entry.status) for entry in index.changed_files()] == [
+        ("notes.txt", "created")
+    ]
 
 
 @needs_codex
@@ -335,19 +429,31 @@ def test_install_codex_with_trust_has_codex_run_the_hook_without_a_bypass(tmp_pa
 
 # -- OpenCode ----------------------------------------------------------------------------------------------
 OPENCODE = _agent("ARTIFACT_INDEX_OPENCODE", "opencode")
-needs_opencode = pytest.mark.skipif(OPENCODE is None, reason="OpenCode is not installed: set ARTIFACT_INDEX_OPENCODE "
-                                    "to its `opencode` (npm install opencode-ai) or put it on PATH")
+needs_opencode = pytest.mark.skipif(
+    OPENCODE is None,
+    reason="OpenCode is not installed: set ARTIFACT_INDEX_OPENCODE "
+    "to its `opencode` (npm install opencode-ai) or put it on PATH",
+)
 # Its Anthropic provider pointed at the fake; a context of 100,000 tokens, which the fake's reply to the write
 # says is exceeded, so OpenCode compacts on its own.
 _OPENCODE_CONFIG = {
-    "provider": {"anthropic": {"options": {"baseURL": "{url}/v1", "apiKey": "not-a-key"},
-                               "models": {"fake-model": {"name": "fake", "limit": {"context": 100_000,
-                                                                                   "output": 8_000}}}}},
-    "model": "anthropic/fake-model", "autoupdate": False, "share": "disabled",
+    "provider": {
+        "anthropic": {
+            "options": {"baseURL": "{url}/v1", "apiKey": "not-a-key"},
+            "models": {
+                "fake-model": {"name": "fake", "limit": {"context": 100_000, "output": 8_000}}
+            },
+        }
+    },
+    "model": "anthropic/fake-model",
+    "autoupdate": False,
+    "share": "disabled",
 }
 # Nothing but the fake model: no model list, update, language server or default plugin from the network.
-_OPENCODE_OFFLINE = {f"OPENCODE_DISABLE_{name}": "1" for name in
-                     ("MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE")}
+_OPENCODE_OFFLINE = {
+    f"OPENCODE_DISABLE_{name}": "1"
+    for name in ("MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE")
+}
 
 
 @dataclass
@@ -368,15 +474,21 @@ def opencode(tmp_path_factory: pytest.TempPathFactory) -> OpenCodeRun:
     home.mkdir()
     project.mkdir()
     written = project / "notes.txt"
-    with FakeModels(writer=lambda w: ("write", {"filePath": w.path, "content": w.content}),
-                    tool_call_tokens=150_000) as fake:
+    with FakeModels(
+        writer=lambda w: ("write", {"filePath": w.path, "content": w.content}),
+        tool_call_tokens=150_000,
+    ) as fake:
         config = json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url)
         (project / "opencode.json").write_text(config)
         env = _home_env(home, root / "store.db", **_OPENCODE_OFFLINE)
         _run([*_artifact_index(), "install", "opencode", "--user"], env, project)
         # Run by its path: whether or not `opencode` is on PATH, the plugin names the binary it runs in.
-        done = _run([OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"], env,
-                    project, stdin="")
+        done = _run(
+            [OPENCODE, "run", "--format", "json", f"WRITE {written}: hello from the fake model"],
+            env,
+            project,
+            stdin="",
+        )
         requests = list(fake.requests)
     session = next(event["sessionID"] for event in _stream(done.stdout) if event.get("sessionID"))
     return OpenCodeRun(root, written, root / "store.db", session, env, requests)
@@ -389,7 +501,9 @@ def test_opencode_wrote_the_file_and_compacted_on_its_own(opencode: OpenCodeRun)
 
 
 @needs_opencode
-def test_the_opencode_plugin_puts_the_trail_into_the_compaction_prompt(opencode: OpenCodeRun) -> None:
+def test_the_opencode_plugin_puts_the_trail_into_the_compaction_prompt(
+    opencode: OpenCodeRun,
+) -> None:
     (compaction,) = [r for r in opencode.requests if "anchored summary" in r.text]
     prompt = compaction.body["messages"][-1]["content"][-1]["text"]
     # OpenCode appends the plugin's context after its own instructions.
@@ -406,7 +520,9 @@ def test_the_opencode_hook_exported_and_snapshotted_the_session(opencode: OpenCo
 
 
 def _free_port() -> int:
-    with socket.socket() as probe:  # `opencode serve --port 0` listens on 4096, so a free port is picked here
+    with (
+        socket.socket() as probe
+    ):  # `opencode serve --port 0` listens on 4096, so a free port is picked here
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
@@ -417,20 +533,30 @@ def test_a_compaction_asked_of_opencodes_server_gets_the_trail_too(opencode: Ope
     assert OPENCODE is not None
     project = opencode.root / "project"
     with FakeModels() as fake:
-        (project / "opencode.json").write_text(json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url))
+        (project / "opencode.json").write_text(
+            json.dumps(_OPENCODE_CONFIG).replace("{url}", fake.url)
+        )
         port = _free_port()
-        with subprocess.Popen([OPENCODE, "serve", "--port", str(port), "--hostname", "127.0.0.1"], env=opencode.env,
-                              cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True) as server:
+        with subprocess.Popen(
+            [OPENCODE, "serve", "--port", str(port), "--hostname", "127.0.0.1"],
+            env=opencode.env,
+            cwd=project,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        ) as server:
             try:
                 assert server.stdout is not None
                 for line in server.stdout:  # it says where it listens once it is ready
                     if f"listening on http://127.0.0.1:{port}" in line:
                         break
                 request = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/session/{opencode.session}/summarize", method="POST",
+                    f"http://127.0.0.1:{port}/session/{opencode.session}/summarize",
+                    method="POST",
                     data=json.dumps({"providerID": "anthropic", "modelID": "fake-model"}).encode(),
-                    headers={"content-type": "application/json"})
+                    headers={"content-type": "application/json"},
+                )
                 with urllib.request.urlopen(request, timeout=_SECONDS) as answer:
                     assert json.load(answer) is True
             finally:

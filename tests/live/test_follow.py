@@ -17,24 +17,34 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def facts(index: ArtifactIndex) -> dict[str, object]:
-    return {"files": files_json(index), "errors": index.errors(), "tests": index.tests(), "tasks": index.tasks(),
-            "decisions": index.decisions(), "user_messages": index.user_messages()}
+    return {
+        "files": files_json(index),
+        "errors": index.errors(),
+        "tests": index.tests(),
+        "tasks": index.tasks(),
+        "decisions": index.decisions(),
+        "user_messages": index.user_messages(),
+    }
 
 
 def corpus_lines(corpus_dir: Path, name: str) -> list[bytes]:
     return gzip.decompress((corpus_dir / name).read_bytes()).splitlines(keepends=True)
 
 
-@pytest.mark.parametrize(("name", "most_rebuilds"), [
-    # Claude Code learns the session's model from the first response: one rebuild at the start.
-    ("claude_code/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl.gz", 2),
-    ("copilot_cli/entire_agentv__d88be769afd1_0.jsonl.gz", 2),
-    # Codex writes some things twice (an applied patch's result, a message) and the later record
-    # supersedes the event of the earlier one: each such pair rebuilds.
-    ("codex/entire_agentv__a392ff332928_0.jsonl.gz", 5),
-])
+@pytest.mark.parametrize(
+    ("name", "most_rebuilds"),
+    [
+        # Claude Code learns the session's model from the first response: one rebuild at the start.
+        ("claude_code/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl.gz", 2),
+        ("copilot_cli/entire_agentv__d88be769afd1_0.jsonl.gz", 2),
+        # Codex writes some things twice (an applied patch's result, a message) and the later record
+        # supersedes the event of the earlier one: each such pair rebuilds.
+        ("codex/entire_agentv__a392ff332928_0.jsonl.gz", 5),
+    ],
+)
 def test_appended_line_by_line_the_index_is_always_that_of_the_file_so_far(
-        corpus_dir: Path, tmp_path: Path, name: str, most_rebuilds: int) -> None:
+    corpus_dir: Path, tmp_path: Path, name: str, most_rebuilds: int
+) -> None:
     lines = corpus_lines(corpus_dir, name)
     transcript = tmp_path / "session.jsonl"
     transcript.write_bytes(b"")
@@ -86,8 +96,14 @@ def test_a_last_record_without_its_newline_is_not_lost(tmp_path: Path) -> None:
 
 
 def test_a_call_waiting_for_its_result_is_applied_when_the_result_arrives(tmp_path: Path) -> None:
-    records = [json.loads(line) for line in (EXAMPLES / "codex-rollout.jsonl").read_text().splitlines()]
-    call = next(n for n, r in enumerate(records) if r.get("payload", {}).get("type") in ("function_call", "custom_tool_call"))
+    records = [
+        json.loads(line) for line in (EXAMPLES / "codex-rollout.jsonl").read_text().splitlines()
+    ]
+    call = next(
+        n
+        for n, r in enumerate(records)
+        if r.get("payload", {}).get("type") in ("function_call", "custom_tool_call")
+    )
     transcript = tmp_path / "rollout.jsonl"
     transcript.write_text("".join(json.dumps(r) + "\n" for r in records[: call + 1]))
     live = LiveTranscript(transcript)
@@ -95,7 +111,7 @@ def test_a_call_waiting_for_its_result_is_applied_when_the_result_arrives(tmp_pa
     # Read whole, the file's end closes the call with an unknown outcome; followed, the call is still running.
     assert len(live.events) < len(list(build_index(transcript)[1].events()))
     with transcript.open("a") as handle:
-        handle.write("".join(json.dumps(r) + "\n" for r in records[call + 1:]))
+        handle.write("".join(json.dumps(r) + "\n" for r in records[call + 1 :]))
     assert not live.refresh().rebuilt
     assert facts(live.index) == facts(build_index(EXAMPLES / "codex-rollout.jsonl")[0])
 

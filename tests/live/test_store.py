@@ -39,11 +39,14 @@ def store(tmp_path: Path) -> SessionStore:
     return SessionStore(tmp_path / "sessions.db")
 
 
-def test_which_sessions_touched_a_path(store: SessionStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_which_sessions_touched_a_path(
+    store: SessionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     stored(store, EXAMPLES / "claude-code-session.jsonl", EXAMPLES / "codex-rollout.jsonl")
     touches = store.where("/home/dev/webapp/src/auth.py")
-    assert [(t.session.format, t.file.status, t.file.first_turn, t.file.last_turn) for t in touches] == [
-        ("claude-code", "modified", 5, 7)]
+    assert [
+        (t.session.format, t.file.status, t.file.first_turn, t.file.last_turn) for t in touches
+    ] == [("claude-code", "modified", 5, 7)]
     # A relative path matches the file in any checkout; from inside one, it is that checkout's file.
     assert [t.file.absolute for t in store.where("src/auth.py")] == ["/home/dev/webapp/src/auth.py"]
     assert [t.session.format for t in store.where("weather/units.py")] == ["codex"]
@@ -59,14 +62,23 @@ def test_what_changed_under_a_repository_since_a_time(store: SessionStore) -> No
     webapp = store.sessions(root="/home/dev/webapp")[0]
     assert (webapp.changed, webapp.read, webapp.turns) == (2, 1, 11)
     assert [(f.path, f.status) for f in store.files(webapp.id)] == [
-        ("README.md", "read"), ("src/auth.py", "modified"), ("tests/test_auth.py", "created")]
+        ("README.md", "read"),
+        ("src/auth.py", "modified"),
+        ("tests/test_auth.py", "created"),
+    ]
 
 
-def test_open_errors_across_sessions(store: SessionStore, corpus_dir: Path, corpus_index: CorpusIndex) -> None:
+def test_open_errors_across_sessions(
+    store: SessionStore, corpus_dir: Path, corpus_index: CorpusIndex
+) -> None:
     transcripts = sorted((corpus_dir / "claude_code").glob("entire__*.jsonl.gz"))[:12]
     stored(store, *transcripts)
-    expected = sorted((str(path.resolve()), e["message"]) for path in transcripts
-                      for e in corpus_index(path)[0].errors() if not e["resolved"])
+    expected = sorted(
+        (str(path.resolve()), e["message"])
+        for path in transcripts
+        for e in corpus_index(path)[0].errors()
+        if not e["resolved"]
+    )
     assert expected, "some of these sessions end with errors open"
     found = store.open_errors()
     assert sorted((row.transcript, error.message) for row, error in found) == expected
@@ -83,25 +95,36 @@ def test_storing_again_replaces_the_session_and_the_agent_id_finds_it(store: Ses
         store.session("nope")
 
 
-def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(tmp_path: Path) -> None:
+def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(
+    tmp_path: Path,
+) -> None:
     stored(SessionStore(tmp_path / "s.db"), EXAMPLES / "codex-rollout.jsonl")
     # closing(): sqlite3's own context manager commits but leaves the connection open (a ResourceWarning on 3.13).
-    with closing(sqlite3.connect(tmp_path / "s.db")) as db, db:  # as a store written before the compaction log existed
+    with (
+        closing(sqlite3.connect(tmp_path / "s.db")) as db,
+        db,
+    ):  # as a store written before the compaction log existed
         db.execute("DROP TABLE compactions")
         db.execute("DELETE FROM _migrations WHERE name = '002_compactions'")
     again = SessionStore(tmp_path / "s.db")
     [row] = again.sessions()
-    again.log_compaction(row.id, Compaction(at="2026-05-12T14:03:00Z", phase="pre", trigger="auto", changed=2))
+    again.log_compaction(
+        row.id, Compaction(at="2026-05-12T14:03:00Z", phase="pre", trigger="auto", changed=2)
+    )
     assert [c.changed for c in again.compactions(row.id)] == [2]
     with closing(sqlite3.connect(tmp_path / "s.db")) as db:
         assert [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY name")] == [
-            "001_sessions_files_errors_tests", "002_compactions"]
+            "001_sessions_files_errors_tests",
+            "002_compactions",
+        ]
 
 
 def test_storing_a_session_again_keeps_its_compaction_log(store: SessionStore) -> None:
     stored(store, EXAMPLES / "claude-code-session.jsonl")
     [row] = store.sessions()
-    store.log_compaction(row.id, Compaction(at="2026-02-11T10:01:00Z", phase="pre", trigger="manual", changed=2))
+    store.log_compaction(
+        row.id, Compaction(at="2026-02-11T10:01:00Z", phase="pre", trigger="manual", changed=2)
+    )
     stored(store, EXAMPLES / "claude-code-session.jsonl")
     assert [(c.phase, c.trigger) for c in store.compactions(row.id)] == [("pre", "manual")]
 
@@ -123,14 +146,17 @@ def test_since_takes_spans_and_dates_and_says_what_it_cannot_read() -> None:
         since_cutoff("last week")
 
 
-def test_the_commands_over_the_store(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_commands_over_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = str(tmp_path / "s.db")
     assert main(["store", str(EXAMPLES), "--store", db, "--jobs", "1"]) == 0
     capsys.readouterr()
     assert main(["sessions", "--store", db, "--root", "/home/dev/webapp", "--changed"]) == 0
     out = capsys.readouterr().out
-    assert "claude-code" in out and "modified  src/auth.py  (turns 5-7)" in out and "codex" not in out
+    assert (
+        "claude-code" in out and "modified  src/auth.py  (turns 5-7)" in out and "codex" not in out
+    )
     assert main(["where", "tests/test_auth.py", "--store", db, "--json"]) == 0
     [touch] = json.loads(capsys.readouterr().out)["sessions"]
     assert touch["file"]["status"] == "created" and touch["format"] == "claude-code"
@@ -140,7 +166,23 @@ def test_the_commands_over_the_store(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_a_bad_since_is_one_sentence(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "artifact_index", "sessions", "--store", str(tmp_path / "s.db"),
-                           "--since", "yesterday"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "artifact_index",
+            "sessions",
+            "--store",
+            str(tmp_path / "s.db"),
+            "--since",
+            "yesterday",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
-    assert done.stderr.startswith("artifact-index: error: --since 'yesterday' is neither") and "Traceback" not in done.stderr
+    assert (
+        done.stderr.startswith("artifact-index: error: --since 'yesterday' is neither")
+        and "Traceback" not in done.stderr
+    )

@@ -32,13 +32,28 @@ def stored_events(store: SessionStore) -> int:
     return rows[0].events if rows else 0
 
 
-def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_dir: Path, tmp_path: Path) -> None:
+def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
     lines = gzip.decompress((corpus_dir / TRANSCRIPT).read_bytes()).splitlines(keepends=True)
     sessions = tmp_path / "projects"
     sessions.mkdir()
     db = tmp_path / "sessions.db"
-    watcher = subprocess.Popen([sys.executable, "-m", "artifact_index", "watch", str(sessions), "--json",
-                                "--store", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watcher = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "artifact_index",
+            "watch",
+            str(sessions),
+            "--json",
+            "--store",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     errors: list[str] = []
     reader = threading.Thread(target=lambda: errors.extend(watcher.stderr or []), daemon=True)
     reader.start()
@@ -52,7 +67,11 @@ def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_d
                 handle.write(line)
             time.sleep(0.01)
         expected = len(list(build_index(transcript)[1].events()))
-        assert wait_for(lambda: stored_events(store) == expected), (stored_events(store), expected, errors)
+        assert wait_for(lambda: stored_events(store) == expected), (
+            stored_events(store),
+            expected,
+            errors,
+        )
 
         # Half a line is not a record yet: the store waits for the rest.
         partial = lines[half][: len(lines[half]) // 2]
@@ -61,10 +80,14 @@ def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_d
         time.sleep(1.5)
         assert stored_events(store) == expected
         with transcript.open("ab") as handle:
-            handle.write(lines[half][len(partial):] + b"".join(lines[half + 1:]))
+            handle.write(lines[half][len(partial) :] + b"".join(lines[half + 1 :]))
         final, _ = build_index(transcript)
         expected = len(list(build_index(transcript)[1].events()))
-        assert wait_for(lambda: stored_events(store) == expected), (stored_events(store), expected, errors)
+        assert wait_for(lambda: stored_events(store) == expected), (
+            stored_events(store),
+            expected,
+            errors,
+        )
         [row] = store.sessions()
         assert (row.format, row.changed) == ("claude-code", len(final.changed_files()))
     finally:
@@ -72,18 +95,25 @@ def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(corpus_d
         out, _ = watcher.communicate(timeout=60)
     assert watcher.returncode == 0, errors
     updates = [json.loads(line) for line in out.splitlines()]
-    assert updates and all(u["kind"] == "stored" and u["transcript"].endswith("session.jsonl") for u in updates)
+    assert updates and all(
+        u["kind"] == "stored" and u["transcript"].endswith("session.jsonl") for u in updates
+    )
     assert updates[-1]["events"] == expected and not any("Traceback" in line for line in errors)
 
 
 def test_a_named_transcript_is_followed_even_when_replaced_by_a_new_file(tmp_path: Path) -> None:
     from artifact_index.live.watch import Watcher
 
-    lines = (Path(__file__).resolve().parents[2] / "examples" / "claude-code-session.jsonl").read_bytes().splitlines(
-        keepends=True)
+    lines = (
+        (Path(__file__).resolve().parents[2] / "examples" / "claude-code-session.jsonl")
+        .read_bytes()
+        .splitlines(keepends=True)
+    )
     transcript = tmp_path / "session.jsonl"
     transcript.write_bytes(b"".join(lines[:8]))
-    (tmp_path / "other.jsonl").write_bytes(b"".join(lines))  # in the same folder, but not named: never stored
+    (tmp_path / "other.jsonl").write_bytes(
+        b"".join(lines)
+    )  # in the same folder, but not named: never stored
     store = SessionStore(tmp_path / "s.db")
     watcher = Watcher([str(transcript)], store)
     stop = threading.Event()

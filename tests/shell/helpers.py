@@ -46,11 +46,13 @@ def analyze(
 
 def short(path: str | None) -> str | None:
     if path is not None and path.startswith(ROOT + "/"):
-        return path[len(ROOT) + 1:]
+        return path[len(ROOT) + 1 :]
     return path
 
 
-def effects(analysis: ShellAnalysis, *, reads: bool = False) -> list[tuple[str, str | None] | tuple[str, str | None, str | None]]:
+def effects(
+    analysis: ShellAnalysis, *, reads: bool = False
+) -> list[tuple[str, str | None] | tuple[str, str | None, str | None]]:
     """(action, path[, dest]) of each operation, paths relative to /w; reads left out unless asked."""
     out: list[tuple[str, str | None] | tuple[str, str | None, str | None]] = []
     for op in analysis.operations:

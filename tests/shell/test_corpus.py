@@ -43,8 +43,8 @@ def _fenced_bash(text: str) -> Iterator[str]:
         end = rest.find("```", body_start + 1)
         if body_start < 0 or end < 0:
             return
-        yield rest[body_start + 1:end]
-        rest = rest[end + 3:]
+        yield rest[body_start + 1 : end]
+        rest = rest[end + 3 :]
 
 
 def _document(path: Path) -> Any:
@@ -91,7 +91,11 @@ def _jsonl(path: Path, needle: str) -> Iterator[dict[str, Any]]:
 def _codex(path: Path) -> Iterator[str]:
     for record in _jsonl(path, "exec_command"):
         payload = record.get("payload") or {}
-        if record.get("type") == "response_item" and payload.get("type") == "function_call" and payload.get("name") == "exec_command":
+        if (
+            record.get("type") == "response_item"
+            and payload.get("type") == "function_call"
+            and payload.get("name") == "exec_command"
+        ):
             arguments = _loads(payload.get("arguments"))
             if isinstance(arguments, dict) and isinstance(arguments.get("cmd"), str):
                 yield arguments["cmd"]
@@ -102,7 +106,11 @@ def _claude_code(path: Path) -> Iterator[str]:
         if record.get("type") != "assistant":
             continue
         for block in (record.get("message") or {}).get("content") or []:
-            if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == "Bash":
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "tool_use"
+                and block.get("name") == "Bash"
+            ):
                 command = (block.get("input") or {}).get("command")
                 if isinstance(command, str):
                     yield command
@@ -120,17 +128,25 @@ _EXTRACTORS = {
 def corpus_commands(corpus_dir: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for name, extract in _EXTRACTORS.items():
-        found[name] = [command for path in sorted((corpus_dir / name).glob("*.gz")) for command in extract(path)]
+        found[name] = [
+            command
+            for path in sorted((corpus_dir / name).glob("*.gz"))
+            for command in extract(path)
+        ]
     return found
 
 
 def test_commands_were_found_in_every_format(corpus_commands: dict[str, list[str]]) -> None:
-    assert all(len(commands) >= 100 for commands in corpus_commands.values()), {k: len(v) for k, v in corpus_commands.items()}
+    assert all(len(commands) >= 100 for commands in corpus_commands.values()), {
+        k: len(v) for k, v in corpus_commands.items()
+    }
 
 
 @pytest.mark.parametrize("fmt", sorted(_EXTRACTORS))
 @pytest.mark.parametrize("succeeded", [None, False])
-def test_every_command_is_analysed(corpus_commands: dict[str, list[str]], fmt: str, succeeded: bool | None) -> None:
+def test_every_command_is_analysed(
+    corpus_commands: dict[str, list[str]], fmt: str, succeeded: bool | None
+) -> None:
     for command in corpus_commands[fmt]:
         result = analyze_command(command, "/testbed", succeeded=succeeded)
         for op in result.operations:

@@ -33,15 +33,17 @@ class TestRedirections:
         assert (op.path, op.content) == ("/w/a.py", "print(1)\n")
 
     def test_unquoted_heredoc_with_unknown_variable_has_no_content(self) -> None:
-        op = only(analyze('cat <<EOF > conf.ini\nhome=$HOME\nEOF'), "write")
+        op = only(analyze("cat <<EOF > conf.ini\nhome=$HOME\nEOF"), "write")
         assert op.path == "/w/conf.ini" and op.content is None
 
     def test_unquoted_heredoc_with_assigned_variable_is_expanded(self) -> None:
-        op = only(analyze('NAME=demo; cat <<EOF > conf.ini\nname=$NAME\nEOF'), "write")
+        op = only(analyze("NAME=demo; cat <<EOF > conf.ini\nname=$NAME\nEOF"), "write")
         assert op.content == "name=demo\n"
 
     def test_echo_and_printf(self) -> None:
-        result = analyze("echo 'hello world' > a.txt && printf 'x=%s\\n' 1 > b.txt && echo -n hi > c.txt")
+        result = analyze(
+            "echo 'hello world' > a.txt && printf 'x=%s\\n' 1 > b.txt && echo -n hi > c.txt"
+        )
         assert [(op.path, op.content) for op in result.operations] == [
             ("/w/a.txt", "hello world\n"),
             ("/w/b.txt", "x=1\n"),
@@ -52,7 +54,10 @@ class TestRedirections:
         op = only(analyze("echo 'line' >> log.txt"), "edit")
         assert (op.path, op.new, op.detail) == ("/w/log.txt", "line\n", "append")
 
-    @pytest.mark.parametrize("command", ["make &> build.log", "make > build.log 2>&1", "make 2> build.log", "make >| build.log"])
+    @pytest.mark.parametrize(
+        "command",
+        ["make &> build.log", "make > build.log 2>&1", "make 2> build.log", "make >| build.log"],
+    )
     def test_output_of_an_unknown_program_is_a_write_without_content(self, command: str) -> None:
         op = only(analyze(command), "write")
         assert (op.path, op.content) == ("/w/build.log", None)
@@ -62,7 +67,12 @@ class TestRedirections:
 
     @pytest.mark.parametrize(
         "command",
-        ["echo x > /dev/null", "pytest 2>/dev/stderr", "tmp=$(mktemp); echo x > $tmp", "d=$(mktemp -d /tmp/runXXXX); echo x > $d/out"],
+        [
+            "echo x > /dev/null",
+            "pytest 2>/dev/stderr",
+            "tmp=$(mktemp); echo x > $tmp",
+            "d=$(mktemp -d /tmp/runXXXX); echo x > $d/out",
+        ],
     )
     def test_devices_and_anonymous_temporary_files_are_no_files(self, command: str) -> None:
         assert analyze(command).operations == []
@@ -121,10 +131,16 @@ class TestEditors:
         assert result.operations[0].command == "sed -i 's/old/new/g' src/app.py"
 
     def test_sed_in_place_with_expressions_and_several_files(self) -> None:
-        assert effects(analyze("sed -i -e 's/a/b/' -e 's/c/d/' a.py b.py")) == [("edit", "a.py"), ("edit", "b.py")]
+        assert effects(analyze("sed -i -e 's/a/b/' -e 's/c/d/' a.py b.py")) == [
+            ("edit", "a.py"),
+            ("edit", "b.py"),
+        ]
 
     def test_sed_with_backup_suffix_copies_first(self) -> None:
-        assert effects(analyze("sed -i.bak 's/a/b/' a.py")) == [("copy", "a.py", "a.py.bak"), ("edit", "a.py")]
+        assert effects(analyze("sed -i.bak 's/a/b/' a.py")) == [
+            ("copy", "a.py", "a.py.bak"),
+            ("edit", "a.py"),
+        ]
 
     def test_bsd_sed_empty_suffix(self) -> None:
         assert effects(analyze("sed -i '' 's/a/b/' a.py")) == [("edit", "a.py")]
@@ -133,7 +149,14 @@ class TestEditors:
         op = only(analyze("sed -n '10,20p' src/app.py"), "read")
         assert (op.path, op.start_line, op.end_line) == ("/w/src/app.py", 10, 20)
 
-    @pytest.mark.parametrize("command", ["perl -pi -e 's/a/b/' x.pl", "perl -i -pe 's/a/b/' x.pl", "perl -0777 -pi -e 's/a\\n/b/' x.pl"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "perl -pi -e 's/a/b/' x.pl",
+            "perl -i -pe 's/a/b/' x.pl",
+            "perl -0777 -pi -e 's/a\\n/b/' x.pl",
+        ],
+    )
     def test_perl_in_place(self, command: str) -> None:
         assert effects(analyze(command)) == [("edit", "x.pl")]
 
@@ -148,8 +171,15 @@ class TestFileManagement:
         assert effects(analyze("rm -f a.py b.py")) == [("delete", "a.py"), ("delete", "b.py")]
 
     def test_rm_recursive_deletes_every_tracked_file_under_the_directory(self) -> None:
-        files: dict[str, str | None] = {"/w/build/a.o": "", "/w/build/sub/b.o": "", "/w/keep.py": ""}
-        assert effects(analyze("rm -rf build", files=files)) == [("delete", "build/a.o"), ("delete", "build/sub/b.o")]
+        files: dict[str, str | None] = {
+            "/w/build/a.o": "",
+            "/w/build/sub/b.o": "",
+            "/w/keep.py": "",
+        }
+        assert effects(analyze("rm -rf build", files=files)) == [
+            ("delete", "build/a.o"),
+            ("delete", "build/sub/b.o"),
+        ]
 
     def test_rm_recursive_of_an_unknown_path_is_unknown(self) -> None:
         op = only(analyze("rm -rf build"), "unknown")
@@ -157,7 +187,10 @@ class TestFileManagement:
 
     def test_rm_glob_expands_against_known_files(self) -> None:
         files: dict[str, str | None] = {"/w/test_a.py": "", "/w/test_b.py": "", "/w/main.py": ""}
-        assert effects(analyze("rm test_*.py", files=files)) == [("delete", "test_a.py"), ("delete", "test_b.py")]
+        assert effects(analyze("rm test_*.py", files=files)) == [
+            ("delete", "test_a.py"),
+            ("delete", "test_b.py"),
+        ]
 
     def test_rm_of_a_path_known_only_at_run_time_is_unknown(self) -> None:
         op = only(analyze('rm "$1"'), "unknown")
@@ -172,12 +205,20 @@ class TestFileManagement:
 
     def test_mv_into_a_directory_made_earlier_or_named_with_a_slash(self) -> None:
         assert effects(analyze("mkdir -p pkg && mv a.py pkg")) == [("move", "a.py", "pkg/a.py")]
-        assert effects(analyze("mv a.py b.py lib/")) == [("move", "a.py", "lib/a.py"), ("move", "b.py", "lib/b.py")]
+        assert effects(analyze("mv a.py b.py lib/")) == [
+            ("move", "a.py", "lib/a.py"),
+            ("move", "b.py", "lib/b.py"),
+        ]
         assert analyze("mkdir -p pkg/sub").directories == ("/w/pkg/sub",)
 
     def test_mv_of_a_directory_moves_its_files(self) -> None:
-        result = analyze("mv src/old src/new", files={"/w/src/old/a.py": "", "/w/src/old/b/c.py": ""})
-        assert effects(result) == [("move", "src/old/a.py", "src/new/a.py"), ("move", "src/old/b/c.py", "src/new/b/c.py")]
+        result = analyze(
+            "mv src/old src/new", files={"/w/src/old/a.py": "", "/w/src/old/b/c.py": ""}
+        )
+        assert effects(result) == [
+            ("move", "src/old/a.py", "src/new/a.py"),
+            ("move", "src/old/b/c.py", "src/new/b/c.py"),
+        ]
 
     def test_cp_and_recursive_cp(self) -> None:
         assert effects(analyze("cp a.py a.py.orig")) == [("copy", "a.py", "a.py.orig")]
@@ -201,7 +242,16 @@ class TestFileManagement:
 
 
 class TestReads:
-    @pytest.mark.parametrize("command", ["cat src/app.py", "nl -ba src/app.py", "less src/app.py", "tail -n 20 src/app.py", "bat src/app.py"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "cat src/app.py",
+            "nl -ba src/app.py",
+            "less src/app.py",
+            "tail -n 20 src/app.py",
+            "bat src/app.py",
+        ],
+    )
     def test_viewers_are_reads(self, command: str) -> None:
         assert effects(analyze(command), reads=True) == [("read", "src/app.py")]
 
@@ -215,12 +265,20 @@ class TestReads:
 
 class TestGit:
     def test_git_mv_and_git_rm(self) -> None:
-        assert effects(analyze("git mv a.py b.py && git rm -q c.py")) == [("move", "a.py", "b.py"), ("delete", "c.py")]
+        assert effects(analyze("git mv a.py b.py && git rm -q c.py")) == [
+            ("move", "a.py", "b.py"),
+            ("delete", "c.py"),
+        ]
         assert analyze("git rm --cached c.py").operations == []
 
     @pytest.mark.parametrize(
         "command",
-        ["git checkout -- src/app.py", "git checkout src/app.py", "git restore src/app.py", "git restore --staged --worktree src/app.py"],
+        [
+            "git checkout -- src/app.py",
+            "git checkout src/app.py",
+            "git restore src/app.py",
+            "git restore --staged --worktree src/app.py",
+        ],
     )
     def test_restoring_a_file(self, command: str) -> None:
         assert effects(analyze(command)) == [("restore", "src/app.py")]
@@ -229,7 +287,16 @@ class TestGit:
         op = only(analyze("git checkout HEAD~1 -- src/app.py"), "restore")
         assert op.detail == "to HEAD~1"
 
-    @pytest.mark.parametrize("command", ["git checkout .", "git stash", "git stash push -u", "git reset --hard", "git reset --hard HEAD~2"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "git checkout .",
+            "git stash",
+            "git stash push -u",
+            "git reset --hard",
+            "git reset --hard HEAD~2",
+        ],
+    )
     def test_whole_worktree_restores(self, command: str) -> None:
         assert effects(analyze(command)) == [("restore", None)]
 
@@ -237,17 +304,45 @@ class TestGit:
         result = analyze("git checkout -- src", files={"/w/src/a.py": "", "/w/src/b.py": ""})
         assert effects(result) == [("restore", "src/a.py"), ("restore", "src/b.py")]
 
-    @pytest.mark.parametrize("command", ["git restore --staged src/app.py", "git reset HEAD src/app.py", "git add -A", "git commit -m x", "git checkout -b feature", "git stash list"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "git restore --staged src/app.py",
+            "git reset HEAD src/app.py",
+            "git add -A",
+            "git commit -m x",
+            "git checkout -b feature",
+            "git stash list",
+        ],
+    )
     def test_index_and_history_commands_change_no_file(self, command: str) -> None:
         assert analyze(command).operations == []
 
-    @pytest.mark.parametrize(("command", "detail"), [("git stash pop", "pop"), ("git stash apply stash@{0}", "apply"),
-                                                     ("git stash drop", "drop"), ("git stash clear", "clear")])
-    def test_stash_pop_apply_drop_and_clear_work_on_the_latest_stash(self, command: str, detail: str) -> None:
+    @pytest.mark.parametrize(
+        ("command", "detail"),
+        [
+            ("git stash pop", "pop"),
+            ("git stash apply stash@{0}", "apply"),
+            ("git stash drop", "drop"),
+            ("git stash clear", "clear"),
+        ],
+    )
+    def test_stash_pop_apply_drop_and_clear_work_on_the_latest_stash(
+        self, command: str, detail: str
+    ) -> None:
         (op,) = analyze(command).operations
         assert (op.action, op.path, op.detail) == ("unstash", None, detail)
 
-    @pytest.mark.parametrize("command", ["git checkout main", "git stash pop stash@{2}", "git pull", "git merge dev", "git switch main"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "git checkout main",
+            "git stash pop stash@{2}",
+            "git pull",
+            "git merge dev",
+            "git switch main",
+        ],
+    )
     def test_unnameable_changes_are_unknown(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
 
@@ -270,7 +365,9 @@ class TestGit:
         assert "fix.patch" in (op.detail or "")
 
     def test_git_apply_check_changes_nothing(self) -> None:
-        assert analyze("git apply --check fix.patch", files={"/w/fix.patch": PATCH}).operations == []
+        assert (
+            analyze("git apply --check fix.patch", files={"/w/fix.patch": PATCH}).operations == []
+        )
 
     def test_git_dash_c_changes_the_directory(self) -> None:
         assert effects(analyze("git -C sub checkout -- a.py")) == [("restore", "sub/a.py")]
@@ -321,17 +418,24 @@ class TestFailure:
         assert effects(result) == [("edit", "app.py")]
 
     def test_a_written_script_stands_when_running_it_fails(self) -> None:
-        result = analyze("cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py", succeeded=False)
+        result = analyze(
+            "cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py",
+            succeeded=False,
+        )
         assert effects(result) == [("write", "fix.py")]
 
     def test_redirections_of_a_failed_command_still_create_the_file(self) -> None:
-        assert effects(analyze("python gen.py > out.txt", succeeded=False)) == [("write", "out.txt")]
+        assert effects(analyze("python gen.py > out.txt", succeeded=False)) == [
+            ("write", "out.txt")
+        ]
 
     def test_or_list_that_failed_failed_everywhere(self) -> None:
         assert analyze("rm a.py || rm b.py", succeeded=False).operations == []
 
     def test_or_true_keeps_the_effects(self) -> None:
-        assert effects(analyze("rm a.py 2>/dev/null || true", succeeded=True)) == [("delete", "a.py")]
+        assert effects(analyze("rm a.py 2>/dev/null || true", succeeded=True)) == [
+            ("delete", "a.py")
+        ]
 
     def test_unknown_status_assumes_the_effects_happened(self) -> None:
         assert effects(analyze("rm a.py && make", succeeded=None)) == [("delete", "a.py")]
@@ -347,7 +451,15 @@ class TestFailure:
 class TestWrappersAndLoops:
     @pytest.mark.parametrize(
         "command",
-        ["sudo rm a.py", "env DEBUG=1 rm a.py", "timeout 10 rm a.py", "time rm a.py", "nohup rm a.py", "command rm a.py", "DEBUG=1 rm a.py"],
+        [
+            "sudo rm a.py",
+            "env DEBUG=1 rm a.py",
+            "timeout 10 rm a.py",
+            "time rm a.py",
+            "nohup rm a.py",
+            "command rm a.py",
+            "DEBUG=1 rm a.py",
+        ],
     )
     def test_wrappers_run_the_inner_command(self, command: str) -> None:
         assert effects(analyze(command)) == [("delete", "a.py")]
@@ -362,10 +474,18 @@ class TestWrappersAndLoops:
         assert analyze("find . -name '*.py' -exec grep -l x {} +").operations == []
 
     def test_for_loop_over_literal_words(self) -> None:
-        assert effects(analyze("for f in a.py b.py; do rm $f; done")) == [("delete", "a.py"), ("delete", "b.py")]
+        assert effects(analyze("for f in a.py b.py; do rm $f; done")) == [
+            ("delete", "a.py"),
+            ("delete", "b.py"),
+        ]
 
     def test_programs_that_are_not_editors_have_no_effect(self) -> None:
-        assert analyze("pytest -x tests/ && make lint && npm test && mix format --check-formatted").operations == []
+        assert (
+            analyze(
+                "pytest -x tests/ && make lint && npm test && mix format --check-formatted"
+            ).operations
+            == []
+        )
 
 
 class TestNestedShells:
@@ -389,7 +509,11 @@ class TestNestedShells:
 
 def test_every_operation_names_the_command_that_caused_it() -> None:
     result: ShellAnalysis = analyze("cd /w && rm a.py; echo x > b.txt; git checkout -- c.py")
-    assert [op.command for op in result.operations] == ["rm a.py", "echo x > b.txt", "git checkout -- c.py"]
+    assert [op.command for op in result.operations] == [
+        "rm a.py",
+        "echo x > b.txt",
+        "git checkout -- c.py",
+    ]
     assert {op.source for op in result.operations} == {"shell"}
     assert {op.cwd for op in result.operations} == {"/w"}
 
@@ -409,14 +533,49 @@ _SHELL_ALPHABET = "abc./-_ \n\t'\"$`\\(){}[]<>|&;*?~=#!0123456789EOF"
 
 
 @settings(max_examples=150, deadline=None)
-@given(text=st.text(alphabet=_SHELL_ALPHABET, max_size=80), succeeded=st.sampled_from([True, False, None]))
+@given(
+    text=st.text(alphabet=_SHELL_ALPHABET, max_size=80),
+    succeeded=st.sampled_from([True, False, None]),
+)
 def test_any_text_is_analysed_without_raising(text: str, succeeded: bool | None) -> None:
-    result = analyze_command(text, "/w", succeeded=succeeded, context=FakeContext({"/w/a.py": "open('b', 'w')"}))
+    result = analyze_command(
+        text, "/w", succeeded=succeeded, context=FakeContext({"/w/a.py": "open('b', 'w')"})
+    )
     assert all(op.path is None or op.path.startswith("/") for op in result.operations)
 
 
 @settings(max_examples=60, deadline=None)
-@given(words=st.lists(st.sampled_from(["rm", "mv", "cp", "sed -i", "cat", "<<'EOF'", "EOF", "\n", "&&", "||", ";", "|", ">", ">>", "a.py", "dir/", "$x", "python", "-c", "git checkout", "--", "."]), max_size=20))
+@given(
+    words=st.lists(
+        st.sampled_from(
+            [
+                "rm",
+                "mv",
+                "cp",
+                "sed -i",
+                "cat",
+                "<<'EOF'",
+                "EOF",
+                "\n",
+                "&&",
+                "||",
+                ";",
+                "|",
+                ">",
+                ">>",
+                "a.py",
+                "dir/",
+                "$x",
+                "python",
+                "-c",
+                "git checkout",
+                "--",
+                ".",
+            ]
+        ),
+        max_size=20,
+    )
+)
 def test_command_shaped_text_is_analysed_without_raising(words: list[str]) -> None:
     analyze_command(" ".join(words), "/w", succeeded=None, context=FakeContext({"/w/a.py": "x"}))
 
@@ -434,7 +593,9 @@ def test_the_package_exports_what_it_documents() -> None:
 
 
 def test_installed_programs_run_by_path_are_programs_not_scripts() -> None:
-    assert analyze(".venv/bin/pytest -q && ./node_modules/.bin/jest && /usr/bin/make").operations == []
+    assert (
+        analyze(".venv/bin/pytest -q && ./node_modules/.bin/jest && /usr/bin/make").operations == []
+    )
 
 
 def test_touch_of_a_file_the_context_knows_without_its_content() -> None:
@@ -457,6 +618,10 @@ def test_failed_rm_of_several_paths_removed_the_ones_known_to_exist() -> None:
 def test_windows_drive_paths_are_absolute() -> None:
     from artifact_index.trail.shell import analyze_command
 
-    analysis = analyze_command("cd D:/proj && rm src/old.go", "D:/proj", succeeded=True, workspace="D:/proj")
-    assert [(op.action, op.path) for op in analysis.operations] == [("delete", "D:/proj/src/old.go")]
+    analysis = analyze_command(
+        "cd D:/proj && rm src/old.go", "D:/proj", succeeded=True, workspace="D:/proj"
+    )
+    assert [(op.action, op.path) for op in analysis.operations] == [
+        ("delete", "D:/proj/src/old.go")
+    ]
     assert analysis.cwd_after == "D:/proj"

@@ -9,7 +9,9 @@ def test_a_list_gives_each_command_its_directory_and_output_file() -> None:
     steps = simple_commands("cd /testbed && git diff -- 'a b.py' > patch.txt; cat patch.txt", "/")
     assert steps == (
         SimpleCommand(("cd", "/testbed"), "cd", "/"),
-        SimpleCommand(("git", "diff", "--", "a b.py"), "git", "/testbed", stdout="/testbed/patch.txt"),
+        SimpleCommand(
+            ("git", "diff", "--", "a b.py"), "git", "/testbed", stdout="/testbed/patch.txt"
+        ),
         SimpleCommand(("cat", "patch.txt"), "cat", "/testbed"),
     )
 
@@ -32,6 +34,11 @@ def test_an_unknown_start_directory_keeps_paths_relative() -> None:
 
 
 def test_structure_that_is_not_a_plain_list_gives_none() -> None:
-    for command in ("(cd src && git diff)", "for f in *.py; do cat $f; done", "if true; then git diff; fi",
-                    "git diff >> all.patch", "echo 'unterminated"):
+    for command in (
+        "(cd src && git diff)",
+        "for f in *.py; do cat $f; done",
+        "if true; then git diff; fi",
+        "git diff >> all.patch",
+        "echo 'unterminated",
+    ):
         assert simple_commands(command, "/r") is None, command

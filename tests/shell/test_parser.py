@@ -89,8 +89,12 @@ class TestHeredocs:
         assert heredoc(cmd).literal == "print('$HOME')\n  indented\n"
 
     def test_unquoted_delimiter_expands_variables(self) -> None:
-        (cmd,) = commands('cat <<EOF > f\nhome=$HOME cost=\\$5\nEOF')
-        assert heredoc(cmd).parts == (Lit("home=", quoted=True), Var("HOME"), Lit(" cost=$5\n", quoted=True))
+        (cmd,) = commands("cat <<EOF > f\nhome=$HOME cost=\\$5\nEOF")
+        assert heredoc(cmd).parts == (
+            Lit("home=", quoted=True),
+            Var("HOME"),
+            Lit(" cost=$5\n", quoted=True),
+        )
 
     def test_dash_strips_leading_tabs(self) -> None:
         (cmd,) = commands("cat <<-EOF > f\n\tone\n\t\ttwo\n\tEOF\n")
@@ -98,7 +102,12 @@ class TestHeredocs:
 
     def test_rest_of_the_line_after_a_heredoc_is_parsed_normally(self) -> None:
         cmds = commands("cat > fix.py <<'EOF' && python fix.py | tail -3\nprint(1)\nEOF\necho done")
-        assert [argv(c) for c in cmds] == [["cat"], ["python", "fix.py"], ["tail", "-3"], ["echo", "done"]]
+        assert [argv(c) for c in cmds] == [
+            ["cat"],
+            ["python", "fix.py"],
+            ["tail", "-3"],
+            ["echo", "done"],
+        ]
         assert heredoc(cmds[0]).literal == "print(1)\n"
         assert [r.op for r in cmds[0].redirects] == [">", "<<"]
 
@@ -107,13 +116,15 @@ class TestHeredocs:
         assert [heredoc(c).literal for c in cmds] == ["first\n", "second\n"]
 
     def test_a_line_that_only_starts_with_the_delimiter_does_not_end_the_body(self) -> None:
-        text = "cat <<EOF > a.py\ntry:\n    input()\nexcept EOFError:\n    print(\"it's\")\nEOF\ncat <<EOF > b.py\nb\nEOF\n"
+        text = 'cat <<EOF > a.py\ntry:\n    input()\nexcept EOFError:\n    print("it\'s")\nEOF\ncat <<EOF > b.py\nb\nEOF\n'
         first, second = commands(text)
-        assert heredoc(first).literal == "try:\n    input()\nexcept EOFError:\n    print(\"it's\")\n"
+        assert heredoc(first).literal == 'try:\n    input()\nexcept EOFError:\n    print("it\'s")\n'
         assert heredoc(second).literal == "b\n"
 
     def test_two_heredocs_opened_on_one_line(self) -> None:
-        first, second, third = commands("cat <<A > a.txt; cat <<B > b.txt\nfor a\nA\nfor b\nB\nrm z")
+        first, second, third = commands(
+            "cat <<A > a.txt; cat <<B > b.txt\nfor a\nA\nfor b\nB\nrm z"
+        )
         assert (heredoc(first).literal, heredoc(second).literal) == ("for a\n", "for b\n")
         assert argv(third) == ["rm", "z"]
 
@@ -164,7 +175,11 @@ class TestStructure:
     def test_if_is_a_conditional(self) -> None:
         (cond,) = parse_command("if [ -f x ]; then rm x; else touch y; fi").body.items
         assert isinstance(cond, Conditional)
-        assert [argv(c)[0] for c in commands("if [ -f x ]; then rm x; else touch y; fi")] == ["test", "rm", "touch"]
+        assert [argv(c)[0] for c in commands("if [ -f x ]; then rm x; else touch y; fi")] == [
+            "test",
+            "rm",
+            "touch",
+        ]
 
     def test_assignments(self) -> None:
         first, second = commands("F=a.py; DEBUG=1 python $F")
@@ -191,5 +206,9 @@ class TestNonAscii:
     def test_input_that_crashes_the_bundled_grammar_is_masked(self) -> None:
         # The bundled bash grammar segfaults on "$" followed by some non-ASCII
         # characters in a heredoc; the parser only ever sees ASCII.
-        for text in ("<<x\n\u00f1$\U000ff466", "cat <<x\n$\U000ff466\nx", "''<<x\n\u00f1$\udbbd\udc66"):
+        for text in (
+            "<<x\n\u00f1$\U000ff466",
+            "cat <<x\n$\U000ff466\nx",
+            "''<<x\n\u00f1$\udbbd\udc66",
+        ):
             parse_command(text)

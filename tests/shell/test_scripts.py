@@ -7,7 +7,9 @@ import pytest
 from .helpers import analyze, effects, only
 
 
-def run_python(code: str, **kwargs: object) -> list[tuple[str, str | None] | tuple[str, str | None, str | None]]:
+def run_python(
+    code: str, **kwargs: object
+) -> list[tuple[str, str | None] | tuple[str, str | None, str | None]]:
     """Write ``code`` to fix.py with a heredoc, run it, and return the script's effects."""
     result = analyze(f"cat > fix.py <<'EOF'\n{code}\nEOF\npython fix.py", **kwargs)  # type: ignore[arg-type]
     return [e for e in effects(result, reads=True) if e[1] != "fix.py"]
@@ -26,7 +28,12 @@ class TestResolvedPaths:
             ]
         )
         assert run_python(code) == [
-            ("write", "a.txt"), ("edit", "b.txt"), ("write", "c.txt"), ("edit", "d.txt"), ("read", "e.txt"), ("write", "f.txt"),
+            ("write", "a.txt"),
+            ("edit", "b.txt"),
+            ("write", "c.txt"),
+            ("edit", "d.txt"),
+            ("read", "e.txt"),
+            ("write", "f.txt"),
         ]
 
     def test_typical_fix_script_reads_then_writes(self) -> None:
@@ -51,16 +58,24 @@ class TestResolvedPaths:
             "text = Path('README.md').read_text()\n"
         )
         assert run_python(code) == [
-            ("write", "src/new.py"), ("delete", "old.py"), ("move", "a.py", "b.py"), ("create", "flag"), ("read", "README.md"),
+            ("write", "src/new.py"),
+            ("delete", "old.py"),
+            ("move", "a.py", "b.py"),
+            ("create", "flag"),
+            ("read", "README.md"),
         ]
 
     def test_write_text_content_is_kept(self) -> None:
-        result = analyze("python -c \"from pathlib import Path; Path('v.txt').write_text('1.2.3')\"")
+        result = analyze(
+            "python -c \"from pathlib import Path; Path('v.txt').write_text('1.2.3')\""
+        )
         op = only(result, "write")
         assert (op.path, op.content) == ("/w/v.txt", "1.2.3")
 
     def test_content_written_through_a_handle(self) -> None:
-        result = analyze("python - <<'EOF'\nwith open('out.txt', 'w') as f:\n    f.write('a')\n    f.write('b')\nEOF")
+        result = analyze(
+            "python - <<'EOF'\nwith open('out.txt', 'w') as f:\n    f.write('a')\n    f.write('b')\nEOF"
+        )
         assert only(result, "write").content == "ab"
 
     def test_os_and_shutil(self) -> None:
@@ -74,8 +89,12 @@ class TestResolvedPaths:
             "shutil.copyfile('j.py', 'k.py')\n"
         )
         assert run_python(code) == [
-            ("delete", "a.py"), ("move", "b.py", "c.py"), ("move", "d.py", "e.py"), ("move", "f.py", "g.py"),
-            ("copy", "h.py", "i.py"), ("copy", "j.py", "k.py"),
+            ("delete", "a.py"),
+            ("move", "b.py", "c.py"),
+            ("move", "d.py", "e.py"),
+            ("move", "f.py", "g.py"),
+            ("copy", "h.py", "i.py"),
+            ("copy", "j.py", "k.py"),
         ]
 
     def test_rmtree_deletes_the_known_files_under_it(self) -> None:
@@ -92,7 +111,12 @@ class TestResolvedPaths:
             "open('{}/{}.cfg'.format(BASE, name), 'w')\n"
             "open('%s/%s.ini' % (BASE, name), 'w')\n"
         )
-        assert run_python(code) == [("write", "pkg/mod.py"), ("write", "pkg/mod.txt"), ("write", "pkg/mod.cfg"), ("write", "pkg/mod.ini")]
+        assert run_python(code) == [
+            ("write", "pkg/mod.py"),
+            ("write", "pkg/mod.txt"),
+            ("write", "pkg/mod.cfg"),
+            ("write", "pkg/mod.ini"),
+        ]
 
     def test_loop_over_a_literal_list(self) -> None:
         code = "import os\nfor f in ['a.py', 'b.py']:\n    os.remove(f)\n"
@@ -110,7 +134,12 @@ class TestResolvedPaths:
             "    patch('src/a.py', 'x', 'y')\n"
             "    patch(path='src/b.py', old='x', new='y')\n"
         )
-        assert run_python(code) == [("read", "src/a.py"), ("write", "src/a.py"), ("read", "src/b.py"), ("write", "src/b.py")]
+        assert run_python(code) == [
+            ("read", "src/a.py"),
+            ("write", "src/a.py"),
+            ("read", "src/b.py"),
+            ("write", "src/b.py"),
+        ]
 
     def test_uncalled_function_has_no_effect(self) -> None:
         assert run_python("import os\ndef cleanup():\n    os.remove('x.py')\n") == []
@@ -134,7 +163,9 @@ class TestResolvedPaths:
         code = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nplt.savefig('plot.png')\nfig.savefig('fig.png')\n"
         assert run_python(code) == [("write", "plot.png"), ("write", "fig.png")]
 
-    def test_files_in_a_mkdtemp_directory_are_anonymous_but_named_temporary_files_are_kept(self) -> None:
+    def test_files_in_a_mkdtemp_directory_are_anonymous_but_named_temporary_files_are_kept(
+        self,
+    ) -> None:
         code = "import tempfile, os\nd = tempfile.mkdtemp()\nopen(os.path.join(d, 'x.txt'), 'w')\nopen('/tmp/y.txt', 'w')\n"
         assert run_python(code) == [("write", "/tmp/y.txt")]
 
@@ -157,7 +188,12 @@ class TestUnresolvedPaths:
         assert run_python("s = 'a-b'\nt = s.replace('-', '_')\nu = x.replace('a', 'b')\n") == []
 
     def test_pandas_rename_is_not_a_file_move(self) -> None:
-        assert run_python("import pandas as pd\ndf = pd.DataFrame()\ndf = df.rename(columns={'a': 'b'})\n") == []
+        assert (
+            run_python(
+                "import pandas as pd\ndf = pd.DataFrame()\ndf = df.rename(columns={'a': 'b'})\n"
+            )
+            == []
+        )
 
 
 class TestRunning:
@@ -174,13 +210,20 @@ class TestRunning:
         assert analyze("python -m pytest -q && python -m pip install -e .").operations == []
 
     def test_python_c(self) -> None:
-        assert effects(analyze("python3 -c \"import os; os.remove('a.py')\"")) == [("delete", "a.py")]
+        assert effects(analyze("python3 -c \"import os; os.remove('a.py')\"")) == [
+            ("delete", "a.py")
+        ]
 
     def test_python_reading_its_program_from_a_pipe(self) -> None:
         assert effects(analyze("echo \"open('a.txt', 'w')\" | python")) == [("write", "a.txt")]
 
     def test_failed_script_changed_nothing(self) -> None:
-        assert analyze("python fix.py", files={"/w/fix.py": "open('a.py', 'w')"}, succeeded=False).operations == []
+        assert (
+            analyze(
+                "python fix.py", files={"/w/fix.py": "open('a.py', 'w')"}, succeeded=False
+            ).operations
+            == []
+        )
 
     def test_bash_script_recursion_inside_python(self) -> None:
         code = "import subprocess\nsubprocess.run(['bash', '-c', 'cd sub && touch new.txt'])\n"
@@ -191,7 +234,9 @@ class TestRunning:
         assert effects(result) == [("write", "/tmp/fix.py"), ("write", "a.py")]
 
     def test_interpreter_from_the_shebang(self) -> None:
-        result = analyze("./tool", files={"/w/tool": "#!/usr/bin/env python3\nimport os\nos.remove('x')\n"})
+        result = analyze(
+            "./tool", files={"/w/tool": "#!/usr/bin/env python3\nimport os\nos.remove('x')\n"}
+        )
         assert effects(result) == [("delete", "x")]
 
     @pytest.mark.parametrize(
@@ -235,7 +280,9 @@ class TestCoverage:
 
 
 def test_invalid_escapes_in_script_strings_keep_their_meaning() -> None:
-    result = analyze("python - <<'EOF'\nimport re\npattern = re.compile('\\d+')\nopen('out\\d.txt', 'w')\nEOF")
+    result = analyze(
+        "python - <<'EOF'\nimport re\npattern = re.compile('\\d+')\nopen('out\\d.txt', 'w')\nEOF"
+    )
     assert only(result, "write").path == "/w/out\\d.txt"
 
 
@@ -246,4 +293,7 @@ def test_save_methods_with_a_file_name_write_it() -> None:
         "torch.save(model, 'weights.pt')\n"
         "record.save()\nform.save(commit=False)\n"
     )
-    assert effects(analyze(f"python - <<'EOF'\n{code}EOF")) == [("write", "test_plot.png"), ("write", "weights.pt")]
+    assert effects(analyze(f"python - <<'EOF'\n{code}EOF")) == [
+        ("write", "test_plot.png"),
+        ("write", "weights.pt"),
+    ]

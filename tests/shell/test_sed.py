@@ -24,7 +24,11 @@ TEXT = "import os\nx = 1\ny = 2\nprint(x + y)\n"
         (["1i\\import sys"], False, "import sys\nimport os\nx = 1\ny = 2\nprint(x + y)\n"),
         (["$a\\# end"], False, "import os\nx = 1\ny = 2\nprint(x + y)\n# end\n"),
         (["3c\\y = 3"], False, "import os\nx = 1\ny = 3\nprint(x + y)\n"),
-        (["s/\\(x\\) = \\([0-9]\\)/\\1 := \\2/"], False, "import os\nx := 1\ny = 2\nprint(x + y)\n"),
+        (
+            ["s/\\(x\\) = \\([0-9]\\)/\\1 := \\2/"],
+            False,
+            "import os\nx := 1\ny = 2\nprint(x + y)\n",
+        ),
         (["s/(x) = ([0-9])/\\2 =: \\1/"], True, "import os\n1 =: x\ny = 2\nprint(x + y)\n"),
         (["s/print(.*)/&  # done/"], False, "import os\nx = 1\ny = 2\nprint(x + y)  # done\n"),
         (["s|os|sys|", "s/y = 2/y = 3/"], False, "import sys\nx = 1\ny = 3\nprint(x + y)\n"),
@@ -35,7 +39,9 @@ def test_supported_scripts(scripts: list[str], extended: bool, expected: str) ->
     assert apply_sed(TEXT, scripts, extended=extended) == expected
 
 
-@pytest.mark.parametrize("script", ["s/x/\\U&/", "h;G", "/x/,/y/d", "s/x/y/w out.txt", "s//y/", "2s/x/y/3"])
+@pytest.mark.parametrize(
+    "script", ["s/x/\\U&/", "h;G", "/x/,/y/d", "s/x/y/w out.txt", "s//y/", "2s/x/y/3"]
+)
 def test_unsupported_scripts_give_no_text(script: str) -> None:
     assert apply_sed(TEXT, [script]) is None
 

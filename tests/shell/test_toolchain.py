@@ -14,9 +14,16 @@ from .helpers import ROOT, FakeContext, analyze, effects
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "claude_code"
 
 
-def _ran(command: str, output: str | None, files: dict[str, str | None] | None = None) -> list[tuple[str, str | None]]:
-    analysis = analyze_command(command, ROOT, succeeded=True, context=FakeContext(dict(files or {})), output=output)
-    return [(op.action, op.path.removeprefix(ROOT + "/") if op.path else None) for op in analysis.operations]
+def _ran(
+    command: str, output: str | None, files: dict[str, str | None] | None = None
+) -> list[tuple[str, str | None]]:
+    analysis = analyze_command(
+        command, ROOT, succeeded=True, context=FakeContext(dict(files or {})), output=output
+    )
+    return [
+        (op.action, op.path.removeprefix(ROOT + "/") if op.path else None)
+        for op in analysis.operations
+    ]
 
 
 class TestPackageManagers:
@@ -38,43 +45,73 @@ class TestPackageManagers:
             ("composer require monolog/monolog", ["composer.json", "composer.lock"]),
         ],
     )
-    def test_adding_or_removing_a_package_edits_the_manifest_and_the_lock(self, command: str, changed: list[str]) -> None:
+    def test_adding_or_removing_a_package_edits_the_manifest_and_the_lock(
+        self, command: str, changed: list[str]
+    ) -> None:
         assert effects(analyze(command)) == [("edit", path) for path in changed]
 
     @pytest.mark.parametrize(
         ("command", "lock"),
-        [("cargo update", "Cargo.lock"), ("uv lock", "uv.lock"), ("poetry lock", "poetry.lock"), ("yarn upgrade", "yarn.lock")],
+        [
+            ("cargo update", "Cargo.lock"),
+            ("uv lock", "uv.lock"),
+            ("poetry lock", "poetry.lock"),
+            ("yarn upgrade", "yarn.lock"),
+        ],
     )
     def test_re_resolving_edits_the_lock_only(self, command: str, lock: str) -> None:
         assert effects(analyze(command)) == [("edit", lock)]
 
     def test_the_lock_the_trail_knows_is_the_one_changed(self) -> None:
-        assert effects(analyze("bun add zod", files={"/w/bun.lockb": None})) == [("edit", "package.json"), ("edit", "bun.lockb")]
+        assert effects(analyze("bun add zod", files={"/w/bun.lockb": None})) == [
+            ("edit", "package.json"),
+            ("edit", "bun.lockb"),
+        ]
 
-    def test_a_package_added_below_the_project_root_changes_the_nearest_known_manifest(self) -> None:
+    def test_a_package_added_below_the_project_root_changes_the_nearest_known_manifest(
+        self,
+    ) -> None:
         files: dict[str, str | None] = {"/w/web/package.json": "{}", "/w/package-lock.json": "{}"}
         assert effects(analyze("cd web/src && npm i -D vitest", files=files)) == [
-            ("edit", "web/package.json"), ("edit", "package-lock.json"),
+            ("edit", "web/package.json"),
+            ("edit", "package-lock.json"),
         ]
 
     def test_the_tools_directory_option_names_the_project(self) -> None:
-        assert effects(analyze("pnpm add react -C app")) == [("edit", "app/package.json"), ("edit", "app/pnpm-lock.yaml")]
+        assert effects(analyze("pnpm add react -C app")) == [
+            ("edit", "app/package.json"),
+            ("edit", "app/pnpm-lock.yaml"),
+        ]
 
     def test_a_new_project_gets_a_new_lock_file(self) -> None:
         analysis = analyze("npm init -y && npm install express")
         assert [(op.action, op.path) for op in analysis.operations] == [
-            ("write", "/w/package.json"), ("edit", "/w/package.json"), ("write", "/w/package-lock.json"),
+            ("write", "/w/package.json"),
+            ("edit", "/w/package.json"),
+            ("write", "/w/package-lock.json"),
         ]
 
-    @pytest.mark.parametrize("command", ["npm install", "pnpm install", "uv sync", "poetry install", "go mod tidy"])
-    def test_an_install_that_resolves_the_manifest_is_an_unknown_effect_on_the_lock(self, command: str) -> None:
+    @pytest.mark.parametrize(
+        "command", ["npm install", "pnpm install", "uv sync", "poetry install", "go mod tidy"]
+    )
+    def test_an_install_that_resolves_the_manifest_is_an_unknown_effect_on_the_lock(
+        self, command: str
+    ) -> None:
         (op,) = analyze(command).operations
         assert op.action == "unknown" and "whether" in str(op.detail)
 
     @pytest.mark.parametrize(
         "command",
-        ["npm ci", "npm install -g typescript", "npm install --no-save zod", "pip install -r requirements.txt",
-         "pip install -e .", "npm test", "cargo build", "go build ./..."],
+        [
+            "npm ci",
+            "npm install -g typescript",
+            "npm install --no-save zod",
+            "pip install -r requirements.txt",
+            "pip install -e .",
+            "npm test",
+            "cargo build",
+            "go build ./...",
+        ],
     )
     def test_installs_outside_the_project_change_nothing(self, command: str) -> None:
         assert analyze(command).operations == []
@@ -84,9 +121,13 @@ class TestPackageManagers:
 
     @pytest.mark.parametrize(
         ("command", "written"),
-        [("pip-compile requirements.in", "requirements.txt"), ("pip-compile pyproject.toml -o requirements/base.txt", "requirements/base.txt"),
-         ("uv pip compile requirements.in -o requirements.txt", "requirements.txt"), ("pipreqs . --force", "requirements.txt"),
-         ("pip freeze > requirements.txt", "requirements.txt")],
+        [
+            ("pip-compile requirements.in", "requirements.txt"),
+            ("pip-compile pyproject.toml -o requirements/base.txt", "requirements/base.txt"),
+            ("uv pip compile requirements.in -o requirements.txt", "requirements.txt"),
+            ("pipreqs . --force", "requirements.txt"),
+            ("pip freeze > requirements.txt", "requirements.txt"),
+        ],
     )
     def test_requirements_files_written_by_tools(self, command: str, written: str) -> None:
         assert effects(analyze(command)) == [("write", written)]
@@ -94,41 +135,92 @@ class TestPackageManagers:
 
 class TestFormattersAndFixers:
     def test_files_the_report_names_are_edits(self) -> None:
-        assert _ran("black .", "reformatted /w/pkg/a.py\nAll done!\n1 file reformatted, 3 files left unchanged.\n") == [
+        assert _ran(
+            "black .",
+            "reformatted /w/pkg/a.py\nAll done!\n1 file reformatted, 3 files left unchanged.\n",
+        ) == [
             ("edit", "pkg/a.py"),
         ]
-        assert _ran("gofmt -l -w .", "cmd/main.go\ninternal/store.go\n") == [("edit", "cmd/main.go"), ("edit", "internal/store.go")]
+        assert _ran("gofmt -l -w .", "cmd/main.go\ninternal/store.go\n") == [
+            ("edit", "cmd/main.go"),
+            ("edit", "internal/store.go"),
+        ]
         assert _ran("terraform fmt -recursive", "main.tf\nmodules/vpc/variables.tf\n") == [
-            ("edit", "main.tf"), ("edit", "modules/vpc/variables.tf"),
+            ("edit", "main.tf"),
+            ("edit", "modules/vpc/variables.tf"),
         ]
 
     def test_prettier_reports_unchanged_files_which_are_left_out(self) -> None:
-        assert _ran("npx prettier --write src", "src/a.ts 41ms\nsrc/b.ts 3ms (unchanged)\n") == [("edit", "src/a.ts")]
+        assert _ran("npx prettier --write src", "src/a.ts 41ms\nsrc/b.ts 3ms (unchanged)\n") == [
+            ("edit", "src/a.ts")
+        ]
 
     def test_a_named_file_is_an_edit_that_may_leave_it_unchanged(self) -> None:
         (op,) = analyze("eslint --fix src/app.ts").operations
-        assert (op.action, op.path, op.detail) == ("edit", "/w/src/app.ts", "reformatted by eslint (may be unchanged)")
+        assert (op.action, op.path, op.detail) == (
+            "edit",
+            "/w/src/app.ts",
+            "reformatted by eslint (may be unchanged)",
+        )
 
     @pytest.mark.parametrize(
         ("command", "output", "detail"),
         [
-            ("eslint . --fix", None, "eslint rewrites files under the project; which ones changed is not known"),
-            ("ruff check --fix .", "Found 3 errors (3 fixed, 0 remaining).", "ruff check fixed 3 file(s) under the project it does not name"),
-            ("npx @biomejs/biome check --write .", "Checked 14 files in 9ms. Fixed 3 files.", "biome check fixed 3 file(s) under the project it does not name"),
-            ("mix format", None, "mix format rewrites files under the project; which ones changed is not known"),
-            ("cargo fmt", None, "cargo fmt rewrites files under the project; which ones changed is not known"),
-            ("prettier --write 'src/**/*.ts'", None, "prettier rewrites files under src/**/*.ts; which ones changed is not known"),
+            (
+                "eslint . --fix",
+                None,
+                "eslint rewrites files under the project; which ones changed is not known",
+            ),
+            (
+                "ruff check --fix .",
+                "Found 3 errors (3 fixed, 0 remaining).",
+                "ruff check fixed 3 file(s) under the project it does not name",
+            ),
+            (
+                "npx @biomejs/biome check --write .",
+                "Checked 14 files in 9ms. Fixed 3 files.",
+                "biome check fixed 3 file(s) under the project it does not name",
+            ),
+            (
+                "mix format",
+                None,
+                "mix format rewrites files under the project; which ones changed is not known",
+            ),
+            (
+                "cargo fmt",
+                None,
+                "cargo fmt rewrites files under the project; which ones changed is not known",
+            ),
+            (
+                "prettier --write 'src/**/*.ts'",
+                None,
+                "prettier rewrites files under src/**/*.ts; which ones changed is not known",
+            ),
         ],
     )
-    def test_what_is_not_named_is_an_unknown_effect_never_silence(self, command: str, output: str | None, detail: str) -> None:
-        analysis = analyze_command(command, ROOT, succeeded=True, context=FakeContext(), output=output)
+    def test_what_is_not_named_is_an_unknown_effect_never_silence(
+        self, command: str, output: str | None, detail: str
+    ) -> None:
+        analysis = analyze_command(
+            command, ROOT, succeeded=True, context=FakeContext(), output=output
+        )
         assert [(op.action, op.detail) for op in analysis.operations] == [("unknown", detail)]
 
     def test_a_report_of_nothing_changed_records_nothing(self) -> None:
         assert _ran("ruff format", "9 files left unchanged") == []
 
-    @pytest.mark.parametrize("command", ["prettier --check src", "black --check .", "terraform fmt -check", "ruff check .",
-                                         "gofmt -l .", "cargo fmt --check", "mix format --check-formatted"])
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "prettier --check src",
+            "black --check .",
+            "terraform fmt -check",
+            "ruff check .",
+            "gofmt -l .",
+            "cargo fmt --check",
+            "mix format --check-formatted",
+        ],
+    )
     def test_checks_change_nothing(self, command: str) -> None:
         assert analyze(command).operations == []
 
@@ -145,12 +237,19 @@ class TestProjectScripts:
     PACKAGE = '{"scripts": {"lint:fix": "eslint --fix src/app.ts", "build": "vite build"}}'
 
     def test_a_script_whose_text_is_known_is_analysed(self) -> None:
-        assert effects(analyze("npm run lint:fix", files={"/w/package.json": self.PACKAGE})) == [("edit", "src/app.ts")]
-        assert effects(analyze("pnpm lint:fix", files={"/w/package.json": self.PACKAGE})) == [("edit", "src/app.ts")]
+        assert effects(analyze("npm run lint:fix", files={"/w/package.json": self.PACKAGE})) == [
+            ("edit", "src/app.ts")
+        ]
+        assert effects(analyze("pnpm lint:fix", files={"/w/package.json": self.PACKAGE})) == [
+            ("edit", "src/app.ts")
+        ]
 
     def test_a_fixing_script_whose_text_is_unknown_is_an_unknown_effect(self) -> None:
         (op,) = analyze("yarn lint:fix").operations
-        assert (op.action, op.detail) == ("unknown", "yarn lint:fix runs a project script that rewrites files; which ones is not known")
+        assert (op.action, op.detail) == (
+            "unknown",
+            "yarn lint:fix runs a project script that rewrites files; which ones is not known",
+        )
         (op,) = analyze("npm run lint -- --fix").operations
         assert op.action == "unknown"
 
@@ -173,15 +272,20 @@ class TestGenerators:
 
     def test_a_path_reported_through_the_build_link_is_the_projects_priv(self) -> None:
         output = "Running codegen for AshSqlite.DataLayer...\n* creating _build/dev/lib/helpdesk/priv/repo/migrations/20260504_x.exs\n"
-        assert _ran("mix ash.codegen x --yes", output) == [("create", "priv/repo/migrations/20260504_x.exs")]
+        assert _ran("mix ash.codegen x --yes", output) == [
+            ("create", "priv/repo/migrations/20260504_x.exs")
+        ]
 
     def test_rails_and_alembic_generators(self) -> None:
         rails = "      invoke  active_record\n      create    db/migrate/20260504_create_users.rb\n      create    app/models/user.rb\n"
         assert _ran("bin/rails generate model User", rails) == [
-            ("create", "db/migrate/20260504_create_users.rb"), ("create", "app/models/user.rb"),
+            ("create", "db/migrate/20260504_create_users.rb"),
+            ("create", "app/models/user.rb"),
         ]
         alembic = "  Generating /w/alembic/versions/3f2a_add_users.py ...  done\n"
-        assert _ran("alembic revision --autogenerate -m 'add users'", alembic) == [("create", "alembic/versions/3f2a_add_users.py")]
+        assert _ran("alembic revision --autogenerate -m 'add users'", alembic) == [
+            ("create", "alembic/versions/3f2a_add_users.py")
+        ]
 
     def test_a_generator_that_names_nothing_is_an_unknown_effect(self) -> None:
         (op,) = analyze("mix ash.codegen add_ticket_priority").operations
@@ -195,8 +299,11 @@ class TestGenerators:
 def test_a_session_that_adds_a_package_formats_and_fixes() -> None:
     index, _ = build_index(FIXTURES / "toolchain.jsonl")
     assert {(f.path, f.status) for f in index.changed_files()} == {
-        ("package.json", "modified"), ("bun.lock", "modified"), ("src/checkout-schema.ts", "created"),
-        ("src/checkout.ts", "modified"), ("src/cart.ts", "modified"),
+        ("package.json", "modified"),
+        ("bun.lock", "modified"),
+        ("src/checkout-schema.ts", "created"),
+        ("src/checkout.ts", "modified"),
+        ("src/cart.ts", "modified"),
     }
     assert [e["detail"] for e in index.unknown_effects()] == [
         "biome check fixed 3 file(s) under the project it does not name",

@@ -18,14 +18,22 @@ WIN = "c:/app"
 SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cline" / "windows-shell.json"
 
 
-def _effects(command: str, *, cwd: str = WIN, files: dict[str, str | None] | None = None,
-             dialect: str | None = None) -> list[tuple[str, ...]]:
-    analysis = analyze_command(command, cwd, succeeded=True, context=FakeContext(dict(files or {})),
-                               dialect=dialect)  # type: ignore[arg-type]
+def _effects(
+    command: str,
+    *,
+    cwd: str = WIN,
+    files: dict[str, str | None] | None = None,
+    dialect: str | None = None,
+) -> list[tuple[str, ...]]:
+    analysis = analyze_command(
+        command, cwd, succeeded=True, context=FakeContext(dict(files or {})), dialect=dialect
+    )  # type: ignore[arg-type]
     out: list[tuple[str, ...]] = []
     for op in analysis.operations:
         path = (op.path or "").removeprefix(cwd + "/")
-        out.append((op.action, path, op.dest.removeprefix(cwd + "/")) if op.dest else (op.action, path))
+        out.append(
+            (op.action, path, op.dest.removeprefix(cwd + "/")) if op.dest else (op.action, path)
+        )
     return out
 
 
@@ -45,7 +53,9 @@ def _effects(command: str, *, cwd: str = WIN, files: dict[str, str | None] | Non
         ("sed -i 's/as e:\\n/as err:\\n/' app.py", "/w", "bash"),
     ],
 )
-def test_the_shell_is_recognised_from_the_command_and_the_directory(command: str, cwd: str, dialect: str) -> None:
+def test_the_shell_is_recognised_from_the_command_and_the_directory(
+    command: str, cwd: str, dialect: str
+) -> None:
     assert shell_dialect(command, cwd) == dialect
 
 
@@ -57,8 +67,12 @@ def test_the_harness_can_say_which_shell_runs_the_command() -> None:
 
 class TestCmd:
     def test_backslash_paths_and_cd_keep_their_directories(self) -> None:
-        analysis = analyze_command("cd c:\\app\\terraform && type variables.tf", "c:/elsewhere", succeeded=True)
-        assert [(op.action, op.path) for op in analysis.operations] == [("read", "c:/app/terraform/variables.tf")]
+        analysis = analyze_command(
+            "cd c:\\app\\terraform && type variables.tf", "c:/elsewhere", succeeded=True
+        )
+        assert [(op.action, op.path) for op in analysis.operations] == [
+            ("read", "c:/app/terraform/variables.tf")
+        ]
         assert analysis.cwd_after == "c:/app/terraform"
 
     def test_nul_is_no_file(self) -> None:
@@ -66,7 +80,9 @@ class TestCmd:
 
     def test_del_erase_and_rd(self) -> None:
         assert _effects("del /f /q a.txt b\\c.txt 2>nul && erase d.log") == [
-            ("delete", "a.txt"), ("delete", "b/c.txt"), ("delete", "d.log"),
+            ("delete", "a.txt"),
+            ("delete", "b/c.txt"),
+            ("delete", "d.log"),
         ]
         files: dict[str, str | None] = {"c:/app/.next/cache/x.json": "{}"}
         assert _effects("rmdir /s /q .next", files=files) == [("delete", ".next/cache/x.json")]
@@ -74,14 +90,20 @@ class TestCmd:
 
     def test_copy_move_ren_and_mkdir(self) -> None:
         assert _effects("copy /y .env.example .env") == [("copy", ".env.example", ".env")]
-        assert _effects("move /y old.txt archive\\old.txt") == [("move", "old.txt", "archive/old.txt")]
+        assert _effects("move /y old.txt archive\\old.txt") == [
+            ("move", "old.txt", "archive/old.txt")
+        ]
         assert _effects("ren src\\lib\\firebase.ts firebase.ts.deprecated") == [
             ("move", "src/lib/firebase.ts", "src/lib/firebase.ts.deprecated"),
         ]
-        assert _effects("mkdir src\\components\\ui") == []  # a directory is no file; it is remembered
+        assert (
+            _effects("mkdir src\\components\\ui") == []
+        )  # a directory is no file; it is remembered
 
     def test_output_redirections_write_files(self) -> None:
-        analysis = analyze_command("echo API_URL=http://localhost> .env.local && type nul > empty.txt", WIN, succeeded=True)
+        analysis = analyze_command(
+            "echo API_URL=http://localhost> .env.local && type nul > empty.txt", WIN, succeeded=True
+        )
         assert [(op.action, op.path, op.content) for op in analysis.operations] == [
             ("write", "c:/app/.env.local", "API_URL=http://localhost\n"),
             ("write", "c:/app/empty.txt", ""),
@@ -95,31 +117,53 @@ class TestCmd:
 class TestPowerShell:
     def test_remove_item_by_position_by_name_and_as_a_list(self) -> None:
         assert _effects("Remove-Item a.txt, b.txt") == [("delete", "a.txt"), ("delete", "b.txt")]
-        assert _effects("Remove-Item -Path .\\logs\\app.log -Force -ErrorAction SilentlyContinue") == [("delete", "logs/app.log")]
-        assert _effects("Remove-Item -LiteralPath 'notes [old].md'") == [("delete", "notes [old].md")]
+        assert _effects(
+            "Remove-Item -Path .\\logs\\app.log -Force -ErrorAction SilentlyContinue"
+        ) == [("delete", "logs/app.log")]
+        assert _effects("Remove-Item -LiteralPath 'notes [old].md'") == [
+            ("delete", "notes [old].md")
+        ]
 
     def test_set_add_content_and_out_file_write_what_they_are_given(self) -> None:
-        analysis = analyze_command('Set-Content -Path .env -Value "X=1"; Add-Content .gitignore "dist/"', WIN, succeeded=True)
+        analysis = analyze_command(
+            'Set-Content -Path .env -Value "X=1"; Add-Content .gitignore "dist/"',
+            WIN,
+            succeeded=True,
+        )
         assert [(op.action, op.path, op.content or op.new) for op in analysis.operations] == [
-            ("write", "c:/app/.env", "X=1\n"), ("edit", "c:/app/.gitignore", "dist/\n"),
+            ("write", "c:/app/.env", "X=1\n"),
+            ("edit", "c:/app/.gitignore", "dist/\n"),
         ]
-        assert _effects('"x=1" | Out-File -FilePath config.ini -Encoding utf8') == [("write", "config.ini")]
-        assert _effects("Get-Content a.txt | Set-Content b.txt") == [("read", "a.txt"), ("write", "b.txt")]
+        assert _effects('"x=1" | Out-File -FilePath config.ini -Encoding utf8') == [
+            ("write", "config.ini")
+        ]
+        assert _effects("Get-Content a.txt | Set-Content b.txt") == [
+            ("read", "a.txt"),
+            ("write", "b.txt"),
+        ]
 
     def test_new_item_copy_move_rename(self) -> None:
         command = "New-Item -ItemType Directory -Force -Path src\\utils | Out-Null; New-Item -Path src\\utils -Name index.ts -ItemType File -Value 'export {}'"
         assert _effects(command) == [("write", "src/utils/index.ts")]
-        assert _effects("Copy-Item -Path .env.example -Destination .env") == [("copy", ".env.example", ".env")]
+        assert _effects("Copy-Item -Path .env.example -Destination .env") == [
+            ("copy", ".env.example", ".env")
+        ]
         assert _effects("Move-Item old.js new.js") == [("move", "old.js", "new.js")]
-        assert _effects("Rename-Item -Path src\\a.js -NewName b.js") == [("move", "src/a.js", "src/b.js")]
+        assert _effects("Rename-Item -Path src\\a.js -NewName b.js") == [
+            ("move", "src/a.js", "src/b.js")
+        ]
 
     def test_items_from_the_pipeline_are_known_only_at_run_time(self) -> None:
         ((action, _),) = _effects("Get-ChildItem -Filter *.log | Remove-Item -Force")
         assert action == "unknown"
 
     def test_null_is_no_file_and_set_location_moves(self) -> None:
-        analysis = analyze_command("Set-Location src; Get-Content app.ts > $null", WIN, succeeded=True)
-        assert [(op.action, op.path) for op in analysis.operations] == [("read", "c:/app/src/app.ts")]
+        analysis = analyze_command(
+            "Set-Location src; Get-Content app.ts > $null", WIN, succeeded=True
+        )
+        assert [(op.action, op.path) for op in analysis.operations] == [
+            ("read", "c:/app/src/app.ts")
+        ]
 
 
 def test_a_cline_session_on_windows() -> None:
@@ -140,7 +184,9 @@ def test_a_cline_session_on_windows() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.data())
-def test_a_dialect_pattern_is_skipped_only_when_the_command_cannot_match_it(data: st.DataObject) -> None:
+def test_a_dialect_pattern_is_skipped_only_when_the_command_cannot_match_it(
+    data: st.DataObject,
+) -> None:
     # shell_dialect tries each pattern only on commands holding what it needs: every command the
     # pattern matches must hold it.
     assert windows._DASH_CAPITAL.search(data.draw(st.from_regex(windows._CMDLET)))

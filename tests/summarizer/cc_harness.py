@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-_SUCCESS = re.compile(r"^(File created successfully at|The file .* has been (updated|overwritten)|"
-                      r"Applied \d+ edits? to|Updated cell)")
+_SUCCESS = re.compile(
+    r"^(File created successfully at|The file .* has been (updated|overwritten)|"
+    r"Applied \d+ edits? to|Updated cell)"
+)
 # How far after a compact_boundary record Claude Code writes the summary message.
 _SUMMARY_LOOKAHEAD = 8
 
@@ -61,7 +63,9 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join(
+            b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+        )
     return ""
 
 
@@ -106,7 +110,7 @@ def _messages(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 def _relative(path: str, cwd: str | None) -> str:
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1:]
+        return path[len(cwd.rstrip("/")) + 1 :]
     return path
 
 
@@ -120,7 +124,9 @@ def harness_changed(transcript: Transcript, before_line: int) -> dict[str, str]:
     for record in _messages(records):
         if record.get("type") == "file-history-snapshot":
             backups = (record.get("snapshot") or {}).get("trackedFileBackups") or {}
-            versions = {k: (m or {}).get("version") for k, m in backups.items() if isinstance(m, dict)}
+            versions = {
+                k: (m or {}).get("version") for k, m in backups.items() if isinstance(m, dict)
+            }
             if baseline is None:
                 # The first snapshot may list backups taken before this transcript began.
                 baseline = versions
@@ -128,7 +134,9 @@ def harness_changed(transcript: Transcript, before_line: int) -> dict[str, str]:
             for key, meta in backups.items():
                 if not isinstance(meta, dict) or baseline.get(key, object()) == meta.get("version"):
                     continue
-                path = _relative(key if os.path.isabs(key) or not cwd else os.path.join(cwd, key), cwd)
+                path = _relative(
+                    key if os.path.isabs(key) or not cwd else os.path.join(cwd, key), cwd
+                )
                 created = meta.get("backupFileName") is None and meta.get("version") == 1
                 changed.setdefault(path, "created" if created else "modified")
         content = (record.get("message") or {}).get("content")
@@ -144,8 +152,11 @@ def harness_changed(transcript: Transcript, before_line: int) -> dict[str, str]:
                     calls[block.get("id", "")] = target
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
                 report = record.get("toolUseResult")
-                text = _text(block.get("content")) if isinstance(block.get("content"), list) else str(
-                    block.get("content") or "")
+                text = (
+                    _text(block.get("content"))
+                    if isinstance(block.get("content"), list)
+                    else str(block.get("content") or "")
+                )
                 if isinstance(report, dict):
                     created = report.get("type") == "create"
                 elif report is None and not block.get("is_error") and _SUCCESS.match(text):
@@ -167,8 +178,11 @@ def names_path(text: str, path: str) -> bool:
         before = text[start - 1] if start else " "
         end = start + len(path)
         after = text[end] if end < len(text) else " "
-        extends = after.isalnum() or after in "_-/" or (after == "." and end + 1 < len(text)
-                                                        and text[end + 1].isalnum())
+        extends = (
+            after.isalnum()
+            or after in "_-/"
+            or (after == "." and end + 1 < len(text) and text[end + 1].isalnum())
+        )
         if not (before.isalnum() or before in "_.-") and not extends:
             return True
         start = text.find(path, start + 1)
@@ -183,9 +197,20 @@ class TypedMessage:
 
 
 # What Claude Code writes on the user's side itself.
-_HARNESS = ("<local-command", "<system-reminder>", "[Request interrupted", "<task-notification>",
-            "This session is being continued", "Caveat:", "<bash-", "<user-prompt-submit-hook>",
-            "<command-message>", "<command-stdout>", "Base directory for this skill", "Stop hook feedback")
+_HARNESS = (
+    "<local-command",
+    "<system-reminder>",
+    "[Request interrupted",
+    "<task-notification>",
+    "This session is being continued",
+    "Caveat:",
+    "<bash-",
+    "<user-prompt-submit-hook>",
+    "<command-message>",
+    "<command-stdout>",
+    "Base directory for this skill",
+    "Stop hook feedback",
+)
 _COMMAND = re.compile(r"<command-name>\s*(/?[^<\s]+)\s*</command-name>")
 _ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _SAID = re.compile(r"the user said:[ \t]*\n(.*\S)\s*$", re.S | re.I)
@@ -235,13 +260,18 @@ def typed_messages(transcript: Transcript, before_line: int) -> list[TypedMessag
         blocks = [b for b in content or [] if isinstance(b, dict)]
         results = [b for b in blocks if b.get("type") == "tool_result"]
         for block in results:
-            said = _SAID.search(_text(block.get("content")) if isinstance(block.get("content"), list)
-                                else str(block.get("content") or ""))
+            said = _SAID.search(
+                _text(block.get("content"))
+                if isinstance(block.get("content"), list)
+                else str(block.get("content") or "")
+            )
             if said:
                 found.append(TypedMessage(number, "feedback", said.group(1).strip()))
         for block in blocks:
             if block.get("type") == "text" and (typed := _typed(block.get("text") or "")):
-                found.append(TypedMessage(number, "interjection" if results else typed[0], typed[1]))
+                found.append(
+                    TypedMessage(number, "interjection" if results else typed[0], typed[1])
+                )
     return found
 
 
@@ -272,8 +302,15 @@ def shell_runs(transcript: Transcript, before_line: int) -> list[ShellRun]:
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in commands:
                 output = block.get("content")
                 text = _text(output) if isinstance(output, list) else str(output or "")
-                runs.append(ShellRun(number, block["tool_use_id"], commands[block["tool_use_id"]],
-                                     bool(block.get("is_error")), text))
+                runs.append(
+                    ShellRun(
+                        number,
+                        block["tool_use_id"],
+                        commands[block["tool_use_id"]],
+                        bool(block.get("is_error")),
+                        text,
+                    )
+                )
     return runs
 
 
@@ -297,9 +334,17 @@ def main_agent_edits(transcript: Transcript, before_line: int) -> list[FileEdit]
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_use" and block.get("name") in EDIT_TOOLS:
-                target = (block.get("input") or {}).get("file_path") or (block.get("input") or {}).get("notebook_path")
+                target = (block.get("input") or {}).get("file_path") or (
+                    block.get("input") or {}
+                ).get("notebook_path")
                 if target:
                     calls[block.get("id", "")] = str(target)
-            elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls and not block.get("is_error"):
-                edits.append(FileEdit(number, _relative(calls[block["tool_use_id"]], transcript.cwd)))
+            elif (
+                block.get("type") == "tool_result"
+                and block.get("tool_use_id") in calls
+                and not block.get("is_error")
+            ):
+                edits.append(
+                    FileEdit(number, _relative(calls[block["tool_use_id"]], transcript.cwd))
+                )
     return edits

@@ -135,9 +135,7 @@ class StaticSummariser:
         self.replies = list(replies)
         self.calls: list[tuple[list[dict[str, Any]], str | None, int]] = []
 
-    def summarise(
-        self, dropped_messages: Any, previous_summary: str | None, cycle: int
-    ) -> str:
+    def summarise(self, dropped_messages: Any, previous_summary: str | None, cycle: int) -> str:
         self.calls.append((list(dropped_messages), previous_summary, cycle))
         reply = self.replies.pop(0) if self.replies else f"## Summary {cycle}\n- work so far"
         if isinstance(reply, Exception):

@@ -39,7 +39,14 @@ from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 from summarizer.tokens import count_tokens
 
-__all__ = ["PointReport", "check_point", "items_in_progress", "stale_open_errors", "untested_edits", "words"]
+__all__ = [
+    "PointReport",
+    "check_point",
+    "items_in_progress",
+    "stale_open_errors",
+    "untested_edits",
+    "words",
+]
 
 
 def words(text: str) -> str:
@@ -64,7 +71,9 @@ class PointReport:
     untested_missing: list[str]  # of those, the ones the summary does not call untested
     says_none_open: bool
     in_progress: list[str]  # bd items set in progress and not closed
-    in_progress_missing: list[str]  # of those, the ones the summary does not show in progress and to finish
+    in_progress_missing: list[
+        str
+    ]  # of those, the ones the summary does not show in progress and to finish
 
     @property
     def within_cc(self) -> bool:
@@ -87,29 +96,44 @@ def stale_open_errors(index: ArtifactIndex, runs: list[ShellRun]) -> list[str]:
         if at is None:
             continue
         raised = {words(c) for c in entry.commands}
-        for later in runs[at + 1:]:
-            same = words(later.command) in raised and entry.message.splitlines()[0] not in later.output
+        for later in runs[at + 1 :]:
+            same = (
+                words(later.command) in raised and entry.message.splitlines()[0] not in later.output
+            )
             commit = any("git commit" in c for c in raised) and "git commit" in later.command
             if _passed(later) and (same or commit):
-                stale.append(f"{entry.message.splitlines()[0][:100]} (open; line {later.line} "
-                             f"`{words(later.command)[:60]}` passed)")
+                stale.append(
+                    f"{entry.message.splitlines()[0][:100]} (open; line {later.line} "
+                    f"`{words(later.command)[:60]}` passed)"
+                )
                 break
     return stale
 
 
 # Test runners written the way the corpus's agents run them; independent of the project's check recogniser.
-_TEST_RUN = re.compile(r"\b(?:pytest|go test|mix test|cargo test|npm test|npx (?:jest|vitest)|rspec|"
-                       r"mise run test|make test|bun test)\b")
+_TEST_RUN = re.compile(
+    r"\b(?:pytest|go test|mix test|cargo test|npm test|npx (?:jest|vitest)|rspec|"
+    r"mise run test|make test|bun test)\b"
+)
 _PROSE = (".md", ".txt", ".rst")
 
 
 def untested_edits(transcript: Transcript, before_line: int) -> list[str]:
     """Files of the workspace the main agent edited after its last test run (none when it ran no test)."""
-    runs = [run.line for run in shell_runs(transcript, before_line) if _TEST_RUN.search(run.command)]
+    runs = [
+        run.line for run in shell_runs(transcript, before_line) if _TEST_RUN.search(run.command)
+    ]
     if not runs:
         return []
-    return sorted({edit.path for edit in main_agent_edits(transcript, before_line)
-                   if edit.line > runs[-1] and not edit.path.startswith("/") and not edit.path.endswith(_PROSE)})
+    return sorted(
+        {
+            edit.path
+            for edit in main_agent_edits(transcript, before_line)
+            if edit.line > runs[-1]
+            and not edit.path.startswith("/")
+            and not edit.path.endswith(_PROSE)
+        }
+    )
 
 
 def items_in_progress(transcript: Transcript, before_line: int) -> list[str]:
@@ -118,7 +142,9 @@ def items_in_progress(transcript: Transcript, before_line: int) -> list[str]:
     for run in shell_runs(transcript, before_line):
         if run.failed:
             continue
-        for found in re.finditer(r"\bbd update ([\w.-]+)[^;&|\n]*--status[= ]in_progress", run.command):
+        for found in re.finditer(
+            r"\bbd update ([\w.-]+)[^;&|\n]*--status[= ]in_progress", run.command
+        ):
             started[found.group(1)] = None
         for found in re.finditer(r"\bbd close ((?:[\w.-]+ ?)+)", run.command):
             for item in found.group(1).split():
@@ -127,35 +153,55 @@ def items_in_progress(transcript: Transcript, before_line: int) -> list[str]:
 
 
 def _section(markdown: str, title: str) -> str:
-    return markdown.split(f"## {title}\n", 1)[-1].split("\n## ", 1)[0] if f"## {title}\n" in markdown else ""
+    return (
+        markdown.split(f"## {title}\n", 1)[-1].split("\n## ", 1)[0]
+        if f"## {title}\n" in markdown
+        else ""
+    )
 
 
-def check_point(path: Path, transcript: Transcript, events: list[Event], number: int,
-                boundary: Boundary) -> PointReport:
+def check_point(
+    path: Path, transcript: Transcript, events: list[Event], number: int, boundary: Boundary
+) -> PointReport:
     before = events_until_compaction(events, number)
     index = Tracker(format="claude-code").feed_all(before)
-    markdown = summarize(before, template=load_template("default"), writer=ExtractiveWriter(), index=index).markdown
+    markdown = summarize(
+        before, template=load_template("default"), writer=ExtractiveWriter(), index=index
+    ).markdown
     flat = words(markdown)
     typed = typed_messages(transcript, boundary.line)
     latest = typed[-1].text if typed else None
     feedback = [m.text for m in typed if m.kind == "feedback"]
     untested = untested_edits(transcript, boundary.line)
-    said_untested = [line for line in _section(markdown, "Test Status").splitlines()
-                     if line.startswith("- Not yet") and "tested" in line]
+    said_untested = [
+        line
+        for line in _section(markdown, "Test Status").splitlines()
+        if line.startswith("- Not yet") and "tested" in line
+    ]
     in_progress = items_in_progress(transcript, boundary.line)
     pending, steps = _section(markdown, "Pending Tasks"), _section(markdown, "Next Steps")
     return PointReport(
-        name=f"{path.name} #{number}", summary=markdown, latest=latest,
+        name=f"{path.name} #{number}",
+        summary=markdown,
+        latest=latest,
         latest_whole=latest is None or words(latest) in flat,
-        feedback=len(feedback), feedback_missing=[f for f in feedback if words(f) not in flat],
+        feedback=len(feedback),
+        feedback_missing=[f for f in feedback if words(f) not in flat],
         open_errors=len(index.ledger.open_errors),
         stale_open=stale_open_errors(index, shell_runs(transcript, boundary.line)),
-        chars=len(markdown), tokens=count_tokens(markdown),
-        cc_chars=len(boundary.summary), cc_tokens=count_tokens(boundary.summary),
+        chars=len(markdown),
+        tokens=count_tokens(markdown),
+        cc_chars=len(boundary.summary),
+        cc_tokens=count_tokens(boundary.summary),
         untested=untested,
-        untested_missing=[p for p in untested if not any(f"`{p}`" in line for line in said_untested)],
+        untested_missing=[
+            p for p in untested if not any(f"`{p}`" in line for line in said_untested)
+        ],
         says_none_open="None open" in markdown,
         in_progress=in_progress,
-        in_progress_missing=[item for item in in_progress
-                             if f"[in progress] `{item}`" not in pending or f"Finish `{item}`" not in steps],
+        in_progress_missing=[
+            item
+            for item in in_progress
+            if f"[in progress] `{item}`" not in pending or f"Finish `{item}`" not in steps
+        ],
     )

@@ -19,7 +19,10 @@ __all__ = ["FakeAnthropic", "Recorded", "text_reply", "tool_reply"]
 
 def tool_reply(tool_input: Any, *, name: str = "record_narrative") -> dict[str, Any]:
     """A reply whose only content is a call of ``name`` with ``tool_input``."""
-    return {"content": [{"type": "tool_use", "id": "", "name": name, "input": tool_input}], "stop_reason": "tool_use"}
+    return {
+        "content": [{"type": "tool_use", "id": "", "name": name, "input": tool_input}],
+        "stop_reason": "tool_use",
+    }
 
 
 def text_reply(text: str) -> dict[str, Any]:
@@ -61,7 +64,9 @@ class FakeAnthropic(LoopbackFake):
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 path = self.path.split("?", 1)[0]
-                fake.requests.append(Recorded(path, {k.lower(): v for k, v in self.headers.items()}, body))
+                fake.requests.append(
+                    Recorded(path, {k.lower(): v for k, v in self.headers.items()}, body)
+                )
                 status, answer = fake._answer(path, body)
                 self.reply(status, "application/json", json.dumps(answer).encode())
 
@@ -84,8 +89,13 @@ class FakeAnthropic(LoopbackFake):
             if block["type"] == "tool_use" and not block.get("id"):
                 block["id"] = f"toolu_fake_{number}_{position}"
         return 200, {
-            "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": body.get("model", ""),
-            "content": content, "stop_reason": reply["stop_reason"], "stop_sequence": None,
+            "id": f"msg_fake_{number}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", ""),
+            "content": content,
+            "stop_reason": reply["stop_reason"],
+            "stop_sequence": None,
             "usage": {"input_tokens": 100, "output_tokens": 20},
         }
 

@@ -22,10 +22,16 @@ _EVENT = TypeAdapter(Event)
 def load_events(name: str) -> list[Event]:
     """The events of ``tests/fixtures/summaries/NAME.events.jsonl`` (one event per line)."""
     path = SUMMARIES / f"{name}.events.jsonl"
-    return [_EVENT.validate_json(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        _EVENT.validate_json(line)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
-def reply(sections: Mapping[str, Sequence[str] | tuple[Sequence[str], Sequence[int]]]) -> NarrativeReply:
+def reply(
+    sections: Mapping[str, Sequence[str] | tuple[Sequence[str], Sequence[int]]],
+) -> NarrativeReply:
     """A writer's reply: ``{key: [items]}`` or ``{key: ([items], [superseded numbers])}``."""
     parsed: dict[str, SectionReply] = {}
     for key, value in sections.items():
@@ -49,7 +55,9 @@ class ScriptedWriter:
     def write(self, request: NarrativeRequest) -> NarrativeReply:
         self.requests.append(request)
         if not self.replies:
-            raise AssertionError("the summarizer asked for more narrative replies than the test scripted")
+            raise AssertionError(
+                "the summarizer asked for more narrative replies than the test scripted"
+            )
         return self.replies.pop(0)
 
 
@@ -62,9 +70,17 @@ def assert_golden(path: Path, rendered: str) -> None:
         pytest.fail(f"golden file {path.name} is missing; run with UPDATE_GOLDENS=1 to write it")
     expected = path.read_text(encoding="utf-8")
     if rendered != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), rendered.splitlines(keepends=True),
-            fromfile=f"golden/{path.name}", tofile="rendered", n=2,
-        ))
-        pytest.fail(f"the rendered summary differs from {path.name} (UPDATE_GOLDENS=1 regenerates it if the "
-                    f"change is intended):\n{diff}", pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                rendered.splitlines(keepends=True),
+                fromfile=f"golden/{path.name}",
+                tofile="rendered",
+                n=2,
+            )
+        )
+        pytest.fail(
+            f"the rendered summary differs from {path.name} (UPDATE_GOLDENS=1 regenerates it if the "
+            f"change is intended):\n{diff}",
+            pytrace=False,
+        )

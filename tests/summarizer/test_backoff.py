@@ -80,7 +80,11 @@ def test_a_success_resets_the_count() -> None:
             compactor.compact(_messages())
     compactor.compact(_messages())
     # The history resumes after the summary; a new exchange gives it something to do.
-    longer = [*_messages(), {"role": "assistant", "content": "d" * 500}, {"role": "user", "content": "e"}]
+    longer = [
+        *_messages(),
+        {"role": "assistant", "content": "d" * 500},
+        {"role": "user", "content": "e"},
+    ]
     with pytest.raises(CompactionFailed) as failure:
         compactor.compact(longer)
     assert failure.value.consecutive_failures == 1

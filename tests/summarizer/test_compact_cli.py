@@ -19,9 +19,18 @@ def _write(chat: Chat, path: str, content: str) -> None:
 
 def _request(tmp_path: Path, name: str, messages: list[dict[str, object]]) -> Path:
     body = tmp_path / name
-    body.write_text(json.dumps({"model": "claude-test", "max_tokens": 1000, "system": "You are a coding agent.",
-                                "tools": [{"name": "write_file", "input_schema": {"type": "object"}}],
-                                "messages": messages}), encoding="utf-8")
+    body.write_text(
+        json.dumps(
+            {
+                "model": "claude-test",
+                "max_tokens": 1000,
+                "system": "You are a coding agent.",
+                "tools": [{"name": "write_file", "input_schema": {"type": "object"}}],
+                "messages": messages,
+            }
+        ),
+        encoding="utf-8",
+    )
     return body
 
 
@@ -31,16 +40,23 @@ def _compact(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
     return out
 
 
-def test_each_cycle_names_every_file_of_every_earlier_cycle(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_cycle_names_every_file_of_every_earlier_cycle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     state = tmp_path / "state"
     chat = Chat("anthropic").user("Add a parser and its tests.")
     _write(chat, "src/parser.py", "def parse(text):\n    return text.split()\n")
     chat.assistant("Parser written.").user("Now the tests.")
     _write(chat, "tests/test_parser.py", "def test_parse():\n    assert True\n")
     chat.assistant("Done.").user("Thanks, keep going.")
-    first = _compact(capsys, str(_request(tmp_path, "one.json", chat.messages)), "--force", "--no-llm",
-                     "--state-dir", str(state))
+    first = _compact(
+        capsys,
+        str(_request(tmp_path, "one.json", chat.messages)),
+        "--force",
+        "--no-llm",
+        "--state-dir",
+        str(state),
+    )
     assert first["result"]["didCompress"] is True  # type: ignore[index]
     summary_text = json.dumps(first["messages"])
     assert "src/parser.py" in summary_text and "tests/test_parser.py" in summary_text
@@ -52,8 +68,14 @@ def test_each_cycle_names_every_file_of_every_earlier_cycle(tmp_path: Path,
     later.assistant("Adding the CLI.").user("Go on.")
     _write(later, "src/cli.py", "def main():\n    pass\n")
     later.assistant("CLI added.").user("Summarise and continue.")
-    second = _compact(capsys, str(_request(tmp_path, "two.json", later.messages)), "--force", "--no-llm",
-                      "--state-dir", str(state))
+    second = _compact(
+        capsys,
+        str(_request(tmp_path, "two.json", later.messages)),
+        "--force",
+        "--no-llm",
+        "--state-dir",
+        str(state),
+    )
     text = json.dumps(second["messages"])
     for path in ("src/parser.py", "tests/test_parser.py", "src/cli.py"):
         assert path in text, f"{path} was lost by the second compaction"
@@ -64,7 +86,9 @@ def test_each_cycle_names_every_file_of_every_earlier_cycle(tmp_path: Path,
     assert summaries[1]["lastSummarizedTurnId"] > summaries[0]["lastSummarizedTurnId"]
 
 
-def test_system_and_tools_are_never_compressed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_system_and_tools_are_never_compressed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chat = Chat("anthropic").user("Write it.")
     _write(chat, "a.py", "x = 1\n")
     chat.assistant("Done.").user("More.")
@@ -73,21 +97,27 @@ def test_system_and_tools_are_never_compressed(tmp_path: Path, capsys: pytest.Ca
     assert set(out["result"]) == {"didCompress", "released", "promptEstimate"}  # type: ignore[arg-type]
 
 
-def test_exact_tokens_come_from_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exact_tokens_come_from_the_api(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with FakeAnthropic(token_counts=[4321] * 10) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
         chat = Chat("anthropic").user("Hello")
-        out = _compact(capsys, str(_request(tmp_path, "r.json", chat.messages)), "--no-llm", "--exact-tokens")
+        out = _compact(
+            capsys, str(_request(tmp_path, "r.json", chat.messages)), "--no-llm", "--exact-tokens"
+        )
     assert out["result"]["promptEstimate"] == 4321  # type: ignore[index]
     assert any(r.path.endswith("/count_tokens") for r in api.requests)
     assert anthropic.__version__  # the real SDK did the counting
 
 
-def test_exact_tokens_without_a_key_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exact_tokens_without_a_key_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     chat = Chat("anthropic").user("Hello")
-    assert main(["compact", str(_request(tmp_path, "r.json", chat.messages)), "--exact-tokens"]) == 2
+    assert (
+        main(["compact", str(_request(tmp_path, "r.json", chat.messages)), "--exact-tokens"]) == 2
+    )
     assert "needs ANTHROPIC_API_KEY" in capsys.readouterr().err

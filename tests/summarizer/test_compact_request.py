@@ -41,7 +41,9 @@ def test_output_shape_and_untouched_system_and_tools(shape: Shape) -> None:
     body = _body(shape)
     original = copy.deepcopy(body)
     key = new_summary_key()
-    out = run_compact(body, 900, StaticSummariser("## Intent\nrefactor the parser"), summary_key=key)
+    out = run_compact(
+        body, 900, StaticSummariser("## Intent\nrefactor the parser"), summary_key=key
+    )
     assert body == original
     assert set(out) == {"messages", "result"}
     assert set(out["result"]) == {"didCompress", "released", "promptEstimate"}
@@ -50,7 +52,10 @@ def test_output_shape_and_untouched_system_and_tools(shape: Shape) -> None:
     first = out["messages"][1 if shape == "openai" else 0]
     assert read_summary(first, key) is not None
     if shape == "openai":
-        assert out["messages"][0] == {"role": "system", "content": "You are a careful coding agent."}
+        assert out["messages"][0] == {
+            "role": "system",
+            "content": "You are a careful coding agent.",
+        }
 
 
 @pytest.mark.parametrize("shape", SHAPES)

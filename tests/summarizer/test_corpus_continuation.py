@@ -29,8 +29,11 @@ from tests.conftest import CORPUS
 def _points() -> list[tuple[Path, int]]:
     if not CORPUS.exists():
         return []
-    return [(path, number) for path in sorted((CORPUS / "claude_code").glob("*.jsonl.gz"))
-            for number in range(1, len(_transcript(path).boundaries) + 1)]
+    return [
+        (path, number)
+        for path in sorted((CORPUS / "claude_code").glob("*.jsonl.gz"))
+        for number in range(1, len(_transcript(path).boundaries) + 1)
+    ]
 
 
 @functools.cache
@@ -57,40 +60,54 @@ def test_the_corpus_has_compaction_points() -> None:
     assert len(POINTS) >= 10, "expected the corpus's Claude Code compaction boundaries"
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
 def test_the_latest_user_message_is_whole(path: Path, number: int) -> None:
     report = _report(path, number)
     assert report.latest is not None and report.latest_whole, report.latest
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
 def test_every_refusal_feedback_is_kept(path: Path, number: int) -> None:
     assert _report(path, number).feedback_missing == []
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
 def test_no_error_shown_open_was_covered_by_a_later_pass_or_commit(path: Path, number: int) -> None:
     assert _report(path, number).stale_open == []
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
 def test_the_summary_is_no_longer_than_claude_codes_own(path: Path, number: int) -> None:
     report = _report(path, number)
     assert report.cc_chars > 0
     assert report.within_cc, (
-        f"ours {report.chars} chars / {report.tokens} tokens, Claude Code's {report.cc_chars} / {report.cc_tokens}")
+        f"ours {report.chars} chars / {report.tokens} tokens, Claude Code's {report.cc_chars} / {report.cc_tokens}"
+    )
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
 def test_files_edited_after_the_last_test_run_are_called_untested(path: Path, number: int) -> None:
     report = _report(path, number)
     assert report.untested_missing == []
     assert not (report.untested and report.says_none_open)
 
 
-@pytest.mark.parametrize(("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS])
-def test_a_tracker_item_in_progress_is_shown_in_progress_and_finishing_it_is_a_next_step(path: Path,
-                                                                                        number: int) -> None:
+@pytest.mark.parametrize(
+    ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
+)
+def test_a_tracker_item_in_progress_is_shown_in_progress_and_finishing_it_is_a_next_step(
+    path: Path, number: int
+) -> None:
     assert _report(path, number).in_progress_missing == []
 
 
@@ -105,4 +122,7 @@ def test_feedback_typed_when_refusing_a_commit_reaches_the_summary() -> None:
     """The one real refusal with feedback before a boundary: the person stopped a commit they had not asked for."""
     report = _report(CORPUS / "claude_code" / "entire__b6f735fbac66_0.jsonl.gz", 2)
     assert report.feedback == 1
-    assert "(turn 216, feedback when refusing a call) no, I did not say commit anything" in report.summary
+    assert (
+        "(turn 216, feedback when refusing a call) no, I did not say commit anything"
+        in report.summary
+    )

@@ -51,8 +51,11 @@ def _loaded_events(path: Path) -> tuple[str, tuple[Event, ...]]:
 
 @pytest.fixture(scope="module")
 def cases(transcripts: list[Transcript]) -> list[Case]:
-    return [Case(t, n, b.line, harness_changed(t, b.line))
-            for t in transcripts for n, b in enumerate(t.boundaries, start=1)]
+    return [
+        Case(t, n, b.line, harness_changed(t, b.line))
+        for t in transcripts
+        for n, b in enumerate(t.boundaries, start=1)
+    ]
 
 
 @functools.cache
@@ -64,7 +67,9 @@ def _until(path: Path, number: int) -> tuple[list[Event], ArtifactIndex]:
 
 def _summary(case: Case, template: str = "default") -> str:
     before, index = _until(case.transcript.path, case.number)
-    return summarize(before, template=load_template(template), writer=ExtractiveWriter(), index=index).markdown
+    return summarize(
+        before, template=load_template(template), writer=ExtractiveWriter(), index=index
+    ).markdown
 
 
 def test_the_corpus_has_compactions_with_changed_files(cases: list[Case]) -> None:
@@ -76,26 +81,38 @@ def test_the_adapter_marks_every_compaction_boundary(transcripts: list[Transcrip
     for transcript in transcripts:
         _, events = _loaded_events(transcript.path)
         emitted = [e for e in events if isinstance(e, CompactionBoundary) and e.sidechain is None]
-        assert [e.line for e in emitted] == [b.line for b in transcript.boundaries], transcript.path.name
+        assert [e.line for e in emitted] == [b.line for b in transcript.boundaries], (
+            transcript.path.name
+        )
         # The compaction summary Claude Code wrote travels with the boundary.
-        assert [bool(e.summary) for e in emitted] == [bool(b.summary) for b in transcript.boundaries]
+        assert [bool(e.summary) for e in emitted] == [
+            bool(b.summary) for b in transcript.boundaries
+        ]
 
 
 @pytest.mark.parametrize("template", ["default", "claude-code"])
-def test_offline_summary_names_every_file_changed_before_each_compaction(cases: list[Case], template: str) -> None:
+def test_offline_summary_names_every_file_changed_before_each_compaction(
+    cases: list[Case], template: str
+) -> None:
     missing: list[str] = []
     for case in cases:
         markdown = _summary(case, template)
-        missing += [f"{case.transcript.path.name} compaction {case.number}: {path} ({status})"
-                    for path, status in sorted(case.changed.items()) if not names_path(markdown, path)]
+        missing += [
+            f"{case.transcript.path.name} compaction {case.number}: {path} ({status})"
+            for path, status in sorted(case.changed.items())
+            if not names_path(markdown, path)
+        ]
     total = sum(len(c.changed) for c in cases)
-    assert missing == [], f"{len(missing)} of {total} changed files not named:\n" + "\n".join(missing)
+    assert missing == [], f"{len(missing)} of {total} changed files not named:\n" + "\n".join(
+        missing
+    )
 
 
 def test_the_cli_path_gives_the_same_summary(cases: list[Case]) -> None:
     case = max(cases, key=lambda c: len(c.changed))
-    via_command = summary_command(open_transcript(case.transcript.path), use_llm=False,
-                                  until_compaction=case.number)
+    via_command = summary_command(
+        open_transcript(case.transcript.path), use_llm=False, until_compaction=case.number
+    )
     assert via_command.markdown == _summary(case)
 
 

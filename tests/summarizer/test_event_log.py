@@ -17,7 +17,9 @@ from summarizer.exceptions import EventLogError
 NOW = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
 
 
-def _summary(turn: int, text: str = "## Summary", replaces: list[str] | None = None) -> SummaryEvent:
+def _summary(
+    turn: int, text: str = "## Summary", replaces: list[str] | None = None
+) -> SummaryEvent:
     return SummaryEvent(
         uuid=f"s{turn}",
         timestamp=NOW,

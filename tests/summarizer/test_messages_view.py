@@ -54,7 +54,11 @@ def test_results_belong_to_the_turn_of_their_call(shape: Shape) -> None:
     conversation = Conversation(chat.messages)
     # user, assistant(+2 results), assistant, user, assistant(+result)
     assert [turn.kind for turn in conversation.turns] == [
-        "user", "assistant", "assistant", "user", "assistant",
+        "user",
+        "assistant",
+        "assistant",
+        "user",
+        "assistant",
     ]
     assert [turn.user_turn for turn in conversation.turns] == [1, 1, 1, 2, 2]
     outputs = {output.call_id: output for output in conversation.outputs}
@@ -96,9 +100,10 @@ def test_editor_writes_back_in_shape_without_touching_the_input(shape: Shape) ->
     assert tool_output(editor.messages, ids[0]) == "short"
     assert tool_output(editor.messages, ids[1]) == "match"
     # Untouched messages are the very same objects.
-    assert sum(a is b for a, b in zip(editor.messages, chat.messages, strict=True)) == len(
-        chat.messages
-    ) - 1
+    assert (
+        sum(a is b for a, b in zip(editor.messages, chat.messages, strict=True))
+        == len(chat.messages) - 1
+    )
     if shape == "anthropic":
         block = editor.messages[target.message]["content"][target.block]
         assert block["tool_use_id"] == ids[0] and block["type"] == "tool_result"

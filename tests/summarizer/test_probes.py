@@ -12,27 +12,52 @@ from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.sections.facts import SessionFacts, facts_from_index
 
-TRACEBACK = 'Traceback (most recent call last):\n  File "/r/app.py", line 2, in f\n    x()\nKeyError: \'exp\'\n'
+TRACEBACK = "Traceback (most recent call last):\n  File \"/r/app.py\", line 2, in f\n    x()\nKeyError: 'exp'\n"
 
 
 def _facts() -> SessionFacts:
     events: list[Event] = [SessionInfo(turn=0, cwd="/r")]
-    for n, (tool, op, status, output) in enumerate([
-        ("Write", FileOperation(action="write", path="/r/app.py", content="def f():\n    x()\n"), "success", ""),
-        ("Bash", FileOperation(action="shell", command="python app.py", source="shell"), "failure", TRACEBACK),
-        ("TodoWrite", None, "success", ""),
-    ], start=1):
-        args = {"todos": [{"content": "Handle a missing exp claim", "status": "pending"}]} if tool == "TodoWrite" else {}
-        events += [ToolCall(turn=n, call_id=f"c{n}", tool=tool, arguments=args, operations=(op,) if op else ()),
-                   ToolResult(turn=n, call_id=f"c{n}", status=status, output=output)]  # type: ignore[arg-type]
+    for n, (tool, op, status, output) in enumerate(
+        [
+            (
+                "Write",
+                FileOperation(action="write", path="/r/app.py", content="def f():\n    x()\n"),
+                "success",
+                "",
+            ),
+            (
+                "Bash",
+                FileOperation(action="shell", command="python app.py", source="shell"),
+                "failure",
+                TRACEBACK,
+            ),
+            ("TodoWrite", None, "success", ""),
+        ],
+        start=1,
+    ):
+        args = (
+            {"todos": [{"content": "Handle a missing exp claim", "status": "pending"}]}
+            if tool == "TodoWrite"
+            else {}
+        )
+        events += [
+            ToolCall(
+                turn=n, call_id=f"c{n}", tool=tool, arguments=args, operations=(op,) if op else ()
+            ),
+            ToolResult(turn=n, call_id=f"c{n}", status=status, output=output),
+        ]  # type: ignore[arg-type]
     return facts_from_index(Tracker(format="claude-code").feed_all(events))
 
 
 def test_a_summary_that_states_everything_passes_every_probe() -> None:
     summary = "Created `app.py`. The original error was KeyError: 'exp'. Next: handle a missing exp claim."
     report = probe_summary(summary, _facts())
-    assert {p.kind: p.score for p in report.probes} == {"artifact": 1.0, "recall": 1.0, "continuation": 1.0,
-                                                        "decision": 1.0}
+    assert {p.kind: p.score for p in report.probes} == {
+        "artifact": 1.0,
+        "recall": 1.0,
+        "continuation": 1.0,
+        "decision": 1.0,
+    }
     assert report.overall == 1.0
 
 

@@ -45,7 +45,9 @@ def test_outputs_beyond_the_protected_budget_are_cleared(shape: Shape) -> None:
 
 @pytest.mark.parametrize(("oldest", "pruned"), [(10_000, True), (9_999, False)])
 @pytest.mark.parametrize("shape", SHAPES)
-def test_nothing_is_cleared_unless_20k_can_be_freed(shape: Shape, oldest: int, pruned: bool) -> None:
+def test_nothing_is_cleared_unless_20k_can_be_freed(
+    shape: Shape, oldest: int, pruned: bool
+) -> None:
     chat, old, _ = _session(shape, [("Read", oldest), ("Read", 10_000), ("Read", 40_000)])
     compacted = _prune(chat.messages)
     assert (tool_output(compacted, old[0]) == CLEARED) is pruned

@@ -26,20 +26,29 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 def test_without_a_key_the_offline_narrative_is_used(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys)
     assert (code, err) == (0, "")
-    assert out.startswith("# Session summary\n\n## Session Intent\n- The user asked (turn 1): Add a `tags` field")
+    assert out.startswith(
+        "# Session summary\n\n## Session Intent\n- The user asked (turn 1): Add a `tags` field"
+    )
 
 
-def test_until_compaction_summarises_only_what_came_before(capsys: pytest.CaptureFixture[str]) -> None:
+def test_until_compaction_summarises_only_what_came_before(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     _, first, _ = _run(capsys, "--until-compaction", "1")
     _, second, _ = _run(capsys, "--until-compaction", "2")
     assert "## Files Read\n- `notes/cli.py`\n" in first  # only read before the first compaction
     assert "Now show the tags in the CLI listing." not in first
     assert "- `notes/cli.py` (modified): `list_notes` modified" in second
     # Created, then removed: reverted.
-    assert "- `scratch.py` (reverted: changed, then back to its original state): via `rm scratch.py`" in second
+    assert (
+        "- `scratch.py` (reverted: changed, then back to its original state): via `rm scratch.py`"
+        in second
+    )
 
 
-def test_a_boundary_the_transcript_does_not_have_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_boundary_the_transcript_does_not_have_is_one_sentence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, err = _run(capsys, "--until-compaction", "3")
     assert (code, out) == (2, "")
     assert err == "artifact-index: error: the transcript has 2 compaction boundaries, not 3\n"
@@ -49,16 +58,28 @@ def test_a_user_template_file_is_used(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = _run(capsys, "--template", str(SUMMARIES / "handoff.toml"))
     assert code == 0
     assert [line for line in out.splitlines() if line.startswith("## ")] == [
-        "## Goal", "## Files and Code", "## Open Problems", "## Tests", "## Risks", "## What Next"]
+        "## Goal",
+        "## Files and Code",
+        "## Open Problems",
+        "## Tests",
+        "## Risks",
+        "## What Next",
+    ]
 
 
-def test_a_malformed_template_is_one_sentence(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_malformed_template_is_one_sentence(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     broken = tmp_path / "broken.toml"
-    broken.write_text('name = "b"\n[[sections]]\ntitle = "X"\nfill = "index"\nkey = "nope"\n', encoding="utf-8")
+    broken.write_text(
+        'name = "b"\n[[sections]]\ntitle = "X"\nfill = "index"\nkey = "nope"\n', encoding="utf-8"
+    )
     code, out, err = _run(capsys, "--template", str(broken))
     assert (code, out) == (2, "")
-    assert err.startswith(f"artifact-index: error: {broken} is not a valid template: section 1 ('X'): "
-                          "index section key 'nope' is not one of")
+    assert err.startswith(
+        f"artifact-index: error: {broken} is not a valid template: section 1 ('X'): "
+        "index section key 'nope' is not one of"
+    )
     assert err.count("\n") == 1
 
 

@@ -33,7 +33,9 @@ CASES = [
 
 
 def _render(fixture: str, template: Template) -> str:
-    return summarize(load_events(fixture), template=template, writer=ExtractiveWriter(), format="fixture").markdown
+    return summarize(
+        load_events(fixture), template=template, writer=ExtractiveWriter(), format="fixture"
+    ).markdown
 
 
 def test_every_builtin_template_has_a_golden() -> None:
@@ -54,24 +56,40 @@ def test_user_toml_template_matches_golden() -> None:
 
 
 def test_most_compact_detail_golden_keeps_every_changed_path() -> None:
-    full = summarize(load_events("migration"), template=load_template("default"), writer=ExtractiveWriter(),
-                     format="fixture")
+    full = summarize(
+        load_events("migration"),
+        template=load_template("default"),
+        writer=ExtractiveWriter(),
+        format="fixture",
+    )
     compact = render_summary(full.template, full.facts, full.narrative, MAX_DETAIL)
     assert_golden(SUMMARIES / "migration.default.detail-3.md", compact)
     assert count_tokens(compact) < count_tokens(full.markdown)
-    for path in ("migrations/0002_split_name.sql", "db/schema.sql", "shop/models.py", "db/schema_v1.sql",
-                 "scratch_check.py"):
+    for path in (
+        "migrations/0002_split_name.sql",
+        "db/schema.sql",
+        "shop/models.py",
+        "db/schema_v1.sql",
+        "scratch_check.py",
+    ):
         assert f"`{path}`" in compact
 
 
 def test_claude_code_template_is_analysis_then_ten_summary_sections() -> None:
     markdown = _render("bugfix", load_template("claude-code"))
     assert markdown.startswith("<analysis>\n")
-    body = markdown[markdown.index("<summary>"):markdown.index("</summary>")]
+    body = markdown[markdown.index("<summary>") : markdown.index("</summary>")]
     headings = [line[4:] for line in body.splitlines() if line.startswith("### ")]
     assert headings == [
-        "Primary Request", "Key Technical Concepts", "Files and Code Sections", "Errors and Fixes",
-        "Problem Solving", "Decision Rationale", "All User Messages", "Pending Tasks", "Current Work",
+        "Primary Request",
+        "Key Technical Concepts",
+        "Files and Code Sections",
+        "Errors and Fixes",
+        "Problem Solving",
+        "Decision Rationale",
+        "All User Messages",
+        "Pending Tasks",
+        "Current Work",
         "Optional Next Step",
     ]
 
@@ -85,7 +103,7 @@ def test_analysis_block_follows_the_key_not_the_title(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     markdown = _render("bugfix", load_template(str(path)))
-    analysis = markdown[:markdown.index("</analysis>")]
+    analysis = markdown[: markdown.index("</analysis>")]
     assert "Extractive summary written offline" in analysis
     assert "### Reasoning" not in markdown
     assert "### Files\n- `auth/retry.py`" in markdown
@@ -95,31 +113,67 @@ _VALID_SECTION = '[[sections]]\ntitle = "Intent"\nfill = "narrative"\nkey = "int
 
 MALFORMED = [
     pytest.param('name = "x"\n[[sections]\n', "is not valid TOML", id="toml-syntax"),
-    pytest.param('name = "x"\n', "is not a valid template: sections: Field required", id="no-sections"),
-    pytest.param('name = "x"\nsections = []\n', "sections: List should have at least 1 item", id="empty-sections"),
+    pytest.param(
+        'name = "x"\n', "is not a valid template: sections: Field required", id="no-sections"
+    ),
+    pytest.param(
+        'name = "x"\nsections = []\n',
+        "sections: List should have at least 1 item",
+        id="empty-sections",
+    ),
     pytest.param(_VALID_SECTION, "is not a valid template: name: Field required", id="no-name"),
-    pytest.param('name = "x"\n[[sections]]\ntitle = "Files"\nfill = "index"\nkey = "files_touched"\n',
-                 "section 1 ('Files'): index section key 'files_touched' is not one of", id="unknown-index-key"),
-    pytest.param('name = "x"\n' + _VALID_SECTION + '[[sections]]\ntitle = "Plan"\nfill = "llm"\nkey = "plan"\n',
-                 "section 2 ('Plan') fill: Input should be 'index' or 'narrative'", id="bad-fill"),
-    pytest.param('name = "x"\n[[sections]]\ntitel = "Intent"\nfill = "narrative"\nkey = "intent"\n',
-                 "section 1 title: Field required", id="typo-in-field-name"),
-    pytest.param('name = "x"\n[[sections]]\ntitle = "Plan"\nfill = "narrative"\nkey = "next steps!"\n',
-                 "narrative section key 'next steps!' must be an identifier", id="bad-narrative-key"),
-    pytest.param('name = "x"\n[[sections]]\ntitle = "Data"\nfill = "narrative"\nkey = "json"\n',
-                 "narrative section key 'json' is reserved", id="reserved-narrative-key"),
-    pytest.param('name = "x"\n[[sections]]\ntitle = "Data"\nfill = "narrative"\nkey = "2nd"\n',
-                 "narrative section key '2nd' must be an identifier", id="narrative-key-not-identifier"),
-    pytest.param('name = "x"\nbudget_tokens = 50\n' + _VALID_SECTION,
-                 "budget_tokens: Input should be greater than or equal to 500", id="budget-too-small"),
-    pytest.param('name = "x"\nstyle = "html"\n' + _VALID_SECTION, "style: Input should be", id="bad-style"),
-    pytest.param('name = "x"\n' + _VALID_SECTION + _VALID_SECTION.replace("Intent", "Goal"),
-                 "section key(s) 'intent' appear more than once", id="duplicate-key"),
+    pytest.param(
+        'name = "x"\n[[sections]]\ntitle = "Files"\nfill = "index"\nkey = "files_touched"\n',
+        "section 1 ('Files'): index section key 'files_touched' is not one of",
+        id="unknown-index-key",
+    ),
+    pytest.param(
+        'name = "x"\n'
+        + _VALID_SECTION
+        + '[[sections]]\ntitle = "Plan"\nfill = "llm"\nkey = "plan"\n',
+        "section 2 ('Plan') fill: Input should be 'index' or 'narrative'",
+        id="bad-fill",
+    ),
+    pytest.param(
+        'name = "x"\n[[sections]]\ntitel = "Intent"\nfill = "narrative"\nkey = "intent"\n',
+        "section 1 title: Field required",
+        id="typo-in-field-name",
+    ),
+    pytest.param(
+        'name = "x"\n[[sections]]\ntitle = "Plan"\nfill = "narrative"\nkey = "next steps!"\n',
+        "narrative section key 'next steps!' must be an identifier",
+        id="bad-narrative-key",
+    ),
+    pytest.param(
+        'name = "x"\n[[sections]]\ntitle = "Data"\nfill = "narrative"\nkey = "json"\n',
+        "narrative section key 'json' is reserved",
+        id="reserved-narrative-key",
+    ),
+    pytest.param(
+        'name = "x"\n[[sections]]\ntitle = "Data"\nfill = "narrative"\nkey = "2nd"\n',
+        "narrative section key '2nd' must be an identifier",
+        id="narrative-key-not-identifier",
+    ),
+    pytest.param(
+        'name = "x"\nbudget_tokens = 50\n' + _VALID_SECTION,
+        "budget_tokens: Input should be greater than or equal to 500",
+        id="budget-too-small",
+    ),
+    pytest.param(
+        'name = "x"\nstyle = "html"\n' + _VALID_SECTION, "style: Input should be", id="bad-style"
+    ),
+    pytest.param(
+        'name = "x"\n' + _VALID_SECTION + _VALID_SECTION.replace("Intent", "Goal"),
+        "section key(s) 'intent' appear more than once",
+        id="duplicate-key",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("toml", "message"), MALFORMED)
-def test_malformed_template_is_one_clear_template_error(tmp_path: Path, toml: str, message: str) -> None:
+def test_malformed_template_is_one_clear_template_error(
+    tmp_path: Path, toml: str, message: str
+) -> None:
     path = tmp_path / "broken.toml"
     path.write_text(toml, encoding="utf-8")
     with pytest.raises(TemplateError) as caught:
@@ -131,6 +185,9 @@ def test_malformed_template_is_one_clear_template_error(tmp_path: Path, toml: st
 
 
 def test_unknown_template_name_lists_the_builtins() -> None:
-    with pytest.raises(TemplateError, match=r"no template 'defualt': give a built-in name \(claude-code, "
-                                            r"debugging, default, migration\) or the path of a TOML file"):
+    with pytest.raises(
+        TemplateError,
+        match=r"no template 'defualt': give a built-in name \(claude-code, "
+        r"debugging, default, migration\) or the path of a TOML file",
+    ):
         load_template("defualt")

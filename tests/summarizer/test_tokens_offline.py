@@ -115,7 +115,9 @@ def test_prompt_estimate_includes_system_and_tools() -> None:
     messages = [{"role": "user", "content": "hi"}]
     tools = [{"name": "Read", "input_schema": {"type": "object"}}]
     bare = estimate_prompt(messages, counter=len)
-    full = estimate_prompt(messages, system=[{"type": "text", "text": "S" * 10}], tools=tools, counter=len)
+    full = estimate_prompt(
+        messages, system=[{"type": "text", "text": "S" * 10}], tools=tools, counter=len
+    )
     assert full == bare + 10 + len(json.dumps(tools, separators=(",", ":")))
     assert estimate_messages(messages, len) == bare
 

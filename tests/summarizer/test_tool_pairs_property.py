@@ -123,7 +123,9 @@ def test_compaction_keeps_every_call_with_its_result(
         systems = [m for m in output if m.get("role") in ("system", "developer")]
         assert systems == [m for m in before if m.get("role") in ("system", "developer")]
         rest = [m for m in output if m.get("role") not in ("system", "developer")]
-        summaries = [i for i, m in enumerate(rest) if read_summary(m, compactor.summary_key) is not None]
+        summaries = [
+            i for i, m in enumerate(rest) if read_summary(m, compactor.summary_key) is not None
+        ]
         assert summaries in ([], [0])
     if result.did_compress:
         assert result.released != 0 or once != messages

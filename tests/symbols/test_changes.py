@@ -434,7 +434,9 @@ print("survived")
 
 def test_a_shell_script_with_any_character_after_a_brace_is_read_without_crashing() -> None:
     for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", _BRACE_SWEEP], capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", _BRACE_SWEEP], capture_output=True, text=True, check=False
+        )
         assert (done.returncode, done.stdout.strip()) == (0, "survived"), done.stderr[-2000:]
 
 

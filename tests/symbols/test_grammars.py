@@ -15,8 +15,23 @@ from artifact_index.presentation.cli import main
 from artifact_index.trail.shell.parser import source as shell_grammar
 from artifact_index.trail.shell.scripts import interpreter as script_interpreter
 
-LANGUAGES = ["bash", "python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "c_sharp",
-             "ruby", "php", "kotlin", "elixir"]
+LANGUAGES = [
+    "bash",
+    "python",
+    "javascript",
+    "typescript",
+    "tsx",
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "c_sharp",
+    "ruby",
+    "php",
+    "kotlin",
+    "elixir",
+]
 
 
 def _clear_grammar_caches() -> None:
@@ -41,7 +56,10 @@ def test_every_supported_grammar_is_installed_and_parses(name: str) -> None:
 
 
 def test_a_missing_bash_grammar_stops_the_command_with_one_sentence(
-    fresh_grammars: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    fresh_grammars: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     real_import = importlib.import_module
 
@@ -54,11 +72,40 @@ def test_a_missing_bash_grammar_stops_the_command_with_one_sentence(
     monkeypatch.setattr(grammars.importlib, "import_module", without_grammars)
     session = tmp_path / "s.jsonl"
     records = [
-        {"type": "user", "cwd": "/w", "sessionId": "s", "uuid": "u1", "message": {"role": "user", "content": "go"}},
-        {"type": "assistant", "cwd": "/w", "sessionId": "s", "uuid": "a1", "message": {"role": "assistant", "content": [
-            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo hi > notes.txt"}}]}},
-        {"type": "user", "cwd": "/w", "sessionId": "s", "uuid": "u2", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": ""}]}},
+        {
+            "type": "user",
+            "cwd": "/w",
+            "sessionId": "s",
+            "uuid": "u1",
+            "message": {"role": "user", "content": "go"},
+        },
+        {
+            "type": "assistant",
+            "cwd": "/w",
+            "sessionId": "s",
+            "uuid": "a1",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "Bash",
+                        "input": {"command": "echo hi > notes.txt"},
+                    }
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "cwd": "/w",
+            "sessionId": "s",
+            "uuid": "u2",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": ""}],
+            },
+        },
     ]
     session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     code = main(["files", str(session)])

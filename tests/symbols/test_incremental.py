@@ -39,13 +39,22 @@ PYTHON = textwrap.dedent(
 # Each step replaces one text by another in the file as the previous step left it.
 PYTHON_STEPS = [
     ("return value.strip()", "return value.strip().lower()"),  # inside a top-level function
-    ("self.revoked.add(token)", "self.revoked.add(token)\n        self.log(token)"),  # inside a method
+    (
+        "self.revoked.add(token)",
+        "self.revoked.add(token)\n        self.log(token)",
+    ),  # inside a method
     ("class AuthService:", "class TokenService:"),  # the container of both methods renamed
     ("def helper(value):", "@cache\ndef helper(value):"),  # a decorator added
     ("    def revoke(self, token):", "    def revoke(self, token:"),  # broken code
     ("    def revoke(self, token:", "    def revoke(self, token):"),  # and mended
-    ("import time\n", "import time\n\n\ndef first():\n    pass\n"),  # a definition before all others
-    ("\n\n@cache\ndef helper(value):", "\n\ndef _unused():\n    pass\n\n\n@cache\ndef helper(value):"),
+    (
+        "import time\n",
+        "import time\n\n\ndef first():\n    pass\n",
+    ),  # a definition before all others
+    (
+        "\n\n@cache\ndef helper(value):",
+        "\n\ndef _unused():\n    pass\n\n\n@cache\ndef helper(value):",
+    ),
     ("\n\ndef first():\n    pass\n", ""),  # a definition removed
 ]
 
@@ -65,7 +74,10 @@ RUST = textwrap.dedent(
 )
 
 RUST_STEPS = [
-    ("#[derive(Debug)]", "#[derive(Debug, Clone)]"),  # an attribute that belongs to the struct after it
+    (
+        "#[derive(Debug)]",
+        "#[derive(Debug, Clone)]",
+    ),  # an attribute that belongs to the struct after it
     ("Token { value }", "Token { value: value.trim().to_string() }"),
     ("impl Token {", "impl Tokens {"),
 ]
@@ -76,8 +88,12 @@ def _fresh(before: str, after: str, path: str) -> object:
     return changed_symbols(before, after, path)
 
 
-@pytest.mark.parametrize(("path", "text", "steps"), [("auth.py", PYTHON, PYTHON_STEPS), ("token.rs", RUST, RUST_STEPS)])
-def test_each_edit_of_a_file_reports_what_a_fresh_parse_reports(path: str, text: str, steps: list[tuple[str, str]]) -> None:
+@pytest.mark.parametrize(
+    ("path", "text", "steps"), [("auth.py", PYTHON, PYTHON_STEPS), ("token.rs", RUST, RUST_STEPS)]
+)
+def test_each_edit_of_a_file_reports_what_a_fresh_parse_reports(
+    path: str, text: str, steps: list[tuple[str, str]]
+) -> None:
     incremental, fresh = [], []
     extraction.clear_caches()
     for old, new in steps:
@@ -117,13 +133,19 @@ def test_real_edits_applied_one_after_another_match_fresh_parses(corpus_dir: Pat
                 if '"originalFile"' not in line:
                     continue
                 result = json.loads(line).get("toolUseResult")
-                if not isinstance(result, dict) or not isinstance(result.get("originalFile"), str) \
-                        or not isinstance(result.get("oldString"), str) or not isinstance(result.get("newString"), str):
+                if (
+                    not isinstance(result, dict)
+                    or not isinstance(result.get("originalFile"), str)
+                    or not isinstance(result.get("oldString"), str)
+                    or not isinstance(result.get("newString"), str)
+                ):
                     continue
                 if language_for_path(result["filePath"]) is None:
                     continue
                 before = result["originalFile"]
-                after = before.replace(result["oldString"], result["newString"], -1 if result.get("replaceAll") else 1)
+                after = before.replace(
+                    result["oldString"], result["newString"], -1 if result.get("replaceAll") else 1
+                )
                 edits.append((result["filePath"], before, after))
     assert len(edits) >= LIMIT
     extraction.clear_caches()

@@ -33,7 +33,9 @@ def make_call(ids: Iterator[int]) -> Call:
         call_id = f"c{next(ids)}"
         return [
             ToolCall(turn=turn, call_id=call_id, tool=tool, arguments=args, operations=ops),
-            ToolResult(turn=turn, call_id=call_id, status=status, failure=failure, reported=reported),  # type: ignore[arg-type]
+            ToolResult(
+                turn=turn, call_id=call_id, status=status, failure=failure, reported=reported
+            ),  # type: ignore[arg-type]
         ]
 
     return call

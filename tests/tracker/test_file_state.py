@@ -22,7 +22,10 @@ def test_read_write_edit_delete(session: list[Event], call: Call) -> None:
     events = session + [
         *call(Op(action="read", path="/repo/src/a.py"), tool="Read"),
         *call(Op(action="edit", path="/repo/src/a.py", old="x", new="y")),
-        *call(Op(action="write", path="/repo/tests/test_a.py", content="def test(): pass\n"), tool="Write"),
+        *call(
+            Op(action="write", path="/repo/tests/test_a.py", content="def test(): pass\n"),
+            tool="Write",
+        ),
         *call(Op(action="read", path="/repo/README.md"), tool="Read"),
         *call(Op(action="delete", path="/repo/old.py"), tool="delete_file"),
         *call(Op(action="read", path="/etc/hosts"), tool="Read"),
@@ -38,8 +41,17 @@ def test_read_write_edit_delete(session: list[Event], call: Call) -> None:
 
 def test_failed_edit_never_changes_a_file(session: list[Event], call: Call) -> None:
     events = session + [
-        *call(Op(action="edit", path="/repo/a.py", old="x", new="y"), status="failure", failure="not_read"),
-        *call(Op(action="write", path="/repo/b.py", content="b"), tool="Write", status="failure", failure="rejected"),
+        *call(
+            Op(action="edit", path="/repo/a.py", old="x", new="y"),
+            status="failure",
+            failure="not_read",
+        ),
+        *call(
+            Op(action="write", path="/repo/b.py", content="b"),
+            tool="Write",
+            status="failure",
+            failure="rejected",
+        ),
     ]
     index = index_of(events)
     assert index.changed_files() == []
@@ -49,7 +61,11 @@ def test_failed_edit_never_changes_a_file(session: list[Event], call: Call) -> N
 
 def test_a_failed_edit_proves_the_file_existed(session: list[Event], call: Call) -> None:
     events = session + [
-        *call(Op(action="edit", path="/repo/a.py", old="x", new="y"), status="failure", failure="not_read"),
+        *call(
+            Op(action="edit", path="/repo/a.py", old="x", new="y"),
+            status="failure",
+            failure="not_read",
+        ),
         *call(Op(action="write", path="/repo/a.py", content="new"), tool="Write"),
     ]
     assert statuses(events) == {"a.py": "modified"}
@@ -65,19 +81,35 @@ def test_created_then_deleted_is_reverted(session: list[Event], call: Call) -> N
 
 def test_edit_back_to_the_original_content_is_reverted(session: list[Event], call: Call) -> None:
     events = session + [
-        *call(Op(action="write", path="/repo/a.py", content="one\n"), tool="Write",
-              reported=(ReportedChange(path="/repo/a.py", change="modified"),)),
+        *call(
+            Op(action="write", path="/repo/a.py", content="one\n"),
+            tool="Write",
+            reported=(ReportedChange(path="/repo/a.py", change="modified"),),
+        ),
         *call(Op(action="edit", path="/repo/a.py", old="one", new="two")),
     ]
     assert statuses(events) == {"a.py": "modified"}
 
 
-def test_restore_reverts_a_tracked_file_but_not_an_untracked_one(session: list[Event], call: Call) -> None:
+def test_restore_reverts_a_tracked_file_but_not_an_untracked_one(
+    session: list[Event], call: Call
+) -> None:
     events = session + [
         *call(Op(action="edit", path="/repo/a.py", old="x", new="y")),
         *call(Op(action="create", path="/repo/new.py", content="n")),
-        *call(Op(action="restore", path="/repo/a.py", source="shell", command="git checkout -- a.py"), tool="Bash"),
-        *call(Op(action="restore", path="/repo/new.py", source="shell", command="git checkout -- new.py"), tool="Bash"),
+        *call(
+            Op(action="restore", path="/repo/a.py", source="shell", command="git checkout -- a.py"),
+            tool="Bash",
+        ),
+        *call(
+            Op(
+                action="restore",
+                path="/repo/new.py",
+                source="shell",
+                command="git checkout -- new.py",
+            ),
+            tool="Bash",
+        ),
     ]
     assert statuses(events) == {"a.py": "reverted", "new.py": "created"}
 
@@ -98,27 +130,40 @@ def _git(call: Call, command: str) -> list[Event]:
 
 def test_stash_pop_brings_back_what_the_stash_put_away(session: list[Event], call: Call) -> None:
     edits = session + [
-        *call(Op(action="write", path="/repo/a.py", content="x = 1\n")),  # created: git stash leaves it
+        *call(
+            Op(action="write", path="/repo/a.py", content="x = 1\n")
+        ),  # created: git stash leaves it
         *call(Op(action="edit", path="/repo/b.py", old="x", new="y")),
         *_git(call, "git stash"),
     ]
     assert statuses(edits) == {"a.py": "created", "b.py": "reverted"}
     assert statuses(edits + _git(call, "git stash pop")) == {"a.py": "created", "b.py": "modified"}
     assert statuses(edits + _git(call, "git stash apply") + _git(call, "git stash pop")) == {
-        "a.py": "created", "b.py": "modified"}
+        "a.py": "created",
+        "b.py": "modified",
+    }
     assert statuses(edits + _git(call, "git stash drop") + _git(call, "git stash pop")) == {
-        "a.py": "created", "b.py": "reverted"}
+        "a.py": "created",
+        "b.py": "reverted",
+    }
 
 
-def test_stash_with_untracked_files_puts_created_files_away_too(session: list[Event], call: Call) -> None:
-    events = session + [*call(Op(action="write", path="/repo/a.py", content="x = 1\n")), *_git(call, "git stash -u")]
+def test_stash_with_untracked_files_puts_created_files_away_too(
+    session: list[Event], call: Call
+) -> None:
+    events = session + [
+        *call(Op(action="write", path="/repo/a.py", content="x = 1\n")),
+        *_git(call, "git stash -u"),
+    ]
     assert statuses(events) == {"a.py": "reverted"}
     assert statuses(events + _git(call, "git stash pop")) == {"a.py": "created"}
     index = index_of(events + _git(call, "git stash pop"))
     assert index.file_node("a.py")["content"] == "x = 1\n"  # type: ignore[index]
 
 
-def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(session: list[Event], call: Call) -> None:
+def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(
+    session: list[Event], call: Call
+) -> None:
     index = index_of(session + _git(call, "git stash pop"))
     (effect,) = index.unknown_effects()
     assert effect["command"] == "git stash pop" and "before the session" in effect["detail"]
@@ -134,8 +179,15 @@ def test_undo_edit(session: list[Event], call: Call) -> None:
 
 def test_rename_is_deleted_plus_created_with_renamed_from(session: list[Event], call: Call) -> None:
     events = session + [
-        *call(Op(action="move", path="/repo/old_name.py", dest="/repo/pkg/new_name.py", source="patch"),
-              tool="apply_patch"),
+        *call(
+            Op(
+                action="move",
+                path="/repo/old_name.py",
+                dest="/repo/pkg/new_name.py",
+                source="patch",
+            ),
+            tool="apply_patch",
+        ),
     ]
     index = index_of(events)
     files = {f.path: f for f in index.files()}
@@ -147,15 +199,23 @@ def test_rename_is_deleted_plus_created_with_renamed_from(session: list[Event], 
 
 def test_reported_creation_overrides_the_guess(session: list[Event], call: Call) -> None:
     events = session + [
-        *call(Op(action="write", path="/repo/a.py", content="x"), tool="Write",
-              reported=(ReportedChange(path="/repo/a.py", change="modified"),)),
-        *call(Op(action="write", path="/repo/b.py", content="x"), tool="Write",
-              reported=(ReportedChange(path="/repo/b.py", change="created"),)),
+        *call(
+            Op(action="write", path="/repo/a.py", content="x"),
+            tool="Write",
+            reported=(ReportedChange(path="/repo/a.py", change="modified"),),
+        ),
+        *call(
+            Op(action="write", path="/repo/b.py", content="x"),
+            tool="Write",
+            reported=(ReportedChange(path="/repo/b.py", change="created"),),
+        ),
     ]
     assert statuses(events) == {"a.py": "modified", "b.py": "created"}
 
 
-def test_reported_change_without_an_operation_is_still_recorded(session: list[Event], call: Call) -> None:
+def test_reported_change_without_an_operation_is_still_recorded(
+    session: list[Event], call: Call
+) -> None:
     events = session + [
         *call(tool="apply_patch", reported=(ReportedChange(path="/repo/x.ts", change="modified"),)),
     ]
@@ -175,7 +235,10 @@ def test_windows_paths_are_made_relative_case_insensitively(call: Call) -> None:
     from artifact_index.ingestion.events import SessionInfo
 
     events: list[Event] = [SessionInfo(turn=0, cwd="c:\\Apps\\MRA")]
-    events += call(Op(action="write", path="C:\\Apps\\MRA\\src\\lib\\gcs.ts", content="x"), tool="write_to_file")
+    events += call(
+        Op(action="write", path="C:\\Apps\\MRA\\src\\lib\\gcs.ts", content="x"),
+        tool="write_to_file",
+    )
     events += call(Op(action="read", path="d:\\other\\notes.md"), tool="read_file")
     assert statuses(events) == {"src/lib/gcs.ts": "created", "d:\\other\\notes.md": "read"}
 
@@ -184,8 +247,14 @@ def test_pending_call_is_not_applied(session: list[Event]) -> None:
     from artifact_index.ingestion.events import ToolCall
 
     tracker = Tracker(format="claude-code")
-    tracker.feed_all([*session, ToolCall(turn=1, call_id="x", tool="Edit",
-                                         operations=(Op(action="edit", path="/repo/a.py"),))])
+    tracker.feed_all(
+        [
+            *session,
+            ToolCall(
+                turn=1, call_id="x", tool="Edit", operations=(Op(action="edit", path="/repo/a.py"),)
+            ),
+        ]
+    )
     assert tracker.index.files() == []
     assert [c["call_id"] for c in tracker.pending_calls()] == ["x"]
 
@@ -200,10 +269,15 @@ def test_turn_query(session: list[Event], call: Call) -> None:
     assert [op.turn for op in index.history("a.py")] == [2, 4]
 
 
-def test_a_reported_deletion_of_a_file_the_session_created_is_reverted(session: list[Event], call: Call) -> None:
+def test_a_reported_deletion_of_a_file_the_session_created_is_reverted(
+    session: list[Event], call: Call
+) -> None:
     events = session + [
         *call(Op(action="create", path="/repo/scratch.py", content="x")),
-        *call(Op(action="shell", command="python cleanup.py", source="shell"), tool="Bash",
-              reported=(ReportedChange(path="/repo/scratch.py", change="deleted"),)),
+        *call(
+            Op(action="shell", command="python cleanup.py", source="shell"),
+            tool="Bash",
+            reported=(ReportedChange(path="/repo/scratch.py", change="deleted"),),
+        ),
     ]
     assert statuses(events) == {"scratch.py": "reverted"}

@@ -38,7 +38,11 @@ def streams(draw: st.DrawFn) -> list[Event]:
     for turn in range(1, draw(st.integers(1, 12)) + 1):
         kind = draw(st.sampled_from(["call", "call", "call", "cwd", "user"]))
         if kind == "cwd":
-            events.append(WorkingDirectory(turn=turn, cwd=draw(st.sampled_from(["/repo", "src", "/repo/pkg"]))))
+            events.append(
+                WorkingDirectory(
+                    turn=turn, cwd=draw(st.sampled_from(["/repo", "src", "/repo/pkg"]))
+                )
+            )
         elif kind == "user":
             events.append(UserMessage(turn=turn, text="do it"))
         else:
@@ -46,19 +50,31 @@ def streams(draw: st.DrawFn) -> list[Event]:
             ops = tuple(draw(st.lists(operations, max_size=3)))
             events.append(ToolCall(turn=turn, call_id=call_id, tool="T", operations=ops))
             if draw(st.booleans()):
-                reported = draw(st.sampled_from([
-                    None, (ReportedChange(path="/repo/a.py", change="created"),),
-                    (ReportedChange(path="src/d.py", change="deleted"),),
-                ]))
-                events.append(ToolResult(turn=turn, call_id=call_id,
-                                         status=draw(st.sampled_from(["success", "failure", "unknown"])),
-                                         reported=reported))
+                reported = draw(
+                    st.sampled_from(
+                        [
+                            None,
+                            (ReportedChange(path="/repo/a.py", change="created"),),
+                            (ReportedChange(path="src/d.py", change="deleted"),),
+                        ]
+                    )
+                )
+                events.append(
+                    ToolResult(
+                        turn=turn,
+                        call_id=call_id,
+                        status=draw(st.sampled_from(["success", "failure", "unknown"])),
+                        reported=reported,
+                    )
+                )
     return events
 
 
 @settings(max_examples=150, deadline=None)
 @given(events=streams(), data=st.data())
-def test_save_and_resume_at_any_point_gives_the_same_index(events: list[Event], data: st.DataObject) -> None:
+def test_save_and_resume_at_any_point_gives_the_same_index(
+    events: list[Event], data: st.DataObject
+) -> None:
     whole = Tracker(format="claude-code").feed_all(events)
 
     cuts = sorted(data.draw(st.lists(st.integers(0, len(events)), max_size=3)))
@@ -95,8 +111,12 @@ def test_a_call_id_reused_in_a_later_response_is_a_new_call() -> None:
     events: list[Event] = [SessionInfo(turn=0, cwd="/repo")]
     for turn, path in ((1, "a.py"), (2, "b.py")):
         events += [
-            ToolCall(turn=turn, call_id="call_0", tool="write_file",
-                     operations=(FileOperation(action="write", path=path, content="x"),)),
+            ToolCall(
+                turn=turn,
+                call_id="call_0",
+                tool="write_file",
+                operations=(FileOperation(action="write", path=path, content="x"),),
+            ),
             ToolResult(turn=turn, call_id="call_0", status="success"),
         ]
     index = Tracker(format="openai-chat").feed_all(events)

@@ -19,35 +19,55 @@ def numbered(text: str) -> str:
 
 def read(turn: int, path: str, output: str, tool: str = "Read", **op: object) -> list[Event]:
     call_id = f"r{turn}"
-    return [ToolCall(turn=turn, call_id=call_id, tool=tool, operations=(Op(action="read", path=path, **op),)),
-            ToolResult(turn=turn, call_id=call_id, status="success", output=output)]
+    return [
+        ToolCall(
+            turn=turn, call_id=call_id, tool=tool, operations=(Op(action="read", path=path, **op),)
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success", output=output),
+    ]
 
 
 def shell(turn: int, command: str, output: str) -> list[Event]:
     call_id = f"s{turn}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash",
-                     operations=(Op(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success", exit_code=0, output=output)]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Bash",
+            operations=(Op(action="shell", command=command, source="shell"),),
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success", exit_code=0, output=output),
+    ]
 
 
 def test_net_diff_of_an_edited_file_that_was_read_whole(session: list[Event], call: Call) -> None:
-    events = session + read(1, "/repo/m.py", numbered(SOURCE)) + call(
-        Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"), turn=2)
+    events = (
+        session
+        + read(1, "/repo/m.py", numbered(SOURCE))
+        + call(
+            Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"), turn=2
+        )
+    )
     index = Tracker(format="claude-code").feed_all(events)
     assert index.net_diff("m.py") == (
-        "--- a/m.py\n+++ b/m.py\n@@ -3,4 +3,4 @@\n \n \n def b():\n-    return 2\n+    return 3\n")
+        "--- a/m.py\n+++ b/m.py\n@@ -3,4 +3,4 @@\n \n \n def b():\n-    return 2\n+    return 3\n"
+    )
     # The absolute spelling under the root names the same file.
     assert index.net_diff("/repo/m.py") == index.net_diff("./m.py") == index.net_diff("m.py")
     assert index.net_diff("/elsewhere/m.py") is None
 
 
 def test_net_diff_is_unknown_without_the_content_before(session: list[Event], call: Call) -> None:
-    events = session + call(Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"))
+    events = session + call(
+        Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n")
+    )
     index = Tracker(format="claude-code").feed_all(events)
     assert index.net_diff("m.py") is None
 
 
-def test_net_diff_of_created_deleted_reverted_and_read_files(session: list[Event], call: Call) -> None:
+def test_net_diff_of_created_deleted_reverted_and_read_files(
+    session: list[Event], call: Call
+) -> None:
     events = session + [
         *call(Op(action="write", path="/repo/new.py", content="x = 1"), tool="Write"),
         *read(2, "/repo/old.py", numbered("a\nb\n")),
@@ -59,17 +79,23 @@ def test_net_diff_of_created_deleted_reverted_and_read_files(session: list[Event
     ]
     index = Tracker(format="claude-code").feed_all(events)
     # git's marker for a last line without a newline
-    assert index.net_diff("new.py") == "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n\\ No newline at end of file\n"
+    assert (
+        index.net_diff("new.py")
+        == "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x = 1\n\\ No newline at end of file\n"
+    )
     assert index.net_diff("old.py") == "--- a/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
     assert index.net_diff("same.py") == ""
     assert index.net_diff("seen.py") is None
 
 
 def test_harness_original_makes_the_net_diff_known(session: list[Event], call: Call) -> None:
-    events = session + call(Op(action="edit", path="/repo/m.py", old="    return 1\n", new="    return 10\n"),
-                            reported=(ReportedChange(path="/repo/m.py", change="modified", original=SOURCE),))
+    events = session + call(
+        Op(action="edit", path="/repo/m.py", old="    return 1\n", new="    return 10\n"),
+        reported=(ReportedChange(path="/repo/m.py", change="modified", original=SOURCE),),
+    )
     assert Tracker(format="claude-code").feed_all(events).net_diff("m.py") == (
-        "--- a/m.py\n+++ b/m.py\n@@ -1,5 +1,5 @@\n def a():\n-    return 1\n+    return 10\n \n \n def b():\n")
+        "--- a/m.py\n+++ b/m.py\n@@ -1,5 +1,5 @@\n def a():\n-    return 1\n+    return 10\n \n \n def b():\n"
+    )
 
 
 def test_a_claude_code_read_keeps_the_missing_final_newline(session: list[Event]) -> None:
@@ -83,50 +109,93 @@ def test_a_read_with_only_a_limit_is_a_window_not_the_file(session: list[Event])
     [op] = operations_for("Read", {"file_path": "/repo/m.py", "limit": 2}, "/repo")
     assert (op.start_line, op.end_line) == (None, 2)
     index = Tracker(format="claude-code").feed_all(
-        session + read(1, "/repo/m.py", "     1→def a():\n     2→    return 1", start_line=None, end_line=2))
+        session
+        + read(1, "/repo/m.py", "     1→def a():\n     2→    return 1", start_line=None, end_line=2)
+    )
     node = index.file_node("m.py")
-    assert node is not None and node["content"] is None and node["windows"] == [[1, ["def a():", "    return 1"]]]
+    assert (
+        node is not None
+        and node["content"] is None
+        and node["windows"] == [[1, ["def a():", "    return 1"]]]
+    )
 
 
-def test_shell_output_is_the_file_only_when_the_read_is_the_whole_command(session: list[Event]) -> None:
+def test_shell_output_is_the_file_only_when_the_read_is_the_whole_command(
+    session: list[Event],
+) -> None:
     piped = Tracker(format="claude-code").feed_all(
-        session + shell(1, "cat -n m.py | head -2", numbered("def a():\n    return 1\n")))
+        session + shell(1, "cat -n m.py | head -2", numbered("def a():\n    return 1\n"))
+    )
     assert piped.file_node("m.py")["content"] is None  # type: ignore[index]
-    two = Tracker(format="claude-code").feed_all(session + shell(1, "cat -n m.py n.py", numbered(SOURCE)))
+    two = Tracker(format="claude-code").feed_all(
+        session + shell(1, "cat -n m.py n.py", numbered(SOURCE))
+    )
     assert two.file_node("m.py")["content"] is None and two.file_node("n.py")["content"] is None  # type: ignore[index]
-    alone = Tracker(format="claude-code").feed_all(session + shell(1, "cat -n m.py", numbered(SOURCE)))
+    alone = Tracker(format="claude-code").feed_all(
+        session + shell(1, "cat -n m.py", numbered(SOURCE))
+    )
     assert alone.file_node("m.py")["content"] == SOURCE  # type: ignore[index]
 
 
-def test_an_edit_inside_a_partial_window_names_its_enclosing_definition(session: list[Event], call: Call) -> None:
-    window = "[File: /repo/m.py (900 lines total)]\n(399 more lines above)\n" + "".join(
-        f"{n}:{line}\n" for n, line in enumerate(SOURCE.splitlines(), start=400)) + "(495 more lines below)\n"
-    events = session + read(1, "/repo/m.py", window, tool="open") + call(
-        Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"), turn=2) + call(
-        Op(action="edit", path="/repo/m.py", old="    return 3\n", new="    return 4\n"), turn=3)
+def test_an_edit_inside_a_partial_window_names_its_enclosing_definition(
+    session: list[Event], call: Call
+) -> None:
+    window = (
+        "[File: /repo/m.py (900 lines total)]\n(399 more lines above)\n"
+        + "".join(f"{n}:{line}\n" for n, line in enumerate(SOURCE.splitlines(), start=400))
+        + "(495 more lines below)\n"
+    )
+    events = (
+        session
+        + read(1, "/repo/m.py", window, tool="open")
+        + call(
+            Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"), turn=2
+        )
+        + call(
+            Op(action="edit", path="/repo/m.py", old="    return 3\n", new="    return 4\n"), turn=3
+        )
+    )
     index = Tracker(format="swe-agent").feed_all(events)
     changed = [(s.name, s.change, s.turns) for s in index.symbols()["m.py"] if s.change != "read"]
     # the window follows the first edit, so the second is placed too
     assert changed == [("b", "modified", [1, 2, 3])]
 
 
-def test_deleting_a_file_removes_the_definitions_reads_showed(session: list[Event], call: Call) -> None:
+def test_deleting_a_file_removes_the_definitions_reads_showed(
+    session: list[Event], call: Call
+) -> None:
     window = "".join(f"{n:>6}→{line}\n" for n, line in enumerate(SOURCE.splitlines()[:2], start=1))
-    events = session + read(1, "/repo/m.py", window, start_line=1, end_line=2) + call(
-        Op(action="delete", path="/repo/m.py"), tool="Bash", turn=2)
+    events = (
+        session
+        + read(1, "/repo/m.py", window, start_line=1, end_line=2)
+        + call(Op(action="delete", path="/repo/m.py"), tool="Bash", turn=2)
+    )
     index = Tracker(format="claude-code").feed_all(events)
     assert [(s.name, s.change) for s in index.symbols()["m.py"]] == [("a", "removed")]
 
 
-def test_a_sub_agents_todo_list_does_not_replace_the_main_agents(session: list[Event], call: Call) -> None:
+def test_a_sub_agents_todo_list_does_not_replace_the_main_agents(
+    session: list[Event], call: Call
+) -> None:
     def todo(turn: int, content: str, sidechain: str | None = None) -> list[Event]:
         call_id = f"t{turn}"
-        return [ToolCall(turn=turn, call_id=call_id, tool="TodoWrite", sidechain=sidechain,
-                         arguments={"todos": [{"content": content, "status": "pending"}]}),
-                ToolResult(turn=turn, call_id=call_id, status="success")]
+        return [
+            ToolCall(
+                turn=turn,
+                call_id=call_id,
+                tool="TodoWrite",
+                sidechain=sidechain,
+                arguments={"todos": [{"content": content, "status": "pending"}]},
+            ),
+            ToolResult(turn=turn, call_id=call_id, status="success"),
+        ]
 
     only_sub = Tracker(format="claude-code").feed_all(session + todo(1, "sub step", "agent-1"))
     assert [t["content"] for t in only_sub.tasks()] == ["sub step"]
     both = Tracker(format="claude-code").feed_all(
-        session + todo(1, "main step") + todo(2, "sub step", "agent-1") + todo(3, "other sub step", "agent-2"))
+        session
+        + todo(1, "main step")
+        + todo(2, "sub step", "agent-1")
+        + todo(3, "other sub step", "agent-2")
+    )
     assert [t["content"] for t in both.tasks()] == ["main step"]

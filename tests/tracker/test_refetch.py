@@ -16,17 +16,24 @@ def _read(call: Call, path: str, turn: int, **kwargs: object) -> list[Event]:
     return call(Op(action="read", path=path), tool="Read", turn=turn, **kwargs)
 
 
-def test_reads_again_after_a_compaction_are_counted_per_boundary(session: list[Event], call: Call) -> None:
+def test_reads_again_after_a_compaction_are_counted_per_boundary(
+    session: list[Event], call: Call
+) -> None:
     events = session + [
-        *_read(call, "/repo/a.py", 1), *_read(call, "/repo/b.py", 2),
+        *_read(call, "/repo/a.py", 1),
+        *_read(call, "/repo/b.py", 2),
         CompactionBoundary(turn=3, trigger="auto"),
-        *_read(call, "/repo/a.py", 4), *_read(call, "/repo/c.py", 5), *_read(call, "/repo/b.py", 6),
+        *_read(call, "/repo/a.py", 4),
+        *_read(call, "/repo/c.py", 5),
+        *_read(call, "/repo/b.py", 6),
         CompactionBoundary(turn=7, trigger="auto"),
         *_read(call, "/repo/c.py", 8),
     ]
     report = refetch_report(Tracker(format="claude-code").feed_all(events))
     assert [(c.turn, c.rereads, c.reads_after, c.files) for c in report.compactions] == [
-        (3, 2, 3, ["a.py", "b.py"]), (7, 1, 1, ["c.py"])]
+        (3, 2, 3, ["a.py", "b.py"]),
+        (7, 1, 1, ["c.py"]),
+    ]
     assert report.rereads_after_compaction == (3, 4)
 
 
@@ -36,7 +43,13 @@ def test_a_read_after_a_change_is_not_redundant(session: list[Event], call: Call
         *_read(call, "/repo/a.py", 2),  # redundant: nothing changed
         *call(Op(action="edit", path="/repo/a.py", old="x", new="y"), turn=3),
         *_read(call, "/repo/a.py", 4),  # needed: the file changed
-        *call(Op(action="read", path="/repo/a.py"), tool="Read", turn=5, status="failure", failure="not_found"),
+        *call(
+            Op(action="read", path="/repo/a.py"),
+            tool="Read",
+            turn=5,
+            status="failure",
+            failure="not_found",
+        ),
     ]
     report = refetch_report(Tracker(format="claude-code").feed_all(events))
     assert (report.reads, report.redundant_reads, report.compactions) == (3, 1, [])

@@ -43,9 +43,15 @@ def _turns(events: list[Event]) -> list[list[Event]]:
 
 def _write(turn: int, path: str, content: str) -> list[Event]:
     call = f"c{turn}"
-    return [ToolCall(turn=turn, call_id=call, tool="Write",
-                     operations=(FileOperation(action="write", path=path, content=content),)),
-            ToolResult(turn=turn, call_id=call, status="success")]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call,
+            tool="Write",
+            operations=(FileOperation(action="write", path=path, content=content),),
+        ),
+        ToolResult(turn=turn, call_id=call, status="success"),
+    ]
 
 
 def _resume_each_turn(folder: Path, turns: list[list[Event]]) -> SavedState:
@@ -60,7 +66,8 @@ def _resume_each_turn(folder: Path, turns: list[list[Event]]) -> SavedState:
 
 
 def test_a_session_saved_turn_by_turn_resumes_to_the_index_of_feeding_it_whole(
-    corpus_dir: Path, tmp_path: Path,
+    corpus_dir: Path,
+    tmp_path: Path,
 ) -> None:
     events = load_events(corpus_dir / TRANSCRIPT)
     whole = Tracker(format="claude-code").feed_all(events)
@@ -73,13 +80,18 @@ def test_a_session_saved_turn_by_turn_resumes_to_the_index_of_feeding_it_whole(
     assert restored.extra == {"last_turn": len(_turns(events))}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(events=streams(), data=st.data())
-def test_any_split_into_saves_gives_the_same_index(tmp_path_factory: pytest.TempPathFactory, events: list[Event],
-                                                   data: st.DataObject) -> None:
+def test_any_split_into_saves_gives_the_same_index(
+    tmp_path_factory: pytest.TempPathFactory, events: list[Event], data: st.DataObject
+) -> None:
     whole = Tracker(format="claude-code").feed_all(events)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(events)), max_size=4)))
-    pieces = [events[start:end] for start, end in zip([0, *cuts], [*cuts, len(events)], strict=True)]
+    pieces = [
+        events[start:end] for start, end in zip([0, *cuts], [*cuts, len(events)], strict=True)
+    ]
 
     restored = _resume_each_turn(tmp_path_factory.mktemp("state"), pieces).load().tracker
 
@@ -104,12 +116,22 @@ def test_a_save_appends_one_line_and_leaves_the_snapshot_alone(tmp_path: Path) -
     assert state.snapshot.read_bytes() == snapshot
     lines = [json.loads(line) for line in state.journal.read_text(encoding="utf-8").splitlines()]
     assert [len(line["events"]) for line in lines] == [2, 2, 2]
-    assert [line["extra"] for line in lines] == [{"last_turn": 2}, {"last_turn": 3}, {"last_turn": 4}]
-    assert {f.path for f in SavedState(tmp_path).load().tracker.index.files()} == {"a.py", "m2.py", "m3.py", "m4.py"}
+    assert [line["extra"] for line in lines] == [
+        {"last_turn": 2},
+        {"last_turn": 3},
+        {"last_turn": 4},
+    ]
+    assert {f.path for f in SavedState(tmp_path).load().tracker.index.files()} == {
+        "a.py",
+        "m2.py",
+        "m3.py",
+        "m4.py",
+    }
 
 
-def test_a_journal_past_its_bound_is_folded_into_a_new_snapshot(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_journal_past_its_bound_is_folded_into_a_new_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(saved_state, "_MIN_JOURNAL_BOUND", 2_000)
     state = SavedState(tmp_path)
     tracker = state.load(format="claude-code").tracker
@@ -132,7 +154,11 @@ def test_journal_lines_of_an_older_generation_are_already_in_the_snapshot(tmp_pa
     tracker.feed_all(batch)
     state.save(tracker, batch)
     # A compaction that stopped after writing the snapshot, before removing the journal.
-    stale = {"generation": 0, "events": [e.model_dump(mode="json") for e in _write(2, "ghost.py", "")], "extra": {}}
+    stale = {
+        "generation": 0,
+        "events": [e.model_dump(mode="json") for e in _write(2, "ghost.py", "")],
+        "extra": {},
+    }
     state.journal.write_text(json.dumps(stale) + "\n", encoding="utf-8")
 
     restored = SavedState(tmp_path).load()
@@ -160,11 +186,16 @@ def test_a_damaged_journal_line_costs_only_the_saves_from_it_on(tmp_path: Path) 
     # The state was rebuilt from what survived, and the damaged journal kept for inspection.
     assert (tmp_path / "tracker.journal.jsonl.damaged").exists() and not state.journal.exists()
     again = SavedState(tmp_path).load()
-    assert again.problem is None and [f.path for f in again.tracker.index.files()] == ["a.py", "b.py"]
+    assert again.problem is None and [f.path for f in again.tracker.index.files()] == [
+        "a.py",
+        "b.py",
+    ]
 
 
 def test_a_damaged_snapshot_is_one_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "tracker.json").write_text('{"generation": 1, "tracker": {"version": 1, "gra', encoding="utf-8")
+    (tmp_path / "tracker.json").write_text(
+        '{"generation": 1, "tracker": {"version": 1, "gra', encoding="utf-8"
+    )
     with pytest.raises(StateError, match="cannot be read") as caught:
         SavedState(tmp_path).load()
     assert "\n" not in str(caught.value)
@@ -181,7 +212,9 @@ def test_saving_over_a_state_that_was_not_loaded_is_refused(tmp_path: Path) -> N
 def test_a_snapshot_written_before_the_journal_existed_still_loads(tmp_path: Path) -> None:
     tracker = Tracker(format="messages")
     tracker.feed_all(_write(1, "a.py", "a = 1\n"))
-    (tmp_path / "tracker.json").write_text(json.dumps({"last_turn": 3, "tracker": tracker.save()}), encoding="utf-8")
+    (tmp_path / "tracker.json").write_text(
+        json.dumps({"last_turn": 3, "tracker": tracker.save()}), encoding="utf-8"
+    )
 
     restored = SavedState(tmp_path).load()
 
@@ -194,8 +227,10 @@ def test_snapshot_and_journal_are_private_and_hold_no_secret(tmp_path: Path) -> 
     state = SavedState(tmp_path / "state")
     tracker = state.load(format="claude-code").tracker
     for turn, secret in enumerate(secrets, 1):
-        batch = [UserMessage(turn=turn, text=f"use this: {secret.context}"),
-                 *_write(turn, f"config/{turn}.env", secret.context)]
+        batch = [
+            UserMessage(turn=turn, text=f"use this: {secret.context}"),
+            *_write(turn, f"config/{turn}.env", secret.context),
+        ]
         tracker.feed_all(batch)
         state.save(tracker, batch)
 
@@ -206,11 +241,16 @@ def test_snapshot_and_journal_are_private_and_hold_no_secret(tmp_path: Path) -> 
     assert [s.kind for s in secrets if s.value in text] == []
 
 
-def test_an_event_holding_a_secret_sent_again_after_a_resume_changes_nothing(tmp_path: Path) -> None:
+def test_an_event_holding_a_secret_sent_again_after_a_resume_changes_nothing(
+    tmp_path: Path,
+) -> None:
     # The journal holds the event redacted, so it is replayed under the identity it had when first fed.
     secret = fake_secrets()[0]
-    events = [SessionInfo(turn=0, cwd="/repo"), UserMessage(turn=1, text=f"the key is {secret.context}"),
-              *_write(2, "a.py", f"KEY = {secret.value!r}\n")]
+    events = [
+        SessionInfo(turn=0, cwd="/repo"),
+        UserMessage(turn=1, text=f"the key is {secret.context}"),
+        *_write(2, "a.py", f"KEY = {secret.value!r}\n"),
+    ]
     once = Tracker(format="claude-code").feed_all(events)
     _resume_each_turn(tmp_path, [events[:1], events[1:]])  # the message goes to the journal
     assert secret.value not in (tmp_path / "tracker.journal.jsonl").read_text(encoding="utf-8")

@@ -10,15 +10,24 @@ from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, T
 from artifact_index.trail.build import build_index
 from artifact_index.trail.tracker import Tracker
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "mini_swe_agent" / "sphinx-build-output.traj.json"
+FIXTURE = (
+    Path(__file__).resolve().parent.parent
+    / "fixtures"
+    / "mini_swe_agent"
+    / "sphinx-build-output.traj.json"
+)
 
 
 def _shell(commands: list[str], cwd: str | None = "/repo") -> dict[str, str | None]:
     events: list[Event] = [SessionInfo(turn=0, cwd=cwd)] if cwd else []
     for turn, command in enumerate(commands, start=1):
         events += [
-            ToolCall(turn=turn, call_id=f"c{turn}", tool="bash",
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
+            ToolCall(
+                turn=turn,
+                call_id=f"c{turn}",
+                tool="bash",
+                operations=(FileOperation(action="shell", command=command, source="shell"),),
+            ),
             ToolResult(turn=turn, call_id=f"c{turn}", status="success"),
         ]
     index = Tracker(format="mini-swe-agent").feed_all(events)
@@ -46,8 +55,12 @@ def test_a_build_output_read_then_removed_was_never_there_before() -> None:
         "rm -rf out && make html",
     ],
 )
-def test_files_first_seen_in_a_directory_the_session_made_or_emptied_are_never_deleted(made: str) -> None:
-    assert _shell([made, "cat out/index.html | head -5", "rm -rf out"])["out/index.html"] == "reverted"
+def test_files_first_seen_in_a_directory_the_session_made_or_emptied_are_never_deleted(
+    made: str,
+) -> None:
+    assert (
+        _shell([made, "cat out/index.html | head -5", "rm -rf out"])["out/index.html"] == "reverted"
+    )
 
 
 def test_a_file_seen_before_its_directory_was_emptied_existed() -> None:

@@ -38,16 +38,30 @@ STAT = """ cmd/cli/handlers.go   | 24 +++++----
 
 def edit(path: str, turn: int) -> list[Event]:
     call_id = f"e{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Edit", arguments={"file_path": path},
-                     operations=(FileOperation(action="edit", path=path, old="a", new="b"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success")]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Edit",
+            arguments={"file_path": path},
+            operations=(FileOperation(action="edit", path=path, old="a", new="b"),),
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success"),
+    ]
 
 
 def shell(command: str, output: str, turn: int) -> list[Event]:
     call_id = f"b{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success", output=output)]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Bash",
+            arguments={"command": command},
+            operations=(FileOperation(action="shell", command=command, source="shell"),),
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success", output=output),
+    ]
 
 
 def state(*steps: list[Event]) -> dict[str, object]:
@@ -60,8 +74,14 @@ def state(*steps: list[Event]) -> dict[str, object]:
 def _abandoned_branch(status_command: str, output: str) -> dict[str, object]:
     return state(
         edit("/repo/cmd/cli/strategy/common.go", 17),
-        shell("git checkout main && git pull", "Already up to date.\nSwitched to branch 'main'\n", 195),
-        shell("git checkout -b fix/relative-paths", "Switched to a new branch 'fix/relative-paths'\n", 196),
+        shell(
+            "git checkout main && git pull", "Already up to date.\nSwitched to branch 'main'\n", 195
+        ),
+        shell(
+            "git checkout -b fix/relative-paths",
+            "Switched to a new branch 'fix/relative-paths'\n",
+            196,
+        ),
         edit("/repo/cmd/cli/handlers.go", 201),
         edit("/repo/cmd/cli/state_test.go", 212),
         shell(status_command, output, 215),
@@ -73,30 +93,44 @@ def test_an_edit_left_on_an_abandoned_branch_is_not_uncommitted_once_a_status_om
     assert work["uncommitted"] == ["cmd/cli/handlers.go", "cmd/cli/state_test.go"]
     status = work["status"]
     assert isinstance(status, dict)
-    assert (status["turn"], status["command"], status["not_shown"]) == (215, "git status", ["cmd/cli/strategy/common.go"])
+    assert (status["turn"], status["command"], status["not_shown"]) == (
+        215,
+        "git status",
+        ["cmd/cli/strategy/common.go"],
+    )
     assert {"path": "notes/", "state": "untracked", "changed_in_session": False} in status["files"]
 
 
 def test_short_and_porcelain_forms_and_a_diff_stat_speak_too() -> None:
     short = " M cmd/cli/handlers.go\n M cmd/cli/state_test.go\n?? notes/\n"
-    for command, output in (("git status --short", short), ("git status --porcelain", short),
-                            ("git diff --stat", STAT), ("git diff HEAD --name-only",
-                                                        "cmd/cli/handlers.go\ncmd/cli/state_test.go\n")):
+    for command, output in (
+        ("git status --short", short),
+        ("git status --porcelain", short),
+        ("git diff --stat", STAT),
+        ("git diff HEAD --name-only", "cmd/cli/handlers.go\ncmd/cli/state_test.go\n"),
+    ):
         work = _abandoned_branch(command, output)
         assert work["uncommitted"] == ["cmd/cli/handlers.go", "cmd/cli/state_test.go"], command
 
 
 def test_a_file_changed_after_the_status_is_uncommitted_whatever_it_listed() -> None:
-    work = state(edit("/repo/a.go", 1), shell("git status", "On branch main\nnothing to commit, working tree clean\n", 2),
-                 edit("/repo/b.go", 3))
+    work = state(
+        edit("/repo/a.go", 1),
+        shell("git status", "On branch main\nnothing to commit, working tree clean\n", 2),
+        edit("/repo/b.go", 3),
+    )
     assert work["uncommitted"] == ["b.go"]
     assert isinstance(work["status"], dict) and work["status"]["not_shown"] == ["a.go"]
     assert work["status"]["current"] is False
 
 
 def test_a_commit_after_the_status_speaks_for_the_files_it_held() -> None:
-    work = state(edit("/repo/a.go", 1), edit("/repo/b.go", 1), shell("git status --short", " M a.go\n M b.go\n", 2),
-                 shell("git commit -am 'both'", "[main 1234567] both\n", 3))
+    work = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        shell("git status --short", " M a.go\n M b.go\n", 2),
+        shell("git commit -am 'both'", "[main 1234567] both\n", 3),
+    )
     assert work["uncommitted"] == []
 
 
@@ -113,13 +147,28 @@ def test_outputs_that_cannot_be_told_apart_leave_the_trail_standing() -> None:
 
 
 def test_a_diff_does_not_show_new_files_or_what_is_staged() -> None:
-    created = [ToolCall(turn=1, call_id="w1", tool="Write", arguments={"file_path": "/repo/new.go"},
-                        operations=(FileOperation(action="write", path="/repo/new.go", content="package x\n"),)),
-               ToolResult(turn=1, call_id="w1", status="success")]
-    work = state(created, edit("/repo/a.go", 1), shell("git diff --stat", " a.go | 2 +-\n 1 file changed\n", 2))
+    created = [
+        ToolCall(
+            turn=1,
+            call_id="w1",
+            tool="Write",
+            arguments={"file_path": "/repo/new.go"},
+            operations=(FileOperation(action="write", path="/repo/new.go", content="package x\n"),),
+        ),
+        ToolResult(turn=1, call_id="w1", status="success"),
+    ]
+    work = state(
+        created,
+        edit("/repo/a.go", 1),
+        shell("git diff --stat", " a.go | 2 +-\n 1 file changed\n", 2),
+    )
     assert work["uncommitted"] == ["a.go", "new.go"]
-    staged = state(edit("/repo/a.go", 1), edit("/repo/b.go", 1), shell("git add b.go", "", 2),
-                   shell("git diff --stat", " a.go | 2 +-\n 1 file changed\n", 3))
+    staged = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        shell("git add b.go", "", 2),
+        shell("git diff --stat", " a.go | 2 +-\n 1 file changed\n", 3),
+    )
     assert staged["uncommitted"] == ["a.go", "b.go"]
 
 

@@ -14,17 +14,36 @@ _ids = count(1)
 
 def edit(path: str, turn: int) -> list[Event]:
     call_id = f"e{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Edit", arguments={"file_path": path},
-                     operations=(FileOperation(action="edit", path=path, old="a", new="b"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success")]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Edit",
+            arguments={"file_path": path},
+            operations=(FileOperation(action="edit", path=path, old="a", new="b"),),
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success"),
+    ]
 
 
 def shell(command: str, output: str, turn: int, ok: bool = True) -> list[Event]:
     call_id = f"b{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success" if ok else "failure",
-                       failure=None if ok else "exit_status", output=output)]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Bash",
+            arguments={"command": command},
+            operations=(FileOperation(action="shell", command=command, source="shell"),),
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=call_id,
+            status="success" if ok else "failure",
+            failure=None if ok else "exit_status",
+            output=output,
+        ),
+    ]
 
 
 def owed(*steps: list[Event]) -> list[dict[str, Any]]:
@@ -46,16 +65,20 @@ def test_a_file_changed_after_the_last_test_run_is_not_yet_tested() -> None:
     )
     assert group["files"] == [{"path": "tests/test_cart.py", "turns": [4]}]
     assert [(r["category"], r["turn"], r["command"], r["passed"]) for r in group["runs"]] == [
-        ("test", 2, "pytest -q 2>&1 | tail -5", True)]
+        ("test", 2, "pytest -q 2>&1 | tail -5", True)
+    ]
 
 
 def test_a_later_run_clears_what_it_checked() -> None:
-    assert owed(
-        edit("/shop/cart.py", 1),
-        shell("pytest -q", PASSED, 2),
-        edit("/shop/cart.py", 3),
-        shell("pytest -q tests/test_cart.py", PASSED, 4),
-    ) == []
+    assert (
+        owed(
+            edit("/shop/cart.py", 1),
+            shell("pytest -q", PASSED, 2),
+            edit("/shop/cart.py", 3),
+            shell("pytest -q tests/test_cart.py", PASSED, 4),
+        )
+        == []
+    )
 
 
 def test_one_line_per_set_of_changes_with_every_kind_of_check_they_came_after() -> None:
@@ -64,15 +87,23 @@ def test_one_line_per_set_of_changes_with_every_kind_of_check_they_came_after() 
         shell("cargo build", "   Compiling shop v0.1.0\n    Finished dev\n", 3),
         edit("/shop/cart.py", 5),
     )
-    assert [(r["category"], r["turn"]) for r in group["runs"]] == [("build", 3), ("lint", 2), ("test", 2)]
+    assert [(r["category"], r["turn"]) for r in group["runs"]] == [
+        ("build", 3),
+        ("lint", 2),
+        ("test", 2),
+    ]
     assert group["files"] == [{"path": "cart.py", "turns": [5]}]
 
 
 def test_a_failing_run_is_still_the_last_run_and_says_it_failed() -> None:
     [group] = owed(
         edit("/shop/cart.py", 1),
-        shell("pytest -q", "FAILED tests/test_cart.py::test_total - assert 3 == 4\n===== 1 failed in 0.1s =====\n", 2,
-              ok=False),
+        shell(
+            "pytest -q",
+            "FAILED tests/test_cart.py::test_total - assert 3 == 4\n===== 1 failed in 0.1s =====\n",
+            2,
+            ok=False,
+        ),
         edit("/shop/cart.py", 3),
     )
     assert [(r["category"], r["passed"]) for r in group["runs"]] == [("test", False)]

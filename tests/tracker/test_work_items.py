@@ -42,17 +42,31 @@ LIST_OPEN = """\
 
 def shell(command: str, output: str, turn: int, ok: bool = True) -> list[Event]:
     call_id = f"b{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success" if ok else "failure",
-                       failure=None if ok else "exit_status", output=output)]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Bash",
+            arguments={"command": command},
+            operations=(FileOperation(action="shell", command=command, source="shell"),),
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=call_id,
+            status="success" if ok else "failure",
+            failure=None if ok else "exit_status",
+            output=output,
+        ),
+    ]
 
 
 def items(*steps: list[Event]) -> dict[str, dict[str, Any]]:
     events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
     for step in steps:
         events += step
-    stored: dict[str, dict[str, Any]] = Tracker(format="claude-code").feed_all(events).meta.get("work_items", {})
+    stored: dict[str, dict[str, Any]] = (
+        Tracker(format="claude-code").feed_all(events).meta.get("work_items", {})
+    )
     return {data["id"]: data for data in stored.values()}
 
 
@@ -60,12 +74,26 @@ def test_a_bead_shown_started_and_closed_carries_its_title_description_and_turns
     found = items(
         shell("bd show shop-cart.2", SHOW_CART_2, 2),
         shell("bd update shop-cart.2 --status in_progress", "✓ Updated issue: shop-cart.2\n", 3),
-        shell("bd close shop-cart.2 --reason=\"Rounded per line\" 2>&1", "✓ Closed shop-cart.2: Rounded per line\n", 9),
+        shell(
+            'bd close shop-cart.2 --reason="Rounded per line" 2>&1',
+            "✓ Closed shop-cart.2: Rounded per line\n",
+            9,
+        ),
     )
     item = found["shop-cart.2"]
-    assert (item["title"], item["status"], item["kind"]) == ("Round line totals to cents", "closed", "task")
-    assert (item["started_turn"], item["closed_turn"], item["closed_reason"]) == (3, 9, "Rounded per line")
-    assert item["description"].startswith("Totals drift by a cent on large carts.\n\nDefinition of Done:")
+    assert (item["title"], item["status"], item["kind"]) == (
+        "Round line totals to cents",
+        "closed",
+        "task",
+    )
+    assert (item["started_turn"], item["closed_turn"], item["closed_reason"]) == (
+        3,
+        9,
+        "Rounded per line",
+    )
+    assert item["description"].startswith(
+        "Totals drift by a cent on large carts.\n\nDefinition of Done:"
+    )
     assert "PARENT" not in item["description"]
 
 
@@ -74,7 +102,11 @@ def test_a_listing_refreshes_the_items_the_session_knows_and_adds_none_of_the_ba
         shell("bd show shop-cart.2", SHOW_CART_2, 2),
         shell("bd update shop-cart.2 --status=in_progress", "✓ Updated issue: shop-cart.2\n", 3),
         shell("bd list --status=open 2>&1", LIST_OPEN, 4),
-        shell("bd ready", "📋 Ready work (1 issues with no blockers):\n\n1. [● P3] [task] shop-infra.9: Rotate\n", 5),
+        shell(
+            "bd ready",
+            "📋 Ready work (1 issues with no blockers):\n\n1. [● P3] [task] shop-infra.9: Rotate\n",
+            5,
+        ),
     )
     assert list(found) == ["shop-cart.2"]
     assert found["shop-cart.2"]["status"] == "in_progress"
@@ -82,13 +114,22 @@ def test_a_listing_refreshes_the_items_the_session_knows_and_adds_none_of_the_ba
 
 def test_created_items_take_the_id_the_tracker_printed() -> None:
     found = items(
-        shell('bd create --title="Receipt shows rounding" --type=bug --parent=shop-cart',
-              "✓ Created issue: shop-cart.4\n  Title: Receipt shows rounding\n  Priority: P2\n  Status: open\n", 6),
-        shell('bd create "epic(cart): currency support" --type epic',
-              "✓ Created issue: shop-fx — epic(cart): currency support\n  Priority: P2\n", 7),
+        shell(
+            'bd create --title="Receipt shows rounding" --type=bug --parent=shop-cart',
+            "✓ Created issue: shop-cart.4\n  Title: Receipt shows rounding\n  Priority: P2\n  Status: open\n",
+            6,
+        ),
+        shell(
+            'bd create "epic(cart): currency support" --type epic',
+            "✓ Created issue: shop-fx — epic(cart): currency support\n  Priority: P2\n",
+            7,
+        ),
     )
-    assert (found["shop-cart.4"]["title"], found["shop-cart.4"]["kind"], found["shop-cart.4"]["created_turn"]) == (
-        "Receipt shows rounding", "bug", 6)
+    assert (
+        found["shop-cart.4"]["title"],
+        found["shop-cart.4"]["kind"],
+        found["shop-cart.4"]["created_turn"],
+    ) == ("Receipt shows rounding", "bug", 6)
     assert found["shop-fx"]["title"] == "epic(cart): currency support"
     assert found["shop-fx"]["status"] == "open"
 
@@ -96,37 +137,68 @@ def test_created_items_take_the_id_the_tracker_printed() -> None:
 def test_a_failed_update_changes_nothing() -> None:
     found = items(
         shell("bd show shop-cart.2", SHOW_CART_2, 2),
-        shell("bd update shop-cart.2 --status in_progress",
-              "Error: Database out of sync with JSONL. Run 'bd sync --import-only' to fix.\n", 3, ok=False),
+        shell(
+            "bd update shop-cart.2 --status in_progress",
+            "Error: Database out of sync with JSONL. Run 'bd sync --import-only' to fix.\n",
+            3,
+            ok=False,
+        ),
     )
     assert (found["shop-cart.2"]["status"], found["shop-cart.2"]["started_turn"]) == ("open", None)
 
 
 def test_bd_show_json_is_read_too() -> None:
-    output = ('[\n  {\n    "id": "av-12.1",\n    "title": "Plan the sync",\n    "status": "in_progress",\n'
-              '    "issue_type": "task",\n    "acceptance_criteria": "No force push."\n  }\n]\n')
+    output = (
+        '[\n  {\n    "id": "av-12.1",\n    "title": "Plan the sync",\n    "status": "in_progress",\n'
+        '    "issue_type": "task",\n    "acceptance_criteria": "No force push."\n  }\n]\n'
+    )
     found = items(shell("bd show av-12.1 --json", output, 4))
-    assert (found["av-12.1"]["title"], found["av-12.1"]["status"]) == ("Plan the sync", "in_progress")
+    assert (found["av-12.1"]["title"], found["av-12.1"]["status"]) == (
+        "Plan the sync",
+        "in_progress",
+    )
     assert found["av-12.1"]["description"] == "Acceptance criteria:\nNo force push."
 
 
 def test_github_pull_requests_and_issues_the_session_acted_on() -> None:
     found = items(
-        shell('gh pr create --title "Round totals" --body "Fixes #12"',
-              "https://github.com/acme/shop/pull/754\n", 10),
-        shell("gh pr merge 754 --squash --delete-branch", "✓ Squashed and merged pull request #754 (Round totals)\n", 11),
+        shell(
+            'gh pr create --title "Round totals" --body "Fixes #12"',
+            "https://github.com/acme/shop/pull/754\n",
+            10,
+        ),
+        shell(
+            "gh pr merge 754 --squash --delete-branch",
+            "✓ Squashed and merged pull request #754 (Round totals)\n",
+            11,
+        ),
         shell("gh issue close 12", "✓ Closed issue #12 (Totals drift)\n", 12),
         shell("gh pr view 800 --json title,state", '{"title": "Unrelated", "state": "OPEN"}', 13),
     )
     assert (found["#754"]["tracker"], found["#754"]["status"], found["#754"]["title"]) == (
-        "gh pr", "merged", "Round totals")
+        "gh pr",
+        "merged",
+        "Round totals",
+    )
     assert (found["#12"]["tracker"], found["#12"]["status"], found["#12"]["title"]) == (
-        "gh issue", "closed", "Totals drift")
+        "gh issue",
+        "closed",
+        "Totals drift",
+    )
     assert "#800" not in found  # looked at, never acted on
 
 
 def test_a_note_added_to_an_item_never_seen_tracks_nothing() -> None:
-    assert items(shell("bd update av-raf --append-notes 'Draft PR opened'", "✓ Updated issue: av-raf — Sync\n", 3)) == {}
+    assert (
+        items(
+            shell(
+                "bd update av-raf --append-notes 'Draft PR opened'",
+                "✓ Updated issue: av-raf — Sync\n",
+                3,
+            )
+        )
+        == {}
+    )
 
 
 SHOW_EPIC = """\
@@ -147,13 +219,17 @@ def listing(*steps: list[Event]) -> dict[str, Any] | None:
     events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
     for step in steps:
         events += step
-    found: dict[str, Any] | None = Tracker(format="claude-code").feed_all(events).meta.get("tracker_listing")
+    found: dict[str, Any] | None = (
+        Tracker(format="claude-code").feed_all(events).meta.get("tracker_listing")
+    )
     return found
 
 
 def test_the_latest_listing_is_kept_whole_beside_the_items_the_session_tracks() -> None:
     """What `bd ready`, `bd list` or an epic's children showed last is where the next item comes from."""
-    kept = listing(shell("bd list --status=open 2>&1", LIST_OPEN, 4), shell("bd show shop-cart", SHOW_EPIC, 6))
+    kept = listing(
+        shell("bd list --status=open 2>&1", LIST_OPEN, 4), shell("bd show shop-cart", SHOW_EPIC, 6)
+    )
     assert kept is not None
     assert (kept["turn"], kept["command"]) == (6, "bd show shop-cart")
     assert [(i["id"], i["title"], i["status"]) for i in kept["items"]] == [
@@ -171,13 +247,23 @@ def test_bd_list_and_bd_ready_lines_are_read_with_their_titles_and_kinds() -> No
         ("shop-cart.2", "Round line totals to cents", "task", "in_progress"),
         ("shop-infra.9", "Rotate the staging keys", "task", "open"),
     ]
-    ready = listing(shell("bd ready", "📋 Ready work (1 issues with no blockers):\n\n"
-                                      "1. [● P3] [task] shop-infra.9: Rotate the staging keys\n", 5))
+    ready = listing(
+        shell(
+            "bd ready",
+            "📋 Ready work (1 issues with no blockers):\n\n"
+            "1. [● P3] [task] shop-infra.9: Rotate the staging keys\n",
+            5,
+        )
+    )
     assert ready is not None
     assert [(i["id"], i["title"], i["status"]) for i in ready["items"]] == [
-        ("shop-infra.9", "Rotate the staging keys", "open")]
+        ("shop-infra.9", "Rotate the staging keys", "open")
+    ]
 
 
 def test_showing_one_item_leaves_the_latest_listing_as_it_was() -> None:
-    kept = listing(shell("bd list --status=open 2>&1", LIST_OPEN, 4), shell("bd show shop-cart.2", SHOW_CART_2, 5))
+    kept = listing(
+        shell("bd list --status=open 2>&1", LIST_OPEN, 4),
+        shell("bd show shop-cart.2", SHOW_CART_2, 5),
+    )
     assert kept is not None and (kept["turn"], kept["command"]) == (4, "bd list --status=open")

@@ -13,17 +13,36 @@ _ids = count(1)
 
 def edit(path: str, turn: int) -> list[Event]:
     call_id = f"e{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Edit", arguments={"file_path": path},
-                     operations=(FileOperation(action="edit", path=path, old="a", new="b"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success")]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Edit",
+            arguments={"file_path": path},
+            operations=(FileOperation(action="edit", path=path, old="a", new="b"),),
+        ),
+        ToolResult(turn=turn, call_id=call_id, status="success"),
+    ]
 
 
 def shell(command: str, output: str, turn: int, ok: bool = True) -> list[Event]:
     call_id = f"b{next(_ids)}"
-    return [ToolCall(turn=turn, call_id=call_id, tool="Bash", arguments={"command": command},
-                     operations=(FileOperation(action="shell", command=command, source="shell"),)),
-            ToolResult(turn=turn, call_id=call_id, status="success" if ok else "failure",
-                       failure=None if ok else "exit_status", output=output)]
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Bash",
+            arguments={"command": command},
+            operations=(FileOperation(action="shell", command=command, source="shell"),),
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=call_id,
+            status="success" if ok else "failure",
+            failure=None if ok else "exit_status",
+            output=output,
+        ),
+    ]
 
 
 def state(*steps: list[Event]) -> dict[str, object]:
@@ -38,13 +57,24 @@ def test_commits_branch_and_what_is_left_uncommitted() -> None:
         shell("git checkout -b fix/totals", "Switched to a new branch 'fix/totals'\n", 1),
         edit("/repo/cart.py", 2),
         edit("/repo/tax.py", 3),
-        shell("git add cart.py && git commit -m 'Round totals'", "[fix/totals 4f2a9c1] Round totals\n"
-              " 1 file changed, 2 insertions(+), 1 deletion(-)\n", 4),
+        shell(
+            "git add cart.py && git commit -m 'Round totals'",
+            "[fix/totals 4f2a9c1] Round totals\n 1 file changed, 2 insertions(+), 1 deletion(-)\n",
+            4,
+        ),
         edit("/repo/cart.py", 5),
     )
     assert work["branch"] == "fix/totals"
-    assert work["commits"] == [{"turn": 4, "hash": "4f2a9c1", "branch": "fix/totals", "message": "Round totals",
-                                "files": ["cart.py"], "pushed": False}]
+    assert work["commits"] == [
+        {
+            "turn": 4,
+            "hash": "4f2a9c1",
+            "branch": "fix/totals",
+            "message": "Round totals",
+            "files": ["cart.py"],
+            "pushed": False,
+        }
+    ]
     # tax.py was never committed; cart.py changed again after its commit.
     assert work["uncommitted"] == ["cart.py", "tax.py"]
 
@@ -52,13 +82,22 @@ def test_commits_branch_and_what_is_left_uncommitted() -> None:
 def test_staging_survives_a_refused_commit_and_a_push_covers_earlier_commits() -> None:
     work = state(
         edit("/repo/cart.py", 1),
-        shell("git add -A && git commit -m 'wip'", "Pre-commit validation failed: [FORMAT]\n", 2, ok=False),
+        shell(
+            "git add -A && git commit -m 'wip'",
+            "Pre-commit validation failed: [FORMAT]\n",
+            2,
+            ok=False,
+        ),
         shell("git commit -m 'Round totals'", "[main 9e1d2b7] Round totals\n 1 file changed\n", 3),
         shell("git push", "To github.com:shop/cart.git\n   1a2b3c4..9e1d2b7  main -> main\n", 4),
     )
     [commit] = work["commits"]  # type: ignore[misc]
     assert (commit["hash"], commit["files"], commit["pushed"], commit["pushed_turn"]) == (
-        "9e1d2b7", ["cart.py"], True, 4)
+        "9e1d2b7",
+        ["cart.py"],
+        True,
+        4,
+    )
     assert (work["branch"], work["uncommitted"]) == ("main", [])
 
 
@@ -72,13 +111,24 @@ def test_commit_all_and_commit_of_paths() -> None:
         shell("git commit -m 'only b' -- b.py", "[main 2222222] only b\n", 4),
     )
     assert [(c["hash"], c["files"]) for c in work["commits"]] == [  # type: ignore[attr-defined]
-        ("1111111", ["a.py", "b.py"]), ("2222222", ["b.py"])]
+        ("1111111", ["a.py", "b.py"]),
+        ("2222222", ["b.py"]),
+    ]
     assert work["uncommitted"] == ["a.py"]
 
 
 def test_a_session_without_git_has_no_commits_and_everything_uncommitted() -> None:
-    work = state(edit("/repo/a.py", 1), shell("git status", "On branch main\nChanges not staged for commit:\n", 2))
-    assert work == {"branch": "main", "commits": [], "uncommitted": ["a.py"], "elsewhere": [], "status": None}
+    work = state(
+        edit("/repo/a.py", 1),
+        shell("git status", "On branch main\nChanges not staged for commit:\n", 2),
+    )
+    assert work == {
+        "branch": "main",
+        "commits": [],
+        "uncommitted": ["a.py"],
+        "elsewhere": [],
+        "status": None,
+    }
 
 
 def test_git_commands_run_in_another_repository_belong_to_it() -> None:
@@ -86,8 +136,11 @@ def test_git_commands_run_in_another_repository_belong_to_it() -> None:
     # holds none of the workspace's files.
     work = state(
         edit("/repo/cart.py", 1),
-        shell("cd ../site && git status", "On branch dipree/another-adventure\nnothing to commit\n"
-              "Shell cwd was reset to /repo\n", 2),
+        shell(
+            "cd ../site && git status",
+            "On branch dipree/another-adventure\nnothing to commit\nShell cwd was reset to /repo\n",
+            2,
+        ),
         shell("git -C /work/tools commit -am 'bump'", "[main 5d5d5d5] bump\n 1 file changed\n", 3),
         shell("git branch --show-current", "fix/totals\n", 4),
     )
@@ -95,9 +148,21 @@ def test_git_commands_run_in_another_repository_belong_to_it() -> None:
     assert (work["commits"], work["uncommitted"]) == ([], ["cart.py"])
     assert work["elsewhere"] == [
         {"path": "/site", "branch": "dipree/another-adventure", "branch_turn": 2, "commits": []},
-        {"path": "/work/tools", "branch": "main", "branch_turn": 3,
-         "commits": [{"turn": 3, "hash": "5d5d5d5", "branch": "main", "message": "bump", "files": None,
-                      "pushed": False}]},
+        {
+            "path": "/work/tools",
+            "branch": "main",
+            "branch_turn": 3,
+            "commits": [
+                {
+                    "turn": 3,
+                    "hash": "5d5d5d5",
+                    "branch": "main",
+                    "message": "bump",
+                    "files": None,
+                    "pushed": False,
+                }
+            ],
+        },
     ]
 
 
@@ -110,7 +175,11 @@ def test_a_directory_inside_the_workspace_or_holding_it_is_the_same_repository()
 
 
 def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() -> None:
-    events: list[Event] = [SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
-                           *shell("git -C /tmp/scratch status", "On branch main\n", 1)]
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
+        *shell("git -C /tmp/scratch status", "On branch main\n", 1),
+    ]
     work = work_state(Tracker(format="claude-code").feed_all(events))
-    assert work["elsewhere"] == [{"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}]
+    assert work["elsewhere"] == [
+        {"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}
+    ]

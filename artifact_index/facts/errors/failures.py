@@ -55,11 +55,26 @@ _ALREADY_DONE = re.compile(
     re.IGNORECASE,
 )
 # Sub-commands that set something up once: run again, they find it done.
-_SET_UP = frozenset({
-    "git clone", "git checkout", "git switch", "git branch", "git worktree", "git remote", "git init",
-    "git tag", "git stash", "mkdir", "ln", "createdb", "createuser",
-})
-_NOTHING_TO_COMMIT = re.compile(r"nothing to commit|nothing added to commit|no changes added to commit")
+_SET_UP = frozenset(
+    {
+        "git clone",
+        "git checkout",
+        "git switch",
+        "git branch",
+        "git worktree",
+        "git remote",
+        "git init",
+        "git tag",
+        "git stash",
+        "mkdir",
+        "ln",
+        "createdb",
+        "createuser",
+    }
+)
+_NOTHING_TO_COMMIT = re.compile(
+    r"nothing to commit|nothing added to commit|no changes added to commit"
+)
 # What a one-liner probing the environment meets: a module that is not installed, or its
 # own typo ("cannot import name" is left alone: it may be the bug being reproduced).
 _PROBE_FAILURE = re.compile(
@@ -134,8 +149,9 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
     lines = _lines(output)
     if not lines:
         status = f"exited with status {exit_code}" if exit_code else "failed"
-        return Diagnostic(message=f"`{' '.join(command.split())[:120]}` {status} without output",
-                          kind="generic")
+        return Diagnostic(
+            message=f"`{' '.join(command.split())[:120]}` {status} without output", kind="generic"
+        )
     first = next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]

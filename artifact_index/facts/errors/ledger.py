@@ -93,7 +93,11 @@ MAX_SEEN = 20  # turns of an error's occurrences kept (the latest)
 # --- what counts as a real error ----------------------------------------------------------------
 
 # Commands whose failures are real but never the session's original error.
-_TRIVIAL = LOOKUPS | SHELL_CHORES | {"git", "cp", "mv", "sed", "awk", "gh", "bd", "open", "xdg-open", "env", "jq"}
+_TRIVIAL = (
+    LOOKUPS
+    | SHELL_CHORES
+    | {"git", "cp", "mv", "sed", "awk", "gh", "bd", "open", "xdg-open", "env", "jq"}
+)
 
 
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
@@ -103,7 +107,9 @@ def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
 
 
 def _is_real_entry(entry: LedgerEntry) -> bool:
-    return entry.kind != "generic" or (entry.command is not None and not programs(entry.command) <= _TRIVIAL)
+    return entry.kind != "generic" or (
+        entry.command is not None and not programs(entry.command) <= _TRIVIAL
+    )
 
 
 def _specific(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -168,28 +174,48 @@ class ErrorLedger(BaseModel):
         index = self._by_signature.get(signature)
         return self.errors[index] if index is not None else None
 
-    def class_new_findings(self, touched: list[LedgerEntry], call_id: str, changed: Callable[[str], bool]) -> None:
+    def class_new_findings(
+        self, touched: list[LedgerEntry], call_id: str, changed: Callable[[str], bool]
+    ) -> None:
         """Class as pre-existing the lint findings first reported by ``call_id`` on files the session had not changed.
 
         ``changed``: whether the session has changed the file a finding names (as the output spells it).
         """
         for entry in touched:
-            if entry.first_call_id == call_id and entry.occurrences == 1 and entry.pre_existing is None and (
-                    linted_before_changed(entry.kind, entry.code, entry.message, entry.file, changed)):
-                self._mark_pre_existing(entry.signature, f"first reported (turn {entry.first_turn}) on a file the "
-                                                         "session had not changed")
+            if (
+                entry.first_call_id == call_id
+                and entry.occurrences == 1
+                and entry.pre_existing is None
+                and (
+                    linted_before_changed(
+                        entry.kind, entry.code, entry.message, entry.file, changed
+                    )
+                )
+            ):
+                self._mark_pre_existing(
+                    entry.signature,
+                    f"first reported (turn {entry.first_turn}) on a file the "
+                    "session had not changed",
+                )
 
     def agent_said(self, text: str, turn: int, changed: Callable[[str], bool]) -> None:
         """Take in what the agent said: findings it calls pre-existing, of the output it has seen since it last spoke."""
-        recent = [e for e in (self.entry(sig) for sig in self.unspoken) if e is not None and e.kind != "generic"]
+        recent = [
+            e
+            for e in (self.entry(sig) for sig in self.unspoken)
+            if e is not None and e.kind != "generic"
+        ]
         self.unspoken = []
         for sentence in acknowledged(text):
             candidates = [e for e in recent if e.pre_existing is None and not e.resolved]
-            for entry, covered in zip(candidates, classes(sentence, [e.file for e in candidates], changed),
-                                      strict=True):
+            for entry, covered in zip(
+                candidates, classes(sentence, [e.file for e in candidates], changed), strict=True
+            ):
                 if covered:
                     quoted = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
-                    self._mark_pre_existing(entry.signature, f"the agent said so (turn {turn}): \"{quoted}\"")
+                    self._mark_pre_existing(
+                        entry.signature, f'the agent said so (turn {turn}): "{quoted}"'
+                    )
 
     def _mark_pre_existing(self, signature: str, reason: str) -> None:
         index = self._by_signature[signature]
@@ -198,7 +224,9 @@ class ErrorLedger(BaseModel):
         if signature == self.original_signature:
             # The session's original error is the first one that was its own.
             self.original_signature = next(
-                (e.signature for e in self.errors if e.pre_existing is None and _is_real_entry(e)), None)
+                (e.signature for e in self.errors if e.pre_existing is None and _is_real_entry(e)),
+                None,
+            )
 
     def observe(
         self,
@@ -234,8 +262,12 @@ class ErrorLedger(BaseModel):
             else:
                 # A refused or interrupted call printed the harness's words, not the program's.
                 diagnostics = [] if failure in REFUSALS else extract_errors(output, command)
-                noise = noise_reason(command, output, failure,
-                                     explained=any(d.kind != "generic" for d in diagnostics))
+                noise = noise_reason(
+                    command,
+                    output,
+                    failure,
+                    explained=any(d.kind != "generic" for d in diagnostics),
+                )
                 if noise is not None:
                     diagnostics = []
                 elif not diagnostics:
@@ -260,12 +292,26 @@ class ErrorLedger(BaseModel):
 
         touched = self._record(diagnostics, turn, command, key, call_id)
         if succeeded is False and command is not None:
-            self.failed_runs.append(FailedRun(
-                turn=turn, call_id=call_id, command=command, outcome="noise" if noise else "error",
-                reason=noise, errors=tuple(entry.signature for entry in touched),
-            ))
+            self.failed_runs.append(
+                FailedRun(
+                    turn=turn,
+                    call_id=call_id,
+                    command=command,
+                    outcome="noise" if noise else "error",
+                    reason=noise,
+                    errors=tuple(entry.signature for entry in touched),
+                )
+            )
         if succeeded is True or (failed_now and noise is None and command is not None):
-            self._resolve(turn, command, key, diagnostics, failed_now, test_run, tools_in_order(diagnostics, output))
+            self._resolve(
+                turn,
+                command,
+                key,
+                diagnostics,
+                failed_now,
+                test_run,
+                tools_in_order(diagnostics, output),
+            )
         return touched
 
     # --- internals --------------------------------------------------------------------------
@@ -371,7 +417,8 @@ class ErrorLedger(BaseModel):
                         "resolved_by": None,
                         "resolution": None,
                         "seen_turns": (*previous.seen_turns, turn)[-MAX_SEEN:]
-                        if turn not in previous.seen_turns else previous.seen_turns,
+                        if turn not in previous.seen_turns
+                        else previous.seen_turns,
                     }
                 )
                 entry = _with_test(entry, diagnostic.test)
@@ -408,12 +455,22 @@ class ErrorLedger(BaseModel):
             if entry.resolved or entry.signature in present or entry.last_turn > turn:
                 continue
             how = self._how_resolved(entry, command, key, checks, failed_now, kinds, test_run)
-            if how is None and failed_now and key in entry.keys and got_past(entry.tool, earlier_tools, tools):
+            if (
+                how is None
+                and failed_now
+                and key in entry.keys
+                and got_past(entry.tool, earlier_tools, tools)
+            ):
                 how = "a rerun of the same command got past it"
             if how is not None:
                 self._unindex(index, entry)
                 self.errors[index] = entry.model_copy(
-                    update={"resolved": True, "resolved_turn": turn, "resolved_by": command, "resolution": how}
+                    update={
+                        "resolved": True,
+                        "resolved_turn": turn,
+                        "resolved_by": command,
+                        "resolution": how,
+                    }
                 )
 
     @staticmethod
@@ -438,4 +495,3 @@ class ErrorLedger(BaseModel):
         if failed_now:
             return None
         return resolution(entry, command, checks)
-

@@ -59,10 +59,24 @@ _CLAUSES = re.compile(r"\s+[—–]\s+|;\s*|,?\s+(?:but|except|other than|apart 
 _FILE_NAME = re.compile(r"[\w./-]*?([\w-]+)\.[A-Za-z]{1,5}\b|`([\w-]{3,})`")
 _PARENTHESES = re.compile(r"\(([^()]{3,200})\)")
 # Findings a change elsewhere causes: a name that no longer resolves, a module that moved.
-_UNRESOLVED_CODES = frozenset({"typecheck", "F821", "F822", "F401", "E0602", "E0401", "no-undef",
-                               "import/no-unresolved", "undefined"})
-_UNRESOLVED = re.compile(r"\bundefined\b|\bunresolved\b|cannot find|could not (?:import|resolve)|"
-                         r"no (?:exported )?member|not found|is not defined", re.I)
+_UNRESOLVED_CODES = frozenset(
+    {
+        "typecheck",
+        "F821",
+        "F822",
+        "F401",
+        "E0602",
+        "E0401",
+        "no-undef",
+        "import/no-unresolved",
+        "undefined",
+    }
+)
+_UNRESOLVED = re.compile(
+    r"\bundefined\b|\bunresolved\b|cannot find|could not (?:import|resolve)|"
+    r"no (?:exported )?member|not found|is not defined",
+    re.I,
+)
 
 
 def acknowledged(text: str) -> list[str]:
@@ -87,11 +101,15 @@ def _names(sentence: str) -> set[str]:
         stem = next(g for g in match.groups() if g)
         found |= {whole.lower(), stem.lower()}
     for listed in _PARENTHESES.finditer(clause):
-        found |= {word.strip(" `'\"").lower() for word in listed.group(1).split(",") if word.strip()}
+        found |= {
+            word.strip(" `'\"").lower() for word in listed.group(1).split(",") if word.strip()
+        }
     return found
 
 
-def classes(sentence: str, files: Sequence[str | None], changed: Callable[[str], bool]) -> list[bool]:
+def classes(
+    sentence: str, files: Sequence[str | None], changed: Callable[[str], bool]
+) -> list[bool]:
     """For each finding's file (None: no file), whether the agent's ``sentence`` classes it pre-existing."""
     named = _names(sentence)
     in_sentence = [f is not None and _file_named(f, named) for f in files]
@@ -108,11 +126,16 @@ def _file_named(path: str, named: set[str]) -> bool:
     parts = [p.lower() for p in path.replace("\\", "/").split("/") if p]
     if not parts:
         return False
-    return parts[-1] in named or parts[-1].rsplit(".", 1)[0] in named or any(p in named for p in parts[:-1])
+    return (
+        parts[-1] in named
+        or parts[-1].rsplit(".", 1)[0] in named
+        or any(p in named for p in parts[:-1])
+    )
 
 
-def linted_before_changed(kind: str, code: str | None, message: str, file: str | None,
-                          changed: Callable[[str], bool]) -> bool:
+def linted_before_changed(
+    kind: str, code: str | None, message: str, file: str | None, changed: Callable[[str], bool]
+) -> bool:
     """Whether a finding first reported now predates the session: a file-local lint finding on a file it had not
     changed."""
     if kind not in PRE_EXISTING_KINDS or file is None or changed(file):

@@ -30,7 +30,12 @@ CATEGORY: dict[str, str] = {
 _PASSED_BY_COMMIT = "after:commit"
 # What a passing run of a whole project's task of each category vouches for: a test
 # suite builds the code it tests.
-_TASK_VOUCHES = {"test": ("test", "build"), "lint": ("lint",), "typecheck": ("typecheck",), "build": ("build",)}
+_TASK_VOUCHES = {
+    "test": ("test", "build"),
+    "lint": ("lint",),
+    "typecheck": ("typecheck",),
+    "build": ("build",),
+}
 
 
 def lookups(entry: LedgerEntry) -> set[str]:
@@ -69,11 +74,20 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
     raised = [check for earlier in entry.commands for check in checks_in(earlier)]
     for check in checks:
-        if command and any(covers(command, earlier) for earlier in entry.commands if checks_in(earlier)):
+        if command and any(
+            covers(command, earlier) for earlier in entry.commands if checks_in(earlier)
+        ):
             return "a broader run of the same check passed"
-        family = check.runner == entry.tool or check.is_task or any(c.runner == check.runner for c in raised)
-        if family and check.category == "test" and entry.tests and all(
-            check.selects(test, entry.file) for test in entry.tests
+        family = (
+            check.runner == entry.tool
+            or check.is_task
+            or any(c.runner == check.runner for c in raised)
+        )
+        if (
+            family
+            and check.category == "test"
+            and entry.tests
+            and all(check.selects(test, entry.file) for test in entry.tests)
         ):
             return "its failing test(s) passed by name"
         if not check.targets and not check.filters:
@@ -81,7 +95,12 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
                 return "a whole-project run of the same checker passed"
             if check.is_task and CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
                 return f"the project's {check.category} task passed"
-        if entry.file and check.runner == entry.tool and check.category != "test" and check.selects(None, entry.file):
+        if (
+            entry.file
+            and check.runner == entry.tool
+            and check.category != "test"
+            and check.selects(None, entry.file)
+        ):
             return "the same checker passed on its file"
     if command and not checks and not raised:
         before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))

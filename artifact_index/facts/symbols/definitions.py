@@ -192,7 +192,9 @@ def symbols_in_edit(
         sides = _rebuild(context, old_text, new_text)
         if sides is not None:
             before, after = sides
-            return _compare(analyse(before, language, path=path), analyse(after, language, path=path))
+            return _compare(
+                analyse(before, language, path=path), analyse(after, language, path=path)
+            )
     return _compare(
         analyse(textwrap.dedent(old_text), language),
         analyse(textwrap.dedent(new_text), language),

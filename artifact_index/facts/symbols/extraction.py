@@ -101,8 +101,14 @@ class Found:
     def shifted(self, by_lines: int) -> Found:
         if not by_lines:
             return self
-        return Found(self.name, self.kind, self.container, self.start_line + by_lines, self.end_line + by_lines,
-                     self.own_text)
+        return Found(
+            self.name,
+            self.kind,
+            self.container,
+            self.start_line + by_lines,
+            self.end_line + by_lines,
+            self.own_text,
+        )
 
 
 @dataclass(slots=True)
@@ -121,9 +127,17 @@ class _Raw:
     parent: _Raw | None = None
 
     def shifted(self, by_bytes: int, by_rows: int) -> _Raw:
-        return _Raw(self.kind, self.name, self.start_byte + by_bytes, self.end_byte + by_bytes,
-                    self.start_row + by_rows, self.end_row + by_rows, self.pattern, self.container,
-                    self.anchor + by_bytes)
+        return _Raw(
+            self.kind,
+            self.name,
+            self.start_byte + by_bytes,
+            self.end_byte + by_bytes,
+            self.start_row + by_rows,
+            self.end_row + by_rows,
+            self.pattern,
+            self.container,
+            self.anchor + by_bytes,
+        )
 
 
 @dataclass
@@ -150,7 +164,9 @@ def clear_caches() -> None:
         _files.clear()
 
 
-def analyse(source: str, language: str, first_line: int = 1, path: str | None = None) -> Sequence[Found]:
+def analyse(
+    source: str, language: str, first_line: int = 1, path: str | None = None
+) -> Sequence[Found]:
     """The definitions and scopes of ``source``, in source order.
 
     ``path``: the file ``source`` is the whole content of, so that its next
@@ -223,8 +239,14 @@ def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
     tree = previous.tree
     old_end_point = _point(old, old_end)
     new_end_point = _point(data, new_end)
-    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
-              start_point=_point(old, start), old_end_point=old_end_point, new_end_point=new_end_point)
+    tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=_point(old, start),
+        old_end_point=old_end_point,
+        new_end_point=new_end_point,
+    )
     new_tree = _parse_bytes(parser, language, data, tree)
     if new_tree.root_node.has_error:
         return _parse(source, language, 1)
@@ -234,7 +256,11 @@ def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
     low, high = _whole_top_level(new_tree.root_node.children, low, high)
     cursor = QueryCursor(query)
     cursor.set_byte_range(low, high)
-    fresh = [raw for raw in _collect(cursor.matches(new_tree.root_node), data) if low <= raw.anchor < high]
+    fresh = [
+        raw
+        for raw in _collect(cursor.matches(new_tree.root_node), data)
+        if low <= raw.anchor < high
+    ]
     fresh_found = _resolve(fresh, data, 1)
     # Definitions outside the reparsed top-level nodes keep their nesting and
     # text; those after it move by the edit's shift.
@@ -263,7 +289,9 @@ def _parse_bytes(parser: Parser, language: str, data: bytes, old_tree: Tree | No
 
 def _whole_top_level(children: list[Node], low: int, high: int) -> tuple[int, int]:
     """``low``..``high`` widened to the top-level nodes it touches (and a definition its attributes lead to)."""
-    touched = [i for i, child in enumerate(children) if child.end_byte >= low and child.start_byte <= high]
+    touched = [
+        i for i, child in enumerate(children) if child.end_byte >= low and child.start_byte <= high
+    ]
     if not touched:
         return low, high
     first, last = touched[0], touched[-1]
@@ -291,11 +319,11 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     """The length of the longest common suffix of ``a`` and ``b``, at most ``limit``."""
     left, right = memoryview(a), memoryview(b)
     low, high = 0, limit
-    if left[len(a) - high:] == right[len(b) - high:]:
+    if left[len(a) - high :] == right[len(b) - high :]:
         return high
     while high - low > 1:  # the last ``low`` bytes agree, the last ``high`` do not
         middle = (low + high) // 2
-        if left[len(a) - middle:len(a) - low] == right[len(b) - middle:len(b) - low]:
+        if left[len(a) - middle : len(a) - low] == right[len(b) - middle : len(b) - low]:
             low = middle
         else:
             high = middle
@@ -354,7 +382,14 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
         container_nodes = captures.get("container")
         container = _clean(_text(data, container_nodes[0])) if container_nodes else None
         raw = _Raw(
-            kind, name, start_byte, node.end_byte, start_row, end_row, pattern, container or None,
+            kind,
+            name,
+            start_byte,
+            node.end_byte,
+            start_row,
+            end_row,
+            pattern,
+            container or None,
             name_node.start_byte,
         )
         key = (name_node.start_byte, name_node.end_byte)

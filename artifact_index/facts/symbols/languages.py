@@ -93,7 +93,9 @@ def language_for_path(path: str) -> str | None:
 def _query_text(language: str, seen: frozenset[str] = frozenset()) -> str:
     if language in seen:
         raise ValueError(f"query inheritance cycle through {language}")
-    text = resources.files("artifact_index.facts.symbols").joinpath("queries", f"{language}-tags.scm")
+    text = resources.files("artifact_index.facts.symbols").joinpath(
+        "queries", f"{language}-tags.scm"
+    )
     source = text.read_text(encoding="utf-8")
     parts: list[str] = []
     match = _INHERITS.search(source.split("\n", 1)[0])

@@ -86,8 +86,10 @@ def detect(source: Source) -> Adapter:
             if recognised:
                 return adapter
     if source.damage is not None:
-        raise UnknownFormat(f"{source.name} is a damaged JSON document: {source.damage}, and nothing before "
-                            "the damage could be read as a transcript")
+        raise UnknownFormat(
+            f"{source.name} is a damaged JSON document: {source.damage}, and nothing before "
+            "the damage could be read as a transcript"
+        )
     raise UnknownFormat(
         f"{source.name}: not a transcript format this tool knows "
         f"(use --format NAME; known formats: {', '.join(known_formats())})"

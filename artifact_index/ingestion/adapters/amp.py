@@ -52,7 +52,10 @@ class AmpAdapter(Adapter):
             source.skip(None, "not an Amp thread object")
             return
         yield SessionInfo(
-            turn=0, line=None, agent="amp", cwd=_amp_root(document),
+            turn=0,
+            line=None,
+            agent="amp",
+            cwd=_amp_root(document),
             session_id=str(document["id"]) if document.get("id") else None,
         )
         messages = document["messages"]
@@ -74,13 +77,16 @@ class AmpAdapter(Adapter):
             blocks = blocks if isinstance(blocks, list) else [{"type": "text", "text": blocks}]
             texts = [b for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
             if message["role"] == "user":
-                tool_results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]
+                tool_results = [
+                    b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"
+                ]
                 if texts or not tool_results:
                     yield UserMessage(turn=turns.user(), line=index, text=as_text(texts))
                 for block in tool_results:
                     call_id = str(block.get("toolUseID"))
-                    yield self.result(calls.get(call_id, turns.current), index, call_id,
-                                      results.get(call_id, {}))
+                    yield self.result(
+                        calls.get(call_id, turns.current), index, call_id, results.get(call_id, {})
+                    )
                 continue
             turn = turns.assistant()
             usage = message.get("usage")
@@ -103,7 +109,11 @@ class AmpAdapter(Adapter):
                 if isinstance(run_result, dict) and run_result.get("isDirectory"):
                     ops = [op for op in ops if op.action != "read"]
                 yield ToolCall(
-                    turn=turn, line=index, call_id=call_id, tool=name, arguments=arguments,
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool=name,
+                    arguments=arguments,
                     operations=tuple(ops),
                 )
 
@@ -120,8 +130,14 @@ class AmpAdapter(Adapter):
             exit_code = result.get("exitCode") if isinstance(result, dict) else None
             if isinstance(exit_code, int) and not isinstance(exit_code, bool) and exit_code != 0:
                 return tool_result(turn, line, call_id, "failure", output, "exit_status", exit_code)
-            return tool_result(turn, line, call_id, "success", output,
-                           exit_code=exit_code if isinstance(exit_code, int) else None)
+            return tool_result(
+                turn,
+                line,
+                call_id,
+                "success",
+                output,
+                exit_code=exit_code if isinstance(exit_code, int) else None,
+            )
         if status == "rejected-by-user":
             return tool_result(turn, line, call_id, "failure", output, "rejected")
         if status in ("cancelled", "canceled"):

@@ -46,11 +46,20 @@ def result_from_text(
         code = _EXIT_CODE.search(head[:200])
         if code:
             return ToolResult(
-                turn=turn, line=line, call_id=call_id, status="failure", output=text,
-                failure="exit_status", exit_code=int(code.group(1)),
+                turn=turn,
+                line=line,
+                call_id=call_id,
+                status="failure",
+                output=text,
+                failure="exit_status",
+                exit_code=int(code.group(1)),
             )
         return ToolResult(
-            turn=turn, line=line, call_id=call_id, status="failure", output=text,
+            turn=turn,
+            line=line,
+            call_id=call_id,
+            status="failure",
+            output=text,
             failure=classify_failure(text),
         )
     return ToolResult(turn=turn, line=line, call_id=call_id, status="success", output=text)
@@ -69,12 +78,19 @@ class MessageReader:
         self.turns = TurnCounter()
         self.pending: dict[str, int] = {}  # call id -> turn of the call
 
-    def message(self, line: int, message: dict[str, Any], timestamp: str | None = None,
-                model: str | None = None) -> Iterator[Event]:
+    def message(
+        self,
+        line: int,
+        message: dict[str, Any],
+        timestamp: str | None = None,
+        model: str | None = None,
+    ) -> Iterator[Event]:
         content = message.get("content")
-        blocks: list[Any] = content if isinstance(content, list) else [
-            {"type": "text", "text": content if isinstance(content, str) else ""}
-        ]
+        blocks: list[Any] = (
+            content
+            if isinstance(content, list)
+            else [{"type": "text", "text": content if isinstance(content, str) else ""}]
+        )
         if message.get("role") == "user":
             yield from self._user(line, blocks, timestamp)
         else:
@@ -84,8 +100,9 @@ class MessageReader:
         results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]
         texts = [b for b in blocks if not (isinstance(b, dict) and b.get("type") == "tool_result")]
         if texts or not results:
-            yield UserMessage(turn=self.turns.user(), line=line, text=as_text(texts),
-                              timestamp=timestamp)
+            yield UserMessage(
+                turn=self.turns.user(), line=line, text=as_text(texts), timestamp=timestamp
+            )
         for block in results:
             call_id = str(block.get("tool_use_id", ""))
             turn = self.pending.pop(call_id, self.turns.current)
@@ -104,8 +121,9 @@ class MessageReader:
         turn = self.turns.assistant()
         text = as_text([b for b in blocks if isinstance(b, dict) and b.get("type") == "text"])
         if text.strip():
-            yield AssistantMessage(turn=turn, line=line, text=text, model=model,
-                                   timestamp=timestamp)
+            yield AssistantMessage(
+                turn=turn, line=line, text=text, model=model, timestamp=timestamp
+            )
         for index, block in enumerate(blocks):
             if not isinstance(block, dict) or block.get("type") != "tool_use":
                 continue
@@ -116,8 +134,13 @@ class MessageReader:
             call_id = str(block.get("id") or f"call-{line}-{index}")
             self.pending[call_id] = turn
             yield ToolCall(
-                turn=turn, line=line, call_id=call_id, tool=name, arguments=arguments,
-                timestamp=timestamp, operations=tuple(operations_for(name, arguments, self.cwd)),
+                turn=turn,
+                line=line,
+                call_id=call_id,
+                tool=name,
+                arguments=arguments,
+                timestamp=timestamp,
+                operations=tuple(operations_for(name, arguments, self.cwd)),
             )
 
     def finish(self, line: int | None) -> Iterator[Event]:

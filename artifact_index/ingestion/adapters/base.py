@@ -149,12 +149,23 @@ def list_field(value: Any) -> list[Any]:
 
 
 def tool_result(
-    turn: int, line: int, call_id: str, status: ResultStatus, output: str = "",
-    failure: FailureReason | None = None, exit_code: int | None = None,
+    turn: int,
+    line: int,
+    call_id: str,
+    status: ResultStatus,
+    output: str = "",
+    failure: FailureReason | None = None,
+    exit_code: int | None = None,
     reported: tuple[ReportedChange, ...] | None = None,
 ) -> ToolResult:
     """A tool's result; a failure reason is kept only on a failure."""
     return ToolResult(
-        turn=turn, line=line, call_id=call_id, status=status, output=output,
-        failure=failure if status == "failure" else None, exit_code=exit_code, reported=reported,
+        turn=turn,
+        line=line,
+        call_id=call_id,
+        status=status,
+        output=output,
+        failure=failure if status == "failure" else None,
+        exit_code=exit_code,
+        reported=reported,
     )

@@ -64,25 +64,29 @@ _MESSAGE_TYPES = frozenset({"user", "assistant"})
 # ``api-request-blob``, a copy of messages already in the transcript, which
 # read as messages would count every turn twice), its running cost and the
 # tools used so far.
-_IGNORED_TYPES = frozenset({
-    "summary",
-    "file-history-snapshot",
-    "last-prompt",
-    "permission-mode",
-    "ai-title",
-    "custom-title",
-    "agent-name",
-    "pr-link",
-    "tag",
-    "mode",
-    "api-request",
-    "api-request-shape",
-    "api-request-blob",
-    "cost-state",
-    "tools-used",
-    "atis-latch",
-})
-_KNOWN_TYPES = _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment", "queue-operation"}
+_IGNORED_TYPES = frozenset(
+    {
+        "summary",
+        "file-history-snapshot",
+        "last-prompt",
+        "permission-mode",
+        "ai-title",
+        "custom-title",
+        "agent-name",
+        "pr-link",
+        "tag",
+        "mode",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "cost-state",
+        "tools-used",
+        "atis-latch",
+    }
+)
+_KNOWN_TYPES = (
+    _MESSAGE_TYPES | _IGNORED_TYPES | {"system", "progress", "attachment", "queue-operation"}
+)
 _SNIFF_RECORDS = 30
 # How far after a compact_boundary the summary message may appear.
 _SUMMARY_LOOKAHEAD = 8
@@ -165,7 +169,10 @@ def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str
             waiting.clear()
     for index, text in waiting:
         delivered.setdefault(index, []).append(text)
-    typed_only = {i: [t for t in texts if t.strip() and not is_harness_text(t)] for i, texts in delivered.items()}
+    typed_only = {
+        i: [t for t in texts if t.strip() and not is_harness_text(t)]
+        for i, texts in delivered.items()
+    }
     return {index: texts for index, texts in typed_only.items() if texts}
 
 
@@ -173,7 +180,7 @@ _LOOKAHEAD = 6
 
 
 def _next_user_text(records: Sequence[tuple[int, Any]], index: int) -> str | None:
-    for _, record in records[index + 1: index + 1 + _LOOKAHEAD]:
+    for _, record in records[index + 1 : index + 1 + _LOOKAHEAD]:
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
             content = message.get("content") if isinstance(message, dict) else None
@@ -195,7 +202,9 @@ def _text_blocks(content: Any) -> list[str]:
         return [
             block["text"]
             for block in content
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+            if isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
         ]
     return []
 
@@ -296,8 +305,13 @@ class _Reader:
             yield from self._attachment(line, record, chain)
         elif kind == "queue-operation":
             for text in self.queued.get(index, ()):
-                yield UserMessage(turn=self.turns.current, line=line, timestamp=_str(record.get("timestamp")),
-                                  text=text, channel="queued")
+                yield UserMessage(
+                    turn=self.turns.current,
+                    line=line,
+                    timestamp=_str(record.get("timestamp")),
+                    text=text,
+                    channel="queued",
+                )
 
     def _cwd(self, record: dict[str, Any], line: int, chain: str | None) -> Iterator[Event]:
         cwd = _str(record.get("cwd"))
@@ -427,7 +441,12 @@ class _Reader:
                     continue
                 turn = turn or self.turns.assistant(chain, _str(message.get("id")))
                 yield AssistantMessage(
-                    turn=turn, line=line, timestamp=timestamp, sidechain=chain, text=text, model=model
+                    turn=turn,
+                    line=line,
+                    timestamp=timestamp,
+                    sidechain=chain,
+                    text=text,
+                    model=model,
                 )
             elif kind in ("tool_use", "server_tool_use"):
                 turn = turn or self.turns.assistant(chain, _str(message.get("id")))
@@ -497,15 +516,27 @@ class _Reader:
         )
 
     def _result_events(
-        self, line: int, timestamp: str | None, chain: str | None, block: dict[str, Any], structured: Any
+        self,
+        line: int,
+        timestamp: str | None,
+        chain: str | None,
+        block: dict[str, Any],
+        structured: Any,
     ) -> Iterator[Event]:
         """A tool result, and the feedback the person typed when they rejected the call."""
         result = self._tool_result(line, timestamp, chain, block, structured)
         yield result
         feedback = rejection_feedback(result.output) if result.failure == "rejected" else None
         if feedback:
-            yield UserMessage(turn=self.turns.current, line=line, timestamp=timestamp, sidechain=chain,
-                              text=feedback, synthetic=chain is not None, channel="feedback")
+            yield UserMessage(
+                turn=self.turns.current,
+                line=line,
+                timestamp=timestamp,
+                sidechain=chain,
+                text=feedback,
+                synthetic=chain is not None,
+                channel="feedback",
+            )
 
     def _tool_result(
         self,
@@ -534,7 +565,9 @@ class _Reader:
             "output": output,
         }
         if failed:
-            reason, code = classify_failure(tool, output or (structured if isinstance(structured, str) else ""))
+            reason, code = classify_failure(
+                tool, output or (structured if isinstance(structured, str) else "")
+            )
             return ToolResult(status="failure", failure=reason, exit_code=code, **common)
         exit_code = None
         if is_shell_tool(tool):
@@ -571,13 +604,19 @@ def _claude_code_records(records: Iterable[tuple[int, Any]]) -> bool:
 @register
 class ClaudeCodeAdapter(Adapter):
     name = "claude-code"
-    description = "Claude Code session JSONL (~/.claude/projects/*/SESSION.jsonl), sub-agents included"
+    description = (
+        "Claude Code session JSONL (~/.claude/projects/*/SESSION.jsonl), sub-agents included"
+    )
     priority = 10
 
     def sniff(self, source: Source) -> bool:
         # Whether the whole file reads as JSON lines is asked last: it parses every line,
         # and the shape of the first records already tells other formats apart.
-        return source.document is None and _claude_code_records(source.records) and source.looks_like_jsonl()
+        return (
+            source.document is None
+            and _claude_code_records(source.records)
+            and source.looks_like_jsonl()
+        )
 
     def events(self, source: Source) -> Iterator[Event]:
         return _Reader(source).events()

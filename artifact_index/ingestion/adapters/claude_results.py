@@ -72,11 +72,20 @@ _UNWRAPPED_FAILURE = re.compile(
 # use the shared phrase table of :mod:`.failures`.
 _SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
     (re.compile(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
-    (re.compile(r"^(?:Permission for this tool use was denied|Claude requested permissions)", re.I),
-     "permission"),
+    (
+        re.compile(
+            r"^(?:Permission for this tool use was denied|Claude requested permissions)", re.I
+        ),
+        "permission",
+    ),
     (re.compile(r"^\S*ToolUse:\S+ hook error|\bhook (?:error|blocked)", re.I), "hook_blocked"),
-    (re.compile(r"^(?:Sibling tool call errored|Cancelled: parallel tool call|\[Request interrupted)",
-                re.I), "interrupted"),
+    (
+        re.compile(
+            r"^(?:Sibling tool call errored|Cancelled: parallel tool call|\[Request interrupted)",
+            re.I,
+        ),
+        "interrupted",
+    ),
     (re.compile(r"^InputValidationError"), "invalid"),
 )
 
@@ -126,7 +135,7 @@ def classify_failure(tool: str, text: str) -> tuple[FailureReason, int | None]:
     """The failure reason of a failed call of ``tool`` whose result read ``text``, and its exit code."""
     body = strip_error_wrapper(text.strip())
     if body.startswith("Error: "):
-        body = body[len("Error: "):]
+        body = body[len("Error: ") :]
     if is_shell_tool(tool):
         code = _EXIT_CODE.match(body)
         if code:
@@ -203,8 +212,9 @@ def apply_string_edits(original: str, edits: list[tuple[str, str, bool]]) -> str
     return text
 
 
-_CREATED_TEXT = re.compile(r"^File created successfully at: ?(.+?)(?: \(file state is current.*)?$",
-                           re.S)
+_CREATED_TEXT = re.compile(
+    r"^File created successfully at: ?(.+?)(?: \(file state is current.*)?$", re.S
+)
 _UPDATED_TEXT = re.compile(
     r"^(?:The file (.+?) has been (?:updated|overwritten|edited)|Applied \d+ edits? to (.+?):"
     r"|Updated cell)"
@@ -248,8 +258,10 @@ def shell_exit_code(structured: Any) -> int | None:
         return explicit
     # Backgrounded or interrupted commands have not finished; an interpreted
     # return code ("No matches found" for grep) was non-zero but not an error.
-    if structured.get("backgroundTaskId") or structured.get("interrupted") or structured.get(
-        "returnCodeInterpretation"
+    if (
+        structured.get("backgroundTaskId")
+        or structured.get("interrupted")
+        or structured.get("returnCodeInterpretation")
     ):
         return None
     return 0
@@ -296,12 +308,16 @@ def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, 
     # changed the proposal before accepting it (``userModified``).
     if tool == "MultiEdit":
         raw_edits = structured.get("edits", arguments.get("edits"))
-    elif isinstance(structured.get("oldString"), str) and isinstance(structured.get("newString"), str):
-        raw_edits = [{
-            "old_string": structured["oldString"],
-            "new_string": structured["newString"],
-            "replace_all": structured.get("replaceAll"),
-        }]
+    elif isinstance(structured.get("oldString"), str) and isinstance(
+        structured.get("newString"), str
+    ):
+        raw_edits = [
+            {
+                "old_string": structured["oldString"],
+                "new_string": structured["newString"],
+                "replace_all": structured.get("replaceAll"),
+            }
+        ]
     else:
         raw_edits = [arguments]
     if not isinstance(raw_edits, list):

@@ -66,10 +66,24 @@ _EXIT = re.compile(r"(?:exit code|exited with code) (-?\d+)", re.IGNORECASE)
 _FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?")
 _FINAL_CONTENT_END = "</final_file_content>"
 _XML_TOOLS = (
-    "write_to_file", "replace_in_file", "read_file", "execute_command", "list_files",
-    "search_files", "list_code_definition_names", "browser_action", "use_mcp_tool",
-    "access_mcp_resource", "ask_followup_question", "attempt_completion", "new_task",
-    "plan_mode_respond", "web_fetch", "condense", "summarize_task", "new_rule",
+    "write_to_file",
+    "replace_in_file",
+    "read_file",
+    "execute_command",
+    "list_files",
+    "search_files",
+    "list_code_definition_names",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "ask_followup_question",
+    "attempt_completion",
+    "new_task",
+    "plan_mode_respond",
+    "web_fetch",
+    "condense",
+    "summarize_task",
+    "new_rule",
     "load_mcp_documentation",
 )
 _XML_CALL = re.compile(r"<(" + "|".join(_XML_TOOLS) + r")>(.*?)</\1>", re.DOTALL)
@@ -102,7 +116,10 @@ def _in_workspace(operations: list[FileOperation], cwd: str | None) -> list[File
     """Cline's file tools take paths relative to the workspace, wherever its terminal has cd'ed to."""
     if cwd is None:
         return operations
-    return [op if op.action == "shell" or op.cwd else op.model_copy(update={"cwd": cwd}) for op in operations]
+    return [
+        op if op.action == "shell" or op.cwd else op.model_copy(update={"cwd": cwd})
+        for op in operations
+    ]
 
 
 def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason | None, int | None]:
@@ -114,12 +131,16 @@ def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason |
         return "failure", "permission", None
     if body.startswith("Missing value for required parameter"):
         return "failure", "invalid", None
-    if body.startswith("The tool execution failed") or body.startswith("<error>") or (
-        body.startswith("Error") and tool != "execute_command"
+    if (
+        body.startswith("The tool execution failed")
+        or body.startswith("<error>")
+        or (body.startswith("Error") and tool != "execute_command")
     ):
         if "does not match anything in the file" in body or "SEARCH block" in body:
             return "failure", "not_found", None
-        lower = body.lower()  # only an error's words are looked up in any case: a body can be a whole file
+        lower = (
+            body.lower()
+        )  # only an error's words are looked up in any case: a body can be a whole file
         if "ENOENT" in body or "no such file" in lower or "not found" in lower:
             return "failure", "not_found", None
         if "missing value for required parameter" in lower or "invalid" in lower:
@@ -129,7 +150,11 @@ def classify_result(tool: str, text: str) -> tuple[ResultStatus, FailureReason |
         exit_match = _EXIT.search(body.split("\n", 1)[0])
         if exit_match:
             code = int(exit_match.group(1))
-            return ("success" if code == 0 else "failure"), (None if code == 0 else "exit_status"), code
+            return (
+                ("success" if code == 0 else "failure"),
+                (None if code == 0 else "exit_status"),
+                code,
+            )
         return "success", None, None
     return "success", None, None
 
@@ -147,7 +172,10 @@ class _Pending:
 # to a question, feedback on a refused call or a finished attempt, a resumed task.
 _TYPED = re.compile(r"<(task|user_message|answer|feedback)>\s*(.*?)\s*</\1>", re.DOTALL)
 _TYPED_CHANNEL: dict[str, UserChannel] = {
-    "task": "prompt", "user_message": "prompt", "answer": "prompt", "feedback": "feedback",
+    "task": "prompt",
+    "user_message": "prompt",
+    "answer": "prompt",
+    "feedback": "feedback",
 }
 
 
@@ -189,21 +217,23 @@ class _Matcher:
     def add(self, pending: _Pending) -> None:
         self.pending.append(pending)
 
-    def resolve(self, results: list[tuple[str, str | None, str]], line: int) -> Iterator[ToolResult]:
+    def resolve(
+        self, results: list[tuple[str, str | None, str]], line: int
+    ) -> Iterator[ToolResult]:
         """Results for the pending calls that ``results`` (what :func:`_results` found) answer."""
         for tool, _subject, body in results:
-            index = next(
-                (i for i, p in enumerate(self.pending) if _same_tool(p.tool, tool)), None
-            )
+            index = next((i for i, p in enumerate(self.pending) if _same_tool(p.tool, tool)), None)
             if index is None:
                 continue
             call = self.pending.pop(index)
             skipped = body.startswith(("Skipping tool", "Tool ["))
             status, failure, code = classify_result(call.tool, body)
             if skipped:
-                status, failure, code = "failure", (
-                    "rejected" if "rejecting" in body else "interrupted"
-                ), None
+                status, failure, code = (
+                    "failure",
+                    ("rejected" if "rejecting" in body else "interrupted"),
+                    None,
+                )
             yield ToolResult(
                 turn=call.turn,
                 line=line,
@@ -219,16 +249,18 @@ class _Matcher:
         """Calls that never got a result: the task was interrupted before they ran."""
         for call in self.pending:
             yield ToolResult(
-                turn=call.turn, line=line, call_id=call.call_id, status="failure",
-                failure="interrupted", output="no result was recorded for this call",
+                turn=call.turn,
+                line=line,
+                call_id=call.call_id,
+                status="failure",
+                failure="interrupted",
+                output="no result was recorded for this call",
             )
         self.pending = []
 
 
 def _same_tool(call_tool: str, result_tool: str) -> bool:
-    return call_tool == result_tool or (
-        call_tool in _EDIT_TOOLS and result_tool in _EDIT_TOOLS
-    )
+    return call_tool == result_tool or (call_tool in _EDIT_TOOLS and result_tool in _EDIT_TOOLS)
 
 
 def _reported(call: _Pending, body: str) -> tuple[ReportedChange, ...] | None:
@@ -241,13 +273,14 @@ def _reported(call: _Pending, body: str) -> tuple[ReportedChange, ...] | None:
         return None
     if end > match.end() and body[end - 1] == "\n":
         end -= 1  # the newline before the closing tag is not content
-    return (ReportedChange(path=call.path, change="modified", content=body[match.end():end]),)
+    return (ReportedChange(path=call.path, change="modified", content=body[match.end() : end]),)
 
 
 def _session_start(line: int, notes: list[str], stamp: str | None) -> Iterator[Event]:
     """The session (rooted where the task ends) and the folder it starts in."""
-    yield SessionInfo(turn=0, line=line, agent="cline", cwd=notes[-1] if notes else None,
-                      timestamp=stamp)
+    yield SessionInfo(
+        turn=0, line=line, agent="cline", cwd=notes[-1] if notes else None, timestamp=stamp
+    )
     if notes and notes[0] != notes[-1]:
         yield WorkingDirectory(turn=0, line=line, cwd=notes[0])
 
@@ -273,7 +306,8 @@ def _looks_like_api_history(document: Any) -> bool:
                 continue
             text = block.get("text")
             if isinstance(text, str) and (
-                _RESULT_HEAD.search(text) or "<environment_details>" in text
+                _RESULT_HEAD.search(text)
+                or "<environment_details>" in text
                 or text.lstrip().startswith("<task>")
             ):
                 return True
@@ -301,7 +335,9 @@ class ClineAdapter(Adapter):
         # A resumed task may move to another folder; the folder it ends in is
         # the workspace root, the one it starts in is where early paths resolve.
         notes = [
-            note for message in document if isinstance(message, dict)
+            note
+            for message in document
+            if isinstance(message, dict)
             for note in _cwd_notes(as_text(message.get("content")))
         ]
         cwd: str | None = notes[0] if notes else None
@@ -338,10 +374,15 @@ class ClineAdapter(Adapter):
             turn = turns.assistant()
             info = message.get("modelInfo")
             model_id = info.get("modelId") if isinstance(info, dict) else None
-            model_id = model_id if isinstance(model_id, str) else None  # a damaged id costs only itself
+            model_id = (
+                model_id if isinstance(model_id, str) else None
+            )  # a damaged id costs only itself
             prose = "\n".join(
-                b["text"] for b in blocks
-                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+                b["text"]
+                for b in blocks
+                if isinstance(b, dict)
+                and b.get("type") == "text"
+                and isinstance(b.get("text"), str)
             )
             if prose.strip():
                 yield AssistantMessage(turn=turn, line=index, text=prose, model=model_id)
@@ -353,22 +394,32 @@ class ClineAdapter(Adapter):
                         source.skip(index, "tool_use block without a name or input")
                         continue
                     calls += 1
-                    uses.append((str(block.get("id") or f"cline-{index}-{calls}"), block["name"], arguments))
+                    uses.append(
+                        (str(block.get("id") or f"cline-{index}-{calls}"), block["name"], arguments)
+                    )
             if not uses:
                 # Older Cline: tools written as XML in the reply text.
                 for match in _XML_CALL.finditer(prose):
                     calls += 1
-                    arguments = {m.group(1): m.group(2) for m in _XML_PARAM.finditer(match.group(2))}
+                    arguments = {
+                        m.group(1): m.group(2) for m in _XML_PARAM.finditer(match.group(2))
+                    }
                     uses.append((f"cline-{index}-{calls}", match.group(1), arguments))
             for call_id, tool, arguments in uses:
                 if tool in _COMPACTION_TOOLS:
                     summary = arguments.get("context")
                     yield CompactionBoundary(
-                        turn=turn, line=index, trigger=tool,
+                        turn=turn,
+                        line=index,
+                        trigger=tool,
                         summary=summary if isinstance(summary, str) else None,
                     )
                 yield ToolCall(
-                    turn=turn, line=index, call_id=call_id, tool=tool, arguments=arguments,
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool=tool,
+                    arguments=arguments,
                     operations=tuple(_operations(tool, arguments, cwd)),
                 )
                 matcher.add(_Pending(call_id, tool, turn, index, path_argument(arguments)))
@@ -418,7 +469,9 @@ def _looks_like_ui_messages(document: Any) -> bool:
     if not isinstance(document, list) or not document:
         return False
     head = document[:20]
-    valid = [m for m in head if isinstance(m, dict) and m.get("type") in ("say", "ask") and "ts" in m]
+    valid = [
+        m for m in head if isinstance(m, dict) and m.get("type") in ("say", "ask") and "ts" in m
+    ]
     return bool(valid) and len(valid) * 5 >= len(head) * 4
 
 
@@ -440,8 +493,10 @@ class ClineUiAdapter(Adapter):
         matcher = _Matcher()
         # Each request's text is parsed out of its record once, for the notes here and the results below.
         requests = {
-            index: _request_text(record["text"]) for index, record in enumerate(document, start=1)
-            if isinstance(record, dict) and record.get("say") == "api_req_started"
+            index: _request_text(record["text"])
+            for index, record in enumerate(document, start=1)
+            if isinstance(record, dict)
+            and record.get("say") == "api_req_started"
             and isinstance(record.get("text"), str)
         }
         notes = [note for request in requests.values() for note in _cwd_notes(request)]
@@ -471,10 +526,18 @@ class ClineUiAdapter(Adapter):
             if kind in ("task", "user_feedback") or (kind == "text" and turn == 0):
                 turn = turns.user()
                 in_reply = False
-                yield UserMessage(turn=turn, line=index, text=text, timestamp=stamp,
-                                  channel="feedback" if kind == "user_feedback" else "prompt")
+                yield UserMessage(
+                    turn=turn,
+                    line=index,
+                    text=text,
+                    timestamp=stamp,
+                    channel="feedback" if kind == "user_feedback" else "prompt",
+                )
                 continue
-            if kind in ("text", "reasoning", "completion_result", "tool", "command") and not in_reply:
+            if (
+                kind in ("text", "reasoning", "completion_result", "tool", "command")
+                and not in_reply
+            ):
                 turn = turns.assistant()
                 in_reply = True
             if kind in ("text", "completion_result") and text.strip():
@@ -491,16 +554,25 @@ class ClineUiAdapter(Adapter):
                 tool = str(data["tool"])
                 call_id = f"cline-ui-{index}"
                 yield ToolCall(
-                    turn=turn, line=index, call_id=call_id, tool=tool, arguments=data,
-                    timestamp=stamp, operations=tuple(_in_workspace(_ui_operations(tool, data), cwd)),
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool=tool,
+                    arguments=data,
+                    timestamp=stamp,
+                    operations=tuple(_in_workspace(_ui_operations(tool, data), cwd)),
                 )
                 path = data.get("path") if isinstance(data.get("path"), str) else None
                 matcher.add(_Pending(call_id, _UI_TOOLS.get(tool) or tool, turn, index, path))
             elif kind == "command" and text.strip():
                 call_id = f"cline-ui-{index}"
                 yield ToolCall(
-                    turn=turn, line=index, call_id=call_id, tool="execute_command",
-                    arguments={"command": text}, timestamp=stamp,
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool="execute_command",
+                    arguments={"command": text},
+                    timestamp=stamp,
                     operations=tuple(operations_for("execute_command", {"command": text}, cwd)),
                 )
                 matcher.add(_Pending(call_id, "execute_command", turn, index, None))
@@ -508,8 +580,14 @@ class ClineUiAdapter(Adapter):
                 # Cline records the checklist it carries on its tool calls as a
                 # message of its own; as a call it updates the task list.
                 call_id = f"cline-ui-{index}"
-                yield ToolCall(turn=turn, line=index, call_id=call_id, tool="task_progress",
-                               arguments={"task_progress": text}, timestamp=stamp)
+                yield ToolCall(
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool="task_progress",
+                    arguments={"task_progress": text},
+                    timestamp=stamp,
+                )
                 yield ToolResult(turn=turn, line=index, call_id=call_id, status="success")
             elif kind == "condense_context" or kind == "condense":
                 yield CompactionBoundary(turn=turn, line=index, trigger=kind, summary=text or None)

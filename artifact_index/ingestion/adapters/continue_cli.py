@@ -60,7 +60,10 @@ class ContinueCliAdapter(Adapter):
         cwd = document.get("workspaceDirectory")
         cwd = cwd if isinstance(cwd, str) else None
         yield SessionInfo(
-            turn=0, line=None, agent="continue-cli", cwd=cwd,
+            turn=0,
+            line=None,
+            agent="continue-cli",
+            cwd=cwd,
             session_id=str(document["sessionId"]) if document.get("sessionId") else None,
         )
         turns = TurnCounter()
@@ -77,7 +80,8 @@ class ContinueCliAdapter(Adapter):
             if text.strip():
                 yield AssistantMessage(turn=turn, line=index, text=text)
             states = {
-                str(s.get("toolCallId")): s for s in list_field(item.get("toolCallStates"))
+                str(s.get("toolCallId")): s
+                for s in list_field(item.get("toolCallStates"))
                 if isinstance(s, dict)
             }
             for call in list_field(message.get("toolCalls")):
@@ -92,7 +96,11 @@ class ContinueCliAdapter(Adapter):
                     arguments = parse_json_object(function.get("arguments"))
                 name = function["name"]
                 yield ToolCall(
-                    turn=turn, line=index, call_id=call_id, tool=name, arguments=arguments,
+                    turn=turn,
+                    line=index,
+                    call_id=call_id,
+                    tool=name,
+                    arguments=arguments,
                     operations=tuple(operations_for(name, arguments, cwd)),
                 )
                 yield self.result(turn, index, call_id, state)
@@ -100,7 +108,9 @@ class ContinueCliAdapter(Adapter):
     @staticmethod
     def result(turn: int, line: int, call_id: str, state: dict[str, Any]) -> ToolResult:
         output = "\n".join(
-            str(o.get("content", "")) for o in list_field(state.get("output")) if isinstance(o, dict)
+            str(o.get("content", ""))
+            for o in list_field(state.get("output"))
+            if isinstance(o, dict)
         )
         status = state.get("status")
         if isinstance(status, str) and status in _CONTINUE_FAILED:

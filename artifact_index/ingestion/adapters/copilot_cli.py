@@ -178,8 +178,16 @@ class _Reader:
                 )
         elif kind == "abort" and data.get("reason") == "user_initiated":
             # The person stopped the agent (Esc): no words, but the summary says they intervened.
-            self.out.append(UserMessage(turn=self.turns.current, line=line, timestamp=timestamp,
-                                        text="[abort: user_initiated]", synthetic=True, sidechain=sidechain))
+            self.out.append(
+                UserMessage(
+                    turn=self.turns.current,
+                    line=line,
+                    timestamp=timestamp,
+                    text="[abort: user_initiated]",
+                    synthetic=True,
+                    sidechain=sidechain,
+                )
+            )
         elif kind == "assistant.message":
             message_id = data.get("messageId")
             turn = self.turns.assistant(str(message_id) if message_id else None)
@@ -261,7 +269,11 @@ class _Reader:
                 return []
             call.command = command
             dialect: ShellDialect | None = "powershell" if name == "powershell" else None
-            return [FileOperation(action="shell", command=command, cwd=self.cwd, source="shell", dialect=dialect)]
+            return [
+                FileOperation(
+                    action="shell", command=command, cwd=self.cwd, source="shell", dialect=dialect
+                )
+            ]
         if name in _SHELL_INPUT_TOOLS:
             return self.shell_input(arguments)
         if name in _FILE_TOOLS:
@@ -319,7 +331,10 @@ class _Reader:
         else:
             status = "success"
             reported = _reported(call, detailed) if call.tool.lower() in _FILE_TOOLS else None
-            if _dict(_dict(data.get("toolTelemetry")).get("properties")).get("viewType") == "directory":
+            if (
+                _dict(_dict(data.get("toolTelemetry")).get("properties")).get("viewType")
+                == "directory"
+            ):
                 # ``view`` of a directory lists it: no file was read.
                 listed = self.out[call.position]
                 self.out[call.position] = listed.model_copy(update={"operations": ()})

@@ -74,7 +74,9 @@ def _fits(container: Any, key: Any) -> bool:
     if isinstance(container, dict):
         return isinstance(key, str)
     return (
-        isinstance(container, list) and isinstance(key, int) and not isinstance(key, bool)
+        isinstance(container, list)
+        and isinstance(key, int)
+        and not isinstance(key, bool)
         and 0 <= key < len(container)
     )
 
@@ -143,7 +145,9 @@ class CopilotVscodeAdapter(Adapter):
         # A log holding only its snapshot is one line, so it also parses as a document.
         first = source.records[0][1] if source.records else None
         return (
-            isinstance(first, dict) and first.get("kind") == 0 and isinstance(first.get("v"), dict)
+            isinstance(first, dict)
+            and first.get("kind") == 0
+            and isinstance(first.get("v"), dict)
             and "requests" in first["v"]
         )
 
@@ -154,7 +158,10 @@ class CopilotVscodeAdapter(Adapter):
             return
         requests = [r for r in list_field(session.get("requests")) if isinstance(r, dict)]
         yield SessionInfo(
-            turn=0, line=1, agent="copilot-vscode", cwd=_copilot_root(requests),
+            turn=0,
+            line=1,
+            agent="copilot-vscode",
+            cwd=_copilot_root(requests),
             session_id=str(session["sessionId"]) if session.get("sessionId") else None,
         )
         turns = TurnCounter()
@@ -164,8 +171,9 @@ class CopilotVscodeAdapter(Adapter):
             text = message.get("text") if isinstance(message, dict) else None
             stamp = request.get("timestamp")
             stamp_text = str(stamp) if stamp is not None else None
-            yield UserMessage(turn=turns.user(), line=index, text=str(text or ""),
-                              timestamp=stamp_text)
+            yield UserMessage(
+                turn=turns.user(), line=index, text=str(text or ""), timestamp=stamp_text
+            )
             result = request.get("result")
             metadata = result.get("metadata") if isinstance(result, dict) else None
             if not isinstance(metadata, dict):
@@ -189,7 +197,10 @@ class CopilotVscodeAdapter(Adapter):
                     call_id = str(call.get("id") or f"copilot-{position}-{count}")
                     arguments = parse_json_object(call.get("arguments"))
                     yield ToolCall(
-                        turn=turn, line=index, call_id=call_id, tool=call["name"],
+                        turn=turn,
+                        line=index,
+                        call_id=call_id,
+                        tool=call["name"],
                         arguments=arguments,
                         operations=tuple(operations_for(call["name"], arguments)),
                     )
@@ -209,7 +220,8 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
     """Positions of the calls the user denied or skipped in the confirmation UI."""
     denied: set[int] = set()
     invocations = [
-        part for part in list_field(request.get("response"))
+        part
+        for part in list_field(request.get("response"))
         if isinstance(part, dict) and part.get("kind") == "toolInvocationSerialized"
     ]
     for position, part in enumerate(invocations):

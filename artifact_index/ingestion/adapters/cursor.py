@@ -40,9 +40,13 @@ class CursorAdapter(Adapter):
             return False
         head = [r for _, r in source.records[:10] if isinstance(r, dict)]
         # The first records' shape first: telling JSON lines from text parses every line.
-        return bool(head) and all(
-            "role" in r and isinstance(r.get("message"), dict) and "type" not in r for r in head
-        ) and source.looks_like_jsonl()
+        return (
+            bool(head)
+            and all(
+                "role" in r and isinstance(r.get("message"), dict) and "type" not in r for r in head
+            )
+            and source.looks_like_jsonl()
+        )
 
     def events(self, source: Source) -> Iterator[Event]:
         turns = TurnCounter()
@@ -60,7 +64,8 @@ class CursorAdapter(Adapter):
             turn = turns.assistant()
             text = as_text(
                 [b for b in content if isinstance(b, dict) and b.get("type") == "text"]
-                if isinstance(content, list) else content
+                if isinstance(content, list)
+                else content
             )
             if text.strip():
                 yield AssistantMessage(turn=turn, line=line, text=text)
@@ -74,7 +79,11 @@ class CursorAdapter(Adapter):
                     continue
                 call_id = str(block.get("id") or f"cursor-{line}-{index}")
                 yield ToolCall(
-                    turn=turn, line=line, call_id=call_id, tool=name, arguments=arguments,
+                    turn=turn,
+                    line=line,
+                    call_id=call_id,
+                    tool=name,
+                    arguments=arguments,
                     operations=tuple(operations_for(name, arguments)),
                 )
                 # Cursor writes no tool results.

@@ -38,10 +38,17 @@ class DroidAdapter(Adapter):
             return False
         head = [r for _, r in source.records[:5] if isinstance(r, dict)]
         # The first records' shape first: telling JSON lines from text parses every line.
-        return bool(head) and head[0].get("type") == "session_start" and any(
-            isinstance(r, dict) and r.get("type") == "message" and isinstance(r.get("message"), dict)
-            for _, r in source.records[:30]
-        ) and source.looks_like_jsonl()
+        return (
+            bool(head)
+            and head[0].get("type") == "session_start"
+            and any(
+                isinstance(r, dict)
+                and r.get("type") == "message"
+                and isinstance(r.get("message"), dict)
+                for _, r in source.records[:30]
+            )
+            and source.looks_like_jsonl()
+        )
 
     def events(self, source: Source) -> Iterator[Event]:
         reader = _DroidReader(source)
@@ -52,7 +59,10 @@ class DroidAdapter(Adapter):
                 workdir = record.get("cwd")
                 reader.cwd = workdir if isinstance(workdir, str) else None
                 yield SessionInfo(
-                    turn=0, line=line, agent="droid", cwd=reader.cwd,
+                    turn=0,
+                    line=line,
+                    agent="droid",
+                    cwd=reader.cwd,
                     session_id=str(record.get("id")) if record.get("id") else None,
                 )
                 continue

@@ -166,9 +166,13 @@ class _Reader:
                     text=block["text"],
                 )
             elif kind == "tool_use":
-                yield from self._tool(line, timestamp, self.turns.assistant(None, response_id), block)
+                yield from self._tool(
+                    line, timestamp, self.turns.assistant(None, response_id), block
+                )
 
-    def _tool(self, line: int, timestamp: str | None, turn: int, block: dict[str, Any]) -> Iterator[Event]:
+    def _tool(
+        self, line: int, timestamp: str | None, turn: int, block: dict[str, Any]
+    ) -> Iterator[Event]:
         call_id = _str(block.get("id")) or f"line-{line}"
         tool = _str(block.get("name")) or "unknown"
         raw = block.get("input")
@@ -222,7 +226,7 @@ def _reported(
 @register
 class EntireCompactAdapter(Adapter):
     name = "entire-compact"
-    description = "Entire's compact transcript.jsonl ({\"v\":1,\"agent\":…} lines, results inlined)"
+    description = 'Entire\'s compact transcript.jsonl ({"v":1,"agent":…} lines, results inlined)'
     priority = 12
 
     def sniff(self, source: Source) -> bool:

@@ -48,7 +48,9 @@ from artifact_index.ingestion.source import Source
 __all__ = ["api_contents", "read_api_history"]
 
 _ROLES = frozenset({"user", "model"})
-_WORKSPACE = re.compile(r"working in the directory:? [`']?(\S[^`'\n]*?)[`']?\s*$", re.MULTILINE | re.IGNORECASE)
+_WORKSPACE = re.compile(
+    r"working in the directory:? [`']?(\S[^`'\n]*?)[`']?\s*$", re.MULTILINE | re.IGNORECASE
+)
 _CONTEXT_SETUP = ("This is the Gemini CLI. We are setting up the context", "<session_context>")
 _CANCELLED = re.compile(r"cancel|did not allow|declined|rejected", re.IGNORECASE)
 _HISTORY_KEYS = ("history", "clientHistory")
@@ -61,7 +63,14 @@ def api_contents(document: Any) -> list[Any] | None:
     "user", "text"}``), so each candidate list is checked.
     """
     if isinstance(document, dict):
-        return next((found for key in _HISTORY_KEYS if (found := api_contents(document.get(key))) is not None), None)
+        return next(
+            (
+                found
+                for key in _HISTORY_KEYS
+                if (found := api_contents(document.get(key))) is not None
+            ),
+            None,
+        )
     contents = document
     if not isinstance(contents, list) or not contents:
         return None
@@ -95,8 +104,11 @@ class _Open:
 
 def _text(parts: list[Any], *, thoughts: bool = False) -> str:
     return "".join(
-        str(p["text"]) for p in parts
-        if isinstance(p, dict) and isinstance(p.get("text"), str) and bool(p.get("thought")) == thoughts
+        str(p["text"])
+        for p in parts
+        if isinstance(p, dict)
+        and isinstance(p.get("text"), str)
+        and bool(p.get("thought")) == thoughts
     )
 
 
@@ -112,7 +124,11 @@ class _Reader:
 
     def _workspace(self) -> str | None:
         for entry in self.contents[:4]:
-            if isinstance(entry, dict) and _role(entry) == "user" and isinstance(entry.get("parts"), list):
+            if (
+                isinstance(entry, dict)
+                and _role(entry) == "user"
+                and isinstance(entry.get("parts"), list)
+            ):
                 found = _WORKSPACE.search(_text(entry["parts"]))
                 if found:
                     return found.group(1).rstrip("/\\") or "/"
@@ -121,7 +137,11 @@ class _Reader:
     def read(self) -> list[Event]:
         self.out.append(SessionInfo(turn=0, line=1, agent="gemini-cli", cwd=self.root))
         for number, entry in enumerate(self.contents, start=1):
-            if not isinstance(entry, dict) or _role(entry) is None or not isinstance(entry.get("parts"), list):
+            if (
+                not isinstance(entry, dict)
+                or _role(entry) is None
+                or not isinstance(entry.get("parts"), list)
+            ):
                 self.source.skip(number, "not a Gemini API Content entry (role and parts)")
                 continue
             if _role(entry) == "model":
@@ -133,7 +153,9 @@ class _Reader:
 
     def close_open(self) -> None:
         for call in self.open:
-            self.out.append(ToolResult(turn=call.turn, line=call.line, call_id=call.call_id, status="unknown"))
+            self.out.append(
+                ToolResult(turn=call.turn, line=call.line, call_id=call.call_id, status="unknown")
+            )
         self.open.clear()
 
     def model(self, line: int, parts: list[Any]) -> None:
@@ -153,12 +175,23 @@ class _Reader:
         call_id = str(call.get("id") or f"{tool}-{line}-{self.calls}")
         arguments = _dict(call.get("args"))
         self.open.append(_Open(call_id, tool, arguments, turn, line))
-        self.out.append(ToolCall(turn=turn, line=line, call_id=call_id, tool=tool, arguments=arguments,
-                                 operations=tuple(tool_operations(tool, arguments, self.root))))
+        self.out.append(
+            ToolCall(
+                turn=turn,
+                line=line,
+                call_id=call_id,
+                tool=tool,
+                arguments=arguments,
+                operations=tuple(tool_operations(tool, arguments, self.root)),
+            )
+        )
 
     def user(self, line: int, parts: list[Any]) -> None:
-        responses = [p["functionResponse"] for p in parts
-                     if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)]
+        responses = [
+            p["functionResponse"]
+            for p in parts
+            if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)
+        ]
         for response in responses:
             self.response(line, response)
         text = _text(parts)
@@ -166,12 +199,15 @@ class _Reader:
             return
         self.close_open()
         synthetic = bool(responses) or text.lstrip().startswith(_CONTEXT_SETUP)
-        self.out.append(UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic))
+        self.out.append(
+            UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic)
+        )
 
     def response(self, line: int, response: dict[str, Any]) -> None:
         wanted_id, name = response.get("id"), response.get("name")
         call = next((c for c in self.open if wanted_id and c.call_id == wanted_id), None) or next(
-            (c for c in self.open if c.tool == name), None)
+            (c for c in self.open if c.tool == name), None
+        )
         if call is None:
             self.source.skip(line, f"Gemini functionResponse for no open call ({name!r})")
             return
@@ -179,13 +215,24 @@ class _Reader:
         body = _dict(response.get("response"))
         output = str(body["output"]) if isinstance(body.get("output"), str) else ""
         error = str(body["error"]) if isinstance(body.get("error"), str) else None
-        status = "success" if error is None else ("cancelled" if _CANCELLED.search(error) else "error")
+        status = (
+            "success" if error is None else ("cancelled" if _CANCELLED.search(error) else "error")
+        )
         result_status, failure, exit_code = tool_outcome(call.tool, status, output, error)
-        self.out.append(ToolResult(
-            turn=call.turn, line=line, call_id=call.call_id, status=result_status, output=output or error or "",
-            exit_code=exit_code, failure=failure,
-            reported=reported_change(call.tool, call.arguments, output) if result_status == "success" else None,
-        ))
+        self.out.append(
+            ToolResult(
+                turn=call.turn,
+                line=line,
+                call_id=call.call_id,
+                status=result_status,
+                output=output or error or "",
+                exit_code=exit_code,
+                failure=failure,
+                reported=reported_change(call.tool, call.arguments, output)
+                if result_status == "success"
+                else None,
+            )
+        )
 
 
 def read_api_history(source: Source, contents: list[Any]) -> Iterator[Event]:

@@ -308,8 +308,10 @@ class GeminiCliAdapter(Adapter):
     """Gemini CLI chat recording, JSON or JSONL."""
 
     name = "gemini-cli"
-    description = ("Gemini CLI chat recording (session-*.json / .jsonl with user/gemini messages and toolCalls), "
-                   "or its Gemini API history (/chat save, checkpoints: role/parts Content entries)")
+    description = (
+        "Gemini CLI chat recording (session-*.json / .jsonl with user/gemini messages and toolCalls), "
+        "or its Gemini API history (/chat save, checkpoints: role/parts Content entries)"
+    )
     priority = 25
 
     def sniff(self, source: Source) -> bool:
@@ -318,7 +320,9 @@ class GeminiCliAdapter(Adapter):
             return True
         if isinstance(document, dict):
             messages = document.get("messages")
-            if not isinstance(messages, list) or not ("projectHash" in document or "sessionId" in document):
+            if not isinstance(messages, list) or not (
+                "projectHash" in document or "sessionId" in document
+            ):
                 return False
             # Most of the first messages must be Gemini CLI's, not all: one damaged
             # message must cost only itself, never the whole session.

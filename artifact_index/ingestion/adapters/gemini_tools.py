@@ -46,7 +46,11 @@ def tool_operations(tool: str, arguments: dict[str, Any], root: str | None) -> l
         directory = arguments.get("dir_path") or arguments.get("directory")
         cwd = root
         if isinstance(directory, str) and directory.strip():
-            cwd = directory if directory.startswith("/") or not cwd else posixpath.join(cwd, directory)
+            cwd = (
+                directory
+                if directory.startswith("/") or not cwd
+                else posixpath.join(cwd, directory)
+            )
         return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
     if name == "read_many_files":
         paths = arguments.get("paths") or arguments.get("include")
@@ -79,7 +83,9 @@ def tool_outcome(
     return "success", None, exit_code
 
 
-def reported_change(tool: str, arguments: dict[str, Any], output: str) -> tuple[ReportedChange, ...] | None:
+def reported_change(
+    tool: str, arguments: dict[str, Any], output: str
+) -> tuple[ReportedChange, ...] | None:
     """The file tools say in their answer whether they created or changed the file."""
     path = path_argument(arguments)
     if path is None or tool.lower() not in ("write_file", "replace", "edit", "smart_edit"):

@@ -76,7 +76,7 @@ def parse_note(text: str) -> Note | None:
     if match is None:
         return None
     try:
-        body = json.loads(text[match.end():])
+        body = json.loads(text[match.end() :])
     except json.JSONDecodeError:
         return None
     if not isinstance(body, dict) or not isinstance(body.get("prompts"), dict):
@@ -197,7 +197,10 @@ class _Reader:
                     pending.append(call)
                 else:
                     yield ToolResult(
-                        turn=call.turn, line=line, timestamp=timestamp, call_id=call.call_id,
+                        turn=call.turn,
+                        line=line,
+                        timestamp=timestamp,
+                        call_id=call.call_id,
                         status="unknown",
                     )
             elif kind == "user":
@@ -214,7 +217,10 @@ class _Reader:
                 if text.strip():
                     in_response = False
                     yield UserMessage(
-                        turn=self.turns.user(), line=line, timestamp=timestamp, text=text,
+                        turn=self.turns.user(),
+                        line=line,
+                        timestamp=timestamp,
+                        text=text,
                         synthetic=is_harness_text(text),
                     )
             elif kind == "assistant":
@@ -225,7 +231,10 @@ class _Reader:
                     continue
                 # Text after tool calls starts the next response.
                 yield AssistantMessage(
-                    turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text,
+                    turn=self.turns.assistant(),
+                    line=line,
+                    timestamp=timestamp,
+                    text=text,
                 )
                 in_response = True
             else:
@@ -241,7 +250,9 @@ class _Reader:
         without an edit among the messages.  The attestation is reported as
         one call whose result names each file.
         """
-        files = {path: ranges[prompt_id] for path, ranges in self.attested.items() if prompt_id in ranges}
+        files = {
+            path: ranges[prompt_id] for path, ranges in self.attested.items() if prompt_id in ranges
+        }
         if not files:
             return
         call_id = f"{prompt_id}:attestation"
@@ -252,7 +263,11 @@ class _Reader:
             tool="git-ai attestation",
             arguments={"files": files},
             operations=tuple(
-                FileOperation(action="edit", path=path, detail=f"git-ai attributes lines {lines} to this prompt")
+                FileOperation(
+                    action="edit",
+                    path=path,
+                    detail=f"git-ai attributes lines {lines} to this prompt",
+                )
                 for path, lines in files.items()
             ),
         )
@@ -283,7 +298,11 @@ class _Reader:
 def _user_run(messages: list[Any], start: int) -> int:
     """How many ``user`` messages follow one another from ``start`` on."""
     end = start
-    while end < len(messages) and isinstance(messages[end], dict) and messages[end].get("type") == "user":
+    while (
+        end < len(messages)
+        and isinstance(messages[end], dict)
+        and messages[end].get("type") == "user"
+    ):
         end += 1
     return end - start
 
@@ -309,7 +328,11 @@ def _unknown_results(pending: deque[ToolCall]) -> Iterator[ToolResult]:
 def _result(call: ToolCall, line: int, timestamp: str | None, text: str) -> ToolResult:
     """The result of a Claude Code call, read from the text git-ai kept (no is_error flag)."""
     common: dict[str, Any] = {
-        "turn": call.turn, "line": line, "timestamp": timestamp, "call_id": call.call_id, "output": text,
+        "turn": call.turn,
+        "line": line,
+        "timestamp": timestamp,
+        "call_id": call.call_id,
+        "output": text,
     }
     shell = is_shell_tool(call.tool)
     if is_failure_text(text) or (shell and re.match(r"Exit code [1-9]\d*\b", text)):

@@ -54,7 +54,9 @@ _DEFAULT_ACTION = re.compile(r"```bash\s*\n(.*?)\n```", re.DOTALL)
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>")
 _OUTPUT = re.compile(r"<output>\n?(.*?)</output>", re.DOTALL)
 _EXCEPTION = re.compile(r"<exception>(.*?)</exception>", re.DOTALL)
-_TIMEOUT = re.compile(r"^The last command <command>.*?</command> timed out and has been killed", re.DOTALL)
+_TIMEOUT = re.compile(
+    r"^The last command <command>.*?</command> timed out and has been killed", re.DOTALL
+)
 _FORMAT_ERROR = re.compile(
     r"^(?:Please always provide EXACTLY ONE action|Tool call error:|Format error:|"
     r"Please provide EXACTLY ONE action)",
@@ -196,7 +198,9 @@ class _Reader:
             call_id=call_id,
             tool=tool,
             arguments={"command": command},
-            operations=(FileOperation(action="shell", command=command, cwd=self.cwd, source="shell"),),
+            operations=(
+                FileOperation(action="shell", command=command, cwd=self.cwd, source="shell"),
+            ),
         )
 
     def _user(self, message: dict[str, Any], role: str, text: str, line: int) -> Iterator[Event]:
@@ -209,10 +213,19 @@ class _Reader:
                 # The submission replaces the result of the command that printed the marker.
                 yield self._finish(pending, text, line)
                 self.ended = True
-                yield Submission(turn=pending.turn, line=line, command=pending.command, cwd=self.cwd,
-                                 exit_status=_exit_status(message) or _str(self.info.get("exit_status")))
+                yield Submission(
+                    turn=pending.turn,
+                    line=line,
+                    command=pending.command,
+                    cwd=self.cwd,
+                    exit_status=_exit_status(message) or _str(self.info.get("exit_status")),
+                )
                 return
-        synthetic = role == "exit" or bool(_FORMAT_ERROR.match(text)) or (self.turns.current > 0 and _is_feedback(text))
+        synthetic = (
+            role == "exit"
+            or bool(_FORMAT_ERROR.match(text))
+            or (self.turns.current > 0 and _is_feedback(text))
+        )
         yield UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic)
         status = _exit_status(message) if role == "exit" else None
         if status is not None and status != _SUBMITTED and not self.ended:
@@ -228,7 +241,9 @@ class _Reader:
             self.order.remove(pending.call_id)
 
     # -- results ------------------------------------------------------------------------
-    def _result(self, pending: _Pending, message: dict[str, Any], text: str, line: int) -> ToolResult:
+    def _result(
+        self, pending: _Pending, message: dict[str, Any], text: str, line: int
+    ) -> ToolResult:
         self._take(pending)
         extra = _section(message, "extra")
         code = _returncode(text, extra)
@@ -258,7 +273,9 @@ class _Reader:
     def _finish(self, pending: _Pending, text: str, line: int) -> ToolResult:
         self._take(pending)
         # The harness only ends the run when the command printed the marker first.
-        return ToolResult(turn=pending.turn, line=line, call_id=pending.call_id, status="success", output=text)
+        return ToolResult(
+            turn=pending.turn, line=line, call_id=pending.call_id, status="success", output=text
+        )
 
     # -- the workspace ---------------------------------------------------------------------
     def _cwd(self) -> str | None:

@@ -59,7 +59,8 @@ def _is_chat(messages: list[tuple[int, Any]]) -> bool:
     # adapter claims it when something OpenAI-specific is present.
     return any(
         m.get("role") in ("system", "developer", "tool", "function")
-        or "tool_calls" in m or "function_call" in m
+        or "tool_calls" in m
+        or "function_call" in m
         for _, m in messages
     ) or not all(isinstance(m.get("content"), str | list) for _, m in messages)
 
@@ -118,7 +119,11 @@ class OpenAIChatAdapter(Adapter):
 
     @staticmethod
     def assistant(
-        source: Source, line: int, message: dict[str, Any], text: str, turns: TurnCounter,
+        source: Source,
+        line: int,
+        message: dict[str, Any],
+        text: str,
+        turns: TurnCounter,
         pending: dict[str, tuple[str, int]],
     ) -> Iterator[Event]:
         turn = turns.assistant()
@@ -141,6 +146,10 @@ class OpenAIChatAdapter(Adapter):
             call_id = str(call.get("id") or f"call-{line}-{index}")
             pending[call_id] = (name, turn)
             yield ToolCall(
-                turn=turn, line=line, call_id=call_id, tool=name, arguments=arguments,
+                turn=turn,
+                line=line,
+                call_id=call_id,
+                tool=name,
+                arguments=arguments,
                 operations=tuple(operations_for(name, arguments)),
             )

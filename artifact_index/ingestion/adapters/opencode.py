@@ -130,7 +130,9 @@ class _Reader:
         self.source = source
         self.info = _dict(document.get("info"))
         if not isinstance(document.get("info"), dict):
-            source.skip(None, "the session's info is not an object (its directory and title are unknown)")
+            source.skip(
+                None, "the session's info is not an object (its directory and title are unknown)"
+            )
         self.messages: list[Any] = document["messages"]
         self.turns = TurnCounter()
         self.cwd = _str(self.info.get("directory"))
@@ -218,9 +220,20 @@ class _Reader:
         for part in parts:
             # A slash command run as a subtask (`/review …`): the part keeps the command's
             # name; its arguments are only inside the expanded prompt, so the name is all.
-            if isinstance(part, dict) and part.get("type") == "subtask" and isinstance(part.get("command"), str):
-                self.out.append(UserMessage(turn=turn, line=line, timestamp=timestamp,
-                                            text=f"/{part['command']}", channel="command"))
+            if (
+                isinstance(part, dict)
+                and part.get("type") == "subtask"
+                and isinstance(part.get("command"), str)
+            ):
+                self.out.append(
+                    UserMessage(
+                        turn=turn,
+                        line=line,
+                        timestamp=timestamp,
+                        text=f"/{part['command']}",
+                        channel="command",
+                    )
+                )
         for part in parts:
             if not isinstance(part, dict):
                 continue

@@ -51,15 +51,28 @@ _SUCCESS_HEADS = (
 # Editor-specific sentences whose reason differs from the generic table in
 # failures.py, checked first and in this order.
 _EDITOR_RULES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
-    ("verification", re.compile(r"introduced new syntax error|changes have NOT been applied", re.I)),
-    ("not_found", re.compile(r"did not appear verbatim|no exact match found|not found in displayed lines", re.I)),
-    ("not_unique", re.compile(r"multiple occurrences|more than one occurrence|multiple matches", re.I)),
+    (
+        "verification",
+        re.compile(r"introduced new syntax error|changes have NOT been applied", re.I),
+    ),
+    (
+        "not_found",
+        re.compile(
+            r"did not appear verbatim|no exact match found|not found in displayed lines", re.I
+        ),
+    ),
+    (
+        "not_unique",
+        re.compile(r"multiple occurrences|more than one occurrence|multiple matches", re.I),
+    ),
     # A missing target path (or parent directory) is a bad argument.  It is
     # not "not_found", which for an edit means the *string* was missing from
     # a file that exists.
     (
         "invalid",
-        re.compile(r"parent directory .* does not exist|does not exist\. Please provide a valid path", re.I),
+        re.compile(
+            r"parent directory .* does not exist|does not exist\. Please provide a valid path", re.I
+        ),
     ),
     (
         "invalid",

@@ -54,10 +54,14 @@ def _windsurf_operations(kind: str, data: dict[str, Any], cwd: str | None) -> li
         command = data.get("command")
         workdir = data.get("cwd")
         if isinstance(command, str) and command.strip():
-            return [FileOperation(
-                action="shell", command=command, source="shell",
-                cwd=uri_to_path(workdir) if isinstance(workdir, str) else cwd,
-            )]
+            return [
+                FileOperation(
+                    action="shell",
+                    command=command,
+                    source="shell",
+                    cwd=uri_to_path(workdir) if isinstance(workdir, str) else cwd,
+                )
+            ]
     return []
 
 
@@ -70,8 +74,11 @@ class WindsurfAdapter(Adapter):
         if source.document is not None:
             return False
         kinds = {
-            r.get("type") for _, r in source.records[:30]
-            if isinstance(r, dict) and isinstance(r.get("type"), str) and isinstance(r.get(r["type"]), dict)
+            r.get("type")
+            for _, r in source.records[:30]
+            if isinstance(r, dict)
+            and isinstance(r.get("type"), str)
+            and isinstance(r.get(r["type"]), dict)
         }
         # The first records' shape first: telling JSON lines from text parses every line.
         return bool(kinds & _WINDSURF_TYPES) and source.looks_like_jsonl()
@@ -95,17 +102,24 @@ class WindsurfAdapter(Adapter):
                 yield SessionInfo(turn=0, line=line, agent="windsurf", cwd=cwd)
             if kind == "user_input":
                 turn = turns.user()
-                yield UserMessage(turn=turn, line=line, text=str(data.get("user_response", "")),
-                                  timestamp=stamp)
+                yield UserMessage(
+                    turn=turn, line=line, text=str(data.get("user_response", "")), timestamp=stamp
+                )
                 continue
             if kind == "planner_response":
                 turn = turns.assistant()
-                yield AssistantMessage(turn=turn, line=line, text=str(data.get("response", "")),
-                                       timestamp=stamp)
+                yield AssistantMessage(
+                    turn=turn, line=line, text=str(data.get("response", "")), timestamp=stamp
+                )
                 continue
             call_id = f"windsurf-{line}"
             yield ToolCall(
-                turn=turn, line=line, call_id=call_id, tool=kind, arguments=data, timestamp=stamp,
+                turn=turn,
+                line=line,
+                call_id=call_id,
+                tool=kind,
+                arguments=data,
+                timestamp=stamp,
                 operations=tuple(_windsurf_operations(kind, data, cwd)),
             )
             yield self.result(turn, line, call_id, kind, record.get("status"), data)
@@ -116,7 +130,9 @@ class WindsurfAdapter(Adapter):
     ) -> ToolResult:
         raw_output = data.get("content") if kind == "view_file" else data.get("output")
         output = raw_output if isinstance(raw_output, str) else ""
-        if data.get("user_rejected") is True or "REJECT" in str(data.get("acknowledgement_type", "")):
+        if data.get("user_rejected") is True or "REJECT" in str(
+            data.get("acknowledgement_type", "")
+        ):
             return tool_result(turn, line, call_id, "failure", output, "rejected")
         if status == "error":
             return tool_result(turn, line, call_id, "failure", output, classify_failure(output))
@@ -128,8 +144,13 @@ class WindsurfAdapter(Adapter):
             return tool_result(turn, line, call_id, "unknown", output)
         reported = None
         path = data.get("path")
-        if kind == "code_action" and isinstance(path, str) and isinstance(data.get("new_content"), str):
+        if (
+            kind == "code_action"
+            and isinstance(path, str)
+            and isinstance(data.get("new_content"), str)
+        ):
             change = "created" if data.get("original_content") is None else "modified"
-            reported = (ReportedChange(path=uri_to_path(path), change=change,
-                                       content=data["new_content"]),)
+            reported = (
+                ReportedChange(path=uri_to_path(path), change=change, content=data["new_content"]),
+            )
         return tool_result(turn, line, call_id, "success", output, reported=reported)

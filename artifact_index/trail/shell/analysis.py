@@ -127,7 +127,13 @@ def analyze_command(
     except RecursionError:
         # Only pathological nesting (hundreds of subshells) gets here; what was found stands.
         run.ops.append(
-            FileOperation(action="unknown", command=command[:200], cwd=cwd, source="shell", detail="command nested too deeply to analyse")
+            FileOperation(
+                action="unknown",
+                command=command[:200],
+                cwd=cwd,
+                source="shell",
+                detail="command nested too deeply to analyse",
+            )
         )
     cwd_after = scope.cwd if scope.cwd else None
     return ShellAnalysis(
@@ -183,9 +189,22 @@ class _Run:
 
     # -- walking ------------------------------------------------------------------
 
-    def script(self, text: str, scope: Scope, outcome: Outcome, parse: Callable[[str], Script] = parse_command) -> str | None:
+    def script(
+        self,
+        text: str,
+        scope: Scope,
+        outcome: Outcome,
+        parse: Callable[[str], Script] = parse_command,
+    ) -> str | None:
         if self.nesting >= _MAX_NESTING:
-            self.ops.append(FileOperation(action="unknown", command=text[:200], source="shell", detail="shell scripts nested too deeply to follow"))
+            self.ops.append(
+                FileOperation(
+                    action="unknown",
+                    command=text[:200],
+                    source="shell",
+                    detail="shell scripts nested too deeply to follow",
+                )
+            )
             return None
         self.nesting += 1
         try:
@@ -215,7 +234,9 @@ class _Run:
             return self.compound_redirects(node.redirects, scope, None, node)
         return None
 
-    def sequence(self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None) -> str | None:
+    def sequence(
+        self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
         count = len(node.items)
         outcomes: list[Outcome] = ["unknown"] * count
         current = outcome
@@ -229,12 +250,21 @@ class _Run:
         pieces: list[str | None] = []
         for k, item in enumerate(node.items):
             background = k < len(node.operators) and node.operators[k] == "&"
-            pieces.append(self.node(item, scope.child() if background else scope, outcomes[k], stdin if k == 0 else None))
+            pieces.append(
+                self.node(
+                    item,
+                    scope.child() if background else scope,
+                    outcomes[k],
+                    stdin if k == 0 else None,
+                )
+            )
         if all(p is not None for p in pieces):
             return "".join(p for p in pieces if p is not None)
         return None
 
-    def pipeline(self, node: Pipeline, scope: Scope, outcome: Outcome, stdin: str | None) -> str | None:
+    def pipeline(
+        self, node: Pipeline, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
         last = _invert(outcome) if node.negated else outcome
         data = stdin
         count = len(node.commands)
@@ -264,7 +294,9 @@ class _Run:
     def substituter(self, scope: Scope) -> _Substituter:
         return _Substituter(self, scope)
 
-    def command(self, cmd: Command, scope: Scope, outcome: Outcome, stdin: str | None) -> str | None:
+    def command(
+        self, cmd: Command, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
         substitute = self.substituter(scope)
         if not cmd.argv:
             for name, word in cmd.assignments:
@@ -288,7 +320,9 @@ class _Run:
             self.emit(op)
         return self.redirects(cmd, scope, effect.stdout, substitute)
 
-    def stdin(self, cmd: Command, scope: Scope, substitute: _Substituter, piped: str | None) -> tuple[str | None, str | None]:
+    def stdin(
+        self, cmd: Command, scope: Scope, substitute: _Substituter, piped: str | None
+    ) -> tuple[str | None, str | None]:
         text, path = piped, None
         for r in cmd.redirects:
             if r.fd not in (None, 0):
@@ -303,13 +337,27 @@ class _Run:
                 path = join(scope.cwd, value) if value else None
                 text = self.files.content_of(path) if path else None
                 if path is not None:
-                    self.emit(FileOperation(action="read", path=path, command=cmd.text, cwd=scope.cwd or None, source="shell"))
+                    self.emit(
+                        FileOperation(
+                            action="read",
+                            path=path,
+                            command=cmd.text,
+                            cwd=scope.cwd or None,
+                            source="shell",
+                        )
+                    )
         return text, path
 
-    def redirects(self, cmd: Command, scope: Scope, stdout: str | None, substitute: _Substituter) -> str | None:
+    def redirects(
+        self, cmd: Command, scope: Scope, stdout: str | None, substitute: _Substituter
+    ) -> str | None:
         """Files the command's output redirections write; returns what still goes to the pipe."""
         piped = stdout
-        outputs = [r for r in cmd.redirects if r.op in (">", ">|", ">>", "&>", "&>>", ">&") and r.target is not None]
+        outputs = [
+            r
+            for r in cmd.redirects
+            if r.op in (">", ">|", ">>", "&>", "&>>", ">&") and r.target is not None
+        ]
         for n, r in enumerate(outputs):
             assert r.target is not None
             value = word_text(r.target, scope, substitute)
@@ -318,24 +366,53 @@ class _Run:
             to_stdout = r.fd in (None, 1) or r.op.startswith("&") or (r.op == ">&" and r.fd is None)
             if to_stdout:
                 piped = None
-            later_stdout = any(o.fd in (None, 1) or o.op.startswith("&") for o in outputs[n + 1:] if o.op != ">&")
+            later_stdout = any(
+                o.fd in (None, 1) or o.op.startswith("&") for o in outputs[n + 1 :] if o.op != ">&"
+            )
             content = stdout if to_stdout and not later_stdout else ("" if to_stdout else None)
             path = join(scope.cwd, value) if value is not None else None
             if path is None:
                 shown = value if value is not None else r.target.raw
-                self.emit(FileOperation(action="unknown", command=cmd.text, cwd=scope.cwd or None, source="shell", detail=f"output redirected to {shown}, which cannot be placed"))
+                self.emit(
+                    FileOperation(
+                        action="unknown",
+                        command=cmd.text,
+                        cwd=scope.cwd or None,
+                        source="shell",
+                        detail=f"output redirected to {shown}, which cannot be placed",
+                    )
+                )
                 continue
             if r.op in (">>", "&>>"):
-                op = FileOperation(action="edit", path=path, new=content, detail="append", command=cmd.text, cwd=scope.cwd or None, source="shell")
+                op = FileOperation(
+                    action="edit",
+                    path=path,
+                    new=content,
+                    detail="append",
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                )
             else:
-                op = FileOperation(action="write", path=path, content=content, command=cmd.text, cwd=scope.cwd or None, source="shell")
+                op = FileOperation(
+                    action="write",
+                    path=path,
+                    content=content,
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                )
             self.emit(op)
         return piped
 
-    def compound_redirects(self, redirects: tuple[Redirect, ...], scope: Scope, stdout: str | None, node: Node) -> str | None:
+    def compound_redirects(
+        self, redirects: tuple[Redirect, ...], scope: Scope, stdout: str | None, node: Node
+    ) -> str | None:
         if not redirects:
             return stdout
-        return self.redirects(Command((), (), redirects, _describe(node)), scope, stdout, self.substituter(scope))
+        return self.redirects(
+            Command((), (), redirects, _describe(node)), scope, stdout, self.substituter(scope)
+        )
 
     # -- emitting -------------------------------------------------------------
 
@@ -358,14 +435,31 @@ class _Run:
                 return
             if dst == "anonymous":
                 if op.action == "move":
-                    self._keep(op.model_copy(update={"action": "delete", "dest": None, "detail": "moved to a temporary file"}))
+                    self._keep(
+                        op.model_copy(
+                            update={
+                                "action": "delete",
+                                "dest": None,
+                                "detail": "moved to a temporary file",
+                            }
+                        )
+                    )
                 files.record(op)
                 return
             if src == "anonymous":
                 content = files.content_of(op.path) if op.path else None
                 files.record(op)
-                self._keep(op.model_copy(update={"action": "write", "path": op.dest, "dest": None, "content": content,
-                                                 "detail": f"{op.action} of a temporary file"}))
+                self._keep(
+                    op.model_copy(
+                        update={
+                            "action": "write",
+                            "path": op.dest,
+                            "dest": None,
+                            "content": content,
+                            "detail": f"{op.action} of a temporary file",
+                        }
+                    )
+                )
                 return
         if src == "device":
             return
@@ -455,7 +549,15 @@ def _source(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool
     text = run.files.content_of(path) if path else None
     if text is None:
         shown = args[1].value or args[1].raw
-        run.emit(FileOperation(action="unknown", command=cmd.text, cwd=scope.cwd or None, source="shell", detail=f"sources {shown}, whose text is not known"))
+        run.emit(
+            FileOperation(
+                action="unknown",
+                command=cmd.text,
+                cwd=scope.cwd or None,
+                source="shell",
+                detail=f"sources {shown}, whose text is not known",
+            )
+        )
         return None
     if run.nesting < _MAX_NESTING:
         run.nesting += 1
@@ -469,13 +571,23 @@ def _source(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool
 def _eval(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
     if any(a.value is None for a in args[1:]):
         if not failed:
-            run.emit(FileOperation(action="unknown", command=cmd.text, cwd=scope.cwd or None, source="shell", detail="eval runs a command known only at run time"))
+            run.emit(
+                FileOperation(
+                    action="unknown",
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                    detail="eval runs a command known only at run time",
+                )
+            )
         return None
     text = " ".join(a.value or "" for a in args[1:])
     if run.nesting < _MAX_NESTING:
         run.nesting += 1
         try:
-            return run.node(parse_command(text).body, scope, "failed" if failed else "unknown", None)
+            return run.node(
+                parse_command(text).body, scope, "failed" if failed else "unknown", None
+            )
         finally:
             run.nesting -= 1
     return None

@@ -37,7 +37,9 @@ class Arg:
 class Scope:
     """The shell state words are expanded in."""
 
-    cwd: str | None  # absolute; "" = unknown starting directory; None = lost after an unresolvable cd
+    cwd: (
+        str | None
+    )  # absolute; "" = unknown starting directory; None = lost after an unresolvable cd
     variables: dict[str, str | None] = field(default_factory=dict)
     directory_stack: list[str | None] = field(default_factory=list)
 
@@ -170,12 +172,12 @@ def _brace_expand(text: str, budget: int = _MAX_WORDS) -> list[str]:
             j += 1
         if close < 0:
             return [text]
-        prefix, suffix = text[:i], text[close + 1:]
-        inner = text[i + 1:close]
+        prefix, suffix = text[:i], text[close + 1 :]
+        inner = text[i + 1 : close]
         choices: list[str] | None
         if commas:
             bounds = [i, *commas, close]
-            choices = [text[bounds[k] + 1:bounds[k + 1]] for k in range(len(bounds) - 1)]
+            choices = [text[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
         else:
             choices = _sequence(inner, budget)
         if choices is None:
@@ -215,7 +217,7 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
     if files is None:
         return None
     slash = pattern.rfind("/")
-    directory, name = (pattern[:slash], pattern[slash + 1:]) if slash >= 0 else ("", pattern)
+    directory, name = (pattern[:slash], pattern[slash + 1 :]) if slash >= 0 else ("", pattern)
     if _is_glob(directory):
         return None
     written = _unescape(directory) if slash > 0 else ("/" if slash == 0 else ".")
@@ -231,7 +233,7 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
     for path in files.files_under(base):
         if not path.startswith(prefix):
             continue
-        rest = path[len(prefix):]
+        rest = path[len(prefix) :]
         if "/" in rest or not regex.fullmatch(rest):
             continue
         if rest.startswith(".") and not name.startswith("."):
@@ -265,7 +267,7 @@ def _translate(pattern: str) -> str:
                 out.append(re.escape(ch))
                 i += 1
                 continue
-            body = pattern[i + 1:close].replace("\\", "\\\\")
+            body = pattern[i + 1 : close].replace("\\", "\\\\")
             if body.startswith("!"):
                 body = "^" + body[1:]
             out.append("[" + body + "]")

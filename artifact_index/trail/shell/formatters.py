@@ -42,14 +42,33 @@ __all__ = ["FORMATTER_PROGRAMS", "format_effects"]
 
 @dataclass(frozen=True)
 class _Formatter:
-    writes: frozenset[str] = frozenset()  # options that mean "write in place" (empty: always writes)
+    writes: frozenset[str] = (
+        frozenset()
+    )  # options that mean "write in place" (empty: always writes)
     checks: frozenset[str] = frozenset()  # options that mean "only check"
-    fixer: bool = False  # a linter that fixes: a non-zero exit means problems remain, not nothing done
+    fixer: bool = (
+        False  # a linter that fixes: a non-zero exit means problems remain, not nothing done
+    )
     whole_project: bool = False  # with no operand it formats the working directory
     short_values: str = ""
-    long_values: tuple[str, ...] = ("--config", "--line-length", "--profile", "--style", "--ignore-path", "--ext",
-                                    "--plugin", "--parser", "--format", "--rule", "--target-version", "--select",
-                                    "--ignore", "--extend-select", "--exclude", "--extend-exclude")
+    long_values: tuple[str, ...] = (
+        "--config",
+        "--line-length",
+        "--profile",
+        "--style",
+        "--ignore-path",
+        "--ext",
+        "--plugin",
+        "--parser",
+        "--format",
+        "--rule",
+        "--target-version",
+        "--select",
+        "--ignore",
+        "--extend-select",
+        "--exclude",
+        "--extend-exclude",
+    )
     listed: tuple[str, ...] = ()  # extensions of the changed files it lists one per line
 
 
@@ -64,7 +83,9 @@ _FORMATTERS: dict[str, _Formatter] = {
     "autoflake": _Formatter(writes=_f("-i", "--in-place")),
     "yapf": _Formatter(writes=_f("-i", "--in-place")),
     "pyupgrade": _Formatter(),
-    "prettier": _Formatter(writes=_f("--write", "-w"), checks=_f("--check", "-c", "--list-different", "-l")),
+    "prettier": _Formatter(
+        writes=_f("--write", "-w"), checks=_f("--check", "-c", "--list-different", "-l")
+    ),
     "gofmt": _Formatter(writes=_f("-w"), listed=(".go",)),
     "goimports": _Formatter(writes=_f("-w"), listed=(".go",)),
     "rustfmt": _Formatter(checks=_f("--check")),
@@ -72,42 +93,109 @@ _FORMATTERS: dict[str, _Formatter] = {
     "shfmt": _Formatter(writes=_f("-w", "--write")),
     "swiftformat": _Formatter(checks=_f("--lint", "--dryrun"), whole_project=True),
     "ktlint": _Formatter(writes=_f("-F", "--format"), fixer=True, whole_project=True),
-    "eslint": _Formatter(writes=_f("--fix"), checks=_f("--fix-dry-run"), fixer=True, whole_project=True),
+    "eslint": _Formatter(
+        writes=_f("--fix"), checks=_f("--fix-dry-run"), fixer=True, whole_project=True
+    ),
     "stylelint": _Formatter(writes=_f("--fix"), fixer=True),
     "standard": _Formatter(writes=_f("--fix"), fixer=True, whole_project=True),
-    "rubocop": _Formatter(writes=_f("-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct",
-                                     "--auto-correct-all"), fixer=True, whole_project=True),
+    "rubocop": _Formatter(
+        writes=_f(
+            "-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all"
+        ),
+        fixer=True,
+        whole_project=True,
+    ),
 }
 
 # Tools whose formatting is a subcommand: (program, subcommand) -> its formatter.
 _SUBCOMMANDS: dict[tuple[str, str], _Formatter] = {
     ("ruff", "format"): _Formatter(checks=_f("--check", "--diff"), whole_project=True),
-    ("ruff", "check"): _Formatter(writes=_f("--fix"), checks=_f("--diff"), fixer=True, whole_project=True),
+    ("ruff", "check"): _Formatter(
+        writes=_f("--fix"), checks=_f("--diff"), fixer=True, whole_project=True
+    ),
     ("mix", "format"): _Formatter(checks=_f("--check-formatted", "--dry-run"), whole_project=True),
     ("cargo", "fmt"): _Formatter(checks=_f("--check"), whole_project=True),
     ("cargo", "clippy"): _Formatter(writes=_f("--fix"), fixer=True, whole_project=True),
-    ("terraform", "fmt"): _Formatter(checks=_f("-check", "-write=false"), whole_project=True, listed=(".tf", ".tfvars", ".hcl")),
+    ("terraform", "fmt"): _Formatter(
+        checks=_f("-check", "-write=false"), whole_project=True, listed=(".tf", ".tfvars", ".hcl")
+    ),
     ("go", "fmt"): _Formatter(whole_project=True, listed=(".go",)),
     ("biome", "format"): _Formatter(writes=_f("--write", "--apply", "--fix"), whole_project=True),
-    ("biome", "check"): _Formatter(writes=_f("--write", "--apply", "--apply-unsafe", "--fix"), fixer=True, whole_project=True),
-    ("biome", "lint"): _Formatter(writes=_f("--write", "--apply", "--fix"), fixer=True, whole_project=True),
+    ("biome", "check"): _Formatter(
+        writes=_f("--write", "--apply", "--apply-unsafe", "--fix"), fixer=True, whole_project=True
+    ),
+    ("biome", "lint"): _Formatter(
+        writes=_f("--write", "--apply", "--fix"), fixer=True, whole_project=True
+    ),
     ("deno", "fmt"): _Formatter(checks=_f("--check"), whole_project=True),
     ("deno", "lint"): _Formatter(writes=_f("--fix"), fixer=True, whole_project=True),
-    ("dotnet", "format"): _Formatter(checks=_f("--verify-no-changes"), fixer=True, whole_project=True),
+    ("dotnet", "format"): _Formatter(
+        checks=_f("--verify-no-changes"), fixer=True, whole_project=True
+    ),
     ("php-cs-fixer", "fix"): _Formatter(checks=_f("--dry-run"), fixer=True, whole_project=True),
 }
 
 _SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 # Subcommands of the runners that are not scripts (``pnpm lint`` runs a script, ``pnpm add`` does not).
-_RUNNER_COMMANDS = frozenset({
-    "add", "install", "i", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "init", "create", "exec",
-    "dlx", "x", "link", "unlink", "publish", "pack", "outdated", "list", "ls", "why", "info", "view", "audit",
-    "config", "cache", "store", "import", "dedupe", "prune", "rebuild", "ci", "global", "workspace", "workspaces",
-    "set", "version", "login", "logout", "help", "patch", "patch-commit", "env", "setup", "build", "pm",
-})
-_FIXING_SCRIPT = re.compile(r"(?:^|[:_\-.])(?:fix|format|fmt|prettier|prettify|codegen|generate|gen)(?:$|[:_\-.])")
+_RUNNER_COMMANDS = frozenset(
+    {
+        "add",
+        "install",
+        "i",
+        "remove",
+        "rm",
+        "uninstall",
+        "un",
+        "update",
+        "up",
+        "upgrade",
+        "init",
+        "create",
+        "exec",
+        "dlx",
+        "x",
+        "link",
+        "unlink",
+        "publish",
+        "pack",
+        "outdated",
+        "list",
+        "ls",
+        "why",
+        "info",
+        "view",
+        "audit",
+        "config",
+        "cache",
+        "store",
+        "import",
+        "dedupe",
+        "prune",
+        "rebuild",
+        "ci",
+        "global",
+        "workspace",
+        "workspaces",
+        "set",
+        "version",
+        "login",
+        "logout",
+        "help",
+        "patch",
+        "patch-commit",
+        "env",
+        "setup",
+        "build",
+        "pm",
+    }
+)
+_FIXING_SCRIPT = re.compile(
+    r"(?:^|[:_\-.])(?:fix|format|fmt|prettier|prettify|codegen|generate|gen)(?:$|[:_\-.])"
+)
 
-FORMATTER_PROGRAMS = frozenset({*_FORMATTERS, *(program for program, _ in _SUBCOMMANDS), *_SCRIPT_RUNNERS})
+FORMATTER_PROGRAMS = frozenset(
+    {*_FORMATTERS, *(program for program, _ in _SUBCOMMANDS), *_SCRIPT_RUNNERS}
+)
 """Programs :func:`format_effects` knows."""
 
 _NAMED_CHANGES = {
@@ -150,7 +238,9 @@ def format_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | N
             return None
         args = args[1:]
         label = f"{name} {sub}"
-    parsed = parse_options(args, short_values=formatter.short_values, long_values=formatter.long_values)
+    parsed = parse_options(
+        args, short_values=formatter.short_values, long_values=formatter.long_values
+    )
     # Go-style single-dash long options (terraform fmt -check) are compared whole.
     given = {a.value for a in args} | {option for option, _ in parsed.options}
     if given & formatter.checks or (formatter.writes and not given & formatter.writes):
@@ -163,7 +253,9 @@ def format_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | N
     return _format(inv, runtime, formatter, label, operands)
 
 
-def _format(inv: Invocation, runtime: Runtime, formatter: _Formatter, label: str, operands: list[Arg]) -> list[FileOperation]:
+def _format(
+    inv: Invocation, runtime: Runtime, formatter: _Formatter, label: str, operands: list[Arg]
+) -> list[FileOperation]:
     report = _report(label, formatter, runtime.output)
     named = {path for path in (inv.place(p) for p in report.changed or ()) if path}
     unchanged = {path for path in (inv.place(p) for p in report.unchanged) if path}
@@ -176,13 +268,22 @@ def _format(inv: Invocation, runtime: Runtime, formatter: _Formatter, label: str
         elif path in named or path in unchanged:
             continue
         elif _names_many(runtime, path, arg.value or ""):
-            if any(p.startswith(path.rstrip("/") + "/") for p in named) or report.changed is not None:
+            if (
+                any(p.startswith(path.rstrip("/") + "/") for p in named)
+                or report.changed is not None
+            ):
                 continue  # the report names what changed under it
             if report.count == 0:
                 continue
-            ops.append(inv.unknown(_unnamed(label, arg.value or ".", report.count, inv.failed), path))
+            ops.append(
+                inv.unknown(_unnamed(label, arg.value or ".", report.count, inv.failed), path)
+            )
         elif inv.failed:
-            ops.append(inv.unknown(f"{label} exited non-zero; whether it fixed {arg.value} is not known", path))
+            ops.append(
+                inv.unknown(
+                    f"{label} exited non-zero; whether it fixed {arg.value} is not known", path
+                )
+            )
         else:
             ops.append(inv.op("edit", path, detail=f"reformatted by {label} (may be unchanged)"))
     return ops
@@ -222,24 +323,35 @@ def _report(label: str, formatter: _Formatter, output: str | None) -> _Report:
     pattern = _NAMED_CHANGES.get(program)
     if pattern is not None:
         found = tuple(m.group(1) for m in pattern.finditer(output))
-        return _Report(changed=found or None, count=count if count is not None or not found else len(found))
+        return _Report(
+            changed=found or None, count=count if count is not None or not found else len(found)
+        )
     if program == "prettier":
         lines = list(_PRETTIER_LINE.finditer(output))
         changed = tuple(m.group(1) for m in lines if not m.group(2))
         unchanged = tuple(m.group(1) for m in lines if m.group(2))
         return _Report(changed=changed if lines else None, unchanged=unchanged, count=count)
     if formatter.listed:
-        listed = tuple(line.strip() for line in output.splitlines()
-                       if line.strip().endswith(formatter.listed) and " " not in line.strip())
+        listed = tuple(
+            line.strip()
+            for line in output.splitlines()
+            if line.strip().endswith(formatter.listed) and " " not in line.strip()
+        )
         return _Report(changed=listed, count=len(listed))
     return _Report(count=count)
 
 
-def _project_script(inv: Invocation, runtime: Runtime, args: list[Arg]) -> list[FileOperation] | None:
+def _project_script(
+    inv: Invocation, runtime: Runtime, args: list[Arg]
+) -> list[FileOperation] | None:
     """``npm run NAME``, ``pnpm NAME``, ``yarn NAME``, ``bun run NAME``: the script's own effects."""
     runner = inv.program or ""
-    parsed = parse_options(args, long_values=("--prefix", "--cwd", "--dir", "--filter", "--workspace"),
-                           short_values="CFw", stop_at_operand=True)
+    parsed = parse_options(
+        args,
+        long_values=("--prefix", "--cwd", "--dir", "--filter", "--workspace"),
+        short_values="CFw",
+        stop_at_operand=True,
+    )
     where = parsed.value("--prefix", "--cwd", "--dir", "-C")
     directory = inv.place(where) if where else inv.place(".")
     words = [a.value for a in parsed.operands]
@@ -261,7 +373,11 @@ def _project_script(inv: Invocation, runtime: Runtime, args: list[Arg]) -> list[
         return []
     if _FIXING_SCRIPT.search(script) or {"--fix", "--write"} & set(extra):
         called = f"{runner} run {script}" if ran else f"{runner} {script}"
-        return [inv.unknown(f"{called} runs a project script that rewrites files; which ones is not known")]
+        return [
+            inv.unknown(
+                f"{called} runs a project script that rewrites files; which ones is not known"
+            )
+        ]
     return []
 
 
@@ -281,4 +397,3 @@ def _script_text(runtime: Runtime, directory: str | None, script: str) -> str | 
             return None
         directory = parent
     return None
-

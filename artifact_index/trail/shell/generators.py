@@ -35,19 +35,35 @@ class _Generator:
 
 # Mix.Generator prints "* creating PATH" (and "* injecting", "* updating").
 _MIX = _Generator(
-    re.compile(r"^\s*\* (?P<verb>creating|injecting|updating|modifying) (?P<path>\S+)", re.MULTILINE),
+    re.compile(
+        r"^\s*\* (?P<verb>creating|injecting|updating|modifying) (?P<path>\S+)", re.MULTILINE
+    ),
     re.compile(r"No changes detected|No snapshots to generate|nothing to generate", re.IGNORECASE),
 )
 _RAILS = _Generator(
-    re.compile(r"^\s+(?P<verb>create|force|insert|inject|append|prepend|gsub|remove)\s+(?P<path>\S+)\s*$", re.MULTILINE)
+    re.compile(
+        r"^\s+(?P<verb>create|force|insert|inject|append|prepend|gsub|remove)\s+(?P<path>\S+)\s*$",
+        re.MULTILINE,
+    )
 )
 _ALEMBIC = _Generator(re.compile(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b", re.MULTILINE))
 
 # mix tasks that generate files, by prefix.
-_MIX_GENERATORS = ("ash.codegen", "ash.gen.", "ash_postgres.generate_migrations", "ash_sqlite.generate_migrations",
-                   "ecto.gen.", "phx.gen.", "phx.new", "igniter.", "ash.patch.")
+_MIX_GENERATORS = (
+    "ash.codegen",
+    "ash.gen.",
+    "ash_postgres.generate_migrations",
+    "ash_sqlite.generate_migrations",
+    "ecto.gen.",
+    "phx.gen.",
+    "phx.new",
+    "igniter.",
+    "ash.patch.",
+)
 _MIX_BUILD_PRIV = re.compile(r"^_build/[^/]+/lib/[^/]+/priv/")
-_EDITING_VERBS = frozenset({"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"})
+_EDITING_VERBS = frozenset(
+    {"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"}
+)
 
 GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build"})
 """Programs :func:`generator_effects` knows."""
@@ -69,7 +85,9 @@ def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] 
     return None
 
 
-def _generated(inv: Invocation, runtime: Runtime, label: str, generator: _Generator) -> list[FileOperation]:
+def _generated(
+    inv: Invocation, runtime: Runtime, label: str, generator: _Generator
+) -> list[FileOperation]:
     output = runtime.output or ""
     ops: list[FileOperation] = []
     for match in generator.report.finditer(output):
@@ -79,7 +97,9 @@ def _generated(inv: Invocation, runtime: Runtime, label: str, generator: _Genera
         if path is None or match.group("path").endswith("/"):
             continue  # a directory it made
         verb = match.group("verb")
-        action: FileAction = "delete" if verb == "remove" else ("edit" if verb in _EDITING_VERBS else "create")
+        action: FileAction = (
+            "delete" if verb == "remove" else ("edit" if verb in _EDITING_VERBS else "create")
+        )
         ops.append(inv.op(action, path, detail=f"{label}: {verb} {match.group('path')}"))
     if ops or inv.failed:
         return ops
@@ -90,9 +110,20 @@ def _generated(inv: Invocation, runtime: Runtime, label: str, generator: _Genera
 
 
 def _sphinx(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
-    parsed = parse_options(inv.args[1:], short_values="bdcDAjtwM",
-                           long_values=("--builder", "--doctree-dir", "--conf-dir", "--define", "--html-define",
-                                        "--tag", "--jobs", "--warning-file"))
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="bdcDAjtwM",
+        long_values=(
+            "--builder",
+            "--doctree-dir",
+            "--conf-dir",
+            "--define",
+            "--html-define",
+            "--tag",
+            "--jobs",
+            "--warning-file",
+        ),
+    )
     operands = [a for a in parsed.operands if a.value is not None]
     if len(operands) >= 2 and not inv.failed:
         output = inv.place(operands[1])

@@ -34,7 +34,9 @@ __all__ = ["STASHED", "STASHED_WITH_UNTRACKED", "git_effects", "skip_global_opti
 STASHED = "stashed"
 STASHED_WITH_UNTRACKED = "stashed, untracked files included"
 
-_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
+_GLOBAL_WITH_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+)
 _UNNAMEABLE = {
     "pull": "git pull merges remote changes into the working tree",
     "merge": "git merge changes files the tracker cannot name",
@@ -65,7 +67,7 @@ def skip_global_options(values: Sequence[str | None], cwd: str | None) -> tuple[
 def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOperation]:
     """Effects of ``git ...``; ``move`` is the ``mv`` handler, reused for ``git mv``."""
     start, cwd = skip_global_options([a.value for a in inv.args[1:]], inv.cwd)
-    args = list(inv.args[1 + start:])
+    args = list(inv.args[1 + start :])
     if not args or args[0].value is None:
         return []
     sub = args[0].value
@@ -73,7 +75,11 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
     rest = list(args[1:])
     if sub in _UNNAMEABLE:
         if any(a.value in ("--abort", "--quit", "--skip") for a in rest):
-            return [inv.unknown(f"git {sub} --abort puts back files the tracker cannot name")] if sub != "pull" else []
+            return (
+                [inv.unknown(f"git {sub} --abort puts back files the tracker cannot name")]
+                if sub != "pull"
+                else []
+            )
         if sub == "rebase" and any(a.value in ("--continue", "--edit-todo") for a in rest):
             return [inv.unknown(_UNNAMEABLE[sub])]
         return [inv.unknown(_UNNAMEABLE[sub])]
@@ -94,7 +100,9 @@ def _root(inv: Invocation, runtime: Runtime) -> str | None:
     return cwd
 
 
-def _restore_paths(inv: Invocation, runtime: Runtime, pathspecs: list[Arg], detail: str | None) -> list[FileOperation]:
+def _restore_paths(
+    inv: Invocation, runtime: Runtime, pathspecs: list[Arg], detail: str | None
+) -> list[FileOperation]:
     files = runtime.files
     root = _root(inv, runtime)
     ops: list[FileOperation] = []
@@ -119,7 +127,12 @@ def _looks_like_path(inv: Invocation, runtime: Runtime, arg: Arg) -> bool:
     value = arg.value
     if value is None:
         return False
-    if value in (".", "..") or value.startswith(("./", "../", "/")) or value.endswith("/") or arg.glob:
+    if (
+        value in (".", "..")
+        or value.startswith(("./", "../", "/"))
+        or value.endswith("/")
+        or arg.glob
+    ):
         return True
     path = inv.place(arg)
     if path is not None and (runtime.files.known_file(path) or runtime.files.files_under(path)):
@@ -131,7 +144,9 @@ def _looks_like_path(inv: Invocation, runtime: Runtime, arg: Arg) -> bool:
 
 
 def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    parsed = parse_options(rest, short_values="bBU", long_values=("--orphan", "--conflict", "--pathspec-from-file"))
+    parsed = parse_options(
+        rest, short_values="bBU", long_values=("--orphan", "--conflict", "--pathspec-from-file")
+    )
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git checkout --patch restores hunks chosen interactively")]
     if parsed.has("-b", "-B", "--orphan"):
@@ -141,7 +156,7 @@ def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
     if "--" in raw:
         split = raw.index("--")
         before = [a for a in parse_options(rest[:split]).operands]
-        pathspecs = list(rest[split + 1:])
+        pathspecs = list(rest[split + 1 :])
         source = before[0].value if before else None
     else:
         operands = parsed.operands
@@ -153,16 +168,27 @@ def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
             source, pathspecs = operands[0].value, operands[1:]
         else:
             name = operands[0].value or operands[0].raw
-            return [inv.unknown(f"git checkout {name} switches the working tree to another branch or commit")]
+            return [
+                inv.unknown(
+                    f"git checkout {name} switches the working tree to another branch or commit"
+                )
+            ]
     if conflict_side:
         side = "ours" if parsed.has("--ours") else "theirs"
-        return [inv.op("edit", inv.place(p), detail=f"conflict resolved with --{side}") if inv.place(p) else inv.unplaced("git checkout changes", p) for p in pathspecs]
+        return [
+            inv.op("edit", inv.place(p), detail=f"conflict resolved with --{side}")
+            if inv.place(p)
+            else inv.unplaced("git checkout changes", p)
+            for p in pathspecs
+        ]
     detail = f"to {source}" if source and source != "HEAD" else None
     return _restore_paths(inv, runtime, pathspecs, detail)
 
 
 def _restore(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    parsed = parse_options(rest, short_values="s", long_values=("--source", "--pathspec-from-file", "--conflict"))
+    parsed = parse_options(
+        rest, short_values="s", long_values=("--source", "--pathspec-from-file", "--conflict")
+    )
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git restore --patch restores hunks chosen interactively")]
     staged = parsed.has("-S", "--staged")
@@ -172,18 +198,26 @@ def _restore(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpe
     source = parsed.value("-s", "--source")
     if parsed.has("--ours", "--theirs"):
         return [inv.op("edit", p) for p in (inv.place(a) for a in parsed.operands) if p]
-    return _restore_paths(inv, runtime, parsed.operands, f"to {source}" if source and source != "HEAD" else None)
+    return _restore_paths(
+        inv, runtime, parsed.operands, f"to {source}" if source and source != "HEAD" else None
+    )
 
 
 def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    action = rest[0].value if rest and rest[0].value and not rest[0].value.startswith("-") else "push"
+    action = (
+        rest[0].value if rest and rest[0].value and not rest[0].value.startswith("-") else "push"
+    )
     args = rest[1:] if rest and rest[0].value == action else rest
     if action in ("list", "show", "create", "store"):
         return []
     if action in ("pop", "apply", "drop"):
         refs = [a.value for a in args if a.value is None or not a.value.startswith("-")]
         if refs and refs != ["stash@{0}"]:
-            return [inv.unknown(f"git stash {action} of an older stash, whose changes the tracker cannot name")]
+            return [
+                inv.unknown(
+                    f"git stash {action} of an older stash, whose changes the tracker cannot name"
+                )
+            ]
         # The tracker knows what the latest stash of this session put away; a
         # stash from before the session becomes unknown there.
         return [inv.op("unstash", None, detail=action)]
@@ -193,7 +227,9 @@ def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
         return [inv.unknown("git stash branch checks out a branch with the stashed changes")]
     if action not in ("push", "save"):
         return []
-    parsed = parse_options(args, short_values="m", long_values=("--message", "--pathspec-from-file"))
+    parsed = parse_options(
+        args, short_values="m", long_values=("--message", "--pathspec-from-file")
+    )
     untracked = parsed.has("-u", "--include-untracked", "-a", "--all")
     detail = STASHED_WITH_UNTRACKED if untracked else STASHED
     if parsed.has("-p", "--patch"):
@@ -235,7 +271,13 @@ def _apply(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
     parsed = parse_options(
         rest,
         short_values="pC",
-        long_values=("--directory", "--exclude", "--include", "--whitespace", "--build-fake-ancestor"),
+        long_values=(
+            "--directory",
+            "--exclude",
+            "--include",
+            "--whitespace",
+            "--build-fake-ancestor",
+        ),
     )
     if parsed.has("--check", "--stat", "--numstat", "--summary", "--cached"):
         return []  # reports only, or the index only
@@ -262,7 +304,9 @@ def _apply(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
 
 
 def _switch(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    parsed = parse_options(rest, short_values="cC", long_values=("--create", "--force-create", "--orphan"))
+    parsed = parse_options(
+        rest, short_values="cC", long_values=("--create", "--force-create", "--orphan")
+    )
     if parsed.has("-c", "-C", "--create", "--force-create", "--orphan") or not parsed.operands:
         return []
     name = parsed.operands[0].value or parsed.operands[0].raw

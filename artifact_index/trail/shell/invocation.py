@@ -183,7 +183,7 @@ def parse_options(
         while j < len(cluster):
             ch = cluster[j]
             if ch in short_values:
-                rest = cluster[j + 1:]
+                rest = cluster[j + 1 :]
                 if rest:
                     parsed.options.append(("-" + ch, rest))
                 elif i < len(items):

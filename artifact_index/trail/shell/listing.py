@@ -91,7 +91,11 @@ def _simple(node: Command, scope: Scope, out: list[SimpleCommand], *, piped: boo
         argv.extend(arg.value for arg in expand_word(word, scope, None, _no_substitution))
     stdout: str | None = None
     for redirect in node.redirects:
-        if redirect.op in (">", ">|", "&>") and redirect.fd in (None, 1) and redirect.target is not None:
+        if (
+            redirect.op in (">", ">|", "&>")
+            and redirect.fd in (None, 1)
+            and redirect.target is not None
+        ):
             targets = expand_word(redirect.target, scope, None, _no_substitution)
             value = targets[0].value if len(targets) == 1 else None
             if value is None:

@@ -57,81 +57,156 @@ class _Tool:
     no_save: tuple[str, ...] = ("-g", "--global")
 
 
-_JS_VALUES = ("--registry", "--tag", "--cache", "--userconfig", "--omit", "--include", "--save-prefix")
+_JS_VALUES = (
+    "--registry",
+    "--tag",
+    "--cache",
+    "--userconfig",
+    "--omit",
+    "--include",
+    "--save-prefix",
+)
 _TOOLS: dict[str, _Tool] = {
     "npm": _Tool(
-        "package.json", ("package-lock.json", "npm-shrinkwrap.json"),
-        changes=frozenset({"install", "i", "in", "isntall", "add", "uninstall", "remove", "rm", "r", "un", "unlink"}),
+        "package.json",
+        ("package-lock.json", "npm-shrinkwrap.json"),
+        changes=frozenset(
+            {
+                "install",
+                "i",
+                "in",
+                "isntall",
+                "add",
+                "uninstall",
+                "remove",
+                "rm",
+                "r",
+                "un",
+                "unlink",
+            }
+        ),
         lock_only=frozenset({"update", "up", "upgrade", "dedupe", "prune"}),
         resolves=frozenset({"install", "i", "in", "isntall", "add"}),
-        directory_options=("--prefix",), value_options=(*_JS_VALUES, "--workspace"), short_values="w",
+        directory_options=("--prefix",),
+        value_options=(*_JS_VALUES, "--workspace"),
+        short_values="w",
         no_save=("-g", "--global", "--no-save", "--dry-run"),
     ),
     "pnpm": _Tool(
-        "package.json", ("pnpm-lock.yaml",),
+        "package.json",
+        ("pnpm-lock.yaml",),
         changes=frozenset({"add", "install", "i", "remove", "rm", "uninstall", "un"}),
         lock_only=frozenset({"update", "up", "upgrade", "dedupe"}),
         resolves=frozenset({"install", "i"}),
-        directory_options=("-C", "--dir"), value_options=(*_JS_VALUES, "--filter", "--dir"), short_values="CF",
+        directory_options=("-C", "--dir"),
+        value_options=(*_JS_VALUES, "--filter", "--dir"),
+        short_values="CF",
         no_save=("-g", "--global", "--dry-run"),
     ),
     "yarn": _Tool(
-        "package.json", ("yarn.lock",),
-        changes=frozenset({"add", "remove"}), lock_only=frozenset({"upgrade", "up"}),
+        "package.json",
+        ("yarn.lock",),
+        changes=frozenset({"add", "remove"}),
+        lock_only=frozenset({"upgrade", "up"}),
         resolves=frozenset({"install", ""}),
-        directory_options=("--cwd",), value_options=(*_JS_VALUES, "--cwd"),
+        directory_options=("--cwd",),
+        value_options=(*_JS_VALUES, "--cwd"),
     ),
     "bun": _Tool(
-        "package.json", ("bun.lock", "bun.lockb"),
-        changes=frozenset({"add", "a", "remove", "rm", "install", "i"}), lock_only=frozenset({"update"}),
+        "package.json",
+        ("bun.lock", "bun.lockb"),
+        changes=frozenset({"add", "a", "remove", "rm", "install", "i"}),
+        lock_only=frozenset({"update"}),
         resolves=frozenset({"install", "i"}),
-        directory_options=("--cwd",), value_options=(*_JS_VALUES, "--cwd"), no_save=("-g", "--global", "--no-save"),
+        directory_options=("--cwd",),
+        value_options=(*_JS_VALUES, "--cwd"),
+        no_save=("-g", "--global", "--no-save"),
     ),
     "cargo": _Tool(
-        "Cargo.toml", ("Cargo.lock",),
-        changes=frozenset({"add", "remove", "rm"}), lock_only=frozenset({"update", "generate-lockfile"}),
-        value_options=("--manifest-path", "--package", "--features", "--rename", "--registry", "--target"),
+        "Cargo.toml",
+        ("Cargo.lock",),
+        changes=frozenset({"add", "remove", "rm"}),
+        lock_only=frozenset({"update", "generate-lockfile"}),
+        value_options=(
+            "--manifest-path",
+            "--package",
+            "--features",
+            "--rename",
+            "--registry",
+            "--target",
+        ),
         short_values="pF",
     ),
     "poetry": _Tool(
-        "pyproject.toml", ("poetry.lock",),
-        changes=frozenset({"add", "remove"}), lock_only=frozenset({"lock", "update"}),
+        "pyproject.toml",
+        ("poetry.lock",),
+        changes=frozenset({"add", "remove"}),
+        lock_only=frozenset({"lock", "update"}),
         resolves=frozenset({"install"}),
         directory_options=("-C", "--directory", "-P", "--project"),
-        value_options=("--directory", "--project", "--group", "--source", "--extras", "--python"), short_values="CPGE",
+        value_options=("--directory", "--project", "--group", "--source", "--extras", "--python"),
+        short_values="CPGE",
         no_save=("--dry-run",),
     ),
     "uv": _Tool(
-        "pyproject.toml", ("uv.lock",),
-        changes=frozenset({"add", "remove"}), lock_only=frozenset({"lock"}), resolves=frozenset({"sync"}),
+        "pyproject.toml",
+        ("uv.lock",),
+        changes=frozenset({"add", "remove"}),
+        lock_only=frozenset({"lock"}),
+        resolves=frozenset({"sync"}),
         directory_options=("--directory", "--project"),
-        value_options=("--directory", "--project", "--group", "--optional", "--index", "--python", "--script",
-                       "--package", "--extra", "--requirements", "--constraints"),
+        value_options=(
+            "--directory",
+            "--project",
+            "--group",
+            "--optional",
+            "--index",
+            "--python",
+            "--script",
+            "--package",
+            "--extra",
+            "--requirements",
+            "--constraints",
+        ),
         short_values="prc",
         no_save=("--dry-run",),
     ),
     "pdm": _Tool(
-        "pyproject.toml", ("pdm.lock",),
-        changes=frozenset({"add", "remove"}), lock_only=frozenset({"lock", "update"}),
+        "pyproject.toml",
+        ("pdm.lock",),
+        changes=frozenset({"add", "remove"}),
+        lock_only=frozenset({"lock", "update"}),
         resolves=frozenset({"install", "sync"}),
-        directory_options=("-p", "--project"), value_options=("--project", "--group"), short_values="pG",
+        directory_options=("-p", "--project"),
+        value_options=("--project", "--group"),
+        short_values="pG",
         no_save=("-g", "--global", "--dry-run"),
     ),
     "pipenv": _Tool(
-        "Pipfile", ("Pipfile.lock",),
-        changes=frozenset({"install", "uninstall"}), lock_only=frozenset({"lock", "update", "upgrade"}),
-        resolves=frozenset({"install"}), value_options=("--python", "--categories"),
+        "Pipfile",
+        ("Pipfile.lock",),
+        changes=frozenset({"install", "uninstall"}),
+        lock_only=frozenset({"lock", "update", "upgrade"}),
+        resolves=frozenset({"install"}),
+        value_options=("--python", "--categories"),
     ),
     "bundle": _Tool(
-        "Gemfile", ("Gemfile.lock",),
-        changes=frozenset({"add", "remove"}), lock_only=frozenset({"update", "lock"}),
-        resolves=frozenset({"install"}), value_options=("--version", "--group", "--source", "--gemfile"),
+        "Gemfile",
+        ("Gemfile.lock",),
+        changes=frozenset({"add", "remove"}),
+        lock_only=frozenset({"update", "lock"}),
+        resolves=frozenset({"install"}),
+        value_options=("--version", "--group", "--source", "--gemfile"),
     ),
     "composer": _Tool(
-        "composer.json", ("composer.lock",),
-        changes=frozenset({"require", "remove"}), lock_only=frozenset({"update", "upgrade"}),
+        "composer.json",
+        ("composer.lock",),
+        changes=frozenset({"require", "remove"}),
+        lock_only=frozenset({"update", "upgrade"}),
         resolves=frozenset({"install"}),
-        directory_options=("-d", "--working-dir"), value_options=("--working-dir",), short_values="d",
+        directory_options=("-d", "--working-dir"),
+        value_options=("--working-dir",),
+        short_values="d",
         no_save=("-g", "--global", "--dry-run"),
     ),
 }
@@ -173,9 +248,17 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
         return None  # a script, a build, a test run: not a dependency change
     if name == "uv" and parsed.value("--script"):
         script = inv.place(parsed.value("--script"))
-        return [inv.op("edit", script, detail=f"uv {sub} changes the script's inline dependencies")] if script else []
+        return (
+            [inv.op("edit", script, detail=f"uv {sub} changes the script's inline dependencies")]
+            if script
+            else []
+        )
     if name == "pnpm" and parsed.value("--filter", "-F"):
-        return [inv.unknown(f"pnpm {sub} --filter changes the manifest of a workspace package that is not named by path")]
+        return [
+            inv.unknown(
+                f"pnpm {sub} --filter changes the manifest of a workspace package that is not named by path"
+            )
+        ]
     project = _project(inv, runtime, tool, parsed, walk=True)
     if project is None:
         return [inv.unknown(f"{name} {sub} changes a project in a directory that cannot be placed")]
@@ -195,8 +278,13 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
         ]
     if sub in tool.lock_only:
         return [_lock_op(inv, runtime, lock, manifest, f"{name} {sub}")]
-    return [inv.unknown(f"{name} {sub or 'install'} writes {posixpath.basename(lock)} when it is missing or out of "
-                        "date; whether it changed is not known", lock)]
+    return [
+        inv.unknown(
+            f"{name} {sub or 'install'} writes {posixpath.basename(lock)} when it is missing or out of "
+            "date; whether it changed is not known",
+            lock,
+        )
+    ]
 
 
 def _place(inv: Invocation, directory: str | None, name: str) -> str | None:
@@ -207,7 +295,9 @@ def _exists(runtime: Runtime, path: str) -> bool:
     return runtime.files.exists(path) is True
 
 
-def _project(inv: Invocation, runtime: Runtime, tool: _Tool, parsed: Parsed, *, walk: bool) -> str | None:
+def _project(
+    inv: Invocation, runtime: Runtime, tool: _Tool, parsed: Parsed, *, walk: bool
+) -> str | None:
     """The project directory: the tool's own option, else the nearest known manifest up from the cwd."""
     if parsed.value("--manifest-path") is not None:
         manifest = inv.place(parsed.value("--manifest-path"))
@@ -225,7 +315,9 @@ def _project(inv: Invocation, runtime: Runtime, tool: _Tool, parsed: Parsed, *, 
         if _exists(runtime, posixpath.join(directory, tool.manifest)):
             return directory
         parent = posixpath.dirname(directory)
-        if parent == directory or (workspace and not directory.startswith(workspace.rstrip("/") + "/")):
+        if parent == directory or (
+            workspace and not directory.startswith(workspace.rstrip("/") + "/")
+        ):
             return start
         directory = parent
 
@@ -240,16 +332,24 @@ def _lock(inv: Invocation, runtime: Runtime, tool: _Tool, project: str) -> str |
             if _exists(runtime, candidate):
                 return candidate
         parent = posixpath.dirname(directory)
-        if parent == directory or not workspace or not directory.startswith(workspace.rstrip("/") + "/"):
+        if (
+            parent == directory
+            or not workspace
+            or not directory.startswith(workspace.rstrip("/") + "/")
+        ):
             break
         directory = parent
     return posixpath.join(project, tool.locks[0])
 
 
-def _lock_op(inv: Invocation, runtime: Runtime, lock: str, manifest: str, why: str) -> FileOperation:
+def _lock_op(
+    inv: Invocation, runtime: Runtime, lock: str, manifest: str, why: str
+) -> FileOperation:
     new_project = runtime.files.existed_before(manifest) is False and not _exists(runtime, lock)
     detail = f"{why}: lock file rewritten"
-    return inv.op("write", lock, detail=detail) if new_project else inv.op("edit", lock, detail=detail)
+    return (
+        inv.op("write", lock, detail=detail) if new_project else inv.op("edit", lock, detail=detail)
+    )
 
 
 def _go(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
@@ -262,12 +362,19 @@ def _go(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
     go_mod, go_sum = posixpath.join(module, "go.mod"), posixpath.join(module, "go.sum")
     if operands[0] == "get" and any(o for o in operands[1:] if o and not o.startswith("-")):
         what = " ".join(o for o in operands[1:] if o)
-        return [inv.op("edit", go_mod, detail=f"go get {what}: dependencies changed"),
-                _lock_op(inv, runtime, go_sum, go_mod, f"go get {what}")]
+        return [
+            inv.op("edit", go_mod, detail=f"go get {what}: dependencies changed"),
+            _lock_op(inv, runtime, go_sum, go_mod, f"go get {what}"),
+        ]
     if operands[:2] == ["mod", "init"]:
         return [inv.op("create", go_mod, detail="go mod init creates it")]
     if operands[:2] == ["mod", "tidy"]:
-        return [inv.unknown("go mod tidy may rewrite go.mod and go.sum; whether they changed is not known", go_mod)]
+        return [
+            inv.unknown(
+                "go mod tidy may rewrite go.mod and go.sum; whether they changed is not known",
+                go_mod,
+            )
+        ]
     return None
 
 
@@ -285,13 +392,20 @@ def _nearest(runtime: Runtime, start: str, name: str) -> str:
 def _requirements_writer(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
     """``pip-compile [SRC] [-o OUT]`` and ``pipreqs [DIR] [--savepath F]`` write a requirements file."""
     if inv.program == "pipreqs":
-        parsed = parse_options(inv.args[1:], long_values=("--savepath", "--encoding", "--pypi-server", "--proxy", "--mode"))
+        parsed = parse_options(
+            inv.args[1:],
+            long_values=("--savepath", "--encoding", "--pypi-server", "--proxy", "--mode"),
+        )
         if parsed.has("--print"):
             return []
         directory = parsed.operands[0].value if parsed.operands else "."
         out = parsed.value("--savepath") or posixpath.join(directory or ".", "requirements.txt")
     else:
-        parsed = parse_options(inv.args[1:], short_values="oc", long_values=("--output-file", "--extra", "--constraint"))
+        parsed = parse_options(
+            inv.args[1:],
+            short_values="oc",
+            long_values=("--output-file", "--extra", "--constraint"),
+        )
         if parsed.has("--dry-run"):
             return []
         source = parsed.operands[0].value if parsed.operands else None
@@ -312,7 +426,13 @@ def _uv_pip(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
     args = list(inv.args[2:])
     if not args or args[0].value != "compile":
         return []
-    parsed = parse_options(args[1:], short_values="oc", long_values=("--output-file", "--constraint", "--python"))
+    parsed = parse_options(
+        args[1:], short_values="oc", long_values=("--output-file", "--constraint", "--python")
+    )
     out = parsed.value("-o", "--output-file")
     path = inv.place(out) if out else None
-    return [inv.op("write", path, detail="uv pip compile writes the pinned requirements")] if path else []
+    return (
+        [inv.op("write", path, detail="uv pip compile writes the pinned requirements")]
+        if path
+        else []
+    )

@@ -18,9 +18,16 @@ from dataclasses import dataclass
 __all__ = ["apply_sed", "minimal_edit"]
 
 _CLASSES = {
-    "[:space:]": r"\s", "[:digit:]": r"\d", "[:alpha:]": "a-zA-Z", "[:alnum:]": "a-zA-Z0-9",
-    "[:upper:]": "A-Z", "[:lower:]": "a-z", "[:blank:]": r" \t", "[:punct:]": r"!-/:-@\[-`{-~",
-    "[:xdigit:]": "0-9A-Fa-f", "[:word:]": r"\w",
+    "[:space:]": r"\s",
+    "[:digit:]": r"\d",
+    "[:alpha:]": "a-zA-Z",
+    "[:alnum:]": "a-zA-Z0-9",
+    "[:upper:]": "A-Z",
+    "[:lower:]": "a-z",
+    "[:blank:]": r" \t",
+    "[:punct:]": r"!-/:-@\[-`{-~",
+    "[:xdigit:]": "0-9A-Fa-f",
+    "[:word:]": r"\w",
 }
 
 
@@ -62,7 +69,7 @@ def _bracket(pattern: str, i: int) -> tuple[str, int]:
             end = pattern.find(":]", j)
             if end < 0:
                 raise _Unsupported
-            name = pattern[j:end + 2]
+            name = pattern[j : end + 2]
             if name not in _CLASSES:
                 raise _Unsupported
             out += _CLASSES[name]
@@ -156,7 +163,7 @@ def _split(text: str, i: int, delimiter: str) -> tuple[str, int]:
             if text[i + 1] == delimiter:
                 out.append(delimiter)
             else:
-                out.append(text[i:i + 2])
+                out.append(text[i : i + 2])
             i += 2
             continue
         if ch == delimiter:
@@ -185,7 +192,7 @@ def _address(script: str, i: int, extended: bool) -> tuple[_Address, int]:
             return _Address("regex", regex=_regex(body, extended, 0)), i
         return _Address("all"), i
     if i < len(script) and script[i] == ",":
-        if script[i + 1:i + 2] == "$":
+        if script[i + 1 : i + 2] == "$":
             return _Address("range", first, -1), i + 2
         last, j = _number(script, i + 1)
         if last is None:
@@ -232,14 +239,23 @@ def _parse(script: str, extended: bool) -> list[_Command]:
                 i += 1
             if not pattern:
                 raise _Unsupported  # an empty regex reuses the last one
-            commands.append(_Command(address, "s", _regex(pattern, extended, flags), _replacement(replacement), count, occurrence))
+            commands.append(
+                _Command(
+                    address,
+                    "s",
+                    _regex(pattern, extended, flags),
+                    _replacement(replacement),
+                    count,
+                    occurrence,
+                )
+            )
         elif name == "d":
             commands.append(_Command(address, "d"))
         elif name in "iac":
             # GNU one-liner forms: `3i\text`, `3i text`, `$a\` + newline + text.
-            if script[i:i + 1] == "\\":
+            if script[i : i + 1] == "\\":
                 i += 1
-                if script[i:i + 1] == "\n":
+                if script[i : i + 1] == "\n":
                     i += 1
             else:
                 while i < len(script) and script[i] in " \t":
@@ -249,7 +265,9 @@ def _parse(script: str, extended: bool) -> list[_Command]:
             i = len(script) if end < 0 else end
             if name == "c" and address.kind == "range":
                 raise _Unsupported  # c on a range prints its text once, at the end
-            commands.append(_Command(address, name, text=text.replace("\\n", "\n").replace("\\t", "\t")))
+            commands.append(
+                _Command(address, name, text=text.replace("\\n", "\n").replace("\\t", "\t"))
+            )
         else:
             raise _Unsupported
     return commands

@@ -55,12 +55,22 @@ class ShellContext(Protocol):
 PathKind = Literal["workspace", "scratch", "anonymous", "device"]
 
 # Temporary directories: what is written there lies outside the workspace.
-TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", "/dev/shm")
+TEMP_ROOTS = (
+    "/tmp",
+    "/var/tmp",
+    "/private/tmp",
+    "/private/var/tmp",
+    "/var/folders",
+    "/private/var/folders",
+    "/dev/shm",
+)
 DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
-_WINDOWS_TEMP = re.compile(r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE)
+_WINDOWS_TEMP = re.compile(
+    r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE
+)
 
 
 def join(cwd: str | None, path: str) -> str | None:
@@ -238,7 +248,6 @@ class Files:
         self.written[path] = content
 
 
-
 def _edited(before: str | None, op: FileOperation) -> str | None:
     """The text after an edit, when the edit says exactly what it did."""
     if before is None or op.new is None:
@@ -246,5 +255,7 @@ def _edited(before: str | None, op: FileOperation) -> str | None:
     if op.detail == "append":
         return before + op.new
     if op.old is not None and op.old in before:
-        return before.replace(op.old, op.new) if op.replace_all else before.replace(op.old, op.new, 1)
+        return (
+            before.replace(op.old, op.new) if op.replace_all else before.replace(op.old, op.new, 1)
+        )
     return None

@@ -47,15 +47,45 @@ _CMDLET = re.compile(
     r"(?:^|[;|&({]|\n)\s*(?:Get|Set|New|Remove|Copy|Move|Rename|Add|Out|Clear|Test|Write|Select|Where|ForEach|"
     r"Invoke|Start|Stop|Expand|Compress|Import|Export|Measure|Sort|Split|Join|Resolve|Push|Pop|Tee)-[A-Z][A-Za-z]+\b"
 )
-_POWERSHELL_MARKS = re.compile(r"\$(?:env:\w+|null\b|PSScriptRoot\b|LASTEXITCODE\b)|\s-ErrorAction\s")
-_CMD_PROGRAMS = frozenset({
-    "del", "erase", "copy", "xcopy", "robocopy", "move", "ren", "rename", "rd", "rmdir", "md", "mkdir", "type", "dir",
-    "cls", "findstr", "taskkill", "tasklist", "timeout", "start", "where", "ver", "attrib", "icacls", "call", "set",
-})
+_POWERSHELL_MARKS = re.compile(
+    r"\$(?:env:\w+|null\b|PSScriptRoot\b|LASTEXITCODE\b)|\s-ErrorAction\s"
+)
+_CMD_PROGRAMS = frozenset(
+    {
+        "del",
+        "erase",
+        "copy",
+        "xcopy",
+        "robocopy",
+        "move",
+        "ren",
+        "rename",
+        "rd",
+        "rmdir",
+        "md",
+        "mkdir",
+        "type",
+        "dir",
+        "cls",
+        "findstr",
+        "taskkill",
+        "tasklist",
+        "timeout",
+        "start",
+        "where",
+        "ver",
+        "attrib",
+        "icacls",
+        "call",
+        "set",
+    }
+)
 # What only cmd.exe means, wherever the command runs: output to the NUL device, or
 # a program Unix does not have at the start of a command.
 _NUL_OUTPUT = re.compile(r"\d?>>?\s*nul\b", re.IGNORECASE)
-_CMD_PROGRAM = re.compile(r"(?:^|&&?|\|\|?)\s*(?:del|erase|ren|rd|md|xcopy|robocopy)\s", re.IGNORECASE)
+_CMD_PROGRAM = re.compile(
+    r"(?:^|&&?|\|\|?)\s*(?:del|erase|ren|rd|md|xcopy|robocopy)\s", re.IGNORECASE
+)
 # A cmdlet name holds a dash before a capital: without one, _CMDLET need not be tried at every character.
 _DASH_CAPITAL = re.compile(r"-[A-Z]")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -67,7 +97,8 @@ def shell_dialect(command: str, cwd: str | None, declared: str | None = None) ->
         return declared  # type: ignore[return-value]
     # Each pattern is tried only when the command holds what it cannot match without.
     if (_DASH_CAPITAL.search(command) and _CMDLET.search(command)) or (
-            ("$" in command or "-ErrorAction" in command) and _POWERSHELL_MARKS.search(command)):
+        ("$" in command or "-ErrorAction" in command) and _POWERSHELL_MARKS.search(command)
+    ):
         return "powershell"
     if (">" in command and _NUL_OUTPUT.search(command)) or _cmd_program_starts(command):
         return "cmd"
@@ -76,7 +107,9 @@ def shell_dialect(command: str, cwd: str | None, declared: str | None = None) ->
     on_windows = bool(cwd and _DRIVE.match(cwd))
     if on_windows and re.search(r";\s*[A-Za-z.&]", command) and "\\" in command:
         return "powershell"
-    if on_windows and ("\\" in command or "%" in command or _first_programs(command) & _CMD_PROGRAMS):
+    if on_windows and (
+        "\\" in command or "%" in command or _first_programs(command) & _CMD_PROGRAMS
+    ):
         return "cmd"
     return "bash"
 
@@ -89,7 +122,10 @@ def _cmd_program_starts(command: str) -> bool:
 
 
 def _first_programs(command: str) -> set[str]:
-    return {m.group(1).lower() for m in re.finditer(r"(?:^|&&|\|\||[&|;])\s*@?([A-Za-z][\w.-]*)", command)}
+    return {
+        m.group(1).lower()
+        for m in re.finditer(r"(?:^|&&|\|\||[&|;])\s*@?([A-Za-z][\w.-]*)", command)
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -104,7 +140,9 @@ _PLAIN_RUN = re.compile(r"[^ \t\r\n^`\"'{($%<>&|;,]*")
 class _Token:
     """A word (its parts) or an operator."""
 
-    def __init__(self, parts: list[Lit | Opaque] | None = None, raw: str = "", operator: str | None = None) -> None:
+    def __init__(
+        self, parts: list[Lit | Opaque] | None = None, raw: str = "", operator: str | None = None
+    ) -> None:
         self.parts = parts or []
         self.raw = raw
         self.operator = operator
@@ -145,24 +183,24 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
             out.append(_Token(operator=";"))
             i += 1
         elif ch == escape and i + 1 < len(text):
-            add(Lit(text[i + 1], quoted=True), text[i:i + 2])
+            add(Lit(text[i + 1], quoted=True), text[i : i + 2])
             i += 2
         elif ch == '"':
             end = text.find('"', i + 1)
             end = len(text) if end < 0 else end
-            body = text[i + 1:end]
+            body = text[i + 1 : end]
             for piece in _expandable(body, powershell):
                 add(piece, "")
             if current is not None:
-                current.raw += text[i:end + 1]
+                current.raw += text[i : end + 1]
             else:
-                add(Lit("", quoted=True), text[i:end + 1])
+                add(Lit("", quoted=True), text[i : end + 1])
             i = end + 1
         elif ch == "'" and powershell:
             end = i + 1
             body = ""
             while end < len(text):
-                if text[end] == "'" and text[end + 1:end + 2] == "'":
+                if text[end] == "'" and text[end + 1 : end + 2] == "'":
                     body += "'"
                     end += 2
                 elif text[end] == "'":
@@ -170,13 +208,18 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
                 else:
                     body += text[end]
                     end += 1
-            add(Lit(body, quoted=True), text[i:end + 1])
+            add(Lit(body, quoted=True), text[i : end + 1])
             i = end + 1
-        elif powershell and (ch in "{(" or (ch == "$" and text[i + 1:i + 2] in ("(", "{"))):
+        elif powershell and (ch in "{(" or (ch == "$" and text[i + 1 : i + 2] in ("(", "{"))):
             end = _matching(text, i + (1 if ch == "$" else 0))
             add(Opaque(text[i:end]), text[i:end])
             i = end
-        elif ch == "$" and powershell and i + 1 < len(text) and (text[i + 1].isalnum() or text[i + 1] in "_:"):
+        elif (
+            ch == "$"
+            and powershell
+            and i + 1 < len(text)
+            and (text[i + 1].isalnum() or text[i + 1] in "_:")
+        ):
             match = re.match(r"\$[\w:]+", text[i:])
             assert match is not None
             name = match.group(0)
@@ -190,7 +233,9 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
             assert match is not None
             add(Opaque(match.group(0)), match.group(0))
             i += len(match.group(0))
-        elif (redirect := _REDIRECT.match(text, i)) is not None and (current is None or redirect.group(1) is None):
+        elif (redirect := _REDIRECT.match(text, i)) is not None and (
+            current is None or redirect.group(1) is None
+        ):
             end_word()
             out.append(_Token(operator=redirect.group(0), raw=redirect.group(0)))
             i = redirect.end()
@@ -237,7 +282,7 @@ def _expandable(body: str, powershell: bool) -> list[Lit | Opaque]:
     position = 0
     for match in re.finditer(pattern, body):
         if match.start() > position:
-            parts.append(Lit(body[position:match.start()], quoted=True))
+            parts.append(Lit(body[position : match.start()], quoted=True))
         parts.append(Opaque(match.group(0)))
         position = match.end()
     if position < len(body) or not parts:
@@ -273,7 +318,9 @@ def parse_windows(text: str, dialect: Dialect) -> Script:
     def finish_command() -> None:
         nonlocal words, redirects, shown
         if words or redirects:
-            pipeline.append(translate([t.word() for t in words], tuple(redirects), " ".join(shown), dialect))
+            pipeline.append(
+                translate([t.word() for t in words], tuple(redirects), " ".join(shown), dialect)
+            )
         words, redirects, shown = [], [], []
 
     def finish_pipeline() -> None:
@@ -298,7 +345,9 @@ def parse_windows(text: str, dialect: Dialect) -> Script:
             if items and len(operators) < len(items):
                 operators.append(op)
         else:
-            target = tokens[k + 1] if k + 1 < len(tokens) and tokens[k + 1].operator is None else None
+            target = (
+                tokens[k + 1] if k + 1 < len(tokens) and tokens[k + 1].operator is None else None
+            )
             redirect = _redirect(op, target)
             shown.append(op + (target.raw if target is not None and redirect is not None else ""))
             if redirect is not None:

@@ -49,7 +49,9 @@ def _lit(text: str) -> Word:
 
 def _slashes(word: Word) -> Word:
     """A path argument with forward slashes (``src\\app.py`` -> ``src/app.py``)."""
-    parts = tuple(Lit(p.text.replace("\\", "/"), p.quoted) if isinstance(p, Lit) else p for p in word.parts)
+    parts = tuple(
+        Lit(p.text.replace("\\", "/"), p.quoted) if isinstance(p, Lit) else p for p in word.parts
+    )
     return Word(parts, word.raw)
 
 
@@ -66,9 +68,15 @@ def _command(argv: Sequence[Word | str], redirects: tuple[Redirect, ...], raw: s
     return Command(words, (), redirects, raw)
 
 
-def translate(words: list[Word], redirects: tuple[Redirect, ...], raw: str, dialect: str) -> Command:
+def translate(
+    words: list[Word], redirects: tuple[Redirect, ...], raw: str, dialect: str
+) -> Command:
     """One cmd.exe or PowerShell command as the POSIX command of the same effect."""
-    while words and words[0].literal in ("&", "@", "."):  # call operator, echo-off prefix, dot-sourcing
+    while words and words[0].literal in (
+        "&",
+        "@",
+        ".",
+    ):  # call operator, echo-off prefix, dot-sourcing
         words = words[1:]
     if not words:
         return _command([], redirects, raw)
@@ -84,7 +92,11 @@ def translate(words: list[Word], redirects: tuple[Redirect, ...], raw: str, dial
         translated = _cmd(name, args, redirects, raw)
         if translated is not None:
             return translated
-    return _command([_slashes(words[0]), *(_slashes(a) if _PATHLIKE.match(a.raw) else a for a in args)], redirects, raw)
+    return _command(
+        [_slashes(words[0]), *(_slashes(a) if _PATHLIKE.match(a.raw) else a for a in args)],
+        redirects,
+        raw,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -97,14 +109,21 @@ def _switches(args: list[Word]) -> tuple[set[str], list[Word]]:
     rest: list[Word] = []
     for arg in args:
         value = arg.literal
-        if value is not None and re.match(r"^/[A-Za-z?-]", value) and "/" not in value[1:] and "\\" not in value:
+        if (
+            value is not None
+            and re.match(r"^/[A-Za-z?-]", value)
+            and "/" not in value[1:]
+            and "\\" not in value
+        ):
             switches.add(value[1:].split(":", 1)[0].lower())
         else:
             rest.append(_slashes(arg))
     return switches, rest
 
 
-def _cmd(name: str | None, args: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Command | None:
+def _cmd(
+    name: str | None, args: list[Word], redirects: tuple[Redirect, ...], raw: str
+) -> Command | None:
     switches, rest = _switches(args)
     if name in ("cd", "chdir", "pushd"):
         if not rest:
@@ -117,7 +136,9 @@ def _cmd(name: str | None, args: list[Word], redirects: tuple[Redirect, ...], ra
     if name in ("rd", "rmdir"):
         # What it names is a directory: the trailing slash says so to rm.
         directories = [_slashed_directory(a) for a in rest]
-        return _command(["rm", "-r", *directories] if "s" in switches else ["rmdir", *rest], redirects, raw)
+        return _command(
+            ["rm", "-r", *directories] if "s" in switches else ["rmdir", *rest], redirects, raw
+        )
     if name == "copy":
         return _command(["cp", *rest] if len(rest) > 1 else ["cp", *rest, "."], redirects, raw)
     if name == "xcopy":
@@ -159,12 +180,35 @@ def _rename(rest: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Comm
 # PowerShell
 
 _ALIASES = {
-    "rm": "remove-item", "del": "remove-item", "erase": "remove-item", "ri": "remove-item", "rmdir": "remove-item",
-    "rd": "remove-item", "cp": "copy-item", "copy": "copy-item", "cpi": "copy-item", "mv": "move-item",
-    "move": "move-item", "mi": "move-item", "ren": "rename-item", "rni": "rename-item", "cat": "get-content",
-    "type": "get-content", "gc": "get-content", "sc": "set-content", "ac": "add-content", "ni": "new-item",
-    "md": "mkdir", "echo": "write-output", "write": "write-output", "cd": "set-location", "sl": "set-location",
-    "chdir": "set-location", "pushd": "push-location", "popd": "pop-location", "tee": "tee-object",
+    "rm": "remove-item",
+    "del": "remove-item",
+    "erase": "remove-item",
+    "ri": "remove-item",
+    "rmdir": "remove-item",
+    "rd": "remove-item",
+    "cp": "copy-item",
+    "copy": "copy-item",
+    "cpi": "copy-item",
+    "mv": "move-item",
+    "move": "move-item",
+    "mi": "move-item",
+    "ren": "rename-item",
+    "rni": "rename-item",
+    "cat": "get-content",
+    "type": "get-content",
+    "gc": "get-content",
+    "sc": "set-content",
+    "ac": "add-content",
+    "ni": "new-item",
+    "md": "mkdir",
+    "echo": "write-output",
+    "write": "write-output",
+    "cd": "set-location",
+    "sl": "set-location",
+    "chdir": "set-location",
+    "pushd": "push-location",
+    "popd": "pop-location",
+    "tee": "tee-object",
 }
 
 # cmdlet -> (its parameters in positional order, switch parameters)
@@ -177,7 +221,10 @@ _PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "mkdir": (("path", "name"), ("force",)),
     "set-content": (("path", "value", "encoding"), ("force", "nonewline")),
     "add-content": (("path", "value", "encoding"), ("force", "nonewline")),
-    "out-file": (("filepath", "encoding", "inputobject", "width"), ("append", "force", "nonewline")),
+    "out-file": (
+        ("filepath", "encoding", "inputobject", "width"),
+        ("append", "force", "nonewline"),
+    ),
     "tee-object": (("filepath", "inputobject"), ("append",)),
     "clear-content": (("path",), ("force",)),
     "get-content": (("path", "totalcount", "head", "tail", "encoding"), ("raw", "wait")),
@@ -185,9 +232,19 @@ _PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "push-location": (("path",), ()),
     "write-output": ((), ("noenumerate",)),
 }
-_ALIAS_PARAMETERS = {"literalpath": "path", "lp": "path", "pspath": "path", "fullname": "path", "file": "filepath",
-                     "first": "totalcount", "head": "totalcount", "last": "tail", "type": "itemtype",
-                     "dest": "destination", "r": "recurse"}
+_ALIAS_PARAMETERS = {
+    "literalpath": "path",
+    "lp": "path",
+    "pspath": "path",
+    "fullname": "path",
+    "file": "filepath",
+    "first": "totalcount",
+    "head": "totalcount",
+    "last": "tail",
+    "type": "itemtype",
+    "dest": "destination",
+    "r": "recurse",
+}
 
 
 def _bind(cmdlet: str, args: list[Word]) -> dict[str, list[Word]]:
@@ -221,11 +278,15 @@ def _bind(cmdlet: str, args: list[Word]) -> dict[str, list[Word]]:
     for name, arg in zip(free, positional, strict=False):
         bound[name] = [arg]
     if len(positional) > len(free) and free[:1] == ["path"] and "path" in bound:
-        bound["path"] = positional[: len(positional) - len(free) + 1]  # `Remove-Item a b` is not PowerShell, but agents write it
+        bound["path"] = positional[
+            : len(positional) - len(free) + 1
+        ]  # `Remove-Item a b` is not PowerShell, but agents write it
     return bound
 
 
-def _powershell(name: str | None, args: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Command | None:
+def _powershell(
+    name: str | None, args: list[Word], redirects: tuple[Redirect, ...], raw: str
+) -> Command | None:
     cmdlet = _ALIASES.get(name or "", name or "")
     if cmdlet not in _PARAMETERS and cmdlet not in ("pop-location", "out-null", "write-host"):
         return None
@@ -235,15 +296,28 @@ def _powershell(name: str | None, args: list[Word], redirects: tuple[Redirect, .
         return _command(["true"], redirects, raw)
     bound = {k: [_slashes(w) for w in v] for k, v in _bind(cmdlet, args).items()}
     paths = bound.get("path", []) or bound.get("filepath", [])
-    if not paths and cmdlet in ("remove-item", "copy-item", "move-item", "rename-item", "set-content",
-                                "add-content", "clear-content"):
-        paths = [Word((Opaque("(the pipeline's items)"),), "(the pipeline's items)")]  # known only at run time
+    if not paths and cmdlet in (
+        "remove-item",
+        "copy-item",
+        "move-item",
+        "rename-item",
+        "set-content",
+        "add-content",
+        "clear-content",
+    ):
+        paths = [
+            Word((Opaque("(the pipeline's items)"),), "(the pipeline's items)")
+        ]  # known only at run time
     if cmdlet == "remove-item":
         if "recurse" in bound:  # what -Recurse removes is a directory
-            return _command(["rm", "-r", "-f", *(_slashed_directory(p) for p in paths)], redirects, raw)
+            return _command(
+                ["rm", "-r", "-f", *(_slashed_directory(p) for p in paths)], redirects, raw
+            )
         return _command(["rm", "-f", *paths], redirects, raw)
     if cmdlet in ("copy-item", "move-item"):
-        program = ["cp", *(["-r"] if "recurse" in bound else [])] if cmdlet == "copy-item" else ["mv"]
+        program = (
+            ["cp", *(["-r"] if "recurse" in bound else [])] if cmdlet == "copy-item" else ["mv"]
+        )
         destination = bound.get("destination", [_lit(".")])
         return _command([*program, *paths, *destination], redirects, raw)
     if cmdlet == "rename-item":
@@ -253,15 +327,24 @@ def _powershell(name: str | None, args: list[Word], redirects: tuple[Redirect, .
     if cmdlet == "new-item":
         target = _joined(paths, bound.get("name"))
         if "value" in bound:
-            return _command(["printf", "%s", *bound["value"][:1]], (*redirects, *_to(">", target)), raw)
-        return _command(["true"] if "force" in bound else ["touch", *target],
-                        (*redirects, *(_to(">", target) if "force" in bound else ())), raw)
+            return _command(
+                ["printf", "%s", *bound["value"][:1]], (*redirects, *_to(">", target)), raw
+            )
+        return _command(
+            ["true"] if "force" in bound else ["touch", *target],
+            (*redirects, *(_to(">", target) if "force" in bound else ())),
+            raw,
+        )
     if cmdlet in ("set-content", "add-content", "out-file", "tee-object"):
         append = cmdlet == "add-content" or "append" in bound
         value = bound.get("value") or bound.get("inputobject")
         if value is not None:
             line = "%s" if "nonewline" in bound else "%s\n"
-            return _command(["printf", line, *value[:1]], (*redirects, *_to(">>" if append else ">", paths)), raw)
+            return _command(
+                ["printf", line, *value[:1]],
+                (*redirects, *_to(">>" if append else ">", paths)),
+                raw,
+            )
         if cmdlet == "tee-object":
             return _command(["tee", *(["-a"] if append else []), *paths], redirects, raw)
         return _command(["sponge", *(["-a"] if append else []), *paths[:1]], redirects, raw)
@@ -275,7 +358,9 @@ def _powershell(name: str | None, args: list[Word], redirects: tuple[Redirect, .
     if cmdlet in ("set-location", "push-location"):
         where = "pushd" if cmdlet == "push-location" else "cd"
         return _command([where, *paths[:1]] if paths else ["true"], redirects, raw)
-    return _command(["printf", "%s\n", *args[:1]] if args else ["true"], redirects, raw)  # write-output
+    return _command(
+        ["printf", "%s\n", *args[:1]] if args else ["true"], redirects, raw
+    )  # write-output
 
 
 def _item_type(bound: dict[str, list[Word]]) -> str | None:

@@ -152,7 +152,9 @@ class Tracker:
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
             if isinstance(event, AssistantMessage) and event.text.strip():
-                self.index.ledger.agent_said(event.text, event.turn, lambda path: self._changed(path, None))
+                self.index.ledger.agent_said(
+                    event.text, event.turn, lambda path: self._changed(path, None)
+                )
         elif isinstance(event, Submission):
             cwd = join(meta.get("cwd"), event.cwd) if event.cwd else meta.get("cwd")
             GitModel(self.index).submit(event.command, cwd, event.turn, event.exit_status)
@@ -172,7 +174,8 @@ class Tracker:
         # content from the start, so the call's edits apply to it.
         self._originals = {
             self._key(change.path, cwd): change.original
-            for change in (result.reported or ()) if change.original is not None and result.status != "failure"
+            for change in (result.reported or ())
+            if change.original is not None and result.status != "failure"
         }
         fresh = {key for key in self._keys_of(call.operations, cwd) if self._is_fresh(key)}
         touched: set[str] = set()
@@ -191,27 +194,50 @@ class Tracker:
         """Feed the result to the error ledger; link new errors to their file in the graph."""
         commands = [op.command for op in call.operations if op.action == "shell" and op.command]
         succeeded = {"success": True, "failure": False}.get(result.status)
-        touched = self.index.ledger.observe(call.turn, commands[0] if commands else None, call.tool,
-                                            result.output, succeeded, call.call_id, result.failure)
-        self.index.ledger.class_new_findings(touched, call.call_id, lambda path: self._changed(path, cwd))
+        touched = self.index.ledger.observe(
+            call.turn,
+            commands[0] if commands else None,
+            call.tool,
+            result.output,
+            succeeded,
+            call.call_id,
+            result.failure,
+        )
+        self.index.ledger.class_new_findings(
+            touched, call.call_id, lambda path: self._changed(path, cwd)
+        )
         if commands:
-            record_check_runs(self.index.meta, commands[0], call.turn, passed=succeeded is True and not touched,
-                              errors=[entry.signature for entry in touched])
+            record_check_runs(
+                self.index.meta,
+                commands[0],
+                call.turn,
+                passed=succeeded is True and not touched,
+                errors=[entry.signature for entry in touched],
+            )
         graph = self.index.fed_graph
         for entry in touched:
             node = f"error:{entry.signature}"
             if node in graph:
                 continue
             key = self._key(entry.file, cwd) if entry.file else None
-            attributes = {"message": entry.message, "kind": entry.kind, "line": entry.line, "symbol": entry.symbol}
+            attributes = {
+                "message": entry.message,
+                "kind": entry.kind,
+                "line": entry.line,
+                "symbol": entry.symbol,
+            }
             add_error_node(graph, entry.signature, attributes, key)
             if key is not None and f"file:{key}" in graph:
                 # Which definition holds the error (from the file as it is now) and the symbol
                 # node it names (among those known now) are found when symbols are asked for.
                 content = graph.nodes[f"file:{key}"].get("content")
-                self.index.defer(partial(self._place_error, node, entry.signature, key, content, entry.line))
+                self.index.defer(
+                    partial(self._place_error, node, entry.signature, key, content, entry.line)
+                )
 
-    def _place_error(self, node: str, signature: str, key: str, content: str | None, line: int | None) -> None:
+    def _place_error(
+        self, node: str, signature: str, key: str, content: str | None, line: int | None
+    ) -> None:
         graph = self.index.fed_graph
         attributes = graph.nodes[node]
         if not attributes["symbol"]:
@@ -228,7 +254,11 @@ class Tracker:
         lists: dict[str, list[dict[str, Any]]] = meta.setdefault("task_lists", {})
         agent = call.sidechain or ""
         # Most calls are no task call: the saved list is read back only for the calls that edit it.
-        current = [Task.model_validate(t) for t in lists.get(agent, [])] if reads_task_list(call.tool) else []
+        current = (
+            [Task.model_validate(t) for t in lists.get(agent, [])]
+            if reads_task_list(call.tool)
+            else []
+        )
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is None:
             return
@@ -242,11 +272,15 @@ class Tracker:
                     keys.append(self._key(path, op.cwd or cwd))
         return keys
 
-    def _apply_shell(self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult) -> set[str]:
+    def _apply_shell(
+        self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
+    ) -> set[str]:
         run = analyse_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
-            touched |= self._apply(call, effect, run.cwd, result, forced_ok=True, single_read=run.lone_read)
+            touched |= self._apply(
+                call, effect, run.cwd, result, forced_ok=True, single_read=run.lone_read
+            )
         follow_shell(self.index, op, run, result.output, call.turn)
         return touched
 
@@ -288,7 +322,11 @@ class Tracker:
         file = self._file(key, op.path, op_node)
         self.index.fed_graph.add_edge(op_node, f"file:{key}", kind="touched", action=op.action)
         if status == "failure":
-            if op.action == "edit" and result.failure in _FAILURES_PROVING_EXISTENCE and self._is_fresh(key):
+            if (
+                op.action == "edit"
+                and result.failure in _FAILURES_PROVING_EXISTENCE
+                and self._is_fresh(key)
+            ):
                 file["existed_before"] = True
             return {key}
         touched = {key}
@@ -336,7 +374,9 @@ class Tracker:
             dest_key = self._key(op.dest, op.cwd or cwd)
             touched.add(dest_key)
             dest = self._file(dest_key, op.dest, op_node)
-            self.index.fed_graph.add_edge(op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest")
+            self.index.fed_graph.add_edge(
+                op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest"
+            )
             add_source(dest, op.source)
             if dest["existed_before"] is None and not dest["changed"] and not dest["read"]:
                 dest["existed_before"] = False
@@ -349,7 +389,9 @@ class Tracker:
                 file["exists"] = False
                 file["content"] = None
                 dest["renamed_from"] = file.get("display") or key
-                self.index.fed_graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
+                self.index.fed_graph.add_edge(
+                    f"file:{dest_key}", f"file:{key}", kind="renamed_from"
+                )
             else:
                 return touched
         file["changed"] = True
@@ -357,12 +399,24 @@ class Tracker:
             file["depth"] = int(file["depth"]) + 1
         update_restored(file)
         existed = existed_then if was_changed else file["existed_before"]
-        record_symbols(self.index, op_node, key, op, before if existed is not False else None, file["content"],
-                       existed)
+        record_symbols(
+            self.index,
+            op_node,
+            key,
+            op,
+            before if existed is not False else None,
+            file["content"],
+            existed,
+        )
         return touched
 
     def _apply_reported(
-        self, call: ToolCall, result: ToolResult, cwd: str | None, fresh: set[str], touched: set[str]
+        self,
+        call: ToolCall,
+        result: ToolResult,
+        cwd: str | None,
+        fresh: set[str],
+        touched: set[str],
     ) -> None:
         """Let the harness's own record of what changed settle creation and deletion."""
         assert result.reported is not None
@@ -381,7 +435,12 @@ class Tracker:
                 set_content(node, change.content)
                 update_restored(node)
             if change.move_to and self._key(change.move_to, cwd) not in touched:
-                self._apply(call, FileOperation(action="move", path=change.path, dest=change.move_to), cwd, result)
+                self._apply(
+                    call,
+                    FileOperation(action="move", path=change.path, dest=change.move_to),
+                    cwd,
+                    result,
+                )
 
     # -- file-state helpers ---------------------------------------------------------
     def _key(self, path: str, cwd: str | None) -> str:
@@ -395,7 +454,9 @@ class Tracker:
 
     def _is_fresh(self, key: str) -> bool:
         node = self.index.fed_graph.nodes.get(f"file:{key}")
-        return node is None or (not node["changed"] and not node["read"] and node["existed_before"] is None)
+        return node is None or (
+            not node["changed"] and not node["read"] and node["existed_before"] is None
+        )
 
     def _file(self, key: str, spelled: str, op_node: str) -> dict[str, Any]:
         node = f"file:{key}"
@@ -403,7 +464,9 @@ class Tracker:
         if node not in graph:
             display = spelled if is_absolute(key) and is_absolute(spelled) else None
             existed_before = False if self._in_new_directory(key) else None
-            graph.add_node(node, **new_file(key, display, graph.nodes[op_node]["seq"], existed_before))
+            graph.add_node(
+                node, **new_file(key, display, graph.nodes[op_node]["seq"], existed_before)
+            )
         data: dict[str, Any] = graph.nodes[node]
         return data
 
@@ -438,22 +501,35 @@ class Tracker:
         listed = self.index.meta.get(name, [])
         kept = self._directory_sets.get(f"{name}:{strip}")
         if kept is None or kept[0] is not listed or kept[1] != len(listed):
-            entries = frozenset(entry.rstrip("/") for entry in listed) if strip else frozenset(listed)
+            entries = (
+                frozenset(entry.rstrip("/") for entry in listed) if strip else frozenset(listed)
+            )
             kept = (listed, len(listed), entries)
             self._directory_sets[f"{name}:{strip}"] = kept
         return kept[2]
 
-    def _add_operation(self, call: ToolCall, op: FileOperation, status: str, result: ToolResult) -> str:
+    def _add_operation(
+        self, call: ToolCall, op: FileOperation, status: str, result: ToolResult
+    ) -> str:
         meta = self.index.meta
         meta["op_count"] += 1
         seq = meta["op_count"]
         node = f"op:{seq}"
         self.index.fed_graph.add_node(
-            node, kind="operation", seq=seq, turn=call.turn, call_id=call.call_id, tool=call.tool,
-            action=op.action, source=op.source, result=status,
+            node,
+            kind="operation",
+            seq=seq,
+            turn=call.turn,
+            call_id=call.call_id,
+            tool=call.tool,
+            action=op.action,
+            source=op.source,
+            result=status,
             failure=result.failure if status == "failure" else None,
             command=op.command if op.source != "tool" else None,
-            detail=op.detail, dest=op.dest, sidechain=call.sidechain,
+            detail=op.detail,
+            dest=op.dest,
+            sidechain=call.sidechain,
         )
         if call.turn:
             self.index.fed_graph.add_edge(f"turn:{call.turn}", node, kind="performed")
@@ -473,7 +549,9 @@ class Tracker:
         node = self.index.fed_graph.nodes.get(f"file:{key}")
         if node is not None and node.get("exists") is not False:
             return False
-        if path.rstrip("/") in self._listed("directories") or key in self._listed("listed_directories"):
+        if path.rstrip("/") in self._listed("directories") or key in self._listed(
+            "listed_directories"
+        ):
             return True
         if self.index.fed_graph.has_files_under(key):
             return True

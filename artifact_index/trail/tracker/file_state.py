@@ -29,12 +29,26 @@ __all__ = [
 ]
 
 
-def new_file(key: str, display: str | None, first_seq: int, existed_before: bool | None) -> dict[str, Any]:
+def new_file(
+    key: str, display: str | None, first_seq: int, existed_before: bool | None
+) -> dict[str, Any]:
     """The attributes of a file first seen by the operation numbered ``first_seq``."""
     return dict(
-        kind="file", path=key, display=display, first_seq=first_seq,
-        existed_before=existed_before, exists=None, changed=False, read=False, restored=False,
-        sources=[], renamed_from=None, depth=0, content=None, original=None, windows=[],
+        kind="file",
+        path=key,
+        display=display,
+        first_seq=first_seq,
+        existed_before=existed_before,
+        exists=None,
+        changed=False,
+        read=False,
+        restored=False,
+        sources=[],
+        renamed_from=None,
+        depth=0,
+        content=None,
+        original=None,
+        windows=[],
     )
 
 
@@ -84,9 +98,9 @@ def edit_content(file: dict[str, Any], op: FileOperation) -> None:
         if new_lines and not new_lines[-1].endswith("\n"):
             new_lines[-1] += "\n"
         if op.detail == "insert" and 0 <= op.start_line <= len(lines):
-            lines[op.start_line:op.start_line] = new_lines
+            lines[op.start_line : op.start_line] = new_lines
         elif op.end_line is not None and 1 <= op.start_line <= op.end_line + 1 <= len(lines) + 1:
-            lines[op.start_line - 1:op.end_line] = new_lines
+            lines[op.start_line - 1 : op.end_line] = new_lines
         else:
             return
         file["content"] = "".join(lines)
@@ -104,7 +118,9 @@ def update_restored(file: dict[str, Any]) -> None:
     """Whether the file's changes have been undone, by content or by depth."""
     original, content = file.get("original"), file.get("content")
     back_to_original = original is not None and content == original
-    file["restored"] = bool(file["existed_before"] and file["exists"] and (back_to_original or file["depth"] == 0))
+    file["restored"] = bool(
+        file["existed_before"] and file["exists"] and (back_to_original or file["depth"] == 0)
+    )
 
 
 def _replace(content: str, old: str, new: str, count: int) -> str | None:

@@ -42,7 +42,11 @@ class ShellRun:
 
 
 def analyse_shell(
-    index: ArtifactIndex, context: ShellContext, op: FileOperation, cwd: str | None, result: ToolResult
+    index: ArtifactIndex,
+    context: ShellContext,
+    op: FileOperation,
+    cwd: str | None,
+    result: ToolResult,
 ) -> ShellRun:
     """The file effects of ``op``'s command; the directories it made or emptied are noted at once."""
     meta = index.meta
@@ -50,12 +54,21 @@ def analyse_shell(
     shell_cwd = op.cwd or cwd
     if shell_cwd and not is_absolute(shell_cwd):
         shell_cwd = join(cwd, shell_cwd)
-    analysis = analyze_command(op.command or "", shell_cwd, succeeded=succeeded, context=context,
-                               workspace=meta.get("root"), output=result.output or None, dialect=op.dialect)
+    analysis = analyze_command(
+        op.command or "",
+        shell_cwd,
+        succeeded=succeeded,
+        context=context,
+        workspace=meta.get("root"),
+        output=result.output or None,
+        dialect=op.dialect,
+    )
     if analysis.directories:
         meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
     if analysis.cleared:
-        meta["cleared_directories"] = sorted({*meta.get("cleared_directories", []), *analysis.cleared})
+        meta["cleared_directories"] = sorted(
+            {*meta.get("cleared_directories", []), *analysis.cleared}
+        )
     if analysis.scratch_files:
         # What temporary files hold (a /tmp script the agent writes, then
         # runs): a later command may run them.
@@ -63,16 +76,25 @@ def analyse_shell(
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
     effects = analysis.operations
-    lone_read = len(effects) == 1 and effects[0].action == "read" \
+    lone_read = (
+        len(effects) == 1
+        and effects[0].action == "read"
         and " ".join((effects[0].command or "").split()) == " ".join((op.command or "").split())
+    )
     # With no known start, the analysis already placed a path under its
     # relative `cd`: joining that again would double it.
-    placed = [effect.model_copy(update={"cwd": None}) if effect.cwd and not is_absolute(effect.cwd) else effect
-              for effect in effects]
+    placed = [
+        effect.model_copy(update={"cwd": None})
+        if effect.cwd and not is_absolute(effect.cwd)
+        else effect
+        for effect in effects
+    ]
     return ShellRun(shell_cwd, succeeded, placed, lone_read, analysis.cwd_after)
 
 
-def follow_shell(index: ArtifactIndex, op: FileOperation, run: ShellRun, output: str, turn: int) -> None:
+def follow_shell(
+    index: ArtifactIndex, op: FileOperation, run: ShellRun, output: str, turn: int
+) -> None:
     """What the command means beyond its file effects: staging, work state, tracker items, the shell's directory."""
     meta = index.meta
     if op.command:

@@ -51,7 +51,9 @@ def unstash(index: ArtifactIndex, op_node: str, detail: str | None) -> set[str]:
     if not stashes:
         # A stash made before the session: what it holds is not known.
         index.fed_graph.nodes[op_node].update(
-            action="unknown", detail=f"git stash {detail} brings back a stash from before the session")
+            action="unknown",
+            detail=f"git stash {detail} brings back a stash from before the session",
+        )
         return set()
     entry = stashes[-1] if detail == "apply" else stashes.pop()
     if detail == "drop":

@@ -30,8 +30,14 @@ __all__ = ["learn_from_read", "record_symbols", "symbol_in"]
 
 
 def learn_from_read(
-    index: ArtifactIndex, file: dict[str, Any], key: str, op: FileOperation, op_node: str, output: str,
-    *, single: bool,
+    index: ArtifactIndex,
+    file: dict[str, Any],
+    key: str,
+    op: FileOperation,
+    op_node: str,
+    output: str,
+    *,
+    single: bool,
 ) -> None:
     """Keep what a read showed of the file, and (deferred) which definitions it showed.
 
@@ -57,13 +63,27 @@ def learn_from_read(
     index.defer(partial(_record_read, index.fed_graph, op_node, key, text, start, end, first_line))
 
 
-def _record_read(graph: ArtifactGraph, op_node: str, key: str, text: str, start: int | None, end: int | None,
-                 first_line: int) -> None:
-    add_symbols_read(graph, op_node, key, symbols_in_range(text, key, start, end, first_line=first_line))
+def _record_read(
+    graph: ArtifactGraph,
+    op_node: str,
+    key: str,
+    text: str,
+    start: int | None,
+    end: int | None,
+    first_line: int,
+) -> None:
+    add_symbols_read(
+        graph, op_node, key, symbols_in_range(text, key, start, end, first_line=first_line)
+    )
 
 
 def record_symbols(
-    index: ArtifactIndex, op_node: str, key: str, op: FileOperation, before: str | None, after: str | None,
+    index: ArtifactIndex,
+    op_node: str,
+    key: str,
+    op: FileOperation,
+    before: str | None,
+    after: str | None,
     existed: bool | None,
 ) -> None:
     """(Deferred) the definitions one change added, modified or removed, from what is known."""
@@ -89,7 +109,9 @@ def record_symbols(
     index.defer(partial(_record_changes, graph, op_node, key, changes))
 
 
-def _record_changes(graph: ArtifactGraph, op_node: str, key: str, changes: Callable[[], list[SymbolChange]]) -> None:
+def _record_changes(
+    graph: ArtifactGraph, op_node: str, key: str, changes: Callable[[], list[SymbolChange]]
+) -> None:
     add_symbol_changes(graph, op_node, key, changes())
 
 
@@ -115,12 +137,21 @@ def _known_definitions(graph: ArtifactGraph, key: str) -> list[SymbolChange]:
     for _, node, edge in graph.out_edges(f"file:{key}", data=True):
         if edge.get("kind") != "defines":
             continue
-        changes = sorted((int(graph.nodes[op]["seq"]), str(e["change"]))
-                         for op, _, e in graph.in_edges(node, data=True) if e.get("kind") == "changed")
+        changes = sorted(
+            (int(graph.nodes[op]["seq"]), str(e["change"]))
+            for op, _, e in graph.in_edges(node, data=True)
+            if e.get("kind") == "changed"
+        )
         if changes and changes[-1][1] != "removed":
             data = graph.nodes[node]
-            out.append(SymbolChange(name=data["name"], kind=data["symbol_kind"], container=data["container"],
-                                    change="removed"))
+            out.append(
+                SymbolChange(
+                    name=data["name"],
+                    kind=data["symbol_kind"],
+                    container=data["container"],
+                    change="removed",
+                )
+            )
     return out
 
 

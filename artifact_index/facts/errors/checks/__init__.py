@@ -43,6 +43,7 @@ __all__ = [
     "subcommands",
 ]
 
+
 # The ledger asks about one result's command several times (its key, whether
 # it is a test run, whether it is worth reading, what it resolves).
 @functools.lru_cache(maxsize=4096)
@@ -103,7 +104,9 @@ def command_key(command: str | None) -> str | None:
     return "$ " + " && ".join(parts) if parts else None
 
 
-_INTERPRETERS = word_set("python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir")
+_INTERPRETERS = word_set(
+    "python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir"
+)
 _GIT_VALUE_OPTIONS = word_set("-C -c --git-dir --work-tree --namespace")
 
 

@@ -69,7 +69,9 @@ _LINTERS = word_set(
     "isort ktlint swiftlint revive"
 )
 _TYPECHECKERS = word_set("tsc vue-tsc mypy dmypy pyright basedpyright pyre pytype flow")
-_COMPILERS = word_set("gcc g++ clang clang++ cc c++ javac rustc kotlinc swiftc scalac nvcc zig cmake")
+_COMPILERS = word_set(
+    "gcc g++ clang clang++ cc c++ javac rustc kotlinc swiftc scalac nvcc zig cmake"
+)
 _TEST_RUNNERS = {
     "pytest": "pytest",
     "py.test": "pytest",
@@ -145,6 +147,7 @@ _MAVEN_GOALS: dict[str, tuple[str, CheckCategory]] = {
     "package": ("build", "build"),
     "install": ("build", "build"),
 }
+
 
 def _clean_target(word: str) -> str | None:
     """A positional word as a target; ``None`` for "everything here"."""

@@ -27,6 +27,7 @@ _EXUNIT_FAILURE = re.compile(
 _EXUNIT_LOCATION = re.compile(r"^[ \t]+(?P<file>\S+\.exs?):(?P<line>\d+)[ \t]*$")
 _EXUNIT_LABEL = ("code:", "left:", "right:", "arguments:", "doctest:", "value:")
 
+
 def exunit_failures(ctx: Context) -> Iterator[Diagnostic]:
     text = ctx.text
     for offset, line in ctx.lines(") test ", ") doctest "):

@@ -53,6 +53,7 @@ def go_build_errors(ctx: Context) -> Iterator[Diagnostic]:
             tool="go vet" if vet else "go",
         )
 
+
 _GO_FAIL = re.compile(r"^(?P<indent>[ \t]*)--- FAIL: (?P<name>\S+)")
 _GO_LOG = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.+)$")
 _GO_PANIC = re.compile(r"^panic: (?P<msg>.+)$")

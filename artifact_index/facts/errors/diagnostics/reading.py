@@ -180,4 +180,3 @@ class Context:
 TRUNCATION_MARKER = re.compile(
     r"^\.{3} ?\[\d+ (?:characters|chars|lines|bytes) truncated\] ?\.{3}$|^\[\.\.\."
 )
-

@@ -45,7 +45,9 @@ _SKIPPING = re.compile(r"^Skipping edits to (.+?)\s*$")
 _RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
 _REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
 # /undo before v0.40 ("The above commit X ...") and until v0.60 ("Commit `X` ...").
-_RESET_COMMIT = re.compile(r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git")
+_RESET_COMMIT = re.compile(
+    r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git"
+)
 _RESET_WORDS = " was reset and removed from git"
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
@@ -162,7 +164,11 @@ class Parser:
     ) -> Iterator[Event]:
         call = self.call_id(line)
         yield ToolCall(
-            turn=self.turn, line=line, call_id=call, tool=tool, arguments={"path": path},
+            turn=self.turn,
+            line=line,
+            call_id=call,
+            tool=tool,
+            arguments={"path": path},
             operations=(op,),
         )
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=output)
@@ -242,14 +248,19 @@ class Parser:
             elif (match := _CREATING_EMPTY.match(first)) is not None:
                 path = match.group(1)
                 yield from self.simple(
-                    line, "create_empty", path, FileOperation(action="create", path=path, content=""),
+                    line,
+                    "create_empty",
+                    path,
+                    FileOperation(action="create", path=path, content=""),
                     first,
                 )
             elif (match := _GIT_DIR.match(first)) is not None:
                 yield from self.working_dir(line, match.group(1))
             else:
-                if format_error is not None and format_error[1] == _NOT_CONFORM and not (
-                    first.startswith("http")
+                if (
+                    format_error is not None
+                    and format_error[1] == _NOT_CONFORM
+                    and not (first.startswith("http"))
                 ):
                     # The line after the warning says what was wrong with the reply.
                     format_error = (line, message)
@@ -262,7 +273,10 @@ class Parser:
 
     def read(self, line: int, path: str) -> Iterator[Event]:
         yield from self.simple(
-            line, "add_to_chat", path, FileOperation(action="read", path=path),
+            line,
+            "add_to_chat",
+            path,
+            FileOperation(action="read", path=path),
             f"Added {path} to the chat",
         )
 
@@ -286,8 +300,11 @@ class Parser:
                 if new_file and not ops:
                     ops.append(FileOperation(action="create", path=path, content=edit.new))
                 else:
-                    ops.append(FileOperation(action="edit", path=path, old="", new=edit.new,
-                                             detail="append"))
+                    ops.append(
+                        FileOperation(
+                            action="edit", path=path, old="", new=edit.new, detail="append"
+                        )
+                    )
             else:
                 ops.append(FileOperation(action="edit", path=path, old=edit.old, new=edit.new))
         return ops
@@ -299,7 +316,9 @@ class Parser:
         if not chosen:
             # Aider may fix a bogus directory prefix the model put on a chat file.
             base = key.rsplit("/", 1)[-1]
-            chosen = [e for e in edits if not e.used and self.norm(e.path).rsplit("/", 1)[-1] == base]
+            chosen = [
+                e for e in edits if not e.used and self.norm(e.path).rsplit("/", 1)[-1] == base
+            ]
         # A whole-file listing and SEARCH/REPLACE blocks do not mix in one format.
         if any(e.old is not None for e in chosen):
             chosen = [e for e in chosen if e.old is not None]
@@ -328,7 +347,10 @@ class Parser:
             operations=tuple(ops),
         )
         yield ToolResult(
-            turn=self.turn, line=line, call_id=call, status="success",
+            turn=self.turn,
+            line=line,
+            call_id=call,
+            status="success",
             output=f"Applied edit to {path}",
         )
         self.known.add(self.norm(path))
@@ -353,13 +375,20 @@ class Parser:
             old = quoted[0].old if quoted else None
             new = quoted[0].new if quoted else None
             candidates = [
-                e for e in edits if not e.used and self.norm(e.path) == self.norm(path) and e.old is not None
+                e
+                for e in edits
+                if not e.used and self.norm(e.path) == self.norm(path) and e.old is not None
             ]
-            same = [e for e in candidates if old is not None and (e.old or "").strip() == old.strip()]
+            same = [
+                e for e in candidates if old is not None and (e.old or "").strip() == old.strip()
+            ]
             picked = (same or candidates)[:1]
             for edit in picked:
                 edit.used = True
-                old, new = old if old is not None else edit.old, new if new is not None else edit.new
+                old, new = (
+                    old if old is not None else edit.old,
+                    new if new is not None else edit.new,
+                )
             call = self.call_id(line)
             yield ToolCall(
                 turn=self.turn,
@@ -370,7 +399,11 @@ class Parser:
                 operations=(FileOperation(action="edit", path=path, old=old, new=new),),
             )
             yield ToolResult(
-                turn=self.turn, line=line, call_id=call, status="failure", failure="not_found",
+                turn=self.turn,
+                line=line,
+                call_id=call,
+                status="failure",
+                failure="not_found",
                 output=message,
             )
         if "were applied successfully" in message:
@@ -384,7 +417,10 @@ class Parser:
         self.uncommitted = []
         call = self.call_id(line)
         yield ToolCall(
-            turn=self.turn, line=line, call_id=call, tool="git_commit",
+            turn=self.turn,
+            line=line,
+            call_id=call,
+            tool="git_commit",
             arguments={"hash": sha, "message": subject.strip()},
         )
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
@@ -399,27 +435,49 @@ class Parser:
         if applied:
             per_path: dict[str, tuple[str, int, bool]] = {}
             for entry in applied:
-                spelled, count, created = per_path.get(self.norm(entry.path), (entry.path, 0, False))
-                per_path[self.norm(entry.path)] = (spelled, count + entry.operations, created or entry.created)
+                spelled, count, created = per_path.get(
+                    self.norm(entry.path), (entry.path, 0, False)
+                )
+                per_path[self.norm(entry.path)] = (
+                    spelled,
+                    count + entry.operations,
+                    created or entry.created,
+                )
             ops = tuple(
                 op
                 for spelled, count, created in per_path.values()
-                for op in ([FileOperation(action="delete", path=spelled, detail=f"/undo of commit {sha}")] if created
-                           else [FileOperation(action="undo", path=spelled, detail=f"/undo of commit {sha}")] * count)
+                for op in (
+                    [FileOperation(action="delete", path=spelled, detail=f"/undo of commit {sha}")]
+                    if created
+                    else [
+                        FileOperation(action="undo", path=spelled, detail=f"/undo of commit {sha}")
+                    ]
+                    * count
+                )
             )
         else:
-            ops = (FileOperation(action="unknown", detail=f"/undo of commit {sha} not seen in this history"),)
+            ops = (
+                FileOperation(
+                    action="unknown", detail=f"/undo of commit {sha} not seen in this history"
+                ),
+            )
         call = self.call_id(line)
         yield ToolCall(
-            turn=self.turn, line=line, call_id=call, tool="undo", arguments={"hash": sha},
+            turn=self.turn,
+            line=line,
+            call_id=call,
+            tool="undo",
+            arguments={"hash": sha},
             operations=ops,
         )
         yield ToolResult(turn=self.turn, line=line, call_id=call, status="success", output=first)
 
     def create_confirmed(self, path: str, line: int) -> Iterator[Event]:
-        """"Create new file? y": Aider creates the (empty) file before it tries the edit."""
+        """ "Create new file? y": Aider creates the (empty) file before it tries the edit."""
         yield from self.simple(
-            line, "create_empty", path,
+            line,
+            "create_empty",
+            path,
             FileOperation(action="create", path=path, content=""),
             f"Aider created {path} before applying edits",
         )
@@ -444,8 +502,12 @@ class Parser:
             call = self.call_id(format_error[0])
             yield ToolCall(turn=self.turn, line=format_error[0], call_id=call, tool="apply_edit")
             yield ToolResult(
-                turn=self.turn, line=format_error[0], call_id=call, status="failure",
-                failure="invalid", output=format_error[1],
+                turn=self.turn,
+                line=format_error[0],
+                call_id=call,
+                status="failure",
+                failure="invalid",
+                output=format_error[1],
             )
             return
         for edit in pending:
@@ -465,11 +527,19 @@ class Parser:
             path = self.spelling.get(self.norm(edit.path), edit.path)
             op = FileOperation(action="edit", path=path, old=edit.old, new=edit.new)
             yield ToolCall(
-                turn=self.turn, line=edit.line, call_id=call, tool="apply_edit",
-                arguments={"path": path}, operations=(op,),
+                turn=self.turn,
+                line=edit.line,
+                call_id=call,
+                tool="apply_edit",
+                arguments={"path": path},
+                operations=(op,),
             )
             yield ToolResult(
-                turn=self.turn, line=edit.line, call_id=call, status="failure", failure=reason,
+                turn=self.turn,
+                line=edit.line,
+                call_id=call,
+                status="failure",
+                failure=reason,
                 output=output,
             )
 

@@ -83,7 +83,11 @@ class CodexAdapter(Adapter):
         document = source.document
         if isinstance(document, dict) and isinstance(document.get("items"), list):
             session = document.get("session")
-            first = [Record(1, "session_meta", session, session.get("timestamp"))] if isinstance(session, dict) else []
+            first = (
+                [Record(1, "session_meta", session, session.get("timestamp"))]
+                if isinstance(session, dict)
+                else []
+            )
             raw = [(n + 2, item) for n, item in enumerate(document["items"])]
             records: Iterable[Record] = [*first, *Rollout(source, raw)]
             return Reader(source, records).read()
@@ -91,5 +95,7 @@ class CodexAdapter(Adapter):
         # the pass that finds the lines that are not JSON, reported before those records.
         reported = len(source.skipped)
         reader = Reader(source, Rollout(source, source.records))
-        source.skipped[reported:reported] = [Skipped(bad.line, bad.reason) for bad in source.bad_lines]
+        source.skipped[reported:reported] = [
+            Skipped(bad.line, bad.reason) for bad in source.bad_lines
+        ]
         return reader.read()

@@ -43,9 +43,17 @@ __all__ = ["OpenHandsAdapter", "ipython_operations"]
 
 _SDK_KINDS = frozenset(
     {
-        "ActionEvent", "ObservationEvent", "MessageEvent", "SystemPromptEvent", "AgentErrorEvent",
-        "UserRejectObservation", "Condensation", "CondensationRequest", "CondensationSummaryEvent",
-        "ConversationStateUpdateEvent", "PauseEvent",
+        "ActionEvent",
+        "ObservationEvent",
+        "MessageEvent",
+        "SystemPromptEvent",
+        "AgentErrorEvent",
+        "UserRejectObservation",
+        "Condensation",
+        "CondensationRequest",
+        "CondensationSummaryEvent",
+        "ConversationStateUpdateEvent",
+        "PauseEvent",
     }
 )
 
@@ -53,7 +61,9 @@ _SDK_KINDS = frozenset(
 @register
 class OpenHandsAdapter(Adapter):
     name = "openhands"
-    description = "OpenHands histories: legacy event stream, older resolver output, software-agent SDK events"
+    description = (
+        "OpenHands histories: legacy event stream, older resolver output, software-agent SDK events"
+    )
     priority = 30
 
     def sniff(self, source: Source) -> bool:
@@ -66,8 +76,11 @@ class OpenHandsAdapter(Adapter):
             return False
         first = next((record for _, record in source.records if isinstance(record, dict)), None)
         # The first record's shape first: telling JSON lines from text parses every line.
-        return (first is not None and (_is_history(first.get("history")) or _is_history([first]))
-                and source.looks_like_jsonl())
+        return (
+            first is not None
+            and (_is_history(first.get("history")) or _is_history([first]))
+            and source.looks_like_jsonl()
+        )
 
     def events(self, source: Source) -> Iterator[Event]:
         doc = source.document
@@ -90,7 +103,9 @@ class OpenHandsAdapter(Adapter):
                 source.skip(line, "JSON line is not an object")
             elif isinstance(record.get("history"), list):
                 # One evaluation record per line: each is its own session.
-                yield from Session(source, record, record["history"], line_of=lambda _, n=line: n).events()
+                yield from Session(
+                    source, record, record["history"], line_of=lambda _, n=line: n
+                ).events()
             elif _is_history([record]):
                 events.append(record)
                 lines.append(line)
@@ -108,4 +123,6 @@ def _is_history(value: Any) -> bool:
         return False
     if isinstance(first.get("kind"), str):
         return first["kind"] in _SDK_KINDS
-    return ("action" in first or "observation" in first) and not ("role" in first and "content" in first and "action" not in first)
+    return ("action" in first or "observation" in first) and not (
+        "role" in first and "content" in first and "action" not in first
+    )

@@ -35,9 +35,16 @@ __all__ = [
 ]
 
 _UPLOADED = re.compile(r"<uploaded_files>\s*(/[^\s<]+?)/?\s*</uploaded_files>")
-_REPOSITORY_IN = re.compile(r"\b(?:repository|repo|directory) (?:in|at) (/workspace[\w./-]*?)[.,]?(?:\s|$)")
-_PY_TRACEBACK = re.compile(r"^(?:Traceback \(most recent call last\)|\w+(?:Error|Exception)\s+Traceback \(most recent call last\))", re.M)
-_SKILL_FAILURE = re.compile(r"^\[?(?:ERROR|Your proposed edit has introduced new syntax error|No exact match found)", re.I)
+_REPOSITORY_IN = re.compile(
+    r"\b(?:repository|repo|directory) (?:in|at) (/workspace[\w./-]*?)[.,]?(?:\s|$)"
+)
+_PY_TRACEBACK = re.compile(
+    r"^(?:Traceback \(most recent call last\)|\w+(?:Error|Exception)\s+Traceback \(most recent call last\))",
+    re.M,
+)
+_SKILL_FAILURE = re.compile(
+    r"^\[?(?:ERROR|Your proposed edit has introduced new syntax error|No exact match found)", re.I
+)
 
 
 def workspace_root(record: dict[str, Any], history: list[Any]) -> str | None:
@@ -101,7 +108,9 @@ def response_id(event: dict[str, Any]) -> str | None:
     return None
 
 
-_FLAT_META = frozenset({"action", "observation", "id", "source", "timestamp", "message", "cause", "action_risk"})
+_FLAT_META = frozenset(
+    {"action", "observation", "id", "source", "timestamp", "message", "cause", "action_risk"}
+)
 
 
 def flat_args(event: dict[str, Any]) -> dict[str, Any]:

@@ -33,7 +33,9 @@ _SKILLS: dict[str, tuple[str, ...]] = {
 }
 
 
-def ipython_operations(code: str, cwd: str | None, current_file: str | None) -> tuple[list[FileOperation], str | None]:
+def ipython_operations(
+    code: str, cwd: str | None, current_file: str | None
+) -> tuple[list[FileOperation], str | None]:
     """The file operations of an OpenHands IPython cell, and agentskills' open file after it.
 
     Calls of the ``agentskills`` helpers become exact operations.  ``!cmd``
@@ -69,10 +71,18 @@ def ipython_operations(code: str, cwd: str | None, current_file: str | None) -> 
         op, current_file = _skill_operation(name, arguments, current_file)
         if op is not None:
             ops.append(op)
-    ops.extend(FileOperation(action="shell", command=line, cwd=cwd, source="shell") for line in shell_lines if line)
+    ops.extend(
+        FileOperation(action="shell", command=line, cwd=cwd, source="shell")
+        for line in shell_lines
+        if line
+    )
     if other:
         script = f"python3 - <<'PYTHON_EOF'\n{python.strip()}\nPYTHON_EOF"
-        ops.append(FileOperation(action="shell", command=script, cwd=cwd, source="shell", detail="IPython cell"))
+        ops.append(
+            FileOperation(
+                action="shell", command=script, cwd=cwd, source="shell", detail="IPython cell"
+            )
+        )
     return ops, current_file
 
 
@@ -88,7 +98,12 @@ def _skill_call(statement: ast.stmt) -> tuple[str, dict[str, Any] | None] | None
     if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
         return None
     call = statement.value
-    if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1 and isinstance(call.args[0], ast.Call):
+    if (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "print"
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+    ):
         call = call.args[0]
     if not isinstance(call.func, ast.Name) or call.func.id not in _SKILLS:
         return None
@@ -116,7 +131,9 @@ def _skill_operation(
 
     path = text("path") or text("file_name") or text("filename") or text("file_path")
     if name in ("goto_line", "scroll_down", "scroll_up"):
-        return (FileOperation(action="read", path=current_file) if current_file else None), current_file
+        return (
+            FileOperation(action="read", path=current_file) if current_file else None
+        ), current_file
     if name in ("search_dir", "find_file"):
         return None, current_file
     if name == "search_file":
@@ -126,21 +143,32 @@ def _skill_operation(
         return None, current_file
     if name == "open_file":
         line = as_int(args.get("line_number"))
-        return FileOperation(action="read", path=path, start_line=line if line and line > 1 else None), path
+        return FileOperation(
+            action="read", path=path, start_line=line if line and line > 1 else None
+        ), path
     if name == "create_file":
         return FileOperation(action="create", path=path, content="\n"), path
     if name == "edit_file_by_replace":
-        return FileOperation(action="edit", path=path, old=text("to_replace"), new=text("new_content")), path
+        return FileOperation(
+            action="edit", path=path, old=text("to_replace"), new=text("new_content")
+        ), path
     if name == "insert_content_at_line":
         line = as_int(args.get("line_number"))
-        return FileOperation(action="edit", path=path, new=text("content"), start_line=line, detail="insert"), path
+        return FileOperation(
+            action="edit", path=path, new=text("content"), start_line=line, detail="insert"
+        ), path
     if name == "append_file":
         return FileOperation(action="edit", path=path, new=text("content"), detail="append"), path
     if name == "edit_file":
         start, end = as_int(args.get("start")), as_int(args.get("end"))
         return (
             FileOperation(
-                action="edit", path=path, new=text("content"), start_line=start, end_line=end, detail="replace lines"
+                action="edit",
+                path=path,
+                new=text("content"),
+                start_line=start,
+                end_line=end,
+                detail="replace lines",
             ),
             path,
         )

@@ -56,7 +56,9 @@ __all__ = ["Session"]
 _PROMPT_CWD = re.compile(r"\S+@[\w.-]+:(/[^\s#$]*)\s*[#$]\s*$")
 _JUPYTER_CWD = re.compile(r"\[Jupyter current working directory: (/[^\]]*)\]")
 
-_SDK_EDITOR_ACTIONS = frozenset({"FileEditorAction", "StrReplaceEditorAction", "PlanningFileEditorAction"})
+_SDK_EDITOR_ACTIONS = frozenset(
+    {"FileEditorAction", "StrReplaceEditorAction", "PlanningFileEditorAction"}
+)
 _SDK_SHELL_ACTIONS = frozenset({"ExecuteBashAction", "TerminalAction", "BashAction"})
 # Legacy action types that are conversation, not tool calls.
 _SILENT_ACTIONS = frozenset({"system", "recall", "change_agent_state", "null", "pause", "resume"})
@@ -166,11 +168,17 @@ class Session:
 
     def _is_observation(self, event: dict[str, Any]) -> bool:
         if self.sdk:
-            return event.get("kind") in ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
+            return event.get("kind") in (
+                "ObservationEvent",
+                "AgentErrorEvent",
+                "UserRejectObservation",
+            )
         return "observation" in event
 
     def _call_id(self, event: dict[str, Any], line: int) -> str:
-        call_id = tool_call_id(event) or (f"event-{event['id']}" if event.get("id") is not None else f"event-{line}")
+        call_id = tool_call_id(event) or (
+            f"event-{event['id']}" if event.get("id") is not None else f"event-{line}"
+        )
         if call_id in self.used_ids:
             call_id = f"{call_id}#{line}"
         self.used_ids.add(call_id)
@@ -192,14 +200,19 @@ class Session:
         if kind == "message":
             text = as_text(args.get("content")) or as_text(event.get("message"))
             if source == "agent":
-                yield AssistantMessage(turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text)
+                yield AssistantMessage(
+                    turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text
+                )
             elif source != "environment":
                 yield UserMessage(turn=self.turns.user(), line=line, timestamp=timestamp, text=text)
             return
         if kind == "condensation":
             summary = args.get("summary")
             yield CompactionBoundary(
-                turn=self.turns.current, line=line, timestamp=timestamp, summary=summary if isinstance(summary, str) else None
+                turn=self.turns.current,
+                line=line,
+                timestamp=timestamp,
+                summary=summary if isinstance(summary, str) else None,
             )
             return
         turn = self.turns.assistant(response_id(event))
@@ -235,14 +248,26 @@ class Session:
             return operations_for("read", args), "view", path
         if kind == "write":
             text = args.get("content")
-            ops = [FileOperation(action="write", path=path, content=text if isinstance(text, str) else None)] if path else []
+            ops = (
+                [
+                    FileOperation(
+                        action="write", path=path, content=text if isinstance(text, str) else None
+                    )
+                ]
+                if path
+                else []
+            )
             return ops, None, path
         if kind == "edit":
             editor = editor_arguments(args)
             if editor is not None:
                 if editor.get("command") == "view" and is_directory_listing(content):
                     return [], "view", path
-                return operations_for("str_replace_editor", editor), str(editor.get("command")), path
+                return (
+                    operations_for("str_replace_editor", editor),
+                    str(editor.get("command")),
+                    path,
+                )
             if not path:
                 return [], None, None
             # The LLM-based editor: `content` replaces lines start..end (-1: to the end).
@@ -259,10 +284,22 @@ class Session:
             return [op], "llm_edit", path
         if kind == "run":
             command = args.get("command")
-            if not isinstance(command, str) or not command.strip() or args.get("is_input") in (True, "true"):
+            if (
+                not isinstance(command, str)
+                or not command.strip()
+                or args.get("is_input") in (True, "true")
+            ):
                 return [], None, None
-            cwd = args.get("cwd") if isinstance(args.get("cwd"), str) and args.get("cwd") else self.cwd
-            return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")], None, None
+            cwd = (
+                args.get("cwd")
+                if isinstance(args.get("cwd"), str) and args.get("cwd")
+                else self.cwd
+            )
+            return (
+                [FileOperation(action="shell", command=command, cwd=cwd, source="shell")],
+                None,
+                None,
+            )
         if kind == "run_ipython":
             code = args.get("code")
             if not isinstance(code, str):
@@ -313,24 +350,36 @@ class Session:
             explicit = content.lstrip().upper().startswith("ERROR")
             if explicit:
                 return "failure", editor_failure(content, explicit_error=True), None
-            if kind == "edit" and call.command not in ("view", "llm_edit") and extras.get("diff") == "":
+            if (
+                kind == "edit"
+                and call.command not in ("view", "llm_edit")
+                and extras.get("diff") == ""
+            ):
                 # A failed str_replace still says "I edited the file"; its diff is empty.
                 return "failure", editor_failure(content, explicit_error=True), None
             return "success", None, None
         return "success", None, None
 
-    def _reported(self, call: _Call, status: ResultStatus, extras: dict[str, Any]) -> tuple[ReportedChange, ...] | None:
+    def _reported(
+        self, call: _Call, status: ResultStatus, extras: dict[str, Any]
+    ) -> tuple[ReportedChange, ...] | None:
         """What OpenHands itself recorded about a successful edit."""
         if status != "success" or call.command in (None, "view"):
             return None
         path = extras.get("path") if isinstance(extras.get("path"), str) else call.path
         if not path:
             return None
-        diff = extras.get("diff") if isinstance(extras.get("diff"), str) and extras.get("diff") else None
+        diff = (
+            extras.get("diff")
+            if isinstance(extras.get("diff"), str) and extras.get("diff")
+            else None
+        )
         new_content = extras.get("new_content")
         # Only `create` (and the LLM editor on a new file) records the whole
         # file in new_content; for str_replace it is just new_str.
-        created = call.command == "create" or (call.command == "llm_edit" and extras.get("prev_exist") is False)
+        created = call.command == "create" or (
+            call.command == "llm_edit" and extras.get("prev_exist") is False
+        )
         return (
             ReportedChange(
                 path=path,
@@ -367,7 +416,9 @@ class Session:
             message = as_dict(event.get("llm_message"))
             text = as_text(message.get("content"))
             if event.get("source") == "agent" or message.get("role") == "assistant":
-                yield AssistantMessage(turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text)
+                yield AssistantMessage(
+                    turn=self.turns.assistant(), line=line, timestamp=timestamp, text=text
+                )
             else:
                 yield UserMessage(turn=self.turns.user(), line=line, timestamp=timestamp, text=text)
         elif kind == "ActionEvent":
@@ -377,10 +428,15 @@ class Session:
         elif kind == "Condensation":
             summary = event.get("summary")
             yield CompactionBoundary(
-                turn=self.turns.current, line=line, timestamp=timestamp, summary=summary if isinstance(summary, str) else None
+                turn=self.turns.current,
+                line=line,
+                timestamp=timestamp,
+                summary=summary if isinstance(summary, str) else None,
             )
 
-    def _sdk_action(self, index: int, event: dict[str, Any], line: int, timestamp: str | None) -> Iterator[Event]:
+    def _sdk_action(
+        self, index: int, event: dict[str, Any], line: int, timestamp: str | None
+    ) -> Iterator[Event]:
         action = as_dict(event.get("action"))
         kind = str(action.get("kind") or "")
         turn = self.turns.assistant(as_str(event.get("llm_response_id")))
@@ -403,12 +459,25 @@ class Session:
         if editor:
             if not (command == "view" and is_directory_listing(output)):
                 operations = operations_for("str_replace_editor", action)
-        elif kind in _SDK_SHELL_ACTIONS or event.get("tool_name") in ("execute_bash", "bash", "terminal"):
+        elif kind in _SDK_SHELL_ACTIONS or event.get("tool_name") in (
+            "execute_bash",
+            "bash",
+            "terminal",
+        ):
             if command and command.strip() and not action.get("is_input"):
-                operations = [FileOperation(action="shell", command=command, cwd=self.cwd, source="shell")]
+                operations = [
+                    FileOperation(action="shell", command=command, cwd=self.cwd, source="shell")
+                ]
             command = None
         else:
-            patch = next((action[k] for k in ("patch", "input", "patch_text") if isinstance(action.get(k), str)), None)
+            patch = next(
+                (
+                    action[k]
+                    for k in ("patch", "input", "patch_text")
+                    if isinstance(action.get(k), str)
+                ),
+                None,
+            )
             if patch:
                 operations = parse_patch(patch)
             command = None
@@ -425,14 +494,22 @@ class Session:
             operations=tuple(operations),
         )
 
-    def _sdk_observation(self, index: int, event: dict[str, Any], line: int, timestamp: str | None) -> Iterator[Event]:
+    def _sdk_observation(
+        self, index: int, event: dict[str, Any], line: int, timestamp: str | None
+    ) -> Iterator[Event]:
         kind = event.get("kind")
         action_index = self.answers.get(index)
         call = self.calls.pop(str(action_index), None) if action_index is not None else None
         if call is None:
             text = as_text(event.get("error")) or as_text(event.get("rejection_reason"))
             if text.strip():
-                yield UserMessage(turn=self.turns.user(), line=line, timestamp=timestamp, text=text, synthetic=True)
+                yield UserMessage(
+                    turn=self.turns.user(),
+                    line=line,
+                    timestamp=timestamp,
+                    text=text,
+                    synthetic=True,
+                )
             return
         status: ResultStatus = "success"
         failure: FailureReason | None = None
@@ -456,7 +533,11 @@ class Session:
         elif call.kind in _SDK_SHELL_ACTIONS or "exit_code" in body or "metadata" in body:
             metadata = as_dict(body.get("metadata"))
             code = body.get("exit_code")
-            code = code if isinstance(code, int) and not isinstance(code, bool) else as_int(metadata.get("exit_code"))
+            code = (
+                code
+                if isinstance(code, int) and not isinstance(code, bool)
+                else as_int(metadata.get("exit_code"))
+            )
             if body.get("timeout") is True:
                 status, failure = "failure", "interrupted"
             else:
@@ -467,8 +548,14 @@ class Session:
             if isinstance(directory, str) and directory.startswith("/") and directory != self.cwd:
                 self.cwd = directory
                 yield ToolResult(
-                    turn=call.turn, line=line, timestamp=timestamp, call_id=call.call_id,
-                    status=status, output=output, exit_code=exit_code, failure=failure,
+                    turn=call.turn,
+                    line=line,
+                    timestamp=timestamp,
+                    call_id=call.call_id,
+                    status=status,
+                    output=output,
+                    exit_code=exit_code,
+                    failure=failure,
                 )
                 yield WorkingDirectory(turn=self.turns.current, cwd=directory)
                 return
@@ -510,7 +597,11 @@ class Session:
             if event.get("kind") == "MessageEvent" or event.get("action") == "message":
                 if event.get("source") in ("user", None):
                     return True
-            elif event.get("kind") == "ActionEvent" or event.get("action") not in (None, "system", "recall"):
+            elif event.get("kind") == "ActionEvent" or event.get("action") not in (
+                None,
+                "system",
+                "recall",
+            ):
                 return False
         return False
 
@@ -522,7 +613,9 @@ class Session:
             action = event.get("action") if self.sdk else event.get("args")
             action = action if isinstance(action, dict) else flat_args(event)
             command = action.get("command") if isinstance(action.get("command"), str) else None
-            shell = (event.get("action") == "run") or (self.sdk and str(action.get("kind")) in _SDK_SHELL_ACTIONS)
+            shell = (event.get("action") == "run") or (
+                self.sdk and str(action.get("kind")) in _SDK_SHELL_ACTIONS
+            )
             if not shell or command is None:
                 continue
             observation = self._observation_for(index)

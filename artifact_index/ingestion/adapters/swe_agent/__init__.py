@@ -45,7 +45,9 @@ __all__ = ["SweAgentAdapter", "diff_changes", "split_commands"]
 @register
 class SweAgentAdapter(Adapter):
     name = "swe-agent"
-    description = "SWE-agent .traj trajectories (0.x ACI, 1.x str_replace_editor / function calling)"
+    description = (
+        "SWE-agent .traj trajectories (0.x ACI, 1.x str_replace_editor / function calling)"
+    )
     priority = 20
 
     def sniff(self, source: Source) -> bool:

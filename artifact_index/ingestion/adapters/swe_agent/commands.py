@@ -38,8 +38,19 @@ __all__ = [
 # other first word makes the text a shell command.
 TOOLS = frozenset(
     {
-        "open", "goto", "scroll_up", "scroll_down", "create", "edit", "insert",
-        "search_file", "search_dir", "find_file", "submit", "set_cursors", "filemap",
+        "open",
+        "goto",
+        "scroll_up",
+        "scroll_down",
+        "create",
+        "edit",
+        "insert",
+        "search_file",
+        "search_dir",
+        "find_file",
+        "submit",
+        "set_cursors",
+        "filemap",
         "str_replace_editor",
     }
 )
@@ -51,8 +62,14 @@ _LINE_RANGE_EDIT = re.compile(r"^edit(?:\s+(\d+)\s*(?::|\s)\s*(\d+))?\s*$")
 # Sentences of the ACI scripts (config/commands/*.sh, tools/windowed*) that
 # mean the command did nothing, with why.
 _ACI_FAILURES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
-    ("verification", re.compile(r"introduced new syntax error|changes have NOT been applied", re.I)),
-    ("not_found", re.compile(r"^Your edit was not applied.*not found|^File .* not found", re.I | re.M)),
+    (
+        "verification",
+        re.compile(r"introduced new syntax error|changes have NOT been applied", re.I),
+    ),
+    (
+        "not_found",
+        re.compile(r"^Your edit was not applied.*not found|^File .* not found", re.I | re.M),
+    ),
     ("not_unique", re.compile(r"more than one occurrence", re.I)),
     (
         "invalid",
@@ -124,7 +141,9 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
         match = _LINE_RANGE_EDIT.match(header.strip())
         if match and body:
             lines = body.split("\n")
-            end = next((i for i, line in enumerate(lines) if line.strip() == "end_of_edit"), len(lines))
+            end = next(
+                (i for i, line in enumerate(lines) if line.strip() == "end_of_edit"), len(lines)
+            )
             args: dict[str, Any] = {"replacement_text": "\n".join(lines[:end])}
             if match.group(1):
                 args["start_line"], args["end_line"] = int(match.group(1)), int(match.group(2))
@@ -152,13 +171,19 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
     return first, dict(zip(keys, rest, strict=False))
 
 
-def edit_operation(name: str, args: dict[str, Any], path: str, cursor: tuple[int, int] | None) -> FileOperation:
+def edit_operation(
+    name: str, args: dict[str, Any], path: str, cursor: tuple[int, int] | None
+) -> FileOperation:
     if name == "insert":
         text = args.get("text")
         line = as_int(args.get("line"))
         detail = f"insert after line {line}" if line is not None else "insert"
         return FileOperation(
-            action="edit", path=path, new=text if isinstance(text, str) else None, start_line=line, detail=detail
+            action="edit",
+            path=path,
+            new=text if isinstance(text, str) else None,
+            start_line=line,
+            detail=detail,
         )
     if "search" in args:
         return FileOperation(

@@ -44,10 +44,10 @@ def diff_changes(diff: str) -> dict[str, FileDiff]:
             elif line.startswith("+++ "):
                 new = line[4:].split("\t")[0]
             elif line.startswith("rename from "):
-                rename_from = line[len("rename from "):]
+                rename_from = line[len("rename from ") :]
             elif line.startswith("rename to "):
-                rename_to = line[len("rename to "):]
-        header = lines[0][len("diff --git "):]
+                rename_to = line[len("rename to ") :]
+        header = lines[0][len("diff --git ") :]
         if old is None or new is None:
             half = _header_paths(header)
             old = old or (half[0] if half else None)

@@ -60,8 +60,12 @@ __all__ = [
 _FILE_HEADER = re.compile(r"^\[File: (.+?) \(\d+ lines total(?: after edit)?\)\]", re.MULTILINE)
 
 # Harness messages that replace a shell command's output.
-_SHELL_NOT_RUN = re.compile(r"^Your bash command contained syntax errors and was NOT executed", re.M)
-_SHELL_TIMEOUT = re.compile(r"was cancelled because it took more than \d+ seconds|^EXECUTION TIMED OUT", re.M)
+_SHELL_NOT_RUN = re.compile(
+    r"^Your bash command contained syntax errors and was NOT executed", re.M
+)
+_SHELL_TIMEOUT = re.compile(
+    r"was cancelled because it took more than \d+ seconds|^EXECUTION TIMED OUT", re.M
+)
 
 
 @dataclass
@@ -90,7 +94,9 @@ class Reader:
         self.source = source
         self.doc = doc
         self.steps: list[Any] = doc["trajectory"]
-        self.states = [_state(step.get("state")) if isinstance(step, dict) else {} for step in self.steps]
+        self.states = [
+            _state(step.get("state")) if isinstance(step, dict) else {} for step in self.steps
+        ]
         history = doc.get("history")
         history = history if isinstance(history, list) else []
         self.history = [m for m in history if isinstance(m, dict) and not m.get("is_demo")]
@@ -175,7 +181,11 @@ class Reader:
             if (name in TOOLS and name != "str_replace_editor") or (
                 name == "str_replace_editor" and arguments.get("command")
             ):
-                return [_Command(name, normalised_arguments(name, arguments), action.strip(), self.ctx.cwd)]
+                return [
+                    _Command(
+                        name, normalised_arguments(name, arguments), action.strip(), self.ctx.cwd
+                    )
+                ]
             if name == "bash" and isinstance(arguments.get("command"), str):
                 action = arguments["command"]
         return self._parse_text(action)
@@ -230,7 +240,10 @@ class Reader:
             ops = operations_for("str_replace_editor", args)
             if observation is not None and is_directory_listing(observation):
                 return []
-            return [op.model_copy(update={"path": self._path(op.path, cwd)}) if op.path else op for op in ops]
+            return [
+                op.model_copy(update={"path": self._path(op.path, cwd)}) if op.path else op
+                for op in ops
+            ]
         if name in ("open", "create", "filemap"):
             target = first_str(args, "path", "filename", "file_path", "file")
             if not target:
@@ -398,7 +411,9 @@ def _state_is_after(steps: list[Any], states: list[dict[str, Any]], doc: dict[st
 _CURRENT_DIRECTORY = re.compile(r"\(Current directory: (/[^)\n]*)\)")
 
 
-def _root(doc: dict[str, Any], states: list[dict[str, Any]], history: list[dict[str, Any]]) -> str | None:
+def _root(
+    doc: dict[str, Any], states: list[dict[str, Any]], history: list[dict[str, Any]]
+) -> str | None:
     """The repository root: the first state's working directory, else the run config."""
     for state in states:
         directory = state.get("working_dir")

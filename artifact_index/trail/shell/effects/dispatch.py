@@ -48,7 +48,9 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
     if name is None:
         # `"$EDITOR" file`, `$CMD a b`: the program is only known at run time.
         if len(inv.args) > 1 and not inv.failed:
-            return Effect([inv.unknown(f"runs a command known only at run time ({inv.args[0].raw})")])
+            return Effect(
+                [inv.unknown(f"runs a command known only at run time ({inv.args[0].raw})")]
+            )
         return Effect()
     handler = _HANDLERS.get(name) or _family_handler(name)
     if handler is None:
@@ -69,7 +71,9 @@ def _is_script_path(value: str | None) -> bool:
 
 
 def _family_handler(name: str) -> Handler | None:
-    if name.startswith(("python", "pypy")) and _version_suffix(name.removeprefix("python").removeprefix("pypy")):
+    if name.startswith(("python", "pypy")) and _version_suffix(
+        name.removeprefix("python").removeprefix("pypy")
+    ):
         return _python
     return None
 
@@ -80,16 +84,32 @@ def _version_suffix(rest: str) -> bool:
 
 # Wrappers: commands that run another command.
 
+
 def _unwrap(inv: Invocation) -> Invocation:
     for _ in range(8):
         name = inv.program
         if name == "sudo":
-            rest = parse_options(inv.args[1:], short_values="ugCDhprTUt", long_values=("--user", "--group"), stop_at_operand=True)
+            rest = parse_options(
+                inv.args[1:],
+                short_values="ugCDhprTUt",
+                long_values=("--user", "--group"),
+                stop_at_operand=True,
+            )
             inv = inv.with_args(rest.operands)
         elif name == "env":
-            rest = parse_options(inv.args[1:], short_values="uCS", long_values=("--unset", "--chdir"), stop_at_operand=True)
+            rest = parse_options(
+                inv.args[1:],
+                short_values="uCS",
+                long_values=("--unset", "--chdir"),
+                stop_at_operand=True,
+            )
             operands = list(rest.operands)
-            while operands and operands[0].value is not None and "=" in operands[0].value and not operands[0].value.startswith("="):
+            while (
+                operands
+                and operands[0].value is not None
+                and "=" in operands[0].value
+                and not operands[0].value.startswith("=")
+            ):
                 operands.pop(0)
             inv = inv.with_args(operands)
         elif name in ("time", "nohup", "builtin", "chronic", "unbuffer", "caffeinate"):
@@ -104,7 +124,9 @@ def _unwrap(inv: Invocation) -> Invocation:
             rest = parse_options(inv.args[1:], short_values="a", stop_at_operand=True)
             inv = inv.with_args(rest.operands)
         elif name == "nice":
-            rest = parse_options(inv.args[1:], short_values="n", long_values=("--adjustment",), stop_at_operand=True)
+            rest = parse_options(
+                inv.args[1:], short_values="n", long_values=("--adjustment",), stop_at_operand=True
+            )
             inv = inv.with_args(rest.operands)
         elif name == "ionice":
             rest = parse_options(inv.args[1:], short_values="cnp", stop_at_operand=True)
@@ -113,25 +135,61 @@ def _unwrap(inv: Invocation) -> Invocation:
             rest = parse_options(inv.args[1:], short_values="ioe", stop_at_operand=True)
             inv = inv.with_args(rest.operands)
         elif name in ("timeout", "gtimeout"):
-            rest = parse_options(inv.args[1:], short_values="sk", long_values=("--signal", "--kill-after"), stop_at_operand=True)
+            rest = parse_options(
+                inv.args[1:],
+                short_values="sk",
+                long_values=("--signal", "--kill-after"),
+                stop_at_operand=True,
+            )
             inv = inv.with_args(rest.operands[1:])  # the first operand is the duration
-        elif name in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye") and len(inv.args) > 1 and inv.args[1].value == "run":
+        elif (
+            name in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye")
+            and len(inv.args) > 1
+            and inv.args[1].value == "run"
+        ):
             rest = parse_options(
                 inv.args[2:],
-                long_values=("--with", "--python", "--project", "--directory", "--env-file", "--extra", "--group", "--package", "--from", "--index"),
+                long_values=(
+                    "--with",
+                    "--python",
+                    "--project",
+                    "--directory",
+                    "--env-file",
+                    "--extra",
+                    "--group",
+                    "--package",
+                    "--from",
+                    "--index",
+                ),
                 short_values="pe",
                 stop_at_operand=True,
             )
             inv = inv.with_args(rest.operands)
-        elif name in ("conda", "mamba", "micromamba") and len(inv.args) > 1 and inv.args[1].value == "run":
-            rest = parse_options(inv.args[2:], short_values="np", long_values=("--name", "--prefix", "--cwd"), stop_at_operand=True)
+        elif (
+            name in ("conda", "mamba", "micromamba")
+            and len(inv.args) > 1
+            and inv.args[1].value == "run"
+        ):
+            rest = parse_options(
+                inv.args[2:],
+                short_values="np",
+                long_values=("--name", "--prefix", "--cwd"),
+                stop_at_operand=True,
+            )
             inv = inv.with_args(rest.operands)
         elif name in ("npx", "bunx") or (
-            name in ("pnpm", "yarn", "npm", "bun") and len(inv.args) > 1 and inv.args[1].value in ("exec", "dlx", "x")
+            name in ("pnpm", "yarn", "npm", "bun")
+            and len(inv.args) > 1
+            and inv.args[1].value in ("exec", "dlx", "x")
         ):
             # npx prettier --write src: the package's program runs.
             skip = 1 if name in ("npx", "bunx") else 2
-            rest = parse_options(inv.args[skip:], short_values="pc", long_values=("--package", "--call"), stop_at_operand=True)
+            rest = parse_options(
+                inv.args[skip:],
+                short_values="pc",
+                long_values=("--package", "--call"),
+                stop_at_operand=True,
+            )
             inv = inv.with_args([a for a in rest.operands if a.value != "--"])
         else:
             return inv
@@ -149,11 +207,21 @@ def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
 
 # Commands that run other commands: they recurse into :func:`command_effects`, so they live beside it.
 
+
 def _xargs(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(
         inv.args[1:],
         short_values="aEdILnPs",
-        long_values=("--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--replace", "--eof", "--max-chars"),
+        long_values=(
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-lines",
+            "--replace",
+            "--eof",
+            "--max-chars",
+        ),
         stop_at_operand=True,
     )
     inner = list(parsed.operands) or [Arg("echo", "echo")]
@@ -179,7 +247,9 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
             inner: list[Arg] = []
             while i < len(args) and args[i].value not in (";", "+"):
                 value_i = args[i].value
-                inner.append(Arg(None, "{}") if value_i is not None and "{}" in value_i else args[i])
+                inner.append(
+                    Arg(None, "{}") if value_i is not None and "{}" in value_i else args[i]
+                )
                 i += 1
             i += 1
             if inner:
@@ -197,7 +267,9 @@ def _shell(inv: Invocation, runtime: Runtime) -> Effect:
             return Effect()
         code = parsed.operands[0].value
         if code is None:
-            return Effect([] if inv.failed else [inv.unknown("runs a shell script known only at run time")])
+            return Effect(
+                [] if inv.failed else [inv.unknown("runs a shell script known only at run time")]
+            )
         runtime.run_shell(code, inv.cwd, failed=inv.failed)
         return Effect()
     if parsed.operands and "-s" not in flags:
@@ -209,17 +281,32 @@ def _shell(inv: Invocation, runtime: Runtime) -> Effect:
         return Effect()
     if inv.failed:
         return Effect()
-    return Effect([inv.unknown(f"{inv.program} reads its script from standard input, which is not known")])
+    return Effect(
+        [inv.unknown(f"{inv.program} reads its script from standard input, which is not known")]
+    )
 
 
 def _python(inv: Invocation, runtime: Runtime) -> Effect:
-    parsed = parse_options(inv.args[1:], short_values="cmWXQ", long_values=("--check-hash-based-pycs",), stop_at_operand=True)
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="cmWXQ",
+        long_values=("--check-hash-based-pycs",),
+        stop_at_operand=True,
+    )
     flags = {name for name, _ in parsed.options}
     module = parsed.value("-m")
-    if module in _PYTHON_MODULES:  # `python -m black src` is `black src`: what follows is the module's
+    if (
+        module in _PYTHON_MODULES
+    ):  # `python -m black src` is `black src`: what follows is the module's
         rest = list(inv.args[1:])
-        start = next(i for i, a in enumerate(rest) if a.value is not None and (a.value == module or a.value == "-m" + module))
-        return command_effects(inv.with_args([Arg(_PYTHON_MODULES[module], module), *rest[start + 1:]]), runtime)
+        start = next(
+            i
+            for i, a in enumerate(rest)
+            if a.value is not None and (a.value == module or a.value == "-m" + module)
+        )
+        return command_effects(
+            inv.with_args([Arg(_PYTHON_MODULES[module], module), *rest[start + 1 :]]), runtime
+        )
     if flags & {"-m", "-V", "--version", "-h", "--help"}:
         return Effect()  # a module is a program like any other
     if "-c" in flags:
@@ -232,12 +319,19 @@ def _python(inv: Invocation, runtime: Runtime) -> Effect:
     if inv.stdin is not None:
         return Effect(python_effects(inv.stdin, script=None, inv=inv, runtime=runtime))
     if parsed.operands or inv.stdin_path is not None:
-        return Effect([inv.unknown("python reads its program from standard input, which is not known")])
+        return Effect(
+            [inv.unknown("python reads its program from standard input, which is not known")]
+        )
     return Effect()  # an interactive interpreter with nothing to run
 
 
 def _node(inv: Invocation, runtime: Runtime) -> Effect:
-    parsed = parse_options(inv.args[1:], short_values="eprC", long_values=("--eval", "--print", "--require", "--import", "--loader", "--conditions"), stop_at_operand=True)
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="eprC",
+        long_values=("--eval", "--print", "--require", "--import", "--loader", "--conditions"),
+        stop_at_operand=True,
+    )
     flags = {name for name, _ in parsed.options}
     if flags & {"-c", "--check", "-v", "--version", "-h", "--help"}:
         return Effect()
@@ -253,7 +347,9 @@ def _node(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect()
 
 
-def _run_file(inv: Invocation, runtime: Runtime, script: Arg, interpreter: str | None = None) -> Effect:
+def _run_file(
+    inv: Invocation, runtime: Runtime, script: Arg, interpreter: str | None = None
+) -> Effect:
     """Run a script file: its effects come from its text, when the text is known."""
     path = inv.place(script)
     shown = script.value or script.raw
@@ -277,7 +373,12 @@ def _interpreter_of(path: str, text: str) -> str | None:
     first = text.split("\n", 1)[0]
     if first.startswith("#!"):
         words = first[2:].split()
-        name = program_name(words[-1] if words and words[0].endswith("/env") else (words[0] if words else "")) or ""
+        name = (
+            program_name(
+                words[-1] if words and words[0].endswith("/env") else (words[0] if words else "")
+            )
+            or ""
+        )
         if name.startswith("python"):
             return "python"
         if name in _SHELLS:
@@ -286,7 +387,14 @@ def _interpreter_of(path: str, text: str) -> str | None:
             return "node"
         return None
     ext = posixpath.splitext(path)[1]
-    return {".py": "python", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node", ".cjs": "node"}.get(ext)
+    return {
+        ".py": "python",
+        ".sh": "bash",
+        ".bash": "bash",
+        ".js": "node",
+        ".mjs": "node",
+        ".cjs": "node",
+    }.get(ext)
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -328,8 +436,16 @@ _HANDLERS: dict[str, Handler] = {
 
 # `python -m MODULE` runs these programs.
 _PYTHON_MODULES = {
-    "black": "black", "isort": "isort", "autopep8": "autopep8", "ruff": "ruff", "pip": "pip", "sphinx": "sphinx-build",
-    "piptools": "pip-compile", "pyupgrade": "pyupgrade", "yapf": "yapf", "alembic": "alembic",
+    "black": "black",
+    "isort": "isort",
+    "autopep8": "autopep8",
+    "ruff": "ruff",
+    "pip": "pip",
+    "sphinx": "sphinx-build",
+    "piptools": "pip-compile",
+    "pyupgrade": "pyupgrade",
+    "yapf": "yapf",
+    "alembic": "alembic",
 }
 
 # Handlers that look inside a failed command: a failed script still ran its first steps.

@@ -69,14 +69,19 @@ def sed(inv: Invocation, runtime: Runtime) -> Effect:
         for j, ch in enumerate(cluster):
             if ch == "i":
                 in_place = True
-                suffix = cluster[j + 1:]
+                suffix = cluster[j + 1 :]
                 # BSD sed: `-i ''` / `-i .bak` give the suffix as the next argument.
-                if not suffix and i < len(args) and args[i].value is not None and (args[i].value == "" or args[i].value.startswith(".")):  # type: ignore[union-attr]
+                if (
+                    not suffix
+                    and i < len(args)
+                    and args[i].value is not None
+                    and (args[i].value == "" or args[i].value.startswith("."))
+                ):  # type: ignore[union-attr]
                     suffix = args[i].value or ""
                     i += 1
                 break
             if ch in "ef":
-                attached = cluster[j + 1:]
+                attached = cluster[j + 1 :]
                 if attached:
                     scripts.append(attached if ch == "e" else None)
                 elif i < len(args):
@@ -84,7 +89,7 @@ def sed(inv: Invocation, runtime: Runtime) -> Effect:
                     i += 1
                 break
             if ch == "l":
-                if not cluster[j + 1:]:
+                if not cluster[j + 1 :]:
                     i += 1
                 break
             if ch == "n":
@@ -102,7 +107,11 @@ def sed(inv: Invocation, runtime: Runtime) -> Effect:
                 ops.append(inv.unplaced("sed -i edits", arg))
                 continue
             if suffix:
-                backup = suffix.replace("*", posixpath.basename(path)) if "*" in suffix else path + suffix
+                backup = (
+                    suffix.replace("*", posixpath.basename(path))
+                    if "*" in suffix
+                    else path + suffix
+                )
                 if "*" in suffix:
                     backup = posixpath.join(posixpath.dirname(path), backup)
                 ops.append(inv.op("copy", path, dest=backup))
@@ -121,7 +130,9 @@ def sed(inv: Invocation, runtime: Runtime) -> Effect:
 _REGEX_SPECIAL = set(".[]*^$\\+?(){}|")
 
 
-def _sed_edit(inv: Invocation, runtime: Runtime, path: str, scripts: list[str | None], extended: bool) -> FileOperation | None:
+def _sed_edit(
+    inv: Invocation, runtime: Runtime, path: str, scripts: list[str | None], extended: bool
+) -> FileOperation | None:
     """The edit ``sed -i`` makes: exact when the file's text is known, or the script is a plain ``s///g``.
 
     None when the text is known and the script changes nothing in it (a
@@ -151,7 +162,14 @@ def _literal_substitution(script: str) -> tuple[str, str] | None:
     if len(pieces) != 3:
         return None
     old, new, flags = pieces
-    if flags != "g" or not old or _REGEX_SPECIAL.intersection(old) or "&" in new or "\\" in new or "\n" in old + new:
+    if (
+        flags != "g"
+        or not old
+        or _REGEX_SPECIAL.intersection(old)
+        or "&" in new
+        or "\\" in new
+        or "\n" in old + new
+    ):
         return None
     return old, new
 
@@ -194,7 +212,7 @@ def perl(inv: Invocation, runtime: Runtime) -> Effect:
                 break
             if ch in "eE":
                 has_code = True
-                if not cluster[j + 1:]:
+                if not cluster[j + 1 :]:
                     i += 1  # the code is the next argument
                 break
             if ch in "MmIFCdDx":
@@ -220,7 +238,11 @@ def perl(inv: Invocation, runtime: Runtime) -> Effect:
 
 
 def awk(inv: Invocation, runtime: Runtime) -> Effect:
-    parsed = parse_options(inv.args[1:], short_values="FvfiE", long_values=("--include", "--file", "--assign", "--field-separator"))
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="FvfiE",
+        long_values=("--include", "--file", "--assign", "--field-separator"),
+    )
     in_place = "inplace" in [v for v in parsed.values("-i", "--include") if v]
     operands = list(parsed.operands)
     if not parsed.has("-f", "--file") and operands:
@@ -250,7 +272,16 @@ def patch(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(
         inv.args[1:],
         short_values="pidoDBrFVYzgx",
-        long_values=("--strip", "--input", "--directory", "--output", "--reject-file", "--backup", "--suffix", "--fuzz"),
+        long_values=(
+            "--strip",
+            "--input",
+            "--directory",
+            "--output",
+            "--reject-file",
+            "--backup",
+            "--suffix",
+            "--fuzz",
+        ),
     )
     if parsed.has("--dry-run", "-C", "--check"):
         return Effect()
@@ -265,7 +296,9 @@ def patch(inv: Invocation, runtime: Runtime) -> Effect:
     text, source = _patch_text(inv, runtime, patch_file)
     if text is None:
         return Effect([inv.unknown(f"patch applies {source}, whose text is not known")])
-    ops = patch_operations(inv, text, strip=strip, reverse=parsed.has("-R", "--reverse"), directory=directory)
+    ops = patch_operations(
+        inv, text, strip=strip, reverse=parsed.has("-R", "--reverse"), directory=directory
+    )
     if operands and operands[0].value and len(ops) == 1 and ops[0].action == "edit":
         # `patch FILE PATCHFILE`: the file named on the command line is the one patched.
         target = inv.place(operands[0])
@@ -274,7 +307,9 @@ def patch(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect(ops)
 
 
-def _patch_text(inv: Invocation, runtime: Runtime, patch_file: str | None) -> tuple[str | None, str]:
+def _patch_text(
+    inv: Invocation, runtime: Runtime, patch_file: str | None
+) -> tuple[str | None, str]:
     if patch_file is not None and patch_file != "-":
         path = inv.place(patch_file)
         return (runtime.files.content_of(path) if path else None), patch_file

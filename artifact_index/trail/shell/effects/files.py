@@ -59,7 +59,11 @@ def rm(inv: Invocation, runtime: Runtime) -> Effect:
         elif is_dir is None and not hasattr(files.context, "is_directory"):
             ops.append(inv.op("delete", path))  # nobody can tell: a named path is most often a file
         elif is_dir is None:
-            ops.append(inv.unknown(f"rm -r removes {arg.value}; no file under it is known, and it may be a directory"))
+            ops.append(
+                inv.unknown(
+                    f"rm -r removes {arg.value}; no file under it is known, and it may be a directory"
+                )
+            )
     if inv.failed:
         # rm goes on past an operand it cannot remove (usually one that does
         # not exist), so a failed rm of several paths still removed those
@@ -80,7 +84,9 @@ def _exists(files: Files, path: str) -> bool:
     return files.known_file(path) or files.is_directory(path) is False
 
 
-def _destination(inv: Invocation, runtime: Runtime, parsed: Parsed) -> tuple[list[Arg], Arg | None, bool]:
+def _destination(
+    inv: Invocation, runtime: Runtime, parsed: Parsed
+) -> tuple[list[Arg], Arg | None, bool]:
     """(sources, destination, destination is a directory) for mv / cp / ln style argument lists."""
     target_dir = parsed.value("-t", "--target-directory")
     operands = list(parsed.operands)
@@ -94,14 +100,27 @@ def _destination(inv: Invocation, runtime: Runtime, parsed: Parsed) -> tuple[lis
     if len(operands) > 1:
         return operands, dest, True
     place = inv.place(dest)
-    is_dir = (dest.value or "").endswith("/") or (place is not None and runtime.files.is_directory(place) is True)
+    is_dir = (dest.value or "").endswith("/") or (
+        place is not None and runtime.files.is_directory(place) is True
+    )
     return operands, dest, is_dir
 
 
 def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
     """mv and cp: each source file (or each file under a source directory) to its destination."""
     short = "tS"
-    parsed = parse_options(inv.args[1:], short_values=short, long_values=("--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve"))
+    parsed = parse_options(
+        inv.args[1:],
+        short_values=short,
+        long_values=(
+            "--target-directory",
+            "--suffix",
+            "--backup",
+            "--reflink",
+            "--sparse",
+            "--preserve",
+        ),
+    )
     sources, dest, into_dir = _destination(inv, runtime, parsed)
     action: FileAction = "move" if verb == "mv" else "copy"
     recursive = verb == "mv" or parsed.has("-r", "-R", "-a", "--recursive", "--archive")
@@ -118,7 +137,11 @@ def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
         if dest_path is None:
             ops.append(inv.unplaced(f"{verb} writes", dest))
             continue
-        target = posixpath.join(dest_path, posixpath.basename(src_path.rstrip("/"))) if into_dir else dest_path
+        target = (
+            posixpath.join(dest_path, posixpath.basename(src_path.rstrip("/")))
+            if into_dir
+            else dest_path
+        )
         under = files.files_under(src_path)
         if under and not files.known_file(src_path):
             if not recursive:
@@ -126,7 +149,7 @@ def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
             if verb == "cp" and not into_dir and files.is_directory(dest_path) is True:
                 target = posixpath.join(dest_path, posixpath.basename(src_path.rstrip("/")))
             for path in sorted(under):
-                rel = path[len(src_path.rstrip("/")) + 1:]
+                rel = path[len(src_path.rstrip("/")) + 1 :]
                 ops.append(inv.op(action, path, dest=posixpath.join(target, rel)))
             continue
         if target == src_path:
@@ -144,7 +167,9 @@ def cp(inv: Invocation, runtime: Runtime) -> Effect:
 
 
 def ln(inv: Invocation, runtime: Runtime) -> Effect:
-    parsed = parse_options(inv.args[1:], short_values="tS", long_values=("--target-directory", "--suffix"))
+    parsed = parse_options(
+        inv.args[1:], short_values="tS", long_values=("--target-directory", "--suffix")
+    )
     operands = list(parsed.operands)
     if len(operands) == 1 and parsed.value("-t", "--target-directory") is None:
         operands.append(Arg(".", "."))
@@ -157,14 +182,20 @@ def ln(inv: Invocation, runtime: Runtime) -> Effect:
         if dest is None or dest_path is None or src.value is None:
             ops.append(inv.unplaced("ln creates", dest or src))
             continue
-        link = posixpath.join(dest_path, posixpath.basename(src.value.rstrip("/"))) if into_dir else dest_path
+        link = (
+            posixpath.join(dest_path, posixpath.basename(src.value.rstrip("/")))
+            if into_dir
+            else dest_path
+        )
         kind = "symbolic link" if parsed.has("-s", "--symbolic") else "hard link"
         ops.append(inv.op("write" if force else "create", link, detail=f"{kind} to {src.value}"))
     return Effect(ops)
 
 
 def touch(inv: Invocation, runtime: Runtime) -> Effect:
-    parsed = parse_options(inv.args[1:], short_values="dtr", long_values=("--date", "--reference", "--time"))
+    parsed = parse_options(
+        inv.args[1:], short_values="dtr", long_values=("--date", "--reference", "--time")
+    )
     if parsed.has("-c", "--no-create"):
         return Effect()
     ops: list[FileOperation] = []
@@ -233,7 +264,11 @@ def truncate(inv: Invocation, runtime: Runtime) -> Effect:
 
 def dd(inv: Invocation, runtime: Runtime) -> Effect:
     ops: list[FileOperation] = []
-    settings = {a.value.split("=", 1)[0]: a.value.split("=", 1)[1] for a in inv.args[1:] if a.value and "=" in a.value}
+    settings = {
+        a.value.split("=", 1)[0]: a.value.split("=", 1)[1]
+        for a in inv.args[1:]
+        if a.value and "=" in a.value
+    }
     if "if" in settings:
         path = inv.place(settings["if"])
         if path:
@@ -252,27 +287,59 @@ def download(inv: Invocation, runtime: Runtime) -> Effect:
         parsed = parse_options(
             inv.args[1:],
             short_values="oHdXuAeEmrTwxzbcKFCDQYy",
-            long_values=("--output", "--header", "--data", "--request", "--user", "--url", "--max-time", "--connect-timeout", "--data-raw", "--data-binary", "--form", "--cookie", "--user-agent"),
+            long_values=(
+                "--output",
+                "--header",
+                "--data",
+                "--request",
+                "--user",
+                "--url",
+                "--max-time",
+                "--connect-timeout",
+                "--data-raw",
+                "--data-binary",
+                "--form",
+                "--cookie",
+                "--user-agent",
+            ),
         )
         outputs = [v for v in parsed.values("-o", "--output") if v != "-"]
         if parsed.has("-O", "--remote-name"):
             urls = [a.value for a in parsed.operands if a.value]
             outputs.extend(posixpath.basename(u.split("?", 1)[0]) for u in urls[:1])
     else:
-        parsed = parse_options(inv.args[1:], short_values="OPoaetTUw", long_values=("--output-document", "--directory-prefix", "--header", "--user-agent", "--tries", "--timeout"))
+        parsed = parse_options(
+            inv.args[1:],
+            short_values="OPoaetTUw",
+            long_values=(
+                "--output-document",
+                "--directory-prefix",
+                "--header",
+                "--user-agent",
+                "--tries",
+                "--timeout",
+            ),
+        )
         document = parsed.value("-O", "--output-document")
         if document == "-":
             return Effect()
         if document is None:
             urls = [a.value for a in parsed.operands if a.value]
             prefix = parsed.value("-P", "--directory-prefix") or ""
-            outputs = [posixpath.join(prefix, posixpath.basename(u.split("?", 1)[0]) or "index.html") for u in urls[:1]]
+            outputs = [
+                posixpath.join(prefix, posixpath.basename(u.split("?", 1)[0]) or "index.html")
+                for u in urls[:1]
+            ]
         else:
             outputs = [document]
     ops = []
     for out in outputs:
         path = inv.place(out) if out is not None else None
-        ops.append(inv.op("write", path) if path else inv.unknown(f"{name} downloads to a path known only at run time"))
+        ops.append(
+            inv.op("write", path)
+            if path
+            else inv.unknown(f"{name} downloads to a path known only at run time")
+        )
     return Effect(ops)
 
 

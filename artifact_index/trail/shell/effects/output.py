@@ -22,7 +22,13 @@ __all__ = [
 def echo(inv: Invocation, runtime: Runtime) -> Effect:
     args = list(inv.args[1:])
     newline, escapes = True, False
-    while args and args[0].value and args[0].value.startswith("-") and len(args[0].value) > 1 and set(args[0].value[1:]) <= set("neE"):
+    while (
+        args
+        and args[0].value
+        and args[0].value.startswith("-")
+        and len(args[0].value) > 1
+        and set(args[0].value[1:]) <= set("neE")
+    ):
         flags = args.pop(0).value or ""
         newline = newline and "n" not in flags
         escapes = ("e" in flags) or (escapes and "E" not in flags)
@@ -36,7 +42,18 @@ def echo(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect(stdout=text + ("\n" if newline else ""))
 
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", "e": "\x1b", "E": "\x1b"}
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "e": "\x1b",
+    "E": "\x1b",
+}
 
 
 def _backslash_escapes(text: str) -> tuple[str, bool]:
@@ -110,7 +127,7 @@ def _format_once(fmt: str, values: list[str]) -> tuple[str, int, bool]:
             continue
         out.append(_backslash_escapes("".join(literal))[0])
         literal = []
-        spec = fmt[i + 1:i + 2]
+        spec = fmt[i + 1 : i + 2]
         value = values[used] if used < len(values) else ""
         if spec == "%":
             out.append("%")
@@ -151,14 +168,28 @@ def cat(inv: Invocation, runtime: Runtime) -> Effect:
         ops.append(inv.op("read", path))
         pieces.append(runtime.files.content_of(path))
     plain = all(name == "-u" for name, _ in parsed.options)
-    stdout = "".join(p for p in pieces if p is not None) if plain and all(p is not None for p in pieces) else None
+    stdout = (
+        "".join(p for p in pieces if p is not None)
+        if plain and all(p is not None for p in pieces)
+        else None
+    )
     return Effect(ops, stdout)
 
 
 def reader(inv: Invocation, runtime: Runtime) -> Effect:
     name = inv.program
-    short = {"head": "nc", "tail": "ncs", "nl": "bdfhilnpsvw", "less": "bhjkoOpPtTxyz", "bat": "lrHm"}.get(name or "", "")
-    parsed = parse_options(inv.args[1:], short_values=short, long_values=("--lines", "--bytes", "--line-range", "--language"))
+    short = {
+        "head": "nc",
+        "tail": "ncs",
+        "nl": "bdfhilnpsvw",
+        "less": "bhjkoOpPtTxyz",
+        "bat": "lrHm",
+    }.get(name or "", "")
+    parsed = parse_options(
+        inv.args[1:],
+        short_values=short,
+        long_values=("--lines", "--bytes", "--line-range", "--language"),
+    )
     start: int | None = None
     end: int | None = None
     lines = parsed.value("-n", "--lines")

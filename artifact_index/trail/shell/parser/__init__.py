@@ -56,7 +56,8 @@ from artifact_index.trail.shell.parser.model import (
 from artifact_index.trail.shell.parser.source import Source, bash_parser, safe_parse
 from artifact_index.trail.shell.parser.tree import Builder
 
-__all__ = [    "Command",
+__all__ = [
+    "Command",
     "Conditional",
     "ForLoop",
     "Group",

@@ -67,10 +67,17 @@ def _heredoc_body_word(raw: str, quoted: bool, strip_tabs: bool) -> Word:
     for child in expansions:
         if child.start_byte < pos or child.end_byte > stop:
             continue
-        parts.append(Lit(_heredoc_unescape(synthetic[pos:child.start_byte].decode("utf-8", "replace")), quoted=True))
+        parts.append(
+            Lit(
+                _heredoc_unescape(synthetic[pos : child.start_byte].decode("utf-8", "replace")),
+                quoted=True,
+            )
+        )
         parts.extend(word_parts(child, helper))
         pos = child.end_byte
-    parts.append(Lit(_heredoc_unescape(synthetic[pos:stop].decode("utf-8", "replace")), quoted=True))
+    parts.append(
+        Lit(_heredoc_unescape(synthetic[pos:stop].decode("utf-8", "replace")), quoted=True)
+    )
     return Word(tuple(p for p in parts if not (isinstance(p, Lit) and not p.text)), raw)
 
 
@@ -138,7 +145,9 @@ def _heredoc_operators(root: TSNode) -> list[tuple[TSNode, TSNode, int]]:
                     default=line_from,
                 )
             found.append((children[i - 1], child, line_from))
-        stack.extend(c for c in children if c.type not in ("heredoc_body", "heredoc_start", "heredoc_end"))
+        stack.extend(
+            c for c in children if c.type not in ("heredoc_body", "heredoc_start", "heredoc_end")
+        )
     found.sort(key=lambda item: item[0].start_byte)
     return found
 
@@ -161,7 +170,9 @@ def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]
         source = Source(data, src, segments, [h.body for h in found])
         tree = safe_parse(ts, data)
         candidates = _heredoc_operators(tree.root_node) if len(found) < 64 else []
-        pick = next((c for c in candidates if source.map(c[0].start_byte, False) not in failed), None)
+        pick = next(
+            (c for c in candidates if source.map(c[0].start_byte, False) not in failed), None
+        )
         if pick is None:
             return found, source, tree
         op, start_node, line_from = pick
@@ -177,7 +188,9 @@ def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]
             body_start = max(same_line)
         delimiter, quoted = _delimiter(source.text(start_node))
         strip_tabs = op.type == "<<-"
-        body_end, cut_end = _terminator(src, body_start, delimiter.encode("utf-8", "surrogatepass"), strip_tabs)
+        body_end, cut_end = _terminator(
+            src, body_start, delimiter.encode("utf-8", "surrogatepass"), strip_tabs
+        )
         raw = src[body_start:body_end].decode("utf-8", "replace")
         found.append(
             _Heredoc(
@@ -190,7 +203,9 @@ def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]
         )
 
 
-def _skeleton(src: bytes, heredocs: list[_Heredoc]) -> tuple[bytes, list[tuple[int, int, int, bool]]]:
+def _skeleton(
+    src: bytes, heredocs: list[_Heredoc]
+) -> tuple[bytes, list[tuple[int, int, int, bool]]]:
     """``src`` with heredoc bodies cut and operators replaced by placeholders."""
     edits: list[tuple[int, int, bytes]] = []
     for i, h in enumerate(heredocs):

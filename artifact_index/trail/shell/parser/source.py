@@ -57,13 +57,15 @@ class Source:
         self.starts = [s[0] for s in segments]
 
     def text(self, node: TSNode) -> str:
-        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def span(self, start: int, end: int) -> str:
         """Original text for the skeleton range ``[start, end)``."""
         if not self.segments:
             return self.data[start:end].decode("utf-8", "replace")
-        return self.original[self.map(start, False):self.map(end, True)].decode("utf-8", "replace")
+        return self.original[self.map(start, False) : self.map(end, True)].decode(
+            "utf-8", "replace"
+        )
 
     def map(self, pos: int, is_end: bool) -> int:
         """The original offset of skeleton offset ``pos`` (a placeholder maps to its whole operator)."""

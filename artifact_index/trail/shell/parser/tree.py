@@ -45,8 +45,19 @@ EXPANSIONS = {
 }
 
 _ANSI_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
-    "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?",
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "e": "\x1b",
+    "E": "\x1b",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
 }
 
 
@@ -169,7 +180,12 @@ def _string_parts(node: TSNode, source: Source) -> list[Part]:
         if child.type not in EXPANSIONS:
             continue
         if child.start_byte > pos:
-            out.append(Lit(_double_quoted(data[pos:child.start_byte].decode("utf-8", "replace")), quoted=True))
+            out.append(
+                Lit(
+                    _double_quoted(data[pos : child.start_byte].decode("utf-8", "replace")),
+                    quoted=True,
+                )
+            )
         out.extend(word_parts(child, source))
         pos = child.end_byte
     if stop > pos:
@@ -203,9 +219,18 @@ def unescape(text: str, escapable: str) -> str:
 
 # Statements.
 _WORD_TYPES = {
-    "word", "string", "raw_string", "ansi_c_string", "translated_string", "concatenation",
-    "simple_expansion", "expansion", "command_substitution", "number",
-    "process_substitution", "arithmetic_expansion",
+    "word",
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "translated_string",
+    "concatenation",
+    "simple_expansion",
+    "expansion",
+    "command_substitution",
+    "number",
+    "process_substitution",
+    "arithmetic_expansion",
 }
 _REDIRECT_TYPES = {"file_redirect", "heredoc_redirect", "herestring_redirect"}
 _CONDITIONALS = {
@@ -242,7 +267,7 @@ class Builder:
                 operators.extend(converted.operators)
             else:
                 items.append(converted)
-        del operators[max(len(items) - 1, 0):]
+        del operators[max(len(items) - 1, 0) :]
         return Sequence(tuple(items), tuple(operators))
 
     def node(self, n: TSNode) -> Node | None:
@@ -254,7 +279,9 @@ class Builder:
         if kind == "list":
             return self.flat_list(n)
         if kind == "pipeline":
-            cmds = [c for c in (self.node(ch) for ch in n.children if ch.type not in ("|", "|&")) if c]
+            cmds = [
+                c for c in (self.node(ch) for ch in n.children if ch.type not in ("|", "|&")) if c
+            ]
             return Pipeline(tuple(cmds)) if len(cmds) != 1 else cmds[0]
         if kind == "negated_command":
             inner = [c for c in (self.node(ch) for ch in n.children if ch.type != "!") if c]
@@ -273,7 +300,12 @@ class Builder:
         if kind == "declaration_command":
             return self.declaration(n)
         if kind in ("unset_command", "test_command"):
-            return Command((Word((Lit(kind.split("_")[0]),), kind),), (), (), self.source.span(n.start_byte, n.end_byte))
+            return Command(
+                (Word((Lit(kind.split("_")[0]),), kind),),
+                (),
+                (),
+                self.source.span(n.start_byte, n.end_byte),
+            )
         if kind == "ERROR":
             # Salvage the statements the parser could still recognise.
             salvaged = self.statements(n.children)
@@ -283,7 +315,13 @@ class Builder:
     def _flatten_clauses(self, n: TSNode) -> list[TSNode]:
         out: list[TSNode] = []
         for c in n.children:
-            if c.type in ("elif_clause", "else_clause", "case_item", "do_group", "compound_statement"):
+            if c.type in (
+                "elif_clause",
+                "else_clause",
+                "case_item",
+                "do_group",
+                "compound_statement",
+            ):
                 out.extend(self._flatten_clauses(c))
             elif c.is_named and c.type not in ("word", "comment", "extglob_pattern"):
                 out.append(c)
@@ -315,7 +353,7 @@ class Builder:
                 operators.extend(converted.operators)
             else:
                 items.append(converted)
-        del operators[max(len(items) - 1, 0):]
+        del operators[max(len(items) - 1, 0) :]
         return Sequence(tuple(items), tuple(operators))
 
     def for_loop(self, n: TSNode) -> ForLoop | None:
@@ -381,7 +419,9 @@ class Builder:
         )
 
     def redirected(self, n: TSNode) -> Node | None:
-        redirects = [r for r in (self.redirect(c) for c in n.children_by_field_name("redirect")) if r]
+        redirects = [
+            r for r in (self.redirect(c) for c in n.children_by_field_name("redirect")) if r
+        ]
         body_node = n.child_by_field_name("body")
         end = n.end_byte
         if body_node is None:
@@ -389,7 +429,9 @@ class Builder:
             return Command((), (), tuple(redirects), self.source.span(n.start_byte, end))
         if body_node.type == "command":
             cmd = self.command(body_node, redirects)
-            return Command(cmd.argv, cmd.assignments, cmd.redirects, self.source.span(n.start_byte, end))
+            return Command(
+                cmd.argv, cmd.assignments, cmd.redirects, self.source.span(n.start_byte, end)
+            )
         body = self.node(body_node)
         if body is None:
             return None
@@ -408,7 +450,11 @@ class Builder:
         if n.type == "heredoc_redirect":
             return Redirect("<<")  # a heredoc the first pass could not cut out
         fd_node = n.child_by_field_name("descriptor")
-        fd = int(self.source.text(fd_node)) if fd_node is not None and self.source.text(fd_node).isdigit() else None
+        fd = (
+            int(self.source.text(fd_node))
+            if fd_node is not None and self.source.text(fd_node).isdigit()
+            else None
+        )
         op = next((c.type for c in n.children if not c.is_named), None)
         targets = n.children_by_field_name("destination")
         if op is None:
@@ -426,7 +472,9 @@ def _attach(body: Node, redirects: tuple[Redirect, ...], text: str) -> Node:
     if not redirects:
         return body
     if isinstance(body, Sequence) and body.items:
-        return Sequence(body.items[:-1] + (_attach(body.items[-1], redirects, text),), body.operators)
+        return Sequence(
+            body.items[:-1] + (_attach(body.items[-1], redirects, text),), body.operators
+        )
     if isinstance(body, Pipeline) and body.commands and not body.negated:
         return Pipeline(body.commands[:-1] + (_attach(body.commands[-1], redirects, text),))
     if isinstance(body, Command):

@@ -131,19 +131,29 @@ class _Effects:
     def where(self, value: str) -> str | None:
         return join(self.cwd, value)
 
-    def emit(self, action: FileAction, value: Value, *, what: str, dest: Value = None, **fields: object) -> int | None:
+    def emit(
+        self, action: FileAction, value: Value, *, what: str, dest: Value = None, **fields: object
+    ) -> int | None:
         """Operations for each possible path of ``value``; an unknown op when it has none."""
         fields.setdefault("detail", f"by {self._who()}")
         paths = _texts(value) if isinstance(value, Text) else None
         if paths is None:
             if action != "read":
-                self.ops.append(self.inv.unknown(f"{self._who()} {what} a file whose path is computed at run time"))
+                self.ops.append(
+                    self.inv.unknown(
+                        f"{self._who()} {what} a file whose path is computed at run time"
+                    )
+                )
             return None
         dests: list[str | None] = [None]
         if action in ("move", "copy"):
             resolved = _texts(dest) if isinstance(dest, Text) else None
             if resolved is None:
-                self.ops.append(self.inv.unknown(f"{self._who()} {what} {paths[0]} to a path computed at run time"))
+                self.ops.append(
+                    self.inv.unknown(
+                        f"{self._who()} {what} {paths[0]} to a path computed at run time"
+                    )
+                )
                 return None
             dests = list(resolved)
         index: int | None = None
@@ -151,11 +161,17 @@ class _Effects:
             path = self.where(raw)
             if path is None:
                 if action != "read":
-                    self.ops.append(self.inv.unknown(f"{self._who()} {what} {raw}, which cannot be placed"))
+                    self.ops.append(
+                        self.inv.unknown(f"{self._who()} {what} {raw}, which cannot be placed")
+                    )
                 continue
             for dest_raw in dests:
                 dest_path = self.where(dest_raw) if dest_raw is not None else None
-                if dest_path is not None and action in ("move", "copy") and self.runtime.files.is_directory(dest_path) is True:
+                if (
+                    dest_path is not None
+                    and action in ("move", "copy")
+                    and self.runtime.files.is_directory(dest_path) is True
+                ):
                     dest_path = posixpath.join(dest_path, posixpath.basename(path))
                 index = len(self.ops)
                 self.ops.append(self.inv.op(action, path, dest=dest_path, **fields))
@@ -164,7 +180,11 @@ class _Effects:
     def remove_tree(self, value: Value) -> None:
         paths = _texts(value) if isinstance(value, Text) else None
         if paths is None:
-            self.ops.append(self.inv.unknown(f"{self._who()} removes a directory whose path is computed at run time"))
+            self.ops.append(
+                self.inv.unknown(
+                    f"{self._who()} removes a directory whose path is computed at run time"
+                )
+            )
             return
         for raw in paths:
             path = self.where(raw)
@@ -176,7 +196,11 @@ class _Effects:
     def copy_tree(self, source: Value, dest: Value) -> None:
         src, dst = _texts(source), _texts(dest)
         if not src or not dst or not isinstance(source, Text) or not isinstance(dest, Text):
-            self.ops.append(self.inv.unknown(f"{self._who()} copies a directory between paths computed at run time"))
+            self.ops.append(
+                self.inv.unknown(
+                    f"{self._who()} copies a directory between paths computed at run time"
+                )
+            )
             return
         for s in src:
             base = self.where(s)
@@ -185,13 +209,17 @@ class _Effects:
                 if base is None or target is None:
                     continue
                 for inner in sorted(self.runtime.files.files_under(base)):
-                    copied = posixpath.join(target, inner[len(base.rstrip("/")) + 1:])
-                    self.ops.append(self.inv.op("copy", inner, dest=copied, detail=f"by {self._who()}"))
+                    copied = posixpath.join(target, inner[len(base.rstrip("/")) + 1 :])
+                    self.ops.append(
+                        self.inv.op("copy", inner, dest=copied, detail=f"by {self._who()}")
+                    )
 
     def touch(self, value: Value) -> None:
         paths = _texts(value) if isinstance(value, Text) else None
         if paths is None:
-            self.ops.append(self.inv.unknown(f"{self._who()} creates a file whose path is computed at run time"))
+            self.ops.append(
+                self.inv.unknown(f"{self._who()} creates a file whose path is computed at run time")
+            )
             return
         for raw in paths:
             path = self.where(raw)
@@ -232,16 +260,26 @@ class _Effects:
 
 
 # A string literal with no escape, quote or carriage return inside: its value is the text between the quotes.
-_PLAIN_LITERAL = re.compile(r'(?P<prefix>[rRuUbB]{0,2})(?P<quote>\'\'\'|"""|\'|")(?P<body>[^\\\'"\r\x00]*)(?P=quote)')
+_PLAIN_LITERAL = re.compile(
+    r'(?P<prefix>[rRuUbB]{0,2})(?P<quote>\'\'\'|"""|\'|")(?P<body>[^\\\'"\r\x00]*)(?P=quote)'
+)
 _PREFIXES = frozenset({"", "r", "u", "b", "rb", "br"})
 
 
 def _literal(text: str) -> Value:
     plain = _PLAIN_LITERAL.fullmatch(text)
     if plain is not None:
-        prefix, quote, body = plain.group("prefix").lower(), plain.group("quote"), plain.group("body")
+        prefix, quote, body = (
+            plain.group("prefix").lower(),
+            plain.group("quote"),
+            plain.group("body"),
+        )
         # What Python itself refuses (a line break in a one-line string, ``ub``, non-ASCII bytes) goes the long way.
-        if prefix in _PREFIXES and (len(quote) == 3 or "\n" not in body) and ("b" not in prefix or body.isascii()):
+        if (
+            prefix in _PREFIXES
+            and (len(quote) == 3 or "\n" not in body)
+            and ("b" not in prefix or body.isascii())
+        ):
             return _text(body)
     try:
         with warnings.catch_warnings():

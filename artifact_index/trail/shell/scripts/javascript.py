@@ -29,15 +29,32 @@ __all__ = ["javascript_effects"]
 
 _FS_MODULES = {"fs", "node:fs", "fs/promises", "node:fs/promises", "fs-extra"}
 _FS_CALLS: dict[str, tuple[FileAction, str]] = {
-    "writeFileSync": ("write", "writes"), "writeFile": ("write", "writes"), "outputFile": ("write", "writes"),
-    "outputFileSync": ("write", "writes"), "appendFileSync": ("edit", "appends to"), "appendFile": ("edit", "appends to"),
-    "unlinkSync": ("delete", "deletes"), "unlink": ("delete", "deletes"), "rmSync": ("delete", "deletes"),
-    "rm": ("delete", "deletes"), "removeSync": ("delete", "deletes"), "remove": ("delete", "deletes"),
-    "renameSync": ("move", "moves"), "rename": ("move", "moves"), "moveSync": ("move", "moves"), "move": ("move", "moves"),
-    "copyFileSync": ("copy", "copies"), "copyFile": ("copy", "copies"), "cpSync": ("copy", "copies"), "cp": ("copy", "copies"),
-    "copySync": ("copy", "copies"), "copy": ("copy", "copies"),
-    "readFileSync": ("read", "reads"), "readFile": ("read", "reads"),
-    "symlinkSync": ("create", "creates a link at"), "symlink": ("create", "creates a link at"),
+    "writeFileSync": ("write", "writes"),
+    "writeFile": ("write", "writes"),
+    "outputFile": ("write", "writes"),
+    "outputFileSync": ("write", "writes"),
+    "appendFileSync": ("edit", "appends to"),
+    "appendFile": ("edit", "appends to"),
+    "unlinkSync": ("delete", "deletes"),
+    "unlink": ("delete", "deletes"),
+    "rmSync": ("delete", "deletes"),
+    "rm": ("delete", "deletes"),
+    "removeSync": ("delete", "deletes"),
+    "remove": ("delete", "deletes"),
+    "renameSync": ("move", "moves"),
+    "rename": ("move", "moves"),
+    "moveSync": ("move", "moves"),
+    "move": ("move", "moves"),
+    "copyFileSync": ("copy", "copies"),
+    "copyFile": ("copy", "copies"),
+    "cpSync": ("copy", "copies"),
+    "cp": ("copy", "copies"),
+    "copySync": ("copy", "copies"),
+    "copy": ("copy", "copies"),
+    "readFileSync": ("read", "reads"),
+    "readFile": ("read", "reads"),
+    "symlinkSync": ("create", "creates a link at"),
+    "symlink": ("create", "creates a link at"),
 }
 
 
@@ -45,13 +62,17 @@ class _JavaScript(_Effects):
     def __init__(self, source: bytes, inv: Invocation, runtime: Runtime, script: str | None):
         super().__init__(inv, runtime, script, "JavaScript")
         self.source = source
-        self.names: dict[str, Value] = {"process": Ref("process"), "path": Ref("path"), "require": Ref("require")}
+        self.names: dict[str, Value] = {
+            "process": Ref("process"),
+            "path": Ref("path"),
+            "require": Ref("require"),
+        }
         if script:
             self.names["__dirname"] = _text(posixpath.dirname(script))
             self.names["__filename"] = _text(script)
 
     def text(self, node: TSNode) -> str:
-        return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def walk(self, node: TSNode) -> None:
         """Document order: declarations bind names before the calls that follow them."""
@@ -118,7 +139,11 @@ class _JavaScript(_Effects):
         self.tick()
         kind = node.type
         if kind == "string":
-            return _literal(self.text(node).replace("\n", "\\n")) if '\\u{' not in self.text(node) else None
+            return (
+                _literal(self.text(node).replace("\n", "\\n"))
+                if "\\u{" not in self.text(node)
+                else None
+            )
         if kind == "template_string":
             result: Value = _text("")
             pos = node.start_byte + 1
@@ -180,20 +205,47 @@ class _JavaScript(_Effects):
                 self.emit(action, first, dest=args[1] if len(args) > 1 else None, what=verb)
             elif action == "write":
                 data = args[1] if len(args) > 1 else None
-                self.emit("write", first, what=verb, content=data.single if isinstance(data, Text) else None)
+                self.emit(
+                    "write",
+                    first,
+                    what=verb,
+                    content=data.single if isinstance(data, Text) else None,
+                )
             elif action == "edit":
                 data = args[1] if len(args) > 1 else None
-                self.emit("edit", first, what=verb, new=data.single if isinstance(data, Text) else None, detail="append")
+                self.emit(
+                    "edit",
+                    first,
+                    what=verb,
+                    new=data.single if isinstance(data, Text) else None,
+                    detail="append",
+                )
             elif action == "create":
                 self.emit("create", args[1] if len(args) > 1 else None, what=verb)
             else:
                 self.emit(action, first, what=verb)
             return None
-        if module.removesuffix(".promises") in _FS_MODULES and function in ("mkdirSync", "mkdir", "ensureDirSync", "mkdirpSync"):
+        if module.removesuffix(".promises") in _FS_MODULES and function in (
+            "mkdirSync",
+            "mkdir",
+            "ensureDirSync",
+            "mkdirpSync",
+        ):
             self.mkdir(args[0] if args else None)
-        elif module in ("child_process", "node:child_process") and function in ("execSync", "exec", "spawnSync", "execFileSync", "spawn", "execFile"):
+        elif module in ("child_process", "node:child_process") and function in (
+            "execSync",
+            "exec",
+            "spawnSync",
+            "execFileSync",
+            "spawn",
+            "execFile",
+        ):
             command = args[0] if args else None
-            if function in ("spawnSync", "execFileSync", "spawn", "execFile") and len(args) > 1 and isinstance(args[1], Items):
+            if (
+                function in ("spawnSync", "execFileSync", "spawn", "execFile")
+                and len(args) > 1
+                and isinstance(args[1], Items)
+            ):
                 command = Items((command, *args[1].items))
             self.shell(command)
         elif name in ("path.join", "path.resolve", "node:path.join", "node:path.resolve"):
@@ -213,11 +265,17 @@ class _JavaScript(_Effects):
         return None
 
 
-def javascript_effects(code: str, *, script: str | None, inv: Invocation, runtime: Runtime) -> list[FileOperation]:
+def javascript_effects(
+    code: str, *, script: str | None, inv: Invocation, runtime: Runtime
+) -> list[FileOperation]:
     """The file operations a JavaScript program performs when run by ``inv``."""
     ts = _parser("javascript")
     if ts is None:
-        return [inv.unknown("JavaScript effects are not inferred: no tree-sitter grammar for JavaScript")]
+        return [
+            inv.unknown(
+                "JavaScript effects are not inferred: no tree-sitter grammar for JavaScript"
+            )
+        ]
     source = code.encode("utf-8", "surrogatepass")
     walker = _JavaScript(source, inv, runtime, script)
     try:

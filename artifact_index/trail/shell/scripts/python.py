@@ -48,15 +48,38 @@ _PY_DEFAULTS: dict[str, Value] = {
 
 _PATH_CLASSES = {"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"}
 _SUBPROCESS = {
-    "os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call",
-    "subprocess.check_output", "subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+    "os.system",
+    "os.popen",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "subprocess.Popen",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
 }
-_DATA_WRITERS = {"savefig", "to_csv", "to_json", "to_excel", "to_parquet", "to_pickle", "to_feather", "to_hdf", "to_netcdf", "to_file"}
+_DATA_WRITERS = {
+    "savefig",
+    "to_csv",
+    "to_json",
+    "to_excel",
+    "to_parquet",
+    "to_pickle",
+    "to_feather",
+    "to_hdf",
+    "to_netcdf",
+    "to_file",
+}
 # Library functions that write the file named by one argument: name -> (position, keyword).
 _MODULE_WRITERS: dict[str, tuple[int, str]] = {
-    "numpy.save": (0, "file"), "numpy.savetxt": (0, "fname"), "numpy.savez": (0, "file"),
-    "numpy.savez_compressed": (0, "file"), "matplotlib.pyplot.savefig": (0, "fname"),
-    "pylab.savefig": (0, "fname"), "torch.save": (1, "f"), "joblib.dump": (1, "filename"),
+    "numpy.save": (0, "file"),
+    "numpy.savetxt": (0, "fname"),
+    "numpy.savez": (0, "file"),
+    "numpy.savez_compressed": (0, "file"),
+    "matplotlib.pyplot.savefig": (0, "fname"),
+    "pylab.savefig": (0, "fname"),
+    "torch.save": (1, "f"),
+    "joblib.dump": (1, "filename"),
 }
 
 
@@ -70,7 +93,7 @@ class _Python(_Effects):
         self.visited: set[tuple[int, int]] = set()
 
     def text(self, node: TSNode) -> str:
-        return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # -- names --------------------------------------------------------------
 
@@ -82,12 +105,24 @@ class _Python(_Effects):
     def bind(self, target: TSNode, value: Value, scope: dict[str, Value]) -> None:
         if target.type == "identifier":
             scope[self.text(target)] = value
-        elif target.type in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple", "list"):
+        elif target.type in (
+            "pattern_list",
+            "tuple_pattern",
+            "list_pattern",
+            "expression_list",
+            "tuple",
+            "list",
+        ):
             names = [c for c in target.named_children]
-            items = value.items if isinstance(value, Items) and len(value.items) == len(names) else None
+            items = (
+                value.items if isinstance(value, Items) and len(value.items) == len(names) else None
+            )
             for n, child in enumerate(names):
                 self.bind(child, items[n] if items else None, scope)
-        elif target.type in ("as_pattern_target", "parenthesized_expression") and target.named_children:
+        elif (
+            target.type in ("as_pattern_target", "parenthesized_expression")
+            and target.named_children
+        ):
             self.bind(target.named_children[0], value, scope)
         # attributes and subscripts hold nothing we track
 
@@ -127,16 +162,51 @@ class _Python(_Effects):
                 self.block(body.named_children, scope)
         elif kind == "for_statement":
             self.for_loop(node, scope)
-        elif kind in ("block", "module", "else_clause", "elif_clause", "except_clause", "finally_clause", "if_statement", "while_statement", "try_statement", "match_statement", "case_clause", "except_group_clause"):
+        elif kind in (
+            "block",
+            "module",
+            "else_clause",
+            "elif_clause",
+            "except_clause",
+            "finally_clause",
+            "if_statement",
+            "while_statement",
+            "try_statement",
+            "match_statement",
+            "case_clause",
+            "except_group_clause",
+        ):
             for child in node.named_children:
-                if child.type in ("block", "else_clause", "elif_clause", "except_clause", "finally_clause", "except_group_clause", "case_clause") or _is_statement(child):
+                if child.type in (
+                    "block",
+                    "else_clause",
+                    "elif_clause",
+                    "except_clause",
+                    "finally_clause",
+                    "except_group_clause",
+                    "case_clause",
+                ) or _is_statement(child):
                     self.statement(child, scope)
                 else:
                     self.expression(child, scope)
-        elif kind in ("return_statement", "raise_statement", "assert_statement", "delete_statement", "print_statement", "exec_statement"):
+        elif kind in (
+            "return_statement",
+            "raise_statement",
+            "assert_statement",
+            "delete_statement",
+            "print_statement",
+            "exec_statement",
+        ):
             for child in node.named_children:
                 self.expression(child, scope)
-        elif kind in ("global_statement", "nonlocal_statement", "pass_statement", "break_statement", "continue_statement", "comment"):
+        elif kind in (
+            "global_statement",
+            "nonlocal_statement",
+            "pass_statement",
+            "break_statement",
+            "continue_statement",
+            "comment",
+        ):
             return
         elif _is_statement(node):
             for child in node.named_children:
@@ -146,7 +216,11 @@ class _Python(_Effects):
 
     def imports(self, node: TSNode, scope: dict[str, Value]) -> None:
         module = node.child_by_field_name("module_name")
-        prefix = self.text(module) + "." if module is not None and node.type == "import_from_statement" else ""
+        prefix = (
+            self.text(module) + "."
+            if module is not None and node.type == "import_from_statement"
+            else ""
+        )
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
                 real = child.child_by_field_name("name")
@@ -161,7 +235,9 @@ class _Python(_Effects):
                     scope[full.split(".")[0]] = Ref(full.split(".")[0])
 
     def with_item(self, item: TSNode, scope: dict[str, Value]) -> None:
-        value_node = item.child_by_field_name("value") or (item.named_children[0] if item.named_children else None)
+        value_node = item.child_by_field_name("value") or (
+            item.named_children[0] if item.named_children else None
+        )
         if value_node is None:
             return
         if value_node.type == "as_pattern":
@@ -217,8 +293,15 @@ class _Python(_Effects):
             inner = node.named_children
             return self.expression(inner[0], scope) if inner else None
         if kind in ("list", "tuple", "expression_list", "set"):
-            return Items(tuple(self.expression(c, scope) for c in node.named_children if c.type != "comment"))
-        if kind in ("list_comprehension", "generator_expression", "set_comprehension", "dictionary_comprehension"):
+            return Items(
+                tuple(self.expression(c, scope) for c in node.named_children if c.type != "comment")
+            )
+        if kind in (
+            "list_comprehension",
+            "generator_expression",
+            "set_comprehension",
+            "dictionary_comprehension",
+        ):
             inner_scope = dict(scope)
             for clause in node.named_children:
                 if clause.type == "for_in_clause":
@@ -250,7 +333,9 @@ class _Python(_Effects):
         if node.type == "augmented_assignment":
             op = node.child_by_field_name("operator")
             current = self.expression(left, scope)
-            value = _combine(current, value, "+") if op is not None and self.text(op) == "+=" else None
+            value = (
+                _combine(current, value, "+") if op is not None and self.text(op) == "+=" else None
+            )
         self.bind(left, value, scope)
         return value
 
@@ -264,7 +349,7 @@ class _Python(_Effects):
         if start is None:
             return None
         prefix = self.text(start).rstrip("'\"")
-        quote = self.text(start)[len(prefix):]
+        quote = self.text(start)[len(prefix) :]
         if "f" not in prefix.lower():
             return _literal(self.text(node))
         plain_prefix = prefix.lower().replace("f", "")
@@ -274,7 +359,9 @@ class _Python(_Effects):
         for child in node.children:
             if child.type != "interpolation":
                 continue
-            pieces.append(_literal(plain_prefix + quote + self._fraw(pos, child.start_byte) + quote))
+            pieces.append(
+                _literal(plain_prefix + quote + self._fraw(pos, child.start_byte) + quote)
+            )
             pieces.append(self.interpolation(child, scope))
             pos = child.end_byte
         pieces.append(_literal(plain_prefix + quote + self._fraw(pos, end) + quote))
@@ -284,10 +371,14 @@ class _Python(_Effects):
         return result
 
     def _fraw(self, start: int, end: int) -> str:
-        return self.source[start:end].decode("utf-8", "replace").replace("{{", "{").replace("}}", "}")
+        return (
+            self.source[start:end].decode("utf-8", "replace").replace("{{", "{").replace("}}", "}")
+        )
 
     def interpolation(self, node: TSNode, scope: dict[str, Value]) -> Value:
-        expr = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
+        expr = node.child_by_field_name("expression") or (
+            node.named_children[0] if node.named_children else None
+        )
         value = self.expression(expr, scope)
         if node.child_by_field_name("format_specifier") is not None:
             return None
@@ -311,7 +402,9 @@ class _Python(_Effects):
             return Ref(name)
         if isinstance(obj, Text) and obj.path:
             if attr == "parent":
-                return _text(*(posixpath.dirname(v.rstrip("/")) or "." for v in obj.values), path=True)
+                return _text(
+                    *(posixpath.dirname(v.rstrip("/")) or "." for v in obj.values), path=True
+                )
             if attr == "name":
                 return _text(*(posixpath.basename(v.rstrip("/")) for v in obj.values))
             if attr == "stem":
@@ -322,7 +415,9 @@ class _Python(_Effects):
 
     # -- calls --------------------------------------------------------------
 
-    def arguments(self, node: TSNode, scope: dict[str, Value]) -> tuple[list[Value], dict[str, Value]]:
+    def arguments(
+        self, node: TSNode, scope: dict[str, Value]
+    ) -> tuple[list[Value], dict[str, Value]]:
         args_node = node.child_by_field_name("arguments")
         positional: list[Value] = []
         keywords: dict[str, Value] = {}
@@ -373,7 +468,9 @@ class _Python(_Effects):
             return args[n] if len(args) > n else kwargs.get(key)
 
         if name in ("open", "io.open", "codecs.open", "builtins.open"):
-            return self.open(arg(0, "file"), arg(1, "mode"), mode_given=len(args) > 1 or "mode" in kwargs)
+            return self.open(
+                arg(0, "file"), arg(1, "mode"), mode_given=len(args) > 1 or "mode" in kwargs
+            )
         if name in ("os.remove", "os.unlink"):
             self.emit("delete", arg(0, "path"), what="deletes")
         elif name in ("os.rename", "os.replace", "shutil.move", "os.renames"):
@@ -390,9 +487,13 @@ class _Python(_Effects):
             self.emit("create", arg(1, "dst"), what="creates a link at")
         elif name == "os.chdir":
             value = arg(0, "path")
-            self.cwd = self.where(value.single) if isinstance(value, Text) and value.single else None
+            self.cwd = (
+                self.where(value.single) if isinstance(value, Text) and value.single else None
+            )
         elif name in _SUBPROCESS:
-            self.shell(arg(0, "args" if name.startswith("subprocess") else "command"), kwargs.get("cwd"))
+            self.shell(
+                arg(0, "args" if name.startswith("subprocess") else "command"), kwargs.get("cwd")
+            )
         elif name in _MODULE_WRITERS:
             position, keyword = _MODULE_WRITERS[name]
             self.emit("write", arg(position, keyword), what="writes")
@@ -409,7 +510,14 @@ class _Python(_Effects):
             for part in args[1:]:
                 result = _combine(result, part, "/")
             return Text(result.values) if isinstance(result, Text) else None
-        elif name in ("os.path.abspath", "os.path.realpath", "os.path.normpath", "os.fspath", "str", "os.path.expandvars"):
+        elif name in (
+            "os.path.abspath",
+            "os.path.realpath",
+            "os.path.normpath",
+            "os.fspath",
+            "str",
+            "os.path.expandvars",
+        ):
             value = arg(0, "path")
             if isinstance(value, Text) and name in ("os.path.abspath", "os.path.realpath"):
                 placed = [self.where(v) for v in value.values]
@@ -421,7 +529,12 @@ class _Python(_Effects):
             return _text(*(fn(v) for v in value.values)) if isinstance(value, Text) else None
         elif name in ("os.getcwd", "pathlib.Path.cwd"):
             return _text(self.cwd, path=name.startswith("pathlib")) if self.cwd else None
-        elif name in ("tempfile.mkdtemp", "tempfile.mkstemp", "tempfile.gettempdir", "tempfile.mktemp"):
+        elif name in (
+            "tempfile.mkdtemp",
+            "tempfile.mkstemp",
+            "tempfile.gettempdir",
+            "tempfile.mktemp",
+        ):
             return _text(self.runtime.temp_path())
         elif name in ("textwrap.dedent",):
             return None
@@ -430,7 +543,9 @@ class _Python(_Effects):
     def open(self, path: Value, mode: Value, *, mode_given: bool) -> Value:
         if mode_given and not (isinstance(mode, Text) and mode.single is not None):
             shown = (_texts(path) or ["a file"])[0]
-            self.ops.append(self.inv.unknown(f"{self._who()} opens {shown} in a mode known only at run time"))
+            self.ops.append(
+                self.inv.unknown(f"{self._who()} opens {shown} in a mode known only at run time")
+            )
             return Handle(None, None)
         text_mode = mode.single if isinstance(mode, Text) and mode.single is not None else "r"
         if "w" in text_mode or "x" in text_mode:
@@ -442,22 +557,42 @@ class _Python(_Effects):
         self.emit("read", path, what="reads")
         return Handle(None, None)
 
-    def method(self, receiver: Value, method: str, args: list[Value], kwargs: dict[str, Value], shown: str) -> Value:
+    def method(
+        self, receiver: Value, method: str, args: list[Value], kwargs: dict[str, Value], shown: str
+    ) -> Value:
         first = args[0] if args else None
         if isinstance(receiver, Handle):
-            if method in ("write", "writelines") and receiver.op_index is not None and receiver.chunks is not None:
-                pieces = _texts(first) if method == "writelines" else ([first.single] if isinstance(first, Text) and first.single is not None else None)
+            if (
+                method in ("write", "writelines")
+                and receiver.op_index is not None
+                and receiver.chunks is not None
+            ):
+                pieces = (
+                    _texts(first)
+                    if method == "writelines"
+                    else (
+                        [first.single]
+                        if isinstance(first, Text) and first.single is not None
+                        else None
+                    )
+                )
                 if pieces is None:
                     receiver.chunks = None
                 else:
                     receiver.chunks.extend(pieces)
                     op = self.ops[receiver.op_index]
                     if op.action == "write":
-                        self.ops[receiver.op_index] = op.model_copy(update={"content": "".join(receiver.chunks)})
+                        self.ops[receiver.op_index] = op.model_copy(
+                            update={"content": "".join(receiver.chunks)}
+                        )
                     elif op.action == "edit" and op.detail == "append":
-                        self.ops[receiver.op_index] = op.model_copy(update={"new": "".join(receiver.chunks)})
+                        self.ops[receiver.op_index] = op.model_copy(
+                            update={"new": "".join(receiver.chunks)}
+                        )
             return None
-        if (isinstance(receiver, Text) and receiver.path) or (receiver is None and method in _PATH_ONLY_METHODS):
+        if (isinstance(receiver, Text) and receiver.path) or (
+            receiver is None and method in _PATH_ONLY_METHODS
+        ):
             return self.path_method(receiver, method, args, kwargs)
         if isinstance(receiver, Text):
             return _string_method(receiver, method, args, kwargs)
@@ -465,13 +600,19 @@ class _Python(_Effects):
             self.emit("write", first, what="writes")
         elif method in _DATA_WRITERS and "path_or_buf" in kwargs:
             self.emit("write", kwargs["path_or_buf"], what="writes")
-        elif method == "save" and isinstance(first, Text) and all(_looks_like_file(v) for v in first.values):
+        elif (
+            method == "save"
+            and isinstance(first, Text)
+            and all(_looks_like_file(v) for v in first.values)
+        ):
             # `.save("plot.png")` (seaborn, PIL, Keras, openpyxl) writes that file;
             # `.save()` with no file name (Django models) writes none.
             self.emit("write", first, what="writes")
         return None
 
-    def path_method(self, receiver: Value, method: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def path_method(
+        self, receiver: Value, method: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         first = args[0] if args else None
         if method in ("write_text", "write_bytes"):
             content = first.single if method == "write_text" and isinstance(first, Text) else None
@@ -479,7 +620,11 @@ class _Python(_Effects):
         elif method in ("read_text", "read_bytes"):
             self.emit("read", receiver, what="reads")
         elif method == "open":
-            return self.open(receiver, first if first is not None else kwargs.get("mode"), mode_given=bool(args) or "mode" in kwargs)
+            return self.open(
+                receiver,
+                first if first is not None else kwargs.get("mode"),
+                mode_given=bool(args) or "mode" in kwargs,
+            )
         elif method == "unlink":
             self.emit("delete", receiver, what="deletes")
         elif method in ("rename", "replace"):
@@ -499,15 +644,27 @@ class _Python(_Effects):
             if method in ("resolve", "absolute"):
                 placed = [self.where(v) for v in receiver.values]
                 return _text(*(p for p in placed if p), path=True) if all(placed) else None
-            if method in ("with_suffix", "with_name") and isinstance(first, Text) and first.single is not None:
+            if (
+                method in ("with_suffix", "with_name")
+                and isinstance(first, Text)
+                and first.single is not None
+            ):
                 if method == "with_suffix":
-                    return _text(*(posixpath.splitext(v)[0] + first.single for v in receiver.values), path=True)
-                return _text(*(posixpath.join(posixpath.dirname(v), first.single) for v in receiver.values), path=True)
+                    return _text(
+                        *(posixpath.splitext(v)[0] + first.single for v in receiver.values),
+                        path=True,
+                    )
+                return _text(
+                    *(posixpath.join(posixpath.dirname(v), first.single) for v in receiver.values),
+                    path=True,
+                )
             if method in ("as_posix", "__str__", "expanduser"):
                 return receiver if method != "expanduser" else None
         return None
 
-    def user_function(self, function: Function, args: list[Value], kwargs: dict[str, Value]) -> None:
+    def user_function(
+        self, function: Function, args: list[Value], kwargs: dict[str, Value]
+    ) -> None:
         node = function.node
         if len(self.stack) >= _MAX_DEPTH or any(n == node for n in self.stack):
             return
@@ -541,7 +698,15 @@ class _Python(_Effects):
             self.stack.pop()
 
 
-_PATH_ONLY_METHODS = {"write_text", "write_bytes", "unlink", "touch", "symlink_to", "read_text", "read_bytes"}
+_PATH_ONLY_METHODS = {
+    "write_text",
+    "write_bytes",
+    "unlink",
+    "touch",
+    "symlink_to",
+    "read_text",
+    "read_bytes",
+}
 
 
 def _looks_like_file(value: str) -> bool:
@@ -550,7 +715,10 @@ def _looks_like_file(value: str) -> bool:
 
 
 def _is_statement(node: TSNode) -> bool:
-    return node.type.endswith(("_statement", "_definition")) or node.type in ("block", "decorated_definition")
+    return node.type.endswith(("_statement", "_definition")) or node.type in (
+        "block",
+        "decorated_definition",
+    )
 
 
 def _loop_value(iterable: Value) -> Value:
@@ -574,8 +742,12 @@ def _percent(fmt: str, right: Value) -> Value:
     values: tuple[str, ...]
     if isinstance(right, Text) and right.single is not None:
         values = (right.single,)
-    elif isinstance(right, Items) and all(isinstance(i, Text) and i.single is not None for i in right.items):
-        values = tuple(i.single for i in right.items if isinstance(i, Text) and i.single is not None)
+    elif isinstance(right, Items) and all(
+        isinstance(i, Text) and i.single is not None for i in right.items
+    ):
+        values = tuple(
+            i.single for i in right.items if isinstance(i, Text) and i.single is not None
+        )
     else:
         return None
     try:
@@ -584,14 +756,20 @@ def _percent(fmt: str, right: Value) -> Value:
         return None
 
 
-def _string_method(receiver: Text, method: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def _string_method(
+    receiver: Text, method: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """The str methods that build file names; anything else is unknown."""
     single = receiver.single
     if single is None:
         return None
     strs = [a.single if isinstance(a, Text) else None for a in args]
     try:
-        if method == "format" and all(s is not None for s in strs) and all(isinstance(v, Text) and v.single is not None for v in kwargs.values()):
+        if (
+            method == "format"
+            and all(s is not None for s in strs)
+            and all(isinstance(v, Text) and v.single is not None for v in kwargs.values())
+        ):
             named = {k: v.single for k, v in kwargs.items() if isinstance(v, Text)}
             return _text(single.format(*strs, **named))
         if method == "replace" and len(strs) >= 2 and strs[0] is not None and strs[1] is not None:
@@ -600,13 +778,19 @@ def _string_method(receiver: Text, method: str, args: list[Value], kwargs: dict[
             return _text(getattr(single, method)())
         if method == "join" and args:
             parts = _texts(args[0])
-            return _text(single.join(parts)) if parts is not None and isinstance(args[0], Items) else None
+            return (
+                _text(single.join(parts))
+                if parts is not None and isinstance(args[0], Items)
+                else None
+            )
     except (IndexError, KeyError, ValueError):
         return None
     return None
 
 
-def python_effects(code: str, *, script: str | None, inv: Invocation, runtime: Runtime) -> list[FileOperation]:
+def python_effects(
+    code: str, *, script: str | None, inv: Invocation, runtime: Runtime
+) -> list[FileOperation]:
     """The file operations a Python program performs when run by ``inv`` (``script``: its placed path)."""
     ts = _parser("python")
     if ts is None:
@@ -622,5 +806,9 @@ def python_effects(code: str, *, script: str | None, inv: Invocation, runtime: R
     unfollowed = unfollowed_writes(tree.root_node, source, walker.visited)
     if unfollowed:
         lines = ", ".join(str(n) for n in unfollowed[:5])
-        walker.ops.append(inv.unknown(f"{walker._who()} changes files in code the analysis does not follow (methods, callbacks; line {lines})"))
+        walker.ops.append(
+            inv.unknown(
+                f"{walker._who()} changes files in code the analysis does not follow (methods, callbacks; line {lines})"
+            )
+        )
     return walker.ops

@@ -8,14 +8,40 @@ from tree_sitter import Node as TSNode
 
 __all__ = ["unfollowed_writes"]
 
-_WRITER_METHODS = {"write_text", "write_bytes", "unlink", "touch", "savefig", "rmtree", "symlink_to"}
+_WRITER_METHODS = {
+    "write_text",
+    "write_bytes",
+    "unlink",
+    "touch",
+    "savefig",
+    "rmtree",
+    "symlink_to",
+}
 _WRITER_CALLS = {
-    "os.remove", "os.unlink", "os.rename", "os.replace", "os.system", "os.symlink",
-    "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.rmtree",
-    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
+    "os.remove",
+    "os.unlink",
+    "os.rename",
+    "os.replace",
+    "os.system",
+    "os.symlink",
+    "shutil.move",
+    "shutil.copy",
+    "shutil.copy2",
+    "shutil.copyfile",
+    "shutil.copytree",
+    "shutil.rmtree",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "subprocess.Popen",
 }
 # Every writer's name is in the source text of its call: a script holding none of them has no writer.
-_ANY_WRITER = re.compile(b"|".join(re.escape(name.encode()) for name in sorted({*_WRITER_METHODS, *_WRITER_CALLS, "open"})))
+_ANY_WRITER = re.compile(
+    b"|".join(
+        re.escape(name.encode()) for name in sorted({*_WRITER_METHODS, *_WRITER_CALLS, "open"})
+    )
+)
 
 
 def unfollowed_writes(root: TSNode, source: bytes, visited: set[tuple[int, int]]) -> list[int]:
@@ -35,11 +61,20 @@ def unfollowed_writes(root: TSNode, source: bytes, visited: set[tuple[int, int]]
         kind = node.type
         if kind == "function_definition":
             name = node.child_by_field_name("name")
-            ident = source[name.start_byte:name.end_byte].decode("utf-8", "replace") if name is not None else ""
+            ident = (
+                source[name.start_byte : name.end_byte].decode("utf-8", "replace")
+                if name is not None
+                else ""
+            )
             dead = not _is_method(node) and _mentions(text, ident) <= 1
         elif kind == "lambda":
             dead = False
-        elif kind == "call" and not dead and (node.start_byte, node.end_byte) not in visited and _is_writer(node, source):
+        elif (
+            kind == "call"
+            and not dead
+            and (node.start_byte, node.end_byte) not in visited
+            and _is_writer(node, source)
+        ):
             lines.append(node.start_point[0] + 1)
         stack.extend((child, dead) for child in node.named_children)
     return sorted(set(lines))
@@ -74,16 +109,31 @@ def _is_writer(call: TSNode, source: bytes) -> bool:
     function = call.child_by_field_name("function")
     if function is None:
         return False
-    name = source[function.start_byte:function.end_byte].decode("utf-8", "replace")
+    name = source[function.start_byte : function.end_byte].decode("utf-8", "replace")
     if name in _WRITER_CALLS or (name.rsplit(".", 1)[-1] in _WRITER_METHODS and "." in name):
         return True
     if name == "open":
         arguments = call.child_by_field_name("arguments")
-        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        args = (
+            [a for a in arguments.named_children if a.type != "comment"]
+            if arguments is not None
+            else []
+        )
         mode = args[1] if len(args) > 1 and args[1].type == "string" else None
         if mode is None:
-            mode = next((a.child_by_field_name("value") for a in args if a.type == "keyword_argument"
-                         and source[a.start_byte:a.start_byte + 4] == b"mode"), None)
-        mode_text = source[mode.start_byte:mode.end_byte].decode("utf-8", "replace") if mode is not None else ""
+            mode = next(
+                (
+                    a.child_by_field_name("value")
+                    for a in args
+                    if a.type == "keyword_argument"
+                    and source[a.start_byte : a.start_byte + 4] == b"mode"
+                ),
+                None,
+            )
+        mode_text = (
+            source[mode.start_byte : mode.end_byte].decode("utf-8", "replace")
+            if mode is not None
+            else ""
+        )
         return any(ch in mode_text for ch in "wax+")
     return False
