@@ -27,10 +27,10 @@ from cc_harness import harness_changed, names_path, read_transcript  # noqa: E40
 
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 from artifact_index.trail.tracker import Tracker  # noqa: E402
-from summarizer.commands import events_until_compaction  # noqa: E402
 from summarizer.narrative.extractive import ExtractiveWriter  # noqa: E402
 from summarizer.sections.templates import load_template  # noqa: E402
 from summarizer.summary import summarize  # noqa: E402
+from summarizer.summary_commands import events_until_compaction  # noqa: E402
 
 TEMPLATES = ("default", "claude-code")
 _STATE = re.compile(r"\n<!-- artifact-index:state .*? -->\n", re.S)

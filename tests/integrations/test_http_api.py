@@ -141,7 +141,7 @@ def test_seed_000_compact_route_compacts_now_and_resumes_from_its_log(server: Se
     more = [
         *result["messages"],
         {"role": "assistant", "content": "Next I add logging."},
-        {"role": "user", "content": "Go on, then summarise."},
+        {"role": "user", "content": "Go on, then summarize."},
     ]
     second = server.post("/api/sessions/agent-1/compact", json={**REQUEST, "messages": more})
     assert second.status_code == 200, second.text

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.shell import analyze_command
 from artifact_index.trail.build import build_index
-from artifact_index.trail.shell import analyze_command
 
 from .helpers import ROOT, FakeContext, analyze, effects
 
@@ -236,7 +236,7 @@ class TestFormattersAndFixers:
 class TestProjectScripts:
     PACKAGE = '{"scripts": {"lint:fix": "eslint --fix src/app.ts", "build": "vite build"}}'
 
-    def test_a_script_whose_text_is_known_is_analysed(self) -> None:
+    def test_a_script_whose_text_is_known_is_analyzed(self) -> None:
         assert effects(analyze("npm run lint:fix", files={"/w/package.json": self.PACKAGE})) == [
             ("edit", "src/app.ts")
         ]

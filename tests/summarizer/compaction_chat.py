@@ -125,8 +125,8 @@ def result_ids(messages: list[dict[str, Any]]) -> list[str]:
     return ids
 
 
-class StaticSummariser:
-    """A test double of the narrative summariser: returns queued replies, records calls.
+class StaticSummarizer:
+    """A test double of the narrative summarizer: returns queued replies, records calls.
 
     A queued exception is raised instead of returned.
     """
@@ -135,7 +135,7 @@ class StaticSummariser:
         self.replies = list(replies)
         self.calls: list[tuple[list[dict[str, Any]], str | None, int]] = []
 
-    def summarise(self, dropped_messages: Any, previous_summary: str | None, cycle: int) -> str:
+    def summarize(self, dropped_messages: Any, previous_summary: str | None, cycle: int) -> str:
         self.calls.append((list(dropped_messages), previous_summary, cycle))
         reply = self.replies.pop(0) if self.replies else f"## Summary {cycle}\n- work so far"
         if isinstance(reply, Exception):

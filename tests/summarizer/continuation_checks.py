@@ -33,10 +33,10 @@ from artifact_index.facts.errors.test_results import parse_test_run
 from artifact_index.ingestion.events import Event
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import events_until_compaction
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
+from summarizer.summary_commands import events_until_compaction
 from summarizer.tokens import count_tokens
 
 __all__ = [
@@ -110,7 +110,7 @@ def stale_open_errors(index: ArtifactIndex, runs: list[ShellRun]) -> list[str]:
     return stale
 
 
-# Test runners written the way the corpus's agents run them; independent of the project's check recogniser.
+# Test runners written the way the corpus's agents run them; independent of the project's check recognizer.
 _TEST_RUN = re.compile(
     r"\b(?:pytest|go test|mix test|cargo test|npm test|npx (?:jest|vitest)|rspec|"
     r"mise run test|make test|bun test)\b"

@@ -1,6 +1,6 @@
 """Hand-written sessions for the summary tests: each step the events a Claude Code session records for it.
 
-A session lives in ``/home/dev/shop``; ``summary_of(...)`` summarises its
+A session lives in ``/home/dev/shop``; ``summary_of(...)`` summarizes its
 steps offline with the default template and ``section`` reads one section
 of the result.
 """

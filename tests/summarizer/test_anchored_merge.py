@@ -1,6 +1,6 @@
 """Anchored iterative merging over several compaction cycles, the regenerative strategy, and resuming.
 
-Seeds 001/003: summarise only the span newly dropped from context and merge
+Seeds 001/003: summarize only the span newly dropped from context and merge
 it into the previous narrative; items from earlier cycles stay unless the
 new span supersedes them, and each remembers its cycle.  The regenerative
 strategy (kept for comparison) rewrites everything each time.
@@ -16,7 +16,7 @@ from summary_fixtures import SUMMARIES, ScriptedWriter, load_events, reply
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
 from artifact_index.presentation.cli import main
-from summarizer.compaction.index_summariser import IndexSummariser
+from summarizer.compaction.index_summarizer import IndexSummarizer
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import build_prompt
 from summarizer.narrative.model import (
@@ -367,7 +367,7 @@ def test_cli_previous_that_cannot_be_read_is_one_sentence(
 # -- the compactor's bridge: each cycle's tracker continues, the narrative anchors -------------------
 
 
-def test_index_summariser_cycles_cover_every_file_but_send_only_the_new_messages(
+def test_index_summarizer_cycles_cover_every_file_but_send_only_the_new_messages(
     tmp_path: Path,
 ) -> None:
     def exchange(n: int, path: str) -> list[dict[str, object]]:
@@ -399,11 +399,11 @@ def test_index_summariser_cycles_cover_every_file_but_send_only_the_new_messages
     writer = ScriptedWriter(
         [reply({"intent": ["Create the step files"]}), reply({"current_state": ["Two steps done"]})]
     )
-    summariser = IndexSummariser(DEFAULT, writer, state_dir=tmp_path / "state")
-    first = summariser.summarise(exchange(1, "src/one.py"), None, 1)
-    # A fresh summariser resumes the tracker from the state directory, as a new process would.
-    resumed = IndexSummariser(DEFAULT, writer, state_dir=tmp_path / "state")
-    second = resumed.summarise(exchange(2, "src/two.py"), first, 2)
+    summarizer = IndexSummarizer(DEFAULT, writer, state_dir=tmp_path / "state")
+    first = summarizer.summarize(exchange(1, "src/one.py"), None, 1)
+    # A fresh summarizer resumes the tracker from the state directory, as a new process would.
+    resumed = IndexSummarizer(DEFAULT, writer, state_dir=tmp_path / "state")
+    second = resumed.summarize(exchange(2, "src/two.py"), first, 2)
     assert "Step 1" in writer.requests[0].span and "Step 1" not in writer.requests[1].span
     assert "Step 2" in writer.requests[1].span
     assert writer.requests[1].span_turns[0] > writer.requests[0].span_turns[1]

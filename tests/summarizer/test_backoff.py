@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compaction_chat import Chat, StaticSummariser
+from compaction_chat import Chat, StaticSummarizer
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import BackoffResetEvent, CompactionFailureEvent, EventLog
@@ -32,39 +32,39 @@ def _messages() -> list[dict[str, Any]]:
     return chat.messages
 
 
-def _compactor(summariser: StaticSummariser, log: EventLog, clock: Clock) -> Compactor:
+def _compactor(summarizer: StaticSummarizer, log: EventLog, clock: Clock) -> Compactor:
     # A tiny window: the 90% threshold fires on every call.
-    return Compactor(CompactorConfig(context_window=100), summariser, log, counter=len, clock=clock)
+    return Compactor(CompactorConfig(context_window=100), summarizer, log, counter=len, clock=clock)
 
 
 def test_three_failures_block_for_24_hours_then_reset(tmp_path: Path) -> None:
     clock = Clock()
     log = EventLog(tmp_path / "session.jsonl")
-    summariser = StaticSummariser(*[RuntimeError("API overloaded")] * 3)
-    compactor = _compactor(summariser, log, clock)
+    summarizer = StaticSummarizer(*[RuntimeError("API overloaded")] * 3)
+    compactor = _compactor(summarizer, log, clock)
     for attempt in (1, 2, 3):
         with pytest.raises(CompactionFailed, match="overloaded") as failure:
             compactor.compact(_messages())
         assert failure.value.consecutive_failures == attempt
         assert not failure.value.result.did_compress
         clock.now += timedelta(minutes=1)
-    assert len(summariser.calls) == 3
+    assert len(summarizer.calls) == 3
 
     # Blocked: no call, the request goes out uncompacted, the report says until when.
     clock.now = START + timedelta(minutes=2, hours=23, seconds=59)
     _, result = compactor.compact(_messages())
-    assert len(summariser.calls) == 3 and not result.did_compress
+    assert len(summarizer.calls) == 3 and not result.did_compress
     assert compactor.last_report.blocked_until == START + timedelta(minutes=2, hours=24)
 
     # The state lives in the log: a new compactor (a restart) is blocked too.
-    restarted = _compactor(summariser, EventLog(tmp_path / "session.jsonl"), clock)
+    restarted = _compactor(summarizer, EventLog(tmp_path / "session.jsonl"), clock)
     restarted.compact(_messages())
-    assert len(summariser.calls) == 3
+    assert len(summarizer.calls) == 3
 
     # 24 h after the last failure: reset recorded, compaction runs again.
     clock.now = START + timedelta(minutes=2, hours=24)
     _, result = compactor.compact(_messages())
-    assert len(summariser.calls) == 4 and result.did_compress
+    assert len(summarizer.calls) == 4 and result.did_compress
     kinds = [type(event) for event in log.events()]
     assert kinds.count(CompactionFailureEvent) == 3
     assert kinds.index(BackoffResetEvent) == 3
@@ -73,8 +73,8 @@ def test_three_failures_block_for_24_hours_then_reset(tmp_path: Path) -> None:
 def test_a_success_resets_the_count() -> None:
     clock = Clock()
     log = EventLog()
-    summariser = StaticSummariser(RuntimeError("x"), RuntimeError("y"), "## ok", RuntimeError("z"))
-    compactor = _compactor(summariser, log, clock)
+    summarizer = StaticSummarizer(RuntimeError("x"), RuntimeError("y"), "## ok", RuntimeError("z"))
+    compactor = _compactor(summarizer, log, clock)
     for _ in range(2):
         with pytest.raises(CompactionFailed):
             compactor.compact(_messages())
@@ -88,12 +88,12 @@ def test_a_success_resets_the_count() -> None:
     with pytest.raises(CompactionFailed) as failure:
         compactor.compact(longer)
     assert failure.value.consecutive_failures == 1
-    assert summariser.calls[-1][1] == "## ok"
+    assert summarizer.calls[-1][1] == "## ok"
 
 
 def test_an_empty_summary_is_a_failure_not_an_empty_section() -> None:
     log = EventLog()
-    compactor = _compactor(StaticSummariser("   \n"), log, Clock())
+    compactor = _compactor(StaticSummarizer("   \n"), log, Clock())
     with pytest.raises(CompactionFailed, match="empty summary"):
         compactor.compact(_messages())
     assert isinstance(log.events()[-1], CompactionFailureEvent)
@@ -101,13 +101,13 @@ def test_an_empty_summary_is_a_failure_not_an_empty_section() -> None:
 
 def test_the_manual_trigger_is_not_blocked() -> None:
     clock = Clock()
-    summariser = StaticSummariser(*[RuntimeError("down")] * 3)
-    compactor = _compactor(summariser, EventLog(), clock)
+    summarizer = StaticSummarizer(*[RuntimeError("down")] * 3)
+    compactor = _compactor(summarizer, EventLog(), clock)
     for _ in range(3):
         with pytest.raises(CompactionFailed):
             compactor.compact(_messages())
     _, result = compactor.compact(_messages(), force=True)
-    assert result.did_compress and len(summariser.calls) == 4
+    assert result.did_compress and len(summarizer.calls) == 4
 
 
 def test_the_cheap_policies_outcome_survives_a_failure() -> None:
@@ -115,7 +115,7 @@ def test_the_cheap_policies_outcome_survives_a_failure() -> None:
     chat.user("go")
     for _ in range(4):
         chat.tool("Read", "x" * 5_000)
-    compactor = _compactor(StaticSummariser(RuntimeError("down")), EventLog(), Clock())
+    compactor = _compactor(StaticSummarizer(RuntimeError("down")), EventLog(), Clock())
     with pytest.raises(CompactionFailed) as failure:
         compactor.compact(chat.messages)
     assert failure.value.result.did_compress and failure.value.result.released > 0

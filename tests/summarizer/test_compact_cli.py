@@ -67,7 +67,7 @@ def test_each_cycle_names_every_file_of_every_earlier_cycle(
     later._ids = 100
     later.assistant("Adding the CLI.").user("Go on.")
     _write(later, "src/cli.py", "def main():\n    pass\n")
-    later.assistant("CLI added.").user("Summarise and continue.")
+    later.assistant("CLI added.").user("Summarize and continue.")
     second = _compact(
         capsys,
         str(_request(tmp_path, "two.json", later.messages)),

@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from compaction_chat import SHAPES, Chat, Shape, StaticSummariser
+from compaction_chat import SHAPES, Chat, Shape, StaticSummarizer
 from pydantic import ValidationError
 
 from summarizer.compaction.request import run_compact
@@ -42,7 +42,7 @@ def test_output_shape_and_untouched_system_and_tools(shape: Shape) -> None:
     original = copy.deepcopy(body)
     key = new_summary_key()
     out = run_compact(
-        body, 900, StaticSummariser("## Intent\nrefactor the parser"), summary_key=key
+        body, 900, StaticSummarizer("## Intent\nrefactor the parser"), summary_key=key
     )
     assert body == original
     assert set(out) == {"messages", "result"}
@@ -68,22 +68,22 @@ def test_tool_definitions_count_towards_the_estimate(shape: Shape) -> None:
 
 def test_the_window_decides_and_defaults_to_200k() -> None:
     body = _body("anthropic")
-    summariser = StaticSummariser()
-    assert run_compact(body, None, summariser)["result"]["didCompress"] is False
-    assert summariser.calls == []
+    summarizer = StaticSummarizer()
+    assert run_compact(body, None, summarizer)["result"]["didCompress"] is False
+    assert summarizer.calls == []
     # Micro-compaction (above 25%) shrinks the request enough; no LLM call yet.
-    assert run_compact(body, 2_000, summariser)["result"]["didCompress"] is True
-    assert summariser.calls == []
-    out = run_compact(body, 900, summariser)
-    assert len(summariser.calls) == 1 and out["result"]["promptEstimate"] < 900
+    assert run_compact(body, 2_000, summarizer)["result"]["didCompress"] is True
+    assert summarizer.calls == []
+    out = run_compact(body, 900, summarizer)
+    assert len(summarizer.calls) == 1 and out["result"]["promptEstimate"] < 900
     with pytest.raises(ValidationError):
-        run_compact(body, 0, summariser)
+        run_compact(body, 0, summarizer)
 
 
 def test_manual_trigger_through_force() -> None:
-    summariser = StaticSummariser()
-    out = run_compact(_body("openai"), None, summariser, force=True)
-    assert len(summariser.calls) == 1 and out["result"]["didCompress"] is True
+    summarizer = StaticSummarizer()
+    out = run_compact(_body("openai"), None, summarizer, force=True)
+    assert len(summarizer.calls) == 1 and out["result"]["didCompress"] is True
 
 
 @pytest.mark.parametrize(

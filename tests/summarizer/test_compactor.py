@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from compaction_chat import SHAPES, Chat, Shape, StaticSummariser, tool_output
+from compaction_chat import SHAPES, Chat, Shape, StaticSummarizer, tool_output
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.result import CompressResult
@@ -33,7 +33,7 @@ def _session(shape: Shape) -> Chat:
 @pytest.mark.parametrize("shape", SHAPES)
 def test_below_every_threshold_nothing_changes(shape: Shape) -> None:
     chat = _session(shape)
-    messages, result = Compactor(CompactorConfig(), StaticSummariser()).compact(chat.messages)
+    messages, result = Compactor(CompactorConfig(), StaticSummarizer()).compact(chat.messages)
     assert messages == chat.messages
     assert result == CompressResult(
         did_compress=False, released=0, prompt_estimate=result.prompt_estimate
@@ -45,8 +45,8 @@ def test_below_every_threshold_nothing_changes(shape: Shape) -> None:
 def test_llm_compaction_replaces_the_span_with_one_marked_summary(shape: Shape) -> None:
     chat = _session(shape)
     before = copy.deepcopy(chat.messages)
-    summariser = StaticSummariser("## Session Intent\nmake the tests pass")
-    compactor = Compactor(CompactorConfig(context_window=400), summariser)
+    summarizer = StaticSummarizer("## Session Intent\nmake the tests pass")
+    compactor = Compactor(CompactorConfig(context_window=400), summarizer)
     messages, result = compactor.compact(chat.messages)
     assert chat.messages == before  # the caller's list is never mutated
     if shape == "openai":
@@ -63,12 +63,12 @@ def test_llm_compaction_replaces_the_span_with_one_marked_summary(shape: Shape) 
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_the_summariser_gets_the_original_dropped_messages(shape: Shape) -> None:
+def test_the_summarizer_gets_the_original_dropped_messages(shape: Shape) -> None:
     chat = _session(shape)
-    summariser = StaticSummariser()
-    Compactor(CompactorConfig(context_window=400), summariser).compact(chat.messages)
-    [(dropped, previous, cycle)] = summariser.calls
-    # Micro-compaction ran first, but the summariser sees full outputs.
+    summarizer = StaticSummarizer()
+    Compactor(CompactorConfig(context_window=400), summarizer).compact(chat.messages)
+    [(dropped, previous, cycle)] = summarizer.calls
+    # Micro-compaction ran first, but the summarizer sees full outputs.
     assert tool_output(dropped, "call_1") == "file 0\n" + "x" * 3_000
     assert all(message.get("role") != "system" for message in dropped)
     assert (previous, cycle) == (None, 1)
@@ -94,7 +94,7 @@ def test_history_before_the_latest_summary_is_dropped(shape: Shape) -> None:
 def test_openai_system_messages_are_kept_verbatim_and_first() -> None:
     chat = _session("openai")
     chat.messages.insert(3, {"role": "developer", "content": "mid-session rule"})
-    compactor = Compactor(CompactorConfig(context_window=400), StaticSummariser())
+    compactor = Compactor(CompactorConfig(context_window=400), StaticSummarizer())
     messages, _ = compactor.compact(chat.messages)
     assert messages[:2] == [
         {"role": "system", "content": "You are a coding agent."},
@@ -103,16 +103,16 @@ def test_openai_system_messages_are_kept_verbatim_and_first() -> None:
     assert read_summary(messages[2], compactor.summary_key) is not None
 
 
-def test_without_a_summariser_only_the_cheap_policies_run() -> None:
+def test_without_a_summarizer_only_the_cheap_policies_run() -> None:
     chat = _session("anthropic")
     messages, result = Compactor(CompactorConfig(context_window=400)).compact(chat.messages)
     assert len(messages) == len(chat.messages) and result.did_compress
     assert tool_output(messages, "call_1") != tool_output(chat.messages, "call_1")
 
 
-def test_force_with_a_single_turn_has_nothing_to_summarise() -> None:
-    summariser = StaticSummariser()
-    _, result = Compactor(CompactorConfig(), summariser).compact(
+def test_force_with_a_single_turn_has_nothing_to_summarize() -> None:
+    summarizer = StaticSummarizer()
+    _, result = Compactor(CompactorConfig(), summarizer).compact(
         [{"role": "user", "content": "hi"}], force=True
     )
-    assert summariser.calls == [] and not result.did_compress
+    assert summarizer.calls == [] and not result.did_compress

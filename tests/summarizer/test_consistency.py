@@ -11,12 +11,12 @@ import pytest
 from summary_fixtures import SUMMARIES, ScriptedWriter, load_events, reply
 
 from artifact_index.ingestion.loading import load_events as load_transcript
-from summarizer.commands import events_until_compaction
 from summarizer.narrative.consistency import contradictions, still_failing
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.templates import load_template
 from summarizer.summary import parse_previous, summarize
+from summarizer.summary_commands import events_until_compaction
 
 DEFAULT = load_template("default")
 EVENTS = load_events("bugfix")

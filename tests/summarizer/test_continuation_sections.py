@@ -1,6 +1,6 @@
 """What the agent that continues reads in the default summary: the user's words, where it stopped, what is next.
 
-Small hand-written sessions, summarised offline: the latest request and
+Small hand-written sessions, summarized offline: the latest request and
 feedback stay whole while early messages shorten; a sentence the next tool
 call carried out is not a next step; an open task the index saw done since
 the list was written says so; an unanswered message comes first.

@@ -22,10 +22,10 @@ from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import Loaded, open_transcript
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import events_until_compaction, summary_command
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
+from summarizer.summary_commands import events_until_compaction, summary_command
 
 
 @dataclass(frozen=True)

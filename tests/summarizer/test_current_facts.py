@@ -1,4 +1,4 @@
-"""What the default summary calls current is current: small hand-written sessions, summarised offline.
+"""What the default summary calls current is current: small hand-written sessions, summarized offline.
 
 Findings that were there before the session are listed apart, never as the
 next step; the latest ``git status`` decides what is uncommitted; the open

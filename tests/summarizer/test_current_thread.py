@@ -1,6 +1,6 @@
 """The current thread: what is left of the task in hand, what the user settled, where an investigation stands.
 
-Small hand-written sessions summarised offline with the default template.
+Small hand-written sessions summarized offline with the default template.
 A sub-step of the current task (from the tracker item's definition of done
 or the agent's own plan) is left only while no later change did it; the
 user's own choices are quoted among the decisions; a session that stopped

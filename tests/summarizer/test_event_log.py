@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from compaction_chat import SHAPES, Chat, Shape, StaticSummariser
+from compaction_chat import SHAPES, Chat, Shape, StaticSummarizer
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import CompactEvent, EventLog, SummaryEvent
@@ -84,33 +84,33 @@ def _history(shape: Shape, exchanges: int) -> list[dict[str, object]]:
     return chat.messages
 
 
-def _forced(log: EventLog, summariser: StaticSummariser) -> Compactor:
+def _forced(log: EventLog, summarizer: StaticSummarizer) -> Compactor:
     config = CompactorConfig(micro_compaction=None, pruning=None)
-    return Compactor(config, summariser, log, counter=len, clock=lambda: NOW)
+    return Compactor(config, summarizer, log, counter=len, clock=lambda: NOW)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_resent_full_history_resumes_after_the_last_summary(shape: Shape, tmp_path: Path) -> None:
     path = tmp_path / "session.jsonl"
-    summariser = StaticSummariser("## first", "## second")
-    _forced(EventLog(path), summariser).compact(_history(shape, 3), force=True)
-    [(dropped, previous, cycle)] = summariser.calls
+    summarizer = StaticSummarizer("## first", "## second")
+    _forced(EventLog(path), summarizer).compact(_history(shape, 3), force=True)
+    [(dropped, previous, cycle)] = summarizer.calls
     assert previous is None and cycle == 1
     covered = EventLog(path).last_summary()
     assert covered is not None and covered.last_summarized_turn_id == 8
     assert len(covered.replaces) == len(dropped)
 
     # The client ignored the compacted list and resends its whole history, longer.
-    compactor = _forced(EventLog(path), summariser)
+    compactor = _forced(EventLog(path), summarizer)
     longer = _history(shape, 5)
     untriggered, _ = compactor.compact(longer)
-    assert len(summariser.calls) == 1  # nothing re-summarised ...
+    assert len(summarizer.calls) == 1  # nothing re-summarized ...
     mark = read_summary(untriggered[1 if shape == "openai" else 0], compactor.summary_key)
     assert mark is not None and (mark.last_turn, mark.text) == (8, "## first")
     assert compactor.last_report.resumed_after_turn == 8
 
     compacted, _ = compactor.compact(longer, force=True)
-    dropped, previous, cycle = summariser.calls[1]
+    dropped, previous, cycle = summarizer.calls[1]
     # ... and only the span after turn 8 is sent, with the previous summary as anchor.
     assert previous == "## first" and cycle == 2
     assert dropped[0] == longer[len(longer) - len(dropped) - 1]
@@ -121,12 +121,12 @@ def test_a_resent_full_history_resumes_after_the_last_summary(shape: Shape, tmp_
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_compacted_list_resumes_from_its_summary_message(shape: Shape) -> None:
-    summariser = StaticSummariser("## first", "## second")
-    compactor = _forced(EventLog(), summariser)
+    summarizer = StaticSummarizer("## first", "## second")
+    compactor = _forced(EventLog(), summarizer)
     compacted, _ = compactor.compact(_history(shape, 3), force=True)
     compacted += _history(shape, 5)[-8:]  # two more exchanges
     again, _ = compactor.compact(compacted, force=True)
-    dropped, previous, cycle = summariser.calls[1]
+    dropped, previous, cycle = summarizer.calls[1]
     assert previous == "## first" and cycle == 2
     assert "request 3" in json.dumps(dropped) and "## first" not in json.dumps(dropped)
     mark = read_summary(again[1 if shape == "openai" else 0], compactor.summary_key)
@@ -135,12 +135,12 @@ def test_a_compacted_list_resumes_from_its_summary_message(shape: Shape) -> None
 
 def test_a_log_from_another_history_is_not_applied(tmp_path: Path) -> None:
     path = tmp_path / "session.jsonl"
-    summariser = StaticSummariser("## first", "## other")
-    _forced(EventLog(path), summariser).compact(_history("anthropic", 3), force=True)
+    summarizer = StaticSummarizer("## first", "## other")
+    _forced(EventLog(path), summarizer).compact(_history("anthropic", 3), force=True)
     different = _history("anthropic", 3)
     different[0] = {"role": "user", "content": "a different first request"}
-    compactor = _forced(EventLog(path), summariser)
+    compactor = _forced(EventLog(path), summarizer)
     unchanged, result = compactor.compact(different)
     assert unchanged == different and not result.did_compress
     compactor.compact(different, force=True)
-    assert summariser.calls[1][1] is None  # no anchor from the unrelated summary
+    assert summarizer.calls[1][1] is None  # no anchor from the unrelated summary

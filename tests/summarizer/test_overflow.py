@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from compaction_chat import Chat, StaticSummariser
+from compaction_chat import Chat, StaticSummarizer
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.policies import OverflowConfig, is_overflow
@@ -56,11 +56,11 @@ def test_an_overflowing_usage_triggers_llm_compaction_on_a_small_estimate() -> N
     chat.user("one")
     chat.assistant("two")
     chat.user("three")
-    summariser = StaticSummariser()
-    compactor = Compactor(CompactorConfig(), summariser)
+    summarizer = StaticSummarizer()
+    compactor = Compactor(CompactorConfig(), summarizer)
     _, quiet = compactor.compact(chat.messages, {"input_tokens": 1_000, "output_tokens": 10})
-    assert not quiet.did_compress and summariser.calls == []
+    assert not quiet.did_compress and summarizer.calls == []
     _, result = compactor.compact(chat.messages, {"input_tokens": 170_000, "output_tokens": 10})
-    assert result.did_compress and len(summariser.calls) == 1
+    assert result.did_compress and len(summarizer.calls) == 1
     assert compactor.last_report.trigger is not None
     assert compactor.last_report.trigger.startswith("overflow")

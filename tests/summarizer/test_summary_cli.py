@@ -31,7 +31,7 @@ def test_without_a_key_the_offline_narrative_is_used(capsys: pytest.CaptureFixtu
     )
 
 
-def test_until_compaction_summarises_only_what_came_before(
+def test_until_compaction_summarizes_only_what_came_before(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, first, _ = _run(capsys, "--until-compaction", "1")

@@ -1,6 +1,6 @@
 """Golden files of every built-in template and a user's own, on hand-written sessions.
 
-The fixtures (``tests/fixtures/summaries/*.events.jsonl``) are normalised
+The fixtures (``tests/fixtures/summaries/*.events.jsonl``) are normalized
 events written by hand: a bug fix with a failing test, a failed edit, a
 shell deletion and an open error; a schema migration with a rename and a
 file created then deleted.  The summaries use the offline narrative, so the

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any, cast
 
-from compaction_chat import SHAPES, Chat, StaticSummariser, call_ids, result_ids
+from compaction_chat import SHAPES, Chat, StaticSummarizer, call_ids, result_ids
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,7 +111,7 @@ def test_compaction_keeps_every_call_with_its_result(
     shape, messages = conversation
     before = copy.deepcopy(messages)
     answered = _answered(messages)
-    compactor = Compactor(config, StaticSummariser(), counter=len)
+    compactor = Compactor(config, StaticSummarizer(), counter=len)
 
     once, result = compactor.compact(messages, force=force)
     assert messages == before

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from compaction_chat import SHAPES, Chat, Shape, StaticSummariser, call_ids, result_ids
+from compaction_chat import SHAPES, Chat, Shape, StaticSummarizer, call_ids, result_ids
 from pydantic import ValidationError
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
@@ -24,8 +24,8 @@ from summarizer.compaction.summary_message import read_summary
 from summarizer.tokens import estimate_prompt
 
 
-def _compactor(*triggers: object, keep: int = 1) -> tuple[Compactor, StaticSummariser]:
-    summariser = StaticSummariser()
+def _compactor(*triggers: object, keep: int = 1) -> tuple[Compactor, StaticSummarizer]:
+    summarizer = StaticSummarizer()
     config = CompactorConfig.model_validate(
         {
             "micro_compaction": None,
@@ -34,7 +34,7 @@ def _compactor(*triggers: object, keep: int = 1) -> tuple[Compactor, StaticSumma
             "keep_recent": {"turns": keep},
         }
     )
-    return Compactor(config, summariser, counter=len), summariser
+    return Compactor(config, summarizer, counter=len), summarizer
 
 
 def _talk(shape: Shape, turns: int) -> Chat:
@@ -53,13 +53,13 @@ def test_threshold_fires_strictly_above_its_ratio(shape: Shape, ratio: float) ->
     at_limit = int(estimate / ratio) + 1  # estimate <= ratio * window
     while estimate > ratio * at_limit:
         at_limit += 1
-    compactor, summariser = _compactor({"kind": "threshold", "ratio": ratio})
+    compactor, summarizer = _compactor({"kind": "threshold", "ratio": ratio})
     compactor.config = compactor.config.model_copy(update={"context_window": at_limit})
     compactor.compact(chat.messages)
-    assert summariser.calls == []
+    assert summarizer.calls == []
     compactor.config = compactor.config.model_copy(update={"context_window": at_limit - 2})
     compactor.compact(chat.messages)
-    assert len(summariser.calls) == 1
+    assert len(summarizer.calls) == 1
 
 
 def test_threshold_default_is_seed_000s_90_percent() -> None:
@@ -70,11 +70,11 @@ def test_threshold_default_is_seed_000s_90_percent() -> None:
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_sliding_window_fires_above_n_turns(shape: Shape) -> None:
-    compactor, summariser = _compactor({"kind": "sliding_window", "max_turns": 6})
+    compactor, summarizer = _compactor({"kind": "sliding_window", "max_turns": 6})
     compactor.compact(_talk(shape, 6).messages)
-    assert summariser.calls == []
+    assert summarizer.calls == []
     compacted, _ = compactor.compact(_talk(shape, 8).messages)
-    assert len(summariser.calls) == 1
+    assert len(summarizer.calls) == 1
     assert read_summary(compacted[0], compactor.summary_key) is not None and len(compacted) == 2
 
 
@@ -91,16 +91,16 @@ def _todo_session(shape: Shape, statuses: list[str], tool: str, key: str) -> Cha
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize(("tool", "key"), [("TodoWrite", "todos"), ("update_plan", "plan")])
 def test_task_boundary_when_every_todo_is_completed(shape: Shape, tool: str, key: str) -> None:
-    compactor, summariser = _compactor({"kind": "task_boundary"})
+    compactor, summarizer = _compactor({"kind": "task_boundary"})
     compactor.compact(_todo_session(shape, ["completed", "in_progress"], tool, key).messages)
-    assert summariser.calls == []
+    assert summarizer.calls == []
     compacted, _ = compactor.compact(
         _todo_session(shape, ["completed", "completed"], tool, key).messages
     )
-    assert len(summariser.calls) == 1
+    assert len(summarizer.calls) == 1
     # The finished task went into the summary, so the boundary cannot fire again.
     compactor.compact(compacted)
-    assert len(summariser.calls) == 1
+    assert len(summarizer.calls) == 1
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -108,9 +108,9 @@ def test_task_boundary_waits_while_the_todo_list_is_in_the_kept_turn(shape: Shap
     chat = Chat(shape)
     chat.user("build it")
     chat.tool("TodoWrite", "ok", args={"todos": [{"content": "a", "status": "completed"}]})
-    compactor, summariser = _compactor({"kind": "task_boundary"})
+    compactor, summarizer = _compactor({"kind": "task_boundary"})
     compactor.compact(chat.messages)
-    assert summariser.calls == []
+    assert summarizer.calls == []
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -119,17 +119,17 @@ def test_task_boundary_marker(shape: Shape) -> None:
     chat.user("do it")
     chat.assistant("Finished. <task-complete/>")
     chat.user("thanks")
-    compactor, summariser = _compactor({"kind": "task_boundary"})
+    compactor, summarizer = _compactor({"kind": "task_boundary"})
     compactor.compact(chat.messages)
-    assert len(summariser.calls) == 1
+    assert len(summarizer.calls) == 1
     # A marker inside tool output (e.g. a file that was read) is not the agent's marker.
     chat = Chat(shape)
     chat.user("do it")
     chat.tool("Read", "docs mention <task-complete/> here")
     chat.user("thanks")
-    compactor, summariser = _compactor({"kind": "task_boundary"})
+    compactor, summarizer = _compactor({"kind": "task_boundary"})
     compactor.compact(chat.messages)
-    assert summariser.calls == []
+    assert summarizer.calls == []
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -139,13 +139,13 @@ def test_keep_recent_turns_and_the_cut_never_splits_a_pair(shape: Shape, keep: i
     chat.user("go")
     for _ in range(4):
         chat.tools([("Read", "file"), ("Bash", "ok")])
-    compactor, summariser = _compactor(keep=keep)
+    compactor, summarizer = _compactor(keep=keep)
     compacted, _ = compactor.compact(chat.messages, force=True)
     kept = compacted[1:]
     # Each kept step is one assistant message and its results.
     assert sorted(call_ids(kept)) == sorted(result_ids(kept))
     assert len(call_ids(kept)) == 2 * keep
-    dropped = summariser.calls[0][0]
+    dropped = summarizer.calls[0][0]
     assert sorted(call_ids(dropped)) == sorted(result_ids(dropped))
 
 

@@ -1,6 +1,6 @@
 """What the continuing agent reads about work still in flight: checks owed, the tracker item in progress, findings.
 
-Small hand-written sessions summarised offline with the default template.
+Small hand-written sessions summarized offline with the default template.
 The next step is derived from what happened: a file changed after the last
 test run is "not yet tested", never shown as passing; an item of the issue
 tracker in progress lists the finishing steps the session took for the
