@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,11 +9,12 @@ from hypothesis import strategies as st
 from artifact_index.shell import analyze_command, windows
 from artifact_index.shell.windows import shell_dialect
 from artifact_index.trail.build import build_index
+from tests.support.paths import FIXTURES
 
 from .helpers import FakeContext
 
 WIN = "c:/app"
-SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cline" / "windows-shell.json"
+SESSION = FIXTURES / "cline" / "windows-shell.json"
 
 
 def _effects(

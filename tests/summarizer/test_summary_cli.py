@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from summary_fixtures import SUMMARIES
 
 from artifact_index.presentation.cli import main
+from tests.support.summary_fixtures import SUMMARIES
 
 CC_SESSION = str(SUMMARIES / "cc_two_compactions.jsonl")
 
