@@ -6,7 +6,7 @@
     ├── TranscriptError         the input cannot be read as a transcript at all
     │   ├── UnreadableInput     missing file, permission, bad gzip, not text
     │   │   └── BinaryInput     the file is binary, so no transcript
-    │   └── UnknownFormat       no adapter recognises the content / bad --format
+    │   └── UnknownFormat       no adapter recognizes the content / bad --format
     ├── StateError              a saved tracker state cannot be loaded, or a state file written
     └── GrammarUnavailable      a tree-sitter grammar is not installed (never a silent drop)
 
@@ -45,7 +45,7 @@ class BinaryInput(UnreadableInput):
 
 
 class UnknownFormat(TranscriptError):
-    """No adapter recognises the content, or ``--format`` names no adapter."""
+    """No adapter recognizes the content, or ``--format`` names no adapter."""
 
 
 class StateError(ArtifactIndexError):

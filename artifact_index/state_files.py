@@ -11,7 +11,7 @@ and a compaction, or a client compacting in parallel).  So:
   sees the old content or the new, never half of one (a crash mid-write
   leaves the old file);
 * :func:`append_private` appends to a ``0600`` file;
-* :func:`state_lock` serialises the read-modify-write of a directory
+* :func:`state_lock` serializes the read-modify-write of a directory
   across processes with a lock file (``filelock``: ``flock`` on POSIX,
   ``LockFileEx`` on Windows), and gives up with one sentence after a timeout.
 """

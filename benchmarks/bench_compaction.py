@@ -7,7 +7,7 @@ with one or two tool calls (Read / Bash / Grep) whose outputs are 1-8 KB of
 varied code-like text; 120 steps is about one 200k-token window, 2,000 steps
 about 3.5M tokens.  Timed: the token estimate of the whole request alone, and
 a full ``Compactor.compact`` (micro-compaction, pruning, LLM compaction with
-a summariser that returns at once) with a 200k window.
+a summarizer that returns at once) with a 200k window.
 """
 
 from __future__ import annotations
@@ -115,11 +115,11 @@ def session(shape: str, steps: int, seed: int = 7) -> list[dict[str, Any]]:
     return messages
 
 
-class InstantSummariser:
-    def summarise(
+class InstantSummarizer:
+    def summarize(
         self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int
     ) -> str:
-        return f"## Summary (cycle {cycle})\n- {len(dropped_messages)} messages summarised"
+        return f"## Summary (cycle {cycle})\n- {len(dropped_messages)} messages summarized"
 
 
 def _time(action: Callable[[], object], repeat: int) -> float:
@@ -147,7 +147,7 @@ def main() -> None:
         estimate = _time(lambda: PromptEstimator().prompt(messages), args.repeat)  # noqa: B023
 
         def compact() -> tuple[list[dict[str, Any]], Any]:
-            compactor = Compactor(CompactorConfig(), InstantSummariser())
+            compactor = Compactor(CompactorConfig(), InstantSummarizer())
             return compactor.compact(messages)  # noqa: B023
 
         full = _time(compact, args.repeat)

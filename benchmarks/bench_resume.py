@@ -15,7 +15,7 @@ the last turns, this prints the CPU time of one such turn:
    turn, and the mean over the cycle (what a long session pays per turn).
 
 CPU time (user + system) of this process; the load average is printed so a
-loaded machine can be recognised.
+loaded machine can be recognized.
 """
 
 from __future__ import annotations

@@ -27,19 +27,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "summarizer"))
-
-from cc_harness import read_transcript  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from artifact_index.ingestion.events import Event  # noqa: E402
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 from artifact_index.trail.tracker import Tracker  # noqa: E402
-from summarizer.commands import events_until_compaction  # noqa: E402
 from summarizer.narrative.extractive import ExtractiveWriter  # noqa: E402
 from summarizer.narrative.span import render_event  # noqa: E402
 from summarizer.sections.templates import load_template  # noqa: E402
 from summarizer.summary import summarize  # noqa: E402
+from summarizer.summary_commands import events_until_compaction  # noqa: E402
 from summarizer.tokens import count_tokens  # noqa: E402
+from tests.support.cc_harness import read_transcript  # noqa: E402
 
 _OUR_STATE = re.compile(r"\n?<!-- artifact-index:state .*? -->\n?", re.S)
 _CC_OPENING = re.compile(r"^This session is being continued from a previous conversation[^\n]*\n+")

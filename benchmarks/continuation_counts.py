@@ -23,12 +23,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "summarizer"))
-
-from cc_harness import read_transcript  # noqa: E402
-from continuation_checks import PointReport, check_point  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
+from tests.support.cc_harness import read_transcript  # noqa: E402
+from tests.support.continuation_checks import PointReport, check_point  # noqa: E402
 
 
 def main() -> int:

@@ -8,7 +8,7 @@ holds the exit code, standard error and standard output of
 Markdown).  The commands run in this process, through the same ``main``
 the console script calls, so one run over the corpus takes minutes, not an
 hour of start-ups.  Compare two runs with ``diff -r BEFORE AFTER``: an
-optimisation that changes nothing a user sees leaves no difference.
+optimization that changes nothing a user sees leaves no difference.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ steps as multiples of ``orjson``'s parse of the same bytes, each the best of
 - ``reader``: the least any Python reader does: read the file, split JSON
   lines (or take the document whole), parse with orjson and look at one key
   of each record;
-- ``open``: reading the file and recognising its format among all known
+- ``open``: reading the file and recognizing its format among all known
   ones (``open_transcript``);
 - ``events``: that, and the adapter turning records into events;
 - ``index``: that, and the tracker (``build_index``).

@@ -30,7 +30,6 @@ from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.ingestion.source import read_source
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import events_until_compaction
 from summarizer.narrative.llm import SYSTEM, TOOL_NAME, build_prompt
 from summarizer.narrative.model import (
     Narrative,
@@ -42,6 +41,7 @@ from summarizer.narrative.model import (
 from summarizer.narrative.span import render_event
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
+from summarizer.summary_commands import events_until_compaction
 from summarizer.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@
 
 For every Claude Code transcript of the corpus with a compaction boundary,
 and every boundary in it: the files the harness recorded as changed before
-the boundary (read from its own records, see ``tests/summarizer/cc_harness.py``),
+the boundary (read from its own records, see ``tests/support/cc_harness.py``),
 the share of them named by path in our offline summary of the transcript up
 to the boundary (``default`` and ``claude-code`` templates) and in Claude
 Code's own summary written at that boundary (the ``isCompactSummary``
@@ -21,16 +21,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "summarizer"))
-
-from cc_harness import harness_changed, names_path, read_transcript  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 from artifact_index.trail.tracker import Tracker  # noqa: E402
-from summarizer.commands import events_until_compaction  # noqa: E402
 from summarizer.narrative.extractive import ExtractiveWriter  # noqa: E402
 from summarizer.sections.templates import load_template  # noqa: E402
 from summarizer.summary import summarize  # noqa: E402
+from summarizer.summary_commands import events_until_compaction  # noqa: E402
+from tests.support.cc_harness import harness_changed, names_path, read_transcript  # noqa: E402
 
 TEMPLATES = ("default", "claude-code")
 _STATE = re.compile(r"\n<!-- artifact-index:state .*? -->\n", re.S)

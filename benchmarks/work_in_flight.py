@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/work_in_flight.py [--corpus ../shared/corpus] [--details]
 
 For every transcript of the corpus (all formats), the whole session is
-indexed and summarised offline, and the script counts:
+indexed and summarized offline, and the script counts:
 
 * issue-tracker items driven from the shell (``bd``, ``gh issue``/``gh pr``)
   by status, and the sessions that end with one in progress;
@@ -91,7 +91,7 @@ def main() -> int:
         f"ending with an item the session started still in progress: {counts['ending with an item in progress']}"
     )
     print(
-        f"running recognised checks: {counts['running checks']}; ending with checks owed: "
+        f"running recognized checks: {counts['running checks']}; ending with checks owed: "
         f"{counts['ending with checks owed']} ({counts['files owed a check at the end']} files)"
     )
     print(f"with git commands in another repository: {counts['with git in another repository']}")

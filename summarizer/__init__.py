@@ -2,7 +2,7 @@
 
 This package's context-management half: :class:`Compactor` (micro-compaction,
 pruning, triggers, keep-recent, back-off, LLM compaction through a
-:class:`NarrativeSummariser`), :func:`run_compact` for a whole request body,
+:class:`NarrativeSummarizer`), :func:`run_compact` for a whole request body,
 the JSONL :class:`EventLog`, and offline token counting.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from summarizer.compaction.compactor import CompactionReport, Compactor, CompactorConfig
 from summarizer.compaction.event_log import EventLog
-from summarizer.compaction.protocol import NarrativeSummariser
+from summarizer.compaction.protocol import NarrativeSummarizer
 from summarizer.compaction.request import run_compact
 from summarizer.compaction.result import CompressResult
 from summarizer.compaction.usage import Usage
@@ -31,7 +31,7 @@ __all__ = [
     "EventLog",
     "EventLogError",
     "MessageFormatError",
-    "NarrativeSummariser",
+    "NarrativeSummarizer",
     "SummarizerError",
     "Usage",
     "count_tokens",

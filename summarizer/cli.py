@@ -21,14 +21,14 @@ from artifact_index.presentation.cli import (
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import (
+from summarizer.exceptions import SummarizerError
+from summarizer.integrations.service_commands import register_integration_commands
+from summarizer.summary_commands import (
     compact_request,
     events_until_compaction,
     read_request_body,
     summary_command,
 )
-from summarizer.exceptions import SummarizerError
-from summarizer.integrations.commands import register_integration_commands
 
 __all__ = ["add_llm_options", "register_commands"]
 
@@ -196,7 +196,7 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     summary.add_argument(
         "--previous",
         metavar="SUMMARY.md",
-        help="the previous summary: its narrative is the anchor, only later turns are summarised",
+        help="the previous summary: its narrative is the anchor, only later turns are summarized",
     )
     summary.add_argument(
         "--strategy",
@@ -208,7 +208,7 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--until-compaction",
         type=int,
         metavar="N",
-        help="summarise only what came before the transcript's N-th compaction boundary",
+        help="summarize only what came before the transcript's N-th compaction boundary",
     )
     summary.set_defaults(run=cmd_summary)
 

@@ -6,12 +6,12 @@
     └── SummarizerError         base of everything this package raises on purpose
         ├── MessageFormatError  a message list / request body is neither Anthropic nor OpenAI shaped
         ├── EventLogError       the compaction event log cannot be read or appended to
-        ├── CompactionFailed    the narrative summariser failed; recorded for the back-off
+        ├── CompactionFailed    the narrative summarizer failed; recorded for the back-off
         ├── TemplateError       a summary template is unknown or malformed
         └── NarrativeError      the LLM's narrative reply was malformed after every retry
 
 Lower-layer exceptions (``OSError``, ``json.JSONDecodeError``, whatever a
-summariser raises) are mapped to these with ``raise ... from exc`` so a
+summarizer raises) are mapped to these with ``raise ... from exc`` so a
 caller (and the CLI) can handle one hierarchy.
 """
 
@@ -59,7 +59,7 @@ class EventLogError(SummarizerError):
 
 
 class CompactionFailed(SummarizerError):
-    """The narrative summariser raised or returned nothing.
+    """The narrative summarizer raised or returned nothing.
 
     The failure is already in the event log when this is raised.  The cheap
     policies (micro-compaction, pruning) may still have shrunk the request:

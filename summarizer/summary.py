@@ -276,7 +276,7 @@ def summarize(
     last_turn = max([narrative.last_turn, *(e.turn for e in events)])
     span = span_after(events, narrative.last_turn)
     if strategy == "regenerative":
-        # Regenerative: summarise everything again each time, replacing the narrative.
+        # Regenerative: summarize everything again each time, replacing the narrative.
         span = list(events)
     if getattr(writer, "needs_span", True):
         # Nothing new since the previous summary: no request (the anchor stands as it is).
@@ -356,7 +356,7 @@ def _spend_what_is_left(
 def narrative_state(markdown: str, template: Template | None = None) -> dict[str, object] | None:
     """The narrative of a summary this package wrote (items with cycles and origins), for tools that inspect it.
 
-    Without ``template`` the narrative sections of every built-in template are recognised.
+    Without ``template`` the narrative sections of every built-in template are recognized.
     """
     if not _STATE.search(markdown):
         return None

@@ -309,7 +309,7 @@ class _SniffsWithABug(Adapter):
         yield from ()
 
 
-def test_a_sniffer_that_raises_has_not_recognised_its_format(
+def test_a_sniffer_that_raises_has_not_recognized_its_format(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:

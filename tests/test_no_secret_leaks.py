@@ -24,7 +24,7 @@ from fake_secrets import fake_secrets
 
 from artifact_index.presentation.cli import main
 from summarizer.sections.templates import load_template
-from tests.summarizer.fake_anthropic import FakeAnthropic, tool_reply
+from tests.support.fake_anthropic import FakeAnthropic, tool_reply
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SECRETS = fake_secrets()

@@ -5,7 +5,7 @@ not one.  A directory is walked recursively (in name order, symbolic links
 to directories not followed, hidden entries and tool caches skipped), and
 each file in it is only a *candidate*: whether it is a transcript is decided
 by format detection, where the file is read, and a file no format
-recognises is counted, never reported as an error.
+recognizes is counted, never reported as an error.
 """
 
 from __future__ import annotations

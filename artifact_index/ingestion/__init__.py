@@ -1,4 +1,4 @@
-"""Ingestion: a transcript file in, normalised events out.
+"""Ingestion: a transcript file in, normalized events out.
 
 ``source`` reads bytes (gzip, JSON document or JSON lines) and never loses a
 readable record; ``adapters`` holds one module per transcript format and the

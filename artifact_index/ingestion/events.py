@@ -1,4 +1,4 @@
-"""The normalised event model every adapter produces and the tracker consumes.
+"""The normalized event model every adapter produces and the tracker consumes.
 
 An adapter turns one transcript format into a stream of :data:`Event` values.
 The stream is format-agnostic: a Claude Code ``Edit`` and an OpenHands
@@ -104,7 +104,7 @@ class FileOperation(_Model):
     source: OperationSource = "tool"
     detail: str | None = None  # free text shown to users, e.g. why the effect is unknown
     # The shell a ``shell`` command is written for, when the harness says
-    # (Copilot CLI's ``powershell`` tool); None: recognised from the command.
+    # (Copilot CLI's ``powershell`` tool); None: recognized from the command.
     dialect: ShellDialect | None = None
 
 

@@ -79,5 +79,5 @@ def open_transcript(path: str | Path, format: str | None = None) -> Loaded:
 
 
 def load_events(path: str | Path, format: str | None = None) -> list[Event]:
-    """All normalised events of a transcript."""
+    """All normalized events of a transcript."""
     return list(open_transcript(path, format).events())

@@ -3,10 +3,10 @@
 First every transcript under the watched paths that changed since it was
 stored is indexed (in parallel, like ``artifact-index store``).  Then each
 change the file system reports (through :mod:`watchfiles`) is read by the
-file's :class:`~artifact_index.live.follow.LiveTranscript`, which reads only
+file's :class:`~artifact_index.live.live_transcript.LiveTranscript`, which reads only
 the new bytes, and the store's record of that session is replaced.  A new
 file in a watched folder is followed from its first line; it joins the
-store once its format is recognised.  A deleted transcript stays in the
+store once its format is recognized.  A deleted transcript stays in the
 store: sessions are history.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, Literal
 from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.runner import run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UnreadableInput
-from artifact_index.live.followed import Followed
+from artifact_index.live.followed_transcripts import Followed
 from artifact_index.live.indexing import index_for_store
 from artifact_index.live.record import SessionRecord, session_record
 from artifact_index.live.store import SessionStore

@@ -6,7 +6,7 @@ here, in command-line order.  With ``--json`` each transcript is one line of
 JSON Lines, ``{"transcript": PATH, ...}`` followed by what the command
 prints for it, or ``{"transcript": PATH, "error": "..."}``; without, each
 output follows a ``==> PATH <==`` header, as ``head`` and ``tail`` do.
-Files in a folder that no format recognises are counted on standard error,
+Files in a folder that no format recognizes are counted on standard error,
 not printed.
 """
 
@@ -19,8 +19,8 @@ from collections import Counter
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager
 
-from artifact_index.batch.commands import Outcome, run_command
 from artifact_index.batch.discovery import Candidate, expand
+from artifact_index.batch.per_file import Outcome, run_command
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import default_jobs, local_executor, run_in_order
 from artifact_index.exceptions import ArtifactIndexError

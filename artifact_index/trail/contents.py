@@ -110,7 +110,7 @@ def is_directory_listing(output: str) -> bool:
 
 
 def parse_read_output(output: str, *, whole_file_hint: bool = False) -> Window | None:
-    """The lines a read tool showed, or None when the output has no recognisable gutter.
+    """The lines a read tool showed, or None when the output has no recognizable gutter.
 
     ``whole_file_hint``: the call asked for the whole file (no offset/limit),
     so a window starting at line 1 that the tool did not say was truncated is

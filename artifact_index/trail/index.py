@@ -15,7 +15,7 @@ destination of a move or copy has ``role="dest"``), ``file -> file``
 nodes with edges to files, so queries select by ``kind`` and never assume
 that every node is a file.
 
-The graph *is* the tracker's state: it serialises to JSON with
+The graph *is* the tracker's state: it serializes to JSON with
 :meth:`ArtifactIndex.to_json` and resumes with :meth:`ArtifactIndex.from_json`.
 """
 
@@ -33,9 +33,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
 from artifact_index.redaction import redact_json
+from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
-from artifact_index.trail.shell.state import TEMP_ROOTS
 
 __all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
 
@@ -557,7 +557,7 @@ class ArtifactIndex:
         """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
         return list(self.meta.get("user_messages", []))
 
-    # -- serialisation --------------------------------------------------------
+    # -- serialization --------------------------------------------------------
     def to_state(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
         data = self.graph.to_node_link(late_kinds=_DEFERRED_KINDS)

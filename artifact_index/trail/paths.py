@@ -1,4 +1,4 @@
-"""Path normalisation: one key per file, whatever the transcript wrote.
+"""Path normalization: one key per file, whatever the transcript wrote.
 
 Agents spell one file many ways: absolute, relative to a cwd that changed,
 with ``./`` or ``..``, with Windows backslashes and drive letters.  The
@@ -45,7 +45,7 @@ def _normpath(path: str) -> str:
 
 
 def join(cwd: str | None, path: str) -> str:
-    """``path`` resolved against ``cwd`` (when relative and cwd is known), normalised."""
+    """``path`` resolved against ``cwd`` (when relative and cwd is known), normalized."""
     path = to_posix(path.strip())
     if cwd and not is_absolute(path):
         path = to_posix(cwd).rstrip("/") + "/" + path

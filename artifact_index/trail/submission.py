@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.patches import parse_patch
+from artifact_index.shell.git import skip_global_options
+from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, join
-from artifact_index.trail.shell.git import skip_global_options
-from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
 
 __all__ = ["DiffScope", "GitModel", "diff_scope", "git_words"]
 

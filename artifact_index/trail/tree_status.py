@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from artifact_index.trail.shell.listing import SimpleCommand
+from artifact_index.shell.listing import SimpleCommand
 
 __all__ = ["ListedFile", "TreeStatus", "observed_status"]
 

@@ -3,7 +3,7 @@
 "5 passed (turn 92)" is only the state of the work when nothing changed
 after turn 92.  An agent that continues after a compaction must know that
 the test file it wrote at turn 94 was never run: the tests are owed.  This
-module keeps the session's runs of recognised checks (tests, linters, type
+module keeps the session's runs of recognized checks (tests, linters, type
 checkers, builds: :func:`~artifact_index.facts.errors.checks.checks_in`) with
 the operation count at that moment, and :func:`unverified_changes` lists, for
 each kind of check the session ran, the changed files whose last change

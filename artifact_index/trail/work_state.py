@@ -35,9 +35,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute
-from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
 from artifact_index.trail.tree_status import TreeStatus, observed_status
 

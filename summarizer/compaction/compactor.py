@@ -9,12 +9,12 @@ returns the message list to send and a :class:`CompressResult`:
    tool output or a user's text is not one; see
    :mod:`~summarizer.compaction.summary_message`), or the event log's last ``summary``
    event covers a prefix of the list, which is then replaced by that summary
-   without asking the summariser again (seed 000's incremental compaction).
+   without asking the summarizer again (seed 000's incremental compaction).
 2. Micro-compaction and pruning shorten old tool output (cheap, no LLM).
 3. If a trigger fires (threshold, overflow, sliding window, task boundary;
    or ``force=True``, the manual trigger) and the back-off allows it, the
    span between the summary and the kept recent turns is sent to the
-   :class:`NarrativeSummariser` with the previous summary, and replaced by
+   :class:`NarrativeSummarizer` with the previous summary, and replaced by
    one summary message.
 
 System prompts, OpenAI system/developer messages and tool definitions are
@@ -66,7 +66,7 @@ from summarizer.compaction.policies import (
     content_policy_for,
     trigger_for,
 )
-from summarizer.compaction.protocol import NarrativeSummariser
+from summarizer.compaction.protocol import NarrativeSummarizer
 from summarizer.compaction.result import CompressResult
 from summarizer.compaction.summary_message import (
     find_latest_summary,
@@ -127,8 +127,8 @@ class _Base:
         return [*self.head, *summary, *body]
 
 
-class _SummariserError(Exception):
-    """Internal: the summariser failed; ``compact`` records it and raises ``CompactionFailed``."""
+class _SummarizerError(Exception):
+    """Internal: the summarizer failed; ``compact`` records it and raises ``CompactionFailed``."""
 
     def __init__(self, error: str) -> None:
         super().__init__(error)
@@ -145,7 +145,7 @@ class Compactor:
     def __init__(
         self,
         config: CompactorConfig | None = None,
-        summariser: NarrativeSummariser | None = None,
+        summarizer: NarrativeSummarizer | None = None,
         event_log: EventLog | None = None,
         *,
         counter: TokenCounter | None = None,
@@ -158,7 +158,7 @@ class Compactor:
         # Only summaries marked with this key are trusted (see summary_message); without
         # one, a fresh key trusts just the summaries this compactor writes.
         self.summary_key = summary_key if summary_key is not None else new_summary_key()
-        self.summariser = summariser
+        self.summarizer = summarizer
         self.event_log = event_log if event_log is not None else EventLog()
         self.counter: TokenCounter = counter or count_tokens
         self._prompt_counter = prompt_counter
@@ -189,7 +189,7 @@ class Compactor:
         ``usage`` is the last response's usage (for overflow detection);
         ``system`` and ``tools`` only count towards the prompt estimate.
         ``force`` runs LLM compaction whatever the triggers and back-off say.
-        Raises :class:`CompactionFailed` when the summariser fails.
+        Raises :class:`CompactionFailed` when the summarizer fails.
         """
         now = _utc(self._clock())
         report = CompactionReport()
@@ -239,7 +239,7 @@ class Compactor:
         )
         report.trigger = "manual" if force else self._trigger_reason(conversation, context)
 
-        if report.trigger is not None and cut is not None and self.summariser is not None:
+        if report.trigger is not None and cut is not None and self.summarizer is not None:
             state = self._backoff.state(self.event_log.events(), now)
             if state.reset_due:
                 self._append(BackoffResetEvent(uuid=self._new_id(), timestamp=now), report)
@@ -247,8 +247,8 @@ class Compactor:
                 report.blocked_until = state.blocked_until
             else:
                 try:
-                    current = self._summarise(base, conversation, editor, cut, shape, now, report)
-                except _SummariserError as failure:
+                    current = self._summarize(base, conversation, editor, cut, shape, now, report)
+                except _SummarizerError as failure:
                     report.failure = failure.error
                     self._append(
                         CompactionFailureEvent(
@@ -339,7 +339,7 @@ class Compactor:
                 return reason
         return None
 
-    def _summarise(
+    def _summarize(
         self,
         base: _Base,
         conversation: Conversation,
@@ -349,16 +349,16 @@ class Compactor:
         now: datetime,
         report: CompactionReport,
     ) -> list[Message]:
-        assert self.summariser is not None
+        assert self.summarizer is not None
         dropped = [i for i in range(cut) if conversation.turn_id(i) is not None]
         kept_system = [editor.messages[i] for i in range(cut) if conversation.turn_id(i) is None]
         cycle = base.cycle + 1
         try:
-            text = self.summariser.summarise([base.body[i] for i in dropped], base.previous, cycle)
-        except Exception as exc:  # any summariser failure counts towards the back-off
-            raise _SummariserError(f"{type(exc).__name__}: {exc}") from exc
+            text = self.summarizer.summarize([base.body[i] for i in dropped], base.previous, cycle)
+        except Exception as exc:  # any summarizer failure counts towards the back-off
+            raise _SummarizerError(f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(text, str) or not text.strip():
-            raise _SummariserError("the summariser returned an empty summary")
+            raise _SummarizerError("the summarizer returned an empty summary")
 
         turns = [conversation.turn_id(i) or 0 for i in dropped]
         last_turn = max(turns)

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["NarrativeSummariser"]
+__all__ = ["NarrativeSummarizer"]
 
 
 @runtime_checkable
-class NarrativeSummariser(Protocol):
-    def summarise(
+class NarrativeSummarizer(Protocol):
+    def summarize(
         self,
         dropped_messages: Sequence[dict[str, Any]],
         previous_summary: str | None,

@@ -15,7 +15,7 @@ from typing import Any
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import EventLog
 from summarizer.compaction.messages import detect_shape
-from summarizer.compaction.protocol import NarrativeSummariser
+from summarizer.compaction.protocol import NarrativeSummarizer
 from summarizer.compaction.usage import Usage
 from summarizer.exceptions import MessageFormatError
 from summarizer.tokens import PromptCounter, TokenCounter
@@ -26,7 +26,7 @@ __all__ = ["run_compact"]
 def run_compact(
     request_body: Mapping[str, Any],
     context_window: int | None,
-    summariser: NarrativeSummariser | None,
+    summarizer: NarrativeSummarizer | None,
     *,
     config: CompactorConfig | None = None,
     event_log: EventLog | None = None,
@@ -39,11 +39,11 @@ def run_compact(
     """Compact the messages of ``request_body``; see the module docstring.
 
     ``context_window`` overrides the config's window (200k by default).
-    Without a ``summariser`` only the cheap policies run.  ``summary_key``
+    Without a ``summarizer`` only the cheap policies run.  ``summary_key``
     marks the summaries written and is the only key whose summaries are
     trusted (a fresh one when None).  Raises
     :class:`MessageFormatError` for a body that is not a request of either
-    API, and :class:`CompactionFailed` when the summariser fails.
+    API, and :class:`CompactionFailed` when the summarizer fails.
     """
     if not isinstance(request_body, Mapping):
         raise MessageFormatError("the request body must be a JSON object")
@@ -62,7 +62,7 @@ def run_compact(
         tools = [tools or [], request_body["functions"]]
     compactor = Compactor(
         settings,
-        summariser,
+        summarizer,
         event_log,
         counter=counter,
         prompt_counter=prompt_counter,

@@ -11,7 +11,7 @@ __all__ = ["CompressResult"]
 
 
 class CompressResult(BaseModel):
-    """What a compaction did; serialised as ``{didCompress, released, promptEstimate}``.
+    """What a compaction did; serialized as ``{didCompress, released, promptEstimate}``.
 
     ``released`` is the prompt estimate before minus after, in tokens (negative
     only if a summary came out longer than what it replaced).

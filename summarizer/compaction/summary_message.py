@@ -1,4 +1,4 @@
-"""The message that stands in for compacted history, and how to recognise it without being fooled.
+"""The message that stands in for compacted history, and how to recognize it without being fooled.
 
 After an LLM compaction the request holds one user message whose text
 starts with a fixed header, followed by the kept recent turns (seed 002 marks
@@ -68,7 +68,7 @@ _HEADER_RE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class SummaryMark:
-    """A recognised summary message: the turns it covers, its cycle and its Markdown."""
+    """A recognized summary message: the turns it covers, its cycle and its Markdown."""
 
     last_turn: int
     cycle: int
@@ -116,7 +116,7 @@ def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     except (OSError, ValueError) as exc:
         raise StateError(
             f"the summary key {target} cannot be read; delete it to make a new one "
-            f"(summaries signed with it will then be summarised again)"
+            f"(summaries signed with it will then be summarized again)"
         ) from exc
     if len(key) < 16:
         raise StateError(f"the summary key {target} is too short; delete it to make a new one")

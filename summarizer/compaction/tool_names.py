@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from artifact_index.ingestion.vocabulary import SHELL_TOOLS
 
-__all__ = ["COMPRESSIBLE_TOOLS", "canonical_tool", "normalise_tool_name"]
+__all__ = ["COMPRESSIBLE_TOOLS", "canonical_tool", "normalize_tool_name"]
 
 COMPRESSIBLE_TOOLS: dict[str, frozenset[str]] = {
     "read_file": frozenset(
@@ -92,7 +92,7 @@ _BY_ALIAS = {
 }
 
 
-def normalise_tool_name(name: str) -> str:
+def normalize_tool_name(name: str) -> str:
     """Lower case; an MCP prefix (``mcp__server__tool``) reduced to the tool itself."""
     lowered = name.strip().lower()
     if lowered.startswith("mcp__"):
@@ -104,4 +104,4 @@ def canonical_tool(name: str | None) -> str | None:
     """The seed 000 name of a compressible tool, or ``None`` if ``name`` is not one."""
     if not name:
         return None
-    return _BY_ALIAS.get(normalise_tool_name(name))
+    return _BY_ALIAS.get(normalize_tool_name(name))

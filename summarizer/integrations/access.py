@@ -4,7 +4,7 @@ A session is named by a transcript path, or by an id of the session store
 (its store id, the agent's own session id, or the transcript's path, see
 :meth:`~artifact_index.live.store.SessionStore.session`); a transcript that
 a ``watch`` keeps current is just such a stored session.  Either way the
-transcript is followed (:class:`~artifact_index.live.followed.Followed`), so
+transcript is followed (:class:`~artifact_index.live.followed_transcripts.Followed`), so
 asking again costs only what the agent appended since.  Every answer is
 the JSON the command line prints (``files --json`` and so on), secrets
 redacted.
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from artifact_index.exceptions import ArtifactIndexError
-from artifact_index.live.follow import LiveTranscript
-from artifact_index.live.followed import Followed
+from artifact_index.live.followed_transcripts import Followed
+from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.live.store import SessionStore
 from artifact_index.presentation.render import (
     decisions_json,
@@ -130,10 +130,10 @@ class SessionAccess:
         config: str | None = None,
     ) -> str:
         """The structured summary (Markdown); the narrative offline unless an API key is configured."""
-        from summarizer.commands import make_writer
         from summarizer.config import load_settings, pick_model
         from summarizer.sections.templates import load_template
         from summarizer.summary import summarize
+        from summarizer.summary_commands import make_writer
 
         chosen = load_template(template)
         # Held through the narrative (an LLM round trip, perhaps): another request must not feed

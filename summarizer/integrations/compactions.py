@@ -70,7 +70,7 @@ def snapshot(read: ReadTranscript, trigger: str | None, store: SessionStore) -> 
 
 
 def _before_last_compaction(events: Sequence[Event]) -> list[Event]:
-    """What the last compaction summarised: the events before its boundary (all, if it is not written yet)."""
+    """What the last compaction summarized: the events before its boundary (all, if it is not written yet)."""
     boundaries = [
         n for n, e in enumerate(events) if isinstance(e, CompactionBoundary) and e.sidechain is None
     ]

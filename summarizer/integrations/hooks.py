@@ -71,7 +71,7 @@ _PRE_COMPACT_LEAD = (
 )
 # Claude Code (2.1.328) also echoes a manual /compact's PreCompact output into the conversation, next
 # to the SessionStart context that carries the whole trail: that echo gets the paths alone, so the
-# trail is not in the new context twice (seen in the real agent: tests/integrations/test_real_agents.py).
+# trail is not in the new context twice (seen in the real agent: tests/summarizer/integrations/test_real_agents.py).
 ECHOED_PRE_COMPACT_LIMIT = 2_000
 _ECHOED_LEAD = (
     "Keep every file path below in the summary, with what changed; they are exact "

@@ -239,7 +239,7 @@ def build_app(
         return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8")
 
     async def compact(request: Request) -> Response:
-        from summarizer.commands import compact_request
+        from summarizer.summary_commands import compact_request
 
         folder = compaction.state_root / session_id(request)
         raw = await _body(request)

@@ -16,7 +16,7 @@ agent's hook runs without the user's virtual environment on its ``PATH``:
 * OpenCode: the plugin file in ``~/.config/opencode/plugins/`` or the
   project's ``.opencode/plugins/``.
 
-Merging never touches another hook or setting: our entries are recognised
+Merging never touches another hook or setting: our entries are recognized
 by their command (``... artifact-index hook``), so installing again changes
 nothing, installing from another environment replaces the path, and
 uninstalling removes exactly our entries (and the groups and events left

@@ -161,7 +161,7 @@ def build_prompt(request: NarrativeRequest) -> str:
         )
     else:
         how = (
-            "Anchored iterative summarisation: the previous narrative stays as it is. For each section, give "
+            "Anchored iterative summarization: the previous narrative stays as it is. For each section, give "
             "only NEW items that the new span adds, and list in `superseded` the numbers of previous items "
             "the new span makes wrong or obsolete (finished work still described as in progress, reversed "
             "decisions, errors since resolved). Do not restate previous items."

@@ -3,7 +3,7 @@
 Only this span is sent to the LLM (never the history the previous summary
 already covers).  Long tool outputs are trimmed to their head and tail, and
 a span larger than the request budget is cut into consecutive chunks that
-are summarised cycle after cycle, each merged into the previous narrative.
+are summarized cycle after cycle, each merged into the previous narrative.
 """
 
 from __future__ import annotations

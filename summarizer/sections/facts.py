@@ -261,7 +261,7 @@ class ListingFact(_Fact):
 
 
 class CheckRunFact(_Fact):
-    """One run of a recognised check: tests, a linter, a type checker, a build."""
+    """One run of a recognized check: tests, a linter, a type checker, a build."""
 
     turn: int
     category: str  # test, lint, typecheck, build

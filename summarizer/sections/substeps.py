@@ -61,7 +61,7 @@ _PATH = re.compile(
 _BACKTICKED = re.compile(r"`([A-Za-z_][\w.?!]*)`")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 _SNAKE = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
-# A module's name: capitalised, two capitals or more, some lower case (`PaneListLive`, `WSIReader`).
+# A module's name: capitalized, two capitals or more, some lower case (`PaneListLive`, `WSIReader`).
 _CAMEL = re.compile(r"\b((?=\w*[a-z])[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b")
 _PLAN = re.compile(
     r"^(?:(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+|we\s+)?(?:still\s+|also\s+)?"

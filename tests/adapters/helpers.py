@@ -10,7 +10,7 @@ from artifact_index.ingestion.source import Source, read_source
 
 
 def read_events(adapter: Adapter, path: Path) -> tuple[list[Event], Source]:
-    """The events ``adapter`` reads from ``path``, which it must recognise as its own format."""
+    """The events ``adapter`` reads from ``path``, which it must recognize as its own format."""
     source = read_source(path)
     assert adapter.sniff(source), path.name
     return list(adapter.events(source)), source

@@ -566,7 +566,7 @@ def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(
 
 
 def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> None:
-    # Claude Code 2.1.328 (run for real in tests/integrations/test_real_agents.py) logs a copy of every
+    # Claude Code 2.1.328 (run for real in tests/summarizer/integrations/test_real_agents.py) logs a copy of every
     # request it sends: read as messages, the copy would count the turn twice; read as unknown, every
     # session warned about two dozen skipped parts.
     blob = {

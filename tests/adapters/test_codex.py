@@ -267,7 +267,7 @@ def test_the_header_of_an_output_is_read_from_its_first_lines_only(pieces: list[
 
 
 def test_the_bookkeeping_lines_of_0_169_are_ignored_not_skipped() -> None:
-    # Codex 0.169.0 (run for real in tests/integrations/test_real_agents.py) writes a snapshot of the
+    # Codex 0.169.0 (run for real in tests/summarizer/integrations/test_real_agents.py) writes a snapshot of the
     # environment it describes to the model and a token record per response between the usual lines.
     lines = [
         {

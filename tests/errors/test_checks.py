@@ -1,4 +1,4 @@
-"""Recognising the check a command runs, so reruns and broader runs can be matched."""
+"""Recognizing the check a command runs, so reruns and broader runs can be matched."""
 
 from __future__ import annotations
 

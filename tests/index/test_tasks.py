@@ -61,11 +61,11 @@ def test_cline_task_progress_checklist() -> None:
     tasks = apply_task_call(
         [],
         "write_to_file",
-        {"path": "x", "task_progress": "- [x] Analyse\n- [ ] Implement\n"},
+        {"path": "x", "task_progress": "- [x] Analyze\n- [ ] Implement\n"},
         turn=4,
     )
     assert tasks is not None and [(t.content, t.status) for t in tasks] == [
-        ("Analyse", "completed"),
+        ("Analyze", "completed"),
         ("Implement", "pending"),
     ]
 

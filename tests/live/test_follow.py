@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.live.follow import LiveTranscript
+from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.presentation.render import files_json
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
@@ -141,7 +141,7 @@ def test_a_json_document_rewritten_as_it_grows_is_read_whole(tmp_path: Path) -> 
     assert facts(live.index) == facts(build_index(EXAMPLES / "mini-swe-agent.traj.json")[0])
 
 
-def test_a_start_no_format_recognises_yet_waits(tmp_path: Path) -> None:
+def test_a_start_no_format_recognizes_yet_waits(tmp_path: Path) -> None:
     transcript = tmp_path / "new.jsonl"
     transcript.write_text('{"hello": "world"}\n')
     live = LiveTranscript(transcript)

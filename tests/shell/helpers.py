@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from artifact_index.ingestion.events import FileOperation
-from artifact_index.trail.shell import ShellAnalysis, analyze_command
+from artifact_index.shell import ShellAnalysis, analyze_command
 
 ROOT = "/w"
 

@@ -1,4 +1,4 @@
-"""Every shell command of the real transcripts is analysed without an error.
+"""Every shell command of the real transcripts is analyzed without an error.
 
 The commands are pulled out of the transcripts with a small local helper,
 independent of the adapters: mini-swe-agent messages (fenced ``bash`` blocks
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from artifact_index.trail.shell import analyze_command
+from artifact_index.shell import analyze_command
 
 
 def _loads(value: Any) -> Any:
@@ -144,7 +144,7 @@ def test_commands_were_found_in_every_format(corpus_commands: dict[str, list[str
 
 @pytest.mark.parametrize("fmt", sorted(_EXTRACTORS))
 @pytest.mark.parametrize("succeeded", [None, False])
-def test_every_command_is_analysed(
+def test_every_command_is_analyzed(
     corpus_commands: dict[str, list[str]], fmt: str, succeeded: bool | None
 ) -> None:
     for command in corpus_commands[fmt]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artifact_index.trail.shell import ShellAnalysis, analyze_command
+from artifact_index.shell import ShellAnalysis, analyze_command
 
 from .helpers import FakeContext, analyze, effects, only
 
@@ -387,7 +387,7 @@ class TestWorkingDirectory:
     def test_cd_inside_command_substitution_or_pipeline_does_not_leak(self) -> None:
         assert analyze("x=$(cd sub && pwd); cd lib | cat").cwd_after == "/w"
 
-    def test_paths_are_normalised(self) -> None:
+    def test_paths_are_normalized(self) -> None:
         assert effects(analyze("cd a/b && rm ../../c/./d.py")) == [("delete", "c/d.py")]
 
     def test_unknown_starting_directory_keeps_paths_relative(self) -> None:
@@ -489,7 +489,7 @@ class TestWrappersAndLoops:
 
 
 class TestNestedShells:
-    def test_bash_c_is_analysed(self) -> None:
+    def test_bash_c_is_analyzed(self) -> None:
         result = analyze("bash -c 'cd sub && rm a.py'")
         assert effects(result) == [("delete", "sub/a.py")]
         assert result.cwd_after == "/w"
@@ -537,7 +537,7 @@ _SHELL_ALPHABET = "abc./-_ \n\t'\"$`\\(){}[]<>|&;*?~=#!0123456789EOF"
     text=st.text(alphabet=_SHELL_ALPHABET, max_size=80),
     succeeded=st.sampled_from([True, False, None]),
 )
-def test_any_text_is_analysed_without_raising(text: str, succeeded: bool | None) -> None:
+def test_any_text_is_analyzed_without_raising(text: str, succeeded: bool | None) -> None:
     result = analyze_command(
         text, "/w", succeeded=succeeded, context=FakeContext({"/w/a.py": "open('b', 'w')"})
     )
@@ -576,7 +576,7 @@ def test_any_text_is_analysed_without_raising(text: str, succeeded: bool | None)
         max_size=20,
     )
 )
-def test_command_shaped_text_is_analysed_without_raising(words: list[str]) -> None:
+def test_command_shaped_text_is_analyzed_without_raising(words: list[str]) -> None:
     analyze_command(" ".join(words), "/w", succeeded=None, context=FakeContext({"/w/a.py": "x"}))
 
 
@@ -587,7 +587,7 @@ def test_unmatched_globs_are_not_taken_for_file_names() -> None:
 
 
 def test_the_package_exports_what_it_documents() -> None:
-    import artifact_index.trail.shell as shell
+    import artifact_index.shell as shell
 
     assert shell.__all__ == ["ShellAnalysis", "ShellContext", "analyze_command"]
 
@@ -616,7 +616,7 @@ def test_failed_rm_of_several_paths_removed_the_ones_known_to_exist() -> None:
 
 
 def test_windows_drive_paths_are_absolute() -> None:
-    from artifact_index.trail.shell import analyze_command
+    from artifact_index.shell import analyze_command
 
     analysis = analyze_command(
         "cd D:/proj && rm src/old.go", "D:/proj", succeeded=True, workspace="D:/proj"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifact_index.trail.shell.listing import SimpleCommand, simple_commands
+from artifact_index.shell.listing import SimpleCommand, simple_commands
 
 
 def test_a_list_gives_each_command_its_directory_and_output_file() -> None:

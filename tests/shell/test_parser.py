@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifact_index.trail.shell.parser import (
+from artifact_index.shell.parser import (
     Command,
     Conditional,
     ForLoop,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from artifact_index.trail.shell.sed import apply_sed, minimal_edit
+from artifact_index.shell.sed import apply_sed, minimal_edit
 
 from .helpers import analyze, effects, only
 
@@ -60,7 +60,7 @@ def test_sed_on_a_file_with_known_text_is_an_exact_edit() -> None:
     assert (op.old, op.new) == ("x = 1\n", "x = 10\n")
 
 
-def test_a_script_adjusted_with_sed_is_still_analysed() -> None:
+def test_a_script_adjusted_with_sed_is_still_analyzed() -> None:
     result = analyze(
         "cat > fix.py <<'EOF'\nopen('draft.txt', 'w')\nEOF\nsed -i 's/draft/final/' fix.py && python fix.py"
     )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from artifact_index.shell import analyze_command
 from artifact_index.trail.build import build_index
-from artifact_index.trail.shell import analyze_command
+from tests.support.paths import FIXTURES
 
 from .helpers import ROOT, FakeContext, analyze, effects
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "claude_code"
+CLAUDE_FIXTURES = FIXTURES / "claude_code"
 
 
 def _ran(
@@ -236,7 +235,7 @@ class TestFormattersAndFixers:
 class TestProjectScripts:
     PACKAGE = '{"scripts": {"lint:fix": "eslint --fix src/app.ts", "build": "vite build"}}'
 
-    def test_a_script_whose_text_is_known_is_analysed(self) -> None:
+    def test_a_script_whose_text_is_known_is_analyzed(self) -> None:
         assert effects(analyze("npm run lint:fix", files={"/w/package.json": self.PACKAGE})) == [
             ("edit", "src/app.ts")
         ]
@@ -297,7 +296,7 @@ class TestGenerators:
 
 
 def test_a_session_that_adds_a_package_formats_and_fixes() -> None:
-    index, _ = build_index(FIXTURES / "toolchain.jsonl")
+    index, _ = build_index(CLAUDE_FIXTURES / "toolchain.jsonl")
     assert {(f.path, f.status) for f in index.changed_files()} == {
         ("package.json", "modified"),
         ("bun.lock", "modified"),
@@ -311,7 +310,7 @@ def test_a_session_that_adds_a_package_formats_and_fixes() -> None:
 
 
 def test_a_session_that_generates_an_ash_migration() -> None:
-    index, _ = build_index(FIXTURES / "ash-codegen.jsonl")
+    index, _ = build_index(CLAUDE_FIXTURES / "ash-codegen.jsonl")
     assert {(f.path, f.status) for f in index.changed_files()} == {
         ("lib/helpdesk/support/ticket.ex", "modified"),
         ("priv/repo/migrations/20260504091500_add_ticket_priority.exs", "created"),

@@ -1,21 +1,20 @@
-"""cmd.exe and PowerShell commands: recognised from the harness or the command, and their effects."""
+"""cmd.exe and PowerShell commands: recognized from the harness or the command, and their effects."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from artifact_index.shell import analyze_command, windows
+from artifact_index.shell.windows import shell_dialect
 from artifact_index.trail.build import build_index
-from artifact_index.trail.shell import analyze_command, windows
-from artifact_index.trail.shell.windows import shell_dialect
+from tests.support.paths import FIXTURES
 
 from .helpers import FakeContext
 
 WIN = "c:/app"
-SESSION = Path(__file__).resolve().parent.parent / "fixtures" / "cline" / "windows-shell.json"
+SESSION = FIXTURES / "cline" / "windows-shell.json"
 
 
 def _effects(
@@ -53,7 +52,7 @@ def _effects(
         ("sed -i 's/as e:\\n/as err:\\n/' app.py", "/w", "bash"),
     ],
 )
-def test_the_shell_is_recognised_from_the_command_and_the_directory(
+def test_the_shell_is_recognized_from_the_command_and_the_directory(
     command: str, cwd: str, dialect: str
 ) -> None:
     assert shell_dialect(command, cwd) == dialect

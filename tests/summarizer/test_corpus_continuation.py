@@ -19,11 +19,11 @@ import functools
 from pathlib import Path
 
 import pytest
-from cc_harness import Transcript, read_transcript
-from continuation_checks import PointReport, check_point
 
 from artifact_index.ingestion.loading import open_transcript
 from tests.conftest import CORPUS
+from tests.support.cc_harness import Transcript, read_transcript
+from tests.support.continuation_checks import PointReport, check_point
 
 
 def _points() -> list[tuple[Path, int]]:

@@ -17,11 +17,11 @@ import functools
 from pathlib import Path
 
 import pytest
-from cc_harness import read_transcript
-from continuation_checks import check_point
 
 from artifact_index.ingestion.loading import open_transcript
 from tests.conftest import CORPUS
+from tests.support.cc_harness import read_transcript
+from tests.support.continuation_checks import check_point
 
 
 @pytest.fixture(autouse=True)

@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cc_harness import Transcript, harness_changed, names_path, read_transcript
 
 from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import Loaded, open_transcript
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
-from summarizer.commands import events_until_compaction, summary_command
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
+from summarizer.summary_commands import events_until_compaction, summary_command
+from tests.support.cc_harness import Transcript, harness_changed, names_path, read_transcript
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from summary_fixtures import SUMMARIES
 
 from artifact_index.presentation.cli import main
+from tests.support.summary_fixtures import SUMMARIES
 
 CC_SESSION = str(SUMMARIES / "cc_two_compactions.jsonl")
 
@@ -31,7 +31,7 @@ def test_without_a_key_the_offline_narrative_is_used(capsys: pytest.CaptureFixtu
     )
 
 
-def test_until_compaction_summarises_only_what_came_before(
+def test_until_compaction_summarizes_only_what_came_before(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, first, _ = _run(capsys, "--until-compaction", "1")

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index import grammars
 from artifact_index.exceptions import GrammarUnavailable
-from artifact_index.facts.symbols import definitions, grammars
+from artifact_index.facts.symbols import definitions
 from artifact_index.presentation.cli import main
-from artifact_index.trail.shell.parser import source as shell_grammar
-from artifact_index.trail.shell.scripts import interpreter as script_interpreter
+from artifact_index.shell.parser import source as shell_grammar
+from artifact_index.shell.scripts import interpreter as script_interpreter
 
 LANGUAGES = [
     "bash",

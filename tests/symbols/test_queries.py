@@ -12,15 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index import grammars
 from artifact_index.facts.symbols import definitions as symbols
-from artifact_index.facts.symbols import extraction, grammars
+from artifact_index.facts.symbols import extraction
 from artifact_index.facts.symbols.definitions import (
     Definition,
     definitions,
     language_for_path,
     tags_query,
 )
-from artifact_index.facts.symbols.grammars import GrammarUnavailable
+from artifact_index.grammars import GrammarUnavailable
 
 Row = tuple[str, str, str | None, int, int]
 

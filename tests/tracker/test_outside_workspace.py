@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +17,9 @@ from artifact_index.ingestion.events import (
 from artifact_index.presentation.cli import main
 from artifact_index.presentation.render import files_json
 from artifact_index.trail.tracker import Tracker
+from tests.support.paths import FIXTURES
 
-SESSION = (
-    Path(__file__).resolve().parent.parent / "fixtures" / "codex" / "rollout-tmp-deliverable.jsonl"
-)
+SESSION = FIXTURES / "codex" / "rollout-tmp-deliverable.jsonl"
 
 
 def _files(capsys: pytest.CaptureFixture[str], *flags: str) -> list[tuple[str, str, bool]]:

@@ -8,6 +8,7 @@ from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.events import FileOperation as Op
 from artifact_index.trail.refetch import refetch_report
 from artifact_index.trail.tracker import Tracker
+from tests.support.paths import FIXTURES
 
 from .conftest import Call
 
@@ -57,11 +58,10 @@ def test_a_read_after_a_change_is_not_redundant(session: list[Event], call: Call
 
 def test_refetch_command(capsys: pytest.CaptureFixture[str]) -> None:
     import json
-    from pathlib import Path
 
     from artifact_index.presentation.cli import main
 
-    session = Path(__file__).resolve().parent.parent / "fixtures" / "cli" / "session.jsonl"
+    session = FIXTURES / "cli" / "session.jsonl"
     assert main(["refetch", str(session), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["reads"], out["redundant_reads"], out["compactions"]) == (1, 0, [])

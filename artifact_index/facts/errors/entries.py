@@ -39,7 +39,7 @@ class LedgerEntry(BaseModel):
     tests: tuple[str, ...] = ()  # every failing test that showed it (the first MAX_TESTS)
     command: str | None = None  # the command that first raised it
     commands: tuple[str, ...] = ()  # one shell command per distinct check that raised it
-    keys: tuple[str, ...] = ()  # the normalised commands (or "tool:NAME") that raised it
+    keys: tuple[str, ...] = ()  # the normalized commands (or "tool:NAME") that raised it
     first_turn: int
     last_turn: int
     occurrences: int = 1  # results it appeared in
@@ -70,7 +70,7 @@ class FailedRun(BaseModel):
 class TestStatus(TestRun):
     """The last run of one test command."""
 
-    key: str  # the normalised command: runs with the same key are the same test command
+    key: str  # the normalized command: runs with the same key are the same test command
     turn: int
     call_id: str | None = None
 

@@ -50,7 +50,7 @@ from artifact_index.facts.symbols.extraction import (
     MAX_SOURCE_CHARS,
     Found,
     SymbolKind,
-    analyse,
+    analyze,
     usable,
 )
 from artifact_index.facts.symbols.languages import language_for_path, tags_query
@@ -107,7 +107,7 @@ def _definition(found: Found) -> Definition:
 
 def definitions(source: str, language: str) -> list[Definition]:
     """Every definition in ``source``, in source order (scope-only kinds left out)."""
-    return [_definition(f) for f in analyse(source, language) if not f.scope_only]
+    return [_definition(f) for f in analyze(source, language) if not f.scope_only]
 
 
 # --- changes ------------------------------------------------------------------
@@ -123,17 +123,17 @@ def changed_symbols(before: str | None, after: str | None, path: str) -> list[Sy
     language = language_for_path(path)
     if language is None or before == after:
         return []
-    before, after = _normalise(before), _normalise(after)
+    before, after = _normalize(before), _normalize(after)
     if not all(usable(side) for side in (before, after) if side is not None):
         # Comparing against a side that cannot be parsed would report every
         # definition of the other side as added or removed.
         return []
-    old = analyse(before, language, path=path) if before is not None else []
-    new = analyse(after, language, path=path) if after is not None else []
+    old = analyze(before, language, path=path) if before is not None else []
+    new = analyze(after, language, path=path) if after is not None else []
     return _compare(old, new)
 
 
-def _normalise(text: str | None) -> str | None:
+def _normalize(text: str | None) -> str | None:
     return text.replace("\r\n", "\n") if text is not None else None
 
 
@@ -181,23 +181,23 @@ def symbols_in_edit(
     placed in ``context`` gives no symbols rather than a guess.
     """
     language = language_for_path(path)
-    old_text = _normalise(old) or ""
-    new_text = _normalise(new) or ""
+    old_text = _normalize(old) or ""
+    new_text = _normalize(new) or ""
     if language is None or old_text == new_text:
         return []
     if not (usable(old_text) and usable(new_text)):
         return []
-    context = _normalise(context)
+    context = _normalize(context)
     if context and usable(context):
         sides = _rebuild(context, old_text, new_text)
         if sides is not None:
             before, after = sides
             return _compare(
-                analyse(before, language, path=path), analyse(after, language, path=path)
+                analyze(before, language, path=path), analyze(after, language, path=path)
             )
     return _compare(
-        analyse(textwrap.dedent(old_text), language),
-        analyse(textwrap.dedent(new_text), language),
+        analyze(textwrap.dedent(old_text), language),
+        analyze(textwrap.dedent(new_text), language),
     )
 
 
@@ -240,6 +240,6 @@ def symbols_in_range(
     high = end_line if end_line is not None else first_line + source.count("\n")
     return [
         _definition(f)
-        for f in analyse(_normalise(source) or "", language, first_line, path=path)
+        for f in analyze(_normalize(source) or "", language, first_line, path=path)
         if not f.scope_only and f.start_line <= high and f.end_line >= low
     ]

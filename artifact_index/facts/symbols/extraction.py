@@ -31,10 +31,10 @@ from typing import Literal, get_args
 
 from tree_sitter import Node, Parser, QueryCursor, Tree
 
-from artifact_index.facts.symbols import grammars
+from artifact_index import grammars
 from artifact_index.facts.symbols.languages import tags_query
 
-__all__ = ["MAX_SOURCE_CHARS", "Found", "SymbolKind", "analyse", "clear_caches", "usable"]
+__all__ = ["MAX_SOURCE_CHARS", "Found", "SymbolKind", "analyze", "clear_caches", "usable"]
 
 SymbolKind = Literal[
     "function",
@@ -71,7 +71,7 @@ _WRAPPERS = frozenset(
 _LEADING = frozenset({"attribute_item"})
 
 # Results kept for texts up to this size: a file edited several times is
-# analysed as the "after" of one edit and the "before" of the next.
+# analyzed as the "after" of one edit and the "before" of the next.
 _CACHED_CHARS = 500_000
 # A long session comes back to hundreds of files; definitions are small.
 _TEXTS_KEPT = 512
@@ -88,7 +88,7 @@ class Found:
     container: str | None
     start_line: int
     end_line: int
-    own_text: str  # the text without nested definitions, normalised
+    own_text: str  # the text without nested definitions, normalized
 
     @property
     def scope_only(self) -> bool:
@@ -164,7 +164,7 @@ def clear_caches() -> None:
         _files.clear()
 
 
-def analyse(
+def analyze(
     source: str, language: str, first_line: int = 1, path: str | None = None
 ) -> Sequence[Found]:
     """The definitions and scopes of ``source``, in source order.
@@ -185,7 +185,7 @@ def analyse(
                 return found
     if kept and path is not None and first_line == 1:
         with _lock:
-            found = _analyse_file(path, source, language)
+            found = _analyze_file(path, source, language)
     else:
         parsed = _parse(source, language, first_line)
         found = parsed.found if parsed is not None else ()
@@ -197,7 +197,7 @@ def analyse(
     return found
 
 
-def _analyse_file(path: str, source: str, language: str) -> tuple[Found, ...]:
+def _analyze_file(path: str, source: str, language: str) -> tuple[Found, ...]:
     """Definitions of the whole content of ``path``, from its last tree when there is one."""
     file = (path, language)
     previous = _files.pop(file, None)

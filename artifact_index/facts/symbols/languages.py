@@ -16,7 +16,7 @@ from importlib import resources
 
 from tree_sitter import Query
 
-from artifact_index.facts.symbols import grammars
+from artifact_index import grammars
 from artifact_index.facts.symbols.query_compat import compile_tags_query
 
 __all__ = ["language_for_path", "tags_query"]

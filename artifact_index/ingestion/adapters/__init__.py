@@ -75,15 +75,15 @@ def adapter_named(name: str) -> Adapter:
 
 
 def detect(source: Source) -> Adapter:
-    """The first adapter, by priority, that recognises ``source``."""
+    """The first adapter, by priority, that recognizes ``source``."""
     _load_builtins()
     with source.records.shared_head():
         for adapter in sorted(_registry.values(), key=lambda a: (a.priority, a.name)):
             try:
-                recognised = adapter.sniff(source)
-            except Exception:  # a sniffer tripped by a damaged record has not recognised its format
-                recognised = False
-            if recognised:
+                recognized = adapter.sniff(source)
+            except Exception:  # a sniffer tripped by a damaged record has not recognized its format
+                recognized = False
+            if recognized:
                 return adapter
     if source.damage is not None:
         raise UnknownFormat(

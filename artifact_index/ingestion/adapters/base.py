@@ -29,7 +29,7 @@ __all__ = [
 
 
 class Adapter:
-    """Turns one transcript format into normalised events.
+    """Turns one transcript format into normalized events.
 
     Subclasses set :attr:`name` (the ``--format`` value) and
     :attr:`description`, and implement :meth:`sniff` and :meth:`events`.
@@ -50,7 +50,7 @@ class Adapter:
         raise NotImplementedError
 
     def events(self, source: Source) -> Iterator[Event]:
-        """The normalised events of ``source``, in transcript order."""
+        """The normalized events of ``source``, in transcript order."""
         raise NotImplementedError
 
 

@@ -10,7 +10,7 @@ sub-commands ``view``, ``create``, ``str_replace``, ``insert`` and
   (``str_replace_editor create /p --file_text '...'``);
 * :func:`editor_failure` tells a failed call from a successful one by the
   editor's own sentences and says why it failed;
-* :func:`is_directory_listing` recognises a ``view`` of a directory, which
+* :func:`is_directory_listing` recognizes a ``view`` of a directory, which
   reads no file.
 """
 

@@ -1,6 +1,6 @@
 """The incremental tracker: events in, artifact index out.
 
-:meth:`Tracker.feed` takes one normalised event at a time and updates the
+:meth:`Tracker.feed` takes one normalized event at a time and updates the
 :class:`~artifact_index.trail.index.ArtifactIndex` graph.  A tool call's
 operations are applied when its result arrives, because only the result
 says whether they happened: a failed or rejected edit is recorded but never
@@ -59,7 +59,7 @@ from artifact_index.trail.tracker.identity import event_identity
 from artifact_index.trail.tracker.messages import MessageRecorder
 from artifact_index.trail.tracker.shell_calls import (
     PERSISTENT_SHELL_FORMATS,
-    analyse_shell,
+    analyze_shell,
     follow_shell,
 )
 from artifact_index.trail.tracker.stash import restore_all, stash_entry, unstash
@@ -275,7 +275,7 @@ class Tracker:
     def _apply_shell(
         self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
     ) -> set[str]:
-        run = analyse_shell(self.index, self, op, cwd, result)
+        run = analyze_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
             touched |= self._apply(

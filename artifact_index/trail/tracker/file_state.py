@@ -14,7 +14,7 @@ from typing import Any
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.ingestion.patches import apply_hunks
 from artifact_index.redaction import holds_redactions, redact_text
-from artifact_index.trail.shell.git import STASHED, STASHED_WITH_UNTRACKED
+from artifact_index.shell.git import STASHED, STASHED_WITH_UNTRACKED
 
 __all__ = [
     "add_source",

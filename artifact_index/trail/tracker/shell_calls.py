@@ -1,6 +1,6 @@
-"""A shell command in the trail: its analysed file effects, then what it tells the git, work-state and directory models.
+"""A shell command in the trail: its analyzed file effects, then what it tells the git, work-state and directory models.
 
-The tracker applies the effects between :func:`analyse_shell` and
+The tracker applies the effects between :func:`analyze_shell` and
 :func:`follow_shell`, like any tool's operations.
 """
 
@@ -11,14 +11,14 @@ from dataclasses import dataclass
 
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
+from artifact_index.shell import analyze_command
+from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
-from artifact_index.trail.shell import analyze_command
-from artifact_index.trail.shell.state import ShellContext
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.work_state import WorkState
 
-__all__ = ["PERSISTENT_SHELL_FORMATS", "ShellRun", "analyse_shell", "follow_shell"]
+__all__ = ["PERSISTENT_SHELL_FORMATS", "ShellRun", "analyze_shell", "follow_shell"]
 
 # Formats whose shell tool keeps one shell process, so a `cd` in one command
 # moves every later command (and relative paths of later tool calls).
@@ -32,7 +32,7 @@ _CWD_RESET = re.compile(r"^Shell cwd was reset to (/\S.*?)\s*$", re.M)
 
 @dataclass
 class ShellRun:
-    """One analysed shell command."""
+    """One analyzed shell command."""
 
     cwd: str | None  # where it ran
     succeeded: bool | None
@@ -41,7 +41,7 @@ class ShellRun:
     cwd_after: str | None
 
 
-def analyse_shell(
+def analyze_shell(
     index: ArtifactIndex,
     context: ShellContext,
     op: FileOperation,

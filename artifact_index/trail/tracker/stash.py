@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from artifact_index.shell.git import STASHED_WITH_UNTRACKED
 from artifact_index.trail.index import ArtifactIndex
-from artifact_index.trail.shell.git import STASHED_WITH_UNTRACKED
 from artifact_index.trail.tracker.file_state import is_stash, mark_restored, snapshot
 
 __all__ = ["restore_all", "stash_entry", "unstash"]

@@ -26,8 +26,8 @@ class PolicyContext:
 
     ``prompt_estimate`` is the estimate of the whole request as it stands
     (system prompt and tool definitions included); ``compactable_stop`` is
-    the message index before which LLM compaction would summarise (``None``
-    when the keep-recent policy leaves nothing to summarise).
+    the message index before which LLM compaction would summarize (``None``
+    when the keep-recent policy leaves nothing to summarize).
     """
 
     context_window: int

@@ -1,7 +1,7 @@
 """Keep-recent-turns (seed 000's ``KEEP_RECENT_TURNS = 1``): where LLM compaction cuts.
 
 The last ``turns`` turns are kept verbatim; everything before them is
-summarised.  The cut moves earlier, never later, until it separates no
+summarized.  The cut moves earlier, never later, until it separates no
 tool call from its result, so at least ``turns`` turns are always kept.
 """
 
@@ -23,7 +23,7 @@ class KeepRecentConfig(BaseModel):
 
 
 def compaction_cut(conversation: Conversation, config: KeepRecentConfig) -> int | None:
-    """The message index where the kept span starts, or ``None`` if nothing can be summarised."""
+    """The message index where the kept span starts, or ``None`` if nothing can be summarized."""
     start = conversation.recent_turn_start(config.turns, config.turn_unit)
     if start is None:
         return None

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from summarizer.compaction.messages import Conversation, MessageEditor
 from summarizer.compaction.policies.base import PolicyContext, PolicyOutcome
 from summarizer.compaction.policies.registry import register_content_policy
-from summarizer.compaction.tool_names import COMPRESSIBLE_TOOLS, canonical_tool, normalise_tool_name
+from summarizer.compaction.tool_names import COMPRESSIBLE_TOOLS, canonical_tool, normalize_tool_name
 
 __all__ = [
     "ELISION_MARK",
@@ -64,12 +64,12 @@ class MicroCompaction:
             if tool in COMPRESSIBLE_TOOLS:
                 self._canonical.add(tool)
             else:
-                self._names.add(normalise_tool_name(tool))
+                self._names.add(normalize_tool_name(tool))
 
     def compressible(self, tool: str | None) -> bool:
         if not tool:
             return False
-        return canonical_tool(tool) in self._canonical or normalise_tool_name(tool) in self._names
+        return canonical_tool(tool) in self._canonical or normalize_tool_name(tool) in self._names
 
     def apply(
         self, conversation: Conversation, editor: MessageEditor, context: PolicyContext

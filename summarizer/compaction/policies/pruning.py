@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from summarizer.compaction.messages import Conversation, MessageEditor, TurnUnit
 from summarizer.compaction.policies.base import PolicyContext, PolicyOutcome
 from summarizer.compaction.policies.registry import register_content_policy
-from summarizer.compaction.tool_names import normalise_tool_name
+from summarizer.compaction.tool_names import normalize_tool_name
 
 __all__ = ["CLEARED", "Pruning", "PruningConfig"]
 
@@ -42,7 +42,7 @@ class Pruning:
 
     def __init__(self, config: PruningConfig) -> None:
         self.config = config
-        self._protected = {normalise_tool_name(tool) for tool in config.protected_tools}
+        self._protected = {normalize_tool_name(tool) for tool in config.protected_tools}
 
     def apply(
         self, conversation: Conversation, editor: MessageEditor, context: PolicyContext
@@ -61,7 +61,7 @@ class Pruning:
                 continue
             if output.is_error or output.text == CLEARED:
                 continue
-            if output.tool is not None and normalise_tool_name(output.tool) in self._protected:
+            if output.tool is not None and normalize_tool_name(output.tool) in self._protected:
                 continue
             tokens = context.counter(output.text)
             total += tokens

@@ -6,8 +6,8 @@
 * Task boundary: a todo/plan list (Claude Code ``TodoWrite``, Codex
   ``update_plan``, OpenCode ``todowrite``, Gemini ``write_todos``...) whose
   items are all completed, or an explicit marker in a message, inside the
-  span compaction would summarise.  Only that span counts: the finished
-  task is what gets summarised, and once summarised the list is gone, so
+  span compaction would summarize.  Only that span counts: the finished
+  task is what gets summarized, and once summarized the list is gone, so
   the same boundary never fires twice.
 """
 
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from summarizer.compaction.messages import Conversation, TurnUnit
 from summarizer.compaction.policies.base import PolicyContext
 from summarizer.compaction.policies.registry import register_trigger
-from summarizer.compaction.tool_names import normalise_tool_name
+from summarizer.compaction.tool_names import normalize_tool_name
 
 __all__ = [
     "SlidingWindow",
@@ -118,7 +118,7 @@ class TaskBoundary:
 
     def __init__(self, config: TaskBoundaryTriggerConfig) -> None:
         self.config = config
-        self._tools = {normalise_tool_name(tool) for tool in config.todo_tools}
+        self._tools = {normalize_tool_name(tool) for tool in config.todo_tools}
         self._done = {status.lower() for status in config.completed_statuses}
 
     def reason(self, conversation: Conversation, context: PolicyContext) -> str | None:
@@ -126,7 +126,7 @@ class TaskBoundary:
         if stop is None:
             return None
         for call in conversation.calls.values():
-            if call.message >= stop or normalise_tool_name(call.name) not in self._tools:
+            if call.message >= stop or normalize_tool_name(call.name) not in self._tools:
                 continue
             items = todo_items(call.arguments)
             if items and all(str(item.get("status", "")).lower() in self._done for item in items):

@@ -8,7 +8,7 @@ package reduces a command line to that identity: :mod:`.command_line` splits
 it into simple commands, :mod:`.recognition` names the check each one runs,
 and :mod:`.check` says when one check covers another.
 
-A :class:`Check` is a recognised test runner, linter, type checker or build
+A :class:`Check` is a recognized test runner, linter, type checker or build
 tool with its *targets* (paths, packages, test ids: what it runs on) and
 *filters* (``-k``, ``-run``, a cargo test name: which of those it selects).
 Output-shaping flags (``-q``, ``-v``, ``--tb=short``, redirections, pipes into
@@ -86,7 +86,7 @@ def masks_exit_status(command: str | None) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def command_key(command: str | None) -> str | None:
-    """A stable identity for ``command``: its checks, else its normalised words."""
+    """A stable identity for ``command``: its checks, else its normalized words."""
     if not command:
         return None
     checks = checks_in(command)
@@ -144,7 +144,7 @@ def subcommands(command: str | None) -> frozenset[str]:
 def covers(later: str | None, earlier: str | None) -> bool:
     """True when ``later`` runs at least every check ``earlier`` ran.
 
-    For commands that are not known checks, the same normalised command counts,
+    For commands that are not known checks, the same normalized command counts,
     and so does the same program and sub-command with words added.
     """
     if not later or not earlier:

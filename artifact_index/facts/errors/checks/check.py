@@ -17,7 +17,7 @@ CheckCategory = Literal["test", "lint", "typecheck", "build"]
 
 
 class Check(BaseModel):
-    """One recognised check inside a command line."""
+    """One recognized check inside a command line."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

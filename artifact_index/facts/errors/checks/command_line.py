@@ -1,4 +1,4 @@
-"""The simple commands of a command line: heredocs dropped, tokenised, split at ``;``, ``&&`` and ``|``, wrappers removed."""
+"""The simple commands of a command line: heredocs dropped, tokenized, split at ``;``, ``&&`` and ``|``, wrappers removed."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def segments(command: str) -> list[tuple[bool, list[str]]]:
 
 
 # The ledger, the test results, the work items and the failure reader all ask
-# for the segments of the command a result belongs to: tokenising it once (shlex
+# for the segments of the command a result belongs to: tokenizing it once (shlex
 # is slow) serves them all.
 @functools.lru_cache(maxsize=256)
 def _segments(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:

@@ -1,7 +1,7 @@
 """Errors in tool output: the exact text, and the file, line and symbol they name.
 
 :func:`extract_errors` reads the output of one tool call and returns one
-:class:`Diagnostic` per error it recognises, in the order they appear.  Each
+:class:`Diagnostic` per error it recognizes, in the order they appear.  Each
 *family* of output (Python tracebacks, pytest, unittest, compilers, type
 checkers, linters, test runners, npm) has its own small parser, in one module
 per language (:mod:`.python`, :mod:`.javascript`, :mod:`.go`, :mod:`.rust`,

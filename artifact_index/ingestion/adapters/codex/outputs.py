@@ -85,7 +85,7 @@ def parse_output(raw: Any) -> Output:
 
 
 def reported_changes(changes: Any) -> tuple[ReportedChange, ...]:
-    """``patch_apply_end.changes`` as reported changes (both serialisations)."""
+    """``patch_apply_end.changes`` as reported changes (both serializations)."""
     if not isinstance(changes, dict):
         return ()
     out: list[ReportedChange] = []

@@ -45,7 +45,7 @@ def kind_of(obj: dict[str, Any]) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
+def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
     """``(kind, payload)`` of one rollout line in any of the known layouts.
 
     ``kind`` is ``"ignored"`` for lines that belong to the format but carry
@@ -68,7 +68,7 @@ def _normalise(obj: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 class Rollout:
-    """A rollout's records, normalised afresh on each pass: the source keeps only its bytes."""
+    """A rollout's records, normalized afresh on each pass: the source keeps only its bytes."""
 
     def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
         self.source = source
@@ -78,12 +78,12 @@ class Rollout:
     def __iter__(self) -> Iterator[Record]:
         report, self.reported = not self.reported, True
         for line, obj in self.raw:
-            normalised = _normalise(obj)
-            if normalised is None:
+            normalized = _normalize(obj)
+            if normalized is None:
                 if report:
                     self.source.skip(line, "not a Codex rollout record")
                 continue
-            kind, payload = normalised
+            kind, payload = normalized
             if kind == "ignored":
                 continue
             timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter
-from artifact_index.ingestion.adapters.swe_agent.commands import split_commands
+from artifact_index.ingestion.adapters.swe_agent.actions import split_commands
 from artifact_index.ingestion.adapters.swe_agent.diff_state import diff_changes
 from artifact_index.ingestion.adapters.swe_agent.reader import Reader
 from artifact_index.ingestion.events import Event

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from artifact_index.ingestion.adapters.swe_agent.commands import shell_words
+from artifact_index.ingestion.adapters.swe_agent.actions import shell_words
 from artifact_index.ingestion.events import (
     ReportedChange,
 )

@@ -15,7 +15,7 @@ from artifact_index.ingestion.adapters.str_replace_editor import (
     editor_failure,
     is_directory_listing,
 )
-from artifact_index.ingestion.adapters.swe_agent.commands import (
+from artifact_index.ingestion.adapters.swe_agent.actions import (
     NO_FILE_TOOLS,
     TOOLS,
     aci_failure,
@@ -25,7 +25,7 @@ from artifact_index.ingestion.adapters.swe_agent.commands import (
     change_directory,
     edit_operation,
     first_str,
-    normalised_arguments,
+    normalized_arguments,
     parse_tool,
     split_commands,
     text_or_empty,
@@ -183,7 +183,7 @@ class Reader:
             ):
                 return [
                     _Command(
-                        name, normalised_arguments(name, arguments), action.strip(), self.ctx.cwd
+                        name, normalized_arguments(name, arguments), action.strip(), self.ctx.cwd
                     )
                 ]
             if name == "bash" and isinstance(arguments.get("command"), str):

@@ -1,0 +1,670 @@
+"""Walking a parsed command: lists, pipelines, ``cd``, redirections, success.
+
+Success rule.  A command's recorded outcome is the status of the last
+pipeline that ran.  It is pushed down the list structure (bash lists are
+left-associative: ``a && b || c`` is ``(a && b) || c``):
+
+* ``X ; Y`` and ``X & Y``: ``Y`` has the list's outcome; ``X`` ran, its
+  status is unknown.
+* ``X && Y`` that failed: ``X`` succeeded and ``Y`` failed.  (``X`` may
+  have failed instead and ``Y`` never run; either way ``Y`` changed
+  nothing, and the commands agents chain before the last one -- ``cd``,
+  writing the script they then run -- rarely fail.)  One that succeeded:
+  both succeeded.
+* ``X || Y`` that failed: both failed.  One that succeeded: either may have
+  run; both are unknown (``rm f || true`` still removed ``f``).
+* A pipeline has the outcome of its last command; the others are unknown.
+* ``if``/``while``/``case`` bodies and ``for`` loops are unknown.
+
+A command whose outcome is *failed* changes nothing, except the files its
+redirections named: the shell opens (and truncates) those before the
+command runs.  *Unknown* (and ``succeeded=None``) means the effects happened.
+
+``cd`` changes the directory for the rest of the list; inside ``( ... )``,
+a pipeline element, ``$( ... )`` or ``bash -c`` it does not leak.
+``cwd_after`` is the directory at the end of the top-level list.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Literal
+
+from artifact_index.ingestion.events import FileOperation, ShellDialect
+from artifact_index.shell.effects import command_effects
+from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
+from artifact_index.shell.invocation import Invocation, program_name
+from artifact_index.shell.parser import (
+    Command,
+    Conditional,
+    ForLoop,
+    Group,
+    Node,
+    Pipeline,
+    Redirect,
+    Script,
+    Sequence,
+    Sub,
+    Subshell,
+    parse_command,
+)
+from artifact_index.shell.state import Files, ShellContext, join
+from artifact_index.shell.windows import parse_windows, shell_dialect
+
+__all__ = ["ShellAnalysis", "analyze_command"]
+
+Outcome = Literal["ok", "failed", "unknown"]
+
+_MAX_NESTING = 5  # bash -c inside python inside bash -c ...
+_MAX_LOOP = 64
+
+
+@dataclass(frozen=True)
+class ShellAnalysis:
+    """What one shell command did to files.
+
+    ``operations``: the effects, in order, each with ``source="shell"`` (or
+    ``"patch"``) and ``command`` = the simple command that caused it; paths
+    are absolute when the working directory is known.  Conventions: an
+    ``edit`` with ``detail="append"`` adds ``new`` at the end of the file
+    (``>>``, ``tee -a``); ``restore`` with ``path=None`` restores the whole
+    working tree (``git stash``, ``git reset --hard``, ``git checkout .``);
+    ``unknown`` says in ``detail`` what could not be named and why; effects
+    inferred from a script's code carry ``detail="by script NAME"``.
+    ``cwd_after``: the working directory after the command (None when
+    unknown), for harnesses whose shell persists between commands.
+    ``directories``: directories the command created; a later ``mv f DIR``
+    moves into them, so a context may report them through ``is_directory``.
+    ``cleared``: directories it removed with everything in them (``rm -r``):
+    like the ones it created, nothing found in them later predates the
+    session.
+    ``scratch_files``: content the command wrote to files in temporary
+    directories outside the workspace (they are operations too, but a later
+    ``python /tmp/fix.py`` needs the script's text even when the caller
+    keeps no content): hand it back through ``ShellContext.content_of``.
+    """
+
+    operations: list[FileOperation]
+    cwd_after: str | None
+    directories: tuple[str, ...] = ()
+    scratch_files: dict[str, str] = field(default_factory=dict)
+    cleared: tuple[str, ...] = ()
+
+
+def analyze_command(
+    command: str,
+    cwd: str | None,
+    *,
+    succeeded: bool | None,
+    context: ShellContext | None = None,
+    workspace: str | None = None,
+    output: str | None = None,
+    dialect: ShellDialect | None = None,
+) -> ShellAnalysis:
+    """Infer the file effects of a shell command.
+
+    ``cwd`` is the directory the command starts in (None when unknown:
+    relative paths are then reported as written, joined with any ``cd``).
+    ``succeeded`` is the recorded status (None when the format records
+    none).  ``workspace`` is the root whose files count as workspace files
+    even when it lies in a temporary directory; it defaults to ``cwd``.
+    ``output`` is what the command printed, when it is known.  ``dialect``
+    is the shell the harness runs it in; None recognizes cmd.exe and
+    PowerShell from the command and the directory (:mod:`.windows`).
+    """
+    start = cwd if cwd is not None else ""
+    root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
+    run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
+    scope = Scope(start)
+    outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
+    chosen = shell_dialect(command, cwd, dialect)
+    parse = parse_command if chosen == "bash" else partial(parse_windows, dialect=chosen)
+    try:
+        run.script(command, scope, outcome, parse)
+    except RecursionError:
+        # Only pathological nesting (hundreds of subshells) gets here; what was found stands.
+        run.ops.append(
+            FileOperation(
+                action="unknown",
+                command=command[:200],
+                cwd=cwd,
+                source="shell",
+                detail="command nested too deeply to analyze",
+            )
+        )
+    cwd_after = scope.cwd if scope.cwd else None
+    return ShellAnalysis(
+        operations=run.ops,
+        cwd_after=cwd_after,
+        directories=tuple(run.files.directories),
+        scratch_files=dict(run.files.scratch),
+        cleared=tuple(run.files.cleared),
+    )
+
+
+def _split(operator: str, outcome: Outcome) -> tuple[Outcome, Outcome]:
+    """(left, right) outcomes of ``left OP right`` given the outcome of the whole."""
+    if operator == "&&":
+        return (outcome, outcome) if outcome != "failed" else ("ok", "failed")
+    if operator == "||":
+        return ("failed", "failed") if outcome == "failed" else ("unknown", "unknown")
+    return "unknown", outcome
+
+
+def _invert(outcome: Outcome) -> Outcome:
+    return {"ok": "failed", "failed": "ok", "unknown": "unknown"}[outcome]  # type: ignore[return-value]
+
+
+class _Run:
+    """One analysis: the operations found so far and the file overlay (the Runtime of effects)."""
+
+    def __init__(self, files: Files, output: str | None = None):
+        self._files = files
+        self._output = output
+        self.ops: list[FileOperation] = []
+        self.nesting = 0
+        self.temp_count = 0
+
+    # -- Runtime ----------------------------------------------------------------
+
+    @property
+    def files(self) -> Files:
+        return self._files
+
+    @property
+    def output(self) -> str | None:
+        return self._output
+
+    def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
+        self.script(text, Scope(cwd), "failed" if failed else "unknown")
+
+    def temp_path(self) -> str:
+        self.temp_count += 1
+        path = f"/tmp/tmp.artifact-index-{self.temp_count}"
+        self.files.anonymous.add(path)
+        return path
+
+    # -- walking ------------------------------------------------------------------
+
+    def script(
+        self,
+        text: str,
+        scope: Scope,
+        outcome: Outcome,
+        parse: Callable[[str], Script] = parse_command,
+    ) -> str | None:
+        if self.nesting >= _MAX_NESTING:
+            self.ops.append(
+                FileOperation(
+                    action="unknown",
+                    command=text[:200],
+                    source="shell",
+                    detail="shell scripts nested too deeply to follow",
+                )
+            )
+            return None
+        self.nesting += 1
+        try:
+            return self.node(parse(text).body, scope, outcome, None)
+        finally:
+            self.nesting -= 1
+
+    def node(self, node: Node, scope: Scope, outcome: Outcome, stdin: str | None) -> str | None:
+        """Run ``node``; return its standard output when it is known."""
+        if isinstance(node, Command):
+            return self.command(node, scope, outcome, stdin)
+        if isinstance(node, Sequence):
+            return self.sequence(node, scope, outcome, stdin)
+        if isinstance(node, Pipeline):
+            return self.pipeline(node, scope, outcome, stdin)
+        if isinstance(node, Subshell):
+            out = self.node(node.body, scope.child(), outcome, stdin)
+            return self.compound_redirects(node.redirects, scope, out, node)
+        if isinstance(node, Group):
+            out = self.node(node.body, scope, outcome, stdin)
+            return self.compound_redirects(node.redirects, scope, out, node)
+        if isinstance(node, Conditional):
+            self.node(node.body, scope, "unknown", stdin)
+            return self.compound_redirects(node.redirects, scope, None, node)
+        if isinstance(node, ForLoop):
+            self.for_loop(node, scope)
+            return self.compound_redirects(node.redirects, scope, None, node)
+        return None
+
+    def sequence(
+        self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
+        count = len(node.items)
+        outcomes: list[Outcome] = ["unknown"] * count
+        current = outcome
+        for k in range(count - 1, 0, -1):
+            operator = node.operators[k - 1] if k - 1 < len(node.operators) else ";"
+            left, right = _split(operator, current)
+            outcomes[k] = right
+            current = left
+        if count:
+            outcomes[0] = current
+        pieces: list[str | None] = []
+        for k, item in enumerate(node.items):
+            background = k < len(node.operators) and node.operators[k] == "&"
+            pieces.append(
+                self.node(
+                    item,
+                    scope.child() if background else scope,
+                    outcomes[k],
+                    stdin if k == 0 else None,
+                )
+            )
+        if all(p is not None for p in pieces):
+            return "".join(p for p in pieces if p is not None)
+        return None
+
+    def pipeline(
+        self, node: Pipeline, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
+        last = _invert(outcome) if node.negated else outcome
+        data = stdin
+        count = len(node.commands)
+        for k, item in enumerate(node.commands):
+            # Elements of a multi-command pipeline run in subshells.
+            inner = scope.child() if count > 1 else scope
+            data = self.node(item, inner, last if k == count - 1 else "unknown", data)
+        return data
+
+    def for_loop(self, node: ForLoop, scope: Scope) -> None:
+        values: list[str | None]
+        if node.values is None:
+            values = [None]
+        else:
+            args: list[Arg] = []
+            for word in node.values:
+                args.extend(expand_word(word, scope, self.files, self.substituter(scope)))
+            values = [None if a.value is None or a.glob else a.value for a in args]
+            if any(v is None for v in values):
+                values = [None]
+        for value in values[:_MAX_LOOP]:
+            scope.variables[node.variable] = value
+            self.node(node.body, scope, "unknown", None)
+
+    # -- simple commands ------------------------------------------------------
+
+    def substituter(self, scope: Scope) -> _Substituter:
+        return _Substituter(self, scope)
+
+    def command(
+        self, cmd: Command, scope: Scope, outcome: Outcome, stdin: str | None
+    ) -> str | None:
+        substitute = self.substituter(scope)
+        if not cmd.argv:
+            for name, word in cmd.assignments:
+                scope.variables[name] = word_text(word, scope, substitute)
+            self.redirects(cmd, scope, None, substitute)
+            return ""
+        args: list[Arg] = []
+        for word in cmd.argv:
+            args.extend(expand_word(word, scope, self.files, substitute))
+        program = program_name(args[0].value) if args else None
+        failed = outcome == "failed"
+        builtin = _BUILTINS.get(program or "")
+        if builtin is not None:
+            out = builtin(self, cmd, args, scope, failed)
+            self.redirects(cmd, scope, out, substitute)
+            return out
+        stdin_text, stdin_path = self.stdin(cmd, scope, substitute, stdin)
+        inv = Invocation(tuple(args), cmd.text, scope.cwd, stdin_text, stdin_path, failed)
+        effect = command_effects(inv, self)
+        for op in effect.operations:
+            self.emit(op)
+        return self.redirects(cmd, scope, effect.stdout, substitute)
+
+    def stdin(
+        self, cmd: Command, scope: Scope, substitute: _Substituter, piped: str | None
+    ) -> tuple[str | None, str | None]:
+        text, path = piped, None
+        for r in cmd.redirects:
+            if r.fd not in (None, 0):
+                continue
+            if r.op == "<<":
+                text = word_text(r.body, scope, substitute) if r.body is not None else None
+            elif r.op == "<<<":
+                value = word_text(r.body, scope, substitute) if r.body is not None else None
+                text = value + "\n" if value is not None else None
+            elif r.op == "<" and r.target is not None:
+                value = word_text(r.target, scope, substitute)
+                path = join(scope.cwd, value) if value else None
+                text = self.files.content_of(path) if path else None
+                if path is not None:
+                    self.emit(
+                        FileOperation(
+                            action="read",
+                            path=path,
+                            command=cmd.text,
+                            cwd=scope.cwd or None,
+                            source="shell",
+                        )
+                    )
+        return text, path
+
+    def redirects(
+        self, cmd: Command, scope: Scope, stdout: str | None, substitute: _Substituter
+    ) -> str | None:
+        """Files the command's output redirections write; returns what still goes to the pipe."""
+        piped = stdout
+        outputs = [
+            r
+            for r in cmd.redirects
+            if r.op in (">", ">|", ">>", "&>", "&>>", ">&") and r.target is not None
+        ]
+        for n, r in enumerate(outputs):
+            assert r.target is not None
+            value = word_text(r.target, scope, substitute)
+            if r.op == ">&" and (value is None or value.isdigit() or value == "-"):
+                continue  # 2>&1: a descriptor, not a file
+            to_stdout = r.fd in (None, 1) or r.op.startswith("&") or (r.op == ">&" and r.fd is None)
+            if to_stdout:
+                piped = None
+            later_stdout = any(
+                o.fd in (None, 1) or o.op.startswith("&") for o in outputs[n + 1 :] if o.op != ">&"
+            )
+            content = stdout if to_stdout and not later_stdout else ("" if to_stdout else None)
+            path = join(scope.cwd, value) if value is not None else None
+            if path is None:
+                shown = value if value is not None else r.target.raw
+                self.emit(
+                    FileOperation(
+                        action="unknown",
+                        command=cmd.text,
+                        cwd=scope.cwd or None,
+                        source="shell",
+                        detail=f"output redirected to {shown}, which cannot be placed",
+                    )
+                )
+                continue
+            if r.op in (">>", "&>>"):
+                op = FileOperation(
+                    action="edit",
+                    path=path,
+                    new=content,
+                    detail="append",
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                )
+            else:
+                op = FileOperation(
+                    action="write",
+                    path=path,
+                    content=content,
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                )
+            self.emit(op)
+        return piped
+
+    def compound_redirects(
+        self, redirects: tuple[Redirect, ...], scope: Scope, stdout: str | None, node: Node
+    ) -> str | None:
+        if not redirects:
+            return stdout
+        return self.redirects(
+            Command((), (), redirects, _describe(node)), scope, stdout, self.substituter(scope)
+        )
+
+    # -- emitting -------------------------------------------------------------
+
+    def emit(self, op: FileOperation) -> None:
+        """Record ``op`` unless it only touches devices or anonymous temporary files.
+
+        Named files in temporary directories (``/tmp/cleanup.sh``) are kept:
+        they may be the deliverable, and the trail marks them as outside the
+        workspace.  A ``mktemp`` file has no name worth keeping: a move out
+        of it writes its destination, a move into it deletes its source.
+        """
+        files = self.files
+        src = files.kind(op.path) if op.path else "workspace"
+        if op.action in ("move", "copy") and op.dest:
+            dst = files.kind(op.dest)
+            if "device" in (src, dst):
+                return
+            if src == "anonymous" and dst == "anonymous":
+                files.record(op)
+                return
+            if dst == "anonymous":
+                if op.action == "move":
+                    self._keep(
+                        op.model_copy(
+                            update={
+                                "action": "delete",
+                                "dest": None,
+                                "detail": "moved to a temporary file",
+                            }
+                        )
+                    )
+                files.record(op)
+                return
+            if src == "anonymous":
+                content = files.content_of(op.path) if op.path else None
+                files.record(op)
+                self._keep(
+                    op.model_copy(
+                        update={
+                            "action": "write",
+                            "path": op.dest,
+                            "dest": None,
+                            "content": content,
+                            "detail": f"{op.action} of a temporary file",
+                        }
+                    )
+                )
+                return
+        if src == "device":
+            return
+        if src == "anonymous":
+            files.record(op)
+            return
+        self._keep(op)
+
+    def _keep(self, op: FileOperation) -> None:
+        self.ops.append(op)
+        self.files.record(op)
+
+
+@dataclass
+class _Substituter:
+    """Runs ``$( ... )`` for its effects and gives its output when that is known."""
+
+    run: _Run
+    scope: Scope
+
+    def __call__(self, sub: Sub) -> str | None:
+        if sub.process:
+            self.run.node(sub.script, self.scope.child(), "unknown", None)
+            return "/dev/fd/63"
+        out = self.run.node(sub.script, self.scope.child(), "unknown", None)
+        return out.rstrip("\n") if out is not None else None
+
+
+def _describe(node: Node) -> str:
+    if isinstance(node, Subshell):
+        return "( ... )"
+    if isinstance(node, Group):
+        return "{ ... }"
+    if isinstance(node, ForLoop):
+        return f"for {node.variable} in ...; done"
+    if isinstance(node, Conditional):
+        return f"{node.kind} ... "
+    return ""
+
+
+# ---------------------------------------------------------------------------
+# Builtins that act on the shell itself
+
+
+def _cd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    if failed:
+        return ""
+    operands = [a for a in args[1:] if a.value not in ("-L", "-P", "-e", "-@", "--")]
+    target = operands[0] if operands else None
+    previous = scope.cwd
+    if target is None:
+        scope.cwd = None  # $HOME, which is not known
+    elif target.value == "-":
+        old = scope.variables.get("OLDPWD")
+        scope.cwd = old if old is not None else None
+    elif target.value is None or target.glob:
+        scope.cwd = None
+    else:
+        scope.cwd = join(scope.cwd, target.value)
+    if previous is not None:
+        scope.variables["OLDPWD"] = previous
+    return ""
+
+
+def _pushd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    if failed:
+        return None
+    previous = scope.cwd
+    operands = [a for a in args[1:] if not (a.value or "").startswith(("-", "+"))]
+    if not operands:
+        return None
+    _cd(run, cmd, [args[0], operands[0]], scope, False)
+    scope.directory_stack.append(previous)
+    return None
+
+
+def _popd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    if not failed:
+        scope.cwd = scope.directory_stack.pop() if scope.directory_stack else None
+    return None
+
+
+def _source(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    if failed or len(args) < 2:
+        return None
+    path = join(scope.cwd, args[1].value) if args[1].value else None
+    text = run.files.content_of(path) if path else None
+    if text is None:
+        shown = args[1].value or args[1].raw
+        run.emit(
+            FileOperation(
+                action="unknown",
+                command=cmd.text,
+                cwd=scope.cwd or None,
+                source="shell",
+                detail=f"sources {shown}, whose text is not known",
+            )
+        )
+        return None
+    if run.nesting < _MAX_NESTING:
+        run.nesting += 1
+        try:
+            run.node(parse_command(text).body, scope, "unknown", None)
+        finally:
+            run.nesting -= 1
+    return None
+
+
+def _eval(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    if any(a.value is None for a in args[1:]):
+        if not failed:
+            run.emit(
+                FileOperation(
+                    action="unknown",
+                    command=cmd.text,
+                    cwd=scope.cwd or None,
+                    source="shell",
+                    detail="eval runs a command known only at run time",
+                )
+            )
+        return None
+    text = " ".join(a.value or "" for a in args[1:])
+    if run.nesting < _MAX_NESTING:
+        run.nesting += 1
+        try:
+            return run.node(
+                parse_command(text).body, scope, "failed" if failed else "unknown", None
+            )
+        finally:
+            run.nesting -= 1
+    return None
+
+
+def _declare(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    substitute = run.substituter(scope)
+    for name, word in cmd.assignments:
+        scope.variables[name] = word_text(word, scope, substitute)
+    return ""
+
+
+def _unset(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    for arg in args[1:]:
+        if arg.value:
+            scope.variables.pop(arg.value, None)
+    return ""
+
+
+def _pwd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    return scope.cwd + "\n" if scope.cwd else None
+
+
+def _mktemp(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    path = run.temp_path()
+    operands = [a for a in args[1:] if a.value and not a.value.startswith("-")]
+    if operands and operands[0].value and "/" in operands[0].value:
+        path = join(scope.cwd, operands[0].value.replace("X", "0")) or path
+        run.files.anonymous.add(path)  # the X's are random: the name means nothing
+    if not any(a.value in ("-d", "--directory") for a in args[1:]):
+        run.files.record(FileOperation(action="write", path=path, content=""))
+    return path + "\n"
+
+
+def _path_tool(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    name = program_name(args[0].value)
+    operands = [a for a in args[1:] if a.value and not a.value.startswith("-")]
+    if len(operands) != 1 or operands[0].value is None:
+        return None
+    value = operands[0].value
+    if name == "dirname":
+        return (posixpath.dirname(value.rstrip("/")) or ".") + "\n"
+    if name == "basename":
+        return posixpath.basename(value.rstrip("/")) + "\n"
+    placed = join(scope.cwd, value)
+    return placed + "\n" if placed and placed.startswith("/") else None
+
+
+def _silent(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
+    return ""
+
+
+_BUILTINS = {
+    "cd": _cd,
+    "pushd": _pushd,
+    "popd": _popd,
+    "source": _source,
+    ".": _source,
+    "eval": _eval,
+    "export": _declare,
+    "declare": _declare,
+    "local": _declare,
+    "readonly": _declare,
+    "typeset": _declare,
+    "unset": _unset,
+    "pwd": _pwd,
+    "mktemp": _mktemp,
+    "dirname": _path_tool,
+    "basename": _path_tool,
+    "realpath": _path_tool,
+    "true": _silent,
+    ":": _silent,
+    "set": _silent,
+    "shopt": _silent,
+    "test": _silent,
+    "[": _silent,
+    "[[": _silent,
+    "exit": _silent,
+    "return": _silent,
+}

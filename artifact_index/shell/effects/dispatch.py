@@ -1,0 +1,452 @@
+"""Which handler computes a command's effects: the program found behind its wrappers, then looked up.
+
+The programs that run other commands (``xargs``, ``find -exec``, ``bash -c``,
+``python``, ``node``, a script run by path) recurse into
+:func:`command_effects`, so they live here beside it; the leaf handlers are in
+:mod:`.output`, :mod:`.editors` and :mod:`.files`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from artifact_index.ingestion.events import FileOperation
+from artifact_index.shell.effects.editors import apply_patch, awk, ed, patch, perl, sed
+from artifact_index.shell.effects.effect import Effect, Handler
+from artifact_index.shell.effects.files import (
+    cp,
+    dd,
+    download,
+    git,
+    ln,
+    mkdir,
+    mv,
+    rm,
+    sponge,
+    tee,
+    touch,
+    truncate,
+)
+from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.expand import Arg
+from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects
+from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
+from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
+from artifact_index.shell.packages import PACKAGE_MANAGERS, package_effects
+from artifact_index.shell.scripts import javascript_effects, python_effects
+
+__all__ = ["command_effects"]
+
+_SHELLS = {"bash", "sh", "zsh", "dash", "ksh", "ash"}
+_READERS = {"cat", "head", "tail", "nl", "less", "more", "bat", "batcat", "tac", "view"}
+
+
+def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
+    """The effects of one simple command (``inv.args[0]`` is the program)."""
+    inv = _unwrap(inv)
+    name = inv.program
+    if name is None:
+        # `"$EDITOR" file`, `$CMD a b`: the program is only known at run time.
+        if len(inv.args) > 1 and not inv.failed:
+            return Effect(
+                [inv.unknown(f"runs a command known only at run time ({inv.args[0].raw})")]
+            )
+        return Effect()
+    handler = _HANDLERS.get(name) or _family_handler(name)
+    if handler is None:
+        if _is_script_path(inv.args[0].value) and not inv.failed:
+            return _run_file(inv, runtime, inv.args[0])
+        return Effect()
+    if inv.failed and handler not in _RUN_WHEN_FAILED:
+        return Effect()
+    return handler(inv, runtime)
+
+
+def _is_script_path(value: str | None) -> bool:
+    """``./fix.sh`` or ``scripts/run.py`` is a script; ``.venv/bin/pytest`` is an installed program."""
+    if value is None or "/" not in value:
+        return False
+    parent = posixpath.basename(posixpath.dirname(value))
+    return parent not in ("bin", ".bin", "sbin")
+
+
+def _family_handler(name: str) -> Handler | None:
+    if name.startswith(("python", "pypy")) and _version_suffix(
+        name.removeprefix("python").removeprefix("pypy")
+    ):
+        return _python
+    return None
+
+
+def _version_suffix(rest: str) -> bool:
+    return all(ch.isdigit() or ch == "." for ch in rest)
+
+
+# Wrappers: commands that run another command.
+
+
+def _unwrap(inv: Invocation) -> Invocation:
+    for _ in range(8):
+        name = inv.program
+        if name == "sudo":
+            rest = parse_options(
+                inv.args[1:],
+                short_values="ugCDhprTUt",
+                long_values=("--user", "--group"),
+                stop_at_operand=True,
+            )
+            inv = inv.with_args(rest.operands)
+        elif name == "env":
+            rest = parse_options(
+                inv.args[1:],
+                short_values="uCS",
+                long_values=("--unset", "--chdir"),
+                stop_at_operand=True,
+            )
+            operands = list(rest.operands)
+            while (
+                operands
+                and operands[0].value is not None
+                and "=" in operands[0].value
+                and not operands[0].value.startswith("=")
+            ):
+                operands.pop(0)
+            inv = inv.with_args(operands)
+        elif name in ("time", "nohup", "builtin", "chronic", "unbuffer", "caffeinate"):
+            rest = parse_options(inv.args[1:], stop_at_operand=True)
+            inv = inv.with_args(rest.operands)
+        elif name == "command":
+            rest = parse_options(inv.args[1:], stop_at_operand=True)
+            if rest.has("-v", "-V"):
+                return inv.with_args(())
+            inv = inv.with_args(rest.operands)
+        elif name == "exec":
+            rest = parse_options(inv.args[1:], short_values="a", stop_at_operand=True)
+            inv = inv.with_args(rest.operands)
+        elif name == "nice":
+            rest = parse_options(
+                inv.args[1:], short_values="n", long_values=("--adjustment",), stop_at_operand=True
+            )
+            inv = inv.with_args(rest.operands)
+        elif name == "ionice":
+            rest = parse_options(inv.args[1:], short_values="cnp", stop_at_operand=True)
+            inv = inv.with_args(rest.operands)
+        elif name == "stdbuf":
+            rest = parse_options(inv.args[1:], short_values="ioe", stop_at_operand=True)
+            inv = inv.with_args(rest.operands)
+        elif name in ("timeout", "gtimeout"):
+            rest = parse_options(
+                inv.args[1:],
+                short_values="sk",
+                long_values=("--signal", "--kill-after"),
+                stop_at_operand=True,
+            )
+            inv = inv.with_args(rest.operands[1:])  # the first operand is the duration
+        elif (
+            name in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye")
+            and len(inv.args) > 1
+            and inv.args[1].value == "run"
+        ):
+            rest = parse_options(
+                inv.args[2:],
+                long_values=(
+                    "--with",
+                    "--python",
+                    "--project",
+                    "--directory",
+                    "--env-file",
+                    "--extra",
+                    "--group",
+                    "--package",
+                    "--from",
+                    "--index",
+                ),
+                short_values="pe",
+                stop_at_operand=True,
+            )
+            inv = inv.with_args(rest.operands)
+        elif (
+            name in ("conda", "mamba", "micromamba")
+            and len(inv.args) > 1
+            and inv.args[1].value == "run"
+        ):
+            rest = parse_options(
+                inv.args[2:],
+                short_values="np",
+                long_values=("--name", "--prefix", "--cwd"),
+                stop_at_operand=True,
+            )
+            inv = inv.with_args(rest.operands)
+        elif name in ("npx", "bunx") or (
+            name in ("pnpm", "yarn", "npm", "bun")
+            and len(inv.args) > 1
+            and inv.args[1].value in ("exec", "dlx", "x")
+        ):
+            # npx prettier --write src: the package's program runs.
+            skip = 1 if name in ("npx", "bunx") else 2
+            rest = parse_options(
+                inv.args[skip:],
+                short_values="pc",
+                long_values=("--package", "--call"),
+                stop_at_operand=True,
+            )
+            inv = inv.with_args([a for a in rest.operands if a.value != "--"])
+        else:
+            return inv
+    return inv
+
+
+def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
+    """Package managers, generators, formatters and project scripts (see their modules)."""
+    for effects in (package_effects, generator_effects, format_effects):
+        ops = effects(inv, runtime)
+        if ops is not None:
+            return Effect(ops)
+    return Effect()
+
+
+# Commands that run other commands: they recurse into :func:`command_effects`, so they live beside it.
+
+
+def _xargs(inv: Invocation, runtime: Runtime) -> Effect:
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="aEdILnPs",
+        long_values=(
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-lines",
+            "--replace",
+            "--eof",
+            "--max-chars",
+        ),
+        stop_at_operand=True,
+    )
+    inner = list(parsed.operands) or [Arg("echo", "echo")]
+    unknown = Arg(None, "<arguments read by xargs>")
+    replace = parsed.value("-I", "--replace", "-i")
+    if replace:
+        inner = [unknown if a.value is not None and replace in a.value else a for a in inner]
+    else:
+        inner.append(unknown)
+    return command_effects(inv.with_args(inner), runtime)
+
+
+def _find(inv: Invocation, runtime: Runtime) -> Effect:
+    args = list(inv.args[1:])
+    ops: list[FileOperation] = []
+    i = 0
+    while i < len(args):
+        value = args[i].value
+        i += 1
+        if value == "-delete":
+            ops.append(inv.unknown("find -delete removes files that are only known at run time"))
+        elif value in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner: list[Arg] = []
+            while i < len(args) and args[i].value not in (";", "+"):
+                value_i = args[i].value
+                inner.append(
+                    Arg(None, "{}") if value_i is not None and "{}" in value_i else args[i]
+                )
+                i += 1
+            i += 1
+            if inner:
+                ops.extend(command_effects(inv.with_args(inner), runtime).operations)
+    return Effect([op for op in ops if op.action != "read"])
+
+
+def _shell(inv: Invocation, runtime: Runtime) -> Effect:
+    parsed = parse_options(inv.args[1:], short_values="oO", long_values=("--rcfile", "--init-file"))
+    flags = {name for name, _ in parsed.options}
+    if "-n" in flags:
+        return Effect()  # syntax check only
+    if "-c" in flags:
+        if not parsed.operands:
+            return Effect()
+        code = parsed.operands[0].value
+        if code is None:
+            return Effect(
+                [] if inv.failed else [inv.unknown("runs a shell script known only at run time")]
+            )
+        runtime.run_shell(code, inv.cwd, failed=inv.failed)
+        return Effect()
+    if parsed.operands and "-s" not in flags:
+        if inv.failed:
+            return Effect()
+        return _run_file(inv, runtime, parsed.operands[0], interpreter="bash")
+    if inv.stdin is not None:
+        runtime.run_shell(inv.stdin, inv.cwd, failed=inv.failed)
+        return Effect()
+    if inv.failed:
+        return Effect()
+    return Effect(
+        [inv.unknown(f"{inv.program} reads its script from standard input, which is not known")]
+    )
+
+
+def _python(inv: Invocation, runtime: Runtime) -> Effect:
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="cmWXQ",
+        long_values=("--check-hash-based-pycs",),
+        stop_at_operand=True,
+    )
+    flags = {name for name, _ in parsed.options}
+    module = parsed.value("-m")
+    if (
+        module in _PYTHON_MODULES
+    ):  # `python -m black src` is `black src`: what follows is the module's
+        rest = list(inv.args[1:])
+        start = next(
+            i
+            for i, a in enumerate(rest)
+            if a.value is not None and (a.value == module or a.value == "-m" + module)
+        )
+        return command_effects(
+            inv.with_args([Arg(_PYTHON_MODULES[module], module), *rest[start + 1 :]]), runtime
+        )
+    if flags & {"-m", "-V", "--version", "-h", "--help"}:
+        return Effect()  # a module is a program like any other
+    if "-c" in flags:
+        code = parsed.value("-c")
+        if code is None:
+            return Effect([inv.unknown("python -c runs code known only at run time")])
+        return Effect(python_effects(code, script=None, inv=inv, runtime=runtime))
+    if parsed.operands and parsed.operands[0].value != "-":
+        return _run_file(inv, runtime, parsed.operands[0], interpreter="python")
+    if inv.stdin is not None:
+        return Effect(python_effects(inv.stdin, script=None, inv=inv, runtime=runtime))
+    if parsed.operands or inv.stdin_path is not None:
+        return Effect(
+            [inv.unknown("python reads its program from standard input, which is not known")]
+        )
+    return Effect()  # an interactive interpreter with nothing to run
+
+
+def _node(inv: Invocation, runtime: Runtime) -> Effect:
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="eprC",
+        long_values=("--eval", "--print", "--require", "--import", "--loader", "--conditions"),
+        stop_at_operand=True,
+    )
+    flags = {name for name, _ in parsed.options}
+    if flags & {"-c", "--check", "-v", "--version", "-h", "--help"}:
+        return Effect()
+    code = parsed.value("-e", "--eval", "-p", "--print")
+    if flags & {"-e", "--eval", "-p", "--print"}:
+        if code is None:
+            return Effect([inv.unknown("node -e runs code known only at run time")])
+        return Effect(javascript_effects(code, script=None, inv=inv, runtime=runtime))
+    if parsed.operands and parsed.operands[0].value != "-":
+        return _run_file(inv, runtime, parsed.operands[0], interpreter="node")
+    if inv.stdin is not None:
+        return Effect(javascript_effects(inv.stdin, script=None, inv=inv, runtime=runtime))
+    return Effect()
+
+
+def _run_file(
+    inv: Invocation, runtime: Runtime, script: Arg, interpreter: str | None = None
+) -> Effect:
+    """Run a script file: its effects come from its text, when the text is known."""
+    path = inv.place(script)
+    shown = script.value or script.raw
+    if path is None:
+        return Effect([inv.unknown(f"runs {shown}, which cannot be located")])
+    text = runtime.files.content_of(path)
+    if text is None:
+        return Effect([inv.unknown(f"runs {shown}, whose text is not known")])
+    kind = interpreter or _interpreter_of(path, text)
+    if kind == "python":
+        return Effect(python_effects(text, script=path, inv=inv, runtime=runtime))
+    if kind == "node":
+        return Effect(javascript_effects(text, script=path, inv=inv, runtime=runtime))
+    if kind == "bash":
+        runtime.run_shell(text, inv.cwd, failed=inv.failed)
+        return Effect()
+    return Effect([inv.unknown(f"runs {shown}; effects of this kind of program are not inferred")])
+
+
+def _interpreter_of(path: str, text: str) -> str | None:
+    first = text.split("\n", 1)[0]
+    if first.startswith("#!"):
+        words = first[2:].split()
+        name = (
+            program_name(
+                words[-1] if words and words[0].endswith("/env") else (words[0] if words else "")
+            )
+            or ""
+        )
+        if name.startswith("python"):
+            return "python"
+        if name in _SHELLS:
+            return "bash"
+        if name in ("node", "deno", "bun"):
+            return "node"
+        return None
+    ext = posixpath.splitext(path)[1]
+    return {
+        ".py": "python",
+        ".sh": "bash",
+        ".bash": "bash",
+        ".js": "node",
+        ".mjs": "node",
+        ".cjs": "node",
+    }.get(ext)
+
+
+_HANDLERS: dict[str, Handler] = {
+    "echo": echo,
+    "printf": printf,
+    "cat": cat,
+    **{name: reader for name in _READERS - {"cat"}},
+    "sed": sed,
+    "gsed": sed,
+    "perl": perl,
+    "ruby": perl,
+    "awk": awk,
+    "gawk": awk,
+    "ed": ed,
+    "ex": ed,
+    "rm": rm,
+    "unlink": rm,
+    "mv": mv,
+    "cp": cp,
+    "ln": ln,
+    "touch": touch,
+    "mkdir": mkdir,
+    "tee": tee,
+    "sponge": sponge,
+    "truncate": truncate,
+    "dd": dd,
+    "curl": download,
+    "wget": download,
+    "xargs": _xargs,
+    "find": _find,
+    **{name: _shell for name in _SHELLS},
+    "python": _python,
+    "node": _node,
+    "patch": patch,
+    "apply_patch": apply_patch,
+    "git": git,
+    **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
+}
+
+# `python -m MODULE` runs these programs.
+_PYTHON_MODULES = {
+    "black": "black",
+    "isort": "isort",
+    "autopep8": "autopep8",
+    "ruff": "ruff",
+    "pip": "pip",
+    "sphinx": "sphinx-build",
+    "piptools": "pip-compile",
+    "pyupgrade": "pyupgrade",
+    "yapf": "yapf",
+    "alembic": "alembic",
+}
+
+# Handlers that look inside a failed command: a failed script still ran its first steps.
+_RUN_WHEN_FAILED: set[Handler] = {_shell, _xargs, rm, _toolchain}

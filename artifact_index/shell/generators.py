@@ -1,0 +1,132 @@
+"""Code generators and builders: the files they create, as their reports name them.
+
+``mix ash.codegen add_users`` writes migrations and resource snapshots,
+``mix phx.gen.context`` and ``rails generate model`` write modules and
+tests, ``alembic revision`` a migration: none of them is named on the
+command line, and each is printed by the generator (``* creating
+priv/repo/migrations/20260501_add_users.exs``, ``      create  app/models/user.rb``,
+``Generating /srv/app/alembic/versions/3f2a_add_users.py ...  done``).
+Named files become ``create`` (or ``edit`` for ``* injecting`` / ``insert``)
+operations; a generator whose report names nothing, or whose output was
+not recorded, is an ``unknown`` effect, unless it says it found nothing to
+generate.
+
+``sphinx-build SOURCE OUTPUT`` creates its output directory: it is
+remembered as made by the session, so what is later read in it is never
+taken for a file that existed before the session.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from artifact_index.ingestion.events import FileAction, FileOperation
+from artifact_index.shell.invocation import Invocation, Runtime, parse_options
+
+__all__ = ["GENERATOR_PROGRAMS", "generator_effects"]
+
+
+@dataclass(frozen=True)
+class _Generator:
+    report: re.Pattern[str]  # group "verb", group "path"
+    nothing: re.Pattern[str] | None = None  # a report that nothing was generated
+
+
+# Mix.Generator prints "* creating PATH" (and "* injecting", "* updating").
+_MIX = _Generator(
+    re.compile(
+        r"^\s*\* (?P<verb>creating|injecting|updating|modifying) (?P<path>\S+)", re.MULTILINE
+    ),
+    re.compile(r"No changes detected|No snapshots to generate|nothing to generate", re.IGNORECASE),
+)
+_RAILS = _Generator(
+    re.compile(
+        r"^\s+(?P<verb>create|force|insert|inject|append|prepend|gsub|remove)\s+(?P<path>\S+)\s*$",
+        re.MULTILINE,
+    )
+)
+_ALEMBIC = _Generator(re.compile(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b", re.MULTILINE))
+
+# mix tasks that generate files, by prefix.
+_MIX_GENERATORS = (
+    "ash.codegen",
+    "ash.gen.",
+    "ash_postgres.generate_migrations",
+    "ash_sqlite.generate_migrations",
+    "ecto.gen.",
+    "phx.gen.",
+    "phx.new",
+    "igniter.",
+    "ash.patch.",
+)
+_MIX_BUILD_PRIV = re.compile(r"^_build/[^/]+/lib/[^/]+/priv/")
+_EDITING_VERBS = frozenset(
+    {"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"}
+)
+
+GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build"})
+"""Programs :func:`generator_effects` knows."""
+
+
+def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
+    """The files a generator command creates; None when ``inv`` generates nothing."""
+    name = inv.program or ""
+    words = [a.value for a in inv.args[1:]]
+    task = next((w for w in words if w and not w.startswith("-")), None)
+    if name == "sphinx-build":
+        return _sphinx(inv, runtime)
+    if name == "mix" and task and task.startswith(_MIX_GENERATORS):
+        return _generated(inv, runtime, f"mix {task}", _MIX)
+    if name == "rails" and task in ("generate", "g", "destroy", "d"):
+        return _generated(inv, runtime, f"rails {task}", _RAILS)
+    if name == "alembic" and task == "revision":
+        return _generated(inv, runtime, "alembic revision", _ALEMBIC)
+    return None
+
+
+def _generated(
+    inv: Invocation, runtime: Runtime, label: str, generator: _Generator
+) -> list[FileOperation]:
+    output = runtime.output or ""
+    ops: list[FileOperation] = []
+    for match in generator.report.finditer(output):
+        # In development Mix links _build/ENV/lib/APP/priv to the project's priv,
+        # and some data layers (ash_sqlite) report the linked path.
+        path = inv.place(_MIX_BUILD_PRIV.sub("priv/", match.group("path").rstrip("/")))
+        if path is None or match.group("path").endswith("/"):
+            continue  # a directory it made
+        verb = match.group("verb")
+        action: FileAction = (
+            "delete" if verb == "remove" else ("edit" if verb in _EDITING_VERBS else "create")
+        )
+        ops.append(inv.op(action, path, detail=f"{label}: {verb} {match.group('path')}"))
+    if ops or inv.failed:
+        return ops
+    if generator.nothing is not None and generator.nothing.search(output):
+        return []
+    why = "its output was not recorded" if not output else "its output names none of them"
+    return [inv.unknown(f"{label} generates files; which ones is not known ({why})")]
+
+
+def _sphinx(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="bdcDAjtwM",
+        long_values=(
+            "--builder",
+            "--doctree-dir",
+            "--conf-dir",
+            "--define",
+            "--html-define",
+            "--tag",
+            "--jobs",
+            "--warning-file",
+        ),
+    )
+    operands = [a for a in parsed.operands if a.value is not None]
+    if len(operands) >= 2 and not inv.failed:
+        output = inv.place(operands[1])
+        if output is not None and runtime.files.exists(output) is not True:
+            runtime.files.made_directory(output.rstrip("/") or "/")
+    return []

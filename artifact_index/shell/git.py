@@ -1,0 +1,332 @@
+"""``git`` subcommands -> file effects on the working tree.
+
+Only the working tree counts: ``git add``, ``git commit``, ``git reset``
+without ``--hard`` and ``git restore --staged`` change the index or history,
+not files.  Restoring commands (``git checkout -- PATH``, ``git checkout
+PATH``, ``git restore PATH``, ``git stash``, ``git reset --hard``) become
+``restore`` operations; ``path=None`` means the whole working tree.
+``git stash pop`` / ``apply`` / ``drop`` / ``clear`` become ``unstash``
+operations: the tracker knows what the session's own stashes put away.
+Commands that change files in ways that cannot be named from the command
+line (``git pull``, ``git merge``, switching branches) become ``unknown``
+operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from artifact_index.ingestion.events import FileOperation
+from artifact_index.shell.expand import Arg
+from artifact_index.shell.invocation import (
+    Invocation,
+    Runtime,
+    parse_options,
+    patch_operations,
+)
+from artifact_index.shell.state import join
+
+__all__ = ["STASHED", "STASHED_WITH_UNTRACKED", "git_effects", "skip_global_options"]
+
+# The details of the restore a `git stash` makes: the tracker keeps what such a
+# restore put away, so that a later `git stash pop` can bring it back.
+STASHED = "stashed"
+STASHED_WITH_UNTRACKED = "stashed, untracked files included"
+
+_GLOBAL_WITH_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+)
+_UNNAMEABLE = {
+    "pull": "git pull merges remote changes into the working tree",
+    "merge": "git merge changes files the tracker cannot name",
+    "rebase": "git rebase rewrites files the tracker cannot name",
+    "cherry-pick": "git cherry-pick applies a commit whose files the tracker cannot name",
+    "revert": "git revert applies a commit's inverse, whose files the tracker cannot name",
+    "am": "git am applies mailbox patches the tracker has not seen",
+}
+
+Mover = Callable[[Invocation, Runtime], list[FileOperation]]
+
+
+def skip_global_options(values: Sequence[str | None], cwd: str | None) -> tuple[int, str | None]:
+    """(where the subcommand is in ``values``, the directory git works in) after ``git -C dir ...``."""
+    k = 0
+    while k < len(values) and (option := values[k]) is not None and option.startswith("-"):
+        k += 1
+        name, eq, attached = option.partition("=")
+        value: str | None = attached if eq else None
+        if not eq and name in _GLOBAL_WITH_VALUE and k < len(values):
+            value = values[k]
+            k += 1
+        if name in ("-C", "--work-tree") and value is not None:
+            cwd = join(cwd, value)
+    return k, cwd
+
+
+def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOperation]:
+    """Effects of ``git ...``; ``move`` is the ``mv`` handler, reused for ``git mv``."""
+    start, cwd = skip_global_options([a.value for a in inv.args[1:]], inv.cwd)
+    args = list(inv.args[1 + start :])
+    if not args or args[0].value is None:
+        return []
+    sub = args[0].value
+    inv = replace(inv, args=tuple(args), cwd=cwd)
+    rest = list(args[1:])
+    if sub in _UNNAMEABLE:
+        if any(a.value in ("--abort", "--quit", "--skip") for a in rest):
+            return (
+                [inv.unknown(f"git {sub} --abort puts back files the tracker cannot name")]
+                if sub != "pull"
+                else []
+            )
+        if sub == "rebase" and any(a.value in ("--continue", "--edit-todo") for a in rest):
+            return [inv.unknown(_UNNAMEABLE[sub])]
+        return [inv.unknown(_UNNAMEABLE[sub])]
+    handler = _SUBCOMMANDS.get(sub)
+    if handler is None:
+        if sub == "mv":
+            return move(replace(inv, args=(Arg("mv", "mv"), *rest)), runtime)
+        return []
+    return handler(inv, runtime, rest)
+
+
+def _root(inv: Invocation, runtime: Runtime) -> str | None:
+    """The working-tree root: the workspace when the cwd lies inside it, else the cwd."""
+    workspace = runtime.files.workspace
+    cwd = inv.cwd
+    if workspace and cwd and (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
+        return workspace
+    return cwd
+
+
+def _restore_paths(
+    inv: Invocation, runtime: Runtime, pathspecs: list[Arg], detail: str | None
+) -> list[FileOperation]:
+    files = runtime.files
+    root = _root(inv, runtime)
+    ops: list[FileOperation] = []
+    for spec in pathspecs:
+        path = inv.place(spec)
+        if path is None or spec.glob:
+            ops.append(inv.unplaced("git restores", spec))
+            continue
+        if (root is not None and path == root) or (not path or path == "."):
+            ops.append(inv.op("restore", None, detail=detail or "the whole working tree"))
+            continue
+        under = files.files_under(path)
+        if under and not files.known_file(path):
+            ops.extend(inv.op("restore", p, detail=detail) for p in sorted(under))
+        else:
+            ops.append(inv.op("restore", path, detail=detail))
+    return ops
+
+
+def _looks_like_path(inv: Invocation, runtime: Runtime, arg: Arg) -> bool:
+    """Whether ``git checkout X`` names a file rather than a branch, tag or commit."""
+    value = arg.value
+    if value is None:
+        return False
+    if (
+        value in (".", "..")
+        or value.startswith(("./", "../", "/"))
+        or value.endswith("/")
+        or arg.glob
+    ):
+        return True
+    path = inv.place(arg)
+    if path is not None and (runtime.files.known_file(path) or runtime.files.files_under(path)):
+        return True
+    base = value.rsplit("/", 1)[-1]
+    stem, dot, ext = base.rpartition(".")
+    # Branch and tag names rarely carry a file extension; versions (v1.2.3) carry digits.
+    return bool(dot and stem and ext and ext.isalnum() and not ext.isdigit() and len(ext) <= 8)
+
+
+def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(
+        rest, short_values="bBU", long_values=("--orphan", "--conflict", "--pathspec-from-file")
+    )
+    if parsed.has("-p", "--patch"):
+        return [inv.unknown("git checkout --patch restores hunks chosen interactively")]
+    if parsed.has("-b", "-B", "--orphan"):
+        return []  # a new branch from the current state: files stay as they are
+    conflict_side = parsed.has("--ours", "--theirs")
+    raw = [a.value for a in rest]
+    if "--" in raw:
+        split = raw.index("--")
+        before = [a for a in parse_options(rest[:split]).operands]
+        pathspecs = list(rest[split + 1 :])
+        source = before[0].value if before else None
+    else:
+        operands = parsed.operands
+        if not operands:
+            return []
+        if _looks_like_path(inv, runtime, operands[0]):
+            source, pathspecs = None, operands
+        elif len(operands) >= 2:
+            source, pathspecs = operands[0].value, operands[1:]
+        else:
+            name = operands[0].value or operands[0].raw
+            return [
+                inv.unknown(
+                    f"git checkout {name} switches the working tree to another branch or commit"
+                )
+            ]
+    if conflict_side:
+        side = "ours" if parsed.has("--ours") else "theirs"
+        return [
+            inv.op("edit", inv.place(p), detail=f"conflict resolved with --{side}")
+            if inv.place(p)
+            else inv.unplaced("git checkout changes", p)
+            for p in pathspecs
+        ]
+    detail = f"to {source}" if source and source != "HEAD" else None
+    return _restore_paths(inv, runtime, pathspecs, detail)
+
+
+def _restore(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(
+        rest, short_values="s", long_values=("--source", "--pathspec-from-file", "--conflict")
+    )
+    if parsed.has("-p", "--patch"):
+        return [inv.unknown("git restore --patch restores hunks chosen interactively")]
+    staged = parsed.has("-S", "--staged")
+    worktree = parsed.has("-W", "--worktree")
+    if staged and not worktree:
+        return []  # only the index changes
+    source = parsed.value("-s", "--source")
+    if parsed.has("--ours", "--theirs"):
+        return [inv.op("edit", p) for p in (inv.place(a) for a in parsed.operands) if p]
+    return _restore_paths(
+        inv, runtime, parsed.operands, f"to {source}" if source and source != "HEAD" else None
+    )
+
+
+def _stash(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    action = (
+        rest[0].value if rest and rest[0].value and not rest[0].value.startswith("-") else "push"
+    )
+    args = rest[1:] if rest and rest[0].value == action else rest
+    if action in ("list", "show", "create", "store"):
+        return []
+    if action in ("pop", "apply", "drop"):
+        refs = [a.value for a in args if a.value is None or not a.value.startswith("-")]
+        if refs and refs != ["stash@{0}"]:
+            return [
+                inv.unknown(
+                    f"git stash {action} of an older stash, whose changes the tracker cannot name"
+                )
+            ]
+        # The tracker knows what the latest stash of this session put away; a
+        # stash from before the session becomes unknown there.
+        return [inv.op("unstash", None, detail=action)]
+    if action == "clear":
+        return [inv.op("unstash", None, detail="clear")]
+    if action == "branch":
+        return [inv.unknown("git stash branch checks out a branch with the stashed changes")]
+    if action not in ("push", "save"):
+        return []
+    parsed = parse_options(
+        args, short_values="m", long_values=("--message", "--pathspec-from-file")
+    )
+    untracked = parsed.has("-u", "--include-untracked", "-a", "--all")
+    detail = STASHED_WITH_UNTRACKED if untracked else STASHED
+    if parsed.has("-p", "--patch"):
+        return [inv.unknown("git stash --patch stashes hunks chosen interactively")]
+    if action == "push" and parsed.operands:
+        return _restore_paths(inv, runtime, parsed.operands, detail)
+    return [inv.op("restore", None, detail=detail)]
+
+
+def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(rest)
+    if not parsed.has("--hard", "--merge", "--keep"):
+        return []  # --soft / --mixed change the index and history only
+    target = next((a.value for a in parsed.operands if a.value and a.value != "--"), None)
+    detail = f"git reset --hard {target}" if target and target != "HEAD" else "git reset --hard"
+    return [inv.op("restore", None, detail=detail)]
+
+
+def _rm(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(rest, long_values=("--pathspec-from-file",))
+    if parsed.has("--cached", "-n", "--dry-run"):
+        return []
+    recursive = parsed.has("-r")
+    ops: list[FileOperation] = []
+    for arg in parsed.operands:
+        path = inv.place(arg)
+        if path is None or arg.glob:
+            ops.append(inv.unplaced("git rm removes", arg))
+            continue
+        under = runtime.files.files_under(path)
+        if under and recursive:
+            ops.extend(inv.op("delete", p) for p in sorted(under))
+        elif not under:
+            ops.append(inv.op("delete", path))
+    return ops
+
+
+def _apply(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(
+        rest,
+        short_values="pC",
+        long_values=(
+            "--directory",
+            "--exclude",
+            "--include",
+            "--whitespace",
+            "--build-fake-ancestor",
+        ),
+    )
+    if parsed.has("--check", "--stat", "--numstat", "--summary", "--cached"):
+        return []  # reports only, or the index only
+    strip_value = parsed.value("-p")
+    strip = int(strip_value) if strip_value and strip_value.isdigit() else 1
+    root = _root(inv, runtime)
+    directory = parsed.value("--directory")
+    base = join(root, directory) if directory and root is not None else root
+    reverse = parsed.has("-R", "--reverse")
+    sources = [a for a in parsed.operands if a.value != "-"] or [Arg("-", "-")]
+    ops: list[FileOperation] = []
+    for source in sources:
+        if source.value == "-":
+            text, shown = inv.stdin, "a patch read from standard input"
+        else:
+            path = inv.place(source)
+            text = runtime.files.content_of(path) if path else None
+            shown = source.value or source.raw
+        if text is None:
+            ops.append(inv.unknown(f"git apply applies {shown}, whose text is not known"))
+            continue
+        ops.extend(patch_operations(inv, text, strip=strip, reverse=reverse, directory=base))
+    return ops
+
+
+def _switch(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(
+        rest, short_values="cC", long_values=("--create", "--force-create", "--orphan")
+    )
+    if parsed.has("-c", "-C", "--create", "--force-create", "--orphan") or not parsed.operands:
+        return []
+    name = parsed.operands[0].value or parsed.operands[0].raw
+    return [inv.unknown(f"git switch {name} switches the working tree to another branch")]
+
+
+def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    parsed = parse_options(rest, short_values="e", long_values=("--exclude",))
+    if parsed.has("-n", "--dry-run") or not parsed.has("-f", "--force"):
+        return []
+    return [inv.unknown("git clean removes untracked files")]
+
+
+_SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {
+    "checkout": _checkout,
+    "restore": _restore,
+    "stash": _stash,
+    "reset": _reset,
+    "rm": _rm,
+    "apply": _apply,
+    "switch": _switch,
+    "clean": _clean,
+}

@@ -1,0 +1,261 @@
+"""Where paths point and what one analyzed command knows about files.
+
+:class:`Files` answers "what is in this file" and "which files lie under
+this directory" from the caller's :class:`ShellContext`, overlaid with what
+the command itself has done so far (``cat > fix.py <<EOF ... EOF && python
+fix.py`` must see the script it just wrote).  It also places paths: joined
+with the effective working directory, normalized, and classified as a
+workspace file, a scratch file in a temporary directory outside the
+workspace (kept in the trail, which marks it as outside), an anonymous
+``mktemp`` file whose random name means nothing, or a device
+(``/dev/null``), which is no file at all.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from artifact_index.ingestion.events import FileOperation
+
+__all__ = [
+    "DEVICE_PREFIXES",
+    "TEMP_ROOTS",
+    "Files",
+    "PathKind",
+    "ShellContext",
+    "join",
+]
+
+
+class ShellContext(Protocol):
+    """What the caller (the tracker) knows about files before the command runs.
+
+    Paths are passed in the form the analysis reports them: absolute when the
+    working directory is known, else relative as written.  A context may also
+    define ``is_directory(path) -> bool | None`` (True: a directory, False: an
+    existing file, None: not known); it is used when present, e.g. to tell
+    ``rm -r FILE`` from ``rm -r DIR`` and to see that ``touch`` hits a file
+    whose content is unknown but which exists.  Likewise an optional
+    ``existed_before(path) -> bool | None`` says whether a file predates the
+    session (a lock file next to a manifest the session created is new).
+    """
+
+    def content_of(self, path: str) -> str | None:
+        """The known content of a file, or None when it is unknown or the file does not exist."""
+        ...
+
+    def files_under(self, directory: str) -> list[str]:
+        """Tracked files under ``directory`` (recursively), in the same path form."""
+        ...
+
+
+PathKind = Literal["workspace", "scratch", "anonymous", "device"]
+
+# Temporary directories: what is written there lies outside the workspace.
+TEMP_ROOTS = (
+    "/tmp",
+    "/var/tmp",
+    "/private/tmp",
+    "/private/var/tmp",
+    "/var/folders",
+    "/private/var/folders",
+    "/dev/shm",
+)
+DEVICE_PREFIXES = ("/dev/", "/proc/")
+
+
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_TEMP = re.compile(
+    r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE
+)
+
+
+def join(cwd: str | None, path: str) -> str | None:
+    """``path`` joined with ``cwd`` and normalized.
+
+    ``cwd`` is an absolute directory, ``""`` when the starting directory is
+    unknown (relative paths stay relative), or None when a ``cd`` went
+    somewhere that cannot be resolved (relative paths cannot be placed).
+    Paths under ``~`` cannot be placed either: the home directory is unknown.
+    """
+    if not path:
+        return None
+    if path.startswith("~"):
+        return None
+    if path.startswith("/"):
+        return _normalize(path)
+    if _DRIVE.match(path):  # Windows: D:/x or D:\\x (Git Bash, PowerShell)
+        return path[:2] + _normalize(path[2:].replace("\\", "/") or "/")
+    if cwd is None:
+        return None
+    if not cwd:
+        return _normalize(path)
+    return _normalize(posixpath.join(cwd, path))
+
+
+def _normalize(path: str) -> str:
+    normal = posixpath.normpath(path)
+    if normal.startswith("//") and not normal.startswith("///"):
+        normal = normal[1:]  # POSIX leaves a leading "//" alone; no agent means it
+    return normal
+
+
+def _under(path: str, root: str) -> bool:
+    root = root.rstrip("/") or "/"
+    return path == root or path.startswith(root + "/") or root == "/"
+
+
+@dataclass
+class Files:
+    """The caller's context overlaid with this command's own effects."""
+
+    context: ShellContext | None
+    workspace: str | None
+    written: dict[str, str | None] = field(default_factory=dict)  # path -> content (None: unknown)
+    removed: set[str] = field(default_factory=set)
+    directories: list[str] = field(default_factory=list)
+    scratch: dict[str, str] = field(default_factory=dict)
+    anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
+    cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
+
+    # -- classification -----------------------------------------------------
+
+    def kind(self, path: str) -> PathKind:
+        if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
+            return "device"
+        if path in self.anonymous or any(path.startswith(a + "/") for a in self.anonymous):
+            return "anonymous"
+        if self.workspace and path.startswith("/") and _under(path, self.workspace):
+            return "workspace"
+        if path.startswith("/") and any(_under(path, root) for root in TEMP_ROOTS):
+            return "scratch"
+        if _WINDOWS_TEMP.match(path):
+            return "scratch"
+        return "workspace"
+
+    # -- knowledge ----------------------------------------------------------
+
+    def content_of(self, path: str) -> str | None:
+        if path in self.removed:
+            return None
+        if path in self.written:
+            return self.written[path]
+        if path in self.scratch:
+            return self.scratch[path]
+        if self.context is None:
+            return None
+        return self.context.content_of(path)
+
+    def known_file(self, path: str) -> bool:
+        """True when the file is known to exist (written here, or its content is known)."""
+        if path in self.removed:
+            return False
+        return path in self.written or self.content_of(path) is not None
+
+    def exists(self, path: str) -> bool | None:
+        """True when the file is known to exist now, False when known not to, None when nothing says."""
+        if path in self.removed:
+            return False
+        if self.known_file(path) or self.is_directory(path) is False:
+            return True
+        return None
+
+    def existed_before(self, path: str) -> bool | None:
+        """Whether the file existed before the session, when the caller knows (``existed_before`` probe)."""
+        answer = self._probe("existed_before", path)
+        if isinstance(answer, bool):
+            return answer
+        return False if path in self.written else None  # this very command made it
+
+    def _probe(self, name: str, path: str) -> object:
+        probe = getattr(self.context, name, None) if self.context is not None else None
+        return probe(path) if callable(probe) else None
+
+    def files_under(self, directory: str) -> list[str]:
+        prefix = directory.rstrip("/") + "/"
+        found: list[str] = []
+        if self.context is not None:
+            found.extend(self.context.files_under(directory.rstrip("/") or "/"))
+        found.extend(p for p in self.written if p.startswith(prefix))
+        seen: set[str] = set()
+        out: list[str] = []
+        for p in found:
+            if p not in seen and p not in self.removed:
+                seen.add(p)
+                out.append(p)
+        return out
+
+    def is_directory(self, path: str) -> bool | None:
+        """True / False when known; None when nothing says whether ``path`` is a directory."""
+        if path.endswith("/"):
+            return True
+        path = path.rstrip("/") or "/"
+        if path in self.directories or path == self.workspace:
+            return True
+        if self.known_file(path):
+            return False
+        probe = getattr(self.context, "is_directory", None) if self.context is not None else None
+        if callable(probe):
+            answer = probe(path)
+            if isinstance(answer, bool):
+                return answer
+        if self.files_under(path):
+            return True
+        return None
+
+    # -- this command's own effects ----------------------------------------
+
+    def made_directory(self, path: str) -> None:
+        if path not in self.directories:
+            self.directories.append(path)
+
+    def cleared_directory(self, path: str) -> None:
+        if path not in self.cleared:
+            self.cleared.append(path)
+
+    def record(self, op: FileOperation) -> None:
+        """Update the overlay after ``op`` (already placed, workspace or scratch)."""
+        if op.path is None:
+            return
+        if op.action in ("write", "create"):
+            self._wrote(op.path, op.content)
+        elif op.action == "edit":
+            self._wrote(op.path, _edited(self.content_of(op.path), op))
+        elif op.action == "delete":
+            self.written.pop(op.path, None)
+            self.scratch.pop(op.path, None)
+            self.removed.add(op.path)
+        elif op.action in ("move", "copy") and op.dest:
+            content = self.content_of(op.path)
+            self._wrote(op.dest, content)
+            if op.action == "move":
+                self.written.pop(op.path, None)
+                self.scratch.pop(op.path, None)
+                self.removed.add(op.path)
+
+    def _wrote(self, path: str, content: str | None) -> None:
+        self.removed.discard(path)
+        if self.kind(path) in ("scratch", "anonymous"):
+            if content is None:
+                self.scratch.pop(path, None)
+            else:
+                self.scratch[path] = content
+            self.written[path] = content
+            return
+        self.written[path] = content
+
+
+def _edited(before: str | None, op: FileOperation) -> str | None:
+    """The text after an edit, when the edit says exactly what it did."""
+    if before is None or op.new is None:
+        return None
+    if op.detail == "append":
+        return before + op.new
+    if op.old is not None and op.old in before:
+        return (
+            before.replace(op.old, op.new) if op.replace_all else before.replace(op.old, op.new, 1)
+        )
+    return None

@@ -1,0 +1,274 @@
+"""The Claude Code hooks: after a compaction the agent gets the exact file trail back, and a hook never blocks it."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from artifact_index.presentation.cli import main
+from summarizer.integrations.hooks import ECHOED_PRE_COMPACT_LIMIT, HOOK_OUTPUT_LIMIT, run_hook
+from tests.support.paths import CORPUS, FIXTURES
+
+SESSION = FIXTURES / "cli" / "session.jsonl"
+
+
+def _run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], payload: str, *args: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(payload))
+    code = main(["hook", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_session_start_after_compact_returns_the_file_trail_as_additional_context(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    payload = json.dumps(
+        {
+            "hook_event_name": "SessionStart",
+            "source": "compact",
+            "session_id": "s-1",
+            "transcript_path": str(SESSION),
+            "cwd": "/work/demo",
+        }
+    )
+    code, out, _ = _run(monkeypatch, capsys, payload)
+    assert code == 0
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "SessionStart"
+    assert "## Files modified\n- `app.py`" in answer["additionalContext"]
+    assert (
+        "test_app.py" not in answer["additionalContext"]
+    )  # its Write failed: never claimed as changed
+
+
+def test_pre_compact_asks_to_keep_the_paths(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(
+        monkeypatch, capsys, json.dumps({"transcript_path": str(SESSION)}), "--event", "PreCompact"
+    )
+    assert code == 0 and out.startswith("Keep every file path below") and "`app.py`" in out
+
+
+@pytest.mark.parametrize(
+    ("payload", "args", "message"),
+    [
+        ("not json", (), "not JSON"),
+        ("[1, 2]", (), "not a JSON object"),
+        ("{}", (), "no transcript_path"),
+        (json.dumps({"transcript_path": "/no/such.jsonl"}), (), "no such file"),
+        (json.dumps({"transcript_path": str(SESSION)}), ("--event", "Stop"), "not supported"),
+        (
+            json.dumps({"transcript_path": str(SESSION), "hook_event_name": "PostToolUse"}),
+            (),
+            "not supported",
+        ),
+    ],
+)
+def test_a_failing_hook_never_blocks_the_agent_it_exits_0_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    payload: str,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    code, out, err = _run(monkeypatch, capsys, payload, *args)
+    assert code == 0 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "content", [b"\x00\x01\x02binary", b"just some prose, no transcript\n", b"\x1f\x8bnot gzip"]
+)
+def test_an_unreadable_transcript_fails_open(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    content: bytes,
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes(content)
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(transcript)}))
+    assert code == 0 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_an_internal_failure_fails_open_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded\nwhile parsing")
+
+    monkeypatch.setattr("summarizer.integrations.hooks.facts_from_index", broken)
+    code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(SESSION)}))
+    assert code == 0 and out == ""
+    assert (
+        err.count("\n") == 1
+        and "RecursionError: maximum recursion depth exceeded while parsing" in err
+    )
+
+
+def _big_session(path: Path, created: int, read: int, module: str = "generated_module") -> Path:
+    records = [
+        {
+            "type": "user",
+            "uuid": "u0",
+            "sessionId": "s",
+            "cwd": "/w",
+            "message": {"role": "user", "content": "build it"},
+        }
+    ]
+    for n in range(created + read):
+        tool, arguments = (
+            ("Write", {"file_path": f"/w/src/pkg{n % 7}/{module}_{n:04d}.py", "content": "x = 1\n"})
+            if n < created
+            else ("Read", {"file_path": f"/w/docs/section_{n:04d}/notes.md"})
+        )
+        output = "File created successfully" if tool == "Write" else "     1→notes\n"
+        records += [
+            {
+                "type": "assistant",
+                "uuid": f"a{n}",
+                "sessionId": "s",
+                "cwd": "/w",
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "tool_use", "id": f"t{n}", "name": tool, "input": arguments}
+                    ],
+                },
+            },
+            {
+                "type": "user",
+                "uuid": f"r{n}",
+                "sessionId": "s",
+                "cwd": "/w",
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": output}],
+                },
+            },
+        ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
+def test_a_large_trail_stays_under_the_hosts_cap_changed_files_first_and_says_what_it_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    event: str,
+) -> None:
+    session = _big_session(tmp_path / "big.jsonl", created=150, read=400)
+    code, out, err = _run(
+        monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", event
+    )
+    assert code == 0 and err == ""
+    assert len(out) <= HOOK_OUTPUT_LIMIT
+    text = (
+        json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        if event == "SessionStart"
+        else out
+    )
+    assert all(
+        f"generated_module_{n:04d}.py" in text for n in range(150)
+    )  # every created file made it
+    # The 400 read files are condensed: the latest few by path, the rest counted by folder.
+    assert (
+        "- and 392 more read, in `docs/` (392)" in text and "`docs/section_0549/notes.md`" in text
+    )
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
+def test_the_cap_counts_bytes_so_a_trail_of_non_ascii_paths_stays_under_it_too(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    event: str,
+) -> None:
+    # Codex 0.169 estimates tokens from the length and cut the middle out of a 10,015-character context;
+    # three bytes a character must not let the trail outgrow the cap it was measured against.
+    session = _big_session(
+        tmp_path / "wide.jsonl", created=150, read=0, module="生成された模块生成された模块"
+    )
+    code, out, err = _run(
+        monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", event
+    )
+    assert code == 0 and err == ""
+    assert HOOK_OUTPUT_LIMIT * 0.8 < len(out.encode("utf-8")) <= HOOK_OUTPUT_LIMIT
+    assert "Left out to stay under" in out
+
+
+def test_a_trail_that_fits_is_given_whole_without_a_note(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    _, out, _ = _run(
+        monkeypatch, capsys, json.dumps({"transcript_path": str(session)}), "--event", "PreCompact"
+    )
+    assert (
+        "Left out" not in out and out.count("generated_module_") == 3 and out.count("notes.md") == 3
+    )
+
+
+def _pre_compact(trigger: str, session: Path) -> str:
+    return json.dumps(
+        {"hook_event_name": "PreCompact", "trigger": trigger, "transcript_path": str(session)}
+    )
+
+
+def test_a_manual_compact_gets_the_changed_paths_alone_since_claude_code_echoes_them_into_the_conversation(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    # After a manual /compact, Claude Code shows PreCompact's output as command output in the new context, where
+    # the SessionStart hook puts the whole trail too: the echo must not carry it a second time.
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    code, out, err = _run(monkeypatch, capsys, _pre_compact("manual", session))
+    assert code == 0 and err == ""
+    assert out.startswith("Keep every file path below in the summary")
+    assert out.count("generated_module_") == 3 and "notes.md" not in out and "## " not in out
+
+
+def test_a_manual_compact_of_a_long_session_names_what_fits_and_counts_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    session = _big_session(tmp_path / "big.jsonl", created=150, read=10)
+    _, out, _ = _run(monkeypatch, capsys, _pre_compact("manual", session))
+    assert len(out.encode("utf-8")) <= ECHOED_PRE_COMPACT_LIMIT + 1
+    shown = out.count("generated_module_")
+    assert 0 < shown < 150 and f"(and {150 - shown} more: `artifact-index files`)" in out
+
+
+def test_an_automatic_compaction_is_not_echoed_so_pre_compact_gives_the_whole_trail(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    session = _big_session(tmp_path / "small.jsonl", created=3, read=3)
+    _, out, _ = _run(monkeypatch, capsys, _pre_compact("auto", session))
+    assert "## Files created" in out and out.count("notes.md") == 3
+
+
+def _claude_code_transcripts() -> list[Path]:
+    folder = CORPUS / "claude_code"
+    return sorted(folder.glob("*.gz")) if folder.is_dir() else []
+
+
+@pytest.mark.parametrize("transcript", _claude_code_transcripts(), ids=lambda p: p.name[:50])
+def test_every_claude_code_transcript_of_the_corpus_gets_a_hook_answer_within_the_cap(
+    corpus_dir: Path,
+    transcript: Path,
+) -> None:
+    for event in ("SessionStart", "PreCompact"):
+        run = run_hook(json.dumps({"transcript_path": str(transcript), "hook_event_name": event}))
+        assert run.exit_code == 0 and run.note is None, run.note
+        assert 0 < len(run.output) <= HOOK_OUTPUT_LIMIT

@@ -1,0 +1,204 @@
+"""What each change did: the definitions a file gained by their signature and doc line, the tests it gained by
+name, the headings or first lines of a file without definitions; the current thread's files first in line.
+
+"4 added definition(s)" and "+65/-25 lines" tell the agent that continues that something changed, not what:
+these tests pin the words the change itself wrote coming through, and nothing that was not written.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from artifact_index.trail.index import SymbolEntry
+from summarizer.sections.changes import added_tests, changed_lines, definition_notes
+from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
+
+OVERLAP_BEFORE = """\
+package strategy
+
+// subtractFiles returns the files of a that are not in b.
+func subtractFiles(a []string, b map[string]struct{}) []string {
+\treturn nil
+}
+"""
+
+OVERLAP_ADDED = """
+// filesWithRemainingAgentChanges returns files from filesTouched that still have
+// uncommitted agent changes. It is used for carry-forward after partial commits.
+func filesWithRemainingAgentChanges(
+\trepo *git.Repository,
+\tfilesTouched []string,
+) []string {
+\treturn nil
+}
+"""
+
+
+def _added(name: str, kind: str = "function", container: str | None = None) -> SymbolEntry:
+    return SymbolEntry(name=name, kind=kind, container=container, change="added", turns=[3])
+
+
+def test_an_added_go_function_is_shown_by_its_signature_and_the_first_sentence_of_its_doc() -> None:
+    content = OVERLAP_BEFORE + OVERLAP_ADDED
+    notes = definition_notes(
+        content, "strategy/content_overlap.go", [_added("filesWithRemainingAgentChanges")]
+    )
+    assert notes == {
+        "filesWithRemainingAgentChanges": (
+            "func filesWithRemainingAgentChanges(repo *git.Repository, filesTouched []string) []string",
+            "filesWithRemainingAgentChanges returns files from filesTouched that still have uncommitted agent "
+            "changes.",
+        )
+    }
+
+
+def test_a_python_docstring_and_an_elixir_doc_are_read_too() -> None:
+    python = (
+        "import math\n\n\ndef rounded(total: float,\n            places: int = 2) -> float:\n"
+        '    """Round a cart total half-even. Used by the receipt."""\n    return total\n'
+    )
+    assert definition_notes(python, "shop/cart.py", [_added("rounded")]) == {
+        "rounded": (
+            "def rounded(total: float, places: int = 2) -> float",
+            "Round a cart total half-even.",
+        )
+    }
+    elixir = (
+        'defmodule Shop.Cart do\n  @doc """\n  Closes every open annotation of the project.\n  """\n'
+        "  @spec close_all(term()) :: :ok\n  def close_all(project) do\n    :ok\n  end\nend\n"
+    )
+    notes = definition_notes(
+        elixir, "lib/shop/cart.ex", [_added("close_all", container="Shop.Cart")]
+    )
+    assert notes == {
+        "Cart.close_all": ("def close_all(project)", "Closes every open annotation of the project.")
+    }
+
+
+def test_a_definition_without_a_doc_has_its_signature_alone_and_a_module_has_neither() -> None:
+    elixir = "defmodule Shop.Cart do\n  def total(lines), do: Enum.sum(lines)\nend\n"
+    notes = definition_notes(
+        elixir,
+        "lib/shop/cart.ex",
+        [_added("Shop.Cart", kind="module"), _added("total", container="Shop.Cart")],
+    )
+    assert notes == {"Cart.total": ("def total(lines), do: Enum.sum(lines)", None)}
+
+
+def test_tests_declared_by_a_call_are_named_like_test_functions() -> None:
+    diff = (
+        "--- a/test/cart_test.exs\n+++ b/test/cart_test.exs\n@@ -1,2 +1,6 @@\n"
+        '+  describe "close_review_session" do\n+    test "closes all open annotations and shows count" do\n'
+        '+    test("keeps closed ones closed", fn -> :ok end)\n   end\n'
+    )
+    assert added_tests(diff, "test/cart_test.exs", []) == [
+        "closes all open annotations and shows count",
+        "keeps closed ones closed",
+    ]
+    assert (
+        added_tests(diff, "lib/cart.ex", []) == []
+    )  # not a test file: a `test "..."` line there is no test
+    go = [_added("TestRounding"), _added("helper")]
+    assert added_tests(None, "cart/cart_test.go", go) == ["TestRounding"]
+
+
+def test_a_file_without_definitions_says_its_headings_or_first_lines_and_a_lockfile_nothing() -> (
+    None
+):
+    markdown = (
+        "--- /dev/null\n+++ b/docs/scenarios.md\n@@ -0,0 +1,7 @@\n+# Checkpoint scenarios\n+\n"
+        "+## Overview\n+### Key points\n+## Known caveats\n+#### Deep detail\n+Some prose.\n"
+    )
+    assert changed_lines(markdown, "docs/scenarios.md") == [
+        "Checkpoint scenarios",
+        "Overview",
+        "Known caveats",
+    ]
+    config = (
+        "--- a/config/test.exs\n+++ b/config/test.exs\n@@ -1,1 +1,4 @@\n import Config\n"
+        "+import Config\n+# Disable trace exporting during tests\n+config :opentelemetry, traces_exporter: :none\n"
+    )
+    assert changed_lines(config, "config/test.exs") == [
+        "# Disable trace exporting during tests",
+        "config :opentelemetry, traces_exporter: :none",
+    ]
+    assert (
+        changed_lines(
+            '--- a/package-lock.json\n+++ b/package-lock.json\n+  "x": 1\n', "package-lock.json"
+        )
+        == []
+    )
+
+
+def test_the_files_changed_section_says_what_each_change_did_and_leaves_out_read_only_turns() -> (
+    None
+):
+    path = f"{ROOT}/strategy/content_overlap.go"
+    summary = summary_of(
+        UserMessage(turn=1, text="Carry forward only the files with agent changes left."),
+        read(2, path, OVERLAP_BEFORE),
+        edit(3, path, old="\treturn nil\n}\n", new="\treturn nil\n}\n" + OVERLAP_ADDED),
+        read(4, path, OVERLAP_BEFORE + OVERLAP_ADDED),
+        write(5, f"{ROOT}/docs/overlap.md", "# Carry-forward\n\n## Why\n\nBecause.\n"),
+    )
+    changed = section(summary, "Files Changed")
+    assert (
+        "- `strategy/content_overlap.go` (modified): `func filesWithRemainingAgentChanges(repo *git.Repository, "
+        "filesTouched []string) []string` (returns files from filesTouched that still have uncommitted agent "
+        "changes.) added; +9/-0 lines; turn 3"
+    ) in changed
+    assert "- `docs/overlap.md` (created): headings: `Carry-forward`, `Why`; turn 5" in changed
+
+
+def test_the_current_threads_changes_lead_a_file_changed_before_it_too() -> None:
+    path = f"{ROOT}/shop/cart.py"
+    before = "def total(lines):\n    return sum(lines)\n\n\ndef tax(total):\n    return total\n"
+    summary = summary_of(
+        UserMessage(turn=1, text="Add VAT to the cart."),
+        read(2, path, before),
+        edit(
+            3,
+            path,
+            old="def total(lines):\n    return sum(lines)\n",
+            new="def total(lines):\n    return sum(lines)\n\n\ndef vat(total):\n    return 0.2\n",
+        ),
+        edit(4, path, old="    return sum(lines)\n", new="    return round(sum(lines), 2)\n"),
+        edit(
+            5,
+            path,
+            old="def tax(total):\n    return total\n",
+            new="def tax(total):\n    return total * 1.2\n",
+        ),
+        AssistantMessage(turn=5, text="VAT is in."),
+        UserMessage(turn=6, text="Now round the tax too."),
+        edit(7, path, old="    return total * 1.2\n", new="    return round(total * 1.2, 2)\n"),
+    )
+    changed = section(summary, "Files Changed")
+    # The rest latest first: the definition changed at turn 4, then the one added at turn 3; what the thread's
+    # change does is its line, beside the one it replaced (not the whole session's line count).
+    assert changed.startswith(
+        "- `shop/cart.py` (modified): since turn 6, changed `tax`; `total` modified; "
+        "`def vat(total)` added; changed lines: `return total` → `return round(total * 1.2, 2)`; "
+        "turns 3, 4, 5, 7"
+    )
+
+
+def test_the_tests_a_file_gained_latest_are_named_first_when_not_all_fit() -> None:
+    path = f"{ROOT}/shop/test_cart.py"
+    early = "".join(f"def test_total_{n}():\n    assert True\n\n\n" for n in range(12))
+    summary = summary_of(
+        UserMessage(turn=1, text="Test the cart."),
+        write(2, path, "import cart\n"),
+        edit(3, path, old="import cart\n", new="import cart\n\n\n" + early),
+        AssistantMessage(turn=3, text="Totals are covered."),
+        UserMessage(turn=4, text="Now test the discount too."),
+        edit(
+            5,
+            path,
+            old="def test_total_11():\n    assert True\n",
+            new="def test_total_11():\n    assert True\n\n\ndef test_discount_applies():\n    assert True\n",
+        ),
+    )
+    changed = section(summary, "Files Changed")
+    # The work in hand added `test_discount_applies`: it is named, ahead of the older ones cut by "and N more".
+    assert "tests added: `test_discount_applies`, `test_total_0`" in changed
+    assert "and 3 more" in changed

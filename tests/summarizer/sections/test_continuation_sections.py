@@ -1,0 +1,202 @@
+"""What the agent that continues reads in the default summary: the user's words, where it stopped, what is next.
+
+Small hand-written sessions, summarized offline: the latest request and
+feedback stay whole while early messages shorten; a sentence the next tool
+call carried out is not a next step; an open task the index saw done since
+the list was written says so; an unanswered message comes first.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.templates import load_template
+from summarizer.summary import Summary, summarize
+
+_ids = count(1)
+LONG = (
+    "Please look at the importer. " + "It drops rows whose amount has more than two decimals. " * 30
+)
+
+
+def call(
+    turn: int,
+    tool: str,
+    op: FileOperation,
+    output: str = "",
+    status: str = "success",
+    **arguments: object,
+) -> list[Event]:
+    call_id = f"c{next(_ids)}"
+    return [
+        ToolCall(
+            turn=turn, call_id=call_id, tool=tool, arguments=dict(arguments), operations=(op,)
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=call_id,
+            status=status,
+            output=output,  # type: ignore[arg-type]
+            failure="exit_status" if status == "failure" else None,
+        ),
+    ]
+
+
+def summary_of(*steps: Event | list[Event]) -> Summary:
+    events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return summarize(
+        events, template=load_template("default"), writer=ExtractiveWriter(), format="fixture"
+    )
+
+
+def section(summary: Summary, title: str) -> str:
+    return summary.markdown.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_early_messages_shorten_but_the_latest_request_and_feedback_stay_whole() -> None:
+    feedback = (
+        "no, keep the rounding in cents: "
+        + "the ledger must match the bank statement to the cent. " * 20
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text=LONG),
+        call(
+            2, "Read", FileOperation(action="read", path="/shop/importer.py"), "def load(): ...\n"
+        ),
+        UserMessage(turn=2, text=feedback, channel="feedback"),
+        UserMessage(turn=3, text=LONG.replace("importer", "exporter")),
+    )
+    for detail in range(MAX_DETAIL + 1):
+        shown = render_index_section("user_messages", summary.facts, detail)
+        assert " ".join(feedback.split()) in " ".join(shown.split())
+        assert " ".join(LONG.replace("importer", "exporter").split()) in " ".join(shown.split())
+    assert (
+        "(turn 2, feedback when refusing a call) no, keep the rounding in cents" in summary.markdown
+    )
+    assert "…" in render_index_section("user_messages", summary.facts, MAX_DETAIL).splitlines()[0]
+
+
+def test_a_sentence_the_next_call_carried_out_is_not_a_next_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        AssistantMessage(turn=2, text="Let me check how the importer rounds amounts today:"),
+        call(2, "Read", FileOperation(action="read", path="/shop/importer.py"), "round(x, 2)\n"),
+    )
+    steps = section(summary, "Next Steps")
+    assert "Let me check" not in steps
+    assert steps.startswith(
+        '- Carry on with the latest request (turn 1): "Fix the rounding in the importer."'
+    )
+    stopped = section(summary, "Where It Stopped")
+    assert (
+        "The agent's last message (turn 2):\n  Let me check how the importer rounds amounts today:"
+        in stopped
+    )
+    assert (
+        "- (turn 2) Read `importer.py` → success" in stopped
+    )  # inside the workspace, relative to it
+
+
+def test_a_plan_no_call_followed_is_a_next_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        call(
+            2,
+            "Edit",
+            FileOperation(
+                action="edit", path="/shop/importer.py", old="round(x)", new="round(x, 2)"
+            ),
+        ),
+        AssistantMessage(
+            turn=3, text="The rounding is fixed. Next I'll add a test for three-decimal amounts."
+        ),
+    )
+    assert "- The agent said it would: Next I'll add a test for three-decimal amounts." in section(
+        summary, "Next Steps"
+    )
+
+
+def test_an_unanswered_message_comes_first() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        AssistantMessage(turn=2, text="Done: amounts are rounded to cents."),
+        UserMessage(turn=3, text="Does the exporter round the same way?"),
+    )
+    assert section(summary, "Next Steps").startswith(
+        "- Answer the user's latest message (turn 3), shown whole under User Messages."
+    )
+
+
+def test_an_open_task_the_index_saw_done_since_says_so() -> None:
+    todo = {
+        "todos": [
+            {"content": "Add `round_cents` to money.py", "status": "pending"},
+            {"content": "Update the changelog", "status": "pending"},
+        ]
+    }
+    summary = summary_of(
+        UserMessage(turn=1, text="Round amounts to cents everywhere."),
+        call(2, "TodoWrite", FileOperation(action="unknown", detail="todo list"), "ok", **todo),
+        call(
+            4,
+            "Write",
+            FileOperation(
+                action="create",
+                path="/shop/money.py",
+                content="def round_cents(x):\n    return round(x, 2)\n",
+            ),
+        ),
+    )
+    tasks = section(summary, "Pending Tasks")
+    assert (
+        "- [pending] Add `round_cents` to money.py (but since then: `round_cents` added at turn 4;"
+        in tasks
+    )
+    assert "- [pending] Update the changelog\n" in tasks + "\n"
+    steps = section(summary, "Next Steps")
+    assert "Check whether this is already done (`round_cents` added at turn 4" in steps
+    assert "- Do: Update the changelog" in steps
+
+
+def test_a_refused_commit_leaves_the_fix_then_the_commit_as_next_steps() -> None:
+    commit = "git add -A && git commit -m 'round to cents'"
+    summary = summary_of(
+        UserMessage(turn=1, text="Round amounts to cents and commit."),
+        call(
+            2,
+            "Edit",
+            FileOperation(action="edit", path="/shop/money.py", old="round(x)", new="round(x, 2)"),
+        ),
+        call(
+            3,
+            "Bash",
+            FileOperation(action="shell", command=commit, source="shell"),
+            "Pre-commit validation failed:\n[FORMAT] money.py is not formatted.\nRun 'ruff format' to fix.\n",
+            status="failure",
+            command=commit,
+        ),
+    )
+    work = section(summary, "Work State")
+    assert work == "No commit made in the session.\nChanged and not committed: `money.py`\n"
+    steps = section(summary, "Next Steps")
+    assert (
+        "- Resolve the open error `Pre-commit validation failed: [FORMAT] money.py is not formatted.`"
+        in steps
+    )
+    assert (
+        "- Then commit: the last `git commit` (turn 3) failed on it, and 1 changed file(s) are not committed."
+        in steps
+    )

@@ -1,0 +1,94 @@
+"""What the summary calls a current change is one: not an edit left on a branch the session switched away from,
+not a numbered request's item whose edits are done, not a closed tracker item's uncommitted code left unsaid."""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from tests.support.session_steps import ROOT, edit, section, shell, summary_of
+
+STATUS_AFTER = """\
+On branch fix/relative-paths
+Changes not staged for commit:
+  (use "git add <file>..." to update what will be committed)
+\tmodified:   cli/hooks.go
+
+no changes added to commit (use "git add" and/or "git commit -a")
+"""
+
+
+def test_an_edit_left_on_the_abandoned_branch_is_not_a_current_modification() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Stage files with the CLI instead of go-git."),
+        edit(2, f"{ROOT}/cli/strategy/common.go"),
+        UserMessage(
+            turn=3, text="let's abandon the current branch, and create a new one from main"
+        ),
+        shell(
+            4, "git checkout main && git pull", "Already up to date.\nSwitched to branch 'main'\n"
+        ),
+        shell(
+            5,
+            "git checkout -b fix/relative-paths",
+            "Switched to a new branch 'fix/relative-paths'\n",
+        ),
+        edit(6, f"{ROOT}/cli/hooks.go"),
+        shell(7, "git status", STATUS_AFTER),
+    )
+    changed = section(summary, "Files Changed")
+    assert (
+        "- `cli/strategy/common.go` (modified at turn 2, left on the branch the session switched away from at "
+        "turn 5; not a change of the working tree now)"
+    ) in changed
+    assert "0 file(s) created, 1 modified, 0 deleted, 1 left on another branch" in section(
+        summary, "Current State"
+    )
+
+
+def test_without_a_switch_a_file_the_status_omits_is_not_said_to_be_left_on_a_branch() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the path filter."),
+        edit(2, f"{ROOT}/cli/strategy/common.go"),
+        edit(6, f"{ROOT}/cli/hooks.go"),
+        shell(7, "git status", STATUS_AFTER),
+    )
+    assert summary.facts.left_behind == []
+    assert "left on" not in section(summary, "Files Changed")
+
+
+def test_an_item_left_for_another_before_any_change_is_still_in_progress() -> None:
+    summary = summary_of(
+        UserMessage(
+            turn=1,
+            text="Please address:\n1. Rename `total` in `cart.py`\n2. Add tests for `tax.py`",
+        ),
+        AssistantMessage(turn=2, text="**Item 1: Rename `total`**"),
+        AssistantMessage(turn=3, text="**Item 2: Add tests for `tax.py`**"),
+        edit(4, f"{ROOT}/shop/test_tax.py"),
+        edit(5, f"{ROOT}/shop/cart.py"),
+    )
+    items = {item.number: item.status for item in summary.facts.request_items}
+    assert items == {1: "in progress", 2: "in progress"}
+
+
+def test_a_tracker_item_closed_with_its_code_uncommitted_says_so() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Work the cart epic."),
+        shell(2, "bd update shop-cart.1 --status in_progress", "✓ Updated issue: shop-cart.1\n"),
+        edit(3, f"{ROOT}/shop/cart.py"),
+        shell(
+            4,
+            "git add shop/cart.py && git commit -m 'cart totals'",
+            "[main 4f2a9c1] cart totals\n 1 file changed\n",
+        ),
+        shell(5, "bd close shop-cart.1", "✓ Closed shop-cart.1: Closed\n"),
+        shell(6, "bd update shop-cart.2 --status in_progress", "✓ Updated issue: shop-cart.2\n"),
+        edit(7, f"{ROOT}/shop/tax.py"),
+        shell(8, "git commit -am 'tax'", "pre-commit hook failed: credo found 1 issue\n", ok=False),
+        shell(9, "bd close shop-cart.2", "✓ Closed shop-cart.2: Closed\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert (
+        "- `shop-cart.2` was closed (turn 9) with its changes not committed: `shop/tax.py`"
+        in pending
+    )
+    assert "`shop-cart.1` was closed" not in pending  # its change went into the commit of turn 4

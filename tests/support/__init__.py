@@ -1,0 +1,1 @@
+"""Helpers the tests share: fake APIs, session builders, harness readers."""
