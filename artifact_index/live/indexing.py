@@ -9,7 +9,8 @@ from typing import Literal
 from artifact_index.batch.discovery import Candidate
 from artifact_index.exceptions import ArtifactIndexError, BinaryInput, UnknownFormat
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.live.record import SessionRecord, session_record
+from artifact_index.live.record import EventTally, SessionRecord, session_record
+from artifact_index.trail.collection import collector_spared
 from artifact_index.trail.tracker import Tracker
 
 __all__ = ["Indexed", "index_for_store"]
@@ -34,9 +35,19 @@ def index_for_store(candidate: Candidate, format: str | None = None) -> Indexed:
         path = Path(candidate.path)
         stat = path.stat()
         loaded = open_transcript(path, format)
-        events = list(loaded.events())
-        index = Tracker(format=loaded.adapter.name).feed_all(events)
-        return Indexed("done", session_record(path, index, events, len(loaded.skipped), stat))
+        tracker = Tracker(format=loaded.adapter.name)
+        tally = EventTally()
+        # The events are counted as they are fed, never held: a long session's are most of its memory.
+        events = collector_spared(loaded.events())
+        try:
+            for event in events:
+                tracker.feed(event)
+                tally.add(event)
+        finally:
+            events.close()
+        return Indexed(
+            "done", session_record(path, tracker.index, tally, len(loaded.skipped), stat)
+        )
     except (UnknownFormat, BinaryInput) as exc:
         return Indexed("failed" if candidate.named else "not_transcript", message=str(exc))
     except FileNotFoundError:

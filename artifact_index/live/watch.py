@@ -130,7 +130,7 @@ class Watcher:
                     return None
                 if not refresh.new_events and not refresh.rebuilt:
                     return Update(path, "unchanged")
-                record = session_record(real, live.index, live.events, len(live.skipped), stat)
+                record = session_record(real, live.index, live.tally, len(live.skipped), stat)
         except (ArtifactIndexError, OSError) as exc:
             return Update(path, "failed", message=str(exc))
         self.store.save(record)

@@ -142,7 +142,9 @@ class SessionAccess:
             writer = make_writer(
                 use_llm, pick_model(model, load_settings(config), live.index.session.model)
             )
-            summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
+            summary = summarize(
+                live.events_so_far(), template=chosen, writer=writer, index=live.index
+            )
         return redact_text(summary.markdown)
 
     # -- the store ----------------------------------------------------------------------

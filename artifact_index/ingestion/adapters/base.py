@@ -14,6 +14,7 @@ from artifact_index.ingestion.events import (
     ResultStatus,
     ToolResult,
 )
+from artifact_index.ingestion.following import RecordStream
 from artifact_index.ingestion.source import Source
 
 __all__ = [
@@ -52,6 +53,15 @@ class Adapter:
     def events(self, source: Source) -> Iterator[Event]:
         """The normalized events of ``source``, in transcript order."""
         raise NotImplementedError
+
+    def stream(self) -> RecordStream | None:
+        """A reader of this format's JSON lines as they are appended, or None when it has none.
+
+        Its events are those of :meth:`events` over the lines so far (see
+        :mod:`artifact_index.ingestion.following`); without one, a growing
+        transcript is read whole again.
+        """
+        return None
 
 
 class TurnCounter:

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter
+from artifact_index.ingestion.adapters.codex.following import CodexStream
 from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import (
     ENVELOPE_TYPES,
@@ -90,12 +91,16 @@ class CodexAdapter(Adapter):
             )
             raw = [(n + 2, item) for n, item in enumerate(document["items"])]
             records: Iterable[Record] = [*first, *Rollout(source, raw)]
-            return Reader(source, records).read()
+            return Reader.of_whole(source, records).read(records)
         # The reader's first pass (its index) reports the records it cannot use; it is also
         # the pass that finds the lines that are not JSON, reported before those records.
         reported = len(source.skipped)
-        reader = Reader(source, Rollout(source, source.records))
+        rollout = Rollout(source, source.records)
+        reader = Reader.of_whole(source, rollout)
         source.skipped[reported:reported] = [
             Skipped(bad.line, bad.reason) for bad in source.bad_lines
         ]
-        return reader.read()
+        return reader.read(rollout)
+
+    def stream(self) -> CodexStream:
+        return CodexStream()

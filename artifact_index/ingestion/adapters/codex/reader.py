@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,13 +36,13 @@ from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
 
-__all__ = ["Reader"]
+__all__ = ["CALL_TYPES", "ENV_CWD", "OUTPUT_TYPES", "Reader", "RolloutIndex"]
 
-_CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
-_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
+CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
+OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 # Items the model produces: the first one after a user message or a tool
 # output opens a new model response, hence a new turn.
-_MODEL_ITEMS = _CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
+_MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
 
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
@@ -59,7 +59,7 @@ _CODEX_ERRORS = re.compile(
 
 # Text Codex injects as a "user" message: instructions, environment, notices.
 _SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
-_ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
+ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
 
 # ``apply_patch`` run through the shell tool: Codex intercepts it and applies
 # the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
@@ -81,8 +81,12 @@ class _Call:
 
 
 @dataclass
-class _Index:
-    """What the whole file says about calls, gathered before events are made."""
+class RolloutIndex:
+    """What the whole file says about calls, gathered before events are made.
+
+    The reader asks it questions through its methods; a followed rollout's
+    index (:class:`FollowedIndex`) knows only the records read so far.
+    """
 
     patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
     exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -94,6 +98,70 @@ class _Index:
     first_cwd: str | None = None
     first_model: str | None = None
     called: set[str] = field(default_factory=set)
+
+    def add(self, record: Record) -> None:
+        """Take one record into account."""
+        p = record.payload
+        kind = kind_of(p)
+        if record.kind in ("session_meta", "turn_context"):
+            if self.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
+                self.first_cwd = p["cwd"]
+            if self.first_model is None and isinstance(p.get("model"), str):
+                self.first_model = p["model"]
+        elif record.kind == "compacted":
+            self.has_compacted = True
+        elif record.kind == "event_msg":
+            call_id = p.get("call_id")
+            if kind == "patch_apply_end" and isinstance(call_id, str):
+                self.patch_ends[call_id] = p
+            elif kind == "exec_command_end" and isinstance(call_id, str):
+                self.exec_ends[call_id] = p
+            elif kind == "user_message" and isinstance(p.get("message"), str):
+                self.typed_user.add(p["message"].strip())
+        elif record.kind == "response_item":
+            if kind == "message":
+                role = p.get("role")
+                self.has_user_items |= role == "user"
+                self.has_assistant_items |= role == "assistant"
+                if self.first_cwd is None and role == "user":
+                    found = ENV_CWD.search(as_text(p.get("content")))
+                    if found:
+                        self.first_cwd = found.group(1).strip()
+            elif kind in OUTPUT_TYPES and isinstance(p.get("call_id"), str):
+                self.answered.add(p["call_id"])
+            elif kind in CALL_TYPES:
+                call_id = p.get("call_id") or p.get("id")
+                if isinstance(call_id, str):
+                    self.called.add(call_id)
+
+    # -- the reader's questions ---------------------------------------------------
+
+    def cwd_and_model(self) -> tuple[str | None, str | None]:
+        return self.first_cwd, self.first_model
+
+    def patch_end(self, call_id: str) -> dict[str, Any] | None:
+        return self.patch_ends.get(call_id)
+
+    def exec_end(self, call_id: str) -> dict[str, Any] | None:
+        return self.exec_ends.get(call_id)
+
+    def is_answered(self, call_id: str) -> bool:
+        return call_id in self.answered
+
+    def is_called(self, call_id: str) -> bool:
+        return call_id in self.called
+
+    def is_typed(self, text: str) -> bool:
+        return text.strip() in self.typed_user
+
+    def user_items(self) -> bool:
+        return self.has_user_items
+
+    def assistant_items(self) -> bool:
+        return self.has_assistant_items
+
+    def compacted(self) -> bool:
+        return self.has_compacted
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -109,57 +177,26 @@ def _unquote(word: str) -> str:
 class Reader:
     """One pass over a rollout, turning records into events."""
 
-    def __init__(self, source: Source, records: Iterable[Record]) -> None:
-        self.source = source
-        self.records = records
-        self.index = self._build_index(records)
+    def __init__(self, skip: Callable[[int | None, str], None], index: RolloutIndex) -> None:
+        self.skip = skip
+        self.index = index
         self.turns = TurnCounter()
         self.in_response = False
         self.cwd: str | None = None
-        self.model: str | None = self.index.first_model
+        self.model: str | None = None
         self.session_emitted = False
         self.calls: dict[str, _Call] = {}
         self.exec_sessions: dict[str, _Call] = {}
         self.last_tokens: int | None = None
         self.out: list[Event] = []
 
-    @staticmethod
-    def _build_index(records: Iterable[Record]) -> _Index:
-        index = _Index()
+    @classmethod
+    def of_whole(cls, source: Source, records: Iterable[Record]) -> Reader:
+        """A reader of the whole rollout ``records``, indexed first."""
+        index = RolloutIndex()
         for record in records:
-            p = record.payload
-            kind = kind_of(p)
-            if record.kind in ("session_meta", "turn_context"):
-                if index.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
-                    index.first_cwd = p["cwd"]
-                if index.first_model is None and isinstance(p.get("model"), str):
-                    index.first_model = p["model"]
-            elif record.kind == "compacted":
-                index.has_compacted = True
-            elif record.kind == "event_msg":
-                call_id = p.get("call_id")
-                if kind == "patch_apply_end" and isinstance(call_id, str):
-                    index.patch_ends[call_id] = p
-                elif kind == "exec_command_end" and isinstance(call_id, str):
-                    index.exec_ends[call_id] = p
-                elif kind == "user_message" and isinstance(p.get("message"), str):
-                    index.typed_user.add(p["message"].strip())
-            elif record.kind == "response_item":
-                if kind == "message":
-                    role = p.get("role")
-                    index.has_user_items |= role == "user"
-                    index.has_assistant_items |= role == "assistant"
-                    if index.first_cwd is None and role == "user":
-                        found = _ENV_CWD.search(as_text(p.get("content")))
-                        if found:
-                            index.first_cwd = found.group(1).strip()
-                elif kind in _OUTPUT_TYPES and isinstance(p.get("call_id"), str):
-                    index.answered.add(p["call_id"])
-                elif kind in _CALL_TYPES:
-                    call_id = p.get("call_id") or p.get("id")
-                    if isinstance(call_id, str):
-                        index.called.add(call_id)
-        return index
+            index.add(record)
+        return cls(source.skip, index)
 
     # -- emission ---------------------------------------------------------
 
@@ -173,7 +210,7 @@ class Reader:
         p = record.payload if record.kind == "session_meta" else {}
         session_id = p.get("session_id") or p.get("id")
         version = p.get("cli_version")
-        self.cwd = self.index.first_cwd
+        self.cwd, self.model = self.index.cwd_and_model()
         self.emit(
             SessionInfo(
                 turn=self.turns.current,
@@ -204,15 +241,19 @@ class Reader:
 
     # -- the pass -----------------------------------------------------------
 
-    def read(self) -> Iterator[Event]:
+    def read(self, records: Iterable[Record]) -> Iterator[Event]:
         """The events, handed on record by record (a long rollout is never held whole)."""
-        for record in self.records:
-            self.ensure_session(record)
-            handler = getattr(self, f"on_{record.kind}")
-            handler(record)
-            yield from self._handed_on()
+        for record in records:
+            yield from self.record_events(record)
         self.finish()
         yield from self._handed_on()
+
+    def record_events(self, record: Record) -> list[Event]:
+        """The events of one record."""
+        self.ensure_session(record)
+        handler = getattr(self, f"on_{record.kind}")
+        handler(record)
+        return self._handed_on()
 
     def _handed_on(self) -> list[Event]:
         out, self.out = self.out, []
@@ -242,9 +283,9 @@ class Reader:
     def on_event_msg(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
-        if kind == "user_message" and not self.index.has_user_items:
+        if kind == "user_message" and not self.index.user_items():
             self.user_message(record, str(p.get("message") or ""))
-        elif kind == "agent_message" and not self.index.has_assistant_items:
+        elif kind == "agent_message" and not self.index.assistant_items():
             self.assistant_message(record, str(p.get("message") or ""))
         elif kind == "token_count":
             info = p.get("info")
@@ -252,7 +293,7 @@ class Reader:
             total = usage.get("total_tokens") if isinstance(usage, dict) else None
             if isinstance(total, int):
                 self.last_tokens = total
-        elif kind == "context_compacted" and not self.index.has_compacted:
+        elif kind == "context_compacted" and not self.index.compacted():
             self.emit(
                 CompactionBoundary(
                     turn=self.turns.current,
@@ -276,9 +317,9 @@ class Reader:
                 self.user_message(record, text)
             elif role == "assistant":
                 self.assistant_message(record, text)
-        elif kind in _CALL_TYPES:
+        elif kind in CALL_TYPES:
             self.tool_call(record)
-        elif kind in _OUTPUT_TYPES:
+        elif kind in OUTPUT_TYPES:
             self.tool_output(record)
         elif kind in _MODEL_ITEMS:
             self.model_turn()
@@ -289,7 +330,7 @@ class Reader:
         if not text.strip():
             return
         self.in_response = False
-        synthetic = bool(_SYNTHETIC_USER.match(text)) and text.strip() not in self.index.typed_user
+        synthetic = bool(_SYNTHETIC_USER.match(text)) and not self.index.is_typed(text)
         self.emit(
             UserMessage(
                 turn=self.turns.user(),
@@ -299,7 +340,7 @@ class Reader:
                 synthetic=synthetic,
             )
         )
-        found = _ENV_CWD.search(text) if synthetic else None
+        found = ENV_CWD.search(text) if synthetic else None
         if found:
             self.change_cwd(record, found.group(1).strip())
 
@@ -323,7 +364,7 @@ class Reader:
         kind = kind_of(p)
         call_id = p.get("call_id") or p.get("id")
         if not isinstance(call_id, str) or not call_id:
-            self.source.skip(record.line, f"Codex {kind} without a call_id")
+            self.skip(record.line, f"Codex {kind} without a call_id")
             return
         if kind == "local_shell_call":
             action = p.get("action")
@@ -442,14 +483,14 @@ class Reader:
         self.in_response = False
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None:
-            self.source.skip(record.line, f"Codex output for unknown call {call_id!r}")
+            self.skip(record.line, f"Codex output for unknown call {call_id!r}")
             return
         if call.answered:
             return  # a second output for the same call adds nothing
         call.answered = True
         output = parse_output(p.get("output"))
         if output.exit_code is None:
-            end = self.index.exec_ends.get(call.call_id)
+            end = self.index.exec_end(call.call_id)
             code = end.get("exit_code") if end else None
             if isinstance(code, int) and not isinstance(code, bool):
                 output.exit_code = code
@@ -457,7 +498,7 @@ class Reader:
             self.exec_sessions[output.running_session] = call
         status, failure = self.outcome(call, output)
         reported = None
-        end = self.index.patch_ends.get(call.call_id)
+        end = self.index.patch_end(call.call_id)
         if end is not None:
             status, failure, reported = self.patch_outcome(end)
         self.emit(
@@ -509,10 +550,10 @@ class Reader:
         """
         p = record.payload
         call_id = p.get("call_id")
-        if not isinstance(call_id, str) or call_id in self.index.answered:
+        if not isinstance(call_id, str) or self.index.is_answered(call_id):
             return
         call = self.calls.get(call_id)
-        if call is None and call_id not in self.index.called:
+        if call is None and not self.index.is_called(call_id):
             call = _Call(call_id=call_id, tool="apply_patch", turn=self.turns.current, patch=True)
             self.calls[call_id] = call
             self.emit(
@@ -549,7 +590,7 @@ class Reader:
         call_id = p.get("call_id")
         if str(p.get("source", "")).lower() != "user_shell" or not isinstance(call_id, str):
             return
-        if call_id in self.index.called:
+        if self.index.is_called(call_id):
             return
         argv = p.get("command")
         command = shell_command({"command": argv}) if argv is not None else None
@@ -584,6 +625,11 @@ class Reader:
                 output=str(p.get("aggregated_output") or p.get("formatted_output") or ""),
             )
         )
+
+    def end(self) -> list[Event]:
+        """The events the end of the file adds (see :meth:`finish`)."""
+        self.finish()
+        return self._handed_on()
 
     def finish(self) -> None:
         # Calls still open when the file ends (an interrupted turn, a file
