@@ -19,11 +19,9 @@ one.
 from __future__ import annotations
 
 import bisect
-import gzip
 import json
 import re
 import sys
-import zlib
 from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,7 +33,7 @@ from typing import Any, overload
 
 import orjson
 
-from artifact_index.exceptions import BinaryInput, UnreadableInput
+from artifact_index.ingestion.reading import read_path, read_stream
 
 __all__ = ["Records", "Skipped", "Source", "parse_json_line", "read_source"]
 
@@ -574,31 +572,14 @@ def _split_joined(line: str) -> list[Any] | None:
     return values if len(values) > 1 and all(isinstance(v, dict) for v in values) else None
 
 
-def _decoded(data: bytes, name: str) -> bytes:
-    """The transcript's bytes: decompressed, checked to be text, without a byte order mark."""
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise UnreadableInput(f"{name} is not a valid gzip file ({exc})") from exc
-    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise BinaryInput(f"{name} is a binary file, not a transcript")
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+def read_source(path: str | Path, limit: int | None = None) -> Source:
+    """Read ``path`` (``-`` for standard input; gzip detected from content).
 
-
-def read_source(path: str | Path) -> Source:
-    """Read ``path`` (``-`` for standard input; gzip detected from content)."""
+    Only a regular file or standard input is read, to ``limit`` bytes
+    (:func:`~artifact_index.ingestion.reading.input_limit` when None); see
+    :mod:`artifact_index.ingestion.reading` for the bounds and encodings.
+    """
     name = str(path)
     if name == "-":
-        data = sys.stdin.buffer.read()
-        return Source.from_bytes("<stdin>", _decoded(data, "standard input"))
-    file = Path(path)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError as exc:
-        raise UnreadableInput(f"{name}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise UnreadableInput(f"{name} is a directory, not a transcript file") from exc
-    except OSError as exc:
-        raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
-    return Source.from_bytes(name, _decoded(data, name))
+        return Source.from_bytes("<stdin>", read_stream(sys.stdin.buffer, "standard input", limit))
+    return Source.from_bytes(name, read_path(path, limit))
