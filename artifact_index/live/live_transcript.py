@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from artifact_index.exceptions import UnknownFormat, UnreadableInput
 from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
@@ -46,6 +46,7 @@ from artifact_index.ingestion.following import AppendedLines, RecordStream, Rere
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.ingestion.source import Skipped, Source, read_source
 from artifact_index.live.record import EventTally
+from artifact_index.trail.collection import collector_spared
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 
@@ -56,6 +57,10 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _GUARD = 64
 # Bytes at the start whose hash tells this file from another one written in its place.
 _HEAD = 4096
+# Bytes of lines parsed at a time: a first read of a long session never holds all its records.
+_PIECE = 4 << 20
+# Bytes of complete lines a format is recognized from (the sniffers look at the first records).
+_RECOGNIZED_FROM = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,11 @@ class LiveTranscript:
     @property
     def tracker(self) -> Tracker:
         return self._tracker
+
+    @property
+    def followed(self) -> bool:
+        """Whether its format is read record by record (else it is read whole at each change)."""
+        return self._stream is not None
 
     @property
     def format(self) -> str | None:
@@ -212,8 +222,7 @@ class LiveTranscript:
             return self._recognize(stat, data)
         if self._stream is None:
             return self._whole_lines(stat)
-        records, bad = self._lines.feed(data)
-        return self._take(records, bad)
+        return self._take(data)
 
     def _nothing_new(self) -> Refresh:
         return Refresh(0, False, self._waiting())
@@ -228,7 +237,7 @@ class LiveTranscript:
         """Until the format is known: the bytes so far, read as a file's start; its mode once known."""
         self._unknown += data
         text = self._unknown.removeprefix(b"\xef\xbb\xbf")
-        complete = text[: text.rfind(b"\n") + 1]
+        complete = text[: text.rfind(b"\n", 0, _RECOGNIZED_FROM) + 1 or text.rfind(b"\n") + 1]
         lines = Source.from_bytes(str(self.path), complete)
         if not (lines.records or lines.bad_lines):
             # Nothing but blank lines, or a first line still incomplete: unless it is a whole record, wait.
@@ -256,28 +265,46 @@ class LiveTranscript:
         data, self._unknown = self._unknown, b""
         if self._stream is None:
             return self._whole_lines(stat)
-        records, bad = self._lines.feed(data)
-        return self._take(records, bad)
+        return self._take(data)
 
-    def _take(self, records: list[tuple[int, Any]], bad: list[Skipped]) -> Refresh:
-        assert self._stream is not None
-        self._bad.extend(bad)
-        events = self._stream.add(records)
+    def _take(self, data: bytes) -> Refresh:
+        """Feed the events of the lines ``data`` completes."""
+        fed = self._feed(self._events_of(data))
+        return Refresh(fed, False, self._waiting())
+
+    def _events_of(self, data: bytes) -> Iterator[Event]:
+        """The settled events of ``data``'s lines, read a piece at a time (a first read may be the whole file)."""
+        stream = self._stream
+        assert stream is not None
+        start = 0
+        while start < len(data):
+            cut = data.rfind(b"\n", start, start + _PIECE)
+            end = cut + 1 if cut >= 0 else len(data)
+            records, bad = self._lines.feed(data[start:end])
+            start = end
+            self._bad.extend(bad)
+            yield from stream.add(records)
         if self._lines.pending:
             tail, tail_bad = self._lines.tail()
             if tail and not tail_bad and all(isinstance(value, dict | list) for _, value in tail):
                 # A last line without its newline that holds whole records: a writer that never
                 # ends its last line must not hide it.
                 self._lines.take_open()
-                events.extend(self._stream.add(tail))
-        self._feed(events)
-        return Refresh(len(events), False, self._waiting())
+                yield from stream.add(tail)
 
-    def _feed(self, events: Iterable[Event]) -> None:
+    def _feed(self, events: Iterable[Event]) -> int:
+        """Feed ``events`` to the tracker and count them; how many there were."""
         tracker, tally = self._tracker, self.tally
-        for event in events:
-            tracker.feed(event)
-            tally.add(event)
+        count = 0
+        spared = collector_spared(events)
+        try:
+            for event in spared:
+                tracker.feed(event)
+                tally.add(event)
+                count += 1
+        finally:
+            spared.close()
+        return count
 
     def _whole_lines(self, stat: os.stat_result) -> Refresh:
         """A JSON-lines format without a stream: its adapter over the whole file as it stands."""
