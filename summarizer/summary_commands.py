@@ -87,10 +87,8 @@ def summary_command(
         events = events_until_compaction(events, until_compaction)
     tracker = Tracker(format=loaded.adapter.name)
     tracker.feed_all(events)
-    session_model = tracker.index.meta.get("model")
     writer = make_writer(
-        LLMChoice(use_llm, provider, base_url, model, config),
-        session_model if isinstance(session_model, str) else None,
+        LLMChoice(use_llm, provider, base_url, model, config), tracker.index.session.model
     )
     anchor: Narrative | None = None
     if previous is not None:

@@ -141,10 +141,8 @@ class SessionAccess:
         # Held through the narrative (an LLM round trip, perhaps): another request must not feed
         # this index while the summary reads it.
         with self.following(transcript, session) as live:
-            session_model = live.index.meta.get("model")
             writer = make_writer(
-                LLMChoice(use_llm, provider, base_url, model, config),
-                session_model if isinstance(session_model, str) else None,
+                LLMChoice(use_llm, provider, base_url, model, config), live.index.session.model
             )
             summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
         return redact_text(summary.markdown)
