@@ -199,12 +199,12 @@ def session_record(
             line=e.line,
             first_turn=e.first_turn,
             last_turn=e.last_turn,
-            resolved=bool(e.resolved),
+            resolved=e.resolved,
         )
         for e in index.ledger.errors
     ]
     tests = [
-        StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
+        StoredTest(command=t.command, passed=t.passed, failed=t.failed, turn=t.turn)
         for t in index.tests()
     ]
     modified = instant(stat.st_mtime)

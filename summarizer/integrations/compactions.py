@@ -27,7 +27,7 @@ from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.integrations.hook_state import HookStates
-from summarizer.sections.facts import facts_from_index
+from summarizer.sections.session_facts import session_facts
 
 __all__ = [
     "ReadTranscript",
@@ -125,7 +125,7 @@ def score_summary(
     assert read.events is not None
     before = _before_last_compaction(read.events)
     index = Tracker(format=read.index.format).feed_all(before)
-    report = probe_summary(summary, facts_from_index(index))
+    report = probe_summary(summary, session_facts(index))
     asked = [p for p in report.probes if p.expected]
     logged = Compaction(
         at=_now(),
