@@ -25,12 +25,14 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.claude_results import (
     classify_failure,
     is_failure_text,
@@ -122,8 +124,67 @@ class ChainTurns:
         return turn
 
 
-def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str]]:
-    """The messages the person queued, by the index of the record where they reached the agent.
+# Where a record is, as the main pass counts: its line, and its place among that line's records.
+_Place = tuple[int, int]
+
+
+class _LineCursor:
+    """The records from one line of a JSON-lines source on, a line parsed only when its records matter.
+
+    The queued-message pass reads the rest of the file after the first
+    queue operation, but only queue operations always matter, ``user``
+    records only while a message waits, and any record only in the few
+    after a ``dequeue``: a line is parsed only when it may hold one of
+    those, told by a record type's name in its bytes (never escaped in
+    JSON).  Queue operations and the records a look-ahead parsed are kept
+    for the main pass, so those lines are parsed once.
+    """
+
+    def __init__(self, records: Records, offset: int) -> None:
+        self._records = records
+        self._lines = records.lines_from(offset)
+        self._number = records.line_number_at(offset) - 1
+        self._parsed: deque[tuple[_Place, Any]] = (
+            deque()
+        )  # records of lines already parsed, not yet taken
+
+    def next_line(self, wanted: tuple[bytes, ...]) -> list[tuple[_Place, Any]] | None:
+        """The records of the next line if its bytes hold one of ``wanted`` (else none); None at the end."""
+        if self._parsed:
+            taken = list(self._parsed)
+            self._parsed.clear()
+            return taken
+        span = next(self._lines, None)
+        if span is None:
+            return None
+        self._number += 1
+        start, end = span
+        if not self._records.line_holds(start, end, wanted):
+            return []
+        keep = self._records.line_holds(start, end, (_QUEUE_OPERATION,))
+        values = self._records.values_on(start, end, keep=keep)
+        return [((self._number, place), value) for place, value in enumerate(values)]
+
+    def ahead(self, count: int) -> list[Any]:
+        """The next ``count`` records (fewer at the end), parsed and kept for the main pass."""
+        while len(self._parsed) < count:
+            span = next(self._lines, None)
+            if span is None:
+                break
+            self._number += 1
+            values = self._records.values_on(*span, keep=True)
+            self._parsed.extend(
+                ((self._number, place), value) for place, value in enumerate(values)
+            )
+        return [record for _, record in list(self._parsed)[:count]]
+
+
+_QUEUE_OPERATION = b'"queue-operation"'
+_USER_TYPE = b'"user"'
+
+
+def _queued_deliveries(records: Records) -> dict[_Place, list[str]]:
+    """The messages the person queued, by the record where they reached the agent.
 
     A message taken as the next prompt (``dequeue``, or a ``user`` record
     holding the very text) has a ``user`` record of its own, and one taken
@@ -135,52 +196,62 @@ def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str
     transcript ends is listed where it was typed.
     """
     # Nothing waits before the first enqueue: most sessions queue nothing, and skip the whole pass.
-    start = records.first_containing(b'"queue-operation"') if isinstance(records, Records) else 0
-    if start is None:
+    offset = records.find(_QUEUE_OPERATION)
+    if offset is None:
         return {}
-    waiting: list[tuple[int, str]] = []
-    delivered: dict[int, list[str]] = {}
-    for index in range(start, len(records)):
-        record = records[index][1]
-        if not isinstance(record, dict):
-            continue
-        if record.get("type") == "user" and waiting:
-            message = record.get("message")
-            text = message.get("content") if isinstance(message, dict) else None
-            waiting = [item for item in waiting if item[1] != text]
-            continue
-        if record.get("type") != "queue-operation":
-            continue
-        operation = record.get("operation")
-        if operation == "enqueue":
-            content = record.get("content")
-            waiting.append((index, content if isinstance(content, str) else ""))
-        elif operation == "dequeue" and waiting:
-            # The next prompt carries it; which one is told by the text, else the oldest.
-            upcoming = _next_user_text(records, index)
-            match = next((item for item in waiting if item[1] == upcoming), waiting[0])
-            waiting.remove(match)
-        elif operation == "remove" and waiting:
-            typed = [item for item in waiting if item[1].strip() and not is_harness_text(item[1])]
-            taken = typed[0] if typed else waiting[0]
-            waiting.remove(taken)
-            delivered.setdefault(index, []).append(taken[1])
-        elif operation == "popAll":
-            waiting.clear()
-    for index, text in waiting:
-        delivered.setdefault(index, []).append(text)
+    cursor = _LineCursor(records, offset)
+    waiting: list[tuple[_Place, str]] = []
+    delivered: dict[_Place, list[str]] = {}
+    while True:
+        line = cursor.next_line((_QUEUE_OPERATION, _USER_TYPE) if waiting else (_QUEUE_OPERATION,))
+        if line is None:
+            break
+        for place, record in line:
+            if not isinstance(record, dict):
+                continue
+            if record.get("type") == "user" and waiting:
+                message = record.get("message")
+                text = message.get("content") if isinstance(message, dict) else None
+                waiting = [item for item in waiting if item[1] != text]
+                continue
+            if record.get("type") != "queue-operation":
+                continue
+            operation = record.get("operation")
+            if operation == "enqueue":
+                content = record.get("content")
+                waiting.append((place, content if isinstance(content, str) else ""))
+            elif operation == "dequeue" and waiting:
+                # The next prompt carries it; which one is told by the text, else the oldest.
+                following = [r for p, r in line if p > place]
+                upcoming = _next_user_text(
+                    [*following, *cursor.ahead(_LOOKAHEAD - len(following))][:_LOOKAHEAD]
+                )
+                match = next((item for item in waiting if item[1] == upcoming), waiting[0])
+                waiting.remove(match)
+            elif operation == "remove" and waiting:
+                typed = [
+                    item for item in waiting if item[1].strip() and not is_harness_text(item[1])
+                ]
+                taken = typed[0] if typed else waiting[0]
+                waiting.remove(taken)
+                delivered.setdefault(place, []).append(taken[1])
+            elif operation == "popAll":
+                waiting.clear()
+    for place, text in waiting:
+        delivered.setdefault(place, []).append(text)
     typed_only = {
-        i: [t for t in texts if t.strip() and not is_harness_text(t)]
-        for i, texts in delivered.items()
+        place: [t for t in texts if t.strip() and not is_harness_text(t)]
+        for place, texts in delivered.items()
     }
-    return {index: texts for index, texts in typed_only.items() if texts}
+    return {place: texts for place, texts in typed_only.items() if texts}
 
 
 _LOOKAHEAD = 6
 
 
-def _next_user_text(records: Sequence[tuple[int, Any]], index: int) -> str | None:
-    for _, record in records[index + 1 : index + 1 + _LOOKAHEAD]:
+def _next_user_text(following: list[Any]) -> str | None:
+    """The text of the first ``user`` record among ``following``, if it is a plain text."""
+    for record in following:
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
             content = message.get("content") if isinstance(message, dict) else None
@@ -236,18 +307,22 @@ class _Reader:
     # -- the whole file -------------------------------------------------
 
     def events(self) -> Iterator[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
+        # The lines that are not JSON come first among the skipped parts; which they are is
+        # known once the pass below has read every line, so they are put in front then.
+        reported = len(self.source.skipped)
         yield from self._session_info()
+        place = (0, 0)
         for index, (line, record) in enumerate(self.records):
+            place = (line, place[1] + 1 if line == place[0] else 0)
             if not isinstance(record, dict):
                 self.source.skip(line, "not a JSON object")
                 continue
             try:
-                yield from self._record(index, line, record)
+                yield from self._record(index, place, record)
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 # A record of an unexpected shape must not end the transcript.
                 self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+        report_bad_lines(self.source, reported)
         # Results whose call never appeared: the tracker counts them as orphans.
         for line, timestamp, chain, block, structured in self.early.values():
             yield from self._result_events(line, timestamp, chain, block, structured)
@@ -255,7 +330,8 @@ class _Reader:
     def _session_info(self) -> Iterator[Event]:
         first_line: int | None = None
         session_id = version = model = None
-        for line, record in self.records:
+        # Peeked, not read: the main pass is handed these records instead of parsing them again.
+        for line, record in _peeked(self.records):
             if not isinstance(record, dict):
                 continue
             if first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
@@ -284,7 +360,8 @@ class _Reader:
 
     # -- one record ------------------------------------------------------
 
-    def _record(self, index: int, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _record(self, index: int, place: _Place, record: dict[str, Any]) -> Iterator[Event]:
+        line = place[0]
         kind = record.get("type")
         if kind in _IGNORED_TYPES:
             return
@@ -304,7 +381,7 @@ class _Reader:
         elif kind == "attachment":
             yield from self._attachment(line, record, chain)
         elif kind == "queue-operation":
-            for text in self.queued.get(index, ()):
+            for text in self.queued.get(place, ()):
                 yield UserMessage(
                     turn=self.turns.current,
                     line=line,
@@ -345,8 +422,11 @@ class _Reader:
         meta = record.get("compactMetadata")
         meta = meta if isinstance(meta, dict) else {}
         summary = None
-        for ahead in range(index + 1, min(index + 1 + _SUMMARY_LOOKAHEAD, len(self.records))):
-            candidate = self.records[ahead][1]
+        for ahead in range(index + 1, index + 1 + _SUMMARY_LOOKAHEAD):
+            try:
+                candidate = self.records.peek(ahead)[1]
+            except IndexError:
+                break
             if isinstance(candidate, dict) and candidate.get("isCompactSummary"):
                 message = candidate.get("message")
                 content = message.get("content") if isinstance(message, dict) else None
@@ -578,6 +658,15 @@ class _Reader:
             reported=reported_from_structured(tool, arguments, output, structured),
             **common,
         )
+
+
+def _peeked(records: Records) -> Iterator[tuple[int, Any]]:
+    """The records from the first on, for a reader that only looks (see :meth:`Records.peek`)."""
+    for index in count():
+        try:
+            yield records.peek(index)
+        except IndexError:
+            return
 
 
 def _claude_code_records(records: Iterable[tuple[int, Any]]) -> bool:

@@ -6,10 +6,11 @@ import json
 import posixpath
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.codex.facts import CALL_TYPES, OUTPUT_TYPES, Facts
 from artifact_index.ingestion.adapters.codex.outputs import (
     Output,
     operations_of_changes,
@@ -38,11 +39,9 @@ from artifact_index.ingestion.vocabulary import operations_for, shell_command
 
 __all__ = ["Reader"]
 
-_CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
-_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 # Items the model produces: the first one after a user message or a tool
 # output opens a new model response, hence a new turn.
-_MODEL_ITEMS = _CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
+_MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
 
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
@@ -80,22 +79,6 @@ class _Call:
     answered: bool = False
 
 
-@dataclass
-class _Index:
-    """What the whole file says about calls, gathered before events are made."""
-
-    patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    answered: set[str] = field(default_factory=set)
-    typed_user: set[str] = field(default_factory=set)
-    has_user_items: bool = False
-    has_assistant_items: bool = False
-    has_compacted: bool = False
-    first_cwd: str | None = None
-    first_model: str | None = None
-    called: set[str] = field(default_factory=set)
-
-
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -109,57 +92,20 @@ def _unquote(word: str) -> str:
 class Reader:
     """One pass over a rollout, turning records into events."""
 
-    def __init__(self, source: Source, records: Iterable[Record]) -> None:
+    def __init__(self, source: Source, records: Iterable[Record], facts: Facts) -> None:
         self.source = source
         self.records = records
-        self.index = self._build_index(records)
+        # What records not reached yet say (patch outcomes, the first cwd and model...).
+        self.facts = facts
         self.turns = TurnCounter()
         self.in_response = False
         self.cwd: str | None = None
-        self.model: str | None = self.index.first_model
+        self.model: str | None = facts.first_model
         self.session_emitted = False
         self.calls: dict[str, _Call] = {}
         self.exec_sessions: dict[str, _Call] = {}
         self.last_tokens: int | None = None
         self.out: list[Event] = []
-
-    @staticmethod
-    def _build_index(records: Iterable[Record]) -> _Index:
-        index = _Index()
-        for record in records:
-            p = record.payload
-            kind = kind_of(p)
-            if record.kind in ("session_meta", "turn_context"):
-                if index.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
-                    index.first_cwd = p["cwd"]
-                if index.first_model is None and isinstance(p.get("model"), str):
-                    index.first_model = p["model"]
-            elif record.kind == "compacted":
-                index.has_compacted = True
-            elif record.kind == "event_msg":
-                call_id = p.get("call_id")
-                if kind == "patch_apply_end" and isinstance(call_id, str):
-                    index.patch_ends[call_id] = p
-                elif kind == "exec_command_end" and isinstance(call_id, str):
-                    index.exec_ends[call_id] = p
-                elif kind == "user_message" and isinstance(p.get("message"), str):
-                    index.typed_user.add(p["message"].strip())
-            elif record.kind == "response_item":
-                if kind == "message":
-                    role = p.get("role")
-                    index.has_user_items |= role == "user"
-                    index.has_assistant_items |= role == "assistant"
-                    if index.first_cwd is None and role == "user":
-                        found = _ENV_CWD.search(as_text(p.get("content")))
-                        if found:
-                            index.first_cwd = found.group(1).strip()
-                elif kind in _OUTPUT_TYPES and isinstance(p.get("call_id"), str):
-                    index.answered.add(p["call_id"])
-                elif kind in _CALL_TYPES:
-                    call_id = p.get("call_id") or p.get("id")
-                    if isinstance(call_id, str):
-                        index.called.add(call_id)
-        return index
 
     # -- emission ---------------------------------------------------------
 
@@ -173,7 +119,7 @@ class Reader:
         p = record.payload if record.kind == "session_meta" else {}
         session_id = p.get("session_id") or p.get("id")
         version = p.get("cli_version")
-        self.cwd = self.index.first_cwd
+        self.cwd = self.facts.first_cwd
         self.emit(
             SessionInfo(
                 turn=self.turns.current,
@@ -242,9 +188,9 @@ class Reader:
     def on_event_msg(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
-        if kind == "user_message" and not self.index.has_user_items:
+        if kind == "user_message" and not self.facts.has_items("user"):
             self.user_message(record, str(p.get("message") or ""))
-        elif kind == "agent_message" and not self.index.has_assistant_items:
+        elif kind == "agent_message" and not self.facts.has_items("assistant"):
             self.assistant_message(record, str(p.get("message") or ""))
         elif kind == "token_count":
             info = p.get("info")
@@ -252,7 +198,7 @@ class Reader:
             total = usage.get("total_tokens") if isinstance(usage, dict) else None
             if isinstance(total, int):
                 self.last_tokens = total
-        elif kind == "context_compacted" and not self.index.has_compacted:
+        elif kind == "context_compacted" and not self.facts.has_compacted:
             self.emit(
                 CompactionBoundary(
                     turn=self.turns.current,
@@ -269,6 +215,7 @@ class Reader:
     def on_response_item(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
+        self.facts.saw_item(kind, p)
         if kind == "message":
             role = p.get("role")
             text = as_text(p.get("content"))
@@ -276,9 +223,9 @@ class Reader:
                 self.user_message(record, text)
             elif role == "assistant":
                 self.assistant_message(record, text)
-        elif kind in _CALL_TYPES:
+        elif kind in CALL_TYPES:
             self.tool_call(record)
-        elif kind in _OUTPUT_TYPES:
+        elif kind in OUTPUT_TYPES:
             self.tool_output(record)
         elif kind in _MODEL_ITEMS:
             self.model_turn()
@@ -289,7 +236,7 @@ class Reader:
         if not text.strip():
             return
         self.in_response = False
-        synthetic = bool(_SYNTHETIC_USER.match(text)) and text.strip() not in self.index.typed_user
+        synthetic = bool(_SYNTHETIC_USER.match(text)) and text.strip() not in self.facts.typed_user
         self.emit(
             UserMessage(
                 turn=self.turns.user(),
@@ -449,7 +396,7 @@ class Reader:
         call.answered = True
         output = parse_output(p.get("output"))
         if output.exit_code is None:
-            end = self.index.exec_ends.get(call.call_id)
+            end = self.facts.exec_ends.get(call.call_id)
             code = end.get("exit_code") if end else None
             if isinstance(code, int) and not isinstance(code, bool):
                 output.exit_code = code
@@ -457,7 +404,7 @@ class Reader:
             self.exec_sessions[output.running_session] = call
         status, failure = self.outcome(call, output)
         reported = None
-        end = self.index.patch_ends.get(call.call_id)
+        end = self.facts.patch_ends.get(call.call_id)
         if end is not None:
             status, failure, reported = self.patch_outcome(end)
         self.emit(
@@ -509,10 +456,10 @@ class Reader:
         """
         p = record.payload
         call_id = p.get("call_id")
-        if not isinstance(call_id, str) or call_id in self.index.answered:
+        if not isinstance(call_id, str) or self.facts.answered(call_id):
             return
         call = self.calls.get(call_id)
-        if call is None and call_id not in self.index.called:
+        if call is None and not self.facts.called(call_id):
             call = _Call(call_id=call_id, tool="apply_patch", turn=self.turns.current, patch=True)
             self.calls[call_id] = call
             self.emit(
@@ -549,7 +496,7 @@ class Reader:
         call_id = p.get("call_id")
         if str(p.get("source", "")).lower() != "user_shell" or not isinstance(call_id, str):
             return
-        if call_id in self.index.called:
+        if self.facts.called(call_id):
             return
         argv = p.get("command")
         command = shell_command({"command": argv}) if argv is not None else None

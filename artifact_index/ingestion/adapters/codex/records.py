@@ -8,7 +8,7 @@ from typing import Any
 
 from artifact_index.ingestion.source import Source
 
-__all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of"]
+__all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of", "normalize"]
 
 ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
 # Envelope lines that carry nothing for the trail: 0.169's snapshot of the environment the model is told
@@ -45,7 +45,7 @@ def kind_of(obj: dict[str, Any]) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
+def normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
     """``(kind, payload)`` of one rollout line in any of the known layouts.
 
     ``kind`` is ``"ignored"`` for lines that belong to the format but carry
@@ -68,7 +68,10 @@ def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 class Rollout:
-    """A rollout's records, normalized afresh on each pass: the source keeps only its bytes."""
+    """A rollout's records, normalized as they are read: the source keeps only its bytes.
+
+    What cannot be a rollout record is reported as skipped on the first pass.
+    """
 
     def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
         self.source = source
@@ -78,7 +81,7 @@ class Rollout:
     def __iter__(self) -> Iterator[Record]:
         report, self.reported = not self.reported, True
         for line, obj in self.raw:
-            normalized = _normalize(obj)
+            normalized = normalize(obj)
             if normalized is None:
                 if report:
                     self.source.skip(line, "not a Codex rollout record")
