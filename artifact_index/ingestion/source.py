@@ -395,8 +395,11 @@ class Records(Sequence[tuple[int, Any]]):
                 self._handed[index] = record
         return record
 
-    def lines_matching(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[int, list[Any]]]:
+    def lines_matching(self, pattern: re.Pattern[bytes] | bytes) -> Iterator[tuple[int, list[Any]]]:
         """``(line start, values)`` of each line not indexed yet whose bytes match ``pattern``, in order.
+
+        ``pattern`` is a regular expression, or bytes to find as they are
+        (much cheaper than a pattern made of them).
 
         Only those lines are parsed, once: their values are kept until
         indexing reaches them, and handed to the reader then.  This is how a
@@ -407,11 +410,18 @@ class Records(Sequence[tuple[int, Any]]):
         data = self._data
         position = self._next_start
         while position <= len(data):
-            found = pattern.search(data, position)
-            if found is None:
-                return
-            start = data.rfind(b"\n", position, found.start()) + 1 or position
-            end = data.find(b"\n", found.end())
+            if isinstance(pattern, bytes):
+                at = data.find(pattern, position)
+                if at < 0:
+                    return
+                found_start, found_end = at, at + len(pattern)
+            else:
+                found = pattern.search(data, position)
+                if found is None:
+                    return
+                found_start, found_end = found.start(), found.end()
+            start = data.rfind(b"\n", position, found_start) + 1 or position
+            end = data.find(b"\n", found_end)
             end = len(data) if end == -1 else end
             if start >= self._next_start:  # the reader may have indexed it meanwhile
                 yield start, self._values_kept(start, end)
@@ -479,8 +489,10 @@ class Records(Sequence[tuple[int, Any]]):
         ahead = self._ahead.pop(start, None) if self._ahead else None
         if ahead is not None:
             values, problem = ahead
+        elif (raw := data[start:end])[:1] == b"{" and raw[-1:] == b"}":
+            # The common line, one record with nothing around it, read as _parse_line reads it.
+            values, problem = _parse_record_line(raw, self._errors)
         else:
-            raw = data[start:end]
             last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
             if (
                 last
@@ -619,6 +631,18 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     # orjson read valid JSON, nested as deep as the value it gave: measuring the value
     # is far cheaper than finding the strings of a long line (most of its bytes).
     if may_be_too_deep and nested_deeper(value, MAX_DEPTH):
+        return [], _TOO_DEEP
+    return [value], None
+
+
+def _parse_record_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
+    """:func:`_parse_line` for a line from "{" to "}", with none of its checks for other lines."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _parse_line(raw, errors)
+    many_brackets = len(raw) > MAX_DEPTH and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+    if many_brackets and nested_deeper(value, MAX_DEPTH):
         return [], _TOO_DEEP
     return [value], None
 

@@ -175,8 +175,7 @@ class LinesAhead(Facts):
         if question in self._searched_calls:
             return
         self._searched_calls.add(question)
-        needle = re.compile(re.escape(_json_string(call_id)))
-        for _, values in self._records.lines_matching(needle):
+        for _, values in self._records.lines_matching(_json_string(call_id)):
             self._note_values(values)
             if call_id in found_in:
                 return

@@ -152,11 +152,19 @@ class Reader:
 
     def read(self) -> Iterator[Event]:
         """The events, handed on record by record (a long rollout is never held whole)."""
+        handlers = {
+            "session_meta": self.on_session_meta,
+            "turn_context": self.on_turn_context,
+            "compacted": self.on_compacted,
+            "event_msg": self.on_event_msg,
+            "response_item": self.on_response_item,
+        }
         for record in self.records:
-            self.ensure_session(record)
-            handler = getattr(self, f"on_{record.kind}")
-            handler(record)
-            yield from self._handed_on()
+            if not self.session_emitted:
+                self.ensure_session(record)
+            handlers[record.kind](record)
+            if self.out:
+                yield from self._handed_on()
         self.finish()
         yield from self._handed_on()
 
