@@ -36,6 +36,7 @@ from artifact_index.exceptions import UnknownFormat, UnreadableInput
 from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.ingestion.reading import require_regular
 from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
@@ -133,6 +134,7 @@ class LiveTranscript:
             raise UnreadableInput(f"{self.path}: no such file") from exc
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        require_regular(str(self.path), stat.st_mode)  # a FIFO would block the follower forever
         restarted = self._replaced(stat)
         if restarted:
             self._start()
