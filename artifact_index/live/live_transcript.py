@@ -44,6 +44,7 @@ from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.following import AppendedLines, RecordStream, Reread
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.ingestion.reading import require_regular
 from artifact_index.ingestion.source import Skipped, Source, read_source
 from artifact_index.live.record import EventTally
 from artifact_index.trail.collection import collector_spared
@@ -154,6 +155,7 @@ class LiveTranscript:
             raise UnreadableInput(f"{self.path}: no such file") from exc
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        require_regular(str(self.path), stat.st_mode)  # a FIFO would block the follower forever
         restarted = self._replaced(stat)
         if restarted:
             self._start()

@@ -24,6 +24,7 @@ __all__ = [
     "json_object_records",
     "list_field",
     "parse_json_object",
+    "report_bad_lines",
     "tool_result",
     "uri_to_path",
 ]
@@ -142,15 +143,25 @@ def uri_to_path(value: str) -> str:
 
 def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
     """The JSON-object lines of ``source``; other lines are skipped and counted."""
-    for bad in source.bad_lines:
-        source.skip(bad.line, bad.reason)
+    reported = len(source.skipped)
     out: list[tuple[int, dict[str, Any]]] = []
     for line, record in source.records:
         if isinstance(record, dict):
             out.append((line, record))
         else:
             source.skip(line, "not a JSON object")
+    report_bad_lines(source, reported)
     return out
+
+
+def report_bad_lines(source: Source, reported: int) -> None:
+    """Put the lines of ``source`` that are not JSON among its skipped parts, at place ``reported``.
+
+    Called once a pass has read every line, when which lines are bad is
+    known without another parse; ``reported`` is how many parts were
+    skipped before the pass, so the bad lines come first among its own.
+    """
+    source.skipped[reported:reported] = source.bad_lines
 
 
 def list_field(value: Any) -> list[Any]:

@@ -25,12 +25,15 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from itertools import count
+from typing import Any, Generic, TypeVar
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.claude_results import (
     classify_failure,
     is_failure_text,
@@ -123,8 +126,67 @@ class ChainTurns:
         return turn
 
 
-def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str]]:
-    """The messages the person queued, by the index of the record where they reached the agent.
+# Where a record is, as the main pass counts: its line, and its place among that line's records.
+_Place = tuple[int, int]
+
+
+class _LineCursor:
+    """The records from one line of a JSON-lines source on, a line parsed only when its records matter.
+
+    The queued-message pass reads the rest of the file after the first
+    queue operation, but only queue operations always matter, ``user``
+    records only while a message waits, and any record only in the few
+    after a ``dequeue``: a line is parsed only when it may hold one of
+    those, told by a record type's name in its bytes (never escaped in
+    JSON).  Queue operations and the records a look-ahead parsed are kept
+    for the main pass, so those lines are parsed once.
+    """
+
+    def __init__(self, records: Records, offset: int) -> None:
+        self._records = records
+        self._lines = records.lines_from(offset)
+        self._number = records.line_number_at(offset) - 1
+        self._parsed: deque[tuple[_Place, Any]] = (
+            deque()
+        )  # records of lines already parsed, not yet taken
+
+    def next_line(self, wanted: tuple[bytes, ...]) -> list[tuple[_Place, Any]] | None:
+        """The records of the next line if its bytes hold one of ``wanted`` (else none); None at the end."""
+        if self._parsed:
+            taken = list(self._parsed)
+            self._parsed.clear()
+            return taken
+        span = next(self._lines, None)
+        if span is None:
+            return None
+        self._number += 1
+        start, end = span
+        if not self._records.line_holds(start, end, wanted):
+            return []
+        keep = self._records.line_holds(start, end, (_QUEUE_OPERATION,))
+        values = self._records.values_on(start, end, keep=keep)
+        return [((self._number, place), value) for place, value in enumerate(values)]
+
+    def ahead(self, count: int) -> list[Any]:
+        """The next ``count`` records (fewer at the end), parsed and kept for the main pass."""
+        while len(self._parsed) < count:
+            span = next(self._lines, None)
+            if span is None:
+                break
+            self._number += 1
+            values = self._records.values_on(*span, keep=True)
+            self._parsed.extend(
+                ((self._number, place), value) for place, value in enumerate(values)
+            )
+        return [record for _, record in list(self._parsed)[:count]]
+
+
+_QUEUE_OPERATION = b'"queue-operation"'
+_USER_TYPE = b'"user"'
+
+
+def _queued_deliveries(records: Records) -> dict[_Place, list[str]]:
+    """The messages the person queued, by the record where they reached the agent.
 
     A message taken as the next prompt (``dequeue``, or a ``user`` record
     holding the very text) has a ``user`` record of its own, and one taken
@@ -136,37 +198,44 @@ def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str
     transcript ends is listed where it was typed.
     """
     # Nothing waits before the first enqueue: most sessions queue nothing, and skip the whole pass.
-    start = records.first_containing(b'"queue-operation"') if isinstance(records, Records) else 0
-    if start is None:
+    offset = records.find(_QUEUE_OPERATION)
+    if offset is None:
         return {}
-    queue = _Queue(start)
-    while queue.position < len(records):
-        queue.step(records)
+    cursor = _LineCursor(records, offset)
+    queue: _Queue[_Place] = _Queue()
+    while True:
+        line = cursor.next_line(
+            (_QUEUE_OPERATION, _USER_TYPE) if queue.waiting else (_QUEUE_OPERATION,)
+        )
+        if line is None:
+            break
+        for place, record in line:
+            queue.see(place, record, partial(_upcoming, line, place, cursor))
     return queue.deliveries(at_end=True)
 
 
-class _Queue:
-    """The queue of messages the person typed while the agent worked, followed record by record."""
+def _upcoming(line: list[tuple[_Place, Any]], place: _Place, cursor: _LineCursor) -> list[Any]:
+    """The few records after the one at ``place`` on ``line`` (those of later lines kept for the main pass)."""
+    following = [r for p, r in line if p > place]
+    return [*following, *cursor.ahead(_LOOKAHEAD - len(following))][:_LOOKAHEAD]
 
-    def __init__(self, start: int = 0) -> None:
-        self.position = start  # the next record to look at
-        self.waiting: list[tuple[int, str]] = []
-        self.delivered: dict[int, list[str]] = {}
 
-    def ready(self, records: Sequence[tuple[int, Any]]) -> bool:
-        """Whether the next record can be looked at: a ``dequeue`` names its prompt by the user record after it."""
-        index = self.position
-        record = records[index][1]
-        if not (self.waiting and isinstance(record, dict) and record.get("operation") == "dequeue"):
-            return True
-        if index + _LOOKAHEAD < len(records):
-            return True
-        return any(isinstance(r, dict) and r.get("type") == "user" for _, r in records[index + 1 :])
+K = TypeVar("K", bound=Hashable)
 
-    def step(self, records: Sequence[tuple[int, Any]]) -> None:
-        index = self.position
-        self.position += 1
-        record = records[index][1]
+
+class _Queue(Generic[K]):
+    """The queue of messages the person typed while the agent worked, followed record by record.
+
+    Records are known by a key of the reader's (a record's index when the
+    transcript is followed, its place when it is read whole).
+    """
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[K, str]] = []
+        self.delivered: dict[K, list[str]] = {}
+
+    def see(self, key: K, record: Any, upcoming: Callable[[], list[Any]]) -> None:
+        """Take record ``key`` into account; ``upcoming``: the few records after it (asked only after a ``dequeue``)."""
         if not isinstance(record, dict):
             return
         waiting = self.waiting
@@ -180,35 +249,64 @@ class _Queue:
         operation = record.get("operation")
         if operation == "enqueue":
             content = record.get("content")
-            waiting.append((index, content if isinstance(content, str) else ""))
+            waiting.append((key, content if isinstance(content, str) else ""))
         elif operation == "dequeue" and waiting:
             # The next prompt carries it; which one is told by the text, else the oldest.
-            upcoming = _next_user_text(records, index)
-            match = next((item for item in waiting if item[1] == upcoming), waiting[0])
+            text = _next_user_text(upcoming())
+            match = next((item for item in waiting if item[1] == text), waiting[0])
             waiting.remove(match)
         elif operation == "remove" and waiting:
             typed = [item for item in waiting if _typed(item[1])]
             taken = typed[0] if typed else waiting[0]
             waiting.remove(taken)
-            self.delivered.setdefault(index, []).append(taken[1])
+            self.delivered.setdefault(key, []).append(taken[1])
         elif operation == "popAll":
             waiting.clear()
 
-    def waits_at(self, index: int) -> bool:
-        """Whether a message the person typed at record ``index`` is still in the queue."""
-        return any(at == index and _typed(text) for at, text in self.waiting)
+    def waits_at(self, key: K) -> bool:
+        """Whether a message the person typed at record ``key`` is still in the queue."""
+        return any(at == key and _typed(text) for at, text in self.waiting)
 
-    def delivered_at(self, index: int, *, at_end: bool) -> list[str]:
-        """The typed messages that reached the agent at record ``index`` (``at_end``: the file ends here)."""
-        texts = list(self.delivered.get(index, ()))
+    def delivered_at(self, key: K, *, at_end: bool) -> list[str]:
+        """The typed messages that reached the agent at record ``key`` (``at_end``: the file ends here)."""
+        texts = list(self.delivered.get(key, ()))
         if at_end:
-            texts += [text for at, text in self.waiting if at == index]
+            texts += [text for at, text in self.waiting if at == key]
         return [text for text in texts if _typed(text)]
 
-    def deliveries(self, *, at_end: bool) -> dict[int, list[str]]:
-        places = set(self.delivered) | ({at for at, _ in self.waiting} if at_end else set())
-        found = {index: self.delivered_at(index, at_end=at_end) for index in sorted(places)}
-        return {index: texts for index, texts in found.items() if texts}
+    def deliveries(self, *, at_end: bool) -> dict[K, list[str]]:
+        places = list(self.delivered) + ([at for at, _ in self.waiting] if at_end else [])
+        found = {key: self.delivered_at(key, at_end=at_end) for key in dict.fromkeys(places)}
+        return {key: texts for key, texts in found.items() if texts}
+
+
+class _FollowedQueue:
+    """The queue of a followed transcript, stepped over its records by index."""
+
+    def __init__(self) -> None:
+        self.queue: _Queue[int] = _Queue()
+        self.position = 0  # the next record to look at
+
+    def ready(self, records: Sequence[tuple[int, Any]]) -> bool:
+        """Whether the next record can be looked at: a ``dequeue`` names its prompt by the user record after it."""
+        index = self.position
+        record = records[index][1]
+        if not (
+            self.queue.waiting and isinstance(record, dict) and record.get("operation") == "dequeue"
+        ):
+            return True
+        if index + _LOOKAHEAD < len(records):
+            return True
+        return any(isinstance(r, dict) and r.get("type") == "user" for _, r in records[index + 1 :])
+
+    def step(self, records: Sequence[tuple[int, Any]]) -> None:
+        index = self.position
+        self.position += 1
+        self.queue.see(
+            index,
+            records[index][1],
+            lambda: [r for _, r in records[index + 1 : index + 1 + _LOOKAHEAD]],
+        )
 
 
 def _typed(text: str) -> bool:
@@ -218,8 +316,9 @@ def _typed(text: str) -> bool:
 _LOOKAHEAD = 6
 
 
-def _next_user_text(records: Sequence[tuple[int, Any]], index: int) -> str | None:
-    for _, record in records[index + 1 : index + 1 + _LOOKAHEAD]:
+def _next_user_text(following: list[Any]) -> str | None:
+    """The text of the first ``user`` record among ``following``, if it is a plain text."""
+    for record in following:
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
             content = message.get("content") if isinstance(message, dict) else None
@@ -316,7 +415,8 @@ class _Reader:
 
     def events(self) -> Iterator[Event]:
         scan = _SessionScan()
-        for line, record in self.records:
+        # Peeked, not read: the main pass is handed these records instead of parsing them again.
+        for line, record in _peeked(self.records):
             if scan.see(line, record):
                 break
         yield from self.session_info(scan)
@@ -416,8 +516,11 @@ class _Reader:
         meta = record.get("compactMetadata")
         meta = meta if isinstance(meta, dict) else {}
         summary = None
-        for ahead in range(index + 1, min(index + 1 + _SUMMARY_LOOKAHEAD, len(self.records))):
-            candidate = self.records[ahead][1]
+        for ahead in range(index + 1, index + 1 + _SUMMARY_LOOKAHEAD):
+            try:
+                candidate = _looked_at(self.records, ahead)[1]
+            except IndexError:
+                break
             if isinstance(candidate, dict) and candidate.get("isCompactSummary"):
                 message = candidate.get("message")
                 content = message.get("content") if isinstance(message, dict) else None
@@ -651,6 +754,23 @@ class _Reader:
         )
 
 
+def _looked_at(records: Sequence[tuple[int, Any]], index: int) -> tuple[int, Any]:
+    """Record ``index`` for a reader that only looks: a file's is kept for its reader (see :meth:`Records.peek`).
+
+    Raises :class:`IndexError` past the last record.
+    """
+    return records.peek(index) if isinstance(records, Records) else records[index]
+
+
+def _peeked(records: Sequence[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """The records from the first on, for a reader that only looks (see :func:`_looked_at`)."""
+    for index in count():
+        try:
+            yield _looked_at(records, index)
+        except IndexError:
+            return
+
+
 def _claude_code_records(records: Iterable[tuple[int, Any]]) -> bool:
     """Whether one of the first records is a Claude Code record."""
     seen = 0
@@ -690,11 +810,17 @@ class ClaudeCodeAdapter(Adapter):
         )
 
     def events(self, source: Source) -> Iterator[Event]:
-        for bad in source.bad_lines:
-            source.skip(bad.line, bad.reason)
+        # The lines that are not JSON come first among the skipped parts; which they are is
+        # known once the pass has read every line, so they are put in front then.
+        reported = len(source.skipped)
         records = source.records
         queued = _queued_deliveries(records)
-        return _Reader(records, source.skip, lambda index: queued.get(index, ())).events()
+        yield from _Reader(
+            records,
+            source.skip,
+            lambda index: queued.get(records.place(index), ()) if queued else (),
+        ).events()
+        report_bad_lines(source, reported)
 
     def stream(self) -> ClaudeCodeStream:
         return ClaudeCodeStream()
@@ -718,7 +844,7 @@ class ClaudeCodeStream:
         self._assumed: tuple[str, ...] | None = (
             None  # what the scan did not know when the session began
         )
-        self._queue = _Queue()
+        self._queue = _FollowedQueue()
         self._assumed_gone: set[int] = (
             set()
         )  # records whose queued message was taken to leave the queue
@@ -734,7 +860,7 @@ class ClaudeCodeStream:
         self.skipped.append(Skipped(line, reason))
 
     def _queued(self, index: int) -> list[str]:
-        return self._queue.delivered_at(index, at_end=self._final)
+        return self._queue.queue.delivered_at(index, at_end=self._final)
 
     def add(self, records: Sequence[tuple[int, Any]]) -> list[Event]:
         self._window.extend(records)
@@ -774,7 +900,7 @@ class ClaudeCodeStream:
             queue.step(window)
         while self._next < min(queue.position, len(window)):
             index = self._next
-            if not final and queue.waits_at(index):
+            if not final and queue.queue.waits_at(index):
                 if len(window) - index <= PATIENCE:
                     break
                 self._assumed_gone.add(
@@ -786,7 +912,7 @@ class ClaudeCodeStream:
             events.extend(reader.record_events(index, line, record))
             self._next += 1
         window.release(self._next)
-        self._assumed_gone = {i for i in self._assumed_gone if queue.waits_at(i)}
+        self._assumed_gone = {i for i in self._assumed_gone if queue.queue.waits_at(i)}
         return events
 
     def _needs_summary(self, index: int, record: Any) -> bool:

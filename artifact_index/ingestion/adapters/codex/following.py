@@ -22,13 +22,13 @@ from typing import Any
 import orjson
 
 from artifact_index.ingestion.adapters.base import as_text
-from artifact_index.ingestion.adapters.codex.reader import (
+from artifact_index.ingestion.adapters.codex.facts import (
     CALL_TYPES,
     ENV_CWD,
     OUTPUT_TYPES,
-    Reader,
     RolloutIndex,
 )
+from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of, record_of
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.following import PATIENCE, Reread, Window

@@ -6,10 +6,16 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.codex.facts import (
+    CALL_TYPES,
+    ENV_CWD,
+    OUTPUT_TYPES,
+    RolloutIndex,
+)
 from artifact_index.ingestion.adapters.codex.outputs import (
     Output,
     operations_of_changes,
@@ -33,13 +39,10 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
-from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
 
-__all__ = ["CALL_TYPES", "ENV_CWD", "OUTPUT_TYPES", "Reader", "RolloutIndex"]
+__all__ = ["Reader"]
 
-CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
-OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 # Items the model produces: the first one after a user message or a tool
 # output opens a new model response, hence a new turn.
 _MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
@@ -59,7 +62,6 @@ _CODEX_ERRORS = re.compile(
 
 # Text Codex injects as a "user" message: instructions, environment, notices.
 _SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
-ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
 
 # ``apply_patch`` run through the shell tool: Codex intercepts it and applies
 # the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
@@ -78,90 +80,6 @@ class _Call:
     patch: bool = False  # an apply_patch: its outcome is in patch_apply_end
     shell: bool = False
     answered: bool = False
-
-
-@dataclass
-class RolloutIndex:
-    """What the whole file says about calls, gathered before events are made.
-
-    The reader asks it questions through its methods; a followed rollout's
-    index (:class:`FollowedIndex`) knows only the records read so far.
-    """
-
-    patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    answered: set[str] = field(default_factory=set)
-    typed_user: set[str] = field(default_factory=set)
-    has_user_items: bool = False
-    has_assistant_items: bool = False
-    has_compacted: bool = False
-    first_cwd: str | None = None
-    first_model: str | None = None
-    called: set[str] = field(default_factory=set)
-
-    def add(self, record: Record) -> None:
-        """Take one record into account."""
-        p = record.payload
-        kind = kind_of(p)
-        if record.kind in ("session_meta", "turn_context"):
-            if self.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
-                self.first_cwd = p["cwd"]
-            if self.first_model is None and isinstance(p.get("model"), str):
-                self.first_model = p["model"]
-        elif record.kind == "compacted":
-            self.has_compacted = True
-        elif record.kind == "event_msg":
-            call_id = p.get("call_id")
-            if kind == "patch_apply_end" and isinstance(call_id, str):
-                self.patch_ends[call_id] = p
-            elif kind == "exec_command_end" and isinstance(call_id, str):
-                self.exec_ends[call_id] = p
-            elif kind == "user_message" and isinstance(p.get("message"), str):
-                self.typed_user.add(p["message"].strip())
-        elif record.kind == "response_item":
-            if kind == "message":
-                role = p.get("role")
-                self.has_user_items |= role == "user"
-                self.has_assistant_items |= role == "assistant"
-                if self.first_cwd is None and role == "user":
-                    found = ENV_CWD.search(as_text(p.get("content")))
-                    if found:
-                        self.first_cwd = found.group(1).strip()
-            elif kind in OUTPUT_TYPES and isinstance(p.get("call_id"), str):
-                self.answered.add(p["call_id"])
-            elif kind in CALL_TYPES:
-                call_id = p.get("call_id") or p.get("id")
-                if isinstance(call_id, str):
-                    self.called.add(call_id)
-
-    # -- the reader's questions ---------------------------------------------------
-
-    def cwd_and_model(self) -> tuple[str | None, str | None]:
-        return self.first_cwd, self.first_model
-
-    def patch_end(self, call_id: str) -> dict[str, Any] | None:
-        return self.patch_ends.get(call_id)
-
-    def exec_end(self, call_id: str) -> dict[str, Any] | None:
-        return self.exec_ends.get(call_id)
-
-    def is_answered(self, call_id: str) -> bool:
-        return call_id in self.answered
-
-    def is_called(self, call_id: str) -> bool:
-        return call_id in self.called
-
-    def is_typed(self, text: str) -> bool:
-        return text.strip() in self.typed_user
-
-    def user_items(self) -> bool:
-        return self.has_user_items
-
-    def assistant_items(self) -> bool:
-        return self.has_assistant_items
-
-    def compacted(self) -> bool:
-        return self.has_compacted
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -189,14 +107,6 @@ class Reader:
         self.exec_sessions: dict[str, _Call] = {}
         self.last_tokens: int | None = None
         self.out: list[Event] = []
-
-    @classmethod
-    def of_whole(cls, source: Source, records: Iterable[Record]) -> Reader:
-        """A reader of the whole rollout ``records``, indexed first."""
-        index = RolloutIndex()
-        for record in records:
-            index.add(record)
-        return cls(source.skip, index)
 
     # -- emission ---------------------------------------------------------
 
@@ -244,15 +154,17 @@ class Reader:
     def read(self, records: Iterable[Record]) -> Iterator[Event]:
         """The events, handed on record by record (a long rollout is never held whole)."""
         for record in records:
-            yield from self.record_events(record)
+            events = self.record_events(record)
+            if events:
+                yield from events
         self.finish()
         yield from self._handed_on()
 
     def record_events(self, record: Record) -> list[Event]:
         """The events of one record."""
-        self.ensure_session(record)
-        handler = getattr(self, f"on_{record.kind}")
-        handler(record)
+        if not self.session_emitted:
+            self.ensure_session(record)
+        _HANDLERS[record.kind](self, record)
         return self._handed_on()
 
     def _handed_on(self) -> list[Event]:
@@ -310,6 +222,7 @@ class Reader:
     def on_response_item(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
+        self.index.saw_item(kind, p)
         if kind == "message":
             role = p.get("role")
             text = as_text(p.get("content"))
@@ -637,3 +550,13 @@ class Reader:
         for call in self.calls.values():
             if not call.answered:
                 self.emit(ToolResult(turn=call.turn, call_id=call.call_id, status="unknown"))
+
+
+# The handler of each record kind (a table, not a method name built per record).
+_HANDLERS: dict[str, Callable[[Reader, Record], None]] = {
+    "session_meta": Reader.on_session_meta,
+    "turn_context": Reader.on_turn_context,
+    "compacted": Reader.on_compacted,
+    "event_msg": Reader.on_event_msg,
+    "response_item": Reader.on_response_item,
+}

@@ -68,7 +68,10 @@ def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 class Rollout:
-    """A rollout's records, normalized afresh on each pass: the source keeps only its bytes."""
+    """A rollout's records, normalized as they are read: the source keeps only its bytes.
+
+    What cannot be a rollout record is reported as skipped on the first pass.
+    """
 
     def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
         self.source = source
