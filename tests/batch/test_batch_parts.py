@@ -5,16 +5,21 @@ from __future__ import annotations
 import io
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from artifact_index.batch.capture import capturing
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import run_in_order
 
+_SECOND_DONE = threading.Event()
+
 
 def _slow_first(item: int) -> int:
-    time.sleep(0.2 if item == 0 else 0.0)
+    """The first item finishes only after the second has: it is last, whatever the scheduler does."""
+    if item == 0:
+        assert _SECOND_DONE.wait(timeout=30)
+    elif item == 1:
+        _SECOND_DONE.set()
     return item * item
 
 
