@@ -13,6 +13,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+from artifact_index.exceptions import UsageError
 from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.tracker import Tracker
@@ -22,7 +23,7 @@ from summarizer.config import api_key_configured, load_settings, pick_model
 from summarizer.exceptions import SummarizerError
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
-from summarizer.sections.templates import Template, load_template
+from summarizer.sections.templates import DEFAULT_TEMPLATE, Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
 
 __all__ = [
@@ -43,9 +44,9 @@ def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
     if use_llm is False or (use_llm is None and not api_key_configured()):
         return ExtractiveWriter()
     if not api_key_configured():
-        raise SummarizerError(
-            "--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
-            "for the offline narrative"
+        raise UsageError(
+            "an LLM narrative needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); without "
+            "one the narrative is written offline"
         )
     from summarizer.narrative.llm import AnthropicWriter
 
@@ -72,7 +73,7 @@ def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]
 def summary_command(
     loaded: Loaded,
     *,
-    template: str = "default",
+    template: str = DEFAULT_TEMPLATE,
     use_llm: bool | None = None,
     previous: str | None = None,
     model: str | None = None,
@@ -129,7 +130,7 @@ def compact_request(
     use_llm: bool | None = None,
     model: str | None = None,
     config: str | None = None,
-    template: str = "claude-code",
+    template: str = DEFAULT_TEMPLATE,
     force: bool = False,
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
@@ -154,9 +155,7 @@ def compact_request(
     prompt_counter = None
     if exact_tokens:
         if not api_key_configured():
-            raise SummarizerError(
-                "--exact-tokens counts through the API and needs ANTHROPIC_API_KEY"
-            )
+            raise UsageError("exact token counts come from the API and need ANTHROPIC_API_KEY")
         from summarizer.narrative.llm import AnthropicPromptCounter
 
         prompt_counter = AnthropicPromptCounter(chosen_model)

@@ -30,7 +30,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from artifact_index.exceptions import StateError
+from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
@@ -370,6 +370,34 @@ class ArtifactIndex:
             if data.get("display") == path:
                 return data
         return None
+
+    def find_path(self, path: str) -> str | None:
+        """The displayed path of the file ``path`` names, as ``where`` matches across sessions.
+
+        ``path`` may be the file's key or displayed path however spelled, or
+        the end of its path (``auth.py`` for ``src/auth.py``) when only one
+        file's path ends so; None when no file matches.  When several do,
+        :class:`~artifact_index.exceptions.AmbiguousPath` names them.
+        """
+        named = self._find_file(path)
+        if named is not None:
+            return str(named.get("display") or named["path"])
+        tail = "/" + path.replace("\\", "/").removeprefix("./").lstrip("/")
+        matches = sorted(
+            {
+                shown
+                for _, data in self.nodes_of_kind("file")
+                if (shown := str(data.get("display") or data["path"]))
+                .replace("\\", "/")
+                .endswith(tail)
+            }
+        )
+        if len(matches) > 1:
+            listed = ", ".join(matches[:8]) + (", …" if len(matches) > 8 else "")
+            raise AmbiguousPath(
+                f"{path} names {len(matches)} files ({listed}): give more of its path"
+            )
+        return matches[0] if matches else None
 
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""

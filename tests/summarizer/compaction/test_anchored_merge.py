@@ -355,7 +355,7 @@ def test_cli_previous_that_cannot_be_read_is_one_sentence(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert (
-        main(["summary", str(CC_SESSION), "--no-llm", "--previous", "/nonexistent/summary.md"]) == 2
+        main(["summary", str(CC_SESSION), "--no-llm", "--previous", "/nonexistent/summary.md"]) == 1
     )
     err = capsys.readouterr().err
     assert err.startswith(
