@@ -216,8 +216,7 @@ def session_record(
     ]
     started, last = _times(events)
     modified = instant(stat.st_mtime)
-    meta = index.meta
-    session_id = meta.get("session_id")
+    session_id = index.session.session_id
     sub_agent = sub_agent_of(events)
     if session_id and sub_agent:
         session_id = f"{session_id}{SUB_AGENT_MARK}{sub_agent}"
@@ -226,8 +225,8 @@ def session_record(
         transcript=str(path),
         format=str(index.format or "unknown"),
         session_id=session_id,
-        agent=meta.get("agent"),
-        model=meta.get("model"),
+        agent=index.session.agent,
+        model=index.session.model,
         root=root,
         title=_title(events),
         turns=max((e.turn for e in events), default=0),
