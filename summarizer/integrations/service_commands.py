@@ -252,6 +252,7 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
         "files, history, errors, symbols, decisions, tasks and summary for one session (by its "
         "transcript path or a stored session's id), sessions and where over the session store.",
         examples=[
+            "artifact-index mcp   # what an MCP client starts; it speaks on stdin and stdout",
             'claude mcp add artifact-index -- "$(command -v artifact-index)" mcp',
             'codex mcp add artifact-index -- "$(command -v artifact-index)" mcp',
         ],
