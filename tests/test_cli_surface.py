@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,6 +208,7 @@ def test_a_long_path_is_shortened_in_the_middle_to_fit_the_terminal(
     session = tmp_path / "s.jsonl"
     session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal 80 columns wide
     assert main(["files", str(session)]) == 0
     table = capsys.readouterr().out.splitlines()
     assert all(len(line) <= 80 for line in table)

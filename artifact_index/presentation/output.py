@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 from typing import Any
@@ -66,9 +65,11 @@ def emit_text(text: str) -> None:
 
 
 def terminal_width(args: argparse.Namespace) -> int | None:
-    """How wide a table may be: the terminal's (or ``$COLUMNS``); None with ``--wide`` or into a pipe."""
-    if getattr(args, "wide", False):
-        return None
-    if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+    """How wide a table may be on the terminal standard output is (``$COLUMNS`` if set, else its own).
+
+    None, so nothing is shortened, with ``--wide`` or when the output goes
+    into a pipe or a file, which a program may read whole.
+    """
+    if getattr(args, "wide", False) or not sys.stdout.isatty():
         return None
     return shutil.get_terminal_size().columns
