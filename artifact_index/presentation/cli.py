@@ -15,7 +15,9 @@ wrong (an unknown option, a missing argument, a value out of range: argparse
 prints the sub-command's usage, :class:`~artifact_index.exceptions.UsageError`
 one sentence); 3 an unexpected error, one sentence (set
 ``ARTIFACT_INDEX_DEBUG=1`` to see the traceback); 130 interrupted.  Skipped
-input is reported on standard error with its line numbers.
+input is reported on standard error with its line numbers.  When standard
+output is closed, or its reader stops reading (``| head``), the command ends
+quietly with exit code 0.
 
 Options that hold for every command (``--no-redact``) are accepted before or
 after the sub-command.
@@ -521,6 +523,10 @@ def _first_word(arguments: list[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    for stream in ("stdout", "stderr"):
+        if getattr(sys, stream) is None:
+            # Started with the stream closed (`>&-`): what would be written there is discarded.
+            setattr(sys, stream, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     # Finding plugins scans every installed distribution: a built-in command does without.
     parser = build_parser(plugins=_first_word(arguments) not in _BUILTIN_COMMANDS)
     args = _parse(parser, arguments)
