@@ -14,7 +14,6 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from artifact_index.exceptions import UsageError
 from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.tracker import Tracker
@@ -163,7 +162,7 @@ def compact_request(
             session_model if isinstance(session_model, str) else None,
         )
         if not api_key_configured() or endpoint is None:
-            raise UsageError(
+            raise SummarizerError(
                 "exact token counts come from the Anthropic API and need ANTHROPIC_API_KEY"
             )
         from summarizer.providers.anthropic_api import AnthropicPromptCounter

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from artifact_index.exceptions import UsageError
 from summarizer.config import DEFAULT_MODEL, Settings, load_settings
 from summarizer.exceptions import SummarizerError
 from summarizer.providers.structured import PROVIDERS, Provider, StructuredClient
@@ -110,7 +109,7 @@ def choose_endpoint(choice: LLMChoice, session_model: str | None = None) -> Endp
     provider = _provider(choice, settings)
     if provider is None:
         if choice.use_llm:
-            raise UsageError(
+            raise SummarizerError(
                 "--llm needs a provider: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or name an "
                 "OpenAI-compatible server with --provider openai --base-url URL; use --no-llm for "
                 "the offline narrative"
