@@ -1,4 +1,4 @@
-"""The HTTP API (``artifact-index serve``): seed 000's compact route and the trail of stored sessions.
+"""The HTTP API (``artifact-index serve``): the context service's compact route and the trail of stored sessions.
 
 Routes (every answer is JSON, secrets redacted, except the Markdown summary)::
 
@@ -13,7 +13,7 @@ Routes (every answer is JSON, secrets redacted, except the Markdown summary)::
     GET  /api/where?path=PATH&since=     which sessions touched a file
     GET  /api/health
 
-The compact route is seed 000's manual trigger: it compacts now, whatever
+The compact route is the context service's manual trigger: it compacts now, whatever
 the thresholds say (``"force": false`` in the body applies them instead).
 The body is the Anthropic or OpenAI request body of the session's next call
 (``messages``, with ``system``, ``tools``, ``model``, ``usage`` as the API
@@ -283,7 +283,7 @@ def build_app(
         )
         body.pop(
             "cwd", None
-        )  # seed 000's body names the session's folder; the messages say all we need
+        )  # the context service's body names the session's folder; the messages say all we need
         if not isinstance(force, bool) or not (
             window is None or (isinstance(window, int) and window > 0)
         ):

@@ -1,6 +1,6 @@
 """Anchored iterative merging over several compaction cycles, the regenerative strategy, and resuming.
 
-Seeds 001/003: summarize only the span newly dropped from context and merge
+The context-engineering guides: summarize only the span newly dropped from context and merge
 it into the previous narrative; items from earlier cycles stay unless the
 new span supersedes them, and each remembers its cycle.  The regenerative
 strategy (kept for comparison) rewrites everything each time.

@@ -132,7 +132,7 @@ def stored_id(server: Server, fmt: str) -> str:
     return str(next(s["id"] for s in sessions if s["format"] == fmt))
 
 
-def test_seed_000_compact_route_compacts_now_and_resumes_from_its_log(server: Server) -> None:
+def test_the_compact_route_compacts_now_and_resumes_from_its_log(server: Server) -> None:
     first = server.post("/api/sessions/agent-1/compact", json=REQUEST)
     assert first.status_code == 200, first.text
     result = first.json()
