@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.ingestion.events import Event, UserMessage
+from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, UserMessage
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
 
@@ -28,9 +28,14 @@ __all__ = [
     "StoredFile",
     "StoredTest",
     "instant",
+    "parent_session",
     "session_id_of",
     "session_record",
+    "sub_agent_of",
 ]
+
+# A sub-agent's session id is its parent's, this, and the sub-agent's own id.
+SUB_AGENT_MARK = "/"
 
 _TITLE_WIDTH = 120
 _TAG = re.compile(r"</?[\w-]+>")
@@ -143,6 +148,8 @@ class EventTally:
         )
         self.started: str | None = None  # the first event's time
         self.last: str | None = None  # the last event's time
+        # The side chains the messages and calls come from (None: the main one), see sub_agent_of.
+        self.chains: set[str | None] = set()
 
     def add(self, event: Event) -> None:
         self.events += 1
@@ -153,6 +160,8 @@ class EventTally:
         if moment is not None:
             self.started = self.started or moment
             self.last = moment
+        if isinstance(event, UserMessage | AssistantMessage | ToolCall) and len(self.chains) < 2:
+            self.chains.add(event.sidechain)
 
     @classmethod
     def of(cls, events: Iterable[Event]) -> EventTally:
@@ -162,6 +171,26 @@ class EventTally:
         return tally
 
 
+def sub_agent_of(events: EventTally) -> str | None:
+    """The sub-agent's id when the whole transcript is one sub-agent's, else None.
+
+    Claude Code writes each sub-agent to a file of its own
+    (``SESSION/subagents/agent-ID.jsonl``), every record carrying the parent's
+    session id: the messages of such a file all come from one side chain.
+    """
+    if len(events.chains) == 1:
+        (chain,) = events.chains
+        return chain
+    return None
+
+
+def parent_session(session_id: str | None) -> str | None:
+    """The parent's session id when ``session_id`` is a sub-agent's (see :func:`session_record`)."""
+    if session_id is None or SUB_AGENT_MARK not in session_id:
+        return None
+    return session_id.split(SUB_AGENT_MARK, 1)[0]
+
+
 def session_record(
     transcript: str | Path,
     index: ArtifactIndex,
@@ -169,7 +198,11 @@ def session_record(
     skipped: int,
     stat: os.stat_result,
 ) -> SessionRecord:
-    """The store's record of ``transcript``, whose ``events`` (or their tally) built ``index``."""
+    """The store's record of ``transcript``, whose ``events`` (or their tally) built ``index``.
+
+    A sub-agent's own transcript gets the session id ``PARENT/SUB-AGENT``: it
+    belongs to its parent session, and the parent's id names the parent alone.
+    """
     tally = events if isinstance(events, EventTally) else EventTally.of(events)
     path = Path(transcript).resolve()
     root = index.root
@@ -208,11 +241,15 @@ def session_record(
         for t in index.tests()
     ]
     modified = instant(stat.st_mtime)
+    session_id = index.session.session_id
+    sub_agent = sub_agent_of(tally)
+    if session_id and sub_agent:
+        session_id = f"{session_id}{SUB_AGENT_MARK}{sub_agent}"
     return SessionRecord(
         id=session_id_of(path),
         transcript=str(path),
         format=str(index.format or "unknown"),
-        session_id=index.session.session_id,
+        session_id=session_id,
         agent=index.session.agent,
         model=index.session.model,
         root=root,

@@ -82,17 +82,22 @@ class Watcher:
         executor: Executor,
         workers: int,
         on_done: Callable[[], None] | None = None,
+        *,
+        follow: bool = True,
     ) -> Iterator[Update]:
         """Index ``candidates`` (see :meth:`stale`) into the store.
 
-        The most recently written ones are followed from here on: their
-        index is kept, so their next change reads only what it appended.
+        With ``follow`` (a watch), the most recently written ones are followed
+        from here on: their index is kept, so their next change reads only what
+        it appended.  Without it (a one-off ``store``), each is read whole, and
+        its record says everything in it, the records that would wait for a
+        later line included.
         """
         for candidate, indexed in run_in_order(
             index_to_follow,
             candidates,
             executor,
-            extra=(self.format, self._most_recent(candidates)),
+            extra=(self.format, self._most_recent(candidates) if follow else frozenset()),
             workers=workers,
             on_done=on_done,
         ):

@@ -5,16 +5,25 @@ from __future__ import annotations
 import io
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from artifact_index.batch.capture import capturing
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import batch_size, run_in_order
 
+_SECOND_DONE = threading.Event()
+
+
+def _square(item: int) -> int:
+    return item * item
+
 
 def _slow_first(item: int) -> int:
-    time.sleep(0.2 if item == 0 else 0.0)
+    """The first item finishes only after the second has: it is last, whatever the scheduler does."""
+    if item == 0:
+        assert _SECOND_DONE.wait(timeout=30)
+    elif item == 1:
+        _SECOND_DONE.set()
     return item * item
 
 
@@ -64,7 +73,7 @@ def test_the_bar_is_drawn_on_a_terminal_only() -> None:
         for _ in range(3):
             progress.advance()
         progress.clear()
-    assert "\r[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
+    assert "\r\033[K[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
     assert terminal.getvalue().endswith("\r\033[K")
     assert pipe.getvalue() == ""
 
@@ -81,7 +90,7 @@ def test_a_batched_run_gives_each_item_its_result_in_order_and_counts_each_item_
     with Counting(max_workers=2) as pool:
         results = list(
             run_in_order(
-                _slow_first,
+                _square,
                 list(range(10)),
                 pool,
                 workers=2,
@@ -97,3 +106,15 @@ def test_batches_stay_small_enough_to_keep_every_worker_busy() -> None:
     assert batch_size(10, 2) == 1
     assert batch_size(1_000, 2) == 32
     assert batch_size(160, 2) == 10
+
+
+def test_the_bar_counts_the_transcripts_among_the_files_and_says_when_it_will_be_done() -> None:
+    progress = Progress(4, noun="files", enabled=False)
+    started = progress._started
+    progress.advance()
+    progress.advance()
+    progress.found_transcript()
+    assert progress.text(started + 10) == " 2/4 files, 1 transcripts  0.2/s  ETA 0:10"
+    named = Progress(3, noun="transcripts", enabled=False)
+    named.advance()
+    assert named.text(named._started + 90) == " 1/3 transcripts  0.0/s  ETA 3:00"
