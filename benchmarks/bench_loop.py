@@ -2,6 +2,7 @@
 
     python benchmarks/bench_loop.py [--work /tmp/artifact-index-bench] [--sizes 25,100] [--repeat 3]
                                     [--corpus ../shared/corpus] [--skip-floor]
+                                    [--parts hook,watch,startup,floor,batch] [--formats claude-code,codex]
 
 Prints, in one run, for synthetic Claude Code and Codex sessions of each
 size (``benchmarks/synthetic.py``):
@@ -63,6 +64,7 @@ TARGET_WATCH_PEAK_MIB = 400
 TARGET_STARTUP = 5.0
 TARGET_INDEX_RATIO = {"claude-code": 6.0, "codex": 12.0}
 TARGET_DRIFT = 1.1
+PARTS = ("hook", "watch", "startup", "floor", "batch")
 
 # Runs a command (standard input from the file named first, "-" for none) and prints its exit
 # code, CPU seconds, peak resident KiB and wall seconds.  The command is not forked from the
@@ -360,7 +362,17 @@ def main() -> int:
     parser.add_argument(
         "--skip-floor", action="store_true", help="leave out index/orjson and drift"
     )
+    parser.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help=f"the parts to run, comma-separated (default: all of {','.join(PARTS)})",
+    )
+    parser.add_argument("--formats", default=",".join(FORMATS), help="the synthetic formats")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    if args.skip_floor:
+        parts.discard("floor")
+    formats = [f for f in args.formats.split(",") if f in FORMATS]
     sizes = [int(s) for s in args.sizes.split(",")]
     largest = max(sizes)
     args.work.mkdir(parents=True, exist_ok=True)
@@ -373,8 +385,11 @@ def main() -> int:
     )
     verdicts: list[tuple[str, bool]] = []
 
-    print(f"Hook: first call, then after appending {APPENDED} records (CPU; best of {args.repeat})")
-    for format in FORMATS:
+    if "hook" in parts:
+        print(
+            f"Hook: first call, then after appending {APPENDED} records (CPU; best of {args.repeat})"
+        )
+    for format in formats if "hook" in parts else []:
         for size in sizes:
             row = _hook_row(cli, format, size, args.work, args.repeat)
             share = row["after"] / row["first"]
@@ -393,10 +408,11 @@ def main() -> int:
                     )
                 )
 
-    print(
-        f"\nWatch: latency from appending {APPENDED} records to the store holding them (best of {args.repeat})"
-    )
-    for format in FORMATS:
+    if "watch" in parts:
+        print(
+            f"\nWatch: latency from appending {APPENDED} records to the store holding them (best of {args.repeat})"
+        )
+    for format in formats if "watch" in parts else []:
         for size in sizes:
             row = _watch_row(cli, format, size, args.work, args.repeat)
             if size == largest:
@@ -413,16 +429,17 @@ def main() -> int:
                     )
                 )
 
-    print("\nStart-up (CPU, best of several fresh processes)")
-    hook, baseline = _startup(cli, args.work, max(5, args.repeat))
-    verdicts.append(
-        (
-            f"hook start-up <= {TARGET_STARTUP}x `python -c 'import json'` ({hook / baseline:.1f}x)",
-            hook / baseline <= TARGET_STARTUP,
+    if "startup" in parts:
+        print("\nStart-up (CPU, best of several fresh processes)")
+        hook, baseline = _startup(cli, args.work, max(5, args.repeat))
+        verdicts.append(
+            (
+                f"hook start-up <= {TARGET_STARTUP}x `python -c 'import json'` ({hook / baseline:.1f}x)",
+                hook / baseline <= TARGET_STARTUP,
+            )
         )
-    )
 
-    if not args.skip_floor:
+    if "floor" in parts:
         print(
             "\nIndex over orjson (benchmarks/bench_floor.py: CPU, best of each run in a fresh process)"
         )
@@ -430,7 +447,7 @@ def main() -> int:
             f"  {'transcript':46} {'format':15} {'MB':>7} {'floor':>5} {'orjson s':>8} {'index s':>8} "
             f"{'MB/s':>6} {'ratio':>6} {'events':>7} {'fresh':>6}"
         )
-        for format in FORMATS:
+        for format in formats:
             path = bench_floor._synthetic(format, largest, args.work)
             row = bench_floor._index_row(f"synthetic {format} {largest} MB", path, args.repeat)
             verdicts.append(
@@ -440,7 +457,7 @@ def main() -> int:
                 )
             )
         print(f"\nFeed cost per event, last 10% / first 10% of the {largest} MB sessions")
-        for format in FORMATS:
+        for format in formats:
             path = bench_floor._synthetic(format, largest, args.work)
             runs = [bench_floor._in_child("events", path) for _ in range(args.repeat)]
             drift = min(r["last"] for r in runs) / min(r["first"] for r in runs)
@@ -449,7 +466,9 @@ def main() -> int:
                 (f"{format} per-event drift <= {TARGET_DRIFT} ({drift:.2f})", drift <= TARGET_DRIFT)
             )
 
-    if (args.corpus / "MANIFEST.tsv").exists():
+    if "batch" not in parts:
+        pass
+    elif (args.corpus / "MANIFEST.tsv").exists():
         print(f"\nBatch: `artifact-index files ... --json` over {args.corpus}")
         _batch(cli, args.corpus, args.work)
     else:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -337,6 +338,30 @@ class LiveTranscript:
         return Refresh(len(events) - fed, rebuilt, False)
 
     # -- the end of what is written now ------------------------------------------------
+    def as_it_stands(self) -> LiveTranscript:
+        """What reading the file whole now says, while this transcript goes on following it.
+
+        Itself when nothing waits for a later line; else a copy of it,
+        finished (see :meth:`finish`), or the file read afresh when the copy
+        cannot be finished.  An answer to a question (a tool asking what the
+        session changed) must not leave out the records still held.
+        """
+        if not self._waiting():
+            return self
+        try:
+            copy: LiveTranscript = pickle.loads(
+                pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+            )
+            copy.finish()
+        except Reread:
+            copy = LiveTranscript(self.path, self._format)
+            copy.refresh()
+            try:
+                copy.finish()
+            except Reread:
+                return self  # the file keeps changing under the reader: what was read so far
+        return copy
+
     def finish(self) -> ArtifactIndex:
         """The index of the whole file as it stands now, as reading it whole gives it.
 

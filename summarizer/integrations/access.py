@@ -98,7 +98,7 @@ class SessionAccess:
             live, _ = self.followed.refresh(path)
             if live.format is None:
                 raise SessionUnknown(f"{path}: not a transcript format this tool knows (yet)")
-            yield live
+            yield live.as_it_stands()
 
     # -- the trail ----------------------------------------------------------------------
     def files(
