@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.presentation.render import files_json, symbols_json
+from artifact_index.presentation.render import show_json
 from artifact_index.redaction import redact_json, redact_text
 from artifact_index.trail.tracker import Tracker
 
@@ -90,16 +90,9 @@ class Tally:
 
 
 def _payload(index: Any, skipped: int) -> dict[str, Any]:
-    return {
-        **files_json(index, skipped=skipped),
-        "symbols": symbols_json(index)["files"],
-        "errors": index.errors(),
-        "original": index.original_error(),
-        "tests": index.tests(),
-        "decisions": index.decisions(),
-        "tasks": index.tasks(),
-        "user_messages": index.user_messages(),
-    }
+    # What show --json prints, the same payload the JSON contracts give.
+    payload: dict[str, Any] = show_json(index, skipped=skipped)
+    return payload
 
 
 def _summary(events: list[Any], index: Any) -> str:

@@ -166,30 +166,29 @@ def session_record(
         )
     errors = [
         StoredError(
-            message=e["message"],
-            kind=e["kind"],
-            file=e["file"],
-            line=e["line"],
-            first_turn=e["first_turn"],
-            last_turn=e["last_turn"],
-            resolved=bool(e["resolved"]),
+            message=e.message,
+            kind=e.kind,
+            file=e.file,
+            line=e.line,
+            first_turn=e.first_turn,
+            last_turn=e.last_turn,
+            resolved=e.resolved,
         )
         for e in index.errors()
     ]
     tests = [
-        StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
+        StoredTest(command=t.command, passed=t.passed, failed=t.failed, turn=t.turn)
         for t in index.tests()
     ]
     started, last = _times(events)
     modified = instant(stat.st_mtime)
-    meta = index.meta
     return SessionRecord(
         id=session_id_of(path),
         transcript=str(path),
         format=str(index.format or "unknown"),
-        session_id=meta.get("session_id"),
-        agent=meta.get("agent"),
-        model=meta.get("model"),
+        session_id=index.session.session_id,
+        agent=index.session.agent,
+        model=index.session.model,
         root=root,
         title=_title(events),
         turns=max((e.turn for e in events), default=0),

@@ -24,77 +24,49 @@ from __future__ import annotations
 import difflib
 import json
 from collections import deque
-from collections.abc import Callable, Iterator
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from artifact_index.exceptions import StateError
-from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.facts.claims import Certainty, Evidence
+from artifact_index.facts.decisions import Decision
+from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry
+from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
+from artifact_index.facts.tasks import Task
+from artifact_index.ingestion.events import ToolCall
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
+from artifact_index.trail.answers import (
+    ErrorReport,
+    FileEntry,
+    OperationEntry,
+    SubmissionReport,
+    TestReport,
+    UnknownEffect,
+)
+from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.session_state import SessionState, UserSaid
+from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
-__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
+__all__ = [
+    "CHANGED_STATUSES",
+    "ArtifactIndex",
+    "FileEntry",
+    "FileStatus",
+    "OperationEntry",
+    "SymbolEntry",
+]
 
-FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
-CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
-STATE_VERSION = 1
 # The kinds of node only deferred work adds (see ArtifactIndex.defer).
 _DEFERRED_KINDS = frozenset({"symbol"})
 
 
-class OperationEntry(BaseModel):
-    """One operation on a file, as users and the JSON contract see it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    turn: int
-    action: str
-    tool: str
-    source: str
-    result: str
-    failure: str | None = None
-    command: str | None = None
-    detail: str | None = None
-    dest: str | None = None
-    sidechain: str | None = None
-
-
-class FileEntry(BaseModel):
-    """A file's net state at the end of what was fed, with its operations."""
-
-    model_config = ConfigDict(frozen=True)
-
-    path: str
-    status: FileStatus | None  # None: only failed or pending operations touched it
-    sources: list[str]
-    renamed_from: str | None = None
-    ops: list[OperationEntry]
-    # Whether the run's submission holds this change: None when the run did
-    # not submit, the submission could not be worked out, or the file is
-    # not changed (see artifact_index.trail.submission).
-    submitted: bool | None = None
-    # The file lies outside the workspace root (a script in /tmp, a plan in
-    # the home directory); views may hide such files.
-    outside_workspace: bool = False
-
-
-class SymbolEntry(BaseModel):
-    """A definition the session changed or saw, with its net change."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    kind: str
-    container: str | None
-    change: Literal["added", "modified", "removed", "read"]
-    turns: list[int]
-
-
-def _net_change(changes: list[str]) -> str | None:
+def _net_change(changes: list[str]) -> NetChange | None:
     """Net effect of a symbol's changes in order (``None``: added then removed again)."""
     edits = [c for c in changes if c != "read"]
     if not edits:
@@ -110,32 +82,70 @@ def _net_change(changes: list[str]) -> str | None:
 MAX_FIXES = 8  # files named as an error's fix; more changed in between says little about which
 
 
-def _error_json(
-    entry: Any, symbols: dict[str, str], fixed_by: list[str] | None = None
-) -> dict[str, Any]:
-    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
-    return {
-        "message": entry.message,
-        "detail": entry.detail,
-        "kind": entry.kind,
-        "file": entry.file,
-        "line": entry.line,
-        "symbol": entry.symbol or symbols.get(entry.signature),
-        "code": entry.code,
-        "tool": entry.tool,
-        "first_turn": entry.first_turn,
-        "last_turn": entry.last_turn,
-        "occurrences": entry.occurrences,
-        "resolved": entry.resolved,
-        "resolved_turn": entry.resolved_turn,
-        "resolved_by": entry.resolved_by,
-        "resolution": entry.resolution,
-        "fixed_by": fixed_by or [],
-        "command": entry.command,
-        "tests": list(entry.tests),
-        "pre_existing": entry.pre_existing,
-        "seen_turns": list(entry.seen_turns),
+# How a run resolved an error when it was the same check (or command) again: seen, not inferred.
+_SEEN_RESOLUTIONS = frozenset(
+    {
+        "the same check passed",
+        "the same command succeeded",
+        "gone from a rerun of the same check",
+        "a rerun of the same command got past it",
     }
+)
+
+
+def _error_report(
+    entry: LedgerEntry, symbols: dict[str, str], fixed_by: list[str] | None = None
+) -> ErrorReport:
+    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
+    evidence = [
+        Evidence(
+            turn=entry.first_turn,
+            call_id=entry.first_call_id,
+            tool=entry.tool,
+            command=entry.command,
+            shows="showed it first",
+        )
+    ]
+    if entry.last_call_id is not None and entry.last_call_id != entry.first_call_id:
+        evidence.append(
+            Evidence(turn=entry.last_turn, call_id=entry.last_call_id, shows="showed it last")
+        )
+    if entry.resolved and entry.resolved_turn is not None:
+        evidence.append(
+            Evidence(
+                turn=entry.resolved_turn,
+                command=entry.resolved_by,
+                shows=entry.resolution or "resolved it",
+            )
+        )
+    seen = (entry.pre_existing is None and not entry.resolved) or (
+        entry.resolution in _SEEN_RESOLUTIONS
+    )
+    return ErrorReport(
+        message=entry.message,
+        detail=entry.detail,
+        kind=entry.kind,
+        file=entry.file,
+        line=entry.line,
+        symbol=entry.symbol or symbols.get(entry.signature),
+        code=entry.code,
+        tool=entry.tool,
+        first_turn=entry.first_turn,
+        last_turn=entry.last_turn,
+        occurrences=entry.occurrences,
+        resolved=entry.resolved,
+        resolved_turn=entry.resolved_turn,
+        resolved_by=entry.resolved_by,
+        resolution=entry.resolution,
+        fixed_by=fixed_by or [],
+        command=entry.command,
+        tests=list(entry.tests),
+        pre_existing=entry.pre_existing,
+        seen_turns=list(entry.seen_turns),
+        signature=entry.signature,
+        certainty="seen" if seen else "inferred",
+        evidence=tuple(evidence),
+    )
 
 
 def _diff_lines(text: str) -> list[str]:
@@ -160,8 +170,9 @@ class ArtifactIndex:
     def __init__(
         self,
         graph: nx.MultiDiGraph | None = None,
-        meta: dict[str, Any] | None = None,
+        session: SessionState | None = None,
         ledger: ErrorLedger | None = None,
+        files: Iterable[FileState] = (),
     ) -> None:
         if graph is None:
             graph = ArtifactGraph()
@@ -170,16 +181,9 @@ class ArtifactIndex:
         self._graph: ArtifactGraph = graph
         self._pending: deque[Callable[[], None]] = deque()
         self.ledger = ledger if ledger is not None else ErrorLedger()
-        self.meta: dict[str, Any] = (
-            meta
-            if meta is not None
-            else {
-                "format": None,
-                "root": None,
-                "session_id": None,
-                "op_count": 0,
-            }
-        )
+        self.session: SessionState = session if session is not None else SessionState()
+        # Each file's state by its key, in the order first touched (its graph node is ``file:<key>``).
+        self._files: dict[str, FileState] = {state.path: state for state in files}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -219,49 +223,64 @@ class ArtifactIndex:
     # -- identity -------------------------------------------------------------
     @property
     def root(self) -> str | None:
-        root = self.meta.get("root")
-        return str(root) if root else None
+        return self.session.root or None
 
     @property
     def format(self) -> str | None:
-        fmt = self.meta.get("format")
-        return str(fmt) if fmt else None
+        return self.session.format or None
+
+    # -- files ----------------------------------------------------------------
+    def file_state(self, key: str) -> FileState | None:
+        """The state of the file ``key`` (its key, not a displayed path: see :meth:`find_file`)."""
+        return self._files.get(key)
+
+    def file_states(self) -> Iterator[FileState]:
+        """Every file's state, in the order first touched."""
+        return iter(self._files.values())
+
+    def add_file(self, state: FileState) -> FileState:
+        """A file seen for the first time: its state, and its node in the graph."""
+        self._files[state.path] = state
+        self._graph.add_node(f"file:{state.path}", kind="file", path=state.path)
+        return state
+
+    def files_under(self, directory: str) -> Iterator[FileState]:
+        """The files whose key lies under ``directory`` (no trailing slash), in the order first touched."""
+        states = self._files
+        for _, data in self._graph.files_under(directory):
+            yield states[data["path"]]
 
     # -- nodes ----------------------------------------------------------------
     def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
         return (self.graph if kind == "symbol" else self._graph).nodes_of_kind(kind)
 
-    def file_node(self, key: str) -> dict[str, Any] | None:
-        data = self._graph.nodes.get(f"file:{key}")
-        return dict(data) if data is not None else None
-
     def operations_on(self, key: str) -> list[dict[str, Any]]:
-        """Operations that touched file ``key``, in order."""
+        """Operations that touched file ``key``, in order; ``role`` is ``"dest"`` where it was a move's or copy's destination."""
         node = f"file:{key}"
         if node not in self._graph:
             return []
         ops = [
-            dict(self._graph.nodes[op])
-            for op, _ in self._graph.in_edges(node)
+            {**self._graph.nodes[op], "role": edge.get("role")}
+            for op, _, edge in self._graph.in_edges(node, data=True)
             if self._graph.nodes[op].get("kind") == "operation"
         ]
         return sorted(ops, key=lambda op: int(op["seq"]))
 
-    # -- status ---------------------------------------------------------------
-    @staticmethod
-    def status_of(data: dict[str, Any]) -> FileStatus | None:
-        """Net status of a file node (see the contract in design.md)."""
-        if not data.get("changed"):
-            return "read" if data.get("read") else None
-        if data.get("restored"):
-            return "reverted"
-        existed, exists = data.get("existed_before"), data.get("exists")
-        if existed is False:
-            return "created" if exists is not False else "reverted"
-        return "deleted" if exists is False else "modified"
+    def last_change(self, key: str) -> int:
+        """The sequence number of the last operation that changed the file ``key`` (0: none did)."""
+        return max(
+            (
+                int(op["seq"])
+                for op in self.operations_on(key)
+                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+            ),
+            default=0,
+        )
 
-    def _entry(self, key: str, data: dict[str, Any]) -> FileEntry:
+    # -- status ---------------------------------------------------------------
+    def _entry(self, state: FileState, waiting: dict[str, list[ToolCall]]) -> FileEntry:
+        raw = self.operations_on(state.path)
         ops = [
             OperationEntry(
                 turn=op["turn"],
@@ -274,22 +293,84 @@ class ArtifactIndex:
                 detail=op.get("detail"),
                 dest=op.get("dest"),
                 sidechain=op.get("sidechain"),
+                call_id=op.get("call_id"),
             )
-            for op in self.operations_on(key)
+            for op in raw
         ]
-        status = self.status_of(data)
-        submitted = self.meta.get("submission", {}).get("files")
+        status = state.status
+        submission = self.session.submission
+        submitted = submission.files if submission is not None else None
+        # Copying a file away leaves it as it was: no ground for its status.
+        grounds = [
+            entry
+            for entry, op in zip(ops, raw, strict=True)
+            if not (op["action"] == "copy" and op["role"] != "dest")
+        ]
+        certainty, evidence = self._file_claim(state, grounds, waiting)
         return FileEntry(
-            path=str(data.get("display") or key),
+            path=state.shown,
             status=status,
-            sources=sorted(data.get("sources") or []),
-            renamed_from=data.get("renamed_from"),
+            sources=sorted(state.sources),
+            renamed_from=state.renamed_from,
             ops=ops,
-            submitted=key in submitted
+            submitted=state.path in submitted
             if submitted is not None and status in CHANGED_STATUSES
             else None,
-            outside_workspace=self.is_outside(key),
+            outside_workspace=self.is_outside(state.path),
+            certainty=certainty,
+            evidence=evidence,
         )
+
+    @staticmethod
+    def _file_claim(
+        state: FileState, ops: list[OperationEntry], waiting: dict[str, list[ToolCall]]
+    ) -> tuple[Certainty, tuple[Evidence, ...]]:
+        """How sure a file's status is, and the operations (of ``ops``) it rests on.
+
+        A changed file rests on its changes, a file only read on its first
+        read; a call naming the file whose result is not recorded leaves
+        its status unsure.
+        """
+        done = [op for op in ops if op.result != "failure"]
+        changes = [op for op in done if op.action not in ("read", "unknown")]
+        grounds = changes or done[:1] or ops[:1]
+        evidence = [
+            Evidence(
+                turn=op.turn,
+                call_id=op.call_id,
+                tool=op.tool,
+                command=op.command,
+                shows=f"{op.action}, {op.result}",
+            )
+            for op in grounds
+        ]
+        pending = waiting.get(state.path, [])
+        evidence += [
+            Evidence(
+                turn=call.turn, call_id=call.call_id, tool=call.tool, shows="no result recorded"
+            )
+            for call in pending
+        ]
+        certainty: Certainty = "seen"
+        if pending:
+            certainty = "unrecorded"
+        elif any(op.source == "shell" or op.result == "unknown" for op in grounds):
+            certainty = "inferred"
+        return certainty, tuple(evidence)
+
+    def _waiting(self) -> dict[str, list[ToolCall]]:
+        """The calls still waiting for a result, by the key of each file they name."""
+        named: dict[str, list[ToolCall]] = {}
+        session = self.session
+        for pending in session.pending.values():
+            for op in pending.call.operations:
+                for path in (op.path, op.dest):
+                    if path:
+                        key = file_key(path, op.cwd or pending.cwd or session.cwd, session.root)
+                        calls = named.setdefault(key, [])
+                        if pending.call not in calls:
+                            calls.append(pending.call)
+        return named
 
     def is_outside(self, key: str) -> bool:
         """Whether a file key lies outside the workspace.
@@ -308,73 +389,69 @@ class ArtifactIndex:
         A path that was only read and is a directory (a tool listed it, or
         other files lie under it) is no file, and is left out.
         """
-        nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
+        states = sorted(self._files.values(), key=lambda state: state.first_seq)
         directories = self._directories()
+        waiting = self._waiting()
         return [
-            self._entry(str(data["path"]), data)
-            for _, data in nodes
-            if not (data["path"] in directories and self.status_of(data) == "read")
+            self._entry(state, waiting)
+            for state in states
+            if not (state.path in directories and state.status == "read")
         ]
 
     def _directories(self) -> set[str]:
         """Keys known to be directories: listed by a read tool, or holding another file."""
         found = {"."}  # the workspace root itself
-        for _, data in self.nodes_of_kind("file"):
-            parent = str(data["path"])
+        for key in self._files:
+            parent = key
             while "/" in parent.rstrip("/"):
                 parent = parent.rstrip("/").rsplit("/", 1)[0]
                 if not parent or parent in found:
                     break  # its ancestors are in already
                 found.add(parent)
-        return found | set(self.meta.get("listed_directories", []))
+        return found | set(self.session.listed_directories)
 
-    def submission(self) -> dict[str, Any] | None:
-        """How the run ended when its harness took a submission (mini-swe-agent), else None.
-
-        ``turn``, ``command`` (the submit command; None when the run ended
-        without submitting), ``exit_status``, ``files`` (displayed paths of the
-        changed files it holds; None when they could not be worked out, and
-        then ``unresolved`` says why).
-        """
-        record = self.meta.get("submission")
-        if not record:
+    def submission(self) -> SubmissionReport | None:
+        """How the run ended when its harness took a submission (mini-swe-agent), else None."""
+        record = self.session.submission
+        if record is None:
             return None
-        keys = record.get("files")
+        keys = record.files
         files = (
             None
             if keys is None
-            else [
-                str(self._graph.nodes[f"file:{k}"].get("display") or k)
-                if f"file:{k}" in self._graph
-                else str(k)
-                for k in keys
-            ]
+            else [state.shown if (state := self._files.get(k)) else k for k in keys]
         )
-        return {**record, "files": files}
+        return SubmissionReport(
+            turn=record.turn,
+            command=record.command,
+            exit_status=record.exit_status,
+            files=files,
+            unresolved=record.unresolved,
+        )
 
     def changed_files(self) -> list[FileEntry]:
         """Files created, modified or deleted at the end (reverted ones excluded)."""
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
-    def _find_file(self, path: str) -> dict[str, Any] | None:
-        """The node of a file named by its key or its displayed path, however spelled.
+    def find_file(self, path: str) -> FileState | None:
+        """The state of a file named by its key or its displayed path, however spelled.
 
         ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
         """
         key = file_key(path, None, self.root)
         for spelled in (path, key):
-            named: dict[str, Any] | None = self._graph.nodes.get(f"file:{spelled}")
+            named = self._files.get(spelled)
             if named is not None:
                 return named
-        for _, data in self.nodes_of_kind("file"):
-            if data.get("display") == path:
-                return data
+        for state in self._files.values():
+            if state.display == path:
+                return state
         return None
 
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""
-        data = self._find_file(path)
-        return self._entry(str(data["path"]), data).ops if data is not None else []
+        state = self.find_file(path)
+        return self._entry(state, {}).ops if state is not None else []
 
     def net_diff(self, path: str) -> str | None:
         """The unified diff of a changed file from before the session to the end of it.
@@ -384,25 +461,24 @@ class ArtifactIndex:
         (empty for a deleted file).  ``None`` when either side is unknown or
         the file was never changed; ``""`` when the change was undone.
         """
-        data = self._find_file(path)
-        if data is None or not data.get("changed"):
+        state = self.find_file(path)
+        if state is None or not state.changed:
             return None
-        before: str | None = "" if data.get("existed_before") is False else data.get("original")
-        after: str | None = "" if data.get("exists") is False else data.get("content")
+        before = "" if state.existed_before is False else state.original
+        after = "" if state.exists is False else state.content
         if before is None or after is None:
             return None
-        shown = str(data.get("display") or data["path"])
-        old_name = "/dev/null" if data.get("existed_before") is False else f"a/{shown.lstrip('/')}"
-        new_name = "/dev/null" if data.get("exists") is False else f"b/{shown.lstrip('/')}"
+        shown = state.shown
+        old_name = "/dev/null" if state.existed_before is False else f"a/{shown.lstrip('/')}"
+        new_name = "/dev/null" if state.exists is False else f"b/{shown.lstrip('/')}"
         return _unified_diff(before, after, old_name, new_name)
 
     def content(self, path: str) -> str | None:
         """A file's whole content at the end of the transcript, when the transcript showed or implied it all."""
-        data = self._find_file(path)
-        if data is None or data.get("exists") is False:
+        state = self.find_file(path)
+        if state is None or state.exists is False:
             return None
-        content = data.get("content")
-        return str(content) if content is not None else None
+        return state.content
 
     def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
         """``(path, operation)`` pairs of the operations performed in ``turn``."""
@@ -413,21 +489,23 @@ class ArtifactIndex:
         for _, op in self._graph.out_edges(node):
             for _, target, edge in self._graph.out_edges(op, data=True):
                 if edge.get("kind") == "touched" and edge.get("role") != "dest":
-                    path = str(self._graph.nodes[target]["path"])
-                    entry = next(
-                        e
-                        for e in self._entry(path, self._graph.nodes[target]).ops
-                        if e.turn == turn
-                    )
-                    out.append((path, entry))
+                    state = self._files[self._graph.nodes[target]["path"]]
+                    entry = next(e for e in self._entry(state, {}).ops if e.turn == turn)
+                    out.append((state.path, entry))
         return out
 
-    def unknown_effects(self) -> list[dict[str, Any]]:
+    def unknown_effects(self) -> list[UnknownEffect]:
         """Shell effects the tracker could not attribute to a file (with their command)."""
-        return sorted(
-            (dict(d) for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
+        found = sorted(
+            (d for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
             key=lambda d: int(d["seq"]),
         )
+        return [
+            UnknownEffect(
+                turn=d["turn"], tool=d["tool"], command=d.get("command"), detail=d.get("detail")
+            )
+            for d in found
+        ]
 
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
@@ -445,8 +523,7 @@ class ArtifactIndex:
             change = _net_change([c for _, _, c in touches])
             if change is None or not touches:
                 continue
-            file = self.graph.nodes[f"file:{data['path']}"]
-            path = str(file.get("display") or data["path"])
+            path = self._files[data["path"]].shown
             entry = SymbolEntry(
                 name=data["name"],
                 kind=data["symbol_kind"],
@@ -460,39 +537,52 @@ class ArtifactIndex:
             for path, entries in by_file.items()
         }
 
-    def decisions(self) -> list[dict[str, Any]]:
+    def decisions(self) -> list[Decision]:
         """Candidate decisions, in order."""
         found = sorted(self.nodes_of_kind("decision"), key=lambda item: int(item[0].split(":")[1]))
         return [
-            {"kind" if k == "decision_kind" else k: v for k, v in data.items() if k != "kind"}
+            Decision(
+                kind=data["decision_kind"],
+                text=data["text"],
+                turn=data["turn"],
+                files=data["files"],
+                symbols=data["symbols"],
+            )
             for _, data in found
         ]
 
-    def tasks(self) -> list[dict[str, Any]]:
+    def tasks(self) -> list[Task]:
         """The latest task list from the agent's todo / plan tools.
 
         The main agent's list when it kept one; otherwise the sub-agent list
-        updated last.
+        updated last.  Each task's claim is its state, as the call that last
+        set it said.
         """
-        lists: dict[str, list[dict[str, Any]]] = self.meta.get("task_lists", {})
+        lists = self.session.task_lists
         if "" in lists:
-            return list(lists[""])
-        latest = max(
-            lists.values(),
-            key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
-            default=[],
-        )
-        return list(latest)
+            latest = lists[""]
+        else:
+            latest = max(
+                lists.values(),
+                key=lambda tasks: max((t.turn for t in tasks), default=0),
+                default=[],
+            )
+        return [
+            task.model_copy(
+                update={"evidence": (Evidence(turn=task.turn, shows=f"set {task.status}"),)}
+            )
+            for task in latest
+        ]
 
-    def errors(self) -> list[dict[str, Any]]:
+    def errors(self) -> list[ErrorReport]:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         self.settle()  # the symbols errors lie in are found with the others
-        symbols = self.meta.get("error_symbols", {})
-        return [_error_json(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
+        symbols = self.session.error_symbols
+        return [_error_report(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
 
-    def failed_runs(self) -> list[dict[str, Any]]:
+    def failed_runs(self) -> list[FailedRun]:
         """Every failed shell command, as an error or as noise with the reason it does not matter."""
-        return [run.model_dump() for run in self.ledger.failed_runs]
+        return list(self.ledger.failed_runs)
 
     def _fixes(self, entry: Any) -> list[str]:
         """The files changed after an error last appeared and up to the run that resolved it.
@@ -517,8 +607,7 @@ class ArtifactIndex:
                     continue
                 for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
-                        file = self._graph.nodes[target]
-                        changed[str(file.get("display") or file["path"])] = None
+                        changed[self._files[self._graph.nodes[target]["path"]].shown] = None
         paths = list(changed)
         if entry.file:
             own = [
@@ -531,31 +620,41 @@ class ArtifactIndex:
             paths = own + [p for p in paths if p not in own]
         return paths[:MAX_FIXES]
 
-    def original_error(self) -> dict[str, Any] | None:
+    def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""
         original = self.ledger.original
         if original is None:
             return None
         self.settle()
-        return _error_json(original, self.meta.get("error_symbols", {}), self._fixes(original))
+        return _error_report(original, self.session.error_symbols, self._fixes(original))
 
-    def tests(self) -> list[dict[str, Any]]:
-        """The last result of each test command."""
+    def tests(self) -> list[TestReport]:
+        """The last result of each test command; its claim is its counts, and what they count."""
         return [
-            {
-                "command": t.command or t.key,
-                "passed": t.passed,
-                "failed": t.failed,
-                "skipped": t.skipped,
-                "failing": list(t.failing),
-                "turn": t.turn,
-            }
+            TestReport(
+                command=t.command or t.key,
+                passed=t.passed,
+                failed=t.failed,
+                skipped=t.skipped,
+                failing=list(t.failing),
+                turn=t.turn,
+                unit=t.unit,
+                evidence=(
+                    Evidence(
+                        turn=t.turn,
+                        call_id=t.call_id,
+                        tool=t.runner,
+                        command=t.command,
+                        shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped ({t.unit})",
+                    ),
+                ),
+            )
             for t in self.ledger.tests
         ]
 
-    def user_messages(self) -> list[dict[str, Any]]:
+    def user_messages(self) -> list[UserSaid]:
         """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
-        return list(self.meta.get("user_messages", []))
+        return list(self.session.user_messages)
 
     # -- serialization --------------------------------------------------------
     def to_state(self) -> dict[str, Any]:
@@ -564,7 +663,8 @@ class ArtifactIndex:
         state: dict[str, Any] = redact_json(
             {
                 "version": STATE_VERSION,
-                "meta": self.meta,
+                "session": self.session.model_dump(mode="json"),
+                "files": [file.model_dump(mode="json") for file in self._files.values()],
                 "graph": data,
                 "ledger": self.ledger.model_dump(mode="json"),
             }
@@ -577,22 +677,28 @@ class ArtifactIndex:
 
     @classmethod
     def from_state(cls, payload: Any) -> ArtifactIndex:
-        """The index :meth:`to_state` saved; :class:`StateError` when ``payload`` is not one.
+        """The index :meth:`to_state` saved, by this version or an earlier one.
 
-        ``payload`` is consumed: the graph is built from its node-link data in place.
+        :class:`StateError` when ``payload`` is not one.  ``payload`` is
+        consumed: the graph is built from its node-link data in place.
         """
-        if not isinstance(payload, dict):
-            raise StateError("saved state is not a valid artifact-index state (not a JSON object)")
-        version = payload.get("version")
-        if version != STATE_VERSION:
-            raise StateError(f"saved state has version {version!r}, expected {STATE_VERSION}")
+        current = upgraded(payload)
         try:
-            graph = ArtifactGraph.from_node_link(payload["graph"])
-            ledger = ErrorLedger.model_validate(payload["ledger"])
-            meta = dict(payload["meta"])
+            graph = ArtifactGraph.from_node_link(current["graph"])
+            ledger = ErrorLedger.model_validate(current["ledger"])
+            session = SessionState.model_validate(current["session"])
+            files = [FileState.model_validate(file) for file in current["files"]]
         except (KeyError, TypeError, AttributeError, ValueError, ValidationError) as exc:
             raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
-        return cls(graph, meta, ledger)
+        states = {file.path for file in files}
+        nodes = {str(data["path"]) for _, data in graph.nodes_of_kind("file")}
+        if states != nodes:
+            odd = sorted(states ^ nodes)[0]
+            raise StateError(
+                "saved state is not a valid artifact-index state "
+                f"(the file {odd!r} has a state or a graph node, not both)"
+            )
+        return cls(graph, session, ledger, files)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:

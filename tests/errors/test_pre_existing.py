@@ -73,7 +73,7 @@ def _run(turn: int, command: str, output: str, call_id: str, ok: bool = True) ->
 
 
 def _by_file(index: ArtifactIndex) -> dict[str, str | None]:
-    return {str(e["file"]).rsplit("/", 1)[-1]: e["pre_existing"] for e in index.errors()}
+    return {str(e.file).rsplit("/", 1)[-1]: e.pre_existing for e in index.errors()}
 
 
 def test_a_lint_finding_on_a_file_the_session_had_not_changed_is_pre_existing_and_the_run_did_not_fail() -> (
@@ -91,7 +91,7 @@ def test_a_lint_finding_on_a_file_the_session_had_not_changed_is_pre_existing_an
         found["cart.ex"] is None
     )  # the session changed it before the run: its finding is the session's
     assert [e.file for e in index.ledger.open_errors] == ["lib/shop/cart.ex"]
-    assert not run_passed(index, index.meta["check_runs"][-1])
+    assert not run_passed(index, index.session.check_runs[-1])
 
 
 def test_a_run_that_printed_only_findings_from_before_the_session_passed() -> None:
@@ -101,7 +101,7 @@ def test_a_run_that_printed_only_findings_from_before_the_session_passed() -> No
         *_run(4, "mix credo --strict", only_old, "c1", ok=False),
     )
     assert index.ledger.open_errors == []
-    assert run_passed(index, index.meta["check_runs"][-1])
+    assert run_passed(index, index.session.check_runs[-1])
 
 
 def test_the_first_lint_run_before_any_change_finds_only_what_was_there() -> None:
@@ -109,7 +109,7 @@ def test_the_first_lint_run_before_any_change_finds_only_what_was_there() -> Non
         *_run(2, "mix credo --strict", CREDO, "c1", ok=False),
         *_edit(3, "/shop/lib/shop/cart.ex", "e1"),
     )
-    assert all(e["pre_existing"] for e in index.errors())
+    assert all(e.pre_existing for e in index.errors())
     assert index.ledger.original is None  # nothing the session caused
 
 

@@ -38,6 +38,7 @@ from artifact_index.presentation.cli import main
 from artifact_index.redaction import DISABLE_ENVIRONMENT_VARIABLE
 from summarizer.sections.templates import load_template
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
+from tests.support.fake_openai import FakeOpenAI, function_reply
 from tests.support.transcript_writers import ROOT, WRITERS, Step
 
 __all__ = [
@@ -238,6 +239,25 @@ def surfaces(
         out["summary --llm: requests to the API"] = json.dumps([r.body for r in api.requests])
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    empty = {
+        s.key: {"items": [], "superseded": []} for s in load_template("default").narrative_sections
+    }
+    with FakeOpenAI(replies=[function_reply(empty) for _ in range(60)]) as server:
+        out["summary --provider openai"] = _run(
+            capsys,
+            redact,
+            "summary",
+            *source,
+            "--provider",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "local-test",
+        )
+        out["summary --provider openai: requests to the API"] = json.dumps(
+            [r.body for r in server.requests]
+        )
 
     # The hooks: what they print, and what PreCompact and PostCompact keep in the session store.
     hook_store = work / "hooks.db"
