@@ -50,6 +50,7 @@ def _table(
     return "\n".join(rows)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format_name", sorted(WRITERS))
 def test_no_surface_of_any_format_leaks_a_planted_secret(
     format_name: str,

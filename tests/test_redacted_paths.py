@@ -105,7 +105,7 @@ def test_watch_keeps_a_session_whose_paths_hold_secrets(tmp_path: Path) -> None:
         while time.monotonic() < deadline and watcher.poll() is None:
             if store.exists() and SessionStore(store).sessions():
                 break
-            time.sleep(0.2)
+            time.sleep(0.1)
     finally:
         watcher.send_signal(signal.SIGINT)
         out, err = watcher.communicate(timeout=60)

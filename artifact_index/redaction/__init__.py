@@ -294,8 +294,9 @@ def _take(rule: SecretRule, match: re.Match[str], text: str, spans: _Spans) -> b
         label = named
     if rule.accept is not None and not rule.accept(value, match):
         return False
-    spans.add(start, end, label)
-    return True
+    # Characters an earlier rule took are not taken again: a value running over them may hold
+    # another secret (``AccountKey=[...];...PGPASSWORD=...`` glued), searched on from its start.
+    return spans.add(start, end, label)
 
 
 # Runs of the base64 and base64url alphabets (the slash too: a key may hold one; a path is split below).
@@ -306,7 +307,8 @@ _CREDENTIALS = re.compile(r"^[^\s:]{1,64}:[^\s]{3,}$")
 # (An escape of a JSON string ends one too: lines joined by ``\\n`` are no path.)
 _WORD_BREAK = re.compile(r"[\s\"'`<>(){}\[\],;]|\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
 _ESCAPE_AT = re.compile(r"\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
-_TOKEN_END = re.compile(r"[^\s\"'`<>(){}\[\],;\\]*")
+# (An ``=`` ends it too: a token before one is a name assigned a value, which is another word.)
+_TOKEN_END = re.compile(r"[^\s\"'`<>(){}\[\],;\\=]*")
 _URL_START = re.compile(r"https?://", re.IGNORECASE)
 # The value of an id or a signature a model API issued: random by design, no secret.
 _ID_KEY = re.compile(
