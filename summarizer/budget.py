@@ -2,27 +2,34 @@
 
 The summary replaces the context it summarizes, so it must stay short
 whatever the session held: a ninety-thousand-character console log pasted as
-the latest message, a thousand changed files, a hundred-line error.  Four
-steps, each taken only when the one before did not fit:
+the latest message, a thousand changed files, a hundred-line error.  What
+goes first is what the next agent needs least; each step is taken only when
+the ones before did not fit:
 
 1. the index sections' detail level, 0 (everything) to the most compact
-   (see :mod:`summarizer.sections.index_sections`), with every long text
-   (a message, an error, a tool output) capped at a share of the budget;
-2. at the most compact level, the long texts condensed further (see
-   :mod:`summarizer.sections.condense`: distinct lines once, the opening
-   and the end kept, what was cut said), in order: the errors' and tool
-   outputs' texts and the earlier messages first, then the agent's last
-   message, then, last, the user's latest request and feedback;
-3. lines cut from the middle of the longest sections, saying how many;
-4. nothing else: what is left is within the budget.
+   (see :mod:`summarizer.sections.index_sections`), no text longer than the
+   whole budget;
+2. at the most compact level, the long texts of errors, tool outputs and
+   findings condensed (see :mod:`summarizer.sections.condense`: distinct
+   lines once, the opening and the end kept, what was cut said);
+3. whole items cut from the middle of the longest sections (the early user
+   messages, the files read, resolved errors, earlier commits), saying how
+   many; Files Changed gives up its descriptions, never a path; never cut
+   here: the user's first and latest requests and their feedback, the
+   agent's last message, an open error, an item in progress;
+4. the agent's last message condensed, then, last, the user's latest
+   request and feedback;
+5. lines cut from the longest sections, whatever they hold.
 
 What the budget leaves after step 1 goes back, section by section, to the
-parts the reader needs most (:func:`spend_what_is_left`).
+parts the reader needs most (``summarizer.summary``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from summarizer.sections.condense import condense_text
 from summarizer.sections.facts import MessageFact, SessionFacts
@@ -33,45 +40,49 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "TextLimits",
     "condense_facts",
+    "cut_items",
     "cut_to_budget",
+    "protected_items",
     "text_limit_ladder",
 ]
 
 # Characters per token of the texts that overflow (logs, stack traces, code): a little denser than prose.
 CHARS_PER_TOKEN = 3.5
-# The share of the budget any one text may take before anything else is shortened.
-_WORDS_SHARE = 0.5  # the user's latest request and feedback, the agent's last message
-_OTHER_SHARE = 0.25  # errors, tool outputs, earlier messages
+_WORDS_SHARE = (
+    0.5  # what the user's latest words and the agent's last message start from, of the budget
+)
+_OTHER_SHARE = 0.25  # errors, tool outputs, findings
 _FLOOR = 300  # characters: below this a condensed text says nothing
 
 
+@dataclass(frozen=True)
 class TextLimits:
-    """How many characters each kind of long text keeps (step 1's shares, then halved by step 2)."""
+    """How many characters each kind of long text keeps."""
 
-    def __init__(self, words: int, last_message: int, other: int) -> None:
-        self.words = words
-        self.last_message = last_message
-        self.other = other
+    words: int  # the user's latest request and their feedback
+    last_message: int  # the agent's last message
+    other: int  # errors' messages and details, tool outputs, findings
 
-    def __repr__(self) -> str:
-        return f"TextLimits({self.words}, {self.last_message}, {self.other})"
+    @property
+    def others_at_floor(self) -> bool:
+        """Step 2 is over: the other texts are as short as they get."""
+        return self.other <= _FLOOR
 
 
 def text_limit_ladder(budget_tokens: int) -> list[TextLimits]:
-    """Step 1's limits (no text longer than the whole budget), then step 2's, tighter each time.
+    """Step 1's limits, step 2's (the other texts halved to the floor), then step 4's.
 
-    Step 2 shortens the errors' and tool outputs' texts and the earlier
-    messages first, then the agent's last message, and the user's latest
+    Step 4 shortens the agent's last message first, and the user's latest
     request and feedback last.
     """
     chars = int(budget_tokens * CHARS_PER_TOKEN)
     ladder = [TextLimits(chars, chars, chars)]
-    words = last = int(chars * _WORDS_SHARE)
     other = int(chars * _OTHER_SHARE)
     ladder.append(TextLimits(chars, chars, other))
     while other > _FLOOR:
         other = max(other // 2, _FLOOR)
         ladder.append(TextLimits(chars, chars, other))
+    last = words = int(chars * _WORDS_SHARE)
     ladder.append(TextLimits(chars, last, other))
     while last > _FLOOR:
         last = max(last // 2, _FLOOR)
@@ -90,10 +101,15 @@ def _message(m: MessageFact, limit: int) -> MessageFact:
 
 
 def condense_facts(facts: SessionFacts, limits: TextLimits) -> SessionFacts:
-    """``facts`` with every long text condensed to its limit (the others as they are)."""
+    """``facts`` with every long text condensed to its limit (the others as they are).
+
+    The early user messages are left alone: each is shown on one shortened
+    line, and their number is step 3's business.
+    """
     latest = latest_request(facts.user_messages)
+    last_said = facts.user_messages[-1] if facts.user_messages else None
     messages = [
-        _message(m, limits.words if m is latest or m.channel == "feedback" else limits.other)
+        _message(m, limits.words) if m is latest or m is last_said or m.channel == "feedback" else m
         for m in facts.user_messages
     ]
     errors = [
@@ -129,6 +145,124 @@ def condense_facts(facts: SessionFacts, limits: TextLimits) -> SessionFacts:
             "findings": [_message(m, limits.other) for m in facts.findings],
         }
     )
+
+
+# --- step 3: whole items --------------------------------------------------------------------------
+
+_TURN = re.compile(r"^- \(turn (\d+)")
+# Items no step but the last may cut: what is open or in progress.
+_KEPT_MARKS = ("[OPEN]", "[in progress]", "The agent's last message")
+
+
+def _items(body: str) -> list[str]:
+    """A body's items: each line that starts at the margin, with the indented lines under it."""
+    items: list[str] = []
+    for line in body.split("\n"):
+        if items and (line.startswith((" ", "\t")) or not line):
+            items[-1] += "\n" + line
+        else:
+            items.append(line)
+    return items
+
+
+def protected_items(facts: SessionFacts) -> Callable[[str, int, str], bool]:
+    """Which items of which section step 3 keeps: ``protect(key, position, item)``."""
+    latest = latest_request(facts.user_messages)
+    latest_turn = latest.turn if latest is not None else None
+
+    def protect(key: str, position: int, item: str) -> bool:
+        if position == 0 or any(mark in item.split("\n", 1)[0] for mark in _KEPT_MARKS):
+            return True
+        if key == "user_messages":
+            turn = _TURN.match(item)
+            if "feedback when refusing a call" in item.split("\n", 1)[0]:
+                return True
+            return (
+                turn is not None and latest_turn is not None and int(turn.group(1)) >= latest_turn
+            )
+        return False
+
+    return protect
+
+
+def cut_items(
+    bodies: Mapping[str, str],
+    assemble: Callable[[Mapping[str, str]], str],
+    budget_tokens: int,
+    protect: Callable[[str, int, str], bool],
+    compact: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Step 3: drop unprotected items from the longest sections, the earliest first, until the summary fits.
+
+    ``compact`` offers, by key, a shorter body to use before cutting that
+    section's items (Files Changed by its paths alone).  Each run of dropped
+    items is said as one line where it stood.  Returns the bodies, fitting
+    or as short as this step can make them.
+    """
+    items = {key: _items(body) for key, body in bodies.items()}
+    dropped: dict[str, set[int]] = {key: set() for key in bodies}
+    offered = dict(compact or {})
+
+    def rendered() -> dict[str, str]:
+        return {key: _without(items[key], dropped[key]) for key in items}
+
+    for _ in range(400):
+        current = rendered()
+        over = count_tokens(assemble(current)) - budget_tokens
+        if over <= 0:
+            return current
+        left = {
+            key: [
+                n
+                for n, item in enumerate(items[key])
+                if n not in dropped[key] and not protect(key, n, item)
+            ]
+            for key in items
+        }
+        choices = [key for key in items if left[key] or key in offered]
+        if not choices:
+            return current
+        key = max(choices, key=lambda k: count_tokens(current[k]))
+        if key in offered:
+            shorter = offered.pop(key)
+            if count_tokens(shorter) < count_tokens(current[key]):
+                items[key], dropped[key] = _items(shorter), set()
+            continue
+        saved = 0
+        for position in left[key]:
+            dropped[key].add(position)
+            saved += count_tokens(items[key][position]) + 1
+            if saved >= over + 12:
+                break
+    return rendered()
+
+
+def _without(items: list[str], dropped: set[int]) -> str:
+    """The items but the dropped ones, each run of those said as one line (with its turns, when it has them)."""
+    kept: list[str] = []
+    run: list[int] = []
+
+    def say(run: list[int]) -> None:
+        turns = [int(m.group(1)) for p in run if (m := _TURN.match(items[p]))]
+        span = ""
+        if len(turns) == len(run):
+            span = f" (turns {min(turns)}–{max(turns)})" if len(run) > 1 else f" (turn {turns[0]})"
+        kept.append(f"[… {len(run)} item(s){span} cut here to fit the summary's budget]")
+
+    for position, item in enumerate(items):
+        if position in dropped:
+            run.append(position)
+            continue
+        if run:
+            say(run)
+            run = []
+        kept.append(item)
+    if run:
+        say(run)
+    return "\n".join(kept)
+
+
+# --- step 5: lines --------------------------------------------------------------------------------
 
 
 def _cut_body(body: str, keep_tokens: int) -> str:
@@ -170,7 +304,7 @@ def cut_to_budget(
     assemble: Callable[[Mapping[str, str]], str],
     budget_tokens: int,
 ) -> str:
-    """Cut the longest section bodies (by key) until ``assemble(bodies)`` is within ``budget_tokens``.
+    """Step 5: cut lines of the longest section bodies (by key) until ``assemble(bodies)`` fits.
 
     Each round cuts the longest section by what is over, never below a small
     floor; a floor shared by every section is the one slack this allows.
@@ -192,7 +326,7 @@ def cut_to_budget(
             # Lines could not be cut: cut the whole body's characters.
             limit = max(int(keep * CHARS_PER_TOKEN), 80)
             shorter = current[key][:limit] + "\n[… the rest cut to fit the summary's budget]"
-            if shorter == current[key] or len(shorter) >= len(current[key]):
+            if len(shorter) >= len(current[key]):
                 break
         current[key] = shorter
         markdown = assemble(current)

@@ -22,7 +22,13 @@ from pydantic import BaseModel, ConfigDict
 from artifact_index.ingestion.events import Event
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
-from summarizer.budget import condense_facts, cut_to_budget, text_limit_ladder
+from summarizer.budget import (
+    condense_facts,
+    cut_items,
+    cut_to_budget,
+    protected_items,
+    text_limit_ladder,
+)
 from summarizer.narrative.consistency import check_narrative
 from summarizer.narrative.model import (
     Narrative,
@@ -383,27 +389,38 @@ def fit_to_budget(template: Template, facts: SessionFacts, narrative: Narrative)
     """The summary's Markdown within ``template.budget_tokens``, and the detail level it was rendered at.
 
     See :mod:`summarizer.budget`: the detail level first (no text longer than
-    the whole budget), then the long texts condensed, the user's latest
-    words last, then lines cut from the longest sections.
+    the whole budget), then the long texts of errors and outputs condensed,
+    then whole items cut from the longest sections, then the agent's last
+    message and the user's latest words condensed, then lines cut.
     """
     budget = template.budget_tokens
+
+    def assemble(bodies: Mapping[str, str]) -> str:
+        return _assemble(template, bodies, narrative)
+
     ladder = text_limit_ladder(budget)
     shown = condense_facts(facts, ladder[0])
     for detail in range(MAX_DETAIL + 1):
         markdown = render_summary(template, shown, narrative, detail)
         if count_tokens(markdown) <= budget:
             return _spend_what_is_left(template, shown, narrative, detail, markdown), detail
+    protect = protected_items(facts)
+    bodies: dict[str, str] = {}
     for limits in ladder[1:]:
         shown = condense_facts(facts, limits)
-        markdown = render_summary(template, shown, narrative, MAX_DETAIL)
+        bodies = _section_bodies(template, shown, narrative, MAX_DETAIL)
+        markdown = assemble(bodies)
         if count_tokens(markdown) <= budget:
             return markdown, MAX_DETAIL
-    bodies = _section_bodies(template, shown, narrative, MAX_DETAIL)
-    if "files_changed" in bodies:
+        if not limits.others_at_floor:
+            continue  # items are cut only once the other texts are as short as they get
         # Every path before any description: the list is what the next agent must not lose.
-        bodies["files_changed"] = changed_paths(shown)
-    markdown = cut_to_budget(bodies, lambda b: _assemble(template, b, narrative), budget)
-    return markdown, MAX_DETAIL
+        compact = {"files_changed": changed_paths(shown)} if "files_changed" in bodies else {}
+        bodies = cut_items(bodies, assemble, budget, protect, compact)
+        markdown = assemble(bodies)
+        if count_tokens(markdown) <= budget:
+            return markdown, MAX_DETAIL
+    return cut_to_budget(bodies, assemble, budget), MAX_DETAIL
 
 
 def narrative_state(markdown: str, template: Template | None = None) -> dict[str, object] | None:

@@ -211,3 +211,39 @@ def test_condensing_keeps_the_facts_it_does_not_need_to_touch() -> None:
     assert condensed.user_messages[0] == facts.user_messages[0]  # short: as it was
     assert len(condensed.user_messages[-1].text) <= 300
     assert condensed.changed == facts.changed
+
+
+def test_cutting_items_keeps_the_first_and_latest_requests_feedback_and_what_is_open() -> None:
+    from summarizer.budget import cut_items, protected_items
+    from summarizer.sections.facts import MessageFact
+
+    facts = monster_summary("default").facts.model_copy(
+        update={
+            "user_messages": [
+                MessageFact(turn=1, text="the first request"),
+                *(
+                    MessageFact(turn=n, text=f"an early message, number {n}, " * 6)
+                    for n in range(2, 40)
+                ),
+                MessageFact(turn=40, text="no, keep the toggle", channel="feedback"),
+                *(
+                    MessageFact(turn=n, text=f"a later message, number {n}, " * 6)
+                    for n in range(41, 60)
+                ),
+                MessageFact(turn=60, text="the latest request"),
+            ]
+        }
+    )
+    from summarizer.sections.index_sections import render_index_section
+
+    bodies = {
+        "user_messages": render_index_section("user_messages", facts, 3),
+        "errors": "- [OPEN] TypeError `x is undefined`\n- [resolved] `a`\n- [resolved] `b`",
+    }
+    kept = cut_items(bodies, lambda b: "\n\n".join(b.values()), 400, protected_items(facts))
+    assert count_tokens("\n\n".join(kept.values())) <= 400
+    messages = kept["user_messages"]
+    assert messages.startswith("- (turn 1) the first request")
+    assert "no, keep the toggle" in messages and messages.endswith("- (turn 60) the latest request")
+    assert "item(s) (turns 2–" in messages and "cut here to fit the summary's budget]" in messages
+    assert "[OPEN] TypeError" in kept["errors"]
