@@ -30,9 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
+from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.condense import condense_text
-from summarizer.sections.facts import MessageFact, SessionFacts
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.thread import latest_request
 from summarizer.tokens import count_tokens
 
@@ -94,7 +96,10 @@ def text_limit_ladder(budget_tokens: int) -> list[TextLimits]:
     return ladder
 
 
-def _message(m: MessageFact, limit: int) -> MessageFact:
+_Said = TypeVar("_Said", UserSaid, AssistantSaid)
+
+
+def _message(m: _Said, limit: int) -> _Said:
     if len(m.text) <= limit:
         return m
     return m.model_copy(update={"text": condense_text(m.text, limit)})

@@ -104,7 +104,7 @@ def evaluate_command(
         )
     tracker = Tracker(format=loaded.adapter.name)
     tracker.feed_all(events)
-    facts = session_facts(events, tracker.index)
+    facts = session_facts(tracker.index, events)
     # The judge is the user's choice of model, never the session's own.
     endpoint = choose_endpoint(LLMChoice(use_llm, provider, base_url, model, config))
     client = make_client(endpoint) if endpoint is not None else None

@@ -214,23 +214,23 @@ def test_condensing_keeps_the_facts_it_does_not_need_to_touch() -> None:
 
 
 def test_cutting_items_keeps_the_first_and_latest_requests_feedback_and_what_is_open() -> None:
+    from artifact_index.trail.session_state import UserSaid
     from summarizer.budget import cut_items, protected_items
-    from summarizer.sections.facts import MessageFact
 
     facts = monster_summary("default").facts.model_copy(
         update={
             "user_messages": [
-                MessageFact(turn=1, text="the first request"),
+                UserSaid(turn=1, text="the first request", channel="prompt"),
                 *(
-                    MessageFact(turn=n, text=f"an early message, number {n}, " * 6)
+                    UserSaid(turn=n, text=f"an early message, number {n}, " * 6, channel="prompt")
                     for n in range(2, 40)
                 ),
-                MessageFact(turn=40, text="no, keep the toggle", channel="feedback"),
+                UserSaid(turn=40, text="no, keep the toggle", channel="feedback"),
                 *(
-                    MessageFact(turn=n, text=f"a later message, number {n}, " * 6)
+                    UserSaid(turn=n, text=f"a later message, number {n}, " * 6, channel="prompt")
                     for n in range(41, 60)
                 ),
-                MessageFact(turn=60, text="the latest request"),
+                UserSaid(turn=60, text="the latest request", channel="prompt"),
             ]
         }
     )

@@ -48,7 +48,7 @@ def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _facts() -> SessionFacts:
     events = load_events("bugfix")
-    return session_facts(events, Tracker(format="fixture").feed_all(events))
+    return session_facts(Tracker(format="fixture").feed_all(events), events)
 
 
 def _question(kind: str) -> Question:
@@ -80,11 +80,11 @@ def test_the_questions_come_from_the_index_with_its_answers() -> None:
 def test_a_decision_probe_asks_about_what_the_decision_names() -> None:
     facts = _facts()
     decision = facts.decisions[0] if facts.decisions else None
-    from summarizer.sections.facts import DecisionFact
+    from artifact_index.facts.decisions import Decision
 
-    made = DecisionFact(
+    made = Decision(
         text="Use a Redis connection pool in config/redis.py instead of one connection per request",
-        kind="decision",
+        kind="choice",
         turn=3,
         files=["config/redis.py"],
         symbols=[],
