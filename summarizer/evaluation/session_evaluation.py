@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from artifact_index.exceptions import UsageError
 from artifact_index.ingestion.events import CompactionBoundary, Event, UserMessage
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.presentation.cli import report_skipped
@@ -95,13 +96,9 @@ def evaluate_command(
                 )
             candidates.append((f"agent's own (compaction {until_compaction})", own))
     elif agent_summary:
-        raise SummarizerError(
-            "--agent-summary needs --until-compaction N (which boundary's summary)"
-        )
+        raise UsageError("--agent-summary needs --until-compaction N (which boundary's summary)")
     if not candidates:
-        raise SummarizerError(
-            "nothing to evaluate: give one or more SUMMARY files (or --agent-summary)"
-        )
+        raise UsageError("nothing to evaluate: give one or more SUMMARY files (or --agent-summary)")
     tracker = Tracker(format=loaded.adapter.name)
     tracker.feed_all(events)
     facts = session_facts(tracker.index, events)

@@ -161,18 +161,19 @@ def test_cli_offline_table_with_the_agents_own_summary(
 
 
 @pytest.mark.parametrize(
-    ("arguments", "message"),
+    ("arguments", "message", "code"),
     [
-        (["missing.md"], "summary missing.md cannot be read"),
-        (["--agent-summary"], "--agent-summary needs --until-compaction N"),
-        ([], "nothing to evaluate"),
-        (["--until-compaction", "7", "--agent-summary"], "has 2 compaction boundaries, not 7"),
+        # Input that cannot be used: 1; a command line that must change: 2.
+        (["missing.md"], "summary missing.md cannot be read", 1),
+        (["--agent-summary"], "--agent-summary needs --until-compaction N", 2),
+        ([], "nothing to evaluate", 2),
+        (["--until-compaction", "7", "--agent-summary"], "has 2 compaction boundaries, not 7", 1),
     ],
 )
 def test_cli_bad_arguments_are_one_sentence(
-    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    arguments: list[str], message: str, code: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["evaluate", str(CC_SESSION), *arguments, "--no-llm"]) == 2
+    assert main(["evaluate", str(CC_SESSION), *arguments, "--no-llm"]) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
 
