@@ -328,6 +328,27 @@ class ArtifactIndex:
                 found.add(parent)
         return found | set(self.meta.get("listed_directories", []))
 
+    def seen_not_made(self) -> list[dict[str, Any]]:
+        """Changes the working tree showed that no call of the session could have made.
+
+        One entry per file the session did not change itself: ``path``, the
+        ``turns`` they were seen in, the ``change`` last seen and the
+        ``evidence``.  They are never among the session's changed files.
+        """
+        by_path: dict[str, dict[str, Any]] = {}
+        for seen in self.meta.get("seen_not_made", []):
+            key = str(seen["path"])
+            data = self._graph.nodes.get(f"file:{key}")
+            if data is not None and self.status_of(data) in CHANGED_STATUSES:
+                continue
+            entry = by_path.setdefault(
+                key, {"path": key, "turns": [], "change": seen["change"], "evidence": ""}
+            )
+            if seen["turn"] not in entry["turns"]:
+                entry["turns"].append(seen["turn"])
+            entry["change"], entry["evidence"] = seen["change"], seen["evidence"]
+        return list(by_path.values())
+
     def submission(self) -> dict[str, Any] | None:
         """How the run ended when its harness took a submission (mini-swe-agent), else None.
 
