@@ -18,34 +18,34 @@ meanwhile could have made it:
 * otherwise the session did not make it: it is recorded as seen, with its
   evidence, and never counted as the session's change.
 
-The calls of the current turn are kept in ``meta["step_calls"]`` (what each
-named, and whether it was open); a snapshot is judged against the calls it
-lists, which ran in the same turn.
+The calls of the current turn are kept in ``SessionState.step_calls`` (what
+each named, and whether it was open); a snapshot is judged against the calls
+it lists, which ran in the same turn.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-__all__ = ["Verdict", "judge", "note_call", "record_seen", "seen_changes"]
+from artifact_index.trail.session_state import SeenChange, SessionState, StepCall
+
+__all__ = ["Verdict", "judge", "note_call", "record_seen"]
 
 Verdict = Literal["made", "confirmed", "deleted", "directory", "maybe", "seen"]
 
-_STEP_CALLS = "step_calls"
-_SEEN = "seen_not_made"
-
 
 def note_call(
-    meta: dict[str, Any], call_id: str, turn: int, named: dict[str, str], open_effects: bool
+    session: SessionState, call_id: str, turn: int, named: dict[str, str], open_effects: bool
 ) -> None:
     """Remember what the call ``call_id`` of ``turn`` named (key -> action) and whether it was open."""
-    calls: dict[str, Any] = meta.setdefault(_STEP_CALLS, {})
-    if any(entry.get("turn") != turn for entry in calls.values()):
+    calls = session.step_calls
+    if any(entry.turn != turn for entry in calls.values()):
         calls.clear()  # a snapshot is judged against the calls of its own turn
-    calls[call_id] = {"turn": turn, "open": open_effects, "named": named}
+    if named or open_effects:  # a call that did neither explains nothing: it need not be kept
+        calls[call_id] = StepCall(turn=turn, open=open_effects, named=named)
 
 
-def judge(meta: dict[str, Any], during: tuple[str, ...], key: str, is_directory: bool) -> Verdict:
+def judge(session: SessionState, during: tuple[str, ...], key: str, is_directory: bool) -> Verdict:
     """Whether the change of ``key`` seen while the calls ``during`` ran is the session's.
 
     ``made``: a call changed it and recorded so; ``confirmed``: a call said it
@@ -53,33 +53,27 @@ def judge(meta: dict[str, Any], during: tuple[str, ...], key: str, is_directory:
     ``directory``: it is a directory (its files are judged one by one);
     ``maybe``: an open call may have made it; ``seen``: no call could have.
     """
-    calls = [c for c in (meta.get(_STEP_CALLS, {}).get(call_id) for call_id in during) if c]
-    actions = [c["named"][key] for c in calls if key in c["named"]]
+    calls = [c for c in (session.step_calls.get(call_id) for call_id in during) if c]
+    actions = [c.named[key] for c in calls if key in c.named]
     if any(action != "unknown" for action in actions):
         return "made"
     if actions:
         return "confirmed"
     for call in calls:
-        for named, action in call["named"].items():
+        for named, action in call.named.items():
             if action == "delete" and key.startswith(named.rstrip("/") + "/"):
                 return "deleted"
     if is_directory:
         return "directory"
-    if any(call["open"] for call in calls):
+    if any(call.open for call in calls):
         return "maybe"
     return "seen"
 
 
 def record_seen(
-    meta: dict[str, Any], key: str, turn: int, call_id: str, change: str, evidence: str
+    session: SessionState, key: str, turn: int, call_id: str, change: str, evidence: str
 ) -> None:
     """Note a change of ``key`` the session did not make, with what showed it."""
-    seen: list[dict[str, Any]] = meta.setdefault(_SEEN, [])
-    seen.append(
-        {"path": key, "turn": turn, "call_id": call_id, "change": change, "evidence": evidence}
+    session.seen_not_made.append(
+        SeenChange(path=key, turn=turn, call_id=call_id, change=change, evidence=evidence)
     )
-
-
-def seen_changes(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every change seen but not made by the session, in order."""
-    return list(meta.get(_SEEN, []))
