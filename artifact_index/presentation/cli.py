@@ -11,7 +11,9 @@ one sentence.
 Domain errors become one sentence on standard error and exit code 2; an
 unexpected error becomes one sentence and exit code 3 (set
 ``ARTIFACT_INDEX_DEBUG=1`` to see the traceback).  Skipped input is reported
-on standard error with its line numbers.
+on standard error with its line numbers.  When standard output is closed, or
+its reader stops reading (``| head``), the command ends quietly with exit
+code 0.
 
 Everything written goes through :func:`emit_json` or :func:`emit_text`,
 which redact secrets (:mod:`artifact_index.redaction`); ``--no-redact``
@@ -368,6 +370,10 @@ def _one_line(exc: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    for stream in ("stdout", "stderr"):
+        if getattr(sys, stream) is None:
+            # Started with the stream closed (`>&-`): what would be written there is discarded.
+            setattr(sys, stream, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     # Finding plugins scans every installed distribution: a built-in command does without.
     parser = build_parser(plugins=not arguments or arguments[0] not in _BUILTIN_COMMANDS)
     args = parser.parse_args(arguments)
