@@ -50,8 +50,9 @@ from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.agents import AGENTS, transcript_of
-from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.session_facts import session_facts
 
 __all__ = [
     "ECHOED_PRE_COMPACT_LIMIT",
@@ -232,7 +233,7 @@ def hook_response(
         index, _ = build_index(transcript)
     if echoed and event == "PreCompact":
         return redact_text(changed_paths_text(index, min(limit, ECHOED_PRE_COMPACT_LIMIT)))
-    facts = facts_from_index(index)
+    facts = session_facts(index)
     room = limit
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
