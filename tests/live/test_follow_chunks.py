@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from artifact_index.exceptions import UnknownFormat
 from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.trail.build import build_index
 from artifact_index.trail.session_report import session_report
@@ -29,7 +30,9 @@ SESSIONS = [
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(cuts=st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=4))
 def test_a_transcript_followed_in_chunks_says_what_reading_its_bytes_whole_says(
     session: Path, cuts: list[float]
@@ -50,5 +53,8 @@ def test_a_transcript_followed_in_chunks_says_what_reading_its_bytes_whole_says(
                 continue
             # Finished on a copy, as a hook does: the followed transcript goes on from before the end.
             followed = pickle.loads(pickle.dumps(live)).finish()
-            whole, _ = build_index(transcript)
+            try:
+                whole, _ = build_index(transcript)
+            except UnknownFormat:
+                continue  # a start cut mid-line that nothing reads yet: no whole index to compare
             assert session_report(followed) == session_report(whole)
