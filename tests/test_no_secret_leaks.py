@@ -1,9 +1,9 @@
-"""No secret leaves: every kind of fake secret, planted in every place of a session, reaches no surface.
+"""No secret leaves: every kind of fake secret, planted in places of a session, reaches no surface.
 
 For each format with a transcript writer (Claude Code, Codex, OpenCode, an
 Anthropic and an OpenAI request body), one session holds every kind of
-``fake_secrets.KINDS`` (more than forty) in every place of
-``planted_secrets.PLACES`` (a dozen: user and assistant text, thinking,
+``fake_secrets.KINDS`` (more than forty), each in three places of
+``planted_secrets.PLACES`` (a dozen, every one used: user and assistant text, thinking,
 tool input and output, files written and edited, shell commands, errors,
 test output, todo items, path components), each planting a value of its
 own.  Every surface then runs on it (``planted_secrets.surfaces``): the
@@ -12,7 +12,8 @@ local fake API (whose requests are checked too), the hook events and what
 they store, the session store, the HTTP API and the MCP server, and
 ``compact`` with its state for request bodies.  A control run with
 ``--no-redact`` must find planted values on every surface (so this test can
-fail); the redacted run must find none.  The formats without a writer get
+fail); the redacted run must find none.  The quick run takes one format
+with each kind in one place; ``-m slow`` runs them all.  The formats without a writer get
 the kinds planted into their fixtures and the engine's views checked.
 
 ``pytest -s`` prints the table of cells (kind and place) per surface.
@@ -50,15 +51,23 @@ def _table(
     return "\n".join(rows)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("format_name", sorted(WRITERS))
+# The quick run: one format, each kind in one place (every place still holds some); the slow
+# run: every format, each kind in three places.
+@pytest.mark.parametrize(
+    ("format_name", "places_per_kind"),
+    [
+        pytest.param("claude-code", 1, id="claude-code-quick"),
+        *(pytest.param(name, 3, id=name, marks=pytest.mark.slow) for name in sorted(WRITERS)),
+    ],
+)
 def test_no_surface_of_any_format_leaks_a_planted_secret(
     format_name: str,
+    places_per_kind: int,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    transcript, plantings = planted_session(format_name, tmp_path)
+    transcript, plantings = planted_session(format_name, tmp_path, places_per_kind=places_per_kind)
     assert len({p.kind for p in plantings}) >= 40
     assert len({p.place for p in plantings}) == len(PLACES) >= 10
 
