@@ -227,7 +227,8 @@ def _check(
         for call in events
         if isinstance(call, ToolCall) and any(op.command for op in call.operations)
     ]
-    pending_paths = {p for call in index.pending_calls() for p in call.paths}
+    # The files a call with no result recorded names (its claim is unrecorded).
+    pending_paths = {e.path for e in index.files() if e.certainty == "unrecorded"}
     committed = set()
     for _, result in shell_runs:
         if result is not None and result.output and _COMMIT_LINE.search(result.output):
@@ -237,11 +238,11 @@ def _check(
         if quoted:
             is_heading = "headings: " in s.text
             for part in _QUOTE.findall(quoted.group(1)):
-                part = part.rstrip("…")
-                pieces = [p for p in part.split(" → ") if p]
+                # A cut quote ("…tail", "head…") and a replaced line ("old → new"): each piece as written.
+                pieces = [p for p in re.split(r" → |…", part) if len(p.strip()) >= 4]
                 if any(_normalized(p).replace("`", "'") not in flat for p in pieces):
                     s.flags.append(f"quote: `{part[:80]}` is not in the transcript")
-                elif is_heading and _normalized(part) not in headings:
+                elif is_heading and _normalized(part.rstrip("…")) not in headings:
                     s.flags.append(f"heading: `{part[:80]}` is not a heading outside fenced code")
         for ref in _REFERENCE.findall(s.text):
             if ref.strip().lower() not in titles:
@@ -252,10 +253,8 @@ def _check(
                     s.flags.append(f"pending: `{path}` is named by a call with no result recorded")
         if s.section.startswith(("Files changed and then reverted", "Files changed, with no net")):
             for path in committed:
-                if (
-                    f"`{path}`" in s.text
-                    or path.endswith(s.text.split("`")[1] if "`" in s.text else "\0")
-                ) and "committed in" not in s.text:
+                shown = s.text.split("`")[1] if "`" in s.text else "\0"
+                if (path == shown or shown.endswith("/" + path)) and "committed in" not in s.text:
                     s.flags.append(
                         f"commit_story: `{path}` was committed by the session on the way"
                     )

@@ -146,9 +146,13 @@ class _Describer:
         parts += substance
         if f.lines_added is not None and self.detail <= 1 and not substance:
             parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
-        if f.shell_command and self.detail == 0:
+        if f.shell_command and (self.detail == 0 or f.certainty == "inferred"):
+            # A status worked out from a shell command's words is said with the command it rests on.
             command = " ".join(f.shell_command.split())
-            parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
+            room = 80 if self.detail == 0 else 50
+            parts.append(f"via `{command[:room]}{'…' if len(command) > room else ''}`")
+        if f.certainty == "unrecorded":
+            parts.append("a later call on it has no result recorded, so its state now is unknown")
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
         return (
