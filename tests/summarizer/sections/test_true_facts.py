@@ -336,3 +336,21 @@ def test_comments_inside_fenced_code_are_not_markdown_headings() -> None:
     assert "- `README.md`: headings: `Usage`" in hook
     assert "- `NOTES.md`: first lines: `Some notes`" in hook
     assert "install it" not in hook and "not a heading" not in hook
+
+
+def test_a_changed_comment_is_quoted_as_written_never_joined_across_lines() -> None:
+    original = "def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n"
+    index = _index(
+        read(1, f"{ROOT}/shop/cart.py", original),
+        edit(
+            2,
+            f"{ROOT}/shop/cart.py",
+            "    return s\n",
+            "    # Round to cents here, not in the caller, because the\n"
+            "    # receipt reads the stored total.\n    return round(s, 2)\n",
+        ),
+    )
+
+    line = _section(_hook(index), "Files modified")
+    assert "changed lines: `# Round to cents here, not in the caller, because the…`" in line
+    assert "because the receipt" not in line
