@@ -53,7 +53,9 @@ _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
 # Aider's own write at start-up: it appends its ignore pattern to the repository's
 # .gitignore (creating it when the repository has none).
 _IGNORED_ITSELF = re.compile(r"^Added (\.aider\S*) to (\.gitignore)\s*$")
-_REPO_CREATED = re.compile(r"^(?:Git repository created in |No git repo found, create one\b.*\b(?:y|yes)$)", re.IGNORECASE)
+_REPO_CREATED = re.compile(
+    r"^(?:Git repository created in |No git repo found, create one\b.*\b(?:y|yes)$)", re.IGNORECASE
+)
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
 _NOT_CONFORM = "The LLM did not conform to the edit format."
