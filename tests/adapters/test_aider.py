@@ -253,6 +253,8 @@ def test_aider_adding_itself_to_gitignore_changes_it(tmp_path: Path) -> None:
         "#### hello  \n\nHi.\n\n> Tokens: 2.1k sent, 10 received.  \n"
     )
     assert _trail(tmp_path, new_repo) == {".gitignore": "created"}
+    several = new_repo.replace("Added .aider* to", "Added .aider*, .env to")
+    assert _trail(tmp_path, several) == {".gitignore": "created"}
     declined = existing_repo.replace("[Yes]: y", "[Yes]: n").replace(
         "> Added .aider* to .gitignore  \n", ""
     )

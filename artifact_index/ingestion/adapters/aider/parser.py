@@ -52,7 +52,8 @@ _RESET_WORDS = " was reset and removed from git"
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
 # Aider's own write at start-up: it appends its ignore pattern to the repository's
 # .gitignore (creating it when the repository has none).
-_IGNORED_ITSELF = re.compile(r"^Added (\.aider\S*) to (\.gitignore)\s*$")
+# Newer versions add more than one pattern at once: "Added .aider*, .env to .gitignore".
+_IGNORED_ITSELF = re.compile(r"^Added (\.aider\S*(?:, \S+)*) to (\.gitignore)\s*$")
 _REPO_CREATED = re.compile(
     r"^(?:Git repository created in |No git repo found, create one\b.*\b(?:y|yes)$)", re.IGNORECASE
 )
@@ -288,11 +289,12 @@ class Parser:
         the file did not exist before; otherwise the history cannot tell whether
         it did, and an append says no more than that it changed.
         """
+        lines = "".join(f"{name}\n" for name in pattern.split(", "))
         new_repo = any(_REPO_CREATED.match(text.split("\n", 1)[0].strip()) for _, text in tools)
         op = (
-            FileOperation(action="create", path=path, content=pattern + "\n")
+            FileOperation(action="create", path=path, content=lines)
             if new_repo and self.norm(path) not in self.known
-            else FileOperation(action="edit", path=path, new=pattern + "\n", detail="append")
+            else FileOperation(action="edit", path=path, new=lines, detail="append")
         )
         yield from self.simple(line, "aider_gitignore", path, op, f"Added {pattern} to {path}")
 
