@@ -21,6 +21,7 @@ from artifact_index.presentation.cli import (
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
+from summarizer.cli_options import add_llm_options
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
 from summarizer.summary_commands import (
@@ -142,58 +143,6 @@ def cmd_hook(args: argparse.Namespace) -> int:
         print(run.note, file=sys.stderr)
     emit_text(run.output)
     return run.exit_code
-
-
-def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
-    parser.add_argument(
-        "--template",
-        default=default_template,
-        metavar="NAME|FILE",
-        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
-        f"(default: {default_template})",
-    )
-    llm = parser.add_mutually_exclusive_group()
-    llm.add_argument(
-        "--llm",
-        dest="llm",
-        action="store_true",
-        default=None,
-        help="write the narrative with an LLM (the default when a provider is configured: "
-        "ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, --provider or the config's [llm])",
-    )
-    llm.add_argument(
-        "--no-llm", dest="llm", action="store_false", help="offline extractive narrative"
-    )
-    parser.add_argument(
-        "--provider",
-        choices=["anthropic", "openai"],
-        help="the LLM's API: anthropic, or openai for any OpenAI-compatible endpoint (OpenAI, "
-        "OpenRouter, Ollama, llama.cpp, vLLM); default: the config's [llm] provider, else the "
-        "one whose key is set",
-    )
-    parser.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="the endpoint, e.g. http://localhost:11434/v1 for Ollama (default: the config's "
-        "[llm] base_url, else OPENAI_BASE_URL / ANTHROPIC_BASE_URL); a local server needs no key",
-    )
-    parser.add_argument(
-        "--model",
-        help="model for the narrative (default: context.compactionModel, else the session's "
-        "model when the provider serves it)",
-    )
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="TOML settings ([context] compactionModel; [llm] provider, base_url, api_key_env)",
-    )
-    parser.add_argument(
-        "--instructions",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="extra context for the narrative writer (repeatable), like a PreCompact hook's",
-    )
 
 
 def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

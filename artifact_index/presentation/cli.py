@@ -37,6 +37,7 @@ from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.adapters import known_formats
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation.arguments import add_transcript_arguments
 from artifact_index.presentation.render import (
     decisions_json,
     decisions_table,
@@ -217,34 +218,6 @@ def cmd_formats(args: argparse.Namespace) -> int:
     for name in known_formats():
         print(f"{name:20} {adapter_named(name).description}")
     return 0
-
-
-def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
-    """The transcript argument every indexing command shares, with the options of a batch run."""
-    parser.add_argument(
-        "transcript",
-        nargs="+",
-        metavar="TRANSCRIPT",
-        help="transcript file (.gz allowed), - for standard input, or several, or folders "
-        "(searched recursively; JSON Lines with --json)",
-    )
-    parser.add_argument(
-        "--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)"
-    )
-    if json_option:
-        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    batch = parser.add_argument_group("several transcripts")
-    batch.add_argument(
-        "--jobs", type=int, metavar="N", help="worker processes (default: one per core)"
-    )
-    batch.add_argument(
-        "--dask",
-        nargs="?",
-        const="local",
-        metavar="ADDRESS",
-        help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
-        "(needs artifact-index[dask])",
-    )
 
 
 PLUGIN_GROUP = "artifact_index.commands"

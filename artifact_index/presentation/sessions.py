@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from artifact_index.presentation.arguments import add_transcript_arguments
 from artifact_index.redaction import redact_json, redact_text
 
 if TYPE_CHECKING:
@@ -294,8 +295,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``store``, ``sessions``, ``where`` and ``watch`` to the command line."""
-    from artifact_index.presentation.cli import add_transcript_arguments
-
     store = sub.add_parser(
         "store", help="index transcripts (files or folders) into the session store"
     )

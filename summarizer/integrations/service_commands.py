@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from artifact_index.redaction import redact_text
+from summarizer.cli_options import add_llm_options
 from summarizer.exceptions import SummarizerError
 
 if TYPE_CHECKING:
@@ -240,8 +241,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``mcp``, ``serve``, ``install`` and ``uninstall`` to the ``artifact-index`` parser."""
-    from summarizer.cli import add_llm_options
-
     mcp = sub.add_parser(
         "mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])"
     )
