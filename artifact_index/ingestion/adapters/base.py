@@ -21,7 +21,6 @@ __all__ = [
     "TurnCounter",
     "as_text",
     "json_object_records",
-    "list_field",
     "parse_json_object",
     "tool_result",
     "uri_to_path",
@@ -141,11 +140,6 @@ def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
         else:
             source.skip(line, "not a JSON object")
     return out
-
-
-def list_field(value: Any) -> list[Any]:
-    """A list field, or no items when the record holds something else there."""
-    return value if isinstance(value, list) else []
 
 
 def tool_result(

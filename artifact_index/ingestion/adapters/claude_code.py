@@ -41,6 +41,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     shell_exit_code,
     slash_command,
 )
+from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -209,14 +210,6 @@ def _text_blocks(content: Any) -> list[str]:
     return []
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 class _Reader:
     """The state of reading one transcript: turns, open calls, current cwd."""
 
@@ -258,15 +251,15 @@ class _Reader:
         for line, record in self.records:
             if not isinstance(record, dict):
                 continue
-            if first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
+            if first_line is None and as_str(record.get("type")) in _KNOWN_TYPES:
                 first_line = line
-            if self.cwd is None and _str(record.get("cwd")):
+            if self.cwd is None and as_str(record.get("cwd")):
                 self.cwd = record["cwd"]
-            session_id = session_id or _str(record.get("sessionId"))
-            version = version or _str(record.get("version"))
+            session_id = session_id or as_str(record.get("sessionId"))
+            version = version or as_str(record.get("version"))
             message = record.get("message")
             if model is None and record.get("type") == "assistant" and isinstance(message, dict):
-                candidate = _str(message.get("model"))
+                candidate = as_str(message.get("model"))
                 model = candidate if candidate and not candidate.startswith("<") else None
             if self.cwd and session_id and version and model:
                 break
@@ -291,7 +284,9 @@ class _Reader:
         if kind not in _KNOWN_TYPES:
             self.source.skip(line, f"unknown record type {kind!r}")
             return
-        chain = (_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        chain = (
+            (as_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        )
         yield from self._cwd(record, line, chain)
         if kind in _MESSAGE_TYPES:
             if index in self.used_summaries:
@@ -308,19 +303,19 @@ class _Reader:
                 yield UserMessage(
                     turn=self.turns.current,
                     line=line,
-                    timestamp=_str(record.get("timestamp")),
+                    timestamp=as_str(record.get("timestamp")),
                     text=text,
                     channel="queued",
                 )
 
     def _cwd(self, record: dict[str, Any], line: int, chain: str | None) -> Iterator[Event]:
-        cwd = _str(record.get("cwd"))
+        cwd = as_str(record.get("cwd"))
         if cwd and cwd != self.cwd:
             self.cwd = cwd
             yield WorkingDirectory(
                 turn=self.turns.current,
                 line=line,
-                timestamp=_str(record.get("timestamp")),
+                timestamp=as_str(record.get("timestamp")),
                 sidechain=chain,
                 cwd=cwd,
             )
@@ -332,9 +327,9 @@ class _Reader:
         nested = data.get("message")
         # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
         # no message: they only report that something is running.
-        if not isinstance(nested, dict) or _str(nested.get("type")) not in _MESSAGE_TYPES:
+        if not isinstance(nested, dict) or as_str(nested.get("type")) not in _MESSAGE_TYPES:
             return
-        chain = _str(data.get("agentId")) or _str(record.get("parentToolUseID")) or "subagent"
+        chain = as_str(data.get("agentId")) or as_str(record.get("parentToolUseID")) or "subagent"
         yield from self._message(line, nested, chain)
 
     def _system(
@@ -356,10 +351,10 @@ class _Reader:
         yield CompactionBoundary(
             turn=self.turns.current,
             line=line,
-            timestamp=_str(record.get("timestamp")),
+            timestamp=as_str(record.get("timestamp")),
             sidechain=chain,
-            trigger=_str(meta.get("trigger")),
-            pre_tokens=_int(meta.get("preTokens")),
+            trigger=as_str(meta.get("trigger")),
+            pre_tokens=as_int(meta.get("preTokens")),
             summary=summary,
         )
 
@@ -368,7 +363,7 @@ class _Reader:
         if not isinstance(attachment, dict) or attachment.get("type") != "file":
             return
         # A file the user @-mentioned: Claude Code read it into the context.
-        path = _str(attachment.get("filename"))
+        path = as_str(attachment.get("filename"))
         if path is None:
             return
         content = attachment.get("content")
@@ -376,7 +371,7 @@ class _Reader:
         text = file.get("content") if isinstance(file, dict) else None
         call_id = f"attachment:{record.get('uuid') or line}"
         turn = self.turns.current
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         yield ToolCall(
             turn=turn,
             line=line,
@@ -409,7 +404,7 @@ class _Reader:
             yield CompactionBoundary(
                 turn=self.turns.current,
                 line=line,
-                timestamp=_str(record.get("timestamp")),
+                timestamp=as_str(record.get("timestamp")),
                 sidechain=chain,
                 summary="\n".join(_text_blocks(message.get("content"))) or None,
             )
@@ -426,10 +421,10 @@ class _Reader:
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             return
-        model = _str(message.get("model"))
+        model = as_str(message.get("model"))
         if model and model.startswith("<"):  # "<synthetic>" error messages
             model = None
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         turn: int | None = None
         for block in blocks:
             if not isinstance(block, dict):
@@ -439,7 +434,7 @@ class _Reader:
                 text = block.get("text")
                 if not isinstance(text, str) or not text.strip():
                     continue
-                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
                 yield AssistantMessage(
                     turn=turn,
                     line=line,
@@ -449,7 +444,7 @@ class _Reader:
                     model=model,
                 )
             elif kind in ("tool_use", "server_tool_use"):
-                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
                 call = self._tool_call(line, timestamp, chain, turn, block)
                 yield call
                 early = self.early.pop(call.call_id, None)
@@ -459,8 +454,8 @@ class _Reader:
     def _tool_call(
         self, line: int, timestamp: str | None, chain: str | None, turn: int, block: dict[str, Any]
     ) -> ToolCall:
-        call_id = _str(block.get("id")) or f"line-{line}"
-        tool = _str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"line-{line}"
+        tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
         arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
         self.calls[call_id] = _Call(tool, arguments, turn)
@@ -479,7 +474,7 @@ class _Reader:
         self, line: int, record: dict[str, Any], message: dict[str, Any], chain: str | None
     ) -> Iterator[Event]:
         content = message.get("content")
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         results = (
             [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
             if isinstance(content, list)
@@ -489,7 +484,7 @@ class _Reader:
         # results in one record it is ambiguous, so it is not used.
         structured = record.get("toolUseResult") if len(results) == 1 else None
         for block in results:
-            call_id = _str(block.get("tool_use_id"))
+            call_id = as_str(block.get("tool_use_id"))
             if call_id is not None and call_id not in self.calls:
                 self.early[call_id] = (line, timestamp, chain, block, structured)
                 continue
@@ -546,7 +541,7 @@ class _Reader:
         block: dict[str, Any],
         structured: Any,
     ) -> ToolResult:
-        call_id = _str(block.get("tool_use_id")) or f"line-{line}"
+        call_id = as_str(block.get("tool_use_id")) or f"line-{line}"
         call = self.calls.pop(call_id, None)
         tool = call.tool if call else "unknown"
         arguments = call.arguments if call else {}

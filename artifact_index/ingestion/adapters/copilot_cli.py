@@ -33,6 +33,7 @@ from typing import Any
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -73,10 +74,6 @@ class _Call:
     path: str | None = None
     answered: bool = False
     position: int = -1  # where the call's ToolCall is in the output
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _reported(call: _Call, detailed: str) -> tuple[ReportedChange, ...] | None:
@@ -127,7 +124,7 @@ class _Reader:
             return
         self.session_emitted = True
         data = data or {}
-        cwd = _dict(data.get("context")).get("cwd")
+        cwd = as_dict(data.get("context")).get("cwd")
         self.cwd = cwd if isinstance(cwd, str) and cwd else None
         version = data.get("copilotVersion")
         session_id = data.get("sessionId")
@@ -145,14 +142,14 @@ class _Reader:
 
     def event(self, line: int, obj: dict[str, Any]) -> None:
         kind = str(obj["type"])
-        data = _dict(obj.get("data"))
+        data = as_dict(obj.get("data"))
         timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
         self.ensure_session(line, timestamp, data if kind == "session.start" else None)
         sidechain = (
             data.get("parentToolCallId") if isinstance(data.get("parentToolCallId"), str) else None
         )
         if kind in ("session.start", "session.resume"):
-            cwd = _dict(data.get("context")).get("cwd")
+            cwd = as_dict(data.get("context")).get("cwd")
             if isinstance(cwd, str) and cwd and cwd != self.cwd:
                 self.cwd = cwd
                 self.out.append(
@@ -304,7 +301,7 @@ class _Reader:
         if call.answered:
             return
         call.answered = True
-        result, error = _dict(data.get("result")), _dict(data.get("error"))
+        result, error = as_dict(data.get("result")), as_dict(data.get("error"))
         output = as_text(result.get("content"))
         detailed = as_text(result.get("detailedContent"))
         exit_code: int | None = None
@@ -332,7 +329,7 @@ class _Reader:
             status = "success"
             reported = _reported(call, detailed) if call.tool.lower() in _FILE_TOOLS else None
             if (
-                _dict(_dict(data.get("toolTelemetry")).get("properties")).get("viewType")
+                as_dict(as_dict(data.get("toolTelemetry")).get("properties")).get("viewType")
                 == "directory"
             ):
                 # ``view`` of a directory lists it: no file was read.

@@ -18,10 +18,10 @@ from artifact_index.ingestion.adapters.base import (
     Adapter,
     TurnCounter,
     json_object_records,
-    list_field,
     parse_json_object,
     tool_result,
 )
+from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -156,7 +156,7 @@ class CopilotVscodeAdapter(Adapter):
         if session is None:
             source.skip(None, "no chat session snapshot found")
             return
-        requests = [r for r in list_field(session.get("requests")) if isinstance(r, dict)]
+        requests = [r for r in as_list(session.get("requests")) if isinstance(r, dict)]
         yield SessionInfo(
             turn=0,
             line=1,
@@ -178,7 +178,7 @@ class CopilotVscodeAdapter(Adapter):
             metadata = result.get("metadata") if isinstance(result, dict) else None
             if not isinstance(metadata, dict):
                 continue
-            rounds = list_field(metadata.get("toolCallRounds"))
+            rounds = as_list(metadata.get("toolCallRounds"))
             outputs = metadata.get("toolCallResults") or {}
             model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
             denied = _denied_calls(request)
@@ -190,7 +190,7 @@ class CopilotVscodeAdapter(Adapter):
                 reply = round_.get("response")
                 if isinstance(reply, str) and reply.strip():
                     yield AssistantMessage(turn=turn, line=index, text=reply, model=model)
-                for call in list_field(round_.get("toolCalls")):
+                for call in as_list(round_.get("toolCalls")):
                     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                         source.skip(index, "tool call without a name")
                         continue
@@ -221,7 +221,7 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
     denied: set[int] = set()
     invocations = [
         part
-        for part in list_field(request.get("response"))
+        for part in as_list(request.get("response"))
         if isinstance(part, dict) and part.get("kind") == "toolInvocationSerialized"
     ]
     for position, part in enumerate(invocations):
@@ -234,7 +234,7 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
 
 def _copilot_root(requests: list[dict[str, Any]]) -> str | None:
     for request in requests:
-        for part in list_field(request.get("response")):
+        for part in as_list(request.get("response")):
             base = part.get("baseUri") if isinstance(part, dict) else None
             if isinstance(base, dict) and isinstance(base.get("path"), str):
                 return str(base["path"]).rstrip("/") or "/"

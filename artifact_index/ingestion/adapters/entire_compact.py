@@ -33,6 +33,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -48,10 +49,6 @@ from artifact_index.ingestion.vocabulary import operations_for, path_argument
 __all__ = ["EntireCompactAdapter"]
 
 _SNIFF_RECORDS = 10
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _is_compact_record(record: Any) -> bool:
@@ -122,9 +119,9 @@ class _Reader:
                 yield SessionInfo(
                     turn=0,
                     line=line,
-                    timestamp=_str(record.get("ts")),
-                    agent=_str(record.get("agent")),
-                    version=_str(record.get("cli_version")),
+                    timestamp=as_str(record.get("ts")),
+                    agent=as_str(record.get("agent")),
+                    version=as_str(record.get("cli_version")),
                     cwd=cwd,
                 )
             try:
@@ -146,14 +143,14 @@ class _Reader:
         yield UserMessage(
             turn=self.turns.user(None),
             line=line,
-            timestamp=_str(record.get("ts")),
+            timestamp=as_str(record.get("ts")),
             text=text,
             synthetic=is_harness_text(text),
         )
 
     def _assistant(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
-        timestamp = _str(record.get("ts"))
-        response_id = _str(record.get("id"))
+        timestamp = as_str(record.get("ts"))
+        response_id = as_str(record.get("id"))
         for block in record["content"]:
             if not isinstance(block, dict):
                 continue
@@ -173,8 +170,8 @@ class _Reader:
     def _tool(
         self, line: int, timestamp: str | None, turn: int, block: dict[str, Any]
     ) -> Iterator[Event]:
-        call_id = _str(block.get("id")) or f"line-{line}"
-        tool = _str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"line-{line}"
+        tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
         arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
         yield ToolCall(
@@ -213,8 +210,8 @@ def _reported(
     tool: str, arguments: dict[str, Any], result: dict[str, Any], output: str
 ) -> tuple[ReportedChange, ...] | None:
     file = result.get("file")
-    path = _str(file.get("filePath")) if isinstance(file, dict) else None
-    path = path or _str(arguments.get("file_path")) or _str(arguments.get("notebook_path"))
+    path = as_str(file.get("filePath")) if isinstance(file, dict) else None
+    path = path or as_str(arguments.get("file_path")) or as_str(arguments.get("notebook_path"))
     change = reported_from_text(tool, path, output, arguments)
     if change is None and tool in EDIT_TOOLS and path and isinstance(file, dict):
         # A successful Edit whose result names its file changed that file,

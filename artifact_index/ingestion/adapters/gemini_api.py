@@ -35,6 +35,7 @@ from artifact_index.ingestion.adapters.gemini_tools import (
     tool_operations,
     tool_outcome,
 )
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -85,10 +86,6 @@ def api_contents(document: Any) -> list[Any] | None:
 def _role(entry: dict[str, Any]) -> str | None:
     role = entry.get("role")
     return role if isinstance(role, str) and role in _ROLES else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 @dataclass(frozen=True)
@@ -173,7 +170,7 @@ class _Reader:
         self.calls += 1
         tool = str(call.get("name") or "unknown")
         call_id = str(call.get("id") or f"{tool}-{line}-{self.calls}")
-        arguments = _dict(call.get("args"))
+        arguments = as_dict(call.get("args"))
         self.open.append(_Open(call_id, tool, arguments, turn, line))
         self.out.append(
             ToolCall(
@@ -212,7 +209,7 @@ class _Reader:
             self.source.skip(line, f"Gemini functionResponse for no open call ({name!r})")
             return
         self.open.remove(call)
-        body = _dict(response.get("response"))
+        body = as_dict(response.get("response"))
         output = str(body["output"]) if isinstance(body.get("output"), str) else ""
         error = str(body["error"]) if isinstance(body.get("error"), str) else None
         status = (

@@ -43,6 +43,7 @@ from artifact_index.ingestion.adapters.gemini_tools import (
     tool_operations,
     tool_outcome,
 )
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -63,21 +64,13 @@ _INJECTED = {"System: Please continue.", "Please continue."}
 _ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def _response(call: dict[str, Any]) -> tuple[str, str | None]:
     """``(output, error)`` of a tool call's ``functionResponse`` parts."""
     outputs: list[str] = []
     error: str | None = None
     result = call.get("result")
     for part in result if isinstance(result, list) else []:
-        response = _dict(_dict(_dict(part).get("functionResponse")).get("response"))
+        response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
         if isinstance(response.get("output"), str):
             outputs.append(response["output"])
         elif "content" in response:
@@ -97,10 +90,10 @@ def _message_text(message: dict[str, Any]) -> str:
 def _workspace(messages: list[tuple[int, dict[str, Any]]]) -> str | None:
     """The workspace root, from an answer that spells a relative path argument absolutely."""
     for _, message in messages:
-        for call in _list(message.get("toolCalls")):
+        for call in as_list(message.get("toolCalls")):
             if not isinstance(call, dict):
                 continue
-            path = path_argument(_dict(call.get("args")))
+            path = path_argument(as_dict(call.get("args")))
             if not path or path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
                 continue
             output, _ = _response(call)
@@ -153,7 +146,7 @@ class _Reader:
             )
         )
         for line, item in self.items:
-            rewrite = _dict(item.get("$set")).get("messages")
+            rewrite = as_dict(item.get("$set")).get("messages")
             if isinstance(rewrite, list):
                 self.rewrite(line, [m for m in rewrite if isinstance(m, dict)])
             elif "$set" not in item:
@@ -223,7 +216,7 @@ class _Reader:
                         turn=emitted.turn, line=line, timestamp=timestamp, text=text, model=model
                     )
                 )
-        for call in _list(message.get("toolCalls")):
+        for call in as_list(message.get("toolCalls")):
             if isinstance(call, dict):
                 self.tool_call(line, timestamp, emitted, call)
 
@@ -232,7 +225,7 @@ class _Reader:
     ) -> None:
         call_id = str(call.get("id") or f"{call.get('name')}-{line}-{len(emitted.calls)}")
         tool = str(call.get("name") or "unknown")
-        arguments = _dict(call.get("args"))
+        arguments = as_dict(call.get("args"))
         if call_id not in emitted.calls:
             emitted.calls.add(call_id)
             self.open_calls[call_id] = (emitted.turn, line)

@@ -43,6 +43,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -94,10 +95,6 @@ def parse_note(text: str) -> Note | None:
             current = line.strip()
             attested.setdefault(current, {})
     return Note(attested, body)
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _infer_root(attested: Iterable[str], paths: list[str]) -> str | None:
@@ -166,15 +163,15 @@ class _Reader:
     def _prompt(self, prompt_id: str, prompt: dict[str, Any], root: str | None) -> Iterator[Event]:
         agent_id = prompt.get("agent_id")
         agent_id = agent_id if isinstance(agent_id, dict) else {}
-        agent = _str(agent_id.get("tool"))
+        agent = as_str(agent_id.get("tool"))
         messages: list[Any] = prompt["messages"]
         yield SessionInfo(
             turn=self.turns.current,
             line=self.index + 1,
-            session_id=_str(agent_id.get("id")) or prompt_id,
+            session_id=as_str(agent_id.get("id")) or prompt_id,
             agent=agent,
             cwd=root,
-            model=_str(agent_id.get("model")),
+            model=as_str(agent_id.get("model")),
         )
         with_results = _results_recorded(agent, messages)
         pending: deque[ToolCall] = deque()
@@ -186,7 +183,7 @@ class _Reader:
                 self.source.skip(line, f"prompt {prompt_id} message {number} is not an object")
                 continue
             kind = message.get("type")
-            timestamp = _str(message.get("timestamp"))
+            timestamp = as_str(message.get("timestamp"))
             if kind == "tool_use":
                 if not in_response:
                     self.turns.assistant()
@@ -281,7 +278,7 @@ class _Reader:
     def _call(
         self, prompt_id: str, number: int, line: int, timestamp: str | None, message: dict[str, Any]
     ) -> ToolCall:
-        tool = _str(message.get("name")) or "unknown"
+        tool = as_str(message.get("name")) or "unknown"
         raw = message.get("input")
         arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
         return ToolCall(

@@ -34,6 +34,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -124,11 +125,11 @@ class _Reader:
         model = _section(self.config, "model").get("model_name")
         yield SessionInfo(
             turn=0,
-            session_id=_str(self.doc.get("instance_id")),
+            session_id=as_str(self.doc.get("instance_id")),
             agent="mini-swe-agent",
             cwd=self.cwd,
-            model=_str(model),
-            version=_str(self.info.get("mini_version")),
+            model=as_str(model),
+            version=as_str(self.info.get("mini_version")),
         )
         for index, message in enumerate(self.messages):
             line = index + 1
@@ -158,7 +159,7 @@ class _Reader:
             pending = self.pending.pop(call_id)
             yield ToolResult(turn=pending.turn, call_id=call_id, status="unknown")
         self.order.clear()
-        status = _str(self.info.get("exit_status"))
+        status = as_str(self.info.get("exit_status"))
         if not self.ended and status is not None and status != _SUBMITTED:
             yield Submission(turn=self.turns.current, cwd=self.cwd, exit_status=status)
 
@@ -218,7 +219,7 @@ class _Reader:
                     line=line,
                     command=pending.command,
                     cwd=self.cwd,
-                    exit_status=_exit_status(message) or _str(self.info.get("exit_status")),
+                    exit_status=_exit_status(message) or as_str(self.info.get("exit_status")),
                 )
                 return
         synthetic = (
@@ -337,7 +338,7 @@ def _output(text: str, extra: dict[str, Any]) -> str:
 
 def _exit_status(message: dict[str, Any]) -> str | None:
     """How the run ended, from an exit message's ``extra`` (v2)."""
-    return _str(_section(message, "extra").get("exit_status"))
+    return as_str(_section(message, "extra").get("exit_status"))
 
 
 def _is_feedback(text: str) -> bool:
@@ -348,7 +349,3 @@ def _is_feedback(text: str) -> bool:
 def _section(config: dict[str, Any], name: str) -> dict[str, Any]:
     value = config.get(name)
     return value if isinstance(value, dict) else {}
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

@@ -18,6 +18,7 @@ from artifact_index.ingestion.adapters.codex.outputs import (
 )
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -94,10 +95,6 @@ class _Index:
     first_cwd: str | None = None
     first_model: str | None = None
     called: set[str] = field(default_factory=set)
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _unquote(word: str) -> str:
@@ -522,7 +519,7 @@ class Reader:
                     timestamp=record.timestamp,
                     call_id=call_id,
                     tool="apply_patch",
-                    arguments={"changes": sorted(_dict(p.get("changes")))},
+                    arguments={"changes": sorted(as_dict(p.get("changes")))},
                     operations=operations_of_changes(reported_changes(p.get("changes"))),
                 )
             )

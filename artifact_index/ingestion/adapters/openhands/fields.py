@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import as_text
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     EDITOR_COMMANDS,
     editor_failure,
@@ -17,9 +18,6 @@ from artifact_index.ingestion.events import (
 )
 
 __all__ = [
-    "as_dict",
-    "as_int",
-    "as_str",
     "editor_arguments",
     "exit_code_of",
     "exit_status",
@@ -142,11 +140,11 @@ def editor_arguments(args: dict[str, Any]) -> dict[str, Any] | None:
 def exit_code_of(extras: dict[str, Any], event: dict[str, Any]) -> int | None:
     metadata = extras.get("metadata")
     if isinstance(metadata, dict):
-        code = as_int(metadata.get("exit_code"))
+        code = as_int_or_digits(metadata.get("exit_code"))
         if code is not None:
             return code
     for value in (extras.get("exit_code"), event.get("exit_code")):
-        code = as_int(value)
+        code = as_int_or_digits(value)
         if code is not None:
             return code
     return None
@@ -170,21 +168,3 @@ def ipython_failure(content: str) -> FailureReason | None:
     if _PY_TRACEBACK.search(content):
         return "other"
     return None
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
-def as_str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

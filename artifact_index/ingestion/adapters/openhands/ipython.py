@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from artifact_index.ingestion.adapters.openhands.fields import as_int
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.events import (
     FileOperation,
 )
@@ -142,7 +142,7 @@ def _skill_operation(
     if path is None:
         return None, current_file
     if name == "open_file":
-        line = as_int(args.get("line_number"))
+        line = as_int_or_digits(args.get("line_number"))
         return FileOperation(
             action="read", path=path, start_line=line if line and line > 1 else None
         ), path
@@ -153,14 +153,14 @@ def _skill_operation(
             action="edit", path=path, old=text("to_replace"), new=text("new_content")
         ), path
     if name == "insert_content_at_line":
-        line = as_int(args.get("line_number"))
+        line = as_int_or_digits(args.get("line_number"))
         return FileOperation(
             action="edit", path=path, new=text("content"), start_line=line, detail="insert"
         ), path
     if name == "append_file":
         return FileOperation(action="edit", path=path, new=text("content"), detail="append"), path
     if name == "edit_file":
-        start, end = as_int(args.get("start")), as_int(args.get("end"))
+        start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
         return (
             FileOperation(
                 action="edit",

@@ -9,10 +9,8 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits, as_str
 from artifact_index.ingestion.adapters.openhands.fields import (
-    as_dict,
-    as_int,
-    as_str,
     editor_arguments,
     exit_code_of,
     exit_status,
@@ -271,7 +269,7 @@ class Session:
             if not path:
                 return [], None, None
             # The LLM-based editor: `content` replaces lines start..end (-1: to the end).
-            start, end = as_int(args.get("start")), as_int(args.get("end"))
+            start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
             new = args.get("content")
             op = FileOperation(
                 action="edit",
@@ -536,7 +534,7 @@ class Session:
             code = (
                 code
                 if isinstance(code, int) and not isinstance(code, bool)
-                else as_int(metadata.get("exit_code"))
+                else as_int_or_digits(metadata.get("exit_code"))
             )
             if body.get("timeout") is True:
                 status, failure = "failure", "interrupted"

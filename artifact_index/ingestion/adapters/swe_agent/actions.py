@@ -8,6 +8,7 @@ import shlex
 from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     parse_editor_command_line,
 )
@@ -20,8 +21,6 @@ __all__ = [
     "NO_FILE_TOOLS",
     "TOOLS",
     "aci_failure",
-    "as_dict",
-    "as_int",
     "cd_target",
     "change_directory",
     "edit_operation",
@@ -82,25 +81,9 @@ _ACI_FAILURES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
 )
 
 
-def as_dict(value: Any) -> dict[str, Any]:
-    """A dict field, or an empty one when the record holds something else."""
-    return value if isinstance(value, dict) else {}
-
-
 def text_or_empty(value: Any) -> str:
     """A string field, or ``""``."""
     return value if isinstance(value, str) else ""
-
-
-def as_int(value: Any) -> int | None:
-    """A number, given as a number or as its digits; not a boolean."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
 
 
 def first_str(arguments: dict[str, Any], *keys: str) -> str | None:
@@ -176,7 +159,7 @@ def edit_operation(
 ) -> FileOperation:
     if name == "insert":
         text = args.get("text")
-        line = as_int(args.get("line"))
+        line = as_int_or_digits(args.get("line"))
         detail = f"insert after line {line}" if line is not None else "insert"
         return FileOperation(
             action="edit",
@@ -193,7 +176,7 @@ def edit_operation(
             new=str(args.get("replace", "")),
             replace_all=bool(args.get("replace_all")),
         )
-    start, end = as_int(args.get("start_line")), as_int(args.get("end_line"))
+    start, end = as_int_or_digits(args.get("start_line")), as_int_or_digits(args.get("end_line"))
     if start is None and cursor is not None:
         start, end = cursor
     replacement = args.get("replacement_text")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     editor_failure,
     is_directory_listing,
@@ -19,8 +20,6 @@ from artifact_index.ingestion.adapters.swe_agent.actions import (
     NO_FILE_TOOLS,
     TOOLS,
     aci_failure,
-    as_dict,
-    as_int,
     cd_target,
     change_directory,
     edit_operation,
@@ -284,7 +283,7 @@ class Reader:
             if target:
                 self.ctx.open_file = self._path(target, command.cwd)
         elif name == "set_cursors" and status != "failure":
-            start, end = as_int(args.get("start")), as_int(args.get("end"))
+            start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
             if start is not None and end is not None:
                 self.ctx.cursor = (start, end)
 
