@@ -1,4 +1,4 @@
-"""The options of every command that writes a summary: the template and the narrative's LLM.
+"""The options of every command that writes a summary: the template and the narrative's writer.
 
 Its own module so that the integrations' commands (``serve``) share them
 without importing the command line that registers them.
@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import argparse
 
+from summarizer.sections.templates import DEFAULT_TEMPLATE
+
 __all__ = ["add_llm_options"]
 
 
-def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that writes a summary: the template and the narrative's writer."""
     parser.add_argument(
         "--template",
-        default=default_template,
+        default=DEFAULT_TEMPLATE,
         metavar="NAME|FILE",
-        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
-        f"(default: {default_template})",
+        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
+        f"(default: {DEFAULT_TEMPLATE})",
     )
     llm = parser.add_mutually_exclusive_group()
     llm.add_argument(

@@ -62,7 +62,3 @@ def test_every_name_the_guide_uses_is_defined_there(path: str) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
     for name in NAMES[path]:
         assert name in text, f"{name} not in {path}"
-
-
-def test_the_slow_marker_the_guide_mentions_is_registered() -> None:
-    assert "slow:" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

@@ -1,18 +1,19 @@
-"""The HTTP API (``artifact-index serve``): seed 000's compact route and the trail of stored sessions.
+"""The HTTP API (``artifact-index serve``): the context service's compact route and the trail of stored sessions.
 
 Routes (every answer is JSON, secrets redacted, except the Markdown summary)::
 
     POST /api/sessions/{id}/compact      compact a request body; {didCompress, released, promptEstimate, messages}
     GET  /api/sessions?root=&since=      the session store's sessions
     GET  /api/sessions/{id}              everything the index knows (`show --json`)
-    GET  /api/sessions/{id}/files        `files --json` (?changed=1: leave out files only read)
+    GET  /api/sessions/{id}/files        `files --json` (?changed=1, ?workspace_only=1 as the options)
     GET  /api/sessions/{id}/history?path=PATH
-    GET  /api/sessions/{id}/errors | symbols | decisions | tasks
-    GET  /api/sessions/{id}/summary      text/markdown (?template=)
+    GET  /api/sessions/{id}/symbols      `symbols --json` (?changed=1)
+    GET  /api/sessions/{id}/errors | decisions | tasks
+    GET  /api/sessions/{id}/summary      text/markdown (?template=, default: serve's --template)
     GET  /api/where?path=PATH&since=     which sessions touched a file
     GET  /api/health
 
-The compact route is seed 000's manual trigger: it compacts now, whatever
+The compact route is the context service's manual trigger: it compacts now, whatever
 the thresholds say (``"force": false`` in the body applies them instead).
 The body is the Anthropic or OpenAI request body of the session's next call
 (``messages``, with ``system``, ``tools``, ``model``, ``usage`` as the API
@@ -54,11 +55,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from artifact_index import __version__
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, one_line
 from artifact_index.live.store import SessionNotFound
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import CompactionFailed
 from summarizer.integrations.access import SessionAccess, SessionUnknown
+from summarizer.sections.templates import DEFAULT_TEMPLATE
 
 __all__ = ["LOOPBACK_HOSTS", "BadRequest", "Compaction", "build_app", "serve"]
 
@@ -66,7 +68,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 # A request body of a long session is large (tool outputs), but not this large.
 MAX_BODY_BYTES = 64 * 1024 * 1024
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-_QUERIES = ("errors", "symbols", "decisions", "tasks")
+_QUERIES = ("errors", "decisions", "tasks")
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class Compaction:
     """How the compact route compacts (the ``compact`` command's options)."""
 
     state_root: Path  # one folder per session id below it
-    template: str = "claude-code"
+    template: str = DEFAULT_TEMPLATE
     use_llm: bool | None = None
     model: str | None = None
     config: str | None = None
@@ -155,11 +157,11 @@ def _answering(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ArtifactIndexError as exc:
-            return _error(_status_of(exc), str(exc))
+            return _error(_status_of(exc), one_line(exc))
         except HTTPException:
             raise
         except Exception as exc:  # one sentence, never a traceback: the promise of every surface
-            return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+            return _error(500, f"internal error: {type(exc).__name__}: {one_line(exc)}")
 
     return answer
 
@@ -208,7 +210,12 @@ def build_app(
 
     async def files(request: Request) -> Response:
         result = await run_in_threadpool(
-            access.files, None, session_id(request), flag(request, "changed")
+            lambda: access.files(
+                None,
+                session_id(request),
+                changed=flag(request, "changed"),
+                workspace_only=flag(request, "workspace_only"),
+            )
         )
         return JSONResponse(result)
 
@@ -216,6 +223,13 @@ def build_app(
         path = required(request, "path")
         return JSONResponse(
             await run_in_threadpool(access.history, path, None, session_id(request))
+        )
+
+    async def symbols(request: Request) -> Response:
+        return JSONResponse(
+            await run_in_threadpool(
+                lambda: access.symbols(None, session_id(request), changed=flag(request, "changed"))
+            )
         )
 
     def query(name: str) -> Handler:
@@ -227,7 +241,7 @@ def build_app(
         return answer
 
     async def summary(request: Request) -> Response:
-        template = request.query_params.get("template", "default")
+        template = request.query_params.get("template", compaction.template)
         markdown = await run_in_threadpool(
             lambda: access.summary(
                 None,
@@ -269,7 +283,7 @@ def build_app(
         )
         body.pop(
             "cwd", None
-        )  # seed 000's body names the session's folder; the messages say all we need
+        )  # the context service's body names the session's folder; the messages say all we need
         if not isinstance(force, bool) or not (
             window is None or (isinstance(window, int) and window > 0)
         ):
@@ -308,6 +322,7 @@ def build_app(
         Route("/api/where", _answering(where)),
         Route("/api/sessions/{id}", _answering(show)),
         Route("/api/sessions/{id}/files", _answering(files)),
+        Route("/api/sessions/{id}/symbols", _answering(symbols)),
         Route("/api/sessions/{id}/history", _answering(history)),
         Route("/api/sessions/{id}/summary", _answering(summary)),
         Route("/api/sessions/{id}/compact", _answering(compact), methods=["POST"]),

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from summarizer.exceptions import TemplateError
 
 __all__ = [
+    "DEFAULT_TEMPLATE",
     "INDEX_KEYS",
     "IndexKey",
     "Section",
@@ -39,6 +40,10 @@ __all__ = [
     "builtin_templates",
     "load_template",
 ]
+
+# The template of every surface that writes a summary (summary, compact, the servers, MCP), unless
+# told otherwise: written for the agent that continues right after the compaction.
+DEFAULT_TEMPLATE = "default"
 
 # Sections the index fills exactly: the one list of their keys.  Each has its
 # renderer in summarizer.sections.index_sections, which mypy checks covers them all.
