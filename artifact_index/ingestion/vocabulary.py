@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from artifact_index.ingestion.events import FileOperation, ShellDialect
+from artifact_index.ingestion.events import FileOperation, JSONObject, ShellDialect
 from artifact_index.ingestion.patches import parse_patch
 
 __all__ = [
@@ -286,7 +286,7 @@ def tool_family(name: str) -> ToolFamily | None:
     return _FAMILY_OF.get(tool_key(name))
 
 
-def path_argument(arguments: dict[str, Any]) -> str | None:
+def path_argument(arguments: JSONObject) -> str | None:
     """The file path argument of a tool call, whatever the agent called it."""
     for key in PATH_KEYS:
         value = arguments.get(key)
@@ -305,7 +305,7 @@ def _int(value: Any) -> int | None:
     return None
 
 
-def _read(path: str, arguments: dict[str, Any]) -> FileOperation:
+def _read(path: str, arguments: JSONObject) -> FileOperation:
     start = _int(arguments.get("offset") or arguments.get("start_line") or arguments.get("start"))
     end = _int(arguments.get("end_line") or arguments.get("end"))
     limit = _int(arguments.get("limit"))
@@ -319,7 +319,7 @@ def _read(path: str, arguments: dict[str, Any]) -> FileOperation:
     return FileOperation(action="read", path=path, start_line=start, end_line=end)
 
 
-def _edit(path: str, arguments: dict[str, Any]) -> FileOperation:
+def _edit(path: str, arguments: JSONObject) -> FileOperation:
     old = arguments.get("old_string", arguments.get("old_str", arguments.get("oldString")))
     new = arguments.get("new_string", arguments.get("new_str", arguments.get("newString")))
     diff = arguments.get("diff") if isinstance(arguments.get("diff"), str) else None
@@ -333,7 +333,7 @@ def _edit(path: str, arguments: dict[str, Any]) -> FileOperation:
     )
 
 
-def _content(arguments: dict[str, Any]) -> str | None:
+def _content(arguments: JSONObject) -> str | None:
     for key in ("content", "file_text", "text", "contents", "code"):
         value = arguments.get(key)
         if isinstance(value, str):
@@ -341,7 +341,7 @@ def _content(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def _editor(arguments: dict[str, Any]) -> list[FileOperation]:
+def _editor(arguments: JSONObject) -> list[FileOperation]:
     """``str_replace_editor`` and its relatives: the sub-command is an argument."""
     path = path_argument(arguments)
     if path is None:
@@ -370,7 +370,7 @@ def _editor(arguments: dict[str, Any]) -> list[FileOperation]:
     return []
 
 
-def shell_command(arguments: dict[str, Any]) -> str | None:
+def shell_command(arguments: JSONObject) -> str | None:
     """The command string of a shell tool call (lists are joined as argv)."""
     for key in _COMMAND_KEYS:
         value = arguments.get(key)
@@ -388,9 +388,7 @@ def shell_command(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def operations_for(
-    tool: str, arguments: dict[str, Any], cwd: str | None = None
-) -> list[FileOperation]:
+def operations_for(tool: str, arguments: JSONObject, cwd: str | None = None) -> list[FileOperation]:
     """The file operations a call of ``tool`` with ``arguments`` asks for.
 
     Unknown tools yield no operation: most tools (search, web, todo lists)

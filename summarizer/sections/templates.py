@@ -25,10 +25,11 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import TemplateError
 
 __all__ = [
@@ -156,7 +157,7 @@ def load_template(name_or_path: str) -> Template:
         ) from exc
 
 
-def _where_in(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+def _where_in(data: JSONObject, loc: tuple[int | str, ...]) -> str:
     """``loc`` as a reader finds it in the file: sections by number and title, not by 0-based index."""
     if not loc:
         return ""

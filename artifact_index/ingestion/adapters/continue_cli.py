@@ -8,7 +8,6 @@ The shape was read from one real session file captured by git-ai's test fixtures
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.anthropic_messages import result_from_text
@@ -25,6 +24,7 @@ from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FailureReason,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -106,7 +106,7 @@ class ContinueCliAdapter(Adapter):
                 yield self.result(turn, index, call_id, state)
 
     @staticmethod
-    def result(turn: int, line: int, call_id: str, state: dict[str, Any]) -> ToolResult:
+    def result(turn: int, line: int, call_id: str, state: JSONObject) -> ToolResult:
         output = "\n".join(
             str(o.get("content", "")) for o in as_list(state.get("output")) if isinstance(o, dict)
         )

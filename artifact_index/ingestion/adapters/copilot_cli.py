@@ -28,7 +28,6 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
@@ -40,6 +39,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -119,7 +119,7 @@ class _Reader:
                 )
         return self.out
 
-    def ensure_session(self, line: int, timestamp: str | None, data: dict[str, Any] | None) -> None:
+    def ensure_session(self, line: int, timestamp: str | None, data: JSONObject | None) -> None:
         if self.session_emitted:
             return
         self.session_emitted = True
@@ -140,7 +140,7 @@ class _Reader:
             )
         )
 
-    def event(self, line: int, obj: dict[str, Any]) -> None:
+    def event(self, line: int, obj: JSONObject) -> None:
         kind = str(obj["type"])
         data = as_dict(obj.get("data"))
         timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
@@ -226,7 +226,7 @@ class _Reader:
             )
 
     def start(
-        self, line: int, timestamp: str | None, data: dict[str, Any], sidechain: str | None
+        self, line: int, timestamp: str | None, data: JSONObject, sidechain: str | None
     ) -> None:
         call_id = data.get("toolCallId")
         if not isinstance(call_id, str) or not call_id:
@@ -258,7 +258,7 @@ class _Reader:
             )
         )
 
-    def operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+    def operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         name = call.tool.lower()
         if name in _SHELL_TOOLS:
             command = arguments.get("command")
@@ -277,7 +277,7 @@ class _Reader:
             call.path = path_argument(arguments)
         return operations_for(call.tool, arguments, self.cwd)
 
-    def shell_input(self, arguments: dict[str, Any]) -> list[FileOperation]:
+    def shell_input(self, arguments: JSONObject) -> list[FileOperation]:
         """Text sent to a running shell: a command only if that shell is idle at a prompt."""
         text = arguments.get("input")
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
@@ -292,7 +292,7 @@ class _Reader:
             FileOperation(action="shell", command=text, cwd=self.cwd, source="shell", detail=detail)
         ]
 
-    def complete(self, line: int, timestamp: str | None, data: dict[str, Any]) -> None:
+    def complete(self, line: int, timestamp: str | None, data: JSONObject) -> None:
         call_id = data.get("toolCallId")
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None:

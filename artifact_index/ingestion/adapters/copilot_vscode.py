@@ -25,6 +25,7 @@ from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     UserMessage,
@@ -35,7 +36,7 @@ from artifact_index.ingestion.vocabulary import operations_for
 __all__ = ["CopilotVscodeAdapter"]
 
 
-def _apply_mutation(state: Any, record: dict[str, Any]) -> tuple[Any, str | None]:
+def _apply_mutation(state: Any, record: JSONObject) -> tuple[Any, str | None]:
     """Apply one record of VS Code's chat-session mutation log to ``state``.
 
     Returns the new state and, when the record could not be applied, why.
@@ -108,7 +109,7 @@ def _node_text(node: Any) -> str:
     return "".join(parts)
 
 
-def _copilot_session(source: Source) -> tuple[dict[str, Any] | None, dict[int, int]]:
+def _copilot_session(source: Source) -> tuple[JSONObject | None, dict[int, int]]:
     """The final session state and, per request index, the line that added it."""
     document = source.document
     if isinstance(document, dict) and isinstance(document.get("requests"), list):
@@ -216,7 +217,7 @@ class CopilotVscodeAdapter(Adapter):
                     count += 1
 
 
-def _denied_calls(request: dict[str, Any]) -> set[int]:
+def _denied_calls(request: JSONObject) -> set[int]:
     """Positions of the calls the user denied or skipped in the confirmation UI."""
     denied: set[int] = set()
     invocations = [
@@ -232,7 +233,7 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
     return denied
 
 
-def _copilot_root(requests: list[dict[str, Any]]) -> str | None:
+def _copilot_root(requests: list[JSONObject]) -> str | None:
     for request in requests:
         for part in as_list(request.get("response")):
             base = part.get("baseUri") if isinstance(part, dict) else None

@@ -37,6 +37,7 @@ from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     ReportedChange,
     SessionInfo,
     ToolCall,
@@ -132,7 +133,7 @@ class _Reader:
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
 
-    def _user(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _user(self, line: int, record: JSONObject) -> Iterator[Event]:
         text = "\n".join(
             block["text"]
             for block in record["content"]
@@ -148,7 +149,7 @@ class _Reader:
             synthetic=is_harness_text(text),
         )
 
-    def _assistant(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _assistant(self, line: int, record: JSONObject) -> Iterator[Event]:
         timestamp = as_str(record.get("ts"))
         response_id = as_str(record.get("id"))
         for block in record["content"]:
@@ -168,12 +169,12 @@ class _Reader:
                 )
 
     def _tool(
-        self, line: int, timestamp: str | None, turn: int, block: dict[str, Any]
+        self, line: int, timestamp: str | None, turn: int, block: JSONObject
     ) -> Iterator[Event]:
         call_id = as_str(block.get("id")) or f"line-{line}"
         tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
-        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
         yield ToolCall(
             turn=turn,
             line=line,
@@ -187,7 +188,7 @@ class _Reader:
         if not isinstance(result, dict):
             return  # cut off before it finished: the call has no known outcome
         output = as_text(result.get("output"))
-        common: dict[str, Any] = {
+        common: JSONObject = {
             "turn": turn,
             "line": line,
             "timestamp": timestamp,
@@ -207,7 +208,7 @@ class _Reader:
 
 
 def _reported(
-    tool: str, arguments: dict[str, Any], result: dict[str, Any], output: str
+    tool: str, arguments: JSONObject, result: JSONObject, output: str
 ) -> tuple[ReportedChange, ...] | None:
     file = result.get("file")
     path = as_str(file.get("filePath")) if isinstance(file, dict) else None

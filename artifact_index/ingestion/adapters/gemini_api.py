@@ -39,6 +39,7 @@ from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -83,7 +84,7 @@ def api_contents(document: Any) -> list[Any] | None:
     return contents
 
 
-def _role(entry: dict[str, Any]) -> str | None:
+def _role(entry: JSONObject) -> str | None:
     role = entry.get("role")
     return role if isinstance(role, str) and role in _ROLES else None
 
@@ -94,7 +95,7 @@ class _Open:
 
     call_id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     turn: int
     line: int
 
@@ -166,7 +167,7 @@ class _Reader:
             if isinstance(call, dict):
                 self.call(line, turn, call)
 
-    def call(self, line: int, turn: int, call: dict[str, Any]) -> None:
+    def call(self, line: int, turn: int, call: JSONObject) -> None:
         self.calls += 1
         tool = str(call.get("name") or "unknown")
         call_id = str(call.get("id") or f"{tool}-{line}-{self.calls}")
@@ -200,7 +201,7 @@ class _Reader:
             UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic)
         )
 
-    def response(self, line: int, response: dict[str, Any]) -> None:
+    def response(self, line: int, response: JSONObject) -> None:
         wanted_id, name = response.get("id"), response.get("name")
         call = next((c for c in self.open if wanted_id and c.call_id == wanted_id), None) or next(
             (c for c in self.open if c.tool == name), None

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
@@ -48,6 +47,7 @@ from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -64,7 +64,7 @@ _INJECTED = {"System: Please continue.", "Please continue."}
 _ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
 
 
-def _response(call: dict[str, Any]) -> tuple[str, str | None]:
+def _response(call: JSONObject) -> tuple[str, str | None]:
     """``(output, error)`` of a tool call's ``functionResponse`` parts."""
     outputs: list[str] = []
     error: str | None = None
@@ -80,14 +80,14 @@ def _response(call: dict[str, Any]) -> tuple[str, str | None]:
     return "\n".join(outputs), error
 
 
-def _message_text(message: dict[str, Any]) -> str:
+def _message_text(message: JSONObject) -> str:
     content = message.get("content")
     if isinstance(content, list):
         return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     return as_text(content)
 
 
-def _workspace(messages: list[tuple[int, dict[str, Any]]]) -> str | None:
+def _workspace(messages: list[tuple[int, JSONObject]]) -> str | None:
     """The workspace root, from an answer that spells a relative path argument absolutely."""
     for _, message in messages:
         for call in as_list(message.get("toolCalls")):
@@ -117,7 +117,7 @@ class _Emitted:
 
 class _Reader:
     def __init__(
-        self, source: Source, metadata: dict[str, Any], items: list[tuple[int, dict[str, Any]]]
+        self, source: Source, metadata: JSONObject, items: list[tuple[int, JSONObject]]
     ) -> None:
         self.source = source
         self.metadata = metadata
@@ -159,7 +159,7 @@ class _Reader:
             self.out.append(ToolResult(turn=turn, line=line, call_id=call_id, status="unknown"))
         self.open_calls.clear()
 
-    def rewrite(self, line: int, messages: list[dict[str, Any]]) -> None:
+    def rewrite(self, line: int, messages: list[JSONObject]) -> None:
         """A whole new history: a compression when earlier messages are gone from it."""
         ids = {str(m.get("id")) for m in messages}
         if any(seen not in ids for seen in self.seen):
@@ -179,7 +179,7 @@ class _Reader:
         for message in messages:
             self.message(line, message)
 
-    def message(self, line: int, message: dict[str, Any]) -> None:
+    def message(self, line: int, message: JSONObject) -> None:
         kind = message.get("type")
         if not isinstance(kind, str) or kind not in _MESSAGE_TYPES:
             self.source.skip(line, f"Gemini CLI record of unknown type {kind!r}")
@@ -221,7 +221,7 @@ class _Reader:
                 self.tool_call(line, timestamp, emitted, call)
 
     def tool_call(
-        self, line: int, timestamp: str | None, emitted: _Emitted, call: dict[str, Any]
+        self, line: int, timestamp: str | None, emitted: _Emitted, call: JSONObject
     ) -> None:
         call_id = str(call.get("id") or f"{call.get('name')}-{line}-{len(emitted.calls)}")
         tool = str(call.get("name") or "unknown")
@@ -264,7 +264,7 @@ class _Reader:
         )
 
 
-def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+def _metadata_and_items(source: Source) -> tuple[JSONObject, list[tuple[int, JSONObject]]]:
     document = source.document
     if isinstance(document, dict):
         messages = document.get("messages")
@@ -287,7 +287,7 @@ def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int,
                 items.append((line, obj))
             else:
                 items.append((line, obj))
-    good: list[tuple[int, dict[str, Any]]] = []
+    good: list[tuple[int, JSONObject]] = []
     for line, item in items:
         if isinstance(item, dict):
             good.append((line, item))

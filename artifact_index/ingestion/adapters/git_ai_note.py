@@ -48,6 +48,7 @@ from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FileOperation,
+    JSONObject,
     ReportedChange,
     SessionInfo,
     ToolCall,
@@ -68,7 +69,7 @@ class Note:
     """A parsed note: which prompt wrote which lines of which file, and the prompts."""
 
     attested: dict[str, dict[str, str]]  # repo-relative path -> {prompt id: line ranges}
-    body: dict[str, Any]
+    body: JSONObject
 
 
 def parse_note(text: str) -> Note | None:
@@ -160,7 +161,7 @@ class _Reader:
                 continue
             yield from self._prompt(str(prompt_id), prompt, root)
 
-    def _prompt(self, prompt_id: str, prompt: dict[str, Any], root: str | None) -> Iterator[Event]:
+    def _prompt(self, prompt_id: str, prompt: JSONObject, root: str | None) -> Iterator[Event]:
         agent_id = prompt.get("agent_id")
         agent_id = agent_id if isinstance(agent_id, dict) else {}
         agent = as_str(agent_id.get("tool"))
@@ -276,11 +277,11 @@ class _Reader:
         )
 
     def _call(
-        self, prompt_id: str, number: int, line: int, timestamp: str | None, message: dict[str, Any]
+        self, prompt_id: str, number: int, line: int, timestamp: str | None, message: JSONObject
     ) -> ToolCall:
         tool = as_str(message.get("name")) or "unknown"
         raw = message.get("input")
-        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
         return ToolCall(
             turn=self.turns.current,
             line=line,
@@ -324,7 +325,7 @@ def _unknown_results(pending: deque[ToolCall]) -> Iterator[ToolResult]:
 
 def _result(call: ToolCall, line: int, timestamp: str | None, text: str) -> ToolResult:
     """The result of a Claude Code call, read from the text git-ai kept (no is_error flag)."""
-    common: dict[str, Any] = {
+    common: JSONObject = {
         "turn": call.turn,
         "line": line,
         "timestamp": timestamp,

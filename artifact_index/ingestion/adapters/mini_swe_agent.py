@@ -40,6 +40,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ResultStatus,
     SessionInfo,
     Submission,
@@ -106,14 +107,14 @@ class _Pending:
 
 
 class _Reader:
-    def __init__(self, source: Source, doc: dict[str, Any]) -> None:
+    def __init__(self, source: Source, doc: JSONObject) -> None:
         self.source = source
         self.doc = doc
         self.messages: list[Any] = doc["messages"]
         info = doc.get("info")
-        self.info: dict[str, Any] = info if isinstance(info, dict) else {}
+        self.info: JSONObject = info if isinstance(info, dict) else {}
         config = self.info.get("config")
-        self.config: dict[str, Any] = config if isinstance(config, dict) else {}
+        self.config: JSONObject = config if isinstance(config, dict) else {}
         self.action_regex = _action_regex(self.config)
         self.cwd = self._cwd()
         self.turns = TurnCounter()
@@ -164,7 +165,7 @@ class _Reader:
             yield Submission(turn=self.turns.current, cwd=self.cwd, exit_status=status)
 
     # -- messages --------------------------------------------------------------------
-    def _assistant(self, message: dict[str, Any], text: str, line: int) -> Iterator[Event]:
+    def _assistant(self, message: JSONObject, text: str, line: int) -> Iterator[Event]:
         turn = self.turns.assistant()
         if text.strip():
             yield AssistantMessage(turn=turn, line=line, text=text)
@@ -204,7 +205,7 @@ class _Reader:
             ),
         )
 
-    def _user(self, message: dict[str, Any], role: str, text: str, line: int) -> Iterator[Event]:
+    def _user(self, message: JSONObject, role: str, text: str, line: int) -> Iterator[Event]:
         pending = self._oldest()
         if pending is not None:
             if _RETURNCODE.search(text[:2000]) or _TIMEOUT.match(text):
@@ -242,9 +243,7 @@ class _Reader:
             self.order.remove(pending.call_id)
 
     # -- results ------------------------------------------------------------------------
-    def _result(
-        self, pending: _Pending, message: dict[str, Any], text: str, line: int
-    ) -> ToolResult:
+    def _result(self, pending: _Pending, message: JSONObject, text: str, line: int) -> ToolResult:
         self._take(pending)
         extra = _section(message, "extra")
         code = _returncode(text, extra)
@@ -295,7 +294,7 @@ class _Reader:
         return targets.most_common(1)[0][0] if targets else None
 
 
-def _action_regex(config: dict[str, Any]) -> re.Pattern[str]:
+def _action_regex(config: JSONObject) -> re.Pattern[str]:
     """The agent's own action pattern when the run recorded one."""
     pattern = _section(config, "agent").get("action_regex")
     if isinstance(pattern, str):
@@ -306,7 +305,7 @@ def _action_regex(config: dict[str, Any]) -> re.Pattern[str]:
     return _DEFAULT_ACTION
 
 
-def _commands_of(message: dict[str, Any], regex: re.Pattern[str]) -> list[str]:
+def _commands_of(message: JSONObject, regex: re.Pattern[str]) -> list[str]:
     calls = message.get("tool_calls")
     if isinstance(calls, list) and calls:
         commands = []
@@ -320,7 +319,7 @@ def _commands_of(message: dict[str, Any], regex: re.Pattern[str]) -> list[str]:
     return [b if isinstance(b, str) else b[0] for b in blocks] if len(blocks) == 1 else []
 
 
-def _returncode(text: str, extra: dict[str, Any]) -> int | None:
+def _returncode(text: str, extra: JSONObject) -> int | None:
     code = extra.get("returncode")
     if isinstance(code, int) and not isinstance(code, bool):
         return code
@@ -328,7 +327,7 @@ def _returncode(text: str, extra: dict[str, Any]) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _output(text: str, extra: dict[str, Any]) -> str:
+def _output(text: str, extra: JSONObject) -> str:
     raw = extra.get("raw_output")
     if isinstance(raw, str):
         return raw
@@ -336,7 +335,7 @@ def _output(text: str, extra: dict[str, Any]) -> str:
     return match.group(1) if match else text
 
 
-def _exit_status(message: dict[str, Any]) -> str | None:
+def _exit_status(message: JSONObject) -> str | None:
     """How the run ended, from an exit message's ``extra`` (v2)."""
     return as_str(_section(message, "extra").get("exit_status"))
 
@@ -346,6 +345,6 @@ def _is_feedback(text: str) -> bool:
     return text.lstrip().startswith(("<warning>", "<returncode>", "Observation:"))
 
 
-def _section(config: dict[str, Any], name: str) -> dict[str, Any]:
+def _section(config: JSONObject, name: str) -> JSONObject:
     value = config.get(name)
     return value if isinstance(value, dict) else {}

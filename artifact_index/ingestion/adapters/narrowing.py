@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from artifact_index.ingestion.events import JSONObject
+
 __all__ = ["as_dict", "as_int", "as_int_or_digits", "as_list", "as_str"]
 
 _DIGITS = re.compile(r"\s*-?\d+\s*")
 
 
-def as_dict(value: Any) -> dict[str, Any]:
+def as_dict(value: Any) -> JSONObject:
     """An object field, or an empty one when the record holds something else there."""
     return value if isinstance(value, dict) else {}
 

@@ -23,6 +23,7 @@ from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -121,7 +122,7 @@ class OpenAIChatAdapter(Adapter):
     def assistant(
         source: Source,
         line: int,
-        message: dict[str, Any],
+        message: JSONObject,
         text: str,
         turns: TurnCounter,
         pending: dict[str, tuple[str, int]],

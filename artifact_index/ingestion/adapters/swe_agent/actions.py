@@ -15,6 +15,7 @@ from artifact_index.ingestion.adapters.str_replace_editor import (
 from artifact_index.ingestion.events import (
     FailureReason,
     FileOperation,
+    JSONObject,
 )
 
 __all__ = [
@@ -86,7 +87,7 @@ def text_or_empty(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def first_str(arguments: dict[str, Any], *keys: str) -> str | None:
+def first_str(arguments: JSONObject, *keys: str) -> str | None:
     """The first of ``keys`` that holds a non-blank string, stripped."""
     for key in keys:
         value = arguments.get(key)
@@ -95,7 +96,7 @@ def first_str(arguments: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
-def normalized_arguments(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+def normalized_arguments(name: str, arguments: JSONObject) -> JSONObject:
     """Function-calling argument names, made the same as the parsed command line's."""
     args = dict(arguments)
     if name == "edit" and "replace-all" in args:
@@ -111,7 +112,7 @@ def shell_words(text: str) -> list[str] | None:
         return None
 
 
-def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
+def parse_tool(text: str) -> tuple[str, JSONObject] | None:
     """``(tool, arguments)`` when ``text`` is one SWE-agent tool invocation."""
     first = text.split(maxsplit=1)[0] if text.split() else ""
     if first not in TOOLS:
@@ -127,7 +128,7 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
             end = next(
                 (i for i, line in enumerate(lines) if line.strip() == "end_of_edit"), len(lines)
             )
-            args: dict[str, Any] = {"replacement_text": "\n".join(lines[:end])}
+            args: JSONObject = {"replacement_text": "\n".join(lines[:end])}
             if match.group(1):
                 args["start_line"], args["end_line"] = int(match.group(1)), int(match.group(2))
             return first, args
@@ -155,7 +156,7 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def edit_operation(
-    name: str, args: dict[str, Any], path: str, cursor: tuple[int, int] | None
+    name: str, args: JSONObject, path: str, cursor: tuple[int, int] | None
 ) -> FileOperation:
     if name == "insert":
         text = args.get("text")
