@@ -22,7 +22,7 @@ from artifact_index.presentation.output import (
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
-from summarizer.cli_options import add_llm_options
+from summarizer.cli_options import add_llm_options, add_provider_options
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
 from summarizer.summary_commands import (
@@ -32,7 +32,7 @@ from summarizer.summary_commands import (
     summary_command,
 )
 
-__all__ = ["add_llm_options", "register_commands"]
+__all__ = ["add_llm_options", "add_provider_options", "register_commands"]
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
@@ -78,6 +78,29 @@ def cmd_probe(args: argparse.Namespace) -> int:
         )
     lines.append(f"{'overall':13} {report.overall:.2f}")
     emit_text("".join(line + "\n" for line in lines))
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from summarizer.evaluation.evaluate import render_evaluation
+    from summarizer.evaluation.session_evaluation import evaluate_command
+
+    evaluation = evaluate_command(
+        args.transcript,
+        args.summaries,
+        format=args.format,
+        until_compaction=args.until_compaction,
+        agent_summary=args.agent_summary,
+        use_llm=args.llm,
+        provider=args.provider,
+        base_url=args.base_url,
+        model=args.model,
+        config=args.config,
+    )
+    if args.json:
+        emit_json(evaluation.model_dump(mode="json"))
+    else:
+        emit_text(render_evaluation(evaluation))
     return 0
 
 
@@ -173,6 +196,46 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the summary covers what came before the transcript's N-th compaction boundary",
     )
     probe.set_defaults(run=cmd_probe)
+
+    evaluate = add_command(
+        sub,
+        "evaluate",
+        summary="compare summaries of a session: probes from the index, answered from each summary "
+        "by an LLM, graded against the index, judged on six dimensions",
+        description="Compare compaction strategies on your own sessions: questions of four kinds "
+        "(recall, artifact, continuation, decision) are generated from the index, answered from "
+        "each summary by an LLM and graded against the index; a judge rates each summary on "
+        "accuracy, context awareness, artifact trail, completeness, continuity and instruction "
+        "following.",
+        examples=[
+            f"artifact-index evaluate {_EXAMPLE} ours.md theirs.md",
+            "artifact-index evaluate SESSION.jsonl ours.md --until-compaction 1 --agent-summary",
+        ],
+    )
+    evaluate.add_argument("transcript", metavar="TRANSCRIPT", help="the session (.gz allowed)")
+    evaluate.add_argument(
+        "summaries",
+        nargs="*",
+        metavar="SUMMARY",
+        help="the summaries to evaluate (Markdown or text files: ours, an agent's own, any other)",
+    )
+    evaluate.add_argument(
+        "--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)"
+    )
+    evaluate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    evaluate.add_argument(
+        "--until-compaction",
+        type=int,
+        metavar="N",
+        help="the summaries cover what came before the transcript's N-th compaction boundary",
+    )
+    evaluate.add_argument(
+        "--agent-summary",
+        action="store_true",
+        help="also evaluate the agent's own summary recorded at that boundary",
+    )
+    add_provider_options(evaluate, "the answers and the judgement")
+    evaluate.set_defaults(run=cmd_evaluate)
 
     summary = add_command(
         sub,

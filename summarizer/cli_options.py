@@ -10,29 +10,22 @@ import argparse
 
 from summarizer.sections.templates import DEFAULT_TEMPLATE
 
-__all__ = ["add_llm_options"]
+__all__ = ["add_llm_options", "add_provider_options"]
 
 
-def add_llm_options(parser: argparse.ArgumentParser) -> None:
-    """The options of every command that writes a summary: the template and the narrative's writer."""
-    parser.add_argument(
-        "--template",
-        default=DEFAULT_TEMPLATE,
-        metavar="NAME|FILE",
-        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
-        f"(default: {DEFAULT_TEMPLATE})",
-    )
+def add_provider_options(parser: argparse.ArgumentParser, what: str = "the narrative") -> None:
+    """--llm/--no-llm, --provider, --base-url, --model, --config: which LLM writes ``what``."""
     llm = parser.add_mutually_exclusive_group()
     llm.add_argument(
         "--llm",
         dest="llm",
         action="store_true",
         default=None,
-        help="write the narrative with an LLM (the default when a provider is configured: "
+        help=f"write {what} with an LLM (the default when a provider is configured: "
         "ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, --provider or the config's [llm])",
     )
     llm.add_argument(
-        "--no-llm", dest="llm", action="store_false", help="offline extractive narrative"
+        "--no-llm", dest="llm", action="store_false", help="no LLM: only what code can do offline"
     )
     parser.add_argument(
         "--provider",
@@ -49,7 +42,7 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--model",
-        help="model for the narrative (default: context.compactionModel, else the session's "
+        help=f"model for {what} (default: context.compactionModel, else the session's "
         "model when the provider serves it)",
     )
     parser.add_argument(
@@ -57,6 +50,18 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="TOML settings ([context] compactionModel; [llm] provider, base_url, api_key_env)",
     )
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that writes a summary: the template and the narrative's writer."""
+    parser.add_argument(
+        "--template",
+        default=DEFAULT_TEMPLATE,
+        metavar="NAME|FILE",
+        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
+        f"(default: {DEFAULT_TEMPLATE})",
+    )
+    add_provider_options(parser)
     parser.add_argument(
         "--instructions",
         action="append",
