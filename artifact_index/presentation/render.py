@@ -9,7 +9,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from artifact_index.facts.decisions import Decision
+from artifact_index.facts.symbols.languages import language_for_path
 from artifact_index.facts.tasks import Task
+from artifact_index.grammars import grammar_source
 from artifact_index.presentation.tables import Column, render_table
 from artifact_index.trail.answers import SubmissionReport, WorkReport
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
@@ -280,11 +282,17 @@ def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None 
 def symbols_json(index: ArtifactIndex, *, changed_only: bool = False) -> dict[str, Any]:
     """``artifact-index symbols --json``: per file, the symbols changed or read (``changed_only``: changed)."""
     files = []
+    grammars: dict[str, str] = {}
     for path, symbols in index.symbols().items():
         shown = [s.model_dump() for s in symbols if not changed_only or s.change != "read"]
         if shown:
             files.append({"path": path, "symbols": shown})
-    return {"files": files}
+            language = language_for_path(path)
+            source = grammar_source(language) if language else None
+            if language and source:
+                grammars[language] = source
+    # Which grammar found them: another package's grammar (another Python) may find others.
+    return {"files": files, "grammars": dict(sorted(grammars.items()))}
 
 
 def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:

@@ -287,7 +287,9 @@ def _report(update: Update, as_json: bool) -> bool:
     return True
 
 
-def _catch_up(args: argparse.Namespace, watcher: Watcher, *, force: bool = False) -> Counter[str]:
+def _catch_up(
+    args: argparse.Namespace, watcher: Watcher, *, force: bool = False, follow: bool = False
+) -> Counter[str]:
     from artifact_index.batch.progress import Progress
     from artifact_index.presentation.batch import executor_for
 
@@ -298,7 +300,9 @@ def _catch_up(args: argparse.Namespace, watcher: Watcher, *, force: bool = False
         len(candidates), noun="transcripts" if all(c.named for c in candidates) else "files"
     )
     with executor as pool:
-        for update in watcher.catch_up(candidates, pool, jobs, on_done=progress.advance):
+        for update in watcher.catch_up(
+            candidates, pool, jobs, on_done=progress.advance, follow=follow
+        ):
             progress.clear()
             counts[update.kind] += 1
             progress.found_transcript()  # only transcripts come back, stored or failed
@@ -326,7 +330,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     store = _store(args)
     watcher = Watcher(args.transcript, store, format=args.format)
-    _catch_up(args, watcher)
+    _catch_up(args, watcher, follow=True)
     _say(
         f"artifact-index: watching {', '.join(args.transcript)} into {store.path} (Ctrl-C stops)",
         sys.stderr,

@@ -10,11 +10,11 @@ from urllib.parse import unquote, urlparse
 from artifact_index.ingestion.events import (
     Event,
     FailureReason,
-    JSONObject,
     ReportedChange,
     ResultStatus,
     ToolResult,
 )
+from artifact_index.ingestion.following import RecordStream
 from artifact_index.ingestion.source import Source
 
 __all__ = [
@@ -22,7 +22,9 @@ __all__ = [
     "TurnCounter",
     "as_text",
     "json_object_records",
+    "list_field",
     "parse_json_object",
+    "report_bad_lines",
     "tool_result",
     "uri_to_path",
 ]
@@ -52,6 +54,15 @@ class Adapter:
     def events(self, source: Source) -> Iterator[Event]:
         """The normalized events of ``source``, in transcript order."""
         raise NotImplementedError
+
+    def stream(self) -> RecordStream | None:
+        """A reader of this format's JSON lines as they are appended, or None when it has none.
+
+        Its events are those of :meth:`events` over the lines so far (see
+        :mod:`artifact_index.ingestion.following`); without one, a growing
+        transcript is read whole again.
+        """
+        return None
 
 
 class TurnCounter:
@@ -103,7 +114,7 @@ def as_text(content: Any) -> str:
     return str(content)
 
 
-def parse_json_object(raw: Any) -> JSONObject:
+def parse_json_object(raw: Any) -> dict[str, Any]:
     """Tool arguments arrive as a dict or as a JSON string of one; anything else is ``{}``."""
     if isinstance(raw, dict):
         return raw
@@ -130,17 +141,32 @@ def uri_to_path(value: str) -> str:
     return path
 
 
-def json_object_records(source: Source) -> list[tuple[int, JSONObject]]:
+def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
     """The JSON-object lines of ``source``; other lines are skipped and counted."""
-    for bad in source.bad_lines:
-        source.skip(bad.line, bad.reason)
-    out: list[tuple[int, JSONObject]] = []
+    reported = len(source.skipped)
+    out: list[tuple[int, dict[str, Any]]] = []
     for line, record in source.records:
         if isinstance(record, dict):
             out.append((line, record))
         else:
             source.skip(line, "not a JSON object")
+    report_bad_lines(source, reported)
     return out
+
+
+def report_bad_lines(source: Source, reported: int) -> None:
+    """Put the lines of ``source`` that are not JSON among its skipped parts, at place ``reported``.
+
+    Called once a pass has read every line, when which lines are bad is
+    known without another parse; ``reported`` is how many parts were
+    skipped before the pass, so the bad lines come first among its own.
+    """
+    source.skipped[reported:reported] = source.bad_lines
+
+
+def list_field(value: Any) -> list[Any]:
+    """A list field, or no items when the record holds something else there."""
+    return value if isinstance(value, list) else []
 
 
 def tool_result(

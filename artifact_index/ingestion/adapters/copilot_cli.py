@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
@@ -100,13 +100,13 @@ class _Reader:
         self.out: list[Event] = []
 
     def read(self) -> list[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
+        reported = len(self.source.skipped)
         for line, obj in self.source.records:
             if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
                 self.source.skip(line, "not a Copilot CLI event")
                 continue
             self.event(line, obj)
+        report_bad_lines(self.source, reported)
         for call in self.calls.values():
             if not call.answered:
                 self.out.append(

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.claude_code import ChainTurns
 from artifact_index.ingestion.adapters.claude_results import (
     EDIT_TOOLS,
@@ -107,8 +107,7 @@ class _Reader:
         self.turns = ChainTurns()
 
     def events(self) -> Iterator[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
+        reported = len(self.source.skipped)
         started = False
         cwd = _infer_cwd(self.source.records)
         for line, record in self.source.records:
@@ -132,6 +131,7 @@ class _Reader:
                     yield from self._assistant(line, record)
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+        report_bad_lines(self.source, reported)
 
     def _user(self, line: int, record: JSONObject) -> Iterator[Event]:
         text = "\n".join(
