@@ -403,8 +403,14 @@ def show_text(index: ArtifactIndex) -> str:
         lines.append(f"  open: {e.message.splitlines()[0][:100]}")
     for t in sorted(index.tests(), key=lambda t: t.turn)[-3:]:  # the three latest
         lines.append(
-            f"Tests: {' '.join(t.command.split())[:60]} -> {t.passed} passed, "
+            f"Tests: {' '.join(t.command.split())[:60]} -> {t.passed}"
+            f"{' packages' if t.unit == 'packages' else ''} passed, "
             f"{t.failed} failed (turn {t.turn})"
+            + (
+                f"; covered by a later passing run (turn {t.superseded_turn})"
+                if t.superseded_by
+                else ""
+            )
         )
     tasks = index.tasks()
     if tasks:
@@ -465,8 +471,14 @@ def errors_table(index: ArtifactIndex) -> str:
         )
     for t in index.tests():
         lines.append(
-            f"tests    turn {t.turn:<5} {' '.join(t.command.split())[:60]}: {t.passed} passed, "
+            f"tests    turn {t.turn:<5} {' '.join(t.command.split())[:60]}: {t.passed}"
+            f"{' packages' if t.unit == 'packages' else ''} passed, "
             f"{t.failed} failed, {t.skipped} skipped"
+            + (
+                f"; covered by a later passing run (turn {t.superseded_turn})"
+                if t.superseded_by
+                else ""
+            )
             + (f"; failing: {', '.join(t.failing[:5])}" if t.failing else "")
         )
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"

@@ -89,10 +89,16 @@ _SECTIONS = (
     ("Files created", "files_created", "created files", "files"),
     ("Files modified", "files_modified", "modified files", "files"),
     ("Files deleted", "files_deleted", "deleted files", "files"),
+    (
+        "Issued, result not recorded (effect unknown)",
+        "pending_calls",
+        "calls with no result",
+        "files",
+    ),
     ("Errors", "error_messages", "open errors", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
     ("Open tasks", "pending_tasks", "open tasks", "tasks"),
-    ("Files changed and then reverted", "files_reverted", "reverted files", "files"),
+    ("Files changed, with no net change now", "files_reverted", "reverted files", "files"),
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")

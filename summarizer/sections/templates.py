@@ -56,6 +56,7 @@ IndexKey = Literal[
     "files_reverted",
     "files_and_code",
     "files_changed",
+    "pending_calls",
     "errors",
     "errors_and_fixes",
     "error_messages",
