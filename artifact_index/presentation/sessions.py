@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from artifact_index.live.record import parent_session
+from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
 from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
 from artifact_index.redaction import redact_json, redact_text
@@ -364,8 +365,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``store``, ``sessions``, ``where`` and ``watch`` to the command line."""
-    from artifact_index.presentation.cli import add_command, add_transcript_arguments
-
     store = add_command(
         sub,
         "store",

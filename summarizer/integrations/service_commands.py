@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 
 from artifact_index.distribution import reinstall_with
 from artifact_index.exceptions import UsageError
+from artifact_index.presentation.arguments import add_command
 from artifact_index.presentation.output import emit_json
 from artifact_index.redaction import redact_text
+from summarizer.cli_options import add_llm_options
 from summarizer.exceptions import SummarizerError
 
 if TYPE_CHECKING:
@@ -353,9 +355,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``mcp``, ``serve``, ``install``, ``uninstall`` and ``doctor`` to the ``artifact-index`` parser."""
-    from artifact_index.presentation.cli import add_command
-    from summarizer.cli import add_llm_options
-
     mcp = add_command(
         sub,
         "mcp",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
@@ -32,6 +33,7 @@ from summarizer.sections.progress import (
 )
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.templates import INDEX_KEYS, IndexKey
 from summarizer.sections.text import block, one_line
 from summarizer.sections.thread import latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
@@ -703,29 +705,49 @@ def _files_and_code(facts: SessionFacts, detail: int) -> str:
     return f"{changed_files(facts, detail)}\nRead only:\n{read_files(facts, max(detail, 1))}"
 
 
-_RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
-    "files_created": lambda f, d: files_of_status(f.created, d, accounts=f.accounts),
-    "files_modified": lambda f, d: files_of_status(f.modified, d, accounts=f.accounts),
-    "files_deleted": lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts),
-    "files_reverted": lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts),
-    "files_changed": changed_files,
-    "files_read": read_files,
-    "pending_calls": lambda f, d: "\n".join(pending_calls(f.pending, d)) or "None",
-    "files_and_code": _files_and_code,
-    "errors": _errors,
-    "errors_and_fixes": _errors,
-    "error_messages": lambda f, d: _errors(f, d, resolved=False),
-    "test_status": _test_status,
-    "pending_tasks": _pending,
-    "user_messages": _user_messages,
-    "work_state": _work_state,
-    "findings": _findings,
-    # Where the work stopped is what the continuing agent needs first: it keeps its detail
-    # while file lists and resolved errors shrink.
-    "last_activity": lambda f, d: last_activity(f, min(d, 1)),
-}
+def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
+    """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
+    match key:
+        case "files_created":
+            return lambda f, d: files_of_status(f.created, d, accounts=f.accounts)
+        case "files_modified":
+            return lambda f, d: files_of_status(f.modified, d, accounts=f.accounts)
+        case "files_deleted":
+            return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
+        case "files_reverted":
+            return lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts)
+        case "files_changed":
+            return changed_files
+        case "files_read":
+            return read_files
+        case "pending_calls":
+            return lambda f, d: "\n".join(pending_calls(f.pending, d)) or "None"
+        case "files_and_code":
+            return _files_and_code
+        case "errors" | "errors_and_fixes":
+            return _errors
+        case "error_messages":
+            return lambda f, d: _errors(f, d, resolved=False)
+        case "test_status":
+            return _test_status
+        case "pending_tasks":
+            return _pending
+        case "user_messages":
+            return _user_messages
+        case "work_state":
+            return _work_state
+        case "findings":
+            return _findings
+        case "last_activity":
+            # Where the work stopped is what the continuing agent needs first: it keeps its
+            # detail while file lists and resolved errors shrink.
+            return lambda f, d: last_activity(f, min(d, 1))
+        case _:
+            assert_never(key)
 
 
 def render_index_section(key: str, facts: SessionFacts, detail: int = 0) -> str:
     """Markdown body of the index section ``key`` at ``detail`` (0..MAX_DETAIL)."""
-    return _RENDERERS[key](facts, max(0, min(detail, MAX_DETAIL)))
+    if key not in INDEX_KEYS:
+        raise KeyError(key)
+    return _renderer(cast(IndexKey, key))(facts, max(0, min(detail, MAX_DETAIL)))

@@ -29,6 +29,7 @@ from artifact_index.ingestion.adapters.base import (
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -128,7 +129,7 @@ class OpenAIChatAdapter(Adapter):
     def assistant(
         source: Source,
         line: int,
-        message: dict[str, Any],
+        message: JSONObject,
         text: str,
         turns: TurnCounter,
         pending: dict[str, tuple[str, int]],
