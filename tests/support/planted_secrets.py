@@ -27,7 +27,7 @@ import json
 import random
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -204,7 +204,9 @@ def _database(path: Path) -> str:
     if not path.exists():
         return ""
     rows: list[str] = []
-    with sqlite3.connect(path) as db:
+    # closing(): a connection's own context manager ends the transaction, not the connection
+    # (Python 3.13 warns about every connection left open).
+    with closing(sqlite3.connect(path)) as db:
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
             rows += [repr(row) for row in db.execute(f"SELECT * FROM {table}")]
