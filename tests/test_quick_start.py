@@ -66,7 +66,10 @@ def _fresh_environment(folder: Path, wheel: Path) -> Path:
     # The dependencies come from this environment (no network in tests); the package does not.
     Path(purelib, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     installed = subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        # --ignore-installed: the dependencies' folder also holds this environment's own copy of
+        # the package, which pip would otherwise take as already installed (no script is written).
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed"]
+        + [str(wheel)],
         capture_output=True,
         text=True,
     )
