@@ -106,20 +106,45 @@ def _section_bodies(
     return bodies
 
 
+# Said in every summary whose narrative no LLM wrote, so a reader does not take quoted lines for
+# a model's judgement, and knows how to get one.
+OFFLINE_NOTE = (
+    "_Narrative written offline, without an LLM; for an LLM's narrative set ANTHROPIC_API_KEY "
+    "or OPENAI_API_KEY, or pass `--base-url` for a local model._"
+)
+
+
+def written_offline(template: Template, narrative: Narrative) -> bool:
+    """Whether the offline writer wrote the narrative: it wrote items there, and nothing else did."""
+    origins = {
+        item.origin
+        for section in template.narrative_sections
+        for item in narrative.items(section.key)
+    }
+    return origins == {"extractive"}
+
+
 def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrative) -> str:
     """The Markdown of the template's sections with these bodies, and the narrative state appended."""
     pairs = [(section, bodies[section.key]) for section in template.sections]
+    note = OFFLINE_NOTE + "\n" if written_offline(template, narrative) else ""
     if template.style == "claude-code":
         # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
         analysis = [b for s, b in pairs if s.fill == "narrative" and s.key == "analysis"]
         rest = [
             (s.title, b) for s, b in pairs if not (s.fill == "narrative" and s.key == "analysis")
         ]
-        text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
+        text = (
+            "<analysis>\n"
+            + (analysis[0] if analysis else "")
+            + "\n</analysis>\n\n<summary>\n"
+            + note
+        )
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
         text = (
             "# Session summary\n\n"
+            + (note + "\n" if note else "")
             + "\n\n".join(f"## {s.title}\n{body}" for s, body in pairs)
             + "\n"
         )
