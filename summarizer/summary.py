@@ -109,8 +109,7 @@ def _section_bodies(
 # Said in every summary whose narrative no LLM wrote, so a reader does not take quoted lines for
 # a model's judgement, and knows how to get one.
 OFFLINE_NOTE = (
-    "_Narrative written offline, without an LLM; for an LLM's narrative set ANTHROPIC_API_KEY "
-    "or OPENAI_API_KEY, or pass `--base-url` for a local model._"
+    "_Narrative written offline (no LLM): set ANTHROPIC_API_KEY or OPENAI_API_KEY for one._"
 )
 
 
@@ -151,15 +150,20 @@ def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrativ
     # Only what the Markdown cannot say: each item's cycle and origin, in
     # bullet order. The texts are read back from the bullets, so the state
     # costs a few tokens instead of repeating the narrative.
+    marks = {(item.cycle, item.origin) for items in narrative.sections.values() for item in items}
+    items: dict[str, object] = {
+        key: [[item.cycle, item.origin] for item in section]
+        for key, section in narrative.sections.items()
+    }
+    shared: dict[str, object] = {}
+    if len(marks) == 1:
+        # Every item carries the same mark (an offline narrative is all of one cycle): the mark
+        # once and each section's count, which keeps the summary within its tokens.
+        [(cycle, origin)] = marks
+        items = {key: len(section) for key, section in narrative.sections.items()}
+        shared = {"mark": [cycle, origin]}
     state = json.dumps(
-        {
-            "cycle": narrative.cycle,
-            "last_turn": narrative.last_turn,
-            "items": {
-                key: [[item.cycle, item.origin] for item in items]
-                for key, items in narrative.sections.items()
-            },
-        },
+        {"cycle": narrative.cycle, "last_turn": narrative.last_turn, "items": items, **shared},
         separators=(",", ":"),
     )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
@@ -250,8 +254,11 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         return parsed
     sections: dict[str, list[NarrativeItem]] = {}
+    shared = state.get("mark")
     for key, items in parsed.sections.items():
         marks = meta.get(key)
+        if isinstance(marks, int) and isinstance(shared, list) and len(shared) == 2:
+            marks = [shared] * marks  # one mark for every item
         if isinstance(marks, list) and len(marks) == len(items):
             # The bullets are ours, unedited: each keeps the cycle it came from.
             items = [
