@@ -93,6 +93,18 @@ def user_state_directory() -> Path:
     return Path(base) / "artifact-index"
 
 
+def _create_key(folder: Path, target: Path) -> None:
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{KEY_FILE}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(new_summary_key().hex() + "\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, target)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
 def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     """The key in ``directory/summary.key``, created (``0600``) on first use.
 
@@ -102,15 +114,12 @@ def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     folder = private_directory(directory)
     target = folder / KEY_FILE
     if not target.exists():
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{KEY_FILE}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "w", encoding="ascii") as out:
-                out.write(new_summary_key().hex() + "\n")
-            with contextlib.suppress(FileExistsError):
-                os.link(temporary, target)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+            _create_key(folder, target)
+        except OSError as exc:  # no space, a read-only folder: said as it is
+            raise StateError(
+                f"the summary key {target} cannot be written ({exc.strerror or exc})"
+            ) from exc
     try:
         key = bytes.fromhex(target.read_text(encoding="ascii").strip())
     except (OSError, ValueError) as exc:
