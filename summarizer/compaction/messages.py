@@ -73,8 +73,9 @@ def detect_shape(messages: Sequence[Any], body: Mapping[str, Any] | None = None)
         if not isinstance(message, Mapping):
             raise MessageFormatError(f"message {index} is not an object")
         role = message.get("role")
-        if role not in _OPENAI_ROLES:
-            raise MessageFormatError(f"message {index} has an unknown role {role!r}")
+        if not isinstance(role, str) or role not in _OPENAI_ROLES:
+            shown = repr(role) if isinstance(role, str | None) else f"of type {type(role).__name__}"
+            raise MessageFormatError(f"message {index} has an unknown role {shown[:100]}")
         if role not in _ANTHROPIC_ROLES or "tool_calls" in message or "function_call" in message:
             openai = True
         content = message.get("content")

@@ -25,6 +25,16 @@ this server read the user's files.
 Bad input gets a 4xx status and ``{"error": "one sentence"}``; by default
 the server listens on loopback and answers only requests addressed to it
 (``Host`` checked), so a web page cannot reach it through DNS rebinding.
+A web page may still send a request to loopback (a form, an image, a
+``fetch`` in ``no-cors`` mode): so a request a browser marks as coming
+from another origin (``Origin``, ``Sec-Fetch-Site``) is refused with 403,
+and the compact route takes ``Content-Type: application/json`` only
+(415), which no page can send across origins without the server's
+consent.  A request body is read up to a limit (10 MiB unless ``serve
+--max-body-mib`` says otherwise) and refused with 413 past it, nested
+deeper than :data:`MAX_DEPTH` levels it is refused with 400.
+``?template=`` takes a template's name, never a path: a built-in one or a
+``NAME.toml`` of the folder ``serve --template-dir`` names.
 With a token (``serve`` reads it from ``ARTIFACT_INDEX_HTTP_TOKEN`` or
 ``--token-file``, never from its command line, which other users can list),
 every route but ``/api/health`` answers 401 unless the request carries
@@ -42,7 +52,9 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -55,7 +67,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError
-from artifact_index.live.store import SessionNotFound
+from artifact_index.live.store import SessionNotFound, StoreError, since_cutoff
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import CompactionFailed
 from summarizer.integrations.access import SessionAccess, SessionUnknown
@@ -63,9 +75,13 @@ from summarizer.integrations.access import SessionAccess, SessionUnknown
 __all__ = ["LOOPBACK_HOSTS", "BadRequest", "Compaction", "build_app", "serve"]
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
-# A request body of a long session is large (tool outputs), but not this large.
-MAX_BODY_BYTES = 64 * 1024 * 1024
+# A request body of a long session is large (tool outputs), but not this large; parsed, a body
+# costs about ten times its size in memory.
+MAX_BODY_BYTES = 10 * 1024 * 1024
+# An API request nests a tool's input inside a block inside a message: a few dozen levels at most.
+MAX_DEPTH = 128
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_TEMPLATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _QUERIES = ("errors", "symbols", "decisions", "tasks")
 
 
@@ -82,6 +98,10 @@ class Compaction:
     instructions: tuple[
         str, ...
     ] = ()  # extra context for the narrative writer, as the compact command takes
+    template_folder: Path | None = (
+        None  # where ``?template=NAME`` finds NAME.toml besides the built-ins
+    )
+    max_body_bytes: int = MAX_BODY_BYTES
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -115,13 +135,57 @@ class _BearerToken:
         await self.app(scope, receive, send)
 
 
+class _SameOrigin:
+    """Answers 403 to a request a browser says comes from another origin (a web page's form, image or fetch).
+
+    ``Origin`` (sent with a cross-origin ``fetch``, a form's POST) must name
+    the server itself; ``Sec-Fetch-Site`` (sent by browsers with every
+    request, images and forms included) must say ``same-origin`` or ``none``
+    (typed by the user).  A client that is not a browser sends neither.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            origin = headers.get(b"origin")
+            site = headers.get(b"sec-fetch-site", b"").lower()
+            host = headers.get(b"host", b"")
+            if (origin is not None and not _is_origin_of(origin, host)) or site in (
+                b"cross-site",
+                b"same-site",
+            ):
+                response = _error(
+                    403, "this server answers its own origin only, not another web page's"
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _is_origin_of(origin: bytes, host: bytes) -> bool:
+    """``Origin: http://HOST`` names the server the request was sent to (``host`` is its ``Host``)."""
+    for scheme in (b"http://", b"https://"):
+        if origin.startswith(scheme):
+            return bool(host) and origin[len(scheme) :].rstrip(b"/").lower() == host.lower()
+    return False  # "null" (a sandboxed page, a file), or anything else
+
+
 class BadRequest(ArtifactIndexError):
     """A malformed session id or a missing query parameter (400)."""
+
+
+class _Unsupported(ArtifactIndexError):
+    """A request body of another type than JSON (415)."""
 
 
 def _status_of(exc: ArtifactIndexError) -> int:
     if isinstance(exc, BadRequest):
         return 400
+    if isinstance(exc, _Unsupported):
+        return 415
     if isinstance(exc, SessionNotFound | SessionUnknown):
         return 404
     if isinstance(exc, CompactionFailed):
@@ -129,18 +193,47 @@ def _status_of(exc: ArtifactIndexError) -> int:
     return 422
 
 
-async def _body(request: Request) -> bytes | None:
-    """The request body, or None when it is over :data:`MAX_BODY_BYTES` (read no further than that)."""
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None when it is over ``limit`` bytes (read no further than that)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    if declared.isdigit() and int(declared) > limit:
         return None
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
+        if size > limit:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels (walked without recursion)."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > limit:
+                    return True
+                pending.append((child, depth + 1))
+    return False
+
+
+def _json_body(raw: bytes) -> Any:
+    """The body parsed as JSON; a body that is not, or nests too deep, is a 400."""
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the request body is not JSON ({getattr(exc, 'msg', exc)})") from exc
+    except RecursionError as exc:  # the parser's own stack ran out: deeper than anything we read
+        raise BadRequest(f"the request body nests deeper than {MAX_DEPTH} levels") from exc
+    if _deeper_than(body, MAX_DEPTH):
+        raise BadRequest(f"the request body nests deeper than {MAX_DEPTH} levels")
+    return body
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -154,6 +247,10 @@ def _answering(handler: Handler) -> Handler:
             return await handler(request)
         except ArtifactIndexError as exc:
             return _error(_status_of(exc), str(exc))
+        except ValidationError as exc:  # a value of the request a model refused: the caller's
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            return _error(422, f"invalid {where or 'value'}: {first['msg']}")
         except HTTPException:
             raise
         except Exception as exc:  # one sentence, never a traceback: the promise of every surface
@@ -191,15 +288,25 @@ def build_app(
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "version": __version__})
 
+    def since(request: Request) -> str | None:
+        value = request.query_params.get("since")
+        if value is not None:
+            try:
+                since_cutoff(value)
+            except StoreError as exc:  # its sentence names the command line's option
+                raise BadRequest(
+                    f"since={value[:80]!r} is neither a span (7d, 24h, 30m, 2w) nor a date "
+                    "(2026-11-01)"
+                ) from exc
+        return value
+
     async def sessions(request: Request) -> Response:
-        query = request.query_params
-        return JSONResponse(
-            await run_in_threadpool(access.sessions, query.get("root"), query.get("since"))
-        )
+        root = request.query_params.get("root")
+        return JSONResponse(await run_in_threadpool(access.sessions, root, since(request)))
 
     async def where(request: Request) -> Response:
-        path, since = required(request, "path"), request.query_params.get("since")
-        return JSONResponse(await run_in_threadpool(access.where, path, since))
+        path = required(request, "path")
+        return JSONResponse(await run_in_threadpool(access.where, path, since(request)))
 
     async def show(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(access.show, None, session_id(request)))
@@ -224,8 +331,26 @@ def build_app(
 
         return answer
 
+    def template_of(request: Request) -> str:
+        """The template ``?template=`` names: a built-in, else NAME.toml in the configured folder."""
+        from summarizer.sections.templates import builtin_templates
+
+        name = request.query_params.get("template", "default")
+        folder = compaction.template_folder
+        names = builtin_templates() + (
+            sorted(p.stem for p in folder.glob("*.toml")) if folder and folder.is_dir() else []
+        )
+        # Only names are taken, and the answer is the same for any other value: this server never
+        # says whether a path exists.
+        if _TEMPLATE_NAME.match(name) and name in names:
+            return name if name in builtin_templates() else str((folder or Path()) / f"{name}.toml")
+        raise BadRequest(
+            f"template {name[:80]!r} is not one of this server's templates "
+            f"({', '.join(dict.fromkeys(names))}); a template is named, never given by path"
+        )
+
     async def summary(request: Request) -> Response:
-        template = request.query_params.get("template", "default")
+        template = template_of(request)
         markdown = await run_in_threadpool(
             lambda: access.summary(
                 None,
@@ -242,13 +367,16 @@ def build_app(
         from summarizer.summary_commands import compact_request
 
         folder = compaction.state_root / session_id(request)
-        raw = await _body(request)
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise _Unsupported(
+                "the request body must be sent as Content-Type: application/json"
+                + (f", not {media[:60]}" if media else "")
+            )
+        raw = await _body(request, compaction.max_body_bytes)
         if raw is None:
-            return _error(413, f"the request body is over {MAX_BODY_BYTES // 2**20} MiB")
-        try:
-            body = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            return _error(400, f"the request body is not JSON ({getattr(exc, 'msg', exc)})")
+            return _error(413, f"the request body is over {_size(compaction.max_body_bytes)}")
+        body = _json_body(raw)
         if not isinstance(body, dict):
             return _error(
                 400, 'the request body must be a JSON object: an API request body with "messages"'
@@ -312,11 +440,16 @@ def build_app(
         if allowed_hosts
         else []
     )
+    middleware.append(Middleware(_SameOrigin))
     if token:
         middleware.append(Middleware(_BearerToken, token=token))
     return Starlette(
         routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found}
     )
+
+
+def _size(limit: int) -> str:
+    return f"{limit / 2**20:g} MiB" if limit >= 2**20 else f"{limit:,} bytes"
 
 
 def serve(app: Starlette, host: str, port: int, announce: Callable[[str], None]) -> None:

@@ -65,9 +65,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "the HTTP API needs its extra: pip install 'artifact-index[http]'"
         ) from exc
     from summarizer.compaction.summary_message import user_state_directory
+    from summarizer.config import api_key_configured
     from summarizer.integrations.access import SessionAccess
 
     state = Path(args.state_dir) if args.state_dir else user_state_directory() / "sessions"
+    if args.llm and not api_key_configured():  # said now, not to each client later
+        raise SummarizerError(
+            "--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
+            "for the offline narrative"
+        )
+    if args.max_body_mib <= 0:
+        raise SummarizerError(f"--max-body-mib must be a positive size, not {args.max_body_mib:g}")
+    if args.template_dir is not None and not Path(args.template_dir).is_dir():
+        raise SummarizerError(f"--template-dir {args.template_dir} is not a folder")
     compaction = Compaction(
         state_root=state,
         template=args.template,
@@ -76,6 +86,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config=args.config,
         context_window=args.context_window,
         instructions=tuple(args.instructions),
+        template_folder=Path(args.template_dir) if args.template_dir else None,
+        max_body_bytes=int(args.max_body_mib * 2**20),
     )
     loopback = args.host in LOOPBACK_HOSTS
     token = _http_token(args.token_file)
@@ -278,6 +290,18 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
         type=int,
         metavar="N",
         help="the model's context window in tokens, unless a request says (default: 200000)",
+    )
+    serve.add_argument(
+        "--max-body-mib",
+        type=float,
+        default=10,
+        metavar="N",
+        help="refuse request bodies over N MiB, read no further (default: 10)",
+    )
+    serve.add_argument(
+        "--template-dir",
+        metavar="DIR",
+        help="?template=NAME also finds DIR/NAME.toml (by default only the built-in templates)",
     )
     add_llm_options(serve, "claude-code")
     serve.set_defaults(run=cmd_serve)
