@@ -138,9 +138,9 @@ def main() -> int:
         counts["transcripts"] += 1
         for point in session_points(path, _EVERY_CALLS):
             facts = session_facts(point.events[: point.number], point.index)
-            runs = point.index.meta.get("check_runs", [])
+            runs = point.index.session.check_runs
             failed = (
-                sum(1 for r in runs if not r["passed"]),
+                sum(1 for r in runs if not r.passed),
                 sum(1 for r in facts.check_runs if not r.passed),
             )
             for rule in _count(facts, counts, failed):

@@ -87,7 +87,7 @@ def summary_command(
         events = events_until_compaction(events, until_compaction)
     tracker = Tracker(format=loaded.adapter.name)
     tracker.feed_all(events)
-    session_model = tracker.index.meta.get("model")
+    session_model = tracker.index.session.model
     writer = make_writer(use_llm, pick_model(model, load_settings(config), session_model))
     anchor: Narrative | None = None
     if previous is not None:

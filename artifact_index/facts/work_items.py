@@ -16,13 +16,13 @@ into the items seen so far; only what the command did or showed is taken:
 * listings (``bd list``, ``bd ready``, an epic's children) only refresh the
   state of items already tracked: the rest of a backlog is not the
   session's work.  The latest listing is kept whole beside them
-  (``meta["tracker_listing"]``): it is what the session would pick its next
+  (:attr:`TrackedItems.listing`): it is what the session would pick its next
   item from.  And every item any listing showed is remembered as it was
-  last listed (``meta["listed_items"]``: state, title, the turn and the
+  last listed (:attr:`TrackedItems.seen`: state, title, the turn and the
   command), so the open items of the epic in hand are known even when a
   later ``bd ready`` of the whole backlog left them out.
 
-The items live in the index metadata as JSON (``meta["work_items"]``).
+The items live in the session state (:class:`TrackedItems`).
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ import re
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from artifact_index.facts.errors.checks import segments
 
 __all__ = [
     "ListedItem",
     "SeenInListing",
+    "TrackedItems",
     "TrackerListing",
     "WorkItem",
     "WorkItemStatus",
@@ -155,6 +156,16 @@ class TrackerListing(BaseModel):
     items: list[ListedItem]
 
 
+class TrackedItems(BaseModel):
+    """The items the session drove or looked at, its latest listing, and every item a listing showed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    items: dict[str, WorkItem] = Field(default_factory=dict)  # by "<tracker> <id>", in order
+    listing: TrackerListing | None = None
+    seen: dict[str, SeenInListing] = Field(default_factory=dict)  # by id
+
+
 def _key(tracker: str, item_id: str) -> str:
     return f"{tracker} {item_id}"
 
@@ -217,15 +228,14 @@ def _positionals(args: list[str], value_options: frozenset[str]) -> list[str]:
 
 
 class _Items:
-    """The items being updated by one command (a view over the stored JSON)."""
+    """The items being updated by one command, at its turn."""
 
-    def __init__(self, stored: dict[str, dict[str, Any]], turn: int) -> None:
+    def __init__(self, stored: dict[str, WorkItem], turn: int) -> None:
         self.stored = stored
         self.turn = turn
 
     def get(self, tracker: str, item_id: str) -> WorkItem | None:
-        data = self.stored.get(_key(tracker, item_id))
-        return WorkItem.model_validate(data) if data is not None else None
+        return self.stored.get(_key(tracker, item_id))
 
     def put(
         self,
@@ -244,8 +254,10 @@ class _Items:
                 id=item_id, tracker=tracker, status=changes["status"], turn=self.turn
             )
         values = {k: v for k, v in changes.items() if v is not None}
-        updated = current.model_copy(update={**values, "turn": self.turn})
-        self.stored[_key(tracker, item_id)] = updated.model_dump()
+        # Validated again, as the saved JSON was: a value of the wrong kind is refused here.
+        self.stored[_key(tracker, item_id)] = WorkItem.model_validate(
+            {**current.model_dump(), **values, "turn": self.turn}
+        )
 
 
 # --- bd ----------------------------------------------------------------------------------------
@@ -502,28 +514,25 @@ def _tracker_segments(command: str) -> Iterator[tuple[str, list[str]]]:
 
 
 def observe_tracker_command(
-    meta: dict[str, Any], command: str, output: str, turn: int, succeeded: bool | None
+    tracked: TrackedItems, command: str, output: str, turn: int, succeeded: bool | None
 ) -> None:
-    """Fold one shell command into the index metadata, in place: ``work_items``, ``tracker_listing``.
+    """Fold one shell command into the items, the latest listing and the items listings showed, in place.
 
     A command that failed changes nothing, except what its output confirms.
     """
     if ("bd" not in command and "gh" not in command) or not _HINT.search(" " + command):
         return  # most commands name neither tracker: no need to copy them for the search
-    items = _Items(meta.setdefault("work_items", {}), turn)
+    items = _Items(tracked.items, turn)
     for program, args in _tracker_segments(command):
         if program == "bd":
             _bd_command(args, output, succeeded, items)
             listed = _bd_listing(output) if args and args[0] in ("ready", "list", "show") else []
             if listed:
                 shown = " ".join(["bd", *args])
-                meta["tracker_listing"] = TrackerListing(
-                    turn=turn, command=shown, items=listed
-                ).model_dump()
-                seen = meta.setdefault("listed_items", {})
+                tracked.listing = TrackerListing(turn=turn, command=shown, items=listed)
                 for item in listed[:_MAX_LISTED]:
-                    seen[item.id] = SeenInListing(
+                    tracked.seen[item.id] = SeenInListing(
                         **item.model_dump(), turn=turn, command=shown
-                    ).model_dump()
+                    )
         else:
             _gh_command(args, output, succeeded, items)

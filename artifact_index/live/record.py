@@ -182,14 +182,13 @@ def session_record(
     ]
     started, last = _times(events)
     modified = instant(stat.st_mtime)
-    meta = index.meta
     return SessionRecord(
         id=session_id_of(path),
         transcript=str(path),
         format=str(index.format or "unknown"),
-        session_id=meta.get("session_id"),
-        agent=meta.get("agent"),
-        model=meta.get("model"),
+        session_id=index.session.session_id,
+        agent=index.session.agent,
+        model=index.session.model,
         root=root,
         title=_title(events),
         turns=max((e.turn for e in events), default=0),

@@ -313,7 +313,7 @@ def show_text(index: ArtifactIndex) -> str:
     turns = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
     lines = [
         f"{index.format or 'transcript'} session"
-        + (f" {index.meta.get('session_id')}" if index.meta.get("session_id") else "")
+        + (f" {index.session.session_id}" if index.session.session_id else "")
         + f", {max(turns, default=0)} turns, root {index.root or '(unknown)'}",
         "Files: "
         + (
@@ -367,7 +367,7 @@ def show_text(index: ArtifactIndex) -> str:
     decisions = index.decisions()
     lines.append(
         f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
-        f"compactions: {len(index.meta.get('compactions', []))}"
+        f"compactions: {len(index.session.compactions)}"
     )
     lines += [
         f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]

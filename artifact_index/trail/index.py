@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 import networkx as nx
@@ -34,14 +34,21 @@ from artifact_index.exceptions import StateError
 from artifact_index.facts.errors.ledger import ErrorLedger
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
+from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.session_state import SessionState
+from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
-__all__ = ["ArtifactIndex", "FileEntry", "FileStatus", "OperationEntry", "SymbolEntry"]
+__all__ = [
+    "CHANGED_STATUSES",
+    "ArtifactIndex",
+    "FileEntry",
+    "FileStatus",
+    "OperationEntry",
+    "SymbolEntry",
+]
 
-FileStatus = Literal["created", "modified", "deleted", "read", "reverted"]
-CHANGED_STATUSES: frozenset[str] = frozenset({"created", "modified", "deleted"})
-STATE_VERSION = 1
 # The kinds of node only deferred work adds (see ArtifactIndex.defer).
 _DEFERRED_KINDS = frozenset({"symbol"})
 
@@ -160,8 +167,9 @@ class ArtifactIndex:
     def __init__(
         self,
         graph: nx.MultiDiGraph | None = None,
-        meta: dict[str, Any] | None = None,
+        session: SessionState | None = None,
         ledger: ErrorLedger | None = None,
+        files: Iterable[FileState] = (),
     ) -> None:
         if graph is None:
             graph = ArtifactGraph()
@@ -170,16 +178,9 @@ class ArtifactIndex:
         self._graph: ArtifactGraph = graph
         self._pending: deque[Callable[[], None]] = deque()
         self.ledger = ledger if ledger is not None else ErrorLedger()
-        self.meta: dict[str, Any] = (
-            meta
-            if meta is not None
-            else {
-                "format": None,
-                "root": None,
-                "session_id": None,
-                "op_count": 0,
-            }
-        )
+        self.session: SessionState = session if session is not None else SessionState()
+        # Each file's state by its key, in the order first touched (its graph node is ``file:<key>``).
+        self._files: dict[str, FileState] = {state.path: state for state in files}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -219,22 +220,37 @@ class ArtifactIndex:
     # -- identity -------------------------------------------------------------
     @property
     def root(self) -> str | None:
-        root = self.meta.get("root")
-        return str(root) if root else None
+        return self.session.root or None
 
     @property
     def format(self) -> str | None:
-        fmt = self.meta.get("format")
-        return str(fmt) if fmt else None
+        return self.session.format or None
+
+    # -- files ----------------------------------------------------------------
+    def file_state(self, key: str) -> FileState | None:
+        """The state of the file ``key`` (its key, not a displayed path: see :meth:`find_file`)."""
+        return self._files.get(key)
+
+    def file_states(self) -> Iterator[FileState]:
+        """Every file's state, in the order first touched."""
+        return iter(self._files.values())
+
+    def add_file(self, state: FileState) -> FileState:
+        """A file seen for the first time: its state, and its node in the graph."""
+        self._files[state.path] = state
+        self._graph.add_node(f"file:{state.path}", kind="file", path=state.path)
+        return state
+
+    def files_under(self, directory: str) -> Iterator[FileState]:
+        """The files whose key lies under ``directory`` (no trailing slash), in the order first touched."""
+        states = self._files
+        for _, data in self._graph.files_under(directory):
+            yield states[data["path"]]
 
     # -- nodes ----------------------------------------------------------------
     def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
         return (self.graph if kind == "symbol" else self._graph).nodes_of_kind(kind)
-
-    def file_node(self, key: str) -> dict[str, Any] | None:
-        data = self._graph.nodes.get(f"file:{key}")
-        return dict(data) if data is not None else None
 
     def operations_on(self, key: str) -> list[dict[str, Any]]:
         """Operations that touched file ``key``, in order."""
@@ -248,20 +264,19 @@ class ArtifactIndex:
         ]
         return sorted(ops, key=lambda op: int(op["seq"]))
 
-    # -- status ---------------------------------------------------------------
-    @staticmethod
-    def status_of(data: dict[str, Any]) -> FileStatus | None:
-        """Net status of a file node (see the contract in design.md)."""
-        if not data.get("changed"):
-            return "read" if data.get("read") else None
-        if data.get("restored"):
-            return "reverted"
-        existed, exists = data.get("existed_before"), data.get("exists")
-        if existed is False:
-            return "created" if exists is not False else "reverted"
-        return "deleted" if exists is False else "modified"
+    def last_change(self, key: str) -> int:
+        """The sequence number of the last operation that changed the file ``key`` (0: none did)."""
+        return max(
+            (
+                int(op["seq"])
+                for op in self.operations_on(key)
+                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+            ),
+            default=0,
+        )
 
-    def _entry(self, key: str, data: dict[str, Any]) -> FileEntry:
+    # -- status ---------------------------------------------------------------
+    def _entry(self, state: FileState) -> FileEntry:
         ops = [
             OperationEntry(
                 turn=op["turn"],
@@ -275,20 +290,21 @@ class ArtifactIndex:
                 dest=op.get("dest"),
                 sidechain=op.get("sidechain"),
             )
-            for op in self.operations_on(key)
+            for op in self.operations_on(state.path)
         ]
-        status = self.status_of(data)
-        submitted = self.meta.get("submission", {}).get("files")
+        status = state.status
+        submission = self.session.submission
+        submitted = submission.files if submission is not None else None
         return FileEntry(
-            path=str(data.get("display") or key),
+            path=state.shown,
             status=status,
-            sources=sorted(data.get("sources") or []),
-            renamed_from=data.get("renamed_from"),
+            sources=sorted(state.sources),
+            renamed_from=state.renamed_from,
             ops=ops,
-            submitted=key in submitted
+            submitted=state.path in submitted
             if submitted is not None and status in CHANGED_STATUSES
             else None,
-            outside_workspace=self.is_outside(key),
+            outside_workspace=self.is_outside(state.path),
         )
 
     def is_outside(self, key: str) -> bool:
@@ -308,25 +324,25 @@ class ArtifactIndex:
         A path that was only read and is a directory (a tool listed it, or
         other files lie under it) is no file, and is left out.
         """
-        nodes = sorted(self.nodes_of_kind("file"), key=lambda item: int(item[1]["first_seq"]))
+        states = sorted(self._files.values(), key=lambda state: state.first_seq)
         directories = self._directories()
         return [
-            self._entry(str(data["path"]), data)
-            for _, data in nodes
-            if not (data["path"] in directories and self.status_of(data) == "read")
+            self._entry(state)
+            for state in states
+            if not (state.path in directories and state.status == "read")
         ]
 
     def _directories(self) -> set[str]:
         """Keys known to be directories: listed by a read tool, or holding another file."""
         found = {"."}  # the workspace root itself
-        for _, data in self.nodes_of_kind("file"):
-            parent = str(data["path"])
+        for key in self._files:
+            parent = key
             while "/" in parent.rstrip("/"):
                 parent = parent.rstrip("/").rsplit("/", 1)[0]
                 if not parent or parent in found:
                     break  # its ancestors are in already
                 found.add(parent)
-        return found | set(self.meta.get("listed_directories", []))
+        return found | set(self.session.listed_directories)
 
     def submission(self) -> dict[str, Any] | None:
         """How the run ended when its harness took a submission (mini-swe-agent), else None.
@@ -336,45 +352,48 @@ class ArtifactIndex:
         changed files it holds; None when they could not be worked out, and
         then ``unresolved`` says why).
         """
-        record = self.meta.get("submission")
-        if not record:
+        record = self.session.submission
+        if record is None:
             return None
-        keys = record.get("files")
+        keys = record.files
         files = (
             None
             if keys is None
-            else [
-                str(self._graph.nodes[f"file:{k}"].get("display") or k)
-                if f"file:{k}" in self._graph
-                else str(k)
-                for k in keys
-            ]
+            else [state.shown if (state := self._files.get(k)) else k for k in keys]
         )
-        return {**record, "files": files}
+        shown: dict[str, Any] = {
+            "turn": record.turn,
+            "command": record.command,
+            "exit_status": record.exit_status,
+            "files": files,
+        }
+        if record.command is not None:
+            shown["unresolved"] = record.unresolved
+        return shown
 
     def changed_files(self) -> list[FileEntry]:
         """Files created, modified or deleted at the end (reverted ones excluded)."""
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
-    def _find_file(self, path: str) -> dict[str, Any] | None:
-        """The node of a file named by its key or its displayed path, however spelled.
+    def find_file(self, path: str) -> FileState | None:
+        """The state of a file named by its key or its displayed path, however spelled.
 
         ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
         """
         key = file_key(path, None, self.root)
         for spelled in (path, key):
-            named: dict[str, Any] | None = self._graph.nodes.get(f"file:{spelled}")
+            named = self._files.get(spelled)
             if named is not None:
                 return named
-        for _, data in self.nodes_of_kind("file"):
-            if data.get("display") == path:
-                return data
+        for state in self._files.values():
+            if state.display == path:
+                return state
         return None
 
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""
-        data = self._find_file(path)
-        return self._entry(str(data["path"]), data).ops if data is not None else []
+        state = self.find_file(path)
+        return self._entry(state).ops if state is not None else []
 
     def net_diff(self, path: str) -> str | None:
         """The unified diff of a changed file from before the session to the end of it.
@@ -384,25 +403,24 @@ class ArtifactIndex:
         (empty for a deleted file).  ``None`` when either side is unknown or
         the file was never changed; ``""`` when the change was undone.
         """
-        data = self._find_file(path)
-        if data is None or not data.get("changed"):
+        state = self.find_file(path)
+        if state is None or not state.changed:
             return None
-        before: str | None = "" if data.get("existed_before") is False else data.get("original")
-        after: str | None = "" if data.get("exists") is False else data.get("content")
+        before = "" if state.existed_before is False else state.original
+        after = "" if state.exists is False else state.content
         if before is None or after is None:
             return None
-        shown = str(data.get("display") or data["path"])
-        old_name = "/dev/null" if data.get("existed_before") is False else f"a/{shown.lstrip('/')}"
-        new_name = "/dev/null" if data.get("exists") is False else f"b/{shown.lstrip('/')}"
+        shown = state.shown
+        old_name = "/dev/null" if state.existed_before is False else f"a/{shown.lstrip('/')}"
+        new_name = "/dev/null" if state.exists is False else f"b/{shown.lstrip('/')}"
         return _unified_diff(before, after, old_name, new_name)
 
     def content(self, path: str) -> str | None:
         """A file's whole content at the end of the transcript, when the transcript showed or implied it all."""
-        data = self._find_file(path)
-        if data is None or data.get("exists") is False:
+        state = self.find_file(path)
+        if state is None or state.exists is False:
             return None
-        content = data.get("content")
-        return str(content) if content is not None else None
+        return state.content
 
     def touched_in_turn(self, turn: int) -> list[tuple[str, OperationEntry]]:
         """``(path, operation)`` pairs of the operations performed in ``turn``."""
@@ -413,13 +431,9 @@ class ArtifactIndex:
         for _, op in self._graph.out_edges(node):
             for _, target, edge in self._graph.out_edges(op, data=True):
                 if edge.get("kind") == "touched" and edge.get("role") != "dest":
-                    path = str(self._graph.nodes[target]["path"])
-                    entry = next(
-                        e
-                        for e in self._entry(path, self._graph.nodes[target]).ops
-                        if e.turn == turn
-                    )
-                    out.append((path, entry))
+                    state = self._files[self._graph.nodes[target]["path"]]
+                    entry = next(e for e in self._entry(state).ops if e.turn == turn)
+                    out.append((state.path, entry))
         return out
 
     def unknown_effects(self) -> list[dict[str, Any]]:
@@ -445,8 +459,7 @@ class ArtifactIndex:
             change = _net_change([c for _, _, c in touches])
             if change is None or not touches:
                 continue
-            file = self.graph.nodes[f"file:{data['path']}"]
-            path = str(file.get("display") or data["path"])
+            path = self._files[data["path"]].shown
             entry = SymbolEntry(
                 name=data["name"],
                 kind=data["symbol_kind"],
@@ -474,20 +487,20 @@ class ArtifactIndex:
         The main agent's list when it kept one; otherwise the sub-agent list
         updated last.
         """
-        lists: dict[str, list[dict[str, Any]]] = self.meta.get("task_lists", {})
+        lists = self.session.task_lists
         if "" in lists:
-            return list(lists[""])
+            return [task.model_dump() for task in lists[""]]
         latest = max(
             lists.values(),
-            key=lambda tasks: max((int(t["turn"]) for t in tasks), default=0),
+            key=lambda tasks: max((t.turn for t in tasks), default=0),
             default=[],
         )
-        return list(latest)
+        return [task.model_dump() for task in latest]
 
     def errors(self) -> list[dict[str, Any]]:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         self.settle()  # the symbols errors lie in are found with the others
-        symbols = self.meta.get("error_symbols", {})
+        symbols = self.session.error_symbols
         return [_error_json(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
 
     def failed_runs(self) -> list[dict[str, Any]]:
@@ -517,8 +530,7 @@ class ArtifactIndex:
                     continue
                 for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
-                        file = self._graph.nodes[target]
-                        changed[str(file.get("display") or file["path"])] = None
+                        changed[self._files[self._graph.nodes[target]["path"]].shown] = None
         paths = list(changed)
         if entry.file:
             own = [
@@ -537,7 +549,7 @@ class ArtifactIndex:
         if original is None:
             return None
         self.settle()
-        return _error_json(original, self.meta.get("error_symbols", {}), self._fixes(original))
+        return _error_json(original, self.session.error_symbols, self._fixes(original))
 
     def tests(self) -> list[dict[str, Any]]:
         """The last result of each test command."""
@@ -555,7 +567,7 @@ class ArtifactIndex:
 
     def user_messages(self) -> list[dict[str, Any]]:
         """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
-        return list(self.meta.get("user_messages", []))
+        return [message.model_dump() for message in self.session.user_messages]
 
     # -- serialization --------------------------------------------------------
     def to_state(self) -> dict[str, Any]:
@@ -564,7 +576,8 @@ class ArtifactIndex:
         state: dict[str, Any] = redact_json(
             {
                 "version": STATE_VERSION,
-                "meta": self.meta,
+                "session": self.session.model_dump(mode="json"),
+                "files": [file.model_dump(mode="json") for file in self._files.values()],
                 "graph": data,
                 "ledger": self.ledger.model_dump(mode="json"),
             }
@@ -577,22 +590,28 @@ class ArtifactIndex:
 
     @classmethod
     def from_state(cls, payload: Any) -> ArtifactIndex:
-        """The index :meth:`to_state` saved; :class:`StateError` when ``payload`` is not one.
+        """The index :meth:`to_state` saved, by this version or an earlier one.
 
-        ``payload`` is consumed: the graph is built from its node-link data in place.
+        :class:`StateError` when ``payload`` is not one.  ``payload`` is
+        consumed: the graph is built from its node-link data in place.
         """
-        if not isinstance(payload, dict):
-            raise StateError("saved state is not a valid artifact-index state (not a JSON object)")
-        version = payload.get("version")
-        if version != STATE_VERSION:
-            raise StateError(f"saved state has version {version!r}, expected {STATE_VERSION}")
+        current = upgraded(payload)
         try:
-            graph = ArtifactGraph.from_node_link(payload["graph"])
-            ledger = ErrorLedger.model_validate(payload["ledger"])
-            meta = dict(payload["meta"])
+            graph = ArtifactGraph.from_node_link(current["graph"])
+            ledger = ErrorLedger.model_validate(current["ledger"])
+            session = SessionState.model_validate(current["session"])
+            files = [FileState.model_validate(file) for file in current["files"]]
         except (KeyError, TypeError, AttributeError, ValueError, ValidationError) as exc:
             raise StateError(f"saved state is not a valid artifact-index state ({exc})") from exc
-        return cls(graph, meta, ledger)
+        states = {file.path for file in files}
+        nodes = {str(data["path"]) for _, data in graph.nodes_of_kind("file")}
+        if states != nodes:
+            odd = sorted(states ^ nodes)[0]
+            raise StateError(
+                "saved state is not a valid artifact-index state "
+                f"(the file {odd!r} has a state or a graph node, not both)"
+            )
+        return cls(graph, session, ledger, files)
 
     @classmethod
     def from_json(cls, text: str) -> ArtifactIndex:

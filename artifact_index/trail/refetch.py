@@ -78,13 +78,11 @@ def refetch_report(index: ArtifactIndex) -> RefetchReport:
             for seen in [k for k in read_since_change if k[1] == key]:
                 read_since_change[seen] = False  # a change makes the next read necessary
 
-    boundaries = [
-        c for c in index.meta.get("compactions", []) if c.get("sidechain") is None and "seq" in c
-    ]
+    boundaries = [c for c in index.session.compactions if c.sidechain is None]
     compactions = []
     for number, boundary in enumerate(boundaries):
-        start = int(boundary["seq"])
-        end = int(boundaries[number + 1]["seq"]) if number + 1 < len(boundaries) else None
+        start = boundary.seq
+        end = boundaries[number + 1].seq if number + 1 < len(boundaries) else None
         known = {
             key
             for seq, chain, action, key in operations
@@ -98,7 +96,7 @@ def refetch_report(index: ArtifactIndex) -> RefetchReport:
         again = [key for key in after if key in known]
         compactions.append(
             CompactionRefetch(
-                turn=int(boundary["turn"]),
+                turn=boundary.turn,
                 reads_after=len(after),
                 rereads=len(again),
                 files=list(dict.fromkeys(again)),

@@ -28,13 +28,13 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from artifact_index.ingestion.patches import parse_patch
 from artifact_index.shell.git import skip_global_options
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, join
+from artifact_index.trail.session_state import Staging, SubmissionRecord, WrittenDiff
 
 __all__ = ["DiffScope", "GitModel", "diff_scope", "git_words"]
 
@@ -129,21 +129,11 @@ def _magic(pathspec: str) -> tuple[set[str] | None, str]:
 
 
 class GitModel:
-    """Staging, diffs written to files, and the submission, kept in the index's metadata."""
+    """Staging, diffs written to files, and the submission, kept in the session state."""
 
     def __init__(self, index: ArtifactIndex) -> None:
         self.index = index
-        state: dict[str, Any] = index.meta.setdefault(
-            "git",
-            {
-                "staged_all": False,
-                "staged_tracked": False,
-                "staged": [],
-                "unsure": None,
-                "diffs": {},
-            },
-        )
-        self.state = state
+        self.state = index.session.git
 
     # -- observing commands ------------------------------------------------------
     def observe(self, command: str, cwd: str | None) -> None:
@@ -156,7 +146,7 @@ class GitModel:
                 word in command
                 for word in ("git add", "git commit", "git reset", "git rm", "git stash")
             ):
-                self.state["unsure"] = (
+                self.state.unsure = (
                     "a git command inside a construct that is not followed changed the index"
                 )
             return
@@ -167,12 +157,11 @@ class GitModel:
             if step.stdout is not None and git_words(step)[0] == "diff":
                 scope = diff_scope(step)
                 keys = self.files_in(scope, self.state) if scope is not None else None
-                self.state["diffs"][self._key(step.stdout)] = {
-                    "seq": self.index.meta.get("op_count", 0),
-                    "files": keys,
-                }
+                self.state.diffs[self._key(step.stdout)] = WrittenDiff(
+                    seq=self.index.session.op_count, files=keys
+                )
 
-    def stage(self, step: SimpleCommand, state: dict[str, Any]) -> None:
+    def stage(self, step: SimpleCommand, state: Staging) -> None:
         """Apply one ``git`` step to a staging ``state`` (this model's, or a caller's own copy)."""
         sub, args, cwd = git_words(step)
         operands = [a for a in args if a is None or not a.startswith("-")]
@@ -181,30 +170,30 @@ class GitModel:
             if sub == "add" and not operands:
                 # `git add -A` / `-u` with no path: the whole tree (tracked files only for -u).
                 if options & {"-A", "--all"}:
-                    state["staged_all"] = True
+                    state.staged_all = True
                 elif options & {"-u", "--update"}:
-                    state["staged_tracked"] = True
+                    state.staged_tracked = True
                 return
             for operand in operands:
                 if operand is None:
-                    state["unsure"] = f"git {sub} of a path known only at run time"
+                    state.unsure = f"git {sub} of a path known only at run time"
                     continue
                 spec = self._key(join(cwd, operand) if cwd else operand)
                 if spec == "." or operand in ("*", ":/"):
-                    state["staged_all"] = True
+                    state.staged_all = True
                 else:
-                    state["staged"] = sorted({*state["staged"], spec})
+                    state.staged = sorted({*state.staged, spec})
         elif (sub in ("reset", "stash") and not operands) or (
             sub == "reset" and operands == ["HEAD"]
         ):
-            state["staged_all"] = state["staged_tracked"] = False
-            state["staged"] = []
+            state.staged_all = state.staged_tracked = False
+            state.staged = []
         elif sub == "commit":
-            state["unsure"] = "the session committed, so diffs no longer show its changes"
+            state.unsure = "the session committed, so diffs no longer show its changes"
         elif (
             sub == "reset" or sub == "rm" or (sub == "restore" and options & {"--staged", "-S"})
         ) and operands:
-            state["unsure"] = f"git {sub} unstaged some paths"
+            state.unsure = f"git {sub} unstaged some paths"
 
     # -- which files a diff shows ---------------------------------------------
     def _key(self, path: str) -> str:
@@ -218,26 +207,26 @@ class GitModel:
                 return True
         return False
 
-    def files_in(self, scope: DiffScope, state: dict[str, Any]) -> list[str] | None:
+    def files_in(self, scope: DiffScope, state: Staging) -> list[str] | None:
         """Keys of the changed files ``scope`` shows now; None when the model cannot tell."""
-        if state.get("unsure"):
+        if state.unsure:
             return None
         specs = [self._key(p) for p in scope.pathspecs]
         excludes = [self._key(p) for p in scope.excludes]
         out = []
-        for _, data in self.index.nodes_of_kind("file"):
-            key = str(data["path"])
-            if ArtifactIndex.status_of(data) not in CHANGED_STATUSES or self.index.is_outside(key):
+        for file in self.index.file_states():
+            key = file.path
+            if file.status not in CHANGED_STATUSES or self.index.is_outside(key):
                 continue  # unchanged, or outside the repository the diff is taken in
             if (specs and not self._matches(key, specs)) or (
                 excludes and self._matches(key, excludes)
             ):
                 continue
-            tracked = data.get("existed_before") is not False
+            tracked = file.existed_before is not False
             staged = (
-                bool(state["staged_all"])
-                or (bool(state["staged_tracked"]) and tracked)
-                or self._matches(key, state["staged"])
+                state.staged_all
+                or (state.staged_tracked and tracked)
+                or self._matches(key, state.staged)
             )
             if scope.cached:
                 shown = staged
@@ -254,21 +243,21 @@ class GitModel:
         self, command: str | None, cwd: str | None, turn: int, exit_status: str | None
     ) -> None:
         """Record the submission: ``command`` printed it (None: the run ended without one)."""
-        record: dict[str, Any] = {"turn": turn, "command": command, "exit_status": exit_status}
-        if command is None:
-            record["files"] = []
-        else:
+        files: list[str] | None = []
+        unresolved = None
+        if command is not None:
             files, unresolved = self._printed_diff(command, cwd)
-            record["files"] = files
-            record["unresolved"] = unresolved
-        self.index.meta["submission"] = record
+        self.index.session.submission = SubmissionRecord(
+            turn=turn, command=command, exit_status=exit_status, files=files, unresolved=unresolved
+        )
 
     def _printed_diff(self, command: str, cwd: str | None) -> tuple[list[str] | None, str | None]:
         """Keys of the files in the diff ``command`` prints, or (None, why not)."""
         steps = simple_commands(command, cwd)
         if steps is None:
             return None, "the submit command is not a plain list of commands"
-        state = {**self.state, "staged": list(self.state["staged"])}
+        # Staging the submit command does is its own: the model's state stays as it was.
+        state = self.state.model_copy(update={"staged": list(self.state.staged)})
         found: set[str] = set()
         for step in steps:
             if step.piped:
@@ -284,7 +273,7 @@ class GitModel:
                 keys = self.files_in(scope, state) if scope is not None else None
                 if keys is None:
                     shown = " ".join(a or "?" for a in step.argv)
-                    return None, state.get("unsure") or f"cannot tell which files `{shown}` prints"
+                    return None, state.unsure or f"cannot tell which files `{shown}` prints"
                 found.update(keys)
             elif step.program == "cat":
                 for operand in step.argv[1:]:
@@ -305,21 +294,11 @@ class GitModel:
         if path is None:
             return None
         key = self._key(path)
-        node = self.index.fed_graph.nodes.get(f"file:{key}")
-        written = self.state["diffs"].get(key)
-        if written is not None:
-            last_change = max(
-                (
-                    int(op["seq"])
-                    for op in self.index.operations_on(key)
-                    if op["action"] not in ("read", "unknown") and op["result"] != "failure"
-                ),
-                default=0,
-            )
-            if last_change <= int(written["seq"]):
-                files = written["files"]
-                return list(files) if files is not None else None
-        content = node.get("content") if node is not None else None
+        file = self.index.file_state(key)
+        written = self.state.diffs.get(key)
+        if written is not None and self.index.last_change(key) <= written.seq:
+            return list(written.files) if written.files is not None else None
+        content = file.content if file is not None else None
         if content is None:
             return None
         operations = parse_patch(content)

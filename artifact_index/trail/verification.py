@@ -20,6 +20,7 @@ from typing import Any
 from artifact_index.facts.errors.checks import checks_in
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
+from artifact_index.trail.session_state import CheckRun, SessionState
 
 __all__ = ["record_check_runs", "run_passed", "unverified_changes"]
 
@@ -30,9 +31,9 @@ CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 
 
 def record_check_runs(
-    meta: dict[str, Any], command: str, turn: int, passed: bool, errors: list[str] | None = None
+    session: SessionState, command: str, turn: int, passed: bool, errors: list[str] | None = None
 ) -> None:
-    """Note the checks ``command`` ran (``meta["check_runs"]``), at the current operation count.
+    """Note the checks ``command`` ran (:attr:`SessionState.check_runs`), at the current operation count.
 
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
@@ -40,28 +41,27 @@ def record_check_runs(
     found = checks_in(command)
     if not found:
         return
-    runs: list[dict[str, Any]] = meta.setdefault("check_runs", [])
-    seq = int(meta.get("op_count", 0))
+    runs = session.check_runs
     for check in found:
         runs.append(
-            {
-                "turn": turn,
-                "seq": seq,
-                "category": check.category,
-                "runner": check.runner,
-                "command": command,
-                "passed": passed,
-                "errors": list(errors or [])[:50],
-            }
+            CheckRun(
+                turn=turn,
+                seq=session.op_count,
+                category=check.category,
+                runner=check.runner,
+                command=command,
+                passed=passed,
+                errors=list(errors or [])[:50],
+            )
         )
     del runs[:-_MAX_RUNS]
 
 
-def run_passed(index: ArtifactIndex, run: dict[str, Any]) -> bool:
+def run_passed(index: ArtifactIndex, run: CheckRun) -> bool:
     """Whether a check run passed: it succeeded, or all it reported was there before the session."""
-    if run["passed"]:
+    if run.passed:
         return True
-    entries = [index.ledger.entry(signature) for signature in run.get("errors", [])]
+    entries = [index.ledger.entry(signature) for signature in run.errors]
     return bool(entries) and all(e is not None and e.pre_existing is not None for e in entries)
 
 
@@ -87,36 +87,32 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
     ``turns`` it changed after the run).  Kinds with nothing after their
     last run are left out.
     """
-    runs: list[dict[str, Any]] = index.meta.get("check_runs", [])
+    runs = index.session.check_runs
     if not runs:
         return []
-    last: dict[str, dict[str, Any]] = {}
+    last: dict[str, CheckRun] = {}
     for run in runs:
-        last[run["category"]] = run
-        if run["category"] == "test" and "build" in last:
+        last[run.category] = run
+        if run.category == "test" and "build" in last:
             last["build"] = (
                 run  # running the tests builds the code: a build owed before them is done
             )
     changed: list[tuple[str, int, list[int]]] = []
-    for _, data in index.nodes_of_kind("file"):
-        key = str(data["path"])
-        if (
-            ArtifactIndex.status_of(data) not in CHANGED_STATUSES
-            or is_absolute(key)
-            or key.lower().endswith(_PROSE)
-        ):
+    for file in index.file_states():
+        key = file.path
+        if file.status not in CHANGED_STATUSES or is_absolute(key) or key.lower().endswith(_PROSE):
             continue
         seq, turns = _last_change(index, key)
-        changed.append((str(data.get("display") or key), seq, turns))
+        changed.append((file.shown, seq, turns))
     groups: dict[tuple[str, ...], dict[str, Any]] = {}
     for category in CATEGORY_ORDER:
         latest = last.get(category)
         if latest is None:
             continue
         after = sorted(
-            (path, [t for t in turns if t >= latest["turn"]] or turns[-1:])
+            (path, [t for t in turns if t >= latest.turn] or turns[-1:])
             for path, seq, turns in changed
-            if seq > latest["seq"]
+            if seq > latest.seq
         )
         if not after:
             continue
@@ -131,9 +127,9 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
         group["runs"].append(
             {
                 "category": category,
-                "turn": latest["turn"],
-                "runner": latest["runner"],
-                "command": latest["command"],
+                "turn": latest.turn,
+                "runner": latest.runner,
+                "command": latest.command,
                 "passed": run_passed(index, latest),
             }
         )

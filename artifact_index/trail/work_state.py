@@ -18,7 +18,8 @@ printed, never from a repository:
   last change, says otherwise: listed there, it is uncommitted; not listed,
   it is not, whatever the trail says (a branch switched with the edit left
   behind, a stash, a reset).  What that status listed is kept
-  (``meta["work"]["status"]``, see :mod:`~artifact_index.trail.tree_status`),
+  (:attr:`~artifact_index.trail.session_state.WorkRecord.status`, see
+  :mod:`~artifact_index.trail.tree_status`),
   files the session never changed included.
 
 Git facts belong to the repository the command ran in: ``cd ../other &&
@@ -38,6 +39,12 @@ from typing import Any
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.session_state import (
+    Commit,
+    ListedStatus,
+    OtherRepository,
+    Staging,
+)
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
 from artifact_index.trail.tree_status import TreeStatus, observed_status
 
@@ -55,26 +62,11 @@ _MAX_LISTED = 400  # files of one status kept; a longer listing is someone else'
 
 
 class WorkState:
-    """Commits, branch and pushes, kept in the index's metadata (``meta["work"]``)."""
+    """Commits, branch and pushes, kept in the session state (:class:`WorkRecord`)."""
 
     def __init__(self, index: ArtifactIndex) -> None:
         self.index = index
-        state: dict[str, Any] = index.meta.setdefault(
-            "work",
-            {
-                "branch": None,
-                "commits": [],
-                "committed_at": {},
-                "staging": {
-                    "staged_all": False,
-                    "staged_tracked": False,
-                    "staged": [],
-                    "unsure": None,
-                    "diffs": {},
-                },
-            },
-        )
-        self.state = state
+        self.state = index.session.work
 
     def observe(
         self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None
@@ -87,7 +79,7 @@ class WorkState:
             return
         commits = iter(_COMMIT_LINE.finditer(output))
         model = GitModel(self.index)
-        staging = self.state["staging"]
+        staging = self.state.staging
         for step in steps:
             if step.program != "git":
                 continue
@@ -102,12 +94,13 @@ class WorkState:
                     self._commit(made, step_args=args, model=model, turn=turn)
                 continue
             if sub == "push" and succeeded:
-                for commit in self.state["commits"]:
-                    commit["pushed"] = True
-                    commit.setdefault("pushed_turn", turn)
+                for commit in self.state.commits:
+                    commit.pushed = True
+                    if commit.pushed_turn is None:
+                        commit.pushed_turn = turn
             model.stage(step, staging)
             if succeeded:
-                self.state["branch"] = _branch_from(sub, args, output) or self.state["branch"]
+                self.state.branch = _branch_from(sub, args, output) or self.state.branch
                 seen = observed_status(step, sub, args, _beside(steps, step), output)
                 if seen is not None and (seen.staged_shown or _nothing_staged(staging)):
                     self._saw_status(seen, git_cwd, turn, command)
@@ -115,7 +108,7 @@ class WorkState:
     def _saw_status(self, seen: TreeStatus, git_cwd: str | None, turn: int, command: str) -> None:
         """Keep the latest listing of the workspace's changed files, its paths as the index's keys."""
         root = self.index.root
-        base = root if seen.relative_to_top else (git_cwd or self.index.meta.get("cwd") or root)
+        base = root if seen.relative_to_top else (git_cwd or self.index.session.cwd or root)
 
         def key(path: str) -> str:
             # `--stat` cuts a long path to ".../tail": kept as written, matched by its end.
@@ -123,25 +116,25 @@ class WorkState:
                 return path
             return file_key(path, base, root) + ("/" if path.endswith("/") else "")
 
-        earlier = self.state.get("status")
+        earlier = self.state.status
         if (
             earlier
-            and earlier["seq"] == self.index.meta.get("op_count", 0)
-            and earlier["turn"] == turn
-            and earlier["command"] == "git status"
+            and earlier.seq == self.index.session.op_count
+            and earlier.turn == turn
+            and earlier.command == "git status"
         ):
             return  # `git status && git diff --stat`: the status says more (untracked and staged files too)
-        self.state["status"] = {
-            "turn": turn,
-            "seq": int(self.index.meta.get("op_count", 0)),
-            "command": seen.command,
-            "shown": " ".join(command.split())[:120],
-            "files": [[key(f.path), f.state] for f in seen.files[:_MAX_LISTED]],
-            "complete": len(seen.files) <= _MAX_LISTED,
-            "untracked_shown": seen.untracked_shown,
-            "commits_before": len(self.state["commits"]),
-            "scope": [key(p) for p in seen.scope],
-        }
+        self.state.status = ListedStatus(
+            turn=turn,
+            seq=self.index.session.op_count,
+            command=seen.command,
+            shown=" ".join(command.split())[:120],
+            files=[(key(f.path), f.state) for f in seen.files[:_MAX_LISTED]],
+            complete=len(seen.files) <= _MAX_LISTED,
+            untracked_shown=seen.untracked_shown,
+            commits_before=len(self.state.commits),
+            scope=[key(p) for p in seen.scope],
+        )
 
     def _repository(self, git_cwd: str | None) -> str | None:
         """None for the workspace's repository, else the other repository's directory as the reader knows it."""
@@ -173,34 +166,32 @@ class WorkState:
         commits: Iterator[re.Match[str]],
     ) -> None:
         """A git command of another repository: its branch and commits, apart from the workspace's."""
-        repos: dict[str, dict[str, Any]] = self.state.setdefault("repos", {})
-        other = repos.setdefault(repository, {"branch": None, "branch_turn": None, "commits": []})
+        other = self.state.repos.setdefault(repository, OtherRepository())
         if sub == "commit":
             made = next(commits, None)
-            if made is not None and len(other["commits"]) < _MAX_COMMITS:
-                other["commits"].append(
-                    {
-                        "turn": turn,
-                        "hash": made["hash"],
-                        "branch": made["branch"],
-                        "message": made["message"],
-                        "files": None,
-                        "pushed": False,
-                    }
+            if made is not None and len(other.commits) < _MAX_COMMITS:
+                other.commits.append(
+                    Commit(
+                        turn=turn,
+                        hash=made["hash"],
+                        branch=made["branch"],
+                        message=made["message"],
+                        files=None,
+                    )
                 )
-                other["branch"], other["branch_turn"] = made["branch"], turn
+                other.branch, other.branch_turn = made["branch"], turn
         elif sub == "push" and succeeded:
-            for commit in other["commits"]:
-                commit["pushed"] = True
+            for commit in other.commits:
+                commit.pushed = True
         elif succeeded:
             branch = _branch_from(sub, args, output)
             if branch:
-                other["branch"], other["branch_turn"] = branch, turn
+                other.branch, other.branch_turn = branch, turn
 
     def _commit(
         self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int
     ) -> None:
-        staging = self.state["staging"]
+        staging = self.state.staging
         options = {a for a in step_args if a and a.startswith("-")}
         paths = _pathspecs(step_args)
         if paths:
@@ -209,27 +200,26 @@ class WorkState:
             scope = DiffScope(
                 cached=False, head=True, pathspecs=()
             )  # -a / -am: every tracked change
-            staging["staged_tracked"] = True
+            staging.staged_tracked = True
         else:
             scope = DiffScope(cached=True, head=False, pathspecs=())
         files = model.files_in(scope, staging)
-        seq = int(self.index.meta.get("op_count", 0))
+        seq = self.index.session.op_count
         for key in files or ():
-            self.state["committed_at"][key] = seq
-        self.state["branch"] = made["branch"]
-        if len(self.state["commits"]) < _MAX_COMMITS:
-            self.state["commits"].append(
-                {
-                    "turn": turn,
-                    "hash": made["hash"],
-                    "branch": made["branch"],
-                    "message": made["message"],
-                    "files": files,
-                    "pushed": False,
-                }
+            self.state.committed_at[key] = seq
+        self.state.branch = made["branch"]
+        if len(self.state.commits) < _MAX_COMMITS:
+            self.state.commits.append(
+                Commit(
+                    turn=turn,
+                    hash=made["hash"],
+                    branch=made["branch"],
+                    message=made["message"],
+                    files=files,
+                )
             )
         # After a commit the index holds nothing beyond HEAD.
-        staging.update({"staged_all": False, "staged_tracked": False, "staged": [], "unsure": None})
+        staging.cleared()
 
 
 def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
@@ -243,10 +233,8 @@ def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
     return names
 
 
-def _nothing_staged(staging: dict[str, Any]) -> bool:
-    return not (
-        staging["staged_all"] or staging["staged_tracked"] or staging["staged"] or staging["unsure"]
-    )
+def _nothing_staged(staging: Staging) -> bool:
+    return not (staging.staged_all or staging.staged_tracked or staging.staged or staging.unsure)
 
 
 def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:
@@ -304,9 +292,9 @@ def _pathspecs(args: list[str | None]) -> list[str]:
     return paths
 
 
-def _listed(key: str, status: dict[str, Any]) -> bool:
+def _listed(key: str, status: ListedStatus) -> bool:
     """Whether a status listing shows the file ``key``: by its path, a folder it lies in, or the tail of its path."""
-    for path, _ in status["files"]:
+    for path, _ in status.files:
         if path == key or (path.endswith("/") and key.startswith(path)):
             return True
         if path.startswith(".../") and ("/" + key).endswith(path[3:]):
@@ -314,8 +302,8 @@ def _listed(key: str, status: dict[str, Any]) -> bool:
     return False
 
 
-def _in_scope(key: str, status: dict[str, Any]) -> bool:
-    scope = status.get("scope") or []
+def _in_scope(key: str, status: ListedStatus) -> bool:
+    scope = status.scope
     return not scope or any(
         key == p or key.startswith(p.rstrip("/") + "/") or p in (".", "./") for p in scope
     )
@@ -325,8 +313,8 @@ def _status_says(
     key: str,
     created: bool,
     last_change: int,
-    status: dict[str, Any] | None,
-    commits: list[dict[str, Any]],
+    status: ListedStatus | None,
+    commits: list[Commit],
 ) -> bool | None:
     """Whether the latest status says the file is uncommitted; None when it does not speak of it.
 
@@ -334,18 +322,23 @@ def _status_says(
     (or whose files are unknown) came after it: then the commit says.  Nor does it speak of a new file when
     it hid untracked files.
     """
-    if status is None or status["seq"] < last_change or not _in_scope(key, status):
+    if status is None or status.seq < last_change or not _in_scope(key, status):
         return None
-    if any(
-        c["files"] is None or key in c["files"]
-        for c in commits[status.get("commits_before", len(commits)) :]
-    ):
+    after = commits[status.commits_before :] if status.commits_before is not None else []
+    if any(c.files is None or key in c.files for c in after):
         return None
     if _listed(key, status):
         return True
-    if (created and not status["untracked_shown"]) or not status.get("complete", True):
+    if (created and not status.untracked_shown) or not status.complete:
         return None
     return False
+
+
+def _commit_json(commit: Commit) -> dict[str, Any]:
+    shown = commit.model_dump()
+    if commit.pushed_turn is None:
+        del shown["pushed_turn"]  # only a commit the session pushed says when
+    return shown
 
 
 def work_state(index: ArtifactIndex) -> dict[str, Any]:
@@ -357,65 +350,56 @@ def work_state(index: ArtifactIndex) -> dict[str, Any]:
     ``files`` as ``[path, state]``, ``not_shown``: the files the trail calls uncommitted that
     it did not list, ``current``: no file changed after it), or None.
     """
-    state = index.meta.get("work") or {}
-    committed_at: dict[str, int] = state.get("committed_at", {})
-    status: dict[str, Any] | None = state.get("status")
+    state = index.session.work
+    committed_at = state.committed_at
+    status = state.status
     uncommitted = []
     not_shown = []
     changed_keys = set()
     changed_after = False
-    for _, data in index.nodes_of_kind("file"):
-        if ArtifactIndex.status_of(data) not in CHANGED_STATUSES:
+    for file in index.file_states():
+        if file.status not in CHANGED_STATUSES:
             continue
-        key = str(data["path"])
+        key = file.path
         if is_absolute(key) or key.startswith(".git/"):
             continue  # outside the workspace, or git's own files: nothing a commit holds
         changed_keys.add(key)
-        last_change = max(
-            (
-                int(op["seq"])
-                for op in index.operations_on(key)
-                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
-            ),
-            default=0,
-        )
-        shown = str(data.get("display") or key)
+        last_change = index.last_change(key)
+        shown = file.shown
         by_trail = last_change > committed_at.get(key, -1)
-        says = _status_says(
-            key, data.get("existed_before") is False, last_change, status, state.get("commits", [])
-        )
+        says = _status_says(key, file.existed_before is False, last_change, status, state.commits)
         if says is False and by_trail:
             not_shown.append(
                 shown
             )  # the trail would call it uncommitted: the status says otherwise
         elif says or (says is None and by_trail):
             uncommitted.append(shown)
-        if status is not None and last_change > status["seq"]:
+        if status is not None and last_change > status.seq:
             changed_after = True
-    commits = [dict(c) for c in state.get("commits", [])]
+    commits = [_commit_json(c) for c in state.commits]
     elsewhere = [
         {
             "path": path,
-            "branch": other.get("branch"),
-            "branch_turn": other.get("branch_turn"),
-            "commits": [dict(c) for c in other.get("commits", [])],
+            "branch": other.branch,
+            "branch_turn": other.branch_turn,
+            "commits": [_commit_json(c) for c in other.commits],
         }
-        for path, other in sorted(state.get("repos", {}).items())
+        for path, other in sorted(state.repos.items())
     ]
     seen = None
     if status is not None:
         seen = {
-            "turn": status["turn"],
-            "command": status["command"],
+            "turn": status.turn,
+            "command": status.command,
             "not_shown": sorted(not_shown),
             "current": not changed_after,
             "files": [
                 {"path": path, "state": listed_state, "changed_in_session": path in changed_keys}
-                for path, listed_state in status["files"]
+                for path, listed_state in status.files
             ],
         }
     return {
-        "branch": state.get("branch"),
+        "branch": state.branch,
         "commits": commits,
         "uncommitted": sorted(uncommitted),
         "elsewhere": elsewhere,

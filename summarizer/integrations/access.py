@@ -140,7 +140,7 @@ class SessionAccess:
         # this index while the summary reads it.
         with self.following(transcript, session) as live:
             writer = make_writer(
-                use_llm, pick_model(model, load_settings(config), live.index.meta.get("model"))
+                use_llm, pick_model(model, load_settings(config), live.index.session.model)
             )
             summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
         return redact_text(summary.markdown)

@@ -11,7 +11,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.index import ArtifactIndex, SymbolEntry
 from artifact_index.trail.verification import run_passed, unverified_changes
 from artifact_index.trail.work_state import work_state
@@ -468,7 +467,7 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         for t in tasks
     ]
     original = index.original_error()
-    last = index.meta.get("last_assistant")
+    last = index.session.last_assistant
     turn_numbers = [int(d["turn"]) for _, d in index.nodes_of_kind("turn")]
     return SessionFacts(
         format=index.format,
@@ -481,27 +480,28 @@ def facts_from_index(index: ArtifactIndex) -> SessionFacts:
         decisions=[DecisionFact.model_validate(d) for d in index.decisions()],
         tasks=tasks,
         user_messages=[MessageFact.model_validate(m) for m in index.user_messages()],
-        last_assistant=MessageFact.model_validate(last) if last else None,
+        last_assistant=MessageFact(turn=last.turn, text=last.text) if last else None,
         work=work,
         work_items=[
-            WorkItemFact.model_validate(WorkItem.model_validate(item).model_dump())
-            for item in index.meta.get("work_items", {}).values()
+            WorkItemFact.model_validate(item.model_dump())
+            for item in index.session.work_items.items.values()
         ],
-        listing=ListingFact.model_validate(index.meta["tracker_listing"])
-        if index.meta.get("tracker_listing")
+        listing=ListingFact.model_validate(index.session.work_items.listing.model_dump())
+        if index.session.work_items.listing
         else None,
         listed_items=[
-            SeenItemFact.model_validate(item)
-            for item in index.meta.get("listed_items", {}).values()
+            SeenItemFact.model_validate(item.model_dump())
+            for item in index.session.work_items.seen.values()
         ],
         check_runs=[
-            CheckRunFact.model_validate(
-                {
-                    **{k: run[k] for k in ("turn", "category", "runner", "command")},
-                    "passed": run_passed(index, run),
-                }
+            CheckRunFact(
+                turn=run.turn,
+                category=run.category,
+                runner=run.runner,
+                command=run.command,
+                passed=run_passed(index, run),
             )
-            for run in index.meta.get("check_runs", [])
+            for run in index.session.check_runs
         ],
         unverified=[UncheckedFact.model_validate(group) for group in unverified_changes(index)],
         agent_files=agent_files,

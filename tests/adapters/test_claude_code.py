@@ -562,7 +562,7 @@ def test_a_file_written_by_a_call_whose_result_came_first_is_in_the_trail(
         ("tests/test_ledger.py", "created"),
     }
     # The one result whose call is in no record of the file stays an orphan, counted.
-    assert index.meta["orphan_results"] == 1
+    assert index.session.orphan_results == 1
 
 
 def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> None:

@@ -91,7 +91,7 @@ def test_a_lint_finding_on_a_file_the_session_had_not_changed_is_pre_existing_an
         found["cart.ex"] is None
     )  # the session changed it before the run: its finding is the session's
     assert [e.file for e in index.ledger.open_errors] == ["lib/shop/cart.ex"]
-    assert not run_passed(index, index.meta["check_runs"][-1])
+    assert not run_passed(index, index.session.check_runs[-1])
 
 
 def test_a_run_that_printed_only_findings_from_before_the_session_passed() -> None:
@@ -101,7 +101,7 @@ def test_a_run_that_printed_only_findings_from_before_the_session_passed() -> No
         *_run(4, "mix credo --strict", only_old, "c1", ok=False),
     )
     assert index.ledger.open_errors == []
-    assert run_passed(index, index.meta["check_runs"][-1])
+    assert run_passed(index, index.session.check_runs[-1])
 
 
 def test_the_first_lint_run_before_any_change_finds_only_what_was_there() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from artifact_index.trail.file_state import FileState
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.index import ArtifactIndex
 
@@ -69,7 +70,9 @@ def test_a_removed_node_is_forgotten_by_every_index() -> None:
 
 
 def test_a_saved_and_resumed_index_answers_the_same_questions() -> None:
-    index = ArtifactIndex(_graph())
+    graph = _graph()
+    files = [FileState(path=data["path"], first_seq=1) for _, data in graph.nodes_of_kind("file")]
+    index = ArtifactIndex(graph, files=files)
     resumed = ArtifactIndex.from_json(index.to_json())
     for graph in (resumed.graph, index.graph.copy()):
         assert [n for n, _ in graph.nodes_of_kind("file")] == [

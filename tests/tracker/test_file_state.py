@@ -158,7 +158,7 @@ def test_stash_with_untracked_files_puts_created_files_away_too(
     assert statuses(events) == {"a.py": "reverted"}
     assert statuses(events + _git(call, "git stash pop")) == {"a.py": "created"}
     index = index_of(events + _git(call, "git stash pop"))
-    assert index.file_node("a.py")["content"] == "x = 1\n"  # type: ignore[index]
+    assert index.file_state("a.py").content == "x = 1\n"  # type: ignore[union-attr]
 
 
 def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(
@@ -256,7 +256,7 @@ def test_pending_call_is_not_applied(session: list[Event]) -> None:
         ]
     )
     assert tracker.index.files() == []
-    assert [c["call_id"] for c in tracker.pending_calls()] == ["x"]
+    assert [c.call_id for c in tracker.pending_calls()] == ["x"]
 
 
 def test_turn_query(session: list[Event], call: Call) -> None:

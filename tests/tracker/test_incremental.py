@@ -86,7 +86,7 @@ def test_save_and_resume_at_any_point_gives_the_same_index(
         start = cut
 
     assert files_json(tracker.index) == files_json(whole)
-    assert tracker.index.meta == whole.meta
+    assert tracker.index.session == whole.session
 
 
 @settings(max_examples=100, deadline=None)
@@ -103,7 +103,7 @@ def test_feeding_events_again_changes_nothing(events: list[Event], data: st.Data
     tracker.feed_all(events)
 
     assert files_json(tracker.index) == files_json(once)
-    assert tracker.index.meta == once.meta
+    assert tracker.index.session == once.session
 
 
 def test_a_call_id_reused_in_a_later_response_is_a_new_call() -> None:

@@ -48,7 +48,7 @@ def test_symbols_changed_by_an_edit_of_a_file_that_was_read(session: list[Event]
         ("AuthService", "refresh"): "added",
         ("AuthService", "verify"): "read",
     }
-    assert index.file_node("auth.py")["content"] == AUTH.replace(
+    assert index.file_state("auth.py").content == AUTH.replace(  # type: ignore[union-attr]
         "return sign(user)\n",
         "return sign(user, exp=3600)\n\n    def refresh(self, token):\n        return token\n",
     )
@@ -135,10 +135,10 @@ def test_known_content_follows_patches_and_line_edits(session: list[Event], call
             tool="edit",
         ),
     ]
-    node = Tracker(format="swe-agent").feed_all(events).file_node("m.py")
-    assert node is not None
-    assert node["original"] == original
-    assert node["content"] == "x = 0\na = 1\nb = 20\nc = 30\n"
+    file = Tracker(format="swe-agent").feed_all(events).file_state("m.py")
+    assert file is not None
+    assert file.original == original
+    assert file.content == "x = 0\na = 1\nb = 20\nc = 30\n"
 
 
 def test_an_edit_that_does_not_apply_makes_the_content_unknown(
@@ -151,8 +151,8 @@ def test_an_edit_that_does_not_apply_makes_the_content_unknown(
             tool="apply_patch",
         ),
     ]
-    node = Tracker(format="codex").feed_all(events).file_node("m.py")
-    assert node is not None and node["content"] is None
+    file = Tracker(format="codex").feed_all(events).file_state("m.py")
+    assert file is not None and file.content is None
 
 
 def test_an_error_is_linked_to_the_symbol_around_its_line(session: list[Event], call: Call) -> None:

@@ -102,7 +102,7 @@ def test_a_claude_code_read_keeps_the_missing_final_newline(session: list[Event]
     # Claude Code numbers content.split("\n"): no empty last line, no final newline.
     output = "     1→x = 1\n     2→y = 2"
     index = Tracker(format="claude-code").feed_all(session + read(1, "/repo/m.py", output))
-    assert index.file_node("m.py")["content"] == "x = 1\ny = 2"  # type: ignore[index]
+    assert index.file_state("m.py").content == "x = 1\ny = 2"  # type: ignore[index]
 
 
 def test_a_read_with_only_a_limit_is_a_window_not_the_file(session: list[Event]) -> None:
@@ -112,11 +112,11 @@ def test_a_read_with_only_a_limit_is_a_window_not_the_file(session: list[Event])
         session
         + read(1, "/repo/m.py", "     1→def a():\n     2→    return 1", start_line=None, end_line=2)
     )
-    node = index.file_node("m.py")
+    file = index.file_state("m.py")
     assert (
-        node is not None
-        and node["content"] is None
-        and node["windows"] == [[1, ["def a():", "    return 1"]]]
+        file is not None
+        and file.content is None
+        and file.windows == [(1, ["def a():", "    return 1"])]
     )
 
 
@@ -126,15 +126,15 @@ def test_shell_output_is_the_file_only_when_the_read_is_the_whole_command(
     piped = Tracker(format="claude-code").feed_all(
         session + shell(1, "cat -n m.py | head -2", numbered("def a():\n    return 1\n"))
     )
-    assert piped.file_node("m.py")["content"] is None  # type: ignore[index]
+    assert piped.file_state("m.py").content is None  # type: ignore[index]
     two = Tracker(format="claude-code").feed_all(
         session + shell(1, "cat -n m.py n.py", numbered(SOURCE))
     )
-    assert two.file_node("m.py")["content"] is None and two.file_node("n.py")["content"] is None  # type: ignore[index]
+    assert two.file_state("m.py").content is None and two.file_state("n.py").content is None  # type: ignore[index]
     alone = Tracker(format="claude-code").feed_all(
         session + shell(1, "cat -n m.py", numbered(SOURCE))
     )
-    assert alone.file_node("m.py")["content"] == SOURCE  # type: ignore[index]
+    assert alone.file_state("m.py").content == SOURCE  # type: ignore[index]
 
 
 def test_an_edit_inside_a_partial_window_names_its_enclosing_definition(

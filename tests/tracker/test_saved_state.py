@@ -96,7 +96,7 @@ def test_any_split_into_saves_gives_the_same_index(
     restored = _resume_each_turn(tmp_path_factory.mktemp("state"), pieces).load().tracker
 
     assert files_json(restored.index) == files_json(whole)
-    assert restored.index.meta == whole.meta
+    assert restored.index.session == whole.session
 
 
 def test_a_save_appends_one_line_and_leaves_the_snapshot_alone(tmp_path: Path) -> None:
@@ -259,5 +259,5 @@ def test_an_event_holding_a_secret_sent_again_after_a_resume_changes_nothing(
     restored = state.load()
     restored.tracker.feed_all(events)
 
-    assert restored.tracker.index.meta["events"] == once.meta["events"] == 4
-    assert restored.tracker.index.meta["seen_events"] == once.meta["seen_events"]
+    assert restored.tracker.index.session.events == once.session.events == 4
+    assert restored.tracker.index.session.seen_events == once.session.seen_events

@@ -64,10 +64,8 @@ def items(*steps: list[Event]) -> dict[str, dict[str, Any]]:
     events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
     for step in steps:
         events += step
-    stored: dict[str, dict[str, Any]] = (
-        Tracker(format="claude-code").feed_all(events).meta.get("work_items", {})
-    )
-    return {data["id"]: data for data in stored.values()}
+    stored = Tracker(format="claude-code").feed_all(events).session.work_items.items
+    return {item.id: item.model_dump() for item in stored.values()}
 
 
 def test_a_bead_shown_started_and_closed_carries_its_title_description_and_turns() -> None:
@@ -219,10 +217,8 @@ def listing(*steps: list[Event]) -> dict[str, Any] | None:
     events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
     for step in steps:
         events += step
-    found: dict[str, Any] | None = (
-        Tracker(format="claude-code").feed_all(events).meta.get("tracker_listing")
-    )
-    return found
+    found = Tracker(format="claude-code").feed_all(events).session.work_items.listing
+    return found.model_dump() if found is not None else None
 
 
 def test_the_latest_listing_is_kept_whole_beside_the_items_the_session_tracks() -> None:

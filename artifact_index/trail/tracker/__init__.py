@@ -21,11 +21,11 @@ tells the git and work-state models), :mod:`.stash` (``git reset --hard`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
-from artifact_index.facts.tasks import Task, apply_task_call, reads_task_list
+from artifact_index.facts.tasks import apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -41,20 +41,11 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.trail.annotations import add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
+from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
+from artifact_index.trail.session_state import PendingCall
 from artifact_index.trail.submission import GitModel
-from artifact_index.trail.tracker.file_state import (
-    add_source,
-    edit_content,
-    is_stash,
-    mark_existing,
-    mark_restored,
-    new_file,
-    set_content,
-    snapshot,
-    update_restored,
-)
 from artifact_index.trail.tracker.identity import event_identity
 from artifact_index.trail.tracker.messages import MessageRecorder
 from artifact_index.trail.tracker.shell_calls import (
@@ -79,19 +70,12 @@ class Tracker:
         self.index = index if index is not None else ArtifactIndex()
         self._originals: dict[str, str] = {}
         self._messages = MessageRecorder(self.index)
-        # The calls waiting for their result, as fed (``meta["pending"]`` holds them as JSON, for saving).
-        self._calls: dict[str, ToolCall] = {}
-        # Path lists of ``meta`` as sets: the list each was made from, its length then, the set.
+        # Path lists of the session state as sets: the list each was made from, its length then, the set.
         self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
         self._turn_touched: int | None = None  # the turn whose node the last event made sure of
-        meta = self.index.meta
         if format is not None:
-            meta["format"] = format
-        meta.setdefault("cwd", None)
-        meta.setdefault("pending", {})
-        meta.setdefault("orphan_results", 0)
-        meta.setdefault("events", 0)
-        self._seen: set[str] = set(meta.setdefault("seen_events", []))
+            self.index.session.format = format
+        self._seen: set[str] = set(self.index.session.seen_events)
 
     # -- persistence ------------------------------------------------------------
     def save(self) -> str:
@@ -115,40 +99,39 @@ class Tracker:
         ``identity``: the identity the event had when first fed, for an event
         replayed from a redacted record (see :mod:`artifact_index.trail.saved_state`).
         """
-        meta = self.index.meta
+        session = self.index.session
         identity = identity or event_identity(event)
         if identity in self._seen:
             return
         self._seen.add(identity)
-        meta["seen_events"].append(identity)
-        meta["events"] += 1
+        session.seen_events.append(identity)
+        session.events += 1
         self._touch_turn(event.turn)
         if isinstance(event, SessionInfo):
-            if event.cwd and not meta.get("root"):
-                meta["root"] = join(None, event.cwd)
+            if event.cwd and not session.root:
+                session.root = join(None, event.cwd)
             if event.cwd:
-                meta["cwd"] = join(None, event.cwd)
-            for field in ("session_id", "model", "agent", "version"):
-                if getattr(event, field) and not meta.get(field):
-                    meta[field] = getattr(event, field)
+                session.cwd = join(None, event.cwd)
+            if event.session_id and not session.session_id:
+                session.session_id = event.session_id
+            if event.model and not session.model:
+                session.model = event.model
+            if event.agent and not session.agent:
+                session.agent = event.agent
+            if event.version and not session.version:
+                session.version = event.version
         elif isinstance(event, WorkingDirectory):
-            meta["cwd"] = join(meta.get("cwd"), event.cwd)
-            if not meta.get("root"):
-                meta["root"] = meta["cwd"]
+            session.cwd = join(session.cwd, event.cwd)
+            if not session.root:
+                session.root = session.cwd
         elif isinstance(event, ToolCall):
-            meta["pending"][event.call_id] = {
-                "call": event.model_dump(mode="json"),
-                "cwd": meta.get("cwd"),
-            }
-            self._calls[event.call_id] = event
+            session.pending[event.call_id] = PendingCall(call=event, cwd=session.cwd)
         elif isinstance(event, ToolResult):
-            pending = meta["pending"].pop(event.call_id, None)
+            pending = session.pending.pop(event.call_id, None)
             if pending is None:
-                meta["orphan_results"] += 1
+                session.orphan_results += 1
                 return
-            # A call fed before a resume is known only from the saved state.
-            call = self._calls.pop(event.call_id, None) or ToolCall.model_validate(pending["call"])
-            self._apply_call(call, pending["cwd"], event)
+            self._apply_call(pending.call, pending.cwd, event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
             if isinstance(event, AssistantMessage) and event.text.strip():
@@ -156,7 +139,7 @@ class Tracker:
                     event.text, event.turn, lambda path: self._changed(path, None)
                 )
         elif isinstance(event, Submission):
-            cwd = join(meta.get("cwd"), event.cwd) if event.cwd else meta.get("cwd")
+            cwd = join(session.cwd, event.cwd) if event.cwd else session.cwd
             GitModel(self.index).submit(event.command, cwd, event.turn, event.exit_status)
 
     def _touch_turn(self, turn: int) -> None:
@@ -208,7 +191,7 @@ class Tracker:
         )
         if commands:
             record_check_runs(
-                self.index.meta,
+                self.index.session,
                 commands[0],
                 call.turn,
                 passed=succeeded is True and not touched,
@@ -227,10 +210,11 @@ class Tracker:
                 "symbol": entry.symbol,
             }
             add_error_node(graph, entry.signature, attributes, key)
-            if key is not None and f"file:{key}" in graph:
+            file = self.index.file_state(key) if key is not None else None
+            if key is not None and file is not None:
                 # Which definition holds the error (from the file as it is now) and the symbol
                 # node it names (among those known now) are found when symbols are asked for.
-                content = graph.nodes[f"file:{key}"].get("content")
+                content = file.content
                 self.index.defer(
                     partial(self._place_error, node, entry.signature, key, content, entry.line)
                 )
@@ -243,26 +227,21 @@ class Tracker:
         if not attributes["symbol"]:
             symbol = symbol_in(content, key, line)
             if symbol:
-                self.index.meta.setdefault("error_symbols", {})[signature] = symbol
+                self.index.session.error_symbols[signature] = symbol
                 attributes["symbol"] = symbol
         link_error_symbol(graph, node, attributes, key)
 
     def _update_tasks(self, call: ToolCall, result: ToolResult) -> None:
         # Each agent keeps its own list: a sub-agent's plan never replaces the
         # main agent's (see ArtifactIndex.tasks for which one is shown).
-        meta = self.index.meta
-        lists: dict[str, list[dict[str, Any]]] = meta.setdefault("task_lists", {})
+        lists = self.index.session.task_lists
         agent = call.sidechain or ""
-        # Most calls are no task call: the saved list is read back only for the calls that edit it.
-        current = (
-            [Task.model_validate(t) for t in lists.get(agent, [])]
-            if reads_task_list(call.tool)
-            else []
-        )
+        # Most calls are no task call: only those that edit the list are given it.
+        current = list(lists.get(agent, [])) if reads_task_list(call.tool) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is None:
             return
-        lists[agent] = [t.model_dump() for t in updated]
+        lists[agent] = updated
 
     def _keys_of(self, ops: Iterable[FileOperation], cwd: str | None) -> list[str]:
         keys = []
@@ -294,7 +273,7 @@ class Tracker:
         forced_ok: bool = False,
         single_read: bool | None = None,
     ) -> set[str]:
-        """Record ``op`` and, unless its call failed, change the file state.
+        """Record ``op`` and, unless its call failed, change the file state; the keys of the files it touched.
 
         ``single_read``: whether the result's output shows this read alone
         (default: the call has this one operation).
@@ -315,7 +294,7 @@ class Tracker:
         key = self._key(op.path, op.cwd or cwd)
         if op.action == "read" and status != "failure" and is_directory_listing(result.output):
             # The path was a directory: the tool listed it, no file was read.
-            listed = self.index.meta.setdefault("listed_directories", [])
+            listed = self.index.session.listed_directories
             if key not in listed:
                 listed.append(key)
             return set()
@@ -327,88 +306,87 @@ class Tracker:
                 and result.failure in _FAILURES_PROVING_EXISTENCE
                 and self._is_fresh(key)
             ):
-                file["existed_before"] = True
+                file.existed_before = True
             return {key}
-        touched = {key}
-        action = op.action
-        if action == "read":
-            mark_existing(file)
-            file["read"] = True
-            add_source(file, op.source)
+        if op.action == "read":
+            file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
             learn_from_read(self.index, file, key, op, op_node, result.output, single=single)
-            return touched
-        add_source(file, op.source)
-        if file["content"] is None and key in self._originals:
-            file["content"] = self._originals.pop(key)
-        if not file["changed"]:
-            file["original"] = file["content"]
-        before, was_changed, existed_then = file["content"], file["changed"], file["exists"]
-        if action in ("write", "create"):
-            if file["existed_before"] is None and not file["changed"] and not file["read"]:
-                file["existed_before"] = False
-            set_content(file, op.content)
-            file["exists"] = True
-        elif action == "edit":
-            mark_existing(file)
-            file["exists"] = True
-            edit_content(file, op)
-        elif action == "delete":
-            mark_existing(file)
-            file["exists"] = False
-            file["content"] = None
-        elif action == "undo":
-            mark_existing(file)
-            file["depth"] = max(0, int(file["depth"]) - 1)
-            if file["depth"] == 0:
-                file["content"] = file["original"]
-        elif action == "restore":
-            # Restoring a file the session never changed, or one it created
-            # (untracked by git), changes nothing.
-            if file["changed"] and file["existed_before"] is not False:
-                if is_stash(op.detail):
-                    stash_entry(self.index.meta, call.call_id)[key] = snapshot(file)
-                mark_restored(file)
-            return touched
-        elif action in ("move", "copy") and op.dest:
-            dest_key = self._key(op.dest, op.cwd or cwd)
-            touched.add(dest_key)
-            dest = self._file(dest_key, op.dest, op_node)
-            self.index.fed_graph.add_edge(
-                op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest"
-            )
-            add_source(dest, op.source)
-            if dest["existed_before"] is None and not dest["changed"] and not dest["read"]:
-                dest["existed_before"] = False
-            dest["exists"] = True
-            dest["changed"] = True
-            dest["depth"] = int(dest["depth"]) + 1
-            set_content(dest, file.get("content"))
-            if action == "move":
-                mark_existing(file)
-                file["exists"] = False
-                file["content"] = None
-                dest["renamed_from"] = file.get("display") or key
-                self.index.fed_graph.add_edge(
-                    f"file:{dest_key}", f"file:{key}", kind="renamed_from"
-                )
-            else:
-                return touched
-        file["changed"] = True
-        if action != "undo":
-            file["depth"] = int(file["depth"]) + 1
-        update_restored(file)
-        existed = existed_then if was_changed else file["existed_before"]
+            return {key}
+        file.add_source(op.source)
+        known = (
+            self._originals.pop(key) if file.content is None and key in self._originals else None
+        )
+        file.begin_change(known)
+        before, was_changed, existed_then = file.content, file.changed, file.exists
+        change = _Change(call, op, op_node, key, file, cwd, {key})
+        if not _TRANSITIONS.get(op.action, Tracker._no_transition)(self, change):
+            return change.touched
+        file.end_change(deeper=op.action != "undo")
+        existed = existed_then if was_changed else file.existed_before
         record_symbols(
             self.index,
             op_node,
             key,
             op,
             before if existed is not False else None,
-            file["content"],
+            file.content,
             existed,
         )
-        return touched
+        return change.touched
+
+    # -- the transitions of one file, by action ------------------------------------------
+    # Each moves the file (and a move's or copy's destination) and says whether the
+    # operation counts as a change of the file: restoring it and copying it do not.
+
+    def _no_transition(self, change: _Change) -> bool:
+        return True
+
+    def _write(self, change: _Change) -> bool:
+        change.file.written(change.op.content)
+        return True
+
+    def _edit(self, change: _Change) -> bool:
+        change.file.edited(change.op)
+        return True
+
+    def _delete(self, change: _Change) -> bool:
+        change.file.deleted()
+        return True
+
+    def _undo(self, change: _Change) -> bool:
+        change.file.undone()
+        return True
+
+    def _restore(self, change: _Change) -> bool:
+        # Restoring a file the session never changed, or one it created
+        # (untracked by git), changes nothing.
+        file = change.file
+        if file.changed and file.existed_before is not False:
+            if is_stash(change.op.detail):
+                stash = stash_entry(self.index.session, change.call.call_id)
+                stash.files[change.key] = file.snapshot()
+            file.mark_restored()
+        return False
+
+    def _move_or_copy(self, change: _Change) -> bool:
+        op, file, key = change.op, change.file, change.key
+        if not op.dest:
+            return True
+        dest_key = self._key(op.dest, op.cwd or change.cwd)
+        change.touched.add(dest_key)
+        dest = self._file(dest_key, op.dest, change.op_node)
+        self.index.fed_graph.add_edge(
+            change.op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest"
+        )
+        dest.add_source(op.source)
+        dest.arrived(file.content)
+        if op.action != "move":
+            return False  # the source of a copy is unchanged
+        file.deleted()
+        dest.renamed_from = file.shown
+        self.index.fed_graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
+        return True
 
     def _apply_reported(
         self,
@@ -426,14 +404,15 @@ class Tracker:
                 if self._is_fresh(key):
                     fresh.add(key)
                 self._apply(call, _operation_for(change), cwd, result)
-            node = self.index.fed_graph.nodes[f"file:{key}"]
+            file = self.index.file_state(key)
+            assert file is not None  # applied above, or touched by the call's own operations
             if key in fresh:
-                node["existed_before"] = change.change != "created"
+                file.existed_before = change.change != "created"
             if change.change == "deleted":
-                node["exists"] = False
+                file.exists = False
             if change.content is not None and change.change != "deleted":
-                set_content(node, change.content)
-                update_restored(node)
+                file.content = change.content
+                file.update_restored()
             if change.move_to and self._key(change.move_to, cwd) not in touched:
                 self._apply(
                     call,
@@ -444,31 +423,31 @@ class Tracker:
 
     # -- file-state helpers ---------------------------------------------------------
     def _key(self, path: str, cwd: str | None) -> str:
-        meta = self.index.meta
-        return file_key(path, cwd or meta.get("cwd"), meta.get("root"))
+        session = self.index.session
+        return file_key(path, cwd or session.cwd, session.root)
 
     def _changed(self, path: str, cwd: str | None) -> bool:
         """Whether the session has changed the file ``path`` names (as a tool's output spells it) so far."""
-        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, cwd)}")
-        return bool(node and node.get("changed"))
+        file = self.index.file_state(self._key(path, cwd))
+        return file is not None and file.changed
 
     def _is_fresh(self, key: str) -> bool:
-        node = self.index.fed_graph.nodes.get(f"file:{key}")
-        return node is None or (
-            not node["changed"] and not node["read"] and node["existed_before"] is None
-        )
+        file = self.index.file_state(key)
+        return file is None or file.is_fresh()
 
-    def _file(self, key: str, spelled: str, op_node: str) -> dict[str, Any]:
-        node = f"file:{key}"
-        graph = self.index.fed_graph
-        if node not in graph:
+    def _file(self, key: str, spelled: str, op_node: str) -> FileState:
+        file = self.index.file_state(key)
+        if file is None:
             display = spelled if is_absolute(key) and is_absolute(spelled) else None
-            existed_before = False if self._in_new_directory(key) else None
-            graph.add_node(
-                node, **new_file(key, display, graph.nodes[op_node]["seq"], existed_before)
+            file = self.index.add_file(
+                FileState(
+                    path=key,
+                    display=display,
+                    first_seq=self.index.fed_graph.nodes[op_node]["seq"],
+                    existed_before=False if self._in_new_directory(key) else None,
+                )
             )
-        data: dict[str, Any] = graph.nodes[node]
-        return data
+        return file
 
     def _in_new_directory(self, key: str) -> bool:
         """Whether ``key`` lies in a directory this session created or emptied (so it cannot predate the session).
@@ -476,10 +455,12 @@ class Tracker:
         Called when the file is first seen: a file first seen in a directory
         after ``rm -r`` removed it was made after that.
         """
-        made, cleared = self._directories("directories"), self._directories("cleared_directories")
+        session = self.index.session
+        made = self._listed(session.directories, "directories", strip=True)
+        cleared = self._listed(session.cleared_directories, "cleared_directories", strip=True)
         if not made and not cleared:
             return False
-        root = self.index.meta.get("root")
+        root = session.root
         full = key if is_absolute(key) or not root else join(root, key)
         # Each directory above ``full`` is the text before one of its slashes ("" for "/").
         for slash in _slashes(full):
@@ -488,17 +469,12 @@ class Tracker:
                 return True
         return False
 
-    def _directories(self, name: str) -> frozenset[str]:
-        """The directories listed in ``meta[name]``, trailing slashes dropped."""
-        return self._listed(name, strip=True)
-
-    def _listed(self, name: str, *, strip: bool = False) -> frozenset[str]:
-        """``meta[name]``, a list of paths, as a set; rebuilt only when the list changed.
+    def _listed(self, listed: list[str], name: str, *, strip: bool = False) -> frozenset[str]:
+        """``listed``, a list of paths of the session state named ``name``, as a set; rebuilt only when the list changed.
 
         The lists only grow, replaced whole or appended to, and the one a set
         was made from is held, so its identity cannot pass to another list.
         """
-        listed = self.index.meta.get(name, [])
         kept = self._directory_sets.get(f"{name}:{strip}")
         if kept is None or kept[0] is not listed or kept[1] != len(listed):
             entries = (
@@ -511,9 +487,9 @@ class Tracker:
     def _add_operation(
         self, call: ToolCall, op: FileOperation, status: str, result: ToolResult
     ) -> str:
-        meta = self.index.meta
-        meta["op_count"] += 1
-        seq = meta["op_count"]
+        session = self.index.session
+        session.op_count += 1
+        seq = session.op_count
         node = f"op:{seq}"
         self.index.fed_graph.add_node(
             node,
@@ -537,21 +513,22 @@ class Tracker:
 
     # -- ShellContext -------------------------------------------------------------
     def content_of(self, path: str) -> str | None:
-        scratch = self.index.meta.get("scratch", {})
+        scratch = self.index.session.scratch
         if path in scratch:
-            return str(scratch[path])
-        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, None)}")
-        return node.get("content") if node else None
+            return scratch[path]
+        file = self.index.file_state(self._key(path, None))
+        return file.content if file is not None else None
 
     def is_directory(self, path: str) -> bool | None:
         """True for a directory the session made or holds tracked files, False for an existing file."""
         key = self._key(path, None).rstrip("/")
-        node = self.index.fed_graph.nodes.get(f"file:{key}")
-        if node is not None and node.get("exists") is not False:
+        file = self.index.file_state(key)
+        if file is not None and file.exists is not False:
             return False
-        if path.rstrip("/") in self._listed("directories") or key in self._listed(
-            "listed_directories"
-        ):
+        session = self.index.session
+        if path.rstrip("/") in self._listed(
+            session.directories, "directories"
+        ) or key in self._listed(session.listed_directories, "listed_directories"):
             return True
         if self.index.fed_graph.has_files_under(key):
             return True
@@ -559,25 +536,47 @@ class Tracker:
 
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""
-        node = self.index.fed_graph.nodes.get(f"file:{self._key(path, None)}")
-        value = node.get("existed_before") if node else None
-        return value if isinstance(value, bool) else None
+        file = self.index.file_state(self._key(path, None))
+        return file.existed_before if file is not None else None
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"
-        root = self.index.meta.get("root")
-        graph = self.index.fed_graph
-        files = graph.nodes_of_kind("file") if prefix == "./" else graph.files_under(prefix[:-1])
-        out = []
-        for _, data in files:
-            key = str(data["path"])
-            if data.get("exists") is not False:
-                out.append(key if is_absolute(key) or not root else join(root, key))
-        return out
+        root = self.index.session.root
+        files = self.index.file_states() if prefix == "./" else self.index.files_under(prefix[:-1])
+        return [
+            file.path if is_absolute(file.path) or not root else join(root, file.path)
+            for file in files
+            if file.exists is not False
+        ]
 
-    def pending_calls(self) -> list[dict[str, Any]]:
+    def pending_calls(self) -> list[ToolCall]:
         """Calls still waiting for a result (their operations are not applied)."""
-        return [dict(p["call"]) for p in self.index.meta["pending"].values()]
+        return [pending.call for pending in self.index.session.pending.values()]
+
+
+@dataclass
+class _Change:
+    """One operation being applied to one file, for the transition its action makes."""
+
+    call: ToolCall
+    op: FileOperation
+    op_node: str
+    key: str
+    file: FileState
+    cwd: str | None
+    touched: set[str]  # the keys of the files it touched so far
+
+
+_TRANSITIONS: dict[str, Callable[[Tracker, _Change], bool]] = {
+    "write": Tracker._write,
+    "create": Tracker._write,
+    "edit": Tracker._edit,
+    "delete": Tracker._delete,
+    "undo": Tracker._undo,
+    "restore": Tracker._restore,
+    "move": Tracker._move_or_copy,
+    "copy": Tracker._move_or_copy,
+}
 
 
 def _operation_for(change: ReportedChange) -> FileOperation:

@@ -8,6 +8,7 @@ from artifact_index.facts.decisions import KnownPaths, extract_decisions
 from artifact_index.ingestion.events import AssistantMessage, CompactionBoundary, UserMessage
 from artifact_index.trail.annotations import add_decision_node, link_decision_symbols
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.session_state import AssistantSaid, CompactionMark, UserSaid
 
 __all__ = ["MessageRecorder"]
 
@@ -23,27 +24,26 @@ class MessageRecorder:
         self._paths_seen = 0
 
     def record(self, event: UserMessage | AssistantMessage | CompactionBoundary) -> None:
-        meta = self.index.meta
+        session = self.index.session
         if isinstance(event, CompactionBoundary):
-            # ``seq``: the operations before the boundary are those numbered up to it.
-            meta.setdefault("compactions", []).append(
-                {
-                    "turn": event.turn,
-                    "trigger": event.trigger,
-                    "pre_tokens": event.pre_tokens,
-                    "seq": meta.get("op_count", 0),
-                    "sidechain": event.sidechain,
-                }
+            session.compactions.append(
+                CompactionMark(
+                    turn=event.turn,
+                    trigger=event.trigger,
+                    pre_tokens=event.pre_tokens,
+                    seq=session.op_count,
+                    sidechain=event.sidechain,
+                )
             )
         elif isinstance(event, UserMessage) and not event.synthetic:
-            meta.setdefault("user_messages", []).append(
-                {"turn": event.turn, "text": event.text, "channel": event.channel}
+            session.user_messages.append(
+                UserSaid(turn=event.turn, text=event.text, channel=event.channel)
             )
         elif isinstance(event, AssistantMessage) and event.text.strip():
-            meta["last_assistant"] = {"turn": event.turn, "text": event.text}
+            session.last_assistant = AssistantSaid(turn=event.turn, text=event.text)
             for decision in extract_decisions(event.text, event.turn, self._known_paths()):
-                meta["decision_count"] = meta.get("decision_count", 0) + 1
-                node = add_decision_node(self.index.fed_graph, meta["decision_count"], decision)
+                session.decision_count += 1
+                node = add_decision_node(self.index.fed_graph, session.decision_count, decision)
                 # The symbols it names are found among those known now, once they are.
                 self.index.defer(
                     partial(link_decision_symbols, self.index.fed_graph, node, decision)

@@ -49,7 +49,7 @@ def analyze_shell(
     result: ToolResult,
 ) -> ShellRun:
     """The file effects of ``op``'s command; the directories it made or emptied are noted at once."""
-    meta = index.meta
+    session = index.session
     succeeded = {"success": True, "failure": False}.get(result.status)
     shell_cwd = op.cwd or cwd
     if shell_cwd and not is_absolute(shell_cwd):
@@ -59,20 +59,18 @@ def analyze_shell(
         shell_cwd,
         succeeded=succeeded,
         context=context,
-        workspace=meta.get("root"),
+        workspace=session.root,
         output=result.output or None,
         dialect=op.dialect,
     )
     if analysis.directories:
-        meta["directories"] = sorted({*meta.get("directories", []), *analysis.directories})
+        session.directories = sorted({*session.directories, *analysis.directories})
     if analysis.cleared:
-        meta["cleared_directories"] = sorted(
-            {*meta.get("cleared_directories", []), *analysis.cleared}
-        )
+        session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
     if analysis.scratch_files:
         # What temporary files hold (a /tmp script the agent writes, then
         # runs): a later command may run them.
-        meta["scratch"] = {**meta.get("scratch", {}), **analysis.scratch_files}
+        session.scratch = {**session.scratch, **analysis.scratch_files}
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
     effects = analysis.operations
@@ -96,16 +94,16 @@ def follow_shell(
     index: ArtifactIndex, op: FileOperation, run: ShellRun, output: str, turn: int
 ) -> None:
     """What the command means beyond its file effects: staging, work state, tracker items, the shell's directory."""
-    meta = index.meta
+    session = index.session
     if op.command:
         # Staging and `git diff > patch.txt` decide what a later submission holds.  Followed
         # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
         GitModel(index).observe(op.command, run.cwd)
         WorkState(index).observe(op.command, run.cwd, output, turn, run.succeeded)
-        observe_tracker_command(meta, op.command, output, turn, run.succeeded)
-    if run.cwd_after and meta.get("format") in PERSISTENT_SHELL_FORMATS:
-        meta["cwd"] = run.cwd_after
+        observe_tracker_command(session.work_items, op.command, output, turn, run.succeeded)
+    if run.cwd_after and session.format in PERSISTENT_SHELL_FORMATS:
+        session.cwd = run.cwd_after
     # The pattern is tried at every character; most outputs do not hold its words at all.
     reset = _CWD_RESET.search(output) if output and "Shell cwd was reset to" in output else None
     if reset is not None:
-        meta["cwd"] = join(None, reset.group(1))  # Claude Code took the shell back to the project
+        session.cwd = join(None, reset.group(1))  # Claude Code took the shell back to the project

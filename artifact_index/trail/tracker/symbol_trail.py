@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from artifact_index.facts.symbols.definitions import (
     SymbolChange,
@@ -23,6 +22,7 @@ from artifact_index.ingestion.events import FileOperation
 from artifact_index.ingestion.patches import diff_sides
 from artifact_index.trail.annotations import add_symbol_changes, add_symbols_read
 from artifact_index.trail.contents import parse_read_output
+from artifact_index.trail.file_state import FileState
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.index import ArtifactIndex
 
@@ -31,7 +31,7 @@ __all__ = ["learn_from_read", "record_symbols", "symbol_in"]
 
 def learn_from_read(
     index: ArtifactIndex,
-    file: dict[str, Any],
+    file: FileState,
     key: str,
     op: FileOperation,
     op_node: str,
@@ -50,14 +50,12 @@ def learn_from_read(
     end: int | None
     if window is not None and single:
         if window.is_whole_file:
-            file["content"] = window.text()
-            file["windows"] = []
-        elif file["content"] is None:
-            windows = [w for w in file.get("windows", []) if w[0] != window.start]
-            file["windows"] = sorted([*windows, [window.start, list(window.lines)]])
+            file.showed_whole(window.text())
+        elif file.content is None:
+            file.showed(window.start, list(window.lines))
         text, start, end, first_line = window.text(), window.start, window.end, window.start
-    elif file["content"] is not None:
-        text, start, end, first_line = file["content"], op.start_line, op.end_line, 1
+    elif file.content is not None:
+        text, start, end, first_line = file.content, op.start_line, op.end_line, 1
     else:
         return
     index.defer(partial(_record_read, index.fed_graph, op_node, key, text, start, end, first_line))
@@ -100,7 +98,8 @@ def record_symbols(
         changes = partial(changed_symbols, before, after, key)
     elif op.action == "edit" and (op.old is not None or op.new is not None):
         # The window the edit landed in is the one holding its text now: windows change with later edits.
-        context = before or after or _window_holding(graph, key, op.new, op.old)
+        file = index.file_state(key)
+        context = before or after or (file.window_holding(op.new, op.old) if file else None)
         changes = partial(symbols_in_edit, op.old, op.new, key, context=context)
     elif op.action == "edit" and op.diff:
         changes = partial(_symbols_in_diff, op.diff, key, before or after)
@@ -153,15 +152,3 @@ def _known_definitions(graph: ArtifactGraph, key: str) -> list[SymbolChange]:
                 )
             )
     return out
-
-
-def _window_holding(graph: ArtifactGraph, key: str, *texts: str | None) -> str | None:
-    """The text of a partial window of the file that holds one of ``texts``."""
-    windows = graph.nodes[f"file:{key}"].get("windows", [])
-    for text in texts:
-        if text and text.strip():
-            for _, lines in windows:
-                window = "\n".join(lines) + "\n"
-                if text in window:
-                    return window
-    return None

@@ -1,0 +1,206 @@
+"""What the tracker knows of a session beyond its files: one typed record, saved with the index.
+
+:class:`SessionState` holds everything the tracker keeps between events
+that is not a file's state (:class:`~artifact_index.trail.file_state.FileState`)
+nor a node of the graph: where the session runs, the calls waiting for their
+result, the conversation's requests and compactions, the task lists, the git
+staging and work state, the runs of checks, the stashes.  Each part has its
+own record type here, so every reader and writer is checked by mypy; the
+modules that keep a part (:mod:`~artifact_index.trail.submission`,
+:mod:`~artifact_index.trail.work_state`,
+:mod:`~artifact_index.trail.verification`, the tracker) change it through
+these types.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from artifact_index.facts.tasks import Task
+from artifact_index.facts.work_items import TrackedItems
+from artifact_index.ingestion.events import ToolCall, UserChannel
+from artifact_index.trail.file_state import FileSnapshot
+
+__all__ = [
+    "AssistantSaid",
+    "CheckRun",
+    "Commit",
+    "CompactionMark",
+    "ListedStatus",
+    "OtherRepository",
+    "PendingCall",
+    "SessionState",
+    "Staging",
+    "Stash",
+    "SubmissionRecord",
+    "UserSaid",
+    "WorkRecord",
+    "WrittenDiff",
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PendingCall(_Record):
+    """A tool call waiting for its result, and the directory it was issued in."""
+
+    call: ToolCall
+    cwd: str | None
+
+
+class CompactionMark(_Record):
+    """A compaction boundary; ``seq``: the operations before it are those numbered up to it."""
+
+    turn: int
+    trigger: str | None
+    pre_tokens: int | None
+    seq: int
+    sidechain: str | None
+
+
+class UserSaid(_Record):
+    """A message the user typed (see :class:`~artifact_index.ingestion.events.UserMessage`)."""
+
+    turn: int
+    text: str
+    channel: UserChannel
+
+
+class AssistantSaid(_Record):
+    turn: int
+    text: str
+
+
+class CheckRun(_Record):
+    """One run of a recognized check (see :mod:`~artifact_index.trail.verification`)."""
+
+    turn: int
+    seq: int  # the operation count when it ran
+    category: str  # test, lint, typecheck, build
+    runner: str
+    command: str
+    passed: bool
+    errors: list[str]  # signatures of the ledger entries its output showed
+
+
+class WrittenDiff(_Record):
+    """A ``git diff > FILE``: when it was written and the files it holds (None: not known)."""
+
+    seq: int
+    files: list[str] | None
+
+
+class Staging(_Record):
+    """What ``git add`` and friends staged, followed command by command."""
+
+    staged_all: bool = False
+    staged_tracked: bool = False
+    staged: list[str] = Field(default_factory=list)
+    unsure: str | None = None  # why the staging can no longer be followed
+    diffs: dict[str, WrittenDiff] = Field(default_factory=dict)
+
+    def cleared(self) -> None:
+        """Nothing staged beyond HEAD (after a commit)."""
+        self.staged_all = self.staged_tracked = False
+        self.staged = []
+        self.unsure = None
+
+
+class SubmissionRecord(_Record):
+    """How a run that ended with a harness submission ended (see :mod:`~artifact_index.trail.submission`)."""
+
+    turn: int
+    command: str | None
+    exit_status: str | None
+    files: list[str] | None  # keys of the changed files it holds; None: not known
+    unresolved: str | None = None  # why ``files`` is not known
+
+
+class Commit(_Record):
+    turn: int
+    hash: str
+    branch: str
+    message: str
+    files: list[str] | None  # None: what it held could not be worked out
+    pushed: bool = False
+    pushed_turn: int | None = None
+
+
+class ListedStatus(_Record):
+    """The latest ``git status`` (or ``git diff --stat``) of the workspace (see :mod:`~artifact_index.trail.tree_status`)."""
+
+    turn: int
+    seq: int
+    command: str
+    shown: str
+    files: list[tuple[str, str]]  # (key, state)
+    complete: bool = True
+    untracked_shown: bool
+    commits_before: int | None = None  # None: every commit
+    scope: list[str] = Field(default_factory=list)
+
+
+class OtherRepository(_Record):
+    branch: str | None = None
+    branch_turn: int | None = None
+    commits: list[Commit] = Field(default_factory=list)
+
+
+class WorkRecord(_Record):
+    """Branch, commits and the latest status (see :mod:`~artifact_index.trail.work_state`)."""
+
+    branch: str | None = None
+    commits: list[Commit] = Field(default_factory=list)
+    committed_at: dict[str, int] = Field(default_factory=dict)  # key -> seq of the last commit
+    staging: Staging = Field(default_factory=Staging)
+    status: ListedStatus | None = None
+    repos: dict[str, OtherRepository] = Field(default_factory=dict)
+
+
+class Stash(_Record):
+    """What one ``git stash`` put away, by file key."""
+
+    call_id: str
+    files: dict[str, FileSnapshot] = Field(default_factory=dict)
+
+
+class SessionState(_Record):
+    """Everything the tracker keeps of a session that is not a file or a graph node."""
+
+    # -- identity
+    format: str | None = None
+    root: str | None = None
+    session_id: str | None = None
+    model: str | None = None
+    agent: str | None = None
+    version: str | None = None
+    # -- feeding
+    cwd: str | None = None
+    events: int = 0
+    seen_events: list[str] = Field(default_factory=list)
+    op_count: int = 0
+    orphan_results: int = 0
+    pending: dict[str, PendingCall] = Field(default_factory=dict)
+    # -- directories and scratch files
+    listed_directories: list[str] = Field(default_factory=list)  # paths a read tool listed
+    directories: list[str] = Field(default_factory=list)  # made by the session
+    cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
+    scratch: dict[str, str] = Field(default_factory=dict)  # what temporary files hold
+    # -- the conversation
+    user_messages: list[UserSaid] = Field(default_factory=list)
+    last_assistant: AssistantSaid | None = None
+    compactions: list[CompactionMark] = Field(default_factory=list)
+    decision_count: int = 0
+    # -- plans
+    task_lists: dict[str, list[Task]] = Field(default_factory=dict)  # by agent ("": the main one)
+    work_items: TrackedItems = Field(default_factory=TrackedItems)
+    # -- checks and errors
+    check_runs: list[CheckRun] = Field(default_factory=list)
+    error_symbols: dict[str, str] = Field(default_factory=dict)  # signature -> definition
+    # -- git
+    git: Staging = Field(default_factory=Staging)
+    work: WorkRecord = Field(default_factory=WorkRecord)
+    stashes: list[Stash] = Field(default_factory=list)
+    submission: SubmissionRecord | None = None

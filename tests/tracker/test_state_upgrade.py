@@ -1,0 +1,64 @@
+"""A state saved by an earlier version resumes as the index of feeding its events again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from artifact_index.exceptions import StateError
+from artifact_index.ingestion.events import ToolResult
+from artifact_index.presentation.render import show_json
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.state_versions import STATE_VERSION
+from artifact_index.trail.tracker import Tracker
+
+from .saved_v1 import EVENTS
+
+V1 = Path(__file__).resolve().parent.parent / "fixtures" / "state" / "v1.json"
+
+
+def test_a_first_version_state_upgrades_to_the_index_of_its_events() -> None:
+    upgraded = ArtifactIndex.from_json(V1.read_text(encoding="utf-8"))
+    fed = Tracker(format="claude-code").feed_all(EVENTS)
+
+    assert json.loads(upgraded.to_json())["version"] == STATE_VERSION
+    assert upgraded.to_json() == fed.to_json()
+    assert show_json(upgraded) == show_json(fed)
+
+
+def test_a_first_version_state_resumes_where_it_stopped() -> None:
+    resumed = Tracker.resume(V1.read_text(encoding="utf-8"))
+    whole = Tracker(format="claude-code")
+    late = ToolResult(turn=11, call_id="late1", status="success")
+
+    resumed.feed(late)
+    whole.feed_all([*EVENTS, late])
+
+    assert resumed.index.to_json() == whole.index.to_json()
+    assert [f.path for f in resumed.index.changed_files()] == [
+        "NOTES.md",
+        "build/out/NOTES.md",
+        "late.py",
+    ]
+
+
+def test_a_first_version_state_with_a_key_no_version_kept_is_refused() -> None:
+    payload = json.loads(V1.read_text(encoding="utf-8"))
+    payload["meta"]["mystery"] = 1
+    with pytest.raises(StateError, match="mystery"):
+        ArtifactIndex.from_state(payload)
+
+
+@pytest.mark.parametrize("version", [0, STATE_VERSION + 1, "2", None])
+def test_a_state_of_a_version_that_never_was_is_refused(version: object) -> None:
+    with pytest.raises(StateError, match="version"):
+        ArtifactIndex.from_state({"version": version})
+
+
+def test_a_state_whose_files_and_graph_disagree_is_refused() -> None:
+    state = Tracker(format="claude-code").feed_all(EVENTS).to_state()
+    state["files"].pop()
+    with pytest.raises(StateError, match="state or a graph node"):
+        ArtifactIndex.from_state(state)
