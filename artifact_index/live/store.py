@@ -185,6 +185,9 @@ class SessionRow(BaseModel):
     open_errors: int
 
 
+_ITEM_CHARS = 120
+
+
 class Compaction(BaseModel):
     """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
 
@@ -205,10 +208,12 @@ class Compaction(BaseModel):
         parts = []
         for probe in self.probes:
             missing: list[str] = probe["missing"]
+            # An item can be a whole paragraph (a task written at length): its start names it.
+            named = [
+                m if len(m) <= _ITEM_CHARS else m[: _ITEM_CHARS - 1] + "…" for m in missing[:5]
+            ]
             missed = (
-                f" (missed: {', '.join(missing[:5])}{'…' if len(missing) > 5 else ''})"
-                if missing
-                else ""
+                f" (missed: {', '.join(named)}{'…' if len(missing) > 5 else ''})" if missing else ""
             )
             parts.append(
                 f"{probe['kind']} {probe['expected'] - len(missing)}/{probe['expected']}{missed}"

@@ -22,6 +22,8 @@ same two functions.
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
 import sys
@@ -85,6 +87,20 @@ def report_skipped(loaded: Loaded) -> None:
         ),
         file=sys.stderr,
     )
+
+
+class _StandardOutputClosed(OSError):
+    """A write to the standard output the process was started without (``>&-``)."""
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Stands for a closed standard output: every write fails with one known error."""
+
+    def write(self, text: str) -> int:
+        raise _StandardOutputClosed(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        pass
 
 
 def emit_json(data: Any) -> None:
@@ -367,10 +383,15 @@ def _one_line(exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with `>&-`: a command that prints says so in one sentence
+        sys.stdout = _ClosedOutput()
     arguments = list(sys.argv[1:] if argv is None else argv)
     # Finding plugins scans every installed distribution: a built-in command does without.
     parser = build_parser(plugins=not arguments or arguments[0] not in _BUILTIN_COMMANDS)
     args = parser.parse_args(arguments)
+    # Called without arguments, this is the process's own command line: a command may end the
+    # process when it is done (a hook whose work still runs past its deadline does).
+    args.owns_process = argv is None
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         with redaction_disabled() if args.no_redact else nullcontext():
@@ -381,6 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     return run_batch(args)
                 args.transcript = args.transcript[0]
             return run(args)
+    except _StandardOutputClosed:
+        print("artifact-index: error: standard output is closed: nowhere to print", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.
         sys.stderr.close()

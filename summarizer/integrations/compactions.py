@@ -11,18 +11,21 @@ shows with ``artifact-index sessions --compactions``.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.events import CompactionBoundary, Event
-from artifact_index.ingestion.loading import open_transcript
+from artifact_index.ingestion.loading import Loaded, open_transcript
+from artifact_index.ingestion.source import Source
 from artifact_index.live.record import session_record
 from artifact_index.live.store import Compaction, SessionStore
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
+from summarizer.integrations.hook_limits import check_regular_file, read_bounded
 from summarizer.sections.facts import facts_from_index
 
 __all__ = ["ReadTranscript", "read_transcript", "score_summary", "snapshot"]
@@ -37,14 +40,40 @@ class ReadTranscript:
     index: ArtifactIndex
     skipped: int
     stat: os.stat_result
+    cut: str | None = None  # how much was read, when it was not the whole transcript
 
 
-def read_transcript(path: Path) -> ReadTranscript:
-    """The transcript read whole, with its events and index."""
-    loaded = open_transcript(path)
-    events = list(loaded.events())
-    index = Tracker(format=loaded.adapter.name).feed_all(events)
-    return ReadTranscript(path, events, index, len(loaded.skipped), path.stat())
+def _open(path: Path, status: os.stat_result, max_bytes: int | None) -> tuple[Loaded, str | None]:
+    if max_bytes is None or status.st_size <= max_bytes:
+        return open_transcript(path), None
+    data = read_bounded(path, max_bytes)
+    if data.startswith(b"\x1f\x8b"):  # compressed: the reader's own bounds apply to what it holds
+        return open_transcript(path), None
+    source = Source.from_bytes(str(path), data.removeprefix(b"\xef\xbb\xbf"))
+    cut = f"its first {len(data) / 2**20:.0f} MB of {status.st_size / 2**20:.0f} MB"
+    return Loaded(source, detect(source)), cut
+
+
+def read_transcript(
+    path: Path, *, stop: Callable[[], bool] | None = None, max_bytes: int | None = None
+) -> ReadTranscript:
+    """The transcript read, with its events and index: whole, unless bounded.
+
+    Only a regular file is read (a FIFO would never end).  At most
+    ``max_bytes`` of it are read, and events stop once ``stop()`` says so;
+    :attr:`ReadTranscript.cut` then says how much was read.
+    """
+    status = check_regular_file(path)
+    loaded, cut = _open(path, status, max_bytes)
+    tracker = Tracker(format=loaded.adapter.name)
+    events: list[Event] = []
+    for event in loaded.events():
+        if stop is not None and stop():
+            cut = f"up to turn {event.turn}"
+            break
+        tracker.feed(event)
+        events.append(event)
+    return ReadTranscript(path, events, tracker.index, len(loaded.skipped), status, cut)
 
 
 def _now() -> str:
