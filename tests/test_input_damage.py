@@ -9,6 +9,7 @@ format, and lower-layer errors printed over several lines.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -337,3 +338,142 @@ def test_an_opencode_export_whose_session_info_is_damaged_is_still_read(
         return {(f["path"], f["status"]) for f in files if f["status"] != "read"}
 
     assert changed(result["files"]) == changed(whole["files"])
+
+
+# --- encodings and stray bytes -------------------------------------------------------------
+
+
+def _modified_paths(result: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f["path"], f["status"]) for f in result["files"]]
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.encode("utf-16"),  # with its byte order mark, as PowerShell writes
+        lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+        lambda text: text.encode("utf-16-le"),  # no mark: told by its zero bytes
+        lambda text: (
+            b"\xef\xbb\xbf" + text.replace("\n", "\n\ufeff").encode()
+        ),  # a mark on every line
+        lambda text: b"\x00" + text.encode(),  # one early NUL
+        lambda text: text.replace("\n", "\n\x00\x00\x00", 1).encode(),  # a crashed writer's zeros
+        lambda text: text.replace("Read", "Re\x00ad", 1).encode(),  # a NUL inside a string
+    ],
+    ids=[
+        "utf-16",
+        "utf-16-be",
+        "utf-16-le-unmarked",
+        "bom-per-line",
+        "early-nul",
+        "nul-run",
+        "nul-in-string",
+    ],
+)
+def test_a_transcript_in_another_encoding_or_with_stray_bytes_reads_as_the_original(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    encode: Any,
+) -> None:
+    text = SESSION.read_text(encoding="utf-8")
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(encode(text))
+    assert _modified_paths(_files(capsys, path)) == _modified_paths(_files(capsys, SESSION))
+
+
+# --- damaged JSON documents ------------------------------------------------------------------
+
+EXPORT = FIXTURES / "opencode" / "session-export.json"
+
+
+def _export_with_file_lists() -> str:
+    """The OpenCode fixture with a ``patch`` part (a list of paths, one per line) in every message.
+
+    Pretty-printed, the last path of each list is a line holding a whole JSON
+    value, which once made a cut export pass for JSON lines.
+    """
+    export = json.loads(EXPORT.read_text(encoding="utf-8"))
+    for message in export["messages"]:
+        if isinstance(message, dict) and isinstance(message.get("parts"), list):
+            message["parts"].append(
+                {
+                    "type": "patch",
+                    "hash": "h",
+                    "files": ["/home/dev/notes/a.md", "/home/dev/notes/b.md"],
+                }
+            )
+    return json.dumps(export, indent=1)
+
+
+def _files_of(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[set[str], str]:
+    code, out, err = _run(capsys, "files", str(path), "--json")
+    assert code == 0, err
+    return {f["path"] for f in json.loads(out)["files"]}, err
+
+
+@pytest.mark.parametrize("fraction", [0.55, 0.65, 0.75, 0.85, 0.95])
+def test_a_pretty_printed_export_cut_past_half_keeps_what_came_before(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fraction: float
+) -> None:
+    text = _export_with_file_lists()
+    whole = tmp_path / "whole.json"
+    whole.write_text(text, encoding="utf-8")
+    everything, _ = _files_of(capsys, whole)
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: int(len(text) * fraction)], encoding="utf-8")
+    salvaged, err = _files_of(capsys, cut)
+    assert salvaged and salvaged <= everything
+    assert "the JSON document is damaged here" in err and "what came before was read" in err
+
+
+def _damaged_at(text: str, mark: str, occurrence: float, replacement: str) -> str:
+    """``text`` with the structural ``mark`` (outside strings; a quote that opens one) nearest ``occurrence`` replaced."""
+    places = [
+        token.start()
+        for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', text)
+        if token.group()[0] == mark
+    ]
+    place = places[int(len(places) * occurrence)]
+    return text[:place] + replacement + text[place + 1 :]
+
+
+@pytest.mark.parametrize("mark", ["}", "]", ",", ":", '"', "{"])
+@pytest.mark.parametrize("replacement", ["\x01", "x", "\udcff"])
+def test_one_bad_byte_in_an_export_costs_at_most_the_element_it_is_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mark: str, replacement: str
+) -> None:
+    # A structural character replaced half-way through: what follows the damage is read too.
+    text = EXPORT.read_text(encoding="utf-8")
+    everything, _ = _files_of(capsys, EXPORT)
+    for occurrence in (0.5, 0.7):
+        damaged = tmp_path / "damaged.json"
+        damaged.write_bytes(
+            _damaged_at(text, mark, occurrence, replacement).encode("utf-8", "surrogateescape")
+        )
+        salvaged, err = _files_of(capsys, damaged)
+        assert salvaged == everything, err
+        assert "the JSON document is damaged here" in err
+
+
+def test_a_field_nested_over_a_thousand_levels_costs_only_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = json.loads(EXPORT.read_text(encoding="utf-8"))
+    text = json.dumps(export, indent=1)
+    # A deep field in the second message, written as a pretty-printer would.
+    deep = "[" * 1100 + "]" * 1100
+    text = text.replace('"role": "assistant"', f'"deep": {deep},\n   "role": "assistant"', 1)
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="utf-8")
+    salvaged, err = _files_of(capsys, path)
+    assert salvaged == _files_of(capsys, EXPORT)[0]
+    assert "nested too deeply to read (over 512 levels) was skipped" in err
+
+
+def test_records_joined_on_one_line_read_as_the_same_records_on_lines_of_their_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [json.dumps(r) for r in _records(SESSION)]
+    joined = _write_jsonl(tmp_path / "joined.jsonl", [records[0], "".join(records[1:] * 30)])
+    apart = _write_jsonl(tmp_path / "apart.jsonl", [records[0], *(records[1:] * 30)])
+    assert _modified_paths(_files(capsys, joined)) == _modified_paths(_files(capsys, apart))

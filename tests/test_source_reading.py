@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from artifact_index.ingestion import source as source_module
 from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
 
 # Lines that orjson and the standard library read differently, or not at all.
@@ -148,7 +149,7 @@ NOT_RECORDS = [
     "true or false",
     "nothing",
     "NaN and more",
-    "\ufeff{}",
+    "\ufeffnot json",  # a byte order mark does not make a line a record
     "é",
     "}",
     '{"a": 1} trailing words',
@@ -166,17 +167,41 @@ def test_a_line_that_is_no_record_is_refused_for_the_reason_the_standard_library
     assert source.bad_lines == [Skipped(2, problem)]
 
 
-def test_detection_shares_the_first_records_but_an_adapter_gets_its_own(tmp_path: Path) -> None:
-    # Sniffers only look, so while detecting they share one parse of each first record;
-    # afterwards a reader may change what it is handed without another reader seeing it.
+def test_detection_parses_each_first_record_once_and_hands_it_on_once(tmp_path: Path) -> None:
+    # Sniffers only look, so while detecting they share one parse of each first record; the
+    # reader after them (the adapter) is handed that value instead of parsing the line again,
+    # and a later read parses afresh, so no reader sees what another changed.
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"\n".join(LINES))
     source = read_source(path)
     with source.records.shared_head():
         first = source.records[0][1]
         assert next(iter(source.records))[1] is first and source.records[:1][0][1] is first
-    first["text"] = "changed by a reader"
+    handed = next(iter(source.records))[1]
+    assert handed is first
+    handed["text"] = "changed by a reader"
     assert source.records[0][1] == {"type": "user", "text": "plain"}
+
+
+def test_records_joined_on_one_line_are_parsed_once_for_all_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Read one by one (as a look-ahead reads), the records of one long line do not parse
+    # the line once each: that made 400 KB of joined records take minutes.
+    joined = b"".join(b'{"type": "user", "n": %d, "text": "\\ud83d"}' % n for n in range(2000))
+    source = Source.from_bytes("t.jsonl", b'{"first": 1}\n' + joined + b"\n")
+    parses = []
+    original = source_module.parse_json_line
+
+    def counted(raw: str) -> tuple[list[Any], str | None]:
+        parses.append(len(raw))
+        return original(raw)
+
+    monkeypatch.setattr(source_module, "parse_json_line", counted)
+    assert len(source.records) == 2001
+    assert [source.records[i][1]["n"] for i in range(1, 2001)] == list(range(2000))
+    assert source.records[1][1]["text"] == "\ufffd"
+    assert len(parses) <= 3  # indexing the line, reading its records, the last read again
 
 
 @pytest.mark.parametrize(

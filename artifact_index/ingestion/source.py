@@ -19,11 +19,9 @@ one.
 from __future__ import annotations
 
 import bisect
-import gzip
 import json
 import re
 import sys
-import zlib
 from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,7 +33,9 @@ from typing import Any, overload
 
 import orjson
 
-from artifact_index.exceptions import BinaryInput, UnreadableInput
+from artifact_index.ingestion.reading import read_path, read_stream
+from artifact_index.ingestion.salvage import MAX_DEPTH, nested_deeper, salvage_document
+from artifact_index.ingestion.salvage import loads as salvage_loads
 
 __all__ = ["Records", "Skipped", "Source", "parse_json_line", "read_source"]
 
@@ -105,9 +105,10 @@ class Source:
     def document(self) -> Any | None:
         """The whole text parsed as one JSON value, or None if it is not one.
 
-        A JSON document that is cut off or damaged part-way gives what came
-        before the damage (closed where it broke off), with the damage
-        recorded in :attr:`skipped` and :attr:`damage`.
+        A JSON document damaged somewhere (cut off, a bad byte, a field
+        nested too deeply) gives what could be read of it
+        (:mod:`~artifact_index.ingestion.salvage`), with each repair
+        recorded in :attr:`skipped` and the first damage in :attr:`damage`.
         """
         start = _content_start(self.data, _NOT_ASCII_SPACE)  # bytes.lstrip would copy them all
         first = self.data[start : start + 1]
@@ -121,27 +122,43 @@ class Source:
         if _first_line_is_a_whole_value(self.data):
             return None  # several values: JSON lines, not a document
         try:
-            return orjson.loads(self.data)
+            value = orjson.loads(self.data)
         except orjson.JSONDecodeError as exc:
             if exc.msg == _ORJSON_EXTRA_DATA:
                 return None  # several values: JSON lines, not a document
+            if self._head_holds_records():
+                return None  # JSON lines whose first line is damaged
+        else:
+            brackets = self.data.count(b"[") + self.data.count(b"{")  # counted in C
+            if brackets <= MAX_DEPTH or not nested_deeper(value, MAX_DEPTH):
+                return value
         try:
-            return _without_lone_surrogates(json.loads(self.text), self.text)
+            return _without_lone_surrogates(salvage_loads(self.text), self.text)
         except RecursionError:
-            self.damage = "it is nested too deeply to read"
-            return None
+            pass
         except json.JSONDecodeError as exc:
-            # Several values, or lines of their own: JSON lines, not a damaged document.
-            if exc.msg == "Extra data" or len(self.records) >= 2:
-                return None
-            self.damage = f"it is damaged at line {exc.lineno} column {exc.colno} ({exc.msg})"
-            salvaged = _salvage(self.text, exc.pos)
-            if salvaged is not None:
-                self.skip(
-                    exc.lineno,
-                    f"the JSON document is damaged here ({exc.msg}); what came before was read",
-                )
-            return salvaged
+            if exc.msg == "Extra data":
+                return None  # several values: JSON lines, not a document
+        salvaged = salvage_document(self.text)
+        self.damage = salvaged.first_damage
+        for repair in salvaged.repairs:
+            self.skip(repair.line, repair.reason)
+        if salvaged.value is None:
+            return None
+        return _without_lone_surrogates(salvaged.value, self.text)
+
+    def _head_holds_records(self) -> bool:
+        """Whether two of the first lines are whole non-empty objects or arrays: JSON lines, not a document.
+
+        A pretty-printed document puts a non-empty object or array on one
+        line of its own never; JSON lines put one on every line.
+        """
+        whole = 0
+        for _, value in self.records.head(_HEAD_LINES):
+            whole += isinstance(value, dict | list) and bool(value)
+            if whole >= 2:
+                return True
+        return False
 
     @cached_property
     def records(self) -> Records:
@@ -155,11 +172,17 @@ class Source:
         return self.records.bad_lines
 
     def looks_like_jsonl(self) -> bool:
-        """True when most non-empty lines are JSON objects (a few bad ones allowed)."""
+        """True when most non-empty lines of the file's head are JSON objects (a few bad ones allowed).
+
+        Only the first lines are looked at: what a file is shows at its
+        start, and a verdict on the whole would parse every line before the
+        adapter reads them.
+        """
         if self.document is not None:
             return False
-        good, bad = len(self.records), self.records.bad_line_count()
-        return good >= 2 and good >= 2 * bad and any(isinstance(r, dict) for _, r in self.records)
+        head = self.records.head(_HEAD_LINES)
+        good, bad = len(head), self.records.head_bad_line_count(_HEAD_LINES)
+        return good >= 2 and good >= 2 * bad and any(isinstance(r, dict) for _, r in head)
 
     def skip(self, line: int | None, reason: str) -> None:
         """Record that part of the input was not used."""
@@ -186,20 +209,41 @@ class Records(Sequence[tuple[int, Any]]):
         self._unexplained: list[tuple[int, int, int]] = []
         self._next_start, self._next_number = 0, 1  # the first line not indexed yet
         self._shared: dict[int, tuple[int, Any]] | None = None  # see shared_head
+        # What detection parsed, each value handed to the next reader that asks for it.
+        self._handed: dict[int, tuple[int, Any]] = {}
+        # The other values of the last line holding several records that was parsed for one of
+        # them (by line start and pick): the next read of each takes it, so the line, which can
+        # be megabytes of records joined together, is parsed once and not once per record.
+        self._spare: tuple[int, dict[int, Any]] | None = None
 
     @contextmanager
     def shared_head(self) -> Iterator[None]:
         """While inside, each of the first records is parsed once and its value handed to every reader.
 
         Detection asks up to twenty sniffers about the same first records, and
-        sniffers only look.  Outside, every read parses afresh again, so no
-        adapter is handed a value another reader holds.
+        sniffers only look.  Afterwards each of those values goes to the next
+        reader that asks for it, once; later reads parse afresh, so no adapter
+        is handed a value another reader holds.
         """
         self._shared = {}
         try:
             yield
         finally:
-            self._shared = None
+            # Sniffers only look: the first reader after them (the adapter) is handed what
+            # they parsed instead of parsing it again, each value once.
+            self._handed, self._shared = self._shared, None
+
+    def head(self, lines: int) -> list[tuple[int, Any]]:
+        """The records on the first ``lines`` lines of the file (what detection looks at)."""
+        while self._next_start <= len(self._data) and self._next_number <= lines:
+            self._index_line()
+        count = bisect.bisect_right(self._numbers, lines)
+        return [self._record(index) for index in range(count)]
+
+    def head_bad_line_count(self, lines: int) -> int:
+        """How many of the first ``lines`` lines did not parse."""
+        self.head(lines)
+        return sum(1 for bad in self._bad if bad.line is not None and bad.line <= lines)
 
     @property
     def bad_lines(self) -> list[Skipped]:
@@ -290,7 +334,11 @@ class Records(Sequence[tuple[int, Any]]):
         end = len(data) if end == -1 else end
         raw = data[start:end]
         last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
-        if last and last not in _CAN_END_A_VALUE:
+        if (
+            last
+            and last not in _CAN_END_A_VALUE
+            and raw.lstrip(_LINE_BYTES_SPACE) != _BYTE_ORDER_MARK
+        ):
             # Most lines of a pretty-printed document end in "," or "{": none holds a value.
             self._unexplained.append((len(self._bad), start, end))
             self._bad.append(Skipped(number, ""))
@@ -314,6 +362,8 @@ class Records(Sequence[tuple[int, Any]]):
     def _record(self, index: int) -> tuple[int, Any]:
         shared = self._shared
         if shared is None or index >= _SHARED_HEAD:
+            if self._handed and index in self._handed:
+                return self._handed.pop(index)
             return self._parsed(index)
         record = shared.get(index)
         if record is None:
@@ -322,9 +372,12 @@ class Records(Sequence[tuple[int, Any]]):
 
     def _parsed(self, index: int) -> tuple[int, Any]:
         data, start, pick = self._data, self._starts[index], self._picks[index]
+        spare = self._spare
+        if spare is not None and spare[0] == start and pick in spare[1]:
+            return self._numbers[index], spare[1].pop(pick)
         end = data.find(b"\n", start)
         raw = data[start:] if end == -1 else data[start:end]
-        if pick == 0:
+        if pick == 0 and (index + 1 == len(self._starts) or self._starts[index + 1] != start):
             # The line was indexed, so it is neither blank nor too deep: when orjson reads it
             # now, it read it then, and that value was the record.
             try:
@@ -332,11 +385,15 @@ class Records(Sequence[tuple[int, Any]]):
             except orjson.JSONDecodeError:
                 pass
         values, _ = _parse_line(raw, self._errors)
+        if len(values) > 1:
+            self._spare = (start, {other: v for other, v in enumerate(values) if other != pick})
         return self._numbers[index], values[pick]
 
 
 # More than any sniffer reads: Claude Code's looks at 30 records, Codex's at 40.
 _SHARED_HEAD = 64
+# The lines whose records tell JSON lines from other text.
+_HEAD_LINES = 64
 
 
 def _first_line_is_a_whole_value(data: bytes) -> bool:
@@ -377,6 +434,9 @@ _ORJSON_EXTRA_DATA = "unexpected content after document"
 def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     """The JSON values of one line's bytes: orjson first, the standard library where they differ."""
     line = raw.strip(_LINE_BYTES_SPACE)
+    if line.startswith(_BYTE_ORDER_MARK):
+        # Files joined from pieces (or appended to by a tool that writes one) carry a mark per line.
+        line = line[len(_BYTE_ORDER_MARK) :].lstrip(_LINE_BYTES_SPACE)
     if not line:
         return [], None
     # Only a line with more brackets than MAX_DEPTH can nest deeper; counting them is cheap.
@@ -403,26 +463,9 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
         return parse_json_line(line.decode("utf-8", errors))
     # orjson read valid JSON, nested as deep as the value it gave: measuring the value
     # is far cheaper than finding the strings of a long line (most of its bytes).
-    if may_be_too_deep and _nested_deeper(value, MAX_DEPTH):
+    if may_be_too_deep and nested_deeper(value, MAX_DEPTH):
         return [], _TOO_DEEP
     return [value], None
-
-
-def _nested_deeper(value: Any, limit: int) -> bool:
-    """Whether lists and objects nest more than ``limit`` deep in ``value`` (walked level by level)."""
-    level = [value] if isinstance(value, dict | list) else []
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        level = [
-            item
-            for container in level
-            for item in (container.values() if isinstance(container, dict) else container)
-            if isinstance(item, dict | list)
-        ]
-    return False
 
 
 def _why_not_json(raw: bytes, errors: str) -> str:
@@ -447,9 +490,6 @@ _NO_VALUE = "not valid JSON (Expecting value)"
 _EXTRA_DATA = "not valid JSON (Extra data)"
 
 
-# Deeper records are skipped on every Python alike (3.11's parser gives up near 1,000 levels,
-# 3.13's does not), so no recursive walk over a record can exhaust the stack later.
-MAX_DEPTH = 512
 _TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
 
 
@@ -467,7 +507,10 @@ _NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
 _DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
-_LINE_SPACE = " \t\r\f\v"
+# What may surround a record on its line.  NUL too: a writer that crashed leaves a run of zero
+# bytes where its record was to go, and the next record is appended right after them.
+_LINE_SPACE = " \t\r\f\v\x00"
+_BYTE_ORDER_MARK = "\ufeff".encode()
 _LINE_BYTES_SPACE = _LINE_SPACE.encode()
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -482,6 +525,11 @@ def _without_lone_surrogates(value: Any, raw: str) -> Any:
     """
     if not _SURROGATE_ESCAPE.search(raw):
         return value
+    return _replace_lone_surrogates(value)
+
+
+def _replace_lone_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate in its strings and keys as U+FFFD (walked without recursion)."""
     # Iterative, so a deep (but parsable) record cannot exhaust the stack here.
     root = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
@@ -501,34 +549,6 @@ def _without_lone_surrogates(value: Any, raw: str) -> Any:
     return root[0]
 
 
-_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
-
-
-def _salvage(text: str, damaged_at: int) -> Any | None:
-    """The JSON value of ``text`` up to the last complete element before ``damaged_at``, closed; or None."""
-    stack: list[str] = []
-    cut: tuple[int, str] | None = None  # where to cut, and the brackets that close it there
-    for token in _STRUCTURE.finditer(text, 0, damaged_at):
-        mark = token.group()
-        if mark in "[{":
-            stack.append("]" if mark == "[" else "}")
-            cut = (token.end(), "".join(reversed(stack)))
-        elif mark in "]}":
-            if not stack or stack.pop() != mark:
-                return None
-            if not stack:
-                return None  # a complete value ended before the damage: trailing garbage, not a cut
-            cut = (token.end(), "".join(reversed(stack)))
-        elif mark == ",":
-            cut = (token.start(), "".join(reversed(stack)))
-    if cut is None:
-        return None
-    try:
-        return _without_lone_surrogates(json.loads(text[: cut[0]] + cut[1]), text)
-    except (json.JSONDecodeError, RecursionError):
-        return None
-
-
 def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     """The JSON values of one line of a JSON-lines file, or why it has none.
 
@@ -536,7 +556,7 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     records (see :func:`_split_joined`) has them all.  A record nested too
     deeply is a problem; a lone surrogate in it becomes U+FFFD.
     """
-    line = raw.strip(_LINE_SPACE)
+    line = raw.strip(_LINE_SPACE).removeprefix("\ufeff").lstrip(_LINE_SPACE)
     if not line:
         return [], None
     if line.count("[") + line.count("{") > MAX_DEPTH and _too_deep(
@@ -548,9 +568,20 @@ def parse_json_line(raw: str) -> tuple[list[Any], str | None]:
     except RecursionError:
         return [], _TOO_DEEP
     except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Invalid control character"):
+            # A raw control byte (a NUL, a tab) inside a string: the writer's damage, not the record's.
+            try:
+                return [_without_lone_surrogates(json.loads(line, strict=False), line)], None
+            except json.JSONDecodeError as lenient:
+                exc = lenient
+            except RecursionError:
+                return [], _TOO_DEEP
         joined = _split_joined(line) if exc.msg == "Extra data" else None
         if joined:
-            return [_without_lone_surrogates(value, line) for value in joined], None
+            # One search of the line for all its records: it can hold thousands.
+            if _SURROGATE_ESCAPE.search(line):
+                joined = [_replace_lone_surrogates(value) for value in joined]
+            return joined, None
         return [], f"not valid JSON ({exc.msg})"
 
 
@@ -574,31 +605,14 @@ def _split_joined(line: str) -> list[Any] | None:
     return values if len(values) > 1 and all(isinstance(v, dict) for v in values) else None
 
 
-def _decoded(data: bytes, name: str) -> bytes:
-    """The transcript's bytes: decompressed, checked to be text, without a byte order mark."""
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise UnreadableInput(f"{name} is not a valid gzip file ({exc})") from exc
-    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise BinaryInput(f"{name} is a binary file, not a transcript")
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+def read_source(path: str | Path, limit: int | None = None) -> Source:
+    """Read ``path`` (``-`` for standard input; gzip detected from content).
 
-
-def read_source(path: str | Path) -> Source:
-    """Read ``path`` (``-`` for standard input; gzip detected from content)."""
+    Only a regular file or standard input is read, to ``limit`` bytes
+    (:func:`~artifact_index.ingestion.reading.input_limit` when None); see
+    :mod:`artifact_index.ingestion.reading` for the bounds and encodings.
+    """
     name = str(path)
     if name == "-":
-        data = sys.stdin.buffer.read()
-        return Source.from_bytes("<stdin>", _decoded(data, "standard input"))
-    file = Path(path)
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError as exc:
-        raise UnreadableInput(f"{name}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise UnreadableInput(f"{name} is a directory, not a transcript file") from exc
-    except OSError as exc:
-        raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
-    return Source.from_bytes(name, _decoded(data, name))
+        return Source.from_bytes("<stdin>", read_stream(sys.stdin.buffer, "standard input", limit))
+    return Source.from_bytes(name, read_path(path, limit))

@@ -11,7 +11,9 @@ one sentence.
 Domain errors become one sentence on standard error and exit code 2; an
 unexpected error becomes one sentence and exit code 3 (set
 ``ARTIFACT_INDEX_DEBUG=1`` to see the traceback).  Skipped input is reported
-on standard error with its line numbers.
+on standard error with its line numbers.  When standard output is closed, or
+its reader stops reading (``| head``), the command ends quietly with exit
+code 0.
 
 Everything written goes through :func:`emit_json` or :func:`emit_text`,
 which redact secrets (:mod:`artifact_index.redaction`); ``--no-redact``
@@ -22,8 +24,6 @@ same two functions.
 from __future__ import annotations
 
 import argparse
-import errno
-import io
 import json
 import os
 import sys
@@ -87,20 +87,6 @@ def report_skipped(loaded: Loaded) -> None:
         ),
         file=sys.stderr,
     )
-
-
-class _StandardOutputClosed(OSError):
-    """A write to the standard output the process was started without (``>&-``)."""
-
-
-class _ClosedOutput(io.TextIOBase):
-    """Stands for a closed standard output: every write fails with one known error."""
-
-    def write(self, text: str) -> int:
-        raise _StandardOutputClosed(errno.EBADF, "standard output is closed")
-
-    def flush(self) -> None:
-        pass
 
 
 def emit_json(data: Any) -> None:
@@ -383,9 +369,11 @@ def _one_line(exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if sys.stdout is None:  # started with `>&-`: a command that prints says so in one sentence
-        sys.stdout = _ClosedOutput()
     arguments = list(sys.argv[1:] if argv is None else argv)
+    for stream in ("stdout", "stderr"):
+        if getattr(sys, stream) is None:
+            # Started with the stream closed (`>&-`): what would be written there is discarded.
+            setattr(sys, stream, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     # Finding plugins scans every installed distribution: a built-in command does without.
     parser = build_parser(plugins=not arguments or arguments[0] not in _BUILTIN_COMMANDS)
     args = parser.parse_args(arguments)
@@ -402,9 +390,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     return run_batch(args)
                 args.transcript = args.transcript[0]
             return run(args)
-    except _StandardOutputClosed:
-        print("artifact-index: error: standard output is closed: nowhere to print", file=sys.stderr)
-        return EXIT_USAGE
     except BrokenPipeError:
         # A reader like `head` closed the pipe: not an error of ours.
         sys.stderr.close()

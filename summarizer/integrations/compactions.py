@@ -19,6 +19,7 @@ from pathlib import Path
 from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.loading import Loaded, open_transcript
+from artifact_index.ingestion.reading import transcript_bytes
 from artifact_index.ingestion.source import Source
 from artifact_index.live.record import session_record
 from artifact_index.live.store import Compaction, SessionStore
@@ -49,7 +50,7 @@ def _open(path: Path, status: os.stat_result, max_bytes: int | None) -> tuple[Lo
     data = read_bounded(path, max_bytes)
     if data.startswith(b"\x1f\x8b"):  # compressed: the reader's own bounds apply to what it holds
         return open_transcript(path), None
-    source = Source.from_bytes(str(path), data.removeprefix(b"\xef\xbb\xbf"))
+    source = Source.from_bytes(str(path), transcript_bytes(data, str(path)))
     cut = f"its first {len(data) / 2**20:.0f} MB of {status.st_size / 2**20:.0f} MB"
     return Loaded(source, detect(source)), cut
 

@@ -309,23 +309,3 @@ def test_a_store_the_system_refuses_to_open_is_one_sentence_and_exit_2(
     assert main(["sessions", "--store", str(folder / "s.db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot be opened (Permission denied)" in err
-
-
-@pytest.mark.skipif(os.name != "posix", reason="sh closes the stream")
-@pytest.mark.parametrize("command", ["sessions", "where src/auth.py"])
-def test_a_closed_standard_output_is_one_sentence_and_exit_2(tmp_path: Path, command: str) -> None:
-    stored(SessionStore(tmp_path / "s.db"), EXAMPLES / "claude-code-session.jsonl")
-    done = subprocess.run(
-        [
-            "sh",
-            "-c",
-            f'"$0" -m artifact_index {command} --store "$1" >&-',
-            sys.executable,
-            str(tmp_path / "s.db"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2, done.stderr
-    assert done.stderr == "artifact-index: error: standard output is closed: nowhere to print\n"
