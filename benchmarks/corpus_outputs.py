@@ -65,7 +65,8 @@ def main_outputs() -> None:
     parser.add_argument("--commands", default=",".join(DEFAULT_COMMANDS))
     args = parser.parse_args()
     # The summary's offline narrative must not depend on a key in the environment.
-    os.environ.pop("ANTHROPIC_API_KEY", None)
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        os.environ.pop(name, None)
     transcripts = _transcripts(args.corpus)
     commands = args.commands.split(",")
     for number, transcript in enumerate(transcripts, 1):

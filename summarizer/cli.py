@@ -92,6 +92,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
         previous=args.previous,
         model=args.model,
         config=args.config,
+        provider=args.provider,
+        base_url=args.base_url,
         strategy=args.strategy,
         until_compaction=args.until_compaction,
         instructions=args.instructions,
@@ -115,6 +117,8 @@ def cmd_compact(args: argparse.Namespace) -> int:
             use_llm=args.llm,
             model=args.model,
             config=args.config,
+            provider=args.provider,
+            base_url=args.base_url,
             template=args.template,
             force=args.force,
             instructions=args.instructions,
@@ -210,17 +214,34 @@ def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> N
         dest="llm",
         action="store_true",
         default=None,
-        help="write the narrative with the Anthropic API (the default when ANTHROPIC_API_KEY is set)",
+        help="write the narrative with an LLM (the default when a provider is configured: "
+        "ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, --provider or the config's [llm])",
     )
     llm.add_argument(
         "--no-llm", dest="llm", action="store_false", help="offline extractive narrative"
     )
     parser.add_argument(
-        "--model",
-        help="model for the narrative (default: context.compactionModel, else the session's model)",
+        "--provider",
+        choices=["anthropic", "openai"],
+        help="the LLM's API: anthropic, or openai for any OpenAI-compatible endpoint (OpenAI, "
+        "OpenRouter, Ollama, llama.cpp, vLLM); default: the config's [llm] provider, else the "
+        "one whose key is set",
     )
     parser.add_argument(
-        "--config", metavar="FILE", help="TOML settings ([context] compactionModel)"
+        "--base-url",
+        metavar="URL",
+        help="the endpoint, e.g. http://localhost:11434/v1 for Ollama (default: the config's "
+        "[llm] base_url, else OPENAI_BASE_URL / ANTHROPIC_BASE_URL); a local server needs no key",
+    )
+    parser.add_argument(
+        "--model",
+        help="model for the narrative (default: context.compactionModel, else the session's "
+        "model when the provider serves it)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="TOML settings ([context] compactionModel; [llm] provider, base_url, api_key_env)",
     )
     parser.add_argument(
         "--instructions",

@@ -1,8 +1,18 @@
-"""Settings of the summarizer: which model writes the narrative, and whether one is used at all.
+"""Settings of the summarizer: which provider and model write the narrative, and whether one is used at all.
 
-Read from a TOML file with the seed's key (``[context] compactionModel``;
-empty means the session's own model) and from the environment
-(``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL`` are the SDK's own).
+Read from a TOML file::
+
+    [context]
+    compactionModel = "gpt-4.1-mini"   # empty: the session's own model, when the provider serves it
+
+    [llm]
+    provider = "openai"                 # or "anthropic"
+    base_url = "http://localhost:11434/v1"
+    api_key_env = "OPENROUTER_API_KEY"  # where the key is, when not the SDK's own variable
+
+and from the environment (the SDKs' own ``ANTHROPIC_API_KEY``,
+``ANTHROPIC_BASE_URL``, ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``).  Which
+provider is used is decided in :mod:`summarizer.providers.choice`.
 """
 
 from __future__ import annotations
@@ -10,6 +20,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -18,13 +29,13 @@ from summarizer.exceptions import SummarizerError
 __all__ = [
     "DEFAULT_MODEL",
     "ContextSettings",
+    "LLMSettings",
     "Settings",
     "api_key_configured",
     "load_settings",
-    "pick_model",
 ]
 
-# Used only when neither the config nor the transcript names a model.
+# The Anthropic model used when neither a flag, the config nor the transcript names one.
 DEFAULT_MODEL = "claude-sonnet-4-5"
 
 
@@ -34,10 +45,19 @@ class ContextSettings(BaseModel):
     compaction_model: str = Field(default="", alias="compactionModel")
 
 
+class LLMSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    provider: Literal["anthropic", "openai"] | None = None
+    base_url: str | None = Field(default=None, alias="baseUrl")
+    api_key_env: str | None = Field(default=None, alias="apiKeyEnv")
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     context: ContextSettings = Field(default_factory=ContextSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
 
 
 def load_settings(path: str | Path | None) -> Settings:
@@ -55,11 +75,6 @@ def load_settings(path: str | Path | None) -> Settings:
         raise SummarizerError(
             f"config {path}: {'.'.join(map(str, first['loc']))}: {first['msg']}"
         ) from exc
-
-
-def pick_model(explicit: str | None, settings: Settings, session_model: str | None) -> str:
-    """``--model``, else ``context.compactionModel``, else the session's model, else the default."""
-    return explicit or settings.context.compaction_model or session_model or DEFAULT_MODEL
 
 
 def api_key_configured() -> bool:

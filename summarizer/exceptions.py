@@ -8,7 +8,8 @@
         ├── EventLogError       the compaction event log cannot be read or appended to
         ├── CompactionFailed    the narrative summarizer failed; recorded for the back-off
         ├── TemplateError       a summary template is unknown or malformed
-        └── NarrativeError      the LLM's narrative reply was malformed after every retry
+        └── LLMError            an LLM request failed, or its reply stayed malformed after every retry
+            └── NarrativeError  ... the request for the narrative sections
 
 Lower-layer exceptions (``OSError``, ``json.JSONDecodeError``, whatever a
 summarizer raises) are mapped to these with ``raise ... from exc`` so a
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CompactionFailed",
     "EventLogError",
+    "LLMError",
     "MessageFormatError",
     "NarrativeError",
     "SummarizerError",
@@ -50,7 +52,11 @@ class TemplateError(SummarizerError):
     """A summary template is unknown, unreadable or malformed."""
 
 
-class NarrativeError(SummarizerError):
+class LLMError(SummarizerError):
+    """An LLM request failed (unreachable, refused) or its structured reply stayed malformed after retries."""
+
+
+class NarrativeError(LLMError):
     """The narrative writer failed: the LLM call failed or its reply stayed malformed after retries."""
 
 

@@ -1,8 +1,9 @@
 """What the ``summary`` and ``compact`` commands do, apart from argument parsing.
 
-The LLM is used when ``ANTHROPIC_API_KEY`` is set, unless ``use_llm`` is
-False; ``use_llm=True`` without a key is an error rather than a silent
-fallback.  Only :mod:`summarizer.narrative.llm` imports the SDK, and only when used.
+The LLM is used when a provider is configured (see
+:mod:`summarizer.providers.choice`: an API key, or a named endpoint), unless
+``use_llm`` is False; ``use_llm=True`` without one is an error rather than a
+silent fallback.  The SDKs are imported only when used.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.tracker import Tracker
 from summarizer.compaction.event_log import EventLog
 from summarizer.compaction.index_summarizer import IndexSummarizer
-from summarizer.config import api_key_configured, load_settings, pick_model
+from summarizer.config import api_key_configured
 from summarizer.exceptions import SummarizerError
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
+from summarizer.providers.choice import LLMChoice, choose_endpoint, make_client
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
 
@@ -38,18 +40,14 @@ __all__ = [
 EVENT_LOG_FILE = "events.jsonl"
 
 
-def make_writer(use_llm: bool | None, model: str) -> NarrativeWriter:
-    """The LLM writer when asked for or when a key is configured; else the offline one."""
-    if use_llm is False or (use_llm is None and not api_key_configured()):
+def make_writer(choice: LLMChoice, session_model: str | None = None) -> NarrativeWriter:
+    """The LLM writer when asked for or when a provider is configured; else the offline one."""
+    endpoint = choose_endpoint(choice, session_model)
+    if endpoint is None:
         return ExtractiveWriter()
-    if not api_key_configured():
-        raise SummarizerError(
-            "--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
-            "for the offline narrative"
-        )
-    from summarizer.narrative.llm import AnthropicWriter
+    from summarizer.narrative.llm import LLMWriter
 
-    return AnthropicWriter(model)
+    return LLMWriter(make_client(endpoint))
 
 
 def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]:
@@ -77,6 +75,8 @@ def summary_command(
     previous: str | None = None,
     model: str | None = None,
     config: str | None = None,
+    provider: str | None = None,
+    base_url: str | None = None,
     strategy: Strategy = "anchored",
     until_compaction: int | None = None,
     instructions: Sequence[str] = (),
@@ -87,8 +87,9 @@ def summary_command(
         events = events_until_compaction(events, until_compaction)
     tracker = Tracker(format=loaded.adapter.name)
     tracker.feed_all(events)
-    session_model = tracker.index.session.model
-    writer = make_writer(use_llm, pick_model(model, load_settings(config), session_model))
+    writer = make_writer(
+        LLMChoice(use_llm, provider, base_url, model, config), tracker.index.session.model
+    )
     anchor: Narrative | None = None
     if previous is not None:
         try:
@@ -129,6 +130,8 @@ def compact_request(
     use_llm: bool | None = None,
     model: str | None = None,
     config: str | None = None,
+    provider: str | None = None,
+    base_url: str | None = None,
     template: str = "claude-code",
     force: bool = False,
     instructions: Sequence[str] = (),
@@ -144,8 +147,9 @@ def compact_request(
     from summarizer.compaction.request import run_compact
     from summarizer.compaction.summary_message import load_summary_key, user_state_directory
 
-    chosen_model = pick_model(model, load_settings(config), body.get("model"))
-    writer = make_writer(use_llm, chosen_model)
+    choice = LLMChoice(use_llm, provider, base_url, model, config)
+    session_model = body.get("model")
+    writer = make_writer(choice, session_model if isinstance(session_model, str) else None)
     folder = Path(state_dir) if state_dir else None
     summarizer = IndexSummarizer(
         load_template(template), writer, state_dir=folder, extra_context=instructions, report=report
@@ -153,13 +157,17 @@ def compact_request(
     log = EventLog(folder / EVENT_LOG_FILE) if folder else None
     prompt_counter = None
     if exact_tokens:
-        if not api_key_configured():
+        endpoint = choose_endpoint(
+            LLMChoice(True, "anthropic", base_url, model, config),
+            session_model if isinstance(session_model, str) else None,
+        )
+        if not api_key_configured() or endpoint is None:
             raise SummarizerError(
-                "--exact-tokens counts through the API and needs ANTHROPIC_API_KEY"
+                "--exact-tokens counts through the Anthropic API and needs ANTHROPIC_API_KEY"
             )
-        from summarizer.narrative.llm import AnthropicPromptCounter
+        from summarizer.providers.anthropic_api import AnthropicPromptCounter
 
-        prompt_counter = AnthropicPromptCounter(chosen_model)
+        prompt_counter = AnthropicPromptCounter(endpoint.model)
     if folder is not None:
         # Load the tokenizer (half a second) before queueing for the lock, so processes
         # waiting on one directory do not also wait on each other's start-up.

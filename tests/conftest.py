@@ -26,8 +26,16 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 @pytest.fixture(autouse=True, scope="session")
 def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """`compact` without --state-dir keeps its summary key in the user's state directory, and the hooks write
-    to the user's session store: temporary ones here."""
+    to the user's session store: temporary ones here.  A key or endpoint of the developer's environment would
+    turn the offline narrative into an LLM call: tests that want one set it themselves."""
     with pytest.MonkeyPatch.context() as patch:
+        for name in (
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_BASE_URL",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+        ):
+            patch.delenv(name, raising=False)
         patch.setenv("ARTIFACT_INDEX_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
         patch.setenv("ARTIFACT_INDEX_STORE", str(tmp_path_factory.mktemp("store") / "sessions.db"))
         # A hook answers what it read within its deadline: on a loaded machine, a test of what it

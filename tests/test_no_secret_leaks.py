@@ -25,6 +25,7 @@ from fake_secrets import fake_secrets
 from artifact_index.presentation.cli import main
 from summarizer.sections.templates import load_template
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
+from tests.support.fake_openai import FakeOpenAI, function_reply
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SECRETS = fake_secrets()
@@ -223,6 +224,25 @@ def test_no_output_of_any_command_holds_a_planted_secret(
         requests = json.dumps([request.body for request in api.requests])
     assert api.messages_requests, f"the LLM path sent no request: {outputs['summary --llm'][-300:]}"
     outputs["requests to the API"] = requests
+
+    empty = {
+        s.key: {"items": [], "superseded": []} for s in load_template("default").narrative_sections
+    }
+    with FakeOpenAI(replies=[function_reply(empty) for _ in range(40)]) as server:
+        outputs["summary --provider openai"] = _run(
+            capsys,
+            "summary",
+            *arguments,
+            "--provider",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "local-test",
+        )
+        opened = json.dumps([request.body for request in server.requests])
+    assert server.requests, "the OpenAI-compatible path sent no request"
+    outputs["requests to the OpenAI-compatible API"] = opened
 
     leaked = {name: kinds for name, text in outputs.items() if (kinds := _leaks(text))}
     assert leaked == {}

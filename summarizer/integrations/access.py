@@ -128,9 +128,11 @@ class SessionAccess:
         use_llm: bool | None = None,
         model: str | None = None,
         config: str | None = None,
+        provider: str | None = None,
+        base_url: str | None = None,
     ) -> str:
-        """The structured summary (Markdown); the narrative offline unless an API key is configured."""
-        from summarizer.config import load_settings, pick_model
+        """The structured summary (Markdown); the narrative offline unless an LLM provider is configured."""
+        from summarizer.providers.choice import LLMChoice
         from summarizer.sections.templates import load_template
         from summarizer.summary import summarize
         from summarizer.summary_commands import make_writer
@@ -140,7 +142,7 @@ class SessionAccess:
         # this index while the summary reads it.
         with self.following(transcript, session) as live:
             writer = make_writer(
-                use_llm, pick_model(model, load_settings(config), live.index.session.model)
+                LLMChoice(use_llm, provider, base_url, model, config), live.index.session.model
             )
             summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
         return redact_text(summary.markdown)

@@ -94,6 +94,8 @@ class Compaction:
     use_llm: bool | None = None
     model: str | None = None
     config: str | None = None
+    provider: str | None = None
+    base_url: str | None = None
     context_window: int | None = None
     instructions: tuple[
         str, ...
@@ -359,6 +361,8 @@ def build_app(
                 use_llm=compaction.use_llm,
                 model=compaction.model,
                 config=compaction.config,
+                provider=compaction.provider,
+                base_url=compaction.base_url,
             )
         )
         return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8")
@@ -408,6 +412,8 @@ def build_app(
                 use_llm=compaction.use_llm,
                 model=compaction.model,
                 config=compaction.config,
+                provider=compaction.provider,
+                base_url=compaction.base_url,
                 template=compaction.template,
                 force=force,
                 instructions=compaction.instructions,

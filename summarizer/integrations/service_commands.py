@@ -84,6 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         use_llm=args.llm,
         model=args.model,
         config=args.config,
+        provider=args.provider,
+        base_url=args.base_url,
         context_window=args.context_window,
         instructions=tuple(args.instructions),
         template_folder=Path(args.template_dir) if args.template_dir else None,

@@ -1,12 +1,14 @@
-"""The LLM boundary: the only module that imports ``anthropic``.
+"""The narrative written by an LLM: the prompt, the forced tool, and the writer.
 
-:class:`AnthropicWriter` writes the narrative sections with one forced tool
-call per request.  The tool's input schema is the pydantic model of the
-template's narrative sections (:func:`summarizer.narrative.model.reply_model`), and
-the reply is validated against it: a malformed reply is answered with the
-validation error as an ``is_error`` tool result and retried, and after the
-last retry :class:`~summarizer.exceptions.NarrativeError` is raised.  An empty
-section is never invented from a bad reply.
+:class:`LLMWriter` writes the narrative sections with one forced tool call
+per request, through any provider (:mod:`summarizer.providers`: Anthropic,
+or an OpenAI-compatible endpoint).  The tool's input schema is the pydantic
+model of the template's narrative sections
+(:func:`summarizer.narrative.model.reply_model`), and the provider validates
+the reply against it: a malformed reply is answered with the validation
+error and retried, and after the last retry
+:class:`~summarizer.exceptions.NarrativeError` is raised.  An empty section
+is never invented from a bad reply.
 
 The prompt holds the instructions (before the transcript span, and again,
 shortened, after it), the previous narrative (the anchor, items numbered per
@@ -21,30 +23,31 @@ server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING
 
-import anthropic
-from anthropic.types import MessageParam, ToolParam
-from pydantic import ValidationError
+from pydantic import BaseModel
 
-from artifact_index.redaction import redact_json, redact_text
-from summarizer.exceptions import NarrativeError
+from summarizer.exceptions import LLMError, NarrativeError
 from summarizer.narrative.model import (
     NarrativeReply,
     NarrativeRequest,
     SectionReply,
     reply_model,
 )
+from summarizer.providers.structured import StructuredAsk, StructuredClient
 from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.thread import latest_request
 
+if TYPE_CHECKING:
+    from summarizer.providers.anthropic_api import AnthropicClient
+
 __all__ = [
+    "SYSTEM",
     "TOOL_NAME",
-    "AnthropicPromptCounter",
-    "AnthropicWriter",
+    "LLMWriter",
     "build_prompt",
     "count_prompt_tokens",
+    "narrative_ask",
 ]
 
 TOOL_NAME = "record_narrative"
@@ -188,164 +191,44 @@ def build_prompt(request: NarrativeRequest) -> str:
     )
 
 
-def _tool(request: NarrativeRequest) -> dict[str, Any]:
-    schema = reply_model(request.sections).model_json_schema()
-    return {
-        "name": TOOL_NAME,
-        "description": "Record the narrative sections of the summary.",
-        "input_schema": schema,
-    }
+def narrative_ask(request: NarrativeRequest) -> StructuredAsk[BaseModel]:
+    """The structured request a provider is sent for ``request``: the prompt and the forced tool's model."""
+    return StructuredAsk(
+        system=SYSTEM,
+        prompt=build_prompt(request),
+        tool_name=TOOL_NAME,
+        tool_description="Record the narrative sections of the summary.",
+        reply=reply_model(request.sections),
+        what="narrative reply",
+    )
 
 
-def count_prompt_tokens(client: anthropic.Anthropic, model: str, request: NarrativeRequest) -> int:
-    """Exact input tokens of a narrative request, from the API's token counting endpoint."""
+def count_prompt_tokens(client: AnthropicClient, request: NarrativeRequest) -> int:
+    """Exact input tokens of a narrative request, from the Anthropic API's token counting endpoint."""
     try:
-        counted = client.messages.count_tokens(
-            model=model,
-            system=SYSTEM,
-            messages=[{"role": "user", "content": redact_text(build_prompt(request))}],
-            tools=[cast("ToolParam", _tool(request))],
-        )
-    except anthropic.APIError as exc:
-        raise NarrativeError(f"token counting failed: {exc}") from exc
-    return int(counted.input_tokens)
+        return client.count_tokens(narrative_ask(request))
+    except LLMError as exc:
+        raise NarrativeError(str(exc)) from exc
 
 
-class AnthropicPromptCounter:
-    """Exact input tokens of a whole Anthropic request, from ``messages.count_tokens``.
-
-    A :class:`~summarizer.tokens.PromptCounter` for the compactor, used when a
-    key is configured and exact counts are asked for (``--exact-tokens``).
-    """
-
-    def __init__(self, model: str, *, client: anthropic.Anthropic | None = None) -> None:
-        self.model = model
-        self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
-
-    def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
-        arguments: dict[str, Any] = {"model": self.model, "messages": redact_json(list(messages))}
-        if system:
-            arguments["system"] = redact_json(system)
-        if tools:
-            arguments["tools"] = redact_json(tools)
-        try:
-            return int(self.client.messages.count_tokens(**arguments).input_tokens)
-        except anthropic.APIError as exc:
-            raise NarrativeError(f"token counting with {self.model} failed: {exc}") from exc
-
-
-class AnthropicWriter:
-    """A :class:`~summarizer.narrative.model.NarrativeWriter` backed by the Anthropic Messages API."""
+class LLMWriter:
+    """A :class:`~summarizer.narrative.model.NarrativeWriter` backed by an LLM provider's structured reply."""
 
     needs_span = True
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        client: anthropic.Anthropic | None = None,
-        retries: int = 2,
-        max_tokens: int = 4096,
-    ) -> None:
-        self.model = model
-        self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
-        self.retries = retries
-        self.max_tokens = max_tokens
-        self.prompts: list[str] = []  # the user prompt of every request sent, for measurement
+    def __init__(self, client: StructuredClient) -> None:
+        self.client = client
+
+    @property
+    def model(self) -> str:
+        return self.client.model
 
     def write(self, request: NarrativeRequest) -> NarrativeReply:
-        model = reply_model(request.sections)
-        prompt = build_prompt(request)
-        self.prompts.append(prompt)
-        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
-        problem = "no reply"
-        for _ in range(1 + self.retries):
-            response = self._create(messages, request)
-            calls = [b for b in response.content if b.type == "tool_use"]
-            call = next((b for b in calls if b.name == TOOL_NAME), None)
-            echoed = [_block_param(b) for b in response.content]
-            if call is None:
-                problem = f"the reply did not call {TOOL_NAME} (stop reason {response.stop_reason})"
-                # Every tool_use must be answered by a tool_result, or the API rejects the retry.
-                answer: list[dict[str, Any]] = [
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": b.id,
-                        "is_error": True,
-                        "content": f"Unknown tool {b.name}; call {TOOL_NAME}.",
-                    }
-                    for b in calls
-                ]
-                answer.append(
-                    {"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."}
-                )
-                messages += [
-                    {"role": "assistant", "content": echoed or "(no content)"},
-                    {"role": "user", "content": answer},
-                ]
-                continue
-            try:
-                parsed = model.model_validate(call.input)
-            except ValidationError as exc:
-                problem = f"the tool input did not match the schema: {_first_error(exc)}"
-                messages += [
-                    {"role": "assistant", "content": echoed},
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": b.id,
-                                "is_error": True,
-                                "content": (
-                                    f"Invalid input: {exc}. Call {TOOL_NAME} again with input matching its "
-                                    "schema."
-                                    if b.id == call.id
-                                    else f"Unknown tool {b.name}."
-                                ),
-                            }
-                            for b in calls
-                        ],
-                    },
-                ]
-                continue
-            sections = {
-                s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections
-            }
-            return NarrativeReply(sections=sections, origin="llm")
-        raise NarrativeError(
-            f"the narrative reply of {self.model} was malformed after {1 + self.retries} "
-            f"attempt(s): {problem}"
-        )
-
-    def _create(
-        self, messages: Sequence[dict[str, Any]], request: NarrativeRequest
-    ) -> anthropic.types.Message:
         try:
-            return self.client.messages.create(
-                model=self.model,
-                max_tokens=self.max_tokens,
-                system=SYSTEM,
-                messages=cast("list[MessageParam]", redact_json(list(messages))),
-                tools=[cast("ToolParam", _tool(request))],
-                tool_choice={"type": "tool", "name": TOOL_NAME},
-            )
-        except anthropic.APIError as exc:
-            raise NarrativeError(f"the narrative request to {self.model} failed: {exc}") from exc
-
-
-def _block_param(block: Any) -> dict[str, Any]:
-    """A response content block as a request parameter (only the fields a request accepts)."""
-    if block.type == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    if block.type == "text":
-        return {"type": "text", "text": block.text}
-    if block.type == "thinking":
-        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
-    dumped: dict[str, Any] = block.model_dump(exclude_none=True)
-    return dumped
-
-
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+            parsed = self.client.ask(narrative_ask(request))
+        except LLMError as exc:
+            raise NarrativeError(str(exc)) from exc
+        sections = {
+            s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections
+        }
+        return NarrativeReply(sections=sections, origin="llm")

@@ -11,7 +11,6 @@ reported.  A guard refuses any connection that is not to the loopback.
 from __future__ import annotations
 
 import re
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,42 +25,25 @@ from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import (
     SYSTEM,
     TOOL_NAME,
-    AnthropicWriter,
+    LLMWriter,
     build_prompt,
     count_prompt_tokens,
 )
 from summarizer.narrative.model import Narrative, NarrativeItem, NarrativeRequest, reply_model
+from summarizer.providers.anthropic_api import AnthropicClient
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import narrative_state, parse_previous, summarize
 from tests.support.fake_anthropic import FakeAnthropic, Recorded, text_reply, tool_reply
+from tests.support.loopback_guard import only_loopback
 from tests.support.summary_fixtures import SUMMARIES, load_events
 
 CC_SESSION = SUMMARIES / "cc_two_compactions.jsonl"
-_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-_PROXY_VARIABLES = (
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-)
 
 
 @pytest.fixture(autouse=True)
 def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test here may reach the network: only loopback connections are allowed, and no proxy."""
-    for name in _PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    real = socket.create_connection
-
-    def guarded(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
-        if address[0] not in _LOOPBACK:
-            raise AssertionError(f"a test tried to connect to {address[0]}")
-        return real(address, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "create_connection", guarded)
+    only_loopback(monkeypatch)
 
 
 @pytest.fixture
@@ -78,11 +60,9 @@ def api_env(api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> FakeAnthropi
     return api
 
 
-def _writer(
-    api: FakeAnthropic, model: str = "claude-test-model", retries: int = 2
-) -> AnthropicWriter:
+def _writer(api: FakeAnthropic, model: str = "claude-test-model", retries: int = 2) -> LLMWriter:
     client = anthropic.Anthropic(base_url=api.url, api_key="sk-test-local", max_retries=0)
-    return AnthropicWriter(model, client=client, retries=retries)
+    return LLMWriter(AnthropicClient(model, client=client, retries=retries))
 
 
 def _sections(template: Template, **given: Any) -> dict[str, Any]:
@@ -272,9 +252,7 @@ def test_reply_without_the_tool_call_is_retried_then_a_narrative_error(api: Fake
         "role": "assistant",
         "content": [{"type": "text", "text": "Here is a summary in prose."}],
     }
-    assert retry[2]["content"] == [
-        {"type": "text", "text": f"Call the {TOOL_NAME} tool with the sections."}
-    ]
+    assert retry[2]["content"] == [{"type": "text", "text": f"Call the {TOOL_NAME} tool."}]
 
 
 def test_a_call_of_another_tool_gets_its_tool_result_on_retry(api: FakeAnthropic) -> None:
@@ -300,7 +278,7 @@ def test_exact_token_count_through_the_count_tokens_endpoint(api: FakeAnthropic)
         cycle=2,
     )
     client = anthropic.Anthropic(base_url=api.url, api_key="sk-test-local", max_retries=0)
-    assert count_prompt_tokens(client, "claude-test-model", request) == 1873
+    assert count_prompt_tokens(AnthropicClient("claude-test-model", client=client), request) == 1873
     (counted,) = api.requests
     assert counted.path == "/v1/messages/count_tokens"
     assert counted.body["messages"] == [{"role": "user", "content": build_prompt(request)}]
@@ -322,7 +300,7 @@ def test_token_counting_failure_is_a_narrative_error(api: FakeAnthropic) -> None
     )
     client = anthropic.Anthropic(base_url=api.url, api_key="sk-test-local", max_retries=0)
     with pytest.raises(NarrativeError, match="token counting failed"):
-        count_prompt_tokens(client, "claude-test-model", request)
+        count_prompt_tokens(AnthropicClient("claude-test-model", client=client), request)
 
 
 def _facts() -> SessionFacts:
@@ -437,7 +415,9 @@ def test_cli_llm_without_a_key_is_an_error_not_a_silent_fallback(
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     assert main(["summary", str(CC_SESSION), "--llm"]) == 2
-    assert "--llm needs ANTHROPIC_API_KEY" in capsys.readouterr().err
+    assert (
+        "--llm needs a provider: set ANTHROPIC_API_KEY or OPENAI_API_KEY" in capsys.readouterr().err
+    )
 
 
 def test_cli_no_llm_never_calls_the_api(
