@@ -65,14 +65,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "the HTTP API needs its extra: pip install 'artifact-index[http]'"
         ) from exc
     from summarizer.compaction.summary_message import user_state_directory
-    from summarizer.config import api_key_configured
     from summarizer.integrations.access import SessionAccess
+    from summarizer.providers.choice import LLMChoice, choose_endpoint
 
     state = Path(args.state_dir) if args.state_dir else user_state_directory() / "sessions"
-    if args.llm and not api_key_configured():  # said now, not to each client later
-        raise SummarizerError(
-            "--llm needs ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); use --no-llm "
-            "for the offline narrative"
+    if args.llm:  # a provider that cannot be used is said now, not to each client later
+        choose_endpoint(
+            LLMChoice(
+                use_llm=True,
+                provider=args.provider,
+                base_url=args.base_url,
+                model=args.model,
+                config=args.config,
+            )
         )
     if args.max_body_mib <= 0:
         raise SummarizerError(f"--max-body-mib must be a positive size, not {args.max_body_mib:g}")
