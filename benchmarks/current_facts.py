@@ -35,8 +35,8 @@ from corpus_points import corpus_transcripts, session_points
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import latest_files
 from summarizer.sections.progress import open_in_epic
+from summarizer.sections.session_facts import session_facts
 from summarizer.sections.thread import thread_start
-from summarizer.summary import session_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 _EVERY_CALLS = 25
@@ -137,7 +137,7 @@ def main() -> int:
     for path in paths:
         counts["transcripts"] += 1
         for point in session_points(path, _EVERY_CALLS):
-            facts = session_facts(point.events[: point.number], point.index)
+            facts = session_facts(point.index, point.events[: point.number])
             runs = point.index.session.check_runs
             failed = (
                 sum(1 for r in runs if not r.passed),

@@ -38,9 +38,9 @@ from summarizer.narrative.decisions import user_choices
 from summarizer.narrative.next_steps import next_steps
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import item_progress, items_in_progress, request_files_not_changed
+from summarizer.sections.session_facts import session_facts
 from summarizer.sections.substeps import remaining_steps
 from summarizer.sections.thread import investigation
-from summarizer.summary import session_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 _EVERY_CALLS = 25
@@ -63,7 +63,7 @@ def main() -> int:
     for path in paths:
         counts["transcripts"] += 1
         for point in session_points(path, _EVERY_CALLS):
-            facts = session_facts(point.events[: point.number], point.index)
+            facts = session_facts(point.index, point.events[: point.number])
             found = _count(facts, counts, end=point.at_end)
             for rule in found:
                 fired.setdefault(rule, set()).add(path)

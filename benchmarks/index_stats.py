@@ -56,13 +56,13 @@ class Totals:
             self.with_symbol += any(s.change != "read" for s in symbols.get(entry.path, []))
         errors = index.errors()
         self.errors += len(errors)
-        self.resolved += sum(1 for e in errors if e["resolved"])
+        self.resolved += sum(1 for e in errors if e.resolved)
         self.sessions_with_original += index.original_error() is not None
         self.test_commands += len(index.tests())
-        self.decisions.update(str(d["kind"]) for d in index.decisions())
+        self.decisions.update(d.kind for d in index.decisions())
         tasks = index.tasks()
         self.tasks += len(tasks)
-        self.open_tasks += sum(1 for t in tasks if t["status"] in ("pending", "in_progress"))
+        self.open_tasks += sum(1 for t in tasks if t.status in ("pending", "in_progress"))
         self.sessions_with_tasks += bool(tasks)
         self.user_messages += len(index.user_messages())
 

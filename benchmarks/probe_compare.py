@@ -20,7 +20,7 @@ from artifact_index.ingestion.loading import load_events
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.narrative.extractive import ExtractiveWriter
-from summarizer.sections.facts import facts_from_index
+from summarizer.sections.session_facts import session_facts
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 
@@ -49,7 +49,7 @@ def main() -> int:
             boundaries += 1
             before = events[:position]
             index = Tracker(format="claude-code").feed_all(before)
-            facts = facts_from_index(index)
+            facts = session_facts(index)
             ours = summarize(
                 before, template=template, writer=ExtractiveWriter(), index=index
             ).markdown

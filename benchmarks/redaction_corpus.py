@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from artifact_index.presentation.render import files_json, symbols_json
+from artifact_index.presentation.render import show_json
 from artifact_index.redaction import redact_json, redact_text
 from artifact_index.trail.build import build_index
 
@@ -41,16 +41,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 def _payload(path: Path) -> Any:
     index, loaded = build_index(str(path))
-    return {
-        **files_json(index, skipped=len(loaded.skipped)),
-        "symbols": symbols_json(index)["files"],
-        "errors": index.errors(),
-        "original": index.original_error(),
-        "tests": index.tests(),
-        "decisions": index.decisions(),
-        "tasks": index.tasks(),
-        "user_messages": index.user_messages(),
-    }
+    # What show --json prints, the same payload the JSON contracts give.
+    return show_json(index, skipped=len(loaded.skipped))
 
 
 def main() -> None:

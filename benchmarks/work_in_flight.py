@@ -28,9 +28,9 @@ from pathlib import Path
 
 from artifact_index.trail.build import build_index
 from summarizer.narrative.decisions import worth_stating
-from summarizer.sections.facts import facts_from_index
 from summarizer.sections.findings import findings
 from summarizer.sections.progress import checks_owed, items_in_progress
+from summarizer.sections.session_facts import session_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def main() -> int:
     counts: Counter[str] = Counter()
     for path in paths:
         index, loaded = build_index(path)
-        facts = facts_from_index(index)
+        facts = session_facts(index)
         found = findings(list(loaded.events()))
         owed = checks_owed(facts)
         moved = [f for f in [*facts.created, *facts.modified] if f.renamed_from]

@@ -39,7 +39,7 @@ __all__ = ["add_llm_options", "register_commands"]
 
 def cmd_probe(args: argparse.Namespace) -> int:
     from summarizer.evaluation.probes import probe_summary
-    from summarizer.sections.facts import facts_from_index
+    from summarizer.sections.session_facts import session_facts
 
     try:
         summary = Path(args.summary).read_text(encoding="utf-8")
@@ -53,7 +53,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
         events = events_until_compaction(events, args.until_compaction)
     report_skipped(loaded)
     report = probe_summary(
-        summary, facts_from_index(Tracker(format=loaded.adapter.name).feed_all(events))
+        summary, session_facts(Tracker(format=loaded.adapter.name).feed_all(events))
     )
     if args.json:
         emit_json(

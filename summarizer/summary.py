@@ -32,20 +32,10 @@ from summarizer.narrative.model import (
     merge,
 )
 from summarizer.narrative.span import chunk_span, span_after
-from summarizer.sections.activity import recent_activity, recent_messages, thread_since
-from summarizer.sections.answers import answered_questions
-from summarizer.sections.attempts import failed_attempts
-from summarizer.sections.change_account import change_account
-from summarizer.sections.facts import FileFact, SessionFacts, facts_from_index
-from summarizer.sections.findings import findings
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
-from summarizer.sections.interruptions import interruptions
-from summarizer.sections.left_behind import left_behind
-from summarizer.sections.lessons import lessons
-from summarizer.sections.request_items import request_items
-from summarizer.sections.searches import searches_since
+from summarizer.sections.session_facts import session_facts
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
-from summarizer.sections.thread import latest_request, thread_start
 from summarizer.tokens import count_tokens
 
 __all__ = ["Summary", "parse_previous", "render_summary", "session_facts", "summarize"]
@@ -209,53 +199,6 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
     return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)
 
 
-def session_facts(events: Sequence[Event], index: ArtifactIndex) -> SessionFacts:
-    """What a summary states: the index's facts, with what only the events tell (the last calls, the agent's
-    messages and findings, the current thread)."""
-    facts = facts_from_index(index)
-    latest = latest_request(facts.user_messages)
-    said, calls = thread_since(events, latest.turn if latest is not None else 0)
-    errors = [
-        e.model_copy(update={"attempts": failed_attempts(events, e, facts.changed)})
-        if not e.resolved
-        else e
-        for e in facts.errors
-    ]
-    since = thread_start(facts)
-    accounts = {
-        f.path: change_account(events, f, since)
-        for f in facts.changed
-        if any(t >= since for t in f.changed_turns)
-    }
-
-    def told(files: list[FileFact]) -> list[FileFact]:
-        return [
-            f.model_copy(update={"account_turn": found[0], "account": found[1]})
-            if (found := accounts.get(f.path))
-            else f
-            for f in files
-        ]
-
-    return facts.model_copy(
-        update={
-            "activity": recent_activity(events, root=facts.root),
-            "recent_messages": recent_messages(events),
-            "findings": findings(events),
-            "thread_messages": said,
-            "thread_calls": calls,
-            "errors": errors,
-            "created": told(facts.created),
-            "modified": told(facts.modified),
-            "request_items": request_items(events, latest, facts.changed, facts.tasks),
-            "answers": answered_questions(events),
-            "searches": searches_since(events, since, facts.root),
-            "left_behind": left_behind(events, facts.changed, facts.work),
-            "interruptions": interruptions(events),
-            "lessons": lessons(events),
-        }
-    )
-
-
 def summarize(
     events: Sequence[Event],
     *,
@@ -271,7 +214,7 @@ def summarize(
     """The summary of ``events`` (its index sections exact, its narrative from ``writer``)."""
     if index is None:
         index = Tracker(format=format).feed_all(events)
-    facts = session_facts(events, index)
+    facts = session_facts(index, events)
     narrative = previous if previous is not None else Narrative()
     last_turn = max([narrative.last_turn, *(e.turn for e in events)])
     span = span_after(events, narrative.last_turn)

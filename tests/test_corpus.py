@@ -142,5 +142,5 @@ def test_every_mini_swe_agent_run_says_what_it_submitted(
     for path in runs:
         index, _ = indexed(corpus_index, path)
         record = index.submission()
-        assert record is not None and record["files"] is not None, (path.name, record)
-        assert (record["command"] is None) == (record["exit_status"] != "Submitted"), path.name
+        assert record is not None and record.files is not None, (path.name, record)
+        assert (record.command is None) == (record.exit_status != "Submitted"), path.name

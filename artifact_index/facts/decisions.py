@@ -177,8 +177,8 @@ class Decision(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    text: str
     kind: DecisionKind
+    text: str
     turn: int
     files: list[str]
     symbols: list[str]

@@ -13,7 +13,9 @@ import functools
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from artifact_index.facts.claims import Claimed
 
 __all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks", "reads_task_list"]
 
@@ -40,8 +42,8 @@ _CHECKBOX = re.compile(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
 _STATUS_LINE = re.compile(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
 
 
-class Task(BaseModel):
-    """One task as the agent last described it."""
+class Task(Claimed):
+    """One task as the agent last described it; its claim is its state."""
 
     model_config = ConfigDict(frozen=True)
 

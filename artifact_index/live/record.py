@@ -166,18 +166,18 @@ def session_record(
         )
     errors = [
         StoredError(
-            message=e["message"],
-            kind=e["kind"],
-            file=e["file"],
-            line=e["line"],
-            first_turn=e["first_turn"],
-            last_turn=e["last_turn"],
-            resolved=bool(e["resolved"]),
+            message=e.message,
+            kind=e.kind,
+            file=e.file,
+            line=e.line,
+            first_turn=e.first_turn,
+            last_turn=e.last_turn,
+            resolved=e.resolved,
         )
         for e in index.errors()
     ]
     tests = [
-        StoredTest(command=t["command"], passed=t["passed"], failed=t["failed"], turn=t["turn"])
+        StoredTest(command=t.command, passed=t.passed, failed=t.failed, turn=t.turn)
         for t in index.tests()
     ]
     started, last = _times(events)

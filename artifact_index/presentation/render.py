@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
+from artifact_index.facts.decisions import Decision
+from artifact_index.facts.tasks import Task
+from artifact_index.trail.answers import SubmissionReport, WorkReport
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
 from artifact_index.trail.work_state import work_state
 
@@ -90,17 +96,9 @@ def files_json(
             _file_json(e) for e in entries if e.status is not None and e.submitted is not False
         ],
         "unsubmitted": [_file_json(e) for e in entries if e.submitted is False],
-        "submission": index.submission(),
+        "submission": submission.model_dump() if (submission := index.submission()) else None,
         "failed": [_file_json(e) for e in entries if _only_failed(e)],
-        "unknown_effects": [
-            {
-                "turn": op["turn"],
-                "tool": op["tool"],
-                "command": op.get("command"),
-                "detail": op.get("detail"),
-            }
-            for op in index.unknown_effects()
-        ],
+        "unknown_effects": [effect.model_dump() for effect in index.unknown_effects()],
         "skipped_lines": skipped,
     }
 
@@ -158,13 +156,17 @@ def _counts(entries: list[FileEntry]) -> str:
     )
 
 
-def _submission_line(submission: dict[str, Any]) -> str:
-    if submission.get("command") is None:
-        return f"The run ended ({submission.get('exit_status') or 'no exit status'}) without submitting anything."
-    command = " ".join(str(submission["command"]).split())
-    line = f"Submitted at turn {submission['turn']}: $ {command[:80]}{'…' if len(command) > 80 else ''}"
-    if submission.get("files") is None:
-        line += f" (which files it holds is unknown: {submission.get('unresolved')}; all changes are listed)"
+def _submission_line(submission: SubmissionReport) -> str:
+    if submission.command is None:
+        return f"The run ended ({submission.exit_status or 'no exit status'}) without submitting anything."
+    command = " ".join(submission.command.split())
+    line = (
+        f"Submitted at turn {submission.turn}: $ {command[:80]}{'…' if len(command) > 80 else ''}"
+    )
+    if submission.files is None:
+        line += (
+            f" (which files it holds is unknown: {submission.unresolved}; all changes are listed)"
+        )
     return line
 
 
@@ -278,24 +280,22 @@ def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
     )
 
 
-def decisions_table(decisions: list[dict[str, Any]]) -> str:
+def decisions_table(decisions: list[Decision]) -> str:
     if not decisions:
         return "No decisions found in the assistant's messages.\n"
     lines = []
     for d in decisions:
-        names = ", ".join([*d["files"], *d["symbols"]])
-        lines.append(
-            f"turn {d['turn']:>4}  {d['kind']:20} {d['text']}" + (f"  [{names}]" if names else "")
-        )
+        names = ", ".join([*d.files, *d.symbols])
+        lines.append(f"turn {d.turn:>4}  {d.kind:20} {d.text}" + (f"  [{names}]" if names else ""))
     return "\n".join(lines) + "\n"
 
 
-def tasks_table(tasks: list[dict[str, Any]]) -> str:
+def tasks_table(tasks: list[Task]) -> str:
     if not tasks:
         return "No task list: the agent used no todo or plan tool.\n"
     marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]", "cancelled": "[-]"}
-    lines = [f"{marks.get(t['status'], '[?]')} {t['content']}  (turn {t['turn']})" for t in tasks]
-    open_count = sum(1 for t in tasks if t["status"] in ("pending", "in_progress"))
+    lines = [f"{marks.get(t.status, '[?]')} {t.content}  (turn {t.turn})" for t in tasks]
+    open_count = sum(1 for t in tasks if t.status in ("pending", "in_progress"))
     lines.append(f"\n{open_count} open of {len(tasks)}")
     return "\n".join(lines) + "\n"
 
@@ -339,53 +339,51 @@ def show_text(index: ArtifactIndex) -> str:
     if submission is not None:
         lines.append(_submission_line(submission))
     errors = index.errors()
-    open_errors = [e for e in errors if not e.get("resolved") and not e.get("pre_existing")]
+    open_errors = [e for e in errors if not e.resolved and not e.pre_existing]
     original = index.original_error()
     lines.append(f"Errors: {len(errors)} seen, {len(open_errors)} open")
     if original:
         lines.append(
-            f"  original (turn {original['first_turn']}): {str(original['message']).splitlines()[0][:100]}"
+            f"  original (turn {original.first_turn}): {original.message.splitlines()[0][:100]}"
         )
     for e in open_errors[-3:]:
-        lines.append(f"  open: {str(e['message']).splitlines()[0][:100]}")
-    for t in sorted(index.tests(), key=lambda t: int(t["turn"]))[-3:]:  # the three latest
+        lines.append(f"  open: {e.message.splitlines()[0][:100]}")
+    for t in sorted(index.tests(), key=lambda t: t.turn)[-3:]:  # the three latest
         lines.append(
-            f"Tests: {' '.join(str(t['command']).split())[:60]} -> {t['passed']} passed, "
-            f"{t['failed']} failed (turn {t['turn']})"
+            f"Tests: {' '.join(t.command.split())[:60]} -> {t.passed} passed, "
+            f"{t.failed} failed (turn {t.turn})"
         )
     tasks = index.tasks()
     if tasks:
-        open_tasks = [t for t in tasks if t["status"] in ("pending", "in_progress")]
+        open_tasks = [t for t in tasks if t.status in ("pending", "in_progress")]
         lines.append(f"Tasks: {len(open_tasks)} open of {len(tasks)}")
         lines += [
-            f"  [{'~' if t['status'] == 'in_progress' else ' '}] {t['content'][:90]}"
+            f"  [{'~' if t.status == 'in_progress' else ' '}] {t.content[:90]}"
             for t in open_tasks[:5]
         ]
     work = work_state(index)
-    if work["commits"] or work["branch"]:
+    if work.commits or work.branch:
         lines.append(_work_line(work))
     decisions = index.decisions()
     lines.append(
         f"Decisions: {len(decisions)} candidate(s); user messages: {len(index.user_messages())}; "
         f"compactions: {len(index.session.compactions)}"
     )
-    lines += [
-        f"  turn {d['turn']} {d['kind']}: {_short(str(d['text']), 90)}" for d in decisions[-3:]
-    ]
+    lines += [f"  turn {d.turn} {d.kind}: {_short(d.text, 90)}" for d in decisions[-3:]]
     return "\n".join(lines) + "\n"
 
 
-def _work_line(work: dict[str, Any]) -> str:
+def _work_line(work: WorkReport) -> str:
     """``Git: branch fix/x; 2 commits (last 4f2a9c1 "Round totals", pushed); 1 changed file uncommitted``."""
-    parts = [f"branch {work['branch']}"] if work["branch"] else []
-    commits = work["commits"]
+    parts = [f"branch {work.branch}"] if work.branch else []
+    commits = work.commits
     if commits:
         last = commits[-1]
-        pushed = ", pushed" if last["pushed"] else ""
+        pushed = ", pushed" if last.pushed else ""
         parts.append(
-            f'{len(commits)} commit(s) (last {last["hash"]} "{_short(last["message"], 60)}"{pushed})'
+            f'{len(commits)} commit(s) (last {last.hash} "{_short(last.message, 60)}"{pushed})'
         )
-    parts.append(f"{len(work['uncommitted'])} changed file(s) uncommitted")
+    parts.append(f"{len(work.uncommitted)} changed file(s) uncommitted")
     return "Git: " + "; ".join(parts)
 
 
@@ -395,38 +393,28 @@ def errors_table(index: ArtifactIndex) -> str:
     original = index.original_error()
     if original:
         lines.append(
-            f"Original error (turn {original['first_turn']}): {str(original['message']).splitlines()[0]}"
+            f"Original error (turn {original.first_turn}): {original.message.splitlines()[0]}"
         )
     for e in errors:
-        where = (
-            f" {e['file']}:{e['line']}"
-            if e.get("file") and e.get("line")
-            else (f" {e['file']}" if e.get("file") else "")
-        )
-        span = (
-            f"{e['first_turn']}"
-            if e["first_turn"] == e["last_turn"]
-            else f"{e['first_turn']}-{e['last_turn']}"
-        )
-        state = (
-            "resolved" if e.get("resolved") else "pre-existing" if e.get("pre_existing") else "OPEN"
-        )
-        how = f"  ({e['resolution']} at turn {e['resolved_turn']})" if e.get("resolution") else ""
+        where = f" {e.file}:{e.line}" if e.file and e.line else (f" {e.file}" if e.file else "")
+        span = f"{e.first_turn}" if e.first_turn == e.last_turn else f"{e.first_turn}-{e.last_turn}"
+        state = "resolved" if e.resolved else "pre-existing" if e.pre_existing else "OPEN"
+        how = f"  ({e.resolution} at turn {e.resolved_turn})" if e.resolution else ""
         lines.append(
-            f"{state:<8} turns {span:9} {e['kind']:17}{where}  {str(e['message']).splitlines()[0][:120]}{how}"
+            f"{state:<8} turns {span:9} {e.kind:17}{where}  {e.message.splitlines()[0][:120]}{how}"
         )
-    noise = [run for run in index.failed_runs() if run["outcome"] == "noise"]
+    noise = [run for run in index.failed_runs() if run.outcome == "noise"]
     if noise:
-        reasons = Counter(str(run["reason"]) for run in noise)
+        reasons = Counter(str(run.reason) for run in noise)
         lines.append(
             f"{len(noise)} failed command(s) were not errors: "
             + "; ".join(f"{reason} ({n})" for reason, n in reasons.most_common())
         )
     for t in index.tests():
         lines.append(
-            f"tests    turn {t['turn']:<5} {' '.join(str(t['command']).split())[:60]}: {t['passed']} passed, "
-            f"{t['failed']} failed, {t['skipped']} skipped"
-            + (f"; failing: {', '.join(t['failing'][:5])}" if t.get("failing") else "")
+            f"tests    turn {t.turn:<5} {' '.join(t.command.split())[:60]}: {t.passed} passed, "
+            f"{t.failed} failed, {t.skipped} skipped"
+            + (f"; failing: {', '.join(t.failing[:5])}" if t.failing else "")
         )
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"
 
@@ -443,19 +431,31 @@ def history_json(index: ArtifactIndex, path: str) -> dict[str, Any]:
 def errors_json(index: ArtifactIndex) -> dict[str, Any]:
     """``errors --json``: the original error, the ledger, the last result of each test command, failed runs."""
     return {
-        "original": index.original_error(),
-        "errors": index.errors(),
-        "tests": index.tests(),
-        "failed_runs": index.failed_runs(),
+        "original": _dumped(index.original_error()),
+        "errors": _all_dumped(index.errors()),
+        "tests": _all_dumped(index.tests()),
+        "failed_runs": _all_dumped(index.failed_runs()),
     }
 
 
+def _dumped(model: BaseModel | None) -> dict[str, Any] | None:
+    """A query's answer as its JSON contract shows it."""
+    return model.model_dump() if model is not None else None
+
+
+def _all_dumped(models: Sequence[BaseModel]) -> list[dict[str, Any]]:
+    return [model.model_dump() for model in models]
+
+
 def decisions_json(index: ArtifactIndex) -> dict[str, Any]:
-    return {"decisions": index.decisions()}
+    return {"decisions": _all_dumped(index.decisions())}
 
 
 def tasks_json(index: ArtifactIndex) -> dict[str, Any]:
-    return {"tasks": index.tasks(), "user_messages": index.user_messages()}
+    return {
+        "tasks": _all_dumped(index.tasks()),
+        "user_messages": _all_dumped(index.user_messages()),
+    }
 
 
 def show_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
@@ -464,11 +464,11 @@ def show_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
     return {
         **files_json(index, skipped=skipped),
         "symbols": symbols_json(index)["files"],
-        "errors": index.errors(),
-        "original": index.original_error(),
-        "tests": index.tests(),
-        "decisions": index.decisions(),
-        "tasks": index.tasks(),
-        "user_messages": index.user_messages(),
-        "work": work_state(index),
+        "errors": _all_dumped(index.errors()),
+        "original": _dumped(index.original_error()),
+        "tests": _all_dumped(index.tests()),
+        "decisions": _all_dumped(index.decisions()),
+        "tasks": _all_dumped(index.tasks()),
+        "user_messages": _all_dumped(index.user_messages()),
+        "work": work_state(index).model_dump(),
     }

@@ -25,19 +25,32 @@ import difflib
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Literal
+from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from artifact_index.exceptions import StateError
-from artifact_index.facts.errors.ledger import ErrorLedger
+from artifact_index.facts.claims import Certainty, Evidence
+from artifact_index.facts.decisions import Decision
+from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry
+from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
+from artifact_index.facts.tasks import Task
+from artifact_index.ingestion.events import ToolCall
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
+from artifact_index.trail.answers import (
+    ErrorReport,
+    FileEntry,
+    OperationEntry,
+    SubmissionReport,
+    TestReport,
+    UnknownEffect,
+)
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
-from artifact_index.trail.session_state import SessionState
+from artifact_index.trail.session_state import SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
 __all__ = [
@@ -53,55 +66,7 @@ __all__ = [
 _DEFERRED_KINDS = frozenset({"symbol"})
 
 
-class OperationEntry(BaseModel):
-    """One operation on a file, as users and the JSON contract see it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    turn: int
-    action: str
-    tool: str
-    source: str
-    result: str
-    failure: str | None = None
-    command: str | None = None
-    detail: str | None = None
-    dest: str | None = None
-    sidechain: str | None = None
-
-
-class FileEntry(BaseModel):
-    """A file's net state at the end of what was fed, with its operations."""
-
-    model_config = ConfigDict(frozen=True)
-
-    path: str
-    status: FileStatus | None  # None: only failed or pending operations touched it
-    sources: list[str]
-    renamed_from: str | None = None
-    ops: list[OperationEntry]
-    # Whether the run's submission holds this change: None when the run did
-    # not submit, the submission could not be worked out, or the file is
-    # not changed (see artifact_index.trail.submission).
-    submitted: bool | None = None
-    # The file lies outside the workspace root (a script in /tmp, a plan in
-    # the home directory); views may hide such files.
-    outside_workspace: bool = False
-
-
-class SymbolEntry(BaseModel):
-    """A definition the session changed or saw, with its net change."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    kind: str
-    container: str | None
-    change: Literal["added", "modified", "removed", "read"]
-    turns: list[int]
-
-
-def _net_change(changes: list[str]) -> str | None:
+def _net_change(changes: list[str]) -> NetChange | None:
     """Net effect of a symbol's changes in order (``None``: added then removed again)."""
     edits = [c for c in changes if c != "read"]
     if not edits:
@@ -117,32 +82,70 @@ def _net_change(changes: list[str]) -> str | None:
 MAX_FIXES = 8  # files named as an error's fix; more changed in between says little about which
 
 
-def _error_json(
-    entry: Any, symbols: dict[str, str], fixed_by: list[str] | None = None
-) -> dict[str, Any]:
-    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
-    return {
-        "message": entry.message,
-        "detail": entry.detail,
-        "kind": entry.kind,
-        "file": entry.file,
-        "line": entry.line,
-        "symbol": entry.symbol or symbols.get(entry.signature),
-        "code": entry.code,
-        "tool": entry.tool,
-        "first_turn": entry.first_turn,
-        "last_turn": entry.last_turn,
-        "occurrences": entry.occurrences,
-        "resolved": entry.resolved,
-        "resolved_turn": entry.resolved_turn,
-        "resolved_by": entry.resolved_by,
-        "resolution": entry.resolution,
-        "fixed_by": fixed_by or [],
-        "command": entry.command,
-        "tests": list(entry.tests),
-        "pre_existing": entry.pre_existing,
-        "seen_turns": list(entry.seen_turns),
+# How a run resolved an error when it was the same check (or command) again: seen, not inferred.
+_SEEN_RESOLUTIONS = frozenset(
+    {
+        "the same check passed",
+        "the same command succeeded",
+        "gone from a rerun of the same check",
+        "a rerun of the same command got past it",
     }
+)
+
+
+def _error_report(
+    entry: LedgerEntry, symbols: dict[str, str], fixed_by: list[str] | None = None
+) -> ErrorReport:
+    """A ledger entry as the ``errors --json`` contract shows it (symbol from the tracker when the output had none)."""
+    evidence = [
+        Evidence(
+            turn=entry.first_turn,
+            call_id=entry.first_call_id,
+            tool=entry.tool,
+            command=entry.command,
+            shows="showed it first",
+        )
+    ]
+    if entry.last_call_id is not None and entry.last_call_id != entry.first_call_id:
+        evidence.append(
+            Evidence(turn=entry.last_turn, call_id=entry.last_call_id, shows="showed it last")
+        )
+    if entry.resolved and entry.resolved_turn is not None:
+        evidence.append(
+            Evidence(
+                turn=entry.resolved_turn,
+                command=entry.resolved_by,
+                shows=entry.resolution or "resolved it",
+            )
+        )
+    seen = (entry.pre_existing is None and not entry.resolved) or (
+        entry.resolution in _SEEN_RESOLUTIONS
+    )
+    return ErrorReport(
+        message=entry.message,
+        detail=entry.detail,
+        kind=entry.kind,
+        file=entry.file,
+        line=entry.line,
+        symbol=entry.symbol or symbols.get(entry.signature),
+        code=entry.code,
+        tool=entry.tool,
+        first_turn=entry.first_turn,
+        last_turn=entry.last_turn,
+        occurrences=entry.occurrences,
+        resolved=entry.resolved,
+        resolved_turn=entry.resolved_turn,
+        resolved_by=entry.resolved_by,
+        resolution=entry.resolution,
+        fixed_by=fixed_by or [],
+        command=entry.command,
+        tests=list(entry.tests),
+        pre_existing=entry.pre_existing,
+        seen_turns=list(entry.seen_turns),
+        signature=entry.signature,
+        certainty="seen" if seen else "inferred",
+        evidence=tuple(evidence),
+    )
 
 
 def _diff_lines(text: str) -> list[str]:
@@ -253,13 +256,13 @@ class ArtifactIndex:
         return (self.graph if kind == "symbol" else self._graph).nodes_of_kind(kind)
 
     def operations_on(self, key: str) -> list[dict[str, Any]]:
-        """Operations that touched file ``key``, in order."""
+        """Operations that touched file ``key``, in order; ``role`` is ``"dest"`` where it was a move's or copy's destination."""
         node = f"file:{key}"
         if node not in self._graph:
             return []
         ops = [
-            dict(self._graph.nodes[op])
-            for op, _ in self._graph.in_edges(node)
+            {**self._graph.nodes[op], "role": edge.get("role")}
+            for op, _, edge in self._graph.in_edges(node, data=True)
             if self._graph.nodes[op].get("kind") == "operation"
         ]
         return sorted(ops, key=lambda op: int(op["seq"]))
@@ -276,7 +279,8 @@ class ArtifactIndex:
         )
 
     # -- status ---------------------------------------------------------------
-    def _entry(self, state: FileState) -> FileEntry:
+    def _entry(self, state: FileState, waiting: dict[str, list[ToolCall]]) -> FileEntry:
+        raw = self.operations_on(state.path)
         ops = [
             OperationEntry(
                 turn=op["turn"],
@@ -289,12 +293,20 @@ class ArtifactIndex:
                 detail=op.get("detail"),
                 dest=op.get("dest"),
                 sidechain=op.get("sidechain"),
+                call_id=op.get("call_id"),
             )
-            for op in self.operations_on(state.path)
+            for op in raw
         ]
         status = state.status
         submission = self.session.submission
         submitted = submission.files if submission is not None else None
+        # Copying a file away leaves it as it was: no ground for its status.
+        grounds = [
+            entry
+            for entry, op in zip(ops, raw, strict=True)
+            if not (op["action"] == "copy" and op["role"] != "dest")
+        ]
+        certainty, evidence = self._file_claim(state, grounds, waiting)
         return FileEntry(
             path=state.shown,
             status=status,
@@ -305,7 +317,60 @@ class ArtifactIndex:
             if submitted is not None and status in CHANGED_STATUSES
             else None,
             outside_workspace=self.is_outside(state.path),
+            certainty=certainty,
+            evidence=evidence,
         )
+
+    @staticmethod
+    def _file_claim(
+        state: FileState, ops: list[OperationEntry], waiting: dict[str, list[ToolCall]]
+    ) -> tuple[Certainty, tuple[Evidence, ...]]:
+        """How sure a file's status is, and the operations (of ``ops``) it rests on.
+
+        A changed file rests on its changes, a file only read on its first
+        read; a call naming the file whose result is not recorded leaves
+        its status unsure.
+        """
+        done = [op for op in ops if op.result != "failure"]
+        changes = [op for op in done if op.action not in ("read", "unknown")]
+        grounds = changes or done[:1] or ops[:1]
+        evidence = [
+            Evidence(
+                turn=op.turn,
+                call_id=op.call_id,
+                tool=op.tool,
+                command=op.command,
+                shows=f"{op.action}, {op.result}",
+            )
+            for op in grounds
+        ]
+        pending = waiting.get(state.path, [])
+        evidence += [
+            Evidence(
+                turn=call.turn, call_id=call.call_id, tool=call.tool, shows="no result recorded"
+            )
+            for call in pending
+        ]
+        certainty: Certainty = "seen"
+        if pending:
+            certainty = "unrecorded"
+        elif any(op.source == "shell" or op.result == "unknown" for op in grounds):
+            certainty = "inferred"
+        return certainty, tuple(evidence)
+
+    def _waiting(self) -> dict[str, list[ToolCall]]:
+        """The calls still waiting for a result, by the key of each file they name."""
+        named: dict[str, list[ToolCall]] = {}
+        session = self.session
+        for pending in session.pending.values():
+            for op in pending.call.operations:
+                for path in (op.path, op.dest):
+                    if path:
+                        key = file_key(path, op.cwd or pending.cwd or session.cwd, session.root)
+                        calls = named.setdefault(key, [])
+                        if pending.call not in calls:
+                            calls.append(pending.call)
+        return named
 
     def is_outside(self, key: str) -> bool:
         """Whether a file key lies outside the workspace.
@@ -326,8 +391,9 @@ class ArtifactIndex:
         """
         states = sorted(self._files.values(), key=lambda state: state.first_seq)
         directories = self._directories()
+        waiting = self._waiting()
         return [
-            self._entry(state)
+            self._entry(state, waiting)
             for state in states
             if not (state.path in directories and state.status == "read")
         ]
@@ -344,14 +410,8 @@ class ArtifactIndex:
                 found.add(parent)
         return found | set(self.session.listed_directories)
 
-    def submission(self) -> dict[str, Any] | None:
-        """How the run ended when its harness took a submission (mini-swe-agent), else None.
-
-        ``turn``, ``command`` (the submit command; None when the run ended
-        without submitting), ``exit_status``, ``files`` (displayed paths of the
-        changed files it holds; None when they could not be worked out, and
-        then ``unresolved`` says why).
-        """
+    def submission(self) -> SubmissionReport | None:
+        """How the run ended when its harness took a submission (mini-swe-agent), else None."""
         record = self.session.submission
         if record is None:
             return None
@@ -361,15 +421,13 @@ class ArtifactIndex:
             if keys is None
             else [state.shown if (state := self._files.get(k)) else k for k in keys]
         )
-        shown: dict[str, Any] = {
-            "turn": record.turn,
-            "command": record.command,
-            "exit_status": record.exit_status,
-            "files": files,
-        }
-        if record.command is not None:
-            shown["unresolved"] = record.unresolved
-        return shown
+        return SubmissionReport(
+            turn=record.turn,
+            command=record.command,
+            exit_status=record.exit_status,
+            files=files,
+            unresolved=record.unresolved,
+        )
 
     def changed_files(self) -> list[FileEntry]:
         """Files created, modified or deleted at the end (reverted ones excluded)."""
@@ -393,7 +451,7 @@ class ArtifactIndex:
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""
         state = self.find_file(path)
-        return self._entry(state).ops if state is not None else []
+        return self._entry(state, {}).ops if state is not None else []
 
     def net_diff(self, path: str) -> str | None:
         """The unified diff of a changed file from before the session to the end of it.
@@ -432,16 +490,22 @@ class ArtifactIndex:
             for _, target, edge in self._graph.out_edges(op, data=True):
                 if edge.get("kind") == "touched" and edge.get("role") != "dest":
                     state = self._files[self._graph.nodes[target]["path"]]
-                    entry = next(e for e in self._entry(state).ops if e.turn == turn)
+                    entry = next(e for e in self._entry(state, {}).ops if e.turn == turn)
                     out.append((state.path, entry))
         return out
 
-    def unknown_effects(self) -> list[dict[str, Any]]:
+    def unknown_effects(self) -> list[UnknownEffect]:
         """Shell effects the tracker could not attribute to a file (with their command)."""
-        return sorted(
-            (dict(d) for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
+        found = sorted(
+            (d for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
             key=lambda d: int(d["seq"]),
         )
+        return [
+            UnknownEffect(
+                turn=d["turn"], tool=d["tool"], command=d.get("command"), detail=d.get("detail")
+            )
+            for d in found
+        ]
 
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
@@ -473,39 +537,52 @@ class ArtifactIndex:
             for path, entries in by_file.items()
         }
 
-    def decisions(self) -> list[dict[str, Any]]:
+    def decisions(self) -> list[Decision]:
         """Candidate decisions, in order."""
         found = sorted(self.nodes_of_kind("decision"), key=lambda item: int(item[0].split(":")[1]))
         return [
-            {"kind" if k == "decision_kind" else k: v for k, v in data.items() if k != "kind"}
+            Decision(
+                kind=data["decision_kind"],
+                text=data["text"],
+                turn=data["turn"],
+                files=data["files"],
+                symbols=data["symbols"],
+            )
             for _, data in found
         ]
 
-    def tasks(self) -> list[dict[str, Any]]:
+    def tasks(self) -> list[Task]:
         """The latest task list from the agent's todo / plan tools.
 
         The main agent's list when it kept one; otherwise the sub-agent list
-        updated last.
+        updated last.  Each task's claim is its state, as the call that last
+        set it said.
         """
         lists = self.session.task_lists
         if "" in lists:
-            return [task.model_dump() for task in lists[""]]
-        latest = max(
-            lists.values(),
-            key=lambda tasks: max((t.turn for t in tasks), default=0),
-            default=[],
-        )
-        return [task.model_dump() for task in latest]
+            latest = lists[""]
+        else:
+            latest = max(
+                lists.values(),
+                key=lambda tasks: max((t.turn for t in tasks), default=0),
+                default=[],
+            )
+        return [
+            task.model_copy(
+                update={"evidence": (Evidence(turn=task.turn, shows=f"set {task.status}"),)}
+            )
+            for task in latest
+        ]
 
-    def errors(self) -> list[dict[str, Any]]:
+    def errors(self) -> list[ErrorReport]:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         self.settle()  # the symbols errors lie in are found with the others
         symbols = self.session.error_symbols
-        return [_error_json(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
+        return [_error_report(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
 
-    def failed_runs(self) -> list[dict[str, Any]]:
+    def failed_runs(self) -> list[FailedRun]:
         """Every failed shell command, as an error or as noise with the reason it does not matter."""
-        return [run.model_dump() for run in self.ledger.failed_runs]
+        return list(self.ledger.failed_runs)
 
     def _fixes(self, entry: Any) -> list[str]:
         """The files changed after an error last appeared and up to the run that resolved it.
@@ -543,31 +620,41 @@ class ArtifactIndex:
             paths = own + [p for p in paths if p not in own]
         return paths[:MAX_FIXES]
 
-    def original_error(self) -> dict[str, Any] | None:
+    def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""
         original = self.ledger.original
         if original is None:
             return None
         self.settle()
-        return _error_json(original, self.session.error_symbols, self._fixes(original))
+        return _error_report(original, self.session.error_symbols, self._fixes(original))
 
-    def tests(self) -> list[dict[str, Any]]:
-        """The last result of each test command."""
+    def tests(self) -> list[TestReport]:
+        """The last result of each test command; its claim is its counts, and what they count."""
         return [
-            {
-                "command": t.command or t.key,
-                "passed": t.passed,
-                "failed": t.failed,
-                "skipped": t.skipped,
-                "failing": list(t.failing),
-                "turn": t.turn,
-            }
+            TestReport(
+                command=t.command or t.key,
+                passed=t.passed,
+                failed=t.failed,
+                skipped=t.skipped,
+                failing=list(t.failing),
+                turn=t.turn,
+                unit=t.unit,
+                evidence=(
+                    Evidence(
+                        turn=t.turn,
+                        call_id=t.call_id,
+                        tool=t.runner,
+                        command=t.command,
+                        shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped ({t.unit})",
+                    ),
+                ),
+            )
             for t in self.ledger.tests
         ]
 
-    def user_messages(self) -> list[dict[str, Any]]:
+    def user_messages(self) -> list[UserSaid]:
         """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""
-        return [message.model_dump() for message in self.session.user_messages]
+        return list(self.session.user_messages)
 
     # -- serialization --------------------------------------------------------
     def to_state(self) -> dict[str, Any]:

@@ -14,6 +14,8 @@ these types.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from artifact_index.facts.tasks import Task
@@ -65,7 +67,7 @@ class UserSaid(_Record):
 
     turn: int
     text: str
-    channel: UserChannel
+    channel: UserChannel | Literal["interrupt"]  # "interrupt": the person stopped the agent
 
 
 class AssistantSaid(_Record):
@@ -126,6 +128,7 @@ class Commit(_Record):
     files: list[str] | None  # None: what it held could not be worked out
     pushed: bool = False
     pushed_turn: int | None = None
+    command: str | None = None  # the command that printed it
 
 
 class ListedStatus(_Record):

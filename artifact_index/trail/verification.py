@@ -15,14 +15,13 @@ need no test run, and files outside the workspace are not the project's.
 
 from __future__ import annotations
 
-from typing import Any
-
 from artifact_index.facts.errors.checks import checks_in
+from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
 from artifact_index.trail.session_state import CheckRun, SessionState
 
-__all__ = ["record_check_runs", "run_passed", "unverified_changes"]
+__all__ = ["check_runs", "record_check_runs", "run_passed", "unverified_changes"]
 
 _MAX_RUNS = 500
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
@@ -77,7 +76,21 @@ def _last_change(index: ArtifactIndex, key: str) -> tuple[int, list[int]]:
     )
 
 
-def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
+def check_runs(index: ArtifactIndex) -> list[CheckRunReport]:
+    """Every run of a recognized check, in the order they ran, with whether it passed (see :func:`run_passed`)."""
+    return [
+        CheckRunReport(
+            turn=run.turn,
+            category=run.category,
+            runner=run.runner,
+            command=run.command,
+            passed=run_passed(index, run),
+        )
+        for run in index.session.check_runs
+    ]
+
+
+def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
     """Per kind of check the session ran: its last run and the changed files that came after it.
 
     A test run counts as a build too (it builds what it runs).  One entry per
@@ -104,7 +117,7 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
             continue
         seq, turns = _last_change(index, key)
         changed.append((file.shown, seq, turns))
-    groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    groups: dict[tuple[str, ...], tuple[list[CheckRunReport], list[ChangedSince]]] = {}
     for category in CATEGORY_ORDER:
         latest = last.get(category)
         if latest is None:
@@ -117,20 +130,17 @@ def unverified_changes(index: ArtifactIndex) -> list[dict[str, Any]]:
         if not after:
             continue
         # Kinds with the same changes after their last run read as one line.
-        group = groups.setdefault(
+        owed, _ = groups.setdefault(
             tuple(path for path, _ in after),
-            {
-                "runs": [],
-                "files": [{"path": path, "turns": turns} for path, turns in after],
-            },
+            ([], [ChangedSince(path=path, turns=turns) for path, turns in after]),
         )
-        group["runs"].append(
-            {
-                "category": category,
-                "turn": latest.turn,
-                "runner": latest.runner,
-                "command": latest.command,
-                "passed": run_passed(index, latest),
-            }
+        owed.append(
+            CheckRunReport(
+                turn=latest.turn,
+                category=category,
+                runner=latest.runner,
+                command=latest.command,
+                passed=run_passed(index, latest),
+            )
         )
-    return list(groups.values())
+    return [UncheckedReport(runs=owed, files=files) for owed, files in groups.values()]

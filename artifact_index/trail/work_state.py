@@ -34,9 +34,16 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from typing import Any
 
+from artifact_index.facts.claims import Evidence
 from artifact_index.shell.listing import SimpleCommand, simple_commands
+from artifact_index.trail.answers import (
+    CommitReport,
+    ListedFileReport,
+    OtherRepositoryReport,
+    StatusReport,
+    WorkReport,
+)
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute
 from artifact_index.trail.session_state import (
@@ -86,12 +93,14 @@ class WorkState:
             sub, args, git_cwd = git_words(step)
             repository = self._repository(git_cwd)
             if repository is not None:
-                self._observe_elsewhere(repository, sub, args, output, turn, succeeded, commits)
+                self._observe_elsewhere(
+                    repository, sub, args, output, turn, succeeded, commits, command
+                )
                 continue
             if sub == "commit":
                 made = next(commits, None)
                 if made is not None:
-                    self._commit(made, step_args=args, model=model, turn=turn)
+                    self._commit(made, step_args=args, model=model, turn=turn, command=command)
                 continue
             if sub == "push" and succeeded:
                 for commit in self.state.commits:
@@ -164,6 +173,7 @@ class WorkState:
         turn: int,
         succeeded: bool | None,
         commits: Iterator[re.Match[str]],
+        command: str,
     ) -> None:
         """A git command of another repository: its branch and commits, apart from the workspace's."""
         other = self.state.repos.setdefault(repository, OtherRepository())
@@ -177,6 +187,7 @@ class WorkState:
                         branch=made["branch"],
                         message=made["message"],
                         files=None,
+                        command=command,
                     )
                 )
                 other.branch, other.branch_turn = made["branch"], turn
@@ -189,7 +200,13 @@ class WorkState:
                 other.branch, other.branch_turn = branch, turn
 
     def _commit(
-        self, made: re.Match[str], *, step_args: list[str | None], model: GitModel, turn: int
+        self,
+        made: re.Match[str],
+        *,
+        step_args: list[str | None],
+        model: GitModel,
+        turn: int,
+        command: str,
     ) -> None:
         staging = self.state.staging
         options = {a for a in step_args if a and a.startswith("-")}
@@ -216,6 +233,7 @@ class WorkState:
                     branch=made["branch"],
                     message=made["message"],
                     files=files,
+                    command=command,
                 )
             )
         # After a commit the index holds nothing beyond HEAD.
@@ -334,14 +352,28 @@ def _status_says(
     return False
 
 
-def _commit_json(commit: Commit) -> dict[str, Any]:
-    shown = commit.model_dump()
-    if commit.pushed_turn is None:
-        del shown["pushed_turn"]  # only a commit the session pushed says when
-    return shown
+def _commit_report(commit: Commit) -> CommitReport:
+    """A commit as reports show it: what it holds is ``inferred`` from the staging model."""
+    return CommitReport(
+        turn=commit.turn,
+        hash=commit.hash,
+        branch=commit.branch,
+        message=commit.message,
+        files=commit.files,
+        pushed=commit.pushed,
+        pushed_turn=commit.pushed_turn,
+        certainty="inferred",
+        evidence=(
+            Evidence(
+                turn=commit.turn,
+                command=commit.command,
+                shows=f"git printed [{commit.branch} {commit.hash}]",
+            ),
+        ),
+    )
 
 
-def work_state(index: ArtifactIndex) -> dict[str, Any]:
+def work_state(index: ArtifactIndex) -> WorkReport:
     """The branch, the commits made (hash, message, files, pushed) and the changed files not committed since.
 
     ``elsewhere``: the other repositories the session's git commands ran in,
@@ -376,32 +408,31 @@ def work_state(index: ArtifactIndex) -> dict[str, Any]:
             uncommitted.append(shown)
         if status is not None and last_change > status.seq:
             changed_after = True
-    commits = [_commit_json(c) for c in state.commits]
-    elsewhere = [
-        {
-            "path": path,
-            "branch": other.branch,
-            "branch_turn": other.branch_turn,
-            "commits": [_commit_json(c) for c in other.commits],
-        }
-        for path, other in sorted(state.repos.items())
-    ]
-    seen = None
-    if status is not None:
-        seen = {
-            "turn": status.turn,
-            "command": status.command,
-            "not_shown": sorted(not_shown),
-            "current": not changed_after,
-            "files": [
-                {"path": path, "state": listed_state, "changed_in_session": path in changed_keys}
+    return WorkReport(
+        branch=state.branch,
+        commits=[_commit_report(c) for c in state.commits],
+        uncommitted=sorted(uncommitted),
+        elsewhere=[
+            OtherRepositoryReport(
+                path=path,
+                branch=other.branch,
+                branch_turn=other.branch_turn,
+                commits=[_commit_report(c) for c in other.commits],
+            )
+            for path, other in sorted(state.repos.items())
+        ],
+        status=StatusReport(
+            turn=status.turn,
+            command=status.command,
+            not_shown=sorted(not_shown),
+            current=not changed_after,
+            files=[
+                ListedFileReport(
+                    path=path, state=listed_state, changed_in_session=path in changed_keys
+                )
                 for path, listed_state in status.files
             ],
-        }
-    return {
-        "branch": state.branch,
-        "commits": commits,
-        "uncommitted": sorted(uncommitted),
-        "elsewhere": elsewhere,
-        "status": seen,
-    }
+        )
+        if status is not None
+        else None,
+    )

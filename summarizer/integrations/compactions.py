@@ -27,7 +27,7 @@ from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.integrations.hook_limits import check_regular_file, read_bounded
-from summarizer.sections.facts import facts_from_index
+from summarizer.sections.session_facts import session_facts
 
 __all__ = ["ReadTranscript", "read_transcript", "score_summary", "snapshot"]
 
@@ -113,7 +113,7 @@ def score_summary(
     """Score the agent's summary; log it when there is a store; one line saying what it missed."""
     before = _before_last_compaction(read.events)
     index = Tracker(format=read.index.format).feed_all(before)
-    report = probe_summary(summary, facts_from_index(index))
+    report = probe_summary(summary, session_facts(index))
     asked = [p for p in report.probes if p.expected]
     logged = Compaction(
         at=_now(),

@@ -57,8 +57,9 @@ from summarizer.integrations.hook_limits import (
     Offers,
     answer_within,
 )
-from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.session_facts import session_facts
 
 if TYPE_CHECKING:
     from summarizer.integrations.compactions import ReadTranscript
@@ -248,7 +249,7 @@ def hook_response(
     if echoed and event == "PreCompact":
         room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
         return redact_text(changed_paths_text(index, room) + notice)
-    facts = facts_from_index(index)
+    facts = session_facts(index)
     room = limit - len(notice.encode())
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):

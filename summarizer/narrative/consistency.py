@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.trail.answers import FileReport, TestReport
 from summarizer.narrative.model import Narrative, NarrativeItem
-from summarizer.sections.facts import FileFact, SessionFacts, TestFact
+from summarizer.sections.facts import SessionFacts
 
 __all__ = [
     "FORWARD_SECTIONS",
@@ -51,15 +52,15 @@ _PATHISH = re.compile(
 )
 
 
-def _files_by_name(facts: SessionFacts) -> dict[str, list[FileFact]]:
-    index: dict[str, list[FileFact]] = {}
+def _files_by_name(facts: SessionFacts) -> dict[str, list[FileReport]]:
+    index: dict[str, list[FileReport]] = {}
     for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted, *facts.read]:
         index.setdefault(f.path, []).append(f)
         index.setdefault(f.path.rsplit("/", 1)[-1], []).append(f)
     return index
 
 
-def still_failing(facts: SessionFacts) -> list[TestFact]:
+def still_failing(facts: SessionFacts) -> list[TestReport]:
     """Test commands whose last run failed and that no later, at least as large, passing run covers.
 
     The index keeps the last run of each command: ``pytest tests/test_a.py``

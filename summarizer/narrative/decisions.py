@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
-from summarizer.sections.facts import AnswerFact, DecisionFact, MessageFact, SessionFacts
+from artifact_index.facts.decisions import Decision
+from artifact_index.trail.session_state import UserSaid
+from summarizer.sections.facts import Answer, SessionFacts
 from summarizer.sections.thread import latest_request
 
 __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
@@ -48,7 +50,7 @@ _QUOTE_CHARS = 300
 _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
 
-def worth_stating(decision: DecisionFact) -> bool:
+def worth_stating(decision: Decision) -> bool:
     """A decision the reader can act on: a root cause, a rejected alternative, a reasoned or concrete choice."""
     if decision.kind != "choice":
         return True
@@ -57,7 +59,7 @@ def worth_stating(decision: DecisionFact) -> bool:
     return bool(decision.files or decision.symbols or _REASONED.search(decision.text))
 
 
-def _settling(message: MessageFact) -> str | None:
+def _settling(message: UserSaid) -> str | None:
     """The sentences of a user message that settle a choice, quoted; None when none does."""
     sentences = [s.strip() for s in _SENTENCE.split(message.text.strip()) if s.strip()]
     settling = [
@@ -83,7 +85,7 @@ def _settling(message: MessageFact) -> str | None:
     return text if len(text) <= _QUOTE_CHARS else text[: _QUOTE_CHARS - 1].rstrip() + "…"
 
 
-def user_choices(facts: SessionFacts) -> list[MessageFact]:
+def user_choices(facts: SessionFacts) -> list[UserSaid]:
     """The user's messages that settle a choice, the settling sentences quoted; the latest few.
 
     The first message states the task and the latest is the request in hand: the intent holds both.
@@ -95,7 +97,7 @@ def user_choices(facts: SessionFacts) -> list[MessageFact]:
             continue  # the latest request is the task in hand, stated whole as such
         quoted = _settling(message)
         if quoted is not None:
-            found.append(MessageFact(turn=message.turn, text=quoted, channel=message.channel))
+            found.append(UserSaid(turn=message.turn, text=quoted, channel=message.channel))
     return found[-_USER_CHOICES:]
 
 
@@ -125,7 +127,7 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
     return [text for _, text in sorted([*agent, *user, *answers], key=lambda pair: pair[0])]
 
 
-def answers_text(found: AnswerFact) -> str:
+def answers_text(found: Answer) -> str:
     """The user's answers to the agent's numbered questions, on one line, each after the question it answers."""
     return (
         f"(turn {found.turn}) The user answered the agent's questions (turn {found.asked_turn}): "

@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from artifact_index.trail.answers import ErrorReport
 from summarizer.narrative.decisions import decisions
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
 from summarizer.narrative.next_steps import next_steps
 from summarizer.narrative.wording import first_line, item_name
-from summarizer.sections.facts import ErrorFact, SessionFacts
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.thread import investigation, latest_request
@@ -187,7 +188,7 @@ def _key_concepts(facts: SessionFacts) -> list[str]:
     return items
 
 
-def _seen(error: ErrorFact) -> str:
+def _seen(error: ErrorReport) -> str:
     if error.first_turn == error.last_turn:
         return f"seen in turn {error.first_turn}"
     return f"seen in turns {error.first_turn}–{error.last_turn}"

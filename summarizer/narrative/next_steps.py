@@ -322,8 +322,8 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items += [
         f"Resolve the open error `{first_line(e.message, 150)}`"
         + (
-            f" (it survived {len(e.attempts)} attempt(s), listed under Errors: not those again)"
-            if e.attempts
+            f" (it survived {len(tried)} attempt(s), listed under Errors: not those again)"
+            if (tried := facts.attempts.get(e.signature))
             else ""
         )
         for e in facts.open_errors[:3]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from summarizer.sections.facts import WorkItemFact
+from artifact_index.facts.work_items import WorkItem
 
 __all__ = ["first_line", "item_name"]
 
@@ -13,5 +13,5 @@ def first_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def item_name(item: WorkItemFact, limit: int = 100) -> str:
+def item_name(item: WorkItem, limit: int = 100) -> str:
     return f"`{item.id}`" + (f" ({first_line(item.title, limit)})" if item.title else "")

@@ -13,7 +13,8 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
-from summarizer.sections.facts import ActivityFact, MessageFact
+from artifact_index.trail.session_state import AssistantSaid
+from summarizer.sections.facts import Activity
 
 __all__ = ["recent_activity", "recent_messages", "thread_since"]
 
@@ -85,7 +86,7 @@ def _within(target: str, root: str | None) -> str:
 
 def recent_activity(
     events: Sequence[Event], limit: int = 3, root: str | None = None
-) -> list[ActivityFact]:
+) -> list[Activity]:
     """The main agent's last ``limit`` tool calls, oldest first, each with its result's status and output tail.
 
     Paths inside the workspace ``root`` are said relative to it, as everywhere else in the summary.
@@ -109,7 +110,7 @@ def recent_activity(
             status = f"{status} ({result.failure})"
         keep = result is not None and (result.status == "failure" or _shows_output(call))
         facts.append(
-            ActivityFact(
+            Activity(
                 turn=call.turn,
                 tool=call.tool,
                 target=_within(_target(call), root),
@@ -129,26 +130,26 @@ def _shows_output(call: ToolCall) -> bool:
     )
 
 
-def recent_messages(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:
+def recent_messages(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:
     """The main agent's last ``limit`` messages, oldest first: the thread of what it was doing."""
-    found: list[MessageFact] = []
+    found: list[AssistantSaid] = []
     for event in reversed(events):
         if isinstance(event, AssistantMessage) and event.sidechain is None and event.text.strip():
-            found.append(MessageFact(turn=event.turn, text=event.text))
+            found.append(AssistantSaid(turn=event.turn, text=event.text))
             if len(found) == limit:
                 break
     return list(reversed(found))
 
 
-def thread_since(events: Sequence[Event], turn: int) -> tuple[list[MessageFact], int]:
+def thread_since(events: Sequence[Event], turn: int) -> tuple[list[AssistantSaid], int]:
     """The main agent's messages from ``turn`` on, oldest first, and how many tool calls it made then."""
-    messages: list[MessageFact] = []
+    messages: list[AssistantSaid] = []
     calls = 0
     for event in events:
         if event.sidechain is not None or event.turn < turn:
             continue
         if isinstance(event, AssistantMessage) and event.text.strip():
-            messages.append(MessageFact(turn=event.turn, text=event.text))
+            messages.append(AssistantSaid(turn=event.turn, text=event.text))
         elif isinstance(event, ToolCall):
             calls += 1
     return messages, calls

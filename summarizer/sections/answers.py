@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
-from summarizer.sections.facts import AnsweredQuestion, AnswerFact
+from summarizer.sections.facts import Answer, AnsweredQuestion
 
 __all__ = ["answered_questions"]
 
@@ -82,9 +82,9 @@ def _answers(text: str) -> dict[int, str]:
     }
 
 
-def answered_questions(events: Sequence[Event]) -> list[AnswerFact]:
+def answered_questions(events: Sequence[Event]) -> list[Answer]:
     """Every reply of the user that answers the agent's numbered questions by number, oldest first."""
-    found: list[AnswerFact] = []
+    found: list[Answer] = []
     last: AssistantMessage | None = None
     for event in events:
         if event.sidechain is not None:
@@ -100,6 +100,6 @@ def answered_questions(events: Sequence[Event]) -> list[AnswerFact]:
                 if n in questions
             ]
             if last is not None and pairs:
-                found.append(AnswerFact(turn=event.turn, asked_turn=last.turn, answers=pairs))
+                found.append(Answer(turn=event.turn, asked_turn=last.turn, answers=pairs))
             last = None  # a question is answered by the reply right after it, not a later one
     return found

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
-from summarizer.sections.facts import AttemptFact, ErrorFact, FileFact
+from artifact_index.trail.answers import ErrorReport, FileReport
+from summarizer.sections.facts import Attempt
 
 __all__ = ["failed_attempts"]
 
@@ -98,8 +99,8 @@ def _run_at(calls: Sequence[ToolCall], turn: int, command: str | None) -> str | 
 
 
 def failed_attempts(
-    events: Sequence[Event], error: ErrorFact, changed: Sequence[FileFact]
-) -> list[AttemptFact]:
+    events: Sequence[Event], error: ErrorReport, changed: Sequence[FileReport]
+) -> list[Attempt]:
     """What the session did between the runs that showed ``error`` again, oldest first (the latest few)."""
     turns = sorted(set(error.seen_turns))
     if error.resolved or len(turns) < 2:
@@ -111,7 +112,7 @@ def failed_attempts(
     ]
     calls = [e for e in events if isinstance(e, ToolCall) and e.sidechain is None]
     own = error.file.replace("\\", "/").rsplit("/", 1)[-1] if error.file else None
-    attempts: list[AttemptFact] = []
+    attempts: list[Attempt] = []
     for before, after in pairwise(turns):
         ran = (_run_at(calls, before, error.command), _run_at(calls, after, error.command))
         if after - before > _MAX_GAP or (
@@ -157,5 +158,5 @@ def failed_attempts(
             parts.append("re-ran with " + " ".join(f"`{o}`" for o in unsaid))
         if not parts:
             parts.append("changed its file")
-        attempts.append(AttemptFact(turn=(change_turns or [after])[-1], text="; ".join(parts)))
+        attempts.append(Attempt(turn=(change_turns or [after])[-1], text="; ".join(parts)))
     return attempts[-_MAX_ATTEMPTS:]

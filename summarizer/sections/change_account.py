@@ -17,7 +17,7 @@ update ``hooks.go`` to use ``paths.RepoRoot()`` instead of ``os.Getwd()``:").
 
 A sentence that names neither is about something else; "Let me update
 them:" says nothing of substance.  None when no sentence qualifies: the
-changed lines then speak (see :func:`~summarizer.sections.changes.changed_code`).
+changed lines then speak (see :func:`~artifact_index.facts.changes.changed_code`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from artifact_index.facts.changes import symbol_key
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
-from summarizer.sections.changes import symbol_key
-from summarizer.sections.facts import FileFact
+from artifact_index.trail.answers import FileReport
 
 __all__ = ["change_account"]
 
@@ -59,7 +59,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= _MAX else text[: _MAX - 1].rstrip() + "…"
 
 
-def _names(f: FileFact, since: int) -> list[str]:
+def _names(f: FileReport, since: int) -> list[str]:
     """How a sentence names this file's change: its file name, the definitions it touched since ``since``."""
     name = f.path.rsplit("/", 1)[-1]
     symbols = [s for s in f.symbols if s.change != "read" and any(t >= since for t in s.turns)]
@@ -74,7 +74,7 @@ def _names_it(sentence: str, names: list[str]) -> bool:
     return any(n in sentence for n in names)
 
 
-def change_account(events: Sequence[Event], f: FileFact, since: int) -> tuple[int, str] | None:
+def change_account(events: Sequence[Event], f: FileReport, since: int) -> tuple[int, str] | None:
     """The agent's sentence saying what the file's last change did, with its turn; None when it said none.
 
     ``since``: the turn the current thread started (the definitions changed since then are the change's).

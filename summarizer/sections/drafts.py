@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-from summarizer.sections.facts import MessageFact, SessionFacts
+from artifact_index.trail.session_state import AssistantSaid
+from summarizer.sections.facts import SessionFacts
 
 __all__ = ["superseded_names"]
 
@@ -54,7 +55,7 @@ def _written_for(draft: str, candidates: dict[str, int]) -> tuple[str, int] | No
     return None
 
 
-def superseded_names(finding: MessageFact, facts: SessionFacts) -> list[tuple[str, str, int]]:
+def superseded_names(finding: AssistantSaid, facts: SessionFacts) -> list[tuple[str, str, int]]:
     """``(draft, written, turn)`` for each name in ``finding`` that was written under another name since."""
     known = {s.name for f in [*facts.changed, *facts.read] for s in [*f.symbols, *f.read_symbols]}
     added_after = {

@@ -2,7 +2,7 @@
 
 A changed file (created, modified, deleted, reverted) is always named by its
 full path, because that is what the agent opens next; beside it, what the
-change did, in the words it wrote (see :mod:`summarizer.sections.changes`):
+change did, in the words it wrote (see :mod:`artifact_index.facts.changes`):
 the definitions it added, changed or removed, the signature and doc line of
 the ones it added, the tests it added, the headings or first lines of a file
 without definitions.  Detail goes first to the files of the current thread
@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from artifact_index.facts.changes import symbol_key
+from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
-from summarizer.sections.changes import symbol_key
-from summarizer.sections.facts import FileFact, LeftBehindFact, SessionFacts
+from summarizer.sections.facts import ChangeAccount, LeftBehind, SessionFacts
 from summarizer.sections.thread import thread_start
 
 __all__ = [
@@ -85,7 +86,7 @@ def _turns(turns: list[int]) -> str:
     return f"turns {turns[0]}–{turns[-1]} ({len(turns)} turns)"
 
 
-def _status(f: FileFact, new_then_moved: set[str]) -> str:
+def _status(f: FileReport, new_then_moved: set[str]) -> str:
     """The status words of a changed file; a moved file's say where from, and whether it is new."""
     if f.renamed_from is None:
         return {"reverted": "reverted: changed, then back to its original state"}.get(
@@ -112,8 +113,10 @@ class _Describer:
         default_factory=set
     )  # an interface and its implementation share one doc
     signatures_said: set[str] = field(default_factory=set)  # ... and one signature
+    # What the agent said each change did, by path (see summarizer.sections.change_account).
+    accounts: dict[str, ChangeAccount] = field(default_factory=dict)
 
-    def line(self, f: FileFact, *, status: str | None = None, moved_to: str | None = None) -> str:
+    def line(self, f: FileReport, *, status: str | None = None, moved_to: str | None = None) -> str:
         if moved_to is not None and f.status in ("deleted", "reverted"):
             # Its content lives on at the new path: a move, not a deletion or an undone change.
             return f"- `{f.path}` (moved to `{moved_to}`)"
@@ -140,8 +143,8 @@ class _Describer:
         parts += substance
         if f.lines_added is not None and self.detail <= 1 and not substance:
             parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
-        if f.evidence and self.detail == 0:
-            command = " ".join(f.evidence.split())
+        if f.shell_command and self.detail == 0:
+            command = " ".join(f.shell_command.split())
             parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
@@ -151,10 +154,11 @@ class _Describer:
             + (f": {'; '.join(parts)}" if parts else "")
         )
 
-    def _substance(self, f: FileFact) -> list[str]:
+    def _substance(self, f: FileReport) -> list[str]:
         """What the change does, for a file of the current work: the agent's account of it, else its telling lines."""
-        if f.account is not None:
-            return [f'the agent (turn {f.account_turn}): "{f.account}"']
+        account = self.accounts.get(f.path)
+        if account is not None:
+            return [f'the agent (turn {account.turn}): "{account.text}"']
         # The lines of the definitions the current thread changed (all of them when it changed none by name).
         recent = {symbol_key(s) for s in f.symbols if any(t >= self.since for t in s.turns)}
         lines = list(
@@ -169,7 +173,7 @@ class _Describer:
             return ["changed lines: " + "; ".join(lines[: {0: 2, 1: 2, 2: 1, 3: 1}[self.detail]])]
         return []
 
-    def _definitions(self, f: FileFact, quota: _Quota) -> list[str]:
+    def _definitions(self, f: FileReport, quota: _Quota) -> list[str]:
         """What the change did to the file's definitions, grouped by change.
 
         When the file changed before the current thread too, the definitions the thread changed come first,
@@ -214,7 +218,9 @@ class _Describer:
             parts.append(f"and {more}" if parts else more)
         return parts
 
-    def _definition(self, f: FileFact, s: SymbolEntry, quota: _Quota, signatures: list[int]) -> str:
+    def _definition(
+        self, f: FileReport, s: SymbolEntry, quota: _Quota, signatures: list[int]
+    ) -> str:
         """A definition by its signature as written (and its doc line) while the quota lasts, else by its name."""
         key = symbol_key(s)
         signature = f.signatures.get(key)
@@ -241,7 +247,7 @@ class _Describer:
         return f"`{signature}` ({doc.removeprefix(s.name + ' ').strip()})"
 
 
-def _newest_tests_first(f: FileFact) -> list[str]:
+def _newest_tests_first(f: FileReport) -> list[str]:
     """The tests a file gained, the latest written first: the ones the work in hand added are named, the older
     ones counted when the quota runs out (file order among tests written at the same turn)."""
     written = {key: max(s.turns, default=0) for s in f.symbols for key in (symbol_key(s), s.name)}
@@ -249,11 +255,19 @@ def _newest_tests_first(f: FileFact) -> list[str]:
     return sorted(f.tests_added, key=lambda name: (-written.get(name, 0), order[name]))
 
 
-def files_of_status(files: list[FileFact], detail: int, empty: str = "None.") -> str:
-    """One status's files, one line each, in the order the session first touched them."""
+def files_of_status(
+    files: list[FileReport],
+    detail: int,
+    empty: str = "None.",
+    accounts: dict[str, ChangeAccount] | None = None,
+) -> str:
+    """One status's files, one line each, in the order the session first touched them.
+
+    ``accounts``: what the agent said each change did, by path.
+    """
     if not files:
         return empty
-    describer = _Describer(detail, since=0)
+    describer = _Describer(detail, since=0, accounts=accounts or {})
     return "\n".join(describer.line(f) for f in files)
 
 
@@ -267,7 +281,9 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     moved = moved_files(facts)
     new = created_then_moved(facts)
     since = thread_start(facts)
-    describer = _Describer(detail, since, _current(files, since), latest_files(files, since))
+    describer = _Describer(
+        detail, since, _current(files, since), latest_files(files, since), accounts=facts.accounts
+    )
     left = {found.path: found for found in facts.left_behind}
     lines = [
         _left_line(f, left[f.path])
@@ -278,7 +294,7 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     return "\n".join([*lines, own] if own else lines)
 
 
-def _left_line(f: FileFact, left: LeftBehindFact) -> str:
+def _left_line(f: FileReport, left: LeftBehind) -> str:
     """A change left on the branch the session switched away from: named, not described as current work."""
     return (
         f"- `{f.path}` ({f.status} at {_turns(f.changed_turns)}, left on the branch the session switched away "
@@ -295,7 +311,7 @@ def _agent_own_line(facts: SessionFacts) -> str:
     )
 
 
-def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> set[str]:
+def _current(files: list[FileReport], since: int, limit: int = _CURRENT_FILES) -> set[str]:
     """The files of the current work: changed since the thread started, the latest ``limit`` when that is more."""
     changed = sorted(
         (f for f in files if any(t >= since for t in f.changed_turns)),
@@ -305,7 +321,7 @@ def _current(files: list[FileFact], since: int, limit: int = _CURRENT_FILES) -> 
     return {f.path for f in changed[:limit]}
 
 
-def latest_files(files: list[FileFact], since: int) -> set[str]:
+def latest_files(files: list[FileReport], since: int) -> set[str]:
     """The files of the latest changes: the current thread's, or the session's when the thread changed none yet
     (a question asked about the change just made)."""
     return _current(files, since, _LATEST_FILES) or _current(files, 0, _LATEST_FILES)

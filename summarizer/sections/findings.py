@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
-from summarizer.sections.facts import MessageFact
+from artifact_index.trail.session_state import AssistantSaid
 
 __all__ = ["concludes", "findings", "shorten"]
 
@@ -63,9 +63,9 @@ def concludes(text: str) -> bool:
     )
 
 
-def findings(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:
+def findings(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:
     """The main agent's latest ``limit`` findings, oldest first (its last message left out)."""
-    found: dict[int, MessageFact] = {}
+    found: dict[int, AssistantSaid] = {}
     asked = False  # the user's latest message asked something
     answer: AssistantMessage | None = None  # the agent's last message since the user spoke
     last: AssistantMessage | None = None
@@ -74,13 +74,13 @@ def findings(events: Sequence[Event], limit: int = 6) -> list[MessageFact]:
             continue
         if isinstance(event, UserMessage) and not event.synthetic:
             if asked and answer is not None and len(answer.text.strip()) >= _MIN_ANSWER:
-                found[id(answer)] = MessageFact(turn=answer.turn, text=answer.text.strip())
+                found[id(answer)] = AssistantSaid(turn=answer.turn, text=answer.text.strip())
             asked, answer = _question(event.text), None
         elif isinstance(event, AssistantMessage) and event.text.strip():
             answer = last = event
             text = event.text.strip()
             if len(text) >= _MIN_CONCLUSION and concludes(text):
-                found[id(event)] = MessageFact(turn=event.turn, text=text)
+                found[id(event)] = AssistantSaid(turn=event.turn, text=text)
     if last is not None:
         found.pop(id(last), None)
     return sorted(found.values(), key=lambda m: m.turn)[-limit:]

@@ -14,15 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from artifact_index.facts.work_items import WorkItem
+from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
+from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.drafts import superseded_names
-from summarizer.sections.facts import (
-    CommitFact,
-    ErrorFact,
-    MessageFact,
-    SessionFacts,
-    WorkFact,
-    WorkItemFact,
-)
+from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
 from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
@@ -60,7 +56,7 @@ _CHANNEL_WORDS = {
 # --- errors ---------------------------------------------------------------------------------------
 
 
-def _where(e: ErrorFact) -> str:
+def _where(e: ErrorReport) -> str:
     if not e.file:
         return ""
     where = f" in `{e.file}" + (f":{e.line}" if e.line else "") + "`"
@@ -71,7 +67,7 @@ def _command(command: str | None, limit: int = 80) -> str:
     return f"`{one_line(command, limit)}`" if command else "a later run"
 
 
-def _open_error(e: ErrorFact, detail: int) -> str:
+def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
     turns = (
         f"turn {e.first_turn}"
         if e.first_turn == e.last_turn
@@ -81,30 +77,28 @@ def _open_error(e: ErrorFact, detail: int) -> str:
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
     detail_block = block(e.detail) if e.detail else ""
-    return head + message + detail_block + _attempts(e, detail)
+    return head + message + detail_block + _attempts(attempts, detail)
 
 
 # Attempts listed (the latest) and characters of each: what not to try again shrinks slower than the rest.
 _ATTEMPTS_AT = {0: (8, 200), 1: (6, 160), 2: (6, 110), 3: (5, 90)}
 
 
-def _attempts(e: ErrorFact, detail: int) -> str:
+def _attempts(attempts: list[Attempt], detail: int) -> str:
     """What was tried since the error first appeared, each followed by a run that still showed it."""
-    if not e.attempts:
+    if not attempts:
         return ""
     count, limit = _ATTEMPTS_AT[detail]
-    shown = e.attempts[-count:]
+    shown = attempts[-count:]
     earlier = (
-        f" ({len(e.attempts) - len(shown)} earlier not shown)"
-        if len(shown) < len(e.attempts)
-        else ""
+        f" ({len(attempts) - len(shown)} earlier not shown)" if len(shown) < len(attempts) else ""
     )
     lines = [f"\n  - tried, and the next run still showed it{earlier}:"]
     lines += [f"\n    - (turn {a.turn}) {one_line(a.text, limit)}" for a in shown]
     return "".join(lines)
 
 
-def _resolved_error(e: ErrorFact, detail: int) -> str:
+def _resolved_error(e: ErrorReport, detail: int) -> str:
     how = (
         f"{e.resolution} at turn {e.resolved_turn}"
         if e.resolution
@@ -115,7 +109,7 @@ def _resolved_error(e: ErrorFact, detail: int) -> str:
     return f"- [resolved] `{one_line(e.message, 160 if detail == 0 else 100)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
 
 
-def _resolved_errors(closed: list[ErrorFact], detail: int) -> list[str]:
+def _resolved_errors(closed: list[ErrorReport], detail: int) -> list[str]:
     """The latest resolved errors, one line each; past full detail, those one run showed gone share a line.
 
     A resolved error tells the agent that continues what not to break again, no more: three lint findings
@@ -124,7 +118,7 @@ def _resolved_errors(closed: list[ErrorFact], detail: int) -> list[str]:
     if detail == 0:
         groups = [[e] for e in closed]
     else:
-        by_run: dict[tuple[int | None, str | None], list[ErrorFact]] = {}
+        by_run: dict[tuple[int | None, str | None], list[ErrorReport]] = {}
         for e in closed:
             by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
         groups = list(by_run.values())
@@ -142,11 +136,11 @@ def _resolved_errors(closed: list[ErrorFact], detail: int) -> list[str]:
     return lines
 
 
-def _pre_existing(errors: list[ErrorFact], detail: int) -> list[str]:
+def _pre_existing(errors: list[ErrorReport], detail: int) -> list[str]:
     """Findings that were there before the session, by file: listed apart, never as an error to resolve."""
     if not errors:
         return []
-    by_file: dict[str | None, list[ErrorFact]] = {}
+    by_file: dict[str | None, list[ErrorReport]] = {}
     for e in errors:
         by_file.setdefault(e.file, []).append(e)
     lines = ["Reported, but there before the session (not errors to resolve):"]
@@ -172,7 +166,9 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
         lines.append(
             f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`"
         )
-    lines += [_open_error(e, detail) for e in facts.open_errors]
+    lines += [
+        _open_error(e, facts.attempts.get(e.signature, []), detail) for e in facts.open_errors
+    ]
     lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
         lines += _resolved_errors([e for e in facts.errors if e.resolved], detail)
@@ -223,12 +219,12 @@ _EPIC_ITEMS_AT = {
 }  # the rest of the epic in hand: what the agent takes up next
 
 
-def _item_title(item: WorkItemFact, limit: int = 120) -> str:
+def _item_title(item: WorkItem, limit: int = 120) -> str:
     kind = " (epic)" if item.kind == "epic" else ""
     return f"`{item.id}`{kind}" + (f" {one_line(item.title, limit)}" if item.title else "")
 
 
-def _item_in_progress(facts: SessionFacts, item: WorkItemFact, detail: int) -> list[str]:
+def _item_in_progress(facts: SessionFacts, item: WorkItem, detail: int) -> list[str]:
     started = f" (started turn {item.started_turn})" if item.started_turn is not None else ""
     lines = [f"- [in progress] {_item_title(item)}{started}"]
     progress = item_progress(facts, item)
@@ -337,7 +333,7 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     return lines
 
 
-def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItemFact]) -> list[str]:
+def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItem]) -> list[str]:
     """A closed item whose changes are not committed: closing it did not finish it, and nothing else says so."""
     lines = []
     uncommitted = set(facts.work.uncommitted)
@@ -452,7 +448,7 @@ def _pending(facts: SessionFacts, detail: int) -> str:
 
 
 def _user_messages(facts: SessionFacts, detail: int) -> str:
-    messages: list[MessageFact] = []
+    messages: list[UserSaid] = []
     for m in facts.user_messages:  # the same words twice in a row are one message
         if not messages or (m.text.strip(), m.channel) != (
             messages[-1].text.strip(),
@@ -490,7 +486,7 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
 # --- the work unit and the last activity ----------------------------------------------------------
 
 
-def _commit_lines(commits: list[CommitFact], detail: int) -> list[str]:
+def _commit_lines(commits: list[CommitReport], detail: int) -> list[str]:
     shown = commits if detail <= 1 else commits[-3:]
     lines = (
         [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
@@ -543,7 +539,7 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     return "\n".join(lines)
 
 
-def _status_lines(work: WorkFact, detail: int) -> list[str]:
+def _status_lines(work: WorkReport, detail: int) -> list[str]:
     """What the latest ``git status`` says beyond the list above: the changed files it showed are not uncommitted
     (it beats the trail), the files it listed that the session never changed."""
     status = work.status
@@ -580,7 +576,7 @@ _REPLY = re.compile(
 )
 
 
-def _thread_findings(facts: SessionFacts) -> list[MessageFact]:
+def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
     """The conclusions of the current thread: since it started, and the one the latest request replies to.
 
     Earlier answers served earlier questions, and an item taken up since the request is work of its own:
@@ -625,7 +621,7 @@ def _findings(facts: SessionFacts, detail: int) -> str:
 _LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
 
 
-def _since(finding: MessageFact, facts: SessionFacts) -> str:
+def _since(finding: AssistantSaid, facts: SessionFacts) -> str:
     """What became of the names a finding proposed: the one each was written under, when it was renamed."""
     renamed = superseded_names(finding, facts)
     if not renamed:
@@ -693,10 +689,10 @@ def _files_and_code(facts: SessionFacts, detail: int) -> str:
 
 
 _RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
-    "files_created": lambda f, d: files_of_status(f.created, d),
-    "files_modified": lambda f, d: files_of_status(f.modified, d),
-    "files_deleted": lambda f, d: files_of_status(f.deleted, d),
-    "files_reverted": lambda f, d: files_of_status(f.reverted, d),
+    "files_created": lambda f, d: files_of_status(f.created, d, accounts=f.accounts),
+    "files_modified": lambda f, d: files_of_status(f.modified, d, accounts=f.accounts),
+    "files_deleted": lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts),
+    "files_reverted": lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts),
     "files_changed": changed_files,
     "files_read": read_files,
     "files_and_code": _files_and_code,

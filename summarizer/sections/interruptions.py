@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, UserMessage
-from summarizer.sections.facts import MessageFact
+from artifact_index.trail.session_state import UserSaid
 
 __all__ = ["interruptions"]
 
@@ -26,9 +26,9 @@ _INTERRUPTED = re.compile(
 )
 
 
-def interruptions(events: Sequence[Event]) -> list[MessageFact]:
+def interruptions(events: Sequence[Event]) -> list[UserSaid]:
     """Each time the person stopped the main agent, oldest first."""
-    found: list[MessageFact] = []
+    found: list[UserSaid] = []
     for event in events:
         if not isinstance(event, UserMessage) or not event.synthetic or event.sidechain is not None:
             continue
@@ -37,5 +37,5 @@ def interruptions(events: Sequence[Event]) -> list[MessageFact]:
             continue
         text = "stopped the agent" + (" during a tool call" if stopped["tool"] else "")
         if not found or (found[-1].turn, found[-1].text) != (event.turn, text):
-            found.append(MessageFact(turn=event.turn, text=text, channel="interrupt"))
+            found.append(UserSaid(turn=event.turn, text=text, channel="interrupt"))
     return found

@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, ToolResult
-from summarizer.sections.facts import FileFact, LeftBehindFact, WorkFact
+from artifact_index.trail.answers import FileReport, WorkReport
+from summarizer.sections.facts import LeftBehind
 
 __all__ = ["left_behind"]
 
@@ -27,8 +28,8 @@ _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re
 
 
 def left_behind(
-    events: Sequence[Event], changed: Sequence[FileFact], work: WorkFact
-) -> list[LeftBehindFact]:
+    events: Sequence[Event], changed: Sequence[FileReport], work: WorkReport
+) -> list[LeftBehind]:
     """The changed files left on a branch the session switched away from, by the last switch after each."""
     status = work.status
     if status is None or not status.not_shown:
@@ -43,7 +44,7 @@ def left_behind(
         and (found := _SWITCHED.search(event.output)) is not None
     ]
     committed = {path for commit in work.commits for path in commit.files or []}
-    left: list[LeftBehindFact] = []
+    left: list[LeftBehind] = []
     for f in changed:
         if (
             f.status != "modified"
@@ -54,5 +55,5 @@ def left_behind(
             continue
         after = [(turn, branch) for turn, branch in switches if turn > max(f.changed_turns)]
         if after:
-            left.append(LeftBehindFact(path=f.path, switch_turn=after[-1][0], branch=after[-1][1]))
+            left.append(LeftBehind(path=f.path, switch_turn=after[-1][0], branch=after[-1][1]))
     return left

@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event
-from summarizer.sections.facts import MessageFact
+from artifact_index.trail.session_state import AssistantSaid
 
 __all__ = ["lessons"]
 
@@ -73,9 +73,9 @@ def _sentences(text: str) -> list[str]:
     ]
 
 
-def lessons(events: Sequence[Event], limit: int = 4) -> list[MessageFact]:
+def lessons(events: Sequence[Event], limit: int = 4) -> list[AssistantSaid]:
     """The latest ``limit`` lessons of the main agent, oldest first, each with the action it took on it."""
-    found: list[MessageFact] = []
+    found: list[AssistantSaid] = []
     said: set[str] = set()
     for event in events:
         if not isinstance(event, AssistantMessage) or event.sidechain is not None:
@@ -94,6 +94,6 @@ def lessons(events: Sequence[Event], limit: int = 4) -> list[MessageFact]:
                 text = text if len(text) <= _CHARS else text[: _CHARS - 1].rstrip() + "…"
                 if sentence not in said:
                     said.add(sentence)
-                    found.append(MessageFact(turn=event.turn, text=text))
+                    found.append(AssistantSaid(turn=event.turn, text=text))
                 break
     return found[-limit:]

@@ -22,13 +22,9 @@ import re
 from dataclasses import dataclass
 
 from artifact_index.facts.errors.checks import checks_in
-from summarizer.sections.facts import (
-    CheckRunFact,
-    SeenItemFact,
-    SessionFacts,
-    UncheckedFact,
-    WorkItemFact,
-)
+from artifact_index.facts.work_items import SeenInListing, WorkItem
+from artifact_index.trail.answers import CheckRunReport, UncheckedReport
+from summarizer.sections.facts import SessionFacts
 
 __all__ = [
     "ItemProgress",
@@ -87,13 +83,13 @@ def _words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _kinds(runs: list[CheckRunFact]) -> list[CheckRunFact]:
+def _kinds(runs: list[CheckRunReport]) -> list[CheckRunReport]:
     """The runs a reader needs named: a build owed beside tests is the tests' business (they build)."""
     categories = {run.category for run in runs}
     return [run for run in runs if not (run.category == "build" and "test" in categories)]
 
 
-def owed_sentence(group: UncheckedFact, file_limit: int) -> str:
+def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
     """``Not yet linted or tested: `a.go` (turn 94), …, changed after the last `mise run lint` (turn 60).``"""
     runs = _kinds(group.runs)
     done = _words([_DONE_WORDS.get(run.category, run.category) for run in runs])
@@ -114,12 +110,12 @@ def owed_sentence(group: UncheckedFact, file_limit: int) -> str:
     return f"Not yet {done.replace(' and ', ' or ')} since their last change: {', '.join(files)}; the last run was {last}."
 
 
-def checks_owed(facts: SessionFacts) -> list[UncheckedFact]:
+def checks_owed(facts: SessionFacts) -> list[UncheckedReport]:
     """The groups of changed files some kind of check the session runs has not seen yet."""
     return [group for group in facts.unverified if _kinds(group.runs)]
 
 
-def items_in_progress(facts: SessionFacts) -> list[WorkItemFact]:
+def items_in_progress(facts: SessionFacts) -> list[WorkItem]:
     """The items the session itself set in progress and has not closed (others only showed that state)."""
     return [
         item
@@ -133,7 +129,7 @@ def _natural(item_id: str) -> list[object]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", item_id)]
 
 
-def open_in_epic(facts: SessionFacts) -> list[SeenItemFact]:
+def open_in_epic(facts: SessionFacts) -> list[SeenInListing]:
     """The open items of the epics in hand, as the listings showed them, that the session has not taken up.
 
     The epics in hand are those of the items the session set in progress or closed (``spotter-4te`` for
@@ -161,10 +157,10 @@ def open_in_epic(facts: SessionFacts) -> list[SeenItemFact]:
 class ItemProgress:
     """A work item in progress beside the items the session finished."""
 
-    item: WorkItemFact
+    item: WorkItem
     changed: list[tuple[str, list[int]]]  # files changed since it was started, with those turns
     remaining: list[str]  # steps the session took for finished items and not yet for this one
-    finished: list[WorkItemFact]  # the items the routine was read from
+    finished: list[WorkItem]  # the items the routine was read from
     done_when: str | None  # its definition of done, as the tracker showed it
     # The files its description names as its output (all it names, without such a list) that no change since it
     # started touched, quoted.
@@ -192,7 +188,7 @@ def _steps_between(facts: SessionFacts, start: int, end: int) -> set[str]:
     return steps
 
 
-def _routine(facts: SessionFacts, current: WorkItemFact) -> tuple[list[str], list[WorkItemFact]]:
+def _routine(facts: SessionFacts, current: WorkItem) -> tuple[list[str], list[WorkItem]]:
     """The finishing steps of the items the session started and closed, in the order a reader takes them."""
     starts = sorted({i.started_turn for i in facts.work_items if i.started_turn is not None})
     finished = [
@@ -239,7 +235,7 @@ def _routine_command(facts: SessionFacts, runner: str) -> str:
     return f"`{runner}`" if latest.startswith(runner + " ") else f"`{latest}`"
 
 
-def _close_step(item: WorkItemFact) -> str:
+def _close_step(item: WorkItem) -> str:
     if item.tracker == "bd":
         return f"`bd close {item.id}`"
     return f"`{item.tracker} {'merge' if item.tracker == 'gh pr' else 'close'} {item.id.rsplit('#', 1)[-1]}`"
@@ -269,7 +265,7 @@ def _outputs(description: str) -> str:
     return "\n".join(block)
 
 
-def definition_of_done(item: WorkItemFact) -> str | None:
+def definition_of_done(item: WorkItem) -> str | None:
     """The lines of an item's description under "Definition of done" (or "Acceptance criteria"), if it has them."""
     if not item.description:
         return None
@@ -340,7 +336,7 @@ def request_files_not_changed(facts: SessionFacts) -> tuple[int, list[str]] | No
     return latest.turn, missing
 
 
-def item_progress(facts: SessionFacts, item: WorkItemFact) -> ItemProgress:
+def item_progress(facts: SessionFacts, item: WorkItem) -> ItemProgress:
     """What changed since ``item`` was started, and which finishing steps of earlier items it still lacks."""
     start = item.started_turn if item.started_turn is not None else item.turn
     changed = _changed_since(facts, start)

@@ -27,7 +27,7 @@ checklist) nothing is said of it: its items are under User Messages.
 
 A request the agent turned into its own task list (a todo list written
 after it) is followed by that list, reconciled with what happened (see
-:mod:`~summarizer.sections.reconcile`); its numbered items are not followed
+:mod:`~artifact_index.facts.task_evidence`); its numbered items are not followed
 twice.
 """
 
@@ -38,7 +38,9 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
-from summarizer.sections.facts import FileFact, MessageFact, RequestItemFact, TaskFact
+from artifact_index.trail.answers import FileReport, TaskReport
+from artifact_index.trail.session_state import UserSaid
+from summarizer.sections.facts import RequestItem
 
 __all__ = ["numbered_items", "request_items"]
 
@@ -146,7 +148,7 @@ def _moved_on(
     number: int,
     verdict: tuple[str, int, str],
     verdicts: dict[int, tuple[str, int, str]],
-    changed: Sequence[FileFact],
+    changed: Sequence[FileReport],
 ) -> str | None:
     """For an item the agent took up, then left for another after changing files: what says so, else None.
 
@@ -171,7 +173,7 @@ def _call_text(call: ToolCall) -> str:
     return json.dumps(call.arguments, ensure_ascii=False, default=str)
 
 
-def _named_in(path: str, names: list[str], file: FileFact) -> bool:
+def _named_in(path: str, names: list[str], file: FileReport) -> bool:
     base = path.rsplit("/", 1)[-1]
     symbols = [s.name for s in file.symbols]
     return any(n in (base, path) or any(n.lower() in s.lower() for s in symbols) for n in names)
@@ -179,10 +181,10 @@ def _named_in(path: str, names: list[str], file: FileFact) -> bool:
 
 def request_items(
     events: Sequence[Event],
-    request: MessageFact | None,
-    changed: Sequence[FileFact],
-    tasks: Sequence[TaskFact] = (),
-) -> list[RequestItemFact]:
+    request: UserSaid | None,
+    changed: Sequence[FileReport],
+    tasks: Sequence[TaskReport] = (),
+) -> list[RequestItem]:
     """Each item of the latest request's numbered list, with what the session said and did of it since.
 
     ``tasks``: the agent's task list; written after the request, it follows the request instead.
@@ -235,9 +237,7 @@ def request_items(
         else:
             status, evidence = "not started", "nothing since names it"
         facts.append(
-            RequestItemFact(
-                number=number, text=text, status=status, evidence=evidence, changes=changes
-            )
+            RequestItem(number=number, text=text, status=status, evidence=evidence, changes=changes)
         )
     if not verdicts and sum(1 for f in facts if f.changes) < 2:
         return []  # not worked as a list of tasks

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
-from summarizer.sections.facts import SearchFact, SessionFacts
+from summarizer.sections.facts import Search, SessionFacts
 
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
@@ -102,10 +102,10 @@ def _relative(path: str, root: str | None) -> str:
     return path.removeprefix("./")
 
 
-def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list[SearchFact]:
+def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list[Search]:
     """The main agent's searches from ``turn`` on that found places, oldest first."""
     queries: dict[str, tuple[int, str]] = {}
-    found: list[SearchFact] = []
+    found: list[Search] = []
     calls: list[tuple[int, str]] = []  # every later call of the agent: its turn and what it named
     for event in events:
         if event.sidechain is not None or event.turn < turn:
@@ -123,7 +123,7 @@ def searches_since(events: Sequence[Event], turn: int, root: str | None) -> list
                 if root:
                     query = query.replace(root.rstrip("/") + "/", "").replace(root.rstrip("/"), ".")
                 shown = query if len(query) <= _QUERY_CHARS else query[: _QUERY_CHARS - 1] + "…"
-                found.append(SearchFact(turn=at, query=shown, places=places))
+                found.append(Search(turn=at, query=shown, places=places))
     return [search.model_copy(update={"looked_at": _looked_at(search, calls)}) for search in found]
 
 
@@ -153,7 +153,7 @@ def _named(call: ToolCall) -> str:
     return "\n".join(parts)
 
 
-def _looked_at(search: SearchFact, calls: Sequence[tuple[int, str]]) -> list[str]:
+def _looked_at(search: Search, calls: Sequence[tuple[int, str]]) -> list[str]:
     """The files of ``search``'s places that a later call named: by path, or by name when no other place has it."""
     paths = list(dict.fromkeys(place_path(place) for place in search.places))
     names = [path.rsplit("/", 1)[-1] for path in paths]
@@ -181,7 +181,7 @@ class PlaceProgress:
     changed: list[str]  # in files changed since: likely dealt with
 
 
-def place_progress(search: SearchFact, facts: SessionFacts) -> PlaceProgress:
+def place_progress(search: Search, facts: SessionFacts) -> PlaceProgress:
     """Where ``search``'s places stand since it ran: changed, looked at, or left."""
     changed_after = {f.path: max(f.changed_turns) for f in facts.changed if f.changed_turns}
     looked_at = set(search.looked_at)

@@ -23,8 +23,10 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from summarizer.sections.changes import is_test_path
-from summarizer.sections.facts import FileFact, SessionFacts, WorkItemFact
+from artifact_index.facts.changes import is_test_path
+from artifact_index.facts.work_items import WorkItem
+from artifact_index.trail.answers import FileReport
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import definition_of_done
 from summarizer.sections.thread import thread_start
 
@@ -110,11 +112,11 @@ class _Target:
     done: Callable[[int], bool]  # whether a change at or after a turn touched it
 
 
-def _changed_since(f: FileFact, since: int) -> bool:
+def _changed_since(f: FileReport, since: int) -> bool:
     return any(t >= since for t in f.changed_turns)
 
 
-def _any_changed(files: list[FileFact]) -> Callable[[int], bool]:
+def _any_changed(files: list[FileReport]) -> Callable[[int], bool]:
     return lambda since: any(_changed_since(f, since) for f in files)
 
 
@@ -210,7 +212,7 @@ def _left(
     return targets[0].named
 
 
-def _done_when_steps(facts: SessionFacts, item: WorkItemFact) -> list[SubStep]:
+def _done_when_steps(facts: SessionFacts, item: WorkItem) -> list[SubStep]:
     done_when = definition_of_done(item)
     if not done_when or item.started_turn is None:
         return []

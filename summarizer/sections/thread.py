@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.sections.facts import MessageFact, SessionFacts
+from artifact_index.trail.session_state import AssistantSaid, UserSaid
+from summarizer.sections.facts import SessionFacts
 
 __all__ = ["Investigation", "investigation", "latest_request", "thread_start"]
 
@@ -44,7 +45,7 @@ _MIN_CALLS = 3  # fewer calls since the request is an answer, not an investigati
 _CONCLUSION_CHARS = 360
 
 
-def latest_request(messages: list[MessageFact]) -> MessageFact | None:
+def latest_request(messages: list[UserSaid]) -> UserSaid | None:
     """The user's latest request: their last message that is not a bare slash command."""
     for message in reversed(messages):
         if message.channel != "command" or " " in message.text.strip():
@@ -68,12 +69,12 @@ def thread_start(facts: SessionFacts) -> int:
 class Investigation:
     """A thread that changed no file: what was asked, what the agent concluded, what it checked since."""
 
-    question: MessageFact
+    question: UserSaid
     calls: int  # tool calls since the question
     conclusion: (
-        MessageFact | None
+        AssistantSaid | None
     )  # the agent's latest conclusion or explanation, its prose cut short
-    checks: list[MessageFact]  # the checks it announced after that conclusion, the latest last
+    checks: list[AssistantSaid]  # the checks it announced after that conclusion, the latest last
 
 
 def _prose(text: str, limit: int = _CONCLUSION_CHARS) -> str:
@@ -128,12 +129,12 @@ def investigation(facts: SessionFacts) -> Investigation | None:
         return None  # the agent's last word came after its calls: an answer given, not a search under way
     said = [m for m in facts.thread_messages if m.turn >= question.turn]
     found = [m for m in facts.findings if m.turn >= question.turn]
-    conclusion = MessageFact(turn=found[-1].turn, text=_prose(found[-1].text)) if found else None
+    conclusion = AssistantSaid(turn=found[-1].turn, text=_prose(found[-1].text)) if found else None
     if conclusion is None:
         explained = [(m, _explaining(m.text)) for m in said[:-1]]
         latest = [(m, text) for m, text in explained if text]
         if latest:
-            conclusion = MessageFact(turn=latest[-1][0].turn, text=latest[-1][1])
+            conclusion = AssistantSaid(turn=latest[-1][0].turn, text=latest[-1][1])
     after = conclusion.turn if conclusion is not None else question.turn
     checks = []
     for message in said:
@@ -142,7 +143,7 @@ def investigation(facts: SessionFacts) -> Investigation | None:
                 s.strip().rstrip(":") for s in _SENTENCE.split(message.text) if _CHECK.search(s)
             ]
             if announced:
-                checks.append(MessageFact(turn=message.turn, text=announced[-1]))
+                checks.append(AssistantSaid(turn=message.turn, text=announced[-1]))
     return Investigation(
         question=question, calls=facts.thread_calls, conclusion=conclusion, checks=checks[-3:]
     )

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.consistency import contradictions
-from summarizer.sections.facts import ActivityFact, MessageFact, SessionFacts
+from summarizer.sections.facts import Activity, SessionFacts
 from summarizer.sections.text import block, one_line
 
 __all__ = ["last_activity"]
@@ -68,9 +69,9 @@ def last_activity(facts: SessionFacts, detail: int) -> str:
     earlier = earlier[-_EARLIER_MESSAGES_AT[detail] :] if _EARLIER_MESSAGES_AT[detail] else []
     # A message quoted under Files Changed as the account of a change is not said twice.
     accounts = {
-        (f.account_turn, " ".join(f.account.split()).rstrip("…"))
+        (account.turn, " ".join(account.text.split()).rstrip("…"))
         for f in facts.changed
-        if f.account
+        if (account := facts.accounts.get(f.path)) and account.text
     }
     earlier = [
         m
@@ -110,9 +111,9 @@ def last_activity(facts: SessionFacts, detail: int) -> str:
     return "\n".join(lines) if lines else "Nothing recorded."
 
 
-def _runs_of_calls(calls: list[ActivityFact]) -> list[list[ActivityFact]]:
+def _runs_of_calls(calls: list[Activity]) -> list[list[Activity]]:
     """The calls in order, those in a row on the same target with the same outcome and no output as one run."""
-    runs: list[list[ActivityFact]] = []
+    runs: list[list[Activity]] = []
     for call in calls:
         previous = runs[-1][-1] if runs else None
         if (
@@ -128,7 +129,7 @@ def _runs_of_calls(calls: list[ActivityFact]) -> list[list[ActivityFact]]:
     return runs
 
 
-def _thread_lines(messages: list[MessageFact]) -> list[str]:
+def _thread_lines(messages: list[AssistantSaid]) -> list[str]:
     """The agent's earlier messages, one line each; one that repeats the one before it in other words is left out."""
     lines: list[str] = []
     previous: set[str] = set()

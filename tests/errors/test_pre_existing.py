@@ -73,7 +73,7 @@ def _run(turn: int, command: str, output: str, call_id: str, ok: bool = True) ->
 
 
 def _by_file(index: ArtifactIndex) -> dict[str, str | None]:
-    return {str(e["file"]).rsplit("/", 1)[-1]: e["pre_existing"] for e in index.errors()}
+    return {str(e.file).rsplit("/", 1)[-1]: e.pre_existing for e in index.errors()}
 
 
 def test_a_lint_finding_on_a_file_the_session_had_not_changed_is_pre_existing_and_the_run_did_not_fail() -> (
@@ -109,7 +109,7 @@ def test_the_first_lint_run_before_any_change_finds_only_what_was_there() -> Non
         *_run(2, "mix credo --strict", CREDO, "c1", ok=False),
         *_edit(3, "/shop/lib/shop/cart.ex", "e1"),
     )
-    assert all(e["pre_existing"] for e in index.errors())
+    assert all(e.pre_existing for e in index.errors())
     assert index.ledger.original is None  # nothing the session caused
 
 

@@ -112,7 +112,7 @@ def test_cline_ui_task_progress_messages_become_the_task_list(tmp_path: Path) ->
     path = tmp_path / "ui_messages.json"
     path.write_text(json.dumps(messages))
     index, _ = build_index(path)
-    assert [(t["content"], t["status"]) for t in index.tasks()] == [
+    assert [(t.content, t.status) for t in index.tasks()] == [
         ("Find the header", "completed"),
         ("Add the button", "pending"),
     ]

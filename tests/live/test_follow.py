@@ -19,11 +19,11 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def facts(index: ArtifactIndex) -> dict[str, object]:
     return {
         "files": files_json(index),
-        "errors": index.errors(),
-        "tests": index.tests(),
-        "tasks": index.tasks(),
-        "decisions": index.decisions(),
-        "user_messages": index.user_messages(),
+        "errors": [e.model_dump() for e in index.errors()],
+        "tests": [t.model_dump() for t in index.tests()],
+        "tasks": [t.model_dump() for t in index.tasks()],
+        "decisions": [d.model_dump() for d in index.decisions()],
+        "user_messages": [m.model_dump() for m in index.user_messages()],
     }
 
 

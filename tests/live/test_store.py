@@ -80,10 +80,10 @@ def test_open_errors_across_sessions(
     transcripts = sorted((corpus_dir / "claude_code").glob("entire__*.jsonl.gz"))[:12]
     stored(store, *transcripts)
     expected = sorted(
-        (str(path.resolve()), e["message"])
+        (str(path.resolve()), e.message)
         for path in transcripts
         for e in corpus_index(path)[0].errors()
-        if not e["resolved"]
+        if not e.resolved
     )
     assert expected, "some of these sessions end with errors open"
     found = store.open_errors()

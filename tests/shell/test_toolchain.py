@@ -304,7 +304,7 @@ def test_a_session_that_adds_a_package_formats_and_fixes() -> None:
         ("src/checkout.ts", "modified"),
         ("src/cart.ts", "modified"),
     }
-    assert [e["detail"] for e in index.unknown_effects()] == [
+    assert [e.detail for e in index.unknown_effects()] == [
         "biome check fixed 3 file(s) under the project it does not name",
     ]
 
@@ -316,7 +316,7 @@ def test_a_session_that_generates_an_ash_migration() -> None:
         ("priv/repo/migrations/20260504091500_add_ticket_priority.exs", "created"),
         ("priv/resource_snapshots/repo/tickets/20260504091500.json", "created"),
     }
-    assert [e["command"] for e in index.unknown_effects()] == ["mix format"]
+    assert [e.command for e in index.unknown_effects()] == ["mix format"]
 
 
 def test_a_fixing_script_that_exits_non_zero_still_ran() -> None:

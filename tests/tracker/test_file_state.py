@@ -166,7 +166,7 @@ def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(
 ) -> None:
     index = index_of(session + _git(call, "git stash pop"))
     (effect,) = index.unknown_effects()
-    assert effect["command"] == "git stash pop" and "before the session" in effect["detail"]
+    assert effect.command == "git stash pop" and "before the session" in effect.detail
 
 
 def test_undo_edit(session: list[Event], call: Call) -> None:

@@ -98,16 +98,12 @@ def test_tasks_decisions_and_user_messages(session: list[Event], call: Call) -> 
         ),
     ]
     index = Tracker(format="claude-code").feed_all(events)
-    assert index.user_messages() == [{"turn": 1, "text": "Fix the login bug", "channel": "prompt"}]
-    assert [(t["content"], t["status"]) for t in index.tasks()] == [
-        ("Fix token expiry", "in_progress")
+    assert [m.model_dump() for m in index.user_messages()] == [
+        {"turn": 1, "text": "Fix the login bug", "channel": "prompt"}
     ]
+    assert [(t.content, t.status) for t in index.tasks()] == [("Fix token expiry", "in_progress")]
     [decision] = index.decisions()
-    assert (
-        decision["kind"] == "root-cause"
-        and decision["files"] == ["auth.py"]
-        and decision["turn"] == 4
-    )
+    assert decision.kind == "root-cause" and decision.files == ["auth.py"] and decision.turn == 4
     assert ("decision:1", "file:auth.py") in index.graph.edges()
 
 
@@ -177,7 +173,7 @@ def test_an_error_is_linked_to_the_symbol_around_its_line(session: list[Event], 
     ]
     index = Tracker(format="claude-code").feed_all(events)
     [error] = index.errors()
-    assert (error["message"], error["file"], error["line"], error["symbol"]) == (
+    assert (error.message, error.file, error.line, error.symbol) == (
         "KeyError: 'exp'",
         "/repo/auth.py",
         6,

@@ -191,11 +191,11 @@ def test_a_sub_agents_todo_list_does_not_replace_the_main_agents(
         ]
 
     only_sub = Tracker(format="claude-code").feed_all(session + todo(1, "sub step", "agent-1"))
-    assert [t["content"] for t in only_sub.tasks()] == ["sub step"]
+    assert [t.content for t in only_sub.tasks()] == ["sub step"]
     both = Tracker(format="claude-code").feed_all(
         session
         + todo(1, "main step")
         + todo(2, "sub step", "agent-1")
         + todo(3, "other sub step", "agent-2")
     )
-    assert [t["content"] for t in both.tasks()] == ["main step"]
+    assert [t.content for t in both.tasks()] == ["main step"]

@@ -43,7 +43,7 @@ def test_a_build_output_read_then_removed_was_never_there_before() -> None:
         "reproduction/build/index.pot": "reverted",
     }
     submission = index.submission()
-    assert submission is not None and submission["files"] == ["sphinx/builders/gettext.py"]
+    assert submission is not None and submission.files == ["sphinx/builders/gettext.py"]
 
 
 @pytest.mark.parametrize(

@@ -61,9 +61,7 @@ def test_a_patch_file_of_chosen_paths_holds_only_those(session: list[Event], cal
     }
     record = index.submission()
     assert (
-        record is not None
-        and record["files"] == ["src/app.py"]
-        and record["exit_status"] == "Submitted"
+        record is not None and record.files == ["src/app.py"] and record.exit_status == "Submitted"
     )
 
 
@@ -145,7 +143,7 @@ def test_exclude_pathspecs_take_files_out(session: list[Event], call: Call) -> N
     index = index_of(
         sandbox(session, call) + [submit(MARK + "git add -A && git diff --cached -- ':(icase)src'")]
     )
-    assert index.submission() is not None and index.submission()["files"] is None  # type: ignore[index]
+    assert index.submission() is not None and index.submission().files is None  # type: ignore[union-attr]
 
 
 def test_the_patch_is_as_of_when_it_was_written(session: list[Event], call: Call) -> None:
@@ -178,9 +176,7 @@ def test_a_patch_file_changed_after_the_diff_is_read_from_its_content_or_not_at_
     ]
     index = index_of(events)
     record = index.submission()
-    assert (
-        record is not None and record["files"] is None and "patch.txt" in str(record["unresolved"])
-    )
+    assert record is not None and record.files is None and "patch.txt" in str(record.unresolved)
     assert set(submitted(index).values()) == {None}
 
 
@@ -195,9 +191,9 @@ def test_what_cannot_be_worked_out_leaves_every_change_in_files(
     ]:
         index = index_of(sandbox(session, call) + [submit(MARK + command)])
         record = index.submission()
-        assert (
-            record is not None and record["files"] is None and why in str(record["unresolved"])
-        ), command
+        assert record is not None and record.files is None and why in str(record.unresolved), (
+            command
+        )
         assert (
             len(files_json(index)["files"]) == 5 and files_json(index)["unsubmitted"] == []
         )  # 4 changed, 1 read
@@ -210,9 +206,7 @@ def test_a_commit_makes_later_diffs_unknown(session: list[Event], call: Call) ->
         submit(MARK + "git diff"),
     ]
     record = index_of(events).submission()
-    assert (
-        record is not None and record["files"] is None and "committed" in str(record["unresolved"])
-    )
+    assert record is not None and record.files is None and "committed" in str(record.unresolved)
 
 
 def test_a_run_that_ended_without_submitting_delivered_nothing(

@@ -68,7 +68,7 @@ def state(*steps: list[Event]) -> dict[str, object]:
     events: list[Event] = [SessionInfo(turn=0, cwd="/repo")]
     for step in steps:
         events += step
-    return work_state(Tracker(format="claude-code").feed_all(events))
+    return work_state(Tracker(format="claude-code").feed_all(events)).model_dump()
 
 
 def _abandoned_branch(status_command: str, output: str) -> dict[str, object]:

@@ -50,7 +50,9 @@ def owed(*steps: list[Event]) -> list[dict[str, Any]]:
     events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
     for step in steps:
         events += step
-    return unverified_changes(Tracker(format="claude-code").feed_all(events))
+    return [
+        g.model_dump() for g in unverified_changes(Tracker(format="claude-code").feed_all(events))
+    ]
 
 
 PASSED = "===== 5 passed in 0.12s =====\n"

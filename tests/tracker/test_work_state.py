@@ -49,7 +49,7 @@ def state(*steps: list[Event]) -> dict[str, object]:
     events: list[Event] = [SessionInfo(turn=0, cwd="/repo")]
     for step in steps:
         events += step
-    return work_state(Tracker(format="claude-code").feed_all(events))
+    return work_state(Tracker(format="claude-code").feed_all(events)).model_dump()
 
 
 def test_commits_branch_and_what_is_left_uncommitted() -> None:
@@ -179,7 +179,7 @@ def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() 
         SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
         *shell("git -C /tmp/scratch status", "On branch main\n", 1),
     ]
-    work = work_state(Tracker(format="claude-code").feed_all(events))
+    work = work_state(Tracker(format="claude-code").feed_all(events)).model_dump()
     assert work["elsewhere"] == [
         {"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}
     ]

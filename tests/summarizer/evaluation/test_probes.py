@@ -10,7 +10,8 @@ from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, T
 from artifact_index.presentation.cli import main
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
-from summarizer.sections.facts import SessionFacts, facts_from_index
+from summarizer.sections.facts import SessionFacts
+from summarizer.sections.session_facts import session_facts
 from tests.support.paths import FIXTURES
 
 TRACEBACK = "Traceback (most recent call last):\n  File \"/r/app.py\", line 2, in f\n    x()\nKeyError: 'exp'\n"
@@ -47,7 +48,7 @@ def _facts() -> SessionFacts:
             ),
             ToolResult(turn=n, call_id=f"c{n}", status=status, output=output),
         ]  # type: ignore[arg-type]
-    return facts_from_index(Tracker(format="claude-code").feed_all(events))
+    return session_facts(Tracker(format="claude-code").feed_all(events))
 
 
 def test_a_summary_that_states_everything_passes_every_probe() -> None:

@@ -15,7 +15,7 @@ from artifact_index.ingestion.loading import load_events
 from artifact_index.live.store import SessionStore
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
-from summarizer.sections.facts import facts_from_index
+from summarizer.sections.session_facts import session_facts
 from tests.support.paths import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -74,7 +74,7 @@ def test_claude_code_post_compact_scores_its_summary_and_logs_what_it_missed(
     summary = events[boundary].summary  # type: ignore[union-attr]
     assert summary
     expected = probe_summary(
-        summary, facts_from_index(Tracker(format="claude-code").feed_all(events[:boundary]))
+        summary, session_facts(Tracker(format="claude-code").feed_all(events[:boundary]))
     )
     store = tmp_path / "s.db"
     payload = {

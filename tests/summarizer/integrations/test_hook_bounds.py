@@ -275,7 +275,7 @@ def test_past_the_deadline_the_changed_paths_alone_are_given(
     def slow(*_: object, **__: object) -> None:
         time.sleep(30)  # the full rendering never comes in time
 
-    monkeypatch.setattr("summarizer.integrations.hooks.facts_from_index", slow)
+    monkeypatch.setattr("summarizer.integrations.hooks.session_facts", slow)
     started = time.monotonic()
     run = run_bounded_hook(lambda _: _payload(EXAMPLE), limits=HookLimits(seconds=5), store=None)
     assert time.monotonic() - started < 15

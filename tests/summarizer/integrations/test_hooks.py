@@ -103,7 +103,7 @@ def test_an_internal_failure_fails_open_too(
     def broken(*_: object, **__: object) -> None:
         raise RecursionError("maximum recursion depth exceeded\nwhile parsing")
 
-    monkeypatch.setattr("summarizer.integrations.hooks.facts_from_index", broken)
+    monkeypatch.setattr("summarizer.integrations.hooks.session_facts", broken)
     code, out, err = _run(monkeypatch, capsys, json.dumps({"transcript_path": str(SESSION)}))
     assert code == 0 and out == ""
     assert (

@@ -15,7 +15,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
-from summarizer.sections.facts import ErrorFact
+from artifact_index.trail.answers import ErrorReport
 from summarizer.sections.index_sections import render_index_section
 from tests.support.session_steps import ROOT, read, section, summary_of, write
 
@@ -45,12 +45,13 @@ def test_files_read_past_the_latest_few_are_named_by_folder_while_there_is_room(
     assert "Files Read" in summary.markdown and "`shop/io/`" in section(summary, "Files Read")
 
 
-def _lint_finding(message: str, resolved_turn: int) -> ErrorFact:
-    return ErrorFact(
+def _lint_finding(message: str, resolved_turn: int) -> ErrorReport:
+    return ErrorReport(
         message=message,
-        kind="lint",
+        kind="linter",
         first_turn=40,
         last_turn=40,
+        occurrences=1,
         resolved=True,
         resolved_turn=resolved_turn,
         resolution="the same check passed",

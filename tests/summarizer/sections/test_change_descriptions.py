@@ -7,9 +7,9 @@ these tests pin the words the change itself wrote coming through, and nothing th
 
 from __future__ import annotations
 
+from artifact_index.facts.changes import added_tests, changed_lines, definition_notes
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.trail.index import SymbolEntry
-from summarizer.sections.changes import added_tests, changed_lines, definition_notes
 from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
 
 OVERLAP_BEFORE = """\

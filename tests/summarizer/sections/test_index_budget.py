@@ -22,8 +22,9 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
+from artifact_index.trail.answers import ErrorReport, FileReport
 from summarizer.narrative.extractive import ExtractiveWriter
-from summarizer.sections.facts import ErrorFact, FileFact, SessionFacts
+from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, render_summary, summarize
@@ -250,8 +251,8 @@ def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:
     )
 
 
-def _fact(path: str, status: str) -> FileFact:
-    return FileFact(
+def _fact(path: str, status: str) -> FileReport:
+    return FileReport(
         path=path, status=status, sources=["tool"], turns=[1], symbols=[], read_symbols=[]
     )
 
@@ -261,13 +262,14 @@ def test_a_multi_line_open_error_keeps_every_line_at_every_detail() -> None:
         f"  line {n} of the compiler diagnostic with `backticks` and trailing text"
         for n in range(12)
     )
-    error = ErrorFact(
+    error = ErrorReport(
         message=message,
         kind="compiler",
         file="src/a.c",
         line=10,
         first_turn=3,
         last_turn=3,
+        occurrences=1,
         resolved=False,
         command="make",
     )

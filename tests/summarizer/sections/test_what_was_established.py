@@ -11,8 +11,8 @@ from pathlib import Path
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.ingestion.loading import load_events
+from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.extractive import ExtractiveWriter
-from summarizer.sections.facts import MessageFact
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
@@ -236,7 +236,7 @@ def test_a_constraint_the_agent_ran_into_and_acted_on_is_kept_and_a_question_it_
         AssistantMessage(turn=5, text="All 18 resource tests pass."),
     )
     assert summary.facts.lessons == [
-        MessageFact(
+        AssistantSaid(
             turn=2,
             text="The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't support for "
             "nullability changes. I need to rewrite it with a SQLite-safe table rewrite pattern.",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from artifact_index.trail.index import SymbolEntry
+from artifact_index.facts.symbols.entries import SymbolEntry
 
 __all__ = ["task_evidence"]
 

@@ -1,0 +1,296 @@
+"""What the index's queries answer: the one contract between the engine and everything that reads it.
+
+The command line, the JSON contracts, the live store and the summarizer
+all read the index through :class:`~artifact_index.trail.index.ArtifactIndex`'s
+queries, and every query answers with a model of this module (or one of the
+facts layer's own: :class:`~artifact_index.facts.tasks.Task`,
+:class:`~artifact_index.facts.decisions.Decision`,
+:class:`~artifact_index.facts.work_items.WorkItem`...).  Readers consume these
+models as they are; none keeps a copy of its own.
+
+A model that states something a reader acts on (a file's status, an error's
+state, a test command's last result, a commit) is
+:class:`~artifact_index.facts.claims.Claimed`: beside its values it holds
+the evidence for them and how sure the index is, outside its JSON contract
+(see :mod:`artifact_index.facts.claims`).  A model's ``model_dump()`` is its
+JSON contract: the field order is the order the JSON shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+from artifact_index.facts.claims import Claimed
+from artifact_index.facts.errors.diagnostics import DiagnosticKind
+from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.tasks import Task
+from artifact_index.trail.file_state import FileStatus
+
+__all__ = [
+    "ChangedSince",
+    "CheckRunReport",
+    "CommitReport",
+    "ErrorReport",
+    "FileEntry",
+    "FileReport",
+    "ListedFileReport",
+    "OperationEntry",
+    "OtherRepositoryReport",
+    "StatusReport",
+    "SubmissionReport",
+    "TaskReport",
+    "TestReport",
+    "UncheckedReport",
+    "UnknownEffect",
+    "WorkReport",
+]
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OperationEntry(_Answer):
+    """One operation on a file, as users and the JSON contract see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    action: str
+    tool: str
+    source: str
+    result: str
+    failure: str | None = None
+    command: str | None = None
+    detail: str | None = None
+    dest: str | None = None
+    sidechain: str | None = None
+    call_id: str | None = Field(default=None, exclude=True)
+
+
+class FileEntry(_Answer, Claimed):
+    """A file's net state at the end of what was fed, with its operations.
+
+    Its claim is its ``status``: ``seen`` when a call's recorded result made
+    it, ``inferred`` when it rests on a shell command's effects worked out
+    from its words or on a result whose status was unknown, ``unrecorded``
+    when a call naming the file is still waiting for its result.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    status: FileStatus | None  # None: only failed or pending operations touched it
+    sources: list[str]
+    renamed_from: str | None = None
+    ops: list[OperationEntry]
+    # Whether the run's submission holds this change: None when the run did
+    # not submit, the submission could not be worked out, or the file is
+    # not changed (see artifact_index.trail.submission).
+    submitted: bool | None = None
+    # The file lies outside the workspace root (a script in /tmp, a plan in
+    # the home directory); views may hide such files.
+    outside_workspace: bool = False
+
+
+class FileReport(_Answer, Claimed):
+    """A file the session created, modified, deleted, reverted or read, with what its changes wrote.
+
+    What the changes wrote (``signatures``, ``docs``, ``tests_added``,
+    ``first_lines``, ``changed_code``; see :mod:`artifact_index.facts.changes`)
+    is known where the index knows the text.
+    """
+
+    path: str
+    status: FileStatus
+    renamed_from: str | None = None
+    sources: list[str]
+    turns: list[int]  # the turns of its operations that did not fail
+    changed_turns: list[int] = []  # the turns of its changes (reads left out)
+    symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
+    read_symbols: list[SymbolEntry]
+    shell_command: str | None = None  # the last shell command that changed it, when shell-made
+    lines_added: int | None = None
+    lines_removed: int | None = None
+    signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written
+    docs: dict[
+        str, str
+    ] = {}  # an added definition -> the first sentence of the doc written with it
+    tests_added: list[str] = []  # the tests a test file gained
+    first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
+    # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
+    changed_code: dict[str, list[str]] = {}
+
+
+class ErrorReport(_Answer, Claimed):
+    """An error of the ledger as the ``errors --json`` contract shows it.
+
+    Its claim is whether it is resolved: ``seen`` when the same check (or
+    command) passed or a rerun of it no longer showed it, ``inferred`` when
+    another run was taken to cover it (a broader run, a run by name, a
+    corrected retry) or when it is called pre-existing.
+    """
+
+    message: str
+    detail: str | None = None
+    kind: DiagnosticKind
+    file: str | None = None
+    line: int | None = None
+    symbol: str | None = None
+    code: str | None = None
+    tool: str | None = None
+    first_turn: int
+    last_turn: int
+    occurrences: int
+    resolved: bool
+    resolved_turn: int | None = None
+    resolved_by: str | None = None  # the command whose run showed it gone
+    resolution: str | None = None  # how that run showed it: "the same check passed", ...
+    fixed_by: list[str] = []  # files changed between its last appearance and that run
+    command: str | None = None
+    tests: list[str] = []
+    pre_existing: str | None = None  # why it is not the session's to fix; None when it is
+    seen_turns: list[int] = []  # the turns it appeared in (the latest few)
+    signature: str = Field(default="", exclude=True)  # its identity in the ledger
+
+
+class TestReport(_Answer, Claimed):
+    """The last result of one test command, as ``errors --json`` shows it.
+
+    ``unit`` says what the counts count (tests, or packages for ``go test``
+    without ``-v``).
+    """
+
+    __test__: ClassVar[bool] = False  # not a pytest test class, despite the name
+
+    command: str
+    passed: int
+    failed: int
+    skipped: int
+    failing: list[str]
+    turn: int
+    unit: Literal["tests", "packages"] = Field(default="tests", exclude=True)
+
+
+class TaskReport(Task):
+    """A task of the latest list, with what the index saw done since it was set that the task names.
+
+    ``done_evidence`` ("`refresh` added at turn 52"; see
+    :mod:`artifact_index.facts.task_evidence`) is for an open task only: the
+    task stays open, the reader judges.
+    """
+
+    done_evidence: str | None = None
+
+
+class UnknownEffect(_Answer):
+    """A shell effect the tracker could not pin to a file, with its command."""
+
+    turn: int
+    tool: str
+    command: str | None = None
+    detail: str | None = None
+
+
+class SubmissionReport(_Answer):
+    """How a run that a harness took a submission from ended (mini-swe-agent).
+
+    ``files``: the displayed paths of the changed files it holds; None when
+    they could not be worked out, and then ``unresolved`` says why (shown
+    only for a run that submitted).
+    """
+
+    turn: int
+    command: str | None
+    exit_status: str | None
+    files: list[str] | None
+    unresolved: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        shown: dict[str, Any] = handler(self)
+        if self.command is None:
+            shown.pop("unresolved", None)
+        return shown
+
+
+class CommitReport(_Answer, Claimed):
+    """A commit the session made: the ``[branch hash] message`` line ``git commit`` printed.
+
+    Its claim is what it holds (``files``): ``inferred`` from the staging
+    model, or None when that could not be worked out.
+    """
+
+    turn: int
+    hash: str
+    branch: str
+    message: str
+    files: list[str] | None  # None: what it held could not be worked out
+    pushed: bool
+    pushed_turn: int | None = None  # shown only for a commit the session pushed
+
+    @model_serializer(mode="wrap")
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        shown: dict[str, Any] = handler(self)
+        if self.pushed_turn is None:
+            shown.pop("pushed_turn", None)
+        return shown
+
+
+class OtherRepositoryReport(_Answer):
+    """Another repository the session's git commands ran in (``cd ../other && git status``)."""
+
+    path: str
+    branch: str | None = None
+    branch_turn: int | None = None
+    commits: list[CommitReport] = []
+
+
+class ListedFileReport(_Answer):
+    path: str
+    state: str  # modified, added, deleted, renamed, untracked, conflicted, changed
+    changed_in_session: bool
+
+
+class StatusReport(_Answer):
+    """The latest ``git status`` (or ``git diff --stat``) of the workspace: what it listed as not committed."""
+
+    turn: int
+    command: str
+    not_shown: list[str]  # files the trail calls uncommitted that it did not list: it wins
+    current: bool  # no file changed after it
+    files: list[ListedFileReport]
+
+
+class WorkReport(_Answer):
+    """The work unit: branch, commits made, changed files not committed since, the latest status."""
+
+    branch: str | None = None
+    commits: list[CommitReport] = []
+    uncommitted: list[str] = []
+    elsewhere: list[OtherRepositoryReport] = []
+    status: StatusReport | None = None
+
+
+class CheckRunReport(_Answer):
+    """One run of a recognized check: tests, a linter, a type checker, a build."""
+
+    turn: int
+    category: str  # test, lint, typecheck, build
+    runner: str
+    command: str
+    passed: bool  # it succeeded, or all it reported was there before the session
+
+
+class ChangedSince(_Answer):
+    path: str
+    turns: list[int]
+
+
+class UncheckedReport(_Answer):
+    """Changed files that came after the last run of some kinds of check: those checks are owed."""
+
+    runs: list[CheckRunReport]  # the last run of each kind, build, typecheck, lint, test order
+    files: list[ChangedSince]

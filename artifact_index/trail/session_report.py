@@ -1,0 +1,136 @@
+"""Everything the index states about a session, in one model: what a summary states exactly.
+
+:func:`session_report` asks every query of the index once and puts the
+answers together: the files by status (the agent's own files apart), the
+errors and the original one, the last run of each test command, the
+decisions, the latest task list with what was seen done since, the user's
+messages, the git work, the tracker items, the runs of checks and the
+checks owed.  Its readers (the summary's sections, the narrative prompt,
+the hooks, the probes) take these models as they are.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from artifact_index.facts.decisions import Decision
+from artifact_index.facts.task_evidence import task_evidence
+from artifact_index.facts.work_items import SeenInListing, TrackerListing, WorkItem
+from artifact_index.trail.agent_files import is_agent_own
+from artifact_index.trail.answers import (
+    CheckRunReport,
+    ErrorReport,
+    FileReport,
+    TaskReport,
+    TestReport,
+    UncheckedReport,
+    WorkReport,
+)
+from artifact_index.trail.file_reports import file_reports
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.session_state import AssistantSaid, UserSaid
+from artifact_index.trail.verification import check_runs, unverified_changes
+from artifact_index.trail.work_state import work_state
+
+__all__ = ["SessionReport", "session_report"]
+
+_CHANGED = ("created", "modified", "deleted")
+
+
+class SessionReport(BaseModel):
+    """What the index knows of a session that a summary must state exactly."""
+
+    model_config = ConfigDict(frozen=True)
+
+    format: str | None
+    root: str | None
+    turns: int
+    created: list[FileReport]
+    modified: list[FileReport]
+    deleted: list[FileReport]
+    reverted: list[FileReport]
+    read: list[FileReport]
+    # The agent's own files it changed (its plan, under its home directory), apart from the project's.
+    agent_files: list[FileReport] = []
+    errors: list[ErrorReport]
+    original_error: ErrorReport | None
+    tests: list[TestReport]  # in the order they ran, so "the last run" is the latest one
+    decisions: list[Decision]
+    tasks: list[TaskReport]
+    user_messages: list[UserSaid]
+    last_assistant: AssistantSaid | None
+    work: WorkReport = WorkReport()
+    work_items: list[WorkItem] = []  # issue-tracker items the session drove or looked at, in order
+    listing: TrackerListing | None = None  # the latest listing of tracker items the session printed
+    # Every item a listing showed, as the latest one to show it left it.
+    listed_items: list[SeenInListing] = []
+    check_runs: list[CheckRunReport] = []  # in the order they ran
+    unverified: list[UncheckedReport] = []
+
+    @property
+    def changed(self) -> list[FileReport]:
+        return [*self.created, *self.modified, *self.deleted]
+
+    @property
+    def open_errors(self) -> list[ErrorReport]:
+        """The errors still to resolve; those that were there before the session are not among them."""
+        return [e for e in self.errors if not e.resolved and e.pre_existing is None]
+
+    @property
+    def pre_existing_errors(self) -> list[ErrorReport]:
+        return [e for e in self.errors if not e.resolved and e.pre_existing is not None]
+
+    @property
+    def open_tasks(self) -> list[TaskReport]:
+        return [t for t in self.tasks if t.status in ("pending", "in_progress")]
+
+
+def session_report(index: ArtifactIndex) -> SessionReport:
+    """Every query of the index, answered once."""
+    by_status: dict[str, list[FileReport]] = {
+        s: [] for s in ("created", "modified", "deleted", "reverted", "read")
+    }
+    for report in file_reports(index):
+        by_status[report.status].append(report)
+    agent_files = [f for key in _CHANGED for f in by_status[key] if is_agent_own(f.path)]
+    for key in _CHANGED:
+        by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
+    work = work_state(index)
+    symbols = index.symbols()
+    changed = [
+        (f.path, f.status, max(f.turns, default=0)) for key in _CHANGED for f in by_status[key]
+    ]
+    commits = [(c.turn, c.hash, c.message) for c in work.commits]
+    tasks = [
+        TaskReport(
+            **task.model_dump(),
+            certainty=task.certainty,
+            evidence=task.evidence,
+            done_evidence=task_evidence(task.content, task.turn, symbols, changed, commits)
+            if task.status in ("pending", "in_progress")
+            else None,
+        )
+        for task in index.tasks()
+    ]
+    turns = [int(data["turn"]) for _, data in index.nodes_of_kind("turn")]
+    tracked = index.session.work_items
+    return SessionReport(
+        format=index.format,
+        root=index.root,
+        turns=max(turns, default=0),
+        errors=index.errors(),
+        original_error=index.original_error(),
+        tests=sorted(index.tests(), key=lambda t: t.turn),
+        decisions=index.decisions(),
+        tasks=tasks,
+        user_messages=index.user_messages(),
+        last_assistant=index.session.last_assistant,
+        work=work,
+        work_items=list(tracked.items.values()),
+        listing=tracked.listing,
+        listed_items=list(tracked.seen.values()),
+        check_runs=check_runs(index),
+        unverified=unverified_changes(index),
+        agent_files=agent_files,
+        **by_status,
+    )

@@ -1,0 +1,68 @@
+"""The one place the summarizer reads the index (and, when it has them, the events).
+
+The index answers everything it knows in one report
+(:func:`~artifact_index.trail.session_report.session_report`); the events
+add only what the index does not keep: the agent's words and the tools'
+output (see :class:`~summarizer.sections.facts.SessionFacts`).  A hook that
+has only a saved index gets the index's report alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from artifact_index.ingestion.events import Event
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.session_report import session_report
+from summarizer.sections.activity import recent_activity, recent_messages, thread_since
+from summarizer.sections.answers import answered_questions
+from summarizer.sections.attempts import failed_attempts
+from summarizer.sections.change_account import change_account
+from summarizer.sections.facts import ChangeAccount, SessionFacts
+from summarizer.sections.findings import findings
+from summarizer.sections.interruptions import interruptions
+from summarizer.sections.left_behind import left_behind
+from summarizer.sections.lessons import lessons
+from summarizer.sections.request_items import request_items
+from summarizer.sections.searches import searches_since
+from summarizer.sections.thread import latest_request, thread_start
+
+__all__ = ["session_facts"]
+
+
+def session_facts(index: ArtifactIndex, events: Sequence[Event] | None = None) -> SessionFacts:
+    """What a summary states: the index's report, with what only ``events`` tell when given."""
+    report = session_report(index)
+    facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
+    if events is None:
+        return facts
+    latest = latest_request(facts.user_messages)
+    said, calls = thread_since(events, latest.turn if latest is not None else 0)
+    since = thread_start(facts)
+    accounts = {}
+    for f in [*facts.created, *facts.modified]:
+        if any(t >= since for t in f.changed_turns):
+            found = change_account(events, f, since)
+            if found:
+                accounts[f.path] = ChangeAccount(turn=found[0], text=found[1])
+    return facts.model_copy(
+        update={
+            "attempts": {
+                e.signature: failed_attempts(events, e, facts.changed)
+                for e in facts.errors
+                if not e.resolved
+            },
+            "accounts": accounts,
+            "activity": recent_activity(events, root=facts.root),
+            "recent_messages": recent_messages(events),
+            "findings": findings(events),
+            "thread_messages": said,
+            "thread_calls": calls,
+            "request_items": request_items(events, latest, facts.changed, facts.tasks),
+            "answers": answered_questions(events),
+            "searches": searches_since(events, since, facts.root),
+            "left_behind": left_behind(events, facts.changed, facts.work),
+            "interruptions": interruptions(events),
+            "lessons": lessons(events),
+        }
+    )
