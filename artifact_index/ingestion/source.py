@@ -133,12 +133,17 @@ class Source:
             if brackets <= MAX_DEPTH or not nested_deeper(value, MAX_DEPTH):
                 return value
         try:
-            return _without_lone_surrogates(salvage_loads(self.text), self.text)
+            value = salvage_loads(self.text)
         except RecursionError:
             pass
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":
                 return None  # several values: JSON lines, not a document
+        else:
+            # How deep the standard parser goes depends on the Python version (3.13 reads
+            # far deeper than 3.11): the depth limit is this reader's, the same everywhere.
+            if not nested_deeper(value, MAX_DEPTH):
+                return _without_lone_surrogates(value, self.text)
         salvaged = salvage_document(self.text)
         self.damage = salvaged.first_damage
         for repair in salvaged.repairs:
