@@ -17,16 +17,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.presentation.cli import (
-    add_transcript_arguments,
+from artifact_index.presentation.cli import add_command, add_transcript_arguments
+from artifact_index.presentation.output import (
     emit_json,
     emit_text,
+    emit_transcript_json,
     report_skipped,
 )
 from artifact_index.redaction import redact_text
 from artifact_index.trail.tracker import Tracker
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
+from summarizer.sections.templates import DEFAULT_TEMPLATE
 from summarizer.summary_commands import (
     compact_request,
     events_until_compaction,
@@ -56,11 +58,12 @@ def cmd_probe(args: argparse.Namespace) -> int:
         summary, session_facts(Tracker(format=loaded.adapter.name).feed_all(events))
     )
     if args.json:
-        emit_json(
+        emit_transcript_json(
+            args,
             {
                 "overall": report.overall,
                 "probes": [{**p.model_dump(), "score": p.score} for p in report.probes],
-            }
+            },
         )
         return 0
     lines = []
@@ -200,13 +203,14 @@ def _positive(text: str | None) -> float | None:
     return value if value is not None and 0 < value < float("inf") else None
 
 
-def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> None:
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that writes a summary: the template and the narrative's writer."""
     parser.add_argument(
         "--template",
-        default=default_template,
+        default=DEFAULT_TEMPLATE,
         metavar="NAME|FILE",
-        help=f"built-in template (default, claude-code, debugging, migration) or a TOML file "
-        f"(default: {default_template})",
+        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
+        f"(default: {DEFAULT_TEMPLATE})",
     )
     llm = parser.add_mutually_exclusive_group()
     llm.add_argument(
@@ -252,10 +256,22 @@ def add_llm_options(parser: argparse.ArgumentParser, default_template: str) -> N
     )
 
 
+_EXAMPLE = "examples/claude-code-session.jsonl"
+
+
 def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the summarizer's commands to the ``artifact-index`` parser."""
-    probe = sub.add_parser(
-        "probe", help="score a summary (ours or any other) on the probes the index can answer"
+    probe = add_command(
+        sub,
+        "probe",
+        summary="score a summary (ours or any other) on the probes the index can answer",
+        description="Score a compaction summary on the questions whose answers the index knows: "
+        "which files changed (artifact), the original error (recall), what is left to do "
+        "(continuation), and what was decided about which files (decision).",
+        examples=[
+            f"artifact-index summary {_EXAMPLE} > summary.md && "
+            f"artifact-index probe {_EXAMPLE} summary.md",
+        ],
     )
     add_transcript_arguments(probe)
     probe.add_argument("summary", help="the summary to score (a Markdown or text file)")
@@ -267,9 +283,20 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     probe.set_defaults(run=cmd_probe)
 
-    summary = sub.add_parser("summary", help="the structured compaction summary (Markdown)")
+    summary = add_command(
+        sub,
+        "summary",
+        summary="the structured compaction summary (Markdown)",
+        description="The summary an agent needs to continue after its context is compacted. The "
+        "sections the index knows are exact; the narrative (intent, decisions, state, next "
+        "steps) is written by the Anthropic API when ANTHROPIC_API_KEY is set, else offline.",
+        examples=[
+            f"artifact-index summary {_EXAMPLE}",
+            f"artifact-index summary {_EXAMPLE} --template claude-code --no-llm",
+        ],
+    )
     add_transcript_arguments(summary, json_option=False)
-    add_llm_options(summary, "default")
+    add_llm_options(summary)
     summary.add_argument(
         "--previous",
         metavar="SUMMARY.md",
@@ -289,7 +316,19 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     summary.set_defaults(run=cmd_summary)
 
-    compact = sub.add_parser("compact", help="compact an Anthropic or OpenAI request body (JSON)")
+    compact = add_command(
+        sub,
+        "compact",
+        summary="compact an Anthropic or OpenAI request body (JSON)",
+        description="Apply the context policies to the request body of an agent's next call "
+        "(micro-compaction of old tool outputs, pruning, the summary at a threshold) and print "
+        '{"schema_version", "messages", "result": {"didCompress", "released", '
+        '"promptEstimate"}}.',
+        examples=[
+            "artifact-index compact examples/anthropic-messages.json --force --no-llm",
+            "artifact-index compact request.json --state-dir .compaction   # incremental",
+        ],
+    )
     compact.add_argument("request", help="request body JSON file, or - for standard input")
     compact.add_argument(
         "--context-window", type=int, metavar="N", help="the model's context window in tokens"
@@ -308,13 +347,21 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="count the prompt exactly with the API's token counting (needs ANTHROPIC_API_KEY)",
     )
-    add_llm_options(compact, "claude-code")
+    add_llm_options(compact)
     compact.set_defaults(run=cmd_compact)
 
-    hook = sub.add_parser(
+    hook = add_command(
+        sub,
         "hook",
-        help="an agent's compaction hook: the exact file trail after a compaction "
-        "(reads the hook input JSON on standard input)",
+        summary="an agent's compaction hook (reads the hook input JSON on standard input)",
+        description="What the installed hooks run: reads the agent's hook input on standard "
+        "input and answers with the exact file trail (after a compaction), snapshots it "
+        "(before one) or scores the agent's summary (after one). It never blocks the agent: "
+        "whatever goes wrong, it exits 0 with one line on standard error.",
+        examples=[
+            'echo \'{"hook_event_name": "SessionStart", "source": "compact", '
+            f'"transcript_path": "{_EXAMPLE}"}}\' | artifact-index hook',
+        ],
     )
     # Not argparse choices: a wrong value must fail open like any other error, never exit 2.
     hook.add_argument(

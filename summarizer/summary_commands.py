@@ -24,7 +24,7 @@ from summarizer.exceptions import SummarizerError
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
 from summarizer.providers.choice import LLMChoice, choose_endpoint, make_client
-from summarizer.sections.templates import Template, load_template
+from summarizer.sections.templates import DEFAULT_TEMPLATE, Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
 
 __all__ = [
@@ -70,7 +70,7 @@ def events_until_compaction(events: Sequence[Event], number: int) -> list[Event]
 def summary_command(
     loaded: Loaded,
     *,
-    template: str = "default",
+    template: str = DEFAULT_TEMPLATE,
     use_llm: bool | None = None,
     previous: str | None = None,
     model: str | None = None,
@@ -132,7 +132,7 @@ def compact_request(
     config: str | None = None,
     provider: str | None = None,
     base_url: str | None = None,
-    template: str = "claude-code",
+    template: str = DEFAULT_TEMPLATE,
     force: bool = False,
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
@@ -163,7 +163,7 @@ def compact_request(
         )
         if not api_key_configured() or endpoint is None:
             raise SummarizerError(
-                "--exact-tokens counts through the Anthropic API and needs ANTHROPIC_API_KEY"
+                "exact token counts come from the Anthropic API and need ANTHROPIC_API_KEY"
             )
         from summarizer.providers.anthropic_api import AnthropicPromptCounter
 

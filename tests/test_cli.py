@@ -78,18 +78,28 @@ def test_gzip_and_stdin(tmp_path: Path) -> None:
     assert from_gz["files"] == from_stdin["files"] != []
 
 
+def test_input_that_cannot_be_used_is_one_sentence_and_exit_1() -> None:
+    done = run("files", "/no/such/file.jsonl")
+    assert done.returncode == 1
+    assert done.stderr == "artifact-index: error: /no/such/file.jsonl: no such file\n"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["files", "/no/such/file.jsonl"], "no such file"),
-        (["files", str(SESSION), "--format", "nope"], "unknown format 'nope'; known formats: "),
+        (["files", str(SESSION), "--format", "nope"], "argument --format: unknown format 'nope'"),
+        (["files", str(SESSION), "--bogus"], "unrecognized arguments: --bogus"),
+        (["files"], "the following arguments are required: TRANSCRIPT"),
+        (["files", str(SESSION), "--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
     ],
 )
-def test_errors_are_one_sentence_and_exit_2(args: list[str], message: str) -> None:
+def test_a_wrong_command_line_shows_the_commands_usage_and_exits_2(
+    args: list[str], message: str
+) -> None:
     done = run(*args)
     assert done.returncode == 2
-    assert message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("usage: artifact-index files ")
+    assert f"artifact-index files: error: {message}" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -107,7 +117,7 @@ def test_unknown_content_bad_gzip_and_a_folder_without_transcripts(tmp_path: Pat
         (empty, "no transcripts in"),
     ]:
         done = run("files", str(path))
-        assert done.returncode == 2, done.stderr
+        assert done.returncode == 1, done.stderr
         assert message in done.stderr and "Traceback" not in done.stderr
 
 

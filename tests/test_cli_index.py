@@ -49,7 +49,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    return json.loads(run(capsys, *argv, str(SESSION), "--json"))
+    """What the command prints, its envelope checked and taken off."""
+    out = json.loads(run(capsys, *argv, str(SESSION), "--json"))
+    assert (out.pop("schema_version"), out.pop("transcript")) == (1, str(SESSION))
+    return out
 
 
 def test_symbols_json_lists_each_files_definitions_with_their_net_change(
@@ -253,6 +256,8 @@ def test_history_json_has_the_timeline_and_the_net_diff(capsys: pytest.CaptureFi
     assert main(["history", str(SESSION), "auth.py", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {
+        "schema_version": 1,
+        "transcript": str(SESSION),
         "path": "auth.py",
         "net_diff": AUTH_DIFF,
         "ops": [

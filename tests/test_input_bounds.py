@@ -65,7 +65,7 @@ def test_a_fifo_is_refused_in_one_line_without_waiting_for_a_writer(
     with pytest.raises(UnreadableInput, match="is a FIFO"):
         read_source(fifo)
     code, out, err = _run(capsys, "files", str(fifo), "--json")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.strip().splitlines() == [
         f"artifact-index: error: {fifo} is a FIFO (named pipe), not a transcript file"
     ]
@@ -74,7 +74,7 @@ def test_a_fifo_is_refused_in_one_line_without_waiting_for_a_writer(
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_a_device_is_refused_without_reading_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "files", "/dev/zero")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert "/dev/zero is a character device, not a transcript file" in err
     assert len(err.strip().splitlines()) == 1
 
@@ -109,7 +109,7 @@ def test_endless_zeros_on_standard_input_are_refused_at_their_first_bytes(
     zeros = _Endless(b"\x00")
     _stdin(monkeypatch, zeros)
     code, out, err = _run(capsys, "files", "-")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.strip() == "artifact-index: error: standard input is a binary file, not a transcript"
     assert zeros.read_bytes < 4 << 20
 
@@ -121,7 +121,7 @@ def test_endless_text_on_standard_input_stops_at_the_input_limit(
     text = _Endless(b"a")
     _stdin(monkeypatch, text)
     code, out, err = _run(capsys, "files", "-")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.strip() == (
         "artifact-index: error: standard input holds more than 2 MiB, the input limit "
         f"(set {INPUT_LIMIT_VARIABLE} to read more)"
@@ -163,7 +163,7 @@ def test_a_gzip_bomb_is_refused_before_it_fills_memory(
         tracemalloc.stop()
     assert peak < 48 << 20  # it stopped well before inflating all 96 MiB
     code, out, err = _run(capsys, "files", str(bomb))
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
 
 
 def test_a_gzip_bomb_of_zeros_is_refused_as_binary_at_once(tmp_path: Path) -> None:

@@ -177,28 +177,28 @@ def test_a_damaged_json_document_with_nothing_to_salvage_says_it_is_damaged(
         encoding="utf-8",
     )
     code, out, err = _run(capsys, "files", str(path))
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert "is a damaged JSON document" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("wrong", ["opencode", "cline", "swe-agent", "aider", "codex"])
-def test_a_forced_format_that_yields_nothing_says_so_and_exits_2(
+def test_a_forced_format_that_yields_nothing_says_so_and_exits_1(
     capsys: pytest.CaptureFixture[str],
     wrong: str,
 ) -> None:
     code, out, err = _run(capsys, "files", str(SESSION), "--format", wrong)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert f"read as {wrong} yields nothing" in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_transcript_whose_every_record_is_damaged_says_so_and_exits_2(
+def test_a_transcript_whose_every_record_is_damaged_says_so_and_exits_1(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = [line for line in SESSION.read_text(encoding="utf-8").split("\n") if line.strip()]
     path = _write_jsonl(tmp_path / "s.jsonl", [line[: len(line) // 2] for line in lines])
     code, _, err = _run(capsys, "files", str(path), "--format", "claude-code")
-    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert code == 1 and len(err.strip().splitlines()) == 1
 
 
 class _Strict(BaseModel):

@@ -13,6 +13,7 @@ from concurrent.futures import Executor
 from contextlib import contextmanager
 
 from artifact_index.batch.runner import BackendUnavailable
+from artifact_index.distribution import reinstall_with
 
 __all__ = ["dask_executor"]
 
@@ -24,7 +25,7 @@ def dask_executor(address: str | None, jobs: int) -> Iterator[Executor]:
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise BackendUnavailable(
-            "the Dask backend needs its extra: pip install 'artifact-index[dask]'"
+            f"the Dask backend is an optional part this installation lacks: {reinstall_with('dask')}"
         ) from exc
     cluster = None
     try:

@@ -4,7 +4,7 @@ Most agents use one of a few families of file tools: Claude Code's
 ``Read``/``Write``/``Edit``/``MultiEdit``, the ``str_replace_editor`` of
 SWE-agent, OpenHands and Anthropic's text editor tool, ``apply_patch`` of
 Codex and OpenCode, and the generic ``read_file``/``write_file``/
-``edit_file``/``execute_command`` vocabulary of the seed documents.  An
+``edit_file``/``execute_command`` vocabulary of the context service's design.  An
 adapter calls :func:`operations_for` with the tool's name and arguments and
 gets the :class:`FileOperation` list for its :class:`ToolCall`; it only
 needs its own code for tools peculiar to its format.

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.ingestion.events import Event, UserMessage
+from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, UserMessage
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
 
@@ -27,9 +27,14 @@ __all__ = [
     "StoredFile",
     "StoredTest",
     "instant",
+    "parent_session",
     "session_id_of",
     "session_record",
+    "sub_agent_of",
 ]
+
+# A sub-agent's session id is its parent's, this, and the sub-agent's own id.
+SUB_AGENT_MARK = "/"
 
 _TITLE_WIDTH = 120
 _TAG = re.compile(r"</?[\w-]+>")
@@ -132,6 +137,31 @@ def _title(events: Sequence[Event]) -> str | None:
     return None
 
 
+def sub_agent_of(events: Sequence[Event]) -> str | None:
+    """The sub-agent's id when the whole transcript is one sub-agent's, else None.
+
+    Claude Code writes each sub-agent to a file of its own
+    (``SESSION/subagents/agent-ID.jsonl``), every record carrying the parent's
+    session id: the messages of such a file all come from one side chain.
+    """
+    chains = {
+        event.sidechain
+        for event in events
+        if isinstance(event, UserMessage | AssistantMessage | ToolCall)
+    }
+    if len(chains) == 1:
+        (chain,) = chains
+        return chain
+    return None
+
+
+def parent_session(session_id: str | None) -> str | None:
+    """The parent's session id when ``session_id`` is a sub-agent's (see :func:`session_record`)."""
+    if session_id is None or SUB_AGENT_MARK not in session_id:
+        return None
+    return session_id.split(SUB_AGENT_MARK, 1)[0]
+
+
 def _times(events: Sequence[Event]) -> tuple[str | None, str | None]:
     stamps = [t for t in (instant(e.timestamp) for e in events) if t is not None]
     return (stamps[0], stamps[-1]) if stamps else (None, None)
@@ -144,7 +174,11 @@ def session_record(
     skipped: int,
     stat: os.stat_result,
 ) -> SessionRecord:
-    """The store's record of ``transcript``, whose ``events`` built ``index``."""
+    """The store's record of ``transcript``, whose ``events`` built ``index``.
+
+    A sub-agent's own transcript gets the session id ``PARENT/SUB-AGENT``: it
+    belongs to its parent session, and the parent's id names the parent alone.
+    """
     path = Path(transcript).resolve()
     root = index.root
     files = []
@@ -182,11 +216,15 @@ def session_record(
     ]
     started, last = _times(events)
     modified = instant(stat.st_mtime)
+    session_id = index.session.session_id
+    sub_agent = sub_agent_of(events)
+    if session_id and sub_agent:
+        session_id = f"{session_id}{SUB_AGENT_MARK}{sub_agent}"
     return SessionRecord(
         id=session_id_of(path),
         transcript=str(path),
         format=str(index.format or "unknown"),
-        session_id=index.session.session_id,
+        session_id=session_id,
         agent=index.session.agent,
         model=index.session.model,
         root=root,

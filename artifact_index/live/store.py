@@ -156,7 +156,7 @@ def since_cutoff(text: str, now: datetime | None = None) -> str:
     cutoff = instant(text) if not text.strip().isdigit() else None
     if cutoff is None:
         raise StoreError(
-            f"--since {text!r} is neither a span (7d, 24h, 30m, 2w) nor a date (2026-11-01)"
+            f"the time {text!r} is neither a span (7d, 24h, 30m, 2w) nor a date (2026-11-01)"
         )
     return cutoff
 

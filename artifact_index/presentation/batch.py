@@ -2,10 +2,11 @@
 
 Each transcript is indexed in a worker (see :mod:`artifact_index.batch`)
 by the very command that handles one transcript; its output comes back
-here, in command-line order.  With ``--json`` each transcript is one line of
-JSON Lines, ``{"transcript": PATH, ...}`` followed by what the command
-prints for it, or ``{"transcript": PATH, "error": "..."}``; without, each
-output follows a ``==> PATH <==`` header, as ``head`` and ``tail`` do.
+here, in command-line order.  With ``--json`` each transcript is the one
+line of JSON the command prints for it alone (``{"schema_version",
+"transcript", ...}``), or ``{"schema_version", "transcript", "error"}``;
+without, each output follows a ``==> PATH <==`` header, as ``head`` and
+``tail`` do.
 Files in a folder that no format recognizes are counted on standard error,
 not printed.
 """
@@ -23,12 +24,14 @@ from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.per_file import Outcome, run_command
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import default_jobs, local_executor, run_in_order
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, UsageError
+from artifact_index.presentation.output import SCHEMA_VERSION
 from artifact_index.redaction import redact_json, redact_text
 
 __all__ = ["executor_for", "run_batch"]
 
-EXIT_FAILED = 2
+# A transcript that could not be read is a data error, as for one transcript alone.
+EXIT_FAILED = 1
 
 
 def executor_for(
@@ -37,7 +40,7 @@ def executor_for(
     """The executor the batch options ask for, and how many workers it has."""
     jobs = args.jobs if args.jobs is not None else default_jobs()
     if jobs < 1:
-        raise ArtifactIndexError(f"--jobs must be at least 1, not {jobs}")
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
     jobs = min(jobs, max(items, 1))
     if args.dask:
         from artifact_index.batch.dask_cluster import dask_executor
@@ -47,19 +50,20 @@ def executor_for(
 
 
 def _json_line(candidate: Candidate, outcome: Outcome) -> str:
-    if outcome.kind == "failed":
-        data: dict[str, object] = {"transcript": candidate.path, "error": outcome.message}
-    else:
-        try:
-            printed = json.loads(outcome.stdout)
-        except json.JSONDecodeError:
-            printed = None
-        data = (
-            {"transcript": candidate.path, **printed}
-            if isinstance(printed, dict)
-            else {"transcript": candidate.path, "output": outcome.stdout}
-        )
+    """The transcript's JSON line: what its command printed (already one line), or its error."""
+    if outcome.kind == "done" and outcome.stdout.endswith("\n") and outcome.stdout.count("\n") == 1:
+        return outcome.stdout
+    data: dict[str, object] = {
+        "schema_version": SCHEMA_VERSION,
+        "transcript": candidate.path,
+        "error": outcome.message or "printed no JSON",
+    }
     return json.dumps(redact_json(data), ensure_ascii=False) + "\n"
+
+
+def _noun(candidates: list[Candidate]) -> str:
+    """What the progress bar counts: transcripts when each was named, else files of folders."""
+    return "transcripts" if all(c.named for c in candidates) else "files"
 
 
 def _folders(arguments: list[str]) -> str:
@@ -74,13 +78,15 @@ def run_batch(args: argparse.Namespace) -> int:
         raise ArtifactIndexError(f"no files in {_folders(arguments)}")
     executor, jobs = executor_for(args, len(candidates))
     as_json = bool(getattr(args, "json", False))
-    progress = Progress(len(candidates), noun="files")
+    progress = Progress(len(candidates), noun=_noun(candidates))
     counts: Counter[str] = Counter()
     with executor as pool:
         for candidate, outcome in run_in_order(
             run_command, candidates, pool, extra=(args,), workers=jobs, on_done=progress.advance
         ):
             counts[outcome.kind] += 1
+            if outcome.kind != "not_transcript":
+                progress.found_transcript()
             progress.clear()
             if outcome.stderr:
                 sys.stderr.write(outcome.stderr)

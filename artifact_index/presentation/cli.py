@@ -8,35 +8,47 @@ summarizer's ``summary``, ``compact`` and ``probe`` arrive this way, so this
 package never imports it).  A plugin's errors subclass
 :class:`~artifact_index.exceptions.ArtifactIndexError` to be reported as
 one sentence.
-Domain errors become one sentence on standard error and exit code 2; an
-unexpected error becomes one sentence and exit code 3 (set
-``ARTIFACT_INDEX_DEBUG=1`` to see the traceback).  Skipped input is reported
-on standard error with its line numbers.  When standard output is closed, or
-its reader stops reading (``| head``), the command ends quietly with exit
-code 0.
+Exit codes: 0 done; 1 the input could not be used (an unreadable or unknown
+transcript, a transcript of several that failed, a store or settings file
+that cannot be read), one sentence on standard error; 2 the command line is
+wrong (an unknown option, a missing argument, a value out of range: argparse
+prints the sub-command's usage, :class:`~artifact_index.exceptions.UsageError`
+one sentence); 3 an unexpected error, one sentence (set
+``ARTIFACT_INDEX_DEBUG=1`` to see the traceback); 130 interrupted.  Skipped
+input is reported on standard error with its line numbers.  When standard
+output is closed, or its reader stops reading (``| head``), the command ends
+quietly with exit code 0.
 
-Everything written goes through :func:`emit_json` or :func:`emit_text`,
-which redact secrets (:mod:`artifact_index.redaction`); ``--no-redact``
-leaves them in for local debugging.  A plugin command writes through the
-same two functions.
+Options that hold for every command (``--no-redact``) are accepted before or
+after the sub-command.
+
+Everything written goes through :func:`emit_json` or :func:`emit_text`
+(:mod:`artifact_index.presentation.output`), which redact secrets
+(:mod:`artifact_index.redaction`); ``--no-redact`` leaves them in for local
+debugging.  A plugin command writes through the same functions.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from pydantic import ValidationError
-
 from artifact_index import __version__
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, UnknownFormat, UsageError, one_line
 from artifact_index.ingestion.adapters import known_formats
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation.output import (
+    SCHEMA_VERSION,
+    emit_json,
+    emit_text,
+    emit_transcript_json,
+    report_skipped,
+    terminal_width,
+)
 from artifact_index.presentation.render import (
     decisions_json,
     decisions_table,
@@ -54,49 +66,30 @@ from artifact_index.presentation.render import (
     tasks_table,
 )
 from artifact_index.presentation.sessions import add_session_commands
-from artifact_index.redaction import redact_json, redact_text, redaction_disabled
+from artifact_index.redaction import redact_text, redaction_disabled
 from artifact_index.trail.build import build_index
 from artifact_index.trail.index import ArtifactIndex
 
 __all__ = [
+    "EXIT_DATA",
+    "EXIT_INTERNAL",
+    "EXIT_USAGE",
     "PLUGIN_GROUP",
+    "SCHEMA_VERSION",
+    "add_command",
     "add_transcript_arguments",
     "build_parser",
     "emit_json",
     "emit_text",
+    "emit_transcript_json",
     "main",
     "report_skipped",
+    "terminal_width",
 ]
 
+EXIT_DATA = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-
-
-def report_skipped(loaded: Loaded) -> None:
-    skipped = loaded.skipped
-    if not skipped:
-        return
-    shown = "; ".join(
-        (f"line {s.line}: {s.reason}" if s.line is not None else s.reason) for s in skipped[:5]
-    )
-    more = f"; and {len(skipped) - 5} more" if len(skipped) > 5 else ""
-    print(
-        redact_text(
-            f"artifact-index: warning: skipped {len(skipped)} unusable part(s) of {loaded.source.name}: "
-            f"{shown}{more}"
-        ),
-        file=sys.stderr,
-    )
-
-
-def emit_json(data: Any) -> None:
-    """Print ``data`` as JSON on standard output, secrets redacted."""
-    sys.stdout.write(json.dumps(redact_json(data), indent=2, ensure_ascii=False) + "\n")
-
-
-def emit_text(text: str) -> None:
-    """Print ``text`` on standard output as it is, secrets redacted."""
-    sys.stdout.write(redact_text(text))
 
 
 def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
@@ -108,36 +101,41 @@ def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
 def cmd_files(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(
+        emit_transcript_json(
+            args,
             files_json(
                 index,
                 skipped=len(loaded.skipped),
                 changed_only=args.changed,
                 workspace_only=args.workspace_only,
-            )
+            ),
         )
     else:
         emit_text(
-            files_table(index, all_files=not args.changed, workspace_only=args.workspace_only)
+            files_table(
+                index,
+                all_files=not args.changed,
+                workspace_only=args.workspace_only,
+                width=terminal_width(args),
+            )
         )
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     index, _ = _index(args)
+    path = index.find_path(args.path) or args.path
     if args.json:
-        emit_json(history_json(index, args.path))
+        emit_transcript_json(args, history_json(index, path))
     else:
-        emit_text(
-            history_table(args.path, index.history(args.path), net_diff=index.net_diff(args.path))
-        )
+        emit_text(history_table(path, index.history(path), net_diff=index.net_diff(path)))
     return 0
 
 
 def cmd_symbols(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json(symbols_json(index))
+        emit_transcript_json(args, symbols_json(index, changed_only=args.changed))
     else:
         emit_text(symbols_table(index, changed_only=args.changed))
     return 0
@@ -146,7 +144,7 @@ def cmd_symbols(args: argparse.Namespace) -> int:
 def cmd_decisions(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json(decisions_json(index))
+        emit_transcript_json(args, decisions_json(index))
     else:
         emit_text(decisions_table(index.decisions()))
     return 0
@@ -155,16 +153,16 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 def cmd_tasks(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json(tasks_json(index))
+        emit_transcript_json(args, tasks_json(index))
     else:
-        emit_text(tasks_table(index.tasks()))
+        emit_text(tasks_table(index.tasks(), index.user_messages()))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     index, loaded = _index(args)
     if args.json:
-        emit_json(show_json(index, skipped=len(loaded.skipped)))
+        emit_transcript_json(args, show_json(index, skipped=len(loaded.skipped)))
     else:
         emit_text(show_text(index))
     return 0
@@ -173,7 +171,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_errors(args: argparse.Namespace) -> int:
     index, _ = _index(args)
     if args.json:
-        emit_json(errors_json(index))
+        emit_transcript_json(args, errors_json(index))
     else:
         emit_text(errors_table(index))
     return 0
@@ -186,12 +184,13 @@ def cmd_refetch(args: argparse.Namespace) -> int:
     report = refetch_report(index)
     again, after = report.rereads_after_compaction
     if args.json:
-        emit_json(
+        emit_transcript_json(
+            args,
             {
                 **report.model_dump(),
                 "rereads_after_compaction": again,
                 "reads_after_compaction": after,
-            }
+            },
         )
         return 0
     share = f"{report.redundant_reads / report.reads:.0%}" if report.reads else "-"
@@ -214,9 +213,28 @@ def cmd_refetch(args: argparse.Namespace) -> int:
 def cmd_formats(args: argparse.Namespace) -> int:
     from artifact_index.ingestion.adapters import adapter_named
 
+    if args.json:
+        emit_json(
+            {
+                "formats": [
+                    {"name": name, "description": adapter_named(name).description}
+                    for name in known_formats()
+                ]
+            }
+        )
+        return 0
     for name in known_formats():
         print(f"{name:20} {adapter_named(name).description}")
     return 0
+
+
+def _format_name(value: str) -> str:
+    """``--format``'s value, checked when the command line is read (a usage error, not a data error)."""
+    if value not in known_formats():
+        raise argparse.ArgumentTypeError(
+            f"unknown format {value!r} (`artifact-index formats` lists them)"
+        )
+    return value
 
 
 def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
@@ -226,16 +244,21 @@ def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bo
         nargs="+",
         metavar="TRANSCRIPT",
         help="transcript file (.gz allowed), - for standard input, or several, or folders "
-        "(searched recursively; JSON Lines with --json)",
+        "(searched recursively)" + (" (one JSON line each with --json)" if json_option else ""),
     )
     parser.add_argument(
-        "--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)"
+        "--format",
+        metavar="NAME",
+        type=_format_name,
+        help="skip detection and read as NAME (see `formats`)",
     )
     if json_option:
-        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+        parser.add_argument(
+            "--json", action="store_true", help="print JSON (one line per transcript)"
+        )
     batch = parser.add_argument_group("several transcripts")
     batch.add_argument(
-        "--jobs", type=int, metavar="N", help="worker processes (default: one per core)"
+        "--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)"
     )
     batch.add_argument(
         "--dask",
@@ -243,7 +266,56 @@ def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bo
         const="local",
         metavar="ADDRESS",
         help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
-        "(needs artifact-index[dask])",
+        "(needs the dask extra, see the README)",
+    )
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *,
+    summary: str,
+    description: str,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A sub-command whose ``--help`` says what it does and shows how it is run.
+
+    ``summary`` is its line in ``artifact-index --help``; ``description`` opens
+    its own help; ``examples`` are whole command lines, each followed by
+    what it does after ``#``.
+    """
+    shown = "\n".join(f"  {example}" for example in examples)
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=f"examples:\n{shown}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _add_global_options(parser: argparse.ArgumentParser, *, on_subcommand: bool) -> None:
+    """Options every command takes, before or after its name.
+
+    On a sub-command they default to "not given", so one given before the
+    sub-command is not undone by its absence after it.
+    """
+    default: Any = argparse.SUPPRESS if on_subcommand else False
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        default=default,
+        help="leave secrets in the output (local debugging only; also ARTIFACT_INDEX_NO_REDACT=1)",
     )
 
 
@@ -260,71 +332,148 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         register(sub)
 
 
+_EXAMPLE = "examples/claude-code-session.jsonl"
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help="never shorten a column to fit the terminal",
+    )
+
+
 def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     """The argument parser; ``plugins=False`` leaves out the commands of the entry-point group."""
     parser = argparse.ArgumentParser(
         prog="artifact-index",
         description="The file trail of a coding-agent transcript, computed without an LLM.",
+        epilog="`artifact-index COMMAND --help` shows what a command does, with examples.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "--no-redact",
-        action="store_true",
-        help="leave secrets in the output (local debugging only; also ARTIFACT_INDEX_NO_REDACT=1)",
-    )
+    _add_global_options(parser, on_subcommand=False)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    files = sub.add_parser("files", help="files created, modified, deleted, renamed and read")
+    files = add_command(
+        sub,
+        "files",
+        summary="files created, modified, deleted, renamed and read",
+        description="The files a session created, modified, deleted, renamed, reverted and read, "
+        "with the turns, the tools and the evidence (a shell-made change shows its command).",
+        examples=[
+            f"artifact-index files {_EXAMPLE}",
+            f"artifact-index files {_EXAMPLE} --changed --json   # changed files, as JSON",
+            "artifact-index files ~/.claude/projects --json > trails.jsonl   # every session",
+        ],
+    )
     add_transcript_arguments(files)
-    files.add_argument("--changed", action="store_true", help="hide files that were only read")
+    files.add_argument("--changed", action="store_true", help="leave out files that were only read")
     files.add_argument(
         "--workspace-only",
         action="store_true",
-        help="hide files outside the workspace root (temporary files, other directories)",
+        help="leave out files outside the workspace root (temporary files, other directories)",
     )
+    _add_table_options(files)
     files.set_defaults(run=cmd_files)
 
-    history = sub.add_parser("history", help="the timeline of one file")
+    history = add_command(
+        sub,
+        "history",
+        summary="the timeline of one file",
+        description="Every operation on one file, with its turn, tool and result, then its net "
+        "diff where the session showed the file before and after. The file may be named as "
+        "`files` prints it, absolutely, or by the end of its path (a bare file name).",
+        examples=[f"artifact-index history {_EXAMPLE} auth.py"],
+    )
     add_transcript_arguments(history)
-    history.add_argument("path", help="the file, as `files` prints it")
+    history.add_argument("path", help="the file: as `files` prints it, or the end of its path")
     history.set_defaults(run=cmd_history)
 
-    symbols = sub.add_parser("symbols", help="functions, classes and methods each change touched")
+    symbols = add_command(
+        sub,
+        "symbols",
+        summary="functions, classes and methods each change touched",
+        description="The functions, methods and classes each change added, modified or removed, "
+        "and those the reads showed, found with tree-sitter.",
+        examples=[f"artifact-index symbols {_EXAMPLE} --changed"],
+    )
     add_transcript_arguments(symbols)
-    symbols.add_argument("--changed", action="store_true", help="hide symbols that were only read")
+    symbols.add_argument(
+        "--changed", action="store_true", help="leave out symbols that were only read"
+    )
     symbols.set_defaults(run=cmd_symbols)
 
-    decisions = sub.add_parser("decisions", help="candidate decisions stated by the assistant")
+    decisions = add_command(
+        sub,
+        "decisions",
+        summary="candidate decisions stated by the assistant",
+        description="Sentences in which the assistant made a choice, rejected an alternative or "
+        "named a root cause, with the files and symbols they name.",
+        examples=[f"artifact-index decisions {_EXAMPLE}"],
+    )
     add_transcript_arguments(decisions)
     decisions.set_defaults(run=cmd_decisions)
 
-    tasks = sub.add_parser("tasks", help="the latest task list of the agent's todo / plan tools")
+    tasks = add_command(
+        sub,
+        "tasks",
+        summary="the agent's latest task list and every user message",
+        description="The latest state of the agent's todo or plan list, then every message the "
+        "user typed, with how it was given (a prompt, feedback when refusing a call, typed while "
+        "a tool ran, queued, a slash command).",
+        examples=[f"artifact-index tasks {_EXAMPLE}"],
+    )
     add_transcript_arguments(tasks)
     tasks.set_defaults(run=cmd_tasks)
 
-    show = sub.add_parser("show", help="a one-screen overview of the whole index")
+    show = add_command(
+        sub,
+        "show",
+        summary="a one-screen overview of the whole index",
+        description="Files, symbols, errors, tests, tasks, git work and decisions on one screen.",
+        examples=[f"artifact-index show {_EXAMPLE}"],
+    )
     add_transcript_arguments(show)
     show.set_defaults(run=cmd_show)
 
-    errors = sub.add_parser(
-        "errors", help="the error ledger and the last result of each test command"
+    errors = add_command(
+        sub,
+        "errors",
+        summary="the error ledger and the last result of each test command",
+        description="Every error with its exact message, file, line and symbol, first and last "
+        "turn, and whether it was resolved (how, by which files) or there before the session; "
+        "failed commands that were noise, with why; the last result of each test command.",
+        examples=[f"artifact-index errors {_EXAMPLE}"],
     )
     add_transcript_arguments(errors)
     errors.set_defaults(run=cmd_errors)
 
-    refetch = sub.add_parser(
+    refetch = add_command(
+        sub,
         "refetch",
-        help="re-fetch frequency: redundant reads, and re-reads after each "
-        "compaction (the quality signal of a summary)",
+        summary="redundant reads, and re-reads after each compaction",
+        description="Re-fetch frequency, the quality signal of a summary: reads of files the "
+        "agent had already read and not changed since, and re-reads after each compaction.",
+        examples=[f"artifact-index refetch {_EXAMPLE}"],
     )
     add_transcript_arguments(refetch)
     refetch.set_defaults(run=cmd_refetch)
 
-    formats = sub.add_parser("formats", help="list the transcript formats this tool reads")
+    formats = add_command(
+        sub,
+        "formats",
+        summary="list the transcript formats this tool reads",
+        description="Every transcript format, by the name `--format` takes; the format of a "
+        "transcript is otherwise detected from its content.",
+        examples=["artifact-index formats"],
+    )
+    formats.add_argument("--json", action="store_true", help="print JSON")
     formats.set_defaults(run=cmd_formats)
     add_session_commands(sub)
     if plugins:
         _add_plugin_commands(sub)
+    for command in sub.choices.values():
+        _add_global_options(command, on_subcommand=True)
     return parser
 
 
@@ -333,9 +482,7 @@ def _is_batch(transcripts: list[str]) -> bool:
     if len(transcripts) == 1:
         return transcripts[0] != "-" and os.path.isdir(transcripts[0])
     if "-" in transcripts:
-        raise ArtifactIndexError(
-            "- (standard input) is one transcript; it cannot be read with others"
-        )
+        raise UsageError("- (standard input) is one transcript; it cannot be read with others")
     return True
 
 
@@ -358,14 +505,20 @@ _BUILTIN_COMMANDS = frozenset(
 )
 
 
-def _one_line(exc: BaseException) -> str:
-    """The message of ``exc`` as one line (a pydantic error names its first problem only)."""
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        return f"invalid {exc.title}: {where + ': ' if where else ''}{first['msg']}{more}"
-    return " ".join(str(exc).split())[:1000]
+def _parse(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
+    """The parsed command line; an unknown option is shown with the usage of its sub-command."""
+    args, unknown = parser.parse_known_args(arguments)
+    if unknown:
+        commands = next(
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        )
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def _first_word(arguments: list[str]) -> str | None:
+    """The sub-command's name: the first word that is not a global option."""
+    return next((word for word in arguments if not word.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -375,8 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Started with the stream closed (`>&-`): what would be written there is discarded.
             setattr(sys, stream, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     # Finding plugins scans every installed distribution: a built-in command does without.
-    parser = build_parser(plugins=not arguments or arguments[0] not in _BUILTIN_COMMANDS)
-    args = parser.parse_args(arguments)
+    parser = build_parser(plugins=_first_word(arguments) not in _BUILTIN_COMMANDS)
+    args = _parse(parser, arguments)
     # Called without arguments, this is the process's own command line: a command may end the
     # process when it is done (a hook whose work still runs past its deadline does).
     args.owns_process = argv is None
@@ -400,13 +553,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the promise is one sentence, never a traceback
         # Messages can quote the input, so they are redacted like any output.
         if isinstance(exc, ArtifactIndexError):
-            print(redact_text(f"artifact-index: error: {_one_line(exc)}"), file=sys.stderr)
-            return EXIT_USAGE
+            hint = " (--format NAME reads it as NAME)" if isinstance(exc, UnknownFormat) else ""
+            print(redact_text(f"artifact-index: error: {one_line(exc)}{hint}"), file=sys.stderr)
+            return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_DATA
         if os.environ.get("ARTIFACT_INDEX_DEBUG"):
             raise
         print(
             redact_text(
-                f"artifact-index: internal error: {type(exc).__name__}: {_one_line(exc)} "
+                f"artifact-index: internal error: {type(exc).__name__}: {one_line(exc)} "
                 "(set ARTIFACT_INDEX_DEBUG=1 for the traceback, and please report it)"
             ),
             file=sys.stderr,

@@ -10,8 +10,10 @@ from pydantic import BaseModel
 
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.tasks import Task
+from artifact_index.presentation.tables import Column, render_table
 from artifact_index.trail.answers import SubmissionReport, WorkReport
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
+from artifact_index.trail.session_state import UserSaid
 from artifact_index.trail.work_state import work_state
 
 __all__ = [
@@ -132,19 +134,25 @@ def _why(entry: FileEntry) -> str:
     return f"{last.tool} ({last.action})"
 
 
-def _rows(entries: list[FileEntry]) -> list[str]:
-    width = min(
-        max(len(e.path) + (len(e.renamed_from) + 4 if e.renamed_from else 0) for e in entries), 70
-    )
-    lines = [f"{'STATUS':9} {'PATH':{width}} {'TURNS':11} {'SOURCES':11} EVIDENCE"]
+_FILE_COLUMNS = (
+    Column("STATUS", min_width=9),
+    Column("PATH", shrink="middle"),
+    Column("TURNS", min_width=11),
+    Column("SOURCES", min_width=11),
+    Column("EVIDENCE", shrink="end"),
+)
+
+
+def _rows(entries: list[FileEntry], width: int | None = None) -> list[str]:
+    rows = []
     for e in entries:
         turns = sorted({op.turn for op in e.ops if op.result != "failure"})
         span = f"{turns[0]}" if len(turns) == 1 else (f"{turns[0]}-{turns[-1]}" if turns else "-")
         failed = sum(1 for op in e.ops if op.result == "failure")
         path = e.path + (f" <- {e.renamed_from}" if e.renamed_from else "")
         evidence = _why(e) + (f" [{failed} failed]" if failed else "")
-        lines.append(f"{e.status:9} {path:{width}} {span:11} {','.join(e.sources):11} {evidence}")
-    return lines
+        rows.append((str(e.status), path, span, ",".join(e.sources), evidence))
+    return render_table(_FILE_COLUMNS, rows, width, separator=" ")
 
 
 def _counts(entries: list[FileEntry]) -> str:
@@ -171,10 +179,18 @@ def _submission_line(submission: SubmissionReport) -> str:
 
 
 def files_table(
-    index: ArtifactIndex, *, all_files: bool = True, workspace_only: bool = False
+    index: ArtifactIndex,
+    *,
+    all_files: bool = True,
+    workspace_only: bool = False,
+    width: int | None = None,
 ) -> str:
     """A readable table: status, path, turns, sources and why; then what a submission left behind,
-    and the files outside the workspace (``workspace_only`` hides them)."""
+    and the files outside the workspace (``workspace_only`` hides them).
+
+    With ``width`` (a terminal's), long paths lose their middle and the
+    evidence its end, so that each row fits.
+    """
     every = [
         e
         for e in index.files()
@@ -189,7 +205,7 @@ def files_table(
     submission = index.submission()
     lines: list[str] = []
     if entries:
-        lines += _rows(entries) + ["", _counts(entries)]
+        lines += _rows(entries, width) + ["", _counts(entries)]
     else:
         lines.append(
             "No files were touched."
@@ -204,13 +220,13 @@ def files_table(
         lines += [
             "",
             f"Left in the sandbox, not in the submission ({_counts(left)}):",
-            *_rows(left),
+            *_rows(left, width),
         ]
     if outside:
         lines += [
             "",
             f"Outside the workspace ({_counts(outside)}; --workspace-only hides them):",
-            *_rows(outside),
+            *_rows(outside, width),
         ]
     failed_only = [e for e in index.files() if _only_failed(e)]
     if failed_only:
@@ -251,14 +267,14 @@ def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None 
     return "\n".join(lines) + "\n"
 
 
-def symbols_json(index: ArtifactIndex) -> dict[str, Any]:
-    """``artifact-index symbols --json``: per file, the symbols changed or read."""
-    return {
-        "files": [
-            {"path": path, "symbols": [s.model_dump() for s in symbols]}
-            for path, symbols in index.symbols().items()
-        ]
-    }
+def symbols_json(index: ArtifactIndex, *, changed_only: bool = False) -> dict[str, Any]:
+    """``artifact-index symbols --json``: per file, the symbols changed or read (``changed_only``: changed)."""
+    files = []
+    for path, symbols in index.symbols().items():
+        shown = [s.model_dump() for s in symbols if not changed_only or s.change != "read"]
+        if shown:
+            files.append({"path": path, "symbols": shown})
+    return {"files": files}
 
 
 def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
@@ -290,13 +306,32 @@ def decisions_table(decisions: list[Decision]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tasks_table(tasks: list[Task]) -> str:
-    if not tasks:
-        return "No task list: the agent used no todo or plan tool.\n"
-    marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]", "cancelled": "[-]"}
-    lines = [f"{marks.get(t.status, '[?]')} {t.content}  (turn {t.turn})" for t in tasks]
-    open_count = sum(1 for t in tasks if t.status in ("pending", "in_progress"))
-    lines.append(f"\n{open_count} open of {len(tasks)}")
+_CHANNELS = {
+    "prompt": "prompt",
+    "feedback": "feedback when refusing or answering a call",
+    "interjection": "typed while a tool ran",
+    "queued": "queued while the agent worked",
+    "command": "slash command",
+}
+
+
+def tasks_table(tasks: list[Task], user_messages: Sequence[UserSaid] = ()) -> str:
+    """The latest task list, then every user message with its turn and how it was given."""
+    if tasks:
+        marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]", "cancelled": "[-]"}
+        lines = [f"{marks.get(t.status, '[?]')} {t.content}  (turn {t.turn})" for t in tasks]
+        open_count = sum(1 for t in tasks if t.status in ("pending", "in_progress"))
+        lines.append(f"\n{open_count} open of {len(tasks)}")
+    else:
+        lines = ["No task list: the agent used no todo or plan tool."]
+    if user_messages:
+        lines += ["", f"User messages ({len(user_messages)}):"]
+        for message in user_messages:
+            channel = message.channel or "prompt"
+            text = " ".join(message.text.split())
+            lines.append(
+                f"  turn {message.turn} ({_CHANNELS.get(channel, channel)}): {_short(text, 300)}"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -11,17 +11,22 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from artifact_index.live.record import parent_session
+from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
+from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
 from artifact_index.redaction import redact_json, redact_text
 
 if TYPE_CHECKING:
     from artifact_index.live.record import StoredError, StoredFile
-    from artifact_index.live.store import Compaction, SessionRow, SessionStore
+    from artifact_index.live.store import Compaction, SessionRow, SessionStore, Touch
     from artifact_index.live.watch import Update, Watcher
 
-__all__ = ["add_session_commands"]
+__all__ = ["add_session_commands", "sessions_json", "touches_json"]
+
+# A transcript that could not be stored is a data error, as for any command.
+EXIT_FAILED = 1
 
 _CHANGED = frozenset({"created", "modified", "deleted"})
 
@@ -30,6 +35,11 @@ def _store(args: argparse.Namespace) -> SessionStore:
     from artifact_index.live.store import SessionStore
 
     return SessionStore(args.store)
+
+
+def _say_json(data: dict[str, Any]) -> None:
+    """One JSON line, ``schema_version`` first, secrets redacted (as every command's ``--json``)."""
+    _say(json.dumps(redact_json({"schema_version": SCHEMA_VERSION, **data}), ensure_ascii=False))
 
 
 def _say(text: str, stream: TextIO | None = None) -> None:
@@ -41,18 +51,6 @@ def _say(text: str, stream: TextIO | None = None) -> None:
 
 def _when(instant: str | None) -> str:
     return instant[:16].replace("T", " ") if instant else "-"
-
-
-def _table(header: Sequence[str], rows: list[Sequence[str]]) -> list[str]:
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header) - 1)]
-    return [
-        (
-            "  ".join(f"{cell:{widths[i]}}" for i, cell in enumerate(row[:-1]))
-            + "  "
-            + str(row[-1])
-        ).rstrip()
-        for row in [header, *rows]
-    ]
 
 
 def _span(first: int, last: int) -> str:
@@ -80,23 +78,70 @@ def _compaction_line(compaction: Compaction) -> str:
     return f"{when}: the agent's summary scored {compaction.score_line()}"
 
 
-def _session_rows(rows: list[SessionRow]) -> list[str]:
-    return _table(
-        ("LAST ACTIVITY", "ID", "FORMAT", "TURNS", "CHANGED", "READ", "OPEN ERRORS", "ROOT"),
-        [
-            (
-                _when(r.last_activity),
-                r.id,
-                r.format,
-                str(r.turns),
-                str(r.changed),
-                str(r.read),
-                str(r.open_errors),
-                r.root or r.transcript,
-            )
-            for r in rows
-        ],
+_SESSION_COLUMNS = (
+    Column("LAST ACTIVITY"),
+    Column("ID"),
+    Column("FORMAT", shrink="end"),
+    Column("TURNS"),
+    Column("CHANGED"),
+    Column("READ"),
+    Column("OPEN ERRORS"),
+)
+
+
+def _session_cells(row: SessionRow) -> tuple[str, ...]:
+    return (
+        _when(row.last_activity),
+        row.id,
+        row.format,
+        str(row.turns),
+        str(row.changed),
+        str(row.read),
+        str(row.open_errors),
     )
+
+
+def _where_line(row: SessionRow, width: int | None) -> str:
+    """The line under a session's row: its workspace and its first request."""
+    root = row.root or "(workspace unknown)"
+    if width is not None:
+        root = shorten_middle(root, max(width // 2, 20))
+    line = f"    {root}"
+    if row.title:
+        title = f"\u201c{row.title}\u201d"
+        line += "  " + (title if width is None else shorten_end(title, width - len(line) - 2))
+    return line
+
+
+def _sub_agent_line(row: SessionRow) -> str:
+    _, _, agent = (row.session_id or "").partition("/")
+    return (
+        f"    sub-agent {agent}: {row.changed} changed, {row.read} read, "
+        f"{row.open_errors} open error(s) (id {row.id})"
+    )
+
+
+def _by_parent(rows: list[SessionRow]) -> tuple[list[SessionRow], dict[str, list[SessionRow]]]:
+    """The sessions to list, and under each session id the sub-agents listed with it.
+
+    A sub-agent whose parent is not in the listing is listed on its own.
+    """
+    shown = {
+        row.session_id for row in rows if row.session_id and parent_session(row.session_id) is None
+    }
+    children: dict[str, list[SessionRow]] = {}
+    top = []
+    for row in rows:
+        parent = parent_session(row.session_id)
+        if parent is not None and parent in shown:
+            children.setdefault(parent, []).append(row)
+        else:
+            top.append(row)
+    return top, children
+
+
+def _session_json(row: SessionRow) -> dict[str, Any]:
+    return {**row.model_dump(), "parent_session": parent_session(row.session_id)}
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
@@ -109,7 +154,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if args.json:
         sessions: list[dict[str, Any]] = []
         for row in rows:
-            item = row.model_dump()
+            item = _session_json(row)
             if args.changed:
                 item["files"] = [
                     f.model_dump() for f in store.files(row.id) if f.status in _CHANGED
@@ -119,13 +164,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             if args.compactions:
                 item["compactions"] = [c.model_dump() for c in store.compactions(row.id)]
             sessions.append(item)
-        _say(
-            json.dumps(
-                redact_json({"store": str(store.path), "sessions": sessions}),
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        _say_json({"store": str(store.path), "sessions": sessions})
         return 0
     if not rows:
         _say(
@@ -133,72 +172,85 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             f"(store: {store.path}; add some with `artifact-index store PATH` or `watch`)."
         )
         return 0
-    header, *lines = _session_rows(rows)
+    width = terminal_width(args)
+    top, children = _by_parent(rows)
+    header, *lines = render_table(_SESSION_COLUMNS, [_session_cells(r) for r in top], width)
     out = [header]
-    for row, line in zip(rows, lines, strict=True):
-        out.append(line)
-        if row.title:
-            out.append(f"    \u201c{row.title}\u201d")
-        if args.changed:
-            out += [_file_line(file) for file in store.files(row.id) if file.status in _CHANGED]
-        out += [_error_line(error) for error in errors.get(row.id, [])]
+    for row, line in zip(top, lines, strict=True):
+        out += [line, _where_line(row, width)]
+        subs = children.get(row.session_id or "", [])
+        out += [_sub_agent_line(sub) for sub in subs]
+        for session in [row, *subs]:
+            if args.changed:
+                out += [
+                    _file_line(file) for file in store.files(session.id) if file.status in _CHANGED
+                ]
+            out += [_error_line(error) for error in errors.get(session.id, [])]
         if args.compactions:
             out += [_compaction_line(c) for c in store.compactions(row.id)]
     out.append(
-        f"\n{len(rows)} session(s), {sum(r.changed for r in rows)} file change(s), "
+        f"\n{len(top)} session(s), {sum(r.changed for r in rows)} file change(s), "
         f"{sum(r.open_errors for r in rows)} open error(s)"
     )
     _say("\n".join(out))
     return 0
 
 
+_WHERE_COLUMNS = (
+    Column("LAST ACTIVITY"),
+    Column("ID"),
+    Column("STATUS"),
+    Column("TURNS"),
+    Column("FILE", shrink="middle"),
+    Column("TRANSCRIPT", shrink="middle"),
+)
+
+
+def touches_json(path: str, touches: list[Touch]) -> dict[str, Any]:
+    """``where --json`` (and the servers' ``where``): the sessions that touched ``path``."""
+    return {
+        "path": path,
+        "sessions": [{**_session_json(t.session), "file": t.file.model_dump()} for t in touches],
+    }
+
+
+def sessions_json(store: SessionStore, rows: list[SessionRow]) -> dict[str, Any]:
+    """``sessions --json`` without its options (and the servers' ``sessions``)."""
+    return {"store": str(store.path), "sessions": [_session_json(row) for row in rows]}
+
+
 def cmd_where(args: argparse.Namespace) -> int:
     store = _store(args)
     touches = store.where(args.path, since=args.since)
     if args.json:
-        _say(
-            json.dumps(
-                redact_json(
-                    {
-                        "path": args.path,
-                        "sessions": [
-                            {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches
-                        ],
-                    }
-                ),
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        _say_json(touches_json(args.path, touches))
         return 0
     if not touches:
         _say(f"No stored session touched {args.path} (store: {store.path}).")
         return 0
-    _say(
-        "\n".join(
-            _table(
-                ("LAST ACTIVITY", "ID", "STATUS", "TURNS", "FILE", "TRANSCRIPT"),
-                [
-                    (
-                        _when(t.session.last_activity),
-                        t.session.id,
-                        t.file.status,
-                        _span(t.file.first_turn, t.file.last_turn),
-                        t.file.absolute,
-                        t.session.transcript,
-                    )
-                    for t in touches
-                ],
-            )
+    rows = [
+        (
+            _when(t.session.last_activity),
+            t.session.id,
+            t.file.status,
+            _span(t.file.first_turn, t.file.last_turn),
+            t.file.absolute,
+            t.session.transcript,
         )
-    )
+        for t in touches
+    ]
+    _say("\n".join(render_table(_WHERE_COLUMNS, rows, terminal_width(args))))
     return 0
 
 
 def _stored_line(update: Update, as_json: bool) -> str:
     record = update.record
     if as_json:
-        data: dict[str, Any] = {"transcript": update.transcript, "kind": update.kind}
+        data: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "transcript": update.transcript,
+            "kind": update.kind,
+        }
         if record is not None:
             data |= {
                 "id": record.id,
@@ -241,11 +293,14 @@ def _catch_up(args: argparse.Namespace, watcher: Watcher, *, force: bool = False
     candidates, unchanged = watcher.stale(force=force)
     counts: Counter[str] = Counter(unchanged=unchanged)
     executor, jobs = executor_for(args, len(candidates))
-    progress = Progress(len(candidates), noun="files")
+    progress = Progress(
+        len(candidates), noun="transcripts" if all(c.named for c in candidates) else "files"
+    )
     with executor as pool:
         for update in watcher.catch_up(candidates, pool, jobs, on_done=progress.advance):
             progress.clear()
             counts[update.kind] += 1
+            progress.found_transcript()  # only transcripts come back, stored or failed
             _report(update, args.json)
     progress.clear()
     return counts
@@ -262,7 +317,7 @@ def cmd_store(args: argparse.Namespace) -> int:
         f"artifact-index: {counts['stored']} session(s) stored in {store.path}{unchanged}{failed}",
         sys.stderr,
     )
-    return 2 if counts["failed"] else 0
+    return EXIT_FAILED if counts["failed"] else 0
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -283,6 +338,17 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _since(value: str) -> str:
+    """``--since``'s value, checked when the command line is read."""
+    from artifact_index.live.store import StoreError, since_cutoff
+
+    try:
+        since_cutoff(value)
+    except StoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
 def _add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
@@ -294,10 +360,20 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``store``, ``sessions``, ``where`` and ``watch`` to the command line."""
-    from artifact_index.presentation.cli import add_transcript_arguments
+    from artifact_index.presentation.cli import add_command, add_transcript_arguments
 
-    store = sub.add_parser(
-        "store", help="index transcripts (files or folders) into the session store"
+    store = add_command(
+        sub,
+        "store",
+        summary="index transcripts (files or folders) into the session store",
+        description="Index transcripts into the session store, a SQLite file per user "
+        "($ARTIFACT_INDEX_STORE, else ~/.local/share/artifact-index/sessions.db), so that "
+        "`sessions` and `where` can answer across sessions. A transcript unchanged since it "
+        "was stored is not read again.",
+        examples=[
+            "artifact-index store ~/.claude/projects ~/.codex/sessions",
+            "artifact-index store examples/claude-code-session.jsonl --store /tmp/sessions.db",
+        ],
     )
     add_transcript_arguments(store)
     _add_store_option(store)
@@ -306,14 +382,25 @@ def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     )
     store.set_defaults(run=cmd_store, batch=False)
 
-    sessions = sub.add_parser(
-        "sessions", help="the stored sessions, across agents and repositories"
+    sessions = add_command(
+        sub,
+        "sessions",
+        summary="the stored sessions, across agents and repositories",
+        description="The sessions in the store, most recent first, each with its workspace and "
+        "first request; a sub-agent is listed under the session it belongs to.",
+        examples=[
+            "artifact-index sessions --root . --since 7d --changed   # this repository, this week",
+            "artifact-index sessions --open-errors   # errors no session resolved",
+        ],
     )
     sessions.add_argument(
         "--root", metavar="DIR", help="only sessions whose workspace is DIR or inside it"
     )
     sessions.add_argument(
-        "--since", metavar="WHEN", help="only sessions active since WHEN: 7d, 24h, 2w, 2026-11-01"
+        "--since",
+        metavar="WHEN",
+        type=_since,
+        help="only sessions active since WHEN: 7d, 24h, 2w, 2026-11-01",
     )
     sessions.add_argument(
         "--changed", action="store_true", help="list each session's changed files"
@@ -326,21 +413,42 @@ def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         action="store_true",
         help="list the compactions the hooks saw: snapshots, and how each summary scored",
     )
-    sessions.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sessions.add_argument("--json", action="store_true", help="print JSON")
+    sessions.add_argument(
+        "--wide", action="store_true", help="never shorten a column to fit the terminal"
+    )
     _add_store_option(sessions)
     sessions.set_defaults(run=cmd_sessions)
 
-    where = sub.add_parser("where", help="which stored sessions touched a file, and how")
-    where.add_argument("path", help="the file (relative paths also match it in every checkout)")
-    where.add_argument(
-        "--since", metavar="WHEN", help="only sessions active since WHEN: 7d, 24h, 2026-11-01"
+    where = add_command(
+        sub,
+        "where",
+        summary="which stored sessions touched a file, and how",
+        description="Every stored session that touched a file, with how it left it. A relative "
+        "path or a bare file name matches the file in every checkout.",
+        examples=["artifact-index where src/auth.py", "artifact-index where auth.py --since 7d"],
     )
-    where.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    where.add_argument("path", help="the file (a relative path or a bare name matches it anywhere)")
+    where.add_argument(
+        "--since",
+        metavar="WHEN",
+        type=_since,
+        help="only sessions active since WHEN: 7d, 24h, 2026-11-01",
+    )
+    where.add_argument("--json", action="store_true", help="print JSON")
+    where.add_argument(
+        "--wide", action="store_true", help="never shorten a column to fit the terminal"
+    )
     _add_store_option(where)
     where.set_defaults(run=cmd_where)
 
-    watch = sub.add_parser(
-        "watch", help="follow growing transcripts (files or folders) into the session store"
+    watch = add_command(
+        sub,
+        "watch",
+        summary="follow growing transcripts (files or folders) into the session store",
+        description="Store what changed since the last run, then follow every transcript under "
+        "the paths as agents write it, reading only what was appended. Ctrl-C stops.",
+        examples=["artifact-index watch ~/.claude/projects ~/.codex/sessions"],
     )
     add_transcript_arguments(watch)
     _add_store_option(watch)

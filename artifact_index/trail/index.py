@@ -30,7 +30,7 @@ from typing import Any
 import networkx as nx
 from pydantic import ValidationError
 
-from artifact_index.exceptions import StateError
+from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry
@@ -447,6 +447,32 @@ class ArtifactIndex:
             if state.display == path:
                 return state
         return None
+
+    def find_path(self, path: str) -> str | None:
+        """The displayed path of the file ``path`` names, as ``where`` matches across sessions.
+
+        ``path`` may be the file's key or displayed path however spelled, or
+        the end of its path (``auth.py`` for ``src/auth.py``) when only one
+        file's path ends so; None when no file matches.  When several do,
+        :class:`~artifact_index.exceptions.AmbiguousPath` names them.
+        """
+        named = self.find_file(path)
+        if named is not None:
+            return named.shown
+        tail = "/" + path.replace("\\", "/").removeprefix("./").lstrip("/")
+        matches = sorted(
+            {
+                state.shown
+                for state in self._files.values()
+                if state.shown.replace("\\", "/").endswith(tail)
+            }
+        )
+        if len(matches) > 1:
+            listed = ", ".join(matches[:8]) + (", …" if len(matches) > 8 else "")
+            raise AmbiguousPath(
+                f"{path} names {len(matches)} files ({listed}): give more of its path"
+            )
+        return matches[0] if matches else None
 
     def history(self, path: str) -> list[OperationEntry]:
         """The timeline of one file, accepting its key or its displayed path."""

@@ -1,6 +1,6 @@
 """Re-fetch frequency: how often the agent reads again what it had already read.
 
-Seeds 001/003 name it the quality signal of compaction: when a summary loses
+The context-engineering guides name it the quality signal of compaction: when a summary loses
 the file trail, the agent re-reads files it already knew.  Two counts, per
 agent chain (a sub-agent's reads are its own):
 

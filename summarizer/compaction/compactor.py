@@ -4,12 +4,12 @@ One call to :meth:`Compactor.compact` takes the message list of the next
 request (Anthropic or OpenAI shape) and the usage of the last response, and
 returns the message list to send and a :class:`CompressResult`:
 
-1. History before the latest summary is dropped (seed 002): either the list
+1. History before the latest summary is dropped (the session-compaction design): either the list
    already holds a summary message this compactor's key marked (a header in
    tool output or a user's text is not one; see
    :mod:`~summarizer.compaction.summary_message`), or the event log's last ``summary``
    event covers a prefix of the list, which is then replaced by that summary
-   without asking the summarizer again (seed 000's incremental compaction).
+   without asking the summarizer again (the context service's incremental compaction).
 2. Micro-compaction and pruning shorten old tool output (cheap, no LLM).
 3. If a trigger fires (threshold, overflow, sliding window, task boundary;
    or ``force=True``, the manual trigger) and the back-off allows it, the

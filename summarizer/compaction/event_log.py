@@ -1,6 +1,6 @@
-"""The append-only JSONL log of compactions (seed 000's event types).
+"""The append-only JSONL log of compactions (the context service's event types).
 
-Seed 000 writes compaction events into the session's JSONL file next to the
+The context service's design writes compaction events into the session's JSONL file next to the
 session's own events:
 
 * ``compact`` ``{type, uuid, startTurnId, endTurnId, timestamp}``: tool

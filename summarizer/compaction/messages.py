@@ -12,7 +12,7 @@ list is never mutated.
 Turns follow the project's convention (``artifact_index.ingestion.adapters.base.
 TurnCounter``): every user message and every model response is one turn, and
 a tool result belongs to the turn of its call.  A *user turn* groups a
-human prompt with every step that answers it, which is what seed 002 means
+human prompt with every step that answers it, which is what the session-compaction design means
 by "the last 2 turns".  OpenAI ``system``/``developer`` messages are no turn
 at all: they are never compressed or dropped.
 """

@@ -3,7 +3,7 @@
 Takes an Anthropic Messages or OpenAI chat completions request body and
 returns ``{"messages": [...], "result": {"didCompress", "released",
 "promptEstimate"}}``: the compacted message list to put back into the body,
-and seed 000's ``CompressResult``.  ``system`` and ``tools`` are counted
+and the context service's ``CompressResult``.  ``system`` and ``tools`` are counted
 towards the prompt estimate and never changed.
 """
 

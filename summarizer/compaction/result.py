@@ -1,4 +1,4 @@
-"""The outcome of one compaction, in seed 000's ``CompressResult`` shape."""
+"""The outcome of one compaction, in the context service's ``CompressResult`` shape."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The message that stands in for compacted history, and how to recognize it without being fooled.
 
 After an LLM compaction the request holds one user message whose text
-starts with a fixed header, followed by the kept recent turns (seed 002 marks
+starts with a fixed header, followed by the kept recent turns (the session-compaction design marks
 its summary message ``summary: true``; a request body has no such field, so
 the mark is the header).  The header names the last turn the summary covers
 and its compaction cycle, so turn numbering stays stable from one request to

@@ -1,6 +1,6 @@
-"""Seed 000's compressible tools, and their names in other agents.
+"""The context service's compressible tools, and their names in other agents.
 
-Seed 000 names eight tools whose old output may be truncated.  Each agent
+The context service's design names eight tools whose old output may be truncated.  Each agent
 spells them its own way (Claude Code's ``Read``/``Bash``/``Grep``/``Glob``/
 ``WebFetch``, Codex's ``exec_command``/``shell``, OpenHands'
 ``str_replace_editor``/``execute_bash``, Gemini CLI's ``run_shell_command``
@@ -101,7 +101,7 @@ def normalize_tool_name(name: str) -> str:
 
 
 def canonical_tool(name: str | None) -> str | None:
-    """The seed 000 name of a compressible tool, or ``None`` if ``name`` is not one."""
+    """The name the context service's design gives a compressible tool, or ``None`` if ``name`` is not one."""
     if not name:
         return None
     return _BY_ALIAS.get(normalize_tool_name(name))

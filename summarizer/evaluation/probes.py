@@ -1,4 +1,4 @@
-"""Probe-based evaluation of a summary against the index (seeds 001/003).
+"""Probe-based evaluation of a summary against the index (the context-engineering guides).
 
 After a compaction, probes ask what the agent must still know; a summary
 passes a probe when it states the answer.  The index knows the answers to

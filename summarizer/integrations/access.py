@@ -21,6 +21,7 @@ from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.live.followed_transcripts import Followed
 from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.live.store import SessionStore
+from artifact_index.presentation.output import SCHEMA_VERSION
 from artifact_index.presentation.render import (
     decisions_json,
     errors_json,
@@ -30,8 +31,10 @@ from artifact_index.presentation.render import (
     symbols_json,
     tasks_json,
 )
+from artifact_index.presentation.sessions import sessions_json, touches_json
 from artifact_index.redaction import redact_json, redact_text
 from artifact_index.trail.index import ArtifactIndex
+from summarizer.sections.templates import DEFAULT_TEMPLATE
 
 __all__ = ["SessionAccess", "SessionUnknown"]
 
@@ -39,6 +42,11 @@ __all__ = ["SessionAccess", "SessionUnknown"]
 def _redacted(data: dict[str, Any]) -> dict[str, Any]:
     redacted: dict[str, Any] = redact_json(data)
     return redacted
+
+
+def _answer(transcript: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """What the command line prints for one transcript: the same envelope, secrets redacted."""
+    return _redacted({"schema_version": SCHEMA_VERSION, "transcript": str(transcript), **data})
 
 
 class SessionUnknown(ArtifactIndexError):
@@ -94,37 +102,57 @@ class SessionAccess:
 
     # -- the trail ----------------------------------------------------------------------
     def files(
-        self, transcript: str | None = None, session: str | None = None, changed_only: bool = False
+        self,
+        transcript: str | None = None,
+        session: str | None = None,
+        *,
+        changed: bool = False,
+        workspace_only: bool = False,
     ) -> dict[str, Any]:
+        """``files --json`` (``changed``: leave out files only read; ``workspace_only``: those outside it)."""
         with self.following(transcript, session) as live:
-            result = files_json(live.index, skipped=len(live.skipped))
-        if changed_only:
-            result["files"] = [f for f in result["files"] if f["status"] != "read"]
-        return _redacted(result)
+            return _answer(
+                live.path,
+                files_json(
+                    live.index,
+                    skipped=len(live.skipped),
+                    changed_only=changed,
+                    workspace_only=workspace_only,
+                ),
+            )
 
     def history(
         self, path: str, transcript: str | None = None, session: str | None = None
     ) -> dict[str, Any]:
+        """``history --json``: ``path`` as ``files`` prints it, or the end of its path."""
         with self.following(transcript, session) as live:
-            return _redacted(history_json(live.index, path))
+            found = live.index.find_path(path) or path
+            return _answer(live.path, history_json(live.index, found))
+
+    def symbols(
+        self, transcript: str | None = None, session: str | None = None, *, changed: bool = False
+    ) -> dict[str, Any]:
+        """``symbols --json`` (``changed``: leave out symbols only read)."""
+        with self.following(transcript, session) as live:
+            return _answer(live.path, symbols_json(live.index, changed_only=changed))
 
     def query(
         self, name: str, transcript: str | None = None, session: str | None = None
     ) -> dict[str, Any]:
         """``errors``, ``symbols``, ``decisions`` or ``tasks``: the JSON of that command."""
         with self.following(transcript, session) as live:
-            return _redacted(_QUERIES[name](live.index))
+            return _answer(live.path, _QUERIES[name](live.index))
 
     def show(self, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
         with self.following(transcript, session) as live:
-            return _redacted(show_json(live.index, skipped=len(live.skipped)))
+            return _answer(live.path, show_json(live.index, skipped=len(live.skipped)))
 
     def summary(
         self,
         transcript: str | None = None,
         session: str | None = None,
         *,
-        template: str = "default",
+        template: str = DEFAULT_TEMPLATE,
         use_llm: bool | None = None,
         model: str | None = None,
         config: str | None = None,
@@ -149,18 +177,11 @@ class SessionAccess:
 
     # -- the store ----------------------------------------------------------------------
     def sessions(self, root: str | None = None, since: str | None = None) -> dict[str, Any]:
+        """``sessions --json``."""
         rows = self.store.sessions(root=root, since=since)
-        return _redacted(
-            {"store": str(self.store.path), "sessions": [r.model_dump() for r in rows]}
-        )
+        return _redacted({"schema_version": SCHEMA_VERSION, **sessions_json(self.store, rows)})
 
     def where(self, path: str, since: str | None = None) -> dict[str, Any]:
+        """``where --json``."""
         touches = self.store.where(path, since=since)
-        return _redacted(
-            {
-                "path": path,
-                "sessions": [
-                    {**t.session.model_dump(), "file": t.file.model_dump()} for t in touches
-                ],
-            }
-        )
+        return _redacted({"schema_version": SCHEMA_VERSION, **touches_json(path, touches)})

@@ -1,18 +1,19 @@
-"""The HTTP API (``artifact-index serve``): seed 000's compact route and the trail of stored sessions.
+"""The HTTP API (``artifact-index serve``): the context service's compact route and the trail of stored sessions.
 
 Routes (every answer is JSON, secrets redacted, except the Markdown summary)::
 
     POST /api/sessions/{id}/compact      compact a request body; {didCompress, released, promptEstimate, messages}
     GET  /api/sessions?root=&since=      the session store's sessions
     GET  /api/sessions/{id}              everything the index knows (`show --json`)
-    GET  /api/sessions/{id}/files        `files --json` (?changed=1: leave out files only read)
+    GET  /api/sessions/{id}/files        `files --json` (?changed=1, ?workspace_only=1 as the options)
     GET  /api/sessions/{id}/history?path=PATH
-    GET  /api/sessions/{id}/errors | symbols | decisions | tasks
-    GET  /api/sessions/{id}/summary      text/markdown (?template=)
+    GET  /api/sessions/{id}/symbols      `symbols --json` (?changed=1)
+    GET  /api/sessions/{id}/errors | decisions | tasks
+    GET  /api/sessions/{id}/summary      text/markdown (?template=, default: serve's --template)
     GET  /api/where?path=PATH&since=     which sessions touched a file
     GET  /api/health
 
-The compact route is seed 000's manual trigger: it compacts now, whatever
+The compact route is the context service's manual trigger: it compacts now, whatever
 the thresholds say (``"force": false`` in the body applies them instead).
 The body is the Anthropic or OpenAI request body of the session's next call
 (``messages``, with ``system``, ``tools``, ``model``, ``usage`` as the API
@@ -66,11 +67,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from artifact_index import __version__
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.exceptions import ArtifactIndexError, one_line
 from artifact_index.live.store import SessionNotFound, StoreError, since_cutoff
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import CompactionFailed
 from summarizer.integrations.access import SessionAccess, SessionUnknown
+from summarizer.sections.templates import DEFAULT_TEMPLATE
 
 __all__ = ["LOOPBACK_HOSTS", "BadRequest", "Compaction", "build_app", "serve"]
 
@@ -82,7 +84,7 @@ MAX_BODY_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 128
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 _TEMPLATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_QUERIES = ("errors", "symbols", "decisions", "tasks")
+_QUERIES = ("errors", "decisions", "tasks")
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class Compaction:
     """How the compact route compacts (the ``compact`` command's options)."""
 
     state_root: Path  # one folder per session id below it
-    template: str = "claude-code"
+    template: str = DEFAULT_TEMPLATE
     use_llm: bool | None = None
     model: str | None = None
     config: str | None = None
@@ -248,7 +250,7 @@ def _answering(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ArtifactIndexError as exc:
-            return _error(_status_of(exc), str(exc))
+            return _error(_status_of(exc), one_line(exc))
         except ValidationError as exc:  # a value of the request a model refused: the caller's
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
@@ -256,7 +258,7 @@ def _answering(handler: Handler) -> Handler:
         except HTTPException:
             raise
         except Exception as exc:  # one sentence, never a traceback: the promise of every surface
-            return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+            return _error(500, f"internal error: {type(exc).__name__}: {one_line(exc)}")
 
     return answer
 
@@ -315,7 +317,12 @@ def build_app(
 
     async def files(request: Request) -> Response:
         result = await run_in_threadpool(
-            access.files, None, session_id(request), flag(request, "changed")
+            lambda: access.files(
+                None,
+                session_id(request),
+                changed=flag(request, "changed"),
+                workspace_only=flag(request, "workspace_only"),
+            )
         )
         return JSONResponse(result)
 
@@ -323,6 +330,13 @@ def build_app(
         path = required(request, "path")
         return JSONResponse(
             await run_in_threadpool(access.history, path, None, session_id(request))
+        )
+
+    async def symbols(request: Request) -> Response:
+        return JSONResponse(
+            await run_in_threadpool(
+                lambda: access.symbols(None, session_id(request), changed=flag(request, "changed"))
+            )
         )
 
     def query(name: str) -> Handler:
@@ -337,7 +351,9 @@ def build_app(
         """The template ``?template=`` names: a built-in, else NAME.toml in the configured folder."""
         from summarizer.sections.templates import builtin_templates
 
-        name = request.query_params.get("template", "default")
+        name = request.query_params.get("template")
+        if name is None:  # the one serve was started with (its operator's choice, a path or not)
+            return compaction.template
         folder = compaction.template_folder
         names = builtin_templates() + (
             sorted(p.stem for p in folder.glob("*.toml")) if folder and folder.is_dir() else []
@@ -397,7 +413,7 @@ def build_app(
         )
         body.pop(
             "cwd", None
-        )  # seed 000's body names the session's folder; the messages say all we need
+        )  # the context service's body names the session's folder; the messages say all we need
         if not isinstance(force, bool) or not (
             window is None or (isinstance(window, int) and window > 0)
         ):
@@ -436,6 +452,7 @@ def build_app(
         Route("/api/where", _answering(where)),
         Route("/api/sessions/{id}", _answering(show)),
         Route("/api/sessions/{id}/files", _answering(files)),
+        Route("/api/sessions/{id}/symbols", _answering(symbols)),
         Route("/api/sessions/{id}/history", _answering(history)),
         Route("/api/sessions/{id}/summary", _answering(summary)),
         Route("/api/sessions/{id}/compact", _answering(compact), methods=["POST"]),

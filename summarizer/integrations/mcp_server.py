@@ -14,12 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field, ValidationError
 
 from artifact_index import __version__
-from artifact_index.exceptions import ArtifactIndexError
+from artifact_index.distribution import reinstall_with
+from artifact_index.exceptions import ArtifactIndexError, one_line
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.access import SessionAccess
+from summarizer.sections.templates import DEFAULT_TEMPLATE
 
 __all__ = ["build_server", "serve_stdio"]
 
@@ -56,7 +58,7 @@ def _answer(work: Callable[[], Answer]) -> Answer:
     try:
         return work()
     except ArtifactIndexError as exc:
-        raise ToolError(str(exc)) from exc
+        raise ToolError(one_line(exc)) from exc
 
 
 def build_server(access: SessionAccess) -> Any:
@@ -65,10 +67,19 @@ def build_server(access: SessionAccess) -> Any:
         from mcp.server.mcpserver import MCPServer
     except ImportError as exc:
         raise SummarizerError(
-            "the MCP server needs its extra: pip install 'artifact-index[mcp]'"
+            f"the MCP server is an optional part this installation lacks: {reinstall_with('mcp')}"
         ) from exc
 
-    server = MCPServer(
+    class Server(MCPServer):
+        """Refuses what a tool does not take, in one sentence, before the SDK's own checks."""
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None:
+                _check_arguments(name, tool.fn_metadata.arg_model, arguments)
+            return await super().call_tool(name, arguments, context)
+
+    server = Server(
         name="artifact-index", version=__version__, instructions=_INSTRUCTIONS, log_level="WARNING"
     )
 
@@ -79,18 +90,26 @@ def build_server(access: SessionAccess) -> Any:
     def files(
         transcript: Transcript = None,
         session: Session = None,
-        changed_only: Annotated[
-            bool, Field(description="Leave out files that were only read")
+        changed: Annotated[bool, Field(description="Leave out files that were only read")] = False,
+        workspace_only: Annotated[
+            bool, Field(description="Leave out files outside the workspace root")
         ] = False,
     ) -> dict[str, Any]:
-        return _answer(lambda: access.files(transcript, session, changed_only))
+        return _answer(
+            lambda: access.files(
+                transcript, session, changed=changed, workspace_only=workspace_only
+            )
+        )
 
     @server.tool(
         description="One file's timeline in the session: every operation with its turn, tool and result, "
         "and the net diff where the session showed both sides."
     )
     def history(
-        path: Annotated[str, Field(description="The file, as the files tool prints it")],
+        path: Annotated[
+            str,
+            Field(description="The file, as the files tool prints it, or the end of its path"),
+        ],
         transcript: Transcript = None,
         session: Session = None,
     ) -> dict[str, Any]:
@@ -108,8 +127,14 @@ def build_server(access: SessionAccess) -> Any:
         description="Functions, methods and classes each change added, modified or removed, and those "
         "the reads showed."
     )
-    def symbols(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
-        return _answer(lambda: access.query("symbols", transcript, session))
+    def symbols(
+        transcript: Transcript = None,
+        session: Session = None,
+        changed: Annotated[
+            bool, Field(description="Leave out symbols that were only read")
+        ] = False,
+    ) -> dict[str, Any]:
+        return _answer(lambda: access.symbols(transcript, session, changed=changed))
 
     @server.tool(
         description="Candidate decisions the assistant stated (choices, rejected alternatives, root "
@@ -130,8 +155,9 @@ def build_server(access: SessionAccess) -> Any:
         transcript: Transcript = None,
         session: Session = None,
         template: Annotated[
-            str, Field(description="default, claude-code, debugging or migration")
-        ] = "default",
+            str,
+            Field(description="default, claude-code, debugging or migration (default: default)"),
+        ] = DEFAULT_TEMPLATE,
     ) -> str:
         return _answer(lambda: access.summary(transcript, session, template=template))
 
@@ -151,13 +177,35 @@ def build_server(access: SessionAccess) -> Any:
     @server.tool(description="Which stored sessions touched a file, and how (status, turns).")
     def where(
         path: Annotated[
-            str, Field(description="The file; a relative path matches it in every checkout")
+            str,
+            Field(description="The file; a relative path or a bare name matches it anywhere"),
         ],
         since: Since = None,
     ) -> dict[str, Any]:
         return _answer(lambda: access.where(path, since))
 
+    # Advertised too: a client that reads the schema knows no other argument is taken.
+    for tool in server._tool_manager.list_tools():
+        tool.parameters["additionalProperties"] = False
     return server
+
+
+def _check_arguments(name: str, model: type[BaseModel], arguments: dict[str, Any]) -> None:
+    """One sentence for an argument the tool does not take or a value of the wrong kind."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    taken = sorted(model.model_fields)
+    unknown = sorted(set(arguments) - set(taken))
+    if unknown:
+        raise ToolError(
+            f"{name} takes {', '.join(taken) or 'no arguments'}; not {', '.join(unknown)}"
+        )
+    try:
+        model.model_validate(arguments)
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+        raise ToolError(f"{name}: {where}: {problem['msg']}") from None
 
 
 def serve_stdio(store: str | Path | None = None) -> None:

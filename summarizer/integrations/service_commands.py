@@ -1,8 +1,9 @@
 """The commands that put the index where agents compact: ``mcp``, ``serve``, ``install`` and ``uninstall``.
 
 Each imports its server or installer when run, so the rest of the command
-line pays nothing for them; a missing optional extra is one sentence naming
-the ``pip install`` that brings it.
+line pays nothing for them; a missing optional part is one sentence naming
+the command that adds it to this installation
+(:func:`artifact_index.distribution.reinstall_with`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from artifact_index.distribution import reinstall_with
+from artifact_index.exceptions import UsageError
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import SummarizerError
 
@@ -62,7 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from summarizer.integrations.http_api import LOOPBACK_HOSTS, Compaction, build_app, serve
     except ImportError as exc:
         raise SummarizerError(
-            "the HTTP API needs its extra: pip install 'artifact-index[http]'"
+            f"the HTTP API is an optional part this installation lacks: {reinstall_with('http')}"
         ) from exc
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.access import SessionAccess
@@ -162,10 +165,10 @@ def cmd_install(args: argparse.Namespace) -> int:
 
     command = installed_command()
     if args.trust and args.agent != "codex":
-        raise SummarizerError("--trust is for codex, whose hooks run only once trusted")
+        raise UsageError("--trust is for codex, whose hooks run only once trusted")
     if args.plugin_dir:
         if args.agent != "claude-code":
-            raise SummarizerError(
+            raise UsageError(
                 "--plugin-dir writes Claude Code's plugin layout; it is for claude-code only"
             )
         folder = write_claude_plugin(Path(args.plugin_dir), command)
@@ -256,19 +259,38 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``mcp``, ``serve``, ``install`` and ``uninstall`` to the ``artifact-index`` parser."""
+    """Add ``mcp``, ``serve``, ``install``, ``uninstall`` and ``doctor`` to the ``artifact-index`` parser."""
+    from artifact_index.presentation.cli import add_command
     from summarizer.cli import add_llm_options
 
-    mcp = sub.add_parser(
-        "mcp", help="the MCP server on standard input and output (needs artifact-index[mcp])"
+    mcp = add_command(
+        sub,
+        "mcp",
+        summary="the MCP server on standard input and output (the mcp extra)",
+        description="Serve the index to an MCP client over standard input and output: the tools "
+        "files, history, errors, symbols, decisions, tasks and summary for one session (by its "
+        "transcript path or a stored session's id), sessions and where over the session store.",
+        examples=[
+            "artifact-index mcp   # what an MCP client starts; it speaks on stdin and stdout",
+            'claude mcp add artifact-index -- "$(command -v artifact-index)" mcp',
+            'codex mcp add artifact-index -- "$(command -v artifact-index)" mcp',
+        ],
     )
     _add_store_option(mcp)
     mcp.set_defaults(run=cmd_mcp)
 
-    serve = sub.add_parser(
+    serve = add_command(
+        sub,
         "serve",
-        help="the HTTP API: seed 000's compact route and the trail of stored "
-        "sessions (needs artifact-index[http])",
+        summary="the HTTP API: the compact route and the trail of stored sessions (the http extra)",
+        description="Serve the HTTP API on loopback: POST /api/sessions/ID/compact compacts the "
+        "request body of a session's next call; GET routes answer what the commands print for "
+        "stored sessions. A token (ARTIFACT_INDEX_HTTP_TOKEN or --token-file) guards every "
+        "route but /api/health.",
+        examples=[
+            "artifact-index serve --no-llm",
+            "artifact-index serve --port 0 --token-file ~/.artifact-index-token",
+        ],
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
@@ -310,11 +332,21 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
         metavar="DIR",
         help="?template=NAME also finds DIR/NAME.toml (by default only the built-in templates)",
     )
-    add_llm_options(serve, "claude-code")
+    add_llm_options(serve)
     serve.set_defaults(run=cmd_serve)
 
-    install = sub.add_parser(
-        "install", help="install the compaction hooks of Claude Code, Codex or OpenCode"
+    install = add_command(
+        sub,
+        "install",
+        summary="install the compaction hooks of Claude Code, Codex or OpenCode",
+        description="Put the hooks where the agent looks for them, running this artifact-index "
+        "by its absolute path, merged into the agent's own file without touching anything "
+        "else. Run it again after moving artifact-index: the path is replaced.",
+        examples=[
+            "artifact-index install claude-code   # ~/.claude/settings.json",
+            "artifact-index install codex --trust   # ~/.codex/hooks.json, trusted by Codex",
+            "artifact-index install opencode --project --dry-run   # show what would change",
+        ],
     )
     _add_agent_arguments(install)
     install.add_argument(
@@ -330,6 +362,16 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
     )
     install.set_defaults(run=cmd_install)
 
-    uninstall = sub.add_parser("uninstall", help="remove exactly the hooks `install` added")
+    uninstall = add_command(
+        sub,
+        "uninstall",
+        summary="remove exactly what `install` added",
+        description="Remove the hooks `install` added, and the files and folders it created "
+        "when nothing else is in them; every other hook and setting stays as it was.",
+        examples=[
+            "artifact-index uninstall claude-code",
+            "artifact-index uninstall codex --project",
+        ],
+    )
     _add_agent_arguments(uninstall)
     uninstall.set_defaults(run=cmd_uninstall)

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from summarizer.exceptions import TemplateError
 
 __all__ = [
+    "DEFAULT_TEMPLATE",
     "INDEX_KEYS",
     "NARRATIVE_KEYS",
     "Section",
@@ -39,6 +40,10 @@ __all__ = [
     "builtin_templates",
     "load_template",
 ]
+
+# The template of every surface that writes a summary (summary, compact, the servers, MCP), unless
+# told otherwise: written for the agent that continues right after the compaction.
+DEFAULT_TEMPLATE = "default"
 
 # Sections the index fills exactly; see summarizer.sections.index_sections.
 INDEX_KEYS = frozenset(

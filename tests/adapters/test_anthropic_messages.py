@@ -1,4 +1,4 @@
-"""The generic Anthropic Messages adapter and the seed tool vocabulary."""
+"""The generic Anthropic Messages adapter and the context service's tool vocabulary."""
 
 from __future__ import annotations
 

@@ -44,9 +44,9 @@ def test_a_folder_of_real_transcripts_gives_one_json_line_each_in_order(
     # The ground-truth sidecars in codex/groundtruth/ are JSON, but no transcript: counted, not printed.
     assert [line["transcript"] for line in lines] == transcripts
     assert "6 transcripts, 6 indexed; 6 other files are not transcripts" in done.stderr
+    # One transcript or many, each is the same object: the one line its command prints alone.
     for line in lines:
-        alone = single("files", str(line.pop("transcript")), capsys)
-        assert line == alone
+        assert line == single("files", str(line["transcript"]), capsys)
 
 
 def test_every_command_takes_several_transcripts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +56,7 @@ def test_every_command_takes_several_transcripts(capsys: pytest.CaptureFixture[s
     )
     assert main(["errors", first, second, "--json", "--jobs", "1"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line.pop("transcript") for line in lines] == [first, second]
+    assert [line["transcript"] for line in lines] == [first, second]
     assert lines == [single("errors", first, capsys), single("errors", second, capsys)]
 
 
@@ -85,9 +85,10 @@ def test_a_named_file_that_fails_is_reported_and_the_others_still_printed(tmp_pa
     notes.write_text("no agent here\n")
     good = str(EXAMPLES / "claude-code-session.jsonl")
     done = run("files", good, str(broken), str(notes), "--json", "--jobs", "2")
-    assert done.returncode == 2
+    assert done.returncode == 1  # a data error, as for one transcript that fails
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["transcript"] for line in lines] == [good, str(broken), str(notes)]
+    assert all(line["schema_version"] == 1 for line in lines)
     assert lines[0]["format"] == "claude-code"
     assert (
         "not a valid gzip file" in lines[1]["error"]
@@ -98,7 +99,7 @@ def test_a_named_file_that_fails_is_reported_and_the_others_still_printed(tmp_pa
 
 def test_standard_input_cannot_join_other_transcripts() -> None:
     done = run("files", "-", str(EXAMPLES / "claude-code-session.jsonl"))
-    assert done.returncode == 2
+    assert done.returncode == 2  # a usage error
     assert done.stderr.strip() == (
         "artifact-index: error: - (standard input) is one transcript; it cannot be read with others"
     )
@@ -157,6 +158,6 @@ def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(tmp_path: Path) -> N
     finally:
         os.close(leader)
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 3
-    assert b"\r[" in seen and b"3/3 files" in seen
+    assert b"\r\x1b[K[" in seen and b"3/3 files, 3 transcripts" in seen
     piped = run("files", str(tmp_path), "--json", "--jobs", "2")
-    assert "\r[" not in piped.stderr and "3/3" not in piped.stderr
+    assert "\033[K" not in piped.stderr and "3/3" not in piped.stderr

@@ -5,16 +5,21 @@ from __future__ import annotations
 import io
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from artifact_index.batch.capture import capturing
 from artifact_index.batch.progress import Progress
 from artifact_index.batch.runner import run_in_order
 
+_SECOND_DONE = threading.Event()
+
 
 def _slow_first(item: int) -> int:
-    time.sleep(0.2 if item == 0 else 0.0)
+    """The first item finishes only after the second has: it is last, whatever the scheduler does."""
+    if item == 0:
+        assert _SECOND_DONE.wait(timeout=30)
+    elif item == 1:
+        _SECOND_DONE.set()
     return item * item
 
 
@@ -64,6 +69,18 @@ def test_the_bar_is_drawn_on_a_terminal_only() -> None:
         for _ in range(3):
             progress.advance()
         progress.clear()
-    assert "\r[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
+    assert "\r\033[K[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
     assert terminal.getvalue().endswith("\r\033[K")
     assert pipe.getvalue() == ""
+
+
+def test_the_bar_counts_the_transcripts_among_the_files_and_says_when_it_will_be_done() -> None:
+    progress = Progress(4, noun="files", enabled=False)
+    started = progress._started
+    progress.advance()
+    progress.advance()
+    progress.found_transcript()
+    assert progress.text(started + 10) == " 2/4 files, 1 transcripts  0.2/s  ETA 0:10"
+    named = Progress(3, noun="transcripts", enabled=False)
+    named.advance()
+    assert named.text(named._started + 90) == " 1/3 transcripts  0.0/s  ETA 3:00"

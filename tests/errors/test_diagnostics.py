@@ -853,9 +853,10 @@ def test_one_megabyte_outputs_are_fast() -> None:
         "--- FAIL: TestX (0.00s)\n" * 40_000,
     ]
     for output in [noisy, *hostile]:
-        started = time.perf_counter()
+        # CPU time, not wall-clock: a busy machine must not fail a test of the algorithm's cost.
+        started = time.process_time()
         extract_errors(output, "pytest")
-        assert time.perf_counter() - started < 2.0, output[:40]
+        assert time.process_time() - started < 2.0, output[:40]
     assert extract_errors(noisy)[0].message == "KeyError: 'exp'"
 
 

@@ -50,7 +50,7 @@ def test_a_boundary_the_transcript_does_not_have_is_one_sentence(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, err = _run(capsys, "--until-compaction", "3")
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err == "artifact-index: error: the transcript has 2 compaction boundaries, not 3\n"
 
 
@@ -75,7 +75,7 @@ def test_a_malformed_template_is_one_sentence(
         'name = "b"\n[[sections]]\ntitle = "X"\nfill = "index"\nkey = "nope"\n', encoding="utf-8"
     )
     code, out, err = _run(capsys, "--template", str(broken))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err.startswith(
         f"artifact-index: error: {broken} is not a valid template: section 1 ('X'): "
         "index section key 'nope' is not one of"

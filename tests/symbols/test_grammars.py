@@ -111,7 +111,7 @@ def test_a_missing_bash_grammar_stops_the_command_with_one_sentence(
     session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     code = main(["files", str(session)])
     captured = capsys.readouterr()
-    assert code == 2 and captured.out == ""
+    assert code == 1 and captured.out == ""
     assert "no tree-sitter grammar for bash: install tree-sitter-bash" in captured.err
     assert len(captured.err.strip().splitlines()) == 1
     with pytest.raises(GrammarUnavailable):

@@ -28,7 +28,12 @@ from artifact_index.trail.tracker import Tracker
 
 from .test_incremental import streams
 
-TRANSCRIPT = "claude_code/spotter__4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz"
+# A sub-agent's transcript (side-chain records) for the quick run; its parent session, with
+# sub-agents interleaved through progress records and ten times the turns, at full scale.
+SUB_AGENT = (
+    "claude_code/spotter__4d5611e5-241a-462a-8d15-5122611a9569__subagents__agent-a2898e3.jsonl.gz"
+)
+PARENT = "claude_code/spotter__4d5611e5-241a-462a-8d15-5122611a9569.jsonl.gz"
 
 
 def _turns(events: list[Event]) -> list[list[Event]]:
@@ -65,11 +70,15 @@ def _resume_each_turn(folder: Path, turns: list[list[Event]]) -> SavedState:
     return SavedState(folder)
 
 
+@pytest.mark.parametrize(
+    "transcript",
+    [SUB_AGENT, pytest.param(PARENT, marks=pytest.mark.slow)],
+    ids=["sub-agent", "parent"],
+)
 def test_a_session_saved_turn_by_turn_resumes_to_the_index_of_feeding_it_whole(
-    corpus_dir: Path,
-    tmp_path: Path,
+    corpus_dir: Path, tmp_path: Path, transcript: str
 ) -> None:
-    events = load_events(corpus_dir / TRANSCRIPT)
+    events = load_events(corpus_dir / transcript)
     whole = Tracker(format="claude-code").feed_all(events)
 
     restored = _resume_each_turn(tmp_path, _turns(events)).load()

@@ -92,5 +92,5 @@ def detect(source: Source) -> Adapter:
         )
     raise UnknownFormat(
         f"{source.name}: not a transcript format this tool knows "
-        f"(use --format NAME; known formats: {', '.join(known_formats())})"
+        f"(known formats: {', '.join(known_formats())})"
     )

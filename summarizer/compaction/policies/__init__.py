@@ -1,9 +1,9 @@
 """Context policies from the seeds, one module each, built from their pydantic configs.
 
 Content policies rewrite old tool output cheaply: :mod:`.micro_compaction`
-(seed 000) and :mod:`.pruning` (seed 002).  Triggers decide when LLM
+(the context service's design) and :mod:`.pruning` (the session-compaction design).  Triggers decide when LLM
 compaction runs: :mod:`.triggers` (threshold, sliding window, task
-boundary) and :mod:`.overflow` (seed 002).  :mod:`.keep_recent` places the
+boundary) and :mod:`.overflow` (the session-compaction design).  :mod:`.keep_recent` places the
 cut and :mod:`.backoff` stops LLM compaction after repeated failures.
 :func:`content_policy_for` / :func:`trigger_for` map a config to its policy.
 """

@@ -1,4 +1,4 @@
-"""Failure back-off (seed 000): three consecutive LLM-compaction failures stop it for 24 h.
+"""Failure back-off (the context service's design): three consecutive LLM-compaction failures stop it for 24 h.
 
 The state is derived from the event log, so it survives a restart:
 failures are counted since the last successful ``summary`` or the last
@@ -28,7 +28,7 @@ __all__ = ["Backoff", "BackoffConfig", "BackoffState"]
 class BackoffConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # Seed 000's REACTIVE_COMPACT_MAX_RETRIES and its 24 h TTL.
+    # The context service's REACTIVE_COMPACT_MAX_RETRIES and its 24 h TTL.
     max_failures: int = Field(3, ge=1)
     cooldown: timedelta = timedelta(hours=24)
 

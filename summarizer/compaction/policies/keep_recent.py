@@ -1,4 +1,4 @@
-"""Keep-recent-turns (seed 000's ``KEEP_RECENT_TURNS = 1``): where LLM compaction cuts.
+"""Keep-recent-turns (the context service's ``KEEP_RECENT_TURNS = 1``): where LLM compaction cuts.
 
 The last ``turns`` turns are kept verbatim; everything before them is
 summarized.  The cut moves earlier, never later, until it separates no

@@ -1,7 +1,7 @@
-"""Micro-compaction (seed 000): truncate long outputs of old turns of compressible tools.
+"""Micro-compaction (the context service's design): truncate long outputs of old turns of compressible tools.
 
 When the prompt estimate exceeds 25% of the context window, the output of
-each compressible tool (seed 000's eight, and their names in other agents,
+each compressible tool (the context service's eight, and their names in other agents,
 see :mod:`summarizer.compaction.tool_names`) in a turn older than the previous one
 (``turn < current - 1``) keeps its head and tail and loses its middle to a
 marker saying how much was cut.  Outputs under 120 characters are never
@@ -29,7 +29,7 @@ ELISION_MARK = "elided by micro-compaction"
 
 
 class MicroCompactionConfig(BaseModel):
-    """Seed 000's constants (``MICRO_COMPACT_THRESHOLD``, ``MICRO_COMPACT_MIN_CHARS``)."""
+    """The context service's constants (``MICRO_COMPACT_THRESHOLD``, ``MICRO_COMPACT_MIN_CHARS``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -1,7 +1,7 @@
-"""Overflow detection (seed 002): the last response used more than the usable window.
+"""Overflow detection (the session-compaction design): the last response used more than the usable window.
 
 Used tokens are ``input + cache-read + output`` of the last response's
-usage (seed 002's formula; cache writes are not counted, as there); the
+usage (the session-compaction design's formula; cache writes are not counted, as there); the
 usable window is the context limit minus the output reserve, which is
 ``min(model max output, 32k)``.  Without usage nothing overflows: the
 threshold trigger covers estimates.
@@ -25,7 +25,7 @@ class OverflowConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["overflow"] = "overflow"
-    # Seed 002's OUTPUT_TOKEN_MAX.
+    # The session-compaction design's OUTPUT_TOKEN_MAX.
     reserved_output: int = Field(32_000, ge=0)
     # The model's own output limit, when smaller than the reserve.
     max_output_tokens: int | None = Field(None, gt=0)

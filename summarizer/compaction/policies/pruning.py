@@ -1,4 +1,4 @@
-"""Pruning (seed 002): clear completed tool outputs beyond a protected recent budget.
+"""Pruning (the session-compaction design): clear completed tool outputs beyond a protected recent budget.
 
 Walking from the newest output to the oldest, outside the last two (user)
 turns: the first 40k tokens of completed output are protected; every output
@@ -25,14 +25,14 @@ CLEARED = "[Old tool result content cleared]"
 
 
 class PruningConfig(BaseModel):
-    """Seed 002's ``PRUNE_PROTECT`` / ``PRUNE_MINIMUM`` and its protections."""
+    """The session-compaction design's ``PRUNE_PROTECT`` / ``PRUNE_MINIMUM`` and its protections."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     protect_tokens: int = Field(40_000, ge=0)
     minimum_tokens: int = Field(20_000, ge=0)
     protect_turns: int = Field(2, ge=0)
-    # Seed 002 counts user turns: a human prompt and every step answering it.
+    # The session-compaction design counts user turns: a human prompt and every step answering it.
     turn_unit: TurnUnit = "user"
     protected_tools: tuple[str, ...] = ("skill",)
 

@@ -1,7 +1,7 @@
 """When LLM compaction runs: fixed threshold, sliding window, task boundary.
 
 * Fixed threshold: the prompt estimate exceeds a share of the context
-  window, 90% by default as in seed 000 (seeds 001/003 recommend 70-80%).
+  window, 90% by default as in the context service's design (the context-engineering guides recommend 70-80%).
 * Sliding window: more than ``max_turns`` turns since the last summary.
 * Task boundary: a todo/plan list (Claude Code ``TodoWrite``, Codex
   ``update_plan``, OpenCode ``todowrite``, Gemini ``write_todos``...) whose

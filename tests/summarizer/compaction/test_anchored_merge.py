@@ -1,6 +1,6 @@
 """Anchored iterative merging over several compaction cycles, the regenerative strategy, and resuming.
 
-Seeds 001/003: summarize only the span newly dropped from context and merge
+The context-engineering guides: summarize only the span newly dropped from context and merge
 it into the previous narrative; items from earlier cycles stay unless the
 new span supersedes them, and each remembers its cycle.  The regenerative
 strategy (kept for comparison) rewrites everything each time.
@@ -355,7 +355,7 @@ def test_cli_previous_that_cannot_be_read_is_one_sentence(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert (
-        main(["summary", str(CC_SESSION), "--no-llm", "--previous", "/nonexistent/summary.md"]) == 2
+        main(["summary", str(CC_SESSION), "--no-llm", "--previous", "/nonexistent/summary.md"]) == 1
     )
     err = capsys.readouterr().err
     assert err.startswith(

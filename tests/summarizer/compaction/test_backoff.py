@@ -1,4 +1,4 @@
-"""Back-off (seed 000): 3 consecutive failures stop LLM compaction for 24 h, then it resets."""
+"""Back-off (the context service's design): 3 consecutive failures stop LLM compaction for 24 h, then it resets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Micro-compaction (seed 000): old long outputs of compressible tools lose their middle."""
+"""Micro-compaction (the context service's design): old long outputs of compressible tools lose their middle."""
 
 from __future__ import annotations
 

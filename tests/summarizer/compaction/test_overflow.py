@@ -1,4 +1,4 @@
-"""Overflow (seed 002): input + cache-read + output > context limit - reserved output."""
+"""Overflow (the session-compaction design): input + cache-read + output > context limit - reserved output."""
 
 from __future__ import annotations
 

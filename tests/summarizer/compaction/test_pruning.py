@@ -1,4 +1,4 @@
-"""Pruning (seed 002): completed outputs beyond 40k protected tokens are cleared, if >= 20k."""
+"""Pruning (the session-compaction design): completed outputs beyond 40k protected tokens are cleared, if >= 20k."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def test_threshold_fires_strictly_above_its_ratio(shape: Shape, ratio: float) ->
     assert len(summarizer.calls) == 1
 
 
-def test_threshold_default_is_seed_000s_90_percent() -> None:
+def test_threshold_default_is_the_context_services_90_percent() -> None:
     assert ThresholdTriggerConfig().ratio == 0.90
     kinds = [trigger.kind for trigger in CompactorConfig().triggers]
     assert kinds == ["threshold", "overflow"]

@@ -80,5 +80,5 @@ def test_probe_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["probe", str(session), str(summary)]) == 0
     out = capsys.readouterr().out
     assert "artifact      1.00  1/1 named" in out and "overall       1.00" in out
-    assert main(["probe", str(session), str(tmp_path / "missing.md")]) == 2
+    assert main(["probe", str(session), str(tmp_path / "missing.md")]) == 1
     assert "cannot be read" in capsys.readouterr().err

@@ -329,6 +329,9 @@ def large_transcript(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     path.unlink()
 
 
+# Generating 200 MB costs about a minute: the quick suite has the same property with a clock that
+# runs fast (test_reading_stops_in_time_and_the_answer_says_how_far_it_read).
+@pytest.mark.slow
 @pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
 def test_a_200_mb_transcript_is_answered_within_the_deadline(
     large_transcript: Path, tmp_path: Path, event: str

@@ -146,7 +146,7 @@ def stored_id(server: Server, fmt: str) -> str:
     return str(next(s["id"] for s in sessions if s["format"] == fmt))
 
 
-def test_seed_000_compact_route_compacts_now_and_resumes_from_its_log(server: Server) -> None:
+def test_the_compact_route_compacts_now_and_resumes_from_its_log(server: Server) -> None:
     first = server.post("/api/sessions/agent-1/compact", json=REQUEST)
     assert first.status_code == 200, first.text
     result = first.json()
@@ -187,6 +187,20 @@ def test_read_routes_give_the_trail_of_a_stored_session(server: Server) -> None:
     where = server.get("/api/where", params={"path": "src/auth.py"}).json()["sessions"]
     assert [(s["id"], s["file"]["status"]) for s in where] == [(session, "modified")]
     assert server.get("/api/health").json()["ok"] is True
+
+
+def test_the_routes_take_the_command_lines_options(server: Server) -> None:
+    session = stored_id(server, "claude-code")
+    transcript = str(EXAMPLES / "claude-code-session.jsonl")
+    for route, query, command in [
+        ("files", {"changed": "1"}, ["files", transcript, "--changed"]),
+        ("files", {"workspace_only": "1"}, ["files", transcript, "--workspace-only"]),
+        ("symbols", {"changed": "1"}, ["symbols", transcript, "--changed"]),
+    ]:
+        answer = server.get(f"/api/sessions/{session}/{route}", params=query).json()
+        assert answer == cli_json(*command), (route, query)
+    by_name = server.get(f"/api/sessions/{session}/history", params={"path": "auth.py"}).json()
+    assert by_name["path"] == "src/auth.py" and by_name["ops"]
 
 
 @pytest.mark.parametrize(
@@ -268,8 +282,9 @@ def test_bad_input_gets_a_status_and_one_sentence(
     assert response.status_code == status, response.text
     error = response.json()["error"]
     assert says in error
-    # A client of the API is told about the API: no command-line option, no library's help page.
+    # Said for a client of this API: no option of the command line, no library's own links.
     assert "Traceback" not in response.text and " --" not in error and "pydantic" not in error
+    assert "https://" not in error
 
 
 def test_only_requests_addressed_to_loopback_are_answered(server: Server) -> None:

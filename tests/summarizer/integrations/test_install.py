@@ -256,7 +256,7 @@ def test_a_settings_file_that_is_not_json_is_left_alone(tmp_path: Path) -> None:
     settings.write_text('{"hooks": {,}')
     done = cli(tmp_path, "install", "claude-code")
     assert (
-        done.returncode == 2
+        done.returncode == 1
         and "is not valid JSON (line 1" in done.stderr
         and "Traceback" not in done.stderr
     )
@@ -372,8 +372,8 @@ def test_a_plugin_file_of_someone_else_is_never_overwritten(tmp_path: Path) -> N
     foreign.parent.mkdir(parents=True)
     foreign.write_text("export const Mine = async () => ({});\n")
     done = cli(tmp_path, "install", "opencode")
-    assert done.returncode == 2 and "is not artifact-index's plugin" in done.stderr
-    assert cli(tmp_path, "uninstall", "opencode").returncode == 2
+    assert done.returncode == 1 and "is not artifact-index's plugin" in done.stderr
+    assert cli(tmp_path, "uninstall", "opencode").returncode == 1
     assert foreign.read_text() == "export const Mine = async () => ({});\n"
 
 

@@ -156,3 +156,43 @@ def test_the_server_starts_from_the_installed_command(tmp_path: Path) -> None:
 
     asyncio.run(run())
     assert "files" in names
+
+
+def test_the_tools_speak_the_command_lines_vocabulary_and_refuse_what_they_do_not_take(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    changed = cli_json(capsys, "files", str(SESSION), "--changed")
+    symbols = cli_json(capsys, "symbols", str(SESSION), "--changed")
+    answers: dict[str, Any] = {}
+
+    async def work(client: Any) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        answers["schema"] = listed["files"].input_schema
+        for label, name, arguments in [
+            ("changed", "files", {"transcript": str(SESSION), "changed": True}),
+            ("symbols", "symbols", {"transcript": str(SESSION), "changed": True}),
+            ("bare name", "history", {"transcript": str(SESSION), "path": "auth.py"}),
+            ("unknown", "files", {"transcript": str(SESSION), "changed_only": True}),
+            ("wrong kind", "files", {"transcript": str(SESSION), "changed": "very"}),
+        ]:
+            result = await client.call_tool(name, arguments)
+            answers[label] = (
+                result.content[0].text if result.is_error else result.structured_content
+            )
+
+    with_client(tmp_path / "s.db", work)
+    assert answers["schema"]["additionalProperties"] is False
+    assert set(answers["schema"]["properties"]) == {
+        "transcript",
+        "session",
+        "changed",
+        "workspace_only",
+    }
+    assert answers["changed"] == changed and answers["symbols"] == symbols
+    assert answers["bare name"]["path"] == "src/auth.py"
+    assert answers["unknown"] == (
+        "files takes changed, session, transcript, workspace_only; not changed_only"
+    )
+    assert answers["wrong kind"].startswith("files: changed: Input should be a valid boolean")
+    errors = [answers["unknown"], answers["wrong kind"]]
+    assert not any("pydantic" in error or "--" in error for error in errors)

@@ -112,14 +112,15 @@ def test_a_write_that_fails_half_way_leaves_the_old_state_whole(
     assert [p.name for p in tmp_path.iterdir()] == ["tracker.json"]  # no temporary file left behind
 
 
-_CONCURRENT = 40
-
-
-def test_forty_concurrent_compactions_on_one_state_directory_all_succeed_and_leave_it_intact(
-    tmp_path: Path,
+# Six processes already contend for the lock at every step; forty is the same property at scale.
+@pytest.mark.parametrize(
+    "concurrent", [6, pytest.param(40, marks=pytest.mark.slow)], ids=["six", "forty"]
+)
+def test_concurrent_compactions_on_one_state_directory_all_succeed_and_leave_it_intact(
+    tmp_path: Path, concurrent: int
 ) -> None:
     state = tmp_path / "state"
-    requests = [_request(tmp_path, f"r{n}.json", f"src/module_{n}.py") for n in range(_CONCURRENT)]
+    requests = [_request(tmp_path, f"r{n}.json", f"src/module_{n}.py") for n in range(concurrent)]
     command = [
         sys.executable,
         "-m",
@@ -150,10 +151,10 @@ def test_forty_concurrent_compactions_on_one_state_directory_all_succeed_and_lea
         json.loads(line)
         for line in (state / "events.jsonl").read_text(encoding="utf-8").splitlines()
     ]
-    assert sum(1 for e in events if e["type"] == "summary") == _CONCURRENT
+    assert sum(1 for e in events if e["type"] == "summary") == concurrent
     changed = {entry.path for entry in SavedState(state).load().tracker.index.changed_files()}
     # Each compaction resumed from the state the one before it saved: none was lost.
-    assert {f"src/module_{n}.py" for n in range(_CONCURRENT)} <= changed
+    assert {f"src/module_{n}.py" for n in range(concurrent)} <= changed
     assert sorted(p.name for p in state.iterdir()) == [
         ".lock",
         "events.jsonl",
@@ -174,7 +175,7 @@ def test_a_full_disk_under_no_llm_is_said_as_such_and_not_counted_as_a_failed_su
     monkeypatch.setattr(os, "fsync", full)  # the tracker's snapshot is the write that fails
     request = str(_request(tmp_path, "r.json"))
     command = ["compact", request, "--force", "--no-llm", "--state-dir", str(state)]
-    assert main(command) == 2
+    assert main(command) == 1
     err = capsys.readouterr().err
     assert (
         err.count("\n") == 1 and "tracker.json cannot be written (No space left on device)" in err
@@ -187,7 +188,7 @@ def test_a_full_disk_under_no_llm_is_said_as_such_and_not_counted_as_a_failed_su
     assert main(command) == 0
 
 
-def test_a_state_directory_that_cannot_be_written_is_one_sentence_and_exit_2(
+def test_a_state_directory_that_cannot_be_written_is_one_sentence_and_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = tmp_path / "state"
@@ -203,10 +204,10 @@ def test_a_state_directory_that_cannot_be_written_is_one_sentence_and_exit_2(
         return system_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", read_only)
-    assert main([*command, "--state-dir", str(state)]) == 2
+    assert main([*command, "--state-dir", str(state)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(Read-only file system)" in err, err
-    assert main([*command, "--state-dir", str(state / "new")]) == 2
+    assert main([*command, "--state-dir", str(state / "new")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(Read-only file system)" in err, err
 
@@ -215,7 +216,7 @@ def test_a_state_directory_that_cannot_be_written_is_one_sentence_and_exit_2(
     not hasattr(os, "geteuid") or os.geteuid() == 0,
     reason="the superuser writes into read-only folders",
 )
-def test_a_read_only_state_directory_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+def test_a_read_only_state_directory_is_one_sentence_and_exit_1(tmp_path: Path) -> None:
     state = tmp_path / "state"
     request = str(_request(tmp_path, "r.json"))
     command = [sys.executable, "-m", "artifact_index", "compact", request, "--force", "--no-llm"]
@@ -229,5 +230,5 @@ def test_a_read_only_state_directory_is_one_sentence_and_exit_2(tmp_path: Path) 
         )
     finally:
         state.chmod(0o700)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert "Permission denied" in done.stderr

@@ -381,12 +381,12 @@ def test_cli_llm_summary_then_resume_sends_only_turns_after_the_previous_summary
         assert f"`{path}`" in second
 
 
-def test_cli_reports_a_malformed_reply_in_one_sentence_with_exit_2(
+def test_cli_reports_a_malformed_reply_in_one_sentence_with_exit_1(
     api_env: FakeAnthropic,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     api_env.replies = [tool_reply({"intent": ["not", "a", "section"]})] * 3
-    assert main(["summary", str(CC_SESSION), "--llm"]) == 2
+    assert main(["summary", str(CC_SESSION), "--llm"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
@@ -398,12 +398,12 @@ def test_cli_reports_a_malformed_reply_in_one_sentence_with_exit_2(
     assert len(api_env.messages_requests) == 3
 
 
-def test_cli_reports_a_missing_tool_call_in_one_sentence_with_exit_2(
+def test_cli_reports_a_missing_tool_call_in_one_sentence_with_exit_1(
     api_env: FakeAnthropic,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     api_env.replies = [text_reply("No tool for you.")] * 3
-    assert main(["summary", str(CC_SESSION), "--llm", "--template", "claude-code"]) == 2
+    assert main(["summary", str(CC_SESSION), "--llm", "--template", "claude-code"]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err
     assert err.endswith(f"the reply did not call {TOOL_NAME} (stop reason end_turn)")
@@ -414,7 +414,7 @@ def test_cli_llm_without_a_key_is_an_error_not_a_silent_fallback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    assert main(["summary", str(CC_SESSION), "--llm"]) == 2
+    assert main(["summary", str(CC_SESSION), "--llm"]) == 1  # the environment lacks a key
     assert (
         "--llm needs a provider: set ANTHROPIC_API_KEY or OPENAI_API_KEY" in capsys.readouterr().err
     )

@@ -257,13 +257,13 @@ def test_cli_a_custom_endpoint_without_a_model_is_one_sentence(
 ) -> None:
     # The session's own model (a Claude model here) is no model a local server has.
     code = main(["summary", str(CC_SESSION), "--provider", "openai", "--base-url", server.base_url])
-    assert code == 2
+    assert code == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "name the model the OpenAI-compatible server at" in err[0]
     assert server.requests == []
 
 
-def test_cli_a_reply_that_stays_malformed_is_one_sentence_with_exit_2(
+def test_cli_a_reply_that_stays_malformed_is_one_sentence_with_exit_1(
     server: FakeOpenAI, capsys: pytest.CaptureFixture[str]
 ) -> None:
     server.replies = [function_reply({"intent": "not a section"})] * 3
@@ -279,7 +279,7 @@ def test_cli_a_reply_that_stays_malformed_is_one_sentence_with_exit_2(
             "m",
         ]
     )
-    assert code == 2
+    assert code == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(
