@@ -8,6 +8,7 @@ registers its classes when imported.
 from __future__ import annotations
 
 import importlib
+import threading
 
 from artifact_index.exceptions import UnknownFormat
 from artifact_index.ingestion.adapters.base import Adapter
@@ -40,6 +41,9 @@ _BUILTIN_MODULES = (
 
 _registry: dict[str, Adapter] = {}
 _loaded = False
+# Servers read transcripts in threads: the first requests at once must all wait for the whole
+# registry, not see it half filled (or empty) and call a transcript an unknown format.
+_loading = threading.RLock()
 
 
 def register(adapter_class: type[Adapter]) -> type[Adapter]:
@@ -52,9 +56,12 @@ def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+    with _loading:  # re-entrant: a module being imported may look up the registry
+        if _loaded:
+            return
+        for module in _BUILTIN_MODULES:
+            importlib.import_module(f"{__name__}.{module}")
+        _loaded = True
 
 
 def known_formats() -> list[str]:
