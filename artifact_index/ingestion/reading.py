@@ -34,8 +34,10 @@ __all__ = [
     "GZIP_RATIO_LIMIT",
     "INPUT_LIMIT_VARIABLE",
     "input_limit",
+    "kind_of",
     "read_path",
     "read_stream",
+    "too_large",
     "transcript_bytes",
 ]
 
@@ -81,7 +83,7 @@ def _size(count: int) -> str:
     return f"{count} bytes"
 
 
-def _too_large(name: str, limit: int) -> UnreadableInput:
+def too_large(name: str, limit: int) -> UnreadableInput:
     return UnreadableInput(
         f"{name} holds more than {_size(limit)}, the input limit "
         f"(set {INPUT_LIMIT_VARIABLE} to read more)"
@@ -108,9 +110,9 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise UnreadableInput(f"{name} is {_kind_of(status.st_mode)}, not a transcript file")
+            raise UnreadableInput(f"{name} is {kind_of(status.st_mode)}, not a transcript file")
         if status.st_size > limit:
-            raise _too_large(name, limit)
+            raise too_large(name, limit)
         pieces: list[bytes] = []
         held = 0
         # One read gets a regular file whole; the loop is for one that grows meanwhile.
@@ -121,7 +123,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
             pieces.append(piece)
             held += len(piece)
             if held > limit:
-                raise _too_large(name, limit)
+                raise too_large(name, limit)
     except OSError as exc:
         raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
     finally:
@@ -129,7 +131,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
     return transcript_bytes(b"".join(pieces), name, limit)
 
 
-def _kind_of(mode: int) -> str:
+def kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -163,7 +165,7 @@ def read_stream(stream: BinaryIO, name: str, limit: int | None = None) -> bytes:
             if not head.startswith(_GZIP_MAGIC):
                 _refuse_binary(head, name)
         if buffer.tell() > limit:
-            raise _too_large(name, limit)
+            raise too_large(name, limit)
     return transcript_bytes(buffer.getvalue(), name, limit)
 
 
@@ -173,7 +175,7 @@ def transcript_bytes(data: bytes, name: str, limit: int | None = None) -> bytes:
     if data.startswith(_GZIP_MAGIC):
         data = _gunzip(data, name, limit)
     elif len(data) > limit:
-        raise _too_large(name, limit)
+        raise too_large(name, limit)
     _refuse_binary(data[:_HEAD], name)
     for mark, encoding in _BOMS:
         if data.startswith(mark):
@@ -200,7 +202,7 @@ def _gunzip(data: bytes, name: str, limit: int) -> bytes:
                 before = out.tell()
                 out.write(piece)
                 if out.tell() > limit:
-                    raise _too_large(name, limit)
+                    raise too_large(name, limit)
                 consumed = len(data) - position - len(pending)
                 if out.tell() > _RATIO_FREE and out.tell() > GZIP_RATIO_LIMIT * consumed:
                     raise UnreadableInput(

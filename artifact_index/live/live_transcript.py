@@ -27,6 +27,7 @@ start.
 from __future__ import annotations
 
 import os
+import stat as file_kind
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from artifact_index.exceptions import UnknownFormat, UnreadableInput
 from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.ingestion.reading import input_limit, kind_of, too_large
 from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
@@ -133,6 +135,8 @@ class LiveTranscript:
             raise UnreadableInput(f"{self.path}: no such file") from exc
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        if not file_kind.S_ISREG(stat.st_mode):  # a FIFO has no size to follow: a read would wait
+            raise UnreadableInput(f"{self.path} is {kind_of(stat.st_mode)}, not a transcript file")
         restarted = self._replaced(stat)
         if restarted:
             self._start()
@@ -168,11 +172,15 @@ class LiveTranscript:
         if stat.st_size == self._offset:
             return None
         try:
+            limit = input_limit()
             with self.path.open("rb") as handle:
                 handle.seek(self._offset)
-                data = handle.read()
+                # A session followed past the input limit is refused as a whole read of it is.
+                data = handle.read(max(limit - self._offset, 0) + 1)
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        if self._offset + len(data) > limit:
+            raise too_large(str(self.path), limit)
         if not data:
             return None
         if self._offset == 0 and data.startswith(_GZIP_MAGIC):
