@@ -33,7 +33,11 @@ and the compact route takes ``Content-Type: application/json`` only
 (415), which no page can send across origins without the server's
 consent.  A request body is read up to a limit (10 MiB unless ``serve
 --max-body-mib`` says otherwise) and refused with 413 past it, nested
-deeper than :data:`MAX_DEPTH` levels it is refused with 400.
+deeper than :data:`MAX_DEPTH` levels it is refused with 400; a body that
+has not arrived within a minute (a client that stalls) gets 408.  A few
+compactions run at once (:data:`COMPACTIONS_AT_ONCE`; the others wait
+their turn) and the server takes :data:`CONNECTIONS_AT_ONCE` connections
+(503 past them), so a burst of requests costs a bounded amount of memory.
 ``?template=`` takes a template's name, never a path: a built-in one or a
 ``NAME.toml`` of the folder ``serve --template-dir`` names.
 With a token (``serve`` reads it from ``ARTIFACT_INDEX_HTTP_TOKEN`` or
@@ -47,6 +51,7 @@ beyond loopback without one.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import re
@@ -82,6 +87,14 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 MAX_BODY_BYTES = 10 * 1024 * 1024
 # An API request nests a tool's input inside a block inside a message: a few dozen levels at most.
 MAX_DEPTH = 128
+# A client on loopback sends 10 MiB in well under a second; one that takes longer holds a
+# connection and a buffer for nothing.
+BODY_SECONDS = 60.0
+# Each compaction holds its body parsed (about ten times its size) and may wait on a model: a few
+# at once serve one user's agents, and bound what a burst of requests costs.
+COMPACTIONS_AT_ONCE = 4
+# Connections (and requests in flight) past this many are answered 503 at once, by the server.
+CONNECTIONS_AT_ONCE = 64
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 _TEMPLATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _QUERIES = ("errors", "decisions", "tasks")
@@ -106,6 +119,8 @@ class Compaction:
         None  # where ``?template=NAME`` finds NAME.toml besides the built-ins
     )
     max_body_bytes: int = MAX_BODY_BYTES
+    body_seconds: float = BODY_SECONDS  # a body not received by then is a 408
+    at_once: int = COMPACTIONS_AT_ONCE  # compactions run together; the others wait their turn
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -273,6 +288,7 @@ def build_app(
 
     With ``token``, every route but ``/api/health`` needs ``Authorization: Bearer <token>``.
     """
+    slots = asyncio.Semaphore(compaction.at_once)
 
     def session_id(request: Request) -> str:
         value = str(request.path_params["id"])
@@ -393,49 +409,59 @@ def build_app(
                 "the request body must be sent as Content-Type: application/json"
                 + (f", not {media[:60]}" if media else "")
             )
-        raw = await _body(request, compaction.max_body_bytes)
+        try:
+            raw = await asyncio.wait_for(
+                _body(request, compaction.max_body_bytes), compaction.body_seconds
+            )
+        except TimeoutError:
+            return _error(
+                408, f"the request body did not arrive within {compaction.body_seconds:g} s"
+            )
         if raw is None:
             return _error(413, f"the request body is over {_size(compaction.max_body_bytes)}")
-        body = _json_body(raw)
-        if not isinstance(body, dict):
-            return _error(
-                400, 'the request body must be a JSON object: an API request body with "messages"'
+        # Parsed, a body costs about ten times its size: only the compactions that run hold one.
+        async with slots:
+            body = _json_body(raw)
+            if not isinstance(body, dict):
+                return _error(
+                    400,
+                    'the request body must be a JSON object: an API request body with "messages"',
+                )
+            if "messages" not in body:
+                return _error(
+                    422,
+                    'the request body has no "messages": this server does not keep conversations, so '
+                    "post the request body of the session's next call",
+                )
+            force, window = (
+                body.pop("force", True),
+                body.pop("contextWindow", compaction.context_window),
             )
-        if "messages" not in body:
-            return _error(
-                422,
-                'the request body has no "messages": this server does not keep conversations, so '
-                "post the request body of the session's next call",
+            # The context service's body names the session's folder; the messages say all we need.
+            body.pop("cwd", None)
+            if not isinstance(force, bool) or not (
+                window is None or (isinstance(window, int) and window > 0)
+            ):
+                return _error(
+                    422,
+                    '"force" must be true or false and "contextWindow" a positive number of tokens',
+                )
+            result = await run_in_threadpool(
+                lambda: compact_request(
+                    body,
+                    context_window=window,
+                    state_dir=folder,
+                    use_llm=compaction.use_llm,
+                    model=compaction.model,
+                    config=compaction.config,
+                    provider=compaction.provider,
+                    base_url=compaction.base_url,
+                    template=compaction.template,
+                    force=force,
+                    instructions=compaction.instructions,
+                )
             )
-        force, window = (
-            body.pop("force", True),
-            body.pop("contextWindow", compaction.context_window),
-        )
-        body.pop(
-            "cwd", None
-        )  # the context service's body names the session's folder; the messages say all we need
-        if not isinstance(force, bool) or not (
-            window is None or (isinstance(window, int) and window > 0)
-        ):
-            return _error(
-                422, '"force" must be true or false and "contextWindow" a positive number of tokens'
-            )
-        result = await run_in_threadpool(
-            lambda: compact_request(
-                body,
-                context_window=window,
-                state_dir=folder,
-                use_llm=compaction.use_llm,
-                model=compaction.model,
-                config=compaction.config,
-                provider=compaction.provider,
-                base_url=compaction.base_url,
-                template=compaction.template,
-                force=force,
-                instructions=compaction.instructions,
-            )
-        )
-        return JSONResponse({**result["result"], "messages": result["messages"]})
+            return JSONResponse({**result["result"], "messages": result["messages"]})
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
@@ -492,5 +518,9 @@ def serve(app: Starlette, host: str, port: int, announce: Callable[[str], None])
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     announce(f"http://{shown}:{bound}")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, log_level="warning", access_log=False, limit_concurrency=CONNECTIONS_AT_ONCE
+        )
+    )
     server.run(sockets=[listener])
