@@ -331,7 +331,8 @@ class SessionStore:
                 self._migrate(db)
         except (OSError, sqlite3.Error, StateError) as exc:
             raise StoreError(
-                f"the session store {self.path} cannot be opened ({_reason(exc)})"
+                _damaged(self.path, exc)
+                or f"the session store {self.path} cannot be opened ({_reason(exc)})"
             ) from exc
 
     @contextmanager
@@ -381,7 +382,9 @@ class SessionStore:
                 else:
                     yield db
         except sqlite3.Error as exc:
-            raise StoreError(f"the session store {self.path} failed ({_reason(exc)})") from exc
+            raise StoreError(
+                _damaged(self.path, exc) or f"the session store {self.path} failed ({_reason(exc)})"
+            ) from exc
 
     # -- writing ----------------------------------------------------------------------
     def save(self, record: SessionRecord) -> None:
@@ -638,6 +641,21 @@ def _reason(exc: Exception) -> str:
         if code.startswith("SQLITE_READONLY"):
             return "read-only: the store's file or folder cannot be written"
     return str(exc)
+
+
+def _damaged(path: Path, exc: Exception) -> str | None:
+    """What to say of a store SQLite finds damaged (cut short, overwritten), else None.
+
+    The file is left as it is: what it still holds is the user's to rescue.
+    The sessions come back from their transcripts; the compaction log does not.
+    """
+    code = getattr(exc, "sqlite_errorname", "")
+    if code not in ("SQLITE_CORRUPT", "SQLITE_NOTADB") and not code.startswith("SQLITE_CORRUPT_"):
+        return None
+    return (
+        f"the session store {path} is damaged ({exc}): move it aside, and "
+        "`artifact-index store` rebuilds the sessions from their transcripts"
+    )
 
 
 def _now() -> str:

@@ -310,3 +310,27 @@ def test_a_store_the_system_refuses_to_open_is_one_sentence_and_exit_1(
     assert main(["sessions", "--store", str(folder / "s.db")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot be opened (Permission denied)" in err
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_a_damaged_store_is_said_in_one_sentence_and_left_as_it_was(
+    tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.db"
+    if damage == "garbage":
+        path.write_bytes(bytes(range(256)) * 64)
+    else:  # a store cut in half (a copy that did not finish, a full disk)
+        assert (
+            main(["store", str(ROOT / "tests" / "fixtures" / "claude_code"), "--store", str(path)])
+            == 0
+        )
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        os.truncate(path, path.stat().st_size // 2)
+    capsys.readouterr()
+    before = path.read_bytes()
+    assert main(["sessions", "--store", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"the session store {path} is damaged" in err and "artifact-index store" in err
+    assert path.read_bytes() == before  # what can still be rescued from it is the user's
