@@ -14,16 +14,20 @@ import gzip
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from artifact_index.live.store import SessionStore
 from artifact_index.presentation.cli import main
 from summarizer.integrations.hook_limits import Deadline, HookLimits
 from summarizer.integrations.hooks import HOOK_OUTPUT_LIMIT, HookRun, run_bounded_hook, run_hook
@@ -382,3 +386,39 @@ def test_a_gzip_bomb_costs_no_more_than_the_memory_bound(tmp_path: Path) -> None
     assert "more memory than the hook's bound (300 MB" in done.stderr or "gzip" in done.stderr
     assert done.seconds < 45
     assert done.peak_mib is not None and done.peak_mib < 600, done.peak_mib
+
+
+# -- hooks at once -----------------------------------------------------------------------------
+
+
+def test_hooks_that_run_at_once_on_a_new_store_all_keep_their_snapshot(tmp_path: Path) -> None:
+    """Several agents compacting together: each hook opens the store (a new one, so migrations race)."""
+    store = tmp_path / "sessions.db"
+    transcripts = []
+    for n in range(4):
+        transcripts.append(tmp_path / f"session-{n}.jsonl")
+        transcripts[-1].write_bytes(EXAMPLE.read_bytes())
+    # Each session twice: two hooks of one session at once replace its record, neither is lost.
+    runs: list[HookRun] = []
+
+    def hook(transcript: Path) -> None:
+        runs.append(
+            run_hook(
+                _payload(transcript, "PreCompact"),
+                store=lambda: SessionStore(store),
+                limits=HookLimits(seconds=600),
+            )
+        )
+
+    threads = [threading.Thread(target=hook, args=(t,)) for t in transcripts * 2]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert len(runs) == 8 and [run.note for run in runs] == [None] * 8
+    opened = SessionStore(store)
+    rows = opened.sessions()
+    assert sorted(row.transcript for row in rows) == sorted(str(t) for t in transcripts)
+    assert [len(opened.compactions(row.id)) for row in rows] == [2] * 4
+    with closing(sqlite3.connect(store)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
