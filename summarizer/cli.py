@@ -36,7 +36,7 @@ from summarizer.summary_commands import (
     summary_command,
 )
 
-__all__ = ["add_llm_options", "register_commands"]
+__all__ = ["add_llm_options", "add_provider_options", "register_commands"]
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
@@ -82,6 +82,29 @@ def cmd_probe(args: argparse.Namespace) -> int:
         )
     lines.append(f"{'overall':13} {report.overall:.2f}")
     emit_text("".join(line + "\n" for line in lines))
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from summarizer.evaluation.evaluate import render_evaluation
+    from summarizer.evaluation.session_evaluation import evaluate_command
+
+    evaluation = evaluate_command(
+        args.transcript,
+        args.summaries,
+        format=args.format,
+        until_compaction=args.until_compaction,
+        agent_summary=args.agent_summary,
+        use_llm=args.llm,
+        provider=args.provider,
+        base_url=args.base_url,
+        model=args.model,
+        config=args.config,
+    )
+    if args.json:
+        emit_json(evaluation.model_dump(mode="json"))
+    else:
+        emit_text(render_evaluation(evaluation))
     return 0
 
 
@@ -203,26 +226,19 @@ def _positive(text: str | None) -> float | None:
     return value if value is not None and 0 < value < float("inf") else None
 
 
-def add_llm_options(parser: argparse.ArgumentParser) -> None:
-    """The options of every command that writes a summary: the template and the narrative's writer."""
-    parser.add_argument(
-        "--template",
-        default=DEFAULT_TEMPLATE,
-        metavar="NAME|FILE",
-        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
-        f"(default: {DEFAULT_TEMPLATE})",
-    )
+def add_provider_options(parser: argparse.ArgumentParser, what: str = "the narrative") -> None:
+    """--llm/--no-llm, --provider, --base-url, --model, --config: which LLM writes ``what``."""
     llm = parser.add_mutually_exclusive_group()
     llm.add_argument(
         "--llm",
         dest="llm",
         action="store_true",
         default=None,
-        help="write the narrative with an LLM (the default when a provider is configured: "
+        help=f"write {what} with an LLM (the default when a provider is configured: "
         "ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, --provider or the config's [llm])",
     )
     llm.add_argument(
-        "--no-llm", dest="llm", action="store_false", help="offline extractive narrative"
+        "--no-llm", dest="llm", action="store_false", help="no LLM: only what code can do offline"
     )
     parser.add_argument(
         "--provider",
@@ -239,7 +255,7 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--model",
-        help="model for the narrative (default: context.compactionModel, else the session's "
+        help=f"model for {what} (default: context.compactionModel, else the session's "
         "model when the provider serves it)",
     )
     parser.add_argument(
@@ -247,6 +263,18 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="TOML settings ([context] compactionModel; [llm] provider, base_url, api_key_env)",
     )
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that writes a summary: the template and the narrative's writer."""
+    parser.add_argument(
+        "--template",
+        default=DEFAULT_TEMPLATE,
+        metavar="NAME|FILE",
+        help="built-in template (default, claude-code, debugging, migration) or a TOML file "
+        f"(default: {DEFAULT_TEMPLATE})",
+    )
+    add_provider_options(parser)
     parser.add_argument(
         "--instructions",
         action="append",
@@ -282,6 +310,46 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the summary covers what came before the transcript's N-th compaction boundary",
     )
     probe.set_defaults(run=cmd_probe)
+
+    evaluate = add_command(
+        sub,
+        "evaluate",
+        summary="compare summaries of a session: probes from the index, answered from each summary "
+        "by an LLM, graded against the index, judged on six dimensions",
+        description="Compare compaction strategies on your own sessions: questions of four kinds "
+        "(recall, artifact, continuation, decision) are generated from the index, answered from "
+        "each summary by an LLM and graded against the index; a judge rates each summary on "
+        "accuracy, context awareness, artifact trail, completeness, continuity and instruction "
+        "following.",
+        examples=[
+            f"artifact-index evaluate {_EXAMPLE} ours.md theirs.md",
+            "artifact-index evaluate SESSION.jsonl ours.md --until-compaction 1 --agent-summary",
+        ],
+    )
+    evaluate.add_argument("transcript", metavar="TRANSCRIPT", help="the session (.gz allowed)")
+    evaluate.add_argument(
+        "summaries",
+        nargs="*",
+        metavar="SUMMARY",
+        help="the summaries to evaluate (Markdown or text files: ours, an agent's own, any other)",
+    )
+    evaluate.add_argument(
+        "--format", metavar="NAME", help="skip detection and read as NAME (see `formats`)"
+    )
+    evaluate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    evaluate.add_argument(
+        "--until-compaction",
+        type=int,
+        metavar="N",
+        help="the summaries cover what came before the transcript's N-th compaction boundary",
+    )
+    evaluate.add_argument(
+        "--agent-summary",
+        action="store_true",
+        help="also evaluate the agent's own summary recorded at that boundary",
+    )
+    add_provider_options(evaluate, "the answers and the judgement")
+    evaluate.set_defaults(run=cmd_evaluate)
 
     summary = add_command(
         sub,

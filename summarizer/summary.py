@@ -22,6 +22,13 @@ from pydantic import BaseModel, ConfigDict
 from artifact_index.ingestion.events import Event
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
+from summarizer.budget import (
+    condense_facts,
+    cut_items,
+    cut_to_budget,
+    protected_items,
+    text_limit_ladder,
+)
 from summarizer.narrative.consistency import check_narrative
 from summarizer.narrative.model import (
     Narrative,
@@ -33,15 +40,26 @@ from summarizer.narrative.model import (
 )
 from summarizer.narrative.span import chunk_span, span_after
 from summarizer.sections.facts import SessionFacts
+from summarizer.sections.file_lists import changed_paths
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
 from summarizer.tokens import count_tokens
 
-__all__ = ["Summary", "parse_previous", "render_summary", "session_facts", "summarize"]
+__all__ = [
+    "Summary",
+    "fit_to_budget",
+    "parse_previous",
+    "render_summary",
+    "session_facts",
+    "summarize",
+]
 
 _STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
 _FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
+_CUT_NOTE = re.compile(
+    r"^\[… .*\]$"
+)  # a line saying what the budget cut (summarizer.budget), not an item
 
 
 class Summary(BaseModel):
@@ -69,36 +87,40 @@ def _narrative_body(items: list[NarrativeItem]) -> str:
     return "\n".join(lines)
 
 
-def render_summary(
+def _section_bodies(
     template: Template,
     facts: SessionFacts,
     narrative: Narrative,
     detail: int = 0,
     finer: Mapping[str, int] | None = None,
-) -> str:
-    """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended.
-
-    ``finer`` gives some index sections (by key) a more detailed level than ``detail``.
-    """
-    bodies: list[tuple[Section, str]] = []
+) -> dict[str, str]:
+    """Each section's Markdown body, by key, in template order."""
+    bodies: dict[str, str] = {}
     for section in template.sections:
         if section.fill == "index":
-            body = render_index_section(section.key, facts, (finer or {}).get(section.key, detail))
+            bodies[section.key] = render_index_section(
+                section.key, facts, (finer or {}).get(section.key, detail)
+            )
         else:
-            body = _narrative_body(narrative.items(section.key))
-        bodies.append((section, body))
+            bodies[section.key] = _narrative_body(narrative.items(section.key))
+    return bodies
+
+
+def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrative) -> str:
+    """The Markdown of the template's sections with these bodies, and the narrative state appended."""
+    pairs = [(section, bodies[section.key]) for section in template.sections]
     if template.style == "claude-code":
         # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
-        analysis = [b for s, b in bodies if s.fill == "narrative" and s.key == "analysis"]
+        analysis = [b for s, b in pairs if s.fill == "narrative" and s.key == "analysis"]
         rest = [
-            (s.title, b) for s, b in bodies if not (s.fill == "narrative" and s.key == "analysis")
+            (s.title, b) for s, b in pairs if not (s.fill == "narrative" and s.key == "analysis")
         ]
         text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
         text = (
             "# Session summary\n\n"
-            + "\n\n".join(f"## {s.title}\n{body}" for s, body in bodies)
+            + "\n\n".join(f"## {s.title}\n{body}" for s, body in pairs)
             + "\n"
         )
     # Only what the Markdown cannot say: each item's cycle and origin, in
@@ -116,6 +138,22 @@ def render_summary(
         separators=(",", ":"),
     )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
+
+
+def render_summary(
+    template: Template,
+    facts: SessionFacts,
+    narrative: Narrative,
+    detail: int = 0,
+    finer: Mapping[str, int] | None = None,
+) -> str:
+    """The Markdown of ``template`` at index detail level ``detail``, with the narrative state appended.
+
+    ``finer`` gives some index sections (by key) a more detailed level than ``detail``.
+    """
+    return _assemble(
+        template, _section_bodies(template, facts, narrative, detail, finer), narrative
+    )
 
 
 def _heading_key(heading: str) -> str:
@@ -163,7 +201,7 @@ def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Na
         if line.strip() == "<analysis>" and any(k == "analysis" for _, k in named):
             current = "analysis"
             continue
-        if line.strip().startswith(("<", "```")):
+        if line.strip().startswith(("<", "```")) or _CUT_NOTE.match(line.strip()):
             current = None if line.strip() == "</analysis>" else current
             continue  # <summary>, the state comment, code fences
         if current and line.strip():
@@ -250,13 +288,7 @@ def summarize(
     if not chunks:
         narrative = narrative.model_copy(update={"last_turn": last_turn})
     narrative = check_narrative(narrative, facts)
-    detail = 0
-    markdown = render_summary(template, facts, narrative, detail)
-    while count_tokens(markdown) > template.budget_tokens and detail < MAX_DETAIL:
-        detail += 1
-        markdown = render_summary(template, facts, narrative, detail)
-    if count_tokens(markdown) <= template.budget_tokens:
-        markdown = _spend_what_is_left(template, facts, narrative, detail, markdown)
+    markdown, detail = fit_to_budget(template, facts, narrative)
     return Summary(
         template=template,
         facts=facts,
@@ -294,6 +326,44 @@ def _spend_what_is_left(
                 finer[key], markdown = level, candidate
                 break
     return markdown
+
+
+def fit_to_budget(template: Template, facts: SessionFacts, narrative: Narrative) -> tuple[str, int]:
+    """The summary's Markdown within ``template.budget_tokens``, and the detail level it was rendered at.
+
+    See :mod:`summarizer.budget`: the detail level first (no text longer than
+    the whole budget), then the long texts of errors and outputs condensed,
+    then whole items cut from the longest sections, then the agent's last
+    message and the user's latest words condensed, then lines cut.
+    """
+    budget = template.budget_tokens
+
+    def assemble(bodies: Mapping[str, str]) -> str:
+        return _assemble(template, bodies, narrative)
+
+    ladder = text_limit_ladder(budget)
+    shown = condense_facts(facts, ladder[0])
+    for detail in range(MAX_DETAIL + 1):
+        markdown = render_summary(template, shown, narrative, detail)
+        if count_tokens(markdown) <= budget:
+            return _spend_what_is_left(template, shown, narrative, detail, markdown), detail
+    protect = protected_items(facts)
+    bodies: dict[str, str] = {}
+    for limits in ladder[1:]:
+        shown = condense_facts(facts, limits)
+        bodies = _section_bodies(template, shown, narrative, MAX_DETAIL)
+        markdown = assemble(bodies)
+        if count_tokens(markdown) <= budget:
+            return markdown, MAX_DETAIL
+        if not limits.others_at_floor:
+            continue  # items are cut only once the other texts are as short as they get
+        # Every path before any description: the list is what the next agent must not lose.
+        compact = {"files_changed": changed_paths(shown)} if "files_changed" in bodies else {}
+        bodies = cut_items(bodies, assemble, budget, protect, compact)
+        markdown = assemble(bodies)
+        if count_tokens(markdown) <= budget:
+            return markdown, MAX_DETAIL
+    return cut_to_budget(bodies, assemble, budget), MAX_DETAIL
 
 
 def narrative_state(markdown: str, template: Template | None = None) -> dict[str, object] | None:

@@ -266,5 +266,5 @@ def test_a_followed_session_is_read_no_further_than_the_input_limit(
         out.write(
             b'{"type": "user", "message": {"role": "user", "content": "' + b"a" * 500 + b'"}}\n'
         )
-    with pytest.raises(UnreadableInput, match="holds more than .* the input limit"):
+    with pytest.raises(UnreadableInput, match=r"holds more than .* the input limit"):
         live.refresh()

@@ -117,6 +117,11 @@ class ReportedChange(_Model):
     content: str | None = None  # full new content when the harness recorded it
     original: str | None = None  # full content before the call, when the harness recorded it
     diff: str | None = None
+    # A change the harness saw in the working tree while these calls ran (a
+    # snapshot of the checkout), not one a call reported for itself: it is the
+    # session's only when one of them could have made it; the user or another
+    # agent working in the same checkout may have.  None: the call made it.
+    seen_during: tuple[str, ...] | None = None
 
 
 class EventBase(_Model):

@@ -78,7 +78,9 @@ def files_json(
     Files touched only by failed operations are not in ``files`` (they did
     not change and were not read); they are listed under ``failed`` so no
     attempt is hidden.  Shell effects the tracker could not pin to a file are
-    under ``unknown_effects``.
+    under ``unknown_effects``.  Changes the working tree showed but no call of
+    the session could have made (the user's, another agent's) are under
+    ``seen_not_made``, never in ``files``.
 
     When the run ended with a harness submission (``submission``), ``files``
     holds what the run delivered; changes the agent left in the sandbox but
@@ -101,6 +103,7 @@ def files_json(
         "submission": submission.model_dump() if (submission := index.submission()) else None,
         "failed": [_file_json(e) for e in entries if _only_failed(e)],
         "unknown_effects": [effect.model_dump() for effect in index.unknown_effects()],
+        "seen_not_made": [seen.model_dump() for seen in index.seen_not_made()],
         "skipped_lines": skipped,
     }
 
@@ -234,6 +237,13 @@ def files_table(
             f"{len(failed_only)} file(s) touched only by failed calls: "
             + ", ".join(e.path for e in failed_only[:10])
             + ("…" if len(failed_only) > 10 else "")
+        )
+    seen = index.seen_not_made()
+    if seen:
+        lines.append(
+            f"{len(seen)} file(s) seen changed, not by this session: "
+            + ", ".join(entry.path for entry in seen[:10])
+            + ("…" if len(seen) > 10 else "")
         )
     unknown = index.unknown_effects()
     if unknown:

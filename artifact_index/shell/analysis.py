@@ -85,6 +85,11 @@ class ShellAnalysis:
     directories outside the workspace (they are operations too, but a later
     ``python /tmp/fix.py`` needs the script's text even when the caller
     keeps no content): hand it back through ``ShellContext.content_of``.
+    ``opaque``: the simple commands that ran a program whose file effects are
+    not modelled and may reach files they do not name (an unknown CLI, a
+    project script); they claim nothing, but a change the harness saw in the
+    working tree while the command ran may be theirs.  Programs known to
+    change no followed file (:mod:`.neutral`) are not listed.
     """
 
     operations: list[FileOperation]
@@ -92,6 +97,7 @@ class ShellAnalysis:
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
     cleared: tuple[str, ...] = ()
+    opaque: tuple[str, ...] = ()
 
 
 def analyze_command(
@@ -142,6 +148,7 @@ def analyze_command(
         directories=tuple(run.files.directories),
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
+        opaque=tuple(run.opaque),
     )
 
 
@@ -165,6 +172,7 @@ class _Run:
         self._files = files
         self._output = output
         self.ops: list[FileOperation] = []
+        self.opaque: list[str] = []
         self.nesting = 0
         self.temp_count = 0
 
@@ -316,6 +324,8 @@ class _Run:
         stdin_text, stdin_path = self.stdin(cmd, scope, substitute, stdin)
         inv = Invocation(tuple(args), cmd.text, scope.cwd, stdin_text, stdin_path, failed)
         effect = command_effects(inv, self)
+        if effect.opaque:
+            self.opaque.append(cmd.text)
         for op in effect.operations:
             self.emit(op)
         return self.redirects(cmd, scope, effect.stdout, substitute)

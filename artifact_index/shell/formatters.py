@@ -36,8 +36,9 @@ from dataclasses import dataclass, replace
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
+from artifact_index.shell.neutral import is_neutral_script
 
-__all__ = ["FORMATTER_PROGRAMS", "format_effects"]
+__all__ = ["FORMATTER_PROGRAMS", "format_effects", "project_script"]
 
 
 @dataclass(frozen=True)
@@ -345,9 +346,35 @@ def _project_script(
     inv: Invocation, runtime: Runtime, args: list[Arg]
 ) -> list[FileOperation] | None:
     """``npm run NAME``, ``pnpm NAME``, ``yarn NAME``, ``bun run NAME``: the script's own effects."""
+    called = project_script(inv)
+    if called is None:
+        return None
+    directory, script, extra, ran = called
+    text = _script_text(runtime, directory, script)
+    if text is not None:
+        runtime.run_shell(" ".join([text, *extra]), directory, failed=inv.failed)
+        return []
+    if _FIXING_SCRIPT.search(script) or {"--fix", "--write"} & set(extra):
+        runner = inv.program or ""
+        shown = f"{runner} run {script}" if ran else f"{runner} {script}"
+        return [
+            inv.unknown(
+                f"{shown} runs a project script that rewrites files; which ones is not known"
+            )
+        ]
+    # A test, build or run of the project changes no file the trail follows; what
+    # another script does is not known (the caller says it may change files).
+    return [] if is_neutral_script(script) else None
+
+
+def project_script(inv: Invocation) -> tuple[str | None, str, list[str], bool] | None:
+    """When ``inv`` runs a package script: the project directory, the script's name, its extra
+    arguments, and whether the runner was told ``run``."""
     runner = inv.program or ""
+    if runner not in _SCRIPT_RUNNERS:
+        return None
     parsed = parse_options(
-        args,
+        list(inv.args[1:]),
         long_values=("--prefix", "--cwd", "--dir", "--filter", "--workspace"),
         short_values="CFw",
         stop_at_operand=True,
@@ -366,19 +393,7 @@ def _project_script(
         return None
     if not words or words[0] is None:
         return None
-    script, extra = words[0], [w for w in words[1:] if w is not None and w != "--"]
-    text = _script_text(runtime, directory, script)
-    if text is not None:
-        runtime.run_shell(" ".join([text, *extra]), directory, failed=inv.failed)
-        return []
-    if _FIXING_SCRIPT.search(script) or {"--fix", "--write"} & set(extra):
-        called = f"{runner} run {script}" if ran else f"{runner} {script}"
-        return [
-            inv.unknown(
-                f"{called} runs a project script that rewrites files; which ones is not known"
-            )
-        ]
-    return []
+    return directory, words[0], [w for w in words[1:] if w is not None and w != "--"], ran
 
 
 def _script_text(runtime: Runtime, directory: str | None, script: str) -> str | None:

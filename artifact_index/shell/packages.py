@@ -36,6 +36,7 @@ that has a manifest almost always has its lock file.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import FileOperation
@@ -218,7 +219,17 @@ PACKAGE_MANAGERS = frozenset({*_TOOLS, "go", "pip-compile", "pipreqs", "pip", "p
 def package_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
     """The project files a package-manager command changes; None when ``inv`` is no such command."""
     ops = _effects(inv, runtime)
-    return [] if ops is not None and inv.failed else ops  # a failed install changed nothing
+    if ops is not None and inv.failed and not _saved_lock(runtime.output):
+        return []  # a failed install changed nothing, unless it says it saved the lock
+    return ops
+
+
+# bun and yarn say when they wrote the lock file (`Saved lockfile`, `success Saved lockfile.`).
+_SAVED_LOCK = re.compile(r"^\s*(?:success )?Saved lockfile\b", re.MULTILINE)
+
+
+def _saved_lock(output: str | None) -> bool:
+    return output is not None and "Saved lockfile" in output and bool(_SAVED_LOCK.search(output))
 
 
 def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
@@ -276,7 +287,7 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
             inv.op("edit", manifest, detail=f"{name} {sub} {what}: dependencies changed"),
             _lock_op(inv, runtime, lock, manifest, f"{name} {sub} {what}"),
         ]
-    if sub in tool.lock_only:
+    if sub in tool.lock_only or _saved_lock(runtime.output):
         return [_lock_op(inv, runtime, lock, manifest, f"{name} {sub}")]
     return [
         inv.unknown(

@@ -38,6 +38,7 @@ __all__ = [
     "ListedFileReport",
     "OperationEntry",
     "OtherRepositoryReport",
+    "SeenChangeReport",
     "StatusReport",
     "SubmissionReport",
     "TaskReport",
@@ -192,6 +193,20 @@ class UnknownEffect(_Answer):
     tool: str
     command: str | None = None
     detail: str | None = None
+
+
+class SeenChangeReport(_Answer):
+    """A file the working tree showed changed that no call of the session could have changed.
+
+    Never one of the session's changed files: the user, an editor or another
+    agent in the same checkout made it.  ``turns``: where it was seen;
+    ``change``: the change last seen; ``evidence``: what showed it.
+    """
+
+    path: str
+    turns: list[int]
+    change: str
+    evidence: str
 
 
 class SubmissionReport(_Answer):

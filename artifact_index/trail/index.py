@@ -43,6 +43,7 @@ from artifact_index.trail.answers import (
     ErrorReport,
     FileEntry,
     OperationEntry,
+    SeenChangeReport,
     SubmissionReport,
     TestReport,
     UnknownEffect,
@@ -50,7 +51,7 @@ from artifact_index.trail.answers import (
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.paths import file_key, is_absolute
-from artifact_index.trail.session_state import SessionState, UserSaid
+from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
 __all__ = [
@@ -409,6 +410,28 @@ class ArtifactIndex:
                     break  # its ancestors are in already
                 found.add(parent)
         return found | set(self.session.listed_directories)
+
+    def seen_not_made(self) -> list[SeenChangeReport]:
+        """Changes the working tree showed that no call of the session could have made.
+
+        One entry per file the session did not change itself, in the order
+        first seen; never among the session's changed files.
+        """
+        by_path: dict[str, list[SeenChange]] = {}
+        for seen in self.session.seen_not_made:
+            file = self.file_state(seen.path)
+            if file is not None and file.status in CHANGED_STATUSES:
+                continue
+            by_path.setdefault(seen.path, []).append(seen)
+        return [
+            SeenChangeReport(
+                path=path,
+                turns=sorted({seen.turn for seen in seens}),
+                change=seens[-1].change,
+                evidence=seens[-1].evidence,
+            )
+            for path, seens in by_path.items()
+        ]
 
     def submission(self) -> SubmissionReport | None:
         """How the run ended when its harness took a submission (mini-swe-agent), else None."""

@@ -31,9 +31,11 @@ __all__ = [
     "ListedStatus",
     "OtherRepository",
     "PendingCall",
+    "SeenChange",
     "SessionState",
     "Staging",
     "Stash",
+    "StepCall",
     "SubmissionRecord",
     "UserSaid",
     "WorkRecord",
@@ -169,6 +171,29 @@ class Stash(_Record):
     files: dict[str, FileSnapshot] = Field(default_factory=dict)
 
 
+class StepCall(_Record):
+    """What one call of the current turn did, for the changes its turn's snapshot saw.
+
+    ``named``: the files it named (key -> action; ``unknown`` when it only
+    said the file may change); ``open``: it ran something that may change
+    files it does not name (see :mod:`~artifact_index.trail.tracker.attribution`).
+    """
+
+    turn: int
+    open: bool
+    named: dict[str, str] = Field(default_factory=dict)
+
+
+class SeenChange(_Record):
+    """A change the working tree showed that no call of the session could have made."""
+
+    path: str  # file key
+    turn: int
+    call_id: str
+    change: str  # created, modified, deleted
+    evidence: str
+
+
 class SessionState(_Record):
     """Everything the tracker keeps of a session that is not a file or a graph node."""
 
@@ -191,6 +216,9 @@ class SessionState(_Record):
     directories: list[str] = Field(default_factory=list)  # made by the session
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
     scratch: dict[str, str] = Field(default_factory=dict)  # what temporary files hold
+    # -- whose changes: the calls of the current turn, and changes seen but not made
+    step_calls: dict[str, StepCall] = Field(default_factory=dict)
+    seen_not_made: list[SeenChange] = Field(default_factory=list)
     # -- the conversation
     user_messages: list[UserSaid] = Field(default_factory=list)
     last_assistant: AssistantSaid | None = None

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from summarizer.budget import TextLimits, condense_facts
 from summarizer.exceptions import LLMError, NarrativeError
 from summarizer.narrative.model import (
     NarrativeReply,
@@ -100,6 +101,9 @@ _FACTS: tuple[tuple[str, str, int], ...] = (
 )
 
 
+_PROMPT_TEXT_LIMITS = TextLimits(words=16_000, last_message=16_000, other=4_000)
+
+
 def _facts_text(request: NarrativeRequest) -> str:
     # Only the span's own words travel: what the agent said before it is the anchor's business.
     first = request.span_turns[0]
@@ -118,6 +122,8 @@ def _facts_text(request: NarrativeRequest) -> str:
             "lessons": [m for m in facts.lessons if m.turn >= first],
         }
     )
+    # A pasted log is in the span as it was: the facts need only its distinct lines.
+    facts = condense_facts(facts, _PROMPT_TEXT_LIMITS)
     return "\n\n".join(
         f"### {title}\n{render_index_section(key, facts, detail)}" for title, key, detail in _FACTS
     )

@@ -26,6 +26,7 @@ from summarizer.sections.thread import thread_start
 
 __all__ = [
     "changed_files",
+    "changed_paths",
     "created_then_moved",
     "files_of_status",
     "latest_files",
@@ -292,6 +293,22 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         for f in ordered
     ]
     return "\n".join([*lines, own] if own else lines)
+
+
+def changed_paths(facts: SessionFacts) -> str:
+    """Every changed file by its exact path, grouped by status, nothing more: the list when nothing else fits."""
+    groups = [
+        ("created", facts.created),
+        ("modified", facts.modified),
+        ("deleted", facts.deleted),
+        ("reverted", facts.reverted),
+    ]
+    lines = [
+        f"- {status} ({len(files)}): " + ", ".join(f"`{f.path}`" for f in files)
+        for status, files in groups
+        if files
+    ]
+    return "\n".join(lines) if lines else "None."
 
 
 def _left_line(f: FileReport, left: LeftBehind) -> str:

@@ -148,7 +148,40 @@ def test_nonzero_exit_and_unfinished_call(session: tuple[list[Event], Source]) -
 def test_tools_that_touch_no_file(session: tuple[list[Event], Source]) -> None:
     events, _ = session
     assert _call(events, "call_todo").operations == ()
-    assert _call(events, "call_task").operations == ()
+
+
+def test_a_sub_agent_is_an_unknown_effect(session: tuple[list[Event], Source]) -> None:
+    # Its calls are in its own session: what it changed cannot be named here.
+    events, _ = session
+    (op,) = _call(events, "call_task").operations
+    assert (op.action, op.path, op.source) == ("unknown", None, "tool")
+
+
+def test_snapshot_changes_are_seen_during_the_steps_calls(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "opencode" / "shared-checkout.json")
+    result = _result(events, "prt_004")  # the patch part after the README edit
+    assert result.reported is not None
+    # README.md is apply_patch's own change; TODO.md is only seen while that call ran.
+    assert [(r.path, r.change, r.seen_during) for r in result.reported] == [
+        ("/Users/dev/shop/TODO.md", "modified", ("call_readme",))
+    ]
+
+
+def test_snapshot_changes_take_the_replys_net_change(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "opencode" / "shared-checkout.json")
+    seen = {
+        (r.path.removeprefix("/Users/dev/shop/"), r.change)
+        for e in events
+        if isinstance(e, ToolResult) and e.reported
+        for r in e.reported
+        if r.seen_during is not None
+    }
+    # The user message's summary.diffs: index.md was added, draft.md came and went
+    # (no change at all), old.bin was deleted; the second reply has no diffs.
+    assert ("docs/out/index.md", "created") in seen
+    assert not any(path == "docs/out/draft.md" for path, _ in seen)
+    assert ("build-cache/old.bin", "deleted") in seen
+    assert ("src/cart.ts", "modified") in seen
 
 
 def test_compaction_carries_the_summary(session: tuple[list[Event], Source]) -> None:

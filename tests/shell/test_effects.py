@@ -625,3 +625,21 @@ def test_windows_drive_paths_are_absolute() -> None:
         ("delete", "D:/proj/src/old.go")
     ]
     assert analysis.cwd_after == "D:/proj"
+
+
+class TestOpaquePrograms:
+    """Programs whose effects are not modelled claim nothing, but are said to be opaque."""
+
+    @pytest.mark.parametrize(
+        "command", ["ls -la src", "rg TODO", "pytest -q", "cargo check", "git status", "tsc -p ."]
+    )
+    def test_programs_that_change_no_followed_file_are_not_opaque(self, command: str) -> None:
+        analysis = analyze(command)
+        assert (analysis.operations, analysis.opaque) == ([], ())
+
+    def test_an_unknown_program_is_opaque(self) -> None:
+        analysis = analyze("cd app && acme-cli setup --yes")
+        assert (analysis.operations, analysis.opaque) == ([], ("acme-cli setup --yes",))
+
+    def test_a_failed_unknown_program_is_not(self) -> None:
+        assert analyze("acme-cli setup", succeeded=False).opaque == ()

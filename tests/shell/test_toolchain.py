@@ -118,6 +118,23 @@ class TestPackageManagers:
     def test_a_failed_install_changed_nothing(self) -> None:
         assert analyze("bun add zod", succeeded=False).operations == []
 
+    def test_an_install_that_says_it_saved_the_lock_edited_it(self) -> None:
+        said = "bun install v1.3.9\nResolving dependencies\nSaved lockfile\n\n1 package installed\n"
+        assert _ran("bun install", said, {"/w/package.json": "{}"}) == [("edit", "bun.lock")]
+        assert _ran("yarn", "success Saved lockfile.\nDone in 2s.\n") == [("edit", "yarn.lock")]
+        # It failed linking a dependency, but the lock was written first.
+        failed = analyze_command(
+            "bun add zod",
+            ROOT,
+            succeeded=False,
+            context=FakeContext({}),
+            output="error: failed linking dependency\nSaved lockfile\n",
+        )
+        assert [(op.action, op.path) for op in failed.operations] == [
+            ("edit", "/w/package.json"),
+            ("edit", "/w/bun.lock"),
+        ]
+
     @pytest.mark.parametrize(
         ("command", "written"),
         [
@@ -255,6 +272,26 @@ class TestProjectScripts:
     def test_other_scripts_change_nothing(self) -> None:
         assert analyze("npm run build", files={"/w/package.json": self.PACKAGE}).operations == []
         assert analyze("npm run dev").operations == []
+
+    def test_runs_of_the_project_are_neutral_other_scripts_may_change_anything(self) -> None:
+        for command in ("npm test", "npm run build", "pnpm test:unit", "bun run dev"):
+            assert analyze(command).opaque == (), command
+        # Nothing is claimed, but a change seen while it ran may be its doing.
+        analysis = analyze("npm run db:seed")
+        assert (analysis.operations, analysis.opaque) == ([], ("npm run db:seed",))
+
+    def test_bun_runs_a_program_file_whose_effects_come_from_its_text(self) -> None:
+        script = (
+            'import { writeFileSync } from "node:fs";\nwriteFileSync("out/report.md", "# r\\n");\n'
+        )
+        assert effects(
+            analyze("bun scripts/report.ts", files={"/w/scripts/report.ts": script})
+        ) == [("write", "out/report.md")]
+        (op,) = analyze("bun run scripts/other.ts").operations
+        assert (op.action, op.detail) == (
+            "unknown",
+            "runs scripts/other.ts, whose text is not known",
+        )
 
 
 class TestGenerators:

@@ -32,7 +32,7 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from artifact_index.ingestion.adapters import register
@@ -120,9 +120,35 @@ def _reported_files(tool: str, state: dict[str, Any]) -> tuple[ReportedChange, .
 
 @dataclass
 class _Step:
-    """The files the tools of one step reported precisely (for the snapshot)."""
+    """The step's tool calls, and the files they reported precisely (for the snapshot)."""
 
     reported: set[str] = field(default_factory=set)
+    calls: list[str] = field(default_factory=list)
+
+
+_NET_CHANGE = {"added": "created", "deleted": "deleted", "modified": "modified"}
+
+
+def _net_changes(message: dict[str, Any]) -> dict[str, str] | None:
+    """What a user message's ``summary.diffs`` say its reply changed, net: relative path -> change.
+
+    OpenCode compares the working tree before and after the reply (so the
+    list holds other writers' changes too); a file changed during the reply
+    and back again is not in it.  None when the message has no such list.
+    """
+    diffs = _dict(_dict(message.get("info")).get("summary")).get("diffs")
+    if not isinstance(diffs, list):
+        return None
+    net: dict[str, str] = {}
+    for entry in diffs:
+        if isinstance(entry, dict) and _str(entry.get("file")):
+            status = str(entry.get("status") or "")
+            if status not in _NET_CHANGE:
+                # Older exports have no status: an empty side says which.
+                before, after = entry.get("before"), entry.get("after")
+                status = "added" if before == "" else ("deleted" if after == "" else "modified")
+            net[str(entry["file"])] = _NET_CHANGE[status]
+    return net
 
 
 class _Reader:
@@ -140,6 +166,9 @@ class _Reader:
         self.call_ids: set[str] = set()
         self.step = _Step()
         self.summaries = self._summaries()
+        # The net changes of the reply being read (from its user message), and its root.
+        self.net: dict[str, str] | None = None
+        self.net_root: str | None = None
 
     def _summaries(self) -> dict[int, str]:
         """Compaction summary text by the index of the user message that asked for it."""
@@ -182,6 +211,7 @@ class _Reader:
             info = _dict(message.get("info"))
             role = info.get("role")
             if role == "user":
+                self.net = _net_changes(message)
                 self.user(line, number, info, message["parts"])
             elif role == "assistant":
                 self.assistant(line, info, message["parts"])
@@ -280,6 +310,7 @@ class _Reader:
         timestamp = self.timestamp(info)
         message_id = _str(info.get("id")) or f"message-{line}"
         cwd = _str(_dict(info.get("path")).get("cwd"))
+        self.net_root = _str(_dict(info.get("path")).get("root")) or self.cwd
         if cwd and cwd != self.cwd:
             self.cwd = cwd
             self.out.append(
@@ -344,6 +375,7 @@ class _Reader:
                 operations=tuple(self.operations(tool, arguments)),
             )
         )
+        self.step.calls.append(call_id)
         status, failure, exit_code, output = self.outcome(tool, state)
         reported = _reported_files(tool, state) if status == "success" else None
         for change in reported or ():
@@ -389,6 +421,14 @@ class _Reader:
                 if path
                 else []
             )
+        if name == "task":
+            # A sub-agent ran in the same checkout; its own calls are in another session.
+            return [
+                FileOperation(
+                    action="unknown",
+                    detail="a sub-agent ran; the files it changed are recorded in its own session",
+                )
+            ]
         return operations_for(tool, arguments, self.cwd)
 
     @staticmethod
@@ -413,9 +453,10 @@ class _Reader:
     def snapshot(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
         files = [f for f in _list(part.get("files")) if isinstance(f, str) and f]
         changes = tuple(
-            ReportedChange(path=path, change="modified")
+            ReportedChange(path=path, change=change, seen_during=tuple(self.step.calls))
             for path in files
             if path not in self.step.reported
+            and (change := self.net_change(path, files)) is not None
         )
         if not changes:
             return  # every file is already accounted for by the step's own tools
@@ -441,6 +482,30 @@ class _Reader:
                 reported=changes,
             )
         )
+
+    def net_change(
+        self, path: str, files: list[str]
+    ) -> Literal["created", "modified", "deleted"] | None:
+        """How ``path`` changed over the whole reply, by its net diffs; None: it came back as it was.
+
+        Without net diffs, or when none of the snapshot's files can be found in
+        them (they are spelled from another root), the change is ``modified``.
+        """
+        net = self.net
+        if not net:
+            return "modified"
+        found = net.get(self.relative(path))
+        if found is not None:
+            return found  # type: ignore[return-value]
+        if any(self.relative(other) in net for other in files):
+            return None
+        return "modified"
+
+    def relative(self, path: str) -> str:
+        root = self.net_root
+        if root and path.startswith(root.rstrip("/") + "/"):
+            return path[len(root.rstrip("/")) + 1 :]
+        return path
 
 
 @register

@@ -29,9 +29,10 @@ from artifact_index.shell.effects.files import (
 )
 from artifact_index.shell.effects.output import cat, echo, printf, reader
 from artifact_index.shell.expand import Arg
-from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects
+from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
+from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
 from artifact_index.shell.packages import PACKAGE_MANAGERS, package_effects
 from artifact_index.shell.scripts import javascript_effects, python_effects
 
@@ -56,7 +57,7 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
     if handler is None:
         if _is_script_path(inv.args[0].value) and not inv.failed:
             return _run_file(inv, runtime, inv.args[0])
-        return Effect()
+        return Effect(opaque=not inv.failed and name not in NEUTRAL_PROGRAMS)
     if inv.failed and handler not in _RUN_WHEN_FAILED:
         return Effect()
     return handler(inv, runtime)
@@ -197,12 +198,37 @@ def _unwrap(inv: Invocation) -> Invocation:
 
 
 def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
-    """Package managers, generators, formatters and project scripts (see their modules)."""
+    """Package managers, generators, formatters and project scripts (see their modules).
+
+    ``bun FILE`` / ``bun run FILE`` / ``deno run FILE`` run a program whose effects come
+    from its text; a project script none of the modules knows may change anything.
+    """
+    script = _script_file(inv)
+    if script is not None:
+        return Effect() if inv.failed else _run_file(inv, runtime, script, interpreter="node")
     for effects in (package_effects, generator_effects, format_effects):
         ops = effects(inv, runtime)
         if ops is not None:
             return Effect(ops)
-    return Effect()
+    return Effect(opaque=not inv.failed and project_script(inv) is not None)
+
+
+_SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
+
+
+def _script_file(inv: Invocation) -> Arg | None:
+    """The program file ``bun`` or ``deno`` runs, if that is what the command does."""
+    if inv.program not in ("bun", "deno"):
+        return None
+    operands = [a for a in inv.args[1:] if not (a.value or "").startswith("-")]
+    if operands and operands[0].value == "run":
+        operands = operands[1:]
+    elif inv.program == "deno":
+        return None
+    first = operands[0] if operands else None
+    if first is None or first.value is None or not first.value.endswith(_SCRIPT_EXTENSIONS):
+        return None
+    return first
 
 
 # Commands that run other commands: they recurse into :func:`command_effects`, so they live beside it.

@@ -15,6 +15,10 @@ __all__ = ["Effect", "Handler"]
 class Effect:
     operations: list[FileOperation] = field(default_factory=list)
     stdout: str | None = None  # what the command prints, when known
+    # The program may change files it does not name and whose effects are not
+    # modelled (an unknown CLI, a project script): nothing is claimed, but a
+    # change seen in the working tree while it ran may be its doing.
+    opaque: bool = False
 
 
 # How one program's effects are computed.

@@ -46,10 +46,12 @@ from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import PendingCall
 from artifact_index.trail.submission import GitModel
+from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
 from artifact_index.trail.tracker.identity import event_identity
 from artifact_index.trail.tracker.messages import MessageRecorder
 from artifact_index.trail.tracker.shell_calls import (
     PERSISTENT_SHELL_FORMATS,
+    ShellRun,
     analyze_shell,
     follow_shell,
 )
@@ -162,11 +164,21 @@ class Tracker:
         }
         fresh = {key for key in self._keys_of(call.operations, cwd) if self._is_fresh(key)}
         touched: set[str] = set()
+        named: dict[str, str] = {}
+        open_effects = False
         for op in call.operations:
             if op.action == "shell":
-                touched |= self._apply_shell(call, op, cwd, result)
+                shell_touched, run = self._apply_shell(call, op, cwd, result)
+                touched |= shell_touched
+                named |= self._named(run.effects, run.cwd)
+                named |= {self._key(directory, run.cwd): "delete" for directory in run.cleared}
+                open_effects = open_effects or bool(run.opaque) or _opens(run.effects)
             else:
                 touched |= self._apply(call, op, cwd, result)
+                named |= self._named([op], cwd)
+                open_effects = open_effects or _opens([op])
+        if result.status != "failure":
+            note_call(self.index.session, call.call_id, call.turn, named, open_effects)
         if result.status != "failure" and result.reported:
             self._apply_reported(call, result, cwd, fresh, touched)
         if result.status != "failure":
@@ -251,9 +263,20 @@ class Tracker:
                     keys.append(self._key(path, op.cwd or cwd))
         return keys
 
+    def _named(self, ops: Iterable[FileOperation], cwd: str | None) -> dict[str, str]:
+        """The files ``ops`` name (key -> action), reads left out."""
+        named: dict[str, str] = {}
+        for op in ops:
+            if op.action == "read":
+                continue
+            for path in (op.path, op.dest):
+                if path:
+                    named[self._key(path, op.cwd or cwd)] = op.action
+        return named
+
     def _apply_shell(
         self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
-    ) -> set[str]:
+    ) -> tuple[set[str], ShellRun]:
         run = analyze_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
@@ -261,7 +284,7 @@ class Tracker:
                 call, effect, run.cwd, result, forced_ok=True, single_read=run.lone_read
             )
         follow_shell(self.index, op, run, result.output, call.turn)
-        return touched
+        return touched, run
 
     def _apply(
         self,
@@ -400,6 +423,9 @@ class Tracker:
         assert result.reported is not None
         for change in result.reported:
             key = self._key(change.path, cwd)
+            if change.seen_during is not None:
+                self._apply_seen(call, change, key, cwd, result, fresh)
+                continue
             if key not in touched:
                 if self._is_fresh(key):
                     fresh.add(key)
@@ -420,6 +446,49 @@ class Tracker:
                     cwd,
                     result,
                 )
+
+    def _apply_seen(
+        self,
+        call: ToolCall,
+        change: ReportedChange,
+        key: str,
+        cwd: str | None,
+        result: ToolResult,
+        fresh: set[str],
+    ) -> None:
+        """A change seen in the working tree while other calls ran: the session's only if one could make it."""
+        assert change.seen_during is not None
+        session = self.index.session
+        verdict = judge(session, change.seen_during, key, self.is_directory(change.path) is True)
+        if verdict in ("made", "directory"):
+            return  # the call that made it recorded it; a directory's files are judged apart
+        if verdict == "seen":
+            if not self._changed(change.path, cwd):
+                record_seen(
+                    session,
+                    key,
+                    call.turn,
+                    call.call_id,
+                    change.change,
+                    "changed in the working tree during this step; no call of the session could"
+                    " have made it",
+                )
+            return
+        made = change.model_copy(
+            update={
+                "seen_during": None,
+                "change": "deleted" if verdict == "deleted" else change.change,
+            }
+        )
+        if self._is_fresh(key):
+            fresh.add(key)
+        self._apply(call, _operation_for(made), cwd, result)
+        file = self.index.file_state(key)
+        assert file is not None  # applied just above
+        if key in fresh:
+            file.existed_before = made.change != "created"
+        if made.change == "deleted":
+            file.exists = False
 
     # -- file-state helpers ---------------------------------------------------------
     def _key(self, path: str, cwd: str | None) -> str:
@@ -577,6 +646,15 @@ _TRANSITIONS: dict[str, Callable[[Tracker, _Change], bool]] = {
     "move": Tracker._move_or_copy,
     "copy": Tracker._move_or_copy,
 }
+
+
+def _opens(ops: Iterable[FileOperation]) -> bool:
+    """Whether ``ops`` hold a shell effect on files they cannot name.
+
+    A tool's own unknown effect (a sub-agent whose calls are in another
+    session) does not count: what it changed is that session's to say.
+    """
+    return any(op.action == "unknown" and op.path is None and op.source == "shell" for op in ops)
 
 
 def _operation_for(change: ReportedChange) -> FileOperation:

@@ -39,6 +39,8 @@ class ShellRun:
     effects: list[FileOperation]
     lone_read: bool  # the output shows one file: reading it is the whole command
     cwd_after: str | None
+    opaque: tuple[str, ...] = ()  # commands that may change files they do not name
+    cleared: tuple[str, ...] = ()  # directories it removed with everything in them
 
 
 def analyze_shell(
@@ -87,7 +89,15 @@ def analyze_shell(
         else effect
         for effect in effects
     ]
-    return ShellRun(shell_cwd, succeeded, placed, lone_read, analysis.cwd_after)
+    return ShellRun(
+        shell_cwd,
+        succeeded,
+        placed,
+        lone_read,
+        analysis.cwd_after,
+        analysis.opaque,
+        analysis.cleared,
+    )
 
 
 def follow_shell(
