@@ -34,9 +34,9 @@ __all__ = [
     "GZIP_RATIO_LIMIT",
     "INPUT_LIMIT_VARIABLE",
     "input_limit",
-    "kind_of",
     "read_path",
     "read_stream",
+    "require_regular",
     "too_large",
     "transcript_bytes",
 ]
@@ -84,6 +84,7 @@ def _size(count: int) -> str:
 
 
 def too_large(name: str, limit: int) -> UnreadableInput:
+    """The error for input ``name`` past ``limit`` bytes, naming the variable that raises it."""
     return UnreadableInput(
         f"{name} holds more than {_size(limit)}, the input limit "
         f"(set {INPUT_LIMIT_VARIABLE} to read more)"
@@ -109,8 +110,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
         raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
     try:
         status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise UnreadableInput(f"{name} is {kind_of(status.st_mode)}, not a transcript file")
+        require_regular(name, status.st_mode)
         if status.st_size > limit:
             raise too_large(name, limit)
         pieces: list[bytes] = []
@@ -131,7 +131,13 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
     return transcript_bytes(b"".join(pieces), name, limit)
 
 
-def kind_of(mode: int) -> str:
+def require_regular(name: str, mode: int) -> None:
+    """Refuse (:class:`UnreadableInput`) what ``mode`` says is not a regular file: reading it may never end."""
+    if not stat.S_ISREG(mode):
+        raise UnreadableInput(f"{name} is {_kind_of(mode)}, not a transcript file")
+
+
+def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

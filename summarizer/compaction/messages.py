@@ -459,19 +459,6 @@ class Conversation:
                 return cut
         return None
 
-    def message_ids(self, indices: Sequence[int]) -> list[str]:
-        """Stable ids of the non-system messages among ``indices``."""
-        ids = []
-        for index in indices:
-            turn = self.turn_id(index)
-            if turn is not None:
-                ids.append(stable_message_id(self.messages[index], turn))
-        return ids
-
-    def text_of(self, index: int) -> str:
-        """All text of a message, tool result content included."""
-        return content_text(self.messages[index].get("content"))
-
     def prose_of(self, index: int) -> str:
         """The text a user or the model wrote in a message, without tool result content."""
         content = self.messages[index].get("content")

@@ -11,36 +11,51 @@ shows with ``artifact-index sessions --compactions``.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.following import Reread
 from artifact_index.ingestion.loading import Loaded, open_transcript
 from artifact_index.ingestion.reading import transcript_bytes
 from artifact_index.ingestion.source import Source
-from artifact_index.live.record import session_record
+from artifact_index.live.record import EventTally, session_record
 from artifact_index.live.store import Compaction, SessionStore
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.integrations.hook_limits import check_regular_file, read_bounded
+from summarizer.integrations.hook_state import HookStates
 from summarizer.sections.session_facts import session_facts
 
-__all__ = ["ReadTranscript", "read_transcript", "score_summary", "snapshot"]
+__all__ = [
+    "ReadTranscript",
+    "follow_transcript",
+    "read_transcript",
+    "score_summary",
+    "snapshot",
+]
 
 _CHANGED = frozenset({"created", "modified", "deleted"})
+_MB = 2**20
+# Bytes of a followed transcript read between two looks at the deadline.
+_FOLLOWED_PIECE = 8 * _MB
 
 
 @dataclass(frozen=True)
 class ReadTranscript:
     path: Path
-    events: list[Event]
     index: ArtifactIndex
+    tally: EventTally  # what the session record says of the events
     skipped: int
     stat: os.stat_result
+    events: list[Event] | None = None  # every event, when read whole (scoring a summary needs them)
+    problem: str | None = None  # one sentence, when what a later run would reuse could not be kept
     cut: str | None = None  # how much was read, when it was not the whole transcript
 
 
@@ -51,8 +66,15 @@ def _open(path: Path, status: os.stat_result, max_bytes: int | None) -> tuple[Lo
     if data.startswith(b"\x1f\x8b"):  # compressed: the reader's own bounds apply to what it holds
         return open_transcript(path), None
     source = Source.from_bytes(str(path), transcript_bytes(data, str(path)))
-    cut = f"its first {len(data) / 2**20:.0f} MB of {status.st_size / 2**20:.0f} MB"
-    return Loaded(source, detect(source)), cut
+    return Loaded(source, detect(source)), _first(len(data), status.st_size)
+
+
+def _first(read: int, size: int) -> str:
+    return f"its first {_amount(read)} of {_amount(size)}"
+
+
+def _amount(size: int) -> str:
+    return f"{size / _MB:.0f} MB" if size >= _MB else f"{size / 1024:.0f} KB"
 
 
 def read_transcript(
@@ -74,7 +96,61 @@ def read_transcript(
             break
         tracker.feed(event)
         events.append(event)
-    return ReadTranscript(path, events, tracker.index, len(loaded.skipped), status, cut)
+    return ReadTranscript(
+        path, tracker.index, EventTally.of(events), len(loaded.skipped), status, events, cut=cut
+    )
+
+
+def follow_transcript(
+    path: Path,
+    states: HookStates,
+    *,
+    stop: Callable[[], bool] | None = None,
+    max_bytes: int | None = None,
+    piece: int | None = None,
+) -> ReadTranscript:
+    """The transcript's index, reading only what was appended since a hook last read it.
+
+    What the next run reuses is kept in ``states`` before the end of the
+    file is read (the end closes calls still running, which the next run
+    must see open); a transcript no stream can follow is read whole (within
+    the same bounds).  The appended bytes are read a piece at a time (``piece`` bytes): once
+    ``stop()`` says so, or ``max_bytes`` were read in this run, reading
+    stops at a line's end, what was read is kept for the next run to go on
+    from, and :attr:`ReadTranscript.cut` says how much was read.
+    """
+    status = check_regular_file(path)
+    live = states.load(path)
+    piece = piece or _FOLLOWED_PIECE
+    read_here = 0
+    while True:
+        before = live.read_up_to
+        room = piece if max_bytes is None else min(piece, max_bytes - read_here)
+        live.refresh(most=room)
+        read_here += max(live.read_up_to - before, 0)
+        if live.format is not None and not live.followed:
+            break  # no stream follows it: read whole below, within the same bounds
+        if live.read_up_to >= status.st_size or live.read_up_to == before:
+            break
+        if (stop is not None and stop()) or (max_bytes is not None and read_here >= max_bytes):
+            break
+    if not live.followed:
+        return read_transcript(path, stop=stop, max_bytes=max_bytes)
+    stat = path.stat()
+    cut = _first(live.read_up_to, stat.st_size) if live.read_up_to < status.st_size else None
+    problem = None
+    try:
+        live.index.settle()  # what the next run reuses, its symbols found once
+        states.save(live)
+    except (OSError, pickle.PicklingError, StateError) as exc:
+        problem = f"the session's state for the next hook could not be kept ({exc})"
+    try:
+        index = live.finish()
+    except Reread:
+        return read_transcript(path, stop=stop, max_bytes=max_bytes)
+    return ReadTranscript(
+        path, index, live.tally, len(live.skipped), stat, problem=problem, cut=cut
+    )
 
 
 def _now() -> str:
@@ -86,7 +162,7 @@ def _changed(index: ArtifactIndex) -> int:
 
 
 def _store(read: ReadTranscript, store: SessionStore) -> str:
-    record = session_record(read.path, read.index, read.events, read.skipped, read.stat)
+    record = session_record(read.path, read.index, read.tally, read.skipped, read.stat)
     store.save(record)
     return record.id
 
@@ -111,6 +187,9 @@ def score_summary(
     read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None
 ) -> str:
     """Score the agent's summary; log it when there is a store; one line saying what it missed."""
+    if read.events is None:
+        read = read_transcript(read.path)
+    assert read.events is not None
     before = _before_last_compaction(read.events)
     index = Tracker(format=read.index.format).feed_all(before)
     report = probe_summary(summary, session_facts(index))

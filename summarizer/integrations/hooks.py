@@ -42,6 +42,7 @@ import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artifact_index.live.store import SessionStore
@@ -96,10 +97,16 @@ _SECTIONS = (
     ("Files created", "files_created", "created files", "files"),
     ("Files modified", "files_modified", "modified files", "files"),
     ("Files deleted", "files_deleted", "deleted files", "files"),
+    (
+        "Issued, result not recorded (effect unknown)",
+        "pending_calls",
+        "calls with no result",
+        "files",
+    ),
     ("Errors", "error_messages", "open errors", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
     ("Open tasks", "pending_tasks", "open tasks", "tasks"),
-    ("Files changed and then reverted", "files_reverted", "reverted files", "files"),
+    ("Files changed, with no net change now", "files_reverted", "reverted files", "files"),
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
@@ -333,6 +340,23 @@ def _short_form(event: str, read: ReadTranscript, limit: int, seconds: float) ->
     return context
 
 
+def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> ReadTranscript:
+    """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole.
+
+    Either way within the hook's bounds: reading stops in time to render
+    what was read, and after ``limits.transcript_bytes``.
+    """
+    from summarizer.compaction.summary_message import user_state_directory
+    from summarizer.integrations.compactions import follow_transcript, read_transcript
+    from summarizer.integrations.hook_state import HookStates
+
+    stop, most = deadline.reading_over, limits.transcript_bytes
+    if event == "PostCompact":
+        return read_transcript(path, stop=stop, max_bytes=most)
+    states = HookStates(user_state_directory() / "hooks")
+    return follow_transcript(path, states, stop=stop, max_bytes=most)
+
+
 def _answer(
     hook_input: dict[str, Any],
     agent: str,
@@ -342,15 +366,13 @@ def _answer(
     deadline: Deadline,
     offers: Offers[HookRun] | None,
 ) -> HookRun:
-    from summarizer.integrations.compactions import read_transcript, score_summary, snapshot
+    from summarizer.integrations.compactions import score_summary, snapshot
 
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in _EVENTS:
         raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
-    read = read_transcript(
-        transcript_of(agent, hook_input, seconds=deadline.remaining()),
-        stop=deadline.reading_over,
-        max_bytes=limits.transcript_bytes,
+    read = _read(
+        event, transcript_of(agent, hook_input, seconds=deadline.remaining()), limits, deadline
     )
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
@@ -380,17 +402,20 @@ def _answer(
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     notice = _partial_notice(read.cut, str(read.path), deadline.seconds) if read.cut else ""
     output = hook_response(hook_input, limit - 1, read.index, echoed=echoed, notice=notice) + "\n"
+    kept = redact_text(read.problem) if read.problem else None
     if event != "PreCompact" or store is None:
-        return HookRun(output, _note(cut))
+        return HookRun(output, _note(cut, kept))
     if read.cut:  # a snapshot of part of the session would replace the stored whole
-        return HookRun(output, _note(cut, "no snapshot in the session store"))
+        return HookRun(output, _note(cut, kept, "no snapshot in the session store"))
     if offers is not None:
-        offers.offer(HookRun(output, _note("no snapshot in the session store within the time")))
+        offers.offer(
+            HookRun(output, _note(kept, "no snapshot in the session store within the time"))
+        )
     try:
         snapshot(read, trigger, store())
     except Exception as exc:  # the snapshot is a record; the context still goes out
-        return HookRun(output, _note(f"no snapshot in the session store ({_reason(exc)})"))
-    return HookRun(output, None)
+        return HookRun(output, _note(kept, f"no snapshot in the session store ({_reason(exc)})"))
+    return HookRun(output, _note(kept))
 
 
 def _note(*parts: str | None) -> str | None:
@@ -463,17 +488,19 @@ def run_bounded_hook(
     agent: str = "claude-code",
     store: Callable[[], SessionStore] | None = None,
     limits: HookLimits | None = None,
+    deadline: Deadline | None = None,
 ) -> HookRun:
     """:func:`run_hook` with the hook input read by ``read_input(max_bytes)``, all of it within the deadline.
 
     When the deadline passes first, the answer is the best the work offered
     (the changed paths alone, when the index was ready) with a note, or no
     output and a note; :attr:`HookRun.late` then says the work still runs.
+    The deadline is ``limits.seconds`` from now, unless ``deadline`` is given.
     """
     limits = limits or HookLimits.from_environment()
     # From now: Python's start-up (a second, more on a loaded machine) is what the default
     # leaves room for below the hosts' 60 s.
-    deadline = Deadline(limits.seconds)
+    deadline = deadline or Deadline(limits.seconds)
 
     def work(offers: Offers[HookRun]) -> HookRun:
         try:
@@ -499,5 +526,5 @@ def run_bounded_hook(
         assert within.answer is not None
         return within.answer
     if within.answer is None:
-        return HookRun("", _skipped(f"no answer within {limits.seconds:g} s"), late=True)
+        return HookRun("", _skipped(f"no answer within {deadline.seconds:g} s"), late=True)
     return replace(within.answer, late=True)

@@ -12,10 +12,11 @@ everything.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.templates import Section
 
@@ -109,7 +110,7 @@ def reply_model(sections: list[Section]) -> type[BaseModel]:
     Every section is required: a reply that leaves one out is malformed (and
     retried), never read as "nothing new"; nothing new is an empty ``items``.
     """
-    fields: dict[str, Any] = {
+    fields: JSONObject = {
         s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
     model: type[BaseModel] = create_model(

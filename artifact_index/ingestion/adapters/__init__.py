@@ -1,13 +1,15 @@
 """The adapter registry: one module per transcript format, detection from content.
 
 Built-in adapters are registered through the same :func:`register` call a
-third-party adapter would use; each module in :data:`_BUILTIN_MODULES`
-registers its classes when imported.
+third-party adapter would use.  Every module of this package is imported
+before the first lookup and registers its classes as it is imported, so a
+new format is one new module here: nothing else lists the formats.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import threading
 
 from artifact_index.exceptions import UnknownFormat
@@ -15,29 +17,6 @@ from artifact_index.ingestion.adapters.base import Adapter
 from artifact_index.ingestion.source import Source
 
 __all__ = ["Adapter", "adapter_named", "detect", "known_formats", "register"]
-
-_BUILTIN_MODULES = (
-    "claude_code",
-    "entire_compact",
-    "git_ai_note",
-    "codex",
-    "opencode",
-    "copilot_cli",
-    "gemini_cli",
-    "swe_agent",
-    "mini_swe_agent",
-    "openhands",
-    "aider",
-    "cline",
-    "cursor",
-    "windsurf",
-    "droid",
-    "continue_cli",
-    "amp",
-    "copilot_vscode",
-    "anthropic_messages",
-    "openai_chat",
-)
 
 _registry: dict[str, Adapter] = {}
 _loaded = False
@@ -59,8 +38,8 @@ def _load_builtins() -> None:
     with _loading:  # re-entrant: a module being imported may look up the registry
         if _loaded:
             return
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(f"{__name__}.{module}")
+        for module in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{module.name}")
         _loaded = True
 
 

@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -167,7 +168,7 @@ def _oversized_session(path: Path) -> Path:
                         "status": "pending",
                         "activeForm": "migrating",
                     }
-                    for n in range(40)
+                    for n in range(12)
                 ]
             },
             "Todos have been modified successfully",
@@ -186,17 +187,17 @@ def _oversized_session(path: Path) -> Path:
             "File created successfully",
             False,
         )
-        for n in range(150)
+        for n in range(30)
     ]
     calls += [
         (
             "Bash",
             {"command": f"python run{n}.py"},
             f'Traceback (most recent call last):\n  File "/w/run{n}.py", line 1\n'
-            f"ValueError: {'the value is wrong ' * 2500}",
+            f"ValueError: {'the value is wrong ' * 600}",
             True,
         )
-        for n in range(30)
+        for n in range(8)
     ]
     for n, (tool, arguments, result, failed) in enumerate(calls, start=1):
         records.append(
@@ -262,27 +263,70 @@ def _payload(transcript: Path, event: str = "SessionStart") -> str:
     )
 
 
-def test_reading_stops_in_time_and_the_answer_says_how_far_it_read() -> None:
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact"])
+def test_reading_stops_in_time_and_the_answer_says_how_far_it_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, event: str
+) -> None:
+    # A transcript of its own: no state an earlier test's hook kept of it. Followed in pieces of
+    # 1 KB, it takes several looks at the clock.
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.setattr("summarizer.integrations.compactions._FOLLOWED_PIECE", 1024)
     ticks = iter(range(10**6))
-    # A clock that advances one second per look: reading is over after a few events.
+    # A clock that advances one second per look: reading is over after a few pieces.
     deadline = Deadline(20, clock=lambda: float(next(ticks)))
-    run = run_hook(_payload(EXAMPLE), deadline=deadline)
-    context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
-    assert "This hook read up to turn" in context and "later changes are missing" in context
-    assert f"artifact-index files {EXAMPLE}" in context
+    run = run_hook(_payload(transcript, event), deadline=deadline)
+    context = (
+        json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
+        if event == "SessionStart"
+        else run.output
+    )
+    assert "This hook read its first" in context and "later changes are missing" in context
+    assert f"artifact-index files {transcript}" in context
     assert run.note is not None and "so the trail leaves out what came later" in run.note
+
+    # The next run goes on from where this one stopped, and with time enough reads to the end.
+    run = run_hook(_payload(transcript, event), deadline=Deadline(600))
+    assert "This hook read" not in run.output and run.note is None
+    assert "tests/test_auth.py" in run.output
+
+
+def test_a_summary_is_not_scored_against_the_part_read_in_time(tmp_path: Path) -> None:
+    ticks = iter(range(10**6))
+    deadline = Deadline(20, clock=lambda: float(next(ticks)))
+    payload = json.loads(_payload(EXAMPLE, "PostCompact"))
+    payload["compact_summary"] = "We fixed src/auth.py."
+    run = run_hook(json.dumps(payload), deadline=deadline)
+    assert run.output == ""
+    assert run.note is not None and "no score: only up to turn" in run.note
+
+
+class _Held:
+    """Work that stops at a point until released, and a clock that runs out once it got there."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.released = threading.Event()
+
+    def hold(self, *_: object, **__: object) -> None:
+        self.reached.set()
+        self.released.wait(timeout=300)  # as work that never ends in time
+
+    def clock(self) -> float:
+        return 1000.0 if self.reached.is_set() else 0.0
 
 
 def test_past_the_deadline_the_changed_paths_alone_are_given(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def slow(*_: object, **__: object) -> None:
-        time.sleep(30)  # the full rendering never comes in time
-
-    monkeypatch.setattr("summarizer.integrations.hooks.session_facts", slow)
-    started = time.monotonic()
-    run = run_bounded_hook(lambda _: _payload(EXAMPLE), limits=HookLimits(seconds=5), store=None)
-    assert time.monotonic() - started < 15
+    held = _Held()
+    monkeypatch.setattr("summarizer.integrations.hooks.session_facts", held.hold)  # never renders
+    try:
+        run = run_bounded_hook(
+            lambda _: _payload(EXAMPLE), store=None, deadline=Deadline(5, clock=held.clock)
+        )
+    finally:
+        held.released.set()
     assert run.late and run.note is not None and "no full answer within 5 s" in run.note
     context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
     assert "the full trail was not ready within the hook's 5 s" in context
@@ -292,11 +336,12 @@ def test_past_the_deadline_the_changed_paths_alone_are_given(
 def test_past_the_deadline_with_nothing_ready_the_hook_answers_nothing_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def stuck(*_: object, **__: object) -> None:
-        time.sleep(30)  # as a read that never returns
-
-    monkeypatch.setattr("summarizer.integrations.compactions.read_transcript", stuck)
-    run = run_bounded_hook(lambda _: _payload(EXAMPLE), limits=HookLimits(seconds=2))
+    held = _Held()
+    monkeypatch.setattr("summarizer.integrations.compactions.follow_transcript", held.hold)
+    try:
+        run = run_bounded_hook(lambda _: _payload(EXAMPLE), deadline=Deadline(2, clock=held.clock))
+    finally:
+        held.released.set()
     assert run == HookRun(
         "",
         "artifact-index hook: skipped, the session goes on without the file trail "
@@ -306,11 +351,18 @@ def test_past_the_deadline_with_nothing_ready_the_hook_answers_nothing_and_says_
 
 
 def test_a_transcript_over_the_size_bound_is_read_up_to_it(tmp_path: Path) -> None:
-    transcript = _oversized_session(tmp_path / "long.jsonl")  # about 5 MB
-    run = run_hook(_payload(transcript), limits=HookLimits(transcript_bytes=2**20))
+    transcript = _oversized_session(tmp_path / "long.jsonl")  # about 250 KB
+    run = run_hook(_payload(transcript), limits=HookLimits(transcript_bytes=100 * 1024))
     context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
-    assert "This hook read its first 1 MB of" in context
-    assert run.note is not None and "read its first 1 MB" in run.note
+    size = transcript.stat().st_size // 1024
+    assert re.search(rf"This hook read its first (9\d|100) KB of {size} KB", context), context
+    assert run.note is not None and "read its first" in run.note
+
+    # The whole transcript is read by runs that each stay within the bound.
+    runs = [run_hook(_payload(transcript), limits=HookLimits(transcript_bytes=100 * 1024))]
+    runs.append(run_hook(_payload(transcript), limits=HookLimits(transcript_bytes=100 * 1024)))
+    assert "This hook read its first" in runs[0].output
+    assert "This hook read" not in runs[1].output and runs[1].note is None
 
 
 @pytest.fixture(scope="module")

@@ -67,7 +67,10 @@ def test_a_client_that_stalls_mid_body_is_answered_408_and_holds_up_nobody(
         # Meanwhile the server answers everyone else.
         assert httpx.get(served.url + "/api/health", timeout=10).status_code == 200
         started = time.monotonic()
-        answer = stalled.recv(4096)
+        # The head and the body may come in separate segments: read until the server closes.
+        answer = b""
+        while chunk := stalled.recv(4096):
+            answer += chunk
         waited = time.monotonic() - started
     finally:
         stalled.close()
@@ -82,12 +85,14 @@ def test_compactions_run_a_few_at_a_time_and_the_others_wait_their_turn(
 ) -> None:
     lock = threading.Lock()
     running, peak = [0], [0]
+    # Two compactions meet here before either ends: every one that starts meanwhile is counted.
+    pair = threading.Barrier(2, timeout=30)
 
     def compact_request(body: dict[str, Any], **_: Any) -> dict[str, Any]:
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.3)  # a compaction that takes a while (a model's answer)
+        pair.wait()
         with lock:
             running[0] -= 1
         return {"result": {"didCompress": False}, "messages": body["messages"]}
