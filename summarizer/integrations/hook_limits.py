@@ -23,6 +23,7 @@ so an installed hook's command line need not change to tune them::
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import stat
 import threading
@@ -152,7 +153,11 @@ def answer_within(work: Callable[[Offers[T]], T], deadline: Deadline) -> Within[
         except BaseException as exc:  # handed to the caller's thread
             failure.append(exc)
 
-    thread = threading.Thread(target=run, name="artifact-index-hook", daemon=True)
+    # The caller's context goes along (``--no-redact`` is a context variable a new thread lacks).
+    context = contextvars.copy_context()
+    thread = threading.Thread(
+        target=context.run, args=(run,), name="artifact-index-hook", daemon=True
+    )
     thread.start()
     # In short steps, so the deadline's own clock decides (a test's clock need not be the wall's).
     while thread.is_alive() and not deadline.passed():
