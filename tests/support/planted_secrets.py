@@ -12,8 +12,8 @@ kind and the place that leaked.
 :func:`surfaces` runs every surface on a transcript and returns what each
 produced: the views and their JSON, the offline summary, the summary
 written by an LLM (the requests the fake API received too), the three hook
-events and what they stored, ``store`` and the session store's file, the
-HTTP API and the MCP server (in process), and for request bodies
+events and what they stored, ``store`` and the session store's file,
+``watch`` (its first pass and an append it follows) and its store, the HTTP API and the MCP server (in process), and for request bodies
 ``compact`` with its state directory and requests.  ``redact=False`` is
 the control run (``--no-redact``, or ``ARTIFACT_INDEX_NO_REDACT=1`` for the
 servers), which must find the planted values.
@@ -309,6 +309,8 @@ def surfaces(
         _run(capsys, redact, "where", path, "--store", str(store), "--json") for path in paths[:5]
     )
 
+    out["watch"] = _watch(capsys, monkeypatch, redact, transcript, format_name, work / "watch")
+
     with _redaction(monkeypatch, redact):
         out["HTTP API"] = _http(store, work / "http-state", session_id, paths)
         out["MCP server"] = _mcp(store, session_id, paths)
@@ -339,6 +341,69 @@ def surfaces(
         monkeypatch.delenv("ANTHROPIC_BASE_URL")
         out["compact: state directory"] = _files_in(state) + _files_in(llm_state)
     return out
+
+
+def _json_lines(data: bytes) -> bool:
+    lines = [line for line in data.splitlines() if line.strip()]
+    try:
+        return len(lines) > 1 and all(isinstance(json.loads(line), dict) for line in lines)
+    except json.JSONDecodeError:
+        return False
+
+
+def _watch(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    redact: bool,
+    transcript: Path,
+    format_name: str,
+    folder: Path,
+) -> str:
+    """``watch``: its first pass on half the session, then the rest as the agent appends it.
+
+    The file system's change events are stood in for by one call of what
+    the watcher does on a change (so no test waits for them): the appended
+    half is read as a followed transcript reads it, record by record.
+    """
+    from artifact_index.live.watch import Update, Watcher
+
+    folder.mkdir(parents=True, exist_ok=True)
+    followed = folder / transcript.name
+    data = transcript.read_bytes()
+    if _json_lines(data):
+        lines = data.splitlines(keepends=True)
+        start, rest = b"".join(lines[: len(lines) // 2]), b"".join(lines[len(lines) // 2 :])
+    else:  # one JSON document: written whole, then rewritten (read whole again)
+        start, rest = data, b"\n"
+    followed.write_bytes(start)
+
+    def follow(watcher: Watcher, stop: Any = None, *, debounce_ms: int = 200) -> Iterator[Update]:
+        with followed.open("ab") as out:
+            out.write(rest)
+        update = watcher.changed(str(followed))
+        followed_updates.append(update)
+        if update is not None and update.kind != "unchanged":
+            yield update
+        raise KeyboardInterrupt  # how a watch ends
+
+    followed_updates: list[Update | None] = []
+    store = folder / "watch.db"
+    with monkeypatch.context() as patch:
+        patch.setattr(Watcher, "follow", follow)
+        said = _run(
+            capsys,
+            redact,
+            "watch",
+            str(followed),
+            "--format",
+            format_name,
+            "--store",
+            str(store),
+            "--json",
+        )
+    # The append was followed (else this surface would be the first pass alone).
+    assert [u.kind if u else None for u in followed_updates] in (["stored"], ["unchanged"]), said
+    return said + _database(store)
 
 
 def _request_body(format_name: str, transcript: Path, work: Path) -> Path:
