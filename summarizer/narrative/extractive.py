@@ -22,6 +22,7 @@ from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
+from summarizer.sections.text import whole_sentences
 from summarizer.sections.thread import investigation, latest_request
 
 __all__ = ["ExtractiveWriter"]
@@ -38,26 +39,18 @@ def _intent(facts: SessionFacts) -> list[str]:
     if latest is not None and latest is not first:
         items.append(
             f"Latest request (turn {latest.turn}): {_opening(latest.text)} "
-            f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)"
+            f"(under User Messages, with the {len(facts.user_messages)} messages in order)"
         )
     return items
 
 
-def _opening(text: str, enough: int = 60, limit: int = 200) -> str:
-    """The opening of a message, whole under User Messages: its first lines up to ``enough`` characters.
+def _opening(text: str, limit: int = 240) -> str:
+    """The opening of a message on one line: its first sentences up to ``limit``, never cut mid-sentence.
 
     A plan pasted as a request opens with what it is ("Implement the following plan: # Plan: Change
-    ReadCommitted ..."); the rest is the plan, which the reader finds whole below.
+    ReadCommitted ..."); the rest is under User Messages.
     """
-    kept: list[str] = []
-    for line in text.strip().splitlines():
-        if line.strip():
-            kept.append(line.strip())
-        if sum(len(k) for k in kept) >= enough:
-            break
-    return first_line(" ".join(kept), limit) + (
-        " …" if len(" ".join(kept)) < len(" ".join(text.split())) else ""
-    )
+    return whole_sentences(" ".join(text.split()), limit)
 
 
 def _owed_summary(facts: SessionFacts) -> list[str]:
