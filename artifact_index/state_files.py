@@ -28,11 +28,56 @@ from filelock import FileLock, Timeout
 
 from artifact_index.exceptions import StateError
 
-__all__ = ["LOCK_NAME", "append_private", "private_directory", "state_lock", "write_atomically"]
+__all__ = [
+    "LOCK_NAME",
+    "append_private",
+    "private_directory",
+    "private_key",
+    "state_lock",
+    "user_state_directory",
+    "write_atomically",
+]
 
 LOCK_NAME = ".lock"
 _PRIVATE_FILE = 0o600
 _PRIVATE_DIRECTORY = 0o700
+
+
+def user_state_directory() -> Path:
+    """Where state lives when no ``--state-dir`` is given.
+
+    ``$ARTIFACT_INDEX_STATE_HOME``, else ``$XDG_STATE_HOME/artifact-index``,
+    else ``~/.local/state/artifact-index``.
+    """
+    explicit = os.environ.get("ARTIFACT_INDEX_STATE_HOME")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "artifact-index"
+
+
+def private_key(path: str | os.PathLike[str], size: int = 32) -> bytes:
+    """The random key in ``path`` (hex), created ``0600`` on first use; raises ``OSError`` or ``ValueError``.
+
+    Creation is atomic and first-writer-wins (a complete temporary file is
+    hard-linked into place), so concurrent processes agree on one key.
+    """
+    target = Path(path)
+    folder = private_directory(target.parent)
+    if not target.exists():
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as out:
+                out.write(os.urandom(size).hex() + "\n")
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, target)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    key = bytes.fromhex(target.read_text(encoding="ascii").strip())
+    if len(key) < 16:
+        raise ValueError(f"the key in {target} is too short")
+    return key
 
 
 def private_directory(path: str | os.PathLike[str]) -> Path:

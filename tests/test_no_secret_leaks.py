@@ -1,40 +1,143 @@
-"""No secret leaves: nine kinds planted in every format's transcript appear in no output, state file or request.
+"""No secret leaves: every kind of fake secret, planted in every place of a session, reaches no surface.
 
-The fake secrets (``fake_secrets``) are planted in every text of a small
-transcript of each format, so they sit in user text, tool inputs (commands,
-file contents of writes and edits), tool outputs and assistant text alike.
-Then every command runs on it: the engine's views as tables and JSON, the
-summary (offline and through the real ``anthropic`` SDK against a local fake
-API), both hook events, and ``compact`` with a state directory.  Nothing any
-of them writes (standard output, standard error, state files, the requests
-the fake API received) may hold a secret.  A control run with
-``--no-redact`` proves the planted secrets do reach the outputs.
+For each format with a transcript writer (Claude Code, Codex, OpenCode, an
+Anthropic and an OpenAI request body), one session holds every kind of
+``fake_secrets.KINDS`` (more than forty) in every place of
+``planted_secrets.PLACES`` (a dozen: user and assistant text, thinking,
+tool input and output, files written and edited, shell commands, errors,
+test output, todo items, path components), each planting a value of its
+own.  Every surface then runs on it (``planted_secrets.surfaces``): the
+views, summaries offline and through the real ``anthropic`` SDK against a
+local fake API (whose requests are checked too), the hook events and what
+they store, the session store, the HTTP API and the MCP server, and
+``compact`` with its state for request bodies.  A control run with
+``--no-redact`` must find planted values on every surface (so this test can
+fail); the redacted run must find none.  The formats without a writer get
+the kinds planted into their fixtures and the engine's views checked.
+
+``pytest -s`` prints the table of cells (kind and place) per surface.
 """
 
 from __future__ import annotations
 
-import io
 import json
-from collections.abc import Iterator
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_secrets import fake_secrets
+from fake_secrets import FakeSecret, fake_secrets
 
 from artifact_index.presentation.cli import main
-from summarizer.sections.templates import load_template
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
-from tests.support.fake_openai import FakeOpenAI, function_reply
+from tests.support.planted_secrets import PLACES, cells, planted_session, surfaces
+from tests.support.transcript_writers import WRITERS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SECRETS = fake_secrets()
 
-# One transcript of each format, with file changes in it.
+
+def _table(
+    format_name: str, plantings: int, control: dict[str, set[Any]], leaked: dict[str, set[Any]]
+) -> str:
+    rows = [
+        f"{format_name}: {plantings} plantings; per surface: reached without redaction / leaked with it"
+    ]
+    rows += [
+        f"  {surface:<52} {len(control[surface]):>4} / {len(leaked.get(surface, ())):>3}"
+        for surface in control
+    ]
+    return "\n".join(rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("format_name", sorted(WRITERS))
+def test_no_surface_of_any_format_leaks_a_planted_secret(
+    format_name: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    transcript, plantings = planted_session(format_name, tmp_path)
+    assert len({p.kind for p in plantings}) >= 40
+    assert len({p.place for p in plantings}) == len(PLACES) >= 10
+
+    control_outputs = surfaces(
+        format_name, transcript, tmp_path / "control", capsys, monkeypatch, redact=False
+    )
+    outputs = surfaces(
+        format_name, transcript, tmp_path / "redacted", capsys, monkeypatch, redact=True
+    )
+    control = {surface: cells(plantings, text) for surface, text in control_outputs.items()}
+    leaked = {
+        surface: found for surface, text in outputs.items() if (found := cells(plantings, text))
+    }
+
+    table = _table(format_name, len(plantings), control, leaked)
+    with capsys.disabled():
+        print("\n" + table)
+    if os.environ.get("ARTIFACT_INDEX_LEAK_TABLE"):
+        with open(os.environ["ARTIFACT_INDEX_LEAK_TABLE"], "a", encoding="utf-8") as out:
+            out.write(
+                json.dumps(
+                    {
+                        "format": format_name,
+                        "plantings": len(plantings),
+                        "surfaces": {s: [len(control[s]), len(leaked.get(s, ()))] for s in control},
+                    }
+                )
+                + "\n"
+            )
+
+    if os.environ.get("ARTIFACT_INDEX_LEAK_DETAILS"):
+        with open(os.environ["ARTIFACT_INDEX_LEAK_DETAILS"], "a", encoding="utf-8") as out:
+            for surface in leaked:
+                out.writelines(
+                    f"{format_name} | {surface} | {line}\n"
+                    for line in _shown(plantings, outputs[surface])
+                )
+    # The control run finds planted values on every surface: each check below can fail.
+    assert [surface for surface, found in control.items() if not found] == []
+    assert {surface: _shown(plantings, outputs[surface])[:6] for surface in leaked} == {}
+
+
+def _shown(plantings: list[Any], text: str) -> list[str]:
+    """Each leaked planting with the text around it, to see how it got out."""
+    found = []
+    for planting in plantings:
+        for needle in planting.secret.needles:
+            at = text.find(needle)
+            if at >= 0:
+                around = text[max(0, at - 70) : at + len(needle) + 30].replace("\n", "⏎")
+                found.append(f"{planting.kind} in {planting.place}: …{around}…")
+                break
+    return found
+
+
+def test_paths_with_a_secret_component_stay_distinct_and_keep_their_other_components(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    transcript, plantings = planted_session("claude-code", tmp_path)
+    main(["--no-redact", "files", str(transcript), "--json"])
+    plain = json.loads(capsys.readouterr().out)["files"]
+    main(["files", str(transcript), "--json"])
+    redacted = json.loads(capsys.readouterr().out)["files"]
+    components = [p for p in plantings if p.place == "path component"]
+    assert len(components) >= 20
+    uploads = [f["path"] for f in redacted if f["path"].startswith("uploads/")]
+    assert (
+        len(uploads)
+        == len(components)
+        == len({f["path"] for f in plain if f["path"].startswith("uploads/")})
+    )
+    assert len(set(uploads)) == len(uploads)  # no two paths became one
+    assert all(p.startswith("uploads/") and p.endswith("/photo.jpg") for p in uploads)
+    assert not cells(plantings, json.dumps(redacted))
+
+
+# -- the formats without a writer: the kinds planted into their fixtures ------------------------
+
 TRANSCRIPTS = {
-    "claude-code": "claude_code/edits.jsonl",
-    "codex": "codex/rollout-0142.jsonl",
-    "opencode": "opencode/session-export.json",
     "swe-agent": "swe_agent/editor-1x.traj",
     "mini-swe-agent": "mini_swe_agent/v1.traj.json",
     "openhands": "openhands/legacy.json",
@@ -48,10 +151,7 @@ TRANSCRIPTS = {
     "amp": "other_agents/amp.json",
     "cursor": "other_agents/cursor.jsonl",
     "windsurf": "other_agents/windsurf.jsonl",
-    "anthropic-messages": "anthropic-messages/session.json",
-    "openai-chat": "openai-chat/session.jsonl",
 }
-VIEWS = ["files", "symbols", "errors", "decisions", "tasks", "show", "refetch"]
 _UNTOUCHED_KEYS = {
     "type",
     "role",
@@ -80,77 +180,61 @@ _UNTOUCHED_KEYS = {
     "recipient_name",
     "agent",
 }
+VIEWS = ["files", "symbols", "errors", "decisions", "tasks", "show", "refetch"]
 
 
-def _plant(value: Any, counter: Iterator[int], key: str | None = None) -> Any:
+def _plant(value: Any, counter: list[int], key: str | None = None) -> Any:
     """Every text of a JSON value with one of the secrets added (identifiers and paths left alone)."""
     if isinstance(value, dict):
         return {k: _plant(v, counter, k) for k, v in value.items()}
     if isinstance(value, list):
         return [_plant(v, counter, key) for v in value]
     if isinstance(value, str) and key not in _UNTOUCHED_KEYS and (" " in value or "\n" in value):
-        secret = SECRETS[next(counter) % len(SECRETS)]
-        return f"{value}\n{secret.context}\n"
+        counter[0] += 1
+        return f"{value}\n{SECRETS[counter[0] % len(SECRETS)].context}\n"
     return value
 
 
-def _planted(tmp_path: Path, fixture: str) -> Path:
+def _planted_fixture(tmp_path: Path, fixture: str) -> Path:
     source = FIXTURES / fixture
     text = source.read_text(encoding="utf-8")
-    counter = iter(range(10**9))
+    counter = [0]
     target = tmp_path / source.name
-    stripped = text.lstrip()
     if source.suffix == ".txt":
         # A git-ai note: attestation lines, then "---", then its JSON.
         head, _, document = text.partition("\n---\n")
-        target.write_text(
-            f"{head}\n---\n{json.dumps(_plant(json.loads(document), counter), indent=2)}\n",
-            encoding="utf-8",
-        )
+        planted = json.dumps(_plant(json.loads(document), counter), indent=2)
+        target.write_text(f"{head}\n---\n{planted}\n", encoding="utf-8")
     elif source.suffix == ".md":
-        # Line-based text formats: a secret after every line of prose.
-        lines = text.split("\n")
-        planted = [
+        # Aider's chat history: a secret after every line of prose, all of them at the end.
+        lines = [
             f"{line} {SECRETS[n % len(SECRETS)].context.splitlines()[0]}"
             if " " in line and not line.startswith(("#", ">", "```", "<<<", "===", ">>>"))
             else line
-            for n, line in enumerate(lines)
+            for n, line in enumerate(text.split("\n"))
         ]
         target.write_text(
-            "\n".join(planted) + "\n" + "\n".join(s.context for s in SECRETS), encoding="utf-8"
+            "\n".join(lines) + "\n" + "\n".join(s.context for s in SECRETS), encoding="utf-8"
         )
-    elif stripped.startswith(("[", "{")) and source.suffix != ".jsonl":
+    elif text.lstrip().startswith(("[", "{")) and source.suffix != ".jsonl":
         target.write_text(json.dumps(_plant(json.loads(text), counter)), encoding="utf-8")
     else:
-        records = [
-            json.loads(line)
-            for line in text.split("\n")
-            if line.strip().startswith("{") and _parses(line)
-        ]
+        records = [json.loads(line) for line in text.split("\n") if _is_record(line)]
         target.write_text(
             "".join(json.dumps(_plant(r, counter)) + "\n" for r in records), encoding="utf-8"
         )
     return target
 
 
-def _parses(line: str) -> bool:
+def _is_record(line: str) -> bool:
     try:
-        json.loads(line)
+        return isinstance(json.loads(line), dict)
     except json.JSONDecodeError:
         return False
-    return True
 
 
-def _leaks(text: str) -> list[str]:
-    found = []
-    for secret in SECRETS:
-        # A private key is found by any one of its lines as well.
-        pieces = [secret.value] + [
-            line for line in secret.value.split("\n")[1:-1] if len(line) > 20
-        ]
-        if any(piece in text for piece in pieces):
-            found.append(secret.kind)
-    return found
+def _leaks(text: str, secrets: list[FakeSecret] = SECRETS) -> list[str]:
+    return [s.kind for s in secrets if any(needle in text for needle in s.needles)]
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -159,189 +243,60 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return captured.out + captured.err
 
 
-def _hook(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    transcript: Path,
-    event: str,
-) -> str:
-    monkeypatch.setattr(
-        "sys.stdin",
-        io.StringIO(json.dumps({"transcript_path": str(transcript), "hook_event_name": event})),
-    )
-    return _run(capsys, "hook")
-
-
-def _narrative_replies(count: int) -> list[dict[str, Any]]:
-    template = load_template("default")
-    empty = {s.key: {"items": [], "superseded": []} for s in template.narrative_sections}
-    return [tool_reply(empty) for _ in range(count)]
-
-
-def _files_of_state(folder: Path) -> str:
-    return "".join(
-        path.read_text(encoding="utf-8", errors="replace")
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    )
-
-
 @pytest.mark.parametrize("format_name", sorted(TRANSCRIPTS))
-def test_no_output_of_any_command_holds_a_planted_secret(
-    format_name: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+def test_the_views_and_summaries_of_every_other_format_hold_no_planted_secret(
+    format_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    transcript = _planted(tmp_path, TRANSCRIPTS[format_name])
+    transcript = _planted_fixture(tmp_path, TRANSCRIPTS[format_name])
     arguments = [str(transcript), "--format", format_name]
-
-    control = _run(capsys, "--no-redact", "tasks", *arguments, "--json") + _run(
+    control = _run(capsys, "--no-redact", "show", *arguments, "--json") + _run(
         capsys, "--no-redact", "summary", *arguments, "--no-llm"
     )
     assert _leaks(control), (
         "the planted secrets never reach an output: the test would prove nothing"
     )
 
-    outputs: dict[str, str] = {}
-    for view in VIEWS:
-        outputs[view] = _run(capsys, view, *arguments)
-        outputs[f"{view} --json"] = _run(capsys, view, *arguments, "--json")
-    for template in ("default", "claude-code", "debugging", "migration"):
-        outputs[f"summary {template}"] = _run(
-            capsys, "summary", *arguments, "--no-llm", "--template", template
+    outputs = {
+        f"{view}{' --json' if as_json else ''}": _run(
+            capsys, view, *arguments, *(("--json",) if as_json else ())
         )
-    if format_name == "claude-code":
-        for event in ("SessionStart", "PreCompact"):
-            outputs[f"hook {event}"] = _hook(monkeypatch, capsys, transcript, event)
-
-    with FakeAnthropic(replies=_narrative_replies(40)) as api:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-        outputs["summary --llm"] = _run(
-            capsys, "summary", *arguments, "--llm", "--model", "claude-test"
-        )
-        requests = json.dumps([request.body for request in api.requests])
-    assert api.messages_requests, f"the LLM path sent no request: {outputs['summary --llm'][-300:]}"
-    outputs["requests to the API"] = requests
-
-    empty = {
-        s.key: {"items": [], "superseded": []} for s in load_template("default").narrative_sections
+        for view in VIEWS
+        for as_json in (False, True)
     }
-    with FakeOpenAI(replies=[function_reply(empty) for _ in range(40)]) as server:
-        outputs["summary --provider openai"] = _run(
-            capsys,
-            "summary",
-            *arguments,
-            "--provider",
-            "openai",
-            "--base-url",
-            server.base_url,
-            "--model",
-            "local-test",
-        )
-        opened = json.dumps([request.body for request in server.requests])
-    assert server.requests, "the OpenAI-compatible path sent no request"
-    outputs["requests to the OpenAI-compatible API"] = opened
-
+    outputs["summary"] = _run(capsys, "summary", *arguments, "--no-llm")
     leaked = {name: kinds for name, text in outputs.items() if (kinds := _leaks(text))}
     assert leaked == {}
 
 
-def _request_body(tmp_path: Path) -> Path:
-    """An Anthropic request whose user text, tool input, tool output, written file and tool definition hold secrets."""
-    messages: list[dict[str, Any]] = [
-        {"role": "user", "content": f"Set up the service.\n{SECRETS[0].context}"}
-    ]
-    for number, secret in enumerate(SECRETS):
-        call = f"toolu_{number:02d}"
-        messages += [
-            {
-                "role": "assistant",
-                "content": [
-                    {"type": "text", "text": f"Writing config {number}. {secret.context}"},
-                    {
-                        "type": "tool_use",
-                        "id": call,
-                        "name": "write_file",
-                        "input": {"path": f"config/{number}.env", "content": secret.context},
-                    },
-                ],
-            },
-            {
-                "role": "user",
-                "content": [
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": call,
-                        "content": f"Wrote it.\n{secret.context}",
-                    }
-                ],
-            },
-        ]
-    messages += [
-        {"role": "assistant", "content": [{"type": "text", "text": "All written."}]},
-        {"role": "user", "content": "Carry on."},
-    ]
-    body = tmp_path / "request.json"
-    # A tool definition can carry a secret too (a deploy tool whose description names its token):
-    # the token-count request sends the definitions along with the messages.
-    tools = [
+def _narrative_replies(count: int) -> list[dict[str, Any]]:
+    from summarizer.sections.templates import load_template
+
+    template = load_template("default")
+    empty = {s.key: {"items": [], "superseded": []} for s in template.narrative_sections}
+    return [tool_reply(empty) for _ in range(count)]
+
+
+def test_a_tool_definition_of_a_request_holds_no_secret_once_compacted_or_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The token-count request sends the tool definitions along with the messages."""
+    secret = next(s for s in SECRETS if s.kind == "github-classic-pat")
+    body = json.loads(WRITERS["anthropic-messages"][1]([]))
+    body["messages"] = [{"role": "user", "content": "Deploy it."}]
+    body["tools"] = [
         {
             "name": "deploy",
-            "description": f"Deploys the service. {SECRETS[1].context}",
+            "description": f"Deploys the service. {secret.context}",
             "input_schema": {"type": "object", "properties": {}},
         }
     ]
-    body.write_text(
-        json.dumps(
-            {
-                "model": "claude-test",
-                "system": "You are a coding agent.",
-                "tools": tools,
-                "messages": messages,
-            }
-        ),
-        encoding="utf-8",
-    )
-    return body
-
-
-def test_compact_and_its_state_hold_no_secret_and_neither_do_its_requests(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    body = _request_body(tmp_path)
-    state = tmp_path / "state"
-    control = _run(capsys, "--no-redact", "compact", str(body), "--force", "--no-llm")
-    assert _leaks(control), (
-        "the planted secrets never reach an output: the test would prove nothing"
-    )
-
-    outputs = {
-        "compact offline": _run(
-            capsys, "compact", str(body), "--force", "--no-llm", "--state-dir", str(state)
-        )
-    }
-    with FakeAnthropic(replies=_narrative_replies(20), token_counts=[5000] * 20) as api:
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(body), encoding="utf-8")
+    with FakeAnthropic(replies=_narrative_replies(5), token_counts=[5000] * 5) as api:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-        outputs["compact --llm --exact-tokens"] = _run(
-            capsys,
-            "compact",
-            str(body),
-            "--force",
-            "--llm",
-            "--exact-tokens",
-            "--state-dir",
-            str(tmp_path / "state2"),
-        )
-        paths = {request.path for request in api.requests}
-        outputs["requests to the API"] = json.dumps([request.body for request in api.requests])
-    assert paths == {"/v1/messages", "/v1/messages/count_tokens"}
-    outputs["state files"] = _files_of_state(state) + _files_of_state(tmp_path / "state2")
-    assert "tracker.json" in {p.name for p in state.iterdir()}
-
-    leaked = {name: kinds for name, text in outputs.items() if (kinds := _leaks(text))}
-    assert leaked == {}
+        output = _run(capsys, "compact", str(request), "--force", "--llm", "--exact-tokens")
+        sent = json.dumps([r.body for r in api.requests])
+    assert "/v1/messages/count_tokens" in {r.path for r in api.requests}
+    assert _leaks(output + sent, [secret]) == []
+    assert "[REDACTED github-token]" in sent

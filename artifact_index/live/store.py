@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
-from artifact_index.redaction import redact_json
+from artifact_index.redaction import redact_json, redact_path
 from artifact_index.state_files import private_directory
 
 __all__ = [
@@ -507,9 +507,11 @@ class SessionStore:
         also matches any file whose absolute path ends with it, so
         ``src/app.py`` finds the file in every checkout.
         """
+        # The store keeps paths redacted (a component holding a secret is a keyed placeholder):
+        # the path asked about is redacted the same way to find them.
         conditions = ["f.absolute = ?"]
-        values: list[Any] = [_posix_absolute(path)]
-        relative = path.replace("\\", "/").strip()
+        values: list[Any] = [redact_path(_posix_absolute(path))]
+        relative = redact_path(path.replace("\\", "/").strip())
         if relative and not os.path.isabs(relative) and not relative.startswith("~"):
             conditions.append("f.absolute LIKE ? ESCAPE '\\'")
             values.append("%/" + _escape_like(relative.removeprefix("./")))

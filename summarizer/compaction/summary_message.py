@@ -34,12 +34,11 @@ import secrets
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from artifact_index.exceptions import StateError
 from artifact_index.redaction import redact_text
-from artifact_index.state_files import private_directory
+from artifact_index.state_files import private_directory, user_state_directory
 from summarizer.compaction.messages import Message, Shape
 
 __all__ = [
@@ -78,19 +77,6 @@ class SummaryMark:
 def new_summary_key() -> bytes:
     """A fresh random key (what a :class:`~summarizer.Compactor` without a state directory uses)."""
     return secrets.token_bytes(32)
-
-
-def user_state_directory() -> Path:
-    """Where state lives when no ``--state-dir`` is given.
-
-    ``$ARTIFACT_INDEX_STATE_HOME``, else ``$XDG_STATE_HOME/artifact-index``,
-    else ``~/.local/state/artifact-index``.
-    """
-    explicit = os.environ.get("ARTIFACT_INDEX_STATE_HOME")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "artifact-index"
 
 
 def load_summary_key(directory: str | os.PathLike[str]) -> bytes:

@@ -6,25 +6,36 @@
   (``~/.codex/sessions/YYYY/MM/DD/rollout-...-<session id>.jsonl``).
 * OpenCode keeps sessions in its own storage, so our plugin passes the
   session id and the transcript is what ``opencode export <id>`` prints,
-  kept under the user's state folder so the session store can point at it.
+  kept under the user's state folder so the session store can point at it:
+  redacted like every output (it quotes the whole session), ``0600`` in a
+  ``0700`` folder, one file per session replaced at each export, and removed
+  once no hook has exported it for :data:`EXPORT_RETENTION_DAYS` days.
   The plugin also names the OpenCode it runs in (``"opencode"``): a real
   OpenCode 1.18.33 started by its full path had no ``opencode`` on PATH.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
-from artifact_index.state_files import write_atomically
+from artifact_index.redaction import redact_json, redact_text
+from artifact_index.state_files import private_directory, write_atomically
 from summarizer.compaction.summary_message import user_state_directory
 from summarizer.exceptions import SummarizerError
 
-__all__ = ["AGENTS", "transcript_of"]
+__all__ = ["AGENTS", "EXPORT_RETENTION_DAYS", "keep_export", "transcript_of"]
+
+# How long an OpenCode export is kept after the last hook that made it: the session store's
+# snapshot of the session points at it, for questions asked later.
+EXPORT_RETENTION_DAYS = 14
 
 AGENTS = ("claude-code", "codex", "opencode")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
@@ -95,9 +106,36 @@ def _opencode_export(hook_input: dict[str, Any]) -> Path:
     if done.returncode != 0 or start < 0:
         reason = " ".join(done.stderr.split())[:200] or f"exit status {done.returncode}"
         raise SummarizerError(f"`opencode export {session}` printed no session ({reason})")
-    target = user_state_directory() / "opencode" / f"{session}.json"
-    write_atomically(target, done.stdout[start:])
+    return keep_export(session, done.stdout[start:])
+
+
+def keep_export(session: str, exported: str) -> Path:
+    """Keep ``exported`` (what ``opencode export`` printed) for the hook: redacted, private, pruned.
+
+    Exports of other sessions left untouched for :data:`EXPORT_RETENTION_DAYS` are removed.
+    """
+    folder = private_directory(user_state_directory() / "opencode")
+    with contextlib.suppress(OSError):
+        os.chmod(folder, 0o700)  # a folder an older version made with the umask's permissions
+    try:
+        document = json.loads(exported)
+    except json.JSONDecodeError:
+        text = redact_text(exported)  # not JSON (cut short?): kept as text, the reader says why
+    else:
+        text = json.dumps(redact_json(document), ensure_ascii=False)
+    target = folder / f"{session}.json"
+    write_atomically(target, text)
+    _prune(folder, keep=target)
     return target
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    cutoff = time.time() - EXPORT_RETENTION_DAYS * 86_400
+    for old in folder.glob("*.json"):
+        if old != keep:
+            with contextlib.suppress(OSError):
+                if old.stat().st_mtime < cutoff:
+                    old.unlink()
 
 
 def transcript_of(agent: str, hook_input: dict[str, Any]) -> Path:

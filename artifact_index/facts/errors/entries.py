@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind
 from artifact_index.facts.errors.test_results import TestRun
+from artifact_index.redaction import redact_text
 
 __all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
 
@@ -115,6 +116,8 @@ def signature(diagnostic: Diagnostic) -> str:
             diagnostic.kind,
             diagnostic.code or (exception["type"] if exception else ""),
             file,
-            _masked(diagnostic.message),
+            # Redacted first: masking reshapes a message (a URL's path becomes <path>) past
+            # where redaction at the output could still tell a password in it.
+            _masked(redact_text(diagnostic.message)),
         )
     )

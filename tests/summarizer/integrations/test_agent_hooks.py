@@ -210,6 +210,49 @@ def test_opencode_compacting_gets_the_trail_of_the_exported_session(tmp_path: Pa
     assert (row.format, row.transcript) == ("opencode", str(kept.resolve()))
 
 
+def test_the_kept_opencode_export_is_redacted_private_and_pruned(tmp_path: Path) -> None:
+    """The export quotes the whole session: what is kept of it holds no secret and outlives no need."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fake_secrets import fake_secrets
+
+    secrets = fake_secrets(3)
+    document = json.loads((FIXTURES / "opencode" / "session-export.json").read_text())
+    session = document["info"]["id"]
+    first = document["messages"][0]["parts"][0]
+    first["text"] += "\n" + "\n".join(secret.context for secret in secrets)
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(document, indent=2))
+    state = tmp_path / "state"
+    (state / "opencode").mkdir(parents=True, mode=0o755)
+    (state / "opencode").chmod(0o755)  # as an older version left it
+    stale = state / "opencode" / "ses_stale.json"
+    stale.write_text("{}")
+    os.utime(stale, (0, 0))
+    fresh = state / "opencode" / "ses_other.json"
+    fresh.write_text("{}")
+    env = fake_opencode(tmp_path / "bin", export) | {"ARTIFACT_INDEX_STATE_HOME": str(state)}
+
+    done = hook(
+        {"hook_event_name": "PreCompact", "session_id": session, "cwd": str(tmp_path)},
+        "--agent",
+        "opencode",
+        "--store",
+        str(tmp_path / "s.db"),
+        env=env,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert "src/title.ts" in done.stdout  # the trail is read from the redacted copy
+    kept = state / "opencode" / f"{session}.json"
+    text = kept.read_text()
+    assert [s.kind for s in secrets if any(n in text for n in s.needles)] == []
+    assert json.loads(text)["info"]["id"] == session
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
+    assert not stale.exists() and fresh.exists()
+    leaked = [s.kind for s in secrets if any(n in done.stdout for n in s.needles)]
+    assert leaked == []
+
+
 def test_opencode_compacting_exports_with_the_opencode_the_plugin_names_when_none_is_on_path(
     tmp_path: Path,
 ) -> None:
