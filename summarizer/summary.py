@@ -80,7 +80,7 @@ class Summary(BaseModel):
 # What an empty narrative section says: what is not known, never a guess to fill it.
 _NOT_KNOWN = {
     "intent": "No request recorded.",
-    "decisions": "No decision recorded in the session's words.",
+    "decisions": "None recorded.",
     "current_state": "Nothing stated beyond the sections above.",
     "next_steps": "No next step stated in the transcript.",
     "root_cause": "No root cause established in the session's words.",

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
-_READ_IN_THREAD_AT = {0: 60, 1: 40, 2: 25, 3: 15}  # the current thread's reads, named one by one
+_READ_IN_THREAD_AT = {0: 20, 1: 12, 2: 6, 3: 3}  # the current thread's reads, named one by one
 _READ_GROUPED_AT = {
     0: 40,
     1: 24,
@@ -50,7 +50,7 @@ _LATEST_FILES = (
 
 
 # The key code of the latest change, for the latest files of the current thread: (files, lines each).
-_CODE_AT = {0: (3, 16), 1: (3, 10), 2: (2, 6), 3: (1, 4)}
+_CODE_AT = {0: (2, 10), 1: (2, 8), 2: (1, 6), 3: (1, 4)}
 _LANGUAGES = {
     "py": "python",
     "ts": "typescript",
@@ -355,7 +355,14 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
             continue
         line = describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
         code = facts.latest_code.get(f.path)
-        if code is not None and f.path in with_code and f.status in ("created", "modified"):
+        # With a writer's line on the file (the LLM path) the code shows what the line says; offline the
+        # agent's account and the changed lines speak, within the length of the agent's own summary.
+        if (
+            code is not None
+            and f.path in facts.file_notes
+            and f.path in with_code
+            and f.status in ("created", "modified")
+        ):
             line += "\n" + _code_lines(f, code, code_lines)
         lines.append(line)
     return "\n".join([*lines, own] if own else lines)

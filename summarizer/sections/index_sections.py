@@ -42,7 +42,7 @@ MAX_DETAIL = 3
 # user's words and the agent's conclusions shrink slower than the rest.
 _MESSAGE_AT = {0: 100_000, 1: 1500, 2: 800, 3: 400}
 _EARLY_MESSAGE_AT = {0: 100_000, 1: 1000, 2: 300, 3: 160}
-_FIRST_REQUEST_AT = {0: 100_000, 1: 3000, 2: 1500, 3: 800}  # the task as first stated keeps more
+_FIRST_REQUEST_AT = {0: 100_000, 1: 1500, 2: 600, 3: 300}  # the task as first stated keeps more
 _RECENT_MESSAGES = 6
 _RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}  # resolved errors listed one by one (the latest)
 _CHANNEL_WORDS = {

@@ -20,7 +20,7 @@ from summarizer.sections.facts import LatestCode
 __all__ = ["latest_code"]
 
 _MAX_LINES = 16  # what is kept of one change: the reader sees the shape, the file has the rest
-_MAX_CHARS = 1200
+_MAX_CHARS = 480
 _WHOLE_FILE_LINES = 16  # a file written whole is shown only when it is this small
 
 

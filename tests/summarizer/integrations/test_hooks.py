@@ -180,7 +180,7 @@ def test_a_large_trail_stays_under_the_hosts_cap_changed_files_first_and_says_wh
     )  # every created file made it
     # The 400 read files are condensed: the latest few by path, the rest counted by folder.
     assert (
-        "- and 392 more read, in `docs/` (392)" in text and "`docs/section_0549/notes.md`" in text
+        "- and 385 more read, in `docs/` (385)" in text and "`docs/section_0549/notes.md`" in text
     )
 
 
