@@ -17,13 +17,14 @@ import ctypes
 import importlib
 import importlib.util
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 from tree_sitter import Language, Parser, Tree
 
 from artifact_index.exceptions import GrammarUnavailable
 
-__all__ = ["GrammarUnavailable", "language", "parser", "safe_parse"]
+__all__ = ["GrammarUnavailable", "grammar_source", "language", "parser", "safe_parse"]
 
 # Our name -> (symbol in languages.so, per-language package, function in it).
 _GRAMMARS: dict[str, tuple[str, str, str]] = {
@@ -86,6 +87,31 @@ def language(name: str) -> Language | None:
             f"no tree-sitter grammar for {name}: install {package.replace('_', '-')} (or, on Python 3.11 and "
             f"3.12, tree-sitter-languages); reinstalling artifact-index installs the right one ({exc})"
         ) from exc
+
+
+@cache
+def grammar_source(name: str) -> str | None:
+    """Which package and version the grammar of ``name`` comes from (``tree-sitter-python 0.23.6``).
+
+    Grammars from different packages can parse the same file differently
+    (which symbols are found), so the output of ``symbols`` names them: on
+    Python 3.11 and 3.12 the bundled ``tree-sitter-languages``, on newer
+    Pythons the per-language packages.  None for a language we have no
+    grammar for.
+    """
+    if name not in _GRAMMARS:
+        return None
+    symbol, package, _ = _GRAMMARS[name]
+    library = _bundled_library()
+    distribution = (
+        "tree-sitter-languages"
+        if library is not None and hasattr(library, f"tree_sitter_{symbol}")
+        else package.replace("_", "-")
+    )
+    try:
+        return f"{distribution} {metadata.version(distribution)}"
+    except metadata.PackageNotFoundError:
+        return distribution
 
 
 def parser(name: str) -> Parser | None:

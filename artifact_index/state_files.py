@@ -5,21 +5,30 @@ Saved tracker states and compaction logs quote the session (redacted, see
 several processes may work on one state directory at once (an agent's hook
 and a compaction, or a client compacting in parallel).  So:
 
-* :func:`private_directory` creates the directory ``0700``;
+* :func:`private_directory` creates the directory, and every parent it has
+  to create, ``0700`` whatever the umask (a directory that already exists
+  is the user's choice and left as it is);
 * :func:`write_atomically` writes a ``0600`` temporary file next to the
   target, flushes it to disk and renames it over the target, so a reader
   sees the old content or the new, never half of one (a crash mid-write
   leaves the old file);
 * :func:`append_private` appends to a ``0600`` file;
+* :func:`private_file` makes a file ``0600`` (created if missing, a looser
+  mode tightened);
 * :func:`state_lock` serializes the read-modify-write of a directory
   across processes with a lock file (``filelock``: ``flock`` on POSIX,
   ``LockFileEx`` on Windows), and gives up with one sentence after a timeout.
+
+Every failure of the file system (no space left, a read-only directory, a
+permission) is a :class:`~artifact_index.exceptions.StateError` that names
+the file and the system's reason, never a bare ``OSError``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +41,7 @@ __all__ = [
     "LOCK_NAME",
     "append_private",
     "private_directory",
+    "private_file",
     "private_key",
     "state_lock",
     "user_state_directory",
@@ -41,6 +51,10 @@ __all__ = [
 LOCK_NAME = ".lock"
 _PRIVATE_FILE = 0o600
 _PRIVATE_DIRECTORY = 0o700
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 def user_state_directory() -> Path:
@@ -81,24 +95,57 @@ def private_key(path: str | os.PathLike[str], size: int = 32) -> bytes:
 
 
 def private_directory(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a directory, created (with its parents) readable by its owner only."""
+    """``path`` as a directory, created (with its missing parents) readable by its owner only."""
     folder = Path(path)
+    missing: list[Path] = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
     try:
-        folder.mkdir(mode=_PRIVATE_DIRECTORY, parents=True, exist_ok=True)
+        # mkdir's mode is masked by the umask, and ``parents=True`` ignores it for the parents:
+        # each directory made here is made, then set to 0700.
+        for directory in reversed(missing):
+            with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+                directory.mkdir(mode=_PRIVATE_DIRECTORY)
+                os.chmod(directory, _PRIVATE_DIRECTORY)
     except OSError as exc:
-        raise StateError(
-            f"state directory {folder} cannot be created ({exc.strerror or exc})"
-        ) from exc
+        raise StateError(f"state directory {folder} cannot be created ({_reason(exc)})") from exc
     if not folder.is_dir():
         raise StateError(f"state directory {folder} is not a directory")
     return folder
+
+
+def private_file(path: str | os.PathLike[str]) -> Path:
+    """``path`` created if missing, and ``0600`` whatever the umask or the mode it had."""
+    target = Path(path)
+    try:
+        # Non-blocking: opening a FIFO put in its place must not wait for a writer.
+        descriptor = os.open(
+            target, os.O_CREAT | os.O_RDONLY | getattr(os, "O_NONBLOCK", 0), _PRIVATE_FILE
+        )
+        try:
+            if stat.S_IMODE(os.fstat(descriptor).st_mode) != _PRIVATE_FILE:
+                # Through the descriptor, so a file swapped in meanwhile is not the one changed.
+                if hasattr(os, "fchmod"):
+                    os.fchmod(descriptor, _PRIVATE_FILE)
+                else:  # Windows: only the read-only bit exists
+                    os.chmod(target, _PRIVATE_FILE)
+        finally:
+            os.close(descriptor)
+    except OSError as exc:
+        raise StateError(f"{target} cannot be made private ({_reason(exc)})") from exc
+    return target
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with ``text`` in one step; the file is ``0600``."""
     target = Path(path)
     folder = private_directory(target.parent)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise StateError(f"state file {target} cannot be written ({_reason(exc)})") from exc
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -109,20 +156,23 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise StateError(f"state file {target} cannot be written ({exc.strerror or exc})") from exc
+        raise StateError(f"state file {target} cannot be written ({_reason(exc)})") from exc
 
 
 def append_private(path: str | os.PathLike[str], data: bytes) -> None:
     """Append ``data`` to ``path``, creating it ``0600``; one ``write`` call, so lines never interleave."""
     target = Path(path)
     private_directory(target.parent)
-    descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, _PRIVATE_FILE)
     try:
-        written = 0
-        while written < len(data):
-            written += os.write(descriptor, data[written:])
-    finally:
-        os.close(descriptor)
+        descriptor = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, _PRIVATE_FILE)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+        finally:
+            os.close(descriptor)
+    except OSError as exc:
+        raise StateError(f"state file {target} cannot be written ({_reason(exc)})") from exc
 
 
 @contextlib.contextmanager
@@ -136,6 +186,10 @@ def state_lock(directory: str | os.PathLike[str], timeout: float = 120.0) -> Ite
         raise StateError(
             f"state directory {folder} stayed locked by another process for {timeout:g} s; "
             "try again when it has finished"
+        ) from exc
+    except OSError as exc:  # a read-only directory, no space for the lock file
+        raise StateError(
+            f"state directory {folder} cannot be locked ({_reason(exc)}): it must be writable"
         ) from exc
     try:
         yield

@@ -32,12 +32,11 @@ sys.path.insert(0, str(ROOT))
 from artifact_index.ingestion.events import Event  # noqa: E402
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 from artifact_index.trail.tracker import Tracker  # noqa: E402
+from benchmarks.blind_points import render_events  # noqa: E402
 from summarizer.narrative.extractive import ExtractiveWriter  # noqa: E402
-from summarizer.narrative.span import render_event  # noqa: E402
 from summarizer.sections.templates import load_template  # noqa: E402
 from summarizer.summary import summarize  # noqa: E402
 from summarizer.summary_commands import events_until_compaction  # noqa: E402
-from summarizer.tokens import count_tokens  # noqa: E402
 from tests.support.cc_harness import read_transcript  # noqa: E402
 
 _OUR_STATE = re.compile(r"\n?<!-- artifact-index:state .*? -->\n?", re.S)
@@ -71,21 +70,9 @@ and a one-line overall verdict per folder.
 
 def _tail(events: list[Event], tokens: int) -> str:
     """The rendered events before the boundary, as many from the end as fit in ``tokens``."""
-    lines: list[str] = []
-    used = 0
-    for event in reversed(events):
-        if event.sidechain is not None:
-            continue
-        line = render_event(event, output_limit=600)
-        if line is None:
-            continue
-        cost = count_tokens(line)
-        if used + cost > tokens and lines:
-            break
-        lines.append(line)
-        used += cost
-    lines.reverse()
-    return "# The end of the session before the compaction\n\n" + "\n\n".join(lines) + "\n"
+    return render_events(
+        events, tokens, from_end=True, heading="The end of the session before the compaction"
+    )
 
 
 def main() -> int:

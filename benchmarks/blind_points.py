@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from artifact_index.ingestion.events import Event  # noqa: E402
 from artifact_index.ingestion.loading import open_transcript  # noqa: E402
 from summarizer.narrative.span import render_event  # noqa: E402
 from summarizer.tokens import count_tokens  # noqa: E402
@@ -112,13 +113,14 @@ def _boundary_and_summary(lines: list[str], line: int) -> tuple[int, int, str]:
     raise SystemExit(f"no compaction summary after the boundary at line {boundary + 1}")
 
 
-def _render(path: Path, tokens: int, *, from_end: bool, heading: str) -> str:
-    events = [event for event in open_transcript(path).events() if event.sidechain is None]
+def render_events(events: list[Event], tokens: int, *, from_end: bool, heading: str) -> str:
+    """The main agent's events as a reader sees them, as many as fit in ``tokens`` from one end."""
+    chosen = [event for event in events if event.sidechain is None]
     if from_end:
-        events.reverse()
+        chosen.reverse()
     lines: list[str] = []
     used = 0
-    for event in events:
+    for event in chosen:
         line = render_event(event, output_limit=600)
         if line is None:
             continue
@@ -130,6 +132,11 @@ def _render(path: Path, tokens: int, *, from_end: bool, heading: str) -> str:
     if from_end:
         lines.reverse()
     return f"# {heading}\n\n" + "\n\n".join(lines) + "\n"
+
+
+def _render(path: Path, tokens: int, *, from_end: bool, heading: str) -> str:
+    events = list(open_transcript(path).events())
+    return render_events(events, tokens, from_end=from_end, heading=heading)
 
 
 def _run(command: list[str], *, stdin: str | None = None, env: dict[str, str] | None = None) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from artifact_index.redaction import redact_text
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.condense import condense_text
 from summarizer.sections.facts import SessionFacts
@@ -278,7 +279,8 @@ def _cut_body(body: str, keep_tokens: int) -> str:
     if len(lines) < 3:
         limit = max(int(keep_tokens * CHARS_PER_TOKEN), 80)
         text = body if len(body) <= limit else condense_text(body, limit)
-        if len(text) > limit:  # one enormous line
+        if len(text) > limit:  # one enormous line, redacted first: a cut key is no key to a rule
+            body = redact_text(body)
             text = body[: limit * 2 // 3] + f" … [{len(body) - limit * 2 // 3:,} characters cut]"
         return text
     head, tail = [lines[0]], [lines[-1]]

@@ -18,11 +18,12 @@ caller (and the CLI) can handle one hierarchy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from artifact_index.exceptions import ArtifactIndexError
 
 if TYPE_CHECKING:
+    from summarizer.compaction.messages import Message
     from summarizer.compaction.result import CompressResult
 
 __all__ = [
@@ -77,7 +78,7 @@ class CompactionFailed(SummarizerError):
         self,
         message: str,
         *,
-        messages: list[dict[str, Any]],
+        messages: list[Message],
         result: CompressResult,
         consecutive_failures: int,
     ) -> None:

@@ -12,9 +12,8 @@ import json
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
 
-from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.events import CompactionBoundary, Event, JSONObject
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.tracker import Tracker
 from summarizer.compaction.event_log import EventLog
@@ -109,7 +108,7 @@ def summary_command(
     )
 
 
-def read_request_body(path: str) -> dict[str, Any]:
+def read_request_body(path: str) -> JSONObject:
     """The API request body in the JSON file at ``path`` (``-``: standard input)."""
     from artifact_index.ingestion.source import read_source
 
@@ -123,7 +122,7 @@ def read_request_body(path: str) -> dict[str, Any]:
 
 
 def compact_request(
-    body: dict[str, Any],
+    body: JSONObject,
     *,
     context_window: int | None = None,
     state_dir: str | Path | None = None,
@@ -137,7 +136,7 @@ def compact_request(
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
     report: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Compact an API request body; ``report`` gets one sentence per problem worked around.
 
     With ``state_dir``, the whole read-compact-write runs under the

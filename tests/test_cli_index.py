@@ -11,11 +11,14 @@ summarizer and other tools read.
 from __future__ import annotations
 
 import json
+import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from artifact_index.grammars import grammar_source
 from artifact_index.presentation.cli import main
 
 SESSION = Path(__file__).parent / "fixtures" / "cli" / "index_session.jsonl"
@@ -106,8 +109,20 @@ def test_symbols_json_lists_each_files_definitions_with_their_net_change(
                     },
                 ],
             },
-        ]
+        ],
+        "grammars": {"python": grammar_source("python")},
     }
+
+
+def test_symbols_json_names_the_grammar_that_found_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Python 3.11 and 3.12 take the grammars bundled in tree-sitter-languages, newer Pythons the
+    # per-language packages, which may find other symbols: the output says which it was.
+    out = run_json(capsys, "symbols")
+    source = out["grammars"]["python"]
+    package = "tree-sitter-languages" if sys.version_info < (3, 13) else "tree-sitter-python"
+    assert source == f"{package} {metadata.version(package)}"
 
 
 def test_symbols_table_hides_reads_with_changed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,6 +71,13 @@ def test_a_fifo_is_refused_in_one_line_without_waiting_for_a_writer(
     ]
 
 
+def test_a_followed_transcript_that_is_a_fifo_is_refused_without_waiting(fifo: Path) -> None:
+    from artifact_index.live.live_transcript import LiveTranscript
+
+    with pytest.raises(UnreadableInput, match="is a FIFO"):
+        LiveTranscript(fifo).refresh()
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_a_device_is_refused_without_reading_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "files", "/dev/zero")

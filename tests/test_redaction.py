@@ -454,3 +454,13 @@ def test_a_resumed_state_holds_contents_redacted_and_later_edits_still_apply() -
     )
     resumed.feed(ToolResult(turn=2, call_id="c2", status="success", output="ok"))
     assert resumed.content_of("/w/.env") == "DEBUG=1\nDB_PASSWORD=[REDACTED password]\nPORT=8080\n"
+
+
+def test_a_path_used_as_a_key_is_redacted_as_a_path_and_field_names_stay() -> None:
+    # The tracker's state keys its calls by path: a token in a folder's name reached the state file.
+    token = "dp.st.prd." + "Jv9Z5SikxmvI4nRvaOiJOZsJiFbwpqnj5Kl6OYXfLiW"
+    state = {"named": {f"/srv/uploads/{token}/photo.jpg": "write", "/srv/app.py": "edit"}}
+    redacted = redact_json(state)
+    assert token not in json.dumps(redacted)
+    assert list(redacted) == ["named"] and "/srv/app.py" in redacted["named"]
+    assert len(redacted["named"]) == 2

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from artifact_index.ingestion import source as source_module
-from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
+from artifact_index.ingestion.loading import open_transcript
+from artifact_index.ingestion.source import Records, Skipped, Source, parse_json_line, read_source
 
 # Lines that orjson and the standard library read differently, or not at all.
 LINES = [
@@ -223,3 +225,74 @@ def test_a_record_is_refused_only_when_its_lists_and_objects_nest_too_deep(
         [(2, True)] if too_deep else []
     )
     assert len(source.records) == (2 if too_deep else 3)
+
+
+def _parses_per_line(monkeypatch: pytest.MonkeyPatch) -> dict[int, int]:
+    """Count the parses of each line (by where it starts) from now on: indexing, reading, looking ahead."""
+    parses: dict[int, int] = {}
+
+    def count(start: int) -> None:
+        parses[start] = parses.get(start, 0) + 1
+
+    index_line, parsed, kept = Records._index_line, Records._parsed, Records._values_kept
+
+    def counted_index_line(self: Records) -> list[Any]:
+        if self._next_start not in self._ahead:
+            count(self._next_start)
+        return index_line(self)
+
+    def counted_parsed(self: Records, index: int) -> tuple[int, Any]:
+        spare = self._spare
+        if spare is None or spare[0] != self._starts[index] or self._picks[index] not in spare[1]:
+            count(self._starts[index])
+        return parsed(self, index)
+
+    def counted_kept(self: Records, start: int, end: int) -> list[Any]:
+        if start not in self._ahead:
+            count(start)
+        return kept(self, start, end)
+
+    monkeypatch.setattr(Records, "_index_line", counted_index_line)
+    monkeypatch.setattr(Records, "_parsed", counted_parsed)
+    monkeypatch.setattr(Records, "_values_kept", counted_kept)
+    return parses
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        *sorted(str(p.relative_to(FIXTURES)) for p in (FIXTURES / "claude_code").glob("*.jsonl")),
+        *sorted(str(p.relative_to(FIXTURES)) for p in (FIXTURES / "codex").glob("*.jsonl")),
+    ],
+)
+@pytest.mark.parametrize("copies", [1, 60])
+def test_detection_and_the_adapter_parse_each_line_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fixture: str, copies: int
+) -> None:
+    # Detection looks at the head only and hands what it parsed on; look-aheads (Claude Code's
+    # queued messages and compaction summaries, what a Codex patch changed) keep what they parse.
+    # Many copies make a transcript far longer than the head detection reads and than what is
+    # kept for a reader, so a pass of its own over every line would show.
+    path = tmp_path / Path(fixture).name
+    path.write_text(_copies((FIXTURES / fixture).read_text(encoding="utf-8"), copies), "utf-8")
+    parses = _parses_per_line(monkeypatch)
+    loaded = open_transcript(path)
+    events = list(loaded.events())
+    assert events
+    assert parses and max(parses.values()) == 1, {start: n for start, n in parses.items() if n > 1}
+
+
+def _copies(text: str, copies: int) -> str:
+    """``text`` repeated, its ids made distinct per copy (a call id answers only its own copy)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return "".join(
+        "\n".join(
+            re.sub(r'"((?:call|toolu|prt|msg|uuid|id)[^"]*)"', rf'"\1-{n}"', line) if n else line
+            for line in lines
+        )
+        + "\n"
+        for n in range(copies)
+    )

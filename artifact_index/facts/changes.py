@@ -33,6 +33,7 @@ __all__ = [
     "added_tests",
     "changed_code",
     "changed_lines",
+    "changed_outline",
     "definition_notes",
     "is_test_path",
     "symbol_key",
@@ -45,6 +46,7 @@ _TEST_PATH = re.compile(
 _TEST_CALL = re.compile(
     r"""^\+\s*(?:test|it|scenario|property|specify)\s*\(?\s*(["'`])(?P<name>.+?)\1"""
 )
+_TEST_HOLDERS = frozenset({"class", "struct", "module", "interface", "namespace", "impl"})
 _TEST_FUNCTION = re.compile(r"^(?:test_?|Test|Benchmark|Example)[\w]*", re.I)
 # Kinds whose first line says nothing a name does not: `defmodule X do`, `module X`.
 _NO_SIGNATURE = frozenset({"module"})
@@ -206,7 +208,12 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
     """The tests a test file gained: test functions added, and tests declared by a call on an added line."""
     if not is_test_path(path):
         return []
-    names = [symbol_key(s) for s in symbols if s.change == "added" and _TEST_FUNCTION.match(s.name)]
+    # A class of tests (`class TestParser`) holds tests; it is not one.
+    names = [
+        symbol_key(s)
+        for s in symbols
+        if s.change == "added" and _TEST_FUNCTION.match(s.name) and s.kind not in _TEST_HOLDERS
+    ]
     for line in (diff or "").splitlines():
         found = _TEST_CALL.match(line)
         if found and not line.startswith("+++"):
@@ -214,11 +221,43 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
     return list(dict.fromkeys(names))
 
 
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def _prose_lines(diff: str) -> list[str]:
+    """The added lines of a Markdown diff outside fenced code: a ``#`` inside a fence is a comment, not a heading.
+
+    The fences are followed through the new text (added and context lines).
+    """
+    found: list[str] = []
+    fence: str | None = None
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---", "-", "@@", "\\")):
+            continue
+        text = line[1:] if line[:1] in ("+", " ") else line
+        opening = _FENCE.match(text)
+        if opening is not None:
+            marker = opening.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is None and line.startswith("+"):
+            found.append(text.strip())
+    return found
+
+
 def changed_lines(diff: str | None, path: str) -> list[str]:
     """What a change to a file without definitions wrote: the Markdown headings it added, else its first lines."""
+    return changed_outline(diff, path)[0]
+
+
+def changed_outline(diff: str | None, path: str) -> tuple[list[str], bool]:
+    """:func:`changed_lines`, and whether they are Markdown headings (else they are first lines)."""
     name = path.rsplit("/", 1)[-1].lower()
     if not diff or name in _LOCKFILES:
-        return []
+        return [], False
     added = [
         line[1:].strip()
         for line in diff.splitlines()
@@ -228,16 +267,18 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
         and not _BOILERPLATE.match(line[1:].strip())
     ]
     if name.endswith(_MARKDOWN):
+        prose = _prose_lines(diff)
         headings = [
             (len(line) - len(line.lstrip("#")), line.lstrip("#").strip())
-            for line in added
+            for line in prose
             if re.match(r"^#{1,6}\s", line)
         ]
+        added = [line for line in prose if len(line) > 2] or added
         if headings:
             # The outline: the two shallowest levels, the ones a reader of the document navigates by.
             top = min(level for level, _ in headings)
-            return [_cut(text, _MAX_LINE) for level, text in headings if level <= top + 1]
-    return [_cut(line, _MAX_LINE) for line in added[:3]]
+            return [_cut(text, _MAX_LINE) for level, text in headings if level <= top + 1], True
+    return [_cut(line, _MAX_LINE) for line in added[:3]], False
 
 
 # The comment markers of each language with definitions (``--`` opens a shell option, not a comment).
@@ -376,7 +417,15 @@ def changed_code(
         sentence = _first_sentence(joined)
         if sentence and next_line not in starts:
             marker = comment_mark.match(comment[0])
-            quoted = sentence.replace("`", "'")
+            # Quoted as written: the first line, cut where its sentence ends; a sentence that goes
+            # on to the next line is cut with "…" (lines joined would read as text never written).
+            first = parts[0].strip()
+            ends = _SENTENCE_END.search(first)
+            if ends is not None:
+                first = first[: ends.start()]
+            elif len(parts) > 1 and first[-1:] not in ".!?" and not parts[1][:1].isupper():
+                first += "…"
+            quoted = _cut(first, _MAX_DOC).replace("`", "'")
             candidates.append(
                 (
                     6,

@@ -31,7 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = ["Certainty", "Claim", "ClaimKind", "Claimed", "Evidence", "least_certain"]
 
 Certainty = Literal["seen", "inferred", "unrecorded"]
-ClaimKind = Literal["file_status", "error_state", "test_state", "task_state", "count", "commit"]
+ClaimKind = Literal[
+    "file_status", "error_state", "test_state", "task_state", "count", "commit", "pending_call"
+]
 
 _ORDER: dict[Certainty, int] = {"seen": 0, "inferred": 1, "unrecorded": 2}
 

@@ -60,6 +60,24 @@ _STOPWORDS = frozenset(
     }
 )
 _COMMIT_OVERLAP = 0.6
+# A task that is a check, a commit or a push: done when one ran after it was set.
+_CHECK_TASKS = (
+    (
+        "test",
+        re.compile(
+            r"\b(?:run|rerun|re-run|execute|verify|ensure|check|confirm)\b.*\btests?\b|\btests? (?:pass|suite)|\btest suite\b",
+            re.I,
+        ),
+    ),
+    ("lint", re.compile(r"\b(?:run|fix|check|verify)\b.*\blint|\blint(?:er|ing)?\b.*\bpass", re.I)),
+    ("typecheck", re.compile(r"\btype[- ]?check|\bmypy\b|\btsc\b|\bpyright\b", re.I)),
+    (
+        "build",
+        re.compile(r"\b(?:run|verify|check)\b.*\bbuild\b|\bbuild (?:passes|succeeds)\b", re.I),
+    ),
+)
+_COMMIT_TASK = re.compile(r"\bcommit\b", re.I)
+_PUSH_TASK = re.compile(r"\bpush\b", re.I)
 
 
 def _names(content: str) -> set[str]:
@@ -78,11 +96,16 @@ def task_evidence(
     symbols: Mapping[str, Sequence[SymbolEntry]],
     files: Iterable[tuple[str, str, int]],
     commits: Iterable[tuple[int, str, str]],
+    checks: Iterable[tuple[int, str, bool]] = (),
+    pushed: Iterable[tuple[int, str]] = (),
 ) -> str | None:
     """What the index saw done after ``after_turn`` that the task ``content`` names, or None.
 
-    ``files``: ``(path, status, last turn changed)``; ``commits``: ``(turn, hash, message)``.
+    ``files``: ``(path, status, last turn changed)``; ``commits``: ``(turn, hash, message)``;
+    ``checks``: the runs of checks, ``(turn, category, passed)``; ``pushed``: ``(turn, hash)``
+    of each commit pushed.
     """
+    commits = list(commits)
     names = _names(content)
     found: list[str] = []
     for entries in symbols.values():
@@ -111,4 +134,33 @@ def task_evidence(
             and len(wanted & _words(message)) >= _COMMIT_OVERLAP * len(wanted)
         ):
             found.append(f'commit {sha} "{message[:80]}" at turn {turn}')
+    found += _check_done(content, after_turn, list(checks), commits, list(pushed))
     return "; ".join(dict.fromkeys(found)) or None
+
+
+def _check_done(
+    content: str,
+    after_turn: int,
+    checks: list[tuple[int, str, bool]],
+    commits: list[tuple[int, str, str]],
+    pushed: list[tuple[int, str]],
+) -> list[str]:
+    """For a task that is a check, a commit or a push: the latest such run after it was set."""
+    found: list[str] = []
+    for category, says in _CHECK_TASKS:
+        if says.search(content):
+            runs = [
+                (turn, ok) for turn, kind, ok in checks if kind == category and turn > after_turn
+            ]
+            if runs:
+                turn, ok = runs[-1]
+                found.append(f"a {category} run at turn {turn} {'passed' if ok else 'failed'}")
+    if _PUSH_TASK.search(content):
+        later = [(turn, sha) for turn, sha in pushed if turn > after_turn]
+        if later:
+            found.append(f"commit {later[-1][1]} pushed at turn {later[-1][0]}")
+    elif _COMMIT_TASK.search(content):
+        made = [(turn, sha) for turn, sha, _ in commits if turn > after_turn]
+        if made:
+            found.append(f"commit {made[-1][1]} made at turn {made[-1][0]}")
+    return found

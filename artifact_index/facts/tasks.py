@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict
 
 from artifact_index.facts.claims import Claimed
+from artifact_index.ingestion.events import JSONObject
 
 __all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks", "reads_task_list"]
 
@@ -133,7 +134,7 @@ def reads_task_list(tool: str) -> bool:
 
 
 def apply_task_call(
-    current: list[Task], tool: str, arguments: dict[str, Any], turn: int, result: str = ""
+    current: list[Task], tool: str, arguments: JSONObject, turn: int, result: str = ""
 ) -> list[Task] | None:
     """The task list after a call of ``tool``, or None when the call is not about tasks."""
     name = tool.lower()

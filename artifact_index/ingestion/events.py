@@ -12,7 +12,7 @@ Turns: every user message and every model response is one turn, numbered from
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +24,7 @@ __all__ = [
     "FailureReason",
     "FileAction",
     "FileOperation",
+    "JSONObject",
     "OperationSource",
     "ReportedChange",
     "ResultStatus",
@@ -36,6 +37,11 @@ __all__ = [
     "UserMessage",
     "WorkingDirectory",
 ]
+
+# A JSON object as an external format holds it (a transcript record, a tool
+# call's arguments): its shape is the agent's, not ours, and untrusted, so each
+# field is narrowed where it is read (``ingestion.adapters.narrowing``).
+JSONObject: TypeAlias = dict[str, Any]
 
 FileAction = Literal[
     "read",  # the agent saw (part of) the file
@@ -172,7 +178,7 @@ class ToolCall(EventBase):
     kind: Literal["tool_call"] = "tool_call"
     call_id: str
     tool: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: JSONObject = Field(default_factory=dict)
     operations: tuple[FileOperation, ...] = ()
 
 

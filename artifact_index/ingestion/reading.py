@@ -36,6 +36,7 @@ __all__ = [
     "input_limit",
     "read_path",
     "read_stream",
+    "require_regular",
     "transcript_bytes",
 ]
 
@@ -107,8 +108,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
         raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
     try:
         status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise UnreadableInput(f"{name} is {_kind_of(status.st_mode)}, not a transcript file")
+        require_regular(name, status.st_mode)
         if status.st_size > limit:
             raise _too_large(name, limit)
         pieces: list[bytes] = []
@@ -127,6 +127,12 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
     finally:
         os.close(descriptor)
     return transcript_bytes(b"".join(pieces), name, limit)
+
+
+def require_regular(name: str, mode: int) -> None:
+    """Refuse (:class:`UnreadableInput`) what ``mode`` says is not a regular file: reading it may never end."""
+    if not stat.S_ISREG(mode):
+        raise UnreadableInput(f"{name} is {_kind_of(mode)}, not a transcript file")
 
 
 def _kind_of(mode: int) -> str:

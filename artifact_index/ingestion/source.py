@@ -37,7 +37,17 @@ from artifact_index.ingestion.reading import read_path, read_stream
 from artifact_index.ingestion.salvage import MAX_DEPTH, nested_deeper, salvage_document
 from artifact_index.ingestion.salvage import loads as salvage_loads
 
-__all__ = ["Records", "Skipped", "Source", "parse_json_line", "read_source"]
+__all__ = ["HeadShape", "Records", "Skipped", "Source", "parse_json_line", "read_source"]
+
+
+@dataclass(frozen=True)
+class HeadShape:
+    """What the first lines of a JSON-lines view hold (see :meth:`Records.head_shape`)."""
+
+    records: int
+    bad_lines: int
+    objects: int  # records that are JSON objects
+    whole_containers: int  # lines holding a non-empty object or array
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,7 @@ class Source:
         self.name = name
         self.skipped: list[Skipped] = skipped if skipped is not None else []
         self.damage = damage  # why a JSON document could not be read whole, when it could not
+        self._jsonl: bool | None = None  # looks_like_jsonl's verdict, once given
         self._text = text
         self._data: bytes | None = None if text is not None else b""
         # How a line that orjson cannot read becomes text again: exactly as the
@@ -158,12 +169,7 @@ class Source:
         A pretty-printed document puts a non-empty object or array on one
         line of its own never; JSON lines put one on every line.
         """
-        whole = 0
-        for _, value in self.records.head(_HEAD_LINES):
-            whole += isinstance(value, dict | list) and bool(value)
-            if whole >= 2:
-                return True
-        return False
+        return self.records.head_shape().whole_containers >= 2
 
     @cached_property
     def records(self) -> Records:
@@ -183,11 +189,15 @@ class Source:
         start, and a verdict on the whole would parse every line before the
         adapter reads them.
         """
-        if self.document is not None:
-            return False
-        head = self.records.head(_HEAD_LINES)
-        good, bad = len(head), self.records.head_bad_line_count(_HEAD_LINES)
-        return good >= 2 and good >= 2 * bad and any(isinstance(r, dict) for _, r in head)
+        if self._jsonl is None:
+            if self.document is not None:
+                self._jsonl = False
+            else:
+                head = self.records.head_shape()
+                self._jsonl = (
+                    head.records >= 2 and head.records >= 2 * head.bad_lines and head.objects > 0
+                )
+        return self._jsonl
 
     def skip(self, line: int | None, reason: str) -> None:
         """Record that part of the input was not used."""
@@ -197,11 +207,17 @@ class Source:
 class Records(Sequence[tuple[int, Any]]):
     """The values of a JSON-lines source as ``(line number, value)``, each parsed when it is read.
 
-    Nothing parsed is kept: reading the records again parses them again,
-    which costs far less than holding every record of a long session.  The
-    lines are indexed only as far as they are read: detection, which looks
-    at the first records of a file, parses only those, and the first pass
-    over all records indexes them as it goes instead of in a pass of its own.
+    Nothing parsed is kept once read: reading the records again parses them
+    again, which costs far less than holding every record of a long session.
+    The lines are indexed only as far as they are read: detection, which
+    looks at the first records of a file, parses only those, and the first
+    pass over all records indexes them as it goes instead of in a pass of its
+    own.
+
+    A reader that looks ahead before it reads (detection's sniffers, an
+    adapter that must know what comes later) does not cost a second parse:
+    what it looks at is parsed once and kept for the reader that reaches it
+    (:meth:`peek`, :meth:`lines_matching`), each value handed on once.
     """
 
     def __init__(self, data: bytes, errors: str) -> None:
@@ -214,8 +230,15 @@ class Records(Sequence[tuple[int, Any]]):
         self._unexplained: list[tuple[int, int, int]] = []
         self._next_start, self._next_number = 0, 1  # the first line not indexed yet
         self._shared: dict[int, tuple[int, Any]] | None = None  # see shared_head
-        # What detection parsed, each value handed to the next reader that asks for it.
+        # Records parsed before a reader asked for them (by detection, a look-ahead, the indexing
+        # of a short way ahead), by index: each is handed to the next reader that asks for it.
         self._handed: dict[int, tuple[int, Any]] = {}
+        # Lines beyond the indexed ones that a look-ahead parsed, by their start: indexing takes
+        # their values from here instead of parsing them again.
+        self._ahead: dict[int, tuple[list[Any], str | None]] = {}
+        self._ahead_bytes = 0  # the length of the lines kept there, ever (a budget, not a gauge)
+        # What the first HEAD_LINES lines hold, counted as they are indexed (see head_shape).
+        self._head_objects = self._head_containers = 0
         # The other values of the last line holding several records that was parsed for one of
         # them (by line start and pick): the next read of each takes it, so the line, which can
         # be megabytes of records joined together, is parsed once and not once per record.
@@ -238,17 +261,26 @@ class Records(Sequence[tuple[int, Any]]):
             # they parsed instead of parsing it again, each value once.
             self._handed, self._shared = self._shared, None
 
-    def head(self, lines: int) -> list[tuple[int, Any]]:
-        """The records on the first ``lines`` lines of the file (what detection looks at)."""
-        while self._next_start <= len(self._data) and self._next_number <= lines:
-            self._index_line()
-        count = bisect.bisect_right(self._numbers, lines)
-        return [self._record(index) for index in range(count)]
+    def head_shape(self) -> HeadShape:
+        """What the file's first :data:`HEAD_LINES` lines hold, learned as they are indexed.
 
-    def head_bad_line_count(self, lines: int) -> int:
-        """How many of the first ``lines`` lines did not parse."""
-        self.head(lines)
-        return sum(1 for bad in self._bad if bad.line is not None and bad.line <= lines)
+        It is known from indexing alone, so asking once all records were read
+        parses nothing again.
+        """
+        while self._next_start <= len(self._data) and self._next_number <= HEAD_LINES:
+            first = len(self._starts)
+            values = self._index_line()
+            if self._shared is None and len(self._handed) < _KEPT:
+                for offset, value in enumerate(values):
+                    self._handed[first + offset] = (self._numbers[first + offset], value)
+        return HeadShape(
+            records=bisect.bisect_right(self._numbers, HEAD_LINES),
+            bad_lines=sum(
+                1 for bad in self._bad if bad.line is not None and bad.line <= HEAD_LINES
+            ),
+            objects=self._head_objects,
+            whole_containers=self._head_containers,
+        )
 
     @property
     def bad_lines(self) -> list[Skipped]:
@@ -265,6 +297,11 @@ class Records(Sequence[tuple[int, Any]]):
         """How many lines did not parse (without working out why)."""
         self._index_to(None)
         return len(self._bad)
+
+    @property
+    def indexed(self) -> int:
+        """How many records are indexed so far (read, or looked at)."""
+        return len(self._starts)
 
     def __len__(self) -> int:
         self._index_to(None)
@@ -314,6 +351,27 @@ class Records(Sequence[tuple[int, Any]]):
                     yield number, value
                     index += 1
 
+    def place(self, index: int) -> tuple[int, int]:
+        """Where record ``index`` (one read already) is: its line's number, and which of the line's values it is."""
+        return self._numbers[index], self._picks[index]
+
+    def find(self, needle: bytes) -> int | None:
+        """Where ``needle`` first occurs in the bytes (searched without parsing), or None."""
+        found = self._data.find(needle)
+        return None if found < 0 else found
+
+    def line_number_at(self, offset: int) -> int:
+        """The number of the line holding byte ``offset``."""
+        if offset < self._next_start and self._starts:
+            index = bisect.bisect_right(self._starts, offset) - 1
+            if index >= 0 and self._data.find(b"\n", self._starts[index], offset) < 0:
+                return self._numbers[index]
+        return self._data.count(b"\n", 0, offset) + 1
+
+    def line_holds(self, start: int, end: int, needles: tuple[bytes, ...]) -> bool:
+        """Whether the line ``[start, end)`` from :meth:`lines_from` holds one of ``needles`` (not parsed)."""
+        return any(self._data.find(needle, start, end) >= 0 for needle in needles)
+
     def first_containing(self, needle: bytes) -> int | None:
         """The index of the first record whose line holds ``needle``, found in the bytes without parsing.
 
@@ -327,29 +385,138 @@ class Records(Sequence[tuple[int, Any]]):
         self._index_to(None)
         return bisect.bisect_left(self._starts, line_start)
 
+    def peek(self, index: int) -> tuple[int, Any]:
+        """Record ``index`` for a reader that only looks: parsed once, and kept for the reader that reads it.
+
+        Raises :class:`IndexError` past the last record.  At most
+        :data:`_KEPT` records are kept at a time; past that a peeked record
+        is parsed again when it is read.
+        """
+        self._index_to(index + 1)
+        if not 0 <= index < len(self._starts):
+            raise IndexError("record index out of range")
+        if self._shared is not None and index < _SHARED_HEAD:
+            return self._record(index)
+        record = self._handed.get(index)
+        if record is None:
+            record = self._parsed(index)
+            if len(self._handed) < _KEPT:
+                self._handed[index] = record
+        return record
+
+    def lines_matching(self, pattern: re.Pattern[bytes] | bytes) -> Iterator[tuple[int, list[Any]]]:
+        """``(line start, values)`` of each line not indexed yet whose bytes match ``pattern``, in order.
+
+        ``pattern`` is a regular expression, or bytes to find as they are
+        (much cheaper than a pattern made of them).
+
+        Only those lines are parsed, once: their values are kept until
+        indexing reaches them, and handed to the reader then.  This is how a
+        reader learns what a rare record later in the file says (a record
+        type is never escaped in JSON, so its name is found in the bytes)
+        without a pass of its own over every line.
+        """
+        data = self._data
+        position = self._next_start
+        while position <= len(data):
+            if isinstance(pattern, bytes):
+                at = data.find(pattern, position)
+                if at < 0:
+                    return
+                found_start, found_end = at, at + len(pattern)
+            else:
+                found = pattern.search(data, position)
+                if found is None:
+                    return
+                found_start, found_end = found.start(), found.end()
+            start = data.rfind(b"\n", position, found_start) + 1 or position
+            end = data.find(b"\n", found_end)
+            end = len(data) if end == -1 else end
+            if start >= self._next_start:  # the reader may have indexed it meanwhile
+                yield start, self._values_kept(start, end)
+            position = end + 1
+
+    def lines_from(self, offset: int) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of each line from the one holding byte ``offset`` on, without parsing any."""
+        data = self._data
+        start = data.rfind(b"\n", 0, offset) + 1
+        while start <= len(data):
+            end = data.find(b"\n", start)
+            end = len(data) if end == -1 else end
+            yield start, end
+            start = end + 1
+
+    def values_on(self, start: int, end: int, keep: bool) -> list[Any]:
+        """The values of the line ``[start, end)`` (from :meth:`lines_from`), for a reader that only looks.
+
+        A line not indexed yet is kept for the reader that reaches it when
+        ``keep`` (a rare, small record), else parsed again then (a large
+        one, not worth holding); an indexed line is peeked.
+        """
+        if start < self._next_start:
+            first = bisect.bisect_left(self._starts, start)
+            last = bisect.bisect_right(self._starts, start)
+            return [self.peek(index)[1] for index in range(first, last)]
+        if keep:
+            return self._values_kept(start, end)
+        ahead = self._ahead.get(start)
+        return (
+            ahead[0] if ahead is not None else _parse_line(self._data[start:end], self._errors)[0]
+        )
+
+    def _values_kept(self, start: int, end: int) -> list[Any]:
+        ahead = self._ahead.get(start)
+        if ahead is None:
+            ahead = _parse_line(self._data[start:end], self._errors)
+            # Kept within a budget: a look-ahead that finds much more than it expected
+            # costs a second parse of the surplus, not memory without bound.
+            if self._ahead_bytes + end - start <= _AHEAD_BYTES:
+                self._ahead[start] = ahead
+                self._ahead_bytes += end - start
+        return ahead[0]
+
     def _index_to(self, count: int | None) -> None:
-        """Index lines until ``count`` records are known, or all of them for None."""
+        """Index lines until ``count`` records are known, or all of them for None.
+
+        Indexing parses each line; when the records are wanted a short way
+        ahead of what was read, their values are kept for their reader.
+        """
+        keep = count is not None and count - len(self._starts) <= _KEPT
         while self._next_start <= len(self._data) and (count is None or len(self._starts) < count):
-            self._index_line()
+            first = len(self._starts)
+            values = self._index_line()
+            if keep and self._shared is None:
+                for offset, value in enumerate(values):
+                    if len(self._handed) < _KEPT:
+                        self._handed[first + offset] = (self._numbers[first + offset], value)
 
     def _index_line(self) -> list[Any]:
         """Index the next line; its values."""
         data, start, number = self._data, self._next_start, self._next_number
         end = data.find(b"\n", start)
         end = len(data) if end == -1 else end
-        raw = data[start:end]
-        last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
-        if (
-            last
-            and last not in _CAN_END_A_VALUE
-            and raw.lstrip(_LINE_BYTES_SPACE) != _BYTE_ORDER_MARK
-        ):
-            # Most lines of a pretty-printed document end in "," or "{": none holds a value.
-            self._unexplained.append((len(self._bad), start, end))
-            self._bad.append(Skipped(number, ""))
-            self._next_start, self._next_number = end + 1, number + 1
-            return []
-        values, problem = _parse_line(raw, self._errors)
+        ahead = self._ahead.pop(start, None) if self._ahead else None
+        if ahead is not None:
+            values, problem = ahead
+        elif (raw := data[start:end])[:1] == b"{" and raw[-1:] == b"}":
+            # The common line, one record with nothing around it, read as _parse_line reads it.
+            values, problem = _parse_record_line(raw, self._errors)
+        else:
+            last = raw.rstrip(_LINE_BYTES_SPACE)[-1:]
+            if (
+                last
+                and last not in _CAN_END_A_VALUE
+                and raw.lstrip(_LINE_BYTES_SPACE) != _BYTE_ORDER_MARK
+            ):
+                # Most lines of a pretty-printed document end in "," or "{": none holds a value.
+                self._unexplained.append((len(self._bad), start, end))
+                self._bad.append(Skipped(number, ""))
+                self._next_start, self._next_number = end + 1, number + 1
+                return []
+            values, problem = _parse_line(raw, self._errors)
+        if number <= HEAD_LINES and values:
+            self._head_objects += sum(isinstance(value, dict) for value in values)
+            self._head_containers += any(isinstance(v, dict | list) and bool(v) for v in values)
         for pick, value in enumerate(values):
             if self._shared is not None and len(self._starts) < _SHARED_HEAD:
                 self._shared[len(self._starts)] = (
@@ -397,8 +564,12 @@ class Records(Sequence[tuple[int, Any]]):
 
 # More than any sniffer reads: Claude Code's looks at 30 records, Codex's at 40.
 _SHARED_HEAD = 64
+# The most records parsed ahead of their reader that are kept for it at a time.
+_KEPT = 256
+# The most bytes of lines found ahead by their content whose values are kept for their reader.
+_AHEAD_BYTES = 64 << 20
 # The lines whose records tell JSON lines from other text.
-_HEAD_LINES = 64
+HEAD_LINES = 64
 
 
 def _first_line_is_a_whole_value(data: bytes) -> bool:
@@ -469,6 +640,18 @@ def _parse_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
     # orjson read valid JSON, nested as deep as the value it gave: measuring the value
     # is far cheaper than finding the strings of a long line (most of its bytes).
     if may_be_too_deep and nested_deeper(value, MAX_DEPTH):
+        return [], _TOO_DEEP
+    return [value], None
+
+
+def _parse_record_line(raw: bytes, errors: str) -> tuple[list[Any], str | None]:
+    """:func:`_parse_line` for a line from "{" to "}", with none of its checks for other lines."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _parse_line(raw, errors)
+    many_brackets = len(raw) > MAX_DEPTH and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+    if many_brackets and nested_deeper(value, MAX_DEPTH):
         return [], _TOO_DEEP
     return [value], None
 

@@ -4,7 +4,7 @@ Most agents use one of a few families of file tools: Claude Code's
 ``Read``/``Write``/``Edit``/``MultiEdit``, the ``str_replace_editor`` of
 SWE-agent, OpenHands and Anthropic's text editor tool, ``apply_patch`` of
 Codex and OpenCode, and the generic ``read_file``/``write_file``/
-``edit_file``/``execute_command`` vocabulary of the context service's design.  An
+``edit_file``/``execute_command`` vocabulary many others share.  An
 adapter calls :func:`operations_for` with the tool's name and arguments and
 gets the :class:`FileOperation` list for its :class:`ToolCall`; it only
 needs its own code for tools peculiar to its format.
@@ -12,17 +12,21 @@ needs its own code for tools peculiar to its format.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from artifact_index.ingestion.events import FileOperation, ShellDialect
+from artifact_index.ingestion.events import FileOperation, JSONObject, ShellDialect
 from artifact_index.ingestion.patches import parse_patch
 
 __all__ = [
     "PATH_KEYS",
     "SHELL_TOOLS",
+    "TOOL_FAMILIES",
+    "ToolFamily",
     "operations_for",
     "path_argument",
     "shell_command",
+    "tool_family",
+    "tool_key",
 ]
 
 # Argument names that hold the file a tool acts on, in the order agents use them.
@@ -42,82 +46,247 @@ PATH_KEYS = (
     "uri",
 )
 
-_READ = {
-    "read",
-    "read_file",
-    "readfile",
-    "view",
-    "view_file",
-    "open_file",
-    "cat",
-    "read_many_files",
-    "notebookread",
-    "get_file",
-    "file_read",
-    "readfiles",
-}
-_WRITE = {
-    "write",
-    "write_file",
-    "writefile",
-    "write_to_file",
-    "create_file",
-    "createfile",
-    "file_write",
-    "save_file",
-    "overwrite_file",
-}
-_CREATE = {"create", "newfilecreated", "new_file"}
-_EDIT = {
-    "edit",
-    "edit_file",
-    "editfile",
-    "replace",
-    "str_replace",
-    "search_replace",
-    "replace_in_file",
-    "replace_string_in_file",
-    "file_edit",
-    "editedexistingfile",
-    "update_file",
-    "modify_file",
-    "edit_notebook",
-    "strreplace",
-    "insert_edit_into_file",
-}
-_MULTI_EDIT = {"multiedit", "multi_edit", "multi_replace_string_in_file"}
-_NOTEBOOK_EDIT = {"notebookedit", "notebook_edit", "edit_notebook_file"}
-_DELETE = {"delete", "delete_file", "deletefile", "remove_file", "rm", "file_delete"}
-_MOVE = {"rename", "rename_file", "move_file", "mv", "move"}
-_UNDO = {"undo_edit", "undoedit"}
-_PATCH = {"apply_patch", "applypatch", "patch", "apply_diff"}
-_EDITOR = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "file_editor"}
+_READ = frozenset(
+    {
+        "read",
+        "read_file",
+        "readfile",
+        "view",
+        "view_file",
+        "open_file",
+        "cat",
+        "read_many_files",
+        "notebookread",
+        "get_file",
+        "file_read",
+        "readfiles",
+    }
+)
+_WRITE = frozenset(
+    {
+        "write",
+        "write_file",
+        "writefile",
+        "write_to_file",
+        "create_file",
+        "createfile",
+        "file_write",
+        "save_file",
+        "overwrite_file",
+    }
+)
+_CREATE = frozenset({"create", "newfilecreated", "new_file"})
+_EDIT = frozenset(
+    {
+        "edit",
+        "edit_file",
+        "editfile",
+        "replace",
+        "str_replace",
+        "search_replace",
+        "replace_in_file",
+        "replace_string_in_file",
+        "file_edit",
+        "editedexistingfile",
+        "update_file",
+        "modify_file",
+        "edit_notebook",
+        "strreplace",
+        "insert_edit_into_file",
+    }
+)
+_MULTI_EDIT = frozenset({"multiedit", "multi_edit", "multi_replace_string_in_file"})
+_NOTEBOOK_EDIT = frozenset({"notebookedit", "notebook_edit", "edit_notebook_file"})
+_DELETE = frozenset({"delete", "delete_file", "deletefile", "remove_file", "rm", "file_delete"})
+_MOVE = frozenset({"rename", "rename_file", "move_file", "mv", "move"})
+_UNDO = frozenset({"undo_edit", "undoedit"})
+_PATCH = frozenset({"apply_patch", "applypatch", "patch", "apply_diff"})
+_EDITOR = frozenset(
+    {"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "file_editor"}
+)
 
 # Tools that run a shell command; the command is in one of these arguments.
-SHELL_TOOLS = {
-    "bash",
+SHELL_TOOLS = frozenset(
+    {
+        "bash",
+        "shell",
+        "exec_command",
+        "execute_command",
+        "run_shell_command",
+        "run_command",
+        "run_terminal_cmd",
+        "run_in_terminal",
+        "local_shell",
+        "terminal",
+        "execute_bash",
+        "executebashaction",
+        "cmd",
+        "powershell",
+        "run",
+        "execute",
+    }
+)
+
+# The families below touch no file by themselves: readers (the summarizer's
+# compaction) still need to know what a call of them is.
+_SHELL_SESSION = frozenset(
+    {
+        "bashoutput",
+        "killshell",
+        "write_stdin",
+        "read_bash",
+        "write_bash",
+        "stop_bash",
+        "read_powershell",
+        "write_powershell",
+        "stop_powershell",
+        "list_powershell",
+    }
+)
+_SEARCH_CODE = frozenset(
+    {
+        "grep",
+        "search_code",
+        "codebase_search",
+        "grep_search",
+        "ripgrep",
+        "rg",
+        "search",
+        "find_in_files",
+        "semantic_search",
+        "search_file_content",
+        "search_file",
+        "search_dir",
+    }
+)
+_SEARCH_FILES = frozenset(
+    {
+        "glob",
+        "search_files",
+        "find_files",
+        "file_search",
+        "list_files",
+        "ls",
+        "list_dir",
+        "list_directory",
+        "find",
+        "find_file",
+        "find_by_name",
+    }
+)
+_WEB_SEARCH = frozenset({"websearch", "web_search", "google_web_search", "search_web"})
+_FETCH_URL = frozenset(
+    {"webfetch", "fetch_url", "fetch", "web_fetch", "read_url", "url_fetch", "browse"}
+)
+# Planning, delegation and bookkeeping: no file, no command.
+_NO_FILE = frozenset(
+    {
+        "task",
+        "todowrite",
+        "todoread",
+        "todo_write",
+        "update_todos",
+        "task_progress",
+        "think",
+        "finish",
+        "submit",
+        "exitplanmode",
+        "attachment",
+        "snapshot",
+        "list_resources",
+    }
+)
+# Tools only one format has, whose effects its adapter reads itself (an
+# editor's cursor moves, a harness's own edit and commit records).
+_FORMAT_SPECIFIC = frozenset(
+    {
+        "open",
+        "goto",
+        "scroll_up",
+        "scroll_down",
+        "insert",
+        "add_to_chat",
+        "apply_edit",
+        "create_empty",
+        "git_commit",
+        "code_action",
+        "user_shell",
+        "run_ipython",
+        "git_ai_attestation",
+        "undo",
+    }
+)
+
+ToolFamily = Literal[
+    "read",
+    "write",
+    "create",
+    "edit",
+    "multi_edit",
+    "notebook_edit",
+    "delete",
+    "move",
+    "undo",
+    "patch",
+    "editor",
     "shell",
-    "exec_command",
-    "execute_command",
-    "run_shell_command",
-    "run_command",
-    "run_terminal_cmd",
-    "run_in_terminal",
-    "local_shell",
-    "terminal",
-    "execute_bash",
-    "executebashaction",
-    "cmd",
-    "powershell",
-    "run",
-    "execute",
+    "shell_session",
+    "search_code",
+    "search_files",
+    "web_search",
+    "fetch_url",
+    "no_file",
+    "format_specific",
+]
+
+# Every tool name the project knows, by what a call of it does.  The
+# families are disjoint: a name has one meaning.
+TOOL_FAMILIES: dict[ToolFamily, frozenset[str]] = {
+    "read": _READ,
+    "write": _WRITE,
+    "create": _CREATE,
+    "edit": _EDIT,
+    "multi_edit": _MULTI_EDIT,
+    "notebook_edit": _NOTEBOOK_EDIT,
+    "delete": _DELETE,
+    "move": _MOVE,
+    "undo": _UNDO,
+    "patch": _PATCH,
+    "editor": _EDITOR,
+    "shell": SHELL_TOOLS,
+    "shell_session": _SHELL_SESSION,
+    "search_code": _SEARCH_CODE,
+    "search_files": _SEARCH_FILES,
+    "web_search": _WEB_SEARCH,
+    "fetch_url": _FETCH_URL,
+    "no_file": _NO_FILE,
+    "format_specific": _FORMAT_SPECIFIC,
+}
+_FAMILY_OF: dict[str, ToolFamily] = {
+    name: family for family, names in TOOL_FAMILIES.items() for name in names
 }
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
 # Shell tools whose name says which shell runs the command.
 _DIALECTS: dict[str, ShellDialect] = {"powershell": "powershell", "cmd": "cmd"}
 
 
-def path_argument(arguments: dict[str, Any]) -> str | None:
+def tool_key(name: str) -> str:
+    """The name a tool is known by here: lower case, ``_`` for ``-`` and spaces, no MCP prefix.
+
+    An MCP tool (``mcp__server__tool``) is known by its own name.
+    """
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if "__" in key:
+        key = key.rsplit("__", 1)[-1]
+    return key
+
+
+def tool_family(name: str) -> ToolFamily | None:
+    """What a call of the tool ``name`` does, or ``None`` for a name no family holds."""
+    return _FAMILY_OF.get(tool_key(name))
+
+
+def path_argument(arguments: JSONObject) -> str | None:
     """The file path argument of a tool call, whatever the agent called it."""
     for key in PATH_KEYS:
         value = arguments.get(key)
@@ -136,7 +305,7 @@ def _int(value: Any) -> int | None:
     return None
 
 
-def _read(path: str, arguments: dict[str, Any]) -> FileOperation:
+def _read(path: str, arguments: JSONObject) -> FileOperation:
     start = _int(arguments.get("offset") or arguments.get("start_line") or arguments.get("start"))
     end = _int(arguments.get("end_line") or arguments.get("end"))
     limit = _int(arguments.get("limit"))
@@ -150,7 +319,7 @@ def _read(path: str, arguments: dict[str, Any]) -> FileOperation:
     return FileOperation(action="read", path=path, start_line=start, end_line=end)
 
 
-def _edit(path: str, arguments: dict[str, Any]) -> FileOperation:
+def _edit(path: str, arguments: JSONObject) -> FileOperation:
     old = arguments.get("old_string", arguments.get("old_str", arguments.get("oldString")))
     new = arguments.get("new_string", arguments.get("new_str", arguments.get("newString")))
     diff = arguments.get("diff") if isinstance(arguments.get("diff"), str) else None
@@ -164,7 +333,7 @@ def _edit(path: str, arguments: dict[str, Any]) -> FileOperation:
     )
 
 
-def _content(arguments: dict[str, Any]) -> str | None:
+def _content(arguments: JSONObject) -> str | None:
     for key in ("content", "file_text", "text", "contents", "code"):
         value = arguments.get(key)
         if isinstance(value, str):
@@ -172,7 +341,7 @@ def _content(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def _editor(arguments: dict[str, Any]) -> list[FileOperation]:
+def _editor(arguments: JSONObject) -> list[FileOperation]:
     """``str_replace_editor`` and its relatives: the sub-command is an argument."""
     path = path_argument(arguments)
     if path is None:
@@ -201,7 +370,7 @@ def _editor(arguments: dict[str, Any]) -> list[FileOperation]:
     return []
 
 
-def shell_command(arguments: dict[str, Any]) -> str | None:
+def shell_command(arguments: JSONObject) -> str | None:
     """The command string of a shell tool call (lists are joined as argv)."""
     for key in _COMMAND_KEYS:
         value = arguments.get(key)
@@ -219,18 +388,14 @@ def shell_command(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def operations_for(
-    tool: str, arguments: dict[str, Any], cwd: str | None = None
-) -> list[FileOperation]:
+def operations_for(tool: str, arguments: JSONObject, cwd: str | None = None) -> list[FileOperation]:
     """The file operations a call of ``tool`` with ``arguments`` asks for.
 
     Unknown tools yield no operation: most tools (search, web, todo lists)
     touch no file.  ``cwd`` is recorded on shell operations so relative
     paths in the command resolve against the directory the command ran in.
     """
-    key = tool.lower().replace("-", "_").replace(" ", "_")
-    if "__" in key:  # MCP tools: mcp__server__tool
-        key = key.rsplit("__", 1)[-1]
+    key = tool_key(tool)
     if key in _EDITOR:
         return _editor(arguments)
     if key in _PATCH:

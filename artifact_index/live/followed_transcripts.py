@@ -24,6 +24,7 @@ class Followed:
     """Up to ``limit`` followed transcripts, by real path."""
 
     def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
         self._limit = limit
         self._live: OrderedDict[tuple[str, str | None], LiveTranscript] = OrderedDict()
         self.lock = threading.RLock()
@@ -44,6 +45,15 @@ class Followed:
             while len(self._live) > self._limit:
                 self._live.popitem(last=False)
             return live, refresh
+
+    def adopt(self, live: LiveTranscript, format: str | None = None) -> None:
+        """Follow ``live`` from where it was read to (a transcript indexed elsewhere, the catch-up's)."""
+        key = (os.path.realpath(live.path), format)
+        with self.lock:
+            self._live.pop(key, None)
+            self._live[key] = live
+            while len(self._live) > self._limit:
+                self._live.popitem(last=False)
 
     def drop(self, path: str | Path) -> None:
         """Forget ``path`` (its file was deleted)."""

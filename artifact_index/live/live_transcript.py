@@ -8,44 +8,61 @@ only the events it has not fed yet.  A last line without its newline waits
 for the rest, unless it already holds a whole JSON record (a writer that
 never ends its last line must not hide it).
 
-Adapters read a transcript as a whole: some look ahead (Claude Code takes
-the session's model from the first response), so the events of a prefix are
-not always a prefix of the events of the whole.  Each refresh therefore runs
-the adapter over the records read so far (records are parsed once, as their
-lines arrive) and compares the events already fed with what the adapter now
-says they are; when they differ the index is rebuilt from the start.  The
-index after any refresh is the index of the file as it then stands, the
-same as reading it whole.
+A format whose adapter can be followed (Claude Code, Codex: see
+:mod:`artifact_index.ingestion.following`) hands on each event once, when
+no later line can change it, so a refresh costs what was appended and
+nothing of the file is kept but the index.  Records whose events wait for
+a later line are *held* (:attr:`Refresh.waiting`); when a line contradicts
+what was read earlier, the file is read whole again (:attr:`Refresh.rebuilt`).
+Other JSON-lines formats run their adapter over the whole file at each
+refresh and feed the events that follow those already fed, rebuilding the
+index when the earlier ones changed.  Either way, the index after a refresh
+is the index of the file as it then stands, less what waits.
 
 Files that are not JSON lines (a JSON document rewritten at each step, an
 Aider history, a gzip file) are re-read whole when their size or
 modification time changes; a file replaced by another (a new inode, a
-shorter file, different bytes before the offset) is read again from the
-start.
+shorter file, different bytes at its start or before the offset) is read
+again from the start.
+
+The whole state is plain data: :mod:`summarizer.integrations.hook_state`
+keeps a :class:`LiveTranscript` between the runs of a hook.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Sequence
+import pickle
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from artifact_index.exceptions import UnknownFormat, UnreadableInput
 from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
 from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.following import AppendedLines, RecordStream, Reread
 from artifact_index.ingestion.loading import Loaded
-from artifact_index.ingestion.source import Skipped, Source, parse_json_line, read_source
+from artifact_index.ingestion.reading import require_regular
+from artifact_index.ingestion.source import Skipped, Source, read_source
+from artifact_index.live.record import EventTally
+from artifact_index.trail.collection import collector_spared
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 
 __all__ = ["LiveTranscript", "Refresh"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
-_BOM = b"\xef\xbb\xbf"
 # Bytes just before the offset, read again to notice a file rewritten in place.
 _GUARD = 64
+# Bytes at the start whose hash tells this file from another one written in its place.
+_HEAD = 4096
+# Bytes of lines parsed at a time: a first read of a long session never holds all its records.
+_PIECE = 4 << 20
+# Bytes of complete lines a format is recognized from (the sniffers look at the first records).
+_RECOGNIZED_FROM = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -54,27 +71,11 @@ class Refresh:
 
     new_events: int  # events fed by this refresh
     rebuilt: bool  # the index was rebuilt from the start (see the module docstring)
-    waiting: bool  # bytes wait for more: a partial last line, or a start no format recognizes yet
+    waiting: bool  # bytes wait for more: a partial last line, held records, a start no format recognizes yet
 
 
-def _whole_record(line: bytes) -> bool:
-    """True when a line without its newline already holds whole JSON records (no longer line starts so)."""
-    values, problem = parse_json_line(line.decode("utf-8", errors="replace"))
-    return bool(values) and problem is None and all(isinstance(v, dict | list) for v in values)
-
-
-class _LinesSoFar(Source):
-    """The JSON-lines records read so far, parsed once each, seen as one :class:`Source`."""
-
-    def __init__(
-        self, name: str, text: str, records: list[tuple[int, Any]], bad: list[Skipped]
-    ) -> None:
-        super().__init__(name, text)
-        self._parsed = (records, bad)
-
-    @property
-    def _lines(self) -> tuple[list[tuple[int, Any]], list[Skipped]]:
-        return self._parsed
+def _head_hash(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 class LiveTranscript:
@@ -92,17 +93,18 @@ class LiveTranscript:
         self._mode: Literal["lines", "document"] | None = None
         self._offset = 0
         self._guard = b""
-        self._pending = b""
-        self._open_line = False  # the last line was taken without its newline (a whole record)
-        self._line_count = 0
-        self._texts: list[str] = []
-        self._records: list[tuple[int, Any]] = []
-        self._bad: list[Skipped] = []
+        self._head = b""  # the first bytes, up to _HEAD, and their hash once there are that many
+        self._head_digest: bytes | None = None
+        self._lines = AppendedLines()
+        self._unknown = b""  # bytes read while the format is not known yet
+        self._bad: list[Skipped] = []  # lines that are not JSON
         self._stamp: tuple[int, int] | None = None
         self._adapter: Adapter | None = None
+        self._stream: RecordStream | None = None
+        self._fed: list[Event] = []  # formats read whole each time: the events fed, to compare
         self._tracker = Tracker(format=self._format)
-        self._fed: list[Event] = []
-        self.skipped: list[Skipped] = []
+        self.tally = EventTally()
+        self._skipped: list[Skipped] = []
 
     # -- what is known ------------------------------------------------------------
     @property
@@ -110,19 +112,40 @@ class LiveTranscript:
         return self._tracker.index
 
     @property
+    def tracker(self) -> Tracker:
+        return self._tracker
+
+    @property
+    def followed(self) -> bool:
+        """Whether its format is read record by record (else it is read whole at each change)."""
+        return self._stream is not None
+
+    @property
     def format(self) -> str | None:
         """The detected (or given) format; None until the start is recognized."""
         return self._adapter.name if self._adapter is not None else None
 
     @property
-    def events(self) -> Sequence[Event]:
-        """Every event fed so far, in order."""
-        return self._fed
+    def skipped(self) -> list[Skipped]:
+        """The parts of the file that could not be used, so far."""
+        if self._stream is not None:
+            return sorted(
+                [*self._bad, *self._stream.skipped], key=lambda s: (s.line is None, s.line or 0)
+            )
+        return self._skipped
 
     @property
     def offset(self) -> int:
         """Bytes read so far (a partial last line waiting is not counted)."""
-        return self._offset - len(self._pending)
+        unknown = self._unknown
+        return self._offset - len(self._lines.pending) - (len(unknown) - unknown.rfind(b"\n") - 1)
+
+    def events_so_far(self) -> list[Event]:
+        """The events fed so far, in order (read again from the file: they are not kept)."""
+        if self._adapter is None:
+            return []
+        loaded = Loaded(read_source(self.path), self._adapter)
+        return list(islice(loaded.events(), self.tally.events))
 
     # -- reading --------------------------------------------------------------------
     def refresh(self) -> Refresh:
@@ -133,40 +156,54 @@ class LiveTranscript:
             raise UnreadableInput(f"{self.path}: no such file") from exc
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        require_regular(str(self.path), stat.st_mode)  # a FIFO would block the follower forever
         restarted = self._replaced(stat)
         if restarted:
             self._start()
+        try:
+            refresh = self._read(stat)
+        except Reread:
+            # A line changed what earlier lines were read as: read the file whole again.
+            self._start()
+            refresh = self._read(stat)
+            restarted = True
+        return Refresh(refresh.new_events, refresh.rebuilt or restarted, refresh.waiting)
+
+    def _read(self, stat: os.stat_result) -> Refresh:
         self._identity = (stat.st_dev, stat.st_ino)
-        source = self._whole(stat) if self._mode == "document" else self._new_lines(stat)
-        if source is None:
-            return Refresh(0, restarted, bool(self._pending) or self._adapter is None)
-        refresh = self._feed(source)
-        return Refresh(
-            refresh.new_events, refresh.rebuilt or restarted, refresh.waiting or bool(self._pending)
-        )
+        if self._mode == "document":
+            return self._whole(stat)
+        return self._new_lines(stat)
 
     def _replaced(self, stat: os.stat_result) -> bool:
         if self._identity is None:
             return False
         if (stat.st_dev, stat.st_ino) != self._identity or stat.st_size < self._offset:
             return True
-        if self._mode != "lines" or not self._guard:
+        if self._mode != "lines":
             return False
         with self.path.open("rb") as handle:
+            if (
+                self._head_digest is not None
+                and _head_hash(handle.read(_HEAD)) != self._head_digest
+            ):
+                return True
+            if not self._guard:
+                return False
             handle.seek(self._offset - len(self._guard))
             return handle.read(len(self._guard)) != self._guard
 
-    def _whole(self, stat: os.stat_result) -> Source | None:
+    def _whole(self, stat: os.stat_result) -> Refresh:
         stamp = (stat.st_size, stat.st_mtime_ns)
         if stamp == self._stamp:
-            return None
+            return Refresh(0, False, False)
         self._stamp = stamp
         self._offset = stat.st_size
-        return read_source(self.path)
+        return self._replay(read_source(self.path))
 
-    def _new_lines(self, stat: os.stat_result) -> Source | None:
+    def _new_lines(self, stat: os.stat_result) -> Refresh:
         if stat.st_size == self._offset:
-            return None
+            return self._nothing_new()
         try:
             with self.path.open("rb") as handle:
                 handle.seek(self._offset)
@@ -174,83 +211,191 @@ class LiveTranscript:
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
         if not data:
-            return None
+            return self._nothing_new()
         if self._offset == 0 and data.startswith(_GZIP_MAGIC):
             self._mode = "document"
             return self._whole(stat)
-        start = self._offset
         self._offset += len(data)
         self._guard = (self._guard + data)[-_GUARD:]
-        if start == 0 and data.startswith(_BOM):
-            data = data[len(_BOM) :]
-        data = self._pending + data
-        end = data.rfind(b"\n") + 1
-        complete, self._pending = data[:end], data[end:]
-        if _whole_record(self._pending):
-            complete, self._pending = data, b""
-        if complete:
-            self._take(complete.decode("utf-8", errors="replace"))
+        if self._head_digest is None:
+            self._head = (self._head + data)[:_HEAD]
+            if len(self._head) == _HEAD:
+                self._head_digest = _head_hash(self._head)
+        if self._adapter is None:
+            return self._recognize(stat, data)
+        if self._stream is None:
+            return self._whole_lines(stat)
+        return self._take(data)
+
+    def _nothing_new(self) -> Refresh:
+        return Refresh(0, False, self._waiting())
+
+    def _waiting(self) -> bool:
+        return bool(self._lines.pending) or self._adapter is None or self._holding()
+
+    def _holding(self) -> bool:
+        return self._stream is not None and self._stream.holding
+
+    def _recognize(self, stat: os.stat_result, data: bytes) -> Refresh:
+        """Until the format is known: the bytes so far, read as a file's start; its mode once known."""
+        self._unknown += data
+        text = self._unknown.removeprefix(b"\xef\xbb\xbf")
+        complete = text[: text.rfind(b"\n", 0, _RECOGNIZED_FROM) + 1 or text.rfind(b"\n") + 1]
+        lines = Source.from_bytes(str(self.path), complete)
+        if not (lines.records or lines.bad_lines):
+            # Nothing but blank lines, or a first line still incomplete: unless it is a whole record, wait.
+            whole = Source.from_bytes(str(self.path), text)
+            if not _whole_records(whole):
+                return Refresh(0, False, True)
+            lines = whole
         if self._mode is None:
-            return self._choose_mode(stat)
-        return self._lines_source()
-
-    def _take(self, text: str) -> None:
-        # Only "\n" ends a record (as in Source): U+2028 and its kin are text inside one.
-        pieces = text.split("\n")
-        if pieces[-1] == "":
-            pieces.pop()  # the text ended with its newline
-        if self._open_line and pieces:
-            # The line taken without its newline goes on: its rest belongs to it.
-            self._add(self._line_count, pieces.pop(0))
-        for piece in pieces:
-            self._line_count += 1
-            self._add(self._line_count, piece)
-        self._open_line = not text.endswith("\n")
-        self._texts.append(text)
-
-    def _add(self, number: int, raw: str) -> None:
-        values, problem = parse_json_line(raw)
-        self._records.extend((number, value) for value in values)
-        if problem is not None:
-            self._bad.append(Skipped(number, problem))
-
-    def _choose_mode(self, stat: os.stat_result) -> Source | None:
-        """JSON lines when the first line is JSON; otherwise the file is read whole from now on."""
-        if not self._records and not self._bad:
-            return None  # nothing but blank lines, or a first line still incomplete
-        if self._records and (not self._bad or (self._bad[0].line or 0) > self._records[0][0]):
-            self._mode = "lines"
-            return self._lines_source()
-        self._mode = "document"
-        return self._whole(stat)
-
-    def _lines_source(self) -> Source:
-        return _LinesSoFar(
-            str(self.path), "".join(self._texts), list(self._records), list(self._bad)
-        )
-
-    # -- feeding --------------------------------------------------------------------
-    def _feed(self, source: Source) -> Refresh:
+            first_bad = lines.bad_lines[0].line if lines.bad_lines else None
+            if lines.records and (first_bad is None or first_bad > lines.records[0][0]):
+                self._mode = "lines"
+            else:
+                # Not JSON lines: read whole from now on.
+                self._mode = "document"
+                self._unknown = b""
+                return self._whole(stat)
         try:
-            adapter = adapter_named(self._format) if self._format else detect(source)
+            adapter = adapter_named(self._format) if self._format else detect(lines)
         except UnknownFormat:
             # A new transcript's first line may not say what it is yet; wait for more.
             return Refresh(0, False, True)
+        self._adapter = adapter
+        self._tracker = Tracker(format=adapter.name)
+        self._stream = adapter.stream()
+        data, self._unknown = self._unknown, b""
+        if self._stream is None:
+            return self._whole_lines(stat)
+        return self._take(data)
+
+    def _take(self, data: bytes) -> Refresh:
+        """Feed the events of the lines ``data`` completes."""
+        fed = self._feed(self._events_of(data))
+        return Refresh(fed, False, self._waiting())
+
+    def _events_of(self, data: bytes) -> Iterator[Event]:
+        """The settled events of ``data``'s lines, read a piece at a time (a first read may be the whole file)."""
+        stream = self._stream
+        assert stream is not None
+        start = 0
+        while start < len(data):
+            cut = data.rfind(b"\n", start, start + _PIECE)
+            end = cut + 1 if cut >= 0 else len(data)
+            records, bad = self._lines.feed(data[start:end])
+            start = end
+            self._bad.extend(bad)
+            yield from stream.add(records)
+        if self._lines.pending:
+            tail, tail_bad = self._lines.tail()
+            if tail and not tail_bad and all(isinstance(value, dict | list) for _, value in tail):
+                # A last line without its newline that holds whole records: a writer that never
+                # ends its last line must not hide it.
+                self._lines.take_open()
+                yield from stream.add(tail)
+
+    def _feed(self, events: Iterable[Event]) -> int:
+        """Feed ``events`` to the tracker and count them; how many there were."""
+        tracker, tally = self._tracker, self.tally
+        count = 0
+        spared = collector_spared(events)
+        try:
+            for event in spared:
+                tracker.feed(event)
+                tally.add(event)
+                count += 1
+        finally:
+            spared.close()
+        return count
+
+    def _whole_lines(self, stat: os.stat_result) -> Refresh:
+        """A JSON-lines format without a stream: its adapter over the whole file as it stands."""
+        self._lines = AppendedLines()
+        return self._replay(read_source(self.path))
+
+    def _replay(self, source: Source) -> Refresh:
+        """Run the adapter over the whole ``source``; feed what follows the events already fed."""
+        if self._adapter is None:
+            try:
+                self._adapter = adapter_named(self._format) if self._format else detect(source)
+            except UnknownFormat:
+                return Refresh(0, False, True)
+        adapter = self._adapter
         events = _settled(list(Loaded(source, adapter).events()))
         fed = len(self._fed)
-        if adapter is self._adapter and events[:fed] == self._fed:
-            for event in events[fed:]:
-                self._tracker.feed(event)
+        if self._fed and events[:fed] == self._fed:
+            self._feed(events[fed:])
             rebuilt = False
         else:
-            rebuilt = self._adapter is not None
-            self._adapter = adapter
+            rebuilt = bool(self._fed)
             self._tracker = Tracker(format=adapter.name)
-            self._tracker.feed_all(events)
+            self.tally = EventTally()
+            self._feed(events)
             fed = 0
         self._fed = events
-        self.skipped = list(source.skipped)
+        self._skipped = list(source.skipped)
         return Refresh(len(events) - fed, rebuilt, False)
+
+    # -- the end of what is written now ------------------------------------------------
+    def as_it_stands(self) -> LiveTranscript:
+        """What reading the file whole now says, while this transcript goes on following it.
+
+        Itself when nothing waits for a later line; else a copy of it,
+        finished (see :meth:`finish`), or the file read afresh when the copy
+        cannot be finished.  An answer to a question (a tool asking what the
+        session changed) must not leave out the records still held.
+        """
+        if not self._waiting():
+            return self
+        try:
+            copy: LiveTranscript = pickle.loads(
+                pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+            )
+            copy.finish()
+        except Reread:
+            copy = LiveTranscript(self.path, self._format)
+            copy.refresh()
+            try:
+                copy.finish()
+            except Reread:
+                return self  # the file keeps changing under the reader: what was read so far
+        return copy
+
+    def finish(self) -> ArtifactIndex:
+        """The index of the whole file as it stands now, as reading it whole gives it.
+
+        What is held and a last line without its newline are read, and the
+        end of the file closes what it closes (a call whose result is not
+        written yet).  The transcript is spent: this is its last use.
+        Raises :class:`~artifact_index.ingestion.following.Reread` when the
+        file must be read whole instead.
+        """
+        if self._stream is not None:
+            records, bad = self._lines.tail()
+            self._bad.extend(bad)
+            events = self._stream.add(records)
+            events.extend(self._stream.finish())
+            self._feed(events)
+        elif self._fed:
+            # Read whole: what the end of the file adds was kept back from a live index.
+            source = read_source(self.path)
+            assert self._adapter is not None
+            events = list(Loaded(source, self._adapter).events())
+            if events[: len(self._fed)] != self._fed:
+                raise Reread("the file changed since it was read")
+            self._feed(events[len(self._fed) :])
+        return self.index
+
+
+def _whole_records(source: Source) -> bool:
+    """True when a text without a newline already holds whole JSON records (the only line of a file so far)."""
+    records = source.records
+    return (
+        bool(records)
+        and not source.bad_lines
+        and all(isinstance(value, dict | list) for _, value in records)
+    )
 
 
 def _settled(events: list[Event]) -> list[Event]:

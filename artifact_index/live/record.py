@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
 
 __all__ = [
+    "EventTally",
     "SessionRecord",
     "StoredError",
     "StoredFile",
@@ -125,32 +126,60 @@ def instant(value: str | float | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _title(events: Sequence[Event]) -> str | None:
-    """The first line of the first user message that says something (not a bare ``<tag>``)."""
-    for event in events:
-        if not isinstance(event, UserMessage) or event.synthetic:
-            continue
-        for line in event.text.splitlines():
-            line = line.strip()
-            if line and not _TAG.fullmatch(line):
-                return line if len(line) <= _TITLE_WIDTH else line[: _TITLE_WIDTH - 1] + "…"
+def _title_of(event: Event) -> str | None:
+    """The first line of a user message that says something (not a bare ``<tag>``)."""
+    if not isinstance(event, UserMessage) or event.synthetic:
+        return None
+    for line in event.text.splitlines():
+        line = line.strip()
+        if line and not _TAG.fullmatch(line):
+            return line if len(line) <= _TITLE_WIDTH else line[: _TITLE_WIDTH - 1] + "…"
     return None
 
 
-def sub_agent_of(events: Sequence[Event]) -> str | None:
+class EventTally:
+    """What a session record says of the events themselves, counted as they are fed (none is kept)."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.turns = 0
+        self.title: str | None = (
+            None  # the first line of the first user message that says something
+        )
+        self.started: str | None = None  # the first event's time
+        self.last: str | None = None  # the last event's time
+        # The side chains the messages and calls come from (None: the main one), see sub_agent_of.
+        self.chains: set[str | None] = set()
+
+    def add(self, event: Event) -> None:
+        self.events += 1
+        self.turns = max(self.turns, event.turn)
+        if self.title is None:
+            self.title = _title_of(event)
+        moment = instant(event.timestamp)
+        if moment is not None:
+            self.started = self.started or moment
+            self.last = moment
+        if isinstance(event, UserMessage | AssistantMessage | ToolCall) and len(self.chains) < 2:
+            self.chains.add(event.sidechain)
+
+    @classmethod
+    def of(cls, events: Iterable[Event]) -> EventTally:
+        tally = cls()
+        for event in events:
+            tally.add(event)
+        return tally
+
+
+def sub_agent_of(events: EventTally) -> str | None:
     """The sub-agent's id when the whole transcript is one sub-agent's, else None.
 
     Claude Code writes each sub-agent to a file of its own
     (``SESSION/subagents/agent-ID.jsonl``), every record carrying the parent's
     session id: the messages of such a file all come from one side chain.
     """
-    chains = {
-        event.sidechain
-        for event in events
-        if isinstance(event, UserMessage | AssistantMessage | ToolCall)
-    }
-    if len(chains) == 1:
-        (chain,) = chains
+    if len(events.chains) == 1:
+        (chain,) = events.chains
         return chain
     return None
 
@@ -162,23 +191,19 @@ def parent_session(session_id: str | None) -> str | None:
     return session_id.split(SUB_AGENT_MARK, 1)[0]
 
 
-def _times(events: Sequence[Event]) -> tuple[str | None, str | None]:
-    stamps = [t for t in (instant(e.timestamp) for e in events) if t is not None]
-    return (stamps[0], stamps[-1]) if stamps else (None, None)
-
-
 def session_record(
     transcript: str | Path,
     index: ArtifactIndex,
-    events: Sequence[Event],
+    events: EventTally | Iterable[Event],
     skipped: int,
     stat: os.stat_result,
 ) -> SessionRecord:
-    """The store's record of ``transcript``, whose ``events`` built ``index``.
+    """The store's record of ``transcript``, whose ``events`` (or their tally) built ``index``.
 
     A sub-agent's own transcript gets the session id ``PARENT/SUB-AGENT``: it
     belongs to its parent session, and the parent's id names the parent alone.
     """
+    tally = events if isinstance(events, EventTally) else EventTally.of(events)
     path = Path(transcript).resolve()
     root = index.root
     files = []
@@ -198,6 +223,7 @@ def session_record(
                 renamed_from=entry.renamed_from,
             )
         )
+    # From the ledger itself: the store keeps no error's symbol, so none is looked for.
     errors = [
         StoredError(
             message=e.message,
@@ -208,16 +234,15 @@ def session_record(
             last_turn=e.last_turn,
             resolved=e.resolved,
         )
-        for e in index.errors()
+        for e in index.ledger.errors
     ]
     tests = [
         StoredTest(command=t.command, passed=t.passed, failed=t.failed, turn=t.turn)
         for t in index.tests()
     ]
-    started, last = _times(events)
     modified = instant(stat.st_mtime)
     session_id = index.session.session_id
-    sub_agent = sub_agent_of(events)
+    sub_agent = sub_agent_of(tally)
     if session_id and sub_agent:
         session_id = f"{session_id}{SUB_AGENT_MARK}{sub_agent}"
     return SessionRecord(
@@ -228,12 +253,12 @@ def session_record(
         agent=index.session.agent,
         model=index.session.model,
         root=root,
-        title=_title(events),
-        turns=max((e.turn for e in events), default=0),
-        events=len(events),
+        title=tally.title,
+        turns=tally.turns,
+        events=tally.events,
         skipped=skipped,
-        started=started,
-        last_activity=last or modified or "",
+        started=tally.started,
+        last_activity=tally.last or modified or "",
         size=stat.st_size,
         mtime_ns=stat.st_mtime_ns,
         files=files,

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
 from artifact_index.redaction import redact_json, redact_path
-from artifact_index.state_files import private_directory
+from artifact_index.state_files import private_directory, private_file
 
 __all__ = [
     "STORE_VARIABLE",
@@ -185,6 +185,9 @@ class SessionRow(BaseModel):
     open_errors: int
 
 
+_ITEM_CHARS = 120
+
+
 class Compaction(BaseModel):
     """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
 
@@ -205,10 +208,12 @@ class Compaction(BaseModel):
         parts = []
         for probe in self.probes:
             missing: list[str] = probe["missing"]
+            # An item can be a whole paragraph (a task written at length): its start names it.
+            named = [
+                m if len(m) <= _ITEM_CHARS else m[: _ITEM_CHARS - 1] + "…" for m in missing[:5]
+            ]
             missed = (
-                f" (missed: {', '.join(missing[:5])}{'…' if len(missing) > 5 else ''})"
-                if missing
-                else ""
+                f" (missed: {', '.join(named)}{'…' if len(missing) > 5 else ''})" if missing else ""
             )
             parts.append(
                 f"{probe['kind']} {probe['expected'] - len(missing)}/{probe['expected']}{missed}"
@@ -256,6 +261,51 @@ _SESSION_COLUMNS = (
 )
 
 
+# Every INSERT names its columns: a newer version may add columns (with defaults) to a store
+# that an older version still writes to.
+_FILE_COLUMNS = (
+    "session",
+    "path",
+    "absolute",
+    "status",
+    "sources",
+    "first_turn",
+    "last_turn",
+    "renamed_from",
+)
+_ERROR_COLUMNS = (
+    "session",
+    "position",
+    "message",
+    "kind",
+    "file",
+    "line",
+    "first_turn",
+    "last_turn",
+    "resolved",
+)
+_TEST_COLUMNS = ("session", "position", "command", "passed", "failed", "turn")
+_COMPACTION_COLUMNS = (
+    "session",
+    "at",
+    "phase",
+    "trigger",
+    "changed",
+    "summary_chars",
+    "overall",
+    "probes",
+)
+
+
+def _insert(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def _sidecars(database: Path) -> tuple[Path, ...]:
+    """The files SQLite keeps beside a database in WAL mode."""
+    return tuple(database.with_name(database.name + suffix) for suffix in ("-wal", "-shm"))
+
+
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -272,13 +322,18 @@ class SessionStore:
         try:
             # The store quotes sessions (paths, error messages): its owner's only, like the tracker states.
             private_directory(self.path.parent)
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            # A store made by an older version, or under a loose umask, is tightened too; SQLite
+            # gives its -wal and -shm files the database's mode when it makes them.
+            for path in (self.path, *_sidecars(self.path)):
+                if path is self.path or path.exists():
+                    private_file(path)
             with self._connection() as db:
                 self._migrate(db)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
-        except StateError as exc:
-            raise StoreError(f"the session store {self.path} cannot be opened ({exc})") from exc
+        except (OSError, sqlite3.Error, StateError) as exc:
+            raise StoreError(
+                _damaged(self.path, exc)
+                or f"the session store {self.path} cannot be opened ({_reason(exc)})"
+            ) from exc
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -294,7 +349,10 @@ class SessionStore:
         try:
             yield db
         except BaseException:
-            db.execute("ROLLBACK")
+            # SQLite has already rolled back after some errors (a full disk): a second ROLLBACK
+            # would fail and hide the error that matters.
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
@@ -312,7 +370,7 @@ class SessionStore:
                 for statement in script.split(";"):
                     if statement.strip():
                         db.execute(statement)
-                db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now()))
+                db.execute("INSERT INTO _migrations (name, applied) VALUES (?, ?)", (name, _now()))
 
     @contextmanager
     def _use(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
@@ -324,7 +382,9 @@ class SessionStore:
                 else:
                     yield db
         except sqlite3.Error as exc:
-            raise StoreError(f"the session store {self.path} failed ({exc})") from exc
+            raise StoreError(
+                _damaged(self.path, exc) or f"the session store {self.path} failed ({_reason(exc)})"
+            ) from exc
 
     # -- writing ----------------------------------------------------------------------
     def save(self, record: SessionRecord) -> None:
@@ -335,10 +395,9 @@ class SessionStore:
             # compaction log) stays; its facts are replaced whole.
             for table in ("files", "errors", "tests"):
                 db.execute(f"DELETE FROM {table} WHERE session = ?", (record.id,))
-            columns = ", ".join(_SESSION_COLUMNS)
             db.execute(
-                f"INSERT INTO sessions ({columns}) VALUES ({', '.join('?' * len(_SESSION_COLUMNS))}) "
-                f"ON CONFLICT(id) DO UPDATE SET "
+                _insert("sessions", _SESSION_COLUMNS)
+                + " ON CONFLICT(id) DO UPDATE SET "
                 + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
                 (
                     record.id,
@@ -360,7 +419,7 @@ class SessionStore:
                 ),
             )
             db.executemany(
-                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                _insert("files", _FILE_COLUMNS),
                 [
                     (
                         record.id,
@@ -376,7 +435,7 @@ class SessionStore:
                 ],
             )
             db.executemany(
-                "INSERT INTO errors VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _insert("errors", _ERROR_COLUMNS),
                 [
                     (
                         record.id,
@@ -393,7 +452,7 @@ class SessionStore:
                 ],
             )
             db.executemany(
-                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?)",
+                _insert("tests", _TEST_COLUMNS),
                 [
                     (record.id, n, t.command, t.passed, t.failed, t.turn)
                     for n, t in enumerate(record.tests)
@@ -404,7 +463,7 @@ class SessionStore:
         """Add ``compaction`` to the log of the stored ``session`` (kept even when the session is stored again)."""
         with self._use(write=True) as db:
             db.execute(
-                "INSERT INTO compactions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                _insert("compactions", _COMPACTION_COLUMNS),
                 (
                     session,
                     compaction.at,
@@ -569,6 +628,36 @@ class SessionStore:
                 for e in errors
             ]
         return found
+
+
+def _reason(exc: Exception) -> str:
+    """What went wrong, in the system's words: a full disk is said as such, not as SQLite's code."""
+    if isinstance(exc, StateError) and isinstance(exc.__cause__, OSError):
+        exc = exc.__cause__  # the store names its own file: the system's reason is what is left
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorname", "")
+        if code == "SQLITE_FULL":
+            return "no space left on device"
+        if code.startswith("SQLITE_READONLY"):
+            return "read-only: the store's file or folder cannot be written"
+    return str(exc)
+
+
+def _damaged(path: Path, exc: Exception) -> str | None:
+    """What to say of a store SQLite finds damaged (cut short, overwritten), else None.
+
+    The file is left as it is: what it still holds is the user's to rescue.
+    The sessions come back from their transcripts; the compaction log does not.
+    """
+    code = getattr(exc, "sqlite_errorname", "")
+    if code not in ("SQLITE_CORRUPT", "SQLITE_NOTADB") and not code.startswith("SQLITE_CORRUPT_"):
+        return None
+    return (
+        f"the session store {path} is damaged ({exc}): move it aside, and "
+        "`artifact-index store` rebuilds the sessions from their transcripts"
+    )
 
 
 def _now() -> str:

@@ -23,7 +23,7 @@ from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.runner import run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UnreadableInput
 from artifact_index.live.followed_transcripts import Followed
-from artifact_index.live.indexing import index_for_store
+from artifact_index.live.indexing import index_to_follow
 from artifact_index.live.record import SessionRecord, session_record
 from artifact_index.live.store import SessionStore
 
@@ -82,21 +82,44 @@ class Watcher:
         executor: Executor,
         workers: int,
         on_done: Callable[[], None] | None = None,
+        *,
+        follow: bool = True,
     ) -> Iterator[Update]:
-        """Index ``candidates`` (see :meth:`stale`) into the store."""
+        """Index ``candidates`` (see :meth:`stale`) into the store.
+
+        With ``follow`` (a watch), the most recently written ones are followed
+        from here on: their index is kept, so their next change reads only what
+        it appended.  Without it (a one-off ``store``), each is read whole, and
+        its record says everything in it, the records that would wait for a
+        later line included.
+        """
         for candidate, indexed in run_in_order(
-            index_for_store,
+            index_to_follow,
             candidates,
             executor,
-            extra=(self.format,),
+            extra=(self.format, self._most_recent(candidates) if follow else frozenset()),
             workers=workers,
             on_done=on_done,
         ):
+            if indexed.live is not None:
+                self._followed.adopt(indexed.live, self.format)
             if indexed.record is not None:
                 self.store.save(indexed.record)
                 yield Update(candidate.path, "stored", indexed.record, indexed.record.events)
             elif indexed.kind == "failed":
                 yield Update(candidate.path, "failed", message=indexed.message)
+
+    def _most_recent(self, candidates: Sequence[Candidate]) -> frozenset[str]:
+        """The paths of the candidates written last, as many as are followed at once."""
+
+        def written(candidate: Candidate) -> float:
+            try:
+                return os.stat(candidate.path).st_mtime
+            except OSError:
+                return 0.0
+
+        recent = sorted(candidates, key=written, reverse=True)[: self._followed.limit]
+        return frozenset(c.path for c in recent)
 
     def _stale(self, path: str) -> bool:
         try:
@@ -130,7 +153,7 @@ class Watcher:
                     return None
                 if not refresh.new_events and not refresh.rebuilt:
                     return Update(path, "unchanged")
-                record = session_record(real, live.index, live.events, len(live.skipped), stat)
+                record = session_record(real, live.index, live.tally, len(live.skipped), stat)
         except (ArtifactIndexError, OSError) as exc:
             return Update(path, "failed", message=str(exc))
         self.store.save(record)

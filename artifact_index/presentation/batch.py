@@ -23,12 +23,12 @@ from contextlib import AbstractContextManager
 from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.per_file import Outcome, run_command
 from artifact_index.batch.progress import Progress
-from artifact_index.batch.runner import default_jobs, local_executor, run_in_order
+from artifact_index.batch.runner import batch_size, default_jobs, local_executor, run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UsageError
 from artifact_index.presentation.output import SCHEMA_VERSION
 from artifact_index.redaction import redact_json, redact_text
 
-__all__ = ["executor_for", "run_batch"]
+__all__ = ["executor_for", "items_per_task", "run_batch"]
 
 # A transcript that could not be read is a data error, as for one transcript alone.
 EXIT_FAILED = 1
@@ -37,7 +37,7 @@ EXIT_FAILED = 1
 def executor_for(
     args: argparse.Namespace, items: int
 ) -> tuple[AbstractContextManager[Executor], int]:
-    """The executor the batch options ask for, and how many workers it has."""
+    """The executor the batch options ask for, and how many workers it has (see :func:`items_per_task`)."""
     jobs = args.jobs if args.jobs is not None else default_jobs()
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
@@ -47,6 +47,11 @@ def executor_for(
 
         return dask_executor(None if args.dask == "local" else args.dask, jobs), jobs
     return local_executor(jobs), jobs
+
+
+def items_per_task(args: argparse.Namespace, items: int, jobs: int) -> int:
+    """Transcripts per task: one on this machine's processes, a batch on a Dask cluster."""
+    return batch_size(items, jobs) if args.dask else 1
 
 
 def _json_line(candidate: Candidate, outcome: Outcome) -> str:
@@ -82,7 +87,13 @@ def run_batch(args: argparse.Namespace) -> int:
     counts: Counter[str] = Counter()
     with executor as pool:
         for candidate, outcome in run_in_order(
-            run_command, candidates, pool, extra=(args,), workers=jobs, on_done=progress.advance
+            run_command,
+            candidates,
+            pool,
+            extra=(args,),
+            workers=jobs,
+            on_done=progress.advance,
+            batch=items_per_task(args, len(candidates), jobs),
         ):
             counts[outcome.kind] += 1
             if outcome.kind != "not_transcript":

@@ -41,6 +41,7 @@ from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError, UnknownFormat, UsageError, one_line
 from artifact_index.ingestion.adapters import known_formats
 from artifact_index.ingestion.loading import Loaded
+from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import (
     SCHEMA_VERSION,
     emit_json,
@@ -226,82 +227,6 @@ def cmd_formats(args: argparse.Namespace) -> int:
     for name in known_formats():
         print(f"{name:20} {adapter_named(name).description}")
     return 0
-
-
-def _format_name(value: str) -> str:
-    """``--format``'s value, checked when the command line is read (a usage error, not a data error)."""
-    if value not in known_formats():
-        raise argparse.ArgumentTypeError(
-            f"unknown format {value!r} (`artifact-index formats` lists them)"
-        )
-    return value
-
-
-def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
-    """The transcript argument every indexing command shares, with the options of a batch run."""
-    parser.add_argument(
-        "transcript",
-        nargs="+",
-        metavar="TRANSCRIPT",
-        help="transcript file (.gz allowed), - for standard input, or several, or folders "
-        "(searched recursively)" + (" (one JSON line each with --json)" if json_option else ""),
-    )
-    parser.add_argument(
-        "--format",
-        metavar="NAME",
-        type=_format_name,
-        help="skip detection and read as NAME (see `formats`)",
-    )
-    if json_option:
-        parser.add_argument(
-            "--json", action="store_true", help="print JSON (one line per transcript)"
-        )
-    batch = parser.add_argument_group("several transcripts")
-    batch.add_argument(
-        "--jobs", type=_positive, metavar="N", help="worker processes (default: one per core)"
-    )
-    batch.add_argument(
-        "--dask",
-        nargs="?",
-        const="local",
-        metavar="ADDRESS",
-        help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
-        "(needs the dask extra, see the README)",
-    )
-
-
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
-    return number
-
-
-def add_command(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    *,
-    summary: str,
-    description: str,
-    examples: Sequence[str],
-) -> argparse.ArgumentParser:
-    """A sub-command whose ``--help`` says what it does and shows how it is run.
-
-    ``summary`` is its line in ``artifact-index --help``; ``description`` opens
-    its own help; ``examples`` are whole command lines, each followed by
-    what it does after ``#``.
-    """
-    shown = "\n".join(f"  {example}" for example in examples)
-    return sub.add_parser(
-        name,
-        help=summary,
-        description=description,
-        epilog=f"examples:\n{shown}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
 
 
 def _add_global_options(parser: argparse.ArgumentParser, *, on_subcommand: bool) -> None:

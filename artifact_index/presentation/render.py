@@ -9,7 +9,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from artifact_index.facts.decisions import Decision
+from artifact_index.facts.symbols.languages import language_for_path
 from artifact_index.facts.tasks import Task
+from artifact_index.grammars import grammar_source
 from artifact_index.presentation.tables import Column, render_table
 from artifact_index.trail.answers import SubmissionReport, WorkReport
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
@@ -280,11 +282,17 @@ def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None 
 def symbols_json(index: ArtifactIndex, *, changed_only: bool = False) -> dict[str, Any]:
     """``artifact-index symbols --json``: per file, the symbols changed or read (``changed_only``: changed)."""
     files = []
+    grammars: dict[str, str] = {}
     for path, symbols in index.symbols().items():
         shown = [s.model_dump() for s in symbols if not changed_only or s.change != "read"]
         if shown:
             files.append({"path": path, "symbols": shown})
-    return {"files": files}
+            language = language_for_path(path)
+            source = grammar_source(language) if language else None
+            if language and source:
+                grammars[language] = source
+    # Which grammar found them: another package's grammar (another Python) may find others.
+    return {"files": files, "grammars": dict(sorted(grammars.items()))}
 
 
 def symbols_table(index: ArtifactIndex, *, changed_only: bool = False) -> str:
@@ -395,8 +403,14 @@ def show_text(index: ArtifactIndex) -> str:
         lines.append(f"  open: {e.message.splitlines()[0][:100]}")
     for t in sorted(index.tests(), key=lambda t: t.turn)[-3:]:  # the three latest
         lines.append(
-            f"Tests: {' '.join(t.command.split())[:60]} -> {t.passed} passed, "
+            f"Tests: {' '.join(t.command.split())[:60]} -> {t.passed}"
+            f"{' packages' if t.unit == 'packages' else ''} passed, "
             f"{t.failed} failed (turn {t.turn})"
+            + (
+                f"; covered by a later passing run (turn {t.superseded_turn})"
+                if t.superseded_by
+                else ""
+            )
         )
     tasks = index.tasks()
     if tasks:
@@ -457,8 +471,14 @@ def errors_table(index: ArtifactIndex) -> str:
         )
     for t in index.tests():
         lines.append(
-            f"tests    turn {t.turn:<5} {' '.join(t.command.split())[:60]}: {t.passed} passed, "
+            f"tests    turn {t.turn:<5} {' '.join(t.command.split())[:60]}: {t.passed}"
+            f"{' packages' if t.unit == 'packages' else ''} passed, "
             f"{t.failed} failed, {t.skipped} skipped"
+            + (
+                f"; covered by a later passing run (turn {t.superseded_turn})"
+                if t.superseded_by
+                else ""
+            )
             + (f"; failing: {', '.join(t.failing[:5])}" if t.failing else "")
         )
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"

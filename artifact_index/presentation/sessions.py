@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from artifact_index.live.record import parent_session
+from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
 from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
 from artifact_index.redaction import redact_json, redact_text
@@ -286,7 +287,9 @@ def _report(update: Update, as_json: bool) -> bool:
     return True
 
 
-def _catch_up(args: argparse.Namespace, watcher: Watcher, *, force: bool = False) -> Counter[str]:
+def _catch_up(
+    args: argparse.Namespace, watcher: Watcher, *, force: bool = False, follow: bool = False
+) -> Counter[str]:
     from artifact_index.batch.progress import Progress
     from artifact_index.presentation.batch import executor_for
 
@@ -297,7 +300,9 @@ def _catch_up(args: argparse.Namespace, watcher: Watcher, *, force: bool = False
         len(candidates), noun="transcripts" if all(c.named for c in candidates) else "files"
     )
     with executor as pool:
-        for update in watcher.catch_up(candidates, pool, jobs, on_done=progress.advance):
+        for update in watcher.catch_up(
+            candidates, pool, jobs, on_done=progress.advance, follow=follow
+        ):
             progress.clear()
             counts[update.kind] += 1
             progress.found_transcript()  # only transcripts come back, stored or failed
@@ -325,7 +330,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     store = _store(args)
     watcher = Watcher(args.transcript, store, format=args.format)
-    _catch_up(args, watcher)
+    _catch_up(args, watcher, follow=True)
     _say(
         f"artifact-index: watching {', '.join(args.transcript)} into {store.path} (Ctrl-C stops)",
         sys.stderr,
@@ -360,8 +365,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``store``, ``sessions``, ``where`` and ``watch`` to the command line."""
-    from artifact_index.presentation.cli import add_command, add_transcript_arguments
-
     store = add_command(
         sub,
         "store",

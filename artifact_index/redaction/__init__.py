@@ -573,8 +573,8 @@ def redact_json(value: Any) -> Any:
     A string stored under a secret-sounding key (``{"password": "..."}``) is
     replaced whole, an ``Authorization`` header's credentials too (its
     scheme stays), and a path (under ``path``, ``absolute``, ``file``, ...)
-    goes through :func:`redact_path`.  Keys are kept, so the shape of the
-    data stays the same.  Values that are not JSON types (numbers, booleans,
+    goes through :func:`redact_path`.  Keys are kept (a key that is a path
+    is redacted as a path), so the shape of the data stays the same.  Values that are not JSON types (numbers, booleans,
     None included) are returned as they are.
     """
     if not redaction_enabled():
@@ -601,6 +601,13 @@ def _under_key(key: str, value: str) -> str:
     return redact_text(value)
 
 
+def _redacted_key(key: Any) -> Any:
+    """A key as kept: a field's name as it is, a path (a state keyed by file) as a path is redacted."""
+    if isinstance(key, str) and ("/" in key or "\\" in key):
+        return redact_path(key)
+    return key
+
+
 def _redact_value(value: Any, key: str | None) -> Any:
     if isinstance(value, str):
         return _under_key(key, value) if key is not None else redact_text(value)
@@ -608,7 +615,7 @@ def _redact_value(value: Any, key: str | None) -> Any:
         kind = value.get("type")
         opaque = _OPAQUE.get(kind) if isinstance(kind, str) else None
         return {
-            k: v
+            _redacted_key(k): v
             if k == opaque and isinstance(v, str)
             else _redact_value(v, k if isinstance(k, str) else None)
             for k, v in value.items()

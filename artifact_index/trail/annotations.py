@@ -24,9 +24,7 @@ from artifact_index.facts.symbols.definitions import Definition, SymbolChange
 from artifact_index.trail.graph import ArtifactGraph
 
 __all__ = [
-    "add_decision",
     "add_decision_node",
-    "add_error",
     "add_error_node",
     "add_symbol_changes",
     "add_symbols_read",
@@ -83,13 +81,6 @@ def _symbols_named(graph: ArtifactGraph, name: str, keys: Iterable[str] = ()) ->
     return preferred or matches
 
 
-def add_decision(graph: ArtifactGraph, number: int, decision: Decision) -> str:
-    """A decision node linked to the files and symbols it names."""
-    node = add_decision_node(graph, number, decision)
-    link_decision_symbols(graph, node, decision)
-    return node
-
-
 def add_decision_node(graph: ArtifactGraph, number: int, decision: Decision) -> str:
     """A decision node linked to the files it names (the files known now)."""
     node = f"decision:{number}"
@@ -106,14 +97,6 @@ def link_decision_symbols(graph: ArtifactGraph, node: str, decision: Decision) -
     for name in decision.symbols:
         for symbol in _symbols_named(graph, name, decision.files):
             graph.add_edge(node, symbol, kind="names")
-
-
-def add_error(graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None) -> str:
-    """An error node for a ledger entry, linked to its file (and symbol) when known."""
-    node = add_error_node(graph, signature, entry, key)
-    if key is not None and f"file:{key}" in graph:
-        link_error_symbol(graph, node, entry, key)
-    return node
 
 
 def add_error_node(

@@ -38,6 +38,7 @@ __all__ = [
     "ListedFileReport",
     "OperationEntry",
     "OtherRepositoryReport",
+    "PendingCallReport",
     "SeenChangeReport",
     "StatusReport",
     "SubmissionReport",
@@ -121,6 +122,13 @@ class FileReport(_Answer, Claimed):
     ] = {}  # an added definition -> the first sentence of the doc written with it
     tests_added: list[str] = []  # the tests a test file gained
     first_lines: list[str] = []  # a file without definitions: the headings or first lines it gained
+    headings: bool = Field(default=False, exclude=True)  # first_lines are Markdown headings
+    # What its net status hides: whether it existed before the session, its last change (action
+    # and turn), and the session's commits that held it (hash, turn): "created, committed, then
+    # deleted" is not "changed and reverted".
+    existed_before: bool | None = Field(default=None, exclude=True)
+    last_change: tuple[str, int] | None = Field(default=None, exclude=True)
+    committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
     changed_code: dict[str, list[str]] = {}
 
@@ -154,6 +162,9 @@ class ErrorReport(_Answer, Claimed):
     tests: list[str] = []
     pre_existing: str | None = None  # why it is not the session's to fix; None when it is
     seen_turns: list[int] = []  # the turns it appeared in (the latest few)
+    # The turn the session wrote the tests it comes from, when they were written before the code
+    # they test and nothing else changed since (see artifact_index.trail.test_first).
+    tests_written_first: int | None = Field(default=None, exclude=True)
     signature: str = Field(default="", exclude=True)  # its identity in the ledger
 
 
@@ -161,7 +172,8 @@ class TestReport(_Answer, Claimed):
     """The last result of one test command, as ``errors --json`` shows it.
 
     ``unit`` says what the counts count (tests, or packages for ``go test``
-    without ``-v``).
+    without ``-v``).  A failed run that a later, broader run passed
+    (``superseded_by``) is not the current state: its claim is ``inferred``.
     """
 
     __test__: ClassVar[bool] = False  # not a pytest test class, despite the name
@@ -173,6 +185,11 @@ class TestReport(_Answer, Claimed):
     failing: list[str]
     turn: int
     unit: Literal["tests", "packages"] = Field(default="tests", exclude=True)
+    outcome: Literal["passed", "failed"] = Field(default="passed", exclude=True)
+    # A later run that covers this one (the whole suite, a run of the same file) and passed:
+    # this run's failures are not the current state. Its command and turn.
+    superseded_by: str | None = Field(default=None, exclude=True)
+    superseded_turn: int | None = Field(default=None, exclude=True)
 
 
 class TaskReport(Task):
@@ -184,6 +201,20 @@ class TaskReport(Task):
     """
 
     done_evidence: str | None = None
+
+
+class PendingCallReport(_Answer, Claimed):
+    """A call issued whose result the transcript does not hold (yet): what it would do is unknown.
+
+    Its claim is ``unrecorded``: the files it names are neither read nor
+    unchanged by it, as far as the transcript shows.
+    """
+
+    turn: int
+    call_id: str
+    tool: str
+    command: str | None = None  # a shell call's command
+    paths: list[str] = []  # the files it names, as shown
 
 
 class UnknownEffect(_Answer):

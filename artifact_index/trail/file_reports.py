@@ -15,7 +15,7 @@ from __future__ import annotations
 from artifact_index.facts.changes import (
     added_tests,
     changed_code,
-    changed_lines,
+    changed_outline,
     definition_notes,
 )
 from artifact_index.trail.answers import FileReport
@@ -54,6 +54,10 @@ def file_reports(index: ArtifactIndex) -> list[FileReport]:
             entry.path,
             [s for s in changed_symbols if s.change == "added"],
         )
+        state = index.find_file(entry.path)
+        first_lines, outline = (
+            changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+        )
         reports.append(
             FileReport(
                 path=entry.path,
@@ -70,7 +74,8 @@ def file_reports(index: ArtifactIndex) -> list[FileReport]:
                 signatures={key: signature for key, (signature, _) in notes.items()},
                 docs={key: doc for key, (_, doc) in notes.items() if doc},
                 tests_added=added_tests(diff, entry.path, changed_symbols),
-                first_lines=changed_lines(diff, entry.path) if not changed_symbols else [],
+                first_lines=first_lines,
+                headings=outline,
                 changed_code=changed_code(
                     diff,
                     index.content(entry.path),
@@ -79,6 +84,8 @@ def file_reports(index: ArtifactIndex) -> list[FileReport]:
                 )
                 if entry.status == "modified"
                 else {},
+                existed_before=state.existed_before if state is not None else None,
+                last_change=(changes[-1].action, changes[-1].turn) if changes else None,
                 certainty=entry.certainty,
                 evidence=entry.evidence,
             )

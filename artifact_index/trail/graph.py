@@ -25,6 +25,8 @@ from typing import Any
 
 import networkx as nx
 
+from artifact_index.ingestion.events import JSONObject
+
 __all__ = ["ArtifactGraph"]
 
 
@@ -42,7 +44,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             for node, data in self._node.items():
                 self._index(node, data)
 
-    def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> dict[str, Any]:
+    def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> JSONObject:
         """The graph as ``networkx.node_link_data(graph, edges="edges")`` gives it, nodes of ``late_kinds`` last.
 
         Nodes whose adding may be deferred (see
@@ -53,7 +55,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         nodes, successors = self._node, self._succ
         early = [node for node, data in nodes.items() if data.get("kind") not in late_kinds]
         late = [node for node, data in nodes.items() if data.get("kind") in late_kinds]
-        edges: list[dict[str, Any]] = []
+        edges: list[JSONObject] = []
         for source in early + late:
             targets = successors[source]
             for wanted_late in (False, True):
@@ -72,7 +74,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         }
 
     @classmethod
-    def from_node_link(cls, data: dict[str, Any]) -> ArtifactGraph:
+    def from_node_link(cls, data: JSONObject) -> ArtifactGraph:
         """The graph ``networkx.node_link_data(graph, edges="edges")`` described, its nodes and edges in order.
 
         Built straight into networkx's adjacency dictionaries: a saved state
@@ -147,7 +149,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         self._by_name.clear()
         self._files_by_directory.clear()
 
-    def _index(self, node: str, data: dict[str, Any]) -> None:
+    def _index(self, node: str, data: JSONObject) -> None:
         kind = data.get("kind")
         if kind is None:
             return
@@ -160,7 +162,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             for directory in _directories(path):
                 self._files_by_directory.setdefault(directory, []).append(node)
 
-    def _unindex(self, node: str, data: dict[str, Any]) -> None:
+    def _unindex(self, node: str, data: JSONObject) -> None:
         kind = data.get("kind")
         if kind is None:
             return
@@ -175,7 +177,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
                 self._files_by_directory[directory].remove(node)
 
     # -- questions ---------------------------------------------------------------------
-    def nodes_of_kind(self, kind: str, since: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+    def nodes_of_kind(self, kind: str, since: int = 0) -> Iterator[tuple[str, JSONObject]]:
         """``(node, attributes)`` of every node of ``kind`` in the order they were added.
 
         ``since``: skip the first ``since`` of them (those a caller has already seen).
@@ -192,7 +194,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         """Nodes of ``kind`` whose ``name`` is ``name``, in the order they were added."""
         return list(self._by_name.get((kind, name), ()))
 
-    def files_under(self, directory: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    def files_under(self, directory: str) -> Iterator[tuple[str, JSONObject]]:
         """File nodes whose ``path`` lies under ``directory`` (no trailing slash), in the order added."""
         nodes = self._node
         for node in self._files_by_directory.get(directory, ()):

@@ -33,7 +33,8 @@ from pydantic import ValidationError
 from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
-from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry
+from artifact_index.facts.errors.checks import covers
+from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
@@ -43,6 +44,7 @@ from artifact_index.trail.answers import (
     ErrorReport,
     FileEntry,
     OperationEntry,
+    PendingCallReport,
     SeenChangeReport,
     SubmissionReport,
     TestReport,
@@ -92,6 +94,23 @@ _SEEN_RESOLUTIONS = frozenset(
         "a rerun of the same command got past it",
     }
 )
+
+
+def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | None:
+    """The latest later run that passed and covers the failed ``run`` (the whole suite, its file), or None."""
+    if run.outcome != "failed" or not run.command:
+        return None
+    found = None
+    for later in runs:
+        if (
+            later.turn > run.turn
+            and later.outcome == "passed"
+            and later.passed > 0
+            and later.command
+            and covers(later.command, run.command)
+        ) and (found is None or later.turn > found.turn):
+            found = later
+    return found
 
 
 def _error_report(
@@ -372,6 +391,47 @@ class ArtifactIndex:
                         if pending.call not in calls:
                             calls.append(pending.call)
         return named
+
+    def pending_calls(self) -> list[PendingCallReport]:
+        """The calls issued whose result is not recorded, in the order they were issued."""
+        session = self.session
+        found = []
+        for pending in session.pending.values():
+            call = pending.call
+            paths: list[str] = []
+            command = None
+            for op in call.operations:
+                command = command or op.command
+                for path in (op.path, op.dest):
+                    if path:
+                        key = file_key(path, op.cwd or pending.cwd or session.cwd, session.root)
+                        state = self._files.get(key)
+                        shown = state.shown if state is not None else key
+                        if shown not in paths:
+                            paths.append(shown)
+            if not command and isinstance(call.arguments, dict):
+                given = call.arguments.get("command") or call.arguments.get("cmd")
+                command = given if isinstance(given, str) else None
+            found.append(
+                PendingCallReport(
+                    turn=call.turn,
+                    call_id=call.call_id,
+                    tool=call.tool,
+                    command=command,
+                    paths=paths,
+                    certainty="unrecorded",
+                    evidence=(
+                        Evidence(
+                            turn=call.turn,
+                            call_id=call.call_id,
+                            tool=call.tool,
+                            command=command,
+                            shows="issued, no result recorded",
+                        ),
+                    ),
+                )
+            )
+        return sorted(found, key=lambda p: p.turn)
 
     def is_outside(self, key: str) -> bool:
         """Whether a file key lies outside the workspace.
@@ -678,28 +738,51 @@ class ArtifactIndex:
         return _error_report(original, self.session.error_symbols, self._fixes(original))
 
     def tests(self) -> list[TestReport]:
-        """The last result of each test command; its claim is its counts, and what they count."""
-        return [
-            TestReport(
-                command=t.command or t.key,
-                passed=t.passed,
-                failed=t.failed,
-                skipped=t.skipped,
-                failing=list(t.failing),
-                turn=t.turn,
-                unit=t.unit,
-                evidence=(
+        """The last result of each test command; its claim is its counts, and what they count.
+
+        A failed run that a later run covering it passed (the whole suite, the
+        same file) is marked superseded by that run.
+        """
+        runs = self.ledger.tests
+        reports = []
+        for t in runs:
+            later = _superseding_run(t, runs)
+            evidence = [
+                Evidence(
+                    turn=t.turn,
+                    call_id=t.call_id,
+                    tool=t.runner,
+                    command=t.command,
+                    shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped ({t.unit})",
+                )
+            ]
+            if later is not None:
+                evidence.append(
                     Evidence(
-                        turn=t.turn,
-                        call_id=t.call_id,
-                        tool=t.runner,
-                        command=t.command,
-                        shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped ({t.unit})",
-                    ),
-                ),
+                        turn=later.turn,
+                        call_id=later.call_id,
+                        tool=later.runner,
+                        command=later.command,
+                        shows="a later run covering it passed",
+                    )
+                )
+            reports.append(
+                TestReport(
+                    command=t.command or t.key,
+                    passed=t.passed,
+                    failed=t.failed,
+                    skipped=t.skipped,
+                    failing=list(t.failing),
+                    turn=t.turn,
+                    unit=t.unit,
+                    outcome=t.outcome,
+                    superseded_by=(later.command or later.key) if later is not None else None,
+                    superseded_turn=later.turn if later is not None else None,
+                    certainty="inferred" if later is not None else "seen",
+                    evidence=tuple(evidence),
+                )
             )
-            for t in self.ledger.tests
-        ]
+        return reports
 
     def user_messages(self) -> list[UserSaid]:
         """Every message the user typed, in order, with its turn and channel (see :class:`UserMessage`)."""

@@ -12,14 +12,9 @@ import functools
 import posixpath
 import re
 
-__all__ = ["file_key", "is_absolute", "is_windows_path", "join", "to_posix"]
+__all__ = ["file_key", "is_absolute", "join", "to_posix"]
 
 _DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
-
-
-def is_windows_path(path: str) -> bool:
-    """``C:\\x`` or ``c:/x``, or any path written with backslashes."""
-    return bool(_DRIVE.match(path)) or ("\\" in path and "/" not in path)
 
 
 def to_posix(path: str) -> str:

@@ -40,12 +40,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from artifact_index.exceptions import StateError
-from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.events import Event, JSONObject
 from artifact_index.redaction import redact_json
 from artifact_index.state_files import append_private, write_atomically
 from artifact_index.trail.index import ArtifactIndex
@@ -64,7 +63,7 @@ class Restored:
     """What :meth:`SavedState.load` found: the tracker, the caller's extra fields, and any damage worked around."""
 
     tracker: Tracker
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
     problem: str | None = None  # one sentence, when part of the journal was lost
 
 
@@ -78,7 +77,7 @@ class SavedState:
         self._generation = 0
         self._snapshot_bytes = 0
         self._journal_bytes = 0
-        self._extra: dict[str, Any] = {}
+        self._extra: JSONObject = {}
         self._loaded = False
 
     def exists(self) -> bool:
@@ -175,7 +174,7 @@ class SavedState:
 
     # -- saving ---------------------------------------------------------------------
     def save(
-        self, tracker: Tracker, events: Sequence[Event], extra: dict[str, Any] | None = None
+        self, tracker: Tracker, events: Sequence[Event], extra: JSONObject | None = None
     ) -> None:
         """Record that ``tracker`` was fed ``events`` since the last save or load, with ``extra`` fields.
 

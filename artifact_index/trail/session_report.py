@@ -21,6 +21,7 @@ from artifact_index.trail.answers import (
     CheckRunReport,
     ErrorReport,
     FileReport,
+    PendingCallReport,
     TaskReport,
     TestReport,
     UncheckedReport,
@@ -29,6 +30,7 @@ from artifact_index.trail.answers import (
 from artifact_index.trail.file_reports import file_reports
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
+from artifact_index.trail.test_first import written_first
 from artifact_index.trail.verification import check_runs, unverified_changes
 from artifact_index.trail.work_state import work_state
 
@@ -66,6 +68,8 @@ class SessionReport(BaseModel):
     listed_items: list[SeenInListing] = []
     check_runs: list[CheckRunReport] = []  # in the order they ran
     unverified: list[UncheckedReport] = []
+    # Calls issued whose result is not recorded: what they did is unknown.
+    pending: list[PendingCallReport] = []
 
     @property
     def changed(self) -> list[FileReport]:
@@ -73,8 +77,18 @@ class SessionReport(BaseModel):
 
     @property
     def open_errors(self) -> list[ErrorReport]:
-        """The errors still to resolve; those that were there before the session are not among them."""
-        return [e for e in self.errors if not e.resolved and e.pre_existing is None]
+        """The errors still to resolve; those that were there before the session, and the failures of
+        tests written before their code, are not among them."""
+        return [
+            e
+            for e in self.errors
+            if not e.resolved and e.pre_existing is None and e.tests_written_first is None
+        ]
+
+    @property
+    def written_first_errors(self) -> list[ErrorReport]:
+        """Failures of tests the session wrote before the code they test (not written yet)."""
+        return [e for e in self.errors if not e.resolved and e.tests_written_first is not None]
 
     @property
     def pre_existing_errors(self) -> list[ErrorReport]:
@@ -90,36 +104,64 @@ def session_report(index: ArtifactIndex) -> SessionReport:
     by_status: dict[str, list[FileReport]] = {
         s: [] for s in ("created", "modified", "deleted", "reverted", "read")
     }
+    work = work_state(index)
     for report in file_reports(index):
+        held = [
+            (c.hash, c.turn) for c in work.commits if c.files is not None and report.path in c.files
+        ]
+        if held:
+            report = report.model_copy(update={"committed_in": held})
         by_status[report.status].append(report)
     agent_files = [f for key in _CHANGED for f in by_status[key] if is_agent_own(f.path)]
     for key in _CHANGED:
         by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
-    work = work_state(index)
     symbols = index.symbols()
     changed = [
         (f.path, f.status, max(f.turns, default=0)) for key in _CHANGED for f in by_status[key]
     ]
     commits = [(c.turn, c.hash, c.message) for c in work.commits]
+    runs = check_runs(index)
     tasks = [
         TaskReport(
             **task.model_dump(),
             certainty=task.certainty,
             evidence=task.evidence,
-            done_evidence=task_evidence(task.content, task.turn, symbols, changed, commits)
+            done_evidence=task_evidence(
+                task.content,
+                task.turn,
+                symbols,
+                changed,
+                commits,
+                checks=[(run.turn, run.category, run.passed) for run in runs],
+                pushed=[
+                    (c.pushed_turn if c.pushed_turn is not None else c.turn, c.hash)
+                    for c in work.commits
+                    if c.pushed
+                ],
+            )
             if task.status in ("pending", "in_progress")
             else None,
         )
         for task in index.tasks()
     ]
+    changed_reports = [f for key in _CHANGED for f in by_status[key]]
+    errors = [
+        e.model_copy(update={"tests_written_first": turn})
+        if (turn := written_first(e, by_status["created"], changed_reports)) is not None
+        else e
+        for e in index.errors()
+    ]
+    original = index.original_error()
+    if original is not None:
+        original = next((e for e in errors if e.signature == original.signature), original)
     turns = [int(data["turn"]) for _, data in index.nodes_of_kind("turn")]
     tracked = index.session.work_items
     return SessionReport(
         format=index.format,
         root=index.root,
         turns=max(turns, default=0),
-        errors=index.errors(),
-        original_error=index.original_error(),
+        errors=errors,
+        original_error=original,
         tests=sorted(index.tests(), key=lambda t: t.turn),
         decisions=index.decisions(),
         tasks=tasks,
@@ -129,8 +171,9 @@ def session_report(index: ArtifactIndex) -> SessionReport:
         work_items=list(tracked.items.values()),
         listing=tracked.listing,
         listed_items=list(tracked.seen.values()),
-        check_runs=check_runs(index),
+        check_runs=runs,
         unverified=unverified_changes(index),
+        pending=index.pending_calls(),
         agent_files=agent_files,
         **by_status,
     )

@@ -20,13 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from artifact_index.exceptions import StateError
+from artifact_index.ingestion.events import JSONObject
 
 __all__ = ["STATE_VERSION", "upgraded"]
 
 STATE_VERSION = 2
 
 # What each step needs to read: an object of the version it upgrades from.
-_Step = Callable[[dict[str, Any]], dict[str, Any]]
+_Step = Callable[[JSONObject], JSONObject]
 
 # The keys of the first version's ``meta`` that kept the same name and shape.
 _V1_SESSION_KEYS = frozenset(
@@ -65,7 +66,7 @@ _V1_WORK_ITEM_KEYS = {"work_items": "items", "tracker_listing": "listing", "list
 _V1_FILE_NODE_KEYS = frozenset({"kind", "path", "id"})
 
 
-def _from_v1(payload: dict[str, Any]) -> dict[str, Any]:
+def _from_v1(payload: JSONObject) -> JSONObject:
     meta = payload["meta"]
     if not isinstance(meta, dict):
         raise StateError("saved state of version 1 has no meta object")
@@ -99,7 +100,7 @@ def _from_v1(payload: dict[str, Any]) -> dict[str, Any]:
 _STEPS: dict[int, _Step] = {1: _from_v1}
 
 
-def upgraded(payload: Any) -> dict[str, Any]:
+def upgraded(payload: Any) -> JSONObject:
     """``payload`` as the current version holds it; :class:`StateError` when it is no saved state.
 
     ``payload`` is consumed: an upgrade moves its parts rather than copying them.
@@ -115,7 +116,7 @@ def upgraded(payload: Any) -> dict[str, Any]:
         raise StateError(
             f"saved state has version {version!r}, expected {STATE_VERSION} or an earlier one"
         )
-    current: dict[str, Any] = payload
+    current: JSONObject = payload
     try:
         while version < STATE_VERSION:
             current = _STEPS[version](current)

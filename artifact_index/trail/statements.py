@@ -31,6 +31,16 @@ def claims(index: ArtifactIndex) -> list[Claim]:
                     evidence=entry.evidence,
                 )
             )
+    for call in index.pending_calls():
+        found.append(
+            Claim(
+                kind="pending_call",
+                subject=", ".join(call.paths) or call.command or call.tool,
+                statement=f"{call.tool} issued, result not recorded",
+                certainty=call.certainty,
+                evidence=call.evidence,
+            )
+        )
     for error in index.errors():
         if error.resolved:
             state = f"resolved: {error.resolution}" if error.resolution else "resolved"
@@ -48,11 +58,14 @@ def claims(index: ArtifactIndex) -> list[Claim]:
             )
         )
     for test in index.tests():
+        state = test.outcome
+        if test.superseded_by is not None:
+            state += f"; a later run covering it passed (turn {test.superseded_turn})"
         found.append(
             Claim(
                 kind="test_state",
                 subject=test.command,
-                statement="failed" if test.failed else "passed",
+                statement=state,
                 certainty=test.certainty,
                 evidence=test.evidence,
             )
@@ -63,8 +76,8 @@ def claims(index: ArtifactIndex) -> list[Claim]:
                 subject=test.command,
                 statement=f"{test.passed} passed, {test.failed} failed, {test.skipped} skipped "
                 f"({test.unit})",
-                certainty=test.certainty,
-                evidence=test.evidence,
+                certainty="seen",  # what its run printed, whatever came after
+                evidence=test.evidence[:1],
             )
         )
     for task in index.tasks():

@@ -177,11 +177,17 @@ def normalise(path: str, roots: Iterable[str | None], fold_case: bool) -> str:
     return p.lower() if fold_case else p
 
 
-def default_command() -> str:
-    """The artifact-index next to the running python, else the one on PATH."""
-    beside = Path(sys.executable).parent / "artifact-index"
-    exe = str(beside) if beside.exists() else (shutil.which("artifact-index") or "artifact-index")
-    return f"{shlex.quote(exe)} files {{path}} --json"
+def default_command() -> str | None:
+    """The artifact-index next to the running python, else the one on PATH, else this checkout's .venv's.
+
+    None when there is none: a run with no tool to score says so once, not once per session.
+    """
+    checkout_venv = HERE.parent.parent / ".venv" / "bin" / "artifact-index"
+    for candidate in (Path(sys.executable).parent / "artifact-index", checkout_venv):
+        if candidate.exists():
+            return f"{shlex.quote(str(candidate))} files {{path}} --json"
+    on_path = shutil.which("artifact-index")
+    return f"{shlex.quote(on_path)} files {{path}} --json" if on_path else None
 
 
 def run(cmd: str, transcript: Path, fmt: str, timeout: float) -> tuple[Any, str | None, float]:
@@ -318,6 +324,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     cmd = args.cmd or default_command()
+    if cmd is None:
+        print(
+            "score.py: no artifact-index to score: none next to this python, in the checkout's "
+            ".venv or on PATH (install the project, or pass --cmd)",
+            file=sys.stderr,
+        )
+        return 2
     folders = [(args.set_dir / "sessions", False)]
     if args.holdout:
         folders.append((args.set_dir / "holdout", True))

@@ -32,6 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from artifact_index.exceptions import StateError
 from summarizer.compaction.event_log import (
     BackoffResetEvent,
     CompactEvent,
@@ -260,7 +261,8 @@ class Compactor:
                         self.event_log.events(), now
                     ).consecutive_failures
                     raise CompactionFailed(
-                        f"LLM compaction failed ({failures} in a row): {failure.error}",
+                        f"the summary could not be written ({failures} failure(s) in a row): "
+                        f"{failure.error}",
                         messages=current,
                         result=self._result(original, current, before, estimator),
                         consecutive_failures=failures,
@@ -355,6 +357,10 @@ class Compactor:
         cycle = base.cycle + 1
         try:
             text = self.summarizer.summarize([base.body[i] for i in dropped], base.previous, cycle)
+        except StateError:
+            # The state folder failed (no space, read-only), not the summarizer: said as it is,
+            # never counted towards the back-off.
+            raise
         except Exception as exc:  # any summarizer failure counts towards the back-off
             raise _SummarizerError(f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(text, str) or not text.strip():

@@ -21,7 +21,6 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import adapter_named
@@ -29,7 +28,7 @@ from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
 from artifact_index.trail.saved_state import SavedState
 from artifact_index.trail.tracker import Tracker
-from summarizer.compaction.messages import detect_shape
+from summarizer.compaction.messages import Message, detect_shape
 from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
 from summarizer.sections.templates import Template
 from summarizer.summary import parse_previous, summarize
@@ -44,7 +43,7 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:200] if text else type(exc).__name__
 
 
-def events_of_messages(messages: Sequence[dict[str, Any]], *, turn_offset: int = 0) -> list[Event]:
+def events_of_messages(messages: Sequence[Message], *, turn_offset: int = 0) -> list[Event]:
     """Normalized events of an Anthropic or OpenAI message list, turns shifted by ``turn_offset``."""
     shape = detect_shape(messages)
     adapter = adapter_named("anthropic-messages" if shape == "anthropic" else "openai-chat")
@@ -110,7 +109,7 @@ class IndexSummarizer:
             self._saved.save(tracker, events, {"last_turn": self._last_turn})
 
     def summarize(
-        self, dropped_messages: Sequence[dict[str, Any]], previous_summary: str | None, cycle: int
+        self, dropped_messages: Sequence[Message], previous_summary: str | None, cycle: int
     ) -> str:
         tracker = self._load()
         previous = (

@@ -73,8 +73,9 @@ def detect_shape(messages: Sequence[Any], body: Mapping[str, Any] | None = None)
         if not isinstance(message, Mapping):
             raise MessageFormatError(f"message {index} is not an object")
         role = message.get("role")
-        if role not in _OPENAI_ROLES:
-            raise MessageFormatError(f"message {index} has an unknown role {role!r}")
+        if not isinstance(role, str) or role not in _OPENAI_ROLES:
+            shown = repr(role) if isinstance(role, str | None) else f"of type {type(role).__name__}"
+            raise MessageFormatError(f"message {index} has an unknown role {shown[:100]}")
         if role not in _ANTHROPIC_ROLES or "tool_calls" in message or "function_call" in message:
             openai = True
         content = message.get("content")
@@ -457,19 +458,6 @@ class Conversation:
             if self._cuts[cut]:
                 return cut
         return None
-
-    def message_ids(self, indices: Sequence[int]) -> list[str]:
-        """Stable ids of the non-system messages among ``indices``."""
-        ids = []
-        for index in indices:
-            turn = self.turn_id(index)
-            if turn is not None:
-                ids.append(stable_message_id(self.messages[index], turn))
-        return ids
-
-    def text_of(self, index: int) -> str:
-        """All text of a message, tool result content included."""
-        return content_text(self.messages[index].get("content"))
 
     def prose_of(self, index: int) -> str:
         """The text a user or the model wrote in a message, without tool result content."""

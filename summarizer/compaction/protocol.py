@@ -29,6 +29,9 @@ class NarrativeSummarizer(Protocol):
         returned text must cover both the previous summary and the new span
         (anchored iterative merging is the implementation's business).
         Raising, or returning only whitespace, is a failure: the compactor
-        records it for the back-off and raises ``CompactionFailed``.
+        records it for the back-off and raises ``CompactionFailed``.  A
+        :class:`~artifact_index.exceptions.StateError` (the state folder
+        cannot be written) is the environment's failure, not the summary's:
+        it is raised as it is and not counted.
         """
         ...

@@ -23,6 +23,32 @@ from summarizer.tokens import PromptCounter, TokenCounter
 __all__ = ["run_compact"]
 
 
+def _check_fields(messages: list[Any]) -> None:
+    """Refuse, in one sentence, a field whose type neither API allows and the compactor relies on.
+
+    A request from a client (or the HTTP API's caller) is untrusted input: a
+    role that is a list, a block ``type`` that is an object or ``tool_calls``
+    that is a number is a malformed request, not an internal error.
+    """
+    for index, message in enumerate(messages):
+        if not isinstance(message, Mapping):
+            raise MessageFormatError(f"message {index} is not an object")
+        if not isinstance(message.get("role"), str):
+            raise MessageFormatError(f"message {index} has no role (a string)")
+        calls = message.get("tool_calls")
+        if calls is not None and not (
+            isinstance(calls, list) and all(isinstance(c, Mapping) for c in calls)
+        ):
+            raise MessageFormatError(f'message {index}: "tool_calls" must be a list of objects')
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else [content]
+        for block in blocks:
+            if isinstance(block, Mapping) and not isinstance(block.get("type", ""), str):
+                raise MessageFormatError(
+                    f'message {index}: a content block\'s "type" must be a string'
+                )
+
+
 def run_compact(
     request_body: Mapping[str, Any],
     context_window: int | None,
@@ -50,7 +76,10 @@ def run_compact(
     messages = request_body.get("messages")
     if not isinstance(messages, list):
         raise MessageFormatError('the request body has no "messages" list')
+    _check_fields(messages)
     shape = detect_shape(messages, request_body)
+    if not (usage is None or isinstance(usage, Usage | Mapping)):
+        raise MessageFormatError('"usage" must be an object (the usage of the last response)')
     settings = config or CompactorConfig()
     if context_window is not None:
         # Validated, unlike ``model_copy``: a window of 0 is an error, not a division by zero.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
+
+from artifact_index.ingestion.events import JSONObject
 
 __all__ = ["CompressResult"]
 
@@ -27,6 +27,6 @@ class CompressResult(BaseModel):
     released: int
     prompt_estimate: int
 
-    def to_json_dict(self) -> dict[str, Any]:
+    def to_json_dict(self) -> JSONObject:
         """The camelCase JSON object of the seed's HTTP API."""
         return self.model_dump(by_alias=True)

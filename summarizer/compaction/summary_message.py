@@ -34,6 +34,7 @@ import secrets
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from artifact_index.exceptions import StateError
@@ -79,6 +80,18 @@ def new_summary_key() -> bytes:
     return secrets.token_bytes(32)
 
 
+def _create_key(folder: Path, target: Path) -> None:
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{KEY_FILE}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(new_summary_key().hex() + "\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, target)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
 def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     """The key in ``directory/summary.key``, created (``0600``) on first use.
 
@@ -88,15 +101,12 @@ def load_summary_key(directory: str | os.PathLike[str]) -> bytes:
     folder = private_directory(directory)
     target = folder / KEY_FILE
     if not target.exists():
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{KEY_FILE}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "w", encoding="ascii") as out:
-                out.write(new_summary_key().hex() + "\n")
-            with contextlib.suppress(FileExistsError):
-                os.link(temporary, target)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+            _create_key(folder, target)
+        except OSError as exc:  # no space, a read-only folder: said as it is
+            raise StateError(
+                f"the summary key {target} cannot be written ({exc.strerror or exc})"
+            ) from exc
     try:
         key = bytes.fromhex(target.read_text(encoding="ascii").strip())
     except (OSError, ValueError) as exc:

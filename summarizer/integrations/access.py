@@ -98,7 +98,7 @@ class SessionAccess:
             live, _ = self.followed.refresh(path)
             if live.format is None:
                 raise SessionUnknown(f"{path}: not a transcript format this tool knows (yet)")
-            yield live
+            yield live.as_it_stands()
 
     # -- the trail ----------------------------------------------------------------------
     def files(
@@ -172,7 +172,9 @@ class SessionAccess:
             writer = make_writer(
                 LLMChoice(use_llm, provider, base_url, model, config), live.index.session.model
             )
-            summary = summarize(list(live.events), template=chosen, writer=writer, index=live.index)
+            summary = summarize(
+                live.events_so_far(), template=chosen, writer=writer, index=live.index
+            )
         return redact_text(summary.markdown)
 
     # -- the store ----------------------------------------------------------------------

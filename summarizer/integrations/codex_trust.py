@@ -12,6 +12,7 @@ trusted, and only when the user asks with ``--trust``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import subprocess
@@ -22,7 +23,7 @@ from typing import Any
 
 from summarizer.integrations.install import InstallError, is_ours
 
-__all__ = ["trust_codex_hooks"]
+__all__ = ["hook_trust", "trust_codex_hooks"]
 
 _SECONDS = 30.0
 
@@ -46,7 +47,8 @@ class _AppServer:
             ) from exc
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -95,6 +97,13 @@ class _AppServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        # The pipes too: the reader stops at the end of the output, then its end is closed.
+        assert self.process.stdin is not None and self.process.stdout is not None
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        self.reader.join(timeout=5)
+        if not self.reader.is_alive():
+            self.process.stdout.close()
 
 
 def _ours(server: _AppServer, hooks_file: Path, project: Path) -> list[dict[str, Any]]:
@@ -107,6 +116,24 @@ def _ours(server: _AppServer, hooks_file: Path, project: Path) -> list[dict[str,
         and is_ours(hook.get("command"))
         and Path(str(hook.get("sourcePath"))).resolve() == hooks_file.resolve()
     ]
+
+
+def hook_trust(codex: str, hooks_file: Path, project: Path) -> list[tuple[str, str]]:
+    """How Codex sees our hooks in ``hooks_file`` from ``project``: each hook's key and trust status.
+
+    Raises :class:`~summarizer.integrations.install.InstallError` when Codex
+    cannot be asked or lists none of them.
+    """
+    server = _AppServer(codex, project)
+    try:
+        server.call("initialize", {"clientInfo": {"name": "artifact-index", "version": "1"}})
+        server.notify("initialized")
+        ours = _ours(server, hooks_file, project)
+    finally:
+        server.close()
+    if not ours:
+        raise InstallError(f"Codex lists none of artifact-index's hooks from {hooks_file}")
+    return [(str(hook.get("key")), str(hook.get("trustStatus"))) for hook in ours]
 
 
 def trust_codex_hooks(codex: str, hooks_file: Path, project: Path) -> list[str]:

@@ -11,21 +11,31 @@ shows with ``artifact-index sessions --compactions``.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from artifact_index.exceptions import StateError
 from artifact_index.ingestion.events import CompactionBoundary, Event
+from artifact_index.ingestion.following import Reread
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.live.record import session_record
+from artifact_index.live.record import EventTally, session_record
 from artifact_index.live.store import Compaction, SessionStore
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
+from summarizer.integrations.hook_state import HookStates
 from summarizer.sections.session_facts import session_facts
 
-__all__ = ["ReadTranscript", "read_transcript", "score_summary", "snapshot"]
+__all__ = [
+    "ReadTranscript",
+    "follow_transcript",
+    "read_transcript",
+    "score_summary",
+    "snapshot",
+]
 
 _CHANGED = frozenset({"created", "modified", "deleted"})
 
@@ -33,10 +43,12 @@ _CHANGED = frozenset({"created", "modified", "deleted"})
 @dataclass(frozen=True)
 class ReadTranscript:
     path: Path
-    events: list[Event]
     index: ArtifactIndex
+    tally: EventTally  # what the session record says of the events
     skipped: int
     stat: os.stat_result
+    events: list[Event] | None = None  # every event, when read whole (scoring a summary needs them)
+    problem: str | None = None  # one sentence, when what a later run would reuse could not be kept
 
 
 def read_transcript(path: Path) -> ReadTranscript:
@@ -44,7 +56,34 @@ def read_transcript(path: Path) -> ReadTranscript:
     loaded = open_transcript(path)
     events = list(loaded.events())
     index = Tracker(format=loaded.adapter.name).feed_all(events)
-    return ReadTranscript(path, events, index, len(loaded.skipped), path.stat())
+    return ReadTranscript(
+        path, index, EventTally.of(events), len(loaded.skipped), path.stat(), events=events
+    )
+
+
+def follow_transcript(path: Path, states: HookStates) -> ReadTranscript:
+    """The transcript's index, reading only what was appended since a hook last read it.
+
+    What the next run reuses is kept in ``states`` before the end of the
+    file is read (the end closes calls still running, which the next run
+    must see open); a transcript no stream can follow is read whole.
+    """
+    live = states.load(path)
+    live.refresh()
+    if not live.followed:
+        return read_transcript(path)  # said in the same words as reading it whole would
+    stat = path.stat()
+    problem = None
+    try:
+        live.index.settle()  # what the next run reuses, its symbols found once
+        states.save(live)
+    except (OSError, pickle.PicklingError, StateError) as exc:
+        problem = f"the session's state for the next hook could not be kept ({exc})"
+    try:
+        index = live.finish()
+    except Reread:
+        return read_transcript(path)
+    return ReadTranscript(path, index, live.tally, len(live.skipped), stat, problem=problem)
 
 
 def _now() -> str:
@@ -56,7 +95,7 @@ def _changed(index: ArtifactIndex) -> int:
 
 
 def _store(read: ReadTranscript, store: SessionStore) -> str:
-    record = session_record(read.path, read.index, read.events, read.skipped, read.stat)
+    record = session_record(read.path, read.index, read.tally, read.skipped, read.stat)
     store.save(record)
     return record.id
 
@@ -81,6 +120,9 @@ def score_summary(
     read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None
 ) -> str:
     """Score the agent's summary; log it when there is a store; one line saying what it missed."""
+    if read.events is None:
+        read = read_transcript(read.path)
+    assert read.events is not None
     before = _before_last_compaction(read.events)
     index = Tracker(format=read.index.format).feed_all(before)
     report = probe_summary(summary, session_facts(index))

@@ -42,7 +42,8 @@ import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
@@ -53,6 +54,9 @@ from summarizer.integrations.agents import AGENTS, transcript_of
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
+
+if TYPE_CHECKING:
+    from summarizer.integrations.compactions import ReadTranscript
 
 __all__ = [
     "ECHOED_PRE_COMPACT_LIMIT",
@@ -85,10 +89,16 @@ _SECTIONS = (
     ("Files created", "files_created", "created files", "files"),
     ("Files modified", "files_modified", "modified files", "files"),
     ("Files deleted", "files_deleted", "deleted files", "files"),
+    (
+        "Issued, result not recorded (effect unknown)",
+        "pending_calls",
+        "calls with no result",
+        "files",
+    ),
     ("Errors", "error_messages", "open errors", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
     ("Open tasks", "pending_tasks", "open tasks", "tasks"),
-    ("Files changed and then reverted", "files_reverted", "reverted files", "files"),
+    ("Files changed, with no net change now", "files_reverted", "reverted files", "files"),
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
@@ -276,15 +286,26 @@ def _reason(exc: Exception) -> str:
     return " ".join(redact_text(reason).split())[:500]
 
 
+def _read(event: str, path: Path) -> ReadTranscript:
+    """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole."""
+    from summarizer.compaction.summary_message import user_state_directory
+    from summarizer.integrations.compactions import follow_transcript, read_transcript
+    from summarizer.integrations.hook_state import HookStates
+
+    if event == "PostCompact":
+        return read_transcript(path)
+    return follow_transcript(path, HookStates(user_state_directory() / "hooks"))
+
+
 def _answer(
     hook_input: dict[str, Any], agent: str, limit: int, store: Callable[[], SessionStore] | None
 ) -> HookRun:
-    from summarizer.integrations.compactions import read_transcript, score_summary, snapshot
+    from summarizer.integrations.compactions import score_summary, snapshot
 
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in _EVENTS:
         raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
-    read = read_transcript(transcript_of(agent, hook_input))
+    read = _read(event, transcript_of(agent, hook_input))
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
     if event == "PostCompact":
@@ -297,7 +318,7 @@ def _answer(
         )
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     output = hook_response(hook_input, limit - 1, read.index, echoed=echoed) + "\n"
-    note = None
+    note = f"artifact-index hook: {redact_text(read.problem)}" if read.problem else None
     if event == "PreCompact" and store is not None:
         try:
             snapshot(read, trigger, store())

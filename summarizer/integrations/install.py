@@ -1,10 +1,11 @@
 """``artifact-index install|uninstall AGENT``: put the hooks where Claude Code, Codex and OpenCode look for them.
 
 The hooks are package data (``plugins/``): Claude Code's plugin layout
-(``.claude-plugin/plugin.json``, ``hooks/hooks.json``), Codex's
+(``.claude-plugin/plugin.json``, ``hooks/hooks.json``, ``LICENSE``), Codex's
 ``hooks.json`` and OpenCode's plugin file.  Installing writes them with the
-absolute path of the artifact-index that runs the installer, because an
-agent's hook runs without the user's virtual environment on its ``PATH``:
+absolute path of an artifact-index that will still be there when the agent
+runs the hook (:func:`installed_command`), because an agent's hook runs
+without the user's virtual environment on its ``PATH``:
 
 * Claude Code: merged into ``~/.claude/settings.json`` (``--user``), the
   project's ``.claude/settings.json`` (``--project``, shared through git) or
@@ -16,12 +17,16 @@ agent's hook runs without the user's virtual environment on its ``PATH``:
 * OpenCode: the plugin file in ``~/.config/opencode/plugins/`` or the
   project's ``.opencode/plugins/``.
 
-Merging never touches another hook or setting: our entries are recognized
-by their command (``... artifact-index hook``), so installing again changes
-nothing, installing from another environment replaces the path, and
-uninstalling removes exactly our entries (and the groups and events left
-empty by that), nothing else.  A settings file that is not valid JSON is
-left alone, with one sentence saying so.
+Merging changes only what is ours: our entries are recognized by their
+command (``... artifact-index hook``), added at the end of their event's
+list and removed again as text edits (:mod:`summarizer.integrations.json_text`),
+so a hand-kept file keeps its formatting, its order and everything else in
+it.  Installing again changes nothing, installing from another environment
+replaces the path, and uninstalling removes exactly our entries (and the
+events, files and folders left empty by that, which install made).  A
+settings file that is not valid JSON is left alone, with one sentence
+saying so.  Every change is planned first (:class:`Change`, with the text
+before and after), so ``--dry-run`` can show it without making it.
 """
 
 from __future__ import annotations
@@ -32,25 +37,43 @@ import shlex
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
+from artifact_index.distribution import installation
+from artifact_index.exceptions import UsageError
 from summarizer.exceptions import SummarizerError
+from summarizer.integrations import json_text
 
 __all__ = [
+    "AGENTS",
+    "SCOPES",
     "Change",
     "InstallError",
     "Scope",
+    "apply",
     "install",
     "installed_command",
+    "installed_scopes",
     "is_ours",
+    "our_commands",
+    "plan_install",
+    "plan_uninstall",
+    "settings_path",
+    "undone",
     "uninstall",
     "write_claude_plugin",
 ]
 
 Scope = Literal["user", "project", "local"]
+AGENTS = ("claude-code", "codex", "opencode")
+SCOPES: dict[str, tuple[Scope, ...]] = {
+    "claude-code": ("user", "project", "local"),
+    "codex": ("user", "project"),
+    "opencode": ("user", "project"),
+}
 _PLUGIN_FILE = "artifact-index.js"
 _PLUGIN_MARK = "// artifact-index for OpenCode"
 _COMMAND_LINE = 'const COMMAND = ["artifact-index"];'
@@ -58,28 +81,61 @@ _EXECUTABLES = ("artifact-index", "artifact-index.exe")
 
 
 class InstallError(SummarizerError):
-    """A settings file cannot be read or written; nothing was changed."""
+    """A settings file cannot be read or written, or no lasting command can be named; nothing was changed."""
 
 
 @dataclass(frozen=True)
 class Change:
-    """What an install or uninstall did to one file."""
+    """What an install or uninstall does to one file: its text before and after (None: no file)."""
 
     path: Path
     done: Literal["installed", "updated", "unchanged", "removed", "absent"]
     what: str  # the hooks or file concerned, for the user
+    before: str | None = None
+    after: str | None = None
+    # An uninstall: the folders it leaves empty, removed with the file.  An install: the folders
+    # it creates, so that undoing it (:func:`undone`) removes them again.
+    folders: tuple[Path, ...] = field(default=())
 
 
 def installed_command() -> list[str]:
-    """How an agent should run this artifact-index: an absolute path, never a bare name on ``PATH``."""
+    """How an agent should run this artifact-index: an absolute path that lasts, never a bare name.
+
+    A copy run from a tool's cache (``uvx``, ``pipx run``) would be pruned
+    with it: another ``artifact-index`` on ``PATH`` is named instead, and
+    without one this is an :class:`InstallError` that says how to install.
+    """
+    here = installation()
     invoked = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    candidates: list[Path] = []
     if invoked is not None and invoked.name in _EXECUTABLES and invoked.exists():
-        return [os.path.abspath(invoked)]
+        candidates.append(Path(os.path.abspath(invoked)))
     beside = Path(sys.executable).parent / _EXECUTABLES[sys.platform == "win32"]
     if beside.exists():
-        return [str(beside)]
+        candidates.append(beside)
+    if not here.temporary and candidates:
+        return [str(candidates[0])]
     found = shutil.which("artifact-index")
-    return [os.path.abspath(found)] if found else [sys.executable, "-m", "artifact_index"]
+    if found and not _inside(Path(found).resolve(), here.prefix if here.temporary else None):
+        return [os.path.abspath(found)]
+    if here.temporary:
+        raise InstallError(
+            f"this artifact-index runs from a cache ({here.prefix}) that may be emptied at any "
+            "time, and no other artifact-index is on PATH: install it for good first (uv tool "
+            "install PATH or pipx install PATH, PATH being this checkout, a git URL or a wheel; "
+            "see the README), then run its install"
+        )
+    return [sys.executable, "-m", "artifact_index"]
+
+
+def _inside(path: Path, folder: Path | None) -> bool:
+    if folder is None:
+        return False
+    try:
+        path.relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def is_ours(command: object) -> bool:
@@ -120,16 +176,17 @@ def _hooks_template(agent: str, command: list[str]) -> dict[str, list[dict[str, 
 
 
 # -- JSON settings files ---------------------------------------------------------------------------------
-def _read_settings(path: Path) -> dict[str, Any]:
+def _read_text(path: Path) -> str | None:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise InstallError(
-            f"{path} cannot be read ({exc.strerror or exc}); nothing was changed"
-        ) from exc
-    if not text.strip():
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"{path} cannot be read ({exc}); nothing was changed") from exc
+
+
+def _settings(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
         return {}
     try:
         settings = json.loads(text)
@@ -145,7 +202,7 @@ def _read_settings(path: Path) -> dict[str, Any]:
     return settings
 
 
-def _write_settings(path: Path, settings: dict[str, Any]) -> None:
+def _write(path: Path, text: str) -> None:
     """Replace ``path`` in one step, keeping its permissions (a new file gets the usual 0644)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,43 +211,15 @@ def _write_settings(path: Path, settings: dict[str, Any]) -> None:
             dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
         )
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+            out.write(text)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except OSError as exc:
         raise InstallError(f"{path} cannot be written ({exc.strerror or exc})") from exc
 
 
-def _without_ours(settings: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """``settings`` without our hook entries (and what they left empty), and the events they were under."""
-    hooks: dict[str, Any] = settings.get("hooks", {})
-    kept_hooks: dict[str, Any] = {}
-    removed: list[str] = []
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            kept_hooks[event] = groups
-            continue
-        kept_groups = []
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list):
-                kept_groups.append(group)
-                continue
-            kept = [
-                entry
-                for entry in entries
-                if not (isinstance(entry, dict) and is_ours(entry.get("command")))
-            ]
-            if len(kept) < len(entries):
-                removed.append(event)
-            if kept:
-                kept_groups.append({**group, "hooks": kept})
-        if kept_groups:
-            kept_hooks[event] = kept_groups
-    result = {key: value for key, value in settings.items() if key != "hooks"}
-    if kept_hooks:
-        result["hooks"] = kept_hooks
-    return result, removed
+def _is_our_entry(entry: object) -> bool:
+    return isinstance(entry, dict) and is_ours(entry.get("command"))
 
 
 def _ours(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -199,57 +228,179 @@ def _ours(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     for event, groups in settings.get("hooks", {}).items():
         for group in groups if isinstance(groups, list) else []:
             entries = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(entries, list) and any(
-                isinstance(e, dict) and is_ours(e.get("command")) for e in entries
-            ):
+            if isinstance(entries, list) and any(_is_our_entry(e) for e in entries):
                 found.setdefault(event, []).append(group)
     return found
 
 
-def _install_hooks(path: Path, groups: dict[str, list[dict[str, Any]]]) -> Change:
-    settings = _read_settings(path)
+def our_commands(path: Path) -> list[str]:
+    """The commands of our hooks in the settings file or plugin file at ``path`` (none when absent)."""
+    text = _read_text(path)
+    if text is None:
+        return []
+    if path.name == _PLUGIN_FILE:
+        for line in text.splitlines():
+            if line.startswith("const COMMAND = "):
+                try:
+                    words = json.loads(line.removeprefix("const COMMAND = ").rstrip(";"))
+                except json.JSONDecodeError:
+                    return []
+                return [shlex.join(words)] if isinstance(words, list) else []
+        return []
+    settings = _settings(path, text)
+    return [
+        str(entry["command"])
+        for groups in _ours(settings).values()
+        for group in groups
+        for entry in group["hooks"]
+        if _is_our_entry(entry)
+    ]
+
+
+def _without_ours(text: str) -> tuple[str, list[str]]:
+    """``text`` without our hook entries (and the groups and events they leave empty), edited in place."""
+    removed: list[str] = []
+    while True:
+        root = json_text.parse(text)
+        hooks = root.member("hooks")
+        if hooks is None or hooks.value.kind != "object":
+            break
+        edit = _next_removal(text, root, hooks.value, removed)
+        if edit is None:
+            break
+        text = edit
+    return text, removed
+
+
+def _next_removal(
+    text: str, root: json_text.Node, hooks: json_text.Node, removed: list[str]
+) -> str | None:
+    """``text`` with one of our entries (or a container it left empty) taken out; None when none is left."""
+    data = json.loads(text[hooks.start : hooks.end])
+    for member in hooks.members:
+        groups = data.get(member.key)
+        if not isinstance(groups, list):
+            continue
+        for g, group in enumerate(groups):
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(entries, list):
+                continue
+            ours = [i for i, entry in enumerate(entries) if _is_our_entry(entry)]
+            if not ours:
+                continue
+            removed.append(member.key)
+            group_node = member.value.items[g]
+            if len(ours) == len(entries):
+                if len(groups) == 1:  # the event held only our group: the event goes
+                    if len(hooks.members) == 1:
+                        return json_text.remove_member(text, root, "hooks")
+                    return json_text.remove_member(text, hooks, member.key)
+                return json_text.remove_item(text, member.value, g)
+            entries_member = group_node.member("hooks")
+            assert entries_member is not None
+            return json_text.remove_item(text, entries_member.value, ours[0])
+    return None
+
+
+def _with_ours(text: str, groups: dict[str, list[dict[str, Any]]]) -> str:
+    """``text`` (without our entries) with ``groups`` added at the end of their events."""
+    root = json_text.parse(text)
+    hooks = root.member("hooks")
+    if hooks is None:
+        return json_text.add_member(text, root, "hooks", groups)
+    for event, event_groups in groups.items():
+        for group in event_groups:
+            hooks_node = json_text.parse(text).member("hooks")
+            assert hooks_node is not None
+            existing = hooks_node.value.member(event)
+            if existing is None or existing.value.kind != "array":
+                text = json_text.add_member(text, hooks_node.value, event, [group])
+            else:
+                text = json_text.append_item(text, existing.value, group)
+    return text
+
+
+def _plan_hooks(path: Path, groups: dict[str, list[dict[str, Any]]]) -> Change:
+    before = _read_text(path)
+    settings = _settings(path, before)
     what = ", ".join(groups)
     if _ours(settings) == groups:
-        return Change(path, "unchanged", what)
+        return Change(path, "unchanged", what, before, before)
     existed = bool(_ours(settings))
-    merged, _ = _without_ours(settings)
-    hooks = merged.setdefault("hooks", {})
-    for event, event_groups in groups.items():
-        hooks.setdefault(event, []).extend(event_groups)
-    _write_settings(path, merged)
-    return Change(path, "updated" if existed else "installed", what)
+    if before is None or not before.strip():
+        after = json.dumps({"hooks": groups}, indent=2) + "\n"
+    else:
+        after = _with_ours(_without_ours(before)[0], groups)
+    return Change(path, "updated" if existed else "installed", what, before, after)
 
 
-def _uninstall_hooks(path: Path) -> Change:
-    if not path.exists():
+def _plan_unhooks(path: Path, root: Path) -> Change:
+    before = _read_text(path)
+    if before is None:
         return Change(path, "absent", "no settings file")
-    settings = _read_settings(path)
-    kept, removed = _without_ours(settings)
+    _settings(path, before)
+    after, removed = _without_ours(before) if before.strip() else (before, [])
     if not removed:
-        return Change(path, "absent", "no artifact-index hook")
+        return Change(path, "absent", "no artifact-index hook", before, before)
     what = ", ".join(dict.fromkeys(removed))
-    if kept:
-        _write_settings(path, kept)
-        return Change(path, "removed", what)
-    # Nothing else was in it: the file was ours (install made it), so it goes too.
-    try:
-        path.unlink()
-    except OSError as exc:
-        raise InstallError(f"{path} cannot be removed ({exc.strerror or exc})") from exc
-    return Change(path, "removed", what + " (and the file, which held nothing else)")
+    if json.loads(after) == {}:
+        # Nothing else was in it: the file was ours (install made it), so it goes too.
+        return Change(
+            path,
+            "removed",
+            what + " (and the file, which held nothing else)",
+            before,
+            None,
+            _emptied_folders(path, root),
+        )
+    return Change(path, "removed", what, before, after)
+
+
+def _emptied_folders(path: Path, root: Path) -> tuple[Path, ...]:
+    """The folders between ``path`` and ``root`` that hold nothing but what leads to ``path``."""
+    emptied: list[Path] = []
+    folder = path.parent
+    keep = {path.name}
+    while folder != root and _inside(folder, root):
+        try:
+            others = [p for p in folder.iterdir() if p.name not in keep]
+        except OSError:
+            break
+        if others:
+            break
+        emptied.append(folder)
+        keep = {folder.name}
+        folder = folder.parent
+    return tuple(emptied)
 
 
 # -- where each agent looks -----------------------------------------------------------------------------
-def _settings_path(agent: str, scope: Scope, project: Path) -> Path:
+def _home_of(agent: str, scope: Scope, project: Path) -> Path:
+    """The folder below which the scope's files live: emptied folders are removed up to it, never it."""
+    if scope != "user":
+        return project
+    if agent == "codex":
+        from summarizer.integrations.agents import codex_home
+
+        return codex_home().parent
+    if agent == "opencode":
+        return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return Path.home()
+
+
+def settings_path(agent: str, scope: Scope, project: Path) -> Path:
+    """The file ``agent`` reads its hooks (or our plugin) from at ``scope``."""
+    if agent not in AGENTS:
+        raise UsageError(f"unknown agent {agent!r} ({', '.join(AGENTS)})")
+    if scope not in SCOPES[agent]:
+        # Only Claude Code keeps a per-machine project file beside the shared one.
+        raise UsageError(f"{agent} has no {scope} scope; use --project (or --user)")
     if agent == "claude-code":
         if scope == "user":
             return Path.home() / ".claude" / "settings.json"
         return (
             project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
         )
-    if scope == "local":
-        # Only Claude Code keeps a per-machine project file beside the shared one.
-        raise InstallError(f"{agent} has no local scope; use --project (or --user)")
     if agent == "codex":
         from summarizer.integrations.agents import codex_home
 
@@ -266,47 +417,110 @@ def _opencode_plugin(command: list[str]) -> str:
     return text.replace(_COMMAND_LINE, f"const COMMAND = {json.dumps(command)};")
 
 
-def install(
+def plan_install(
     agent: str, scope: Scope = "user", project: Path | None = None, command: list[str] | None = None
 ) -> Change:
-    """Install ``agent``'s hooks running ``command`` (default: :func:`installed_command`)."""
+    """What installing ``agent``'s hooks running ``command`` (default: :func:`installed_command`) changes."""
+    folder = (project or Path.cwd()).resolve()
+    path = settings_path(agent, scope, folder)
     command = command or installed_command()
-    path = _settings_path(agent, scope, (project or Path.cwd()).resolve())
     if agent in ("claude-code", "codex"):
-        return _install_hooks(path, _hooks_template(agent, command))
-    if agent != "opencode":
-        raise InstallError(f"unknown agent {agent!r} (claude-code, codex, opencode)")
+        planned = _plan_hooks(path, _hooks_template(agent, command))
+        return replace(planned, folders=_missing_folders(path))
     plugin = _opencode_plugin(command)
-    if path.exists():
-        current = path.read_text(encoding="utf-8", errors="replace")
+    current = _read_text(path)
+    if current is not None:
         if not current.startswith(_PLUGIN_MARK):
             raise InstallError(
                 f"{path} exists and is not artifact-index's plugin; nothing was changed"
             )
         if current == plugin:
-            return Change(path, "unchanged", "plugin file")
-    done: Literal["installed", "updated"] = "updated" if path.exists() else "installed"
+            return Change(path, "unchanged", "plugin file", current, current)
+    return Change(
+        path,
+        "updated" if current is not None else "installed",
+        "plugin file",
+        current,
+        plugin,
+        _missing_folders(path),
+    )
+
+
+def _missing_folders(path: Path) -> tuple[Path, ...]:
+    """The folders above ``path`` that do not exist yet, the deepest first."""
+    missing = []
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return tuple(missing)
+
+
+def plan_uninstall(agent: str, scope: Scope = "user", project: Path | None = None) -> Change:
+    """What removing what :func:`install` added for ``agent`` changes."""
+    folder = (project or Path.cwd()).resolve()
+    path = settings_path(agent, scope, folder)
+    root = _home_of(agent, scope, folder)
+    if agent in ("claude-code", "codex"):
+        return _plan_unhooks(path, root)
+    current = _read_text(path)
+    if current is None:
+        return Change(path, "absent", "no plugin file")
+    if not current.startswith(_PLUGIN_MARK):
+        raise InstallError(f"{path} is not artifact-index's plugin; it was left alone")
+    return Change(path, "removed", "plugin file", current, None, _emptied_folders(path, root))
+
+
+def apply(change: Change) -> None:
+    """Make ``change``: write or remove its file, then the folders it left empty."""
+    if change.after == change.before:
+        return
+    if change.after is not None:
+        _write(change.path, change.after)
+        return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(plugin, encoding="utf-8")
+        change.path.unlink()
+        for folder in change.folders:
+            folder.rmdir()
     except OSError as exc:
-        raise InstallError(f"{path} cannot be written ({exc.strerror or exc})") from exc
-    return Change(path, done, "plugin file")
+        raise InstallError(f"{change.path} cannot be removed ({exc.strerror or exc})") from exc
+
+
+def undone(change: Change) -> Change:
+    """The change that puts the file of ``change`` back as it was before it."""
+    return Change(
+        change.path, change.done, change.what, change.after, change.before, change.folders
+    )
+
+
+def install(
+    agent: str, scope: Scope = "user", project: Path | None = None, command: list[str] | None = None
+) -> Change:
+    """Install ``agent``'s hooks running ``command`` (default: :func:`installed_command`)."""
+    change = plan_install(agent, scope, project, command)
+    apply(change)
+    return change
 
 
 def uninstall(agent: str, scope: Scope = "user", project: Path | None = None) -> Change:
     """Remove what :func:`install` added for ``agent``, and nothing else."""
-    path = _settings_path(agent, scope, (project or Path.cwd()).resolve())
-    if agent in ("claude-code", "codex"):
-        return _uninstall_hooks(path)
-    if agent != "opencode":
-        raise InstallError(f"unknown agent {agent!r} (claude-code, codex, opencode)")
-    if not path.exists():
-        return Change(path, "absent", "no plugin file")
-    if not path.read_text(encoding="utf-8", errors="replace").startswith(_PLUGIN_MARK):
-        raise InstallError(f"{path} is not artifact-index's plugin; it was left alone")
-    path.unlink()
-    return Change(path, "removed", "plugin file")
+    change = plan_uninstall(agent, scope, project)
+    apply(change)
+    return change
+
+
+def installed_scopes(agent: str, project: Path | None = None) -> list[tuple[Scope, Path]]:
+    """The scopes at which ``agent`` has our hooks (each would run them: twice at two scopes)."""
+    folder = (project or Path.cwd()).resolve()
+    found = []
+    for scope in SCOPES[agent]:
+        path = settings_path(agent, scope, folder)
+        try:
+            if our_commands(path):
+                found.append((scope, path))
+        except InstallError:
+            continue
+    return found
 
 
 def write_claude_plugin(folder: Path, command: list[str] | None = None) -> Path:
@@ -322,6 +536,7 @@ def write_claude_plugin(folder: Path, command: list[str] | None = None) -> Path:
         (folder / "hooks" / "hooks.json").write_text(
             json.dumps(hooks, indent=2) + "\n", encoding="utf-8"
         )
+        (folder / "LICENSE").write_text(_template("claude-code", "LICENSE"), encoding="utf-8")
     except OSError as exc:
         raise InstallError(
             f"the plugin cannot be written in {folder} ({exc.strerror or exc})"

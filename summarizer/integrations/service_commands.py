@@ -17,11 +17,14 @@ from typing import TYPE_CHECKING
 
 from artifact_index.distribution import reinstall_with
 from artifact_index.exceptions import UsageError
+from artifact_index.presentation.arguments import add_command
+from artifact_index.presentation.output import emit_json
 from artifact_index.redaction import redact_text
+from summarizer.cli_options import add_llm_options
 from summarizer.exceptions import SummarizerError
 
 if TYPE_CHECKING:
-    from summarizer.integrations.install import Scope
+    from summarizer.integrations.install import Change, Scope
 
 __all__ = ["register_integration_commands"]
 
@@ -69,8 +72,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ) from exc
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.access import SessionAccess
+    from summarizer.providers.choice import LLMChoice, choose_endpoint
 
     state = Path(args.state_dir) if args.state_dir else user_state_directory() / "sessions"
+    if args.llm:  # a provider that cannot be used is said now, not to each client later
+        choose_endpoint(
+            LLMChoice(
+                use_llm=True,
+                provider=args.provider,
+                base_url=args.base_url,
+                model=args.model,
+                config=args.config,
+            )
+        )
+    if args.max_body_mib <= 0:
+        raise SummarizerError(f"--max-body-mib must be a positive size, not {args.max_body_mib:g}")
+    if args.template_dir is not None and not Path(args.template_dir).is_dir():
+        raise SummarizerError(f"--template-dir {args.template_dir} is not a folder")
     compaction = Compaction(
         state_root=state,
         template=args.template,
@@ -81,6 +99,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         context_window=args.context_window,
         instructions=tuple(args.instructions),
+        template_folder=Path(args.template_dir) if args.template_dir else None,
+        max_body_bytes=int(args.max_body_mib * 2**20),
     )
     loopback = args.host in LOOPBACK_HOSTS
     token = _http_token(args.token_file)
@@ -143,10 +163,53 @@ def _scope(args: argparse.Namespace) -> Scope:
     return "local" if args.local else "project" if args.project else "user"
 
 
-def cmd_install(args: argparse.Namespace) -> int:
-    from summarizer.integrations.install import install, installed_command, write_claude_plugin
+def _show_plan(change: Change) -> None:
+    """``--dry-run``: what the change would do to its file, as a unified diff."""
+    import difflib
 
-    command = installed_command()
+    if change.after == change.before:
+        print(f"nothing would change in {change.path} ({change.what})")
+        return
+    if change.after is None:
+        print(f"would remove {change.path} ({change.what})")
+        for folder in change.folders:
+            print(f"would remove the folder {folder}, left empty")
+        return
+    verb = "create" if change.before is None else "change"
+    print(f"would {verb} {change.path} ({change.what}):")
+    sys.stdout.writelines(
+        difflib.unified_diff(
+            (change.before or "").splitlines(keepends=True),
+            change.after.splitlines(keepends=True),
+            fromfile=str(change.path) if change.before is not None else "/dev/null",
+            tofile=str(change.path),
+        )
+    )
+    if not change.after.endswith("\n"):
+        print()
+
+
+def _warn_second_scope(agent: str, scope: Scope, project: Path) -> None:
+    from summarizer.integrations.install import installed_scopes
+
+    others = [(s, path) for s, path in installed_scopes(agent, project) if s != scope]
+    for other, path in others:
+        print(
+            f"artifact-index: warning: the hooks are also installed at the {other} scope ({path}): "
+            f"{agent} will run them twice; `artifact-index uninstall {agent} --{other}` removes "
+            "those",
+            file=sys.stderr,
+        )
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from summarizer.integrations.install import (
+        apply,
+        installed_command,
+        plan_install,
+        write_claude_plugin,
+    )
+
     if args.trust and args.agent != "codex":
         raise UsageError("--trust is for codex, whose hooks run only once trusted")
     if args.plugin_dir:
@@ -154,61 +217,107 @@ def cmd_install(args: argparse.Namespace) -> int:
             raise UsageError(
                 "--plugin-dir writes Claude Code's plugin layout; it is for claude-code only"
             )
-        folder = write_claude_plugin(Path(args.plugin_dir), command)
+        if args.dry_run:
+            print(f"would write Claude Code's plugin to {args.plugin_dir}")
+            return 0
+        folder = write_claude_plugin(Path(args.plugin_dir))
         print(
             f"wrote Claude Code's plugin to {folder} (load it with: claude --plugin-dir {folder})"
         )
         return 0
-    change = install(args.agent, _scope(args), _project(args), command)
+    codex = _codex_for_trust() if args.trust else None
+    command = installed_command()
+    change = plan_install(args.agent, _scope(args), _project(args), command)
+    if args.dry_run:
+        _show_plan(change)
+        return 0
+    apply(change)
+    if codex is not None:
+        _trust_codex(codex, change, _project(args))
     runs = " ".join(command)
     if change.done == "unchanged":
         print(f"already installed in {change.path} ({change.what}, running {runs})")
     else:
         print(f"{change.done} {change.what} in {change.path}, running {runs}")
-        print(_AFTER_INSTALL[args.agent])
+        print(
+            _AFTER_INSTALL[args.agent] if codex is None else "Codex reads it when a session starts."
+        )
+    _warn_second_scope(args.agent, _scope(args), _project(args))
     if args.agent == "codex" and (warning := _codex_hooks_disabled()):
         print(f"artifact-index: warning: {warning}", file=sys.stderr)
-    if args.trust:
-        return _trust_codex(change.path, _project(args))
     return 0
 
 
-def _trust_codex(hooks_file: Path, project: Path) -> int:
-    """``--trust``: Codex records our hook as trusted, as its own review would (the hook is installed either way)."""
+def _codex_for_trust() -> str:
+    """The ``codex`` that ``--trust`` asks, found before anything is installed: all or nothing."""
     import shutil
-
-    from summarizer.integrations.codex_trust import trust_codex_hooks
-    from summarizer.integrations.install import InstallError
 
     codex = shutil.which("codex")
     if codex is None:
-        print(
-            "artifact-index: `codex` is not on PATH, so the hook is installed but not trusted: start `codex` "
-            "and trust it there",
-            file=sys.stderr,
+        raise SummarizerError(
+            "--trust asks `codex` to trust the hook, and `codex` is not on PATH: nothing was "
+            "installed (install without --trust, then trust the hook when `codex` asks)"
         )
-        return 1
+    return codex
+
+
+def _trust_codex(codex: str, change: Change, project: Path) -> None:
+    """``--trust``: Codex records our hook as trusted, as its own review would.
+
+    When Codex cannot, the install is undone: the user asked for a hook that
+    runs, and an untrusted one is skipped without a word.
+    """
+    from summarizer.integrations.codex_trust import trust_codex_hooks
+    from summarizer.integrations.install import InstallError, apply, undone
+
     try:
-        keys = trust_codex_hooks(codex, hooks_file, project.resolve())
+        keys = trust_codex_hooks(codex, change.path, project.resolve())
     except InstallError as exc:
-        print(
-            f"artifact-index: the hook is installed but not trusted ({exc}): start `codex` and trust it there",
-            file=sys.stderr,
-        )
-        return 1
+        apply(undone(change))
+        raise SummarizerError(
+            f"Codex could not trust the hook ({exc}), so it was not installed: install without "
+            "--trust and trust it when `codex` asks"
+        ) from exc
     print(f"Codex trusts it now ({', '.join(keys)}), as you asked with --trust.")
-    return 0
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
-    from summarizer.integrations.install import uninstall
+    from summarizer.integrations.install import apply, plan_uninstall
 
-    change = uninstall(args.agent, _scope(args), _project(args))
+    change = plan_uninstall(args.agent, _scope(args), _project(args))
+    if args.dry_run:
+        _show_plan(change)
+        return 0
+    apply(change)
     if change.done == "removed":
         print(f"removed {change.what} from {change.path}")
+        for folder in change.folders:
+            print(f"removed the folder {folder}, which install had made and nothing else uses")
     else:
         print(f"nothing to remove from {change.path} ({change.what})")
     return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from summarizer.integrations.doctor import examine
+
+    findings = examine(_project(args), Path(args.plugin_dir) if args.plugin_dir else None)
+    problems = sum(1 for f in findings if f.verdict == "problem")
+    if args.json:
+        emit_json(
+            {
+                "findings": [
+                    {"subject": f.subject, "verdict": f.verdict, "text": f.text} for f in findings
+                ],
+                "problems": problems,
+            }
+        )
+    else:
+        marks = {"ok": "ok     ", "problem": "PROBLEM", "note": "       "}
+        for finding in findings:
+            print(f"{marks[finding.verdict]} {finding.subject}: {finding.text}")
+        print(f"\n{problems} problem(s)" if problems else "\nno problem found")
+    return 1 if problems else 0
 
 
 def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
@@ -230,6 +339,9 @@ def _add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--project-dir", metavar="DIR", help="the project (default: the current directory)"
     )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="show what would change (a diff) and change nothing"
+    )
 
 
 def _add_store_option(parser: argparse.ArgumentParser) -> None:
@@ -243,9 +355,6 @@ def _add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def register_integration_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``mcp``, ``serve``, ``install``, ``uninstall`` and ``doctor`` to the ``artifact-index`` parser."""
-    from artifact_index.presentation.cli import add_command
-    from summarizer.cli import add_llm_options
-
     mcp = add_command(
         sub,
         "mcp",
@@ -303,6 +412,18 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
         metavar="N",
         help="the model's context window in tokens, unless a request says (default: 200000)",
     )
+    serve.add_argument(
+        "--max-body-mib",
+        type=float,
+        default=10,
+        metavar="N",
+        help="refuse request bodies over N MiB, read no further (default: 10)",
+    )
+    serve.add_argument(
+        "--template-dir",
+        metavar="DIR",
+        help="?template=NAME also finds DIR/NAME.toml (by default only the built-in templates)",
+    )
     add_llm_options(serve)
     serve.set_defaults(run=cmd_serve)
 
@@ -346,3 +467,28 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
     )
     _add_agent_arguments(uninstall)
     uninstall.set_defaults(run=cmd_uninstall)
+
+    doctor = add_command(
+        sub,
+        "doctor",
+        summary="what is installed where, whether it runs, and whether each agent will run it",
+        description="Check this installation and every agent's hooks at every scope: the "
+        "command each hook runs and whether it answers, a hook installed twice, Codex's switch "
+        "and trust, an OpenCode plugin changed since it was installed. Changes nothing; exits 1 "
+        "when it finds a problem.",
+        examples=[
+            "artifact-index doctor",
+            "artifact-index doctor --project-dir ~/src/webapp --json",
+            "artifact-index doctor --plugin-dir ~/claude-plugins/artifact-index",
+        ],
+    )
+    doctor.add_argument(
+        "--project-dir",
+        metavar="DIR",
+        help="the project whose own hooks to check too (default: the current directory)",
+    )
+    doctor.add_argument(
+        "--plugin-dir", metavar="DIR", help="also check the Claude Code plugin folder DIR"
+    )
+    doctor.add_argument("--json", action="store_true", help="print JSON")
+    doctor.set_defaults(run=cmd_doctor)

@@ -69,7 +69,7 @@ def still_failing(facts: SessionFacts) -> list[TestReport]:
     """
     out = []
     for run in facts.tests:
-        if not run.failed:
+        if not run.failed or run.superseded_by is not None:
             continue
         size = run.passed + run.failed
         cleared = any(

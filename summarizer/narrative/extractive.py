@@ -19,6 +19,7 @@ from summarizer.narrative.decisions import decisions
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
 from summarizer.narrative.next_steps import next_steps
 from summarizer.narrative.wording import first_line, item_name
+from summarizer.sections.claim_wording import test_counts
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
@@ -91,7 +92,7 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
         later = "; files changed after it are not yet tested" if test.turn in owed_tests else ""
         items.append(
             f"Last run of `{first_line(test.command, 80)}` (turn {test.turn}): "
-            f"{test.passed} passed, {test.failed} failed{later}."
+            f"{test_counts(test)}{later}."
         )
     if "test_status" not in shown:
         items += _owed_summary(facts)  # else Test Status lists them

@@ -13,10 +13,11 @@ everything.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.templates import Section
 
@@ -119,7 +120,7 @@ def file_notes_model(paths: Sequence[str]) -> type[BaseModel]:
     required) nor add one (unknown keys are rejected), so the file list the
     summary shows stays the index's.
     """
-    fields: dict[str, Any] = {
+    fields: JSONObject = {
         f"file_{number}": (
             str,
             Field(alias=path, min_length=1, max_length=400, description=f"`{path}`"),
@@ -140,7 +141,7 @@ def reply_model(sections: list[Section], files: Sequence[str] = ()) -> type[Base
     With ``files`` (the changed paths the index lists), the reply also holds
     one line per path on what its change does and why (:func:`file_notes_model`).
     """
-    fields: dict[str, Any] = {
+    fields: JSONObject = {
         s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
     if files:

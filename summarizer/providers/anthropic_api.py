@@ -21,6 +21,7 @@ import anthropic
 from anthropic.types import MessageParam, ToolParam
 from pydantic import ValidationError
 
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.redaction import redact_json
 from summarizer.exceptions import LLMError
 from summarizer.providers.structured import (
@@ -66,7 +67,7 @@ class AnthropicClient:
 
     def ask(self, ask: StructuredAsk[M]) -> M:
         self.prompts.append(ask.prompt)
-        messages: list[dict[str, Any]] = [{"role": "user", "content": ask.prompt}]
+        messages: list[JSONObject] = [{"role": "user", "content": ask.prompt}]
         problem = "no reply"
         for _ in range(1 + self.retries):
             response = self._create(messages, ask)
@@ -78,7 +79,7 @@ class AnthropicClient:
                     f"the reply did not call {ask.tool_name} (stop reason {response.stop_reason})"
                 )
                 # Every tool_use must be answered by a tool_result, or the API rejects the retry.
-                answer: list[dict[str, Any]] = [
+                answer: list[JSONObject] = [
                     {
                         "type": "tool_result",
                         "tool_use_id": b.id,
@@ -123,7 +124,7 @@ class AnthropicClient:
         )
 
     def _create(
-        self, messages: Sequence[dict[str, Any]], ask: StructuredAsk[Any]
+        self, messages: Sequence[JSONObject], ask: StructuredAsk[Any]
     ) -> anthropic.types.Message:
         try:
             return self.client.messages.create(
@@ -165,7 +166,7 @@ class AnthropicPromptCounter:
         self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
 
     def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
-        arguments: dict[str, Any] = {"model": self.model, "messages": redact_json(list(messages))}
+        arguments: JSONObject = {"model": self.model, "messages": redact_json(list(messages))}
         if system:
             arguments["system"] = redact_json(system)
         if tools:
@@ -176,7 +177,7 @@ class AnthropicPromptCounter:
             raise LLMError(f"token counting with {self.model} failed: {exc}") from exc
 
 
-def _block_param(block: Any) -> dict[str, Any]:
+def _block_param(block: Any) -> JSONObject:
     """A response content block as a request parameter (only the fields a request accepts)."""
     if block.type == "tool_use":
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
@@ -184,5 +185,5 @@ def _block_param(block: Any) -> dict[str, Any]:
         return {"type": "text", "text": block.text}
     if block.type == "thinking":
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
-    dumped: dict[str, Any] = block.model_dump(exclude_none=True)
+    dumped: JSONObject = block.model_dump(exclude_none=True)
     return dumped

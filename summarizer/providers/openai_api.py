@@ -24,6 +24,7 @@ from typing import Any, cast
 import openai
 from pydantic import ValidationError
 
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.redaction import redact_json
 from summarizer.exceptions import LLMError
 from summarizer.providers.structured import (
@@ -38,7 +39,7 @@ from summarizer.providers.structured import (
 __all__ = ["OpenAIClient"]
 
 
-def _function(ask: StructuredAsk[Any]) -> dict[str, Any]:
+def _function(ask: StructuredAsk[Any]) -> JSONObject:
     return {
         "type": "function",
         "function": {
@@ -79,7 +80,7 @@ class OpenAIClient:
 
     def ask(self, ask: StructuredAsk[M]) -> M:
         self.prompts.append(ask.prompt)
-        messages: list[dict[str, Any]] = [
+        messages: list[JSONObject] = [
             {"role": "system", "content": ask.system},
             {"role": "user", "content": ask.prompt},
         ]
@@ -89,7 +90,7 @@ class OpenAIClient:
             message = choice.message
             calls = [c for c in (message.tool_calls or []) if getattr(c, "function", None)]
             call = next((c for c in calls if c.function.name == ask.tool_name), None)
-            echoed: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
+            echoed: JSONObject = {"role": "assistant", "content": message.content or ""}
             if calls:
                 echoed["tool_calls"] = [
                     {
@@ -156,7 +157,7 @@ class OpenAIClient:
             f"attempt(s): {problem}"
         )
 
-    def _create(self, messages: Sequence[dict[str, Any]], ask: StructuredAsk[Any]) -> Any:
+    def _create(self, messages: Sequence[JSONObject], ask: StructuredAsk[Any]) -> Any:
         try:
             completion = self.client.chat.completions.create(
                 model=self.model,

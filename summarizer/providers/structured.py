@@ -19,6 +19,8 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from artifact_index.ingestion.events import JSONObject
+
 __all__ = [
     "PROVIDERS",
     "Provider",
@@ -47,7 +49,7 @@ class StructuredAsk(Generic[M]):
     what: str = "reply"  # how errors name it: "the narrative reply of MODEL was malformed ..."
     max_tokens: int = 4096
 
-    def schema(self) -> dict[str, Any]:
+    def schema(self) -> JSONObject:
         return self.reply.model_json_schema()
 
 

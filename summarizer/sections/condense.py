@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from artifact_index.redaction import redact_text
+
 __all__ = ["condense_text"]
 
 # Numbers, hex addresses and hashes differ between repeats of one line: a frame is the same frame at
@@ -58,6 +60,10 @@ def _note(text: str, lines: int, repeats: int, cut: int | None) -> str:
 
 def condense_text(text: str, limit: int) -> str:
     """``text`` within about ``limit`` characters: distinct lines, opening and end kept, what was cut said."""
+    if len(text) <= limit:
+        return text
+    # Redacted before it is cut: a cut through a key leaves a piece no rule knows as one.
+    text = redact_text(text)
     if len(text) <= limit:
         return text
     lines = text.splitlines()

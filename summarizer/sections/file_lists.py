@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from artifact_index.facts.changes import symbol_key
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
+from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
@@ -160,6 +161,10 @@ class _Describer:
         if moved_to is not None and f.status in ("deleted", "reverted"):
             # Its content lives on at the new path: a move, not a deletion or an undone change.
             return f"- `{f.path}` (moved to `{moved_to}`)"
+        story = file_story(f)
+        if story is not None:
+            note = self.notes.get(f.path)
+            return f"- `{f.path}`: " + (f"{note.rstrip('.')}; " if note else "") + story
         quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[
             self.detail
         ]
@@ -174,9 +179,8 @@ class _Describer:
                 else f"{len(tests)} test(s) added"
             )
         if f.first_lines and quota.lines:
-            markdown = f.path.lower().endswith((".md", ".mdx", ".markdown", ".rst"))
             parts.append(
-                ("headings: " if markdown else "first lines: ")
+                ("headings: " if f.headings else "first lines: ")
                 + _named([f"`{line}`" for line in f.first_lines], quota.lines)
             )
         note = self.notes.get(f.path)
@@ -188,9 +192,13 @@ class _Describer:
         parts = ([note.rstrip(".")] if note else []) + parts + substance
         if f.lines_added is not None and self.detail <= 1 and not substance:
             parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
-        if f.shell_command and self.detail == 0:
+        if f.shell_command and (self.detail == 0 or f.certainty == "inferred"):
+            # A status worked out from a shell command's words is said with the command it rests on.
             command = " ".join(f.shell_command.split())
-            parts.append(f"via `{command[:80]}{'…' if len(command) > 80 else ''}`")
+            room = 80 if self.detail == 0 else 50
+            parts.append(f"via `{command[:room]}{'…' if len(command) > room else ''}`")
+        if f.certainty == "unrecorded":
+            parts.append("a later call on it has no result recorded, so its state now is unknown")
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
         return (
@@ -331,6 +339,12 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     """Every created, modified, deleted and reverted file, by directory, each with what changed in it."""
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
     own = _agent_own_line(facts)
+    if facts.pending:
+        # What the calls still waiting for their result did is unknown: said, never guessed.
+        waiting = "Issued, result not recorded (effect unknown):\n" + "\n".join(
+            pending_calls(facts.pending, detail)
+        )
+        own = f"{own}\n{waiting}" if own else waiting
     if not files:
         return own or "None."
     ordered = sorted(files, key=lambda f: (f.path.rpartition("/")[0], f.path))
@@ -438,7 +452,8 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     A file the current thread read is evidence for the work in hand: the next agent must know it has seen it,
     so it is named whatever the number (the budget cuts whole lines, the longest sections first).
     """
-    files = facts.read
+    # A file a call still waiting for its result names is not known to be unchanged.
+    files = [f for f in facts.read if f.certainty != "unrecorded"]
     if not files:
         return "None."
     since = thread_start(facts)

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
+from summarizer.sections.claim_wording import pending_calls, test_result, written_first_line
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
@@ -31,6 +33,7 @@ from summarizer.sections.progress import (
 )
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.templates import INDEX_KEYS, IndexKey
 from summarizer.sections.text import block, one_line, whole_sentences
 from summarizer.sections.thread import first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
@@ -163,13 +166,20 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
     lines = []
     if facts.original_error is not None:
         first = facts.original_error
-        state = "resolved" if first.resolved else "still open"
+        state = (
+            "resolved"
+            if first.resolved
+            else "from tests written before their code"
+            if first.tests_written_first is not None
+            else "still open"
+        )
         lines.append(
             f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`"
         )
     lines += [
         _open_error(e, facts.attempts.get(e.signature, []), detail) for e in facts.open_errors
     ]
+    lines += [written_first_line(e) for e in facts.written_first_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
     if resolved:
         lines += _resolved_errors([e for e in facts.errors if e.resolved], detail)
@@ -188,10 +198,9 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
     if len(runs) < len(facts.tests):
         lines.append(f"- {len(facts.tests) - len(runs)} earlier test command(s) not shown")
     for t in runs:
-        counts = f"{t.passed} passed, {t.failed} failed" + (
-            f", {t.skipped} skipped" if t.skipped else ""
-        )
-        lines.append(f"- `{one_line(t.command, 100)}` (last run turn {t.turn}): {counts}")
+        lines.append(f"- {test_result(t)}")
+        if t.superseded_by is not None:
+            continue  # its failures are not the current state
         limit = {0: 20, 1: 10, 2: 5, 3: 3}[detail]
         lines += [f"  - failing: `{name}`" for name in t.failing[:limit]]
         if len(t.failing) > limit:
@@ -412,6 +421,11 @@ def _request_items(facts: SessionFacts, detail: int) -> list[str]:
     return lines
 
 
+def _few_paths(paths: list[str], limit: int = 3) -> str:
+    shown = ", ".join(f"`{p}`" for p in paths[:limit])
+    return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
+
+
 def _pending(facts: SessionFacts, detail: int) -> str:
     lines: list[str] = _request_items(facts, detail)
     if facts.work_items:
@@ -424,14 +438,17 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         unfinished = []
         owed = checks_owed(facts)
         if owed:
-            files = {f.path for group in owed for f in group.files}
+            # Said here in full: the section a reference would point to may not be shown.
+            files = sorted({f.path for group in owed for f in group.files})
             unfinished.append(
-                f"{len(files)} changed file(s) not yet checked since their last change "
-                "(see Test Status)"
+                f"{len(files)} changed file(s) not yet checked since their last change: "
+                + _few_paths(files)
             )
         if facts.work.commits and facts.work.uncommitted:
+            last = facts.work.commits[-1]
             unfinished.append(
-                f"{len(facts.work.uncommitted)} changed file(s) not committed (see Work State)"
+                f"{len(facts.work.uncommitted)} changed file(s) not committed (the last commit: "
+                f"`{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
             )
         if detail <= 1:
             unfinished += [
@@ -698,28 +715,49 @@ def _files_and_code(facts: SessionFacts, detail: int) -> str:
     return f"{changed_files(facts, detail)}\nRead only:\n{read_files(facts, max(detail, 1))}"
 
 
-_RENDERERS: dict[str, Callable[[SessionFacts, int], str]] = {
-    "files_created": lambda f, d: files_of_status(f.created, d, accounts=f.accounts),
-    "files_modified": lambda f, d: files_of_status(f.modified, d, accounts=f.accounts),
-    "files_deleted": lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts),
-    "files_reverted": lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts),
-    "files_changed": changed_files,
-    "files_read": read_files,
-    "files_and_code": _files_and_code,
-    "errors": _errors,
-    "errors_and_fixes": _errors,
-    "error_messages": lambda f, d: _errors(f, d, resolved=False),
-    "test_status": _test_status,
-    "pending_tasks": _pending,
-    "user_messages": _user_messages,
-    "work_state": _work_state,
-    "findings": _findings,
-    # Where the work stopped is what the continuing agent needs first: it keeps its detail
-    # while file lists and resolved errors shrink.
-    "last_activity": lambda f, d: last_activity(f, min(d, 1), outline_recap=d >= MAX_DETAIL),
-}
+def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
+    """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
+    match key:
+        case "files_created":
+            return lambda f, d: files_of_status(f.created, d, accounts=f.accounts)
+        case "files_modified":
+            return lambda f, d: files_of_status(f.modified, d, accounts=f.accounts)
+        case "files_deleted":
+            return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
+        case "files_reverted":
+            return lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts)
+        case "files_changed":
+            return changed_files
+        case "files_read":
+            return read_files
+        case "pending_calls":
+            return lambda f, d: "\n".join(pending_calls(f.pending, d)) or "None"
+        case "files_and_code":
+            return _files_and_code
+        case "errors" | "errors_and_fixes":
+            return _errors
+        case "error_messages":
+            return lambda f, d: _errors(f, d, resolved=False)
+        case "test_status":
+            return _test_status
+        case "pending_tasks":
+            return _pending
+        case "user_messages":
+            return _user_messages
+        case "work_state":
+            return _work_state
+        case "findings":
+            return _findings
+        case "last_activity":
+            # Where the work stopped is what the continuing agent needs first: it keeps its
+            # detail while file lists and resolved errors shrink.
+            return lambda f, d: last_activity(f, min(d, 1), outline_recap=d >= MAX_DETAIL)
+        case _:
+            assert_never(key)
 
 
 def render_index_section(key: str, facts: SessionFacts, detail: int = 0) -> str:
     """Markdown body of the index section ``key`` at ``detail`` (0..MAX_DETAIL)."""
-    return _RENDERERS[key](facts, max(0, min(detail, MAX_DETAIL)))
+    if key not in INDEX_KEYS:
+        raise KeyError(key)
+    return _renderer(cast(IndexKey, key))(facts, max(0, min(detail, MAX_DETAIL)))

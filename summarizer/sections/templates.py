@@ -25,16 +25,17 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import TemplateError
 
 __all__ = [
     "DEFAULT_TEMPLATE",
     "INDEX_KEYS",
-    "NARRATIVE_KEYS",
+    "IndexKey",
     "Section",
     "Template",
     "builtin_templates",
@@ -45,42 +46,28 @@ __all__ = [
 # told otherwise: written for the agent that continues right after the compaction.
 DEFAULT_TEMPLATE = "default"
 
-# Sections the index fills exactly; see summarizer.sections.index_sections.
-INDEX_KEYS = frozenset(
-    {
-        "files_created",
-        "files_modified",
-        "files_deleted",
-        "files_read",
-        "files_reverted",
-        "files_and_code",
-        "files_changed",
-        "errors",
-        "errors_and_fixes",
-        "error_messages",
-        "test_status",
-        "pending_tasks",
-        "user_messages",
-        "work_state",
-        "last_activity",
-        "findings",
-    }
-)
-# Sections the narrative writer fills; the offline writer knows each of these.
-NARRATIVE_KEYS = frozenset(
-    {
-        "analysis",
-        "intent",
-        "key_concepts",
-        "problem_solving",
-        "decisions",
-        "current_state",
-        "next_steps",
-        "root_cause",
-        "source_schema",
-        "target_schema",
-    }
-)
+# Sections the index fills exactly: the one list of their keys.  Each has its
+# renderer in summarizer.sections.index_sections, which mypy checks covers them all.
+IndexKey = Literal[
+    "files_created",
+    "files_modified",
+    "files_deleted",
+    "files_read",
+    "files_reverted",
+    "files_and_code",
+    "files_changed",
+    "pending_calls",
+    "errors",
+    "errors_and_fixes",
+    "error_messages",
+    "test_status",
+    "pending_tasks",
+    "user_messages",
+    "work_state",
+    "last_activity",
+    "findings",
+]
+INDEX_KEYS: frozenset[str] = frozenset(get_args(IndexKey))
 
 
 class Section(BaseModel):
@@ -171,7 +158,7 @@ def load_template(name_or_path: str) -> Template:
         ) from exc
 
 
-def _where_in(data: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+def _where_in(data: JSONObject, loc: tuple[int | str, ...]) -> str:
     """``loc`` as a reader finds it in the file: sections by number and title, not by 0-based index."""
     if not loc:
         return ""

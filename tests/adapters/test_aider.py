@@ -224,3 +224,38 @@ def test_every_undo_message_takes_the_commit_back(
     )
     index, _ = build_index(history)
     assert [(f.path, f.status) for f in index.files()] == [("app.py", "reverted")]
+
+
+def _trail(tmp_path: Path, text: str) -> dict[str, str]:
+    history = tmp_path / ".aider.chat.history.md"
+    history.write_text(text)
+    index, _ = build_index(history)
+    return {f.path: f.status for f in index.files()}
+
+
+def test_aider_adding_itself_to_gitignore_changes_it(tmp_path: Path) -> None:
+    existing_repo = (
+        "\n# aider chat started at 2026-01-05 10:00:00\n\n"
+        "> You can skip this check with --no-gitignore  \n"
+        "> Add .aider* to .gitignore (recommended)? (Y)es/(N)o [Yes]: y  \n"
+        "> Added .aider* to .gitignore  \n"
+        "> /usr/local/bin/aider  \n"
+        "> Aider v0.86.1  \n\n"
+        "#### hello  \n\nHi.\n\n> Tokens: 2.1k sent, 10 received.  \n"
+    )
+    assert _trail(tmp_path, existing_repo) == {".gitignore": "modified"}
+    new_repo = (
+        "\n# aider chat started at 2026-01-05 10:00:00\n\n"
+        "> No git repo found, create one to track aider's changes (recommended)? (Y)es/(N)o [Yes]: y  \n"
+        "> Added .aider* to .gitignore  \n"
+        "> Git repository created in /home/dev/site  \n"
+        "> Aider v0.86.1  \n\n"
+        "#### hello  \n\nHi.\n\n> Tokens: 2.1k sent, 10 received.  \n"
+    )
+    assert _trail(tmp_path, new_repo) == {".gitignore": "created"}
+    several = new_repo.replace("Added .aider* to", "Added .aider*, .env to")
+    assert _trail(tmp_path, several) == {".gitignore": "created"}
+    declined = existing_repo.replace("[Yes]: y", "[Yes]: n").replace(
+        "> Added .aider* to .gitignore  \n", ""
+    )
+    assert _trail(tmp_path, declined) == {}

@@ -305,3 +305,151 @@ def test_the_bookkeeping_lines_of_0_169_are_ignored_not_skipped() -> None:
     events = list(ADAPTER.events(source))
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
     assert source.skipped == []
+
+
+# --- one pass: what later records say is learned from the lines that hold it ---------------
+
+
+def _line(kind: str, payload: dict[str, object], second: int) -> str:
+    return json.dumps(
+        {"timestamp": f"2026-03-01T10:00:{second:02d}.000Z", "type": kind, "payload": payload}
+    )
+
+
+def _rollout_that_looks_ahead() -> str:
+    """A rollout whose every later-record question is asked before the record that answers it."""
+    patch = "*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch"
+    lines = [
+        _line("session_meta", {"id": "s1", "cli_version": "0.142.0"}, 0),  # no cwd, no model yet
+        _line("event_msg", {"type": "agent_message", "message": "Looking."}, 1),  # echoed later
+        _line(
+            "response_item",
+            {"type": "message", "role": "user", "content": "<environment_context><cwd>/w</cwd>"},
+            2,
+        ),
+        _line("event_msg", {"type": "context_compacted"}, 3),  # a compacted record follows
+        _line("turn_context", {"cwd": "/w", "model": "gpt-5.5"}, 4),
+        _line("response_item", {"type": "message", "role": "assistant", "content": "Looking."}, 5),
+        _line(
+            "response_item",
+            {"type": "custom_tool_call", "name": "apply_patch", "call_id": "p1", "input": patch},
+            6,
+        ),
+        # The harness reports the patch before the call's output, as Codex 0.142 writes it.
+        _line(
+            "event_msg",
+            {
+                "type": "patch_apply_end",
+                "call_id": "p1",
+                "success": True,
+                "changes": {"/w/notes.md": {"type": "add", "content": "hello\n"}},
+            },
+            7,
+        ),
+        _line(
+            "response_item",
+            {"type": "custom_tool_call_output", "call_id": "p1", "output": "Success."},
+            8,
+        ),
+        _line(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "exec_command",
+                "call_id": "c1",
+                "arguments": '{"cmd": "make"}',
+            },
+            9,
+        ),
+        _line(
+            "response_item",
+            {"type": "function_call_output", "call_id": "c1", "output": "built"},
+            10,
+        ),
+        _line(
+            "event_msg", {"type": "exec_command_end", "call_id": "c1", "exit_code": 2}, 11
+        ),  # after
+        _line(
+            "event_msg",
+            {
+                "type": "patch_apply_end",
+                "call_id": "p9",
+                "success": True,  # no call, no output
+                "changes": {"/w/other.md": {"type": "add", "content": "x\n"}},
+            },
+            12,
+        ),
+        _line(
+            "event_msg",
+            {
+                "type": "exec_command_end",
+                "call_id": "u1",
+                "source": "user_shell",
+                "command": ["bash", "-lc", "rm old.md"],
+                "exit_code": 0,
+            },
+            13,
+        ),
+        _line(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "exec_command",
+                "call_id": "u1",
+                "arguments": '{"cmd": "ls"}',
+            },
+            14,
+        ),
+        json.dumps(
+            {
+                "timestamp": "2026-03-01T10:00:15.000Z",
+                "type": "compacted",
+                "payload": {"message": "summary"},
+            }
+        ),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_one_pass_answers_what_later_records_say_as_the_whole_file_does() -> None:
+    from artifact_index.ingestion.adapters.codex.facts import RolloutIndex
+    from artifact_index.ingestion.adapters.codex.reader import Reader
+    from artifact_index.ingestion.adapters.codex.records import Rollout
+
+    text = _rollout_that_looks_ahead()
+    one_pass = list(ADAPTER.events(Source("r.jsonl", text)))
+    whole = Source("r.jsonl", text)
+    records = list(Rollout(whole, whole.records))
+    assert one_pass == list(Reader(whole.skip, RolloutIndex.of(records)).read(records))
+    session = next(e for e in one_pass if isinstance(e, SessionInfo))
+    assert (session.cwd, session.model) == ("/w", "gpt-5.5")
+    patch = next(e for e in one_pass if isinstance(e, ToolResult) and e.call_id == "p1")
+    assert patch.reported is not None and patch.reported[0].path == "/w/notes.md"
+    made = next(e for e in one_pass if isinstance(e, ToolResult) and e.call_id == "c1")
+    assert made.exit_code == 2 and made.status == "failure"
+    assert [e.call_id for e in one_pass if isinstance(e, ToolCall)] == ["p1", "c1", "p9", "u1"]
+    assert sum(isinstance(e, CompactionBoundary) for e in one_pass) == 1
+    assert sum(isinstance(e, AssistantMessage) for e in one_pass) == 1  # the event is an echo
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "rollout-0140.jsonl",
+        "rollout-0142.jsonl",
+        "rollout-2025-legacy.jsonl",
+        "rollout-tmp-deliverable.jsonl",
+    ],
+)
+def test_each_fixture_reads_in_one_pass_as_with_the_whole_file_known(
+    fixtures_dir: Path, fixture: str
+) -> None:
+    from artifact_index.ingestion.adapters.codex.facts import RolloutIndex
+    from artifact_index.ingestion.adapters.codex.reader import Reader
+    from artifact_index.ingestion.adapters.codex.records import Rollout
+
+    path = fixtures_dir / "codex" / fixture
+    one_pass = list(ADAPTER.events(read_source(path)))
+    whole = read_source(path)
+    records = list(Rollout(whole, whole.records))
+    assert one_pass == list(Reader(whole.skip, RolloutIndex.of(records)).read(records))

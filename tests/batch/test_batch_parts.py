@@ -9,9 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from artifact_index.batch.capture import capturing
 from artifact_index.batch.progress import Progress
-from artifact_index.batch.runner import run_in_order
+from artifact_index.batch.runner import batch_size, run_in_order
 
 _SECOND_DONE = threading.Event()
+
+
+def _square(item: int) -> int:
+    return item * item
 
 
 def _slow_first(item: int) -> int:
@@ -72,6 +76,36 @@ def test_the_bar_is_drawn_on_a_terminal_only() -> None:
     assert "\r\033[K[" in terminal.getvalue() and "3/3 files" in terminal.getvalue()
     assert terminal.getvalue().endswith("\r\033[K")
     assert pipe.getvalue() == ""
+
+
+def test_a_batched_run_gives_each_item_its_result_in_order_and_counts_each_item_done() -> None:
+    tasks: list[int] = []
+
+    class Counting(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            tasks.append(len(args[1]))
+            return super().submit(fn, *args, **kwargs)
+
+    done: list[None] = []
+    with Counting(max_workers=2) as pool:
+        results = list(
+            run_in_order(
+                _square,
+                list(range(10)),
+                pool,
+                workers=2,
+                batch=4,
+                on_done=lambda: done.append(None),
+            )
+        )
+    assert results == [(n, n * n) for n in range(10)]
+    assert tasks == [4, 4, 2] and len(done) == 10
+
+
+def test_batches_stay_small_enough_to_keep_every_worker_busy() -> None:
+    assert batch_size(10, 2) == 1
+    assert batch_size(1_000, 2) == 32
+    assert batch_size(160, 2) == 10
 
 
 def test_the_bar_counts_the_transcripts_among_the_files_and_says_when_it_will_be_done() -> None:

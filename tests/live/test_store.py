@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
+import stat
 import subprocess
 import sys
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from artifact_index.batch.discovery import Candidate
 from artifact_index.live.indexing import index_for_store
+from artifact_index.live.record import StoredFile
 from artifact_index.live.store import (
     Compaction,
     SessionNotFound,
@@ -187,3 +193,144 @@ def test_a_bad_since_is_one_sentence(tmp_path: Path) -> None:
         "error: argument --since: the time 'yesterday' is neither" in done.stderr
         and "Traceback" not in done.stderr
     )
+
+
+def test_a_column_a_newer_version_added_does_not_stop_an_older_writer(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    stored(SessionStore(path), EXAMPLES / "codex-rollout.jsonl")
+    # A newer version's migration: one more column in every table, and its name in the log.
+    with closing(sqlite3.connect(path)) as db, db:
+        for table in ("sessions", "files", "errors", "tests", "compactions", "_migrations"):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN added_later TEXT DEFAULT 'x'")
+        db.execute("INSERT INTO _migrations (name, applied) VALUES ('999_later', 'now')")
+    older = SessionStore(path)
+    stored(older, EXAMPLES / "codex-rollout.jsonl", EXAMPLES / "claude-code-session.jsonl")
+    row = next(r for r in older.sessions() if r.format == "claude-code")
+    older.log_compaction(
+        row.id, Compaction(at="2026-05-12T14:03:00Z", phase="pre", trigger="auto", changed=2)
+    )
+    assert [c.changed for c in older.compactions(row.id)] == [2]
+    assert {f.path for f in older.files(row.id)} >= {"src/auth.py", "tests/test_auth.py"}
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022])
+def test_every_folder_the_store_makes_is_private_whatever_the_umask(
+    tmp_path: Path, umask: int
+) -> None:
+    previous = os.umask(umask)
+    try:
+        store = SessionStore(tmp_path / "data" / "artifact-index" / "sessions.db")
+        stored(store, EXAMPLES / "codex-rollout.jsonl")
+    finally:
+        os.umask(previous)
+    for folder in (tmp_path / "data", tmp_path / "data" / "artifact-index"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in store.path.parent.iterdir()}
+    assert files["sessions.db"] == 0o600 and set(files.values()) == {0o600}, files
+
+
+def test_a_store_left_readable_by_others_is_tightened_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    stored(SessionStore(path), EXAMPLES / "codex-rollout.jsonl")
+    # Another process holds the store open, so its -wal and -shm files stay.
+    with closing(sqlite3.connect(path)) as other:
+        other.execute("SELECT count(*) FROM sessions").fetchone()
+        sidecars = [path.with_name("sessions.db-wal"), path.with_name("sessions.db-shm")]
+        for file in (path, *sidecars):
+            os.chmod(file, 0o644)
+        SessionStore(path).sessions()
+        assert {stat.S_IMODE(p.stat().st_mode) for p in (path, *sidecars)} == {0o600}
+
+
+def test_a_full_disk_is_said_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = SessionStore(tmp_path / "s.db")
+    opened = SessionStore._connection
+
+    @contextmanager
+    def small(self: SessionStore) -> Iterator[sqlite3.Connection]:
+        with opened(self) as db:
+            # SQLite's own "database or disk is full" (SQLITE_FULL) as soon as the file would grow.
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            db.execute(f"PRAGMA max_page_count = {pages}")
+            yield db
+
+    indexed = index_for_store(Candidate(str(EXAMPLES / "claude-code-session.jsonl"), named=True))
+    assert indexed.record is not None
+    many = [
+        StoredFile(
+            path=f"src/m{n}.py",
+            absolute=f"/w/src/m{n}.py",
+            status="read",
+            sources=["tool"],
+            first_turn=1,
+            last_turn=1,
+        )
+        for n in range(2000)
+    ]
+    monkeypatch.setattr(SessionStore, "_connection", small)
+    with pytest.raises(StoreError, match=r"failed \(no space left on device\)"):
+        store.save(indexed.record.model_copy(update={"files": many}))
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="the superuser writes into read-only folders",
+)
+def test_a_store_in_a_read_only_folder_is_one_sentence_and_exit_1(tmp_path: Path) -> None:
+    folder = tmp_path / "readonly"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "artifact_index", "sessions", "--store", str(folder / "s.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        folder.chmod(0o700)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1 and "Permission denied" in done.stderr
+
+
+def test_a_store_the_system_refuses_to_open_is_one_sentence_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What a read-only folder does to a user who is not the superuser (the test may run as root).
+    folder = tmp_path / "readonly"
+    folder.mkdir()
+    system_open = os.open
+
+    def refuse(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).startswith(str(folder)):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return system_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    assert main(["sessions", "--store", str(folder / "s.db")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot be opened (Permission denied)" in err
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_a_damaged_store_is_said_in_one_sentence_and_left_as_it_was(
+    tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.db"
+    if damage == "garbage":
+        path.write_bytes(bytes(range(256)) * 64)
+    else:  # a store cut in half (a copy that did not finish, a full disk)
+        assert (
+            main(["store", str(ROOT / "tests" / "fixtures" / "claude_code"), "--store", str(path)])
+            == 0
+        )
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        os.truncate(path, path.stat().st_size // 2)
+    capsys.readouterr()
+    before = path.read_bytes()
+    assert main(["sessions", "--store", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"the session store {path} is damaged" in err and "artifact-index store" in err
+    assert path.read_bytes() == before  # what can still be rescued from it is the user's

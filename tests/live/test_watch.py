@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from artifact_index.live.store import SessionStore
 from artifact_index.trail.build import build_index
 
@@ -147,3 +149,34 @@ def test_a_named_transcript_is_followed_even_when_replaced_by_a_new_file(tmp_pat
         stop.set()
         follower.join(timeout=30)
     assert [row.transcript for row in store.sessions()] == [str(transcript.resolve())]
+
+
+def test_the_first_line_appended_after_the_catch_up_is_read_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from artifact_index.batch.runner import local_executor
+    from artifact_index.live import live_transcript
+    from artifact_index.live.watch import Watcher
+
+    lines = (
+        (Path(__file__).resolve().parents[2] / "examples" / "claude-code-session.jsonl")
+        .read_bytes()
+        .splitlines(keepends=True)
+    )
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[:20]))
+    store = SessionStore(tmp_path / "s.db")
+    watcher = Watcher([str(transcript)], store)
+    candidates, _ = watcher.stale()
+    with local_executor(1) as pool:
+        assert [u.kind for u in watcher.catch_up(candidates, pool, 1)] == ["stored"]
+    with transcript.open("ab") as handle:
+        handle.write(b"".join(lines[20:]))
+    # Reading from the start again would start with a new stream.
+    monkeypatch.setattr(
+        live_transcript.LiveTranscript, "_start", lambda self: pytest.fail("read again")
+    )
+    update = watcher.changed(str(transcript))
+    assert update is not None and update.kind == "stored" and not update.rebuilt
+    assert update.record is not None
+    assert update.record.events == len(list(build_index(transcript)[1].events()))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import string
 
 import pytest
 
@@ -247,3 +248,14 @@ def test_cutting_items_keeps_the_first_and_latest_requests_feedback_and_what_is_
     assert "no, keep the toggle" in messages and messages.endswith("- (turn 60) the latest request")
     assert "item(s) (turns 2–" in messages and "cut here to fit the summary's budget]" in messages
     assert "[OPEN] TypeError" in kept["errors"]
+
+
+def test_a_line_cut_to_fit_leaves_no_piece_of_a_key_it_cut_through() -> None:
+    # A path whose folder is a key, in a line too long to keep: cut first, the key's tail was no
+    # key to any rule and reached the summary.
+    rng = random.Random(3)
+    key = "AGE-SECRET-KEY-1" + "".join(rng.choice(string.ascii_uppercase) for _ in range(58))
+    line = " ".join(f"/srv/app/f{n}.txt" for n in range(300)) + f" /srv/{key}/a.jpg"
+    condensed = condense_text(line, 300)
+    assert len(condensed) < len(line)
+    assert key[-10:] not in condensed

@@ -1,8 +1,9 @@
 """Secrets planted in every place of a session, and every surface a session's text can leave by.
 
 :func:`planted_session` writes one session per format that holds every kind
-of fake secret (``tests/fake_secrets.py``) in every place a session shows
-text: the user's message, the assistant's text and thinking, a tool's input
+of fake secret (``tests/fake_secrets.py``) in a few of the places a session
+shows text (which ones turns with the format, so the formats together cover
+most kinds in most places): the user's message, the assistant's text and thinking, a tool's input
 and output, a file written, an edit, a shell command, a failing command's
 error, a test run's output, a todo item and a component of a file path.
 Each planting draws its own value, so a value found in an output names the
@@ -26,7 +27,7 @@ import json
 import random
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,14 +131,34 @@ def _steps(place: str, secret: FakeSecret, number: int) -> list[Step] | None:
     raise ValueError(place)
 
 
-def planted_session(format_name: str, folder: Path, seed: int = 23) -> tuple[Path, list[Planting]]:
-    """A transcript of ``format_name`` holding every kind in every place, and what was planted where."""
+# Each kind goes to this many of the places (every place holds about a fifth of the kinds), and
+# a format's turn shifts which: the formats together put each kind in most places, while one
+# session stays small enough for every surface to read it twice in a few seconds.
+PLACES_PER_KIND = 3
+_TEXT_PLACES = tuple(place for place in PLACES if place != "path component")
+
+
+def _places_of(kind_number: int, shift: int, count: int = PLACES_PER_KIND) -> list[str]:
+    """The places of the ``kind_number``-th kind in the format whose turn is ``shift``.
+
+    (A step of 4 through the 11 text places, coprime to it: the places drawn are distinct.)
+    """
+    start = kind_number + 3 * shift
+    chosen = [_TEXT_PLACES[(start + 4 * j) % len(_TEXT_PLACES)] for j in range(count)]
+    return [*chosen, "path component"]
+
+
+def planted_session(
+    format_name: str, folder: Path, seed: int = 23, places_per_kind: int = PLACES_PER_KIND
+) -> tuple[Path, list[Planting]]:
+    """A transcript of ``format_name`` holding every kind in some places, and what was planted where."""
     rng = random.Random(f"{format_name}/{seed}")
     steps = [Step("user", text="Set up the deploy of the shop.")]
     plantings: list[Planting] = []
     number = 0
-    for kind in KINDS:
-        for place in PLACES:
+    shift = sorted(WRITERS).index(format_name) if format_name in WRITERS else 0
+    for at, kind in enumerate(KINDS):
+        for place in _places_of(at, shift, places_per_kind):
             secret = kind.secret(rng)
             planted = _steps(place, secret, number)
             if planted is None:
@@ -183,7 +204,9 @@ def _database(path: Path) -> str:
     if not path.exists():
         return ""
     rows: list[str] = []
-    with sqlite3.connect(path) as db:
+    # closing(): a connection's own context manager ends the transaction, not the connection
+    # (Python 3.13 warns about every connection left open).
+    with closing(sqlite3.connect(path)) as db:
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
             rows += [repr(row) for row in db.execute(f"SELECT * FROM {table}")]

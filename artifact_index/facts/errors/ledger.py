@@ -25,7 +25,13 @@ An entry is **resolved**, with ``resolution`` saying how, when
 * a narrower run passes the failing tests by name (``go test -run TestX``),
   or the same checker passes on the file the error is in;
 * a corrected retry succeeds: the same actions with other arguments (``git
-  add`` with other paths, ``git commit`` after its pre-commit hook failed).
+  add`` with other paths, ``git commit`` after its pre-commit hook failed),
+  or a command that failed before running what it meant to, run without the
+  leading word that refused it (``rtk bun run test``) or with its mistyped
+  word corrected (``bun run tset``).
+
+A project script's fixing variant is the same check (``lint:fix`` is
+``lint``).
 
 It reopens if it appears again.  An entry that predates the session (a
 lint finding on a file the session had not changed, or output the agent

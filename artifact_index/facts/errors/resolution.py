@@ -11,7 +11,8 @@ them), and a run looks only at the entries under its :func:`probes`.
 
 from __future__ import annotations
 
-from artifact_index.facts.errors.checks import Check, checks_in, covers, subcommands
+from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
+from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.entries import LedgerEntry
 
@@ -38,6 +39,59 @@ _TASK_VOUCHES = {
 }
 
 
+# Words a failed run may carry before the command it meant to run (an unknown wrapper),
+# and the spelling distance of a mistyped word: a retry without them runs the same thing.
+_MAX_WRAPPER_WORDS = 2
+_MAX_TYPO = 2
+
+
+def _main_words(command: str) -> list[str]:
+    """The words of the command's first simple command that is not ``cd`` or an output filter."""
+    for piped, words in segments(command):
+        words = unwrap(words)
+        if words and not piped and executable(words[0]) not in ("cd", "pushd", "export", "source"):
+            return words
+    return []
+
+
+def _close(a: str, b: str) -> bool:
+    """Whether two words are one mistyped as the other (at most two edits apart, same length class)."""
+    if a == b or min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > _MAX_TYPO:
+        return False
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1] <= _MAX_TYPO
+
+
+def retried_as(earlier: str, later: str) -> str | None:
+    """How ``later`` retries ``earlier`` when ``earlier`` failed before running what it meant to, or None.
+
+    ``rtk bun run test`` refused by its wrapper ("unrecognized subcommand")
+    then ``bun run test``; ``bun run tset`` then ``bun run test``.
+    """
+    before, after = _main_words(earlier), _main_words(later)
+    if not before or not after:
+        return None
+    extra = len(before) - len(after)
+    if 0 < extra <= _MAX_WRAPPER_WORDS and before[extra:] == after:
+        return "the same command without its leading word(s) succeeded"
+    if extra == 0 and before[0] == after[0]:
+        differing = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+        if len(differing) == 1 and _close(*differing[0]):
+            return "the same command with its typo corrected succeeded"
+    return None
+
+
+def _program_keys(command: str) -> set[str]:
+    """Keys under which a failed command is found by its retries: each of its first words as a program."""
+    words = _main_words(command)
+    return {f"program:{executable(word)}" for word in words[: _MAX_WRAPPER_WORDS + 1]}
+
+
 def lookups(entry: LedgerEntry) -> set[str]:
     """The index keys under which an open entry is found by the runs that could resolve it."""
     found = {f"key:{key}" for key in entry.keys}
@@ -53,6 +107,9 @@ def lookups(entry: LedgerEntry) -> set[str]:
             found |= {f"action:{action}" for action in subcommands(command)}
     if entry.commands and not any(checks_in(command) for command in entry.commands):
         found.add(_PASSED_BY_COMMIT)
+        if entry.kind == "generic":
+            for command in entry.commands:
+                found |= _program_keys(command)
     return found
 
 
@@ -63,6 +120,10 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
         found |= {f"runner:{check.runner}", f"tool:{check.runner}"}
         if check.is_task and not check.targets and not check.filters:
             found |= {f"category:{c}" for c in _TASK_VOUCHES[check.category]}
+    if command:
+        words = _main_words(command)
+        if words:
+            found.add(f"program:{executable(words[0])}")
     if command and not checks:
         found |= {f"action:{action}" for action in subcommands(command)}
         if "git commit" in subcommands(command):
@@ -73,6 +134,13 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
     raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    if command and not raised and entry.kind == "generic":
+        # It failed before doing what it meant to (a wrapper refused it, a word was
+        # mistyped): the retry that ran it is what it was.
+        for earlier in entry.commands:
+            retry = retried_as(earlier, command)
+            if retry is not None:
+                return retry
     for check in checks:
         if command and any(
             covers(command, earlier) for earlier in entry.commands if checks_in(earlier)

@@ -1,42 +1,21 @@
 """The adapter registry: one module per transcript format, detection from content.
 
 Built-in adapters are registered through the same :func:`register` call a
-third-party adapter would use; each module in :data:`_BUILTIN_MODULES`
-registers its classes when imported.
+third-party adapter would use.  Every module of this package is imported
+before the first lookup and registers its classes as it is imported, so a
+new format is one new module here: nothing else lists the formats.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from artifact_index.exceptions import UnknownFormat
 from artifact_index.ingestion.adapters.base import Adapter
 from artifact_index.ingestion.source import Source
 
 __all__ = ["Adapter", "adapter_named", "detect", "known_formats", "register"]
-
-_BUILTIN_MODULES = (
-    "claude_code",
-    "entire_compact",
-    "git_ai_note",
-    "codex",
-    "opencode",
-    "copilot_cli",
-    "gemini_cli",
-    "swe_agent",
-    "mini_swe_agent",
-    "openhands",
-    "aider",
-    "cline",
-    "cursor",
-    "windsurf",
-    "droid",
-    "continue_cli",
-    "amp",
-    "copilot_vscode",
-    "anthropic_messages",
-    "openai_chat",
-)
 
 _registry: dict[str, Adapter] = {}
 _loaded = False
@@ -53,8 +32,8 @@ def _load_builtins() -> None:
     if _loaded:
         return
     _loaded = True
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
 
 
 def known_formats() -> list[str]:

@@ -8,7 +8,6 @@ The shape was read from one real session file captured by git-ai's test fixtures
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import (
@@ -22,6 +21,7 @@ from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -60,7 +60,7 @@ class AmpAdapter(Adapter):
         )
         messages = document["messages"]
         # Results are read ahead so a Read of a directory can be told from a file read.
-        results: dict[str, dict[str, Any]] = {}
+        results: dict[str, JSONObject] = {}
         for message in messages:
             content = message.get("content") if isinstance(message, dict) else None
             for block in content if isinstance(content, list) else []:
@@ -118,7 +118,7 @@ class AmpAdapter(Adapter):
                 )
 
     @staticmethod
-    def result(turn: int, line: int, call_id: str, run: dict[str, Any]) -> ToolResult:
+    def result(turn: int, line: int, call_id: str, run: JSONObject) -> ToolResult:
         result = run.get("result")
         if isinstance(result, dict):
             output = str(result.get("output") or result.get("content") or result.get("diff") or "")
@@ -149,7 +149,7 @@ class AmpAdapter(Adapter):
         return tool_result(turn, line, call_id, "unknown", output)
 
 
-def _amp_root(document: dict[str, Any]) -> str | None:
+def _amp_root(document: JSONObject) -> str | None:
     env = document.get("env")
     initial = env.get("initial") if isinstance(env, dict) else None
     trees = initial.get("trees") if isinstance(initial, dict) else None

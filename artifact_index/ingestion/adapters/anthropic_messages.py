@@ -23,6 +23,7 @@ from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -81,7 +82,7 @@ class MessageReader:
     def message(
         self,
         line: int,
-        message: dict[str, Any],
+        message: JSONObject,
         timestamp: str | None = None,
         model: str | None = None,
     ) -> Iterator[Event]:

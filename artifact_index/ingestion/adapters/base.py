@@ -14,6 +14,7 @@ from artifact_index.ingestion.events import (
     ResultStatus,
     ToolResult,
 )
+from artifact_index.ingestion.following import RecordStream
 from artifact_index.ingestion.source import Source
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "json_object_records",
     "list_field",
     "parse_json_object",
+    "report_bad_lines",
     "tool_result",
     "uri_to_path",
 ]
@@ -52,6 +54,15 @@ class Adapter:
     def events(self, source: Source) -> Iterator[Event]:
         """The normalized events of ``source``, in transcript order."""
         raise NotImplementedError
+
+    def stream(self) -> RecordStream | None:
+        """A reader of this format's JSON lines as they are appended, or None when it has none.
+
+        Its events are those of :meth:`events` over the lines so far (see
+        :mod:`artifact_index.ingestion.following`); without one, a growing
+        transcript is read whole again.
+        """
+        return None
 
 
 class TurnCounter:
@@ -132,15 +143,25 @@ def uri_to_path(value: str) -> str:
 
 def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
     """The JSON-object lines of ``source``; other lines are skipped and counted."""
-    for bad in source.bad_lines:
-        source.skip(bad.line, bad.reason)
+    reported = len(source.skipped)
     out: list[tuple[int, dict[str, Any]]] = []
     for line, record in source.records:
         if isinstance(record, dict):
             out.append((line, record))
         else:
             source.skip(line, "not a JSON object")
+    report_bad_lines(source, reported)
     return out
+
+
+def report_bad_lines(source: Source, reported: int) -> None:
+    """Put the lines of ``source`` that are not JSON among its skipped parts, at place ``reported``.
+
+    Called once a pass has read every line, when which lines are bad is
+    known without another parse; ``reported`` is how many parts were
+    skipped before the pass, so the bad lines come first among its own.
+    """
+    source.skipped[reported:reported] = source.bad_lines
 
 
 def list_field(value: Any) -> list[Any]:

@@ -25,12 +25,15 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from itertools import count
+from typing import Any, Generic, TypeVar
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.claude_results import (
     classify_failure,
     is_failure_text,
@@ -52,7 +55,8 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.ingestion.source import Records, Source
+from artifact_index.ingestion.following import PATIENCE, Reread, Window
+from artifact_index.ingestion.source import Records, Skipped, Source
 from artifact_index.ingestion.vocabulary import operations_for
 
 __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
@@ -122,8 +126,67 @@ class ChainTurns:
         return turn
 
 
-def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str]]:
-    """The messages the person queued, by the index of the record where they reached the agent.
+# Where a record is, as the main pass counts: its line, and its place among that line's records.
+_Place = tuple[int, int]
+
+
+class _LineCursor:
+    """The records from one line of a JSON-lines source on, a line parsed only when its records matter.
+
+    The queued-message pass reads the rest of the file after the first
+    queue operation, but only queue operations always matter, ``user``
+    records only while a message waits, and any record only in the few
+    after a ``dequeue``: a line is parsed only when it may hold one of
+    those, told by a record type's name in its bytes (never escaped in
+    JSON).  Queue operations and the records a look-ahead parsed are kept
+    for the main pass, so those lines are parsed once.
+    """
+
+    def __init__(self, records: Records, offset: int) -> None:
+        self._records = records
+        self._lines = records.lines_from(offset)
+        self._number = records.line_number_at(offset) - 1
+        self._parsed: deque[tuple[_Place, Any]] = (
+            deque()
+        )  # records of lines already parsed, not yet taken
+
+    def next_line(self, wanted: tuple[bytes, ...]) -> list[tuple[_Place, Any]] | None:
+        """The records of the next line if its bytes hold one of ``wanted`` (else none); None at the end."""
+        if self._parsed:
+            taken = list(self._parsed)
+            self._parsed.clear()
+            return taken
+        span = next(self._lines, None)
+        if span is None:
+            return None
+        self._number += 1
+        start, end = span
+        if not self._records.line_holds(start, end, wanted):
+            return []
+        keep = self._records.line_holds(start, end, (_QUEUE_OPERATION,))
+        values = self._records.values_on(start, end, keep=keep)
+        return [((self._number, place), value) for place, value in enumerate(values)]
+
+    def ahead(self, count: int) -> list[Any]:
+        """The next ``count`` records (fewer at the end), parsed and kept for the main pass."""
+        while len(self._parsed) < count:
+            span = next(self._lines, None)
+            if span is None:
+                break
+            self._number += 1
+            values = self._records.values_on(*span, keep=True)
+            self._parsed.extend(
+                ((self._number, place), value) for place, value in enumerate(values)
+            )
+        return [record for _, record in list(self._parsed)[:count]]
+
+
+_QUEUE_OPERATION = b'"queue-operation"'
+_USER_TYPE = b'"user"'
+
+
+def _queued_deliveries(records: Records) -> dict[_Place, list[str]]:
+    """The messages the person queued, by the record where they reached the agent.
 
     A message taken as the next prompt (``dequeue``, or a ``user`` record
     holding the very text) has a ``user`` record of its own, and one taken
@@ -135,52 +198,127 @@ def _queued_deliveries(records: Sequence[tuple[int, Any]]) -> dict[int, list[str
     transcript ends is listed where it was typed.
     """
     # Nothing waits before the first enqueue: most sessions queue nothing, and skip the whole pass.
-    start = records.first_containing(b'"queue-operation"') if isinstance(records, Records) else 0
-    if start is None:
+    offset = records.find(_QUEUE_OPERATION)
+    if offset is None:
         return {}
-    waiting: list[tuple[int, str]] = []
-    delivered: dict[int, list[str]] = {}
-    for index in range(start, len(records)):
-        record = records[index][1]
+    cursor = _LineCursor(records, offset)
+    queue: _Queue[_Place] = _Queue()
+    while True:
+        line = cursor.next_line(
+            (_QUEUE_OPERATION, _USER_TYPE) if queue.waiting else (_QUEUE_OPERATION,)
+        )
+        if line is None:
+            break
+        for place, record in line:
+            queue.see(place, record, partial(_upcoming, line, place, cursor))
+    return queue.deliveries(at_end=True)
+
+
+def _upcoming(line: list[tuple[_Place, Any]], place: _Place, cursor: _LineCursor) -> list[Any]:
+    """The few records after the one at ``place`` on ``line`` (those of later lines kept for the main pass)."""
+    following = [r for p, r in line if p > place]
+    return [*following, *cursor.ahead(_LOOKAHEAD - len(following))][:_LOOKAHEAD]
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class _Queue(Generic[K]):
+    """The queue of messages the person typed while the agent worked, followed record by record.
+
+    Records are known by a key of the reader's (a record's index when the
+    transcript is followed, its place when it is read whole).
+    """
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[K, str]] = []
+        self.delivered: dict[K, list[str]] = {}
+
+    def see(self, key: K, record: Any, upcoming: Callable[[], list[Any]]) -> None:
+        """Take record ``key`` into account; ``upcoming``: the few records after it (asked only after a ``dequeue``)."""
         if not isinstance(record, dict):
-            continue
+            return
+        waiting = self.waiting
         if record.get("type") == "user" and waiting:
             message = record.get("message")
             text = message.get("content") if isinstance(message, dict) else None
-            waiting = [item for item in waiting if item[1] != text]
-            continue
+            self.waiting = [item for item in waiting if item[1] != text]
+            return
         if record.get("type") != "queue-operation":
-            continue
+            return
         operation = record.get("operation")
         if operation == "enqueue":
             content = record.get("content")
-            waiting.append((index, content if isinstance(content, str) else ""))
+            waiting.append((key, content if isinstance(content, str) else ""))
         elif operation == "dequeue" and waiting:
             # The next prompt carries it; which one is told by the text, else the oldest.
-            upcoming = _next_user_text(records, index)
-            match = next((item for item in waiting if item[1] == upcoming), waiting[0])
+            text = _next_user_text(upcoming())
+            match = next((item for item in waiting if item[1] == text), waiting[0])
             waiting.remove(match)
         elif operation == "remove" and waiting:
-            typed = [item for item in waiting if item[1].strip() and not is_harness_text(item[1])]
+            typed = [item for item in waiting if _typed(item[1])]
             taken = typed[0] if typed else waiting[0]
             waiting.remove(taken)
-            delivered.setdefault(index, []).append(taken[1])
+            self.delivered.setdefault(key, []).append(taken[1])
         elif operation == "popAll":
             waiting.clear()
-    for index, text in waiting:
-        delivered.setdefault(index, []).append(text)
-    typed_only = {
-        i: [t for t in texts if t.strip() and not is_harness_text(t)]
-        for i, texts in delivered.items()
-    }
-    return {index: texts for index, texts in typed_only.items() if texts}
+
+    def waits_at(self, key: K) -> bool:
+        """Whether a message the person typed at record ``key`` is still in the queue."""
+        return any(at == key and _typed(text) for at, text in self.waiting)
+
+    def delivered_at(self, key: K, *, at_end: bool) -> list[str]:
+        """The typed messages that reached the agent at record ``key`` (``at_end``: the file ends here)."""
+        texts = list(self.delivered.get(key, ()))
+        if at_end:
+            texts += [text for at, text in self.waiting if at == key]
+        return [text for text in texts if _typed(text)]
+
+    def deliveries(self, *, at_end: bool) -> dict[K, list[str]]:
+        places = list(self.delivered) + ([at for at, _ in self.waiting] if at_end else [])
+        found = {key: self.delivered_at(key, at_end=at_end) for key in dict.fromkeys(places)}
+        return {key: texts for key, texts in found.items() if texts}
+
+
+class _FollowedQueue:
+    """The queue of a followed transcript, stepped over its records by index."""
+
+    def __init__(self) -> None:
+        self.queue: _Queue[int] = _Queue()
+        self.position = 0  # the next record to look at
+
+    def ready(self, records: Sequence[tuple[int, Any]]) -> bool:
+        """Whether the next record can be looked at: a ``dequeue`` names its prompt by the user record after it."""
+        index = self.position
+        record = records[index][1]
+        if not (
+            self.queue.waiting and isinstance(record, dict) and record.get("operation") == "dequeue"
+        ):
+            return True
+        if index + _LOOKAHEAD < len(records):
+            return True
+        return any(isinstance(r, dict) and r.get("type") == "user" for _, r in records[index + 1 :])
+
+    def step(self, records: Sequence[tuple[int, Any]]) -> None:
+        index = self.position
+        self.position += 1
+        self.queue.see(
+            index,
+            records[index][1],
+            lambda: [r for _, r in records[index + 1 : index + 1 + _LOOKAHEAD]],
+        )
+
+
+def _typed(text: str) -> bool:
+    return bool(text.strip()) and not is_harness_text(text)
 
 
 _LOOKAHEAD = 6
 
 
-def _next_user_text(records: Sequence[tuple[int, Any]], index: int) -> str | None:
-    for _, record in records[index + 1 : index + 1 + _LOOKAHEAD]:
+def _next_user_text(following: list[Any]) -> str | None:
+    """The text of the first ``user`` record among ``following``, if it is a plain text."""
+    for record in following:
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
             content = message.get("content") if isinstance(message, dict) else None
@@ -217,12 +355,53 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+class _SessionScan:
+    """What the session's first records say of it: where it starts, its id, cwd, version and model."""
+
+    FIELDS = ("cwd", "session_id", "version", "model")
+
+    def __init__(self) -> None:
+        self.first_line: int | None = None
+        self.cwd: str | None = None
+        self.session_id: str | None = None
+        self.version: str | None = None
+        self.model: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return bool(self.cwd and self.session_id and self.version and self.model)
+
+    def see(self, line: int, record: Any) -> bool:
+        """Take one record into account; whether everything is known now."""
+        if not isinstance(record, dict):
+            return False
+        if self.first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
+            self.first_line = line
+        if self.cwd is None and _str(record.get("cwd")):
+            self.cwd = record["cwd"]
+        self.session_id = self.session_id or _str(record.get("sessionId"))
+        self.version = self.version or _str(record.get("version"))
+        message = record.get("message")
+        if self.model is None and record.get("type") == "assistant" and isinstance(message, dict):
+            candidate = _str(message.get("model"))
+            self.model = candidate if candidate and not candidate.startswith("<") else None
+        return self.done
+
+
 class _Reader:
     """The state of reading one transcript: turns, open calls, current cwd."""
 
-    def __init__(self, source: Source) -> None:
-        self.source = source
-        self.records = source.records
+    def __init__(
+        self,
+        records: Sequence[tuple[int, Any]],
+        skip: Callable[[int | None, str], None],
+        queued: Callable[[int], Iterable[str]],
+    ) -> None:
+        self.records = records
+        self.skip = skip
+        self.queued = (
+            queued  # the queued messages that reached the agent at a record (by its index)
+        )
         self.turns = ChainTurns()
         self.calls: dict[str, _Call] = {}
         self.cwd: str | None = None
@@ -231,56 +410,48 @@ class _Reader:
         # tool_result one line before its tool_use): held until the call
         # appears, so they pair by tool_use_id whatever the order.
         self.early: dict[str, tuple[int, str | None, str | None, dict[str, Any], Any]] = {}
-        self.queued = _queued_deliveries(self.records)
 
     # -- the whole file -------------------------------------------------
 
     def events(self) -> Iterator[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
-        yield from self._session_info()
-        for index, (line, record) in enumerate(self.records):
-            if not isinstance(record, dict):
-                self.source.skip(line, "not a JSON object")
-                continue
-            try:
-                yield from self._record(index, line, record)
-            except (AttributeError, KeyError, TypeError, ValueError) as exc:
-                # A record of an unexpected shape must not end the transcript.
-                self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
-        # Results whose call never appeared: the tracker counts them as orphans.
-        for line, timestamp, chain, block, structured in self.early.values():
-            yield from self._result_events(line, timestamp, chain, block, structured)
-
-    def _session_info(self) -> Iterator[Event]:
-        first_line: int | None = None
-        session_id = version = model = None
-        for line, record in self.records:
-            if not isinstance(record, dict):
-                continue
-            if first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
-                first_line = line
-            if self.cwd is None and _str(record.get("cwd")):
-                self.cwd = record["cwd"]
-            session_id = session_id or _str(record.get("sessionId"))
-            version = version or _str(record.get("version"))
-            message = record.get("message")
-            if model is None and record.get("type") == "assistant" and isinstance(message, dict):
-                candidate = _str(message.get("model"))
-                model = candidate if candidate and not candidate.startswith("<") else None
-            if self.cwd and session_id and version and model:
+        scan = _SessionScan()
+        # Peeked, not read: the main pass is handed these records instead of parsing them again.
+        for line, record in _peeked(self.records):
+            if scan.see(line, record):
                 break
-        if first_line is None:
+        yield from self.session_info(scan)
+        for index, (line, record) in enumerate(self.records):
+            yield from self.record_events(index, line, record)
+        yield from self.unpaired()
+
+    def session_info(self, scan: _SessionScan) -> Iterator[Event]:
+        self.cwd = scan.cwd
+        if scan.first_line is None:
             return
         yield SessionInfo(
             turn=0,
-            line=first_line,
-            session_id=session_id,
+            line=scan.first_line,
+            session_id=scan.session_id,
             agent="claude-code",
-            cwd=self.cwd,
-            model=model,
-            version=version,
+            cwd=scan.cwd,
+            model=scan.model,
+            version=scan.version,
         )
+
+    def record_events(self, index: int, line: int, record: Any) -> Iterator[Event]:
+        if not isinstance(record, dict):
+            self.skip(line, "not a JSON object")
+            return
+        try:
+            yield from self._record(index, line, record)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # A record of an unexpected shape must not end the transcript.
+            self.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+
+    def unpaired(self) -> Iterator[Event]:
+        """Results whose call never appeared: the tracker counts them as orphans."""
+        for line, timestamp, chain, block, structured in self.early.values():
+            yield from self._result_events(line, timestamp, chain, block, structured)
 
     # -- one record ------------------------------------------------------
 
@@ -289,7 +460,7 @@ class _Reader:
         if kind in _IGNORED_TYPES:
             return
         if kind not in _KNOWN_TYPES:
-            self.source.skip(line, f"unknown record type {kind!r}")
+            self.skip(line, f"unknown record type {kind!r}")
             return
         chain = (_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
         yield from self._cwd(record, line, chain)
@@ -304,7 +475,7 @@ class _Reader:
         elif kind == "attachment":
             yield from self._attachment(line, record, chain)
         elif kind == "queue-operation":
-            for text in self.queued.get(index, ()):
+            for text in self.queued(index):
                 yield UserMessage(
                     turn=self.turns.current,
                     line=line,
@@ -345,8 +516,11 @@ class _Reader:
         meta = record.get("compactMetadata")
         meta = meta if isinstance(meta, dict) else {}
         summary = None
-        for ahead in range(index + 1, min(index + 1 + _SUMMARY_LOOKAHEAD, len(self.records))):
-            candidate = self.records[ahead][1]
+        for ahead in range(index + 1, index + 1 + _SUMMARY_LOOKAHEAD):
+            try:
+                candidate = _looked_at(self.records, ahead)[1]
+            except IndexError:
+                break
             if isinstance(candidate, dict) and candidate.get("isCompactSummary"):
                 message = candidate.get("message")
                 content = message.get("content") if isinstance(message, dict) else None
@@ -402,7 +576,7 @@ class _Reader:
     def _message(self, line: int, record: dict[str, Any], chain: str | None) -> Iterator[Event]:
         message = record.get("message")
         if not isinstance(message, dict):
-            self.source.skip(line, f"{record.get('type')} record without a message")
+            self.skip(line, f"{record.get('type')} record without a message")
             return
         if record.get("isCompactSummary"):
             # A summary whose boundary record is missing (older versions).
@@ -580,6 +754,23 @@ class _Reader:
         )
 
 
+def _looked_at(records: Sequence[tuple[int, Any]], index: int) -> tuple[int, Any]:
+    """Record ``index`` for a reader that only looks: a file's is kept for its reader (see :meth:`Records.peek`).
+
+    Raises :class:`IndexError` past the last record.
+    """
+    return records.peek(index) if isinstance(records, Records) else records[index]
+
+
+def _peeked(records: Sequence[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """The records from the first on, for a reader that only looks (see :func:`_looked_at`)."""
+    for index in count():
+        try:
+            yield _looked_at(records, index)
+        except IndexError:
+            return
+
+
 def _claude_code_records(records: Iterable[tuple[int, Any]]) -> bool:
     """Whether one of the first records is a Claude Code record."""
     seen = 0
@@ -619,4 +810,122 @@ class ClaudeCodeAdapter(Adapter):
         )
 
     def events(self, source: Source) -> Iterator[Event]:
-        return _Reader(source).events()
+        # The lines that are not JSON come first among the skipped parts; which they are is
+        # known once the pass has read every line, so they are put in front then.
+        reported = len(source.skipped)
+        records = source.records
+        queued = _queued_deliveries(records)
+        yield from _Reader(
+            records,
+            source.skip,
+            lambda index: queued.get(records.place(index), ()) if queued else (),
+        ).events()
+        report_bad_lines(source, reported)
+
+    def stream(self) -> ClaudeCodeStream:
+        return ClaudeCodeStream()
+
+
+class ClaudeCodeStream:
+    """A Claude Code transcript read as it grows (see :mod:`artifact_index.ingestion.following`).
+
+    Records are held while the session's model is not known yet (the first
+    response names it), while a compaction boundary waits for its summary,
+    while a ``dequeue`` waits for the prompt after it, and while a message
+    the person typed into the queue has not left it (if it never does, it
+    reached the agent where it was typed).
+    """
+
+    def __init__(self) -> None:
+        self.skipped: list[Skipped] = []
+        self._window: Window[tuple[int, Any]] = Window()
+        self._scan = _SessionScan()
+        self._scanned = 0  # records the scan has seen
+        self._assumed: tuple[str, ...] | None = (
+            None  # what the scan did not know when the session began
+        )
+        self._queue = _FollowedQueue()
+        self._assumed_gone: set[int] = (
+            set()
+        )  # records whose queued message was taken to leave the queue
+        self._reader = _Reader(self._window, self._skip, self._queued)
+        self._next = 0  # the next record to read events from
+        self._final = False
+
+    @property
+    def holding(self) -> bool:
+        return self._next < len(self._window)
+
+    def _skip(self, line: int | None, reason: str) -> None:
+        self.skipped.append(Skipped(line, reason))
+
+    def _queued(self, index: int) -> list[str]:
+        return self._queue.queue.delivered_at(index, at_end=self._final)
+
+    def add(self, records: Sequence[tuple[int, Any]]) -> list[Event]:
+        self._window.extend(records)
+        self._follow_scan()
+        return self._advance()
+
+    def finish(self) -> list[Event]:
+        self._final = True
+        events = self._advance()
+        if self._assumed_gone:
+            raise Reread("a message queued early in the session never left the queue")
+        events.extend(self._reader.unpaired())
+        return events
+
+    def _follow_scan(self) -> None:
+        window, scan = self._window, self._scan
+        while self._scanned < len(window) and not scan.done:
+            line, record = window[self._scanned]
+            self._scanned += 1
+            scan.see(line, record)
+            if self._assumed and any(getattr(scan, name) is not None for name in self._assumed):
+                raise Reread("the session's first records were read without a later one")
+
+    def _advance(self) -> list[Event]:
+        window, queue, reader = self._window, self._queue, self._reader
+        events: list[Event] = []
+        final = self._final
+        if self._assumed is None:
+            if not (self._scan.done or final or self._scanned >= PATIENCE):
+                return events
+            scan = self._scan
+            self._assumed = tuple(
+                name for name in ("first_line", *_SessionScan.FIELDS) if getattr(scan, name) is None
+            )
+            events.extend(reader.session_info(scan))
+        while queue.position < len(window) and (final or queue.ready(window)):
+            queue.step(window)
+        while self._next < min(queue.position, len(window)):
+            index = self._next
+            if not final and queue.queue.waits_at(index):
+                if len(window) - index <= PATIENCE:
+                    break
+                self._assumed_gone.add(
+                    index
+                )  # it leaves the queue later, else the file is read again
+            line, record = window[index]
+            if not final and self._needs_summary(index, record):
+                break
+            events.extend(reader.record_events(index, line, record))
+            self._next += 1
+        window.release(self._next)
+        self._assumed_gone = {i for i in self._assumed_gone if queue.queue.waits_at(i)}
+        return events
+
+    def _needs_summary(self, index: int, record: Any) -> bool:
+        """Whether a compaction boundary still waits for the summary written after it."""
+        if not (
+            isinstance(record, dict)
+            and record.get("type") == "system"
+            and record.get("subtype") == "compact_boundary"
+        ):
+            return False
+        window = self._window
+        if index + _SUMMARY_LOOKAHEAD < len(window):
+            return False
+        return not any(
+            isinstance(r, dict) and r.get("isCompactSummary") for _, r in window[index + 1 :]
+        )

@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure as classify_text
+from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import FailureReason, ReportedChange
 from artifact_index.ingestion.vocabulary import SHELL_TOOLS
 
@@ -253,7 +254,7 @@ def shell_exit_code(structured: Any) -> int | None:
     """0 for a Bash call that ran to completion; None when that is not known."""
     if not isinstance(structured, dict):
         return 0
-    explicit = _as_int(structured.get("exitCode"))
+    explicit = as_int(structured.get("exitCode"))
     if explicit is not None:
         return explicit
     # Backgrounded or interrupted commands have not finished; an interpreted
@@ -271,9 +272,9 @@ def reported_from_structured(
     tool: str, arguments: dict[str, Any], output: str, structured: Any
 ) -> tuple[ReportedChange, ...] | None:
     """What a session's tool result says changed: its ``toolUseResult`` record, else its text."""
-    path = _as_str(arguments.get("file_path")) or _as_str(arguments.get("notebook_path"))
+    path = as_str(arguments.get("file_path")) or as_str(arguments.get("notebook_path"))
     if isinstance(structured, dict):
-        path = _as_str(structured.get("filePath")) or path
+        path = as_str(structured.get("filePath")) or path
         kind = structured.get("type")
         if kind in ("create", "update") and path:
             content = structured.get("content")
@@ -331,11 +332,3 @@ def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, 
             return None
         edits.append((old, new, bool(edit.get("replace_all"))))
     return apply_string_edits(original, edits)
-
-
-def _as_str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _as_int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -37,6 +37,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -102,7 +103,7 @@ def diff_operations(path: str, diff: str) -> list[FileOperation]:
     return ops or [FileOperation(action="edit", path=path, diff=diff or None)]
 
 
-def _operations(tool: str, arguments: dict[str, Any], cwd: str | None) -> list[FileOperation]:
+def _operations(tool: str, arguments: JSONObject, cwd: str | None) -> list[FileOperation]:
     if tool == "replace_in_file":
         path = path_argument(arguments)
         diff = arguments.get("diff")
@@ -386,7 +387,7 @@ class ClineAdapter(Adapter):
             )
             if prose.strip():
                 yield AssistantMessage(turn=turn, line=index, text=prose, model=model_id)
-            uses: list[tuple[str, str, dict[str, Any]]] = []
+            uses: list[tuple[str, str, JSONObject]] = []
             for block in blocks:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
                     arguments = block.get("input")
@@ -443,7 +444,7 @@ _UI_TOOLS = {
 }
 
 
-def _ui_operations(tool: str, data: dict[str, Any]) -> list[FileOperation]:
+def _ui_operations(tool: str, data: JSONObject) -> list[FileOperation]:
     path = data.get("path")
     if not isinstance(path, str) or not path:
         return []

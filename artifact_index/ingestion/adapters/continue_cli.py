@@ -8,7 +8,6 @@ The shape was read from one real session file captured by git-ai's test fixtures
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.anthropic_messages import result_from_text
@@ -16,15 +15,16 @@ from artifact_index.ingestion.adapters.base import (
     Adapter,
     TurnCounter,
     as_text,
-    list_field,
     parse_json_object,
     tool_result,
 )
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FailureReason,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -81,10 +81,10 @@ class ContinueCliAdapter(Adapter):
                 yield AssistantMessage(turn=turn, line=index, text=text)
             states = {
                 str(s.get("toolCallId")): s
-                for s in list_field(item.get("toolCallStates"))
+                for s in as_list(item.get("toolCallStates"))
                 if isinstance(s, dict)
             }
-            for call in list_field(message.get("toolCalls")):
+            for call in as_list(message.get("toolCalls")):
                 function = call.get("function") if isinstance(call, dict) else None
                 if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                     source.skip(index, "tool call without a function name")
@@ -106,11 +106,9 @@ class ContinueCliAdapter(Adapter):
                 yield self.result(turn, index, call_id, state)
 
     @staticmethod
-    def result(turn: int, line: int, call_id: str, state: dict[str, Any]) -> ToolResult:
+    def result(turn: int, line: int, call_id: str, state: JSONObject) -> ToolResult:
         output = "\n".join(
-            str(o.get("content", ""))
-            for o in list_field(state.get("output"))
-            if isinstance(o, dict)
+            str(o.get("content", "")) for o in as_list(state.get("output")) if isinstance(o, dict)
         )
         status = state.get("status")
         if isinstance(status, str) and status in _CONTINUE_FAILED:

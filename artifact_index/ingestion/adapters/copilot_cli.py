@@ -28,17 +28,18 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -75,10 +76,6 @@ class _Call:
     position: int = -1  # where the call's ToolCall is in the output
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _reported(call: _Call, detailed: str) -> tuple[ReportedChange, ...] | None:
     """The change a file tool's diff (``result.detailedContent``) shows."""
     if call.path is None or "diff --git" not in detailed:
@@ -103,13 +100,13 @@ class _Reader:
         self.out: list[Event] = []
 
     def read(self) -> list[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
+        reported = len(self.source.skipped)
         for line, obj in self.source.records:
             if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
                 self.source.skip(line, "not a Copilot CLI event")
                 continue
             self.event(line, obj)
+        report_bad_lines(self.source, reported)
         for call in self.calls.values():
             if not call.answered:
                 self.out.append(
@@ -122,12 +119,12 @@ class _Reader:
                 )
         return self.out
 
-    def ensure_session(self, line: int, timestamp: str | None, data: dict[str, Any] | None) -> None:
+    def ensure_session(self, line: int, timestamp: str | None, data: JSONObject | None) -> None:
         if self.session_emitted:
             return
         self.session_emitted = True
         data = data or {}
-        cwd = _dict(data.get("context")).get("cwd")
+        cwd = as_dict(data.get("context")).get("cwd")
         self.cwd = cwd if isinstance(cwd, str) and cwd else None
         version = data.get("copilotVersion")
         session_id = data.get("sessionId")
@@ -143,16 +140,16 @@ class _Reader:
             )
         )
 
-    def event(self, line: int, obj: dict[str, Any]) -> None:
+    def event(self, line: int, obj: JSONObject) -> None:
         kind = str(obj["type"])
-        data = _dict(obj.get("data"))
+        data = as_dict(obj.get("data"))
         timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
         self.ensure_session(line, timestamp, data if kind == "session.start" else None)
         sidechain = (
             data.get("parentToolCallId") if isinstance(data.get("parentToolCallId"), str) else None
         )
         if kind in ("session.start", "session.resume"):
-            cwd = _dict(data.get("context")).get("cwd")
+            cwd = as_dict(data.get("context")).get("cwd")
             if isinstance(cwd, str) and cwd and cwd != self.cwd:
                 self.cwd = cwd
                 self.out.append(
@@ -229,7 +226,7 @@ class _Reader:
             )
 
     def start(
-        self, line: int, timestamp: str | None, data: dict[str, Any], sidechain: str | None
+        self, line: int, timestamp: str | None, data: JSONObject, sidechain: str | None
     ) -> None:
         call_id = data.get("toolCallId")
         if not isinstance(call_id, str) or not call_id:
@@ -261,7 +258,7 @@ class _Reader:
             )
         )
 
-    def operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+    def operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         name = call.tool.lower()
         if name in _SHELL_TOOLS:
             command = arguments.get("command")
@@ -280,7 +277,7 @@ class _Reader:
             call.path = path_argument(arguments)
         return operations_for(call.tool, arguments, self.cwd)
 
-    def shell_input(self, arguments: dict[str, Any]) -> list[FileOperation]:
+    def shell_input(self, arguments: JSONObject) -> list[FileOperation]:
         """Text sent to a running shell: a command only if that shell is idle at a prompt."""
         text = arguments.get("input")
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
@@ -295,7 +292,7 @@ class _Reader:
             FileOperation(action="shell", command=text, cwd=self.cwd, source="shell", detail=detail)
         ]
 
-    def complete(self, line: int, timestamp: str | None, data: dict[str, Any]) -> None:
+    def complete(self, line: int, timestamp: str | None, data: JSONObject) -> None:
         call_id = data.get("toolCallId")
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None:
@@ -304,7 +301,7 @@ class _Reader:
         if call.answered:
             return
         call.answered = True
-        result, error = _dict(data.get("result")), _dict(data.get("error"))
+        result, error = as_dict(data.get("result")), as_dict(data.get("error"))
         output = as_text(result.get("content"))
         detailed = as_text(result.get("detailedContent"))
         exit_code: int | None = None
@@ -332,7 +329,7 @@ class _Reader:
             status = "success"
             reported = _reported(call, detailed) if call.tool.lower() in _FILE_TOOLS else None
             if (
-                _dict(_dict(data.get("toolTelemetry")).get("properties")).get("viewType")
+                as_dict(as_dict(data.get("toolTelemetry")).get("properties")).get("viewType")
                 == "directory"
             ):
                 # ``view`` of a directory lists it: no file was read.

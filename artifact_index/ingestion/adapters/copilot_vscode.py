@@ -18,13 +18,14 @@ from artifact_index.ingestion.adapters.base import (
     Adapter,
     TurnCounter,
     json_object_records,
-    list_field,
     parse_json_object,
     tool_result,
 )
+from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     UserMessage,
@@ -35,7 +36,7 @@ from artifact_index.ingestion.vocabulary import operations_for
 __all__ = ["CopilotVscodeAdapter"]
 
 
-def _apply_mutation(state: Any, record: dict[str, Any]) -> tuple[Any, str | None]:
+def _apply_mutation(state: Any, record: JSONObject) -> tuple[Any, str | None]:
     """Apply one record of VS Code's chat-session mutation log to ``state``.
 
     Returns the new state and, when the record could not be applied, why.
@@ -108,7 +109,7 @@ def _node_text(node: Any) -> str:
     return "".join(parts)
 
 
-def _copilot_session(source: Source) -> tuple[dict[str, Any] | None, dict[int, int]]:
+def _copilot_session(source: Source) -> tuple[JSONObject | None, dict[int, int]]:
     """The final session state and, per request index, the line that added it."""
     document = source.document
     if isinstance(document, dict) and isinstance(document.get("requests"), list):
@@ -156,7 +157,7 @@ class CopilotVscodeAdapter(Adapter):
         if session is None:
             source.skip(None, "no chat session snapshot found")
             return
-        requests = [r for r in list_field(session.get("requests")) if isinstance(r, dict)]
+        requests = [r for r in as_list(session.get("requests")) if isinstance(r, dict)]
         yield SessionInfo(
             turn=0,
             line=1,
@@ -178,7 +179,7 @@ class CopilotVscodeAdapter(Adapter):
             metadata = result.get("metadata") if isinstance(result, dict) else None
             if not isinstance(metadata, dict):
                 continue
-            rounds = list_field(metadata.get("toolCallRounds"))
+            rounds = as_list(metadata.get("toolCallRounds"))
             outputs = metadata.get("toolCallResults") or {}
             model = request.get("modelId") if isinstance(request.get("modelId"), str) else None
             denied = _denied_calls(request)
@@ -190,7 +191,7 @@ class CopilotVscodeAdapter(Adapter):
                 reply = round_.get("response")
                 if isinstance(reply, str) and reply.strip():
                     yield AssistantMessage(turn=turn, line=index, text=reply, model=model)
-                for call in list_field(round_.get("toolCalls")):
+                for call in as_list(round_.get("toolCalls")):
                     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                         source.skip(index, "tool call without a name")
                         continue
@@ -216,12 +217,12 @@ class CopilotVscodeAdapter(Adapter):
                     count += 1
 
 
-def _denied_calls(request: dict[str, Any]) -> set[int]:
+def _denied_calls(request: JSONObject) -> set[int]:
     """Positions of the calls the user denied or skipped in the confirmation UI."""
     denied: set[int] = set()
     invocations = [
         part
-        for part in list_field(request.get("response"))
+        for part in as_list(request.get("response"))
         if isinstance(part, dict) and part.get("kind") == "toolInvocationSerialized"
     ]
     for position, part in enumerate(invocations):
@@ -232,9 +233,9 @@ def _denied_calls(request: dict[str, Any]) -> set[int]:
     return denied
 
 
-def _copilot_root(requests: list[dict[str, Any]]) -> str | None:
+def _copilot_root(requests: list[JSONObject]) -> str | None:
     for request in requests:
-        for part in list_field(request.get("response")):
+        for part in as_list(request.get("response")):
             base = part.get("baseUri") if isinstance(part, dict) else None
             if isinstance(base, dict) and isinstance(base.get("path"), str):
                 return str(base["path"]).rstrip("/") or "/"

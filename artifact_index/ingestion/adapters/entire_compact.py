@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.claude_code import ChainTurns
 from artifact_index.ingestion.adapters.claude_results import (
     EDIT_TOOLS,
@@ -33,9 +33,11 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     ReportedChange,
     SessionInfo,
     ToolCall,
@@ -48,10 +50,6 @@ from artifact_index.ingestion.vocabulary import operations_for, path_argument
 __all__ = ["EntireCompactAdapter"]
 
 _SNIFF_RECORDS = 10
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _is_compact_record(record: Any) -> bool:
@@ -109,8 +107,7 @@ class _Reader:
         self.turns = ChainTurns()
 
     def events(self) -> Iterator[Event]:
-        for bad in self.source.bad_lines:
-            self.source.skip(bad.line, bad.reason)
+        reported = len(self.source.skipped)
         started = False
         cwd = _infer_cwd(self.source.records)
         for line, record in self.source.records:
@@ -122,9 +119,9 @@ class _Reader:
                 yield SessionInfo(
                     turn=0,
                     line=line,
-                    timestamp=_str(record.get("ts")),
-                    agent=_str(record.get("agent")),
-                    version=_str(record.get("cli_version")),
+                    timestamp=as_str(record.get("ts")),
+                    agent=as_str(record.get("agent")),
+                    version=as_str(record.get("cli_version")),
                     cwd=cwd,
                 )
             try:
@@ -134,8 +131,9 @@ class _Reader:
                     yield from self._assistant(line, record)
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 self.source.skip(line, f"unexpected {record.get('type')!r} record ({exc})")
+        report_bad_lines(self.source, reported)
 
-    def _user(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _user(self, line: int, record: JSONObject) -> Iterator[Event]:
         text = "\n".join(
             block["text"]
             for block in record["content"]
@@ -146,14 +144,14 @@ class _Reader:
         yield UserMessage(
             turn=self.turns.user(None),
             line=line,
-            timestamp=_str(record.get("ts")),
+            timestamp=as_str(record.get("ts")),
             text=text,
             synthetic=is_harness_text(text),
         )
 
-    def _assistant(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
-        timestamp = _str(record.get("ts"))
-        response_id = _str(record.get("id"))
+    def _assistant(self, line: int, record: JSONObject) -> Iterator[Event]:
+        timestamp = as_str(record.get("ts"))
+        response_id = as_str(record.get("id"))
         for block in record["content"]:
             if not isinstance(block, dict):
                 continue
@@ -171,12 +169,12 @@ class _Reader:
                 )
 
     def _tool(
-        self, line: int, timestamp: str | None, turn: int, block: dict[str, Any]
+        self, line: int, timestamp: str | None, turn: int, block: JSONObject
     ) -> Iterator[Event]:
-        call_id = _str(block.get("id")) or f"line-{line}"
-        tool = _str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"line-{line}"
+        tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
-        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
         yield ToolCall(
             turn=turn,
             line=line,
@@ -190,7 +188,7 @@ class _Reader:
         if not isinstance(result, dict):
             return  # cut off before it finished: the call has no known outcome
         output = as_text(result.get("output"))
-        common: dict[str, Any] = {
+        common: JSONObject = {
             "turn": turn,
             "line": line,
             "timestamp": timestamp,
@@ -210,11 +208,11 @@ class _Reader:
 
 
 def _reported(
-    tool: str, arguments: dict[str, Any], result: dict[str, Any], output: str
+    tool: str, arguments: JSONObject, result: JSONObject, output: str
 ) -> tuple[ReportedChange, ...] | None:
     file = result.get("file")
-    path = _str(file.get("filePath")) if isinstance(file, dict) else None
-    path = path or _str(arguments.get("file_path")) or _str(arguments.get("notebook_path"))
+    path = as_str(file.get("filePath")) if isinstance(file, dict) else None
+    path = path or as_str(arguments.get("file_path")) or as_str(arguments.get("notebook_path"))
     change = reported_from_text(tool, path, output, arguments)
     if change is None and tool in EDIT_TOOLS and path and isinstance(file, dict):
         # A successful Edit whose result names its file changed that file,

@@ -35,9 +35,11 @@ from artifact_index.ingestion.adapters.gemini_tools import (
     tool_operations,
     tool_outcome,
 )
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -82,13 +84,9 @@ def api_contents(document: Any) -> list[Any] | None:
     return contents
 
 
-def _role(entry: dict[str, Any]) -> str | None:
+def _role(entry: JSONObject) -> str | None:
     role = entry.get("role")
     return role if isinstance(role, str) and role in _ROLES else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,7 @@ class _Open:
 
     call_id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     turn: int
     line: int
 
@@ -169,11 +167,11 @@ class _Reader:
             if isinstance(call, dict):
                 self.call(line, turn, call)
 
-    def call(self, line: int, turn: int, call: dict[str, Any]) -> None:
+    def call(self, line: int, turn: int, call: JSONObject) -> None:
         self.calls += 1
         tool = str(call.get("name") or "unknown")
         call_id = str(call.get("id") or f"{tool}-{line}-{self.calls}")
-        arguments = _dict(call.get("args"))
+        arguments = as_dict(call.get("args"))
         self.open.append(_Open(call_id, tool, arguments, turn, line))
         self.out.append(
             ToolCall(
@@ -203,7 +201,7 @@ class _Reader:
             UserMessage(turn=self.turns.user(), line=line, text=text, synthetic=synthetic)
         )
 
-    def response(self, line: int, response: dict[str, Any]) -> None:
+    def response(self, line: int, response: JSONObject) -> None:
         wanted_id, name = response.get("id"), response.get("name")
         call = next((c for c in self.open if wanted_id and c.call_id == wanted_id), None) or next(
             (c for c in self.open if c.tool == name), None
@@ -212,7 +210,7 @@ class _Reader:
             self.source.skip(line, f"Gemini functionResponse for no open call ({name!r})")
             return
         self.open.remove(call)
-        body = _dict(response.get("response"))
+        body = as_dict(response.get("response"))
         output = str(body["output"]) if isinstance(body.get("output"), str) else ""
         error = str(body["error"]) if isinstance(body.get("error"), str) else None
         status = (

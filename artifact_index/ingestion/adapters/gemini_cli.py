@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.gemini_api import api_contents, read_api_history
 from artifact_index.ingestion.adapters.gemini_tools import (
     reported_change,
@@ -278,8 +278,7 @@ def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int,
         items = [(n + 1, m) for n, m in enumerate(messages if isinstance(messages, list) else [])]
         metadata = {k: v for k, v in document.items() if k != "messages"}
     else:
-        for bad in source.bad_lines:
-            source.skip(bad.line, bad.reason)
+        reported = len(source.skipped)
         metadata, items = {}, []
         for line, obj in source.records:
             if not isinstance(obj, dict):
@@ -294,6 +293,7 @@ def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int,
                 items.append((line, obj))
             else:
                 items.append((line, obj))
+        report_bad_lines(source, reported)
     good: list[tuple[int, dict[str, Any]]] = []
     for line, item in items:
         if isinstance(item, dict):

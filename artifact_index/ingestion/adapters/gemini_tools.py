@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import (
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
 )
@@ -36,7 +36,7 @@ _CREATED = re.compile(
 _MODIFIED = re.compile(r"^(Successfully overwrote file|Successfully modified file)", re.IGNORECASE)
 
 
-def tool_operations(tool: str, arguments: dict[str, Any], root: str | None) -> list[FileOperation]:
+def tool_operations(tool: str, arguments: JSONObject, root: str | None) -> list[FileOperation]:
     """The file operations of one Gemini CLI tool call; relative paths resolve against ``root``."""
     name = tool.lower()
     if name in SHELL_TOOLS:
@@ -84,7 +84,7 @@ def tool_outcome(
 
 
 def reported_change(
-    tool: str, arguments: dict[str, Any], output: str
+    tool: str, arguments: JSONObject, output: str
 ) -> tuple[ReportedChange, ...] | None:
     """The file tools say in their answer whether they created or changed the file."""
     path = path_argument(arguments)

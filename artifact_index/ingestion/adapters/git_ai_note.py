@@ -43,10 +43,12 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FileOperation,
+    JSONObject,
     ReportedChange,
     SessionInfo,
     ToolCall,
@@ -67,7 +69,7 @@ class Note:
     """A parsed note: which prompt wrote which lines of which file, and the prompts."""
 
     attested: dict[str, dict[str, str]]  # repo-relative path -> {prompt id: line ranges}
-    body: dict[str, Any]
+    body: JSONObject
 
 
 def parse_note(text: str) -> Note | None:
@@ -94,10 +96,6 @@ def parse_note(text: str) -> Note | None:
             current = line.strip()
             attested.setdefault(current, {})
     return Note(attested, body)
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _infer_root(attested: Iterable[str], paths: list[str]) -> str | None:
@@ -163,18 +161,18 @@ class _Reader:
                 continue
             yield from self._prompt(str(prompt_id), prompt, root)
 
-    def _prompt(self, prompt_id: str, prompt: dict[str, Any], root: str | None) -> Iterator[Event]:
+    def _prompt(self, prompt_id: str, prompt: JSONObject, root: str | None) -> Iterator[Event]:
         agent_id = prompt.get("agent_id")
         agent_id = agent_id if isinstance(agent_id, dict) else {}
-        agent = _str(agent_id.get("tool"))
+        agent = as_str(agent_id.get("tool"))
         messages: list[Any] = prompt["messages"]
         yield SessionInfo(
             turn=self.turns.current,
             line=self.index + 1,
-            session_id=_str(agent_id.get("id")) or prompt_id,
+            session_id=as_str(agent_id.get("id")) or prompt_id,
             agent=agent,
             cwd=root,
-            model=_str(agent_id.get("model")),
+            model=as_str(agent_id.get("model")),
         )
         with_results = _results_recorded(agent, messages)
         pending: deque[ToolCall] = deque()
@@ -186,7 +184,7 @@ class _Reader:
                 self.source.skip(line, f"prompt {prompt_id} message {number} is not an object")
                 continue
             kind = message.get("type")
-            timestamp = _str(message.get("timestamp"))
+            timestamp = as_str(message.get("timestamp"))
             if kind == "tool_use":
                 if not in_response:
                     self.turns.assistant()
@@ -279,11 +277,11 @@ class _Reader:
         )
 
     def _call(
-        self, prompt_id: str, number: int, line: int, timestamp: str | None, message: dict[str, Any]
+        self, prompt_id: str, number: int, line: int, timestamp: str | None, message: JSONObject
     ) -> ToolCall:
-        tool = _str(message.get("name")) or "unknown"
+        tool = as_str(message.get("name")) or "unknown"
         raw = message.get("input")
-        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
         return ToolCall(
             turn=self.turns.current,
             line=line,
@@ -327,7 +325,7 @@ def _unknown_results(pending: deque[ToolCall]) -> Iterator[ToolResult]:
 
 def _result(call: ToolCall, line: int, timestamp: str | None, text: str) -> ToolResult:
     """The result of a Claude Code call, read from the text git-ai kept (no is_error flag)."""
-    common: dict[str, Any] = {
+    common: JSONObject = {
         "turn": call.turn,
         "line": line,
         "timestamp": timestamp,

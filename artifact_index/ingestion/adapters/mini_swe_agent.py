@@ -34,11 +34,13 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.narrowing import as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ResultStatus,
     SessionInfo,
     Submission,
@@ -105,14 +107,14 @@ class _Pending:
 
 
 class _Reader:
-    def __init__(self, source: Source, doc: dict[str, Any]) -> None:
+    def __init__(self, source: Source, doc: JSONObject) -> None:
         self.source = source
         self.doc = doc
         self.messages: list[Any] = doc["messages"]
         info = doc.get("info")
-        self.info: dict[str, Any] = info if isinstance(info, dict) else {}
+        self.info: JSONObject = info if isinstance(info, dict) else {}
         config = self.info.get("config")
-        self.config: dict[str, Any] = config if isinstance(config, dict) else {}
+        self.config: JSONObject = config if isinstance(config, dict) else {}
         self.action_regex = _action_regex(self.config)
         self.cwd = self._cwd()
         self.turns = TurnCounter()
@@ -124,11 +126,11 @@ class _Reader:
         model = _section(self.config, "model").get("model_name")
         yield SessionInfo(
             turn=0,
-            session_id=_str(self.doc.get("instance_id")),
+            session_id=as_str(self.doc.get("instance_id")),
             agent="mini-swe-agent",
             cwd=self.cwd,
-            model=_str(model),
-            version=_str(self.info.get("mini_version")),
+            model=as_str(model),
+            version=as_str(self.info.get("mini_version")),
         )
         for index, message in enumerate(self.messages):
             line = index + 1
@@ -158,12 +160,12 @@ class _Reader:
             pending = self.pending.pop(call_id)
             yield ToolResult(turn=pending.turn, call_id=call_id, status="unknown")
         self.order.clear()
-        status = _str(self.info.get("exit_status"))
+        status = as_str(self.info.get("exit_status"))
         if not self.ended and status is not None and status != _SUBMITTED:
             yield Submission(turn=self.turns.current, cwd=self.cwd, exit_status=status)
 
     # -- messages --------------------------------------------------------------------
-    def _assistant(self, message: dict[str, Any], text: str, line: int) -> Iterator[Event]:
+    def _assistant(self, message: JSONObject, text: str, line: int) -> Iterator[Event]:
         turn = self.turns.assistant()
         if text.strip():
             yield AssistantMessage(turn=turn, line=line, text=text)
@@ -203,7 +205,7 @@ class _Reader:
             ),
         )
 
-    def _user(self, message: dict[str, Any], role: str, text: str, line: int) -> Iterator[Event]:
+    def _user(self, message: JSONObject, role: str, text: str, line: int) -> Iterator[Event]:
         pending = self._oldest()
         if pending is not None:
             if _RETURNCODE.search(text[:2000]) or _TIMEOUT.match(text):
@@ -218,7 +220,7 @@ class _Reader:
                     line=line,
                     command=pending.command,
                     cwd=self.cwd,
-                    exit_status=_exit_status(message) or _str(self.info.get("exit_status")),
+                    exit_status=_exit_status(message) or as_str(self.info.get("exit_status")),
                 )
                 return
         synthetic = (
@@ -241,9 +243,7 @@ class _Reader:
             self.order.remove(pending.call_id)
 
     # -- results ------------------------------------------------------------------------
-    def _result(
-        self, pending: _Pending, message: dict[str, Any], text: str, line: int
-    ) -> ToolResult:
+    def _result(self, pending: _Pending, message: JSONObject, text: str, line: int) -> ToolResult:
         self._take(pending)
         extra = _section(message, "extra")
         code = _returncode(text, extra)
@@ -294,7 +294,7 @@ class _Reader:
         return targets.most_common(1)[0][0] if targets else None
 
 
-def _action_regex(config: dict[str, Any]) -> re.Pattern[str]:
+def _action_regex(config: JSONObject) -> re.Pattern[str]:
     """The agent's own action pattern when the run recorded one."""
     pattern = _section(config, "agent").get("action_regex")
     if isinstance(pattern, str):
@@ -305,7 +305,7 @@ def _action_regex(config: dict[str, Any]) -> re.Pattern[str]:
     return _DEFAULT_ACTION
 
 
-def _commands_of(message: dict[str, Any], regex: re.Pattern[str]) -> list[str]:
+def _commands_of(message: JSONObject, regex: re.Pattern[str]) -> list[str]:
     calls = message.get("tool_calls")
     if isinstance(calls, list) and calls:
         commands = []
@@ -319,7 +319,7 @@ def _commands_of(message: dict[str, Any], regex: re.Pattern[str]) -> list[str]:
     return [b if isinstance(b, str) else b[0] for b in blocks] if len(blocks) == 1 else []
 
 
-def _returncode(text: str, extra: dict[str, Any]) -> int | None:
+def _returncode(text: str, extra: JSONObject) -> int | None:
     code = extra.get("returncode")
     if isinstance(code, int) and not isinstance(code, bool):
         return code
@@ -327,7 +327,7 @@ def _returncode(text: str, extra: dict[str, Any]) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _output(text: str, extra: dict[str, Any]) -> str:
+def _output(text: str, extra: JSONObject) -> str:
     raw = extra.get("raw_output")
     if isinstance(raw, str):
         return raw
@@ -335,9 +335,9 @@ def _output(text: str, extra: dict[str, Any]) -> str:
     return match.group(1) if match else text
 
 
-def _exit_status(message: dict[str, Any]) -> str | None:
+def _exit_status(message: JSONObject) -> str | None:
     """How the run ended, from an exit message's ``extra`` (v2)."""
-    return _str(_section(message, "extra").get("exit_status"))
+    return as_str(_section(message, "extra").get("exit_status"))
 
 
 def _is_feedback(text: str) -> bool:
@@ -345,10 +345,6 @@ def _is_feedback(text: str) -> bool:
     return text.lstrip().startswith(("<warning>", "<returncode>", "Observation:"))
 
 
-def _section(config: dict[str, Any], name: str) -> dict[str, Any]:
+def _section(config: JSONObject, name: str) -> JSONObject:
     value = config.get(name)
     return value if isinstance(value, dict) else {}
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

@@ -19,10 +19,17 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.anthropic_messages import result_from_text
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.base import (
+    Adapter,
+    TurnCounter,
+    as_text,
+    parse_json_object,
+    report_bad_lines,
+)
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -44,9 +51,10 @@ def _numbered(source: Source) -> list[tuple[int, Any]] | None:
     if isinstance(document, list):
         return list(enumerate(document, start=1))
     if document is None and source.looks_like_jsonl():
-        for bad in source.bad_lines:
-            source.skip(bad.line, bad.reason)
-        return list(source.records)
+        reported = len(source.skipped)
+        records = list(source.records)
+        report_bad_lines(source, reported)
+        return records
     return None
 
 
@@ -121,7 +129,7 @@ class OpenAIChatAdapter(Adapter):
     def assistant(
         source: Source,
         line: int,
-        message: dict[str, Any],
+        message: JSONObject,
         text: str,
         turns: TurnCounter,
         pending: dict[str, tuple[str, int]],

@@ -38,6 +38,7 @@ from urllib.parse import unquote, urlparse
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -60,61 +61,49 @@ __all__ = ["OpenCodeAdapter"]
 _SHELL_TOOLS = {"bash", "shell"}
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
 def _reported_files(tool: str, state: dict[str, Any]) -> tuple[ReportedChange, ...] | None:
     """What OpenCode recorded about the files a completed tool changed."""
-    metadata = _dict(state.get("metadata"))
-    inputs = _dict(state.get("input"))
+    metadata = as_dict(state.get("metadata"))
+    inputs = as_dict(state.get("input"))
     if tool in ("apply_patch", "patch") and isinstance(metadata.get("files"), list):
         out: list[ReportedChange] = []
         for entry in metadata["files"]:
-            if not isinstance(entry, dict) or not _str(entry.get("filePath")):
+            if not isinstance(entry, dict) or not as_str(entry.get("filePath")):
                 continue
             entry_path = str(entry["filePath"])
             kind = str(entry.get("type", "update"))
-            diff = _str(entry.get("diff")) or _str(entry.get("patch"))
+            diff = as_str(entry.get("diff")) or as_str(entry.get("patch"))
             if kind == "add":
                 out.append(
                     ReportedChange(
                         path=entry_path,
                         change="created",
-                        content=_str(entry.get("after")),
+                        content=as_str(entry.get("after")),
                         diff=diff,
                     )
                 )
             elif kind == "delete":
                 out.append(ReportedChange(path=entry_path, change="deleted"))
             elif kind == "move":
-                move = _str(entry.get("movePath"))
+                move = as_str(entry.get("movePath"))
                 out.append(
                     ReportedChange(path=entry_path, change="modified", move_to=move, diff=diff)
                 )
             else:
                 out.append(ReportedChange(path=entry_path, change="modified", diff=diff))
         return tuple(out)
-    path = _str(inputs.get("filePath")) or _str(metadata.get("filepath"))
+    path = as_str(inputs.get("filePath")) or as_str(metadata.get("filepath"))
     if path is None:
         return None
     if tool == "write" and isinstance(metadata.get("exists"), bool):
-        content = _str(inputs.get("content"))
+        content = as_str(inputs.get("content"))
         if metadata["exists"]:
             return (ReportedChange(path=path, change="modified", content=content),)
         return (ReportedChange(path=path, change="created", content=content),)
     if tool == "edit" and inputs.get("oldString") == "":
         return None  # a whole-file write that does not record whether the file existed
     if tool in ("edit", "multiedit") and ("filediff" in metadata or "diff" in metadata):
-        return (ReportedChange(path=path, change="modified", diff=_str(metadata.get("diff"))),)
+        return (ReportedChange(path=path, change="modified", diff=as_str(metadata.get("diff"))),)
     return None
 
 
@@ -136,12 +125,12 @@ def _net_changes(message: dict[str, Any]) -> dict[str, str] | None:
     list holds other writers' changes too); a file changed during the reply
     and back again is not in it.  None when the message has no such list.
     """
-    diffs = _dict(_dict(message.get("info")).get("summary")).get("diffs")
+    diffs = as_dict(as_dict(message.get("info")).get("summary")).get("diffs")
     if not isinstance(diffs, list):
         return None
     net: dict[str, str] = {}
     for entry in diffs:
-        if isinstance(entry, dict) and _str(entry.get("file")):
+        if isinstance(entry, dict) and as_str(entry.get("file")):
             status = str(entry.get("status") or "")
             if status not in _NET_CHANGE:
                 # Older exports have no status: an empty side says which.
@@ -154,14 +143,14 @@ def _net_changes(message: dict[str, Any]) -> dict[str, str] | None:
 class _Reader:
     def __init__(self, source: Source, document: dict[str, Any]) -> None:
         self.source = source
-        self.info = _dict(document.get("info"))
+        self.info = as_dict(document.get("info"))
         if not isinstance(document.get("info"), dict):
             source.skip(
                 None, "the session's info is not an object (its directory and title are unknown)"
             )
         self.messages: list[Any] = document["messages"]
         self.turns = TurnCounter()
-        self.cwd = _str(self.info.get("directory"))
+        self.cwd = as_str(self.info.get("directory"))
         self.out: list[Event] = []
         self.call_ids: set[str] = set()
         self.step = _Step()
@@ -177,8 +166,8 @@ class _Reader:
         for number, message in enumerate(self.messages):
             if not isinstance(message, dict):
                 continue
-            info = _dict(message.get("info"))
-            parts = [p for p in _list(message.get("parts")) if isinstance(p, dict)]
+            info = as_dict(message.get("info"))
+            parts = [p for p in as_list(message.get("parts")) if isinstance(p, dict)]
             if info.get("role") == "user" and any(p.get("type") == "compaction" for p in parts):
                 pending = number
             elif (
@@ -197,10 +186,10 @@ class _Reader:
             SessionInfo(
                 turn=0,
                 line=None,
-                session_id=_str(self.info.get("id")),
+                session_id=as_str(self.info.get("id")),
                 agent="opencode",
                 cwd=self.cwd,
-                version=_str(self.info.get("version")),
+                version=as_str(self.info.get("version")),
             )
         )
         for number, message in enumerate(self.messages):
@@ -208,7 +197,7 @@ class _Reader:
             if not isinstance(message, dict) or not isinstance(message.get("parts"), list):
                 self.source.skip(line, "OpenCode message without parts")
                 continue
-            info = _dict(message.get("info"))
+            info = as_dict(message.get("info"))
             role = info.get("role")
             if role == "user":
                 self.net = _net_changes(message)
@@ -221,7 +210,7 @@ class _Reader:
 
     @staticmethod
     def timestamp(info: dict[str, Any]) -> str | None:
-        created = _dict(info.get("time")).get("created")
+        created = as_dict(info.get("time")).get("created")
         if isinstance(created, bool) or not isinstance(created, int | float):
             return None
         try:
@@ -283,14 +272,14 @@ class _Reader:
 
     def attachment(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
         """A file the user attached with ``@path``: OpenCode reads it into the prompt."""
-        source = _dict(part.get("source"))
-        path = _str(source.get("path"))
-        url = _str(part.get("url"))
+        source = as_dict(part.get("source"))
+        path = as_str(source.get("path"))
+        url = as_str(part.get("url"))
         if path is None and url and url.startswith("file://"):
             path = unquote(urlparse(url).path)
         if path is None or str(part.get("mime", "")).endswith("directory"):
             return
-        call_id = self.unique_id(_str(part.get("id")), f"attachment-{line}")
+        call_id = self.unique_id(as_str(part.get("id")), f"attachment-{line}")
         self.out.append(
             ToolCall(
                 turn=turn,
@@ -308,15 +297,15 @@ class _Reader:
 
     def assistant(self, line: int, info: dict[str, Any], parts: list[Any]) -> None:
         timestamp = self.timestamp(info)
-        message_id = _str(info.get("id")) or f"message-{line}"
-        cwd = _str(_dict(info.get("path")).get("cwd"))
-        self.net_root = _str(_dict(info.get("path")).get("root")) or self.cwd
+        message_id = as_str(info.get("id")) or f"message-{line}"
+        cwd = as_str(as_dict(info.get("path")).get("cwd"))
+        self.net_root = as_str(as_dict(info.get("path")).get("root")) or self.cwd
         if cwd and cwd != self.cwd:
             self.cwd = cwd
             self.out.append(
                 WorkingDirectory(turn=self.turns.current, line=line, timestamp=timestamp, cwd=cwd)
             )
-        model = _str(info.get("modelID"))
+        model = as_str(info.get("modelID"))
         step, started = 0, False
         turn = self.turns.assistant(f"{message_id}:{step}")
         self.step = _Step()
@@ -332,7 +321,7 @@ class _Reader:
                     turn = self.turns.assistant(f"{message_id}:{step}")
                     self.step = _Step()
                 started = True
-            elif kind == "text" and _str(part.get("text")) and not part.get("synthetic"):
+            elif kind == "text" and as_str(part.get("text")) and not part.get("synthetic"):
                 self.out.append(
                     AssistantMessage(
                         turn=turn,
@@ -359,10 +348,10 @@ class _Reader:
 
     def tool(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
         tool = str(part.get("tool") or "unknown")
-        state = _dict(part.get("state"))
-        arguments = _dict(state.get("input"))
+        state = as_dict(part.get("state"))
+        arguments = as_dict(state.get("input"))
         call_id = self.unique_id(
-            _str(part.get("callID")), f"{_str(part.get('id')) or 'tool'}-{line}"
+            as_str(part.get("callID")), f"{as_str(part.get('id')) or 'tool'}-{line}"
         )
         self.out.append(
             ToolCall(
@@ -399,10 +388,10 @@ class _Reader:
     def operations(self, tool: str, arguments: dict[str, Any]) -> list[FileOperation]:
         name = tool.lower()
         if name in _SHELL_TOOLS:
-            command = _str(arguments.get("command"))
+            command = as_str(arguments.get("command"))
             if command is None:
                 return []
-            workdir = _str(arguments.get("workdir"))
+            workdir = as_str(arguments.get("workdir"))
             cwd = self.cwd
             if workdir:
                 cwd = (
@@ -415,7 +404,7 @@ class _Reader:
             and isinstance(arguments.get("newString"), str)
         ):
             # OpenCode's edit with an empty oldString writes newString as the whole file.
-            path = _str(arguments.get("filePath"))
+            path = as_str(arguments.get("filePath"))
             return (
                 [FileOperation(action="write", path=path, content=arguments["newString"])]
                 if path
@@ -436,7 +425,7 @@ class _Reader:
         tool: str, state: dict[str, Any]
     ) -> tuple[ResultStatus, FailureReason | None, int | None, str]:
         status = state.get("status")
-        metadata = _dict(state.get("metadata"))
+        metadata = as_dict(state.get("metadata"))
         exit_code = metadata.get("exit")
         code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
         if status == "completed":
@@ -451,7 +440,7 @@ class _Reader:
         return "unknown", None, code, ""
 
     def snapshot(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
-        files = [f for f in _list(part.get("files")) if isinstance(f, str) and f]
+        files = [f for f in as_list(part.get("files")) if isinstance(f, str) and f]
         changes = tuple(
             ReportedChange(path=path, change=change, seen_during=tuple(self.step.calls))
             for path in files
@@ -460,7 +449,7 @@ class _Reader:
         )
         if not changes:
             return  # every file is already accounted for by the step's own tools
-        call_id = self.unique_id(_str(part.get("id")), f"snapshot-{line}")
+        call_id = self.unique_id(as_str(part.get("id")), f"snapshot-{line}")
         self.out.append(
             ToolCall(
                 turn=turn,

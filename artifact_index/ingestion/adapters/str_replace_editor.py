@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure
-from artifact_index.ingestion.events import FailureReason
+from artifact_index.ingestion.events import FailureReason, JSONObject
 
 __all__ = [
     "EDITOR_COMMANDS",
@@ -87,7 +86,7 @@ _EDITOR_RULES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
 )
 
 
-def parse_editor_command_line(command: str) -> dict[str, Any] | None:
+def parse_editor_command_line(command: str) -> JSONObject | None:
     """The arguments of ``str_replace_editor SUB PATH --flag value ...``, or None.
 
     SWE-agent quotes every argument with :func:`shlex.quote`, so POSIX shell
@@ -102,7 +101,7 @@ def parse_editor_command_line(command: str) -> dict[str, Any] | None:
     if not tokens or tokens[0].rsplit("/", 1)[-1] != "str_replace_editor":
         return None
     positional: list[str] = []
-    arguments: dict[str, Any] = {}
+    arguments: JSONObject = {}
     i = 1
     while i < len(tokens):
         token = tokens[i]

@@ -24,6 +24,7 @@ from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -39,7 +40,7 @@ __all__ = ["WindsurfAdapter"]
 _WINDSURF_TYPES = {"user_input", "planner_response", "view_file", "code_action", "run_command"}
 
 
-def _windsurf_operations(kind: str, data: dict[str, Any], cwd: str | None) -> list[FileOperation]:
+def _windsurf_operations(kind: str, data: JSONObject, cwd: str | None) -> list[FileOperation]:
     raw = data.get("path") or data.get("file_path") or data.get("uri")
     path = uri_to_path(raw) if isinstance(raw, str) and raw else None
     if kind == "view_file" and path:
@@ -126,7 +127,7 @@ class WindsurfAdapter(Adapter):
 
     @staticmethod
     def result(
-        turn: int, line: int, call_id: str, kind: str, status: Any, data: dict[str, Any]
+        turn: int, line: int, call_id: str, kind: str, status: Any, data: JSONObject
     ) -> ToolResult:
         raw_output = data.get("content") if kind == "view_file" else data.get("output")
         output = raw_output if isinstance(raw_output, str) else ""

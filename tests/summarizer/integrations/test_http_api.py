@@ -20,6 +20,7 @@ from artifact_index.presentation.cli import main
 httpx = pytest.importorskip("httpx", reason="the HTTP test client comes with the [test] extra")
 pytest.importorskip("uvicorn", reason="the HTTP API is the optional [http] extra")
 
+from tests.support.fake_anthropic import FakeAnthropic  # noqa: E402
 from tests.support.paths import ROOT  # noqa: E402
 
 EXAMPLES = ROOT / "examples"
@@ -74,7 +75,7 @@ def _serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Itera
             str(store),
             "--state-dir",
             str(folder / "state"),
-            "--no-llm",
+            *(() if "--llm" in args else ("--no-llm",)),
             *args,
         ],
         stdout=subprocess.DEVNULL,
@@ -86,12 +87,12 @@ def _serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Itera
     threading.Thread(target=lambda: errors.extend(process.stderr or []), daemon=True).start()
     deadline = time.monotonic() + 60
     url = None
-    while url is None and time.monotonic() < deadline:
-        found = [re.search(r"serving on (http://\S+)/api", line) for line in errors]
-        url = next((m[1] for m in found if m), None)
-        time.sleep(0.05)
-    assert url is not None, errors
     try:
+        while url is None and time.monotonic() < deadline and process.poll() is None:
+            found = [re.search(r"serving on (http://\S+)/api", line) for line in errors]
+            url = next((m[1] for m in found if m), None)
+            time.sleep(0.05)
+        assert url is not None, errors
         yield Server(url, process, errors)
     finally:
         process.terminate()
@@ -101,9 +102,22 @@ def _serve(folder: Path, *args: str, env: dict[str, str] | None = None) -> Itera
                 stream.close()
 
 
+TEMPLATE = """\
+name = "handover"
+
+[[sections]]
+title = "Files touched"
+fill = "index"
+key = "files_changed"
+"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from _serve(tmp_path_factory.mktemp("serve"))
+    folder = tmp_path_factory.mktemp("serve")
+    (folder / "templates").mkdir()
+    (folder / "templates" / "handover.toml").write_text(TEMPLATE, encoding="utf-8")
+    yield from _serve(folder, "--template-dir", str(folder / "templates"))
 
 
 TOKEN = "s3cret-token-of-this-test-0123456789"
@@ -225,7 +239,34 @@ def test_the_routes_take_the_command_lines_options(server: Server) -> None:
         ("get", "/api/sessions/nope/files", None, 404, "no stored session"),
         ("get", "/api/sessions/x/history", None, 400, "'path' is required"),
         ("get", "/api/where", None, 400, "'path' is required"),
-        ("get", "/api/sessions?since=someday", None, 422, "neither a span"),
+        ("get", "/api/sessions?since=someday", None, 400, "since='someday' is neither a span"),
+        ("get", "/api/where?path=a.py&since=someday", None, 400, "is neither a span"),
+        # Malformed requests are the caller's: 4xx, never a 500.
+        *(
+            ("post", "/api/sessions/a/compact", json.dumps(body).encode(), 422, says)
+            for body, says in [
+                ({"messages": [{"role": ["user"], "content": "hi"}]}, "no role"),
+                ({"messages": [{"role": {"user": 1}, "content": "hi"}]}, "no role"),
+                ({"messages": [{"role": "wizard", "content": "hi"}]}, "unknown role 'wizard'"),
+                ({"messages": [{"role": "user", "content": [{"type": {}}]}]}, '"type"'),
+                ({"messages": [{"role": "assistant", "tool_calls": 5}]}, '"tool_calls"'),
+                ({**REQUEST, "usage": 5}, '"usage" must be an object'),
+            ]
+        ),
+        (
+            "post",
+            "/api/sessions/a/compact",
+            b'{"messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+            400,
+            "nests deeper than",
+        ),
+        (
+            "post",
+            "/api/sessions/a/compact",
+            b'{"messages": [{"role": "user", "content": ' + b"[" * 500 + b"]" * 500 + b"}]}",
+            400,
+            "nests deeper than",
+        ),
         ("get", "/api/nothing", None, 404, "no such route"),
         ("get", "/api/sessions/a/compact", None, 405, "GET is not allowed"),
     ],
@@ -233,17 +274,17 @@ def test_the_routes_take_the_command_lines_options(server: Server) -> None:
 def test_bad_input_gets_a_status_and_one_sentence(
     server: Server, method: str, path: str, body: bytes | None, status: int, says: str
 ) -> None:
-    response = server.post(path, content=body) if method == "post" else server.get(path)
+    response = (
+        server.post(path, content=body, headers={"Content-Type": "application/json"})
+        if method == "post"
+        else server.get(path)
+    )
     assert response.status_code == status, response.text
-    assert says in response.json()["error"]
-    assert "Traceback" not in response.text
+    error = response.json()["error"]
+    assert says in error
     # Said for a client of this API: no option of the command line, no library's own links.
-    assert " --" not in response.json()["error"] and "https://" not in response.json()["error"]
-
-
-def test_a_body_over_the_limit_is_refused_without_reading_it_all(server: Server) -> None:
-    response = server.post("/api/sessions/a/compact", content=b" " * (64 * 1024 * 1024 + 1))
-    assert response.status_code == 413 and "over 64 MiB" in response.json()["error"]
+    assert "Traceback" not in response.text and " --" not in error and "pydantic" not in error
+    assert "https://" not in error
 
 
 def test_only_requests_addressed_to_loopback_are_answered(server: Server) -> None:
@@ -300,3 +341,91 @@ def test_serve_refuses_to_start_unguarded_beyond_loopback_or_with_a_bad_token(
     )
     assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _peak_memory_kib(process: subprocess.Popen[str]) -> int | None:
+    """The server's peak resident memory, where the system says (Linux)."""
+    status = Path(f"/proc/{process.pid}/status")
+    if not status.exists():
+        return None
+    return next(
+        int(line.split()[1])
+        for line in status.read_text().splitlines()
+        if line.startswith("VmHWM:")
+    )
+
+
+def test_a_body_over_the_limit_is_refused_without_reading_it_all(server: Server) -> None:
+    before = _peak_memory_kib(server.process)
+    json_body = {"Content-Type": "application/json"}
+    declared = server.post(
+        "/api/sessions/a/compact", content=b" " * (60 * 2**20), headers=json_body
+    )
+    assert declared.status_code == 413 and "over 10 MiB" in declared.json()["error"]
+
+    def undeclared() -> Iterator[bytes]:  # chunked: no length said, so counted while read
+        for _ in range(60):
+            yield b" " * 2**20
+
+    streamed = server.post("/api/sessions/a/compact", content=undeclared(), headers=json_body)
+    assert streamed.status_code == 413
+    after = _peak_memory_kib(server.process)
+    if before is not None and after is not None:
+        assert after - before < 100 * 1024, (before, after)  # the 60 MiB were never held
+
+
+def test_templates_are_named_never_given_by_path(server: Server) -> None:
+    session = stored_id(server, "claude-code")
+    own = server.get(f"/api/sessions/{session}/summary", params={"template": "handover"})
+    assert own.status_code == 200 and "## Files touched" in own.text, own.text
+    assert "src/auth.py" in own.text
+    answers = []
+    for name in ("/etc/passwd", "/no/such/file.toml", "../../../etc/passwd", "nosuch"):
+        response = server.get(f"/api/sessions/{session}/summary", params={"template": name})
+        assert response.status_code == 400
+        answers.append(response.json()["error"].replace(repr(name), "NAME"))
+    # The same answer whether the file exists or not: the server tells nothing about its disk.
+    assert len(set(answers)) == 1 and "handover" in answers[0] and "passwd" not in answers[0]
+
+
+@pytest.fixture(scope="module")
+def paid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, FakeAnthropic]]:
+    """A server that writes narratives with the (fake) Anthropic API: each call would be paid for."""
+    with FakeAnthropic() as api:
+        env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": api.url}
+        folder = tmp_path_factory.mktemp("paid")
+        for server in _serve(folder, "--llm", env=env):
+            yield server, api
+
+
+def test_a_web_page_cannot_make_the_server_compact_or_call_the_model(
+    paid: tuple[Server, FakeAnthropic],
+) -> None:
+    server, api = paid
+    body = json.dumps(REQUEST).encode()
+    compact = "/api/sessions/from-a-page/compact"
+    page = "https://pages.example"
+    # What a page can send to any address without asking: a form's or no-cors fetch's text/plain POST.
+    for headers, status in [
+        ({"Origin": page, "Content-Type": "text/plain"}, 403),
+        ({"Origin": page, "Content-Type": "application/json"}, 403),
+        ({"Origin": "null", "Content-Type": "application/json"}, 403),
+        ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, 403),
+        ({"Origin": "http://localhost:3000", "Content-Type": "application/json"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({}, 415),
+    ]:
+        response = server.post(compact, content=body, headers=headers)
+        assert response.status_code == status, (headers, response.text)
+    session = stored_id(server, "claude-code")
+    image = server.get(f"/api/sessions/{session}/summary", headers={"Sec-Fetch-Site": "cross-site"})
+    assert image.status_code == 403
+    assert api.requests == []  # not one model call
+    # The server's own origin, or a client that is no browser, is served: the model is asked.
+    origin = server.url
+    served = server.post(
+        compact, content=body, headers={"Origin": origin, "Content-Type": "application/json"}
+    )
+    assert served.status_code in (200, 502), served.text
+    assert api.messages_requests

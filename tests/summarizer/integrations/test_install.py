@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.presentation.cli import main
 from summarizer.integrations.install import install, uninstall
 from tests.support.paths import ROOT
 
@@ -35,20 +38,21 @@ THEIRS = {
 
 
 def cli(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "CODEX_HOME": str(home / ".codex"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "artifact_index", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=cwd,
-    )
+    """``artifact-index ARGS`` with ``home`` as the user's home, in this process (the installer
+    starts nothing; the hooks it writes are run as the agents run them, in processes of their own)."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))
+        patch.setenv("CODEX_HOME", str(home / ".codex"))
+        patch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        if cwd is not None:
+            patch.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exit:
+                code = int(exit.code or 0)
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def run_installed(
@@ -377,28 +381,33 @@ def test_a_plugin_file_of_someone_else_is_never_overwritten(tmp_path: Path) -> N
     assert foreign.read_text() == "export const Mine = async () => ({});\n"
 
 
-def test_install_codex_trust_without_codex_installs_the_hook_and_says_it_is_not_trusted(
-    tmp_path: Path,
+def test_install_codex_trust_without_codex_installs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "CODEX_HOME": str(tmp_path / ".codex"),
-        "PATH": os.path.dirname(sys.executable),
-    }  # no `codex` to ask
-    done = subprocess.run(
-        [sys.executable, "-m", "artifact_index", "install", "codex", "--trust"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))  # no `codex` to ask
+    done = cli(tmp_path, "install", "codex", "--trust")
+    # --trust cannot be honoured: nothing is half done, and the sentence says what to do instead.
     assert done.returncode == 1
-    assert (
-        "installed but not trusted" in done.stderr
-        and "start `codex` and trust it there" in done.stderr
-    )
-    assert "SessionStart" in json.loads((tmp_path / ".codex" / "hooks.json").read_text())["hooks"]
+    assert "`codex` is not on PATH: nothing was installed" in done.stderr
+    assert "install without --trust" in done.stderr
+    assert not (tmp_path / ".codex").exists()
+
+
+def test_a_trust_that_codex_refuses_undoes_the_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    codex = bin_dir / "codex"
+    codex.write_text("#!/bin/sh\nexit 3\n")  # its app-server ends before answering
+    codex.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.path.dirname(sys.executable)}")
+    home = tmp_path / "home"
+    home.mkdir()
+    done = cli(home, "install", "codex", "--trust")
+    assert done.returncode == 1
+    assert "Codex could not trust the hook" in done.stderr and "not installed" in done.stderr
+    assert not (home / ".codex").exists()
 
 
 def test_trust_is_for_codex_only(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import sys
 from collections.abc import Awaitable, Callable
@@ -121,6 +122,12 @@ def test_mistakes_come_back_as_one_sentence_tool_errors(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("no agent here\n")
     errors: dict[str, str] = {}
+    unreadable = []  # inputs a read would wait on forever, or never finish
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe.jsonl")
+        unreadable.append(("a FIFO", {"transcript": str(tmp_path / "pipe.jsonl")}))
+    if Path("/dev/zero").exists():
+        unreadable.append(("a device", {"transcript": "/dev/zero"}))
 
     async def work(client: Any) -> None:
         for label, arguments in [
@@ -129,6 +136,7 @@ def test_mistakes_come_back_as_one_sentence_tool_errors(tmp_path: Path) -> None:
             ("both", {"session": "x", "transcript": str(SESSION)}),
             ("missing", {"transcript": str(tmp_path / "gone.jsonl")}),
             ("not a transcript", {"transcript": str(notes)}),
+            *unreadable,
         ]:
             result = await client.call_tool("files", arguments)
             assert result.is_error, label
@@ -139,6 +147,8 @@ def test_mistakes_come_back_as_one_sentence_tool_errors(tmp_path: Path) -> None:
     assert "neither" in errors["neither"] and "both" in errors["both"]
     assert "no such file" in errors["missing"]
     assert "not a transcript format" in errors["not a transcript"]
+    assert "is a FIFO" in errors.get("a FIFO", "is a FIFO")
+    assert "is a character device" in errors.get("a device", "is a character device")
     assert not any("Traceback" in text for text in errors.values())
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -160,3 +162,73 @@ def test_concurrent_compactions_on_one_state_directory_all_succeed_and_leave_it_
         "tracker.journal.jsonl",
         "tracker.json",
     ]
+
+
+def test_a_full_disk_under_no_llm_is_said_as_such_and_not_counted_as_a_failed_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+
+    def full(*_: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)  # the tracker's snapshot is the write that fails
+    request = str(_request(tmp_path, "r.json"))
+    command = ["compact", request, "--force", "--no-llm", "--state-dir", str(state)]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and "tracker.json cannot be written (No space left on device)" in err
+    )
+    assert "summary could not be written" not in err and "LLM" not in err
+    # Not a failure of the summarizer: nothing towards the back-off.
+    log = state / "events.jsonl"
+    assert not log.exists() or "compaction_failure" not in log.read_text(encoding="utf-8")
+    monkeypatch.undo()
+    assert main(command) == 0
+
+
+def test_a_state_directory_that_cannot_be_written_is_one_sentence_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    command = ["compact", str(_request(tmp_path, "r.json")), "--force", "--no-llm"]
+    assert main([*command, "--state-dir", str(state)]) == 0
+    capsys.readouterr()
+    # What a read-only file system answers (the superuser, who may run the tests, ignores modes).
+    system_open = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if str(path).startswith(str(state)) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return system_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert main([*command, "--state-dir", str(state)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(Read-only file system)" in err, err
+    assert main([*command, "--state-dir", str(state / "new")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(Read-only file system)" in err, err
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="the superuser writes into read-only folders",
+)
+def test_a_read_only_state_directory_is_one_sentence_and_exit_1(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    request = str(_request(tmp_path, "r.json"))
+    command = [sys.executable, "-m", "artifact_index", "compact", request, "--force", "--no-llm"]
+    assert (
+        subprocess.run([*command, "--state-dir", str(state)], capture_output=True).returncode == 0
+    )
+    state.chmod(0o500)
+    try:
+        done = subprocess.run(
+            [*command, "--state-dir", str(state)], capture_output=True, text=True, timeout=120
+        )
+    finally:
+        state.chmod(0o700)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "Permission denied" in done.stderr

@@ -68,8 +68,8 @@ def test_an_empty_task_list_is_not_finished_work_while_changes_are_unchecked() -
     pending = section(summary, "Pending Tasks")
     assert "None open" not in pending
     assert pending.endswith(
-        "Still unfinished: 1 changed file(s) not yet checked since their last change "
-        "(see Test Status).\n"
+        "Still unfinished: 1 changed file(s) not yet checked since their last change: "
+        "`receipt.py`.\n"
     )
     assert "- Not yet linted or tested since their last change: `receipt.py` (turn 6)" in section(
         summary, "Test Status"

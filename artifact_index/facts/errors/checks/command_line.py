@@ -142,7 +142,7 @@ def word_set(text: str) -> frozenset[str]:
 # values they take when known).
 _WRAPPERS = word_set(
     "sudo time nice nohup command exec builtin stdbuf env xvfb-run caffeinate "
-    "unbuffer npx bunx uvx pipx"
+    "unbuffer npx bunx uvx pipx rtk"
 )
 _TWO_WORD_WRAPPERS = {
     ("uv", "run"),

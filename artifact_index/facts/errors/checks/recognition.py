@@ -261,6 +261,16 @@ def _script_category(script: str) -> CheckCategory | None:
     return None
 
 
+# A script's fixing variant runs the same checker on the same files: ``lint:fix`` is ``lint``.
+_FIXING_VARIANT = re.compile(r"^(.+?)[:_-](?:fix|write|fix-all|autofix)$")
+
+
+def checker_name(script: str) -> str:
+    """The checker a project script names: ``lint:fix`` and ``format-write`` run ``lint`` and ``format``."""
+    match = _FIXING_VARIANT.match(script)
+    return match.group(1) if match else script
+
+
 def _package_script_check(manager: str, args: list[str]) -> Check | None:
     """``npm test``, ``npm run lint``, ``yarn test``, ``pnpm -r --filter web test``..."""
     value_options = {"--filter", "-F", "-C", "--dir", "--prefix", "-w", "--workspace", "--cwd"}
@@ -302,7 +312,7 @@ def _package_script_check(manager: str, args: list[str]) -> Check | None:
     if category is None:
         return None
     targets, _ = _split_args(words[1:], set(), set())
-    return _check(f"script:{script}", category, [*scope, *targets])
+    return _check(f"script:{checker_name(script)}", category, [*scope, *targets])
 
 
 def _task_check(runner: str, args: list[str]) -> Check | None:
@@ -326,7 +336,9 @@ def _task_check(runner: str, args: list[str]) -> Check | None:
         category = _script_category(target) or ("test" if target == "check" else None)
         if category is not None:
             return _check(
-                f"{runner} {target}", category, filters=[" ".join(passed_on)] if passed_on else []
+                f"{runner} {checker_name(target)}",
+                category,
+                filters=[" ".join(passed_on)] if passed_on else [],
             )
     if runner in ("make", "gmake") and not targets:
         return _check("make", "build")

@@ -50,6 +50,13 @@ _RESET_COMMIT = re.compile(
 )
 _RESET_WORDS = " was reset and removed from git"
 _CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
+# Aider's own write at start-up: it appends its ignore pattern to the repository's
+# .gitignore (creating it when the repository has none).
+# Newer versions add more than one pattern at once: "Added .aider*, .env to .gitignore".
+_IGNORED_ITSELF = re.compile(r"^Added (\.aider\S*(?:, \S+)*) to (\.gitignore)\s*$")
+_REPO_CREATED = re.compile(
+    r"^(?:Git repository created in |No git repo found, create one\b.*\b(?:y|yes)$)", re.IGNORECASE
+)
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
 _NOT_CONFORM = "The LLM did not conform to the edit format."
@@ -227,6 +234,8 @@ class Parser:
                 yield from self.undo(line, match.group(1), first)
             elif (match := _APPLIED.match(first)) is not None:
                 yield from self.applied(line, match.group(1), edits, created)
+            elif (match := _IGNORED_ITSELF.match(first)) is not None:
+                yield from self.ignore_itself(line, match.group(2), match.group(1), tools)
             elif (match := _ADDED.match(first)) is not None:
                 if " lines of output" not in first and not first.startswith("Added .aider"):
                     yield from self.read(line, match.group(1))
@@ -270,6 +279,24 @@ class Parser:
         yield from self.leftovers(
             tools, edits, created, declined, declined_all, format_error, dry_run
         )
+
+    def ignore_itself(
+        self, line: int, path: str, pattern: str, tools: list[tuple[int, str]]
+    ) -> Iterator[Event]:
+        """``Added .aider* to .gitignore``: Aider appended its pattern to the ignore file.
+
+        When the same start-up made the repository (``Git repository created``),
+        the file did not exist before; otherwise the history cannot tell whether
+        it did, and an append says no more than that it changed.
+        """
+        lines = "".join(f"{name}\n" for name in pattern.split(", "))
+        new_repo = any(_REPO_CREATED.match(text.split("\n", 1)[0].strip()) for _, text in tools)
+        op = (
+            FileOperation(action="create", path=path, content=lines)
+            if new_repo and self.norm(path) not in self.known
+            else FileOperation(action="edit", path=path, new=lines, detail="append")
+        )
+        yield from self.simple(line, "aider_gitignore", path, op, f"Added {pattern} to {path}")
 
     def read(self, line: int, path: str) -> Iterator[Event]:
         yield from self.simple(

@@ -23,19 +23,23 @@ Older rollouts (2025) have no envelope: a first line ``{"id", "timestamp",
 ``{"session": {...}, "items": [...]}``.  Both are read too.
 
 ``patch_apply_end`` may be written before or after the call's output record,
-so the whole file is indexed first and each result carries the changes the
-harness reported, whatever the order.
+so what such records say is learned before the pass (:mod:`.facts`, from the
+few lines that hold them) and each result carries the changes the harness
+reported, whatever the order.
 
-The package: the adapter here, :mod:`.records` (the layouts), :mod:`.reader`
-(records to events) and :mod:`.outputs` (outputs and reported patches).
+The package: the adapter here, :mod:`.records` (the layouts), :mod:`.facts`
+(what later records say), :mod:`.reader` (records to events) and
+:mod:`.outputs` (outputs and reported patches).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter
+from artifact_index.ingestion.adapters.base import Adapter, report_bad_lines
+from artifact_index.ingestion.adapters.codex.facts import LinesAhead, RolloutIndex
+from artifact_index.ingestion.adapters.codex.following import CodexStream
 from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import (
     ENVELOPE_TYPES,
@@ -45,7 +49,7 @@ from artifact_index.ingestion.adapters.codex.records import (
     kind_of,
 )
 from artifact_index.ingestion.events import Event
-from artifact_index.ingestion.source import Skipped, Source
+from artifact_index.ingestion.source import Source
 
 __all__ = ["CodexAdapter"]
 
@@ -89,13 +93,17 @@ class CodexAdapter(Adapter):
                 else []
             )
             raw = [(n + 2, item) for n, item in enumerate(document["items"])]
-            records: Iterable[Record] = [*first, *Rollout(source, raw)]
-            return Reader(source, records).read()
-        # The reader's first pass (its index) reports the records it cannot use; it is also
-        # the pass that finds the lines that are not JSON, reported before those records.
+            records = [*first, *Rollout(source, raw)]
+            return Reader(source.skip, RolloutIndex.of(records)).read(records)
+        return self._lines(source)
+
+    @staticmethod
+    def _lines(source: Source) -> Iterator[Event]:
+        """The events of a JSON-lines rollout, read in one pass over its lines."""
         reported = len(source.skipped)
-        reader = Reader(source, Rollout(source, source.records))
-        source.skipped[reported:reported] = [
-            Skipped(bad.line, bad.reason) for bad in source.bad_lines
-        ]
-        return reader.read()
+        index = LinesAhead(source.records)
+        yield from Reader(source.skip, index).read(Rollout(source, source.records))
+        report_bad_lines(source, reported)
+
+    def stream(self) -> CodexStream:
+        return CodexStream()

@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.codex.facts import (
+    CALL_TYPES,
+    ENV_CWD,
+    OUTPUT_TYPES,
+    RolloutIndex,
+)
 from artifact_index.ingestion.adapters.codex.outputs import (
     Output,
     operations_of_changes,
@@ -33,16 +39,13 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
-from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
 
 __all__ = ["Reader"]
 
-_CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
-_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 # Items the model produces: the first one after a user message or a tool
 # output opens a new model response, hence a new turn.
-_MODEL_ITEMS = _CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
+_MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
 
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
@@ -59,7 +62,6 @@ _CODEX_ERRORS = re.compile(
 
 # Text Codex injects as a "user" message: instructions, environment, notices.
 _SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
-_ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
 
 # ``apply_patch`` run through the shell tool: Codex intercepts it and applies
 # the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
@@ -80,22 +82,6 @@ class _Call:
     answered: bool = False
 
 
-@dataclass
-class _Index:
-    """What the whole file says about calls, gathered before events are made."""
-
-    patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    answered: set[str] = field(default_factory=set)
-    typed_user: set[str] = field(default_factory=set)
-    has_user_items: bool = False
-    has_assistant_items: bool = False
-    has_compacted: bool = False
-    first_cwd: str | None = None
-    first_model: str | None = None
-    called: set[str] = field(default_factory=set)
-
-
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -109,57 +95,18 @@ def _unquote(word: str) -> str:
 class Reader:
     """One pass over a rollout, turning records into events."""
 
-    def __init__(self, source: Source, records: Iterable[Record]) -> None:
-        self.source = source
-        self.records = records
-        self.index = self._build_index(records)
+    def __init__(self, skip: Callable[[int | None, str], None], index: RolloutIndex) -> None:
+        self.skip = skip
+        self.index = index
         self.turns = TurnCounter()
         self.in_response = False
         self.cwd: str | None = None
-        self.model: str | None = self.index.first_model
+        self.model: str | None = None
         self.session_emitted = False
         self.calls: dict[str, _Call] = {}
         self.exec_sessions: dict[str, _Call] = {}
         self.last_tokens: int | None = None
         self.out: list[Event] = []
-
-    @staticmethod
-    def _build_index(records: Iterable[Record]) -> _Index:
-        index = _Index()
-        for record in records:
-            p = record.payload
-            kind = kind_of(p)
-            if record.kind in ("session_meta", "turn_context"):
-                if index.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
-                    index.first_cwd = p["cwd"]
-                if index.first_model is None and isinstance(p.get("model"), str):
-                    index.first_model = p["model"]
-            elif record.kind == "compacted":
-                index.has_compacted = True
-            elif record.kind == "event_msg":
-                call_id = p.get("call_id")
-                if kind == "patch_apply_end" and isinstance(call_id, str):
-                    index.patch_ends[call_id] = p
-                elif kind == "exec_command_end" and isinstance(call_id, str):
-                    index.exec_ends[call_id] = p
-                elif kind == "user_message" and isinstance(p.get("message"), str):
-                    index.typed_user.add(p["message"].strip())
-            elif record.kind == "response_item":
-                if kind == "message":
-                    role = p.get("role")
-                    index.has_user_items |= role == "user"
-                    index.has_assistant_items |= role == "assistant"
-                    if index.first_cwd is None and role == "user":
-                        found = _ENV_CWD.search(as_text(p.get("content")))
-                        if found:
-                            index.first_cwd = found.group(1).strip()
-                elif kind in _OUTPUT_TYPES and isinstance(p.get("call_id"), str):
-                    index.answered.add(p["call_id"])
-                elif kind in _CALL_TYPES:
-                    call_id = p.get("call_id") or p.get("id")
-                    if isinstance(call_id, str):
-                        index.called.add(call_id)
-        return index
 
     # -- emission ---------------------------------------------------------
 
@@ -173,7 +120,7 @@ class Reader:
         p = record.payload if record.kind == "session_meta" else {}
         session_id = p.get("session_id") or p.get("id")
         version = p.get("cli_version")
-        self.cwd = self.index.first_cwd
+        self.cwd, self.model = self.index.cwd_and_model()
         self.emit(
             SessionInfo(
                 turn=self.turns.current,
@@ -204,15 +151,21 @@ class Reader:
 
     # -- the pass -----------------------------------------------------------
 
-    def read(self) -> Iterator[Event]:
+    def read(self, records: Iterable[Record]) -> Iterator[Event]:
         """The events, handed on record by record (a long rollout is never held whole)."""
-        for record in self.records:
-            self.ensure_session(record)
-            handler = getattr(self, f"on_{record.kind}")
-            handler(record)
-            yield from self._handed_on()
+        for record in records:
+            events = self.record_events(record)
+            if events:
+                yield from events
         self.finish()
         yield from self._handed_on()
+
+    def record_events(self, record: Record) -> list[Event]:
+        """The events of one record."""
+        if not self.session_emitted:
+            self.ensure_session(record)
+        _HANDLERS[record.kind](self, record)
+        return self._handed_on()
 
     def _handed_on(self) -> list[Event]:
         out, self.out = self.out, []
@@ -242,9 +195,9 @@ class Reader:
     def on_event_msg(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
-        if kind == "user_message" and not self.index.has_user_items:
+        if kind == "user_message" and not self.index.user_items():
             self.user_message(record, str(p.get("message") or ""))
-        elif kind == "agent_message" and not self.index.has_assistant_items:
+        elif kind == "agent_message" and not self.index.assistant_items():
             self.assistant_message(record, str(p.get("message") or ""))
         elif kind == "token_count":
             info = p.get("info")
@@ -252,7 +205,7 @@ class Reader:
             total = usage.get("total_tokens") if isinstance(usage, dict) else None
             if isinstance(total, int):
                 self.last_tokens = total
-        elif kind == "context_compacted" and not self.index.has_compacted:
+        elif kind == "context_compacted" and not self.index.compacted():
             self.emit(
                 CompactionBoundary(
                     turn=self.turns.current,
@@ -269,6 +222,7 @@ class Reader:
     def on_response_item(self, record: Record) -> None:
         p = record.payload
         kind = kind_of(p)
+        self.index.saw_item(kind, p)
         if kind == "message":
             role = p.get("role")
             text = as_text(p.get("content"))
@@ -276,9 +230,9 @@ class Reader:
                 self.user_message(record, text)
             elif role == "assistant":
                 self.assistant_message(record, text)
-        elif kind in _CALL_TYPES:
+        elif kind in CALL_TYPES:
             self.tool_call(record)
-        elif kind in _OUTPUT_TYPES:
+        elif kind in OUTPUT_TYPES:
             self.tool_output(record)
         elif kind in _MODEL_ITEMS:
             self.model_turn()
@@ -289,7 +243,7 @@ class Reader:
         if not text.strip():
             return
         self.in_response = False
-        synthetic = bool(_SYNTHETIC_USER.match(text)) and text.strip() not in self.index.typed_user
+        synthetic = bool(_SYNTHETIC_USER.match(text)) and not self.index.is_typed(text)
         self.emit(
             UserMessage(
                 turn=self.turns.user(),
@@ -299,7 +253,7 @@ class Reader:
                 synthetic=synthetic,
             )
         )
-        found = _ENV_CWD.search(text) if synthetic else None
+        found = ENV_CWD.search(text) if synthetic else None
         if found:
             self.change_cwd(record, found.group(1).strip())
 
@@ -323,7 +277,7 @@ class Reader:
         kind = kind_of(p)
         call_id = p.get("call_id") or p.get("id")
         if not isinstance(call_id, str) or not call_id:
-            self.source.skip(record.line, f"Codex {kind} without a call_id")
+            self.skip(record.line, f"Codex {kind} without a call_id")
             return
         if kind == "local_shell_call":
             action = p.get("action")
@@ -442,14 +396,14 @@ class Reader:
         self.in_response = False
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None:
-            self.source.skip(record.line, f"Codex output for unknown call {call_id!r}")
+            self.skip(record.line, f"Codex output for unknown call {call_id!r}")
             return
         if call.answered:
             return  # a second output for the same call adds nothing
         call.answered = True
         output = parse_output(p.get("output"))
         if output.exit_code is None:
-            end = self.index.exec_ends.get(call.call_id)
+            end = self.index.exec_end(call.call_id)
             code = end.get("exit_code") if end else None
             if isinstance(code, int) and not isinstance(code, bool):
                 output.exit_code = code
@@ -457,7 +411,7 @@ class Reader:
             self.exec_sessions[output.running_session] = call
         status, failure = self.outcome(call, output)
         reported = None
-        end = self.index.patch_ends.get(call.call_id)
+        end = self.index.patch_end(call.call_id)
         if end is not None:
             status, failure, reported = self.patch_outcome(end)
         self.emit(
@@ -509,10 +463,10 @@ class Reader:
         """
         p = record.payload
         call_id = p.get("call_id")
-        if not isinstance(call_id, str) or call_id in self.index.answered:
+        if not isinstance(call_id, str) or self.index.is_answered(call_id):
             return
         call = self.calls.get(call_id)
-        if call is None and call_id not in self.index.called:
+        if call is None and not self.index.is_called(call_id):
             call = _Call(call_id=call_id, tool="apply_patch", turn=self.turns.current, patch=True)
             self.calls[call_id] = call
             self.emit(
@@ -549,7 +503,7 @@ class Reader:
         call_id = p.get("call_id")
         if str(p.get("source", "")).lower() != "user_shell" or not isinstance(call_id, str):
             return
-        if call_id in self.index.called:
+        if self.index.is_called(call_id):
             return
         argv = p.get("command")
         command = shell_command({"command": argv}) if argv is not None else None
@@ -585,9 +539,24 @@ class Reader:
             )
         )
 
+    def end(self) -> list[Event]:
+        """The events the end of the file adds (see :meth:`finish`)."""
+        self.finish()
+        return self._handed_on()
+
     def finish(self) -> None:
         # Calls still open when the file ends (an interrupted turn, a file
         # captured mid-session): nothing says whether they took effect.
         for call in self.calls.values():
             if not call.answered:
                 self.emit(ToolResult(turn=call.turn, call_id=call.call_id, status="unknown"))
+
+
+# The handler of each record kind (a table, not a method name built per record).
+_HANDLERS: dict[str, Callable[[Reader, Record], None]] = {
+    "session_meta": Reader.on_session_meta,
+    "turn_context": Reader.on_turn_context,
+    "compacted": Reader.on_compacted,
+    "event_msg": Reader.on_event_msg,
+    "response_item": Reader.on_response_item,
+}

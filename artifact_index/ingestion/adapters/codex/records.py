@@ -8,7 +8,7 @@ from typing import Any
 
 from artifact_index.ingestion.source import Source
 
-__all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of"]
+__all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of", "record_of"]
 
 ENVELOPE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
 # Envelope lines that carry nothing for the trail: 0.169's snapshot of the environment the model is told
@@ -68,7 +68,10 @@ def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 class Rollout:
-    """A rollout's records, normalized afresh on each pass: the source keeps only its bytes."""
+    """A rollout's records, normalized as they are read: the source keeps only its bytes.
+
+    What cannot be a rollout record is reported as skipped on the first pass.
+    """
 
     def __init__(self, source: Source, raw: Sequence[tuple[int, Any]]) -> None:
         self.source = source
@@ -78,13 +81,22 @@ class Rollout:
     def __iter__(self) -> Iterator[Record]:
         report, self.reported = not self.reported, True
         for line, obj in self.raw:
-            normalized = _normalize(obj)
-            if normalized is None:
+            record, codex = record_of(line, obj)
+            if not codex:
                 if report:
                     self.source.skip(line, "not a Codex rollout record")
                 continue
-            kind, payload = normalized
-            if kind == "ignored":
-                continue
-            timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
-            yield Record(line, kind, payload, timestamp)
+            if record is not None:
+                yield record
+
+
+def record_of(line: int, obj: Any) -> tuple[Record | None, bool]:
+    """One rollout line as a record (None when it carries nothing), and whether it is a Codex line at all."""
+    normalized = _normalize(obj)
+    if normalized is None:
+        return None, False
+    kind, payload = normalized
+    if kind == "ignored":
+        return None, True
+    timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+    return Record(line, kind, payload, timestamp), True

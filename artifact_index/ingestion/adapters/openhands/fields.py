@@ -7,19 +7,18 @@ import re
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import as_text
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     EDITOR_COMMANDS,
     editor_failure,
 )
 from artifact_index.ingestion.events import (
     FailureReason,
+    JSONObject,
     ResultStatus,
 )
 
 __all__ = [
-    "as_dict",
-    "as_int",
-    "as_str",
     "editor_arguments",
     "exit_code_of",
     "exit_status",
@@ -47,7 +46,7 @@ _SKILL_FAILURE = re.compile(
 )
 
 
-def workspace_root(record: dict[str, Any], history: list[Any]) -> str | None:
+def workspace_root(record: JSONObject, history: list[Any]) -> str | None:
     """The repository the task is about: ``<uploaded_files>``, else the workspace."""
     texts = [record.get("instruction")]
     for event in history[:6]:
@@ -67,7 +66,7 @@ def workspace_root(record: dict[str, Any], history: list[Any]) -> str | None:
     return None
 
 
-def model_name(record: dict[str, Any]) -> str | None:
+def model_name(record: JSONObject) -> str | None:
     metadata = record.get("metadata")
     if not isinstance(metadata, dict):
         return None
@@ -83,7 +82,7 @@ def id_of(value: Any) -> int | str | None:
     return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
 
-def tool_call_id(event: dict[str, Any]) -> str | None:
+def tool_call_id(event: JSONObject) -> str | None:
     if isinstance(event.get("tool_call_id"), str) and event["tool_call_id"]:
         return str(event["tool_call_id"])
     metadata = event.get("tool_call_metadata")
@@ -92,14 +91,14 @@ def tool_call_id(event: dict[str, Any]) -> str | None:
     return None
 
 
-def tool_name(event: dict[str, Any]) -> str | None:
+def tool_name(event: JSONObject) -> str | None:
     metadata = event.get("tool_call_metadata")
     if isinstance(metadata, dict) and isinstance(metadata.get("function_name"), str):
         return str(metadata["function_name"])
     return None
 
 
-def response_id(event: dict[str, Any]) -> str | None:
+def response_id(event: JSONObject) -> str | None:
     """The model response an action came from, so parallel calls share a turn."""
     metadata = event.get("tool_call_metadata")
     response = metadata.get("model_response") if isinstance(metadata, dict) else None
@@ -113,16 +112,16 @@ _FLAT_META = frozenset(
 )
 
 
-def flat_args(event: dict[str, Any]) -> dict[str, Any]:
+def flat_args(event: JSONObject) -> JSONObject:
     """The resolver history keeps an action's arguments at the top level."""
     return {k: v for k, v in event.items() if k not in _FLAT_META}
 
 
-def flat_extras(event: dict[str, Any]) -> dict[str, Any]:
+def flat_extras(event: JSONObject) -> JSONObject:
     return {k: v for k, v in event.items() if k not in _FLAT_META and k != "content"}
 
 
-def editor_arguments(args: dict[str, Any]) -> dict[str, Any] | None:
+def editor_arguments(args: JSONObject) -> JSONObject | None:
     """The ``str_replace_editor`` call of an ``edit`` action, or None for the LLM-based editor."""
     if isinstance(args.get("command"), str) and args["command"] in EDITOR_COMMANDS:
         return args
@@ -139,14 +138,14 @@ def editor_arguments(args: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def exit_code_of(extras: dict[str, Any], event: dict[str, Any]) -> int | None:
+def exit_code_of(extras: JSONObject, event: JSONObject) -> int | None:
     metadata = extras.get("metadata")
     if isinstance(metadata, dict):
-        code = as_int(metadata.get("exit_code"))
+        code = as_int_or_digits(metadata.get("exit_code"))
         if code is not None:
             return code
     for value in (extras.get("exit_code"), event.get("exit_code")):
-        code = as_int(value)
+        code = as_int_or_digits(value)
         if code is not None:
             return code
     return None
@@ -170,21 +169,3 @@ def ipython_failure(content: str) -> FailureReason | None:
     if _PY_TRACEBACK.search(content):
         return "other"
     return None
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
-def as_str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Any
 
-from artifact_index.ingestion.adapters.openhands.fields import as_int
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.events import (
     FileOperation,
+    JSONObject,
 )
 
 __all__ = ["ipython_operations"]
@@ -93,7 +93,7 @@ def _harmless(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name | ast.Constant)
 
 
-def _skill_call(statement: ast.stmt) -> tuple[str, dict[str, Any] | None] | None:
+def _skill_call(statement: ast.stmt) -> tuple[str, JSONObject | None] | None:
     """``(helper, arguments)`` for ``helper(...)`` or ``print(helper(...))``; arguments None if not literal."""
     if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
         return None
@@ -109,7 +109,7 @@ def _skill_call(statement: ast.stmt) -> tuple[str, dict[str, Any] | None] | None
         return None
     name = call.func.id
     params = _SKILLS[name]
-    arguments: dict[str, Any] = {}
+    arguments: JSONObject = {}
     try:
         for position, node in enumerate(call.args):
             if position < len(params):
@@ -123,7 +123,7 @@ def _skill_call(statement: ast.stmt) -> tuple[str, dict[str, Any] | None] | None
 
 
 def _skill_operation(
-    name: str, args: dict[str, Any], current_file: str | None
+    name: str, args: JSONObject, current_file: str | None
 ) -> tuple[FileOperation | None, str | None]:
     def text(key: str) -> str | None:
         value = args.get(key)
@@ -142,7 +142,7 @@ def _skill_operation(
     if path is None:
         return None, current_file
     if name == "open_file":
-        line = as_int(args.get("line_number"))
+        line = as_int_or_digits(args.get("line_number"))
         return FileOperation(
             action="read", path=path, start_line=line if line and line > 1 else None
         ), path
@@ -153,14 +153,14 @@ def _skill_operation(
             action="edit", path=path, old=text("to_replace"), new=text("new_content")
         ), path
     if name == "insert_content_at_line":
-        line = as_int(args.get("line_number"))
+        line = as_int_or_digits(args.get("line_number"))
         return FileOperation(
             action="edit", path=path, new=text("content"), start_line=line, detail="insert"
         ), path
     if name == "append_file":
         return FileOperation(action="edit", path=path, new=text("content"), detail="append"), path
     if name == "edit_file":
-        start, end = as_int(args.get("start")), as_int(args.get("end"))
+        start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
         return (
             FileOperation(
                 action="edit",

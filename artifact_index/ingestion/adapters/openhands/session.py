@@ -9,10 +9,8 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits, as_str
 from artifact_index.ingestion.adapters.openhands.fields import (
-    as_dict,
-    as_int,
-    as_str,
     editor_arguments,
     exit_code_of,
     exit_status,
@@ -38,6 +36,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -79,7 +78,7 @@ class Session:
     def __init__(
         self,
         source: Source,
-        record: dict[str, Any],
+        record: JSONObject,
         history: list[Any],
         line_of: Any = None,
     ) -> None:
@@ -161,12 +160,12 @@ class Session:
                     waiting.remove(target)
         return pairs
 
-    def _is_action(self, event: dict[str, Any]) -> bool:
+    def _is_action(self, event: JSONObject) -> bool:
         if self.sdk:
             return event.get("kind") == "ActionEvent"
         return "action" in event and "observation" not in event
 
-    def _is_observation(self, event: dict[str, Any]) -> bool:
+    def _is_observation(self, event: JSONObject) -> bool:
         if self.sdk:
             return event.get("kind") in (
                 "ObservationEvent",
@@ -175,7 +174,7 @@ class Session:
             )
         return "observation" in event
 
-    def _call_id(self, event: dict[str, Any], line: int) -> str:
+    def _call_id(self, event: JSONObject, line: int) -> str:
         call_id = tool_call_id(event) or (
             f"event-{event['id']}" if event.get("id") is not None else f"event-{line}"
         )
@@ -184,13 +183,13 @@ class Session:
         self.used_ids.add(call_id)
         return call_id
 
-    def _observation_for(self, index: int) -> dict[str, Any] | None:
+    def _observation_for(self, index: int) -> JSONObject | None:
         target = self.pairs.get(index)
         event = self.history[target] if target is not None else None
         return event if isinstance(event, dict) else None
 
     # -- legacy and resolver events --------------------------------------------------------------
-    def _action(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
+    def _action(self, index: int, event: JSONObject, line: int) -> Iterator[Event]:
         kind = str(event.get("action"))
         args = event["args"] if isinstance(event.get("args"), dict) else flat_args(event)
         source = event.get("source")
@@ -238,7 +237,7 @@ class Session:
         )
 
     def _legacy_operations(
-        self, kind: str, args: dict[str, Any], observation: dict[str, Any] | None
+        self, kind: str, args: JSONObject, observation: JSONObject | None
     ) -> tuple[list[FileOperation], str | None, str | None]:
         content = as_text(observation.get("content")) if observation else ""
         path = args.get("path") if isinstance(args.get("path"), str) else None
@@ -271,7 +270,7 @@ class Session:
             if not path:
                 return [], None, None
             # The LLM-based editor: `content` replaces lines start..end (-1: to the end).
-            start, end = as_int(args.get("start")), as_int(args.get("end"))
+            start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
             new = args.get("content")
             op = FileOperation(
                 action="edit",
@@ -308,7 +307,7 @@ class Session:
             return ops, None, None
         return [], None, None
 
-    def _observation(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
+    def _observation(self, index: int, event: JSONObject, line: int) -> Iterator[Event]:
         kind = str(event.get("observation"))
         content = as_text(event.get("content"))
         extras = event["extras"] if isinstance(event.get("extras"), dict) else flat_extras(event)
@@ -335,7 +334,7 @@ class Session:
         yield from self._follow_directory(kind, content, extras)
 
     def _legacy_status(
-        self, kind: str, call: _Call, content: str, extras: dict[str, Any], event: dict[str, Any]
+        self, kind: str, call: _Call, content: str, extras: JSONObject, event: JSONObject
     ) -> tuple[ResultStatus, FailureReason | None, int | None]:
         if kind == "user_rejected":
             return "failure", "rejected", None
@@ -361,7 +360,7 @@ class Session:
         return "success", None, None
 
     def _reported(
-        self, call: _Call, status: ResultStatus, extras: dict[str, Any]
+        self, call: _Call, status: ResultStatus, extras: JSONObject
     ) -> tuple[ReportedChange, ...] | None:
         """What OpenHands itself recorded about a successful edit."""
         if status != "success" or call.command in (None, "view"):
@@ -389,7 +388,7 @@ class Session:
             ),
         )
 
-    def _follow_directory(self, kind: str, content: str, extras: dict[str, Any]) -> Iterator[Event]:
+    def _follow_directory(self, kind: str, content: str, extras: JSONObject) -> Iterator[Event]:
         """The bash session's directory after a command, when the observation says it."""
         if kind == "run_ipython":
             match = _JUPYTER_CWD.search(content[-300:])
@@ -409,7 +408,7 @@ class Session:
             yield WorkingDirectory(turn=self.turns.current, cwd=directory)
 
     # -- SDK events ----------------------------------------------------------------------------------
-    def _sdk_event(self, index: int, event: dict[str, Any], line: int) -> Iterator[Event]:
+    def _sdk_event(self, index: int, event: JSONObject, line: int) -> Iterator[Event]:
         kind = event.get("kind")
         timestamp = as_str(event.get("timestamp"))
         if kind == "MessageEvent":
@@ -435,7 +434,7 @@ class Session:
             )
 
     def _sdk_action(
-        self, index: int, event: dict[str, Any], line: int, timestamp: str | None
+        self, index: int, event: JSONObject, line: int, timestamp: str | None
     ) -> Iterator[Event]:
         action = as_dict(event.get("action"))
         kind = str(action.get("kind") or "")
@@ -495,7 +494,7 @@ class Session:
         )
 
     def _sdk_observation(
-        self, index: int, event: dict[str, Any], line: int, timestamp: str | None
+        self, index: int, event: JSONObject, line: int, timestamp: str | None
     ) -> Iterator[Event]:
         kind = event.get("kind")
         action_index = self.answers.get(index)
@@ -536,7 +535,7 @@ class Session:
             code = (
                 code
                 if isinstance(code, int) and not isinstance(code, bool)
-                else as_int(metadata.get("exit_code"))
+                else as_int_or_digits(metadata.get("exit_code"))
             )
             if body.get("timeout") is True:
                 status, failure = "failure", "interrupted"
@@ -574,7 +573,7 @@ class Session:
         )
 
     @staticmethod
-    def _sdk_reported(call: _Call, body: dict[str, Any]) -> tuple[ReportedChange, ...] | None:
+    def _sdk_reported(call: _Call, body: JSONObject) -> tuple[ReportedChange, ...] | None:
         path = body.get("path") if isinstance(body.get("path"), str) else call.path
         if not path:
             return None

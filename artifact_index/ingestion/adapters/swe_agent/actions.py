@@ -8,20 +8,20 @@ import shlex
 from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     parse_editor_command_line,
 )
 from artifact_index.ingestion.events import (
     FailureReason,
     FileOperation,
+    JSONObject,
 )
 
 __all__ = [
     "NO_FILE_TOOLS",
     "TOOLS",
     "aci_failure",
-    "as_dict",
-    "as_int",
     "cd_target",
     "change_directory",
     "edit_operation",
@@ -82,28 +82,12 @@ _ACI_FAILURES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
 )
 
 
-def as_dict(value: Any) -> dict[str, Any]:
-    """A dict field, or an empty one when the record holds something else."""
-    return value if isinstance(value, dict) else {}
-
-
 def text_or_empty(value: Any) -> str:
     """A string field, or ``""``."""
     return value if isinstance(value, str) else ""
 
 
-def as_int(value: Any) -> int | None:
-    """A number, given as a number or as its digits; not a boolean."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
-def first_str(arguments: dict[str, Any], *keys: str) -> str | None:
+def first_str(arguments: JSONObject, *keys: str) -> str | None:
     """The first of ``keys`` that holds a non-blank string, stripped."""
     for key in keys:
         value = arguments.get(key)
@@ -112,7 +96,7 @@ def first_str(arguments: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
-def normalized_arguments(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+def normalized_arguments(name: str, arguments: JSONObject) -> JSONObject:
     """Function-calling argument names, made the same as the parsed command line's."""
     args = dict(arguments)
     if name == "edit" and "replace-all" in args:
@@ -128,7 +112,7 @@ def shell_words(text: str) -> list[str] | None:
         return None
 
 
-def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
+def parse_tool(text: str) -> tuple[str, JSONObject] | None:
     """``(tool, arguments)`` when ``text`` is one SWE-agent tool invocation."""
     first = text.split(maxsplit=1)[0] if text.split() else ""
     if first not in TOOLS:
@@ -144,7 +128,7 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
             end = next(
                 (i for i, line in enumerate(lines) if line.strip() == "end_of_edit"), len(lines)
             )
-            args: dict[str, Any] = {"replacement_text": "\n".join(lines[:end])}
+            args: JSONObject = {"replacement_text": "\n".join(lines[:end])}
             if match.group(1):
                 args["start_line"], args["end_line"] = int(match.group(1)), int(match.group(2))
             return first, args
@@ -172,11 +156,11 @@ def parse_tool(text: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def edit_operation(
-    name: str, args: dict[str, Any], path: str, cursor: tuple[int, int] | None
+    name: str, args: JSONObject, path: str, cursor: tuple[int, int] | None
 ) -> FileOperation:
     if name == "insert":
         text = args.get("text")
-        line = as_int(args.get("line"))
+        line = as_int_or_digits(args.get("line"))
         detail = f"insert after line {line}" if line is not None else "insert"
         return FileOperation(
             action="edit",
@@ -193,7 +177,7 @@ def edit_operation(
             new=str(args.get("replace", "")),
             replace_all=bool(args.get("replace_all")),
         )
-    start, end = as_int(args.get("start_line")), as_int(args.get("end_line"))
+    start, end = as_int_or_digits(args.get("start_line")), as_int_or_digits(args.get("end_line"))
     if start is None and cursor is not None:
         start, end = cursor
     replacement = args.get("replacement_text")

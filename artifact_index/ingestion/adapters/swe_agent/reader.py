@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     editor_failure,
     is_directory_listing,
@@ -19,8 +20,6 @@ from artifact_index.ingestion.adapters.swe_agent.actions import (
     NO_FILE_TOOLS,
     TOOLS,
     aci_failure,
-    as_dict,
-    as_int,
     cd_target,
     change_directory,
     edit_operation,
@@ -41,6 +40,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -73,7 +73,7 @@ class _Command:
     """One tool invocation (or shell command) inside a step's action."""
 
     name: str  # a tool of TOOLS, or "bash"
-    arguments: dict[str, Any]
+    arguments: JSONObject
     text: str
     cwd: str | None = None
 
@@ -90,7 +90,7 @@ class _Context:
 
 
 class Reader:
-    def __init__(self, source: Source, doc: dict[str, Any]) -> None:
+    def __init__(self, source: Source, doc: JSONObject) -> None:
         self.source = source
         self.doc = doc
         self.steps: list[Any] = doc["trajectory"]
@@ -173,7 +173,7 @@ class Reader:
             )
 
     # -- reading the action -------------------------------------------------------------
-    def _commands(self, action: str, call: dict[str, Any] | None) -> list[_Command]:
+    def _commands(self, action: str, call: JSONObject | None) -> list[_Command]:
         if call is not None:
             function = as_dict(call.get("function"))
             name = str(function.get("name") or "")
@@ -214,7 +214,7 @@ class Reader:
                 cwd = change_directory(cwd, directory)
         return commands
 
-    def _call_id(self, call: dict[str, Any] | None, line: int) -> str:
+    def _call_id(self, call: JSONObject | None, line: int) -> str:
         # Some runs replay one tool-call id for several steps; the tracker
         # pairs calls with results by id, so a repeat gets the step number.
         call_id = str(call.get("id")) if call and call.get("id") else f"step-{line}"
@@ -284,7 +284,7 @@ class Reader:
             if target:
                 self.ctx.open_file = self._path(target, command.cwd)
         elif name == "set_cursors" and status != "failure":
-            start, end = as_int(args.get("start")), as_int(args.get("end"))
+            start, end = as_int_or_digits(args.get("start")), as_int_or_digits(args.get("end"))
             if start is not None and end is not None:
                 self.ctx.cursor = (start, end)
 
@@ -319,10 +319,10 @@ class Reader:
                 prompt = as_text(message.get("content"))
         return prompt
 
-    def _aligned_tool_calls(self) -> dict[int, dict[str, Any]]:
+    def _aligned_tool_calls(self) -> dict[int, JSONObject]:
         """Step index -> the OpenAI tool call recorded for that step in ``history``."""
         assistants = [m for m in self.history if m.get("role") == "assistant"]
-        aligned: dict[int, dict[str, Any]] = {}
+        aligned: dict[int, JSONObject] = {}
         position = 0
         for index, step in enumerate(self.steps):
             action = step.get("action") if isinstance(step, dict) else None
@@ -358,7 +358,7 @@ class Reader:
         return diff if isinstance(diff, str) else None
 
 
-def _state(raw: Any) -> dict[str, Any]:
+def _state(raw: Any) -> JSONObject:
     """A step's state: a dict, a JSON string, or (1.0) a Python repr of a dict."""
     if isinstance(raw, dict):
         return raw
@@ -374,7 +374,7 @@ def _state(raw: Any) -> dict[str, Any]:
     return {}
 
 
-def _state_is_after(steps: list[Any], states: list[dict[str, Any]], doc: dict[str, Any]) -> bool:
+def _state_is_after(steps: list[Any], states: list[JSONObject], doc: JSONObject) -> bool:
     """Whether a step's ``state`` was taken after its action (1.x) or before it (0.x).
 
     Decided by the open file: after ``open X`` the state names X either in
@@ -411,9 +411,7 @@ def _state_is_after(steps: list[Any], states: list[dict[str, Any]], doc: dict[st
 _CURRENT_DIRECTORY = re.compile(r"\(Current directory: (/[^)\n]*)\)")
 
 
-def _root(
-    doc: dict[str, Any], states: list[dict[str, Any]], history: list[dict[str, Any]]
-) -> str | None:
+def _root(doc: JSONObject, states: list[JSONObject], history: list[JSONObject]) -> str | None:
     """The repository root: the first state's working directory, else the run config."""
     for state in states:
         directory = state.get("working_dir")
@@ -434,7 +432,7 @@ def _root(
     return None
 
 
-def _model(doc: dict[str, Any]) -> str | None:
+def _model(doc: JSONObject) -> str | None:
     config = doc.get("replay_config")
     if isinstance(config, str):
         config = parse_json_object(config)

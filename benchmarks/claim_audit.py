@@ -1,0 +1,431 @@
+"""Every statement the hook would make at a cut point of a transcript, with its evidence, checked against the transcript.
+
+    .venv/bin/python benchmarks/claim_audit.py TRANSCRIPT --cut LINE [--show]
+    .venv/bin/python benchmarks/claim_audit.py --corpus ../shared/corpus [--limit N]
+    .venv/bin/python benchmarks/claim_audit.py --fresh /work/fresh/sessions [--every 2]
+    .venv/bin/python benchmarks/claim_audit.py ... --json out.json
+
+A cut at line ``LINE`` keeps the transcript's lines before it (what the
+agent had when a compaction fell there).  ``--corpus`` cuts every Claude
+Code transcript of the corpus at each of its compaction boundaries;
+``--fresh`` cuts each line-based transcript of a folder at ``--every``
+evenly spread points (the last one at its end), and a whole-document
+transcript at its end.
+
+For each point the hook's context (the SessionStart ``additionalContext``)
+is built and split into statements, one per listed item; each is matched to
+the index's claims (:func:`artifact_index.trail.statements.claims`), whose
+evidence names the calls it rests on and the transcript lines they are on.
+``--show`` prints them, for a reader to audit by hand.
+
+Then mechanical checks that need no judgement flag statements that are
+false by the transcript itself, by kind:
+
+* ``quote``: a quoted line (changed lines, first lines, headings) that is
+  nowhere in the transcript;
+* ``heading``: a heading that the transcript never wrote as a Markdown
+  heading outside fenced code;
+* ``reference``: "(see X)" with no section X in the output;
+* ``pending``: a file said read (unchanged) that a call with no result
+  recorded names;
+* ``commit_story``: a file said changed-and-reverted that a commit printed
+  by the session holds, told without that commit;
+* ``count``: ``go test`` counts said as tests when only package lines
+  ("ok  pkg") were printed;
+* ``superseded``: failing tests listed for a run that a later run of the same
+  runner, at least as broad, passed;
+* ``open_error``: an [OPEN] error whose command a later call ran again, or
+  ran without a leading wrapper word, and succeeded.
+
+A measurement: it prints figures; the tests assert behaviour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from artifact_index.facts.claims import Claim  # noqa: E402
+from artifact_index.ingestion.events import ToolCall, ToolResult  # noqa: E402
+from artifact_index.ingestion.loading import open_transcript  # noqa: E402
+from artifact_index.trail.index import ArtifactIndex  # noqa: E402
+from artifact_index.trail.statements import claims  # noqa: E402
+from artifact_index.trail.tracker import Tracker  # noqa: E402
+from summarizer.integrations.hooks import file_trail_context  # noqa: E402
+from summarizer.sections.session_facts import session_facts  # noqa: E402
+
+_LINE_FORMATS = (".jsonl", ".md", ".txt")
+_QUOTE = re.compile(r"`([^`\n]{4,})`")
+_QUOTED_PARTS = re.compile(r"(?:changed lines|first lines|headings): (.*)")
+_REFERENCE = re.compile(r"\(see ([A-Z][\w ]+)\)")
+_GO_PACKAGE_LINE = re.compile(r"^ok\s+\S+\s+[\d.]+s", re.M)
+_GO_TEST_LINE = re.compile(r"^(?:--- (?:PASS|FAIL)|=== RUN)", re.M)
+_COMMIT_LINE = re.compile(r"\[[^\]\s]+ ([0-9a-f]{7,40})\]")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+@dataclass
+class Statement:
+    section: str
+    text: str
+    evidence: list[str] = field(default_factory=list)  # "claim: ... (certainty) lines ..."
+    flags: list[str] = field(default_factory=list)  # "kind: why"
+
+
+@dataclass
+class Point:
+    transcript: str
+    cut: int  # the first line left out (lines before it are kept); 0: the whole transcript
+    statements: list[Statement]
+
+
+# --- the transcript as text ---------------------------------------------------------------------
+
+
+def _read_lines(path: Path) -> list[str]:
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return raw.decode("utf-8", errors="replace").splitlines(keepends=True)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _decoded(lines: list[str]) -> str:
+    """Every string the transcript holds, JSON unescaped, one per line; plain text as it is."""
+    out: list[str] = []
+    for line in lines:
+        try:
+            out.extend(_strings(json.loads(line)))
+        except (json.JSONDecodeError, ValueError):
+            out.append(line)
+    if len(out) == len(lines):  # not JSON lines: a whole document, or plain text
+        whole = "".join(lines)
+        try:
+            return "\n".join(_strings(json.loads(whole)))
+        except (json.JSONDecodeError, ValueError):
+            return whole
+    return "\n".join(out)
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _headings_outside_fences(text: str) -> set[str]:
+    found: set[str] = set()
+    fence: str | None = None
+    for line in text.splitlines():
+        opening = _FENCE.match(line)
+        if opening is not None:
+            fence = (
+                None
+                if fence and opening.group(1).startswith(fence)
+                else fence or opening.group(1)[:3]
+            )
+            continue
+        if fence is None and re.match(r"^#{1,6}\s", line):
+            found.add(_normalized(line.lstrip("#")))
+    return found
+
+
+# --- building the index at a cut --------------------------------------------------------------
+
+
+def _index_at(
+    path: Path, lines: list[str], cut: int, work: Path
+) -> tuple[ArtifactIndex, list[Any]]:
+    kept = lines[: cut - 1] if cut else lines
+    name = path.name[:-3] if path.suffix == ".gz" else path.name
+    partial = work / name
+    partial.write_text("".join(kept), encoding="utf-8")
+    loaded = open_transcript(partial)
+    events = list(loaded.events())
+    tracker = Tracker(format=loaded.adapter.name)
+    tracker.feed_all(events)
+    return tracker.index, events
+
+
+def _call_lines(lines: list[str], cut: int) -> dict[str, list[int]]:
+    """The lines (1-based) each call id appears on: its call first, its result after."""
+    where: dict[str, list[int]] = {}
+    ids = re.compile(r'"(?:id|tool_use_id|call_id|callID|toolCallId)"\s*:\s*"([^"]{4,})"')
+    for number, line in enumerate(lines[: cut - 1] if cut else lines, start=1):
+        for found in ids.findall(line):
+            where.setdefault(found, []).append(number)
+    return where
+
+
+# --- statements and their evidence -------------------------------------------------------------
+
+
+def _statements(hook: str) -> list[Statement]:
+    found: list[Statement] = []
+    section = ""
+    for line in hook.splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+        elif line.startswith("# ") or not line.strip() or line.startswith("  ```"):
+            continue
+        elif line.startswith("  ") and found:
+            found[-1].text += "\n" + line
+        else:
+            found.append(Statement(section, line))
+    return found
+
+
+def _evidence(statement: Statement, found: list[Claim], calls: dict[str, list[int]]) -> None:
+    for claim in found:
+        subject = claim.subject.splitlines()[0] if claim.subject else ""
+        if len(subject) < 3 or subject not in statement.text:
+            continue
+        refs = []
+        for e in claim.evidence:
+            lines = calls.get(e.call_id or "", [])
+            at = f"lines {','.join(map(str, lines[:2]))}" if lines else f"turn {e.turn}"
+            refs.append(f"{e.shows} ({at})")
+        statement.evidence.append(
+            f"{claim.kind}: {claim.statement} [{claim.certainty}] " + "; ".join(refs)
+        )
+
+
+# --- the mechanical checks -----------------------------------------------------------------------
+
+
+def _words(command: str) -> list[str]:
+    return [w for w in command.split() if not w.startswith("-")]
+
+
+def _check(
+    statements: list[Statement], hook: str, text: str, events: list[Any], index: ArtifactIndex
+) -> None:
+    flat = _normalized(text).replace("`", "'")
+    headings = _headings_outside_fences(text)
+    titles = {line[3:].strip().lower() for line in hook.splitlines() if line.startswith("## ")}
+    results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
+    shell_runs = [
+        (call, results.get(call.call_id))
+        for call in events
+        if isinstance(call, ToolCall) and any(op.command for op in call.operations)
+    ]
+    # The files a call with no result recorded names (its claim is unrecorded).
+    pending_paths = {e.path for e in index.files() if e.certainty == "unrecorded"}
+    committed = set()
+    for _, result in shell_runs:
+        if result is not None and result.output and _COMMIT_LINE.search(result.output):
+            committed |= set(re.findall(r"(?:create|delete) mode \d+ (\S+)", result.output))
+    for s in statements:
+        quoted = _QUOTED_PARTS.search(s.text)
+        if quoted:
+            is_heading = "headings: " in s.text
+            for part in _QUOTE.findall(quoted.group(1)):
+                # A cut quote ("…tail", "head…") and a replaced line ("old → new"): each piece as written.
+                pieces = [p for p in re.split(r" → |…", part) if len(p.strip()) >= 4]
+                if any(_normalized(p).replace("`", "'") not in flat for p in pieces):
+                    s.flags.append(f"quote: `{part[:80]}` is not in the transcript")
+                elif is_heading and _normalized(part.rstrip("…")) not in headings:
+                    s.flags.append(f"heading: `{part[:80]}` is not a heading outside fenced code")
+        for ref in _REFERENCE.findall(s.text):
+            if ref.strip().lower() not in titles:
+                s.flags.append(f"reference: (see {ref}) and no such section is shown")
+        if s.section.startswith("Files read"):
+            for path in pending_paths:
+                if f"`{path}`" in s.text:
+                    s.flags.append(f"pending: `{path}` is named by a call with no result recorded")
+        if s.section.startswith(("Files changed and then reverted", "Files changed, with no net")):
+            for path in committed:
+                shown = s.text.split("`")[1] if "`" in s.text else "\0"
+                if (path == shown or shown.endswith("/" + path)) and "committed in" not in s.text:
+                    s.flags.append(
+                        f"commit_story: `{path}` was committed by the session on the way"
+                    )
+        if s.section == "Test status" and s.text.startswith("- `go test"):
+            _go_counts(s, shell_runs)
+        if s.section == "Test status" and "failing:" in s.text and "covering it" not in s.text:
+            _superseded(s, shell_runs)
+        if s.text.startswith("- [OPEN]"):
+            _reran(s, shell_runs)
+
+
+def _go_counts(s: Statement, shell_runs: list[tuple[ToolCall, ToolResult | None]]) -> None:
+    if "packages" in s.text or not re.search(r"\d+ passed", s.text):
+        return
+    command = s.text.split("`")[1][:40]
+    outputs = [
+        r.output or ""
+        for c, r in shell_runs
+        if r is not None
+        and any((op.command or "").strip().startswith(command) for op in c.operations)
+    ]
+    if outputs and _GO_PACKAGE_LINE.search(outputs[-1]) and not _GO_TEST_LINE.search(outputs[-1]):
+        s.flags.append("count: `go test` printed packages, said as tests")
+
+
+def _superseded(s: Statement, shell_runs: list[tuple[ToolCall, ToolResult | None]]) -> None:
+    match = re.match(r"- `([^`]+)` \(last run turn (\d+)\)", s.text)
+    if not match:
+        return
+    command, turn = match.group(1), int(match.group(2))
+    runner = _words(command)[:1]
+    for call, result in shell_runs:
+        later = next((op.command for op in call.operations if op.command), "") or ""
+        if call.turn <= turn or result is None or result.status != "success":
+            continue
+        words = _words(later)
+        if (
+            words[:1] == runner
+            and len(words) <= 1
+            and re.search(r"\b\d+ passed\b(?!.*\bfailed)", result.output or "")
+        ):
+            s.flags.append(f"superseded: a later `{later[:60]}` (turn {call.turn}) passed")
+            return
+
+
+def _reran(s: Statement, shell_runs: list[tuple[ToolCall, ToolResult | None]]) -> None:
+    match = re.search(r"turns? (\d+)(?:–(\d+))? from `([^`]+)`", s.text)
+    if not match:
+        return
+    last = int(match.group(2) or match.group(1))
+    command = match.group(3).rstrip("…")
+    wanted = _words(command)
+    for call, result in shell_runs:
+        later = next((op.command for op in call.operations if op.command), "") or ""
+        if call.turn <= last or result is None or result.status != "success":
+            continue
+        words = _words(later)
+        if words and (
+            words == wanted or (len(words) < len(wanted) and wanted[-len(words) :] == words)
+        ):
+            s.flags.append(
+                f"open_error: `{later[:60]}` ran again at turn {call.turn} and succeeded"
+            )
+            return
+
+
+# --- points ---------------------------------------------------------------------------------------
+
+
+def audit(path: Path, cut: int, work: Path) -> Point:
+    lines = _read_lines(path)
+    index, events = _index_at(path, lines, cut, work)
+    facts = session_facts(index)
+    hook = file_trail_context(facts)
+    statements = _statements(hook)
+    found = claims(index)
+    calls = _call_lines(lines, cut)
+    for s in statements:
+        _evidence(s, found, calls)
+    _check(statements, hook, _decoded(lines[: cut - 1] if cut else lines), events, index)
+    return Point(str(path), cut, statements)
+
+
+def corpus_points(corpus: Path, limit: int | None) -> list[tuple[Path, int]]:
+    points = []
+    for path in sorted((corpus / "claude_code").glob("*.jsonl.gz")):
+        for number, line in enumerate(_read_lines(path), start=1):
+            if '"compact_boundary"' in line:
+                points.append((path, number))
+    return points[:limit] if limit else points
+
+
+def fresh_points(folder: Path, every: int, limit: int | None) -> list[tuple[Path, int]]:
+    points = []
+    for path in sorted(folder.iterdir()):
+        if not path.is_file():
+            continue
+        if path.suffix not in _LINE_FORMATS:
+            points.append((path, 0))
+            continue
+        total = len(_read_lines(path))
+        for k in range(1, every + 1):
+            cut = 0 if k == every else max(2, total * k // every)
+            points.append((path, cut))
+    return points[:limit] if limit else points
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("transcript", nargs="?", type=Path)
+    parser.add_argument("--cut", type=int, default=0, help="first line left out (0: none)")
+    parser.add_argument("--corpus", type=Path)
+    parser.add_argument("--fresh", type=Path)
+    parser.add_argument("--every", type=int, default=2)
+    parser.add_argument("--limit", type=int)
+    parser.add_argument(
+        "--show", action="store_true", help="print every statement and its evidence"
+    )
+    parser.add_argument("--json", type=Path, help="write every point's statements here")
+    args = parser.parse_args()
+    if "holdout" in str(args.fresh or "") or "holdout" in str(args.transcript or ""):
+        parser.error("the holdout group is for final blind measurement only")
+    if args.transcript:
+        points = [(args.transcript, args.cut)]
+    elif args.corpus:
+        points = corpus_points(args.corpus, args.limit)
+    elif args.fresh:
+        points = fresh_points(args.fresh, args.every, args.limit)
+    else:
+        parser.error("give a transcript, --corpus or --fresh")
+    audited: list[Point] = []
+    flags: Counter[str] = Counter()
+    by_section: Counter[str] = Counter()
+    failed = 0
+    with tempfile.TemporaryDirectory() as work:
+        for path, cut in points:
+            try:
+                point = audit(path, cut, Path(work))
+            except Exception as exc:  # a measurement: one unreadable point is counted, not fatal
+                failed += 1
+                print(
+                    f"{path.name} cut {cut}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr
+                )
+                continue
+            audited.append(point)
+            for s in point.statements:
+                by_section[s.section] += 1
+                for flag in s.flags:
+                    flags[flag.split(":", 1)[0]] += 1
+                if args.show or s.flags:
+                    if args.show or len(points) == 1:
+                        print(f"[{s.section}] {s.text}")
+                        for e in s.evidence:
+                            print(f"    evidence: {e}")
+                    for flag in s.flags:
+                        print(
+                            f"{path.name} cut {cut}: FLAG {flag}\n    in: {s.text.splitlines()[0][:160]}"
+                        )
+    total = sum(by_section.values())
+    flagged = sum(1 for p in audited for s in p.statements if s.flags)
+    print(
+        f"{len(audited)} point(s) ({failed} skipped), {total} statements audited, "
+        f"{flagged} flagged false ({flagged / total:.2%} of statements)"
+        if total
+        else "no statements"
+    )
+    print("flags by kind: " + (", ".join(f"{k} {n}" for k, n in sorted(flags.items())) or "none"))
+    print("statements by section: " + ", ".join(f"{k} {n}" for k, n in by_section.most_common()))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(p) for p in audited], indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

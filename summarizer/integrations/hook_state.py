@@ -1,0 +1,141 @@
+"""What the compaction hooks keep of a session between their runs, so that a run reads only what was appended.
+
+Each hook run is a fresh process, and a session is compacted again and
+again (``PreCompact``, then the ``SessionStart`` that follows it, then the
+next compaction).  Reading the whole transcript each time costs what the
+session has grown to; so each run keeps the session's followed transcript
+(:class:`~artifact_index.live.live_transcript.LiveTranscript`: the tracker
+with its index, the records held for a later line, the offset read up to)
+and the next run of any hook on that transcript starts from it, reading the
+bytes appended since.  A transcript rewritten, truncated or replaced by
+another file (another inode, a shorter file, other bytes at its start or
+before the offset) is read whole again, and so is one whose later lines
+contradict what was read (see :mod:`artifact_index.ingestion.following`).
+
+A state is a pickle of that object, one file per transcript, named by a
+hash of the transcript's real path, under ``hooks/`` in the user's state
+directory:
+
+* private: the directory is ``0700`` and the files ``0600``; a file not
+  owned by the user or writable by others is never loaded (loading a
+  pickle runs what it says), and one written by another version of this
+  package is not used;
+* bounded: at most :data:`KEPT_STATES` states, none unused for more than
+  :data:`KEPT_FOR` seconds; each save removes the oldest beyond that;
+* not redacted: it holds what the transcript next to it holds, as the
+  tracker holds it (redacting it would cost more than reading the whole
+  transcript and would change what later lines are read as), and it is
+  never an output.
+
+A state that cannot be read is a cache miss: the transcript is read whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import artifact_index
+from artifact_index.live.live_transcript import LiveTranscript
+from artifact_index.state_files import private_directory
+
+__all__ = ["KEPT_FOR", "KEPT_STATES", "HookStates"]
+
+KEPT_STATES = 32
+KEPT_FOR = 14 * 24 * 3600
+_SUFFIX = ".pickle"
+
+
+def _code_version() -> str:
+    """This package's version and the size and time of each of its modules: a state outlives no change of the code."""
+    digest = hashlib.blake2b(artifact_index.__version__.encode(), digest_size=16)
+    for root in (Path(artifact_index.__file__).parent, Path(__file__).resolve().parents[1]):
+        for module in sorted(root.rglob("*.py")):
+            info = module.stat()
+            digest.update(f"{module.relative_to(root)}:{info.st_size}:{info.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class _Saved:
+    code: str
+    live: LiveTranscript
+
+
+class HookStates:
+    """The followed transcripts the hooks keep in ``directory`` (a private folder)."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+        self._code: str | None = None
+
+    @property
+    def code(self) -> str:
+        if self._code is None:
+            self._code = _code_version()
+        return self._code
+
+    def path_of(self, transcript: str | os.PathLike[str]) -> Path:
+        real = os.path.realpath(transcript)
+        return self.directory / (hashlib.sha256(real.encode()).hexdigest()[:24] + _SUFFIX)
+
+    def load(self, transcript: str | os.PathLike[str]) -> LiveTranscript:
+        """The transcript as a previous run left it, or a new one when none was kept (or it is unusable)."""
+        target = self.path_of(transcript)
+        saved = self._read(target)
+        if (
+            saved is None
+            or saved.code != self.code
+            or saved.live.path != Path(os.path.realpath(transcript))
+        ):
+            return LiveTranscript(os.path.realpath(transcript))
+        return saved.live
+
+    def _read(self, target: Path) -> _Saved | None:
+        try:
+            with target.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                if info.st_uid != os.getuid() or info.st_mode & 0o022:
+                    return None  # someone else could have written it
+                saved = pickle.load(handle)
+        except FileNotFoundError:
+            return None
+        except Exception:  # a damaged or foreign state is a cache miss, never an error
+            with contextlib.suppress(OSError):
+                target.unlink()
+            return None
+        return saved if isinstance(saved, _Saved) else None
+
+    def save(self, live: LiveTranscript) -> None:
+        """Keep ``live`` for the next run; the oldest states beyond the bounds go."""
+        folder = private_directory(self.directory)
+        target = self.path_of(live.path)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(_Saved(self.code, live), out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.chmod(temporary, 0o600)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+        self._clean(keep=target)
+
+    def _clean(self, keep: Path) -> None:
+        now = time.time()
+        found: list[tuple[float, Path]] = []
+        for path in self.directory.glob(f"*{_SUFFIX}"):
+            with contextlib.suppress(OSError):
+                found.append((path.stat().st_mtime, path))
+        found.sort(reverse=True)
+        for rank, (used, path) in enumerate(found):
+            if path != keep and (rank >= KEPT_STATES or now - used > KEPT_FOR):
+                with contextlib.suppress(OSError):
+                    path.unlink()

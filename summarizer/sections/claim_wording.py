@@ -1,0 +1,105 @@
+"""How a summary words a claim by how sure the index is of it.
+
+What the index saw is stated plainly; what a rule inferred is stated as what
+was seen ("failed at turn 12; a broader run at turn 20 passed"), never as a
+verdict; what a call still waiting for its result bears on is said to be
+unknown.  Counts say what they count.  Every renderer of a test run, a
+pending call or a file's story uses these, so the hook, the summary's
+sections and the LLM prompt's facts word one claim the same way.
+"""
+
+from __future__ import annotations
+
+from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
+from summarizer.sections.text import one_line
+
+__all__ = [
+    "file_story",
+    "pending_call",
+    "pending_calls",
+    "test_counts",
+    "test_result",
+    "written_first_line",
+]
+
+_PENDING_AT = {0: 8, 1: 6, 2: 4, 3: 3}  # calls named one by one (the latest)
+
+
+def test_counts(run: TestReport) -> str:
+    """What a run's counts count: ``12 passed, 1 failed``, ``3 packages passed`` (``go test`` prints packages)."""
+    if run.outcome == "failed" and run.passed + run.failed == 0:
+        return "failed before any test ran"
+    noun = " packages" if run.unit == "packages" else ""
+    counts = f"{run.passed}{noun} passed, {run.failed} failed"
+    return counts + (f", {run.skipped} skipped" if run.skipped else "")
+
+
+def test_result(run: TestReport, limit: int = 100) -> str:
+    """One run, its last result as seen, and what a later run covering it showed."""
+    line = f"`{one_line(run.command, limit)}` (last run turn {run.turn}): {test_counts(run)}"
+    if run.superseded_by is not None:
+        line += (
+            f"; a later run covering it, `{one_line(run.superseded_by, 60)}` "
+            f"(turn {run.superseded_turn}), passed"
+        )
+    return line
+
+
+def pending_call(call: PendingCallReport) -> str:
+    """``- `Edit` of `src/a.py` (turn 12)``: under a heading that says no result is recorded."""
+    if call.paths:
+        what = ", ".join(f"`{p}`" for p in call.paths[:4]) + (
+            f" and {len(call.paths) - 4} more" if len(call.paths) > 4 else ""
+        )
+        subject = f"`{call.tool}` of {what}"
+    elif call.command:
+        subject = f"`{call.tool}` `{one_line(call.command, 80)}`"
+    else:
+        subject = f"`{call.tool}`"
+    return f"- {subject} (turn {call.turn})"
+
+
+def pending_calls(calls: list[PendingCallReport], detail: int) -> list[str]:
+    """The calls waiting for a result, the latest first in line; the earlier ones counted."""
+    shown = calls[-_PENDING_AT[detail] :]
+    lines = [pending_call(call) for call in shown]
+    if len(shown) < len(calls):
+        lines.insert(0, f"- {len(calls) - len(shown)} earlier call(s) with no result recorded")
+    return lines
+
+
+def file_story(f: FileReport) -> str | None:
+    """What a file with no net change went through when a commit held it on the way, or None.
+
+    ``created (turn 3), committed in `1a2b3c4` (turn 5), deleted (turn 9); the deletion is not
+    committed``: its net state alone ("changed, then reverted") hides the commit.
+    """
+    if f.status != "reverted" or not f.committed_in or f.last_change is None:
+        return None
+    action, last_turn = f.last_change
+    first = min(f.changed_turns, default=last_turn)
+    start = "created" if f.existed_before is False else "changed"
+    before = [f"`{h}` (turn {t})" for h, t in f.committed_in if t < last_turn]
+    after = [f"`{h}` (turn {t})" for h, t in f.committed_in if t >= last_turn]
+    deleted = action in ("delete", "remove", "rm") or f.existed_before is False
+    undone = "deleted" if deleted else "restored to its original content"
+    noun = "the deletion" if deleted else "the restoration"
+    parts = [f"{start} (turn {first})"]
+    if before:
+        parts.append(f"committed in {', '.join(before)}")
+    parts.append(f"{undone} (turn {last_turn})")
+    story = ", ".join(parts)
+    if after:
+        return story + f"; {noun} committed in {', '.join(after)}"
+    return story + f"; {noun} is not committed as far as the session's git commands show"
+
+
+def written_first_line(e: ErrorReport) -> str:
+    """A failure of tests written before their code: what was seen, and why it is not an error to fix yet."""
+    where = f" in `{e.file}`" if e.file else ""
+    return (
+        f"- [tests written first] `{one_line(e.message, 120)}`{where}, turn {e.last_turn} from "
+        f"`{one_line(e.command or '', 80)}`: the session wrote these tests at turn "
+        f"{e.tests_written_first} and has changed no other file since, so the code they test "
+        "looks not written yet (inferred)"
+    )

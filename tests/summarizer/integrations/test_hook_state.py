@@ -1,0 +1,133 @@
+"""A hook run reads only what was appended since the last run on its transcript, and says the same as reading it whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from artifact_index.live.live_transcript import LiveTranscript
+from summarizer.integrations import compactions, hook_state
+from summarizer.integrations.hook_state import HookStates
+from summarizer.integrations.hooks import run_hook
+
+ROOT = Path(__file__).resolve().parents[3]
+LINES = (ROOT / "examples" / "claude-code-session.jsonl").read_bytes().splitlines(keepends=True)
+ROLLOUT = (ROOT / "examples" / "codex-rollout.jsonl").read_bytes().splitlines(keepends=True)
+
+
+def hook(transcript: Path, event: str = "SessionStart") -> str:
+    payload = {"hook_event_name": event, "source": "compact", "transcript_path": str(transcript)}
+    run = run_hook(json.dumps(payload))
+    assert run.note is None
+    return run.output
+
+
+def whole(transcript: Path, tmp_path: Path, event: str = "SessionStart") -> str:
+    """What a run that kept nothing says of ``transcript`` (a copy, so no state applies)."""
+    copy = tmp_path / "copies" / f"{len(list(tmp_path.glob('copies/*')))}.jsonl"
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_bytes(transcript.read_bytes())
+    return hook(copy, event).replace(str(copy), str(transcript))
+
+
+@pytest.fixture
+def states(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HookStates:
+    monkeypatch.setenv("ARTIFACT_INDEX_STATE_HOME", str(tmp_path / "state"))
+    return HookStates(tmp_path / "state" / "hooks")
+
+
+@pytest.mark.parametrize("lines", [LINES, ROLLOUT], ids=["claude-code", "codex"])
+def test_each_run_reads_what_was_appended_and_says_what_reading_it_whole_says(
+    lines: list[bytes], states: HookStates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[:8]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    read_whole: list[Path] = []
+    for cut in (12, 16, len(lines)):
+        kept = states.load(transcript)
+        assert kept.offset == transcript.stat().st_size  # where the last run stopped
+        with transcript.open("ab") as out:
+            out.write(b"".join(lines[len(transcript.read_bytes().splitlines()) : cut]))
+        event = "PreCompact" if cut == 16 else "SessionStart"
+        with monkeypatch.context() as patch:
+            # Only what follows is read: the transcript is never read whole again.
+            patch.setattr(compactions, "read_transcript", read_whole.append)
+            answer = hook(transcript, event)
+        assert answer == whole(transcript, tmp_path, event)
+    assert read_whole == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # Rewritten in place, same size: its first bytes differ.
+        lambda data: data.replace(b'"sessionId"', b'"sessionID"', 1),
+        # Cut short, then grown past where it was read to.
+        lambda data: data[: len(data) // 2] + b"\n" * len(data),
+    ],
+    ids=["rewritten", "truncated"],
+)
+def test_a_rewritten_or_truncated_transcript_is_read_again(
+    change: object, states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES))
+    hook(transcript)
+    transcript.write_bytes(change(transcript.read_bytes()))  # type: ignore[operator]
+    assert hook(transcript) == whole(transcript, tmp_path)
+
+
+def test_the_state_is_private_and_one_anyone_else_could_write_is_never_loaded(
+    states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES))
+    hook(transcript)
+    saved = states.path_of(transcript)
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    assert stat.S_IMODE(saved.parent.stat().st_mode) == 0o700
+    assert states.load(transcript).offset == transcript.stat().st_size
+    saved.chmod(0o666)
+    assert states.load(transcript).offset == 0  # a fresh start: the file is read whole
+
+
+def test_a_damaged_state_or_one_of_another_version_is_a_fresh_start(
+    states: HookStates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES))
+    hook(transcript)
+    monkeypatch.setattr(hook_state, "_code_version", lambda: "another version")
+    assert HookStates(states.directory).load(transcript).offset == 0
+    monkeypatch.undo()
+    states.path_of(transcript).write_bytes(b"not a pickle")
+    assert states.load(transcript).offset == 0
+    assert hook(transcript) == whole(transcript, tmp_path)
+
+
+def test_the_states_kept_are_bounded_in_number_and_age(
+    states: HookStates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hook_state, "KEPT_STATES", 3)
+    now = time.time()
+
+    def keep(n: int, used: float) -> Path:
+        transcript = tmp_path / f"session-{n}.jsonl"
+        transcript.write_bytes(b"".join(LINES))
+        live = LiveTranscript(transcript)
+        live.refresh()
+        states.save(live)
+        os.utime(states.path_of(transcript), (used, used))
+        return states.path_of(transcript)
+
+    saved = [keep(n, now - 60 * (5 - n)) for n in range(5)]
+    assert sorted(states.directory.glob("*.pickle")) == sorted(saved[2:])  # the three newest
+    os.utime(saved[3], (now - hook_state.KEPT_FOR - 60,) * 2)  # unused for too long
+    newest = keep(5, now)
+    assert sorted(states.directory.glob("*.pickle")) == sorted([saved[2], saved[4], newest])

@@ -1,0 +1,356 @@
+"""Every fact the hook and the summary state is true, or says what it does not know.
+
+One hand-written session per kind of false fact: an error resolved by the
+same check run another way, a failure a broader run superseded, counts
+that count packages, a call with no result yet, a file created, committed
+and deleted, tests written before their code, a task seen done, references
+to sections that are not there, ``#`` comments inside fenced code.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.statements import claims
+from artifact_index.trail.tracker import Tracker
+from summarizer.integrations.hooks import file_trail_context
+from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.session_facts import session_facts
+from tests.support.session_steps import ROOT, edit, read, shell, write
+
+
+def _index(*steps: list[Event] | Event) -> ArtifactIndex:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return Tracker(format="claude-code").feed_all(events)
+
+
+def _hook(index: ArtifactIndex) -> str:
+    return file_trail_context(session_facts(index))
+
+
+def _section(hook: str, title: str) -> str:
+    return hook.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0] if f"## {title}\n" in hook else ""
+
+
+# --- errors resolved by the same check, whatever the command line ---------------------------------
+
+
+def test_a_run_refused_by_its_wrapper_is_resolved_when_the_command_runs_without_it() -> None:
+    index = _index(
+        write(1, f"{ROOT}/src/a.ts", "export const a = 1\n"),
+        shell(
+            2,
+            "rtk bun run test",
+            "error: unrecognized subcommand 'bun'\n\nUsage: rtk <CMD>\n",
+            False,
+        ),
+        shell(3, "bun run test", " 1 pass\n 0 fail\nRan 1 tests across 1 files.\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 3
+    assert "[OPEN]" not in _hook(index)
+
+
+def test_a_run_behind_an_unknown_wrapper_or_with_a_typo_is_resolved_by_its_corrected_retry() -> (
+    None
+):
+    index = _index(
+        shell(1, "mywrap make check-all", "mywrap: unknown command 'make'\n", False),
+        shell(2, "make check-all", "all good\n"),
+        shell(3, "bun run tset", 'error: Script not found "tset"\n', False),
+        shell(4, "bun run test", " 3 pass\n 0 fail\n"),
+    )
+
+    errors = index.errors()
+    assert [(e.resolved, e.resolved_turn) for e in errors] == [(True, 2), (True, 4)]
+    assert all(c.certainty == "inferred" for c in claims(index) if c.kind == "error_state")
+
+
+def test_a_failed_run_is_not_resolved_by_an_unrelated_command_sharing_a_word() -> None:
+    index = _index(
+        shell(1, "bun run build", 'error: Script not found "build"\n', False),
+        shell(2, "bun install", "installed\n"),
+    )
+
+    assert not index.errors()[0].resolved
+
+
+def test_a_lint_fix_run_is_resolved_when_the_same_linter_passes_without_fix() -> None:
+    biome = (
+        "$ biome check --write .\nChecked 12 files in 5ms. No fixes applied.\nFound 1 error.\n"
+        'error: script "lint:fix" exited with code 1\n'
+    )
+    index = _index(
+        write(1, f"{ROOT}/src/a.ts", "import x from 'y'\nexport const a = 1\n"),
+        shell(2, "bun run lint:fix", biome, False),
+        edit(3, f"{ROOT}/src/a.ts", "import x from 'y'\n", ""),
+        shell(4, "bun run lint", "$ biome check .\nChecked 12 files in 5ms. No fixes applied.\n"),
+    )
+
+    [error] = index.errors()
+    assert (error.resolved, error.resolution) == (True, "the same check passed")
+    assert "[OPEN]" not in _hook(index)
+
+
+# --- a test result superseded by a later, broader run -------------------------------------------
+
+
+def test_a_failed_targeted_run_that_a_later_full_run_passed_is_not_shown_as_failing() -> None:
+    index = _index(
+        write(1, f"{ROOT}/tests/test_a.py", "def test_x():\n    assert f()\n"),
+        shell(
+            2,
+            "pytest tests/test_a.py -q",
+            "FAILED tests/test_a.py::test_x - AssertionError\n"
+            "FAILED tests/test_a.py::test_y - AssertionError\n2 failed in 0.1s\n",
+            False,
+        ),
+        edit(3, f"{ROOT}/src/a.py"),
+        shell(4, "pytest -q", "12 passed in 0.5s\n"),
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "failing:" not in status
+    assert (
+        "`pytest tests/test_a.py -q` (last run turn 2): 0 passed, 2 failed; a later run covering it, "
+        "`pytest -q` (turn 4), passed" in status
+    )
+    [narrow] = [c for c in claims(index) if c.kind == "test_state" and "test_a" in c.subject]
+    assert narrow.certainty == "inferred" and [e.turn for e in narrow.evidence] == [2, 4]
+
+
+def test_a_failed_run_stays_failing_when_only_a_narrower_run_passed_later() -> None:
+    index = _index(
+        shell(
+            1,
+            "pytest tests -q",
+            "FAILED tests/test_b.py::test_y - AssertionError\n1 failed, 3 passed in 0.1s\n",
+            False,
+        ),
+        shell(2, "pytest tests/test_a.py -q", "3 passed in 0.1s\n"),
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "failing: `tests/test_b.py::test_y`" in status
+    assert "covering it" not in status
+
+
+# --- counts say what they count ------------------------------------------------------------------
+
+
+def test_go_test_counts_are_packages_and_test_classes_are_not_tests() -> None:
+    index = _index(
+        shell(
+            1,
+            "go test ./...",
+            "ok  \texample.com/a\t0.01s\nok  \texample.com/b\t0.02s\n?   \texample.com/c\t[no test files]\n",
+        ),
+        write(
+            2,
+            f"{ROOT}/tests/test_parser.py",
+            "class TestParser:\n    def test_one(self):\n        pass\n\n    def test_two(self):\n        pass\n",
+        ),
+    )
+
+    hook = _hook(index)
+    assert "`go test ./...` (last run turn 1): 2 packages passed, 0 failed" in hook
+    assert "tests added: `TestParser.test_one`, `TestParser.test_two`" in hook
+    assert "`TestParser`," not in hook
+
+
+def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None:
+    index = _index(
+        shell(
+            1,
+            "pytest tests/test_c.py -q",
+            "E   ImportError: cannot import name 'x'\nERROR tests/test_c.py\n1 error in 0.1s\n",
+            False,
+        )
+    )
+
+    assert "failed before any test ran" in _section(_hook(index), "Test status")
+    [state] = [c for c in claims(index) if c.kind == "test_state"]
+    assert state.statement == "failed"
+
+
+# --- a call issued just before the cut, its result not recorded ---------------------------------
+
+
+def test_a_call_with_no_result_is_issued_never_read_or_unchanged() -> None:
+    path = f"{ROOT}/src/c.py"
+    index = _index(
+        read(1, path, "c = 3"),
+        ToolCall(
+            turn=2,
+            call_id="late-edit",
+            tool="Edit",
+            arguments={"file_path": path},
+            operations=(FileOperation(action="edit", path=path, old="c = 3", new="c = 4"),),
+        ),
+        ToolCall(
+            turn=2,
+            call_id="late-write",
+            tool="Write",
+            arguments={"file_path": f"{ROOT}/src/d.py"},
+            operations=(FileOperation(action="write", path=f"{ROOT}/src/d.py", content="d = 1\n"),),
+        ),
+    )
+
+    hook = _hook(index)
+    assert "Files read (unchanged)" not in hook
+    waiting = _section(hook, "Issued, result not recorded (effect unknown)")
+    assert "- `Edit` of `src/c.py` (turn 2)" in waiting
+    assert "- `Write` of `src/d.py` (turn 2)" in waiting
+    summary_files = render_index_section("files_changed", session_facts(index), 1)
+    assert "Issued, result not recorded (effect unknown):" in summary_files
+    assert "src/d.py" in summary_files
+    pending = [c for c in claims(index) if c.kind == "pending_call"]
+    assert {c.certainty for c in pending} == {"unrecorded"}
+
+
+# --- created, committed, then deleted ------------------------------------------------------------
+
+
+def test_a_file_created_committed_and_deleted_is_told_as_that() -> None:
+    index = _index(
+        write(1, f"{ROOT}/notes.md", "# Notes\n"),
+        shell(
+            2,
+            "git add notes.md && git commit -m 'add notes'",
+            "[main abc1234] add notes\n 1 file changed, 1 insertion(+)\n create mode 100644 notes.md\n",
+        ),
+        shell(3, "git rm notes.md", "rm 'notes.md'\n"),
+    )
+
+    hook = _hook(index)
+    assert "changed and then reverted" not in hook
+    assert (
+        "- `notes.md`: created (turn 1), committed in `abc1234` (turn 2), deleted (turn 3); "
+        "the deletion is not committed" in hook
+    )
+
+
+# --- tests written before their code -------------------------------------------------------------
+
+
+def test_tests_written_first_failing_before_the_code_exists_are_not_open_errors() -> None:
+    index = _index(
+        write(
+            1,
+            f"{ROOT}/tests/test_parser.py",
+            "from shop.parser import parse\n\n\ndef test_parse():\n    assert parse('a') == ['a']\n",
+        ),
+        shell(
+            2,
+            "pytest tests/test_parser.py -q",
+            "FAILED tests/test_parser.py::test_parse - ModuleNotFoundError: No module named "
+            "'shop.parser'\n1 failed in 0.1s\n",
+            False,
+        ),
+    )
+
+    errors = _section(_hook(index), "Errors")
+    assert "[OPEN]" not in errors
+    assert "[tests written first]" in errors
+    assert "the session wrote these tests at turn 1" in errors
+
+
+def test_a_test_failing_after_the_code_was_written_is_open() -> None:
+    index = _index(
+        write(1, f"{ROOT}/tests/test_parser.py", "def test_parse():\n    assert parse('a')\n"),
+        write(2, f"{ROOT}/shop/parser.py", "def parse(text):\n    return []\n"),
+        shell(
+            3,
+            "pytest tests/test_parser.py -q",
+            "FAILED tests/test_parser.py::test_parse - AssertionError\n1 failed in 0.1s\n",
+            False,
+        ),
+    )
+
+    errors = _section(_hook(index), "Errors")
+    assert "[OPEN]" in errors and "[tests written first]" not in errors
+
+
+# --- tasks seen done -------------------------------------------------------------------------------
+
+
+def _todo(turn: int, todos: list[tuple[str, str]]) -> list[Event]:
+    from artifact_index.ingestion.events import ToolResult
+
+    call_id = f"todo{turn}"
+    arguments = {"todos": [{"content": c, "status": s, "activeForm": c} for c, s in todos]}
+    return [
+        ToolCall(turn=turn, call_id=call_id, tool="TodoWrite", arguments=arguments),
+        ToolResult(turn=turn, call_id=call_id, status="success", output="Todos updated"),
+    ]
+
+
+def test_a_task_to_run_the_tests_or_commit_says_what_was_seen_done_since() -> None:
+    index = _index(
+        _todo(1, [("Run the test suite", "in_progress"), ("Commit the fix", "pending")]),
+        edit(2, f"{ROOT}/src/a.py"),
+        shell(3, "pytest -q", "12 passed in 0.5s\n"),
+        shell(4, "git commit -am 'Fix totals'", "[main 9f8e7d6] Fix totals\n 1 file changed\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "Run the test suite (but since then: a test run at turn 3 passed)" in tasks
+    assert "Commit the fix (but since then: commit 9f8e7d6 made at turn 4)" in tasks
+
+
+# --- references to sections that are not there ---------------------------------------------------
+
+
+def test_the_hook_refers_to_no_section_it_does_not_show() -> None:
+    index = _index(
+        write(1, f"{ROOT}/a.py", "x = 1\n"),
+        shell(2, "git add a.py && git commit -m 'a'", "[main abc1234] a\n 1 file changed\n"),
+        edit(3, f"{ROOT}/a.py", "x = 1", "x = 2"),
+    )
+
+    hook = _hook(index)
+    titles = {line[3:].lower() for line in hook.splitlines() if line.startswith("## ")}
+    assert "(see " not in hook or all(
+        ref.split(")")[0].lower() in titles for ref in hook.split("(see ")[1:]
+    )
+    assert "not committed (the last commit: `abc1234`, turn 2): `a.py`" in hook
+
+
+# --- text misread as structure -----------------------------------------------------------------------
+
+
+def test_comments_inside_fenced_code_are_not_markdown_headings() -> None:
+    index = _index(
+        write(
+            1,
+            f"{ROOT}/README.md",
+            "Intro line\n\n```bash\n# install it\npip install shop\n```\n\n## Usage\n\nRun it.\n",
+        ),
+        write(2, f"{ROOT}/NOTES.md", "Some notes\n\n```sh\n# not a heading\nmake\n```\n"),
+    )
+
+    hook = _hook(index)
+    assert "- `README.md`: headings: `Usage`" in hook
+    assert "- `NOTES.md`: first lines: `Some notes`" in hook
+    assert "install it" not in hook and "not a heading" not in hook
+
+
+def test_a_changed_comment_is_quoted_as_written_never_joined_across_lines() -> None:
+    original = "def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n"
+    index = _index(
+        read(1, f"{ROOT}/shop/cart.py", original),
+        edit(
+            2,
+            f"{ROOT}/shop/cart.py",
+            "    return s\n",
+            "    # Round to cents here, not in the caller, because the\n"
+            "    # receipt reads the stored total.\n    return round(s, 2)\n",
+        ),
+    )
+
+    line = _section(_hook(index), "Files modified")
+    assert "changed lines: `# Round to cents here, not in the caller, because the…`" in line
+    assert "because the receipt" not in line
