@@ -45,13 +45,28 @@ def _intent(facts: SessionFacts) -> list[str]:
     return items
 
 
-def _opening(text: str, limit: int = 240) -> str:
-    """The opening of a message on one line: its first sentences up to ``limit``, never cut mid-sentence.
+_SAID_WHOLE = 240  # a request this short is the intent itself, said whole
+# A longer one (a pasted plan, a log) is named by its opening: the message is under User Messages.
+_NAMED_BY = 100
+
+
+def _opening(text: str) -> str:
+    """A request on one line: whole when short, else its opening sentences, a pointer to the message itself.
 
     A plan pasted as a request opens with what it is ("Implement the following plan: # Plan: Change
-    ReadCommitted ..."); the rest is under User Messages.
+    ReadCommitted ..."); the message is under User Messages, so the cut says no more than "…".
     """
-    return whole_sentences(" ".join(text.split()), limit)
+    flat = " ".join(text.split())
+    if len(flat) <= _SAID_WHOLE:
+        return flat
+    # A line's end is a sentence's: a heading ends at its line.
+    shown = whole_sentences(text, _NAMED_BY)
+    lines = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", shown).splitlines()
+    lines = [line for line in lines if line.strip()]
+    # A heading the cut parted from its body names nothing the reader can use.
+    if len(lines) > 1 and lines[-1].lstrip().startswith("#"):
+        lines.pop()
+    return " ".join(" ".join(lines).split()) + " …"
 
 
 def _owed_summary(facts: SessionFacts) -> list[str]:

@@ -6,14 +6,42 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from artifact_index.ingestion.events import FileOperation, ToolCall, ToolResult, UserMessage
-from summarizer.narrative.model import reply_model
+from artifact_index.ingestion.events import (
+    Event,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.llm import noted_files
+from summarizer.narrative.model import NarrativeReply, NarrativeRequest, reply_model
 from summarizer.sections.templates import load_template
+from summarizer.summary import Summary, summarize
 from tests.support.session_steps import ROOT, edit, read, section, summary_of
 
 
+class _NotingWriter(ExtractiveWriter):
+    """The offline writer plus a line on every changed file, as an LLM's reply carries one."""
+
+    def write(self, request: NarrativeRequest) -> NarrativeReply:
+        reply = super().write(request)
+        notes = {path: f"Changes {path}." for path in noted_files(request)}
+        return reply.model_copy(update={"file_notes": notes})
+
+
+def _noted_summary(*steps: Event | list[Event]) -> Summary:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return summarize(
+        events, template=load_template("default"), writer=_NotingWriter(), format="claude-code"
+    )
+
+
 def test_the_latest_change_of_a_file_of_the_current_thread_shows_its_new_code() -> None:
-    summary = summary_of(
+    summary = _noted_summary(
         UserMessage(turn=1, text="Round the cart total to cents."),
         edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
     )
@@ -24,7 +52,7 @@ def test_the_latest_change_of_a_file_of_the_current_thread_shows_its_new_code() 
 
 
 def test_only_the_current_threads_files_show_code() -> None:
-    summary = summary_of(
+    summary = _noted_summary(
         UserMessage(turn=1, text="Round the cart total to cents."),
         edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
         UserMessage(turn=3, text="Now log the tax rate."),
@@ -51,7 +79,7 @@ def test_a_failed_edit_is_not_shown_as_the_latest_change() -> None:
         ),
         ToolResult(turn=3, call_id="x1", status="failure", failure="not_found"),
     ]
-    summary = summary_of(
+    summary = _noted_summary(
         UserMessage(turn=1, text="Round the cart total to cents."),
         edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
         failed,
@@ -63,7 +91,7 @@ def test_a_failed_edit_is_not_shown_as_the_latest_change() -> None:
 
 def test_a_long_change_is_bounded_and_says_what_it_left_out() -> None:
     new = "\n".join(f"    line_{n} = compute({n})" for n in range(100))
-    summary = summary_of(
+    summary = _noted_summary(
         UserMessage(turn=1, text="Unroll the loop."),
         edit(2, f"{ROOT}/shop/cart.py", old="for n in range(100): ...", new=new),
     )
@@ -71,6 +99,16 @@ def test_a_long_change_is_bounded_and_says_what_it_left_out() -> None:
     assert "line_0 = compute(0)" in changed
     assert "line_99" not in changed
     assert "more line(s) of it not shown" in changed
+
+
+def test_offline_the_key_code_is_left_to_the_agents_account_and_the_changed_lines() -> None:
+    """Without a writer's line on the file, the code block would stand alone: offline it is not shown."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+    )
+    changed = section(summary, "Files Changed")
+    assert "- `shop/cart.py`" in changed and "latest change" not in changed
 
 
 def test_the_files_the_current_thread_read_are_named_not_counted() -> None:
@@ -102,10 +140,8 @@ def test_the_reply_must_say_a_line_for_every_changed_path_and_no_other() -> None
 def test_the_llms_line_on_each_changed_file_goes_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
     import anthropic
 
-    from artifact_index.ingestion.events import Event, SessionInfo
     from summarizer.narrative.llm import LLMWriter
     from summarizer.providers.anthropic_api import AnthropicClient
-    from summarizer.summary import summarize
     from tests.support.fake_anthropic import FakeAnthropic, tool_reply
     from tests.support.loopback_guard import only_loopback
 

@@ -236,9 +236,9 @@ def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:
     # The current thread's latest reads by path (more of them at finer detail), the rest counted by folder.
     assert (
         "`vendor/dir_39/file_399.py`" in read[0]
-        and "- and 340 more read, in `vendor/` (340)" in read[0]
+        and "- and 380 more read, in `vendor/` (380)" in read[0]
     )
-    assert "- and 385 more read, in `vendor/` (385)" in read[3]
+    assert "- and 397 more read, in `vendor/` (397)" in read[3]
     created = [render_index_section("files_created", facts, d) for d in range(MAX_DETAIL + 1)]
     # Every definition named while there is room, the first few by their signature; fewer names after.
     assert "`def handler_0_0(value)`" in created[0] and "`handler_0_11`" in created[0]
