@@ -119,9 +119,7 @@ def _section_bodies(
 
 # Said in every summary whose narrative no LLM wrote, so a reader does not take quoted lines for
 # a model's judgement, and knows how to get one.
-OFFLINE_NOTE = (
-    "_Narrative written offline (no LLM): set ANTHROPIC_API_KEY or OPENAI_API_KEY for one._"
-)
+OFFLINE_NOTE = "_Narrative written offline (no LLM): see `summary --help` for one._"
 
 
 def written_offline(template: Template, narrative: Narrative) -> bool:
