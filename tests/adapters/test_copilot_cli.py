@@ -268,6 +268,7 @@ def test_a_call_runs_only_once_the_person_approves_it(fixtures_dir: Path) -> Non
     assert {f.path: f.status for f in index.files() if f.status != "read"} == {
         "app.log": "deleted",
         "app.log.1": "created",
+        "debug.log": None,  # the refused attempts are kept, as failed
     }
 
 
