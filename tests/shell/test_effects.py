@@ -479,6 +479,21 @@ class TestWrappersAndLoops:
             ("delete", "b.py"),
         ]
 
+    def test_a_loop_writing_one_file_per_value_into_a_variable_directory(self) -> None:
+        command = (
+            "T=/tmp/cases; mkdir -p $T\n"
+            "for c in empty broken; do\n"
+            '  jq "$(case $c in\n'
+            "    empty) echo '.items=[]';;\n"
+            "    broken) echo 'del(.name)';;\n"
+            '  esac)" config.json > $T/$c.json\n'
+            "done"
+        )
+        assert effects(analyze(command)) == [
+            ("write", "/tmp/cases/empty.json"),
+            ("write", "/tmp/cases/broken.json"),
+        ]
+
     def test_programs_that_are_not_editors_have_no_effect(self) -> None:
         assert (
             analyze(
