@@ -26,3 +26,35 @@ def test_claude_code_bash_on_windows_is_bash_not_cmd(tmp_path: Path) -> None:
     )
     assert files == {"listing.txt": "created"}
     assert unknown == []
+
+
+def test_a_fast_forward_brings_in_the_files_its_report_lists(tmp_path: Path) -> None:
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/notes",
+        [
+            ("echo draft >> notes.md", ""),
+            (
+                "git stash push -u -- notes.md; git merge --ff-only origin/main; git stash pop",
+                "Saved working directory and index state On main: wip\n"
+                "Updating 1a2b3c4..5d6e7f8\nFast-forward\n"
+                " src/graph.py | 21 ++++\n src/ingest.py |  2 +-\n"
+                " 2 files changed, 22 insertions(+), 1 deletion(-)\n"
+                " create mode 100644 src/graph.py\n"
+                "On branch main\nChanges not staged for commit:\n\tmodified:   notes.md\n",
+            ),
+        ],
+    )
+    assert files == {"notes.md": "modified", "src/graph.py": "created", "src/ingest.py": "modified"}
+    assert unknown == []
+
+
+def test_a_new_branch_from_another_start_point_is_an_unknown_effect(tmp_path: Path) -> None:
+    command = "git switch -c docs/config origin/main"
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/notes",
+        [(command, "Switched to a new branch 'docs/config'\n")],
+    )
+    assert files == {}
+    assert [c for c, _ in unknown] == [command]
