@@ -49,6 +49,9 @@ __all__ = ["KEPT_FOR", "KEPT_STATES", "HookStates"]
 
 KEPT_STATES = 32
 KEPT_FOR = 14 * 24 * 3600
+# A run stopped at its deadline (or killed) while saving leaves its temporary file behind; one
+# this old cannot belong to a run still writing it, since a run ends long before.
+ABANDONED_AFTER = 15 * 60
 _SUFFIX = ".pickle"
 
 
@@ -139,3 +142,7 @@ class HookStates:
             if path != keep and (rank >= KEPT_STATES or now - used > KEPT_FOR):
                 with contextlib.suppress(OSError):
                     path.unlink()
+        for temporary in self.directory.glob(f".*{_SUFFIX}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if now - temporary.stat().st_mtime > ABANDONED_AFTER:
+                    temporary.unlink()

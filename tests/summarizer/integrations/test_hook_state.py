@@ -131,3 +131,26 @@ def test_the_states_kept_are_bounded_in_number_and_age(
     os.utime(saved[3], (now - hook_state.KEPT_FOR - 60,) * 2)  # unused for too long
     newest = keep(5, now)
     assert sorted(states.directory.glob("*.pickle")) == sorted([saved[2], saved[4], newest])
+
+
+def test_a_temporary_file_a_stopped_run_left_behind_is_removed_but_a_fresh_one_is_kept(
+    states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES))
+    live = LiveTranscript(transcript)
+    live.refresh()
+    states.save(live)
+    name = states.path_of(transcript).name
+    abandoned = states.directory / f".{name}.abc123.tmp"
+    writing = states.directory / f".{name}.def456.tmp"
+    for temporary in (abandoned, writing):
+        temporary.write_bytes(b"half a state")
+    old = time.time() - hook_state.ABANDONED_AFTER - 60
+    os.utime(abandoned, (old, old))
+
+    states.save(live)
+
+    assert not abandoned.exists()
+    assert writing.exists()  # another run may still be writing it
+    assert states.load(transcript).path == live.path
