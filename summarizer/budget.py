@@ -207,9 +207,20 @@ def cut_items(
     items is said as one line where it stood.  Returns the bodies, fitting
     or as short as this step can make them.
     """
-    items = {key: _items(body) for key, body in bodies.items()}
     dropped: dict[str, set[int]] = {key: set() for key in bodies}
     offered = dict(compact or {})
+    # No one item may take more than a share of the budget: a single huge item (often a
+    # protected one, such as the first line of a long list of paths) would otherwise force
+    # every other section's items out, and once it is shortened later the summary ends far
+    # under its budget with those items gone.
+    share = max(budget_tokens // 6, 80)
+
+    def within_share(body: str) -> list[str]:
+        return [
+            _cut_body(item, share) if count_tokens(item) > share else item for item in _items(body)
+        ]
+
+    items = {key: within_share(body) for key, body in bodies.items()}
 
     def rendered() -> dict[str, str]:
         return {key: _without(items[key], dropped[key]) for key in items}
@@ -234,7 +245,7 @@ def cut_items(
         if key in offered:
             shorter = offered.pop(key)
             if count_tokens(shorter) < count_tokens(current[key]):
-                items[key], dropped[key] = _items(shorter), set()
+                items[key], dropped[key] = within_share(shorter), set()
             continue
         saved = 0
         for position in left[key]:
