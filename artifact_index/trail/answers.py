@@ -31,6 +31,7 @@ from artifact_index.trail.file_state import FileStatus
 __all__ = [
     "ChangedSince",
     "CheckRunReport",
+    "CommitAttemptReport",
     "CommitReport",
     "ErrorReport",
     "FileEntry",
@@ -310,11 +311,23 @@ class StatusReport(_Answer):
     files: list[ListedFileReport]
 
 
+class CommitAttemptReport(_Answer):
+    """A ``git commit`` that ran but printed no commit: whether it committed is not known."""
+
+    turn: int
+    command: str
+
+
 class WorkReport(_Answer):
-    """The work unit: branch, commits made, changed files not committed since, the latest status."""
+    """The work unit: branch, commits made, changed files not committed since, the latest status.
+
+    ``unconfirmed_commits``: ``git commit`` commands that ran without printing a commit
+    (``-q``, or output not recorded); after one, "not committed" is only what the session saw.
+    """
 
     branch: str | None = None
     commits: list[CommitReport] = []
+    unconfirmed_commits: list[CommitAttemptReport] = []
     uncommitted: list[str] = []
     elsewhere: list[OtherRepositoryReport] = []
     status: StatusReport | None = None

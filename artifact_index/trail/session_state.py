@@ -133,6 +133,13 @@ class Commit(_Record):
     command: str | None = None  # the command that printed it
 
 
+class CommitAttempt(_Record):
+    """A ``git commit`` that ran without printing a commit (``-q``, output cut): it may or may not have committed."""
+
+    turn: int
+    command: str
+
+
 class ListedStatus(_Record):
     """The latest ``git status`` (or ``git diff --stat``) of the workspace (see :mod:`~artifact_index.trail.tree_status`)."""
 
@@ -158,6 +165,7 @@ class WorkRecord(_Record):
 
     branch: str | None = None
     commits: list[Commit] = Field(default_factory=list)
+    unconfirmed_commits: list[CommitAttempt] = Field(default_factory=list)
     committed_at: dict[str, int] = Field(default_factory=dict)  # key -> seq of the last commit
     staging: Staging = Field(default_factory=Staging)
     status: ListedStatus | None = None

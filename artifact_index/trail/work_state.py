@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from artifact_index.facts.claims import Evidence
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.answers import (
+    CommitAttemptReport,
     CommitReport,
     ListedFileReport,
     OtherRepositoryReport,
@@ -48,6 +49,7 @@ from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute
 from artifact_index.trail.session_state import (
     Commit,
+    CommitAttempt,
     ListedStatus,
     OtherRepository,
     Staging,
@@ -101,6 +103,10 @@ class WorkState:
                 made = next(commits, None)
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
+                elif succeeded is not False and len(self.state.unconfirmed_commits) < _MAX_COMMITS:
+                    # Ran, but printed no commit (`-q`, output cut or not recorded): whether it
+                    # committed is unknown, so "no commit made" can no longer be said.
+                    self.state.unconfirmed_commits.append(CommitAttempt(turn=turn, command=command))
                 continue
             if sub == "push" and succeeded:
                 for commit in self.state.commits:
@@ -411,6 +417,9 @@ def work_state(index: ArtifactIndex) -> WorkReport:
     return WorkReport(
         branch=state.branch,
         commits=[_commit_report(c) for c in state.commits],
+        unconfirmed_commits=[
+            CommitAttemptReport(turn=a.turn, command=a.command) for a in state.unconfirmed_commits
+        ],
         uncommitted=sorted(uncommitted),
         elsewhere=[
             OtherRepositoryReport(

@@ -527,8 +527,16 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     if work.commits:
         lines.append(f"Commits made in the session ({len(work.commits)}):")
         lines += _commit_lines(work.commits, detail)
-    else:
+    elif not work.unconfirmed_commits:
         lines.append("No commit made in the session.")
+    last_commit = max((c.turn for c in work.commits), default=0)
+    unconfirmed = [a.turn for a in work.unconfirmed_commits if a.turn >= last_commit]
+    if unconfirmed:
+        turns = ", ".join(str(turn) for turn in unconfirmed[-3:])
+        lines.append(
+            f"`git commit` ran at turn {turns} but printed no commit (quiet, or its output"
+            " not recorded): whether it committed is not known."
+        )
     if work.uncommitted:
         limit = {0: 30, 1: 20, 2: 12, 3: 8}[detail]
         more = len(work.uncommitted) - limit
@@ -538,12 +546,16 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
             else ""
         )
         lines.append(
-            "Changed and not committed: "
+            (
+                "Changed and in no commit shown (the `git commit` above may hold them): "
+                if unconfirmed
+                else "Changed and not committed: "
+            )
             + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
             + (f" and {more} more" if more > 0 else "")
             + as_shown
         )
-    elif facts.changed:
+    elif facts.changed and not unconfirmed:
         lines.append("Every changed file is committed.")
     if work.status is not None:
         lines += _status_lines(work, detail)

@@ -1,0 +1,56 @@
+"""A ``git commit`` that printed no commit leaves the commit state unknown, never "no commit made"."""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import Event, SessionInfo
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
+from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.session_facts import session_facts
+from tests.support.session_steps import ROOT, shell, write
+
+
+def _work_state(*steps: list[Event] | Event) -> str:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    index: ArtifactIndex = Tracker(format="claude-code").feed_all(events)
+    return render_index_section("work_state", session_facts(index))
+
+
+def test_a_quiet_commit_that_ran_is_not_told_as_no_commit() -> None:
+    work = _work_state(
+        write(1, f"{ROOT}/docs/plan.md", "# Plan\n"),
+        shell(
+            2,
+            "git add docs/ && git commit -q -m 'docs: plan' && git log --oneline -1",
+            "6095459 docs: plan\n",
+        ),
+    )
+
+    assert "No commit made" not in work
+    assert "`git commit` ran at turn 2 but printed no commit" in work
+    assert "whether it committed is not known" in work
+    assert "Changed and not committed" not in work
+
+
+def test_a_commit_refused_with_nothing_to_commit_is_no_commit() -> None:
+    work = _work_state(
+        write(1, f"{ROOT}/docs/plan.md", "# Plan\n"),
+        shell(2, "git commit -q -m 'docs: plan'", "nothing added to commit\n", False),
+    )
+
+    assert "No commit made in the session." in work
+    assert "printed no commit" not in work
+
+
+def test_a_quiet_commit_before_a_shown_one_is_not_mentioned() -> None:
+    work = _work_state(
+        write(1, f"{ROOT}/a.md", "a\n"),
+        shell(2, "git add a.md && git commit -q -m a", ""),
+        write(3, f"{ROOT}/b.md", "b\n"),
+        shell(4, "git add b.md && git commit -m b", "[main 1234567] b\n 1 file changed\n"),
+    )
+
+    assert "Commits made in the session (1):" in work
+    assert "printed no commit" not in work
