@@ -125,6 +125,7 @@ def test_a_session_without_git_has_no_commits_and_everything_uncommitted() -> No
     assert work == {
         "branch": "main",
         "commits": [],
+        "unconfirmed_commits": [],
         "uncommitted": ["a.py"],
         "elsewhere": [],
         "status": None,
