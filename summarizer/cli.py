@@ -299,7 +299,8 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         summary="the structured compaction summary (Markdown)",
         description="The summary an agent needs to continue after its context is compacted. The "
         "sections the index knows are exact; the narrative (intent, decisions, state, next "
-        "steps) is written by the Anthropic API when ANTHROPIC_API_KEY is set, else offline.",
+        "steps) is written by an LLM when one is configured (ANTHROPIC_API_KEY, OPENAI_API_KEY or "
+        "OPENAI_BASE_URL, or --llm with --provider/--base-url/--config), else offline.",
         examples=[
             f"artifact-index summary {_EXAMPLE}",
             f"artifact-index summary {_EXAMPLE} --template claude-code --no-llm",

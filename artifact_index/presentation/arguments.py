@@ -53,7 +53,7 @@ def add_transcript_arguments(parser: argparse.ArgumentParser, *, json_option: bo
         const="local",
         metavar="ADDRESS",
         help="run on a Dask cluster: the scheduler at ADDRESS, or a local one "
-        "(needs the dask extra, see the README)",
+        "(needs the dask extra, see docs/install.md)",
     )
 
 
