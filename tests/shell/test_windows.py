@@ -48,6 +48,10 @@ def _effects(
         ("cd C:\\proj; npm install", WIN, "powershell"),
         ("npm install", WIN, "bash"),
         ("date +%Y%m%d > stamp.txt", "/w", "bash"),
+        # Git Bash on a Windows drive: git's format placeholders are not cmd variables.
+        ("git log -1 --format='%H%nauthor: %an <%ae>%ndate: %ad' HEAD", WIN, "bash"),
+        ("echo %USERPROFILE% && type a.txt", WIN, "cmd"),
+        ("for %%f in (*.log) do echo %%f", WIN, "cmd"),
         ("git commit -m 'Remove-Item handling' && rm -rf build", "/w", "bash"),
         ("sed -i 's/as e:\\n/as err:\\n/' app.py", "/w", "bash"),
     ],
