@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -111,6 +112,18 @@ def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | No
         ) and (found is None or later.turn > found.turn):
             found = later
     return found
+
+
+def _names_file(entry: LedgerEntry, path: str) -> bool:
+    """Whether an error names ``path``: as its file, or by path or file name in its words or failing tests."""
+    own = entry.file.lstrip("./") if entry.file else None
+    if own and (path == own or path.endswith("/" + own) or own.endswith("/" + path)):
+        return True
+    text = " ".join([entry.message, entry.detail or "", *entry.tests])
+    name = path.rsplit("/", 1)[-1]
+    # A file name of a few letters ("a.go", "Makefile") is named only with its directory.
+    wanted = path if len(name) < 6 or "." not in name else name
+    return re.search(rf"(?<![\w.-]){re.escape(wanted)}(?![\w-])", text) is not None
 
 
 def _error_report(
@@ -694,11 +707,13 @@ class ArtifactIndex:
         return list(self.ledger.failed_runs)
 
     def _fixes(self, entry: Any) -> list[str]:
-        """The files changed after an error last appeared and up to the run that resolved it.
+        """The files changed after an error last appeared and up to the run that resolved it, that the error names.
 
         The calls of the error's own turn were made before its output was seen;
-        those of the resolving turn came with the run that proved the fix.  The
-        error's own file, when it is among them, comes first.
+        those of the resolving turn came with the run that proved the fix.  Only
+        a file the error names (its file, or a path or file name in its message,
+        detail or failing tests) is said to have fixed it: another file changed
+        in between may be unrelated work, and "fixed by" it would be a guess.
         """
         if not entry.resolved or entry.resolved_turn is None:
             return []
@@ -717,17 +732,7 @@ class ArtifactIndex:
                 for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
                         changed[self._files[self._graph.nodes[target]["path"]].shown] = None
-        paths = list(changed)
-        if entry.file:
-            own = [
-                p
-                for p in paths
-                if p == entry.file
-                or p.endswith("/" + entry.file.lstrip("./"))
-                or entry.file.endswith("/" + p)
-            ]
-            paths = own + [p for p in paths if p not in own]
-        return paths[:MAX_FIXES]
+        return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
 
     def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""

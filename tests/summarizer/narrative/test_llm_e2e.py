@@ -442,11 +442,11 @@ def test_the_request_states_facts_with_their_evidence_and_instructions_around_th
     assert "never call it open" in prompt[: prompt.index("<new_span")]
     assert "no resolved error called open" in prompt[prompt.index("<reminder>") :]
     facts = prompt[prompt.index("<index_facts>") : prompt.index("</index_facts>")]
-    # The fixed error comes with the run that showed it fixed and the change that fixed it...
+    # The fixed error comes with the run that showed it fixed; a changed file it does not name
+    # (auth/service.py) is not said to have fixed it...
     assert (
         "- [resolved] `AssertionError: assert 401 == 200` in `tests/test_auth.py:12` (`test_login_valid`): "
-        "the same check passed at turn 3 (`python -m pytest tests/test_auth.py -q`); fixed by `auth/service.py`"
-        in facts
+        "the same check passed at turn 3 (`python -m pytest tests/test_auth.py -q`)\n" in facts
     )
     # ...the open one with its exact message, and the latest request is named in the reminder.
     assert "- [OPEN] pytest in `tests/integration/test_session.py:30`" in facts

@@ -354,3 +354,35 @@ def test_a_changed_comment_is_quoted_as_written_never_joined_across_lines() -> N
     line = _section(_hook(index), "Files modified")
     assert "changed lines: `# Round to cents here, not in the caller, because the…`" in line
     assert "because the receipt" not in line
+
+
+# --- what fixed an error ----------------------------------------------------------------------------
+
+
+def test_only_files_the_error_names_are_said_to_have_fixed_it() -> None:
+    failure = "src/calc.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+    index = _index(
+        shell(1, "npx tsc --noEmit", failure, False),
+        edit(2, f"{ROOT}/README.md"),
+        edit(3, f"{ROOT}/src/calc.ts"),
+        edit(3, f"{ROOT}/src/other.ts"),
+        shell(4, "npx tsc --noEmit", ""),
+    )
+
+    [error] = index.errors()
+    assert error.resolved
+    assert error.fixed_by == ["src/calc.ts"]
+    assert "other.ts" not in _section(_hook(index), "Errors")
+
+
+def test_an_error_that_names_no_file_is_fixed_by_none() -> None:
+    index = _index(
+        shell(1, "make build", "make: *** [build] Error 1\nsegmentation fault\n", False),
+        edit(2, f"{ROOT}/src/main.c"),
+        edit(2, f"{ROOT}/CHANGELOG.md"),
+        shell(3, "make build", "built\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.fixed_by == []
+    assert "fixed by" not in _hook(index)
