@@ -509,7 +509,8 @@ def _commit_lines(commits: list[CommitReport], detail: int) -> list[str]:
         [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
     )
     for c in shown:
-        pushed = ", pushed" if c.pushed else ", not pushed"
+        # A push the session's commands did not show may still have happened (a hook, CI, another shell).
+        pushed = ", pushed" if c.pushed else ", no push seen"
         lines.append(f"- `{c.hash}` {one_line(c.message, 100)} (turn {c.turn}{pushed})")
     return lines
 
