@@ -251,7 +251,9 @@ def _check(
             for path in pending_paths:
                 if f"`{path}`" in s.text:
                     s.flags.append(f"pending: `{path}` is named by a call with no result recorded")
-        if s.section.startswith(("Files changed and then reverted", "Files changed, with no net")):
+        if s.section.startswith(
+            ("Files changed and then reverted", "Files changed, with no net", "Files changed, then put back")
+        ):
             for path in committed:
                 shown = s.text.split("`")[1] if "`" in s.text else "\0"
                 if (path == shown or shown.endswith("/" + path)) and "committed in" not in s.text:

@@ -128,6 +128,7 @@ class FileReport(_Answer, Claimed):
     # deleted" is not "changed and reverted".
     existed_before: bool | None = Field(default=None, exclude=True)
     last_change: tuple[str, int] | None = Field(default=None, exclude=True)
+    last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
     changed_code: dict[str, list[str]] = {}

@@ -86,6 +86,7 @@ def file_reports(index: ArtifactIndex) -> list[FileReport]:
                 else {},
                 existed_before=state.existed_before if state is not None else None,
                 last_change=(changes[-1].action, changes[-1].turn) if changes else None,
+                last_command=changes[-1].command if changes else None,
                 certainty=entry.certainty,
                 evidence=entry.evidence,
             )

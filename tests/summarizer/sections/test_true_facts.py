@@ -233,6 +233,29 @@ def test_a_file_created_committed_and_deleted_is_told_as_that() -> None:
     )
 
 
+def test_a_file_git_reset_after_its_commit_was_merged_and_pushed_is_not_said_restored() -> None:
+    index = _index(
+        read(1, f"{ROOT}/src/app.py", "x = 1\n"),
+        edit(2, f"{ROOT}/src/app.py", "x = 1", "x = 2"),
+        shell(3, "git commit -am 'bump'", "[feat 1a2b3c4] bump\n 1 file changed\n"),
+        shell(
+            4,
+            "git checkout main && git merge feat && git push",
+            "Switched to branch 'main'\nFast-forward\n src/app.py | 2 +-\n"
+            "   0a0a0a0..1a2b3c4  main -> main\n",
+        ),
+        shell(5, "git reset --hard origin/main", "HEAD is now at 1a2b3c4 bump\n"),
+    )
+
+    hook = _hook(index)
+    assert "original content" not in hook and "reverted" not in hook
+    assert (
+        "- `src/app.py`: changed (turn 2), committed in `1a2b3c4` (turn 3), then "
+        "`git reset --hard origin/main` (turn 5) set it to a version git had; its change is kept "
+        "in the commit" in hook
+    )
+
+
 # --- tests written before their code -------------------------------------------------------------
 
 
