@@ -35,6 +35,7 @@ from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import covers
+from artifact_index.facts.errors.checks import checks_in
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
@@ -114,6 +115,14 @@ def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | No
     return found
 
 
+# A failure that says the program itself is missing: no change to the code fixes it, another way does.
+_MISSING_PROGRAM = re.compile(
+    r"command not found|is not recognized as (?:an internal|the name)|No such file or directory.*"
+    r"(?:exec|spawn)|executable file not found|unrecognized subcommand|unknown command",
+    re.IGNORECASE,
+)
+
+
 def _names_file(entry: LedgerEntry, path: str) -> bool:
     """Whether an error names ``path``: as its file, or by path or file name in its words or failing tests."""
     own = entry.file.lstrip("./") if entry.file else None
@@ -151,6 +160,11 @@ def _error_report(
                 shows=entry.resolution or "resolved it",
             )
         )
+    worked_around = (
+        not entry.resolved
+        and entry.went_on is not None
+        and (not checks_in(entry.command or "") or _MISSING_PROGRAM.search(entry.message) is not None)
+    )
     seen = (entry.pre_existing is None and not entry.resolved) or (
         entry.resolution in _SEEN_RESOLUTIONS
     )
@@ -176,6 +190,8 @@ def _error_report(
         pre_existing=entry.pre_existing,
         seen_turns=list(entry.seen_turns),
         signature=entry.signature,
+        went_on=entry.went_on if worked_around else None,
+        went_on_turn=entry.went_on_turn if worked_around else None,
         certainty="seen" if seen else "inferred",
         evidence=tuple(evidence),
     )

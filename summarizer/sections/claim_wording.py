@@ -19,6 +19,7 @@ __all__ = [
     "pending_calls",
     "test_counts",
     "test_result",
+    "went_on",
     "written_first_line",
 ]
 
@@ -102,6 +103,14 @@ def file_story(f: FileReport) -> str | None:
     if after:
         return story + f"; {noun} committed in {', '.join(after)}"
     return story + f"; {noun} is not committed as far as the session's git commands show"
+
+
+def went_on(e: ErrorReport) -> str:
+    """What the session did after an error it went past: the next command that succeeded."""
+    return (
+        f"the session went on: `{one_line(e.went_on or '', 80)}` "
+        f"(turn {e.went_on_turn}) succeeded after it"
+    )
 
 
 def written_first_line(e: ErrorReport) -> str:

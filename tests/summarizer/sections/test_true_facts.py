@@ -95,6 +95,45 @@ def test_a_lint_fix_run_is_resolved_when_the_same_linter_passes_without_fix() ->
     assert "[OPEN]" not in _hook(index)
 
 
+def test_an_approach_the_session_went_past_is_said_as_what_ran_next_not_open() -> None:
+    index = _index(
+        shell(1, "go build ./...", "bash: go: command not found\n", False),
+        shell(2, "docker run --rm -v $PWD:/src golang:1.22 go build ./...", ""),
+        shell(3, "gt submit --stack", "ERROR: Failed to submit: not authenticated\n", False),
+        shell(4, "gh pr create --fill", "https://github.com/shop/app/pull/3\n"),
+    )
+
+    errors = _section(_hook(index), "Errors")
+    assert "[OPEN]" not in errors and "still open" not in errors
+    assert (
+        "- [not seen resolved] generic, turn 3 from `gt submit --stack`: `ERROR: Failed to submit: "
+        "not authenticated`; the session went on: `gh pr create --fill` (turn 4) succeeded after it"
+        in errors
+    )
+    assert "Original error (turn 1, not seen resolved; the session went on past it)" in errors
+
+
+def test_a_failing_check_stays_open_whatever_ran_after_it() -> None:
+    index = _index(
+        shell(1, "pytest -q", "FAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed\n", False),
+        shell(2, "git status", "On branch main\n"),
+    )
+
+    assert "- [OPEN] pytest in `tests/test_a.py`" in _section(_hook(index), "Errors")
+
+
+def test_an_error_seen_again_waits_for_a_success_after_its_latest_appearance() -> None:
+    index = _index(
+        shell(1, "gt submit", "ERROR: not authenticated\n", False),
+        shell(2, "gt auth --token x", "ok\n"),
+        shell(3, "gt submit", "ERROR: not authenticated\n", False),
+    )
+
+    [error] = index.errors()
+    assert (error.resolved, error.went_on) == (False, None)
+    assert "[OPEN]" in _hook(index)
+
+
 # --- a test result superseded by a later, broader run -------------------------------------------
 
 
