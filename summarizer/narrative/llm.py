@@ -149,8 +149,8 @@ _READING = (
     'transcript shows done is not a next step (a sentence like "Let me check X" followed by the call that '
     "checked X is done); open tasks with evidence of being done since the list was written need checking, "
     "not redoing.\n"
-    '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not yet '
-    'tested" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
+    '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not tested by '
+    'any run seen" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
     "check is a next step. An issue-tracker item in progress is unfinished until the steps listed as not done "
     "for it are taken."
 )

@@ -448,3 +448,19 @@ def test_an_error_that_names_no_file_is_fixed_by_none() -> None:
     [error] = index.errors()
     assert error.resolved and error.fixed_by == []
     assert "fixed by" not in _hook(index)
+
+
+# --- a build seen another way --------------------------------------------------------------------
+
+
+def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> None:
+    steps = [
+        shell(1, "go build ./...", ""),
+        edit(2, f"{ROOT}/main.go"),
+    ]
+    owed = _index(*steps)
+    assert "Not built by any run seen since their last change: `main.go`" in _hook(owed)
+
+    for later in ("go run . --help", "gh run watch 4821 --exit-status"):
+        built = _index(*steps, shell(3, later, "ok\n"))
+        assert "Not built" not in _hook(built), later
