@@ -252,7 +252,11 @@ def _check(
                 if f"`{path}`" in s.text:
                     s.flags.append(f"pending: `{path}` is named by a call with no result recorded")
         if s.section.startswith(
-            ("Files changed and then reverted", "Files changed, with no net", "Files changed, then put back")
+            (
+                "Files changed and then reverted",
+                "Files changed, with no net",
+                "Files changed, then put back",
+            )
         ):
             for path in committed:
                 shown = s.text.split("`")[1] if "`" in s.text else "\0"

@@ -34,8 +34,7 @@ from pydantic import ValidationError
 from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
-from artifact_index.facts.errors.checks import covers
-from artifact_index.facts.errors.checks import checks_in
+from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
@@ -163,7 +162,9 @@ def _error_report(
     worked_around = (
         not entry.resolved
         and entry.went_on is not None
-        and (not checks_in(entry.command or "") or _MISSING_PROGRAM.search(entry.message) is not None)
+        and (
+            not checks_in(entry.command or "") or _MISSING_PROGRAM.search(entry.message) is not None
+        )
     )
     seen = (entry.pre_existing is None and not entry.resolved) or (
         entry.resolution in _SEEN_RESOLUTIONS

@@ -152,7 +152,9 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
     for run in runs:
         last[run.category] = run
         if "build" in last and (run.category == "test" or run.runner in _COMPILING_LINTERS):
-            last["build"] = run  # running the tests (or go vet) builds the code: a build owed before is done
+            last["build"] = (
+                run  # running the tests (or go vet) builds the code: a build owed before is done
+            )
     changed: list[tuple[str, int, list[int]]] = []
     for file in index.file_states():
         key = file.path

@@ -98,7 +98,12 @@ _SECTIONS = (
     ("Errors", "error_messages", "open errors", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
     ("Open tasks", "pending_tasks", "open tasks", "tasks"),
-    ("Files changed, then put back (no net change seen)", "files_reverted", "reverted files", "files"),
+    (
+        "Files changed, then put back (no net change seen)",
+        "files_reverted",
+        "reverted files",
+        "files",
+    ),
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")

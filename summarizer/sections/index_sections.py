@@ -18,7 +18,12 @@ from typing import assert_never, cast
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
-from summarizer.sections.claim_wording import pending_calls, test_result, went_on, written_first_line
+from summarizer.sections.claim_wording import (
+    pending_calls,
+    test_result,
+    went_on,
+    written_first_line,
+)
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files

@@ -109,7 +109,7 @@ def test_a_push_its_output_shows_counts_when_a_later_command_of_the_line_failed(
             "git push -u origin feat && gh pr create --fill",
             "To github.com:shop/cart.git\n * [new branch]      feat -> feat\n"
             "branch 'feat' set up to track 'origin/feat'.\n"
-            "a pull request for branch \"feat\" already exists\n",
+            'a pull request for branch "feat" already exists\n',
             3,
             ok=False,
         ),

@@ -71,8 +71,9 @@ def test_an_empty_task_list_is_not_finished_work_while_changes_are_unchecked() -
         "Still unfinished: 1 changed file(s) not yet checked since their last change: "
         "`receipt.py`.\n"
     )
-    assert "- Not linted or tested by any run seen since their last change: `receipt.py` (turn 6)" in section(
-        summary, "Test Status"
+    assert (
+        "- Not linted or tested by any run seen since their last change: `receipt.py` (turn 6)"
+        in section(summary, "Test Status")
     )
 
 
@@ -386,4 +387,6 @@ def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> No
         in prompt
     )
     assert "- [in progress] `shop-cart.2` Show rounding on the receipt (started turn 3)" in prompt
-    assert 'files listed as "Not tested by any run seen" (or linted, built) are unverified' in prompt
+    assert (
+        'files listed as "Not tested by any run seen" (or linted, built) are unverified' in prompt
+    )
