@@ -129,6 +129,8 @@ class FileReport(_Answer, Claimed):
     existed_before: bool | None = Field(default=None, exclude=True)
     last_change: tuple[str, int] | None = Field(default=None, exclude=True)
     last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
+    # Every call that touched it was a sub-agent's: its read (or change) is not the main agent's.
+    sub_agent_only: bool = Field(default=False, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
     changed_code: dict[str, list[str]] = {}

@@ -87,6 +87,7 @@ def file_reports(index: ArtifactIndex) -> list[FileReport]:
                 existed_before=state.existed_before if state is not None else None,
                 last_change=(changes[-1].action, changes[-1].turn) if changes else None,
                 last_command=changes[-1].command if changes else None,
+                sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),
                 certainty=entry.certainty,
                 evidence=entry.evidence,
             )

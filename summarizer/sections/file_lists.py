@@ -15,6 +15,7 @@ most and tell the least.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -379,7 +380,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         return "None."
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     named = latest[: _READ_NAMED_AT[detail]]
-    lines = [f"- `{f.path}`" for f in sorted(named, key=lambda f: f.path)]
+    lines = [f"- `{f.path}`{_whose_read(f)}" for f in sorted(named, key=lambda f: f.path)]
     rest = latest[len(named) :]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
         # Few enough to name: by folder, each file by its name, so the agent knows whether it has seen one.
@@ -403,6 +404,22 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             + (f" and {more} other folders" if more > 0 else "")
         )
     return "\n".join(lines)
+
+
+# Folders of installed dependencies: a file read there is a library's, not the project's.
+_DEPENDENCY = re.compile(
+    r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv|pkg/mod|\.cargo/registry)/"
+)
+
+
+def _whose_read(f: FileReport) -> str:
+    """Whose read it was when not plainly the agent's reading of the project: a sub-agent's, a dependency's file."""
+    notes = []
+    if f.sub_agent_only:
+        notes.append("read by a sub-agent only")
+    if _DEPENDENCY.search(f.path):
+        notes.append("an installed dependency's file")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _folder(path: str, depth: int) -> str:

@@ -643,3 +643,22 @@ class TestOpaquePrograms:
 
     def test_a_failed_unknown_program_is_not(self) -> None:
         assert analyze("acme-cli setup", succeeded=False).opaque == ()
+
+
+class TestLines:
+    def test_a_line_after_a_piped_head_is_its_own_command_not_files_head_reads(self) -> None:
+        # tree-sitter-bash reads `head` and the next line (with a redirection) as one command.
+        script = (
+            'echo "=== refs ==="\n'
+            "git for-each-ref | grep checkpoints | head\n"
+            'echo "=== object ==="\n'
+            'git cat-file -p "$REF" 2>/dev/null | grep -i session | head\n'
+            "cat notes.md 2>/dev/null\n"
+        )
+        assert effects(analyze(script), reads=True) == [("read", "notes.md")]
+
+    def test_a_line_continued_by_a_backslash_stays_one_command(self) -> None:
+        assert effects(analyze("cat a.md \\\n  b.md | head\nls 2>/dev/null"), reads=True) == [
+            ("read", "a.md"),
+            ("read", "b.md"),
+        ]

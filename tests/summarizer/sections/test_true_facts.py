@@ -464,3 +464,23 @@ def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> N
     for later in ("go run . --help", "gh run watch 4821 --exit-status"):
         built = _index(*steps, shell(3, later, "ok\n"))
         assert "Not built" not in _hook(built), later
+
+
+# --- reads that are not the session's own ---------------------------------------------------------
+
+
+def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
+    by_agent = [
+        event.model_copy(update={"sidechain": "agent-1"})
+        for event in read(2, f"{ROOT}/src/deep.py", "x = 1\n")
+    ]
+    index = _index(
+        read(1, f"{ROOT}/src/app.py", "x = 1\n"),
+        by_agent,
+        read(3, f"{ROOT}/node_modules/left-pad/index.js", "module.exports = 1\n"),
+    )
+
+    reads = _section(_hook(index), "Files read (unchanged)")
+    assert "- `src/app.py`\n" in reads + "\n"
+    assert "- `src/deep.py` (read by a sub-agent only)" in reads
+    assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads
