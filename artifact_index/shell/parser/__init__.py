@@ -33,6 +33,7 @@ the offset map), :mod:`.heredocs` (finding and cutting out heredocs) and
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from artifact_index.shell.parser.heredocs import find_heredocs
@@ -119,7 +120,7 @@ def _lines_joined(root: TSNode, data: bytes) -> list[int]:
         node = stack.pop()
         if node.type == "command":
             children = node.children
-            for before, after in zip(children, children[1:], strict=False):
+            for before, after in pairwise(children):
                 gap = data[before.end_byte : after.start_byte]
                 at = gap.find(b"\n")
                 if at >= 0 and not gap[:at].rstrip(b" \t").endswith(b"\\"):
