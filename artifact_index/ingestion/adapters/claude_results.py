@@ -58,6 +58,7 @@ _UNWRAPPED_FAILURE = re.compile(
     r"The user doesn't want to (?:proceed|take this action)"
     r"|User rejected tool use"
     r"|Permission for this tool use was denied"
+    r"|Permission to use \S+ (?:with command .*)?has been denied"
     r"|Claude requested permissions to"
     r"|\S*ToolUse:\S+ hook error"
     r"|\[Request interrupted by user"
@@ -75,10 +76,14 @@ _SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
     (re.compile(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
     (
         re.compile(
-            r"^(?:Permission for this tool use was denied|Claude requested permissions)", re.I
+            r"^(?:Permission for this tool use was denied|Claude requested permissions"
+            r"|Permission to use \S+ (?:with command .*)?has been denied)",
+            re.I | re.S,
         ),
         "permission",
     ),
+    # The harness's own guard against a blocking command ("Blocked: sleep 30 followed by: ...").
+    (re.compile(r"^Blocked: sleep \d"), "hook_blocked"),
     (re.compile(r"^\S*ToolUse:\S+ hook error|\bhook (?:error|blocked)", re.I), "hook_blocked"),
     (
         re.compile(

@@ -466,6 +466,15 @@ def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> N
         assert "Not built" not in _hook(built), later
 
 
+def test_a_ci_look_up_before_any_local_build_owes_no_build() -> None:
+    index = _index(
+        shell(1, "gh pr checks 44", "build  fail  1m  https://ci/run/1\n", False),
+        edit(2, f"{ROOT}/src/app.ts"),
+    )
+
+    assert "Not built" not in _hook(index)
+
+
 # --- reads that are not the session's own ---------------------------------------------------------
 
 
