@@ -180,7 +180,10 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
     revised = sum(
         1
         for f in facts.created
-        if f.path not in targets and f.path not in gone and len(set(f.changed_turns)) > 1
+        if f.path not in targets
+        and f.path not in gone
+        and f.renamed_from is None  # a move is a change of its own turn, not a revision
+        and len(set(f.changed_turns)) > 1
     )
     made = f"{created} file(s) created" + (f" ({revised} revised after)" if revised else "")
     return f"{made}, {modified} modified, {deleted} deleted{also}{committed}."
