@@ -23,6 +23,7 @@ Nothing is paraphrased: every note is text the session wrote.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -98,7 +99,14 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _names(line: str, name: str) -> bool:
-    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
+    return _name_pattern(name).search(line) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    # One pattern per definition name: a session names thousands, more than ``re``'s own cache
+    # holds, and compiling them again each time was most of the cost of reporting a file.
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
 
 
 def _signature(lines: Sequence[str], first: int, last: int) -> tuple[str, int]:

@@ -18,6 +18,7 @@ from artifact_index.facts.changes import (
     changed_outline,
     definition_notes,
 )
+from artifact_index.facts.symbols.entries import SymbolEntry
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import ArtifactIndex
 
@@ -36,9 +37,15 @@ def line_counts(diff: str | None) -> tuple[int | None, int | None]:
     return added, removed
 
 
-def file_reports(index: ArtifactIndex) -> list[FileReport]:
-    """Every file with a status (not those only failed calls touched), in order of first touch."""
-    symbols = index.symbols()
+def file_reports(
+    index: ArtifactIndex, symbols: dict[str, list[SymbolEntry]] | None = None
+) -> list[FileReport]:
+    """Every file with a status (not those only failed calls touched), in order of first touch.
+
+    ``symbols``: ``index.symbols()``, when the caller already has it (it visits every symbol).
+    """
+    if symbols is None:
+        symbols = index.symbols()
     reports = []
     for entry in index.files():
         if entry.status is None:

@@ -619,14 +619,16 @@ class ArtifactIndex:
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
-        for node, data in self.nodes_of_kind("symbol"):
+        graph = self.graph
+        operations = graph.nodes
+        for node, data in graph.nodes_of_kind("symbol"):
             touches = sorted(
                 (
-                    int(self.graph.nodes[op]["seq"]),
-                    int(self.graph.nodes[op]["turn"]),
+                    int(operations[op]["seq"]),
+                    int(operations[op]["turn"]),
                     str(edge["change"]),
                 )
-                for op, _, edge in self.graph.in_edges(node, data=True)
+                for op, edge in graph.edges_into(node)
                 if edge.get("kind") == "changed"
             )
             change = _net_change([c for _, _, c in touches])

@@ -105,7 +105,8 @@ def session_report(index: ArtifactIndex) -> SessionReport:
         s: [] for s in ("created", "modified", "deleted", "reverted", "read")
     }
     work = work_state(index)
-    for report in file_reports(index):
+    symbols = index.symbols()
+    for report in file_reports(index, symbols):
         held = [
             (c.hash, c.turn) for c in work.commits if c.files is not None and report.path in c.files
         ]
@@ -115,7 +116,6 @@ def session_report(index: ArtifactIndex) -> SessionReport:
     agent_files = [f for key in _CHANGED for f in by_status[key] if is_agent_own(f.path)]
     for key in _CHANGED:
         by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
-    symbols = index.symbols()
     changed = [
         (f.path, f.status, max(f.turns, default=0)) for key in _CHANGED for f in by_status[key]
     ]

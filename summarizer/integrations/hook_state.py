@@ -44,6 +44,7 @@ from pathlib import Path
 import artifact_index
 from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.state_files import private_directory
+from artifact_index.trail.collection import collector_paused
 
 __all__ = ["KEPT_FOR", "KEPT_STATES", "HookStates"]
 
@@ -103,7 +104,8 @@ class HookStates:
                 info = os.fstat(handle.fileno())
                 if info.st_uid != os.getuid() or info.st_mode & 0o022:
                     return None  # someone else could have written it
-                saved = pickle.load(handle)
+                with collector_paused():
+                    saved = pickle.load(handle)
         except FileNotFoundError:
             return None
         except Exception:  # a damaged or foreign state is a cache miss, never an error
@@ -118,7 +120,7 @@ class HookStates:
         target = self.path_of(live.path)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as out:
+            with os.fdopen(handle, "wb") as out, collector_paused():
                 pickle.dump(_Saved(self.code, live), out, protocol=pickle.HIGHEST_PROTOCOL)
             os.chmod(temporary, 0o600)
             os.replace(temporary, target)
