@@ -23,7 +23,6 @@ Nothing is paraphrased: every note is text the session wrote.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -99,14 +98,27 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _names(line: str, name: str) -> bool:
-    return _name_pattern(name).search(line) is not None
+    """Whether ``line`` names ``name`` as a whole word (``(?<![\\w$])name(?![\\w$])``).
+
+    Found without a pattern: a session adds thousands of definitions, and
+    compiling a pattern for each name cost more than reporting the file.
+    """
+    if not name:
+        return re.search(r"(?<![\w$])(?![\w$])", line) is not None
+    start = line.find(name)
+    while start != -1:
+        end = start + len(name)
+        if not (start and _word_char(line[start - 1])) and not (
+            end < len(line) and _word_char(line[end])
+        ):
+            return True
+        start = line.find(name, start + 1)
+    return False
 
 
-@functools.lru_cache(maxsize=4096)
-def _name_pattern(name: str) -> re.Pattern[str]:
-    # One pattern per definition name: a session names thousands, more than ``re``'s own cache
-    # holds, and compiling them again each time was most of the cost of reporting a file.
-    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+def _word_char(char: str) -> bool:
+    """What ``[\\w$]`` matches in a ``str`` pattern: a letter, digit or ``_`` of any script, or ``$``."""
+    return char.isalnum() or char in "_$"
 
 
 def _signature(lines: Sequence[str], first: int, last: int) -> tuple[str, int]:
