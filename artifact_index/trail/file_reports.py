@@ -12,6 +12,10 @@ definitions gained, the telling lines inside modified definitions).
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+from typing import Any
+
 from artifact_index.facts.changes import (
     added_tests,
     changed_code,
@@ -19,10 +23,12 @@ from artifact_index.facts.changes import (
     definition_notes,
 )
 from artifact_index.facts.symbols.entries import SymbolEntry
-from artifact_index.trail.answers import FileReport
+from artifact_index.trail.answers import FileEntry, FileReport
+from artifact_index.trail.collection import collector_paused
+from artifact_index.trail.file_state import FileState
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["file_reports", "line_counts"]
+__all__ = ["ReportCache", "file_reports", "line_counts"]
 
 
 def line_counts(diff: str | None) -> tuple[int | None, int | None]:
@@ -38,63 +44,147 @@ def line_counts(diff: str | None) -> tuple[int | None, int | None]:
 
 
 def file_reports(
-    index: ArtifactIndex, symbols: dict[str, list[SymbolEntry]] | None = None
+    index: ArtifactIndex,
+    symbols: dict[str, list[SymbolEntry]] | None = None,
+    kept: ReportCache | None = None,
 ) -> list[FileReport]:
     """Every file with a status (not those only failed calls touched), in order of first touch.
 
-    ``symbols``: ``index.symbols()``, when the caller already has it (it visits every symbol).
+    ``symbols``: ``index.symbols()``, when the caller already has it (it
+    visits every symbol).  ``kept``: the reports an earlier call made of the
+    same growing session; a file whose report would be made from the same
+    things is not reported again (see :class:`ReportCache`).
     """
     if symbols is None:
         symbols = index.symbols()
-    reports = []
+    made: list[tuple[tuple[Any, ...], FileReport]] = []
     for entry in index.files():
         if entry.status is None:
             continue
-        changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
-        shell = [op.command for op in changes if op.command]
-        diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
-        added, removed = line_counts(diff if entry.status == "modified" else None)
         file_symbols = symbols.get(entry.path, [])
-        changed_symbols = [s for s in file_symbols if s.change != "read"]
-        notes = definition_notes(
-            index.content(entry.path) if diff else None,
-            entry.path,
-            [s for s in changed_symbols if s.change == "added"],
-        )
         state = index.find_file(entry.path)
-        first_lines, outline = (
-            changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+        made_from = (entry, file_symbols, _state_inputs(state))
+        report = kept.find(made_from) if kept is not None else None
+        if report is None:
+            report = _report(index, entry, file_symbols, state)
+        made.append((made_from, report))
+    if kept is not None:
+        kept.keep(made)
+    return [report for _, report in made]
+
+
+def _state_inputs(state: FileState | None) -> tuple[Any, ...] | None:
+    """What a report reads of the file's state (see :meth:`ArtifactIndex.net_diff` and ``content``)."""
+    if state is None:
+        return None
+    return (
+        state.shown,
+        state.changed,
+        state.existed_before,
+        state.exists,
+        _digest(state.original),
+        _digest(state.content),
+    )
+
+
+def _digest(text: str | None) -> bytes | None:
+    if text is None:
+        return None
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _report(
+    index: ArtifactIndex,
+    entry: FileEntry,
+    file_symbols: list[SymbolEntry],
+    state: FileState | None,
+) -> FileReport:
+    """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
+    assert entry.status is not None
+    changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    shell = [op.command for op in changes if op.command]
+    diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
+    added, removed = line_counts(diff if entry.status == "modified" else None)
+    changed_symbols = [s for s in file_symbols if s.change != "read"]
+    notes = definition_notes(
+        index.content(entry.path) if diff else None,
+        entry.path,
+        [s for s in changed_symbols if s.change == "added"],
+    )
+    first_lines, outline = changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+    return FileReport(
+        path=entry.path,
+        status=entry.status,
+        renamed_from=entry.renamed_from,
+        sources=entry.sources,
+        turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+        changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
+        symbols=changed_symbols,
+        read_symbols=[s for s in file_symbols if s.change == "read"],
+        shell_command=shell[-1] if shell else None,
+        lines_added=added,
+        lines_removed=removed,
+        signatures={key: signature for key, (signature, _) in notes.items()},
+        docs={key: doc for key, (_, doc) in notes.items() if doc},
+        tests_added=added_tests(diff, entry.path, changed_symbols),
+        first_lines=first_lines,
+        headings=outline,
+        changed_code=changed_code(
+            diff,
+            index.content(entry.path),
+            entry.path,
+            [s for s in changed_symbols if s.change == "modified"],
         )
-        reports.append(
-            FileReport(
-                path=entry.path,
-                status=entry.status,
-                renamed_from=entry.renamed_from,
-                sources=entry.sources,
-                turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
-                changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
-                symbols=changed_symbols,
-                read_symbols=[s for s in file_symbols if s.change == "read"],
-                shell_command=shell[-1] if shell else None,
-                lines_added=added,
-                lines_removed=removed,
-                signatures={key: signature for key, (signature, _) in notes.items()},
-                docs={key: doc for key, (_, doc) in notes.items() if doc},
-                tests_added=added_tests(diff, entry.path, changed_symbols),
-                first_lines=first_lines,
-                headings=outline,
-                changed_code=changed_code(
-                    diff,
-                    index.content(entry.path),
-                    entry.path,
-                    [s for s in changed_symbols if s.change == "modified"],
-                )
-                if entry.status == "modified"
-                else {},
-                existed_before=state.existed_before if state is not None else None,
-                last_change=(changes[-1].action, changes[-1].turn) if changes else None,
-                certainty=entry.certainty,
-                evidence=entry.evidence,
-            )
-        )
-    return reports
+        if entry.status == "modified"
+        else {},
+        existed_before=state.existed_before if state is not None else None,
+        last_change=(changes[-1].action, changes[-1].turn) if changes else None,
+        certainty=entry.certainty,
+        evidence=entry.evidence,
+    )
+
+
+class ReportCache:
+    """The files' reports of a growing session, each kept with what it was made from, between runs.
+
+    Reporting a file diffs its content against its original and parses both
+    (tree-sitter, for the definitions it gained); in a session that grows by
+    a few records between two runs (the hooks), almost every file is what
+    it was.  A report is made only from the file's entry (status,
+    operations, evidence), its symbols and its state (path shown, whether
+    it changed and existed, its content and original, by digest), so one
+    made from equal things is the same report.  Only the reports of the last
+    call are kept, so the cache holds no more than one report per file.
+
+    The reports are kept as they were made (:meth:`snapshot`), so a caller
+    that changed a report in place afterwards changes nothing kept.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, list[tuple[tuple[Any, ...], FileReport]]] = {}
+        self._snapshot: bytes | None = None
+
+    def find(self, made_from: tuple[Any, ...]) -> FileReport | None:
+        """The report kept of a file made from ``made_from``, if any."""
+        entry: FileEntry = made_from[0]
+        for before, report in self._kept.get(entry.path, ()):
+            if before == made_from:
+                return report
+        return None
+
+    def keep(self, made: list[tuple[tuple[Any, ...], FileReport]]) -> None:
+        """Keep the reports of this call (those of files no longer reported go)."""
+        kept: dict[str, list[tuple[tuple[Any, ...], FileReport]]] = {}
+        for made_from, report in made:
+            kept.setdefault(report.path, []).append((made_from, report))
+        self._kept = kept
+        with collector_paused():
+            self._snapshot = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kept": self._snapshot}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        snapshot = state["kept"]
+        self._kept = pickle.loads(snapshot) if snapshot is not None else {}
+        self._snapshot = snapshot

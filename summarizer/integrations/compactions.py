@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +23,7 @@ from artifact_index.ingestion.following import Reread
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.live.record import EventTally, session_record
 from artifact_index.live.store import Compaction, SessionStore
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
@@ -40,6 +41,10 @@ __all__ = [
 _CHANGED = frozenset({"created", "modified", "deleted"})
 
 
+def _nothing_to_keep() -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class ReadTranscript:
     path: Path
@@ -49,6 +54,10 @@ class ReadTranscript:
     stat: os.stat_result
     events: list[Event] | None = None  # every event, when read whole (scoring a summary needs them)
     problem: str | None = None  # one sentence, when what a later run would reuse could not be kept
+    # A followed transcript's files' reports as the last run made them (see ReportCache), and how to
+    # keep the state for the next run once this run's reports are made (a sentence when it fails).
+    reports: ReportCache | None = None
+    keep: Callable[[], str | None] = _nothing_to_keep
 
 
 def read_transcript(path: Path) -> ReadTranscript:
@@ -64,26 +73,40 @@ def read_transcript(path: Path) -> ReadTranscript:
 def follow_transcript(path: Path, states: HookStates) -> ReadTranscript:
     """The transcript's index, reading only what was appended since a hook last read it.
 
-    What the next run reuses is kept in ``states`` before the end of the
-    file is read (the end closes calls still running, which the next run
-    must see open); a transcript no stream can follow is read whole.
+    What the next run starts from is taken before the end of the file is
+    read (the end closes calls still running, which the next run must see
+    open) and kept by the returned ``keep``, once this run's reports are
+    made; a transcript no stream can follow is read whole.
     """
-    live = states.load(path)
+    live, reports = states.load_kept(path)
     live.refresh()
     if not live.followed:
         return read_transcript(path)  # said in the same words as reading it whole would
     stat = path.stat()
     problem = None
+    pickled: bytes | None = None
     try:
         live.index.settle()  # what the next run reuses, its symbols found once
-        states.save(live)
+        pickled = states.pickled(live)
     except (OSError, pickle.PicklingError, StateError) as exc:
         problem = f"the session's state for the next hook could not be kept ({exc})"
     try:
         index = live.finish()
     except Reread:
         return read_transcript(path)
-    return ReadTranscript(path, index, live.tally, len(live.skipped), stat, problem=problem)
+
+    def keep() -> str | None:
+        if pickled is None:
+            return problem
+        try:
+            states.save(live, reports, pickled=pickled)
+        except (OSError, StateError) as exc:
+            return f"the session's state for the next hook could not be kept ({exc})"
+        return None
+
+    return ReadTranscript(
+        path, index, live.tally, len(live.skipped), stat, reports=reports, keep=keep
+    )
 
 
 def _now() -> str:

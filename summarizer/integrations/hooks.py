@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.agents import AGENTS, transcript_of
@@ -220,11 +221,14 @@ def hook_response(
     index: ArtifactIndex | None = None,
     *,
     echoed: bool = False,
+    kept: ReportCache | None = None,
 ) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
     At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
-    transcript's, when already built.  ``echoed`` says the host also shows a
+    transcript's, when already built (``kept``: its files' reports as an
+    earlier run made them, see
+    :class:`~artifact_index.trail.file_reports.ReportCache`).  ``echoed`` says the host also shows a
     PreCompact's output in the conversation (a manual Claude Code
     ``/compact``): the output is then the changed paths alone
     (:func:`changed_paths_text`).  Raises
@@ -243,7 +247,7 @@ def hook_response(
         index, _ = build_index(transcript)
     if echoed and event == "PreCompact":
         return redact_text(changed_paths_text(index, min(limit, ECHOED_PRE_COMPACT_LIMIT)))
-    facts = session_facts(index)
+    facts = session_facts(index, kept=kept)
     room = limit
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
@@ -317,8 +321,14 @@ def _answer(
             None,
         )
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
-    output = hook_response(hook_input, limit - 1, read.index, echoed=echoed) + "\n"
-    note = f"artifact-index hook: {redact_text(read.problem)}" if read.problem else None
+    try:
+        output = (
+            hook_response(hook_input, limit - 1, read.index, echoed=echoed, kept=read.reports)
+            + "\n"
+        )
+    finally:
+        problem = read.keep()  # what the next run starts from, with this run's reports
+    note = f"artifact-index hook: {redact_text(problem)}" if problem else None
     if event == "PreCompact" and store is not None:
         try:
             snapshot(read, trigger, store())
