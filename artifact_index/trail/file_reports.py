@@ -57,13 +57,13 @@ def file_reports(
     """
     if symbols is None:
         symbols = index.symbols()
-    made: list[tuple[tuple[Any, ...], FileReport]] = []
+    made: list[tuple[bytes, FileReport]] = []
     for entry in index.files():
         if entry.status is None:
             continue
         file_symbols = symbols.get(entry.path, [])
         state = index.find_file(entry.path)
-        made_from = (entry, file_symbols, _state_inputs(state))
+        made_from = _made_from(entry, file_symbols, state) if kept is not None else b""
         report = kept.find(made_from) if kept is not None else None
         if report is None:
             report = _report(index, entry, file_symbols, state)
@@ -73,24 +73,24 @@ def file_reports(
     return [report for _, report in made]
 
 
-def _state_inputs(state: FileState | None) -> tuple[Any, ...] | None:
-    """What a report reads of the file's state (see :meth:`ArtifactIndex.net_diff` and ``content``)."""
-    if state is None:
-        return None
-    return (
-        state.shown,
-        state.changed,
-        state.existed_before,
-        state.exists,
-        _digest(state.original),
-        _digest(state.content),
-    )
+def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | None) -> bytes:
+    """A digest of everything a file's report is made from (see :func:`_report`).
 
-
-def _digest(text: str | None) -> bytes | None:
-    if text is None:
-        return None
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    The entry and the symbols are frozen models whose ``repr`` spells every
+    field (no field is left out of it); of the state, a report reads the
+    path it shows, whether it changed and existed, its content and its
+    original (net_diff, content).
+    """
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(repr((entry, symbols)).encode("utf-8", "surrogatepass"))
+    if state is not None:
+        digest.update(
+            repr((state.shown, state.changed, state.existed_before, state.exists)).encode()
+        )
+        for text in (state.original, state.content):
+            digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
+            digest.update((text or "").encode("utf-8", "surrogatepass"))
+    return digest.digest()
 
 
 def _report(
@@ -152,34 +152,27 @@ class ReportCache:
     a few records between two runs (the hooks), almost every file is what
     it was.  A report is made only from the file's entry (status,
     operations, evidence), its symbols and its state (path shown, whether
-    it changed and existed, its content and original, by digest), so one
-    made from equal things is the same report.  Only the reports of the last
-    call are kept, so the cache holds no more than one report per file.
+    it changed and existed, its content and original), so one made from
+    the same things (the same digest of them) is the same report.  Only the
+    reports of the last call are kept: no more than one per file.
 
-    The reports are kept as they were made (:meth:`snapshot`), so a caller
-    that changed a report in place afterwards changes nothing kept.
+    What is kept (and pickled) is the reports as they were made, so a
+    caller that changes a report in place afterwards changes nothing kept.
     """
 
     def __init__(self) -> None:
-        self._kept: dict[str, list[tuple[tuple[Any, ...], FileReport]]] = {}
+        self._kept: dict[bytes, FileReport] = {}
         self._snapshot: bytes | None = None
 
-    def find(self, made_from: tuple[Any, ...]) -> FileReport | None:
-        """The report kept of a file made from ``made_from``, if any."""
-        entry: FileEntry = made_from[0]
-        for before, report in self._kept.get(entry.path, ()):
-            if before == made_from:
-                return report
-        return None
+    def find(self, made_from: bytes) -> FileReport | None:
+        """The report kept of a file made from what ``made_from`` digests, if any."""
+        return self._kept.get(made_from)
 
-    def keep(self, made: list[tuple[tuple[Any, ...], FileReport]]) -> None:
+    def keep(self, made: list[tuple[bytes, FileReport]]) -> None:
         """Keep the reports of this call (those of files no longer reported go)."""
-        kept: dict[str, list[tuple[tuple[Any, ...], FileReport]]] = {}
-        for made_from, report in made:
-            kept.setdefault(report.path, []).append((made_from, report))
-        self._kept = kept
+        self._kept = dict(made)
         with collector_paused():
-            self._snapshot = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
+            self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"kept": self._snapshot}
