@@ -64,7 +64,7 @@ def file_reports(
         file_symbols = symbols.get(entry.path, [])
         state = index.find_file(entry.path)
         made_from = _made_from(entry, file_symbols, state) if kept is not None else b""
-        report = kept.find(made_from) if kept is not None else None
+        report = kept.find(made_from, file_symbols) if kept is not None else None
         if report is None:
             report = _report(index, entry, file_symbols, state)
         made.append((made_from, report))
@@ -93,6 +93,14 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
     return digest.digest()
 
 
+def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntry]]:
+    """A file's report's ``symbols`` (those its changes touched) and ``read_symbols``."""
+    return {
+        "symbols": [s for s in file_symbols if s.change != "read"],
+        "read_symbols": [s for s in file_symbols if s.change == "read"],
+    }
+
+
 def _report(
     index: ArtifactIndex,
     entry: FileEntry,
@@ -105,7 +113,8 @@ def _report(
     shell = [op.command for op in changes if op.command]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
-    changed_symbols = [s for s in file_symbols if s.change != "read"]
+    fields = _symbol_fields(file_symbols)
+    changed_symbols = fields["symbols"]
     notes = definition_notes(
         index.content(entry.path) if diff else None,
         entry.path,
@@ -119,8 +128,7 @@ def _report(
         sources=entry.sources,
         turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
         changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
-        symbols=changed_symbols,
-        read_symbols=[s for s in file_symbols if s.change == "read"],
+        **fields,
         shell_command=shell[-1] if shell else None,
         lines_added=added,
         lines_removed=removed,
@@ -164,13 +172,23 @@ class ReportCache:
         self._kept: dict[bytes, FileReport] = {}
         self._snapshot: bytes | None = None
 
-    def find(self, made_from: bytes) -> FileReport | None:
-        """The report kept of a file made from what ``made_from`` digests, if any."""
-        return self._kept.get(made_from)
+    def find(self, made_from: bytes, symbols: list[SymbolEntry]) -> FileReport | None:
+        """The report kept of a file made from what ``made_from`` digests (with its ``symbols``), if any."""
+        kept = self._kept.get(made_from)
+        if kept is None:
+            return None
+        return kept.model_copy(update=_symbol_fields(symbols))
 
     def keep(self, made: list[tuple[bytes, FileReport]]) -> None:
-        """Keep the reports of this call (those of files no longer reported go)."""
-        self._kept = dict(made)
+        """Keep the reports of this call (those of files no longer reported go).
+
+        Their symbols are left out: the caller has them again (they are part
+        of what a report is made from), and they are most of a report's size.
+        """
+        self._kept = {
+            made_from: report.model_copy(update={"symbols": [], "read_symbols": []})
+            for made_from, report in made
+        }
         with collector_paused():
             self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
 
