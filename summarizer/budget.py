@@ -36,7 +36,7 @@ from artifact_index.redaction import redact_text
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.condense import condense_text
 from summarizer.sections.facts import SessionFacts
-from summarizer.sections.thread import latest_request
+from summarizer.sections.thread import first_request, latest_request
 from summarizer.tokens import count_tokens
 
 __all__ = [
@@ -175,6 +175,7 @@ def protected_items(facts: SessionFacts) -> Callable[[str, int, str], bool]:
     """Which items of which section step 3 keeps: ``protect(key, position, item)``."""
     latest = latest_request(facts.user_messages)
     latest_turn = latest.turn if latest is not None else None
+    first = first_request(facts.user_messages)
 
     def protect(key: str, position: int, item: str) -> bool:
         if position == 0 or any(mark in item.split("\n", 1)[0] for mark in _KEPT_MARKS):
@@ -183,9 +184,10 @@ def protected_items(facts: SessionFacts) -> Callable[[str, int, str], bool]:
             turn = _TURN.match(item)
             if "feedback when refusing a call" in item.split("\n", 1)[0]:
                 return True
-            return (
-                turn is not None and latest_turn is not None and int(turn.group(1)) >= latest_turn
-            )
+            said = int(turn.group(1)) if turn is not None else None
+            if said is not None and first is not None and said == first.turn:
+                return True
+            return said is not None and latest_turn is not None and said >= latest_turn
         return False
 
     return protect

@@ -10,7 +10,11 @@ command that needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from artifact_index.ingestion.loading import open_transcript
@@ -149,23 +153,75 @@ def cmd_compact(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_hook(args: argparse.Namespace) -> int:
-    """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code)."""
-    from artifact_index.live.store import SessionStore
-    from summarizer.integrations.hooks import run_hook
-
+def _hook_input(max_bytes: int) -> str:
+    """Standard input, up to ``max_bytes`` (an endless one, like /dev/zero, is not read to its end)."""
+    stream = sys.stdin
+    if stream is None:  # closed: no hook input
+        return ""
+    binary = getattr(stream, "buffer", None)
+    data: str | bytes = (
+        binary.read(max_bytes + 1) if binary is not None else stream.read(max_bytes + 1)
+    )
+    if len(data) > max_bytes:
+        raise SummarizerError(f"the hook input is over {max_bytes // 2**20} MiB")
+    if isinstance(data, str):  # a text stream put in its place (a test's, an embedding program's)
+        return data
     try:
-        raw = sys.stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(
-            f"artifact-index hook: skipped, standard input cannot be read ({exc})", file=sys.stderr
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SummarizerError(f"the hook input is not UTF-8 ({exc.reason})") from exc
+
+
+def _quietly(write: Callable[[], None]) -> None:
+    """Write to a stream that may be closed: a hook has nobody to tell, and must not fail."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        write()
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    """Fails open: whatever goes wrong, exit 0 and one line on standard error (exit 2 would block Claude Code).
+
+    Answers within its deadline (``--seconds``, else ``ARTIFACT_INDEX_HOOK_SECONDS``),
+    with the best it has by then; see :mod:`summarizer.integrations.hook_limits`.
+    """
+    from artifact_index.live.store import SessionStore
+    from summarizer.integrations.hook_limits import HookLimits, limit_memory
+    from summarizer.integrations.hooks import HookRun, run_bounded_hook
+
+    limits = HookLimits.from_environment()
+    seconds = _positive(args.seconds)
+    if seconds is not None:
+        limits = replace(limits, seconds=seconds)
+    restore = limit_memory(limits.memory_bytes)
+    if args.seconds is not None and seconds is None:
+        run = HookRun(
+            "", f"artifact-index hook: skipped, --seconds {args.seconds!r} is not a positive number"
         )
-        return 0
-    run = run_hook(raw, args.event, agent=args.agent, store=lambda: SessionStore(args.store))
+    else:
+        run = run_bounded_hook(
+            _hook_input,
+            args.event,
+            agent=args.agent,
+            store=lambda: SessionStore(args.store),
+            limits=limits,
+        )
+    restore()
     if run.note:
-        print(run.note, file=sys.stderr)
-    emit_text(run.output)
+        _quietly(lambda: print(run.note, file=sys.stderr, flush=True))
+    _quietly(lambda: emit_text(run.output))
+    _quietly(lambda: sys.stdout.flush())
+    if run.late and args.owns_process:
+        # The work is still running in its thread: end now, as promised, without waiting for it.
+        os._exit(run.exit_code)
     return run.exit_code
+
+
+def _positive(text: str | None) -> float | None:
+    try:
+        value = float(text) if text is not None else None
+    except ValueError:
+        return None
+    return value if value is not None and 0 < value < float("inf") else None
 
 
 _EXAMPLE = "examples/claude-code-session.jsonl"
@@ -326,6 +382,12 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default="claude-code",
         metavar="claude-code|codex|opencode",
         help="whose hook input it is (default: claude-code)",
+    )
+    hook.add_argument(
+        "--seconds",
+        metavar="N",
+        help="answer within N seconds, with what is known by then (default: "
+        "$ARTIFACT_INDEX_HOOK_SECONDS, else 20; the hosts stop a hook at 60)",
     )
     hook.add_argument(
         "--store",

@@ -77,9 +77,20 @@ class Summary(BaseModel):
         return count_tokens(self.markdown)
 
 
-def _narrative_body(items: list[NarrativeItem]) -> str:
+# What an empty narrative section says: what is not known, never a guess to fill it.
+_NOT_KNOWN = {
+    "intent": "No request recorded.",
+    "decisions": "None recorded.",
+    "current_state": "Nothing stated beyond the sections above.",
+    "next_steps": "No next step stated in the transcript.",
+    "root_cause": "No root cause established in the session's words.",
+}
+_EMPTY_TEXTS = frozenset({"Nothing recorded.", *_NOT_KNOWN.values()})
+
+
+def _narrative_body(items: list[NarrativeItem], key: str = "") -> str:
     if not items:
-        return "Nothing recorded."
+        return _NOT_KNOWN.get(key, "Nothing recorded.")
     lines = []
     for item in items:
         flag = f" ⚠ [index: {item.flag}]" if item.flag else ""
@@ -102,7 +113,7 @@ def _section_bodies(
                 section.key, facts, (finer or {}).get(section.key, detail)
             )
         else:
-            bodies[section.key] = _narrative_body(narrative.items(section.key))
+            bodies[section.key] = _narrative_body(narrative.items(section.key), section.key)
     return bodies
 
 
@@ -207,7 +218,7 @@ def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Na
         if current and line.strip():
             text = re.sub(r"^\s*([-*]|\d+[.)])\s+", "", line).strip()
             text = _FLAG.sub("", text).strip()
-            if text and text != "Nothing recorded.":
+            if text and text not in _EMPTY_TEXTS:
                 sections.setdefault(current, []).append(
                     NarrativeItem(text=text, cycle=0, origin="previous")
                 )
@@ -288,6 +299,8 @@ def summarize(
     if not chunks:
         narrative = narrative.model_copy(update={"last_turn": last_turn})
     narrative = check_narrative(narrative, facts)
+    # The writer's line on each changed file goes beside the index's own facts of it.
+    facts = facts.model_copy(update={"file_notes": narrative.file_notes})
     markdown, detail = fit_to_budget(template, facts, narrative)
     return Summary(
         template=template,

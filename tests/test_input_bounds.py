@@ -227,3 +227,51 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly_with_exit_0() -> N
         error = process.stderr.read()
         assert process.wait(timeout=120) == 0
     assert "Traceback" not in error and "Exception ignored" not in error
+
+
+@pytest.mark.parametrize(
+    "command", [("store", "--store", "{tmp}/s.db"), ("show",), ("summary", "--no-llm")]
+)
+def test_every_command_that_reads_a_transcript_refuses_a_fifo(
+    fifo: Path, tmp_path: Path, command: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    name, *options = command
+    code, _, err = _run(capsys, name, str(fifo), *(o.format(tmp=tmp_path) for o in options))
+    assert code == 1 and "Traceback" not in err
+    assert f"{fifo} is a FIFO (named pipe), not a transcript file" in err
+
+
+def test_a_fifo_in_a_watched_folder_holds_the_watch_up_not_at_all(
+    fifo: Path, tmp_path: Path
+) -> None:
+    from artifact_index.live.store import SessionStore
+    from artifact_index.live.watch import Watcher
+
+    watcher = Watcher([str(fifo.parent)], SessionStore(tmp_path / "s.db"))
+    answered: list[object] = []
+    # In a thread: a regression fails here instead of hanging the suite.
+    reader = threading.Thread(
+        target=lambda: answered.append(watcher.changed(str(fifo))), daemon=True
+    )
+    reader.start()
+    reader.join(timeout=20)
+    assert answered == [None]  # not a file to follow: no record, no error
+
+
+def test_a_followed_session_is_read_no_further_than_the_input_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from artifact_index.live.live_transcript import LiveTranscript
+
+    transcript = tmp_path / "live.jsonl"
+    transcript.write_bytes(SESSION.read_bytes())
+    live = LiveTranscript(transcript)
+    live.refresh()
+    # The session grows past the limit: the servers and the watch say so instead of reading on.
+    monkeypatch.setenv(INPUT_LIMIT_VARIABLE, str(SESSION.stat().st_size + 100))
+    with transcript.open("ab") as out:
+        out.write(
+            b'{"type": "user", "message": {"role": "user", "content": "' + b"a" * 500 + b'"}}\n'
+        )
+    with pytest.raises(UnreadableInput, match=r"holds more than .* the input limit"):
+        live.refresh()

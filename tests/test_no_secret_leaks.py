@@ -13,7 +13,7 @@ they store, the session store, the HTTP API and the MCP server, and
 ``compact`` with its state for request bodies.  A control run with
 ``--no-redact`` must find planted values on every surface (so this test can
 fail); the redacted run must find none.  The quick run takes one format
-with each kind in one place; ``-m slow`` runs them all.  The formats without a writer get
+with each kind in one place, a group of surfaces per test; ``-m slow`` runs them all.  The formats without a writer get
 the kinds planted into their fixtures and the engine's views checked.
 
 ``pytest -s`` prints the table of cells (kind and place) per surface.
@@ -35,7 +35,13 @@ from fake_secrets import FakeSecret, fake_secrets
 
 from artifact_index.presentation.cli import main
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
-from tests.support.planted_secrets import PLACES, cells, planted_session, surfaces
+from tests.support.planted_secrets import (
+    PLACES,
+    SURFACE_GROUPS,
+    cells,
+    planted_session,
+    surfaces,
+)
 from tests.support.transcript_writers import ROOT, WRITERS, Step
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -55,18 +61,26 @@ def _table(
     return "\n".join(rows)
 
 
-# The quick run: one format, each kind in one place (every place still holds some); the slow
-# run: every format, each kind in three places.
+# The quick run: one format, each kind in one place (every place still holds some), every
+# surface, a group of surfaces per test (so no one test takes long, and they run side by side);
+# the slow run: every format, each kind in three places, all surfaces in one test.
 @pytest.mark.parametrize(
-    ("format_name", "places_per_kind"),
+    ("format_name", "places_per_kind", "groups"),
     [
-        pytest.param("claude-code", 1, id="claude-code-quick"),
-        *(pytest.param(name, 3, id=name, marks=pytest.mark.slow) for name in sorted(WRITERS)),
+        *(
+            pytest.param("claude-code", 1, (group,), id=f"claude-code-quick-{group}")
+            for group in SURFACE_GROUPS
+        ),
+        *(
+            pytest.param(name, 3, SURFACE_GROUPS, id=name, marks=pytest.mark.slow)
+            for name in sorted(WRITERS)
+        ),
     ],
 )
 def test_no_surface_of_any_format_leaks_a_planted_secret(
     format_name: str,
     places_per_kind: int,
+    groups: tuple[str, ...],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -76,10 +90,22 @@ def test_no_surface_of_any_format_leaks_a_planted_secret(
     assert len({p.place for p in plantings}) == len(PLACES) >= 10
 
     control_outputs = surfaces(
-        format_name, transcript, tmp_path / "control", capsys, monkeypatch, redact=False
+        format_name,
+        transcript,
+        tmp_path / "control",
+        capsys,
+        monkeypatch,
+        redact=False,
+        groups=groups,
     )
     outputs = surfaces(
-        format_name, transcript, tmp_path / "redacted", capsys, monkeypatch, redact=True
+        format_name,
+        transcript,
+        tmp_path / "redacted",
+        capsys,
+        monkeypatch,
+        redact=True,
+        groups=groups,
     )
     control = {surface: cells(plantings, text) for surface, text in control_outputs.items()}
     leaked = {

@@ -113,6 +113,47 @@ def test_a_glued_long_stripe_key_goes_whole() -> None:
     assert redacted == "x=require('stripe')('[REDACTED stripe-key]')"
 
 
+# Secrets on a command line with the next command glued to them: `-pSECRET&&ls`, `TOKEN=x;next`.
+_GLUED_COMMANDS = (
+    "mysql -u root -p{S}{sep}{cmd}",
+    "PGPASSWORD={S}{sep}{cmd}",
+    "export API_TOKEN={S}{sep}{cmd}",
+    "cd app && DEPLOY_TOKEN={S}{sep}{cmd}",
+    "curl -u admin:{S}{sep}{cmd}",
+    "curl -H x-api-key:{S}{sep}{cmd}",
+    "sshpass -p{S}{sep}{cmd}",
+    "docker login -u ci -p {S}{sep}{cmd}",
+    "redis-cli -a {S}{sep}{cmd}",
+    "./deploy.sh --client-secret {S}{sep}{cmd}",
+    "openssl pkcs12 -passout pass:{S}{sep}{cmd}",
+    "export GITHUB_TOKEN=ghp_{S}{S}{S}{sep}{cmd}",
+    "echo $(mysql -p{S}{sep}{cmd})",
+    "echo `mysql -p{S}`{sep}{cmd}",
+)
+
+
+@pytest.mark.parametrize("template", _GLUED_COMMANDS)
+def test_a_secret_glued_to_the_next_command_is_hidden_and_the_command_kept(
+    template: str,
+) -> None:
+    rng = random.Random(template)
+    for sep in ("&&", ";", "|", "||", ")", "&", "; ", ">out.txt;"):
+        for cmd in ("ls", "rm -f src/app.py", "python manage.py migrate", "next"):
+            secret = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(12))
+            text = template.format(S=secret, sep=sep, cmd=cmd)
+            once = redact_text(text)
+            assert secret not in once, text
+            assert cmd in once, (text, once)
+            assert redact_text(once) == once
+
+
+def test_a_env_value_holding_separators_is_still_hidden_whole() -> None:
+    # A .env value may hold ; | & and ( itself: no command word stands after them.
+    for value in ("Xk9;pQ2z,ab1(cd e", "ab|Cd7&&Ef", "s3cr3t;Q9x"):
+        once = redact_text(f"SMTP_PASSWORD={value}\nSMTP_HOST=mail.example.test\n")
+        assert all(part not in once for part in re.split(r"[;|&,( ]+", value) if len(part) > 2)
+
+
 def test_a_private_key_cut_off_before_its_end_line_is_still_hidden() -> None:
     key = next(s for s in SECRETS if s.kind == "private-key").value
     cut = key[: len(key) // 2]

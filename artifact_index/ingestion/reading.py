@@ -37,6 +37,7 @@ __all__ = [
     "read_path",
     "read_stream",
     "require_regular",
+    "too_large",
     "transcript_bytes",
 ]
 
@@ -82,7 +83,8 @@ def _size(count: int) -> str:
     return f"{count} bytes"
 
 
-def _too_large(name: str, limit: int) -> UnreadableInput:
+def too_large(name: str, limit: int) -> UnreadableInput:
+    """The error for input ``name`` past ``limit`` bytes, naming the variable that raises it."""
     return UnreadableInput(
         f"{name} holds more than {_size(limit)}, the input limit "
         f"(set {INPUT_LIMIT_VARIABLE} to read more)"
@@ -110,7 +112,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
         status = os.fstat(descriptor)
         require_regular(name, status.st_mode)
         if status.st_size > limit:
-            raise _too_large(name, limit)
+            raise too_large(name, limit)
         pieces: list[bytes] = []
         held = 0
         # One read gets a regular file whole; the loop is for one that grows meanwhile.
@@ -121,7 +123,7 @@ def read_path(path: str | Path, limit: int | None = None) -> bytes:
             pieces.append(piece)
             held += len(piece)
             if held > limit:
-                raise _too_large(name, limit)
+                raise too_large(name, limit)
     except OSError as exc:
         raise UnreadableInput(f"{name} cannot be read ({exc.strerror or exc})") from exc
     finally:
@@ -169,7 +171,7 @@ def read_stream(stream: BinaryIO, name: str, limit: int | None = None) -> bytes:
             if not head.startswith(_GZIP_MAGIC):
                 _refuse_binary(head, name)
         if buffer.tell() > limit:
-            raise _too_large(name, limit)
+            raise too_large(name, limit)
     return transcript_bytes(buffer.getvalue(), name, limit)
 
 
@@ -179,7 +181,7 @@ def transcript_bytes(data: bytes, name: str, limit: int | None = None) -> bytes:
     if data.startswith(_GZIP_MAGIC):
         data = _gunzip(data, name, limit)
     elif len(data) > limit:
-        raise _too_large(name, limit)
+        raise too_large(name, limit)
     _refuse_binary(data[:_HEAD], name)
     for mark, encoding in _BOMS:
         if data.startswith(mark):
@@ -206,7 +208,7 @@ def _gunzip(data: bytes, name: str, limit: int) -> bytes:
                 before = out.tell()
                 out.write(piece)
                 if out.tell() > limit:
-                    raise _too_large(name, limit)
+                    raise too_large(name, limit)
                 consumed = len(data) - position - len(pending)
                 if out.tell() > _RATIO_FREE and out.tell() > GZIP_RATIO_LIMIT * consumed:
                     raise UnreadableInput(

@@ -266,8 +266,10 @@ _FAMILY_OF: dict[str, ToolFamily] = {
     name: family for family, names in TOOL_FAMILIES.items() for name in names
 }
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "CommandLine")
-# Shell tools whose name says which shell runs the command.
-_DIALECTS: dict[str, ShellDialect] = {"powershell": "powershell", "cmd": "cmd"}
+# Shell tools whose name says which shell runs the command.  A tool named Bash
+# runs bash on Windows too (Git Bash for Claude Code), where `%` and backslashes
+# would otherwise make a command look like cmd.exe's.
+_DIALECTS: dict[str, ShellDialect] = {"powershell": "powershell", "cmd": "cmd", "bash": "bash"}
 
 
 def tool_key(name: str) -> str:

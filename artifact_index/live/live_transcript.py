@@ -45,7 +45,7 @@ from artifact_index.ingestion.adapters import Adapter, adapter_named, detect
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.following import AppendedLines, RecordStream, Reread
 from artifact_index.ingestion.loading import Loaded
-from artifact_index.ingestion.reading import require_regular
+from artifact_index.ingestion.reading import input_limit, require_regular, too_large
 from artifact_index.ingestion.source import Skipped, Source, read_source
 from artifact_index.live.record import EventTally
 from artifact_index.trail.collection import collector_paused, collector_spared
@@ -140,6 +140,11 @@ class LiveTranscript:
         unknown = self._unknown
         return self._offset - len(self._lines.pending) - (len(unknown) - unknown.rfind(b"\n") - 1)
 
+    @property
+    def read_up_to(self) -> int:
+        """Bytes of the file read so far, a partial last line included."""
+        return self._offset
+
     def events_so_far(self) -> list[Event]:
         """The events fed so far, in order (read again from the file: they are not kept)."""
         if self._adapter is None:
@@ -148,8 +153,14 @@ class LiveTranscript:
         return list(islice(loaded.events(), self.tally.events))
 
     # -- reading --------------------------------------------------------------------
-    def refresh(self) -> Refresh:
-        """Read what was appended and feed its events; raises :class:`UnreadableInput` if the file is gone."""
+    def refresh(self, most: int | None = None) -> Refresh:
+        """Read what was appended and feed its events; raises :class:`UnreadableInput` if the file is gone.
+
+        With ``most``, a JSON-lines file is read no further than ``most``
+        bytes past the offset, ending at a line's end: the rest is read by
+        the next refresh, as if it had not been written yet (a caller with
+        a deadline reads a long file a piece at a time).
+        """
         try:
             stat = self.path.stat()
         except FileNotFoundError as exc:
@@ -161,19 +172,19 @@ class LiveTranscript:
         if restarted:
             self._start()
         try:
-            refresh = self._read(stat)
+            refresh = self._read(stat, most)
         except Reread:
             # A line changed what earlier lines were read as: read the file whole again.
             self._start()
-            refresh = self._read(stat)
+            refresh = self._read(stat, most)
             restarted = True
         return Refresh(refresh.new_events, refresh.rebuilt or restarted, refresh.waiting)
 
-    def _read(self, stat: os.stat_result) -> Refresh:
+    def _read(self, stat: os.stat_result, most: int | None) -> Refresh:
         self._identity = (stat.st_dev, stat.st_ino)
         if self._mode == "document":
             return self._whole(stat)
-        return self._new_lines(stat)
+        return self._new_lines(stat, most)
 
     def _replaced(self, stat: os.stat_result) -> bool:
         if self._identity is None:
@@ -201,15 +212,23 @@ class LiveTranscript:
         self._offset = stat.st_size
         return self._replay(read_source(self.path))
 
-    def _new_lines(self, stat: os.stat_result) -> Refresh:
+    def _new_lines(self, stat: os.stat_result, most: int | None) -> Refresh:
         if stat.st_size == self._offset:
             return self._nothing_new()
         try:
+            limit = input_limit()
+            # A session followed past the input limit is refused as a whole read of it is.
+            wanted = max(limit - self._offset, 0) + 1
             with self.path.open("rb") as handle:
                 handle.seek(self._offset)
-                data = handle.read()
+                data = handle.read(wanted if most is None else min(wanted, most))
         except OSError as exc:
             raise UnreadableInput(f"{self.path} cannot be read ({exc.strerror or exc})") from exc
+        if self._offset + len(data) > limit:
+            raise too_large(str(self.path), limit)
+        if most is not None and len(data) == most and self._offset + most < stat.st_size:
+            end = data.rfind(b"\n")  # the rest of the line is read with the next piece
+            data = data[: end + 1] if end >= 0 else data
         if not data:
             return self._nothing_new()
         if self._offset == 0 and data.startswith(_GZIP_MAGIC):

@@ -455,6 +455,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Finding plugins scans every installed distribution: a built-in command does without.
     parser = build_parser(plugins=_first_word(arguments) not in _BUILTIN_COMMANDS)
     args = _parse(parser, arguments)
+    # Called without arguments, this is the process's own command line: a command may end the
+    # process when it is done (a hook whose work still runs past its deadline does).
+    args.owns_process = argv is None
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         with redaction_disabled() if args.no_redact else nullcontext():

@@ -179,8 +179,18 @@ def _not_words(value: str, match: Match) -> bool:
 _T = r"A-Za-z0-9"
 # The end of a token: no more of its characters follow (a glued tail is taken with it).
 _END = r"(?![A-Za-z0-9_-])"
-# A value as commands and config spell it: quoted (spaces allowed), or up to whitespace.
-_VALUE = r"(?:\"(?P<secret_dq>[^\"\n]{1,200})\"|'(?P<secret_sq>[^'\n]{1,200})'|(?P<secret>[^\s\"'`|;&<>]{1,200}))"
+# What ends a shell word that is not quoted: a pipe, a next command, a redirection, the end of a
+# $( ) or ` ` around it. A value on a command line stops there (the command after it is no secret).
+_SHELL_END = r"\s\"'`|;&<>)"
+# A value as commands and config spell it: quoted (spaces allowed), or one shell word.
+_VALUE = (
+    r"(?:\"(?P<secret_dq>[^\"\n]{1,200})\"|'(?P<secret_sq>[^'\n]{1,200})'"
+    r"|(?P<secret>[^" + _SHELL_END + r"]{1,200}))"
+)
+# After a NAME=value, a separator and a command word: the next command (``TOKEN=x;next``,
+# ``PGPASSWORD=x&&psql``). A value may hold ; | & itself (a .env line), so only a separator
+# followed by a lowercase word that stands alone (a command, not ``;defg,hij(`` of a password).
+_NEXT_COMMAND = r"(?:&&|\|\||[;|&)])[ \t]*[a-z_./][a-z0-9_./+-]+(?=[ \t]|[;&|)]|\r?$|\\[nr\"])"
 # A command's arguments before the option that holds the password (no pipe, no next command).
 _ARGS = r"[^\n|;&]*?\s"
 _NAME = r"[A-Za-z_][A-Za-z0-9_.-]{0,80}+"
@@ -531,7 +541,7 @@ RULES: tuple[SecretRule, ...] = (
         + _WORD_START
         + r"(?:x-[a-z0-9-]*(?:key|token|secret|auth|signature|password|credential)[a-z0-9-]*"
         r"|api-?key|private-token|job-token|deploy-token|ocp-apim-subscription-key|x-goog-api-key)"
-        r"\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^\s\"',;\\]{6,})",
+        r"\\?[\"']?\s*[:=]\s*\\?[\"']?(?P<secret>[^,\\" + _SHELL_END + r"]{6,})",
         "curl -H 'x-api-key: {b62:40}' https://api.example.test",
         keywords=("key", "token", "secret", "auth", "signature", "password", "credential"),
         accept=_header_value,
@@ -552,7 +562,9 @@ RULES: tuple[SecretRule, ...] = (
         + _WORD_START
         + r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb|mariadb-dump)\b"
         + _ARGS
-        + r"-p(?:\"(?P<secret_dq>[^\"\n]+)\"|'(?P<secret_sq>[^'\n]+)'|(?P<secret>[^\s\"']+))",
+        + r"-p(?:\"(?P<secret_dq>[^\"\n]+)\"|'(?P<secret_sq>[^'\n]+)'|(?P<secret>[^"
+        + _SHELL_END
+        + r"]+))",
         "mysql -u root -p{b62:12} shop < dump.sql",
         label="password",
         keywords=("mysql", "mariadb"),
@@ -585,7 +597,9 @@ RULES: tuple[SecretRule, ...] = (
         + _WORD_START
         + r"(?:curl|http|https|xh|wget|ab|hey|httpie)\b"
         + _ARGS
-        + r"(?:-u|--user|-a|--auth)(?:=|\s*)[\"']?[^\s:\"'@/]+:(?P<secret>[^\s\"'@]+)",
+        + r"(?:-u|--user|-a|--auth)(?:=|\s*)[\"']?[^\s:\"'@/]+:(?P<secret>[^@"
+        + _SHELL_END
+        + r"]+)",
         "curl -u admin:{b62:12} https://ci.example.test/api/json",
         label="password",
         keywords=("curl", "http", "wget", "xh ", "ab ", "hey "),
@@ -610,7 +624,7 @@ RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "openssl-pass-argument",
-        _WORD_START + r"pass:(?P<secret>[^\s'\"]+)",
+        _WORD_START + r"pass:(?P<secret>[^" + _SHELL_END + r"]+)",
         "openssl pkcs12 -export -passout pass:{b62:14} -out cert.p12",
         label="password",
         keywords=("pass:",),
@@ -694,7 +708,9 @@ RULES: tuple[SecretRule, ...] = (
         + _NAME
         + r")[ \t]*=[ \t]*"
         r"(?:\\?\"(?P<secret_dq>[^\"\n\\]*)\\?\"|'(?P<secret_sq>[^'\n\\]*)'"
-        r"|(?P<secret>[^\s\"'`\\][^\s\"'`\\]*(?:[ \t]+(?![-./$|&<>~])[^\s=\"'`.\\]+){0,4}))"
+        r"|(?P<secret>[^\s\"'`\\](?:(?!"
+        + _NEXT_COMMAND
+        + r")[^\s\"'`\\])*(?:[ \t]+(?![-./$|&<>~])[^\s=\"'`.\\]+){0,4}))"
         r"[ \t]*(?:[ \t]#[^\n\\]*)?" + _LINE_END,
         "DB_PASSWORD={b62:6};{b62:4}({b62:3} {b62:5}\n",
         label="",
@@ -756,7 +772,9 @@ RULES: tuple[SecretRule, ...] = (
         # or after an escaped newline of a JSON-encoded file ("X=1\\nDB_PASSWORD=...").
         r"(?:(?<![\w.-])|(?<=\\[nrt]))(?P<name>"
         + _NAME
-        + r")=(?P<secret>[^\s\"'`<>{}\[\]\\&]{3,}+)",
+        + r")=(?P<secret>(?:(?!"
+        + _NEXT_COMMAND
+        + r")[^\s\"'`<>{}\[\]\\&]){3,}+)",
         "ran PGPASSWORD={b62:10}; psql -h db",
         label="",
         keywords=_NAMES,

@@ -8,8 +8,10 @@ PATH``, ``git restore PATH``, ``git stash``, ``git reset --hard``) become
 ``git stash pop`` / ``apply`` / ``drop`` / ``clear`` become ``unstash``
 operations: the tracker knows what the session's own stashes put away.
 Commands that change files in ways that cannot be named from the command
-line (``git pull``, ``git merge``, switching branches) become ``unknown``
-operations.
+line (``git rebase``, ``git cherry-pick``, switching branches, creating a
+branch from another start point) become ``unknown`` operations; ``git
+merge`` and ``git pull`` name the files their report lists
+(:mod:`.git_report`) and are unknown only when there is no report.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.shell.expand import Arg
+from artifact_index.shell.git_report import merge_reports
 from artifact_index.shell.invocation import (
     Invocation,
     Runtime,
@@ -80,8 +83,8 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
                 if sub != "pull"
                 else []
             )
-        if sub == "rebase" and any(a.value in ("--continue", "--edit-todo") for a in rest):
-            return [inv.unknown(_UNNAMEABLE[sub])]
+        if sub in ("pull", "merge"):
+            return _merged(inv, runtime, sub)
         return [inv.unknown(_UNNAMEABLE[sub])]
     handler = _SUBCOMMANDS.get(sub)
     if handler is None:
@@ -89,6 +92,35 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
             return move(replace(inv, args=(Arg("mv", "mv"), *rest)), runtime)
         return []
     return handler(inv, runtime, rest)
+
+
+def _merged(inv: Invocation, runtime: Runtime, sub: str) -> list[FileOperation]:
+    """``git merge`` / ``git pull``: the files its report names, else an unknown effect."""
+    reports = merge_reports(runtime.output)
+    if reports is None:
+        return [inv.unknown(_UNNAMEABLE[sub])]
+    root = _root(inv, runtime)
+    detail = f"brought in by git {sub}"
+    ops: list[FileOperation] = []
+    for report in reports:
+        named: list[tuple[FileAction, str, str | None]] = [
+            *(("create", p, None) for p in report.created),
+            *(("edit", p, None) for p in report.modified),
+            *(("delete", p, None) for p in report.deleted),
+            *(("move", old, new) for old, new in report.renamed),
+        ]
+        for action, path, dest in named:
+            placed = join(root, path)
+            placed_dest = join(root, dest) if dest is not None else None
+            if placed is None or (dest is not None and placed_dest is None):
+                ops.append(inv.unknown(f"git {sub} changed {path}, which cannot be placed"))
+                continue
+            ops.append(inv.op(action, placed, dest=placed_dest, detail=detail))
+        ops.extend(
+            inv.unknown(f"git {sub} changed {p}, a path its report shortened")
+            for p in report.unnamed
+        )
+    return ops
 
 
 def _root(inv: Invocation, runtime: Runtime) -> str | None:
@@ -150,7 +182,7 @@ def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git checkout --patch restores hunks chosen interactively")]
     if parsed.has("-b", "-B", "--orphan"):
-        return []  # a new branch from the current state: files stay as they are
+        return _new_branch(inv, "checkout", parsed.operands)
     conflict_side = parsed.has("--ours", "--theirs")
     raw = [a.value for a in rest]
     if "--" in raw:
@@ -307,10 +339,25 @@ def _switch(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     parsed = parse_options(
         rest, short_values="cC", long_values=("--create", "--force-create", "--orphan")
     )
-    if parsed.has("-c", "-C", "--create", "--force-create", "--orphan") or not parsed.operands:
+    if parsed.has("-c", "-C", "--create", "--force-create", "--orphan"):
+        return _new_branch(inv, "switch", parsed.operands)
+    if not parsed.operands:
         return []
     name = parsed.operands[0].value or parsed.operands[0].raw
     return [inv.unknown(f"git switch {name} switches the working tree to another branch")]
+
+
+def _new_branch(inv: Invocation, sub: str, operands: list[Arg]) -> list[FileOperation]:
+    """A new branch: from the current state files stay; from another start point they change."""
+    start = next((a for a in operands if a.value != "--"), None)
+    if start is None or start.value == "HEAD":
+        return []
+    name = start.value or start.raw
+    return [
+        inv.unknown(
+            f"git {sub} moves the working tree to {name}, whose differing files the tracker cannot name"
+        )
+    ]
 
 
 def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:

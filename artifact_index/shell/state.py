@@ -68,6 +68,8 @@ DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+# Windows' NUL device answers to `nul` in every directory, also from Git Bash (`2>nul`).
+_WINDOWS_NUL = re.compile(r"^(?:[A-Za-z]:[\\/]|/[A-Za-z]/).*[\\/]nul$", re.IGNORECASE)
 _WINDOWS_TEMP = re.compile(
     r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE
 )
@@ -125,6 +127,8 @@ class Files:
 
     def kind(self, path: str) -> PathKind:
         if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
+            return "device"
+        if _WINDOWS_NUL.match(path):
             return "device"
         if path in self.anonymous or any(path.startswith(a + "/") for a in self.anonymous):
             return "anonymous"

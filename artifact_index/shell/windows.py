@@ -34,9 +34,10 @@ from artifact_index.shell.parser import (
     Redirect,
     Script,
     Sequence,
+    Var,
     Word,
 )
-from artifact_index.shell.windows_commands import translate
+from artifact_index.shell.windows_commands import POWERSHELL_VARIABLE, translate
 
 __all__ = ["Dialect", "parse_windows", "shell_dialect"]
 
@@ -141,7 +142,10 @@ class _Token:
     """A word (its parts) or an operator."""
 
     def __init__(
-        self, parts: list[Lit | Opaque] | None = None, raw: str = "", operator: str | None = None
+        self,
+        parts: list[Lit | Opaque | Var] | None = None,
+        raw: str = "",
+        operator: str | None = None,
     ) -> None:
         self.parts = parts or []
         self.raw = raw
@@ -160,7 +164,7 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
     current: _Token | None = None
     i = 0
 
-    def add(part: Lit | Opaque, raw: str) -> None:
+    def add(part: Lit | Opaque | Var, raw: str) -> None:
         nonlocal current
         if current is None:
             current = _Token()
@@ -226,7 +230,7 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
             if name.lower() == "$null":
                 add(Lit("/dev/null"), name)
             else:
-                add(Opaque(name), name)
+                add(_variable(name), name)
             i += len(name)
         elif ch == "%" and not powershell and re.match(r"%[\w~:]+%", text[i:]):
             match = re.match(r"%[\w~:]+%", text[i:])
@@ -260,6 +264,17 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
     return [_merge(t) for t in out]
 
 
+def _variable(name: str) -> Var | Opaque:
+    """A PowerShell ``$name``: a variable the command may assign (case-insensitive).
+
+    ``$env:X`` and other drive- or scope-qualified names stay unknown.
+    """
+    bare = name[1:]
+    if ":" in bare or not bare.isidentifier():
+        return Opaque(name)
+    return Var(POWERSHELL_VARIABLE + bare.lower())
+
+
 def _matching(text: str, start: int) -> int:
     """The index after the bracket that closes the one at ``start``."""
     opening = text[start]
@@ -275,15 +290,15 @@ def _matching(text: str, start: int) -> int:
     return len(text)
 
 
-def _expandable(body: str, powershell: bool) -> list[Lit | Opaque]:
+def _expandable(body: str, powershell: bool) -> list[Lit | Opaque | Var]:
     """The parts of a double-quoted string: variables are known only at run time."""
     pattern = r"\$\([^)]*\)|\$\{[^}]*\}|\$[\w:]+" if powershell else r"%[\w~:]+%"
-    parts: list[Lit | Opaque] = []
+    parts: list[Lit | Opaque | Var] = []
     position = 0
     for match in re.finditer(pattern, body):
         if match.start() > position:
             parts.append(Lit(body[position : match.start()], quoted=True))
-        parts.append(Opaque(match.group(0)))
+        parts.append(_variable(match.group(0)) if powershell else Opaque(match.group(0)))
         position = match.end()
     if position < len(body) or not parts:
         parts.append(Lit(body[position:], quoted=True))
@@ -292,7 +307,7 @@ def _expandable(body: str, powershell: bool) -> list[Lit | Opaque]:
 
 def _merge(token: _Token) -> _Token:
     """Adjacent literal parts as one."""
-    merged: list[Lit | Opaque] = []
+    merged: list[Lit | Opaque | Var] = []
     for part in token.parts:
         if merged and isinstance(part, Lit) and isinstance(merged[-1], Lit):
             merged[-1] = Lit(merged[-1].text + part.text, quoted=merged[-1].quoted or part.quoted)

@@ -23,8 +23,14 @@ PowerShell cmdlets and their aliases (``rm``, ``del``, ``ri``, ``cp``,
 / ``Add-Content`` with ``-Value`` (``echo v > f`` / ``>> f``) or from the
 pipeline (``sponge [-a] f``), ``Out-File [-Append]``, ``Tee-Object``,
 ``Clear-Content``, ``Get-Content [-TotalCount N]``, ``Write-Output``,
-``Set-Location``, ``Push-Location``, ``Pop-Location``.  Parameters bind by
-name (any unambiguous prefix, ``-Path:x`` too) or position.
+``Set-Location``, ``Push-Location``, ``Pop-Location``, ``Invoke-WebRequest``
+/ ``Invoke-RestMethod -OutFile`` (``curl -o``).  Parameters bind by name
+(any unambiguous prefix, ``-Path:x`` too) or position; the value of a common
+parameter (``-ErrorAction SilentlyContinue``) is no path, nor is an item of
+a drive that holds no files (``Remove-Item Env:\\VAR``).  ``$name = 'text'``
+assigns a variable later words may use (``Set-Content $path``); a value that
+is not a string literal (``Join-Path ...``, a here-string) is known only at
+run time.
 
 Other programs (``npm``, ``git``, ``python``) pass through, with backslashes
 in path arguments turned into slashes.
@@ -36,9 +42,12 @@ import posixpath
 import re
 from collections.abc import Sequence
 
-from artifact_index.shell.parser import Command, Lit, Opaque, Redirect, Word
+from artifact_index.shell.parser import Command, Lit, Opaque, Redirect, Var, Word
 
-__all__ = ["translate"]
+__all__ = ["POWERSHELL_VARIABLE", "translate"]
+
+# PowerShell variables live apart from bash's: `$Path` and `$path` are one variable.
+POWERSHELL_VARIABLE = "powershell_"
 
 _PATHLIKE = re.compile(r"^(?:[A-Za-z]:)?[^\s(){};=|<>\"']*\\[^\s(){};=|<>\"']*$")
 
@@ -80,6 +89,8 @@ def translate(
         words = words[1:]
     if not words:
         return _command([], redirects, raw)
+    if dialect == "powershell" and (assignment := _assignment(words, redirects, raw)) is not None:
+        return assignment
     if words[0].literal is not None and words[0].literal.startswith("@"):
         words = [_lit(words[0].literal[1:]), *words[1:]]
     name = _name(words[0])
@@ -97,6 +108,24 @@ def translate(
         redirects,
         raw,
     )
+
+
+def _assignment(words: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Command | None:
+    """``$name = value``: the variable holds a string literal; anything else is known only at run time."""
+    first = words[0].parts
+    if not first or not isinstance(first[0], Var):
+        return None
+    name = first[0].name
+    if len(first) == 1 and len(words) >= 2 and words[1].literal == "=":
+        value = words[2:]
+    elif len(first) >= 2 and isinstance(first[1], Lit) and first[1].text.startswith("="):
+        rest = (Lit(first[1].text[1:], first[1].quoted), *first[2:])
+        value = [Word(rest, words[0].raw.split("=", 1)[1]), *words[1:]]
+    else:
+        return None
+    known = len(value) == 1 and all(isinstance(p, Lit) for p in value[0].parts)
+    held = _slashes(value[0]) if known else Word((Opaque(raw),), raw)
+    return Command((), ((name, held),), redirects, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -180,6 +209,8 @@ def _rename(rest: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Comm
 # PowerShell
 
 _ALIASES = {
+    "iwr": "invoke-webrequest",
+    "irm": "invoke-restmethod",
     "rm": "remove-item",
     "del": "remove-item",
     "erase": "remove-item",
@@ -231,7 +262,41 @@ _PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "set-location": (("path",), ()),
     "push-location": (("path",), ()),
     "write-output": ((), ("noenumerate",)),
+    "invoke-webrequest": (("uri", "outfile", "method", "body", "headers"), ("usebasicparsing",)),
+    "invoke-restmethod": (("uri", "outfile", "method", "body", "headers"), ()),
 }
+# Parameters this model does not bind that take a value (`-ErrorAction SilentlyContinue`).
+_VALUED_PARAMETERS = frozenset(
+    {
+        "erroraction",
+        "ea",
+        "warningaction",
+        "wa",
+        "informationaction",
+        "infa",
+        "errorvariable",
+        "ev",
+        "warningvariable",
+        "wv",
+        "informationvariable",
+        "iv",
+        "outvariable",
+        "ov",
+        "outbuffer",
+        "ob",
+        "pipelinevariable",
+        "pv",
+        "filter",
+        "include",
+        "exclude",
+        "credential",
+        "stream",
+        "delimiter",
+        "readcount",
+    }
+)
+# PowerShell drives that hold no files: `Remove-Item Env:\VAR` unsets a variable.
+_NOT_FILES = re.compile(r"^(?:env|variable|function|alias|hklm|hkcu|cert|wsman|registry):", re.I)
 _ALIAS_PARAMETERS = {
     "literalpath": "path",
     "lp": "path",
@@ -265,7 +330,11 @@ def _bind(cmdlet: str, args: list[Word]) -> dict[str, list[Word]]:
         given = _ALIAS_PARAMETERS.get(given.lower(), given.lower())
         matches = [n for n in names if n == given] or [n for n in names if n.startswith(given)]
         if len(matches) != 1:
-            continue  # a common parameter (-ErrorAction, -Verbose) or one this model does not need
+            # A common parameter (-ErrorAction, -Verbose) or one this model does not need:
+            # the value of one that takes a value is no path either.
+            if not attached and given in _VALUED_PARAMETERS and i < len(args):
+                i += 1
+            continue
         name = matches[0]
         if name in switches:
             bound[name] = []
@@ -290,12 +359,23 @@ def _powershell(
     cmdlet = _ALIASES.get(name or "", name or "")
     if cmdlet not in _PARAMETERS and cmdlet not in ("pop-location", "out-null", "write-host"):
         return None
+    if cmdlet in ("invoke-webrequest", "invoke-restmethod"):
+        # A download: the file -OutFile names, else only output (`curl -o F` / `curl`).
+        out = _bind(cmdlet, args).get("outfile", [])
+        download: list[Word | str] = ["curl"]
+        if out:
+            download += ["-o", _slashes(out[0])]
+        return _command(download, redirects, raw)
     if cmdlet == "pop-location":
         return _command(["popd"], redirects, raw)
     if cmdlet in ("out-null", "write-host"):
         return _command(["true"], redirects, raw)
     bound = {k: [_slashes(w) for w in v] for k, v in _bind(cmdlet, args).items()}
     paths = bound.get("path", []) or bound.get("filepath", [])
+    if any(_NOT_FILES.match(p.raw) for p in paths):
+        paths = [p for p in paths if not _NOT_FILES.match(p.raw)]
+        if not paths:
+            return _command(["true"], redirects, raw)
     if not paths and cmdlet in (
         "remove-item",
         "copy-item",

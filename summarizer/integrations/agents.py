@@ -81,7 +81,7 @@ def _opencode_executable(hook_input: dict[str, Any]) -> str | None:
     return shutil.which("opencode")
 
 
-def _opencode_export(hook_input: dict[str, Any]) -> Path:
+def _opencode_export(hook_input: dict[str, Any], seconds: float) -> Path:
     session = _session_id(hook_input)
     opencode = _opencode_executable(hook_input)
     if opencode is None:
@@ -95,7 +95,7 @@ def _opencode_export(hook_input: dict[str, Any]) -> Path:
             [opencode, "export", session],
             capture_output=True,
             text=True,
-            timeout=_EXPORT_SECONDS,
+            timeout=min(seconds, _EXPORT_SECONDS),
             cwd=cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None,
             check=False,
         )
@@ -138,13 +138,13 @@ def _prune(folder: Path, keep: Path) -> None:
                     old.unlink()
 
 
-def transcript_of(agent: str, hook_input: dict[str, Any]) -> Path:
-    """The transcript the hook input of ``agent`` is about."""
+def transcript_of(agent: str, hook_input: dict[str, Any], seconds: float = _EXPORT_SECONDS) -> Path:
+    """The transcript the hook input of ``agent`` is about (found, or exported, within ``seconds``)."""
     named = hook_input.get("transcript_path")
     if isinstance(named, str) and named:
         return Path(named).expanduser()
     if agent == "codex":
         return _codex_rollout(hook_input)
     if agent == "opencode":
-        return _opencode_export(hook_input)
+        return _opencode_export(hook_input, seconds)
     raise SummarizerError("the hook input has no transcript_path")

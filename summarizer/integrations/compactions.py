@@ -18,15 +18,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from artifact_index.exceptions import StateError
+from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.events import CompactionBoundary, Event
 from artifact_index.ingestion.following import Reread
-from artifact_index.ingestion.loading import open_transcript
+from artifact_index.ingestion.loading import Loaded, open_transcript
+from artifact_index.ingestion.reading import transcript_bytes
+from artifact_index.ingestion.source import Source
 from artifact_index.live.record import EventTally, session_record
 from artifact_index.live.store import Compaction, SessionStore
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
+from summarizer.integrations.hook_limits import check_regular_file, read_bounded
 from summarizer.integrations.hook_state import HookStates
 from summarizer.sections.session_facts import session_facts
 
@@ -39,6 +43,9 @@ __all__ = [
 ]
 
 _CHANGED = frozenset({"created", "modified", "deleted"})
+_MB = 2**20
+# Bytes of a followed transcript read between two looks at the deadline.
+_FOLLOWED_PIECE = 8 * _MB
 
 
 def _nothing_to_keep() -> str | None:
@@ -54,50 +61,111 @@ class ReadTranscript:
     stat: os.stat_result
     events: list[Event] | None = None  # every event, when read whole (scoring a summary needs them)
     problem: str | None = None  # one sentence, when what a later run would reuse could not be kept
-    # A followed transcript's files' reports as the last run made them (see ReportCache), and how to
-    # keep the state for the next run once this run's reports are made (a sentence when it fails).
+    cut: str | None = None  # how much was read, when it was not the whole transcript
+    # A followed transcript's files' reports as the last run made them (see ReportCache), and how
+    # to keep them for the next run once this run's reports are made (a sentence when that fails).
     reports: ReportCache | None = None
     keep: Callable[[], str | None] = _nothing_to_keep
 
 
-def read_transcript(path: Path) -> ReadTranscript:
-    """The transcript read whole, with its events and index."""
-    loaded = open_transcript(path)
-    events = list(loaded.events())
-    index = Tracker(format=loaded.adapter.name).feed_all(events)
+def _open(path: Path, status: os.stat_result, max_bytes: int | None) -> tuple[Loaded, str | None]:
+    if max_bytes is None or status.st_size <= max_bytes:
+        return open_transcript(path), None
+    data = read_bounded(path, max_bytes)
+    if data.startswith(b"\x1f\x8b"):  # compressed: the reader's own bounds apply to what it holds
+        return open_transcript(path), None
+    source = Source.from_bytes(str(path), transcript_bytes(data, str(path)))
+    return Loaded(source, detect(source)), _first(len(data), status.st_size)
+
+
+def _first(read: int, size: int) -> str:
+    return f"its first {_amount(read)} of {_amount(size)}"
+
+
+def _amount(size: int) -> str:
+    return f"{size / _MB:.0f} MB" if size >= _MB else f"{size / 1024:.0f} KB"
+
+
+def read_transcript(
+    path: Path, *, stop: Callable[[], bool] | None = None, max_bytes: int | None = None
+) -> ReadTranscript:
+    """The transcript read, with its events and index: whole, unless bounded.
+
+    Only a regular file is read (a FIFO would never end).  At most
+    ``max_bytes`` of it are read, and events stop once ``stop()`` says so;
+    :attr:`ReadTranscript.cut` then says how much was read.
+    """
+    status = check_regular_file(path)
+    loaded, cut = _open(path, status, max_bytes)
+    tracker = Tracker(format=loaded.adapter.name)
+    events: list[Event] = []
+    for event in loaded.events():
+        if stop is not None and stop():
+            cut = f"up to turn {event.turn}"
+            break
+        tracker.feed(event)
+        events.append(event)
     return ReadTranscript(
-        path, index, EventTally.of(events), len(loaded.skipped), path.stat(), events=events
+        path, tracker.index, EventTally.of(events), len(loaded.skipped), status, events, cut=cut
     )
 
 
-def follow_transcript(path: Path, states: HookStates) -> ReadTranscript:
+def follow_transcript(
+    path: Path,
+    states: HookStates,
+    *,
+    stop: Callable[[], bool] | None = None,
+    max_bytes: int | None = None,
+    piece: int | None = None,
+) -> ReadTranscript:
     """The transcript's index, reading only what was appended since a hook last read it.
 
-    What the next run starts from is taken before the end of the file is
-    read (the end closes calls still running, which the next run must see
-    open) and kept by the returned ``keep``, once this run's reports are
-    made; a transcript no stream can follow is read whole.
+    What the next run reuses is kept in ``states`` before the end of the
+    file is read (the end closes calls still running, which the next run
+    must see open); a transcript no stream can follow is read whole (within
+    the same bounds).  The appended bytes are read a piece at a time (``piece`` bytes): once
+    ``stop()`` says so, or ``max_bytes`` were read in this run, reading
+    stops at a line's end, what was read is kept for the next run to go on
+    from, and :attr:`ReadTranscript.cut` says how much was read.  The
+    files' reports the last run made are kept with it; the returned
+    ``keep`` keeps this run's instead, once they are made.
     """
+    status = check_regular_file(path)
     live, reports = states.load_kept(path)
-    live.refresh()
+    piece = piece or _FOLLOWED_PIECE
+    read_here = 0
+    while True:
+        before = live.read_up_to
+        room = piece if max_bytes is None else min(piece, max_bytes - read_here)
+        live.refresh(most=room)
+        read_here += max(live.read_up_to - before, 0)
+        if live.format is not None and not live.followed:
+            break  # no stream follows it: read whole below, within the same bounds
+        if live.read_up_to >= status.st_size or live.read_up_to == before:
+            break
+        if (stop is not None and stop()) or (max_bytes is not None and read_here >= max_bytes):
+            break
     if not live.followed:
-        return read_transcript(path)  # said in the same words as reading it whole would
+        return read_transcript(path, stop=stop, max_bytes=max_bytes)
     stat = path.stat()
+    cut = _first(live.read_up_to, stat.st_size) if live.read_up_to < status.st_size else None
     problem = None
     pickled: bytes | None = None
     try:
         live.index.settle()  # what the next run reuses, its symbols found once
         pickled = states.pickled(live)
+        states.save(live, reports, pickled=pickled)
     except (OSError, pickle.PicklingError, StateError) as exc:
         problem = f"the session's state for the next hook could not be kept ({exc})"
     try:
         index = live.finish()
     except Reread:
-        return read_transcript(path)
+        return read_transcript(path, stop=stop, max_bytes=max_bytes)
 
     def keep() -> str | None:
-        if pickled is None:
-            return problem
+        # Kept again, now with this run's reports (``reports`` is updated as they are made).
+        if pickled is None or problem is not None:
+            return None
         try:
             states.save(live, reports, pickled=pickled)
         except (OSError, StateError) as exc:
@@ -105,7 +173,15 @@ def follow_transcript(path: Path, states: HookStates) -> ReadTranscript:
         return None
 
     return ReadTranscript(
-        path, index, live.tally, len(live.skipped), stat, reports=reports, keep=keep
+        path,
+        index,
+        live.tally,
+        len(live.skipped),
+        stat,
+        problem=problem,
+        cut=cut,
+        reports=reports,
+        keep=keep,
     )
 
 

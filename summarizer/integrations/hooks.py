@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,13 @@ from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.agents import AGENTS, transcript_of
+from summarizer.integrations.hook_limits import (
+    MEMORY_MB_VARIABLE,
+    Deadline,
+    HookLimits,
+    Offers,
+    answer_within,
+)
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
@@ -66,6 +73,7 @@ __all__ = [
     "changed_paths_text",
     "file_trail_context",
     "hook_response",
+    "run_bounded_hook",
     "run_hook",
 ]
 
@@ -176,8 +184,10 @@ def _fill_by_priority(
     return text
 
 
-def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIMIT) -> str:
-    """The changed paths alone, grouped by status, in at most ``limit`` UTF-8 bytes.
+def changed_paths_text(
+    index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIMIT, lead: str = _ECHOED_LEAD
+) -> str:
+    """The changed paths alone, grouped by status, in at most ``limit`` UTF-8 bytes, after ``lead``.
 
     Paths are taken in order while they fit; the rest are counted.
     """
@@ -193,7 +203,7 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
         return f"(and {left_out} more: `artifact-index files`)\n"
 
     budget = (
-        limit - len(_ECHOED_LEAD.encode()) - len(closing(total).encode())
+        limit - len(lead.encode()) - len(closing(total).encode())
     )  # room for the longest closing
     lines: list[str] = []
     shown = 0
@@ -209,7 +219,7 @@ def changed_paths_text(index: ArtifactIndex, limit: int = ECHOED_PRE_COMPACT_LIM
         if kept:
             lines.append(f"{title}: {', '.join(kept)}")
             shown += len(kept)
-    text = _ECHOED_LEAD + "\n".join(lines) + "\n"
+    text = lead + "\n".join(lines) + "\n"
     if shown < total:
         text += closing(total - shown)
     return text
@@ -221,6 +231,7 @@ def hook_response(
     index: ArtifactIndex | None = None,
     *,
     echoed: bool = False,
+    notice: str = "",
     kept: ReportCache | None = None,
 ) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
@@ -231,7 +242,8 @@ def hook_response(
     :class:`~artifact_index.trail.file_reports.ReportCache`).  ``echoed`` says the host also shows a
     PreCompact's output in the conversation (a manual Claude Code
     ``/compact``): the output is then the changed paths alone
-    (:func:`changed_paths_text`).  Raises
+    (:func:`changed_paths_text`).  ``notice`` (a line saying the transcript
+    was read only in part) closes the context.  Raises
     :class:`~summarizer.exceptions.SummarizerError` (or an engine error) when
     the input is unusable; :func:`run_hook` is the fail-open wrapper.
     """
@@ -246,12 +258,13 @@ def hook_response(
     if index is None:
         index, _ = build_index(transcript)
     if echoed and event == "PreCompact":
-        return redact_text(changed_paths_text(index, min(limit, ECHOED_PRE_COMPACT_LIMIT)))
+        room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
+        return redact_text(changed_paths_text(index, room) + notice)
     facts = session_facts(index, kept=kept)
-    room = limit
+    room = limit - len(notice.encode())
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
-        context = redact_text(file_trail_context(facts, max(room, 0), transcript))
+        context = redact_text(file_trail_context(facts, max(room, 0), transcript) + notice)
         if event == "SessionStart":
             output = json.dumps(
                 {
@@ -274,14 +287,19 @@ def hook_response(
 
 @dataclass(frozen=True)
 class HookRun:
-    """What the ``hook`` command prints: ``output`` on standard output, ``note`` (one line) on standard error."""
+    """What the ``hook`` command prints: ``output`` on standard output, ``note`` (one line) on standard error.
+
+    ``late``: the deadline passed before the work ended; the output is the
+    best it had, and the process should end without waiting for the rest.
+    """
 
     output: str
     note: str | None
     exit_code: int = 0
+    late: bool = False
 
 
-def _reason(exc: Exception) -> str:
+def _reason(exc: BaseException) -> str:
     reason = (
         str(exc)
         if isinstance(exc, SummarizerError) or type(exc).__module__.startswith("artifact_index")
@@ -290,51 +308,147 @@ def _reason(exc: Exception) -> str:
     return " ".join(redact_text(reason).split())[:500]
 
 
-def _read(event: str, path: Path) -> ReadTranscript:
-    """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole."""
+def _skipped(reason: str) -> str:
+    return f"artifact-index hook: skipped, the session goes on without the file trail ({reason})"
+
+
+def _clipped(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` UTF-8 bytes, cut at a character and marked when cut."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[: max(limit - 4, 0)].decode("utf-8", "ignore") + "…\n"
+
+
+def _partial_notice(cut: str, transcript: str, seconds: float) -> str:
+    return (
+        f"\n(This hook read {cut} of the transcript to answer within its {seconds:g} s: "
+        f"later changes are missing here. All of it: `artifact-index files {shlex.quote(transcript)}`.)\n"
+    )
+
+
+def _short_form(event: str, read: ReadTranscript, limit: int, seconds: float) -> str:
+    """The changed paths alone: what the hook answers when the whole trail is not ready in time."""
+    lead = (
+        "Files this session changed (the full trail was not ready within the hook's "
+        f"{seconds:g} s; `artifact-index files {shlex.quote(str(read.path))}` gives it):\n"
+    )
+    notice = _partial_notice(read.cut, str(read.path), seconds) if read.cut else ""
+    room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
+    context = redact_text(changed_paths_text(read.index, room, lead) + notice)
+    if event == "SessionStart":
+        return json.dumps(
+            {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}},
+            ensure_ascii=False,
+        )
+    return context
+
+
+def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> ReadTranscript:
+    """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole.
+
+    Either way within the hook's bounds: reading stops in time to render
+    what was read, and after ``limits.transcript_bytes``.
+    """
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.compactions import follow_transcript, read_transcript
     from summarizer.integrations.hook_state import HookStates
 
+    stop, most = deadline.reading_over, limits.transcript_bytes
     if event == "PostCompact":
-        return read_transcript(path)
-    return follow_transcript(path, HookStates(user_state_directory() / "hooks"))
+        return read_transcript(path, stop=stop, max_bytes=most)
+    states = HookStates(user_state_directory() / "hooks")
+    return follow_transcript(path, states, stop=stop, max_bytes=most)
 
 
 def _answer(
-    hook_input: dict[str, Any], agent: str, limit: int, store: Callable[[], SessionStore] | None
+    hook_input: dict[str, Any],
+    agent: str,
+    limit: int,
+    store: Callable[[], SessionStore] | None,
+    limits: HookLimits,
+    deadline: Deadline,
+    offers: Offers[HookRun] | None,
 ) -> HookRun:
     from summarizer.integrations.compactions import score_summary, snapshot
 
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in _EVENTS:
         raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
-    read = _read(event, transcript_of(agent, hook_input))
+    read = _read(
+        event, transcript_of(agent, hook_input, seconds=deadline.remaining()), limits, deadline
+    )
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
     if event == "PostCompact":
         summary = hook_input.get("compact_summary")
         if not isinstance(summary, str) or not summary.strip():
             raise SummarizerError("the PostCompact hook input has no compact_summary to score")
-        return HookRun(
-            redact_text(score_summary(read, summary, trigger, store() if store else None)) + "\n",
-            None,
-        )
+        if (
+            read.cut
+        ):  # a score against part of the trail would blame the summary for what we skipped
+            raise SummarizerError(
+                f"no score: only {read.cut} of the transcript could be read within "
+                f"{deadline.seconds:g} s"
+            )
+        line = redact_text(score_summary(read, summary, trigger, store() if store else None))
+        return HookRun(_clipped(line + "\n", limit), None)
+    cut = (
+        f"read {read.cut} of {read.path} within {deadline.seconds:g} s, so the trail leaves out "
+        "what came later"
+        if read.cut
+        else None
+    )
+    late = f"no full answer within {deadline.seconds:g} s"
+    if offers is not None:
+        short = _short_form(event, read, limit - 1, deadline.seconds) + "\n"
+        offers.offer(HookRun(short, _note(cut, f"{late}: the changed paths alone were given")))
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
+    notice = _partial_notice(read.cut, str(read.path), deadline.seconds) if read.cut else ""
     try:
         output = (
-            hook_response(hook_input, limit - 1, read.index, echoed=echoed, kept=read.reports)
+            hook_response(
+                hook_input, limit - 1, read.index, echoed=echoed, notice=notice, kept=read.reports
+            )
             + "\n"
         )
     finally:
-        problem = read.keep()  # what the next run starts from, with this run's reports
-    note = f"artifact-index hook: {redact_text(problem)}" if problem else None
-    if event == "PreCompact" and store is not None:
-        try:
-            snapshot(read, trigger, store())
-        except Exception as exc:  # the snapshot is a record; the context still goes out
-            note = f"artifact-index hook: no snapshot in the session store ({_reason(exc)})"
-    return HookRun(output, note)
+        problem = read.keep() or read.problem  # the next run starts from this run's reports
+    kept = redact_text(problem) if problem else None
+    if event != "PreCompact" or store is None:
+        return HookRun(output, _note(cut, kept))
+    if read.cut:  # a snapshot of part of the session would replace the stored whole
+        return HookRun(output, _note(cut, kept, "no snapshot in the session store"))
+    if offers is not None:
+        offers.offer(
+            HookRun(output, _note(kept, "no snapshot in the session store within the time"))
+        )
+    try:
+        snapshot(read, trigger, store())
+    except Exception as exc:  # the snapshot is a record; the context still goes out
+        return HookRun(output, _note(kept, f"no snapshot in the session store ({_reason(exc)})"))
+    return HookRun(output, _note(kept))
+
+
+def _note(*parts: str | None) -> str | None:
+    said = [part for part in parts if part]
+    return "artifact-index hook: " + "; ".join(said) if said else None
+
+
+def _hook_input(raw_input: str, event: str | None, agent: str) -> dict[str, Any]:
+    try:
+        hook_input = json.loads(raw_input or "{}")
+    except json.JSONDecodeError as exc:
+        raise SummarizerError(f"the hook input on standard input is not JSON ({exc.msg})") from exc
+    except RecursionError as exc:
+        raise SummarizerError("the hook input on standard input nests too deeply") from exc
+    if not isinstance(hook_input, dict):
+        raise SummarizerError("the hook input on standard input is not a JSON object")
+    if agent not in AGENTS:
+        raise SummarizerError(f"unknown agent {agent!r} ({', '.join(AGENTS)})")
+    if event:
+        hook_input["hook_event_name"] = event
+    return hook_input
 
 
 def run_hook(
@@ -344,31 +458,85 @@ def run_hook(
     *,
     agent: str = "claude-code",
     store: Callable[[], SessionStore] | None = None,
+    limits: HookLimits | None = None,
+    deadline: Deadline | None = None,
+    offers: Offers[HookRun] | None = None,
 ) -> HookRun:
     """Answer a hook invocation of ``agent``, failing open: any error gives exit 0, no output and a one-line note.
 
     ``store`` opens the session store that ``PreCompact`` snapshots and
-    ``PostCompact`` logs into (none: nothing is kept).
+    ``PostCompact`` logs into (none: nothing is kept).  Reading stops in
+    time for ``deadline`` (by default ``limits.seconds`` from now) and at
+    ``limits.transcript_bytes``; ``offers`` receives the better answers as
+    they are ready, for :func:`run_bounded_hook` to fall back on.  The
+    output is at most ``limit`` UTF-8 bytes, whatever the event.
     """
+    limits = limits or HookLimits.from_environment()
+    deadline = deadline or Deadline(limits.seconds)
     try:
-        try:
-            hook_input = json.loads(raw_input or "{}")
-        except json.JSONDecodeError as exc:
-            raise SummarizerError(
-                f"the hook input on standard input is not JSON ({exc.msg})"
-            ) from exc
-        if not isinstance(hook_input, dict):
-            raise SummarizerError("the hook input on standard input is not a JSON object")
-        if agent not in AGENTS:
-            raise SummarizerError(f"unknown agent {agent!r} ({', '.join(AGENTS)})")
-        if event:
-            hook_input["hook_event_name"] = event
-        return _answer(hook_input, agent, limit, store)
-    except (
-        Exception
-    ) as exc:  # a hook must never stop the agent: every failure is a note, never a block
+        hook_input = _hook_input(raw_input, event, agent)
+        run = _answer(hook_input, agent, limit, store, limits, deadline, offers)
+    except MemoryError:
+        bound = f"{limits.memory_bytes // 2**20} MB" if limits.memory_bytes else "the system's"
         return HookRun(
             "",
-            f"artifact-index hook: skipped, the session goes on without the file trail "
-            f"({_reason(exc)})",
+            _skipped(
+                f"reading the transcript needs more memory than the hook's bound ({bound}, "
+                f"{MEMORY_MB_VARIABLE})"
+            ),
         )
+    except Exception as exc:  # never stop the agent: every failure is a note, never a block
+        return HookRun("", _skipped(_reason(exc)))
+    if len(run.output.encode("utf-8")) > limit:  # never past the host's cap, whatever went wrong
+        return HookRun("", _skipped(f"the answer came out over {limit:,} bytes"))
+    return run
+
+
+def run_bounded_hook(
+    read_input: Callable[[int], str],
+    event: str | None = None,
+    limit: int = HOOK_OUTPUT_LIMIT,
+    *,
+    agent: str = "claude-code",
+    store: Callable[[], SessionStore] | None = None,
+    limits: HookLimits | None = None,
+    deadline: Deadline | None = None,
+) -> HookRun:
+    """:func:`run_hook` with the hook input read by ``read_input(max_bytes)``, all of it within the deadline.
+
+    When the deadline passes first, the answer is the best the work offered
+    (the changed paths alone, when the index was ready) with a note, or no
+    output and a note; :attr:`HookRun.late` then says the work still runs.
+    The deadline is ``limits.seconds`` from now, unless ``deadline`` is given.
+    """
+    limits = limits or HookLimits.from_environment()
+    # From now: Python's start-up (a second, more on a loaded machine) is what the default
+    # leaves room for below the hosts' 60 s.
+    deadline = deadline or Deadline(limits.seconds)
+
+    def work(offers: Offers[HookRun]) -> HookRun:
+        try:
+            raw = read_input(limits.input_bytes)
+        except Exception as exc:
+            return HookRun("", _skipped(f"standard input cannot be read: {_reason(exc)}"))
+        return run_hook(
+            raw,
+            event,
+            limit,
+            agent=agent,
+            store=store,
+            limits=limits,
+            deadline=deadline,
+            offers=offers,
+        )
+
+    try:
+        within = answer_within(work, deadline)
+    except BaseException as exc:  # the work's thread failed outside run_hook's own net
+        return HookRun("", _skipped(_reason(exc)))
+    if not within.late:
+        assert within.answer is not None
+        return within.answer
+    if within.answer is None:
+        return HookRun("", _skipped(f"no answer within {deadline.seconds:g} s"), late=True)
+    return replace(within.answer, late=True)

@@ -23,6 +23,7 @@ from summarizer.sections.claim_wording import test_counts
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
+from summarizer.sections.text import whole_sentences
 from summarizer.sections.thread import investigation, latest_request
 
 __all__ = ["ExtractiveWriter"]
@@ -39,26 +40,33 @@ def _intent(facts: SessionFacts) -> list[str]:
     if latest is not None and latest is not first:
         items.append(
             f"Latest request (turn {latest.turn}): {_opening(latest.text)} "
-            f"(whole under User Messages, with the {len(facts.user_messages)} messages in order)"
+            f"(under User Messages, with the {len(facts.user_messages)} messages in order)"
         )
     return items
 
 
-def _opening(text: str, enough: int = 60, limit: int = 200) -> str:
-    """The opening of a message, whole under User Messages: its first lines up to ``enough`` characters.
+_SAID_WHOLE = 240  # a request this short is the intent itself, said whole
+# A longer one (a pasted plan, a log) is named by its opening: the message is under User Messages.
+_NAMED_BY = 100
+
+
+def _opening(text: str) -> str:
+    """A request on one line: whole when short, else its opening sentences, a pointer to the message itself.
 
     A plan pasted as a request opens with what it is ("Implement the following plan: # Plan: Change
-    ReadCommitted ..."); the rest is the plan, which the reader finds whole below.
+    ReadCommitted ..."); the message is under User Messages, so the cut says no more than "…".
     """
-    kept: list[str] = []
-    for line in text.strip().splitlines():
-        if line.strip():
-            kept.append(line.strip())
-        if sum(len(k) for k in kept) >= enough:
-            break
-    return first_line(" ".join(kept), limit) + (
-        " …" if len(" ".join(kept)) < len(" ".join(text.split())) else ""
-    )
+    flat = " ".join(text.split())
+    if len(flat) <= _SAID_WHOLE:
+        return flat
+    # A line's end is a sentence's: a heading ends at its line.
+    shown = whole_sentences(text, _NAMED_BY)
+    lines = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", shown).splitlines()
+    lines = [line for line in lines if line.strip()]
+    # A heading the cut parted from its body names nothing the reader can use.
+    if len(lines) > 1 and lines[-1].lstrip().startswith("#"):
+        lines.pop()
+    return " ".join(" ".join(lines).split()) + " …"
 
 
 def _owed_summary(facts: SessionFacts) -> list[str]:

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from summarizer.budget import TextLimits, condense_facts
 from summarizer.exceptions import LLMError, NarrativeError
 from summarizer.narrative.model import (
+    FILE_NOTES,
     NarrativeReply,
     NarrativeRequest,
     SectionReply,
@@ -49,6 +50,7 @@ __all__ = [
     "build_prompt",
     "count_prompt_tokens",
     "narrative_ask",
+    "noted_files",
 ]
 
 TOOL_NAME = "record_narrative"
@@ -155,6 +157,13 @@ _READING = (
     "for it are taken."
 )
 
+_FILE_LINES = (
+    f"- `{FILE_NOTES}`: one line for each changed file, keyed by its exact path as listed under Files changed "
+    "(every path, no other): what the change does and why it matters to the task. Take it from the agent's words, "
+    "the definitions and code the index shows, and the span; for a file changed before this span, from the "
+    "facts and the previous narrative. Never a guess: say only what these show."
+)
+
 
 def build_prompt(request: NarrativeRequest) -> str:
     """The user message of a narrative request: instructions, the anchor, the facts, the span, the instructions again.
@@ -179,6 +188,7 @@ def build_prompt(request: NarrativeRequest) -> str:
         f"\n<extra_context>\n{text}\n</extra_context>\n" for text in request.extra_context
     )
     sections = "\n".join(f"- {s.key}: {s.title}. {s.instructions}" for s in request.sections)
+    reading = _READING + ("\n" + _FILE_LINES if noted_files(request) else "")
     latest = latest_request(request.facts.user_messages)
     latest_note = (
         f" the user's latest request (turn {latest.turn}) is reflected in the intent and the next steps;"
@@ -186,7 +196,7 @@ def build_prompt(request: NarrativeRequest) -> str:
         else ""
     )
     return (
-        f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{_READING}\n\nSections:\n{sections}\n"
+        f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{reading}\n\nSections:\n{sections}\n"
         f"</instructions>\n\n"
         f"<previous_narrative>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
         f"<index_facts>\n{_facts_text(request)}\n</index_facts>\n{extra}\n"
@@ -197,15 +207,34 @@ def build_prompt(request: NarrativeRequest) -> str:
     )
 
 
+_MOST_NOTED = 60  # past this many changed files, the latest changed are noted; the others stay listed as they are
+
+
+def noted_files(request: NarrativeRequest) -> list[str]:
+    """The changed paths the reply must say a line about: every one the summary lists, the latest first past a cap.
+
+    Empty when the template shows no Files Changed section: the lines would have nowhere to go.
+    """
+    if "files_changed" not in request.shown:
+        return []
+    facts = request.facts
+    files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    latest = sorted(files, key=lambda f: max(f.changed_turns, default=0), reverse=True)
+    return sorted(f.path for f in latest[:_MOST_NOTED])
+
+
 def narrative_ask(request: NarrativeRequest) -> StructuredAsk[BaseModel]:
     """The structured request a provider is sent for ``request``: the prompt and the forced tool's model."""
+    files = noted_files(request)
     return StructuredAsk(
         system=SYSTEM,
         prompt=build_prompt(request),
         tool_name=TOOL_NAME,
         tool_description="Record the narrative sections of the summary.",
-        reply=reply_model(request.sections),
+        reply=reply_model(request.sections, files),
         what="narrative reply",
+        # A line per changed file comes on top of the sections.
+        max_tokens=4096 + 60 * len(files),
     )
 
 
@@ -237,4 +266,10 @@ class LLMWriter:
         sections = {
             s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections
         }
-        return NarrativeReply(sections=sections, origin="llm")
+        notes = getattr(parsed, FILE_NOTES, None)
+        file_notes: dict[str, str] = (
+            {path: " ".join(text.split()) for path, text in notes.model_dump(by_alias=True).items()}
+            if isinstance(notes, BaseModel)
+            else {}
+        )
+        return NarrativeReply(sections=sections, origin="llm", file_notes=file_notes)

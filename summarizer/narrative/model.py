@@ -12,6 +12,7 @@ everything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -21,6 +22,7 @@ from summarizer.sections.facts import SessionFacts
 from summarizer.sections.templates import Section
 
 __all__ = [
+    "FILE_NOTES",
     "Narrative",
     "NarrativeItem",
     "NarrativeReply",
@@ -28,9 +30,13 @@ __all__ = [
     "NarrativeWriter",
     "SectionReply",
     "Strategy",
+    "file_notes_model",
     "merge",
     "reply_model",
 ]
+
+# The reply's field holding one line per changed file, keyed by the index's exact paths.
+FILE_NOTES = "files_changed"
 
 Strategy = Literal["anchored", "regenerative"]
 
@@ -52,6 +58,8 @@ class Narrative(BaseModel):
     cycle: int = 0
     last_turn: int = 0
     sections: dict[str, list[NarrativeItem]] = Field(default_factory=dict)
+    # What each change does and why, by the index's path (an LLM's; the offline writer leaves it empty).
+    file_notes: dict[str, str] = Field(default_factory=dict)
 
     def items(self, key: str) -> list[NarrativeItem]:
         return self.sections.get(key, [])
@@ -79,6 +87,7 @@ class NarrativeReply(BaseModel):
 
     sections: dict[str, SectionReply]
     origin: Literal["llm", "extractive"] = "llm"
+    file_notes: dict[str, str] = Field(default_factory=dict)
 
 
 class NarrativeRequest(BaseModel):
@@ -104,15 +113,46 @@ class NarrativeWriter(Protocol):
         ...
 
 
-def reply_model(sections: list[Section]) -> type[BaseModel]:
+def file_notes_model(paths: Sequence[str]) -> type[BaseModel]:
+    """The model of the per-file lines: one required string per changed path, keyed by the path itself.
+
+    The index keeps the list exact: a reply can neither drop a path (each is
+    required) nor add one (unknown keys are rejected), so the file list the
+    summary shows stays the index's.
+    """
+    fields: JSONObject = {
+        f"file_{number}": (
+            str,
+            Field(alias=path, min_length=1, max_length=400, description=f"`{path}`"),
+        )
+        for number, path in enumerate(paths)
+    }
+    model: type[BaseModel] = create_model(
+        "FilesChanged", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    return model
+
+
+def reply_model(sections: list[Section], files: Sequence[str] = ()) -> type[BaseModel]:
     """The pydantic model of a reply for these sections: the schema of the LLM's forced tool.
 
     Every section is required: a reply that leaves one out is malformed (and
     retried), never read as "nothing new"; nothing new is an empty ``items``.
+    With ``files`` (the changed paths the index lists), the reply also holds
+    one line per path on what its change does and why (:func:`file_notes_model`).
     """
     fields: JSONObject = {
         s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
+    if files:
+        fields[FILE_NOTES] = (
+            file_notes_model(files),
+            Field(
+                description="One line per changed file, keyed by its exact path as the index lists it (every "
+                "path, no other): what the change does and why it matters to the task, in a sentence. Name "
+                "the definitions it touched; say when it only supports another change or is unrelated."
+            ),
+        )
     model: type[BaseModel] = create_model(
         "NarrativeSections", __config__=ConfigDict(extra="forbid"), **fields
     )
@@ -149,4 +189,6 @@ def merge(
                 kept.append(NarrativeItem(text=text, cycle=cycle, origin=reply.origin))
                 seen.add(text)
         sections[key] = kept
-    return Narrative(cycle=cycle, last_turn=last_turn, sections=sections)
+    # A file's latest line replaces its earlier one: it was written knowing the later changes.
+    notes = {**(previous.file_notes if strategy == "anchored" else {}), **reply.file_notes}
+    return Narrative(cycle=cycle, last_turn=last_turn, sections=sections, file_notes=notes)

@@ -1,14 +1,19 @@
-"""Next steps for the offline narrative: what the session left to do, in the order to take it.
+"""Next steps for the offline narrative: only what the transcript states is left to do, in order.
 
-Nothing here is a guess: each step is computed from what the session did and
-said.  First the user's unanswered message and the change the agent last
-announced; then what is left of the current task (the sub-steps its
-definition of done and the agent's own plan name that no change carried out,
-see :mod:`summarizer.sections.substeps`); then the finishing steps the
-session took for the items it closed and has not taken for this one, the
-checks owed, the open tasks and errors; last, the next open tracker item.
-When the session stopped in an investigation, the steps are its open
-question, the agent's latest conclusion and the checks it announced since.
+A step is written only when the session's words state it: the items of the
+user's numbered request not done yet, the user's unanswered message, the
+change the agent last announced and has not made, what is left of the
+current task (the sub-steps its definition of done and the agent's own plan
+name that no change carried out, see :mod:`summarizer.sections.substeps`),
+the tracker item the session set in progress with the finishing steps it
+took for the items it closed before, the agent's open tasks, the files the
+latest request names and the session has not changed, the plan the agent
+stated last, the next open tracker item.  What the index knows is open but
+no one stated as a step (checks owed, open errors) is under Test Status and
+Errors, not here.  When the session stopped in an investigation, the steps
+are its open question, the agent's latest conclusion and the checks it
+announced since.  When nothing is stated, that is said, with whether the
+agent was waiting for the user or stopped mid-work.
 A plan sentence that the very next tool call carried out ("Let me check X:"
 followed by the call that checked X) is what the agent was doing, shown
 under Where It Stopped, not a step still to take.
@@ -21,12 +26,10 @@ import re
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import (
-    checks_owed,
     item_progress,
     items_in_progress,
     open_in_epic,
     request_files_not_changed,
-    shown_command,
 )
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
@@ -104,45 +107,20 @@ def _unanswered(facts: SessionFacts) -> list[str]:
         agent_turns.append(facts.last_assistant.turn)
     if agent_turns and max(agent_turns) > latest.turn:
         return []
-    return [
-        f"Answer the user's latest message (turn {latest.turn}), shown whole under User Messages."
-    ]
+    return [f"Answer the user's latest message (turn {latest.turn}), shown under User Messages."]
 
 
-def _item_steps(facts: SessionFacts) -> tuple[list[str], bool]:
-    """Finishing the work items in progress; and whether that covers the checks owed."""
+def _item_steps(facts: SessionFacts) -> list[str]:
+    """Finishing the work items in progress, with the finishing steps taken for the items closed before."""
     items = []
-    covers_checks = False
     for item in items_in_progress(facts):
         progress = item_progress(facts, item)
         text = f"Finish {item_name(item)}"
         if progress.remaining:
             peers = ", ".join(f"`{i.id}`" for i in progress.finished[-3:])
             text += f": still to do, as done for {peers}: {', '.join(progress.remaining)}"
-            covers_checks = covers_checks or any(
-                step.startswith("`") and not step.startswith(("`bd ", "`gh "))
-                for step in progress.remaining
-            )
         items.append(text + ".")
-    return items, covers_checks
-
-
-def _owed_steps(facts: SessionFacts) -> list[str]:
-    steps = []
-    for group in checks_owed(facts):
-        runs = [
-            r
-            for r in group.runs
-            if not (r.category == "build" and any(x.category == "test" for x in group.runs))
-        ]
-        commands = list(dict.fromkeys(f"`{shown_command(r.command)}`" for r in runs))
-        files = ", ".join(f"`{f.path}`" for f in group.files[:4])
-        more = f" and {len(group.files) - 4} more" if len(group.files) > 4 else ""
-        last = max(r.turn for r in runs)
-        steps.append(
-            f"Run {' and '.join(commands)} again: {files}{more} changed after its last run (turn {last})."
-        )
-    return steps
+    return items
 
 
 def _next_items(facts: SessionFacts) -> list[str]:
@@ -207,7 +185,7 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
         return []
     question = found.question
     steps = [
-        f"Answer the open request (turn {question.turn}, shown whole under User Messages): "
+        f"Answer the open request (turn {question.turn}, shown under User Messages): "
         f'"{first_line(question.text, 160)}"; {found.calls} calls since, no file changed.'
     ]
     if found.conclusion is not None:
@@ -252,6 +230,44 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
     return text + "."
 
 
+def _nothing_stated(facts: SessionFacts) -> list[str]:
+    """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
+    last = facts.last_assistant
+    latest = latest_request(facts.user_messages)
+    later_calls = [c for c in facts.activity if last is None or c.turn > last.turn]
+    # "Let me check X:" announces a call: the agent was working, not waiting.
+    announcing = last is not None and last.text.rstrip().endswith(":")
+    if (
+        last is not None
+        and (latest is None or last.turn >= latest.turn)
+        and not later_calls
+        and not announcing
+    ):
+        questions = [
+            s.strip()
+            for s in _SENTENCE.split(last.text)
+            if s.strip().endswith("?") and len(s.split()) >= 3
+        ]
+        if questions:
+            return [
+                f"No next step stated: the agent's last message (turn {last.turn}) asks the user "
+                f'"{first_line(questions[-1], 240)}"; the next move is theirs.'
+            ]
+        about = f" on the latest request (turn {latest.turn})" if latest is not None else ""
+        return [
+            f"No next step stated: the agent's last message (turn {last.turn}) reported back{about} "
+            "and it was waiting for the user; its words are under Where It Stopped."
+        ]
+    if facts.activity:
+        call = facts.activity[-1]
+        during = f" during the latest request (turn {latest.turn})" if latest is not None else ""
+        return [
+            f"No next step stated: the work stopped{during} after {call.tool} "
+            f"`{first_line(call.target, 100)}` (turn {call.turn}, {call.status}); see Where It Stopped."
+        ]
+    return []
+
+
 def _request_steps(facts: SessionFacts) -> list[str]:
     """The items of the user's numbered request not done or checked yet, by number and state."""
     open_items = [
@@ -279,10 +295,7 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     announced = _announced_change(facts)
     stated = _stated_plan(facts)
     items += _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
-    finishing, covers_checks = _item_steps(facts)
-    items += finishing
-    if not covers_checks:
-        items += _owed_steps(facts)
+    items += _item_steps(facts)
     for task in facts.open_tasks:
         verb = "Continue" if task.status == "in_progress" else "Do"
         if task.done_evidence:
@@ -319,40 +332,9 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             + "."
         )
     items += [f"The agent said it would: {s}" for s in stated]
-    items += [
-        f"Resolve the open error `{first_line(e.message, 150)}`"
-        + (
-            f" (it survived {len(tried)} attempt(s), listed under Errors: not those again)"
-            if (tried := facts.attempts.get(e.signature))
-            else ""
-        )
-        for e in facts.open_errors[:3]
-    ]
-    refused = [e for e in facts.open_errors if e.command and "git commit" in e.command]
-    # Findings there before the session still block a commit whose hook checks the whole project.
-    blocked = [e for e in facts.pre_existing_errors if e.command and "git commit" in e.command]
-    if (refused or blocked) and facts.work.uncommitted:
-        failed_at = max(e.last_turn for e in [*refused, *blocked])
-        why = "on it" if refused else "on findings there before the session (see Errors)"
-        items.append(
-            f"Then commit: the last `git commit` (turn {failed_at}) failed {why}, and "
-            f"{len(facts.work.uncommitted)} changed file(s) are not committed."
-        )
     items += _next_items(facts)
     if not items:
         items += _investigating(facts, shown)
     if not items:
-        latest = latest_request(facts.user_messages)
-        where = ""
-        if facts.activity:
-            last = facts.activity[-1]
-            where = f"; the last call was {last.tool} `{first_line(last.target, 100)}` (turn {last.turn}, {last.status})"
-        found = "; what it had established so far is under Findings" if facts.findings else ""
-        if latest is not None:
-            items.append(
-                f"Carry on with the latest request (turn {latest.turn}): "
-                f'"{first_line(latest.text, 200)}"{where}{found}.'
-            )
-        elif where:
-            items.append(f"Carry on from where the work stopped{where}{found}.")
+        items += _nothing_stated(facts)
     return items

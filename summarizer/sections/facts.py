@@ -25,6 +25,7 @@ __all__ = [
     "AnsweredQuestion",
     "Attempt",
     "ChangeAccount",
+    "LatestCode",
     "LeftBehind",
     "RequestItem",
     "Search",
@@ -48,6 +49,14 @@ class ChangeAccount(_Told):
 
     turn: int
     text: str
+
+
+class LatestCode(_Told):
+    """The new text the last change of a file of the current thread wrote, bounded (see summarizer.sections.latest_code)."""
+
+    turn: int
+    text: str
+    lines_left_out: int = 0
 
 
 class AnsweredQuestion(_Told):
@@ -132,3 +141,7 @@ class SessionFacts(SessionReport):
     # The times the person stopped the agent, and their replies to its numbered questions.
     interruptions: list[UserSaid] = Field(default_factory=list)
     answers: list[Answer] = Field(default_factory=list)
+    # The new text of the last change of each file of the current thread, by path.
+    latest_code: dict[str, LatestCode] = Field(default_factory=dict)
+    # What each change does and why, one line per changed path, when an LLM wrote them (the narrative's).
+    file_notes: dict[str, str] = Field(default_factory=dict)

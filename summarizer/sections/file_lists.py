@@ -22,7 +22,8 @@ from artifact_index.facts.changes import symbol_key
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
 from summarizer.sections.claim_wording import file_story, pending_calls
-from summarizer.sections.facts import ChangeAccount, LeftBehind, SessionFacts
+from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
+from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 _READ_NAMED_AT = {0: 12, 1: 8, 2: 5, 3: 3}
+_READ_IN_THREAD_AT = {0: 20, 1: 12, 2: 6, 3: 3}  # the current thread's reads, named one by one
 _READ_GROUPED_AT = {
     0: 40,
     1: 24,
@@ -46,6 +48,41 @@ _CURRENT_FILES = 6  # a thread that changed more is most of the session: its lat
 _LATEST_FILES = (
     2  # the files of the latest changes: what they do is said, not only how big they are
 )
+
+
+# The key code of the latest change, for the latest files of the current thread: (files, lines each).
+_CODE_AT = {0: (2, 10), 1: (2, 8), 2: (1, 6), 3: (1, 4)}
+_LANGUAGES = {
+    "py": "python",
+    "ts": "typescript",
+    "tsx": "tsx",
+    "js": "javascript",
+    "jsx": "jsx",
+    "go": "go",
+    "rs": "rust",
+    "rb": "ruby",
+    "ex": "elixir",
+    "exs": "elixir",
+    "java": "java",
+    "kt": "kotlin",
+    "swift": "swift",
+    "c": "c",
+    "h": "c",
+    "cc": "cpp",
+    "cpp": "cpp",
+    "cs": "csharp",
+    "php": "php",
+    "sh": "bash",
+    "sql": "sql",
+    "md": "markdown",
+    "json": "json",
+    "toml": "toml",
+    "yaml": "yaml",
+    "yml": "yaml",
+    "css": "css",
+    "html": "html",
+    "vue": "vue",
+}
 
 
 @dataclass(frozen=True)
@@ -117,6 +154,8 @@ class _Describer:
     signatures_said: set[str] = field(default_factory=set)  # ... and one signature
     # What the agent said each change did, by path (see summarizer.sections.change_account).
     accounts: dict[str, ChangeAccount] = field(default_factory=dict)
+    # What each change does and why, by path, when an LLM wrote it: said first, in place of the agent's account.
+    notes: dict[str, str] = field(default_factory=dict)
 
     def line(self, f: FileReport, *, status: str | None = None, moved_to: str | None = None) -> str:
         if moved_to is not None and f.status in ("deleted", "reverted"):
@@ -124,7 +163,8 @@ class _Describer:
             return f"- `{f.path}` (moved to `{moved_to}`)"
         story = file_story(f)
         if story is not None:
-            return f"- `{f.path}`: {story}"
+            note = self.notes.get(f.path)
+            return f"- `{f.path}`: " + (f"{note.rstrip('.')}; " if note else "") + story
         quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[
             self.detail
         ]
@@ -143,8 +183,13 @@ class _Describer:
                 ("headings: " if f.headings else "first lines: ")
                 + _named([f"`{line}`" for line in f.first_lines], quota.lines)
             )
-        substance = self._substance(f) if self.latest is None or f.path in self.latest else []
-        parts += substance
+        note = self.notes.get(f.path)
+        substance = (
+            self._substance(f)
+            if note is None and (self.latest is None or f.path in self.latest)
+            else []
+        )
+        parts = ([note.rstrip(".")] if note else []) + parts + substance
         if f.lines_added is not None and self.detail <= 1 and not substance:
             parts.append(f"+{f.lines_added}/-{f.lines_removed} lines")
         if f.shell_command and (self.detail == 0 or f.certainty == "inferred"):
@@ -263,6 +308,17 @@ def _newest_tests_first(f: FileReport) -> list[str]:
     return sorted(f.tests_added, key=lambda name: (-written.get(name, 0), order[name]))
 
 
+def _code_lines(f: FileReport, code: LatestCode, lines: int) -> str:
+    """The key code of a file's latest change, as a fenced block under its line."""
+    shown = code.text.split("\n")
+    left_out = code.lines_left_out + max(len(shown) - lines, 0)
+    text = "\n".join(shown[:lines])
+    more = f", {left_out} more line(s) of it not shown" if left_out else ""
+    language = _LANGUAGES.get(f.path.rsplit(".", 1)[-1].lower(), "") if "." in f.path else ""
+    fenced = block(text).replace("```", "```" + language, 1)
+    return f"  latest change (turn {code.turn}{more}):" + fenced
+
+
 def files_of_status(
     files: list[FileReport],
     detail: int,
@@ -296,15 +352,33 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     new = created_then_moved(facts)
     since = thread_start(facts)
     describer = _Describer(
-        detail, since, _current(files, since), latest_files(files, since), accounts=facts.accounts
+        detail,
+        since,
+        _current(files, since),
+        latest_files(files, since),
+        accounts=facts.accounts,
+        notes=facts.file_notes,
     )
     left = {found.path: found for found in facts.left_behind}
-    lines = [
-        _left_line(f, left[f.path])
-        if f.path in left
-        else describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
-        for f in ordered
-    ]
+    code_files, code_lines = _CODE_AT[detail]
+    with_code = _current(files, since, code_files)
+    lines = []
+    for f in ordered:
+        if f.path in left:
+            lines.append(_left_line(f, left[f.path]))
+            continue
+        line = describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
+        code = facts.latest_code.get(f.path)
+        # With a writer's line on the file (the LLM path) the code shows what the line says; offline the
+        # agent's account and the changed lines speak, within the length of the agent's own summary.
+        if (
+            code is not None
+            and f.path in facts.file_notes
+            and f.path in with_code
+            and f.status in ("created", "modified")
+        ):
+            line += "\n" + _code_lines(f, code, code_lines)
+        lines.append(line)
     return "\n".join([*lines, own] if own else lines)
 
 
@@ -372,15 +446,23 @@ def created_then_moved(facts: SessionFacts) -> set[str]:
 
 
 def read_files(facts: SessionFacts, detail: int) -> str:
-    """The files read and never changed: the latest few by path, the others counted by directory."""
+    """The files read and never changed: those the current thread read and the latest few by path, the others
+    named or counted by directory.
+
+    A file the current thread read is evidence for the work in hand: the next agent must know it has seen it,
+    so it is named whatever the number (the budget cuts whole lines, the longest sections first).
+    """
     # A file a call still waiting for its result names is not known to be unchanged.
     files = [f for f in facts.read if f.certainty != "unrecorded"]
     if not files:
         return "None."
+    since = thread_start(facts)
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
-    named = latest[: _READ_NAMED_AT[detail]]
+    in_thread = [f for f in latest if max(f.turns, default=0) >= since]
+    named = in_thread[: _READ_IN_THREAD_AT[detail]]
+    named += [f for f in latest[: _READ_NAMED_AT[detail]] if f not in named]
     lines = [f"- `{f.path}`" for f in sorted(named, key=lambda f: f.path)]
-    rest = latest[len(named) :]
+    rest = [f for f in latest if f not in named]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
         # Few enough to name: by folder, each file by its name, so the agent knows whether it has seen one.
         by_folder: dict[str, list[str]] = {}

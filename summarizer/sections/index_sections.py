@@ -34,8 +34,8 @@ from summarizer.sections.progress import (
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.templates import INDEX_KEYS, IndexKey
-from summarizer.sections.text import block, one_line
-from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.text import block, one_line, whole_sentences
+from summarizer.sections.thread import first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
 
 __all__ = ["MAX_DETAIL", "render_index_section"]
@@ -45,6 +45,7 @@ MAX_DETAIL = 3
 # user's words and the agent's conclusions shrink slower than the rest.
 _MESSAGE_AT = {0: 100_000, 1: 1500, 2: 800, 3: 400}
 _EARLY_MESSAGE_AT = {0: 100_000, 1: 1000, 2: 300, 3: 160}
+_FIRST_REQUEST_AT = {0: 100_000, 1: 1500, 2: 600, 3: 300}  # the task as first stated keeps more
 _RECENT_MESSAGES = 6
 _RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}  # resolved errors listed one by one (the latest)
 _CHANNEL_WORDS = {
@@ -475,6 +476,7 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
     if not messages and not facts.interruptions:
         return "None."
     latest = latest_request(messages)
+    first = first_request(messages)
     lines = []
     order = {id(m): number for number, m in enumerate(messages)}
     # The times the person stopped the agent, in order among their words (before a message of the same turn).
@@ -490,6 +492,10 @@ def _user_messages(facts: SessionFacts, detail: int) -> str:
         whole = m is latest or m is messages[-1] or m.channel == "feedback"
         if whole:
             text = m.text.strip()
+            lines.append(f"- {label} " + text.replace("\n", "\n  "))
+        elif m is first:
+            # The task as first stated: shortened at a sentence's end, never mid-sentence.
+            text = whole_sentences(m.text, _FIRST_REQUEST_AT[detail])
             lines.append(f"- {label} " + text.replace("\n", "\n  "))
         else:
             # The latest few requests say what the work is now; the early ones shorten first.
@@ -632,7 +638,11 @@ def _findings(facts: SessionFacts, detail: int) -> str:
         lines.append("Learned on the way, and acted on (the agent's words):")
         lines += [f"- (turn {m.turn}) {one_line(m.text, 240)}" for m in learned]
     lines += _search_lines(facts, detail)
-    return "\n".join(lines) if lines else "Nothing recorded."
+    if not lines:
+        latest = latest_request(facts.user_messages)
+        since = f" since the latest request (turn {latest.turn})" if latest is not None else ""
+        return f"No conclusion recorded in the agent's words{since}."
+    return "\n".join(lines)
 
 
 _LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
@@ -741,7 +751,7 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "last_activity":
             # Where the work stopped is what the continuing agent needs first: it keeps its
             # detail while file lists and resolved errors shrink.
-            return lambda f, d: last_activity(f, min(d, 1))
+            return lambda f, d: last_activity(f, min(d, 1), outline_recap=d >= MAX_DETAIL)
         case _:
             assert_never(key)
 

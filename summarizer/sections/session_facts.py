@@ -22,6 +22,7 @@ from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import ChangeAccount, SessionFacts
 from summarizer.sections.findings import findings
 from summarizer.sections.interruptions import interruptions
+from summarizer.sections.latest_code import latest_code
 from summarizer.sections.left_behind import left_behind
 from summarizer.sections.lessons import lessons
 from summarizer.sections.request_items import request_items
@@ -47,11 +48,13 @@ def session_facts(
     said, calls = thread_since(events, latest.turn if latest is not None else 0)
     since = thread_start(facts)
     accounts = {}
-    for f in [*facts.created, *facts.modified]:
-        if any(t >= since for t in f.changed_turns):
-            found = change_account(events, f, since)
-            if found:
-                accounts[f.path] = ChangeAccount(turn=found[0], text=found[1])
+    current = [
+        f for f in [*facts.created, *facts.modified] if any(t >= since for t in f.changed_turns)
+    ]
+    for f in current:
+        found = change_account(events, f, since)
+        if found:
+            accounts[f.path] = ChangeAccount(turn=found[0], text=found[1])
     return facts.model_copy(
         update={
             "attempts": {
@@ -60,6 +63,7 @@ def session_facts(
                 if not e.resolved
             },
             "accounts": accounts,
+            "latest_code": latest_code(events, current),
             "activity": recent_activity(events, root=facts.root),
             "recent_messages": recent_messages(events),
             "findings": findings(events),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["block", "one_line"]
+import re
+
+__all__ = ["block", "one_line", "whole_sentences"]
 
 
 def one_line(text: str, limit: int) -> str:
@@ -12,6 +14,29 @@ def one_line(text: str, limit: int) -> str:
         return line
     cut = line.rfind(" ", 0, limit - 1)
     return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
+
+
+_SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")
+
+
+def whole_sentences(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at the end of a sentence (or a line), saying how much was left out.
+
+    A request cut mid-sentence reads as a different request; when even its
+    first sentence is longer than ``limit``, it is cut at a word boundary.
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit)]
+    cut = ends[-1] if ends and ends[-1] > limit // 3 else None
+    if cut is None:
+        shown = one_line(text, limit).removesuffix("…").rstrip()
+        cut = len(shown)
+        kept = shown
+    else:
+        kept = text[:cut].rstrip()
+    return f"{kept} […{len(text) - cut:,} more characters]"
 
 
 def block(text: str) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.facts import SessionFacts
 
-__all__ = ["Investigation", "investigation", "latest_request", "thread_start"]
+__all__ = ["Investigation", "first_request", "investigation", "latest_request", "thread_start"]
 
 # A sentence that puts forward an explanation, not only a search for one.
 _HYPOTHESIS = re.compile(
@@ -51,6 +51,14 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
         if message.channel != "command" or " " in message.text.strip():
             return message
     return messages[-1] if messages else None
+
+
+def first_request(messages: list[UserSaid]) -> UserSaid | None:
+    """The task as the user first stated it: their first message that is not a bare slash command."""
+    for message in messages:
+        if message.channel != "command" or " " in message.text.strip():
+            return message
+    return None
 
 
 def thread_start(facts: SessionFacts) -> int:

@@ -4,9 +4,11 @@ Its earlier messages (the thread of its work), its last message, and its
 last tool calls with how they ended.  Said compactly: a message that repeats
 the one before it in other words, or that Files Changed already quotes as
 the account of a change, is said once; calls in a row on the same target are
-one line (with the lines of the file the reads asked for); a long "all done" recap is outlined, since the sections above
-state what it restates.  The agent's last message is otherwise whole, and a
-claim in it the index contradicts is flagged.
+one line (with the lines of the file the reads asked for).  The agent's last
+message is whole (the next agent must not redo what it reports), a claim in
+it the index contradicts flagged; only when the budget asks for the most
+compact summary is a long "all done" recap outlined, since the sections
+above state what it restates.
 """
 
 from __future__ import annotations
@@ -62,7 +64,9 @@ def _recap_outline(text: str) -> str | None:
     )
 
 
-def last_activity(facts: SessionFacts, detail: int) -> str:
+def last_activity(facts: SessionFacts, detail: int, *, outline_recap: bool = False) -> str:
+    """Where the work stopped.  The agent's last message is whole; ``outline_recap``: a long "all done" recap
+    is outlined instead (only when the budget asks for the most compact summary)."""
     lines = []
     last = facts.last_assistant
     earlier = [m for m in facts.recent_messages if last is None or m.turn < last.turn]
@@ -84,7 +88,7 @@ def last_activity(facts: SessionFacts, detail: int) -> str:
         lines.append("Before that, the agent said (the thread of its work):")
         lines += _thread_lines(earlier)
     if last is not None:
-        said = _recap_outline(last.text) or last.text.strip()
+        said = (_recap_outline(last.text) if outline_recap else None) or last.text.strip()
         lines.append(
             f"The agent's last message (turn {last.turn}):\n  " + said.replace("\n", "\n  ")
         )

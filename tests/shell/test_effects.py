@@ -341,10 +341,62 @@ class TestGit:
             "git pull",
             "git merge dev",
             "git switch main",
+            "git switch -c feature origin/main",
+            "git checkout -b feature origin/main",
         ],
     )
     def test_unnameable_changes_are_unknown(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
+
+    def test_a_merge_names_the_files_its_report_lists(self) -> None:
+        output = (
+            "Saved working directory and index state On main: wip\n"
+            "Updating 1a2b3c4..5d6e7f8\n"
+            "Fast-forward\n"
+            " src/app/graph.py                         | 211 +++++++++++++\n"
+            " src/app/ingest.py                        |  22 +-\n"
+            " .../versions/0006_nullable_links.py      |  84 +++++++\n"
+            " .../versions/0007_unnamed_tail.py        |   4 +-\n"
+            " docs/{guide.md => handbook.md}           |   0\n"
+            " assets/logo.png                          | Bin 0 -> 5120 bytes\n"
+            " old_notes.txt                            |   3 ---\n"
+            " 7 files changed, 310 insertions(+), 9 deletions(-)\n"
+            " create mode 100644 src/app/graph.py\n"
+            " create mode 100644 src/db/migrations/versions/0006_nullable_links.py\n"
+            " create mode 100644 assets/logo.png\n"
+            " delete mode 100644 old_notes.txt\n"
+            " rename docs/{guide.md => handbook.md} (100%)\n"
+            "5d6e7f8 Link traversal\n"
+        )
+        result = analyze_command(
+            "git stash push -u -- notes.md; git merge --ff-only origin/main; git stash pop",
+            "/w",
+            succeeded=True,
+            output=output,
+        )
+        assert effects(result) == [
+            ("restore", "notes.md"),
+            ("create", "src/app/graph.py"),
+            ("create", "src/db/migrations/versions/0006_nullable_links.py"),
+            ("create", "assets/logo.png"),
+            ("edit", "src/app/ingest.py"),
+            ("delete", "old_notes.txt"),
+            ("move", "docs/guide.md", "docs/handbook.md"),
+            ("unknown", None),
+            ("unstash", None),
+        ]
+        assert "0007_unnamed_tail.py" in (result.operations[-2].detail or "")
+
+    def test_a_pull_that_was_up_to_date_changed_nothing(self) -> None:
+        result = analyze_command("git pull", "/w", succeeded=True, output="Already up to date.\n")
+        assert result.operations == []
+
+    def test_a_diffstat_another_command_printed_is_no_merge_report(self) -> None:
+        output = "Successfully rebased and updated refs/heads/main.\n a.py | 2 +-\n"
+        result = analyze_command(
+            "git pull --rebase && git diff --stat HEAD~1", "/w", succeeded=True, output=output
+        )
+        assert effects(result) == [("unknown", None)]
 
     def test_git_apply_with_a_known_patch_file(self) -> None:
         result = analyze("git apply fix.patch", files={"/w/fix.patch": PATCH})
@@ -477,6 +529,21 @@ class TestWrappersAndLoops:
         assert effects(analyze("for f in a.py b.py; do rm $f; done")) == [
             ("delete", "a.py"),
             ("delete", "b.py"),
+        ]
+
+    def test_a_loop_writing_one_file_per_value_into_a_variable_directory(self) -> None:
+        command = (
+            "T=/tmp/cases; mkdir -p $T\n"
+            "for c in empty broken; do\n"
+            '  jq "$(case $c in\n'
+            "    empty) echo '.items=[]';;\n"
+            "    broken) echo 'del(.name)';;\n"
+            '  esac)" config.json > $T/$c.json\n'
+            "done"
+        )
+        assert effects(analyze(command)) == [
+            ("write", "/tmp/cases/empty.json"),
+            ("write", "/tmp/cases/broken.json"),
         ]
 
     def test_programs_that_are_not_editors_have_no_effect(self) -> None:

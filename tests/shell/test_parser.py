@@ -82,6 +82,35 @@ class TestQuoting:
         assert isinstance(cd.argv[1].parts[0], Sub)
         assert argv(inner) == ["git", "rev-parse", "--show-toplevel"]
 
+    def test_a_variable_after_a_variable_directory_stays_in_its_word(self) -> None:
+        # The grammar splits `$T/$c.json` into `$T/$` and a word `c.json`.
+        (cmd,) = commands("cp $T/$c.json $T/$c/x.txt")
+        assert [w.parts for w in cmd.argv[1:]] == [
+            (Var("T"), Lit("/"), Var("c"), Lit(".json")),
+            (Var("T"), Lit("/"), Var("c"), Lit("/x.txt")),
+        ]
+        assert cmd.text == "cp $T/$c.json $T/$c/x.txt"
+
+    def test_an_assignment_of_such_a_word_runs_no_command(self) -> None:
+        (cmd,) = commands("X=$T/$c.json")
+        assert cmd.argv == () and [n for n, _ in cmd.assignments] == ["X"]
+
+    def test_a_redirection_to_such_a_word_after_a_heredoc(self) -> None:
+        (cmd,) = commands("cat <<'EOF' > $T/$c.json\n{}\nEOF\n")
+        (target,) = [r.target for r in cmd.redirects if r.op == ">"]
+        assert target is not None and target.parts == (Var("T"), Lit("/"), Var("c"), Lit(".json"))
+        assert heredoc(cmd).literal == "{}\n"
+
+    def test_a_quoted_dollar_is_left_alone(self) -> None:
+        (cmd,) = commands("echo '$T/$c.json' \"$T/$c.json\"")
+        assert cmd.argv[1].literal == "$T/$c.json"
+        assert cmd.argv[2].parts == (
+            Var("T"),
+            Lit("/", quoted=True),
+            Var("c"),
+            Lit(".json", quoted=True),
+        )
+
 
 class TestHeredocs:
     def test_quoted_delimiter_keeps_text_literal(self) -> None:

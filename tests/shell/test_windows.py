@@ -194,3 +194,41 @@ def test_a_dialect_pattern_is_skipped_only_when_the_command_cannot_match_it(
     assert ">" in data.draw(st.from_regex(windows._NUL_OUTPUT))
     program = data.draw(st.from_regex(windows._CMD_PROGRAM))
     assert windows._cmd_program_starts(program)
+
+
+class TestPowerShellVariablesAndCommonParameters:
+    def test_a_path_assigned_earlier_in_the_command_is_named(self) -> None:
+        command = (
+            "$Target = 'c:\\app\\src\\config.json'; $dir = \"c:\\app\\out\"; "
+            "Set-Content $target '{}'; Set-Content -Path \"$Dir\\report.txt\" -Value 'ok'"
+        )
+        assert _effects(command, dialect="powershell") == [
+            ("write", "src/config.json"),
+            ("write", "out/report.txt"),
+        ]
+
+    def test_a_download_to_an_assigned_path(self) -> None:
+        command = (
+            '$zip = "c:\\app\\tmp\\tool.zip"; '
+            'Invoke-WebRequest -Uri "https://example.com/tool.zip" -OutFile $zip; '
+            "Invoke-RestMethod https://example.com/api | ConvertTo-Json"
+        )
+        assert _effects(command, dialect="powershell") == [("write", "tmp/tool.zip")]
+
+    def test_a_value_known_only_at_run_time_is_not_a_guess(self) -> None:
+        command = "$p = Join-Path $PWD 'x.txt'; Set-Content $p 'hi'"
+        assert _effects(command, dialect="powershell") == [("unknown", "")]
+
+    def test_a_here_string_assigned_to_a_variable_runs_nothing(self) -> None:
+        command = (
+            "$body = @'\nif ($n -gt 1) { Write-Output \"a\" > $null }\nreturn 1 -> 2\n'@\n"
+            "Set-Content -Path notes.md -Value $body"
+        )
+        assert _effects(command, dialect="powershell") == [("write", "notes.md")]
+
+    def test_variables_of_other_drives_and_common_parameter_values_are_no_files(self) -> None:
+        command = (
+            "Remove-Item Env:\\GIT_DIR; Remove-Item -Path Variable:tmp -ErrorAction Ignore; "
+            "Remove-Item build.log -Force -ErrorAction SilentlyContinue"
+        )
+        assert _effects(command, dialect="powershell") == [("delete", "build.log")]

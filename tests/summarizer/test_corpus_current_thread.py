@@ -82,9 +82,7 @@ def test_a_read_is_not_counted_among_a_files_changes() -> None:
 
 def test_an_investigation_states_its_question_latest_conclusion_and_checks_since() -> None:
     steps = _section(_summary("entire__b6f735fbac66_0"), "Next Steps")
-    assert steps.startswith(
-        "- Answer the open request (turn 102, shown whole under User Messages): "
-    )
+    assert steps.startswith("- Answer the open request (turn 102, shown under User Messages): ")
     assert (
         "- Its latest conclusion (turn 121), to confirm or correct: Found it! Look at the Bash commands"
         in steps

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.loopback import Loopback, LoopbackFake, QuietHandler
+from tests.support.file_lines import complete_file_lines
 
 __all__ = ["FakeAnthropic", "Recorded", "text_reply", "tool_reply"]
 
@@ -85,9 +86,12 @@ class FakeAnthropic(LoopbackFake):
         reply = self.replies.pop(0)
         number = len(self.messages_requests)
         content = [dict(block) for block in reply["content"]]
+        tools = {t.get("name"): t.get("input_schema", {}) for t in body.get("tools") or []}
         for position, block in enumerate(content):
             if block["type"] == "tool_use" and not block.get("id"):
                 block["id"] = f"toolu_fake_{number}_{position}"
+            if block["type"] == "tool_use":
+                block["input"] = complete_file_lines(block["input"], tools.get(block["name"], {}))
         return 200, {
             "id": f"msg_fake_{number}",
             "type": "message",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.loopback import Loopback, LoopbackFake, QuietHandler
+from tests.support.file_lines import complete_file_lines
 
 __all__ = ["FakeOpenAI", "Recorded", "error_reply", "function_reply", "text_reply"]
 
@@ -95,9 +96,22 @@ class FakeOpenAI(LoopbackFake):
             return int(reply["status"]), {"error": reply["error"]}
         number = len(self.requests)
         message = json.loads(json.dumps(reply["message"]))
+        tools = {
+            t["function"]["name"]: t["function"].get("parameters", {})
+            for t in body.get("tools") or []
+            if "function" in t
+        }
         for position, call in enumerate(message.get("tool_calls") or []):
             if not call.get("id"):
                 call["id"] = f"call_fake_{number}_{position}"
+            function = call.get("function", {})
+            try:
+                arguments = json.loads(function.get("arguments", ""))
+            except json.JSONDecodeError:
+                continue  # a malformed reply the test sends on purpose
+            completed = complete_file_lines(arguments, tools.get(function.get("name"), {}))
+            if completed is not arguments:
+                function["arguments"] = json.dumps(completed)
         return 200, {
             "id": f"chatcmpl-fake-{number}",
             "object": "chat.completion",

@@ -12,8 +12,8 @@ kind and the place that leaked.
 :func:`surfaces` runs every surface on a transcript and returns what each
 produced: the views and their JSON, the offline summary, the summary
 written by an LLM (the requests the fake API received too), the three hook
-events and what they stored, ``store`` and the session store's file, the
-HTTP API and the MCP server (in process), and for request bodies
+events and what they stored, ``store`` and the session store's file,
+``watch`` (its first pass and an append it follows) and its store, the HTTP API and the MCP server (in process), and for request bodies
 ``compact`` with its state directory and requests.  ``redact=False`` is
 the control run (``--no-redact``, or ``ARTIFACT_INDEX_NO_REDACT=1`` for the
 servers), which must find the planted values.
@@ -45,6 +45,7 @@ from tests.support.transcript_writers import ROOT, WRITERS, Step
 __all__ = [
     "PLACES",
     "REQUEST_FORMATS",
+    "SURFACE_GROUPS",
     "Planting",
     "cells",
     "planted_session",
@@ -67,6 +68,8 @@ PLACES = (
 )
 # Formats that are request bodies: `compact` takes them.
 REQUEST_FORMATS = ("anthropic-messages", "openai-chat")
+# The surfaces in groups of about the same cost, which a quick run can take one at a time.
+SURFACE_GROUPS = ("views", "LLM summaries", "hooks, store and watch", "servers and compact")
 
 
 @dataclass(frozen=True)
@@ -236,12 +239,43 @@ def surfaces(
     monkeypatch: pytest.MonkeyPatch,
     *,
     redact: bool,
+    groups: tuple[str, ...] = SURFACE_GROUPS,
 ) -> dict[str, str]:
-    """What every surface produced for ``transcript`` (each keyed by the surface's name)."""
+    """What every surface of ``groups`` produced for ``transcript`` (each keyed by the surface's name)."""
     work.mkdir(parents=True, exist_ok=True)
     out: dict[str, str] = {}
     source = [str(transcript), "--format", format_name]
+    if "views" in groups:
+        _views(out, capsys, redact, source)
+    if "LLM summaries" in groups:
+        _llm_summaries(out, capsys, monkeypatch, redact, source)
+    store = work / "sessions.db"
+    if "hooks, store and watch" in groups:
+        _hooks(out, capsys, monkeypatch, redact, transcript, work)
+        _store(out, capsys, redact, source, store)
+        out["watch"] = _watch(capsys, monkeypatch, redact, transcript, format_name, work / "watch")
+    if "servers and compact" in groups:
+        if not store.exists():
+            _run(capsys, redact, "store", *source, "--store", str(store))
+        rows = json.loads(_run(capsys, False, "sessions", "--store", str(store), "--json"))
+        session_id = rows["sessions"][0]["id"]
+        paths = _paths(capsys, source)
+        with _redaction(monkeypatch, redact):
+            out["HTTP API"] = _http(store, work / "http-state", session_id, paths)
+            out["MCP server"] = _mcp(store, session_id, paths)
+        if format_name in REQUEST_FORMATS:
+            _compact(out, capsys, monkeypatch, redact, format_name, transcript, work)
+    return out
 
+
+def _paths(capsys: pytest.CaptureFixture[str], source: list[str]) -> list[str]:
+    files = json.loads(_run(capsys, False, "files", *source, "--json"))["files"]
+    return [entry["path"] for entry in files][:20]
+
+
+def _views(
+    out: dict[str, str], capsys: pytest.CaptureFixture[str], redact: bool, source: list[str]
+) -> None:
     out["show"] = _run(capsys, redact, "show", *source) + _run(
         capsys, redact, "show", *source, "--json"
     )
@@ -253,6 +287,14 @@ def surfaces(
     )
     out["summary --no-llm"] = _run(capsys, redact, "summary", *source, "--no-llm")
 
+
+def _llm_summaries(
+    out: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    redact: bool,
+    source: list[str],
+) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
     with FakeAnthropic(replies=_narrative_replies(60)) as api:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
@@ -282,7 +324,16 @@ def surfaces(
             [r.body for r in server.requests]
         )
 
-    # The hooks: what they print, and what PreCompact and PostCompact keep in the session store.
+
+def _hooks(
+    out: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    redact: bool,
+    transcript: Path,
+    work: Path,
+) -> None:
+    """What the hooks print, and what PreCompact and PostCompact keep in the session store."""
     hook_store = work / "hooks.db"
     monkeypatch.setenv("ARTIFACT_INDEX_STORE", str(hook_store))
     for event, extra in (
@@ -295,50 +346,122 @@ def surfaces(
         out[f"hook {event}"] = _run(capsys, redact, "hook")
     out["hooks: session store"] = _database(hook_store)
 
-    store = work / "sessions.db"
+
+def _store(
+    out: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    redact: bool,
+    source: list[str],
+    store: Path,
+) -> None:
     out["store"] = (
         _run(capsys, redact, "store", *source, "--store", str(store), "--json")
         + _run(capsys, redact, "sessions", "--store", str(store), "--json")
         + _database(store)
     )
-    rows = json.loads(_run(capsys, False, "sessions", "--store", str(store), "--json"))["sessions"]
-    session_id = rows[0]["id"]
-    files = json.loads(_run(capsys, False, "files", *source, "--json"))["files"]
-    paths = [entry["path"] for entry in files][:20]
     out["store"] += "".join(
-        _run(capsys, redact, "where", path, "--store", str(store), "--json") for path in paths[:5]
+        _run(capsys, redact, "where", path, "--store", str(store), "--json")
+        for path in _paths(capsys, source)[:5]
     )
 
-    with _redaction(monkeypatch, redact):
-        out["HTTP API"] = _http(store, work / "http-state", session_id, paths)
-        out["MCP server"] = _mcp(store, session_id, paths)
 
-    if format_name in REQUEST_FORMATS:
-        body = _request_body(format_name, transcript, work)
-        state = work / "compact-state"
-        out["compact"] = _run(
-            capsys, redact, "compact", str(body), "--force", "--no-llm", "--state-dir", str(state)
+def _compact(
+    out: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    redact: bool,
+    format_name: str,
+    transcript: Path,
+    work: Path,
+) -> None:
+    """``compact`` on a request body, offline and through the fake API, and its state directory."""
+    body = _request_body(format_name, transcript, work)
+    state = work / "compact-state"
+    out["compact"] = _run(
+        capsys, redact, "compact", str(body), "--force", "--no-llm", "--state-dir", str(state)
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
+    with FakeAnthropic(replies=_narrative_replies(40), token_counts=[50_000] * 40) as api:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        llm_state = work / "compact-llm-state"
+        out["compact"] += _run(
+            capsys,
+            redact,
+            "compact",
+            str(body),
+            "--force",
+            "--llm",
+            "--exact-tokens",
+            "--state-dir",
+            str(llm_state),
         )
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-local")
-        with FakeAnthropic(replies=_narrative_replies(40), token_counts=[50_000] * 40) as api:
-            monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
-            llm_state = work / "compact-llm-state"
-            out["compact"] += _run(
-                capsys,
-                redact,
-                "compact",
-                str(body),
-                "--force",
-                "--llm",
-                "--exact-tokens",
-                "--state-dir",
-                str(llm_state),
-            )
-            out["compact: requests to the API"] = json.dumps([r.body for r in api.requests])
-        monkeypatch.delenv("ANTHROPIC_API_KEY")
-        monkeypatch.delenv("ANTHROPIC_BASE_URL")
-        out["compact: state directory"] = _files_in(state) + _files_in(llm_state)
-    return out
+        out["compact: requests to the API"] = json.dumps([r.body for r in api.requests])
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    out["compact: state directory"] = _files_in(state) + _files_in(llm_state)
+
+
+def _json_lines(data: bytes) -> bool:
+    lines = [line for line in data.splitlines() if line.strip()]
+    try:
+        return len(lines) > 1 and all(isinstance(json.loads(line), dict) for line in lines)
+    except json.JSONDecodeError:
+        return False
+
+
+def _watch(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    redact: bool,
+    transcript: Path,
+    format_name: str,
+    folder: Path,
+) -> str:
+    """``watch``: its first pass on half the session, then the rest as the agent appends it.
+
+    The file system's change events are stood in for by one call of what
+    the watcher does on a change (so no test waits for them): the appended
+    half is read as a followed transcript reads it, record by record.
+    """
+    from artifact_index.live.watch import Update, Watcher
+
+    folder.mkdir(parents=True, exist_ok=True)
+    followed = folder / transcript.name
+    data = transcript.read_bytes()
+    if _json_lines(data):
+        lines = data.splitlines(keepends=True)
+        start, rest = b"".join(lines[: len(lines) // 2]), b"".join(lines[len(lines) // 2 :])
+    else:  # one JSON document: written whole, then rewritten (read whole again)
+        start, rest = data, b"\n"
+    followed.write_bytes(start)
+
+    def follow(watcher: Watcher, stop: Any = None, *, debounce_ms: int = 200) -> Iterator[Update]:
+        with followed.open("ab") as out:
+            out.write(rest)
+        update = watcher.changed(str(followed))
+        followed_updates.append(update)
+        if update is not None and update.kind != "unchanged":
+            yield update
+        raise KeyboardInterrupt  # how a watch ends
+
+    followed_updates: list[Update | None] = []
+    store = folder / "watch.db"
+    with monkeypatch.context() as patch:
+        patch.setattr(Watcher, "follow", follow)
+        said = _run(
+            capsys,
+            redact,
+            "watch",
+            str(followed),
+            "--format",
+            format_name,
+            "--store",
+            str(store),
+            "--json",
+        )
+    # The append was followed (else this surface would be the first pass alone).
+    assert [u.kind if u else None for u in followed_updates] in (["stored"], ["unchanged"]), said
+    return said + _database(store)
 
 
 def _request_body(format_name: str, transcript: Path, work: Path) -> Path:

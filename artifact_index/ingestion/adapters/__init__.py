@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 
 from artifact_index.exceptions import UnknownFormat
 from artifact_index.ingestion.adapters.base import Adapter
@@ -19,6 +20,9 @@ __all__ = ["Adapter", "adapter_named", "detect", "known_formats", "register"]
 
 _registry: dict[str, Adapter] = {}
 _loaded = False
+# Servers read transcripts in threads: the first requests at once must all wait for the whole
+# registry, not see it half filled (or empty) and call a transcript an unknown format.
+_loading = threading.RLock()
 
 
 def register(adapter_class: type[Adapter]) -> type[Adapter]:
@@ -31,9 +35,12 @@ def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
+    with _loading:  # re-entrant: a module being imported may look up the registry
+        if _loaded:
+            return
+        for module in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{module.name}")
+        _loaded = True
 
 
 def known_formats() -> list[str]:

@@ -24,6 +24,11 @@ this package:
   moved to its last element.
 * Some non-ASCII input crashes the grammar's scanner: the grammar only ever
   sees the text with non-ASCII bytes masked (:func:`safe_parse`).
+* After ``$DIR/`` the grammar reads a second variable wrongly: ``$T/$c.json``
+  becomes the word ``$T/$`` followed by a separate word ``c.json`` (and
+  ``X=$T/$c.json`` an assignment followed by a command named ``c.json``).
+  Where the tree shows that split, the variable is given to the grammar
+  braced (``${c}``, the same to bash) and the command parsed again.
 
 The package: :mod:`.model` (the typed model), :mod:`.source` (the grammar and
 the offset map), :mod:`.heredocs` (finding and cutting out heredocs) and
@@ -32,9 +37,12 @@ the offset map), :mod:`.heredocs` (finding and cutting out heredocs) and
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
-from artifact_index.shell.parser.heredocs import find_heredocs
+from tree_sitter import Node as TSNode
+
+from artifact_index.shell.parser.heredocs import Rewrite, find_heredocs, skeleton
 from artifact_index.shell.parser.model import (
     Command,
     Conditional,
@@ -78,6 +86,36 @@ __all__ = [
 ]
 
 
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|[0-9]")
+
+
+def _split_variables(root: TSNode, source: Source) -> list[Rewrite]:
+    """Braced rewrites of the variables the grammar split off a word (see the module docstring).
+
+    The split shows as a word ending in a bare ``$`` with the variable's name
+    right after it, outside the word.
+    """
+    rewrites: list[Rewrite] = []
+    stack = [root]
+    data = source.data
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != "concatenation" or not node.children:
+            continue
+        last = node.children[-1]
+        if last.type != "$" or last.is_named:
+            continue
+        name = _NAME.match(data, last.end_byte)
+        if name is None:
+            continue
+        start = source.map(last.start_byte, False)
+        end = source.map(name.end(), True)
+        if start < end:
+            rewrites.append((start, end, b"${" + name.group() + b"}"))
+    return sorted(rewrites)
+
+
 @lru_cache(maxsize=4096)
 def parse_command(text: str) -> Script:
     """The model of a shell command (an empty sequence when no grammar is available)."""
@@ -89,5 +127,12 @@ def parse_command(text: str) -> Script:
         heredocs, source, tree = find_heredocs(ts, original)
     else:
         heredocs, source, tree = [], Source(original, original, []), safe_parse(ts, original)
+    rewrites = _split_variables(tree.root_node, source) if b"/$" in original else []
+    if rewrites:
+        if heredocs:
+            heredocs, source, tree = find_heredocs(ts, original, rewrites)
+        else:
+            data, segments = skeleton(original, [], rewrites)
+            source, tree = Source(data, original, segments), safe_parse(ts, data)
     body = Builder(source).statements(tree.root_node.children)
     return Script(body, text, has_errors=tree.root_node.has_error, heredocs=len(heredocs))

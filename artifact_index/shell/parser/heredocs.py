@@ -7,6 +7,7 @@ heredoc node; see :func:`find_heredocs`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node as TSNode
@@ -22,8 +23,14 @@ from artifact_index.shell.parser.source import (
 from artifact_index.shell.parser.tree import EXPANSIONS, unescape, word_parts
 
 __all__ = [
+    "Rewrite",
     "find_heredocs",
+    "skeleton",
 ]
+
+# (original start, original end, replacement): a span of the command given to the grammar
+# as other text, which means the same to bash but which the grammar reads right.
+Rewrite = tuple[int, int, bytes]
 
 
 @dataclass
@@ -152,7 +159,9 @@ def _heredoc_operators(root: TSNode) -> list[tuple[TSNode, TSNode, int]]:
     return found
 
 
-def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]:
+def find_heredocs(
+    ts: Parser, src: bytes, rewrites: Sequence[Rewrite] = ()
+) -> tuple[list[_Heredoc], Source, Tree]:
     """Locate heredocs one at a time, each on a skeleton with the earlier ones cut out.
 
     The grammar ends a heredoc at the first line that merely *starts* with
@@ -161,12 +170,13 @@ def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]
     bash's rule (the first line equal to the delimiter).  After each cut the
     rest is parsed again, because text after a wrongly ended body may have
     hidden the next heredoc.  Returns the heredocs and the final skeleton's
-    source and tree.
+    source and tree.  ``rewrites`` (original start, original end, text) are
+    applied to every skeleton, each mapped back to the whole range it replaces.
     """
     found: list[_Heredoc] = []
     failed: set[int] = set()
     while True:
-        data, segments = _skeleton(src, found) if found else (src, [])
+        data, segments = skeleton(src, found, rewrites) if found or rewrites else (src, [])
         source = Source(data, src, segments, [h.body for h in found])
         tree = safe_parse(ts, data)
         candidates = _heredoc_operators(tree.root_node) if len(found) < 64 else []
@@ -203,11 +213,11 @@ def find_heredocs(ts: Parser, src: bytes) -> tuple[list[_Heredoc], Source, Tree]
         )
 
 
-def _skeleton(
-    src: bytes, heredocs: list[_Heredoc]
+def skeleton(
+    src: bytes, heredocs: list[_Heredoc], rewrites: Sequence[Rewrite] = ()
 ) -> tuple[bytes, list[tuple[int, int, int, bool]]]:
-    """``src`` with heredoc bodies cut and operators replaced by placeholders."""
-    edits: list[tuple[int, int, bytes]] = []
+    """``src`` with heredoc bodies cut, operators replaced by placeholders, and ``rewrites`` made."""
+    edits: list[tuple[int, int, bytes]] = list(rewrites)
     for i, h in enumerate(heredocs):
         edits.append((h.op_start, h.delim_end, ("< " + HEREDOC_PLACEHOLDER.format(i)).encode()))
         edits.append((h.cut_start, h.cut_end, b""))

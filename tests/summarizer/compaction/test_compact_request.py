@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from artifact_index.exceptions import ArtifactIndexError
 from summarizer.compaction.request import run_compact
 from summarizer.compaction.summary_message import new_summary_key, read_summary
 from summarizer.exceptions import MessageFormatError
+from summarizer.summary_commands import compact_request
 from tests.support.compaction_chat import SHAPES, Chat, Shape, StaticSummarizer
 
 TOOLS = [
@@ -98,3 +104,53 @@ def test_manual_trigger_through_force() -> None:
 def test_a_body_of_neither_api_is_rejected(body: object) -> None:
     with pytest.raises(MessageFormatError):
         run_compact(body, None, None)  # type: ignore[arg-type]
+
+
+_ANY = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["type", "text", "id", "name", "input"]), inner, max_size=3
+        )
+    ),
+    max_leaves=8,
+)
+_BLOCK = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "tool_use", "tool_result", "image"]) | _ANY},
+    optional={"text": _ANY, "id": _ANY, "tool_use_id": _ANY, "name": _ANY, "content": _ANY},
+)
+_MESSAGE = st.fixed_dictionaries(
+    {"role": st.sampled_from(["user", "assistant", "system", "tool"]) | _ANY},
+    optional={
+        "content": st.text(max_size=20) | st.lists(_BLOCK | _ANY, max_size=3) | _ANY,
+        "tool_calls": _ANY,
+        "tool_call_id": _ANY,
+    },
+)
+_REQUEST = st.fixed_dictionaries(
+    {"messages": st.lists(_MESSAGE, max_size=6)},
+    optional={"usage": _ANY, "system": _ANY, "tools": _ANY, "model": _ANY},
+)
+
+
+def _answered_in_one_sentence(body: dict[str, Any]) -> None:
+    """Whatever a client sends, the answer is a MessageFormatError (the HTTP API's 422), or a result."""
+    with contextlib.suppress(ArtifactIndexError):
+        compact_request(body, use_llm=False, force=True, context_window=1_000)
+
+
+@settings(max_examples=50, deadline=None)
+@given(_REQUEST)
+def test_a_malformed_request_is_one_sentence_never_an_internal_error(body: dict[str, Any]) -> None:
+    _answered_in_one_sentence(body)
+
+
+# The rare bodies (one in several hundred) are looked for by the slow run.
+@pytest.mark.slow
+@settings(max_examples=2_000, deadline=None)
+@given(_REQUEST)
+def test_many_malformed_requests_are_one_sentence_never_an_internal_error(
+    body: dict[str, Any],
+) -> None:
+    _answered_in_one_sentence(body)

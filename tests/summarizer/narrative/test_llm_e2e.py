@@ -138,8 +138,20 @@ def test_request_forces_the_tool_and_carries_anchor_and_only_the_new_span(
     assert body["tool_choice"] == {"type": "tool", "name": TOOL_NAME}
     assert [t["name"] for t in body["tools"]] == [TOOL_NAME]
     schema = body["tools"][0]["input_schema"]
-    assert schema == reply_model(DEFAULT.narrative_sections).model_json_schema()
-    assert schema["required"] == ["intent", "decisions", "current_state", "next_steps"]
+    # With a line for each changed path the index lists, keyed by the path.
+    facts = second.facts
+    changed = sorted(
+        f.path for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    )
+    assert changed
+    assert schema == reply_model(DEFAULT.narrative_sections, changed).model_json_schema()
+    assert schema["required"] == [
+        "intent",
+        "decisions",
+        "current_state",
+        "next_steps",
+        "files_changed",
+    ]
     assert body["model"] == "claude-test-model" and body["system"] == SYSTEM
     assert "sk-test-local" in (
         request.headers.get("x-api-key", "") + request.headers.get("authorization", "")

@@ -21,6 +21,7 @@ import pytest
 
 from artifact_index.presentation.cli import main
 from summarizer.exceptions import NarrativeError
+from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import SYSTEM, TOOL_NAME, LLMWriter, build_prompt
 from summarizer.narrative.model import reply_model
 from summarizer.providers.openai_api import OpenAIClient
@@ -79,9 +80,13 @@ def test_the_request_forces_the_function_whose_parameters_are_the_reply_model(
     assert body["tool_choice"] == {"type": "function", "function": {"name": TOOL_NAME}}
     (tool,) = body["tools"]
     assert tool["type"] == "function" and tool["function"]["name"] == TOOL_NAME
+    facts = summary.facts
+    changed = sorted(
+        f.path for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    )
     assert (
         tool["function"]["parameters"]
-        == reply_model(DEFAULT.narrative_sections).model_json_schema()
+        == reply_model(DEFAULT.narrative_sections, changed).model_json_schema()
     )
     # The same prompt the Anthropic provider sends: system first, then the one user message.
     assert body["messages"][0] == {"role": "system", "content": SYSTEM}
@@ -135,6 +140,13 @@ def test_a_server_that_writes_the_arguments_as_text_is_held_to_the_same_schema(
 ) -> None:
     # Some local servers ignore the forced call and answer with the JSON as text.
     arguments = _sections(DEFAULT, intent={"items": ["Tags on notes"], "superseded": []})
+    facts = summarize(
+        load_events("bugfix"), template=DEFAULT, writer=ExtractiveWriter(), format="fixture"
+    ).facts
+    arguments["files_changed"] = {
+        f.path: "What it does."
+        for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    }
     server.replies = [text_reply("```json\n" + json.dumps(arguments) + "\n```")]
     summary = summarize(
         load_events("bugfix"), template=DEFAULT, writer=_writer(server), format="fixture"

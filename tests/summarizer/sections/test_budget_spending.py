@@ -16,7 +16,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.trail.answers import ErrorReport
-from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from tests.support.session_steps import ROOT, read, section, summary_of, write
 
 
@@ -33,9 +33,13 @@ def test_files_read_past_the_latest_few_are_named_by_folder_while_there_is_room(
             ]
         )
     ]
-    summary = summary_of(UserMessage(turn=1, text="How are totals computed?"), *reads)
+    summary = summary_of(
+        UserMessage(turn=1, text="How are totals computed?"),
+        *reads,
+        UserMessage(turn=40, text="Thanks. Now rename the module."),
+    )
     full = render_index_section("files_read", summary.facts, 0)
-    # The 12 latest by path, the 4 read first by name under their folder.
+    # Read before the current thread: the 12 latest by path, the 4 read first by name under their folder.
     assert (
         "- and 4 more read, in `shop/`: `cart.py`, `tax.py`; `shop/io/`: `csv_reader.py`, `json_reader.py`"
         in full
@@ -113,11 +117,13 @@ _RECAP = (
 )
 
 
-def test_a_long_all_done_recap_is_shortened_to_its_opening_and_outline() -> None:
+def test_a_long_all_done_recap_is_whole_and_outlined_only_at_the_most_compact_detail() -> None:
     summary = summary_of(
         UserMessage(turn=1, text="Add the rounding rules."), AssistantMessage(turn=2, text=_RECAP)
     )
-    stopped = section(summary, "Where It Stopped")
+    # Whole while the budget allows: the next agent must not redo what it reports.
+    assert "half_up" in section(summary, "Where It Stopped")
+    stopped = render_index_section("last_activity", summary.facts, MAX_DETAIL)
     assert (
         "  Done! All tests pass. Here's what I implemented:\n  (a recap of 21 lines, shortened here: its parts "
         "were Changes Made; Test Results; How It Works)"

@@ -152,7 +152,8 @@ def test_the_attempts_an_error_survived_are_listed_so_they_are_not_repeated() ->
     assert '(turn 7) "Let me create a .dialyzerignore file:"' in tried
     assert '(turn 9) "Let me commit with --no-verify since this is a false positive."' in tried
     assert "check the pre-commit script" not in tried  # a look is not an attempt
-    assert "survived 3 attempt(s)" in section(summary, "Next Steps")
+    # Open, but no one stated fixing it as a step: it is under Errors with its attempts, not a guessed next step.
+    assert "survived 3 attempt(s)" not in section(summary, "Next Steps")
 
 
 HANDLERS_BEFORE = """package cli

@@ -188,7 +188,7 @@ def test_a_session_stopped_mid_investigation_states_the_question_the_latest_conc
     )
     steps = section(summary, "Next Steps")
     assert steps.startswith(
-        '- Answer the open request (turn 1, shown whole under User Messages): "Can you look into why the last files '
+        '- Answer the open request (turn 1, shown under User Messages): "Can you look into why the last files '
         'were left uncommitted?"; 4 calls since, no file changed.\n'
         "- Its latest conclusion (turn 3), to confirm or correct: Found it! The Bash commands `rm -rf app` and "
         "`cp -r src api/` are not in FileModificationTools, so the files they changed are never committed. (whole "

@@ -233,10 +233,10 @@ def test_a_budget_too_small_for_the_facts_is_kept_and_says_what_it_cut() -> None
 def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:
     facts = big_summary("default").facts
     read = [render_index_section("files_read", facts, d) for d in range(MAX_DETAIL + 1)]
-    # The latest reads by path, the rest counted by folder.
+    # The current thread's latest reads by path (more of them at finer detail), the rest counted by folder.
     assert (
         "`vendor/dir_39/file_399.py`" in read[0]
-        and "- and 388 more read, in `vendor/` (388)" in read[0]
+        and "- and 380 more read, in `vendor/` (380)" in read[0]
     )
     assert "- and 397 more read, in `vendor/` (397)" in read[3]
     created = [render_index_section("files_created", facts, d) for d in range(MAX_DETAIL + 1)]

@@ -1,0 +1,119 @@
+"""What ``git merge`` and ``git pull`` printed about the files they changed.
+
+A merge that moves the working tree prints a report: ``Fast-forward`` (or
+``Merge made by the 'ort' strategy.``), then a diffstat, one line per file
+(`` src/app.py | 12 +++--``), a summary (`` 3 files changed, ...``) and
+``create mode`` / ``delete mode`` / ``rename`` lines.  Those lines are
+evidence of what this call changed, so the files are named instead of the
+whole merge being an unknown effect.
+
+Decisions:
+
+* Only a report that follows its ``Fast-forward`` / ``Merge made by`` line
+  counts: a ``git diff --stat`` printed by another command of the same call
+  looks alike but changed nothing.
+* A stat line is a modification unless a ``create mode`` / ``delete mode``
+  line says the file is new or gone; a rename (``old => new``, also braced,
+  ``src/{a => b}.py``) moves the file.
+* git shortens long paths in the stat to ``.../tail``: such a path is named
+  when one ``create``/``delete``/``rename`` line ends with that tail;
+  otherwise it stays unnamed, and the caller reports an unknown effect.
+* ``Already up to date.`` changed nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["MergeReport", "merge_reports"]
+
+_START = re.compile(r"^(?:Fast-forward|Merge made by (?:the '[\w-]+' strategy|[\w-]+)\.?)\s*$")
+_STAT = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+(?: [+-]*)?|Bin(?: .*)?)\s*$")
+_SUMMARY = re.compile(r"^ \d+ files? changed")
+_MODE = re.compile(r"^ (?P<kind>create|delete) mode \d+ (?P<path>.+?)\s*$")
+_RENAME = re.compile(r"^ (?:rename|copy) (?P<path>.+?) \(\d+%\)\s*$")
+_MODE_CHANGE = re.compile(r"^ mode change \d+ => \d+ .+$")
+_UP_TO_DATE = re.compile(r"^Already up[ -]to[ -]date\.?\s*$", re.MULTILINE)
+_BRACED = re.compile(r"^(?P<head>.*?)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$")
+
+
+@dataclass
+class MergeReport:
+    """The files one merge report names, relative to the repository's top directory."""
+
+    created: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    unnamed: list[str] = field(default_factory=list)  # shortened stat paths no mode line completes
+
+
+def merge_reports(output: str | None) -> list[MergeReport] | None:
+    """The merge reports in ``output``, in order; ``[]`` when it says nothing changed; None: no report."""
+    if not output:
+        return None
+    lines = output.splitlines()
+    reports: list[MergeReport] = []
+    k = 0
+    while k < len(lines):
+        if not _START.match(lines[k]):
+            k += 1
+            continue
+        k += 1
+        stats: list[str] = []
+        modes: list[tuple[str, str]] = []
+        while k < len(lines):
+            line = lines[k]
+            if (mode := _MODE.match(line)) is not None:
+                modes.append((mode.group("kind"), mode.group("path")))
+            elif (rename := _RENAME.match(line)) is not None:
+                modes.append(("rename", rename.group("path")))
+            elif (stat := _STAT.match(line)) is not None:
+                stats.append(stat.group("path"))
+            elif not (_SUMMARY.match(line) or _MODE_CHANGE.match(line)):
+                break
+            k += 1
+        reports.append(_report(stats, modes))
+    if reports:
+        return reports
+    return [] if _UP_TO_DATE.search(output) else None
+
+
+def _report(stats: list[str], modes: list[tuple[str, str]]) -> MergeReport:
+    report = MergeReport()
+    named: set[str] = set()
+    for kind, path in modes:
+        if kind == "rename":
+            old, new = _rename(path)
+            report.renamed.append((old, new))
+            named.update((old, new, path))
+        elif kind == "create":
+            report.created.append(path)
+            named.add(path)
+        else:
+            report.deleted.append(path)
+            named.add(path)
+    for path in stats:
+        if " => " in path:
+            continue  # a rename, named by its rename line
+        if path.startswith(".../"):
+            tail = path[3:]
+            if any(n.endswith(tail) for n in named):
+                continue
+            report.unnamed.append(path)
+        elif path not in named:
+            report.modified.append(path)
+    return report
+
+
+def _rename(text: str) -> tuple[str, str]:
+    """``src/{a => b}.py`` or ``a.py => b.py`` -> (old, new)."""
+    braced = _BRACED.match(text)
+    if braced is not None:
+        head, tail = braced.group("head"), braced.group("tail")
+        old = (head + braced.group("old") + tail).replace("//", "/")
+        new = (head + braced.group("new") + tail).replace("//", "/")
+        return old, new
+    old, _, new = text.partition(" => ")
+    return old, new

@@ -1,0 +1,171 @@
+"""The file sections say what changed: every changed path with what its change does, the key code of the current
+thread's latest changes, and the files the current thread read by path."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from artifact_index.ingestion.events import (
+    Event,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from summarizer.narrative.extractive import ExtractiveWriter
+from summarizer.narrative.llm import noted_files
+from summarizer.narrative.model import NarrativeReply, NarrativeRequest, reply_model
+from summarizer.sections.templates import load_template
+from summarizer.summary import Summary, summarize
+from tests.support.session_steps import ROOT, edit, read, section, summary_of
+
+
+class _NotingWriter(ExtractiveWriter):
+    """The offline writer plus a line on every changed file, as an LLM's reply carries one."""
+
+    def write(self, request: NarrativeRequest) -> NarrativeReply:
+        reply = super().write(request)
+        notes = {path: f"Changes {path}." for path in noted_files(request)}
+        return reply.model_copy(update={"file_notes": notes})
+
+
+def _noted_summary(*steps: Event | list[Event]) -> Summary:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return summarize(
+        events, template=load_template("default"), writer=_NotingWriter(), format="claude-code"
+    )
+
+
+def test_the_latest_change_of_a_file_of_the_current_thread_shows_its_new_code() -> None:
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+    )
+    changed = section(summary, "Files Changed")
+    assert "- `shop/cart.py`" in changed
+    assert "latest change (turn 2):" in changed
+    assert "```python\n  return round(total, 2)\n  ```" in changed
+
+
+def test_only_the_current_threads_files_show_code() -> None:
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        UserMessage(turn=3, text="Now log the tax rate."),
+        edit(4, f"{ROOT}/shop/tax.py", old="rate = r", new="rate = r\nlog.info('rate %s', r)"),
+    )
+    changed = section(summary, "Files Changed")
+    assert "log.info('rate %s', r)" in changed
+    assert "round(total, 2)" not in changed
+    assert changed.count("latest change") == 1
+
+
+def test_a_failed_edit_is_not_shown_as_the_latest_change() -> None:
+    failed = [
+        ToolCall(
+            turn=3,
+            call_id="x1",
+            tool="Edit",
+            arguments={"file_path": f"{ROOT}/shop/cart.py"},
+            operations=(
+                FileOperation(
+                    action="edit", path=f"{ROOT}/shop/cart.py", old="zzz", new="never_written()"
+                ),
+            ),
+        ),
+        ToolResult(turn=3, call_id="x1", status="failure", failure="not_found"),
+    ]
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        failed,
+    )
+    changed = section(summary, "Files Changed")
+    assert "never_written" not in changed
+    assert "round(total, 2)" in changed
+
+
+def test_a_long_change_is_bounded_and_says_what_it_left_out() -> None:
+    new = "\n".join(f"    line_{n} = compute({n})" for n in range(100))
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Unroll the loop."),
+        edit(2, f"{ROOT}/shop/cart.py", old="for n in range(100): ...", new=new),
+    )
+    changed = section(summary, "Files Changed")
+    assert "line_0 = compute(0)" in changed
+    assert "line_99" not in changed
+    assert "more line(s) of it not shown" in changed
+
+
+def test_offline_the_key_code_is_left_to_the_agents_account_and_the_changed_lines() -> None:
+    """Without a writer's line on the file, the code block would stand alone: offline it is not shown."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+    )
+    changed = section(summary, "Files Changed")
+    assert "- `shop/cart.py`" in changed and "latest change" not in changed
+
+
+def test_the_files_the_current_thread_read_are_named_not_counted() -> None:
+    reads = [read(2 + n, f"{ROOT}/shop/module_{n:02}.py", "x = 1") for n in range(20)]
+    summary = summary_of(UserMessage(turn=1, text="Find where the total is computed."), *reads)
+    files_read = section(summary, "Files Read")
+    for n in range(20):
+        assert f"`shop/module_{n:02}.py`" in files_read
+    assert "more read" not in files_read
+
+
+def test_the_reply_must_say_a_line_for_every_changed_path_and_no_other() -> None:
+    sections = load_template("default").narrative_sections
+    model = reply_model(sections, ["shop/cart.py", "shop/tax.py"])
+    empty = {s.key: {"items": [], "superseded": []} for s in sections}
+    lines = {"shop/cart.py": "Rounds the total.", "shop/tax.py": "Logs the rate."}
+    parsed = model.model_validate({**empty, "files_changed": lines})
+    assert parsed.model_dump(by_alias=True)["files_changed"] == lines
+    schema = model.model_json_schema()
+    assert set(schema["$defs"]["FilesChanged"]["properties"]) == set(lines)
+    with pytest.raises(ValidationError):  # a path the index does not list
+        model.model_validate({**empty, "files_changed": {**lines, "shop/other.py": "Invented."}})
+    with pytest.raises(ValidationError):  # a path left out
+        model.model_validate({**empty, "files_changed": {"shop/cart.py": "Rounds the total."}})
+    with pytest.raises(ValidationError):  # the lines left out
+        model.model_validate(empty)
+
+
+def test_the_llms_line_on_each_changed_file_goes_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import anthropic
+
+    from summarizer.narrative.llm import LLMWriter
+    from summarizer.providers.anthropic_api import AnthropicClient
+    from tests.support.fake_anthropic import FakeAnthropic, tool_reply
+    from tests.support.loopback_guard import only_loopback
+
+    only_loopback(monkeypatch)
+    template = load_template("default")
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT), UserMessage(turn=1, text="Fix rounding.")]
+    events += edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)")
+    events += edit(3, f"{ROOT}/shop/tax.py", old="rate = r", new="rate = round(r, 4)")
+    lines = {
+        "shop/cart.py": "Rounds the cart total to cents, so the receipt matches the payment provider.",
+        "shop/tax.py": "Rounds the tax rate to four places, the precision the cart rounding expects.",
+    }
+    reply = {s.key: {"items": [], "superseded": []} for s in template.narrative_sections}
+    with FakeAnthropic() as api:
+        api.replies = [
+            tool_reply({**reply, "files_changed": {**lines, "shop/invented.py": "Not changed."}}),
+            tool_reply({**reply, "files_changed": lines}),
+        ]
+        client = anthropic.Anthropic(base_url=api.url, api_key="sk-test-local", max_retries=0)
+        writer = LLMWriter(AnthropicClient("claude-test-model", client=client, retries=2))
+        summary = summarize(events, template=template, writer=writer, format="claude-code")
+        schema = api.messages_requests[0].body["tools"][0]["input_schema"]
+    assert set(schema["$defs"]["FilesChanged"]["properties"]) == set(lines)
+    assert len(api.messages_requests) == 2  # the invented path was refused and asked again
+    changed = section(summary, "Files Changed")
+    for path, line in lines.items():
+        assert f"- `{path}` (modified): {line.rstrip('.')}" in changed

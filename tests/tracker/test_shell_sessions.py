@@ -1,0 +1,60 @@
+"""Shell semantics through whole hand-written sessions: what the trail says a Bash call changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .claude_bash import changed
+
+WINDOWS = "C:\\Users\\dev\\source\\repos\\pruner"
+
+
+def test_claude_code_bash_on_windows_is_bash_not_cmd(tmp_path: Path) -> None:
+    # Claude Code's Bash tool runs Git Bash on Windows: `%` in a git format string
+    # is no cmd.exe variable, `<`/`>` inside quotes no redirection, and `2>nul`
+    # goes to the NUL device, while a real redirection still writes its file.
+    files, unknown = changed(
+        tmp_path,
+        WINDOWS,
+        [
+            (
+                "echo '== commit =='; git log -1 --format='%H%nauthor: %an <%ae>%ndate: %ad' abc1234",
+                "== commit ==\nabc1234\nauthor: Dev <dev@example.com>\ndate: Mon",
+            ),
+            ("git branch --show-current 2>nul; ls -a > listing.txt", "main\n"),
+        ],
+    )
+    assert files == {"listing.txt": "created"}
+    assert unknown == []
+
+
+def test_a_fast_forward_brings_in_the_files_its_report_lists(tmp_path: Path) -> None:
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/notes",
+        [
+            ("echo draft >> notes.md", ""),
+            (
+                "git stash push -u -- notes.md; git merge --ff-only origin/main; git stash pop",
+                "Saved working directory and index state On main: wip\n"
+                "Updating 1a2b3c4..5d6e7f8\nFast-forward\n"
+                " src/graph.py | 21 ++++\n src/ingest.py |  2 +-\n"
+                " 2 files changed, 22 insertions(+), 1 deletion(-)\n"
+                " create mode 100644 src/graph.py\n"
+                "On branch main\nChanges not staged for commit:\n\tmodified:   notes.md\n",
+            ),
+        ],
+    )
+    assert files == {"notes.md": "modified", "src/graph.py": "created", "src/ingest.py": "modified"}
+    assert unknown == []
+
+
+def test_a_new_branch_from_another_start_point_is_an_unknown_effect(tmp_path: Path) -> None:
+    command = "git switch -c docs/config origin/main"
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/notes",
+        [(command, "Switched to a new branch 'docs/config'\n")],
+    )
+    assert files == {}
+    assert [c for c, _ in unknown] == [command]
