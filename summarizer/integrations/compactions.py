@@ -45,7 +45,7 @@ __all__ = [
 _CHANGED = frozenset({"created", "modified", "deleted"})
 _MB = 2**20
 # Bytes of a followed transcript read between two looks at the deadline.
-_FOLLOWED_PIECE = 8 * _MB
+_FOLLOWED_PIECE = 2 * _MB
 
 
 def _nothing_to_keep() -> str | None:
@@ -117,6 +117,7 @@ def follow_transcript(
     stop: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
     piece: int | None = None,
+    on_read: Callable[[ReadTranscript], None] | None = None,
 ) -> ReadTranscript:
     """The transcript's index, reading only what was appended since a hook last read it.
 
@@ -126,9 +127,11 @@ def follow_transcript(
     the same bounds).  The appended bytes are read a piece at a time (``piece`` bytes): once
     ``stop()`` says so, or ``max_bytes`` were read in this run, reading
     stops at a line's end, what was read is kept for the next run to go on
-    from, and :attr:`ReadTranscript.cut` says how much was read.  The
-    files' reports the last run made are kept with it; the returned
-    ``keep`` keeps this run's instead, once they are made.
+    from, and :attr:`ReadTranscript.cut` says how much was read.
+    ``on_read`` gets the index as soon as reading stops (the calls still
+    running not closed yet), for an answer that cannot wait for the rest.
+    The files' reports the last run made are kept with the state; the
+    returned ``keep`` keeps this run's instead, once they are made.
     """
     status = check_regular_file(path)
     live, reports = states.load_kept(path)
@@ -149,10 +152,13 @@ def follow_transcript(
         return read_transcript(path, stop=stop, max_bytes=max_bytes)
     stat = path.stat()
     cut = _first(live.read_up_to, stat.st_size) if live.read_up_to < status.st_size else None
+    if on_read is not None:
+        on_read(ReadTranscript(path, live.index, live.tally, len(live.skipped), stat, cut=cut))
     problem = None
     pickled: bytes | None = None
     try:
-        live.index.settle()  # what the next run reuses, its symbols found once
+        if cut is None:  # (cut short, time is short: what was read is kept first, found later)
+            live.index.settle()  # what the next run reuses, its symbols found once
         pickled = states.pickled(live)
         states.save(live, reports, pickled=pickled)
     except (OSError, pickle.PicklingError, StateError) as exc:

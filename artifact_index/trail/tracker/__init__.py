@@ -280,10 +280,13 @@ class Tracker:
         run = analyze_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
+            # A command that never started is a failed attempt at each of its effects.
             touched |= self._apply(
-                call, effect, run.cwd, result, forced_ok=True, single_read=run.lone_read
+                call, effect, run.cwd, result, forced_ok=run.started, single_read=run.lone_read
             )
-        follow_shell(self.index, op, run, result.output, call.turn)
+        if run.started:
+            # One refused or cancelled before it started staged nothing and moved no shell.
+            follow_shell(self.index, op, run, result.output, call.turn)
         return touched, run
 
     def _apply(
@@ -493,7 +496,7 @@ class Tracker:
     # -- file-state helpers ---------------------------------------------------------
     def _key(self, path: str, cwd: str | None) -> str:
         session = self.index.session
-        return file_key(path, cwd or session.cwd, session.root)
+        return self.index.same_file_key(file_key(path, cwd or session.cwd, session.root))
 
     def _changed(self, path: str, cwd: str | None) -> bool:
         """Whether the session has changed the file ``path`` names (as a tool's output spells it) so far."""
