@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.shell.effects.converters import CONVERTERS
 from artifact_index.shell.effects.editors import apply_patch, awk, ed, patch, perl, sed
 from artifact_index.shell.effects.effect import Effect, Handler
 from artifact_index.shell.effects.files import (
@@ -457,6 +458,7 @@ _HANDLERS: dict[str, Handler] = {
     "patch": patch,
     "apply_patch": apply_patch,
     "git": git,
+    **CONVERTERS,
     **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
 }
 
