@@ -387,7 +387,13 @@ def _run_file(
         return Effect([inv.unknown(f"runs {shown}, whose text is not known")])
     kind = interpreter or _interpreter_of(path, text)
     if kind == "python":
-        return Effect(python_effects(text, script=path, inv=inv, runtime=runtime))
+        position = next((k for k, a in enumerate(inv.args) if a is script), None)
+        argv = (
+            tuple(a.value if not a.glob else None for a in inv.args[position:])
+            if position is not None
+            else None
+        )
+        return Effect(python_effects(text, script=path, inv=inv, runtime=runtime, argv=argv))
     if kind == "node":
         return Effect(javascript_effects(text, script=path, inv=inv, runtime=runtime))
     if kind == "bash":
