@@ -117,35 +117,62 @@ def _section_bodies(
     return bodies
 
 
+# Said in every summary whose narrative no LLM wrote, so a reader does not take quoted lines for
+# a model's judgement, and knows how to get one.
+OFFLINE_NOTE = "_Narrative written offline (no LLM): see `summary --help` for one._"
+
+
+def written_offline(template: Template, narrative: Narrative) -> bool:
+    """Whether the offline writer wrote the narrative: it wrote items there, and nothing else did."""
+    origins = {
+        item.origin
+        for section in template.narrative_sections
+        for item in narrative.items(section.key)
+    }
+    return origins == {"extractive"}
+
+
 def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrative) -> str:
     """The Markdown of the template's sections with these bodies, and the narrative state appended."""
     pairs = [(section, bodies[section.key]) for section in template.sections]
+    note = OFFLINE_NOTE + "\n" if written_offline(template, narrative) else ""
     if template.style == "claude-code":
         # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
         analysis = [b for s, b in pairs if s.fill == "narrative" and s.key == "analysis"]
         rest = [
             (s.title, b) for s, b in pairs if not (s.fill == "narrative" and s.key == "analysis")
         ]
-        text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
+        text = (
+            "<analysis>\n"
+            + (analysis[0] if analysis else "")
+            + "\n</analysis>\n\n<summary>\n"
+            + note
+        )
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
         text = (
             "# Session summary\n\n"
+            + (note + "\n" if note else "")
             + "\n\n".join(f"## {s.title}\n{body}" for s, body in pairs)
             + "\n"
         )
     # Only what the Markdown cannot say: each item's cycle and origin, in
     # bullet order. The texts are read back from the bullets, so the state
     # costs a few tokens instead of repeating the narrative.
+    marks = {(item.cycle, item.origin) for items in narrative.sections.values() for item in items}
+    items: dict[str, object] = {
+        key: [[item.cycle, item.origin] for item in section]
+        for key, section in narrative.sections.items()
+    }
+    shared: dict[str, object] = {}
+    if len(marks) == 1:
+        # Every item carries the same mark (an offline narrative is all of one cycle): the mark
+        # once and each section's count, which keeps the summary within its tokens.
+        [(cycle, origin)] = marks
+        items = {key: len(section) for key, section in narrative.sections.items()}
+        shared = {"mark": [cycle, origin]}
     state = json.dumps(
-        {
-            "cycle": narrative.cycle,
-            "last_turn": narrative.last_turn,
-            "items": {
-                key: [[item.cycle, item.origin] for item in items]
-                for key, items in narrative.sections.items()
-            },
-        },
+        {"cycle": narrative.cycle, "last_turn": narrative.last_turn, "items": items, **shared},
         separators=(",", ":"),
     )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
@@ -236,8 +263,11 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         return parsed
     sections: dict[str, list[NarrativeItem]] = {}
+    shared = state.get("mark")
     for key, items in parsed.sections.items():
         marks = meta.get(key)
+        if isinstance(marks, int) and isinstance(shared, list) and len(shared) == 2:
+            marks = [shared] * marks  # one mark for every item
         if isinstance(marks, list) and len(marks) == len(items):
             # The bullets are ours, unedited: each keeps the cycle it came from.
             items = [

@@ -200,3 +200,32 @@ def test_materialize_reads_the_mirror_applies_redactions_and_lists_unfetched(
     out = capsys.readouterr().out
     assert (local / "s1.jsonl").read_text() == '{"token": "[REDACTED]"}\n'
     assert "github:other/repo" in out
+
+
+def test_changes_left_out_of_a_submission_are_changes_of_the_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    set_dir, local = tmp_path / "set", tmp_path / "local"
+    _session(
+        set_dir / "sessions",
+        "m",
+        format="mini-swe-agent",
+        root="/testbed",
+        changed={"pkg/core.py": "modified", "/tmp/fix.py": "created"},
+    )
+    local.mkdir()
+    (local / "m.json").write_text("{}\n")
+    output = {
+        "root": "/testbed",
+        "files": [{"path": "pkg/core.py", "status": "modified"}],
+        "unsubmitted": [
+            {"path": "/tmp/fix.py", "status": "created", "outside_workspace": True},
+            {"path": "reproduce.py", "status": "created"},
+        ],
+        "failed": [{"path": "setup.py", "status": None}],
+    }
+    cmd = _fake_build(tmp_path, {"m": output})
+    score.main(["--cmd", cmd, "--set-dir", str(set_dir), "--sessions-dir", str(local), "--json"])
+    only = json.loads(capsys.readouterr().out)["sessions"][0]
+    assert only["false_negatives"] == {}
+    assert only["false_positives"] == {"reproduce.py": "created"}

@@ -604,9 +604,13 @@ class ArtifactIndex:
         return out
 
     def unknown_effects(self) -> list[UnknownEffect]:
-        """Shell effects the tracker could not attribute to a file (with their command)."""
+        """Effects the tracker could not attribute to a file (with their command); a failed call had none."""
         found = sorted(
-            (d for _, d in self.nodes_of_kind("operation") if d.get("action") == "unknown"),
+            (
+                d
+                for _, d in self.nodes_of_kind("operation")
+                if d.get("action") == "unknown" and d.get("result") != "failure"
+            ),
             key=lambda d: int(d["seq"]),
         )
         return [

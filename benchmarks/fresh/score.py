@@ -11,10 +11,13 @@ missing ones with ``materialize.py``) and must print the JSON of
 ``artifact-index files --json``. ``{path}`` is the transcript, ``{format}``
 the session's format, for a build that should skip detection.
 
-What counts as predicted changed: entries of ``files`` whose status is created,
-modified or deleted. Read and reverted files, and everything outside ``files``
-(unknown effects, changes seen but not made by the session, failed calls) do
-not. Both sides are normalised the same way: the workspace root stripped,
+What counts as predicted changed: entries of ``files`` and of ``unsubmitted``
+whose status is created, modified or deleted. ``unsubmitted`` holds, for a
+harness that takes a submission (mini-swe-agent, SWE-agent), what the session
+changed and left out of it (scratch scripts in ``/tmp``, backups): changes of
+the session all the same, which the truth here counts (see README.md). Read
+and reverted files, and everything else (unknown effects, changes seen but not
+made by the session, failed calls) do not. Both sides are normalised the same way: the workspace root stripped,
 backslashes made slashes, a leading ``./`` dropped, and compared
 case-insensitively when the session ran on Windows. Paths the truth marks
 ``uncertain`` are left out of both sides.
@@ -211,8 +214,9 @@ def run(cmd: str, transcript: Path, fmt: str, timeout: float) -> tuple[Any, str 
 def predicted_changes(output: Any, roots: list[str | None], fold_case: bool) -> dict[str, str]:
     """Normalised path -> status of the files the build says the session changed."""
     got: dict[str, str] = {}
-    files = output.get("files") if isinstance(output, dict) else None
-    for entry in files or []:
+    listed = output if isinstance(output, dict) else {}
+    files = [*(listed.get("files") or []), *(listed.get("unsubmitted") or [])]
+    for entry in files:
         if not isinstance(entry, dict) or entry.get("status") not in CHANGED:
             continue
         key = normalise(str(entry.get("path", "")), roots, fold_case)

@@ -44,7 +44,7 @@ __all__ = [
 _CHANGED = frozenset({"created", "modified", "deleted"})
 _MB = 2**20
 # Bytes of a followed transcript read between two looks at the deadline.
-_FOLLOWED_PIECE = 8 * _MB
+_FOLLOWED_PIECE = 2 * _MB
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,7 @@ def follow_transcript(
     stop: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
     piece: int | None = None,
+    on_read: Callable[[ReadTranscript], None] | None = None,
 ) -> ReadTranscript:
     """The transcript's index, reading only what was appended since a hook last read it.
 
@@ -118,6 +119,8 @@ def follow_transcript(
     ``stop()`` says so, or ``max_bytes`` were read in this run, reading
     stops at a line's end, what was read is kept for the next run to go on
     from, and :attr:`ReadTranscript.cut` says how much was read.
+    ``on_read`` gets the index as soon as reading stops (the calls still
+    running not closed yet), for an answer that cannot wait for the rest.
     """
     status = check_regular_file(path)
     live = states.load(path)
@@ -138,9 +141,12 @@ def follow_transcript(
         return read_transcript(path, stop=stop, max_bytes=max_bytes)
     stat = path.stat()
     cut = _first(live.read_up_to, stat.st_size) if live.read_up_to < status.st_size else None
+    if on_read is not None:
+        on_read(ReadTranscript(path, live.index, live.tally, len(live.skipped), stat, cut=cut))
     problem = None
     try:
-        live.index.settle()  # what the next run reuses, its symbols found once
+        if cut is None:  # (cut short, time is short: what was read is kept first, found later)
+            live.index.settle()  # what the next run reuses, its symbols found once
         states.save(live)
     except (OSError, pickle.PicklingError, StateError) as exc:
         problem = f"the session's state for the next hook could not be kept ({exc})"

@@ -340,11 +340,19 @@ def _short_form(event: str, read: ReadTranscript, limit: int, seconds: float) ->
     return context
 
 
-def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> ReadTranscript:
+def _read(
+    event: str,
+    path: Path,
+    limits: HookLimits,
+    deadline: Deadline,
+    on_read: Callable[[ReadTranscript], None] | None = None,
+) -> ReadTranscript:
     """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole.
 
     Either way within the hook's bounds: reading stops in time to render
-    what was read, and after ``limits.transcript_bytes``.
+    what was read, and after ``limits.transcript_bytes``; ``on_read`` gets
+    what was read as soon as reading stops (before the followed state is
+    kept and the end of the file read).
     """
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.compactions import follow_transcript, read_transcript
@@ -354,7 +362,7 @@ def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> Rea
     if event == "PostCompact":
         return read_transcript(path, stop=stop, max_bytes=most)
     states = HookStates(user_state_directory() / "hooks")
-    return follow_transcript(path, states, stop=stop, max_bytes=most)
+    return follow_transcript(path, states, stop=stop, max_bytes=most, on_read=on_read)
 
 
 def _answer(
@@ -371,8 +379,25 @@ def _answer(
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in _EVENTS:
         raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
+    late = f"no full answer within {deadline.seconds:g} s"
+
+    def offer_short(read: ReadTranscript) -> None:
+        """The changed paths alone, for the deadline to fall back on while the rest is worked out."""
+        if offers is not None and event != "PostCompact":
+            short = _short_form(event, read, limit - 1, deadline.seconds) + "\n"
+            offers.offer(
+                HookRun(
+                    short,
+                    _note(_cut_note(read, deadline), f"{late}: the changed paths alone were given"),
+                )
+            )
+
     read = _read(
-        event, transcript_of(agent, hook_input, seconds=deadline.remaining()), limits, deadline
+        event,
+        transcript_of(agent, hook_input, seconds=deadline.remaining()),
+        limits,
+        deadline,
+        offer_short,
     )
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
@@ -389,16 +414,8 @@ def _answer(
             )
         line = redact_text(score_summary(read, summary, trigger, store() if store else None))
         return HookRun(_clipped(line + "\n", limit), None)
-    cut = (
-        f"read {read.cut} of {read.path} within {deadline.seconds:g} s, so the trail leaves out "
-        "what came later"
-        if read.cut
-        else None
-    )
-    late = f"no full answer within {deadline.seconds:g} s"
-    if offers is not None:
-        short = _short_form(event, read, limit - 1, deadline.seconds) + "\n"
-        offers.offer(HookRun(short, _note(cut, f"{late}: the changed paths alone were given")))
+    cut = _cut_note(read, deadline)
+    offer_short(read)
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     notice = _partial_notice(read.cut, str(read.path), deadline.seconds) if read.cut else ""
     output = hook_response(hook_input, limit - 1, read.index, echoed=echoed, notice=notice) + "\n"
@@ -416,6 +433,15 @@ def _answer(
     except Exception as exc:  # the snapshot is a record; the context still goes out
         return HookRun(output, _note(kept, f"no snapshot in the session store ({_reason(exc)})"))
     return HookRun(output, _note(kept))
+
+
+def _cut_note(read: ReadTranscript, deadline: Deadline) -> str | None:
+    if not read.cut:
+        return None
+    return (
+        f"read {read.cut} of {read.path} within {deadline.seconds:g} s, so the trail leaves out "
+        "what came later"
+    )
 
 
 def _note(*parts: str | None) -> str | None:

@@ -253,3 +253,26 @@ def test_the_person_stopping_the_agent_is_kept_as_an_injected_message_in_order(
         (True, "[abort: user_initiated]"),
         (False, "instead of finalize call it update, no need to rename the branch"),
     ]
+
+
+def test_a_call_runs_only_once_the_person_approves_it(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "copilot_cli" / "permissions.jsonl")
+    assert _result(events, "t_mv").status == "success"
+    refused = _result(events, "t_rm")
+    assert (refused.status, refused.failure) == ("failure", "rejected")
+    by_rule = _result(events, "t_cp")  # no completion was logged for it
+    assert (by_rule.status, by_rule.failure) == ("failure", "permission")
+    # Still at the approval prompt when the log ends: it never ran, so it has no result.
+    assert not [e for e in events if isinstance(e, ToolResult) and e.call_id == "t_note"]
+    index, _ = build_index(fixtures_dir / "copilot_cli" / "permissions.jsonl")
+    assert {f.path: f.status for f in index.files() if f.status != "read"} == {
+        "app.log": "deleted",
+        "app.log.1": "created",
+        "debug.log": None,  # the refused attempts are kept, as failed
+    }
+
+
+def test_a_call_open_when_the_person_stops_the_agent_did_not_complete(fixtures_dir: Path) -> None:
+    events, _ = _events(fixtures_dir / "copilot_cli" / "abort.jsonl")
+    stopped = _result(events, "t_mv")
+    assert (stopped.status, stopped.failure) == ("failure", "interrupted")

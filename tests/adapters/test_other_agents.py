@@ -17,6 +17,8 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.ingestion.source import Source
+from artifact_index.presentation.render import files_json
+from artifact_index.trail.tracker import Tracker
 
 from .conftest import Loader, Run
 
@@ -255,3 +257,24 @@ def test_copilot_vscode_tolerates_rounds_calls_and_responses_that_are_not_lists(
     events, _ = _events("copilot-vscode", {"version": 3, "sessionId": "s", "requests": [bad, good]})
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hello", "again"]
     assert [e.text for e in events if isinstance(e, AssistantMessage)] == ["ok"]
+
+
+def test_cursor_turn_records_are_read(load: Loader, fixtures_dir: Path) -> None:
+    # Newer Cursor versions end each turn with a typed record among the message records.
+    run = load("cursor", fixtures_dir / "other_agents" / "cursor-turns.jsonl")
+    assert run.detected == "cursor"
+    assert run.source.skipped == []
+    assert _outcomes(run, f"{R}/deploy/NOTES.md") == [
+        ("read", "unknown", None),
+        ("edit", "unknown", None),
+    ]
+    assert _outcomes(run, f"{R}/deploy/PLAN.md") == [("write", "unknown", None)]
+    trail = files_json(Tracker(format="cursor").feed_all(run.events))
+    assert {f["path"]: f["status"] for f in trail["files"] if f["status"] != "read"} == {
+        f"{R}/deploy/NOTES.md": "modified",
+        f"{R}/deploy/PLAN.md": "created",
+        "/tmp/proxy-forward.log": "created",
+    }
+    # The person's stop is an interruption; a usage limit is not.
+    stops = [e for e in run.events if isinstance(e, UserMessage) and e.synthetic]
+    assert [(e.text, e.line) for e in stops] == [("[abort: user_initiated]", 7)]

@@ -6,7 +6,8 @@ One event per line: ``{"type", "data", "id", "timestamp", "parentId"}``.
   ``session.resume``; ``session.model_change``.
 * ``user.message`` (``content``), ``system.notification`` (text the harness
   injects, e.g. "shell command completed"); ``abort`` with ``reason``
-  ``user_initiated``: the person stopped the agent (a synthetic message).
+  ``user_initiated``: the person stopped the agent (a synthetic message); a
+  call still open then did not complete (it fails as interrupted).
 * ``assistant.message``: one model response (``messageId``, ``content``,
   ``toolRequests`` mirroring the calls that follow).
 * ``tool.execution_start`` (``toolCallId``, ``toolName``, ``arguments``) and
@@ -17,6 +18,14 @@ One event per line: ``{"type", "data", "id", "timestamp", "parentId"}``.
   ``read_bash`` / ``stop_bash``, ``glob``, ``grep``, ``apply_patch`` (GPT
   models), ``task`` (sub-agents; their events carry ``parentToolCallId``).
 * ``session.compaction_complete`` (``summaryContent``, ``preCompactionTokens``).
+* ``permission.requested`` (``requestId``, ``permissionRequest.toolCallId``)
+  when a started call needs the person's approval, then
+  ``permission.completed`` (``requestId``, ``result.kind``: ``approved``,
+  ``approved-for-session``, ``denied-interactively-by-user``,
+  ``denied-by-rules``, ...).  A call runs only once approved: one whose
+  request was never answered (the session ended at the prompt) did not run
+  and has no result (it is pending), and one denied failed whether or not a
+  ``tool.execution_complete`` follows.
 
 A bash result ends with ``<shellId: N completed with exit code C>`` or
 ``<exited with exit code C>``.
@@ -27,7 +36,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
@@ -74,6 +83,9 @@ class _Call:
     path: str | None = None
     answered: bool = False
     position: int = -1  # where the call's ToolCall is in the output
+    # The call waits for the person's approval: the permission requests not answered yet.
+    awaiting: set[str] = field(default_factory=set)
+    refused: str | None = None  # the permission result kind that refused it, or _STOPPED
 
 
 def _reported(call: _Call, detailed: str) -> tuple[ReportedChange, ...] | None:
@@ -88,6 +100,23 @@ def _reported(call: _Call, detailed: str) -> tuple[ReportedChange, ...] | None:
     return (ReportedChange(path=call.path, change="modified", diff=detailed.strip() or None),)
 
 
+# What stands for a permission result when the person stopped the agent while the call was open.
+_STOPPED = "interrupted-by-user"
+
+
+def _denial(kind: str) -> FailureReason:
+    """Why a refused call failed: the person said no or stopped it, or a rule or policy refused it."""
+    if kind == _STOPPED:
+        return "interrupted"
+    return "rejected" if "by-user" in kind else "permission"
+
+
+def _refusal_text(kind: str) -> str:
+    if kind == _STOPPED:
+        return "stopped by the user before it completed"
+    return f"permission {kind}"
+
+
 class _Reader:
     def __init__(self, source: Source) -> None:
         self.source = source
@@ -97,6 +126,8 @@ class _Reader:
         self.session_emitted = False
         self.calls: dict[str, _Call] = {}
         self.shells: dict[str, _Call] = {}
+        self.permissions: dict[str, _Call] = {}  # request id -> the call it asks for
+        self.asked_early: dict[str, set[str]] = {}  # call id -> requests logged before its start
         self.out: list[Event] = []
 
     def read(self) -> list[Event]:
@@ -108,15 +139,30 @@ class _Reader:
             self.event(line, obj)
         report_bad_lines(self.source, reported)
         for call in self.calls.values():
-            if not call.answered:
+            if call.answered or (call.awaiting and call.refused is None):
+                # Still waiting for approval when the log ends: it never ran (or has not yet).
+                continue
+            if call.refused is not None:
                 self.out.append(
                     ToolResult(
                         turn=call.turn,
                         call_id=call.call_id,
-                        status="unknown",
+                        status="failure",
+                        output=_refusal_text(call.refused),
+                        failure=_denial(call.refused),
                         sidechain=call.sidechain,
                     )
                 )
+                continue
+            # Started, never completed: cut off while it ran, so it may have done its work.
+            self.out.append(
+                ToolResult(
+                    turn=call.turn,
+                    call_id=call.call_id,
+                    status="unknown",
+                    sidechain=call.sidechain,
+                )
+            )
         return self.out
 
     def ensure_session(self, line: int, timestamp: str | None, data: JSONObject | None) -> None:
@@ -175,6 +221,11 @@ class _Reader:
                 )
         elif kind == "abort" and data.get("reason") == "user_initiated":
             # The person stopped the agent (Esc): no words, but the summary says they intervened.
+            # A call still open then was stopped before it finished (most often at its
+            # approval prompt): like an interrupted call of any harness, it counts as failed.
+            for call in self.calls.values():
+                if not call.answered and call.refused is None:
+                    call.refused = _STOPPED
             self.out.append(
                 UserMessage(
                     turn=self.turns.current,
@@ -205,6 +256,10 @@ class _Reader:
             self.start(line, timestamp, data, sidechain)
         elif kind == "tool.execution_complete":
             self.complete(line, timestamp, data)
+        elif kind == "permission.requested":
+            self.permission_requested(data)
+        elif kind == "permission.completed":
+            self.permission_completed(data)
         elif kind == "session.compaction_complete" and data.get("success") is not False:
             pre = data.get("preCompactionTokens")
             summary = data.get("summaryContent")
@@ -244,6 +299,9 @@ class _Reader:
         )
         operations = self.operations(call, arguments)
         self.calls[call_id] = call
+        for request_id in self.asked_early.pop(call_id, ()):
+            call.awaiting.add(request_id)
+            self.permissions[request_id] = call
         call.position = len(self.out)
         self.out.append(
             ToolCall(
@@ -292,6 +350,30 @@ class _Reader:
             FileOperation(action="shell", command=text, cwd=self.cwd, source="shell", detail=detail)
         ]
 
+    def permission_requested(self, data: JSONObject) -> None:
+        request_id = data.get("requestId")
+        call_id = as_dict(data.get("permissionRequest")).get("toolCallId")
+        if not isinstance(request_id, str) or not isinstance(call_id, str):
+            return
+        call = self.calls.get(call_id)
+        if call is None:
+            # Asked before the call's start was logged: the start takes it up.
+            self.asked_early.setdefault(call_id, set()).add(request_id)
+            return
+        if not call.answered:
+            call.awaiting.add(request_id)
+            self.permissions[request_id] = call
+
+    def permission_completed(self, data: JSONObject) -> None:
+        request_id = data.get("requestId")
+        call = self.permissions.pop(request_id, None) if isinstance(request_id, str) else None
+        if call is None:
+            return
+        call.awaiting.discard(str(request_id))
+        kind = as_dict(data.get("result")).get("kind")
+        if isinstance(kind, str) and kind.startswith("denied"):
+            call.refused = kind
+
     def complete(self, line: int, timestamp: str | None, data: JSONObject) -> None:
         call_id = data.get("toolCallId")
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
@@ -315,7 +397,11 @@ class _Reader:
         status: ResultStatus
         failure: FailureReason | None = None
         reported = None
-        if data.get("success") is False:
+        if call.refused is not None and call.refused != _STOPPED:
+            # Refused before it could run, whatever the harness wrote after.
+            status, failure = "failure", _denial(call.refused)
+            output = output or as_text(error.get("message")) or _refusal_text(call.refused)
+        elif data.get("success") is False:
             status = "failure"
             message = as_text(error.get("message")) or output
             failure = classify_failure(message)

@@ -2,7 +2,14 @@
 {"content": [blocks]}}``. Tool calls have no ids and no results are written,
 so every result is ``unknown``.
 
-The shape was read from one real session file captured by git-ai's test fixtures.
+Newer versions end each turn with a record of their own, ``{"type":
+"turn_ended", "status": "success"}``, or ``"status": "error"`` with the
+reason (``"User aborted request"``, a usage limit): it carries no call or
+message, so it is read for nothing but a stop the person made, which the
+summary shows as their intervention.
+
+The shape was read from one real session file captured by git-ai's test
+fixtures, and the turn records from Entire checkpoints of Cursor sessions.
 """
 
 from __future__ import annotations
@@ -29,6 +36,22 @@ from artifact_index.ingestion.vocabulary import operations_for
 
 __all__ = ["CursorAdapter"]
 
+# The record that ends a turn (newer versions); the only records with a ``type``.
+_TURN_ENDED = "turn_ended"
+
+
+def _cursor_record(record: dict[str, object]) -> bool:
+    """A message record (``role`` + ``message``, no ``type``), or a turn's end."""
+    if "type" in record:
+        return record.get("type") == _TURN_ENDED and "role" not in record
+    return "role" in record and isinstance(record.get("message"), dict)
+
+
+def _aborted(record: dict[str, object]) -> bool:
+    """Whether a turn ended because the person stopped it (not a usage limit or an API error)."""
+    error = record.get("error")
+    return record.get("status") == "error" and isinstance(error, str) and "abort" in error.lower()
+
 
 @register
 class CursorAdapter(Adapter):
@@ -41,10 +64,8 @@ class CursorAdapter(Adapter):
         head = [r for _, r in source.records[:10] if isinstance(r, dict)]
         # The first records' shape first: telling JSON lines from text parses every line.
         return (
-            bool(head)
-            and all(
-                "role" in r and isinstance(r.get("message"), dict) and "type" not in r for r in head
-            )
+            any("role" in r for r in head)
+            and all(_cursor_record(r) for r in head)
             and source.looks_like_jsonl()
         )
 
@@ -52,6 +73,16 @@ class CursorAdapter(Adapter):
         turns = TurnCounter()
         yield SessionInfo(turn=0, line=1, agent="cursor")
         for line, record in json_object_records(source):
+            if record.get("type") == _TURN_ENDED and "role" not in record:
+                if _aborted(record):
+                    # Worded as Copilot CLI's abort, which the summary shows as the person's stop.
+                    yield UserMessage(
+                        turn=turns.current,
+                        line=line,
+                        text="[abort: user_initiated]",
+                        synthetic=True,
+                    )
+                continue
             role = record.get("role")
             message = record.get("message")
             if role not in ("user", "assistant") or not isinstance(message, dict):

@@ -280,10 +280,13 @@ class Tracker:
         run = analyze_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
+            # A command that never started is a failed attempt at each of its effects.
             touched |= self._apply(
-                call, effect, run.cwd, result, forced_ok=True, single_read=run.lone_read
+                call, effect, run.cwd, result, forced_ok=run.started, single_read=run.lone_read
             )
-        follow_shell(self.index, op, run, result.output, call.turn)
+        if run.started:
+            # One refused or cancelled before it started staged nothing and moved no shell.
+            follow_shell(self.index, op, run, result.output, call.turn)
         return touched, run
 
     def _apply(

@@ -29,6 +29,48 @@ PERSISTENT_SHELL_FORMATS = frozenset(
 # Claude Code's note when a `cd` left the project: the next command starts in the project again.
 _CWD_RESET = re.compile(r"^Shell cwd was reset to (/\S.*?)\s*$", re.M)
 
+# Failures that mean the command was never started: the person refused it, a
+# hook or a permission rule blocked it, the harness rejected its arguments, or
+# it was cancelled before it ran (a sibling call failed, the person stopped it
+# at its prompt).  Not even its redirections were opened.
+_NEVER_STARTED = frozenset(
+    {"rejected", "hook_blocked", "permission", "invalid", "not_read", "stale", "interrupted"}
+)
+# Failures of those kinds that come after the command started: it ran until
+# its time limit, or it ran in a sandbox that refused one of its writes.
+_RAN_ANYWAY = re.compile(r"timed out|timeout|sandbox", re.I)
+
+# The shell's own complaint that it could not open a redirection's target,
+# in zsh's and bash's (or sh's) words: nothing was written there, and the
+# command the redirection belonged to did not run.
+_UNOPENED = re.compile(
+    r"^(?:zsh:\d+: (?:no such file or directory|permission denied|is a directory"
+    r"|not a directory|read-only file system): (?P<zsh>.+?)"
+    r"|(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:line \d+: )?(?P<bash>.+?): (?:No such file or directory"
+    r"|Permission denied|Is a directory|Not a directory|Read-only file system))\s*$",
+    re.M,
+)
+# Words one of those complaints holds: most outputs hold none, and skip the pattern.
+_UNOPENED_WORDS = ("no such file", "permission denied", "a directory", "read-only")
+_WRITES = frozenset({"write", "create", "edit"})
+
+
+def _never_ran(result: ToolResult) -> bool:
+    """Whether the call's failure says it never started, so it had no effect at all."""
+    if result.status != "failure" or result.failure not in _NEVER_STARTED:
+        return False
+    return not _RAN_ANYWAY.search(result.output[:600])
+
+
+def unopened_targets(output: str) -> set[str]:
+    """The paths the shell says it could not open (as the command spelled them)."""
+    lowered = output.lower()
+    if not any(word in lowered for word in _UNOPENED_WORDS):
+        return set()
+    return {
+        (found.group("zsh") or found.group("bash")).strip() for found in _UNOPENED.finditer(output)
+    }
+
 
 @dataclass
 class ShellRun:
@@ -41,6 +83,7 @@ class ShellRun:
     cwd_after: str | None
     opaque: tuple[str, ...] = ()  # commands that may change files they do not name
     cleared: tuple[str, ...] = ()  # directories it removed with everything in them
+    started: bool = True  # False: refused or cancelled before it ran, so it did nothing
 
 
 def analyze_shell(
@@ -53,18 +96,30 @@ def analyze_shell(
     """The file effects of ``op``'s command; the directories it made or emptied are noted at once."""
     session = index.session
     succeeded = {"success": True, "failure": False}.get(result.status)
+    started = not _never_ran(result)
     shell_cwd = op.cwd or cwd
     if shell_cwd and not is_absolute(shell_cwd):
         shell_cwd = join(cwd, shell_cwd)
     analysis = analyze_command(
         op.command or "",
         shell_cwd,
-        succeeded=succeeded,
+        # What one that never started would have done: each of it a failed attempt.
+        succeeded=succeeded if started else None,
         context=context,
         workspace=session.root,
         output=result.output or None,
         dialect=op.dialect,
     )
+    # With no known start, the analysis already placed a path under its
+    # relative `cd`: joining that again would double it.
+    placed = [
+        effect.model_copy(update={"cwd": None})
+        if effect.cwd and not is_absolute(effect.cwd)
+        else effect
+        for effect in analysis.operations
+    ]
+    if not started:
+        return ShellRun(shell_cwd, False, placed, False, None, started=False)
     if analysis.directories:
         session.directories = sorted({*session.directories, *analysis.directories})
     if analysis.cleared:
@@ -73,22 +128,16 @@ def analyze_shell(
         # What temporary files hold (a /tmp script the agent writes, then
         # runs): a later command may run them.
         session.scratch = {**session.scratch, **analysis.scratch_files}
+    unopened = unopened_targets(result.output)
+    if unopened:
+        placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
-    effects = analysis.operations
     lone_read = (
-        len(effects) == 1
-        and effects[0].action == "read"
-        and " ".join((effects[0].command or "").split()) == " ".join((op.command or "").split())
+        len(placed) == 1
+        and placed[0].action == "read"
+        and " ".join((placed[0].command or "").split()) == " ".join((op.command or "").split())
     )
-    # With no known start, the analysis already placed a path under its
-    # relative `cd`: joining that again would double it.
-    placed = [
-        effect.model_copy(update={"cwd": None})
-        if effect.cwd and not is_absolute(effect.cwd)
-        else effect
-        for effect in effects
-    ]
     return ShellRun(
         shell_cwd,
         succeeded,
@@ -98,6 +147,15 @@ def analyze_shell(
         analysis.opaque,
         analysis.cleared,
     )
+
+
+def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> bool:
+    """Whether ``effect`` writes a file the shell said it could not open."""
+    if effect.action not in _WRITES or effect.path is None:
+        return False
+    where = effect.cwd or cwd
+    target = join(where, effect.path)
+    return any(join(where, path) == target or path == effect.path for path in unopened)
 
 
 def follow_shell(
