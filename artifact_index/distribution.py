@@ -21,7 +21,18 @@ from typing import Literal
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
-__all__ = ["DISTRIBUTION", "Installation", "installation", "present_extras", "reinstall_with"]
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+__all__ = [
+    "DISTRIBUTION",
+    "Installation",
+    "OptionalPart",
+    "installation",
+    "optional_parts",
+    "present_extras",
+    "reinstall_with",
+]
 
 DISTRIBUTION = "artifact-index"
 
@@ -108,23 +119,101 @@ def installation() -> Installation:
     return Installation(_manager(prefix), prefix, source, editable)
 
 
-# The modules each optional part brings, to tell which parts this copy has.
-_EXTRA_MODULES = {
-    "mcp": ("mcp",),
-    "http": ("starlette", "uvicorn"),
-    "dask": ("dask", "distributed"),
-}
+@dataclass(frozen=True)
+class OptionalPart:
+    """One optional part (``mcp``, ``http``, ``dask``) as this copy has it.
+
+    A part is usable when every requirement it declares is installed at a
+    version it accepts, whether it was asked for or another part brought its
+    dependencies (the MCP SDK brings the HTTP API's server).
+    """
+
+    name: str
+    # The requirements not met, each with the version installed instead (None: not installed).
+    unmet: tuple[tuple[str, str | None], ...]
+    came_with: str | None  # another usable part whose own dependencies include all of this one's
+    requirements: int  # how many requirements the part declares
+
+    @property
+    def usable(self) -> bool:
+        return not self.unmet
+
+
+def _extra_requirements(extra: str, declared: list[str]) -> list[Requirement]:
+    """The requirements ``extra`` adds to the package's own (markers for this Python applied)."""
+    found = []
+    for line in declared:
+        requirement = Requirement(line)
+        marker = requirement.marker
+        if (
+            marker is not None
+            and marker.evaluate({"extra": extra})
+            and not marker.evaluate({"extra": ""})
+        ):
+            found.append(requirement)
+    return found
+
+
+def _unmet(requirement: Requirement) -> tuple[str, str | None] | None:
+    try:
+        version = metadata.version(requirement.name)
+    except metadata.PackageNotFoundError:
+        return f"{requirement.name}{requirement.specifier}", None
+    if requirement.specifier.contains(version, prereleases=True):
+        return None
+    return f"{requirement.name}{requirement.specifier}", version
+
+
+def _dependencies_of(requirements: list[Requirement]) -> set[str]:
+    names: set[str] = set()
+    for requirement in requirements:
+        try:
+            declared = metadata.requires(requirement.name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        names.update(canonicalize_name(Requirement(line).name) for line in declared)
+    return names
+
+
+def optional_parts() -> list[OptionalPart]:
+    """Every optional part the package declares, with whether this copy can use it (from the installed metadata)."""
+    try:
+        dist = metadata.distribution(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return []  # run from files no installer recorded: nothing to tell
+    declared = dist.requires or []
+    extras = [e for e in dist.metadata.get_all("Provides-Extra") or [] if e != "test"]
+    requirements = {extra: _extra_requirements(extra, declared) for extra in extras}
+    unmet = {
+        extra: tuple(u for r in reqs if (u := _unmet(r)) is not None)
+        for extra, reqs in requirements.items()
+    }
+    usable = [extra for extra in extras if not unmet[extra]]
+    parts = []
+    for extra in extras:
+        names = {canonicalize_name(r.name) for r in requirements[extra]}
+        came_with = next(
+            (
+                other
+                for other in usable
+                if other != extra and names <= _dependencies_of(requirements[other])
+            ),
+            None,
+        )
+        parts.append(
+            OptionalPart(
+                extra,
+                unmet[extra],
+                came_with if not unmet[extra] else None,
+                len(requirements[extra]),
+            )
+        )
+    return parts
 
 
 def present_extras() -> list[str]:
     """The optional parts this copy can use."""
-    import importlib.util
-
-    return [
-        extra
-        for extra, modules in _EXTRA_MODULES.items()
-        if all(importlib.util.find_spec(module) is not None for module in modules)
-    ]
+    return [part.name for part in optional_parts() if part.usable]
 
 
 def _spec(extras: str, source: str | None) -> str:
@@ -140,7 +229,9 @@ def reinstall_with(extra: str) -> str:
     only would take the others away.
     """
     here = installation()
-    extras = ",".join(sorted({extra, *present_extras()}))
+    # A part another one brought (the HTTP API's server with the MCP SDK) comes back with it.
+    kept = [part.name for part in optional_parts() if part.usable and part.came_with is None]
+    extras = ",".join(sorted({extra, *kept}))
     spec = _spec(extras, here.source)
     if here.manager in ("uv-tool", "uv-cache"):
         return f"uv tool install --force {spec}"

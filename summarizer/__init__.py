@@ -1,4 +1,4 @@
-"""Compaction summaries built on the artifact index, and the context policies of the seeds.
+"""Compaction summaries built on the artifact index, and the context policies that decide when to compact.
 
 This package's context-management half: :class:`Compactor` (micro-compaction,
 pruning, triggers, keep-recent, back-off, LLM compaction through a

@@ -36,6 +36,7 @@ from summarizer.narrative.model import (
     NarrativeRequest,
     NarrativeWriter,
     Strategy,
+    changed_since,
     merge,
 )
 from summarizer.narrative.span import chunk_span, span_after
@@ -56,6 +57,10 @@ __all__ = [
 ]
 
 _STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
+# The index sections that carry the writer's line on each changed file, and one bullet of them:
+# "- `path` (status): line; facts" (the status may hold a path in backticks, never parentheses).
+_FILE_SECTIONS = ("files_changed", "files_and_code")
+_FILE_BULLET = re.compile(r"^- `(?P<path>[^`]+)`(?: \((?:[^()`]|`[^`]*`)*\))?: (?P<rest>.*)$")
 _FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
 _CUT_NOTE = re.compile(
     r"^\[… .*\]$"
@@ -117,38 +122,121 @@ def _section_bodies(
     return bodies
 
 
+# Said in every summary whose narrative no LLM wrote, so a reader does not take quoted lines for
+# a model's judgement, and knows how to get one.
+OFFLINE_NOTE = "_Narrative written offline (no LLM): see `summary --help` for one._"
+
+
+def written_offline(template: Template, narrative: Narrative) -> bool:
+    """Whether the offline writer wrote the narrative: it wrote items there, and nothing else did."""
+    origins = {
+        item.origin
+        for section in template.narrative_sections
+        for item in narrative.items(section.key)
+    }
+    return origins == {"extractive"}
+
+
 def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrative) -> str:
     """The Markdown of the template's sections with these bodies, and the narrative state appended."""
     pairs = [(section, bodies[section.key]) for section in template.sections]
+    note = OFFLINE_NOTE + "\n" if written_offline(template, narrative) else ""
     if template.style == "claude-code":
         # The narrative section keyed `analysis` (whatever its title) is the <analysis> block.
         analysis = [b for s, b in pairs if s.fill == "narrative" and s.key == "analysis"]
         rest = [
             (s.title, b) for s, b in pairs if not (s.fill == "narrative" and s.key == "analysis")
         ]
-        text = "<analysis>\n" + (analysis[0] if analysis else "") + "\n</analysis>\n\n<summary>\n"
+        text = (
+            "<analysis>\n"
+            + (analysis[0] if analysis else "")
+            + "\n</analysis>\n\n<summary>\n"
+            + note
+        )
         text += "\n\n".join(f"### {title}\n{body}" for title, body in rest) + "\n</summary>\n"
     else:
         text = (
             "# Session summary\n\n"
+            + (note + "\n" if note else "")
             + "\n\n".join(f"## {s.title}\n{body}" for s, body in pairs)
             + "\n"
         )
     # Only what the Markdown cannot say: each item's cycle and origin, in
     # bullet order. The texts are read back from the bullets, so the state
     # costs a few tokens instead of repeating the narrative.
+    marks = {(item.cycle, item.origin) for items in narrative.sections.values() for item in items}
+    items: dict[str, object] = {
+        key: [[item.cycle, item.origin] for item in section]
+        for key, section in narrative.sections.items()
+    }
+    shared: dict[str, object] = {}
+    if len(marks) == 1:
+        # Every item carries the same mark (an offline narrative is all of one cycle): the mark
+        # once and each section's count, which keeps the summary within its tokens.
+        [(cycle, origin)] = marks
+        items = {key: len(section) for key, section in narrative.sections.items()}
+        shared = {"mark": [cycle, origin]}
+    notes = _file_note_marks(template, bodies, narrative)
+    if notes:
+        shared["file_notes"] = notes
     state = json.dumps(
-        {
-            "cycle": narrative.cycle,
-            "last_turn": narrative.last_turn,
-            "items": {
-                key: [[item.cycle, item.origin] for item in items]
-                for key, items in narrative.sections.items()
-            },
-        },
+        {"cycle": narrative.cycle, "last_turn": narrative.last_turn, "items": items, **shared},
         separators=(",", ":"),
     )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
+
+
+def _file_bullets(body: str) -> list[str]:
+    return [line for line in body.splitlines() if line.startswith("- `")]
+
+
+def _file_note_marks(
+    template: Template, bodies: Mapping[str, str], narrative: Narrative
+) -> list[int]:
+    """Per bullet of the file section, the length of the writer's line it opens with (0: none).
+
+    The lines are read back from the bullets (``--previous``), so the next cycle
+    keeps the line of a file not changed since: the state says where each line
+    ends, which the line's own words cannot (it may hold a semicolon).
+    """
+    key = next((s.key for s in template.sections if s.key in _FILE_SECTIONS), None)
+    if key is None or not narrative.file_notes or key not in bodies:
+        return []
+    marks = []
+    for line in _file_bullets(bodies[key]):
+        found = _FILE_BULLET.match(line)
+        note = narrative.file_notes.get(found["path"], "").rstrip(".") if found else ""
+        rest = found["rest"] if found else ""
+        whole = bool(note) and rest.startswith(note) and rest[len(note) :][:1] in ("", ";")
+        marks.append(len(note) if whole else 0)
+    return marks if any(marks) else []
+
+
+def _file_notes(markdown: str, template: Template) -> dict[str, str]:
+    """The writer's line on each changed file, read back from a summary this package wrote."""
+    found = _STATE.search(markdown)
+    section = next((s for s in template.sections if s.key in _FILE_SECTIONS), None)
+    if not found or section is None:
+        return {}
+    try:
+        marks = json.loads(found.group(1)).get("file_notes", [])
+    except (json.JSONDecodeError, AttributeError):
+        return {}
+    if not isinstance(marks, list) or not all(isinstance(m, int) for m in marks):
+        return {}
+    heading = re.search(rf"^#{{2,3}} {re.escape(section.title)}\n", markdown, re.M)
+    if heading is None:
+        return {}
+    body = re.split(r"^#{1,6} |^</summary>", markdown[heading.end() :], maxsplit=1, flags=re.M)[0]
+    bullets = _file_bullets(body)
+    if len(bullets) != len(marks):
+        return {}  # edited by hand since: the bullets no longer line up with the state
+    notes = {}
+    for line, mark in zip(bullets, marks, strict=True):
+        bullet = _FILE_BULLET.match(line)
+        if mark > 0 and bullet is not None and len(bullet["rest"]) >= mark:
+            notes[bullet["path"]] = bullet["rest"][:mark] + "."
+    return notes
 
 
 def render_summary(
@@ -181,7 +269,9 @@ def parse_previous(markdown: str, template: Template) -> Narrative:
     Intent:" is the section titled "Primary Request"); text under other
     headings (the file lists the index recomputes anyway) is left out.
     """
-    return _parse_narrative(markdown, template.narrative_sections)
+    parsed = _parse_narrative(markdown, template.narrative_sections)
+    notes = _file_notes(markdown, template)
+    return parsed.model_copy(update={"file_notes": notes}) if notes else parsed
 
 
 def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Narrative:
@@ -236,8 +326,11 @@ def _with_state(parsed: Narrative, markdown: str) -> Narrative:
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         return parsed
     sections: dict[str, list[NarrativeItem]] = {}
+    shared = state.get("mark")
     for key, items in parsed.sections.items():
         marks = meta.get(key)
+        if isinstance(marks, int) and isinstance(shared, list) and len(shared) == 2:
+            marks = [shared] * marks  # one mark for every item
         if isinstance(marks, list) and len(marks) == len(items):
             # The bullets are ours, unedited: each keeps the cycle it came from.
             items = [
@@ -295,6 +388,7 @@ def summarize(
             cycle=cycle,
             last_turn=last if number < len(chunks) - 1 else last_turn,
             strategy=request.strategy,
+            changed_since=changed_since(facts, narrative.last_turn),
         )
     if not chunks:
         narrative = narrative.model_copy(update={"last_turn": last_turn})

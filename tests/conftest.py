@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
+
+from tests.support.paths import CORPUS, CORPUS_MISSING  # noqa: E402  (needs the checkout on sys.path)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -46,9 +47,9 @@ def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
-    """``../shared/corpus`` next to the checkout; tests that need it skip without it."""
+    """The corpus of real transcripts (see tests/support/paths.py); tests that need it skip without it."""
     if not (CORPUS / "MANIFEST.tsv").exists():
-        pytest.skip(f"real-transcript corpus not found at {CORPUS}")
+        pytest.skip(CORPUS_MISSING)
     return CORPUS
 
 
@@ -73,3 +74,14 @@ def corpus_index() -> CorpusIndex:
     query the index, never feed it.
     """
     return _built
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Where the corpus is missing, a test parametrized over its transcripts has no case, and pytest
+    would only say "got empty parameter set": say instead what is missing and how to provide it."""
+    if (CORPUS / "MANIFEST.tsv").exists():
+        return
+    for item in items:
+        reasons = [str(mark.kwargs.get("reason", "")) for mark in item.iter_markers("skip")]
+        if any(reason.startswith("got empty parameter set") for reason in reasons):
+            item.add_marker(pytest.mark.skip(reason=CORPUS_MISSING), append=False)

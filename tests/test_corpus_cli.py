@@ -16,12 +16,12 @@ import pytest
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.presentation import cli
 from artifact_index.trail.index import ArtifactIndex
+from tests.support.paths import CORPUS
 
 CorpusIndex = Callable[
     [Path], tuple[ArtifactIndex, Loaded]
 ]  # the `corpus_index` fixture of conftest.py
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 FOLDERS = [
     "aider",
     "claude_code",

@@ -27,6 +27,16 @@ def test_the_readme_opens_with_the_two_commands() -> None:
     assert "pytest" in blocks[1] and "python3 -m venv" in blocks[1]
 
 
+def test_the_readme_says_how_to_run_the_tests_that_need_the_corpus() -> None:
+    # The variable the tests read (tests/support/paths.py), named where the test command is.
+    paths = (ROOT / "tests" / "support" / "paths.py").read_text(encoding="utf-8")
+    variable = re.search(r'os\.environ\.get\("(\w+)"\)', paths)
+    assert variable is not None
+    test_command = README.split("Run the test suite", 1)[1].split("## ", 1)[0]
+    for page in (test_command, (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")):
+        assert f"`{variable.group(1)}`" in page
+
+
 def test_the_quick_start_is_the_first_forty_lines() -> None:
     top = "\n".join(README.splitlines()[:QUICK_START_LINES])
     assert "## Quick start" in top and "\nNext: " in top
@@ -35,6 +45,14 @@ def test_the_quick_start_is_the_first_forty_lines() -> None:
         assert step in commands
     assert re.search(r"artifact-index files \S", commands)
     assert re.search(r"artifact-index summary \S", commands)
+
+
+def test_the_readme_shows_an_openai_compatible_provider_and_evaluate_as_commands() -> None:
+    commands = "\n".join(re.findall(r"```sh\n(.*?)\n```", README, re.S))
+    assert re.search(
+        r"artifact-index summary \S+ .*--provider openai --base-url \S+ --model \S+", commands
+    )
+    assert re.search(r"artifact-index evaluate \S+ \S+\.md", commands)
 
 
 EXAMPLES = [

@@ -53,7 +53,7 @@ from artifact_index.trail.answers import (
 )
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
-from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.paths import case_insensitive, file_key, is_absolute
 from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
@@ -234,6 +234,8 @@ class ArtifactIndex:
         self.session: SessionState = session if session is not None else SessionState()
         # Each file's state by its key, in the order first touched (its graph node is ``file:<key>``).
         self._files: dict[str, FileState] = {state.path: state for state in files}
+        # Keys by their case-folded spelling, for a session on a case-insensitive file system.
+        self._folded: dict[str, str] = {}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -280,6 +282,21 @@ class ArtifactIndex:
         return self.session.format or None
 
     # -- files ----------------------------------------------------------------
+    def same_file_key(self, key: str) -> str:
+        """The key of the file ``key`` names: on a case-insensitive file system, the first spelling seen.
+
+        macOS (a root under ``/Users/``) and Windows (a drive letter) fold
+        case by default: ``src/EntireCommand.ts`` and ``src/entireCommand.ts``
+        are one file there, and two anywhere else.
+        """
+        if not case_insensitive(self.root):
+            return key
+        folded = self._folded
+        if len(folded) < len(self._files):
+            for known in self._files:
+                folded.setdefault(known.lower(), known)
+        return folded.setdefault(key.lower(), key)
+
     def file_state(self, key: str) -> FileState | None:
         """The state of the file ``key`` (its key, not a displayed path: see :meth:`find_file`)."""
         return self._files.get(key)
@@ -653,14 +670,16 @@ class ArtifactIndex:
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
-        for node, data in self.nodes_of_kind("symbol"):
+        graph = self.graph
+        operations = graph.nodes
+        for node, data in graph.nodes_of_kind("symbol"):
             touches = sorted(
                 (
-                    int(self.graph.nodes[op]["seq"]),
-                    int(self.graph.nodes[op]["turn"]),
+                    int(operations[op]["seq"]),
+                    int(operations[op]["turn"]),
                     str(edge["change"]),
                 )
-                for op, _, edge in self.graph.in_edges(node, data=True)
+                for op, edge in graph.edges_into(node)
                 if edge.get("kind") == "changed"
             )
             change = _net_change([c for _, _, c in touches])

@@ -28,5 +28,5 @@ class CompressResult(BaseModel):
     prompt_estimate: int
 
     def to_json_dict(self) -> JSONObject:
-        """The camelCase JSON object of the seed's HTTP API."""
+        """The camelCase JSON object the context service's compact route answers."""
         return self.model_dump(by_alias=True)

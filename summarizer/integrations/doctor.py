@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from artifact_index import __version__
-from artifact_index.distribution import installation, present_extras
+from artifact_index.distribution import OptionalPart, installation, optional_parts
 from summarizer.integrations.install import (
     AGENTS,
     InstallError,
@@ -71,15 +71,31 @@ def _runs(command: str) -> str | None:
 
 def _this_copy() -> list[Finding]:
     here = installation()
-    extras = present_extras()
+    parts = optional_parts()
+    usable = [_part_text(part) for part in parts if part.usable]
     found = [
         Finding(
             "artifact-index",
             "note",
             f"version {__version__}, installed by {here.manager} in {here.prefix}"
             + (f" from {here.source}" if here.source else "")
-            + (f"; optional parts: {', '.join(extras)}" if extras else "; no optional part"),
+            + (f"; optional parts: {', '.join(usable)}" if usable else "; no optional part"),
         )
+    ]
+    found += [
+        Finding(
+            "artifact-index",
+            "note",
+            f"optional part {part.name} is not usable: it needs "
+            + ", ".join(
+                f"{wanted} ({installed or 'not installed'})" for wanted, installed in part.unmet
+            ),
+        )
+        for part in parts
+        # Not asked for (none of it there) is no news; a part half there, or at a version it
+        # does not accept, would fail when used.
+        if any(installed is not None for _, installed in part.unmet)
+        or (part.unmet and len(part.unmet) < part.requirements)
     ]
     if here.temporary:
         found.append(
@@ -101,6 +117,12 @@ def _this_copy() -> list[Finding]:
         )
     )
     return found
+
+
+def _part_text(part: OptionalPart) -> str:
+    if part.came_with:
+        return f"{part.name} (its dependencies came with {part.came_with})"
+    return part.name
 
 
 def _codex_switch() -> Finding | None:

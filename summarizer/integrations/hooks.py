@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.agents import AGENTS, transcript_of
@@ -236,11 +237,14 @@ def hook_response(
     *,
     echoed: bool = False,
     notice: str = "",
+    kept: ReportCache | None = None,
 ) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
     At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
-    transcript's, when already built.  ``echoed`` says the host also shows a
+    transcript's, when already built (``kept``: its files' reports as an
+    earlier run made them, see
+    :class:`~artifact_index.trail.file_reports.ReportCache`).  ``echoed`` says the host also shows a
     PreCompact's output in the conversation (a manual Claude Code
     ``/compact``): the output is then the changed paths alone
     (:func:`changed_paths_text`).  ``notice`` (a line saying the transcript
@@ -261,7 +265,7 @@ def hook_response(
     if echoed and event == "PreCompact":
         room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
         return redact_text(changed_paths_text(index, room) + notice)
-    facts = session_facts(index)
+    facts = session_facts(index, kept=kept)
     room = limit - len(notice.encode())
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
@@ -345,11 +349,19 @@ def _short_form(event: str, read: ReadTranscript, limit: int, seconds: float) ->
     return context
 
 
-def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> ReadTranscript:
+def _read(
+    event: str,
+    path: Path,
+    limits: HookLimits,
+    deadline: Deadline,
+    on_read: Callable[[ReadTranscript], None] | None = None,
+) -> ReadTranscript:
     """The transcript the hook is about: followed from what an earlier run kept, or (to score a summary) whole.
 
     Either way within the hook's bounds: reading stops in time to render
-    what was read, and after ``limits.transcript_bytes``.
+    what was read, and after ``limits.transcript_bytes``; ``on_read`` gets
+    what was read as soon as reading stops (before the followed state is
+    kept and the end of the file read).
     """
     from summarizer.compaction.summary_message import user_state_directory
     from summarizer.integrations.compactions import follow_transcript, read_transcript
@@ -359,7 +371,7 @@ def _read(event: str, path: Path, limits: HookLimits, deadline: Deadline) -> Rea
     if event == "PostCompact":
         return read_transcript(path, stop=stop, max_bytes=most)
     states = HookStates(user_state_directory() / "hooks")
-    return follow_transcript(path, states, stop=stop, max_bytes=most)
+    return follow_transcript(path, states, stop=stop, max_bytes=most, on_read=on_read)
 
 
 def _answer(
@@ -376,8 +388,25 @@ def _answer(
     event = str(hook_input.get("hook_event_name") or "SessionStart")
     if event not in _EVENTS:
         raise SummarizerError(f"hook event {event!r} is not supported ({', '.join(_EVENTS)})")
+    late = f"no full answer within {deadline.seconds:g} s"
+
+    def offer_short(read: ReadTranscript) -> None:
+        """The changed paths alone, for the deadline to fall back on while the rest is worked out."""
+        if offers is not None and event != "PostCompact":
+            short = _short_form(event, read, limit - 1, deadline.seconds) + "\n"
+            offers.offer(
+                HookRun(
+                    short,
+                    _note(_cut_note(read, deadline), f"{late}: the changed paths alone were given"),
+                )
+            )
+
     read = _read(
-        event, transcript_of(agent, hook_input, seconds=deadline.remaining()), limits, deadline
+        event,
+        transcript_of(agent, hook_input, seconds=deadline.remaining()),
+        limits,
+        deadline,
+        offer_short,
     )
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
@@ -394,20 +423,20 @@ def _answer(
             )
         line = redact_text(score_summary(read, summary, trigger, store() if store else None))
         return HookRun(_clipped(line + "\n", limit), None)
-    cut = (
-        f"read {read.cut} of {read.path} within {deadline.seconds:g} s, so the trail leaves out "
-        "what came later"
-        if read.cut
-        else None
-    )
-    late = f"no full answer within {deadline.seconds:g} s"
-    if offers is not None:
-        short = _short_form(event, read, limit - 1, deadline.seconds) + "\n"
-        offers.offer(HookRun(short, _note(cut, f"{late}: the changed paths alone were given")))
+    cut = _cut_note(read, deadline)
+    offer_short(read)
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     notice = _partial_notice(read.cut, str(read.path), deadline.seconds) if read.cut else ""
-    output = hook_response(hook_input, limit - 1, read.index, echoed=echoed, notice=notice) + "\n"
-    kept = redact_text(read.problem) if read.problem else None
+    try:
+        output = (
+            hook_response(
+                hook_input, limit - 1, read.index, echoed=echoed, notice=notice, kept=read.reports
+            )
+            + "\n"
+        )
+    finally:
+        problem = read.keep() or read.problem  # the next run starts from this run's reports
+    kept = redact_text(problem) if problem else None
     if event != "PreCompact" or store is None:
         return HookRun(output, _note(cut, kept))
     if read.cut:  # a snapshot of part of the session would replace the stored whole
@@ -421,6 +450,15 @@ def _answer(
     except Exception as exc:  # the snapshot is a record; the context still goes out
         return HookRun(output, _note(kept, f"no snapshot in the session store ({_reason(exc)})"))
     return HookRun(output, _note(kept))
+
+
+def _cut_note(read: ReadTranscript, deadline: Deadline) -> str | None:
+    if not read.cut:
+        return None
+    return (
+        f"read {read.cut} of {read.path} within {deadline.seconds:g} s, so the trail leaves out "
+        "what came later"
+    )
 
 
 def _note(*parts: str | None) -> str | None:

@@ -364,7 +364,7 @@ def register_integration_commands(sub: argparse._SubParsersAction[argparse.Argum
         "transcript path or a stored session's id), sessions and where over the session store.",
         examples=[
             "artifact-index mcp   # what an MCP client starts; it speaks on stdin and stdout",
-            'claude mcp add artifact-index -- "$(command -v artifact-index)" mcp',
+            'claude mcp add -s user artifact-index -- "$(command -v artifact-index)" mcp   # -s user: in every project',
             'codex mcp add artifact-index -- "$(command -v artifact-index)" mcp',
         ],
     )

@@ -456,7 +456,14 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     # A file a call still waiting for its result names is not known to be unchanged.
     files = [f for f in facts.read if f.certainty != "unrecorded"]
     if not files:
-        return "None."
+        # "None" would say no file was read: the files read and then changed are listed as changed.
+        changed = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+        also = sum(1 for f in changed if set(f.turns) - set(f.changed_turns))
+        return (
+            f"None read without being changed; {also} of the changed files were read too."
+            if also
+            else "None."
+        )
     since = thread_start(facts)
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     in_thread = [f for f in latest if max(f.turns, default=0) >= since]

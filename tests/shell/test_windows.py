@@ -236,3 +236,13 @@ class TestPowerShellVariablesAndCommonParameters:
             "Remove-Item build.log -Force -ErrorAction SilentlyContinue"
         )
         assert _effects(command, dialect="powershell") == [("delete", "build.log")]
+
+    def test_archives_made_are_named_and_archives_unpacked_are_unknown(self) -> None:
+        command = (
+            "Compress-Archive -Path dist\\* -DestinationPath release.zip -Force; "
+            "Expand-Archive -Path release.zip -DestinationPath c:\\app\\bin -Force"
+        )
+        assert _effects(command, dialect="powershell") == [
+            ("write", "release.zip"),
+            ("unknown", ""),
+        ]

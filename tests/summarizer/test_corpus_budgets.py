@@ -15,15 +15,15 @@ import pytest
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.templates import builtin_templates, load_template
 from summarizer.summary import summarize
-from tests.conftest import CORPUS
 from tests.support.compaction_points import compaction_points, transcripts_with_compactions
+from tests.support.paths import CORPUS
 
 TRANSCRIPTS = transcripts_with_compactions(CORPUS) if (CORPUS / "MANIFEST.tsv").exists() else []
 
 
 @pytest.fixture(autouse=True)
 def _corpus(corpus_dir: Path) -> None:
-    """Skips, saying so, where ../shared/corpus is absent."""
+    """Skips, saying what is missing, where the corpus is absent (tests/support/paths.py)."""
 
 
 def test_the_corpus_has_compaction_points() -> None:

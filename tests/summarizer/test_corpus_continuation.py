@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from artifact_index.ingestion.loading import open_transcript
-from tests.conftest import CORPUS
 from tests.support.cc_harness import Transcript, read_transcript
 from tests.support.continuation_checks import PointReport, check_point
+from tests.support.paths import CORPUS
 
 
 def _points() -> list[tuple[Path, int]]:
@@ -53,7 +53,7 @@ POINTS = _points()
 
 @pytest.fixture(autouse=True)
 def _corpus(corpus_dir: Path) -> None:
-    """Skips, saying so, where ../shared/corpus is absent."""
+    """Skips, saying what is missing, where the corpus is absent (tests/support/paths.py)."""
 
 
 def test_the_corpus_has_compaction_points() -> None:

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from artifact_index.ingestion.loading import open_transcript
-from tests.conftest import CORPUS
 from tests.support.cc_harness import read_transcript
 from tests.support.continuation_checks import check_point
+from tests.support.paths import CORPUS
 
 
 @pytest.fixture(autouse=True)
 def _corpus(corpus_dir: Path) -> None:
-    """Skips, saying so, where ../shared/corpus is absent."""
+    """Skips, saying what is missing, where the corpus is absent (tests/support/paths.py)."""
 
 
 @functools.cache

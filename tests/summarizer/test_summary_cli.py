@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.presentation.cli import main
+from summarizer.summary import OFFLINE_NOTE
 from tests.support.summary_fixtures import SUMMARIES
 
 CC_SESSION = str(SUMMARIES / "cc_two_compactions.jsonl")
@@ -27,7 +28,8 @@ def test_without_a_key_the_offline_narrative_is_used(capsys: pytest.CaptureFixtu
     code, out, err = _run(capsys)
     assert (code, err) == (0, "")
     assert out.startswith(
-        "# Session summary\n\n## Session Intent\n- The user asked (turn 1): Add a `tags` field"
+        f"# Session summary\n\n{OFFLINE_NOTE}\n\n## Session Intent\n"
+        "- The user asked (turn 1): Add a `tags` field"
     )
 
 
@@ -86,5 +88,8 @@ def test_a_malformed_template_is_one_sentence(
 def test_claude_code_template_wraps_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "--template", "claude-code")
     assert code == 0
-    assert out.startswith("<analysis>\n") and "\n<summary>\n### Primary Request\n" in out
+    assert (
+        out.startswith("<analysis>\n")
+        and f"\n<summary>\n{OFFLINE_NOTE}\n### Primary Request\n" in out
+    )
     assert "- `scratch.py` (reverted: changed, then back to its original state)" in out

@@ -1,4 +1,4 @@
-"""Context policies from the seeds, one module each, built from their pydantic configs.
+"""Context policies, one module each, built from their pydantic configs.
 
 Content policies rewrite old tool output cheaply: :mod:`.micro_compaction`
 (the context service's design) and :mod:`.pruning` (the session-compaction design).  Triggers decide when LLM

@@ -37,7 +37,7 @@ class MicroCompactionConfig(BaseModel):
     min_chars: int = Field(120, ge=0)
     head_chars: int = Field(200, ge=0)
     tail_chars: int = Field(100, ge=0)
-    # Canonical seed names (``read_file``) or any agent's own names (``Read``).
+    # The canonical tool names (``read_file``) or any agent's own names (``Read``).
     tools: tuple[str, ...] = tuple(COMPRESSIBLE_TOOLS)
 
 

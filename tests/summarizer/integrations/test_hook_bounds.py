@@ -333,6 +333,26 @@ def test_past_the_deadline_the_changed_paths_alone_are_given(
     assert "`src/auth.py`" in context and "`tests/test_auth.py`" in context
 
 
+def test_the_changed_paths_are_ready_as_soon_as_reading_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What comes after reading (keeping the state, the symbols, the rendering) never ends in time:
+    # the changed paths read so far are the answer all the same.
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(EXAMPLE.read_bytes())
+    held = _Held()
+    monkeypatch.setattr("summarizer.integrations.hook_state.HookStates.save", held.hold)
+    try:
+        run = run_bounded_hook(
+            lambda _: _payload(transcript), store=None, deadline=Deadline(5, clock=held.clock)
+        )
+    finally:
+        held.released.set()
+    assert run.late and run.note is not None and "the changed paths alone were given" in run.note
+    context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
+    assert "`src/auth.py`" in context and "`tests/test_auth.py`" in context
+
+
 def test_past_the_deadline_with_nothing_ready_the_hook_answers_nothing_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

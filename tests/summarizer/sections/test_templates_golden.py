@@ -18,9 +18,15 @@ from summarizer.exceptions import TemplateError
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.index_sections import MAX_DETAIL
 from summarizer.sections.templates import Template, builtin_templates, load_template
-from summarizer.summary import render_summary, summarize
+from summarizer.summary import OFFLINE_NOTE, parse_previous, render_summary, summarize
 from summarizer.tokens import count_tokens
-from tests.support.summary_fixtures import SUMMARIES, assert_golden, load_events
+from tests.support.summary_fixtures import (
+    SUMMARIES,
+    ScriptedWriter,
+    assert_golden,
+    load_events,
+    reply,
+)
 
 CASES = [
     ("bugfix", "default"),
@@ -191,3 +197,32 @@ def test_unknown_template_name_lists_the_builtins() -> None:
         r"debugging, default, migration\) or the path of a TOML file",
     ):
         load_template("defualt")
+
+
+@pytest.mark.parametrize("template", sorted(builtin_templates()))
+def test_a_narrative_written_offline_says_so_once_and_an_llms_does_not(template: str) -> None:
+    loaded = load_template(template)
+    offline = _render("bugfix", loaded)
+    assert offline.count(OFFLINE_NOTE) == 1
+    keys = [section.key for section in loaded.narrative_sections]
+    written = summarize(
+        load_events("bugfix"),
+        template=loaded,
+        writer=ScriptedWriter(
+            [reply({key: [f"What the model said about {key}."] for key in keys})]
+        ),
+        format="fixture",
+    ).markdown
+    assert "What the model said" in written and OFFLINE_NOTE not in written
+
+
+def test_an_offline_narratives_state_is_one_mark_and_reads_back_per_item() -> None:
+    template = load_template("default")
+    summary = summarize(
+        load_events("bugfix"), template=template, writer=ExtractiveWriter(), format="fixture"
+    )
+    assert '"mark":[1,"extractive"]' in summary.markdown
+    read_back = parse_previous(summary.markdown, template)
+    assert read_back.sections == {
+        key: items for key, items in summary.narrative.sections.items() if items
+    }
