@@ -4,6 +4,9 @@
     .venv/bin/python benchmarks/claim_audit.py --corpus ../shared/corpus [--limit N]
     .venv/bin/python benchmarks/claim_audit.py --fresh /work/fresh/sessions [--every 2]
     .venv/bin/python benchmarks/claim_audit.py ... --json out.json
+    .venv/bin/python benchmarks/claim_audit.py --points benchmarks/claims/points.tsv \
+        --sessions /work/fresh/sessions --judgements benchmarks/claims/judgements.jsonl \
+        [--listing listing.md] [--unjudged todo.jsonl]
 
 A cut at line ``LINE`` keeps the transcript's lines before it (what the
 agent had when a compaction fell there).  ``--corpus`` cuts every Claude
@@ -36,6 +39,16 @@ false by the transcript itself, by kind:
   runner, at least as broad, passed;
 * ``open_error``: an [OPEN] error whose command a later call ran again, or
   ran without a leading wrapper word, and succeeded.
+
+``--points`` reads the cut points from a file (one ``NAME<TAB>CUT`` a line,
+NAME a transcript of ``--sessions``).  ``--judgements`` reads a reviewer's
+verdicts (JSON lines: ``transcript``, ``cut``, ``section``, ``text``,
+``verdict`` "true" or "false", ``why``), matches each statement to the one
+judged with the same text at the same point, and prints the truth rate by
+kind of claim, and every statement judged false with why.  A statement no
+verdict matches is unjudged (new wording, a new point): ``--unjudged`` writes
+them for the reviewer, ``--listing`` writes every point's statements with
+their evidence (transcript lines) for reading beside the transcript.
 
 A measurement: it prints figures; the tests assert behaviour.
 """
@@ -251,7 +264,13 @@ def _check(
             for path in pending_paths:
                 if f"`{path}`" in s.text:
                     s.flags.append(f"pending: `{path}` is named by a call with no result recorded")
-        if s.section.startswith(("Files changed and then reverted", "Files changed, with no net")):
+        if s.section.startswith(
+            (
+                "Files changed and then reverted",
+                "Files changed, with no net",
+                "Files changed, then put back",
+            )
+        ):
             for path in committed:
                 shown = s.text.split("`")[1] if "`" in s.text else "\0"
                 if (path == shown or shown.endswith("/" + path)) and "committed in" not in s.text:
@@ -321,6 +340,111 @@ def _reran(s: Statement, shell_runs: list[tuple[ToolCall, ToolResult | None]]) -
             return
 
 
+# --- judgements ----------------------------------------------------------------------------------
+
+# The kind of claim a statement makes, by the section it is listed in (first match).
+_KINDS = (
+    ("Files created", "file_changed"),
+    ("Files modified", "file_changed"),
+    ("Files deleted", "file_changed"),
+    ("Files changed", "file_put_back"),
+    ("Files read", "file_read"),
+    ("Issued", "pending_call"),
+    ("Errors", "error_state"),
+    ("Test status", "test_state"),
+    ("Open tasks", "task_state"),
+)
+
+
+def claim_kind(statement: Statement) -> str:
+    """The kind of claim ``statement`` makes: its section's, a check owed apart from test results."""
+    if statement.section == "Test status" and statement.text.startswith("- Not "):
+        return "check_owed"
+    return next((kind for title, kind in _KINDS if statement.section.startswith(title)), "other")
+
+
+Key = tuple[str, int, str, str]
+
+
+def _key(transcript: str, cut: int, section: str, text: str) -> Key:
+    return (Path(transcript).name, cut, section, " ".join(text.split()))
+
+
+def load_judgements(path: Path) -> dict[Key, dict[str, Any]]:
+    """The verdicts of ``path`` (JSON lines), by point and statement; a later line overrides."""
+    found: dict[Key, dict[str, Any]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            key = _key(item["transcript"], int(item["cut"]), item["section"], item["text"])
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise SystemExit(f"{path}:{number}: not a judgement ({exc})") from exc
+        if item.get("verdict") not in ("true", "false"):
+            raise SystemExit(f'{path}:{number}: verdict must be "true" or "false"')
+        found[key] = item
+    return found
+
+
+@dataclass
+class Tally:
+    statements: int = 0
+    judged: int = 0
+    false: int = 0
+
+    def rate(self) -> str:
+        return f"{(self.judged - self.false) / self.judged:.1%}" if self.judged else "-"
+
+
+def tally(
+    points: list[Point], judgements: dict[Key, dict[str, Any]]
+) -> tuple[dict[str, Tally], list[tuple[Point, Statement, dict[str, Any]]], list[Key]]:
+    """Per kind: statements, judged, judged false; the false ones; the unjudged ones."""
+    kinds: dict[str, Tally] = {}
+    false: list[tuple[Point, Statement, dict[str, Any]]] = []
+    unjudged: list[Key] = []
+    for point in points:
+        for s in point.statements:
+            t = kinds.setdefault(claim_kind(s), Tally())
+            t.statements += 1
+            key = _key(point.transcript, point.cut, s.section, s.text)
+            verdict = judgements.get(key)
+            if verdict is None:
+                unjudged.append(key)
+                continue
+            t.judged += 1
+            if verdict["verdict"] == "false":
+                t.false += 1
+                false.append((point, s, verdict))
+    return kinds, false, unjudged
+
+
+def table(kinds: dict[str, Tally]) -> str:
+    """The truth rate by kind, and overall, as a Markdown table."""
+    rows = ["| kind | statements | judged | false | true rate |", "|---|---:|---:|---:|---:|"]
+    total = Tally()
+    for kind, t in sorted(kinds.items()):
+        rows.append(f"| {kind} | {t.statements} | {t.judged} | {t.false} | {t.rate()} |")
+        total.statements += t.statements
+        total.judged += t.judged
+        total.false += t.false
+    rows.append(f"| all | {total.statements} | {total.judged} | {total.false} | {total.rate()} |")
+    return "\n".join(rows)
+
+
+def listing(points: list[Point]) -> str:
+    """Every point's statements with their evidence, for a reviewer reading the transcript beside it."""
+    out = []
+    for point in points:
+        out.append(f"# {Path(point.transcript).name} cut {point.cut}\n")
+        for s in point.statements:
+            out.append(f"- [{s.section}] {s.text}")
+            out += [f"    evidence: {e}" for e in s.evidence]
+        out.append("")
+    return "\n".join(out)
+
+
 # --- points ---------------------------------------------------------------------------------------
 
 
@@ -362,6 +486,19 @@ def fresh_points(folder: Path, every: int, limit: int | None) -> list[tuple[Path
     return points[:limit] if limit else points
 
 
+def listed_points(path: Path, sessions: Path) -> list[tuple[Path, int]]:
+    """The points of a ``NAME<TAB>CUT`` file, NAME a transcript in ``sessions``."""
+    points = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, _, cut = line.partition("\t")
+        if not cut.strip().isdigit():
+            raise SystemExit(f"{path}:{number}: expected NAME<TAB>CUT")
+        points.append((sessions / name.strip(), int(cut)))
+    return points
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("transcript", nargs="?", type=Path)
@@ -374,11 +511,19 @@ def main() -> None:
         "--show", action="store_true", help="print every statement and its evidence"
     )
     parser.add_argument("--json", type=Path, help="write every point's statements here")
+    parser.add_argument("--points", type=Path, help="NAME<TAB>CUT lines, NAME in --sessions")
+    parser.add_argument("--sessions", type=Path, default=Path("/work/fresh/sessions"))
+    parser.add_argument("--judgements", type=Path, help="a reviewer's verdicts (JSON lines)")
+    parser.add_argument("--unjudged", type=Path, help="write the statements with no verdict here")
+    parser.add_argument("--listing", type=Path, help="write every statement with its evidence here")
     args = parser.parse_args()
-    if "holdout" in str(args.fresh or "") or "holdout" in str(args.transcript or ""):
+    given = (args.fresh, args.transcript, args.points, args.sessions if args.points else None)
+    if any("holdout" in str(p or "") for p in given):
         parser.error("the holdout group is for final blind measurement only")
     if args.transcript:
         points = [(args.transcript, args.cut)]
+    elif args.points:
+        points = listed_points(args.points, args.sessions)
     elif args.corpus:
         points = corpus_points(args.corpus, args.limit)
     elif args.fresh:
@@ -425,6 +570,23 @@ def main() -> None:
     print("statements by section: " + ", ".join(f"{k} {n}" for k, n in by_section.most_common()))
     if args.json:
         args.json.write_text(json.dumps([asdict(p) for p in audited], indent=1), encoding="utf-8")
+    if args.listing:
+        args.listing.write_text(listing(audited), encoding="utf-8")
+    if args.judgements:
+        judgements = load_judgements(args.judgements) if args.judgements.exists() else {}
+        kinds, false, unjudged = tally(audited, judgements)
+        print(table(kinds))
+        for point, s, verdict in false:
+            print(
+                f"FALSE {Path(point.transcript).name} cut {point.cut} [{s.section}] {s.text[:200]}"
+            )
+            print(f"    why: {verdict.get('why', '')}")
+        print(f"{len(unjudged)} statement(s) with no verdict")
+        if args.unjudged:
+            with args.unjudged.open("w", encoding="utf-8") as out:
+                for name, cut, section, text in unjudged:
+                    row = {"transcript": name, "cut": cut, "section": section, "text": text}
+                    out.write(json.dumps({**row, "verdict": None, "why": ""}) + "\n")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 They join the engine's command line through the ``artifact_index.commands``
 entry-point group (see :mod:`artifact_index.presentation.cli`), so the
-engine never imports this package.  The SDK and the heavier modules are
-imported only by the command that needs them.
+engine never imports this package.  The SDK and the heavier modules (the
+summary's, which ``hook`` and ``--help`` do without) are imported only by the
+command that needs them.
 """
 
 from __future__ import annotations
@@ -25,23 +26,18 @@ from artifact_index.presentation.output import (
     report_skipped,
 )
 from artifact_index.redaction import redact_text
-from artifact_index.trail.tracker import Tracker
 from summarizer.cli_options import add_llm_options, add_provider_options
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
-from summarizer.summary_commands import (
-    compact_request,
-    events_until_compaction,
-    read_request_body,
-    summary_command,
-)
 
 __all__ = ["add_llm_options", "add_provider_options", "register_commands"]
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
+    from artifact_index.trail.tracker import Tracker
     from summarizer.evaluation.probes import probe_summary
     from summarizer.sections.session_facts import session_facts
+    from summarizer.summary_commands import events_until_compaction
 
     try:
         summary = Path(args.summary).read_text(encoding="utf-8")
@@ -109,6 +105,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
+    from summarizer.summary_commands import summary_command
 
     loaded = open_transcript(args.transcript, args.format)
     summary = summary_command(
@@ -134,6 +131,7 @@ def _warn(sentence: str) -> None:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
+    from summarizer.summary_commands import compact_request, read_request_body
 
     emit_json(
         compact_request(

@@ -36,6 +36,7 @@ from summarizer.narrative.model import (
     NarrativeRequest,
     NarrativeWriter,
     Strategy,
+    changed_since,
     merge,
 )
 from summarizer.narrative.span import chunk_span, span_after
@@ -56,6 +57,10 @@ __all__ = [
 ]
 
 _STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
+# The index sections that carry the writer's line on each changed file, and one bullet of them:
+# "- `path` (status): line; facts" (the status may hold a path in backticks, never parentheses).
+_FILE_SECTIONS = ("files_changed", "files_and_code")
+_FILE_BULLET = re.compile(r"^- `(?P<path>[^`]+)`(?: \((?:[^()`]|`[^`]*`)*\))?: (?P<rest>.*)$")
 _FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
 _CUT_NOTE = re.compile(
     r"^\[… .*\]$"
@@ -171,11 +176,67 @@ def _assemble(template: Template, bodies: Mapping[str, str], narrative: Narrativ
         [(cycle, origin)] = marks
         items = {key: len(section) for key, section in narrative.sections.items()}
         shared = {"mark": [cycle, origin]}
+    notes = _file_note_marks(template, bodies, narrative)
+    if notes:
+        shared["file_notes"] = notes
     state = json.dumps(
         {"cycle": narrative.cycle, "last_turn": narrative.last_turn, "items": items, **shared},
         separators=(",", ":"),
     )
     return text + f"\n<!-- artifact-index:state {state} -->\n"
+
+
+def _file_bullets(body: str) -> list[str]:
+    return [line for line in body.splitlines() if line.startswith("- `")]
+
+
+def _file_note_marks(
+    template: Template, bodies: Mapping[str, str], narrative: Narrative
+) -> list[int]:
+    """Per bullet of the file section, the length of the writer's line it opens with (0: none).
+
+    The lines are read back from the bullets (``--previous``), so the next cycle
+    keeps the line of a file not changed since: the state says where each line
+    ends, which the line's own words cannot (it may hold a semicolon).
+    """
+    key = next((s.key for s in template.sections if s.key in _FILE_SECTIONS), None)
+    if key is None or not narrative.file_notes or key not in bodies:
+        return []
+    marks = []
+    for line in _file_bullets(bodies[key]):
+        found = _FILE_BULLET.match(line)
+        note = narrative.file_notes.get(found["path"], "").rstrip(".") if found else ""
+        rest = found["rest"] if found else ""
+        whole = bool(note) and rest.startswith(note) and rest[len(note) :][:1] in ("", ";")
+        marks.append(len(note) if whole else 0)
+    return marks if any(marks) else []
+
+
+def _file_notes(markdown: str, template: Template) -> dict[str, str]:
+    """The writer's line on each changed file, read back from a summary this package wrote."""
+    found = _STATE.search(markdown)
+    section = next((s for s in template.sections if s.key in _FILE_SECTIONS), None)
+    if not found or section is None:
+        return {}
+    try:
+        marks = json.loads(found.group(1)).get("file_notes", [])
+    except (json.JSONDecodeError, AttributeError):
+        return {}
+    if not isinstance(marks, list) or not all(isinstance(m, int) for m in marks):
+        return {}
+    heading = re.search(rf"^#{{2,3}} {re.escape(section.title)}\n", markdown, re.M)
+    if heading is None:
+        return {}
+    body = re.split(r"^#{1,6} |^</summary>", markdown[heading.end() :], maxsplit=1, flags=re.M)[0]
+    bullets = _file_bullets(body)
+    if len(bullets) != len(marks):
+        return {}  # edited by hand since: the bullets no longer line up with the state
+    notes = {}
+    for line, mark in zip(bullets, marks, strict=True):
+        bullet = _FILE_BULLET.match(line)
+        if mark > 0 and bullet is not None and len(bullet["rest"]) >= mark:
+            notes[bullet["path"]] = bullet["rest"][:mark] + "."
+    return notes
 
 
 def render_summary(
@@ -208,7 +269,9 @@ def parse_previous(markdown: str, template: Template) -> Narrative:
     Intent:" is the section titled "Primary Request"); text under other
     headings (the file lists the index recomputes anyway) is left out.
     """
-    return _parse_narrative(markdown, template.narrative_sections)
+    parsed = _parse_narrative(markdown, template.narrative_sections)
+    notes = _file_notes(markdown, template)
+    return parsed.model_copy(update={"file_notes": notes}) if notes else parsed
 
 
 def _parse_narrative(markdown: str, narrative_sections: Sequence[Section]) -> Narrative:
@@ -325,6 +388,7 @@ def summarize(
             cycle=cycle,
             last_turn=last if number < len(chunks) - 1 else last_turn,
             strategy=request.strategy,
+            changed_since=changed_since(facts, narrative.last_turn),
         )
     if not chunks:
         narrative = narrative.model_copy(update={"last_turn": last_turn})

@@ -47,6 +47,14 @@ def test_the_quick_start_is_the_first_forty_lines() -> None:
     assert re.search(r"artifact-index summary \S", commands)
 
 
+def test_the_readme_shows_an_openai_compatible_provider_and_evaluate_as_commands() -> None:
+    commands = "\n".join(re.findall(r"```sh\n(.*?)\n```", README, re.S))
+    assert re.search(
+        r"artifact-index summary \S+ .*--provider openai --base-url \S+ --model \S+", commands
+    )
+    assert re.search(r"artifact-index evaluate \S+ \S+\.md", commands)
+
+
 EXAMPLES = [
     (page, command, path, output)
     for page, text in PAGES.items()

@@ -98,7 +98,27 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _names(line: str, name: str) -> bool:
-    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
+    """Whether ``line`` names ``name`` as a whole word (``(?<![\\w$])name(?![\\w$])``).
+
+    Found without a pattern: a session adds thousands of definitions, and
+    compiling a pattern for each name cost more than reporting the file.
+    """
+    if not name:
+        return re.search(r"(?<![\w$])(?![\w$])", line) is not None
+    start = line.find(name)
+    while start != -1:
+        end = start + len(name)
+        if not (start and _word_char(line[start - 1])) and not (
+            end < len(line) and _word_char(line[end])
+        ):
+            return True
+        start = line.find(name, start + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    """What ``[\\w$]`` matches in a ``str`` pattern: a letter, digit or ``_`` of any script, or ``$``."""
+    return char.isalnum() or char in "_$"
 
 
 def _signature(lines: Sequence[str], first: int, last: int) -> tuple[str, int]:

@@ -48,7 +48,7 @@ from artifact_index.ingestion.loading import Loaded
 from artifact_index.ingestion.reading import input_limit, require_regular, too_large
 from artifact_index.ingestion.source import Skipped, Source, read_source
 from artifact_index.live.record import EventTally
-from artifact_index.trail.collection import collector_spared
+from artifact_index.trail.collection import collector_paused, collector_spared
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 
@@ -368,9 +368,10 @@ class LiveTranscript:
         if not self._waiting():
             return self
         try:
-            copy: LiveTranscript = pickle.loads(
-                pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
-            )
+            with collector_paused():
+                copy: LiveTranscript = pickle.loads(
+                    pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+                )
             copy.finish()
         except Reread:
             copy = LiveTranscript(self.path, self._format)

@@ -90,6 +90,10 @@ _CMD_PROGRAM = re.compile(
 # A cmdlet name holds a dash before a capital: without one, _CMDLET need not be tried at every character.
 _DASH_CAPITAL = re.compile(r"-[A-Z]")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+# cmd.exe's own variables (`%USERPROFILE%`, `%~dp0`, `%%i`): a bare `%` is as likely a format
+# string of a bash command (`git log --format='%H%n%an <%ae>'`, `printf '%s'`) run by Git Bash.
+# Git's placeholders are one or two letters (`%an`, `%ad%n`); cmd's variables are longer or capitals.
+_CMD_VARIABLE = re.compile(r"%(?:[A-Za-z_][A-Za-z0-9_]{2,}|[A-Z][A-Z0-9_]+)%|%~|%%[A-Za-z]\b")
 
 
 def shell_dialect(command: str, cwd: str | None, declared: str | None = None) -> Dialect:
@@ -109,7 +113,9 @@ def shell_dialect(command: str, cwd: str | None, declared: str | None = None) ->
     if on_windows and re.search(r";\s*[A-Za-z.&]", command) and "\\" in command:
         return "powershell"
     if on_windows and (
-        "\\" in command or "%" in command or _first_programs(command) & _CMD_PROGRAMS
+        "\\" in command
+        or ("%" in command and _CMD_VARIABLE.search(command))
+        or _first_programs(command) & _CMD_PROGRAMS
     ):
         return "cmd"
     return "bash"

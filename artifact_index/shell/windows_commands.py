@@ -24,7 +24,8 @@ PowerShell cmdlets and their aliases (``rm``, ``del``, ``ri``, ``cp``,
 pipeline (``sponge [-a] f``), ``Out-File [-Append]``, ``Tee-Object``,
 ``Clear-Content``, ``Get-Content [-TotalCount N]``, ``Write-Output``,
 ``Set-Location``, ``Push-Location``, ``Pop-Location``, ``Invoke-WebRequest``
-/ ``Invoke-RestMethod -OutFile`` (``curl -o``).  Parameters bind by name
+/ ``Invoke-RestMethod -OutFile`` (``curl -o``), ``Compress-Archive``
+(``zip``), ``Expand-Archive`` (``unzip``: an unknown effect).  Parameters bind by name
 (any unambiguous prefix, ``-Path:x`` too) or position; the value of a common
 parameter (``-ErrorAction SilentlyContinue``) is no path, nor is an item of
 a drive that holds no files (``Remove-Item Env:\\VAR``).  ``$name = 'text'``
@@ -264,6 +265,8 @@ _PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "write-output": ((), ("noenumerate",)),
     "invoke-webrequest": (("uri", "outfile", "method", "body", "headers"), ("usebasicparsing",)),
     "invoke-restmethod": (("uri", "outfile", "method", "body", "headers"), ()),
+    "expand-archive": (("path", "destinationpath"), ("force",)),
+    "compress-archive": (("path", "destinationpath", "compressionlevel"), ("force", "update")),
 }
 # Parameters this model does not bind that take a value (`-ErrorAction SilentlyContinue`).
 _VALUED_PARAMETERS = frozenset(
@@ -366,6 +369,16 @@ def _powershell(
         if out:
             download += ["-o", _slashes(out[0])]
         return _command(download, redirects, raw)
+    if cmdlet == "expand-archive":  # unpacks files it does not name (`unzip`)
+        return _command(["unzip", "-o", *_bind(cmdlet, args).get("path", [])[:1]], redirects, raw)
+    if cmdlet == "compress-archive":
+        bound_archive = _bind(cmdlet, args)
+        archive = [_slashes(w) for w in bound_archive.get("destinationpath", [])[:1]]
+        return (
+            _command(["zip", *archive, *bound_archive.get("path", [])], redirects, raw)
+            if archive
+            else None
+        )
     if cmdlet == "pop-location":
         return _command(["popd"], redirects, raw)
     if cmdlet in ("out-null", "write-host"):

@@ -129,6 +129,9 @@ class FileReport(_Answer, Claimed):
     # deleted" is not "changed and reverted".
     existed_before: bool | None = Field(default=None, exclude=True)
     last_change: tuple[str, int] | None = Field(default=None, exclude=True)
+    last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
+    # Every call that touched it was a sub-agent's: its read (or change) is not the main agent's.
+    sub_agent_only: bool = Field(default=False, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
     changed_code: dict[str, list[str]] = {}
@@ -158,7 +161,7 @@ class ErrorReport(_Answer, Claimed):
     resolved_turn: int | None = None
     resolved_by: str | None = None  # the command whose run showed it gone
     resolution: str | None = None  # how that run showed it: "the same check passed", ...
-    fixed_by: list[str] = []  # files changed between its last appearance and that run
+    fixed_by: list[str] = []  # files it names that changed between its last appearance and that run
     command: str | None = None
     tests: list[str] = []
     pre_existing: str | None = None  # why it is not the session's to fix; None when it is
@@ -167,6 +170,11 @@ class ErrorReport(_Answer, Claimed):
     # they test and nothing else changed since (see artifact_index.trail.test_first).
     tests_written_first: int | None = Field(default=None, exclude=True)
     signature: str = Field(default="", exclude=True)  # its identity in the ledger
+    # Open, from a command that is no check (or a program that is not there): the first shell
+    # command that succeeded after it, and its turn.  The session went on another way; whether
+    # that did what the failed command was for is not known, so it is said as what ran next.
+    went_on: str | None = Field(default=None, exclude=True)
+    went_on_turn: int | None = Field(default=None, exclude=True)
 
 
 class TestReport(_Answer, Claimed):

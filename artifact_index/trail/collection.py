@@ -12,15 +12,21 @@ at the end (``gc.unfreeze``), so a collection only looks at what is new.
 It leaves the collector alone when the process has frozen objects of its own
 or has switched the collector off.  Garbage cycles among objects frozen
 meanwhile are collected after the indexing, not during it.
+
+:func:`collector_paused` switches the collector off for a short step that
+only builds or reads a large structure: unpickling a kept index makes
+millions of objects, and the full collections they set off would walk all
+of them (and everything else alive) again and again, for no garbage.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["collector_spared"]
+__all__ = ["collector_paused", "collector_spared"]
 
 T = TypeVar("T")
 
@@ -45,3 +51,16 @@ def collector_spared(items: Iterable[T]) -> Generator[T, None, None]:
                 gc.freeze()
     finally:
         gc.unfreeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cycle collector off inside the block (as it was after it); for steps that make no garbage cycles."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -12,16 +12,23 @@ definitions gained, the telling lines inside modified definitions).
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+from typing import Any
+
 from artifact_index.facts.changes import (
     added_tests,
     changed_code,
     changed_outline,
     definition_notes,
 )
-from artifact_index.trail.answers import FileReport
+from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.trail.answers import FileEntry, FileReport
+from artifact_index.trail.collection import collector_paused
+from artifact_index.trail.file_state import FileState
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["file_reports", "line_counts"]
+__all__ = ["ReportCache", "file_reports", "line_counts"]
 
 
 def line_counts(diff: str | None) -> tuple[int | None, int | None]:
@@ -36,58 +43,161 @@ def line_counts(diff: str | None) -> tuple[int | None, int | None]:
     return added, removed
 
 
-def file_reports(index: ArtifactIndex) -> list[FileReport]:
-    """Every file with a status (not those only failed calls touched), in order of first touch."""
-    symbols = index.symbols()
-    reports = []
+def file_reports(
+    index: ArtifactIndex,
+    symbols: dict[str, list[SymbolEntry]] | None = None,
+    kept: ReportCache | None = None,
+) -> list[FileReport]:
+    """Every file with a status (not those only failed calls touched), in order of first touch.
+
+    ``symbols``: ``index.symbols()``, when the caller already has it (it
+    visits every symbol).  ``kept``: the reports an earlier call made of the
+    same growing session; a file whose report would be made from the same
+    things is not reported again (see :class:`ReportCache`).
+    """
+    if symbols is None:
+        symbols = index.symbols()
+    made: list[tuple[bytes, FileReport]] = []
     for entry in index.files():
         if entry.status is None:
             continue
-        changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
-        shell = [op.command for op in changes if op.command]
-        diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
-        added, removed = line_counts(diff if entry.status == "modified" else None)
         file_symbols = symbols.get(entry.path, [])
-        changed_symbols = [s for s in file_symbols if s.change != "read"]
-        notes = definition_notes(
-            index.content(entry.path) if diff else None,
-            entry.path,
-            [s for s in changed_symbols if s.change == "added"],
-        )
         state = index.find_file(entry.path)
-        first_lines, outline = (
-            changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+        made_from = _made_from(entry, file_symbols, state) if kept is not None else b""
+        report = kept.find(made_from, file_symbols) if kept is not None else None
+        if report is None:
+            report = _report(index, entry, file_symbols, state)
+        made.append((made_from, report))
+    if kept is not None:
+        kept.keep(made)
+    return [report for _, report in made]
+
+
+def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | None) -> bytes:
+    """A digest of everything a file's report is made from (see :func:`_report`).
+
+    The entry and the symbols are frozen models whose ``repr`` spells every
+    field (no field is left out of it); of the state, a report reads the
+    path it shows, whether it changed and existed, its content and its
+    original (net_diff, content).
+    """
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(repr((entry, symbols)).encode("utf-8", "surrogatepass"))
+    if state is not None:
+        digest.update(
+            repr((state.shown, state.changed, state.existed_before, state.exists)).encode()
         )
-        reports.append(
-            FileReport(
-                path=entry.path,
-                status=entry.status,
-                renamed_from=entry.renamed_from,
-                sources=entry.sources,
-                turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
-                changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
-                symbols=changed_symbols,
-                read_symbols=[s for s in file_symbols if s.change == "read"],
-                shell_command=shell[-1] if shell else None,
-                lines_added=added,
-                lines_removed=removed,
-                signatures={key: signature for key, (signature, _) in notes.items()},
-                docs={key: doc for key, (_, doc) in notes.items() if doc},
-                tests_added=added_tests(diff, entry.path, changed_symbols),
-                first_lines=first_lines,
-                headings=outline,
-                changed_code=changed_code(
-                    diff,
-                    index.content(entry.path),
-                    entry.path,
-                    [s for s in changed_symbols if s.change == "modified"],
-                )
-                if entry.status == "modified"
-                else {},
-                existed_before=state.existed_before if state is not None else None,
-                last_change=(changes[-1].action, changes[-1].turn) if changes else None,
-                certainty=entry.certainty,
-                evidence=entry.evidence,
-            )
+        for text in (state.original, state.content):
+            digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
+            digest.update((text or "").encode("utf-8", "surrogatepass"))
+    return digest.digest()
+
+
+def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntry]]:
+    """A file's report's ``symbols`` (those its changes touched) and ``read_symbols``."""
+    return {
+        "symbols": [s for s in file_symbols if s.change != "read"],
+        "read_symbols": [s for s in file_symbols if s.change == "read"],
+    }
+
+
+def _report(
+    index: ArtifactIndex,
+    entry: FileEntry,
+    file_symbols: list[SymbolEntry],
+    state: FileState | None,
+) -> FileReport:
+    """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
+    assert entry.status is not None
+    changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    shell = [op.command for op in changes if op.command]
+    diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
+    added, removed = line_counts(diff if entry.status == "modified" else None)
+    fields = _symbol_fields(file_symbols)
+    changed_symbols = fields["symbols"]
+    notes = definition_notes(
+        index.content(entry.path) if diff else None,
+        entry.path,
+        [s for s in changed_symbols if s.change == "added"],
+    )
+    first_lines, outline = changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+    return FileReport(
+        path=entry.path,
+        status=entry.status,
+        renamed_from=entry.renamed_from,
+        sources=entry.sources,
+        turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+        changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
+        **fields,
+        shell_command=shell[-1] if shell else None,
+        lines_added=added,
+        lines_removed=removed,
+        signatures={key: signature for key, (signature, _) in notes.items()},
+        docs={key: doc for key, (_, doc) in notes.items() if doc},
+        tests_added=added_tests(diff, entry.path, changed_symbols),
+        first_lines=first_lines,
+        headings=outline,
+        changed_code=changed_code(
+            diff,
+            index.content(entry.path),
+            entry.path,
+            [s for s in changed_symbols if s.change == "modified"],
         )
-    return reports
+        if entry.status == "modified"
+        else {},
+        existed_before=state.existed_before if state is not None else None,
+        last_change=(changes[-1].action, changes[-1].turn) if changes else None,
+        last_command=changes[-1].command if changes else None,
+        sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),
+        certainty=entry.certainty,
+        evidence=entry.evidence,
+    )
+
+
+class ReportCache:
+    """The files' reports of a growing session, each kept with what it was made from, between runs.
+
+    Reporting a file diffs its content against its original and parses both
+    (tree-sitter, for the definitions it gained); in a session that grows by
+    a few records between two runs (the hooks), almost every file is what
+    it was.  A report is made only from the file's entry (status,
+    operations, evidence), its symbols and its state (path shown, whether
+    it changed and existed, its content and original), so one made from
+    the same things (the same digest of them) is the same report.  Only the
+    reports of the last call are kept: no more than one per file.
+
+    What is kept (and pickled) is the reports as they were made, so a
+    caller that changes a report in place afterwards changes nothing kept.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[bytes, FileReport] = {}
+        self._snapshot: bytes | None = None
+
+    def find(self, made_from: bytes, symbols: list[SymbolEntry]) -> FileReport | None:
+        """The report kept of a file made from what ``made_from`` digests (with its ``symbols``), if any."""
+        kept = self._kept.get(made_from)
+        if kept is None:
+            return None
+        return kept.model_copy(update=_symbol_fields(symbols))
+
+    def keep(self, made: list[tuple[bytes, FileReport]]) -> None:
+        """Keep the reports of this call (those of files no longer reported go).
+
+        Their symbols are left out: the caller has them again (they are part
+        of what a report is made from), and they are most of a report's size.
+        """
+        self._kept = {
+            made_from: report.model_copy(update={"symbols": [], "read_symbols": []})
+            for made_from, report in made
+        }
+        with collector_paused():
+            self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kept": self._snapshot}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        snapshot = state["kept"]
+        self._kept = pickle.loads(snapshot) if snapshot is not None else {}
+        self._snapshot = snapshot

@@ -109,6 +109,16 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
             keyed[key] = attributes
         return graph
 
+    def edges_into(self, node: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(source, attributes)`` of every edge into ``node``: ``in_edges(node, data=True)`` without its views.
+
+        Queries that visit every symbol ask this of each; networkx's edge
+        views cost more to build than the few edges they hold.
+        """
+        for source, keyed in self._pred[node].items():
+            for attributes in keyed.values():
+                yield source, attributes
+
     # -- keeping the indices ------------------------------------------------------
     def add_node(self, node_for_adding: str, **attr: Any) -> None:
         known = self._node.get(node_for_adding)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -33,7 +34,7 @@ from pydantic import ValidationError
 from artifact_index.exceptions import AmbiguousPath, StateError
 from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
-from artifact_index.facts.errors.checks import covers
+from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
@@ -52,7 +53,7 @@ from artifact_index.trail.answers import (
 )
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
-from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.paths import case_insensitive, file_key, is_absolute
 from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, upgraded
 
@@ -113,6 +114,26 @@ def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | No
     return found
 
 
+# A failure that says the program itself is missing: no change to the code fixes it, another way does.
+_MISSING_PROGRAM = re.compile(
+    r"command not found|is not recognized as (?:an internal|the name)|No such file or directory.*"
+    r"(?:exec|spawn)|executable file not found|unrecognized subcommand|unknown command",
+    re.IGNORECASE,
+)
+
+
+def _names_file(entry: LedgerEntry, path: str) -> bool:
+    """Whether an error names ``path``: as its file, or by path or file name in its words or failing tests."""
+    own = entry.file.lstrip("./") if entry.file else None
+    if own and (path == own or path.endswith("/" + own) or own.endswith("/" + path)):
+        return True
+    text = " ".join([entry.message, entry.detail or "", *entry.tests])
+    name = path.rsplit("/", 1)[-1]
+    # A file name of a few letters ("a.go", "Makefile") is named only with its directory.
+    wanted = path if len(name) < 6 or "." not in name else name
+    return re.search(rf"(?<![\w.-]){re.escape(wanted)}(?![\w-])", text) is not None
+
+
 def _error_report(
     entry: LedgerEntry, symbols: dict[str, str], fixed_by: list[str] | None = None
 ) -> ErrorReport:
@@ -138,6 +159,13 @@ def _error_report(
                 shows=entry.resolution or "resolved it",
             )
         )
+    worked_around = (
+        not entry.resolved
+        and entry.went_on is not None
+        and (
+            not checks_in(entry.command or "") or _MISSING_PROGRAM.search(entry.message) is not None
+        )
+    )
     seen = (entry.pre_existing is None and not entry.resolved) or (
         entry.resolution in _SEEN_RESOLUTIONS
     )
@@ -163,6 +191,8 @@ def _error_report(
         pre_existing=entry.pre_existing,
         seen_turns=list(entry.seen_turns),
         signature=entry.signature,
+        went_on=entry.went_on if worked_around else None,
+        went_on_turn=entry.went_on_turn if worked_around else None,
         certainty="seen" if seen else "inferred",
         evidence=tuple(evidence),
     )
@@ -204,6 +234,8 @@ class ArtifactIndex:
         self.session: SessionState = session if session is not None else SessionState()
         # Each file's state by its key, in the order first touched (its graph node is ``file:<key>``).
         self._files: dict[str, FileState] = {state.path: state for state in files}
+        # Keys by their case-folded spelling, for a session on a case-insensitive file system.
+        self._folded: dict[str, str] = {}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -250,6 +282,21 @@ class ArtifactIndex:
         return self.session.format or None
 
     # -- files ----------------------------------------------------------------
+    def same_file_key(self, key: str) -> str:
+        """The key of the file ``key`` names: on a case-insensitive file system, the first spelling seen.
+
+        macOS (a root under ``/Users/``) and Windows (a drive letter) fold
+        case by default: ``src/EntireCommand.ts`` and ``src/entireCommand.ts``
+        are one file there, and two anywhere else.
+        """
+        if not case_insensitive(self.root):
+            return key
+        folded = self._folded
+        if len(folded) < len(self._files):
+            for known in self._files:
+                folded.setdefault(known.lower(), known)
+        return folded.setdefault(key.lower(), key)
+
     def file_state(self, key: str) -> FileState | None:
         """The state of the file ``key`` (its key, not a displayed path: see :meth:`find_file`)."""
         return self._files.get(key)
@@ -623,14 +670,16 @@ class ArtifactIndex:
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
-        for node, data in self.nodes_of_kind("symbol"):
+        graph = self.graph
+        operations = graph.nodes
+        for node, data in graph.nodes_of_kind("symbol"):
             touches = sorted(
                 (
-                    int(self.graph.nodes[op]["seq"]),
-                    int(self.graph.nodes[op]["turn"]),
+                    int(operations[op]["seq"]),
+                    int(operations[op]["turn"]),
                     str(edge["change"]),
                 )
-                for op, _, edge in self.graph.in_edges(node, data=True)
+                for op, edge in graph.edges_into(node)
                 if edge.get("kind") == "changed"
             )
             change = _net_change([c for _, _, c in touches])
@@ -698,11 +747,13 @@ class ArtifactIndex:
         return list(self.ledger.failed_runs)
 
     def _fixes(self, entry: Any) -> list[str]:
-        """The files changed after an error last appeared and up to the run that resolved it.
+        """The files changed after an error last appeared and up to the run that resolved it, that the error names.
 
         The calls of the error's own turn were made before its output was seen;
-        those of the resolving turn came with the run that proved the fix.  The
-        error's own file, when it is among them, comes first.
+        those of the resolving turn came with the run that proved the fix.  Only
+        a file the error names (its file, or a path or file name in its message,
+        detail or failing tests) is said to have fixed it: another file changed
+        in between may be unrelated work, and "fixed by" it would be a guess.
         """
         if not entry.resolved or entry.resolved_turn is None:
             return []
@@ -721,17 +772,7 @@ class ArtifactIndex:
                 for _, target, edge in self._graph.out_edges(op, data=True):
                     if edge.get("kind") == "touched":
                         changed[self._files[self._graph.nodes[target]["path"]].shown] = None
-        paths = list(changed)
-        if entry.file:
-            own = [
-                p
-                for p in paths
-                if p == entry.file
-                or p.endswith("/" + entry.file.lstrip("./"))
-                or entry.file.endswith("/" + p)
-            ]
-            paths = own + [p for p in paths if p not in own]
-        return paths[:MAX_FIXES]
+        return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
 
     def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""

@@ -12,9 +12,23 @@ import functools
 import posixpath
 import re
 
-__all__ = ["file_key", "is_absolute", "join", "to_posix"]
+__all__ = ["case_insensitive", "file_key", "is_absolute", "join", "to_posix"]
 
 _DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
+# A drive as Git Bash / MSYS spells it: /c/Users/... is C:/Users/...
+_MSYS_DRIVE = re.compile(r"^/([A-Za-z])(/|$)")
+
+
+def case_insensitive(root: str | None) -> bool:
+    """Whether the file system of a session with workspace ``root`` folds case by default.
+
+    Windows (a drive letter, or Git Bash's ``/c/``) and macOS (a home
+    under ``/Users/``) do; Linux does not, and without a root nothing is assumed.
+    """
+    if not root:
+        return False
+    root = to_posix(root)
+    return bool(_DRIVE.match(root)) or root.startswith("/Users/")
 
 
 def to_posix(path: str) -> str:
@@ -55,6 +69,9 @@ def file_key(path: str, cwd: str | None, root: str | None) -> str:
     if root:
         base = _normpath(to_posix(root)).rstrip("/")
         windows = bool(_DRIVE.match(base))
+        if windows and (msys := _MSYS_DRIVE.match(full)):
+            # Git Bash names the drive as a folder: one file, two spellings.
+            full = f"{msys.group(1).lower()}:/{full[msys.end() :]}"
         candidate, prefix = (full.lower(), base.lower() + "/") if windows else (full, base + "/")
         if candidate.startswith(prefix):
             return full[len(prefix) :]

@@ -27,7 +27,7 @@ from artifact_index.trail.answers import (
     UncheckedReport,
     WorkReport,
 )
-from artifact_index.trail.file_reports import file_reports
+from artifact_index.trail.file_reports import ReportCache, file_reports
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from artifact_index.trail.test_first import written_first
@@ -99,13 +99,18 @@ class SessionReport(BaseModel):
         return [t for t in self.tasks if t.status in ("pending", "in_progress")]
 
 
-def session_report(index: ArtifactIndex) -> SessionReport:
-    """Every query of the index, answered once."""
+def session_report(index: ArtifactIndex, kept: ReportCache | None = None) -> SessionReport:
+    """Every query of the index, answered once.
+
+    ``kept``: the files' reports of an earlier call on the same growing
+    session, reused where a file is what it was (see :class:`ReportCache`).
+    """
     by_status: dict[str, list[FileReport]] = {
         s: [] for s in ("created", "modified", "deleted", "reverted", "read")
     }
     work = work_state(index)
-    for report in file_reports(index):
+    symbols = index.symbols()
+    for report in file_reports(index, symbols, kept):
         held = [
             (c.hash, c.turn) for c in work.commits if c.files is not None and report.path in c.files
         ]
@@ -115,7 +120,6 @@ def session_report(index: ArtifactIndex) -> SessionReport:
     agent_files = [f for key in _CHANGED for f in by_status[key] if is_agent_own(f.path)]
     for key in _CHANGED:
         by_status[key] = [f for f in by_status[key] if not is_agent_own(f.path)]
-    symbols = index.symbols()
     changed = [
         (f.path, f.status, max(f.turns, default=0)) for key in _CHANGED for f in by_status[key]
     ]

@@ -15,6 +15,8 @@ need no test run, and files outside the workspace are not the project's.
 
 from __future__ import annotations
 
+import re
+
 from artifact_index.facts.errors.checks import checks_in
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
@@ -25,6 +27,31 @@ __all__ = ["check_runs", "record_check_runs", "run_passed", "unverified_changes"
 
 _MAX_RUNS = 500
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
+# Commands that compile the project on their way (or CI that built it), beyond the recognized checks.
+_BUILDERS = frozenset(
+    {
+        ("go", "run"),
+        ("go", "install"),
+        ("go", "vet"),
+        ("cargo", "run"),
+        ("cargo", "clippy"),
+        ("cargo", "install"),
+        ("docker", "build"),
+        ("docker", "compose"),
+        ("next", "build"),
+        ("vite", "build"),
+        ("flutter", "build"),
+        ("flutter", "run"),
+        ("dotnet", "run"),
+        ("swift", "run"),
+        ("wrangler", "deploy"),
+        ("wrangler", "build"),
+    }
+)
+_BUILDER_RUNNERS = frozenset({f"{a} {b}" for a, b in _BUILDERS} | {"gh run watch", "gh pr checks"})
+_COMPILING_LINTERS = frozenset({"go vet", "cargo clippy"})
+_PREFIXES = frozenset({"sudo", "time", "npx", "bunx", "env", "nice", "timeout"})
+_COMMAND_PARTS = re.compile(r"&&|\|\||;|\n")
 # The order a reader expects them in ("not yet built, linted or tested").
 CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 
@@ -37,23 +64,44 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
-    found = checks_in(command)
+    found = [(check.category, check.runner) for check in checks_in(command)]
+    if not found and (builder := _builds_too(command)) is not None:
+        found = [("build", builder)]
     if not found:
         return
     runs = session.check_runs
-    for check in found:
+    for category, runner in found:
         runs.append(
             CheckRun(
                 turn=turn,
                 seq=session.op_count,
-                category=check.category,
-                runner=check.runner,
+                category=category,
+                runner=runner,
                 command=command,
                 passed=passed,
                 errors=list(errors or [])[:50],
             )
         )
     del runs[:-_MAX_RUNS]
+
+
+def _builds_too(command: str) -> str | None:
+    """The program of a command that builds the project though it is no check (``go run``, CI), or None.
+
+    Only for "built since its last change": a build owed after ``go run .`` or a passing CI run
+    watched with ``gh run watch`` is not owed.  They are not checks (their failures are not the
+    ledger's to resolve), so they are recognized here alone.
+    """
+    for words in (part.split() for part in _COMMAND_PARTS.split(command)):
+        while words and ("=" in words[0] or words[0] in _PREFIXES or words[0][:1].isdigit()):
+            words = words[1:]
+        if len(words) >= 2 and (words[0], words[1]) in _BUILDERS:
+            return f"{words[0]} {words[1]}"
+        if len(words) >= 3 and (words[0], words[1]) == ("gh", "run") and words[2] == "watch":
+            return "gh run watch"
+        if len(words) >= 3 and (words[0], words[1]) == ("gh", "pr") and words[2] == "checks":
+            return "gh pr checks"
+    return None
 
 
 def run_passed(index: ArtifactIndex, run: CheckRun) -> bool:
@@ -105,10 +153,15 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         return []
     last: dict[str, CheckRun] = {}
     for run in runs:
+        if run.runner in _BUILDER_RUNNERS:
+            # `go run`, a watched CI run: they show a build done, never that one is owed.
+            if run.passed and "build" in last:
+                last["build"] = run
+            continue
         last[run.category] = run
-        if run.category == "test" and "build" in last:
+        if "build" in last and (run.category == "test" or run.runner in _COMPILING_LINTERS):
             last["build"] = (
-                run  # running the tests builds the code: a build owed before them is done
+                run  # running the tests (or go vet) builds the code: a build owed before is done
             )
     changed: list[tuple[str, int, list[int]]] = []
     for file in index.file_states():

@@ -66,6 +66,12 @@ _COMMIT_LINE = re.compile(
 _SWITCHED = re.compile(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = re.compile(r"^[\w./-]+$")
+# What git prints for a ref it pushed (`   1a2b3c4..5d6e7f8  main -> main`, `* [new branch]  x -> x`):
+# the push happened even when a later command of the same line failed and the call reads as failed.
+_PUSHED = re.compile(
+    r"^\s*(?:[+*]?\s*[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag)\])\s+\S+ -> \S+",
+    re.MULTILINE,
+)
 _MAX_COMMITS = 200
 _MAX_LISTED = 400  # files of one status kept; a longer listing is someone else's work in progress
 
@@ -108,7 +114,7 @@ class WorkState:
                     # committed is unknown, so "no commit made" can no longer be said.
                     self.state.unconfirmed_commits.append(CommitAttempt(turn=turn, command=command))
                 continue
-            if sub == "push" and succeeded:
+            if sub == "push" and (succeeded or _PUSHED.search(output)):
                 for commit in self.state.commits:
                     commit.pushed = True
                     if commit.pushed_turn is None:
@@ -197,7 +203,7 @@ class WorkState:
                     )
                 )
                 other.branch, other.branch_turn = made["branch"], turn
-        elif sub == "push" and succeeded:
+        elif sub == "push" and (succeeded or _PUSHED.search(output)):
             for commit in other.commits:
                 commit.pushed = True
         elif succeeded:

@@ -26,6 +26,7 @@ from artifact_index.ingestion.reading import transcript_bytes
 from artifact_index.ingestion.source import Source
 from artifact_index.live.record import EventTally, session_record
 from artifact_index.live.store import Compaction, SessionStore
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
@@ -47,6 +48,10 @@ _MB = 2**20
 _FOLLOWED_PIECE = 2 * _MB
 
 
+def _nothing_to_keep() -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class ReadTranscript:
     path: Path
@@ -57,6 +62,10 @@ class ReadTranscript:
     events: list[Event] | None = None  # every event, when read whole (scoring a summary needs them)
     problem: str | None = None  # one sentence, when what a later run would reuse could not be kept
     cut: str | None = None  # how much was read, when it was not the whole transcript
+    # A followed transcript's files' reports as the last run made them (see ReportCache), and how
+    # to keep them for the next run once this run's reports are made (a sentence when that fails).
+    reports: ReportCache | None = None
+    keep: Callable[[], str | None] = _nothing_to_keep
 
 
 def _open(path: Path, status: os.stat_result, max_bytes: int | None) -> tuple[Loaded, str | None]:
@@ -121,9 +130,11 @@ def follow_transcript(
     from, and :attr:`ReadTranscript.cut` says how much was read.
     ``on_read`` gets the index as soon as reading stops (the calls still
     running not closed yet), for an answer that cannot wait for the rest.
+    The files' reports the last run made are kept with the state; the
+    returned ``keep`` keeps this run's instead, once they are made.
     """
     status = check_regular_file(path)
-    live = states.load(path)
+    live, reports = states.load_kept(path)
     piece = piece or _FOLLOWED_PIECE
     read_here = 0
     while True:
@@ -144,18 +155,39 @@ def follow_transcript(
     if on_read is not None:
         on_read(ReadTranscript(path, live.index, live.tally, len(live.skipped), stat, cut=cut))
     problem = None
+    pickled: bytes | None = None
     try:
         if cut is None:  # (cut short, time is short: what was read is kept first, found later)
             live.index.settle()  # what the next run reuses, its symbols found once
-        states.save(live)
+        pickled = states.pickled(live)
+        states.save(live, reports, pickled=pickled)
     except (OSError, pickle.PicklingError, StateError) as exc:
         problem = f"the session's state for the next hook could not be kept ({exc})"
     try:
         index = live.finish()
     except Reread:
         return read_transcript(path, stop=stop, max_bytes=max_bytes)
+
+    def keep() -> str | None:
+        # Kept again, now with this run's reports (``reports`` is updated as they are made).
+        if pickled is None or problem is not None:
+            return None
+        try:
+            states.save(live, reports, pickled=pickled)
+        except (OSError, StateError) as exc:
+            return f"the session's state for the next hook could not be kept ({exc})"
+        return None
+
     return ReadTranscript(
-        path, index, live.tally, len(live.skipped), stat, problem=problem, cut=cut
+        path,
+        index,
+        live.tally,
+        len(live.skipped),
+        stat,
+        problem=problem,
+        cut=cut,
+        reports=reports,
+        keep=keep,
     )
 
 

@@ -7,7 +7,9 @@ session has grown to; so each run keeps the session's followed transcript
 (:class:`~artifact_index.live.live_transcript.LiveTranscript`: the tracker
 with its index, the records held for a later line, the offset read up to)
 and the next run of any hook on that transcript starts from it, reading the
-bytes appended since.  A transcript rewritten, truncated or replaced by
+bytes appended since; with it go the files' reports the run made
+(:class:`~artifact_index.trail.file_reports.ReportCache`), so the next run
+reports again only the files that changed.  A transcript rewritten, truncated or replaced by
 another file (another inode, a shorter file, other bytes at its start or
 before the offset) is read whole again, and so is one whose later lines
 contradict what was read (see :mod:`artifact_index.ingestion.following`).
@@ -44,6 +46,8 @@ from pathlib import Path
 import artifact_index
 from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.state_files import private_directory
+from artifact_index.trail.collection import collector_paused
+from artifact_index.trail.file_reports import ReportCache
 
 __all__ = ["KEPT_FOR", "KEPT_STATES", "HookStates"]
 
@@ -68,7 +72,8 @@ def _code_version() -> str:
 @dataclass
 class _Saved:
     code: str
-    live: LiveTranscript
+    live: bytes  # the followed transcript, pickled (see HookStates.pickled)
+    reports: ReportCache | None = None  # its files' reports, as the last run made them
 
 
 class HookStates:
@@ -90,39 +95,67 @@ class HookStates:
 
     def load(self, transcript: str | os.PathLike[str]) -> LiveTranscript:
         """The transcript as a previous run left it, or a new one when none was kept (or it is unusable)."""
-        target = self.path_of(transcript)
-        saved = self._read(target)
-        if (
-            saved is None
-            or saved.code != self.code
-            or saved.live.path != Path(os.path.realpath(transcript))
-        ):
-            return LiveTranscript(os.path.realpath(transcript))
-        return saved.live
+        return self.load_kept(transcript)[0]
 
-    def _read(self, target: Path) -> _Saved | None:
+    def load_kept(self, transcript: str | os.PathLike[str]) -> tuple[LiveTranscript, ReportCache]:
+        """:meth:`load`, with the files' reports the previous run kept (none for a new one)."""
+        real = Path(os.path.realpath(transcript))
+        saved = self._read(self.path_of(real))
+        if saved is not None:
+            live, reports = saved
+            if live.path == real:
+                return live, reports
+        return LiveTranscript(real), ReportCache()
+
+    def _read(self, target: Path) -> tuple[LiveTranscript, ReportCache] | None:
         try:
             with target.open("rb") as handle:
                 info = os.fstat(handle.fileno())
                 if info.st_uid != os.getuid() or info.st_mode & 0o022:
                     return None  # someone else could have written it
-                saved = pickle.load(handle)
+                with collector_paused():
+                    saved = pickle.load(handle)
+                    if not isinstance(saved, _Saved) or saved.code != self.code:
+                        return None
+                    live = pickle.loads(saved.live)
         except FileNotFoundError:
             return None
         except Exception:  # a damaged or foreign state is a cache miss, never an error
             with contextlib.suppress(OSError):
                 target.unlink()
             return None
-        return saved if isinstance(saved, _Saved) else None
+        if not isinstance(live, LiveTranscript):
+            return None
+        reports = saved.reports if isinstance(saved.reports, ReportCache) else ReportCache()
+        return live, reports
 
-    def save(self, live: LiveTranscript) -> None:
-        """Keep ``live`` for the next run; the oldest states beyond the bounds go."""
+    @staticmethod
+    def pickled(live: LiveTranscript) -> bytes:
+        """``live`` as :meth:`save` keeps it: taken before the end of the file is read into it."""
+        with collector_paused():
+            return pickle.dumps(live, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def save(
+        self,
+        live: LiveTranscript,
+        reports: ReportCache | None = None,
+        *,
+        pickled: bytes | None = None,
+    ) -> None:
+        """Keep ``live`` (as ``pickled``, when taken earlier) and its files' ``reports`` for the next run.
+
+        The oldest states beyond the bounds go.
+        """
+        if pickled is None:
+            pickled = self.pickled(live)
         folder = private_directory(self.directory)
         target = self.path_of(live.path)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as out:
-                pickle.dump(_Saved(self.code, live), out, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(handle, "wb") as out, collector_paused():
+                pickle.dump(
+                    _Saved(self.code, pickled, reports), out, protocol=pickle.HIGHEST_PROTOCOL
+                )
             os.chmod(temporary, 0o600)
             os.replace(temporary, target)
         except BaseException:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.agents import AGENTS, transcript_of
@@ -106,7 +107,12 @@ _SECTIONS = (
     ("Errors", "error_messages", "open errors", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
     ("Open tasks", "pending_tasks", "open tasks", "tasks"),
-    ("Files changed, with no net change now", "files_reverted", "reverted files", "files"),
+    (
+        "Files changed, then put back (no net change seen)",
+        "files_reverted",
+        "reverted files",
+        "files",
+    ),
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
@@ -231,11 +237,14 @@ def hook_response(
     *,
     echoed: bool = False,
     notice: str = "",
+    kept: ReportCache | None = None,
 ) -> str:
     """What to print for a hook invocation (JSON for SessionStart, text for PreCompact).
 
     At most ``limit`` UTF-8 bytes, secrets redacted; ``index`` is the
-    transcript's, when already built.  ``echoed`` says the host also shows a
+    transcript's, when already built (``kept``: its files' reports as an
+    earlier run made them, see
+    :class:`~artifact_index.trail.file_reports.ReportCache`).  ``echoed`` says the host also shows a
     PreCompact's output in the conversation (a manual Claude Code
     ``/compact``): the output is then the changed paths alone
     (:func:`changed_paths_text`).  ``notice`` (a line saying the transcript
@@ -256,7 +265,7 @@ def hook_response(
     if echoed and event == "PreCompact":
         room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
         return redact_text(changed_paths_text(index, room) + notice)
-    facts = session_facts(index)
+    facts = session_facts(index, kept=kept)
     room = limit - len(notice.encode())
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
@@ -418,8 +427,16 @@ def _answer(
     offer_short(read)
     echoed = agent == "claude-code" and event == "PreCompact" and trigger == "manual"
     notice = _partial_notice(read.cut, str(read.path), deadline.seconds) if read.cut else ""
-    output = hook_response(hook_input, limit - 1, read.index, echoed=echoed, notice=notice) + "\n"
-    kept = redact_text(read.problem) if read.problem else None
+    try:
+        output = (
+            hook_response(
+                hook_input, limit - 1, read.index, echoed=echoed, notice=notice, kept=read.reports
+            )
+            + "\n"
+        )
+    finally:
+        problem = read.keep() or read.problem  # the next run starts from this run's reports
+    kept = redact_text(problem) if problem else None
     if event != "PreCompact" or store is None:
         return HookRun(output, _note(cut, kept))
     if read.cut:  # a snapshot of part of the session would replace the stored whole

@@ -30,17 +30,26 @@ __all__ = ["ExtractiveWriter"]
 
 
 def _intent(facts: SessionFacts) -> list[str]:
-    requests = [
-        m for m in facts.user_messages if len(m.text.strip()) > 3 and m.channel != "command"
-    ]
+    said = [m for m in facts.user_messages if m.text.strip()]
+    requests = [m for m in said if len(m.text.strip()) > 3 and m.channel != "command"]
     if not requests:
         return []
-    first, latest = requests[0], latest_request(requests)
+    # The task as first stated is a request of some length; the latest is whatever the user last asked,
+    # a slash command with its arguments included.
+    first, latest = requests[0], latest_request(said)
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(
             f"Latest request (turn {latest.turn}): {_opening(latest.text)} "
             f"(under User Messages, with the {len(facts.user_messages)} messages in order)"
+        )
+    # What they said after it (a bare slash command, "yes"): their last word, which the next agent must see.
+    after = said[said.index(latest) + 1 :] if latest is not None else []
+    if after:
+        items.append(
+            "Then the user said: "
+            + "; ".join(f"(turn {m.turn}) {_opening(m.text)}" for m in after[-3:])
+            + (f" (and {len(after) - 3} earlier)" if len(after) > 3 else "")
         )
     return items
 
@@ -167,7 +176,17 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
         if commits
         else ""
     )
-    return f"{created} file(s) created, {modified} modified, {deleted} deleted{also}{committed}."
+    # A file created and changed again later counts as created: "0 modified" alone would hide the revisions.
+    revised = sum(
+        1
+        for f in facts.created
+        if f.path not in targets
+        and f.path not in gone
+        and f.renamed_from is None  # a move is a change of its own turn, not a revision
+        and len(set(f.changed_turns)) > 1
+    )
+    made = f"{created} file(s) created" + (f" ({revised} revised after)" if revised else "")
+    return f"{made}, {modified} modified, {deleted} deleted{also}{committed}."
 
 
 def _root_cause(facts: SessionFacts) -> list[str]:

@@ -34,6 +34,7 @@ from summarizer.narrative.model import (
     NarrativeReply,
     NarrativeRequest,
     SectionReply,
+    changed_since,
     reply_model,
 )
 from summarizer.providers.structured import StructuredAsk, StructuredClient
@@ -137,6 +138,16 @@ def _anchor_text(request: NarrativeRequest) -> str:
         items = request.previous.items(section.key)
         lines = [f"  {n}. {item.text}" for n, item in enumerate(items, start=1)] or ["  (none)"]
         blocks.append(f"{section.key} ({section.title}):\n" + "\n".join(lines))
+    # The earlier line on each file asked again: changed since, it is to be updated, not repeated.
+    earlier = [
+        f"  `{path}`: {request.previous.file_notes[path]}"
+        for path in noted_files(request)
+        if path in request.previous.file_notes
+    ]
+    if earlier:
+        blocks.append(
+            f"{FILE_NOTES} (the earlier line on each file changed since):\n" + "\n".join(earlier)
+        )
     return "\n".join(blocks)
 
 
@@ -151,15 +162,16 @@ _READING = (
     'transcript shows done is not a next step (a sentence like "Let me check X" followed by the call that '
     "checked X is done); open tasks with evidence of being done since the list was written need checking, "
     "not redoing.\n"
-    '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not yet '
-    'tested" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
+    '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not tested by '
+    'any run seen" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
     "check is a next step. An issue-tracker item in progress is unfinished until the steps listed as not done "
     "for it are taken."
 )
 
 _FILE_LINES = (
-    f"- `{FILE_NOTES}`: one line for each changed file, keyed by its exact path as listed under Files changed "
-    "(every path, no other): what the change does and why it matters to the task. Take it from the agent's words, "
+    f"- `{FILE_NOTES}`: one line for each file its schema lists (the files changed since the previous summary, "
+    "and those without a line yet), keyed by that exact path (every one, no other): what the change does and "
+    "why it matters to the task. Take it from the agent's words, "
     "the definitions and code the index shows, and the span; for a file changed before this span, from the "
     "facts and the previous narrative. Never a guess: say only what these show."
 )
@@ -211,14 +223,20 @@ _MOST_NOTED = 60  # past this many changed files, the latest changed are noted; 
 
 
 def noted_files(request: NarrativeRequest) -> list[str]:
-    """The changed paths the reply must say a line about: every one the summary lists, the latest first past a cap.
+    """The changed paths the reply must say a line about, the latest first past a cap.
 
-    Empty when the template shows no Files Changed section: the lines would have nowhere to go.
+    Anchored, a file unchanged since the previous summary keeps the line it has
+    there: only the files changed since, and those without a line yet, are
+    asked. Empty when the template shows no Files Changed section: the lines
+    would have nowhere to go.
     """
     if "files_changed" not in request.shown:
         return []
     facts = request.facts
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    if request.strategy == "anchored":
+        since = set(changed_since(facts, request.previous.last_turn))
+        files = [f for f in files if f.path in since or f.path not in request.previous.file_notes]
     latest = sorted(files, key=lambda f: max(f.changed_turns, default=0), reverse=True)
     return sorted(f.path for f in latest[:_MOST_NOTED])
 

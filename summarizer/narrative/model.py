@@ -30,6 +30,7 @@ __all__ = [
     "NarrativeWriter",
     "SectionReply",
     "Strategy",
+    "changed_since",
     "file_notes_model",
     "merge",
     "reply_model",
@@ -113,6 +114,12 @@ class NarrativeWriter(Protocol):
         ...
 
 
+def changed_since(facts: SessionFacts, turn: int) -> list[str]:
+    """The changed paths with a change after ``turn``: an earlier line on them may no longer hold."""
+    files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    return sorted(f.path for f in files if any(t > turn for t in f.changed_turns))
+
+
 def file_notes_model(paths: Sequence[str]) -> type[BaseModel]:
     """The model of the per-file lines: one required string per changed path, keyed by the path itself.
 
@@ -166,8 +173,9 @@ def merge(
     cycle: int,
     last_turn: int,
     strategy: Strategy = "anchored",
+    changed_since: Sequence[str] = (),
 ) -> Narrative:
-    """The narrative after applying ``reply`` to ``previous``."""
+    """The narrative after applying ``reply`` to ``previous``; ``changed_since``: the paths the span changed."""
     sections: dict[str, list[NarrativeItem]] = {}
     keys = list(dict.fromkeys([*previous.sections, *reply.sections]))
     for key in keys:
@@ -189,6 +197,9 @@ def merge(
                 kept.append(NarrativeItem(text=text, cycle=cycle, origin=reply.origin))
                 seen.add(text)
         sections[key] = kept
-    # A file's latest line replaces its earlier one: it was written knowing the later changes.
-    notes = {**(previous.file_notes if strategy == "anchored" else {}), **reply.file_notes}
+    # An earlier line on a file stays while the file is unchanged since (anchored); a file changed since gets
+    # the reply's line, written knowing the change, or none: the earlier one may no longer hold.
+    stale = set(changed_since)
+    still = {p: n for p, n in previous.file_notes.items() if p not in stale}
+    notes = {**(still if strategy == "anchored" else {}), **reply.file_notes}
     return Narrative(cycle=cycle, last_turn=last_turn, sections=sections, file_notes=notes)

@@ -19,6 +19,7 @@ __all__ = [
     "pending_calls",
     "test_counts",
     "test_result",
+    "went_on",
     "written_first_line",
 ]
 
@@ -72,7 +73,10 @@ def file_story(f: FileReport) -> str | None:
     """What a file with no net change went through when a commit held it on the way, or None.
 
     ``created (turn 3), committed in `1a2b3c4` (turn 5), deleted (turn 9); the deletion is not
-    committed``: its net state alone ("changed, then reverted") hides the commit.
+    committed``: its net state alone ("changed, then reverted") hides the commit.  When git itself
+    put it back after the commit (``git reset --hard``, ``git checkout``, ``git stash``), the
+    version it got is the ref's, which may well hold the commit: that is said as what ran, never
+    as "restored to its original content".
     """
     if f.status != "reverted" or not f.committed_in or f.last_change is None:
         return None
@@ -82,16 +86,31 @@ def file_story(f: FileReport) -> str | None:
     before = [f"`{h}` (turn {t})" for h, t in f.committed_in if t < last_turn]
     after = [f"`{h}` (turn {t})" for h, t in f.committed_in if t >= last_turn]
     deleted = action in ("delete", "remove", "rm") or f.existed_before is False
-    undone = "deleted" if deleted else "restored to its original content"
-    noun = "the deletion" if deleted else "the restoration"
     parts = [f"{start} (turn {first})"]
     if before:
         parts.append(f"committed in {', '.join(before)}")
+    if before and not deleted and action == "restore" and f.last_command:
+        return (
+            ", ".join(parts)
+            + f", then `{one_line(f.last_command, 80)}` (turn {last_turn}) set it to a version git"
+            " had; its change is kept in the commit, and whether the version now on disk holds it"
+            " is not shown"
+        )
+    undone = "deleted" if deleted else "restored to its original content"
+    noun = "the deletion" if deleted else "the restoration"
     parts.append(f"{undone} (turn {last_turn})")
     story = ", ".join(parts)
     if after:
         return story + f"; {noun} committed in {', '.join(after)}"
     return story + f"; {noun} is not committed as far as the session's git commands show"
+
+
+def went_on(e: ErrorReport) -> str:
+    """What the session did after an error it went past: the next command that succeeded."""
+    return (
+        f"the session went on: `{one_line(e.went_on or '', 80)}` "
+        f"(turn {e.went_on_turn}) succeeded after it"
+    )
 
 
 def written_first_line(e: ErrorReport) -> str:

@@ -15,6 +15,7 @@ most and tell the least.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -455,13 +456,20 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     # A file a call still waiting for its result names is not known to be unchanged.
     files = [f for f in facts.read if f.certainty != "unrecorded"]
     if not files:
-        return "None."
+        # "None" would say no file was read: the files read and then changed are listed as changed.
+        changed = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+        also = sum(1 for f in changed if set(f.turns) - set(f.changed_turns))
+        return (
+            f"None read without being changed; {also} of the changed files were read too."
+            if also
+            else "None."
+        )
     since = thread_start(facts)
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     in_thread = [f for f in latest if max(f.turns, default=0) >= since]
     named = in_thread[: _READ_IN_THREAD_AT[detail]]
     named += [f for f in latest[: _READ_NAMED_AT[detail]] if f not in named]
-    lines = [f"- `{f.path}`" for f in sorted(named, key=lambda f: f.path)]
+    lines = [f"- `{f.path}`{_whose_read(f)}" for f in sorted(named, key=lambda f: f.path)]
     rest = [f for f in latest if f not in named]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
         # Few enough to name: by folder, each file by its name, so the agent knows whether it has seen one.
@@ -485,6 +493,22 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             + (f" and {more} other folders" if more > 0 else "")
         )
     return "\n".join(lines)
+
+
+# Folders of installed dependencies: a file read there is a library's, not the project's.
+_DEPENDENCY = re.compile(
+    r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv|pkg/mod|\.cargo/registry)/"
+)
+
+
+def _whose_read(f: FileReport) -> str:
+    """Whose read it was when not plainly the agent's reading of the project: a sub-agent's, a dependency's file."""
+    notes = []
+    if f.sub_agent_only:
+        notes.append("read by a sub-agent only")
+    if _DEPENDENCY.search(f.path):
+        notes.append("an installed dependency's file")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _folder(path: str, depth: int) -> str:

@@ -18,7 +18,12 @@ from typing import assert_never, cast
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
-from summarizer.sections.claim_wording import pending_calls, test_result, written_first_line
+from summarizer.sections.claim_wording import (
+    pending_calls,
+    test_result,
+    went_on,
+    written_first_line,
+)
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import changed_files, files_of_status, read_files
@@ -78,6 +83,12 @@ def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
         else f"turns {e.first_turn}–{e.last_turn}"
     )
     source = f" from {_command(e.command)}" if e.command and detail <= 2 else ""
+    if e.went_on is not None:
+        # The session went another way: not a verdict that it is still to fix, what ran next.
+        return (
+            f"- [not seen resolved] {e.kind}{_where(e)}, {turns} from {_command(e.command)}: "
+            f"`{one_line(e.message, 160)}`; {went_on(e)}"
+        )
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
     detail_block = block(e.detail) if e.detail else ""
@@ -171,6 +182,8 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
             if first.resolved
             else "from tests written before their code"
             if first.tests_written_first is not None
+            else "not seen resolved; the session went on past it"
+            if first.went_on is not None
             else "still open"
         )
         lines.append(
@@ -515,7 +528,8 @@ def _commit_lines(commits: list[CommitReport], detail: int) -> list[str]:
         [f"- {len(commits) - len(shown)} earlier commit(s)"] if len(shown) < len(commits) else []
     )
     for c in shown:
-        pushed = ", pushed" if c.pushed else ", not pushed"
+        # A push the session's commands did not show may still have happened (a hook, CI, another shell).
+        pushed = ", pushed" if c.pushed else ", no push seen"
         lines.append(f"- `{c.hash}` {one_line(c.message, 100)} (turn {c.turn}{pushed})")
     return lines
 

@@ -90,7 +90,7 @@ def _kinds(runs: list[CheckRunReport]) -> list[CheckRunReport]:
 
 
 def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
-    """``Not yet linted or tested: `a.go` (turn 94), …, changed after the last `mise run lint` (turn 60).``"""
+    """``Not linted or tested by any run seen since their last change: `a.go` (turn 94), …; the last run was `mise run lint` (turn 60).``"""
     runs = _kinds(group.runs)
     done = _words([_DONE_WORDS.get(run.category, run.category) for run in runs])
     files = [f"`{f.path}` ({turns_text(f.turns)})" for f in group.files[:file_limit]]
@@ -107,7 +107,8 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
             for turn, commands in sorted(by_turn.items(), reverse=True)
         ]
     )
-    return f"Not yet {done.replace(' and ', ' or ')} since their last change: {', '.join(files)}; the last run was {last}."
+    # What was seen: a run the session's commands did not show (CI, another terminal) may have done it.
+    return f"Not {done.replace(' and ', ' or ')} by any run seen since their last change: {', '.join(files)}; the last run was {last}."
 
 
 def checks_owed(facts: SessionFacts) -> list[UncheckedReport]:

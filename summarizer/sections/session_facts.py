@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event
+from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
@@ -31,9 +32,15 @@ from summarizer.sections.thread import latest_request, thread_start
 __all__ = ["session_facts"]
 
 
-def session_facts(index: ArtifactIndex, events: Sequence[Event] | None = None) -> SessionFacts:
-    """What a summary states: the index's report, with what only ``events`` tell when given."""
-    report = session_report(index)
+def session_facts(
+    index: ArtifactIndex, events: Sequence[Event] | None = None, *, kept: ReportCache | None = None
+) -> SessionFacts:
+    """What a summary states: the index's report, with what only ``events`` tell when given.
+
+    ``kept``: the files' reports of an earlier run on the same growing session (see
+    :class:`~artifact_index.trail.file_reports.ReportCache`).
+    """
+    report = session_report(index, kept)
     facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
     if events is None:
         return facts

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from artifact_index.ingestion.adapters.claude_results import (
+    classify_failure as classify_shell_failure,
+)
 from artifact_index.ingestion.adapters.failures import classify_failure
 
 
@@ -67,3 +70,23 @@ def test_only_the_head_of_a_long_output_is_read() -> None:
 )
 def test_claude_code_sentences_share_the_table(text: str, reason: str) -> None:
     assert classify_failure(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            "Permission to use Bash with command sed -n '1,60p' prune.ps1 has been denied.",
+            "permission",
+        ),
+        (
+            "Blocked: sleep 30 followed by: gh pr view 94 --json statusCheckRollup. Run blocking "
+            "commands in the background with run_in_background: true",
+            "hook_blocked",
+        ),
+    ],
+)
+def test_claude_code_refusing_a_shell_command_is_the_harness_not_the_program(
+    text: str, reason: str
+) -> None:
+    assert classify_shell_failure("Bash", f"<tool_use_error>{text}</tool_use_error>")[0] == reason

@@ -233,3 +233,35 @@ def test_a_slash_command_run_as_a_subtask_is_a_user_command(corpus_dir: Path) ->
     events = list(open_transcript(path).events())
     commands = [e.text for e in events if isinstance(e, UserMessage) and e.channel == "command"]
     assert commands and set(commands) == {"/review"}
+
+
+def test_a_snapshot_of_thousands_of_files_is_read_in_one_pass(
+    fixtures_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A step that ran an install: its patch part lists every file under node_modules.
+    export = json.loads((fixtures_dir / "opencode" / "shared-checkout.json").read_text())
+    installed = [f"/Users/dev/shop/node_modules/pkg{i}/index.js" for i in range(1500)]
+    patch = next(
+        part
+        for message in export["messages"]
+        for part in message["parts"]
+        if part["type"] == "patch"
+    )
+    patch["files"] = [*installed, *patch["files"]]
+    path = tmp_path / "install.json"
+    path.write_text(json.dumps(export))
+    from artifact_index.ingestion.adapters import opencode
+
+    calls = 0
+    relative = opencode._Reader.relative
+
+    def counted(self: object, name: str) -> str:
+        nonlocal calls
+        calls += 1
+        return relative(self, name)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(opencode._Reader, "relative", counted)
+    events, _ = _events(path)
+    seen = {r.path for e in events if isinstance(e, ToolResult) and e.reported for r in e.reported}
+    assert not seen & set(installed)  # not in the reply's net diffs: they came back as they were
+    assert calls < 3 * len(installed)  # each file looked up a bounded number of times

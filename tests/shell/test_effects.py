@@ -425,6 +425,53 @@ class TestGit:
         assert effects(analyze("git -C sub checkout -- a.py")) == [("restore", "sub/a.py")]
 
 
+class TestConverters:
+    @pytest.mark.parametrize(
+        ("command", "written"),
+        [
+            ("sips -s format png shot.heic --out shot.png", ["shot.png"]),
+            ("ffmpeg -y -i demo.mp4 -vf fps=10,scale=640:-1 -loop 0 demo.gif", ["demo.gif"]),
+            ("convert logo.png -resize 50% logo-small.png", ["logo-small.png"]),
+            ("magick icon.svg -background none icon.png", ["icon.png"]),
+            ("pandoc README.md -o README.pdf", ["README.pdf"]),
+            ("dot -Tpng deps.dot -o deps.png", ["deps.png"]),
+            ("sort -u -o words.txt words.txt", ["words.txt"]),
+            (
+                "openssl req -x509 -nodes -newkey rsa:2048 -keyout k.pem -out c.pem",
+                ["k.pem", "c.pem"],
+            ),
+            ("tar czf release.tgz dist", ["release.tgz"]),
+            ("tar -c -f site.tar public", ["site.tar"]),
+            ("zip -r bundle.zip build", ["bundle.zip"]),
+        ],
+    )
+    def test_the_output_a_converter_names_is_written(
+        self, command: str, written: list[str]
+    ) -> None:
+        assert effects(analyze(command)) == [("write", p) for p in written]
+
+    def test_sips_changes_its_images_in_place_only_with_a_changing_option(self) -> None:
+        assert effects(analyze("sips -Z 800 a.png b.png")) == [("edit", "a.png"), ("edit", "b.png")]
+        assert effects(analyze("sips -g pixelWidth a.png")) == []
+
+    def test_readers_and_pipes_write_nothing(self) -> None:
+        for command in (
+            "tar tzf a.tgz",
+            "unzip -l a.zip",
+            "ffmpeg -i a.mp4 -f null -",
+            "sort a.txt",
+        ):
+            assert analyze(command).operations == [], command
+
+    def test_unpacking_a_whole_archive_is_an_unknown_effect(self) -> None:
+        for command in ("unzip -o tool.zip -d bin", "tar xzf tool.tgz -C bin"):
+            (op,) = analyze(command).operations
+            assert op.action == "unknown" and op.command == command
+
+    def test_an_output_known_only_at_run_time_is_no_guess(self) -> None:
+        assert effects(analyze("ffmpeg -i in.mp4 $OUT")) == [("unknown", None)]
+
+
 class TestWorkingDirectory:
     def test_cd_applies_to_the_rest_of_the_list(self) -> None:
         result = analyze("cd /repo/src && sed -i 's/a/b/' app.py && touch ../NEWS")
@@ -710,3 +757,22 @@ class TestOpaquePrograms:
 
     def test_a_failed_unknown_program_is_not(self) -> None:
         assert analyze("acme-cli setup", succeeded=False).opaque == ()
+
+
+class TestLines:
+    def test_a_line_after_a_piped_head_is_its_own_command_not_files_head_reads(self) -> None:
+        # tree-sitter-bash reads `head` and the next line (with a redirection) as one command.
+        script = (
+            'echo "=== refs ==="\n'
+            "git for-each-ref | grep checkpoints | head\n"
+            'echo "=== object ==="\n'
+            'git cat-file -p "$REF" 2>/dev/null | grep -i session | head\n'
+            "cat notes.md 2>/dev/null\n"
+        )
+        assert effects(analyze(script), reads=True) == [("read", "notes.md")]
+
+    def test_a_line_continued_by_a_backslash_stays_one_command(self) -> None:
+        assert effects(analyze("cat a.md \\\n  b.md | head\nls 2>/dev/null"), reads=True) == [
+            ("read", "a.md"),
+            ("read", "b.md"),
+        ]

@@ -202,6 +202,21 @@ class TestRunning:
         op = only(result, "write")
         assert (op.path, op.command) == ("/w/a.py", "python3 fix.py --apply")
 
+    def test_a_script_writing_the_path_its_command_line_gives(self) -> None:
+        # A generator the session wrote, run as `python3 gen.py OUT`: it writes sys.argv[1].
+        code = (
+            "import sys\nfrom pathlib import Path\n\n"
+            "if __name__ == '__main__':\n"
+            "    path = sys.argv[1]\n"
+            "    with open(path, 'wb') as f:\n"
+            "        f.write(b'\\0' * 16)\n"
+            "    Path(sys.argv[-1] + '.sum').write_text('ok')\n"
+        )
+        result = analyze("cd out && python3 ../gen.py patch.bin", files={"/w/gen.py": code})
+        assert effects(result) == [("write", "out/patch.bin"), ("write", "out/patch.bin.sum")]
+        unknown = analyze("python3 gen.py $TARGET", files={"/w/gen.py": code})
+        assert {op.action for op in unknown.operations} == {"unknown"}
+
     def test_script_with_unknown_text_is_unknown(self) -> None:
         op = only(analyze("python reproduce.py"), "unknown")
         assert op.detail == "runs reproduce.py, whose text is not known"

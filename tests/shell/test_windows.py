@@ -48,6 +48,10 @@ def _effects(
         ("cd C:\\proj; npm install", WIN, "powershell"),
         ("npm install", WIN, "bash"),
         ("date +%Y%m%d > stamp.txt", "/w", "bash"),
+        # Git Bash on a Windows drive: git's format placeholders are not cmd variables.
+        ("git log -1 --format='%H%nauthor: %an <%ae>%ndate: %ad' HEAD", WIN, "bash"),
+        ("echo %USERPROFILE% && type a.txt", WIN, "cmd"),
+        ("for %%f in (*.log) do echo %%f", WIN, "cmd"),
         ("git commit -m 'Remove-Item handling' && rm -rf build", "/w", "bash"),
         ("sed -i 's/as e:\\n/as err:\\n/' app.py", "/w", "bash"),
     ],
@@ -232,3 +236,13 @@ class TestPowerShellVariablesAndCommonParameters:
             "Remove-Item build.log -Force -ErrorAction SilentlyContinue"
         )
         assert _effects(command, dialect="powershell") == [("delete", "build.log")]
+
+    def test_archives_made_are_named_and_archives_unpacked_are_unknown(self) -> None:
+        command = (
+            "Compress-Archive -Path dist\\* -DestinationPath release.zip -Force; "
+            "Expand-Archive -Path release.zip -DestinationPath c:\\app\\bin -Force"
+        )
+        assert _effects(command, dialect="powershell") == [
+            ("write", "release.zip"),
+            ("unknown", ""),
+        ]

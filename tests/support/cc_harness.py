@@ -203,6 +203,8 @@ _HARNESS = (
     "[Request interrupted",
     "<task-notification>",
     "This session is being continued",
+    "Your task is to create a detailed summary of the conversation so far",
+    "CRITICAL: Respond with TEXT ONLY",
     "Caveat:",
     "<bash-",
     "<user-prompt-submit-hook>",

@@ -12,7 +12,7 @@ our default offline summary of everything before the boundary and reports:
   after a commit that failed on them;
 * its length beside Claude Code's own summary at that boundary;
 * which files the agent edited after its last test run that the summary
-  does not call untested ("Not yet ... tested since their last change"),
+  does not call untested ("Not ... tested by any run seen since their last change"),
   and whether it then says nothing is pending ("None open");
 * which ``bd`` items the agent set in progress and had not closed that the
   summary does not show in progress, with finishing them as a next step.
@@ -182,7 +182,7 @@ def check_point(
     said_untested = [
         line
         for line in _section(markdown, "Test Status").splitlines()
-        if line.startswith("- Not yet") and "tested" in line
+        if line.startswith("- Not ") and "tested by any run seen" in line
     ]
     in_progress = items_in_progress(transcript, boundary.line)
     pending, steps = _section(markdown, "Pending Tasks"), _section(markdown, "Next Steps")

@@ -31,7 +31,17 @@ def test_a_first_version_state_upgrades_to_the_index_of_its_events() -> None:
     ]
     for commit in fed.session.work.commits:
         commit.command = None
+    _forget_what_went_on(fed, upgraded)
     assert upgraded.to_json() == fed.to_json()
+
+
+def _forget_what_went_on(fed: ArtifactIndex, saved: ArtifactIndex) -> None:
+    """What succeeded after an open error was not kept by the first version either."""
+    ledger = fed.ledger
+    ledger.errors = [
+        e.model_copy(update={"went_on": None, "went_on_turn": None}) for e in ledger.errors
+    ]
+    ledger.awaiting_next = saved.ledger.awaiting_next
 
 
 def test_a_first_version_state_resumes_where_it_stopped() -> None:
@@ -43,6 +53,7 @@ def test_a_first_version_state_resumes_where_it_stopped() -> None:
     whole.feed_all([*EVENTS, late])
     for commit in whole.index.session.work.commits:
         commit.command = None
+    _forget_what_went_on(whole.index, resumed.index)
 
     assert resumed.index.to_json() == whole.index.to_json()
     assert [f.path for f in resumed.index.changed_files()] == [

@@ -101,6 +101,39 @@ def test_staging_survives_a_refused_commit_and_a_push_covers_earlier_commits() -
     assert (work["branch"], work["uncommitted"]) == ("main", [])
 
 
+def test_a_push_its_output_shows_counts_when_a_later_command_of_the_line_failed() -> None:
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("git commit -am 'Round totals'", "[feat 9e1d2b7] Round totals\n 1 file changed\n", 2),
+        shell(
+            "git push -u origin feat && gh pr create --fill",
+            "To github.com:shop/cart.git\n * [new branch]      feat -> feat\n"
+            "branch 'feat' set up to track 'origin/feat'.\n"
+            'a pull request for branch "feat" already exists\n',
+            3,
+            ok=False,
+        ),
+    )
+    [commit] = work["commits"]  # type: ignore[misc]
+    assert (commit["pushed"], commit["pushed_turn"]) == (True, 3)
+
+
+def test_a_refused_push_is_not_a_push() -> None:
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("git commit -am 'Round totals'", "[main 9e1d2b7] Round totals\n 1 file changed\n", 2),
+        shell(
+            "git push",
+            "To github.com:shop/cart.git\n ! [rejected]        main -> main (fetch first)\n"
+            "error: failed to push some refs\n",
+            3,
+            ok=False,
+        ),
+    )
+    [commit] = work["commits"]  # type: ignore[misc]
+    assert commit["pushed"] is False
+
+
 def test_commit_all_and_commit_of_paths() -> None:
     work = state(
         edit("/repo/a.py", 1),

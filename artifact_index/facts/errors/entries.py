@@ -53,6 +53,10 @@ class LedgerEntry(BaseModel):
     # Why it is not the session's to fix: it was there before (see pre_existing); None when it is.
     pre_existing: str | None = None
     seen_turns: tuple[int, ...] = ()  # the turns it appeared in (the latest MAX_SEEN)
+    # The first shell command that succeeded after it last appeared, and its turn: the session went
+    # on past it (another way of doing the same thing, or other work); None when none has yet.
+    went_on: str | None = None
+    went_on_turn: int | None = None
 
 
 class FailedRun(BaseModel):

@@ -146,6 +146,8 @@ class ErrorLedger(BaseModel):
     original_signature: str | None = None
     # The entries raised or seen again since the agent last said something: what its next words are about.
     unspoken: list[str] = Field(default_factory=list)
+    # The open entries no shell command has succeeded after yet (see LedgerEntry.went_on).
+    awaiting_next: list[str] = Field(default_factory=list)
 
     # Reading a private attribute of a pydantic model costs 2 us (its __getattr__ path):
     # methods that use one several times read it once into a local name.
@@ -296,6 +298,8 @@ class ErrorLedger(BaseModel):
         if not failed_now and succeeded is not True:
             diagnostics = []  # unknown status and nothing that says "failed": record nothing
 
+        if succeeded is True and command is not None and self.awaiting_next:
+            self._went_on(turn, command)
         touched = self._record(diagnostics, turn, command, key, call_id)
         if succeeded is False and command is not None:
             self.failed_runs.append(
@@ -321,6 +325,22 @@ class ErrorLedger(BaseModel):
         return touched
 
     # --- internals --------------------------------------------------------------------------
+
+    def _went_on(self, turn: int, command: str) -> None:
+        """Note ``command``, which succeeded, as what came next after each open entry waiting for it."""
+        waiting = []
+        for sig in self.awaiting_next:
+            index = self._by_signature.get(sig)
+            entry = self.errors[index] if index is not None else None
+            if entry is None or entry.resolved:
+                continue
+            if entry.last_turn >= turn:
+                waiting.append(sig)  # the same turn: its calls ran before its output was seen
+                continue
+            self.errors[index] = entry.model_copy(  # type: ignore[index]
+                update={"went_on": " ".join(command.split())[:200], "went_on_turn": turn}
+            )
+        self.awaiting_next = waiting
 
     def _worth_reading(self, key: str, command: str | None) -> bool:
         if command is None:
@@ -428,8 +448,12 @@ class ErrorLedger(BaseModel):
                     }
                 )
                 entry = _with_test(entry, diagnostic.test)
+                if entry.went_on is not None:
+                    entry = entry.model_copy(update={"went_on": None, "went_on_turn": None})
                 self.errors[index] = entry
             self._index_open(index, entry)
+            if sig not in self.awaiting_next:
+                self.awaiting_next.append(sig)
             touched[sig] = entry
             if sig not in self.unspoken:
                 self.unspoken.append(sig)

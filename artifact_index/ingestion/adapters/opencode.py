@@ -441,11 +441,15 @@ class _Reader:
 
     def snapshot(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
         files = [f for f in as_list(part.get("files")) if isinstance(f, str) and f]
+        # Whether the net diffs spell the snapshot's files alike: asked once per snapshot,
+        # not once per file (a snapshot of an install lists tens of thousands).
+        net = self.net
+        spelled_alike = net is not None and any(self.relative(other) in net for other in files)
         changes = tuple(
             ReportedChange(path=path, change=change, seen_during=tuple(self.step.calls))
             for path in files
             if path not in self.step.reported
-            and (change := self.net_change(path, files)) is not None
+            and (change := self.net_change(path, spelled_alike)) is not None
         )
         if not changes:
             return  # every file is already accounted for by the step's own tools
@@ -473,12 +477,13 @@ class _Reader:
         )
 
     def net_change(
-        self, path: str, files: list[str]
+        self, path: str, spelled_alike: bool
     ) -> Literal["created", "modified", "deleted"] | None:
         """How ``path`` changed over the whole reply, by its net diffs; None: it came back as it was.
 
         Without net diffs, or when none of the snapshot's files can be found in
-        them (they are spelled from another root), the change is ``modified``.
+        them (``spelled_alike`` False: they are spelled from another root), the
+        change is ``modified``.
         """
         net = self.net
         if not net:
@@ -486,7 +491,7 @@ class _Reader:
         found = net.get(self.relative(path))
         if found is not None:
             return found  # type: ignore[return-value]
-        if any(self.relative(other) in net for other in files):
+        if spelled_alike:
             return None
         return "modified"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.shell.effects.converters import CONVERTERS
 from artifact_index.shell.effects.editors import apply_patch, awk, ed, patch, perl, sed
 from artifact_index.shell.effects.effect import Effect, Handler
 from artifact_index.shell.effects.files import (
@@ -386,7 +387,13 @@ def _run_file(
         return Effect([inv.unknown(f"runs {shown}, whose text is not known")])
     kind = interpreter or _interpreter_of(path, text)
     if kind == "python":
-        return Effect(python_effects(text, script=path, inv=inv, runtime=runtime))
+        position = next((k for k, a in enumerate(inv.args) if a is script), None)
+        argv = (
+            tuple(a.value if not a.glob else None for a in inv.args[position:])
+            if position is not None
+            else None
+        )
+        return Effect(python_effects(text, script=path, inv=inv, runtime=runtime, argv=argv))
     if kind == "node":
         return Effect(javascript_effects(text, script=path, inv=inv, runtime=runtime))
     if kind == "bash":
@@ -457,6 +464,7 @@ _HANDLERS: dict[str, Handler] = {
     "patch": patch,
     "apply_patch": apply_patch,
     "git": git,
+    **CONVERTERS,
     **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
 }
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from tree_sitter import Node as TSNode
 
@@ -126,7 +127,16 @@ def parse_command(text: str) -> Script:
     if b"<<" in original:
         heredocs, source, tree = find_heredocs(ts, original)
     else:
-        heredocs, source, tree = [], Source(original, original, []), safe_parse(ts, original)
+        tree = safe_parse(ts, original)
+        joined = _lines_joined(tree.root_node, original) if b"\n" in original else []
+        if joined:
+            # Each newline the grammar read as a space ends its command: `;` in its place, same length.
+            fixed = bytearray(original)
+            for at in joined:
+                fixed[at] = ord(";")
+            original = bytes(fixed)
+            tree = safe_parse(ts, original)
+        heredocs, source = [], Source(original, original, [])
     rewrites = _split_variables(tree.root_node, source) if b"/$" in original else []
     if rewrites:
         if heredocs:
@@ -136,3 +146,25 @@ def parse_command(text: str) -> Script:
             source, tree = Source(data, original, segments), safe_parse(ts, data)
     body = Builder(source).statements(tree.root_node.children)
     return Script(body, text, has_errors=tree.root_node.has_error, heredocs=len(heredocs))
+
+
+def _lines_joined(root: TSNode, data: bytes) -> list[int]:
+    """The newlines between two words of one command in ``root``'s tree: where the grammar read on.
+
+    tree-sitter-bash joins ``a | grep x | head`` and a next line with a redirection
+    (``ls 2>/dev/null``) into one command, ``head ls``: the next line's words became
+    arguments (files ``head`` would read).  An unescaped newline never continues a command.
+    """
+    found: list[int] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "command":
+            children = node.children
+            for before, after in pairwise(children):
+                gap = data[before.end_byte : after.start_byte]
+                at = gap.find(b"\n")
+                if at >= 0 and not gap[:at].rstrip(b" \t").endswith(b"\\"):
+                    found.append(before.end_byte + at)
+        stack.extend(node.children)
+    return found

@@ -84,9 +84,17 @@ _MODULE_WRITERS: dict[str, tuple[int, str]] = {
 
 
 class _Python(_Effects):
-    def __init__(self, source: bytes, inv: Invocation, runtime: Runtime, script: str | None):
+    def __init__(
+        self,
+        source: bytes,
+        inv: Invocation,
+        runtime: Runtime,
+        script: str | None,
+        argv: tuple[str | None, ...] | None = None,
+    ):
         super().__init__(inv, runtime, script, "Python")
         self.source = source
+        self.argv = argv
         self.globals: dict[str, Value] = dict(_PY_DEFAULTS)
         self.globals["__file__"] = _text(script) if script else None
         self.stack: list[TSNode] = []
@@ -289,6 +297,18 @@ class _Python(_Effects):
             if symbol == "%" and isinstance(left, Text) and left.single is not None:
                 return _percent(left.single, right)
             return None
+        if kind == "subscript":
+            # `sys.argv[1]`: an item of a known sequence at a literal index.
+            value = self.expression(node.child_by_field_name("value"), scope)
+            index = node.child_by_field_name("subscript")
+            if index is None:
+                return None
+            position = self.text(index).strip()
+            if not isinstance(value, Items) or not position.lstrip("-").isdigit():
+                self.expression(index, scope)
+                return None
+            k = int(position)
+            return value.items[k] if -len(value.items) <= k < len(value.items) else None
         if kind in ("parenthesized_expression", "await"):
             inner = node.named_children
             return self.expression(inner[0], scope) if inner else None
@@ -395,6 +415,8 @@ class _Python(_Effects):
             name = f"{obj.name}.{attr}"
             if name == "sys.executable":
                 return _text("python")
+            if name == "sys.argv" and self.argv is not None:
+                return Items(tuple(_text(v) if v is not None else None for v in self.argv))
             if name in ("os.sep", "os.path.sep"):
                 return _text("/")
             if name == "os.curdir":
@@ -789,15 +811,24 @@ def _string_method(
 
 
 def python_effects(
-    code: str, *, script: str | None, inv: Invocation, runtime: Runtime
+    code: str,
+    *,
+    script: str | None,
+    inv: Invocation,
+    runtime: Runtime,
+    argv: tuple[str | None, ...] | None = None,
 ) -> list[FileOperation]:
-    """The file operations a Python program performs when run by ``inv`` (``script``: its placed path)."""
+    """The file operations a Python program performs when run by ``inv`` (``script``: its placed path).
+
+    ``argv``: the program's ``sys.argv`` when the command line shows it
+    (``python gen.py out.bin`` writing ``sys.argv[1]`` writes ``out.bin``).
+    """
     ts = _parser("python")
     if ts is None:
         return [inv.unknown("Python effects are not inferred: no tree-sitter grammar for Python")]
     source = code.encode("utf-8", "surrogatepass")
     tree = safe_parse(ts, source)
-    walker = _Python(source, inv, runtime, script)
+    walker = _Python(source, inv, runtime, script, argv)
     try:
         walker.block(tree.root_node.named_children, walker.globals)
     except (_Budget, RecursionError):

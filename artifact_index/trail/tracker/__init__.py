@@ -496,7 +496,7 @@ class Tracker:
     # -- file-state helpers ---------------------------------------------------------
     def _key(self, path: str, cwd: str | None) -> str:
         session = self.index.session
-        return file_key(path, cwd or session.cwd, session.root)
+        return self.index.same_file_key(file_key(path, cwd or session.cwd, session.root))
 
     def _changed(self, path: str, cwd: str | None) -> bool:
         """Whether the session has changed the file ``path`` names (as a tool's output spells it) so far."""

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from artifact_index.ingestion.events import (
     Event,
     FileOperation,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -18,7 +19,7 @@ from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import noted_files
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, reply_model
 from summarizer.sections.templates import load_template
-from summarizer.summary import Summary, summarize
+from summarizer.summary import Summary, parse_previous, summarize
 from tests.support.session_steps import ROOT, edit, read, section, summary_of
 
 
@@ -169,3 +170,67 @@ def test_the_llms_line_on_each_changed_file_goes_beside_it(monkeypatch: pytest.M
     changed = section(summary, "Files Changed")
     for path, line in lines.items():
         assert f"- `{path}` (modified): {line.rstrip('.')}" in changed
+
+
+def _llm_summary(
+    monkeypatch: pytest.MonkeyPatch,
+    events: list[Event],
+    lines: dict[str, str],
+    previous: str | None = None,
+) -> tuple[Summary, JSONObject]:
+    """The summary an LLM writes with these per-file lines, and the schema of the lines it was asked for."""
+    import anthropic
+
+    from summarizer.narrative.llm import LLMWriter
+    from summarizer.providers.anthropic_api import AnthropicClient
+    from tests.support.fake_anthropic import FakeAnthropic, tool_reply
+    from tests.support.loopback_guard import only_loopback
+
+    only_loopback(monkeypatch)
+    template = load_template("default")
+    reply = {s.key: {"items": [], "superseded": []} for s in template.narrative_sections}
+    with FakeAnthropic() as api:
+        api.replies = [tool_reply({**reply, "files_changed": lines})]
+        client = anthropic.Anthropic(base_url=api.url, api_key="sk-test-local", max_retries=0)
+        writer = LLMWriter(AnthropicClient("claude-test-model", client=client, retries=0))
+        anchor = parse_previous(previous, template) if previous is not None else None
+        summary = summarize(
+            events, template=template, writer=writer, previous=anchor, format="claude-code"
+        )
+        body = api.messages_requests[0].body
+    schema = body["tools"][0]["input_schema"]
+    asked: JSONObject = schema["$defs"]["FilesChanged"]["properties"]
+    return summary, {"asked": asked, "prompt": body["messages"][0]["content"]}
+
+
+def test_a_second_cycle_keeps_the_line_of_a_file_unchanged_since_and_asks_again_for_a_changed_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT), UserMessage(turn=1, text="Fix rounding.")]
+    events += edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)")
+    events += edit(3, f"{ROOT}/shop/tax.py", old="rate = r", new="rate = round(r, 4)")
+    first_lines = {
+        "shop/cart.py": "Rounds the cart total to cents; the receipt must match the payment provider.",
+        "shop/tax.py": "Rounds the tax rate to four places.",
+    }
+    first, _ = _llm_summary(monkeypatch, events, first_lines)
+    # The span after the first summary changes only the tax file.
+    later = [*events, UserMessage(turn=4, text="Log the rate too.")]
+    later += edit(5, f"{ROOT}/shop/tax.py", old="rate = round(r, 4)", new="rate = log(round(r, 4))")
+    tax = "Rounds the tax rate to four places and logs it, as the user asked at turn 4."
+    second, sent = _llm_summary(monkeypatch, later, {"shop/tax.py": tax}, first.markdown)
+    assert set(sent["asked"]) == {"shop/tax.py"}  # the unchanged file is not asked again
+    assert "`shop/tax.py`: Rounds the tax rate to four places." in str(sent["prompt"])  # to update
+    changed = section(second, "Files Changed")
+    # The earlier line, semicolon and all, stays beside the file the span left alone.
+    assert f"- `shop/cart.py` (modified): {first_lines['shop/cart.py'].rstrip('.')}" in changed
+    assert f"- `shop/tax.py` (modified): {tax.rstrip('.')}" in changed
+    # A third, offline cycle keeps both lines; a change it cannot describe drops that file's line.
+    third = summarize(
+        [*later, *edit(6, f"{ROOT}/shop/tax.py", old="log(", new="logger.info(")],
+        template=load_template("default"),
+        writer=ExtractiveWriter(),
+        previous=parse_previous(second.markdown, load_template("default")),
+        format="claude-code",
+    )
+    assert third.narrative.file_notes == {"shop/cart.py": first_lines["shop/cart.py"]}

@@ -95,6 +95,45 @@ def test_a_lint_fix_run_is_resolved_when_the_same_linter_passes_without_fix() ->
     assert "[OPEN]" not in _hook(index)
 
 
+def test_an_approach_the_session_went_past_is_said_as_what_ran_next_not_open() -> None:
+    index = _index(
+        shell(1, "go build ./...", "bash: go: command not found\n", False),
+        shell(2, "docker run --rm -v $PWD:/src golang:1.22 go build ./...", ""),
+        shell(3, "gt submit --stack", "ERROR: Failed to submit: not authenticated\n", False),
+        shell(4, "gh pr create --fill", "https://github.com/shop/app/pull/3\n"),
+    )
+
+    errors = _section(_hook(index), "Errors")
+    assert "[OPEN]" not in errors and "still open" not in errors
+    assert (
+        "- [not seen resolved] generic, turn 3 from `gt submit --stack`: `ERROR: Failed to submit: "
+        "not authenticated`; the session went on: `gh pr create --fill` (turn 4) succeeded after it"
+        in errors
+    )
+    assert "Original error (turn 1, not seen resolved; the session went on past it)" in errors
+
+
+def test_a_failing_check_stays_open_whatever_ran_after_it() -> None:
+    index = _index(
+        shell(1, "pytest -q", "FAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed\n", False),
+        shell(2, "git status", "On branch main\n"),
+    )
+
+    assert "- [OPEN] pytest in `tests/test_a.py`" in _section(_hook(index), "Errors")
+
+
+def test_an_error_seen_again_waits_for_a_success_after_its_latest_appearance() -> None:
+    index = _index(
+        shell(1, "gt submit", "ERROR: not authenticated\n", False),
+        shell(2, "gt auth --token x", "ok\n"),
+        shell(3, "gt submit", "ERROR: not authenticated\n", False),
+    )
+
+    [error] = index.errors()
+    assert (error.resolved, error.went_on) == (False, None)
+    assert "[OPEN]" in _hook(index)
+
+
 # --- a test result superseded by a later, broader run -------------------------------------------
 
 
@@ -233,6 +272,29 @@ def test_a_file_created_committed_and_deleted_is_told_as_that() -> None:
     )
 
 
+def test_a_file_git_reset_after_its_commit_was_merged_and_pushed_is_not_said_restored() -> None:
+    index = _index(
+        read(1, f"{ROOT}/src/app.py", "x = 1\n"),
+        edit(2, f"{ROOT}/src/app.py", "x = 1", "x = 2"),
+        shell(3, "git commit -am 'bump'", "[feat 1a2b3c4] bump\n 1 file changed\n"),
+        shell(
+            4,
+            "git checkout main && git merge feat && git push",
+            "Switched to branch 'main'\nFast-forward\n src/app.py | 2 +-\n"
+            "   0a0a0a0..1a2b3c4  main -> main\n",
+        ),
+        shell(5, "git reset --hard origin/main", "HEAD is now at 1a2b3c4 bump\n"),
+    )
+
+    hook = _hook(index)
+    assert "original content" not in hook and "reverted" not in hook
+    assert (
+        "- `src/app.py`: changed (turn 2), committed in `1a2b3c4` (turn 3), then "
+        "`git reset --hard origin/main` (turn 5) set it to a version git had; its change is kept "
+        "in the commit" in hook
+    )
+
+
 # --- tests written before their code -------------------------------------------------------------
 
 
@@ -354,3 +416,80 @@ def test_a_changed_comment_is_quoted_as_written_never_joined_across_lines() -> N
     line = _section(_hook(index), "Files modified")
     assert "changed lines: `# Round to cents here, not in the caller, because the…`" in line
     assert "because the receipt" not in line
+
+
+# --- what fixed an error ----------------------------------------------------------------------------
+
+
+def test_only_files_the_error_names_are_said_to_have_fixed_it() -> None:
+    failure = "src/calc.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+    index = _index(
+        shell(1, "npx tsc --noEmit", failure, False),
+        edit(2, f"{ROOT}/README.md"),
+        edit(3, f"{ROOT}/src/calc.ts"),
+        edit(3, f"{ROOT}/src/other.ts"),
+        shell(4, "npx tsc --noEmit", ""),
+    )
+
+    [error] = index.errors()
+    assert error.resolved
+    assert error.fixed_by == ["src/calc.ts"]
+    assert "other.ts" not in _section(_hook(index), "Errors")
+
+
+def test_an_error_that_names_no_file_is_fixed_by_none() -> None:
+    index = _index(
+        shell(1, "make build", "make: *** [build] Error 1\nsegmentation fault\n", False),
+        edit(2, f"{ROOT}/src/main.c"),
+        edit(2, f"{ROOT}/CHANGELOG.md"),
+        shell(3, "make build", "built\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.fixed_by == []
+    assert "fixed by" not in _hook(index)
+
+
+# --- a build seen another way --------------------------------------------------------------------
+
+
+def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> None:
+    steps = [
+        shell(1, "go build ./...", ""),
+        edit(2, f"{ROOT}/main.go"),
+    ]
+    owed = _index(*steps)
+    assert "Not built by any run seen since their last change: `main.go`" in _hook(owed)
+
+    for later in ("go run . --help", "gh run watch 4821 --exit-status"):
+        built = _index(*steps, shell(3, later, "ok\n"))
+        assert "Not built" not in _hook(built), later
+
+
+def test_a_ci_look_up_before_any_local_build_owes_no_build() -> None:
+    index = _index(
+        shell(1, "gh pr checks 44", "build  fail  1m  https://ci/run/1\n", False),
+        edit(2, f"{ROOT}/src/app.ts"),
+    )
+
+    assert "Not built" not in _hook(index)
+
+
+# --- reads that are not the session's own ---------------------------------------------------------
+
+
+def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
+    by_agent = [
+        event.model_copy(update={"sidechain": "agent-1"})
+        for event in read(2, f"{ROOT}/src/deep.py", "x = 1\n")
+    ]
+    index = _index(
+        read(1, f"{ROOT}/src/app.py", "x = 1\n"),
+        by_agent,
+        read(3, f"{ROOT}/node_modules/left-pad/index.js", "module.exports = 1\n"),
+    )
+
+    reads = _section(_hook(index), "Files read (unchanged)")
+    assert "- `src/app.py`\n" in reads + "\n"
+    assert "- `src/deep.py` (read by a sub-agent only)" in reads
+    assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads

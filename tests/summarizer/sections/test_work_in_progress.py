@@ -39,7 +39,7 @@ def test_a_test_written_after_the_last_run_is_not_shown_as_tested() -> None:
         edit(4, "/home/dev/shop/tests/test_cart.py"),
     )
     assert (
-        "- Not yet tested since their last change: `tests/test_cart.py` (turn 4); the last run was "
+        "- Not tested by any run seen since their last change: `tests/test_cart.py` (turn 4); the last run was "
         "`pytest -q` (turn 3)."
     ) in section(summary, "Test Status")
     state = section(summary, "Current State")
@@ -71,8 +71,9 @@ def test_an_empty_task_list_is_not_finished_work_while_changes_are_unchecked() -
         "Still unfinished: 1 changed file(s) not yet checked since their last change: "
         "`receipt.py`.\n"
     )
-    assert "- Not yet linted or tested since their last change: `receipt.py` (turn 6)" in section(
-        summary, "Test Status"
+    assert (
+        "- Not linted or tested by any run seen since their last change: `receipt.py` (turn 6)"
+        in section(summary, "Test Status")
     )
 
 
@@ -382,8 +383,10 @@ def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> No
     )
     prompt = build_prompt(writer.requests[0])
     assert (
-        "- Not yet tested since their last change: `receipt.py` (turn 5); the last run was `pytest -q` (turn 4)."
+        "- Not tested by any run seen since their last change: `receipt.py` (turn 5); the last run was `pytest -q` (turn 4)."
         in prompt
     )
     assert "- [in progress] `shop-cart.2` Show rounding on the receipt (started turn 3)" in prompt
-    assert 'files listed as "Not yet tested" (or linted, built) are unverified' in prompt
+    assert (
+        'files listed as "Not tested by any run seen" (or linted, built) are unverified' in prompt
+    )
