@@ -217,7 +217,8 @@ def cut_items(
 
     def within_share(body: str) -> list[str]:
         return [
-            _cut_body(item, share) if count_tokens(item) > share else item for item in _items(body)
+            _shorter_item(item, share) if count_tokens(item) > share else item
+            for item in _items(body)
         ]
 
     items = {key: within_share(body) for key, body in bodies.items()}
@@ -254,6 +255,32 @@ def cut_items(
             if saved >= over + 12:
                 break
     return rendered()
+
+
+_PATH_LIST = re.compile(
+    r"^(?P<head>- [^`\n]*?: )(?P<paths>`[^`\n]+`(?:, `[^`\n]+`)*)(?P<tail>[^\n]*)$"
+)
+
+
+def _shorter_item(item: str, keep_tokens: int) -> str:
+    """``item`` within about ``keep_tokens``: a list of paths by whole paths, the count of the rest said."""
+    listed = _PATH_LIST.match(item)
+    if listed is None:
+        return _cut_body(item, keep_tokens)
+    paths = listed["paths"].split(", ")
+    kept: list[str] = []
+    room = keep_tokens - count_tokens(listed["head"]) - 12
+    for path in paths:
+        room -= count_tokens(path) + 1
+        if room < 0 and kept:
+            break
+        kept.append(path)
+    if len(kept) == len(paths):
+        return item
+    return (
+        f"{listed['head']}{', '.join(kept)} and {len(paths) - len(kept)} more"
+        " (cut to fit the summary's budget)"
+    )
 
 
 def _without(items: list[str], dropped: set[int]) -> str:

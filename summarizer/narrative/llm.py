@@ -280,11 +280,7 @@ class LLMWriter:
         try:
             parsed = self.client.ask(narrative_ask(request))
         except LLMError as exc:
-            # Said with the way out: a key that is set but cannot be used (wrong, or no network)
-            # would otherwise leave the user without a summary and without a hint.
-            raise NarrativeError(
-                f"{exc} (check the API key, model and network; --no-llm writes the narrative offline)"
-            ) from exc
+            raise NarrativeError(str(exc)) from exc
         sections = {
             s.key: SectionReply.model_validate(getattr(parsed, s.key)) for s in request.sections
         }

@@ -25,6 +25,7 @@ from artifact_index.ingestion.events import JSONObject
 from artifact_index.redaction import redact_json
 from summarizer.exceptions import LLMError
 from summarizer.providers.structured import (
+    WAY_OUT,
     M,
     Provider,
     StructuredAsk,
@@ -136,7 +137,9 @@ class AnthropicClient:
                 tool_choice={"type": "tool", "name": ask.tool_name},
             )
         except anthropic.APIError as exc:
-            raise LLMError(f"the {ask.what} request to {self.model} failed: {exc}") from exc
+            raise LLMError(
+                f"the {ask.what} request to {self.model} failed: {exc} ({WAY_OUT})"
+            ) from exc
 
     def count_tokens(self, ask: StructuredAsk[Any]) -> int:
         """Exact input tokens of ``ask``, from the API's token counting endpoint."""

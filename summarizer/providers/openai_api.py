@@ -28,6 +28,7 @@ from artifact_index.ingestion.events import JSONObject
 from artifact_index.redaction import redact_json
 from summarizer.exceptions import LLMError
 from summarizer.providers.structured import (
+    WAY_OUT,
     M,
     Provider,
     StructuredAsk,
@@ -168,6 +169,7 @@ class OpenAIClient:
         except openai.APIError as exc:
             raise LLMError(
                 f"the {ask.what} request to {self.model} at {self.endpoint} failed: {exc}"
+                f" ({WAY_OUT})"
             ) from exc
         if not completion.choices:
             raise LLMError(f"the {ask.what} request to {self.model} got a reply with no choices")

@@ -23,6 +23,7 @@ from artifact_index.ingestion.events import JSONObject
 
 __all__ = [
     "PROVIDERS",
+    "WAY_OUT",
     "Provider",
     "StructuredAsk",
     "StructuredClient",
@@ -30,6 +31,10 @@ __all__ = [
     "json_in_text",
     "validate_input",
 ]
+
+# Said after a request that could not reach the model: a key that is set but cannot be used
+# (wrong, or no network) would otherwise leave the user with neither a summary nor a hint.
+WAY_OUT = "check the API key, model and network; --no-llm writes the narrative offline"
 
 Provider = Literal["anthropic", "openai"]
 PROVIDERS: tuple[Provider, ...] = ("anthropic", "openai")

@@ -9,6 +9,7 @@ path is dropped and no open error's message is shortened.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 import pytest
 
@@ -23,6 +24,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.trail.answers import ErrorReport, FileReport
+from summarizer.budget import cut_items
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
@@ -316,3 +318,25 @@ def test_what_the_budget_leaves_after_the_detail_level_goes_to_the_users_words_f
     assert summary.detail == MAX_DETAIL
     assert render_index_section("user_messages", shown.facts, 0) in summary.markdown
     assert summary.tokens <= template.budget_tokens
+
+
+def test_one_huge_item_does_not_push_every_other_section_out() -> None:
+    # A protected first line listing 300 long paths once made every other section's items go.
+    paths = ", ".join(f"`/tmp/scratch/{n:03d}/{'x' * 40}.json`" for n in range(300))
+    bodies = {
+        "files_changed": f"- created (300): {paths}",
+        "user_messages": "\n".join(f"- (turn {n}) request number {n}" for n in range(1, 21)),
+    }
+
+    def assemble(parts: Mapping[str, str]) -> str:
+        return "\n\n".join(parts.values())
+
+    def first_only(key: str, position: int, item: str) -> bool:
+        return position == 0
+
+    cut = cut_items(bodies, assemble, 1200, first_only)
+
+    assert count_tokens(assemble(cut)) <= 1200
+    assert "cut here" not in cut["user_messages"]  # every request kept
+    assert cut["files_changed"].startswith("- created (300): `/tmp/scratch/000/")
+    assert "more (cut to fit the summary's budget)" in cut["files_changed"]
