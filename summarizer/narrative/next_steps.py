@@ -97,9 +97,17 @@ def _announced_change(facts: SessionFacts) -> list[str]:
     ]
 
 
+# Commands that act on the conversation itself, not requests to the agent: a bare `/compact`
+# as the last message is what made this summary, never something to answer after it.
+_SESSION_COMMANDS = frozenset(
+    {"/compact", "/clear", "/context", "/cost", "/status", "/model", "/config", "/resume", "/help"}
+)
+
+
 def _unanswered(facts: SessionFacts) -> list[str]:
     """The user's last message, when nothing the agent did came after it."""
-    latest = facts.user_messages[-1] if facts.user_messages else None
+    asked = [m for m in facts.user_messages if m.text.strip() not in _SESSION_COMMANDS]
+    latest = asked[-1] if asked else None
     if latest is None:
         return []
     agent_turns = [call.turn for call in facts.activity]

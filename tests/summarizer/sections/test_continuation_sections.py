@@ -140,6 +140,15 @@ def test_an_unanswered_message_comes_first() -> None:
     )
 
 
+def test_a_bare_compact_command_is_not_a_message_to_answer() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        AssistantMessage(turn=2, text="Done: amounts are rounded to cents."),
+        UserMessage(turn=3, text="/compact"),
+    )
+    assert "Answer the user's latest message" not in section(summary, "Next Steps")
+
+
 def test_an_open_task_the_index_saw_done_since_says_so() -> None:
     todo = {
         "todos": [
