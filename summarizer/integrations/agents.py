@@ -53,6 +53,21 @@ def codex_home() -> Path:
     return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
 
 
+def codex_hooks_disabled() -> str | None:
+    """Why Codex would not run the hooks, read from its config.toml, if it says so."""
+    import tomllib  # only `install codex` and `doctor` ask
+
+    config = codex_home() / "config.toml"
+    try:
+        features = tomllib.loads(config.read_text(encoding="utf-8")).get("features", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    for key in ("hooks", "codex_hooks"):
+        if isinstance(features, dict) and features.get(key) is False:
+            return f"{config} turns hooks off ([features] {key} = false): Codex will not run them"
+    return None
+
+
 def _codex_rollout(hook_input: dict[str, Any]) -> Path:
     session = _session_id(hook_input)
     sessions = codex_home() / "sessions"

@@ -14,7 +14,6 @@ import json
 import shlex
 import shutil
 import subprocess
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -126,21 +125,10 @@ def _part_text(part: OptionalPart) -> str:
 
 
 def _codex_switch() -> Finding | None:
-    from summarizer.integrations.agents import codex_home
+    from summarizer.integrations.agents import codex_hooks_disabled
 
-    config = codex_home() / "config.toml"
-    try:
-        features = tomllib.loads(config.read_text(encoding="utf-8")).get("features", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        return None
-    for key in ("hooks", "codex_hooks"):
-        if isinstance(features, dict) and features.get(key) is False:
-            return Finding(
-                "codex",
-                "problem",
-                f"{config} turns hooks off ([features] {key} = false): Codex will not run them",
-            )
-    return None
+    reason = codex_hooks_disabled()
+    return Finding("codex", "problem", reason) if reason else None
 
 
 def _codex_trust(path: Path, project: Path) -> Finding:

@@ -138,23 +138,6 @@ _AFTER_INSTALL = {
 }
 
 
-def _codex_hooks_disabled() -> str | None:
-    """Why Codex would not run the hooks, read from its config.toml, if it says so."""
-    import tomllib
-
-    from summarizer.integrations.agents import codex_home
-
-    config = codex_home() / "config.toml"
-    try:
-        features = tomllib.loads(config.read_text(encoding="utf-8")).get("features", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        return None
-    for key in ("hooks", "codex_hooks"):
-        if isinstance(features, dict) and features.get(key) is False:
-            return f"{config} turns hooks off ([features] {key} = false): Codex will not run them"
-    return None
-
-
 def _project(args: argparse.Namespace) -> Path:
     return Path(args.project_dir) if args.project_dir else Path.cwd()
 
@@ -243,7 +226,9 @@ def cmd_install(args: argparse.Namespace) -> int:
             _AFTER_INSTALL[args.agent] if codex is None else "Codex reads it when a session starts."
         )
     _warn_second_scope(args.agent, _scope(args), _project(args))
-    if args.agent == "codex" and (warning := _codex_hooks_disabled()):
+    from summarizer.integrations.agents import codex_hooks_disabled
+
+    if args.agent == "codex" and (warning := codex_hooks_disabled()):
         print(f"artifact-index: warning: {warning}", file=sys.stderr)
     return 0
 
