@@ -10,6 +10,7 @@ import pytest
 
 from artifact_index.ingestion.adapters import detect
 from artifact_index.ingestion.adapters.gemini_cli import GeminiCliAdapter
+from artifact_index.ingestion.adapters.gemini_tools import tool_operations
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -289,3 +290,11 @@ def test_a_call_with_no_response_and_a_response_with_no_call() -> None:
     (result,) = [e for e in events if isinstance(e, ToolResult)]
     assert result.status == "unknown"
     assert [s.line for s in source.skipped] == [4, 5]
+
+
+def test_a_windows_directory_of_a_shell_call_is_absolute() -> None:
+    root = "C:\\Users\\dev\\shop"
+    (shell,) = tool_operations("run_shell_command", {"command": "dir", "dir_path": root}, root)
+    assert shell.cwd == root
+    (nested,) = tool_operations("run_shell_command", {"command": "dir", "dir_path": "web"}, root)
+    assert nested.cwd == "C:\\Users\\dev\\shop/web"

@@ -265,3 +265,22 @@ def test_a_snapshot_of_thousands_of_files_is_read_in_one_pass(
     seen = {r.path for e in events if isinstance(e, ToolResult) and e.reported for r in e.reported}
     assert not seen & set(installed)  # not in the reply's net diffs: they came back as they were
     assert calls < 3 * len(installed)  # each file looked up a bounded number of times
+
+
+@pytest.mark.parametrize("workdir", ["C:\\Users\\dev\\shop", "D:/work/shop"])
+def test_a_windows_workdir_is_absolute(fixtures_dir: Path, tmp_path: Path, workdir: str) -> None:
+    # OpenCode on Windows records a shell call's directory with its drive:
+    # joined under the session's directory it would name the workspace twice.
+    export = json.loads((fixtures_dir / "opencode" / "session-export.json").read_text())
+    ls = next(
+        part
+        for message in export["messages"]
+        for part in message["parts"]
+        if part.get("callID") == "call_ls"
+    )
+    ls["state"]["input"]["workdir"] = workdir
+    path = tmp_path / "windows.json"
+    path.write_text(json.dumps(export))
+    events, _ = _events(path)
+    (shell,) = _call(events, "call_ls").operations
+    assert shell.cwd == workdir

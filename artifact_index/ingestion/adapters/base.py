@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 from collections.abc import Iterator
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
@@ -17,6 +19,9 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.following import RecordStream
 from artifact_index.ingestion.source import Source
 
+# A Windows drive at the start of a path: `C:\\x`, `c:/x`.
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+
 __all__ = [
     "Adapter",
     "TurnCounter",
@@ -26,6 +31,7 @@ __all__ = [
     "parse_json_object",
     "report_bad_lines",
     "tool_result",
+    "under_directory",
     "uri_to_path",
 ]
 
@@ -139,6 +145,18 @@ def uri_to_path(value: str) -> str:
     if len(path) > 2 and path[0] == "/" and path[2] == ":":
         path = path[1:]  # /c:/Users -> c:/Users
     return path
+
+
+def under_directory(cwd: str | None, directory: str) -> str:
+    """The directory a shell call names (``workdir``, ``dir_path``), resolved against the session's ``cwd``.
+
+    A Windows directory (``C:\\Users\\x``, ``D:/work``) is absolute like
+    ``/home/x``: joining it under the session's directory would name a
+    folder inside the workspace that does not exist.
+    """
+    if not cwd or directory.startswith(("/", "\\")) or _DRIVE.match(directory):
+        return directory
+    return posixpath.join(cwd, directory)
 
 
 def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:

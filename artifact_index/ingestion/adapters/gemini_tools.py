@@ -12,9 +12,9 @@ N``.
 
 from __future__ import annotations
 
-import posixpath
 import re
 
+from artifact_index.ingestion.adapters.base import under_directory
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import (
     FailureReason,
@@ -46,11 +46,7 @@ def tool_operations(tool: str, arguments: JSONObject, root: str | None) -> list[
         directory = arguments.get("dir_path") or arguments.get("directory")
         cwd = root
         if isinstance(directory, str) and directory.strip():
-            cwd = (
-                directory
-                if directory.startswith("/") or not cwd
-                else posixpath.join(cwd, directory)
-            )
+            cwd = under_directory(cwd, directory)
         return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
     if name == "read_many_files":
         paths = arguments.get("paths") or arguments.get("include")

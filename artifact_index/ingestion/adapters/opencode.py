@@ -28,7 +28,6 @@ User messages hold ``text`` parts (``synthetic`` when OpenCode wrote them),
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,7 +35,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from artifact_index.ingestion.adapters import register
-from artifact_index.ingestion.adapters.base import Adapter, TurnCounter
+from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, under_directory
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, as_str
 from artifact_index.ingestion.events import (
@@ -394,9 +393,7 @@ class _Reader:
             workdir = as_str(arguments.get("workdir"))
             cwd = self.cwd
             if workdir:
-                cwd = (
-                    workdir if workdir.startswith("/") or not cwd else posixpath.join(cwd, workdir)
-                )
+                cwd = under_directory(cwd, workdir)
             return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
         if (
             name == "edit"
