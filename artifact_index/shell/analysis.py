@@ -36,6 +36,7 @@ from typing import Literal
 from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.shell.effects import command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
+from artifact_index.shell.failed_step import failed_step
 from artifact_index.shell.invocation import Invocation, program_name
 from artifact_index.shell.parser import (
     Command,
@@ -246,6 +247,12 @@ class _Run:
         self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None
     ) -> str | None:
         count = len(node.items)
+        # The output may name the step that stopped a failed `&&` chain: the rest never ran.
+        stopped = (
+            failed_step(node.items, node.operators, self._output) if outcome == "failed" else None
+        )
+        if stopped is not None:
+            count = stopped + 1
         outcomes: list[Outcome] = ["unknown"] * count
         current = outcome
         for k in range(count - 1, 0, -1):
@@ -256,7 +263,7 @@ class _Run:
         if count:
             outcomes[0] = current
         pieces: list[str | None] = []
-        for k, item in enumerate(node.items):
+        for k, item in enumerate(node.items[:count]):
             background = k < len(node.operators) and node.operators[k] == "&"
             pieces.append(
                 self.node(
@@ -266,7 +273,7 @@ class _Run:
                     stdin if k == 0 else None,
                 )
             )
-        if all(p is not None for p in pieces):
+        if stopped is None and all(p is not None for p in pieces):
             return "".join(p for p in pieces if p is not None)
         return None
 

@@ -39,9 +39,10 @@ def analyze(
     files: dict[str, str | None] | None = None,
     succeeded: bool | None = True,
     directories: set[str] | None = None,
+    output: str | None = None,
 ) -> ShellAnalysis:
     context = FakeContext(dict(files or {}), set(directories or ()))
-    return analyze_command(command, cwd, succeeded=succeeded, context=context)
+    return analyze_command(command, cwd, succeeded=succeeded, context=context, output=output)
 
 
 def short(path: str | None) -> str | None:

@@ -516,6 +516,42 @@ class TestFailure:
         result = analyze("cd /w && sed -i 's/a/b/' app.py && python -m pytest", succeeded=False)
         assert effects(result) == [("edit", "app.py")]
 
+    @pytest.mark.parametrize(
+        "output",
+        [
+            "awk: line 1: syntax error at or near ,\n",
+            "Exit code 2\nawk: cannot open gen.awk (No such file or directory)\n",
+            "bash: line 1: awk: command not found\n",
+            "zsh:1: command not found: awk\n",
+        ],
+    )
+    def test_the_output_names_the_step_that_stopped_an_and_chain(self, output: str) -> None:
+        # The redirection was opened before awk failed; mv and sed never ran.
+        command = (
+            "awk -f gen.awk app.py > /tmp/app.py && mv /tmp/app.py app.py && sed -i s/a/b/ b.py"
+        )
+        result = analyze(command, succeeded=False, output=output)
+        assert effects(result) == [("write", "/tmp/app.py")]
+
+    @pytest.mark.parametrize(
+        ("command", "output"),
+        [
+            # A later step complains too: it ran, so the output cannot say where the chain stopped.
+            ("awk 1 a > /tmp/a && mv /tmp/a a && sed -i s/x/y/ a", "awk: x\nsed: -e expression\n"),
+            # Two steps run the same program: which one failed cannot be told.
+            ("sed -n 1p a > /tmp/a && mv /tmp/a a && sed -i s/x/y/ a", "sed: -e expression\n"),
+            # After `||` a later step runs whether or not the failed one did.
+            ("awk 1 a > /tmp/a || mv /tmp/a a && python t.py", "awk: x\n"),
+            # A warning is no failure.
+            ("awk 1 a > /tmp/a && mv /tmp/a a && python t.py", "awk: warning: x\n"),
+        ],
+    )
+    def test_without_a_clear_complaint_the_last_step_failed(
+        self, command: str, output: str
+    ) -> None:
+        result = analyze(command, succeeded=False, output=output)
+        assert ("move", "/tmp/a", "a") in effects(result)
+
     def test_a_written_script_stands_when_running_it_fails(self) -> None:
         result = analyze(
             "cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py",
@@ -776,3 +812,4 @@ class TestLines:
             ("read", "a.md"),
             ("read", "b.md"),
         ]
+
