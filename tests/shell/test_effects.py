@@ -813,3 +813,55 @@ class TestLines:
             ("read", "b.md"),
         ]
 
+
+class TestReportedSaves:
+    """An unknown program whose output says it saved a file its command line names."""
+
+    def test_a_cli_held_in_a_variable_saves_what_its_output_names(self) -> None:
+        command = (
+            "B=~/.tools/browse/dist/browse\nS=/tmp/shots\n"
+            '$B screenshot "$S/full.png"\n$B screenshot --clip 0,0,9,9 "$S/top.png"\n'
+            '$B screenshot "#card" "$S/card.png"'
+        )
+        output = (
+            "Screenshot saved: /tmp/shots/full.png\n"
+            "screenshot: Clipped area is either empty or outside the resulting image\n"
+            "Screenshot saved (element): /tmp/shots/card.png\n"
+        )
+        result = analyze(command, output=output)
+        assert [(op.action, op.path) for op in result.operations if op.action != "unknown"] == [
+            ("write", "/tmp/shots/full.png"),
+            ("write", "/tmp/shots/card.png"),
+        ]
+
+    @pytest.mark.parametrize(
+        "output",
+        [
+            "Wrote report.html\n",
+            "Saved to report.html\n",
+            "Report written: /w/report.html\n",
+        ],
+    )
+    def test_an_unknown_program_saving_its_operand(self, output: str) -> None:
+        assert effects(analyze("reportgen --format html report.html", output=output)) == [
+            ("write", "report.html")
+        ]
+
+    @pytest.mark.parametrize(
+        ("command", "output"),
+        [
+            # Named as an input, not as what was saved.
+            ("codegen schema.graphql", "Generated types for schema.graphql\n"),
+            ("viewer shot.png", "Loading shot.png\n"),
+            # The output names a file the command line does not.
+            ("exporter --all", "Saved to out.csv\n"),
+            # A failed run saved nothing.
+            ("reportgen report.html", "Saved to report.html\n"),
+        ],
+    )
+    def test_without_a_report_of_its_own_operand_nothing_is_claimed(
+        self, command: str, output: str
+    ) -> None:
+        failed = command == "reportgen report.html"
+        result = analyze(command, output=output, succeeded=not failed)
+        assert [op for op in result.operations if op.action == "write"] == []

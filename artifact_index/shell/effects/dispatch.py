@@ -29,6 +29,7 @@ from artifact_index.shell.effects.files import (
     truncate,
 )
 from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
@@ -51,14 +52,23 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
         # `"$EDITOR" file`, `$CMD a b`: the program is only known at run time.
         if len(inv.args) > 1 and not inv.failed:
             return Effect(
-                [inv.unknown(f"runs a command known only at run time ({inv.args[0].raw})")]
+                [
+                    inv.unknown(f"runs a command known only at run time ({inv.args[0].raw})"),
+                    *reported_saves(inv, runtime),
+                ]
             )
         return Effect()
     handler = _HANDLERS.get(name) or _family_handler(name)
     if handler is None:
         if _is_script_path(inv.args[0].value) and not inv.failed:
-            return _run_file(inv, runtime, inv.args[0])
-        return Effect(opaque=not inv.failed and name not in NEUTRAL_PROGRAMS)
+            ran = _run_file(inv, runtime, inv.args[0])
+            if any(op.action == "unknown" and op.path is None for op in ran.operations):
+                # A program whose text is not known may still say what it saved.
+                ran.operations.extend(reported_saves(inv, runtime))
+            return ran
+        neutral = name in NEUTRAL_PROGRAMS
+        saved = reported_saves(inv, runtime) if not neutral else []
+        return Effect(saved, opaque=not inv.failed and not neutral)
     if inv.failed and handler not in _RUN_WHEN_FAILED:
         return Effect()
     return handler(inv, runtime)
