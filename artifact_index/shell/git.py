@@ -11,7 +11,11 @@ Commands that change files in ways that cannot be named from the command
 line (``git rebase``, ``git cherry-pick``, switching branches, creating a
 branch from another start point) become ``unknown`` operations; ``git
 merge`` and ``git pull`` name the files their report lists
-(:mod:`.git_report`) and are unknown only when there is no report.
+(:mod:`.git_report`) and are unknown only when there is no report.  A
+switch to a revision that an earlier ``git diff`` compared with HEAD (HEAD
+not moved since) changes the files that diff listed (the context's
+``compared_with``); beside a listing that may leave files out, the switch
+stays an unknown effect too.
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ _UNNAMEABLE = {
     "revert": "git revert applies a commit's inverse, whose files the tracker cannot name",
     "am": "git am applies mailbox patches the tracker has not seen",
 }
+
+# What a switch does to a file an earlier diff listed, as a file operation.
+_SWITCH_ACTIONS: dict[str, FileAction] = {"created": "create", "deleted": "delete"}
 
 Mover = Callable[[Invocation, Runtime], list[FileOperation]]
 
@@ -182,7 +189,7 @@ def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
     if parsed.has("-p", "--patch"):
         return [inv.unknown("git checkout --patch restores hunks chosen interactively")]
     if parsed.has("-b", "-B", "--orphan"):
-        return _new_branch(inv, "checkout", parsed.operands)
+        return _new_branch(inv, runtime, "checkout", parsed.operands)
     conflict_side = parsed.has("--ours", "--theirs")
     raw = [a.value for a in rest]
     if "--" in raw:
@@ -200,11 +207,12 @@ def _checkout(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
             source, pathspecs = operands[0].value, operands[1:]
         else:
             name = operands[0].value or operands[0].raw
-            return [
-                inv.unknown(
-                    f"git checkout {name} switches the working tree to another branch or commit"
-                )
-            ]
+            return _switched(
+                inv,
+                runtime,
+                operands[0].value,
+                f"git checkout {name} switches the working tree to another branch or commit",
+            )
     if conflict_side:
         side = "ours" if parsed.has("--ours") else "theirs"
         return [
@@ -340,24 +348,57 @@ def _switch(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
         rest, short_values="cC", long_values=("--create", "--force-create", "--orphan")
     )
     if parsed.has("-c", "-C", "--create", "--force-create", "--orphan"):
-        return _new_branch(inv, "switch", parsed.operands)
+        return _new_branch(inv, runtime, "switch", parsed.operands)
     if not parsed.operands:
         return []
     name = parsed.operands[0].value or parsed.operands[0].raw
-    return [inv.unknown(f"git switch {name} switches the working tree to another branch")]
+    return _switched(
+        inv,
+        runtime,
+        parsed.operands[0].value,
+        f"git switch {name} switches the working tree to another branch",
+    )
 
 
-def _new_branch(inv: Invocation, sub: str, operands: list[Arg]) -> list[FileOperation]:
+def _new_branch(
+    inv: Invocation, runtime: Runtime, sub: str, operands: list[Arg]
+) -> list[FileOperation]:
     """A new branch: from the current state files stay; from another start point they change."""
     start = next((a for a in operands if a.value != "--"), None)
     if start is None or start.value == "HEAD":
         return []
     name = start.value or start.raw
-    return [
-        inv.unknown(
-            f"git {sub} moves the working tree to {name}, whose differing files the tracker cannot name"
-        )
-    ]
+    return _switched(
+        inv,
+        runtime,
+        start.value,
+        f"git {sub} moves the working tree to {name}, whose differing files the tracker cannot name",
+    )
+
+
+def _switched(
+    inv: Invocation, runtime: Runtime, target: str | None, unnamed: str
+) -> list[FileOperation]:
+    """A switch of the working tree to ``target``: the files an earlier diff of HEAD against it listed.
+
+    Without such a listing, or beside an incomplete one, the switch is an
+    unknown effect (``unnamed`` says why).
+    """
+    compared = runtime.files.compared_with(target) if target else None
+    if compared is None:
+        return [inv.unknown(unnamed)]
+    root = _root(inv, runtime)
+    detail = f"switched to {target}"
+    ops: list[FileOperation] = []
+    for path, effect in compared.files:
+        placed = join(root, path)
+        if placed is None:
+            ops.append(inv.unknown(f"switching to {target} changed {path}, which cannot be placed"))
+            continue
+        ops.append(inv.op(_SWITCH_ACTIONS.get(effect, "edit"), placed, detail=detail))
+    if not compared.complete:
+        ops.append(inv.unknown(f"{unnamed} beyond those an earlier diff listed"))
+    return ops
 
 
 def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:

@@ -23,6 +23,7 @@ from artifact_index.ingestion.events import FileOperation
 __all__ = [
     "DEVICE_PREFIXES",
     "TEMP_ROOTS",
+    "ComparedTree",
     "Files",
     "PathKind",
     "ShellContext",
@@ -41,6 +42,9 @@ class ShellContext(Protocol):
     whose content is unknown but which exists.  Likewise an optional
     ``existed_before(path) -> bool | None`` says whether a file predates the
     session (a lock file next to a manifest the session created is new).
+    And an optional ``compared_with(revision) -> ComparedTree | None`` gives
+    the files an earlier ``git diff`` listed between HEAD and ``revision``,
+    while HEAD has not moved since: what a switch to it changes.
     """
 
     def content_of(self, path: str) -> str | None:
@@ -50,6 +54,18 @@ class ShellContext(Protocol):
     def files_under(self, directory: str) -> list[str]:
         """Tracked files under ``directory`` (recursively), in the same path form."""
         ...
+
+
+@dataclass(frozen=True)
+class ComparedTree:
+    """What switching from HEAD to another revision changes, as an earlier diff listed it.
+
+    ``files``: (path from the repository's top, created / modified /
+    deleted); ``complete``: False when the listing may leave files out.
+    """
+
+    files: tuple[tuple[str, str], ...]
+    complete: bool
 
 
 PathKind = Literal["workspace", "scratch", "anonymous", "device"]
@@ -173,6 +189,11 @@ class Files:
         if isinstance(answer, bool):
             return answer
         return False if path in self.written else None  # this very command made it
+
+    def compared_with(self, revision: str) -> ComparedTree | None:
+        """The files an earlier diff listed between HEAD and ``revision`` (``compared_with`` probe)."""
+        answer = self._probe("compared_with", revision)
+        return answer if isinstance(answer, ComparedTree) else None
 
     def _probe(self, name: str, path: str) -> object:
         probe = getattr(self.context, name, None) if self.context is not None else None

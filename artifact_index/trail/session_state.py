@@ -154,6 +154,18 @@ class ListedStatus(_Record):
     scope: list[str] = Field(default_factory=list)
 
 
+class ComparedWithHead(_Record):
+    """The latest ``git diff`` of HEAD against another revision, while HEAD has not moved since.
+
+    A branch switch to ``other`` then changes exactly those files (see
+    :func:`~artifact_index.trail.tree_status.compared_revision`).
+    """
+
+    other: str
+    files: list[tuple[str, str]]  # (path from the repository's top, created / modified / deleted)
+    complete: bool
+
+
 class OtherRepository(_Record):
     branch: str | None = None
     branch_turn: int | None = None
@@ -169,6 +181,7 @@ class WorkRecord(_Record):
     committed_at: dict[str, int] = Field(default_factory=dict)  # key -> seq of the last commit
     staging: Staging = Field(default_factory=Staging)
     status: ListedStatus | None = None
+    compared: ComparedWithHead | None = None
     repos: dict[str, OtherRepository] = Field(default_factory=dict)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from artifact_index.shell.listing import SimpleCommand
 
-__all__ = ["ListedFile", "TreeStatus", "observed_status"]
+__all__ = ["ComparedRevision", "ListedFile", "TreeStatus", "compared_revision", "observed_status"]
 
 
 @dataclass(frozen=True)
@@ -108,9 +108,81 @@ _SHORT_STATES = {
 }
 # Steps that may run beside a status in one command without printing lines that read as its own.
 _QUIET = frozenset({"cd", "pushd", "popd", "true"})
+_HEAD_NAMES = frozenset({"HEAD", "@", ""})
+# What a switch from HEAD to the other revision does to a file a diff listed, by the diff's
+# direction: read from the other revision to HEAD, a file added on HEAD goes away.
+_TOWARD_OTHER = {"added": "created", "deleted": "deleted", "modified": "modified"}
+_FROM_OTHER = {"added": "deleted", "deleted": "created", "modified": "modified"}
 _GIT_BESIDE = frozenset(
     {"status", "diff", "add", "log", "branch", "rev-parse", "fetch", "stash", "checkout", "switch"}
 )
+
+
+@dataclass
+class ComparedRevision:
+    """The files a ``git diff`` listed as differing between HEAD and another revision.
+
+    ``files``: (path from the repository's top, what switching from HEAD to
+    ``other`` does to it: created, modified or deleted).  ``complete`` is
+    False when the listing may leave files out: ``other...HEAD`` shows only
+    HEAD's side since the merge base, and ``--stat`` shortens long paths.
+    """
+
+    other: str
+    files: list[tuple[str, str]] = field(default_factory=list)
+    complete: bool = True
+
+
+def compared_revision(
+    step: SimpleCommand, sub: str | None, args: list[str | None], beside: list[str], output: str
+) -> ComparedRevision | None:
+    """What a successful ``git diff --stat|--name-only|--name-status|--numstat A B`` listed, when one side is HEAD.
+
+    ``A...B``, ``A..B`` and ``A B`` are read; a pathspec, a filter, the
+    working tree (one revision) or output shared with other printing steps
+    gives None.
+    """
+    if sub != "diff" or step.piped or step.stdout is not None or any(a is None for a in args):
+        return None
+    if any(b.split(" ", 1)[0] not in _QUIET for b in beside):
+        return None  # another step's lines could read as the listing's
+    words = [a for a in args if a is not None]
+    shape = next((a for a in words if a in _DIFF_SHAPES), None)
+    options = [a for a in words if _is_option(a)]
+    if shape is None or shape == "--shortstat" or "--" in words:
+        return None
+    if any(a not in _DIFF_SHAPES and a not in ("--no-color", "--color=never") for a in options):
+        return None  # -R, --diff-filter, --relative, -M...: not the plain listing of both trees
+    revisions = [a for a in words if not _is_option(a)]
+    if len(revisions) == 1 and ("..." in revisions[0] or ".." in revisions[0]):
+        symmetric = "..." in revisions[0]
+        left, _, right = revisions[0].partition("..." if symmetric else "..")
+    elif len(revisions) == 2:
+        symmetric = False
+        left, right = revisions
+    else:
+        return None
+    if right in _HEAD_NAMES and left not in _HEAD_NAMES:
+        other, effects = left, _FROM_OTHER
+    elif left in _HEAD_NAMES and right not in _HEAD_NAMES:
+        other, effects = right, _TOWARD_OTHER
+    else:
+        return None
+    compared = ComparedRevision(other, complete=not symmetric)
+    renamed: set[str] = set()
+    if shape in ("--stat", "--numstat"):
+        line_shape = _STAT_LINE if shape == "--stat" else _NUMSTAT
+        for line in output.splitlines():
+            found = line_shape.match(line)
+            if found and " => " in found["path"]:
+                renamed.update(_renamed(found["path"]))
+    for listed in _diff_listing(output, shape):
+        effect = effects.get(listed.state) if listed.state != "changed" else "modified"
+        if effect is None or listed.path in renamed or listed.path.startswith(".../"):
+            compared.complete = False  # a rename, or a path git shortened: not named here
+            continue
+        compared.files.append((listed.path, effect))
+    return compared
 
 
 def _renamed(path: str) -> list[str]:

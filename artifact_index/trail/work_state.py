@@ -50,12 +50,13 @@ from artifact_index.trail.paths import file_key, is_absolute
 from artifact_index.trail.session_state import (
     Commit,
     CommitAttempt,
+    ComparedWithHead,
     ListedStatus,
     OtherRepository,
     Staging,
 )
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
-from artifact_index.trail.tree_status import TreeStatus, observed_status
+from artifact_index.trail.tree_status import TreeStatus, compared_revision, observed_status
 
 __all__ = ["WorkState", "work_state"]
 
@@ -87,6 +88,8 @@ class WorkState:
         self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None
     ) -> None:
         """Follow one shell command; staging is followed even when it failed (``git add`` then a refused commit)."""
+        if self.state.compared is not None and _OTHER_CHECKOUTS.search(command):
+            self.state.compared = None
         if "git" not in command:
             return
         steps = simple_commands(command, cwd)
@@ -107,6 +110,8 @@ class WorkState:
                 continue
             if sub == "commit":
                 made = next(commits, None)
+                if succeeded is not False or made is not None:
+                    self.state.compared = None
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
                 elif succeeded is not False and len(self.state.unconfirmed_commits) < _MAX_COMMITS:
@@ -120,8 +125,15 @@ class WorkState:
                     if commit.pushed_turn is None:
                         commit.pushed_turn = turn
             model.stage(step, staging)
+            if succeeded is not False and _moves_head(sub, args, output):
+                self.state.compared = None
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
+                compared = compared_revision(step, sub, args, _beside(steps, step), output)
+                if compared is not None and len(compared.files) <= _MAX_LISTED:
+                    self.state.compared = ComparedWithHead(
+                        other=compared.other, files=compared.files, complete=compared.complete
+                    )
                 seen = observed_status(step, sub, args, _beside(steps, step), output)
                 if seen is not None and (seen.staged_shown or _nothing_staged(staging)):
                     self._saw_status(seen, git_cwd, turn, command)
@@ -265,6 +277,48 @@ def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:
 
 def _nothing_staged(staging: Staging) -> bool:
     return not (staging.staged_all or staging.staged_tracked or staging.staged or staging.unsure)
+
+
+# Git commands that may move HEAD or the revisions a diff compared it with.
+_MOVES_HEAD = frozenset(
+    {
+        "commit",
+        "checkout",
+        "switch",
+        "reset",
+        "merge",
+        "pull",
+        "rebase",
+        "cherry-pick",
+        "revert",
+        "am",
+        "stash",
+        "worktree",
+        "update-ref",
+        "branch",
+    }
+)
+# A ref a fetch moved: `   1a2b3c4..5d6e7f8  main       -> origin/main`, `+ ... (forced update)`.
+_FETCHED = re.compile(
+    r"^\s*(?:[+*!-]\s*)?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new [a-z ]+\])\s+\S+\s+->\s", re.M
+)
+
+
+# Tools that check branches out for git: Graphite (`gt down`), GitHub's `gh pr checkout`, jj.
+_OTHER_CHECKOUTS = re.compile(
+    r"(?:^|[\s;&|(])(?:gt|jj|sl|git-town)\s|\bgh\s+(?:pr|repo)\s+(?:checkout|sync)\b"
+)
+
+
+def _moves_head(sub: str | None, args: list[str | None], output: str) -> bool:
+    """Whether a git step may have moved HEAD or a ref a diff compared with it."""
+    if sub == "fetch" or sub == "remote":
+        return bool(_FETCHED.search(output))
+    if sub == "branch":
+        return any(a in ("-f", "--force", "-m", "-M", "-c", "-C") for a in args)
+    if sub == "stash":
+        return False  # the working tree, not HEAD
+    return sub in _MOVES_HEAD
 
 
 def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:

@@ -39,6 +39,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
+from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
@@ -610,6 +611,13 @@ class Tracker:
         """Whether the file predates the session, as far as the trail says."""
         file = self.index.file_state(self._key(path, None))
         return file.existed_before if file is not None else None
+
+    def compared_with(self, revision: str) -> ComparedTree | None:
+        """The files the latest diff of HEAD against ``revision`` listed, while HEAD has not moved since."""
+        compared = self.index.session.work.compared
+        if compared is None or compared.other != revision:
+            return None
+        return ComparedTree(tuple(compared.files), compared.complete)
 
     def files_under(self, directory: str) -> list[str]:
         prefix = self._key(directory, None).rstrip("/") + "/"
