@@ -52,7 +52,7 @@ from artifact_index.shell.parser import (
     Subshell,
     parse_command,
 )
-from artifact_index.shell.state import Files, ShellContext, join
+from artifact_index.shell.state import Files, ShellContext, home_of, join
 from artifact_index.shell.windows import parse_windows, shell_dialect
 
 __all__ = ["ShellAnalysis", "analyze_command"]
@@ -125,7 +125,7 @@ def analyze_command(
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
     run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
-    scope = Scope(start)
+    scope = Scope(start, home=home_of(root))
     outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
     chosen = shell_dialect(command, cwd, dialect)
     parse = parse_command if chosen == "bash" else partial(parse_windows, dialect=chosen)
@@ -188,7 +188,9 @@ class _Run:
         return self._output
 
     def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
-        self.script(text, Scope(cwd), "failed" if failed else "unknown")
+        self.script(
+            text, Scope(cwd, home=home_of(self.files.workspace)), "failed" if failed else "unknown"
+        )
 
     def temp_path(self) -> str:
         self.temp_count += 1

@@ -42,10 +42,11 @@ class Scope:
     )  # absolute; "" = unknown starting directory; None = lost after an unresolvable cd
     variables: dict[str, str | None] = field(default_factory=dict)
     directory_stack: list[str | None] = field(default_factory=list)
+    home: str | None = None  # the home directory, when the workspace shows it (`~`, `$HOME`)
 
     def child(self) -> Scope:
         """A copy for a subshell: changes made there do not come back."""
-        return Scope(self.cwd, dict(self.variables), list(self.directory_stack))
+        return Scope(self.cwd, dict(self.variables), list(self.directory_stack), self.home)
 
 
 Substitute = Callable[[Sub], str | None]
@@ -58,15 +59,31 @@ def _variable(name: str, scope: Scope) -> str | None:
         return scope.cwd or None
     if name in ("TMPDIR", "TMP", "TEMP"):
         return "/tmp"
+    if name == "HOME":
+        return scope.home
     return None
+
+
+def _tilde(part: Lit, first: bool, scope: Scope) -> str:
+    """An unquoted ``~`` or ``~/...`` starting a word, with the home directory put in when known."""
+    text = part.text
+    if (
+        first
+        and not part.quoted
+        and scope.home
+        and text.startswith("~")
+        and (len(text) == 1 or text[1] == "/")
+    ):
+        return scope.home + text[1:]
+    return text
 
 
 def _escaped_pieces(word: Word, scope: Scope, substitute: Substitute) -> str | None:
     """The word as a pattern string: quoted special characters backslash-escaped."""
     out: list[str] = []
-    for part in word.parts:
+    for k, part in enumerate(word.parts):
         if isinstance(part, Lit):
-            out.append(_escape(part.text) if part.quoted else part.text)
+            out.append(_escape(part.text) if part.quoted else _tilde(part, k == 0, scope))
         elif isinstance(part, Var):
             value = _variable(part.name, scope)
             if value is None:
@@ -85,9 +102,9 @@ def _escaped_pieces(word: Word, scope: Scope, substitute: Substitute) -> str | N
 def word_text(word: Word, scope: Scope, substitute: Substitute) -> str | None:
     """The value of a word without brace or pathname expansion (heredoc bodies, assignments)."""
     out: list[str] = []
-    for part in word.parts:
+    for k, part in enumerate(word.parts):
         if isinstance(part, Lit):
-            out.append(part.text)
+            out.append(_tilde(part, k == 0, scope))
         elif isinstance(part, Var):
             value = _variable(part.name, scope)
             if value is None:

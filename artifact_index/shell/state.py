@@ -27,6 +27,7 @@ __all__ = [
     "Files",
     "PathKind",
     "ShellContext",
+    "home_of",
     "join",
 ]
 
@@ -89,6 +90,18 @@ _WINDOWS_NUL = re.compile(r"^(?:[A-Za-z]:[\\/]|/[A-Za-z]/).*[\\/]nul$", re.IGNOR
 _WINDOWS_TEMP = re.compile(
     r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE
 )
+
+
+# A workspace under a user's home shows whose home it is: /Users/ana/..., /home/ana/..., C:/Users/ana/...
+_HOME = re.compile(r"^(?:/Users/(?!Shared/)[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
+
+
+def home_of(workspace: str | None) -> str | None:
+    """The home directory a workspace lies in (``~`` and ``$HOME`` there), or None when it does not show one."""
+    if not workspace:
+        return None
+    found = _HOME.match(workspace.replace("\\", "/"))
+    return found.group(0) if found else None
 
 
 def join(cwd: str | None, path: str) -> str | None:

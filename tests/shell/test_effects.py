@@ -865,3 +865,39 @@ class TestReportedSaves:
         failed = command == "reportgen report.html"
         result = analyze(command, output=output, succeeded=not failed)
         assert [op for op in result.operations if op.action == "write"] == []
+
+
+class TestHomeDirectory:
+    """``~`` and ``$HOME`` name the home directory the workspace lies in."""
+
+    @pytest.mark.parametrize(
+        ("workspace", "home"),
+        [
+            ("/Users/ana/work/app", "/Users/ana"),
+            ("/home/ana/app", "/home/ana"),
+            ("/root/app", "/root"),
+        ],
+    )
+    def test_a_workspace_under_a_home_places_tilde_paths(self, workspace: str, home: str) -> None:
+        command = 'echo x >> ~/.tool/usage.jsonl; D="$HOME/.cache/app"; cp -n a.txt "$D/a.txt"'
+        result = analyze_command(command, workspace, succeeded=True, workspace=workspace)
+        written = [(op.action, op.path) for op in result.operations if op.action != "read"]
+        assert written == [
+            ("edit", f"{home}/.tool/usage.jsonl"),
+            ("copy", f"{workspace}/a.txt"),
+        ]
+        assert result.operations[-1].dest == f"{home}/.cache/app/a.txt"
+
+    @pytest.mark.parametrize("workspace", ["/w", "/workspace/app", "/Users/Shared/app", "/tmp/x"])
+    def test_elsewhere_the_home_stays_unknown(self, workspace: str) -> None:
+        result = analyze_command(
+            "echo x >> ~/.tool/usage.jsonl", workspace, succeeded=True, workspace=workspace
+        )
+        assert [op.action for op in result.operations] == ["unknown"]
+
+    def test_a_quoted_tilde_is_a_name(self) -> None:
+        result = analyze_command(
+            "echo x > '~/notes.txt'", "/home/ana/app", succeeded=True, workspace="/home/ana/app"
+        )
+        # Not the home directory: a quoted `~` is no expansion (and never guessed as one).
+        assert [op.action for op in result.operations] == ["unknown"]
