@@ -13,7 +13,10 @@ often than by editing either file.  What is recorded:
 * An install with no package (``npm install``, ``pnpm install``, ``uv
   sync``, ``poetry install``) writes the lock file when it is missing or out
   of date; whether it did is not known, so it is an ``unknown`` effect that
-  names the lock file.  So is ``go mod tidy``.
+  names the lock file.  So is ``go mod tidy``.  In a project whose manifest
+  this session created and whose lock file is not known to exist, the
+  lock is missing: a successful install writes it (unless an option such
+  as ``--frozen`` or ``--no-package-lock`` keeps the lock alone).
 * ``npm init`` writes ``package.json`` and ``go mod init`` creates ``go.mod``;
   ``pip-compile`` and ``uv pip compile -o`` write their output file;
   ``pipreqs`` writes ``requirements.txt``.  ``pip install`` changes no
@@ -228,6 +231,24 @@ def package_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | 
 _SAVED_LOCK = re.compile(r"^\s*(?:success )?Saved lockfile\b", re.MULTILINE)
 
 
+# Options under which an install leaves the lock file alone (or only checks it).
+_KEEPS_LOCK = frozenset(
+    {
+        "--frozen",
+        "--locked",
+        "--no-lock",
+        "--frozen-lockfile",
+        "--no-lockfile",
+        "--pure-lockfile",
+        "--no-package-lock",
+        "--package-lock=false",
+        "--dry-run",
+        "--check",
+        "--immutable",
+    }
+)
+
+
 def _saved_lock(output: str | None) -> bool:
     return output is not None and "Saved lockfile" in output and bool(_SAVED_LOCK.search(output))
 
@@ -289,6 +310,16 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
         ]
     if sub in tool.lock_only or _saved_lock(runtime.output):
         return [_lock_op(inv, runtime, lock, manifest, f"{name} {sub}")]
+    if (
+        not inv.failed
+        and runtime.files.existed_before(manifest) is False
+        and not _exists(runtime, lock)
+        and not any(option in _KEEPS_LOCK for option, _ in parsed.options)
+    ):
+        # A project this session created has no lock yet: resolving it writes one.
+        return [
+            _lock_op(inv, runtime, lock, manifest, f"{name} {sub or 'install'} of a new project")
+        ]
     return [
         inv.unknown(
             f"{name} {sub or 'install'} writes {posixpath.basename(lock)} when it is missing or out of "

@@ -100,6 +100,35 @@ class TestPackageManagers:
         assert op.action == "unknown" and "whether" in str(op.detail)
 
     @pytest.mark.parametrize(
+        ("install", "lock"),
+        [
+            ("uv sync", "uv.lock"),
+            ("npm install", "package-lock.json"),
+            ("pnpm i", "pnpm-lock.yaml"),
+        ],
+    )
+    def test_resolving_a_project_this_session_created_writes_its_lock(
+        self, install: str, lock: str
+    ) -> None:
+        manifest = "pyproject.toml" if install.startswith("uv") else "package.json"
+        command = (
+            f"mkdir app && printf '{{}}' > app/{manifest} && cd app && {install} 2>&1 | tail -5"
+        )
+        assert effects(analyze(command)) == [("write", f"app/{manifest}"), ("write", f"app/{lock}")]
+
+    @pytest.mark.parametrize(
+        "install", ["uv sync --frozen", "npm install --no-package-lock", "uv sync --locked"]
+    )
+    def test_an_install_told_to_keep_the_lock_stays_unknown(self, install: str) -> None:
+        manifest = "pyproject.toml" if install.startswith("uv") else "package.json"
+        analysis = analyze(f"printf '{{}}' > {manifest} && {install}")
+        assert [op.action for op in analysis.operations] == ["write", "unknown"]
+
+    def test_a_failed_install_of_a_new_project_claims_no_lock(self) -> None:
+        analysis = analyze("printf '{}' > package.json && npm install", succeeded=False)
+        assert [op.action for op in analysis.operations] == ["write"]
+
+    @pytest.mark.parametrize(
         "command",
         [
             "npm ci",
