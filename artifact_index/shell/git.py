@@ -32,7 +32,7 @@ from artifact_index.shell.invocation import (
     parse_options,
     patch_operations,
 )
-from artifact_index.shell.state import join
+from artifact_index.shell.state import home_of, join
 
 __all__ = ["STASHED", "STASHED_WITH_UNTRACKED", "git_effects", "skip_global_options"]
 
@@ -401,6 +401,53 @@ def _switched(
     return ops
 
 
+# `git config` options that only read.
+_CONFIG_READS = frozenset(
+    {
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--list",
+        "-l",
+        "--show-origin",
+        "--show-scope",
+        "--name-only",
+        "-e",
+        "--edit",
+        "--get-color",
+        "--get-colorbool",
+    }
+)
+_CONFIG_WRITES = frozenset(
+    {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section"}
+)
+
+
+def _config(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git config --global NAME VALUE`` rewrites the user's ``~/.gitconfig``.
+
+    The repository's own ``.git/config`` is git's state, not a project file;
+    the user's file is placed only when the workspace shows the home directory.
+    """
+    parsed = parse_options(rest, long_values=("--file", "--type", "--default", "--comment"))
+    if not parsed.has("--global") or parsed.has(*_CONFIG_READS):
+        return []
+    operands = [a.value for a in parsed.operands]
+    verb = operands[0] if operands else None
+    if verb in ("get", "list"):
+        return []
+    writes = (
+        parsed.has(*_CONFIG_WRITES)
+        or verb in ("set", "unset", "rename-section", "remove-section")
+        or len(operands) >= 2
+    )
+    home = home_of(runtime.files.workspace)
+    if not writes or home is None:
+        return []
+    return [inv.op("edit", join(home, ".gitconfig"), detail="git config --global")]
+
+
 def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
     parsed = parse_options(rest, short_values="e", long_values=("--exclude",))
     if parsed.has("-n", "--dry-run") or not parsed.has("-f", "--force"):
@@ -417,4 +464,5 @@ _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOper
     "apply": _apply,
     "switch": _switch,
     "clean": _clean,
+    "config": _config,
 }

@@ -1,4 +1,4 @@
-"""A branch switch changes the files an earlier diff of HEAD against its target listed."""
+"""Git commands whose effects the command line alone does not name: branch switches, global settings."""
 
 from __future__ import annotations
 
@@ -118,3 +118,28 @@ def test_the_sessions_own_edit_is_kept_beside_the_switch() -> None:
         "src/config.rs": "modified",
         "README.md": "modified",
     }
+
+
+@pytest.mark.parametrize(
+    ("command", "changed"),
+    [
+        ("git config --global commit.gpgsign false", True),
+        ("git config --global --unset user.signingkey", True),
+        ("git config --global --get user.name", False),
+        ("git config --global --list", False),
+        ("git config commit.gpgsign false", False),  # the repository's .git/config: git's own state
+    ],
+)
+def test_a_global_git_setting_rewrites_the_users_gitconfig(command: str, changed: bool) -> None:
+    events: list[Event] = [SessionInfo(turn=0, cwd="/Users/ana/repo"), *shell(command, "", 1)]
+    index = Tracker(format="claude-code").feed_all(events)
+    found = {f.path: f.status for f in index.files() if f.status != "read"}
+    assert found == ({"/Users/ana/.gitconfig": "modified"} if changed else {})
+
+
+def test_without_a_home_in_sight_the_global_config_is_not_placed() -> None:
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="/workspaces/repo"),
+        *shell("git config --global commit.gpgsign false", "", 1),
+    ]
+    assert [f for f in Tracker(format="codex").feed_all(events).files()] == []
