@@ -284,8 +284,19 @@ def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
     if not parsed.has("--hard", "--merge", "--keep"):
         return []  # --soft / --mixed change the index and history only
     target = next((a.value for a in parsed.operands if a.value and a.value != "--"), None)
-    detail = f"git reset --hard {target}" if target and target != "HEAD" else "git reset --hard"
-    return [inv.op("restore", None, detail=detail)]
+    if target is None or target in ("HEAD", "@"):
+        return [inv.op("restore", None, detail="git reset --hard")]
+    # Uncommitted changes are dropped, then the tree moves to the other revision.
+    return [
+        inv.op("restore", None, detail=f"git reset --hard {target}"),
+        *_switched(
+            inv,
+            runtime,
+            target,
+            f"git reset --hard moves the working tree to {target}, whose differing files the"
+            " tracker cannot name",
+        ),
+    ]
 
 
 def _rm(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:

@@ -294,11 +294,14 @@ class TestGit:
             "git stash",
             "git stash push -u",
             "git reset --hard",
-            "git reset --hard HEAD~2",
         ],
     )
     def test_whole_worktree_restores(self, command: str) -> None:
         assert effects(analyze(command)) == [("restore", None)]
+
+    def test_a_hard_reset_to_another_revision_also_moves_the_tree(self) -> None:
+        # The files that differ between HEAD and HEAD~2 change too, unnamed here.
+        assert effects(analyze("git reset --hard HEAD~2")) == [("restore", None), ("unknown", None)]
 
     def test_restore_of_a_subdirectory_restores_its_known_files(self) -> None:
         result = analyze("git checkout -- src", files={"/w/src/a.py": "", "/w/src/b.py": ""})

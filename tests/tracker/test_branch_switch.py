@@ -143,3 +143,13 @@ def test_without_a_home_in_sight_the_global_config_is_not_placed() -> None:
         *shell("git config --global commit.gpgsign false", "", 1),
     ]
     assert [f for f in Tracker(format="codex").feed_all(events).files()] == []
+
+
+def test_a_hard_reset_to_a_compared_revision_changes_the_listed_files() -> None:
+    changed, unknown = _trail(
+        shell("git diff --name-only HEAD origin/main", "src/config.rs\n", 1),
+        edit("/repo/notes.md", 2),  # uncommitted, dropped by the reset
+        shell("git reset --hard origin/main", "HEAD is now at 0ef0a6d x\n", 3),
+    )
+    assert changed == {"src/config.rs": "modified", "notes.md": "reverted"}
+    assert unknown == []
