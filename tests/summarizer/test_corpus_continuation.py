@@ -86,7 +86,9 @@ def test_no_error_shown_open_was_covered_by_a_later_pass_or_commit(path: Path, n
 @pytest.mark.parametrize(
     ("path", "number"), POINTS, ids=[f"{p.name.split('.')[0]}#{n}" for p, n in POINTS]
 )
-def test_the_summary_is_at_most_half_as_long_again_as_claude_codes_own(path: Path, number: int) -> None:
+def test_the_summary_is_at_most_half_as_long_again_as_claude_codes_own(
+    path: Path, number: int
+) -> None:
     report = _report(path, number)
     assert report.cc_chars > 0
     assert report.within_cc, (
