@@ -191,6 +191,10 @@ def build_prompt(request: NarrativeRequest) -> str:
     """
     first, last = request.span_turns
     facts_turn = max(request.facts_turn, last)
+    # A first summary has no previous narrative, so nothing older to date.
+    anchor_turn = (
+        f' as_of_turn="{request.previous.last_turn}"' if request.previous.last_turn else ""
+    )
     if request.strategy == "regenerative":
         how = (
             "Write every section from scratch for the whole session below (regenerative summary); "
@@ -217,8 +221,7 @@ def build_prompt(request: NarrativeRequest) -> str:
     return (
         f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{reading}\n\nSections:\n{sections}\n"
         f"</instructions>\n\n"
-        f'<previous_narrative as_of_turn="{request.previous.last_turn}">\n{_anchor_text(request)}\n'
-        f"</previous_narrative>\n\n"
+        f"<previous_narrative{anchor_turn}>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
         f'<index_facts as_of_turn="{facts_turn}">\n{_facts_text(request)}\n</index_facts>\n{extra}\n'
         f'<new_span turns="{first}-{last}">\n{request.span}\n</new_span>\n\n'
         f"<reminder>\nNow call {TOOL_NAME} with every section. {how} Before answering, check each item against "
