@@ -111,7 +111,7 @@ def test_mcp_calls_are_named_by_server_and_tool_and_fail_with_their_error(
     ]
     assert result_of(events, "item_8").output == "Wrote 15 bytes"
     failed = result_of(events, "item_9")
-    assert (failed.status, failed.output) == ("failure", "server docs is not running")
+    assert (failed.status, failed.output) == ("failure", "server web is not running")
 
 
 def test_the_to_do_list_is_an_update_plan_call_per_new_state(events: list[Event]) -> None:
