@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlparse
 from artifact_index.ingestion.events import (
     Event,
     FailureReason,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     ToolResult,
@@ -120,7 +121,7 @@ def as_text(content: Any) -> str:
     return str(content)
 
 
-def parse_json_object(raw: Any) -> dict[str, Any]:
+def parse_json_object(raw: Any) -> JSONObject:
     """Tool arguments arrive as a dict or as a JSON string of one; anything else is ``{}``."""
     if isinstance(raw, dict):
         return raw
@@ -159,10 +160,10 @@ def under_directory(cwd: str | None, directory: str) -> str:
     return posixpath.join(cwd, directory)
 
 
-def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
+def json_object_records(source: Source) -> list[tuple[int, JSONObject]]:
     """The JSON-object lines of ``source``; other lines are skipped and counted."""
     reported = len(source.skipped)
-    out: list[tuple[int, dict[str, Any]]] = []
+    out: list[tuple[int, JSONObject]] = []
     for line, record in source.records:
         if isinstance(record, dict):
             out.append((line, record))
