@@ -671,19 +671,23 @@ class ArtifactIndex:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
         graph = self.graph
-        operations = graph.nodes
+        # The graph's own dictionaries: this visits every symbol and each edge into it.
+        attributes, into = graph.attributes, graph.keyed_edges_into
         for node, data in graph.nodes_of_kind("symbol"):
             touches = sorted(
                 (
-                    int(operations[op]["seq"]),
-                    int(operations[op]["turn"]),
+                    int(attributes[op]["seq"]),
+                    int(attributes[op]["turn"]),
                     str(edge["change"]),
                 )
-                for op, edge in graph.edges_into(node)
+                for op, keyed in into[node].items()
+                for edge in keyed.values()
                 if edge.get("kind") == "changed"
             )
+            if not touches:
+                continue
             change = _net_change([c for _, _, c in touches])
-            if change is None or not touches:
+            if change is None:
                 continue
             path = self._files[data["path"]].shown
             entry = SymbolEntry(
