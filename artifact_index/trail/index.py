@@ -131,7 +131,30 @@ def _names_file(entry: LedgerEntry, path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     # A file name of a few letters ("a.go", "Makefile") is named only with its directory.
     wanted = path if len(name) < 6 or "." not in name else name
-    return re.search(rf"(?<![\w.-]){re.escape(wanted)}(?![\w-])", text) is not None
+    return _stands_alone(wanted, text)
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"  # what ``\w`` matches in a str pattern
+
+
+def _stands_alone(wanted: str, text: str) -> bool:
+    """Whether ``wanted`` is in ``text`` with no word character, ``.`` or ``-`` before it, none or ``-`` after.
+
+    What the pattern ``(?<![\\w.-])WANTED(?![\\w-])`` finds, without compiling a pattern per
+    path: a long session asks this of thousands of paths, more than ``re`` keeps compiled.
+    """
+    start = text.find(wanted)
+    while start >= 0:
+        end = start + len(wanted)
+        before = text[start - 1] if start else ""
+        after = text[end] if end < len(text) else ""
+        if not (before and (_word_character(before) or before in ".-")) and not (
+            after and (_word_character(after) or after == "-")
+        ):
+            return True
+        start = text.find(wanted, start + 1)
+    return False
 
 
 def _error_report(
