@@ -97,21 +97,26 @@ _SEEN_RESOLUTIONS = frozenset(
 )
 
 
-def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | None:
-    """The latest later run that passed and covers the failed ``run`` (the whole suite, its file), or None."""
+def _passing_latest_first(runs: list[TestStatus]) -> list[TestStatus]:
+    """The runs that could supersede a failure (passed, with a command), latest turn first, in order within a turn."""
+    passing = [r for r in runs if r.outcome == "passed" and r.passed > 0 and r.command]
+    return sorted(passing, key=lambda r: -r.turn)  # stable: runs of one turn keep their order
+
+
+def _superseding_run(run: TestStatus, passing: list[TestStatus]) -> TestStatus | None:
+    """The latest later run that passed and covers the failed ``run`` (the whole suite, its file), or None.
+
+    ``passing``: :func:`_passing_latest_first` of the session's runs; of the latest runs that
+    cover it, the first one run.
+    """
     if run.outcome != "failed" or not run.command:
         return None
-    found = None
-    for later in runs:
-        if (
-            later.turn > run.turn
-            and later.outcome == "passed"
-            and later.passed > 0
-            and later.command
-            and covers(later.command, run.command)
-        ) and (found is None or later.turn > found.turn):
-            found = later
-    return found
+    for later in passing:
+        if later.turn <= run.turn:
+            return None
+        if later.command and covers(later.command, run.command):
+            return later
+    return None
 
 
 # A failure that says the program itself is missing: no change to the code fixes it, another way does.
@@ -816,9 +821,10 @@ class ArtifactIndex:
         same file) is marked superseded by that run.
         """
         runs = self.ledger.tests
+        passing = _passing_latest_first(runs)
         reports = []
         for t in runs:
-            later = _superseding_run(t, runs)
+            later = _superseding_run(t, passing)
             evidence = [
                 Evidence(
                     turn=t.turn,
