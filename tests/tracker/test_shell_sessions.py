@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .claude_bash import changed
+from artifact_index.trail.build import build_index
+
+from .claude_bash import changed, transcript
 
 WINDOWS = "C:\\Users\\dev\\source\\repos\\pruner"
 
@@ -58,3 +60,33 @@ def test_a_new_branch_from_another_start_point_is_an_unknown_effect(tmp_path: Pa
     )
     assert files == {}
     assert [c for c, _ in unknown] == [command]
+
+
+def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
+    # The reader's complaint, or the words of a `|| echo` fallback that runs only when the
+    # read failed, say no file was read; a read that printed its file still counts.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat missing.txt", "cat: missing.txt: No such file or directory"),
+                (
+                    "head -5 'gone.md'",
+                    "head: cannot open 'gone.md' for reading: No such file or directory",
+                ),
+                (
+                    'ls .conf && cat .conf/local.json 2>/dev/null || echo "(no local.json)"',
+                    "base.json\n(no local.json)",
+                ),
+                ("cat notes.txt | grep todo || echo 'nothing to do'", "nothing to do"),
+                ("cat present.txt 2>/dev/null || echo '(no present.txt)'", "hello"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert sorted(f.path for f in index.files() if f.status == "read") == [
+        "notes.txt",
+        "present.txt",
+    ]
