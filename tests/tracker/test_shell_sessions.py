@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import file_reports
 
 from .claude_bash import changed, transcript
 
@@ -90,3 +91,25 @@ def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
         "notes.txt",
         "present.txt",
     ]
+
+
+def test_a_created_file_is_told_with_the_command_that_created_it(tmp_path: Path) -> None:
+    # A later `sed -i` only edited it: "created via sed -i ..." would name the wrong command.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat > /tmp/t.js <<'EOF'\nconst s = require('./a')\nEOF\nnode /tmp/t.js", ""),
+                ("sed -i 's|./a|/home/dev/app/a|' /tmp/t.js && node /tmp/t.js", "ok"),
+                ("echo one > notes.txt", ""),
+                ("sed -i 's/one/two/' notes.txt", ""),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    told = {r.path: (r.status, r.shell_command) for r in file_reports(index)}
+    assert told["/tmp/t.js"][0] == "created"
+    assert (told["/tmp/t.js"][1] or "").startswith("cat > /tmp/t.js")
+    assert told["notes.txt"] == ("created", "echo one > notes.txt")
