@@ -11,6 +11,8 @@ them), and a run looks only at the entries under its :func:`probes`.
 
 from __future__ import annotations
 
+import re
+
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
@@ -43,6 +45,17 @@ _TASK_VOUCHES = {
 # and the spelling distance of a mistyped word: a retry without them runs the same thing.
 _MAX_WRAPPER_WORDS = 2
 _MAX_TYPO = 2
+
+
+# The shell's own complaint about the command's words, not a program's failure: zsh's `=word`
+# expansion (`echo ===` -> "(eval):1: == not found"), a glob with no match, a syntax error.
+# The programs after the misread word never ran; a later run of them in another form is the retry.
+_SHELL_MISREAD = re.compile(
+    r"^(?:\(eval\)|zsh|(?:/bin/)?(?:ba|da)?sh)(?::\d+| line \d+)?: "
+    r"(?:=\S* not found|no matches found|bad pattern|parse error|syntax error|bad substitution"
+    r"|unmatched |unexpected EOF)",
+    re.M,
+)
 
 
 def _main_words(command: str) -> list[str]:
@@ -174,6 +187,8 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
         if before and before <= subcommands(command):
             return "a corrected retry succeeded"
+        if _SHELL_MISREAD.search(entry.message) and before & subcommands(command):
+            return "run again in another form after the shell misread its words, and succeeded"
         if "git commit" in subcommands(command):
             return "a commit succeeded after it"
     return None

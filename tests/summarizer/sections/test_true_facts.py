@@ -493,3 +493,45 @@ def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
     assert "- `src/app.py`\n" in reads + "\n"
     assert "- `src/deep.py` (read by a sub-agent only)" in reads
     assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads
+
+
+def test_a_run_the_shell_misread_is_resolved_by_its_retry_in_another_form() -> None:
+    # zsh reads `echo ===` as an `=` expansion and stops: the git show after it never ran,
+    # and the next command runs it without the separator.
+    index = _index(
+        shell(
+            1,
+            "git log --oneline -3 && echo === && git show --stat abc1234",
+            "abc1234 one\ndef5678 two\n(eval):1: == not found\n",
+            False,
+        ),
+        shell(2, "git show --stat abc1234 | head; echo ---; git diff --stat", "commit abc1234\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 2
+
+
+def test_a_script_written_by_a_heredoc_and_fixed_is_resolved_when_it_runs() -> None:
+    # The heredoc's `cat` wrote the script; node is what failed, and it later ran and passed.
+    index = _index(
+        shell(
+            1,
+            "cat > /tmp/t.js <<'EOF'\nconst s = require('./a')\nEOF\nnode /tmp/t.js",
+            "Error: Cannot find module './a'\nRequire stack:\n- /tmp/t.js\n",
+            False,
+        ),
+        shell(2, "sed -i 's|./a|/w/a|' /tmp/t.js && node /tmp/t.js", "happy: true\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 2
+
+
+def test_a_failure_the_shell_misread_is_not_resolved_by_an_unrelated_command() -> None:
+    index = _index(
+        shell(1, "ls src/*.tmp && make lint", "zsh: no matches found: src/*.tmp\n", False),
+        shell(2, "git status --short", " M a.py\n"),
+    )
+
+    assert not index.errors()[0].resolved
