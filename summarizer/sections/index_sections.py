@@ -297,6 +297,23 @@ def _missing(step: SubStep) -> str:
     )
 
 
+_DONE_WORDS = re.compile(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
+_PR_WORDS = re.compile(r"\b(?:pull|PR|pull request|issue)\b", re.I)
+
+
+def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
+    """The user's first message after the item was last seen that says a pull request or issue is done."""
+    if item.tracker == "bd":
+        return None
+    number = item.id.rsplit("#", 1)[-1]
+    for message in facts.user_messages:
+        if message.turn <= item.turn or not _DONE_WORDS.search(message.text):
+            continue
+        if _PR_WORDS.search(message.text) or re.search(rf"#{re.escape(number)}\b", message.text):
+            return message
+    return None
+
+
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     items = facts.work_items
     trackers = ", ".join(f"`{t}`" for t in dict.fromkeys(i.tracker for i in items))
@@ -320,6 +337,14 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
             if item.status == "in_progress"
             else _STATUS_MARKS[item.status]
         )
+        user_said = _said_done(facts, item)
+        if user_said is not None:
+            # The user's words are evidence the session's commands never checked: the state
+            # last seen is said as that, beside them, not as the item's state now.
+            mark = (
+                f"[{item.status.replace('_', ' ')} when last seen, turn {item.turn}; "
+                f'the user said at turn {user_said.turn}: "{one_line(user_said.text, 80)}"]'
+            )
         lines.append(f"- {mark} {_item_title(item, 120 if detail <= 1 else 70)}")
     if len(waiting) > limit:
         lines.append(f"- and {len(waiting) - limit} more open item(s) the session looked at")

@@ -9,7 +9,13 @@ to sections that are not there, ``#`` comments inside fenced code.
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall
+from artifact_index.ingestion.events import (
+    Event,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    UserMessage,
+)
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.statements import claims
 from artifact_index.trail.tracker import Tracker
@@ -535,3 +541,20 @@ def test_a_failure_the_shell_misread_is_not_resolved_by_an_unrelated_command() -
     )
 
     assert not index.errors()[0].resolved
+
+
+def test_a_pull_request_the_user_said_was_merged_is_not_stated_open() -> None:
+    index = _index(
+        shell(
+            1,
+            "gh pr create --title 'bump chart' --body x",
+            "https://github.com/shop/fleet/pull/28\n",
+        ),
+        UserMessage(turn=2, text="Pull is accepted, but the rollout stalled."),
+        shell(2, "kubectl get pods", "ollama-0 Running\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "`#28` bump chart" in tasks
+    assert "- [open] `#28`" not in tasks
+    assert 'the user said at turn 2: "Pull is accepted, but the rollout stalled."' in tasks
