@@ -26,7 +26,12 @@ from summarizer.sections.claim_wording import (
 )
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import Attempt, SessionFacts
-from summarizer.sections.file_lists import changed_files, files_of_status, read_files
+from summarizer.sections.file_lists import (
+    changed_files,
+    files_of_status,
+    moved_files,
+    read_files,
+)
 from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
     checks_owed,
@@ -776,7 +781,11 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "files_deleted":
             return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
         case "files_reverted":
-            return lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts)
+            # A file moved away lives on at its new path (listed there as "moved here from"):
+            # it was not put back.
+            return lambda f, d: files_of_status(
+                [r for r in f.reverted if r.path not in moved_files(f)], d, accounts=f.accounts
+            )
         case "files_changed":
             return changed_files
         case "files_read":

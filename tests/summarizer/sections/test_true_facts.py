@@ -558,3 +558,17 @@ def test_a_pull_request_the_user_said_was_merged_is_not_stated_open() -> None:
     assert "`#28` bump chart" in tasks
     assert "- [open] `#28`" not in tasks
     assert 'the user said at turn 2: "Pull is accepted, but the rollout stalled."' in tasks
+
+
+def test_a_file_moved_away_is_not_said_put_back() -> None:
+    # Created, committed, then `git mv`: its content lives on at the new path.
+    index = _index(
+        shell(1, "echo x > tmp.py && git add tmp.py && git commit -m add", "[main 1a2b3c4] add\n"),
+        shell(2, "git mv tmp.py keep.py", ""),
+        shell(3, "git mv a.py b.py", ""),
+        shell(4, "git mv b.py c.py", ""),
+    )
+
+    hook = _hook(index)
+    assert "Files changed, then put back" not in hook
+    assert "- `keep.py`: moved here from `tmp.py`" in _section(hook, "Files created")
