@@ -572,3 +572,24 @@ def test_a_file_moved_away_is_not_said_put_back() -> None:
     hook = _hook(index)
     assert "Files changed, then put back" not in hook
     assert "- `keep.py`: moved here from `tmp.py`" in _section(hook, "Files created")
+
+
+def test_a_runner_summary_from_a_script_is_a_test_run() -> None:
+    # The index does not know `./ci.sh`, but the summary it printed is a test run's.
+    index = _index(
+        shell(1, "./ci.sh --fast", "...\n  1017 passing (41s)\n  3 pending\n"),
+        shell(2, "bun run check", " 12 pass\n 0 fail\nRan 12 tests across 3 files. [0.4s]\n"),
+        shell(3, "cat old-run.log", "= 1 failed, 9 passed in 1.2s =\n"),
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "1017 passed" in status and "12 passed" in status
+    assert "9 passed" not in status  # a log read is no run
+
+
+def test_with_no_run_it_recognises_the_index_says_so() -> None:
+    index = _index(shell(1, "./check-all", "all 1017 checks fine\n"))
+
+    assert render_index_section("test_status", session_facts(index)) == (
+        "No test run the index recognises."
+    )
