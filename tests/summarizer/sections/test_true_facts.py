@@ -593,3 +593,44 @@ def test_with_no_run_it_recognises_the_index_says_so() -> None:
     assert render_index_section("test_status", session_facts(index)) == (
         "No test run the index recognises."
     )
+
+
+def test_a_formatter_check_is_resolved_when_the_formatter_then_rewrote_the_file() -> None:
+    index = _index(
+        shell(
+            1,
+            "ruff format --check .",
+            "Would reformat: src/a.py\n1 file would be reformatted, 3 files already formatted\n",
+            False,
+        ),
+        shell(2, "ruff format src/a.py", "1 file reformatted\n"),
+        shell(
+            3,
+            "npx prettier --check .",
+            "[warn] src/b.ts\n[warn] Code style issues found in the above file.\n",
+            False,
+        ),
+        shell(4, "npx prettier --write src/b.ts", "src/b.ts 20ms\n"),
+        shell(5, "gofmt -l .", "main.go\n", False),
+        shell(6, "gofmt -w .", ""),
+    )
+
+    assert [(e.resolved, e.resolved_turn) for e in index.errors()] == [
+        (True, 2),
+        (True, 4),
+        (True, 6),
+    ]
+
+
+def test_a_formatter_run_on_other_files_leaves_the_check_open() -> None:
+    index = _index(
+        shell(
+            1,
+            "black --check src/ tests/",
+            "would reformat tests/t.py\n1 file would be reformatted.\n",
+            False,
+        ),
+        shell(2, "black src/", "All done!\n"),
+    )
+
+    assert "[OPEN]" in _section(_hook(index), "Errors")
