@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from artifact_index.facts.claims import Evidence
+from artifact_index.shell.git_report import merge_reports
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.answers import (
     CommitAttemptReport,
@@ -143,6 +144,8 @@ class WorkState:
                     commit.pushed = True
                     if commit.pushed_turn is None:
                         commit.pushed_turn = turn
+            if sub in ("pull", "merge") and "CONFLICT" not in output:
+                self._brought_in(output)
             model.stage(step, staging)
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
@@ -243,7 +246,9 @@ class WorkState:
                 continue
             self.state.unconfirmed_commits.remove(attempt)
             for key in attempt.files or ():
-                self.state.committed_at.setdefault(key, attempt.seq)
+                self.state.committed_at[key] = max(
+                    self.state.committed_at.get(key, -1), attempt.seq
+                )
             if len(self.state.commits) < _MAX_COMMITS:
                 self.state.commits.append(
                     Commit(
@@ -257,6 +262,16 @@ class WorkState:
                 )
                 self.state.commits.sort(key=lambda c: c.turn)
 
+    def _brought_in(self, output: str) -> None:
+        """The files a merge or pull report names came in with commits: they are committed as they are."""
+        root = self.index.root
+        seq = self.index.session.op_count
+        for report in merge_reports(output) or ():
+            paths = [*report.created, *report.deleted, *report.modified]
+            paths += [path for pair in report.renamed for path in pair]
+            for path in paths:
+                self.state.committed_at[file_key(path, root, root)] = seq
+
     def _confirm_pushed_commit(self, output: str) -> None:
         """The one quiet commit since the last commit shown, when a push shows the range it sent."""
         last = max((c.turn for c in self.state.commits), default=-1)
@@ -267,7 +282,7 @@ class WorkState:
         attempt = waiting[0]
         self.state.unconfirmed_commits.remove(attempt)
         for key in attempt.files or ():
-            self.state.committed_at.setdefault(key, attempt.seq)
+            self.state.committed_at[key] = max(self.state.committed_at.get(key, -1), attempt.seq)
         self.state.commits.append(
             Commit(
                 turn=attempt.turn,

@@ -100,3 +100,28 @@ def test_a_quiet_commit_a_push_shows_is_a_commit() -> None:
 
     assert "- `6095459` docs: plan (turn 2, pushed)" in work
     assert "printed no commit" not in work
+
+
+def test_files_a_pull_or_merge_brought_in_are_not_uncommitted() -> None:
+    # They came with the commits merged: only the session's own later edits are not committed.
+    work = _work_state(
+        write(1, f"{ROOT}/a.py", "x\n"),
+        shell(2, "git add a.py && git commit -m a", "[main 1234567] a\n 1 file changed\n"),
+        shell(
+            3,
+            "git pull",
+            "Updating 1234567..89abcde\nFast-forward\n src/graph.py | 21 ++++\n"
+            " src/ingest.py |  2 +-\n 2 files changed, 22 insertions(+), 1 deletion(-)\n"
+            " create mode 100644 src/graph.py\n",
+        ),
+        shell(
+            4,
+            "git merge origin/docs",
+            "Merge made by the 'ort' strategy.\n docs/x.md | 3 +++\n 1 file changed\n"
+            " create mode 100644 docs/x.md\n",
+        ),
+        write(5, f"{ROOT}/src/ingest.py", "mine\n"),
+    )
+
+    assert "Changed and not committed: `src/ingest.py`" in work
+    assert "graph.py" not in work and "docs/x.md" not in work
