@@ -185,7 +185,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     with the best it has by then; see :mod:`summarizer.integrations.hook_limits`.
     """
     from artifact_index.live.store import SessionStore
-    from summarizer.integrations.hook_limits import HookLimits, limit_memory
+    from summarizer.integrations.hook_limits import Deadline, HookLimits, limit_memory
     from summarizer.integrations.hooks import HookRun, run_bounded_hook
 
     limits = HookLimits.from_environment()
@@ -204,6 +204,9 @@ def cmd_hook(args: argparse.Namespace) -> int:
             agent=args.agent,
             store=lambda: SessionStore(args.store),
             limits=limits,
+            # The host's clock started with the process: its start-up counts. Called in-process
+            # (a test, an embedding program), the deadline starts now.
+            deadline=Deadline.of_process(limits.seconds) if args.owns_process else None,
         )
     restore()
     if run.note:

@@ -43,6 +43,7 @@ __all__ = [
     "answer_within",
     "check_regular_file",
     "limit_memory",
+    "process_age",
     "read_bounded",
 ]
 
@@ -55,6 +56,10 @@ _READING_SHARE = 0.4
 _MB = 2**20
 # Seconds between two looks at the deadline while the work runs.
 _LOOK_EVERY = 0.05
+# The share of a process's deadline kept for what follows the answer: writing it, and the exit
+# (a process that holds a large index takes a while to give its memory back); at most a second.
+_ANSWER_SHARE = 0.05
+_ANSWER_ROOM = 1.0
 
 
 @dataclass(frozen=True)
@@ -90,22 +95,76 @@ class HookLimits:
 
 
 class Deadline:
-    """When the answer is due, ``seconds`` from now; reading stops a while before (:attr:`reading_over`)."""
+    """When the answer is due, ``seconds`` after the start; reading stops a while before (:attr:`reading_over`).
 
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    The start is now, less ``spent``: the seconds of the budget already gone
+    before the deadline was made.  The answer is due ``reserve`` seconds
+    before the end, so that what comes after it still fits in.
+    """
+
+    def __init__(
+        self,
+        seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        spent: float = 0.0,
+        reserve: float = 0.0,
+    ) -> None:
         self.seconds = seconds
         self._clock = clock
-        self._start = clock()
+        self._start = clock() - spent
+        self._due = seconds - reserve
+
+    @classmethod
+    def of_process(
+        cls,
+        seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        age: Callable[[], float] | None = None,
+    ) -> Deadline:
+        """The deadline of a hook that is a process of its own: ``seconds`` from the process's start.
+
+        The host's clock starts when it starts the process, so Python's
+        start-up and the imports (a second or more on a loaded machine)
+        count; and the answer is due a little before the end, so that
+        writing it and exiting fit in too.  ``age`` says how long the
+        process has run (by default :func:`process_age`).
+        """
+        spent = (age or process_age)()
+        return cls(seconds, clock, spent=spent, reserve=min(_ANSWER_ROOM, seconds * _ANSWER_SHARE))
 
     def remaining(self) -> float:
-        return max(0.0, self._start + self.seconds - self._clock())
+        return max(0.0, self._start + self._due - self._clock())
 
     def passed(self) -> bool:
         return self.remaining() <= 0
 
     def reading_over(self) -> bool:
         """Whether reading must stop now, so that what was read can still be rendered in time."""
-        return self._clock() - self._start >= self.seconds * _READING_SHARE
+        return self._clock() - self._start >= self._due * _READING_SHARE
+
+
+def process_age() -> float:
+    """Seconds since this process started: from ``/proc`` where there is one (Linux).
+
+    Elsewhere, the CPU time the process has used so far, which its start-up
+    spent almost all on one thread: a lower bound of its age.
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as file:
+            stat_line = file.read()
+        now = time.clock_gettime(time.CLOCK_BOOTTIME)
+        return _age_from_stat(stat_line, now, os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, AttributeError, IndexError):
+        return time.process_time()
+
+
+def _age_from_stat(stat_line: str, since_boot: float, ticks_per_second: int) -> float:
+    """A process's age from its ``/proc/<pid>/stat`` line, at ``since_boot`` seconds after boot."""
+    # The command's name, in parentheses, may hold spaces: the fields are counted after it.
+    fields = stat_line[stat_line.rindex(")") + 2 :].split()
+    started = int(fields[19]) / ticks_per_second  # field 22, the start time, in clock ticks
+    return max(0.0, since_boot - started)
 
 
 T = TypeVar("T")

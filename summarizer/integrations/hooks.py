@@ -541,8 +541,7 @@ def run_bounded_hook(
     The deadline is ``limits.seconds`` from now, unless ``deadline`` is given.
     """
     limits = limits or HookLimits.from_environment()
-    # From now: Python's start-up (a second, more on a loaded machine) is what the default
-    # leaves room for below the hosts' 60 s.
+    # From now, by default: the command line passes one counted from the process's start.
     deadline = deadline or Deadline(limits.seconds)
 
     def work(offers: Offers[HookRun]) -> HookRun:

@@ -30,7 +30,7 @@ import pytest
 
 from artifact_index.live.store import SessionStore
 from artifact_index.presentation.cli import main
-from summarizer.integrations.hook_limits import Deadline, HookLimits
+from summarizer.integrations.hook_limits import Deadline, HookLimits, _age_from_stat, process_age
 from summarizer.integrations.hooks import HOOK_OUTPUT_LIMIT, HookRun, run_bounded_hook, run_hook
 from tests.support.paths import ROOT
 
@@ -368,6 +368,79 @@ def test_past_the_deadline_with_nothing_ready_the_hook_answers_nothing_and_says_
         "(no answer within 2 s)",
         late=True,
     )
+
+
+class _Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_time_spent_before_the_deadline_was_made_counts() -> None:
+    clock = _Clock()
+    deadline = Deadline(20, clock=clock, spent=5)
+    assert deadline.remaining() == 15
+    # Reading stops at 40% of the whole budget, the 5 s spent before included.
+    clock.now += 2.75
+    assert not deadline.reading_over()
+    clock.now += 0.25
+    assert deadline.reading_over()
+    clock.now += 11.75
+    assert not deadline.passed()
+    clock.now += 0.25
+    assert deadline.passed()
+
+
+def test_a_process_deadline_counts_from_the_process_start_and_keeps_room_to_answer() -> None:
+    clock = _Clock()
+    deadline = Deadline.of_process(20, clock=clock, age=lambda: 4.0)
+    assert deadline.seconds == 20  # what the notes name
+    # 20 s from the start, 4 of them gone before the hook's body began, 1 kept to write and exit.
+    assert deadline.remaining() == pytest.approx(15)
+    assert Deadline.of_process(2, clock=clock, age=lambda: 0.0).remaining() == pytest.approx(1.9)
+
+
+def test_a_process_age_is_read_past_a_command_name_with_spaces_and_parentheses() -> None:
+    fields = ["S", *map(str, range(4, 22)), "3000", "0", "0"]  # field 22: started at tick 3000
+    line = f"4242 (a (b) c) {' '.join(fields)}\n"
+    assert _age_from_stat(line, since_boot=31.5, ticks_per_second=100) == pytest.approx(1.5)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_this_process_is_as_old_as_it_has_been_running() -> None:
+    # The test process has run at least as long as it has used the CPU on this thread.
+    assert time.thread_time() - 0.05 <= process_age() < 7 * 24 * 3600
+
+
+def _deadline_of_the_hook_command(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str] | None
+) -> Deadline | None:
+    """The deadline ``artifact-index hook`` gives its work, the process 7 s old."""
+    given: list[Deadline | None] = []
+
+    def answer(*_: object, deadline: Deadline | None = None, **__: object) -> HookRun:
+        given.append(deadline)
+        return HookRun("", None)
+
+    monkeypatch.setattr("summarizer.integrations.hooks.run_bounded_hook", answer)
+    monkeypatch.setattr("summarizer.integrations.hook_limits.process_age", lambda: 7.0)
+    monkeypatch.setattr(sys, "argv", ["artifact-index", "hook", "--seconds", "600"])
+    assert main(argv) == 0
+    return given[0]
+
+
+def test_the_hook_command_counts_its_deadline_from_the_process_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    deadline = _deadline_of_the_hook_command(monkeypatch, None)  # the process's own command line
+    assert deadline is not None and 590 < deadline.remaining() <= 592
+    # Called in-process, the deadline starts with the call: nothing was spent before it.
+    deadline = _deadline_of_the_hook_command(monkeypatch, ["hook", "--seconds", "600"])
+    assert deadline is None
 
 
 def test_a_transcript_over_the_size_bound_is_read_up_to_it(tmp_path: Path) -> None:
