@@ -114,7 +114,9 @@ class FileReport(_Answer, Claimed):
     changed_turns: list[int] = []  # the turns of its changes (reads left out)
     symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
     read_symbols: list[SymbolEntry]
-    shell_command: str | None = None  # the last shell command that changed it, when shell-made
+    shell_command: str | None = (
+        None  # the shell command its status rests on (what created it, else the last change), when shell-made
+    )
     lines_added: int | None = None
     lines_removed: int | None = None
     signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written

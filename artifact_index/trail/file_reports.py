@@ -109,7 +109,10 @@ def _report(
     """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
     assert entry.status is not None
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
-    shell = [op.command for op in changes if op.command]
+    # The command its status rests on: what created a created file (a later `sed -i` on it
+    # only edited it), else the last one that changed it.
+    shell = [op.command for op in (changes[:1] if entry.status == "created" else changes)]
+    shell = [command for command in shell if command]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
     fields = _symbol_fields(file_symbols)

@@ -250,7 +250,7 @@ class Tracker:
         lists = self.index.session.task_lists
         agent = call.sidechain or ""
         # Most calls are no task call: only those that edit the list are given it.
-        current = list(lists.get(agent, [])) if reads_task_list(call.tool) else []
+        current = list(lists.get(agent, [])) if reads_task_list(call.tool, call.arguments) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is None:
             return
