@@ -1,4 +1,4 @@
-"""The artifact graph's node store: a networkx graph that finds nodes without scanning them all.
+"""The artifact graph's node store: a multigraph that finds nodes without scanning them all.
 
 The graph holds nodes of several kinds (files, operations, turns, symbols,
 errors, decisions; see :mod:`artifact_index.trail.index`) and grows with every
@@ -12,7 +12,7 @@ answers them from indices it keeps up to date as nodes are added:
 - nodes by ``kind`` and ``name`` (symbols);
 - file nodes by each directory above their ``path``.
 
-The edges stay plain networkx: the queries that cross files, operations,
+The edges stay plain (:mod:`artifact_index.trail.multigraph`, networkx's layout): the queries that cross files, operations,
 symbols, errors and decisions traverse them.  A node's ``kind``, ``name`` and
 ``path`` are fixed when it is added with :meth:`add_node`; the other
 attributes may change freely through ``graph.nodes[node]``.
@@ -23,14 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import networkx as nx
-
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.trail.multigraph import MultiDiGraph
 
 __all__ = ["ArtifactGraph"]
 
 
-class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no type information
+class ArtifactGraph(MultiDiGraph):
     """A ``MultiDiGraph`` whose nodes are indexed by kind, by name and by directory."""
 
     def __init__(self, incoming_graph_data: Any = None, **attr: Any) -> None:
@@ -132,14 +131,6 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         if data.get("kind") != before:
             self._unindex(node_for_adding, {**data, "kind": before})
             self._index(node_for_adding, data)
-
-    def add_nodes_from(self, nodes_for_adding: Iterable[Any], **attr: Any) -> None:
-        # networkx builds copies and loaded graphs through here, not through add_node.
-        for item in nodes_for_adding:
-            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
-                self.add_node(item[0], **{**attr, **item[1]})
-            else:
-                self.add_node(item, **attr)
 
     def remove_node(self, n: str) -> None:
         self._unindex(n, self._node.get(n, {}))
