@@ -10,6 +10,7 @@ and lists what it imported.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -68,3 +69,20 @@ def test_a_command_imports_nothing_it_does_not_use(tmp_path: Path, command: list
     imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
     assert "artifact_index.trail.index" in imported or command == ["--help"]
     assert not {name for name in imported if name.split(".")[0] in _UNUSED or name in _UNUSED}
+
+
+def test_the_console_script_leaves_the_collector_on_for_the_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from artifact_index.presentation import command
+
+    collecting: list[bool] = []
+    monkeypatch.setattr(
+        "artifact_index.presentation.cli.main", lambda: collecting.append(gc.isenabled()) or 7
+    )
+    try:
+        assert command.main() == 7
+        assert gc.get_freeze_count() > 0  # what was imported is left out of later collections
+    finally:
+        gc.unfreeze()
+    assert collecting == [True] and gc.isenabled()
