@@ -125,12 +125,48 @@ def _checklist_items(text: str) -> tuple[tuple[str, TaskStatus], ...]:
     return tuple(items)
 
 
+_TODO_TEXT = ("content", "title", "description", "task")
 _LIST_EDITORS = frozenset({"taskcreate", "taskupdate"})
 
 
-def reads_task_list(tool: str) -> bool:
+def reads_task_list(tool: str, arguments: JSONObject | None = None) -> bool:
     """Whether :func:`apply_task_call` needs the current list for a call of ``tool`` (other tools replace it)."""
-    return tool.lower() in _LIST_EDITORS
+    return tool.lower() in _LIST_EDITORS or _merges(arguments or {})
+
+
+def _merges(arguments: JSONObject) -> bool:
+    # Cursor's TodoWrite with ``merge: true`` sends only the items that changed (often just id and status).
+    return arguments.get("merge") is True
+
+
+def _merge(current: list[Task], items: Any, turn: int) -> list[Task] | None:
+    """``current`` with ``items`` folded in by id: a known id takes the item's status and text, a new one is added."""
+    if not isinstance(items, list):
+        return None
+    merged = list(current)
+    for item in items:
+        if not isinstance(item, dict) or item.get("id") is None:
+            continue
+        task_id = str(item["id"])
+        text = next(
+            (
+                str(item[k]).strip()
+                for k in _TODO_TEXT
+                if isinstance(item.get(k), str) and item[k].strip()
+            ),
+            None,
+        )
+        index = next((i for i, task in enumerate(merged) if task.id == task_id), None)
+        if index is None:
+            if text is not None:
+                merged.append(
+                    Task(id=task_id, content=text, status=_status(item.get("status")), turn=turn)
+                )
+            continue
+        old = merged[index]
+        status = _status(item["status"]) if "status" in item else old.status
+        merged[index] = Task(id=task_id, content=text or old.content, status=status, turn=turn)
+    return merged
 
 
 def apply_task_call(
@@ -139,7 +175,9 @@ def apply_task_call(
     """The task list after a call of ``tool``, or None when the call is not about tasks."""
     name = tool.lower()
     if name in ("todowrite", "todo_write", "write_todos", "update_todo", "todo"):
-        return _replace(arguments.get("todos"), turn, ("content", "title", "description", "task"))
+        if _merges(arguments):
+            return _merge(current, arguments.get("todos"), turn)
+        return _replace(arguments.get("todos"), turn, _TODO_TEXT)
     if name == "update_plan":
         return _replace(arguments.get("plan"), turn, ("step", "content", "title"))
     if name == "taskcreate":  # this one and taskupdate edit the current list: see _LIST_EDITORS

@@ -18,7 +18,7 @@ JSON contract: the field order is the order the JSON shows.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -114,7 +114,9 @@ class FileReport(_Answer, Claimed):
     changed_turns: list[int] = []  # the turns of its changes (reads left out)
     symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
     read_symbols: list[SymbolEntry]
-    shell_command: str | None = None  # the last shell command that changed it, when shell-made
+    shell_command: str | None = (
+        None  # the shell command its status rests on (what created it, else the last change), when shell-made
+    )
     lines_added: int | None = None
     lines_removed: int | None = None
     signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written
@@ -264,8 +266,8 @@ class SubmissionReport(_Answer):
     unresolved: str | None = None
 
     @model_serializer(mode="wrap")
-    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        shown: dict[str, Any] = handler(self)
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        shown: dict[str, object] = handler(self)
         if self.command is None:
             shown.pop("unresolved", None)
         return shown
@@ -287,8 +289,8 @@ class CommitReport(_Answer, Claimed):
     pushed_turn: int | None = None  # shown only for a commit the session pushed
 
     @model_serializer(mode="wrap")
-    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        shown: dict[str, Any] = handler(self)
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        shown: dict[str, object] = handler(self)
         if self.pushed_turn is None:
             shown.pop("pushed_turn", None)
         return shown

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from typing import Any
 
 from artifact_index.facts.changes import (
     added_tests,
@@ -110,7 +109,10 @@ def _report(
     """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
     assert entry.status is not None
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
-    shell = [op.command for op in changes if op.command]
+    # The command its status rests on: what created a created file (a later `sed -i` on it
+    # only edited it), else the last one that changed it.
+    shell = [op.command for op in (changes[:1] if entry.status == "created" else changes)]
+    shell = [command for command in shell if command]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
     fields = _symbol_fields(file_symbols)
@@ -194,10 +196,10 @@ class ReportCache:
         with collector_paused():
             self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, bytes | None]:
         return {"kept": self._snapshot}
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, bytes | None]) -> None:
         snapshot = state["kept"]
         self._kept = pickle.loads(snapshot) if snapshot is not None else {}
         self._snapshot = snapshot

@@ -138,6 +138,9 @@ class CommitAttempt(_Record):
 
     turn: int
     command: str
+    message: str | None = None  # the first line of its -m message, to know it by in a later git log
+    files: list[str] | None = None  # what it would hold, as the staging seen then says
+    seq: int = 0  # the operation count when it ran
 
 
 class ListedStatus(_Record):

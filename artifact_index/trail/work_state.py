@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from artifact_index.facts.claims import Evidence
+from artifact_index.shell.git_report import merge_reports
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.answers import (
     CommitAttemptReport,
@@ -72,6 +73,8 @@ _PUSHED = re.compile(
     r"^\s*(?:[+*]?\s*[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag)\])\s+\S+ -> \S+",
     re.MULTILINE,
 )
+# The new end of a pushed ref (`   1a2b3c4..5d6e7f8  main -> main`).
+_PUSHED_RANGE = re.compile(r"^\s*\+?\s*[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})\s+\S+ -> \S+", re.M)
 _MAX_COMMITS = 200
 _MAX_LISTED = 400  # files of one status kept; a longer listing is someone else's work in progress
 
@@ -94,6 +97,8 @@ class WorkState:
             return
         commits = iter(_COMMIT_LINE.finditer(output))
         model = GitModel(self.index)
+        if self.state.unconfirmed_commits and output:
+            self._confirm_quiet_commits(output)
         staging = self.state.staging
         for step in steps:
             if step.program != "git":
@@ -107,18 +112,40 @@ class WorkState:
                 continue
             if sub == "commit":
                 made = next(commits, None)
+                message = _commit_message(args)
+                logged = _logged_hash(output, message) if made is None and message else None
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
+                elif logged is not None and message is not None and succeeded is not False:
+                    # Quiet, but a `git log` of the same command shows it by its message.
+                    shown = {
+                        "hash": logged,
+                        "branch": self.state.branch or "HEAD",
+                        "message": message,
+                    }
+                    self._commit(shown, step_args=args, model=model, turn=turn, command=command)
                 elif succeeded is not False and len(self.state.unconfirmed_commits) < _MAX_COMMITS:
                     # Ran, but printed no commit (`-q`, output cut or not recorded): whether it
-                    # committed is unknown, so "no commit made" can no longer be said.
-                    self.state.unconfirmed_commits.append(CommitAttempt(turn=turn, command=command))
+                    # committed is unknown, so "no commit made" can no longer be said, until a
+                    # later `git log` shows a commit with its message.
+                    self.state.unconfirmed_commits.append(
+                        CommitAttempt(
+                            turn=turn,
+                            command=command,
+                            message=message,
+                            files=model.files_in(_commit_scope(args), staging),
+                            seq=self.index.session.op_count,
+                        )
+                    )
                 continue
             if sub == "push" and (succeeded or _PUSHED.search(output)):
+                self._confirm_pushed_commit(output)
                 for commit in self.state.commits:
                     commit.pushed = True
                     if commit.pushed_turn is None:
                         commit.pushed_turn = turn
+            if sub in ("pull", "merge") and "CONFLICT" not in output:
+                self._brought_in(output)
             model.stage(step, staging)
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
@@ -211,9 +238,65 @@ class WorkState:
             if branch:
                 other.branch, other.branch_turn = branch, turn
 
+    def _confirm_quiet_commits(self, output: str) -> None:
+        """Quiet commits a later ``git log`` shows by their message: made, with the hash it shows."""
+        for attempt in list(self.state.unconfirmed_commits):
+            logged = _logged_hash(output, attempt.message) if attempt.message else None
+            if logged is None or attempt.message is None:
+                continue
+            self.state.unconfirmed_commits.remove(attempt)
+            for key in attempt.files or ():
+                self.state.committed_at[key] = max(
+                    self.state.committed_at.get(key, -1), attempt.seq
+                )
+            if len(self.state.commits) < _MAX_COMMITS:
+                self.state.commits.append(
+                    Commit(
+                        turn=attempt.turn,
+                        hash=logged,
+                        branch=self.state.branch or "HEAD",
+                        message=attempt.message,
+                        files=attempt.files,
+                        command=attempt.command,
+                    )
+                )
+                self.state.commits.sort(key=lambda c: c.turn)
+
+    def _brought_in(self, output: str) -> None:
+        """The files a merge or pull report names came in with commits: they are committed as they are."""
+        root = self.index.root
+        seq = self.index.session.op_count
+        for report in merge_reports(output) or ():
+            paths = [*report.created, *report.deleted, *report.modified]
+            paths += [path for pair in report.renamed for path in pair]
+            for path in paths:
+                self.state.committed_at[file_key(path, root, root)] = seq
+
+    def _confirm_pushed_commit(self, output: str) -> None:
+        """The one quiet commit since the last commit shown, when a push shows the range it sent."""
+        last = max((c.turn for c in self.state.commits), default=-1)
+        waiting = [a for a in self.state.unconfirmed_commits if a.turn >= last]
+        pushed = _PUSHED_RANGE.findall(output)
+        if len(waiting) != 1 or len(pushed) != 1 or waiting[0].message is None:
+            return  # two quiet commits in one push: the range names the last one only
+        attempt = waiting[0]
+        self.state.unconfirmed_commits.remove(attempt)
+        for key in attempt.files or ():
+            self.state.committed_at[key] = max(self.state.committed_at.get(key, -1), attempt.seq)
+        self.state.commits.append(
+            Commit(
+                turn=attempt.turn,
+                hash=pushed[0],
+                branch=self.state.branch or "HEAD",
+                message=attempt.message,
+                files=attempt.files,
+                command=attempt.command,
+            )
+        )
+
     def _commit(
         self,
-        made: re.Match[str],
+        made: Mapping[str, str] | re.Match[str],
         *,
         step_args: list[str | None],
         model: GitModel,
@@ -221,17 +304,9 @@ class WorkState:
         command: str,
     ) -> None:
         staging = self.state.staging
-        options = {a for a in step_args if a and a.startswith("-")}
-        paths = _pathspecs(step_args)
-        if paths:
-            scope = DiffScope(cached=False, head=True, pathspecs=tuple(paths))
-        elif options & {"-a", "--all"} or any(_short_flags(o) and "a" in o for o in options):
-            scope = DiffScope(
-                cached=False, head=True, pathspecs=()
-            )  # -a / -am: every tracked change
+        scope = _commit_scope(step_args)
+        if scope.head and not scope.pathspecs:
             staging.staged_tracked = True
-        else:
-            scope = DiffScope(cached=True, head=False, pathspecs=())
         files = model.files_in(scope, staging)
         seq = self.index.session.op_count
         for key in files or ():
@@ -296,6 +371,56 @@ _VALUE_OPTIONS = frozenset(
         "-t",
     }
 )
+
+
+def _commit_scope(step_args: list[str | None]) -> DiffScope:
+    """What ``git commit`` with ``step_args`` takes: the paths given, every tracked change (-a), or the index."""
+    options = {a for a in step_args if a and a.startswith("-")}
+    paths = _pathspecs(step_args)
+    if paths:
+        return DiffScope(cached=False, head=True, pathspecs=tuple(paths))
+    if options & {"-a", "--all"} or any(_short_flags(o) and "a" in o for o in options):
+        return DiffScope(cached=False, head=True, pathspecs=())  # -a / -am: every tracked change
+    return DiffScope(cached=True, head=False, pathspecs=())
+
+
+def _commit_message(args: list[str | None]) -> str | None:
+    """The first line of ``git commit``'s first ``-m`` message, or None (an editor, ``-F``)."""
+    for at, arg in enumerate(args):
+        if arg is None:
+            continue
+        if arg in ("-m", "--message") or (_short_flags(arg) and arg.endswith("m")):
+            value = args[at + 1] if at + 1 < len(args) else None
+        elif arg.startswith("--message="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-m") and len(arg) > 2:
+            value = arg[2:]
+        else:
+            continue
+        first = (value or "").strip().split("\n", 1)[0].strip()
+        return first or None
+    return None
+
+
+# A commit as `git log` shows it: `1a2b3c4 (HEAD -> main) subject` (--oneline, maybe with a
+# graph), or `commit <hash>` with the subject indented below.
+_LOG_ONELINE = re.compile(
+    r"^[*|/\\ ]*(?P<hash>[0-9a-f]{7,40}) (?:\([^)\n]*\) )?(?P<subject>.+?)\s*$", re.M
+)
+_LOG_FULL = re.compile(
+    r"^commit (?P<hash>[0-9a-f]{40})\b[^\n]*\n(?:[^\n]+\n)*?\n {4}(?P<subject>.+?)\s*$", re.M
+)
+
+
+def _logged_hash(output: str, message: str | None) -> str | None:
+    """The hash of the commit ``output`` shows with the subject ``message``, if one does."""
+    if not message or message not in output:
+        return None
+    for pattern in (_LOG_ONELINE, _LOG_FULL):
+        for found in pattern.finditer(output):
+            if found["subject"] == message:
+                return found["hash"]
+    return None
 
 
 def _short_flags(arg: str) -> bool:

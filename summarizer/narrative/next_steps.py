@@ -242,8 +242,9 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
     """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
     last = facts.last_assistant
     latest = latest_request(facts.user_messages)
-    later_calls = [c for c in facts.activity if last is None or c.turn > last.turn]
-    # "Let me check X:" announces a call: the agent was working, not waiting.
+    # A call of the same turn as the message came after its words (the text of a turn precedes its calls):
+    # the agent was working, not waiting, as with "Let me check X:" and a call still to come.
+    later_calls = [c for c in facts.activity if last is None or c.turn >= last.turn]
     announcing = last is not None and last.text.rstrip().endswith(":")
     if (
         last is not None

@@ -26,7 +26,12 @@ from summarizer.sections.claim_wording import (
 )
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.facts import Attempt, SessionFacts
-from summarizer.sections.file_lists import changed_files, files_of_status, read_files
+from summarizer.sections.file_lists import (
+    changed_files,
+    files_of_status,
+    moved_files,
+    read_files,
+)
 from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
     checks_owed,
@@ -205,7 +210,7 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
-        return "No test run recorded."
+        return "No test run the index recognises."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):
@@ -297,6 +302,23 @@ def _missing(step: SubStep) -> str:
     )
 
 
+_DONE_WORDS = re.compile(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
+_PR_WORDS = re.compile(r"\b(?:pull|PR|pull request|issue)\b", re.I)
+
+
+def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
+    """The user's first message after the item was last seen that says a pull request or issue is done."""
+    if item.tracker == "bd":
+        return None
+    number = item.id.rsplit("#", 1)[-1]
+    for message in facts.user_messages:
+        if message.turn <= item.turn or not _DONE_WORDS.search(message.text):
+            continue
+        if _PR_WORDS.search(message.text) or re.search(rf"#{re.escape(number)}\b", message.text):
+            return message
+    return None
+
+
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     items = facts.work_items
     trackers = ", ".join(f"`{t}`" for t in dict.fromkeys(i.tracker for i in items))
@@ -320,6 +342,14 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
             if item.status == "in_progress"
             else _STATUS_MARKS[item.status]
         )
+        user_said = _said_done(facts, item)
+        if user_said is not None:
+            # The user's words are evidence the session's commands never checked: the state
+            # last seen is said as that, beside them, not as the item's state now.
+            mark = (
+                f"[{item.status.replace('_', ' ')} when last seen, turn {item.turn}; "
+                f'the user said at turn {user_said.turn}: "{one_line(user_said.text, 80)}"]'
+            )
         lines.append(f"- {mark} {_item_title(item, 120 if detail <= 1 else 70)}")
     if len(waiting) > limit:
         lines.append(f"- and {len(waiting) - limit} more open item(s) the session looked at")
@@ -751,7 +781,11 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "files_deleted":
             return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
         case "files_reverted":
-            return lambda f, d: files_of_status(f.reverted, d, accounts=f.accounts)
+            # A file moved away lives on at its new path (listed there as "moved here from"):
+            # it was not put back.
+            return lambda f, d: files_of_status(
+                [r for r in f.reverted if r.path not in moved_files(f)], d, accounts=f.accounts
+            )
         case "files_changed":
             return changed_files
         case "files_read":

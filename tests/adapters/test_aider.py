@@ -259,3 +259,36 @@ def test_aider_adding_itself_to_gitignore_changes_it(tmp_path: Path) -> None:
         "> Added .aider* to .gitignore  \n", ""
     )
     assert _trail(tmp_path, declined) == {}
+
+
+def test_an_undo_takes_back_the_edits_applied_after_the_commit_that_changed_nothing(
+    tmp_path: Path,
+) -> None:
+    # A re-applied edit with no commit after it changed nothing (Aider commits every change,
+    # and refuses to undo a commit whose files have uncommitted changes): undoing the two
+    # commits leaves the file as it was.
+    block = "app.py\n```python\n<<<<<<< SEARCH\nx = {}\n=======\nx = {}\n>>>>>>> REPLACE\n```\n\n"
+    statuses = _trail(
+        tmp_path,
+        "# aider chat started at 2025-01-01 10:00:00\n\n#### set x  \n\n"
+        + block.format(1, 2)
+        + "> Applied edit to app.py  \n> Commit 1111111 set x to 2  \n\n#### set it again  \n\n"
+        + block.format(2, 3)
+        + "> Applied edit to app.py  \n> Commit 2222222 set x to 3  \n\n#### and again  \n\n"
+        + block.format(3, 3)
+        + "> Applied edit to app.py  \n\n#### /undo  \n> Removed: 2222222 set x to 3  \n\n"
+        "#### /undo  \n> Removed: 1111111 set x to 2  \n",
+    )
+    assert statuses == {"app.py": "reverted"}
+
+
+def test_a_question_asked_again_keeps_its_file(tmp_path: Path) -> None:
+    # Aider's reminder after an answer it did not take is no file name.
+    statuses = _trail(
+        tmp_path,
+        "# aider chat started at 2025-01-01 10:00:00\n\n#### translate the page  \n\n"
+        "I need to see index.html first.\n\n"
+        "> index.html  \n> Please answer with one of: yes, no, skip, all, don't  \n"
+        "> Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n",
+    )
+    assert statuses == {"index.html": "read"}

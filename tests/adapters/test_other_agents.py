@@ -278,3 +278,34 @@ def test_cursor_turn_records_are_read(load: Loader, fixtures_dir: Path) -> None:
     # The person's stop is an interruption; a usage limit is not.
     stops = [e for e in run.events if isinstance(e, UserMessage) and e.synthetic]
     assert [(e.text, e.line) for e in stops] == [("[abort: user_initiated]", 7)]
+
+
+def test_cursor_dynamic_todo_calls_keep_a_task_list(load: Loader, tmp_path: Path) -> None:
+    # Cursor reaches its TodoWrite through CallDynamicTool; a later call with merge: true
+    # sends only the changed items (id and status), which update the list rather than replace it.
+    def dynamic(arguments: dict[str, object]) -> str:
+        call = {"namespace": "cursor", "toolName": "TodoWrite", "arguments": arguments}
+        block = {"type": "tool_use", "name": "CallDynamicTool", "input": call}
+        return json.dumps({"role": "assistant", "message": {"content": [block]}})
+
+    todos = [
+        {"id": "1", "content": "Query the cluster", "status": "in_progress"},
+        {"id": "2", "content": "Write the report", "status": "pending"},
+    ]
+    update = [{"id": "1", "status": "completed"}, {"id": "2", "status": "in_progress"}]
+    lookup = {"type": "tool_use", "name": "GetDynamicTools", "input": {"toolName": "TodoWrite"}}
+    lines = [
+        json.dumps({"role": "user", "message": {"content": [{"type": "text", "text": "go"}]}}),
+        json.dumps({"role": "assistant", "message": {"content": [lookup]}}),
+        dynamic({"merge": False, "todos": todos}),
+        dynamic({"merge": True, "todos": update}),
+    ]
+    path = tmp_path / "cursor-todos.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    run = load("cursor", path)
+    assert [c.tool for c in run.calls] == ["GetDynamicTools", "TodoWrite", "TodoWrite"]
+    index = Tracker(format="cursor").feed_all(run.events)
+    assert [(t.content, t.status) for t in index.tasks()] == [
+        ("Query the cluster", "completed"),
+        ("Write the report", "in_progress"),
+    ]

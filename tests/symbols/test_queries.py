@@ -369,3 +369,17 @@ def test_public_api_is_as_documented() -> None:
         "symbols_in_range",
         "tags_query",
     ]
+
+
+def test_a_method_of_an_object_a_function_builds_is_no_definition_of_the_file() -> None:
+    # `mk` returns an object literal with arrow-function properties: they are its body, not
+    # methods `mk.info` the file defines; a named object literal's methods still are.
+    source = (
+        "const mk = () => { const o = {}; return {o, core: {\n"
+        "  info: () => {}, fail: (m) => { o.failed = m } }} }\n"
+        "const api = { load() { return 1 }, save: () => 2 }\n"
+    )
+    found = [(f.kind, f.name, f.container) for f in extraction.analyze(source, "javascript")]
+    assert ("function", "mk", None) in found
+    assert not any(name in ("info", "fail") for _, name, _ in found)
+    assert ("method", "load", "api") in found and ("method", "save", "api") in found

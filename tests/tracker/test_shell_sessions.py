@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .claude_bash import changed
+from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import file_reports
+
+from .claude_bash import changed, transcript
 
 WINDOWS = "C:\\Users\\dev\\source\\repos\\pruner"
 
@@ -58,3 +61,55 @@ def test_a_new_branch_from_another_start_point_is_an_unknown_effect(tmp_path: Pa
     )
     assert files == {}
     assert [c for c, _ in unknown] == [command]
+
+
+def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
+    # The reader's complaint, or the words of a `|| echo` fallback that runs only when the
+    # read failed, say no file was read; a read that printed its file still counts.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat missing.txt", "cat: missing.txt: No such file or directory"),
+                (
+                    "head -5 'gone.md'",
+                    "head: cannot open 'gone.md' for reading: No such file or directory",
+                ),
+                (
+                    'ls .conf && cat .conf/local.json 2>/dev/null || echo "(no local.json)"',
+                    "base.json\n(no local.json)",
+                ),
+                ("cat notes.txt | grep todo || echo 'nothing to do'", "nothing to do"),
+                ("cat present.txt 2>/dev/null || echo '(no present.txt)'", "hello"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert sorted(f.path for f in index.files() if f.status == "read") == [
+        "notes.txt",
+        "present.txt",
+    ]
+
+
+def test_a_created_file_is_told_with_the_command_that_created_it(tmp_path: Path) -> None:
+    # A later `sed -i` only edited it: "created via sed -i ..." would name the wrong command.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat > /tmp/t.js <<'EOF'\nconst s = require('./a')\nEOF\nnode /tmp/t.js", ""),
+                ("sed -i 's|./a|/home/dev/app/a|' /tmp/t.js && node /tmp/t.js", "ok"),
+                ("echo one > notes.txt", ""),
+                ("sed -i 's/one/two/' notes.txt", ""),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    told = {r.path: (r.status, r.shell_command) for r in file_reports(index)}
+    assert told["/tmp/t.js"][0] == "created"
+    assert (told["/tmp/t.js"][1] or "").startswith("cat > /tmp/t.js")
+    assert told["notes.txt"] == ("created", "echo one > notes.txt")

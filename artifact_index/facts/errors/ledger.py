@@ -79,7 +79,7 @@ from artifact_index.facts.errors.resolution import (
     resolution,
     tools_in_order,
 )
-from artifact_index.facts.errors.test_results import TestRun, is_test_command, parse_test_run
+from artifact_index.facts.errors.test_results import TestRun, may_run_tests, parse_test_run
 
 __all__ = [
     "MAX_ENTRIES",
@@ -254,7 +254,7 @@ class ErrorLedger(BaseModel):
         ``interrupted``, ``exit_status``...).
         """
         key = (command_key(command) if command else None) or f"tool:{tool}"
-        test_run = parse_test_run(output, command) if is_test_command(command) else None
+        test_run = parse_test_run(output, command) if may_run_tests(command) else None
         if test_run is not None:
             self._record_test(
                 TestStatus(**test_run.model_dump(), key=key, turn=turn, call_id=call_id)

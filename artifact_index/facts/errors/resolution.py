@@ -11,6 +11,8 @@ them), and a run looks only at the entries under its :func:`probes`.
 
 from __future__ import annotations
 
+import re
+
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
@@ -43,6 +45,17 @@ _TASK_VOUCHES = {
 # and the spelling distance of a mistyped word: a retry without them runs the same thing.
 _MAX_WRAPPER_WORDS = 2
 _MAX_TYPO = 2
+
+
+# The shell's own complaint about the command's words, not a program's failure: zsh's `=word`
+# expansion (`echo ===` -> "(eval):1: == not found"), a glob with no match, a syntax error.
+# The programs after the misread word never ran; a later run of them in another form is the retry.
+_SHELL_MISREAD = re.compile(
+    r"^(?:\(eval\)|zsh|(?:/bin/)?(?:ba|da)?sh)(?::\d+| line \d+)?: "
+    r"(?:=\S* not found|no matches found|bad pattern|parse error|syntax error|bad substitution"
+    r"|unmatched |unexpected EOF)",
+    re.M,
+)
 
 
 def _main_words(command: str) -> list[str]:
@@ -86,6 +99,59 @@ def retried_as(earlier: str, later: str) -> str | None:
     return None
 
 
+# A formatter's or fixer's check mode: it only says what it would change.
+_CHECK_ONLY = frozenset(
+    {
+        "--check",
+        "-l",
+        "--list-different",
+        "--diff",
+        "--dry-run",
+        "--verify-no-changes",
+        "--check-only",
+    }
+)
+
+
+def _tool_and_paths(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """(the program and its sub-command, such as ``ruff format``; the paths it was given)."""
+    tool = [executable(words[0])]
+    rest = words[1:]
+    if rest and not rest[0].startswith("-") and "/" not in rest[0] and "." not in rest[0]:
+        tool.append(rest[0])
+        rest = rest[1:]
+    return tuple(tool), [w for w in rest if not w.startswith("-")]
+
+
+def fixer_ran(earlier: str, later: str, file: str | None, message: str = "") -> str | None:
+    """How ``later`` resolves ``earlier``'s complaint when ``earlier`` ran a formatter in check mode.
+
+    ``ruff format --check .`` says a file "would be reformatted"; ``ruff format .`` (or on the
+    file) then rewrote it: the complaint is gone, though no check ran again.
+    """
+    before, after = _main_words(earlier), _main_words(later)
+    if not before or not after or not _CHECK_ONLY & set(before) or _CHECK_ONLY & set(after):
+        return None
+    (tool, flagged), (fixer, paths) = _tool_and_paths(before), _tool_and_paths(after)
+    if tool != fixer:
+        return None
+    everything = not paths or any(p in (".", "./") for p in paths)
+    named = set(flagged) <= set(paths) or (
+        file is not None
+        and any(
+            file == p or file.endswith("/" + p.lstrip("./")) or file.startswith(p.rstrip("/") + "/")
+            for p in paths
+        )
+    )
+    # A formatter names the file it would change in its complaint ("would reformat src/a.py").
+    said = any(p.strip("./") and p.strip("./") in message.split() for p in paths) or any(
+        p.rstrip("/") and w.startswith(p.rstrip("/") + "/") for p in paths for w in message.split()
+    )
+    if everything or named or said:
+        return "the formatter then ran on it and rewrote what its check flagged"
+    return None
+
+
 def _program_keys(command: str) -> set[str]:
     """Keys under which a failed command is found by its retries: each of its first words as a program."""
     words = _main_words(command)
@@ -103,6 +169,9 @@ def lookups(entry: LedgerEntry) -> set[str]:
     for command in entry.commands:
         checks = checks_in(command)
         found |= {f"runner:{check.runner}" for check in checks}
+        words = _main_words(command)
+        if words and _CHECK_ONLY & set(words):
+            found.add(f"program:{executable(words[0])}")  # the same tool run to fix it
         if not checks:
             found |= {f"action:{action}" for action in subcommands(command)}
     if entry.commands and not any(checks_in(command) for command in entry.commands):
@@ -134,6 +203,11 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
     raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    if command:
+        for earlier in entry.commands:
+            fixed = fixer_ran(earlier, command, entry.file, entry.message)
+            if fixed is not None:
+                return fixed
     if command and not raised and entry.kind == "generic":
         # It failed before doing what it meant to (a wrapper refused it, a word was
         # mistyped): the retry that ran it is what it was.
@@ -174,6 +248,8 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
         if before and before <= subcommands(command):
             return "a corrected retry succeeded"
+        if _SHELL_MISREAD.search(entry.message) and before & subcommands(command):
+            return "run again in another form after the shell misread its words, and succeeded"
         if "git commit" in subcommands(command):
             return "a commit succeeded after it"
     return None

@@ -15,9 +15,10 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from artifact_index.facts.errors.checks import checks_in
+from artifact_index.facts.errors.checks import checks_in, segments
+from artifact_index.facts.errors.checks.command_line import executable, unwrap
 
-__all__ = ["MAX_FAILING", "TestRun", "is_test_command", "parse_test_run"]
+__all__ = ["MAX_FAILING", "TestRun", "is_test_command", "may_run_tests", "parse_test_run"]
 
 MAX_FAILING = 200  # failing ids kept per run; a run failing more is broken as a whole
 
@@ -44,6 +45,72 @@ class TestRun(BaseModel):
 def is_test_command(command: str | None) -> bool:
     """True when ``command`` runs a test suite (``pytest``, ``npm test``, ``go test ./...``...)."""
     return any(check.category == "test" for check in checks_in(command))
+
+
+# Programs that run the project's own code or tasks: a test suite behind one of them
+# (`make check`, `./run_tests.sh`, `bun run ci`) prints its runner's summary all the same.
+_PROJECT_RUNNERS = frozenset(
+    [
+        "make",
+        "just",
+        "task",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "npx",
+        "bunx",
+        "deno",
+        "node",
+        "python",
+        "python3",
+        "uv",
+        "poetry",
+        "pdm",
+        "hatch",
+        "tox",
+        "nox",
+        "rake",
+        "bundle",
+        "composer",
+        "dotnet",
+        "swift",
+        "zig",
+        "mvn",
+        "gradle",
+        "gradlew",
+        "cargo",
+        "go",
+        "mix",
+        "sh",
+        "bash",
+        "zsh",
+        "ruby",
+        "perl",
+        "php",
+    ]
+)
+
+
+def may_run_tests(command: str | None) -> bool:
+    """True when ``command`` runs a test suite, or a script or task that may run one.
+
+    A reader (`cat log.txt`, `grep passed`), git or a remote log is no run of the session's
+    tests, whatever the text it prints holds.
+    """
+    if is_test_command(command):
+        return True
+    for piped, words in segments(command or ""):
+        words = unwrap(words)
+        if piped or not words:
+            continue
+        name = executable(words[0])
+        if name in _PROJECT_RUNNERS or (words[0].startswith("./") and name not in _READERS):
+            return True
+    return False
+
+
+_READERS = frozenset({"cat", "head", "tail", "less", "more", "grep", "rg", "sed", "awk", "jq"})
 
 
 def _counts(text: str, pattern: re.Pattern[str]) -> dict[str, int]:
@@ -490,6 +557,99 @@ def _ctest(output: str, command: str | None) -> TestRun | None:
     )
 
 
+# --- other runners' closing counts: bun, node --test, mocha, deno, dotnet, XCTest, AVA ----------
+
+_BUN_COUNT = re.compile(r"^[ \t]*(?P<n>\d+) (?P<word>pass|fail|skip|todo)[ \t]*$", re.MULTILINE)
+_BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
+_NODE_COUNT = re.compile(
+    r"^(?:#|ℹ) (?P<word>pass|fail|skipped|todo|cancelled) (?P<n>\d+)[ \t]*$", re.M
+)
+_MOCHA_COUNT = re.compile(r"^[ \t]*(?P<n>\d+) (?P<word>passing|failing|pending)\b", re.MULTILINE)
+_DENO = re.compile(
+    r"^(?:ok|FAILED) \| (?P<passed>\d+) passed(?: \(\d+ steps?\))? \| (?P<failed>\d+) failed"
+    r"(?: \(\d+ steps?\))?(?: \| (?P<ignored>\d+) ignored)?",
+    re.MULTILINE,
+)
+_DOTNET = re.compile(
+    r"^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(?P<failed>\d+),\s+Passed:\s+(?P<passed>\d+),"
+    r"\s+Skipped:\s+(?P<skipped>\d+)"
+    r"|^Test summary: total: \d+, failed: (?P<failed2>\d+), succeeded: (?P<passed2>\d+), skipped: (?P<skipped2>\d+)",
+    re.MULTILINE,
+)
+_XCTEST = re.compile(
+    r"^\s*Executed (?P<total>\d+) tests?, with (?P<failures>\d+) failures?", re.MULTILINE
+)
+_AVA = re.compile(r"^[ \t]*(?P<n>\d+) tests? (?P<word>passed|failed)\b", re.MULTILINE)
+
+
+def _other_runners(output: str, command: str | None) -> TestRun | None:
+    """The closing counts of runners with no parser of their own, the last summary printed."""
+    found: list[tuple[int, TestRun]] = []
+    if _BUN_RAN.search(output) or "bun test" in (command or ""):
+        counts = {m["word"]: int(m["n"]) for m in _BUN_COUNT.finditer(output)}
+        if "pass" in counts or "fail" in counts:
+            found.append(
+                (
+                    0,
+                    _run(
+                        "bun test",
+                        command,
+                        passed=counts.get("pass", 0),
+                        failed=counts.get("fail", 0),
+                        skipped=counts.get("skip", 0) + counts.get("todo", 0),
+                    ),
+                )
+            )
+    node = {m["word"]: int(m["n"]) for m in _NODE_COUNT.finditer(output)}
+    if "pass" in node and "fail" in node:
+        found.append((1, _run("node --test", command, passed=node["pass"], failed=node["fail"])))
+    mocha = {m["word"]: int(m["n"]) for m in _MOCHA_COUNT.finditer(output)}
+    if "passing" in mocha or "failing" in mocha:
+        found.append(
+            (
+                2,
+                _run(
+                    "mocha",
+                    command,
+                    passed=mocha.get("passing", 0),
+                    failed=mocha.get("failing", 0),
+                    skipped=mocha.get("pending", 0),
+                ),
+            )
+        )
+    for m in _DENO.finditer(output):
+        found.append(
+            (
+                3,
+                _run(
+                    "deno test",
+                    command,
+                    passed=int(m["passed"]),
+                    failed=int(m["failed"]),
+                    skipped=int(m["ignored"] or 0),
+                ),
+            )
+        )
+    dotnet = list(_DOTNET.finditer(output))
+    if dotnet:
+        failed = sum(int(m["failed"] or m["failed2"]) for m in dotnet)
+        passed = sum(int(m["passed"] or m["passed2"]) for m in dotnet)
+        skipped = sum(int(m["skipped"] or m["skipped2"]) for m in dotnet)
+        found.append((4, _run("dotnet test", command, passed, failed, skipped)))
+    xctest = None
+    for xctest in _XCTEST.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    if xctest is not None:
+        failures = int(xctest["failures"])
+        found.append(
+            (5, _run("xctest", command, max(int(xctest["total"]) - failures, 0), failures))
+        )
+    ava = {m["word"]: int(m["n"]) for m in _AVA.finditer(output)}
+    if ava:
+        found.append((6, _run("ava", command, ava.get("passed", 0), ava.get("failed", 0))))
+    return found[0][1] if len(found) == 1 else None  # two formats at once: not one run's summary
+
+
 _Parser = Callable[[str, str | None], TestRun | None]
 _PARSERS: dict[str, _Parser] = {
     "pytest": _pytest,
@@ -503,6 +663,7 @@ _PARSERS: dict[str, _Parser] = {
     "phpunit": _phpunit,
     "jvm": _jvm,
     "ctest": _ctest,
+    "other": _other_runners,
 }
 # Which parser to try first for a runner named in the command.
 _HINTS = {

@@ -421,7 +421,7 @@ def _clean(name: str) -> str:
 
 
 def _resolve(raws: list[_Raw], data: bytes, first_line: int) -> list[Found]:
-    """The definitions of ``raws`` (sorted in place into source order), in the same order."""
+    """The definitions of ``raws`` (sorted in place into source order, local properties dropped), in the same order."""
     raws.sort(key=lambda r: (r.start_byte, -r.end_byte, r.pattern))
     children: dict[int, list[_Raw]] = {}
     stack: list[_Raw] = []
@@ -432,6 +432,8 @@ def _resolve(raws: list[_Raw], data: bytes, first_line: int) -> list[Found]:
             raw.parent = stack[-1]
             children.setdefault(id(stack[-1]), []).append(raw)
         stack.append(raw)
+    # Dropped from ``raws`` too: a reparse keeps the two lists side by side.
+    raws[:] = [raw for raw in raws if not _local_property(raw)]
     found: list[Found] = []
     for raw in raws:
         parent = raw.parent
@@ -439,10 +441,20 @@ def _resolve(raws: list[_Raw], data: bytes, first_line: int) -> list[Found]:
         if kind == "function" and parent is not None and parent.kind in _CLASS_LIKE:
             kind = "method"
         container = raw.container or (parent.name if parent is not None else None)
-        own = _own_text(data, raw, children.get(id(raw), []))
+        own = _own_text(data, raw, [c for c in children.get(id(raw), []) if not _local_property(c)])
         start, end = raw.start_row + first_line, raw.end_row + first_line
         found.append(Found(raw.name, kind, container, start, end, own))
     return found
+
+
+def _local_property(raw: _Raw) -> bool:
+    """Whether ``raw`` is a method of an object a function builds (``return {o, core: {info: () => {}}}``).
+
+    Such a property is part of the function's body, not a definition of the file: told as the
+    function's method (``mk.info``) it says something the code does not.
+    """
+    parent = raw.parent
+    return raw.kind == "method" and parent is not None and parent.kind in ("function", "method")
 
 
 def _own_text(data: bytes, raw: _Raw, nested: Sequence[_Raw]) -> str:

@@ -27,6 +27,7 @@ from artifact_index.ingestion.adapters.base import (
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     UserMessage,
@@ -109,6 +110,7 @@ class CursorAdapter(Adapter):
                     source.skip(line, "tool_use block without a name or input")
                     continue
                 call_id = str(block.get("id") or f"cursor-{line}-{index}")
+                name, arguments = _dynamic_call(name, arguments)
                 yield ToolCall(
                     turn=turn,
                     line=line,
@@ -119,3 +121,20 @@ class CursorAdapter(Adapter):
                 )
                 # Cursor writes no tool results.
                 yield tool_result(turn, line, call_id, "unknown")
+
+
+def _dynamic_call(name: str, arguments: JSONObject) -> tuple[str, JSONObject]:
+    """The tool a ``CallDynamicTool`` call runs, with its own arguments; any other call as it is.
+
+    Cursor reaches some tools (its TodoWrite, web search) through a wrapper naming the tool and
+    carrying its arguments: read under the wrapper's name, a task list written that way was lost.
+    """
+    inner, inner_arguments = arguments.get("toolName"), arguments.get("arguments")
+    if (
+        name == "CallDynamicTool"
+        and isinstance(inner, str)
+        and inner
+        and isinstance(inner_arguments, dict)
+    ):
+        return inner, inner_arguments
+    return name, arguments

@@ -39,7 +39,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.trail.annotations import add_error_node, link_error_symbol
+from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
@@ -215,7 +215,7 @@ class Tracker:
             if node in graph:
                 continue
             key = self._key(entry.file, cwd) if entry.file else None
-            attributes = {
+            attributes: ErrorAttributes = {
                 "message": entry.message,
                 "kind": entry.kind,
                 "line": entry.line,
@@ -249,7 +249,7 @@ class Tracker:
         lists = self.index.session.task_lists
         agent = call.sidechain or ""
         # Most calls are no task call: only those that edit the list are given it.
-        current = list(lists.get(agent, [])) if reads_task_list(call.tool) else []
+        current = list(lists.get(agent, [])) if reads_task_list(call.tool, call.arguments) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
         if updated is None:
             return

@@ -131,6 +131,7 @@ def analyze_shell(
     unopened = unopened_targets(result.output)
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
+    placed = [e for e in placed if not _read_failed(e, op.command or "", result.output)]
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
     lone_read = (
@@ -156,6 +157,54 @@ def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> boo
     where = effect.cwd or cwd
     target = join(where, effect.path)
     return any(join(where, path) == target or path == effect.path for path in unopened)
+
+
+# A reader's own complaint that the file it was given is not there: `cat: a: No such file or
+# directory`, `head: cannot open 'a' for reading: ...`, `sed: can't read a: ...`,
+# `python3: can't open file '/w/a.py': [Errno 2] ...`.
+_MISSING = re.compile(
+    r"^(?:[\w.+-]+: )?(?:cannot open |can't open (?:file )?|can't read |cannot access )?"
+    r"['\"‘`]?(?P<path>[^'\"’`\n]+?)['\"’`]?(?: for reading)?: (?:\[Errno 2\] )?"
+    r"No such file or directory\s*$",
+    re.M | re.I,
+)
+
+
+def _read_failed(effect: FileOperation, command: str, output: str) -> bool:
+    """Whether the output shows that ``effect``, a read, found no file, so nothing was read.
+
+    Either the reader said the file is not there, or the fallback after ``||`` that only runs
+    when the read failed printed its words (``cat a 2>/dev/null || echo "(no a)"``).
+    """
+    if effect.action != "read" or effect.path is None or not output:
+        return False
+    if "no such file" in output.lower():
+        for found in _MISSING.finditer(output):
+            spelled = found.group("path").strip()
+            if spelled and (
+                join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
+            ):
+                return True
+    return _fallback_printed(effect.command, command, output)
+
+
+# `|| echo WORDS` right after a command: WORDS are printed only when that command failed.
+_FALLBACK = re.compile(r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))")
+
+
+def _fallback_printed(read: str | None, command: str, output: str) -> bool:
+    if not read or "||" not in command:
+        return False
+    start = command.find(read)
+    while start >= 0:
+        fallback = _FALLBACK.match(command, start + len(read))
+        if fallback is not None:
+            words = next(g for g in fallback.groups() if g is not None).strip()
+            # Short words ("-", "none") could be printed by anything: only a telling line counts.
+            if len(words) >= 4 and any(line.strip() == words for line in output.splitlines()):
+                return True
+        start = command.find(read, start + 1)
+    return False
 
 
 def follow_shell(

@@ -21,17 +21,47 @@ def _work_state(*steps: list[Event] | Event) -> str:
 def test_a_quiet_commit_that_ran_is_not_told_as_no_commit() -> None:
     work = _work_state(
         write(1, f"{ROOT}/docs/plan.md", "# Plan\n"),
-        shell(
-            2,
-            "git add docs/ && git commit -q -m 'docs: plan' && git log --oneline -1",
-            "6095459 docs: plan\n",
-        ),
+        shell(2, "git add docs/ && git commit -q -m 'docs: plan'", ""),
     )
 
     assert "No commit made" not in work
     assert "`git commit` ran at turn 2 but printed no commit" in work
     assert "whether it committed is not known" in work
     assert "Changed and not committed" not in work
+
+
+def test_a_quiet_commit_a_git_log_shows_by_its_message_is_a_commit() -> None:
+    # In the same command, or in a later one: the hash git log prints is the commit's.
+    for steps in (
+        [
+            shell(
+                2,
+                "git add docs/ && git commit -q -m 'docs: plan' && git log --oneline -1",
+                "6095459 docs: plan\n",
+            )
+        ],
+        [
+            shell(2, "git add docs/ && git commit -q -m 'docs: plan'", ""),
+            shell(3, "git log --oneline -3", "6095459 (HEAD -> main) docs: plan\n1111111 init\n"),
+        ],
+    ):
+        work = _work_state(write(1, f"{ROOT}/docs/plan.md", "# Plan\n"), *steps)
+
+        assert "Commits made in the session (1):" in work
+        assert "6095459" in work and "docs: plan" in work
+        assert "printed no commit" not in work
+        assert "Every changed file is committed." in work
+
+
+def test_a_git_log_of_other_subjects_does_not_confirm_a_quiet_commit() -> None:
+    work = _work_state(
+        write(1, f"{ROOT}/docs/plan.md", "# Plan\n"),
+        shell(2, "git add docs/ && git commit -q -m 'docs: plan'", ""),
+        shell(3, "git log --oneline -2", "1111111 init\n2222222 docs: planning notes\n"),
+    )
+
+    assert "printed no commit" in work
+    assert "Commits made" not in work
 
 
 def test_a_commit_refused_with_nothing_to_commit_is_no_commit() -> None:
@@ -54,3 +84,44 @@ def test_a_quiet_commit_before_a_shown_one_is_not_mentioned() -> None:
 
     assert "Commits made in the session (1):" in work
     assert "printed no commit" not in work
+
+
+def test_a_quiet_commit_a_push_shows_is_a_commit() -> None:
+    # The pushed range ends at the commit the quiet `git commit` made: its hash.
+    work = _work_state(
+        write(1, f"{ROOT}/docs/plan.md", "# Plan\n"),
+        shell(2, "git add docs/ && git commit -q -m 'docs: plan'", ""),
+        shell(
+            3,
+            "git push origin main",
+            "To github.com:shop/app.git\n   1111111..6095459  main -> main\n",
+        ),
+    )
+
+    assert "- `6095459` docs: plan (turn 2, pushed)" in work
+    assert "printed no commit" not in work
+
+
+def test_files_a_pull_or_merge_brought_in_are_not_uncommitted() -> None:
+    # They came with the commits merged: only the session's own later edits are not committed.
+    work = _work_state(
+        write(1, f"{ROOT}/a.py", "x\n"),
+        shell(2, "git add a.py && git commit -m a", "[main 1234567] a\n 1 file changed\n"),
+        shell(
+            3,
+            "git pull",
+            "Updating 1234567..89abcde\nFast-forward\n src/graph.py | 21 ++++\n"
+            " src/ingest.py |  2 +-\n 2 files changed, 22 insertions(+), 1 deletion(-)\n"
+            " create mode 100644 src/graph.py\n",
+        ),
+        shell(
+            4,
+            "git merge origin/docs",
+            "Merge made by the 'ort' strategy.\n docs/x.md | 3 +++\n 1 file changed\n"
+            " create mode 100644 docs/x.md\n",
+        ),
+        write(5, f"{ROOT}/src/ingest.py", "mine\n"),
+    )
+
+    assert "Changed and not committed: `src/ingest.py`" in work
+    assert "graph.py" not in work and "docs/x.md" not in work

@@ -9,7 +9,13 @@ to sections that are not there, ``#`` comments inside fenced code.
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall
+from artifact_index.ingestion.events import (
+    Event,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    UserMessage,
+)
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.statements import claims
 from artifact_index.trail.tracker import Tracker
@@ -493,3 +499,138 @@ def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
     assert "- `src/app.py`\n" in reads + "\n"
     assert "- `src/deep.py` (read by a sub-agent only)" in reads
     assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads
+
+
+def test_a_run_the_shell_misread_is_resolved_by_its_retry_in_another_form() -> None:
+    # zsh reads `echo ===` as an `=` expansion and stops: the git show after it never ran,
+    # and the next command runs it without the separator.
+    index = _index(
+        shell(
+            1,
+            "git log --oneline -3 && echo === && git show --stat abc1234",
+            "abc1234 one\ndef5678 two\n(eval):1: == not found\n",
+            False,
+        ),
+        shell(2, "git show --stat abc1234 | head; echo ---; git diff --stat", "commit abc1234\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 2
+
+
+def test_a_script_written_by_a_heredoc_and_fixed_is_resolved_when_it_runs() -> None:
+    # The heredoc's `cat` wrote the script; node is what failed, and it later ran and passed.
+    index = _index(
+        shell(
+            1,
+            "cat > /tmp/t.js <<'EOF'\nconst s = require('./a')\nEOF\nnode /tmp/t.js",
+            "Error: Cannot find module './a'\nRequire stack:\n- /tmp/t.js\n",
+            False,
+        ),
+        shell(2, "sed -i 's|./a|/w/a|' /tmp/t.js && node /tmp/t.js", "happy: true\n"),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 2
+
+
+def test_a_failure_the_shell_misread_is_not_resolved_by_an_unrelated_command() -> None:
+    index = _index(
+        shell(1, "ls src/*.tmp && make lint", "zsh: no matches found: src/*.tmp\n", False),
+        shell(2, "git status --short", " M a.py\n"),
+    )
+
+    assert not index.errors()[0].resolved
+
+
+def test_a_pull_request_the_user_said_was_merged_is_not_stated_open() -> None:
+    index = _index(
+        shell(
+            1,
+            "gh pr create --title 'bump chart' --body x",
+            "https://github.com/shop/fleet/pull/28\n",
+        ),
+        UserMessage(turn=2, text="Pull is accepted, but the rollout stalled."),
+        shell(2, "kubectl get pods", "ollama-0 Running\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "`#28` bump chart" in tasks
+    assert "- [open] `#28`" not in tasks
+    assert 'the user said at turn 2: "Pull is accepted, but the rollout stalled."' in tasks
+
+
+def test_a_file_moved_away_is_not_said_put_back() -> None:
+    # Created, committed, then `git mv`: its content lives on at the new path.
+    index = _index(
+        shell(1, "echo x > tmp.py && git add tmp.py && git commit -m add", "[main 1a2b3c4] add\n"),
+        shell(2, "git mv tmp.py keep.py", ""),
+        shell(3, "git mv a.py b.py", ""),
+        shell(4, "git mv b.py c.py", ""),
+    )
+
+    hook = _hook(index)
+    assert "Files changed, then put back" not in hook
+    assert "- `keep.py`: moved here from `tmp.py`" in _section(hook, "Files created")
+
+
+def test_a_runner_summary_from_a_script_is_a_test_run() -> None:
+    # The index does not know `./ci.sh`, but the summary it printed is a test run's.
+    index = _index(
+        shell(1, "./ci.sh --fast", "...\n  1017 passing (41s)\n  3 pending\n"),
+        shell(2, "bun run check", " 12 pass\n 0 fail\nRan 12 tests across 3 files. [0.4s]\n"),
+        shell(3, "cat old-run.log", "= 1 failed, 9 passed in 1.2s =\n"),
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "1017 passed" in status and "12 passed" in status
+    assert "9 passed" not in status  # a log read is no run
+
+
+def test_with_no_run_it_recognises_the_index_says_so() -> None:
+    index = _index(shell(1, "./check-all", "all 1017 checks fine\n"))
+
+    assert render_index_section("test_status", session_facts(index)) == (
+        "No test run the index recognises."
+    )
+
+
+def test_a_formatter_check_is_resolved_when_the_formatter_then_rewrote_the_file() -> None:
+    index = _index(
+        shell(
+            1,
+            "ruff format --check .",
+            "Would reformat: src/a.py\n1 file would be reformatted, 3 files already formatted\n",
+            False,
+        ),
+        shell(2, "ruff format src/a.py", "1 file reformatted\n"),
+        shell(
+            3,
+            "npx prettier --check .",
+            "[warn] src/b.ts\n[warn] Code style issues found in the above file.\n",
+            False,
+        ),
+        shell(4, "npx prettier --write src/b.ts", "src/b.ts 20ms\n"),
+        shell(5, "gofmt -l .", "main.go\n", False),
+        shell(6, "gofmt -w .", ""),
+    )
+
+    assert [(e.resolved, e.resolved_turn) for e in index.errors()] == [
+        (True, 2),
+        (True, 4),
+        (True, 6),
+    ]
+
+
+def test_a_formatter_run_on_other_files_leaves_the_check_open() -> None:
+    index = _index(
+        shell(
+            1,
+            "black --check src/ tests/",
+            "would reformat tests/t.py\n1 file would be reformatted.\n",
+            False,
+        ),
+        shell(2, "black src/", "All done!\n"),
+    )
+
+    assert "[OPEN]" in _section(_hook(index), "Errors")

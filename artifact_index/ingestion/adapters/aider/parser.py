@@ -59,6 +59,8 @@ _REPO_CREATED = re.compile(
 )
 _FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
+# Aider's reminder between a question's subject and the question, after an answer it did not take.
+_ANSWER_AGAIN = "Please answer with one of:"
 _NOT_CONFORM = "The LLM did not conform to the edit format."
 
 
@@ -265,6 +267,8 @@ class Parser:
                 )
             elif (match := _GIT_DIR.match(first)) is not None:
                 yield from self.working_dir(line, match.group(1))
+            elif first.startswith(_ANSWER_AGAIN):
+                continue  # asked again after an answer it did not take: the question's subject stands
             else:
                 if (
                     format_error is not None
@@ -460,6 +464,13 @@ class Parser:
         """
         applied = self.commits.get(sha)
         if applied:
+            # Aider refuses to undo a commit whose files have uncommitted changes: an edit
+            # applied to one of them since (and never committed) changed nothing, so the
+            # undo takes the file back past it too.
+            paths = {self.norm(entry.path) for entry in applied}
+            unchanged = [e for e in self.uncommitted if self.norm(e.path) in paths]
+            self.uncommitted = [e for e in self.uncommitted if self.norm(e.path) not in paths]
+            applied = [*applied, *unchanged]
             per_path: dict[str, tuple[str, int, bool]] = {}
             for entry in applied:
                 spelled, count, created = per_path.get(
