@@ -31,7 +31,8 @@ class NodeView:
     def __init__(self, nodes: dict[str, EdgeData]) -> None:
         self._nodes = nodes
 
-    def __getitem__(self, node: str) -> EdgeData:
+    def __getitem__(self, node: str) -> Any:
+        # Any, as networkx gives it: callers type a node's attributes by its kind.
         return self._nodes[node]
 
     def __contains__(self, node: object) -> bool:
