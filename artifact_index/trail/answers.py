@@ -303,6 +303,8 @@ class OtherRepositoryReport(_Answer):
     branch: str | None = None
     branch_turn: int | None = None
     commits: list[CommitReport] = []
+    unconfirmed_commits: list[int] = []  # turns of `git commit` runs there that printed no commit
+    worktree: bool = False  # a git worktree of the workspace's repository, not another repository
 
 
 class ListedFileReport(_Answer):

@@ -572,7 +572,13 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
         lines.append(f"Commits made in the session ({len(work.commits)}):")
         lines += _commit_lines(work.commits, detail)
     elif not work.unconfirmed_commits:
-        lines.append("No commit made in the session.")
+        # Commits made in another checkout (a worktree) are said with it below.
+        elsewhere = any(o.commits or o.unconfirmed_commits for o in work.elsewhere)
+        lines.append(
+            "No commit made in the workspace's own checkout."
+            if elsewhere
+            else "No commit made in the session."
+        )
     last_commit = max((c.turn for c in work.commits), default=0)
     unconfirmed = [a.turn for a in work.unconfirmed_commits if a.turn >= last_commit]
     if unconfirmed:
@@ -604,16 +610,24 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     if work.status is not None:
         lines += _status_lines(work, detail)
     for other in work.elsewhere:
-        # Another repository: its branch and commits are not the workspace's.
+        # Another repository or checkout: its branch and commits are not the workspace's.
         said = [f"branch `{other.branch}` (turn {other.branch_turn})"] if other.branch else []
-        said.append(
-            f"{len(other.commits)} commit(s) made there"
-            if other.commits
-            else "no commit made there"
-        )
-        lines.append(
-            f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}."
-        )
+        if other.commits:
+            said.append(f"{len(other.commits)} commit(s) made there")
+        quiet = [
+            t
+            for t in other.unconfirmed_commits
+            if t >= max((c.turn for c in other.commits), default=0)
+        ]
+        if quiet:
+            said.append(
+                f"`git commit` ran there at turn {', '.join(map(str, quiet[-3:]))} but printed no"
+                " commit: whether it committed is not known"
+            )
+        elif not other.commits:
+            said.append("no commit made there")
+        place = "In the git worktree" if other.worktree else "In another repository or checkout,"
+        lines.append(f"{place} `{other.path}` (some git commands ran there): {'; '.join(said)}.")
         lines += ["  " + line for line in _commit_lines(other.commits, detail)]
     return "\n".join(lines)
 
