@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
-from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
+from artifact_index.trail.answers import CommitReport, ErrorReport, FileReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.claim_wording import (
     pending_calls,
@@ -317,6 +317,32 @@ def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
         if _PR_WORDS.search(message.text) or re.search(rf"#{re.escape(number)}\b", message.text):
             return message
     return None
+
+
+def _own_and_brought_in(
+    files: list[FileReport], detail: int, facts: SessionFacts, status: str
+) -> str:
+    """One status's files; those a ``git pull`` or ``git merge`` only brought in, in one line.
+
+    What a merge brought is the merged commits' content, not the session's own edit, and after
+    a branch switch whose effect is unknown it may well have been there at the start.
+    """
+    own = [f for f in files if f.brought_in is None]
+    brought: dict[str, list[FileReport]] = {}
+    for f in files:
+        if f.brought_in is not None:
+            brought.setdefault(f.brought_in, []).append(f)
+    lines = [files_of_status(own, detail, accounts=facts.accounts)] if own else []
+    shown = {0: 40, 1: 20, 2: 10, 3: 5}[detail]
+    for command, reports in brought.items():
+        turns = sorted({t for r in reports for t in r.changed_turns})
+        names = ", ".join(f"`{r.path}`" for r in reports[:shown])
+        more = f" and {len(reports) - shown} more" if len(reports) > shown else ""
+        lines.append(
+            f"- {len(reports)} file(s) `{command}` brought in ({turns_text(turns)}), {status} in the "
+            f"working tree by the merged commits, not by the session's own edits: {names}{more}"
+        )
+    return "\n".join(lines) if lines else "None."
 
 
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
@@ -789,11 +815,11 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
     """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
     match key:
         case "files_created":
-            return lambda f, d: files_of_status(f.created, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.created, d, f, "created")
         case "files_modified":
-            return lambda f, d: files_of_status(f.modified, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.modified, d, f, "modified")
         case "files_deleted":
-            return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.deleted, d, f, "deleted")
         case "files_reverted":
             # A file moved away lives on at its new path (listed there as "moved here from"):
             # it was not put back.
