@@ -380,6 +380,7 @@ def summarize(
             strategy=strategy if number == 0 else "anchored",
             extra_context=list(extra_context),
             shown=frozenset(s.key for s in template.sections if s.fill == "index"),
+            facts_turn=last_turn,
         )
         reply = writer.write(request)
         narrative = merge(

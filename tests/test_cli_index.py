@@ -1,4 +1,4 @@
-"""The index commands of issue 4 on a hand-written Claude Code session, table and JSON.
+"""The index commands (show, symbols, errors, decisions, tasks) on a hand-written Claude Code session, table and JSON.
 
 The session (tests/fixtures/cli/index_session.jsonl) fixes a login bug: it
 plans with TodoWrite, reads auth.py, runs pytest (2 failed, 14 passed with

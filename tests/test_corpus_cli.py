@@ -1,4 +1,4 @@
-"""Every real transcript goes through every index command of issue 4, table and JSON, with exit code 0.
+"""Every real transcript goes through every index command (show, symbols, errors, decisions, tasks), table and JSON, with exit code 0.
 
 Runs in-process through :func:`artifact_index.presentation.cli.main`; each transcript's
 index is built once (the session-wide ``corpus_index`` cache of conftest.py)
@@ -38,7 +38,7 @@ FOLDERS = [
     "swe_agent",
 ]
 COMMANDS = ["show", "symbols", "errors", "decisions", "tasks"]
-# The top-level keys each command's --json promises (issue 4).
+# The top-level keys each command's --json promises (design.md).
 JSON_KEYS = {
     "show": {
         "format",

@@ -39,8 +39,9 @@ __all__ = [
 ]
 
 # A JSON object as an external format holds it (a transcript record, a tool
-# call's arguments): its shape is the agent's, not ours, and untrusted, so each
-# field is narrowed where it is read (``ingestion.adapters.narrowing``).
+# call's arguments; above the engine, an agent's hook input or settings file, a
+# JSON-RPC message): its shape is another program's, not ours, and untrusted,
+# so each field is narrowed where it is read (``ingestion.adapters.narrowing``).
 JSONObject: TypeAlias = dict[str, Any]
 
 FileAction = Literal[

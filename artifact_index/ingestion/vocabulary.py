@@ -184,6 +184,7 @@ _NO_FILE = frozenset(
         "task",
         "todowrite",
         "todoread",
+        "update_plan",
         "todo_write",
         "update_todos",
         "task_progress",

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict  # pydantic reads typing's only from Python 3.12
 
 from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
@@ -35,6 +36,7 @@ from artifact_index.state_files import private_directory, private_file
 __all__ = [
     "STORE_VARIABLE",
     "Compaction",
+    "ProbeScore",
     "SessionNotFound",
     "SessionRow",
     "SessionStore",
@@ -188,6 +190,15 @@ class SessionRow(BaseModel):
 _ITEM_CHARS = 120
 
 
+class ProbeScore(TypedDict):
+    """How a compaction's summary did on one probe: what it was asked, how many items, which it missed."""
+
+    kind: str
+    score: float
+    expected: int
+    missing: list[str]
+
+
 class Compaction(BaseModel):
     """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
 
@@ -199,9 +210,7 @@ class Compaction(BaseModel):
     changed: int  # files changed before the compaction
     summary_chars: int | None = None
     overall: float | None = None  # the summary's probe score, 0 to 1
-    probes: list[
-        dict[str, Any]
-    ] = []  # each probe's kind, score, expected count and what the summary missed
+    probes: list[ProbeScore] = []
 
     def score_line(self) -> str:
         """``0.50: artifact 1/2 (missed: tests/test_auth.py)``: the summary's score, probe by probe."""

@@ -12,7 +12,7 @@ import argparse
 import json
 import shutil
 import sys
-from typing import Any
+from collections.abc import Mapping
 
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.redaction import redact_json, redact_text
@@ -48,13 +48,13 @@ def report_skipped(loaded: Loaded) -> None:
     )
 
 
-def emit_json(data: dict[str, Any]) -> None:
+def emit_json(data: Mapping[str, object]) -> None:
     """Print ``data`` as one line of JSON, ``schema_version`` first, secrets redacted."""
     document = {"schema_version": SCHEMA_VERSION, **data}
     sys.stdout.write(json.dumps(redact_json(document), ensure_ascii=False) + "\n")
 
 
-def emit_transcript_json(args: argparse.Namespace, data: dict[str, Any]) -> None:
+def emit_transcript_json(args: argparse.Namespace, data: Mapping[str, object]) -> None:
     """:func:`emit_json` for a command about one transcript: ``transcript`` says which."""
     emit_json({"transcript": args.transcript, **data})
 

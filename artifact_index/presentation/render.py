@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -12,6 +11,20 @@ from artifact_index.facts.decisions import Decision
 from artifact_index.facts.symbols.languages import language_for_path
 from artifact_index.facts.tasks import Task
 from artifact_index.grammars import grammar_source
+from artifact_index.presentation.json_contracts import (
+    DecisionsJSON,
+    ErrorsJSON,
+    FileJSON,
+    FilesJSON,
+    FileWhereJSON,
+    HistoryJSON,
+    ModelJSON,
+    OperationJSON,
+    ShowJSON,
+    SymbolsJSON,
+    SymbolsOfFileJSON,
+    TasksJSON,
+)
 from artifact_index.presentation.tables import Column, render_table
 from artifact_index.trail.answers import SubmissionReport, WorkReport
 from artifact_index.trail.index import ArtifactIndex, FileEntry, OperationEntry
@@ -37,9 +50,9 @@ __all__ = [
 ]
 
 
-def op_json(op: OperationEntry) -> dict[str, Any]:
+def op_json(op: OperationEntry) -> OperationJSON:
     """One operation in the ``ops`` list of the JSON contract (empty fields omitted)."""
-    out: dict[str, Any] = {
+    out: OperationJSON = {
         "turn": op.turn,
         "action": op.action,
         "tool": op.tool,
@@ -47,21 +60,32 @@ def op_json(op: OperationEntry) -> dict[str, Any]:
     }
     if op.result != "success":
         out["result"] = op.result
-    for name in ("failure", "command", "detail", "dest", "sidechain"):
-        value = getattr(op, name)
-        if value is not None:
-            out[name] = value
+    if op.failure is not None:
+        out["failure"] = op.failure
+    if op.command is not None:
+        out["command"] = op.command
+    if op.detail is not None:
+        out["detail"] = op.detail
+    if op.dest is not None:
+        out["dest"] = op.dest
+    if op.sidechain is not None:
+        out["sidechain"] = op.sidechain
     return out
 
 
-def _file_json(entry: FileEntry) -> dict[str, Any]:
-    out: dict[str, Any] = {"path": entry.path, "status": entry.status, "sources": entry.sources}
+def _file_json(entry: FileEntry) -> FileJSON:
+    where: FileWhereJSON = {}
     if entry.renamed_from:
-        out["renamed_from"] = entry.renamed_from
+        where["renamed_from"] = entry.renamed_from
     if entry.outside_workspace:
-        out["outside_workspace"] = True
-    out["ops"] = [op_json(op) for op in entry.ops]
-    return out
+        where["outside_workspace"] = True
+    return {
+        "path": entry.path,
+        "status": entry.status,
+        "sources": entry.sources,
+        **where,
+        "ops": [op_json(op) for op in entry.ops],
+    }
 
 
 def files_json(
@@ -70,7 +94,7 @@ def files_json(
     *,
     changed_only: bool = False,
     workspace_only: bool = False,
-) -> dict[str, Any]:
+) -> FilesJSON:
     """The ``artifact-index files --json`` contract of design.md.
 
     ``changed_only`` leaves out the files that were only read;
@@ -279,9 +303,9 @@ def history_table(path: str, ops: list[OperationEntry], *, net_diff: str | None 
     return "\n".join(lines) + "\n"
 
 
-def symbols_json(index: ArtifactIndex, *, changed_only: bool = False) -> dict[str, Any]:
+def symbols_json(index: ArtifactIndex, *, changed_only: bool = False) -> SymbolsJSON:
     """``artifact-index symbols --json``: per file, the symbols changed or read (``changed_only``: changed)."""
-    files = []
+    files: list[SymbolsOfFileJSON] = []
     grammars: dict[str, str] = {}
     for path, symbols in index.symbols().items():
         shown = [s.model_dump() for s in symbols if not changed_only or s.change != "read"]
@@ -484,7 +508,7 @@ def errors_table(index: ArtifactIndex) -> str:
     return "\n".join(lines) + "\n" if lines else "No errors and no test runs recorded.\n"
 
 
-def history_json(index: ArtifactIndex, path: str) -> dict[str, Any]:
+def history_json(index: ArtifactIndex, path: str) -> HistoryJSON:
     """``history --json``: one file's operations and its net diff (None where the session did not show both sides)."""
     return {
         "path": path,
@@ -493,7 +517,7 @@ def history_json(index: ArtifactIndex, path: str) -> dict[str, Any]:
     }
 
 
-def errors_json(index: ArtifactIndex) -> dict[str, Any]:
+def errors_json(index: ArtifactIndex) -> ErrorsJSON:
     """``errors --json``: the original error, the ledger, the last result of each test command, failed runs."""
     return {
         "original": _dumped(index.original_error()),
@@ -503,27 +527,27 @@ def errors_json(index: ArtifactIndex) -> dict[str, Any]:
     }
 
 
-def _dumped(model: BaseModel | None) -> dict[str, Any] | None:
+def _dumped(model: BaseModel | None) -> ModelJSON | None:
     """A query's answer as its JSON contract shows it."""
     return model.model_dump() if model is not None else None
 
 
-def _all_dumped(models: Sequence[BaseModel]) -> list[dict[str, Any]]:
+def _all_dumped(models: Sequence[BaseModel]) -> list[ModelJSON]:
     return [model.model_dump() for model in models]
 
 
-def decisions_json(index: ArtifactIndex) -> dict[str, Any]:
+def decisions_json(index: ArtifactIndex) -> DecisionsJSON:
     return {"decisions": _all_dumped(index.decisions())}
 
 
-def tasks_json(index: ArtifactIndex) -> dict[str, Any]:
+def tasks_json(index: ArtifactIndex) -> TasksJSON:
     return {
         "tasks": _all_dumped(index.tasks()),
         "user_messages": _all_dumped(index.user_messages()),
     }
 
 
-def show_json(index: ArtifactIndex, skipped: int = 0) -> dict[str, Any]:
+def show_json(index: ArtifactIndex, skipped: int = 0) -> ShowJSON:
     """``show --json``: everything at once."""
     # Per file symbols go under "symbols": spread in, their "files" key would hide the file list.
     return {

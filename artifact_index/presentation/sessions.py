@@ -11,10 +11,12 @@ import argparse
 import json
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TextIO
 
 from artifact_index.live.record import parent_session
 from artifact_index.presentation.arguments import add_command, add_transcript_arguments
+from artifact_index.presentation.json_contracts import ModelJSON, SessionsJSON, WhereJSON
 from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
 from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
 from artifact_index.redaction import redact_json, redact_text
@@ -38,7 +40,7 @@ def _store(args: argparse.Namespace) -> SessionStore:
     return SessionStore(args.store)
 
 
-def _say_json(data: dict[str, Any]) -> None:
+def _say_json(data: Mapping[str, object]) -> None:
     """One JSON line, ``schema_version`` first, secrets redacted (as every command's ``--json``)."""
     _say(json.dumps(redact_json({"schema_version": SCHEMA_VERSION, **data}), ensure_ascii=False))
 
@@ -141,7 +143,7 @@ def _by_parent(rows: list[SessionRow]) -> tuple[list[SessionRow], dict[str, list
     return top, children
 
 
-def _session_json(row: SessionRow) -> dict[str, Any]:
+def _session_json(row: SessionRow) -> ModelJSON:
     return {**row.model_dump(), "parent_session": parent_session(row.session_id)}
 
 
@@ -153,7 +155,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         for row, error in store.open_errors(root=args.root, since=args.since):
             errors.setdefault(row.id, []).append(error)
     if args.json:
-        sessions: list[dict[str, Any]] = []
+        sessions: list[ModelJSON] = []
         for row in rows:
             item = _session_json(row)
             if args.changed:
@@ -207,7 +209,7 @@ _WHERE_COLUMNS = (
 )
 
 
-def touches_json(path: str, touches: list[Touch]) -> dict[str, Any]:
+def touches_json(path: str, touches: list[Touch]) -> WhereJSON:
     """``where --json`` (and the servers' ``where``): the sessions that touched ``path``."""
     return {
         "path": path,
@@ -215,7 +217,7 @@ def touches_json(path: str, touches: list[Touch]) -> dict[str, Any]:
     }
 
 
-def sessions_json(store: SessionStore, rows: list[SessionRow]) -> dict[str, Any]:
+def sessions_json(store: SessionStore, rows: list[SessionRow]) -> SessionsJSON:
     """``sessions --json`` without its options (and the servers' ``sessions``)."""
     return {"store": str(store.path), "sessions": [_session_json(row) for row in rows]}
 
@@ -247,7 +249,7 @@ def cmd_where(args: argparse.Namespace) -> int:
 def _stored_line(update: Update, as_json: bool) -> str:
     record = update.record
     if as_json:
-        data: dict[str, Any] = {
+        data: dict[str, object] = {  # one line of the watch's JSON Lines
             "schema_version": SCHEMA_VERSION,
             "transcript": update.transcript,
             "kind": update.kind,

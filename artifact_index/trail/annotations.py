@@ -17,13 +17,14 @@ by the tracker and by :mod:`artifact_index.facts.symbols.definitions`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.symbols.definitions import Definition, SymbolChange
 from artifact_index.trail.graph import ArtifactGraph
 
 __all__ = [
+    "ErrorAttributes",
     "add_decision_node",
     "add_error_node",
     "add_symbol_changes",
@@ -99,8 +100,17 @@ def link_decision_symbols(graph: ArtifactGraph, node: str, decision: Decision) -
             graph.add_edge(node, symbol, kind="names")
 
 
+class ErrorAttributes(TypedDict):
+    """What an error node holds of its ledger entry (``kind`` is stored as ``error_kind``)."""
+
+    message: str
+    kind: str
+    line: int | None
+    symbol: str | None
+
+
 def add_error_node(
-    graph: ArtifactGraph, signature: str, entry: dict[str, Any], key: str | None
+    graph: ArtifactGraph, signature: str, entry: ErrorAttributes, key: str | None
 ) -> str:
     """An error node for a ledger entry, linked to its file when known."""
     node = f"error:{signature}"
@@ -115,7 +125,7 @@ def add_error_node(
     return node
 
 
-def link_error_symbol(graph: ArtifactGraph, node: str, entry: dict[str, Any], key: str) -> None:
+def link_error_symbol(graph: ArtifactGraph, node: str, entry: ErrorAttributes, key: str) -> None:
     """Link an error node placed in file ``key`` to its symbol (among the symbols known now)."""
     symbol = entry.get("symbol")
     if isinstance(symbol, str) and symbol:

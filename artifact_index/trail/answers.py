@@ -18,7 +18,7 @@ JSON contract: the field order is the order the JSON shows.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -269,8 +269,8 @@ class SubmissionReport(_Answer):
     unresolved: str | None = None
 
     @model_serializer(mode="wrap")
-    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        shown: dict[str, Any] = handler(self)
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        shown: dict[str, object] = handler(self)
         if self.command is None:
             shown.pop("unresolved", None)
         return shown
@@ -292,8 +292,8 @@ class CommitReport(_Answer, Claimed):
     pushed_turn: int | None = None  # shown only for a commit the session pushed
 
     @model_serializer(mode="wrap")
-    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        shown: dict[str, Any] = handler(self)
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        shown: dict[str, object] = handler(self)
         if self.pushed_turn is None:
             shown.pop("pushed_turn", None)
         return shown

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from typing import Any
 
 from artifact_index.facts.changes import (
     added_tests,
@@ -206,10 +205,10 @@ class ReportCache:
         with collector_paused():
             self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, bytes | None]:
         return {"kept": self._snapshot}
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, bytes | None]) -> None:
         snapshot = state["kept"]
         self._kept = pickle.loads(snapshot) if snapshot is not None else {}
         self._snapshot = snapshot

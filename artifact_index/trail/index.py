@@ -834,10 +834,10 @@ class ArtifactIndex:
         return list(self.session.user_messages)
 
     # -- serialization --------------------------------------------------------
-    def to_state(self) -> dict[str, Any]:
+    def to_state(self) -> dict[str, object]:
         """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
         data = self.graph.to_node_link(late_kinds=_DEFERRED_KINDS)
-        state: dict[str, Any] = redact_json(
+        state: dict[str, object] = redact_json(
             {
                 "version": STATE_VERSION,
                 "session": self.session.model_dump(mode="json"),

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import MessageFormatError
 
 __all__ = [
@@ -42,7 +43,8 @@ __all__ = [
     "stable_message_id",
 ]
 
-Message = dict[str, Any]
+# One message of a chat request, in the Anthropic or OpenAI API's JSON (the client's, not ours).
+Message = JSONObject
 Shape = Literal["anthropic", "openai"]
 TurnUnit = Literal["step", "user"]
 

@@ -7,7 +7,9 @@ narrative both implement it; the compactor only ever sees this.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
+
+from summarizer.compaction.messages import Message
 
 __all__ = ["NarrativeSummarizer"]
 
@@ -16,7 +18,7 @@ __all__ = ["NarrativeSummarizer"]
 class NarrativeSummarizer(Protocol):
     def summarize(
         self,
-        dropped_messages: Sequence[dict[str, Any]],
+        dropped_messages: Sequence[Message],
         previous_summary: str | None,
         cycle: int,
     ) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import EventLog
 from summarizer.compaction.messages import detect_shape
@@ -61,7 +62,7 @@ def run_compact(
     counter: TokenCounter | None = None,
     prompt_counter: PromptCounter | None = None,
     summary_key: bytes | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Compact the messages of ``request_body``; see the module docstring.
 
     ``context_window`` overrides the config's window (200k by default).

@@ -28,6 +28,7 @@ ANSWER_SYSTEM = (
 
 
 def _answer_model(questions: list[Question]) -> type[BaseModel]:
+    # Typed as create_model's keyword arguments must be (its options and the fields share them).
     fields: dict[str, Any] = {
         q.id: (str, Field(description=f"{q.question} (answer from the summary alone)"))
         for q in questions

@@ -99,6 +99,7 @@ class Judgement(BaseModel):
 
 
 def _reply_model(questions: list[Question]) -> type[BaseModel]:
+    # Typed as create_model's keyword arguments must be (its options and the fields share them).
     per_question: dict[str, Any] = {
         q.id: (Scored, Field(description=f"How right and complete the answer to {q.id} is."))
         for q in questions

@@ -12,10 +12,10 @@ redacted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.live.followed_transcripts import Followed
@@ -36,15 +36,20 @@ from artifact_index.redaction import redact_json, redact_text
 from artifact_index.trail.index import ArtifactIndex
 from summarizer.sections.templates import DEFAULT_TEMPLATE
 
-__all__ = ["SessionAccess", "SessionUnknown"]
+__all__ = ["Document", "SessionAccess", "SessionUnknown"]
 
 
-def _redacted(data: dict[str, Any]) -> dict[str, Any]:
-    redacted: dict[str, Any] = redact_json(data)
-    return redacted
+# A JSON document as the command line prints it: what a client receives and reads as JSON (the
+# keys of each are in artifact_index.presentation.json_contracts).
+Document = dict[str, object]
 
 
-def _answer(transcript: Path, data: dict[str, Any]) -> dict[str, Any]:
+def _redacted(data: Mapping[str, object]) -> Document:
+    # Redaction rewrites strings only: the document keeps its shape.
+    return cast(Document, redact_json(data))
+
+
+def _answer(transcript: Path, data: Mapping[str, object]) -> Document:
     """What the command line prints for one transcript: the same envelope, secrets redacted."""
     return _redacted({"schema_version": SCHEMA_VERSION, "transcript": str(transcript), **data})
 
@@ -53,7 +58,7 @@ class SessionUnknown(ArtifactIndexError):
     """Neither a transcript nor a stored session was named, or the name finds nothing."""
 
 
-_QUERIES: dict[str, Callable[[ArtifactIndex], dict[str, Any]]] = {
+_QUERIES: dict[str, Callable[[ArtifactIndex], Mapping[str, object]]] = {
     "errors": errors_json,
     "symbols": symbols_json,
     "decisions": decisions_json,
@@ -108,7 +113,7 @@ class SessionAccess:
         *,
         changed: bool = False,
         workspace_only: bool = False,
-    ) -> dict[str, Any]:
+    ) -> Document:
         """``files --json`` (``changed``: leave out files only read; ``workspace_only``: those outside it)."""
         with self.following(transcript, session) as live:
             return _answer(
@@ -123,7 +128,7 @@ class SessionAccess:
 
     def history(
         self, path: str, transcript: str | None = None, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> Document:
         """``history --json``: ``path`` as ``files`` prints it, or the end of its path."""
         with self.following(transcript, session) as live:
             found = live.index.find_path(path) or path
@@ -131,19 +136,19 @@ class SessionAccess:
 
     def symbols(
         self, transcript: str | None = None, session: str | None = None, *, changed: bool = False
-    ) -> dict[str, Any]:
+    ) -> Document:
         """``symbols --json`` (``changed``: leave out symbols only read)."""
         with self.following(transcript, session) as live:
             return _answer(live.path, symbols_json(live.index, changed_only=changed))
 
     def query(
         self, name: str, transcript: str | None = None, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> Document:
         """``errors``, ``symbols``, ``decisions`` or ``tasks``: the JSON of that command."""
         with self.following(transcript, session) as live:
             return _answer(live.path, _QUERIES[name](live.index))
 
-    def show(self, transcript: str | None = None, session: str | None = None) -> dict[str, Any]:
+    def show(self, transcript: str | None = None, session: str | None = None) -> Document:
         with self.following(transcript, session) as live:
             return _answer(live.path, show_json(live.index, skipped=len(live.skipped)))
 
@@ -178,12 +183,12 @@ class SessionAccess:
         return redact_text(summary.markdown)
 
     # -- the store ----------------------------------------------------------------------
-    def sessions(self, root: str | None = None, since: str | None = None) -> dict[str, Any]:
+    def sessions(self, root: str | None = None, since: str | None = None) -> Document:
         """``sessions --json``."""
         rows = self.store.sessions(root=root, since=since)
         return _redacted({"schema_version": SCHEMA_VERSION, **sessions_json(self.store, rows)})
 
-    def where(self, path: str, since: str | None = None) -> dict[str, Any]:
+    def where(self, path: str, since: str | None = None) -> Document:
         """``where --json``."""
         touches = self.store.where(path, since=since)
         return _redacted({"schema_version": SCHEMA_VERSION, **touches_json(path, touches)})

@@ -24,8 +24,8 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.redaction import redact_json, redact_text
 from artifact_index.state_files import private_directory, write_atomically
 from summarizer.compaction.summary_message import user_state_directory
@@ -42,7 +42,7 @@ _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _EXPORT_SECONDS = 60
 
 
-def _session_id(hook_input: dict[str, Any]) -> str:
+def _session_id(hook_input: JSONObject) -> str:
     session = hook_input.get("session_id")
     if not isinstance(session, str) or not _SAFE_ID.match(session):
         raise SummarizerError("the hook input has no transcript_path and no usable session_id")
@@ -68,7 +68,7 @@ def codex_hooks_disabled() -> str | None:
     return None
 
 
-def _codex_rollout(hook_input: dict[str, Any]) -> Path:
+def _codex_rollout(hook_input: JSONObject) -> Path:
     session = _session_id(hook_input)
     sessions = codex_home() / "sessions"
     found = (
@@ -83,7 +83,7 @@ def _codex_rollout(hook_input: dict[str, Any]) -> Path:
     return found[-1]
 
 
-def _opencode_executable(hook_input: dict[str, Any]) -> str | None:
+def _opencode_executable(hook_input: JSONObject) -> str | None:
     """The OpenCode our plugin runs in (it names its own binary: OpenCode need not be on PATH), else PATH's."""
     named = hook_input.get("opencode")
     if (
@@ -96,7 +96,7 @@ def _opencode_executable(hook_input: dict[str, Any]) -> str | None:
     return shutil.which("opencode")
 
 
-def _opencode_export(hook_input: dict[str, Any], seconds: float) -> Path:
+def _opencode_export(hook_input: JSONObject, seconds: float) -> Path:
     session = _session_id(hook_input)
     opencode = _opencode_executable(hook_input)
     if opencode is None:
@@ -153,7 +153,7 @@ def _prune(folder: Path, keep: Path) -> None:
                     old.unlink()
 
 
-def transcript_of(agent: str, hook_input: dict[str, Any], seconds: float = _EXPORT_SECONDS) -> Path:
+def transcript_of(agent: str, hook_input: JSONObject, seconds: float = _EXPORT_SECONDS) -> Path:
     """The transcript the hook input of ``agent`` is about (found, or exported, within ``seconds``)."""
     named = hook_input.get("transcript_path")
     if isinstance(named, str) and named:

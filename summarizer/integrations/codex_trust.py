@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from artifact_index.ingestion.events import JSONObject
 from summarizer.integrations.install import InstallError, is_ours
 
 __all__ = ["hook_trust", "trust_codex_hooks"]
@@ -56,7 +57,7 @@ class _AppServer:
             self.lines.put(line)
         self.lines.put(None)
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: JSONObject) -> None:
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(message) + "\n")
@@ -67,7 +68,7 @@ class _AppServer:
     def notify(self, method: str) -> None:
         self._send({"method": method})
 
-    def call(self, method: str, params: dict[str, Any]) -> Any:
+    def call(self, method: str, params: JSONObject) -> Any:
         self.next_id += 1
         self._send({"id": self.next_id, "method": method, "params": params})
         deadline = time.monotonic() + _SECONDS
@@ -106,7 +107,7 @@ class _AppServer:
             self.process.stdout.close()
 
 
-def _ours(server: _AppServer, hooks_file: Path, project: Path) -> list[dict[str, Any]]:
+def _ours(server: _AppServer, hooks_file: Path, project: Path) -> list[JSONObject]:
     listed = server.call("hooks/list", {"cwds": [str(project)]})
     hooks = [hook for entry in (listed or {}).get("data", []) for hook in entry.get("hooks", [])]
     return [

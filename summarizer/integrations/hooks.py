@@ -43,8 +43,9 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
@@ -231,7 +232,7 @@ def changed_paths_text(
 
 
 def hook_response(
-    hook_input: dict[str, Any],
+    hook_input: JSONObject,
     limit: int = HOOK_OUTPUT_LIMIT,
     index: ArtifactIndex | None = None,
     *,
@@ -375,7 +376,7 @@ def _read(
 
 
 def _answer(
-    hook_input: dict[str, Any],
+    hook_input: JSONObject,
     agent: str,
     limit: int,
     store: Callable[[], SessionStore] | None,
@@ -466,7 +467,7 @@ def _note(*parts: str | None) -> str | None:
     return "artifact-index hook: " + "; ".join(said) if said else None
 
 
-def _hook_input(raw_input: str, event: str | None, agent: str) -> dict[str, Any]:
+def _hook_input(raw_input: str, event: str | None, agent: str) -> JSONObject:
     try:
         hook_input = json.loads(raw_input or "{}")
     except json.JSONDecodeError as exc:

@@ -40,10 +40,11 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from artifact_index.distribution import installation
 from artifact_index.exceptions import UsageError
+from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations import json_text
 
@@ -68,6 +69,8 @@ __all__ = [
 ]
 
 Scope = Literal["user", "project", "local"]
+# The "hooks" object of an agent's settings, in the agent's format: event name -> hook groups.
+HookGroups = dict[str, list[JSONObject]]
 AGENTS = ("claude-code", "codex", "opencode")
 SCOPES: dict[str, tuple[Scope, ...]] = {
     "claude-code": ("user", "project", "local"),
@@ -159,14 +162,14 @@ def _template(*parts: str) -> str:
     return files("summarizer.integrations").joinpath("plugins", *parts).read_text(encoding="utf-8")
 
 
-def _hooks_template(agent: str, command: list[str]) -> dict[str, list[dict[str, Any]]]:
+def _hooks_template(agent: str, command: list[str]) -> HookGroups:
     """The hook groups of ``agent``'s template, running ``command``."""
     name = (
         ("claude-code", "hooks", "hooks.json")
         if agent == "claude-code"
         else ("codex", "hooks.json")
     )
-    groups: dict[str, list[dict[str, Any]]] = json.loads(_template(*name))["hooks"]
+    groups: HookGroups = json.loads(_template(*name))["hooks"]
     for event_groups in groups.values():
         for group in event_groups:
             for entry in group["hooks"]:
@@ -185,7 +188,7 @@ def _read_text(path: Path) -> str | None:
         raise InstallError(f"{path} cannot be read ({exc}); nothing was changed") from exc
 
 
-def _settings(path: Path, text: str | None) -> dict[str, Any]:
+def _settings(path: Path, text: str | None) -> JSONObject:
     if text is None or not text.strip():
         return {}
     try:
@@ -222,9 +225,9 @@ def _is_our_entry(entry: object) -> bool:
     return isinstance(entry, dict) and is_ours(entry.get("command"))
 
 
-def _ours(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def _ours(settings: JSONObject) -> HookGroups:
     """Our hook groups in ``settings``, as the template writes them."""
-    found: dict[str, list[dict[str, Any]]] = {}
+    found: HookGroups = {}
     for event, groups in settings.get("hooks", {}).items():
         for group in groups if isinstance(groups, list) else []:
             entries = group.get("hooks") if isinstance(group, dict) else None
@@ -302,7 +305,7 @@ def _next_removal(
     return None
 
 
-def _with_ours(text: str, groups: dict[str, list[dict[str, Any]]]) -> str:
+def _with_ours(text: str, groups: HookGroups) -> str:
     """``text`` (without our entries) with ``groups`` added at the end of their events."""
     root = json_text.parse(text)
     hooks = root.member("hooks")
@@ -320,7 +323,7 @@ def _with_ours(text: str, groups: dict[str, list[dict[str, Any]]]) -> str:
     return text
 
 
-def _plan_hooks(path: Path, groups: dict[str, list[dict[str, Any]]]) -> Change:
+def _plan_hooks(path: Path, groups: HookGroups) -> Change:
     before = _read_text(path)
     settings = _settings(path, before)
     what = ", ".join(groups)

@@ -19,8 +19,9 @@ from pydantic import BaseModel, Field, ValidationError
 from artifact_index import __version__
 from artifact_index.distribution import reinstall_with
 from artifact_index.exceptions import ArtifactIndexError, one_line
+from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import SummarizerError
-from summarizer.integrations.access import SessionAccess
+from summarizer.integrations.access import Document, SessionAccess
 from summarizer.sections.templates import DEFAULT_TEMPLATE
 
 __all__ = ["build_server", "serve_stdio"]
@@ -73,7 +74,7 @@ def build_server(access: SessionAccess) -> Any:
     class Server(MCPServer):
         """Refuses what a tool does not take, in one sentence, before the SDK's own checks."""
 
-        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        async def call_tool(self, name: str, arguments: JSONObject, context: Any = None) -> Any:
             tool = self._tool_manager.get_tool(name)
             if tool is not None:
                 _check_arguments(name, tool.fn_metadata.arg_model, arguments)
@@ -94,7 +95,7 @@ def build_server(access: SessionAccess) -> Any:
         workspace_only: Annotated[
             bool, Field(description="Leave out files outside the workspace root")
         ] = False,
-    ) -> dict[str, Any]:
+    ) -> Document:
         return _answer(
             lambda: access.files(
                 transcript, session, changed=changed, workspace_only=workspace_only
@@ -112,7 +113,7 @@ def build_server(access: SessionAccess) -> Any:
         ],
         transcript: Transcript = None,
         session: Session = None,
-    ) -> dict[str, Any]:
+    ) -> Document:
         return _answer(lambda: access.history(path, transcript, session))
 
     @server.tool(
@@ -120,7 +121,7 @@ def build_server(access: SessionAccess) -> Any:
         "turn, resolved or open; the session's original error; the last result of each test "
         "command."
     )
-    def errors(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+    def errors(transcript: Transcript = None, session: Session = None) -> Document:
         return _answer(lambda: access.query("errors", transcript, session))
 
     @server.tool(
@@ -133,18 +134,18 @@ def build_server(access: SessionAccess) -> Any:
         changed: Annotated[
             bool, Field(description="Leave out symbols that were only read")
         ] = False,
-    ) -> dict[str, Any]:
+    ) -> Document:
         return _answer(lambda: access.symbols(transcript, session, changed=changed))
 
     @server.tool(
         description="Candidate decisions the assistant stated (choices, rejected alternatives, root "
         "causes), with the files and symbols they name."
     )
-    def decisions(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+    def decisions(transcript: Transcript = None, session: Session = None) -> Document:
         return _answer(lambda: access.query("decisions", transcript, session))
 
     @server.tool(description="The agent's latest task list and every message the user typed.")
-    def tasks(transcript: Transcript = None, session: Session = None) -> dict[str, Any]:
+    def tasks(transcript: Transcript = None, session: Session = None) -> Document:
         return _answer(lambda: access.query("tasks", transcript, session))
 
     @server.tool(
@@ -171,7 +172,7 @@ def build_server(access: SessionAccess) -> Any:
             Field(description="Only sessions whose workspace is this folder or inside it"),
         ] = None,
         since: Since = None,
-    ) -> dict[str, Any]:
+    ) -> Document:
         return _answer(lambda: access.sessions(root, since))
 
     @server.tool(description="Which stored sessions touched a file, and how (status, turns).")
@@ -181,7 +182,7 @@ def build_server(access: SessionAccess) -> Any:
             Field(description="The file; a relative path or a bare name matches it anywhere"),
         ],
         since: Since = None,
-    ) -> dict[str, Any]:
+    ) -> Document:
         return _answer(lambda: access.where(path, since))
 
     # Advertised too: a client that reads the schema knows no other argument is taken.
@@ -190,7 +191,7 @@ def build_server(access: SessionAccess) -> Any:
     return server
 
 
-def _check_arguments(name: str, model: type[BaseModel], arguments: dict[str, Any]) -> None:
+def _check_arguments(name: str, model: type[BaseModel], arguments: JSONObject) -> None:
     """One sentence for an argument the tool does not take or a value of the wrong kind."""
     from mcp.server.mcpserver.exceptions import ToolError
 

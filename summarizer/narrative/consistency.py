@@ -31,6 +31,14 @@ _CHANGE = re.compile(
     r"replac(e|ed|es|ing)|add(ed|s|ing)? (a |the )?(new )?file|wr(ote|itten|ites|iting))\b",
     re.I,
 )
+# "tasks.md NOT YET EDITED", "config.py is unchanged": a claim that a file was not changed, which an earlier
+# cycle may have written before the change came.
+_NOT_CHANGED = re.compile(
+    r"\b(?:not (?:yet )?(?:been )?(?:yet )?(?:edited|changed|modified|updated|touched|created|written)|"
+    r"(?:has|have|was|were|is|are)n't (?:yet )?(?:been )?(?:edited|changed|modified|updated|touched|created|"
+    r"written)|unchanged|untouched|unmodified)\b",
+    re.I,
+)
 _CREATE = re.compile(r"\b(creat(ed|es|ing)|new file|added (a |the )?(new )?file)\b", re.I)
 _PASSING = re.compile(
     r"\b(all (the |\d+ )?tests (now )?pass(es|ing|ed)?|tests (are |now )?(all )?pass(es|ing|ed)?|"
@@ -86,6 +94,9 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     flags: list[str] = []
     known = _files_by_name(facts)
     for clause in _CLAUSE.split(text):
+        if _NOT_CHANGED.search(clause):
+            flags += _changed_after_all(clause, known)
+            continue
         if not _CHANGE.search(clause):
             continue
         for match in _PATHISH.finditer(clause):
@@ -126,6 +137,22 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     return list(dict.fromkeys(flags))
 
 
+def _changed_after_all(clause: str, known: dict[str, list[FileReport]]) -> list[str]:
+    """The files a clause calls not changed that the index saw changed, with the turn of their last change."""
+    flags = []
+    for match in _PATHISH.finditer(clause):
+        name = match.group(1)
+        files = known.get(name) or known.get(name.rsplit("/", 1)[-1]) or []
+        turns = [
+            max(f.changed_turns)
+            for f in files
+            if f.status in ("created", "modified", "deleted") and f.changed_turns
+        ]
+        if turns:
+            flags.append(f"`{name}` was changed, last at turn {max(turns)}")
+    return flags
+
+
 def untested_since(facts: SessionFacts) -> tuple[int, int] | None:
     """(turn of the last test run, files changed after it) when changes came after the last test run."""
     for group in facts.unverified:
@@ -140,13 +167,29 @@ def untested_since(facts: SessionFacts) -> tuple[int, int] | None:
 FORWARD_SECTIONS = frozenset({"intent", "next_steps"})
 
 
+def _stale_not_changed(text: str, facts: SessionFacts) -> list[str]:
+    """In a request or a plan, only a claim that a file is not changed yet is checked: the rest is a to-do."""
+    known = _files_by_name(facts)
+    flags = [
+        f
+        for c in _CLAUSE.split(text)
+        if _NOT_CHANGED.search(c)
+        for f in _changed_after_all(c, known)
+    ]
+    return list(dict.fromkeys(flags))
+
+
 def check_narrative(narrative: Narrative, facts: SessionFacts) -> Narrative:
     """The narrative with every item the index contradicts flagged (quotes of the agent included)."""
     sections: dict[str, list[NarrativeItem]] = {}
     for key, items in narrative.sections.items():
         checked = []
         for item in items:
-            flags = [] if key in FORWARD_SECTIONS else contradictions(item.text, facts)
+            flags = (
+                _stale_not_changed(item.text, facts)
+                if key in FORWARD_SECTIONS
+                else contradictions(item.text, facts)
+            )
             checked.append(item.model_copy(update={"flag": "; ".join(flags) if flags else None}))
         sections[key] = checked
     return narrative.model_copy(update={"sections": sections})

@@ -72,7 +72,8 @@ _FACTS: tuple[tuple[str, str, int], ...] = (
         "user_messages",
         1,
     ),
-    ("Files changed (exact)", "files_changed", 1),
+    # Every detail, the turns of each file's changes with it: an older statement about a file is checked by them.
+    ("Files changed (exact), with the turns of their changes", "files_changed", 0),
     (
         "Errors: open ones with the lines that explain them; resolved ones with the run that showed it",
         "errors",
@@ -165,7 +166,12 @@ _READING = (
     '- A test or lint result is the state of the code only if nothing changed after it: files listed as "Not tested by '
     'any run seen" (or linted, built) are unverified, so a fix made since is in progress, not done, and running the '
     "check is a next step. An issue-tracker item in progress is unfinished until the steps listed as not done "
-    "for it are taken."
+    "for it are taken.\n"
+    "- Every statement has a time: the index facts are the current state, as of the turn their tag names; the "
+    "previous narrative was written as of an earlier turn, and the span's early turns are older than its late "
+    "ones. Where something older (a file called not yet edited, an error seen and fixed later, a plan carried "
+    "out since, a todo list since updated) disagrees with the facts or a later turn, the later one holds: list "
+    "the older item in `superseded` and never repeat the older claim."
 )
 
 _FILE_LINES = (
@@ -184,6 +190,11 @@ def build_prompt(request: NarrativeRequest) -> str:
     it, where a long span would otherwise leave them far behind.
     """
     first, last = request.span_turns
+    facts_turn = max(request.facts_turn, last)
+    # A first summary has no previous narrative, so nothing older to date.
+    anchor_turn = (
+        f' as_of_turn="{request.previous.last_turn}"' if request.previous.last_turn else ""
+    )
     if request.strategy == "regenerative":
         how = (
             "Write every section from scratch for the whole session below (regenerative summary); "
@@ -210,11 +221,12 @@ def build_prompt(request: NarrativeRequest) -> str:
     return (
         f"<instructions>\nCompaction cycle {request.cycle}.\n{how}\n\n{reading}\n\nSections:\n{sections}\n"
         f"</instructions>\n\n"
-        f"<previous_narrative>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
-        f"<index_facts>\n{_facts_text(request)}\n</index_facts>\n{extra}\n"
+        f"<previous_narrative{anchor_turn}>\n{_anchor_text(request)}\n</previous_narrative>\n\n"
+        f'<index_facts as_of_turn="{facts_turn}">\n{_facts_text(request)}\n</index_facts>\n{extra}\n'
         f'<new_span turns="{first}-{last}">\n{request.span}\n</new_span>\n\n'
         f"<reminder>\nNow call {TOOL_NAME} with every section. {how} Before answering, check each item against "
-        f"the index facts: no resolved error called open, no step already done listed as next;{latest_note} "
+        f"the index facts (turn {facts_turn}, the current state): no resolved error called open, no step already done "
+        f"listed as next, no previous item the facts or a later turn contradict left unsuperseded;{latest_note} "
         f"feedback the user gave is kept.\n</reminder>"
     )
 

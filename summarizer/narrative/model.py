@@ -106,6 +106,8 @@ class NarrativeRequest(BaseModel):
     extra_context: list[str] = Field(default_factory=list)  # e.g. from a PreCompact-style hook
     # The index sections the summary shows beside the narrative (their keys): what a writer need not repeat.
     shown: frozenset[str] = frozenset()
+    # The last turn the index facts cover (the end of the session so far); 0: the span's last turn.
+    facts_turn: int = 0
 
 
 class NarrativeWriter(Protocol):

@@ -32,7 +32,12 @@ def test_counts(run: TestReport) -> str:
         return "failed before any test ran"
     noun = " packages" if run.unit == "packages" else ""
     counts = f"{run.passed}{noun} passed, {run.failed} failed"
-    return counts + (f", {run.skipped} skipped" if run.skipped else "")
+    counts += f", {run.skipped} skipped" if run.skipped else ""
+    if run.outcome == "failed" and run.failed == 0:
+        # No test failed, yet the run did (a coverage threshold, a warning made an error, a crash after the
+        # tests): "failed" beside "0 failed" reads as a contradiction, so say which part failed.
+        counts += "; no test failed, yet the run itself failed"
+    return counts
 
 
 def test_result(run: TestReport, limit: int = 100) -> str:

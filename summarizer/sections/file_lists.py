@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from artifact_index.facts.changes import symbol_key
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
+from artifact_index.trail.paths import is_absolute
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
@@ -45,6 +46,7 @@ _READ_GROUPED_AT = {
     2: 12,
     3: 8,
 }  # the others named by folder up to this many, else counted
+_OUTSIDE_NAMED = 3  # files read outside the workspace named by path; the others counted
 _CURRENT_FILES = 6  # a thread that changed more is most of the session: its latest files lead
 _LATEST_FILES = (
     2  # the files of the latest changes: what they do is said, not only how big they are
@@ -348,7 +350,9 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         own = f"{own}\n{waiting}" if own else waiting
     if not files:
         return own or "None."
-    ordered = sorted(files, key=lambda f: (f.path.rpartition("/")[0], f.path))
+    # The workspace's files first: a scratch or temp file outside it (absolute, e.g. under /tmp) is the agent's
+    # working material, said after the project's changes and briefly, never in their place.
+    ordered = sorted(files, key=lambda f: (is_absolute(f.path), f.path.rpartition("/")[0], f.path))
     moved = moved_files(facts)
     new = created_then_moved(facts)
     since = thread_start(facts)
@@ -368,13 +372,16 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         if f.path in left:
             lines.append(_left_line(f, left[f.path]))
             continue
+        if is_absolute(f.path) and f.path not in with_code:
+            lines.append(_outside_line(f, _status(f, new)))
+            continue
         line = describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
         code = facts.latest_code.get(f.path)
-        # With a writer's line on the file (the LLM path) the code shows what the line says; offline the
-        # agent's account and the changed lines speak, within the length of the agent's own summary.
+        # With a writer's line on the file (the LLM path) the code shows what the line says; offline it is
+        # shown where the budget allows every detail, the agent's account and the changed lines beside it.
         if (
             code is not None
-            and f.path in facts.file_notes
+            and (f.path in facts.file_notes or detail == 0)
             and f.path in with_code
             and f.status in ("created", "modified")
         ):
@@ -397,6 +404,11 @@ def changed_paths(facts: SessionFacts) -> str:
         if files
     ]
     return "\n".join(lines) if lines else "None."
+
+
+def _outside_line(f: FileReport, status: str) -> str:
+    """A changed file outside the workspace (a scratch or temp file): its path, status and turns, nothing more."""
+    return f"- `{f.path}` ({status}, {_turns(f.changed_turns or f.turns)}; outside the workspace)"
 
 
 def _left_line(f: FileReport, left: LeftBehind) -> str:
@@ -423,7 +435,9 @@ def _current(files: list[FileReport], since: int, limit: int = _CURRENT_FILES) -
         key=lambda f: max(f.changed_turns),
         reverse=True,
     )
-    return {f.path for f in changed[:limit]}
+    # A scratch or temp file outside the workspace takes a place only when the workspace has none to fill it.
+    inside = [f for f in changed if not is_absolute(f.path)]
+    return {f.path for f in (inside or changed)[:limit]}
 
 
 def latest_files(files: list[FileReport], since: int) -> set[str]:
@@ -466,6 +480,12 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         )
     since = thread_start(facts)
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
+    # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly.
+    outside = [f for f in latest if is_absolute(f.path)]
+    if len(outside) < len(latest):
+        latest = [f for f in latest if not is_absolute(f.path)]
+    else:
+        outside = []
     in_thread = [f for f in latest if max(f.turns, default=0) >= since]
     named = in_thread[: _READ_IN_THREAD_AT[detail]]
     named += [f for f in latest[: _READ_NAMED_AT[detail]] if f not in named]
@@ -491,6 +511,13 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         lines.append(
             f"- and {len(rest)} more read, in {shown}"
             + (f" and {more} other folders" if more > 0 else "")
+        )
+    if outside:
+        shown = ", ".join(f"`{f.path}`{_whose_read(f)}" for f in outside[:_OUTSIDE_NAMED])
+        more = len(outside) - _OUTSIDE_NAMED
+        lines.append(
+            f"- outside the workspace ({len(outside)}, the latest first): {shown}"
+            + (f" and {more} more" if more > 0 else "")
         )
     return "\n".join(lines)
 

@@ -9,12 +9,14 @@ has only a saved index gets the index's report alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
+from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
 from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
@@ -32,6 +34,21 @@ from summarizer.sections.thread import latest_request, thread_start
 __all__ = ["session_facts"]
 
 
+# What Claude Code appends to the plan a user approves with "clear context" ("If you need specific details
+# from before exiting plan mode ..., read the full transcript at: PATH"): the harness's pointer, not the user's
+# words, and a path the agent that continues cannot use for the task.
+_HARNESS_NOTE = re.compile(
+    r"\s*If you need specific details from before (?:exiting plan mode|compaction)\b[^\n]*\s*\Z"
+)
+
+
+def _without_harness_note(message: UserSaid) -> UserSaid:
+    text = _HARNESS_NOTE.sub("", message.text)
+    return (
+        message if text == message.text or not text else message.model_copy(update={"text": text})
+    )
+
+
 def session_facts(
     index: ArtifactIndex, events: Sequence[Event] | None = None, *, kept: ReportCache | None = None
 ) -> SessionFacts:
@@ -42,6 +59,9 @@ def session_facts(
     """
     report = session_report(index, kept)
     facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
+    facts = facts.model_copy(
+        update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
+    )
     if events is None:
         return facts
     latest = latest_request(facts.user_messages)

@@ -226,6 +226,10 @@ def _typed(text: str) -> tuple[str, str] | None:
         return "command", f"{name} {args.group(1).strip() if args else ''}".strip()
     if not text.strip() or text.lstrip().startswith(_HARNESS):
         return None
+    # Claude Code ends an approved plan's prompt with its own pointer to the transcript before plan mode.
+    pointer = text.rfind("If you need specific details from before exiting plan mode")
+    if pointer > 0 and "\n" not in text[pointer:].strip():
+        text = text[:pointer].rstrip()
     return "prompt", text
 
 

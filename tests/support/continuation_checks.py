@@ -10,7 +10,7 @@ our default offline summary of everything before the boundary and reports:
 * which errors it shows as open although a later run of the same command
   succeeded without printing them again, or a later ``git commit`` succeeded
   after a commit that failed on them;
-* its length beside Claude Code's own summary at that boundary;
+* its length beside Claude Code's own summary at that boundary (at most :data:`LONGER_THAN_OWN` times it);
 * which files the agent edited after its last test run that the summary
   does not call untested ("Not ... tested by any run seen since their last change"),
   and whether it then says nothing is pending ("None open");
@@ -46,6 +46,7 @@ from tests.support.cc_harness import (
 )
 
 __all__ = [
+    "LONGER_THAN_OWN",
     "PointReport",
     "check_point",
     "items_in_progress",
@@ -53,6 +54,13 @@ __all__ = [
     "untested_edits",
     "words",
 ]
+
+
+# How much longer than Claude Code's own summary at the same boundary ours may be.  Readers rated the own
+# summary followed by our hook's facts best on the artifact trail; that pair runs 1.2 to 1.6 times the own
+# summary at the corpus's points.  The extra goes to what changed in each file and the key code of the
+# latest changes; the template's budget stays the bound whatever the session.
+LONGER_THAN_OWN = 1.5
 
 
 def words(text: str) -> str:
@@ -83,7 +91,10 @@ class PointReport:
 
     @property
     def within_cc(self) -> bool:
-        return self.chars <= self.cc_chars and self.tokens <= self.cc_tokens
+        return (
+            self.chars <= LONGER_THAN_OWN * self.cc_chars
+            and self.tokens <= LONGER_THAN_OWN * self.cc_tokens
+        )
 
 
 def _passed(run: ShellRun) -> bool:

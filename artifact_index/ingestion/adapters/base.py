@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlparse
 from artifact_index.ingestion.events import (
     Event,
     FailureReason,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     ToolResult,
@@ -114,7 +115,7 @@ def as_text(content: Any) -> str:
     return str(content)
 
 
-def parse_json_object(raw: Any) -> dict[str, Any]:
+def parse_json_object(raw: Any) -> JSONObject:
     """Tool arguments arrive as a dict or as a JSON string of one; anything else is ``{}``."""
     if isinstance(raw, dict):
         return raw
@@ -141,10 +142,10 @@ def uri_to_path(value: str) -> str:
     return path
 
 
-def json_object_records(source: Source) -> list[tuple[int, dict[str, Any]]]:
+def json_object_records(source: Source) -> list[tuple[int, JSONObject]]:
     """The JSON-object lines of ``source``; other lines are skipped and counted."""
     reported = len(source.skipped)
-    out: list[tuple[int, dict[str, Any]]] = []
+    out: list[tuple[int, JSONObject]] = []
     for line, record in source.records:
         if isinstance(record, dict):
             out.append((line, record))

@@ -30,7 +30,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import count
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
@@ -44,11 +44,13 @@ from artifact_index.ingestion.adapters.claude_results import (
     shell_exit_code,
     slash_command,
 )
+from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
     FileOperation,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -326,10 +328,21 @@ def _next_user_text(following: list[Any]) -> str | None:
     return None
 
 
+class _ResultFields(TypedDict):
+    """What a tool result holds whether its call succeeded or failed."""
+
+    turn: int
+    line: int
+    timestamp: str | None
+    sidechain: str | None
+    call_id: str
+    output: str
+
+
 @dataclass
 class _Call:
     tool: str
-    arguments: dict[str, Any]
+    arguments: JSONObject
     turn: int
 
 
@@ -345,14 +358,6 @@ def _text_blocks(content: Any) -> list[str]:
             and isinstance(block.get("text"), str)
         ]
     return []
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class _SessionScan:
@@ -375,15 +380,15 @@ class _SessionScan:
         """Take one record into account; whether everything is known now."""
         if not isinstance(record, dict):
             return False
-        if self.first_line is None and _str(record.get("type")) in _KNOWN_TYPES:
+        if self.first_line is None and as_str(record.get("type")) in _KNOWN_TYPES:
             self.first_line = line
-        if self.cwd is None and _str(record.get("cwd")):
+        if self.cwd is None and as_str(record.get("cwd")):
             self.cwd = record["cwd"]
-        self.session_id = self.session_id or _str(record.get("sessionId"))
-        self.version = self.version or _str(record.get("version"))
+        self.session_id = self.session_id or as_str(record.get("sessionId"))
+        self.version = self.version or as_str(record.get("version"))
         message = record.get("message")
         if self.model is None and record.get("type") == "assistant" and isinstance(message, dict):
-            candidate = _str(message.get("model"))
+            candidate = as_str(message.get("model"))
             self.model = candidate if candidate and not candidate.startswith("<") else None
         return self.done
 
@@ -409,7 +414,7 @@ class _Reader:
         # Results written before their call (2.1.x sometimes logs a
         # tool_result one line before its tool_use): held until the call
         # appears, so they pair by tool_use_id whatever the order.
-        self.early: dict[str, tuple[int, str | None, str | None, dict[str, Any], Any]] = {}
+        self.early: dict[str, tuple[int, str | None, str | None, JSONObject, Any]] = {}
 
     # -- the whole file -------------------------------------------------
 
@@ -455,14 +460,16 @@ class _Reader:
 
     # -- one record ------------------------------------------------------
 
-    def _record(self, index: int, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _record(self, index: int, line: int, record: JSONObject) -> Iterator[Event]:
         kind = record.get("type")
         if kind in _IGNORED_TYPES:
             return
         if kind not in _KNOWN_TYPES:
             self.skip(line, f"unknown record type {kind!r}")
             return
-        chain = (_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        chain = (
+            (as_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        )
         yield from self._cwd(record, line, chain)
         if kind in _MESSAGE_TYPES:
             if index in self.used_summaries:
@@ -479,37 +486,37 @@ class _Reader:
                 yield UserMessage(
                     turn=self.turns.current,
                     line=line,
-                    timestamp=_str(record.get("timestamp")),
+                    timestamp=as_str(record.get("timestamp")),
                     text=text,
                     channel="queued",
                 )
 
-    def _cwd(self, record: dict[str, Any], line: int, chain: str | None) -> Iterator[Event]:
-        cwd = _str(record.get("cwd"))
+    def _cwd(self, record: JSONObject, line: int, chain: str | None) -> Iterator[Event]:
+        cwd = as_str(record.get("cwd"))
         if cwd and cwd != self.cwd:
             self.cwd = cwd
             yield WorkingDirectory(
                 turn=self.turns.current,
                 line=line,
-                timestamp=_str(record.get("timestamp")),
+                timestamp=as_str(record.get("timestamp")),
                 sidechain=chain,
                 cwd=cwd,
             )
 
-    def _progress(self, line: int, record: dict[str, Any]) -> Iterator[Event]:
+    def _progress(self, line: int, record: JSONObject) -> Iterator[Event]:
         data = record.get("data")
         if not isinstance(data, dict):
             return
         nested = data.get("message")
         # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
         # no message: they only report that something is running.
-        if not isinstance(nested, dict) or _str(nested.get("type")) not in _MESSAGE_TYPES:
+        if not isinstance(nested, dict) or as_str(nested.get("type")) not in _MESSAGE_TYPES:
             return
-        chain = _str(data.get("agentId")) or _str(record.get("parentToolUseID")) or "subagent"
+        chain = as_str(data.get("agentId")) or as_str(record.get("parentToolUseID")) or "subagent"
         yield from self._message(line, nested, chain)
 
     def _system(
-        self, index: int, line: int, record: dict[str, Any], chain: str | None
+        self, index: int, line: int, record: JSONObject, chain: str | None
     ) -> Iterator[Event]:
         if record.get("subtype") != "compact_boundary":
             return
@@ -530,19 +537,19 @@ class _Reader:
         yield CompactionBoundary(
             turn=self.turns.current,
             line=line,
-            timestamp=_str(record.get("timestamp")),
+            timestamp=as_str(record.get("timestamp")),
             sidechain=chain,
-            trigger=_str(meta.get("trigger")),
-            pre_tokens=_int(meta.get("preTokens")),
+            trigger=as_str(meta.get("trigger")),
+            pre_tokens=as_int(meta.get("preTokens")),
             summary=summary,
         )
 
-    def _attachment(self, line: int, record: dict[str, Any], chain: str | None) -> Iterator[Event]:
+    def _attachment(self, line: int, record: JSONObject, chain: str | None) -> Iterator[Event]:
         attachment = record.get("attachment")
         if not isinstance(attachment, dict) or attachment.get("type") != "file":
             return
         # A file the user @-mentioned: Claude Code read it into the context.
-        path = _str(attachment.get("filename"))
+        path = as_str(attachment.get("filename"))
         if path is None:
             return
         content = attachment.get("content")
@@ -550,7 +557,7 @@ class _Reader:
         text = file.get("content") if isinstance(file, dict) else None
         call_id = f"attachment:{record.get('uuid') or line}"
         turn = self.turns.current
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         yield ToolCall(
             turn=turn,
             line=line,
@@ -573,7 +580,7 @@ class _Reader:
 
     # -- messages ----------------------------------------------------------
 
-    def _message(self, line: int, record: dict[str, Any], chain: str | None) -> Iterator[Event]:
+    def _message(self, line: int, record: JSONObject, chain: str | None) -> Iterator[Event]:
         message = record.get("message")
         if not isinstance(message, dict):
             self.skip(line, f"{record.get('type')} record without a message")
@@ -583,7 +590,7 @@ class _Reader:
             yield CompactionBoundary(
                 turn=self.turns.current,
                 line=line,
-                timestamp=_str(record.get("timestamp")),
+                timestamp=as_str(record.get("timestamp")),
                 sidechain=chain,
                 summary="\n".join(_text_blocks(message.get("content"))) or None,
             )
@@ -594,16 +601,16 @@ class _Reader:
             yield from self._user(line, record, message, chain)
 
     def _assistant(
-        self, line: int, record: dict[str, Any], message: dict[str, Any], chain: str | None
+        self, line: int, record: JSONObject, message: JSONObject, chain: str | None
     ) -> Iterator[Event]:
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             return
-        model = _str(message.get("model"))
+        model = as_str(message.get("model"))
         if model and model.startswith("<"):  # "<synthetic>" error messages
             model = None
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         turn: int | None = None
         for block in blocks:
             if not isinstance(block, dict):
@@ -613,7 +620,7 @@ class _Reader:
                 text = block.get("text")
                 if not isinstance(text, str) or not text.strip():
                     continue
-                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
                 yield AssistantMessage(
                     turn=turn,
                     line=line,
@@ -623,7 +630,7 @@ class _Reader:
                     model=model,
                 )
             elif kind in ("tool_use", "server_tool_use"):
-                turn = turn or self.turns.assistant(chain, _str(message.get("id")))
+                turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
                 call = self._tool_call(line, timestamp, chain, turn, block)
                 yield call
                 early = self.early.pop(call.call_id, None)
@@ -631,12 +638,12 @@ class _Reader:
                     yield from self._result_events(*early)
 
     def _tool_call(
-        self, line: int, timestamp: str | None, chain: str | None, turn: int, block: dict[str, Any]
+        self, line: int, timestamp: str | None, chain: str | None, turn: int, block: JSONObject
     ) -> ToolCall:
-        call_id = _str(block.get("id")) or f"line-{line}"
-        tool = _str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"line-{line}"
+        tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
-        arguments: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
         self.calls[call_id] = _Call(tool, arguments, turn)
         return ToolCall(
             turn=turn,
@@ -650,10 +657,10 @@ class _Reader:
         )
 
     def _user(
-        self, line: int, record: dict[str, Any], message: dict[str, Any], chain: str | None
+        self, line: int, record: JSONObject, message: JSONObject, chain: str | None
     ) -> Iterator[Event]:
         content = message.get("content")
-        timestamp = _str(record.get("timestamp"))
+        timestamp = as_str(record.get("timestamp"))
         results = (
             [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
             if isinstance(content, list)
@@ -663,7 +670,7 @@ class _Reader:
         # results in one record it is ambiguous, so it is not used.
         structured = record.get("toolUseResult") if len(results) == 1 else None
         for block in results:
-            call_id = _str(block.get("tool_use_id"))
+            call_id = as_str(block.get("tool_use_id"))
             if call_id is not None and call_id not in self.calls:
                 self.early[call_id] = (line, timestamp, chain, block, structured)
                 continue
@@ -694,7 +701,7 @@ class _Reader:
         line: int,
         timestamp: str | None,
         chain: str | None,
-        block: dict[str, Any],
+        block: JSONObject,
         structured: Any,
     ) -> Iterator[Event]:
         """A tool result, and the feedback the person typed when they rejected the call."""
@@ -717,10 +724,10 @@ class _Reader:
         line: int,
         timestamp: str | None,
         chain: str | None,
-        block: dict[str, Any],
+        block: JSONObject,
         structured: Any,
     ) -> ToolResult:
-        call_id = _str(block.get("tool_use_id")) or f"line-{line}"
+        call_id = as_str(block.get("tool_use_id")) or f"line-{line}"
         call = self.calls.pop(call_id, None)
         tool = call.tool if call else "unknown"
         arguments = call.arguments if call else {}
@@ -730,14 +737,14 @@ class _Reader:
             or is_failure_text(output)
             or (isinstance(structured, str) and structured.startswith("Error"))
         )
-        common: dict[str, Any] = {
-            "turn": call.turn if call else self.turns.current,
-            "line": line,
-            "timestamp": timestamp,
-            "sidechain": chain,
-            "call_id": call_id,
-            "output": output,
-        }
+        common = _ResultFields(
+            turn=call.turn if call else self.turns.current,
+            line=line,
+            timestamp=timestamp,
+            sidechain=chain,
+            call_id=call_id,
+            output=output,
+        )
         if failed:
             reason, code = classify_failure(
                 tool, output or (structured if isinstance(structured, str) else "")

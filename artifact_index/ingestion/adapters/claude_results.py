@@ -25,7 +25,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure as classify_text
 from artifact_index.ingestion.adapters.narrowing import as_int, as_str
-from artifact_index.ingestion.events import FailureReason, ReportedChange
+from artifact_index.ingestion.events import FailureReason, JSONObject, ReportedChange
 from artifact_index.ingestion.vocabulary import SHELL_TOOLS
 
 __all__ = [
@@ -231,7 +231,7 @@ _UPDATED_TEXT = re.compile(
 
 
 def reported_from_text(
-    tool: str, path: str | None, text: str, arguments: dict[str, Any] | None = None
+    tool: str, path: str | None, text: str, arguments: JSONObject | None = None
 ) -> ReportedChange | None:
     """The change a successful file tool's result text announces, when it announces one.
 
@@ -277,7 +277,7 @@ def shell_exit_code(structured: Any) -> int | None:
 
 
 def reported_from_structured(
-    tool: str, arguments: dict[str, Any], output: str, structured: Any
+    tool: str, arguments: JSONObject, output: str, structured: Any
 ) -> tuple[ReportedChange, ...] | None:
     """What a session's tool result says changed: its ``toolUseResult`` record, else its text."""
     path = as_str(arguments.get("file_path")) or as_str(arguments.get("notebook_path"))
@@ -308,7 +308,7 @@ def reported_from_structured(
     return (change,) if change else None
 
 
-def _edited_content(tool: str, arguments: dict[str, Any], structured: dict[str, Any]) -> str | None:
+def _edited_content(tool: str, arguments: JSONObject, structured: JSONObject) -> str | None:
     """The file after an Edit/MultiEdit, rebuilt from the original Claude Code recorded."""
     original = structured.get("originalFile", structured.get("originalFileContents"))
     if not isinstance(original, str):

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
@@ -43,10 +42,12 @@ from artifact_index.ingestion.adapters.gemini_tools import (
     tool_operations,
     tool_outcome,
 )
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
+    JSONObject,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -63,21 +64,13 @@ _INJECTED = {"System: Please continue.", "Please continue."}
 _ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _response(call: dict[str, Any]) -> tuple[str, str | None]:
+def _response(call: JSONObject) -> tuple[str, str | None]:
     """``(output, error)`` of a tool call's ``functionResponse`` parts."""
     outputs: list[str] = []
     error: str | None = None
     result = call.get("result")
     for part in result if isinstance(result, list) else []:
-        response = _dict(_dict(_dict(part).get("functionResponse")).get("response"))
+        response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
         if isinstance(response.get("output"), str):
             outputs.append(response["output"])
         elif "content" in response:
@@ -87,20 +80,20 @@ def _response(call: dict[str, Any]) -> tuple[str, str | None]:
     return "\n".join(outputs), error
 
 
-def _message_text(message: dict[str, Any]) -> str:
+def _message_text(message: JSONObject) -> str:
     content = message.get("content")
     if isinstance(content, list):
         return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     return as_text(content)
 
 
-def _workspace(messages: list[tuple[int, dict[str, Any]]]) -> str | None:
+def _workspace(messages: list[tuple[int, JSONObject]]) -> str | None:
     """The workspace root, from an answer that spells a relative path argument absolutely."""
     for _, message in messages:
-        for call in _list(message.get("toolCalls")):
+        for call in as_list(message.get("toolCalls")):
             if not isinstance(call, dict):
                 continue
-            path = path_argument(_dict(call.get("args")))
+            path = path_argument(as_dict(call.get("args")))
             if not path or path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
                 continue
             output, _ = _response(call)
@@ -124,7 +117,7 @@ class _Emitted:
 
 class _Reader:
     def __init__(
-        self, source: Source, metadata: dict[str, Any], items: list[tuple[int, dict[str, Any]]]
+        self, source: Source, metadata: JSONObject, items: list[tuple[int, JSONObject]]
     ) -> None:
         self.source = source
         self.metadata = metadata
@@ -153,7 +146,7 @@ class _Reader:
             )
         )
         for line, item in self.items:
-            rewrite = _dict(item.get("$set")).get("messages")
+            rewrite = as_dict(item.get("$set")).get("messages")
             if isinstance(rewrite, list):
                 self.rewrite(line, [m for m in rewrite if isinstance(m, dict)])
             elif "$set" not in item:
@@ -166,7 +159,7 @@ class _Reader:
             self.out.append(ToolResult(turn=turn, line=line, call_id=call_id, status="unknown"))
         self.open_calls.clear()
 
-    def rewrite(self, line: int, messages: list[dict[str, Any]]) -> None:
+    def rewrite(self, line: int, messages: list[JSONObject]) -> None:
         """A whole new history: a compression when earlier messages are gone from it."""
         ids = {str(m.get("id")) for m in messages}
         if any(seen not in ids for seen in self.seen):
@@ -186,7 +179,7 @@ class _Reader:
         for message in messages:
             self.message(line, message)
 
-    def message(self, line: int, message: dict[str, Any]) -> None:
+    def message(self, line: int, message: JSONObject) -> None:
         kind = message.get("type")
         if not isinstance(kind, str) or kind not in _MESSAGE_TYPES:
             self.source.skip(line, f"Gemini CLI record of unknown type {kind!r}")
@@ -223,16 +216,16 @@ class _Reader:
                         turn=emitted.turn, line=line, timestamp=timestamp, text=text, model=model
                     )
                 )
-        for call in _list(message.get("toolCalls")):
+        for call in as_list(message.get("toolCalls")):
             if isinstance(call, dict):
                 self.tool_call(line, timestamp, emitted, call)
 
     def tool_call(
-        self, line: int, timestamp: str | None, emitted: _Emitted, call: dict[str, Any]
+        self, line: int, timestamp: str | None, emitted: _Emitted, call: JSONObject
     ) -> None:
         call_id = str(call.get("id") or f"{call.get('name')}-{line}-{len(emitted.calls)}")
         tool = str(call.get("name") or "unknown")
-        arguments = _dict(call.get("args"))
+        arguments = as_dict(call.get("args"))
         if call_id not in emitted.calls:
             emitted.calls.add(call_id)
             self.open_calls[call_id] = (emitted.turn, line)
@@ -271,7 +264,7 @@ class _Reader:
         )
 
 
-def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+def _metadata_and_items(source: Source) -> tuple[JSONObject, list[tuple[int, JSONObject]]]:
     document = source.document
     if isinstance(document, dict):
         messages = document.get("messages")
@@ -294,7 +287,7 @@ def _metadata_and_items(source: Source) -> tuple[dict[str, Any], list[tuple[int,
             else:
                 items.append((line, obj))
         report_bad_lines(source, reported)
-    good: list[tuple[int, dict[str, Any]]] = []
+    good: list[tuple[int, JSONObject]] = []
     for line, item in items:
         if isinstance(item, dict):
             good.append((line, item))

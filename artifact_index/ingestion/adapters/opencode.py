@@ -45,6 +45,7 @@ from artifact_index.ingestion.events import (
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -61,7 +62,7 @@ __all__ = ["OpenCodeAdapter"]
 _SHELL_TOOLS = {"bash", "shell"}
 
 
-def _reported_files(tool: str, state: dict[str, Any]) -> tuple[ReportedChange, ...] | None:
+def _reported_files(tool: str, state: JSONObject) -> tuple[ReportedChange, ...] | None:
     """What OpenCode recorded about the files a completed tool changed."""
     metadata = as_dict(state.get("metadata"))
     inputs = as_dict(state.get("input"))
@@ -118,7 +119,7 @@ class _Step:
 _NET_CHANGE = {"added": "created", "deleted": "deleted", "modified": "modified"}
 
 
-def _net_changes(message: dict[str, Any]) -> dict[str, str] | None:
+def _net_changes(message: JSONObject) -> dict[str, str] | None:
     """What a user message's ``summary.diffs`` say its reply changed, net: relative path -> change.
 
     OpenCode compares the working tree before and after the reply (so the
@@ -141,7 +142,7 @@ def _net_changes(message: dict[str, Any]) -> dict[str, str] | None:
 
 
 class _Reader:
-    def __init__(self, source: Source, document: dict[str, Any]) -> None:
+    def __init__(self, source: Source, document: JSONObject) -> None:
         self.source = source
         self.info = as_dict(document.get("info"))
         if not isinstance(document.get("info"), dict):
@@ -209,7 +210,7 @@ class _Reader:
         return self.out
 
     @staticmethod
-    def timestamp(info: dict[str, Any]) -> str | None:
+    def timestamp(info: JSONObject) -> str | None:
         created = as_dict(info.get("time")).get("created")
         if isinstance(created, bool) or not isinstance(created, int | float):
             return None
@@ -218,7 +219,7 @@ class _Reader:
         except (OverflowError, OSError, ValueError):
             return None
 
-    def user(self, line: int, number: int, info: dict[str, Any], parts: list[Any]) -> None:
+    def user(self, line: int, number: int, info: JSONObject, parts: list[Any]) -> None:
         timestamp = self.timestamp(info)
         texts = [
             p
@@ -270,7 +271,7 @@ class _Reader:
             elif kind == "file":
                 self.attachment(turn, line, timestamp, part)
 
-    def attachment(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
+    def attachment(self, turn: int, line: int, timestamp: str | None, part: JSONObject) -> None:
         """A file the user attached with ``@path``: OpenCode reads it into the prompt."""
         source = as_dict(part.get("source"))
         path = as_str(source.get("path"))
@@ -295,7 +296,7 @@ class _Reader:
             ToolResult(turn=turn, line=line, timestamp=timestamp, call_id=call_id, status="success")
         )
 
-    def assistant(self, line: int, info: dict[str, Any], parts: list[Any]) -> None:
+    def assistant(self, line: int, info: JSONObject, parts: list[Any]) -> None:
         timestamp = self.timestamp(info)
         message_id = as_str(info.get("id")) or f"message-{line}"
         cwd = as_str(as_dict(info.get("path")).get("cwd"))
@@ -346,7 +347,7 @@ class _Reader:
         self.call_ids.add(candidate)
         return candidate
 
-    def tool(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
+    def tool(self, turn: int, line: int, timestamp: str | None, part: JSONObject) -> None:
         tool = str(part.get("tool") or "unknown")
         state = as_dict(part.get("state"))
         arguments = as_dict(state.get("input"))
@@ -385,7 +386,7 @@ class _Reader:
             )
         )
 
-    def operations(self, tool: str, arguments: dict[str, Any]) -> list[FileOperation]:
+    def operations(self, tool: str, arguments: JSONObject) -> list[FileOperation]:
         name = tool.lower()
         if name in _SHELL_TOOLS:
             command = as_str(arguments.get("command"))
@@ -422,7 +423,7 @@ class _Reader:
 
     @staticmethod
     def outcome(
-        tool: str, state: dict[str, Any]
+        tool: str, state: JSONObject
     ) -> tuple[ResultStatus, FailureReason | None, int | None, str]:
         status = state.get("status")
         metadata = as_dict(state.get("metadata"))
@@ -439,7 +440,7 @@ class _Reader:
         # pending / running: the export was taken before the call finished.
         return "unknown", None, code, ""
 
-    def snapshot(self, turn: int, line: int, timestamp: str | None, part: dict[str, Any]) -> None:
+    def snapshot(self, turn: int, line: int, timestamp: str | None, part: JSONObject) -> None:
         files = [f for f in as_list(part.get("files")) if isinstance(f, str) and f]
         # Whether the net diffs spell the snapshot's files alike: asked once per snapshot,
         # not once per file (a snapshot of an install lists tens of thousands).

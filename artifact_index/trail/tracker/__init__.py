@@ -39,7 +39,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
-from artifact_index.trail.annotations import add_error_node, link_error_symbol
+from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
@@ -215,7 +215,7 @@ class Tracker:
             if node in graph:
                 continue
             key = self._key(entry.file, cwd) if entry.file else None
-            attributes = {
+            attributes: ErrorAttributes = {
                 "message": entry.message,
                 "kind": entry.kind,
                 "line": entry.line,

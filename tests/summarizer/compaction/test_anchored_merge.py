@@ -411,3 +411,21 @@ def test_index_summarizer_cycles_cover_every_file_but_send_only_the_new_messages
     state = Narrative.model_validate(narrative_state(second))
     assert _texts(state, "intent") == [("Create the step files", 1)]
     assert _texts(state, "current_state") == [("Two steps done", 2)]
+
+
+def test_each_chunk_says_how_old_the_anchor_is_against_the_current_facts() -> None:
+    """An item an earlier chunk wrote ("X not yet edited") is older than the index facts: the request says which
+    turn each stands at, and that the later one holds, so the writer supersedes the stale item."""
+    chunks = list(chunk_span(EVENTS, max_tokens=150))
+    writer = ScriptedWriter([reply({}) for _ in chunks])
+    summarize(EVENTS, template=DEFAULT, writer=writer, format="fixture", span_tokens=150)
+    second = writer.requests[1]
+    prompt = build_prompt(second)
+    anchor_turn = writer.requests[0].span_turns[1]
+    assert f'<previous_narrative as_of_turn="{anchor_turn}">' in prompt
+    assert '<index_facts as_of_turn="6">' in prompt
+    assert anchor_turn < 6
+    assert "the later one holds" in prompt and "list the older item in `superseded`" in prompt
+    # The facts carry the turns of each file's changes, which an older statement is checked by.
+    files = prompt.split("### Files changed", 1)[1].split("###", 1)[0]
+    assert "turn" in files

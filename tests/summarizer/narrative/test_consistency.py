@@ -194,3 +194,35 @@ def test_requests_and_plans_are_not_checked_as_claims() -> None:
     assert "- Raise the TTL in auth/config.py\n" in markdown
     assert "- Update docs/auth.md\n- Make all tests pass\n" in markdown
     assert "- Updated docs/auth.md ⚠ [index: no change to `docs/auth.md` was recorded]" in markdown
+
+
+def test_a_file_called_not_yet_edited_that_the_index_saw_changed_is_flagged_in_every_section() -> (
+    None
+):
+    """An earlier cycle's "not yet edited", repeated after the edit came, is stale: flagged, even as a to-do."""
+    writer = ScriptedWriter(
+        [
+            reply(
+                {
+                    "current_state": [
+                        "auth/service.py NOT YET EDITED",
+                        "auth/config.py is unchanged",
+                    ],
+                    "next_steps": ["Edit auth/service.py (not yet edited) to fix the expiry check"],
+                }
+            )
+        ]
+    )
+    markdown = summarize(EVENTS, template=DEFAULT, writer=writer, format="fixture").markdown
+    assert (
+        "- auth/service.py NOT YET EDITED ⚠ [index: `auth/service.py` was changed, last at turn"
+        in (markdown)
+    )
+    assert (
+        "- Edit auth/service.py (not yet edited) to fix the expiry check ⚠ [index: `auth/service.py` was "
+        in (markdown)
+    )
+    # Only read, so "unchanged" is true: neither flagged as changed nor as "only read, never changed".
+    assert (
+        _rendered_line(markdown, "auth/config.py is unchanged") == "- auth/config.py is unchanged"
+    )

@@ -163,7 +163,7 @@ def test_request_forces_the_tool_and_carries_anchor_and_only_the_new_span(
     )
     # The anchor: the previous narrative, numbered per section.
     anchor_block = request.prompt[
-        request.prompt.index("<previous_narrative>") : request.prompt.index("</previous_narrative>")
+        request.prompt.index("<previous_narrative") : request.prompt.index("</previous_narrative>")
     ]
     assert (
         "decisions (Decisions Made):\n  1. Retry through `with_retry` in `auth/retry.py`"
@@ -179,7 +179,7 @@ def test_request_forces_the_tool_and_carries_anchor_and_only_the_new_span(
     )  # turn 3
     assert _span_turns(api.requests[0]) == {1, 2, 3}
     # The index facts the narrative must agree with travel too.
-    assert "`auth/retry.py`" in request.prompt[request.prompt.index("<index_facts>") :]
+    assert "`auth/retry.py`" in request.prompt[request.prompt.index("<index_facts ") :]
 
     # The reply's items land in their sections; superseded ones go, the rest keep their cycle.
     markdown = second.markdown
@@ -453,12 +453,12 @@ def test_the_request_states_facts_with_their_evidence_and_instructions_around_th
     prompt = api.messages_requests[0].prompt
     # Instructions first, the transcript span, then the instructions again, shortened.
     assert (
-        prompt.index("<instructions>") < prompt.index("<index_facts>") < prompt.index("<new_span")
+        prompt.index("<instructions>") < prompt.index("<index_facts ") < prompt.index("<new_span")
     )
     assert prompt.index("</new_span>") < prompt.index("<reminder>")
     assert "never call it open" in prompt[: prompt.index("<new_span")]
     assert "no resolved error called open" in prompt[prompt.index("<reminder>") :]
-    facts = prompt[prompt.index("<index_facts>") : prompt.index("</index_facts>")]
+    facts = prompt[prompt.index("<index_facts ") : prompt.index("</index_facts>")]
     # The fixed error comes with the run that showed it fixed; a changed file it does not name
     # (auth/service.py) is not said to have fixed it...
     assert (
@@ -479,7 +479,7 @@ def test_the_request_carries_the_users_words_from_every_channel(api: FakeAnthrop
     events = load_transcript(SUMMARIES.parent / "claude_code" / "user_channels.jsonl")
     summarize(events, template=DEFAULT, writer=_writer(api), format="claude-code")
     prompt = api.messages_requests[0].prompt
-    facts = prompt[prompt.index("<index_facts>") : prompt.index("</index_facts>")]
+    facts = prompt[prompt.index("<index_facts ") : prompt.index("</index_facts>")]
     for said in (
         "(turn 1, slash command) /review cart totals rounding",
         "(turn 4, typed while a tool ran) the rounding bug only shows with three items",

@@ -91,7 +91,7 @@ def test_the_request_forces_the_function_whose_parameters_are_the_reply_model(
     # The same prompt the Anthropic provider sends: system first, then the one user message.
     assert body["messages"][0] == {"role": "system", "content": SYSTEM}
     assert body["messages"][1]["role"] == "user"
-    assert "<new_span turns=" in request.prompt and "<index_facts>" in request.prompt
+    assert "<new_span turns=" in request.prompt and "<index_facts " in request.prompt
     assert request.headers["authorization"] == "Bearer sk-test-local"
     assert "## Session Intent\n- Fix the 401 on login for valid users\n" in summary.markdown
     assert "## Next Steps\n- Run tests/integration again\n" in summary.markdown

@@ -110,6 +110,19 @@ def test_a_sentence_the_next_call_carried_out_is_not_a_next_step() -> None:
     )  # inside the workspace, relative to it
 
 
+def test_a_call_in_the_same_turn_as_the_last_message_means_mid_work_not_waiting() -> None:
+    """The text of a turn comes before its calls: a message followed by a call of its own turn was not the
+    agent handing back to the user."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        AssistantMessage(turn=2, text="The importer rounds too early. Checking the tests."),
+        call(2, "Read", FileOperation(action="read", path="/shop/test_importer.py"), "x\n"),
+    )
+    steps = section(summary, "Next Steps")
+    assert "waiting for the user" not in steps
+    assert "the work stopped during the latest request (turn 1)" in steps
+
+
 def test_a_plan_no_call_followed_is_a_next_step() -> None:
     summary = summary_of(
         UserMessage(turn=1, text="Fix the rounding in the importer."),

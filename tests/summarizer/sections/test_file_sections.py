@@ -20,7 +20,7 @@ from summarizer.narrative.llm import noted_files
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, reply_model
 from summarizer.sections.templates import load_template
 from summarizer.summary import Summary, parse_previous, summarize
-from tests.support.session_steps import ROOT, edit, read, section, summary_of
+from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
 
 
 class _NotingWriter(ExtractiveWriter):
@@ -102,14 +102,35 @@ def test_a_long_change_is_bounded_and_says_what_it_left_out() -> None:
     assert "more line(s) of it not shown" in changed
 
 
-def test_offline_the_key_code_is_left_to_the_agents_account_and_the_changed_lines() -> None:
-    """Without a writer's line on the file, the code block would stand alone: offline it is not shown."""
-    summary = summary_of(
+def test_offline_the_key_code_is_shown_where_the_budget_allows_every_detail() -> None:
+    steps = (
         UserMessage(turn=1, text="Round the cart total to cents."),
         edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
     )
+    summary = summary_of(*steps)
+    assert summary.detail == 0
     changed = section(summary, "Files Changed")
-    assert "- `shop/cart.py`" in changed and "latest change" not in changed
+    assert "- `shop/cart.py`" in changed and "latest change" in changed
+    assert "return round(total, 2)" in changed
+
+
+def test_a_scratch_file_outside_the_workspace_comes_after_the_projects_files_briefly() -> None:
+    scratch = "/tmp/claude-1000/-home-USER-shop/abc/scratchpad/probe.py"
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        write(3, scratch, "def probe():\n    return 1\n"),
+        read(4, "/tmp/claude-1000/-home-USER-shop/abc/tasks/b1.output", "ok"),
+        read(5, f"{ROOT}/shop/tax.py", "rate = 1"),
+    )
+    changed = section(summary, "Files Changed")
+    assert changed.index("`shop/cart.py`") < changed.index(f"`{scratch}`")
+    # The project's latest change keeps its code; the scratch file is its path, status and turn only.
+    assert "return round(total, 2)" in changed and "def probe" not in changed
+    assert f"- `{scratch}` (created, turn 3; outside the workspace)" in changed
+    files_read = section(summary, "Files Read")
+    assert files_read.index("`shop/tax.py`") < files_read.index("tasks/b1.output")
+    assert "outside the workspace (1" in files_read
 
 
 def test_the_files_the_current_thread_read_are_named_not_counted() -> None:

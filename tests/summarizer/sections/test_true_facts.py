@@ -659,4 +659,3 @@ def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations(
         in (created)
     )
     assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")
-

@@ -27,6 +27,11 @@ so what such records say is learned before the pass (:mod:`.facts`, from the
 few lines that hold them) and each result carries the changes the harness
 reported, whatever the order.
 
+``codex exec --json`` prints the same session as an event stream instead
+(``thread.started``, ``item.started`` / ``item.completed`` with typed
+items), often with the capturing script's own lines around it: it is a
+layout of this format too, read by :mod:`.exec_stream` into the same events.
+
 The package: the adapter here, :mod:`.records` (the layouts), :mod:`.facts`
 (what later records say), :mod:`.reader` (records to events) and
 :mod:`.outputs` (outputs and reported patches).
@@ -35,11 +40,17 @@ The package: the adapter here, :mod:`.records` (the layouts), :mod:`.facts`
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, report_bad_lines
+from artifact_index.ingestion.adapters.codex.exec_stream import (
+    CodexRecordStream,
+    ExecReader,
+    is_exec_event,
+    layout_is_exec_stream,
+)
 from artifact_index.ingestion.adapters.codex.facts import LinesAhead, RolloutIndex
-from artifact_index.ingestion.adapters.codex.following import CodexStream
 from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import (
     ENVELOPE_TYPES,
@@ -54,12 +65,27 @@ from artifact_index.ingestion.source import Source
 __all__ = ["CodexAdapter"]
 
 
+def _peeked(source: Source) -> Iterator[tuple[int, Any]]:
+    """The records from the first, only looked at: the reader that follows parses none of them again."""
+    records = source.records
+    index = 0
+    while True:
+        try:
+            yield records.peek(index)
+        except IndexError:
+            return
+        index += 1
+
+
 @register
 class CodexAdapter(Adapter):
     """OpenAI Codex CLI rollout JSONL."""
 
     name = "codex"
-    description = "OpenAI Codex CLI session rollout (rollout-*.jsonl: session_meta / response_item / event_msg)"
+    description = (
+        "OpenAI Codex CLI session rollout (rollout-*.jsonl: session_meta / response_item / "
+        "event_msg), or the `codex exec --json` event stream (thread.started / item.completed)"
+    )
     priority = 10
 
     def sniff(self, source: Source) -> bool:
@@ -70,6 +96,8 @@ class CodexAdapter(Adapter):
             )
         records = source.records[:40]
         for _, obj in records:
+            if is_exec_event(obj):
+                return True
             if (
                 isinstance(obj, dict)
                 and kind_of(obj) in ENVELOPE_TYPES
@@ -95,7 +123,18 @@ class CodexAdapter(Adapter):
             raw = [(n + 2, item) for n, item in enumerate(document["items"])]
             records = [*first, *Rollout(source, raw)]
             return Reader(source.skip, RolloutIndex.of(records)).read(records)
+        if layout_is_exec_stream(_peeked(source)):
+            return self._exec_stream(source)
         return self._lines(source)
+
+    @staticmethod
+    def _exec_stream(source: Source) -> Iterator[Event]:
+        """The events of a ``codex exec --json`` stream; a capturing script's lines are skipped."""
+        reported = len(source.skipped)
+        reader = ExecReader()
+        reader.skipped = source.skipped
+        yield from reader.read(source.records)
+        report_bad_lines(source, reported)
 
     @staticmethod
     def _lines(source: Source) -> Iterator[Event]:
@@ -105,5 +144,5 @@ class CodexAdapter(Adapter):
         yield from Reader(source.skip, index).read(Rollout(source, source.records))
         report_bad_lines(source, reported)
 
-    def stream(self) -> CodexStream:
-        return CodexStream()
+    def stream(self) -> CodexRecordStream:
+        return CodexRecordStream()

@@ -31,6 +31,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import as_text
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of, record_of
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.ingestion.source import Records
 
 __all__ = ["CALL_TYPES", "ENV_CWD", "OUTPUT_TYPES", "LinesAhead", "RolloutIndex"]
@@ -52,8 +53,8 @@ class RolloutIndex:
     already in memory (:meth:`of`), every answer is known at once.
     """
 
-    patch_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    exec_ends: dict[str, dict[str, Any]] = field(default_factory=dict)
+    patch_ends: dict[str, JSONObject] = field(default_factory=dict)
+    exec_ends: dict[str, JSONObject] = field(default_factory=dict)
     answered: set[str] = field(default_factory=set)
     typed_user: set[str] = field(default_factory=set)
     has_user_items: bool = False
@@ -106,7 +107,7 @@ class RolloutIndex:
                 if isinstance(call_id, str):
                     self.called.add(call_id)
 
-    def saw_item(self, kind: str | None, payload: dict[str, Any]) -> None:
+    def saw_item(self, kind: str | None, payload: JSONObject) -> None:
         """A response item the reading pass met (an index that knows every record has it already)."""
 
     # -- the reader's questions ---------------------------------------------------
@@ -114,10 +115,10 @@ class RolloutIndex:
     def cwd_and_model(self) -> tuple[str | None, str | None]:
         return self.first_cwd, self.first_model
 
-    def patch_end(self, call_id: str) -> dict[str, Any] | None:
+    def patch_end(self, call_id: str) -> JSONObject | None:
         return self.patch_ends.get(call_id)
 
-    def exec_end(self, call_id: str) -> dict[str, Any] | None:
+    def exec_end(self, call_id: str) -> JSONObject | None:
         return self.exec_ends.get(call_id)
 
     def is_answered(self, call_id: str) -> bool:
@@ -172,7 +173,7 @@ class LinesAhead(RolloutIndex):
             if record is not None:
                 self.add(record)
 
-    def saw_item(self, kind: str | None, payload: dict[str, Any]) -> None:
+    def saw_item(self, kind: str | None, payload: JSONObject) -> None:
         # What the pass met need not be searched for in the lines ahead.
         if kind in OUTPUT_TYPES:
             call_id = payload.get("call_id")

@@ -30,14 +30,14 @@ from artifact_index.ingestion.adapters.codex.facts import (
 )
 from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of, record_of
-from artifact_index.ingestion.events import Event
+from artifact_index.ingestion.events import Event, JSONObject
 from artifact_index.ingestion.following import PATIENCE, Reread, Window
 from artifact_index.ingestion.source import Skipped
 
 __all__ = ["CodexStream", "FollowedIndex"]
 
 
-def _digest(payload: dict[str, Any] | None) -> bytes | None:
+def _digest(payload: JSONObject | None) -> bytes | None:
     if payload is None:
         return None
     try:
@@ -131,13 +131,13 @@ class FollowedIndex(RolloutIndex):
         self._start_unknown = (self.first_cwd is None, self.first_model is None)
         return self.first_cwd, self.first_model
 
-    def patch_end(self, call_id: str) -> dict[str, Any] | None:
+    def patch_end(self, call_id: str) -> JSONObject | None:
         # Asked once per call: what it answered is all that is kept of it.
         found = self.patch_ends.pop(call_id, None)
         self._patch_used[call_id] = _digest(found)
         return found
 
-    def exec_end(self, call_id: str) -> dict[str, Any] | None:
+    def exec_end(self, call_id: str) -> JSONObject | None:
         found = self.exec_ends.pop(call_id, None)
         self._exec_used[call_id] = _digest(found)
         return found

@@ -9,6 +9,7 @@ from typing import Any
 from artifact_index.ingestion.adapters.base import as_text, parse_json_object
 from artifact_index.ingestion.events import (
     FileOperation,
+    JSONObject,
     ReportedChange,
 )
 
@@ -93,7 +94,7 @@ def reported_changes(changes: Any) -> tuple[ReportedChange, ...]:
         if not isinstance(change, dict):
             continue
         kind = change.get("type")
-        body: dict[str, Any] = change
+        body: JSONObject = change
         if kind is None and len(change) == 1:
             # Older releases wrote the enum externally tagged: {"update": {...}}.
             kind, inner = next(iter(change.items()))

@@ -24,12 +24,14 @@ from artifact_index.ingestion.adapters.codex.outputs import (
 )
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
     Event,
     FailureReason,
     FileOperation,
+    JSONObject,
     ReportedChange,
     ResultStatus,
     SessionInfo,
@@ -80,10 +82,6 @@ class _Call:
     patch: bool = False  # an apply_patch: its outcome is in patch_apply_end
     shell: bool = False
     answered: bool = False
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _unquote(word: str) -> str:
@@ -305,7 +303,7 @@ class Reader:
             )
         )
 
-    def operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+    def operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         name = call.tool.lower()
         if name in _PATCH_TOOLS:
             call.patch = True
@@ -340,7 +338,7 @@ class Reader:
         call.command, call.cwd, call.shell = command, cwd, True
         return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
 
-    def stdin_operations(self, call: _Call, arguments: dict[str, Any]) -> list[FileOperation]:
+    def stdin_operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         """Text typed into a running unified-exec session.
 
         It is a command only when that session runs a shell; keystrokes sent
@@ -380,7 +378,7 @@ class Reader:
             return operations
         out = []
         for op in operations:
-            update: dict[str, Any] = {}
+            update: dict[str, str] = {}  # the fields of the operation that move
             if op.path:
                 update["path"] = self.resolve(op.path, base=cwd)
             if op.dest:
@@ -443,7 +441,7 @@ class Reader:
 
     @staticmethod
     def patch_outcome(
-        end: dict[str, Any],
+        end: JSONObject,
     ) -> tuple[ResultStatus, FailureReason | None, tuple[ReportedChange, ...] | None]:
         if end.get("success") is False:
             message = f"{end.get('stderr') or ''}\n{end.get('stdout') or ''}".strip()
@@ -476,7 +474,7 @@ class Reader:
                     timestamp=record.timestamp,
                     call_id=call_id,
                     tool="apply_patch",
-                    arguments={"changes": sorted(_dict(p.get("changes")))},
+                    arguments={"changes": sorted(as_dict(p.get("changes")))},
                     operations=operations_of_changes(reported_changes(p.get("changes"))),
                 )
             )

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from artifact_index.ingestion.events import JSONObject
 from artifact_index.ingestion.source import Source
 
 __all__ = ["ENVELOPE_TYPES", "ITEM_TYPES", "Record", "Rollout", "kind_of", "record_of"]
@@ -35,17 +36,17 @@ class Record:
 
     line: int
     kind: str
-    payload: dict[str, Any]
+    payload: JSONObject
     timestamp: str | None
 
 
-def kind_of(obj: dict[str, Any]) -> str | None:
+def kind_of(obj: JSONObject) -> str | None:
     """The ``type`` of a line or item, when it is a string."""
     kind = obj.get("type")
     return kind if isinstance(kind, str) else None
 
 
-def _normalize(obj: Any) -> tuple[str, dict[str, Any]] | None:
+def _normalize(obj: Any) -> tuple[str, JSONObject] | None:
     """``(kind, payload)`` of one rollout line in any of the known layouts.
 
     ``kind`` is ``"ignored"`` for lines that belong to the format but carry

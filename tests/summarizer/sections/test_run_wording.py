@@ -1,0 +1,32 @@
+"""A run's counts are worded so they never contradict its outcome."""
+
+from __future__ import annotations
+
+from artifact_index.trail.answers import TestReport
+from summarizer.sections.claim_wording import test_counts as counts_of
+
+
+def _run(passed: int, failed: int, outcome: str) -> TestReport:
+    return TestReport.model_validate(
+        {
+            "command": "pytest",
+            "passed": passed,
+            "failed": failed,
+            "skipped": 0,
+            "failing": [],
+            "turn": 4,
+            "outcome": outcome,
+        }
+    )
+
+
+def test_a_failed_run_in_which_no_test_failed_says_which_part_failed() -> None:
+    text = counts_of(_run(12, 0, "failed"))
+    assert text.startswith("12 passed, 0 failed")
+    assert "no test failed, yet the run itself failed" in text
+
+
+def test_a_passing_or_failing_run_reads_as_its_counts() -> None:
+    assert counts_of(_run(12, 0, "passed")) == "12 passed, 0 failed"
+    assert counts_of(_run(11, 1, "failed")) == "11 passed, 1 failed"
+    assert counts_of(_run(0, 0, "failed")) == "failed before any test ran"
