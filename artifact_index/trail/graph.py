@@ -108,6 +108,19 @@ class ArtifactGraph(MultiDiGraph):
             keyed[key] = attributes
         return graph
 
+    @property
+    def attributes(self) -> dict[str, JSONObject]:
+        """Each node's attributes by node: ``nodes[node]`` without the view's cost (read, never write)."""
+        return self._node  # type: ignore[no-any-return]
+
+    @property
+    def keyed_edges_into(self) -> dict[str, dict[str, dict[Any, dict[str, Any]]]]:
+        """Per node, per source, the attributes of each keyed edge between them (read, never write).
+
+        :meth:`edges_into` for a loop over many nodes, without a generator per node.
+        """
+        return self._pred  # type: ignore[no-any-return]
+
     def edges_into(self, node: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(source, attributes)`` of every edge into ``node``: ``in_edges(node, data=True)`` without its views.
 

@@ -96,21 +96,26 @@ _SEEN_RESOLUTIONS = frozenset(
 )
 
 
-def _superseding_run(run: TestStatus, runs: list[TestStatus]) -> TestStatus | None:
-    """The latest later run that passed and covers the failed ``run`` (the whole suite, its file), or None."""
+def _passing_latest_first(runs: list[TestStatus]) -> list[TestStatus]:
+    """The runs that could supersede a failure (passed, with a command), latest turn first, in order within a turn."""
+    passing = [r for r in runs if r.outcome == "passed" and r.passed > 0 and r.command]
+    return sorted(passing, key=lambda r: -r.turn)  # stable: runs of one turn keep their order
+
+
+def _superseding_run(run: TestStatus, passing: list[TestStatus]) -> TestStatus | None:
+    """The latest later run that passed and covers the failed ``run`` (the whole suite, its file), or None.
+
+    ``passing``: :func:`_passing_latest_first` of the session's runs; of the latest runs that
+    cover it, the first one run.
+    """
     if run.outcome != "failed" or not run.command:
         return None
-    found = None
-    for later in runs:
-        if (
-            later.turn > run.turn
-            and later.outcome == "passed"
-            and later.passed > 0
-            and later.command
-            and covers(later.command, run.command)
-        ) and (found is None or later.turn > found.turn):
-            found = later
-    return found
+    for later in passing:
+        if later.turn <= run.turn:
+            return None
+        if later.command and covers(later.command, run.command):
+            return later
+    return None
 
 
 # A failure that says the program itself is missing: no change to the code fixes it, another way does.
@@ -130,7 +135,30 @@ def _names_file(entry: LedgerEntry, path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     # A file name of a few letters ("a.go", "Makefile") is named only with its directory.
     wanted = path if len(name) < 6 or "." not in name else name
-    return re.search(rf"(?<![\w.-]){re.escape(wanted)}(?![\w-])", text) is not None
+    return _stands_alone(wanted, text)
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"  # what ``\w`` matches in a str pattern
+
+
+def _stands_alone(wanted: str, text: str) -> bool:
+    """Whether ``wanted`` is in ``text`` with no word character, ``.`` or ``-`` before it, none or ``-`` after.
+
+    What the pattern ``(?<![\\w.-])WANTED(?![\\w-])`` finds, without compiling a pattern per
+    path: a long session asks this of thousands of paths, more than ``re`` keeps compiled.
+    """
+    start = text.find(wanted)
+    while start >= 0:
+        end = start + len(wanted)
+        before = text[start - 1] if start else ""
+        after = text[end] if end < len(text) else ""
+        if not (before and (_word_character(before) or before in ".-")) and not (
+            after and (_word_character(after) or after == "-")
+        ):
+            return True
+        start = text.find(wanted, start + 1)
+    return False
 
 
 def _error_report(
@@ -670,19 +698,23 @@ class ArtifactIndex:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
         graph = self.graph
-        operations = graph.nodes
+        # The graph's own dictionaries: this visits every symbol and each edge into it.
+        attributes, into = graph.attributes, graph.keyed_edges_into
         for node, data in graph.nodes_of_kind("symbol"):
             touches = sorted(
                 (
-                    int(operations[op]["seq"]),
-                    int(operations[op]["turn"]),
+                    int(attributes[op]["seq"]),
+                    int(attributes[op]["turn"]),
                     str(edge["change"]),
                 )
-                for op, edge in graph.edges_into(node)
+                for op, keyed in into[node].items()
+                for edge in keyed.values()
                 if edge.get("kind") == "changed"
             )
+            if not touches:
+                continue
             change = _net_change([c for _, _, c in touches])
-            if change is None or not touches:
+            if change is None:
                 continue
             path = self._files[data["path"]].shown
             entry = SymbolEntry(
@@ -788,9 +820,10 @@ class ArtifactIndex:
         same file) is marked superseded by that run.
         """
         runs = self.ledger.tests
+        passing = _passing_latest_first(runs)
         reports = []
         for t in runs:
-            later = _superseding_run(t, runs)
+            later = _superseding_run(t, passing)
             evidence = [
                 Evidence(
                     turn=t.turn,

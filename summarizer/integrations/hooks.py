@@ -143,16 +143,23 @@ def file_trail_context(
     """
     rendered: list[tuple[str, str, str, str]] = []
     for detail in range(1, MAX_DETAIL + 1):
-        rendered = [
-            (title, body, noun, command)
-            for title, key, noun, command in _SECTIONS
-            if not (body := render_index_section(key, facts, detail)).startswith(_EMPTY)
-        ]
-        whole = (
-            "\n\n".join([_TITLE, *(f"## {title}\n{body}" for title, body, _, _ in rendered)]) + "\n"
-        )
-        if len(whole) <= limit:
-            return whole
+        last = detail == MAX_DETAIL
+        rendered = []
+        # The length the whole would have: the title, its newline, and per section its heading.
+        length = len(_TITLE) + 1
+        for title, key, noun, command in _SECTIONS:
+            body = render_index_section(key, facts, detail)
+            if body.startswith(_EMPTY):
+                continue
+            rendered.append((title, body, noun, command))
+            length += len(title) + len(body) + 6  # "\n\n## " + title + "\n" + body
+            if length > limit and not last:
+                break  # this detail cannot fit: the sections after it need not be rendered
+        if length <= limit:
+            return (
+                "\n\n".join([_TITLE, *(f"## {title}\n{body}" for title, body, _, _ in rendered)])
+                + "\n"
+            )
     return _fill_by_priority(rendered, limit, transcript)
 
 

@@ -274,3 +274,40 @@ def test_every_claude_code_transcript_of_the_corpus_gets_a_hook_answer_within_th
         run = run_hook(json.dumps({"transcript_path": str(transcript), "hook_event_name": event}))
         assert run.exit_code == 0 and run.note is None, run.note
         assert 0 < len(run.output) <= HOOK_OUTPUT_LIMIT
+
+
+def _every_detail_rendered(facts: object, limit: int, transcript: str) -> str:
+    """The trail as rendering every section at every detail gives it (what the hook must equal)."""
+    from summarizer.integrations import hooks
+    from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+
+    rendered: list[tuple[str, str, str, str]] = []
+    for detail in range(1, MAX_DETAIL + 1):
+        rendered = [
+            (title, body, noun, command)
+            for title, key, noun, command in hooks._SECTIONS
+            if not (body := render_index_section(key, facts, detail)).startswith(hooks._EMPTY)  # type: ignore[arg-type]
+        ]
+        whole = "\n\n".join([hooks._TITLE, *(f"## {t}\n{b}" for t, b, _, _ in rendered)]) + "\n"
+        if len(whole) <= limit:
+            return whole
+    return hooks._fill_by_priority(rendered, limit, transcript)
+
+
+def test_a_detail_that_cannot_fit_is_left_early_with_the_same_trail_at_every_limit(
+    tmp_path: Path,
+) -> None:
+    # The hook stops rendering a detail once what it rendered is over the limit; the trail it
+    # gives must be the one rendering everything gives, on each side of each detail's length.
+    from artifact_index.trail.build import build_index
+    from summarizer.integrations.hooks import file_trail_context
+    from summarizer.sections.session_facts import session_facts
+
+    session = _big_session(tmp_path / "mixed.jsonl", created=40, read=30)
+    facts = session_facts(build_index(str(session))[0])
+    lengths = {len(_every_detail_rendered(facts, 10**9, "t"))}
+    for limit in (200, 1_000, 2_500, 4_000):
+        lengths.add(len(_every_detail_rendered(facts, limit, "t")))
+    limits = sorted({n + d for n in lengths for d in (-1, 0, 1)} | {300, 1_500, 3_000, 6_000})
+    for limit in limits:
+        assert file_trail_context(facts, limit, "t") == _every_detail_rendered(facts, limit, "t")

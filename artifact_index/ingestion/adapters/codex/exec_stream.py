@@ -133,7 +133,7 @@ def _script(command: str) -> str:
     return command
 
 
-def _changes(item: dict[str, Any]) -> tuple[ReportedChange, ...]:
+def _changes(item: JSONObject) -> tuple[ReportedChange, ...]:
     """A file change's ``changes`` as the harness's own record of what it did."""
     out: list[ReportedChange] = []
     for change in as_list(item.get("changes")):
@@ -231,7 +231,7 @@ class ExecReader:
 
     # -- items -----------------------------------------------------------------
 
-    def item(self, line: int, event: str, item: dict[str, Any]) -> None:
+    def item(self, line: int, event: str, item: JSONObject) -> None:
         item_type = as_str(item.get("type")) or ""
         item_id = as_str(item.get("id"))
         if item_id is None:
@@ -264,7 +264,7 @@ class ExecReader:
         elif item_type == "error":
             self.notice(line, f"[error: {as_str(item.get('message')) or 'no reason given'}]")
 
-    def call(self, line: int, item_id: str, item_type: str, item: dict[str, Any]) -> _Call:
+    def call(self, line: int, item_id: str, item_type: str, item: JSONObject) -> _Call:
         call = self.calls[item_id] = _Call(call_id=item_id, turn=self.model_turn())
         operations: list[FileOperation] = []
         arguments: JSONObject
@@ -303,7 +303,7 @@ class ExecReader:
         )
         return call
 
-    def result(self, line: int, call: _Call, item_type: str, item: dict[str, Any]) -> None:
+    def result(self, line: int, call: _Call, item_type: str, item: JSONObject) -> None:
         self.in_response = False  # the model answers what it sees in a new response
         status, failure = _outcome(item_type, item)
         output, exit_code, reported = "", None, None
@@ -330,7 +330,7 @@ class ExecReader:
             )
         )
 
-    def todo_list(self, line: int, item_id: str, item: dict[str, Any]) -> None:
+    def todo_list(self, line: int, item_id: str, item: JSONObject) -> None:
         """Each new state of the to-do list, as the ``update_plan`` call a rollout records for it."""
         entries = tuple(
             (text, as_dict(entry).get("completed") is True)
@@ -365,7 +365,7 @@ _DEFAULT_FAILURE: dict[str, FailureReason] = {
 }
 
 
-def _outcome(item_type: str, item: dict[str, Any]) -> tuple[ResultStatus, FailureReason | None]:
+def _outcome(item_type: str, item: JSONObject) -> tuple[ResultStatus, FailureReason | None]:
     """How a completed call ended, from its ``status`` (and a command's exit code)."""
     status = str(item.get("status") or "").lower()
     if status == "declined":
