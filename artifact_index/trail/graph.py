@@ -111,7 +111,7 @@ class ArtifactGraph(MultiDiGraph):
     @property
     def attributes(self) -> dict[str, JSONObject]:
         """Each node's attributes by node: ``nodes[node]`` without the view's cost (read, never write)."""
-        return self._node  # type: ignore[no-any-return]
+        return self._node
 
     @property
     def keyed_edges_into(self) -> dict[str, dict[str, dict[Any, dict[str, Any]]]]:
@@ -119,7 +119,7 @@ class ArtifactGraph(MultiDiGraph):
 
         :meth:`edges_into` for a loop over many nodes, without a generator per node.
         """
-        return self._pred  # type: ignore[no-any-return]
+        return self._pred
 
     def edges_into(self, node: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(source, attributes)`` of every edge into ``node``: ``in_edges(node, data=True)`` without its views.
