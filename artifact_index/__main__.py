@@ -2,6 +2,6 @@
 
 import sys
 
-from artifact_index.presentation.cli import main
+from artifact_index.presentation.command import main
 
 sys.exit(main())

@@ -117,6 +117,9 @@ class FileReport(_Answer, Claimed):
     shell_command: str | None = (
         None  # the shell command its status rests on (what created it, else the last change), when shell-made
     )
+    # "git pull" / "git merge": every change of it came from that command's merge report (the
+    # merged commits' content, not an edit of the session's own).
+    brought_in: str | None = None
     lines_added: int | None = None
     lines_removed: int | None = None
     signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written
@@ -303,6 +306,8 @@ class OtherRepositoryReport(_Answer):
     branch: str | None = None
     branch_turn: int | None = None
     commits: list[CommitReport] = []
+    unconfirmed_commits: list[int] = []  # turns of `git commit` runs there that printed no commit
+    worktree: bool = False  # a git worktree of the workspace's repository, not another repository
 
 
 class ListedFileReport(_Answer):

@@ -22,7 +22,7 @@ from artifact_index.facts.changes import (
     definition_notes,
 )
 from artifact_index.facts.symbols.entries import SymbolEntry
-from artifact_index.trail.answers import FileEntry, FileReport
+from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import FileState
 from artifact_index.trail.index import ArtifactIndex
@@ -100,6 +100,14 @@ def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntr
     }
 
 
+def _brought_in(changes: list[OperationEntry]) -> str | None:
+    """``git pull`` / ``git merge`` when every change of a file came from such a command's report."""
+    subs = {(op.detail or "").removeprefix("brought in by ") for op in changes}
+    if len(subs) == 1 and all((op.detail or "").startswith("brought in by git ") for op in changes):
+        return subs.pop()
+    return None
+
+
 def _report(
     index: ArtifactIndex,
     entry: FileEntry,
@@ -132,6 +140,7 @@ def _report(
         changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
         **fields,
         shell_command=shell[-1] if shell else None,
+        brought_in=_brought_in(changes),
         lines_added=added,
         lines_removed=removed,
         signatures={key: signature for key, (signature, _) in notes.items()},

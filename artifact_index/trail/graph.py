@@ -1,4 +1,4 @@
-"""The artifact graph's node store: a networkx graph that finds nodes without scanning them all.
+"""The artifact graph's node store: a multigraph that finds nodes without scanning them all.
 
 The graph holds nodes of several kinds (files, operations, turns, symbols,
 errors, decisions; see :mod:`artifact_index.trail.index`) and grows with every
@@ -12,7 +12,7 @@ answers them from indices it keeps up to date as nodes are added:
 - nodes by ``kind`` and ``name`` (symbols);
 - file nodes by each directory above their ``path``.
 
-The edges stay plain networkx: the queries that cross files, operations,
+The edges stay plain (:mod:`artifact_index.trail.multigraph`, networkx's layout): the queries that cross files, operations,
 symbols, errors and decisions traverse them.  A node's ``kind``, ``name`` and
 ``path`` are fixed when it is added with :meth:`add_node`; the other
 attributes may change freely through ``graph.nodes[node]``.
@@ -23,14 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import networkx as nx
-
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.trail.multigraph import MultiDiGraph
 
 __all__ = ["ArtifactGraph"]
 
 
-class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no type information
+class ArtifactGraph(MultiDiGraph):
     """A ``MultiDiGraph`` whose nodes are indexed by kind, by name and by directory."""
 
     def __init__(self, incoming_graph_data: Any = None, **attr: Any) -> None:
@@ -112,7 +111,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
     @property
     def attributes(self) -> dict[str, JSONObject]:
         """Each node's attributes by node: ``nodes[node]`` without the view's cost (read, never write)."""
-        return self._node  # type: ignore[no-any-return]
+        return self._node
 
     @property
     def keyed_edges_into(self) -> dict[str, dict[str, dict[Any, dict[str, Any]]]]:
@@ -120,7 +119,7 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
 
         :meth:`edges_into` for a loop over many nodes, without a generator per node.
         """
-        return self._pred  # type: ignore[no-any-return]
+        return self._pred
 
     def edges_into(self, node: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(source, attributes)`` of every edge into ``node``: ``in_edges(node, data=True)`` without its views.
@@ -145,14 +144,6 @@ class ArtifactGraph(nx.MultiDiGraph):  # type: ignore[misc]  # networkx ships no
         if data.get("kind") != before:
             self._unindex(node_for_adding, {**data, "kind": before})
             self._index(node_for_adding, data)
-
-    def add_nodes_from(self, nodes_for_adding: Iterable[Any], **attr: Any) -> None:
-        # networkx builds copies and loaded graphs through here, not through add_node.
-        for item in nodes_for_adding:
-            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
-                self.add_node(item[0], **{**attr, **item[1]})
-            else:
-                self.add_node(item, **attr)
 
     def remove_node(self, n: str) -> None:
         self._unindex(n, self._node.get(n, {}))

@@ -1,4 +1,4 @@
-"""The artifact index: a networkx graph of files and the operations that touched them.
+"""The artifact index: a graph of files and the operations that touched them.
 
 Node kinds (the ``kind`` attribute) and their ids:
 
@@ -28,7 +28,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import networkx as nx
 from pydantic import ValidationError
 
 from artifact_index.exceptions import AmbiguousPath, StateError
@@ -247,7 +246,7 @@ class ArtifactIndex:
 
     def __init__(
         self,
-        graph: nx.MultiDiGraph | None = None,
+        graph: Any = None,  # an ArtifactGraph, else any multigraph of networkx's interface, copied
         session: SessionState | None = None,
         ledger: ErrorLedger | None = None,
         files: Iterable[FileState] = (),

@@ -173,6 +173,10 @@ class OtherRepository(_Record):
     branch: str | None = None
     branch_turn: int | None = None
     commits: list[Commit] = Field(default_factory=list)
+    unconfirmed_commits: list[int] = Field(
+        default_factory=list
+    )  # turns of commits that printed none
+    worktree: bool = False  # a `git worktree add` of the workspace's repository made it
 
 
 class WorkRecord(_Record):

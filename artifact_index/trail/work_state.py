@@ -47,7 +47,7 @@ from artifact_index.trail.answers import (
     WorkReport,
 )
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
-from artifact_index.trail.paths import file_key, is_absolute
+from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import (
     Commit,
     CommitAttempt,
@@ -149,6 +149,8 @@ class WorkState:
                     commit.pushed = True
                     if commit.pushed_turn is None:
                         commit.pushed_turn = turn
+            if sub == "worktree" and succeeded is not False:
+                self._worktree_added(args, git_cwd or cwd)
             if sub in ("pull", "merge") and "CONFLICT" not in output:
                 self._brought_in(output)
             model.stage(step, staging)
@@ -242,6 +244,22 @@ class WorkState:
                     )
                 )
                 other.branch, other.branch_turn = made["branch"], turn
+            elif made is None and succeeded is not False:
+                message = _commit_message(args)
+                logged = _logged_hash(output, message) if message else None
+                if logged is not None and message is not None:
+                    other.commits.append(
+                        Commit(
+                            turn=turn,
+                            hash=logged,
+                            branch=other.branch or "HEAD",
+                            message=message,
+                            files=None,
+                            command=command,
+                        )
+                    )
+                elif len(other.unconfirmed_commits) < _MAX_COMMITS:
+                    other.unconfirmed_commits.append(turn)  # quiet: whether it committed is unknown
         elif sub == "push" and (succeeded or _PUSHED.search(output)):
             for commit in other.commits:
                 commit.pushed = True
@@ -273,6 +291,28 @@ class WorkState:
                     )
                 )
                 self.state.commits.sort(key=lambda c: c.turn)
+
+    def _worktree_added(self, args: list[str | None], cwd: str | None) -> None:
+        """``git worktree add PATH``: a checkout of the same repository, known by the name later commands reach it by."""
+        if not args or args[0] != "add":
+            return
+        positionals: list[str] = []
+        skip = False
+        for arg in args[1:]:
+            if skip or arg is None:
+                skip = False
+                continue
+            if arg in ("-b", "-B", "--reason", "--orphan"):
+                skip = True  # the option's value: a branch name, not the path
+            elif not arg.startswith("-"):
+                positionals.append(arg)
+        if not positionals:
+            return
+        target = positionals[0]
+        where = join(cwd or self.index.session.cwd, target) if not is_absolute(target) else target
+        repository = self._repository(where)
+        if repository is not None:
+            self.state.repos.setdefault(repository, OtherRepository()).worktree = True
 
     def _brought_in(self, output: str) -> None:
         """The files a merge or pull report names came in with commits: they are committed as they are."""
@@ -612,6 +652,8 @@ def work_state(index: ArtifactIndex) -> WorkReport:
                 branch=other.branch,
                 branch_turn=other.branch_turn,
                 commits=[_commit_report(c) for c in other.commits],
+                unconfirmed_commits=other.unconfirmed_commits,
+                worktree=other.worktree,
             )
             for path, other in sorted(state.repos.items())
         ],

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from artifact_index.distribution import reinstall_with
 from artifact_index.exceptions import UsageError
 from artifact_index.presentation.arguments import add_command
 from artifact_index.presentation.output import emit_json
@@ -67,6 +66,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from summarizer.integrations.http_api import LOOPBACK_HOSTS, Compaction, build_app, serve
     except ImportError as exc:
+        # Only here: finding how this copy was installed takes packaging and urllib, which
+        # every other command does without.
+        from artifact_index.distribution import reinstall_with
+
         raise SummarizerError(
             f"the HTTP API is an optional part this installation lacks: {reinstall_with('http')}"
         ) from exc

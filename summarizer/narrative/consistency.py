@@ -107,7 +107,12 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
                     flags.append(f"no change to `{name}` was recorded")
                 continue
             statuses = {f.status for f in files}
-            if statuses == {"read"}:
+            # The same file in another checkout (a git worktree) may be the one that changed.
+            copies = "/" in name and any(
+                f.path.endswith("/" + name.lstrip("./"))
+                for f in [*facts.created, *facts.modified, *facts.deleted]
+            )
+            if statuses == {"read"} and not copies:
                 flags.append(f"`{name}` was only read, never changed")
             elif _CREATE.search(clause) and statuses == {"modified"}:
                 flags.append(f"`{name}` existed before: it was modified, not created")

@@ -238,14 +238,29 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
     return text + "."
 
 
+# A last sentence that says what the agent does next ("Now let me run the tests.", "Next, I'll
+# update the docs."), not one that hands over ("Let me know ...", "I'll wait for ...").
+_ANNOUNCES = re.compile(
+    r"^(?:(?:now|next|then|ok(?:ay)?|great|good|first)[,!.]?\s+)*"
+    r"(?:let me|let's|i'll|i will|i'm going to|i am going to)\s+(?!know\b|wait\b|stop\b|pause\b)\w",
+    re.IGNORECASE,
+)
+
+
+def _announces(sentence: str) -> bool:
+    return not sentence.rstrip().endswith("?") and _ANNOUNCES.match(sentence.strip()) is not None
+
+
 def _nothing_stated(facts: SessionFacts) -> list[str]:
     """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
     last = facts.last_assistant
     latest = latest_request(facts.user_messages)
-    # A call of the same turn as the message came after its words (the text of a turn precedes its calls):
-    # the agent was working, not waiting, as with "Let me check X:" and a call still to come.
+    # A call of the same response as the message came after its text: the agent went on working.
     later_calls = [c for c in facts.activity if last is None or c.turn >= last.turn]
-    announcing = last is not None and last.text.rstrip().endswith(":")
+    # "Let me check X:" or "Now I'll run the tests." announces a call: the agent was working, not waiting.
+    announcing = last is not None and (
+        last.text.rstrip().endswith(":") or _announces(_SENTENCE.split(last.text.strip())[-1])
+    )
     if (
         last is not None
         and (latest is None or last.turn >= latest.turn)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
-from artifact_index.trail.answers import CommitReport, ErrorReport, WorkReport
+from artifact_index.trail.answers import CommitReport, ErrorReport, FileReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.claim_wording import (
     pending_calls,
@@ -319,6 +319,32 @@ def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
     return None
 
 
+def _own_and_brought_in(
+    files: list[FileReport], detail: int, facts: SessionFacts, status: str
+) -> str:
+    """One status's files; those a ``git pull`` or ``git merge`` only brought in, in one line.
+
+    What a merge brought is the merged commits' content, not the session's own edit, and after
+    a branch switch whose effect is unknown it may well have been there at the start.
+    """
+    own = [f for f in files if f.brought_in is None]
+    brought: dict[str, list[FileReport]] = {}
+    for f in files:
+        if f.brought_in is not None:
+            brought.setdefault(f.brought_in, []).append(f)
+    lines = [files_of_status(own, detail, accounts=facts.accounts)] if own else []
+    shown = {0: 40, 1: 20, 2: 10, 3: 5}[detail]
+    for command, reports in brought.items():
+        turns = sorted({t for r in reports for t in r.changed_turns})
+        names = ", ".join(f"`{r.path}`" for r in reports[:shown])
+        more = f" and {len(reports) - shown} more" if len(reports) > shown else ""
+        lines.append(
+            f"- {len(reports)} file(s) `{command}` brought in ({turns_text(turns)}), {status} in the "
+            f"working tree by the merged commits, not by the session's own edits: {names}{more}"
+        )
+    return "\n".join(lines) if lines else "None."
+
+
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     items = facts.work_items
     trackers = ", ".join(f"`{t}`" for t in dict.fromkeys(i.tracker for i in items))
@@ -572,7 +598,13 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
         lines.append(f"Commits made in the session ({len(work.commits)}):")
         lines += _commit_lines(work.commits, detail)
     elif not work.unconfirmed_commits:
-        lines.append("No commit made in the session.")
+        # Commits made in another checkout (a worktree) are said with it below.
+        elsewhere = any(o.commits or o.unconfirmed_commits for o in work.elsewhere)
+        lines.append(
+            "No commit made in the workspace's own checkout."
+            if elsewhere
+            else "No commit made in the session."
+        )
     last_commit = max((c.turn for c in work.commits), default=0)
     unconfirmed = [a.turn for a in work.unconfirmed_commits if a.turn >= last_commit]
     if unconfirmed:
@@ -604,16 +636,24 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     if work.status is not None:
         lines += _status_lines(work, detail)
     for other in work.elsewhere:
-        # Another repository: its branch and commits are not the workspace's.
+        # Another repository or checkout: its branch and commits are not the workspace's.
         said = [f"branch `{other.branch}` (turn {other.branch_turn})"] if other.branch else []
-        said.append(
-            f"{len(other.commits)} commit(s) made there"
-            if other.commits
-            else "no commit made there"
-        )
-        lines.append(
-            f"In another repository, `{other.path}` (some git commands ran there): {'; '.join(said)}."
-        )
+        if other.commits:
+            said.append(f"{len(other.commits)} commit(s) made there")
+        quiet = [
+            t
+            for t in other.unconfirmed_commits
+            if t >= max((c.turn for c in other.commits), default=0)
+        ]
+        if quiet:
+            said.append(
+                f"`git commit` ran there at turn {', '.join(map(str, quiet[-3:]))} but printed no"
+                " commit: whether it committed is not known"
+            )
+        elif not other.commits:
+            said.append("no commit made there")
+        place = "In the git worktree" if other.worktree else "In another repository or checkout,"
+        lines.append(f"{place} `{other.path}` (some git commands ran there): {'; '.join(said)}.")
         lines += ["  " + line for line in _commit_lines(other.commits, detail)]
     return "\n".join(lines)
 
@@ -775,11 +815,11 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
     """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
     match key:
         case "files_created":
-            return lambda f, d: files_of_status(f.created, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.created, d, f, "created")
         case "files_modified":
-            return lambda f, d: files_of_status(f.modified, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.modified, d, f, "modified")
         case "files_deleted":
-            return lambda f, d: files_of_status(f.deleted, d, accounts=f.accounts)
+            return lambda f, d: _own_and_brought_in(f.deleted, d, f, "deleted")
         case "files_reverted":
             # A file moved away lives on at its new path (listed there as "moved here from"):
             # it was not put back.

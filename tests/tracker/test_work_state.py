@@ -181,7 +181,14 @@ def test_git_commands_run_in_another_repository_belong_to_it() -> None:
     assert work["branch"] == "fix/totals"
     assert (work["commits"], work["uncommitted"]) == ([], ["cart.py"])
     assert work["elsewhere"] == [
-        {"path": "/site", "branch": "dipree/another-adventure", "branch_turn": 2, "commits": []},
+        {
+            "path": "/site",
+            "branch": "dipree/another-adventure",
+            "branch_turn": 2,
+            "commits": [],
+            "unconfirmed_commits": [],
+            "worktree": False,
+        },
         {
             "path": "/work/tools",
             "branch": "main",
@@ -196,6 +203,8 @@ def test_git_commands_run_in_another_repository_belong_to_it() -> None:
                     "pushed": False,
                 }
             ],
+            "unconfirmed_commits": [],
+            "worktree": False,
         },
     ]
 
@@ -215,5 +224,12 @@ def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() 
     ]
     work = work_state(Tracker(format="claude-code").feed_all(events)).model_dump()
     assert work["elsewhere"] == [
-        {"path": "/tmp/scratch", "branch": "main", "branch_turn": 1, "commits": []}
+        {
+            "path": "/tmp/scratch",
+            "branch": "main",
+            "branch_turn": 1,
+            "commits": [],
+            "unconfirmed_commits": [],
+            "worktree": False,
+        }
     ]

@@ -58,6 +58,16 @@ _SHELL_MISREAD = re.compile(
 )
 
 
+def _same_step(earlier: str, later: str) -> bool:
+    """Whether ``later`` runs one of ``earlier``'s programs with the very same words (quoting aside)."""
+    steps = {
+        tuple(words)
+        for _, words in segments(earlier)
+        if words and executable(words[0]) not in ("cd", "echo", "printf", "true", "export")
+    }
+    return any(tuple(words) in steps for _, words in segments(later))
+
+
 def _main_words(command: str) -> list[str]:
     """The words of the command's first simple command that is not ``cd`` or an output filter."""
     for piped, words in segments(command):
@@ -248,7 +258,9 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
         if before and before <= subcommands(command):
             return "a corrected retry succeeded"
-        if _SHELL_MISREAD.search(entry.message) and before & subcommands(command):
+        if _SHELL_MISREAD.search(entry.message) and any(
+            _same_step(earlier, command) for earlier in entry.commands
+        ):
             return "run again in another form after the shell misread its words, and succeeded"
         if "git commit" in subcommands(command):
             return "a commit succeeded after it"

@@ -31,6 +31,7 @@ import pytest
 from artifact_index.live.store import SessionStore
 from artifact_index.presentation.cli import main
 from summarizer.integrations.hook_limits import Deadline, HookLimits, _age_from_stat, process_age
+from summarizer.integrations.hook_state import HookStates
 from summarizer.integrations.hooks import HOOK_OUTPUT_LIMIT, HookRun, run_bounded_hook, run_hook
 from tests.support.paths import ROOT
 
@@ -341,7 +342,16 @@ def test_the_changed_paths_are_ready_as_soon_as_reading_stops(
     transcript = tmp_path / "session.jsonl"
     transcript.write_bytes(EXAMPLE.read_bytes())
     held = _Held()
-    monkeypatch.setattr("summarizer.integrations.hook_state.HookStates.save", held.hold)
+    save = HookStates.save
+
+    def held_for_this_session(states: HookStates, live: Any, *args: Any, **kwargs: Any) -> None:
+        # Only this run's: the work an earlier test let go may still be running, and save too.
+        if live.path == transcript:
+            held.hold()
+        else:
+            save(states, live, *args, **kwargs)
+
+    monkeypatch.setattr(HookStates, "save", held_for_this_session)
     try:
         run = run_bounded_hook(
             lambda _: _payload(transcript), store=None, deadline=Deadline(5, clock=held.clock)

@@ -219,3 +219,29 @@ def test_a_refused_commit_leaves_the_fix_then_the_commit_as_next_steps() -> None
     assert "Pre-commit validation failed: [FORMAT] money.py is not formatted." in section(
         summary, "Errors"
     )
+
+
+def test_an_agent_mid_task_is_not_said_to_wait_for_the_user() -> None:
+    # A call in the same response as the message, or a message saying what it does next.
+    for steps in (
+        [
+            AssistantMessage(turn=2, text="The importer rounds twice. Checking the tests."),
+            call(2, "Read", FileOperation(action="read", path="/shop/importer.py"), "x\n"),
+        ],
+        [
+            call(2, "Read", FileOperation(action="read", path="/shop/importer.py"), "x\n"),
+            AssistantMessage(turn=3, text="Found it. Now I'll fix the rounding in load()."),
+        ],
+    ):
+        summary = summary_of(UserMessage(turn=1, text="Fix the rounding in the importer."), *steps)
+        steps_said = section(summary, "Next Steps")
+        assert "waiting for the user" not in steps_said
+
+
+def test_an_agent_that_handed_over_is_waiting_for_the_user() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        call(2, "Read", FileOperation(action="read", path="/shop/importer.py"), "x\n"),
+        AssistantMessage(turn=3, text="Fixed the rounding in load(); the tests pass."),
+    )
+    assert "waiting for the user" in section(summary, "Next Steps")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from artifact_index.ingestion.events import Event, SessionInfo
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
+from summarizer.narrative.consistency import contradictions
 from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.session_facts import session_facts
-from tests.support.session_steps import ROOT, shell, write
+from tests.support.session_steps import ROOT, read, shell, write
 
 
 def _work_state(*steps: list[Event] | Event) -> str:
@@ -125,3 +126,27 @@ def test_files_a_pull_or_merge_brought_in_are_not_uncommitted() -> None:
 
     assert "Changed and not committed: `src/ingest.py`" in work
     assert "graph.py" not in work and "docs/x.md" not in work
+
+
+def test_work_committed_in_a_git_worktree_is_said_with_it() -> None:
+    # The session made a worktree beside the workspace and committed there, quietly.
+    work = _work_state(
+        shell(1, "git worktree add -b feature ../shop-feature", "Preparing worktree\n"),
+        write(2, "/home/dev/shop-feature/src/a.py", "x = 2\n"),
+        shell(3, "cd ../shop-feature && git add -A && git commit -qm 'x is 2'", ""),
+    )
+
+    assert "No commit made in the session." not in work
+    assert "No commit made in the workspace's own checkout." in work
+    assert "In the git worktree `../shop-feature`" in work
+    assert "`git commit` ran there at turn 3 but printed no commit" in work
+
+
+def test_a_file_changed_in_another_checkout_is_not_flagged_as_only_read() -> None:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    events += read(1, f"{ROOT}/src/a.py", "x = 1\n")
+    events += write(2, "/home/dev/shop-feature/src/a.py", "x = 2\n")
+    facts = session_facts(Tracker(format="claude-code").feed_all(events))
+
+    assert contradictions("Changed src/a.py to set x to 2.", facts) == []
+    assert contradictions("Changed src/b.py to set x to 2.", facts) != []

@@ -634,3 +634,28 @@ def test_a_formatter_run_on_other_files_leaves_the_check_open() -> None:
     )
 
     assert "[OPEN]" in _section(_hook(index), "Errors")
+
+
+def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations() -> None:
+    # After `git checkout main` (an effect the index cannot see) the pull's files may well
+    # have been there at the start: they are told as what the pull brought, in one line.
+    index = _index(
+        write(1, f"{ROOT}/notes.md", "# Notes\n"),
+        shell(
+            2,
+            "git checkout main && git pull",
+            "Switched to branch 'main'\nUpdating 1111111..2222222\nFast-forward\n"
+            " src/graph.py  | 21 ++++\n src/ingest.py |  2 +-\n"
+            " 2 files changed, 22 insertions(+), 1 deletion(-)\n create mode 100644 src/graph.py\n",
+        ),
+    )
+
+    hook = _hook(index)
+    created = _section(hook, "Files created")
+    assert "- `notes.md`" in created
+    assert "- `src/graph.py`" not in created
+    assert (
+        "1 file(s) `git pull` brought in (turn 2), created in the working tree by the merged"
+        in (created)
+    )
+    assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")

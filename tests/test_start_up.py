@@ -1,0 +1,88 @@
+"""The commands a user waits on import only what they use.
+
+A hook runs inside the agent's loop, and ``--help`` or ``files`` on a small
+transcript should answer at once: start-up is most of their cost, and an
+import that a command does not need (networkx's three hundred modules, the
+packaging machinery that only ``serve`` uses to say how to install its extra)
+is paid on every call.  Each case runs the command in a fresh interpreter
+and lists what it imported.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+
+EXAMPLE = ROOT / "examples" / "claude-code-session.jsonl"
+
+_IMPORTED = """
+import contextlib, io, json, sys
+from artifact_index.presentation.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(sys.argv[2:])
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump(sorted(sys.modules), out)
+"""
+
+# Modules no command below uses: importing any of them is start-up paid for nothing.
+_UNUSED = ("networkx", "packaging", "urllib.request", "http.client", "ssl")
+
+
+def _imported(tmp_path: Path, *command: str, stdin: str = "") -> set[str]:
+    listed = tmp_path / "modules.json"
+    env = {
+        **os.environ,
+        "ARTIFACT_INDEX_STATE_HOME": str(tmp_path / "state"),
+        "ARTIFACT_INDEX_STORE": str(tmp_path / "store.db"),
+    }
+    subprocess.run(
+        [sys.executable, "-c", _IMPORTED, str(listed), *command],
+        input=stdin,
+        text=True,
+        capture_output=True,
+        check=True,
+        env=env,
+        timeout=120,
+    )
+    return set(json.loads(listed.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["hook"], ["--help"], ["files", str(EXAMPLE)]],
+    ids=["hook", "help", "files"],
+)
+def test_a_command_imports_nothing_it_does_not_use(tmp_path: Path, command: list[str]) -> None:
+    payload = {
+        "hook_event_name": "SessionStart",
+        "source": "compact",
+        "transcript_path": str(EXAMPLE),
+    }
+    imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
+    assert "artifact_index.trail.index" in imported or command == ["--help"]
+    assert not {name for name in imported if name.split(".")[0] in _UNUSED or name in _UNUSED}
+
+
+def test_the_console_script_leaves_the_collector_on_for_the_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from artifact_index.presentation import command
+
+    collecting: list[bool] = []
+    monkeypatch.setattr(
+        "artifact_index.presentation.cli.main", lambda: collecting.append(gc.isenabled()) or 7
+    )
+    try:
+        assert command.main() == 7
+        assert gc.get_freeze_count() > 0  # what was imported is left out of later collections
+    finally:
+        gc.unfreeze()
+    assert collecting == [True] and gc.isenabled()
