@@ -60,6 +60,17 @@ _PATHISH = re.compile(
 )
 
 
+# A web address names a page, not a file of the session ("https://github.com/o/r/pull/7").
+_URL = re.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I)
+# Quoted code and paths: a verb inside them ("flutter-version-update/spec.md") is not the prose's claim.
+_QUOTED = re.compile(r"`[^`]*`")
+
+
+def _prose(clause: str) -> str:
+    """The clause's own words, without quoted code or paths, where its verbs are read."""
+    return _PATHISH.sub(" ", _QUOTED.sub(" ", clause))
+
+
 def _files_by_name(facts: SessionFacts) -> dict[str, list[FileReport]]:
     index: dict[str, list[FileReport]] = {}
     for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted, *facts.read]:
@@ -93,11 +104,11 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     """What the index says against the claims of one narrative item."""
     flags: list[str] = []
     known = _files_by_name(facts)
-    for clause in _CLAUSE.split(text):
-        if _NOT_CHANGED.search(clause):
+    for clause in _CLAUSE.split(_URL.sub(" ", text)):
+        if _NOT_CHANGED.search(_prose(clause)):
             flags += _changed_after_all(clause, known)
             continue
-        if not _CHANGE.search(clause):
+        if not _CHANGE.search(_prose(clause)):
             continue
         for match in _PATHISH.finditer(clause):
             name = match.group(1)
@@ -172,8 +183,8 @@ def _stale_not_changed(text: str, facts: SessionFacts) -> list[str]:
     known = _files_by_name(facts)
     flags = [
         f
-        for c in _CLAUSE.split(text)
-        if _NOT_CHANGED.search(c)
+        for c in _CLAUSE.split(_URL.sub(" ", text))
+        if _NOT_CHANGED.search(_prose(c))
         for f in _changed_after_all(c, known)
     ]
     return list(dict.fromkeys(flags))

@@ -115,6 +115,26 @@ def test_a_change_to_a_path_the_index_never_saw_is_flagged() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "claim",
+    [
+        # A web address is a page, not a file: merged at https://… names no path of the session.
+        "PR #272 was merged by the user (https://github.com/o/r/pull/272) with the fixed budget",
+        # A verb inside a quoted path is not the prose's claim ("update" in the folder's name).
+        "The committed `specs/flutter-version-update/spec.md` still specifies the text parse",
+        "`docs/update-notes/ttl.md` describes the old TTL",
+    ],
+)
+def test_addresses_and_verbs_inside_quoted_paths_are_not_claims_of_change(claim: str) -> None:
+    assert contradictions(claim, FACTS) == []
+
+
+def test_a_change_claimed_in_the_prose_beside_a_quoted_path_is_still_checked() -> None:
+    assert contradictions("Updated `docs/auth.md` (see https://example.com/ttl)", FACTS) == [
+        "no change to `docs/auth.md` was recorded"
+    ]
+
+
 def test_a_later_larger_passing_run_clears_an_earlier_narrow_failure() -> None:
     events = load_transcript(SUMMARIES / "cc_two_compactions.jsonl")
     facts = summarize(
