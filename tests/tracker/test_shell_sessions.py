@@ -93,6 +93,28 @@ def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
     ]
 
 
+def test_an_in_place_edit_of_a_file_that_is_not_there_changes_nothing(tmp_path: Path) -> None:
+    # After `cd go`, `go/internal/run.go` names go/go/internal/run.go, which does not exist:
+    # gofmt and sed say so, and no such file may be listed as modified.  The file the same
+    # command did find is changed.
+    files, _ = changed(
+        tmp_path,
+        "/home/dev/app",
+        [
+            (
+                "cd go && gofmt -w go/internal/run.go internal/store.go",
+                "lstat go/internal/run.go: no such file or directory",
+            ),
+            (
+                "sed -i 's/a/b/' docs/gone.md",
+                "sed: can't read docs/gone.md: No such file or directory",
+            ),
+            ("sed -i 's/a/b/' notes.txt", ""),
+        ],
+    )
+    assert files == {"go/internal/store.go": "modified", "notes.txt": "modified"}
+
+
 def test_a_created_file_is_told_with_the_command_that_created_it(tmp_path: Path) -> None:
     # A later `sed -i` only edited it: "created via sed -i ..." would name the wrong command.
     path = tmp_path / "session.jsonl"

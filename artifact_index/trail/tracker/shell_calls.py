@@ -132,6 +132,7 @@ def analyze_shell(
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
     placed = [e for e in placed if not _read_failed(e, op.command or "", result.output)]
+    placed = [e for e in placed if not _edit_found_no_file(e, result.output)]
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
     lone_read = (
@@ -159,11 +160,11 @@ def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> boo
     return any(join(where, path) == target or path == effect.path for path in unopened)
 
 
-# A reader's own complaint that the file it was given is not there: `cat: a: No such file or
+# A program's own complaint that the file it was given is not there: `cat: a: No such file or
 # directory`, `head: cannot open 'a' for reading: ...`, `sed: can't read a: ...`,
-# `python3: can't open file '/w/a.py': [Errno 2] ...`.
+# `python3: can't open file '/w/a.py': [Errno 2] ...`, gofmt's `lstat a: no such file or directory`.
 _MISSING = re.compile(
-    r"^(?:[\w.+-]+: )?(?:cannot open |can't open (?:file )?|can't read |cannot access )?"
+    r"^(?:[\w.+-]+: )?(?:cannot open |can't open (?:file )?|can't read |cannot access |l?stat )?"
     r"['\"‘`]?(?P<path>[^'\"’`\n]+?)['\"’`]?(?: for reading)?: (?:\[Errno 2\] )?"
     r"No such file or directory\s*$",
     re.M | re.I,
@@ -178,14 +179,28 @@ def _read_failed(effect: FileOperation, command: str, output: str) -> bool:
     """
     if effect.action != "read" or effect.path is None or not output:
         return False
-    if "no such file" in output.lower():
-        for found in _MISSING.finditer(output):
-            spelled = found.group("path").strip()
-            if spelled and (
-                join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
-            ):
-                return True
-    return _fallback_printed(effect.command, command, output)
+    return _said_missing(effect, output) or _fallback_printed(effect.command, command, output)
+
+
+def _edit_found_no_file(effect: FileOperation, output: str) -> bool:
+    """Whether an in-place change (`sed -i`, `gofmt -w`) was refused because its file is not there.
+
+    The program names the file it could not find; that file was not changed (the tracker would
+    otherwise list a path that does not exist, such as a relative path joined twice after `cd`).
+    """
+    return effect.action == "edit" and bool(output) and _said_missing(effect, output)
+
+
+def _said_missing(effect: FileOperation, output: str) -> bool:
+    if effect.path is None or "no such file" not in output.lower():
+        return False
+    for found in _MISSING.finditer(output):
+        spelled = found.group("path").strip()
+        if spelled and (
+            join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
+        ):
+            return True
+    return False
 
 
 # `|| echo WORDS` right after a command: WORDS are printed only when that command failed.
