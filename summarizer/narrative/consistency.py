@@ -71,6 +71,11 @@ def _prose(clause: str) -> str:
     return _PATHISH.sub(" ", _QUOTED.sub(" ", clause))
 
 
+def _clauses(text: str) -> list[str]:
+    """The text's clauses, web addresses left out."""
+    return _CLAUSE.split(_URL.sub(" ", text))
+
+
 def _files_by_name(facts: SessionFacts) -> dict[str, list[FileReport]]:
     index: dict[str, list[FileReport]] = {}
     for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted, *facts.read]:
@@ -104,7 +109,7 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
     """What the index says against the claims of one narrative item."""
     flags: list[str] = []
     known = _files_by_name(facts)
-    for clause in _CLAUSE.split(_URL.sub(" ", text)):
+    for clause in _clauses(text):
         if _NOT_CHANGED.search(_prose(clause)):
             flags += _changed_after_all(clause, known)
             continue
@@ -183,7 +188,7 @@ def _stale_not_changed(text: str, facts: SessionFacts) -> list[str]:
     known = _files_by_name(facts)
     flags = [
         f
-        for c in _CLAUSE.split(_URL.sub(" ", text))
+        for c in _clauses(text)
         if _NOT_CHANGED.search(_prose(c))
         for f in _changed_after_all(c, known)
     ]

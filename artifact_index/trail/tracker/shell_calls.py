@@ -131,8 +131,12 @@ def analyze_shell(
     unopened = unopened_targets(result.output)
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
-    placed = [e for e in placed if not _read_failed(e, op.command or "", result.output)]
-    placed = [e for e in placed if not _edit_found_no_file(e, result.output)]
+    placed = [
+        e
+        for e in placed
+        if not _read_failed(e, op.command or "", result.output)
+        and not _edit_found_no_file(e, result.output)
+    ]
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
     lone_read = (
