@@ -31,7 +31,7 @@ from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
 from summarizer.integrations.hook_limits import check_regular_file, read_bounded
-from summarizer.integrations.hook_state import HookStates
+from summarizer.integrations.hook_state import HookStates, worth_keeping
 from summarizer.sections.session_facts import session_facts
 
 __all__ = [
@@ -135,12 +135,14 @@ def follow_transcript(
     """
     status = check_regular_file(path)
     live, reports = states.load_kept(path)
+    kept_at = live.read_up_to
     piece = piece or _FOLLOWED_PIECE
     read_here = 0
+    restarted = False
     while True:
         before = live.read_up_to
         room = piece if max_bytes is None else min(piece, max_bytes - read_here)
-        live.refresh(most=room)
+        restarted |= live.refresh(most=room).rebuilt
         read_here += max(live.read_up_to - before, 0)
         if live.format is not None and not live.followed:
             break  # no stream follows it: read whole below, within the same bounds
@@ -156,13 +158,19 @@ def follow_transcript(
         on_read(ReadTranscript(path, live.index, live.tally, len(live.skipped), stat, cut=cut))
     problem = None
     pickled: bytes | None = None
-    try:
-        if cut is None:  # (cut short, time is short: what was read is kept first, found later)
-            live.index.settle()  # what the next run reuses, its symbols found once
-        pickled = states.pickled(live)
-        states.save(live, reports, pickled=pickled)
-    except (OSError, pickle.PicklingError, StateError) as exc:
-        problem = f"the session's state for the next hook could not be kept ({exc})"
+    # Little appended since the state kept: the next run reads it again from the transcript (the
+    # journal of what came since), which costs less than writing the whole state anew.
+    if cut is None and not restarted and not worth_keeping(kept_at, live.read_up_to):
+        live.index.settle()
+        states.used(live)
+    else:
+        try:
+            if cut is None:  # (cut short, time is short: what was read is kept first, found later)
+                live.index.settle()  # what the next run reuses, its symbols found once
+            pickled = states.pickled(live)
+            states.save(live, reports, pickled=pickled)
+        except (OSError, pickle.PicklingError, StateError) as exc:
+            problem = f"the session's state for the next hook could not be kept ({exc})"
     try:
         index = live.finish()
     except Reread:

@@ -14,6 +14,14 @@ another file (another inode, a shorter file, other bytes at its start or
 before the offset) is read whole again, and so is one whose later lines
 contradict what was read (see :mod:`artifact_index.ingestion.following`).
 
+The transcript itself is the journal of what happened since a state was
+kept: a state says how far it read (with the identity, head hash and guard
+bytes that tell the same file grown from another one), so a run that
+finds only a little appended since (at most :data:`UNSAVED_SHARE` of what
+the state covers) reads it from there and leaves the state as it is,
+rather than pay for writing the whole state again; once more than that
+was appended, the run keeps its own.
+
 A state is a pickle of that object, one file per transcript, named by a
 hash of the transcript's real path, under ``hooks/`` in the user's state
 directory:
@@ -24,6 +32,9 @@ directory:
   package is not used;
 * bounded: at most :data:`KEPT_STATES` states, none unused for more than
   :data:`KEPT_FOR` seconds; each save removes the oldest beyond that;
+* checked: the file starts with a digest of the rest, so a torn or
+  damaged state (a crash mid-write, a disk error) is found before it is
+  loaded, and the transcript is read whole instead;
 * not redacted: it holds what the transcript next to it holds, as the
   tracker holds it (redacting it would cost more than reading the whole
   transcript and would change what later lines are read as), and it is
@@ -49,7 +60,7 @@ from artifact_index.state_files import private_directory
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_reports import ReportCache
 
-__all__ = ["KEPT_FOR", "KEPT_STATES", "HookStates"]
+__all__ = ["KEPT_FOR", "KEPT_STATES", "UNSAVED_SHARE", "HookStates", "worth_keeping"]
 
 KEPT_STATES = 32
 KEPT_FOR = 14 * 24 * 3600
@@ -57,6 +68,27 @@ KEPT_FOR = 14 * 24 * 3600
 # this old cannot belong to a run still writing it, since a run ends long before.
 ABANDONED_AFTER = 15 * 60
 _SUFFIX = ".pickle"
+# What starts a state file: the format's name, then a digest of everything after it.
+_MAGIC = b"artifact-index hook state 2\n"
+_DIGEST_SIZE = 32
+# Bytes appended since the state was kept, as a share of the bytes it covers, that a run may read
+# again from the transcript rather than keep a new state: writing a state costs about what reading
+# that share of the transcript costs.
+UNSAVED_SHARE = 1 / 64
+
+
+def _digest(payload: bytes | memoryview) -> bytes:
+    return hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest()
+
+
+def worth_keeping(kept_at: int, read_up_to: int) -> bool:
+    """Whether a run that found a state covering ``kept_at`` bytes and read up to ``read_up_to`` keeps its own.
+
+    No state (``kept_at`` 0), or more appended since it than the next run
+    should read again: keep it.  A transcript read again from its start
+    (rewritten, truncated) is a new state too: the caller says so.
+    """
+    return kept_at <= 0 or read_up_to - kept_at > read_up_to * UNSAVED_SHARE
 
 
 def _code_version() -> str:
@@ -113,11 +145,16 @@ class HookStates:
                 info = os.fstat(handle.fileno())
                 if info.st_uid != os.getuid() or info.st_mode & 0o022:
                     return None  # someone else could have written it
-                with collector_paused():
-                    saved = pickle.load(handle)
-                    if not isinstance(saved, _Saved) or saved.code != self.code:
-                        return None
-                    live = pickle.loads(saved.live)
+                data = handle.read()
+            head = len(_MAGIC) + _DIGEST_SIZE
+            payload = memoryview(data)[head:]
+            if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != _digest(payload):
+                raise ValueError("a torn or damaged state")
+            with collector_paused():
+                saved = pickle.loads(payload)
+                if not isinstance(saved, _Saved) or saved.code != self.code:
+                    return None
+                live = pickle.loads(saved.live)
         except FileNotFoundError:
             return None
         except Exception:  # a damaged or foreign state is a cache miss, never an error
@@ -152,10 +189,13 @@ class HookStates:
         target = self.path_of(live.path)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as out, collector_paused():
-                pickle.dump(
-                    _Saved(self.code, pickled, reports), out, protocol=pickle.HIGHEST_PROTOCOL
+            with collector_paused():
+                payload = pickle.dumps(
+                    _Saved(self.code, pickled, reports), protocol=pickle.HIGHEST_PROTOCOL
                 )
+            with os.fdopen(handle, "wb") as out:
+                out.write(_MAGIC + _digest(payload))
+                out.write(payload)
             os.chmod(temporary, 0o600)
             os.replace(temporary, target)
         except BaseException:
@@ -163,6 +203,14 @@ class HookStates:
                 os.unlink(temporary)
             raise
         self._clean(keep=target)
+
+    def used(self, live: LiveTranscript) -> None:
+        """Mark the state kept of ``live`` as used now, when a run used it without keeping its own.
+
+        The bounds count a state's age from its last use.
+        """
+        with contextlib.suppress(OSError):
+            os.utime(self.path_of(live.path))
 
     def _clean(self, keep: Path) -> None:
         now = time.time()

@@ -154,3 +154,55 @@ def test_a_temporary_file_a_stopped_run_left_behind_is_removed_but_a_fresh_one_i
     assert not abandoned.exists()
     assert writing.exists()  # another run may still be writing it
     assert states.load(transcript).path == live.path
+
+
+@pytest.mark.parametrize("lines", [LINES, ROLLOUT], ids=["claude-code", "codex"])
+def test_a_run_that_found_little_appended_reads_it_again_next_time_rather_than_keep_a_new_state(
+    lines: list[bytes], states: HookStates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hook_state, "UNSAVED_SHARE", 0.5)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[: len(lines) - 4]))
+    hook(transcript)
+    kept_at = transcript.stat().st_size
+    saved = states.path_of(transcript).read_bytes()
+    read_whole: list[Path] = []
+    monkeypatch.setattr(compactions, "read_transcript", read_whole.append)
+    for cut in (len(lines) - 3, len(lines) - 2):
+        with transcript.open("ab") as out:
+            out.write(lines[cut - 1])
+        assert hook(transcript) == whole(transcript, tmp_path)
+        # The state stays where it was: the next run reads what came since from the transcript.
+        assert states.path_of(transcript).read_bytes() == saved
+        assert states.load(transcript).offset == kept_at
+    monkeypatch.setattr(hook_state, "UNSAVED_SHARE", 0.0)
+    with transcript.open("ab") as out:
+        out.write(b"".join(lines[len(lines) - 2 :]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    assert states.load(transcript).offset == transcript.stat().st_size  # kept anew
+    assert read_whole == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[: len(data) // 2],  # torn: a crash mid-write
+        # Still a state that loads, but one that names another file: only the digest tells.
+        lambda data: data.replace(b"auth.py", b"auth.pz"),
+        lambda data: b"",
+    ],
+    ids=["torn", "altered", "empty"],
+)
+def test_a_torn_or_damaged_state_is_found_and_the_transcript_read_whole(
+    damage: object, states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES[:12]))
+    hook(transcript)
+    saved = states.path_of(transcript)
+    saved.write_bytes(damage(saved.read_bytes()))  # type: ignore[operator]
+    assert states.load(transcript).offset == 0
+    with transcript.open("ab") as out:
+        out.write(b"".join(LINES[12:]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    assert states.load(transcript).offset == transcript.stat().st_size  # a sound state again
