@@ -19,6 +19,7 @@ import json
 import os
 import re
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
@@ -30,7 +31,7 @@ from typing_extensions import TypedDict  # pydantic reads typing's only from Pyt
 
 from artifact_index.exceptions import ArtifactIndexError, StateError
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
-from artifact_index.redaction import redact_json, redact_path
+from artifact_index.redaction import redact_json, redact_path, redaction_enabled
 from artifact_index.state_files import private_directory, private_file
 
 __all__ = [
@@ -47,6 +48,10 @@ __all__ = [
 ]
 
 STORE_VARIABLE = "ARTIFACT_INDEX_STORE"
+# A record's lists of rows, each an object (see _RecordRedactions).
+_ROW_LISTS = ("files", "errors", "tests")
+# Sessions whose rows are remembered between saves: as many as a watcher follows at once.
+_REMEMBERED_SESSIONS = 64
 
 
 class StoreError(ArtifactIndexError):
@@ -323,11 +328,51 @@ def _posix_absolute(path: str) -> str:
     return Path(os.path.abspath(os.path.expanduser(path))).as_posix()
 
 
+class _RecordRedactions:
+    """A record's rows as saved (every string redacted), remembered for the next save of the same session.
+
+    A watcher saves a followed session's record again at each change, and
+    almost every row (a file, an error, a test run) is what it was; the
+    redaction of a row depends on nothing but the row, so a row saved
+    before is not redacted again.  Only the rows of the last save of the
+    :data:`_REMEMBERED_SESSIONS` sessions saved last are remembered.
+    """
+
+    def __init__(self) -> None:
+        self._sessions: OrderedDict[str, dict[tuple[str, str], Any]] = OrderedDict()
+
+    def redacted(self, record: SessionRecord) -> dict[str, Any]:
+        """``record`` as JSON, redacted as :func:`~artifact_index.redaction.redact_json` redacts it."""
+        dumped = record.model_dump()
+        if not redaction_enabled():
+            return dumped
+        rows = {name: dumped.pop(name) for name in _ROW_LISTS}
+        redacted: dict[str, Any] = redact_json(dumped)
+        before = self._sessions.pop(record.id, {})
+        now: dict[tuple[str, str], Any] = {}
+        for name, items in rows.items():
+            kept = []
+            for item in items:
+                key = (name, repr(item))
+                row = now.get(key) or before.get(key)
+                if row is None:
+                    # A row is an object: redact_json redacts it whatever key holds its list.
+                    row = redact_json(item)
+                now[key] = row
+                kept.append(row)
+            redacted[name] = kept
+        self._sessions[record.id] = now
+        while len(self._sessions) > _REMEMBERED_SESSIONS:
+            self._sessions.popitem(last=False)
+        return redacted
+
+
 class SessionStore:
     """The SQLite session store at ``path`` (default: :func:`default_store_path`)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_store_path()
+        self._redactions = _RecordRedactions()
         try:
             # The store quotes sessions (paths, error messages): its owner's only, like the tracker states.
             private_directory(self.path.parent)
@@ -398,73 +443,75 @@ class SessionStore:
     # -- writing ----------------------------------------------------------------------
     def save(self, record: SessionRecord) -> None:
         """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file."""
-        record = SessionRecord.model_validate(redact_json(record.model_dump()))
+        # As JSON, redacted: what was validated as a record is written as it is (no model again).
+        saved = self._redactions.redacted(record)
+        session = saved["id"]
         with self._use(write=True) as db:
             # The session's row is updated in place, so what hangs off it besides its facts (the
             # compaction log) stays; its facts are replaced whole.
             for table in ("files", "errors", "tests"):
-                db.execute(f"DELETE FROM {table} WHERE session = ?", (record.id,))
+                db.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
             db.execute(
                 _insert("sessions", _SESSION_COLUMNS)
                 + " ON CONFLICT(id) DO UPDATE SET "
                 + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
                 (
-                    record.id,
-                    record.transcript,
-                    record.format,
-                    record.session_id,
-                    record.agent,
-                    record.model,
-                    record.root,
-                    record.title,
-                    record.turns,
-                    record.events,
-                    record.skipped,
-                    record.started,
-                    record.last_activity,
+                    session,
+                    saved["transcript"],
+                    saved["format"],
+                    saved["session_id"],
+                    saved["agent"],
+                    saved["model"],
+                    saved["root"],
+                    saved["title"],
+                    saved["turns"],
+                    saved["events"],
+                    saved["skipped"],
+                    saved["started"],
+                    saved["last_activity"],
                     _now(),
-                    record.size,
-                    record.mtime_ns,
+                    saved["size"],
+                    saved["mtime_ns"],
                 ),
             )
             db.executemany(
                 _insert("files", _FILE_COLUMNS),
                 [
                     (
-                        record.id,
-                        f.path,
-                        f.absolute,
-                        f.status,
-                        json.dumps(f.sources),
-                        f.first_turn,
-                        f.last_turn,
-                        f.renamed_from,
+                        session,
+                        f["path"],
+                        f["absolute"],
+                        f["status"],
+                        json.dumps(f["sources"]),
+                        f["first_turn"],
+                        f["last_turn"],
+                        f["renamed_from"],
                     )
-                    for f in record.files
+                    for f in saved["files"]
                 ],
             )
             db.executemany(
                 _insert("errors", _ERROR_COLUMNS),
                 [
                     (
-                        record.id,
+                        session,
                         n,
-                        e.message,
-                        e.kind,
-                        e.file,
-                        e.line,
-                        e.first_turn,
-                        e.last_turn,
-                        int(e.resolved),
+                        e["message"],
+                        e["kind"],
+                        e["file"],
+                        e["line"],
+                        e["first_turn"],
+                        e["last_turn"],
+                        int(e["resolved"]),
                     )
-                    for n, e in enumerate(record.errors)
+                    for n, e in enumerate(saved["errors"])
                 ],
             )
             db.executemany(
                 _insert("tests", _TEST_COLUMNS),
                 [
-                    (record.id, n, t.command, t.passed, t.failed, t.turn)
-                    for n, t in enumerate(record.tests)
+                    (session, n, t["command"], t["passed"], t["failed"], t["turn"])
+                    for n, t in enumerate(saved["tests"])
                 ],
             )
 

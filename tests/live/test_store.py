@@ -334,3 +334,51 @@ def test_a_damaged_store_is_said_in_one_sentence_and_left_as_it_was(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"the session store {path} is damaged" in err and "artifact-index store" in err
     assert path.read_bytes() == before  # what can still be rescued from it is the user's
+
+
+def _rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    with closing(sqlite3.connect(path)) as db:
+        return {
+            table: db.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
+            for table in ("files", "errors", "tests")
+        }
+
+
+def test_saving_a_session_again_writes_what_saving_it_once_writes_and_no_secret(
+    tmp_path: Path,
+) -> None:
+    # The rows a save redacted are remembered for the next save of the session: a row that
+    # changed is redacted again, one that did not is written as it was.
+    from tests.fake_secrets import fake_secrets
+
+    secret = next(s for s in fake_secrets() if s.by_shape and s.path_safe)
+    indexed = index_for_store(Candidate(str(EXAMPLES / "claude-code-session.jsonl"), named=True))
+    assert indexed.record is not None
+    first = indexed.record
+    leaked = StoredFile(
+        path=f"config/{secret.value}.env",
+        absolute=f"/home/dev/webapp/config/{secret.value}.env",
+        status="created",
+        sources=["Write"],
+        first_turn=9,
+        last_turn=9,
+    )
+    second = first.model_copy(
+        update={
+            "files": [
+                first.files[0].model_copy(update={"last_turn": 11}),
+                *first.files[1:],
+                leaked,
+            ]
+        }
+    )
+    following = SessionStore(tmp_path / "following.db")
+    following.save(first)
+    following.save(second)
+    once = SessionStore(tmp_path / "once.db")
+    once.save(second)
+    rows = _rows(following.path)
+    assert rows == _rows(once.path)
+    assert [row[1] for row in rows["files"]][-1].startswith("config/[REDACTED")
+    written = b"".join(p.read_bytes() for p in tmp_path.glob("following.db*"))
+    assert secret.value.encode() not in written
