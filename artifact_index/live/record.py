@@ -207,20 +207,22 @@ def session_record(
     path = Path(transcript).resolve()
     root = index.root
     files = []
-    for entry in index.files():
-        if entry.status is None or not entry.ops:
+    # The files `files` lists, from their states: their entries (every operation and the evidence
+    # of each status, as models) would cost most of a followed session's refresh.
+    for state, turns in index.file_turns():
+        if state.status is None or not turns:
             continue
-        turns = [op.turn for op in entry.ops]
-        absolute = entry.path if is_absolute(entry.path) or not root else join(root, entry.path)
+        shown = state.shown
+        absolute = shown if is_absolute(shown) or not root else join(root, shown)
         files.append(
             StoredFile(
-                path=entry.path,
+                path=shown,
                 absolute=absolute,
-                status=entry.status,
-                sources=entry.sources,
+                status=state.status,
+                sources=sorted(state.sources),
                 first_turn=min(turns),
                 last_turn=max(turns),
-                renamed_from=entry.renamed_from,
+                renamed_from=state.renamed_from,
             )
         )
     # From the ledger itself: the store keeps no error's symbol, so none is looked for.

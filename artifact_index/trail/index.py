@@ -524,13 +524,27 @@ class ArtifactIndex:
         A path that was only read and is a directory (a tool listed it, or
         other files lie under it) is no file, and is left out.
         """
+        waiting = self._waiting()
+        return [self._entry(state, waiting) for state in self._listed()]
+
+    def file_turns(self) -> list[tuple[FileState, list[int]]]:
+        """Each file :meth:`files` lists, as its state and the turns of its operations (in order).
+
+        What a one-line account of a file needs (its shown path, status,
+        sources and first and last turn), without building its entry: a
+        session store saves a followed session's files at each change.
+        """
+        return [
+            (state, [op["turn"] for op in self.operations_on(state.path)])
+            for state in self._listed()
+        ]
+
+    def _listed(self) -> list[FileState]:
+        """The states of the files :meth:`files` lists, in order of first touch."""
         states = sorted(self._files.values(), key=lambda state: state.first_seq)
         directories = self._directories()
-        waiting = self._waiting()
         return [
-            self._entry(state, waiting)
-            for state in states
-            if not (state.path in directories and state.status == "read")
+            state for state in states if not (state.path in directories and state.status == "read")
         ]
 
     def _directories(self) -> set[str]:

@@ -382,3 +382,32 @@ def test_saving_a_session_again_writes_what_saving_it_once_writes_and_no_secret(
     assert [row[1] for row in rows["files"]][-1].startswith("config/[REDACTED")
     written = b"".join(p.read_bytes() for p in tmp_path.glob("following.db*"))
     assert secret.value.encode() not in written
+
+
+@pytest.mark.parametrize(
+    "example", ["claude-code-session.jsonl", "codex-rollout.jsonl", "mini-swe-agent.traj.json"]
+)
+def test_a_sessions_stored_files_are_the_files_it_lists(example: str) -> None:
+    # The record is made from the files' states, not their entries: it must say what they say.
+    from artifact_index.live.record import session_record
+    from artifact_index.trail.build import build_index
+
+    path = EXAMPLES / example
+    index, _ = build_index(str(path))
+    record = session_record(path, index, [], 0, path.stat())
+    listed = [entry for entry in index.files() if entry.status is not None and entry.ops]
+    assert listed
+    assert [
+        (f.path, f.status, f.sources, f.first_turn, f.last_turn, f.renamed_from)
+        for f in record.files
+    ] == [
+        (
+            e.path,
+            e.status,
+            e.sources,
+            min(op.turn for op in e.ops),
+            max(op.turn for op in e.ops),
+            e.renamed_from,
+        )
+        for e in listed
+    ]
