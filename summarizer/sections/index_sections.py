@@ -210,7 +210,7 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
-        return "No test run the index recognises."
+        return "No test run the index recognizes."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):

@@ -587,11 +587,11 @@ def test_a_runner_summary_from_a_script_is_a_test_run() -> None:
     assert "9 passed" not in status  # a log read is no run
 
 
-def test_with_no_run_it_recognises_the_index_says_so() -> None:
+def test_with_no_run_it_recognizes_the_index_says_so() -> None:
     index = _index(shell(1, "./check-all", "all 1017 checks fine\n"))
 
     assert render_index_section("test_status", session_facts(index)) == (
-        "No test run the index recognises."
+        "No test run the index recognizes."
     )
 
 
