@@ -659,3 +659,14 @@ def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations(
         in (created)
     )
     assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")
+
+
+def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands() -> None:
+    """Only the runs whose results the index read are counted: a `make check` it cannot read is not one."""
+    steps: list[list[Event] | Event] = [shell(1, "make check", "checks done\n")]
+    steps += [
+        shell(turn, f"pytest -q tests/test_{turn}.py", "3 passed in 0.1s\n") for turn in range(2, 7)
+    ]
+    text = render_index_section("test_status", session_facts(_index(*steps)), 3)
+    assert "- 2 earlier test result(s) the index read are not shown" in text
+    assert "command(s)" not in text
