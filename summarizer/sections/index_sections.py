@@ -536,7 +536,9 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
     if not lines:
-        return "The session kept no task list and drove no issue tracker."
+        # What was not found, never that there was none: a task tool, a tracker or a comment on an
+        # issue the index does not read may have held the session's tasks. The hook leaves it out.
+        return "No task list or issue tracker state was read from the session's calls."
     return "\n".join(lines)
 
 

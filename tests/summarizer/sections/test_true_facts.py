@@ -670,3 +670,15 @@ def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands()
     text = render_index_section("test_status", session_facts(_index(*steps)), 3)
     assert "- 2 earlier test result(s) the index read are not shown" in text
     assert "command(s)" not in text
+
+
+def test_no_task_list_found_is_said_as_not_read_and_left_out_of_the_hook() -> None:
+    """That no task list was read is no proof there was none (a comment on an issue, a task tool it cannot read)."""
+    index = _index(
+        shell(1, "gh issue comment 12 --body 'Fixed in 4f2a9c1'", "https://x/issues/12#c1\n")
+    )
+    facts = session_facts(index)
+    assert render_index_section("pending_tasks", facts) == (
+        "No task list or issue tracker state was read from the session's calls."
+    )
+    assert "## Open tasks" not in _hook(index)
