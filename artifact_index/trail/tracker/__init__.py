@@ -209,6 +209,7 @@ class Tracker:
                 call.turn,
                 passed=succeeded is True and not touched,
                 errors=[entry.signature for entry in touched],
+                output=result.output,
             )
         graph = self.index.fed_graph
         for entry in touched:

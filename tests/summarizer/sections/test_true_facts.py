@@ -472,6 +472,15 @@ def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> N
         assert "Not built" not in _hook(built), later
 
 
+def test_a_ci_run_listed_finished_and_passed_builds_the_change_one_still_running_does_not() -> None:
+    steps = [shell(1, "go build ./...", ""), edit(2, f"{ROOT}/main.go")]
+    listing = "gh run list --limit 1 --json status,conclusion"
+    passed = _index(*steps, shell(3, listing, "Status: completed - success\n"))
+    assert "Not built" not in _hook(passed)
+    running = _index(*steps, shell(3, listing, "Status: in_progress - \n"))
+    assert "Not built by any run seen since their last change: `main.go`" in _hook(running)
+
+
 def test_a_ci_look_up_before_any_local_build_owes_no_build() -> None:
     index = _index(
         shell(1, "gh pr checks 44", "build  fail  1m  https://ci/run/1\n", False),
