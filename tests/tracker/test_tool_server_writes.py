@@ -88,3 +88,21 @@ def test_without_an_absolute_path_or_a_word_on_existence_nothing_is_named(tmp_pa
         }
     )
     assert _session(tmp_path, "mcp__xcode-tools__XcodeWrite", arguments, failed) == {}
+
+
+def test_a_one_line_report_naming_the_given_file_is_its_change(tmp_path: Path) -> None:
+    values = {"filePath": ".env", "values": {"PUBLIC_HOST": "https://example.test"}}
+    tool = "mcp__wizard-tools__set_env_values"
+    assert _session(tmp_path, tool, values, "Updated 2 key(s) in .env") == {".env": "modified"}
+    made = {"filePath": "docs/setup.md", "content": "# Setup\n"}
+    assert _session(tmp_path, "mcp__docs__put", made, "Created file at docs/setup.md") == {
+        "docs/setup.md": "created"
+    }
+
+
+def test_a_report_naming_another_file_or_no_change_names_nothing(tmp_path: Path) -> None:
+    tool = "mcp__wizard-tools__set_env_values"
+    values = {"filePath": ".env", "values": {"KEY": "x"}}
+    assert _session(tmp_path, tool, values, "Updated 1 key(s) in .env.local") == {}
+    assert _session(tmp_path, tool, values, "No keys changed in .env") == {}
+    assert _session(tmp_path, tool, values, "Could not write to .env: permission denied") == {}

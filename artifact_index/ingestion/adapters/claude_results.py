@@ -27,7 +27,7 @@ from typing import Any
 from artifact_index.ingestion.adapters.failures import classify_failure as classify_text
 from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import FailureReason, JSONObject, ReportedChange
-from artifact_index.ingestion.vocabulary import SHELL_TOOLS
+from artifact_index.ingestion.vocabulary import SHELL_TOOLS, path_argument
 
 __all__ = [
     "EDIT_TOOLS",
@@ -321,8 +321,10 @@ def _tool_server_write(tool: str, arguments: JSONObject, output: str) -> Reporte
     absolute path its result states names the file; without that, or without
     saying whether the file was there before, the call stays unnamed.
     """
-    if not tool.startswith("mcp__") or not output.lstrip().startswith("{"):
+    if not tool.startswith("mcp__"):
         return None
+    if not output.lstrip().startswith("{"):
+        return _announced_write(arguments, output)
     try:
         result = json.loads(output)
     except ValueError:
@@ -340,6 +342,24 @@ def _tool_server_write(tool: str, arguments: JSONObject, output: str) -> Reporte
         path=path,
         change="modified" if existed else "created",
         content=content if isinstance(content, str) else None,
+    )
+
+
+# "Updated 2 key(s) in .env", "Wrote 3 lines to notes.md": a tool server's own word on a file it changed.
+_ANNOUNCED = re.compile(
+    r"^(?P<verb>Updated|Wrote|Saved|Created|Added|Appended|Set)\b[^\n]*?\b(?:in|to|into|at)\s+"
+    r"[`'\"]?(?P<path>[^\s`'\"]+?)[`'\"]?[.:]?\s*$"
+)
+
+
+def _announced_write(arguments: JSONObject, output: str) -> ReportedChange | None:
+    """The file an MCP tool was given, when its one-line result says it changed that very file."""
+    given = path_argument(arguments)
+    found = _ANNOUNCED.match(output.strip())
+    if given is None or found is None or found["path"] != given:
+        return None
+    return ReportedChange(
+        path=given, change="created" if found["verb"] == "Created" else "modified"
     )
 
 
