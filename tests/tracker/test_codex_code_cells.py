@@ -14,8 +14,11 @@ from artifact_index.trail.build import build_index
 ROOT = "/home/dev/shop"
 
 
-def _rollout(tmp_path: Path, cells: list[tuple[str, str]]) -> tuple[dict[str, str], list[str]]:
-    """A code-mode rollout, one cell per (JavaScript, output): (changed files, unknown effects)."""
+def _rollout(
+    tmp_path: Path, cells: list[tuple[str, str]], *, then: list[dict[str, Any]] | None = None
+) -> tuple[dict[str, str], list[str]]:
+    """A code-mode rollout, one cell per (JavaScript, output), then ``then``'s payloads:
+    (changed files, unknown effects)."""
     records: list[dict[str, Any]] = [
         {
             "timestamp": "2026-08-01T10:00:00.000Z",
@@ -73,6 +76,9 @@ def _rollout(tmp_path: Path, cells: list[tuple[str, str]]) -> tuple[dict[str, st
                 },
             }
         )
+    for payload in then or []:
+        kind = "event_msg" if payload["type"].endswith("_end") else "response_item"
+        records.append({"timestamp": "2026-08-01T10:00:03.000Z", "type": kind, "payload": payload})
     path = tmp_path / "rollout.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     index, _ = build_index(path)
@@ -125,3 +131,39 @@ def test_a_command_built_at_run_time_is_an_unknown_effect(tmp_path: Path) -> Non
 )
 def test_cell_commands_read_literals_only(cell: str, expected: list[CellCommand]) -> None:
     assert cell_commands(cell) == expected
+
+
+def test_a_patch_that_deletes_and_adds_a_file_the_session_read_rewrote_it(tmp_path: Path) -> None:
+    # The read is a cell's `sed -n`; the patch deletes the file and adds it anew in one go,
+    # and the harness reports the add: an existing file rewritten is modified, not created.
+    read = f'const r = await tools.exec_command({{cmd:"sed -n 1,40p docs/guide.md","workdir":"{ROOT}"}});'
+    patch = (
+        "*** Begin Patch\n*** Delete File: docs/guide.md\n*** Add File: docs/guide.md\n"
+        "+# Guide\n*** End Patch"
+    )
+    changed, _ = _rollout(
+        tmp_path,
+        [(read, "# Old guide\n")],
+        then=[
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": "call_p",
+                "name": "apply_patch",
+                "input": patch,
+            },
+            {
+                "type": "patch_apply_end",
+                "call_id": "call_p",
+                "success": True,
+                "stdout": "Success. Updated the following files:\nA docs/guide.md\n",
+                "changes": {f"{ROOT}/docs/guide.md": {"type": "add", "content": "# Guide\n"}},
+            },
+            {
+                "type": "custom_tool_call_output",
+                "call_id": "call_p",
+                "output": "Success. Updated the following files:\nA docs/guide.md\n",
+            },
+        ],
+    )
+    assert changed == {"docs/guide.md": "modified"}
