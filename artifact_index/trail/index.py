@@ -474,7 +474,9 @@ class ArtifactIndex:
             for call in pending
         ]
         certainty: Certainty = "seen"
-        if pending:
+        # A read whose result the transcript does not hold (it ends before the output) is not known to
+        # have happened, as a call still waiting for its result is not.
+        if pending or (done and not changes and all(op.result == "unknown" for op in done)):
             certainty = "unrecorded"
         elif any(op.source == "shell" or op.result == "unknown" for op in grounds):
             certainty = "inferred"
