@@ -178,6 +178,8 @@ def protected_items(facts: SessionFacts) -> Callable[[str, int, str], bool]:
     first = first_request(facts.user_messages)
 
     def protect(key: str, position: int, item: str) -> bool:
+        if key == "files_changed" and "outside the workspace" not in item.split("\n", 1)[0]:
+            return True  # the project's changed files: their descriptions go (the paths alone), never a path
         if position == 0 or any(mark in item.split("\n", 1)[0] for mark in _KEPT_MARKS):
             return True
         if key == "user_messages":
