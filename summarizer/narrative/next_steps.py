@@ -280,6 +280,14 @@ def _handed_over(facts: SessionFacts) -> str:
             f"The agent's last message (turn {last.turn}) asks the user "
             f'"{first_line(questions[-1], 240)}"; the next move is theirs.'
         )
+    running = [a for a in facts.background if a.finished_turn is None]
+    if running:
+        # Not a hand-over to the user: the agent waits for the work it left running.
+        return (
+            f"The agent's last message (turn {last.turn}) ended its turn while {len(running)} sub-agent(s) "
+            "still ran in the background (under Where It Stopped): it was waiting for their results, then "
+            "to go on with its task list."
+        )
     about = f" on the latest request (turn {latest.turn})" if latest is not None else ""
     return (
         f"The agent's last message (turn {last.turn}) reported back{about} and ended its turn: it was "
@@ -291,7 +299,8 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
     """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
     latest = latest_request(facts.user_messages)
     if _waiting(facts):
-        return ["No next step stated: " + _handed_over(facts)]
+        said = _handed_over(facts)
+        return ["No next step stated: " + said[0].lower() + said[1:]]
     if facts.activity:
         call = facts.activity[-1]
         during = f" during the latest request (turn {latest.turn})" if latest is not None else ""

@@ -23,6 +23,7 @@ from artifact_index.facts.changes import symbol_key
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
+from summarizer.sections.background import reported_paths_line
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
@@ -342,6 +343,9 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     """Every created, modified, deleted and reverted file, by directory, each with what changed in it."""
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
     own = _agent_own_line(facts)
+    reported = reported_paths_line(facts)
+    if reported:
+        own = f"{own}\n{reported}" if own else reported
     if facts.pending:
         # What the calls still waiting for their result did is unknown: said, never guessed.
         waiting = "Issued, result not recorded (effect unknown):\n" + "\n".join(
