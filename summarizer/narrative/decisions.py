@@ -60,8 +60,9 @@ _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
 def worth_stating(decision: Decision) -> bool:
     """A decision the reader can act on: a root cause, a rejected alternative, a reasoned or concrete choice."""
-    if _ANNOUNCES.match(decision.text.strip().lstrip("*#> ").strip()):
-        return False
+    if decision.kind == "root-cause":
+        # A cause found is stated, not announced: "I'll update issue #532 ..." is an action about to be taken.
+        return not _ANNOUNCES.match(decision.text.strip().lstrip("*#> ").strip())
     if decision.kind != "choice":
         return True
     if _DEICTIC.search(decision.text) and not decision.files and not decision.symbols:

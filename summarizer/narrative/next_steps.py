@@ -318,8 +318,8 @@ def _task_steps(facts: SessionFacts) -> list[str]:
     written = max(t.turn for t in facts.tasks)
     since = thread_start(facts)
     old = (
-        f" (from the agent's task list as last written at turn {written}, before the latest request of "
-        f"turn {since}: it may be out of date)"
+        f" (the agent's task list of turn {written}, written before the latest request of turn {since}: "
+        "it may be out of date)"
         if written < since
         else ""
     )
@@ -332,6 +332,7 @@ def _task_steps(facts: SessionFacts) -> list[str]:
             )
         else:
             items.append(f"{verb}: {task.content}{old}")
+        old = ""  # said once, on the first of the list
     return items
 
 

@@ -91,8 +91,8 @@ def test_the_hand_over_leads_the_next_steps_and_an_old_task_list_is_dated() -> N
     steps = section(summary, "Next Steps").split("\n")
     assert steps[0].startswith("- The agent's last message (turn 6) reported back")
     assert any(
-        "Prepare the release notes (from the agent's task list as last written at turn 3, before "
-        "the latest request of turn 4" in step
+        "Prepare the release notes (the agent's task list of turn 3, written before the latest "
+        "request of turn 4" in step
         for step in steps
     )
 
