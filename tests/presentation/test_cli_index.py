@@ -13,15 +13,15 @@ from __future__ import annotations
 import json
 import sys
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from artifact_index.grammars import grammar_source
 from artifact_index.presentation.cli import main
+from tests.support.paths import FIXTURES
 
-SESSION = Path(__file__).parent / "fixtures" / "cli" / "index_session.jsonl"
+SESSION = FIXTURES / "cli" / "index_session.jsonl"
 
 AUTH_DIFF = "".join(
     line + "\n"

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from tests.support.paths import ROOT as REPO
 from tests.support.transcript_writers import ROOT, Step, claude_code
 
-REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "benchmarks" / "claim_audit.py"
 
 

@@ -35,6 +35,7 @@ from fake_secrets import FakeSecret, fake_secrets
 
 from artifact_index.presentation.cli import main
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
+from tests.support.paths import FIXTURES
 from tests.support.planted_secrets import (
     PLACES,
     SURFACE_GROUPS,
@@ -44,7 +45,6 @@ from tests.support.planted_secrets import (
 )
 from tests.support.transcript_writers import ROOT, WRITERS, Step
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SECRETS = fake_secrets()
 
 

@@ -11,7 +11,8 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 FRESH = ROOT / "benchmarks" / "fresh"
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from artifact_index.presentation.cli import main
+from tests.support.paths import FIXTURES, ROOT
 
-SESSION = Path(__file__).parent / "fixtures" / "cli" / "session.jsonl"
+SESSION = FIXTURES / "cli" / "session.jsonl"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
@@ -45,7 +46,7 @@ def test_files_json_contract_and_skipped_lines_reported() -> None:
 
 
 def test_files_json_separates_what_a_submission_left_behind() -> None:
-    example = Path(__file__).resolve().parent.parent / "examples" / "mini-swe-agent.traj.json"
+    example = ROOT / "examples" / "mini-swe-agent.traj.json"
     done = run("files", str(example), "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -13,8 +13,8 @@ from fake_secrets import fake_secrets
 from artifact_index.presentation.cli import build_parser, main
 from artifact_index.presentation.tables import Column, render_table, shorten_middle
 from summarizer.sections.templates import DEFAULT_TEMPLATE
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "claude-code-session.jsonl"
 
 # Commands about transcripts: each prints one object per transcript with --json.

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from artifact_index.ingestion.events import FileOperation, SessionInfo, ToolCall, ToolResult
 from artifact_index.presentation.cli import main
 from artifact_index.trail.tracker import Tracker
+from tests.support.paths import FIXTURES
 
-MIX = Path(__file__).parent / "fixtures" / "claude_code" / "mix-project.jsonl"
+MIX = FIXTURES / "claude_code" / "mix-project.jsonl"
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

@@ -22,8 +22,8 @@ from artifact_index.ingestion.events import Event, UserMessage
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.ingestion.source import Source
 from artifact_index.presentation.cli import main
+from tests.support.paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SESSION = FIXTURES / "cli" / "session.jsonl"  # app.py modified; lines 4 and 9 are not JSON
 COMMANDS = ["files", "show", "symbols", "errors", "decisions", "tasks", "refetch"]
 

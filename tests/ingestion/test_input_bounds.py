@@ -25,8 +25,8 @@ from artifact_index.exceptions import BinaryInput, UnreadableInput
 from artifact_index.ingestion.reading import INPUT_LIMIT_VARIABLE, input_limit
 from artifact_index.ingestion.source import read_source
 from artifact_index.presentation.cli import main
+from tests.support.paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SESSION = FIXTURES / "cli" / "session.jsonl"  # app.py modified; lines 4 and 9 are not JSON
 
 

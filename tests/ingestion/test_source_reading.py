@@ -13,6 +13,7 @@ import pytest
 from artifact_index.ingestion import source as source_module
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.ingestion.source import Records, Skipped, Source, parse_json_line, read_source
+from tests.support.paths import FIXTURES
 
 # Lines that orjson and the standard library read differently, or not at all.
 LINES = [
@@ -256,9 +257,6 @@ def _parses_per_line(monkeypatch: pytest.MonkeyPatch) -> dict[int, int]:
     monkeypatch.setattr(Records, "_parsed", counted_parsed)
     monkeypatch.setattr(Records, "_values_kept", counted_kept)
     return parses
-
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.mark.parametrize(
