@@ -39,6 +39,7 @@ from summarizer.sections.progress import (
     item_progress,
     items_in_progress,
     open_in_epic,
+    owed_kinds,
     owed_sentence,
     turns_text,
 )
@@ -219,11 +220,15 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
-        return "No test run the index recognises."
+        return "No test run the index recognizes."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):
-        lines.append(f"- {len(facts.tests) - len(runs)} earlier test command(s) not shown")
+        # Counted as what they are: the runs whose results the index read, not every test command
+        # (a `make check` whose output it cannot read is none of them).
+        lines.append(
+            f"- {len(facts.tests) - len(runs)} earlier test result(s) the index read are not shown"
+        )
     for t in runs:
         lines.append(f"- {test_result(t)}")
         if t.superseded_by is not None:
@@ -515,11 +520,15 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         # An empty list is not finished work: changes not yet checked or committed are still open.
         unfinished = []
         owed = checks_owed(facts)
-        if owed:
-            # Said here in full: the section a reference would point to may not be shown.
-            files = sorted({f.path for group in owed for f in group.files})
+        # Said here in full (the section a reference would point to may not be shown), and by the kind of
+        # check not seen since: changed files that were tested but not linted are not "unchecked".
+        by_kind: dict[str, set[str]] = {}
+        for group in owed:
+            by_kind.setdefault(owed_kinds(group), set()).update(f.path for f in group.files)
+        for kinds, paths in by_kind.items():
+            files = sorted(paths)
             unfinished.append(
-                f"{len(files)} changed file(s) not yet checked since their last change: "
+                f"{len(files)} changed file(s) not {kinds} by any run seen since their last change: "
                 + _few_paths(files)
             )
         if facts.work.commits and facts.work.uncommitted:
@@ -536,7 +545,9 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
     if not lines:
-        return "The session kept no task list and drove no issue tracker."
+        # What was not found, never that there was none: a task tool, a tracker or a comment on an
+        # issue the index does not read may have held the session's tasks. The hook leaves it out.
+        return "No task list or issue tracker state was read from the session's calls."
     return "\n".join(lines)
 
 
