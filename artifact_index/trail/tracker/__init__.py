@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
-from artifact_index.facts.tasks import apply_task_call, reads_task_list
+from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -217,6 +217,7 @@ class Tracker:
                 call.turn,
                 passed=succeeded is True and not touched,
                 errors=[entry.signature for entry in touched],
+                output=result.output,
             )
         graph = self.index.fed_graph
         for entry in touched:
@@ -256,7 +257,8 @@ class Tracker:
         # Each agent keeps its own list: a sub-agent's plan never replaces the
         # main agent's (see ArtifactIndex.tasks for which one is shown).
         lists = self.index.session.task_lists
-        agent = call.sidechain or ""
+        # ...except the list the task tools keep, which sub-agents update for the main agent.
+        agent = "" if call.tool.lower() in SHARED_LIST_TOOLS else call.sidechain or ""
         # Most calls are no task call: only those that edit the list are given it.
         current = list(lists.get(agent, [])) if reads_task_list(call.tool, call.arguments) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
