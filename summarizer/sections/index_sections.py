@@ -25,6 +25,7 @@ from summarizer.sections.claim_wording import (
     written_first_line,
 )
 from summarizer.sections.drafts import superseded_names
+from summarizer.sections.error_state import changed_after_words, error_state
 from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import (
     changed_files,
@@ -82,7 +83,7 @@ def _command(command: str | None, limit: int = 80) -> str:
     return f"`{one_line(command, limit)}`" if command else "a later run"
 
 
-def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
+def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int, facts: SessionFacts) -> str:
     turns = (
         f"turn {e.first_turn}"
         if e.first_turn == e.last_turn
@@ -94,6 +95,13 @@ def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
         return (
             f"- [not seen resolved] {e.kind}{_where(e)}, {turns} from {_command(e.command)}: "
             f"`{one_line(e.message, 160)}`; {went_on(e)}"
+        )
+    state = error_state(e, facts)
+    if state.changed_after:
+        # Its file changed after it and the check did not run again: neither open nor fixed, as far as seen.
+        return (
+            f"- [not seen resolved] {e.kind}{_where(e)}, {turns}{source}: "
+            f"`{one_line(e.message, 160)}`; {changed_after_words(state)}"
         )
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
@@ -196,7 +204,8 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
             f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`"
         )
     lines += [
-        _open_error(e, facts.attempts.get(e.signature, []), detail) for e in facts.open_errors
+        _open_error(e, facts.attempts.get(e.signature, []), detail, facts)
+        for e in facts.open_errors
     ]
     lines += [written_first_line(e) for e in facts.written_first_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
