@@ -33,8 +33,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from artifact_index.exceptions import StateError
 
 __all__ = [
@@ -178,6 +176,9 @@ def append_private(path: str | os.PathLike[str], data: bytes) -> None:
 @contextlib.contextmanager
 def state_lock(directory: str | os.PathLike[str], timeout: float = 120.0) -> Iterator[None]:
     """Hold the state directory's lock inside the block (other processes wait up to ``timeout`` seconds)."""
+    # Imported here: filelock's import chain costs a hook, which never locks, a tenth of its start-up.
+    from filelock import FileLock, Timeout
+
     folder = private_directory(directory)
     lock = FileLock(str(folder / LOCK_NAME), timeout=timeout, mode=_PRIVATE_FILE)
     try:

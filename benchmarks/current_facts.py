@@ -1,4 +1,4 @@
-"""How often issue 9's fourth pass says what is current instead of what was, transcript by transcript.
+"""How often the summary facts say what is current instead of what was (errors there before, git status, tracker items, open errors, latest changes), transcript by transcript.
 
     .venv/bin/python benchmarks/current_facts.py [--corpus ../shared/corpus] [--details]
 

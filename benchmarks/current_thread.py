@@ -1,4 +1,4 @@
-"""How often the current-thread facts of issue 9's third pass apply, transcript by transcript.
+"""How often the current-thread facts of a summary apply (what each change did, sub-steps, investigations, settled choices), transcript by transcript.
 
     .venv/bin/python benchmarks/current_thread.py [--corpus ../shared/corpus] [--details]
 

@@ -1,4 +1,4 @@
-"""Issue 4's closing figures over the whole corpus: symbols, errors, decisions, tasks, and the time of `show`.
+"""The index's figures over the whole corpus: symbols, errors, decisions, tasks, and the time of `show`.
 
     .venv/bin/python benchmarks/index_stats.py [--corpus ../shared/corpus] [--by-format]
 

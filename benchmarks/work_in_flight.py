@@ -1,4 +1,4 @@
-"""How much of the corpus the continuation facts of issue 9's second pass concern, transcript by transcript.
+"""How much of the corpus the continuation facts of a summary concern (tracker items, checks owed, other repositories, moves), transcript by transcript.
 
     .venv/bin/python benchmarks/work_in_flight.py [--corpus ../shared/corpus] [--details]
 

@@ -14,7 +14,8 @@ the ones before did not fit:
    lines once, the opening and the end kept, what was cut said);
 3. whole items cut from the middle of the longest sections (the early user
    messages, the files read, resolved errors, earlier commits), saying how
-   many; Files Changed gives up its descriptions, never a path; never cut
+   many (Files Changed gives up its descriptions only once no other item
+   can go, and never a path); never cut
    here: the user's first and latest requests and their feedback, the
    agent's last message, an open error, an item in progress;
 4. the agent's last message condensed, then, last, the user's latest
@@ -178,6 +179,8 @@ def protected_items(facts: SessionFacts) -> Callable[[str, int, str], bool]:
     first = first_request(facts.user_messages)
 
     def protect(key: str, position: int, item: str) -> bool:
+        if key == "files_changed" and "outside the workspace" not in item.split("\n", 1)[0]:
+            return True  # the project's changed files: their descriptions go (the paths alone), never a path
         if position == 0 or any(mark in item.split("\n", 1)[0] for mark in _KEPT_MARKS):
             return True
         if key == "user_messages":
@@ -239,7 +242,9 @@ def cut_items(
             ]
             for key in items
         }
-        choices = [key for key in items if left[key] or key in offered]
+        # What each changed file's change does is the artifact trail's substance: a section offered in a
+        # shorter form (Files Changed by its paths alone) gives it up only once no other item can go.
+        choices = [key for key in items if left[key]] or [key for key in items if key in offered]
         if not choices:
             return current
         key = max(choices, key=lambda k: count_tokens(current[k]))

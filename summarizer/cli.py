@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from artifact_index.ingestion.loading import open_transcript
 from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import (
     emit_json,
@@ -30,10 +30,14 @@ from summarizer.cli_options import add_llm_options, add_provider_options
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
 
+if TYPE_CHECKING:
+    from artifact_index.live.store import SessionStore
+
 __all__ = ["add_llm_options", "add_provider_options", "register_commands"]
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
+    from artifact_index.ingestion.loading import open_transcript
     from artifact_index.trail.tracker import Tracker
     from summarizer.evaluation.probes import probe_summary
     from summarizer.sections.session_facts import session_facts
@@ -105,6 +109,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
+    from artifact_index.ingestion.loading import open_transcript
     from summarizer.summary_commands import summary_command
 
     loaded = open_transcript(args.transcript, args.format)
@@ -184,7 +189,6 @@ def cmd_hook(args: argparse.Namespace) -> int:
     Answers within its deadline (``--seconds``, else ``ARTIFACT_INDEX_HOOK_SECONDS``),
     with the best it has by then; see :mod:`summarizer.integrations.hook_limits`.
     """
-    from artifact_index.live.store import SessionStore
     from summarizer.integrations.hook_limits import Deadline, HookLimits, limit_memory
     from summarizer.integrations.hooks import HookRun, run_bounded_hook
 
@@ -202,7 +206,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
             _hook_input,
             args.event,
             agent=args.agent,
-            store=lambda: SessionStore(args.store),
+            store=lambda: _session_store(args.store),
             limits=limits,
             # The host's clock started with the process: its start-up counts. Called in-process
             # (a test, an embedding program), the deadline starts now.
@@ -217,6 +221,14 @@ def cmd_hook(args: argparse.Namespace) -> int:
         # The work is still running in its thread: end now, as promised, without waiting for it.
         os._exit(run.exit_code)
     return run.exit_code
+
+
+def _session_store(path: str | None) -> SessionStore:
+    # Imported when a hook snapshots (PreCompact): sqlite and the store's models are not a
+    # SessionStart's to pay for.
+    from artifact_index.live.store import SessionStore
+
+    return SessionStore(path)
 
 
 def _positive(text: str | None) -> float | None:

@@ -7,8 +7,9 @@
       presentation      tables, JSON, the command line
       live              transcripts followed as they grow, the session store, the watcher
       batch             many transcripts in parallel: discovery, workers, progress
-      trail             tracker, graph index, shell effects, submission
+      trail             tracker, graph index, submission
       facts             symbols, errors and tests, decisions, tasks
+      shell             what a shell command does to files: parser, effects, scripts
       ingestion         sources, adapters, events, patches
       exceptions
 
@@ -29,11 +30,12 @@ ENGINE = ROOT / "artifact_index"
 # What each engine layer may import from the engine, besides itself and the exceptions.
 ALLOWED = {
     "ingestion": set(),
-    "facts": {"ingestion"},
-    "trail": {"ingestion", "facts"},
-    "batch": {"ingestion", "facts", "trail"},
-    "live": {"ingestion", "facts", "trail", "batch"},
-    "presentation": {"ingestion", "facts", "trail", "batch", "live"},
+    "shell": {"ingestion"},
+    "facts": {"ingestion", "shell"},
+    "trail": {"ingestion", "shell", "facts"},
+    "batch": {"ingestion", "shell", "facts", "trail"},
+    "live": {"ingestion", "shell", "facts", "trail", "batch"},
+    "presentation": {"ingestion", "shell", "facts", "trail", "batch", "live"},
 }
 
 

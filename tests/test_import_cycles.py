@@ -120,11 +120,30 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return groups
 
 
-def test_the_graph_sees_imports_inside_functions() -> None:
+def test_the_graph_sees_imports_inside_functions(tmp_path: Path) -> None:
     graph = _graph()
     assert "artifact_index.presentation.cli" in graph
     assert len(graph) > 200
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    # A module whose only imports sit in a function, a method and a branch, one of them
+    # relative, and one under TYPE_CHECKING that never runs.
+    module = tmp_path / "module.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from pkg import typed\n"
+        "def run():\n"
+        "    from pkg.inner import deep\n"
+        "    return deep\n"
+        "class Thing:\n"
+        "    def go(self):\n"
+        "        if self:\n"
+        "            import pkg.other\n"
+        "        from . import sibling\n",
+        encoding="utf-8",
+    )
+    known = {"pkg", "pkg.inner", "pkg.other", "pkg.sibling", "pkg.typed", "pkg.module"}
+    assert _imported("pkg.module", module, known) == {"pkg.inner", "pkg.other", "pkg.sibling"}
 
 
 def test_no_import_circle() -> None:

@@ -1,7 +1,8 @@
 """Task lists from the agents' todo and plan tools.
 
 Agents keep their plan in a tool call: Claude Code ``TodoWrite`` (the whole
-list each time) and ``TaskCreate``/``TaskUpdate`` (one task at a time), Codex
+list each time) and ``TaskCreate``/``TaskUpdate`` (one task at a time, on a list
+its sub-agents share; ``TaskList`` prints it whole), Codex
 ``update_plan``, OpenCode ``todowrite``, Cline's ``task_progress`` Markdown
 checklist carried on any tool call.  :func:`apply_task_call` folds one call
 into the current list; the tracker keeps the latest state.
@@ -10,6 +11,7 @@ into the current list; the tracker keeps the latest state.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from typing import Any, Literal
 
@@ -18,7 +20,14 @@ from pydantic import ConfigDict
 from artifact_index.facts.claims import Claimed
 from artifact_index.ingestion.events import JSONObject
 
-__all__ = ["Task", "TaskStatus", "apply_task_call", "open_tasks", "reads_task_list"]
+__all__ = [
+    "SHARED_LIST_TOOLS",
+    "Task",
+    "TaskStatus",
+    "apply_task_call",
+    "open_tasks",
+    "reads_task_list",
+]
 
 TaskStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 
@@ -127,6 +136,10 @@ def _checklist_items(text: str) -> tuple[tuple[str, TaskStatus], ...]:
 
 _TODO_TEXT = ("content", "title", "description", "task")
 _LIST_EDITORS = frozenset({"taskcreate", "taskupdate"})
+# Claude Code's task tools work on one list shared by the main agent and its sub-agents.
+SHARED_LIST_TOOLS = frozenset({*_LIST_EDITORS, "tasklist"})
+# A TaskList result: one "#3 [in_progress] Subject (owner) [blocked by #2]" line per task.
+_LISTED_TASK = re.compile(r"^#(?P<id>\w+)\s+\[(?P<status>[A-Za-z][\w -]*)\]\s+(?P<subject>.+?)\s*$")
 
 
 def reads_task_list(tool: str, arguments: JSONObject | None = None) -> bool:
@@ -180,6 +193,8 @@ def apply_task_call(
         return _replace(arguments.get("todos"), turn, _TODO_TEXT)
     if name == "update_plan":
         return _replace(arguments.get("plan"), turn, ("step", "content", "title"))
+    if name == "exec" and isinstance(arguments.get("input"), str):
+        return _code_mode_plan(arguments["input"], turn)
     if name == "taskcreate":  # this one and taskupdate edit the current list: see _LIST_EDITORS
         subject = arguments.get("subject") or arguments.get("description") or arguments.get("title")
         if not isinstance(subject, str):
@@ -195,6 +210,14 @@ def apply_task_call(
                 turn=turn,
             ),
         ]
+    if name == "tasklist":
+        # The whole shared list as the tool printed it: what it shows replaces what was known.
+        listed = [
+            Task(id=m["id"], content=m["subject"], status=_status(m["status"]), turn=turn)
+            for m in map(_LISTED_TASK.match, result.splitlines())
+            if m
+        ]
+        return listed or None
     if name == "taskupdate":
         task_id = str(arguments.get("taskId") or arguments.get("id") or "")
         updated = []
@@ -215,6 +238,41 @@ def apply_task_call(
     if isinstance(progress, str):
         return _checklist(progress, turn)
     return None
+
+
+# Codex's code mode calls its tools from a script: ``await tools.update_plan({plan:[{step:"…",
+# status:"…"}, …]})``, a JavaScript object (keys may be bare), not JSON.
+_CODE_MODE_PLAN = re.compile(r"\btools\.update_plan\s*\(")
+_PLAN_END = re.compile(r"\]\s*[,}]")
+_PLAN_ITEM = re.compile(r"\{[^{}]*\}")
+_ITEM_FIELD = re.compile(r"""["']?(?P<key>step|status)["']?\s*:\s*(?P<value>"(?:[^"\\]|\\.)*")""")
+
+
+def _code_mode_plan(code: str, turn: int) -> list[Task] | None:
+    """The plan the script's last ``tools.update_plan`` call set, or None when it makes none."""
+    calls = list(_CODE_MODE_PLAN.finditer(code))
+    if not calls:
+        return None
+    rest = code[calls[-1].end() :]
+    end = _PLAN_END.search(rest)
+    tasks: list[Task] = []
+    for item in _PLAN_ITEM.finditer(rest[: end.start() if end else len(rest)]):
+        fields: dict[str, str] = {}
+        for field in _ITEM_FIELD.finditer(item.group()):
+            try:
+                fields[field["key"]] = str(json.loads(field["value"]))
+            except ValueError:
+                continue
+        if fields.get("step", "").strip():
+            tasks.append(
+                Task(
+                    id=str(len(tasks) + 1),
+                    content=fields["step"].strip(),
+                    status=_status(fields.get("status")),
+                    turn=turn,
+                )
+            )
+    return tasks or None
 
 
 def open_tasks(tasks: list[Task]) -> list[Task]:

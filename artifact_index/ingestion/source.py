@@ -293,11 +293,6 @@ class Records(Sequence[tuple[int, Any]]):
         self._unexplained.clear()
         return self._bad
 
-    def bad_line_count(self) -> int:
-        """How many lines did not parse (without working out why)."""
-        self._index_to(None)
-        return len(self._bad)
-
     @property
     def indexed(self) -> int:
         """How many records are indexed so far (read, or looked at)."""
@@ -371,19 +366,6 @@ class Records(Sequence[tuple[int, Any]]):
     def line_holds(self, start: int, end: int, needles: tuple[bytes, ...]) -> bool:
         """Whether the line ``[start, end)`` from :meth:`lines_from` holds one of ``needles`` (not parsed)."""
         return any(self._data.find(needle, start, end) >= 0 for needle in needles)
-
-    def first_containing(self, needle: bytes) -> int | None:
-        """The index of the first record whose line holds ``needle``, found in the bytes without parsing.
-
-        A reader that cares only about records of one rare type (a type
-        name is never escaped in JSON) can start there, or skip its pass.
-        """
-        found = self._data.find(needle)
-        if found < 0:
-            return None
-        line_start = self._data.rfind(b"\n", 0, found) + 1
-        self._index_to(None)
-        return bisect.bisect_left(self._starts, line_start)
 
     def peek(self, index: int) -> tuple[int, Any]:
         """Record ``index`` for a reader that only looks: parsed once, and kept for the reader that reads it.

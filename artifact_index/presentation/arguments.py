@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from artifact_index.ingestion.adapters import known_formats
-
 __all__ = ["add_command", "add_transcript_arguments"]
 
 
 def _format_name(value: str) -> str:
     """``--format``'s value, checked when the command line is read (a usage error, not a data error)."""
+    # Imported here: declaring the option must not import every adapter (``--help`` does without).
+    from artifact_index.ingestion.adapters import known_formats
+
     if value not in known_formats():
         raise argparse.ArgumentTypeError(
             f"unknown format {value!r} (`artifact-index formats` lists them)"

@@ -35,12 +35,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError, UnknownFormat, UsageError, one_line
-from artifact_index.ingestion.adapters import known_formats
-from artifact_index.ingestion.loading import Loaded
 from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import (
     SCHEMA_VERSION,
@@ -50,26 +48,16 @@ from artifact_index.presentation.output import (
     report_skipped,
     terminal_width,
 )
-from artifact_index.presentation.render import (
-    decisions_json,
-    decisions_table,
-    errors_json,
-    errors_table,
-    files_json,
-    files_table,
-    history_json,
-    history_table,
-    show_json,
-    show_text,
-    symbols_json,
-    symbols_table,
-    tasks_json,
-    tasks_table,
-)
 from artifact_index.presentation.sessions import add_session_commands
 from artifact_index.redaction import redact_text, redaction_disabled
-from artifact_index.trail.build import build_index
-from artifact_index.trail.index import ArtifactIndex
+
+if TYPE_CHECKING:
+    from artifact_index.ingestion.loading import Loaded
+    from artifact_index.trail.index import ArtifactIndex
+
+# The engine and the renderers are imported by the commands that use them (below), not here:
+# building the command line must not cost a plugin's command (``hook``) or ``--help`` the
+# import of every renderer.
 
 __all__ = [
     "EXIT_DATA",
@@ -94,12 +82,16 @@ EXIT_INTERNAL = 3
 
 
 def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
+    from artifact_index.trail.build import build_index
+
     index, loaded = build_index(args.transcript, args.format)
     report_skipped(loaded)
     return index, loaded
 
 
 def cmd_files(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import files_json, files_table
+
     index, loaded = _index(args)
     if args.json:
         emit_transcript_json(
@@ -124,6 +116,8 @@ def cmd_files(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import history_json, history_table
+
     index, _ = _index(args)
     path = index.find_path(args.path) or args.path
     if args.json:
@@ -134,6 +128,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_symbols(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import symbols_json, symbols_table
+
     index, _ = _index(args)
     if args.json:
         emit_transcript_json(args, symbols_json(index, changed_only=args.changed))
@@ -143,6 +139,8 @@ def cmd_symbols(args: argparse.Namespace) -> int:
 
 
 def cmd_decisions(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import decisions_json, decisions_table
+
     index, _ = _index(args)
     if args.json:
         emit_transcript_json(args, decisions_json(index))
@@ -152,6 +150,8 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import tasks_json, tasks_table
+
     index, _ = _index(args)
     if args.json:
         emit_transcript_json(args, tasks_json(index))
@@ -161,6 +161,8 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import show_json, show_text
+
     index, loaded = _index(args)
     if args.json:
         emit_transcript_json(args, show_json(index, skipped=len(loaded.skipped)))
@@ -170,6 +172,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_errors(args: argparse.Namespace) -> int:
+    from artifact_index.presentation.render import errors_json, errors_table
+
     index, _ = _index(args)
     if args.json:
         emit_transcript_json(args, errors_json(index))
@@ -212,7 +216,7 @@ def cmd_refetch(args: argparse.Namespace) -> int:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
-    from artifact_index.ingestion.adapters import adapter_named
+    from artifact_index.ingestion.adapters import adapter_named, known_formats
 
     if args.json:
         emit_json(

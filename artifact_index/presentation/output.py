@@ -13,9 +13,12 @@ import json
 import shutil
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from artifact_index.ingestion.loading import Loaded
 from artifact_index.redaction import redact_json, redact_text
+
+if TYPE_CHECKING:
+    from artifact_index.ingestion.loading import Loaded
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -14,9 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
-from artifact_index.live.record import parent_session
 from artifact_index.presentation.arguments import add_command, add_transcript_arguments
-from artifact_index.presentation.json_contracts import ModelJSON, SessionsJSON, WhereJSON
 from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
 from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
 from artifact_index.redaction import redact_json, redact_text
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
     from artifact_index.live.record import StoredError, StoredFile
     from artifact_index.live.store import Compaction, SessionRow, SessionStore, Touch
     from artifact_index.live.watch import Update, Watcher
+    from artifact_index.presentation.json_contracts import ModelJSON, SessionsJSON, WhereJSON
 
 __all__ = ["add_session_commands", "sessions_json", "touches_json"]
 
@@ -129,6 +128,9 @@ def _by_parent(rows: list[SessionRow]) -> tuple[list[SessionRow], dict[str, list
 
     A sub-agent whose parent is not in the listing is listed on its own.
     """
+    # Imported by the commands that list sessions: the record's module imports the whole engine.
+    from artifact_index.live.record import parent_session
+
     shown = {
         row.session_id for row in rows if row.session_id and parent_session(row.session_id) is None
     }
@@ -144,6 +146,8 @@ def _by_parent(rows: list[SessionRow]) -> tuple[list[SessionRow], dict[str, list
 
 
 def _session_json(row: SessionRow) -> ModelJSON:
+    from artifact_index.live.record import parent_session
+
     return {**row.model_dump(), "parent_session": parent_session(row.session_id)}
 
 

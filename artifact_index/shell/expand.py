@@ -235,7 +235,7 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
         return None
     slash = pattern.rfind("/")
     directory, name = (pattern[:slash], pattern[slash + 1 :]) if slash >= 0 else ("", pattern)
-    if _is_glob(directory):
+    if _is_glob(directory) and not _reads_literally(directory, scope, files):
         return None
     written = _unescape(directory) if slash > 0 else ("/" if slash == 0 else ".")
     base = join(scope.cwd, written)
@@ -257,6 +257,81 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
             continue  # bash globs skip dot files unless the pattern names the dot
         matches.append(rest if slash < 0 else posixpath.join(written, rest))
     return sorted(matches)
+
+
+def _bracket_bodies(pattern: str) -> list[str] | None:
+    """The bodies of a pattern's bracket expressions; None when it also has ``*`` or ``?``."""
+    if _find_unescaped(pattern, "*?") >= 0:
+        return None
+    bodies: list[str] = []
+    i = _find_unescaped(pattern, "[")
+    while i >= 0:
+        first = i + 1
+        if first < len(pattern) and pattern[first] in "!^":
+            first += 1
+        close = pattern.find("]", first + 1)
+        if close < 0:
+            break
+        bodies.append(pattern[i + 1 : close])
+        i = _find_unescaped(pattern, "[", close + 1)
+    return bodies
+
+
+# A range (``0-9``), a negation (``!x``), or a class (``[:alpha:]``): written as a pattern.
+_PATTERN_BODY = re.compile(r"^[!^]|.-.|\[:")
+
+
+def _names_a_placeholder(body: str) -> bool:
+    """Whether a bracket body reads as a name in brackets rather than a set of characters.
+
+    Route folders (``[id]``, ``[...slug]``) and the placeholders a published
+    log puts for what it hid (``[USER]``, ``[REDACTED_IP]``) are names: no one
+    lists a set of characters with a letter twice, or spells a set as a word of
+    three or more letters.
+    """
+    if _PATTERN_BODY.search(body) or "\\" in body:
+        return False
+    return len(set(body)) < len(body) or len(body) >= 3
+
+
+def _reads_literally(pattern: str, scope: Scope, files: Files | None) -> bool:
+    """Whether a pattern no known file matched names the path it spells.
+
+    Bash passes an unmatched pattern on literally.  A pattern of bracket
+    expressions alone names the path it spells when those brackets are names
+    (``app/[id]``, ``/home/[USER]``), or when that very path is known to exist;
+    ``*`` and ``?`` patterns stay unknown: they match files the tracker has not seen.
+    """
+    bodies = _bracket_bodies(pattern)
+    if not bodies:
+        return False
+    if all(_names_a_placeholder(body) for body in bodies):
+        return True
+    if files is None:
+        return False
+    path = join(scope.cwd, _unescape(pattern))
+    return path is not None and (files.exists(path) is True or files.is_directory(path) is True)
+
+
+# POSIX character classes inside a bracket expression, as Python's re spells their members.
+_CLASS_NAME = re.compile(r"\\\[:([a-z]+):\]")
+_CLASS_SETS = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "lower": "a-z",
+    "upper": "A-Z",
+    "space": " \\t\\n\\r\\f\\v",
+    "xdigit": "0-9A-Fa-f",
+    "punct": "!-/:-@\\x5b-`{-~",
+}
+
+
+def _class_set(found: re.Match[str]) -> str:
+    members = _CLASS_SETS.get(found.group(1))
+    if members is None:
+        raise re.error(f"an unknown character class {found.group(0)}")
+    return members
 
 
 def _translate(pattern: str) -> str:
@@ -284,10 +359,16 @@ def _translate(pattern: str) -> str:
                 out.append(re.escape(ch))
                 i += 1
                 continue
-            body = pattern[i + 1 : close].replace("\\", "\\\\")
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body + "]")
+            if pattern.find("[:", i + 1, close) >= 0:
+                close = pattern.find(":]]", i + 1)
+                if close < 0:
+                    raise re.error("an unclosed character class")
+                close += 2
+            body = pattern[i + 1 : close]
+            negation = "^" if body.startswith("!") else ""
+            body = body[len(negation) :].replace("\\", "\\\\")
+            body = _CLASS_NAME.sub(_class_set, body.replace("[", "\\["))
+            out.append("[" + negation + body + "]")
             i = close + 1
         else:
             out.append(re.escape(ch))
@@ -317,6 +398,8 @@ def expand_word(word: Word, scope: Scope, files: Files | None, substitute: Subst
             matches = _glob(piece, scope, files)
             if matches:
                 out.extend(Arg(m, word.raw) for m in matches)
+            elif _reads_literally(piece, scope, files):
+                out.append(Arg(_unescape(piece), word.raw))
             else:
                 out.append(Arg(_unescape(piece), word.raw, glob=True))
         else:

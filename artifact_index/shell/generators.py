@@ -5,7 +5,8 @@
 tests, ``alembic revision`` a migration: none of them is named on the
 command line, and each is printed by the generator (``* creating
 priv/repo/migrations/20260501_add_users.exs``, ``      create  app/models/user.rb``,
-``Generating /srv/app/alembic/versions/3f2a_add_users.py ...  done``).
+``Generating /srv/app/alembic/versions/3f2a_add_users.py ...  done``, ``wrangler
+types``' ``Types written to worker-configuration.d.ts``).
 Named files become ``create`` (or ``edit`` for ``* injecting`` / ``insert``)
 operations; a generator whose report names nothing, or whose output was
 not recorded, is an ``unknown`` effect, unless it says it found nothing to
@@ -47,6 +48,11 @@ _RAILS = _Generator(
     )
 )
 _ALEMBIC = _Generator(re.compile(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b", re.MULTILINE))
+# `wrangler types` writes the Worker's type declarations and says where ("✨ Types written to
+# worker-configuration.d.ts"); the file may be there already, from an earlier run.
+_WRANGLER_TYPES = _Generator(
+    re.compile(r"\b(?P<verb>Types written) to (?P<path>\S+?\.ts)\s*$", re.MULTILINE)
+)
 
 # mix tasks that generate files, by prefix.
 _MIX_GENERATORS = (
@@ -64,8 +70,9 @@ _MIX_BUILD_PRIV = re.compile(r"^_build/[^/]+/lib/[^/]+/priv/")
 _EDITING_VERBS = frozenset(
     {"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"}
 )
+_WRITING_VERBS = frozenset({"Types written"})  # a whole file written, whether it was there or not
 
-GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build"})
+GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build", "wrangler"})
 """Programs :func:`generator_effects` knows."""
 
 
@@ -82,6 +89,8 @@ def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] 
         return _generated(inv, runtime, f"rails {task}", _RAILS)
     if name == "alembic" and task == "revision":
         return _generated(inv, runtime, "alembic revision", _ALEMBIC)
+    if name == "wrangler" and task == "types":
+        return _generated(inv, runtime, "wrangler types", _WRANGLER_TYPES)
     return None
 
 
@@ -98,7 +107,13 @@ def _generated(
             continue  # a directory it made
         verb = match.group("verb")
         action: FileAction = (
-            "delete" if verb == "remove" else ("edit" if verb in _EDITING_VERBS else "create")
+            "delete"
+            if verb == "remove"
+            else "edit"
+            if verb in _EDITING_VERBS
+            else "write"
+            if verb in _WRITING_VERBS
+            else "create"
         )
         ops.append(inv.op(action, path, detail=f"{label}: {verb} {match.group('path')}"))
     if ops or inv.failed:

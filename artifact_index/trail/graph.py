@@ -21,10 +21,11 @@ attributes may change freely through ``graph.nodes[node]``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.trail.multigraph import MultiDiGraph
+from artifact_index.trail.nodes import EdgeAttributes
 
 __all__ = ["ArtifactGraph"]
 
@@ -114,22 +115,13 @@ class ArtifactGraph(MultiDiGraph):
         return self._node
 
     @property
-    def keyed_edges_into(self) -> dict[str, dict[str, dict[Any, dict[str, Any]]]]:
+    def keyed_edges_into(self) -> dict[str, dict[str, dict[Any, EdgeAttributes]]]:
         """Per node, per source, the attributes of each keyed edge between them (read, never write).
 
-        :meth:`edges_into` for a loop over many nodes, without a generator per node.
+        ``in_edges(node, data=True)`` for a loop over many nodes, without its lists: queries
+        that visit every symbol ask it of each, and the lists cost more than the few edges they hold.
         """
-        return self._pred
-
-    def edges_into(self, node: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """``(source, attributes)`` of every edge into ``node``: ``in_edges(node, data=True)`` without its views.
-
-        Queries that visit every symbol ask this of each; networkx's edge
-        views cost more to build than the few edges they hold.
-        """
-        for source, keyed in self._pred[node].items():
-            for attributes in keyed.values():
-                yield source, attributes
+        return cast("dict[str, dict[str, dict[Any, EdgeAttributes]]]", self._pred)
 
     # -- keeping the indices ------------------------------------------------------
     def add_node(self, node_for_adding: str, **attr: Any) -> None:

@@ -13,7 +13,8 @@ Edges: ``turn -> op`` (``performed``), ``op -> file`` (``touched``; the
 destination of a move or copy has ``role="dest"``), ``file -> file``
 (``renamed_from``).  Later stages add ``symbol``, ``error`` and ``decision``
 nodes with edges to files, so queries select by ``kind`` and never assume
-that every node is a file.
+that every node is a file.  :mod:`artifact_index.trail.nodes` types what each
+kind of node and edge holds.
 
 The graph *is* the tracker's state: it serializes to JSON with
 :meth:`ArtifactIndex.to_json` and resumes with :meth:`ArtifactIndex.from_json`.
@@ -26,7 +27,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 from pydantic import ValidationError
 
@@ -52,6 +53,16 @@ from artifact_index.trail.answers import (
 )
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
 from artifact_index.trail.graph import ArtifactGraph
+from artifact_index.trail.nodes import (
+    DecisionNode,
+    ErrorNode,
+    FileNode,
+    NodeKind,
+    OperationNode,
+    OperationOnFile,
+    SymbolNode,
+    TurnNode,
+)
 from artifact_index.trail.paths import case_insensitive, file_key, is_absolute
 from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, upgraded
@@ -345,19 +356,36 @@ class ArtifactIndex:
             yield states[data["path"]]
 
     # -- nodes ----------------------------------------------------------------
-    def nodes_of_kind(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """``(node, attributes)`` of every node of ``kind``, in the order they were added."""
+    @overload
+    def nodes_of_kind(self, kind: Literal["file"]) -> Iterator[tuple[str, FileNode]]: ...
+    @overload
+    def nodes_of_kind(self, kind: Literal["operation"]) -> Iterator[tuple[str, OperationNode]]: ...
+    @overload
+    def nodes_of_kind(self, kind: Literal["turn"]) -> Iterator[tuple[str, TurnNode]]: ...
+    @overload
+    def nodes_of_kind(self, kind: Literal["symbol"]) -> Iterator[tuple[str, SymbolNode]]: ...
+    @overload
+    def nodes_of_kind(self, kind: Literal["error"]) -> Iterator[tuple[str, ErrorNode]]: ...
+    @overload
+    def nodes_of_kind(self, kind: Literal["decision"]) -> Iterator[tuple[str, DecisionNode]]: ...
+    def nodes_of_kind(self, kind: NodeKind) -> Iterator[tuple[str, Any]]:
+        """``(node, attributes)`` of every node of ``kind``, in the order they were added.
+
+        The attributes are typed by kind (:mod:`artifact_index.trail.nodes`): what the
+        tracker and the annotations put in a node of that kind.
+        """
         return (self.graph if kind == "symbol" else self._graph).nodes_of_kind(kind)
 
-    def operations_on(self, key: str) -> list[dict[str, Any]]:
+    def operations_on(self, key: str) -> list[OperationOnFile]:
         """Operations that touched file ``key``, in order; ``role`` is ``"dest"`` where it was a move's or copy's destination."""
         node = f"file:{key}"
         if node not in self._graph:
             return []
+        nodes = self._graph.nodes
         ops = [
-            {**self._graph.nodes[op], "role": edge.get("role")}
+            cast(OperationOnFile, {**nodes[op], "role": edge.get("role")})
             for op, _, edge in self._graph.in_edges(node, data=True)
-            if self._graph.nodes[op].get("kind") == "operation"
+            if nodes[op].get("kind") == "operation"
         ]
         return sorted(ops, key=lambda op: int(op["seq"]))
 
@@ -446,7 +474,9 @@ class ArtifactIndex:
             for call in pending
         ]
         certainty: Certainty = "seen"
-        if pending:
+        # A read whose result the transcript does not hold (it ends before the output) is not known to
+        # have happened, as a call still waiting for its result is not.
+        if pending or (done and not changes and all(op.result == "unknown" for op in done)):
             certainty = "unrecorded"
         elif any(op.source == "shell" or op.result == "unknown" for op in grounds):
             certainty = "inferred"

@@ -48,7 +48,11 @@ _BUILDERS = frozenset(
         ("wrangler", "build"),
     }
 )
-_BUILDER_RUNNERS = frozenset({f"{a} {b}" for a, b in _BUILDERS} | {"gh run watch", "gh pr checks"})
+_BUILDER_RUNNERS = frozenset(
+    {f"{a} {b}" for a, b in _BUILDERS} | {"gh run watch", "gh pr checks", "gh run list"}
+)
+# A CI run a listing shows finished and passed (`completed  success`, "Status: completed - success"): its first line.
+_CI_PASSED = re.compile(r"\bcompleted\b.*\bsuccess\b", re.IGNORECASE)
 _COMPILING_LINTERS = frozenset({"go vet", "cargo clippy"})
 _PREFIXES = frozenset({"sudo", "time", "npx", "bunx", "env", "nice", "timeout"})
 _COMMAND_PARTS = re.compile(r"&&|\|\||;|\n")
@@ -57,7 +61,12 @@ CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 
 
 def record_check_runs(
-    session: SessionState, command: str, turn: int, passed: bool, errors: list[str] | None = None
+    session: SessionState,
+    command: str,
+    turn: int,
+    passed: bool,
+    errors: list[str] | None = None,
+    output: str = "",
 ) -> None:
     """Note the checks ``command`` ran (:attr:`SessionState.check_runs`), at the current operation count.
 
@@ -65,7 +74,7 @@ def record_check_runs(
     that were there before the session did not fail (see :func:`run_passed`).
     """
     found = [(check.category, check.runner) for check in checks_in(command)]
-    if not found and (builder := _builds_too(command)) is not None:
+    if not found and (builder := _builds_too(command, output)) is not None:
         found = [("build", builder)]
     if not found:
         return
@@ -85,7 +94,7 @@ def record_check_runs(
     del runs[:-_MAX_RUNS]
 
 
-def _builds_too(command: str) -> str | None:
+def _builds_too(command: str, output: str = "") -> str | None:
     """The program of a command that builds the project though it is no check (``go run``, CI), or None.
 
     Only for "built since its last change": a build owed after ``go run .`` or a passing CI run
@@ -101,6 +110,15 @@ def _builds_too(command: str) -> str | None:
             return "gh run watch"
         if len(words) >= 3 and (words[0], words[1]) == ("gh", "pr") and words[2] == "checks":
             return "gh pr checks"
+        if (
+            len(words) >= 3
+            and (words[0], words[1]) == ("gh", "run")
+            and words[2] in ("list", "view")
+        ):
+            # Only a listing whose latest run finished and passed shows a build done.
+            first = next((line for line in output.splitlines() if line.strip()), "")
+            if _CI_PASSED.search(first):
+                return "gh run list"
     return None
 
 

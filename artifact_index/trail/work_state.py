@@ -143,6 +143,8 @@ class WorkState:
                         )
                     )
                 continue
+            if sub in _CONTINUES and "--continue" in args and succeeded:
+                self._continued(model)
             if sub == "push" and (succeeded or _PUSHED.search(output)):
                 self._confirm_pushed_commit(output)
                 for commit in self.state.commits:
@@ -267,6 +269,14 @@ class WorkState:
             branch = _branch_from(sub, args, output)
             if branch:
                 other.branch, other.branch_turn = branch, turn
+
+    def _continued(self, model: GitModel) -> None:
+        """``git rebase --continue`` that succeeded committed what was added: git refuses it otherwise."""
+        staging = self.state.staging
+        seq = self.index.session.op_count
+        for key in model.files_in(_commit_scope([]), staging) or ():
+            self.state.committed_at[key] = seq
+        staging.cleared()
 
     def _confirm_quiet_commits(self, output: str) -> None:
         """Quiet commits a later ``git log`` shows by their message: made, with the hash it shows."""
@@ -394,6 +404,8 @@ def _nothing_staged(staging: Staging) -> bool:
     return not (staging.staged_all or staging.staged_tracked or staging.staged or staging.unsure)
 
 
+# Git commands that stop on a conflict and, resumed with ``--continue``, commit the resolution.
+_CONTINUES = frozenset({"rebase", "cherry-pick", "merge", "revert", "am"})
 # Git commands that may move HEAD or the revisions a diff compared it with.
 _MOVES_HEAD = frozenset(
     {

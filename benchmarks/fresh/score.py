@@ -17,7 +17,7 @@ harness that takes a submission (mini-swe-agent, SWE-agent), what the session
 changed and left out of it (scratch scripts in ``/tmp``, backups): changes of
 the session all the same, which the truth here counts (see README.md). Read
 and reverted files, and everything else (unknown effects, changes seen but not
-made by the session, failed calls) do not. Both sides are normalised the same way: the workspace root stripped,
+made by the session, failed calls) do not. Both sides are normalized the same way: the workspace root stripped,
 backslashes made slashes, a leading ``./`` dropped, and compared
 case-insensitively when the session ran on Windows. Paths the truth marks
 ``uncertain`` are left out of both sides.
@@ -165,7 +165,7 @@ def transcript_for(session: Session, sessions_dir: Path) -> Path | None:
     return None
 
 
-def normalise(path: str, roots: Iterable[str | None], fold_case: bool) -> str:
+def normalize(path: str, roots: Iterable[str | None], fold_case: bool) -> str:
     """The comparable form of a path, the way shared/eval/score.py makes it."""
     p = path.replace("\\", "/")
     for root in roots:
@@ -212,14 +212,14 @@ def run(cmd: str, transcript: Path, fmt: str, timeout: float) -> tuple[Any, str 
 
 
 def predicted_changes(output: Any, roots: list[str | None], fold_case: bool) -> dict[str, str]:
-    """Normalised path -> status of the files the build says the session changed."""
+    """Normalized path -> status of the files the build says the session changed."""
     got: dict[str, str] = {}
     listed = output if isinstance(output, dict) else {}
     files = [*(listed.get("files") or []), *(listed.get("unsubmitted") or [])]
     for entry in files:
         if not isinstance(entry, dict) or entry.get("status") not in CHANGED:
             continue
-        key = normalise(str(entry.get("path", "")), roots, fold_case)
+        key = normalize(str(entry.get("path", "")), roots, fold_case)
         # Two names folding to one path keep the first status listed.
         got.setdefault(key, str(entry["status"]))
     return got
@@ -229,11 +229,11 @@ def score_session(session: Session, output: Any) -> Outcome:
     fold = session.case_insensitive
     pred_root = output.get("root") if isinstance(output, dict) else None
     roots = [session.root, pred_root]
-    uncertain = {normalise(p, roots, fold) for p in session.uncertain}
+    uncertain = {normalize(p, roots, fold) for p in session.uncertain}
     truth = {
         key: status
         for p, status in session.changed.items()
-        if (key := normalise(p, roots, fold)) not in uncertain
+        if (key := normalize(p, roots, fold)) not in uncertain
     }
     got = {p: s for p, s in predicted_changes(output, roots, fold).items() if p not in uncertain}
     matched = set(got) & set(truth)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import detect
@@ -25,14 +26,17 @@ from artifact_index.ingestion.loading import Loaded, open_transcript
 from artifact_index.ingestion.reading import transcript_bytes
 from artifact_index.ingestion.source import Source
 from artifact_index.live.record import EventTally, session_record
-from artifact_index.live.store import Compaction, SessionStore
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
-from summarizer.evaluation.probes import probe_summary
 from summarizer.integrations.hook_limits import check_regular_file, read_bounded
 from summarizer.integrations.hook_state import HookStates, worth_keeping
 from summarizer.sections.session_facts import session_facts
+
+if TYPE_CHECKING:
+    # The store (sqlite) and the probes are imported by the compaction events that use them: a
+    # SessionStart only reads.
+    from artifact_index.live.store import SessionStore
 
 __all__ = [
     "ReadTranscript",
@@ -215,6 +219,8 @@ def _store(read: ReadTranscript, store: SessionStore) -> str:
 
 def snapshot(read: ReadTranscript, trigger: str | None, store: SessionStore) -> None:
     """Store the session as it stands before the compaction, and log it."""
+    from artifact_index.live.store import Compaction
+
     session = _store(read, store)
     store.log_compaction(
         session, Compaction(at=_now(), phase="pre", trigger=trigger, changed=_changed(read.index))
@@ -233,6 +239,9 @@ def score_summary(
     read: ReadTranscript, summary: str, trigger: str | None, store: SessionStore | None
 ) -> str:
     """Score the agent's summary; log it when there is a store; one line saying what it missed."""
+    from artifact_index.live.store import Compaction
+    from summarizer.evaluation.probes import probe_summary
+
     if read.events is None:
         read = read_transcript(read.path)
     assert read.events is not None

@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from artifact_index.ingestion.events import JSONObject
-from artifact_index.live.store import SessionStore
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
 from artifact_index.trail.file_reports import ReportCache
@@ -65,6 +64,7 @@ from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
 
 if TYPE_CHECKING:
+    from artifact_index.live.store import SessionStore
     from summarizer.integrations.compactions import ReadTranscript
 
 __all__ = [

@@ -123,12 +123,19 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
                     flags.append(f"no change to `{name}` was recorded")
                 continue
             statuses = {f.status for f in files}
-            # The same file in another checkout (a git worktree) may be the one that changed.
-            copies = "/" in name and any(
-                f.path.endswith("/" + name.lstrip("./"))
-                for f in [*facts.created, *facts.modified, *facts.deleted]
+            # Only a path the index knows exactly is certain: a bare name may be another file of that name,
+            # and the same file in another checkout (a git worktree) or one a sub-agent changed may be the
+            # one that changed.  An uncertain flag read as noise that contradicts the text.
+            base = name.rsplit("/", 1)[-1]
+            copies = any(
+                f.path.rsplit("/", 1)[-1] == base
+                for f in [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
             )
-            if statuses == {"read"} and not copies:
+            exact = "/" in name and any(
+                f.path == name or (name.startswith("/") and name.endswith("/" + f.path))
+                for f in files
+            )
+            if statuses == {"read"} and exact and not copies:
                 flags.append(f"`{name}` was only read, never changed")
             elif _CREATE.search(clause) and statuses == {"modified"}:
                 flags.append(f"`{name}` existed before: it was modified, not created")
@@ -148,8 +155,6 @@ def contradictions(text: str, facts: SessionFacts) -> list[str]:
         flags.append(
             f"{count} file(s) changed after the last test run (turn {turn}) are not yet tested"
         )
-    elif claims_done and not claims_passing and facts.open_errors:
-        flags.append(f"{len(facts.open_errors)} error(s) still open")
     return list(dict.fromkeys(flags))
 
 

@@ -18,7 +18,7 @@ import re
 from artifact_index.facts.decisions import Decision
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.facts import Answer, SessionFacts
-from summarizer.sections.thread import latest_request
+from summarizer.sections.thread import latest_request, thread_start
 
 __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
 
@@ -42,6 +42,14 @@ _SETTLES = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence that announces what the agent does next ("I'll update issue #532 ...", "Let me create ..."):
+# an action about to be taken, not a choice made or a cause found.
+_ANNOUNCES = re.compile(
+    r"^(?:(?:now|next|then|ok(?:ay)?|first)[,!.]?\s+)*(?:I'll|I will|let me|let's|I'm going to|I need to|"
+    r"I should)\b",
+    re.I,
+)
+_EARLIER_KEPT = 3  # decisions from before the current thread: the latest few, said as earlier
 _USER_CHOICES = 4
 _ANSWER_SETS = (
     2  # the user's latest replies to numbered questions: earlier designs were often revisited
@@ -52,6 +60,9 @@ _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
 def worth_stating(decision: Decision) -> bool:
     """A decision the reader can act on: a root cause, a rejected alternative, a reasoned or concrete choice."""
+    if decision.kind == "root-cause":
+        # A cause found is stated, not announced: "I'll update issue #532 ..." is an action about to be taken.
+        return not _ANNOUNCES.match(decision.text.strip().lstrip("*#> ").strip())
     if decision.kind != "choice":
         return True
     if _DEICTIC.search(decision.text) and not decision.files and not decision.symbols:
@@ -104,11 +115,12 @@ def user_choices(facts: SessionFacts) -> list[UserSaid]:
 def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str]:
     """The user's choices and the agent's decisions worth stating, in the order they were made; the latest few.
 
-    Root causes found belong here too, unless the template gives them a section of their own.
+    Root causes found belong here too, unless the template gives them a section of their own.  Those from
+    before the current thread are fewer and said as earlier: raters read them as the state of things when
+    the work had since reversed them.
     """
-    # The latest few: earlier ones were often revisited, and each costs the reader's attention.
     agent = [
-        (d.turn, f"(turn {d.turn}) {'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
+        (d.turn, f"{'Root cause: ' if d.kind == 'root-cause' else ''}{d.text}")
         for d in facts.decisions
         if (with_root_causes or d.kind != "root-cause") and worth_stating(d)
     ][-8:]
@@ -116,21 +128,35 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
     user = [
         (
             m.turn,
-            f"(turn {m.turn}) The user"
+            "The user"
             + (" (refusing a call)" if m.channel == "feedback" else "")
             + f': "{m.text}"',
         )
         for m in user_choices(facts)
-        if m.turn not in answered
+        # "2. That sounds good." says nothing without what it answers (the message is under User Messages).
+        if m.turn not in answered and len(m.text.split()) >= _SHORT - 2
     ]
-    answers = [(a.turn, answers_text(a)) for a in facts.answers[-_ANSWER_SETS:]]
-    return [text for _, text in sorted([*agent, *user, *answers], key=lambda pair: pair[0])]
+    answers = [(a.turn, answers_text(a, dated=False)) for a in facts.answers[-_ANSWER_SETS:]]
+    since = thread_start(facts)
+    found = sorted([*agent, *user, *answers], key=lambda pair: pair[0])
+    said: set[str] = set()
+    unique = []
+    for turn, text in found:  # a message sent twice (a resumed session) settles one choice
+        if text not in said:
+            said.add(text)
+            unique.append((turn, text))
+    earlier = [pair for pair in unique if pair[0] < since][-_EARLIER_KEPT:]
+    current = [pair for pair in unique if pair[0] >= since]
+    return [f"(turn {turn}, before the latest request) {text}" for turn, text in earlier] + [
+        f"(turn {turn}) {text}" for turn, text in current
+    ]
 
 
-def answers_text(found: Answer) -> str:
+def answers_text(found: Answer, *, dated: bool = True) -> str:
     """The user's answers to the agent's numbered questions, on one line, each after the question it answers."""
     return (
-        f"(turn {found.turn}) The user answered the agent's questions (turn {found.asked_turn}): "
+        (f"(turn {found.turn}) " if dated else "")
+        + f"The user answered the agent's questions (turn {found.asked_turn}): "
         + "; ".join(
             f'{a.number}. {a.question} → "{" ".join(a.answer.split())}"' for a in found.answers
         )

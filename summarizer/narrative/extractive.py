@@ -20,6 +20,7 @@ from summarizer.narrative.model import NarrativeReply, NarrativeRequest, Section
 from summarizer.narrative.next_steps import next_steps
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.claim_wording import test_counts
+from summarizer.sections.error_state import error_state, open_count_sentence
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
@@ -123,9 +124,7 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
     open_errors = facts.open_errors
     own = [e for e in facts.errors if e.pre_existing is None]
     if open_errors:
-        items.append(
-            f"{len(open_errors)} error(s) open; latest: `{first_line(open_errors[-1].message, 160)}`."
-        )
+        items.append(open_count_sentence(facts) or "")
     elif own:
         last = max((e.resolved_turn or e.last_turn for e in own), default=0)
         items.append(f"All {len(own)} error(s) seen were resolved, the last at turn {last}.")
@@ -234,7 +233,11 @@ def _problem_solving(facts: SessionFacts) -> list[str]:
         + "."
         for e in solved[-8:]
     ]
-    items += [f"Still open: `{first_line(e.message, 150)}`." for e in facts.open_errors[:5]]
+    items += [
+        f"Still open: `{first_line(e.message, 150)}`."
+        for e in facts.open_errors
+        if error_state(e, facts).open
+    ][:5]
     return items
 
 

@@ -33,7 +33,12 @@ from summarizer.sections.progress import (
 )
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
-from summarizer.sections.thread import investigation, latest_request
+from summarizer.sections.thread import (
+    SESSION_COMMANDS,
+    investigation,
+    latest_request,
+    thread_start,
+)
 
 __all__ = ["next_steps"]
 
@@ -97,16 +102,9 @@ def _announced_change(facts: SessionFacts) -> list[str]:
     ]
 
 
-# Commands that act on the conversation itself, not requests to the agent: a bare `/compact`
-# as the last message is what made this summary, never something to answer after it.
-_SESSION_COMMANDS = frozenset(
-    {"/compact", "/clear", "/context", "/cost", "/status", "/model", "/config", "/resume", "/help"}
-)
-
-
 def _unanswered(facts: SessionFacts) -> list[str]:
     """The user's last message, when nothing the agent did came after it."""
-    asked = [m for m in facts.user_messages if m.text.strip() not in _SESSION_COMMANDS]
+    asked = [m for m in facts.user_messages if m.text.strip().lower() not in SESSION_COMMANDS]
     latest = asked[-1] if asked else None
     if latest is None:
         return []
@@ -251,37 +249,58 @@ def _announces(sentence: str) -> bool:
     return not sentence.rstrip().endswith("?") and _ANNOUNCES.match(sentence.strip()) is not None
 
 
-def _nothing_stated(facts: SessionFacts) -> list[str]:
-    """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
+def _waiting(facts: SessionFacts) -> bool:
+    """Whether the agent had ended its turn and handed back to the user: its last message came after the
+    latest request and after every call, and does not announce a next call."""
     last = facts.last_assistant
+    if last is None:
+        return False
     latest = latest_request(facts.user_messages)
     # A call of the same response as the message came after its text: the agent went on working.
-    later_calls = [c for c in facts.activity if last is None or c.turn >= last.turn]
+    later_calls = [c for c in facts.activity if c.turn >= last.turn]
     # "Let me check X:" or "Now I'll run the tests." announces a call: the agent was working, not waiting.
-    announcing = last is not None and (
-        last.text.rstrip().endswith(":") or _announces(_SENTENCE.split(last.text.strip())[-1])
+    announcing = last.text.rstrip().endswith(":") or _announces(
+        _SENTENCE.split(last.text.strip())[-1]
     )
-    if (
-        last is not None
-        and (latest is None or last.turn >= latest.turn)
-        and not later_calls
-        and not announcing
-    ):
-        questions = [
-            s.strip()
-            for s in _SENTENCE.split(last.text)
-            if s.strip().endswith("?") and len(s.split()) >= 3
-        ]
-        if questions:
-            return [
-                f"No next step stated: the agent's last message (turn {last.turn}) asks the user "
-                f'"{first_line(questions[-1], 240)}"; the next move is theirs.'
-            ]
-        about = f" on the latest request (turn {latest.turn})" if latest is not None else ""
-        return [
-            f"No next step stated: the agent's last message (turn {last.turn}) reported back{about} "
-            "and it was waiting for the user; its words are under Where It Stopped."
-        ]
+    return (latest is None or last.turn >= latest.turn) and not later_calls and not announcing
+
+
+def _handed_over(facts: SessionFacts) -> str:
+    """The hand-over the agent's last message made: the question it asked, else that it reported back."""
+    last = facts.last_assistant
+    assert last is not None
+    latest = latest_request(facts.user_messages)
+    questions = [
+        s.strip()
+        for s in _SENTENCE.split(last.text)
+        if s.strip().endswith(("?", "？")) and len(s.split()) >= 3
+    ]
+    if questions:
+        return (
+            f"The agent's last message (turn {last.turn}) asks the user "
+            f'"{first_line(questions[-1], 240)}"; the next move is theirs.'
+        )
+    running = [a for a in facts.background if a.finished_turn is None]
+    if running:
+        # Not a hand-over to the user: the agent waits for the work it left running.
+        return (
+            f"The agent's last message (turn {last.turn}) ended its turn while {len(running)} sub-agent(s) "
+            "still ran in the background (under Where It Stopped): it was waiting for their results, then "
+            "to go on with its task list."
+        )
+    about = f" on the latest request (turn {latest.turn})" if latest is not None else ""
+    return (
+        f"The agent's last message (turn {last.turn}) reported back{about} and ended its turn: it was "
+        "waiting for the user; its words are under Where It Stopped."
+    )
+
+
+def _nothing_stated(facts: SessionFacts) -> list[str]:
+    """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
+    latest = latest_request(facts.user_messages)
+    if _waiting(facts):
+        said = _handed_over(facts)
+        return ["No next step stated: " + said[0].lower() + said[1:]]
     if facts.activity:
         call = facts.activity[-1]
         during = f" during the latest request (turn {latest.turn})" if latest is not None else ""
@@ -290,6 +309,31 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
             f"`{first_line(call.target, 100)}` (turn {call.turn}, {call.status}); see Where It Stopped."
         ]
     return []
+
+
+def _task_steps(facts: SessionFacts) -> list[str]:
+    """The agent's open tasks; a list written before the latest request is said to be that old."""
+    if not facts.open_tasks:
+        return []
+    written = max(t.turn for t in facts.tasks)
+    since = thread_start(facts)
+    old = (
+        f" (the agent's task list of turn {written}, written before the latest request of turn {since}: "
+        "it may be out of date)"
+        if written < since
+        else ""
+    )
+    items = []
+    for task in facts.open_tasks:
+        verb = "Continue" if task.status == "in_progress" else "Do"
+        if task.done_evidence:
+            items.append(
+                f"Check whether this is already done ({task.done_evidence}): {task.content}{old}"
+            )
+        else:
+            items.append(f"{verb}: {task.content}{old}")
+        old = ""  # said once, on the first of the list
+    return items
 
 
 def _request_steps(facts: SessionFacts) -> list[str]:
@@ -320,14 +364,7 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     stated = _stated_plan(facts)
     items += _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
     items += _item_steps(facts)
-    for task in facts.open_tasks:
-        verb = "Continue" if task.status == "in_progress" else "Do"
-        if task.done_evidence:
-            items.append(
-                f"Check whether this is already done ({task.done_evidence}): {task.content}"
-            )
-        else:
-            items.append(f"{verb}: {task.content}")
+    items += _task_steps(facts)
     named = request_files_not_changed(facts)
     if named is not None:
         turn, missing = named
@@ -360,5 +397,8 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     if not items:
         items += _investigating(facts, shown)
     if not items:
-        items += _nothing_stated(facts)
+        return _nothing_stated(facts)
+    # The agent had handed back to the user: that comes first, what the records leave open after it.
+    if _waiting(facts) and not any(i.startswith("Answer the user's latest") for i in items):
+        items.insert(0, _handed_over(facts))
     return items

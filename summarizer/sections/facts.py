@@ -24,6 +24,7 @@ __all__ = [
     "Answer",
     "AnsweredQuestion",
     "Attempt",
+    "BackgroundAgent",
     "ChangeAccount",
     "LatestCode",
     "LeftBehind",
@@ -104,6 +105,21 @@ class Activity(_Told):
     )
 
 
+class BackgroundAgent(_Told):
+    """A sub-agent the agent launched to work in the background, and its completion notice when one came.
+
+    Its own tool calls are in its own transcript, not in the session's: what it changed is known here only
+    from what its report says.
+    """
+
+    turn: int  # launched
+    description: str
+    finished_turn: int | None = None  # the turn of its completion notice; None: none seen
+    status: str | None = None  # as the notice says: completed, failed, killed
+    result: str = ""  # its report, as the notice quotes it
+    paths: list[str] = []  # the files its report names
+
+
 class RequestItem(_Told):
     """One item of the latest request's numbered list, and what the session's words and changes since say of it."""
 
@@ -145,3 +161,5 @@ class SessionFacts(SessionReport):
     latest_code: dict[str, LatestCode] = Field(default_factory=dict)
     # What each change does and why, one line per changed path, when an LLM wrote them (the narrative's).
     file_notes: dict[str, str] = Field(default_factory=dict)
+    # The sub-agents launched in the background, in launch order (see summarizer.sections.background).
+    background: list[BackgroundAgent] = Field(default_factory=list)

@@ -23,6 +23,7 @@ from artifact_index.facts.changes import symbol_key
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
+from summarizer.sections.background import reported_paths_line
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
@@ -342,6 +343,9 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     """Every created, modified, deleted and reverted file, by directory, each with what changed in it."""
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
     own = _agent_own_line(facts)
+    reported = reported_paths_line(facts)
+    if reported:
+        own = f"{own}\n{reported}" if own else reported
     if facts.pending:
         # What the calls still waiting for their result did is unknown: said, never guessed.
         waiting = "Issued, result not recorded (effect unknown):\n" + "\n".join(
@@ -391,19 +395,55 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
 
 
 def changed_paths(facts: SessionFacts) -> str:
-    """Every changed file by its exact path, grouped by status, nothing more: the list when nothing else fits."""
+    """Every changed file by its exact path, grouped by status and folder, nothing more: the list when nothing
+    else fits.
+
+    The workspace's files come first, each folder on its line with its files by name (the folder said once,
+    not with every path); files outside the workspace (scratch and temp files, often under one long folder)
+    come after them, one line per status.  So a budget that must cut takes the scratch files first, and
+    a modified file of the project is never pushed out by them.
+    """
     groups = [
         ("created", facts.created),
         ("modified", facts.modified),
         ("deleted", facts.deleted),
         ("reverted", facts.reverted),
     ]
-    lines = [
-        f"- {status} ({len(files)}): " + ", ".join(f"`{f.path}`" for f in files)
-        for status, files in groups
-        if files
-    ]
+    lines = []
+    outside_lines = []
+    for status, files in groups:
+        inside = [f.path for f in files if not is_absolute(f.path)]
+        outside = [f.path for f in files if is_absolute(f.path)]
+        by_folder: dict[str, list[str]] = {}
+        for path in inside:
+            folder, _, name = path.rpartition("/")
+            by_folder.setdefault(folder, []).append(name)
+        for folder, names in by_folder.items():
+            where = f" in {folder}/" if folder else ""
+            lines.append(f"- {status}{where} ({len(names)}): " + ", ".join(f"`{n}`" for n in names))
+        if outside:
+            common, named = _common_folder(outside)
+            where = f" under {common}/" if common else ""
+            outside_lines.append(
+                f"- {status} outside the workspace{where} ({len(outside)}): "
+                + ", ".join(f"`{n}`" for n in named)
+            )
+    lines += outside_lines
     return "\n".join(lines) if lines else "None."
+
+
+def _common_folder(paths: list[str]) -> tuple[str, list[str]]:
+    """The deepest folder the paths share, and each path below it."""
+    parts = [p.split("/")[:-1] for p in paths]
+    common: list[str] = []
+    for level in zip(*parts, strict=False):
+        if len(set(level)) != 1:
+            break
+        common.append(level[0])
+    folder = "/".join(common)
+    if not folder.strip("/"):
+        return "", paths
+    return folder, [p[len(folder) + 1 :] for p in paths]
 
 
 def _outside_line(f: FileReport, status: str) -> str:

@@ -25,6 +25,7 @@ from summarizer.sections.claim_wording import (
     written_first_line,
 )
 from summarizer.sections.drafts import superseded_names
+from summarizer.sections.error_state import changed_after_words, error_state
 from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import (
     changed_files,
@@ -38,6 +39,7 @@ from summarizer.sections.progress import (
     item_progress,
     items_in_progress,
     open_in_epic,
+    owed_kinds,
     owed_sentence,
     turns_text,
 )
@@ -81,7 +83,7 @@ def _command(command: str | None, limit: int = 80) -> str:
     return f"`{one_line(command, limit)}`" if command else "a later run"
 
 
-def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
+def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int, facts: SessionFacts) -> str:
     turns = (
         f"turn {e.first_turn}"
         if e.first_turn == e.last_turn
@@ -93,6 +95,13 @@ def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int) -> str:
         return (
             f"- [not seen resolved] {e.kind}{_where(e)}, {turns} from {_command(e.command)}: "
             f"`{one_line(e.message, 160)}`; {went_on(e)}"
+        )
+    state = error_state(e, facts)
+    if state.changed_after:
+        # Its file changed after it and the check did not run again: neither open nor fixed, as far as seen.
+        return (
+            f"- [not seen resolved] {e.kind}{_where(e)}, {turns}{source}: "
+            f"`{one_line(e.message, 160)}`; {changed_after_words(state)}"
         )
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
     message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
@@ -195,7 +204,8 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
             f"Original error (turn {first.first_turn}, {state}): `{one_line(first.message, 200)}`"
         )
     lines += [
-        _open_error(e, facts.attempts.get(e.signature, []), detail) for e in facts.open_errors
+        _open_error(e, facts.attempts.get(e.signature, []), detail, facts)
+        for e in facts.open_errors
     ]
     lines += [written_first_line(e) for e in facts.written_first_errors]
     lines += _pre_existing(facts.pre_existing_errors, detail)
@@ -210,11 +220,15 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
-        return "No test run the index recognises."
+        return "No test run the index recognizes."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):
-        lines.append(f"- {len(facts.tests) - len(runs)} earlier test command(s) not shown")
+        # Counted as what they are: the runs whose results the index read, not every test command
+        # (a `make check` whose output it cannot read is none of them).
+        lines.append(
+            f"- {len(facts.tests) - len(runs)} earlier test result(s) the index read are not shown"
+        )
     for t in runs:
         lines.append(f"- {test_result(t)}")
         if t.superseded_by is not None:
@@ -506,11 +520,15 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         # An empty list is not finished work: changes not yet checked or committed are still open.
         unfinished = []
         owed = checks_owed(facts)
-        if owed:
-            # Said here in full: the section a reference would point to may not be shown.
-            files = sorted({f.path for group in owed for f in group.files})
+        # Said here in full (the section a reference would point to may not be shown), and by the kind of
+        # check not seen since: changed files that were tested but not linted are not "unchecked".
+        by_kind: dict[str, set[str]] = {}
+        for group in owed:
+            by_kind.setdefault(owed_kinds(group), set()).update(f.path for f in group.files)
+        for kinds, paths in by_kind.items():
+            files = sorted(paths)
             unfinished.append(
-                f"{len(files)} changed file(s) not yet checked since their last change: "
+                f"{len(files)} changed file(s) not {kinds} by any run seen since their last change: "
                 + _few_paths(files)
             )
         if facts.work.commits and facts.work.uncommitted:
@@ -527,7 +545,9 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         if unfinished:
             lines.append("Still unfinished: " + "; ".join(unfinished) + ".")
     if not lines:
-        return "The session kept no task list and drove no issue tracker."
+        # What was not found, never that there was none: a task tool, a tracker or a comment on an
+        # issue the index does not read may have held the session's tasks. The hook leaves it out.
+        return "No task list or issue tracker state was read from the session's calls."
     return "\n".join(lines)
 
 

@@ -89,10 +89,16 @@ def _kinds(runs: list[CheckRunReport]) -> list[CheckRunReport]:
     return [run for run in runs if not (run.category == "build" and "test" in categories)]
 
 
+def owed_kinds(group: UncheckedReport) -> str:
+    """The checks a group of changes has not seen since, as in "not ``linted or tested``"."""
+    return _words(
+        [_DONE_WORDS.get(run.category, run.category) for run in _kinds(group.runs)]
+    ).replace(" and ", " or ")
+
+
 def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
     """``Not linted or tested by any run seen since their last change: `a.go` (turn 94), …; the last run was `mise run lint` (turn 60).``"""
     runs = _kinds(group.runs)
-    done = _words([_DONE_WORDS.get(run.category, run.category) for run in runs])
     files = [f"`{f.path}` ({turns_text(f.turns)})" for f in group.files[:file_limit]]
     if len(group.files) > file_limit:
         files.append(f"and {len(group.files) - file_limit} more")
@@ -108,7 +114,7 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
         ]
     )
     # What was seen: a run the session's commands did not show (CI, another terminal) may have done it.
-    return f"Not {done.replace(' and ', ' or ')} by any run seen since their last change: {', '.join(files)}; the last run was {last}."
+    return f"Not {owed_kinds(group)} by any run seen since their last change: {', '.join(files)}; the last run was {last}."
 
 
 def checks_owed(facts: SessionFacts) -> list[UncheckedReport]:

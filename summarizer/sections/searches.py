@@ -201,7 +201,11 @@ def place_progress(search: Search, facts: SessionFacts) -> PlaceProgress:
 
 def in_common_folder(places: Sequence[str]) -> tuple[str, list[str]]:
     """The folder all ``places`` lie in ("" when none or one), and each place relative to it: said once, not each time."""
-    folder = os.path.commonpath(places).rstrip("/") if len(places) > 1 else ""
+    if len(places) < 2 or len({os.path.isabs(p) for p in places}) > 1:
+        # A search can list places inside the workspace (relative) beside places outside it
+        # (absolute): they share no folder, and naming one would be false.
+        return "", list(places)
+    folder = os.path.commonpath(places).rstrip("/")
     if not folder or not all(p.startswith(folder + "/") for p in places):
         return "", list(places)
     return folder, [p[len(folder) + 1 :] for p in places]

@@ -20,6 +20,7 @@ from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.activity import recent_activity, recent_messages, thread_since
 from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
+from summarizer.sections.background import background_agents
 from summarizer.sections.change_account import change_account
 from summarizer.sections.facts import ChangeAccount, SessionFacts
 from summarizer.sections.findings import findings
@@ -77,6 +78,7 @@ def session_facts(
             accounts[f.path] = ChangeAccount(turn=found[0], text=found[1])
     return facts.model_copy(
         update={
+            "background": background_agents(events),
             "attempts": {
                 e.signature: failed_attempts(events, e, facts.changed)
                 for e in facts.errors

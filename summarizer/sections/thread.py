@@ -18,7 +18,21 @@ from dataclasses import dataclass
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.facts import SessionFacts
 
-__all__ = ["Investigation", "first_request", "investigation", "latest_request", "thread_start"]
+__all__ = [
+    "SESSION_COMMANDS",
+    "Investigation",
+    "first_request",
+    "investigation",
+    "is_request",
+    "latest_request",
+    "thread_start",
+]
+
+# Commands that act on the conversation itself, not requests to the agent: a bare `/compact` typed as
+# the last message is what made the summary, never the task in hand nor something to answer after it.
+SESSION_COMMANDS = frozenset(
+    {"/compact", "/clear", "/context", "/cost", "/status", "/model", "/config", "/resume", "/help"}
+)
 
 # A sentence that puts forward an explanation, not only a search for one.
 _HYPOTHESIS = re.compile(
@@ -45,10 +59,19 @@ _MIN_CALLS = 3  # fewer calls since the request is an answer, not an investigati
 _CONCLUSION_CHARS = 360
 
 
+def is_request(message: UserSaid) -> bool:
+    """A message that asks something of the agent: not a bare slash command, nor a command on the session
+    itself (``/compact`` typed as text)."""
+    text = message.text.strip()
+    if text.lower() in SESSION_COMMANDS:
+        return False
+    return message.channel != "command" or " " in text
+
+
 def latest_request(messages: list[UserSaid]) -> UserSaid | None:
     """The user's latest request: their last message that is not a bare slash command."""
     for message in reversed(messages):
-        if message.channel != "command" or " " in message.text.strip():
+        if is_request(message):
             return message
     return messages[-1] if messages else None
 
@@ -56,7 +79,7 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
 def first_request(messages: list[UserSaid]) -> UserSaid | None:
     """The task as the user first stated it: their first message that is not a bare slash command."""
     for message in messages:
-        if message.channel != "command" or " " in message.text.strip():
+        if is_request(message):
             return message
     return None
 

@@ -17,8 +17,10 @@ import re
 
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.consistency import contradictions
+from summarizer.sections.background import background_lines
 from summarizer.sections.facts import Activity, SessionFacts
 from summarizer.sections.text import block, one_line
+from summarizer.sections.thread import thread_start
 
 __all__ = ["last_activity"]
 
@@ -96,6 +98,7 @@ def last_activity(facts: SessionFacts, detail: int, *, outline_recap: bool = Fal
         flags = contradictions(last.text, facts)
         if flags:
             lines.append(f"  ⚠ [index: {'; '.join(flags)}]")
+    lines += background_lines(facts, thread_start(facts))
     calls = facts.activity if detail <= 1 else facts.activity[-1:]
     if calls:
         lines.append("Its last tool calls, oldest first:")

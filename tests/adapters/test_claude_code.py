@@ -599,3 +599,59 @@ def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> Non
     events = list(ADAPTER.events(source))
     assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
     assert source.skipped == []
+
+
+def _records_file(tmp_path: Path, records: list[dict[str, object]]) -> Path:
+    path = tmp_path / "session.jsonl"
+    base = {"sessionId": "s1", "cwd": ROOT, "version": "2.1.0", "isSidechain": False}
+    path.write_text("".join(json.dumps({**base, **r}) + "\n" for r in records))
+    return path
+
+
+def _assistant(uuid: str, blocks: list[dict[str, object]]) -> dict[str, object]:
+    message = {"id": f"msg_{uuid}", "role": "assistant", "model": "m", "content": blocks}
+    return {"type": "assistant", "uuid": uuid, "message": message}
+
+
+def _user_result(uuid: str, call_id: str, text: str) -> dict[str, object]:
+    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": [block]}}
+
+
+def test_a_server_tools_result_in_the_assistant_message_answers_its_call(tmp_path: Path) -> None:
+    """An advisor's or web search's result is logged in the assistant's message, not a user record."""
+    advice = {"type": "advisor_redacted_result", "encrypted_content": "QUJD"}
+    path = _records_file(
+        tmp_path,
+        [
+            {"type": "user", "uuid": "u0", "message": {"role": "user", "content": "review it"}},
+            _assistant(
+                "a1", [{"type": "server_tool_use", "id": "srv1", "name": "advisor", "input": {}}]
+            ),
+            _assistant(
+                "a2", [{"type": "advisor_tool_result", "tool_use_id": "srv1", "content": advice}]
+            ),
+        ],
+    )
+    events, _ = _events(path)
+    result = _result(events, "srv1")
+    assert result.status == "success" and result.output == ""  # the encrypted payload is not text
+    assert build_index(path)[0].pending_calls() == []
+
+
+def test_a_call_logged_again_after_its_result_is_not_a_new_call(tmp_path: Path) -> None:
+    """A record re-logged later (same call id) repeats an answered call: it is not left waiting."""
+    bash = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "gh issue list"}}
+    path = _records_file(
+        tmp_path,
+        [
+            {"type": "user", "uuid": "u0", "message": {"role": "user", "content": "list"}},
+            _assistant("a1", [bash]),
+            _user_result("u1", "t1", "[]"),
+            _assistant("a1", [bash]),
+        ],
+    )
+    events, _ = _events(path)
+    assert len([e for e in events if isinstance(e, ToolCall)]) == 1
+    assert _result(events, "t1").output == "[]"
+    assert build_index(path)[0].pending_calls() == []

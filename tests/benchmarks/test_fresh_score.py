@@ -64,7 +64,7 @@ def _fake_build(tmp_path: Path, answers: dict[str, object]) -> str:
     return f"{sys.executable} {script} {{path}}"
 
 
-def test_changed_set_uses_only_change_statuses_of_files_and_normalises_paths(
+def test_changed_set_uses_only_change_statuses_of_files_and_normalizes_paths(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     set_dir, local = tmp_path / "set", tmp_path / "local"

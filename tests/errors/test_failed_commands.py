@@ -68,6 +68,19 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "a look-up (ls, grep, test, …): its non-zero exit answers its question",
         ),
         (
+            "sed -n '1,80p' scripts/fetch.py | rg -n 'def main' -C 3",
+            "Chunk ID: 5b1e2a\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
+            "Original token count: 0\nOutput:\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
+            "uname -a; sw_vers",
+            "Linux box 6.1.0 x86_64 GNU/Linux\nsw_vers: command not found\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
             "rm -r build/",
             "rm: build/: No such file or directory\n",
             "exit_status",
@@ -115,6 +128,24 @@ def test_a_failure_no_checker_explains_is_an_error_in_its_own_words() -> None:
     )
     assert outcomes(session.ledger) == [("error", None)]
     assert session.ledger.failed_runs[0].errors == (entry.signature,)
+
+
+def test_an_in_place_edit_that_fails_is_no_look_up() -> None:
+    session = Session()
+    session.run("sed -i 's/cost/price/' cart.py", "sed: can't read cart.py: No such file", ok=False)
+    assert outcomes(session.ledger) == [("error", None)]
+
+
+def test_the_harness_header_above_the_output_is_not_the_error() -> None:
+    """Codex writes chunk, wall time and exit code above a command's output: the error is below."""
+    session = Session()
+    output = (
+        "Chunk ID: c29c17\nWall time: 0.0 seconds\nProcess exited with code 1\n"
+        "Original token count: 12\nOutput:\nzsh:1: no matches found: repos/x/contents?ref=main\n"
+    )
+    session.run("gh api repos/x/contents?ref=main", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == "zsh:1: no matches found: repos/x/contents?ref=main"
 
 
 def test_pre_commit_checkers_report_their_own_errors_with_file_and_line() -> None:
@@ -165,6 +196,22 @@ def test_a_corrected_retry_resolves_the_failure() -> None:
         entry.message
         == "The following paths are ignored by one of your .gitignore files: priv/static/assets"
     )
+    assert (entry.resolved, entry.resolution) == (True, "a corrected retry succeeded")
+
+
+CHECKOUT_REFUSED = (
+    "error: Your local changes to the following files would be overwritten by checkout:\n"
+    "\tbin/server\nPlease commit your changes or stash them before you switch branches.\nAborting\n"
+)
+
+
+def test_a_retry_of_any_one_of_the_failing_runs_resolves_the_failure() -> None:
+    """Two runs showed it, one with a step of its own; the later run that holds the other one resolves it."""
+    session = Session()
+    session.run("git checkout main", CHECKOUT_REFUSED, ok=False)
+    session.run("rm -f bin/server && git checkout main", CHECKOUT_REFUSED, ok=False)
+    session.run("git stash && git checkout main", "Switched to branch 'main'\n", ok=True)
+    [entry] = session.ledger.errors
     assert (entry.resolved, entry.resolution) == (True, "a corrected retry succeeded")
 
 

@@ -100,3 +100,21 @@ def test_the_claims_stay_out_of_the_json_contracts() -> None:
 
     assert "certainty" not in str(files_json(index)) and "evidence" not in str(files_json(index))
     assert "certainty" not in str(errors_json(index))
+
+
+def test_a_read_whose_result_the_transcript_ends_before_is_unrecorded() -> None:
+    """The file ends before the output of a read: that the file was read is not seen."""
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="/repo"),
+        *_call(1, "r1", FileOperation(action="read", path="/repo/a.py"), "a = 1\n"),
+        ToolCall(
+            turn=2,
+            call_id="r2",
+            tool="Read",
+            operations=(FileOperation(action="read", path="/repo/b.py"),),
+        ),
+        ToolResult(turn=2, call_id="r2", status="unknown"),
+    ]
+    files = _by("file_status", claims(Tracker(format="codex").feed_all(events)))
+    assert (files["a.py"].statement, files["a.py"].certainty) == ("read", "seen")
+    assert files["b.py"].certainty == "unrecorded"

@@ -116,3 +116,90 @@ def test_cline_ui_task_progress_messages_become_the_task_list(tmp_path: Path) ->
         ("Find the header", "completed"),
         ("Add the button", "pending"),
     ]
+
+
+def test_task_list_prints_the_whole_shared_list() -> None:
+    """TaskList shows tasks another agent created: what it prints is the list from then on."""
+    printed = (
+        "#1 [completed] Prepare the handoff (pm-agent)\n"
+        "#2 [in_progress] Implement the fix\n"
+        "#3 [pending] Review the fix [blocked by #2]"
+    )
+    tasks = apply_task_call([], "TaskList", {}, turn=4, result=printed)
+    assert tasks is not None
+    assert [(t.id, t.status) for t in tasks] == [
+        ("1", "completed"),
+        ("2", "in_progress"),
+        ("3", "pending"),
+    ]
+    assert tasks[2].content == "Review the fix [blocked by #2]"
+    assert apply_task_call([], "TaskList", {}, turn=4, result="No tasks found") is None
+
+
+def _claude_record(kind: str, uuid: str, blocks: list[dict[str, object]], agent: str = "") -> str:
+    role = "assistant" if kind == "assistant" else "user"
+    message: dict[str, object] = {"id": f"m{uuid}", "role": role, "content": blocks}
+    record: dict[str, object] = {
+        "type": kind,
+        "uuid": uuid,
+        "sessionId": "s",
+        "cwd": "/w",
+        "isSidechain": bool(agent),
+        "message": message,
+    }
+    if agent:
+        record["agentId"] = agent
+    return json.dumps(record)
+
+
+def test_a_sub_agents_task_update_changes_the_shared_list(tmp_path: Path) -> None:
+    """Claude Code's task tools share one list: a sub-agent marking a task done finishes it."""
+    create = {"subject": "Write the schema"}
+    update = {"taskId": "1", "status": "completed"}
+    lines = [
+        _claude_record("user", "u0", [{"type": "text", "text": "build it"}]),
+        _claude_record(
+            "assistant",
+            "a1",
+            [{"type": "tool_use", "id": "c1", "name": "TaskCreate", "input": create}],
+        ),
+        _claude_record(
+            "user",
+            "u1",
+            [{"type": "tool_result", "tool_use_id": "c1", "content": "Task #1 created"}],
+        ),
+        _claude_record(
+            "assistant",
+            "a2",
+            [{"type": "tool_use", "id": "c2", "name": "TaskUpdate", "input": update}],
+            agent="helper",
+        ),
+        _claude_record(
+            "user",
+            "u2",
+            [{"type": "tool_result", "tool_use_id": "c2", "content": "Updated task #1 status"}],
+            agent="helper",
+        ),
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    index, _ = build_index(path)
+    assert [(t.id, t.status) for t in index.tasks()] == [("1", "completed")]
+
+
+def test_codex_code_mode_script_sets_the_plan() -> None:
+    """Codex's code mode calls update_plan from a script, with a JavaScript object for arguments."""
+    script = (
+        'const r = await tools.update_plan({plan:[{step:"Fix the \\"parser\\"",'
+        '"status":"completed"},{step:"Rebase [stack] and push",status:"in_progress"}]}); text(r)\n'
+    )
+    tasks = apply_task_call([], "exec", {"input": script}, turn=9)
+    assert tasks is not None
+    assert [(t.content, t.status) for t in tasks] == [
+        ('Fix the "parser"', "completed"),
+        ("Rebase [stack] and push", "in_progress"),
+    ]
+    assert (
+        apply_task_call([], "exec", {"input": "await tools.exec_command({cmd:'ls'})"}, turn=9)
+        is None
+    )

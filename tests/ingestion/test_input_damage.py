@@ -212,7 +212,7 @@ def test_a_pydantic_error_is_one_line(
     def broken(*_: object) -> None:
         _Strict.model_validate({"count": "many", "name": 3})
 
-    monkeypatch.setattr("artifact_index.presentation.cli.build_index", broken)
+    monkeypatch.setattr("artifact_index.trail.build.build_index", broken)
     code, out, err = _run(capsys, "files", str(SESSION))
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1

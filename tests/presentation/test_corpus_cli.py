@@ -70,7 +70,11 @@ def corpus_files() -> list[Path]:
 def run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], corpus_index: CorpusIndex
 ) -> Callable[..., tuple[int, str, str]]:
-    monkeypatch.setattr(cli, "build_index", lambda path, format=None: corpus_index(Path(path)))
+    # The commands import the engine when they run: the index is replaced where they find it.
+    monkeypatch.setattr(
+        "artifact_index.trail.build.build_index",
+        lambda path, format=None: corpus_index(Path(path)),
+    )
 
     def invoke(*argv: str) -> tuple[int, str, str]:
         code = cli.main(list(argv))

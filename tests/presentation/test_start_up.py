@@ -71,6 +71,29 @@ def test_a_command_imports_nothing_it_does_not_use(tmp_path: Path, command: list
     assert not {name for name in imported if name.split(".")[0] in _UNUSED or name in _UNUSED}
 
 
+def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -> None:
+    payload = {
+        "hook_event_name": "SessionStart",
+        "source": "compact",
+        "transcript_path": str(EXAMPLE),
+    }
+    imported = _imported(tmp_path, "hook", stdin=json.dumps(payload))
+    assert "artifact_index.trail.index" in imported
+    # The store is PreCompact's (sqlite), the lock a compaction's state directory's (filelock).
+    assert not {name for name in imported if name.split(".")[0] in ("sqlite3", "filelock")}
+    assert "summarizer.evaluation.probes" not in imported  # PostCompact's
+
+
+def test_help_imports_no_adapter_and_no_renderer(tmp_path: Path) -> None:
+    imported = _imported(tmp_path, "--help")
+    assert not {
+        name
+        for name in imported
+        if name.startswith(("artifact_index.ingestion.adapters", "artifact_index.trail"))
+        or name == "artifact_index.presentation.render"
+    }
+
+
 def test_the_console_script_leaves_the_collector_on_for_the_command(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -904,3 +904,46 @@ class TestHomeDirectory:
         )
         # Not the home directory: a quoted `~` is no expansion (and never guessed as one).
         assert [op.action for op in result.operations] == ["unknown"]
+
+
+class TestBracketNames:
+    """Bash passes an unmatched pattern on literally: ``[id]`` folders and ``[USER]`` placeholders."""
+
+    def test_a_move_out_of_a_placeholder_home_is_a_move(self) -> None:
+        result = analyze(
+            "mkdir -p ~/.local/bin && mv /home/[USER]/Downloads/tool-[VERSION]-x64.AppImage"
+            " ~/.local/bin/tool && chmod +x ~/.local/bin/tool",
+            cwd="/home/[USER]",
+        )
+        moves = [op for op in result.operations if op.action == "move"]
+        assert [(op.path, op.dest) for op in moves] == [
+            ("/home/[USER]/Downloads/tool-[VERSION]-x64.AppImage", "/home/[USER]/.local/bin/tool")
+        ]
+        assert not [op for op in result.operations if op.action == "unknown"]
+
+    def test_a_route_folder_is_a_folder(self) -> None:
+        result = analyze("rm 'app/[...slug]/page.tsx' && mv app/[...slug]/old.tsx app/new.tsx")
+        assert effects(result) == [
+            ("delete", "app/[...slug]/page.tsx"),
+            ("move", "app/[...slug]/old.tsx", "app/new.tsx"),
+        ]
+
+    def test_a_short_bracket_is_a_name_only_where_that_path_is_known(self) -> None:
+        known = {"/w/app/[id]/page.tsx": "x"}
+        assert effects(analyze("rm app/[id]/page.tsx", files=known)) == [
+            ("delete", "app/[id]/page.tsx")
+        ]
+        assert effects(analyze("rm app/[id]/page.tsx")) == [("unknown", None)]
+
+    def test_a_glob_inside_a_bracketed_folder_expands_there(self) -> None:
+        known = {"/w/app/[slug]/a.test.ts": "", "/w/app/[slug]/b.test.ts": ""}
+        assert effects(analyze("rm app/[slug]/*.test.ts", files=known)) == [
+            ("delete", "app/[slug]/a.test.ts"),
+            ("delete", "app/[slug]/b.test.ts"),
+        ]
+
+    @pytest.mark.parametrize(
+        "command", ["rm log[0-9].txt", "rm [Mm]akefile.bak", "rm x[!a].txt", "rm [[:digit:]].o"]
+    )
+    def test_a_set_of_characters_stays_a_pattern(self, command: str) -> None:
+        assert effects(analyze(command)) == [("unknown", None)]

@@ -352,6 +352,15 @@ class TestGenerators:
             ("create", "alembic/versions/3f2a_add_users.py")
         ]
 
+    def test_worker_types_are_written_where_the_generator_says(self) -> None:
+        output = (
+            "Generating runtime types...\n\n\u2728 Types written to worker-configuration.d.ts\n"
+        )
+        assert _ran("npx wrangler types 2>&1 | tail -20", output) == [
+            ("write", "worker-configuration.d.ts")
+        ]
+        assert _ran("npx wrangler deploy --dry-run", "No bindings found.") == []
+
     def test_a_generator_that_names_nothing_is_an_unknown_effect(self) -> None:
         (op,) = analyze("mix ash.codegen add_ticket_priority").operations
         assert op.action == "unknown" and "its output was not recorded" in str(op.detail)

@@ -66,7 +66,7 @@ def test_a_file_created_then_moved_reads_the_same_in_every_section() -> None:
 def test_the_users_settled_choice_is_among_the_decisions() -> None:
     decisions = _section(_summary("entire__81e66f80705a_0"), "Decisions Made")
     assert (
-        '(turn 40) The user: "No I think this is fine and has to much risk of false positive.'
+        '(turn 40, before the latest request) The user: "No I think this is fine and has to much risk of false positive.'
         in decisions
     )
     assert 'This is fine."' in decisions

@@ -77,3 +77,125 @@ def test_without_net_diffs_the_seen_files_are_modified_and_rm_r_still_deletes(
     assert changed["docs/out/draft.md"] == "modified"
     assert changed["build-cache/old.bin"] == "deleted"
     assert "TODO.md" not in changed and "src/cart.ts" not in changed
+
+
+def _export(
+    replies: list[tuple[list[tuple[str, int]], list[str], dict[str, str]]],
+) -> dict[str, Any]:
+    """A hand-made OpenCode export: per reply, its bash calls (command, exit), the snapshot's files
+    and the reply's net diffs (relative path -> added / modified / deleted), all in one step each."""
+    root = "/home/dev/site"
+    messages: list[dict[str, Any]] = []
+    for n, (calls, snapshot, net) in enumerate(replies):
+        diffs = [
+            {"file": path, "before": "", "after": "", "additions": 1, "deletions": 0, "status": s}
+            for path, s in net.items()
+        ]
+        messages.append(
+            {
+                "info": {
+                    "id": f"msg_u{n}",
+                    "role": "user",
+                    "time": {"created": n},
+                    "summary": {"title": "t", "diffs": diffs},
+                },
+                "parts": [{"id": f"prt_u{n}", "type": "text", "text": "go on"}],
+            }
+        )
+        parts: list[dict[str, Any]] = [{"id": f"prt_s{n}", "type": "step-start"}]
+        for k, (command, code) in enumerate(calls):
+            output = (
+                "done\n" if code == 0 else "Found 3 errors.\nCommand failed with exit code 1.\n"
+            )
+            parts.append(
+                {
+                    "id": f"prt_c{n}_{k}",
+                    "type": "tool",
+                    "callID": f"call_{n}_{k}",
+                    "tool": "bash",
+                    "state": {
+                        "status": "completed",
+                        "input": {"command": command, "workdir": root},
+                        "output": output,
+                        "metadata": {"output": output, "exit": code},
+                    },
+                }
+            )
+        parts.append(
+            {
+                "id": f"prt_p{n}",
+                "type": "patch",
+                "hash": "0" * 40,
+                "files": [f"{root}/{path}" for path in snapshot],
+            }
+        )
+        messages.append(
+            {
+                "info": {
+                    "id": f"msg_a{n}",
+                    "role": "assistant",
+                    "time": {"created": n},
+                    "parentID": f"msg_u{n}",
+                    "modelID": "m",
+                    "path": {"cwd": root, "root": root},
+                },
+                "parts": parts,
+            }
+        )
+    return {
+        "info": {"id": "ses_hand", "directory": root, "version": "1.18.0"},
+        "messages": messages,
+    }
+
+
+def _trail_of(document: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(document))
+    return _trail(path)
+
+
+def test_a_fixer_that_exits_non_zero_after_formatting_still_made_what_the_step_saw(
+    tmp_path: Path,
+) -> None:
+    # `pnpm fix` formats, then its lint pass fails: the snapshot shows the formatted file.
+    trail = _trail_of(
+        _export([([("pnpm fix 2>&1", 1)], ["docs/guide.mdx"], {"docs/guide.mdx": "modified"})]),
+        tmp_path,
+    )
+    assert _changed(trail) == {"docs/guide.mdx": "modified"}
+    assert trail["seen_not_made"] == []
+
+
+def test_a_command_refused_before_it_ran_made_nothing_the_step_saw(tmp_path: Path) -> None:
+    document = _export([([("pnpm fix", 0)], ["docs/guide.mdx"], {"docs/guide.mdx": "modified"})])
+    state = document["messages"][1]["parts"][1]["state"]
+    state.update(
+        status="error", error="The user rejected permission to use this specific tool call."
+    )
+    trail = _trail_of(document, tmp_path)
+    assert _changed(trail) == {}
+    assert [entry["path"] for entry in trail["seen_not_made"]] == ["docs/guide.mdx"]
+
+
+def test_moving_away_a_file_that_appeared_during_the_session_deletes_nothing_old(
+    tmp_path: Path,
+) -> None:
+    # A build no call could be held to wrote public/r/card.json; the session then renames it.
+    trail = _trail_of(
+        _export(
+            [
+                (
+                    [("pnpm build 2>&1 | tail -5", 0)],
+                    ["public/r/card.json"],
+                    {"public/r/card.json": "added"},
+                ),
+                (
+                    [("mv public/r/card.json public/r/tile.json", 0)],
+                    ["public/r/tile.json"],
+                    {"public/r/card.json": "deleted", "public/r/tile.json": "added"},
+                ),
+            ]
+        ),
+        tmp_path,
+    )
+    assert _changed(trail) == {"public/r/tile.json": "created"}

@@ -135,3 +135,25 @@ def test_a_created_file_is_told_with_the_command_that_created_it(tmp_path: Path)
     assert told["/tmp/t.js"][0] == "created"
     assert (told["/tmp/t.js"][1] or "").startswith("cat > /tmp/t.js")
     assert told["notes.txt"] == ("created", "echo one > notes.txt")
+
+
+def test_a_download_a_later_command_finds_missing_wrote_nothing(tmp_path: Path) -> None:
+    missing = "grep: opts.ts: No such file or directory"
+    files, _ = changed(
+        tmp_path,
+        "/home/dev/app",
+        [
+            (
+                'curl -sL --max-time 90 "https://example.test/raw/opts.ts" -o opts.ts;'
+                " grep -n java opts.ts",
+                missing,
+            ),
+            # Here grep looked before the download: the file was written after it.
+            (
+                "grep -n java page.ts; curl -sL https://example.test/page.ts -o page.ts",
+                "grep: page.ts: No such file or directory",
+            ),
+            ("curl -sL https://example.test/b.ts -o b.ts; grep -n java b.ts", missing),
+        ],
+    )
+    assert files == {"page.ts": "created", "b.ts": "created"}

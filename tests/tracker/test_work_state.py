@@ -233,3 +233,20 @@ def test_a_windows_workspace_and_a_posix_directory_never_break_the_comparison() 
             "worktree": False,
         }
     ]
+
+
+def test_a_rebase_continued_after_resolving_a_conflict_commits_the_resolution() -> None:
+    """git continues a rebase only with every change added: the files added are committed by it."""
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("git add cart.py && git commit -m 'Round totals'", "[fix 4f2a9c1] Round totals\n", 2),
+        shell("git rebase main", "CONFLICT (content): Merge conflict in cart.py\n", 3, ok=False),
+        shell("git checkout --ours cart.py", "Updated 1 path from the index\n", 4),
+        edit("/repo/tax.py", 5),
+        shell(
+            "git add cart.py && GIT_EDITOR=true git rebase --continue",
+            "Successfully rebased and updated refs/heads/fix.\n",
+            6,
+        ),
+    )
+    assert work["uncommitted"] == ["tax.py"]

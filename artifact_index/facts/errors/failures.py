@@ -36,6 +36,9 @@ LOOKUPS = _words(
     "readlink realpath basename dirname type command lsof less more sort uniq cut nl tr tree "
     "diff cmp pgrep pidof"
 )
+# Programs that only print what they read or what the machine is, unless told to edit a file in place.
+_READERS = _words("sed awk jq yq uname sw_vers lsb_release printenv whoami hostname id")
+_IN_PLACE = re.compile(r"(?:^|\s)(?:-i\S*|--in-place)(?=\s|$)")
 # Shell chores around the real work; when they fail there was nothing to do.
 SHELL_CHORES = _words(
     "cd pushd popd echo printf true false export source . set clear history sleep mkdir rmdir "
@@ -111,6 +114,8 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
     if explained:
         return None
     ran = programs(command)
+    if not _IN_PLACE.search(command):
+        ran = {program if program not in _READERS else "cat" for program in ran}
     if ran and ran <= LOOKUPS | SHELL_CHORES and not _WRITES.search(command.split("\n", 1)[0]):
         if ran & LOOKUPS:
             return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
@@ -123,6 +128,11 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
 
 
 _EXIT_LINE = re.compile(r"^(?:Error: )?Exit code -?\d+$")
+# The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
+_HARNESS_LINE = re.compile(
+    r"^(?:Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
+    r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
+)
 _ERRORISH = re.compile(
     r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
@@ -139,7 +149,11 @@ def _lines(output: str) -> list[str]:
         parts = line.split("\\n") if line.count("\\n") >= 2 else [line]
         for part in parts:
             text = part.rstrip()
-            if text.strip() and not _EXIT_LINE.match(text.strip()):
+            if (
+                text.strip()
+                and not _EXIT_LINE.match(text.strip())
+                and not _HARNESS_LINE.match(text.strip())
+            ):
                 lines.append(text[:_MAX_LINE])
     return lines
 

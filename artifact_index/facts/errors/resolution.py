@@ -255,8 +255,10 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         ):
             return "the same checker passed on its file"
     if command and not checks and not raised:
-        before = frozenset().union(*(subcommands(earlier) for earlier in entry.commands))
-        if before and before <= subcommands(command):
+        # Any one of the runs that showed it, retried within the later command: the others may have
+        # added a step of their own that failed with the same words ("rm -f x && git checkout main").
+        now = subcommands(command)
+        if any((before := subcommands(earlier)) and before <= now for earlier in entry.commands):
             return "a corrected retry succeeded"
         if _SHELL_MISREAD.search(entry.message) and any(
             _same_step(earlier, command) for earlier in entry.commands

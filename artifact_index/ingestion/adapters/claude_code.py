@@ -415,6 +415,9 @@ class _Reader:
         # tool_result one line before its tool_use): held until the call
         # appears, so they pair by tool_use_id whatever the order.
         self.early: dict[str, tuple[int, str | None, str | None, JSONObject, Any]] = {}
+        # Calls whose result has been read: a record logged again later (same call id) repeats
+        # a call already answered, so it is neither a new call nor one still waiting.
+        self.answered: set[str] = set()
 
     # -- the whole file -------------------------------------------------
 
@@ -630,12 +633,24 @@ class _Reader:
                     model=model,
                 )
             elif kind in ("tool_use", "server_tool_use"):
+                if as_str(block.get("id")) in self.answered:
+                    continue
                 turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
                 call = self._tool_call(line, timestamp, chain, turn, block)
                 yield call
                 early = self.early.pop(call.call_id, None)
                 if early is not None:
                     yield from self._result_events(*early)
+            elif isinstance(kind, str) and kind.endswith("_tool_result"):
+                # A server tool's result (advisor, web search) is logged in the assistant's own
+                # message, not in a user record: the call it answers has its result.
+                call_id = as_str(block.get("tool_use_id"))
+                if call_id is not None and call_id in self.calls:
+                    # Only its text is output; an encrypted or structured payload is not.
+                    content = block.get("content")
+                    readable = content if isinstance(content, (str, list)) else ""
+                    answer = {"tool_use_id": call_id, "content": readable}
+                    yield from self._result_events(line, timestamp, chain, answer, None)
 
     def _tool_call(
         self, line: int, timestamp: str | None, chain: str | None, turn: int, block: JSONObject
@@ -671,6 +686,8 @@ class _Reader:
         structured = record.get("toolUseResult") if len(results) == 1 else None
         for block in results:
             call_id = as_str(block.get("tool_use_id"))
+            if call_id is not None and call_id in self.answered and call_id not in self.calls:
+                continue  # the same result logged again
             if call_id is not None and call_id not in self.calls:
                 self.early[call_id] = (line, timestamp, chain, block, structured)
                 continue
@@ -729,6 +746,7 @@ class _Reader:
     ) -> ToolResult:
         call_id = as_str(block.get("tool_use_id")) or f"line-{line}"
         call = self.calls.pop(call_id, None)
+        self.answered.add(call_id)
         tool = call.tool if call else "unknown"
         arguments = call.arguments if call else {}
         output = as_text(block.get("content"))

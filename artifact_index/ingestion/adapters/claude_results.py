@@ -20,13 +20,14 @@ Failure texts seen in real sessions (``docs/formats.md`` §1)::
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from artifact_index.ingestion.adapters.failures import classify_failure as classify_text
 from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import FailureReason, JSONObject, ReportedChange
-from artifact_index.ingestion.vocabulary import SHELL_TOOLS
+from artifact_index.ingestion.vocabulary import SHELL_TOOLS, path_argument
 
 __all__ = [
     "EDIT_TOOLS",
@@ -48,6 +49,7 @@ __all__ = [
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit"})
 FILE_CHANGE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
+_DRIVE_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 _WRAPPER = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.DOTALL)
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (-?\d+)\b")
 
@@ -304,8 +306,61 @@ def reported_from_structured(
                     original=original if isinstance(original, str) else None,
                 ),
             )
+    written = _tool_server_write(tool, arguments, output)
+    if written is not None:
+        return (written,)
     change = reported_from_text(tool, path, output, arguments)
     return (change,) if change else None
+
+
+def _tool_server_write(tool: str, arguments: JSONObject, output: str) -> ReportedChange | None:
+    """The file an MCP tool's JSON result says it wrote, when it says where and whether it existed.
+
+    A tool server may take a path in its own terms (Xcode's project navigator:
+    ``App/Sources/x.swift`` for ``<checkout>/Sources/x.swift``), so only the
+    absolute path its result states names the file; without that, or without
+    saying whether the file was there before, the call stays unnamed.
+    """
+    if not tool.startswith("mcp__"):
+        return None
+    if not output.lstrip().startswith("{"):
+        return _announced_write(arguments, output)
+    try:
+        result = json.loads(output)
+    except ValueError:
+        return None
+    if not isinstance(result, dict) or result.get("success") is False:
+        return None
+    path = as_str(result.get("absolutePath"))
+    existed = result.get("wasExistingFile")
+    if not path or not (path.startswith("/") or _DRIVE_PATH.match(path)):
+        return None
+    if not isinstance(existed, bool):
+        return None
+    content = arguments.get("content")
+    return ReportedChange(
+        path=path,
+        change="modified" if existed else "created",
+        content=content if isinstance(content, str) else None,
+    )
+
+
+# "Updated 2 key(s) in .env", "Wrote 3 lines to notes.md": a tool server's own word on a file it changed.
+_ANNOUNCED = re.compile(
+    r"^(?P<verb>Updated|Wrote|Saved|Created|Added|Appended|Set)\b[^\n]*?\b(?:in|to|into|at)\s+"
+    r"[`'\"]?(?P<path>[^\s`'\"]+?)[`'\"]?[.:]?\s*$"
+)
+
+
+def _announced_write(arguments: JSONObject, output: str) -> ReportedChange | None:
+    """The file an MCP tool was given, when its one-line result says it changed that very file."""
+    given = path_argument(arguments)
+    found = _ANNOUNCED.match(output.strip())
+    if given is None or found is None or found["path"] != given:
+        return None
+    return ReportedChange(
+        path=given, change="created" if found["verb"] == "Created" else "modified"
+    )
 
 
 def _edited_content(tool: str, arguments: JSONObject, structured: JSONObject) -> str | None:

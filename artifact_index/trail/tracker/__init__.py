@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 
-from artifact_index.facts.tasks import apply_task_call, reads_task_list
+from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -45,7 +45,7 @@ from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
-from artifact_index.trail.session_state import PendingCall
+from artifact_index.trail.session_state import PendingCall, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
 from artifact_index.trail.tracker.identity import event_identity
@@ -75,6 +75,7 @@ class Tracker:
         self._messages = MessageRecorder(self.index)
         # Path lists of the session state as sets: the list each was made from, its length then, the set.
         self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
+        self._seen_created_set: tuple[list[SeenChange], int, frozenset[str]] | None = None
         self._turn_touched: int | None = None  # the turn whose node the last event made sure of
         if format is not None:
             self.index.session.format = format
@@ -180,6 +181,13 @@ class Tracker:
                 open_effects = open_effects or _opens([op])
         if result.status != "failure":
             note_call(self.index.session, call.call_id, call.turn, named, open_effects)
+        elif result.failure == "exit_status":
+            # A command that ran and then exited non-zero may have written before
+            # it failed (a fixer's format pass, then its lint errors): what it
+            # named or could have changed stays a possible cause of a change the
+            # harness saw during the step, though the call itself records none.
+            maybe = dict.fromkeys(named, "unknown")
+            note_call(self.index.session, call.call_id, call.turn, maybe, open_effects)
         if result.status != "failure" and result.reported:
             self._apply_reported(call, result, cwd, fresh, touched)
         if result.status != "failure":
@@ -209,6 +217,7 @@ class Tracker:
                 call.turn,
                 passed=succeeded is True and not touched,
                 errors=[entry.signature for entry in touched],
+                output=result.output,
             )
         graph = self.index.fed_graph
         for entry in touched:
@@ -248,7 +257,8 @@ class Tracker:
         # Each agent keeps its own list: a sub-agent's plan never replaces the
         # main agent's (see ArtifactIndex.tasks for which one is shown).
         lists = self.index.session.task_lists
-        agent = call.sidechain or ""
+        # ...except the list the task tools keep, which sub-agents update for the main agent.
+        agent = "" if call.tool.lower() in SHARED_LIST_TOOLS else call.sidechain or ""
         # Most calls are no task call: only those that edit the list are given it.
         current = list(lists.get(agent, [])) if reads_task_list(call.tool, call.arguments) else []
         updated = apply_task_call(current, call.tool, call.arguments, call.turn, result.output)
@@ -517,7 +527,9 @@ class Tracker:
                     path=key,
                     display=display,
                     first_seq=self.index.fed_graph.nodes[op_node]["seq"],
-                    existed_before=False if self._in_new_directory(key) else None,
+                    existed_before=False
+                    if self._in_new_directory(key) or key in self._seen_created()
+                    else None,
                 )
             )
         return file
@@ -541,6 +553,21 @@ class Tracker:
             if above in made or above in cleared:
                 return True
         return False
+
+    def _seen_created(self) -> frozenset[str]:
+        """Files the working tree showed appear while no call of the session could make them.
+
+        Whoever made such a file, it was not there when the session started: a
+        later move or removal of it by the session takes away nothing that
+        predates the session.
+        """
+        seen = self.index.session.seen_not_made
+        kept = self._seen_created_set
+        if kept is None or kept[0] is not seen or kept[1] != len(seen):
+            created = frozenset(entry.path for entry in seen if entry.change == "created")
+            kept = (seen, len(seen), created)
+            self._seen_created_set = kept
+        return kept[2]
 
     def _listed(self, listed: list[str], name: str, *, strip: bool = False) -> frozenset[str]:
         """``listed``, a list of paths of the session state named ``name``, as a set; rebuilt only when the list changed.

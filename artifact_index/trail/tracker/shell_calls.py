@@ -131,10 +131,12 @@ def analyze_shell(
     unopened = unopened_targets(result.output)
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
+    unmade = _writes_found_missing(placed, op.command or "", result.output)
     placed = [
         e
-        for e in placed
-        if not _read_failed(e, op.command or "", result.output)
+        for n, e in enumerate(placed)
+        if n not in unmade
+        and not _read_failed(e, op.command or "", result.output)
         and not _edit_found_no_file(e, result.output)
     ]
     # The output shows one file only when reading it is the whole command
@@ -193,6 +195,40 @@ def _edit_found_no_file(effect: FileOperation, output: str) -> bool:
     otherwise list a path that does not exist, such as a relative path joined twice after `cd`).
     """
     return effect.action == "edit" and bool(output) and _said_missing(effect, output)
+
+
+def _writes_found_missing(effects: list[FileOperation], command: str, output: str) -> set[int]:
+    """The writes that a program run after them found not there: they wrote nothing.
+
+    ``curl -sL URL -o page.html; grep title page.html`` printing grep's
+    ``grep: page.html: No such file or directory``: the download failed
+    before writing (a timeout, a refused connection), so no file was made.
+    The complaint counts only from a program the command runs after it
+    first names the file (not ``grep x page.html; curl -o page.html URL``).
+    """
+    if not output or "no such file" not in output.lower():
+        return set()
+    unmade: set[int] = set()
+    for n, effect in enumerate(effects):
+        if effect.action not in ("write", "create") or effect.path is None:
+            continue
+        for found in _MISSING.finditer(output):
+            program = re.match(r"([\w.+-]+): ", found.group(0))
+            spelled = found.group("path").strip()
+            if program is None or not spelled or not _names(effect, spelled):
+                continue
+            first = command.find(spelled)
+            later = re.search(rf"(?:^|[\s;&|(]){re.escape(program.group(1))}\s", command[first:])
+            if first >= 0 and later is not None:
+                unmade.add(n)
+                break
+    return unmade
+
+
+def _names(effect: FileOperation, spelled: str) -> bool:
+    """Whether ``spelled``, as a program printed it, is the file of ``effect``."""
+    assert effect.path is not None
+    return join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
 
 
 def _said_missing(effect: FileOperation, output: str) -> bool:

@@ -64,11 +64,17 @@ def test_contradicted_claims_are_flagged_in_the_rendered_summary() -> None:
         "Modified auth/config.py to raise the TTL",
         "Updated `auth/config.py`",
         "Fixed the TTL in /repo/auth/config.py",
-        "Deleted config.py",
     ],
 )
 def test_a_change_claimed_for_a_read_only_file_is_flagged(claim: str) -> None:
     assert any("was only read, never changed" in flag for flag in contradictions(claim, FACTS))
+
+
+@pytest.mark.parametrize("claim", ["Deleted config.py", "Modified other/auth/config.py"])
+def test_a_name_the_index_does_not_know_exactly_is_not_flagged_as_only_read(claim: str) -> None:
+    # A bare name, or a path that only ends like a read file's, may be another file (in a worktree, a
+    # sub-agent's): a flag there is a guess that contradicts the text.
+    assert not any("was only read" in flag for flag in contradictions(claim, FACTS))
 
 
 @pytest.mark.parametrize("claim", ["Created auth/service.py", "Added a new file auth/service.py"])

@@ -137,7 +137,7 @@ def test_a_choice_the_user_settled_is_a_decision_quoted_with_what_it_refers_to()
     )
     decisions = section(summary, "Decisions Made")
     assert decisions == (
-        '- (turn 3) The user: "No I think this is fine and has too much risk of false positives. If '
+        '- (turn 3, before the latest request) The user: "No I think this is fine and has too much risk of false positives. If '
         "the user stashed and ran a new prompt, the stashed files are forgotten by our logic. This is "
         'fine."\n'
     )

@@ -229,7 +229,9 @@ def test_a_budget_too_small_for_the_facts_is_kept_and_says_what_it_cut() -> None
     assert "cut to fit the summary's budget" in summary.markdown
     # Files Changed gives up its descriptions first: the paths lead.
     files = summary.markdown.split("## Files Changed\n", 1)[1]
-    assert files.startswith(f"- created ({len(CREATED)}): `{CREATED[0]}`")
+    folder, _, name = CREATED[0].rpartition("/")
+    assert files.startswith(f"- created in {folder}/ (")
+    assert f"`{name}`" in files.split("\n", 1)[0]
 
 
 def test_detail_levels_compact_read_files_symbols_and_resolved_errors() -> None:

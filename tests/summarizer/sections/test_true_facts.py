@@ -472,6 +472,15 @@ def test_a_change_built_by_go_run_or_a_watched_ci_run_is_not_said_unbuilt() -> N
         assert "Not built" not in _hook(built), later
 
 
+def test_a_ci_run_listed_finished_and_passed_builds_the_change_one_still_running_does_not() -> None:
+    steps = [shell(1, "go build ./...", ""), edit(2, f"{ROOT}/main.go")]
+    listing = "gh run list --limit 1 --json status,conclusion"
+    passed = _index(*steps, shell(3, listing, "Status: completed - success\n"))
+    assert "Not built" not in _hook(passed)
+    running = _index(*steps, shell(3, listing, "Status: in_progress - \n"))
+    assert "Not built by any run seen since their last change: `main.go`" in _hook(running)
+
+
 def test_a_ci_look_up_before_any_local_build_owes_no_build() -> None:
     index = _index(
         shell(1, "gh pr checks 44", "build  fail  1m  https://ci/run/1\n", False),
@@ -587,11 +596,11 @@ def test_a_runner_summary_from_a_script_is_a_test_run() -> None:
     assert "9 passed" not in status  # a log read is no run
 
 
-def test_with_no_run_it_recognises_the_index_says_so() -> None:
+def test_with_no_run_it_recognizes_the_index_says_so() -> None:
     index = _index(shell(1, "./check-all", "all 1017 checks fine\n"))
 
     assert render_index_section("test_status", session_facts(index)) == (
-        "No test run the index recognises."
+        "No test run the index recognizes."
     )
 
 
@@ -659,3 +668,26 @@ def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations(
         in (created)
     )
     assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")
+
+
+def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands() -> None:
+    """Only the runs whose results the index read are counted: a `make check` it cannot read is not one."""
+    steps: list[list[Event] | Event] = [shell(1, "make check", "checks done\n")]
+    steps += [
+        shell(turn, f"pytest -q tests/test_{turn}.py", "3 passed in 0.1s\n") for turn in range(2, 7)
+    ]
+    text = render_index_section("test_status", session_facts(_index(*steps)), 3)
+    assert "- 2 earlier test result(s) the index read are not shown" in text
+    assert "command(s)" not in text
+
+
+def test_no_task_list_found_is_said_as_not_read_and_left_out_of_the_hook() -> None:
+    """That no task list was read is no proof there was none (a comment on an issue, a task tool it cannot read)."""
+    index = _index(
+        shell(1, "gh issue comment 12 --body 'Fixed in 4f2a9c1'", "https://x/issues/12#c1\n")
+    )
+    facts = session_facts(index)
+    assert render_index_section("pending_tasks", facts) == (
+        "No task list or issue tracker state was read from the session's calls."
+    )
+    assert "## Open tasks" not in _hook(index)

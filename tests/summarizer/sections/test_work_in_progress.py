@@ -68,13 +68,34 @@ def test_an_empty_task_list_is_not_finished_work_while_changes_are_unchecked() -
     pending = section(summary, "Pending Tasks")
     assert "None open" not in pending
     assert pending.endswith(
-        "Still unfinished: 1 changed file(s) not yet checked since their last change: "
-        "`receipt.py`.\n"
+        "Still unfinished: 1 changed file(s) not linted or tested by any run seen since their last "
+        "change: `receipt.py`.\n"
     )
     assert (
         "- Not linted or tested by any run seen since their last change: `receipt.py` (turn 6)"
         in section(summary, "Test Status")
     )
+
+
+def test_changes_tested_since_but_not_linted_are_owed_a_lint_not_a_check() -> None:
+    """Files a passing test run covered are not "unchecked": only the kind of check not seen since is owed."""
+    todo = {"todos": [{"content": "Round totals", "status": "completed"}]}
+    summary = summary_of(
+        UserMessage(turn=1, text="Round cart totals to cents."),
+        shell(2, "ruff check .", "All checks passed!\n"),
+        edit(3, "/home/dev/shop/tests/test_cart.py"),
+        shell(4, "pytest -q tests/test_cart.py 2>&1 | tail -3", PASSED),
+        [
+            ToolCall(turn=5, call_id="t1", tool="TodoWrite", arguments=todo, operations=()),
+            ToolResult(turn=5, call_id="t1", status="success", output="ok"),
+        ],
+    )
+    pending = section(summary, "Pending Tasks")
+    assert (
+        "1 changed file(s) not linted by any run seen since their last change: `tests/test_cart.py`"
+        in pending
+    )
+    assert "tested" not in pending
 
 
 # --- a tracker item in progress -------------------------------------------------------------------

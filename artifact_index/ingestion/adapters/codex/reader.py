@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
+from artifact_index.ingestion.adapters.codex.code_cells import cell_commands
 from artifact_index.ingestion.adapters.codex.facts import (
     CALL_TYPES,
     ENV_CWD,
@@ -51,6 +52,7 @@ _MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
 
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
+_CODE_CELL = "exec"  # code mode: a JavaScript cell calling the tools
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
 
 # Failure sentences Codex itself writes as a call's whole output.
@@ -310,6 +312,8 @@ class Reader:
             return operations_for("apply_patch", arguments, self.cwd)
         if name == "write_stdin":
             return self.stdin_operations(call, arguments)
+        if name == _CODE_CELL and isinstance(arguments.get("input"), str):
+            return self.cell_operations(call, arguments["input"])
         if name not in _SHELL_TOOLS:
             return operations_for(call.tool, arguments, self.cwd)
         workdir = next(
@@ -337,6 +341,27 @@ class Reader:
             return self.relocated(parse_apply_patch(command), cwd)
         call.command, call.cwd, call.shell = command, cwd, True
         return [FileOperation(action="shell", command=command, cwd=cwd, source="shell")]
+
+    def cell_operations(self, call: _Call, cell: str) -> list[FileOperation]:
+        """The commands a code-mode cell runs through ``tools.exec_command``, each as a shell call would be."""
+        ops: list[FileOperation] = []
+        for found in cell_commands(cell):
+            if found.command is None:
+                ops.append(
+                    FileOperation(
+                        action="unknown",
+                        source="shell",
+                        detail="a code cell runs a command built at run time",
+                    )
+                )
+                continue
+            inner = _Call(call_id=call.call_id, tool="exec_command", turn=call.turn)
+            arguments: JSONObject = {"cmd": found.command}
+            if found.workdir:
+                arguments["workdir"] = found.workdir
+            ops.extend(self.operations(inner, arguments))
+            call.patch = call.patch or inner.patch
+        return ops
 
     def stdin_operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         """Text typed into a running unified-exec session.

@@ -1,0 +1,88 @@
+"""Sub-agents left working in the background: still running or finished at the cut, and what they made.
+
+A hand-written session: the agent launches two sub-agents in the background;
+one reports back (its notice names the test file it created, and the module
+it tested), the other is still running when the summary is written.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from tests.support.session_steps import ROOT, section, summary_of
+
+
+def _launch(turn: int, call_id: str, agent_id: str, description: str) -> list[Event]:
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=call_id,
+            tool="Agent",
+            arguments={
+                "description": description,
+                "prompt": "Write the tests.",
+                "run_in_background": True,
+            },
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=call_id,
+            status="success",
+            output=f"Async agent launched successfully.\nagentId: {agent_id} (internal ID)\n"
+            "The agent is working in the background.",
+        ),
+    ]
+
+
+def _notice(turn: int, agent_id: str, description: str, result: str) -> UserMessage:
+    return UserMessage(
+        turn=turn,
+        synthetic=True,
+        text=f"<task-notification>\n<task-id>{agent_id}</task-id>\n<status>completed</status>\n"
+        f'<summary>Agent "{description}" completed</summary>\n<result>{result}</result>\n'
+        "</task-notification>",
+    )
+
+
+def _session() -> list[Event | list[Event]]:
+    return [
+        UserMessage(turn=1, text="Raise the test coverage of the server"),
+        _launch(2, "c1", "a111", "Route tests"),
+        _launch(2, "c2", "a222", "Formatter tests"),
+        _notice(
+            3,
+            "a111",
+            "Route tests",
+            f"All 19 tests pass.\n\nCreated `{ROOT}/server/src/routes/facets.test.ts` with 19 tests.\n"
+            "It follows the pattern of `server/src/routes/sessions.test.ts`.",
+        ),
+        AssistantMessage(turn=4, text="Waiting for the formatter tests..."),
+    ]
+
+
+def test_a_sub_agent_with_no_completion_notice_is_still_running_and_the_agent_waits_for_it() -> (
+    None
+):
+    summary = summary_of(*_session())
+    stopped = section(summary, "Where It Stopped")
+    assert (
+        'still running in the background at the cut (launched, no completion notice seen): "Formatter '
+        'tests" (turn 2)'
+    ) in stopped
+    assert 'finished since the latest request: "Route tests" (completed, turn 3)' in stopped
+    steps = section(summary, "Next Steps")
+    assert "1 sub-agent(s) still ran in the background" in steps
+    assert "reported back" not in steps
+
+
+def test_the_files_a_sub_agent_reports_it_created_are_in_files_changed() -> None:
+    changed = section(summary_of(*_session()), "Files Changed")
+    assert "as their reports say" in changed
+    assert "`server/src/routes/facets.test.ts`" in changed
+    # A file the report only mentions is not said to be changed.
+    assert "sessions.test.ts" not in changed

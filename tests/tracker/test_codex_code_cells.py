@@ -1,0 +1,169 @@
+"""Codex code mode: the commands a JavaScript cell runs through tools.exec_command are shell calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from artifact_index.ingestion.adapters.codex.code_cells import CellCommand, cell_commands
+from artifact_index.trail.build import build_index
+
+ROOT = "/home/dev/shop"
+
+
+def _rollout(
+    tmp_path: Path, cells: list[tuple[str, str]], *, then: list[dict[str, Any]] | None = None
+) -> tuple[dict[str, str], list[str]]:
+    """A code-mode rollout, one cell per (JavaScript, output), then ``then``'s payloads:
+    (changed files, unknown effects)."""
+    records: list[dict[str, Any]] = [
+        {
+            "timestamp": "2026-08-01T10:00:00.000Z",
+            "type": "session_meta",
+            "payload": {
+                "id": "019f0000-cccc-7000-8000-000000000001",
+                "cwd": ROOT,
+                "cli_version": "0.150.0",
+                "originator": "codex-tui",
+            },
+        },
+        {
+            "timestamp": "2026-08-01T10:00:00.100Z",
+            "type": "turn_context",
+            "payload": {"turn_id": "t1", "cwd": ROOT, "model": "gpt-5.5"},
+        },
+        {
+            "timestamp": "2026-08-01T10:00:00.200Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "clean the local state"}],
+            },
+        },
+    ]
+    for n, (cell, output) in enumerate(cells):
+        records.append(
+            {
+                "timestamp": "2026-08-01T10:00:01.000Z",
+                "type": "response_item",
+                "payload": {
+                    "type": "custom_tool_call",
+                    "status": "completed",
+                    "call_id": f"call_{n}",
+                    "name": "exec",
+                    "input": cell,
+                },
+            }
+        )
+        records.append(
+            {
+                "timestamp": "2026-08-01T10:00:02.000Z",
+                "type": "response_item",
+                "payload": {
+                    "type": "custom_tool_call_output",
+                    "call_id": f"call_{n}",
+                    "output": [
+                        {
+                            "type": "input_text",
+                            "text": "Script completed\nWall time 0.2 seconds\nOutput:\n",
+                        },
+                        {"type": "input_text", "text": output},
+                    ],
+                },
+            }
+        )
+    for payload in then or []:
+        kind = "event_msg" if payload["type"].endswith("_end") else "response_item"
+        records.append({"timestamp": "2026-08-01T10:00:03.000Z", "type": kind, "payload": payload})
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    index, _ = build_index(path)
+    changed = {f.path: f.status for f in index.files() if f.status != "read"}
+    return changed, [u.detail or "" for u in index.unknown_effects()]
+
+
+def test_a_cells_command_with_variables_and_escaped_quotes_removes_its_files(
+    tmp_path: Path,
+) -> None:
+    cell = (
+        "const r = await tools.exec_command({\n"
+        '  cmd:"d=.state/db; f=\\"$d/main.sqlite\\"; rm -f \\"$f\\" \\"$f-wal\\"; ls \\"$d\\"",\n'
+        f'  workdir:"{ROOT}",\n  yield_time_ms:10000\n}});\ntext(r.output);\n'
+    )
+    changed, unknown = _rollout(tmp_path, [(cell, "meta.sqlite\n")])
+    assert changed == {".state/db/main.sqlite": "deleted", ".state/db/main.sqlite-wal": "deleted"}
+    assert unknown == []
+
+
+def test_parallel_commands_each_run_in_their_own_directory(tmp_path: Path) -> None:
+    cell = (
+        "const results = await Promise.all([\n"
+        f'  tools.exec_command({{cmd:"git status --short","workdir":"{ROOT}"}}),\n'
+        f"  tools.exec_command({{cmd:'printf \"x\\\\n\" > out.txt', workdir:'{ROOT}/docs'}}),\n"
+        "]);\ntext(results.map(r => r.output).join('\\n'));\n"
+    )
+    changed, _ = _rollout(tmp_path, [(cell, "")])
+    assert changed == {"docs/out.txt": "created"}
+
+
+def test_a_command_built_at_run_time_is_an_unknown_effect(tmp_path: Path) -> None:
+    cell = (
+        "for (const f of ['a.txt', 'b.txt']) {\n"
+        f"  await tools.exec_command({{cmd: `rm ${{f}}`, workdir: '{ROOT}'}});\n}}\n"
+    )
+    changed, unknown = _rollout(tmp_path, [(cell, "")])
+    assert changed == {}
+    assert unknown == ["a code cell runs a command built at run time"]
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [
+        ('tools.exec_command({cmd:"echo \\u00e9\\x41\\tb"})', [CellCommand("echo éA\tb", None)]),
+        ("tools.exec_command({'cmd': 'a' + b, workdir: \"/r\"})", [CellCommand(None, "/r")]),
+        ("tools.exec_command({...opts, cmd: 'ls'})", [CellCommand(None, None)]),
+        ("text(ALL_TOOLS.map(t => t.name))", []),
+    ],
+)
+def test_cell_commands_read_literals_only(cell: str, expected: list[CellCommand]) -> None:
+    assert cell_commands(cell) == expected
+
+
+def test_a_patch_that_deletes_and_adds_a_file_the_session_read_rewrote_it(tmp_path: Path) -> None:
+    # The read is a cell's `sed -n`; the patch deletes the file and adds it anew in one go,
+    # and the harness reports the add: an existing file rewritten is modified, not created.
+    read = f'const r = await tools.exec_command({{cmd:"sed -n 1,40p docs/guide.md","workdir":"{ROOT}"}});'
+    patch = (
+        "*** Begin Patch\n*** Delete File: docs/guide.md\n*** Add File: docs/guide.md\n"
+        "+# Guide\n*** End Patch"
+    )
+    changed, _ = _rollout(
+        tmp_path,
+        [(read, "# Old guide\n")],
+        then=[
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": "call_p",
+                "name": "apply_patch",
+                "input": patch,
+            },
+            {
+                "type": "patch_apply_end",
+                "call_id": "call_p",
+                "success": True,
+                "stdout": "Success. Updated the following files:\nA docs/guide.md\n",
+                "changes": {f"{ROOT}/docs/guide.md": {"type": "add", "content": "# Guide\n"}},
+            },
+            {
+                "type": "custom_tool_call_output",
+                "call_id": "call_p",
+                "output": "Success. Updated the following files:\nA docs/guide.md\n",
+            },
+        ],
+    )
+    assert changed == {"docs/guide.md": "modified"}
