@@ -36,7 +36,7 @@ from typing import Literal
 from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.shell.effects import command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
-from artifact_index.shell.failed_step import failed_step
+from artifact_index.shell.failed_step import failed_pipeline_head, failed_step
 from artifact_index.shell.invocation import Invocation, program_name
 from artifact_index.shell.parser import (
     Command,
@@ -285,10 +285,14 @@ class _Run:
         last = _invert(outcome) if node.negated else outcome
         data = stdin
         count = len(node.commands)
+        # The pipeline's status is its last command's; the output may show that its head failed.
+        head: Outcome = "failed" if failed_pipeline_head(node.commands, self._output) else "unknown"
         for k, item in enumerate(node.commands):
             # Elements of a multi-command pipeline run in subshells.
             inner = scope.child() if count > 1 else scope
-            data = self.node(item, inner, last if k == count - 1 else "unknown", data)
+            data = self.node(
+                item, inner, last if k == count - 1 else head if k == 0 else "unknown", data
+            )
         return data
 
     def for_loop(self, node: ForLoop, scope: Scope) -> None:

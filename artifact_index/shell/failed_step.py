@@ -1,4 +1,4 @@
-"""Which step of a failed ``a && b && c`` chain failed, when its output says so.
+"""Which step of a failed ``a && b && c`` chain failed, and which pipeline's head failed unseen.
 
 A chain of ``&&`` stops at its first failure: the steps after it never run,
 not even their redirections.  Knowing only that the whole command failed,
@@ -19,6 +19,15 @@ Decisions, precision first:
   program that went on: it is no failure.
 * From the failed step to the end, the steps must be joined by ``&&``
   alone; after an ``||`` or ``;`` a later step may have run anyway.
+
+A pipeline's exit status is its last command's: ``git stash -u 2>&1 | head``
+succeeds when git refused to stash, so the call looks successful.  When the
+pipeline's head is a git command that either changes nothing or everything
+(stash, checkout, restore, reset, switch, clean, rm, mv, apply), every
+later command only filters text, and the output holds git's own
+``error:`` or ``fatal:`` line, the head failed and changed nothing.  Git
+commands that can stop half-way with files written (merge, rebase, pull,
+cherry-pick, am) are left as they are.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from collections.abc import Sequence
 
 from artifact_index.shell.parser import Command, Node
 
-__all__ = ["failed_step"]
+__all__ = ["failed_pipeline_head", "failed_step"]
 
 # A shell's own prefix before a program's complaint: `bash: line 1: `, `/bin/sh: 1: `.
 _SHELL_PREFIX = r"(?:(?:/\S*/)?(?:ba|da|k|z)?sh:(?: line)? ?\d*:? )?"
@@ -71,3 +80,63 @@ def failed_step(items: Sequence[Node], operators: Sequence[str], output: str | N
             return None
         return k
     return None
+
+
+# Git commands that refuse as a whole: an `error:`/`fatal:` from them means nothing changed.
+_ALL_OR_NOTHING_GIT = frozenset(
+    {"stash", "checkout", "restore", "reset", "switch", "clean", "rm", "mv", "apply"}
+)
+# Programs that only read their input and print: they cannot hide or cause a change.
+_TEXT_FILTERS = frozenset(
+    {
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "cat",
+        "less",
+        "more",
+        "sort",
+        "uniq",
+        "wc",
+        "cut",
+        "tr",
+        "column",
+        "nl",
+        "fold",
+    }
+)
+_GIT_REFUSAL = re.compile(r"^(?:error|fatal): ", re.MULTILINE)
+
+
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
+
+
+def _git_subcommand(node: Node) -> str | None:
+    """``stash`` of ``git -C dir stash -u``; None when not git or not literal."""
+    if not isinstance(node, Command) or _program(node) != "git":
+        return None
+    value_next = False
+    for word in (w.literal for w in node.argv[1:]):
+        if word is None:
+            return None
+        if value_next:
+            value_next = False
+        elif word in _GIT_VALUE_OPTIONS:
+            value_next = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
+    """Whether a pipeline's first command is a git command the output shows refused."""
+    if not output or len(commands) < 2:
+        return False
+    if _git_subcommand(commands[0]) not in _ALL_OR_NOTHING_GIT:
+        return False
+    if any(_program(item) not in _TEXT_FILTERS for item in commands[1:]):
+        return False
+    return _GIT_REFUSAL.search(output) is not None

@@ -555,6 +555,39 @@ class TestFailure:
         result = analyze(command, succeeded=False, output=output)
         assert ("move", "/tmp/a", "a") in effects(result)
 
+    @pytest.mark.parametrize(
+        ("command", "output"),
+        [
+            ("git stash -u 2>&1 | head -5", "error: could not write index\n"),
+            ("GIT_TRACE=1 git -C /w stash 2>&1 | tail -3", "fatal: not a git repository\n"),
+            (
+                "git checkout -- a.py | cat",
+                "error: pathspec 'a.py' did not match any file(s) known to git\n",
+            ),
+        ],
+    )
+    def test_a_git_refusal_a_pipe_hides_changed_nothing(self, command: str, output: str) -> None:
+        # The pipe's status is the filter's: only git's own complaint says it refused.
+        assert effects(analyze(command, succeeded=True, output=output)) == []
+
+    @pytest.mark.parametrize(
+        ("command", "output"),
+        [
+            # Git did its work.
+            ("git stash -u 2>&1 | head -5", "Saved working directory and index state WIP\n"),
+            # Not a filter: the complaint may be the other program's.
+            ("git stash 2>&1 | python log.py", "error: could not write index\n"),
+            # A rebase that stops on a conflict has written files.
+            ("git rebase main 2>&1 | tail -3", "error: could not apply 1a2b3c4... fix\n"),
+        ],
+    )
+    def test_a_piped_git_command_keeps_its_effects_without_a_clear_refusal(
+        self, command: str, output: str
+    ) -> None:
+        quiet = effects(analyze(command, succeeded=True))
+        assert quiet
+        assert effects(analyze(command, succeeded=True, output=output)) == quiet
+
     def test_a_written_script_stands_when_running_it_fails(self) -> None:
         result = analyze(
             "cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py",
