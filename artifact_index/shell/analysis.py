@@ -36,7 +36,11 @@ from typing import Literal
 from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.shell.effects import command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
-from artifact_index.shell.failed_step import failed_pipeline_head, failed_step
+from artifact_index.shell.failed_step import (
+    failed_pipeline_head,
+    failed_step,
+    shell_refused_to_parse,
+)
 from artifact_index.shell.invocation import Invocation, program_name
 from artifact_index.shell.parser import (
     Command,
@@ -122,6 +126,9 @@ def analyze_command(
     is the shell the harness runs it in; None recognizes cmd.exe and
     PowerShell from the command and the directory (:mod:`.windows`).
     """
+    if succeeded is False and shell_refused_to_parse(output):
+        # The shell stopped at a syntax error before running anything: no effects at all.
+        return ShellAnalysis(operations=[], cwd_after=cwd)
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
     run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from artifact_index.shell.parser import Command, Node
 
-__all__ = ["failed_pipeline_head", "failed_step"]
+__all__ = ["failed_pipeline_head", "failed_step", "shell_refused_to_parse"]
 
 # A shell's own prefix before a program's complaint: `bash: line 1: `, `/bin/sh: 1: `.
 _SHELL_PREFIX = r"(?:(?:/\S*/)?(?:ba|da|k|z)?sh:(?: line)? ?\d*:? )?"
@@ -140,3 +140,16 @@ def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
     if any(_program(item) not in _TEXT_FILTERS for item in commands[1:]):
         return False
     return _GIT_REFUSAL.search(output) is not None
+
+
+# The harness's shell refusing the command text, as the first line of the call's output.
+_SHELL_SYNTAX_ERROR = re.compile(
+    r"\A(?:Exit code \d+\n)?"
+    r"(?:(?:\(eval\)|zsh):\d*:? ?(?:unmatched |parse error|bad substitution)"
+    r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF))"
+)
+
+
+def shell_refused_to_parse(output: str | None) -> bool:
+    """Whether a failed call's output says its shell could not parse the command."""
+    return output is not None and _SHELL_SYNTAX_ERROR.match(output.lstrip("\n")) is not None

@@ -588,6 +588,38 @@ class TestFailure:
         assert quiet
         assert effects(analyze(command, succeeded=True, output=output)) == quiet
 
+    @pytest.mark.parametrize(
+        "output",
+        [
+            'Exit code 1\n(eval):26: unmatched "\n',
+            "(eval):3: parse error near `)'\n",
+            "/bin/bash: -c: line 1: syntax error near unexpected token `('\n",
+            "bash: -c: line 1: unexpected EOF while looking for matching `''\n",
+        ],
+    )
+    def test_a_command_its_shell_could_not_parse_ran_nothing(self, output: str) -> None:
+        # Text inside the quotes looks like redirections; the shell never got that far.
+        command = "cd api && python3 -c '\nprint(x) > out.txt\n' > log.txt && rm old.py"
+        analysis = analyze(command, succeeded=False, output=output)
+        assert effects(analysis) == []
+        assert analysis.cwd_after == "/w"
+
+    @pytest.mark.parametrize(
+        "output",
+        [
+            # Bash ran the lines before a later syntax error.
+            "Exit code 2\n/bin/bash: -c: line 3: syntax error near unexpected token `fi'\n",
+            # A script the command ran has the syntax error, not the command itself.
+            "Exit code 2\nbuild.sh: line 1: syntax error near unexpected token `('\n",
+            # Something ran and printed before the complaint.
+            "removed old.py\n(eval):4: parse error near `done'\n",
+        ],
+    )
+    def test_a_syntax_error_that_came_later_keeps_the_effects(self, output: str) -> None:
+        assert ("delete", "old.py") in effects(
+            analyze("rm old.py; bash build.sh", succeeded=False, output=output)
+        )
+
     def test_a_written_script_stands_when_running_it_fails(self) -> None:
         result = analyze(
             "cat > fix.py <<'EOF'\nimport os\nos.remove('old.py')\nEOF\npython fix.py",
