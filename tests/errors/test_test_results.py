@@ -318,3 +318,13 @@ def test_no_test_summary_means_no_run() -> None:
 
 def test_test_run_is_not_collected_by_pytest() -> None:
     assert TestRun.__test__ is False
+
+
+def test_mocha_counts_and_prose_that_only_looks_like_them() -> None:
+    run = parse_test_run("  12 passing (340ms)\n  2 pending\n  1 failing\n", "npx mocha")
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped) == (12, 1, 2)
+    # A test harness's own report: its counts are not mocha's "0 passing, 981 failing".
+    prose = "TOTAL   pass 385  skip 67   fail 981  / 1433\n\n981 failing tests are bugs in implemented commands.\n"
+    run = parse_test_run(prose, "make test-cli")
+    assert run is None or run.passed != 0

@@ -564,7 +564,12 @@ _BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
 _NODE_COUNT = re.compile(
     r"^(?:#|ℹ) (?P<word>pass|fail|skipped|todo|cancelled) (?P<n>\d+)[ \t]*$", re.M
 )
-_MOCHA_COUNT = re.compile(r"^[ \t]*(?P<n>\d+) (?P<word>passing|failing|pending)\b", re.MULTILINE)
+# Mocha's summary lines hold nothing but the count, the word and, for passing, the time:
+# "981 failing tests are bugs in ..." in some other tool's prose is not one.
+_MOCHA_COUNT = re.compile(
+    r"^[ \t]*(?P<n>\d+) (?P<word>passing|failing|pending)(?:[ \t]+\([^)\n]*\))?[ \t]*$",
+    re.MULTILINE,
+)
 _DENO = re.compile(
     r"^(?:ok|FAILED) \| (?P<passed>\d+) passed(?: \(\d+ steps?\))? \| (?P<failed>\d+) failed"
     r"(?: \(\d+ steps?\))?(?: \| (?P<ignored>\d+) ignored)?",
@@ -604,7 +609,7 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
     if "pass" in node and "fail" in node:
         found.append((1, _run("node --test", command, passed=node["pass"], failed=node["fail"])))
     mocha = {m["word"]: int(m["n"]) for m in _MOCHA_COUNT.finditer(output)}
-    if "passing" in mocha or "failing" in mocha:
+    if "passing" in mocha:  # mocha always prints its passing line, 0 included
         found.append(
             (
                 2,
