@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +21,8 @@ if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-from tests.support.paths import CORPUS, CORPUS_MISSING  # noqa: E402  (needs the checkout on sys.path)
+from tests.support.corpus_index import CorpusIndex  # noqa: E402  (needs the checkout on sys.path)
+from tests.support.paths import CORPUS, CORPUS_MISSING  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -61,9 +62,6 @@ def fixtures_dir() -> Path:
 @cache
 def _built(path: Path) -> tuple[ArtifactIndex, Loaded]:
     return build_index(path)
-
-
-CorpusIndex = Callable[[Path], tuple[ArtifactIndex, Loaded]]
 
 
 @pytest.fixture(scope="session")

@@ -13,30 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.ingestion.loading import Loaded
 from artifact_index.presentation import cli
-from artifact_index.trail.index import ArtifactIndex
+from tests.support.corpus_index import CORPUS_FOLDERS, CorpusIndex
 from tests.support.paths import CORPUS
 
-CorpusIndex = Callable[
-    [Path], tuple[ArtifactIndex, Loaded]
-]  # the `corpus_index` fixture of conftest.py
-
-FOLDERS = [
-    "aider",
-    "claude_code",
-    "cline",
-    "codex",
-    "copilot_cli",
-    "entire_compact",
-    "gemini_cli",
-    "git_ai_note",
-    "mini_swe_agent",
-    "opencode",
-    "openhands",
-    "other",
-    "swe_agent",
-]
+FOLDERS = CORPUS_FOLDERS
 COMMANDS = ["show", "symbols", "errors", "decisions", "tasks"]
 # The top-level keys each command's --json promises (design.md).
 JSON_KEYS = {

@@ -10,35 +10,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.index import ArtifactIndex
+from tests.support.corpus_index import CORPUS_FOLDERS, CorpusIndex
 from tests.support.paths import CORPUS
 
-CorpusIndex = Callable[
-    [Path], tuple[ArtifactIndex, Loaded]
-]  # the `corpus_index` fixture of conftest.py
-
-
-FOLDERS = [
-    "aider",
-    "claude_code",
-    "cline",
-    "codex",
-    "copilot_cli",
-    "entire_compact",
-    "gemini_cli",
-    "git_ai_note",
-    "mini_swe_agent",
-    "opencode",
-    "openhands",
-    "other",
-    "swe_agent",
-]
+FOLDERS = CORPUS_FOLDERS
 CHANGED = {"created", "modified", "deleted"}
 
 # F1 each format must keep on the corpus (>= 0.99; lower floors only for shell-heavy formats).
