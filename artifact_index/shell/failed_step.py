@@ -36,6 +36,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from artifact_index.shell.git import skip_global_options
 from artifact_index.shell.parser import Command, Node
 
 __all__ = ["failed_pipeline_head", "failed_step", "shell_refused_to_parse"]
@@ -111,24 +112,13 @@ _TEXT_FILTERS = frozenset(
 _GIT_REFUSAL = re.compile(r"^(?:error|fatal): ", re.MULTILINE)
 
 
-_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
-
-
 def _git_subcommand(node: Node) -> str | None:
     """``stash`` of ``git -C dir stash -u``; None when not git or not literal."""
     if not isinstance(node, Command) or _program(node) != "git":
         return None
-    value_next = False
-    for word in (w.literal for w in node.argv[1:]):
-        if word is None:
-            return None
-        if value_next:
-            value_next = False
-        elif word in _GIT_VALUE_OPTIONS:
-            value_next = True
-        elif not word.startswith("-"):
-            return word
-    return None
+    words = [w.literal for w in node.argv[1:]]
+    start, _ = skip_global_options(words, None)
+    return words[start] if start < len(words) else None
 
 
 def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
