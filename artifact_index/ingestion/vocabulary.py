@@ -143,9 +143,14 @@ _SHELL_SESSION = frozenset(
         "list_powershell",
     }
 )
+# Searches of file contents.  Cline's and Roo Code's ``search_files`` is a regex
+# search over contents (its output is ``path:line`` hits), not a file-name search.
 _SEARCH_CODE = frozenset(
     {
         "grep",
+        "search_files",
+        "searchfiles",
+        "codesearch",
         "search_code",
         "codebase_search",
         "grep_search",
@@ -159,10 +164,10 @@ _SEARCH_CODE = frozenset(
         "search_dir",
     }
 )
+# Searches of file names.
 _SEARCH_FILES = frozenset(
     {
         "glob",
-        "search_files",
         "find_files",
         "file_search",
         "list_files",

@@ -20,23 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.ingestion.vocabulary import tool_family
 from summarizer.sections.facts import Search, SessionFacts
 
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
-# Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
-_SEARCH_TOOLS = frozenset(
-    {
-        "grep",
-        "search_files",
-        "searchfiles",
-        "grep_search",
-        "codebase_search",
-        "codesearch",
-        "search_dir",
-        "search_file",
-    }
-)
 _SHELL_SEARCH = re.compile(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
 _HIT = re.compile(
     r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)"
@@ -48,7 +36,8 @@ _MIN_PLACES = 2  # one match is a lookup, and its file is among those read
 
 def _query(call: ToolCall) -> str | None:
     """What the call searched for, when it is a search: the shell command, else the pattern and where."""
-    if call.tool.lower() in _SEARCH_TOOLS:
+    # Searches of file contents: a search for file names (Glob, find_file) finds files to read, not places.
+    if tool_family(call.tool) == "search_code":
         pattern = next(
             (
                 call.arguments[k]

@@ -66,6 +66,8 @@ def test_a_tool_name_has_one_family() -> None:
         ("save_file", "write_file"),
         ("MultiEdit", "edit_file"),
         ("Grep", "search_code"),
+        # Cline's search_files searches contents by regex and prints path:line hits.
+        ("search_files", "search_code"),
         ("Glob", "search_files"),
         ("WebFetch", "fetch_url"),
         ("TodoWrite", None),

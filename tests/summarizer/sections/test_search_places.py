@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from summarizer.sections.searches import in_common_folder
+from artifact_index.ingestion.events import ToolCall, ToolResult
+from summarizer.sections.facts import Search
+from summarizer.sections.searches import in_common_folder, searches_since
 
 
 def test_places_under_one_folder_are_said_relative_to_it() -> None:
@@ -16,3 +18,22 @@ def test_workspace_and_outside_places_share_no_folder() -> None:
 
 def test_one_place_has_no_folder_to_factor_out() -> None:
     assert in_common_folder(["src/a/x.py"]) == ("", ["src/a/x.py"])
+
+
+def _search(tool: str, arguments: dict[str, str], output: str) -> list[Search]:
+    events = [
+        ToolCall(turn=1, call_id="c1", tool=tool, arguments=arguments),
+        ToolResult(turn=1, call_id="c1", status="success", output=output),
+    ]
+    return searches_since(events, 0, "/repo")
+
+
+def test_every_content_search_of_the_engine_vocabulary_lists_places() -> None:
+    # Gemini CLI's content search: the summarizer once kept its own, shorter list of search tools.
+    hits = "/repo/src/a.py:3: def load\n/repo/src/b.py:9: load()\n"
+    found = _search("search_file_content", {"pattern": "load"}, hits)
+    assert [(s.query, s.places) for s in found] == [("load", ["src/a.py:3", "src/b.py:9"])]
+
+
+def test_a_file_name_search_lists_no_places() -> None:
+    assert _search("Glob", {"pattern": "**/*.py"}, "src/a.py\nsrc/b.py\n") == []
