@@ -8,12 +8,10 @@ The model is told to say when the summary does not say, never to guess.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, Field
 
 from summarizer.evaluation.questions import Question
-from summarizer.providers.structured import StructuredAsk, StructuredClient
+from summarizer.providers.structured import StructuredAsk, StructuredClient, keyed_reply
 
 __all__ = ["ANSWER_SYSTEM", "ANSWER_TOOL", "answer_ask", "answer_questions"]
 
@@ -28,15 +26,13 @@ ANSWER_SYSTEM = (
 
 
 def _answer_model(questions: list[Question]) -> type[BaseModel]:
-    # Typed as create_model's keyword arguments must be (its options and the fields share them).
-    fields: dict[str, Any] = {
-        q.id: (str, Field(description=f"{q.question} (answer from the summary alone)"))
-        for q in questions
-    }
-    model: type[BaseModel] = create_model(
-        "ProbeAnswers", __config__=ConfigDict(extra="forbid"), **fields
+    return keyed_reply(
+        "ProbeAnswers",
+        {
+            q.id: (str, Field(description=f"{q.question} (answer from the summary alone)"))
+            for q in questions
+        },
     )
-    return model
 
 
 def answer_ask(summary: str, questions: list[Question]) -> StructuredAsk[BaseModel]:

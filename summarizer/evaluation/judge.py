@@ -10,12 +10,10 @@ one-line reason.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from summarizer.evaluation.questions import Question
-from summarizer.providers.structured import StructuredAsk, StructuredClient
+from summarizer.providers.structured import StructuredAsk, StructuredClient, keyed_reply
 
 __all__ = [
     "DIMENSIONS",
@@ -99,17 +97,15 @@ class Judgement(BaseModel):
 
 
 def _reply_model(questions: list[Question]) -> type[BaseModel]:
-    # Typed as create_model's keyword arguments must be (its options and the fields share them).
-    per_question: dict[str, Any] = {
-        q.id: (Scored, Field(description=f"How right and complete the answer to {q.id} is."))
-        for q in questions
-    }
-    question_model: type[BaseModel] = create_model(
-        "QuestionScores", __config__=ConfigDict(extra="forbid"), **per_question
+    question_model = keyed_reply(
+        "QuestionScores",
+        {
+            q.id: (Scored, Field(description=f"How right and complete the answer to {q.id} is."))
+            for q in questions
+        },
     )
-    per_dimension: dict[str, Any] = {d: (Scored, Field(description=RUBRIC[d])) for d in DIMENSIONS}
-    dimension_model: type[BaseModel] = create_model(
-        "DimensionScores", __config__=ConfigDict(extra="forbid"), **per_dimension
+    dimension_model = keyed_reply(
+        "DimensionScores", {d: (Scored, Field(description=RUBRIC[d])) for d in DIMENSIONS}
     )
     model: type[BaseModel] = create_model(
         "JudgeScores",

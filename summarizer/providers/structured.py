@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 import re
+import types
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.fields import FieldInfo
 
 from artifact_index.ingestion.events import JSONObject
 
@@ -29,6 +32,7 @@ __all__ = [
     "StructuredClient",
     "first_error",
     "json_in_text",
+    "keyed_reply",
     "validate_input",
 ]
 
@@ -56,6 +60,29 @@ class StructuredAsk(Generic[M]):
 
     def schema(self) -> JSONObject:
         return self.reply.model_json_schema()
+
+
+class _ClosedReply(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def keyed_reply(name: str, fields: Mapping[str, tuple[type[Any], FieldInfo]]) -> type[BaseModel]:
+    """A reply model with exactly ``fields`` (key -> type and description), extra keys refused.
+
+    For replies whose keys are known only at run time (one per question id).
+    The class is declared as a ``class`` statement would declare it, so each
+    field keeps its type (``create_model`` takes fields and its own options
+    as one set of keyword arguments, which only an untyped mapping can fill).
+    """
+
+    def declare(namespace: dict[str, object]) -> None:
+        namespace["__annotations__"] = {key: kind for key, (kind, _) in fields.items()}
+        namespace.update({key: info for key, (_, info) in fields.items()})
+
+    model = types.new_class(name, (_ClosedReply,), exec_body=declare)
+    if not issubclass(model, BaseModel):  # pragma: no cover - new_class keeps the base
+        raise TypeError(name)
+    return model
 
 
 class StructuredClient(Protocol):
