@@ -37,6 +37,7 @@ from artifact_index.shell.invocation import Invocation, Runtime, parse_options, 
 from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
 from artifact_index.shell.packages import PACKAGE_MANAGERS, package_effects
 from artifact_index.shell.scripts import javascript_effects, python_effects
+from artifact_index.shell.wrappers import unwrap_args
 
 __all__ = ["command_effects"]
 
@@ -94,117 +95,13 @@ def _version_suffix(rest: str) -> bool:
     return all(ch.isdigit() or ch == "." for ch in rest)
 
 
-# Wrappers: commands that run another command.
-
-
 def _unwrap(inv: Invocation) -> Invocation:
+    """The command behind the wrappers (``sudo``, ``timeout 60``, ``uv run``): the one with effects."""
     for _ in range(8):
-        name = inv.program
-        if name == "sudo":
-            rest = parse_options(
-                inv.args[1:],
-                short_values="ugCDhprTUt",
-                long_values=("--user", "--group"),
-                stop_at_operand=True,
-            )
-            inv = inv.with_args(rest.operands)
-        elif name == "env":
-            rest = parse_options(
-                inv.args[1:],
-                short_values="uCS",
-                long_values=("--unset", "--chdir"),
-                stop_at_operand=True,
-            )
-            operands = list(rest.operands)
-            while (
-                operands
-                and operands[0].value is not None
-                and "=" in operands[0].value
-                and not operands[0].value.startswith("=")
-            ):
-                operands.pop(0)
-            inv = inv.with_args(operands)
-        elif name in ("time", "nohup", "builtin", "chronic", "unbuffer", "caffeinate"):
-            rest = parse_options(inv.args[1:], stop_at_operand=True)
-            inv = inv.with_args(rest.operands)
-        elif name == "command":
-            rest = parse_options(inv.args[1:], stop_at_operand=True)
-            if rest.has("-v", "-V"):
-                return inv.with_args(())
-            inv = inv.with_args(rest.operands)
-        elif name == "exec":
-            rest = parse_options(inv.args[1:], short_values="a", stop_at_operand=True)
-            inv = inv.with_args(rest.operands)
-        elif name == "nice":
-            rest = parse_options(
-                inv.args[1:], short_values="n", long_values=("--adjustment",), stop_at_operand=True
-            )
-            inv = inv.with_args(rest.operands)
-        elif name == "ionice":
-            rest = parse_options(inv.args[1:], short_values="cnp", stop_at_operand=True)
-            inv = inv.with_args(rest.operands)
-        elif name == "stdbuf":
-            rest = parse_options(inv.args[1:], short_values="ioe", stop_at_operand=True)
-            inv = inv.with_args(rest.operands)
-        elif name in ("timeout", "gtimeout"):
-            rest = parse_options(
-                inv.args[1:],
-                short_values="sk",
-                long_values=("--signal", "--kill-after"),
-                stop_at_operand=True,
-            )
-            inv = inv.with_args(rest.operands[1:])  # the first operand is the duration
-        elif (
-            name in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye")
-            and len(inv.args) > 1
-            and inv.args[1].value == "run"
-        ):
-            rest = parse_options(
-                inv.args[2:],
-                long_values=(
-                    "--with",
-                    "--python",
-                    "--project",
-                    "--directory",
-                    "--env-file",
-                    "--extra",
-                    "--group",
-                    "--package",
-                    "--from",
-                    "--index",
-                ),
-                short_values="pe",
-                stop_at_operand=True,
-            )
-            inv = inv.with_args(rest.operands)
-        elif (
-            name in ("conda", "mamba", "micromamba")
-            and len(inv.args) > 1
-            and inv.args[1].value == "run"
-        ):
-            rest = parse_options(
-                inv.args[2:],
-                short_values="np",
-                long_values=("--name", "--prefix", "--cwd"),
-                stop_at_operand=True,
-            )
-            inv = inv.with_args(rest.operands)
-        elif name in ("npx", "bunx") or (
-            name in ("pnpm", "yarn", "npm", "bun")
-            and len(inv.args) > 1
-            and inv.args[1].value in ("exec", "dlx", "x")
-        ):
-            # npx prettier --write src: the package's program runs.
-            skip = 1 if name in ("npx", "bunx") else 2
-            rest = parse_options(
-                inv.args[skip:],
-                short_values="pc",
-                long_values=("--package", "--call"),
-                stop_at_operand=True,
-            )
-            inv = inv.with_args([a for a in rest.operands if a.value != "--"])
-        else:
+        inner = unwrap_args(inv.args)
+        if inner is None:
             return inv
+        inv = inv.with_args(inner)
     return inv
 
 

@@ -1,9 +1,11 @@
-"""The simple commands of a command line: heredocs dropped, tokenized, split at ``;``, ``&&`` and ``|``, wrappers removed."""
+"""The simple commands of a command line: heredocs dropped, tokenized, split at ``;``, ``&&`` and ``|``, wrappers removed (by the shell layer's table of wrappers)."""
 
 from __future__ import annotations
 
 import functools
 import re
+
+from artifact_index.shell.wrappers import executable, unwrap_words
 
 __all__ = [
     "PYTHON_INTERPRETER",
@@ -16,7 +18,6 @@ __all__ = [
 _SEPARATORS = {";", "&&", "||", "|", "&", "|&", "(", ")", ";;"}
 _PIPE = {"|", "|&"}
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _MAX_COMMAND = 4000
 _PUNCTUATION = ";&|<>()"
 # A run of punctuation, or of anything but punctuation and shlex's whitespace (" \t\r\n").
@@ -138,66 +139,9 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Wrappers that run the real command given after them (with the number of option
-# values they take when known).
-_WRAPPERS = word_set(
-    "sudo time nice nohup command exec builtin stdbuf env xvfb-run caffeinate "
-    "unbuffer npx bunx uvx pipx rtk"
-)
-_TWO_WORD_WRAPPERS = {
-    ("uv", "run"),
-    ("poetry", "run"),
-    ("pipenv", "run"),
-    ("pdm", "run"),
-    ("hatch", "run"),
-    ("rye", "run"),
-    ("pnpm", "exec"),
-    ("pnpm", "dlx"),
-    ("yarn", "dlx"),
-    ("yarn", "exec"),
-    ("bun", "x"),
-    ("bundle", "exec"),
-    ("npm", "exec"),
-    ("conda", "run"),
-}
-_WRAPPER_VALUE_OPTIONS = word_set(
-    "--with --python -p --extra --group --package --env-file --directory --project -n "
-    "--name -u --unset --prefix -C"
-)
-
 PYTHON_INTERPRETER = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
-
-
-def executable(word: str) -> str:
-    """The program a word runs: ``/usr/bin/python3`` and ``pytest.exe`` name ``python3`` and ``pytest``."""
-    name = word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
-    for suffix in (".exe", ".cmd", ".bat"):
-        if name.lower().endswith(suffix):
-            return name[: -len(suffix)]
-    return name
 
 
 def unwrap(words: list[str]) -> list[str]:
     """Strip env assignments and wrapper commands (``timeout 60``, ``uv run``, ``npx``)."""
-    i = 0
-    while i < len(words):
-        word = words[i]
-        name = executable(word)
-        if _ENV_ASSIGNMENT.match(word):
-            i += 1
-        elif name == "timeout" or name == "gtimeout":
-            i += 1
-            while i < len(words) and words[i].startswith("-"):
-                i += 2 if words[i] in ("-s", "--signal", "-k", "--kill-after") else 1
-            i += 1  # the duration
-        elif name in _WRAPPERS:
-            i += 1
-            while i < len(words) and words[i].startswith("-"):
-                i += 2 if words[i] in _WRAPPER_VALUE_OPTIONS else 1
-        elif i + 1 < len(words) and (name, words[i + 1]) in _TWO_WORD_WRAPPERS:
-            i += 2
-            while i < len(words) and words[i].startswith("-"):
-                i += 2 if words[i] in _WRAPPER_VALUE_OPTIONS else 1
-        else:
-            break
-    return words[i:]
+    return unwrap_words(words)
