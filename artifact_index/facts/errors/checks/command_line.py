@@ -1,10 +1,16 @@
-"""The simple commands of a command line: heredocs dropped, tokenized, split at ``;``, ``&&`` and ``|``, wrappers removed (by the shell layer's table of wrappers)."""
+"""A command line as the checks read it: its simple commands as words, behind their wrappers.
+
+Both come from the shell layer, which the effect inference reads the same
+command with: :func:`~artifact_index.shell.simple_commands.simple_commands`
+(the parse, flattened) and :mod:`~artifact_index.shell.wrappers` (one table
+of ``sudo``, ``timeout 60``, ``uv run`` ...).
+"""
 
 from __future__ import annotations
 
-import functools
 import re
 
+from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.shell.wrappers import executable, unwrap_words
 
 __all__ = [
@@ -15,86 +21,6 @@ __all__ = [
     "word_set",
 ]
 
-_SEPARATORS = {";", "&&", "||", "|", "&", "|&", "(", ")", ";;"}
-_PIPE = {"|", "|&"}
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
-_MAX_COMMAND = 4000
-_PUNCTUATION = ";&|<>()"
-# A run of punctuation, or of anything but punctuation and shlex's whitespace (" \t\r\n").
-_PLAIN_TOKEN = re.compile(rf"[{re.escape(_PUNCTUATION)}]+|[^ \t\r\n{re.escape(_PUNCTUATION)}]+")
-
-
-def _strip_heredocs(command: str) -> str:
-    """Drop heredoc bodies: their lines are data, not commands."""
-    if "<<" not in command:
-        return command
-    lines = command.split("\n")
-    out: list[str] = []
-    delimiter: str | None = None
-    for line in lines:
-        if delimiter is not None:
-            if line.strip() == delimiter:
-                delimiter = None
-            continue
-        out.append(line)
-        openers = _HEREDOC.findall(line)
-        if openers:
-            delimiter = openers[-1][1]
-    return "\n".join(out)
-
-
-def _tokens(command: str) -> list[str]:
-    text = _strip_heredocs(command[:_MAX_COMMAND]).replace("\\\n", " ").replace("\n", " ; ")
-    if "'" not in text and '"' not in text and "\\" not in text:
-        # Without quotes or escapes shlex only splits at its whitespace and at
-        # runs of punctuation: the same tokens, found in C (shlex reads a
-        # character at a time, and three of four commands have nothing to unquote).
-        return _PLAIN_TOKEN.findall(text)
-    return _quoted_tokens(text)
-
-
-# The tokens of ``shlex.shlex(text, posix=True, punctuation_chars=_PUNCTUATION)`` with
-# ``whitespace_split`` and no commenters, found by one regular expression: a run of
-# punctuation, or a word made of plain runs, single- and double-quoted strings and
-# escaped characters.  Anything else where a token starts is an unclosed quote or a
-# final backslash, where shlex raises ValueError.
-_WHITESPACE = " \t\r\n"
-_QUOTED_TOKEN = re.compile(
-    rf"[{_WHITESPACE}]+"
-    rf"|(?P<punctuation>[{re.escape(_PUNCTUATION)}]+)"
-    rf"|(?P<word>(?:[^{_WHITESPACE}{re.escape(_PUNCTUATION)}'\"\\]+|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.)+)"
-    r"|(?P<unclosed>.)",
-    re.DOTALL,
-)
-_WORD_PART = re.compile(r"'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|\\(.)|([^'\"\\]+)", re.DOTALL)
-# Inside double quotes a backslash escapes only a double quote or a backslash (it stays before anything else).
-_DOUBLE_QUOTED_ESCAPE = re.compile(r'\\(["\\])', re.DOTALL)
-
-
-def _quoted_tokens(text: str) -> list[str]:
-    tokens: list[str] = []
-    for match in _QUOTED_TOKEN.finditer(text):
-        kind = match.lastgroup
-        if kind == "punctuation":
-            tokens.append(match.group())
-        elif kind == "word":
-            word = match.group()
-            if "'" in word or '"' in word or "\\" in word:
-                word = "".join(_unquoted(part) for part in _WORD_PART.finditer(word))
-            tokens.append(word)
-        elif kind == "unclosed":
-            return text.split()  # unbalanced quotes: a plain split is still useful
-    return tokens
-
-
-def _unquoted(part: re.Match[str]) -> str:
-    single, double, escaped, plain = part.groups()
-    if single is not None:
-        return single
-    if double is not None:
-        return _DOUBLE_QUOTED_ESCAPE.sub(r"\1", double) if "\\" in double else double
-    return escaped if escaped is not None else plain
-
 
 def segments(command: str) -> list[tuple[bool, list[str]]]:
     """The simple commands of ``command`` as ``(piped, words)``, redirections removed.
@@ -102,36 +28,7 @@ def segments(command: str) -> list[tuple[bool, list[str]]]:
     ``piped`` is True when the command reads the previous one's output
     (``... | tail -20``).
     """
-    return [(piped, list(words)) for piped, words in _segments(command)]
-
-
-# The ledger, the test results, the work items and the failure reader all ask
-# for the segments of the command a result belongs to: tokenizing it once (shlex
-# is slow) serves them all.
-@functools.lru_cache(maxsize=256)
-def _segments(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
-    result: list[tuple[bool, list[str]]] = []
-    current: list[str] = []
-    piped = False
-    tokens = _tokens(command)
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if token in _SEPARATORS:
-            if current:
-                result.append((piped, current))
-            current = []
-            piped = token in _PIPE
-        elif token and set(token) <= set("<>&") and ("<" in token or ">" in token):
-            if current and current[-1] in ("0", "1", "2"):
-                current.pop()  # the file descriptor of "2>&1"
-            i += 1  # the redirection target
-        else:
-            current.append(token)
-        i += 1
-    if current:
-        result.append((piped, current))
-    return tuple((piped, tuple(words)) for piped, words in result)
+    return [(piped, list(words)) for piped, words in simple_commands(command)]
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -1,0 +1,92 @@
+"""The simple commands of a command line as words: what the error checks and work items read.
+
+The effect inference walks the parsed command itself; readers that only ask
+which programs a command line runs (``cd /testbed && timeout 60 pytest -x
+2>&1 | tail``: ``cd`` and ``pytest``, then ``tail`` on the pipe) get its
+simple commands from the same parse, flattened: each as its words with
+quoting removed, its assignments and redirections (heredoc bodies with
+them) left out.  A word whose value is known only at run time keeps its
+expansions as written (``$TESTS``, ``$(cat list)``).
+
+The commands a command substitution runs (``out=$(pytest -q)``) come before
+the command they are part of, as bash runs them; those in a loop's or a
+conditional's body are listed once, in order.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from artifact_index.shell.parser import (
+    Command,
+    Conditional,
+    ForLoop,
+    Group,
+    Lit,
+    Node,
+    Pipeline,
+    Sequence,
+    Sub,
+    Subshell,
+    Var,
+    Word,
+    parse_command,
+)
+
+__all__ = ["simple_commands", "word_text"]
+
+
+def word_text(word: Word) -> str:
+    """The word's value, with any expansion as written (``$name`` for a variable)."""
+    literal = word.literal
+    if literal is not None:
+        return literal
+    return "".join(
+        part.text
+        if isinstance(part, Lit)
+        else f"${part.name}"
+        if isinstance(part, Var)
+        else part.raw
+        for part in word.parts
+    )
+
+
+# The ledger, the test results, the work items and the failure reader all ask
+# for the simple commands of the command a result belongs to.
+@functools.lru_cache(maxsize=4096)
+def simple_commands(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
+    """Each simple command of ``command`` as ``(piped, words)``, in the order they run.
+
+    ``piped`` is True when the command reads the previous one's output
+    (``... | tail -20``).
+    """
+    found: list[tuple[bool, tuple[str, ...]]] = []
+    _collect(parse_command(command).body, False, found)
+    return tuple(found)
+
+
+def _collect(node: Node, piped: bool, found: list[tuple[bool, tuple[str, ...]]]) -> None:
+    # An explicit stack: a command line of thousands of `&&` steps is a flat Sequence, but
+    # nested groups and loops recurse.
+    stack: list[tuple[Node, bool]] = [(node, piped)]
+    while stack:
+        current, piped = stack.pop()
+        if isinstance(current, Command):
+            for sub in _substitutions(current):
+                _collect(sub.script, False, found)
+            if current.argv:
+                found.append((piped, tuple(word_text(word) for word in current.argv)))
+        elif isinstance(current, Pipeline):
+            stack.extend(
+                (item, piped or i > 0) for i, item in reversed(list(enumerate(current.commands)))
+            )
+        elif isinstance(current, Sequence):
+            stack.extend((item, piped) for item in reversed(current.items))
+        elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
+            stack.append((current.body, piped))
+
+
+def _substitutions(command: Command) -> list[Sub]:
+    """The ``$(...)`` and ``<(...)`` of a command's words and assignments, in order."""
+    words = [*(value for _, value in command.assignments), *command.argv]
+    return [part for word in words for part in word.parts if isinstance(part, Sub)]
