@@ -22,6 +22,10 @@ Modules, one concept each:
 * :mod:`.scripts`: Python / JavaScript programs -> file effects.
 * :mod:`.analysis`: the walk over a whole command: success rule, ``cd``,
   redirections; :func:`analyze_command` is the entry point.
+* :mod:`.wrappers`: the one table of programs that run another command
+  (``sudo``, ``timeout``, ``uv run``, ``npx``).
+* :mod:`.simple_commands`: a command line's simple commands as words, for
+  readers that only ask which programs it runs (the error checks).
 """
 
 from __future__ import annotations
