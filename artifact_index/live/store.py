@@ -341,7 +341,7 @@ class _RecordRedactions:
     def __init__(self) -> None:
         self._sessions: OrderedDict[str, dict[tuple[str, str], Any]] = OrderedDict()
 
-    # The record as the JSON the store writes: pydantic's model_dump() shape (dict[str, Any]),
+    # The record as the JSON the store writes: the untyped dict pydantic's model_dump() returns,
     # read back only through SessionRecord's validation.
     def redacted(self, record: SessionRecord) -> dict[str, Any]:
         """``record`` as JSON, redacted as :func:`~artifact_index.redaction.redact_json` redacts it."""
