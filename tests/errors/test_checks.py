@@ -133,3 +133,11 @@ def test_any_command_text_gives_simple_commands(command: str) -> None:
     for piped, words in segments(command):
         assert isinstance(piped, bool)
         assert words and all(isinstance(word, str) for word in words)
+
+
+def test_a_check_after_a_long_heredoc_is_seen() -> None:
+    # The checks' own tokenizer read only a command's first 4,000 characters: a script written by a
+    # long heredoc and run right after it (`cat > t.py <<'EOF' ... EOF` then `python t.py`) was missed.
+    body = "\n".join(f"x{i} = {i}" for i in range(800))
+    command = f"cd /repo && cat > test_fix.py << 'EOF'\n{body}\nEOF\npython test_fix.py"
+    assert [c.runner for c in checks_in(command)] == ["python test_fix.py"]
