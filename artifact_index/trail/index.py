@@ -564,10 +564,18 @@ class ArtifactIndex:
         sources and first and last turn), without building its entry: a
         session store saves a followed session's files at each change.
         """
-        return [
-            (state, [op["turn"] for op in self.operations_on(state.path)])
-            for state in self._listed()
-        ]
+        nodes, into = self._graph.attributes, self._graph.keyed_edges_into
+        listed: list[tuple[FileState, list[int]]] = []
+        for state in self._listed():
+            # The turns of operations_on(state.path), without copying each operation's attributes.
+            timed: list[tuple[int, int]] = []
+            for op, keyed in into.get(f"file:{state.path}", {}).items():
+                data = nodes[op]
+                if data.get("kind") == "operation":
+                    timed.extend((int(data["seq"]), data["turn"]) for _ in keyed)
+            timed.sort(key=lambda seq_turn: seq_turn[0])
+            listed.append((state, [turn for _, turn in timed]))
+        return listed
 
     def _listed(self) -> list[FileState]:
         """The states of the files :meth:`files` lists, in order of first touch."""
