@@ -83,6 +83,8 @@ _NOTHING_TO_COMMIT = re.compile(
 _PROBE_FAILURE = re.compile(
     r"\b(?:ModuleNotFoundError|SyntaxError|Cannot find module|ERR_MODULE_NOT_FOUND|cannot load such file)\b"
 )
+# A git config query: it exits 1, printing nothing, when no setting matches.
+_CONFIG_QUERY = re.compile(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
 _INLINE = re.compile(r" (?:-c|-e|--eval)$")
 # An output redirection into a file ("cat > notes.md <<EOF"): the command writes, it looks nothing up.
 _WRITES = re.compile(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
@@ -120,6 +122,8 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
         if ran & LOOKUPS:
             return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
         return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
+    if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):
+        return "a look-up (git config --get…): exit 1 with no output means no such setting"
     if _NOTHING_TO_COMMIT.search(output) and "git commit" in actions:
         return "nothing to commit"
     if actions and _ALREADY_DONE.search(output) and actions <= _SET_UP:
@@ -129,8 +133,9 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
 
 _EXIT_LINE = re.compile(r"^(?:Error: )?Exit code -?\d+$")
 # The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
+# Newer Codex builds also echo the command line itself first ("Command: /bin/zsh -lc …").
 _HARNESS_LINE = re.compile(
-    r"^(?:Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
+    r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
     r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
 )
 _ERRORISH = re.compile(
