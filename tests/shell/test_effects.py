@@ -262,6 +262,28 @@ class TestReads:
     def test_grep_is_a_search_not_a_read(self) -> None:
         assert analyze("grep -n def src/app.py").operations == []
 
+    @pytest.mark.parametrize(
+        "command",
+        [
+            'for f in a b; do [ -f "$f.pdf" ] && wc -c < "$f.pdf"; done',
+            'o=$( [ -f a.pdf ] && wc -c < a.pdf | tr -d " " || echo - )',
+            "test -s a.pdf && cat a.pdf || echo missing",
+            "[[ -e a.pdf ]] && cat a.pdf || true",
+        ],
+    )
+    def test_a_read_behind_an_existence_test_that_may_have_failed_is_not_a_read(
+        self, command: str
+    ) -> None:
+        """A size check over names that may not exist reads only those that do: not stated."""
+        assert [op for op in analyze(command).operations if op.action == "read"] == []
+
+    def test_a_read_behind_an_existence_test_that_passed_is_a_read(self) -> None:
+        assert effects(analyze("[ -f a.pdf ] && cat a.pdf"), reads=True) == [("read", "a.pdf")]
+        # Another file's test does not make this read uncertain.
+        assert effects(analyze("[ -f b ] && cat a.pdf || echo -"), reads=True) == [
+            ("read", "a.pdf")
+        ]
+
 
 class TestGit:
     def test_git_mv_and_git_rm(self) -> None:
