@@ -37,6 +37,7 @@ from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.shell.effects import command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.shell.failed_step import (
+    echoed_status,
     failed_pipeline_head,
     failed_step,
     shell_refused_to_parse,
@@ -278,6 +279,11 @@ class _Run:
             current = left
         if count:
             outcomes[0] = current
+        for k in range(count - 1):
+            if outcomes[k] == "unknown" and k < len(node.operators) and node.operators[k] == ";":
+                status = echoed_status(node.items[k + 1], self._output)
+                if status is not None:
+                    outcomes[k] = "ok" if status == 0 else "failed"
         pieces: list[str | None] = []
         for k, item in enumerate(node.items[:count]):
             background = k < len(node.operators) and node.operators[k] == "&"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -1034,3 +1036,28 @@ class TestBracketNames:
     )
     def test_a_set_of_characters_stays_a_pattern(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
+
+
+class TestEchoedStatus:
+    """`…; echo "exit=$?"` prints how the step before ended, whatever the whole command did."""
+
+    SCRIPT: ClassVar[dict[str, str | None]] = {
+        "/w/gen.py": 'import pathlib\npathlib.Path("out.csv").write_text("x")\n'
+    }
+
+    def test_a_script_that_printed_a_failing_status_wrote_nothing(self) -> None:
+        result = analyze(
+            'python3 gen.py; echo "exit=$?"; git status --short',
+            files=self.SCRIPT,
+            output="Refusing to overwrite out.csv\nexit=1\n",
+        )
+        assert effects(result) == []
+
+    def test_a_script_that_printed_success_wrote_its_files(self) -> None:
+        result = analyze('python3 gen.py; echo "exit=$?"', files=self.SCRIPT, output="exit=0\n")
+        assert effects(result) == [("write", "out.csv")]
+
+    def test_statuses_that_disagree_say_nothing(self) -> None:
+        command = 'for i in 1 2; do python3 gen.py; echo "rc $?"; done'
+        result = analyze(command, files=self.SCRIPT, output="rc 1\nrc 0\n")
+        assert ("write", "out.csv") in effects(result)
