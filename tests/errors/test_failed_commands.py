@@ -168,6 +168,18 @@ def test_the_command_line_codex_echoes_above_the_output_is_not_the_error() -> No
     assert entry.message == "panic: boom"
 
 
+def test_a_run_whose_output_came_through_its_running_session_is_not_said_silent() -> None:
+    session = Session()
+    output = (
+        'Command: /bin/zsh -lc "go test ./..."\nChunk ID: 9b487a\nWall time: 1.0 seconds\n'
+        "Process running with session ID 87853\nOriginal token count: 0\nOutput:\n"
+    )
+    session.run("go test ./...", output, ok=False)
+    [entry] = session.ledger.errors
+    assert "without output" not in entry.message
+    assert entry.message.endswith("its output was read later, from the session it kept running")
+
+
 def test_a_git_config_set_that_fails_is_still_an_error() -> None:
     session = Session()
     session.run("git config user.name x", "error: could not lock config file .git/config", ok=False)

@@ -138,6 +138,7 @@ _HARNESS_LINE = re.compile(
     r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
     r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
 )
+_STILL_RUNNING = re.compile(r"^Process running with session ID \d+$", re.MULTILINE)
 _ERRORISH = re.compile(
     r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
@@ -168,9 +169,14 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
     lines = _lines(output)
     if not lines:
         status = f"exited with status {exit_code}" if exit_code else "failed"
-        return Diagnostic(
-            message=f"`{' '.join(command.split())[:120]}` {status} without output", kind="generic"
-        )
+        shown = " ".join(command.split())[:120]
+        if _STILL_RUNNING.search(output):
+            # Codex gave back the header while it ran; what it printed came through later polls.
+            return Diagnostic(
+                message=f"`{shown}` {status}; its output was read later, from the session it kept running",
+                kind="generic",
+            )
+        return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
     first = next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]
