@@ -16,7 +16,7 @@ from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, T
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.sections.facts import Activity
 
-__all__ = ["recent_activity", "recent_messages", "thread_since"]
+__all__ = ["agent_wrote", "last_message", "recent_activity", "recent_messages", "thread_since"]
 
 _TARGET = 160
 _OUTPUT_LINES = 4
@@ -130,11 +130,29 @@ def _shows_output(call: ToolCall) -> bool:
     )
 
 
+def agent_wrote(event: Event) -> bool:
+    """Whether ``event`` is a message the main agent wrote (not a sub-agent's, not one the harness wrote)."""
+    return (
+        isinstance(event, AssistantMessage)
+        and event.sidechain is None
+        and not event.synthetic  # "API Error: 401 ... Please run /login": the harness's words
+        and bool(event.text.strip())
+    )
+
+
+def last_message(events: Sequence[Event]) -> AssistantSaid | None:
+    """The main agent's last message in its own words, if it wrote one."""
+    for event in reversed(events):
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
+            return AssistantSaid(turn=event.turn, text=event.text)
+    return None
+
+
 def recent_messages(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:
     """The main agent's last ``limit`` messages, oldest first: the thread of what it was doing."""
     found: list[AssistantSaid] = []
     for event in reversed(events):
-        if isinstance(event, AssistantMessage) and event.sidechain is None and event.text.strip():
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
             found.append(AssistantSaid(turn=event.turn, text=event.text))
             if len(found) == limit:
                 break
@@ -148,7 +166,7 @@ def thread_since(events: Sequence[Event], turn: int) -> tuple[list[AssistantSaid
     for event in events:
         if event.sidechain is not None or event.turn < turn:
             continue
-        if isinstance(event, AssistantMessage) and event.text.strip():
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
             messages.append(AssistantSaid(turn=event.turn, text=event.text))
         elif isinstance(event, ToolCall):
             calls += 1
