@@ -16,7 +16,14 @@ from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, T
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.sections.facts import Activity
 
-__all__ = ["agent_wrote", "last_message", "recent_activity", "recent_messages", "thread_since"]
+__all__ = [
+    "agent_wrote",
+    "last_message",
+    "message_before",
+    "recent_activity",
+    "recent_messages",
+    "thread_since",
+]
 
 _TARGET = 160
 _OUTPUT_LINES = 4
@@ -146,6 +153,18 @@ def last_message(events: Sequence[Event]) -> AssistantSaid | None:
         if isinstance(event, AssistantMessage) and agent_wrote(event):
             return AssistantSaid(turn=event.turn, text=event.text)
     return None
+
+
+def message_before(events: Sequence[Event], turn: int) -> AssistantSaid | None:
+    """The main agent's last message before ``turn``, in its own words: what a user message of that turn
+    replied to."""
+    found = None
+    for event in events:
+        if event.turn >= turn:
+            break
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
+            found = event
+    return AssistantSaid(turn=found.turn, text=found.text.strip()) if found is not None else None
 
 
 def recent_messages(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:

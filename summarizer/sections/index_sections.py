@@ -710,9 +710,14 @@ _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 _DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
 _REPLY = re.compile(
     r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
-    r"do it|let'?s)\b",
+    r"do it|let'?s|proceed|continue|go on|approved?|agreed|lgtm|no feedback)\b"
+    r"|\boption\s*(?:\d+|[a-d])\b",
     re.I,
 )
+
+
+# A message shorter than this ("Done.", "Committed.") says nothing the request could refer to.
+_MIN_REPLIED_TO = 80
 
 
 def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
@@ -729,24 +734,41 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
     before = [m for m in facts.findings if m.turn < latest.turn]
     # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
     # its last conclusion (a root cause found), not to an earlier answer or design.
-    replies = (
-        bool(before)
-        and start == latest.turn
-        and (
-            _REPLY.match(latest.text) is not None
-            or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
+    replied = facts.replied_to
+    if replied is None:  # the index alone: the last finding before the request stands in for it
+        replies = (
+            bool(before)
+            and start == latest.turn
+            and (
+                _REPLY.match(latest.text) is not None
+                or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
+            )
         )
+        return [before[-1], *since] if replies else since
+    # The agent's message just before the request, not an older finding later turns may have disproved.
+    replies = _REPLY.search(latest.text) is not None or (
+        _DEICTIC.search(latest.text) is not None and concludes(replied.text)
     )
-    if replies:
-        since.insert(0, before[-1])
+    last = facts.last_assistant
+    if (
+        replies
+        and start == latest.turn
+        and len(replied.text) >= _MIN_REPLIED_TO
+        and (last is None or last.turn != replied.turn)  # shown whole under Where It Stopped
+        and not any(m.turn == replied.turn for m in since)
+    ):
+        since.insert(0, replied)
     return since
 
 
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
+    latest = latest_request(facts.user_messages)
     lines = [
-        f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts)
+        f"- (turn {m.turn}{_replied(m, facts, latest)}) "
+        + shorten(m.text, limit).replace("\n", "\n  ")
+        + _since(m, facts)
         for m in shown
     ]
     learned = facts.lessons[-_LESSONS_AT[detail] :]
@@ -762,6 +784,13 @@ def _findings(facts: SessionFacts, detail: int) -> str:
 
 
 _LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
+
+
+def _replied(finding: AssistantSaid, facts: SessionFacts, latest: UserSaid | None) -> str:
+    """Says which message the latest request replies to: the context its words ("option 2") refer to."""
+    if latest is None or facts.replied_to is None or finding.turn != facts.replied_to.turn:
+        return ""
+    return f", the message the latest request (turn {latest.turn}) replies to"
 
 
 def _since(finding: AssistantSaid, facts: SessionFacts) -> str:

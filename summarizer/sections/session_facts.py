@@ -19,6 +19,7 @@ from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.activity import (
     last_message,
+    message_before,
     recent_activity,
     recent_messages,
     thread_since,
@@ -96,6 +97,7 @@ def session_facts(
             # The main agent's, not a sub-agent's: where the agent that continues stopped.
             "last_assistant": last_message(events) or facts.last_assistant,
             "findings": findings(events),
+            "replied_to": message_before(events, latest.turn) if latest is not None else None,
             "thread_messages": said,
             "thread_calls": calls,
             "request_items": request_items(events, latest, facts.changed, facts.tasks),
