@@ -59,7 +59,8 @@ _MESSAGE_AT = {0: 100_000, 1: 1500, 2: 800, 3: 400}
 _EARLY_MESSAGE_AT = {0: 100_000, 1: 1000, 2: 300, 3: 160}
 _FIRST_REQUEST_AT = {0: 100_000, 1: 1500, 2: 600, 3: 300}  # the task as first stated keeps more
 _RECENT_MESSAGES = 6
-_RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}  # resolved errors listed one by one (the latest)
+_RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}
+_ONE_BY_ONE = 3  # at full detail, the resolved errors of one run listed one by one  # resolved errors listed one by one (the latest)
 _CHANNEL_WORDS = {
     "prompt": "",
     "feedback": "feedback when refusing a call",
@@ -139,18 +140,24 @@ def _resolved_error(e: ErrorReport, detail: int) -> str:
 
 
 def _resolved_errors(closed: list[ErrorReport], detail: int) -> list[str]:
-    """The latest resolved errors, one line each; past full detail, those one run showed gone share a line.
+    """The latest resolved errors, one line each; past full detail (and at it, more than a few) those one run
+    showed gone share a line.
 
     A resolved error tells the agent that continues what not to break again, no more: three lint findings
     fixed together are one fact, not three blocks.
     """
+    by_run: dict[tuple[int | None, str | None], list[ErrorReport]] = {}
+    for e in closed:
+        by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
+    groups = list(by_run.values())
     if detail == 0:
-        groups = [[e] for e in closed]
-    else:
-        by_run: dict[tuple[int | None, str | None], list[ErrorReport]] = {}
-        for e in closed:
-            by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
-        groups = list(by_run.values())
+        # Full detail lists a few errors one run fixed one by one; twelve failing tests one run showed passing
+        # stay one fact, not twelve lines.
+        groups = [
+            part
+            for group in groups
+            for part in ([group] if len(group) > _ONE_BY_ONE else [[e] for e in group])
+        ]
     limit = _RESOLVED_AT[detail]
     shown = groups[-limit:] if limit else []
     lines = []
