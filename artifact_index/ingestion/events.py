@@ -173,8 +173,6 @@ class AssistantMessage(EventBase):
     kind: Literal["assistant"] = "assistant"
     text: str
     model: str | None = None
-    # Written by the harness in the assistant's place ("API Error: 401 ... Please run /login"), not the model.
-    synthetic: bool = False
 
 
 class ToolCall(EventBase):

@@ -427,11 +427,12 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items = _request_steps(facts)
     announced = _announced_change(facts)
     stated = _stated_plan(facts)
-    # A plan the last message states and no call has begun is the step; else where the work in flight stood.
-    flight = [] if stated else _in_flight(facts)
-    # The in-flight step quotes the last message whole: its plan sentences are not repeated.
-    said = [] if flight else announced
-    items += _unanswered(facts) + said + _left_of_task(facts, bool(announced or stated or flight))
+    # A plan the last message states (or a change it announced and no call has made) is the step; else where
+    # the work in flight stood.
+    flight = [] if stated or announced else _in_flight(facts)
+    items += (
+        _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated or flight))
+    )
     items += _item_steps(facts)
     items += _task_steps(facts)
     named = request_files_not_changed(facts)

@@ -137,12 +137,20 @@ def _shows_output(call: ToolCall) -> bool:
     )
 
 
+# What Claude Code writes in the assistant's place when a request fails or is cut short ("API Error: 401 ...
+# Please run /login", "No response requested."): the harness's words, not where the agent stopped.
+_HARNESS_TEXT = re.compile(
+    r"\A(?:API Error\b|No response requested\.?\Z|Prompt is too long\b|Claude AI usage limit reached\b|"
+    r"Request timed out\b|Credit balance is too low\b|Invalid API key\b)"
+)
+
+
 def agent_wrote(event: Event) -> bool:
     """Whether ``event`` is a message the main agent wrote (not a sub-agent's, not one the harness wrote)."""
     return (
         isinstance(event, AssistantMessage)
         and event.sidechain is None
-        and not event.synthetic  # "API Error: 401 ... Please run /login": the harness's words
+        and _HARNESS_TEXT.match(event.text.strip()) is None
         and bool(event.text.strip())
     )
 

@@ -741,30 +741,31 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
     before = [m for m in facts.findings if m.turn < latest.turn]
     # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
     # its last conclusion (a root cause found), not to an earlier answer or design.
-    replied = facts.replied_to
-    if replied is None:  # the index alone: the last finding before the request stands in for it
-        replies = (
-            bool(before)
-            and start == latest.turn
-            and (
-                _REPLY.match(latest.text) is not None
-                or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
-            )
+    old_reply = (
+        bool(before)
+        and start == latest.turn
+        and (
+            _REPLY.match(latest.text) is not None
+            or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
         )
-        return [before[-1], *since] if replies else since
-    # The agent's message just before the request, not an older finding later turns may have disproved.
-    replies = _REPLY.search(latest.text) is not None or (
-        _DEICTIC.search(latest.text) is not None and concludes(replied.text)
     )
+    replied = facts.replied_to
     last = facts.last_assistant
+    # Best, the agent's message just before the request: not an older finding later turns may have disproved.
     if (
-        replies
+        replied is not None
         and start == latest.turn
         and len(replied.text) >= _MIN_REPLIED_TO
         and (last is None or last.turn != replied.turn)  # shown whole under Where It Stopped
-        and not any(m.turn == replied.turn for m in since)
+        and (
+            _REPLY.search(latest.text) is not None
+            or (_DEICTIC.search(latest.text) is not None and concludes(replied.text))
+        )
     ):
-        since.insert(0, replied)
+        if not any(m.turn == replied.turn for m in since):
+            since.insert(0, replied)
+    elif old_reply:
+        since.insert(0, before[-1])
     return since
 
 

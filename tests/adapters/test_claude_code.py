@@ -655,31 +655,3 @@ def test_a_call_logged_again_after_its_result_is_not_a_new_call(tmp_path: Path) 
     assert len([e for e in events if isinstance(e, ToolCall)]) == 1
     assert _result(events, "t1").output == "[]"
     assert build_index(path)[0].pending_calls() == []
-
-
-def test_an_error_the_harness_wrote_as_the_assistant_is_synthetic_and_not_its_last_word(
-    tmp_path: Path,
-) -> None:
-    base = {"isSidechain": False, "cwd": ROOT, "sessionId": "s1", "version": "2.1.39"}
-    records = [
-        {**base, "type": "user", "uuid": "u1", "timestamp": "2026-02-12T09:00:00.000Z",
-         "message": {"role": "user", "content": "what can we do next?"}},
-        {**base, "type": "assistant", "uuid": "a1", "parentUuid": "u1",
-         "timestamp": "2026-02-12T09:00:05.000Z",
-         "message": {"model": "claude-opus-4-6", "id": "m1", "role": "assistant",
-                     "content": [{"type": "text", "text": "Three options, ranked."}]}},
-        {**base, "type": "assistant", "uuid": "a2", "parentUuid": "a1", "isApiErrorMessage": True,
-         "timestamp": "2026-02-12T09:00:09.000Z",
-         "message": {"model": "<synthetic>", "id": "m2", "role": "assistant",
-                     "content": [{"type": "text", "text": "API Error: 401 token expired · Please run /login"}]}},
-    ]  # fmt: skip
-    path = tmp_path / "s1.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    events, _ = _events(path)
-    said = [(e.text, e.synthetic) for e in events if isinstance(e, AssistantMessage)]
-    assert said == [
-        ("Three options, ranked.", False),
-        ("API Error: 401 token expired · Please run /login", True),
-    ]
-    last = build_index(path)[0].session.last_assistant
-    assert last is not None and last.text == "Three options, ranked."

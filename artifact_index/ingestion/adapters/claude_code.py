@@ -611,10 +611,7 @@ class _Reader:
         if not isinstance(blocks, list):
             return
         model = as_str(message.get("model"))
-        synthetic = bool(
-            model and model.startswith("<")
-        )  # "<synthetic>": the harness's error messages
-        if synthetic:
+        if model and model.startswith("<"):  # "<synthetic>" error messages
             model = None
         timestamp = as_str(record.get("timestamp"))
         turn: int | None = None
@@ -634,7 +631,6 @@ class _Reader:
                     sidechain=chain,
                     text=text,
                     model=model,
-                    synthetic=synthetic,
                 )
             elif kind in ("tool_use", "server_tool_use"):
                 if as_str(block.get("id")) in self.answered:

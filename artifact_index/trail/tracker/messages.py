@@ -39,7 +39,7 @@ class MessageRecorder:
             session.user_messages.append(
                 UserSaid(turn=event.turn, text=event.text, channel=event.channel)
             )
-        elif isinstance(event, AssistantMessage) and event.text.strip() and not event.synthetic:
+        elif isinstance(event, AssistantMessage) and event.text.strip():
             session.last_assistant = AssistantSaid(turn=event.turn, text=event.text)
             for decision in extract_decisions(event.text, event.turn, self._known_paths()):
                 session.decision_count += 1

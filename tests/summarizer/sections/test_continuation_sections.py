@@ -171,9 +171,7 @@ def test_signing_in_again_is_not_a_message_to_answer_and_the_question_before_it_
         UserMessage(turn=1, text="Fix the rounding in the importer."),
         AssistantMessage(turn=2, text="Done: amounts are rounded to cents."),
         UserMessage(turn=3, text="what can we do next?"),
-        AssistantMessage(
-            turn=4, text="API Error: 401 token expired · Please run /login", synthetic=True
-        ),
+        AssistantMessage(turn=4, text="API Error: 401 token expired · Please run /login"),
         UserMessage(turn=5, text="/login", channel="command"),
     )
     steps = section(summary, "Next Steps")
