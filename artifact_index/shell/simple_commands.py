@@ -6,7 +6,9 @@ which programs a command line runs (``cd /testbed && timeout 60 pytest -x
 simple commands from the same parse, flattened: each as its words with
 quoting removed, its assignments and redirections (heredoc bodies with
 them) left out.  A word whose value is known only at run time keeps its
-expansions as written (``$TESTS``, ``$(cat list)``).
+expansions as written (``$TESTS``, ``$(cat list)``), unless it is just a
+variable an earlier assignment on its own set (``PY=/env/bin/python``,
+then ``$PY -m pytest``).
 
 The commands a command substitution runs (``out=$(pytest -q)``) come before
 the command they are part of, as bash runs them; those in a loop's or a
@@ -16,6 +18,7 @@ conditional's body are listed once, in order.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from artifact_index.shell.parser import (
     Command,
@@ -36,8 +39,15 @@ from artifact_index.shell.parser import (
 __all__ = ["simple_commands", "word_text"]
 
 
-def word_text(word: Word) -> str:
-    """The word's value, with any expansion as written (``$name`` for a variable)."""
+def word_text(word: Word, variables: Mapping[str, str] | None = None) -> str:
+    """The word's value, with any expansion as written (``$name`` for a variable).
+
+    A word that is just a variable ``variables`` holds is that variable's value.
+    """
+    if variables and len(word.parts) == 1 and isinstance(word.parts[0], Var):
+        value = variables.get(word.parts[0].name)
+        if value is not None:
+            return value
     literal = word.literal
     if literal is not None:
         return literal
@@ -61,11 +71,16 @@ def simple_commands(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
     (``... | tail -20``).
     """
     found: list[tuple[bool, tuple[str, ...]]] = []
-    _collect(parse_command(command).body, False, found)
+    _collect(parse_command(command).body, False, found, {})
     return tuple(found)
 
 
-def _collect(node: Node, piped: bool, found: list[tuple[bool, tuple[str, ...]]]) -> None:
+def _collect(
+    node: Node,
+    piped: bool,
+    found: list[tuple[bool, tuple[str, ...]]],
+    variables: dict[str, str],
+) -> None:
     # An explicit stack: a command line of thousands of `&&` steps is a flat Sequence, but
     # nested groups and loops recurse.
     stack: list[tuple[Node, bool]] = [(node, piped)]
@@ -73,9 +88,14 @@ def _collect(node: Node, piped: bool, found: list[tuple[bool, tuple[str, ...]]])
         current, piped = stack.pop()
         if isinstance(current, Command):
             for sub in _substitutions(current):
-                _collect(sub.script, False, found)
+                _collect(sub.script, False, found, variables)
             if current.argv:
-                found.append((piped, tuple(word_text(word) for word in current.argv)))
+                found.append((piped, tuple(word_text(word, variables) for word in current.argv)))
+            else:
+                # `PY=/env/bin/python` on its own, then `$PY -m pytest`: the later word is that value.
+                for name, value in current.assignments:
+                    if value.literal is not None:
+                        variables[name] = value.literal
         elif isinstance(current, Pipeline):
             stack.extend(
                 (item, piped or i > 0) for i, item in reversed(list(enumerate(current.commands)))
