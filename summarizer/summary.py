@@ -68,7 +68,7 @@ _CUT_NOTE = re.compile(
 
 
 class Summary(BaseModel):
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     template: Template
     facts: SessionFacts

@@ -175,7 +175,7 @@ _FILE_SUFFIX = re.compile(
 class Decision(BaseModel):
     """One candidate decision, in the assistant's words."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: DecisionKind
     text: str

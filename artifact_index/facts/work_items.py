@@ -113,7 +113,7 @@ _GH_DONE = re.compile(
 class WorkItem(BaseModel):
     """One tracker item as the session's commands last showed or left it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str  # "spotter-gqc.6", "#754", "owner/repo#12"
     tracker: Literal["bd", "gh issue", "gh pr"]
@@ -131,7 +131,7 @@ class WorkItem(BaseModel):
 class ListedItem(BaseModel):
     """One line of a tracker listing."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     title: str
@@ -149,7 +149,7 @@ class SeenInListing(ListedItem):
 class TrackerListing(BaseModel):
     """The latest listing of a tracker's items the session printed (``bd ready``, ``bd list``, an epic's children)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     turn: int
     command: str
@@ -159,7 +159,7 @@ class TrackerListing(BaseModel):
 class TrackedItems(BaseModel):
     """The items the session drove or looked at, its latest listing, and every item a listing showed."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     items: dict[str, WorkItem] = Field(default_factory=dict)  # by "<tracker> <id>", in order
     listing: TrackerListing | None = None

@@ -42,7 +42,7 @@ _TAG = re.compile(r"</?[\w-]+>")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class StoredFile(_Model):

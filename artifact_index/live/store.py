@@ -171,7 +171,7 @@ def since_cutoff(text: str, now: datetime | None = None) -> str:
 class SessionRow(BaseModel):
     """A stored session as listings show it, with its counts."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     transcript: str
@@ -207,7 +207,7 @@ class ProbeScore(TypedDict):
 class Compaction(BaseModel):
     """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     at: str
     phase: Literal["pre", "post"]
@@ -239,7 +239,7 @@ class Compaction(BaseModel):
 class Touch(BaseModel):
     """One session's dealings with one file."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     session: SessionRow
     file: StoredFile

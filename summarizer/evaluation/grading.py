@@ -24,7 +24,7 @@ _WORDS_NEEDED = 0.6  # share of an item's distinctive words that names it
 
 
 class Grade(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     score: float | None  # 0..1; None when the index expects nothing to check
     found: list[str]

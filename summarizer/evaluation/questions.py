@@ -37,7 +37,7 @@ _REFERENCE_CHARS = 600
 class Question(BaseModel):
     """One probe: what is asked, what the index answers, and the items a right answer names."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str  # "q1", "q2", ...: the key of its answer in the reply
     kind: str

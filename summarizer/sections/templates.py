@@ -71,7 +71,7 @@ INDEX_KEYS: frozenset[str] = frozenset(get_args(IndexKey))
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     title: str = Field(min_length=1)
     fill: Literal["index", "narrative"]
@@ -94,7 +94,7 @@ class Section(BaseModel):
 
 
 class Template(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     style: Literal["markdown", "claude-code"] = "markdown"

@@ -24,7 +24,7 @@ __all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
 class LedgerEntry(BaseModel):
     """One distinct error, as first seen, with its history."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     signature: str
     message: str
@@ -62,7 +62,7 @@ class LedgerEntry(BaseModel):
 class FailedRun(BaseModel):
     """One failed shell command and what the ledger made of it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int
     call_id: str

@@ -28,7 +28,7 @@ class TestRun(BaseModel):
 
     __test__: ClassVar[bool] = False  # not a pytest test class, despite the name
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     runner: str  # "pytest", "unittest", "go test", "cargo test", "jest", "vitest", "mix test"...
     command: str | None = None

@@ -19,7 +19,7 @@ CheckCategory = Literal["test", "lint", "typecheck", "build"]
 class Check(BaseModel):
     """One recognized check inside a command line."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     runner: str  # "pytest", "go test", "cargo test", "script:test", "tsc", "ruff", ...
     category: CheckCategory
