@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict  # pydantic reads typing's only from Python 3.12
 
 from artifact_index.exceptions import ArtifactIndexError, StateError
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
 from artifact_index.redaction import redact_json, redact_path, redaction_enabled
 from artifact_index.state_files import private_directory, private_file
@@ -150,7 +150,7 @@ def default_store_path() -> Path:
     return Path(data) / "artifact-index" / "sessions.db"
 
 
-_SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
+_SPAN = lazy_pattern(r"^\s*(\d+)\s*([mhdw])\s*$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
