@@ -7,6 +7,8 @@ for :func:`re.compile` at module level: the pattern is compiled when one of
 its attributes is first read, and the compiled pattern's methods then replace
 the stand-in's, so later calls cost what calls on a compiled pattern cost.
 A pattern that does not compile raises :class:`re.error` at its first use.
+A match's ``.re`` is the compiled pattern, not the stand-in: tell which
+pattern matched by which one was called, never by ``match.re is PATTERN``.
 """
 
 from __future__ import annotations

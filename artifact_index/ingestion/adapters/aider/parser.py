@@ -221,13 +221,15 @@ class Parser:
                 elif question.startswith("Edit the files") and not yes:
                     declined_all = True
                 continue
-            old_style = _ADD_OLD.match(first) or _CREATE_OLD.match(first) or _ALLOW_OLD.match(first)
+            add = _ADD_OLD.match(first)
+            create = None if add else _CREATE_OLD.match(first)
+            old_style = add or create or _ALLOW_OLD.match(first)
             if old_style:
                 path, yes = old_style.group(1), old_style.group(2).lower() in _YES
-                if old_style.re is _ADD_OLD:
+                if add:
                     if yes and not path.startswith(("http://", "https://")):
                         yield from self.read(line, path)
-                elif old_style.re is _CREATE_OLD and yes:
+                elif create and yes:
                     created[self.norm(path)] = line
                 elif not yes:
                     declined[self.norm(path)] = line
