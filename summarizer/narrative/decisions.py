@@ -148,9 +148,15 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
             unique.append((turn, text))
     earlier = [pair for pair in unique if pair[0] < since][-_EARLIER_KEPT:]
     current = [pair for pair in unique if pair[0] >= since]
-    return [f"(turn {turn}, before the latest request) {text}" for turn, text in earlier] + [
-        f"(turn {turn}) {text}" for turn, text in current
-    ]
+    # The agent's earlier words are quoted as said then: nothing here knows whether later work reversed them.
+    theirs = set(agent)
+    return [
+        f"(turn {turn}, before the latest request{_MAY_BE_SUPERSEDED if (turn, text) in theirs else ''}) {text}"
+        for turn, text in earlier
+    ] + [f"(turn {turn}) {text}" for turn, text in current]
+
+
+_MAY_BE_SUPERSEDED = "; the agent's words then, later work may have changed it"
 
 
 def answers_text(found: Answer, *, dated: bool = True) -> str:

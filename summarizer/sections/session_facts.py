@@ -17,7 +17,13 @@ from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.activity import recent_activity, recent_messages, thread_since
+from summarizer.sections.activity import (
+    last_message,
+    message_before,
+    recent_activity,
+    recent_messages,
+    thread_since,
+)
 from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.background import background_agents
@@ -88,7 +94,10 @@ def session_facts(
             "latest_code": latest_code(events, current),
             "activity": recent_activity(events, root=facts.root),
             "recent_messages": recent_messages(events),
+            # The main agent's, not a sub-agent's: where the agent that continues stopped.
+            "last_assistant": last_message(events) or facts.last_assistant,
             "findings": findings(events),
+            "replied_to": message_before(events, latest.turn) if latest is not None else None,
             "thread_messages": said,
             "thread_calls": calls,
             "request_items": request_items(events, latest, facts.changed, facts.tasks),

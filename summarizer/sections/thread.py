@@ -31,8 +31,30 @@ __all__ = [
 
 # Commands that act on the conversation itself, not requests to the agent: a bare `/compact` typed as
 # the last message is what made the summary, never the task in hand nor something to answer after it.
+# Signing in again, leaving or looking at settings asks the agent for nothing either.
 SESSION_COMMANDS = frozenset(
-    {"/compact", "/clear", "/context", "/cost", "/status", "/model", "/config", "/resume", "/help"}
+    {
+        "/compact",
+        "/clear",
+        "/context",
+        "/cost",
+        "/status",
+        "/model",
+        "/config",
+        "/resume",
+        "/help",
+        "/login",
+        "/logout",
+        "/exit",
+        "/quit",
+        "/doctor",
+        "/usage",
+        "/permissions",
+        "/mcp",
+        "/ide",
+        "/theme",
+        "/vim",
+    }
 )
 
 # A sentence that puts forward an explanation, not only a search for one.
