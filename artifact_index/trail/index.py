@@ -39,6 +39,7 @@ from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEnt
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
@@ -130,7 +131,7 @@ def _superseding_run(run: TestStatus, passing: list[TestStatus]) -> TestStatus |
 
 
 # A failure that says the program itself is missing: no change to the code fixes it, another way does.
-_MISSING_PROGRAM = re.compile(
+_MISSING_PROGRAM = lazy_pattern(
     r"command not found|is not recognized as (?:an internal|the name)|No such file or directory.*"
     r"(?:exec|spawn)|executable file not found|unrecognized subcommand|unknown command",
     re.IGNORECASE,

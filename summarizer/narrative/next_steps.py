@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import (
@@ -42,12 +43,12 @@ from summarizer.sections.thread import (
 
 __all__ = ["next_steps"]
 
-_PLAN = re.compile(
+_PLAN = lazy_pattern(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
     r"the next step|next step|next,|todo:|remaining:)",
     re.I,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _MIN_PLAN_WORDS = 5
 
 
@@ -73,7 +74,7 @@ def _stated_plan(facts: SessionFacts) -> list[str]:
 
 # A sentence that announces a change ("Now add the flash rendering", "**Item 3: Extract the helper**"):
 # carried out only by a change, not by the searches and reads that prepare it.
-_ANNOUNCED_CHANGE = re.compile(
+_ANNOUNCED_CHANGE = lazy_pattern(
     r"^[#*\s]*(?:(?:item|step|task|part)\s*\d+\s*[:.)-]\s*)?(?:(?:now|next|then|first|finally),?\s+)?"
     r"(?:(?:let me|let's|I'll|I will|I'm going to|I need to|we need to)\s+)?(?:also\s+)?"
     r"(?:add|extract|update|fix|implement|create|write|remove|delete|refactor|move|rename|replace|change|modify|"
@@ -239,7 +240,7 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
 
 # A last sentence that says what the agent does next ("Now let me run the tests.", "Next, I'll
 # update the docs."), not one that hands over ("Let me know ...", "I'll wait for ...").
-_ANNOUNCES = re.compile(
+_ANNOUNCES = lazy_pattern(
     r"^(?:(?:now|next|then|ok(?:ay)?|great|good|first)[,!.]?\s+)*"
     r"(?:let me|let's|i'll|i will|i'm going to|i am going to)\s+(?!know\b|wait\b|stop\b|pause\b)\w",
     re.IGNORECASE,

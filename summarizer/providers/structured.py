@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "PROVIDERS",
@@ -109,7 +110,7 @@ def validate_input(reply: type[M], data: Any) -> M | ValidationError:
         return exc
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*\n(.*)\n```\s*$", re.S)
+_FENCE = lazy_pattern(r"^```(?:json)?\s*\n(.*)\n```\s*$", re.S)
 
 
 def json_in_text(text: str | None) -> Any:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.sections.facts import Activity
 
@@ -53,7 +54,7 @@ def _target(call: ToolCall) -> str:
     return _short(json.dumps(arguments, ensure_ascii=False, default=str))
 
 
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+_REMINDER = lazy_pattern(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 # Tools whose output is the answer the agent was waiting for; a read's is the file it already knows.
 _OUTPUT_WORTH_KEEPING = ("bash", "shell", "exec", "command", "run", "terminal")
 

@@ -35,7 +35,7 @@ __all__ = [
 
 
 class _Told(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Attempt(_Told):

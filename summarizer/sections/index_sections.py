@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CommitReport, ErrorReport, FileReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.claim_wording import (
@@ -323,8 +324,8 @@ def _missing(step: SubStep) -> str:
     )
 
 
-_DONE_WORDS = re.compile(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
-_PR_WORDS = re.compile(r"\b(?:pull|PR|pull request|issue)\b", re.I)
+_DONE_WORDS = lazy_pattern(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
+_PR_WORDS = lazy_pattern(r"\b(?:pull|PR|pull request|issue)\b", re.I)
 
 
 def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
@@ -720,8 +721,8 @@ def _status_lines(work: WorkReport, detail: int) -> list[str]:
 
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
-_DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
-_REPLY = re.compile(
+_DEICTIC = lazy_pattern(r"\b(?:this|that|these|those|it)\b", re.I)
+_REPLY = lazy_pattern(
     r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
     r"do it|let'?s|proceed|continue|go on|approved?|agreed|lgtm|no feedback)\b"
     r"|\boption\s*(?:\d+|[a-d])\b",

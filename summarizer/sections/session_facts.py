@@ -9,10 +9,10 @@ has only a saved index gets the index's report alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
@@ -44,7 +44,7 @@ __all__ = ["session_facts"]
 # What Claude Code appends to the plan a user approves with "clear context" ("If you need specific details
 # from before exiting plan mode ..., read the full transcript at: PATH"): the harness's pointer, not the user's
 # words, and a path the agent that continues cannot use for the task.
-_HARNESS_NOTE = re.compile(
+_HARNESS_NOTE = lazy_pattern(
     r"\s*If you need specific details from before (?:exiting plan mode|compaction)\b[^\n]*\s*\Z"
 )
 

@@ -8,8 +8,7 @@ of ``sudo``, ``timeout 60``, ``uv run`` ...).
 
 from __future__ import annotations
 
-import re
-
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.shell.wrappers import executable, unwrap_words
 
@@ -36,7 +35,7 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-PYTHON_INTERPRETER = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
+PYTHON_INTERPRETER = lazy_pattern(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
 
 
 def unwrap(words: list[str]) -> list[str]:

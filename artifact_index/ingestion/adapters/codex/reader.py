@@ -27,6 +27,7 @@ from artifact_index.ingestion.adapters.codex.records import Record, kind_of
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
+    POLLED_COMMAND,
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -43,6 +44,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Reader"]
 
@@ -56,7 +58,7 @@ _CODE_CELL = "exec"  # code mode: a JavaScript cell calling the tools
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
 
 # Failure sentences Codex itself writes as a call's whole output.
-_CODEX_ERRORS = re.compile(
+_CODEX_ERRORS = lazy_pattern(
     r"^\s*(exec command rejected by user|patch rejected by user|aborted|execution error"
     r"|apply_patch verification failed|failed to parse function arguments|unsupported call"
     r"|sandbox denied|this action was rejected|failed to find expected lines|invalid patch"
@@ -65,11 +67,13 @@ _CODEX_ERRORS = re.compile(
 )
 
 # Text Codex injects as a "user" message: instructions, environment, notices.
-_SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
+_SYNTHETIC_USER = lazy_pattern(
+    r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE
+)
 
 # ``apply_patch`` run through the shell tool: Codex intercepts it and applies
 # the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
-_APPLY_PATCH_COMMAND = re.compile(
+_APPLY_PATCH_COMMAND = lazy_pattern(
     r"^\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*)?(?:apply_patch|applypatch)\b"
 )
 
@@ -292,6 +296,9 @@ class Reader:
                 arguments = parse_json_object(p.get("arguments"))
         call = _Call(call_id=call_id, tool=tool, turn=self.model_turn())
         operations = self.operations(call, arguments)
+        polled = self.polled_command(tool, arguments)
+        if polled is not None:
+            arguments = {**arguments, POLLED_COMMAND: polled}
         self.calls[call_id] = call
         self.emit(
             ToolCall(
@@ -362,6 +369,18 @@ class Reader:
             ops.extend(self.operations(inner, arguments))
             call.patch = call.patch or inner.patch
         return ops
+
+    def polled_command(self, tool: str, arguments: JSONObject) -> str | None:
+        """The shell command whose running session an empty ``write_stdin`` polls, or None.
+
+        Codex gives a long command back still running; what it prints next, and
+        how it exits, come as the output of such polls.
+        """
+        chars = arguments.get("chars")
+        if tool.lower() != "write_stdin" or (isinstance(chars, str) and chars.strip()):
+            return None
+        started = self.exec_sessions.get(str(arguments.get("session_id")))
+        return started.command if started is not None and started.shell else None
 
     def stdin_operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         """Text typed into a running unified-exec session.
