@@ -447,7 +447,7 @@ class _Run:
     # -- emitting -------------------------------------------------------------
 
     def emit(self, op: FileOperation) -> None:
-        """Record ``op`` unless it only touches devices or anonymous temporary files.
+        """Record ``op`` unless it only touches devices, git's bookkeeping or anonymous temporary files.
 
         Named files in temporary directories (``/tmp/cleanup.sh``) are kept:
         they may be the deliverable, and the trail marks them as outside the
@@ -458,7 +458,7 @@ class _Run:
         src = files.kind(op.path) if op.path else "workspace"
         if op.action in ("move", "copy") and op.dest:
             dst = files.kind(op.dest)
-            if "device" in (src, dst):
+            if "device" in (src, dst) or "git" in (src, dst):
                 return
             if src == "anonymous" and dst == "anonymous":
                 files.record(op)
@@ -491,7 +491,7 @@ class _Run:
                     )
                 )
                 return
-        if src == "device":
+        if src in ("device", "git"):
             return
         if src == "anonymous":
             files.record(op)

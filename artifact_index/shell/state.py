@@ -43,6 +43,8 @@ class ShellContext(Protocol):
     whose content is unknown but which exists.  Likewise an optional
     ``existed_before(path) -> bool | None`` says whether a file predates the
     session (a lock file next to a manifest the session created is new).
+    An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
+    in a directory the session made or emptied (so no file there predates it).
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -69,7 +71,15 @@ class ComparedTree:
     complete: bool
 
 
-PathKind = Literal["workspace", "scratch", "anonymous", "device"]
+PathKind = Literal["workspace", "scratch", "anonymous", "device", "git"]
+
+# Git's own bookkeeping inside a `.git` directory: its index, locks, refs and
+# objects change with every git command and are no file of the project.  A
+# hook or `info/exclude` the session writes there stays a file it changed.
+_GIT_BOOKKEEPING = re.compile(
+    r"(?:^|/)\.git/(?:[^/]+\.lock$|index$|[A-Z_]*HEAD$|COMMIT_EDITMSG$|packed-refs$"
+    r"|(?:refs|objects|logs|rebase-merge|rebase-apply|modules|worktrees)(?:/|$))"
+)
 
 # Temporary directories: what is written there lies outside the workspace.
 TEMP_ROOTS = (
@@ -155,6 +165,8 @@ class Files:
     # -- classification -----------------------------------------------------
 
     def kind(self, path: str) -> PathKind:
+        if _GIT_BOOKKEEPING.search(path):
+            return "git"
         if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
             return "device"
         if _WINDOWS_NUL.match(path):
@@ -243,6 +255,17 @@ class Files:
         if self.files_under(path):
             return True
         return None
+
+    def in_new_directory(self, path: str) -> bool:
+        """Whether ``path`` lies in a directory made or emptied by this command or, as the context says, the session."""
+        for made in (*self.directories, *self.cleared):
+            root = made.rstrip("/")
+            if path.startswith(root + "/"):
+                return True
+        probe = (
+            getattr(self.context, "in_new_directory", None) if self.context is not None else None
+        )
+        return bool(probe(path)) if callable(probe) else False
 
     # -- this command's own effects ----------------------------------------
 

@@ -78,6 +78,23 @@ class TestRedirections:
         assert analyze(command).operations == []
 
     @pytest.mark.parametrize(
+        "command",
+        [
+            "rm -f .git/index.lock",
+            "rm -f /w/.git/HEAD.lock /w/.git/ORIG_HEAD",
+            "echo abc123 > .git/refs/heads/main",
+            "rm -rf .git/rebase-merge",
+        ],
+    )
+    def test_git_bookkeeping_is_no_project_file(self, command: str) -> None:
+        assert analyze(command).operations == []
+
+    def test_a_git_hook_the_session_writes_is_a_file(self) -> None:
+        assert effects(analyze("echo 'make lint' > .git/hooks/pre-commit")) == [
+            ("write", ".git/hooks/pre-commit")
+        ]
+
+    @pytest.mark.parametrize(
         ("command", "path"),
         [
             ("echo x > /tmp/out.txt", "/tmp/out.txt"),
@@ -223,7 +240,10 @@ class TestFileManagement:
     def test_cp_and_recursive_cp(self) -> None:
         assert effects(analyze("cp a.py a.py.orig")) == [("copy", "a.py", "a.py.orig")]
         result = analyze("cp -r tpl out", files={"/w/tpl/x.txt": ""})
-        assert effects(result) == [("copy", "tpl/x.txt", "out/x.txt")]
+        # The files known under tpl are copied; the rest of the tree is not known.
+        assert effects(result) == [("copy", "tpl/x.txt", "out/x.txt"), ("unknown", None)]
+        own = analyze("mkdir tpl && echo x > tpl/x.txt && cp -r tpl out")
+        assert effects(own) == [("write", "tpl/x.txt"), ("copy", "tpl/x.txt", "out/x.txt")]
 
     def test_brace_expansion_backup_idiom(self) -> None:
         assert effects(analyze("cp setup.py{,.bak}")) == [("copy", "setup.py", "setup.py.bak")]

@@ -634,6 +634,10 @@ class Tracker:
             return True
         return None
 
+    def in_new_directory(self, path: str) -> bool:
+        """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
+        return self._in_new_directory(self._key(path, None))
+
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""
         file = self.index.file_state(self._key(path, None))
