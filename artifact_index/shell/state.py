@@ -43,6 +43,8 @@ class ShellContext(Protocol):
     whose content is unknown but which exists.  Likewise an optional
     ``existed_before(path) -> bool | None`` says whether a file predates the
     session (a lock file next to a manifest the session created is new).
+    An optional ``listed_in(directory) -> list[str]`` gives the files a listing
+    the session printed showed there (a glob expands over them too).
     An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
     in a directory the session made or emptied (so no file there predates it).
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
@@ -255,6 +257,13 @@ class Files:
         if self.files_under(path):
             return True
         return None
+
+    def listed_in(self, directory: str) -> list[str]:
+        """Files a listing the session printed showed in ``directory`` (the context's optional ``listed_in``), less those removed since."""
+        probe = getattr(self.context, "listed_in", None) if self.context is not None else None
+        if not callable(probe):
+            return []
+        return [p for p in probe(directory) if isinstance(p, str) and p not in self.removed]
 
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory made or emptied by this command or, as the context says, the session."""

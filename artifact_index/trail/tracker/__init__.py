@@ -634,6 +634,19 @@ class Tracker:
             return True
         return None
 
+    def listed_in(self, directory: str) -> list[str]:
+        """The files the latest ``ls`` of ``directory`` showed, less those the trail knows are gone."""
+        directory = directory.rstrip("/") or "/"
+        names = self.index.session.listed_files.get(directory, [])
+        # In the form asked (a drive letter as written): a glob matches them by prefix.
+        paths = [f"{directory.rstrip('/')}/{name}" for name in names]
+        gone = (self.index.file_state(self._key(p, None)) for p in paths)
+        return [
+            p
+            for p, file in zip(paths, gone, strict=True)
+            if file is None or file.exists is not False
+        ]
+
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))

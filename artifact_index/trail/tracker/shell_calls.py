@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.shell import analyze_command
+from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
@@ -124,6 +125,11 @@ def analyze_shell(
         session.directories = sorted({*session.directories, *analysis.directories})
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
+    if succeeded is not False and result.output and shell_cwd:
+        # The files an `ls` showed: a later glob over that directory names them.
+        seen = listed_files(op.command or "", shell_cwd, result.output)
+        if seen is not None:
+            session.listed_files = {**session.listed_files, seen[0]: seen[1]}
     if analysis.scratch_files:
         # What temporary files hold (a /tmp script the agent writes, then
         # runs): a later command may run them.
