@@ -1032,3 +1032,35 @@ class TestBracketNames:
     )
     def test_a_set_of_characters_stays_a_pattern(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
+
+
+class TestOutputOptions:
+    @pytest.mark.parametrize(
+        ("command", "path"),
+        [
+            ("xcrun devicectl list devices --json-output /tmp/devices.json", "/tmp/devices.json"),
+            ("reportgen --output-file=out/report.html", "out/report.html"),
+            ("exporter dump --out data.csv", "data.csv"),
+            ("go build -o bin/app ./cmd/app", "bin/app"),
+            ("GOOS=windows go test -c ./pkg/x -o /tmp/x.test", "/tmp/x.test"),
+        ],
+    )
+    def test_an_output_option_names_the_file_written(self, command: str, path: str) -> None:
+        assert effects(analyze(command)) == [("write", path)]
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "reportgen --output-format json",
+            "reportgen --output-dir build",
+            "reportgen --output -",
+            "reportgen --out build",
+            "go build ./...",
+        ],
+    )
+    def test_formats_directories_and_standard_output_are_no_files(self, command: str) -> None:
+        assert effects(analyze(command)) == []
+
+    def test_a_binary_built_and_removed_again_is_no_deletion(self) -> None:
+        result = analyze("go test -c ./pkg/x -o /tmp/x.test && rm /tmp/x.test")
+        assert effects(result) == [("write", "/tmp/x.test"), ("delete", "/tmp/x.test")]
