@@ -101,16 +101,29 @@ def _boundary_and_summary(lines: list[str], line: int) -> tuple[int, int, str]:
         None,
     )
     if boundary is None:
-        raise SystemExit(f"no compaction boundary at or before line {line}")
+        # Forms without a boundary record (Entire's compact transcripts) keep the summary alone:
+        # the point is then the summary's own line, and the session before it is what came first.
+        text = _summary_text(_record(lines[line - 1])) if 0 < line <= len(lines) else None
+        if text is None:
+            raise SystemExit(f"no compaction boundary or summary at or before line {line}")
+        return line - 1, line - 1, text
     for at in range(boundary + 1, min(boundary + 6, len(lines))):
-        record = _record(lines[at])
-        content = (record.get("message") or {}).get("content")
-        text = content if isinstance(content, str) else ""
-        if isinstance(content, list):
-            text = "".join(block.get("text", "") for block in content if isinstance(block, dict))
-        if record.get("isCompactSummary") or text.startswith("This session is being continued"):
+        text = _summary_text(_record(lines[at]))
+        if text is not None:
             return boundary, at, text
     raise SystemExit(f"no compaction summary after the boundary at line {boundary + 1}")
+
+
+def _summary_text(record: dict[str, Any]) -> str | None:
+    """The text of a compaction summary record (a Claude Code message or Entire's compact form), else None."""
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else record.get("content")
+    text = content if isinstance(content, str) else ""
+    if isinstance(content, list):
+        text = "".join(str(block.get("text", "")) for block in content if isinstance(block, dict))
+    if record.get("isCompactSummary") or text.startswith("This session is being continued"):
+        return text
+    return None
 
 
 def render_events(events: list[Event], tokens: int, *, from_end: bool, heading: str) -> str:

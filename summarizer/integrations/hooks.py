@@ -348,7 +348,25 @@ def _short_form(event: str, read: ReadTranscript, limit: int, seconds: float) ->
     )
     notice = _partial_notice(read.cut, str(read.path), seconds) if read.cut else ""
     room = min(limit, ECHOED_PRE_COMPACT_LIMIT) - len(notice.encode())
-    context = redact_text(changed_paths_text(read.index, room, lead) + notice)
+    return _hook_text(event, redact_text(changed_paths_text(read.index, room, lead) + notice))
+
+
+def _unread_form(event: str, transcript: Path, seconds: float) -> str:
+    """What the hook answers when not even the changed paths were ready in time: that they are not known here.
+
+    Said rather than left empty, so that the agent knows the trail exists
+    and how to get it, and does not take the silence for "nothing changed".
+    """
+    command = f"`artifact-index files {shlex.quote(str(transcript))}`"
+    context = redact_text(
+        "Files this session changed: not known here (the hook could not read the transcript "
+        f"within the hook's {seconds:g} s). {command} gives them.\n"
+    )
+    return _hook_text(event, context)
+
+
+def _hook_text(event: str, context: str) -> str:
+    """``context`` as the host takes it for ``event``: a SessionStart's JSON, else the text itself."""
     if event == "SessionStart":
         return json.dumps(
             {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}},
@@ -409,13 +427,16 @@ def _answer(
                 )
             )
 
-    read = _read(
-        event,
-        transcript_of(agent, hook_input, seconds=deadline.remaining()),
-        limits,
-        deadline,
-        offer_short,
-    )
+    transcript = transcript_of(agent, hook_input, seconds=deadline.remaining())
+    if offers is not None and event != "PostCompact":
+        # On a machine slow enough that reading stops late, an answer still goes out.
+        offers.offer(
+            HookRun(
+                _unread_form(event, transcript, deadline.seconds) + "\n",
+                f"{late}: the transcript could not be read in time",
+            )
+        )
+    read = _read(event, transcript, limits, deadline, offer_short)
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
     if event == "PostCompact":

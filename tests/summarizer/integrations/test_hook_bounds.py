@@ -363,13 +363,33 @@ def test_the_changed_paths_are_ready_as_soon_as_reading_stops(
     assert "`src/auth.py`" in context and "`tests/test_auth.py`" in context
 
 
-def test_past_the_deadline_with_nothing_ready_the_hook_answers_nothing_and_says_so(
+def test_past_the_deadline_with_nothing_read_the_hook_says_the_trail_is_not_known_here(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Reading never ends in time (a machine far slower than the deadline allows): silence would
+    # read as "nothing changed", so the answer says the trail is not known and how to get it.
     held = _Held()
     monkeypatch.setattr("summarizer.integrations.compactions.follow_transcript", held.hold)
     try:
         run = run_bounded_hook(lambda _: _payload(EXAMPLE), deadline=Deadline(2, clock=held.clock))
+    finally:
+        held.released.set()
+    assert run.late and run.note is not None
+    assert "no full answer within 2 s: the transcript could not be read in time" in run.note
+    context = json.loads(run.output)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Files this session changed: not known here")
+    assert f"`artifact-index files {EXAMPLE}` gives them" in context
+
+
+def test_past_the_deadline_without_even_the_input_the_hook_answers_nothing_and_says_so() -> None:
+    held = _Held()
+
+    def input_that_never_comes(_: int) -> str:
+        held.hold()
+        return _payload(EXAMPLE)
+
+    try:
+        run = run_bounded_hook(input_that_never_comes, deadline=Deadline(2, clock=held.clock))
     finally:
         held.released.set()
     assert run == HookRun(
