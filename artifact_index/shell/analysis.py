@@ -83,6 +83,8 @@ class ShellAnalysis:
     unknown), for harnesses whose shell persists between commands.
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
+    ``copied``: the trees a recursive copy made (``cp -r``): files a later
+    listing shows there are the copy's.
     ``cleared``: directories it removed with everything in them (``rm -r``):
     like the ones it created, nothing found in them later predates the
     session.
@@ -101,6 +103,7 @@ class ShellAnalysis:
     cwd_after: str | None
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
+    copied: tuple[str, ...] = ()
     cleared: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
 
@@ -154,6 +157,7 @@ def analyze_command(
         operations=run.ops,
         cwd_after=cwd_after,
         directories=tuple(run.files.directories),
+        copied=tuple(run.files.copied),
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),

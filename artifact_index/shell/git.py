@@ -494,11 +494,12 @@ def _new_in_status(output: str) -> list[str]:
 
 
 def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    """``git status``: the new files it lists in a directory the session made were made by the session.
+    """``git status``: the new files it lists in a tree the session copied into place are the copy's.
 
-    A tree the session copied into place (``cp -r``) holds files no command
-    named; the status names them.  Outside such directories a new file may
-    predate the session, and the status proves nothing about who made it.
+    A tree ``cp -r`` made holds files no command named; the status names
+    them.  Elsewhere a new file may predate the session (even in a directory
+    ``mkdir -p`` named: it may have been there), and the status proves
+    nothing about who made it.
     """
     output = runtime.output
     if not output:
@@ -509,10 +510,10 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     ops: list[FileOperation] = []
     for path in _new_in_status(output):
         placed = join(base, path)
-        if placed is None or files.known_file(placed) or not files.in_new_directory(placed):
+        if placed is None or files.known_file(placed) or not files.in_copied_tree(placed):
             continue
         ops.append(
-            inv.op("create", placed, detail="listed by git status in a directory the session made")
+            inv.op("create", placed, detail="listed by git status in a tree the session copied")
         )
     return ops
 

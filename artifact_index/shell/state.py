@@ -46,7 +46,9 @@ class ShellContext(Protocol):
     An optional ``listed_in(directory) -> list[str]`` gives the files a listing
     the session printed showed there (a glob expands over them too).
     An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
-    in a directory the session made or emptied (so no file there predates it).
+    in a directory the session made or emptied (so no file there predates it),
+    and ``in_copied_tree(path) -> bool`` whether it lies in a tree the session
+    copied into place.
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -160,6 +162,7 @@ class Files:
     written: dict[str, str | None] = field(default_factory=dict)  # path -> content (None: unknown)
     removed: set[str] = field(default_factory=set)
     directories: list[str] = field(default_factory=list)
+    copied: list[str] = field(default_factory=list)  # trees a recursive copy made
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
     cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
@@ -274,6 +277,18 @@ class Files:
         probe = (
             getattr(self.context, "in_new_directory", None) if self.context is not None else None
         )
+        return bool(probe(path)) if callable(probe) else False
+
+    def in_copied_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a tree this command or, as the context says, the session copied into place.
+
+        Unlike a directory ``mkdir -p`` names, which may have been there
+        already, a copied tree did not hold the files a listing shows now.
+        """
+        for tree in self.copied:
+            if path.startswith(tree.rstrip("/") + "/"):
+                return True
+        probe = getattr(self.context, "in_copied_tree", None) if self.context is not None else None
         return bool(probe(path)) if callable(probe) else False
 
     # -- this command's own effects ----------------------------------------

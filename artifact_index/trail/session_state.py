@@ -242,6 +242,7 @@ class SessionState(_Record):
     # -- directories and scratch files
     listed_directories: list[str] = Field(default_factory=list)  # paths a read tool listed
     directories: list[str] = Field(default_factory=list)  # made by the session
+    copied_trees: list[str] = Field(default_factory=list)  # made by a recursive copy
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
     listed_files: dict[str, list[str]] = Field(
         default_factory=dict

@@ -57,3 +57,14 @@ def test_a_porcelain_status_names_the_copied_files_too(tmp_path: Path) -> None:
 def test_without_a_copy_a_status_of_untracked_files_changes_nothing(tmp_path: Path) -> None:
     files, _ = changed(tmp_path, ROOT, [("git status -u", STATUS)])
     assert files == {}
+
+
+def test_a_directory_mkdir_p_names_may_hold_files_from_before(tmp_path: Path) -> None:
+    # `mkdir -p` of a directory that was already there: its untracked files
+    # may predate the session, so the status does not make them the session's.
+    files, _ = changed(
+        tmp_path,
+        ROOT,
+        [("mkdir -p libs/parser", ""), ("git status -u", STATUS)],
+    )
+    assert files == {}

@@ -172,11 +172,12 @@ def _copied_tree(inv: Invocation, files: Files, source: str, target: str) -> lis
 
     The files it copies are unknown (those known were named above), so the
     copy is an unknown effect; a destination that did not exist becomes a
-    directory the session made, so files a later listing shows there (``git
+    tree the session copied, so files a later listing shows there (``git
     status``) are the copy's.
     """
     if files.is_directory(target) is not True:
         files.made_directory(target.rstrip("/") or "/")
+        files.copied.append(target.rstrip("/") or "/")
     if files.in_new_directory(source.rstrip("/") + "/"):
         return []  # a tree the session made holds no file it does not know
     return [inv.unknown(f"cp -r copies {source} to {target}; the files under it are not known")]

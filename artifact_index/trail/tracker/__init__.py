@@ -647,6 +647,10 @@ class Tracker:
             if file is None or file.exists is not False
         ]
 
+    def in_copied_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a tree the session copied into place (``cp -r``)."""
+        return any(path.startswith(tree + "/") for tree in self.index.session.copied_trees)
+
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))

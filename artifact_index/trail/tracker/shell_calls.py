@@ -123,6 +123,8 @@ def analyze_shell(
         return ShellRun(shell_cwd, False, placed, False, None, started=False)
     if analysis.directories:
         session.directories = sorted({*session.directories, *analysis.directories})
+    if analysis.copied:
+        session.copied_trees = sorted({*session.copied_trees, *analysis.copied})
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
     if succeeded is not False and result.output and shell_cwd:
