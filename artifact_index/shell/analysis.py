@@ -37,6 +37,7 @@ from artifact_index.ingestion.events import FileOperation, ShellDialect
 from artifact_index.shell.effects import command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.shell.failed_step import (
+    echoed_status,
     failed_pipeline_head,
     failed_step,
     shell_refused_to_parse,
@@ -65,6 +66,8 @@ Outcome = Literal["ok", "failed", "unknown"]
 
 _MAX_NESTING = 5  # bash -c inside python inside bash -c ...
 _MAX_LOOP = 64
+# `test` operators that ask whether a file exists (readable, non-empty, regular).
+_EXISTENCE_TESTS = frozenset({"-e", "-f", "-r", "-s"})
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,11 @@ def analyze_command(
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),
     )
+
+
+def _unsubstituted(_: Sub) -> str | None:
+    """No value for a command substitution inside a test: running it again would repeat its effects."""
+    return None
 
 
 def _split(operator: str, outcome: Outcome) -> tuple[Outcome, Outcome]:
@@ -275,9 +283,22 @@ class _Run:
             current = left
         if count:
             outcomes[0] = current
+        for k in range(count - 1):
+            if outcomes[k] == "unknown" and k < len(node.operators) and node.operators[k] == ";":
+                status = echoed_status(node.items[k + 1], self._output)
+                if status is not None:
+                    outcomes[k] = "ok" if status == 0 else "failed"
         pieces: list[str | None] = []
         for k, item in enumerate(node.items[:count]):
             background = k < len(node.operators) and node.operators[k] == "&"
+            # `[ -f x ] && wc -c < x`: unless the chain is known to have run through,
+            # the test may have found no x, and nothing was read.
+            guarded = (
+                self.tested_path(node.items[k - 1], scope)
+                if k and node.operators[k - 1] == "&&" and outcomes[k] != "ok"
+                else None
+            )
+            before = len(self.ops)
             pieces.append(
                 self.node(
                     item,
@@ -286,9 +307,36 @@ class _Run:
                     stdin if k == 0 else None,
                 )
             )
+            if guarded is not None:
+                self.ops[before:] = [
+                    op
+                    for op in self.ops[before:]
+                    if not (op.action == "read" and op.path == guarded)
+                ]
         if stopped is None and all(p is not None for p in pieces):
             return "".join(p for p in pieces if p is not None)
         return None
+
+    def tested_path(self, node: Node, scope: Scope) -> str | None:
+        """The file an existence test (``[ -f x ]``, ``test -e x``) asks about, or None."""
+        if not isinstance(node, Command):
+            return None
+        text = node.text.strip()
+        # The parser keeps a bracket test as one word ("test_command"): read its words again.
+        for opening, closing in (("[[", "]]"), ("[", "]")):
+            if text.startswith(opening + " ") and text.endswith(" " + closing):
+                text = "test " + text[len(opening) : -len(closing)]
+                break
+        parsed = parse_command(text).body.items
+        if len(parsed) != 1 or not isinstance(parsed[0], Command):
+            return None
+        words = parsed[0].argv
+        if len(words) != 3 or word_text(words[0], scope, _unsubstituted) != "test":
+            return None
+        if word_text(words[1], scope, _unsubstituted) not in _EXISTENCE_TESTS:
+            return None
+        path = word_text(words[2], scope, _unsubstituted)
+        return join(scope.cwd, path) if path else None
 
     def pipeline(
         self, node: Pipeline, scope: Scope, outcome: Outcome, stdin: str | None

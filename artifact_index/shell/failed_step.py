@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from artifact_index.shell.git import skip_global_options
 from artifact_index.shell.parser import Command, Node
 
-__all__ = ["failed_pipeline_head", "failed_step", "shell_refused_to_parse"]
+__all__ = ["echoed_status", "failed_pipeline_head", "failed_step", "shell_refused_to_parse"]
 
 # A shell's own prefix before a program's complaint: `bash: line 1: `, `/bin/sh: 1: `.
 _SHELL_PREFIX = r"(?:(?:/\S*/)?(?:ba|da|k|z)?sh:(?: line)? ?\d*:? )?"
@@ -143,3 +143,25 @@ _SHELL_SYNTAX_ERROR = re.compile(
 def shell_refused_to_parse(output: str | None) -> bool:
     """Whether a failed call's output says its shell could not parse the command."""
     return output is not None and _SHELL_SYNTAX_ERROR.match(output.lstrip("\n")) is not None
+
+
+def echoed_status(after: Node, output: str | None) -> int | None:
+    """The exit status a step printed right after the one before it (``…; echo "exit=$?"``).
+
+    Agents print it to see how a step ended when the whole command must
+    succeed.  Found only when the echo's words are literal text around one
+    ``$?`` and the output holds that line with one status (a loop printing
+    several different ones says nothing about any single run).
+    """
+    if output is None or _program(after) != "echo" or not isinstance(after, Command):
+        return None
+    words = after.text.split(None, 1)
+    if len(words) != 2:
+        return None
+    text = words[1].replace('"', "").replace("'", "")
+    before, found, rest = text.partition("$?")
+    if not found or "$" in before + rest or "\\" in text or text.startswith("-"):
+        return None
+    line = re.compile(rf"^{re.escape(before)}(\d+){re.escape(rest)}$", re.MULTILINE)
+    statuses = {int(m.group(1)) for m in line.finditer(output)}
+    return statuses.pop() if len(statuses) == 1 else None

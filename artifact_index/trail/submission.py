@@ -183,8 +183,11 @@ class GitModel:
                     state.staged_all = True
                 else:
                     state.staged = sorted({*state.staged, spec})
-        elif (sub in ("reset", "stash") and not operands) or (
-            sub == "reset" and operands == ["HEAD"]
+        elif (
+            (sub in ("reset", "stash") and not operands)
+            or (sub == "reset" and operands == ["HEAD"])
+            # `git reset --hard REF` takes no paths: the index is REF's, nothing staged.
+            or (sub == "reset" and "--hard" in options and "--" not in args)
         ):
             state.staged_all = state.staged_tracked = False
             state.staged = []

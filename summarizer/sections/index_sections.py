@@ -533,9 +533,15 @@ def _pending(facts: SessionFacts, detail: int) -> str:
             )
         if facts.work.commits and facts.work.uncommitted:
             last = facts.work.commits[-1]
+            quiet = [a.turn for a in facts.work.unconfirmed_commits if a.turn >= last.turn]
+            # A later `git commit` that printed no commit may hold them: say what was seen.
             unfinished.append(
-                f"{len(facts.work.uncommitted)} changed file(s) not committed (the last commit: "
-                f"`{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
+                f"{len(facts.work.uncommitted)} changed file(s) in no commit shown (the last commit "
+                f"printed: `{last.hash}`, turn {last.turn}; `git commit` at turn {quiet[-1]} "
+                "printed none, so it may hold them): " + _few_paths(facts.work.uncommitted)
+                if quiet
+                else f"{len(facts.work.uncommitted)} changed file(s) not committed (the last "
+                f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
             )
         if detail <= 1:
             unfinished += [

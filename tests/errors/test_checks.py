@@ -89,6 +89,15 @@ def test_compound_commands_hold_every_check() -> None:
     ]
 
 
+def test_an_interpreter_named_by_a_variable_set_before_is_that_interpreter() -> None:
+    command = "cd /repo\nPY=/opt/envs/app/bin/python\n$PY -m pytest tests/test_a.py -q | tail -8"
+    [check] = checks_in(command)
+    assert (check.runner, check.category, check.targets) == ("pytest", "test", ("tests/test_a.py",))
+    assert [c.runner for c in checks_in("PY=python3; ${PY} -m mypy src")] == ["mypy"]
+    # A variable no earlier word sets stays a variable: nothing to recognize.
+    assert checks_in("$PY -m pytest tests") == ()
+
+
 def test_heredoc_bodies_are_not_commands() -> None:
     assert checks_in("cat > notes.md <<'EOF'\npytest is flaky here\nEOF") == ()
 

@@ -75,6 +75,14 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "a look-up (ls, grep, test, …): its non-zero exit answers its question",
         ),
         (
+            "git config --global --get-regexp 'credential|helper'",
+            "Command: /bin/zsh -lc \"git config --global --get-regexp 'credential|helper'\"\n"
+            "Chunk ID: 395336\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
+            "Original token count: 0\nOutput:\n",
+            "exit_status",
+            "a look-up (git config --get…): exit 1 with no output means no such setting",
+        ),
+        (
             "uname -a; sw_vers",
             "Linux box 6.1.0 x86_64 GNU/Linux\nsw_vers: command not found\n",
             "exit_status",
@@ -146,6 +154,36 @@ def test_the_harness_header_above_the_output_is_not_the_error() -> None:
     session.run("gh api repos/x/contents?ref=main", output, ok=False)
     [entry] = session.ledger.errors
     assert entry.message == "zsh:1: no matches found: repos/x/contents?ref=main"
+
+
+def test_the_command_line_codex_echoes_above_the_output_is_not_the_error() -> None:
+    session = Session()
+    output = (
+        'Command: /bin/zsh -lc "go test ./internal/sync -run TestTotal"\nChunk ID: 014e39\n'
+        "Wall time: 0.8 seconds\nProcess exited with code 1\nOriginal token count: 20\nOutput:\n"
+        "panic: boom\nexit status 2\n"
+    )
+    session.run("bash scripts/check.sh", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == "panic: boom"
+
+
+def test_a_run_whose_output_came_through_its_running_session_is_not_said_silent() -> None:
+    session = Session()
+    output = (
+        'Command: /bin/zsh -lc "go test ./..."\nChunk ID: 9b487a\nWall time: 1.0 seconds\n'
+        "Process running with session ID 87853\nOriginal token count: 0\nOutput:\n"
+    )
+    session.run("go test ./...", output, ok=False)
+    [entry] = session.ledger.errors
+    assert "without output" not in entry.message
+    assert entry.message.endswith("its output was read later, from the session it kept running")
+
+
+def test_a_git_config_set_that_fails_is_still_an_error() -> None:
+    session = Session()
+    session.run("git config user.name x", "error: could not lock config file .git/config", ok=False)
+    assert outcomes(session.ledger) == [("error", None)]
 
 
 def test_pre_commit_checkers_report_their_own_errors_with_file_and_line() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -281,6 +283,28 @@ class TestReads:
 
     def test_grep_is_a_search_not_a_read(self) -> None:
         assert analyze("grep -n def src/app.py").operations == []
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            'for f in a b; do [ -f "$f.pdf" ] && wc -c < "$f.pdf"; done',
+            'o=$( [ -f a.pdf ] && wc -c < a.pdf | tr -d " " || echo - )',
+            "test -s a.pdf && cat a.pdf || echo missing",
+            "[[ -e a.pdf ]] && cat a.pdf || true",
+        ],
+    )
+    def test_a_read_behind_an_existence_test_that_may_have_failed_is_not_a_read(
+        self, command: str
+    ) -> None:
+        """A size check over names that may not exist reads only those that do: not stated."""
+        assert [op for op in analyze(command).operations if op.action == "read"] == []
+
+    def test_a_read_behind_an_existence_test_that_passed_is_a_read(self) -> None:
+        assert effects(analyze("[ -f a.pdf ] && cat a.pdf"), reads=True) == [("read", "a.pdf")]
+        # Another file's test does not make this read uncertain.
+        assert effects(analyze("[ -f b ] && cat a.pdf || echo -"), reads=True) == [
+            ("read", "a.pdf")
+        ]
 
 
 class TestGit:
@@ -1064,3 +1088,28 @@ class TestOutputOptions:
     def test_a_binary_built_and_removed_again_is_no_deletion(self) -> None:
         result = analyze("go test -c ./pkg/x -o /tmp/x.test && rm /tmp/x.test")
         assert effects(result) == [("write", "/tmp/x.test"), ("delete", "/tmp/x.test")]
+
+
+class TestEchoedStatus:
+    """`…; echo "exit=$?"` prints how the step before ended, whatever the whole command did."""
+
+    SCRIPT: ClassVar[dict[str, str | None]] = {
+        "/w/gen.py": 'import pathlib\npathlib.Path("out.csv").write_text("x")\n'
+    }
+
+    def test_a_script_that_printed_a_failing_status_wrote_nothing(self) -> None:
+        result = analyze(
+            'python3 gen.py; echo "exit=$?"; git status --short',
+            files=self.SCRIPT,
+            output="Refusing to overwrite out.csv\nexit=1\n",
+        )
+        assert effects(result) == []
+
+    def test_a_script_that_printed_success_wrote_its_files(self) -> None:
+        result = analyze('python3 gen.py; echo "exit=$?"', files=self.SCRIPT, output="exit=0\n")
+        assert effects(result) == [("write", "out.csv")]
+
+    def test_statuses_that_disagree_say_nothing(self) -> None:
+        command = 'for i in 1 2; do python3 gen.py; echo "rc $?"; done'
+        result = analyze(command, files=self.SCRIPT, output="rc 1\nrc 0\n")
+        assert ("write", "out.csv") in effects(result)

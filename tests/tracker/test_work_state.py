@@ -250,3 +250,35 @@ def test_a_rebase_continued_after_resolving_a_conflict_commits_the_resolution() 
         ),
     )
     assert work["uncommitted"] == ["tax.py"]
+
+
+def test_after_a_hard_reset_to_a_ref_a_commit_of_named_paths_holds_them() -> None:
+    """`git reset --hard origin/main` leaves nothing staged: what is added after it is what is committed."""
+    work = state(
+        edit("/repo/cart.py", 1),
+        shell("git reset --hard origin/main", "HEAD is now at f8ec5b2 Readme\n", 2),
+        edit("/repo/cart.py", 3),
+        edit("/repo/tax.py", 4),
+        shell("git add cart.py tax.py", "", 5),
+        shell(
+            "git commit -m 'Totals'",
+            "[main 39a3f00] Totals\n 2 files changed, 4 insertions(+), 2 deletions(-)\n",
+            6,
+        ),
+    )
+    commits = work["commits"]
+    assert isinstance(commits, list)
+    assert commits[-1]["files"] == ["cart.py", "tax.py"]
+    assert work["uncommitted"] == []
+
+
+def test_a_reset_of_paths_still_leaves_the_staging_unknown() -> None:
+    work = state(
+        edit("/repo/cart.py", 1),
+        edit("/repo/tax.py", 2),
+        shell("git add -A && git reset -- tax.py", "", 3),
+        shell("git commit -m 'Totals'", "[main 1a2b3c4] Totals\n 1 file changed\n", 4),
+    )
+    commits = work["commits"]
+    assert isinstance(commits, list)
+    assert commits[-1]["files"] is None

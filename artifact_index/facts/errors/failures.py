@@ -83,6 +83,8 @@ _NOTHING_TO_COMMIT = re.compile(
 _PROBE_FAILURE = re.compile(
     r"\b(?:ModuleNotFoundError|SyntaxError|Cannot find module|ERR_MODULE_NOT_FOUND|cannot load such file)\b"
 )
+# A git config query: it exits 1, printing nothing, when no setting matches.
+_CONFIG_QUERY = re.compile(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
 _INLINE = re.compile(r" (?:-c|-e|--eval)$")
 # An output redirection into a file ("cat > notes.md <<EOF"): the command writes, it looks nothing up.
 _WRITES = re.compile(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
@@ -120,6 +122,8 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
         if ran & LOOKUPS:
             return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
         return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
+    if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):
+        return "a look-up (git config --get…): exit 1 with no output means no such setting"
     if _NOTHING_TO_COMMIT.search(output) and "git commit" in actions:
         return "nothing to commit"
     if actions and _ALREADY_DONE.search(output) and actions <= _SET_UP:
@@ -129,10 +133,12 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
 
 _EXIT_LINE = re.compile(r"^(?:Error: )?Exit code -?\d+$")
 # The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
+# Newer Codex builds also echo the command line itself first ("Command: /bin/zsh -lc …").
 _HARNESS_LINE = re.compile(
-    r"^(?:Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
+    r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
     r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
 )
+_STILL_RUNNING = re.compile(r"^Process running with session ID \d+$", re.MULTILINE)
 _ERRORISH = re.compile(
     r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
@@ -163,9 +169,14 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
     lines = _lines(output)
     if not lines:
         status = f"exited with status {exit_code}" if exit_code else "failed"
-        return Diagnostic(
-            message=f"`{' '.join(command.split())[:120]}` {status} without output", kind="generic"
-        )
+        shown = " ".join(command.split())[:120]
+        if _STILL_RUNNING.search(output):
+            # Codex gave back the header while it ran; what it printed came through later polls.
+            return Diagnostic(
+                message=f"`{shown}` {status}; its output was read later, from the session it kept running",
+                kind="generic",
+            )
+        return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
     first = next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]

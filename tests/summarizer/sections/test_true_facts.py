@@ -387,6 +387,22 @@ def test_the_hook_refers_to_no_section_it_does_not_show() -> None:
     assert "not committed (the last commit: `abc1234`, turn 2): `a.py`" in hook
 
 
+def test_files_a_later_quiet_commit_may_hold_are_not_called_uncommitted() -> None:
+    index = _index(
+        write(1, f"{ROOT}/a.py", "x = 1\n"),
+        shell(2, "git add a.py && git commit -m 'a'", "[main abc1234] a\n 1 file changed\n"),
+        edit(3, f"{ROOT}/a.py", "x = 1", "x = 2"),
+        shell(4, "git commit -q -m 'b' -- a.py", "ok\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "not committed" not in tasks
+    assert (
+        "1 changed file(s) in no commit shown (the last commit printed: `abc1234`, turn 2; "
+        "`git commit` at turn 4 printed none, so it may hold them): `a.py`"
+    ) in tasks
+
+
 # --- text misread as structure -----------------------------------------------------------------------
 
 

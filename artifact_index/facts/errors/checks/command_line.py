@@ -18,6 +18,7 @@ _PIPE = {"|", "|&"}
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _MAX_COMMAND = 4000
+_VARIABLE = re.compile(r"^\$(?:(?P<bare>[A-Za-z_]\w*)|\{(?P<braced>[A-Za-z_]\w*)\})$")
 _PUNCTUATION = ";&|<>()"
 # A run of punctuation, or of anything but punctuation and shlex's whitespace (" \t\r\n").
 _PLAIN_TOKEN = re.compile(rf"[{re.escape(_PUNCTUATION)}]+|[^ \t\r\n{re.escape(_PUNCTUATION)}]+")
@@ -113,10 +114,16 @@ def _segments(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
     current: list[str] = []
     piped = False
     tokens = _tokens(command)
+    # `PY=/env/bin/python` on its own, then `$PY -m pytest`: the later word is that value.
+    variables: dict[str, str] = {}
     i = 0
     while i < len(tokens):
         token = tokens[i]
         if token in _SEPARATORS:
+            if current and all(_ENV_ASSIGNMENT.match(w) for w in current):
+                for word in current:
+                    name, _, value = word.partition("=")
+                    variables[name] = value
             if current:
                 result.append((piped, current))
             current = []
@@ -126,6 +133,10 @@ def _segments(command: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
                 current.pop()  # the file descriptor of "2>&1"
             i += 1  # the redirection target
         else:
+            reference = _VARIABLE.match(token)
+            referenced = reference["bare"] or reference["braced"] if reference else None
+            if referenced in variables:
+                token = variables[referenced]
             current.append(token)
         i += 1
     if current:
