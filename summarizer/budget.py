@@ -28,11 +28,11 @@ parts the reader needs most (``summarizer.summary``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.condense import condense_text
@@ -156,7 +156,7 @@ def condense_facts(facts: SessionFacts, limits: TextLimits) -> SessionFacts:
 
 # --- step 3: whole items --------------------------------------------------------------------------
 
-_TURN = re.compile(r"^- \(turn (\d+)")
+_TURN = lazy_pattern(r"^- \(turn (\d+)")
 # Items no step but the last may cut: what is open or in progress.
 _KEPT_MARKS = ("[OPEN]", "[in progress]", "The agent's last message")
 
@@ -262,7 +262,7 @@ def cut_items(
     return rendered()
 
 
-_PATH_LIST = re.compile(
+_PATH_LIST = lazy_pattern(
     r"^(?P<head>- [^`\n]*?: )(?P<paths>`[^`\n]+`(?:, `[^`\n]+`)*)(?P<tail>[^\n]*)$"
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from summarizer.sections.templates import DEFAULT_TEMPLATE
+from summarizer.sections.template_name import DEFAULT_TEMPLATE
 
 __all__ = ["add_llm_options", "add_provider_options"]
 

@@ -40,13 +40,13 @@ DEFAULT_MODEL = "claude-sonnet-4-5"
 
 
 class ContextSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     compaction_model: str = Field(default="", alias="compactionModel")
 
 
 class LLMSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     provider: Literal["anthropic", "openai"] | None = None
     base_url: str | None = Field(default=None, alias="baseUrl")
@@ -54,7 +54,7 @@ class LLMSettings(BaseModel):
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     context: ContextSettings = Field(default_factory=ContextSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)

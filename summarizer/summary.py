@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ConfigDict
 
 from artifact_index.ingestion.events import Event
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.budget import (
@@ -56,19 +57,19 @@ __all__ = [
     "summarize",
 ]
 
-_STATE = re.compile(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
+_STATE = lazy_pattern(r"<!-- artifact-index:state (\{.*?\}) -->", re.S)
 # The index sections that carry the writer's line on each changed file, and one bullet of them:
 # "- `path` (status): line; facts" (the status may hold a path in backticks, never parentheses).
 _FILE_SECTIONS = ("files_changed", "files_and_code")
-_FILE_BULLET = re.compile(r"^- `(?P<path>[^`]+)`(?: \((?:[^()`]|`[^`]*`)*\))?: (?P<rest>.*)$")
-_FLAG = re.compile(r"\s*⚠ \[index: [^\]]*\]\s*$")
-_CUT_NOTE = re.compile(
+_FILE_BULLET = lazy_pattern(r"^- `(?P<path>[^`]+)`(?: \((?:[^()`]|`[^`]*`)*\))?: (?P<rest>.*)$")
+_FLAG = lazy_pattern(r"\s*⚠ \[index: [^\]]*\]\s*$")
+_CUT_NOTE = lazy_pattern(
     r"^\[… .*\]$"
 )  # a line saying what the budget cut (summarizer.budget), not an item
 
 
 class Summary(BaseModel):
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     template: Template
     facts: SessionFacts

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
 from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "added_tests",
@@ -39,22 +40,22 @@ __all__ = [
     "symbol_key",
 ]
 
-_TEST_PATH = re.compile(
+_TEST_PATH = lazy_pattern(
     r"(^|/)(tests?|spec|__tests__)/|(_test|_spec|\.test|\.spec)\.\w+$|(^|/)test_[^/]+$"
 )
 # A test declared by a call: ExUnit / RSpec / Jest / Mocha / ScalaTest style.
-_TEST_CALL = re.compile(
+_TEST_CALL = lazy_pattern(
     r"""^\+\s*(?:test|it|scenario|property|specify)\s*\(?\s*(["'`])(?P<name>.+?)\1"""
 )
 _TEST_HOLDERS = frozenset({"class", "struct", "module", "interface", "namespace", "impl"})
-_TEST_FUNCTION = re.compile(r"^(?:test_?|Test|Benchmark|Example)[\w]*", re.I)
+_TEST_FUNCTION = lazy_pattern(r"^(?:test_?|Test|Benchmark|Example)[\w]*", re.I)
 # Kinds whose first line says nothing a name does not: `defmodule X do`, `module X`.
 _NO_SIGNATURE = frozenset({"module"})
-_BODY_OPENS = re.compile(r"(?:\{|:|\bdo|->|=>|=|;)\s*$")
-_BODY_OPENING = re.compile(r"\s*(?:\{|\bdo|:)\s*$")
-_COMMENT = re.compile(r"^\s*(?:///?|#+(?!\[)|--|\*+(?!/)|/\*\*?|;+)\s?")
-_ATTRIBUTE = re.compile(r"^\s*(?:@(?!doc\b)\w|#\[|\[\w)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_BODY_OPENS = lazy_pattern(r"(?:\{|:|\bdo|->|=>|=|;)\s*$")
+_BODY_OPENING = lazy_pattern(r"\s*(?:\{|\bdo|:)\s*$")
+_COMMENT = lazy_pattern(r"^\s*(?:///?|#+(?!\[)|--|\*+(?!/)|/\*\*?|;+)\s?")
+_ATTRIBUTE = lazy_pattern(r"^\s*(?:@(?!doc\b)\w|#\[|\[\w)")
+_SENTENCE_END = lazy_pattern(r"(?<=[.!?])\s")
 _LOCKFILES = frozenset(
     {
         "package-lock.json",
@@ -72,7 +73,7 @@ _LOCKFILES = frozenset(
 )
 _MARKDOWN = (".md", ".mdx", ".markdown", ".rst")
 # Lines that open many a file and say nothing of this one: imports, shebangs, a patch's own headers.
-_BOILERPLATE = re.compile(
+_BOILERPLATE = lazy_pattern(
     r"^(?:import\s|from\s+\S+\s+import\s|#!|require[\s(]|use\s|package\s|using\s|#include|"
     r"@@|---|\+\+\+|[\"']use strict)"
 )
@@ -241,7 +242,7 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
     return list(dict.fromkeys(names))
 
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 def _prose_lines(diff: str) -> list[str]:
@@ -302,28 +303,28 @@ def changed_outline(diff: str | None, path: str) -> tuple[list[str], bool]:
 
 
 # The comment markers of each language with definitions (``--`` opens a shell option, not a comment).
-_HASH_COMMENT = re.compile(r"^\s*#+(?![\[!{])\s?")
-_SLASH_COMMENT = re.compile(r"^\s*(?:///?|/\*\*?|\*+(?!/))\s?")
+_HASH_COMMENT = lazy_pattern(r"^\s*#+(?![\[!{])\s?")
+_SLASH_COMMENT = lazy_pattern(r"^\s*(?:///?|/\*\*?|\*+(?!/))\s?")
 _COMMENTS_OF = {
     "python": _HASH_COMMENT,
     "ruby": _HASH_COMMENT,
     "bash": _HASH_COMMENT,
     "elixir": _HASH_COMMENT,
 }
-_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)(?:,\d+)? @@")
-_CONTROL = re.compile(
+_HUNK = lazy_pattern(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)(?:,\d+)? @@")
+_CONTROL = lazy_pattern(
     r"^(?:\}?\s*else\b|if\b|elif\b|unless\b|case\b|when\b|switch\b|for\b|while\b|return\b|"
     r"raise\b|throw\b|guard\b|match\b|cond\b|with\b|rescue\b|catch\b|except\b|defer\b)"
 )
-_CALL = re.compile(r"[\w.]\(")
-_LOGGING = re.compile(
+_CALL = lazy_pattern(r"[\w.]\(")
+_LOGGING = lazy_pattern(
     r"\b(?:log(?:ger|ging)?|console|fmt\.Print\w*|print(?:ln|f)?|IO\.(?:puts|inspect)|Logger|"
     r"slog|debug|tracing|puts|println!|eprintln!)\b\s*[.(!]",
     re.I,
 )
-_NOISE = re.compile(r"^[\W_]*$|^(?:end|do|\)\s*\{?|\},?)$")  # punctuation alone: `>`, `});`, `]`
+_NOISE = lazy_pattern(r"^[\W_]*$|^(?:end|do|\)\s*\{?|\},?)$")  # punctuation alone: `>`, `});`, `]`
 # An assignment in code (spaces around the operator): not an HTML attribute (`id="x"`).
-_LEFT = re.compile(r"^\s*(?P<left>[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*)\s+(?::=|=|<-)\s")
+_LEFT = lazy_pattern(r"^\s*(?P<left>[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*)\s+(?::=|=|<-)\s")
 _MAX_CODE = 110
 
 
@@ -352,10 +353,10 @@ def _replaced(before: str, after: str) -> str:
 
 
 # Markup in a template (`class="row"`, `<div`): how it looks, not what the change does.
-_MARKUP = re.compile(r"^\s*(?:<[%/!]?[\w.:-]*|[\w:@.-]+=[\"'{])")
-_DATA = re.compile(r"[=:,({\[]")  # a field, an entry, an argument: not a word of template text
+_MARKUP = lazy_pattern(r"^\s*(?:<[%/!]?[\w.:-]*|[\w:@.-]+=[\"'{])")
+_DATA = lazy_pattern(r"[=:,({\[]")  # a field, an entry, an argument: not a word of template text
 # A line that only opens a block: `return {`, `bind() {`, `} else {`.
-_OPENER_ONLY = re.compile(
+_OPENER_ONLY = lazy_pattern(
     r"^(?:\}\s*)?[\w.]*(?:\(\))?\s*[{(\[]\s*$|^(?:return|else|try|do|begin|then)\b\W*$"
 )
 

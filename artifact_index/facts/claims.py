@@ -41,7 +41,7 @@ _ORDER: dict[Certainty, int] = {"seen": 0, "inferred": 1, "unrecorded": 2}
 class Evidence(BaseModel):
     """One thing the session did or printed that a claim rests on."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int
     call_id: str | None = None  # the call
@@ -53,6 +53,8 @@ class Evidence(BaseModel):
 class Claimed(BaseModel):
     """A model that states something: its certainty and evidence, kept out of its JSON contract."""
 
+    model_config = ConfigDict(defer_build=True)
+
     certainty: Certainty = Field(default="seen", exclude=True)
     evidence: tuple[Evidence, ...] = Field(default=(), exclude=True)
 
@@ -60,7 +62,7 @@ class Claimed(BaseModel):
 class Claim(BaseModel):
     """One statement of the index on its own: what it is about, what it says, how sure, and why."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: ClaimKind
     subject: str  # a path, an error's message, a test command, a task, a commit hash

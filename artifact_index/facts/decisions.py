@@ -33,25 +33,27 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["Decision", "DecisionKind", "KnownPaths", "extract_decisions"]
 
 DecisionKind = Literal["choice", "rejected-alternative", "root-cause"]
 
-_ROOT_CAUSE = re.compile(
+_ROOT_CAUSE = lazy_pattern(
     r"\broot cause\b(?: of\b[^.:]{0,80})?\s*(?:is\b|was\b|:|—|–| - |\()"
     r"|\bthe (?:real|underlying|actual) (?:issue|problem|cause|bug)\b\s*(?:is\b|was\b|:|—|–| - )"
     r"|\b(?:the|this) (?:bug|issue|problem|error|failure|crash) (?:is|was) (?:caused by|due to|because)\b"
     r"|\b(?:this|it|that) (?:is happening|happens|fails|failed|occurs|breaks|broke) because\b",
     re.I,
 )
-_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b.{3,}", re.I)
-_CHOSEN = re.compile(
+_ALTERNATIVE = lazy_pattern(r"\b(?:instead of|rather than)\b.{3,}", re.I)
+_CHOSEN = lazy_pattern(
     r"\b(?:I'll|I will|I'd|I would|I'm|we'll|we will|we should|we'd better|let's go with|should"
     r"|prefer(?:red|s)?|chose|choose|decided|opted|now uses?|switch(?:ed)? to|replac(?:e|ed|es|ing)"
     r"|(?:the|this|my) fix|the (?:approach|solution|change)|cleaner|simpler|safer|more robust|avoids?)\b",
     re.I,
 )
-_CHOICE = re.compile(
+_CHOICE = lazy_pattern(
     r"\b(?:I|we)(?:'ve| have)? (?:decided|chosen|chose|opted|settled on)\b"
     r"|\b(?:I'll|I will|let's|let us|we'll|we will) (?:go with|use|switch to|keep|stick with)\b"
     r"|\bthe (?:best|right|cleanest|simplest|safest) (?:approach|fix|option|solution|way) (?:is|would be)\b"
@@ -114,16 +116,16 @@ _TOOL_WORDS = frozenset(
     }
 )
 _MIN_CHOICE_WORDS = 6
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
-_CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
-_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”")
-_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:]*(\(\))?$")
-_FENCE = re.compile(r"```.*?```", re.S)
-_HEDGE_START = re.compile(
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
+_CODE_SPAN = lazy_pattern(r"`([^`\n]{1,80})`")
+_QUOTED = lazy_pattern(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”")
+_IDENTIFIER = lazy_pattern(r"^[A-Za-z_][\w.:]*(\(\))?$")
+_FENCE = lazy_pattern(r"```.*?```", re.S)
+_HEDGE_START = lazy_pattern(
     r"^\s*(?:maybe|perhaps|possibly|should I|could we|do you|would you|if |let me (?:verify|check|confirm|see)|to )",
     re.I,
 )
-_HEDGE = re.compile(
+_HEDGE = lazy_pattern(
     r"\b(?:might|may|could) be\b|\bseems?\b|\bnot sure\b|\bprobably\b|\bperhaps\b|\bmaybe\b|\beither\b"
     r"|\b(?:we'd|I'd|would) need\b|\balternatively\b|\bif you (?:want|prefer|like)\b|\b(?:I'll|I will|let's|let me) try\b"
     r"|\b(?:I'll|I will|we'll) keep (?:monitoring|waiting|watching|going|looking|checking|an eye)\b",
@@ -153,20 +155,20 @@ _HEDGE_WORDS = (
     "we'll keep ",
 )
 # The next step of the work ("I'll wait rather than ...", "I'm going to check ... instead of ..."), not a decision.
-_PROCESS = re.compile(
+_PROCESS = lazy_pattern(
     r"\b(?:I'll|I will|I'm|I am|I'm going to|let me|we'll)\s+(?:now\s+|just\s+|also\s+|first\s+)?"
     r"(?:wait|verify|check|inspect|monitor|look|read|search|investigate|continue|capture|let (?:it|them|the)"
     r"|keep (?:the|this|waiting|monitoring|watching)|take (?:a|another)|doing|reading|checking|looking)\b",
     re.I,
 )
 _PROCESS_WORDS = ("i'll", "i will", "i'm", "i am", "let me", "we'll")
-_PREFIX = re.compile(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
+_PREFIX = lazy_pattern(r"^\s*(?:THOUGHT|DISCUSSION)\s*:?\s*")
 # Where a name may start (no word character, ``.`` or ``-`` before it) and end (no word character, ``/`` or ``-`` after).
-_NAME_START = re.compile(r"(?<![\w.-])\S")
-_NAME_END = re.compile(r"[^\w/-]")
-_SPACE = re.compile(r"\s")  # what str.isspace calls whitespace
+_NAME_START = lazy_pattern(r"(?<![\w.-])\S")
+_NAME_END = lazy_pattern(r"[^\w/-]")
+_SPACE = lazy_pattern(r"\s")  # what str.isspace calls whitespace
 _NOT_SYMBOLS = frozenset({"None", "True", "False", "null", "nil", "undefined", "true", "false"})
-_FILE_SUFFIX = re.compile(
+_FILE_SUFFIX = lazy_pattern(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|ex|exs|sh|md|rst|txt|json|ya?ml|toml"
     r"|ini|cfg|lock|csv|html|css|xml|log|env|sql)$"
 )
@@ -175,7 +177,7 @@ _FILE_SUFFIX = re.compile(
 class Decision(BaseModel):
     """One candidate decision, in the assistant's words."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: DecisionKind
     text: str

@@ -16,16 +16,17 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["task_evidence"]
 
-_BACKTICKED = re.compile(r"`([^`\s]{3,80})`")
+_BACKTICKED = lazy_pattern(r"`([^`\s]{3,80})`")
 # An identifier that is unmistakably code: snake_case, camelCase / PascalCase with an inner
 # capital, or a file name with an extension.
-_IDENTIFIER = re.compile(
+_IDENTIFIER = lazy_pattern(
     r"\b(?:[A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[\w-]+\.[a-z]{1,5})\b"
 )
-_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
+_WORD = lazy_pattern(r"[a-z][a-z0-9]{3,}")
 _STOPWORDS = frozenset(
     {
         "this",
@@ -64,20 +65,23 @@ _COMMIT_OVERLAP = 0.6
 _CHECK_TASKS = (
     (
         "test",
-        re.compile(
+        lazy_pattern(
             r"\b(?:run|rerun|re-run|execute|verify|ensure|check|confirm)\b.*\btests?\b|\btests? (?:pass|suite)|\btest suite\b",
             re.I,
         ),
     ),
-    ("lint", re.compile(r"\b(?:run|fix|check|verify)\b.*\blint|\blint(?:er|ing)?\b.*\bpass", re.I)),
-    ("typecheck", re.compile(r"\btype[- ]?check|\bmypy\b|\btsc\b|\bpyright\b", re.I)),
+    (
+        "lint",
+        lazy_pattern(r"\b(?:run|fix|check|verify)\b.*\blint|\blint(?:er|ing)?\b.*\bpass", re.I),
+    ),
+    ("typecheck", lazy_pattern(r"\btype[- ]?check|\bmypy\b|\btsc\b|\bpyright\b", re.I)),
     (
         "build",
-        re.compile(r"\b(?:run|verify|check)\b.*\bbuild\b|\bbuild (?:passes|succeeds)\b", re.I),
+        lazy_pattern(r"\b(?:run|verify|check)\b.*\bbuild\b|\bbuild (?:passes|succeeds)\b", re.I),
     ),
 )
-_COMMIT_TASK = re.compile(r"\bcommit\b", re.I)
-_PUSH_TASK = re.compile(r"\bpush\b", re.I)
+_COMMIT_TASK = lazy_pattern(r"\bcommit\b", re.I)
+_PUSH_TASK = lazy_pattern(r"\bpush\b", re.I)
 
 
 def _names(content: str) -> set[str]:

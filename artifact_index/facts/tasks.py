@@ -19,6 +19,7 @@ from pydantic import ConfigDict
 
 from artifact_index.facts.claims import Claimed
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "SHARED_LIST_TOOLS",
@@ -48,8 +49,8 @@ _STATUS: dict[str, TaskStatus] = {
     "deleted": "cancelled",
     "skipped": "cancelled",
 }
-_CHECKBOX = re.compile(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
-_STATUS_LINE = re.compile(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
+_CHECKBOX = lazy_pattern(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
+_STATUS_LINE = lazy_pattern(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
 
 
 class Task(Claimed):
@@ -139,7 +140,9 @@ _LIST_EDITORS = frozenset({"taskcreate", "taskupdate"})
 # Claude Code's task tools work on one list shared by the main agent and its sub-agents.
 SHARED_LIST_TOOLS = frozenset({*_LIST_EDITORS, "tasklist"})
 # A TaskList result: one "#3 [in_progress] Subject (owner) [blocked by #2]" line per task.
-_LISTED_TASK = re.compile(r"^#(?P<id>\w+)\s+\[(?P<status>[A-Za-z][\w -]*)\]\s+(?P<subject>.+?)\s*$")
+_LISTED_TASK = lazy_pattern(
+    r"^#(?P<id>\w+)\s+\[(?P<status>[A-Za-z][\w -]*)\]\s+(?P<subject>.+?)\s*$"
+)
 
 
 def reads_task_list(tool: str, arguments: JSONObject | None = None) -> bool:
@@ -242,10 +245,10 @@ def apply_task_call(
 
 # Codex's code mode calls its tools from a script: ``await tools.update_plan({plan:[{step:"…",
 # status:"…"}, …]})``, a JavaScript object (keys may be bare), not JSON.
-_CODE_MODE_PLAN = re.compile(r"\btools\.update_plan\s*\(")
-_PLAN_END = re.compile(r"\]\s*[,}]")
-_PLAN_ITEM = re.compile(r"\{[^{}]*\}")
-_ITEM_FIELD = re.compile(r"""["']?(?P<key>step|status)["']?\s*:\s*(?P<value>"(?:[^"\\]|\\.)*")""")
+_CODE_MODE_PLAN = lazy_pattern(r"\btools\.update_plan\s*\(")
+_PLAN_END = lazy_pattern(r"\]\s*[,}]")
+_PLAN_ITEM = lazy_pattern(r"\{[^{}]*\}")
+_ITEM_FIELD = lazy_pattern(r"""["']?(?P<key>step|status)["']?\s*:\s*(?P<value>"(?:[^"\\]|\\.)*")""")
 
 
 def _code_mode_plan(code: str, turn: int) -> list[Task] | None:

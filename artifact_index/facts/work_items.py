@@ -35,6 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from artifact_index.facts.errors.checks import segments
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "ListedItem",
@@ -66,45 +67,45 @@ _GLYPH: dict[str, WorkItemStatus] = {
     "✓": "closed",
     "❄": "deferred",
 }
-_HINT = re.compile(r"(?:^|[\s;&|(/])(?:bd|gh)\s")
+_HINT = lazy_pattern(r"(?:^|[\s;&|(/])(?:bd|gh)\s")
 _MAX_DESCRIPTION = 4000
 _MAX_LISTED = (
     200  # items of one listing remembered: the rest of a long backlog is not the session's work
 )
 
 # `bd show`: "○ spotter-gqc.4 · Title   [● P2 · OPEN]" (an epic adds "[EPIC]" before the dot).
-_BD_HEADER = re.compile(
+_BD_HEADER = lazy_pattern(
     r"^[○◐●✓❄]\s+(?P<id>[\w.-]+)(?P<epic>\s+\[EPIC\])?\s+·\s+(?P<title>.+?)\s+"
     r"\[●\s*P\d\s*·\s*(?P<status>[A-Z_]+)\]\s*$",
     re.M,
 )
 # A section heading of `bd show`: a line of capitals alone ("DESCRIPTION", "DEPENDS ON").
-_BD_SECTION = re.compile(r"^[A-Z][A-Z ]{2,30}$")
+_BD_SECTION = lazy_pattern(r"^[A-Z][A-Z ]{2,30}$")
 # `bd list`: "○ spotter-gqc.7 [● P2] [task] - Title (blocked by: ...)"; an epic's child: "↳ ✓ spotter-dov.1: Title ● P1".
-_BD_LISTED = re.compile(r"^\s*(?:↳\s*)?(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+?)(?::|\s+\[)", re.M)
+_BD_LISTED = lazy_pattern(r"^\s*(?:↳\s*)?(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+?)(?::|\s+\[)", re.M)
 # `bd ready`: "3. [● P1] [task] spotter-a0y.3: Title" -- ready means open and unblocked.
-_BD_READY = re.compile(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[\w+\]\s+(?P<id>[\w.-]+):", re.M)
+_BD_READY = lazy_pattern(r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[\w+\]\s+(?P<id>[\w.-]+):", re.M)
 # The same lines read whole, for the latest listing: id, title and kind.
-_BD_READY_LINE = re.compile(
+_BD_READY_LINE = lazy_pattern(
     r"^\s*\d+\.\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)\s*$", re.M
 )
-_BD_LIST_LINE = re.compile(
+_BD_LIST_LINE = lazy_pattern(
     r"^\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+)\s+\[●\s*P\d\]\s+\[(?P<kind>\w+)\]\s+-\s+"
     r"(?P<title>.+?)(?:\s+\(blocked by:[^)]*\))?\s*$",
     re.M,
 )
-_BD_CHILD_LINE = re.compile(
+_BD_CHILD_LINE = lazy_pattern(
     r"^\s*↳\s*(?P<glyph>[○◐●✓❄])\s+(?P<id>[\w.-]+):\s*(?P<title>.+?)(?:\s+●\s*P\d)?\s*$", re.M
 )
-_BD_CONFIRMED = re.compile(
+_BD_CONFIRMED = lazy_pattern(
     r"✓\s+(?P<verb>Created issue|Updated issue|Closed|Reopened)[:\s]\s*(?P<id>[\w.-]+?)"
     r"(?::\s*|\s+—\s+|\s*$)(?P<rest>.*)$",
     re.M,
 )
-_GH_URL = re.compile(
+_GH_URL = lazy_pattern(
     r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<kind>issues|pull)/(?P<number>\d+)"
 )
-_GH_DONE = re.compile(
+_GH_DONE = lazy_pattern(
     r"(?P<verb>Merged|Squashed and merged|Rebased and merged|Closed|Reopened) "
     r"(?P<kind>pull request|issue) (?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)(?: \((?P<title>.+)\))?"
 )
@@ -113,7 +114,7 @@ _GH_DONE = re.compile(
 class WorkItem(BaseModel):
     """One tracker item as the session's commands last showed or left it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str  # "spotter-gqc.6", "#754", "owner/repo#12"
     tracker: Literal["bd", "gh issue", "gh pr"]
@@ -131,7 +132,7 @@ class WorkItem(BaseModel):
 class ListedItem(BaseModel):
     """One line of a tracker listing."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     title: str
@@ -149,7 +150,7 @@ class SeenInListing(ListedItem):
 class TrackerListing(BaseModel):
     """The latest listing of a tracker's items the session printed (``bd ready``, ``bd list``, an epic's children)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     turn: int
     command: str
@@ -159,7 +160,7 @@ class TrackerListing(BaseModel):
 class TrackedItems(BaseModel):
     """The items the session drove or looked at, its latest listing, and every item a listing showed."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     items: dict[str, WorkItem] = Field(default_factory=dict)  # by "<tracker> <id>", in order
     listing: TrackerListing | None = None

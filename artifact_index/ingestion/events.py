@@ -84,7 +84,7 @@ FailureReason = Literal[
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class FileOperation(_Model):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "apply_hunks",
@@ -22,8 +23,8 @@ __all__ = [
     "strip_diff_prefix",
 ]
 
-_ENVELOPE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
-_MOVE_TO = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
+_ENVELOPE = lazy_pattern(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
+_MOVE_TO = lazy_pattern(r"^\*\*\* Move to: (.+?)\s*$")
 _GIT_HEADER = "diff --git "
 
 
@@ -148,7 +149,7 @@ def _git_header_paths(rest: str) -> tuple[str, str] | None:
     return rest[:split], rest[split + 1 :]
 
 
-_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_HUNK = lazy_pattern(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
 def _next_file_header(lines: list[str], i: int) -> bool:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from artifact_index.exceptions import BinaryInput, UnreadableInput
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "DEFAULT_INPUT_LIMIT",
@@ -58,7 +59,7 @@ _BOMS = (
     (b"\xff\xfe", "utf-16-le"),
     (b"\xfe\xff", "utf-16-be"),
 )
-_SIZE = re.compile(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+_SIZE = lazy_pattern(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
 
 
 def input_limit() -> int:

@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["MAX_DEPTH", "Repair", "Salvaged", "loads", "nested_deeper", "salvage_document"]
 
 # Deeper values are skipped on every Python alike (3.11's parser gives up near 1,000 levels,
@@ -40,7 +42,7 @@ MAX_DEPTH = 512
 _MAX_REPAIRS = 64
 
 # A string (possibly cut at its line's end) or a structural character.
-_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[\[\]{},]')
+_TOKEN = lazy_pattern(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[\[\]{},]')
 _CLOSER = {"{": "}", "[": "]"}
 _STAND_INS = (" ", "}", "]", ",", '"', ":")
 

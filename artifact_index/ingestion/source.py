@@ -36,6 +36,7 @@ import orjson
 from artifact_index.ingestion.reading import read_path, read_stream
 from artifact_index.ingestion.salvage import MAX_DEPTH, nested_deeper, salvage_document
 from artifact_index.ingestion.salvage import loads as salvage_loads
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["HeadShape", "Records", "Skipped", "Source", "parse_json_line", "read_source"]
 
@@ -575,8 +576,8 @@ def _first_line_is_a_whole_value(data: bytes) -> bool:
     return True
 
 
-_NOT_JSON_SPACE = re.compile(rb"[^ \t\r\n]")
-_NOT_ASCII_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
+_NOT_JSON_SPACE = lazy_pattern(rb"[^ \t\r\n]")
+_NOT_ASCII_SPACE = lazy_pattern(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
 
 
 def _content_start(data: bytes, not_space: re.Pattern[bytes]) -> int:
@@ -653,7 +654,7 @@ _CAN_END_A_VALUE = b'"}]0123456789elNy'
 _CANNOT_START_A_VALUE = frozenset(set(range(128)) - set(b'{["-0123456789tfnNI'))
 _OPEN_BRACE = ord("{")
 _QUOTE = ord('"')
-_PLAIN_STRING = re.compile(
+_PLAIN_STRING = lazy_pattern(
     rb'"[^"\\\x00-\x1f\x80-\xff]*"'
 )  # no escape, control or non-ASCII byte: valid everywhere
 _NO_VALUE = "not valid JSON (Expecting value)"
@@ -672,7 +673,7 @@ def _too_deep(line: bytes) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_STRING = lazy_pattern(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
 _DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
@@ -682,8 +683,8 @@ _DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _LINE_SPACE = " \t\r\f\v\x00"
 _BYTE_ORDER_MARK = "\ufeff".encode()
 _LINE_BYTES_SPACE = _LINE_SPACE.encode()
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = lazy_pattern(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = lazy_pattern("[\ud800-\udfff]")
 
 
 def _without_lone_surrogates(value: Any, raw: str) -> Any:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
 
@@ -38,11 +38,11 @@ __all__ = [
 SUB_AGENT_MARK = "/"
 
 _TITLE_WIDTH = 120
-_TAG = re.compile(r"</?[\w-]+>")
+_TAG = lazy_pattern(r"</?[\w-]+>")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class StoredFile(_Model):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict  # pydantic reads typing's only from Python 3.12
 
 from artifact_index.exceptions import ArtifactIndexError, StateError
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.live.record import SessionRecord, StoredError, StoredFile, instant
 from artifact_index.redaction import redact_json, redact_path, redaction_enabled
 from artifact_index.state_files import private_directory, private_file
@@ -150,7 +150,7 @@ def default_store_path() -> Path:
     return Path(data) / "artifact-index" / "sessions.db"
 
 
-_SPAN = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
+_SPAN = lazy_pattern(r"^\s*(\d+)\s*([mhdw])\s*$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -171,7 +171,7 @@ def since_cutoff(text: str, now: datetime | None = None) -> str:
 class SessionRow(BaseModel):
     """A stored session as listings show it, with its counts."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     transcript: str
@@ -207,7 +207,7 @@ class ProbeScore(TypedDict):
 class Compaction(BaseModel):
     """A compaction an agent hook saw: the trail before it (``pre``), or how its summary scored (``post``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     at: str
     phase: Literal["pre", "post"]
@@ -239,7 +239,7 @@ class Compaction(BaseModel):
 class Touch(BaseModel):
     """One session's dealings with one file."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     session: SessionRow
     file: StoredFile

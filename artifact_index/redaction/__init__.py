@@ -58,6 +58,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction.names import is_code_or_prose, secret_name
 from artifact_index.redaction.paths import in_path_component, path_placeholder
 from artifact_index.redaction.randomness import (
@@ -84,7 +85,7 @@ __all__ = [
 
 DISABLE_ENVIRONMENT_VARIABLE = "ARTIFACT_INDEX_NO_REDACT"
 
-_PLACEHOLDER = re.compile(r"\[REDACTED[ -][a-z0-9-]+\]")
+_PLACEHOLDER = lazy_pattern(r"\[REDACTED[ -][a-z0-9-]+\]")
 _PLACEHOLDER_START = "[REDACTED"
 _disabled: ContextVar[bool] = ContextVar("artifact_index_redaction_disabled", default=False)
 # Base64 of a secret (a token wrapped once more, Basic credentials, a registry's "auth").
@@ -144,7 +145,7 @@ def _secret_group(match: re.Match[str]) -> tuple[int, int]:
     return match.span()
 
 
-_ESCAPE_LETTER = re.compile(r"[nrt]|u[0-9a-fA-F]{4}")
+_ESCAPE_LETTER = lazy_pattern(r"[nrt]|u[0-9a-fA-F]{4}")
 
 
 def _unescaped(text: str, start: int, end: int) -> tuple[int, int]:
@@ -169,7 +170,7 @@ _RULE_ROOTS = {
     )
     for rule in RULES
 }
-_FIND_ROOTS = re.compile("(?=(" + "|".join(re.escape(root) for root in _KEYWORD_ROOTS) + "))")
+_FIND_ROOTS = lazy_pattern("(?=(" + "|".join(re.escape(root) for root in _KEYWORD_ROOTS) + "))")
 
 
 def _scoped(rule: SecretRule, number: int) -> str:
@@ -184,7 +185,7 @@ def _scoped(rule: SecretRule, number: int) -> str:
 _WHOLE_TEXT_RULES = tuple(rule for rule in RULES if not rule.keywords and not rule.min_run)
 # One search that says whether any rule searching the whole text can match a short text: most
 # short texts (ids, names, paths) hold none, and one search costs less than one per rule.
-_ANY_WHOLE_TEXT_MATCH = re.compile(
+_ANY_WHOLE_TEXT_MATCH = lazy_pattern(
     "|".join(_scoped(rule, number) for number, rule in enumerate(_WHOLE_TEXT_RULES))
 )
 # Past this length the roots are searched one by one (each a fast substring search) rather
@@ -301,22 +302,24 @@ def _take(rule: SecretRule, match: re.Match[str], text: str, spans: _Spans) -> b
 
 # Runs of the base64 and base64url alphabets (the slash too: a key may hold one; a path is split below).
 # (Its padding only when it ends the run: in ``NAME=value`` the run is NAME, whatever follows.)
-_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}+(?:={1,2}(?![A-Za-z0-9+/=_-]))?")
-_CREDENTIALS = re.compile(r"^[^\s:]{1,64}:[^\s]{3,}$")
+_CANDIDATE = lazy_pattern(
+    r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}+(?:={1,2}(?![A-Za-z0-9+/=_-]))?"
+)
+_CREDENTIALS = lazy_pattern(r"^[^\s:]{1,64}:[^\s]{3,}$")
 # What ends a word of text on either side: the word holding a token (a path, a URL) lies between.
 # (An escape of a JSON string ends one too: lines joined by ``\\n`` are no path.)
-_WORD_BREAK = re.compile(r"[\s\"'`<>(){}\[\],;]|\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
-_ESCAPE_AT = re.compile(r"\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
+_WORD_BREAK = lazy_pattern(r"[\s\"'`<>(){}\[\],;]|\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
+_ESCAPE_AT = lazy_pattern(r"\\+(?:[nrt\"]|u[0-9a-fA-F]{4})")
 # (An ``=`` ends it too: a token before one is a name assigned a value, which is another word.)
-_TOKEN_END = re.compile(r"[^\s\"'`<>(){}\[\],;\\=]*")
-_URL_START = re.compile(r"https?://", re.IGNORECASE)
+_TOKEN_END = lazy_pattern(r"[^\s\"'`<>(){}\[\],;\\=]*")
+_URL_START = lazy_pattern(r"https?://", re.IGNORECASE)
 # The value of an id or a signature a model API issued: random by design, no secret.
-_ID_KEY = re.compile(
+_ID_KEY = lazy_pattern(
     r"(?:\b(?:id|Id|ID)|_id|Id|ID|requestid|RequestId|signature|etag|ETag)\\?[\"']?\s*[:=]\s*\\?[\"']?$"
 )
 
 
-_FILE_NAME = re.compile(r"^[\w-]+\.[A-Za-z0-9]{1,8}$")
+_FILE_NAME = lazy_pattern(r"^[\w-]+\.[A-Za-z0-9]{1,8}$")
 
 
 def _names_a_folder_or_file(segment: str) -> bool:
@@ -466,7 +469,7 @@ def secrets_found_by(rule: SecretRule, text: str) -> list[str]:
 
 # Text without any of these holds no secret of any rule (most short strings): a run a token or a
 # key would make, what assigns or joins a credential, a private key's dashes, a rule's keyword.
-_QUICK_REJECT = re.compile(
+_QUICK_REJECT = lazy_pattern(
     r"[A-Za-z0-9+/_-]{12}|[=:@]|-----|(?i:"
     + "|".join(re.escape(root) for root in _KEYWORD_ROOTS)
     + ")"
@@ -563,8 +566,8 @@ _OPAQUE = {
     "reasoning": "encrypted_content",
     "base64": "data",
 }
-_AUTHORIZATION = re.compile(r"^(?:proxy-)?authorization$", re.IGNORECASE)
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9-]*\s+)(\S.*)$", re.DOTALL)
+_AUTHORIZATION = lazy_pattern(r"^(?:proxy-)?authorization$", re.IGNORECASE)
+_SCHEME = lazy_pattern(r"^([A-Za-z][A-Za-z0-9-]*\s+)(\S.*)$", re.DOTALL)
 
 
 def redact_json(value: Any) -> Any:

@@ -14,6 +14,7 @@ import re
 from itertools import pairwise
 from typing import Literal
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction.randomness import is_identifier
 
 __all__ = [
@@ -22,7 +23,7 @@ __all__ = [
     "secret_name",
 ]
 
-_NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_NAME_PARTS = lazy_pattern(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SECRET_WORDS = frozenset(
     {
         "password",
@@ -259,7 +260,7 @@ def secret_name(name: str) -> str | None:
     return "secret"
 
 
-_REFERENCE = re.compile(
+_REFERENCE = lazy_pattern(
     r"^(?:\$|%[A-Za-z_]|<[^>]*>?$|\{\{|\[REDACTED|\*{3,}|x{4,}$|X{4,}$|\.\.\.$|…$"
     r"|(?:None|null|nil|true|false|True|False|undefined|NULL|TRUE|FALSE|yes|no|on|off)[,;]?$"
     r"|(?:os\.environ|os\.getenv|process\.env|ENV\[|env\(|getenv|System\.getenv|secrets\.|vars\.|"
@@ -292,13 +293,15 @@ _TYPE_WORDS = frozenset(
         "none",
     }
 )
-_DOTTED_NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?[,;]?$")
-_CALL = re.compile(r"^([A-Za-z_$][\w.$]*)\(.*\)[,;]?$")
+_DOTTED_NAME = lazy_pattern(
+    r"^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?[,;]?$"
+)
+_CALL = lazy_pattern(r"^([A-Za-z_$][\w.$]*)\(.*\)[,;]?$")
 # Code a bare value would not hold: generics, calls, arrows, indexing (z.ZodOptional<z.ZodString>).
-_CODE = re.compile(r"^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:<|\(|\[)|=>")
-_PATH = re.compile(r"^(?:\.{0,2}/|~/)|^[\w.-]+/[\w./-]*\.[A-Za-z]\w{0,7}$")
-_PLAIN_WORDS = re.compile(r"^[a-z]+(?:[-_ .][a-z]+)*[.,;:!?]?$")
-_PROSE = re.compile(r"^[A-Za-z][a-z']*(?:[ ,-]+[A-Za-z][a-z']*)+[.,;:!?]?$")
+_CODE = lazy_pattern(r"^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:<|\(|\[)|=>")
+_PATH = lazy_pattern(r"^(?:\.{0,2}/|~/)|^[\w.-]+/[\w./-]*\.[A-Za-z]\w{0,7}$")
+_PLAIN_WORDS = lazy_pattern(r"^[a-z]+(?:[-_ .][a-z]+)*[.,;:!?]?$")
+_PROSE = lazy_pattern(r"^[A-Za-z][a-z']*(?:[ ,-]+[A-Za-z][a-z']*)+[.,;:!?]?$")
 
 
 def is_reference(value: str) -> bool:

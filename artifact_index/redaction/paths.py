@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 from functools import cache
+
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["KEY_FILE", "in_path_component", "path_placeholder"]
 
@@ -27,7 +28,7 @@ KEY_FILE = "redaction.key"
 _FALLBACK_KEY = b"artifact-index path components"
 _SEPARATORS = "/\\"
 # A file name's extension right after the secret: ``ghp_....txt``.
-_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9])")
+_EXTENSION = lazy_pattern(r"\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9])")
 
 
 @cache

@@ -23,11 +23,13 @@ import math
 import re
 from collections import Counter
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["decoded_text", "is_identifier", "is_known_identifier", "looks_random"]
 
-_HEX = re.compile(r"^[0-9a-fA-F-]+$")
+_HEX = lazy_pattern(r"^[0-9a-fA-F-]+$")
 # Object ids of model APIs and agents: the prefix says what it names.
-_ID_PREFIX = re.compile(
+_ID_PREFIX = lazy_pattern(
     r"^(?:toolu(?:_vrtx|_bdrk)?|srvtoolu|tooluse|msg(?:_vrtx|_bdrk)?|req|call(?:_\d+)?|fc|resp|rs"
     r"|ses|prt|per|chatcmpl(?:-tool)?|cmpl|gen-\d+|run|thread|asst|file|batch|step|vs|ftjob|evt"
     r"|org|proj|user|conv|item|compact|msgbatch|ci|cs|cus|pi|pm|seti|sub|price|prod|acct|txn|ch"
@@ -39,21 +41,21 @@ _ID_PREFIX = re.compile(
     r"|^[\w.-]+(?:__|_1776_)[\w.-]+-\d+$"
 )
 # Digests by their label: integrity sha512-..., go.sum h1:..., sha256:...
-_DIGEST_BEFORE = re.compile(
+_DIGEST_BEFORE = lazy_pattern(
     r"(?:\b(?:sha\d*|md5|h1|blake2b?|xxh\d*|crc32)[-:=]|\bbase64,|integrity[\"']?\s*[:=]\s*[\"']?)$",
     re.IGNORECASE,
 )
-_DIGEST_TOKEN = re.compile(r"^(?:sha\d+|md5|h1)[-_]", re.IGNORECASE)
+_DIGEST_TOKEN = lazy_pattern(r"^(?:sha\d+|md5|h1)[-_]", re.IGNORECASE)
 # What follows an id that is public although random: a Google OAuth client id.
-_ID_AFTER = re.compile(r"\.apps\.googleusercontent\.com")
-_ULID = re.compile(r"^0[0-9A-HJKMNP-TV-Z]{25}$")
+_ID_AFTER = lazy_pattern(r"\.apps\.googleusercontent\.com")
+_ULID = lazy_pattern(r"^0[0-9A-HJKMNP-TV-Z]{25}$")
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _KSUID_EPOCH = 1_400_000_000
 # KSUIDs minted from 2019 to 2031: a random 27-character token passes one time in twelve.
 _KSUID_TIMES = (1_546_300_800, 1_924_992_000)
 # The pieces of an identifier (camelCase, snake_case, digits) and the letter pairs of English
 # words: an identifier is made of few pieces that read as words, a key of many that do not.
-_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PIECE = lazy_pattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _COMMON_PAIRS = frozenset(
     [
         "th",
@@ -354,10 +356,10 @@ def _reads_as_word(piece: str) -> bool:
 
 
 # camelCase and PascalCase: every capital starts a lowercase run (or an acronym), every run has a vowel.
-_CAMEL_CASE = re.compile(
+_CAMEL_CASE = lazy_pattern(
     r"^(?:[a-z]{2,}|[A-Z][a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]))(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|\d|$)|\d{1,4})+$"
 )
-_VOWEL_RUNS = re.compile(r"[a-z]+")
+_VOWEL_RUNS = lazy_pattern(r"[a-z]+")
 
 
 def is_identifier(body: str) -> bool:
@@ -372,9 +374,9 @@ def is_identifier(body: str) -> bool:
     return sum(len(piece) for piece in pieces if _reads_as_word(piece)) >= len(body) * 0.5
 
 
-_SEPARATOR = re.compile(r"[-_.]+")
-_DIGITS = re.compile(r"\d")
-_SHORT_MIXED = re.compile(r"^(?:[A-Za-z]{1,8}\d+|\d+[A-Za-z]{1,8})$")
+_SEPARATOR = lazy_pattern(r"[-_.]+")
+_DIGITS = lazy_pattern(r"\d")
+_SHORT_MIXED = lazy_pattern(r"^(?:[A-Za-z]{1,8}\d+|\d+[A-Za-z]{1,8})$")
 
 
 def _benign_segment(segment: str) -> bool:

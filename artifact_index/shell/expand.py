@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.parser import Lit, Opaque, Sub, Var, Word
 from artifact_index.shell.state import Files, join
 
@@ -278,7 +279,7 @@ def _bracket_bodies(pattern: str) -> list[str] | None:
 
 
 # A range (``0-9``), a negation (``!x``), or a class (``[:alpha:]``): written as a pattern.
-_PATTERN_BODY = re.compile(r"^[!^]|.-.|\[:")
+_PATTERN_BODY = lazy_pattern(r"^[!^]|.-.|\[:")
 
 
 def _names_a_placeholder(body: str) -> bool:
@@ -314,7 +315,7 @@ def _reads_literally(pattern: str, scope: Scope, files: Files | None) -> bool:
 
 
 # POSIX character classes inside a bracket expression, as Python's re spells their members.
-_CLASS_NAME = re.compile(r"\\\[:([a-z]+):\]")
+_CLASS_NAME = lazy_pattern(r"\\\[:([a-z]+):\]")
 _CLASS_SETS = {
     "alnum": "a-zA-Z0-9",
     "alpha": "a-zA-Z",

@@ -36,6 +36,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import skip_global_options
 from artifact_index.shell.parser import Command, Node
 
@@ -109,7 +110,7 @@ _TEXT_FILTERS = frozenset(
         "fold",
     }
 )
-_GIT_REFUSAL = re.compile(r"^(?:error|fatal): ", re.MULTILINE)
+_GIT_REFUSAL = lazy_pattern(r"^(?:error|fatal): ", re.MULTILINE)
 
 
 def _git_subcommand(node: Node) -> str | None:
@@ -133,7 +134,7 @@ def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
 
 
 # The harness's shell refusing the command text, as the first line of the call's output.
-_SHELL_SYNTAX_ERROR = re.compile(
+_SHELL_SYNTAX_ERROR = lazy_pattern(
     r"\A(?:Exit code \d+\n)?"
     r"(?:(?:\(eval\)|zsh):\d*:? ?(?:unmatched |parse error|bad substitution)"
     r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF))"

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, replace
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 from artifact_index.shell.neutral import is_neutral_script
@@ -190,7 +191,7 @@ _RUNNER_COMMANDS = frozenset(
         "pm",
     }
 )
-_FIXING_SCRIPT = re.compile(
+_FIXING_SCRIPT = lazy_pattern(
     r"(?:^|[:_\-.])(?:fix|format|fmt|prettier|prettify|codegen|generate|gen)(?:$|[:_\-.])"
 )
 
@@ -200,19 +201,19 @@ FORMATTER_PROGRAMS = frozenset(
 """Programs :func:`format_effects` knows."""
 
 _NAMED_CHANGES = {
-    "black": re.compile(r"^reformatted (.+?)\s*$", re.MULTILINE),
-    "isort": re.compile(r"^Fixing (.+?)\s*$", re.MULTILINE),
-    "rubocop": re.compile(r"^(.+?):\d+:\d+: \[Corrected\]", re.MULTILINE),
+    "black": lazy_pattern(r"^reformatted (.+?)\s*$", re.MULTILINE),
+    "isort": lazy_pattern(r"^Fixing (.+?)\s*$", re.MULTILINE),
+    "rubocop": lazy_pattern(r"^(.+?):\d+:\d+: \[Corrected\]", re.MULTILINE),
 }
-_PRETTIER_LINE = re.compile(r"^(\S+) \d+(?:\.\d+)?m?s(?: (\(unchanged\)))?\s*$", re.MULTILINE)
+_PRETTIER_LINE = lazy_pattern(r"^(\S+) \d+(?:\.\d+)?m?s(?: (\(unchanged\)))?\s*$", re.MULTILINE)
 _COUNTS = (
-    re.compile(r"\b(\d+) files? (?:re)?formatted\b", re.IGNORECASE),
-    re.compile(r"\bFixed (\d+) files?\b", re.IGNORECASE),
-    re.compile(r"\((\d+) fixed\b"),
-    re.compile(r"\b(\d+) offenses? (?:auto-)?corrected\b"),
+    lazy_pattern(r"\b(\d+) files? (?:re)?formatted\b", re.IGNORECASE),
+    lazy_pattern(r"\bFixed (\d+) files?\b", re.IGNORECASE),
+    lazy_pattern(r"\((\d+) fixed\b"),
+    lazy_pattern(r"\b(\d+) offenses? (?:auto-)?corrected\b"),
 )
 
-_UNCHANGED = re.compile(r"\b\d+ files? (?:left )?unchanged\b", re.IGNORECASE)
+_UNCHANGED = lazy_pattern(r"\b\d+ files? (?:left )?unchanged\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

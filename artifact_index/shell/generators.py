@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import FileAction, FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 
 __all__ = ["GENERATOR_PROGRAMS", "generator_effects"]
@@ -36,22 +37,24 @@ class _Generator:
 
 # Mix.Generator prints "* creating PATH" (and "* injecting", "* updating").
 _MIX = _Generator(
-    re.compile(
+    lazy_pattern(
         r"^\s*\* (?P<verb>creating|injecting|updating|modifying) (?P<path>\S+)", re.MULTILINE
     ),
-    re.compile(r"No changes detected|No snapshots to generate|nothing to generate", re.IGNORECASE),
+    lazy_pattern(
+        r"No changes detected|No snapshots to generate|nothing to generate", re.IGNORECASE
+    ),
 )
 _RAILS = _Generator(
-    re.compile(
+    lazy_pattern(
         r"^\s+(?P<verb>create|force|insert|inject|append|prepend|gsub|remove)\s+(?P<path>\S+)\s*$",
         re.MULTILINE,
     )
 )
-_ALEMBIC = _Generator(re.compile(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b", re.MULTILINE))
+_ALEMBIC = _Generator(lazy_pattern(r"^\s*(?P<verb>Generating) (?P<path>\S+?\.py)\b", re.MULTILINE))
 # `wrangler types` writes the Worker's type declarations and says where ("✨ Types written to
 # worker-configuration.d.ts"); the file may be there already, from an earlier run.
 _WRANGLER_TYPES = _Generator(
-    re.compile(r"\b(?P<verb>Types written) to (?P<path>\S+?\.ts)\s*$", re.MULTILINE)
+    lazy_pattern(r"\b(?P<verb>Types written) to (?P<path>\S+?\.ts)\s*$", re.MULTILINE)
 )
 
 # mix tasks that generate files, by prefix.
@@ -66,7 +69,7 @@ _MIX_GENERATORS = (
     "igniter.",
     "ash.patch.",
 )
-_MIX_BUILD_PRIV = re.compile(r"^_build/[^/]+/lib/[^/]+/priv/")
+_MIX_BUILD_PRIV = lazy_pattern(r"^_build/[^/]+/lib/[^/]+/priv/")
 _EDITING_VERBS = frozenset(
     {"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"}
 )

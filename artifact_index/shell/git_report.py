@@ -26,16 +26,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["MergeReport", "merge_reports"]
 
-_START = re.compile(r"^(?:Fast-forward|Merge made by (?:the '[\w-]+' strategy|[\w-]+)\.?)\s*$")
-_STAT = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+(?: [+-]*)?|Bin(?: .*)?)\s*$")
-_SUMMARY = re.compile(r"^ \d+ files? changed")
-_MODE = re.compile(r"^ (?P<kind>create|delete) mode \d+ (?P<path>.+?)\s*$")
-_RENAME = re.compile(r"^ (?:rename|copy) (?P<path>.+?) \(\d+%\)\s*$")
-_MODE_CHANGE = re.compile(r"^ mode change \d+ => \d+ .+$")
-_UP_TO_DATE = re.compile(r"^Already up[ -]to[ -]date\.?\s*$", re.MULTILINE)
-_BRACED = re.compile(r"^(?P<head>.*?)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$")
+_START = lazy_pattern(r"^(?:Fast-forward|Merge made by (?:the '[\w-]+' strategy|[\w-]+)\.?)\s*$")
+_STAT = lazy_pattern(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+(?: [+-]*)?|Bin(?: .*)?)\s*$")
+_SUMMARY = lazy_pattern(r"^ \d+ files? changed")
+_MODE = lazy_pattern(r"^ (?P<kind>create|delete) mode \d+ (?P<path>.+?)\s*$")
+_RENAME = lazy_pattern(r"^ (?:rename|copy) (?P<path>.+?) \(\d+%\)\s*$")
+_MODE_CHANGE = lazy_pattern(r"^ mode change \d+ => \d+ .+$")
+_UP_TO_DATE = lazy_pattern(r"^Already up[ -]to[ -]date\.?\s*$", re.MULTILINE)
+_BRACED = lazy_pattern(r"^(?P<head>.*?)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$")
 
 
 @dataclass

@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.invocation import Invocation, Parsed, Runtime, parse_options
 
 __all__ = ["PACKAGE_MANAGERS", "package_effects"]
@@ -228,7 +229,7 @@ def package_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | 
 
 
 # bun and yarn say when they wrote the lock file (`Saved lockfile`, `success Saved lockfile.`).
-_SAVED_LOCK = re.compile(r"^\s*(?:success )?Saved lockfile\b", re.MULTILINE)
+_SAVED_LOCK = lazy_pattern(r"^\s*(?:success )?Saved lockfile\b", re.MULTILINE)
 
 
 # Options under which an install leaves the lock file alone (or only checks it).

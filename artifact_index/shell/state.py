@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "DEVICE_PREFIXES",
@@ -98,16 +99,16 @@ TEMP_ROOTS = (
 DEVICE_PREFIXES = ("/dev/", "/proc/")
 
 
-_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_DRIVE = lazy_pattern(r"^[A-Za-z]:[\\/]")
 # Windows' NUL device answers to `nul` in every directory, also from Git Bash (`2>nul`).
-_WINDOWS_NUL = re.compile(r"^(?:[A-Za-z]:[\\/]|/[A-Za-z]/).*[\\/]nul$", re.IGNORECASE)
-_WINDOWS_TEMP = re.compile(
+_WINDOWS_NUL = lazy_pattern(r"^(?:[A-Za-z]:[\\/]|/[A-Za-z]/).*[\\/]nul$", re.IGNORECASE)
+_WINDOWS_TEMP = lazy_pattern(
     r"^[A-Za-z]:/(?:Users/[^/]+/AppData/Local/Temp|Windows/Temp)(?:/|$)", re.IGNORECASE
 )
 
 
 # A workspace under a user's home shows whose home it is: /Users/ana/..., /home/ana/..., C:/Users/ana/...
-_HOME = re.compile(r"^(?:/Users/(?!Shared/)[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
+_HOME = lazy_pattern(r"^(?:/Users/(?!Shared/)[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
 
 
 def home_of(workspace: str | None) -> str | None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.parser import (
     Command,
     Lit,
@@ -44,11 +45,11 @@ __all__ = ["Dialect", "parse_windows", "shell_dialect"]
 Dialect = Literal["bash", "cmd", "powershell"]
 
 # A cmdlet where a command starts (not one quoted in a commit message).
-_CMDLET = re.compile(
+_CMDLET = lazy_pattern(
     r"(?:^|[;|&({]|\n)\s*(?:Get|Set|New|Remove|Copy|Move|Rename|Add|Out|Clear|Test|Write|Select|Where|ForEach|"
     r"Invoke|Start|Stop|Expand|Compress|Import|Export|Measure|Sort|Split|Join|Resolve|Push|Pop|Tee)-[A-Z][A-Za-z]+\b"
 )
-_POWERSHELL_MARKS = re.compile(
+_POWERSHELL_MARKS = lazy_pattern(
     r"\$(?:env:\w+|null\b|PSScriptRoot\b|LASTEXITCODE\b)|\s-ErrorAction\s"
 )
 _CMD_PROGRAMS = frozenset(
@@ -83,17 +84,17 @@ _CMD_PROGRAMS = frozenset(
 )
 # What only cmd.exe means, wherever the command runs: output to the NUL device, or
 # a program Unix does not have at the start of a command.
-_NUL_OUTPUT = re.compile(r"\d?>>?\s*nul\b", re.IGNORECASE)
-_CMD_PROGRAM = re.compile(
+_NUL_OUTPUT = lazy_pattern(r"\d?>>?\s*nul\b", re.IGNORECASE)
+_CMD_PROGRAM = lazy_pattern(
     r"(?:^|&&?|\|\|?)\s*(?:del|erase|ren|rd|md|xcopy|robocopy)\s", re.IGNORECASE
 )
 # A cmdlet name holds a dash before a capital: without one, _CMDLET need not be tried at every character.
-_DASH_CAPITAL = re.compile(r"-[A-Z]")
-_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_DASH_CAPITAL = lazy_pattern(r"-[A-Z]")
+_DRIVE = lazy_pattern(r"^[A-Za-z]:[\\/]")
 # cmd.exe's own variables (`%USERPROFILE%`, `%~dp0`, `%%i`): a bare `%` is as likely a format
 # string of a bash command (`git log --format='%H%n%an <%ae>'`, `printf '%s'`) run by Git Bash.
 # Git's placeholders are one or two letters (`%an`, `%ad%n`); cmd's variables are longer or capitals.
-_CMD_VARIABLE = re.compile(r"%(?:[A-Za-z_][A-Za-z0-9_]{2,}|[A-Z][A-Z0-9_]+)%|%~|%%[A-Za-z]\b")
+_CMD_VARIABLE = lazy_pattern(r"%(?:[A-Za-z_][A-Za-z0-9_]{2,}|[A-Z][A-Z0-9_]+)%|%~|%%[A-Za-z]\b")
 
 
 def shell_dialect(command: str, cwd: str | None, declared: str | None = None) -> Dialect:
@@ -138,10 +139,10 @@ def _first_programs(command: str) -> set[str]:
 # ---------------------------------------------------------------------------
 # Tokens
 
-_REDIRECT = re.compile(r"(\*|\d)?(>>|>)(&\d)?|<")
+_REDIRECT = lazy_pattern(r"(\*|\d)?(>>|>)(&\d)?|<")
 # Characters that, inside a word, never start anything but more of the word, in either shell
 # (a digit or `*` starts a redirection only where no word has begun).
-_PLAIN_RUN = re.compile(r"[^ \t\r\n^`\"'{($%<>&|;,]*")
+_PLAIN_RUN = lazy_pattern(r"[^ \t\r\n^`\"'{($%<>&|;,]*")
 
 
 class _Token:

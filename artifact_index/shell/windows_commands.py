@@ -43,6 +43,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.parser import Command, Lit, Opaque, Redirect, Var, Word
 
 __all__ = ["POWERSHELL_VARIABLE", "translate"]
@@ -50,7 +51,7 @@ __all__ = ["POWERSHELL_VARIABLE", "translate"]
 # PowerShell variables live apart from bash's: `$Path` and `$path` are one variable.
 POWERSHELL_VARIABLE = "powershell_"
 
-_PATHLIKE = re.compile(r"^(?:[A-Za-z]:)?[^\s(){};=|<>\"']*\\[^\s(){};=|<>\"']*$")
+_PATHLIKE = lazy_pattern(r"^(?:[A-Za-z]:)?[^\s(){};=|<>\"']*\\[^\s(){};=|<>\"']*$")
 
 
 def _lit(text: str) -> Word:
@@ -299,7 +300,7 @@ _VALUED_PARAMETERS = frozenset(
     }
 )
 # PowerShell drives that hold no files: `Remove-Item Env:\VAR` unsets a variable.
-_NOT_FILES = re.compile(r"^(?:env|variable|function|alias|hklm|hkcu|cert|wsman|registry):", re.I)
+_NOT_FILES = lazy_pattern(r"^(?:env|variable|function|alias|hklm|hkcu|cert|wsman|registry):", re.I)
 _ALIAS_PARAMETERS = {
     "literalpath": "path",
     "lp": "path",

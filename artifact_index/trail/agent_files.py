@@ -12,11 +12,11 @@ the repository is a project file.
 
 from __future__ import annotations
 
-import re
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["is_agent_own"]
 
-_AGENT_HOME = re.compile(
+_AGENT_HOME = lazy_pattern(
     r"^(?:~|/(?:home|Users)/[^/]+|/root)/\.(?:claude|codex|gemini|copilot|cline|openhands|aider|opencode"
     r"|config/(?:opencode|claude|gemini|copilot))(?:/|$)"
 )

@@ -52,7 +52,7 @@ __all__ = [
 
 
 class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class OperationEntry(_Answer):

@@ -22,15 +22,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["Window", "is_directory_listing", "parse_read_output"]
 
-_CC = re.compile(r"^\s*(\d+)→(.*)$")
-_CAT_N = re.compile(r"^\s*(\d+)\t(.*)$")
-_TAB_UNPADDED = re.compile(r"^(\d+)\t(.*)$")
-_SWE = re.compile(r"^(\d+):(.*)$")
-_OPENCODE = re.compile(r"^(\d+): ?(.*)$")
-_SWE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]$")
-_REMINDER = re.compile(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
+_CC = lazy_pattern(r"^\s*(\d+)→(.*)$")
+_CAT_N = lazy_pattern(r"^\s*(\d+)\t(.*)$")
+_TAB_UNPADDED = lazy_pattern(r"^(\d+)\t(.*)$")
+_SWE = lazy_pattern(r"^(\d+):(.*)$")
+_OPENCODE = lazy_pattern(r"^(\d+): ?(.*)$")
+_SWE_HEADER = lazy_pattern(r"^\[File: (.+?) \((\d+) lines total\)\]$")
+_REMINDER = lazy_pattern(r"\n*<system-reminder>.*?</system-reminder>\s*", re.S)
 _REMINDER_START = "<system-reminder>"  # looked for first: the pattern is tried at every position
 _CLIPPED = "<response clipped>"
 _EDITOR_VIEW = "Here's the result of running `cat -n`"
@@ -39,11 +41,11 @@ _LONGEST_SHOWN_LINE = 2000
 # What read tools print when the path they were given is a directory:
 # OpenCode's read, and the str_replace_editor view of SWE-agent, OpenHands
 # and Anthropic's text editor tool.  Matched where the output's text starts.
-_DIRECTORY_LISTING = re.compile(
+_DIRECTORY_LISTING = lazy_pattern(
     r"<path>[^\n]*</path>\s*<type>directory</type>"
     r"|Here's the files and directories up to \d+ levels? deep in "
 )
-_TEXT_START = re.compile(r"\S")
+_TEXT_START = lazy_pattern(r"\S")
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ class Window:
 # Each gutter as one multi-line pattern, to read all the lines in one call: the same match on each
 # line (``[^\S\n]`` is ``\s`` within a line, and nothing in them matches across a newline).
 _EVERY_LINE = {
-    pattern: re.compile(pattern.pattern.replace(r"^\s*", r"^[^\S\n]*"), re.MULTILINE)
+    pattern: lazy_pattern(pattern.pattern.replace(r"^\s*", r"^[^\S\n]*"), re.MULTILINE)
     for pattern in (_CC, _CAT_N, _SWE, _OPENCODE)
 }
 

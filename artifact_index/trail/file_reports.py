@@ -13,7 +13,11 @@ definitions gained, the telling lines inside modified definitions).
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
+from typing import Any
+
+from pydantic import BaseModel
 
 from artifact_index.facts.changes import (
     added_tests,
@@ -75,13 +79,13 @@ def file_reports(
 def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | None) -> bytes:
     """A digest of everything a file's report is made from (see :func:`_report`).
 
-    The entry and the symbols are frozen models whose ``repr`` spells every
-    field (no field is left out of it); of the state, a report reads the
-    path it shows, whether it changed and existed, its content and its
-    original (net_diff, content).
+    The entry and the symbols are frozen models, spelled whole by
+    :class:`_Spelling`; of the state, a report reads the path it shows,
+    whether it changed and existed, its content and its original (net_diff,
+    content).
     """
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(repr((entry, symbols)).encode("utf-8", "surrogatepass"))
+    digest.update(_Spelling.of((entry, symbols)))
     if state is not None:
         digest.update(
             repr((state.shown, state.changed, state.existed_before, state.exists)).encode()
@@ -90,6 +94,31 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
             digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
             digest.update((text or "").encode("utf-8", "surrogatepass"))
     return digest.digest()
+
+
+class _Spelling(pickle.Pickler):
+    """Models spelled as their class and every field's value, in the same bytes in every process.
+
+    A model's ``repr`` spells every field too, but costs most of a run that
+    finds every report kept.  A model is pickled as its class and the
+    values of its fields in order (excluded fields too: a report reads
+    them); nothing is memoized, so two equal values give the same bytes
+    whether or not they are one object, and no set (whose order changes
+    with the process's hash seed) is pickled.
+    """
+
+    def reducer_override(self, obj: object) -> Any:
+        if isinstance(obj, BaseModel):
+            return type(obj), tuple(obj.__dict__.values())
+        return NotImplemented
+
+    @classmethod
+    def of(cls, value: object) -> bytes:
+        out = io.BytesIO()
+        pickler = cls(out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.fast = True  # no memo: equal values, equal bytes
+        pickler.dump(value)
+        return out.getvalue()
 
 
 def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntry]]:

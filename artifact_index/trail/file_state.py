@@ -39,7 +39,7 @@ Window = tuple[int, list[str]]
 class FileSnapshot(BaseModel):
     """What ``git stash`` puts away of a file: enough to bring its state back."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     exists: bool | None
     changed: bool
@@ -52,7 +52,7 @@ class FileSnapshot(BaseModel):
 class FileState(BaseModel):
     """One file's state at this point of the session; the tracker changes it through its methods."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     path: str  # the file's key (relative to the root when under it)
     display: str | None = None  # the path as the transcript spelled it, when the key is not

@@ -39,6 +39,7 @@ from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEnt
 from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
@@ -130,7 +131,7 @@ def _superseding_run(run: TestStatus, passing: list[TestStatus]) -> TestStatus |
 
 
 # A failure that says the program itself is missing: no change to the code fixes it, another way does.
-_MISSING_PROGRAM = re.compile(
+_MISSING_PROGRAM = lazy_pattern(
     r"command not found|is not recognized as (?:an internal|the name)|No such file or directory.*"
     r"(?:exec|spawn)|executable file not found|unrecognized subcommand|unknown command",
     re.IGNORECASE,
@@ -274,6 +275,10 @@ class ArtifactIndex:
         self._files: dict[str, FileState] = {state.path: state for state in files}
         # Keys by their case-folded spelling, for a session on a case-insensitive file system.
         self._folded: dict[str, str] = {}
+        # Per symbol node: its edges in, first sequence number, net change and turns (see remember_symbols).
+        self._symbol_memory: (
+            dict[str, tuple[int, int, NetChange | None, tuple[int, ...]]] | None
+        ) = None
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -564,10 +569,18 @@ class ArtifactIndex:
         sources and first and last turn), without building its entry: a
         session store saves a followed session's files at each change.
         """
-        return [
-            (state, [op["turn"] for op in self.operations_on(state.path)])
-            for state in self._listed()
-        ]
+        nodes, into = self._graph.attributes, self._graph.keyed_edges_into
+        listed: list[tuple[FileState, list[int]]] = []
+        for state in self._listed():
+            # The turns of operations_on(state.path), without copying each operation's attributes.
+            timed: list[tuple[int, int]] = []
+            for op, keyed in into.get(f"file:{state.path}", {}).items():
+                data = nodes[op]
+                if data.get("kind") == "operation":
+                    timed.extend((int(data["seq"]), data["turn"]) for _ in keyed)
+            timed.sort(key=lambda seq_turn: seq_turn[0])
+            listed.append((state, [turn for _, turn in timed]))
+        return listed
 
     def _listed(self) -> list[FileState]:
         """The states of the files :meth:`files` lists, in order of first touch."""
@@ -738,26 +751,52 @@ class ArtifactIndex:
             for d in found
         ]
 
+    def remember_symbols(self) -> None:
+        """Keep each symbol's net change from one :meth:`symbols` to the next, with the index.
+
+        For an index that keeps growing and is asked again and again (a
+        followed transcript, kept between hook runs): a symbol no edge was
+        added to since is not worked out again.  That is sound because the
+        graph only grows: a symbol node's attributes, an operation's
+        sequence number and turn, and an edge's attributes never change once
+        added, and no node or edge is taken out.  A memory taken with the
+        index (pickled) must be of an index this one grew from; the end of
+        a file (:meth:`LiveTranscript.finish <artifact_index.live.live_transcript.LiveTranscript.finish>`)
+        adds what a later line may contradict, so what is kept of a
+        followed transcript is taken before it.
+        """
+        if self._symbol_memory is None:
+            self._symbol_memory = {}
+
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
         by_file: dict[str, list[tuple[int, SymbolEntry]]] = {}
         graph = self.graph
         # The graph's own dictionaries: this visits every symbol and each edge into it.
         attributes, into = graph.attributes, graph.keyed_edges_into
+        memory = self._symbol_memory
         for node, data in graph.nodes_of_kind("symbol"):
-            touches = sorted(
-                (
-                    int(attributes[op]["seq"]),
-                    int(attributes[op]["turn"]),
-                    str(edge["change"]),
+            incoming = into[node]
+            edges = sum(len(keyed) for keyed in incoming.values()) if memory is not None else 0
+            known = memory.get(node) if memory is not None else None
+            if known is not None and known[0] == edges:
+                _, first, change, turns = known
+            else:
+                touches = sorted(
+                    (
+                        int(attributes[op]["seq"]),
+                        int(attributes[op]["turn"]),
+                        str(edge["change"]),
+                    )
+                    for op, keyed in incoming.items()
+                    for edge in keyed.values()
+                    if edge.get("kind") == "changed"
                 )
-                for op, keyed in into[node].items()
-                for edge in keyed.values()
-                if edge.get("kind") == "changed"
-            )
-            if not touches:
-                continue
-            change = _net_change([c for _, _, c in touches])
+                first = touches[0][0] if touches else 0
+                change = _net_change([c for _, _, c in touches])
+                turns = tuple(sorted({turn for _, turn, _ in touches}))
+                if memory is not None:
+                    memory[node] = (edges, first, change, turns)
             if change is None:
                 continue
             path = self._files[data["path"]].shown
@@ -766,9 +805,9 @@ class ArtifactIndex:
                 kind=data["symbol_kind"],
                 container=data["container"],
                 change=change,
-                turns=sorted({turn for _, turn, _ in touches}),
+                turns=list(turns),
             )
-            by_file.setdefault(path, []).append((touches[0][0], entry))
+            by_file.setdefault(path, []).append((first, entry))
         return {
             path: [e for _, e in sorted(entries, key=lambda i: i[0])]
             for path, entries in by_file.items()

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
+
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["case_insensitive", "file_key", "is_absolute", "join", "to_posix"]
 
-_DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
+_DRIVE = lazy_pattern(r"^[A-Za-z]:([\\/]|$)")
 # A drive as Git Bash / MSYS spells it: /c/Users/... is C:/Users/...
-_MSYS_DRIVE = re.compile(r"^/([A-Za-z])(/|$)")
+_MSYS_DRIVE = lazy_pattern(r"^/([A-Za-z])(/|$)")
 
 
 def case_insensitive(root: str | None) -> bool:

@@ -21,7 +21,7 @@ __all__ = ["CompactionRefetch", "RefetchReport", "refetch_report"]
 
 
 class CompactionRefetch(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     turn: int
     reads_after: int  # reads between this boundary and the next (or the end)
@@ -30,7 +30,7 @@ class CompactionRefetch(BaseModel):
 
 
 class RefetchReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     reads: int
     redundant_reads: int

@@ -42,7 +42,7 @@ _CHANGED = ("created", "modified", "deleted")
 class SessionReport(BaseModel):
     """What the index knows of a session that a summary must state exactly."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     format: str | None
     root: str | None

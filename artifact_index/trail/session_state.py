@@ -44,7 +44,7 @@ __all__ = [
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PendingCall(_Record):

@@ -12,15 +12,14 @@ inference, and said as one.
 
 from __future__ import annotations
 
-import re
-
 from artifact_index.facts.changes import is_test_path
 from artifact_index.facts.errors.checks import checks_in
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ErrorReport, FileReport
 
 __all__ = ["written_first"]
 
-_PATHISH = re.compile(r"[\w.-]*/[\w./-]+\.\w+")  # a path with a folder: not a module name
+_PATHISH = lazy_pattern(r"[\w.-]*/[\w./-]+\.\w+")  # a path with a folder: not a module name
 
 
 def _named_files(error: ErrorReport) -> set[str]:

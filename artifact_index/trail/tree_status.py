@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.listing import SimpleCommand
 
 __all__ = ["ComparedRevision", "ListedFile", "TreeStatus", "compared_revision", "observed_status"]
@@ -73,7 +74,7 @@ _LONG_STATES = {
     "both deleted": "conflicted",
 }
 # Git indents with a tab; some harnesses print it as spaces.
-_LONG_LINE = re.compile(r"^(?:\t|[ ]{2,})(?P<state>[a-z ]+):\s+(?P<path>\S.*?)\s*$")
+_LONG_LINE = lazy_pattern(r"^(?:\t|[ ]{2,})(?P<state>[a-z ]+):\s+(?P<path>\S.*?)\s*$")
 _SECTIONS = (
     "Changes to be committed:",
     "Changes not staged for commit:",
@@ -89,12 +90,12 @@ _LONG_MARKERS = (
     "Untracked files:",
     "Not currently on any branch",
 )
-_SECTION_END = re.compile(r"^\S")
-_SHORT_LINE = re.compile(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*?)\s*$")
-_STAT_LINE = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+|Bin\b)")
-_STAT_TOTAL = re.compile(r"^ \d+ files? changed")
-_NAME_STATUS = re.compile(r"^(?P<code>[MADRCTU])\d*\t(?P<path>[^\t]+)(?:\t(?P<dest>[^\t]+))?$")
-_NUMSTAT = re.compile(r"^(?:\d+|-)\t(?:\d+|-)\t(?P<path>.+)$")
+_SECTION_END = lazy_pattern(r"^\S")
+_SHORT_LINE = lazy_pattern(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*?)\s*$")
+_STAT_LINE = lazy_pattern(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+|Bin\b)")
+_STAT_TOTAL = lazy_pattern(r"^ \d+ files? changed")
+_NAME_STATUS = lazy_pattern(r"^(?P<code>[MADRCTU])\d*\t(?P<path>[^\t]+)(?:\t(?P<dest>[^\t]+))?$")
+_NUMSTAT = lazy_pattern(r"^(?:\d+|-)\t(?:\d+|-)\t(?P<path>.+)$")
 _DIFF_SHAPES = ("--stat", "--name-only", "--name-status", "--numstat", "--shortstat")
 _SHORT_STATES = {
     "M": "modified",

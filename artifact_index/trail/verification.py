@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.facts.errors.checks import checks_in
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
@@ -52,10 +53,10 @@ _BUILDER_RUNNERS = frozenset(
     {f"{a} {b}" for a, b in _BUILDERS} | {"gh run watch", "gh pr checks", "gh run list"}
 )
 # A CI run a listing shows finished and passed (`completed  success`, "Status: completed - success"): its first line.
-_CI_PASSED = re.compile(r"\bcompleted\b.*\bsuccess\b", re.IGNORECASE)
+_CI_PASSED = lazy_pattern(r"\bcompleted\b.*\bsuccess\b", re.IGNORECASE)
 _COMPILING_LINTERS = frozenset({"go vet", "cargo clippy"})
 _PREFIXES = frozenset({"sudo", "time", "npx", "bunx", "env", "nice", "timeout"})
-_COMMAND_PARTS = re.compile(r"&&|\|\||;|\n")
+_COMMAND_PARTS = lazy_pattern(r"&&|\|\||;|\n")
 # The order a reader expects them in ("not yet built, linted or tested").
 CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 

@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from artifact_index.facts.claims import Evidence
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git_report import merge_reports
 from artifact_index.shell.listing import SimpleCommand, simple_commands
 from artifact_index.trail.answers import (
@@ -61,21 +62,21 @@ from artifact_index.trail.tree_status import TreeStatus, compared_revision, obse
 
 __all__ = ["WorkState", "work_state"]
 
-_COMMIT_LINE = re.compile(
+_COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
     re.MULTILINE,
 )
-_SWITCHED = re.compile(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
-_ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.MULTILINE)
-_BRANCH_NAME = re.compile(r"^[\w./-]+$")
+_SWITCHED = lazy_pattern(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
+_ON_BRANCH = lazy_pattern(r"^On branch (?P<branch>\S+)", re.MULTILINE)
+_BRANCH_NAME = lazy_pattern(r"^[\w./-]+$")
 # What git prints for a ref it pushed (`   1a2b3c4..5d6e7f8  main -> main`, `* [new branch]  x -> x`):
 # the push happened even when a later command of the same line failed and the call reads as failed.
-_PUSHED = re.compile(
+_PUSHED = lazy_pattern(
     r"^\s*(?:[+*]?\s*[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag)\])\s+\S+ -> \S+",
     re.MULTILINE,
 )
 # The new end of a pushed ref (`   1a2b3c4..5d6e7f8  main -> main`).
-_PUSHED_RANGE = re.compile(r"^\s*\+?\s*[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})\s+\S+ -> \S+", re.M)
+_PUSHED_RANGE = lazy_pattern(r"^\s*\+?\s*[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})\s+\S+ -> \S+", re.M)
 _MAX_COMMITS = 200
 _MAX_LISTED = 400  # files of one status kept; a longer listing is someone else's work in progress
 
@@ -426,13 +427,13 @@ _MOVES_HEAD = frozenset(
     }
 )
 # A ref a fetch moved: `   1a2b3c4..5d6e7f8  main       -> origin/main`, `+ ... (forced update)`.
-_FETCHED = re.compile(
+_FETCHED = lazy_pattern(
     r"^\s*(?:[+*!-]\s*)?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\[new [a-z ]+\])\s+\S+\s+->\s", re.M
 )
 
 
 # Tools that check branches out for git: Graphite (`gt down`), GitHub's `gh pr checkout`, jj.
-_OTHER_CHECKOUTS = re.compile(
+_OTHER_CHECKOUTS = lazy_pattern(
     r"(?:^|[\s;&|(])(?:gt|jj|sl|git-town)\s|\bgh\s+(?:pr|repo)\s+(?:checkout|sync)\b"
 )
 
@@ -510,10 +511,10 @@ def _commit_message(args: list[str | None]) -> str | None:
 
 # A commit as `git log` shows it: `1a2b3c4 (HEAD -> main) subject` (--oneline, maybe with a
 # graph), or `commit <hash>` with the subject indented below.
-_LOG_ONELINE = re.compile(
+_LOG_ONELINE = lazy_pattern(
     r"^[*|/\\ ]*(?P<hash>[0-9a-f]{7,40}) (?:\([^)\n]*\) )?(?P<subject>.+?)\s*$", re.M
 )
-_LOG_FULL = re.compile(
+_LOG_FULL = lazy_pattern(
     r"^commit (?P<hash>[0-9a-f]{40})\b[^\n]*\n(?:[^\n]+\n)*?\n {4}(?P<subject>.+?)\s*$", re.M
 )
 

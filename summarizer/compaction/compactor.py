@@ -85,7 +85,7 @@ __all__ = ["CompactionReport", "Compactor", "CompactorConfig"]
 class CompactorConfig(BaseModel):
     """Every knob of the compactor; a policy set to ``None`` is off."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     context_window: int = Field(200_000, gt=0)
     micro_compaction: MicroCompactionConfig | None = MicroCompactionConfig()

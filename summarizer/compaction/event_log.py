@@ -50,7 +50,11 @@ __all__ = [
 
 class _Event(BaseModel):
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+        defer_build=True,
     )
 
     uuid: str

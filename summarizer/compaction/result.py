@@ -20,7 +20,11 @@ class CompressResult(BaseModel):
     """
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+        defer_build=True,
     )
 
     did_compress: bool

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from artifact_index.exceptions import StateError
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 from artifact_index.state_files import private_directory, user_state_directory
 from summarizer.compaction.messages import Message, Shape
@@ -60,7 +61,7 @@ _HEADER = (
     SUMMARY_PREFIX
     + ": turns 1-{last_turn} were compacted into this summary (cycle {cycle}, mark {mark}).]"
 )
-_HEADER_RE = re.compile(
+_HEADER_RE = lazy_pattern(
     re.escape(SUMMARY_PREFIX)
     + r": turns 1-(\d+) were compacted into this summary \(cycle (\d+), mark ([0-9a-f]{32})\)\.\]\n*"
 )

@@ -22,7 +22,7 @@ class Usage(BaseModel):
     ``prompt_tokens_details.cached_tokens``.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     input_tokens: int = Field(0, ge=0)
     cache_read_tokens: int = Field(0, ge=0)

@@ -35,7 +35,7 @@ _USER_MESSAGES_CHARS = 12_000  # what the judge is shown of the user's words
 
 
 class SummaryEvaluation(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     tokens: int
@@ -50,7 +50,7 @@ class SummaryEvaluation(BaseModel):
 
 
 class Evaluation(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     questions: list[Question]
     summaries: list[SummaryEvaluation]

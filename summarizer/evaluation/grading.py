@@ -15,16 +15,17 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.evaluation.questions import Question
 
 __all__ = ["Grade", "grade_answer"]
 
-_PATH = re.compile(r"`?([\w.\-/\\]+\.[A-Za-z0-9]{1,8})`?")
+_PATH = lazy_pattern(r"`?([\w.\-/\\]+\.[A-Za-z0-9]{1,8})`?")
 _WORDS_NEEDED = 0.6  # share of an item's distinctive words that names it
 
 
 class Grade(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     score: float | None  # 0..1; None when the index expects nothing to check
     found: list[str]

@@ -79,7 +79,7 @@ JUDGE_SYSTEM = (
 
 
 class Scored(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     score: int = Field(ge=0, le=5, description="0 (worst) to 5 (best), by the rubric")
     reason: str = Field(description="One line: why this score, naming what was right or wrong.")
@@ -88,7 +88,7 @@ class Scored(BaseModel):
 class Judgement(BaseModel):
     """The judge's scores: one per question (by id), one per dimension."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     questions: dict[str, Scored]
     dimensions: dict[str, Scored]

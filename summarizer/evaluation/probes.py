@@ -24,7 +24,7 @@ __all__ = ["Probe", "ProbeReport", "probe_summary"]
 
 
 class Probe(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: str
     question: str
@@ -37,7 +37,7 @@ class Probe(BaseModel):
 
 
 class ProbeReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     probes: list[Probe]
 

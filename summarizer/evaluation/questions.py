@@ -18,10 +18,9 @@ Each probe carries ``expected``: the items a right answer names, which
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, ConfigDict
 
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.next_steps import next_steps
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.text import one_line
@@ -37,7 +36,7 @@ _REFERENCE_CHARS = 600
 class Question(BaseModel):
     """One probe: what is asked, what the index answers, and the items a right answer names."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str  # "q1", "q2", ...: the key of its answer in the reply
     kind: str
@@ -118,7 +117,7 @@ def _decisions(facts: SessionFacts) -> list[tuple[str, str, list[str]]]:
     return asked
 
 
-_WORD = re.compile(r"[A-Za-z_][\w.\-/]{3,}")
+_WORD = lazy_pattern(r"[A-Za-z_][\w.\-/]{3,}")
 _COMMON = frozenset(
     [
         "this",

@@ -19,13 +19,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json, redact_text
 from artifact_index.state_files import private_directory, write_atomically
 from summarizer.compaction.summary_message import user_state_directory
@@ -38,7 +38,7 @@ __all__ = ["AGENTS", "EXPORT_RETENTION_DAYS", "keep_export", "transcript_of"]
 EXPORT_RETENTION_DAYS = 14
 
 AGENTS = ("claude-code", "codex", "opencode")
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+_SAFE_ID = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _EXPORT_SECONDS = 60
 
 

@@ -162,6 +162,7 @@ def follow_transcript(
         on_read(ReadTranscript(path, live.index, live.tally, len(live.skipped), stat, cut=cut))
     problem = None
     pickled: bytes | None = None
+    live.index.remember_symbols()
     # Little appended since the state kept: the next run reads it again from the transcript (the
     # journal of what came since), which costs less than writing the whole state anew.
     if cut is None and not restarted and not worth_keeping(kept_at, live.read_up_to):
@@ -171,6 +172,9 @@ def follow_transcript(
         try:
             if cut is None:  # (cut short, time is short: what was read is kept first, found later)
                 live.index.settle()  # what the next run reuses, its symbols found once
+                # Each symbol's net change, worked out before the end of the file adds what a
+                # later line may contradict: the next run works out only the symbols it adds to.
+                live.index.symbols()
             pickled = states.pickled(live)
             states.save(live, reports, pickled=pickled)
         except (OSError, pickle.PicklingError, StateError) as exc:

@@ -132,15 +132,23 @@ def _items(body: str) -> list[str]:
 
 
 def file_trail_context(
-    facts: SessionFacts, limit: int = HOOK_OUTPUT_LIMIT, transcript: str | None = None
+    facts: SessionFacts,
+    limit: int = HOOK_OUTPUT_LIMIT,
+    transcript: str | None = None,
+    *,
+    rendered_bodies: dict[tuple[str, int], str] | None = None,
 ) -> str:
     """The exact sections as Markdown, at most ``limit`` characters, for an agent that just lost its context.
 
     The most detailed rendering that fits is used whole; when even the most
     compact one does not fit, items are taken in priority order while they
     fit, and a closing line says what was left out and which command
-    (on ``transcript``) shows it.
+    (on ``transcript``) shows it.  ``rendered_bodies``: the sections of the
+    same ``facts`` already rendered, by key and detail, for a caller that
+    tries several limits (a section's body does not depend on the limit);
+    those rendered here are added to it.
     """
+    bodies = rendered_bodies if rendered_bodies is not None else {}
     rendered: list[tuple[str, str, str, str]] = []
     for detail in range(1, MAX_DETAIL + 1):
         last = detail == MAX_DETAIL
@@ -148,7 +156,9 @@ def file_trail_context(
         # The length the whole would have: the title, its newline, and per section its heading.
         length = len(_TITLE) + 1
         for title, key, noun, command in _SECTIONS:
-            body = render_index_section(key, facts, detail)
+            body = bodies.get((key, detail))
+            if body is None:
+                body = bodies[key, detail] = render_index_section(key, facts, detail)
             if body.startswith(_EMPTY):
                 continue
             rendered.append((title, body, noun, command))
@@ -275,9 +285,13 @@ def hook_response(
         return redact_text(changed_paths_text(index, room) + notice)
     facts = session_facts(index, kept=kept)
     room = limit - len(notice.encode())
+    rendered_bodies: dict[tuple[str, int], str] = {}
     # The wrapper and JSON escaping add characters; shrink until the whole output fits.
     for _ in range(8):
-        context = redact_text(file_trail_context(facts, max(room, 0), transcript) + notice)
+        context = redact_text(
+            file_trail_context(facts, max(room, 0), transcript, rendered_bodies=rendered_bodies)
+            + notice
+        )
         if event == "SessionStart":
             output = json.dumps(
                 {

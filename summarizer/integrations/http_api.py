@@ -54,7 +54,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +72,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from artifact_index import __version__
 from artifact_index.exceptions import ArtifactIndexError, one_line
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.live.store import SessionNotFound, StoreError, since_cutoff
 from artifact_index.redaction import redact_text
 from summarizer.exceptions import CompactionFailed
@@ -95,8 +95,8 @@ BODY_SECONDS = 60.0
 COMPACTIONS_AT_ONCE = 4
 # Connections (and requests in flight) past this many are answered 503 at once, by the server.
 CONNECTIONS_AT_ONCE = 64
-_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-_TEMPLATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_SESSION_ID = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_TEMPLATE_NAME = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _QUERIES = ("errors", "decisions", "tasks")
 
 

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = [
     "Member",
     "Node",
@@ -48,7 +50,7 @@ class Node:
 
 
 _WHITESPACE = " \t\r\n"
-_SCALAR_END = re.compile(r"[\s,\]\}]")
+_SCALAR_END = lazy_pattern(r"[\s,\]\}]")
 
 
 class _Parser:

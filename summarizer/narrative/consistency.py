@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TestReport
 from summarizer.narrative.model import Narrative, NarrativeItem
 from summarizer.sections.facts import SessionFacts
@@ -24,7 +25,7 @@ __all__ = [
     "untested_since",
 ]
 
-_CHANGE = re.compile(
+_CHANGE = lazy_pattern(
     r"\b(modif(y|ied|ies|ying)|chang(e|ed|es|ing)|updat(e|ed|es|ing)|edit(ed|s|ing)?|"
     r"fix(ed|es|ing)?|refactor(ed|s|ing)?|rewr(ote|itten|ite|ites|iting)|patch(ed|es|ing)?|"
     r"delet(e|ed|es|ing)|remov(e|ed|es|ing)|renam(e|ed|es|ing)|creat(e|ed|es|ing)|"
@@ -33,37 +34,37 @@ _CHANGE = re.compile(
 )
 # "tasks.md NOT YET EDITED", "config.py is unchanged": a claim that a file was not changed, which an earlier
 # cycle may have written before the change came.
-_NOT_CHANGED = re.compile(
+_NOT_CHANGED = lazy_pattern(
     r"\b(?:not (?:yet )?(?:been )?(?:yet )?(?:edited|changed|modified|updated|touched|created|written)|"
     r"(?:has|have|was|were|is|are)n't (?:yet )?(?:been )?(?:edited|changed|modified|updated|touched|created|"
     r"written)|unchanged|untouched|unmodified)\b",
     re.I,
 )
-_CREATE = re.compile(r"\b(creat(ed|es|ing)|new file|added (a |the )?(new )?file)\b", re.I)
-_PASSING = re.compile(
+_CREATE = lazy_pattern(r"\b(creat(ed|es|ing)|new file|added (a |the )?(new )?file)\b", re.I)
+_PASSING = lazy_pattern(
     r"\b(all (the |\d+ )?tests (now )?pass(es|ing|ed)?|tests (are |now )?(all )?pass(es|ing|ed)?|"
     r"test suite (is |now )?(green|pass(es|ing))|(everything|all) (is )?(passing|green))\b",
     re.I,
 )
 # "3 tests pass, 1 fails" reports a failure rather than claiming success.
-_FAILING = re.compile(r"\bfail(s|ed|ing|ure|ures)?\b|\bbroken\b|\bred\b", re.I)
+_FAILING = lazy_pattern(r"\bfail(s|ed|ing|ure|ures)?\b|\bbroken\b|\bred\b", re.I)
 # Clauses: a change verb speaks of the paths of its own clause only
 # ("read a.py and modified b.py" claims nothing about a.py).
-_CLAUSE = re.compile(r"[;,]\s+|\.\s+|\s+(?:and|then|but|while|after|before)\s+", re.I)
-_DONE = re.compile(
+_CLAUSE = lazy_pattern(r"[;,]\s+|\.\s+|\s+(?:and|then|but|while|after|before)\s+", re.I)
+_DONE = lazy_pattern(
     r"\b(is|are|now|was|been) (done|complete[d]?|finished|fixed|resolved)\b|\bfully (working|fixed)\b"
     r"|\bsuccessfully (completed|finished|implemented|fixed)\b",
     re.I,
 )
-_PATHISH = re.compile(
+_PATHISH = lazy_pattern(
     r"`?([\w.\-/]+/[\w.\-]+\.\w{1,8}|[\w\-]+\.(py|ts|tsx|js|jsx|go|rs|java|rb|ex|exs|php|c|h|cpp|cs|kt|md|toml|json|yaml|yml))`?"
 )
 
 
 # A web address names a page, not a file of the session ("https://github.com/o/r/pull/7").
-_URL = re.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I)
+_URL = lazy_pattern(r"\b[a-z][a-z0-9+.\-]*://\S+", re.I)
 # Quoted code and paths: a verb inside them ("flutter-version-update/spec.md") is not the prose's claim.
-_QUOTED = re.compile(r"`[^`]*`")
+_QUOTED = lazy_pattern(r"`[^`]*`")
 
 
 def _prose(clause: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.facts.decisions import Decision
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.facts import Answer, SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
@@ -24,27 +25,27 @@ __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
 
 # Words that give a choice its reason or its object: without one, "I'll use that alias" says nothing
 # to a reader who has not seen what "that" was.
-_REASONED = re.compile(
+_REASONED = lazy_pattern(
     r"\b(?:because|since|so that|so the|to avoid|to keep|to make|instead of|rather than|"
     r"otherwise|which means|trade-?off)\b",
     re.I,
 )
-_DEICTIC = re.compile(
+_DEICTIC = lazy_pattern(
     r"\b(?:use|keep|go with|stick with|switch to|choose|chose)\s+(?:that|this|it|those|these|them)\b",
     re.I,
 )
 # A sentence of the user's that settles a choice: accepts ("this is fine", "go ahead"), picks ("let's do X",
 # "go with", "instead"), or refuses ("no, ...", "don't ...", "no need to").
-_SETTLES = re.compile(
+_SETTLES = lazy_pattern(
     r"\b(?:this|that|it)(?:'s| is) (?:fine|ok|okay|good enough)\b|\blet'?s (?:do|go with|use|keep|stick with|not|"
     r"try|apply|skip|leave)\b|\bgo with\b|\binstead\b|\bi(?:'d)? prefer\b|\bno need to\b|\bsounds good\b|"
     r"\bgo ahead\b|^(?:no|nope)\b[,.!]|^(?:please )?(?:don'?t|do not)\b",
     re.I,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 # A sentence that announces what the agent does next ("I'll update issue #532 ...", "Let me create ..."):
 # an action about to be taken, not a choice made or a cause found.
-_ANNOUNCES = re.compile(
+_ANNOUNCES = lazy_pattern(
     r"^(?:(?:now|next|then|ok(?:ay)?|first)[,!.]?\s+)*(?:I'll|I will|let me|let's|I'm going to|I need to|"
     r"I should)\b",
     re.I,
@@ -147,9 +148,15 @@ def decisions(facts: SessionFacts, *, with_root_causes: bool = True) -> list[str
             unique.append((turn, text))
     earlier = [pair for pair in unique if pair[0] < since][-_EARLIER_KEPT:]
     current = [pair for pair in unique if pair[0] >= since]
-    return [f"(turn {turn}, before the latest request) {text}" for turn, text in earlier] + [
-        f"(turn {turn}) {text}" for turn, text in current
-    ]
+    # The agent's earlier words are quoted as said then: nothing here knows whether later work reversed them.
+    theirs = set(agent)
+    return [
+        f"(turn {turn}, before the latest request{_MAY_BE_SUPERSEDED if (turn, text) in theirs else ''}) {text}"
+        for turn, text in earlier
+    ] + [f"(turn {turn}) {text}" for turn, text in current]
+
+
+_MAY_BE_SUPERSEDED = "; the agent's words then, later work may have changed it"
 
 
 def answers_text(found: Answer, *, dated: bool = True) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ErrorReport
 from summarizer.narrative.decisions import decisions
 from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
@@ -248,7 +249,7 @@ def _analysis(facts: SessionFacts) -> list[str]:
     ]
 
 
-_SCHEMA_LIKE = re.compile(r"(migrat|schema|\.sql$|models?\.py$|\.prisma$)", re.I)
+_SCHEMA_LIKE = lazy_pattern(r"(migrat|schema|\.sql$|models?\.py$|\.prisma$)", re.I)
 
 
 def _source_schema(facts: SessionFacts) -> list[str]:

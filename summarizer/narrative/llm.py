@@ -123,6 +123,11 @@ def _facts_text(request: NarrativeRequest) -> str:
             "activity": [a for a in facts.activity if a.turn >= first],
             "last_assistant": last,
             "findings": [m for m in facts.findings if m.turn >= first],
+            "replied_to": (
+                facts.replied_to
+                if facts.replied_to is not None and facts.replied_to.turn >= first
+                else None
+            ),
             "lessons": [m for m in facts.lessons if m.turn >= first],
         }
     )

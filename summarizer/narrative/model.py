@@ -43,7 +43,7 @@ Strategy = Literal["anchored", "regenerative"]
 
 
 class NarrativeItem(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str = Field(min_length=1)
     cycle: int = Field(ge=0)
@@ -54,7 +54,7 @@ class NarrativeItem(BaseModel):
 class Narrative(BaseModel):
     """The narrative sections after ``cycle`` compactions, covering turns up to ``last_turn``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     cycle: int = 0
     last_turn: int = 0
@@ -69,7 +69,7 @@ class Narrative(BaseModel):
 class SectionReply(BaseModel):
     """A writer's answer for one narrative section."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     items: list[str] = Field(
         default_factory=list,
@@ -84,7 +84,7 @@ class SectionReply(BaseModel):
 
 
 class NarrativeReply(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     sections: dict[str, SectionReply]
     origin: Literal["llm", "extractive"] = "llm"
@@ -94,7 +94,7 @@ class NarrativeReply(BaseModel):
 class NarrativeRequest(BaseModel):
     """What a writer needs: the sections, the anchor, the new span and the index facts."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     sections: list[Section]
     previous: Narrative

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import (
@@ -42,12 +43,12 @@ from summarizer.sections.thread import (
 
 __all__ = ["next_steps"]
 
-_PLAN = re.compile(
+_PLAN = lazy_pattern(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
     r"the next step|next step|next,|todo:|remaining:)",
     re.I,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _MIN_PLAN_WORDS = 5
 
 
@@ -64,6 +65,7 @@ def _stated_plan(facts: SessionFacts) -> list[str]:
         s.strip()
         for s in _SENTENCE.split(facts.last_assistant.text)
         if _PLAN.match(s.strip())
+        and not _WAITS_FOR.search(s)  # waiting is the hand-over, said once
         and len(s.split()) >= _MIN_PLAN_WORDS
         and not s.strip().endswith(":")
     ]
@@ -72,7 +74,7 @@ def _stated_plan(facts: SessionFacts) -> list[str]:
 
 # A sentence that announces a change ("Now add the flash rendering", "**Item 3: Extract the helper**"):
 # carried out only by a change, not by the searches and reads that prepare it.
-_ANNOUNCED_CHANGE = re.compile(
+_ANNOUNCED_CHANGE = lazy_pattern(
     r"^[#*\s]*(?:(?:item|step|task|part)\s*\d+\s*[:.)-]\s*)?(?:(?:now|next|then|first|finally),?\s+)?"
     r"(?:(?:let me|let's|I'll|I will|I'm going to|I need to|we need to)\s+)?(?:also\s+)?"
     r"(?:add|extract|update|fix|implement|create|write|remove|delete|refactor|move|rename|replace|change|modify|"
@@ -238,7 +240,7 @@ def _places_to_see(facts: SessionFacts, since: int) -> str:
 
 # A last sentence that says what the agent does next ("Now let me run the tests.", "Next, I'll
 # update the docs."), not one that hands over ("Let me know ...", "I'll wait for ...").
-_ANNOUNCES = re.compile(
+_ANNOUNCES = lazy_pattern(
     r"^(?:(?:now|next|then|ok(?:ay)?|great|good|first)[,!.]?\s+)*"
     r"(?:let me|let's|i'll|i will|i'm going to|i am going to)\s+(?!know\b|wait\b|stop\b|pause\b)\w",
     re.IGNORECASE,
@@ -265,11 +267,35 @@ def _waiting(facts: SessionFacts) -> bool:
     return (latest is None or last.turn >= latest.turn) and not later_calls and not announcing
 
 
+# "I'll wait for the verification workflow to finish.": the agent waits for work it started, not for the user.
+_WAITS_FOR = re.compile(
+    r"\b(?:I'll|I will|I'm going to|let me|let's|now)\s+wait(?:ing)?\s+(?:for|until|on)\s+\S.*",
+    re.I,
+)
+
+
+def _waits_for(facts: SessionFacts) -> str | None:
+    """The sentence of the agent's last message that says it waits for work it started, if one does."""
+    last = facts.last_assistant
+    if last is None:
+        return None
+    waits = [s.strip() for s in _SENTENCE.split(last.text) if _WAITS_FOR.search(s) and "?" not in s]
+    return waits[-1] if waits else None
+
+
 def _handed_over(facts: SessionFacts) -> str:
-    """The hand-over the agent's last message made: the question it asked, else that it reported back."""
+    """The hand-over the agent's last message made: the question it asked, what it said it waits for, else that
+    it reported back."""
     last = facts.last_assistant
     assert last is not None
     latest = latest_request(facts.user_messages)
+    waits = _waits_for(facts)
+    if waits is not None:
+        return (
+            f"The agent's last message (turn {last.turn}) ended its turn to wait for work it had started, not "
+            f'for the user: "{first_line(waits, 240)}"; when that result arrives, check it and go on with '
+            "the latest request."
+        )
     questions = [
         s.strip()
         for s in _SENTENCE.split(last.text)
@@ -295,11 +321,51 @@ def _handed_over(facts: SessionFacts) -> str:
     )
 
 
+_CALLS_SINCE_SHOWN = 3
+
+
+def _in_flight(facts: SessionFacts) -> list[str]:
+    """What the agent was doing when the context filled, in its words: its last message whole (it is the plan
+    it was carrying out) and the calls made since, so the work goes on where it stopped rather than over."""
+    last = facts.last_assistant
+    latest = latest_request(facts.user_messages)
+    if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
+        return []
+    since = [c for c in facts.activity if c.turn >= last.turn]
+    request = (
+        f'the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}")'
+        if latest is not None
+        else "the work"
+    )
+    text = (
+        f"Go on with {request}, in progress when the context filled. What the agent was doing, in its last "
+        f'words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
+    )
+    if since:
+        done = "; ".join(
+            f"{c.tool} `{first_line(c.target, 80)}` (turn {c.turn}, {c.status})"
+            for c in since[-_CALLS_SINCE_SHOWN:]
+        )
+        more = (
+            f" ({len(since) - _CALLS_SINCE_SHOWN} earlier not shown)"
+            if len(since) > _CALLS_SINCE_SHOWN
+            else ""
+        )
+        text += (
+            f"; calls made since{more}: {done}. Check what those calls left before repeating them."
+        )
+    else:
+        text += "; no call made since."
+    return [text]
+
+
 def _nothing_stated(facts: SessionFacts) -> list[str]:
     """No step is stated: say so, and whether the agent was waiting for the user or stopped mid-work."""
     latest = latest_request(facts.user_messages)
     if _waiting(facts):
         said = _handed_over(facts)
+        if _waits_for(facts) is not None:
+            return [said]  # the step is stated: check what it waits for
         return ["No next step stated: " + said[0].lower() + said[1:]]
     if facts.activity:
         call = facts.activity[-1]
@@ -362,7 +428,12 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items = _request_steps(facts)
     announced = _announced_change(facts)
     stated = _stated_plan(facts)
-    items += _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated))
+    # A plan the last message states (or a change it announced and no call has made) is the step; else where
+    # the work in flight stood.
+    flight = [] if stated or announced else _in_flight(facts)
+    items += (
+        _unanswered(facts) + announced + _left_of_task(facts, bool(announced or stated or flight))
+    )
     items += _item_steps(facts)
     items += _task_steps(facts)
     named = request_files_not_changed(facts)
@@ -396,6 +467,8 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items += _next_items(facts)
     if not items:
         items += _investigating(facts, shown)
+    # After what is left that no change carried out: the work in flight, where to pick it up.
+    items += flight
     if not items:
         return _nothing_stated(facts)
     # The agent had handed back to the user: that comes first, what the records leave open after it.

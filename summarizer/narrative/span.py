@@ -63,29 +63,51 @@ def render_event(event: Event, output_limit: int = 800) -> str | None:
     return None
 
 
+# A chunk may grow to this many times its budget to keep a call with its result (a result that
+# comes far later, after a long background task, does not hold the chunk open past it).
+_CALL_SLACK = 2
+# No event is cut below this many characters (a chunk budget is thousands of tokens).
+_SHORTEST_CUT = 200
+
+
 def chunk_span(
     events: Iterable[Event], *, max_tokens: int, output_limit: int = 800
 ) -> Iterator[tuple[str, int, int]]:
     """``(text, first_turn, last_turn)`` chunks of at most about ``max_tokens`` tokens each.
 
-    A chunk never ends between a tool call and its result.
+    A chunk does not end between a tool call and its result, up to twice
+    its budget: a call whose result never came (interrupted, or lost from
+    the transcript) or comes far later must not hold the rest of the span in
+    one chunk that no model's context takes.  One event larger than a chunk
+    keeps its head and tail.
     """
+    events = list(events)
+    # A call whose result is not in the span (interrupted, or lost from the transcript) waits for nothing.
+    answered = {e.call_id for e in events if isinstance(e, ToolResult)}
     lines: list[str] = []
     turns: list[int] = []
     used = 0
     pending_calls: set[str] = set()
+    most = max_tokens * _CALL_SLACK
     for event in events:
         line = render_event(event, output_limit)
         if line is None:
             continue
         cost = count_tokens(line)
-        if used + cost > max_tokens and lines and not pending_calls:
+        whole, limit = line, len(line)
+        while cost > max_tokens and limit > _SHORTEST_CUT:
+            # In proportion to what it costs now, a tenth under, as the cut's own note costs too.
+            limit = max(_SHORTEST_CUT, limit * max_tokens * 9 // (cost * 10))
+            line = trim_middle(whole, limit)
+            cost = count_tokens(line)
+        waits = bool(pending_calls) and used + cost <= most
+        if used + cost > max_tokens and lines and not waits:
             yield "\n".join(lines), turns[0], turns[-1]
             lines, turns, used = [], [], 0
         lines.append(line)
         turns.append(event.turn)
         used += cost
-        if isinstance(event, ToolCall):
+        if isinstance(event, ToolCall) and event.call_id in answered:
             pending_calls.add(event.call_id)
         elif isinstance(event, ToolResult):
             pending_calls.discard(event.call_id)

@@ -20,6 +20,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "PROVIDERS",
@@ -82,7 +83,7 @@ def validate_input(reply: type[M], data: Any) -> M | ValidationError:
         return exc
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*\n(.*)\n```\s*$", re.S)
+_FENCE = lazy_pattern(r"^```(?:json)?\s*\n(.*)\n```\s*$", re.S)
 
 
 def json_in_text(text: str | None) -> Any:

@@ -13,10 +13,18 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.sections.facts import Activity
 
-__all__ = ["recent_activity", "recent_messages", "thread_since"]
+__all__ = [
+    "agent_wrote",
+    "last_message",
+    "message_before",
+    "recent_activity",
+    "recent_messages",
+    "thread_since",
+]
 
 _TARGET = 160
 _OUTPUT_LINES = 4
@@ -46,7 +54,7 @@ def _target(call: ToolCall) -> str:
     return _short(json.dumps(arguments, ensure_ascii=False, default=str))
 
 
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+_REMINDER = lazy_pattern(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 # Tools whose output is the answer the agent was waiting for; a read's is the file it already knows.
 _OUTPUT_WORTH_KEEPING = ("bash", "shell", "exec", "command", "run", "terminal")
 
@@ -130,11 +138,49 @@ def _shows_output(call: ToolCall) -> bool:
     )
 
 
+# What Claude Code writes in the assistant's place when a request fails or is cut short ("API Error: 401 ...
+# Please run /login", "No response requested."): the harness's words, not where the agent stopped.
+_HARNESS_TEXT = re.compile(
+    r"\A(?:API Error\b|No response requested\.?\Z|Prompt is too long\b|Claude AI usage limit reached\b|"
+    r"Request timed out\b|Credit balance is too low\b|Invalid API key\b)"
+)
+
+
+def agent_wrote(event: Event) -> bool:
+    """Whether ``event`` is a message the main agent wrote (not a sub-agent's, not one the harness wrote)."""
+    return (
+        isinstance(event, AssistantMessage)
+        and event.sidechain is None
+        and _HARNESS_TEXT.match(event.text.strip()) is None
+        and bool(event.text.strip())
+    )
+
+
+def last_message(events: Sequence[Event]) -> AssistantSaid | None:
+    """The main agent's last message in its own words, if it wrote one."""
+    for event in reversed(events):
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
+            return AssistantSaid(turn=event.turn, text=event.text)
+    return None
+
+
+def message_before(events: Sequence[Event], turn: int) -> AssistantSaid | None:
+    """The main agent's last message before ``turn``, in its own words: what a user message of that turn
+    replied to."""
+    found = None
+    for event in events:
+        if event.turn >= turn:
+            break
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
+            found = event
+    return AssistantSaid(turn=found.turn, text=found.text.strip()) if found is not None else None
+
+
 def recent_messages(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:
     """The main agent's last ``limit`` messages, oldest first: the thread of what it was doing."""
     found: list[AssistantSaid] = []
     for event in reversed(events):
-        if isinstance(event, AssistantMessage) and event.sidechain is None and event.text.strip():
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
             found.append(AssistantSaid(turn=event.turn, text=event.text))
             if len(found) == limit:
                 break
@@ -148,7 +194,7 @@ def thread_since(events: Sequence[Event], turn: int) -> tuple[list[AssistantSaid
     for event in events:
         if event.sidechain is not None or event.turn < turn:
             continue
-        if isinstance(event, AssistantMessage) and event.text.strip():
+        if isinstance(event, AssistantMessage) and agent_wrote(event):
             messages.append(AssistantSaid(turn=event.turn, text=event.text))
         elif isinstance(event, ToolCall):
             calls += 1

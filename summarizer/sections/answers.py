@@ -17,16 +17,16 @@ whole up to a generous limit.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.sections.facts import Answer, AnsweredQuestion
 
 __all__ = ["answered_questions"]
 
-_ITEM = re.compile(r"^\s{0,3}(\d{1,2})[.)]\s+(.*)$")
-_TITLE = re.compile(r"^\*\*([^*]{2,60})\*\*\s*[:—–-]?\s*(.*)$")
+_ITEM = lazy_pattern(r"^\s{0,3}(\d{1,2})[.)]\s+(.*)$")
+_TITLE = lazy_pattern(r"^\*\*([^*]{2,60})\*\*\s*[:—–-]?\s*(.*)$")
 _QUESTION_CHARS = 110
 _ANSWER_CHARS = 400
 _MIN_QUESTIONS = 2

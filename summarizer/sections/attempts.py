@@ -27,21 +27,22 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ErrorReport, FileReport
 from summarizer.sections.facts import Attempt
 
 __all__ = ["failed_attempts"]
 
-_SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
+_SENTENCES = lazy_pattern(r"(?<=[.!?:])\s+|\n+")
 # A sentence that announces something done to the code or the command, not a look or a run.
-_ANNOUNCES = re.compile(
+_ANNOUNCES = lazy_pattern(
     r"\b(?:let me|let's|I'll|I will|I need to|I'm going to|try(?:ing)?|now)\b.*?\b(?:add|use|create|make|change|"
     r"replace|remove|wrap|skip|ignore|simplify|extract|move|rewrite|annotate|convert|switch|fix|restructure|"
     r"refactor|return|handle|pass|set|disable|suppress|bypass|update|commit)\w*\b",
     re.I,
 )
 # "Let me check the wrapt version": a look, whatever words follow.
-_LOOKS = re.compile(
+_LOOKS = lazy_pattern(
     r"\b(?:let me|let's|I'll|I will|now)\s+(?:also\s+|first\s+)?(?:check|look|see|read|run|verify|"
     r"examine|inspect|search|find|understand|investigate|test|confirm)\b",
     re.I,

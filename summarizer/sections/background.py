@@ -16,18 +16,19 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.sections.facts import BackgroundAgent, SessionFacts
 
 __all__ = ["background_agents", "background_lines", "reported_paths_line"]
 
-_LAUNCHED = re.compile(r"^\s*Async agent launched successfully\.\s*\n\s*agentId:\s*(\w+)")
-_NOTICE = re.compile(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
+_LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.\s*\n\s*agentId:\s*(\w+)")
+_NOTICE = lazy_pattern(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
 _FIELD = "<{0}>(.*?)</{0}>"
 # A path a report names: with a folder and an extension (`cli/src/foo.test.ts`, or absolute), as written.
-_PATH = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)+[\w.@-]+\.[A-Za-z]{1,8})(?![\w/])")
+_PATH = lazy_pattern(r"(?<![\w/.-])(/?(?:[\w.@-]+/)+[\w.@-]+\.[A-Za-z]{1,8})(?![\w/])")
 # A line of a report that says a file was made or changed ("Created `x.test.ts` with 21 tests"): only its
 # paths are taken; the others are files the report mentions (the module under test, a pattern followed).
-_CHANGE_LINE = re.compile(
+_CHANGE_LINE = lazy_pattern(
     r"\b(?:created|creates|wrote|written|added|adds|modified|updated|changed|edited|rewrote|deleted|removed|"
     r"new (?:test )?files?)\b",
     re.I,

@@ -27,24 +27,25 @@ from collections.abc import Sequence
 
 from artifact_index.facts.changes import symbol_key
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
 
 __all__ = ["change_account"]
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
-_PLAN = re.compile(
+_SENTENCES = lazy_pattern(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])|\n+")
+_PLAN = lazy_pattern(
     r"^[\s*#>\d.)-]*(?:now,?\s+|next,?\s+|then,?\s+|first,?\s+)?(?:let me|let's|I'll|I will|I need to|"
     r"I'm going to|we need to|we should|I should)\b",
     re.I,
 )
 # Words that say what a change did ("now filters", "added", "instead of"), not what the code does anyway.
-_SAYS_WHAT = re.compile(
+_SAYS_WHAT = lazy_pattern(
     r"\b(?:now|instead of|no longer|added|adds|removed|removes|replaced|replaces|changed|switched|extracted|moved|"
     r"renamed|fixed|fixes|updated|updates|made|wrapped|guarded|introduced|dropped|converted|refactored|"
     r"simplified|inlined)\b",
     re.I,
 )
-_HOW = re.compile(
+_HOW = lazy_pattern(
     r"\b(?:instead of|to use|to return|to call|to pass|to take|to handle|to skip|to check|to only|"
     r"to stop|to avoid|to include|to exclude|so that|so it|by (?:adding|using|replacing|removing|"
     r"extracting|passing|wrapping|checking|calling|moving))\b",

@@ -22,15 +22,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 
 __all__ = ["condense_text"]
 
 # Numbers, hex addresses and hashes differ between repeats of one line: a frame is the same frame at
 # another column, a log line the same line at another time.
-_VOLATILE = re.compile(r"0x[0-9a-fA-F]+|[0-9a-f]{7,}|\d+")
+_VOLATILE = lazy_pattern(r"0x[0-9a-fA-F]+|[0-9a-f]{7,}|\d+")
 # Lines that say what went wrong: kept first from the middle of a text too long to keep whole.
-_TELLING = re.compile(
+_TELLING = lazy_pattern(
     r"error|exception|fail|warn|cannot|can't|unable|undefined|not found|expected|denied|refused|"
     r"invalid|missing|panic|fatal|traceback",
     re.I,

@@ -18,18 +18,17 @@ under beside it.
 
 from __future__ import annotations
 
-import re
-
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.sections.facts import SessionFacts
 
 __all__ = ["superseded_names"]
 
-_COMPOUND = re.compile(
+_COMPOUND = lazy_pattern(
     r"\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|"
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
 )
-_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_WORDS = lazy_pattern(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _MIN_NAME = 10
 
 

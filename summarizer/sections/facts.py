@@ -35,7 +35,7 @@ __all__ = [
 
 
 class _Told(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Attempt(_Told):
@@ -142,6 +142,9 @@ class SessionFacts(SessionReport):
     recent_messages: list[AssistantSaid] = Field(default_factory=list)
     # What the agent established, in its words.
     findings: list[AssistantSaid] = Field(default_factory=list)
+    # The agent's message the user's latest request replied to ("Let's do option 2", "Proceed."): what the
+    # request refers to, in the agent's words.
+    replied_to: AssistantSaid | None = None
     # The current thread: the agent's messages and how many tool calls it made since the
     # user's latest request (see summarizer.sections.thread).
     thread_messages: list[AssistantSaid] = Field(default_factory=list)

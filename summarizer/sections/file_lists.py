@@ -15,11 +15,11 @@ most and tell the least.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
@@ -563,7 +563,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
 
 
 # Folders of installed dependencies: a file read there is a library's, not the project's.
-_DEPENDENCY = re.compile(
+_DEPENDENCY = lazy_pattern(
     r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv|pkg/mod|\.cargo/registry)/"
 )
 

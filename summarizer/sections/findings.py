@@ -22,28 +22,29 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 
 __all__ = ["concludes", "findings", "shorten"]
 
-_CONCLUSION = re.compile(
+_CONCLUSION = lazy_pattern(
     r"\bfound (?:it|the (?:bug|issue|problem|cause|culprit))\b|\bI (?:think I |have )?found\b|\broot cause\b"
     r"|\bthe (?:real|actual|underlying) (?:issue|problem|cause|bug)\b|\bthe (?:issue|problem|bug|culprit) (?:is|was)\b"
     r"|\b(?:this|that) (?:explains|is why|confirms)\b|\bturns out\b|\bmisdiagnos",
     re.I,
 )
-_ASKS = re.compile(
+_ASKS = lazy_pattern(
     r"^\s*(?:(?:can|could|would) you (?:explain|clarify|check|double[- ]check|verify|confirm|tell|look|find|see)"
     r"|why|how|what|where|which|is there|are there|is it|does|do we|did)\b",
     re.I,
 )
 # "can you sort the branches by date?" asks for work, not for an answer.
-_REQUEST = re.compile(r"^\s*(?:(?:can|could|would|will) you|please|let'?s)\b", re.I)
+_REQUEST = lazy_pattern(r"^\s*(?:(?:can|could|would|will) you|please|let'?s)\b", re.I)
 # A sentence that announces a search is not its result: "Let me trace the actual issue".
-_ANNOUNCES = re.compile(
+_ANNOUNCES = lazy_pattern(
     r"\b(?:let me|let's|I'll|I will|I need to|we need to|need to|to find|try to)\b", re.I
 )
-_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
+_SENTENCE = lazy_pattern(r"(?<=[.!?:])\s+|\n+")
 _MIN_CONCLUSION = 120
 _MIN_ANSWER = 120
 _LOOK_AT = 600  # a conclusion is stated early in a message, not in its twentieth paragraph

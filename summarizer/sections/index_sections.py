@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import assert_never, cast
 
 from artifact_index.facts.work_items import WorkItem
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CommitReport, ErrorReport, FileReport, WorkReport
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.claim_wording import (
@@ -59,7 +60,8 @@ _MESSAGE_AT = {0: 100_000, 1: 1500, 2: 800, 3: 400}
 _EARLY_MESSAGE_AT = {0: 100_000, 1: 1000, 2: 300, 3: 160}
 _FIRST_REQUEST_AT = {0: 100_000, 1: 1500, 2: 600, 3: 300}  # the task as first stated keeps more
 _RECENT_MESSAGES = 6
-_RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}  # resolved errors listed one by one (the latest)
+_RESOLVED_AT = {0: 12, 1: 6, 2: 3, 3: 0}
+_ONE_BY_ONE = 3  # at full detail, the resolved errors of one run listed one by one  # resolved errors listed one by one (the latest)
 _CHANNEL_WORDS = {
     "prompt": "",
     "feedback": "feedback when refusing a call",
@@ -139,18 +141,24 @@ def _resolved_error(e: ErrorReport, detail: int) -> str:
 
 
 def _resolved_errors(closed: list[ErrorReport], detail: int) -> list[str]:
-    """The latest resolved errors, one line each; past full detail, those one run showed gone share a line.
+    """The latest resolved errors, one line each; past full detail (and at it, more than a few) those one run
+    showed gone share a line.
 
     A resolved error tells the agent that continues what not to break again, no more: three lint findings
     fixed together are one fact, not three blocks.
     """
+    by_run: dict[tuple[int | None, str | None], list[ErrorReport]] = {}
+    for e in closed:
+        by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
+    groups = list(by_run.values())
     if detail == 0:
-        groups = [[e] for e in closed]
-    else:
-        by_run: dict[tuple[int | None, str | None], list[ErrorReport]] = {}
-        for e in closed:
-            by_run.setdefault((e.resolved_turn, e.resolution), []).append(e)
-        groups = list(by_run.values())
+        # Full detail lists a few errors one run fixed one by one; twelve failing tests one run showed passing
+        # stay one fact, not twelve lines.
+        groups = [
+            part
+            for group in groups
+            for part in ([group] if len(group) > _ONE_BY_ONE else [[e] for e in group])
+        ]
     limit = _RESOLVED_AT[detail]
     shown = groups[-limit:] if limit else []
     lines = []
@@ -316,8 +324,8 @@ def _missing(step: SubStep) -> str:
     )
 
 
-_DONE_WORDS = re.compile(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
-_PR_WORDS = re.compile(r"\b(?:pull|PR|pull request|issue)\b", re.I)
+_DONE_WORDS = lazy_pattern(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
+_PR_WORDS = lazy_pattern(r"\b(?:pull|PR|pull request|issue)\b", re.I)
 
 
 def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
@@ -713,12 +721,17 @@ def _status_lines(work: WorkReport, detail: int) -> list[str]:
 
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
-_DEICTIC = re.compile(r"\b(?:this|that|these|those|it)\b", re.I)
-_REPLY = re.compile(
+_DEICTIC = lazy_pattern(r"\b(?:this|that|these|those|it)\b", re.I)
+_REPLY = lazy_pattern(
     r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
-    r"do it|let'?s)\b",
+    r"do it|let'?s|proceed|continue|go on|approved?|agreed|lgtm|no feedback)\b"
+    r"|\boption\s*(?:\d+|[a-d])\b",
     re.I,
 )
+
+
+# A message shorter than this ("Done.", "Committed.") says nothing the request could refer to.
+_MIN_REPLIED_TO = 80
 
 
 def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
@@ -735,7 +748,7 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
     before = [m for m in facts.findings if m.turn < latest.turn]
     # "yeah let's apply this" answers the agent's last finding; "check if this is an issue elsewhere" refers to
     # its last conclusion (a root cause found), not to an earlier answer or design.
-    replies = (
+    old_reply = (
         bool(before)
         and start == latest.turn
         and (
@@ -743,7 +756,22 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
             or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
         )
     )
-    if replies:
+    replied = facts.replied_to
+    last = facts.last_assistant
+    # Best, the agent's message just before the request: not an older finding later turns may have disproved.
+    if (
+        replied is not None
+        and start == latest.turn
+        and len(replied.text) >= _MIN_REPLIED_TO
+        and (last is None or last.turn != replied.turn)  # shown whole under Where It Stopped
+        and (
+            _REPLY.search(latest.text) is not None
+            or (_DEICTIC.search(latest.text) is not None and concludes(replied.text))
+        )
+    ):
+        if not any(m.turn == replied.turn for m in since):
+            since.insert(0, replied)
+    elif old_reply:
         since.insert(0, before[-1])
     return since
 
@@ -751,8 +779,11 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
 def _findings(facts: SessionFacts, detail: int) -> str:
     count, limit = _FINDINGS_AT[detail]
     shown = _thread_findings(facts)[-count:]
+    latest = latest_request(facts.user_messages)
     lines = [
-        f"- (turn {m.turn}) " + shorten(m.text, limit).replace("\n", "\n  ") + _since(m, facts)
+        f"- (turn {m.turn}{_replied(m, facts, latest)}) "
+        + shorten(m.text, limit).replace("\n", "\n  ")
+        + _since(m, facts)
         for m in shown
     ]
     learned = facts.lessons[-_LESSONS_AT[detail] :]
@@ -768,6 +799,13 @@ def _findings(facts: SessionFacts, detail: int) -> str:
 
 
 _LESSONS_AT = {0: 4, 1: 3, 2: 2, 3: 1}
+
+
+def _replied(finding: AssistantSaid, facts: SessionFacts, latest: UserSaid | None) -> str:
+    """Says which message the latest request replies to: the context its words ("option 2") refer to."""
+    if latest is None or facts.replied_to is None or finding.turn != facts.replied_to.turn:
+        return ""
+    return f", the message the latest request (turn {latest.turn}) replies to"
 
 
 def _since(finding: AssistantSaid, facts: SessionFacts) -> str:

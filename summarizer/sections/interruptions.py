@@ -12,15 +12,15 @@ own; they are never a request.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import UserSaid
 
 __all__ = ["interruptions"]
 
-_INTERRUPTED = re.compile(
+_INTERRUPTED = lazy_pattern(
     r"^\s*(?:\[Request interrupted by user(?P<tool> for tool use)?\]|<turn_aborted>"
     r"|\[abort: user_initiated\])"
 )

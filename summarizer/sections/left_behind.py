@@ -19,12 +19,13 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, ToolResult
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, WorkReport
 from summarizer.sections.facts import LeftBehind
 
 __all__ = ["left_behind"]
 
-_SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
+_SWITCHED = lazy_pattern(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
 
 
 def left_behind(

@@ -26,34 +26,35 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 
 __all__ = ["lessons"]
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
-_LIMIT = re.compile(
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
+_LIMIT = lazy_pattern(
     r"\b(?:doesn't|does not|don't|do not|can't|cannot|isn't|is not|aren't|are not|won't|no longer|not supported"
     r"|unsupported|is missing|are missing|lacks?|has no|have no|there is no|there's no|only (?:works|supports|accepts)"
     r"|will fail|fails? (?:on|with|for|when))\b|^No [A-Za-z`]",
     re.I,
 )
-_CONCRETE = re.compile(
+_CONCRETE = lazy_pattern(
     r"`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[\w-]+\.(?:ex|exs|go|py|rs|ts|tsx|js|json|toml|ya?ml|md|sh)\b"
     r"|\b(?:SQLite|Postgres|MySQL|Docker|CI|config)\b"
 )
-_MOMENT = re.compile(
+_MOMENT = lazy_pattern(
     r"\b(?:yet|still|let me|I'll|I will|I need|we need|I don't|we don't|you|your|pass(?:es|ed|ing)?|compil\w*|wait\w*"
     r"|stale|expected|might|maybe|probably|seems?|appears?|I think|should I|found|running|output|comments?|now)\b|\?",
     re.I,
 )
 # The agent acts on it by changing something, not by looking further ("Let me check ..." is still a question).
-_ACTS = re.compile(
+_ACTS = lazy_pattern(
     r"^(?:So )?(?:I need to|I'll|I will|Let me|Let's|We need to|I have to|I must|Need to)\s+(?:also\s+)?"
     r"(?:use|add|rewrite|fix|update|write|change|merge|remove|create|configure|set|switch|move|modify"
     r"|replace|handle|follow|clean|import|declare|define|drop|skip|keep)\b",
     re.I,
 )
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_CODE_SPAN = lazy_pattern(r"`[^`\n]*`")
 _OPENING = 3  # sentences of a message looked at: a lesson is stated as the message opens
 _CHARS = 240
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from artifact_index.facts.errors.checks import checks_in
 from artifact_index.facts.work_items import SeenInListing, WorkItem
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CheckRunReport, UncheckedReport
 from summarizer.sections.facts import SessionFacts
 
@@ -41,18 +42,18 @@ __all__ = [
 
 _CATEGORY_ORDER = ("build", "typecheck", "lint", "test")
 _DONE_WORDS = {"build": "built", "typecheck": "type-checked", "lint": "linted", "test": "tested"}
-_OUTPUT_FILTER = re.compile(
+_OUTPUT_FILTER = lazy_pattern(
     r"\s*(?:\d?>&\d|\d?>\s*/dev/null)|\s*\|\s*(?:tail|head|grep|less|cat)\b[^|;&]*$"
 )
 # A file named in prose: a path with a directory, or a backticked name with an extension (not a URL).
-_NAMED_PATH = re.compile(
+_NAMED_PATH = lazy_pattern(
     r"`([^`\s]+\.[A-Za-z][\w]{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z][\w]{0,5})\b"
 )
-_OUTPUT_FILES = re.compile(
+_OUTPUT_FILES = lazy_pattern(
     r"^\s*(?:#+\s*)?(?:\*\*)?(?:output|changed|affected|target) files(?:\*\*)?\s*:?\s*$",
     re.I | re.M,
 )
-_DEFINITION_OF_DONE = re.compile(
+_DEFINITION_OF_DONE = lazy_pattern(
     r"^\s*(?:#+\s*)?(?:\*\*)?(definition of done|acceptance criteria|done when)"
     r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$",
     re.I | re.M,

@@ -38,34 +38,35 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TaskReport
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.facts import RequestItem
 
 __all__ = ["numbered_items", "request_items"]
 
-_ITEM = re.compile(r"^\s*(?:[-*]\s*)?\(?(?P<number>\d{1,2})[.)]\s+(?P<text>\S.*)$")
+_ITEM = lazy_pattern(r"^\s*(?:[-*]\s*)?\(?(?P<number>\d{1,2})[.)]\s+(?P<text>\S.*)$")
 _MIN_ITEMS = 2
 # "Item 3", "items 4 and 6", "#2", "**3. Title**" at the start of a line.
-_BY_NUMBER = re.compile(
+_BY_NUMBER = lazy_pattern(
     r"\bitems?\s+#?(?P<first>\d{1,2})(?P<rest>(?:\s*(?:,|and|&)\s*#?\d{1,2})*)", re.I
 )
-_HEADING = re.compile(r"^[\s>*#_]*(?:item\s*)?#?(?P<number>\d{1,2})\s*[:.)]\s*\**\s*\S", re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_CHECKED_OFF = re.compile(r"[✅✓✔☑]")
-_DONE = re.compile(
+_HEADING = lazy_pattern(r"^[\s>*#_]*(?:item\s*)?#?(?P<number>\d{1,2})\s*[:.)]\s*\**\s*\S", re.I)
+_SENTENCES = lazy_pattern(r"(?<=[.!?])\s+|\n+")
+_CHECKED_OFF = lazy_pattern(r"[✅✓✔☑]")
+_DONE = lazy_pattern(
     r"\b(?:done|fixed|completed?|addressed|implemented|resolved|finished|in place|added|extracted|"
     r"replaced|updated|removed|now uses?)\b",
     re.I,
 )
-_FINE = re.compile(
+_FINE = lazy_pattern(
     r"\b(?:is|are|looks?|seems?) (?:also )?(?:fine|ok|okay|correct|good)\b|\bno (?:change|fix)(?:es)? "
     r"(?:is |are )?(?:needed|required)\b|\bnot (?:needed|an issue|a problem|applicable)\b|"
     r"\bnothing to (?:do|change|fix)\b|\balready (?:handled|correct|fine|done|covered)\b|"
     r"\bno [\w-]+(?: [\w-]+)? (?:references?|usages?|issues?) (?:were )?found\b",
     re.I,
 )
-_IDENTIFIER = re.compile(
+_IDENTIFIER = lazy_pattern(
     r"`([^`\s]{4,})`|\b([\w-]+\.[a-z]{1,5})\b|\b([A-Za-z_][\w]*(?:[a-z][A-Z]|_[a-z])[\w]*)\b"
 )
 
@@ -80,7 +81,7 @@ def numbered_items(text: str) -> list[tuple[int, str]]:
     return items if len(items) >= _MIN_ITEMS else []
 
 
-_PLACEHOLDER = re.compile(r"<[^<>]*>")
+_PLACEHOLDER = lazy_pattern(r"<[^<>]*>")
 
 
 def _identifiers(text: str) -> list[str]:
@@ -93,7 +94,7 @@ def _identifiers(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-_WORD = re.compile(r"[A-Za-z]{4,}")
+_WORD = lazy_pattern(r"[A-Za-z]{4,}")
 
 
 def _words(text: str) -> set[str]:

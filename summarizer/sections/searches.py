@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.sections.facts import Search, SessionFacts
 
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
@@ -37,11 +38,11 @@ _SEARCH_TOOLS = frozenset(
         "search_file",
     }
 )
-_SHELL_SEARCH = re.compile(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
-_HIT = re.compile(
+_SHELL_SEARCH = lazy_pattern(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
+_HIT = lazy_pattern(
     r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)"
 )
-_PATH = re.compile(r"^(?P<path>(?:\.{0,2}/)?[\w.@+-]+(?:/[\w.@+-]+)*\.\w+)$")
+_PATH = lazy_pattern(r"^(?P<path>(?:\.{0,2}/)?[\w.@+-]+(?:/[\w.@+-]+)*\.\w+)$")
 _QUERY_CHARS = 100
 _MIN_PLACES = 2  # one match is a lookup, and its file is among those read
 

@@ -9,15 +9,21 @@ has only a saved index gets the index's report alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.activity import recent_activity, recent_messages, thread_since
+from summarizer.sections.activity import (
+    last_message,
+    message_before,
+    recent_activity,
+    recent_messages,
+    thread_since,
+)
 from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.background import background_agents
@@ -38,7 +44,7 @@ __all__ = ["session_facts"]
 # What Claude Code appends to the plan a user approves with "clear context" ("If you need specific details
 # from before exiting plan mode ..., read the full transcript at: PATH"): the harness's pointer, not the user's
 # words, and a path the agent that continues cannot use for the task.
-_HARNESS_NOTE = re.compile(
+_HARNESS_NOTE = lazy_pattern(
     r"\s*If you need specific details from before (?:exiting plan mode|compaction)\b[^\n]*\s*\Z"
 )
 
@@ -88,7 +94,10 @@ def session_facts(
             "latest_code": latest_code(events, current),
             "activity": recent_activity(events, root=facts.root),
             "recent_messages": recent_messages(events),
+            # The main agent's, not a sub-agent's: where the agent that continues stopped.
+            "last_assistant": last_message(events) or facts.last_assistant,
             "findings": findings(events),
+            "replied_to": message_before(events, latest.turn) if latest is not None else None,
             "thread_messages": said,
             "thread_calls": calls,
             "request_items": request_items(events, latest, facts.changed, facts.tasks),

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from artifact_index.facts.changes import is_test_path
 from artifact_index.facts.work_items import WorkItem
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
 from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import definition_of_done
@@ -33,55 +34,55 @@ from summarizer.sections.thread import thread_start
 __all__ = ["SubStep", "remaining_steps"]
 
 # Tests asked for: "write tests", "a test for", "the X test" (not "the test configuration", "test environment").
-_TESTS = re.compile(
+_TESTS = lazy_pattern(
     r"\b(?:tests?|specs?)\b(?!\s+(?:configuration|config|environment|env|helper|run|suite|"
     r"command|script|data|fixture)s?\b)",
     re.I,
 )
 # A bullet asking for a check to pass, not for a change ("`mix test` passes"): the checks owed say that.
-_PASSING = re.compile(r"\b(?:pass|passes|passing|green|succeeds?)\b", re.I)
-_EXISTING = re.compile(r"\bexist(?:s|ing)?\b", re.I)
-_WRITING = re.compile(r"\b(?:add|added|cover|covers|write|written|new|create|created)\b", re.I)
+_PASSING = lazy_pattern(r"\b(?:pass|passes|passing|green|succeeds?)\b", re.I)
+_EXISTING = lazy_pattern(r"\bexist(?:s|ing)?\b", re.I)
+_WRITING = lazy_pattern(r"\b(?:add|added|cover|covers|write|written|new|create|created)\b", re.I)
 # Files that are no part of the work: third-party code read for reference.
-_THIRD_PARTY = re.compile(
+_THIRD_PARTY = lazy_pattern(
     r"(?:^|/)(?:deps|node_modules|vendor|site-packages|\.venv|_build|target)/"
 )
 # The stylesheet as what the step writes ("add CSS", "update the styles"), not "the CSS variable references".
-_STYLES = re.compile(
+_STYLES = lazy_pattern(
     r"^\S+\s+(?:the\s+|some\s+)?(?:css|stylesheet|styles)\b(?!\s+(?:variable|class|name|reference))",
     re.I,
 )
-_TEST_FUNCTION = re.compile(r"^(?:test_|Test[A-Z_])")
+_TEST_FUNCTION = lazy_pattern(r"^(?:test_|Test[A-Z_])")
 # A test in the loose sense agents use: a test file, or a script to reproduce the issue.
-_TESTISH_NAME = re.compile(r"(?:^|[/_.-])(?:tests?|spec|repro\w*)(?:[/_.-]|$)", re.I)
-_STYLE_FILE = re.compile(r"\.(?:css|scss|sass|less)$")
+_TESTISH_NAME = lazy_pattern(r"(?:^|[/_.-])(?:tests?|spec|repro\w*)(?:[/_.-]|$)", re.I)
+_STYLE_FILE = lazy_pattern(r"\.(?:css|scss|sass|less)$")
 # A file named: in backticks, with a directory, or bare with an extension ("the serialization.rs file").
-_PATH = re.compile(
+_PATH = lazy_pattern(
     r"`([^`\s]+\.[A-Za-z]\w{0,5})`|(?<![\w/.:-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]\w{0,5})\b"
     r"|(?<![\w/.:`-])([\w-]+\.[a-z]{1,5})\b(?!\()"
 )
-_BACKTICKED = re.compile(r"`([A-Za-z_][\w.?!]*)`")
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
-_SNAKE = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+_BACKTICKED = lazy_pattern(r"`([A-Za-z_][\w.?!]*)`")
+_CALLED = lazy_pattern(r"\b([A-Za-z_]\w*)\(\)")
+_SNAKE = lazy_pattern(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 # A module's name: capitalized, two capitals or more, some lower case (`PaneListLive`, `WSIReader`).
-_CAMEL = re.compile(r"\b((?=\w*[a-z])[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b")
-_PLAN = re.compile(
+_CAMEL = lazy_pattern(r"\b((?=\w*[a-z])[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b")
+_PLAN = lazy_pattern(
     r"^(?:(?:(?:now|next|then|first|also|finally),?\s+)?(?:I\s+|we\s+)?(?:still\s+|also\s+)?"
     r"(?:let me|let's|I'll|I will|we'll|need to|have to)|(?:next|todo|remaining|still to do|left)\s*:)"
     r"\s+(?P<rest>.+)$",
     re.I,
 )
-_CHANGE_VERB = re.compile(
+_CHANGE_VERB = lazy_pattern(
     r"^(?:also\s+)?(?:add|write|create|implement|update|fix|extract|remove|delete|change|"
     r"modify|wire|refactor|rename|move|replace|introduce|cover|expand|extend)\b",
     re.I,
 )
 # A piece that goes on with the previous verb: "implement the changes to PaneListLive and [to] SessionLive".
-_NOUN_PHRASE = re.compile(r"^(?:[A-Z`]|(?:the|a|an|its|their|to|for)\s)")
-_PIECES = re.compile(r",\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|;\s*")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_NOUN_PHRASE = lazy_pattern(r"^(?:[A-Z`]|(?:the|a|an|its|their|to|for)\s)")
+_PIECES = lazy_pattern(r",\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|;\s*")
+_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _PLAN_MESSAGES = 15
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_BULLET = lazy_pattern(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import TemplateError
+from summarizer.sections.template_name import DEFAULT_TEMPLATE
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -42,9 +43,6 @@ __all__ = [
     "load_template",
 ]
 
-# The template of every surface that writes a summary (summary, compact, the servers, MCP), unless
-# told otherwise: written for the agent that continues right after the compaction.
-DEFAULT_TEMPLATE = "default"
 
 # Sections the index fills exactly: the one list of their keys.  Each has its
 # renderer in summarizer.sections.index_sections, which mypy checks covers them all.
@@ -71,7 +69,7 @@ INDEX_KEYS: frozenset[str] = frozenset(get_args(IndexKey))
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     title: str = Field(min_length=1)
     fill: Literal["index", "narrative"]
@@ -94,7 +92,7 @@ class Section(BaseModel):
 
 
 class Template(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     style: Literal["markdown", "claude-code"] = "markdown"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["block", "one_line", "whole_sentences"]
 
@@ -16,7 +16,7 @@ def one_line(text: str, limit: int) -> str:
     return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
 
 
-_SENTENCE_END = re.compile(r"[.!?:;](?=\s)|\n")
+_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|\n")
 
 
 def whole_sentences(text: str, limit: int) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.facts import SessionFacts
 
@@ -30,27 +31,49 @@ __all__ = [
 
 # Commands that act on the conversation itself, not requests to the agent: a bare `/compact` typed as
 # the last message is what made the summary, never the task in hand nor something to answer after it.
+# Signing in again, leaving or looking at settings asks the agent for nothing either.
 SESSION_COMMANDS = frozenset(
-    {"/compact", "/clear", "/context", "/cost", "/status", "/model", "/config", "/resume", "/help"}
+    {
+        "/compact",
+        "/clear",
+        "/context",
+        "/cost",
+        "/status",
+        "/model",
+        "/config",
+        "/resume",
+        "/help",
+        "/login",
+        "/logout",
+        "/exit",
+        "/quit",
+        "/doctor",
+        "/usage",
+        "/permissions",
+        "/mcp",
+        "/ide",
+        "/theme",
+        "/vim",
+    }
 )
 
 # A sentence that puts forward an explanation, not only a search for one.
-_HYPOTHESIS = re.compile(
+_HYPOTHESIS = lazy_pattern(
     r"\b(?:found (?:it|the)|I (?:think|suspect|believe)|likely|probably|suspect|might be|may be|could be|seems? to|"
     r"appears? to|the (?:real |actual |root )?(?:issue|problem|cause|bug|reason) (?:is|was|might|may|could)|"
     r"this (?:explains|means|confirms)|which (?:means|explains))\b",
     re.I,
 )
 # A sentence that announces a check: "Let me check the actual order of events".
-_CHECK = re.compile(
+_CHECK = lazy_pattern(
     r"\b(?:let me|let's|I'll|I will|I need to|I should)\s+(?:also\s+)?(?:check|verify|look|see|trace|"
     r"confirm|find|compare|inspect|search|grep|read|examine|investigate|figure|validate|correlate)\b",
     re.I,
 )
-_SEARCHING = re.compile(r"\b(?:let me|let's|I'll|I will|I need to)\b", re.I)
-_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
+_SEARCHING = lazy_pattern(r"\b(?:let me|let's|I'll|I will|I need to)\b", re.I)
+_SENTENCE = lazy_pattern(r"(?<=[.!?:])\s+|\n+")
 # A request for an answer rather than a change: a question, or asked to look into something.
-_INQUIRY = re.compile(
+_INQUIRY = lazy_pattern(
     r"\?|\b(?:check|look|investigate|figure out|find out|debug|validate|verify|review|explain|"
     r"analy[sz]e|trace|why|how come|whether|what happens|is there|are there)\b",
     re.I,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.consistency import contradictions
 from summarizer.sections.background import background_lines
@@ -30,15 +31,15 @@ _SAME_WORDS = (
 )
 # A last message that opens by reporting the work done ("Perfect! I have successfully completed ...",
 # "✅ All done"): its body restates the changes, tests and next items the sections above state exactly.
-_DONE = re.compile(
+_DONE = lazy_pattern(
     r"^\W*(?:all )?(?:done|complete)\b|^\W*✅|\bsuccessfully (?:completed|implemented|finished)\b"
     r"|\b(?:I've|I have|we've)\s+(?:now\s+)?(?:completed|implemented|finished)\b"
     r"|\bhere'?s (?:a summary of )?what (?:I|was) (?:implemented|changed|did|done)\b",
     re.I,
 )
 # An answer to the user or a report of what was found is the message itself, not a recap of it.
-_NOT_RECAP = re.compile(r"\b(?:question|report|found|analy[sz])", re.I)
-_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*$|^\s*\*\*([^*]{3,80})\*\*:?\s*$", re.M)
+_NOT_RECAP = lazy_pattern(r"\b(?:question|report|found|analy[sz])", re.I)
+_HEADING = lazy_pattern(r"^\s*#{1,6}\s+(.+?)\s*$|^\s*\*\*([^*]{3,80})\*\*:?\s*$", re.M)
 _RECAP_CHARS = 900  # shorter, it is quoted whole
 _RECAP_HEADINGS = 2
 

@@ -292,3 +292,16 @@ def test_a_question_asked_again_keeps_its_file(tmp_path: Path) -> None:
         "> Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n",
     )
     assert statuses == {"index.html": "read"}
+
+
+def test_old_style_questions_read_and_create(tmp_path: Path) -> None:
+    # Aider before 0.50 named the file in the question itself.
+    statuses = _trail(
+        tmp_path,
+        "# aider chat started at 2024-03-01 10:00:00\n\n#### add a greeting  \n\n"
+        "> Add src/app.py to the chat? y  \n"
+        "> Allow creation of new file src/hello.py? y  \n\n"
+        "src/hello.py\n```python\nprint('hello')\n```\n\n"
+        "> Applied edit to src/hello.py  \n",
+    )
+    assert statuses == {"src/app.py": "read", "src/hello.py": "created"}

@@ -90,3 +90,63 @@ def test_a_report_changed_in_place_after_a_run_is_not_what_the_next_run_reuses(
     first = session_report(index, kept).changed[0]
     first.sources.append("changed by a caller")
     assert session_report(index, pickle.loads(pickle.dumps(kept))) == session_report(index)
+
+
+_DIGEST_OF_EXAMPLE = """
+import sys
+from artifact_index.live.live_transcript import LiveTranscript
+from artifact_index.trail import file_reports
+
+live = LiveTranscript(sys.argv[1])
+live.refresh()
+index = live.finish()
+symbols = index.symbols()
+for entry in index.files():
+    state = index.find_file(entry.path)
+    print(file_reports._made_from(entry, symbols.get(entry.path, []), state).hex())
+"""
+
+
+def test_what_a_report_is_made_from_digests_alike_in_every_process() -> None:
+    # A report kept by one hook run is found by the next only if both spell it in the same bytes,
+    # whatever order the process's hash seed gives to sets.
+    import os
+    import subprocess
+    import sys
+
+    example = str(ROOT / "examples" / "claude-code-session.jsonl")
+    digests = [
+        subprocess.run(
+            [sys.executable, "-c", _DIGEST_OF_EXAMPLE, example],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout.split()
+        for seed in ("1", "2")
+    ]
+    assert digests[0] and digests[0] == digests[1]
+
+
+def test_every_field_of_an_entry_counts_in_what_its_report_is_made_from(tmp_path: Path) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes((ROOT / "examples" / "claude-code-session.jsonl").read_bytes())
+    live = LiveTranscript(transcript)
+    live.refresh()
+    index = live.finish()
+    entry = next(e for e in index.files() if e.status is not None and e.ops)
+    state = index.find_file(entry.path)
+    made_from = file_reports._made_from(entry, [], state)
+    assert file_reports._made_from(entry, [], state) == made_from
+    op = entry.ops[0]
+    # call_id is left out of the JSON contract, but a report reads it.
+    for changed in (
+        entry.model_copy(
+            update={"certainty": "inferred" if entry.certainty != "inferred" else "seen"}
+        ),
+        entry.model_copy(
+            update={"ops": [op.model_copy(update={"call_id": "another"}), *entry.ops[1:]]}
+        ),
+        entry.model_copy(update={"sources": [*entry.sources, "x"]}),
+    ):
+        assert file_reports._made_from(changed, [], state) != made_from

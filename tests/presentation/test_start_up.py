@@ -84,14 +84,37 @@ def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -
     assert "summarizer.evaluation.probes" not in imported  # PostCompact's
 
 
-def test_help_imports_no_adapter_and_no_renderer(tmp_path: Path) -> None:
+def test_help_imports_no_adapter_no_renderer_and_no_model(tmp_path: Path) -> None:
     imported = _imported(tmp_path, "--help")
     assert not {
         name
         for name in imported
         if name.startswith(("artifact_index.ingestion.adapters", "artifact_index.trail"))
         or name == "artifact_index.presentation.render"
+        or name.split(".")[0] == "pydantic"  # the template models, through --template's default
     }
+
+
+_COMPILED = """
+import contextlib, io, re, sys
+compiled = set()
+compile_pattern = re._compile
+def counting(pattern, flags):
+    compiled.add((pattern, flags))
+    return compile_pattern(pattern, flags)
+re._compile = counting
+import summarizer.integrations.hooks, artifact_index.presentation.render
+print(len(compiled))
+"""
+
+
+def test_importing_the_commands_compiles_few_regular_expressions() -> None:
+    # The engine holds several hundred module-level patterns; they are compiled when first
+    # used (artifact_index.lazy_pattern), not by every command's imports.
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILED], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert int(done.stdout) < 100
 
 
 def test_the_console_script_leaves_the_collector_on_for_the_command(

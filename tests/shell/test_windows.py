@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,11 +194,11 @@ def test_a_dialect_pattern_is_skipped_only_when_the_command_cannot_match_it(
 ) -> None:
     # shell_dialect tries each pattern only on commands holding what it needs: every command the
     # pattern matches must hold it.
-    assert windows._DASH_CAPITAL.search(data.draw(st.from_regex(windows._CMDLET)))
-    marks = data.draw(st.from_regex(windows._POWERSHELL_MARKS))
+    assert windows._DASH_CAPITAL.search(data.draw(st.from_regex(_compiled(windows._CMDLET))))
+    marks = data.draw(st.from_regex(_compiled(windows._POWERSHELL_MARKS)))
     assert "$" in marks or "-ErrorAction" in marks
-    assert ">" in data.draw(st.from_regex(windows._NUL_OUTPUT))
-    program = data.draw(st.from_regex(windows._CMD_PROGRAM))
+    assert ">" in data.draw(st.from_regex(_compiled(windows._NUL_OUTPUT)))
+    program = data.draw(st.from_regex(_compiled(windows._CMD_PROGRAM)))
     assert windows._cmd_program_starts(program)
 
 
@@ -246,3 +248,8 @@ class TestPowerShellVariablesAndCommonParameters:
             ("write", "release.zip"),
             ("unknown", ""),
         ]
+
+
+def _compiled(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    # Hypothesis takes a str or a compiled pattern; the module's is compiled on its first use.
+    return re.compile(pattern.pattern, pattern.flags)

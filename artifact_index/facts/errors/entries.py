@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind
 from artifact_index.facts.errors.test_results import TestRun
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 
 __all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
@@ -24,7 +25,7 @@ __all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
 class LedgerEntry(BaseModel):
     """One distinct error, as first seen, with its history."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     signature: str
     message: str
@@ -62,7 +63,7 @@ class LedgerEntry(BaseModel):
 class FailedRun(BaseModel):
     """One failed shell command and what the ledger made of it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     turn: int
     call_id: str
@@ -82,15 +83,15 @@ class TestStatus(TestRun):
 
 # --- signatures ------------------------------------------------------------------------------
 
-_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")
-_UUID = re.compile(
+_HEX = lazy_pattern(r"\b0x[0-9a-fA-F]+\b")
+_HASH = lazy_pattern(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")
+_UUID = lazy_pattern(
     r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
 )
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~@+-]*[/\\])+[\w.@+-]+")
-_NUMBER = re.compile(r"\d+")
-_SPACE = re.compile(r"\s+")
-_EXCEPTION = re.compile(
+_PATH = lazy_pattern(r"(?:[A-Za-z]:)?(?:[\w.~@+-]*[/\\])+[\w.@+-]+")
+_NUMBER = lazy_pattern(r"\d+")
+_SPACE = lazy_pattern(r"\s+")
+_EXCEPTION = lazy_pattern(
     r"^(?:[\w.]+\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b"
 )
 

@@ -21,6 +21,7 @@ import re
 
 from artifact_index.facts.errors.checks import segments, subcommands
 from artifact_index.facts.errors.diagnostics import Diagnostic
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["LOOKUPS", "REFUSALS", "SHELL_CHORES", "noise_reason", "programs", "unexplained_failure"]
 
@@ -38,7 +39,7 @@ LOOKUPS = _words(
 )
 # Programs that only print what they read or what the machine is, unless told to edit a file in place.
 _READERS = _words("sed awk jq yq uname sw_vers lsb_release printenv whoami hostname id")
-_IN_PLACE = re.compile(r"(?:^|\s)(?:-i\S*|--in-place)(?=\s|$)")
+_IN_PLACE = lazy_pattern(r"(?:^|\s)(?:-i\S*|--in-place)(?=\s|$)")
 # Shell chores around the real work; when they fail there was nothing to do.
 SHELL_CHORES = _words(
     "cd pushd popd echo printf true false export source . set clear history sleep mkdir rmdir "
@@ -52,7 +53,7 @@ REFUSALS = {
     "permission": "permission to run it was not granted",
     "hook_blocked": "a hook blocked the call",
 }
-_ALREADY_DONE = re.compile(
+_ALREADY_DONE = lazy_pattern(
     r"already exists|File exists|is already checked out|already up[ -]to[ -]date|Already on '"
     r"|is already a working tree|remote \S+ already exists",
     re.IGNORECASE,
@@ -75,19 +76,19 @@ _SET_UP = frozenset(
         "createuser",
     }
 )
-_NOTHING_TO_COMMIT = re.compile(
+_NOTHING_TO_COMMIT = lazy_pattern(
     r"nothing to commit|nothing added to commit|no changes added to commit"
 )
 # What a one-liner probing the environment meets: a module that is not installed, or its
 # own typo ("cannot import name" is left alone: it may be the bug being reproduced).
-_PROBE_FAILURE = re.compile(
+_PROBE_FAILURE = lazy_pattern(
     r"\b(?:ModuleNotFoundError|SyntaxError|Cannot find module|ERR_MODULE_NOT_FOUND|cannot load such file)\b"
 )
 # A git config query: it exits 1, printing nothing, when no setting matches.
-_CONFIG_QUERY = re.compile(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
-_INLINE = re.compile(r" (?:-c|-e|--eval)$")
+_CONFIG_QUERY = lazy_pattern(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
+_INLINE = lazy_pattern(r" (?:-c|-e|--eval)$")
 # An output redirection into a file ("cat > notes.md <<EOF"): the command writes, it looks nothing up.
-_WRITES = re.compile(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
+_WRITES = lazy_pattern(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
 
 
 def programs(command: str | None) -> set[str]:
@@ -131,15 +132,15 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
     return None
 
 
-_EXIT_LINE = re.compile(r"^(?:Error: )?Exit code -?\d+$")
+_EXIT_LINE = lazy_pattern(r"^(?:Error: )?Exit code -?\d+$")
 # The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
 # Newer Codex builds also echo the command line itself first ("Command: /bin/zsh -lc …").
-_HARNESS_LINE = re.compile(
+_HARNESS_LINE = lazy_pattern(
     r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
     r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
 )
-_STILL_RUNNING = re.compile(r"^Process running with session ID \d+$", re.MULTILINE)
-_ERRORISH = re.compile(
+_STILL_RUNNING = lazy_pattern(r"^Process running with session ID \d+$", re.MULTILINE)
+_ERRORISH = lazy_pattern(
     r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
     re.IGNORECASE,

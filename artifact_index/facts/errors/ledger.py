@@ -135,7 +135,7 @@ def _with_test(entry: LedgerEntry, test: str | None) -> LedgerEntry:
 class ErrorLedger(BaseModel):
     """Errors and test results of one session, updated one tool result at a time."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, defer_build=True)
 
     errors: list[LedgerEntry] = Field(default_factory=list)
     tests: list[TestStatus] = Field(default_factory=list)

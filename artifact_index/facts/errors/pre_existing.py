@@ -31,12 +31,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["PRE_EXISTING_KINDS", "acknowledged", "classes", "linted_before_changed"]
 
 # Kinds of finding that a file's own content causes: reported on an unchanged file, it predates the session.
 PRE_EXISTING_KINDS = frozenset({"linter"})
 
-_CLAIM = re.compile(
+_CLAIM = lazy_pattern(
     r"\bpre-?existing\b|\balready (?:there|present|existed|failing|broken)\b"
     r"|\b(?:unrelated|not related) to (?:my|our|the|these|this|any of (?:my|our|the))\b"
     r"|\bnot (?:caused by|from|introduced by) (?:my|our|the|these|this)\b"
@@ -46,18 +48,18 @@ _CLAIM = re.compile(
     re.I,
 )
 # A sentence that asks, plans to check, hedges, or takes the finding up as work claims nothing.
-_DOUBT = re.compile(
+_DOUBT = lazy_pattern(
     r"\?|\b(?:whether|if (?:it|they|this|these|those)|check (?:if|whether|which)|let me (?:check|see|verify|confirm)"
     r"|might|may be|maybe|possibly|perhaps|could be|not sure|appears? to be|seems?"
     r"|needs? (?:fixing|to be fixed)|(?:let me|I'll|I will|I need to|we need to|must|should) (?:also )?fix)\b",
     re.I,
 )
-_SENTENCES = re.compile(r"(?<=[.!;])\s+|\n+")
+_SENTENCES = lazy_pattern(r"(?<=[.!;])\s+|\n+")
 # Where a sentence turns from the claim to what it excepts: "pre-existing (a, b) — none from my new c.ts".
-_CLAUSES = re.compile(r"\s+[—–]\s+|;\s*|,?\s+(?:but|except|other than|apart from)\s+|\.\s+")
+_CLAUSES = lazy_pattern(r"\s+[—–]\s+|;\s*|,?\s+(?:but|except|other than|apart from)\s+|\.\s+")
 # File names as an agent writes them: `waiting_summary.ex`, lib/x/y.ts:12, `Module`.
-_FILE_NAME = re.compile(r"[\w./-]*?([\w-]+)\.[A-Za-z]{1,5}\b|`([\w-]{3,})`")
-_PARENTHESES = re.compile(r"\(([^()]{3,200})\)")
+_FILE_NAME = lazy_pattern(r"[\w./-]*?([\w-]+)\.[A-Za-z]{1,5}\b|`([\w-]{3,})`")
+_PARENTHESES = lazy_pattern(r"\(([^()]{3,200})\)")
 # Findings a change elsewhere causes: a name that no longer resolves, a module that moved.
 _UNRESOLVED_CODES = frozenset(
     {
@@ -72,7 +74,7 @@ _UNRESOLVED_CODES = frozenset(
         "undefined",
     }
 )
-_UNRESOLVED = re.compile(
+_UNRESOLVED = lazy_pattern(
     r"\bundefined\b|\bunresolved\b|cannot find|could not (?:import|resolve)|"
     r"no (?:exported )?member|not found|is not defined",
     re.I,

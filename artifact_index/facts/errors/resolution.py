@@ -17,6 +17,7 @@ from artifact_index.facts.errors.checks import Check, checks_in, covers, segment
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.entries import LedgerEntry
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
 
@@ -50,7 +51,7 @@ _MAX_TYPO = 2
 # The shell's own complaint about the command's words, not a program's failure: zsh's `=word`
 # expansion (`echo ===` -> "(eval):1: == not found"), a glob with no match, a syntax error.
 # The programs after the misread word never ran; a later run of them in another form is the retry.
-_SHELL_MISREAD = re.compile(
+_SHELL_MISREAD = lazy_pattern(
     r"^(?:\(eval\)|zsh|(?:/bin/)?(?:ba|da)?sh)(?::\d+| line \d+)?: "
     r"(?:=\S* not found|no matches found|bad pattern|parse error|syntax error|bad substitution"
     r"|unmatched |unexpected EOF)",

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.checks import checks_in, segments
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["MAX_FAILING", "TestRun", "is_test_command", "may_run_tests", "parse_test_run"]
 
@@ -28,7 +29,7 @@ class TestRun(BaseModel):
 
     __test__: ClassVar[bool] = False  # not a pytest test class, despite the name
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     runner: str  # "pytest", "unittest", "go test", "cargo test", "jest", "vitest", "mix test"...
     command: str | None = None
@@ -153,14 +154,14 @@ def _run(
 
 # --- pytest ----------------------------------------------------------------------------------
 
-_PYTEST_TOTALS = re.compile(
+_PYTEST_TOTALS = lazy_pattern(
     r"^=*[ \t]*(?P<totals>(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?"
     r"|rerun|subtests passed|subtests failed)(?:, )?)+)(?: in [\d.]+s[^\n]*?)?[ \t]*=*[ \t]*$",
     re.MULTILINE,
 )
-_PYTEST_NOTHING = re.compile(r"^=*[ \t]*no tests ran in [\d.]+s", re.MULTILINE)
-_PYTEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|errors?|skipped|xfailed|xpassed)")
-_PYTEST_FAILING = re.compile(
+_PYTEST_NOTHING = lazy_pattern(r"^=*[ \t]*no tests ran in [\d.]+s", re.MULTILINE)
+_PYTEST_WORD = lazy_pattern(r"(?P<n>\d+) (?P<word>failed|passed|errors?|skipped|xfailed|xpassed)")
+_PYTEST_FAILING = lazy_pattern(
     r"^(?:(?P<status>FAILED|ERROR) (?P<id>[^\s\[]+(?:\[[^\]\n]*\])?)(?: - [^\n]*)?"
     r"|(?P<vid>[^\s\[]+::[^\s\[]+(?:\[[^\]\n]*\])?) (?P<vstatus>FAILED|ERROR)\b[^\n]*)$",
     re.MULTILINE,
@@ -200,14 +201,14 @@ def _pytest(output: str, command: str | None) -> TestRun | None:
 
 # --- unittest and Django ---------------------------------------------------------------------
 
-_UNITTEST_RAN = re.compile(
+_UNITTEST_RAN = lazy_pattern(
     r"^Ran (?P<n>\d+) tests? in [\d.]+s[ \t]*\n(?:[ \t]*\n)*(?P<verdict>OK|FAILED)(?: \((?P<details>[^)\n]*)\))?",
     re.MULTILINE,
 )
-_UNITTEST_DETAIL = re.compile(
+_UNITTEST_DETAIL = lazy_pattern(
     r"(?P<word>failures|errors|skipped|expected failures|unexpected successes)=(?P<n>\d+)"
 )
-_UNITTEST_FAILING = re.compile(
+_UNITTEST_FAILING = lazy_pattern(
     r"^(?:FAIL|ERROR): (?P<name>\S+) \((?P<where>[\w.]+)\)", re.MULTILINE
 )
 
@@ -240,8 +241,8 @@ def _unittest(output: str, command: str | None) -> TestRun | None:
 
 # --- go test ---------------------------------------------------------------------------------
 
-_GO_RESULT = re.compile(r"^[ \t]*--- (?P<word>PASS|FAIL|SKIP): (?P<name>\S+)", re.MULTILINE)
-_GO_PACKAGE = re.compile(
+_GO_RESULT = lazy_pattern(r"^[ \t]*--- (?P<word>PASS|FAIL|SKIP): (?P<name>\S+)", re.MULTILINE)
+_GO_PACKAGE = lazy_pattern(
     r"^(?P<word>ok|FAIL|\?)[ \t]+(?P<package>\S+)(?P<rest>[ \t]+(?:[\d.]+s|\(cached\)|\[[^\]\n]+\])[^\n]*)$",
     re.MULTILINE,
 )
@@ -286,16 +287,16 @@ def _go(output: str, command: str | None) -> TestRun | None:
 
 # --- cargo test ------------------------------------------------------------------------------
 
-_CARGO_RESULT = re.compile(
+_CARGO_RESULT = lazy_pattern(
     r"^test result: (?P<verdict>ok|FAILED)\. (?P<passed>\d+) passed; (?P<failed>\d+) failed; (?P<ignored>\d+) ignored",
     re.MULTILINE,
 )
-_CARGO_FAILING = re.compile(r"^test (?P<name>\S+)(?: - [^\n]*?)? \.\.\. FAILED$", re.MULTILINE)
-_NEXTEST_SUMMARY = re.compile(
+_CARGO_FAILING = lazy_pattern(r"^test (?P<name>\S+)(?: - [^\n]*?)? \.\.\. FAILED$", re.MULTILINE)
+_NEXTEST_SUMMARY = lazy_pattern(
     r"^\s*Summary \[[^\]]*\] (?P<total>\d+) tests? run: (?P<passed>\d+) passed(?:[^,\n]*)?(?:, (?P<failed>\d+) failed)?(?:, (?P<skipped>\d+) skipped)?",
     re.MULTILINE,
 )
-_NEXTEST_FAILING = re.compile(
+_NEXTEST_FAILING = lazy_pattern(
     r"^\s*FAIL \[[^\]]*\] (?:\([^)]*\) )?\S+ (?P<name>\S+)\s*$", re.MULTILINE
 )
 
@@ -327,16 +328,16 @@ def _cargo(output: str, command: str | None) -> TestRun | None:
 
 # --- Jest and Vitest -------------------------------------------------------------------------
 
-_JEST_TESTS = re.compile(r"^Tests:[ \t]+(?P<totals>[^\n]*\d+ total)", re.MULTILINE)
-_JEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo|pending)")
-_JEST_BULLET = re.compile(r"^ {0,4}● (?P<title>[^\n]+ › [^\n]+|[^\n›]+)$", re.MULTILINE)
-_JEST_CROSS = re.compile(
+_JEST_TESTS = lazy_pattern(r"^Tests:[ \t]+(?P<totals>[^\n]*\d+ total)", re.MULTILINE)
+_JEST_WORD = lazy_pattern(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo|pending)")
+_JEST_BULLET = lazy_pattern(r"^ {0,4}● (?P<title>[^\n]+ › [^\n]+|[^\n›]+)$", re.MULTILINE)
+_JEST_CROSS = lazy_pattern(
     r"^[ \t]+[✕×✗] (?P<name>[^\n]+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$", re.MULTILINE
 )
-_VITEST_TESTS = re.compile(r"^[ \t]*Tests[ \t]+(?P<totals>[^\n]*\(\d+\))", re.MULTILINE)
-_VITEST_WORD = re.compile(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo)")
-_VITEST_FAILING = re.compile(r"^[ \t]*FAIL[ \t]+(?P<id>\S+ > [^\n]+?)[ \t]*$", re.MULTILINE)
-_VITEST_CROSS = re.compile(
+_VITEST_TESTS = lazy_pattern(r"^[ \t]*Tests[ \t]+(?P<totals>[^\n]*\(\d+\))", re.MULTILINE)
+_VITEST_WORD = lazy_pattern(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo)")
+_VITEST_FAILING = lazy_pattern(r"^[ \t]*FAIL[ \t]+(?P<id>\S+ > [^\n]+?)[ \t]*$", re.MULTILINE)
+_VITEST_CROSS = lazy_pattern(
     r"^[ \t]+[×✕✗] (?P<id>[^\n]+?)(?: \d+(?:\.\d+)?m?s)?[ \t]*$", re.MULTILINE
 )
 
@@ -390,13 +391,13 @@ def _vitest(output: str, command: str | None) -> TestRun | None:
 
 # --- ExUnit, RSpec, PHPUnit, Maven/Gradle, CTest ---------------------------------------------
 
-_EXUNIT_TOTALS = re.compile(
+_EXUNIT_TOTALS = lazy_pattern(
     r"^(?:(?P<doctests>\d+) doctests?, )?(?:(?P<properties>\d+) propert(?:y|ies), )?(?P<tests>\d+) tests?, "
     r"(?P<failures>\d+) failures?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
-_EXUNIT_REST = re.compile(r"(?P<n>\d+) (?P<word>skipped|excluded|invalid)")
-_EXUNIT_FAILING = re.compile(
+_EXUNIT_REST = lazy_pattern(r"(?P<n>\d+) (?P<word>skipped|excluded|invalid)")
+_EXUNIT_FAILING = lazy_pattern(
     r"^[ \t]+\d+\) (?P<title>(?:test|doctest) [^\n]+?) \((?P<module>[\w.]+)\)[ \t]*$", re.MULTILINE
 )
 
@@ -423,12 +424,12 @@ def _exunit(output: str, command: str | None) -> TestRun | None:
     )
 
 
-_RSPEC_TOTALS = re.compile(
+_RSPEC_TOTALS = lazy_pattern(
     r"^(?P<examples>\d+) examples?, (?P<failures>\d+) failures?(?:, (?P<pending>\d+) pending)?"
     r"(?:, (?P<errors>\d+) errors? occurred outside of examples)?",
     re.MULTILINE,
 )
-_RSPEC_FAILING = re.compile(r"^rspec (?P<id>\./\S+:\d+|\S+\[[\d:]+\]) #", re.MULTILINE)
+_RSPEC_FAILING = lazy_pattern(r"^rspec (?P<id>\./\S+:\d+|\S+\[[\d:]+\]) #", re.MULTILINE)
 
 
 def _rspec(output: str, command: str | None) -> TestRun | None:
@@ -449,14 +450,14 @@ def _rspec(output: str, command: str | None) -> TestRun | None:
     )
 
 
-_PHPUNIT_OK = re.compile(r"^OK \((?P<tests>\d+) tests?, \d+ assertions?\)", re.MULTILINE)
-_PHPUNIT_TOTALS = re.compile(
+_PHPUNIT_OK = lazy_pattern(r"^OK \((?P<tests>\d+) tests?, \d+ assertions?\)", re.MULTILINE)
+_PHPUNIT_TOTALS = lazy_pattern(
     r"^Tests: (?P<tests>\d+), Assertions: \d+(?P<rest>[^\n]*)$", re.MULTILINE
 )
-_PHPUNIT_WORD = re.compile(
+_PHPUNIT_WORD = lazy_pattern(
     r"(?P<word>Failures|Errors|Skipped|Incomplete|Risky|Warnings): (?P<n>\d+)"
 )
-_PHPUNIT_FAILING = re.compile(r"^\d+\) (?P<id>[\w\\]+::\w+)", re.MULTILINE)
+_PHPUNIT_FAILING = lazy_pattern(r"^\d+\) (?P<id>[\w\\]+::\w+)", re.MULTILINE)
 
 
 def _phpunit(output: str, command: str | None) -> TestRun | None:
@@ -480,20 +481,20 @@ def _phpunit(output: str, command: str | None) -> TestRun | None:
     )
 
 
-_SUREFIRE_TOTALS = re.compile(
+_SUREFIRE_TOTALS = lazy_pattern(
     r"Tests run: (?P<run>\d+), Failures: (?P<failures>\d+), Errors: (?P<errors>\d+), Skipped: (?P<skipped>\d+)(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
-_SUREFIRE_FAILING = re.compile(
+_SUREFIRE_FAILING = lazy_pattern(
     r"^(?:\[ERROR\] )?(?:(?P<method>\w+)\((?P<cls>[\w.$]+)\)|(?P<cls2>[\w.$]+)\.(?P<method2>\w+))"
     r"[^\n]*<<< (?:FAILURE|ERROR)!",
     re.MULTILINE,
 )
-_GRADLE_TOTALS = re.compile(
+_GRADLE_TOTALS = lazy_pattern(
     r"^(?P<run>\d+) tests? completed(?:, (?P<failed>\d+) failed)?(?:, (?P<skipped>\d+) skipped)?",
     re.MULTILINE,
 )
-_GRADLE_FAILING = re.compile(r"^(?P<cls>[\w.$]+) > (?P<method>[^\n]+?) FAILED$", re.MULTILINE)
+_GRADLE_FAILING = lazy_pattern(r"^(?P<cls>[\w.$]+) > (?P<method>[^\n]+?) FAILED$", re.MULTILINE)
 
 
 def _jvm(output: str, command: str | None) -> TestRun | None:
@@ -534,10 +535,10 @@ def _jvm(output: str, command: str | None) -> TestRun | None:
     )
 
 
-_CTEST_TOTALS = re.compile(
+_CTEST_TOTALS = lazy_pattern(
     r"^\d+% tests passed, (?P<failed>\d+) tests? failed out of (?P<total>\d+)", re.MULTILINE
 )
-_CTEST_FAILING = re.compile(r"^\s+\d+ - (?P<name>\S+) \((?P<why>[^)]+)\)", re.MULTILINE)
+_CTEST_FAILING = lazy_pattern(r"^\s+\d+ - (?P<name>\S+) \((?P<why>[^)]+)\)", re.MULTILINE)
 
 
 def _ctest(output: str, command: str | None) -> TestRun | None:
@@ -559,32 +560,32 @@ def _ctest(output: str, command: str | None) -> TestRun | None:
 
 # --- other runners' closing counts: bun, node --test, mocha, deno, dotnet, XCTest, AVA ----------
 
-_BUN_COUNT = re.compile(r"^[ \t]*(?P<n>\d+) (?P<word>pass|fail|skip|todo)[ \t]*$", re.MULTILINE)
-_BUN_RAN = re.compile(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
-_NODE_COUNT = re.compile(
+_BUN_COUNT = lazy_pattern(r"^[ \t]*(?P<n>\d+) (?P<word>pass|fail|skip|todo)[ \t]*$", re.MULTILINE)
+_BUN_RAN = lazy_pattern(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
+_NODE_COUNT = lazy_pattern(
     r"^(?:#|ℹ) (?P<word>pass|fail|skipped|todo|cancelled) (?P<n>\d+)[ \t]*$", re.M
 )
 # Mocha's summary lines hold nothing but the count, the word and, for passing, the time:
 # "981 failing tests are bugs in ..." in some other tool's prose is not one.
-_MOCHA_COUNT = re.compile(
+_MOCHA_COUNT = lazy_pattern(
     r"^[ \t]*(?P<n>\d+) (?P<word>passing|failing|pending)(?:[ \t]+\([^)\n]*\))?[ \t]*$",
     re.MULTILINE,
 )
-_DENO = re.compile(
+_DENO = lazy_pattern(
     r"^(?:ok|FAILED) \| (?P<passed>\d+) passed(?: \(\d+ steps?\))? \| (?P<failed>\d+) failed"
     r"(?: \(\d+ steps?\))?(?: \| (?P<ignored>\d+) ignored)?",
     re.MULTILINE,
 )
-_DOTNET = re.compile(
+_DOTNET = lazy_pattern(
     r"^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(?P<failed>\d+),\s+Passed:\s+(?P<passed>\d+),"
     r"\s+Skipped:\s+(?P<skipped>\d+)"
     r"|^Test summary: total: \d+, failed: (?P<failed2>\d+), succeeded: (?P<passed2>\d+), skipped: (?P<skipped2>\d+)",
     re.MULTILINE,
 )
-_XCTEST = re.compile(
+_XCTEST = lazy_pattern(
     r"^\s*Executed (?P<total>\d+) tests?, with (?P<failures>\d+) failures?", re.MULTILINE
 )
-_AVA = re.compile(r"^[ \t]*(?P<n>\d+) tests? (?P<word>passed|failed)\b", re.MULTILINE)
+_AVA = lazy_pattern(r"^[ \t]*(?P<n>\d+) tests? (?P<word>passed|failed)\b", re.MULTILINE)
 
 
 def _other_runners(output: str, command: str | None) -> TestRun | None:
@@ -691,7 +692,7 @@ _HINTS = {
     "gradle test": "jvm",
     "ctest": "ctest",
 }
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_ANSI = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def parse_test_run(output: str, command: str | None = None) -> TestRun | None:

@@ -73,7 +73,7 @@ ChangeKind = Literal["added", "modified", "removed"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Definition(_Model):

@@ -14,7 +14,7 @@ NetChange = Literal["added", "modified", "removed", "read"]
 class SymbolEntry(BaseModel):
     """A definition the session changed or saw, with its net change."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     kind: str

@@ -18,6 +18,7 @@ from tree_sitter import Query
 
 from artifact_index import grammars
 from artifact_index.facts.symbols.query_compat import compile_tags_query
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["language_for_path", "tags_query"]
 
@@ -77,7 +78,7 @@ _FILENAMES: dict[str, str] = {
     ".zprofile": "bash",
 }
 
-_INHERITS = re.compile(r"\A\s*;\s*inherits:\s*([\w,\s]+?)\s*$", re.MULTILINE)
+_INHERITS = lazy_pattern(r"\A\s*;\s*inherits:\s*([\w,\s]+?)\s*$", re.MULTILINE)
 
 
 def language_for_path(path: str) -> str | None:

@@ -23,6 +23,8 @@ import re
 
 from tree_sitter import Language, Query, QueryError
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["LEFT_OUT", "RENAMED", "compile_tags_query", "top_level_patterns"]
 
 # Older name -> newer name, per language (queries are written with the older).
@@ -36,7 +38,7 @@ RENAMED: dict[str, dict[str, str]] = {
 
 LEFT_OUT: dict[str, list[str]] = {}
 
-_NODE = re.compile(r"(?<![\w@#.\"])\((?P<kind>[a-z_][a-z0-9_]*)")
+_NODE = lazy_pattern(r"(?<![\w@#.\"])\((?P<kind>[a-z_][a-z0-9_]*)")
 
 
 def top_level_patterns(text: str) -> list[str]:

@@ -31,11 +31,12 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["AnthropicMessagesAdapter", "MessageReader", "result_from_text"]
 
 _ROLES = ("user", "assistant")
-_EXIT_CODE = re.compile(r"\bexit(?:ed with)? code:? (-?\d+)", re.IGNORECASE)
+_EXIT_CODE = lazy_pattern(r"\bexit(?:ed with)? code:? (-?\d+)", re.IGNORECASE)
 
 
 def result_from_text(

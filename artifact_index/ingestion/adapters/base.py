@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections.abc import Iterator
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
@@ -19,9 +18,10 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.following import RecordStream
 from artifact_index.ingestion.source import Source
+from artifact_index.lazy_pattern import lazy_pattern
 
 # A Windows drive at the start of a path: `C:\\x`, `c:/x`.
-_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_DRIVE = lazy_pattern(r"^[A-Za-z]:[\\/]")
 
 __all__ = [
     "Adapter",

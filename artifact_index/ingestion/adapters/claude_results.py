@@ -28,6 +28,7 @@ from artifact_index.ingestion.adapters.failures import classify_failure as class
 from artifact_index.ingestion.adapters.narrowing import as_int, as_str
 from artifact_index.ingestion.events import FailureReason, JSONObject, ReportedChange
 from artifact_index.ingestion.vocabulary import SHELL_TOOLS, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "EDIT_TOOLS",
@@ -49,13 +50,13 @@ __all__ = [
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit"})
 FILE_CHANGE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
-_DRIVE_PATH = re.compile(r"^[A-Za-z]:[\\/]")
-_WRAPPER = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.DOTALL)
-_EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (-?\d+)\b")
+_DRIVE_PATH = lazy_pattern(r"^[A-Za-z]:[\\/]")
+_WRAPPER = lazy_pattern(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.DOTALL)
+_EXIT_CODE = lazy_pattern(r"^(?:Error: )?Exit code (-?\d+)\b")
 
 # Failure texts that appear without the <tool_use_error> wrapper (and, in
 # git-ai notes and Entire's transcript, without any is_error flag).
-_UNWRAPPED_FAILURE = re.compile(
+_UNWRAPPED_FAILURE = lazy_pattern(
     r"^(?:Error: )?(?:"
     r"The user doesn't want to (?:proceed|take this action)"
     r"|User rejected tool use"
@@ -75,9 +76,9 @@ _UNWRAPPED_FAILURE = re.compile(
 # command's own failure output, which may quote any sentence.  File tools
 # use the shared phrase table of :mod:`.failures`.
 _SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
-    (re.compile(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
+    (lazy_pattern(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
     (
-        re.compile(
+        lazy_pattern(
             r"^(?:Permission for this tool use was denied|Claude requested permissions"
             r"|Permission to use \S+ (?:with command .*)?has been denied)",
             re.I | re.S,
@@ -85,16 +86,16 @@ _SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
         "permission",
     ),
     # The harness's own guard against a blocking command ("Blocked: sleep 30 followed by: ...").
-    (re.compile(r"^Blocked: sleep \d"), "hook_blocked"),
-    (re.compile(r"^\S*ToolUse:\S+ hook error|\bhook (?:error|blocked)", re.I), "hook_blocked"),
+    (lazy_pattern(r"^Blocked: sleep \d"), "hook_blocked"),
+    (lazy_pattern(r"^\S*ToolUse:\S+ hook error|\bhook (?:error|blocked)", re.I), "hook_blocked"),
     (
-        re.compile(
+        lazy_pattern(
             r"^(?:Sibling tool call errored|Cancelled: parallel tool call|\[Request interrupted)",
             re.I,
         ),
         "interrupted",
     ),
-    (re.compile(r"^InputValidationError"), "invalid"),
+    (lazy_pattern(r"^InputValidationError"), "invalid"),
 )
 
 # Text the harness injects on the user side: slash-command echoes, hook and
@@ -165,8 +166,8 @@ def is_harness_text(text: str) -> bool:
     return text.lstrip().startswith(_HARNESS_PREFIXES)
 
 
-_REJECTED = re.compile(r"^(?:Error: )?The user doesn't want to (?:proceed|take)", re.I)
-_FEEDBACK = re.compile(r"the user said:[ \t]*\n(?P<text>.*\S)\s*\Z", re.I | re.S)
+_REJECTED = lazy_pattern(r"^(?:Error: )?The user doesn't want to (?:proceed|take)", re.I)
+_FEEDBACK = lazy_pattern(r"the user said:[ \t]*\n(?P<text>.*\S)\s*\Z", re.I | re.S)
 
 
 def rejection_feedback(text: str) -> str | None:
@@ -177,8 +178,8 @@ def rejection_feedback(text: str) -> str | None:
     return found.group("text").strip() if found else None
 
 
-_COMMAND_NAME = re.compile(r"<command-name>\s*(?P<name>[^<]*?)\s*</command-name>")
-_COMMAND_ARGS = re.compile(r"<command-args>(?P<args>.*?)</command-args>", re.S)
+_COMMAND_NAME = lazy_pattern(r"<command-name>\s*(?P<name>[^<]*?)\s*</command-name>")
+_COMMAND_ARGS = lazy_pattern(r"<command-args>(?P<args>.*?)</command-args>", re.S)
 
 
 def slash_command(text: str) -> str | None:
@@ -223,10 +224,10 @@ def apply_string_edits(original: str, edits: list[tuple[str, str, bool]]) -> str
     return text
 
 
-_CREATED_TEXT = re.compile(
+_CREATED_TEXT = lazy_pattern(
     r"^File created successfully at: ?(.+?)(?: \(file state is current.*)?$", re.S
 )
-_UPDATED_TEXT = re.compile(
+_UPDATED_TEXT = lazy_pattern(
     r"^(?:The file (.+?) has been (?:updated|overwritten|edited)|Applied \d+ edits? to (.+?):"
     r"|Updated cell)"
 )
@@ -361,7 +362,7 @@ def _tool_server_write(tool: str, arguments: JSONObject, output: str) -> Reporte
 
 
 # "Updated 2 key(s) in .env", "Wrote 3 lines to notes.md": a tool server's own word on a file it changed.
-_ANNOUNCED = re.compile(
+_ANNOUNCED = lazy_pattern(
     r"^(?P<verb>Updated|Wrote|Saved|Created|Added|Appended|Set)\b[^\n]*?\b(?:in|to|into|at)\s+"
     r"[`'\"]?(?P<path>[^\s`'\"]+?)[`'\"]?[.:]?\s*$"
 )

@@ -49,22 +49,23 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["ClineAdapter", "ClineUiAdapter", "classify_result", "diff_operations"]
 
 # A header starts a line: the lookbehind after the leading "[" says so, as MULTILINE's ``^`` would,
 # while letting the search skip to each "[" instead of trying every position of a long request.
-_RESULT_HEAD = re.compile(r"\[(?<![^\n]\[)([a-z_]+)(?: for '(.*?)')?\] Result:", re.DOTALL)
-_SKIPPED = re.compile(
+_RESULT_HEAD = lazy_pattern(r"\[(?<![^\n]\[)([a-z_]+)(?: for '(.*?)')?\] Result:", re.DOTALL)
+_SKIPPED = lazy_pattern(
     r"^(?:Skipping tool|Tool) \[([a-z_]+)(?: for '(.*?)')?\] (?:due to|was not executed|was interrupted)",
     re.MULTILINE | re.DOTALL,
 )
-_CWD = re.compile(r"# Current Working Directory \((.+?)\) Files")
-_CWD_NOW = re.compile(r"The current working directory is now '(.+?)'")
-_EXIT = re.compile(r"(?:exit code|exited with code) (-?\d+)", re.IGNORECASE)
+_CWD = lazy_pattern(r"# Current Working Directory \((.+?)\) Files")
+_CWD_NOW = lazy_pattern(r"The current working directory is now '(.+?)'")
+_EXIT = lazy_pattern(r"(?:exit code|exited with code) (-?\d+)", re.IGNORECASE)
 # The saved content is found up to its closing tag with str.find: a lazy ``(.*?)`` would test
 # for the closing tag at every character of a whole file's content.
-_FINAL_CONTENT = re.compile(r"<final_file_content path=\"[^\"]*\">\n?")
+_FINAL_CONTENT = lazy_pattern(r"<final_file_content path=\"[^\"]*\">\n?")
 _FINAL_CONTENT_END = "</final_file_content>"
 _XML_TOOLS = (
     "write_to_file",
@@ -87,8 +88,8 @@ _XML_TOOLS = (
     "new_rule",
     "load_mcp_documentation",
 )
-_XML_CALL = re.compile(r"<(" + "|".join(_XML_TOOLS) + r")>(.*?)</\1>", re.DOTALL)
-_XML_PARAM = re.compile(r"<([a-z_]+)>\n?(.*?)\n?</\1>", re.DOTALL)
+_XML_CALL = lazy_pattern(r"<(" + "|".join(_XML_TOOLS) + r")>(.*?)</\1>", re.DOTALL)
+_XML_PARAM = lazy_pattern(r"<([a-z_]+)>\n?(.*?)\n?</\1>", re.DOTALL)
 _COMPACTION_TOOLS = {"condense", "summarize_task"}
 _EDIT_TOOLS = {"write_to_file", "replace_in_file"}
 
@@ -171,7 +172,7 @@ class _Pending:
 
 # Where Cline puts what the person typed inside its own messages: the task, a reply
 # to a question, feedback on a refused call or a finished attempt, a resumed task.
-_TYPED = re.compile(r"<(task|user_message|answer|feedback)>\s*(.*?)\s*</\1>", re.DOTALL)
+_TYPED = lazy_pattern(r"<(task|user_message|answer|feedback)>\s*(.*?)\s*</\1>", re.DOTALL)
 _TYPED_CHANNEL: dict[str, UserChannel] = {
     "task": "prompt",
     "user_message": "prompt",

@@ -34,7 +34,6 @@ A bash result ends with ``<shellId: N completed with exit code C>`` or
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -60,6 +59,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["CopilotCliAdapter"]
 
@@ -69,8 +69,8 @@ _SHELL_INPUT_TOOLS = {"write_bash", "write_powershell"}
 _FILE_TOOLS = {"create", "edit", "insert", "str_replace", "str_replace_editor"}
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "pwsh", "powershell"}
 
-_EXIT = re.compile(r"<(?:shellId: \S+ completed with|exited with) exit code (-?\d+)>\s*$")
-_SHELL_ID = re.compile(r"shellId:? (\w+)")
+_EXIT = lazy_pattern(r"<(?:shellId: \S+ completed with|exited with) exit code (-?\d+)>\s*$")
+_SHELL_ID = lazy_pattern(r"shellId:? (\w+)")
 
 
 @dataclass

@@ -46,6 +46,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["EntireCompactAdapter"]
 
@@ -66,7 +67,7 @@ def _is_compact_record(record: Any) -> bool:
 # every character other than a letter or digit turned into "-"
 # (D:\oh-my-posh -> D--oh-my-posh); paths into those folders reveal the cwd
 # the compact transcript does not record.
-_PROJECT_FOLDER = re.compile(
+_PROJECT_FOLDER = lazy_pattern(
     r"[\\/]\.claude[\\/]projects[\\/]([^\\/]+)[\\/]"
     r"|[\\/]claude[\\/]([^\\/]+)[\\/][0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}[\\/]"
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.ingestion.events import FailureReason
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["classify_failure"]
 
@@ -139,7 +140,7 @@ _RULES: tuple[tuple[FailureReason, tuple[str, ...]], ...] = (
 )
 
 _PATTERNS: tuple[tuple[FailureReason, re.Pattern[str]], ...] = tuple(
-    (reason, re.compile("|".join(re.escape(p) for p in phrases), re.IGNORECASE))
+    (reason, lazy_pattern("|".join(re.escape(p) for p in phrases), re.IGNORECASE))
     for reason, phrases in _RULES
 )
 

@@ -46,15 +46,16 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.ingestion.source import Source
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["api_contents", "read_api_history"]
 
 _ROLES = frozenset({"user", "model"})
-_WORKSPACE = re.compile(
+_WORKSPACE = lazy_pattern(
     r"working in the directory:? [`']?(\S[^`'\n]*?)[`']?\s*$", re.MULTILINE | re.IGNORECASE
 )
 _CONTEXT_SETUP = ("This is the Gemini CLI. We are setting up the context", "<session_context>")
-_CANCELLED = re.compile(r"cancel|did not allow|declined|rejected", re.IGNORECASE)
+_CANCELLED = lazy_pattern(r"cancel|did not allow|declined|rejected", re.IGNORECASE)
 _HISTORY_KEYS = ("history", "clientHistory")
 
 

@@ -55,13 +55,14 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["GeminiCliAdapter"]
 
 _MESSAGE_TYPES = {"user", "gemini", "info", "warning", "error"}
 # What Gemini CLI sends as a user turn itself when the model stopped early.
 _INJECTED = {"System: Please continue.", "Please continue."}
-_ABSOLUTE_IN_OUTPUT = re.compile(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
+_ABSOLUTE_IN_OUTPUT = lazy_pattern(r"(/[^\s:]+|[A-Za-z]:\\[^\s:]+)")
 
 
 def _response(call: JSONObject) -> tuple[str, str | None]:

@@ -24,16 +24,19 @@ from artifact_index.ingestion.events import (
     ResultStatus,
 )
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["SHELL_TOOLS", "reported_change", "tool_operations", "tool_outcome"]
 
 SHELL_TOOLS = frozenset({"run_shell_command", "shell"})
-_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
+_EXIT_CODE = lazy_pattern(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
 # write_file / replace answers that say whether the file existed before.
-_CREATED = re.compile(
+_CREATED = lazy_pattern(
     r"^(Successfully created and wrote to new file|Created new file)", re.IGNORECASE
 )
-_MODIFIED = re.compile(r"^(Successfully overwrote file|Successfully modified file)", re.IGNORECASE)
+_MODIFIED = lazy_pattern(
+    r"^(Successfully overwrote file|Successfully modified file)", re.IGNORECASE
+)
 
 
 def tool_operations(tool: str, arguments: JSONObject, root: str | None) -> list[FileOperation]:

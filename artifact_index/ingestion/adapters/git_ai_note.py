@@ -57,11 +57,12 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["GitAiNoteAdapter", "Note", "parse_note"]
 
-_SEPARATOR = re.compile(r"^---[ \t]*$", re.M)
-_HEAD_ENTRY = re.compile(r"^\s+(\S+)\s+([\d,\- ]+)$")
+_SEPARATOR = lazy_pattern(r"^---[ \t]*$", re.M)
+_HEAD_ENTRY = lazy_pattern(r"^\s+(\S+)\s+([\d,\- ]+)$")
 
 
 @dataclass(frozen=True)

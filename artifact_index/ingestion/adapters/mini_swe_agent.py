@@ -49,24 +49,25 @@ from artifact_index.ingestion.events import (
     UserMessage,
 )
 from artifact_index.ingestion.source import Source
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["MiniSweAgentAdapter"]
 
-_DEFAULT_ACTION = re.compile(r"```bash\s*\n(.*?)\n```", re.DOTALL)
-_RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>")
-_OUTPUT = re.compile(r"<output>\n?(.*?)</output>", re.DOTALL)
-_EXCEPTION = re.compile(r"<exception>(.*?)</exception>", re.DOTALL)
-_TIMEOUT = re.compile(
+_DEFAULT_ACTION = lazy_pattern(r"```bash\s*\n(.*?)\n```", re.DOTALL)
+_RETURNCODE = lazy_pattern(r"<returncode>\s*(-?\d+)\s*</returncode>")
+_OUTPUT = lazy_pattern(r"<output>\n?(.*?)</output>", re.DOTALL)
+_EXCEPTION = lazy_pattern(r"<exception>(.*?)</exception>", re.DOTALL)
+_TIMEOUT = lazy_pattern(
     r"^The last command <command>.*?</command> timed out and has been killed", re.DOTALL
 )
-_FORMAT_ERROR = re.compile(
+_FORMAT_ERROR = lazy_pattern(
     r"^(?:Please always provide EXACTLY ONE action|Tool call error:|Format error:|"
     r"Please provide EXACTLY ONE action)",
     re.IGNORECASE,
 )
 _SUBMIT_MARKERS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT")
 _SUBMITTED = "Submitted"  # the exit status of a run that ended by submitting
-_LEADING_CD = re.compile(r"^\s*cd\s+(/[^\s;&|]*)\s*(?:&&|;)")
+_LEADING_CD = lazy_pattern(r"^\s*cd\s+(/[^\s;&|]*)\s*(?:&&|;)")
 
 
 @register

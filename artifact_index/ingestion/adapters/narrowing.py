@@ -7,14 +7,14 @@ an empty value, never an exception, so one odd record cannot stop a read.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["as_dict", "as_int", "as_int_or_digits", "as_list", "as_str"]
 
-_DIGITS = re.compile(r"\s*-?\d+\s*")
+_DIGITS = lazy_pattern(r"\s*-?\d+\s*")
 
 
 def as_dict(value: Any) -> JSONObject:

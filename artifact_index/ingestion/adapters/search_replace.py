@@ -15,15 +15,16 @@ the text into ``(old, new)`` pairs, keeping the line where each block starts.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["DIVIDER", "HEAD", "TAIL", "Block", "parse_blocks"]
 
 # Aider accepts 5 to 9 marker characters; old Aider releases said ORIGINAL/UPDATED.
-HEAD = re.compile(r"^(?:<{5,9}|-{5,9}) (?:SEARCH|ORIGINAL)>?\s*$")
-DIVIDER = re.compile(r"^={5,9}\s*$")
-TAIL = re.compile(r"^(?:>{5,9}|\+{5,9}) (?:REPLACE|UPDATED)\s*$")
+HEAD = lazy_pattern(r"^(?:<{5,9}|-{5,9}) (?:SEARCH|ORIGINAL)>?\s*$")
+DIVIDER = lazy_pattern(r"^={5,9}\s*$")
+TAIL = lazy_pattern(r"^(?:>{5,9}|\+{5,9}) (?:REPLACE|UPDATED)\s*$")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import shlex
 
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import FailureReason, JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "EDITOR_COMMANDS",
@@ -52,30 +53,30 @@ _SUCCESS_HEADS = (
 _EDITOR_RULES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
     (
         "verification",
-        re.compile(r"introduced new syntax error|changes have NOT been applied", re.I),
+        lazy_pattern(r"introduced new syntax error|changes have NOT been applied", re.I),
     ),
     (
         "not_found",
-        re.compile(
+        lazy_pattern(
             r"did not appear verbatim|no exact match found|not found in displayed lines", re.I
         ),
     ),
     (
         "not_unique",
-        re.compile(r"multiple occurrences|more than one occurrence|multiple matches", re.I),
+        lazy_pattern(r"multiple occurrences|more than one occurrence|multiple matches", re.I),
     ),
     # A missing target path (or parent directory) is a bad argument.  It is
     # not "not_found", which for an edit means the *string* was missing from
     # a file that exists.
     (
         "invalid",
-        re.compile(
+        lazy_pattern(
             r"parent directory .* does not exist|does not exist\. Please provide a valid path", re.I
         ),
     ),
     (
         "invalid",
-        re.compile(
+        lazy_pattern(
             r"(?m)is not an absolute path|is a directory|only the `view` command|"
             r"already exists|is the same as new_str|must be different|no edit history|"
             r"is required for command|unrecognized command|expected to be one of|"

@@ -26,19 +26,20 @@ from __future__ import annotations
 import re
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.invocation import Invocation, Runtime
 
 __all__ = ["reported_saves"]
 
 # A verb of writing before the path on the same line: `Screenshot saved (clip ...): PATH`,
 # `Saved to PATH`, `Wrote PATH`, `Exported 3 rows to PATH`, `PDF written: PATH`.
-_SAVED = re.compile(
+_SAVED = lazy_pattern(
     r"\b(?:saved|wrote|written|created|exported|generated|rendered|downloaded)\b",
     re.IGNORECASE,
 )
 # What may stand between the verb and the path: `saved (clip 0,0,10,10): `, `wrote file `,
 # `saved to `, `written -> `.  `Generated types for schema.graphql` names an input, not an output.
-_GAP = re.compile(
+_GAP = lazy_pattern(
     r"(?:\s*\([^()]*\))?\s*(?:(?:new\s+)?(?:file|image|screenshot|output|report)\s+)?"
     r"(?:(?::|to|as|into|at|in|->|=>)\s*)?[`'\"]?",
     re.IGNORECASE,

@@ -37,12 +37,12 @@ the offset map), :mod:`.heredocs` (finding and cutting out heredocs) and
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from itertools import pairwise
 
 from tree_sitter import Node as TSNode
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.parser.heredocs import Rewrite, find_heredocs, skeleton
 from artifact_index.shell.parser.model import (
     Command,
@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 
-_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|[0-9]")
+_NAME = lazy_pattern(rb"[A-Za-z_][A-Za-z0-9_]*|[0-9]")
 
 
 def _split_variables(root: TSNode, source: Source) -> list[Rewrite]:

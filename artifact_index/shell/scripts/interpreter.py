@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import posixpath
-import re
 import shlex
 import warnings
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from tree_sitter import Parser
 
 from artifact_index.grammars import parser as grammar_parser
 from artifact_index.ingestion.events import FileAction, FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.invocation import Invocation, Runtime
 from artifact_index.shell.state import join
 
@@ -260,7 +260,7 @@ class _Effects:
 
 
 # A string literal with no escape, quote or carriage return inside: its value is the text between the quotes.
-_PLAIN_LITERAL = re.compile(
+_PLAIN_LITERAL = lazy_pattern(
     r'(?P<prefix>[rRuUbB]{0,2})(?P<quote>\'\'\'|"""|\'|")(?P<body>[^\\\'"\r\x00]*)(?P=quote)'
 )
 _PREFIXES = frozenset({"", "r", "u", "b", "rb", "br"})

@@ -6,6 +6,8 @@ import re
 
 from tree_sitter import Node as TSNode
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["unfollowed_writes"]
 
 _WRITER_METHODS = {
@@ -37,7 +39,7 @@ _WRITER_CALLS = {
     "subprocess.Popen",
 }
 # Every writer's name is in the source text of its call: a script holding none of them has no writer.
-_ANY_WRITER = re.compile(
+_ANY_WRITER = lazy_pattern(
     b"|".join(
         re.escape(name.encode()) for name in sorted({*_WRITER_METHODS, *_WRITER_CALLS, "open"})
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell import analyze_command
 from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
@@ -28,7 +29,7 @@ PERSISTENT_SHELL_FORMATS = frozenset(
 )
 
 # Claude Code's note when a `cd` left the project: the next command starts in the project again.
-_CWD_RESET = re.compile(r"^Shell cwd was reset to (/\S.*?)\s*$", re.M)
+_CWD_RESET = lazy_pattern(r"^Shell cwd was reset to (/\S.*?)\s*$", re.M)
 
 # Failures that mean the command was never started: the person refused it, a
 # hook or a permission rule blocked it, the harness rejected its arguments, or
@@ -39,12 +40,12 @@ _NEVER_STARTED = frozenset(
 )
 # Failures of those kinds that come after the command started: it ran until
 # its time limit, or it ran in a sandbox that refused one of its writes.
-_RAN_ANYWAY = re.compile(r"timed out|timeout|sandbox", re.I)
+_RAN_ANYWAY = lazy_pattern(r"timed out|timeout|sandbox", re.I)
 
 # The shell's own complaint that it could not open a redirection's target,
 # in zsh's and bash's (or sh's) words: nothing was written there, and the
 # command the redirection belonged to did not run.
-_UNOPENED = re.compile(
+_UNOPENED = lazy_pattern(
     r"^(?:zsh:\d+: (?:no such file or directory|permission denied|is a directory"
     r"|not a directory|read-only file system): (?P<zsh>.+?)"
     r"|(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:line \d+: )?(?P<bash>.+?): (?:No such file or directory"
@@ -178,7 +179,7 @@ def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> boo
 # A program's own complaint that the file it was given is not there: `cat: a: No such file or
 # directory`, `head: cannot open 'a' for reading: ...`, `sed: can't read a: ...`,
 # `python3: can't open file '/w/a.py': [Errno 2] ...`, gofmt's `lstat a: no such file or directory`.
-_MISSING = re.compile(
+_MISSING = lazy_pattern(
     r"^(?:[\w.+-]+: )?(?:cannot open |can't open (?:file )?|can't read |cannot access |l?stat )?"
     r"['\"‘`]?(?P<path>[^'\"’`\n]+?)['\"’`]?(?: for reading)?: (?:\[Errno 2\] )?"
     r"No such file or directory\s*$",
@@ -277,7 +278,7 @@ def _said_missing(effect: FileOperation, output: str) -> bool:
 
 
 # `|| echo WORDS` right after a command: WORDS are printed only when that command failed.
-_FALLBACK = re.compile(r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))")
+_FALLBACK = lazy_pattern(r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))")
 
 
 def _fallback_printed(read: str | None, command: str, output: str) -> bool:

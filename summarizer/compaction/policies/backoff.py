@@ -26,7 +26,7 @@ __all__ = ["Backoff", "BackoffConfig", "BackoffState"]
 
 
 class BackoffConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     # The context service's REACTIVE_COMPACT_MAX_RETRIES and its 24 h TTL.
     max_failures: int = Field(3, ge=1)

@@ -15,7 +15,7 @@ __all__ = ["KeepRecentConfig", "compaction_cut"]
 
 
 class KeepRecentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     turns: int = Field(1, ge=0)
     # A step turn is one prompt or one model response with its tool results.

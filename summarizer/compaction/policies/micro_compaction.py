@@ -31,7 +31,7 @@ ELISION_MARK = "elided by micro-compaction"
 class MicroCompactionConfig(BaseModel):
     """The context service's constants (``MICRO_COMPACT_THRESHOLD``, ``MICRO_COMPACT_MIN_CHARS``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     threshold: float = Field(0.25, gt=0, le=1)
     min_chars: int = Field(120, ge=0)

@@ -22,7 +22,7 @@ __all__ = ["Overflow", "OverflowConfig", "is_overflow", "usable_tokens", "used_t
 
 
 class OverflowConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["overflow"] = "overflow"
     # The session-compaction design's OUTPUT_TOKEN_MAX.

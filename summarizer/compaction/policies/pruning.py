@@ -27,7 +27,7 @@ CLEARED = "[Old tool result content cleared]"
 class PruningConfig(BaseModel):
     """The session-compaction design's ``PRUNE_PROTECT`` / ``PRUNE_MINIMUM`` and its protections."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     protect_tokens: int = Field(40_000, ge=0)
     minimum_tokens: int = Field(20_000, ge=0)

@@ -36,14 +36,14 @@ __all__ = [
 
 
 class ThresholdTriggerConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["threshold"] = "threshold"
     ratio: float = Field(0.90, gt=0, le=1)
 
 
 class SlidingWindowTriggerConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["sliding_window"] = "sliding_window"
     max_turns: int = Field(40, ge=1)
@@ -51,7 +51,7 @@ class SlidingWindowTriggerConfig(BaseModel):
 
 
 class TaskBoundaryTriggerConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["task_boundary"] = "task_boundary"
     todo_tools: tuple[str, ...] = (

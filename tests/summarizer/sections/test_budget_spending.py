@@ -93,6 +93,16 @@ def test_errors_one_run_showed_gone_share_one_line_once_the_budget_is_tight() ->
     ]
 
 
+def test_many_errors_one_run_showed_gone_share_one_line_even_at_full_detail() -> None:
+    facts = summary_of(UserMessage(turn=1, text="Make lint pass.")).facts.model_copy(
+        update={"errors": [_lint_finding(f"unused variable `v{i}`", 50) for i in range(12)]}
+    )
+    assert render_index_section("errors", facts, 0).splitlines() == [
+        "- [resolved] 12 errors, the first `unused variable `v0``: the same check passed at turn 50 "
+        "(`mise run lint`); fixed by `cmd/list/data.go`"
+    ]
+
+
 _RECAP = (
     "Done! All tests pass. Here's what I implemented:\n\n## Changes Made\n"
     + "".join(

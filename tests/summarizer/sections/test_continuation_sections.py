@@ -96,10 +96,14 @@ def test_a_sentence_the_next_call_carried_out_is_not_a_next_step() -> None:
         call(2, "Read", FileOperation(action="read", path="/shop/importer.py"), "round(x, 2)\n"),
     )
     steps = section(summary, "Next Steps")
-    assert "Let me check" not in steps
+    # Said as what the agent was doing, with the call that did it, not as a step still to take.
     assert steps.startswith(
-        "- No next step stated: the work stopped during the latest request (turn 1)"
+        '- Go on with the latest request (turn 1: "Fix the rounding in the importer."), in progress when '
+        "the context filled. What the agent was doing, in its last words (turn 2): "
+        '"Let me check how the importer rounds amounts today:"; calls made since: Read `importer.py` '
+        "(turn 2, success)."
     )
+    assert "The agent said it would" not in steps
     stopped = section(summary, "Where It Stopped")
     assert (
         "The agent's last message (turn 2):\n  Let me check how the importer rounds amounts today:"
@@ -120,7 +124,7 @@ def test_a_call_in_the_same_turn_as_the_last_message_means_mid_work_not_waiting(
     )
     steps = section(summary, "Next Steps")
     assert "waiting for the user" not in steps
-    assert "the work stopped during the latest request (turn 1)" in steps
+    assert steps.startswith("- Go on with the latest request (turn 1")
 
 
 def test_a_plan_no_call_followed_is_a_next_step() -> None:
@@ -160,6 +164,34 @@ def test_a_bare_compact_command_is_not_a_message_to_answer() -> None:
         UserMessage(turn=3, text="/compact"),
     )
     assert "Answer the user's latest message" not in section(summary, "Next Steps")
+
+
+def test_signing_in_again_is_not_a_message_to_answer_and_the_question_before_it_is() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the rounding in the importer."),
+        AssistantMessage(turn=2, text="Done: amounts are rounded to cents."),
+        UserMessage(turn=3, text="what can we do next?"),
+        AssistantMessage(turn=4, text="API Error: 401 token expired · Please run /login"),
+        UserMessage(turn=5, text="/login", channel="command"),
+    )
+    steps = section(summary, "Next Steps")
+    assert steps.startswith("- Answer the user's latest message (turn 3)")
+    assert "API Error" not in section(summary, "Where It Stopped")
+
+
+def test_waiting_for_a_workflow_it_started_is_not_waiting_for_the_user() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Verify the importer change."),
+        call(2, "Bash", FileOperation(action="shell", path="/shop"), "verification running\n"),
+        AssistantMessage(turn=3, text="I'll wait for the verification workflow to finish."),
+    )
+    steps = section(summary, "Next Steps")
+    assert "waiting for the user" not in steps
+    assert steps.startswith(
+        "- The agent's last message (turn 3) ended its turn to wait for work it had started, not for the "
+        'user: "I\'ll wait for the verification workflow to finish."'
+    )
+    assert "The agent said it would" not in steps
 
 
 def test_an_open_task_the_index_saw_done_since_says_so() -> None:

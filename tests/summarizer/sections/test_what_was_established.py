@@ -209,7 +209,9 @@ def test_a_name_a_finding_proposed_and_the_code_got_under_another_name_is_not_pa
         AssistantMessage(turn=5, text="Now the tests."),
     )
     findings = section(summary, "Findings")
-    assert findings.startswith("- (turn 2) Found it!")
+    assert findings.startswith(
+        "- (turn 2, the message the latest request (turn 3) replies to) Found it!"
+    )
     assert (
         "(since then: `filesWithUncommittedAgentChanges` was written as `filesWithRemainingAgentChanges`, "
         "turn 4)"
@@ -246,3 +248,29 @@ def test_a_constraint_the_agent_ran_into_and_acted_on_is_kept_and_a_question_it_
     assert findings.startswith(
         "Learned on the way, and acted on (the agent's words):\n- (turn 2) The auto-generated"
     )
+
+
+def test_the_request_replies_to_the_agents_message_before_it_not_to_an_older_finding_the_user_disproved() -> (
+    None
+):
+    options = (
+        "With the span count unchanged, the batching theory is out: each call now waits on the model. "
+        "Option 1: cache the prompts. Option 2: send one batched request per page. Option 3: lower max_tokens."
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Why did the classifier latency go up?"),
+        AssistantMessage(
+            turn=2,
+            text="Found it. The root cause is the batching fix: each span is now a real batch call, "
+            "so each span is slower and there are far fewer of them.",
+        ),
+        UserMessage(turn=3, text="Span count is unchanged, latency is up 4x"),
+        AssistantMessage(turn=4, text=options),
+        UserMessage(turn=5, text="Let's implement option 2."),
+        AssistantMessage(turn=6, text="Reading the classifier first."),
+    )
+    findings = section(summary, "Findings")
+    assert findings.startswith(
+        f"- (turn 4, the message the latest request (turn 5) replies to) {options}"
+    )
+    assert "batching fix" not in findings

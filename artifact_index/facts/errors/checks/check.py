@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = [
     "TASK_RUNNERS",
     "Check",
@@ -19,7 +21,7 @@ CheckCategory = Literal["test", "lint", "typecheck", "build"]
 class Check(BaseModel):
     """One recognized check inside a command line."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     runner: str  # "pytest", "go test", "cargo test", "script:test", "tsc", "ruff", ...
     category: CheckCategory
@@ -68,8 +70,8 @@ class Check(BaseModel):
         )
 
 
-_LINE_SUFFIX = re.compile(r"(?<!:):\d+$")  # "test/a_test.exs:42": the file, narrowed to a line
-_PLAIN_NAMES = re.compile(r"^\s*[\w.\[\]-]+(?:\s+or\s+[\w.\[\]-]+)*\s*$")
+_LINE_SUFFIX = lazy_pattern(r"(?<!:):\d+$")  # "test/a_test.exs:42": the file, narrowed to a line
+_PLAIN_NAMES = lazy_pattern(r"^\s*[\w.\[\]-]+(?:\s+or\s+[\w.\[\]-]+)*\s*$")
 
 
 def _filter_selects(selection: str, test: str) -> bool:

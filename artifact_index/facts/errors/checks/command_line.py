@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import re
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = [
     "PYTHON_INTERPRETER",
     "executable",
@@ -15,13 +17,13 @@ __all__ = [
 
 _SEPARATORS = {";", "&&", "||", "|", "&", "|&", "(", ")", ";;"}
 _PIPE = {"|", "|&"}
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_HEREDOC = lazy_pattern(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")
+_ENV_ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _MAX_COMMAND = 4000
-_VARIABLE = re.compile(r"^\$(?:(?P<bare>[A-Za-z_]\w*)|\{(?P<braced>[A-Za-z_]\w*)\})$")
+_VARIABLE = lazy_pattern(r"^\$(?:(?P<bare>[A-Za-z_]\w*)|\{(?P<braced>[A-Za-z_]\w*)\})$")
 _PUNCTUATION = ";&|<>()"
 # A run of punctuation, or of anything but punctuation and shlex's whitespace (" \t\r\n").
-_PLAIN_TOKEN = re.compile(rf"[{re.escape(_PUNCTUATION)}]+|[^ \t\r\n{re.escape(_PUNCTUATION)}]+")
+_PLAIN_TOKEN = lazy_pattern(rf"[{re.escape(_PUNCTUATION)}]+|[^ \t\r\n{re.escape(_PUNCTUATION)}]+")
 
 
 def _strip_heredocs(command: str) -> str:
@@ -59,16 +61,16 @@ def _tokens(command: str) -> list[str]:
 # escaped characters.  Anything else where a token starts is an unclosed quote or a
 # final backslash, where shlex raises ValueError.
 _WHITESPACE = " \t\r\n"
-_QUOTED_TOKEN = re.compile(
+_QUOTED_TOKEN = lazy_pattern(
     rf"[{_WHITESPACE}]+"
     rf"|(?P<punctuation>[{re.escape(_PUNCTUATION)}]+)"
     rf"|(?P<word>(?:[^{_WHITESPACE}{re.escape(_PUNCTUATION)}'\"\\]+|'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.)+)"
     r"|(?P<unclosed>.)",
     re.DOTALL,
 )
-_WORD_PART = re.compile(r"'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|\\(.)|([^'\"\\]+)", re.DOTALL)
+_WORD_PART = lazy_pattern(r"'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|\\(.)|([^'\"\\]+)", re.DOTALL)
 # Inside double quotes a backslash escapes only a double quote or a backslash (it stays before anything else).
-_DOUBLE_QUOTED_ESCAPE = re.compile(r'\\(["\\])', re.DOTALL)
+_DOUBLE_QUOTED_ESCAPE = lazy_pattern(r'\\(["\\])', re.DOTALL)
 
 
 def _quoted_tokens(text: str) -> list[str]:
@@ -176,7 +178,7 @@ _WRAPPER_VALUE_OPTIONS = word_set(
     "--name -u --unset --prefix -C"
 )
 
-PYTHON_INTERPRETER = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
+PYTHON_INTERPRETER = lazy_pattern(r"^(?:python|pypy)(?:\d+(?:\.\d+)*)?$|^py$")
 
 
 def executable(word: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Set
 
 from artifact_index.facts.errors.checks.check import TASK_RUNNERS, Check, CheckCategory
@@ -12,24 +11,25 @@ from artifact_index.facts.errors.checks.command_line import (
     unwrap,
     word_set,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "segment_check",
 ]
 
-_TEST_SCRIPT = re.compile(
+_TEST_SCRIPT = lazy_pattern(
     r"(?:^|/)(?:test_[^/]*|[^/]*_tests?|tests|runtests|run_tests|run-tests)\.py$"
 )
-_SCRIPT_TEST = re.compile(
+_SCRIPT_TEST = lazy_pattern(
     r"^(?:test|tests|unit|e2e|integration)(?:[:_-][\w:.-]*)?$|[:_-]test(?:s)?$"
 )
-_SCRIPT_LINT = re.compile(
+_SCRIPT_LINT = lazy_pattern(
     r"^(?:lint|eslint|biome|format:check|fmt:check|check:lint|stylelint)(?:[:_-][\w:.-]*)?$"
 )
-_SCRIPT_TYPES = re.compile(
+_SCRIPT_TYPES = lazy_pattern(
     r"^(?:typecheck|type-check|types|tsc|check-types|check:types|typecheck:[\w:.-]+)$"
 )
-_SCRIPT_BUILD = re.compile(r"^(?:build|compile)(?:[:_-][\w:.-]*)?$")
+_SCRIPT_BUILD = lazy_pattern(r"^(?:build|compile)(?:[:_-][\w:.-]*)?$")
 
 # Options whose value is the next word, per runner; words after other options are targets.
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {
@@ -262,7 +262,7 @@ def _script_category(script: str) -> CheckCategory | None:
 
 
 # A script's fixing variant runs the same checker on the same files: ``lint:fix`` is ``lint``.
-_FIXING_VARIANT = re.compile(r"^(.+?)[:_-](?:fix|write|fix-all|autofix)$")
+_FIXING_VARIANT = lazy_pattern(r"^(.+?)[:_-](?:fix|write|fix-all|autofix)$")
 
 
 def checker_name(script: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from artifact_index.facts.errors.diagnostics.model import Diagnostic, DiagnosticKind
@@ -14,16 +13,17 @@ from artifact_index.facts.errors.diagnostics.reading import (
     optional_int,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "arrow_diagnostics",
     "compiler_lines",
 ]
 
-_COMPILER_LINE = re.compile(
+_COMPILER_LINE = lazy_pattern(
     rf"^{TASK_PREFIX}{FILE_GROUP}:(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal error|error): (?P<msg>.+)$"
 )
-_MYPY_CODE = re.compile(r"\s{2}\[(?P<code>[\w-]+)\]$")
+_MYPY_CODE = lazy_pattern(r"\s{2}\[(?P<code>[\w-]+)\]$")
 _C_FAMILY = {".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".m", ".mm", ".cu", ".ino"}
 _BY_EXTENSION: dict[str, tuple[DiagnosticKind, str]] = {
     ".py": ("type-checker", "mypy"),
@@ -38,13 +38,13 @@ _BY_EXTENSION: dict[str, tuple[DiagnosticKind, str]] = {
     ".ex": ("compiler", "elixir"),
     ".exs": ("compiler", "elixir"),
 }
-_MAVEN_LINE = re.compile(
+_MAVEN_LINE = lazy_pattern(
     r"^\[ERROR\] (?:COMPILATION ERROR : )?(?P<file>\S+\.(?:java|kt|scala)):\[(?P<line>\d+),(?P<col>\d+)\] (?P<msg>.+)$"
 )
-_KOTLIN_LINE = re.compile(
+_KOTLIN_LINE = lazy_pattern(
     r"^e: (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+) (?P<msg>.+)$"
 )
-_CSHARP_LINE = re.compile(
+_CSHARP_LINE = lazy_pattern(
     r"^[ \t]*(?P<file>[^\s(][^(]*?\.cs)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>CS\d+): "
     r"(?P<msg>.+?)(?: \[[^\]]+\])?$"
 )
@@ -120,14 +120,14 @@ def compiler_lines(ctx: Context) -> Iterator[Diagnostic]:
 
 
 # "-->" / "└─" location lines under a headline: rustc, ruff's full format, Elixir >= 1.15.
-_ARROW = re.compile(
+_ARROW = lazy_pattern(
     r"^[ \t]*(?P<arrow>-->|└─) (?P<file>[^\s:][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?(?:: (?P<where>.+))?[ \t]*$"
 )
-_RUST_HEAD = re.compile(r"^error(?:\[(?P<code>E\d{4})\])?: (?P<msg>.+)$")
-_RUFF_HEAD = re.compile(r"^(?P<code>[A-Z]{1,4}\d{1,4}) (?:\[\*\] )?(?P<msg>.+)$")
-_ELIXIR_HEAD = re.compile(r"^[ \t]*error: (?P<msg>.+)$")
-_ELIXIR_FRAME = re.compile(r"^[ \t]*(?:\d+[ \t]*)?[│|]")
-_ELIXIR_FUNCTION = re.compile(r"\.(?:\"(?P<quoted>[^\"]+)\"|(?P<name>[\w?!]+))/\d+$")
+_RUST_HEAD = lazy_pattern(r"^error(?:\[(?P<code>E\d{4})\])?: (?P<msg>.+)$")
+_RUFF_HEAD = lazy_pattern(r"^(?P<code>[A-Z]{1,4}\d{1,4}) (?:\[\*\] )?(?P<msg>.+)$")
+_ELIXIR_HEAD = lazy_pattern(r"^[ \t]*error: (?P<msg>.+)$")
+_ELIXIR_FRAME = lazy_pattern(r"^[ \t]*(?:\d+[ \t]*)?[│|]")
+_ELIXIR_FUNCTION = lazy_pattern(r"\.(?:\"(?P<quoted>[^\"]+)\"|(?P<name>[\w?!]+))/\d+$")
 
 
 def arrow_diagnostics(ctx: Context) -> Iterator[Diagnostic]:

@@ -14,6 +14,7 @@ from artifact_index.facts.errors.diagnostics.reading import (
     optional_int,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "credo_issues",
@@ -21,10 +22,10 @@ __all__ = [
     "exunit_failures",
 ]
 
-_EXUNIT_FAILURE = re.compile(
+_EXUNIT_FAILURE = lazy_pattern(
     r"^[ \t]+\d+\) (?P<title>(?:test|doctest) .+?) \((?P<module>[\w.]+)\)[ \t]*$"
 )
-_EXUNIT_LOCATION = re.compile(r"^[ \t]+(?P<file>\S+\.exs?):(?P<line>\d+)[ \t]*$")
+_EXUNIT_LOCATION = lazy_pattern(r"^[ \t]+(?P<file>\S+\.exs?):(?P<line>\d+)[ \t]*$")
 _EXUNIT_LABEL = ("code:", "left:", "right:", "arguments:", "doctest:", "value:")
 
 
@@ -77,8 +78,8 @@ def exunit_failures(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_CREDO_ISSUE = re.compile(r"^┃ \[(?P<category>[A-Z])\] \S[ \t]+(?P<msg>\S.*?)[ \t]*$")
-_CREDO_LOCATION = re.compile(
+_CREDO_ISSUE = lazy_pattern(r"^┃ \[(?P<category>[A-Z])\] \S[ \t]+(?P<msg>\S.*?)[ \t]*$")
+_CREDO_LOCATION = lazy_pattern(
     r"^┃[ \t]+(?P<file>[^\s:]+\.exs?):(?P<line>\d+)(?::(?P<col>\d+))?(?: #\((?P<where>[^)]*)\))?[ \t]*$"
 )
 
@@ -103,10 +104,10 @@ def credo_issues(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_DIALYZER_HEAD = re.compile(
+_DIALYZER_HEAD = lazy_pattern(
     r"^(?P<file>[^\s:]+\.exs?):(?P<line>\d+)(?::(?P<col>\d+))?:(?P<code>[a-z][a-z_]+)[ \t]*$"
 )
-_RULE_LINE = re.compile(r"^_{20,}$")
+_RULE_LINE = lazy_pattern(r"^_{20,}$")
 
 
 def dialyzer_warnings(ctx: Context) -> Iterator[Diagnostic]:

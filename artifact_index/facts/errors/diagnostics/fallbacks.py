@@ -12,6 +12,7 @@ from artifact_index.facts.errors.diagnostics.reading import (
     optional_int,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "GENERIC_MARKERS",
@@ -20,18 +21,18 @@ __all__ = [
     "wrapper_errors",
 ]
 
-_NPM_LINE = re.compile(r"^npm (?:ERR!|error) ?(?P<msg>.*)$")
-_NPM_NOISE = re.compile(
+_NPM_LINE = lazy_pattern(r"^npm (?:ERR!|error) ?(?P<msg>.*)$")
+_NPM_NOISE = lazy_pattern(
     r"^(?:code |errno |syscall |path |dest |A complete log|Log files|\s*$|command (?:failed|sh -c)"
     r"|signal |Lifecycle script|This is probably not a problem|Failed at the|workspace |location "
     r"|in workspace|at location)"
 )
-_PNPM_LINE = re.compile(r"^[ \t]*(?P<code>ERR_PNPM_\w+)[ \t]+(?P<msg>.+)$")
-_GO_PACKAGE_FAIL = re.compile(
+_PNPM_LINE = lazy_pattern(r"^[ \t]*(?P<code>ERR_PNPM_\w+)[ \t]+(?P<msg>.+)$")
+_GO_PACKAGE_FAIL = lazy_pattern(
     r"^FAIL\t(?P<package>\S+)(?:[ \t]+\[(?P<why>[^\]]+)\]|\t[\d.]+s)?[ \t]*$"
 )
-_ELIXIR_RAISE = re.compile(r"^\*\* \((?P<type>[\w.]+)\) (?P<msg>.+)$")
-_ELIXIR_RAISE_FILE = re.compile(r"(?P<file>\S+\.exs?)(?::(?P<line>\d+))?: ")
+_ELIXIR_RAISE = lazy_pattern(r"^\*\* \((?P<type>[\w.]+)\) (?P<msg>.+)$")
+_ELIXIR_RAISE_FILE = lazy_pattern(r"(?P<file>\S+\.exs?)(?::(?P<line>\d+))?: ")
 
 
 def wrapper_errors(ctx: Context) -> Iterator[Diagnostic]:
@@ -73,7 +74,7 @@ def wrapper_errors(ctx: Context) -> Iterator[Diagnostic]:
             break
 
 
-_GENERIC_ERROR = re.compile(
+_GENERIC_ERROR = lazy_pattern(
     r"^[ \t]*(?:\[ERROR\][ \t]*)?(?P<msg>(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|error|fatal|FATAL"
     r"|Fatal error|panic)(?:\[[^\]]{1,40}\])?:[ \t]*\S.*)$"
     r"|^(?:✘ )?\[ERROR\] (?P<bracketed>\S.*)$"  # esbuild, Maven
@@ -85,7 +86,7 @@ SHELL_NEEDLES = (
     "Permission denied",
     "is not recognized as an internal or external command",
 )
-_NOT_AN_ERROR = re.compile(
+_NOT_AN_ERROR = lazy_pattern(
     r"^(?:Error|error): (?:Exit code \d+|0 errors?|none|\(none\))\s*$", re.IGNORECASE
 )
 

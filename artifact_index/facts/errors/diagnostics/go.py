@@ -13,17 +13,18 @@ from artifact_index.facts.errors.diagnostics.reading import (
     lines_after,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "go_build_errors",
     "go_test_failures",
 ]
 
-_GO_LINE = re.compile(
+_GO_LINE = lazy_pattern(
     rf"^{TASK_PREFIX}(?P<vet>vet: )?(?P<file>[^\s:][^:]*?\.go):(?P<line>\d+):(?P<col>\d+): "
     r"(?!(?:error|warning|note): )(?P<msg>.+)$"
 )
-_GO_LINTER = re.compile(r" \((?P<linter>[a-z][a-z0-9-]*)\)$")
+_GO_LINTER = lazy_pattern(r" \((?P<linter>[a-z][a-z0-9-]*)\)$")
 
 
 def go_build_errors(ctx: Context) -> Iterator[Diagnostic]:
@@ -54,14 +55,14 @@ def go_build_errors(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_GO_FAIL = re.compile(r"^(?P<indent>[ \t]*)--- FAIL: (?P<name>\S+)")
-_GO_LOG = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.+)$")
-_GO_PANIC = re.compile(r"^panic: (?P<msg>.+)$")
-_GO_STACK_FILE = re.compile(r"^\t(?P<file>.+?\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
-_GO_STACK_FUNC = re.compile(
+_GO_FAIL = lazy_pattern(r"^(?P<indent>[ \t]*)--- FAIL: (?P<name>\S+)")
+_GO_LOG = lazy_pattern(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.+)$")
+_GO_PANIC = lazy_pattern(r"^panic: (?P<msg>.+)$")
+_GO_STACK_FILE = lazy_pattern(r"^\t(?P<file>.+?\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_GO_STACK_FUNC = lazy_pattern(
     r"^(?:[\w./-]+/)?[\w-]+\.(?:\(\*?\w+\)\.)?(?P<func>\w+)(?:\.func\d+)*\("
 )
-_GO_RUNTIME = re.compile(r"/src/(?:runtime|testing|reflect)/|/usr/local/go/|/libexec/src/")
+_GO_RUNTIME = lazy_pattern(r"/src/(?:runtime|testing|reflect)/|/usr/local/go/|/libexec/src/")
 
 
 def _go_block(text: str, offset: int, indent: str) -> list[str]:

@@ -18,6 +18,7 @@ from artifact_index.facts.errors.diagnostics.reading import (
     lines_before,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "eslint_errors",
@@ -27,14 +28,14 @@ __all__ = [
     "vitest_failures",
 ]
 
-_TSC_PAREN = re.compile(
+_TSC_PAREN = lazy_pattern(
     rf"^{TASK_PREFIX}(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<msg>.+)$"
 )
-_TSC_DASH = re.compile(
+_TSC_DASH = lazy_pattern(
     rf"^[ \t]*{TASK_PREFIX}{FILE_GROUP}:(?P<line>\d+):(?P<col>\d+) - error(?: (?P<code>TS\d+))?: (?P<msg>.+)$"
 )
-_TSC_GLOBAL = re.compile(r"^error (?P<code>TS\d+): (?P<msg>.+)$")
-_PYRIGHT_RULE = re.compile(r"\s*\((?P<code>report\w+)\)$")
+_TSC_GLOBAL = lazy_pattern(r"^error (?P<code>TS\d+): (?P<msg>.+)$")
+_PYRIGHT_RULE = lazy_pattern(r"\s*\((?P<code>report\w+)\)$")
 
 
 def typescript_errors(ctx: Context) -> Iterator[Diagnostic]:
@@ -80,9 +81,9 @@ def typescript_errors(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_ESLINT_ROW = re.compile(r"^[ \t]+(?P<line>\d+):(?P<col>\d+)[ \t]+error[ \t]{2,}(?P<rest>.+)$")
-_ESLINT_RULE = re.compile(r"\s{2,}(?P<rule>@?[\w-]+(?:/[\w-]+)*)$")
-_PATHLIKE = re.compile(r"^\S*(?:[/\\]\S*|\.\w+)$")
+_ESLINT_ROW = lazy_pattern(r"^[ \t]+(?P<line>\d+):(?P<col>\d+)[ \t]+error[ \t]{2,}(?P<rest>.+)$")
+_ESLINT_RULE = lazy_pattern(r"\s{2,}(?P<rule>@?[\w-]+(?:/[\w-]+)*)$")
+_PATHLIKE = lazy_pattern(r"^\S*(?:[/\\]\S*|\.\w+)$")
 
 
 def eslint_errors(ctx: Context) -> Iterator[Diagnostic]:
@@ -109,12 +110,12 @@ def eslint_errors(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_JEST_SUITE = re.compile(r"^[ \t]*(?P<status>FAIL|PASS)[ \t]+(?P<file>[^\s>]+)")
-_JEST_BULLET = re.compile(r"^ {0,4}● (?P<title>.+)$")
-_STACK_LOCATION = re.compile(r"(?:\(|at |❯ )(?P<file>[^\s()]+?):(?P<line>\d+):(?P<col>\d+)\)?")
-_CODE_FRAME = re.compile(r"^[ \t]*> ?(?P<line>\d+) \|", re.MULTILINE)
-_VITEST_FAIL = re.compile(r"^[ \t]*FAIL[ \t]+(?P<file>\S+?) > (?P<name>.+?)[ \t]*$")
-_VITEST_END = re.compile(r"^(?:[ \t]*FAIL[ \t]+\S|⎯{3,}|[ \t]*Test Files[ \t])")
+_JEST_SUITE = lazy_pattern(r"^[ \t]*(?P<status>FAIL|PASS)[ \t]+(?P<file>[^\s>]+)")
+_JEST_BULLET = lazy_pattern(r"^ {0,4}● (?P<title>.+)$")
+_STACK_LOCATION = lazy_pattern(r"(?:\(|at |❯ )(?P<file>[^\s()]+?):(?P<line>\d+):(?P<col>\d+)\)?")
+_CODE_FRAME = lazy_pattern(r"^[ \t]*> ?(?P<line>\d+) \|", re.MULTILINE)
+_VITEST_FAIL = lazy_pattern(r"^[ \t]*FAIL[ \t]+(?P<file>\S+?) > (?P<name>.+?)[ \t]*$")
+_VITEST_END = lazy_pattern(r"^(?:[ \t]*FAIL[ \t]+\S|⎯{3,}|[ \t]*Test Files[ \t])")
 
 
 def _stack_location(block: str) -> tuple[str | None, int | None, int | None]:
@@ -233,8 +234,8 @@ def vitest_failures(ctx: Context) -> Iterator[Diagnostic]:
 
 
 # An uncaught JavaScript error: "TypeError: x is not a function" then "    at f (file:12:5)".
-_JS_ERROR = re.compile(r"^(?:Uncaught )?(?P<msg>(?:[A-Z]\w*)?Error(?: \[[\w-]+\])?: \S.*)$")
-_JS_FRAME = re.compile(r"^[ \t]+at [^\n]*[:(]")
+_JS_ERROR = lazy_pattern(r"^(?:Uncaught )?(?P<msg>(?:[A-Z]\w*)?Error(?: \[[\w-]+\])?: \S.*)$")
+_JS_FRAME = lazy_pattern(r"^[ \t]+at [^\n]*[:(]")
 
 
 def javascript_errors(ctx: Context) -> Iterator[Diagnostic]:

@@ -26,7 +26,7 @@ MAX_DIAGNOSTICS = 50  # per output: beyond this a build log is just repeating it
 class Diagnostic(BaseModel):
     """One error found in a tool's output."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     message: str  # the error text as printed, e.g. "KeyError: 'exp'"
     kind: DiagnosticKind

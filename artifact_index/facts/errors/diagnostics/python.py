@@ -16,6 +16,7 @@ from artifact_index.facts.errors.diagnostics.reading import (
     lines_before,
     trimmed,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "pytest_failures",
@@ -26,17 +27,19 @@ __all__ = [
 ]
 
 _TRACEBACK = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>\S[^\n]*))?')
-_EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?:(?P<colon>:)[ \t]*(?P<msg>.*))?$")
-_EXCEPTION_NAME = re.compile(
+_FRAME = lazy_pattern(
+    r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>\S[^\n]*))?'
+)
+_EXCEPTION_LINE = lazy_pattern(r"^(?P<type>[A-Za-z_][\w.]*)(?:(?P<colon>:)[ \t]*(?P<msg>.*))?$")
+_EXCEPTION_NAME = lazy_pattern(
     r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Failure|Fault|Timeout)$"
 )
 _CHAINED = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_LIBRARY_FRAME = re.compile(r"site-packages|dist-packages|[/\\]lib[/\\]python\d[\d.]*[/\\]")
-_BARE_SYNTAX_ERROR = re.compile(r"^(?:SyntaxError|IndentationError|TabError): \S")
+_LIBRARY_FRAME = lazy_pattern(r"site-packages|dist-packages|[/\\]lib[/\\]python\d[\d.]*[/\\]")
+_BARE_SYNTAX_ERROR = lazy_pattern(r"^(?:SyntaxError|IndentationError|TabError): \S")
 
 
 @dataclass
@@ -152,21 +155,21 @@ def python_syntax_errors(ctx: Context) -> Iterator[Diagnostic]:
                 break
 
 
-_PYTEST_SECTION = re.compile(r"^_{3,} (?P<title>\S.*?) _{3,}$")
-_PYTEST_E_LINE = re.compile(r"^E {1,}(?P<msg>\S[^\n]*)$", re.MULTILINE)
-_PYTEST_LOCATION = re.compile(
+_PYTEST_SECTION = lazy_pattern(r"^_{3,} (?P<title>\S.*?) _{3,}$")
+_PYTEST_E_LINE = lazy_pattern(r"^E {1,}(?P<msg>\S[^\n]*)$", re.MULTILINE)
+_PYTEST_LOCATION = lazy_pattern(
     r"^(?P<file>[^\s:][^:\n]*?):(?P<line>\d+): (?:in (?P<func>[\w<>.]+)|(?P<exc>[A-Za-z_][\w.]*))?[ \t]*$",
     re.MULTILINE,
 )
-_PYTHON_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def (?P<name>\w+)\(", re.MULTILINE)
+_PYTHON_DEF = lazy_pattern(r"^[ \t]*(?:async[ \t]+)?def (?P<name>\w+)\(", re.MULTILINE)
 _PYTEST_ID = r"(?P<id>[^\s\[]+(?:\[[^\]]*\])?)"
-_PYTEST_SUMMARY_ITEM = re.compile(rf"^(?P<status>FAILED|ERROR) {_PYTEST_ID}(?: - (?P<msg>.*))?$")
-_PYTEST_VERBOSE_ITEM = re.compile(rf"^{_PYTEST_ID} (?P<status>FAILED|ERROR)\b")
-_PYTEST_TOTALS = re.compile(
+_PYTEST_SUMMARY_ITEM = lazy_pattern(rf"^(?P<status>FAILED|ERROR) {_PYTEST_ID}(?: - (?P<msg>.*))?$")
+_PYTEST_VERBOSE_ITEM = lazy_pattern(rf"^{_PYTEST_ID} (?P<status>FAILED|ERROR)\b")
+_PYTEST_TOTALS = lazy_pattern(
     r"^=*[ \t]*(?P<totals>(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected"
     r"|warnings?|rerun)(?:, )?)+)(?: in [\d.]+s.*?)?[ \t]*=*$"
 )
-_EXCEPTION_PREFIX = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit)\b")
+_EXCEPTION_PREFIX = lazy_pattern(r"^[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit)\b")
 
 
 @dataclass
@@ -298,7 +301,7 @@ def _is_test_title(title: str) -> bool:
     return title.startswith(("test", "Test", "ERROR collecting", "ERROR at")) or ".test" in title
 
 
-_UNITTEST_HEADER = re.compile(r"^(?P<status>FAIL|ERROR): (?P<name>\S+) \((?P<where>[\w.]+)\)")
+_UNITTEST_HEADER = lazy_pattern(r"^(?P<status>FAIL|ERROR): (?P<name>\S+) \((?P<where>[\w.]+)\)")
 
 
 def unittest_failures(ctx: Context) -> Iterator[Diagnostic]:
@@ -332,7 +335,7 @@ def unittest_failures(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-_LINT_CODE_LINE = re.compile(
+_LINT_CODE_LINE = lazy_pattern(
     rf"^{TASK_PREFIX}(?P<file>[^\s:][^:]*?\.(?:py|pyi|ipynb)):(?P<line>\d+):(?P<col>\d+): "
     r"(?P<code>[A-Z]{1,4}\d{1,4}):? (?:\[\*\] )?(?P<msg>.+)$"
 )

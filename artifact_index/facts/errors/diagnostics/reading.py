@@ -8,7 +8,7 @@ matches only those lines with regexes bounded by the line.
 
 from __future__ import annotations
 
-import re
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "FILE_GROUP",
@@ -31,7 +31,7 @@ _MAX_MESSAGE = 500
 # A file as compilers print it before ":line:col": a drive letter allowed, no spaces.
 FILE_GROUP = r"(?P<file>(?:[A-Za-z]:)?[^\s:(][^:(]*?)"
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\n]*\x07")
+_ANSI = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\n]*\x07")
 # A task runner's line prefix, e.g. "[lint:go] " (mise) or "[test] " (Taskfile).
 TASK_PREFIX = r"(?:\[[\w:./@ -]{1,40}\] )?"
 
@@ -177,6 +177,6 @@ class Context:
 
 
 # Harnesses cut long outputs with a marker; it is never an error message.
-TRUNCATION_MARKER = re.compile(
+TRUNCATION_MARKER = lazy_pattern(
     r"^\.{3} ?\[\d+ (?:characters|chars|lines|bytes) truncated\] ?\.{3}$|^\[\.\.\."
 )

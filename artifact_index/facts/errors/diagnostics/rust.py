@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from artifact_index.facts.errors.diagnostics.model import Diagnostic
 from artifact_index.facts.errors.diagnostics.reading import Context, lines_after, trimmed
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "rust_panics",
 ]
 
-_CARGO_FAILED = re.compile(r"^test (?P<name>\S+) \.\.\. FAILED$")
-_RUST_PANIC = re.compile(
+_CARGO_FAILED = lazy_pattern(r"^test (?P<name>\S+) \.\.\. FAILED$")
+_RUST_PANIC = lazy_pattern(
     r"^thread '(?P<thread>[^']*)' (?:\(\d+\) )?panicked at (?:"
     r"(?P<file>[^\s:'][^:]*):(?P<line>\d+):(?P<col>\d+):$"
     r"|'(?P<msg>.*?)'?, (?P<ofile>[^\s:][^:]*):(?P<oline>\d+):(?P<ocol>\d+)$"
     r"|'(?P<open>.*)$)"
 )
-_RUST_OLD_LOCATION = re.compile(r"', (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+)$")
+_RUST_OLD_LOCATION = lazy_pattern(r"', (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+)$")
 _Location = tuple[str | None, int | None, int | None]
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from artifact_index.ingestion.adapters.search_replace import HEAD, parse_blocks
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "COMMIT",
@@ -19,18 +20,18 @@ __all__ = [
     "workspace_of",
 ]
 
-_SESSION = re.compile(r"^# aider chat started at (.+?)\s*$")
-_FENCE = re.compile(r"^(`{3,}|~{3,})")
-_ANSWER_LINE = re.compile(r"\(Y\)es/\(N\)o.*\]: ?\S*\s*$")
-COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40})\b ?(.*)$", re.DOTALL)
-FAILED_REPORT = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match")
-_ADD_COMMAND = re.compile(r"^#### /(?:add|read-only) (.+?)\s*$", re.MULTILINE)
-_PATH_LINES = re.compile(
+_SESSION = lazy_pattern(r"^# aider chat started at (.+?)\s*$")
+_FENCE = lazy_pattern(r"^(`{3,}|~{3,})")
+_ANSWER_LINE = lazy_pattern(r"\(Y\)es/\(N\)o.*\]: ?\S*\s*$")
+COMMIT = lazy_pattern(r"^Commit ([0-9a-f]{7,40})\b ?(.*)$", re.DOTALL)
+FAILED_REPORT = lazy_pattern(r"^# \d+ SEARCH/REPLACE blocks? failed to match")
+_ADD_COMMAND = lazy_pattern(r"^#### /(?:add|read-only) (.+?)\s*$", re.MULTILINE)
+_PATH_LINES = lazy_pattern(
     r"^> (?:Added (.+?) to (?:the chat|read-only files)|Applied edit to (.+?)|(.+?))\s*$"
     r"|^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$",
     re.MULTILINE,
 )
-_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:/|/)")
+_ABSOLUTE = lazy_pattern(r"^(?:[A-Za-z]:/|/)")
 
 
 def path_key(path: str) -> str:

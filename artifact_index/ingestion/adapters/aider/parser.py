@@ -30,34 +30,35 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.source import Source
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Parser"]
 
-_VERSION = re.compile(r"^> Aider v(\S+)", re.MULTILINE)
-_GIT_DIR = re.compile(r"^Git working dir: (.+?)\s*$")
-_ADDED = re.compile(r"^Added (.+?) to (?:the chat|read-only files)\.?$")
-_ADD_OLD = re.compile(r"^Add (.+?) to the chat\? ?(\w*)$")
-_CREATE_OLD = re.compile(r"^Allow creation of new file (.+?)\? ?(\w*)$")
-_ALLOW_OLD = re.compile(r"^Allow edits to (.+?) which was not previously added to chat\? ?(\w*)$")
-_APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
-_DRY_RUN = re.compile(r"^Did not apply edit to (.+?) \(--dry-run\)\s*$")
-_SKIPPING = re.compile(r"^Skipping edits to (.+?)\s*$")
-_RUNNING = re.compile(r"^Running (.+)$", re.DOTALL)
-_REMOVED_COMMIT = re.compile(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
+_VERSION = lazy_pattern(r"^> Aider v(\S+)", re.MULTILINE)
+_GIT_DIR = lazy_pattern(r"^Git working dir: (.+?)\s*$")
+_ADDED = lazy_pattern(r"^Added (.+?) to (?:the chat|read-only files)\.?$")
+_ADD_OLD = lazy_pattern(r"^Add (.+?) to the chat\? ?(\w*)$")
+_CREATE_OLD = lazy_pattern(r"^Allow creation of new file (.+?)\? ?(\w*)$")
+_ALLOW_OLD = lazy_pattern(r"^Allow edits to (.+?) which was not previously added to chat\? ?(\w*)$")
+_APPLIED = lazy_pattern(r"^Applied edit to (.+?)\s*$")
+_DRY_RUN = lazy_pattern(r"^Did not apply edit to (.+?) \(--dry-run\)\s*$")
+_SKIPPING = lazy_pattern(r"^Skipping edits to (.+?)\s*$")
+_RUNNING = lazy_pattern(r"^Running (.+)$", re.DOTALL)
+_REMOVED_COMMIT = lazy_pattern(r"^Removed: ([0-9a-f]{7,40})\b ?(.*)$")
 # /undo before v0.40 ("The above commit X ...") and until v0.60 ("Commit `X` ...").
-_RESET_COMMIT = re.compile(
+_RESET_COMMIT = lazy_pattern(
     r"(?:^|\n)(?:The above commit|Commit) `?([0-9a-f]{7,40})`? was reset and removed from git"
 )
 _RESET_WORDS = " was reset and removed from git"
-_CREATING_EMPTY = re.compile(r"^Creating empty file (.+?)\s*$")
+_CREATING_EMPTY = lazy_pattern(r"^Creating empty file (.+?)\s*$")
 # Aider's own write at start-up: it appends its ignore pattern to the repository's
 # .gitignore (creating it when the repository has none).
 # Newer versions add more than one pattern at once: "Added .aider*, .env to .gitignore".
-_IGNORED_ITSELF = re.compile(r"^Added (\.aider\S*(?:, \S+)*) to (\.gitignore)\s*$")
-_REPO_CREATED = re.compile(
+_IGNORED_ITSELF = lazy_pattern(r"^Added (\.aider\S*(?:, \S+)*) to (\.gitignore)\s*$")
+_REPO_CREATED = lazy_pattern(
     r"^(?:Git repository created in |No git repo found, create one\b.*\b(?:y|yes)$)", re.IGNORECASE
 )
-_FAILED_BLOCK = re.compile(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
+_FAILED_BLOCK = lazy_pattern(r"^## SearchReplaceNoExactMatch: .*? lines in (.+?)\s*$")
 _YES = {"y", "yes", "a", "all"}
 # Aider's reminder between a question's subject and the question, after an answer it did not take.
 _ANSWER_AGAIN = "Please answer with one of:"
@@ -220,13 +221,15 @@ class Parser:
                 elif question.startswith("Edit the files") and not yes:
                     declined_all = True
                 continue
-            old_style = _ADD_OLD.match(first) or _CREATE_OLD.match(first) or _ALLOW_OLD.match(first)
+            add = _ADD_OLD.match(first)
+            create = None if add else _CREATE_OLD.match(first)
+            old_style = add or create or _ALLOW_OLD.match(first)
             if old_style:
                 path, yes = old_style.group(1), old_style.group(2).lower() in _YES
-                if old_style.re is _ADD_OLD:
+                if add:
                     if yes and not path.startswith(("http://", "https://")):
                         yield from self.read(line, path)
-                elif old_style.re is _CREATE_OLD and yes:
+                elif create and yes:
                     created[self.norm(path)] = line
                 elif not yes:
                     declined[self.norm(path)] = line

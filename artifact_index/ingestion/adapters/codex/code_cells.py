@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from artifact_index.lazy_pattern import lazy_pattern
+
 __all__ = ["CellCommand", "cell_commands"]
 
-_CALL = re.compile(r"\btools\.exec_command\s*\(\s*\{")
-_KEY = re.compile(
+_CALL = lazy_pattern(r"\btools\.exec_command\s*\(\s*\{")
+_KEY = lazy_pattern(
     r"\s*(?:(?P<name>[A-Za-z_$][\w$]*)|(?P<quote>[\"'])(?P<quoted>[^\"'\\]*)(?P=quote))\s*:"
 )
 _SIMPLE_ESCAPES = {

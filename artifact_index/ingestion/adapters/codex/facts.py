@@ -33,16 +33,17 @@ from artifact_index.ingestion.adapters.base import as_text
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of, record_of
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.ingestion.source import Records
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["CALL_TYPES", "ENV_CWD", "OUTPUT_TYPES", "LinesAhead", "RolloutIndex"]
 
 CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call"}
 OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
 
-ENV_CWD = re.compile(r"<cwd>([^<]+)</cwd>")
+ENV_CWD = lazy_pattern(r"<cwd>([^<]+)</cwd>")
 # Lines that may hold a record of a rare kind, or the session's first cwd or model.
-_RARE_KINDS = re.compile(rb'"(?:patch_apply_end|exec_command_end|user_message|compacted)"')
-_CWD_OR_MODEL = re.compile(rb'cwd|"model"')
+_RARE_KINDS = lazy_pattern(rb'"(?:patch_apply_end|exec_command_end|user_message|compacted)"')
+_CWD_OR_MODEL = lazy_pattern(rb'cwd|"model"')
 
 
 @dataclass

@@ -12,14 +12,15 @@ from artifact_index.ingestion.events import (
     JSONObject,
     ReportedChange,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Output", "operations_of_changes", "parse_output", "reported_changes"]
 
 # The header Codex puts before a command's output; only the header is read
 # so that output which itself prints "Exit code: 1" is not mistaken for it.
-_EXITED = re.compile(r"^Process exited with code (-?\d+)\s*$")
-_EXIT_CODE = re.compile(r"^Exit code: (-?\d+)\s*$")
-_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$")
+_EXITED = lazy_pattern(r"^Process exited with code (-?\d+)\s*$")
+_EXIT_CODE = lazy_pattern(r"^Exit code: (-?\d+)\s*$")
+_RUNNING = lazy_pattern(r"^Process running with session ID (\d+)\s*$")
 
 
 @dataclass

@@ -43,6 +43,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Reader"]
 
@@ -56,7 +57,7 @@ _CODE_CELL = "exec"  # code mode: a JavaScript cell calling the tools
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
 
 # Failure sentences Codex itself writes as a call's whole output.
-_CODEX_ERRORS = re.compile(
+_CODEX_ERRORS = lazy_pattern(
     r"^\s*(exec command rejected by user|patch rejected by user|aborted|execution error"
     r"|apply_patch verification failed|failed to parse function arguments|unsupported call"
     r"|sandbox denied|this action was rejected|failed to find expected lines|invalid patch"
@@ -65,11 +66,13 @@ _CODEX_ERRORS = re.compile(
 )
 
 # Text Codex injects as a "user" message: instructions, environment, notices.
-_SYNTHETIC_USER = re.compile(r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE)
+_SYNTHETIC_USER = lazy_pattern(
+    r"^\s*(<[a-z_]+(\s[^>]*)?>|# AGENTS\.md instructions)", re.IGNORECASE
+)
 
 # ``apply_patch`` run through the shell tool: Codex intercepts it and applies
 # the patch itself (``cd DIR && apply_patch <<'EOF' ... EOF``).
-_APPLY_PATCH_COMMAND = re.compile(
+_APPLY_PATCH_COMMAND = lazy_pattern(
     r"^\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|\S+)\s*&&\s*)?(?:apply_patch|applypatch)\b"
 )
 

@@ -17,6 +17,7 @@ from artifact_index.ingestion.events import (
     JSONObject,
     ResultStatus,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "editor_arguments",
@@ -33,15 +34,15 @@ __all__ = [
     "workspace_root",
 ]
 
-_UPLOADED = re.compile(r"<uploaded_files>\s*(/[^\s<]+?)/?\s*</uploaded_files>")
-_REPOSITORY_IN = re.compile(
+_UPLOADED = lazy_pattern(r"<uploaded_files>\s*(/[^\s<]+?)/?\s*</uploaded_files>")
+_REPOSITORY_IN = lazy_pattern(
     r"\b(?:repository|repo|directory) (?:in|at) (/workspace[\w./-]*?)[.,]?(?:\s|$)"
 )
-_PY_TRACEBACK = re.compile(
+_PY_TRACEBACK = lazy_pattern(
     r"^(?:Traceback \(most recent call last\)|\w+(?:Error|Exception)\s+Traceback \(most recent call last\))",
     re.M,
 )
-_SKILL_FAILURE = re.compile(
+_SKILL_FAILURE = lazy_pattern(
     r"^\[?(?:ERROR|Your proposed edit has introduced new syntax error|No exact match found)", re.I
 )
 

@@ -48,12 +48,13 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.patches import parse_patch
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Session"]
 
 # The directory a shell prompt or the Jupyter kernel shows after a command.
-_PROMPT_CWD = re.compile(r"\S+@[\w.-]+:(/[^\s#$]*)\s*[#$]\s*$")
-_JUPYTER_CWD = re.compile(r"\[Jupyter current working directory: (/[^\]]*)\]")
+_PROMPT_CWD = lazy_pattern(r"\S+@[\w.-]+:(/[^\s#$]*)\s*[#$]\s*$")
+_JUPYTER_CWD = lazy_pattern(r"\[Jupyter current working directory: (/[^\]]*)\]")
 
 _SDK_EDITOR_ACTIONS = frozenset(
     {"FileEditorAction", "StrReplaceEditorAction", "PlanningFileEditorAction"}

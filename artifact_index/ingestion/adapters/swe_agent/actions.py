@@ -17,6 +17,7 @@ from artifact_index.ingestion.events import (
     FileOperation,
     JSONObject,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "NO_FILE_TOOLS",
@@ -56,24 +57,24 @@ TOOLS = frozenset(
 )
 NO_FILE_TOOLS = frozenset({"search_dir", "find_file", "submit", "set_cursors"})
 
-_NUMBERED_LINE = re.compile(r"^(\d+):", re.MULTILINE)
-_LINE_RANGE_EDIT = re.compile(r"^edit(?:\s+(\d+)\s*(?::|\s)\s*(\d+))?\s*$")
+_NUMBERED_LINE = lazy_pattern(r"^(\d+):", re.MULTILINE)
+_LINE_RANGE_EDIT = lazy_pattern(r"^edit(?:\s+(\d+)\s*(?::|\s)\s*(\d+))?\s*$")
 
 # Sentences of the ACI scripts (config/commands/*.sh, tools/windowed*) that
 # mean the command did nothing, with why.
 _ACI_FAILURES: tuple[tuple[FailureReason, re.Pattern[str]], ...] = (
     (
         "verification",
-        re.compile(r"introduced new syntax error|changes have NOT been applied", re.I),
+        lazy_pattern(r"introduced new syntax error|changes have NOT been applied", re.I),
     ),
     (
         "not_found",
-        re.compile(r"^Your edit was not applied.*not found|^File .* not found", re.I | re.M),
+        lazy_pattern(r"^Your edit was not applied.*not found|^File .* not found", re.I | re.M),
     ),
-    ("not_unique", re.compile(r"more than one occurrence", re.I)),
+    ("not_unique", lazy_pattern(r"more than one occurrence", re.I)),
     (
         "invalid",
-        re.compile(
+        lazy_pattern(
             r"^(?:Usage: |No file open|No file opened|Error: |Search text must not be empty|"
             r"Your search and replace strings are the same|goto allows only one)",
             re.I | re.M,

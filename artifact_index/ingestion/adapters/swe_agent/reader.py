@@ -51,19 +51,20 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "Reader",
 ]
 
 # "[File: /repo/src/x.py (1997 lines total)]" heads every window the ACI prints.
-_FILE_HEADER = re.compile(r"^\[File: (.+?) \(\d+ lines total(?: after edit)?\)\]", re.MULTILINE)
+_FILE_HEADER = lazy_pattern(r"^\[File: (.+?) \(\d+ lines total(?: after edit)?\)\]", re.MULTILINE)
 
 # Harness messages that replace a shell command's output.
-_SHELL_NOT_RUN = re.compile(
+_SHELL_NOT_RUN = lazy_pattern(
     r"^Your bash command contained syntax errors and was NOT executed", re.M
 )
-_SHELL_TIMEOUT = re.compile(
+_SHELL_TIMEOUT = lazy_pattern(
     r"was cancelled because it took more than \d+ seconds|^EXECUTION TIMED OUT", re.M
 )
 
@@ -408,7 +409,7 @@ def _state_is_after(steps: list[Any], states: list[JSONObject], doc: JSONObject)
     return True
 
 
-_CURRENT_DIRECTORY = re.compile(r"\(Current directory: (/[^)\n]*)\)")
+_CURRENT_DIRECTORY = lazy_pattern(r"\(Current directory: (/[^)\n]*)\)")
 
 
 def _root(doc: JSONObject, states: list[JSONObject], history: list[JSONObject]) -> str | None:
