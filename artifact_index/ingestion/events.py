@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "POLLED_COMMAND",
     "AssistantMessage",
     "CompactionBoundary",
     "Event",
@@ -43,6 +44,10 @@ __all__ = [
 # JSON-RPC message): its shape is another program's, not ours, and untrusted,
 # so each field is narrowed where it is read (``ingestion.adapters.narrowing``).
 JSONObject: TypeAlias = dict[str, Any]
+
+# The arguments key under which an adapter names the command whose running session a call
+# only polls (Codex's empty ``write_stdin``): its output is that command's.
+POLLED_COMMAND = "polled_command"
 
 FileAction = Literal[
     "read",  # the agent saw (part of) the file

@@ -155,6 +155,9 @@ def test_exit_codes_and_unified_exec_sessions(session: tuple[list[Event], Source
     polled = _result(events, "call_poll")
     assert (polled.status, polled.exit_code, polled.failure) == ("failure", 1, "exit_status")
     assert _call(events, "call_poll").operations == ()  # an empty poll types nothing
+    # Its output is the polled command's: the adapter names that command.
+    assert _call(events, "call_poll").arguments["polled_command"] == "pytest -q"
+    assert "polled_command" not in _call(events, "call_typed").arguments
     (typed,) = _call(events, "call_typed").operations  # typed into a running bash
     assert (typed.action, typed.command.strip() if typed.command else None) == (
         "shell",

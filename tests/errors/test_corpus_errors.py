@@ -19,7 +19,7 @@ import pytest
 
 from artifact_index.facts.errors.diagnostics import extract_errors
 from artifact_index.facts.errors.ledger import ErrorLedger
-from artifact_index.ingestion.events import ToolCall, ToolResult
+from artifact_index.ingestion.events import POLLED_COMMAND, ToolCall, ToolResult
 from tests.conftest import CorpusIndex
 
 
@@ -238,7 +238,11 @@ def _failed_shell_results(events: list[Any]) -> int:
         e.call_id
         for e in events
         if isinstance(e, ToolCall)
-        and any(op.action == "shell" and op.command for op in e.operations)
+        and (
+            any(op.action == "shell" and op.command for op in e.operations)
+            # a poll of a running command: its result is that command's
+            or isinstance(e.arguments.get(POLLED_COMMAND), str)
+        )
     }
     return sum(
         1

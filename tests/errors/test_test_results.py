@@ -172,6 +172,16 @@ ok  	example.com/calc/lexer	(cached)
     assert (run.outcome, run.unit, run.passed) == ("passed", "packages", 2)  # no -v: packages only
 
 
+def test_go_test_verbose_output_cut_by_tail_counts_its_packages() -> None:
+    """`go test -v … | tail -40` shows the last tests only: the package lines are what can be counted."""
+    tail = "--- PASS: TestY (0.00s)\n=== RUN   TestZ\n--- PASS: TestZ (0.00s)\nPASS\nok  \texample.com/calc\t0.1s\n"
+    run = parse_test_run(tail, "go test -v ./calc/ 2>&1 | tail -5")
+    assert run is not None
+    assert (run.outcome, run.unit, run.passed, run.failed) == ("passed", "packages", 1, 0)
+    whole = parse_test_run(tail, "go test -v ./calc/")
+    assert whole is not None and (whole.unit, whole.passed) == ("tests", 2)
+
+
 def test_cargo_sums_every_test_binary() -> None:
     output = """\
      Running unittests src/lib.rs (target/debug/deps/tokens-1a2b3c)

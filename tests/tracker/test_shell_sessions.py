@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from artifact_index.ingestion.events import (
+    POLLED_COMMAND,
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+)
 from artifact_index.trail.build import build_index
 from artifact_index.trail.file_reports import file_reports
+from artifact_index.trail.tracker import Tracker
 
 from .claude_bash import changed, transcript
 
@@ -157,3 +165,39 @@ def test_a_download_a_later_command_finds_missing_wrote_nothing(tmp_path: Path) 
         ],
     )
     assert files == {"page.ts": "created", "b.ts": "created"}
+
+
+def test_a_poll_of_a_running_command_reports_that_commands_run() -> None:
+    """Codex gives `go test` back still running; the empty `write_stdin` that polls it gets its result."""
+    command = "go test ./..."
+    shell = FileOperation(action="shell", command=command, cwd="/repo", source="shell")
+    events = [
+        SessionInfo(turn=0, cwd="/repo"),
+        ToolCall(
+            turn=1,
+            call_id="run",
+            tool="exec_command",
+            arguments={"cmd": command},
+            operations=(shell,),
+        ),
+        ToolResult(
+            turn=1, call_id="run", status="success", output="?   \tex.com/cmd\t[no test files]\n"
+        ),
+        ToolCall(
+            turn=2,
+            call_id="poll",
+            tool="write_stdin",
+            arguments={"session_id": 7, "chars": "", POLLED_COMMAND: command},
+        ),
+        ToolResult(
+            turn=2,
+            call_id="poll",
+            status="success",
+            output="ok  \tex.com/cli\t0.8s\nok  \tex.com/sem\t1.7s\n",
+        ),
+    ]
+    tracker = Tracker(format="codex")
+    tracker.feed_all(events)
+    [status] = tracker.index.ledger.tests
+    assert (status.command, status.turn) == (command, 2)
+    assert (status.passed, status.unit) == (2, "packages")

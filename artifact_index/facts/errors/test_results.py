@@ -248,6 +248,14 @@ _GO_PACKAGE = lazy_pattern(
 )
 
 
+def _output_cut(command: str | None) -> bool:
+    """Whether the command pipes its output through ``head`` or ``tail``, so lines are missing."""
+    return any(
+        piped and words and executable(words[0]) in ("head", "tail")
+        for piped, words in segments(command or "")
+    )
+
+
 def _go(output: str, command: str | None) -> TestRun | None:
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     failing = []
@@ -262,7 +270,10 @@ def _go(output: str, command: str | None) -> TestRun | None:
     # A parent test fails when a subtest does; only the leaves are the failures to fix.
     leaves = [name for name in failing if not any(o.startswith(name + "/") for o in failing)]
     build_failures = sum(1 for m in package_failed if "[" in m["rest"])
-    if not any(counts.values()):  # without -v Go reports packages, not tests
+    # `go test -v … | tail -40` shows the last tests only: their lines cannot be counted, its
+    # package lines (at the end) can.
+    cut = any(counts.values()) and packages and _output_cut(command)
+    if not any(counts.values()) or cut:  # without -v Go reports packages, not tests
         tested = [m for m in packages if m["word"] == "ok" and "[no test" not in m["rest"]]
         return _run(
             "go test",
@@ -270,6 +281,7 @@ def _go(output: str, command: str | None) -> TestRun | None:
             passed=len(tested),
             failed=len(package_failed) - build_failures,
             errors=build_failures,
+            failing=leaves if cut else None,
             failed_anyway=bool(package_failed),
             unit="packages",
         )

@@ -27,6 +27,7 @@ from functools import partial
 
 from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
+    POLLED_COMMAND,
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -197,6 +198,9 @@ class Tracker:
     def _observe_errors(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
         """Feed the result to the error ledger; link new errors to their file in the graph."""
         commands = [op.command for op in call.operations if op.action == "shell" and op.command]
+        polled = call.arguments.get(POLLED_COMMAND)
+        if not commands and isinstance(polled, str):
+            commands = [polled]  # a poll of a running command: its output is that command's
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(
             call.turn,

@@ -27,6 +27,7 @@ from artifact_index.ingestion.adapters.codex.records import Record, kind_of
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
+    POLLED_COMMAND,
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -295,6 +296,9 @@ class Reader:
                 arguments = parse_json_object(p.get("arguments"))
         call = _Call(call_id=call_id, tool=tool, turn=self.model_turn())
         operations = self.operations(call, arguments)
+        polled = self.polled_command(tool, arguments)
+        if polled is not None:
+            arguments = {**arguments, POLLED_COMMAND: polled}
         self.calls[call_id] = call
         self.emit(
             ToolCall(
@@ -365,6 +369,18 @@ class Reader:
             ops.extend(self.operations(inner, arguments))
             call.patch = call.patch or inner.patch
         return ops
+
+    def polled_command(self, tool: str, arguments: JSONObject) -> str | None:
+        """The shell command whose running session an empty ``write_stdin`` polls, or None.
+
+        Codex gives a long command back still running; what it prints next, and
+        how it exits, come as the output of such polls.
+        """
+        chars = arguments.get("chars")
+        if tool.lower() != "write_stdin" or (isinstance(chars, str) and chars.strip()):
+            return None
+        started = self.exec_sessions.get(str(arguments.get("session_id")))
+        return started.command if started is not None and started.shell else None
 
     def stdin_operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         """Text typed into a running unified-exec session.
