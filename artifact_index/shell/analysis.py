@@ -86,6 +86,8 @@ class ShellAnalysis:
     unknown), for harnesses whose shell persists between commands.
     ``directories``: directories the command created; a later ``mv f DIR``
     moves into them, so a context may report them through ``is_directory``.
+    ``copied``: the trees a recursive copy made (``cp -r``): files a later
+    listing shows there are the copy's.
     ``cleared``: directories it removed with everything in them (``rm -r``):
     like the ones it created, nothing found in them later predates the
     session.
@@ -104,6 +106,7 @@ class ShellAnalysis:
     cwd_after: str | None
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
+    copied: tuple[str, ...] = ()
     cleared: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
 
@@ -157,6 +160,7 @@ def analyze_command(
         operations=run.ops,
         cwd_after=cwd_after,
         directories=tuple(run.files.directories),
+        copied=tuple(run.files.copied),
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),
@@ -495,7 +499,7 @@ class _Run:
     # -- emitting -------------------------------------------------------------
 
     def emit(self, op: FileOperation) -> None:
-        """Record ``op`` unless it only touches devices or anonymous temporary files.
+        """Record ``op`` unless it only touches devices, git's bookkeeping or anonymous temporary files.
 
         Named files in temporary directories (``/tmp/cleanup.sh``) are kept:
         they may be the deliverable, and the trail marks them as outside the
@@ -506,7 +510,7 @@ class _Run:
         src = files.kind(op.path) if op.path else "workspace"
         if op.action in ("move", "copy") and op.dest:
             dst = files.kind(op.dest)
-            if "device" in (src, dst):
+            if "device" in (src, dst) or "git" in (src, dst):
                 return
             if src == "anonymous" and dst == "anonymous":
                 files.record(op)
@@ -539,7 +543,7 @@ class _Run:
                     )
                 )
                 return
-        if src == "device":
+        if src in ("device", "git"):
             return
         if src == "anonymous":
             files.record(op)

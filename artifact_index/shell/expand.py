@@ -248,7 +248,7 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
         return None  # a bracket expression Python's re reads differently; leave it unexpanded
     prefix = base.rstrip("/") + "/"
     matches: list[str] = []
-    for path in files.files_under(base):
+    for path in dict.fromkeys([*files.files_under(base), *files.listed_in(base)]):
         if not path.startswith(prefix):
             continue
         rest = path[len(prefix) :]

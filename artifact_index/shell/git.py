@@ -20,6 +20,7 @@ stays an unknown effect too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -466,7 +467,59 @@ def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
     return [inv.unknown("git clean removes untracked files")]
 
 
+# What `git status` prints about a file that is new to the repository: the
+# long form's untracked section and `new file:` lines, `??` / `A ` of the
+# short form and of --porcelain.
+_LONG_NEW = re.compile(r"^\t(?:new file:\s+)?(?P<path>[^\t:][^\t]*)$")
+_SHORT_NEW = re.compile(r"^(?:\?\?|A[ MD]) (?P<path>.+)$")
+_UNTRACKED_HEADER = "Untracked files:"
+
+
+def _new_in_status(output: str) -> list[str]:
+    """The files a `git status` output shows as new (untracked or added), as printed."""
+    found: list[str] = []
+    untracked = False
+    for line in output.splitlines():
+        if not line.startswith("\t"):
+            untracked = line.startswith(_UNTRACKED_HEADER) or (
+                untracked and line.lstrip().startswith("(")
+            )
+            if (short := _SHORT_NEW.match(line)) is not None:
+                found.append(short.group("path"))
+            continue
+        match = _LONG_NEW.match(line)
+        if match is not None and (untracked or line.startswith("\tnew file:")):
+            found.append(match.group("path").strip())
+    return [p.strip('"') for p in found if not p.endswith("/") and " -> " not in p]
+
+
+def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git status``: the new files it lists in a tree the session copied into place are the copy's.
+
+    A tree ``cp -r`` made holds files no command named; the status names
+    them.  Elsewhere a new file may predate the session (even in a directory
+    ``mkdir -p`` named: it may have been there), and the status proves
+    nothing about who made it.
+    """
+    output = runtime.output
+    if not output:
+        return []
+    files = runtime.files
+    porcelain = any((a.value or "").startswith("--porcelain") for a in rest)
+    base = _root(inv, runtime) if porcelain else inv.cwd
+    ops: list[FileOperation] = []
+    for path in _new_in_status(output):
+        placed = join(base, path)
+        if placed is None or files.known_file(placed) or not files.in_copied_tree(placed):
+            continue
+        ops.append(
+            inv.op("create", placed, detail="listed by git status in a tree the session copied")
+        )
+    return ops
+
+
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {
+    "status": _status,
     "checkout": _checkout,
     "restore": _restore,
     "stash": _stash,

@@ -409,6 +409,8 @@ def _go(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
             inv.op("edit", go_mod, detail=f"go get {what}: dependencies changed"),
             _lock_op(inv, runtime, go_sum, go_mod, f"go get {what}"),
         ]
+    if operands[0] in ("build", "test"):
+        return _go_binary(inv, operands[0])
     if operands[:2] == ["mod", "init"]:
         return [inv.op("create", go_mod, detail="go mod init creates it")]
     if operands[:2] == ["mod", "tidy"]:
@@ -418,6 +420,24 @@ def _go(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
                 go_mod,
             )
         ]
+    return None
+
+
+def _go_binary(inv: Invocation, sub: str) -> list[FileOperation] | None:
+    """``go build -o F`` / ``go test -c -o F``: the binary it writes (a directory ``-o dir/`` is not named)."""
+    args = [a.value for a in inv.args[1:]]
+    for k, value in enumerate(args):
+        out = None
+        if value in ("-o", "--o") and k + 1 < len(args):
+            out = args[k + 1]
+        elif value is not None and value.startswith(("-o=", "--o=")):
+            out = value.split("=", 1)[1]
+        if out is None:
+            continue
+        placed = inv.place(out) if out and not out.endswith("/") else None
+        return (
+            [inv.op("write", placed, detail=f"go {sub} -o writes the binary")] if placed else None
+        )
     return None
 
 

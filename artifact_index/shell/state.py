@@ -44,6 +44,12 @@ class ShellContext(Protocol):
     whose content is unknown but which exists.  Likewise an optional
     ``existed_before(path) -> bool | None`` says whether a file predates the
     session (a lock file next to a manifest the session created is new).
+    An optional ``listed_in(directory) -> list[str]`` gives the files a listing
+    the session printed showed there (a glob expands over them too).
+    An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
+    in a directory the session made or emptied (so no file there predates it),
+    and ``in_copied_tree(path) -> bool`` whether it lies in a tree the session
+    copied into place.
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -70,7 +76,15 @@ class ComparedTree:
     complete: bool
 
 
-PathKind = Literal["workspace", "scratch", "anonymous", "device"]
+PathKind = Literal["workspace", "scratch", "anonymous", "device", "git"]
+
+# Git's own bookkeeping inside a `.git` directory: its index, locks, refs and
+# objects change with every git command and are no file of the project.  A
+# hook or `info/exclude` the session writes there stays a file it changed.
+_GIT_BOOKKEEPING = re.compile(
+    r"(?:^|/)\.git/(?:[^/]+\.lock$|index$|[A-Z_]*HEAD$|COMMIT_EDITMSG$|packed-refs$"
+    r"|(?:refs|objects|logs|rebase-merge|rebase-apply|modules|worktrees)(?:/|$))"
+)
 
 # Temporary directories: what is written there lies outside the workspace.
 TEMP_ROOTS = (
@@ -149,6 +163,7 @@ class Files:
     written: dict[str, str | None] = field(default_factory=dict)  # path -> content (None: unknown)
     removed: set[str] = field(default_factory=set)
     directories: list[str] = field(default_factory=list)
+    copied: list[str] = field(default_factory=list)  # trees a recursive copy made
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
     cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
@@ -156,6 +171,8 @@ class Files:
     # -- classification -----------------------------------------------------
 
     def kind(self, path: str) -> PathKind:
+        if _GIT_BOOKKEEPING.search(path):
+            return "git"
         if path in ("/dev", "/proc") or path.startswith(DEVICE_PREFIXES):
             return "device"
         if _WINDOWS_NUL.match(path):
@@ -244,6 +261,36 @@ class Files:
         if self.files_under(path):
             return True
         return None
+
+    def listed_in(self, directory: str) -> list[str]:
+        """Files a listing the session printed showed in ``directory`` (the context's optional ``listed_in``), less those removed since."""
+        probe = getattr(self.context, "listed_in", None) if self.context is not None else None
+        if not callable(probe):
+            return []
+        return [p for p in probe(directory) if isinstance(p, str) and p not in self.removed]
+
+    def in_new_directory(self, path: str) -> bool:
+        """Whether ``path`` lies in a directory made or emptied by this command or, as the context says, the session."""
+        for made in (*self.directories, *self.cleared):
+            root = made.rstrip("/")
+            if path.startswith(root + "/"):
+                return True
+        probe = (
+            getattr(self.context, "in_new_directory", None) if self.context is not None else None
+        )
+        return bool(probe(path)) if callable(probe) else False
+
+    def in_copied_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a tree this command or, as the context says, the session copied into place.
+
+        Unlike a directory ``mkdir -p`` names, which may have been there
+        already, a copied tree did not hold the files a listing shows now.
+        """
+        for tree in self.copied:
+            if path.startswith(tree.rstrip("/") + "/"):
+                return True
+        probe = getattr(self.context, "in_copied_tree", None) if self.context is not None else None
+        return bool(probe(path)) if callable(probe) else False
 
     # -- this command's own effects ----------------------------------------
 

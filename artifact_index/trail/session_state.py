@@ -242,7 +242,11 @@ class SessionState(_Record):
     # -- directories and scratch files
     listed_directories: list[str] = Field(default_factory=list)  # paths a read tool listed
     directories: list[str] = Field(default_factory=list)  # made by the session
+    copied_trees: list[str] = Field(default_factory=list)  # made by a recursive copy
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
+    listed_files: dict[str, list[str]] = Field(
+        default_factory=dict
+    )  # names an `ls` showed, by directory
     scratch: dict[str, str] = Field(default_factory=dict)  # what temporary files hold
     # -- whose changes: the calls of the current turn, and changes seen but not made
     step_calls: dict[str, StepCall] = Field(default_factory=dict)

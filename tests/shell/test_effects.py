@@ -80,6 +80,23 @@ class TestRedirections:
         assert analyze(command).operations == []
 
     @pytest.mark.parametrize(
+        "command",
+        [
+            "rm -f .git/index.lock",
+            "rm -f /w/.git/HEAD.lock /w/.git/ORIG_HEAD",
+            "echo abc123 > .git/refs/heads/main",
+            "rm -rf .git/rebase-merge",
+        ],
+    )
+    def test_git_bookkeeping_is_no_project_file(self, command: str) -> None:
+        assert analyze(command).operations == []
+
+    def test_a_git_hook_the_session_writes_is_a_file(self) -> None:
+        assert effects(analyze("echo 'make lint' > .git/hooks/pre-commit")) == [
+            ("write", ".git/hooks/pre-commit")
+        ]
+
+    @pytest.mark.parametrize(
         ("command", "path"),
         [
             ("echo x > /tmp/out.txt", "/tmp/out.txt"),
@@ -225,7 +242,10 @@ class TestFileManagement:
     def test_cp_and_recursive_cp(self) -> None:
         assert effects(analyze("cp a.py a.py.orig")) == [("copy", "a.py", "a.py.orig")]
         result = analyze("cp -r tpl out", files={"/w/tpl/x.txt": ""})
-        assert effects(result) == [("copy", "tpl/x.txt", "out/x.txt")]
+        # The files known under tpl are copied; the rest of the tree is not known.
+        assert effects(result) == [("copy", "tpl/x.txt", "out/x.txt"), ("unknown", None)]
+        own = analyze("mkdir tpl && echo x > tpl/x.txt && cp -r tpl out")
+        assert effects(own) == [("write", "tpl/x.txt"), ("copy", "tpl/x.txt", "out/x.txt")]
 
     def test_brace_expansion_backup_idiom(self) -> None:
         assert effects(analyze("cp setup.py{,.bak}")) == [("copy", "setup.py", "setup.py.bak")]
@@ -1036,6 +1056,38 @@ class TestBracketNames:
     )
     def test_a_set_of_characters_stays_a_pattern(self, command: str) -> None:
         assert effects(analyze(command)) == [("unknown", None)]
+
+
+class TestOutputOptions:
+    @pytest.mark.parametrize(
+        ("command", "path"),
+        [
+            ("xcrun devicectl list devices --json-output /tmp/devices.json", "/tmp/devices.json"),
+            ("reportgen --output-file=out/report.html", "out/report.html"),
+            ("exporter dump --out data.csv", "data.csv"),
+            ("go build -o bin/app ./cmd/app", "bin/app"),
+            ("GOOS=windows go test -c ./pkg/x -o /tmp/x.test", "/tmp/x.test"),
+        ],
+    )
+    def test_an_output_option_names_the_file_written(self, command: str, path: str) -> None:
+        assert effects(analyze(command)) == [("write", path)]
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "reportgen --output-format json",
+            "reportgen --output-dir build",
+            "reportgen --output -",
+            "reportgen --out build",
+            "go build ./...",
+        ],
+    )
+    def test_formats_directories_and_standard_output_are_no_files(self, command: str) -> None:
+        assert effects(analyze(command)) == []
+
+    def test_a_binary_built_and_removed_again_is_no_deletion(self) -> None:
+        result = analyze("go test -c ./pkg/x -o /tmp/x.test && rm /tmp/x.test")
+        assert effects(result) == [("write", "/tmp/x.test"), ("delete", "/tmp/x.test")]
 
 
 class TestEchoedStatus:

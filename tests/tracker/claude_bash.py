@@ -9,8 +9,18 @@ from typing import Any
 from artifact_index.trail.build import build_index
 
 
-def transcript(cwd: str, calls: list[tuple[str, str]], *, error: bool = False) -> str:
-    """A Claude Code JSONL: one Bash call per (command, stdout), each with its result."""
+def transcript(
+    cwd: str,
+    calls: list[tuple[str, str]],
+    *,
+    error: bool = False,
+    shown: dict[int, str] | None = None,
+) -> str:
+    """A Claude Code JSONL: one Bash call per (command, stdout), each with its result.
+
+    ``shown`` maps a call's 1-based number to the text its tool result shows the
+    model when a hook replaced the command's output (``toolUseResult`` keeps it).
+    """
     records: list[dict[str, Any]] = [
         {
             "type": "user",
@@ -55,7 +65,7 @@ def transcript(cwd: str, calls: list[tuple[str, str]], *, error: bool = False) -
                         {
                             "type": "tool_result",
                             "tool_use_id": f"t{n}",
-                            "content": stdout,
+                            "content": (shown or {}).get(n, stdout),
                             "is_error": error,
                         }
                     ],
@@ -67,11 +77,15 @@ def transcript(cwd: str, calls: list[tuple[str, str]], *, error: bool = False) -
 
 
 def changed(
-    tmp_path: Path, cwd: str, calls: list[tuple[str, str]]
+    tmp_path: Path,
+    cwd: str,
+    calls: list[tuple[str, str]],
+    *,
+    shown: dict[int, str] | None = None,
 ) -> tuple[dict[str, str], list[tuple[str | None, str | None]]]:
     """(changed files by path -> status, unknown effects as (command, detail)) of such a session."""
     path = tmp_path / "session.jsonl"
-    path.write_text(transcript(cwd, calls), encoding="utf-8")
+    path.write_text(transcript(cwd, calls, shown=shown), encoding="utf-8")
     index, _ = build_index(path)
     files = {f.path: f.status for f in index.files() if f.status != "read"}
     unknown = [(u.command, u.detail) for u in index.unknown_effects()]

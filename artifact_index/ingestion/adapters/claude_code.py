@@ -42,6 +42,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     rejection_feedback,
     reported_from_structured,
     shell_exit_code,
+    shell_output,
     slash_command,
 )
 from artifact_index.ingestion.adapters.narrowing import as_int, as_str
@@ -750,6 +751,8 @@ class _Reader:
         tool = call.tool if call else "unknown"
         arguments = call.arguments if call else {}
         output = as_text(block.get("content"))
+        if is_shell_tool(tool):
+            output = shell_output(output, structured)
         failed = (
             block.get("is_error") is True
             or is_failure_text(output)

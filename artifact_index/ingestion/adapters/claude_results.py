@@ -261,6 +261,21 @@ def reported_from_text(
     return None
 
 
+def shell_output(text: str, structured: Any) -> str:
+    """What a Bash call printed: the record's ``stdout``/``stderr`` when the result text says less.
+
+    A PostToolUse hook may replace the text the model sees with a stub ("ok",
+    a digest of a listing or a diff) and Claude Code cuts long output down to a
+    preview; the record's ``toolUseResult`` keeps what the command really printed,
+    and that is what tells which files it touched or whether it failed.
+    """
+    if not isinstance(structured, dict):
+        return text
+    streams = [structured.get("stdout"), structured.get("stderr")]
+    printed = "\n".join(s.rstrip("\n") for s in streams if isinstance(s, str) and s.strip())
+    return printed if len(printed.strip()) > len(text.strip()) else text
+
+
 def shell_exit_code(structured: Any) -> int | None:
     """0 for a Bash call that ran to completion; None when that is not known."""
     if not isinstance(structured, dict):

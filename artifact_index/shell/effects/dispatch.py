@@ -29,6 +29,7 @@ from artifact_index.shell.effects.files import (
     truncate,
 )
 from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
@@ -69,7 +70,8 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
             return ran
         neutral = name in NEUTRAL_PROGRAMS
         saved = reported_saves(inv, runtime) if not neutral else []
-        return Effect(saved, opaque=not inv.failed and not neutral)
+        named = [op for op in output_option_writes(inv) if op.path not in {s.path for s in saved}]
+        return Effect([*saved, *named], opaque=not inv.failed and not neutral)
     if inv.failed and handler not in _RUN_WHEN_FAILED:
         return Effect()
     return handler(inv, runtime)

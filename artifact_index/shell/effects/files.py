@@ -42,6 +42,8 @@ def rm(inv: Invocation, runtime: Runtime) -> Effect:
         if path is None or arg.glob:
             ops.append(inv.unplaced("rm removes", arg))
             continue
+        if files.kind(path) == "git":
+            continue  # git's own bookkeeping is no project file, known or not
         under = files.files_under(path)
         if under and not recursive:
             continue  # rm refuses a directory without -r
@@ -151,11 +153,34 @@ def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
             for path in sorted(under):
                 rel = path[len(src_path.rstrip("/")) + 1 :]
                 ops.append(inv.op(action, path, dest=posixpath.join(target, rel)))
+            if verb == "cp":
+                ops.extend(_copied_tree(inv, files, src_path, target))
+            continue
+        if verb == "cp" and recursive and files.is_directory(src_path) is True:
+            if files.is_directory(dest_path) is True and not into_dir:
+                target = posixpath.join(dest_path, posixpath.basename(src_path.rstrip("/")))
+            ops.extend(_copied_tree(inv, files, src_path, target))
             continue
         if target == src_path:
             continue
         ops.append(inv.op(action, src_path, dest=target))
     return Effect(ops)
+
+
+def _copied_tree(inv: Invocation, files: Files, source: str, target: str) -> list[FileOperation]:
+    """A recursive copy of a directory the tracker does not know whole: its destination is a new tree.
+
+    The files it copies are unknown (those known were named above), so the
+    copy is an unknown effect; a destination that did not exist becomes a
+    tree the session copied, so files a later listing shows there (``git
+    status``) are the copy's.
+    """
+    if files.is_directory(target) is not True:
+        files.made_directory(target.rstrip("/") or "/")
+        files.copied.append(target.rstrip("/") or "/")
+    if files.in_new_directory(source.rstrip("/") + "/"):
+        return []  # a tree the session made holds no file it does not know
+    return [inv.unknown(f"cp -r copies {source} to {target}; the files under it are not known")]
 
 
 def mv(inv: Invocation, runtime: Runtime) -> Effect:

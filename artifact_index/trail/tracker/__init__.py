@@ -638,6 +638,27 @@ class Tracker:
             return True
         return None
 
+    def listed_in(self, directory: str) -> list[str]:
+        """The files the latest ``ls`` of ``directory`` showed, less those the trail knows are gone."""
+        directory = directory.rstrip("/") or "/"
+        names = self.index.session.listed_files.get(directory, [])
+        # In the form asked (a drive letter as written): a glob matches them by prefix.
+        paths = [f"{directory.rstrip('/')}/{name}" for name in names]
+        gone = (self.index.file_state(self._key(p, None)) for p in paths)
+        return [
+            p
+            for p, file in zip(paths, gone, strict=True)
+            if file is None or file.exists is not False
+        ]
+
+    def in_copied_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a tree the session copied into place (``cp -r``)."""
+        return any(path.startswith(tree + "/") for tree in self.index.session.copied_trees)
+
+    def in_new_directory(self, path: str) -> bool:
+        """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
+        return self._in_new_directory(self._key(path, None))
+
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""
         file = self.index.file_state(self._key(path, None))

@@ -13,6 +13,7 @@ from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell import analyze_command
+from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import is_absolute, join
@@ -123,8 +124,15 @@ def analyze_shell(
         return ShellRun(shell_cwd, False, placed, False, None, started=False)
     if analysis.directories:
         session.directories = sorted({*session.directories, *analysis.directories})
+    if analysis.copied:
+        session.copied_trees = sorted({*session.copied_trees, *analysis.copied})
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
+    if succeeded is not False and result.output and shell_cwd:
+        # The files an `ls` showed: a later glob over that directory names them.
+        seen = listed_files(op.command or "", shell_cwd, result.output)
+        if seen is not None:
+            session.listed_files = {**session.listed_files, seen[0]: seen[1]}
     if analysis.scratch_files:
         # What temporary files hold (a /tmp script the agent writes, then
         # runs): a later command may run them.
@@ -139,6 +147,7 @@ def analyze_shell(
         if n not in unmade
         and not _read_failed(e, op.command or "", result.output)
         and not _edit_found_no_file(e, result.output)
+        and not _delete_found_no_file(e, op.command or "", result.output)
     ]
     # The output shows one file only when reading it is the whole command
     # (not `cat -n a b`, not `cat -n a | head`, not `cat -n a && make`).
@@ -224,6 +233,30 @@ def _writes_found_missing(effects: list[FileOperation], command: str, output: st
                 unmade.add(n)
                 break
     return unmade
+
+
+def _delete_found_no_file(effect: FileOperation, command: str, output: str) -> bool:
+    """Whether a removal's file was found missing by a program the command ran before it.
+
+    ``python3 /tmp/check.py; rm -f /tmp/check.py`` printing ``python3: can't
+    open file '/tmp/check.py'``: the file was never there, and ``rm -f``
+    removed nothing (it would otherwise read as a file the session deleted).
+    """
+    if effect.action != "delete" or effect.path is None or not effect.command or not output:
+        return False
+    if "no such file" not in output.lower():
+        return False
+    at = command.find(effect.command)
+    if at <= 0:
+        return False
+    for found in _MISSING.finditer(output):
+        program = re.match(r"([\w.+-]+): ", found.group(0))
+        spelled = found.group("path").strip()
+        if program is None or not spelled or not _names(effect, spelled):
+            continue
+        if re.search(rf"(?:^|[\s;&|(]){re.escape(program.group(1))}\s", command[:at]):
+            return True
+    return False
 
 
 def _names(effect: FileOperation, spelled: str) -> bool:
