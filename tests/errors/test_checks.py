@@ -150,3 +150,12 @@ def test_a_check_after_a_long_heredoc_is_seen() -> None:
     body = "\n".join(f"x{i} = {i}" for i in range(800))
     command = f"cd /repo && cat > test_fix.py << 'EOF'\n{body}\nEOF\npython test_fix.py"
     assert [c.runner for c in checks_in(command)] == ["python test_fix.py"]
+
+
+def test_git_options_with_a_value_are_skipped_as_the_shell_layer_skips_them() -> None:
+    from artifact_index.facts.errors.checks import subcommands
+
+    # `--config-env` takes a value like `-c`: the value is not git's subcommand.
+    assert subcommands("git --config-env core.pager=PAGER status") == {"git status"}
+    assert subcommands("git -C repo -c core.pager=cat commit -m x") == {"git commit"}
+    assert subcommands("git --git-dir=.git log") == {"git log"}

@@ -31,6 +31,7 @@ from artifact_index.facts.errors.checks.command_line import (
     word_set,
 )
 from artifact_index.facts.errors.checks.recognition import segment_check
+from artifact_index.shell.git import skip_global_options
 
 __all__ = [
     "Check",
@@ -107,7 +108,6 @@ def command_key(command: str | None) -> str | None:
 _INTERPRETERS = word_set(
     "python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir"
 )
-_GIT_VALUE_OPTIONS = word_set("-C -c --git-dir --work-tree --namespace")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -130,9 +130,8 @@ def subcommands(command: str | None) -> frozenset[str]:
         args = words[1:]
         if name == "cat" and all(a.startswith("-") for a in args):
             continue  # copies its input (a heredoc into a file): nothing of its own to fail
-        if name == "git":
-            while args and args[0].startswith("-"):
-                args = args[2:] if args[0] in _GIT_VALUE_OPTIONS else args[1:]
+        if name == "git":  # the subcommand after git's own options, as the shell layer reads them
+            args = args[skip_global_options(args, None)[0] :]
         if PYTHON_INTERPRETER.match(name) or name in _INTERPRETERS:
             inline = next((a for a in args if a in ("-c", "-e", "--eval")), None)
             script = next((a for a in args if not a.startswith("-")), "")
