@@ -30,7 +30,25 @@ Modules, one concept each:
 
 from __future__ import annotations
 
-from artifact_index.shell.analysis import ShellAnalysis, analyze_command
-from artifact_index.shell.state import ShellContext
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from artifact_index.shell.analysis import ShellAnalysis, analyze_command
+    from artifact_index.shell.state import ShellContext
 
 __all__ = ["ShellAnalysis", "ShellContext", "analyze_command"]
+
+
+def __getattr__(name: str) -> object:
+    # The package's names are imported when first asked for: a reader of one of its modules
+    # (the error checks read commands with :mod:`.simple_commands`) would otherwise pay for the
+    # whole analysis, every effect handler and script reader, at its own import.
+    if name in ("ShellAnalysis", "analyze_command"):
+        from artifact_index.shell import analysis
+
+        return getattr(analysis, name)
+    if name == "ShellContext":
+        from artifact_index.shell.state import ShellContext
+
+        return ShellContext
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,7 @@ the hooks, the probes) take these models as they are.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.task_evidence import task_evidence
@@ -61,7 +61,9 @@ class SessionReport(BaseModel):
     tasks: list[TaskReport]
     user_messages: list[UserSaid]
     last_assistant: AssistantSaid | None
-    work: WorkReport = WorkReport()
+    # A factory, not an instance: building one at import would build the models' validators
+    # (and scan for pydantic's plugins) in every command that imports this one.
+    work: WorkReport = Field(default_factory=WorkReport)
     work_items: list[WorkItem] = []  # issue-tracker items the session drove or looked at, in order
     listing: TrackerListing | None = None  # the latest listing of tracker items the session printed
     # Every item a listing showed, as the latest one to show it left it.

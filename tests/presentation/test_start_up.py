@@ -84,6 +84,68 @@ def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -
     assert "summarizer.evaluation.probes" not in imported  # PostCompact's
 
 
+def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Path) -> None:
+    # The second call starts from the state the first kept: with nothing appended it analyzes
+    # no command, so the shell analysis, its effect handlers and script readers stay unloaded.
+    payload = json.dumps(
+        {"hook_event_name": "SessionStart", "source": "compact", "transcript_path": str(EXAMPLE)}
+    )
+    assert "artifact_index.shell.analysis" in _imported(tmp_path, "hook", stdin=payload)
+    again = _imported(tmp_path, "hook", stdin=payload)
+    assert "artifact_index.trail.tracker" in again
+    assert not {name for name in again if name.startswith("artifact_index.shell.effects")}
+    assert "artifact_index.shell.analysis" not in again
+
+
+_LISTED = """
+import importlib, json, sys
+for name in sys.argv[2:]:
+    importlib.import_module(name)
+with open(sys.argv[1], "w", encoding="utf-8") as out:
+    json.dump(sorted(sys.modules), out)
+"""
+
+
+def _imported_by(tmp_path: Path, *modules: str) -> set[str]:
+    listed = tmp_path / "imported.json"
+    subprocess.run(
+        [sys.executable, "-c", _LISTED, str(listed), *modules],
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    return set(json.loads(listed.read_text(encoding="utf-8")))
+
+
+def test_reading_a_command_line_does_not_load_the_shell_analysis(tmp_path: Path) -> None:
+    # The error checks only ask which programs a command runs (shell.simple_commands): the
+    # shell package's names are loaded when asked for, not with any of its modules.
+    imported = _imported_by(tmp_path, "artifact_index.facts.errors.checks")
+    assert "artifact_index.shell.simple_commands" in imported
+    assert "artifact_index.shell.analysis" not in imported
+    from artifact_index import shell
+    from artifact_index.shell import analysis, state
+
+    assert shell.analyze_command is analysis.analyze_command
+    assert (shell.ShellAnalysis, shell.ShellContext) == (analysis.ShellAnalysis, state.ShellContext)
+    with pytest.raises(AttributeError):
+        _ = shell.no_such_name  # type: ignore[attr-defined]
+
+
+def test_importing_the_commands_builds_no_model_validator(tmp_path: Path) -> None:
+    # Models are built when first used: one built at import (a model instance as a field's
+    # default) costs every command its schema, and pydantic's scan of the installed packages for
+    # its plugins.
+    imported = _imported_by(
+        tmp_path,
+        "summarizer.integrations.hooks",
+        "summarizer.integrations.hook_state",
+        "artifact_index.presentation.render",
+        "artifact_index.trail.session_report",
+    )
+    assert "pydantic.plugin._loader" not in imported
+
+
 def test_help_imports_no_adapter_no_renderer_and_no_model(tmp_path: Path) -> None:
     imported = _imported(tmp_path, "--help")
     assert not {

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell import analyze_command
 from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
@@ -102,6 +101,10 @@ def analyze_shell(
     shell_cwd = op.cwd or cwd
     if shell_cwd and not is_absolute(shell_cwd):
         shell_cwd = join(cwd, shell_cwd)
+    # Imported with the first shell call: a run that feeds none (a hook that finds nothing
+    # appended since its kept state) does without the analysis and its effect handlers.
+    from artifact_index.shell.analysis import analyze_command
+
     analysis = analyze_command(
         op.command or "",
         shell_cwd,
