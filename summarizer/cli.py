@@ -223,6 +223,24 @@ def cmd_hook(args: argparse.Namespace) -> int:
     return run.exit_code
 
 
+def _import_hook_modules() -> None:
+    """What every hook runs on (the command line imports it with the collector held off).
+
+    Not the session store (sqlite) nor the summary probes: only PreCompact and PostCompact
+    use them.
+    """
+    from importlib import import_module
+
+    for module in (
+        "summarizer.integrations.hooks",
+        "summarizer.integrations.hook_limits",
+        "summarizer.integrations.hook_state",
+        "summarizer.integrations.compactions",
+        "summarizer.compaction.summary_message",
+    ):
+        import_module(module)
+
+
 def _session_store(path: str | None) -> SessionStore:
     # Imported when a hook snapshots (PreCompact): sqlite and the store's models are not a
     # SessionStart's to pay for.
@@ -411,6 +429,6 @@ def register_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the session store PreCompact snapshots into and PostCompact "
         "logs into (default: $ARTIFACT_INDEX_STORE, else the user's)",
     )
-    hook.set_defaults(run=cmd_hook)
+    hook.set_defaults(run=cmd_hook, imports=_import_hook_modules)
 
     register_integration_commands(sub)

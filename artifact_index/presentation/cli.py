@@ -31,6 +31,7 @@ debugging.  A plugin command writes through the same functions.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -71,6 +72,7 @@ __all__ = [
     "emit_json",
     "emit_text",
     "emit_transcript_json",
+    "import_index_commands_modules",
     "main",
     "report_skipped",
     "terminal_width",
@@ -79,6 +81,44 @@ __all__ = [
 EXIT_DATA = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+
+
+def import_index_commands_modules() -> None:
+    """The modules every index query runs on: the engine, every adapter (detection asks each), the renderers."""
+    from importlib import import_module
+
+    from artifact_index.ingestion.adapters import known_formats
+
+    for module in ("artifact_index.trail.build", "artifact_index.presentation.render"):
+        import_module(module)
+    known_formats()  # each adapter registers itself as its module is imported
+
+
+def _import_for_command(args: argparse.Namespace) -> None:
+    """Import what the command runs on (its ``imports`` default) with the cycle collector held off.
+
+    A command imports its engine and renderers when it runs, not with the
+    command line (``--help`` does without them), so the console script's
+    import with the collector off (:mod:`~artifact_index.presentation.command`)
+    does not cover them: their few hundred modules set off about eighty
+    collections that find nothing to free, a tenth of a hook's start-up.  A
+    command names them in its defaults (``imports``: a function that imports
+    them); when the process is the command's own, what they built is frozen
+    (:func:`gc.freeze`) so the collections of the command's own work do not
+    walk it again.
+    """
+    imports: Callable[[], None] | None = getattr(args, "imports", None)
+    if imports is None:
+        return
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        imports()
+    finally:
+        if args.owns_process:
+            gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def _index(args: argparse.Namespace) -> tuple[ArtifactIndex, Loaded]:
@@ -303,7 +343,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         help="leave out files outside the workspace root (temporary files, other directories)",
     )
     _add_table_options(files)
-    files.set_defaults(run=cmd_files)
+    files.set_defaults(run=cmd_files, imports=import_index_commands_modules)
 
     history = add_command(
         sub,
@@ -316,7 +356,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     )
     add_transcript_arguments(history)
     history.add_argument("path", help="the file: as `files` prints it, or the end of its path")
-    history.set_defaults(run=cmd_history)
+    history.set_defaults(run=cmd_history, imports=import_index_commands_modules)
 
     symbols = add_command(
         sub,
@@ -330,7 +370,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
     symbols.add_argument(
         "--changed", action="store_true", help="leave out symbols that were only read"
     )
-    symbols.set_defaults(run=cmd_symbols)
+    symbols.set_defaults(run=cmd_symbols, imports=import_index_commands_modules)
 
     decisions = add_command(
         sub,
@@ -341,7 +381,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         examples=[f"artifact-index decisions {_EXAMPLE}"],
     )
     add_transcript_arguments(decisions)
-    decisions.set_defaults(run=cmd_decisions)
+    decisions.set_defaults(run=cmd_decisions, imports=import_index_commands_modules)
 
     tasks = add_command(
         sub,
@@ -353,7 +393,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         examples=[f"artifact-index tasks {_EXAMPLE}"],
     )
     add_transcript_arguments(tasks)
-    tasks.set_defaults(run=cmd_tasks)
+    tasks.set_defaults(run=cmd_tasks, imports=import_index_commands_modules)
 
     show = add_command(
         sub,
@@ -363,7 +403,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         examples=[f"artifact-index show {_EXAMPLE}"],
     )
     add_transcript_arguments(show)
-    show.set_defaults(run=cmd_show)
+    show.set_defaults(run=cmd_show, imports=import_index_commands_modules)
 
     errors = add_command(
         sub,
@@ -375,7 +415,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         examples=[f"artifact-index errors {_EXAMPLE}"],
     )
     add_transcript_arguments(errors)
-    errors.set_defaults(run=cmd_errors)
+    errors.set_defaults(run=cmd_errors, imports=import_index_commands_modules)
 
     refetch = add_command(
         sub,
@@ -386,7 +426,7 @@ def build_parser(*, plugins: bool = True) -> argparse.ArgumentParser:
         examples=[f"artifact-index refetch {_EXAMPLE}"],
     )
     add_transcript_arguments(refetch)
-    refetch.set_defaults(run=cmd_refetch)
+    refetch.set_defaults(run=cmd_refetch, imports=import_index_commands_modules)
 
     formats = add_command(
         sub,
@@ -464,6 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.owns_process = argv is None
     run: Callable[[argparse.Namespace], int] = args.run
     try:
+        _import_for_command(args)
         with redaction_disabled() if args.no_redact else nullcontext():
             if isinstance(getattr(args, "transcript", None), list) and getattr(args, "batch", True):
                 if _is_batch(args.transcript):
