@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterator
 from functools import cache
@@ -23,6 +24,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 from tests.support.corpus_index import CorpusIndex  # noqa: E402  (needs the checkout on sys.path)
 from tests.support.paths import CORPUS, CORPUS_MISSING  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _collector_given_back() -> Iterator[None]:
+    """A test that runs a command as the process's own (``main()`` without arguments) leaves what the
+    command imported frozen, as that process would; the next test gets the collector as it was."""
+    frozen_before = gc.get_freeze_count()
+    yield
+    if frozen_before == 0 and gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture(autouse=True, scope="session")
