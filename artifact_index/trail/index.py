@@ -647,6 +647,16 @@ class ArtifactIndex:
         """Files created, modified or deleted at the end (reverted ones excluded)."""
         return [f for f in self.files() if f.status in CHANGED_STATUSES]
 
+    def changed_paths(self) -> list[tuple[str, FileStatus]]:
+        """The path and status of each file :meth:`changed_files` lists, in its order.
+
+        Read off the file states without building any entry: a hook that must
+        answer within its deadline names the changed files of a session of
+        thousands of files without assembling every file's operations.
+        """
+        states = sorted(self._files.values(), key=lambda state: state.first_seq)
+        return [(state.shown, state.status) for state in states if state.status in CHANGED_STATUSES]
+
     def find_file(self, path: str) -> FileState | None:
         """The state of a file named by its key or its displayed path, however spelled.
 

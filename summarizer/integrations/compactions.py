@@ -212,7 +212,7 @@ def _now() -> str:
 
 
 def _changed(index: ArtifactIndex) -> int:
-    return sum(1 for entry in index.changed_files() if entry.status in _CHANGED)
+    return sum(1 for _, status in index.changed_paths() if status in _CHANGED)
 
 
 def _store(read: ReadTranscript, store: SessionStore) -> str:

@@ -215,7 +215,7 @@ def changed_paths_text(
     Paths are taken in order while they fit; the rest are counted.
     """
     groups = {
-        status: [e.path for e in index.changed_files() if e.status == status]
+        status: [path for path, changed in index.changed_paths() if changed == status]
         for status, _ in _PATH_GROUPS
     }
     total = sum(len(paths) for paths in groups.values())

@@ -1,4 +1,4 @@
-"""A file's turns, as the session store reads them, are those of its operations."""
+"""What the session store and the hook read off the file states (turns, changed paths) agrees with the entries."""
 
 from __future__ import annotations
 
@@ -24,3 +24,9 @@ def test_file_turns_are_the_turns_of_each_listed_files_operations(session: Path)
     assert [state.shown for state, _ in listed] == [entry.path for entry in index.files()]
     for state, turns in listed:
         assert turns == [op["turn"] for op in index.operations_on(state.path)]
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
+def test_changed_paths_are_the_changed_files_paths_and_statuses_in_order(session: Path) -> None:
+    index, _ = build_index(session)
+    assert index.changed_paths() == [(entry.path, entry.status) for entry in index.changed_files()]
