@@ -655,3 +655,27 @@ def test_a_call_logged_again_after_its_result_is_not_a_new_call(tmp_path: Path) 
     assert len([e for e in events if isinstance(e, ToolCall)]) == 1
     assert _result(events, "t1").output == "[]"
     assert build_index(path)[0].pending_calls() == []
+
+
+def test_a_message_from_another_agent_session_is_not_the_persons(tmp_path: Path) -> None:
+    """Claude Code hands a teammate session's message over on the user's side: the person did not type it."""
+    relayed = (
+        "Another Claude session sent a message:\n"
+        '<teammate-message teammate_id="docs-review" color="green" summary="Report on the docs">\n'
+        "# Review\n\nThe install page is out of date.\n</teammate-message>"
+    )
+    path = _records_file(
+        tmp_path,
+        [
+            {
+                "type": "user",
+                "uuid": "u0",
+                "message": {"role": "user", "content": "split the docs work"},
+            },
+            _assistant("a1", [{"type": "text", "text": "Started two teammates."}]),
+            {"type": "user", "uuid": "u1", "message": {"role": "user", "content": relayed}},
+        ],
+    )
+    events, _ = _events(path)
+    said = [(e.text, e.synthetic) for e in events if isinstance(e, UserMessage)]
+    assert said == [("split the docs work", False), (relayed, True)]

@@ -202,6 +202,8 @@ _HARNESS = (
     "<system-reminder>",
     "[Request interrupted",
     "<task-notification>",
+    "<teammate-message",
+    "Another Claude session sent a message:",
     "This session is being continued",
     "Your task is to create a detailed summary of the conversation so far",
     "CRITICAL: Respond with TEXT ONLY",

@@ -112,6 +112,8 @@ _HARNESS_PREFIXES = (
     "<bash-stderr>",
     "<user-prompt-submit-hook>",
     "<teammate-message",
+    # A teammate session's message, relayed with this line before its <teammate-message> block.
+    "Another Claude session sent a message:",
     "<task-notification>",
     "<user-memory-input>",
     "[Request interrupted by user",
