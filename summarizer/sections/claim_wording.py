@@ -30,6 +30,10 @@ def test_counts(run: TestReport) -> str:
     """What a run's counts count: ``12 passed, 1 failed``, ``3 packages passed`` (``go test`` prints packages)."""
     if run.outcome == "failed" and run.passed + run.failed == 0:
         return "failed before any test ran"
+    if run.passed + run.failed + run.skipped == 0:
+        # pytest's "no tests ran", a filter that matched nothing: "0 passed, 0 failed" reads as a
+        # run that checked something and found it sound.
+        return "no test ran"
     noun = " packages" if run.unit == "packages" else ""
     counts = f"{run.passed}{noun} passed, {run.failed} failed"
     counts += f", {run.skipped} skipped" if run.skipped else ""

@@ -30,3 +30,7 @@ def test_a_passing_or_failing_run_reads_as_its_counts() -> None:
     assert counts_of(_run(12, 0, "passed")) == "12 passed, 0 failed"
     assert counts_of(_run(11, 1, "failed")) == "11 passed, 1 failed"
     assert counts_of(_run(0, 0, "failed")) == "failed before any test ran"
+
+
+def test_a_run_that_ran_no_test_says_so_not_zero_passed() -> None:
+    assert counts_of(_run(0, 0, "passed")) == "no test ran"
