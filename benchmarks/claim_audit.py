@@ -81,7 +81,8 @@ from summarizer.sections.session_facts import session_facts  # noqa: E402
 
 _LINE_FORMATS = (".jsonl", ".md", ".txt")
 _QUOTE = re.compile(r"`([^`\n]{4,})`")
-_QUOTED_PARTS = re.compile(r"(?:changed lines|first lines|headings): (.*)")
+# The quoted list ends where the statement goes on ("; via `mv …`" names the command, not a line).
+_QUOTED_PARTS = re.compile(r"(?:changed lines|first lines|headings): (.*?)(?:; (?:via|by) `|$)")
 _REFERENCE = re.compile(r"\(see ([A-Z][\w ]+)\)")
 _GO_PACKAGE_LINE = re.compile(r"^ok\s+\S+\s+[\d.]+s", re.M)
 _GO_TEST_LINE = re.compile(r"^(?:--- (?:PASS|FAIL)|=== RUN)", re.M)
@@ -123,8 +124,13 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+# Between two strings of the transcript: a fence one string leaves open (a truncated output, a
+# message that mentions ```) does not run on into the next.  str.split() takes it for whitespace.
+_STRING_BREAK = "\x1e"
+
+
 def _decoded(lines: list[str]) -> str:
-    """Every string the transcript holds, JSON unescaped, one per line; plain text as it is."""
+    """Every string the transcript holds, JSON unescaped, each on lines of its own; plain text as it is."""
     out: list[str] = []
     for line in lines:
         try:
@@ -134,10 +140,10 @@ def _decoded(lines: list[str]) -> str:
     if len(out) == len(lines):  # not JSON lines: a whole document, or plain text
         whole = "".join(lines)
         try:
-            return "\n".join(_strings(json.loads(whole)))
+            return f"\n{_STRING_BREAK}\n".join(_strings(json.loads(whole)))
         except (json.JSONDecodeError, ValueError):
             return whole
-    return "\n".join(out)
+    return f"\n{_STRING_BREAK}\n".join(out)
 
 
 def _normalized(text: str) -> str:
@@ -147,7 +153,10 @@ def _normalized(text: str) -> str:
 def _headings_outside_fences(text: str) -> set[str]:
     found: set[str] = set()
     fence: str | None = None
-    for line in text.splitlines():
+    for line in text.split("\n"):
+        if line == _STRING_BREAK:
+            fence = None
+            continue
         opening = _FENCE.match(line)
         if opening is not None:
             fence = (

@@ -77,6 +77,33 @@ def test_a_quote_that_is_not_in_the_transcript_is_flagged() -> None:
     assert statement.flags == ["quote: `x = 1 → x = 2` is not in the transcript"]
 
 
+def test_the_command_after_a_files_headings_is_not_taken_for_a_heading() -> None:
+    statement = audit.Statement(
+        "Files created", "- `docs/a.md`: headings: `Install`; via `mv /tmp/a.md docs/a.md`"
+    )
+    text = audit._decoded(
+        [
+            '{"type": "write", "content": "# Install\\n\\nRun it."}\n',
+            '{"type": "shell", "cmd": "mv /tmp/a.md docs/a.md"}\n',
+        ]
+    )
+    audit._check([statement], "## Files created\n", text, [], _NoFiles())
+
+    assert statement.flags == []
+
+
+def test_a_fence_one_string_leaves_open_does_not_hide_the_next_strings_headings() -> None:
+    # A tool output cut inside a code block, then a file written with a heading.
+    text = audit._decoded(
+        [
+            '{"type": "result", "output": "```python\\nprint(1)"}\n',
+            '{"type": "write", "content": "# Install\\n\\nRun it."}\n',
+        ]
+    )
+
+    assert "Install" in audit._headings_outside_fences(text)
+
+
 class _NoFiles:
     def files(self) -> list[object]:
         return []
