@@ -788,6 +788,18 @@ def _findings(facts: SessionFacts, detail: int) -> str:
     if not lines:
         latest = latest_request(facts.user_messages)
         since = f" since the latest request (turn {latest.turn})" if latest is not None else ""
+        last = facts.last_assistant
+        if (
+            last is not None
+            and (latest is None or last.turn > latest.turn)
+            and concludes(last.text)
+        ):
+            # Findings leave the last message out (it is shown whole under Where It Stopped): saying no
+            # conclusion was recorded would deny the answer the agent had just given.
+            return (
+                f"The agent's conclusion{since} is its last message (turn {last.turn}), under Where It "
+                "Stopped; no other recorded in its words."
+            )
         return f"No conclusion recorded in the agent's words{since}."
     return "\n".join(lines)
 

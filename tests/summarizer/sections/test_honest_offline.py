@@ -113,6 +113,28 @@ def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
     assert steps.startswith("- No next step stated: the work stopped during the latest request (turn 5)")
 
 
+def test_an_answer_in_the_last_message_is_not_denied_under_findings() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="The scraper's spans are missing from the dashboard; find out why"),
+        *_read(2, f"{ROOT}/scraper/classifier.py"),
+        AssistantMessage(
+            turn=3,
+            text="Found the problem: the classifier enables tracing a second time at import, which resets "
+            "the session the runner had set up.",
+        ),
+    )
+    findings = section(summary, "Findings")
+    assert "No conclusion recorded" not in findings
+    assert "is its last message (turn 3), under Where It Stopped" in findings
+
+
+def _read(turn: int, path: str) -> list[object]:
+    return [
+        ToolCall(turn=turn, call_id=f"r{turn}", tool="Read", arguments={"file_path": path}),
+        ToolResult(turn=turn, call_id=f"r{turn}", status="success", output="import tracing\n"),
+    ]
+
+
 def _todo(turn: int, content: str) -> list[object]:
     todos = [{"content": content, "status": "in_progress", "activeForm": content}]
     return [
