@@ -110,12 +110,16 @@ def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
     steps = section(summary, "Next Steps")
     assert "DIAGNOSE" not in steps  # the old plan, still listed under Pending Tasks with its turn
     assert "Add DIAGNOSE to the phase enum" in section(summary, "Pending Tasks")
-    assert steps.startswith("- No next step stated: the work stopped during the latest request (turn 5)")
+    assert steps.startswith(
+        "- No next step stated: the work stopped during the latest request (turn 5)"
+    )
 
 
 def test_an_answer_in_the_last_message_is_not_denied_under_findings() -> None:
     summary = summary_of(
-        UserMessage(turn=1, text="The scraper's spans are missing from the dashboard; find out why"),
+        UserMessage(
+            turn=1, text="The scraper's spans are missing from the dashboard; find out why"
+        ),
         *_read(2, f"{ROOT}/scraper/classifier.py"),
         AssistantMessage(
             turn=3,
