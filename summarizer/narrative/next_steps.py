@@ -35,6 +35,7 @@ from summarizer.sections.progress import (
 from summarizer.sections.searches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.thread import (
+    GO_AHEAD,
     SESSION_COMMANDS,
     investigation,
     latest_request,
@@ -378,10 +379,16 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
 
 
 def _task_steps(facts: SessionFacts) -> list[str]:
-    """The agent's open tasks; a list written before the latest request is said to be that old."""
+    """The agent's open tasks, when the list still stands: written since the latest request, or before a reply
+    that went on with it ("proceed"); a list older than the thread it is in is said to be that old."""
     if not facts.open_tasks:
         return []
     written = max(t.turn for t in facts.tasks)
+    latest = latest_request(facts.user_messages)
+    if latest is not None and written < latest.turn and GO_AHEAD.match(latest.text) is None:
+        # The user asked something new after the list and the agent did not rewrite it: its items are the old
+        # plan (shown under Pending Tasks with its turn), not a step anyone stated for this request.
+        return []
     since = thread_start(facts)
     old = (
         f" (the agent's task list of turn {written}, written before the latest request of turn {since}: "

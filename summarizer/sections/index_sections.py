@@ -48,7 +48,7 @@ from summarizer.sections.searches import in_common_folder, place_path, place_pro
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.templates import INDEX_KEYS, IndexKey
 from summarizer.sections.text import block, one_line, whole_sentences
-from summarizer.sections.thread import first_request, latest_request, thread_start
+from summarizer.sections.thread import GO_AHEAD, first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
 
 __all__ = ["MAX_DETAIL", "render_index_section"]
@@ -722,12 +722,6 @@ def _status_lines(work: WorkReport, detail: int) -> list[str]:
 _FINDINGS_AT = {0: (4, 1600), 1: (4, 1200), 2: (3, 700), 3: (2, 400)}
 # A latest request that answers the agent's last finding ("yeah let's apply this to carry forward too").
 _DEICTIC = lazy_pattern(r"\b(?:this|that|these|those|it)\b", re.I)
-_REPLY = lazy_pattern(
-    r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
-    r"do it|let'?s|proceed|continue|go on|approved?|agreed|lgtm|no feedback)\b"
-    r"|\boption\s*(?:\d+|[a-d])\b",
-    re.I,
-)
 
 
 # A message shorter than this ("Done.", "Committed.") says nothing the request could refer to.
@@ -752,7 +746,7 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
         bool(before)
         and start == latest.turn
         and (
-            _REPLY.match(latest.text) is not None
+            GO_AHEAD.match(latest.text) is not None
             or (_DEICTIC.search(latest.text) is not None and concludes(before[-1].text))
         )
     )
@@ -765,7 +759,7 @@ def _thread_findings(facts: SessionFacts) -> list[AssistantSaid]:
         and len(replied.text) >= _MIN_REPLIED_TO
         and (last is None or last.turn != replied.turn)  # shown whole under Where It Stopped
         and (
-            _REPLY.search(latest.text) is not None
+            GO_AHEAD.search(latest.text) is not None
             or (_DEICTIC.search(latest.text) is not None and concludes(replied.text))
         )
     ):
@@ -794,6 +788,18 @@ def _findings(facts: SessionFacts, detail: int) -> str:
     if not lines:
         latest = latest_request(facts.user_messages)
         since = f" since the latest request (turn {latest.turn})" if latest is not None else ""
+        last = facts.last_assistant
+        if (
+            last is not None
+            and (latest is None or last.turn > latest.turn)
+            and concludes(last.text)
+        ):
+            # Findings leave the last message out (it is shown whole under Where It Stopped): saying no
+            # conclusion was recorded would deny the answer the agent had just given.
+            return (
+                f"The agent's conclusion{since} is its last message (turn {last.turn}), under Where It "
+                "Stopped; no other recorded in its words."
+            )
         return f"No conclusion recorded in the agent's words{since}."
     return "\n".join(lines)
 

@@ -57,6 +57,15 @@ SESSION_COMMANDS = frozenset(
     }
 )
 
+# A reply that agrees with what the agent proposed or goes on with it ("yes", "proceed", "option 2"): the
+# agent's plan from before it still holds.
+GO_AHEAD = lazy_pattern(
+    r"^\s*(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank you|good|perfect|sounds good|go ahead|"
+    r"do it|let'?s|proceed|continue|go on|approved?|agreed|lgtm|no feedback)\b"
+    r"|\boption\s*(?:\d+|[a-d])\b",
+    re.I,
+)
+
 # A sentence that puts forward an explanation, not only a search for one.
 _HYPOTHESIS = lazy_pattern(
     r"\b(?:found (?:it|the)|I (?:think|suspect|believe)|likely|probably|suspect|might be|may be|could be|seems? to|"

@@ -679,3 +679,24 @@ def test_a_message_from_another_agent_session_is_not_the_persons(tmp_path: Path)
     events, _ = _events(path)
     said = [(e.text, e.synthetic) for e in events if isinstance(e, UserMessage)]
     assert said == [("split the docs work", False), (relayed, True)]
+
+
+def test_the_ide_note_of_the_open_file_is_not_part_of_the_request(tmp_path: Path) -> None:
+    """The IDE extension puts a note of the file open in the editor before what the person typed: only their
+    words are the request, and a message that is only the note is the harness's."""
+    note = (
+        "<ide_opened_file>The user opened the file /tmp/scratch/notes.txt in the IDE. This may or may not be "
+        "related to the current task.</ide_opened_file>"
+    )
+    content = [{"type": "text", "text": note}, {"type": "text", "text": "Why is the cache cold?"}]
+    path = _records_file(
+        tmp_path,
+        [
+            {"type": "user", "uuid": "u0", "message": {"role": "user", "content": content}},
+            _assistant("a1", [{"type": "text", "text": "Looking."}]),
+            {"type": "user", "uuid": "u1", "message": {"role": "user", "content": note}},
+        ],
+    )
+    events, _ = _events(path)
+    said = [(e.text, e.synthetic) for e in events if isinstance(e, UserMessage)]
+    assert said == [("Why is the cache cold?", False), (note, True)]

@@ -25,6 +25,7 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.following import PATIENCE, Reread, Window
 from artifact_index.ingestion.source import Records, Skipped, Source
 from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
 
@@ -345,6 +347,12 @@ class _Call:
     tool: str
     arguments: JSONObject
     turn: int
+
+
+# The IDE extension's note of the file open in the editor, put before what the person typed ("This may or may
+# not be related to the current task"): the IDE's words, not the person's, and it pushed their request out of
+# every shortened view of the message.
+_IDE_OPENED = lazy_pattern(r"<ide_opened_file>.*?</ide_opened_file>\s*", re.S)
 
 
 def _text_blocks(content: Any) -> list[str]:
@@ -693,9 +701,11 @@ class _Reader:
                 self.early[call_id] = (line, timestamp, chain, block, structured)
                 continue
             yield from self._result_events(line, timestamp, chain, block, structured)
-        text = "\n".join(t for t in _text_blocks(content) if t.strip())
-        if not text.strip():
+        written = "\n".join(t for t in _text_blocks(content) if t.strip())
+        if not written.strip():
             return
+        # A message that is only the IDE's note stays in the turn count, as the harness's text.
+        text = _IDE_OPENED.sub("", written).strip() or written
         command = slash_command(text)
         synthetic = bool(
             record.get("isMeta")
@@ -703,6 +713,7 @@ class _Reader:
             or record.get("sourceToolUseID")
             or chain is not None  # a sub-agent's prompt is written by the parent agent
             or (is_harness_text(text) and command is None)
+            or _IDE_OPENED.fullmatch(text) is not None
         )
         yield UserMessage(
             turn=self.turns.user(chain),

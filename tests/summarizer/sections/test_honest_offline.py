@@ -5,7 +5,8 @@ the latest request; an error called open when the file its check named was
 changed after it; an agent's announcement ("I'll update issue #532 ...")
 listed as a root cause; decisions from long before the latest request read
 as the state of things; a stale task list given as the next step while the
-agent had handed over to the user; scratch files under ``/tmp`` pushing the
+agent had handed over to the user, or after the user had asked for something
+else; scratch files under ``/tmp`` pushing the
 project's changed files out of a budget-cut list.
 """
 
@@ -95,6 +96,47 @@ def test_the_hand_over_leads_the_next_steps_and_an_old_task_list_is_dated() -> N
         "request of turn 4" in step
         for step in steps
     )
+
+
+def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add the diagnose phase and plan the corpus harness"),
+        *_todo(2, "Add DIAGNOSE to the phase enum"),
+        edit(3, f"{ROOT}/tests/test_phases.py"),
+        AssistantMessage(turn=4, text="Context is nearly full. How do you want to proceed?"),
+        UserMessage(turn=5, text="Write a hand-off note for a fresh session"),
+        write(6, f"{ROOT}/docs/handoff.md", "# Hand-off\n"),
+    )
+    steps = section(summary, "Next Steps")
+    assert "DIAGNOSE" not in steps  # the old plan, still listed under Pending Tasks with its turn
+    assert "Add DIAGNOSE to the phase enum" in section(summary, "Pending Tasks")
+    assert steps.startswith(
+        "- No next step stated: the work stopped during the latest request (turn 5)"
+    )
+
+
+def test_an_answer_in_the_last_message_is_not_denied_under_findings() -> None:
+    summary = summary_of(
+        UserMessage(
+            turn=1, text="The scraper's spans are missing from the dashboard; find out why"
+        ),
+        *_read(2, f"{ROOT}/scraper/classifier.py"),
+        AssistantMessage(
+            turn=3,
+            text="Found the problem: the classifier enables tracing a second time at import, which resets "
+            "the session the runner had set up.",
+        ),
+    )
+    findings = section(summary, "Findings")
+    assert "No conclusion recorded" not in findings
+    assert "is its last message (turn 3), under Where It Stopped" in findings
+
+
+def _read(turn: int, path: str) -> list[object]:
+    return [
+        ToolCall(turn=turn, call_id=f"r{turn}", tool="Read", arguments={"file_path": path}),
+        ToolResult(turn=turn, call_id=f"r{turn}", status="success", output="import tracing\n"),
+    ]
 
 
 def _todo(turn: int, content: str) -> list[object]:
