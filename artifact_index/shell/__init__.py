@@ -26,6 +26,8 @@ Modules, one concept each:
   (``sudo``, ``timeout``, ``uv run``, ``npx``).
 * :mod:`.simple_commands`: a command line's simple commands as words, for
   readers that only ask which programs it runs (the error checks).
+* :mod:`.searches`: whether a command line searches file contents (the
+  summary's searches).
 """
 
 from __future__ import annotations

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult
 from artifact_index.ingestion.vocabulary import tool_family
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.searches import runs_search
 from summarizer.sections.facts import Search, SessionFacts
 
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 
-_SHELL_SEARCH = lazy_pattern(r"(?:^|&&|;|\bdo\b|\|\|)\s*(?:git\s+grep|grep|rg|ag|ack)\s", re.M)
 _HIT = lazy_pattern(
     r"^(?P<path>[^\s:=][^:\n]*?\.[\w]+|[^\s:=][^:\n]*/[^:\n]+):(?P<line>\d+)(?:[:-]|$)"
 )
@@ -65,7 +65,7 @@ def _query(call: ToolCall) -> str | None:
             if isinstance(call.arguments.get("command"), str)
             else None
         )
-    if command is not None and _SHELL_SEARCH.search(command):
+    if command is not None and runs_search(command):
         return " ".join(command.split())
     return None
 
