@@ -169,7 +169,7 @@ class HookStates:
             payload = memoryview(data)[head:]
             if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != _digest(payload):
                 raise ValueError("a torn or damaged state")
-            with collector_paused():
+            with collector_paused(lasting=True):  # the run goes on from what is loaded
                 saved = pickle.loads(payload)
                 if not isinstance(saved, _Saved) or saved.code != self.code:
                     return None

@@ -10,7 +10,7 @@ import pytest
 
 from artifact_index.trail import collection
 from artifact_index.trail.build import build_index
-from artifact_index.trail.collection import collector_spared
+from artifact_index.trail.collection import collector_paused, collector_spared
 
 
 def test_items_pass_unchanged_and_what_was_built_is_frozen_until_the_end(
@@ -54,3 +54,28 @@ def test_indexing_that_fails_part_way_still_gives_the_collector_everything_back(
     with pytest.raises(RuntimeError):
         build_index(fixtures_dir / "claude_code" / "edits.jsonl")
     assert gc.get_freeze_count() == 0
+
+
+def _generation_of(value: object) -> int | None:
+    """The generation ``value`` is in (None: frozen, or not tracked)."""
+    return next((n for n in range(3) if any(found is value for found in gc.get_objects(n))), None)
+
+
+def test_what_a_lasting_step_built_is_moved_past_the_young_collections() -> None:
+    assert gc.get_freeze_count() == 0
+    with collector_paused(lasting=True):
+        built = [[n] for n in range(100)]
+    # In the oldest generation: the young collections do not walk it, a full one still does.
+    assert _generation_of(built) == 2 and _generation_of(built[0]) == 2
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_a_process_that_froze_objects_itself_has_what_a_lasting_step_built_frozen_too() -> None:
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        with collector_paused(lasting=True):
+            built = [[n] for n in range(100)]
+        assert _generation_of(built) is None and gc.get_freeze_count() >= before + 101
+    finally:
+        gc.unfreeze()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import stat
@@ -206,3 +207,15 @@ def test_a_torn_or_damaged_state_is_found_and_the_transcript_read_whole(
         out.write(b"".join(LINES[12:]))
     assert hook(transcript) == whole(transcript, tmp_path)
     assert states.load(transcript).offset == transcript.stat().st_size  # a sound state again
+
+
+def test_a_loaded_state_is_not_left_for_the_young_collections_to_walk(
+    states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(ROLLOUT))
+    hook(transcript)
+    live = states.load(transcript)
+    assert live.offset == transcript.stat().st_size  # loaded from the state, not read afresh
+    young = [found for generation in (0, 1) for found in gc.get_objects(generation)]
+    assert not any(found is live or found is live.index for found in young)
