@@ -681,6 +681,55 @@ def test_a_message_from_another_agent_session_is_not_the_persons(tmp_path: Path)
     assert said == [("split the docs work", False), (relayed, True)]
 
 
+def _bash(call_id: str, command: str) -> dict[str, object]:
+    return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": command}}
+
+
+def test_a_cwd_logged_after_the_calls_own_cd_ran_is_not_applied_twice(tmp_path: Path) -> None:
+    """A message logged late carries the cwd its own leading `cd` moved to: the call ran from the one before."""
+    moved = f"{ROOT}/data/runs"
+    path = _records_file(
+        tmp_path,
+        [
+            {"type": "user", "uuid": "u0", "message": {"role": "user", "content": "check runs"}},
+            {**_assistant("a1", [{"type": "text", "text": "Looking at the runs."}]), "cwd": moved},
+            {
+                **_assistant("a1", [_bash("t1", "cd data/runs\ncat fit_a.json")]),
+                "cwd": moved,
+            },
+            {**_user_result("u1", "t1", '{"lnZ": 1}'), "cwd": moved},
+            {**_assistant("a2", [_bash("t2", "cat fit_b.json")]), "cwd": moved},
+            {**_user_result("u2", "t2", '{"lnZ": 2}'), "cwd": moved},
+        ],
+    )
+    events, _ = _events(path)
+    (op,) = _call(events, "t1").operations
+    assert op.cwd == ROOT  # where `cd data/runs` ran from
+    (later,) = _call(events, "t2").operations
+    assert later.cwd == moved  # and where the shell stayed after it
+    files = {entry.path for entry in build_index(path)[0].files()}
+    assert {"data/runs/fit_a.json", "data/runs/fit_b.json"} <= files
+    assert not any("runs/data" in name for name in files)
+
+
+def test_a_cd_into_the_folder_a_previous_cd_reached_runs_from_there(tmp_path: Path) -> None:
+    """The cwd a previous call's own `cd` reached is that call's doing: the next call starts there."""
+    moved = f"{ROOT}/data"
+    path = _records_file(
+        tmp_path,
+        [
+            {"type": "user", "uuid": "u0", "message": {"role": "user", "content": "go"}},
+            _assistant("a1", [_bash("t1", "cd data && ls")]),
+            {**_user_result("u1", "t1", "data\nfit.json"), "cwd": moved},
+            {**_assistant("a2", [_bash("t2", "cd data && cat fit.json")]), "cwd": moved},
+            {**_user_result("u2", "t2", "{}"), "cwd": moved},
+        ],
+    )
+    events, _ = _events(path)
+    (op,) = _call(events, "t2").operations
+    assert op.cwd == moved
+
+
 def test_the_ide_note_of_the_open_file_is_not_part_of_the_request(tmp_path: Path) -> None:
     """The IDE extension puts a note of the file open in the editor before what the person typed: only their
     words are the request, and a message that is only the note is the harness's."""

@@ -25,6 +25,7 @@ person took it back to edit); and a slash command, echoed as
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -61,7 +62,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.following import PATIENCE, Reread, Window
 from artifact_index.ingestion.source import Records, Skipped, Source
-from artifact_index.ingestion.vocabulary import operations_for
+from artifact_index.ingestion.vocabulary import SHELL_TOOLS, operations_for, shell_command, tool_key
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["ChainTurns", "ClaudeCodeAdapter"]
@@ -369,6 +370,17 @@ def _text_blocks(content: Any) -> list[str]:
     return []
 
 
+_LEADING_CD = re.compile(r"""\A\s*cd\s+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s;&|]+))\s*(?:$|&&|;|\n)""")
+
+
+def _leading_cd(command: str) -> str | None:
+    """The folder a command's first statement ``cd``s into, as written."""
+    match = _LEADING_CD.match(command)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
+
+
 class _SessionScan:
     """What the session's first records say of it: where it starts, its id, cwd, version and model."""
 
@@ -419,6 +431,12 @@ class _Reader:
         self.turns = ChainTurns()
         self.calls: dict[str, _Call] = {}
         self.cwd: str | None = None
+        # The cwd before the latest change, while no call has been read since it: a record may
+        # be written after the command that moved the shell ran (its cwd already the new one).
+        self.cwd_before: str | None = None
+        # Where the last shell call's own leading `cd` took it: a later record's cwd there is
+        # that call's doing, not a record written late.
+        self.last_cd_to: str | None = None
         self.used_summaries: set[int] = set()
         # Results written before their call (2.1.x sometimes logs a
         # tool_result one line before its tool_use): held until the call
@@ -506,7 +524,7 @@ class _Reader:
     def _cwd(self, record: JSONObject, line: int, chain: str | None) -> Iterator[Event]:
         cwd = as_str(record.get("cwd"))
         if cwd and cwd != self.cwd:
-            self.cwd = cwd
+            self.cwd_before, self.cwd = self.cwd, cwd
             yield WorkingDirectory(
                 turn=self.turns.current,
                 line=line,
@@ -645,8 +663,23 @@ class _Reader:
                 if as_str(block.get("id")) in self.answered:
                     continue
                 turn = turn or self.turns.assistant(chain, as_str(message.get("id")))
+                moved_by = self._moved_by(block)
+                if moved_by is not None:
+                    # The record's cwd is where this call's own leading `cd` took the shell:
+                    # the call ran from the cwd before, else its `cd` would be applied twice.
+                    yield WorkingDirectory(
+                        turn=turn, line=line, timestamp=timestamp, sidechain=chain, cwd=moved_by
+                    )
+                    self.cwd, moved_to = moved_by, self.cwd
                 call = self._tool_call(line, timestamp, chain, turn, block)
+                self._note_cd(block)
+                self.cwd_before = None
                 yield call
+                if moved_by is not None and moved_to is not None:
+                    self.cwd = moved_to
+                    yield WorkingDirectory(
+                        turn=turn, line=line, timestamp=timestamp, sidechain=chain, cwd=moved_to
+                    )
                 early = self.early.pop(call.call_id, None)
                 if early is not None:
                     yield from self._result_events(*early)
@@ -660,6 +693,30 @@ class _Reader:
                     readable = content if isinstance(content, (str, list)) else ""
                     answer = {"tool_use_id": call_id, "content": readable}
                     yield from self._result_events(line, timestamp, chain, answer, None)
+
+    def _moved_by(self, block: JSONObject) -> str | None:
+        """The cwd a shell call ran from when the record's cwd already holds its leading ``cd``."""
+        before, after = self.cwd_before, self.cwd
+        if before is None or after is None:
+            return None
+        raw = block.get("input")
+        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        if tool_key(as_str(block.get("name")) or "") not in SHELL_TOOLS:
+            return None
+        command = shell_command(arguments)
+        target = _leading_cd(command) if command else None
+        if target is None or target.startswith(("/", "~", "$")) or after == self.last_cd_to:
+            return None  # an absolute `cd` lands in the same place from either cwd
+        return before if posixpath.normpath(posixpath.join(before, target)) == after else None
+
+    def _note_cd(self, block: JSONObject) -> None:
+        raw = block.get("input")
+        command = shell_command(raw) if isinstance(raw, dict) else None
+        target = _leading_cd(command) if command else None
+        if target is None or self.cwd is None or target.startswith(("~", "$")):
+            self.last_cd_to = None
+        else:
+            self.last_cd_to = posixpath.normpath(posixpath.join(self.cwd, target))
 
     def _tool_call(
         self, line: int, timestamp: str | None, chain: str | None, turn: int, block: JSONObject
