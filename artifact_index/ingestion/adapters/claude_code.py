@@ -700,7 +700,7 @@ class _Reader:
         if before is None or after is None:
             return None
         raw = block.get("input")
-        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = as_dict(raw)
         if tool_key(as_str(block.get("name")) or "") not in SHELL_TOOLS:
             return None
         command = shell_command(arguments)
