@@ -72,7 +72,7 @@ def _response(call: JSONObject) -> tuple[str, str | None]:
     outputs: list[str] = []
     error: str | None = None
     result = call.get("result")
-    for part in result if isinstance(result, list) else []:
+    for part in as_list(result):
         response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
         if isinstance(response.get("output"), str):
             outputs.append(response["output"])
@@ -302,7 +302,7 @@ def _metadata_and_items(source: Source) -> tuple[JSONObject, list[tuple[int, JSO
     document = source.document
     if isinstance(document, dict):
         messages = document.get("messages")
-        items = [(n + 1, m) for n, m in enumerate(messages if isinstance(messages, list) else [])]
+        items = [(n + 1, m) for n, m in enumerate(as_list(messages))]
         metadata = {k: v for k, v in document.items() if k != "messages"}
     else:
         reported = len(source.skipped)
