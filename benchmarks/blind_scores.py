@@ -9,6 +9,7 @@ it, and the folders that were not rated.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import defaultdict
@@ -33,8 +34,14 @@ def _score(ratings: dict[str, object], dimension: str) -> float | None:
 
 
 def main() -> int:
-    out = Path(sys.argv[1])
-    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="a folder made by blind_points.py")
+    out = parser.parse_args().out
+    try:
+        key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        print(f"blind_scores: cannot read {out / 'key.json'}: {error}", file=sys.stderr)
+        return 2
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     preferred: dict[str, int] = defaultdict(int)
     missing = []
@@ -43,7 +50,14 @@ def main() -> int:
         if not path.exists():
             missing.append(folder)
             continue
-        ratings = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            ratings = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as error:
+            print(
+                f"blind_scores: {path} is not JSON ({error}); counted as not rated", file=sys.stderr
+            )
+            missing.append(folder)
+            continue
         for letter in "ABCD":
             method = letters.get(letter)
             rated = ratings.get(letter)
