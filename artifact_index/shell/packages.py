@@ -60,7 +60,9 @@ class _Tool:
     value_options: tuple[str, ...] = ()  # long options that take a value
     short_values: str = ""  # short options that take a value
     no_save: tuple[str, ...] = ("-g", "--global")
-    builds: frozenset[str] = frozenset()  # builds that first bring the lock in line with the manifest
+    builds: frozenset[str] = (
+        frozenset()
+    )  # builds that first bring the lock in line with the manifest
 
 
 _JS_VALUES = (

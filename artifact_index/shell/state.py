@@ -305,7 +305,9 @@ class Files:
 
     def possibly_changed(self, path: str) -> str | None:
         """The command of the session that said it may change ``path`` and was not settled since, as the context says."""
-        probe = getattr(self.context, "possibly_changed", None) if self.context is not None else None
+        probe = (
+            getattr(self.context, "possibly_changed", None) if self.context is not None else None
+        )
         answer = probe(path) if callable(probe) else None
         return answer if isinstance(answer, str) else None
 
