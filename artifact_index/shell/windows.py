@@ -139,6 +139,8 @@ def _first_programs(command: str) -> set[str]:
 # ---------------------------------------------------------------------------
 # Tokens
 
+# A PowerShell here-string: its opening `@'` or `@"` ends its line, its closing starts one.
+_HERE_STRING = lazy_pattern(r"@(?P<quote>['\"])[ \t]*\r?\n(?P<body>.*?)\r?\n(?P=quote)@", re.DOTALL)
 _REDIRECT = lazy_pattern(r"(\*|\d)?(>>|>)(&\d)?|<")
 # Characters that, inside a word, never start anything but more of the word, in either shell
 # (a digit or `*` starts a redirection only where no word has begun).
@@ -196,6 +198,19 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
         elif ch == escape and i + 1 < len(text):
             add(Lit(text[i + 1], quoted=True), text[i : i + 2])
             i += 2
+        elif powershell and (here := _HERE_STRING.match(text, i)) is not None:
+            # `@'` / `@"` to a line starting `'@` / `"@`: one string, whatever quotes or `>` it holds.
+            body = here.group("body")
+            if here.group("quote") == "'":
+                add(Lit(body, quoted=True), here.group(0))
+            else:
+                for piece in _expandable(body, powershell):
+                    add(piece, "")
+                if current is not None:
+                    current.raw += here.group(0)
+                else:
+                    add(Lit("", quoted=True), here.group(0))
+            i = here.end()
         elif ch == '"':
             end = text.find('"', i + 1)
             end = len(text) if end < 0 else end

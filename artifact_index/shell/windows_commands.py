@@ -258,7 +258,8 @@ _PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("filepath", "encoding", "inputobject", "width"),
         ("append", "force", "nonewline"),
     ),
-    "tee-object": (("filepath", "inputobject"), ("append",)),
+    # -Variable names a variable, not a file: bound here so its value is no path.
+    "tee-object": (("filepath", "inputobject", "variable"), ("append",)),
     "clear-content": (("path",), ("force",)),
     "get-content": (("path", "totalcount", "head", "tail", "encoding"), ("raw", "wait")),
     "set-location": (("path",), ()),

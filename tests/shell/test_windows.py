@@ -147,6 +147,30 @@ class TestPowerShell:
             ("write", "b.txt"),
         ]
 
+    def test_tee_object_into_a_variable_writes_no_file(self) -> None:
+        command = (
+            "gh issue create --title t --body $b | Tee-Object -Variable url1; Write-Host $url1"
+        )
+        assert _effects(command, dialect="powershell") == []
+        assert _effects("gh pr view 3 | Tee-Object -Var out", dialect="powershell") == []
+        assert _effects("npm test | Tee-Object -FilePath test.log", dialect="powershell") == [
+            ("write", "test.log")
+        ]
+
+    def test_a_here_string_is_one_string_whatever_it_holds(self) -> None:
+        # Text an agent hands to `gh issue create`: `->`, apostrophes and `<tag >` are prose.
+        for quote in ("'", '"'):
+            command = (
+                f"$b = @{quote}\n"
+                "- `color: inherit;`      -> 6 pass / 0 fail\n"
+                "the reviewer's note: the `<result >` block lives in the parent's log\n"
+                f"{quote}@\n"
+                "gh issue create --title 'guard' --body $b"
+            )
+            assert _effects(command, dialect="powershell") == []
+        command = "$v = @'\nx > y\n'@\nSet-Content -Path notes.md -Value $v"
+        assert _effects(command, dialect="powershell") == [("write", "notes.md")]
+
     def test_new_item_copy_move_rename(self) -> None:
         command = "New-Item -ItemType Directory -Force -Path src\\utils | Out-Null; New-Item -Path src\\utils -Name index.ts -ItemType File -Value 'export {}'"
         assert _effects(command) == [("write", "src/utils/index.ts")]
