@@ -71,3 +71,19 @@ def test_each_layer_imports_only_the_layers_beneath_it(layer: str) -> None:
             if other in ALLOWED and other != layer and other not in ALLOWED[layer]:
                 wrong.append(f"{path.relative_to(ROOT)} imports {name}")
     assert wrong == []
+
+
+# Each top-level package has one command line and one family of exceptions, and a
+# package's ``__init__``/``__main__`` are Python's own names: these are the names a reader
+# expects to find once per package. Every other module says what it holds with a name no
+# other module of the project has.
+PER_PACKAGE_NAMES = {"__init__.py", "__main__.py", "cli.py", "exceptions.py"}
+
+
+def test_every_module_has_a_name_no_other_module_has() -> None:
+    seen: dict[str, list[str]] = {}
+    for package in ("artifact_index", "summarizer"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name not in PER_PACKAGE_NAMES:
+                seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
