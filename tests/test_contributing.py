@@ -41,7 +41,7 @@ NAMES = {
     "summarizer/sections/summary_facts.py": ["class SessionFacts"],
     "summarizer/sections/session_facts.py": ["def session_facts"],
     "summarizer/narrative/extractive.py": ["_EXTRACTORS"],
-    "tests/adapters/conftest.py": ["def load"],
+    "tests/ingestion/adapters/conftest.py": ["def load"],
     "tests/support/summary_fixtures.py": ["UPDATE_GOLDENS"],
 }
 
