@@ -10,6 +10,7 @@ sections and the LLM prompt's facts word one claim the same way.
 
 from __future__ import annotations
 
+from artifact_index.facts.errors.test_results import output_cut_by
 from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
 from summarizer.sections.text import one_line
 
@@ -28,6 +29,11 @@ _PENDING_AT = {0: 8, 1: 6, 2: 4, 3: 3}  # calls named one by one (the latest)
 
 def test_counts(run: TestReport) -> str:
     """What a run's counts count: ``12 passed, 1 failed``, ``3 packages passed`` (``go test`` prints packages)."""
+    cut_by = output_cut_by(run.command)
+    if cut_by is not None and run.passed + run.failed + run.skipped == 0:
+        # `cargo test | tail -5` keeps the last binary's "0 passed" (the doc tests): the sections
+        # that ran the tests were cut away, so zero is what the kept lines show, not what ran.
+        return f"{run.outcome}; no test counted in the lines `{cut_by}` kept, so how many ran is unknown"
     if run.outcome == "failed" and run.passed + run.failed == 0:
         return "failed before any test ran"
     if run.passed + run.failed + run.skipped == 0:
