@@ -6,12 +6,12 @@ test counts read from output that ``tail`` cut, ...
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import Event, SessionInfo
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.integrations.hooks import file_trail_context
 from summarizer.sections.session_facts import session_facts
-from tests.support.session_steps import ROOT, edit, shell, write
+from tests.support.session_steps import ROOT, edit, read, shell, write
 
 
 def _index(*steps: list[Event] | Event) -> ArtifactIndex:
@@ -54,3 +54,57 @@ def test_a_whole_output_with_no_test_still_says_no_test_ran() -> None:
     )
 
     assert "no test ran" in _section(index, "Test status")
+
+
+# --- a call with no result recorded, and what it cannot change ------------------------------------
+
+
+def _issued(turn: int, tool: str, action: str, path: str, **change: str) -> ToolCall:
+    """A call the transcript holds no result for (the session was cut, or the result was lost)."""
+    return ToolCall(
+        turn=turn,
+        call_id=f"pending-{turn}",
+        tool=tool,
+        arguments={"file_path": path},
+        operations=(FileOperation(action=action, path=path, **change),),  # type: ignore[arg-type]
+    )
+
+
+def test_a_read_still_waiting_for_its_output_leaves_a_changed_file_as_seen() -> None:
+    readme = f"{ROOT}/packaging/README.md"
+    index = _index(
+        write(1, readme, "These templates are rendered into the tap repo\n"),
+        edit(2, readme, "tap repo", "external tap repo"),
+        _issued(3, "Read", "read", readme),
+    )
+
+    modified = _section(index, "Files created")
+    assert "`packaging/README.md`" in modified
+    assert "state now is unknown" not in modified
+    assert "- `Read` of `packaging/README.md` (turn 3)" in _section(
+        index, "Issued, result not recorded (effect unknown)"
+    )
+
+
+def test_an_edit_with_no_result_then_a_read_of_the_file_says_the_file_was_seen_after_it() -> None:
+    source = f"{ROOT}/src/bookmark.rs"
+    index = _index(
+        write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
+        _issued(2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"),
+        read(3, source, 'fn delete() { notify("Failed to delete bookmarks") }\n'),
+    )
+
+    assert "state now is unknown" not in _section(index, "Files created")
+    assert "- `Edit` of `src/bookmark.rs` (turn 2; read again at turn 3, after it)" in _section(
+        index, "Issued, result not recorded (effect unknown)"
+    )
+
+
+def test_an_edit_with_no_result_and_nothing_after_it_leaves_the_file_unknown() -> None:
+    source = f"{ROOT}/src/bookmark.rs"
+    index = _index(
+        write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
+        _issued(2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"),
+    )
+
+    assert "state now is unknown" in _section(index, "Files created")
