@@ -108,3 +108,45 @@ def test_an_edit_with_no_result_and_nothing_after_it_leaves_the_file_unknown() -
     )
 
     assert "state now is unknown" in _section(index, "Files created")
+
+
+# --- an error whose failing step ran again, word for word, in a later command that succeeded -----
+
+_DECLARE = (
+    "===== DRY RUN =====\n./sync-skills.sh: line 82: declare: -A: invalid option\n"
+    "declare: usage: declare [-afFirtx] [-p] [name[=value] ...]\n"
+)
+
+
+def test_a_script_error_is_resolved_when_the_same_step_runs_again_and_succeeds() -> None:
+    script = f"{ROOT}/sync-skills.sh"
+    index = _index(
+        write(1, script, "#!/bin/bash\ndeclare -A CHOSEN=()\n"),
+        shell(
+            2,
+            f"cd {ROOT}\nchmod +x sync-skills.sh\necho '===== DRY RUN ====='\n"
+            "./sync-skills.sh --dry-run --quiet",
+            _DECLARE,
+            False,
+        ),
+        edit(3, script, "declare -A CHOSEN=()\n", 'CHOSEN="$(mktemp)"\n'),
+        shell(
+            4,
+            f"cd {ROOT}\necho '== all =='; ./sync-skills.sh --dry-run --quiet",
+            "DRY RUN — nothing written.\nSkills found: 613\n",
+        ),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 4
+    assert "not seen resolved" not in _section(index, "Errors")
+
+
+def test_a_script_error_stays_open_when_only_another_step_of_its_command_succeeds() -> None:
+    index = _index(
+        shell(2, "chmod +x sync-skills.sh && ./sync-skills.sh --dry-run", _DECLARE, False),
+        shell(4, "chmod +x sync-skills.sh && echo ./sync-skills.sh --dry-run", "ok\n"),
+    )
+
+    [error] = index.errors()
+    assert not error.resolved
