@@ -90,7 +90,9 @@ def test_an_edit_with_no_result_then_a_read_of_the_file_says_the_file_was_seen_a
     source = f"{ROOT}/src/bookmark.rs"
     index = _index(
         write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
-        _issued(2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"),
+        _issued(
+            2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"
+        ),
         read(3, source, 'fn delete() { notify("Failed to delete bookmarks") }\n'),
     )
 
@@ -104,7 +106,9 @@ def test_an_edit_with_no_result_and_nothing_after_it_leaves_the_file_unknown() -
     source = f"{ROOT}/src/bookmark.rs"
     index = _index(
         write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
-        _issued(2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"),
+        _issued(
+            2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"
+        ),
     )
 
     assert "state now is unknown" in _section(index, "Files created")
