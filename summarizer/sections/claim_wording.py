@@ -10,7 +10,7 @@ sections and the LLM prompt's facts word one claim the same way.
 
 from __future__ import annotations
 
-from artifact_index.facts.errors.test_results import output_cut_by
+from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
 from summarizer.sections.text import one_line
 
@@ -29,14 +29,14 @@ _PENDING_AT = {0: 8, 1: 6, 2: 4, 3: 3}  # calls named one by one (the latest)
 
 def test_counts(run: TestReport) -> str:
     """What a run's counts count: ``12 passed, 1 failed``, ``3 packages passed`` (``go test`` prints packages)."""
-    cut_by = output_cut_by(run.command)
-    if cut_by is not None and run.passed + run.failed + run.skipped == 0:
-        # `cargo test | tail -5` keeps the last binary's "0 passed" (the doc tests): the sections
-        # that ran the tests were cut away, so zero is what the kept lines show, not what ran.
-        return f"{run.outcome}; no test counted in the lines `{cut_by}` kept, so how many ran is unknown"
     if run.outcome == "failed" and run.passed + run.failed == 0:
         return "failed before any test ran"
     if run.passed + run.failed + run.skipped == 0:
+        cut = _output_cut_by(run.command)
+        if cut is not None:
+            # `cargo test | tail -5` shows only the last section (the doc tests, "0 passed"): what
+            # the cut left out may have run every test.
+            return f"no count seen: the output was cut (`| {cut}`)"
         # pytest's "no tests ran", a filter that matched nothing: "0 passed, 0 failed" reads as a
         # run that checked something and found it sound.
         return "no test ran"
@@ -48,6 +48,14 @@ def test_counts(run: TestReport) -> str:
         # tests): "failed" beside "0 failed" reads as a contradiction, so say which part failed.
         counts += "; no test failed, yet the run itself failed"
     return counts
+
+
+def _output_cut_by(command: str) -> str | None:
+    """The ``head``/``tail`` a command's output was piped through (``tail -5``), if any."""
+    for piped, words in simple_commands(command):
+        if piped and words and words[0] in ("head", "tail"):
+            return " ".join(words)
+    return None
 
 
 def test_result(run: TestReport, limit: int = 100) -> str:

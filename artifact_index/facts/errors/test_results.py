@@ -19,14 +19,7 @@ from artifact_index.facts.errors.checks import checks_in, segments
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = [
-    "MAX_FAILING",
-    "TestRun",
-    "is_test_command",
-    "may_run_tests",
-    "output_cut_by",
-    "parse_test_run",
-]
+__all__ = ["MAX_FAILING", "TestRun", "is_test_command", "may_run_tests", "parse_test_run"]
 
 MAX_FAILING = 200  # failing ids kept per run; a run failing more is broken as a whole
 
@@ -255,16 +248,12 @@ _GO_PACKAGE = lazy_pattern(
 )
 
 
-def output_cut_by(command: str | None) -> str | None:
-    """``head`` or ``tail`` when the command pipes its output through one, so lines are missing."""
-    for piped, words in segments(command or ""):
-        if piped and words and executable(words[0]) in ("head", "tail"):
-            return executable(words[0])
-    return None
-
-
 def _output_cut(command: str | None) -> bool:
-    return output_cut_by(command) is not None
+    """Whether the command pipes its output through ``head`` or ``tail``, so lines are missing."""
+    return any(
+        piped and words and executable(words[0]) in ("head", "tail")
+        for piped, words in segments(command or "")
+    )
 
 
 def _go(output: str, command: str | None) -> TestRun | None:
