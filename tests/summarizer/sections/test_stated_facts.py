@@ -124,3 +124,22 @@ def test_a_script_error_stays_open_when_only_another_step_of_its_command_succeed
 
     [error] = index.errors()
     assert not error.resolved
+
+
+# --- a fence of four backticks holding fences of three ---------------------------------------------
+
+
+def test_headings_inside_a_longer_fence_are_not_the_documents_headings() -> None:
+    prompt = (
+        "# Prompt: turn a project into a plugin\n\nCopy the block below.\n\n"
+        "````\n/prompt-engineering\n\n## Research first\n\n```bash\n# list the skills\nls\n```\n\n"
+        "## Then build\n\n### Steps\n````\n\n## Why it works\n"
+    )
+    index = _index(write(1, f"{ROOT}/0-main/PROJECT-TO-PLUGIN.md", prompt))
+
+    created = _section(index, "Files created")
+    assert (
+        "- `0-main/PROJECT-TO-PLUGIN.md`: headings: `Prompt: turn a project into a plugin`, "
+        "`Why it works`" in created
+    )
+    assert "Research first" not in created and "Then build" not in created
