@@ -6,7 +6,7 @@ a call with no result recorded, an error whose failing step ran again, ...
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
 from summarizer.integrations.hooks import file_trail_context
@@ -143,3 +143,35 @@ def test_headings_inside_a_longer_fence_are_not_the_documents_headings() -> None
         "`Why it works`" in created
     )
     assert "Research first" not in created and "Then build" not in created
+
+
+# --- a PowerShell script its parser refused ran nothing ----------------------------------------------
+
+
+def test_a_powershell_script_refused_by_its_parser_reads_no_heredoc_marker() -> None:
+    command = (
+        "cd C:\\Users\\dev\\shop\ngit add docs/log.md\ngit commit -q -F - << 'EOF'\n"
+        "retro: what the drill caught\nEOF"
+    )
+    refused = (
+        "Exit code 1\nParserError: \r\nLine |\r\n   3 |  git commit -q -F - << 'EOF'\r\n"
+        "     |                      ~\r\n     | Missing file specification after redirection operator."
+    )
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
+        ToolCall(
+            turn=1,
+            call_id="ps1",
+            tool="PowerShell",
+            arguments={"command": command},
+            operations=(
+                FileOperation(
+                    action="shell", command=command, source="shell", dialect="powershell"
+                ),
+            ),
+        ),
+        ToolResult(turn=1, call_id="ps1", status="failure", failure="exit_status", output=refused),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+
+    assert [f.path for f in index.files()] == []
