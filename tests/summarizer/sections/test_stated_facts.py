@@ -175,3 +175,22 @@ def test_a_powershell_script_refused_by_its_parser_reads_no_heredoc_marker() -> 
     index = Tracker(format="claude-code").feed_all(events)
 
     assert [f.path for f in index.files()] == []
+
+
+# --- the quoted error is the failure, not what earlier steps printed --------------------------------
+
+
+def test_a_powershell_error_record_is_quoted_not_the_output_of_the_steps_that_succeeded() -> None:
+    output = (
+        "Exit code 1\n#2 added to project 6 (item id PVTI_x).\n#2 -> Todo\n"
+        "Unknown status 'Backlog'. Valid values: Done, In Progress, Todo\r\n"
+        "At C:\\Users\\dev\\shop\\scripts\\Board.psm1:58 char:5\r\n"
+        "+     throw \"Unknown status '$StatusName'.\"\r\n+     ~~~~~~~~~~~~\r\n"
+        "    + CategoryInfo          : OperationStopped: (Unknown status ...:String) [], RuntimeException"
+    )
+    index = _index(
+        shell(1, "./scripts/board.ps1 add 2 Todo; ./scripts/board.ps1 add 3 Backlog", output, False)
+    )
+
+    [error] = index.errors()
+    assert error.message == "Unknown status 'Backlog'. Valid values: Done, In Progress, Todo"
