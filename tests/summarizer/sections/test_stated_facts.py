@@ -194,3 +194,22 @@ def test_a_powershell_error_record_is_quoted_not_the_output_of_the_steps_that_su
 
     [error] = index.errors()
     assert error.message == "Unknown status 'Backlog'. Valid values: Done, In Progress, Todo"
+
+
+# --- several issues created by one command --------------------------------------------------------
+
+
+def test_each_issue_created_in_one_command_gets_its_own_title() -> None:
+    command = (
+        f"cd {ROOT}\n"
+        'gh issue create --repo dev/shop --label "area:tooling" --title "board.ps1 header is stale" '
+        '--body "It names another project."\necho "---"\n'
+        'gh issue create --repo dev/shop --label "area:process" --title "No area labels existed" '
+        '--body "Labels were missing."'
+    )
+    output = "https://github.com/dev/shop/issues/2\n---\nhttps://github.com/dev/shop/issues/3\n"
+    index = _index(shell(1, command, output))
+
+    tasks = _section(index, "Open tasks")
+    assert "`dev/shop#2` board.ps1 header is stale" in tasks
+    assert "`dev/shop#3` No area labels existed" in tasks
