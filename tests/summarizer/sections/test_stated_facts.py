@@ -213,3 +213,57 @@ def test_each_issue_created_in_one_command_gets_its_own_title() -> None:
     tasks = _section(index, "Open tasks")
     assert "`dev/shop#2` board.ps1 header is stale" in tasks
     assert "`dev/shop#3` No area labels existed" in tasks
+
+
+# --- commits made from Git Bash in a Windows workspace, with a heredoc message --------------------
+
+
+def test_a_quiet_heredoc_commit_from_git_bash_is_the_workspaces_commit() -> None:
+    root = "C:\\Users\\dev\\shop"
+    command = (
+        "cd /c/Users/dev/shop\ngit add docs/setup.md\n"
+        "git commit -q -m \"$(cat <<'EOF'\ndocs: setup - branch protection shipped\n\n"
+        'The order moved to ready now.\nEOF\n)"\ngit log --oneline -1'
+    )
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd=root),
+        *write(1, f"{root}\\docs\\setup.md", "# Setup\n"),
+        *shell(2, command, "aeb42a0 docs: setup - branch protection shipped\n"),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    facts = session_facts(index)
+
+    assert [(c.hash, sorted(c.files or ())) for c in facts.work.commits] == [
+        ("aeb42a0", ["docs/setup.md"])
+    ]
+    assert facts.work.uncommitted == []
+
+
+def test_a_quiet_heredoc_commit_is_confirmed_by_the_log_line_of_its_subject() -> None:
+    command = (
+        "git add src/cart.py && git commit -q -m \"$(cat <<'EOF'\nfix: round the cart total\n\n"
+        'Body.\nEOF\n)" && git log --oneline -1'
+    )
+    index = _index(
+        write(1, f"{ROOT}/src/cart.py", "def total(): ...\n"),
+        shell(2, command, "4f2a9c1 fix: round the cart total\n"),
+    )
+
+    assert [c.hash for c in session_facts(index).work.commits] == ["4f2a9c1"]
+
+
+def test_git_bash_and_powershell_spellings_of_the_workspace_are_one_repository() -> None:
+    root = "C:\\Users\\dev\\shop"
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd=root),
+        *write(1, f"{root}\\src\\cart.py", "def total(): ...\n"),
+        *shell(
+            2,
+            "cd /c/Users/dev/shop && git add -A && git commit -m 'fix: cart'",
+            "[dev 4f2a9c1] fix: cart\n",
+        ),
+    ]
+    facts = session_facts(Tracker(format="claude-code").feed_all(events))
+
+    assert [c.hash for c in facts.work.commits] == ["4f2a9c1"]
+    assert facts.work.uncommitted == []
