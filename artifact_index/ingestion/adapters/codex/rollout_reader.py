@@ -11,7 +11,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
 from artifact_index.ingestion.adapters.codex.code_cells import cell_commands
-from artifact_index.ingestion.adapters.codex.facts import (
+from artifact_index.ingestion.adapters.codex.lookahead import (
     CALL_TYPES,
     ENV_CWD,
     OUTPUT_TYPES,
