@@ -11,9 +11,11 @@ on load, one version at a time, rather than refused:
    :class:`~artifact_index.trail.file_state.FileState` (``files``), the
    graph's file nodes holding only their kind and key;
 3. each file's state with the text its latest change wrote
-   (``latest_write``), and the work record with the branch switches it
-   saw (``switches``).  A state of version 2 kept neither: upgraded, it has
-   none, and a file's latest text is known again from its next change.
+   (``latest_write``), the work record with the branch switches it saw
+   (``switches``), and the files commands said they may change, not yet
+   settled by a status (``possible_changes``).  A state of version 2 kept
+   none of these: upgraded, it has none, and a file's latest text is known
+   again from its next change.
 
 Each step works on the JSON data and leaves validating it to the loader.
 """
@@ -104,6 +106,7 @@ def _from_v2(payload: JSONObject) -> JSONObject:
     for file in payload["files"]:
         file["latest_write"] = None
     session = payload["session"]
+    session["possible_changes"] = {}
     work = session.get("work")
     if isinstance(work, dict):
         work["switches"] = []
