@@ -115,6 +115,29 @@ def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
     )
 
 
+def test_an_offer_to_the_user_is_the_hand_over_not_a_step_the_agent_stated() -> None:
+    # "Let me know if you'd like ..." leaves the choice to the user; cut at "e.g." it had read as the agent's own
+    # plan ("The agent said it would: Let me know if you'd like to keep going — e.g.").
+    summary = summary_of(
+        UserMessage(turn=1, text="Write up the routing rules as a design note"),
+        write(2, f"{ROOT}/docs/routing.md", "# Routing\n"),
+        UserMessage(turn=3, text="commit this"),
+        shell(4, "git commit -am 'docs: routing note'", "[main 1a2b3c4] docs: routing note"),
+        AssistantMessage(
+            turn=5,
+            text="Committed as `1a2b3c4`. Let me know if you'd like to keep going — e.g. a pass on "
+            "`docs/ingest.md` against the real data, or wiring the rules into `ingest.py`.",
+        ),
+    )
+    steps = section(summary, "Next Steps")
+    assert "said it would" not in steps
+    assert steps.startswith(
+        "- No next step stated: the agent's last message (turn 5) leaves it to the user: \"Let me know if "
+        "you'd like to keep going — e.g. a pass on `docs/ingest.md` against the real data, or wiring the rules "
+        'into `ingest.py`."; the next move is theirs.'
+    )
+
+
 def test_an_answer_in_the_last_message_is_not_denied_under_findings() -> None:
     summary = summary_of(
         UserMessage(
