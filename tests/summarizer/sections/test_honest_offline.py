@@ -185,3 +185,34 @@ def test_scratch_files_come_after_the_project_files_their_folder_said_once() -> 
         "- modified in .github/workflows/ (1): `cleanup.yml`",
         f"- created outside the workspace under {scratch}/cuetest/ (2): `schema.cue`, `t1.json`",
     ]
+
+
+def test_a_file_changed_in_a_git_worktree_is_described_as_project_work() -> None:
+    # The session fixed the bug in a worktree beside the workspace: its files are the work, not scratch files
+    # to be listed by path only (raters read "outside the workspace" as nothing of the project changed).
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the cart rounding on a branch of its own"),
+        shell(2, "git worktree add ../shop-rounding -b fix/rounding", "Preparing worktree"),
+        write(3, "/home/dev/shop-rounding/shop/cart.py", "def cart_total(items):\n    return 0\n"),
+        edit(
+            4,
+            "/home/dev/shop-rounding/shop/cart.py",
+            old="def cart_total(items):\n    return 0\n",
+            new='def cart_total(items):\n    """The total in cents."""\n    return round(sum(items), 2)\n',
+        ),
+        shell(
+            5,
+            "cd ../shop-rounding && git commit -am 'fix: round the total'",
+            "[fix/rounding 1a2b3c4] fix: round the total\n 1 file changed",
+        ),
+        write(6, "/tmp/rounding-notes.txt", "checked\n"),
+        UserMessage(turn=7, text="merged"),
+        AssistantMessage(turn=8, text="Cleaned up."),
+    )
+    files = section(summary, "Files Changed").split("\n")
+    worktree = next(line for line in files if "shop-rounding/shop/cart.py" in line)
+    assert "outside the workspace" not in worktree
+    assert "defines `def cart_total(items)` (The total in cents.)" in worktree
+    assert worktree.endswith("(in the git worktree `../shop-rounding`)")
+    scratch = next(line for line in files if "rounding-notes" in line)
+    assert scratch.endswith("outside the workspace)")
