@@ -374,12 +374,20 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         notes=facts.file_notes,
     )
     left = {found.path: found for found in facts.left_behind}
+    shared = _shared_stories(
+        [f for f in ordered if f.path not in left and f.path not in facts.file_notes]
+    )
     code_files, code_lines = _CODE_AT[detail]
     with_code = _current(files, since, code_files, outside=outside)
     lines = []
     for f in ordered:
         if f.path in left:
             lines.append(_left_line(f, left[f.path]))
+            continue
+        if f.path in shared:
+            # Files that went through the same commits and the same git command: one line, every path named.
+            if shared[f.path]:
+                lines.append(shared[f.path])
             continue
         if outside(f.path) and f.path not in with_code:
             lines.append(_outside_line(f, _status(f, new)))
@@ -400,6 +408,39 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
             line += "\n" + _code_lines(f, code, code_lines)
         lines.append(line)
     return "\n".join([*lines, own] if own else lines)
+
+
+_SHARED_STORY = 3  # files with the same story told on one line from this many on
+_STORY_START = lazy_pattern(r"^(created|changed) \(turn (\d+)\)")
+
+
+def _shared_stories(files: list[FileReport]) -> dict[str, str]:
+    """The files whose story (see :func:`file_story`) is the same but for the turn each was first changed, when
+    enough share one: path -> the group's line for its first file, "" for the others.
+
+    A merge's conflicts resolved file by file, committed, then the branch left with ``git stash``: told once
+    per file, the same long sentence filled the section and said nothing more.
+    """
+    groups: dict[str, list[tuple[FileReport, int]]] = {}
+    for f in files:
+        story = file_story(f)
+        found = _STORY_START.match(story) if story is not None else None
+        if story is None or found is None:
+            continue
+        shape = found.group(1) + story[found.end() :]
+        groups.setdefault(shape, []).append((f, int(found.group(2))))
+    lines: dict[str, str] = {}
+    for shape, members in groups.items():
+        if len(members) < _SHARED_STORY:
+            continue
+        start, _, rest = shape.partition(",")
+        turns = _turns(sorted({turn for _, turn in members}))
+        paths = ", ".join(f"`{f.path}`" for f, _ in members)
+        lines[members[0][0].path] = (
+            f"- {paths} ({len(members)} files), each {start} ({turns}),{rest}"
+        )
+        lines.update({f.path: "" for f, _ in members[1:]})
+    return lines
 
 
 def changed_paths(facts: SessionFacts) -> str:
