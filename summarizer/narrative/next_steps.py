@@ -219,7 +219,9 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
         f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}",
     ]
     if found.checks:
-        checks = "; ".join(f"(turn {c.turn}) {first_line(c.text, 160)}" for c in found.checks)
+        checks = "; ".join(
+            f"(turn {c.turn}) {first_line(c.text, 160).rstrip('.')}" for c in found.checks
+        )
         steps.append(f"The checks it announced since, the last one where it stopped: {checks}.")
     return steps
 
