@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from artifact_index.facts.claims import Claimed
 from artifact_index.facts.errors.diagnostics import DiagnosticKind
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.trail.file_state import FileStatus
 

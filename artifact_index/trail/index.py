@@ -36,7 +36,7 @@ from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
-from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.lazy_pattern import lazy_pattern

@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 
 from artifact_index.trail.paths import is_absolute
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = ["Checkouts"]
 

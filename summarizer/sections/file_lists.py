@@ -27,7 +27,7 @@ from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
-from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
+from summarizer.sections.summary_facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 

@@ -16,7 +16,7 @@ import re
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
-from artifact_index.facts.errors.entries import LedgerEntry
+from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
