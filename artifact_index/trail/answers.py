@@ -229,6 +229,8 @@ class PendingCallReport(_Answer, Claimed):
     tool: str
     command: str | None = None  # a shell call's command
     paths: list[str] = []  # the files it names, as shown
+    # The turn of a later read of a file it names: what the file holds after it was seen then.
+    read_after: int | None = Field(default=None, exclude=True)
 
 
 class UnknownEffect(_Answer):
