@@ -37,8 +37,8 @@ class Runtime(Protocol):
     @property
     def files(self) -> Files: ...
 
-    def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
-        """Analyze a nested shell script (``bash -c``, ``subprocess.run(..., shell=True)``)."""
+    def run_shell(self, text: str, cwd: str | None, *, failed: bool, dialect: str = "bash") -> None:
+        """Analyze a nested shell script (``bash -c``, ``subprocess.run(..., shell=True)``, ``pwsh -Command``)."""
         ...
 
     def temp_path(self) -> str:

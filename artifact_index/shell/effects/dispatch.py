@@ -230,6 +230,61 @@ def _shell(inv: Invocation, runtime: Runtime) -> Effect:
     )
 
 
+# PowerShell's command-line parameters that take a value (any unambiguous prefix is accepted).
+_POWERSHELL_VALUES = (
+    "-executionpolicy",
+    "-ep",
+    "-windowstyle",
+    "-configurationname",
+    "-outputformat",
+    "-inputformat",
+    "-workingdirectory",
+    "-wd",
+    "-settingsfile",
+)
+
+
+def _powershell(inv: Invocation, runtime: Runtime) -> Effect:
+    """``pwsh -NoProfile -Command "Remove-Item x"`` from another shell: the PowerShell code runs.
+
+    Everything after ``-Command`` is the code; ``-File script.ps1 ARGS`` runs a
+    script, known only by its output parameters when its text is not known.
+    """
+    args = list(inv.args[1:])
+    k = 0
+    while k < len(args):
+        word = (args[k].value or "").lower()
+        if len(word) > 1 and "-command".startswith(word):
+            code = [a.value for a in args[k + 1 :]]
+            if not code or any(c is None for c in code):
+                return Effect(
+                    []
+                    if inv.failed
+                    else [inv.unknown("runs PowerShell code known only at run time")]
+                )
+            runtime.run_shell(
+                " ".join(c for c in code if c is not None),
+                inv.cwd,
+                failed=inv.failed,
+                dialect="powershell",
+            )
+            return Effect()
+        if len(word) > 1 and "-file".startswith(word) and k + 1 < len(args):
+            if inv.failed:
+                return Effect()
+            script = inv.with_args(args[k + 1 :])
+            ran = _run_file(script, runtime, args[k + 1])
+            return Effect([*ran.operations, *output_option_writes(script)])
+        k += (
+            2
+            if any(name.startswith(word) for name in _POWERSHELL_VALUES)
+            and word.startswith("-")
+            and len(word) > 2
+            else 1
+        )
+    return Effect()
+
+
 def _python(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(
         inv.args[1:],
@@ -376,6 +431,8 @@ _HANDLERS: dict[str, Handler] = {
     "xargs": _xargs,
     "find": _find,
     **{name: _shell for name in _SHELLS},
+    "pwsh": _powershell,
+    "powershell": _powershell,
     "python": _python,
     "node": _node,
     "patch": patch,
