@@ -46,9 +46,10 @@ from summarizer.sections.thread import (
 
 __all__ = ["next_steps"]
 
+# "The fix is to remove ..." states the change to make as plainly as "I'll remove ...".
 _PLAN = lazy_pattern(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
-    r"the next step|next step|next,|todo:|remaining:)",
+    r"the next step|next step|next,|todo:|remaining:|the (?:fix|solution|remedy) (?:is|would be) to\b)",
     re.I,
 )
 _MIN_PLAN_WORDS = 5

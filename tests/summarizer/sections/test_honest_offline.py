@@ -338,3 +338,20 @@ def test_a_question_queued_while_the_agent_worked_is_not_the_work_in_hand() -> N
         '- Go on with the request of turn 3 ("OK, now follow the workflow to get our changes merged, via PR, '
         'copilot fb etc.") and the messages queued while the agent worked on it (to turn 5, under User Messages)'
     )
+
+
+def test_the_fix_the_last_message_states_is_a_step() -> None:
+    # "The fix is to remove ..." closed the agent's diagnosis; the next steps had said only that it waited.
+    summary = summary_of(
+        UserMessage(turn=1, text="The scraper's spans are missing from the dashboard"),
+        *_read(2, f"{ROOT}/scraper/classifier.py"),
+        AssistantMessage(
+            turn=3,
+            text="Found the problem: the classifier enables tracing a second time at import. The fix is to "
+            "remove the manual enable() call from `classifier.py` and let the runner set tracing up.",
+        ),
+    )
+    assert (
+        "The agent said it would: The fix is to remove the manual enable() call from `classifier.py` and let "
+        "the runner set tracing up."
+    ) in section(summary, "Next Steps")
