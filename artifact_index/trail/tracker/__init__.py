@@ -45,6 +45,7 @@ from artifact_index.trail.annotations import ErrorAttributes, add_error_node, li
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
@@ -180,6 +181,7 @@ class Tracker:
                 open_effects = open_effects or bool(run.opaque) or _opens(run.effects)
             else:
                 touched |= self._apply(call, op, cwd, result)
+                self._note_latest_write(call, op, cwd, result)
                 named |= self._named([op], cwd)
                 open_effects = open_effects or _opens([op])
         if result.status != "failure":
@@ -196,6 +198,17 @@ class Tracker:
         if result.status != "failure":
             self._update_tasks(call, result)
         self._observe_errors(call, cwd, result)
+
+    def _note_latest_write(
+        self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
+    ) -> None:
+        """Keep the text a main-agent change by a file tool wrote as its file's latest (see trail.latest_writes)."""
+        if call.sidechain is not None or result.status == "failure" or not shows_text(op):
+            return
+        assert op.path is not None  # shows_text: a change names its file
+        file = self.index.file_state(self._key(op.path, op.cwd or cwd))
+        if file is not None:
+            file.wrote(LatestWrite(turn=call.turn, text=written_text(op)))
 
     def _observe_errors(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
         """Feed the result to the error ledger; link new errors to their file in the graph."""
