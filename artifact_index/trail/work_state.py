@@ -388,6 +388,13 @@ class WorkState:
         seq = self.index.session.op_count
         for key in files or ():
             self.state.committed_at[key] = seq
+        status = self.state.status
+        if status is not None and (staging.staged_all or staging.staged_tracked):
+            # `git add -A` / `commit -a` also took the changes the latest status
+            # listed that the trail does not follow (someone's edit from before).
+            for key, state in status.files:
+                if staging.staged_all or state != "untracked":
+                    self.state.committed_at[key] = seq
         self.state.branch = made["branch"]
         if len(self.state.commits) < _MAX_COMMITS:
             self.state.commits.append(

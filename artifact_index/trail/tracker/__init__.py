@@ -696,6 +696,32 @@ class Tracker:
         file = self.index.file_state(self._key(path, None))
         return file is not None and file.changed
 
+    def listed_uncommitted(self) -> list[str]:
+        """The files the latest ``git status`` listed as changed, still uncommitted, that the session never changed.
+
+        Not while a stash of the session is kept (it may hold them), nor files
+        a commit after that status may hold, nor a listing cut to a pathspec.
+        """
+        session = self.index.session
+        status = session.work.status
+        if status is None or status.scope or not status.complete or session.stashes:
+            return []
+        since = session.work.commits[status.commits_before or 0 :]
+        if status.commits_before is None or any(commit.files is None for commit in since):
+            return []  # a commit since may hold them
+        root = session.root
+        found: list[str] = []
+        for key, state in status.files:
+            if state not in ("modified", "changed") or key.startswith(".../") or key.endswith("/"):
+                continue
+            if session.work.committed_at.get(key, -1) >= status.seq:
+                continue
+            file = self.index.file_state(key)
+            if file is not None and (file.changed or file.restored):
+                continue
+            found.append(key if is_absolute(key) or not root else join(root, key))
+        return found
+
     def possibly_changed(self, path: str) -> str | None:
         """The command that said it may change ``path``, while no ``git status`` settled it."""
         possible = self.index.session.possible_changes.get(self._key(path, None))
