@@ -688,7 +688,8 @@ class Tracker:
         if status is not None and any(listed == key for listed, _ in status.files):
             return
         possible = self.index.session.possible_changes
-        if key in possible or len(possible) < _MAX_POSSIBLE_CHANGES:
+        # The first such command since the last status is the one that changed it, if any did.
+        if key not in possible and len(possible) < _MAX_POSSIBLE_CHANGES:
             possible[key] = PossibleChange(turn=turn, command=op.command or "")
 
     def changed(self, path: str) -> bool:

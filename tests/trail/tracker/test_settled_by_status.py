@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .claude_bash import changed
+from artifact_index.trail.build import build_index
+
+from .claude_bash import changed, transcript
 
 ROOT = "/home/dev/tally"
 
@@ -142,3 +144,19 @@ def test_a_swift_build_of_a_changed_package_rewrote_its_resolved_file(tmp_path: 
         ],
     )
     assert files == {"agent/Package.swift": "modified", "agent/Package.resolved": "modified"}
+
+
+def test_the_first_build_since_the_manifest_changed_is_credited(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    calls = [
+        ("cat Cargo.toml", MANIFEST),
+        ("sed -i 's/0.4.5/0.4.6/' Cargo.toml", ""),
+        ("cargo check", "    Finished `dev` profile\n"),
+        ("cargo test", "test result: ok.\n"),
+        ("git status", LOCK_MODIFIED),
+    ]
+    path.write_text(transcript(ROOT, calls), encoding="utf-8")
+    index, _ = build_index(path)
+    lock = next(f for f in index.files() if f.path == "Cargo.lock")
+    details = [op.detail for op in index.history(lock.path) if op.detail]
+    assert details == ["listed modified by git status after `cargo check`, which may change it"]
