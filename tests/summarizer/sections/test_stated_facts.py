@@ -267,3 +267,64 @@ def test_git_bash_and_powershell_spellings_of_the_workspace_are_one_repository()
 
     assert [c.hash for c in facts.work.commits] == ["4f2a9c1"]
     assert facts.work.uncommitted == []
+
+
+# --- a git step that refused as a whole in the middle of a chain ------------------------------------
+
+
+def test_a_stash_pop_git_refused_mid_chain_touched_no_file() -> None:
+    refused = (
+        "Exit code 1\nerror: Your local changes to the following files would be overwritten by merge:\n"
+        "\t.claude/settings.local.json\nPlease commit your changes or stash them before you merge.\n"
+        "Aborting\nOn branch main\nChanges not staged for commit:\n"
+        "\tmodified:   .claude/settings.local.json\n\tmodified:   .gitignore\n\n"
+        "The stash entry is kept in case you need it again.\n"
+    )
+    index = _index(
+        write(1, f"{ROOT}/code/train.py", "train(num_epochs=15)\n"),
+        edit(1, f"{ROOT}/code/GetData.py", "DATA = 'data'", "DATA = os.path.join(ROOT, 'data')"),
+        shell(
+            1,
+            "git stash 2>&1",
+            "Saved working directory and index state WIP on main: c73dcc7 docs\n",
+        ),
+        shell(
+            2,
+            'echo "checkpoint.pth" >> .gitignore && git stash pop 2>&1 && git add .gitignore '
+            '&& git commit -m "fix: ignore training outputs" 2>&1',
+            refused,
+            False,
+        ),
+    )
+
+    files = _section(index, "Files created") + _section(index, "Files modified")
+    assert "- `code/train.py`: first lines: `train(num_epochs=15)`" in files
+    assert "stash" not in files
+    assert "`code/GetData.py`: via `git stash 2>&1`" in _section(
+        index, "Files changed, then put back (no net change seen)"
+    )
+
+
+# --- going back to HEAD leaves what a commit holds ----------------------------------------------------
+
+
+def test_a_stash_after_a_commit_puts_back_only_the_uncommitted_changes() -> None:
+    index = _index(
+        edit(1, f"{ROOT}/code/train.py", "num_epochs=5", "num_epochs=15"),
+        shell(
+            2,
+            "git add code/train.py && git commit -m 'train longer'",
+            "[main 4f2a9c1] train longer\n",
+        ),
+        edit(3, f"{ROOT}/README.md", "old", "new"),
+        shell(
+            4,
+            "git stash 2>&1",
+            "Saved working directory and index state WIP on main: 4f2a9c1 train longer\n",
+        ),
+    )
+
+    put_back = _section(index, "Files changed, then put back (no net change seen)")
+    assert "`README.md`" in put_back
+    assert "train.py" not in put_back
+    assert "- `code/train.py`" in _section(index, "Files modified")
