@@ -328,3 +328,48 @@ def test_a_stash_after_a_commit_puts_back_only_the_uncommitted_changes() -> None
     assert "`README.md`" in put_back
     assert "train.py" not in put_back
     assert "- `code/train.py`" in _section(index, "Files modified")
+
+
+# --- a line the change only moved or re-indented is not replaced by another ---------------------------
+
+_INIT_BEFORE = """package auth
+
+func (ja *JWTSessionAuthenticator) Init() error {
+\tif pubKey := os.Getenv("CROSS_LOGIN_JWT_HS512_KEY"); pubKey != "" {
+\t\tbytes, err := base64.StdEncoding.DecodeString(pubKey)
+\t\tif err != nil {
+\t\t\treturn err
+\t\t}
+\t\tja.loginTokenKey = bytes
+\t}
+\treturn nil
+}
+"""
+_INIT_AFTER = """package auth
+
+func (ja *JWTSessionAuthenticator) Init() error {
+\tpubKey := os.Getenv("CROSS_LOGIN_JWT_HS512_KEY")
+\tif pubKey == "" {
+\t\treturn errors.New("no login key")
+\t}
+\tbytes, err := base64.StdEncoding.DecodeString(pubKey)
+\tif err != nil {
+\t\treturn err
+\t}
+\tja.loginTokenKey = bytes
+\treturn nil
+}
+"""
+
+
+def test_a_re_indented_line_is_not_paired_with_the_line_that_took_its_place() -> None:
+    path = f"{ROOT}/internal/auth/jwtSession.go"
+    index = _index(
+        read(1, path, _INIT_BEFORE),
+        edit(2, path, _INIT_BEFORE.split("\n", 2)[2], _INIT_AFTER.split("\n", 2)[2]),
+    )
+
+    modified = _section(index, "Files modified")
+    assert "`JWTSessionAuthenticator.Init` modified" in modified
+    assert "DecodeString(pubKey)` →" not in modified
+    assert "DecodeString" not in modified
