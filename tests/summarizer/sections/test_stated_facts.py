@@ -373,3 +373,24 @@ def test_a_re_indented_line_is_not_paired_with_the_line_that_took_its_place() ->
     assert "`JWTSessionAuthenticator.Init` modified" in modified
     assert "DecodeString(pubKey)` →" not in modified
     assert "DecodeString" not in modified
+
+
+# --- a file read twice with other content, the session having changed nothing -------------------------
+
+
+def test_a_file_whose_reads_differ_is_not_listed_as_plainly_unchanged() -> None:
+    config = f"{ROOT}/.tts/config.md"
+    index = _index(
+        read(1, config, '---\nnotify: "y"\n---\n'),
+        shell(2, "echo 'set_config voice charlie (an MCP server writes the file)'"),
+        read(3, config, '---\nnotify: "y"\nvoice: "charlie"\n---\n'),
+        read(4, f"{ROOT}/README.md", "# Shop\n"),
+        read(5, f"{ROOT}/README.md", "# Shop\n"),
+    )
+
+    files = _section(index, "Files read (unchanged)")
+    assert (
+        "- `.tts/config.md` (its read at turn 3 showed other content than an earlier read: "
+        "something the calls seen do not show changed it)" in files
+    )
+    assert "- `README.md`\n" in files + "\n"
