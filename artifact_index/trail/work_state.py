@@ -181,6 +181,10 @@ class WorkState:
                 return path
             return file_key(path, base, root) + ("/" if path.endswith("/") else "")
 
+        if not seen.scope and seen.untracked_shown and len(seen.files) <= _MAX_LISTED:
+            # What commands said they may change is settled: listed, the status's own
+            # effects credited it to them; not listed, it did not change.
+            self.index.session.possible_changes.clear()
         earlier = self.state.status
         if (
             earlier

@@ -26,18 +26,18 @@ from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
-from summarizer.sections.thread import investigation, latest_request
+from summarizer.sections.thread import investigation, is_request, latest_request
 
 __all__ = ["ExtractiveWriter"]
 
 
 def _intent(facts: SessionFacts) -> list[str]:
     said = [m for m in facts.user_messages if m.text.strip()]
-    requests = [m for m in said if len(m.text.strip()) > 3 and m.channel != "command"]
+    requests = [m for m in said if len(m.text.strip()) > 3 and is_request(m)]
     if not requests:
         return []
-    # The task as first stated is a request of some length; the latest is whatever the user last asked,
-    # a slash command with its arguments included.
+    # The task as first stated is a request of some length, and the latest whatever the user last asked: a
+    # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
     first, latest = requests[0], latest_request(said)
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
