@@ -219,7 +219,7 @@ def test_a_file_changed_in_a_git_worktree_is_described_as_project_work() -> None
 
 
 def test_files_with_the_same_story_share_one_line_naming_each() -> None:
-    # A merge's conflicts resolved file by file, committed, then the branch left behind with `git stash`: the
+    # A merge's conflicts resolved file by file, committed, then the tree reset to the remote branch: the
     # same long sentence once per file had filled the section.
     conflict = "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> main\n"
     summary = summary_of(
@@ -233,17 +233,13 @@ def test_files_with_the_same_story_share_one_line_naming_each() -> None:
         edit(4, f"{ROOT}/shop/b.py", conflict, "y\n"),
         edit(4, f"{ROOT}/shop/c.py", conflict, "y\n"),
         shell(6, "git add -A && git commit -m 'Merge main'", "[feature 0cc4454] Merge main\n"),
-        shell(
-            7,
-            "git stash && git checkout main",
-            "Saved working directory and index state WIP on feature: 0cc4454 Merge main\n"
-            "Switched to branch 'main'\n",
-        ),
+        shell(7, "git reset --hard origin/main", "HEAD is now at 9d1e2f0 Release 1.4\n"),
         AssistantMessage(turn=8, text="Done."),
     )
     assert section(summary, "Files Changed").rstrip() == (
         "- `shop/a.py`, `shop/b.py`, `shop/c.py` (3 files), each changed (turns 3, 4), committed in `0cc4454` "
-        "(turn 6), then `git stash` (turn 7) set it to a version git had; its change is kept in the commit, and "
+        "(turn 6), then `git reset --hard origin/main` (turn 7) set it to a version git had; its change is kept "
+        "in the commit, and "
         "whether the version now on disk holds it is not shown"
     )
 
