@@ -351,3 +351,24 @@ def test_the_fix_the_last_message_states_is_a_step() -> None:
         "The agent said it would: The fix is to remove the manual enable() call from `classifier.py` and let "
         "the runner set tracing up."
     ) in section(summary, "Next Steps")
+
+
+def test_an_acknowledged_instruction_is_not_the_agents_decision() -> None:
+    # "Understood — I'll work only from ... rather than exploring ..." took up what the user said then; listed
+    # under Decisions it outlived the user's next request to explore after all.
+    acknowledged = Decision(
+        kind="choice",
+        text="Understood — I'll work only from the RESOLVER.md content already shared rather than exploring "
+        "your KB directory.",
+        turn=5,
+        files=["RESOLVER.md"],
+        symbols=[],
+    )
+    reasoned = acknowledged.model_copy(
+        update={
+            "text": "I'll keep RESOLVER.md's routing table rather than a JSON blob, so each rule stays reviewable."
+        }
+    )
+    assert not worth_stating(acknowledged)
+    assert not worth_stating(acknowledged.model_copy(update={"kind": "rejected-alternative"}))
+    assert worth_stating(reasoned)
