@@ -213,6 +213,9 @@ class ReportCache:
     def __init__(self) -> None:
         self._kept: dict[bytes, FileReport] = {}
         self._snapshot: bytes | None = None
+        # Whether keep() takes the snapshot that pickling the cache keeps.  A caller that will
+        # not pickle it again turns it off: taking it costs more than finding every report.
+        self.snapshots = True
 
     def find(self, made_from: bytes, symbols: list[SymbolEntry]) -> FileReport | None:
         """The report kept of a file made from what ``made_from`` digests (with its ``symbols``), if any."""
@@ -226,7 +229,13 @@ class ReportCache:
 
         Their symbols are left out: the caller has them again (they are part
         of what a report is made from), and they are most of a report's size.
+        With :attr:`snapshots` off, the cache pickles as it did before this
+        call: each report it holds is still the report of what it was made
+        from, only fewer of them are found.
         """
+        if not self.snapshots:
+            self._kept = dict(made)
+            return
         self._kept = {
             made_from: report.model_copy(update={"symbols": [], "read_symbols": []})
             for made_from, report in made
@@ -241,3 +250,4 @@ class ReportCache:
         snapshot = state["kept"]
         self._kept = pickle.loads(snapshot) if snapshot is not None else {}
         self._snapshot = snapshot
+        self.snapshots = True

@@ -123,6 +123,14 @@ class ArtifactGraph(MultiDiGraph):
         """
         return cast("dict[str, dict[str, dict[Any, EdgeAttributes]]]", self._pred)
 
+    @property
+    def keyed_edges_out_of(self) -> dict[str, dict[str, dict[Any, EdgeAttributes]]]:
+        """Per node, per target, the attributes of each keyed edge between them (read, never write).
+
+        ``out_edges(node, data=True)`` for a loop over many nodes, without its lists.
+        """
+        return cast("dict[str, dict[str, dict[Any, EdgeAttributes]]]", self._succ)
+
     # -- keeping the indices ------------------------------------------------------
     def add_node(self, node_for_adding: str, **attr: Any) -> None:
         known = self._node.get(node_for_adding)

@@ -150,3 +150,35 @@ def test_every_field_of_an_entry_counts_in_what_its_report_is_made_from(tmp_path
         entry.model_copy(update={"sources": [*entry.sources, "x"]}),
     ):
         assert file_reports._made_from(changed, [], state) != made_from
+
+
+def test_a_cache_that_takes_no_snapshot_pickles_as_it_was_and_still_finds_this_calls_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hook run that keeps no state does not pickle its reports: it takes no snapshot of them,
+    # and what would be pickled is the last one taken, each report in it still right.
+    lines = (ROOT / "examples" / "claude-code-session.jsonl").read_bytes().splitlines(keepends=True)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[: len(lines) // 2]))
+    live = LiveTranscript(transcript)
+    live.refresh()
+    kept = ReportCache()
+    session_report(live.as_it_stands().index, kept)
+    snapshot = pickle.dumps(kept)
+    with transcript.open("ab") as out:
+        out.write(b"".join(lines[len(lines) // 2 :]))
+    live.refresh()
+    index = live.finish()
+    kept.snapshots = False
+    taken: list[object] = []
+    monkeypatch.setattr(file_reports.pickle, "dumps", lambda *a, **k: taken.append(a) or b"")
+    reported = session_report(index, kept)
+    assert taken == []
+    monkeypatch.undo()
+    assert pickle.dumps(kept) == snapshot
+    made: list[str] = []
+    _counting(made, monkeypatch)
+    assert session_report(index, kept) == reported
+    assert made == []  # this call's reports are found by the next call in the same process
+    assert reported == session_report(index)
+    assert session_report(index, pickle.loads(snapshot)) == reported
