@@ -57,10 +57,15 @@ class Runtime(Protocol):
 
 
 def program_name(value: str | None) -> str | None:
-    """``/usr/bin/python3`` -> ``python3``."""
+    """``/usr/bin/python3`` -> ``python3``; ``.venv/Scripts/python.exe`` -> ``python``.
+
+    Windows runs ``python.exe`` as ``python``: the suffix names no other program.
+    """
     if value is None:
         return None
-    return posixpath.basename(value.rstrip("/")) or value
+    name = posixpath.basename(value.rstrip("/")) or value
+    stem, extension = posixpath.splitext(name)
+    return stem if stem and extension.lower() == ".exe" else name
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ __all__ = [
     "ListedStatus",
     "OtherRepository",
     "PendingCall",
+    "PossibleChange",
     "SeenChange",
     "SessionState",
     "Staging",
@@ -222,6 +223,17 @@ class SeenChange(_Record):
     evidence: str
 
 
+class PossibleChange(_Record):
+    """A file a command said it may change (``pnpm install`` and its lock file), not yet settled.
+
+    A later ``git status`` that lists the file as changed settles it: the
+    command changed it (see :func:`~artifact_index.shell.git.git_effects`).
+    """
+
+    turn: int
+    command: str
+
+
 class SessionState(_Record):
     """Everything the tracker keeps of a session that is not a file or a graph node."""
 
@@ -251,6 +263,7 @@ class SessionState(_Record):
     # -- whose changes: the calls of the current turn, and changes seen but not made
     step_calls: dict[str, StepCall] = Field(default_factory=dict)
     seen_not_made: list[SeenChange] = Field(default_factory=list)
+    possible_changes: dict[str, PossibleChange] = Field(default_factory=dict)  # by file key
     # -- the conversation
     user_messages: list[UserSaid] = Field(default_factory=list)
     last_assistant: AssistantSaid | None = None

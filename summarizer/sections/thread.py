@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = [
     "SESSION_COMMANDS",
@@ -95,7 +95,8 @@ def is_request(message: UserSaid) -> bool:
     """A message that asks something of the agent: not a bare slash command, nor a command on the session
     itself (``/compact`` typed as text)."""
     text = message.text.strip()
-    if text.lower() in SESSION_COMMANDS:
+    # "/compact keep the API notes" or "/model opus" still acts on the session, whatever its arguments.
+    if not text or text.split(maxsplit=1)[0].lower() in SESSION_COMMANDS:
         return False
     return message.channel != "command" or " " in text
 

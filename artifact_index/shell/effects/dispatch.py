@@ -28,7 +28,7 @@ from artifact_index.shell.effects.files import (
     touch,
     truncate,
 )
-from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.effects.output_commands import cat, echo, printf, reader
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
@@ -65,8 +65,12 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
         if _is_script_path(inv.args[0].value) and not inv.failed:
             ran = _run_file(inv, runtime, inv.args[0])
             if any(op.action == "unknown" and op.path is None for op in ran.operations):
-                # A program whose text is not known may still say what it saved.
-                ran.operations.extend(reported_saves(inv, runtime))
+                # A program whose text is not known may still say what it saved,
+                # or name the file it writes by an output option.
+                saved = reported_saves(inv, runtime)
+                known = {op.path for op in saved}
+                named = [op for op in output_option_writes(inv) if op.path not in known]
+                ran.operations.extend([*saved, *named])
             return ran
         neutral = name in NEUTRAL_PROGRAMS
         saved = reported_saves(inv, runtime) if not neutral else []
@@ -78,11 +82,15 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
 
 
 def _is_script_path(value: str | None) -> bool:
-    """``./fix.sh`` or ``scripts/run.py`` is a script; ``.venv/bin/pytest`` is an installed program."""
-    if value is None or "/" not in value:
+    """``./fix.sh`` or ``scripts/run.py`` is a script; ``.venv/bin/pytest`` is an installed program.
+
+    A Windows virtual environment keeps its programs in ``Scripts``
+    (``venv/Scripts/python.exe``), and one ending in ``.exe`` is never a script's text.
+    """
+    if value is None or "/" not in value or value.lower().endswith(".exe"):
         return False
     parent = posixpath.basename(posixpath.dirname(value))
-    return parent not in ("bin", ".bin", "sbin")
+    return parent not in ("bin", ".bin", "sbin", "Scripts")
 
 
 def _family_handler(name: str) -> Handler | None:

@@ -46,7 +46,7 @@ from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
-from artifact_index.trail.session_state import PendingCall, SeenChange
+from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
 from artifact_index.trail.tracker.identity import event_identity
@@ -65,6 +65,8 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
 # Failures that prove the file existed when the call was made.
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
+# Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
+_MAX_POSSIBLE_CHANGES = 200
 
 
 class Tracker:
@@ -323,6 +325,8 @@ class Tracker:
         # status is "success" unless the command's status was unknown.
         status = result.status if not forced_ok or result.status == "unknown" else "success"
         op_node = self._add_operation(call, op, status, result)
+        if op.action == "unknown" and op.path is not None and status != "failure":
+            self._note_possible_change(op, op.cwd or cwd, call.turn)
         if op.action == "unknown" or (op.path is None and op.action not in ("restore", "unstash")):
             return set()
         if op.action == "restore" and op.path is None:
@@ -658,6 +662,31 @@ class Tracker:
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))
+
+    def _note_possible_change(self, op: FileOperation, cwd: str | None, turn: int) -> None:
+        """Keep a file a command said it may change, for a later ``git status`` to settle.
+
+        Not when the latest status, printed before the command, already listed
+        the file: then a later listing cannot tell whose change it is.
+        """
+        assert op.path is not None
+        key = self._key(op.path, cwd)
+        status = self.index.session.work.status
+        if status is not None and any(listed == key for listed, _ in status.files):
+            return
+        possible = self.index.session.possible_changes
+        if key in possible or len(possible) < _MAX_POSSIBLE_CHANGES:
+            possible[key] = PossibleChange(turn=turn, command=op.command or "")
+
+    def changed(self, path: str) -> bool:
+        """Whether the session changed the file (and did not put it back)."""
+        file = self.index.file_state(self._key(path, None))
+        return file is not None and file.changed
+
+    def possibly_changed(self, path: str) -> str | None:
+        """The command that said it may change ``path``, while no ``git status`` settled it."""
+        possible = self.index.session.possible_changes.get(self._key(path, None))
+        return possible.command if possible is not None else None
 
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""

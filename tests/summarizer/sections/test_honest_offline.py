@@ -15,7 +15,7 @@ from __future__ import annotations
 from artifact_index.facts.decisions import Decision
 from artifact_index.ingestion.events import AssistantMessage, ToolCall, ToolResult, UserMessage
 from artifact_index.trail.session_state import UserSaid
-from summarizer.narrative.decisions import worth_stating
+from summarizer.narrative.offline_decisions import worth_stating
 from summarizer.sections.file_lists import changed_paths
 from summarizer.sections.thread import latest_request
 from tests.support.session_steps import ROOT, edit, section, shell, summary_of, write
@@ -115,6 +115,29 @@ def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
     )
 
 
+def test_an_offer_to_the_user_is_the_hand_over_not_a_step_the_agent_stated() -> None:
+    # "Let me know if you'd like ..." leaves the choice to the user; cut at "e.g." it had read as the agent's own
+    # plan ("The agent said it would: Let me know if you'd like to keep going — e.g.").
+    summary = summary_of(
+        UserMessage(turn=1, text="Write up the routing rules as a design note"),
+        write(2, f"{ROOT}/docs/routing.md", "# Routing\n"),
+        UserMessage(turn=3, text="commit this"),
+        shell(4, "git commit -am 'docs: routing note'", "[main 1a2b3c4] docs: routing note"),
+        AssistantMessage(
+            turn=5,
+            text="Committed as `1a2b3c4`. Let me know if you'd like to keep going — e.g. a pass on "
+            "`docs/ingest.md` against the real data, or wiring the rules into `ingest.py`.",
+        ),
+    )
+    steps = section(summary, "Next Steps")
+    assert "said it would" not in steps
+    assert steps.startswith(
+        "- No next step stated: the agent's last message (turn 5) leaves it to the user: \"Let me know if "
+        "you'd like to keep going — e.g. a pass on `docs/ingest.md` against the real data, or wiring the rules "
+        'into `ingest.py`."; the next move is theirs.'
+    )
+
+
 def test_an_answer_in_the_last_message_is_not_denied_under_findings() -> None:
     summary = summary_of(
         UserMessage(
@@ -162,3 +185,64 @@ def test_scratch_files_come_after_the_project_files_their_folder_said_once() -> 
         "- modified in .github/workflows/ (1): `cleanup.yml`",
         f"- created outside the workspace under {scratch}/cuetest/ (2): `schema.cue`, `t1.json`",
     ]
+
+
+def test_a_file_changed_in_a_git_worktree_is_described_as_project_work() -> None:
+    # The session fixed the bug in a worktree beside the workspace: its files are the work, not scratch files
+    # to be listed by path only (raters read "outside the workspace" as nothing of the project changed).
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the cart rounding on a branch of its own"),
+        shell(2, "git worktree add ../shop-rounding -b fix/rounding", "Preparing worktree"),
+        write(3, "/home/dev/shop-rounding/shop/cart.py", "def cart_total(items):\n    return 0\n"),
+        edit(
+            4,
+            "/home/dev/shop-rounding/shop/cart.py",
+            old="def cart_total(items):\n    return 0\n",
+            new='def cart_total(items):\n    """The total in cents."""\n    return round(sum(items), 2)\n',
+        ),
+        shell(
+            5,
+            "cd ../shop-rounding && git commit -am 'fix: round the total'",
+            "[fix/rounding 1a2b3c4] fix: round the total\n 1 file changed",
+        ),
+        write(6, "/tmp/rounding-notes.txt", "checked\n"),
+        UserMessage(turn=7, text="merged"),
+        AssistantMessage(turn=8, text="Cleaned up."),
+    )
+    files = section(summary, "Files Changed").split("\n")
+    worktree = next(line for line in files if "shop-rounding/shop/cart.py" in line)
+    assert "outside the workspace" not in worktree
+    assert "defines `def cart_total(items)` (The total in cents.)" in worktree
+    assert worktree.endswith("(in the git worktree `../shop-rounding`)")
+    scratch = next(line for line in files if "rounding-notes" in line)
+    assert scratch.endswith("outside the workspace)")
+
+
+def test_files_with_the_same_story_share_one_line_naming_each() -> None:
+    # A merge's conflicts resolved file by file, committed, then the branch left behind with `git stash`: the
+    # same long sentence once per file had filled the section.
+    conflict = "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> main\n"
+    summary = summary_of(
+        UserMessage(turn=1, text="Resolve the merge conflicts of the PR"),
+        shell(
+            2,
+            "git merge origin/main",
+            "Automatic merge failed; fix conflicts and then commit the result.",
+        ),
+        edit(3, f"{ROOT}/shop/a.py", conflict, "y\n"),
+        edit(4, f"{ROOT}/shop/b.py", conflict, "y\n"),
+        edit(4, f"{ROOT}/shop/c.py", conflict, "y\n"),
+        shell(6, "git add -A && git commit -m 'Merge main'", "[feature 0cc4454] Merge main\n"),
+        shell(
+            7,
+            "git stash && git checkout main",
+            "Saved working directory and index state WIP on feature: 0cc4454 Merge main\n"
+            "Switched to branch 'main'\n",
+        ),
+        AssistantMessage(turn=8, text="Done."),
+    )
+    assert section(summary, "Files Changed").rstrip() == (
+        "- `shop/a.py`, `shop/b.py`, `shop/c.py` (3 files), each changed (turns 3, 4), committed in `0cc4454` "
+        "(turn 6), then `git stash` (turn 7) set it to a version git had; its change is kept in the commit, and "
+        "whether the version now on disk holds it is not shown"
+    )

@@ -8,7 +8,7 @@ are read from every user message after the first (the first states the task,
 which the intent already holds) and quoted: the sentences that settle the
 choice, not a paraphrase.  A reply that answers the agent's numbered questions
 by number ("1. no 2. we look at 50 commits") is stated with the questions it
-answers (see :mod:`summarizer.sections.answers`).
+answers (see :mod:`summarizer.sections.user_answers`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import re
 from artifact_index.facts.decisions import Decision
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.facts import Answer, SessionFacts
+from summarizer.sections.summary_facts import Answer, SessionFacts
+from summarizer.sections.text import sentences
 from summarizer.sections.thread import latest_request, thread_start
 
 __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
@@ -42,7 +43,6 @@ _SETTLES = lazy_pattern(
     r"\bgo ahead\b|^(?:no|nope)\b[,.!]|^(?:please )?(?:don'?t|do not)\b",
     re.I,
 )
-_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 # A sentence that announces what the agent does next ("I'll update issue #532 ...", "Let me create ..."):
 # an action about to be taken, not a choice made or a cause found.
 _ANNOUNCES = lazy_pattern(
@@ -73,9 +73,9 @@ def worth_stating(decision: Decision) -> bool:
 
 def _settling(message: UserSaid) -> str | None:
     """The sentences of a user message that settle a choice, quoted; None when none does."""
-    sentences = [s.strip() for s in _SENTENCE.split(message.text.strip()) if s.strip()]
+    said = [s.strip() for s in sentences(message.text.strip()) if s.strip()]
     settling = [
-        n for n, s in enumerate(sentences) if _SETTLES.search(s) and not s.endswith("?")
+        n for n, s in enumerate(said) if _SETTLES.search(s) and not s.endswith("?")
     ]  # a question
     if not settling:  # settles nothing
         return None
@@ -85,7 +85,7 @@ def _settling(message: UserSaid) -> str | None:
         {
             m
             for n in settling
-            for m in ((n - 1, n) if len(sentences[n].split()) < _SHORT else (n,))
+            for m in ((n - 1, n) if len(said[n].split()) < _SHORT else (n,))
             if m >= 0
         }
     )
@@ -93,7 +93,7 @@ def _settling(message: UserSaid) -> str | None:
     for previous, n in zip([None, *kept], kept, strict=False):
         text += (
             " " if previous is not None and n == previous + 1 else (" … " if text else "")
-        ) + sentences[n]
+        ) + said[n]
     return text if len(text) <= _QUOTE_CHARS else text[: _QUOTE_CHARS - 1].rstrip() + "…"
 
 

@@ -137,8 +137,97 @@ class _Python(_Effects):
     # -- statements ---------------------------------------------------------
 
     def block(self, nodes: list[TSNode], scope: dict[str, Value]) -> None:
-        for node in nodes:
+        for k, node in enumerate(nodes):
             self.statement(node, scope)
+            present = self.leaves_when_present(node, scope)
+            if present:
+                # `if os.path.exists(out): return` before writing `out`: a cache the
+                # script fills only when it is missing.  The file is known to be
+                # there, so whether the rest runs at all is not known.
+                start = len(self.ops)
+                self.block(nodes[k + 1 :], scope)
+                self.only_when_missing(start, present)
+                return
+
+    def leaves_when_present(self, node: TSNode, scope: dict[str, Value]) -> list[str]:
+        """The files an ``if`` checks before leaving the block, when one is known to exist.
+
+        Only ``if A.exists() [and B.exists()]: return`` (``raise``, ``continue``,
+        ``sys.exit()``) with no ``else``, and only when none of the files is known to
+        be missing: then the block's rest may never run.
+        """
+        if node.type != "if_statement" or node.child_by_field_name("alternative") is not None:
+            return []
+        body = node.child_by_field_name("consequence")
+        statements = [c for c in body.named_children if c.type != "comment"] if body else []
+        if not statements or not self.leaves(statements[-1]):
+            return []
+        checked = self.checked_files(node.child_by_field_name("condition"), scope)
+        if not checked:
+            return []
+        files = self.runtime.files
+        known = [files.exists(p) is True or files.is_directory(p) is True for p in checked]
+        if any(files.exists(p) is False for p in checked) or not any(known):
+            return []
+        # The one known to exist first: the detail names it.
+        return sorted(checked, key=lambda p: not known[checked.index(p)])
+
+    def leaves(self, node: TSNode) -> bool:
+        if node.type in ("return_statement", "raise_statement", "continue_statement"):
+            return True
+        call = node.named_children[0] if node.type == "expression_statement" else None
+        if call is None or call.type != "call":
+            return False
+        function = call.child_by_field_name("function")
+        name = self.text(function) if function is not None else ""
+        return name in ("sys.exit", "exit", "quit", "os._exit")
+
+    def checked_files(self, node: TSNode | None, scope: dict[str, Value]) -> list[str]:
+        """The placed files of ``exists(A) and B.is_file() ...``; empty for any other condition."""
+        if node is None:
+            return []
+        if node.type == "parenthesized_expression" and node.named_children:
+            return self.checked_files(node.named_children[0], scope)
+        if node.type == "boolean_operator":
+            operator = node.child_by_field_name("operator")
+            if operator is None or self.text(operator) != "and":
+                return []
+            left = self.checked_files(node.child_by_field_name("left"), scope)
+            right = self.checked_files(node.child_by_field_name("right"), scope)
+            return [*left, *right] if left and right else []
+        if node.type != "call":
+            return []
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "attribute":
+            return []
+        attribute = function.child_by_field_name("attribute")
+        if attribute is None or self.text(attribute) not in _EXISTENCE_CHECKS:
+            return []
+        receiver = self.expression(function.child_by_field_name("object"), scope)
+        if isinstance(receiver, Ref):
+            if receiver.name != "os.path":
+                return []
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments and arguments.named_children else None
+            value = self.expression(first, scope)
+        else:
+            value = receiver
+        single = value.single if isinstance(value, Text) else None
+        placed = self.where(single) if single is not None else None
+        return [placed] if placed is not None else []
+
+    def only_when_missing(self, start: int, present: list[str]) -> None:
+        """The changes from ``start`` on become unknown effects: the script may have skipped them."""
+        names = [posixpath.basename(p.rstrip("/")) for p in present]
+        missing = " or ".join(names)
+        for k in range(start, len(self.ops)):
+            op = self.ops[k]
+            if op.action in ("read", "unknown") or op.path is None:
+                continue
+            self.ops[k] = self.inv.unknown(
+                f"{self._who()} changes it only when {missing} is missing, and {names[0]} exists",
+                op.path,
+            )
 
     def statement(self, node: TSNode, scope: dict[str, Value]) -> None:
         self.tick()
@@ -160,6 +249,8 @@ class _Python(_Effects):
             definition = node.child_by_field_name("definition")
             if definition is not None:
                 self.statement(definition, scope)
+        elif kind == "block":
+            self.block(node.named_children, scope)
         elif kind == "with_statement":
             for clause in node.children:
                 if clause.type == "with_clause":
@@ -719,6 +810,8 @@ class _Python(_Effects):
         finally:
             self.stack.pop()
 
+
+_EXISTENCE_CHECKS = frozenset({"exists", "isfile", "isdir", "is_file", "is_dir"})
 
 _PATH_ONLY_METHODS = {
     "write_text",
