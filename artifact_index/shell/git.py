@@ -153,6 +153,8 @@ def _restore_paths(
             continue
         if (root is not None and path == root) or (not path or path == "."):
             ops.append(inv.op("restore", None, detail=detail or "the whole working tree"))
+            if detail not in (STASHED, STASHED_WITH_UNTRACKED):
+                ops.extend(_discarded(inv, runtime, "restoring the whole working tree"))
             continue
         under = files.files_under(path)
         if under and not files.known_file(path):
@@ -286,10 +288,14 @@ def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
         return []  # --soft / --mixed change the index and history only
     target = next((a.value for a in parsed.operands if a.value and a.value != "--"), None)
     if target is None or target in ("HEAD", "@"):
-        return [inv.op("restore", None, detail="git reset --hard")]
+        return [
+            inv.op("restore", None, detail="git reset --hard"),
+            *_discarded(inv, runtime, "git reset --hard"),
+        ]
     # Uncommitted changes are dropped, then the tree moves to the other revision.
     return [
         inv.op("restore", None, detail=f"git reset --hard {target}"),
+        *_discarded(inv, runtime, f"git reset --hard {target}"),
         *_switched(
             inv,
             runtime,
@@ -297,6 +303,25 @@ def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
             f"git reset --hard moves the working tree to {target}, whose differing files the"
             " tracker cannot name",
         ),
+    ]
+
+
+def _discarded(inv: Invocation, runtime: Runtime, shown: str) -> list[FileOperation]:
+    """The changes a whole-tree reset throws away that the session did not make.
+
+    A file the latest ``git status`` listed as changed and not committed,
+    which no call of the session changed (the user's edit from before the
+    session), holds something else after the reset: the reset changed it.
+    The session's own changes are put back by the ``restore`` beside it.
+    Only in the workspace's repository, whose status that is.
+    """
+    if _root(inv, runtime) != runtime.files.workspace:
+        return []
+    return [
+        inv.op(
+            "edit", path, detail=f"{shown} discards its uncommitted change, which git status listed"
+        )
+        for path in runtime.files.listed_uncommitted()
     ]
 
 

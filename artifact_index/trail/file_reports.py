@@ -81,14 +81,16 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
 
     The entry and the symbols are frozen models, spelled whole by
     :func:`_spelling`; of the state, a report reads the path it shows,
-    whether it changed and existed, its content and its original (net_diff,
-    content).
+    whether it changed and existed, the text its latest change wrote, its
+    content and its original (net_diff, content).
     """
     digest = hashlib.blake2b(digest_size=20)
     digest.update(_spelling(entry, symbols))
     if state is not None:
         digest.update(
-            repr((state.shown, state.changed, state.existed_before, state.exists)).encode()
+            repr(
+                (state.shown, state.changed, state.existed_before, state.exists, state.latest_write)
+            ).encode()
         )
         for text in (state.original, state.content):
             digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
@@ -190,6 +192,7 @@ def _report(
         if entry.status == "modified"
         else {},
         existed_before=state.existed_before if state is not None else None,
+        latest_write=state.latest_write if state is not None else None,
         last_change=(changes[-1].action, changes[-1].turn) if changes else None,
         last_command=changes[-1].command if changes else None,
         sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),

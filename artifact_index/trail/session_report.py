@@ -21,6 +21,7 @@ from artifact_index.trail.answers import (
     CheckRunReport,
     ErrorReport,
     FileReport,
+    LeftBehind,
     PendingCallReport,
     TaskReport,
     TestReport,
@@ -30,6 +31,7 @@ from artifact_index.trail.answers import (
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_reports import ReportCache, file_reports
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.left_behind import left_behind
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from artifact_index.trail.test_first import written_first
 from artifact_index.trail.verification import check_runs, unverified_changes
@@ -73,6 +75,8 @@ class SessionReport(BaseModel):
     unverified: list[UncheckedReport] = []
     # Calls issued whose result is not recorded: what they did is unknown.
     pending: list[PendingCallReport] = []
+    # Changed files left on a branch the session switched away from (see trail.left_behind).
+    left_behind: list[LeftBehind] = []
 
     @property
     def changed(self) -> list[FileReport]:
@@ -190,5 +194,6 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
         unverified=unverified_changes(index),
         pending=index.pending_calls(),
         agent_files=agent_files,
+        left_behind=left_behind(index, changed_reports, work),
         **by_status,
     )

@@ -25,6 +25,7 @@ from artifact_index.trail.file_state import FileSnapshot
 
 __all__ = [
     "AssistantSaid",
+    "BranchSwitch",
     "CheckRun",
     "Commit",
     "CompactionMark",
@@ -180,6 +181,13 @@ class OtherRepository(_Record):
     worktree: bool = False  # a `git worktree add` of the workspace's repository made it
 
 
+class BranchSwitch(_Record):
+    """A ``git checkout``/``git switch`` of the workspace that said it switched branches."""
+
+    turn: int
+    branch: str  # the branch switched to
+
+
 class WorkRecord(_Record):
     """Branch, commits and the latest status (see :mod:`~artifact_index.trail.work_state`)."""
 
@@ -191,6 +199,7 @@ class WorkRecord(_Record):
     status: ListedStatus | None = None
     compared: ComparedWithHead | None = None
     repos: dict[str, OtherRepository] = Field(default_factory=dict)
+    switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
 
 
 class Stash(_Record):

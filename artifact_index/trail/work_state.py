@@ -50,6 +50,7 @@ from artifact_index.trail.answers import (
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import (
+    BranchSwitch,
     Commit,
     CommitAttempt,
     ComparedWithHead,
@@ -159,6 +160,11 @@ class WorkState:
             model.stage(step, staging)
             if succeeded is not False and _moves_head(sub, args, output):
                 self.state.compared = None
+            # The line git prints once it has switched is the evidence, whatever ran after it
+            # in the same command (`git checkout main && make` that failed at make).
+            switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
+            if switched is not None:
+                self.state.switches.append(BranchSwitch(turn=turn, branch=switched["branch"]))
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
                 compared = compared_revision(step, sub, args, _beside(steps, step), output)
@@ -382,6 +388,13 @@ class WorkState:
         seq = self.index.session.op_count
         for key in files or ():
             self.state.committed_at[key] = seq
+        status = self.state.status
+        if status is not None and (staging.staged_all or staging.staged_tracked):
+            # `git add -A` / `commit -a` also took the changes the latest status
+            # listed that the trail does not follow (someone's edit from before).
+            for key, state in status.files:
+                if staging.staged_all or state != "untracked":
+                    self.state.committed_at[key] = seq
         self.state.branch = made["branch"]
         if len(self.state.commits) < _MAX_COMMITS:
             self.state.commits.append(

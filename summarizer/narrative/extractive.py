@@ -26,7 +26,7 @@ from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
-from summarizer.sections.thread import investigation, is_request, latest_request
+from summarizer.sections.thread import investigation, is_request, request_in_hand
 
 __all__ = ["ExtractiveWriter"]
 
@@ -38,7 +38,8 @@ def _intent(facts: SessionFacts) -> list[str]:
         return []
     # The task as first stated is a request of some length, and the latest whatever the user last asked: a
     # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
-    first, latest = requests[0], latest_request(said)
+    # A message queued while the agent worked is said after the request it was working on, as said after it.
+    first, latest = requests[0], request_in_hand(said)
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(

@@ -7,7 +7,7 @@ current task (the sub-steps its definition of done and the agent's own plan
 name that no change carried out, see :mod:`summarizer.sections.substeps`),
 the tracker item the session set in progress with the finishing steps it
 took for the items it closed before, the agent's open tasks, the files the
-latest request names and the session has not changed, the plan the agent
+latest request names with no change since it, the plan the agent
 stated last, the next open tracker item.  What the index knows is open but
 no one stated as a step (checks owed, open errors) is under Test Status and
 Errors, not here.  When the session stopped in an investigation, the steps
@@ -40,14 +40,16 @@ from summarizer.sections.thread import (
     SESSION_COMMANDS,
     investigation,
     latest_request,
+    request_in_hand,
     thread_start,
 )
 
 __all__ = ["next_steps"]
 
+# "The fix is to remove ..." states the change to make as plainly as "I'll remove ...".
 _PLAN = lazy_pattern(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
-    r"the next step|next step|next,|todo:|remaining:)",
+    r"the next step|next step|next,|todo:|remaining:|the (?:fix|solution|remedy) (?:is|would be) to\b)",
     re.I,
 )
 _MIN_PLAN_WORDS = 5
@@ -73,6 +75,9 @@ def _carried_out(facts: SessionFacts) -> bool:
 def _stated_plan(facts: SessionFacts) -> list[str]:
     if facts.last_assistant is None or _carried_out(facts):
         return []
+    listed = _announced_plan(facts.last_assistant.text)
+    if listed is not None:
+        return [first_line(listed, 600)]
     plan = [
         s.strip()
         for s in sentences(facts.last_assistant.text)
@@ -96,6 +101,36 @@ _ANNOUNCED_CHANGE = lazy_pattern(
 )
 
 
+# A line that introduces the agent's own list of changes: "I need to:", "Next, I'll:", "The fix:".
+_PLAN_INTRO = lazy_pattern(
+    r"\b(?:I need to|I'll|I will|I'm going to|let me|let's|we need to|next steps?|the fix|plan|changes?)\b[^\n]*:\s*$",
+    re.I,
+)
+_LIST_ITEM = lazy_pattern(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+\S")
+
+
+def _announced_plan(text: str) -> str | None:
+    """The list of changes a message announces (its introducing line and every item), or None.
+
+    Taken sentence by sentence, the items of "I need to: 1. Add colour variation 2. Add brightness
+    variation 3. Slightly reduce the size" lost the ones not opening with a verb of change.
+    """
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        if not _PLAN_INTRO.search(line):
+            continue
+        items = []
+        for item in lines[at + 1 :]:
+            if _LIST_ITEM.match(item):
+                items.append(item.strip())
+            elif item.strip() or items:
+                break
+        if len(items) >= 2:
+            # The introducing sentence, not the ones before it on its line.
+            return " ".join([sentences(line.strip())[-1], *items])
+    return None
+
+
 def _announced_change(facts: SessionFacts) -> list[str]:
     """What the agent's last message said it would change, when calls followed but none changed a file."""
     last = facts.last_assistant
@@ -105,6 +140,13 @@ def _announced_change(facts: SessionFacts) -> list[str]:
         turn >= last.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
     ):
         return []
+    plan = _announced_plan(last.text)
+    if plan is not None:
+        # A list of changes the agent set out ("I need to: 1. ... 2. ... 3. ..."): one step, every item of it.
+        return [
+            f"Carry out the plan the agent last announced (turn {last.turn}); the calls since changed no file "
+            f"yet: {first_line(plan, 600)}"
+        ]
     announced = [
         s.strip().strip("*#").strip()
         for s in sentences(last.text)
@@ -349,8 +391,16 @@ def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]
     if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
         return []
     since = [c for c in facts.activity if c.turn >= last.turn]
-    if request_named or latest is None:
+    in_hand = request_in_hand(facts.user_messages)
+    if request_named or latest is None or in_hand is None:
         opening = "Where the work stood when the context filled"
+    elif in_hand is not latest:
+        # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
+        opening = (
+            f'Go on with the request of turn {in_hand.turn} ("{first_line(in_hand.text, 160)}") and the messages '
+            f"queued while the agent worked on it (to turn {latest.turn}, under User Messages), in progress when "
+            "the context filled"
+        )
     else:
         opening = (
             f'Go on with the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}"), in progress '
@@ -375,6 +425,13 @@ def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]
         )
     else:
         text += "; no call made since."
+    running = [a for a in facts.background if a.finished_turn is None]
+    if running:
+        # Work the agent handed to sub-agents goes on without it: redoing it would clash with their results.
+        text += (
+            f" {len(running)} sub-agent(s) it launched still ran in the background (under Where It Stopped): "
+            "their results arrive as notices; do not redo their work."
+        )
     return [text]
 
 
@@ -482,7 +539,7 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             else ""
         )
         items.append(
-            f"Files the latest request (turn {turn}) names and the session has not changed yet: "
+            f"Files the latest request (turn {turn}) names, with no change since it: "
             + ", ".join(unsearched[:6])
             + more
             + places

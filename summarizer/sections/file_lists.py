@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.trail.answers import FileReport
+from artifact_index.trail.answers import FileReport, LeftBehind
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
-from summarizer.sections.summary_facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
+from summarizer.sections.summary_facts import ChangeAccount, LatestCode, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 

@@ -27,7 +27,6 @@ __all__ = [
     "BackgroundAgent",
     "ChangeAccount",
     "LatestCode",
-    "LeftBehind",
     "RequestItem",
     "Search",
     "SessionFacts",
@@ -82,14 +81,6 @@ class Search(_Told):
     places: list[str]
     # The places' files a later call of the agent named (a read, an edit, a command or search over them).
     looked_at: list[str] = []
-
-
-class LeftBehind(_Told):
-    """A file changed before the session switched branches, which the latest ``git status`` no longer lists."""
-
-    path: str
-    switch_turn: int
-    branch: str  # the branch switched to
 
 
 class Activity(_Told):
@@ -153,14 +144,12 @@ class SessionFacts(SessionReport):
     request_items: list[RequestItem] = Field(default_factory=list)
     # What the current thread's searches matched.
     searches: list[Search] = Field(default_factory=list)
-    # Changes left on the branch switched away from.
-    left_behind: list[LeftBehind] = Field(default_factory=list)
     # Constraints of the project the agent ran into and acted on.
     lessons: list[AssistantSaid] = Field(default_factory=list)
     # The times the person stopped the agent, and their replies to its numbered questions.
     interruptions: list[UserSaid] = Field(default_factory=list)
     answers: list[Answer] = Field(default_factory=list)
-    # The new text of the last change of each file of the current thread, by path.
+    # The new text of the last change of each file of the current thread, by path (from the index).
     latest_code: dict[str, LatestCode] = Field(default_factory=dict)
     # What each change does and why, one line per changed path, when an LLM wrote them (the narrative's).
     file_notes: dict[str, str] = Field(default_factory=dict)

@@ -20,8 +20,11 @@ def one_line(text: str, limit: int) -> str:
 
 # A sentence ends at ".", "!" or "?" before a space, or at a line break; not at the dot of an abbreviation
 # ("e.g. a pass on the docs" is one sentence: cut after "e.g." its first words read as a sentence of their own).
+# Nor at the number of a list item ("1. Add colour variation" is one item, not "1." and a sentence).
 _SENTENCE_BREAK = lazy_pattern(
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<=[.!?])\s+|\n+", re.I
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!^\d\.)(?<!\n\d\.)(?<!^\d\d\.)"
+    r"(?<!\n\d\d\.)(?<=[.!?])[ \t]+|\s*\n\s*",
+    re.I,
 )
 
 

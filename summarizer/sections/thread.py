@@ -26,6 +26,7 @@ __all__ = [
     "investigation",
     "is_request",
     "latest_request",
+    "request_in_hand",
     "thread_start",
 ]
 
@@ -109,6 +110,19 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
     return messages[-1] if messages else None
 
 
+def request_in_hand(messages: list[UserSaid]) -> UserSaid | None:
+    """The request the agent was working on: the latest one, or, when that was typed while the agent worked
+    (queued), the latest one before it that was not: a queued message is delivered into that work, which went
+    on ("changelog", "do we not have uv run in permissions?" while the agent got a PR merged)."""
+    latest = latest_request(messages)
+    if latest is None or latest.channel != "queued":
+        return latest
+    before = [
+        m for m in messages if m.turn < latest.turn and is_request(m) and m.channel != "queued"
+    ]
+    return before[-1] if before else latest
+
+
 def first_request(messages: list[UserSaid]) -> UserSaid | None:
     """The task as the user first stated it: their first message that is not a bare slash command."""
     for message in messages:
@@ -179,6 +193,8 @@ def investigation(facts: SessionFacts) -> Investigation | None:
     question = latest_request(facts.user_messages)
     if question is None or facts.thread_calls < _MIN_CALLS or not _INQUIRY.search(question.text):
         return None  # reading before a change asked for is preparation, not an investigation
+    if question.channel == "queued":
+        return None  # typed while the agent worked: the calls since are that work's, not a search for the answer
     if any(
         turn >= question.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
     ):

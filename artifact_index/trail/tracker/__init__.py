@@ -45,6 +45,7 @@ from artifact_index.trail.annotations import ErrorAttributes, add_error_node, li
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
@@ -180,6 +181,7 @@ class Tracker:
                 open_effects = open_effects or bool(run.opaque) or _opens(run.effects)
             else:
                 touched |= self._apply(call, op, cwd, result)
+                self._note_latest_write(call, op, cwd, result)
                 named |= self._named([op], cwd)
                 open_effects = open_effects or _opens([op])
         if result.status != "failure":
@@ -196,6 +198,17 @@ class Tracker:
         if result.status != "failure":
             self._update_tasks(call, result)
         self._observe_errors(call, cwd, result)
+
+    def _note_latest_write(
+        self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
+    ) -> None:
+        """Keep the text a main-agent change by a file tool wrote as its file's latest (see trail.latest_writes)."""
+        if call.sidechain is not None or result.status == "failure" or not shows_text(op):
+            return
+        assert op.path is not None  # shows_text: a change names its file
+        file = self.index.file_state(self._key(op.path, op.cwd or cwd))
+        if file is not None:
+            file.wrote(LatestWrite(turn=call.turn, text=written_text(op)))
 
     def _observe_errors(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
         """Feed the result to the error ledger; link new errors to their file in the graph."""
@@ -682,6 +695,32 @@ class Tracker:
         """Whether the session changed the file (and did not put it back)."""
         file = self.index.file_state(self._key(path, None))
         return file is not None and file.changed
+
+    def listed_uncommitted(self) -> list[str]:
+        """The files the latest ``git status`` listed as changed, still uncommitted, that the session never changed.
+
+        Not while a stash of the session is kept (it may hold them), nor files
+        a commit after that status may hold, nor a listing cut to a pathspec.
+        """
+        session = self.index.session
+        status = session.work.status
+        if status is None or status.scope or not status.complete or session.stashes:
+            return []
+        since = session.work.commits[status.commits_before or 0 :]
+        if status.commits_before is None or any(commit.files is None for commit in since):
+            return []  # a commit since may hold them
+        root = session.root
+        found: list[str] = []
+        for key, state in status.files:
+            if state not in ("modified", "changed") or key.startswith(".../") or key.endswith("/"):
+                continue
+            if session.work.committed_at.get(key, -1) >= status.seq:
+                continue
+            file = self.index.file_state(key)
+            if file is not None and (file.changed or file.restored):
+                continue
+            found.append(key if is_absolute(key) or not root else join(root, key))
+        return found
 
     def possibly_changed(self, path: str) -> str | None:
         """The command that said it may change ``path``, while no ``git status`` settled it."""

@@ -246,3 +246,112 @@ def test_files_with_the_same_story_share_one_line_naming_each() -> None:
         "(turn 6), then `git stash` (turn 7) set it to a version git had; its change is kept in the commit, and "
         "whether the version now on disk holds it is not shown"
     )
+
+
+def test_a_numbered_plan_the_agent_announced_is_one_step_with_every_item() -> None:
+    # Split into sentences, the numbers of the list were sentences of their own and the items that do not open
+    # with a verb of change ("Slightly reduce ...") were lost from the next steps.
+    summary = summary_of(
+        UserMessage(turn=1, text="The near stars look like white dots, not stars."),
+        *_read(2, f"{ROOT}/Sky/StarField.swift"),
+        AssistantMessage(
+            turn=3,
+            text="The white dots are all identical. I need to:\n1. Add colour variation (blue-white to orange)\n"
+            "2. Add brightness variation\n3. Slightly reduce the near-star size so they read as points\n\n"
+            "The efficient approach: six shared materials rather than 3000.",
+        ),
+        *_read(3, f"{ROOT}/Sky/StarField.swift"),
+    )
+    steps = section(summary, "Next Steps")
+    assert (
+        "- Carry out the plan the agent last announced (turn 3); the calls since changed no file yet: I need to: "
+        "1. Add colour variation (blue-white to orange) 2. Add brightness variation 3. Slightly reduce the "
+        "near-star size so they read as points\n"
+    ) in steps
+
+
+def test_a_numbered_plan_in_the_last_message_is_the_step_the_agent_stated() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="The near stars look like white dots, not stars."),
+        *_read(2, f"{ROOT}/Sky/StarField.swift"),
+        AssistantMessage(
+            turn=3,
+            text="Next, I'll:\n- add colour variation\n- add brightness variation\n- shrink the near stars",
+        ),
+    )
+    assert (
+        "The agent said it would: Next, I'll: - add colour variation - add brightness variation - shrink the near "
+        "stars"
+    ) in section(summary, "Next Steps")
+
+
+def test_a_named_file_changed_before_the_request_is_not_flagged_against_its_own_step() -> None:
+    # "... names and the session has not changed yet: `executor.rs`" was flagged by the summary's own check
+    # ("⚠ [index: `executor.rs` was changed, last at turn 2]"): the step contradicted itself.
+    summary = summary_of(
+        UserMessage(turn=1, text="Merge the rebase methods"),
+        edit(2, f"{ROOT}/src/executor.rs"),
+        UserMessage(
+            turn=3,
+            text="Review: src/executor.rs:664 drops public methods; src/actions.rs:60 changes messages",
+        ),
+        edit(4, f"{ROOT}/src/actions.rs"),
+        AssistantMessage(turn=5, text="Now the other call sites:"),
+        *_read(5, f"{ROOT}/src/actions.rs"),
+    )
+    steps = section(summary, "Next Steps")
+    assert (
+        "Files the latest request (turn 3) names, with no change since it: `src/executor.rs`"
+        in steps
+    )
+    assert "⚠" not in steps
+
+
+def test_a_question_queued_while_the_agent_worked_is_not_the_work_in_hand() -> None:
+    # Typed while the agent was getting a PR merged, "do we not have uv run in permissions?" had become the
+    # latest request of an investigation "with no conclusion", and the PR work in flight was lost.
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the failing CI on main"),
+        edit(2, f"{ROOT}/tests/test_voice.py"),
+        UserMessage(
+            turn=3,
+            text="OK, now follow the workflow to get our changes merged, via PR, copilot fb etc.",
+        ),
+        shell(
+            4, "git commit -am 'fix: tests for the new voices'", "[fix/voices 8fc2cfa] fix: tests"
+        ),
+        UserMessage(turn=5, text="do we not have uv run in permissions?", channel="queued"),
+        shell(6, "gh pr create --fill", "https://github.com/acme/shop/pull/35"),
+        shell(7, "gh pr checks 35 --watch", "All checks were successful"),
+        shell(8, "gh pr view 35 --comments", "copilot: looks good"),
+        AssistantMessage(
+            turn=9, text="All CI checks passed. Now let me check for Copilot review comments."
+        ),
+        shell(9, "gh api repos/acme/shop/pulls/35/comments", "[]"),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Latest request (turn 3): OK, now follow the workflow" in intent
+    assert "Then the user said: (turn 5) do we not have uv run in permissions?" in intent
+    steps = section(summary, "Next Steps")
+    assert "Answer the open request" not in steps
+    assert steps.startswith(
+        '- Go on with the request of turn 3 ("OK, now follow the workflow to get our changes merged, via PR, '
+        'copilot fb etc.") and the messages queued while the agent worked on it (to turn 5, under User Messages)'
+    )
+
+
+def test_the_fix_the_last_message_states_is_a_step() -> None:
+    # "The fix is to remove ..." closed the agent's diagnosis; the next steps had said only that it waited.
+    summary = summary_of(
+        UserMessage(turn=1, text="The scraper's spans are missing from the dashboard"),
+        *_read(2, f"{ROOT}/scraper/classifier.py"),
+        AssistantMessage(
+            turn=3,
+            text="Found the problem: the classifier enables tracing a second time at import. The fix is to "
+            "remove the manual enable() call from `classifier.py` and let the runner set tracing up.",
+        ),
+    )
+    assert (
+        "The agent said it would: The fix is to remove the manual enable() call from `classifier.py` and let "
+        "the runner set tracing up."
+    ) in section(summary, "Next Steps")

@@ -17,6 +17,8 @@ from tests.support.paths import FIXTURES
 from .saved_v1 import EVENTS
 
 V1 = FIXTURES / "state" / "v1.json"
+# The same events saved by the second version, before files kept their latest write.
+V2 = FIXTURES / "state" / "v2.json"
 
 
 def test_a_first_version_state_upgrades_to_the_index_of_its_events() -> None:
@@ -32,6 +34,7 @@ def test_a_first_version_state_upgrades_to_the_index_of_its_events() -> None:
     for commit in fed.session.work.commits:
         commit.command = None
     _forget_what_went_on(fed, upgraded)
+    _forget_latest_writes(fed)
     assert upgraded.to_json() == fed.to_json()
 
 
@@ -44,6 +47,41 @@ def _forget_what_went_on(fed: ArtifactIndex, saved: ArtifactIndex) -> None:
     ledger.awaiting_next = saved.ledger.awaiting_next
 
 
+def _forget_latest_writes(fed: ArtifactIndex) -> None:
+    """What each file's latest change wrote, and the branch switches, were kept from the third version on."""
+    for file in fed.file_states():
+        file.latest_write = None
+    fed.session.work.switches = []
+
+
+def test_a_second_version_state_upgrades_to_the_index_of_its_events_with_no_latest_writes() -> None:
+    upgraded = ArtifactIndex.from_json(V2.read_text(encoding="utf-8"))
+    fed = Tracker(format="claude-code").feed_all(EVENTS)
+    assert [f.path for f in fed.file_states() if f.latest_write is not None] == [
+        "app.py",
+        "lib.py",
+        "NOTES.md",
+    ]
+
+    assert json.loads(upgraded.to_json())["version"] == STATE_VERSION == 3
+    assert show_json(upgraded) == show_json(fed)
+    _forget_latest_writes(fed)
+    assert upgraded.to_json() == fed.to_json()
+
+
+def test_a_second_version_state_resumes_and_keeps_what_later_changes_write() -> None:
+    resumed = Tracker.resume(V2.read_text(encoding="utf-8"))
+    late = ToolResult(turn=11, call_id="late1", status="success")
+
+    resumed.feed(late)
+
+    written = resumed.index.file_state("late.py")
+    assert written is not None and written.latest_write is not None
+    assert (written.latest_write.turn, written.latest_write.text) == (11, "x = 1\n")
+    app = resumed.index.file_state("app.py")
+    assert app is not None and app.latest_write is None  # not kept by the second version
+
+
 def test_a_first_version_state_resumes_where_it_stopped() -> None:
     resumed = Tracker.resume(V1.read_text(encoding="utf-8"))
     whole = Tracker(format="claude-code")
@@ -54,6 +92,8 @@ def test_a_first_version_state_resumes_where_it_stopped() -> None:
     for commit in whole.index.session.work.commits:
         commit.command = None
     _forget_what_went_on(whole.index, resumed.index)
+    _forget_latest_writes(whole.index)
+    _forget_latest_writes(resumed.index)
 
     assert resumed.index.to_json() == whole.index.to_json()
     assert [f.path for f in resumed.index.changed_files()] == [
