@@ -364,6 +364,27 @@ _OPENER_ONLY = lazy_pattern(
 )
 
 
+def _moved_lines(lines: list[str]) -> list[set[str]]:
+    """For each hunk of a diff, the lines (stripped) it both removes and adds."""
+    found: list[set[str]] = []
+    gone: set[str] = set()
+    came: set[str] = set()
+    in_hunk = False
+    for line in lines:
+        if _HUNK.match(line):
+            if in_hunk:
+                found.append(gone & came)
+            gone, came, in_hunk = set(), set(), True
+        elif line.startswith(("+++", "---")):
+            continue
+        elif line.startswith("-") and line[1:].strip():
+            gone.add(line[1:].strip())
+        elif line.startswith("+") and line[1:].strip():
+            came.add(line[1:].strip())
+    found.append(gone & came)
+    return found
+
+
 def _pairing_key(code: str) -> str | None:
     """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
     left = _LEFT.match(code)
@@ -460,14 +481,23 @@ def changed_code(
             )
         comment.clear()
 
-    for line in diff.splitlines():
+    lines = diff.splitlines()
+    # A line a hunk both removes and adds (moved, or re-indented under a new block) is no change:
+    # paired, it would read as replaced by an unrelated line.
+    moved_of_hunk = _moved_lines(lines)
+    moved: set[str] = set()
+    for line in lines:
         hunk = _HUNK.match(line)
         if hunk:
             new_line, removed = int(hunk["new"]), {}
+            moved = moved_of_hunk.pop(0) if moved_of_hunk else set()
             continue
         if line.startswith(("+++", "---")) or not new_line:
             continue
         body = line[1:]
+        if line[:1] in ("+", "-") and body.strip() in moved:
+            new_line += line.startswith("+")
+            continue
         key = owner(new_line)
         is_comment = bool(comment_mark.match(body)) and not body.strip().startswith("*/")
         if comment and not (line.startswith("+") and is_comment):

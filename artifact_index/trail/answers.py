@@ -139,6 +139,8 @@ class FileReport(_Answer, Claimed):
     last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
     # Every call that touched it was a sub-agent's: its read (or change) is not the main agent's.
     sub_agent_only: bool = Field(default=False, exclude=True)
+    # A read at this turn showed other content than an earlier one, though the session changed nothing.
+    changed_unseen_turn: int | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = Field(default=None, exclude=True)

@@ -196,6 +196,7 @@ def _report(
         last_change=(changes[-1].action, changes[-1].turn) if changes else None,
         last_command=changes[-1].command if changes else None,
         sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),
+        changed_unseen_turn=state.changed_unseen_turn if state is not None else None,
         certainty=entry.certainty,
         evidence=entry.evidence,
     )

@@ -69,6 +69,9 @@ class FileState(BaseModel):
     content: str | None = None  # the whole content now, when known
     original: str | None = None  # the content before the session's first change, when known
     windows: list[Window] = Field(default_factory=list)  # partial reads, while content is unknown
+    # The turn of a whole read that showed other content than the trail knew, the session having
+    # changed nothing: something it did not follow changed the file (a tool, a server, a person).
+    changed_unseen_turn: int | None = None
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = None
 

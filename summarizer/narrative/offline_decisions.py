@@ -59,11 +59,21 @@ _QUOTE_CHARS = 300
 _SHORT = 8  # words: a settling sentence this short refers to the one before it
 
 
+# "Understood — I'll work only from what you shared rather than ...": the agent taking up the user's
+# instruction, which User Messages quote in the user's words; not a choice of its own, and read as one it
+# outlived the user's next request that lifted it.
+_ACKNOWLEDGES = lazy_pattern(
+    r"^(?:understood|got it|noted|ok(?:ay)?|sure|will do|of course)\b\s*[—–,.!:;-]", re.I
+)
+
+
 def worth_stating(decision: Decision) -> bool:
     """A decision the reader can act on: a root cause, a rejected alternative, a reasoned or concrete choice."""
     if decision.kind == "root-cause":
         # A cause found is stated, not announced: "I'll update issue #532 ..." is an action about to be taken.
         return not _ANNOUNCES.match(decision.text.strip().lstrip("*#> ").strip())
+    if _ACKNOWLEDGES.match(decision.text.strip().lstrip("*#> ").strip()):
+        return False
     if decision.kind != "choice":
         return True
     if _DEICTIC.search(decision.text) and not decision.files and not decision.symbols:

@@ -595,6 +595,8 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     in_thread = [f for f in latest if max(f.turns, default=0) >= since]
     named = in_thread[: _READ_IN_THREAD_AT[detail]]
     named += [f for f in latest[: _READ_NAMED_AT[detail]] if f not in named]
+    # A file changed under the session is named with what its reads showed, never only counted.
+    named += [f for f in latest if f.changed_unseen_turn is not None and f not in named]
     lines = [f"- `{f.path}`{_whose_read(f)}" for f in sorted(named, key=lambda f: f.path)]
     rest = [f for f in latest if f not in named]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
@@ -641,6 +643,12 @@ def _whose_read(f: FileReport) -> str:
         notes.append("read by a sub-agent only")
     if _DEPENDENCY.search(f.path):
         notes.append("an installed dependency's file")
+    if f.changed_unseen_turn is not None:
+        # Not changed by any call the trail followed, yet not unchanged: say what the reads showed.
+        notes.append(
+            f"its read at turn {f.changed_unseen_turn} showed other content than an earlier read: "
+            "something the calls seen do not show changed it"
+        )
     return f" ({'; '.join(notes)})" if notes else ""
 
 

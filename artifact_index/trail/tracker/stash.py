@@ -15,10 +15,19 @@ def restore_all(index: ArtifactIndex, op_node: str, call_id: str, detail: str | 
 
     A stash keeps what it put away, so a later ``git stash pop`` brings
     it back; ``git stash -u`` also puts away the files the session created.
+    A file whose last change a commit holds is as HEAD has it: neither touches it.
     """
     stash = stash_entry(index.session, call_id) if is_stash(detail) else None
     untracked = detail == STASHED_WITH_UNTRACKED
+    # Back to HEAD itself (not `git reset --hard origin/main`, which moves HEAD too).
+    committed = (
+        index.session.work.committed_at if stash is not None or detail == "git reset --hard" else {}
+    )
     for file in list(index.file_states()):
+        if file.changed and committed.get(file.path, -1) >= index.last_change(file.path):
+            # A commit after its last change holds it: HEAD has the change, so going back to HEAD
+            # (a stash, a hard reset) leaves the file as it is, and a stash does not take it.
+            continue
         if file.changed and file.existed_before is not False:
             if stash is not None:
                 stash.files[file.path] = file.snapshot()

@@ -219,7 +219,7 @@ def test_a_file_changed_in_a_git_worktree_is_described_as_project_work() -> None
 
 
 def test_files_with_the_same_story_share_one_line_naming_each() -> None:
-    # A merge's conflicts resolved file by file, committed, then the branch left behind with `git stash`: the
+    # A merge's conflicts resolved file by file, committed, then the tree reset to the remote branch: the
     # same long sentence once per file had filled the section.
     conflict = "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> main\n"
     summary = summary_of(
@@ -233,17 +233,13 @@ def test_files_with_the_same_story_share_one_line_naming_each() -> None:
         edit(4, f"{ROOT}/shop/b.py", conflict, "y\n"),
         edit(4, f"{ROOT}/shop/c.py", conflict, "y\n"),
         shell(6, "git add -A && git commit -m 'Merge main'", "[feature 0cc4454] Merge main\n"),
-        shell(
-            7,
-            "git stash && git checkout main",
-            "Saved working directory and index state WIP on feature: 0cc4454 Merge main\n"
-            "Switched to branch 'main'\n",
-        ),
+        shell(7, "git reset --hard origin/main", "HEAD is now at 9d1e2f0 Release 1.4\n"),
         AssistantMessage(turn=8, text="Done."),
     )
     assert section(summary, "Files Changed").rstrip() == (
         "- `shop/a.py`, `shop/b.py`, `shop/c.py` (3 files), each changed (turns 3, 4), committed in `0cc4454` "
-        "(turn 6), then `git stash` (turn 7) set it to a version git had; its change is kept in the commit, and "
+        "(turn 6), then `git reset --hard origin/main` (turn 7) set it to a version git had; its change is kept "
+        "in the commit, and "
         "whether the version now on disk holds it is not shown"
     )
 
@@ -355,3 +351,24 @@ def test_the_fix_the_last_message_states_is_a_step() -> None:
         "The agent said it would: The fix is to remove the manual enable() call from `classifier.py` and let "
         "the runner set tracing up."
     ) in section(summary, "Next Steps")
+
+
+def test_an_acknowledged_instruction_is_not_the_agents_decision() -> None:
+    # "Understood — I'll work only from ... rather than exploring ..." took up what the user said then; listed
+    # under Decisions it outlived the user's next request to explore after all.
+    acknowledged = Decision(
+        kind="choice",
+        text="Understood — I'll work only from the RESOLVER.md content already shared rather than exploring "
+        "your KB directory.",
+        turn=5,
+        files=["RESOLVER.md"],
+        symbols=[],
+    )
+    reasoned = acknowledged.model_copy(
+        update={
+            "text": "I'll keep RESOLVER.md's routing table rather than a JSON blob, so each rule stays reviewable."
+        }
+    )
+    assert not worth_stating(acknowledged)
+    assert not worth_stating(acknowledged.model_copy(update={"kind": "rejected-alternative"}))
+    assert worth_stating(reasoned)

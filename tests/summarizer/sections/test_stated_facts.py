@@ -267,3 +267,130 @@ def test_git_bash_and_powershell_spellings_of_the_workspace_are_one_repository()
 
     assert [c.hash for c in facts.work.commits] == ["4f2a9c1"]
     assert facts.work.uncommitted == []
+
+
+# --- a git step that refused as a whole in the middle of a chain ------------------------------------
+
+
+def test_a_stash_pop_git_refused_mid_chain_touched_no_file() -> None:
+    refused = (
+        "Exit code 1\nerror: Your local changes to the following files would be overwritten by merge:\n"
+        "\t.claude/settings.local.json\nPlease commit your changes or stash them before you merge.\n"
+        "Aborting\nOn branch main\nChanges not staged for commit:\n"
+        "\tmodified:   .claude/settings.local.json\n\tmodified:   .gitignore\n\n"
+        "The stash entry is kept in case you need it again.\n"
+    )
+    index = _index(
+        write(1, f"{ROOT}/code/train.py", "train(num_epochs=15)\n"),
+        edit(1, f"{ROOT}/code/GetData.py", "DATA = 'data'", "DATA = os.path.join(ROOT, 'data')"),
+        shell(
+            1,
+            "git stash 2>&1",
+            "Saved working directory and index state WIP on main: c73dcc7 docs\n",
+        ),
+        shell(
+            2,
+            'echo "checkpoint.pth" >> .gitignore && git stash pop 2>&1 && git add .gitignore '
+            '&& git commit -m "fix: ignore training outputs" 2>&1',
+            refused,
+            False,
+        ),
+    )
+
+    files = _section(index, "Files created") + _section(index, "Files modified")
+    assert "- `code/train.py`: first lines: `train(num_epochs=15)`" in files
+    assert "stash" not in files
+    assert "`code/GetData.py`: via `git stash 2>&1`" in _section(
+        index, "Files changed, then put back (no net change seen)"
+    )
+
+
+# --- going back to HEAD leaves what a commit holds ----------------------------------------------------
+
+
+def test_a_stash_after_a_commit_puts_back_only_the_uncommitted_changes() -> None:
+    index = _index(
+        edit(1, f"{ROOT}/code/train.py", "num_epochs=5", "num_epochs=15"),
+        shell(
+            2,
+            "git add code/train.py && git commit -m 'train longer'",
+            "[main 4f2a9c1] train longer\n",
+        ),
+        edit(3, f"{ROOT}/README.md", "old", "new"),
+        shell(
+            4,
+            "git stash 2>&1",
+            "Saved working directory and index state WIP on main: 4f2a9c1 train longer\n",
+        ),
+    )
+
+    put_back = _section(index, "Files changed, then put back (no net change seen)")
+    assert "`README.md`" in put_back
+    assert "train.py" not in put_back
+    assert "- `code/train.py`" in _section(index, "Files modified")
+
+
+# --- a line the change only moved or re-indented is not replaced by another ---------------------------
+
+_INIT_BEFORE = """package auth
+
+func (ja *JWTSessionAuthenticator) Init() error {
+\tif pubKey := os.Getenv("CROSS_LOGIN_JWT_HS512_KEY"); pubKey != "" {
+\t\tbytes, err := base64.StdEncoding.DecodeString(pubKey)
+\t\tif err != nil {
+\t\t\treturn err
+\t\t}
+\t\tja.loginTokenKey = bytes
+\t}
+\treturn nil
+}
+"""
+_INIT_AFTER = """package auth
+
+func (ja *JWTSessionAuthenticator) Init() error {
+\tpubKey := os.Getenv("CROSS_LOGIN_JWT_HS512_KEY")
+\tif pubKey == "" {
+\t\treturn errors.New("no login key")
+\t}
+\tbytes, err := base64.StdEncoding.DecodeString(pubKey)
+\tif err != nil {
+\t\treturn err
+\t}
+\tja.loginTokenKey = bytes
+\treturn nil
+}
+"""
+
+
+def test_a_re_indented_line_is_not_paired_with_the_line_that_took_its_place() -> None:
+    path = f"{ROOT}/internal/auth/jwtSession.go"
+    index = _index(
+        read(1, path, _INIT_BEFORE),
+        edit(2, path, _INIT_BEFORE.split("\n", 2)[2], _INIT_AFTER.split("\n", 2)[2]),
+    )
+
+    modified = _section(index, "Files modified")
+    assert "`JWTSessionAuthenticator.Init` modified" in modified
+    assert "DecodeString(pubKey)` →" not in modified
+    assert "DecodeString" not in modified
+
+
+# --- a file read twice with other content, the session having changed nothing -------------------------
+
+
+def test_a_file_whose_reads_differ_is_not_listed_as_plainly_unchanged() -> None:
+    config = f"{ROOT}/.tts/config.md"
+    index = _index(
+        read(1, config, '---\nnotify: "y"\n---\n'),
+        shell(2, "echo 'set_config voice charlie (an MCP server writes the file)'"),
+        read(3, config, '---\nnotify: "y"\nvoice: "charlie"\n---\n'),
+        read(4, f"{ROOT}/README.md", "# Shop\n"),
+        read(5, f"{ROOT}/README.md", "# Shop\n"),
+    )
+
+    files = _section(index, "Files read (unchanged)")
+    assert (
+        "- `.tts/config.md` (its read at turn 3 showed other content than an earlier read: "
+        "something the calls seen do not show changed it)" in files
+    )
+    assert "- `README.md`\n" in files + "\n"
