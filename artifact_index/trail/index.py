@@ -811,17 +811,21 @@ class ArtifactIndex:
 
         For an index that keeps growing and is asked again and again (a
         followed transcript, kept between hook runs): a symbol no edge was
-        added to since is not worked out again.  That is sound because the
-        graph only grows: a symbol node's attributes, an operation's
-        sequence number and turn, and an edge's attributes never change once
-        added, and no node or edge is taken out.  A memory taken with the
-        index (pickled) must be of an index this one grew from; the end of
-        a file (:meth:`LiveTranscript.finish <artifact_index.live.live_transcript.LiveTranscript.finish>`)
+        added to since is not worked out again, nor are its edges counted
+        (the graph notes the nodes edges are added into, see
+        :meth:`~artifact_index.trail.graph.ArtifactGraph.follow_growth`).
+        That is sound because the graph only grows: a symbol node's
+        attributes, an operation's sequence number and turn, and an edge's
+        attributes never change once added, and no node or edge is taken
+        out.  A memory taken with the index (pickled) must be of an index
+        this one grew from; the end of a file
+        (:meth:`LiveTranscript.finish <artifact_index.live.live_transcript.LiveTranscript.finish>`)
         adds what a later line may contradict, so what is kept of a
         followed transcript is taken before it.
         """
         if self._symbol_memory is None:
             self._symbol_memory = {}
+            self._graph.follow_growth()
 
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
@@ -830,13 +834,24 @@ class ArtifactIndex:
         # The graph's own dictionaries: this visits every symbol and each edge into it.
         attributes, into = graph.attributes, graph.keyed_edges_into
         memory = self._symbol_memory
+        # The symbols an edge was added into since the memory was last brought up to date; when
+        # the graph did not note them, a symbol's memory holds while its count of edges does.
+        grown = graph.take_growth() if memory is not None else None
+        shown: dict[str, str] = {}
         for node, data in graph.nodes_of_kind("symbol"):
-            incoming = into[node]
-            edges = sum(len(keyed) for keyed in incoming.values()) if memory is not None else 0
-            known = memory.get(node) if memory is not None else None
-            if known is not None and known[0] == edges:
+            known = None
+            if memory is not None:
+                if grown is None:
+                    known = memory.get(node)
+                    edges = sum(len(keyed) for keyed in into[node].values())
+                    if known is not None and known[0] != edges:
+                        known = None
+                elif node not in grown:
+                    known = memory.get(node)
+            if known is not None:
                 _, first, change, turns = known
             else:
+                incoming = into[node]
                 touches = sorted(
                     (
                         int(attributes[op]["seq"]),
@@ -851,10 +866,14 @@ class ArtifactIndex:
                 change = _net_change([c for _, _, c in touches])
                 turns = tuple(sorted({turn for _, turn, _ in touches}))
                 if memory is not None:
+                    edges = sum(len(keyed) for keyed in incoming.values())
                     memory[node] = (edges, first, change, turns)
             if change is None:
                 continue
-            path = self._files[data["path"]].shown
+            key = data["path"]
+            path = shown.get(key)
+            if path is None:
+                path = shown[key] = self._files[key].shown
             entry = SymbolEntry(
                 name=data["name"],
                 kind=data["symbol_kind"],
