@@ -364,6 +364,27 @@ _OPENER_ONLY = lazy_pattern(
 )
 
 
+def _places(
+    content: str, language: str, modified: Sequence[SymbolEntry]
+) -> list[tuple[int, int, str]]:
+    """(first line, last line, symbol key) of every definition of ``content``; keys as ``modified`` spells them."""
+    wanted = {(s.name, s.container): symbol_key(s) for s in modified}
+    return [
+        (
+            d.start_line,
+            d.end_line,
+            wanted.get((d.name, d.container), f"{d.container}.{d.name}" if d.container else d.name),
+        )
+        for d in definitions(content, language)
+    ]
+
+
+def _holder(places: list[tuple[int, int, str]], line: int) -> str | None:
+    """The innermost definition of ``places`` holding ``line``."""
+    held = [(end - start, key) for start, end, key in places if start <= line <= end]
+    return min(held)[1] if held else None
+
+
 def _moved_lines(lines: list[str]) -> list[set[str]]:
     """For each hunk of a diff, the lines (stripped) it both removes and adds."""
     found: list[set[str]] = []
@@ -400,13 +421,15 @@ def changed_code(
     path: str,
     modified: Sequence[SymbolEntry],
     limit: int = 3,
+    original: str | None = None,
 ) -> dict[str, list[str]]:
     """The most telling lines a change wrote inside each definition it modified (by :func:`symbol_key`), in order.
 
     A comment it added reads as its own account (its first sentence, ``// ...``); a line that replaced
     another (``x := a(...)`` where ``x := b(...)`` was, ``return x`` where ``return y`` was) reads
     ``old → new``; then new conditions and calls.  Without the file's content the definitions' places are
-    unknown and every line counts, under the key ``""``.
+    unknown and every line counts, under the key ``""``.  With the content before (``original``), a
+    removed line is paired only with a line of the definition it stood in.
     """
     language = language_for_path(path)
     if not diff or not modified or language is None:
@@ -486,10 +509,14 @@ def changed_code(
     # paired, it would read as replaced by an unrelated line.
     moved_of_hunk = _moved_lines(lines)
     moved: set[str] = set()
+    # pairing key -> the definition the removed line stood in, by the content before (None: unknown)
+    removed_in: dict[str, str | None] = {}
+    old_places = _places(original, language, modified) if original is not None else None
+    old_line = 0
     for line in lines:
         hunk = _HUNK.match(line)
         if hunk:
-            new_line, removed = int(hunk["new"]), {}
+            new_line, old_line, removed = int(hunk["new"]), int(hunk["old"]), {}
             moved = moved_of_hunk.pop(0) if moved_of_hunk else set()
             continue
         if line.startswith(("+++", "---")) or not new_line:
@@ -497,6 +524,7 @@ def changed_code(
         body = line[1:]
         if line[:1] in ("+", "-") and body.strip() in moved:
             new_line += line.startswith("+")
+            old_line += line.startswith("-")
             continue
         key = owner(new_line)
         is_comment = bool(comment_mark.match(body)) and not body.strip().startswith("*/")
@@ -508,8 +536,12 @@ def changed_code(
             pairing = _pairing_key(body)
             if pairing and key is not None and not is_comment:
                 removed[pairing] = body.strip()
+                removed_in[pairing] = (
+                    _holder(old_places, old_line) if old_places is not None else None
+                )
                 if _LEFT.match(body) and _CALL.search(body):
                     unpaired.append(pairing)
+            old_line += 1
             continue
         if line.startswith("+") and key is not None:
             text = body.strip()
@@ -530,6 +562,11 @@ def changed_code(
                         0
                     ]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
                 before = removed.pop(pairing, None) if pairing else None
+                was_in = removed_in.get(pairing or "")
+                if before is not None and was_in is not None and was_in != key:
+                    # A line removed from another definition (a `return` of a function the change
+                    # deleted) is not the one this line replaced, whatever words they share.
+                    before = None
                 if pairing in unpaired:
                     unpaired.remove(pairing)
                 if before is not None and before != text:
@@ -543,6 +580,7 @@ def changed_code(
                     if score:
                         candidates.append((score, new_line, key, f"`{_code(text)}`"))
         new_line += 1
+        old_line += not line.startswith("+")
     if comment:
         close_comment(new_line)
     by_symbol: dict[str, list[tuple[int, int, str]]] = {}

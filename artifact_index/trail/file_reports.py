@@ -188,6 +188,7 @@ def _report(
             index.content(entry.path),
             entry.path,
             [s for s in changed_symbols if s.change == "modified"],
+            original=state.original if state is not None else None,
         )
         if entry.status == "modified"
         else {},

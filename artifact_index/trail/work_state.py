@@ -61,7 +61,7 @@ from artifact_index.trail.session_state import (
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
 from artifact_index.trail.tree_status import TreeStatus, compared_revision, observed_status
 
-__all__ = ["WorkState", "work_state"]
+__all__ = ["WorkState", "committed_per_status", "work_state"]
 
 _COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
@@ -90,14 +90,20 @@ class WorkState:
         self.state = index.session.work
 
     def observe(
-        self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None
+        self,
+        command: str,
+        cwd: str | None,
+        output: str,
+        turn: int,
+        succeeded: bool | None,
+        dialect: str | None = None,
     ) -> None:
         """Follow one shell command; staging is followed even when it failed (``git add`` then a refused commit)."""
         if self.state.compared is not None and _OTHER_CHECKOUTS.search(command):
             self.state.compared = None
         if "git" not in command:
             return
-        steps = simple_commands(command, cwd)
+        steps = simple_commands(command, cwd, dialect)
         if steps is None:
             return
         commits = iter(_COMMIT_LINE.finditer(output))
@@ -632,6 +638,12 @@ def _status_says(
     if (created and not status.untracked_shown) or not status.complete:
         return None
     return False
+
+
+def committed_per_status(index: ArtifactIndex, key: str, created: bool, last_change: int) -> bool:
+    """Whether the latest ``git status`` (or diff), printed after the file's last change, shows it committed."""
+    state = index.session.work
+    return _status_says(key, created, last_change, state.status, state.commits) is False
 
 
 def _commit_report(commit: Commit) -> CommitReport:

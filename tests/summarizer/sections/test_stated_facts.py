@@ -394,3 +394,125 @@ def test_a_file_whose_reads_differ_is_not_listed_as_plainly_unchanged() -> None:
         "something the calls seen do not show changed it)" in files
     )
     assert "- `README.md`\n" in files + "\n"
+
+
+# --- a status printed after a change says whether HEAD holds it ---------------------------------------
+
+
+def test_a_stash_leaves_a_file_a_later_status_shows_committed() -> None:
+    index = _index(
+        edit(1, f"{ROOT}/code/qformer.py", "layers = 2", "layers = 4"),
+        shell(2, "git add -A && git commit -F notes/msg.txt", ""),
+        shell(3, "git status -s 2>&1", " M .claude/settings.local.json\n"),
+        shell(
+            4,
+            "git stash 2>&1",
+            "Saved working directory and index state WIP on main: c73dcc7 docs\n",
+        ),
+    )
+
+    assert "qformer.py" not in _section(index, "Files changed, then put back (no net change seen)")
+    assert "- `code/qformer.py`" in _section(index, "Files modified")
+
+
+# --- a line paired by its first word alone is paired within its own block of changes ---------------
+
+_WRITER_BEFORE = """package store
+
+func sortRows(rows []Row) {
+\tsort.Slice(rows, func(i, j int) bool {
+\t\treturn rows[i].Timestamp < rows[j].Timestamp
+\t})
+}
+
+func newWriter() *Writer {
+\tpanic("todo")
+}
+"""
+_WRITER_AFTER = """package store
+
+func newWriter() *Writer {
+\treturn &Writer{
+\t\tbatch: make([]Row, 0, 1024),
+\t}
+}
+"""
+
+
+def test_a_return_removed_in_another_definition_is_not_what_a_new_return_replaced() -> None:
+    path = f"{ROOT}/store/writer.go"
+    index = _index(
+        read(1, path, _WRITER_BEFORE),
+        edit(2, path, _WRITER_BEFORE.split("\n", 2)[2], _WRITER_AFTER.split("\n", 2)[2]),
+    )
+
+    modified = _section(index, "Files modified")
+    assert "`newWriter` modified" in modified
+    assert "Timestamp" not in modified
+
+
+# --- commits a PowerShell session makes --------------------------------------------------------------
+
+
+def test_a_powershell_commit_with_a_here_string_message_is_the_workspaces_commit() -> None:
+    root = "C:\\Users\\dev\\shop"
+    command = (
+        f"cd {root}\ngit add docs/friction-log.md\n"
+        "git commit -q -m @'\nretro: the drill's catches\n\nThree findings.\n'@\ngit log --oneline -1"
+    )
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd=root),
+        *write(1, f"{root}\\docs\\friction-log.md", "# Friction\n"),
+        ToolCall(
+            turn=2,
+            call_id="ps2",
+            tool="PowerShell",
+            arguments={"command": command},
+            operations=(
+                FileOperation(
+                    action="shell", command=command, source="shell", dialect="powershell"
+                ),
+            ),
+        ),
+        ToolResult(
+            turn=2, call_id="ps2", status="success", output="8f82464 retro: the drill's catches\n"
+        ),
+    ]
+    facts = session_facts(Tracker(format="claude-code").feed_all(events))
+
+    assert [(c.hash, sorted(c.files or ())) for c in facts.work.commits] == [
+        ("8f82464", ["docs/friction-log.md"])
+    ]
+    assert facts.work.uncommitted == []
+
+
+# --- what the hook leaves out is counted in what it counts ---------------------------------------------
+
+
+def test_calls_left_out_are_counted_as_calls_not_lines() -> None:
+    issued = [
+        ToolCall(
+            turn=n,
+            call_id=f"web{n}",
+            tool="WebFetch",
+            arguments={"url": f"https://example.com/{n}"},
+            operations=(),
+        )
+        for n in range(1, 31)
+    ]
+    index = _index(
+        *[write(0, f"{ROOT}/src/m{n}.py", f"x = {n}\n" * 40) for n in range(60)], *issued
+    )
+
+    hook = file_trail_context(session_facts(index), limit=2500)
+    note = hook.rsplit("(Left out", 1)[-1]
+    shown = _section(index, "Issued, result not recorded (effect unknown)")
+    assert "calls with no result" in note
+    left = int(note.split(" calls with no result")[0].rsplit(" ", 1)[-1])
+    listed = hook.count("`WebFetch`")
+    earlier = sum(
+        int(line.split()[1])
+        for line in hook.splitlines()
+        if line.startswith("- ") and "earlier call(s)" in line
+    )
+    assert listed + earlier + left == 30, (shown, note)
