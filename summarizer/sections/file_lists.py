@@ -407,7 +407,33 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         ):
             line += "\n" + _code_lines(f, code, code_lines)
         lines.append(line)
+    lines = _one_command_lines(lines)
     return "\n".join([*lines, own] if own else lines)
+
+
+_PLAIN_LINE = lazy_pattern(r"^- `([^`\n]+)`( \([^)\n]*\): via `[^\n]+)$")
+
+
+def _one_command_lines(lines: list[str]) -> list[str]:
+    """Files one shell command changed and nothing else did, told the same way: one line naming every path.
+
+    ``git checkout --theirs a.go b.go ...`` over a dozen files had put the same status, command and turn on a
+    dozen lines.
+    """
+    said: dict[str, list[tuple[int, str]]] = {}  # what is said of each -> (line number, path)
+    for at, line in enumerate(lines):
+        found = _PLAIN_LINE.match(line)
+        if found is not None:
+            said.setdefault(found.group(2), []).append((at, found.group(1)))
+    merged: dict[int, str] = {}
+    for tail, places in said.items():
+        if len(places) < _SHARED_STORY:
+            continue
+        paths = ", ".join(f"`{path}`" for _, path in places)
+        status, _, rest = tail.strip().partition(": ")
+        merged[places[0][0]] = f"- {paths} ({len(places)} files), each {status}: {rest}"
+        merged.update({at: "" for at, _ in places[1:]})
+    return [merged.get(at, line) for at, line in enumerate(lines) if merged.get(at, line)]
 
 
 _SHARED_STORY = 3  # files with the same story told on one line from this many on

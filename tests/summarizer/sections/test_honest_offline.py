@@ -372,3 +372,24 @@ def test_an_acknowledged_instruction_is_not_the_agents_decision() -> None:
     assert not worth_stating(acknowledged)
     assert not worth_stating(acknowledged.model_copy(update={"kind": "rejected-alternative"}))
     assert worth_stating(reasoned)
+
+
+def test_files_one_command_changed_share_one_line_naming_each() -> None:
+    # `git checkout --theirs` over a dozen files had put the same status, command and turn on a dozen lines.
+    summary = summary_of(
+        UserMessage(
+            turn=1, text="Resolve the merge conflicts, keep their version of the tool files"
+        ),
+        shell(
+            2,
+            "git checkout --theirs shop/tools/a.py shop/tools/b.py shop/tools/c.py",
+            "Updated 3 paths from the index",
+        ),
+        edit(3, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+    )
+    changed = section(summary, "Files Changed")
+    assert changed.count("git checkout --theirs") == 1
+    assert (
+        "- `shop/tools/a.py`, `shop/tools/b.py`, `shop/tools/c.py` (3 files), each (modified): via `git checkout "
+        "--theirs"
+    ) in changed
