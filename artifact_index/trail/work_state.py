@@ -624,17 +624,17 @@ def _status_says(
 ) -> bool | None:
     """Whether the latest status says the file is uncommitted; None when it does not speak of it.
 
-    It speaks of a file whose last change came before it, in its scope, unless a commit that held the file
-    (or whose files are unknown) came after it: then the commit says.  Nor does it speak of a new file when
-    it hid untracked files.
+    It speaks of a file whose last change came before it, in its scope.  Of a file it lists, unless a commit
+    that held the file (or whose files are unknown) came after it: then the commit says.  Of a file it does
+    not list, whatever commits came after (none makes a clean file dirty), unless it is new and the
+    status hid untracked files.
     """
     if status is None or status.seq < last_change or not _in_scope(key, status):
         return None
-    after = commits[status.commits_before :] if status.commits_before is not None else []
-    if any(c.files is None or key in c.files for c in after):
-        return None
     if _listed(key, status):
-        return True
+        after = commits[status.commits_before :] if status.commits_before is not None else []
+        # A commit since may have taken it; one since cannot make a file the status showed clean dirty.
+        return None if any(c.files is None or key in c.files for c in after) else True
     if (created and not status.untracked_shown) or not status.complete:
         return None
     return False

@@ -79,3 +79,31 @@ def test_a_process_that_froze_objects_itself_has_what_a_lasting_step_built_froze
         assert _generation_of(built) is None and gc.get_freeze_count() >= before + 101
     finally:
         gc.unfreeze()
+
+
+def test_answering_every_query_sets_off_no_collection_and_leaves_the_collector_on(
+    fixtures_dir: Path,
+) -> None:
+    # The report is hundreds of thousands of objects at 100 MB, none of them garbage: each full
+    # collection they set off walked all those made so far.
+    from artifact_index.trail.session_report import session_report
+
+    index, _ = build_index(fixtures_dir / "claude_code" / "edits.jsonl")
+    started: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)  # a collection after every new container, were the collector on
+    gc.callbacks.append(count)
+    try:
+        report = session_report(index)
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*threshold)
+    assert report.changed
+    # Only around the work (entering and leaving the pause); the work itself made thousands.
+    assert len(started) < 10
+    assert gc.isenabled()

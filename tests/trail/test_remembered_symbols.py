@@ -97,3 +97,58 @@ def test_a_symbol_nothing_was_added_to_is_not_worked_out_again(
     unremembered = build_index(transcript)[0]
     unremembered.graph.add_edge(op, node, kind="changed", change="removed")
     assert again == unremembered.symbols()
+
+
+def test_a_symbol_nothing_was_added_to_is_not_even_counted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The graph notes the nodes edges are added into: the symbols no edge was added into are
+    # taken from the memory without a look at their edges.
+    from artifact_index.trail.graph import ArtifactGraph
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(EXAMPLES[1].read_bytes())
+    index = build_index(transcript)[0]
+    index.remember_symbols()
+    first = index.symbols()
+    assert first
+    looked_at: list[str] = []
+
+    class Recording(dict):  # type: ignore[type-arg]
+        def __getitem__(self, node: str) -> object:
+            looked_at.append(node)
+            return super().__getitem__(node)
+
+    edges_into = ArtifactGraph.keyed_edges_into.fget
+    monkeypatch.setattr(
+        ArtifactGraph, "keyed_edges_into", property(lambda g: Recording(edges_into(g)))
+    )
+    assert index.symbols() == first
+    assert looked_at == []
+    node, _ = next(iter(index.graph.nodes_of_kind("symbol")))
+    op = next(iter(dict.__getitem__(index.graph.keyed_edges_into, node)))
+    index.graph.add_edge(op, node, kind="read")
+    assert index.symbols() == first
+    assert looked_at == [node]
+
+
+def test_a_remembering_index_whose_graph_notes_no_growth_counts_each_symbols_edges(
+    tmp_path: Path,
+) -> None:
+    # A graph pickled before it noted growth: the memory holds while a symbol's edges are as many.
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(EXAMPLES[0].read_bytes())
+    index = build_index(transcript)[0]
+    index.remember_symbols()
+    index.symbols()
+    del index.graph.__dict__["_grown"]
+    node, _ = next(iter(index.graph.nodes_of_kind("symbol")))
+    op = next(
+        source
+        for source, keyed in index.graph.keyed_edges_into[node].items()
+        if any(edge.get("kind") == "changed" for edge in keyed.values())
+    )
+    index.graph.add_edge(op, node, kind="changed", change="removed")
+    unremembered = build_index(transcript)[0]
+    unremembered.graph.add_edge(op, node, kind="changed", change="removed")
+    assert index.symbols() == unremembered.symbols()

@@ -150,3 +150,79 @@ def test_every_field_of_an_entry_counts_in_what_its_report_is_made_from(tmp_path
         entry.model_copy(update={"sources": [*entry.sources, "x"]}),
     ):
         assert file_reports._made_from(changed, [], state) != made_from
+
+
+def test_a_cache_that_takes_no_snapshot_pickles_as_it_was_and_still_finds_this_calls_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hook run that keeps no state does not pickle its reports: it takes no snapshot of them,
+    # and what would be pickled is the last one taken, each report in it still right.
+    lines = (ROOT / "examples" / "claude-code-session.jsonl").read_bytes().splitlines(keepends=True)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[: len(lines) // 2]))
+    live = LiveTranscript(transcript)
+    live.refresh()
+    kept = ReportCache()
+    session_report(live.as_it_stands().index, kept)
+    snapshot = pickle.dumps(kept)
+    with transcript.open("ab") as out:
+        out.write(b"".join(lines[len(lines) // 2 :]))
+    live.refresh()
+    index = live.finish()
+    kept.snapshots = False
+    taken: list[object] = []
+    monkeypatch.setattr(file_reports.pickle, "dumps", lambda *a, **k: taken.append(a) or b"")
+    reported = session_report(index, kept)
+    assert taken == []
+    monkeypatch.undo()
+    assert pickle.dumps(kept) == snapshot
+    made: list[str] = []
+    _counting(made, monkeypatch)
+    assert session_report(index, kept) == reported
+    assert made == []  # this call's reports are found by the next call in the same process
+    assert reported == session_report(index)
+    assert session_report(index, pickle.loads(snapshot)) == reported
+
+
+def test_every_field_a_report_is_made_from_is_spelled() -> None:
+    # The JSON a file's entry and symbols are spelled in leaves out the fields marked
+    # ``exclude``; those are spelled beside it, and a model nested in them is spelled too.
+    from pydantic import BaseModel
+
+    from artifact_index.trail.answers import FileEntry
+
+    def models_in(annotation: object) -> set[type[BaseModel]]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return {annotation}
+        return {m for arg in getattr(annotation, "__args__", ()) for m in models_in(arg)}
+
+    reached, todo = set(), [FileEntry, file_reports.SymbolEntry]
+    while todo:
+        model = todo.pop()
+        if model in reached:
+            continue
+        reached.add(model)
+        for field in model.model_fields.values():
+            todo.extend(models_in(field.annotation))
+    assert reached == set(file_reports.SPELLED_APART)
+    for model, apart in file_reports.SPELLED_APART.items():
+        assert {name for name, f in model.model_fields.items() if f.exclude} == apart
+
+
+def test_a_change_to_a_field_left_out_of_the_json_is_a_change_to_what_a_report_is_made_from(
+    tmp_path: Path,
+) -> None:
+    live = LiveTranscript(ROOT / "examples" / "claude-code-session.jsonl")
+    live.refresh()
+    index = live.finish()
+    entry = next(e for e in index.files() if e.ops and e.evidence)
+    state = index.find_file(entry.path)
+    made_from = file_reports._made_from(entry, [], state)
+    other_call = entry.model_copy(
+        update={"ops": [entry.ops[0].model_copy(update={"call_id": "another"}), *entry.ops[1:]]}
+    )
+    other_evidence = entry.model_copy(update={"evidence": entry.evidence[1:]})
+    other_certainty = entry.model_copy(update={"certainty": "unrecorded"})
+    assert made_from == file_reports._made_from(entry.model_copy(), [], state)
+    for changed in (other_call, other_evidence, other_certainty):
+        assert file_reports._made_from(changed, [], state) != made_from

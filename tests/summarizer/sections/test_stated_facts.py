@@ -516,3 +516,21 @@ def test_calls_left_out_are_counted_as_calls_not_lines() -> None:
         if line.startswith("- ") and "earlier call(s)" in line
     )
     assert listed + earlier + left == 30, (shown, note)
+
+
+def test_a_file_a_status_showed_clean_stays_committed_after_a_commit_of_unknown_files() -> None:
+    index = _index(
+        edit(1, f"{ROOT}/code/qformer.py", "layers = 2", "layers = 4"),
+        shell(2, "git add -A && git commit -F notes/msg.txt", ""),
+        shell(3, "git status -s 2>&1", " M .claude/settings.local.json\n"),
+        edit(4, f"{ROOT}/.gitignore", "venv/", "venv/\ncheckpoint.pth"),
+        shell(
+            5,
+            "git add $(cat changed.txt) && git commit -m 'ignore outputs' 2>&1",
+            "[main fb27f61] ignore outputs\n",
+        ),
+        edit(6, f"{ROOT}/README.md", "old", "new"),
+    )
+
+    uncommitted = session_facts(index).work.uncommitted
+    assert "code/qformer.py" not in uncommitted and "README.md" in uncommitted
