@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
@@ -242,7 +242,7 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
     return list(dict.fromkeys(names))
 
 
-_FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
 
 
 def _prose_lines(diff: str) -> list[str]:
@@ -260,8 +260,11 @@ def _prose_lines(diff: str) -> list[str]:
         if opening is not None:
             marker = opening.group(1)
             if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+                fence = marker
+                continue
+            # Only a bare run of the same character, at least as long, closes a fence: a ```` block
+            # holds ``` blocks (a prompt quoting code), and ```python inside it opens nothing.
+            if marker[0] == fence[0] and len(marker) >= len(fence) and not opening.group(2).strip():
                 fence = None
             continue
         if fence is None and line.startswith("+"):
@@ -361,6 +364,48 @@ _OPENER_ONLY = lazy_pattern(
 )
 
 
+def _places(
+    content: str, language: str, modified: Sequence[SymbolEntry]
+) -> list[tuple[int, int, str]]:
+    """(first line, last line, symbol key) of every definition of ``content``; keys as ``modified`` spells them."""
+    wanted = {(s.name, s.container): symbol_key(s) for s in modified}
+    return [
+        (
+            d.start_line,
+            d.end_line,
+            wanted.get((d.name, d.container), f"{d.container}.{d.name}" if d.container else d.name),
+        )
+        for d in definitions(content, language)
+    ]
+
+
+def _holder(places: list[tuple[int, int, str]], line: int) -> str | None:
+    """The innermost definition of ``places`` holding ``line``."""
+    held = [(end - start, key) for start, end, key in places if start <= line <= end]
+    return min(held)[1] if held else None
+
+
+def _moved_lines(lines: list[str]) -> list[set[str]]:
+    """For each hunk of a diff, the lines (stripped) it both removes and adds."""
+    found: list[set[str]] = []
+    gone: set[str] = set()
+    came: set[str] = set()
+    in_hunk = False
+    for line in lines:
+        if _HUNK.match(line):
+            if in_hunk:
+                found.append(gone & came)
+            gone, came, in_hunk = set(), set(), True
+        elif line.startswith(("+++", "---")):
+            continue
+        elif line.startswith("-") and line[1:].strip():
+            gone.add(line[1:].strip())
+        elif line.startswith("+") and line[1:].strip():
+            came.add(line[1:].strip())
+    found.append(gone & came)
+    return found
+
+
 def _pairing_key(code: str) -> str | None:
     """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
     left = _LEFT.match(code)
@@ -376,13 +421,15 @@ def changed_code(
     path: str,
     modified: Sequence[SymbolEntry],
     limit: int = 3,
+    original: str | None = None,
 ) -> dict[str, list[str]]:
     """The most telling lines a change wrote inside each definition it modified (by :func:`symbol_key`), in order.
 
     A comment it added reads as its own account (its first sentence, ``// ...``); a line that replaced
     another (``x := a(...)`` where ``x := b(...)`` was, ``return x`` where ``return y`` was) reads
     ``old → new``; then new conditions and calls.  Without the file's content the definitions' places are
-    unknown and every line counts, under the key ``""``.
+    unknown and every line counts, under the key ``""``.  With the content before (``original``), a
+    removed line is paired only with a line of the definition it stood in.
     """
     language = language_for_path(path)
     if not diff or not modified or language is None:
@@ -457,14 +504,28 @@ def changed_code(
             )
         comment.clear()
 
-    for line in diff.splitlines():
+    lines = diff.splitlines()
+    # A line a hunk both removes and adds (moved, or re-indented under a new block) is no change:
+    # paired, it would read as replaced by an unrelated line.
+    moved_of_hunk = _moved_lines(lines)
+    moved: set[str] = set()
+    # pairing key -> the definition the removed line stood in, by the content before (None: unknown)
+    removed_in: dict[str, str | None] = {}
+    old_places = _places(original, language, modified) if original is not None else None
+    old_line = 0
+    for line in lines:
         hunk = _HUNK.match(line)
         if hunk:
-            new_line, removed = int(hunk["new"]), {}
+            new_line, old_line, removed = int(hunk["new"]), int(hunk["old"]), {}
+            moved = moved_of_hunk.pop(0) if moved_of_hunk else set()
             continue
         if line.startswith(("+++", "---")) or not new_line:
             continue
         body = line[1:]
+        if line[:1] in ("+", "-") and body.strip() in moved:
+            new_line += line.startswith("+")
+            old_line += line.startswith("-")
+            continue
         key = owner(new_line)
         is_comment = bool(comment_mark.match(body)) and not body.strip().startswith("*/")
         if comment and not (line.startswith("+") and is_comment):
@@ -475,8 +536,12 @@ def changed_code(
             pairing = _pairing_key(body)
             if pairing and key is not None and not is_comment:
                 removed[pairing] = body.strip()
+                removed_in[pairing] = (
+                    _holder(old_places, old_line) if old_places is not None else None
+                )
                 if _LEFT.match(body) and _CALL.search(body):
                     unpaired.append(pairing)
+            old_line += 1
             continue
         if line.startswith("+") and key is not None:
             text = body.strip()
@@ -497,6 +562,11 @@ def changed_code(
                         0
                     ]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
                 before = removed.pop(pairing, None) if pairing else None
+                was_in = removed_in.get(pairing or "")
+                if before is not None and was_in is not None and was_in != key:
+                    # A line removed from another definition (a `return` of a function the change
+                    # deleted) is not the one this line replaced, whatever words they share.
+                    before = None
                 if pairing in unpaired:
                     unpaired.remove(pairing)
                 if before is not None and before != text:
@@ -510,6 +580,7 @@ def changed_code(
                     if score:
                         candidates.append((score, new_line, key, f"`{_code(text)}`"))
         new_line += 1
+        old_line += not line.startswith("+")
     if comment:
         close_comment(new_line)
     by_symbol: dict[str, list[tuple[int, int, str]]] = {}

@@ -206,9 +206,17 @@ class _Run:
     def output(self) -> str | None:
         return self._output
 
-    def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
+    def run_shell(self, text: str, cwd: str | None, *, failed: bool, dialect: str = "bash") -> None:
+        parse: Callable[[str], Script] = (
+            partial(parse_windows, dialect="powershell")
+            if dialect == "powershell"
+            else parse_command
+        )
         self.script(
-            text, Scope(cwd, home=home_of(self.files.workspace)), "failed" if failed else "unknown"
+            text,
+            Scope(cwd, home=home_of(self.files.workspace)),
+            "failed" if failed else "unknown",
+            parse,
         )
 
     def temp_path(self) -> str:

@@ -66,10 +66,40 @@ def _complains(program: str, output: str) -> bool:
     return pattern.search(output) is not None
 
 
+# Git refusing, as a whole, to touch the working tree, and the kind of command that refused:
+# "error: Your local changes to the following files would be overwritten by merge:" then
+# "Aborting" (a stash pop or apply, merge, pull, cherry-pick, revert), "… by checkout:".
+_GIT_WOULD_OVERWRITE = lazy_pattern(
+    r"^error: (?:Your local changes to the following files|The following untracked working tree"
+    r" files) would be (?:overwritten|removed) by (?P<by>merge|checkout|switch):$"
+    r"(?:\n[^\n]*){1,200}?\nAborting$",
+    re.MULTILINE,
+)
+_REFUSED_BY = {
+    "merge": frozenset({"stash", "merge", "pull", "cherry-pick", "revert"}),
+    "checkout": frozenset({"checkout", "switch"}),
+    "switch": frozenset({"checkout", "switch"}),
+}
+
+
+def _git_refused_step(items: Sequence[Node], output: str) -> int | None:
+    """The one git step of the chain whose kind the output shows refused (see ``_GIT_WOULD_OVERWRITE``)."""
+    refused = _GIT_WOULD_OVERWRITE.search(output)
+    if refused is None:
+        return None
+    kinds = _REFUSED_BY[refused["by"]]
+    steps = [k for k, item in enumerate(items) if _git_subcommand(item) in kinds]
+    return steps[0] if len(steps) == 1 else None
+
+
 def failed_step(items: Sequence[Node], operators: Sequence[str], output: str | None) -> int | None:
     """The index of the step that stopped a failed chain, when the output names one before the last."""
     if not output or len(items) < 2:
         return None
+    refused = _git_refused_step(items, output)
+    if refused is not None and refused < len(items) - 1:
+        # Git names no program in its refusal; what refused says which of the chain's git steps it was.
+        return refused if all(op == "&&" for op in operators[refused : len(items) - 1]) else None
     programs = [_program(item) for item in items]
     for k in range(len(items) - 1):
         program = programs[k]
@@ -137,7 +167,10 @@ def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
 _SHELL_SYNTAX_ERROR = lazy_pattern(
     r"\A(?:Exit code \d+\n)?"
     r"(?:(?:\(eval\)|zsh):\d*:? ?(?:unmatched |parse error|bad substitution)"
-    r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF))"
+    r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF)"
+    # PowerShell parses the whole script before it runs a line of it: 7 says "ParserError:",
+    # Windows PowerShell 5 prints the place, then "CategoryInfo : ParserError".
+    r"|ParserError:|At line:\d+ char:\d+\r?\n(?:[^\n]*\n){0,12}?\s*\+ CategoryInfo\s*: ParserError)"
 )
 
 

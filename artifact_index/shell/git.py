@@ -153,6 +153,8 @@ def _restore_paths(
             continue
         if (root is not None and path == root) or (not path or path == "."):
             ops.append(inv.op("restore", None, detail=detail or "the whole working tree"))
+            if detail not in (STASHED, STASHED_WITH_UNTRACKED):
+                ops.extend(_discarded(inv, runtime, "restoring the whole working tree"))
             continue
         under = files.files_under(path)
         if under and not files.known_file(path):
@@ -286,10 +288,14 @@ def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
         return []  # --soft / --mixed change the index and history only
     target = next((a.value for a in parsed.operands if a.value and a.value != "--"), None)
     if target is None or target in ("HEAD", "@"):
-        return [inv.op("restore", None, detail="git reset --hard")]
+        return [
+            inv.op("restore", None, detail="git reset --hard"),
+            *_discarded(inv, runtime, "git reset --hard"),
+        ]
     # Uncommitted changes are dropped, then the tree moves to the other revision.
     return [
         inv.op("restore", None, detail=f"git reset --hard {target}"),
+        *_discarded(inv, runtime, f"git reset --hard {target}"),
         *_switched(
             inv,
             runtime,
@@ -297,6 +303,25 @@ def _reset(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
             f"git reset --hard moves the working tree to {target}, whose differing files the"
             " tracker cannot name",
         ),
+    ]
+
+
+def _discarded(inv: Invocation, runtime: Runtime, shown: str) -> list[FileOperation]:
+    """The changes a whole-tree reset throws away that the session did not make.
+
+    A file the latest ``git status`` listed as changed and not committed,
+    which no call of the session changed (the user's edit from before the
+    session), holds something else after the reset: the reset changed it.
+    The session's own changes are put back by the ``restore`` beside it.
+    Only in the workspace's repository, whose status that is.
+    """
+    if _root(inv, runtime) != runtime.files.workspace:
+        return []
+    return [
+        inv.op(
+            "edit", path, detail=f"{shown} discards its uncommitted change, which git status listed"
+        )
+        for path in runtime.files.listed_uncommitted()
     ]
 
 
@@ -493,13 +518,37 @@ def _new_in_status(output: str) -> list[str]:
     return [p.strip('"') for p in found if not p.endswith("/") and " -> " not in p]
 
 
-def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    """``git status``: the new files it lists in a tree the session copied into place are the copy's.
+# The long form's changed tracked files (`\tmodified:   a.go`) and the short form's (` M a.go`).
+_LONG_CHANGED = re.compile(r"^\t(?P<state>modified|deleted):\s+(?P<path>[^\t]+)$")
+_SHORT_CHANGED = re.compile(r"^(?:[ M][MD]|[MD] ) (?P<path>.+)$")
 
-    A tree ``cp -r`` made holds files no command named; the status names
-    them.  Elsewhere a new file may predate the session (even in a directory
-    ``mkdir -p`` named: it may have been there), and the status proves
-    nothing about who made it.
+
+def _changed_in_status(output: str) -> list[tuple[str, FileAction]]:
+    """The tracked files a `git status` output shows changed (modified or deleted), as printed."""
+    found: list[tuple[str, FileAction]] = []
+    for line in output.splitlines():
+        long = _LONG_CHANGED.match(line)
+        if long is not None:
+            action: FileAction = "delete" if long.group("state") == "deleted" else "edit"
+            found.append((long.group("path").strip(), action))
+            continue
+        short = _SHORT_CHANGED.match(line)
+        if short is not None and " -> " not in short.group("path"):
+            found.append((short.group("path"), "delete" if "D" in line[:2] else "edit"))
+    return [(p.strip('"'), a) for p, a in found]
+
+
+def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git status``: the changes it lists that no call named, where the session's own command made them.
+
+    * A tree ``cp -r`` made holds files no command named; the new files the
+      status lists there are the copy's.  Elsewhere a new file may predate the
+      session (even in a directory ``mkdir -p`` named: it may have been
+      there), and the status proves nothing about who made it.
+    * A file a command of the session said it may change (``pnpm install``
+      and its lock file, ``cargo build`` after the manifest changed), which
+      no status listed before that command ran: listed now, the command
+      changed it.
     """
     output = runtime.output
     if not output:
@@ -510,12 +559,27 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     ops: list[FileOperation] = []
     for path in _new_in_status(output):
         placed = join(base, path)
-        if placed is None or files.known_file(placed) or not files.in_copied_tree(placed):
+        if placed is None or files.known_file(placed):
             continue
-        ops.append(
-            inv.op("create", placed, detail="listed by git status in a tree the session copied")
-        )
+        if files.in_copied_tree(placed):
+            ops.append(
+                inv.op("create", placed, detail="listed by git status in a tree the session copied")
+            )
+        elif (command := files.possibly_changed(placed)) is not None:
+            ops.append(inv.op("create", placed, detail=_settled("new", command)))
+    for path, action in _changed_in_status(output):
+        placed = join(base, path)
+        command = files.possibly_changed(placed) if placed is not None else None
+        if placed is not None and command is not None:
+            shown = "deleted" if action == "delete" else "modified"
+            ops.append(inv.op(action, placed, detail=_settled(shown, command)))
     return ops
+
+
+def _settled(state: str, command: str) -> str:
+    shown = " ".join(command.split())
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return f"listed {state} by git status after `{shown}`, which may change it"
 
 
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {

@@ -37,8 +37,8 @@ class Runtime(Protocol):
     @property
     def files(self) -> Files: ...
 
-    def run_shell(self, text: str, cwd: str | None, *, failed: bool) -> None:
-        """Analyze a nested shell script (``bash -c``, ``subprocess.run(..., shell=True)``)."""
+    def run_shell(self, text: str, cwd: str | None, *, failed: bool, dialect: str = "bash") -> None:
+        """Analyze a nested shell script (``bash -c``, ``subprocess.run(..., shell=True)``, ``pwsh -Command``)."""
         ...
 
     def temp_path(self) -> str:
@@ -57,10 +57,15 @@ class Runtime(Protocol):
 
 
 def program_name(value: str | None) -> str | None:
-    """``/usr/bin/python3`` -> ``python3``."""
+    """``/usr/bin/python3`` -> ``python3``; ``.venv/Scripts/python.exe`` -> ``python``.
+
+    Windows runs ``python.exe`` as ``python``: the suffix names no other program.
+    """
     if value is None:
         return None
-    return posixpath.basename(value.rstrip("/")) or value
+    name = posixpath.basename(value.rstrip("/")) or value
+    stem, extension = posixpath.splitext(name)
+    return stem if stem and extension.lower() == ".exe" else name
 
 
 @dataclass(frozen=True)

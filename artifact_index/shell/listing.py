@@ -27,6 +27,7 @@ from artifact_index.shell.parser import (
     parse_command,
 )
 from artifact_index.shell.state import join
+from artifact_index.shell.windows import parse_windows
 
 __all__ = ["SimpleCommand", "simple_commands"]
 
@@ -54,9 +55,19 @@ def _no_substitution(_: Sub) -> str | None:
     return None
 
 
-def simple_commands(command: str, cwd: str | None) -> tuple[SimpleCommand, ...] | None:
-    """The simple commands of ``command`` in order, or None when it is not a plain list."""
-    script = parse_command(command)
+def simple_commands(
+    command: str, cwd: str | None, dialect: str | None = None
+) -> tuple[SimpleCommand, ...] | None:
+    """The simple commands of ``command`` in order, or None when it is not a plain list.
+
+    ``dialect`` is the shell the harness declared it runs the command in: a PowerShell or
+    cmd.exe command is read as that shell reads it (a here-string is one word).
+    """
+    script = (
+        parse_windows(command, "powershell" if dialect == "powershell" else "cmd")
+        if dialect in ("powershell", "cmd")
+        else parse_command(command)
+    )
     if script.has_errors:
         return None
     out: list[SimpleCommand] = []

@@ -60,6 +60,9 @@ class _Tool:
     value_options: tuple[str, ...] = ()  # long options that take a value
     short_values: str = ""  # short options that take a value
     no_save: tuple[str, ...] = ("-g", "--global")
+    builds: frozenset[str] = (
+        frozenset()
+    )  # builds that first bring the lock in line with the manifest
 
 
 _JS_VALUES = (
@@ -132,6 +135,9 @@ _TOOLS: dict[str, _Tool] = {
         ("Cargo.lock",),
         changes=frozenset({"add", "remove", "rm"}),
         lock_only=frozenset({"update", "generate-lockfile"}),
+        builds=frozenset(
+            {"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "bench", "doc", "fix"}
+        ),
         value_options=(
             "--manifest-path",
             "--package",
@@ -141,6 +147,16 @@ _TOOLS: dict[str, _Tool] = {
             "--target",
         ),
         short_values="pF",
+    ),
+    "swift": _Tool(
+        "Package.swift",
+        ("Package.resolved",),
+        changes=frozenset(),
+        builds=frozenset({"build", "test", "run"}),
+        directory_options=("--package-path",),
+        value_options=("--package-path", "--product", "--target", "--configuration", "-c"),
+        short_values="c",
+        no_save=("--disable-automatic-resolution", "--only-use-versions-from-resolved-file"),
     ),
     "poetry": _Tool(
         "pyproject.toml",
@@ -277,6 +293,8 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
     if sub == "init" and name in ("npm", "pnpm", "yarn"):
         manifest = _place(inv, _project(inv, runtime, tool, parsed, walk=False), tool.manifest)
         return [inv.op("write", manifest, detail=f"{name} init writes it")] if manifest else []
+    if sub in tool.builds:
+        return _build(inv, runtime, tool, parsed, f"{name} {sub}")
     if sub not in tool.changes | tool.lock_only | tool.resolves:
         return None  # a script, a build, a test run: not a dependency change
     if name == "uv" and parsed.value("--script"):
@@ -325,6 +343,30 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
         inv.unknown(
             f"{name} {sub or 'install'} writes {posixpath.basename(lock)} when it is missing or out of "
             "date; whether it changed is not known",
+            lock,
+        )
+    ]
+
+
+def _build(
+    inv: Invocation, runtime: Runtime, tool: _Tool, parsed: Parsed, shown: str
+) -> list[FileOperation] | None:
+    """A build after the session changed the manifest re-resolves the lock first (``cargo check``
+    after a dependency was dropped or the version bumped): whether the lock changed is not known.
+    """
+    if parsed.has("--locked", "--frozen", "--offline"):
+        return None  # the lock is used as it is, or the build refuses
+    project = _project(inv, runtime, tool, parsed, walk=True)
+    manifest = _place(inv, project, tool.manifest)
+    if project is None or manifest is None or not runtime.files.changed_here(manifest):
+        return None
+    lock = _lock(inv, runtime, tool, project)
+    if lock is None:
+        return None
+    return [
+        inv.unknown(
+            f"{shown} brings {posixpath.basename(lock)} in line with {tool.manifest}, which this "
+            "session changed; whether it changed is not known",
             lock,
         )
     ]

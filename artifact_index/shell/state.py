@@ -49,7 +49,14 @@ class ShellContext(Protocol):
     An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
     in a directory the session made or emptied (so no file there predates it),
     and ``in_copied_tree(path) -> bool`` whether it lies in a tree the session
-    copied into place.
+    copied into place.  An optional ``possibly_changed(path) -> str | None``
+    gives the command that said it may change the file (``pnpm install`` and
+    its lock), when no ``git status`` settled it since, and ``changed(path) ->
+    bool`` whether the session changed the file (a build re-resolves the lock
+    of a manifest it changed).  An optional ``listed_uncommitted() ->
+    list[str]`` gives the files the latest ``git status`` listed as changed
+    and not committed that the session did not change: a reset throws their
+    changes away.
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -291,6 +298,29 @@ class Files:
                 return True
         probe = getattr(self.context, "in_copied_tree", None) if self.context is not None else None
         return bool(probe(path)) if callable(probe) else False
+
+    def changed_here(self, path: str) -> bool:
+        """Whether this command or, as the context says, the session changed the file."""
+        if path in self.written or path in self.removed:
+            return True
+        probe = getattr(self.context, "changed", None) if self.context is not None else None
+        return probe(path) is True if callable(probe) else False
+
+    def listed_uncommitted(self) -> list[str]:
+        """The files the latest ``git status`` listed as changed and uncommitted that the session did not change, as the context says."""
+        probe = (
+            getattr(self.context, "listed_uncommitted", None) if self.context is not None else None
+        )
+        answer = probe() if callable(probe) else None
+        return [p for p in answer if isinstance(p, str)] if isinstance(answer, list) else []
+
+    def possibly_changed(self, path: str) -> str | None:
+        """The command of the session that said it may change ``path`` and was not settled since, as the context says."""
+        probe = (
+            getattr(self.context, "possibly_changed", None) if self.context is not None else None
+        )
+        answer = probe(path) if callable(probe) else None
+        return answer if isinstance(answer, str) else None
 
     # -- this command's own effects ----------------------------------------
 

@@ -24,9 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from artifact_index.facts.claims import Claimed
 from artifact_index.facts.errors.diagnostics import DiagnosticKind
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.trail.file_state import FileStatus
+from artifact_index.trail.latest_writes import LatestWrite
 
 __all__ = [
     "ChangedSince",
@@ -36,6 +37,7 @@ __all__ = [
     "ErrorReport",
     "FileEntry",
     "FileReport",
+    "LeftBehind",
     "ListedFileReport",
     "OperationEntry",
     "OtherRepositoryReport",
@@ -137,7 +139,11 @@ class FileReport(_Answer, Claimed):
     last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
     # Every call that touched it was a sub-agent's: its read (or change) is not the main agent's.
     sub_agent_only: bool = Field(default=False, exclude=True)
+    # A read at this turn showed other content than an earlier one, though the session changed nothing.
+    changed_unseen_turn: int | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
+    # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
+    latest_write: LatestWrite | None = Field(default=None, exclude=True)
     # The most telling lines written inside each definition it modified, by symbol key ("": places unknown).
     changed_code: dict[str, list[str]] = {}
 
@@ -229,6 +235,8 @@ class PendingCallReport(_Answer, Claimed):
     tool: str
     command: str | None = None  # a shell call's command
     paths: list[str] = []  # the files it names, as shown
+    # The turn of a later read of a file it names: what the file holds after it was seen then.
+    read_after: int | None = Field(default=None, exclude=True)
 
 
 class UnknownEffect(_Answer):
@@ -346,6 +354,14 @@ class WorkReport(_Answer):
     uncommitted: list[str] = []
     elsewhere: list[OtherRepositoryReport] = []
     status: StatusReport | None = None
+
+
+class LeftBehind(_Answer):
+    """A file changed before the session switched branches, which the latest ``git status`` no longer lists."""
+
+    path: str
+    switch_turn: int
+    branch: str  # the branch switched to
 
 
 class CheckRunReport(_Answer):

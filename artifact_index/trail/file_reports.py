@@ -12,12 +12,11 @@ definitions gained, the telling lines inside modified definitions).
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import io
 import pickle
-from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from artifact_index.facts.changes import (
     added_tests,
@@ -25,7 +24,8 @@ from artifact_index.facts.changes import (
     changed_outline,
     definition_notes,
 )
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.claims import Evidence
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import FileState
@@ -80,15 +80,17 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
     """A digest of everything a file's report is made from (see :func:`_report`).
 
     The entry and the symbols are frozen models, spelled whole by
-    :class:`_Spelling`; of the state, a report reads the path it shows,
-    whether it changed and existed, its content and its original (net_diff,
-    content).
+    :func:`_spelling`; of the state, a report reads the path it shows,
+    whether it changed and existed, the text its latest change wrote, its
+    content and its original (net_diff, content).
     """
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(_Spelling.of((entry, symbols)))
+    digest.update(_spelling(entry, symbols))
     if state is not None:
         digest.update(
-            repr((state.shown, state.changed, state.existed_before, state.exists)).encode()
+            repr(
+                (state.shown, state.changed, state.existed_before, state.exists, state.latest_write)
+            ).encode()
         )
         for text in (state.original, state.content):
             digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
@@ -96,29 +98,33 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
     return digest.digest()
 
 
-class _Spelling(pickle.Pickler):
-    """Models spelled as their class and every field's value, in the same bytes in every process.
+# The fields of the spelled models that their JSON leaves out (marked ``exclude``): a report
+# reads them, so they are spelled beside it.
+SPELLED_APART: dict[type[BaseModel], frozenset[str]] = {
+    FileEntry: frozenset({"certainty", "evidence"}),
+    OperationEntry: frozenset({"call_id"}),
+    SymbolEntry: frozenset(),
+    Evidence: frozenset(),
+}
+_Spelled = tuple[FileEntry, list[SymbolEntry], str, tuple[Evidence, ...], list[str | None]]
 
-    A model's ``repr`` spells every field too, but costs most of a run that
-    finds every report kept.  A model is pickled as its class and the
-    values of its fields in order (excluded fields too: a report reads
-    them); nothing is memoized, so two equal values give the same bytes
-    whether or not they are one object, and no set (whose order changes
-    with the process's hash seed) is pickled.
+
+@functools.cache
+def _spelled() -> TypeAdapter[_Spelled]:
+    return TypeAdapter(_Spelled)
+
+
+def _spelling(entry: FileEntry, symbols: list[SymbolEntry]) -> bytes:
+    """A file's entry and symbols as every field's value, in the same bytes in every process.
+
+    Their JSON (pydantic's: a few microseconds a model, and a run that
+    finds every report kept spells every file), with the fields it leaves
+    out (:data:`SPELLED_APART`) after it.  No set is spelled (its order
+    would change with the process's hash seed): the models hold lists.
     """
-
-    def reducer_override(self, obj: object) -> Any:
-        if isinstance(obj, BaseModel):
-            return type(obj), tuple(obj.__dict__.values())
-        return NotImplemented
-
-    @classmethod
-    def of(cls, value: object) -> bytes:
-        out = io.BytesIO()
-        pickler = cls(out, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.fast = True  # no memo: equal values, equal bytes
-        pickler.dump(value)
-        return out.getvalue()
+    return _spelled().dump_json(
+        (entry, symbols, entry.certainty, entry.evidence, [op.call_id for op in entry.ops])
+    )
 
 
 def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntry]]:
@@ -182,13 +188,16 @@ def _report(
             index.content(entry.path),
             entry.path,
             [s for s in changed_symbols if s.change == "modified"],
+            original=state.original if state is not None else None,
         )
         if entry.status == "modified"
         else {},
         existed_before=state.existed_before if state is not None else None,
+        latest_write=state.latest_write if state is not None else None,
         last_change=(changes[-1].action, changes[-1].turn) if changes else None,
         last_command=changes[-1].command if changes else None,
         sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),
+        changed_unseen_turn=state.changed_unseen_turn if state is not None else None,
         certainty=entry.certainty,
         evidence=entry.evidence,
     )
@@ -213,6 +222,9 @@ class ReportCache:
     def __init__(self) -> None:
         self._kept: dict[bytes, FileReport] = {}
         self._snapshot: bytes | None = None
+        # Whether keep() takes the snapshot that pickling the cache keeps.  A caller that will
+        # not pickle it again turns it off: taking it costs more than finding every report.
+        self.snapshots = True
 
     def find(self, made_from: bytes, symbols: list[SymbolEntry]) -> FileReport | None:
         """The report kept of a file made from what ``made_from`` digests (with its ``symbols``), if any."""
@@ -226,7 +238,13 @@ class ReportCache:
 
         Their symbols are left out: the caller has them again (they are part
         of what a report is made from), and they are most of a report's size.
+        With :attr:`snapshots` off, the cache pickles as it did before this
+        call: each report it holds is still the report of what it was made
+        from, only fewer of them are found.
         """
+        if not self.snapshots:
+            self._kept = dict(made)
+            return
         self._kept = {
             made_from: report.model_copy(update={"symbols": [], "read_symbols": []})
             for made_from, report in made
@@ -241,3 +259,4 @@ class ReportCache:
         snapshot = state["kept"]
         self._kept = pickle.loads(snapshot) if snapshot is not None else {}
         self._snapshot = snapshot
+        self.snapshots = True

@@ -19,6 +19,7 @@ from artifact_index.ingestion.events import FileOperation
 from artifact_index.ingestion.patches import apply_hunks
 from artifact_index.redaction import holds_redactions, redact_text
 from artifact_index.shell.git import STASHED, STASHED_WITH_UNTRACKED
+from artifact_index.trail.latest_writes import LatestWrite
 
 __all__ = [
     "CHANGED_STATUSES",
@@ -68,6 +69,11 @@ class FileState(BaseModel):
     content: str | None = None  # the whole content now, when known
     original: str | None = None  # the content before the session's first change, when known
     windows: list[Window] = Field(default_factory=list)  # partial reads, while content is unknown
+    # The turn of a whole read that showed other content than the trail knew, the session having
+    # changed nothing: something it did not follow changed the file (a tool, a server, a person).
+    changed_unseen_turn: int | None = None
+    # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
+    latest_write: LatestWrite | None = None
 
     # -- what it is -------------------------------------------------------------
     @property
@@ -154,6 +160,10 @@ class FileState(BaseModel):
         self.changed = True
         self.depth += 1
         self.content = content
+
+    def wrote(self, latest: LatestWrite) -> None:
+        """The main agent's file tool changed it: what that change wrote is now its latest text."""
+        self.latest_write = latest
 
     def end_change(self, *, deeper: bool) -> None:
         """After a change: it is changed, one change deeper (not for an undo), perhaps back to its original."""

@@ -44,6 +44,28 @@ class ArtifactGraph(MultiDiGraph):
             for node, data in self._node.items():
                 self._index(node, data)
 
+    # The nodes an edge was added into since the last take_growth (None: not noted).  A class
+    # default, so that a graph pickled before it had one reads as not noting.
+    _grown: set[str] | None = None
+
+    def follow_growth(self) -> None:
+        """From now on, note each node an edge is added into (see :meth:`take_growth`)."""
+        if self._grown is None:
+            self._grown = set()
+
+    def take_growth(self) -> set[str] | None:
+        """The nodes an edge was added into since the last call (None: growth is not followed)."""
+        grown = self._grown
+        if grown is not None:
+            self._grown = set()
+        return grown
+
+    def add_edge(self, u_for_edge: str, v_for_edge: str, key: Any = None, **attr: Any) -> Any:
+        grown = self._grown
+        if grown is not None:
+            grown.add(v_for_edge)
+        return super().add_edge(u_for_edge, v_for_edge, key, **attr)
+
     def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> JSONObject:
         """The graph as ``networkx.node_link_data(graph, edges="edges")`` gives it, nodes of ``late_kinds`` last.
 
@@ -122,6 +144,14 @@ class ArtifactGraph(MultiDiGraph):
         that visit every symbol ask it of each, and the lists cost more than the few edges they hold.
         """
         return cast("dict[str, dict[str, dict[Any, EdgeAttributes]]]", self._pred)
+
+    @property
+    def keyed_edges_out_of(self) -> dict[str, dict[str, dict[Any, EdgeAttributes]]]:
+        """Per node, per target, the attributes of each keyed edge between them (read, never write).
+
+        ``out_edges(node, data=True)`` for a loop over many nodes, without its lists.
+        """
+        return cast("dict[str, dict[str, dict[Any, EdgeAttributes]]]", self._succ)
 
     # -- keeping the indices ------------------------------------------------------
     def add_node(self, node_for_adding: str, **attr: Any) -> None:

@@ -36,7 +36,7 @@ from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
-from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
@@ -383,31 +383,54 @@ class ArtifactIndex:
 
     def operations_on(self, key: str) -> list[OperationOnFile]:
         """Operations that touched file ``key``, in order; ``role`` is ``"dest"`` where it was a move's or copy's destination."""
-        node = f"file:{key}"
-        if node not in self._graph:
-            return []
-        nodes = self._graph.nodes
-        ops = [
-            cast(OperationOnFile, {**nodes[op], "role": edge.get("role")})
-            for op, _, edge in self._graph.in_edges(node, data=True)
-            if nodes[op].get("kind") == "operation"
+        return [
+            cast(OperationOnFile, {**op, "role": role})
+            for op, role in self._operations_with_roles(key)
         ]
-        return sorted(ops, key=lambda op: int(op["seq"]))
+
+    def _operations_with_roles(self, key: str) -> list[tuple[OperationNode, str | None]]:
+        """:meth:`operations_on` as each operation's attributes (as kept: read, never write) and its role.
+
+        For the queries that ask it of every file: copying each operation's
+        attributes to add the role cost more than the rest of their work.
+        """
+        nodes = self._graph.attributes
+        ops = [
+            (cast(OperationNode, nodes[op]), edge.get("role"))
+            for op, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items()
+            if nodes[op].get("kind") == "operation"
+            for edge in keyed.values()
+        ]
+        return sorted(ops, key=lambda op_role: int(op_role[0]["seq"]))
+
+    def _changes_to(self, key: str) -> list[OperationNode]:
+        """The operations that changed file ``key`` and did not fail, in no order (their attributes as kept: read, never write)."""
+        nodes = self._graph.attributes
+        changes: list[OperationNode] = []
+        for op, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items():
+            data = cast(OperationNode, nodes[op])
+            if (
+                data.get("kind") == "operation"
+                and data["action"] not in ("read", "unknown")
+                and data["result"] != "failure"
+            ):
+                changes.extend(data for _ in keyed)  # one per edge, as operations_on has them
+        return changes
 
     def last_change(self, key: str) -> int:
         """The sequence number of the last operation that changed the file ``key`` (0: none did)."""
-        return max(
-            (
-                int(op["seq"])
-                for op in self.operations_on(key)
-                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
-            ),
-            default=0,
+        return max((int(op["seq"]) for op in self._changes_to(key)), default=0)
+
+    def change_turns(self, key: str) -> tuple[int, list[int]]:
+        """:meth:`last_change` of the file ``key``, and the turns of its changes (in order)."""
+        changes = self._changes_to(key)
+        return max((int(op["seq"]) for op in changes), default=0), sorted(
+            {int(op["turn"]) for op in changes}
         )
 
     # -- status ---------------------------------------------------------------
     def _entry(self, state: FileState, waiting: dict[str, list[ToolCall]]) -> FileEntry:
-        raw = self.operations_on(state.path)
+        raw = self._operations_with_roles(state.path)
         ops = [
             OperationEntry(
                 turn=op["turn"],
@@ -422,7 +445,7 @@ class ArtifactIndex:
                 sidechain=op.get("sidechain"),
                 call_id=op.get("call_id"),
             )
-            for op in raw
+            for op, _ in raw
         ]
         status = state.status
         submission = self.session.submission
@@ -430,8 +453,8 @@ class ArtifactIndex:
         # Copying a file away leaves it as it was: no ground for its status.
         grounds = [
             entry
-            for entry, op in zip(ops, raw, strict=True)
-            if not (op["action"] == "copy" and op["role"] != "dest")
+            for entry, (op, role) in zip(ops, raw, strict=True)
+            if not (op["action"] == "copy" and role != "dest")
         ]
         certainty, evidence = self._file_claim(state, grounds, waiting)
         return FileEntry(
@@ -471,7 +494,17 @@ class ArtifactIndex:
             )
             for op in grounds
         ]
-        pending = waiting.get(state.path, [])
+        # A read still waiting for its output cannot change the file, and a call whose result is
+        # missing leaves no doubt about a file read whole after it: neither unsettles what was seen.
+        pending = [
+            call
+            for call in waiting.get(state.path, [])
+            if not (changes and all(op.action == "read" for op in call.operations))
+            and not any(
+                op.action == "read" and op.result == "success" and op.turn > call.turn
+                for op in done
+            )
+        ]
         evidence += [
             Evidence(
                 turn=call.turn, call_id=call.call_id, tool=call.tool, shows="no result recorded"
@@ -509,6 +542,7 @@ class ArtifactIndex:
             call = pending.call
             paths: list[str] = []
             command = None
+            read_after: int | None = None
             for op in call.operations:
                 command = command or op.command
                 for path in (op.path, op.dest):
@@ -518,6 +552,16 @@ class ArtifactIndex:
                         shown = state.shown if state is not None else key
                         if shown not in paths:
                             paths.append(shown)
+                        read_after = read_after or next(
+                            (
+                                int(op["turn"])
+                                for op in self.operations_on(key)
+                                if op["action"] == "read"
+                                and op["result"] == "success"
+                                and int(op["turn"]) > call.turn
+                            ),
+                            None,
+                        )
             if not command and isinstance(call.arguments, dict):
                 given = call.arguments.get("command") or call.arguments.get("cmd")
                 command = given if isinstance(given, str) else None
@@ -528,6 +572,7 @@ class ArtifactIndex:
                     tool=call.tool,
                     command=command,
                     paths=paths,
+                    read_after=read_after,
                     certainty="unrecorded",
                     evidence=(
                         Evidence(
@@ -766,17 +811,21 @@ class ArtifactIndex:
 
         For an index that keeps growing and is asked again and again (a
         followed transcript, kept between hook runs): a symbol no edge was
-        added to since is not worked out again.  That is sound because the
-        graph only grows: a symbol node's attributes, an operation's
-        sequence number and turn, and an edge's attributes never change once
-        added, and no node or edge is taken out.  A memory taken with the
-        index (pickled) must be of an index this one grew from; the end of
-        a file (:meth:`LiveTranscript.finish <artifact_index.live.live_transcript.LiveTranscript.finish>`)
+        added to since is not worked out again, nor are its edges counted
+        (the graph notes the nodes edges are added into, see
+        :meth:`~artifact_index.trail.graph.ArtifactGraph.follow_growth`).
+        That is sound because the graph only grows: a symbol node's
+        attributes, an operation's sequence number and turn, and an edge's
+        attributes never change once added, and no node or edge is taken
+        out.  A memory taken with the index (pickled) must be of an index
+        this one grew from; the end of a file
+        (:meth:`LiveTranscript.finish <artifact_index.live.live_transcript.LiveTranscript.finish>`)
         adds what a later line may contradict, so what is kept of a
         followed transcript is taken before it.
         """
         if self._symbol_memory is None:
             self._symbol_memory = {}
+            self._graph.follow_growth()
 
     def symbols(self) -> dict[str, list[SymbolEntry]]:
         """Per file (displayed path), the symbols changed or read, in order of first touch."""
@@ -785,13 +834,24 @@ class ArtifactIndex:
         # The graph's own dictionaries: this visits every symbol and each edge into it.
         attributes, into = graph.attributes, graph.keyed_edges_into
         memory = self._symbol_memory
+        # The symbols an edge was added into since the memory was last brought up to date; when
+        # the graph did not note them, a symbol's memory holds while its count of edges does.
+        grown = graph.take_growth() if memory is not None else None
+        shown: dict[str, str] = {}
         for node, data in graph.nodes_of_kind("symbol"):
-            incoming = into[node]
-            edges = sum(len(keyed) for keyed in incoming.values()) if memory is not None else 0
-            known = memory.get(node) if memory is not None else None
-            if known is not None and known[0] == edges:
+            known = None
+            if memory is not None:
+                if grown is None:
+                    known = memory.get(node)
+                    edges = sum(len(keyed) for keyed in into[node].values())
+                    if known is not None and known[0] != edges:
+                        known = None
+                elif node not in grown:
+                    known = memory.get(node)
+            if known is not None:
                 _, first, change, turns = known
             else:
+                incoming = into[node]
                 touches = sorted(
                     (
                         int(attributes[op]["seq"]),
@@ -806,10 +866,14 @@ class ArtifactIndex:
                 change = _net_change([c for _, _, c in touches])
                 turns = tuple(sorted({turn for _, turn, _ in touches}))
                 if memory is not None:
+                    edges = sum(len(keyed) for keyed in incoming.values())
                     memory[node] = (edges, first, change, turns)
             if change is None:
                 continue
-            path = self._files[data["path"]].shown
+            key = data["path"]
+            path = shown.get(key)
+            if path is None:
+                path = shown[key] = self._files[key].shown
             entry = SymbolEntry(
                 name=data["name"],
                 kind=data["symbol_kind"],
@@ -881,21 +945,21 @@ class ArtifactIndex:
         """
         if not entry.resolved or entry.resolved_turn is None:
             return []
+        # The graph's own dictionaries (in out_edges' order): this visits each turn in between.
+        graph = self._graph
+        nodes, out_of = graph.attributes, graph.keyed_edges_out_of
         changed: dict[str, None] = {}
         for turn in range(entry.last_turn + 1, entry.resolved_turn + 1):
-            node = f"turn:{turn}"
-            if node not in self._graph:
-                continue
-            for _, op in self._graph.out_edges(node):
-                data = self._graph.nodes[op]
+            for op in out_of.get(f"turn:{turn}", ()):
+                data = nodes[op]
                 if (
                     data.get("action") in ("read", "unknown", "shell")
                     or data.get("result") == "failure"
                 ):
                     continue
-                for _, target, edge in self._graph.out_edges(op, data=True):
-                    if edge.get("kind") == "touched":
-                        changed[self._files[self._graph.nodes[target]["path"]].shown] = None
+                for target, keyed in out_of[op].items():
+                    if any(edge.get("kind") == "touched" for edge in keyed.values()):
+                        changed[self._files[nodes[target]["path"]].shown] = None
         return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
 
     def original_error(self) -> ErrorReport | None:

@@ -25,12 +25,14 @@ from artifact_index.trail.file_state import FileSnapshot
 
 __all__ = [
     "AssistantSaid",
+    "BranchSwitch",
     "CheckRun",
     "Commit",
     "CompactionMark",
     "ListedStatus",
     "OtherRepository",
     "PendingCall",
+    "PossibleChange",
     "SeenChange",
     "SessionState",
     "Staging",
@@ -179,6 +181,13 @@ class OtherRepository(_Record):
     worktree: bool = False  # a `git worktree add` of the workspace's repository made it
 
 
+class BranchSwitch(_Record):
+    """A ``git checkout``/``git switch`` of the workspace that said it switched branches."""
+
+    turn: int
+    branch: str  # the branch switched to
+
+
 class WorkRecord(_Record):
     """Branch, commits and the latest status (see :mod:`~artifact_index.trail.work_state`)."""
 
@@ -190,6 +199,7 @@ class WorkRecord(_Record):
     status: ListedStatus | None = None
     compared: ComparedWithHead | None = None
     repos: dict[str, OtherRepository] = Field(default_factory=dict)
+    switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
 
 
 class Stash(_Record):
@@ -222,6 +232,17 @@ class SeenChange(_Record):
     evidence: str
 
 
+class PossibleChange(_Record):
+    """A file a command said it may change (``pnpm install`` and its lock file), not yet settled.
+
+    A later ``git status`` that lists the file as changed settles it: the
+    command changed it (see :func:`~artifact_index.shell.git.git_effects`).
+    """
+
+    turn: int
+    command: str
+
+
 class SessionState(_Record):
     """Everything the tracker keeps of a session that is not a file or a graph node."""
 
@@ -251,6 +272,7 @@ class SessionState(_Record):
     # -- whose changes: the calls of the current turn, and changes seen but not made
     step_calls: dict[str, StepCall] = Field(default_factory=dict)
     seen_not_made: list[SeenChange] = Field(default_factory=list)
+    possible_changes: dict[str, PossibleChange] = Field(default_factory=dict)  # by file key
     # -- the conversation
     user_messages: list[UserSaid] = Field(default_factory=list)
     last_assistant: AssistantSaid | None = None

@@ -9,7 +9,13 @@ on load, one version at a time, rather than refused:
 2. the session's facts as a :class:`~artifact_index.trail.session_state.SessionState`
    (``session``), each file's state as a
    :class:`~artifact_index.trail.file_state.FileState` (``files``), the
-   graph's file nodes holding only their kind and key.
+   graph's file nodes holding only their kind and key;
+3. each file's state with the text its latest change wrote
+   (``latest_write``), the work record with the branch switches it saw
+   (``switches``), and the files commands said they may change, not yet
+   settled by a status (``possible_changes``).  A state of version 2 kept
+   none of these: upgraded, it has none, and a file's latest text is known
+   again from its next change.
 
 Each step works on the JSON data and leaves validating it to the loader.
 """
@@ -24,7 +30,7 @@ from artifact_index.ingestion.events import JSONObject
 
 __all__ = ["STATE_VERSION", "upgraded"]
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 # What each step needs to read: an object of the version it upgrades from.
 _Step = Callable[[JSONObject], JSONObject]
@@ -96,8 +102,20 @@ def _from_v1(payload: JSONObject) -> JSONObject:
     }
 
 
+def _from_v2(payload: JSONObject) -> JSONObject:
+    for file in payload["files"]:
+        file["latest_write"] = None
+    session = payload["session"]
+    session["possible_changes"] = {}
+    work = session.get("work")
+    if isinstance(work, dict):
+        work["switches"] = []
+    payload["version"] = 3
+    return payload
+
+
 # Step ``n`` upgrades a state of version ``n`` to version ``n + 1``.
-_STEPS: dict[int, _Step] = {1: _from_v1}
+_STEPS: dict[int, _Step] = {1: _from_v1, 2: _from_v2}
 
 
 def upgraded(payload: Any) -> JSONObject:

@@ -136,11 +136,11 @@ class GitModel:
         self.state = index.session.git
 
     # -- observing commands ------------------------------------------------------
-    def observe(self, command: str, cwd: str | None) -> None:
-        """Follow the staging and the ``git diff > FILE`` of a command that ran."""
+    def observe(self, command: str, cwd: str | None, dialect: str | None = None) -> None:
+        """Follow the staging and the ``git diff > FILE`` of a command that ran (in the shell ``dialect`` names)."""
         if "git" not in command:
             return
-        steps = simple_commands(command, cwd)
+        steps = simple_commands(command, cwd, dialect)
         if steps is None:
             if any(
                 word in command

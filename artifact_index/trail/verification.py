@@ -131,18 +131,6 @@ def run_passed(index: ArtifactIndex, run: CheckRun) -> bool:
     return bool(entries) and all(e is not None and e.pre_existing is not None for e in entries)
 
 
-def _last_change(index: ArtifactIndex, key: str) -> tuple[int, list[int]]:
-    """The sequence number of a file's last change, and the turns of its changes."""
-    changes = [
-        op
-        for op in index.operations_on(key)
-        if op["action"] not in ("read", "unknown") and op["result"] != "failure"
-    ]
-    return max((int(op["seq"]) for op in changes), default=0), sorted(
-        {int(op["turn"]) for op in changes}
-    )
-
-
 def check_runs(index: ArtifactIndex) -> list[CheckRunReport]:
     """Every run of a recognized check, in the order they ran, with whether it passed (see :func:`run_passed`)."""
     return [
@@ -187,7 +175,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or key.lower().endswith(_PROSE):
             continue
-        seq, turns = _last_change(index, key)
+        seq, turns = index.change_turns(key)
         changed.append((file.shown, seq, turns))
     groups: dict[tuple[str, ...], tuple[list[CheckRunReport], list[ChangedSince]]] = {}
     for category in CATEGORY_ORDER:

@@ -50,6 +50,7 @@ from artifact_index.trail.answers import (
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import (
+    BranchSwitch,
     Commit,
     CommitAttempt,
     ComparedWithHead,
@@ -60,7 +61,7 @@ from artifact_index.trail.session_state import (
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
 from artifact_index.trail.tree_status import TreeStatus, compared_revision, observed_status
 
-__all__ = ["WorkState", "work_state"]
+__all__ = ["WorkState", "committed_per_status", "work_state"]
 
 _COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
@@ -89,14 +90,20 @@ class WorkState:
         self.state = index.session.work
 
     def observe(
-        self, command: str, cwd: str | None, output: str, turn: int, succeeded: bool | None
+        self,
+        command: str,
+        cwd: str | None,
+        output: str,
+        turn: int,
+        succeeded: bool | None,
+        dialect: str | None = None,
     ) -> None:
         """Follow one shell command; staging is followed even when it failed (``git add`` then a refused commit)."""
         if self.state.compared is not None and _OTHER_CHECKOUTS.search(command):
             self.state.compared = None
         if "git" not in command:
             return
-        steps = simple_commands(command, cwd)
+        steps = simple_commands(command, cwd, dialect)
         if steps is None:
             return
         commits = iter(_COMMIT_LINE.finditer(output))
@@ -118,7 +125,7 @@ class WorkState:
                 made = next(commits, None)
                 if succeeded is not False or made is not None:
                     self.state.compared = None
-                message = _commit_message(args)
+                message = _commit_message(args) or _heredoc_message(command)
                 logged = _logged_hash(output, message) if made is None and message else None
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
@@ -159,6 +166,11 @@ class WorkState:
             model.stage(step, staging)
             if succeeded is not False and _moves_head(sub, args, output):
                 self.state.compared = None
+            # The line git prints once it has switched is the evidence, whatever ran after it
+            # in the same command (`git checkout main && make` that failed at make).
+            switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
+            if switched is not None:
+                self.state.switches.append(BranchSwitch(turn=turn, branch=switched["branch"]))
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
                 compared = compared_revision(step, sub, args, _beside(steps, step), output)
@@ -181,6 +193,10 @@ class WorkState:
                 return path
             return file_key(path, base, root) + ("/" if path.endswith("/") else "")
 
+        if not seen.scope and seen.untracked_shown and len(seen.files) <= _MAX_LISTED:
+            # What commands said they may change is settled: listed, the status's own
+            # effects credited it to them; not listed, it did not change.
+            self.index.session.possible_changes.clear()
         earlier = self.state.status
         if (
             earlier
@@ -210,6 +226,10 @@ class WorkState:
             return git_cwd if git_cwd.startswith("..") else None
         if not (is_absolute(git_cwd) and is_absolute(root)):
             return None  # relative to a start that is unknown: taken as the workspace
+        if not is_absolute(file_key(git_cwd, None, root)):
+            # The workspace or a folder in it, however it is spelt: `/c/Users/x/repo` (Git Bash),
+            # `C:\Users\x\repo` (PowerShell) and `c:/Users/x/repo` are one directory.
+            return None
         here, base = git_cwd.rstrip("/").split("/"), root.rstrip("/").split("/")
         shared = 0
         while shared < min(len(here), len(base)) and here[shared] == base[shared]:
@@ -248,7 +268,7 @@ class WorkState:
                 )
                 other.branch, other.branch_turn = made["branch"], turn
             elif made is None and succeeded is not False:
-                message = _commit_message(args)
+                message = _commit_message(args) or _heredoc_message(command)
                 logged = _logged_hash(output, message) if message else None
                 if logged is not None and message is not None:
                     other.commits.append(
@@ -374,6 +394,13 @@ class WorkState:
         seq = self.index.session.op_count
         for key in files or ():
             self.state.committed_at[key] = seq
+        status = self.state.status
+        if status is not None and (staging.staged_all or staging.staged_tracked):
+            # `git add -A` / `commit -a` also took the changes the latest status
+            # listed that the trail does not follow (someone's edit from before).
+            for key, state in status.files:
+                if staging.staged_all or state != "untracked":
+                    self.state.committed_at[key] = seq
         self.state.branch = made["branch"]
         if len(self.state.commits) < _MAX_COMMITS:
             self.state.commits.append(
@@ -491,6 +518,23 @@ def _commit_scope(step_args: list[str | None]) -> DiffScope:
     return DiffScope(cached=True, head=False, pathspecs=())
 
 
+# `git commit -m "$(cat <<'EOF'` then the message's lines: the words hold a substitution, the
+# command's text holds the subject.
+_HEREDOC_MESSAGE = lazy_pattern(
+    r"""\bgit\b[^\n]*?\scommit\b[^\n]*?\s(?:-m|--message)[ =]"\$\(cat <<-?\s*(?P<q>['"]?)"""
+    r"""(?P<tag>\w+)(?P=q)[ \t]*\n[ \t]*(?P<subject>[^\n]*\S)"""
+)
+
+
+def _heredoc_message(command: str) -> str | None:
+    """The subject of the one ``git commit -m "$(cat <<'EOF' …)"`` of ``command``, if it has exactly one."""
+    found = list(_HEREDOC_MESSAGE.finditer(command))
+    if len(found) != 1 or command.count(" commit ") != 1:
+        return None
+    subject = found[0]["subject"].strip()
+    return None if subject == found[0]["tag"] else subject
+
+
 def _commit_message(args: list[str | None]) -> str | None:
     """The first line of ``git commit``'s first ``-m`` message, or None (an editor, ``-F``)."""
     for at, arg in enumerate(args):
@@ -580,20 +624,26 @@ def _status_says(
 ) -> bool | None:
     """Whether the latest status says the file is uncommitted; None when it does not speak of it.
 
-    It speaks of a file whose last change came before it, in its scope, unless a commit that held the file
-    (or whose files are unknown) came after it: then the commit says.  Nor does it speak of a new file when
-    it hid untracked files.
+    It speaks of a file whose last change came before it, in its scope.  Of a file it lists, unless a commit
+    that held the file (or whose files are unknown) came after it: then the commit says.  Of a file it does
+    not list, whatever commits came after (none makes a clean file dirty), unless it is new and the
+    status hid untracked files.
     """
     if status is None or status.seq < last_change or not _in_scope(key, status):
         return None
-    after = commits[status.commits_before :] if status.commits_before is not None else []
-    if any(c.files is None or key in c.files for c in after):
-        return None
     if _listed(key, status):
-        return True
+        after = commits[status.commits_before :] if status.commits_before is not None else []
+        # A commit since may have taken it; one since cannot make a file the status showed clean dirty.
+        return None if any(c.files is None or key in c.files for c in after) else True
     if (created and not status.untracked_shown) or not status.complete:
         return None
     return False
+
+
+def committed_per_status(index: ArtifactIndex, key: str, created: bool, last_change: int) -> bool:
+    """Whether the latest ``git status`` (or diff), printed after the file's last change, shows it committed."""
+    state = index.session.work
+    return _status_says(key, created, last_change, state.status, state.commits) is False
 
 
 def _commit_report(commit: Commit) -> CommitReport:

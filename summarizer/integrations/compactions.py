@@ -168,6 +168,7 @@ def follow_transcript(
     if cut is None and not restarted and not worth_keeping(kept_at, live.read_up_to):
         live.index.settle()
         states.used(live)
+        reports.snapshots = False  # nor are this run's reports kept
     else:
         try:
             if cut is None:  # (cut short, time is short: what was read is kept first, found later)

@@ -39,6 +39,7 @@ Two promises to the host:
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -59,9 +60,9 @@ from summarizer.integrations.hook_limits import (
     Offers,
     answer_within,
 )
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
+from summarizer.sections.summary_facts import SessionFacts
 
 if TYPE_CHECKING:
     from artifact_index.live.store import SessionStore
@@ -117,6 +118,7 @@ _SECTIONS = (
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
+_EARLIER_CALLS = re.compile(r"^- (\d+) earlier call\(s\) with no result recorded$")
 _EVENTS = ("SessionStart", "PreCompact", "PostCompact")
 
 
@@ -193,7 +195,9 @@ def _fill_by_priority(
                 kept.append(item)
                 budget -= cost
             else:
-                dropped += 1
+                # "- 21 earlier call(s) with no result recorded" stands for 21 calls, not one.
+                earlier = _EARLIER_CALLS.match(item)
+                dropped += int(earlier.group(1)) if earlier is not None else 1
         if kept:
             parts.append(heading + "\n" + "\n".join(kept))
         if dropped:

@@ -7,7 +7,7 @@ current task (the sub-steps its definition of done and the agent's own plan
 name that no change carried out, see :mod:`summarizer.sections.substeps`),
 the tracker item the session set in progress with the finishing steps it
 took for the items it closed before, the agent's open tasks, the files the
-latest request names and the session has not changed, the plan the agent
+latest request names with no change since it, the plan the agent
 stated last, the next open tracker item.  What the index knows is open but
 no one stated as a step (checks owed, open errors) is under Test Status and
 Errors, not here.  When the session stopped in an investigation, the steps
@@ -25,32 +25,45 @@ import re
 
 from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.wording import first_line, item_name
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import (
     item_progress,
     items_in_progress,
     open_in_epic,
     request_files_not_changed,
 )
-from summarizer.sections.searches import in_common_folder, place_path, place_progress
+from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.summary_facts import SessionFacts
+from summarizer.sections.text import sentences
 from summarizer.sections.thread import (
     GO_AHEAD,
     SESSION_COMMANDS,
     investigation,
     latest_request,
+    request_in_hand,
     thread_start,
 )
 
 __all__ = ["next_steps"]
 
+# "The fix is to remove ..." states the change to make as plainly as "I'll remove ...".
 _PLAN = lazy_pattern(
     r"^(next,?|then,?|now,?|finally,?)?\s*(I'll|I will|I'm going to|let me|let's|we should|we need to|"
-    r"the next step|next step|next,|todo:|remaining:)",
+    r"the next step|next step|next,|todo:|remaining:|the (?:fix|solution|remedy) (?:is|would be) to\b)",
     re.I,
 )
-_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _MIN_PLAN_WORDS = 5
+# A sentence that leaves the choice to the user ("Let me know if you'd like ...", "If you want, I can ..."): the
+# hand-over, whose next move is the user's, never a step the agent stated it would take.
+_OFFER = lazy_pattern(
+    r"^[*_\s]*(?:let me know|tell me|just say|say the word|happy to|want me to|shall I|should I|would you like)\b"
+    r"|\bif you(?:'d| would)?\s+(?:like|want|prefer)\b",
+    re.I,
+)
+
+
+def _offers(sentence: str) -> bool:
+    return _OFFER.search(sentence.strip()) is not None
 
 
 def _carried_out(facts: SessionFacts) -> bool:
@@ -62,11 +75,15 @@ def _carried_out(facts: SessionFacts) -> bool:
 def _stated_plan(facts: SessionFacts) -> list[str]:
     if facts.last_assistant is None or _carried_out(facts):
         return []
+    listed = _announced_plan(facts.last_assistant.text)
+    if listed is not None:
+        return [first_line(listed, 600)]
     plan = [
         s.strip()
-        for s in _SENTENCE.split(facts.last_assistant.text)
+        for s in sentences(facts.last_assistant.text)
         if _PLAN.match(s.strip())
         and not _WAITS_FOR.search(s)  # waiting is the hand-over, said once
+        and not _offers(s)  # so is an offer to the user
         and len(s.split()) >= _MIN_PLAN_WORDS
         and not s.strip().endswith(":")
     ]
@@ -84,6 +101,36 @@ _ANNOUNCED_CHANGE = lazy_pattern(
 )
 
 
+# A line that introduces the agent's own list of changes: "I need to:", "Next, I'll:", "The fix:".
+_PLAN_INTRO = lazy_pattern(
+    r"\b(?:I need to|I'll|I will|I'm going to|let me|let's|we need to|next steps?|the fix|plan|changes?)\b[^\n]*:\s*$",
+    re.I,
+)
+_LIST_ITEM = lazy_pattern(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+\S")
+
+
+def _announced_plan(text: str) -> str | None:
+    """The list of changes a message announces (its introducing line and every item), or None.
+
+    Taken sentence by sentence, the items of "I need to: 1. Add colour variation 2. Add brightness
+    variation 3. Slightly reduce the size" lost the ones not opening with a verb of change.
+    """
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        if not _PLAN_INTRO.search(line):
+            continue
+        items = []
+        for item in lines[at + 1 :]:
+            if _LIST_ITEM.match(item):
+                items.append(item.strip())
+            elif item.strip() or items:
+                break
+        if len(items) >= 2:
+            # The introducing sentence, not the ones before it on its line.
+            return " ".join([sentences(line.strip())[-1], *items])
+    return None
+
+
 def _announced_change(facts: SessionFacts) -> list[str]:
     """What the agent's last message said it would change, when calls followed but none changed a file."""
     last = facts.last_assistant
@@ -93,9 +140,16 @@ def _announced_change(facts: SessionFacts) -> list[str]:
         turn >= last.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
     ):
         return []
+    plan = _announced_plan(last.text)
+    if plan is not None:
+        # A list of changes the agent set out ("I need to: 1. ... 2. ... 3. ..."): one step, every item of it.
+        return [
+            f"Carry out the plan the agent last announced (turn {last.turn}); the calls since changed no file "
+            f"yet: {first_line(plan, 600)}"
+        ]
     announced = [
         s.strip().strip("*#").strip()
-        for s in _SENTENCE.split(last.text)
+        for s in sentences(last.text)
         if _ANNOUNCED_CHANGE.match(s.strip()) and len(s.split()) >= 3
     ]
     return [
@@ -193,21 +247,23 @@ def _investigating(facts: SessionFacts, shown: frozenset[str]) -> list[str]:
     if found is None:
         return []
     question = found.question
-    steps = [
+    request = (
         f"Answer the open request (turn {question.turn}, shown under User Messages): "
-        f'"{first_line(question.text, 160)}"; {found.calls} calls since, no file changed.'
+        f'"{first_line(question.text, 160)}"; {found.calls} calls since, no file changed'
+    )
+    if found.conclusion is None:
+        return [f"{request}, no conclusion stated yet.{_places_to_see(facts, question.turn)}"]
+    # Its first words beside the next steps; whole under Findings, when the summary has them.
+    whole = " (whole under Findings)" if "findings" in shown else ""
+    steps = [
+        f"{request}.",
+        f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
+        f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}",
     ]
-    if found.conclusion is not None:
-        # Its first words beside the next steps; whole under Findings, when the summary has them.
-        whole = " (whole under Findings)" if "findings" in shown else ""
-        steps.append(
-            f"Its latest conclusion (turn {found.conclusion.turn}), to confirm or correct: "
-            f"{first_line(found.conclusion.text.replace('**', ''), 160 if whole else 360)}{whole}"
-        )
-    else:
-        steps.append("It had stated no conclusion yet." + _places_to_see(facts, question.turn))
     if found.checks:
-        checks = "; ".join(f"(turn {c.turn}) {first_line(c.text, 160)}" for c in found.checks)
+        checks = "; ".join(
+            f"(turn {c.turn}) {first_line(c.text, 160).rstrip('.')}" for c in found.checks
+        )
         steps.append(f"The checks it announced since, the last one where it stopped: {checks}.")
     return steps
 
@@ -262,9 +318,7 @@ def _waiting(facts: SessionFacts) -> bool:
     # A call of the same response as the message came after its text: the agent went on working.
     later_calls = [c for c in facts.activity if c.turn >= last.turn]
     # "Let me check X:" or "Now I'll run the tests." announces a call: the agent was working, not waiting.
-    announcing = last.text.rstrip().endswith(":") or _announces(
-        _SENTENCE.split(last.text.strip())[-1]
-    )
+    announcing = last.text.rstrip().endswith(":") or _announces(sentences(last.text.strip())[-1])
     return (latest is None or last.turn >= latest.turn) and not later_calls and not announcing
 
 
@@ -280,7 +334,7 @@ def _waits_for(facts: SessionFacts) -> str | None:
     last = facts.last_assistant
     if last is None:
         return None
-    waits = [s.strip() for s in _SENTENCE.split(last.text) if _WAITS_FOR.search(s) and "?" not in s]
+    waits = [s.strip() for s in sentences(last.text) if _WAITS_FOR.search(s) and "?" not in s]
     return waits[-1] if waits else None
 
 
@@ -299,12 +353,13 @@ def _handed_over(facts: SessionFacts) -> str:
         )
     questions = [
         s.strip()
-        for s in _SENTENCE.split(last.text)
-        if s.strip().endswith(("?", "？")) and len(s.split()) >= 3
+        for s in sentences(last.text)
+        if (s.strip().endswith(("?", "？")) or _offers(s)) and len(s.split()) >= 3
     ]
     if questions:
+        asks = "asks" if questions[-1].endswith(("?", "？")) else "leaves it to"
         return (
-            f"The agent's last message (turn {last.turn}) asks the user "
+            f"The agent's last message (turn {last.turn}) {asks} the user: "
             f'"{first_line(questions[-1], 240)}"; the next move is theirs.'
         )
     running = [a for a in facts.background if a.finished_turn is None]
@@ -325,21 +380,34 @@ def _handed_over(facts: SessionFacts) -> str:
 _CALLS_SINCE_SHOWN = 3
 
 
-def _in_flight(facts: SessionFacts) -> list[str]:
+def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]:
     """What the agent was doing when the context filled, in its words: its last message whole (it is the plan
-    it was carrying out) and the calls made since, so the work goes on where it stopped rather than over."""
+    it was carrying out) and the calls made since, so the work goes on where it stopped rather than over.
+
+    ``request_named``: a step before it names the open request, which is then not named again.
+    """
     last = facts.last_assistant
     latest = latest_request(facts.user_messages)
     if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
         return []
     since = [c for c in facts.activity if c.turn >= last.turn]
-    request = (
-        f'the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}")'
-        if latest is not None
-        else "the work"
-    )
+    in_hand = request_in_hand(facts.user_messages)
+    if request_named or latest is None or in_hand is None:
+        opening = "Where the work stood when the context filled"
+    elif in_hand is not latest:
+        # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
+        opening = (
+            f'Go on with the request of turn {in_hand.turn} ("{first_line(in_hand.text, 160)}") and the messages '
+            f"queued while the agent worked on it (to turn {latest.turn}, under User Messages), in progress when "
+            "the context filled"
+        )
+    else:
+        opening = (
+            f'Go on with the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}"), in progress '
+            "when the context filled"
+        )
     text = (
-        f"Go on with {request}, in progress when the context filled. What the agent was doing, in its last "
+        f"{opening}. What the agent was doing, in its last "
         f'words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
     )
     if since:
@@ -357,6 +425,13 @@ def _in_flight(facts: SessionFacts) -> list[str]:
         )
     else:
         text += "; no call made since."
+    running = [a for a in facts.background if a.finished_turn is None]
+    if running:
+        # Work the agent handed to sub-agents goes on without it: redoing it would clash with their results.
+        text += (
+            f" {len(running)} sub-agent(s) it launched still ran in the background (under Where It Stopped): "
+            "their results arrive as notices; do not redo their work."
+        )
     return [text]
 
 
@@ -464,7 +539,7 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             else ""
         )
         items.append(
-            f"Files the latest request (turn {turn}) names and the session has not changed yet: "
+            f"Files the latest request (turn {turn}) names, with no change since it: "
             + ", ".join(unsearched[:6])
             + more
             + places
@@ -473,7 +548,11 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
     items += [f"The agent said it would: {s}" for s in stated]
     items += _next_items(facts)
     if not items:
-        items += _investigating(facts, shown)
+        investigating = _investigating(facts, shown)
+        if investigating and flight:
+            # The open request is named once, by the investigation: where the work stood follows it.
+            flight = _in_flight(facts, request_named=True)
+        items += investigating
     # After what is left that no change carried out: the work in flight, where to pick it up.
     items += flight
     if not items:

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult, UserMessage
 from artifact_index.lazy_pattern import lazy_pattern
-from summarizer.sections.facts import BackgroundAgent, SessionFacts
+from summarizer.sections.summary_facts import BackgroundAgent, SessionFacts
 
 __all__ = ["background_agents", "background_lines", "reported_paths_line"]
 
-_LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.\s*\n\s*agentId:\s*(\w+)")
+# Newer Claude Code versions add a note on the launch line ("... successfully. (This tool result is internal
+# metadata ...)") before the agent's id on the next.
+_LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.[^\n]*\n\s*agentId:\s*(\w+)")
 _NOTICE = lazy_pattern(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
 _FIELD = "<{0}>(.*?)</{0}>"
 # A path a report names: with a folder and an extension (`cli/src/foo.test.ts`, or absolute), as written.

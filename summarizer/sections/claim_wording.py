@@ -80,6 +80,9 @@ def pending_call(call: PendingCallReport) -> str:
         subject = f"`{call.tool}` `{one_line(call.command, 80)}`"
     else:
         subject = f"`{call.tool}`"
+    if call.read_after is not None:
+        # The file was read whole after the call: what it holds is known, whether this call did it is not.
+        return f"- {subject} (turn {call.turn}; read again at turn {call.read_after}, after it)"
     return f"- {subject} (turn {call.turn})"
 
 

@@ -16,16 +16,18 @@ most and tell the least.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.trail.answers import FileReport
+from artifact_index.trail.answers import FileReport, LeftBehind
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
+from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
-from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
+from summarizer.sections.summary_facts import ChangeAccount, LatestCode, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 
@@ -355,7 +357,10 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     if not files:
         return own or "None."
     # The workspace's files first: a scratch or temp file outside it (absolute, e.g. under /tmp) is the agent's
-    # working material, said after the project's changes and briefly, never in their place.
+    # working material, said after the project's changes and briefly, never in their place.  A file in another
+    # checkout the session worked in (a git worktree) is the project's work, described as the workspace's are.
+    checkouts = Checkouts(facts)
+    outside = checkouts.outside
     ordered = sorted(files, key=lambda f: (is_absolute(f.path), f.path.rpartition("/")[0], f.path))
     moved = moved_files(facts)
     new = created_then_moved(facts)
@@ -363,23 +368,34 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     describer = _Describer(
         detail,
         since,
-        _current(files, since),
-        latest_files(files, since),
+        _current(files, since, outside=outside),
+        latest_files(files, since, outside=outside),
         accounts=facts.accounts,
         notes=facts.file_notes,
     )
     left = {found.path: found for found in facts.left_behind}
+    shared = _shared_stories(
+        [f for f in ordered if f.path not in left and f.path not in facts.file_notes]
+    )
     code_files, code_lines = _CODE_AT[detail]
-    with_code = _current(files, since, code_files)
+    with_code = _current(files, since, code_files, outside=outside)
     lines = []
     for f in ordered:
         if f.path in left:
             lines.append(_left_line(f, left[f.path]))
             continue
-        if is_absolute(f.path) and f.path not in with_code:
+        if f.path in shared:
+            # Files that went through the same commits and the same git command: one line, every path named.
+            if shared[f.path]:
+                lines.append(shared[f.path])
+            continue
+        if outside(f.path) and f.path not in with_code:
             lines.append(_outside_line(f, _status(f, new)))
             continue
         line = describer.line(f, status=_status(f, new), moved_to=moved.get(f.path))
+        checkout = checkouts.of(f.path)
+        if checkout is not None:
+            line += f" (in {checkout})"
         code = facts.latest_code.get(f.path)
         # With a writer's line on the file (the LLM path) the code shows what the line says; offline it is
         # shown where the budget allows every detail, the agent's account and the changed lines beside it.
@@ -391,7 +407,66 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         ):
             line += "\n" + _code_lines(f, code, code_lines)
         lines.append(line)
+    lines = _one_command_lines(lines)
     return "\n".join([*lines, own] if own else lines)
+
+
+_PLAIN_LINE = lazy_pattern(r"^- `([^`\n]+)`( \([^)\n]*\): via `[^\n]+)$")
+
+
+def _one_command_lines(lines: list[str]) -> list[str]:
+    """Files one shell command changed and nothing else did, told the same way: one line naming every path.
+
+    ``git checkout --theirs a.go b.go ...`` over a dozen files had put the same status, command and turn on a
+    dozen lines.
+    """
+    said: dict[str, list[tuple[int, str]]] = {}  # what is said of each -> (line number, path)
+    for at, line in enumerate(lines):
+        found = _PLAIN_LINE.match(line)
+        if found is not None:
+            said.setdefault(found.group(2), []).append((at, found.group(1)))
+    merged: dict[int, str] = {}
+    for tail, places in said.items():
+        if len(places) < _SHARED_STORY:
+            continue
+        paths = ", ".join(f"`{path}`" for _, path in places)
+        status, _, rest = tail.strip().partition(": ")
+        merged[places[0][0]] = f"- {paths} ({len(places)} files), each {status}: {rest}"
+        merged.update({at: "" for at, _ in places[1:]})
+    return [merged.get(at, line) for at, line in enumerate(lines) if merged.get(at, line)]
+
+
+_SHARED_STORY = 3  # files with the same story told on one line from this many on
+_STORY_START = lazy_pattern(r"^(created|changed) \(turn (\d+)\)")
+
+
+def _shared_stories(files: list[FileReport]) -> dict[str, str]:
+    """The files whose story (see :func:`file_story`) is the same but for the turn each was first changed, when
+    enough share one: path -> the group's line for its first file, "" for the others.
+
+    A merge's conflicts resolved file by file, committed, then the branch left with ``git stash``: told once
+    per file, the same long sentence filled the section and said nothing more.
+    """
+    groups: dict[str, list[tuple[FileReport, int]]] = {}
+    for f in files:
+        story = file_story(f)
+        found = _STORY_START.match(story) if story is not None else None
+        if story is None or found is None:
+            continue
+        shape = found.group(1) + story[found.end() :]
+        groups.setdefault(shape, []).append((f, int(found.group(2))))
+    lines: dict[str, str] = {}
+    for shape, members in groups.items():
+        if len(members) < _SHARED_STORY:
+            continue
+        start, _, rest = shape.partition(",")
+        turns = _turns(sorted({turn for _, turn in members}))
+        paths = ", ".join(f"`{f.path}`" for f, _ in members)
+        lines[members[0][0].path] = (
+            f"- {paths} ({len(members)} files), each {start} ({turns}),{rest}"
+        )
+        lines.update({f.path: "" for f, _ in members[1:]})
+    return lines
 
 
 def changed_paths(facts: SessionFacts) -> str:
@@ -399,9 +474,10 @@ def changed_paths(facts: SessionFacts) -> str:
     else fits.
 
     The workspace's files come first, each folder on its line with its files by name (the folder said once,
-    not with every path); files outside the workspace (scratch and temp files, often under one long folder)
-    come after them, one line per status.  So a budget that must cut takes the scratch files first, and
-    a modified file of the project is never pushed out by them.
+    not with every path), those of another checkout the session worked in (a git worktree) among them; files
+    outside the workspace (scratch and temp files, often under one long folder) come after them, one line per
+    status.  So a budget that must cut takes the scratch files first, and a modified file of the project is
+    never pushed out by them.
     """
     groups = [
         ("created", facts.created),
@@ -411,9 +487,10 @@ def changed_paths(facts: SessionFacts) -> str:
     ]
     lines = []
     outside_lines = []
+    elsewhere = Checkouts(facts).outside
     for status, files in groups:
-        inside = [f.path for f in files if not is_absolute(f.path)]
-        outside = [f.path for f in files if is_absolute(f.path)]
+        inside = [f.path for f in files if not elsewhere(f.path)]
+        outside = [f.path for f in files if elsewhere(f.path)]
         by_folder: dict[str, list[str]] = {}
         for path in inside:
             folder, _, name = path.rpartition("/")
@@ -468,22 +545,35 @@ def _agent_own_line(facts: SessionFacts) -> str:
     )
 
 
-def _current(files: list[FileReport], since: int, limit: int = _CURRENT_FILES) -> set[str]:
-    """The files of the current work: changed since the thread started, the latest ``limit`` when that is more."""
+def _current(
+    files: list[FileReport],
+    since: int,
+    limit: int = _CURRENT_FILES,
+    *,
+    outside: Callable[[str], bool] = is_absolute,
+) -> set[str]:
+    """The files of the current work: changed since the thread started, the latest ``limit`` when that is more.
+
+    ``outside``: whether a path is a scratch or temp file, not the project's.
+    """
     changed = sorted(
         (f for f in files if any(t >= since for t in f.changed_turns)),
         key=lambda f: max(f.changed_turns),
         reverse=True,
     )
     # A scratch or temp file outside the workspace takes a place only when the workspace has none to fill it.
-    inside = [f for f in changed if not is_absolute(f.path)]
+    inside = [f for f in changed if not outside(f.path)]
     return {f.path for f in (inside or changed)[:limit]}
 
 
-def latest_files(files: list[FileReport], since: int) -> set[str]:
+def latest_files(
+    files: list[FileReport], since: int, *, outside: Callable[[str], bool] = is_absolute
+) -> set[str]:
     """The files of the latest changes: the current thread's, or the session's when the thread changed none yet
     (a question asked about the change just made)."""
-    return _current(files, since, _LATEST_FILES) or _current(files, 0, _LATEST_FILES)
+    return _current(files, since, _LATEST_FILES, outside=outside) or _current(
+        files, 0, _LATEST_FILES, outside=outside
+    )
 
 
 def moved_files(facts: SessionFacts) -> dict[str, str]:
@@ -520,15 +610,19 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         )
     since = thread_start(facts)
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
-    # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly.
-    outside = [f for f in latest if is_absolute(f.path)]
+    # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
+    # another checkout the session worked in (a git worktree) are the project's.
+    elsewhere = Checkouts(facts).outside
+    outside = [f for f in latest if elsewhere(f.path)]
     if len(outside) < len(latest):
-        latest = [f for f in latest if not is_absolute(f.path)]
+        latest = [f for f in latest if not elsewhere(f.path)]
     else:
         outside = []
     in_thread = [f for f in latest if max(f.turns, default=0) >= since]
     named = in_thread[: _READ_IN_THREAD_AT[detail]]
     named += [f for f in latest[: _READ_NAMED_AT[detail]] if f not in named]
+    # A file changed under the session is named with what its reads showed, never only counted.
+    named += [f for f in latest if f.changed_unseen_turn is not None and f not in named]
     lines = [f"- `{f.path}`{_whose_read(f)}" for f in sorted(named, key=lambda f: f.path)]
     rest = [f for f in latest if f not in named]
     if rest and len(rest) <= _READ_GROUPED_AT[detail]:
@@ -575,6 +669,12 @@ def _whose_read(f: FileReport) -> str:
         notes.append("read by a sub-agent only")
     if _DEPENDENCY.search(f.path):
         notes.append("an installed dependency's file")
+    if f.changed_unseen_turn is not None:
+        # Not changed by any call the trail followed, yet not unchanged: say what the reads showed.
+        notes.append(
+            f"its read at turn {f.changed_unseen_turn} showed other content than an earlier read: "
+            "something the calls seen do not show changed it"
+        )
     return f" ({'; '.join(notes)})" if notes else ""
 
 

@@ -2,52 +2,23 @@
 
 "``render_page`` modified" tells the agent that continues what was touched;
 the lines the last edit wrote tell it what the code is now, without
-reopening the file.  For the files the current thread changed, the last
-successful call that changed each one is found among the events and its
-new text kept: the replacement text of an edit, the added lines of a patch
-hunk, a small file written whole.  A large file written whole is said by
-its definitions (Files Changed names their signatures), not pasted.
+reopening the file.  The index keeps, for each file, the text the main
+agent's latest change wrote (:mod:`artifact_index.trail.latest_writes`);
+for the files the current thread changed, that text is shown, its blank
+edges and common indentation gone, cut to a few lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from artifact_index.ingestion.events import Event, FileOperation, ToolCall, ToolResult
 from artifact_index.trail.answers import FileReport
-from summarizer.sections.facts import LatestCode
+from summarizer.sections.summary_facts import LatestCode
 
 __all__ = ["latest_code"]
 
 _MAX_LINES = 16  # what is kept of one change: the reader sees the shape, the file has the rest
 _MAX_CHARS = 480
-_WHOLE_FILE_LINES = 16  # a file written whole is shown only when it is this small
-
-
-def _same_file(path: str | None, report_path: str) -> bool:
-    """An operation's path names the report's file: the same key, or an absolute path ending in it."""
-    if path is None:
-        return False
-    return path == report_path or path.endswith("/" + report_path.lstrip("/"))
-
-
-def _new_text(op: FileOperation) -> str | None:
-    """What the operation wrote, when it says and it is small enough to be the change itself."""
-    if op.action == "edit":
-        if op.new is not None:
-            return op.new
-        if op.diff is not None:
-            added = [
-                line[1:]
-                for line in op.diff.splitlines()
-                if line.startswith("+") and not line.startswith("+++")
-            ]
-            return "\n".join(added) if added else None
-        return None
-    if op.action in ("write", "create") and op.content is not None:
-        lines = op.content.strip("\n").splitlines()
-        return op.content if len(lines) <= _WHOLE_FILE_LINES else None
-    return None
 
 
 def _bounded(text: str) -> tuple[str, int]:
@@ -66,29 +37,13 @@ def _bounded(text: str) -> tuple[str, int]:
     return "\n".join(kept), len(lines) - len(kept)
 
 
-def latest_code(events: Sequence[Event], files: Sequence[FileReport]) -> dict[str, LatestCode]:
-    """The new text of the last successful change of each of ``files``, by path (files it cannot say left out)."""
-    wanted = {f.path: max(f.changed_turns) for f in files if f.changed_turns}
-    if not wanted:
-        return {}
-    failed = {e.call_id for e in events if isinstance(e, ToolResult) and e.status == "failure"}
+def latest_code(files: Sequence[FileReport]) -> dict[str, LatestCode]:
+    """The new text of the latest change of each of ``files``, bounded, by path (files it cannot say left out)."""
     found: dict[str, LatestCode] = {}
-    for event in events:
-        if not isinstance(event, ToolCall) or event.sidechain is not None:
+    for f in files:
+        latest = f.latest_write
+        if latest is None or latest.text is None:
             continue
-        if event.call_id in failed:
-            continue
-        for op in event.operations:
-            if op.action in ("read", "unknown", "copy"):
-                continue
-            for path, last in wanted.items():
-                if event.turn > last or not _same_file(op.path, path):
-                    continue
-                text = _new_text(op)
-                if text is None or not text.strip():
-                    # A later change that cannot be shown makes an earlier one stale.
-                    found.pop(path, None)
-                    continue
-                kept, more = _bounded(text)
-                found[path] = LatestCode(turn=event.turn, text=kept, lines_left_out=more)
+        kept, more = _bounded(latest.text)
+        found[f.path] = LatestCode(turn=latest.turn, text=kept, lines_left_out=more)
     return found

@@ -41,7 +41,8 @@ from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TaskReport
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.facts import RequestItem
+from summarizer.sections.summary_facts import RequestItem
+from summarizer.sections.text import sentences
 
 __all__ = ["numbered_items", "request_items"]
 
@@ -52,7 +53,6 @@ _BY_NUMBER = lazy_pattern(
     r"\bitems?\s+#?(?P<first>\d{1,2})(?P<rest>(?:\s*(?:,|and|&)\s*#?\d{1,2})*)", re.I
 )
 _HEADING = lazy_pattern(r"^[\s>*#_]*(?:item\s*)?#?(?P<number>\d{1,2})\s*[:.)]\s*\**\s*\S", re.I)
-_SENTENCES = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _CHECKED_OFF = lazy_pattern(r"[✅✓✔☑]")
 _DONE = lazy_pattern(
     r"\b(?:done|fixed|completed?|addressed|implemented|resolved|finished|in place|added|extracted|"
@@ -128,7 +128,7 @@ def _verdicts(
     """Per item number, the latest thing the agent said of it by number: (status, turn, its sentence)."""
     said: dict[int, tuple[str, int, str]] = {}
     for message in messages:
-        for sentence in _SENTENCES.split(message.text):
+        for sentence in sentences(message.text):
             numbers = {n for n in _numbers(sentence, items) if 1 <= n <= len(items)}
             if not numbers:
                 continue

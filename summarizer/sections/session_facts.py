@@ -3,7 +3,7 @@
 The index answers everything it knows in one report
 (:func:`~artifact_index.trail.session_report.session_report`); the events
 add only what the index does not keep: the agent's words and the tools'
-output (see :class:`~summarizer.sections.facts.SessionFacts`).  A hook that
+output (see :class:`~summarizer.sections.summary_facts.SessionFacts`).  A hook that
 has only a saved index gets the index's report alone.
 """
 
@@ -24,19 +24,18 @@ from summarizer.sections.activity import (
     recent_messages,
     thread_since,
 )
-from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.background import background_agents
 from summarizer.sections.change_account import change_account
-from summarizer.sections.facts import ChangeAccount, SessionFacts
 from summarizer.sections.findings import findings
 from summarizer.sections.interruptions import interruptions
 from summarizer.sections.latest_code import latest_code
-from summarizer.sections.left_behind import left_behind
 from summarizer.sections.lessons import lessons
 from summarizer.sections.request_items import request_items
-from summarizer.sections.searches import searches_since
+from summarizer.sections.search_matches import searches_since
+from summarizer.sections.summary_facts import ChangeAccount, SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.user_answers import answered_questions
 
 __all__ = ["session_facts"]
 
@@ -69,15 +68,16 @@ def session_facts(
     facts = facts.model_copy(
         update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
     )
+    since = thread_start(facts)
+    current = [
+        f for f in [*facts.created, *facts.modified] if any(t >= since for t in f.changed_turns)
+    ]
+    facts = facts.model_copy(update={"latest_code": latest_code(current)})
     if events is None:
         return facts
     latest = latest_request(facts.user_messages)
     said, calls = thread_since(events, latest.turn if latest is not None else 0)
-    since = thread_start(facts)
     accounts = {}
-    current = [
-        f for f in [*facts.created, *facts.modified] if any(t >= since for t in f.changed_turns)
-    ]
     for f in current:
         found = change_account(events, f, since)
         if found:
@@ -91,7 +91,6 @@ def session_facts(
                 if not e.resolved
             },
             "accounts": accounts,
-            "latest_code": latest_code(events, current),
             "activity": recent_activity(events, root=facts.root),
             "recent_messages": recent_messages(events),
             # The main agent's, not a sub-agent's: where the agent that continues stopped.
@@ -103,7 +102,6 @@ def session_facts(
             "request_items": request_items(events, latest, facts.changed, facts.tasks),
             "answers": answered_questions(events),
             "searches": searches_since(events, since, facts.root),
-            "left_behind": left_behind(events, facts.changed, facts.work),
             "interruptions": interruptions(events),
             "lessons": lessons(events),
         }

@@ -27,8 +27,9 @@ from artifact_index.facts.changes import is_test_path
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import definition_of_done
+from summarizer.sections.summary_facts import SessionFacts
+from summarizer.sections.text import sentences
 from summarizer.sections.thread import thread_start
 
 __all__ = ["SubStep", "remaining_steps"]
@@ -80,7 +81,6 @@ _CHANGE_VERB = lazy_pattern(
 # A piece that goes on with the previous verb: "implement the changes to PaneListLive and [to] SessionLive".
 _NOUN_PHRASE = lazy_pattern(r"^(?:[A-Z`]|(?:the|a|an|its|their|to|for)\s)")
 _PIECES = lazy_pattern(r",\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|;\s*")
-_SENTENCE = lazy_pattern(r"(?<=[.!?])\s+|\n+")
 _PLAN_MESSAGES = 15
 _BULLET = lazy_pattern(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
@@ -287,7 +287,7 @@ def _plan_lines(text: str) -> Iterator[tuple[str, bool]]:
         if listing is not None and not line.strip():
             continue  # a blank line between the announcement and its list
         listing = None
-        for sentence in _SENTENCE.split(line):
+        for sentence in sentences(line):
             yield from _planned_pieces(sentence)
             announces = _PLAN.match(sentence.strip().strip("*#").strip())
             if announces and sentence.rstrip().endswith(":"):

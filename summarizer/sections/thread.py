@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = [
     "SESSION_COMMANDS",
@@ -26,6 +26,7 @@ __all__ = [
     "investigation",
     "is_request",
     "latest_request",
+    "request_in_hand",
     "thread_start",
 ]
 
@@ -95,7 +96,8 @@ def is_request(message: UserSaid) -> bool:
     """A message that asks something of the agent: not a bare slash command, nor a command on the session
     itself (``/compact`` typed as text)."""
     text = message.text.strip()
-    if text.lower() in SESSION_COMMANDS:
+    # "/compact keep the API notes" or "/model opus" still acts on the session, whatever its arguments.
+    if not text or text.split(maxsplit=1)[0].lower() in SESSION_COMMANDS:
         return False
     return message.channel != "command" or " " in text
 
@@ -106,6 +108,19 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
         if is_request(message):
             return message
     return messages[-1] if messages else None
+
+
+def request_in_hand(messages: list[UserSaid]) -> UserSaid | None:
+    """The request the agent was working on: the latest one, or, when that was typed while the agent worked
+    (queued), the latest one before it that was not: a queued message is delivered into that work, which went
+    on ("changelog", "do we not have uv run in permissions?" while the agent got a PR merged)."""
+    latest = latest_request(messages)
+    if latest is None or latest.channel != "queued":
+        return latest
+    before = [
+        m for m in messages if m.turn < latest.turn and is_request(m) and m.channel != "queued"
+    ]
+    return before[-1] if before else latest
 
 
 def first_request(messages: list[UserSaid]) -> UserSaid | None:
@@ -178,6 +193,8 @@ def investigation(facts: SessionFacts) -> Investigation | None:
     question = latest_request(facts.user_messages)
     if question is None or facts.thread_calls < _MIN_CALLS or not _INQUIRY.search(question.text):
         return None  # reading before a change asked for is preparation, not an investigation
+    if question.channel == "queued":
+        return None  # typed while the agent worked: the calls since are that work's, not a search for the answer
     if any(
         turn >= question.turn for f in [*facts.changed, *facts.reverted] for turn in f.changed_turns
     ):

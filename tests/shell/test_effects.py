@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from artifact_index.shell import ShellAnalysis, analyze_command
 
-from .helpers import FakeContext, analyze, effects, only
+from .helpers import FakeContext, analyze, effects, only, short
 
 PATCH = """diff --git a/src/app.py b/src/app.py
 --- a/src/app.py
@@ -1084,6 +1084,42 @@ class TestOutputOptions:
     )
     def test_formats_directories_and_standard_output_are_no_files(self, command: str) -> None:
         assert effects(analyze(command)) == []
+
+    @pytest.mark.parametrize(
+        ("command", "path"),
+        [
+            (
+                './scripts/Land-Review.ps1 -Id a1 -Out "docs/reviews/r1-REJECT.md" -Title "x"',
+                "docs/reviews/r1-REJECT.md",
+            ),
+            ("./tools/export.ps1 -OutputPath:out/summary.json", "out/summary.json"),
+            ("scripts/render.sh --output site/index.html", "site/index.html"),
+            ("Export-Report -outfile report.txt -Force", "report.txt"),
+        ],
+    )
+    def test_a_script_or_cmdlet_whose_text_is_unknown_writes_its_output_parameter(
+        self, command: str, path: str
+    ) -> None:
+        ops = analyze(command).operations
+        assert [(op.action, short(op.path)) for op in ops if op.action != "unknown"] == [
+            ("write", path)
+        ]
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "./scripts/report.ps1 -OutVariable result",
+            "./scripts/report.ps1 -Output json",
+            "./scripts/report.ps1 -OutputDir build",
+            "./scripts/report.ps1 -o notes.md",
+        ],
+    )
+    def test_other_parameters_of_a_script_name_no_output(self, command: str) -> None:
+        assert [op for op in analyze(command).operations if op.action != "unknown"] == []
+
+    def test_a_failed_script_wrote_nothing(self) -> None:
+        result = analyze("./scripts/land.ps1 -Out docs/a.md", succeeded=False)
+        assert [op for op in result.operations if op.action != "unknown"] == []
 
     def test_a_binary_built_and_removed_again_is_no_deletion(self) -> None:
         result = analyze("go test -c ./pkg/x -o /tmp/x.test && rm /tmp/x.test")

@@ -170,6 +170,59 @@ class TestResolvedPaths:
         assert run_python(code) == [("write", "/tmp/y.txt")]
 
 
+class TestCacheGuards:
+    """A script that fills a file only when it is missing: `if exists(out): return`."""
+
+    LOADER = (
+        "import os\n"
+        "DATA = 'data'\n"
+        "def prepare():\n"
+        "    out = os.path.join(DATA, 'captions.txt')\n"
+        "    if os.path.exists(os.path.join(DATA, 'images')) and os.path.exists(out):\n"
+        "        return out\n"
+        "    with open(out, 'w') as f:\n"
+        "        f.write('image,caption\\n')\n"
+        "    return out\n"
+        "prepare()\n"
+    )
+
+    def test_a_file_known_to_exist_is_not_claimed_rewritten(self) -> None:
+        known = {"/w/loader.py": self.LOADER, "/w/data/captions.txt": "image,caption\n"}
+        ops = analyze("python loader.py", files=known).operations
+        assert [(op.action, op.path) for op in ops] == [("unknown", "/w/data/captions.txt")]
+        assert (ops[0].detail or "").endswith(
+            "only when captions.txt or images is missing, and captions.txt exists"
+        )
+
+    def test_a_file_not_known_to_exist_is_written(self) -> None:
+        ops = analyze("python loader.py", files={"/w/loader.py": self.LOADER}).operations
+        assert [(op.action, op.path) for op in ops] == [("write", "/w/data/captions.txt")]
+
+    @pytest.mark.parametrize(
+        "guard",
+        [
+            "if Path('out.csv').exists():\n    sys.exit(0)\n",
+            "for name in ['a']:\n    if Path('out.csv').is_file():\n        continue\n",
+        ],
+    )
+    def test_pathlib_checks_and_other_exits(self, guard: str) -> None:
+        indent = "    " if guard.startswith("for") else ""
+        code = f"import sys\nfrom pathlib import Path\n{guard}{indent}Path('out.csv').write_text('x')\n"
+        known = {"/w/gen.py": code, "/w/out.csv": "old"}
+        ops = analyze("python gen.py", files=known).operations
+        assert [(op.action, op.path) for op in ops] == [("unknown", "/w/out.csv")]
+
+    def test_a_guard_with_an_else_or_an_or_changes_nothing(self) -> None:
+        code = (
+            "import os\n"
+            "if os.path.exists('a.txt') or os.path.exists('b.txt'):\n    raise SystemExit\n"
+            "open('a.txt', 'w').write('x')\n"
+        )
+        known = {"/w/gen.py": code, "/w/a.txt": "old"}
+        ops = analyze("python gen.py", files=known).operations
+        assert [(op.action, op.path) for op in ops] == [("write", "/w/a.txt")]
+
+
 class TestUnresolvedPaths:
     def test_computed_path_is_unknown_with_a_reason(self) -> None:
         result = analyze("python - <<'EOF'\nimport sys\nopen(sys.argv[1], 'w').write('x')\nEOF")
@@ -247,6 +300,19 @@ class TestRunning:
     def test_script_written_to_tmp_and_run(self) -> None:
         result = analyze("cat > /tmp/fix.py <<'EOF'\nopen('a.py', 'w')\nEOF\npython /tmp/fix.py")
         assert effects(result) == [("write", "/tmp/fix.py"), ("write", "a.py")]
+
+    @pytest.mark.parametrize(
+        "program", ["./venv/Scripts/python.exe", "venv/Scripts/python", "C:/Python312/python.exe"]
+    )
+    def test_a_windows_interpreter_by_path_runs_its_program(self, program: str) -> None:
+        # A Windows virtual environment's `Scripts/python.exe` fed a heredoc: the
+        # interpreter, not a script whose text is unknown.
+        code = "from pathlib import Path\nout = Path('report') / 'part.md'\nout.write_text('x')\n"
+        result = analyze(f"{program} <<'PYEOF'\n{code}PYEOF")
+        assert effects(result) == [("write", "report/part.md")]
+
+    def test_a_program_of_a_windows_virtual_environment_is_no_script(self) -> None:
+        assert analyze("venv/Scripts/pytest.exe -q").operations == []
 
     def test_interpreter_from_the_shebang(self) -> None:
         result = analyze(

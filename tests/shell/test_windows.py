@@ -13,7 +13,7 @@ from artifact_index.shell.windows import shell_dialect
 from artifact_index.trail.build import build_index
 from tests.support.paths import FIXTURES
 
-from .helpers import FakeContext
+from .helpers import FakeContext, analyze, effects
 
 WIN = "c:/app"
 SESSION = FIXTURES / "cline" / "windows-shell.json"
@@ -277,3 +277,35 @@ class TestPowerShellVariablesAndCommonParameters:
 def _compiled(pattern: re.Pattern[str]) -> re.Pattern[str]:
     # Hypothesis takes a str or a compiled pattern; the module's is compiled on its first use.
     return re.compile(pattern.pattern, pattern.flags)
+
+
+class TestPowerShellFromAnotherShell:
+    """`pwsh -NoProfile -Command "..."` run from Git Bash: the PowerShell code has its effects."""
+
+    @pytest.mark.parametrize(
+        ("command", "expected"),
+        [
+            ('pwsh -NoProfile -Command "Remove-Item notes.txt"', [("delete", "notes.txt")]),
+            (
+                "powershell.exe -ExecutionPolicy Bypass -c \"Set-Content -Path out.txt -Value 'x'\"",
+                [("write", "out.txt")],
+            ),
+            (
+                "pwsh -NoProfile -Command \"./scripts/land.ps1 -Id 'a1' -Out 'docs/r4.md' -Title 'x'\"",
+                [("unknown", None), ("write", "docs/r4.md")],
+            ),
+            (
+                "pwsh -File ./scripts/land.ps1 -Out docs/r5.md",
+                [("unknown", None), ("write", "docs/r5.md")],
+            ),
+        ],
+    )
+    def test_the_code_runs(self, command: str, expected: list[tuple[str, str | None]]) -> None:
+        assert effects(analyze(command)) == expected
+
+    def test_code_known_only_at_run_time_is_unknown(self) -> None:
+        assert effects(analyze('pwsh -Command "$CODE"')) == [("unknown", None)]
+
+    def test_a_failed_run_changed_nothing(self) -> None:
+        result = analyze('pwsh -NoProfile -Command "Remove-Item notes.txt"', succeeded=False)
+        assert effects(result) == []

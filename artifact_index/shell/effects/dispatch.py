@@ -28,7 +28,7 @@ from artifact_index.shell.effects.files import (
     touch,
     truncate,
 )
-from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.effects.output_commands import cat, echo, printf, reader
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
@@ -65,8 +65,12 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
         if _is_script_path(inv.args[0].value) and not inv.failed:
             ran = _run_file(inv, runtime, inv.args[0])
             if any(op.action == "unknown" and op.path is None for op in ran.operations):
-                # A program whose text is not known may still say what it saved.
-                ran.operations.extend(reported_saves(inv, runtime))
+                # A program whose text is not known may still say what it saved,
+                # or name the file it writes by an output option.
+                saved = reported_saves(inv, runtime)
+                known = {op.path for op in saved}
+                named = [op for op in output_option_writes(inv) if op.path not in known]
+                ran.operations.extend([*saved, *named])
             return ran
         neutral = name in NEUTRAL_PROGRAMS
         saved = reported_saves(inv, runtime) if not neutral else []
@@ -78,11 +82,15 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
 
 
 def _is_script_path(value: str | None) -> bool:
-    """``./fix.sh`` or ``scripts/run.py`` is a script; ``.venv/bin/pytest`` is an installed program."""
-    if value is None or "/" not in value:
+    """``./fix.sh`` or ``scripts/run.py`` is a script; ``.venv/bin/pytest`` is an installed program.
+
+    A Windows virtual environment keeps its programs in ``Scripts``
+    (``venv/Scripts/python.exe``), and one ending in ``.exe`` is never a script's text.
+    """
+    if value is None or "/" not in value or value.lower().endswith(".exe"):
         return False
     parent = posixpath.basename(posixpath.dirname(value))
-    return parent not in ("bin", ".bin", "sbin")
+    return parent not in ("bin", ".bin", "sbin", "Scripts")
 
 
 def _family_handler(name: str) -> Handler | None:
@@ -220,6 +228,61 @@ def _shell(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect(
         [inv.unknown(f"{inv.program} reads its script from standard input, which is not known")]
     )
+
+
+# PowerShell's command-line parameters that take a value (any unambiguous prefix is accepted).
+_POWERSHELL_VALUES = (
+    "-executionpolicy",
+    "-ep",
+    "-windowstyle",
+    "-configurationname",
+    "-outputformat",
+    "-inputformat",
+    "-workingdirectory",
+    "-wd",
+    "-settingsfile",
+)
+
+
+def _powershell(inv: Invocation, runtime: Runtime) -> Effect:
+    """``pwsh -NoProfile -Command "Remove-Item x"`` from another shell: the PowerShell code runs.
+
+    Everything after ``-Command`` is the code; ``-File script.ps1 ARGS`` runs a
+    script, known only by its output parameters when its text is not known.
+    """
+    args = list(inv.args[1:])
+    k = 0
+    while k < len(args):
+        word = (args[k].value or "").lower()
+        if len(word) > 1 and "-command".startswith(word):
+            code = [a.value for a in args[k + 1 :]]
+            if not code or any(c is None for c in code):
+                return Effect(
+                    []
+                    if inv.failed
+                    else [inv.unknown("runs PowerShell code known only at run time")]
+                )
+            runtime.run_shell(
+                " ".join(c for c in code if c is not None),
+                inv.cwd,
+                failed=inv.failed,
+                dialect="powershell",
+            )
+            return Effect()
+        if len(word) > 1 and "-file".startswith(word) and k + 1 < len(args):
+            if inv.failed:
+                return Effect()
+            script = inv.with_args(args[k + 1 :])
+            ran = _run_file(script, runtime, args[k + 1])
+            return Effect([*ran.operations, *output_option_writes(script)])
+        k += (
+            2
+            if any(name.startswith(word) for name in _POWERSHELL_VALUES)
+            and word.startswith("-")
+            and len(word) > 2
+            else 1
+        )
+    return Effect()
 
 
 def _python(inv: Invocation, runtime: Runtime) -> Effect:
@@ -368,6 +431,8 @@ _HANDLERS: dict[str, Handler] = {
     "xargs": _xargs,
     "find": _find,
     **{name: _shell for name in _SHELLS},
+    "pwsh": _powershell,
+    "powershell": _powershell,
     "python": _python,
     "node": _node,
     "patch": patch,

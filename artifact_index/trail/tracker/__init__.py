@@ -45,8 +45,9 @@ from artifact_index.trail.annotations import ErrorAttributes, add_error_node, li
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
-from artifact_index.trail.session_state import PendingCall, SeenChange
+from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
 from artifact_index.trail.tracker.identity import event_identity
@@ -65,6 +66,8 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
 # Failures that prove the file existed when the call was made.
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
+# Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
+_MAX_POSSIBLE_CHANGES = 200
 
 
 class Tracker:
@@ -178,6 +181,7 @@ class Tracker:
                 open_effects = open_effects or bool(run.opaque) or _opens(run.effects)
             else:
                 touched |= self._apply(call, op, cwd, result)
+                self._note_latest_write(call, op, cwd, result)
                 named |= self._named([op], cwd)
                 open_effects = open_effects or _opens([op])
         if result.status != "failure":
@@ -194,6 +198,17 @@ class Tracker:
         if result.status != "failure":
             self._update_tasks(call, result)
         self._observe_errors(call, cwd, result)
+
+    def _note_latest_write(
+        self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
+    ) -> None:
+        """Keep the text a main-agent change by a file tool wrote as its file's latest (see trail.latest_writes)."""
+        if call.sidechain is not None or result.status == "failure" or not shows_text(op):
+            return
+        assert op.path is not None  # shows_text: a change names its file
+        file = self.index.file_state(self._key(op.path, op.cwd or cwd))
+        if file is not None:
+            file.wrote(LatestWrite(turn=call.turn, text=written_text(op)))
 
     def _observe_errors(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
         """Feed the result to the error ledger; link new errors to their file in the graph."""
@@ -323,6 +338,8 @@ class Tracker:
         # status is "success" unless the command's status was unknown.
         status = result.status if not forced_ok or result.status == "unknown" else "success"
         op_node = self._add_operation(call, op, status, result)
+        if op.action == "unknown" and op.path is not None and status != "failure":
+            self._note_possible_change(op, op.cwd or cwd, call.turn)
         if op.action == "unknown" or (op.path is None and op.action not in ("restore", "unstash")):
             return set()
         if op.action == "restore" and op.path is None:
@@ -658,6 +675,58 @@ class Tracker:
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))
+
+    def _note_possible_change(self, op: FileOperation, cwd: str | None, turn: int) -> None:
+        """Keep a file a command said it may change, for a later ``git status`` to settle.
+
+        Not when the latest status, printed before the command, already listed
+        the file: then a later listing cannot tell whose change it is.
+        """
+        assert op.path is not None
+        key = self._key(op.path, cwd)
+        status = self.index.session.work.status
+        if status is not None and any(listed == key for listed, _ in status.files):
+            return
+        possible = self.index.session.possible_changes
+        # The first such command since the last status is the one that changed it, if any did.
+        if key not in possible and len(possible) < _MAX_POSSIBLE_CHANGES:
+            possible[key] = PossibleChange(turn=turn, command=op.command or "")
+
+    def changed(self, path: str) -> bool:
+        """Whether the session changed the file (and did not put it back)."""
+        file = self.index.file_state(self._key(path, None))
+        return file is not None and file.changed
+
+    def listed_uncommitted(self) -> list[str]:
+        """The files the latest ``git status`` listed as changed, still uncommitted, that the session never changed.
+
+        Not while a stash of the session is kept (it may hold them), nor files
+        a commit after that status may hold, nor a listing cut to a pathspec.
+        """
+        session = self.index.session
+        status = session.work.status
+        if status is None or status.scope or not status.complete or session.stashes:
+            return []
+        since = session.work.commits[status.commits_before or 0 :]
+        if status.commits_before is None or any(commit.files is None for commit in since):
+            return []  # a commit since may hold them
+        root = session.root
+        found: list[str] = []
+        for key, state in status.files:
+            if state not in ("modified", "changed") or key.startswith(".../") or key.endswith("/"):
+                continue
+            if session.work.committed_at.get(key, -1) >= status.seq:
+                continue
+            file = self.index.file_state(key)
+            if file is not None and (file.changed or file.restored):
+                continue
+            found.append(key if is_absolute(key) or not root else join(root, key))
+        return found
+
+    def possibly_changed(self, path: str) -> str | None:
+        """The command that said it may change ``path``, while no ``git status`` settled it."""
+        possible = self.index.session.possible_changes.get(self._key(path, None))
+        return possible.command if possible is not None else None
 
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""

@@ -307,8 +307,8 @@ def follow_shell(
     if op.command:
         # Staging and `git diff > patch.txt` decide what a later submission holds.  Followed
         # even when the command failed: in `git diff > p.txt && pytest` only pytest failed.
-        GitModel(index).observe(op.command, run.cwd)
-        WorkState(index).observe(op.command, run.cwd, output, turn, run.succeeded)
+        GitModel(index).observe(op.command, run.cwd, op.dialect)
+        WorkState(index).observe(op.command, run.cwd, output, turn, run.succeeded, op.dialect)
         observe_tracker_command(session.work_items, op.command, output, turn, run.succeeded)
     if run.cwd_after and session.format in PERSISTENT_SHELL_FORMATS:
         session.cwd = run.cwd_after

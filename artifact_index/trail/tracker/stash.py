@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from artifact_index.shell.git import STASHED_WITH_UNTRACKED
-from artifact_index.trail.file_state import is_stash
+from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_state import SessionState, Stash
+from artifact_index.trail.work_state import committed_per_status
 
 __all__ = ["restore_all", "stash_entry", "unstash"]
 
@@ -15,10 +16,18 @@ def restore_all(index: ArtifactIndex, op_node: str, call_id: str, detail: str | 
 
     A stash keeps what it put away, so a later ``git stash pop`` brings
     it back; ``git stash -u`` also puts away the files the session created.
+    A file whose last change a commit holds is as HEAD has it: neither touches it.
     """
     stash = stash_entry(index.session, call_id) if is_stash(detail) else None
     untracked = detail == STASHED_WITH_UNTRACKED
+    # Back to HEAD itself (not `git reset --hard origin/main`, which moves HEAD too).
+    to_head = stash is not None or detail == "git reset --hard"
+    committed = index.session.work.committed_at
     for file in list(index.file_states()):
+        if to_head and file.changed and _held_by_head(index, file, committed):
+            # HEAD has its change (a commit after its last change holds it, or a status printed since
+            # lists it no more): going back to HEAD leaves the file as it is, and a stash does not take it.
+            continue
         if file.changed and file.existed_before is not False:
             if stash is not None:
                 stash.files[file.path] = file.snapshot()
@@ -29,6 +38,13 @@ def restore_all(index: ArtifactIndex, op_node: str, call_id: str, detail: str | 
         else:
             continue
         index.fed_graph.add_edge(op_node, f"file:{file.path}", kind="touched", action="restore")
+
+
+def _held_by_head(index: ArtifactIndex, file: FileState, committed: dict[str, int]) -> bool:
+    last = index.last_change(file.path)
+    return committed.get(file.path, -1) >= last or committed_per_status(
+        index, file.path, file.existed_before is False, last
+    )
 
 
 def stash_entry(session: SessionState, call_id: str) -> Stash:

@@ -50,7 +50,14 @@ def learn_from_read(
     end: int | None
     if window is not None and single:
         if window.is_whole_file:
-            file.showed_whole(window.text())
+            shown = window.text()
+            if (
+                not file.changed
+                and file.content is not None
+                and shown.rstrip("\n") != file.content.rstrip("\n")
+            ):
+                file.changed_unseen_turn = int(index.fed_graph.nodes[op_node]["turn"])
+            file.showed_whole(shown)
         elif file.content is None:
             file.showed(window.start, list(window.lines))
         text, start, end, first_line = window.text(), window.start, window.end, window.start

@@ -219,3 +219,24 @@ def test_a_loaded_state_is_not_left_for_the_young_collections_to_walk(
     assert live.offset == transcript.stat().st_size  # loaded from the state, not read afresh
     young = [found for generation in (0, 1) for found in gc.get_objects(generation)]
     assert not any(found is live or found is live.index for found in young)
+
+
+def test_a_state_kept_in_the_previous_format_is_read_whole_again(
+    states: HookStates, tmp_path: Path
+) -> None:
+    # Its head and checksum were a blake2b digest: the transcript is read whole, and kept anew.
+    import hashlib
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES[:12]))
+    hook(transcript)
+    saved = states.path_of(transcript)
+    payload = saved.read_bytes()[len(hook_state._MAGIC) + hook_state._DIGEST_SIZE :]
+    older = hashlib.blake2b(payload, digest_size=32).digest()
+    saved.write_bytes(b"artifact-index hook state 2\n" + older + payload)
+    assert states.load(transcript).offset == 0
+    with transcript.open("ab") as out:
+        out.write(b"".join(LINES[12:]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    assert states.load(transcript).offset == transcript.stat().st_size
+    assert saved.read_bytes().startswith(hook_state._MAGIC)

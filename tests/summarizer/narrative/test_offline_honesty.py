@@ -53,3 +53,31 @@ def test_a_created_file_revised_after_is_not_hidden_behind_zero_modified() -> No
         edit(3, f"{ROOT}/shop/tax.py", old="RATE = 0.2", new="RATE = 0.21"),
     )
     assert "1 file(s) created (1 revised after), 0 modified" in summary.markdown
+
+
+def test_a_namespaced_slash_command_with_its_arguments_is_the_first_request() -> None:
+    # "/opsx:explore <issue>" was the task; the intent had opened with the user's second message instead.
+    summary = summary_of(
+        UserMessage(
+            turn=1, text="/opsx:explore https://github.com/acme/shop/issues/532", channel="command"
+        ),
+        read(2, f"{ROOT}/shop/cart.py", "return total"),
+        UserMessage(turn=3, text="The log file is in /home/dev/Downloads/build.log"),
+    )
+    intent = section(summary, "Session Intent")
+    assert (
+        "The user asked (turn 1): /opsx:explore https://github.com/acme/shop/issues/532" in intent
+    )
+    assert "Latest request (turn 3): The log file is in /home/dev/Downloads/build.log" in intent
+
+
+def test_a_session_command_with_arguments_is_no_request() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="/model opus", channel="command"),
+        UserMessage(turn=2, text="Round the cart total to cents."),
+        edit(3, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        UserMessage(turn=4, text="/compact keep the rounding notes", channel="command"),
+    )
+    intent = section(summary, "Session Intent")
+    assert intent.startswith("- The user asked (turn 2): Round the cart total to cents.")
+    assert "Latest request" not in intent

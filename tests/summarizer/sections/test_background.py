@@ -14,10 +14,16 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
-from tests.support.session_steps import ROOT, section, summary_of
+from tests.support.session_steps import ROOT, section, summary_of, write
 
 
-def _launch(turn: int, call_id: str, agent_id: str, description: str) -> list[Event]:
+def _launch(
+    turn: int,
+    call_id: str,
+    agent_id: str,
+    description: str,
+    launched: str = "Async agent launched successfully.",
+) -> list[Event]:
     return [
         ToolCall(
             turn=turn,
@@ -33,7 +39,7 @@ def _launch(turn: int, call_id: str, agent_id: str, description: str) -> list[Ev
             turn=turn,
             call_id=call_id,
             status="success",
-            output=f"Async agent launched successfully.\nagentId: {agent_id} (internal ID)\n"
+            output=f"{launched}\nagentId: {agent_id} (internal ID)\n"
             "The agent is working in the background.",
         ),
     ]
@@ -86,3 +92,27 @@ def test_the_files_a_sub_agent_reports_it_created_are_in_files_changed() -> None
     assert "`server/src/routes/facets.test.ts`" in changed
     # A file the report only mentions is not said to be changed.
     assert "sessions.test.ts" not in changed
+
+
+def test_a_launch_in_the_newer_wording_is_a_sub_agent_still_running() -> None:
+    # Newer Claude Code adds a note to the launch line; the five agents left running at a real cut were missed.
+    newer = (
+        "Async agent launched successfully. (This tool result is internal metadata — never quote or paste any "
+        "part of it, including the agentId below, into a user-facing reply.)"
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Rewrite every plugin's agents"),
+        _launch(2, "c1", "a0f3", "Rewrite the proof agents", newer),
+        AssistantMessage(
+            turn=3, text="The agents are running; I'll take the shared files meanwhile."
+        ),
+        write(4, f"{ROOT}/shared/constitution.md", "# Constitution\n"),
+    )
+    assert (
+        'still running in the background at the cut (launched, no completion notice seen): "Rewrite the '
+        'proof agents" (turn 2)'
+    ) in section(summary, "Where It Stopped")
+    assert (
+        "1 sub-agent(s) it launched still ran in the background (under Where It Stopped): their results arrive "
+        "as notices; do not redo their work."
+    ) in section(summary, "Next Steps")

@@ -105,11 +105,15 @@ def test_an_unfinished_check_of_search_hits_names_the_places_no_call_has_looked_
         shell(6, loop, "319:\tcwd, err := os.Getwd()\n"),
         read(7, f"{ROOT}/cli/resume.go", "package cli\n"),
     )
+    steps = section(summary, "Next Steps")
     assert (
-        "- It had stated no conclusion yet. Of the places its search of turn 4 matched, in `cli/`, in files no "
-        "call has looked at since: `rewind.go:565, 603`; looked at since: `resume.go`, `session.go`, "
+        "no file changed, no conclusion stated yet. Of the places its search of turn 4 matched, in `cli/`, in "
+        "files no call has looked at since: `rewind.go:565, 603`; looked at since: `resume.go`, `session.go`, "
         "`strategy/common.go`.\n"
-    ) in section(summary, "Next Steps")
+    ) in steps
+    # The open request is named once, by the investigation; where the work stood follows without it.
+    assert steps.count("can we check the whole code base") == 1
+    assert "- Where the work stood when the context filled. What the agent was doing" in steps
     assert (
         section(summary, "Findings")
         .rstrip()

@@ -356,7 +356,7 @@ def test_files_the_request_names_and_the_session_has_not_changed_are_a_next_step
         edit(3, "/home/dev/shop/shop/cart.py"),
     )
     assert (
-        "- Files the latest request (turn 1) names and the session has not changed yet: `shop/receipt.py` "
+        "- Files the latest request (turn 1) names, with no change since it: `shop/receipt.py` "
         "(never opened in the session), `tests/test_cart.py`."
     ) in section(summary, "Next Steps")
 
@@ -375,7 +375,7 @@ def test_files_the_request_names_that_a_search_matched_are_named_with_their_plac
         edit(3, "/home/dev/shop/shop/cart.py"),
     )
     assert (
-        "- Files the latest request (turn 1) names and the session has not changed yet: where the searches "
+        "- Files the latest request (turn 1) names, with no change since it: where the searches "
         "matched: `receipt.py`, `report.py`."
     ) in section(summary, "Next Steps")
     assert (

@@ -1,0 +1,196 @@
+"""Failed shell commands no checker explained: noise apart, every other one an error.
+
+A command can fail without printing anything a checker's parser knows: a
+pre-commit hook's own report, ``git add`` refusing an ignored path, a script
+that logs one line and exits 1.  To the agent that continues the session
+each is still an error, so :func:`unexplained_failure` turns the output
+itself into a diagnostic.
+
+Some failures are not errors at all, and :func:`noise_reason` says why: the
+user refused the call, a look-up (``ls``, ``grep``, ``test``) answered its
+question with a non-zero exit, a set-up step found its work already done
+(``git clone`` into a folder that exists, ``mkdir`` of one), there was
+nothing to commit, a one-line probe (``python -c "import x"``) found a
+module missing.  The ledger records those as noise with that reason, so no
+failed command is dropped without one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from artifact_index.facts.errors.checks import segments, subcommands
+from artifact_index.facts.errors.diagnostics import Diagnostic
+from artifact_index.lazy_pattern import lazy_pattern
+
+__all__ = ["LOOKUPS", "REFUSALS", "SHELL_CHORES", "noise_reason", "programs", "unexplained_failure"]
+
+
+def _words(text: str) -> frozenset[str]:
+    """A set of names written as one space-separated string, for long tables."""
+    return frozenset(text.split())
+
+
+# Programs that answer a question: their non-zero exit is the answer ("no match", "no such file").
+LOOKUPS = _words(
+    "ls cat head tail grep egrep fgrep rg find fd which whereis test [ stat wc file du df ps "
+    "readlink realpath basename dirname type command lsof less more sort uniq cut nl tr tree "
+    "diff cmp pgrep pidof"
+)
+# Programs that only print what they read or what the machine is, unless told to edit a file in place.
+_READERS = _words("sed awk jq yq uname sw_vers lsb_release printenv whoami hostname id")
+_IN_PLACE = lazy_pattern(r"(?:^|\s)(?:-i\S*|--in-place)(?=\s|$)")
+# Shell chores around the real work; when they fail there was nothing to do.
+SHELL_CHORES = _words(
+    "cd pushd popd echo printf true false export source . set clear history sleep mkdir rmdir "
+    "rm touch kill pkill xargs"
+)
+
+# Calls the harness stopped: what they printed is its words, not the program's.
+REFUSALS = {
+    "rejected": "the user rejected the call",
+    "interrupted": "interrupted before it finished",
+    "permission": "permission to run it was not granted",
+    "hook_blocked": "a hook blocked the call",
+}
+_ALREADY_DONE = lazy_pattern(
+    r"already exists|File exists|is already checked out|already up[ -]to[ -]date|Already on '"
+    r"|is already a working tree|remote \S+ already exists",
+    re.IGNORECASE,
+)
+# Sub-commands that set something up once: run again, they find it done.
+_SET_UP = frozenset(
+    {
+        "git clone",
+        "git checkout",
+        "git switch",
+        "git branch",
+        "git worktree",
+        "git remote",
+        "git init",
+        "git tag",
+        "git stash",
+        "mkdir",
+        "ln",
+        "createdb",
+        "createuser",
+    }
+)
+_NOTHING_TO_COMMIT = lazy_pattern(
+    r"nothing to commit|nothing added to commit|no changes added to commit"
+)
+# What a one-liner probing the environment meets: a module that is not installed, or its
+# own typo ("cannot import name" is left alone: it may be the bug being reproduced).
+_PROBE_FAILURE = lazy_pattern(
+    r"\b(?:ModuleNotFoundError|SyntaxError|Cannot find module|ERR_MODULE_NOT_FOUND|cannot load such file)\b"
+)
+# A git config query: it exits 1, printing nothing, when no setting matches.
+_CONFIG_QUERY = lazy_pattern(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
+_INLINE = lazy_pattern(r" (?:-c|-e|--eval)$")
+# An output redirection into a file ("cat > notes.md <<EOF"): the command writes, it looks nothing up.
+_WRITES = lazy_pattern(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
+
+
+def programs(command: str | None) -> set[str]:
+    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``)."""
+    found = set()
+    for _, words in segments(command or ""):
+        for word in words:
+            if "=" in word and not word.startswith("-"):
+                continue  # an environment assignment
+            found.add(word.rsplit("/", 1)[-1])
+            break
+    return found
+
+
+def noise_reason(command: str, output: str, failure: str | None, explained: bool) -> str | None:
+    """Why this failed shell command is not an error to fix, or None when it is one.
+
+    ``explained``: a checker reported errors in its own format (a compiler
+    line, a failing test): those are errors whatever the command.
+    """
+    if failure in REFUSALS:
+        return REFUSALS[failure]
+    actions = subcommands(command)
+    if actions and all(_INLINE.search(a) for a in actions) and _PROBE_FAILURE.search(output):
+        return "a one-line probe that could not import or parse"
+    if explained:
+        return None
+    ran = programs(command)
+    if not _IN_PLACE.search(command):
+        ran = {program if program not in _READERS else "cat" for program in ran}
+    if ran and ran <= LOOKUPS | SHELL_CHORES and not _WRITES.search(command.split("\n", 1)[0]):
+        if ran & LOOKUPS:
+            return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
+        return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
+    if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):
+        return "a look-up (git config --get…): exit 1 with no output means no such setting"
+    if _NOTHING_TO_COMMIT.search(output) and "git commit" in actions:
+        return "nothing to commit"
+    if actions and _ALREADY_DONE.search(output) and actions <= _SET_UP:
+        return "set-up already in place"
+    return None
+
+
+_EXIT_LINE = lazy_pattern(r"^(?:Error: )?Exit code -?\d+$")
+# The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
+# Newer Codex builds also echo the command line itself first ("Command: /bin/zsh -lc …").
+_HARNESS_LINE = lazy_pattern(
+    r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
+    r"|Process running with session ID \d+|Original token count: \d+|Output:)$"
+)
+_STILL_RUNNING = lazy_pattern(r"^Process running with session ID \d+$", re.MULTILINE)
+_ERRORISH = lazy_pattern(
+    r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
+    r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
+    re.IGNORECASE,
+)
+# Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
+_POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
+_MAX_LINES = 10
+_MAX_LINE = 300
+
+
+def _lines(output: str) -> list[str]:
+    """The output's lines that say something, with newlines a hook printed escaped (``\\n``) restored."""
+    lines: list[str] = []
+    for line in output.replace("\r\n", "\n").split("\n"):
+        parts = line.split("\\n") if line.count("\\n") >= 2 else [line]
+        for part in parts:
+            text = part.rstrip()
+            if (
+                text.strip()
+                and not _EXIT_LINE.match(text.strip())
+                and not _HARNESS_LINE.match(text.strip())
+            ):
+                lines.append(text[:_MAX_LINE])
+    return lines
+
+
+def unexplained_failure(command: str, output: str, exit_code: int | None = None) -> Diagnostic:
+    """A failed command's own words as a diagnostic: its first error-like line and what follows."""
+    lines = _lines(output)
+    if not lines:
+        status = f"exited with status {exit_code}" if exit_code else "failed"
+        shown = " ".join(command.split())[:120]
+        if _STILL_RUNNING.search(output):
+            # Codex gave back the header while it ran; what it printed came through later polls.
+            return Diagnostic(
+                message=f"`{shown}` {status}; its output was read later, from the session it kept running",
+                kind="generic",
+            )
+        return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
+    # The error record's message is the failure, whatever the steps before it printed ("#2 added").
+    thrown = next((i - 1 for i, line in enumerate(lines) if i and _POWERSHELL_AT.match(line)), None)
+    first = (
+        thrown
+        if thrown is not None
+        else next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
+    )
+    message = lines[first].strip()
+    rest = lines[first + 1 : first + 1 + _MAX_LINES]
+    more = len(lines) - first - 1 - _MAX_LINES
+    if message.endswith(":") and rest:  # "Pre-commit validation failed:" introduces the failure
+        message = f"{message} {rest.pop(0).strip()}"
+    detail = "\n".join(rest + ([f"[… {more} more lines]"] if more > 0 else []))
+    return Diagnostic(message=message[:_MAX_LINE], kind="generic", detail=detail or None)
