@@ -32,10 +32,10 @@ from pathlib import Path
 
 from corpus_points import corpus_transcripts, session_points
 
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import latest_files
 from summarizer.sections.progress import open_in_epic
 from summarizer.sections.session_facts import session_facts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import thread_start
 
 ROOT = Path(__file__).resolve().parent.parent

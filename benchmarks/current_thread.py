@@ -34,12 +34,12 @@ from pathlib import Path
 
 from corpus_points import corpus_transcripts, session_points
 
-from summarizer.narrative.decisions import user_choices
 from summarizer.narrative.next_steps import next_steps
-from summarizer.sections.facts import SessionFacts
+from summarizer.narrative.offline_decisions import user_choices
 from summarizer.sections.progress import item_progress, items_in_progress, request_files_not_changed
 from summarizer.sections.session_facts import session_facts
 from summarizer.sections.substeps import remaining_steps
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import investigation
 
 ROOT = Path(__file__).resolve().parent.parent

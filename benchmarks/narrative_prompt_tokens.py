@@ -31,7 +31,7 @@ from artifact_index.ingestion.loading import open_transcript
 from artifact_index.ingestion.source import read_source
 from artifact_index.trail.tracker import Tracker
 from summarizer.narrative.llm import SYSTEM, TOOL_NAME, build_prompt
-from summarizer.narrative.model import (
+from summarizer.narrative.narrative_model import (
     Narrative,
     NarrativeReply,
     NarrativeRequest,

@@ -36,7 +36,7 @@ from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.condense import condense_text
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import first_request, latest_request
 from summarizer.tokens import count_tokens
 

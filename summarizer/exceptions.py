@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from artifact_index.exceptions import ArtifactIndexError
 
 if TYPE_CHECKING:
-    from summarizer.compaction.messages import Message
+    from summarizer.compaction.message_lists import Message
     from summarizer.compaction.result import CompressResult
 
 __all__ = [

@@ -31,7 +31,7 @@ from summarizer.budget import (
     text_limit_ladder,
 )
 from summarizer.narrative.consistency import check_narrative
-from summarizer.narrative.model import (
+from summarizer.narrative.narrative_model import (
     Narrative,
     NarrativeItem,
     NarrativeRequest,
@@ -41,10 +41,10 @@ from summarizer.narrative.model import (
     merge,
 )
 from summarizer.narrative.span import chunk_span, span_after
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import changed_paths
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import Section, Template, builtin_templates, load_template
 from summarizer.tokens import count_tokens
 

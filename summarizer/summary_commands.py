@@ -21,7 +21,7 @@ from summarizer.compaction.index_summarizer import IndexSummarizer
 from summarizer.config import api_key_configured
 from summarizer.exceptions import SummarizerError
 from summarizer.narrative.extractive import ExtractiveWriter
-from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
+from summarizer.narrative.narrative_model import Narrative, NarrativeWriter, Strategy
 from summarizer.providers.choice import LLMChoice, choose_endpoint, make_client
 from summarizer.sections.templates import DEFAULT_TEMPLATE, Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize

@@ -71,3 +71,48 @@ def test_each_layer_imports_only_the_layers_beneath_it(layer: str) -> None:
             if other in ALLOWED and other != layer and other not in ALLOWED[layer]:
                 wrong.append(f"{path.relative_to(ROOT)} imports {name}")
     assert wrong == []
+
+
+# Each top-level package has one command line and one family of exceptions, and a
+# package's ``__init__``/``__main__`` are Python's own names: these are the names a reader
+# expects to find once per package. Every other module says what it holds with a name no
+# other module of the project has.
+PER_PACKAGE_NAMES = {"__init__.py", "__main__.py", "cli.py", "exceptions.py"}
+
+
+def test_every_module_has_a_name_no_other_module_has() -> None:
+    seen: dict[str, list[str]] = {}
+    for package in ("artifact_index", "summarizer"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name not in PER_PACKAGE_NAMES:
+                seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
+# Folders of tests that test no single package: shared helpers, hand-written fixtures, and
+# the scripts of benchmarks/ (a folder of scripts, not a package).
+NOT_A_PACKAGE = {"support", "fixtures", "benchmarks"}
+
+
+def _test_folders() -> list[Path]:
+    tests = ROOT / "tests"
+    return sorted(
+        folder
+        for folder in tests.rglob("*")
+        if folder.is_dir()
+        and folder.name != "__pycache__"
+        and folder.relative_to(tests).parts[0] not in NOT_A_PACKAGE
+        and any(folder.glob("*.py"))
+    )
+
+
+def test_the_test_folders_name_packages() -> None:
+    assert len(_test_folders()) > 10
+
+
+@pytest.mark.parametrize("folder", _test_folders(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_test_folder_mirrors_the_package_it_tests(folder: Path) -> None:
+    # tests/<layer>/... tests artifact_index/<layer>/...; tests/summarizer/... tests summarizer/...
+    path = folder.relative_to(ROOT / "tests")
+    package = ROOT / path if path.parts[0] == "summarizer" else ENGINE / path
+    assert (package / "__init__.py").is_file(), f"tests/{path} mirrors no package ({package})"

@@ -38,10 +38,10 @@ NAMES = {
     "artifact_index/ingestion/source.py": ["def skip", "def document", "def records"],
     "summarizer/sections/templates.py": ["IndexKey = Literal["],
     "summarizer/sections/index_sections.py": ["def _renderer", "MAX_DETAIL ="],
-    "summarizer/sections/facts.py": ["class SessionFacts"],
+    "summarizer/sections/summary_facts.py": ["class SessionFacts"],
     "summarizer/sections/session_facts.py": ["def session_facts"],
     "summarizer/narrative/extractive.py": ["_EXTRACTORS"],
-    "tests/adapters/conftest.py": ["def load"],
+    "tests/ingestion/adapters/conftest.py": ["def load"],
     "tests/support/summary_fixtures.py": ["UPDATE_GOLDENS"],
 }
 

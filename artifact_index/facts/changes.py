@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
@@ -242,7 +242,7 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
     return list(dict.fromkeys(names))
 
 
-_FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
 
 
 def _prose_lines(diff: str) -> list[str]:
@@ -260,8 +260,11 @@ def _prose_lines(diff: str) -> list[str]:
         if opening is not None:
             marker = opening.group(1)
             if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+                fence = marker
+                continue
+            # Only a bare run of the same character, at least as long, closes a fence: a ```` block
+            # holds ``` blocks (a prompt quoting code), and ```python inside it opens nothing.
+            if marker[0] == fence[0] and len(marker) >= len(fence) and not opening.group(2).strip():
                 fence = None
             continue
         if fence is None and line.startswith("+"):

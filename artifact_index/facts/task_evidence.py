@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["task_evidence"]

@@ -438,7 +438,14 @@ def _gh_id(number: str, repo: str | None) -> str:
     return f"{repo}#{number}" if repo else f"#{number}"
 
 
-def _gh_command(args: list[str], output: str, succeeded: bool | None, items: _Items) -> None:
+def _gh_command(
+    args: list[str],
+    output: str,
+    succeeded: bool | None,
+    items: _Items,
+    create: tuple[int, int] = (0, 1),
+) -> None:
+    """One ``gh`` step; ``create`` is (which, of how many) ``gh ... create`` steps the command holds."""
     if len(args) < 2 or args[0] not in ("issue", "pr"):
         return
     tracker: Literal["gh issue", "gh pr"] = "gh issue" if args[0] == "issue" else "gh pr"
@@ -450,14 +457,20 @@ def _gh_command(args: list[str], output: str, succeeded: bool | None, items: _It
     ]
     number = next((n for n in numbers if n.isdigit()), None)
     if verb == "create":
-        made = _GH_URL.search(output)
+        # Several creates in one command print one URL each, in order: the Nth URL is the Nth
+        # create's. When the URLs do not match the creates one for one (one failed), which title
+        # goes with which number is unknown.
+        which, of = create
+        made_all = list(_GH_URL.finditer(output))
+        paired = of == 1 or len(made_all) == of
+        made = made_all[which] if which < len(made_all) else None
         if made is not None and succeeded is not False:
             items.put(
                 tracker,
                 _gh_id(made["number"], repo),
                 status="open",
                 created_turn=items.turn,
-                title=_option(rest, "--title", "-t"),
+                title=_option(rest, "--title", "-t") if paired else None,
             )
         return
     done = _GH_DONE.search(output)
@@ -524,7 +537,13 @@ def observe_tracker_command(
     if ("bd" not in command and "gh" not in command) or not _HINT.search(" " + command):
         return  # most commands name neither tracker: no need to copy them for the search
     items = _Items(tracked.items, turn)
-    for program, args in _tracker_segments(command):
+    segments_of = list(_tracker_segments(command))
+    creates = [
+        i
+        for i, (program, args) in enumerate(segments_of)
+        if program == "gh" and len(args) >= 2 and args[1] == "create"
+    ]
+    for at, (program, args) in enumerate(segments_of):
         if program == "bd":
             _bd_command(args, output, succeeded, items)
             listed = _bd_listing(output) if args and args[0] in ("ready", "list", "show") else []
@@ -536,4 +555,5 @@ def observe_tracker_command(
                         **item.model_dump(), turn=turn, command=shown
                     )
         else:
-            _gh_command(args, output, succeeded, items)
+            which = creates.index(at) if at in creates else 0
+            _gh_command(args, output, succeeded, items, (which, max(len(creates), 1)))

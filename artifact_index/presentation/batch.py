@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 
 from artifact_index.batch.discovery import Candidate, expand
 from artifact_index.batch.per_file import Outcome, run_command
-from artifact_index.batch.progress import Progress
+from artifact_index.batch.progress_bar import Progress
 from artifact_index.batch.runner import batch_size, default_jobs, local_executor, run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UsageError
 from artifact_index.presentation.output import SCHEMA_VERSION

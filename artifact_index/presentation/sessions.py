@@ -296,7 +296,7 @@ def _report(update: Update, as_json: bool) -> bool:
 def _catch_up(
     args: argparse.Namespace, watcher: Watcher, *, force: bool = False, follow: bool = False
 ) -> Counter[str]:
-    from artifact_index.batch.progress import Progress
+    from artifact_index.batch.progress_bar import Progress
     from artifact_index.presentation.batch import executor_for
 
     candidates, unchanged = watcher.stale(force=force)

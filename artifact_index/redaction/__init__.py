@@ -38,7 +38,7 @@ entry per shape, each with a text that holds one):
   digests and the ids of agents and model APIs stay.
 
 A path is never replaced whole: a secret inside one becomes a placeholder
-with a keyed hash (:mod:`~artifact_index.redaction.paths`), so distinct
+with a keyed hash (:mod:`~artifact_index.redaction.path_secrets`), so distinct
 paths stay distinct; random-looking names of files and folders are not
 secrets and stay as they are (a URL's path is searched, though: webhooks
 carry their secret there).
@@ -60,7 +60,7 @@ from typing import Any
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction.names import is_code_or_prose, secret_name
-from artifact_index.redaction.paths import in_path_component, path_placeholder
+from artifact_index.redaction.path_secrets import in_path_component, path_placeholder
 from artifact_index.redaction.randomness import (
     decoded_text,
     is_identifier,

@@ -137,7 +137,10 @@ def failed_pipeline_head(commands: Sequence[Node], output: str | None) -> bool:
 _SHELL_SYNTAX_ERROR = lazy_pattern(
     r"\A(?:Exit code \d+\n)?"
     r"(?:(?:\(eval\)|zsh):\d*:? ?(?:unmatched |parse error|bad substitution)"
-    r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF))"
+    r"|(?:/\S*/)?(?:ba)?sh: (?:-c|eval): line 1: (?:syntax error|unexpected EOF)"
+    # PowerShell parses the whole script before it runs a line of it: 7 says "ParserError:",
+    # Windows PowerShell 5 prints the place, then "CategoryInfo : ParserError".
+    r"|ParserError:|At line:\d+ char:\d+\r?\n(?:[^\n]*\n){0,12}?\s*\+ CategoryInfo\s*: ParserError)"
 )
 
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from artifact_index.facts.claims import Claimed
 from artifact_index.facts.errors.diagnostics import DiagnosticKind
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.trail.file_state import FileStatus
 
@@ -229,6 +229,8 @@ class PendingCallReport(_Answer, Claimed):
     tool: str
     command: str | None = None  # a shell call's command
     paths: list[str] = []  # the files it names, as shown
+    # The turn of a later read of a file it names: what the file holds after it was seen then.
+    read_after: int | None = Field(default=None, exclude=True)
 
 
 class UnknownEffect(_Answer):

@@ -25,7 +25,7 @@ from artifact_index.facts.changes import (
     changed_outline,
     definition_notes,
 )
-from artifact_index.facts.symbols.entries import SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import FileState

@@ -36,7 +36,7 @@ from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
-from artifact_index.facts.symbols.entries import NetChange, SymbolEntry
+from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
@@ -471,7 +471,17 @@ class ArtifactIndex:
             )
             for op in grounds
         ]
-        pending = waiting.get(state.path, [])
+        # A read still waiting for its output cannot change the file, and a call whose result is
+        # missing leaves no doubt about a file read whole after it: neither unsettles what was seen.
+        pending = [
+            call
+            for call in waiting.get(state.path, [])
+            if not (changes and all(op.action == "read" for op in call.operations))
+            and not any(
+                op.action == "read" and op.result == "success" and op.turn > call.turn
+                for op in done
+            )
+        ]
         evidence += [
             Evidence(
                 turn=call.turn, call_id=call.call_id, tool=call.tool, shows="no result recorded"
@@ -509,6 +519,7 @@ class ArtifactIndex:
             call = pending.call
             paths: list[str] = []
             command = None
+            read_after: int | None = None
             for op in call.operations:
                 command = command or op.command
                 for path in (op.path, op.dest):
@@ -518,6 +529,16 @@ class ArtifactIndex:
                         shown = state.shown if state is not None else key
                         if shown not in paths:
                             paths.append(shown)
+                        read_after = read_after or next(
+                            (
+                                int(op["turn"])
+                                for op in self.operations_on(key)
+                                if op["action"] == "read"
+                                and op["result"] == "success"
+                                and int(op["turn"]) > call.turn
+                            ),
+                            None,
+                        )
             if not command and isinstance(call.arguments, dict):
                 given = call.arguments.get("command") or call.arguments.get("cmd")
                 command = given if isinstance(given, str) else None
@@ -528,6 +549,7 @@ class ArtifactIndex:
                     tool=call.tool,
                     command=command,
                     paths=paths,
+                    read_after=read_after,
                     certainty="unrecorded",
                     evidence=(
                         Evidence(

@@ -118,7 +118,7 @@ class WorkState:
                 made = next(commits, None)
                 if succeeded is not False or made is not None:
                     self.state.compared = None
-                message = _commit_message(args)
+                message = _commit_message(args) or _heredoc_message(command)
                 logged = _logged_hash(output, message) if made is None and message else None
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
@@ -210,6 +210,10 @@ class WorkState:
             return git_cwd if git_cwd.startswith("..") else None
         if not (is_absolute(git_cwd) and is_absolute(root)):
             return None  # relative to a start that is unknown: taken as the workspace
+        if not is_absolute(file_key(git_cwd, None, root)):
+            # The workspace or a folder in it, however it is spelt: `/c/Users/x/repo` (Git Bash),
+            # `C:\Users\x\repo` (PowerShell) and `c:/Users/x/repo` are one directory.
+            return None
         here, base = git_cwd.rstrip("/").split("/"), root.rstrip("/").split("/")
         shared = 0
         while shared < min(len(here), len(base)) and here[shared] == base[shared]:
@@ -248,7 +252,7 @@ class WorkState:
                 )
                 other.branch, other.branch_turn = made["branch"], turn
             elif made is None and succeeded is not False:
-                message = _commit_message(args)
+                message = _commit_message(args) or _heredoc_message(command)
                 logged = _logged_hash(output, message) if message else None
                 if logged is not None and message is not None:
                     other.commits.append(
@@ -489,6 +493,23 @@ def _commit_scope(step_args: list[str | None]) -> DiffScope:
     if options & {"-a", "--all"} or any(_short_flags(o) and "a" in o for o in options):
         return DiffScope(cached=False, head=True, pathspecs=())  # -a / -am: every tracked change
     return DiffScope(cached=True, head=False, pathspecs=())
+
+
+# `git commit -m "$(cat <<'EOF'` then the message's lines: the words hold a substitution, the
+# command's text holds the subject.
+_HEREDOC_MESSAGE = lazy_pattern(
+    r"""\bgit\b[^\n]*?\scommit\b[^\n]*?\s(?:-m|--message)[ =]"\$\(cat <<-?\s*(?P<q>['"]?)"""
+    r"""(?P<tag>\w+)(?P=q)[ \t]*\n[ \t]*(?P<subject>[^\n]*\S)"""
+)
+
+
+def _heredoc_message(command: str) -> str | None:
+    """The subject of the one ``git commit -m "$(cat <<'EOF' …)"`` of ``command``, if it has exactly one."""
+    found = list(_HEREDOC_MESSAGE.finditer(command))
+    if len(found) != 1 or command.count(" commit ") != 1:
+        return None
+    subject = found[0]["subject"].strip()
+    return None if subject == found[0]["tag"] else subject
 
 
 def _commit_message(args: list[str | None]) -> str | None:

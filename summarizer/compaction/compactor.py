@@ -41,7 +41,7 @@ from summarizer.compaction.event_log import (
     LogEvent,
     SummaryEvent,
 )
-from summarizer.compaction.messages import (
+from summarizer.compaction.message_lists import (
     Conversation,
     Message,
     MessageEditor,

@@ -28,8 +28,8 @@ from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
 from artifact_index.trail.saved_state import SavedState
 from artifact_index.trail.tracker import Tracker
-from summarizer.compaction.messages import Message, detect_shape
-from summarizer.narrative.model import Narrative, NarrativeWriter, Strategy
+from summarizer.compaction.message_lists import Message, detect_shape
+from summarizer.narrative.narrative_model import Narrative, NarrativeWriter, Strategy
 from summarizer.sections.templates import Template
 from summarizer.summary import parse_previous, summarize
 

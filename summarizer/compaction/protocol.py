@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from summarizer.compaction.messages import Message
+from summarizer.compaction.message_lists import Message
 
 __all__ = ["NarrativeSummarizer"]
 

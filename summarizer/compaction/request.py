@@ -15,7 +15,7 @@ from typing import Any
 from artifact_index.ingestion.events import JSONObject
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import EventLog
-from summarizer.compaction.messages import detect_shape
+from summarizer.compaction.message_lists import detect_shape
 from summarizer.compaction.protocol import NarrativeSummarizer
 from summarizer.compaction.usage import Usage
 from summarizer.exceptions import MessageFormatError

@@ -41,7 +41,7 @@ from artifact_index.exceptions import StateError
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 from artifact_index.state_files import private_directory, user_state_directory
-from summarizer.compaction.messages import Message, Shape
+from summarizer.compaction.message_lists import Message, Shape
 
 __all__ = [
     "KEY_FILE",

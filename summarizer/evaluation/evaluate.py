@@ -6,7 +6,7 @@ session at one point:
 1. without a model: which of the index's answers the summary states at all
    (:func:`~summarizer.evaluation.grading.grade_answer` on its whole text);
 2. with a model: the probes answered from the summary alone
-   (:mod:`~summarizer.evaluation.answers`), each answer graded against the
+   (:mod:`~summarizer.evaluation.probe_answers`), each answer graded against the
    index, then the answers judged on six dimensions
    (:mod:`~summarizer.evaluation.judge`).
 
@@ -19,14 +19,14 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.evaluation.answers import answer_questions
 from summarizer.evaluation.grading import Grade, grade_answer
 from summarizer.evaluation.judge import DIMENSIONS, Judgement, judge_answers
+from summarizer.evaluation.probe_answers import answer_questions
 from summarizer.evaluation.questions import Question, generate_questions
 from summarizer.providers.structured import StructuredClient
 from summarizer.sections.condense import condense_text
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import render_index_section
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.tokens import count_tokens
 
 __all__ = ["Evaluation", "SummaryEvaluation", "evaluate_summaries", "render_evaluation"]

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.next_steps import next_steps
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import one_line
 from summarizer.sections.thread import latest_request
 

@@ -59,9 +59,9 @@ from summarizer.integrations.hook_limits import (
     Offers,
     answer_within,
 )
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
+from summarizer.sections.summary_facts import SessionFacts
 
 if TYPE_CHECKING:
     from artifact_index.live.store import SessionStore

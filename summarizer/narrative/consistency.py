@@ -14,8 +14,8 @@ import re
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TestReport
-from summarizer.narrative.model import Narrative, NarrativeItem
-from summarizer.sections.facts import SessionFacts
+from summarizer.narrative.narrative_model import Narrative, NarrativeItem
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = [
     "FORWARD_SECTIONS",

@@ -4,7 +4,7 @@ Used when no key is configured or ``--no-llm`` is given.  It writes nothing
 it did not read: the intent is the user's own requests, the current state is
 the item in progress, the last test results, the checks owed, the open errors
 and what is committed or under investigation, the decisions are the agent's
-reasoned choices and the user's own (:mod:`summarizer.narrative.decisions`),
+reasoned choices and the user's own (:mod:`summarizer.narrative.offline_decisions`),
 the next steps what the session left to do
 (:mod:`summarizer.narrative.next_steps`).
 """
@@ -16,15 +16,15 @@ from collections.abc import Callable
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ErrorReport
-from summarizer.narrative.decisions import decisions
-from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
+from summarizer.narrative.narrative_model import NarrativeReply, NarrativeRequest, SectionReply
 from summarizer.narrative.next_steps import next_steps
+from summarizer.narrative.offline_decisions import decisions
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.claim_wording import test_counts
 from summarizer.sections.error_state import error_state, open_count_sentence
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
 from summarizer.sections.thread import investigation, latest_request
 
@@ -302,7 +302,7 @@ _EXTRACTORS: dict[str, Callable[[NarrativeRequest], list[str]]] = {
 
 
 class ExtractiveWriter:
-    """A :class:`~summarizer.narrative.model.NarrativeWriter` that quotes instead of writing.
+    """A :class:`~summarizer.narrative.narrative_model.NarrativeWriter` that quotes instead of writing.
 
     It regenerates from the facts of the whole index each time, so it
     supersedes every earlier item of its own; items of an earlier LLM cycle

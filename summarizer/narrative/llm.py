@@ -4,7 +4,7 @@
 per request, through any provider (:mod:`summarizer.providers`: Anthropic,
 or an OpenAI-compatible endpoint).  The tool's input schema is the pydantic
 model of the template's narrative sections
-(:func:`summarizer.narrative.model.reply_model`), and the provider validates
+(:func:`summarizer.narrative.narrative_model.reply_model`), and the provider validates
 the reply against it: a malformed reply is answered with the validation
 error and retried, and after the last retry
 :class:`~summarizer.exceptions.NarrativeError` is raised.  An empty section
@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from summarizer.budget import TextLimits, condense_facts
 from summarizer.exceptions import LLMError, NarrativeError
-from summarizer.narrative.model import (
+from summarizer.narrative.narrative_model import (
     FILE_NOTES,
     NarrativeReply,
     NarrativeRequest,
@@ -282,7 +282,7 @@ def count_prompt_tokens(client: AnthropicClient, request: NarrativeRequest) -> i
 
 
 class LLMWriter:
-    """A :class:`~summarizer.narrative.model.NarrativeWriter` backed by an LLM provider's structured reply."""
+    """A :class:`~summarizer.narrative.narrative_model.NarrativeWriter` backed by an LLM provider's structured reply."""
 
     needs_span = True
 

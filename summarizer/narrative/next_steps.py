@@ -25,15 +25,15 @@ import re
 
 from artifact_index.lazy_pattern import lazy_pattern
 from summarizer.narrative.wording import first_line, item_name
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import (
     item_progress,
     items_in_progress,
     open_in_epic,
     request_files_not_changed,
 )
-from summarizer.sections.searches import in_common_folder, place_path, place_progress
+from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import (
     GO_AHEAD,
     SESSION_COMMANDS,

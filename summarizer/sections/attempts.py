@@ -29,7 +29,7 @@ from itertools import pairwise
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ErrorReport, FileReport
-from summarizer.sections.facts import Attempt
+from summarizer.sections.summary_facts import Attempt
 
 __all__ = ["failed_attempts"]
 

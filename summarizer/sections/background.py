@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, ToolCall, ToolResult, UserMessage
 from artifact_index.lazy_pattern import lazy_pattern
-from summarizer.sections.facts import BackgroundAgent, SessionFacts
+from summarizer.sections.summary_facts import BackgroundAgent, SessionFacts
 
 __all__ = ["background_agents", "background_lines", "reported_paths_line"]
 

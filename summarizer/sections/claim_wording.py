@@ -10,6 +10,7 @@ sections and the LLM prompt's facts word one claim the same way.
 
 from __future__ import annotations
 
+from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
 from summarizer.sections.text import one_line
 
@@ -31,6 +32,11 @@ def test_counts(run: TestReport) -> str:
     if run.outcome == "failed" and run.passed + run.failed == 0:
         return "failed before any test ran"
     if run.passed + run.failed + run.skipped == 0:
+        cut = _output_cut_by(run.command)
+        if cut is not None:
+            # `cargo test | tail -5` shows only the last section (the doc tests, "0 passed"): what
+            # the cut left out may have run every test.
+            return f"no count seen: the output was cut (`| {cut}`)"
         # pytest's "no tests ran", a filter that matched nothing: "0 passed, 0 failed" reads as a
         # run that checked something and found it sound.
         return "no test ran"
@@ -42,6 +48,14 @@ def test_counts(run: TestReport) -> str:
         # tests): "failed" beside "0 failed" reads as a contradiction, so say which part failed.
         counts += "; no test failed, yet the run itself failed"
     return counts
+
+
+def _output_cut_by(command: str) -> str | None:
+    """The ``head``/``tail`` a command's output was piped through (``tail -5``), if any."""
+    for piped, words in simple_commands(command):
+        if piped and words and words[0] in ("head", "tail"):
+            return " ".join(words)
+    return None
 
 
 def test_result(run: TestReport, limit: int = 100) -> str:
@@ -66,6 +80,9 @@ def pending_call(call: PendingCallReport) -> str:
         subject = f"`{call.tool}` `{one_line(call.command, 80)}`"
     else:
         subject = f"`{call.tool}`"
+    if call.read_after is not None:
+        # The file was read whole after the call: what it holds is known, whether this call did it is not.
+        return f"- {subject} (turn {call.turn}; read again at turn {call.read_after}, after it)"
     return f"- {subject} (turn {call.turn})"
 
 

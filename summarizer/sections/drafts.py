@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = ["superseded_names"]
 

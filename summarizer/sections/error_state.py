@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from artifact_index.trail.answers import ErrorReport
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = ["ErrorState", "changed_after_words", "error_state", "open_count_sentence"]
 

@@ -25,7 +25,7 @@ from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.claim_wording import file_story, pending_calls
-from summarizer.sections.facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
+from summarizer.sections.summary_facts import ChangeAccount, LatestCode, LeftBehind, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 

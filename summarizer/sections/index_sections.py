@@ -27,7 +27,6 @@ from summarizer.sections.claim_wording import (
 )
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.error_state import changed_after_words, error_state
-from summarizer.sections.facts import Attempt, SessionFacts
 from summarizer.sections.file_lists import (
     changed_files,
     files_of_status,
@@ -44,8 +43,9 @@ from summarizer.sections.progress import (
     owed_sentence,
     turns_text,
 )
-from summarizer.sections.searches import in_common_folder, place_path, place_progress
+from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
+from summarizer.sections.summary_facts import Attempt, SessionFacts
 from summarizer.sections.templates import INDEX_KEYS, IndexKey
 from summarizer.sections.text import block, one_line, whole_sentences
 from summarizer.sections.thread import GO_AHEAD, first_request, latest_request, thread_start

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from artifact_index.ingestion.events import Event, FileOperation, ToolCall, ToolResult
 from artifact_index.trail.answers import FileReport
-from summarizer.sections.facts import LatestCode
+from summarizer.sections.summary_facts import LatestCode
 
 __all__ = ["latest_code"]
 

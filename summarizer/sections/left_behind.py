@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from artifact_index.ingestion.events import Event, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, WorkReport
-from summarizer.sections.facts import LeftBehind
+from summarizer.sections.summary_facts import LeftBehind
 
 __all__ = ["left_behind"]
 

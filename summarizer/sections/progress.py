@@ -25,7 +25,7 @@ from artifact_index.facts.errors.checks import checks_in
 from artifact_index.facts.work_items import SeenInListing, WorkItem
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CheckRunReport, UncheckedReport
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = [
     "ItemProgress",

@@ -41,7 +41,7 @@ from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TaskReport
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.facts import RequestItem
+from summarizer.sections.summary_facts import RequestItem
 
 __all__ = ["numbered_items", "request_items"]
 

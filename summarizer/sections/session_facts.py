@@ -3,7 +3,7 @@
 The index answers everything it knows in one report
 (:func:`~artifact_index.trail.session_report.session_report`); the events
 add only what the index does not keep: the agent's words and the tools'
-output (see :class:`~summarizer.sections.facts.SessionFacts`).  A hook that
+output (see :class:`~summarizer.sections.summary_facts.SessionFacts`).  A hook that
 has only a saved index gets the index's report alone.
 """
 
@@ -24,19 +24,19 @@ from summarizer.sections.activity import (
     recent_messages,
     thread_since,
 )
-from summarizer.sections.answers import answered_questions
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.background import background_agents
 from summarizer.sections.change_account import change_account
-from summarizer.sections.facts import ChangeAccount, SessionFacts
 from summarizer.sections.findings import findings
 from summarizer.sections.interruptions import interruptions
 from summarizer.sections.latest_code import latest_code
 from summarizer.sections.left_behind import left_behind
 from summarizer.sections.lessons import lessons
 from summarizer.sections.request_items import request_items
-from summarizer.sections.searches import searches_since
+from summarizer.sections.search_matches import searches_since
+from summarizer.sections.summary_facts import ChangeAccount, SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.user_answers import answered_questions
 
 __all__ = ["session_facts"]
 

@@ -27,8 +27,8 @@ from artifact_index.facts.changes import is_test_path
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.progress import definition_of_done
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import thread_start
 
 __all__ = ["SubStep", "remaining_steps"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 
 __all__ = [
     "SESSION_COMMANDS",

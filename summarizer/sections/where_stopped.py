@@ -19,7 +19,7 @@ from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.consistency import contradictions
 from summarizer.sections.background import background_lines
-from summarizer.sections.facts import Activity, SessionFacts
+from summarizer.sections.summary_facts import Activity, SessionFacts
 from summarizer.sections.text import block, one_line
 from summarizer.sections.thread import thread_start
 

@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from artifact_index.batch.capture import capturing
-from artifact_index.batch.progress import Progress
+from artifact_index.batch.progress_bar import Progress
 from artifact_index.batch.runner import batch_size, run_in_order
 
 _SECOND_DONE = threading.Event()

@@ -11,7 +11,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from artifact_index.ingestion.events import Event
-from summarizer.narrative.model import NarrativeReply, NarrativeRequest, SectionReply
+from summarizer.narrative.narrative_model import NarrativeReply, NarrativeRequest, SectionReply
 from tests.support.paths import FIXTURES
 
 __all__ = ["SUMMARIES", "ScriptedWriter", "assert_golden", "load_events", "reply"]

@@ -12,7 +12,7 @@ that explain it (``detail``: the assertion, expected and actual values).
 Every failed shell command ends either as errors or as one
 :class:`FailedRun` classed as noise with its reason (the user refused the
 call, a look-up answered its question, set-up already in place: see
-:mod:`~artifact_index.facts.errors.failures`); a failure no checker
+:mod:`~artifact_index.facts.errors.failed_commands`); a failure no checker
 explained becomes an error in its own words.
 
 An entry is **resolved**, with ``resolution`` saying how, when
@@ -62,8 +62,7 @@ from artifact_index.facts.errors.checks import (
     masks_exit_status,
 )
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
-from artifact_index.facts.errors.entries import FailedRun, LedgerEntry, TestStatus, signature
-from artifact_index.facts.errors.failures import (
+from artifact_index.facts.errors.failed_commands import (
     LOOKUPS,
     REFUSALS,
     SHELL_CHORES,
@@ -71,6 +70,7 @@ from artifact_index.facts.errors.failures import (
     programs,
     unexplained_failure,
 )
+from artifact_index.facts.errors.ledger_entries import FailedRun, LedgerEntry, TestStatus, signature
 from artifact_index.facts.errors.pre_existing import acknowledged, classes, linted_before_changed
 from artifact_index.facts.errors.resolution import (
     got_past,

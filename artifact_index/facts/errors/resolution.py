@@ -16,7 +16,7 @@ import re
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
 from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
-from artifact_index.facts.errors.entries import LedgerEntry
+from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
@@ -66,6 +66,28 @@ def _same_step(earlier: str, later: str) -> bool:
         for _, words in segments(earlier)
         if words and executable(words[0]) not in ("cd", "echo", "printf", "true", "export")
     }
+    return any(tuple(words) in steps for _, words in segments(later))
+
+
+# A program's complaint starts with its own name ("./sync.sh: line 82: declare: -A: invalid option",
+# "mv: cannot stat 'x'"): the step of the command that failed.
+_COMPLAINT = lazy_pattern(r"^(?P<program>[^\s:]+)(?::\d+| line \d+)?: \S")
+
+
+def _complaining_steps(message: str, command: str) -> set[tuple[str, ...]]:
+    """The steps of ``command`` that run the program ``message`` is the complaint of."""
+    named = _COMPLAINT.match(message)
+    if named is None:
+        return set()
+    program = executable(named["program"])
+    return {
+        tuple(words) for _, words in segments(command) if words and executable(words[0]) == program
+    }
+
+
+def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
+    """Whether ``later`` runs, word for word, a step that raised ``entry`` (its complaint names it)."""
+    steps = set().union(*(_complaining_steps(entry.message, c) for c in entry.commands))
     return any(tuple(words) in steps for _, words in segments(later))
 
 
@@ -187,6 +209,11 @@ def lookups(entry: LedgerEntry) -> set[str]:
             found |= {f"action:{action}" for action in subcommands(command)}
     if entry.commands and not any(checks_in(command) for command in entry.commands):
         found.add(_PASSED_BY_COMMIT)
+        for command in entry.commands:
+            found |= {
+                f"step:{executable(words[0])}"
+                for words in _complaining_steps(entry.message, command)
+            }
         if entry.kind == "generic":
             for command in entry.commands:
                 found |= _program_keys(command)
@@ -206,6 +233,7 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
             found.add(f"program:{executable(words[0])}")
     if command and not checks:
         found |= {f"action:{action}" for action in subcommands(command)}
+        found |= {f"step:{executable(words[0])}" for _, words in segments(command) if words}
         if "git commit" in subcommands(command):
             found.add(_PASSED_BY_COMMIT)
     return found
@@ -261,6 +289,9 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         now = subcommands(command)
         if any((before := subcommands(earlier)) and before <= now for earlier in entry.commands):
             return "a corrected retry succeeded"
+        if _failed_step_ran_again(entry, command):
+            # The step the complaint names ran again, word for word, and this time the command succeeded.
+            return "the step that failed ran again and succeeded"
         if _SHELL_MISREAD.search(entry.message) and any(
             _same_step(earlier, command) for earlier in entry.commands
         ):

@@ -18,6 +18,7 @@ from artifact_index.ingestion.adapters.base import (
     uri_to_path,
 )
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -62,11 +63,11 @@ class AmpAdapter(Adapter):
         # Results are read ahead so a Read of a directory can be told from a file read.
         results: dict[str, JSONObject] = {}
         for message in messages:
-            content = message.get("content") if isinstance(message, dict) else None
-            for block in content if isinstance(content, list) else []:
+            content = as_dict(message).get("content")
+            for block in as_list(content):
                 if isinstance(block, dict) and block.get("type") == "tool_result":
                     run = block.get("run")
-                    results[str(block.get("toolUseID"))] = run if isinstance(run, dict) else {}
+                    results[str(block.get("toolUseID"))] = as_dict(run)
         turns = TurnCounter()
         calls: dict[str, int] = {}
         for index, message in enumerate(messages, start=1):
@@ -90,7 +91,7 @@ class AmpAdapter(Adapter):
                 continue
             turn = turns.assistant()
             usage = message.get("usage")
-            model = usage.get("model") if isinstance(usage, dict) else None
+            model = as_dict(usage).get("model")
             model = model if isinstance(model, str) else None
             text = as_text(texts)
             if text.strip():
@@ -127,7 +128,7 @@ class AmpAdapter(Adapter):
         status = run.get("status")
         error = run.get("error")
         if status == "done":
-            exit_code = result.get("exitCode") if isinstance(result, dict) else None
+            exit_code = as_dict(result).get("exitCode")
             if isinstance(exit_code, int) and not isinstance(exit_code, bool) and exit_code != 0:
                 return tool_result(turn, line, call_id, "failure", output, "exit_status", exit_code)
             return tool_result(
@@ -151,8 +152,8 @@ class AmpAdapter(Adapter):
 
 def _amp_root(document: JSONObject) -> str | None:
     env = document.get("env")
-    initial = env.get("initial") if isinstance(env, dict) else None
-    trees = initial.get("trees") if isinstance(initial, dict) else None
+    initial = as_dict(env).get("initial")
+    trees = as_dict(initial).get("trees")
     if isinstance(trees, list) and trees and isinstance(trees[0], dict):
         uri = trees[0].get("uri")
         if isinstance(uri, str):

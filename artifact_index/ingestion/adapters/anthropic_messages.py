@@ -20,6 +20,7 @@ from typing import Any
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -200,7 +201,7 @@ class AnthropicMessagesAdapter(Adapter):
         if messages is None:
             source.skip(None, "not a message list or a request body with messages")
             return
-        model = document.get("model") if isinstance(document, dict) else None
+        model = as_dict(document).get("model")
         model = model if isinstance(model, str) else None
         yield SessionInfo(turn=0, line=None, agent="anthropic-messages", model=model)
         reader = MessageReader(source)

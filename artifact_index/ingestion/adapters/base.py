@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
 
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     Event,
     FailureReason,
@@ -130,7 +131,7 @@ def parse_json_object(raw: Any) -> JSONObject:
             value = json.loads(raw)
         except json.JSONDecodeError:
             return {}
-        return value if isinstance(value, dict) else {}
+        return as_dict(value)
     return {}
 
 
@@ -185,7 +186,7 @@ def report_bad_lines(source: Source, reported: int) -> None:
 
 def list_field(value: Any) -> list[Any]:
     """A list field, or no items when the record holds something else there."""
-    return value if isinstance(value, list) else []
+    return as_list(value)
 
 
 def tool_result(

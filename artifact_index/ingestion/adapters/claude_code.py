@@ -47,7 +47,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     shell_output,
     slash_command,
 )
-from artifact_index.ingestion.adapters.narrowing import as_int, as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -247,7 +247,7 @@ class _Queue(Generic[K]):
         waiting = self.waiting
         if record.get("type") == "user" and waiting:
             message = record.get("message")
-            text = message.get("content") if isinstance(message, dict) else None
+            text = as_dict(message).get("content")
             self.waiting = [item for item in waiting if item[1] != text]
             return
         if record.get("type") != "queue-operation":
@@ -327,7 +327,7 @@ def _next_user_text(following: list[Any]) -> str | None:
     for record in following:
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
-            content = message.get("content") if isinstance(message, dict) else None
+            content = as_dict(message).get("content")
             return content if isinstance(content, str) else None
     return None
 
@@ -551,7 +551,7 @@ class _Reader:
         if record.get("subtype") != "compact_boundary":
             return
         meta = record.get("compactMetadata")
-        meta = meta if isinstance(meta, dict) else {}
+        meta = as_dict(meta)
         summary = None
         for ahead in range(index + 1, index + 1 + _SUMMARY_LOOKAHEAD):
             try:
@@ -560,7 +560,7 @@ class _Reader:
                 break
             if isinstance(candidate, dict) and candidate.get("isCompactSummary"):
                 message = candidate.get("message")
-                content = message.get("content") if isinstance(message, dict) else None
+                content = as_dict(message).get("content")
                 summary = "\n".join(_text_blocks(content)) or None
                 self.used_summaries.add(ahead)
                 break
@@ -583,8 +583,8 @@ class _Reader:
         if path is None:
             return
         content = attachment.get("content")
-        file = content.get("file") if isinstance(content, dict) else None
-        text = file.get("content") if isinstance(file, dict) else None
+        file = as_dict(content).get("file")
+        text = as_dict(file).get("content")
         call_id = f"attachment:{record.get('uuid') or line}"
         turn = self.turns.current
         timestamp = as_str(record.get("timestamp"))
@@ -700,7 +700,7 @@ class _Reader:
         if before is None or after is None:
             return None
         raw = block.get("input")
-        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = as_dict(raw)
         if tool_key(as_str(block.get("name")) or "") not in SHELL_TOOLS:
             return None
         command = shell_command(arguments)
@@ -724,7 +724,7 @@ class _Reader:
         call_id = as_str(block.get("id")) or f"line-{line}"
         tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
-        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = as_dict(raw)
         self.calls[call_id] = _Call(tool, arguments, turn)
         return ToolCall(
             turn=turn,

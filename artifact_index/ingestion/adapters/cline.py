@@ -30,6 +30,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.adapters.search_replace import parse_blocks
 from artifact_index.ingestion.events import (
     AssistantMessage,
@@ -375,7 +376,7 @@ class ClineAdapter(Adapter):
                 yield from matcher.abandon(index)
             turn = turns.assistant()
             info = message.get("modelInfo")
-            model_id = info.get("modelId") if isinstance(info, dict) else None
+            model_id = as_dict(info).get("modelId")
             model_id = (
                 model_id if isinstance(model_id, str) else None
             )  # a damaged id costs only itself
@@ -603,7 +604,7 @@ def _request_text(text: str) -> str:
         data = json.loads(text)
     except json.JSONDecodeError:
         return ""
-    request = data.get("request") if isinstance(data, dict) else None
+    request = as_dict(data).get("request")
     return request if isinstance(request, str) else ""
 
 

@@ -19,7 +19,7 @@ from artifact_index.ingestion.adapters.base import (
     tool_result,
 )
 from artifact_index.ingestion.adapters.failures import classify_failure
-from artifact_index.ingestion.adapters.narrowing import as_list
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -68,7 +68,7 @@ class ContinueCliAdapter(Adapter):
         )
         turns = TurnCounter()
         for index, item in enumerate(document["history"], start=1):
-            message = item.get("message") if isinstance(item, dict) else None
+            message = as_dict(item).get("message")
             if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
                 source.skip(index, "history item without a user or assistant message")
                 continue
@@ -85,7 +85,7 @@ class ContinueCliAdapter(Adapter):
                 if isinstance(s, dict)
             }
             for call in as_list(message.get("toolCalls")):
-                function = call.get("function") if isinstance(call, dict) else None
+                function = as_dict(call).get("function")
                 if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                     source.skip(index, "tool call without a function name")
                     continue

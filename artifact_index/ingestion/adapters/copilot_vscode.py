@@ -21,7 +21,7 @@ from artifact_index.ingestion.adapters.base import (
     parse_json_object,
     tool_result,
 )
-from artifact_index.ingestion.adapters.narrowing import as_list
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -126,7 +126,7 @@ def _copilot_session(source: Source) -> tuple[JSONObject | None, dict[int, int]]
             continue
         if problem is not None:
             source.skip(line, problem)
-        requests = state.get("requests") if isinstance(state, dict) else None
+        requests = as_dict(state).get("requests")
         for index in range(len(requests) if isinstance(requests, list) else 0):
             lines.setdefault(index, line)
     return (state if isinstance(state, dict) else None), lines
@@ -169,14 +169,14 @@ class CopilotVscodeAdapter(Adapter):
         for position, request in enumerate(requests):
             index = lines.get(position, 1)
             message = request.get("message")
-            text = message.get("text") if isinstance(message, dict) else None
+            text = as_dict(message).get("text")
             stamp = request.get("timestamp")
             stamp_text = str(stamp) if stamp is not None else None
             yield UserMessage(
                 turn=turns.user(), line=index, text=str(text or ""), timestamp=stamp_text
             )
             result = request.get("result")
-            metadata = result.get("metadata") if isinstance(result, dict) else None
+            metadata = as_dict(result).get("metadata")
             if not isinstance(metadata, dict):
                 continue
             rounds = as_list(metadata.get("toolCallRounds"))
@@ -236,7 +236,7 @@ def _denied_calls(request: JSONObject) -> set[int]:
 def _copilot_root(requests: list[JSONObject]) -> str | None:
     for request in requests:
         for part in as_list(request.get("response")):
-            base = part.get("baseUri") if isinstance(part, dict) else None
+            base = as_dict(part).get("baseUri")
             if isinstance(base, dict) and isinstance(base.get("path"), str):
                 return str(base["path"]).rstrip("/") or "/"
     return None

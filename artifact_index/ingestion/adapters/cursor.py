@@ -24,6 +24,7 @@ from artifact_index.ingestion.adapters.base import (
     json_object_records,
     tool_result,
 )
+from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -101,7 +102,7 @@ class CursorAdapter(Adapter):
             )
             if text.strip():
                 yield AssistantMessage(turn=turn, line=line, text=text)
-            blocks = content if isinstance(content, list) else []
+            blocks = as_list(content)
             for index, block in enumerate(blocks):
                 if not isinstance(block, dict) or block.get("type") != "tool_use":
                     continue

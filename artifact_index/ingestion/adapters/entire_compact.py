@@ -33,7 +33,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
-from artifact_index.ingestion.adapters.narrowing import as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -84,7 +84,7 @@ def _infer_cwd(records: Sequence[tuple[int, Any]]) -> str | None:
         if not _is_compact_record(record):
             continue
         for block in record["content"]:
-            arguments = block.get("input") if isinstance(block, dict) else None
+            arguments = as_dict(block).get("input")
             if isinstance(arguments, dict):
                 path = path_argument(arguments)
                 if path:
@@ -175,7 +175,7 @@ class _Reader:
         call_id = as_str(block.get("id")) or f"line-{line}"
         tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
-        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = as_dict(raw)
         yield ToolCall(
             turn=turn,
             line=line,

@@ -164,7 +164,7 @@ class _Reader:
         if text.strip():
             self.out.append(AssistantMessage(turn=turn, line=line, text=text))
         for part in parts:
-            call = part.get("functionCall") if isinstance(part, dict) else None
+            call = as_dict(part).get("functionCall")
             if isinstance(call, dict):
                 self.call(line, turn, call)
 

@@ -20,9 +20,11 @@ A message is ``{"id", "timestamp", "type": "user" | "gemini" | "info" |
 Hand-trimmed recordings carry calls with no status or result at all; their
 results are ``unknown``.
 
-The recording does not name the workspace.  It is recovered from a tool's
-own answer that spells the absolute form of a relative path argument
-("Successfully overwrote file: /abs/root/docs/a.md." for ``docs/a.md``).
+The recording does not name the workspace.  It is taken from the context
+setup Gemini CLI sends first ("Workspace Directories:", "working in the
+directory"), else recovered from a tool's own answer that spells the
+absolute form of a relative path argument ("Successfully overwrote file:
+/abs/root/docs/a.md." for ``docs/a.md``).
 
 A session saved as its Gemini API history (``/chat save``, checkpoints) is
 a third shape, read by :mod:`.gemini_api` under the same format name.
@@ -70,7 +72,7 @@ def _response(call: JSONObject) -> tuple[str, str | None]:
     outputs: list[str] = []
     error: str | None = None
     result = call.get("result")
-    for part in result if isinstance(result, list) else []:
+    for part in as_list(result):
         response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
         if isinstance(response.get("output"), str):
             outputs.append(response["output"])
@@ -86,6 +88,33 @@ def _message_text(message: JSONObject) -> str:
     if isinstance(content, list):
         return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     return as_text(content)
+
+
+# The context setup Gemini CLI sends first names the workspace: "- **Workspace Directories:**"
+# then one "  - PATH" line per folder (the first is the project), or, in older versions,
+# "I'm currently working in the directory: PATH".
+_STATED_WORKSPACE = lazy_pattern(
+    r"Workspace Directories:\**[ \t]*\n[ \t]*-[ \t]+(\S[^\n]*?)[ \t]*$"
+    r"|working in the directory:?[ \t]+[`']?(\S[^`'\n]*?)[`']?[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _stated_workspace(items: list[tuple[int, JSONObject]]) -> str | None:
+    """The workspace root the context setup states, when a message holds one."""
+    for _, item in items:
+        update = item.get("$set")
+        messages = as_list(as_dict(update).get("messages")) if isinstance(update, dict) else [item]
+        for message in messages:
+            if not isinstance(message, dict) or message.get("type") != "user":
+                continue
+            text = _message_text(message)
+            if "<session_context>" not in text and "setting up the context" not in text:
+                continue
+            found = _STATED_WORKSPACE.search(text)
+            if found is not None:
+                return found.group(1) or found.group(2)
+    return None
 
 
 def _workspace(messages: list[tuple[int, JSONObject]]) -> str | None:
@@ -130,7 +159,11 @@ class _Reader:
         messages = [(line, m) for line, m in items if "$set" not in m]
         directories = metadata.get("directories")
         first_dir = directories[0] if isinstance(directories, list) and directories else None
-        self.root = first_dir if isinstance(first_dir, str) else _workspace(messages)
+        self.root = (
+            first_dir
+            if isinstance(first_dir, str)
+            else _stated_workspace(items) or _workspace(messages)
+        )
 
     def read(self) -> list[Event]:
         session_id = self.metadata.get("sessionId")
@@ -269,7 +302,7 @@ def _metadata_and_items(source: Source) -> tuple[JSONObject, list[tuple[int, JSO
     document = source.document
     if isinstance(document, dict):
         messages = document.get("messages")
-        items = [(n + 1, m) for n, m in enumerate(messages if isinstance(messages, list) else [])]
+        items = [(n + 1, m) for n, m in enumerate(as_list(messages))]
         metadata = {k: v for k, v in document.items() if k != "messages"}
     else:
         reported = len(source.skipped)

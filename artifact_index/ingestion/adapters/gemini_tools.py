@@ -16,6 +16,7 @@ import re
 
 from artifact_index.ingestion.adapters.base import under_directory
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import as_list
 from artifact_index.ingestion.events import (
     FailureReason,
     FileOperation,
@@ -55,7 +56,7 @@ def tool_operations(tool: str, arguments: JSONObject, root: str | None) -> list[
         paths = arguments.get("paths") or arguments.get("include")
         return [
             FileOperation(action="read", path=p)
-            for p in (paths if isinstance(paths, list) else [])
+            for p in (as_list(paths))
             if isinstance(p, str) and p and not any(c in p for c in "*?[")
         ]
     operations = operations_for(tool, arguments, root)

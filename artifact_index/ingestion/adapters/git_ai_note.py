@@ -43,7 +43,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
-from artifact_index.ingestion.adapters.narrowing import as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -124,7 +124,7 @@ def _results_recorded(agent: str | None, messages: list[Any]) -> bool:
         return False
     pending = answered = unanswered = 0
     for message in messages:
-        kind = message.get("type") if isinstance(message, dict) else None
+        kind = as_dict(message).get("type")
         if kind == "tool_use":
             pending += 1
         elif kind == "user" and pending:
@@ -164,7 +164,7 @@ class _Reader:
 
     def _prompt(self, prompt_id: str, prompt: JSONObject, root: str | None) -> Iterator[Event]:
         agent_id = prompt.get("agent_id")
-        agent_id = agent_id if isinstance(agent_id, dict) else {}
+        agent_id = as_dict(agent_id)
         agent = as_str(agent_id.get("tool"))
         messages: list[Any] = prompt["messages"]
         yield SessionInfo(
@@ -282,7 +282,7 @@ class _Reader:
     ) -> ToolCall:
         tool = as_str(message.get("name")) or "unknown"
         raw = message.get("input")
-        arguments: JSONObject = raw if isinstance(raw, dict) else {}
+        arguments: JSONObject = as_dict(raw)
         return ToolCall(
             turn=self.turns.current,
             line=line,

@@ -34,7 +34,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
-from artifact_index.ingestion.adapters.narrowing import as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -113,9 +113,9 @@ class _Reader:
         self.doc = doc
         self.messages: list[Any] = doc["messages"]
         info = doc.get("info")
-        self.info: JSONObject = info if isinstance(info, dict) else {}
+        self.info: JSONObject = as_dict(info)
         config = self.info.get("config")
-        self.config: JSONObject = config if isinstance(config, dict) else {}
+        self.config: JSONObject = as_dict(config)
         self.action_regex = _action_regex(self.config)
         self.cwd = self._cwd()
         self.turns = TurnCounter()
@@ -348,4 +348,4 @@ def _is_feedback(text: str) -> bool:
 
 def _section(config: JSONObject, name: str) -> JSONObject:
     value = config.get(name)
-    return value if isinstance(value, dict) else {}
+    return as_dict(value)

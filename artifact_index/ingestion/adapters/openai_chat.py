@@ -26,6 +26,7 @@ from artifact_index.ingestion.adapters.base import (
     parse_json_object,
     report_bad_lines,
 )
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -92,14 +93,14 @@ class OpenAIChatAdapter(Adapter):
             source.skip(None, "not a chat message list, JSONL or request body")
             return
         document = source.document
-        model = document.get("model") if isinstance(document, dict) else None
+        model = as_dict(document).get("model")
         yield SessionInfo(
             turn=0, line=None, agent="openai-chat", model=model if isinstance(model, str) else None
         )
         turns = TurnCounter()
         pending: dict[str, tuple[str, int]] = {}  # call id -> (tool, turn)
         for line, message in messages:
-            role = message.get("role") if isinstance(message, dict) else None
+            role = as_dict(message).get("role")
             if not isinstance(role, str) or role not in _ROLES:
                 source.skip(line, "not a chat message")
                 continue
@@ -145,7 +146,7 @@ class OpenAIChatAdapter(Adapter):
         if isinstance(message.get("function_call"), dict):
             calls.append({"id": f"call-{line}", "function": message["function_call"]})
         for index, call in enumerate(calls):
-            function = call.get("function") if isinstance(call, dict) else None
+            function = as_dict(call).get("function")
             if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                 source.skip(line, "tool call without a function name")
                 continue

@@ -28,7 +28,7 @@ from artifact_index.shell.effects.files import (
     touch,
     truncate,
 )
-from artifact_index.shell.effects.output import cat, echo, printf, reader
+from artifact_index.shell.effects.output_commands import cat, echo, printf, reader
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg

@@ -43,8 +43,9 @@ from itertools import pairwise
 from tree_sitter import Node as TSNode
 
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.parser.bash_grammar import Source, bash_parser, safe_parse
 from artifact_index.shell.parser.heredocs import Rewrite, find_heredocs, skeleton
-from artifact_index.shell.parser.model import (
+from artifact_index.shell.parser.syntax_tree import (
     Command,
     Conditional,
     ForLoop,
@@ -62,7 +63,6 @@ from artifact_index.shell.parser.model import (
     Var,
     Word,
 )
-from artifact_index.shell.parser.source import Source, bash_parser, safe_parse
 from artifact_index.shell.parser.tree import Builder
 
 __all__ = [

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from tree_sitter import Node as TSNode
 from tree_sitter import Parser, Tree
 
-from artifact_index.shell.parser.model import Lit, Part, Word
-from artifact_index.shell.parser.source import (
+from artifact_index.shell.parser.bash_grammar import (
     HEREDOC_PLACEHOLDER,
     Source,
     bash_parser,
     safe_parse,
 )
+from artifact_index.shell.parser.syntax_tree import Lit, Part, Word
 from artifact_index.shell.parser.tree import EXPANSIONS, unescape, word_parts
 
 __all__ = [

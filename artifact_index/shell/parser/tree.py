@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from tree_sitter import Node as TSNode
 
-from artifact_index.shell.parser.model import (
+from artifact_index.shell.parser.bash_grammar import Source, heredoc_index
+from artifact_index.shell.parser.syntax_tree import (
     Command,
     Conditional,
     ForLoop,
@@ -26,7 +27,6 @@ from artifact_index.shell.parser.model import (
     Var,
     Word,
 )
-from artifact_index.shell.parser.source import Source, heredoc_index
 
 __all__ = [
     "EXPANSIONS",

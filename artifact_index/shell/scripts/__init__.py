@@ -28,7 +28,7 @@ The interpreter's values and the walk both languages share are in
 
 from __future__ import annotations
 
-from artifact_index.shell.scripts.javascript import javascript_effects
-from artifact_index.shell.scripts.python import python_effects
+from artifact_index.shell.scripts.javascript_effects import javascript_effects
+from artifact_index.shell.scripts.python_effects import python_effects
 
 __all__ = ["javascript_effects", "python_effects"]

@@ -15,7 +15,12 @@ from typing import Annotated
 from pydantic import Field
 
 from summarizer.compaction.policies.backoff import Backoff, BackoffConfig, BackoffState
-from summarizer.compaction.policies.base import ContentPolicy, PolicyContext, PolicyOutcome, Trigger
+from summarizer.compaction.policies.context_policy import (
+    ContentPolicy,
+    PolicyContext,
+    PolicyOutcome,
+    Trigger,
+)
 from summarizer.compaction.policies.keep_recent import KeepRecentConfig, compaction_cut
 from summarizer.compaction.policies.micro_compaction import (
     MicroCompaction,

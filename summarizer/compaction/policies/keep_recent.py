@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from summarizer.compaction.messages import Conversation, TurnUnit
+from summarizer.compaction.message_lists import Conversation, TurnUnit
 
 __all__ = ["KeepRecentConfig", "compaction_cut"]
 

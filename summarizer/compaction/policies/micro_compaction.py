@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from summarizer.compaction.messages import Conversation, MessageEditor
-from summarizer.compaction.policies.base import PolicyContext, PolicyOutcome
+from summarizer.compaction.message_lists import Conversation, MessageEditor
+from summarizer.compaction.policies.context_policy import PolicyContext, PolicyOutcome
 from summarizer.compaction.policies.registry import register_content_policy
 from summarizer.compaction.tool_names import COMPRESSIBLE_TOOLS, canonical_tool, normalize_tool_name
 

@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from summarizer.compaction.messages import Conversation
-from summarizer.compaction.policies.base import PolicyContext
+from summarizer.compaction.message_lists import Conversation
+from summarizer.compaction.policies.context_policy import PolicyContext
 from summarizer.compaction.policies.registry import register_trigger
 from summarizer.compaction.usage import Usage
 

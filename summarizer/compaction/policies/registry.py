@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from summarizer.compaction.policies.base import ContentPolicy, Trigger
+from summarizer.compaction.policies.context_policy import ContentPolicy, Trigger
 
 __all__ = ["content_policy_for", "register_content_policy", "register_trigger", "trigger_for"]
 

@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from summarizer.compaction.messages import Conversation, TurnUnit
-from summarizer.compaction.policies.base import PolicyContext
+from summarizer.compaction.message_lists import Conversation, TurnUnit
+from summarizer.compaction.policies.context_policy import PolicyContext
 from summarizer.compaction.policies.registry import register_trigger
 from summarizer.compaction.tool_names import normalize_tool_name
 

@@ -24,7 +24,7 @@ from artifact_index.presentation.cli import main
 from summarizer.compaction.index_summarizer import IndexSummarizer
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import build_prompt
-from summarizer.narrative.model import (
+from summarizer.narrative.narrative_model import (
     Narrative,
     NarrativeItem,
     NarrativeReply,

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from summarizer.compaction.messages import (
+from summarizer.compaction.message_lists import (
     Conversation,
     MessageEditor,
     detect_shape,

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from summarizer.compaction.compactor import Compactor, CompactorConfig
-from summarizer.compaction.messages import Conversation
+from summarizer.compaction.message_lists import Conversation
 from summarizer.compaction.policies import (
     KeepRecentConfig,
     MicroCompaction,

@@ -17,13 +17,13 @@ import pytest
 
 from artifact_index.presentation.cli import main
 from artifact_index.trail.tracker import Tracker
-from summarizer.evaluation.answers import ANSWER_TOOL
 from summarizer.evaluation.evaluate import evaluate_summaries, render_evaluation
 from summarizer.evaluation.grading import grade_answer
 from summarizer.evaluation.judge import DIMENSIONS, JUDGE_TOOL
+from summarizer.evaluation.probe_answers import ANSWER_TOOL
 from summarizer.evaluation.questions import Question, generate_questions
 from summarizer.providers.anthropic_api import AnthropicClient
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.summary import session_facts
 from tests.support.fake_anthropic import FakeAnthropic, tool_reply
 from tests.support.fake_openai import FakeOpenAI, function_reply

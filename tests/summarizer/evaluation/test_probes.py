@@ -10,8 +10,8 @@ from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, T
 from artifact_index.presentation.cli import main
 from artifact_index.trail.tracker import Tracker
 from summarizer.evaluation.probes import probe_summary
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.session_facts import session_facts
+from summarizer.sections.summary_facts import SessionFacts
 from tests.support.paths import FIXTURES
 
 TRACEBACK = "Traceback (most recent call last):\n  File \"/r/app.py\", line 2, in f\n    x()\nKeyError: 'exp'\n"

@@ -15,7 +15,7 @@ import pytest
 from artifact_index.ingestion.loading import open_transcript
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import build_prompt
-from summarizer.narrative.model import Narrative, NarrativeReply, NarrativeRequest
+from summarizer.narrative.narrative_model import Narrative, NarrativeReply, NarrativeRequest
 from summarizer.sections.templates import load_template
 from summarizer.summary import summarize
 from tests.support.transcript_writers import ROOT, Step, claude_code

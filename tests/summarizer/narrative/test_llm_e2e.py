@@ -29,7 +29,7 @@ from summarizer.narrative.llm import (
     build_prompt,
     count_prompt_tokens,
 )
-from summarizer.narrative.model import (
+from summarizer.narrative.narrative_model import (
     Narrative,
     NarrativeItem,
     NarrativeRequest,
@@ -37,7 +37,7 @@ from summarizer.narrative.model import (
     reply_model,
 )
 from summarizer.providers.anthropic_api import AnthropicClient
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import narrative_state, parse_previous, summarize
 from tests.support.fake_anthropic import FakeAnthropic, Recorded, text_reply, tool_reply

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from summarizer.evaluation.answers import answer_ask
+from summarizer.evaluation.probe_answers import answer_ask
 from summarizer.evaluation.questions import Question
 from summarizer.providers.structured import keyed_reply
 

@@ -23,7 +23,7 @@ from artifact_index.presentation.cli import main
 from summarizer.exceptions import NarrativeError
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import SYSTEM, TOOL_NAME, LLMWriter, build_prompt
-from summarizer.narrative.model import reply_model
+from summarizer.narrative.narrative_model import reply_model
 from summarizer.providers.openai_api import OpenAIClient
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import summarize

@@ -17,7 +17,7 @@ from artifact_index.ingestion.events import (
 )
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.narrative.llm import noted_files
-from summarizer.narrative.model import NarrativeReply, NarrativeRequest, reply_model
+from summarizer.narrative.narrative_model import NarrativeReply, NarrativeRequest, reply_model
 from summarizer.sections.templates import load_template
 from summarizer.summary import Summary, parse_previous, summarize
 from tests.support.session_steps import ROOT, edit, read, section, summary_of, write

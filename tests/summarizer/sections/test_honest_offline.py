@@ -15,7 +15,7 @@ from __future__ import annotations
 from artifact_index.facts.decisions import Decision
 from artifact_index.ingestion.events import AssistantMessage, ToolCall, ToolResult, UserMessage
 from artifact_index.trail.session_state import UserSaid
-from summarizer.narrative.decisions import worth_stating
+from summarizer.narrative.offline_decisions import worth_stating
 from summarizer.sections.file_lists import changed_paths
 from summarizer.sections.thread import latest_request
 from tests.support.session_steps import ROOT, edit, section, shell, summary_of, write

@@ -26,8 +26,8 @@ from artifact_index.ingestion.events import (
 from artifact_index.trail.answers import ErrorReport, FileReport
 from summarizer.budget import cut_items
 from summarizer.narrative.extractive import ExtractiveWriter
-from summarizer.sections.facts import SessionFacts
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import Template, load_template
 from summarizer.summary import Summary, render_summary, summarize
 from summarizer.tokens import count_tokens

@@ -6,10 +6,10 @@ from artifact_index.trail.answers import TestReport
 from summarizer.sections.claim_wording import test_counts as counts_of
 
 
-def _run(passed: int, failed: int, outcome: str) -> TestReport:
+def _run(passed: int, failed: int, outcome: str, command: str = "pytest") -> TestReport:
     return TestReport.model_validate(
         {
-            "command": "pytest",
+            "command": command,
             "passed": passed,
             "failed": failed,
             "skipped": 0,
@@ -34,3 +34,9 @@ def test_a_passing_or_failing_run_reads_as_its_counts() -> None:
 
 def test_a_run_that_ran_no_test_says_so_not_zero_passed() -> None:
     assert counts_of(_run(0, 0, "passed")) == "no test ran"
+
+
+def test_a_run_whose_output_was_cut_says_its_count_was_not_seen() -> None:
+    # `| tail -5` left only cargo's doc-test section ("running 0 tests"): the unit tests ran above it.
+    run = _run(0, 0, "passed", "cargo fmt && cargo test | tail -5")
+    assert counts_of(run) == "no count seen: the output was cut (`| tail -5`)"

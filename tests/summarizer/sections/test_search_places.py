@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from artifact_index.ingestion.events import ToolCall, ToolResult
-from summarizer.sections.facts import Search
-from summarizer.sections.searches import in_common_folder, searches_since
+from summarizer.sections.search_matches import in_common_folder, searches_since
+from summarizer.sections.summary_facts import Search
 
 
 def test_places_under_one_folder_are_said_relative_to_it() -> None:

@@ -28,6 +28,11 @@ import warnings
 from collections.abc import Callable, Iterator
 
 from artifact_index.facts.errors.diagnostics.compilers import arrow_diagnostics, compiler_lines
+from artifact_index.facts.errors.diagnostics.diagnostic import (
+    MAX_DIAGNOSTICS,
+    Diagnostic,
+    DiagnosticKind,
+)
 from artifact_index.facts.errors.diagnostics.elixir import (
     credo_issues,
     dialyzer_warnings,
@@ -46,11 +51,6 @@ from artifact_index.facts.errors.diagnostics.javascript import (
     typescript_errors,
     vitest_failures,
 )
-from artifact_index.facts.errors.diagnostics.model import (
-    MAX_DIAGNOSTICS,
-    Diagnostic,
-    DiagnosticKind,
-)
 from artifact_index.facts.errors.diagnostics.python import (
     pytest_failures,
     python_linters,
@@ -58,8 +58,8 @@ from artifact_index.facts.errors.diagnostics.python import (
     python_tracebacks,
     unittest_failures,
 )
-from artifact_index.facts.errors.diagnostics.reading import Context, clean_output
 from artifact_index.facts.errors.diagnostics.rust import rust_panics
+from artifact_index.facts.errors.diagnostics.tool_output import Context, clean_output
 
 __all__ = [
     "MAX_DIAGNOSTICS",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from artifact_index.facts.errors.diagnostics.model import Diagnostic, DiagnosticKind
-from artifact_index.facts.errors.diagnostics.reading import (
+from artifact_index.facts.errors.diagnostics.diagnostic import Diagnostic, DiagnosticKind
+from artifact_index.facts.errors.diagnostics.tool_output import (
     FILE_GROUP,
     TASK_PREFIX,
     Context,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from artifact_index.facts.errors.diagnostics.model import Diagnostic
-from artifact_index.facts.errors.diagnostics.reading import (
+from artifact_index.facts.errors.diagnostics.diagnostic import Diagnostic
+from artifact_index.facts.errors.diagnostics.tool_output import (
     Context,
     lines_after,
     optional_int,

@@ -6,8 +6,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from artifact_index.facts.errors.diagnostics.model import Diagnostic
-from artifact_index.facts.errors.diagnostics.reading import (
+from artifact_index.facts.errors.diagnostics.diagnostic import Diagnostic
+from artifact_index.facts.errors.diagnostics.tool_output import (
     FILE_GROUP,
     TASK_PREFIX,
     TRUNCATION_MARKER,

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from artifact_index.facts.errors.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic
-from artifact_index.facts.errors.diagnostics.reading import (
+from artifact_index.facts.errors.diagnostics.diagnostic import MAX_DIAGNOSTICS, Diagnostic
+from artifact_index.facts.errors.diagnostics.tool_output import (
     TASK_PREFIX,
     Context,
     explaining_detail,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from artifact_index.facts.errors.diagnostics.model import Diagnostic
-from artifact_index.facts.errors.diagnostics.reading import Context, lines_after, trimmed
+from artifact_index.facts.errors.diagnostics.diagnostic import Diagnostic
+from artifact_index.facts.errors.diagnostics.tool_output import Context, lines_after, trimmed
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [

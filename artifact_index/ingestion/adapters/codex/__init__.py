@@ -50,8 +50,7 @@ from artifact_index.ingestion.adapters.codex.exec_stream import (
     is_exec_event,
     layout_is_exec_stream,
 )
-from artifact_index.ingestion.adapters.codex.facts import LinesAhead, RolloutIndex
-from artifact_index.ingestion.adapters.codex.reader import Reader
+from artifact_index.ingestion.adapters.codex.lookahead import LinesAhead, RolloutIndex
 from artifact_index.ingestion.adapters.codex.records import (
     ENVELOPE_TYPES,
     ITEM_TYPES,
@@ -59,6 +58,7 @@ from artifact_index.ingestion.adapters.codex.records import (
     Rollout,
     kind_of,
 )
+from artifact_index.ingestion.adapters.codex.rollout_reader import Reader
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text
-from artifact_index.ingestion.adapters.codex.following import CodexStream
+from artifact_index.ingestion.adapters.codex.growing_rollout import CodexStream
 from artifact_index.ingestion.adapters.codex.records import record_of
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict, as_int, as_list, as_str

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import as_text, parse_json_object
+from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     FileOperation,
     JSONObject,
@@ -99,7 +100,7 @@ def reported_changes(changes: Any) -> tuple[ReportedChange, ...]:
         if kind is None and len(change) == 1:
             # Older releases wrote the enum externally tagged: {"update": {...}}.
             kind, inner = next(iter(change.items()))
-            body = inner if isinstance(inner, dict) else {}
+            body = as_dict(inner)
         kind = str(kind).lower()
         content = body.get("content") if isinstance(body.get("content"), str) else None
         diff = body.get("unified_diff") if isinstance(body.get("unified_diff"), str) else None

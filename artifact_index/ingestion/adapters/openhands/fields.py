@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import as_text
-from artifact_index.ingestion.adapters.narrowing import as_int_or_digits
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits
 from artifact_index.ingestion.adapters.str_replace_editor import (
     EDITOR_COMMANDS,
     editor_failure,
@@ -102,7 +102,7 @@ def tool_name(event: JSONObject) -> str | None:
 def response_id(event: JSONObject) -> str | None:
     """The model response an action came from, so parallel calls share a turn."""
     metadata = event.get("tool_call_metadata")
-    response = metadata.get("model_response") if isinstance(metadata, dict) else None
+    response = as_dict(metadata).get("model_response")
     if isinstance(response, dict) and isinstance(response.get("id"), str):
         return str(response["id"])
     return None

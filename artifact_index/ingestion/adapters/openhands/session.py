@@ -622,7 +622,7 @@ class Session:
             if observation is None or re.search(r"(^|[;&|\s])(cd|pushd|popd)\b", command):
                 return None
             extras = observation.get("observation") if self.sdk else observation.get("extras")
-            metadata = extras.get("metadata") if isinstance(extras, dict) else None
-            directory = metadata.get("working_dir") if isinstance(metadata, dict) else None
+            metadata = as_dict(extras).get("metadata")
+            directory = as_dict(metadata).get("working_dir")
             return directory if isinstance(directory, str) and directory.startswith("/") else None
         return None

@@ -35,7 +35,7 @@ from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter
 from artifact_index.ingestion.adapters.swe_agent.actions import split_commands
 from artifact_index.ingestion.adapters.swe_agent.diff_state import diff_changes
-from artifact_index.ingestion.adapters.swe_agent.reader import Reader
+from artifact_index.ingestion.adapters.swe_agent.trajectory_reader import Reader
 from artifact_index.ingestion.events import Event
 from artifact_index.ingestion.source import Source
 

@@ -13,7 +13,7 @@ from artifact_index import grammars
 from artifact_index.exceptions import GrammarUnavailable
 from artifact_index.facts.symbols import definitions
 from artifact_index.presentation.cli import main
-from artifact_index.shell.parser import source as shell_grammar
+from artifact_index.shell.parser import bash_grammar as shell_grammar
 from artifact_index.shell.scripts import interpreter as script_interpreter
 
 LANGUAGES = [

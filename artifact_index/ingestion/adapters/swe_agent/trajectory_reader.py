@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits, as_list
 from artifact_index.ingestion.adapters.str_replace_editor import (
     editor_failure,
     is_directory_listing,
@@ -99,7 +99,7 @@ class Reader:
             _state(step.get("state")) if isinstance(step, dict) else {} for step in self.steps
         ]
         history = doc.get("history")
-        history = history if isinstance(history, list) else []
+        history = as_list(history)
         self.history = [m for m in history if isinstance(m, dict) and not m.get("is_demo")]
         self.turns = TurnCounter()
         root = _root(doc, self.states, self.history)
@@ -326,7 +326,7 @@ class Reader:
         aligned: dict[int, JSONObject] = {}
         position = 0
         for index, step in enumerate(self.steps):
-            action = step.get("action") if isinstance(step, dict) else None
+            action = as_dict(step).get("action")
             if not isinstance(action, str) or not action.strip():
                 continue
             for offset in range(position, len(assistants)):
@@ -371,7 +371,7 @@ def _state(raw: Any) -> JSONObject:
                 value = ast.literal_eval(raw.strip())
             except (ValueError, SyntaxError, MemoryError, RecursionError):
                 return {}
-        return value if isinstance(value, dict) else {}
+        return as_dict(value)
     return {}
 
 
@@ -383,7 +383,7 @@ def _state_is_after(steps: list[Any], states: list[JSONObject], doc: JSONObject)
     """
     after = before = 0
     for index, step in enumerate(steps):
-        action = step.get("action") if isinstance(step, dict) else None
+        action = as_dict(step).get("action")
         if not isinstance(action, str) or index + 1 >= len(states):
             continue
         words = action.strip().split(maxsplit=2)
@@ -423,7 +423,7 @@ def _root(doc: JSONObject, states: list[JSONObject], history: list[JSONObject]) 
         config = parse_json_object(config)
     if isinstance(config, dict):
         repo = config.get("env", {}).get("repo") if isinstance(config.get("env"), dict) else None
-        name = repo.get("repo_name") if isinstance(repo, dict) else None
+        name = as_dict(repo).get("repo_name")
         if isinstance(name, str) and name:
             return name if name.startswith("/") else "/" + name
     for message in history:
@@ -437,7 +437,7 @@ def _model(doc: JSONObject) -> str | None:
     config = doc.get("replay_config")
     if isinstance(config, str):
         config = parse_json_object(config)
-    agent = config.get("agent") if isinstance(config, dict) else None
-    model = agent.get("model") if isinstance(agent, dict) else None
-    name = model.get("name") if isinstance(model, dict) else None
+    agent = as_dict(config).get("agent")
+    model = as_dict(agent).get("model")
+    name = as_dict(model).get("name")
     return name if isinstance(name, str) and name else None

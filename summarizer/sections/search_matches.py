@@ -23,7 +23,7 @@ from artifact_index.ingestion.events import Event, ToolCall, ToolResult
 from artifact_index.ingestion.vocabulary import tool_family
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.searches import runs_search
-from summarizer.sections.facts import Search, SessionFacts
+from summarizer.sections.summary_facts import Search, SessionFacts
 
 __all__ = ["PlaceProgress", "in_common_folder", "place_path", "place_progress", "searches_since"]
 

@@ -8,7 +8,7 @@ are read from every user message after the first (the first states the task,
 which the intent already holds) and quoted: the sentences that settle the
 choice, not a paraphrase.  A reply that answers the agent's numbered questions
 by number ("1. no 2. we look at 50 commits") is stated with the questions it
-answers (see :mod:`summarizer.sections.answers`).
+answers (see :mod:`summarizer.sections.user_answers`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import re
 from artifact_index.facts.decisions import Decision
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.facts import Answer, SessionFacts
+from summarizer.sections.summary_facts import Answer, SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
 
 __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]

@@ -145,6 +145,8 @@ _ERRORISH = lazy_pattern(
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
     re.IGNORECASE,
 )
+# Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
+_POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
 _MAX_LINES = 10
 _MAX_LINE = 300
 
@@ -178,7 +180,13 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
                 kind="generic",
             )
         return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
-    first = next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
+    # The error record's message is the failure, whatever the steps before it printed ("#2 added").
+    thrown = next((i - 1 for i, line in enumerate(lines) if i and _POWERSHELL_AT.match(line)), None)
+    first = (
+        thrown
+        if thrown is not None
+        else next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
+    )
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]
     more = len(lines) - first - 1 - _MAX_LINES

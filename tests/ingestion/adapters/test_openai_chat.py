@@ -10,10 +10,9 @@ import pytest
 from artifact_index.ingestion.adapters import adapter_named
 from artifact_index.ingestion.events import UserMessage
 from artifact_index.ingestion.source import Source
+from tests.support.paths import ROOT
 
 from .conftest import Loader, Run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from artifact_index.ingestion.events import SessionInfo
+from tests.support.paths import ROOT
 
 from .conftest import Loader, Run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

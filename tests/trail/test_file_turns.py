@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from artifact_index.trail.build import build_index
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = [
     ROOT / "examples" / "claude-code-session.jsonl",
     ROOT / "examples" / "codex-rollout.jsonl",

@@ -17,7 +17,7 @@ long rollout; here the answers come from the few lines that can hold them:
 
 :class:`RolloutIndex` answers the same questions for a rollout already in
 memory (the JSON-document layout), from its records; a followed rollout's
-index (:class:`~artifact_index.ingestion.adapters.codex.following.FollowedIndex`)
+index (:class:`~artifact_index.ingestion.adapters.codex.growing_rollout.FollowedIndex`)
 knows only the records read so far.
 """
 

@@ -12,8 +12,8 @@ from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.trail import file_reports
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.session_report import session_report
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = [
     ROOT / "examples" / "claude-code-session.jsonl",
     ROOT / "examples" / "codex-rollout.jsonl",

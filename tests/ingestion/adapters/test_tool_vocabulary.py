@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from artifact_index.exceptions import ArtifactIndexError
@@ -11,8 +9,8 @@ from artifact_index.ingestion.events import ToolCall
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.ingestion.vocabulary import TOOL_FAMILIES, tool_family, tool_key
 from summarizer.compaction.tool_names import COMPRESSIBLE_TOOLS, canonical_tool
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = sorted(
     path
     for folder in (ROOT / "tests" / "fixtures", ROOT / "examples")

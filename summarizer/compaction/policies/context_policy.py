@@ -1,7 +1,7 @@
 """What a context policy is: the context it sees and the two kinds of policy.
 
 A *content policy* (micro-compaction, pruning) rewrites tool output through
-a :class:`~summarizer.compaction.messages.MessageEditor` and reports what it did.  A
+a :class:`~summarizer.compaction.message_lists.MessageEditor` and reports what it did.  A
 *trigger* (threshold, overflow, sliding window, task boundary) only says
 whether LLM compaction should run now, and why.  Both are built from their
 pydantic config by the registry in :mod:`summarizer.compaction.policies.registry`.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from summarizer.compaction.messages import Conversation, MessageEditor
+from summarizer.compaction.message_lists import Conversation, MessageEditor
 from summarizer.compaction.usage import Usage
 from summarizer.tokens import TokenCounter
 

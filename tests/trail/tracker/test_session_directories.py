@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
 from artifact_index.trail.build import build_index
 from artifact_index.trail.tracker import Tracker
+from tests.support.paths import FIXTURES
 
-FIXTURE = (
-    Path(__file__).resolve().parent.parent
-    / "fixtures"
-    / "mini_swe_agent"
-    / "sphinx-build-output.traj.json"
-)
+FIXTURE = FIXTURES / "mini_swe_agent" / "sphinx-build-output.traj.json"
 
 
 def _shell(commands: list[str], cwd: str | None = "/repo") -> dict[str, str | None]:

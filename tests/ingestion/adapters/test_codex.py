@@ -415,9 +415,9 @@ def _rollout_that_looks_ahead() -> str:
 
 
 def test_one_pass_answers_what_later_records_say_as_the_whole_file_does() -> None:
-    from artifact_index.ingestion.adapters.codex.facts import RolloutIndex
-    from artifact_index.ingestion.adapters.codex.reader import Reader
+    from artifact_index.ingestion.adapters.codex.lookahead import RolloutIndex
     from artifact_index.ingestion.adapters.codex.records import Rollout
+    from artifact_index.ingestion.adapters.codex.rollout_reader import Reader
 
     text = _rollout_that_looks_ahead()
     one_pass = list(ADAPTER.events(Source("r.jsonl", text)))
@@ -447,9 +447,9 @@ def test_one_pass_answers_what_later_records_say_as_the_whole_file_does() -> Non
 def test_each_fixture_reads_in_one_pass_as_with_the_whole_file_known(
     fixtures_dir: Path, fixture: str
 ) -> None:
-    from artifact_index.ingestion.adapters.codex.facts import RolloutIndex
-    from artifact_index.ingestion.adapters.codex.reader import Reader
+    from artifact_index.ingestion.adapters.codex.lookahead import RolloutIndex
     from artifact_index.ingestion.adapters.codex.records import Rollout
+    from artifact_index.ingestion.adapters.codex.rollout_reader import Reader
 
     path = fixtures_dir / "codex" / fixture
     one_pass = list(ADAPTER.events(read_source(path)))

@@ -10,8 +10,8 @@ import pytest
 from artifact_index.live.live_transcript import LiveTranscript
 from artifact_index.trail import index as index_module
 from artifact_index.trail.build import build_index
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [
     ROOT / "examples" / "claude-code-session.jsonl",
     ROOT / "examples" / "codex-rollout.jsonl",

@@ -10,7 +10,7 @@ from tree_sitter import Parser
 
 from artifact_index.grammars import parser as grammar_parser
 from artifact_index.grammars import safe_parse
-from artifact_index.shell.parser.model import Word
+from artifact_index.shell.parser.syntax_tree import Word
 
 __all__ = [
     "HEREDOC_PLACEHOLDER",

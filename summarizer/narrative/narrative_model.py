@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from artifact_index.ingestion.events import JSONObject
-from summarizer.sections.facts import SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import Section
 
 __all__ = [

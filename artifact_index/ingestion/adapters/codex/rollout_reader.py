@@ -11,7 +11,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
 from artifact_index.ingestion.adapters.codex.code_cells import cell_commands
-from artifact_index.ingestion.adapters.codex.facts import (
+from artifact_index.ingestion.adapters.codex.lookahead import (
     CALL_TYPES,
     ENV_CWD,
     OUTPUT_TYPES,
@@ -205,8 +205,8 @@ class Reader:
             self.assistant_message(record, str(p.get("message") or ""))
         elif kind == "token_count":
             info = p.get("info")
-            usage = info.get("last_token_usage") if isinstance(info, dict) else None
-            total = usage.get("total_tokens") if isinstance(usage, dict) else None
+            usage = as_dict(info).get("last_token_usage")
+            total = as_dict(usage).get("total_tokens")
             if isinstance(total, int):
                 self.last_tokens = total
         elif kind == "context_compacted" and not self.index.compacted():

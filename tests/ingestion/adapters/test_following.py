@@ -15,8 +15,8 @@ from artifact_index.ingestion.events import Event, ToolResult
 from artifact_index.ingestion.following import AppendedLines, RecordStream, Reread
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.ingestion.source import Source
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 FOLLOWED = [
     ("claude-code", ROOT / "examples" / "claude-code-session.jsonl"),

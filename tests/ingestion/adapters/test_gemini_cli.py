@@ -298,3 +298,63 @@ def test_a_windows_directory_of_a_shell_call_is_absolute() -> None:
     assert shell.cwd == root
     (nested,) = tool_operations("run_shell_command", {"command": "dir", "dir_path": "web"}, root)
     assert nested.cwd == "C:\\Users\\dev\\shop/web"
+
+
+def test_the_workspace_the_context_setup_lists_is_the_root(tmp_path: Path) -> None:
+    """A lint finding spelled by the workspace's absolute path is on the file the session edited there."""
+    root = "C:\\Users\\dev\\bookmarks"
+    setup = (
+        "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+        f"My operating system is: win32\n- **Workspace Directories:**\n  - {root}\n"
+        f"- **Directory Structure:**\n\n{root}\\\n└───client\\\n</session_context>"
+    )
+    lint = (
+        f"Output: \n{root}\\client\\signin-form.tsx\n"
+        "  12:20  error  `'` can be escaped with `&apos;`  react/no-unescaped-entities\n\n"
+        "✖ 1 problem (1 error, 0 warnings)\nExit Code: 1"
+    )
+    records: list[dict[str, object]] = [
+        {"sessionId": "g", "projectHash": "h", "startTime": "t", "kind": "main"},
+        {"$set": {"messages": [{"id": "c0", "type": "user", "content": [{"text": setup}]}]}},
+        {"id": "u1", "type": "user", "content": [{"text": "Reword the sign-in form."}]},
+        {
+            "id": "g1",
+            "type": "gemini",
+            "content": "",
+            "toolCalls": [
+                {
+                    "id": "replace-1",
+                    "name": "replace",
+                    "args": {
+                        "file_path": "client/signin-form.tsx",
+                        "old_string": "Sign in",
+                        "new_string": "We're glad you're back",
+                    },
+                    "status": "success",
+                    "result": [{"functionResponse": {"response": {"output": "Modified."}}}],
+                }
+            ],
+        },
+        {
+            "id": "g2",
+            "type": "gemini",
+            "content": "",
+            "toolCalls": [
+                {
+                    "id": "shell-1",
+                    "name": "run_shell_command",
+                    "args": {"command": "npx eslint client"},
+                    "status": "success",
+                    "result": [{"functionResponse": {"response": {"output": lint}}}],
+                }
+            ],
+        },
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    events, _ = _events(path)
+    info = events[0]
+    assert isinstance(info, SessionInfo) and info.cwd == root
+    index, _ = build_index(path)
+    (finding,) = [e for e in index.ledger.errors if e.file]
+    assert finding.pre_existing is None  # the session edited that file before the lint reported it

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,10 +12,11 @@ from artifact_index.presentation.render import show_json
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.state_versions import STATE_VERSION
 from artifact_index.trail.tracker import Tracker
+from tests.support.paths import FIXTURES
 
 from .saved_v1 import EVENTS
 
-V1 = Path(__file__).resolve().parent.parent / "fixtures" / "state" / "v1.json"
+V1 = FIXTURES / "state" / "v1.json"
 
 
 def test_a_first_version_state_upgrades_to_the_index_of_its_events() -> None:

@@ -22,14 +22,14 @@ from typing import Any
 import orjson
 
 from artifact_index.ingestion.adapters.base import as_text
-from artifact_index.ingestion.adapters.codex.facts import (
+from artifact_index.ingestion.adapters.codex.lookahead import (
     CALL_TYPES,
     ENV_CWD,
     OUTPUT_TYPES,
     RolloutIndex,
 )
-from artifact_index.ingestion.adapters.codex.reader import Reader
 from artifact_index.ingestion.adapters.codex.records import Record, kind_of, record_of
+from artifact_index.ingestion.adapters.codex.rollout_reader import Reader
 from artifact_index.ingestion.events import Event, JSONObject
 from artifact_index.ingestion.following import PATIENCE, Reread, Window
 from artifact_index.ingestion.source import Skipped

@@ -1,0 +1,269 @@
+"""Facts the hook states that a careful reader of the transcript would call false, one class a test.
+
+Each hand-written session is shaped like the real one the class was seen in:
+a call with no result recorded, an error whose failing step ran again, ...
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
+from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.tracker import Tracker
+from summarizer.integrations.hooks import file_trail_context
+from summarizer.sections.session_facts import session_facts
+from tests.support.session_steps import ROOT, edit, read, shell, write
+
+
+def _index(*steps: list[Event] | Event) -> ArtifactIndex:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return Tracker(format="claude-code").feed_all(events)
+
+
+def _section(index: ArtifactIndex, title: str) -> str:
+    hook = file_trail_context(session_facts(index))
+    return hook.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0] if f"## {title}\n" in hook else ""
+
+
+# --- a call with no result recorded, and what it cannot change ------------------------------------
+
+
+def _issued(turn: int, tool: str, action: str, path: str, **change: str) -> ToolCall:
+    """A call the transcript holds no result for (the session was cut, or the result was lost)."""
+    return ToolCall(
+        turn=turn,
+        call_id=f"pending-{turn}",
+        tool=tool,
+        arguments={"file_path": path},
+        operations=(FileOperation(action=action, path=path, **change),),  # type: ignore[arg-type]
+    )
+
+
+def test_a_read_still_waiting_for_its_output_leaves_a_changed_file_as_seen() -> None:
+    readme = f"{ROOT}/packaging/README.md"
+    index = _index(
+        write(1, readme, "These templates are rendered into the tap repo\n"),
+        edit(2, readme, "tap repo", "external tap repo"),
+        _issued(3, "Read", "read", readme),
+    )
+
+    modified = _section(index, "Files created")
+    assert "`packaging/README.md`" in modified
+    assert "state now is unknown" not in modified
+    assert "- `Read` of `packaging/README.md` (turn 3)" in _section(
+        index, "Issued, result not recorded (effect unknown)"
+    )
+
+
+def test_an_edit_with_no_result_then_a_read_of_the_file_says_the_file_was_seen_after_it() -> None:
+    source = f"{ROOT}/src/bookmark.rs"
+    index = _index(
+        write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
+        _issued(
+            2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"
+        ),
+        read(3, source, 'fn delete() { notify("Failed to delete bookmarks") }\n'),
+    )
+
+    assert "state now is unknown" not in _section(index, "Files created")
+    assert "- `Edit` of `src/bookmark.rs` (turn 2; read again at turn 3, after it)" in _section(
+        index, "Issued, result not recorded (effect unknown)"
+    )
+
+
+def test_an_edit_with_no_result_and_nothing_after_it_leaves_the_file_unknown() -> None:
+    source = f"{ROOT}/src/bookmark.rs"
+    index = _index(
+        write(1, source, 'fn delete() { notify("Delete bookmarks") }\n'),
+        _issued(
+            2, "Edit", "edit", source, old="Delete bookmarks", new="Failed to delete bookmarks"
+        ),
+    )
+
+    assert "state now is unknown" in _section(index, "Files created")
+
+
+# --- an error whose failing step ran again, word for word, in a later command that succeeded -----
+
+_DECLARE = (
+    "===== DRY RUN =====\n./sync-skills.sh: line 82: declare: -A: invalid option\n"
+    "declare: usage: declare [-afFirtx] [-p] [name[=value] ...]\n"
+)
+
+
+def test_a_script_error_is_resolved_when_the_same_step_runs_again_and_succeeds() -> None:
+    script = f"{ROOT}/sync-skills.sh"
+    index = _index(
+        write(1, script, "#!/bin/bash\ndeclare -A CHOSEN=()\n"),
+        shell(
+            2,
+            f"cd {ROOT}\nchmod +x sync-skills.sh\necho '===== DRY RUN ====='\n"
+            "./sync-skills.sh --dry-run --quiet",
+            _DECLARE,
+            False,
+        ),
+        edit(3, script, "declare -A CHOSEN=()\n", 'CHOSEN="$(mktemp)"\n'),
+        shell(
+            4,
+            f"cd {ROOT}\necho '== all =='; ./sync-skills.sh --dry-run --quiet",
+            "DRY RUN — nothing written.\nSkills found: 613\n",
+        ),
+    )
+
+    [error] = index.errors()
+    assert error.resolved and error.resolved_turn == 4
+    assert "not seen resolved" not in _section(index, "Errors")
+
+
+def test_a_script_error_stays_open_when_only_another_step_of_its_command_succeeds() -> None:
+    index = _index(
+        shell(2, "chmod +x sync-skills.sh && ./sync-skills.sh --dry-run", _DECLARE, False),
+        shell(4, "chmod +x sync-skills.sh && echo ./sync-skills.sh --dry-run", "ok\n"),
+    )
+
+    [error] = index.errors()
+    assert not error.resolved
+
+
+# --- a fence of four backticks holding fences of three ---------------------------------------------
+
+
+def test_headings_inside_a_longer_fence_are_not_the_documents_headings() -> None:
+    prompt = (
+        "# Prompt: turn a project into a plugin\n\nCopy the block below.\n\n"
+        "````\n/prompt-engineering\n\n## Research first\n\n```bash\n# list the skills\nls\n```\n\n"
+        "## Then build\n\n### Steps\n````\n\n## Why it works\n"
+    )
+    index = _index(write(1, f"{ROOT}/0-main/PROJECT-TO-PLUGIN.md", prompt))
+
+    created = _section(index, "Files created")
+    assert (
+        "- `0-main/PROJECT-TO-PLUGIN.md`: headings: `Prompt: turn a project into a plugin`, "
+        "`Why it works`" in created
+    )
+    assert "Research first" not in created and "Then build" not in created
+
+
+# --- a PowerShell script its parser refused ran nothing ----------------------------------------------
+
+
+def test_a_powershell_script_refused_by_its_parser_reads_no_heredoc_marker() -> None:
+    command = (
+        "cd C:\\Users\\dev\\shop\ngit add docs/log.md\ngit commit -q -F - << 'EOF'\n"
+        "retro: what the drill caught\nEOF"
+    )
+    refused = (
+        "Exit code 1\nParserError: \r\nLine |\r\n   3 |  git commit -q -F - << 'EOF'\r\n"
+        "     |                      ~\r\n     | Missing file specification after redirection operator."
+    )
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="C:\\Users\\dev\\shop"),
+        ToolCall(
+            turn=1,
+            call_id="ps1",
+            tool="PowerShell",
+            arguments={"command": command},
+            operations=(
+                FileOperation(
+                    action="shell", command=command, source="shell", dialect="powershell"
+                ),
+            ),
+        ),
+        ToolResult(turn=1, call_id="ps1", status="failure", failure="exit_status", output=refused),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+
+    assert [f.path for f in index.files()] == []
+
+
+# --- the quoted error is the failure, not what earlier steps printed --------------------------------
+
+
+def test_a_powershell_error_record_is_quoted_not_the_output_of_the_steps_that_succeeded() -> None:
+    output = (
+        "Exit code 1\n#2 added to project 6 (item id PVTI_x).\n#2 -> Todo\n"
+        "Unknown status 'Backlog'. Valid values: Done, In Progress, Todo\r\n"
+        "At C:\\Users\\dev\\shop\\scripts\\Board.psm1:58 char:5\r\n"
+        "+     throw \"Unknown status '$StatusName'.\"\r\n+     ~~~~~~~~~~~~\r\n"
+        "    + CategoryInfo          : OperationStopped: (Unknown status ...:String) [], RuntimeException"
+    )
+    index = _index(
+        shell(1, "./scripts/board.ps1 add 2 Todo; ./scripts/board.ps1 add 3 Backlog", output, False)
+    )
+
+    [error] = index.errors()
+    assert error.message == "Unknown status 'Backlog'. Valid values: Done, In Progress, Todo"
+
+
+# --- several issues created by one command --------------------------------------------------------
+
+
+def test_each_issue_created_in_one_command_gets_its_own_title() -> None:
+    command = (
+        f"cd {ROOT}\n"
+        'gh issue create --repo dev/shop --label "area:tooling" --title "board.ps1 header is stale" '
+        '--body "It names another project."\necho "---"\n'
+        'gh issue create --repo dev/shop --label "area:process" --title "No area labels existed" '
+        '--body "Labels were missing."'
+    )
+    output = "https://github.com/dev/shop/issues/2\n---\nhttps://github.com/dev/shop/issues/3\n"
+    index = _index(shell(1, command, output))
+
+    tasks = _section(index, "Open tasks")
+    assert "`dev/shop#2` board.ps1 header is stale" in tasks
+    assert "`dev/shop#3` No area labels existed" in tasks
+
+
+# --- commits made from Git Bash in a Windows workspace, with a heredoc message --------------------
+
+
+def test_a_quiet_heredoc_commit_from_git_bash_is_the_workspaces_commit() -> None:
+    root = "C:\\Users\\dev\\shop"
+    command = (
+        "cd /c/Users/dev/shop\ngit add docs/setup.md\n"
+        "git commit -q -m \"$(cat <<'EOF'\ndocs: setup - branch protection shipped\n\n"
+        'The order moved to ready now.\nEOF\n)"\ngit log --oneline -1'
+    )
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd=root),
+        *write(1, f"{root}\\docs\\setup.md", "# Setup\n"),
+        *shell(2, command, "aeb42a0 docs: setup - branch protection shipped\n"),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    facts = session_facts(index)
+
+    assert [(c.hash, sorted(c.files or ())) for c in facts.work.commits] == [
+        ("aeb42a0", ["docs/setup.md"])
+    ]
+    assert facts.work.uncommitted == []
+
+
+def test_a_quiet_heredoc_commit_is_confirmed_by_the_log_line_of_its_subject() -> None:
+    command = (
+        "git add src/cart.py && git commit -q -m \"$(cat <<'EOF'\nfix: round the cart total\n\n"
+        'Body.\nEOF\n)" && git log --oneline -1'
+    )
+    index = _index(
+        write(1, f"{ROOT}/src/cart.py", "def total(): ...\n"),
+        shell(2, command, "4f2a9c1 fix: round the cart total\n"),
+    )
+
+    assert [c.hash for c in session_facts(index).work.commits] == ["4f2a9c1"]
+
+
+def test_git_bash_and_powershell_spellings_of_the_workspace_are_one_repository() -> None:
+    root = "C:\\Users\\dev\\shop"
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd=root),
+        *write(1, f"{root}\\src\\cart.py", "def total(): ...\n"),
+        *shell(
+            2,
+            "cd /c/Users/dev/shop && git add -A && git commit -m 'fix: cart'",
+            "[dev 4f2a9c1] fix: cart\n",
+        ),
+    ]
+    facts = session_facts(Tracker(format="claude-code").feed_all(events))
+
+    assert [c.hash for c in facts.work.commits] == ["4f2a9c1"]
+    assert facts.work.uncommitted == []
