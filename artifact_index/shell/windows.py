@@ -268,7 +268,10 @@ def _tokens(text: str, dialect: Dialect) -> list[_Token]:
         elif (op := next((o for o in operators if text.startswith(o, i)), None)) is not None:
             end_word()
             if op == "&" and powershell and not (out and out[-1].operator is None):
-                pass  # the call operator: `& "C:\\tools\\fmt.exe" src` runs what follows
+                # The call operator: `& "C:\\tools\\fmt.exe" src` runs what follows.  It stays a
+                # word so the command knows a quoted string is a program, not text to print.
+                add(Lit("&"), "&")
+                end_word()
             else:
                 out.append(_Token(operator=op))
             i += len(op)

@@ -51,6 +51,9 @@ __all__ = ["POWERSHELL_VARIABLE", "translate"]
 # PowerShell variables live apart from bash's: `$Path` and `$path` are one variable.
 POWERSHELL_VARIABLE = "powershell_"
 
+# `$env:Path`, `$global:count`: a variable of a scope or a provider drive.
+_SCOPED_VARIABLE = lazy_pattern(r"^\$(?:env|global|script|local|private|using|variable):\w+$", re.I)
+_ASSIGNMENT_OPERATORS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "??="})
 _PATHLIKE = lazy_pattern(r"^(?:[A-Za-z]:)?[^\s(){};=|<>\"']*\\[^\s(){};=|<>\"']*$")
 
 
@@ -83,16 +86,22 @@ def translate(
     words: list[Word], redirects: tuple[Redirect, ...], raw: str, dialect: str
 ) -> Command:
     """One cmd.exe or PowerShell command as the POSIX command of the same effect."""
+    invoked = False
     while words and words[0].literal in (
         "&",
         "@",
         ".",
     ):  # call operator, echo-off prefix, dot-sourcing
+        invoked = invoked or words[0].literal != "@"
         words = words[1:]
     if not words:
         return _command([], redirects, raw)
     if dialect == "powershell" and (assignment := _assignment(words, redirects, raw)) is not None:
         return assignment
+    if dialect == "powershell" and not invoked and _quoted_string(words[0]):
+        # A statement that is a quoted string is an expression PowerShell prints
+        # (`"=== step ==="`); only `&` or `.` runs a program named by a string.
+        return _command(["echo", *words], redirects, raw)
     if words[0].literal is not None and words[0].literal.startswith("@"):
         words = [_lit(words[0].literal[1:]), *words[1:]]
     name = _name(words[0])
@@ -112,13 +121,27 @@ def translate(
     )
 
 
+def _quoted_string(word: Word) -> bool:
+    return bool(word.parts) and all(isinstance(p, Lit) and p.quoted for p in word.parts)
+
+
 def _assignment(words: list[Word], redirects: tuple[Redirect, ...], raw: str) -> Command | None:
-    """``$name = value``: the variable holds a string literal; anything else is known only at run time."""
+    """``$name = value``: the variable holds a string literal; anything else is known only at run time.
+
+    ``$name += value`` (and the other compound operators) leaves a value known only
+    at run time; ``$env:NAME = value`` and the other scoped variables change no file
+    and are not tracked.
+    """
+    operator = words[1].literal if len(words) >= 2 else None
+    if _SCOPED_VARIABLE.match(words[0].raw) and operator in _ASSIGNMENT_OPERATORS:
+        return Command((), (), redirects, raw)
     first = words[0].parts
     if not first or not isinstance(first[0], Var):
         return None
     name = first[0].name
-    if len(first) == 1 and len(words) >= 2 and words[1].literal == "=":
+    if len(first) == 1 and operator in _ASSIGNMENT_OPERATORS and operator != "=":
+        return Command((), ((name, Word((Opaque(raw),), raw)),), redirects, raw)
+    if len(first) == 1 and operator == "=":
         value = words[2:]
     elif len(first) >= 2 and isinstance(first[1], Lit) and first[1].text.startswith("="):
         rest = (Lit(first[1].text[1:], first[1].quoted), *first[2:])

@@ -263,6 +263,27 @@ class TestPowerShellVariablesAndCommonParameters:
         )
         assert _effects(command, dialect="powershell") == [("delete", "build.log")]
 
+    def test_an_environment_variable_or_a_compound_assignment_runs_nothing(self) -> None:
+        command = (
+            '$env:Path += ";C:\\Users\\me\\bin\\tool"; $env:GIT_PAGER = "cat"; '
+            "$global:count += 1; $n -= 2; $list += @('a'); Set-Content out.txt 'x'"
+        )
+        assert _effects(command, dialect="powershell") == [("write", "out.txt")]
+
+    def test_a_variable_built_up_by_a_compound_assignment_is_known_only_at_run_time(
+        self,
+    ) -> None:
+        command = "$p = 'c:\\app\\a'; $p += '.txt'; Set-Content $p 'hi'"
+        assert _effects(command, dialect="powershell") == [("unknown", "")]
+
+    def test_a_quoted_string_on_its_own_is_output_not_a_program(self) -> None:
+        command = '"=== mirror get (owner/repo) ==="; "`n=== branch/head ==="; git status'
+        assert _effects(command, dialect="powershell") == []
+
+    def test_a_quoted_program_after_the_call_operator_still_runs(self) -> None:
+        for command in ('& "c:/app/scripts/gen.ps1"', '. "c:\\app\\scripts\\env.ps1"'):
+            assert _effects(command, dialect="powershell") == [("unknown", "")], command
+
     def test_archives_made_are_named_and_archives_unpacked_are_unknown(self) -> None:
         command = (
             "Compress-Archive -Path dist\\* -DestinationPath release.zip -Force; "
