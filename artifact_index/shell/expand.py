@@ -237,7 +237,7 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
     slash = pattern.rfind("/")
     directory, name = (pattern[:slash], pattern[slash + 1 :]) if slash >= 0 else ("", pattern)
     if _is_glob(directory) and not _reads_literally(directory, scope, files):
-        return None
+        return _glob_folders(pattern, scope, files)
     written = _unescape(directory) if slash > 0 else ("/" if slash == 0 else ".")
     base = join(scope.cwd, written)
     if base is None:
@@ -258,6 +258,44 @@ def _glob(pattern: str, scope: Scope, files: Files | None) -> list[str] | None:
             continue  # bash globs skip dot files unless the pattern names the dot
         matches.append(rest if slash < 0 else posixpath.join(written, rest))
     return sorted(matches)
+
+
+def _glob_folders(pattern: str, scope: Scope, files: Files) -> list[str] | None:
+    """Known paths matching a pattern with wildcards in its folders (``tests/*/steps/``), or None.
+
+    A path matches when each of its segments below the pattern's fixed folder
+    matches the pattern's segment at the same depth: a known file, or a folder
+    a known file is in.
+    """
+    trailing = pattern.endswith("/")
+    segments = pattern.rstrip("/").split("/")
+    fixed = next(i for i, segment in enumerate(segments) if _is_glob(segment))
+    written = "/".join(segments[:fixed]) if fixed else ("/" if pattern.startswith("/") else ".")
+    written = _unescape(written) if fixed else written
+    base = join(scope.cwd, written)
+    if base is None:
+        return None
+    try:
+        regexes = [re.compile(_translate(segment)) for segment in segments[fixed:]]
+    except re.error:
+        return None
+    prefix = base.rstrip("/") + "/"
+    found: set[str] = set()
+    for path in dict.fromkeys([*files.files_under(base), *files.listed_in(base)]):
+        if not path.startswith(prefix):
+            continue
+        parts = path[len(prefix) :].split("/")
+        if len(parts) < len(regexes) or (trailing and len(parts) == len(regexes)):
+            continue  # too shallow, or a file where the pattern names a folder
+        wanted = parts[: len(regexes)]
+        if any(part.startswith(".") for part in wanted):
+            continue  # bash globs skip dot files
+        if all(r.fullmatch(part) for r, part in zip(regexes, wanted, strict=True)):
+            found.add("/".join(wanted))
+    if not found:
+        return None
+    joined = "" if written == "." else written.rstrip("/") + "/"
+    return sorted(joined + rest + ("/" if trailing else "") for rest in found)
 
 
 def _bracket_bodies(pattern: str) -> list[str] | None:

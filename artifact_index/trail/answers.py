@@ -100,6 +100,15 @@ class FileEntry(_Answer, Claimed):
     outside_workspace: bool = False
 
 
+class UnknownEffect(_Answer):
+    """A shell effect the tracker could not pin to a file, with its command."""
+
+    turn: int
+    tool: str
+    command: str | None = None
+    detail: str | None = None
+
+
 class FileReport(_Answer, Claimed):
     """A file the session created, modified, deleted, reverted or read, with what its changes wrote.
 
@@ -141,6 +150,9 @@ class FileReport(_Answer, Claimed):
     sub_agent_only: bool = Field(default=False, exclude=True)
     # A read at this turn showed other content than an earlier one, though the session changed nothing.
     changed_unseen_turn: int | None = Field(default=None, exclude=True)
+    # A file only read: the run of a script of the session's that writes files at paths computed at
+    # run time and could reach this one (see trail.script_reach): it may have changed it.
+    maybe_changed_by: UnknownEffect | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = Field(default=None, exclude=True)
@@ -237,15 +249,6 @@ class PendingCallReport(_Answer, Claimed):
     paths: list[str] = []  # the files it names, as shown
     # The turn of a later read of a file it names: what the file holds after it was seen then.
     read_after: int | None = Field(default=None, exclude=True)
-
-
-class UnknownEffect(_Answer):
-    """A shell effect the tracker could not pin to a file, with its command."""
-
-    turn: int
-    tool: str
-    command: str | None = None
-    detail: str | None = None
 
 
 class SeenChangeReport(_Answer):
@@ -384,3 +387,6 @@ class UncheckedReport(_Answer):
 
     runs: list[CheckRunReport]  # the last run of each kind, build, typecheck, lint, test order
     files: list[ChangedSince]
+    # Runs of a project task (`make check`) after all of these changes, not known to run these kinds
+    # of check: they may have run them.
+    tasks_after: list[CheckRunReport] = []

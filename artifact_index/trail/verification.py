@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
-from artifact_index.facts.errors.checks import checks_in
+from artifact_index.facts.errors.checks import checks_in, command_key
+from artifact_index.facts.errors.checks.check import TASK_RUNNERS
+from artifact_index.facts.errors.checks.stages import echoed_stages
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
@@ -74,25 +76,54 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
-    found = [(check.category, check.runner) for check in checks_in(command)]
+    found: list[tuple[str, str, str, bool]] = [
+        (check.category, check.runner, command, passed) for check in checks_in(command)
+    ]
     if not found and (builder := _builds_too(command, output)) is not None:
-        found = [("build", builder)]
+        found = [("build", builder, command, passed)]
+    # The checkers a task or a git hook echoed (`make check` printing `uvx ruff check src`): runs of
+    # their own kind, passed when the task went on past them.
+    stages = echoed_stages(command, output, passed)
+    found += [
+        (check.category, check.runner, command, stage.passed is True)
+        for stage in stages
+        for check in stage.checks
+    ]
+    if not stages and any(check.is_task for check in checks_in(command)):
+        # Its output does not show its stages (`make check | tail`): it runs what an earlier run of
+        # the same task was seen to run.
+        found += [
+            (category, runner, command, passed)
+            for category, runner in _stages_seen(session.check_runs, command)
+        ]
     if not found:
         return
     runs = session.check_runs
-    for category, runner in found:
+    for category, runner, ran, ok in found:
         runs.append(
             CheckRun(
                 turn=turn,
                 seq=session.op_count,
                 category=category,
                 runner=runner,
-                command=command,
-                passed=passed,
-                errors=list(errors or [])[:50],
+                command=ran,
+                passed=ok,
+                errors=list(errors or [])[:50] if not ok else [],
             )
         )
     del runs[:-_MAX_RUNS]
+
+
+def _stages_seen(runs: list[CheckRun], command: str) -> list[tuple[str, str]]:
+    """The checkers earlier runs of the task ``command`` runs were seen to run (their echoed stages)."""
+    key = command_key(command)
+    seen: list[tuple[str, str]] = []
+    for run in runs:
+        if command_key(run.command) != key or (run.category, run.runner) in seen:
+            continue
+        if run.runner not in {check.runner for check in checks_in(run.command)}:
+            seen.append((run.category, run.runner))
+    return seen
 
 
 def _builds_too(command: str, output: str = "") -> str | None:
@@ -203,4 +234,37 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
                 passed=run_passed(index, latest),
             )
         )
-    return [UncheckedReport(runs=owed, files=files) for owed, files in groups.values()]
+    seqs = {path: seq for path, seq, _ in changed}
+    return [
+        UncheckedReport(
+            runs=owed,
+            files=files,
+            tasks_after=_tasks_after(index, runs, max(seqs[f.path] for f in files), owed),
+        )
+        for owed, files in groups.values()
+    ]
+
+
+def _is_task(runner: str) -> bool:
+    return runner.startswith("script:") or runner.split(" ", 1)[0] in TASK_RUNNERS
+
+
+def _tasks_after(
+    index: ArtifactIndex, runs: list[CheckRun], seq: int, owed: list[CheckRunReport]
+) -> list[CheckRunReport]:
+    """The last run of each project task after operation ``seq`` that is not itself of the owed kinds."""
+    kinds = {run.category for run in owed}
+    last: dict[str, CheckRun] = {}
+    for run in runs:
+        if run.seq >= seq and _is_task(run.runner) and run.category not in kinds:
+            last[run.runner] = run
+    return [
+        CheckRunReport(
+            turn=run.turn,
+            category=run.category,
+            runner=run.runner,
+            command=run.command,
+            passed=run_passed(index, run),
+        )
+        for run in sorted(last.values(), key=lambda r: r.seq)
+    ]

@@ -27,6 +27,7 @@ from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
+from summarizer.sections.progress import shown_command
 from summarizer.sections.summary_facts import ChangeAccount, LatestCode, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
@@ -609,6 +610,11 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             else "None."
         )
     since = thread_start(facts)
+    # Files a script of the session's may have rewritten are not "unchanged": said apart, with the run.
+    scripted = [
+        f for f in files if f.maybe_changed_by is not None and f.changed_unseen_turn is None
+    ]
+    files = [f for f in files if f not in scripted]
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
     # another checkout the session worked in (a git worktree) are the project's.
@@ -646,6 +652,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             f"- and {len(rest)} more read, in {shown}"
             + (f" and {more} other folders" if more > 0 else "")
         )
+    lines += _maybe_changed_lines(scripted)
     if outside:
         shown = ", ".join(f"`{f.path}`{_whose_read(f)}" for f in outside[:_OUTSIDE_NAMED])
         more = len(outside) - _OUTSIDE_NAMED
@@ -662,6 +669,28 @@ _DEPENDENCY = lazy_pattern(
 )
 
 
+_SCRIPTED_NAMED = 8
+
+
+def _maybe_changed_lines(files: list[FileReport]) -> list[str]:
+    """Files read that a script run may have changed: one line per run, naming it and the files."""
+    by_run: dict[tuple[int, str], list[str]] = {}
+    for f in files:
+        effect = f.maybe_changed_by
+        assert effect is not None
+        by_run.setdefault((effect.turn, effect.command or effect.tool), []).append(f.path)
+    lines = []
+    for (turn, command), paths in sorted(by_run.items()):
+        named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
+        more = len(paths) - _SCRIPTED_NAMED
+        lines.append(
+            f"- read, but `{shown_command(command)}` (turn {turn}) writes files at paths computed at "
+            f"run time and may have changed or created them (not known): {named}"
+            + (f" and {more} more" if more > 0 else "")
+        )
+    return lines
+
+
 def _whose_read(f: FileReport) -> str:
     """Whose read it was when not plainly the agent's reading of the project: a sub-agent's, a dependency's file."""
     notes = []
@@ -671,9 +700,15 @@ def _whose_read(f: FileReport) -> str:
         notes.append("an installed dependency's file")
     if f.changed_unseen_turn is not None:
         # Not changed by any call the trail followed, yet not unchanged: say what the reads showed.
+        effect = f.maybe_changed_by
         notes.append(
             f"its read at turn {f.changed_unseen_turn} showed other content than an earlier read: "
-            "something the calls seen do not show changed it"
+            + (
+                f"`{shown_command(effect.command or effect.tool)}` (turn {effect.turn}), a script "
+                "writing files at paths computed at run time, may have changed it"
+                if effect is not None
+                else "something the calls seen do not show changed it"
+            )
         )
     return f" ({'; '.join(notes)})" if notes else ""
 

@@ -41,6 +41,7 @@ from summarizer.sections.progress import (
     open_in_epic,
     owed_kinds,
     owed_sentence,
+    shown_command,
     turns_text,
 )
 from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
@@ -531,13 +532,24 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         # Said here in full (the section a reference would point to may not be shown), and by the kind of
         # check not seen since: changed files that were tested but not linted are not "unchecked".
         by_kind: dict[str, set[str]] = {}
+        maybe: dict[str, set[str]] = {}
         for group in owed:
             by_kind.setdefault(owed_kinds(group), set()).update(f.path for f in group.files)
+            if group.tasks_after:
+                maybe.setdefault(owed_kinds(group), set()).update(
+                    f"`{shown_command(run.command)}`" for run in group.tasks_after
+                )
         for kinds, paths in by_kind.items():
             files = sorted(paths)
+            # A task that ran after them may have checked them: what was seen, not a verdict.
+            after = (
+                f" (later runs of {', '.join(sorted(maybe[kinds]))} may have)"
+                if kinds in maybe
+                else ""
+            )
             unfinished.append(
-                f"{len(files)} changed file(s) not {kinds} by any run seen since their last change: "
-                + _few_paths(files)
+                f"{len(files)} changed file(s) not {kinds} by any run seen since their last change"
+                f"{after}: " + _few_paths(files)
             )
         if facts.work.commits and facts.work.uncommitted:
             last = facts.work.commits[-1]

@@ -115,7 +115,30 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
         ]
     )
     # What was seen: a run the session's commands did not show (CI, another terminal) may have done it.
-    return f"Not {owed_kinds(group)} by any run seen since their last change: {', '.join(files)}; the last run was {last}."
+    return (
+        f"Not {owed_kinds(group)} by any run seen since their last change: {', '.join(files)}; "
+        f"the last run was {last}{tasks_after_words(group)}."
+    )
+
+
+def tasks_after_words(group: UncheckedReport) -> str:
+    """``; `make check` ran after them (turn 80, failed): whether it lints is not known``, or nothing."""
+    if not group.tasks_after:
+        return ""
+    ran = _words(
+        [
+            f"`{shown_command(run.command)}` (turn {run.turn}{'' if run.passed else ', failed'})"
+            for run in group.tasks_after
+        ]
+    )
+    return f"; {ran} ran after them: whether it {_words_or(group)} is not known"
+
+
+def _words_or(group: UncheckedReport) -> str:
+    verbs = {"build": "builds", "typecheck": "type-checks", "lint": "lints", "test": "tests"}
+    return _words([verbs.get(run.category, run.category) for run in _kinds(group.runs)]).replace(
+        " and ", " or "
+    )
 
 
 def checks_owed(facts: SessionFacts) -> list[UncheckedReport]:

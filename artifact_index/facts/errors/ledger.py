@@ -61,6 +61,7 @@ from artifact_index.facts.errors.checks import (
     command_key,
     masks_exit_status,
 )
+from artifact_index.facts.errors.checks.stages import Stage, echoed_stages, stages_reached
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
 from artifact_index.facts.errors.failed_commands import (
     LOOKUPS,
@@ -129,6 +130,25 @@ def _with_test(entry: LedgerEntry, test: str | None) -> LedgerEntry:
     return entry.model_copy(update={"tests": (*entry.tests, test), "test": entry.test or test})
 
 
+def _got_further(before: tuple[str, ...], now: tuple[str, ...]) -> bool:
+    """Whether a task's rerun echoed every stage its last failing run did, and more: it got past that one's failure."""
+    return bool(before) and len(now) > len(before) and now[: len(before)] == before
+
+
+# Static checks run before the tests in a project's task (`check: lint typecheck test`).
+_STATIC_KINDS = frozenset({"linter", "type-checker"})
+
+
+def _tests_ran_after_static(entry: LedgerEntry, command: str | None, run: TestRun | None) -> bool:
+    """Whether a failing rerun of the task that showed a static finding ran its tests: it got past the finding."""
+    return (
+        entry.kind in _STATIC_KINDS
+        and run is not None
+        and run.passed + run.failed > 0
+        and any(check.is_task for check in checks_in(command))
+    )
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 
@@ -143,6 +163,9 @@ class ErrorLedger(BaseModel):
     # Per command key, the tools that reported errors in its last failing run, in the order
     # their errors appear: a pre-commit hook runs its checkers one after the other.
     tool_order: dict[str, list[str]] = Field(default_factory=dict)
+    # Per command key of a project task, the stages its last failing run echoed, in order: a rerun
+    # that echoes more of them got past the stage that failed before.
+    stages_reached: dict[str, list[str]] = Field(default_factory=dict)
     original_signature: str | None = None
     # The entries raised or seen again since the agent last said something: what its next words are about.
     unspoken: list[str] = Field(default_factory=list)
@@ -321,7 +344,15 @@ class ErrorLedger(BaseModel):
                 failed_now,
                 test_run,
                 tools_in_order(diagnostics, output),
+                stages_reached(command, output) if command else (),
             )
+            if command is not None:
+                self._resolve_by_stages(
+                    turn,
+                    command,
+                    echoed_stages(command, output, not failed_now),
+                    {signature(d) for d in diagnostics},
+                )
         return touched
 
     # --- internals --------------------------------------------------------------------------
@@ -468,10 +499,15 @@ class ErrorLedger(BaseModel):
         failed_now: bool,
         test_run: TestRun | None,
         tools: list[str],
+        reached: tuple[str, ...] = (),
     ) -> None:
         earlier_tools = self.tool_order.get(key, [])
         if failed_now and tools:
             self.tool_order[key] = tools
+        earlier_stages = tuple(self.stages_reached.get(key, ()))
+        if failed_now and reached:
+            self.stages_reached[key] = list(reached)
+        further = _got_further(earlier_stages, reached)
         present = {signature(d) for d in diagnostics}
         kinds = {(d.kind, d.tool) for d in diagnostics}
         checks = checks_in(command) if command else ()
@@ -492,6 +528,11 @@ class ErrorLedger(BaseModel):
                 and got_past(entry.tool, earlier_tools, tools)
             ):
                 how = "a rerun of the same command got past it"
+            if how is None and failed_now and key in entry.keys:
+                if further:
+                    how = "a rerun of the same task got further, past the stage that showed it"
+                elif _tests_ran_after_static(entry, command, test_run):
+                    how = "a rerun of the same task got as far as its tests without showing it"
             if how is not None:
                 self._unindex(index, entry)
                 self.errors[index] = entry.model_copy(
@@ -500,6 +541,38 @@ class ErrorLedger(BaseModel):
                         "resolved_turn": turn,
                         "resolved_by": command,
                         "resolution": how,
+                    }
+                )
+
+    def _resolve_by_stages(
+        self, turn: int, command: str, stages: list[Stage], present: set[str]
+    ) -> None:
+        """Resolve what a checker a task ran passed: ``make check`` echoed ``ruff check src`` and went on."""
+        for stage in stages:
+            if stage.passed is not True:
+                continue
+            key = command_key(stage.command) or stage.command
+            candidates: set[int] = set()
+            for lookup in probes(stage.command, key, stage.checks):
+                candidates |= self._open.get(lookup, set())
+            for index in sorted(candidates):
+                entry = self.errors[index]
+                if entry.resolved or entry.signature in present or entry.last_turn > turn:
+                    continue
+                how = (
+                    "the same check passed"
+                    if key in entry.keys
+                    else resolution(entry, stage.command, stage.checks)
+                )
+                if how is None:
+                    continue
+                self._unindex(index, entry)
+                self.errors[index] = entry.model_copy(
+                    update={
+                        "resolved": True,
+                        "resolved_turn": turn,
+                        "resolved_by": command,
+                        "resolution": f"{how} (`{stage.command}`, which it ran)",
                     }
                 )
 

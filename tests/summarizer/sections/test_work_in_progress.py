@@ -411,3 +411,26 @@ def test_the_llm_request_states_the_checks_owed_and_the_item_in_progress() -> No
     assert (
         'files listed as "Not tested by any run seen" (or linted, built) are unverified' in prompt
     )
+
+
+def test_a_task_run_after_the_changes_is_named_as_what_may_have_checked_them() -> None:
+    """`make test` ran after the edit: whether it lints is not known, so the line says what was seen."""
+    todo = {"todos": [{"content": "Round totals", "status": "completed"}]}
+    summary = summary_of(
+        UserMessage(turn=1, text="Round cart totals to cents."),
+        shell(2, "ruff check .", "All checks passed!\n"),
+        edit(3, "/home/dev/shop/cart.py"),
+        shell(4, "make test", PASSED),
+        [
+            ToolCall(turn=5, call_id="t1", tool="TodoWrite", arguments=todo, operations=()),
+            ToolResult(turn=5, call_id="t1", status="success", output="ok"),
+        ],
+    )
+    assert (
+        "- Not linted by any run seen since their last change: `cart.py` (turn 3); the last run was "
+        "`ruff check .` (turn 2); `make test` (turn 4) ran after them: whether it lints is not known."
+    ) in section(summary, "Test Status")
+    assert (
+        "not linted by any run seen since their last change (later runs of `make test` may have)"
+        in section(summary, "Pending Tasks")
+    )

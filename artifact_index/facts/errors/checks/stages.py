@@ -1,0 +1,111 @@
+"""The checks a project task or a git hook ran, as its output shows them, and which of them passed.
+
+``make check`` runs ruff, black, pylint and the tests one after the other, and
+make echoes each recipe line before it runs it (``uvx ruff check src tests``);
+``npm run lint`` prints ``> eslint .``; a git hook that runs ``npm run
+typecheck`` prints ``> tsc --noEmit``.  The command line says only "a task":
+the output says which checkers ran.  Make stops at the first recipe that
+fails, so every stage echoed before the last one passed; when the task
+succeeded, every stage it echoed passed.  A task run with ``-k`` or ``-j``
+(keep going, in parallel) gives no such order, and is read as stages of
+unknown outcome unless it succeeded.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from artifact_index.facts.errors.checks import Check, checks_in, segments
+from artifact_index.facts.errors.checks.command_line import executable
+from artifact_index.lazy_pattern import lazy_pattern
+
+__all__ = ["Stage", "echoed_stages", "runs_hooks", "stages_reached"]
+
+# npm, pnpm, yarn and bun print "> name@version script" and then "> the script's command".
+_SCRIPT_ECHO = lazy_pattern(r"^\s*> (?P<command>.+?)\s*$")
+_PACKAGE_HEADER = lazy_pattern(r"^\S*@\S+ \S+")
+# A line a program printed is no echoed command: a finding ("src/a.py:3:1: ..."), a log line.
+_NOT_A_COMMAND = lazy_pattern(r"^\S+:\d+|^\[|^\d|\s{2,}\S+\s{2,}")
+_NO_ORDER = frozenset({"-k", "--keep-going", "-j", "--jobs"})
+_HOOKED = frozenset({("git", "commit"), ("git", "push")})
+
+
+class Stage(NamedTuple):
+    """One checker a task's output shows it ran: its echoed command, its checks, and whether it passed."""
+
+    command: str
+    checks: tuple[Check, ...]
+    passed: (
+        bool | None
+    )  # None: the stage that failed, or one whose outcome the output does not tell
+
+
+def runs_hooks(command: str) -> bool:
+    """Whether ``command`` may run git hooks (a commit or a push runs pre-commit / pre-push)."""
+    return any(
+        len(words) >= 2 and (executable(words[0]), words[1]) in _HOOKED
+        for piped, words in segments(command)
+        if not piped
+    )
+
+
+def _runs_task(command: str) -> bool:
+    return any(check.is_task for check in checks_in(command)) or runs_hooks(command)
+
+
+def _in_order(command: str) -> bool:
+    return not any(word in _NO_ORDER for _, words in segments(command) for word in words)
+
+
+def _echoed(line: str) -> str | None:
+    """The command an output line echoes, or None."""
+    scripted = _SCRIPT_ECHO.match(line)
+    text = scripted["command"] if scripted else line.strip()
+    if not text or _NOT_A_COMMAND.search(text) or (scripted and _PACKAGE_HEADER.match(text)):
+        return None
+    return text
+
+
+def _stage_lines(command: str, output: str) -> list[tuple[str, tuple[Check, ...]]]:
+    """The recipe lines a task's output echoes, in order, with the checks each runs."""
+    if not output or not _runs_task(command):
+        return []
+    own = set(checks_in(command))
+    lines: list[tuple[str, tuple[Check, ...]]] = []
+    for line in output.splitlines():
+        echoed = _echoed(line)
+        if echoed is not None and (not lines or lines[-1][0] != echoed):
+            lines.append((echoed, tuple(c for c in checks_in(echoed) if c not in own)))
+    # A recipe line that runs no known checker ("uvx radon cc src") is a stage too when it starts
+    # with the launcher of one that does: the run went on past the stage before it.
+    launchers = {echoed.split()[0] for echoed, checks in lines if checks}
+    return [
+        (echoed, checks) for echoed, checks in lines if checks or echoed.split()[0] in launchers
+    ]
+
+
+def stages_reached(command: str, output: str) -> tuple[str, ...]:
+    """Every stage a task's output echoes, checkers or not, in order: how far the run got."""
+    if not _in_order(command):
+        return ()
+    return tuple(echoed for echoed, _ in _stage_lines(command, output))
+
+
+def echoed_stages(command: str, output: str, succeeded: bool) -> list[Stage]:
+    """The checks a task (``make check``, ``npm run ci``) or a git hook shows it ran, in order.
+
+    Every stage passed when the command succeeded; when it failed, the stages
+    before the last one passed (the run went on past them) and the last one's
+    outcome is unknown.
+    """
+    found = _stage_lines(command, output)
+    ordered = _in_order(command)
+    stages = []
+    for number, (echoed, checks) in enumerate(found):
+        if succeeded:
+            passed: bool | None = True
+        else:
+            passed = True if ordered and number < len(found) - 1 else None
+        if checks:
+            stages.append(Stage(echoed, checks, passed))
+    return stages

@@ -1,0 +1,88 @@
+"""Files a script the session ran may have changed, though no call shows it: its paths were computed at run time.
+
+``python scripts/migrate.py`` that loops over ``E2E_DIR.glob("*/conftest.py")``
+and rewrites each one changes files the trail cannot name: the shell layer
+records the run as an effect on "a file whose path is computed at run time".
+A file the session only read is then not known to be unchanged when the
+script could reach it.  What it could reach is judged from the script's own
+text (the session wrote it, or it is inline code in the command): a file
+is in reach when its name, a folder on its path, or a glob pattern matching
+its name is one of the script's string literals.  The reader is told what
+was seen (the run, its turn), never that the file changed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from fnmatch import fnmatchcase
+
+from artifact_index.trail.answers import FileReport, UnknownEffect
+from artifact_index.trail.index import ArtifactIndex
+
+__all__ = ["maybe_changed_by_scripts"]
+
+# The effects that may have written a file: not "runs a command computed at run time".
+_WRITES = re.compile(
+    r"^(?P<who>script \S+|\w+ code) (?:writes|creates|removes|copies|moves|deletes)\b.*computed at run time"
+)
+_LITERAL = re.compile(r"""(?P<quote>["'])(?P<body>[^"'\\\n]{1,200})(?P=quote)""")
+# Installed dependencies: a project's script does not rewrite them.
+_DEPENDENCY = re.compile(r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv)/")
+# Literals too common to say anything about where a script writes.
+_GENERIC = frozenset({"", ".", "..", "/", "*", "**", "w", "r", "a", "utf-8", "utf8"})
+
+
+def _literals(text: str) -> set[str]:
+    found: set[str] = set()
+    for match in _LITERAL.finditer(text):
+        body = match["body"].strip()
+        for part in body.strip("/").split("/"):
+            if part not in _GENERIC:
+                found.add(part)
+    return found - _GENERIC
+
+
+def _in_reach(path: str, literals: set[str]) -> bool:
+    parts = path.split("/")
+    name = parts[-1]
+    if name in literals or any(folder in literals for folder in parts[:-1]):
+        return True
+    return any(("*" in lit or "?" in lit) and fnmatchcase(name, lit) for lit in literals)
+
+
+def _script_text(
+    index: ArtifactIndex, effect: UnknownEffect, who: str, changed: list[FileReport]
+) -> str | None:
+    """The text of the script a run executed: the session's own file it names, or the command's inline code."""
+    if not who.startswith("script "):
+        return effect.command
+    name = who.split(" ", 1)[1]
+    for report in changed:
+        if posixpath.basename(report.path) == name and effect.command and name in effect.command:
+            return index.content(report.path)
+    return None
+
+
+def maybe_changed_by_scripts(
+    index: ArtifactIndex, read: list[FileReport], changed: list[FileReport]
+) -> dict[str, UnknownEffect]:
+    """Per file only read: the last run of a script of the session's that may have changed it."""
+    found: dict[str, UnknownEffect] = {}
+    reach: list[tuple[UnknownEffect, set[str]]] = []
+    for effect in index.unknown_effects():
+        who = _WRITES.match(effect.detail or "")
+        if who is None:
+            continue
+        text = _script_text(index, effect, who["who"], changed)
+        if text:
+            reach.append((effect, _literals(text)))
+    if not reach:
+        return found
+    for report in read:
+        if report.path.startswith("/") or _DEPENDENCY.search(report.path):
+            continue  # outside the workspace, or a dependency's
+        for effect, literals in reach:
+            if _in_reach(report.path, literals):
+                found[report.path] = effect
+    return found

@@ -1,0 +1,57 @@
+"""Files a script of the session's may have changed: read files it could reach are not told as unchanged.
+
+Hand-written sessions: a migration script the session wrote loops over a glob and
+rewrites what it finds, at paths the trail cannot name before it runs; a
+``rm -rf`` with a wildcard folder removes the files the session read under it.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import UserMessage
+from tests.support.session_steps import read, section, shell, summary_of, write
+
+MIGRATE = """from pathlib import Path
+
+E2E = Path(__file__).parent.parent / "tests" / "e2e"
+
+for conftest in E2E.glob("*/conftest.py"):
+    text = conftest.read_text()
+    (conftest.parent / "steps").mkdir(exist_ok=True)
+    conftest.write_text(text.replace("@given", "# moved"))
+"""
+
+
+def test_a_read_file_the_sessions_script_could_rewrite_is_not_told_unchanged() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Move the step definitions out of the conftest files."),
+        read(2, "/home/dev/shop/tests/e2e/cart/conftest.py", "@given('a cart')\ndef cart(): ..."),
+        read(2, "/home/dev/shop/docs/TESTING.md", "# Testing"),
+        write(3, "/home/dev/shop/scripts/migrate.py", MIGRATE),
+        shell(4, "python scripts/migrate.py", "cart: 1 step moved\n"),
+    )
+    files = section(summary, "Files Read")
+    assert (
+        "- read, but `python scripts/migrate.py` (turn 4) writes files at paths computed at run "
+        "time and may have changed or created them (not known): `tests/e2e/cart/conftest.py`"
+    ) in files
+    # Out of the script's reach: no literal of it names the file, its folders or a pattern of its name.
+    assert "- `docs/TESTING.md`" in files
+
+
+def test_a_read_file_is_plain_when_no_script_wrote_at_computed_paths() -> None:
+    summary = summary_of(
+        read(2, "/home/dev/shop/tests/e2e/cart/conftest.py", "@given('a cart')\ndef cart(): ..."),
+        shell(4, "pytest -q", "1 passed in 0.1s\n"),
+    )
+    assert "- `tests/e2e/cart/conftest.py`" in section(summary, "Files Read")
+
+
+def test_rm_with_a_wildcard_folder_deletes_the_known_files_under_the_folders_it_matches() -> None:
+    summary = summary_of(
+        read(2, "/home/dev/shop/tests/e2e/cart/steps/given_a_cart.py", "def given_a_cart(): ..."),
+        read(2, "/home/dev/shop/tests/e2e/cart/conftest.py", "import steps"),
+        shell(3, "rm -rf tests/e2e/*/steps/"),
+    )
+    assert "`tests/e2e/cart/steps/given_a_cart.py` (deleted)" in section(summary, "Files Changed")
+    assert "given_a_cart.py" not in section(summary, "Files Read")
+    assert "- `tests/e2e/cart/conftest.py`" in section(summary, "Files Read")
