@@ -41,7 +41,8 @@ false by the transcript itself, by kind:
   ran without a leading wrapper word, and succeeded.
 
 ``--points`` reads the cut points from a file (one ``NAME<TAB>CUT`` a line,
-NAME a transcript of ``--sessions``).  ``--judgements`` reads a reviewer's
+NAME a transcript of ``--sessions``).  ``--judgements`` (given once or more;
+a later file's verdict overrides) reads a reviewer's
 verdicts (JSON lines: ``transcript``, ``cut``, ``section``, ``text``,
 ``verdict`` "true" or "false", ``why``), matches each statement to the one
 judged with the same text at the same point, and prints the truth rate by
@@ -522,7 +523,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every point's statements here")
     parser.add_argument("--points", type=Path, help="NAME<TAB>CUT lines, NAME in --sessions")
     parser.add_argument("--sessions", type=Path, default=Path("/work/fresh/sessions"))
-    parser.add_argument("--judgements", type=Path, help="a reviewer's verdicts (JSON lines)")
+    parser.add_argument(
+        "--judgements",
+        type=Path,
+        action="append",
+        help="a reviewer's verdicts (JSON lines); given again, a later file's verdicts override "
+        "(blind verdicts, then the lane's own of new wordings)",
+    )
     parser.add_argument("--unjudged", type=Path, help="write the statements with no verdict here")
     parser.add_argument("--listing", type=Path, help="write every statement with its evidence here")
     parser.add_argument(
@@ -588,7 +595,12 @@ def main() -> None:
     if args.listing:
         args.listing.write_text(listing(audited), encoding="utf-8")
     if args.judgements:
-        judgements = load_judgements(args.judgements) if args.judgements.exists() else {}
+        judgements = {
+            key: item
+            for path in args.judgements
+            if path.exists()
+            for key, item in load_judgements(path).items()
+        }
         kinds, false, unjudged = tally(audited, judgements)
         print(table(kinds))
         for point, s, verdict in false:

@@ -106,9 +106,9 @@ _SECTIONS = (
         "calls with no result",
         "files",
     ),
-    ("Errors", "error_messages", "open errors", "errors"),
+    ("Errors", "error_messages", "error lines", "errors"),
     ("Test status", "test_status", "test lines", "errors"),
-    ("Open tasks", "pending_tasks", "open tasks", "tasks"),
+    ("Open tasks", "pending_tasks", "task lines", "tasks"),
     (
         "Files changed, then put back (no net change seen)",
         "files_reverted",

@@ -181,7 +181,9 @@ def _pre_existing(errors: list[ErrorReport], detail: int) -> list[str]:
     by_file: dict[str | None, list[ErrorReport]] = {}
     for e in errors:
         by_file.setdefault(e.file, []).append(e)
-    lines = ["Reported, but there before the session (not errors to resolve):"]
+    # Whether they are the session's to fix is the person's call (they may have asked for it): what
+    # was seen is that they were there before.
+    lines = ["Reported, but there before the session:"]
     shown = list(by_file.items())[: {0: 4, 1: 3, 2: 2, 3: 1}[detail]]
     for file, found in shown:
         where = f"`{file}`: " if file else ""
@@ -192,7 +194,8 @@ def _pre_existing(errors: list[ErrorReport], detail: int) -> list[str]:
         )
     rest = list(by_file.values())[len(shown) :]
     if rest:
-        lines.append(f"- and {sum(len(found) for found in rest)} more in {len(rest)} other file(s)")
+        # Distinct findings, not lines of output: one message seen in several places counts once.
+        lines.append(f"- and {sum(len(found) for found in rest)} more distinct finding(s)")
     return lines
 
 

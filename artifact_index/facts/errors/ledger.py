@@ -592,6 +592,10 @@ class ErrorLedger(BaseModel):
             # It failed again, with other errors of the same kind: this one is gone. A test
             # failure is gone only if tests ran at all (a collection error runs none).
             ran_tests = test_run is not None and test_run.passed + test_run.failed > 0
+            if entry.kind == "generic" and any(kind == "generic" for kind, _ in kinds):
+                # A failure no checker explained is the command failing, in whatever words its
+                # output starts with: failing again unexplained, it is not gone.
+                return None
             if (entry.kind, entry.tool) in kinds and (entry.test is None or ran_tests):
                 return "gone from a rerun of the same check"
             return None

@@ -185,6 +185,97 @@ def fixer_ran(earlier: str, later: str, file: str | None, message: str = "") -> 
     return None
 
 
+# A program refusing a sub-command it does not know: an old build, the wrong entry point.
+_UNKNOWN_SUBCOMMAND = lazy_pattern(
+    r"(?:unknown|unrecognized|invalid|no such) (?:sub)?command:? [`'\"]?(?P<word>[\w:.-]+)",
+    re.IGNORECASE,
+)
+# Package managers of one ecosystem and their verbs that add packages: one may stand in for another.
+_JS_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_ADDS = frozenset({"install", "i", "add"})
+
+
+# Scripts and programs that start a server, not a step of the work: a commit does not show one
+# that failed to start (a port in use, a permission refused) now starts.
+_SERVER_SCRIPTS = frozenset({"dev", "start", "serve", "preview"})
+_SERVERS = frozenset({"uvicorn", "gunicorn", "hypercorn", "http-server", "live-server"})
+_SERVER_ACTIONS = frozenset(
+    {
+        ("next", "dev"),
+        ("next", "start"),
+        ("vite", "dev"),
+        ("flask", "run"),
+        ("rails", "server"),
+        ("rails", "s"),
+        ("hugo", "server"),
+        ("wrangler", "dev"),
+        ("astro", "dev"),
+        ("nuxt", "dev"),
+    }
+)
+
+
+def starts_server(command: str) -> bool:
+    """Whether ``command`` starts a development server (``npm run dev``, ``uvicorn app:app``)."""
+    words = _main_words(command)
+    if not words:
+        return False
+    program = executable(words[0])
+    rest = [w for w in words[1:] if not w.startswith("-")]
+    if program in _SERVERS or (program, rest[0] if rest else "") in _SERVER_ACTIONS:
+        return True
+    if program in ("npm", "pnpm", "yarn", "bun"):
+        script = rest[1] if rest[:1] == ["run"] and len(rest) > 1 else (rest[0] if rest else "")
+        return script in _SERVER_SCRIPTS
+    return "runserver" in rest
+
+
+def _refused_subcommand(entry: LedgerEntry) -> str | None:
+    """The sub-command a program said it does not know (``Unknown command: extract``), or None."""
+    found = _UNKNOWN_SUBCOMMAND.search(entry.message)
+    return found["word"].rstrip(".:") if found else None
+
+
+def _added_packages(command: str) -> frozenset[str] | None:
+    """The packages a JavaScript package manager's add or install names (``pnpm add feed``), or None."""
+    words = _main_words(command)
+    if len(words) < 3 or executable(words[0]) not in _JS_MANAGERS or words[1] not in _ADDS:
+        return None
+    names = frozenset(w for w in words[2:] if not w.startswith("-"))
+    return names or None
+
+
+def other_way(entry: LedgerEntry, later: str) -> str | None:
+    """How ``later`` did what a failed command meant to by another way, or None.
+
+    ``docalign extract`` refused ("Unknown command: extract") by an old
+    installed build, then ``node dist/cli/main.js extract`` of the rebuilt
+    one; ``npm install feed`` failing, then ``pnpm add feed``.
+    """
+    after = _main_words(later)
+    refused = _refused_subcommand(entry)
+    if (
+        refused is not None
+        and refused in after[1:4]
+        and any(
+            (before := _main_words(earlier))
+            and executable(before[0]) != executable(after[0])
+            and refused in before[1:3]
+            for earlier in entry.commands
+        )
+    ):
+        return f"`{refused}` ran through another entry point and succeeded"
+    added = _added_packages(later)
+    if added is not None and any(
+        (names := _added_packages(earlier)) is not None
+        and names <= added
+        and _main_words(earlier)[0] != after[0]
+        for earlier in entry.commands
+    ):
+        return "the same packages were added with another package manager"
+    return None
+
+
 def _program_keys(command: str) -> set[str]:
     """Keys under which a failed command is found by its retries: each of its first words as a program."""
     words = _main_words(command)
@@ -208,7 +299,8 @@ def lookups(entry: LedgerEntry) -> set[str]:
         if not checks:
             found |= {f"action:{action}" for action in subcommands(command)}
     if entry.commands and not any(checks_in(command) for command in entry.commands):
-        found.add(_PASSED_BY_COMMIT)
+        if not all(starts_server(command) for command in entry.commands):
+            found.add(_PASSED_BY_COMMIT)
         for command in entry.commands:
             found |= {
                 f"step:{executable(words[0])}"
@@ -217,6 +309,12 @@ def lookups(entry: LedgerEntry) -> set[str]:
         if entry.kind == "generic":
             for command in entry.commands:
                 found |= _program_keys(command)
+        if entry.kind in ("generic", "npm"):
+            for command in entry.commands:
+                found |= {f"adds:{name}" for name in _added_packages(command) or ()}
+            refused = _refused_subcommand(entry)
+            if refused is not None:
+                found.add(f"word:{refused}")
     return found
 
 
@@ -231,6 +329,8 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
         words = _main_words(command)
         if words:
             found.add(f"program:{executable(words[0])}")
+            found |= {f"word:{word}" for word in words[1:4]}
+            found |= {f"adds:{name}" for name in _added_packages(command) or ()}
     if command and not checks:
         found |= {f"action:{action}" for action in subcommands(command)}
         found |= {f"step:{executable(words[0])}" for _, words in segments(command) if words}
@@ -254,6 +354,11 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             retry = retried_as(earlier, command)
             if retry is not None:
                 return retry
+
+    if command and not raised and entry.kind in ("generic", "npm"):
+        other = other_way(entry, command)
+        if other is not None:
+            return other
     for check in checks:
         if command and any(
             covers(command, earlier) for earlier in entry.commands if checks_in(earlier)
@@ -296,7 +401,9 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             _same_step(earlier, command) for earlier in entry.commands
         ):
             return "run again in another form after the shell misread its words, and succeeded"
-        if "git commit" in subcommands(command):
+        if "git commit" in subcommands(command) and not all(
+            starts_server(earlier) for earlier in entry.commands
+        ):
             return "a commit succeeded after it"
     return None
 

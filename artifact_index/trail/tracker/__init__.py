@@ -21,6 +21,7 @@ tells the git and work-state models), :mod:`.stash` (``git reset --hard`` and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -40,6 +41,7 @@ from artifact_index.ingestion.events import (
     UserMessage,
     WorkingDirectory,
 )
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
@@ -66,6 +68,8 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 
 # Failures that prove the file existed when the call was made.
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
+# A file tool's read refused because the file is not there (Claude Code's words, a shell's).
+_READ_FOUND_NOTHING = lazy_pattern(r"^(?:File does not exist\.|.*No such file or directory)", re.M)
 # Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
 _MAX_POSSIBLE_CHANGES = 200
 
@@ -365,6 +369,14 @@ class Tracker:
                 and self._is_fresh(key)
             ):
                 file.existed_before = True
+            elif (
+                op.action == "read"
+                and _READ_FOUND_NOTHING.search(result.output or "")
+                and self._is_fresh(key)
+            ):
+                # The harness said there is no such file: nothing is there yet (a later `cp -r`
+                # into its folder makes the folder).
+                file.exists = False
             return {key}
         if op.action == "read":
             file.was_read(op.source)
@@ -651,7 +663,11 @@ class Tracker:
             session.directories, "directories"
         ) or key in self._listed(session.listed_directories, "listed_directories"):
             return True
-        if self.index.fed_graph.has_files_under(key):
+        # A file under it that a read found missing says nothing: `cp -r src dest` into a dest whose
+        # SKILL.md a Read found "does not exist" makes dest itself, not dest/src.
+        if self.index.fed_graph.has_files_under(key) and any(
+            file.exists is not False for file in self.index.files_under(key)
+        ):
             return True
         return None
 

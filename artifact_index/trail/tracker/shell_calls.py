@@ -144,10 +144,12 @@ def analyze_shell(
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
     unmade = _writes_found_missing(placed, op.command or "", result.output)
+    unseen = _reads_not_seen(placed, op.command or "", result.output)
     placed = [
         e
         for n, e in enumerate(placed)
         if n not in unmade
+        and n not in unseen
         and not _read_failed(e, op.command or "", result.output)
         and not _edit_found_no_file(e, result.output)
         and not _delete_found_no_file(e, op.command or "", result.output)
@@ -199,6 +201,37 @@ def _read_failed(effect: FileOperation, command: str, output: str) -> bool:
     if effect.action != "read" or effect.path is None or not output:
         return False
     return _said_missing(effect, output) or _fallback_printed(effect.command, command, output)
+
+
+# Readers whose complaint about a missing file goes to stderr, and what silences it.
+_READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl"})
+_SILENCED = lazy_pattern(r"2>\s*/dev/null|2>&-|&>\s*/dev/null")
+
+
+def _reads_not_seen(effects: list[FileOperation], command: str, output: str) -> set[int]:
+    """The reads the output cannot show happened: the file may not exist, or the read never ran.
+
+    ``cat a 2>/dev/null | head`` printing nothing read an empty file or none (its complaint was
+    silenced); in ``cat a 2>/dev/null || cat b``, ``b`` is read only when ``a`` could not be, which
+    the silenced output does not tell, so only ``a`` counts as read.
+    """
+    unseen: set[int] = set()
+    reads = [(n, e) for n, e in enumerate(effects) if e.action == "read" and e.command and e.path]
+    for n, effect in reads:
+        segment = effect.command or ""
+        words = segment.split()
+        if not words or words[0].rsplit("/", 1)[-1] not in _READERS:
+            continue
+        if _SILENCED.search(segment) and not output.strip():
+            unseen.add(n)
+            continue
+        at = command.find(segment)
+        before = command[:at].rstrip() if at > 0 else ""
+        if before.endswith("||") and any(
+            m != n and m not in unseen and (other.command or "") in before for m, other in reads
+        ):
+            unseen.add(n)  # a fallback read: it ran only if the read before it failed
+    return unseen
 
 
 def _edit_found_no_file(effect: FileOperation, output: str) -> bool:

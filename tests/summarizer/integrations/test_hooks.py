@@ -311,3 +311,20 @@ def test_a_detail_that_cannot_fit_is_left_early_with_the_same_trail_at_every_lim
     limits = sorted({n + d for n in lengths for d in (-1, 0, 1)} | {300, 1_500, 3_000, 6_000})
     for limit in limits:
         assert file_trail_context(facts, limit, "t") == _every_detail_rendered(facts, limit, "t")
+
+
+def test_the_left_out_count_of_errors_counts_lines_not_open_errors() -> None:
+    """An Errors line cut may be a finding there before the session: the count says lines, not open errors."""
+    from summarizer.integrations.hooks import _SECTIONS, _fill_by_priority
+
+    [noun] = [noun for title, _, noun, _ in _SECTIONS if title == "Errors"]
+    errors = "\n".join(
+        [
+            "- [OPEN] pytest: `FAILED tests/test_a.py::test_a`",
+            "Reported, but there before the session:",
+        ]
+        + [f"- linter in `src/m{n}.py:1`: `unused import`" for n in range(40)]
+    )
+    text = _fill_by_priority([("Errors", errors, noun, "errors")], 900, None)
+    counted = re.search(r"Left out to stay under 900 characters: (\d+) error lines", text)
+    assert counted is not None and "open errors" not in text

@@ -285,3 +285,24 @@ def test_a_numbered_list_nobody_worked_as_tasks_is_left_to_the_users_words() -> 
         AssistantMessage(turn=3, text="I see how the template is rendered."),
     )
     assert "numbered request" not in section(summary, "Pending Tasks")
+
+
+def test_findings_from_before_the_session_are_counted_as_distinct_findings_with_no_verdict() -> (
+    None
+):
+    """The person may have asked to fix them, and one message seen in several places is one finding."""
+    report = "".join(
+        f"************* Module shop.m{n}\nsrc/shop/m{n}.py:{n}:0: C0415: Import outside toplevel "
+        f"(json) (import-outside-toplevel)\n"
+        for n in range(1, 9)
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Run pylint and fix all the regular issues."),
+        shell(
+            2, "uv run pylint src 2>&1 | tail -40", report + "Your code has been rated at 9.9/10\n"
+        ),
+    )
+    errors = section(summary, "Errors")
+    assert "Reported, but there before the session:\n" in errors
+    assert "not errors to resolve" not in errors
+    assert "more distinct finding(s)" in errors and "other file(s)" not in errors

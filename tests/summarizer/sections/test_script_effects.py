@@ -7,7 +7,7 @@ rewrites what it finds, at paths the trail cannot name before it runs; a
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import UserMessage
+from artifact_index.ingestion.events import FileOperation, ToolCall, ToolResult, UserMessage
 from tests.support.session_steps import read, section, shell, summary_of, write
 
 MIGRATE = """from pathlib import Path
@@ -55,3 +55,48 @@ def test_rm_with_a_wildcard_folder_deletes_the_known_files_under_the_folders_it_
     assert "`tests/e2e/cart/steps/given_a_cart.py` (deleted)" in section(summary, "Files Changed")
     assert "given_a_cart.py" not in section(summary, "Files Read")
     assert "- `tests/e2e/cart/conftest.py`" in section(summary, "Files Read")
+
+
+def test_a_silenced_read_that_printed_nothing_is_not_a_read() -> None:
+    summary = summary_of(
+        shell(2, "cat src/extractor.ts 2>/dev/null | head -60", ""),
+        read(3, "/home/dev/shop/src/cart.ts", "export const total = 1"),
+    )
+    files = section(summary, "Files Read")
+    assert "extractor.ts" not in files and "- `src/cart.ts`" in files
+
+
+def test_the_fallback_of_a_read_that_printed_is_not_a_read() -> None:
+    summary = summary_of(
+        shell(
+            2,
+            "cat dist/sitemap-0.xml 2>/dev/null || cat dist/sitemap.xml 2>/dev/null || echo none",
+            '<?xml version="1.0"?>\n<urlset></urlset>\n',
+        ),
+    )
+    files = section(summary, "Files Read")
+    assert "- `dist/sitemap-0.xml`" in files and "`dist/sitemap.xml`" not in files
+
+
+def test_cp_r_into_a_folder_a_read_found_missing_makes_that_folder() -> None:
+    """`cp -r SRC DEST` with DEST missing copies SRC's files to DEST/..., not DEST/SRC/..."""
+    summary = summary_of(
+        read(1, "/home/dev/wt/skills/setup/SKILL.md", "# Setup"),
+        [
+            ToolCall(
+                turn=2,
+                call_id="missing",
+                tool="Read",
+                arguments={"file_path": "/home/dev/shop/skills/setup/SKILL.md"},
+                operations=(
+                    FileOperation(action="read", path="/home/dev/shop/skills/setup/SKILL.md"),
+                ),
+            ),
+            ToolResult(turn=2, call_id="missing", status="failure", output="File does not exist."),
+        ],
+        shell(
+            3, "cp -r /home/dev/wt/skills/setup /home/dev/shop/skills/setup && echo done", "done\n"
+        ),
+    )
+    changed = section(summary, "Files Changed")
+    assert "`skills/setup/SKILL.md`" in changed and "skills/setup/setup" not in changed

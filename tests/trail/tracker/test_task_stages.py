@@ -189,3 +189,19 @@ def test_a_hook_that_ran_the_linter_clears_its_finding() -> None:
     )
     [finding] = [e for e in found if e.kind == "linter"]
     assert finding.resolved and finding.resolved_by == "git commit -am 'fix cart'"
+
+
+def test_a_pre_commit_hook_that_type_checked_and_linted_is_a_run_of_each() -> None:
+    hook = (
+        "Running lint-staged...\n[STARTED] biome check --write --no-errors-on-unmatched\n"
+        "[COMPLETED] biome check --write --no-errors-on-unmatched\n"
+        "Running TypeScript type-check...\n$ tsc --noEmit\nPre-commit checks passed!\n"
+        "[main 1a2b3c4] fix cart\n 1 file changed\n"
+    )
+    groups = owed(
+        shell("npx tsc --noEmit", "", 1),
+        shell("npx biome lint src", "Checked 3 files.\n", 1),
+        edit("/shop/src/cart.ts", 2),
+        shell("git commit -am 'fix cart'", hook, 3),
+    )
+    assert groups == []

@@ -2,8 +2,9 @@
 
 ``make check`` runs ruff, black, pylint and the tests one after the other, and
 make echoes each recipe line before it runs it (``uvx ruff check src tests``);
-``npm run lint`` prints ``> eslint .``; a git hook that runs ``npm run
-typecheck`` prints ``> tsc --noEmit``.  The command line says only "a task":
+``npm run lint`` prints ``> eslint .``; a git hook that runs ``bun run
+typecheck`` prints ``$ tsc --noEmit``, one that runs lint-staged ``[STARTED]
+biome check --write``.  The command line says only "a task":
 the output says which checkers ran.  Make stops at the first recipe that
 fails, so every stage echoed before the last one passed; when the task
 succeeded, every stage it echoed passed.  A task run with ``-k`` or ``-j``
@@ -21,8 +22,9 @@ from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["Stage", "echoed_stages", "runs_hooks", "stages_reached"]
 
-# npm, pnpm, yarn and bun print "> name@version script" and then "> the script's command".
-_SCRIPT_ECHO = lazy_pattern(r"^\s*> (?P<command>.+?)\s*$")
+# npm, pnpm, yarn and bun print "> name@version script" and then "> the script's command"; yarn
+# and bun also "$ the command"; lint-staged "[STARTED] the command" (and "[COMPLETED]" after it).
+_SCRIPT_ECHO = lazy_pattern(r"^\s*(?:>|\$|\[STARTED\]) (?P<command>.+?)\s*$")
 _PACKAGE_HEADER = lazy_pattern(r"^\S*@\S+ \S+")
 # A line a program printed is no echoed command: a finding ("src/a.py:3:1: ..."), a log line.
 _NOT_A_COMMAND = lazy_pattern(r"^\S+:\d+|^\[|^\d|\s{2,}\S+\s{2,}")
