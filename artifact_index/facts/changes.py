@@ -277,8 +277,35 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
     return changed_outline(diff, path)[0]
 
 
-def changed_outline(diff: str | None, path: str) -> tuple[list[str], bool]:
-    """:func:`changed_lines`, and whether they are Markdown headings (else they are first lines)."""
+def _headings_in(content: str) -> set[str]:
+    """The Markdown heading lines of a whole document, fenced code left out."""
+    found: set[str] = set()
+    fence: str | None = None
+    for line in content.splitlines():
+        opening = _FENCE.match(line)
+        if opening is not None:
+            marker = opening.group(1)
+            if fence is None:
+                fence = marker
+            elif (
+                marker[0] == fence[0] and len(marker) >= len(fence) and not opening.group(2).strip()
+            ):
+                fence = None
+            continue
+        if fence is None and re.match(r"^#{1,6}\s", line.strip()):
+            found.add(line.strip())
+    return found
+
+
+def changed_outline(
+    diff: str | None, path: str, content: str | None = None
+) -> tuple[list[str], bool]:
+    """:func:`changed_lines`, and whether they are Markdown headings (else they are first lines).
+
+    ``content``: the whole new text, when known.  A hunk may start inside a fenced block whose
+    opening fence it does not show: only the headings the whole document has outside its fences
+    count then.
+    """
     name = path.rsplit("/", 1)[-1].lower()
     if not diff or name in _LOCKFILES:
         return [], False
@@ -292,10 +319,11 @@ def changed_outline(diff: str | None, path: str) -> tuple[list[str], bool]:
     ]
     if name.endswith(_MARKDOWN):
         prose = _prose_lines(diff)
+        outside = _headings_in(content) if content is not None else None
         headings = [
             (len(line) - len(line.lstrip("#")), line.lstrip("#").strip())
             for line in prose
-            if re.match(r"^#{1,6}\s", line)
+            if re.match(r"^#{1,6}\s", line) and (outside is None or line in outside)
         ]
         added = [line for line in prose if len(line) > 2] or added
         if headings:

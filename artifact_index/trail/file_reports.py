@@ -28,7 +28,7 @@ from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
-from artifact_index.trail.file_state import FileState
+from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 
 __all__ = ["ReportCache", "file_reports", "line_counts"]
@@ -153,8 +153,12 @@ def _report(
     assert entry.status is not None
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
     # The command its status rests on: what created a created file (a later `sed -i` on it
-    # only edited it), else the last one that changed it.
-    shell = [op.command for op in (changes[:1] if entry.status == "created" else changes)]
+    # only edited it), else the last one that changed it; a stash and the pop that brought
+    # it back are a round trip, not the change.
+    shell = [
+        op.command
+        for op in (changes[:1] if entry.status == "created" else _without_round_trips(changes))
+    ]
     shell = [command for command in shell if command]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
@@ -165,7 +169,11 @@ def _report(
         entry.path,
         [s for s in changed_symbols if s.change == "added"],
     )
-    first_lines, outline = changed_outline(diff, entry.path) if not changed_symbols else ([], False)
+    first_lines, outline = (
+        changed_outline(diff, entry.path, index.content(entry.path) if diff else None)
+        if not changed_symbols
+        else ([], False)
+    )
     return FileReport(
         path=entry.path,
         status=entry.status,
@@ -201,6 +209,22 @@ def _report(
         certainty=entry.certainty,
         evidence=entry.evidence,
     )
+
+
+def _without_round_trips(changes: list[OperationEntry]) -> list[OperationEntry]:
+    """``changes`` without each ``git stash`` and the ``git stash pop`` that brought its content back."""
+    kept: list[OperationEntry] = []
+    for op in changes:
+        if (
+            op.action == "unstash"
+            and kept
+            and kept[-1].action == "restore"
+            and is_stash(kept[-1].detail)
+        ):
+            kept.pop()
+            continue
+        kept.append(op)
+    return kept
 
 
 class ReportCache:

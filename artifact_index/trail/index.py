@@ -52,7 +52,7 @@ from artifact_index.trail.answers import (
     TestReport,
     UnknownEffect,
 )
-from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus
+from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, FileStatus, is_stash
 from artifact_index.trail.graph import ArtifactGraph
 from artifact_index.trail.nodes import (
     DecisionNode,
@@ -422,8 +422,22 @@ class ArtifactIndex:
         return max((int(op["seq"]) for op in self._changes_to(key)), default=0)
 
     def change_turns(self, key: str) -> tuple[int, list[int]]:
-        """:meth:`last_change` of the file ``key``, and the turns of its changes (in order)."""
-        changes = self._changes_to(key)
+        """The last change of the file ``key`` and the turns of its changes (in order).
+
+        A ``git stash`` and the ``git stash pop`` that brought the file back are a round trip: its
+        content is what it was before them, so neither counts (a check run before the stash saw it).
+        """
+        changes: list[OperationNode] = []
+        for op in sorted(self._changes_to(key), key=lambda op: int(op["seq"])):
+            if (
+                op["action"] == "unstash"
+                and changes
+                and changes[-1]["action"] == "restore"
+                and is_stash(changes[-1].get("detail"))
+            ):
+                changes.pop()
+                continue
+            changes.append(op)
         return max((int(op["seq"]) for op in changes), default=0), sorted(
             {int(op["turn"]) for op in changes}
         )

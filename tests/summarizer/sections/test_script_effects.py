@@ -8,7 +8,7 @@ rewrites what it finds, at paths the trail cannot name before it runs; a
 from __future__ import annotations
 
 from artifact_index.ingestion.events import FileOperation, ToolCall, ToolResult, UserMessage
-from tests.support.session_steps import read, section, shell, summary_of, write
+from tests.support.session_steps import edit, read, section, shell, summary_of, write
 
 MIGRATE = """from pathlib import Path
 
@@ -100,3 +100,35 @@ def test_cp_r_into_a_folder_a_read_found_missing_makes_that_folder() -> None:
     )
     changed = section(summary, "Files Changed")
     assert "`skills/setup/SKILL.md`" in changed and "skills/setup/setup" not in changed
+
+
+def test_a_stash_and_its_pop_are_not_what_changed_a_file() -> None:
+    summary = summary_of(
+        read(1, "/home/dev/shop/src/routes.py", "def route():\n    return 1\n"),
+        edit(2, "/home/dev/shop/src/routes.py", "return 1", "return 2"),
+        shell(3, "git stash && make lint", "Saved working directory and index state WIP on main\n"),
+        shell(
+            4,
+            "git stash pop",
+            "On branch main\nChanges not staged for commit:\n\tmodified:   src/routes.py\n",
+        ),
+    )
+    changed = section(summary, "Files Changed")
+    assert "`src/routes.py`" in changed and "git stash" not in changed
+
+
+def test_a_comment_added_deep_in_a_fenced_block_is_no_heading() -> None:
+    """The hunk shows no opening fence: the whole document says the `#` line is inside one."""
+    body = "\n".join(f"kubectl get pods -n ns{n}" for n in range(8))
+    doc = f"# Fleet\n\nSteps:\n\n```bash\n{body}\nkubectl apply -f x.yaml\n```\n\n## Notes\n"
+    summary = summary_of(
+        read(1, "/home/dev/shop/README.md", doc),
+        edit(
+            2,
+            "/home/dev/shop/README.md",
+            "kubectl apply -f x.yaml",
+            "# deploy the studio last\nkubectl apply -f x.yaml",
+        ),
+    )
+    changed = section(summary, "Files Changed")
+    assert "`README.md`" in changed and "headings: `deploy the studio last`" not in changed
