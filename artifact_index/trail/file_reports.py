@@ -224,7 +224,9 @@ def _without_round_trips(changes: list[OperationEntry]) -> list[OperationEntry]:
             kept.pop()
             continue
         kept.append(op)
-    return kept
+    # Nothing but round trips (a change from before the session, stashed and brought back): the pop
+    # is all that was seen.
+    return kept or changes
 
 
 class ReportCache:

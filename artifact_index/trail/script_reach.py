@@ -6,8 +6,9 @@ records the run as an effect on "a file whose path is computed at run time".
 A file the session only read is then not known to be unchanged when the
 script could reach it.  What it could reach is judged from the script's own
 text (the session wrote it, or it is inline code in the command): a file
-is in reach when its name, a folder on its path, or a glob pattern matching
-its name is one of the script's string literals.  The reader is told what
+is in reach when its name or a glob pattern matching its name is one of the
+script's string literals, or its parent folder is and the script names its
+kind of file (``.py``).  The reader is told what
 was seen (the run, its turn), never that the file changed.
 """
 
@@ -43,12 +44,22 @@ def _literals(text: str) -> set[str]:
     return found - _GENERIC
 
 
-def _in_reach(path: str, literals: set[str]) -> bool:
+def _in_reach(path: str, literals: set[str], text: str) -> bool:
+    """Whether the script names the file, a pattern of its name, or its folder and its kind of file."""
     parts = path.split("/")
     name = parts[-1]
-    if name in literals or any(folder in literals for folder in parts[:-1]):
+    if name in literals:
         return True
-    return any(("*" in lit or "?" in lit) and fnmatchcase(name, lit) for lit in literals)
+    if any(("*" in lit or "?" in lit) and fnmatchcase(name, lit) for lit in literals):
+        return True
+    # A folder it names (`/ "steps"`) holds what it writes only if it writes that kind of file.
+    _, dot, extension = name.rpartition(".")
+    return (
+        len(parts) > 1
+        and parts[-2] in literals
+        and bool(dot)
+        and re.search(re.escape("." + extension) + r"(?![\w.])", text) is not None
+    )
 
 
 def _script_text(
@@ -69,20 +80,20 @@ def maybe_changed_by_scripts(
 ) -> dict[str, UnknownEffect]:
     """Per file only read: the last run of a script of the session's that may have changed it."""
     found: dict[str, UnknownEffect] = {}
-    reach: list[tuple[UnknownEffect, set[str]]] = []
+    reach: list[tuple[UnknownEffect, set[str], str]] = []
     for effect in index.unknown_effects():
         who = _WRITES.match(effect.detail or "")
         if who is None:
             continue
         text = _script_text(index, effect, who["who"], changed)
         if text:
-            reach.append((effect, _literals(text)))
+            reach.append((effect, _literals(text), text))
     if not reach:
         return found
     for report in read:
         if report.path.startswith("/") or _DEPENDENCY.search(report.path):
             continue  # outside the workspace, or a dependency's
-        for effect, literals in reach:
-            if _in_reach(report.path, literals):
+        for effect, literals, text in reach:
+            if _in_reach(report.path, literals, text):
                 found[report.path] = effect
     return found

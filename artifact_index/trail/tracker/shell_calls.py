@@ -144,7 +144,10 @@ def analyze_shell(
     if unopened:
         placed = [e for e in placed if not _unopened(e, unopened, shell_cwd)]
     unmade = _writes_found_missing(placed, op.command or "", result.output)
-    unseen = _reads_not_seen(placed, op.command or "", result.output)
+    # Only an output the transcript recorded can show a read printed nothing.
+    unseen = (
+        _reads_not_seen(placed, op.command or "", result.output) if succeeded is not None else set()
+    )
     placed = [
         e
         for n, e in enumerate(placed)

@@ -7,7 +7,14 @@ rewrites what it finds, at paths the trail cannot name before it runs; a
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import FileOperation, ToolCall, ToolResult, UserMessage
+from artifact_index.ingestion.events import (
+    FileOperation,
+    SessionInfo,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from artifact_index.trail.tracker import Tracker
 from tests.support.session_steps import edit, read, section, shell, summary_of, write
 
 MIGRATE = """from pathlib import Path
@@ -26,6 +33,7 @@ def test_a_read_file_the_sessions_script_could_rewrite_is_not_told_unchanged() -
         UserMessage(turn=1, text="Move the step definitions out of the conftest files."),
         read(2, "/home/dev/shop/tests/e2e/cart/conftest.py", "@given('a cart')\ndef cart(): ..."),
         read(2, "/home/dev/shop/docs/TESTING.md", "# Testing"),
+        read(2, "/home/dev/shop/tests/e2e/NOTES.txt", "run with -n 2"),
         write(3, "/home/dev/shop/scripts/migrate.py", MIGRATE),
         shell(4, "python scripts/migrate.py", "cart: 1 step moved\n"),
     )
@@ -34,8 +42,10 @@ def test_a_read_file_the_sessions_script_could_rewrite_is_not_told_unchanged() -
         "- read, but `python scripts/migrate.py` (turn 4) writes files at paths computed at run "
         "time and may have changed or created them (not known): `tests/e2e/cart/conftest.py`"
     ) in files
-    # Out of the script's reach: no literal of it names the file, its folders or a pattern of its name.
+    # Out of the script's reach: no literal of it names the file, its folder or a pattern of its name;
+    # nor a file of another kind in a folder it names.
     assert "- `docs/TESTING.md`" in files
+    assert "- `tests/e2e/NOTES.txt`" in files
 
 
 def test_a_read_file_is_plain_when_no_script_wrote_at_computed_paths() -> None:
@@ -132,3 +142,22 @@ def test_a_comment_added_deep_in_a_fenced_block_is_no_heading() -> None:
     )
     changed = section(summary, "Files Changed")
     assert "`README.md`" in changed and "headings: `deploy the studio last`" not in changed
+
+
+def test_a_silenced_read_whose_output_was_not_recorded_is_still_a_read() -> None:
+    """A format that keeps no output (a git-ai note) cannot show that a read printed nothing."""
+    command = "cat src/extractor.ts 2>/dev/null"
+    index = Tracker(format="claude-code").feed_all(
+        [
+            SessionInfo(turn=0, cwd="/home/dev/shop"),
+            ToolCall(
+                turn=2,
+                call_id="unrecorded",
+                tool="Bash",
+                arguments={"command": command},
+                operations=(FileOperation(action="shell", command=command, source="shell"),),
+            ),
+            ToolResult(turn=2, call_id="unrecorded", status="unknown", output=""),
+        ]
+    )
+    assert [f.path for f in index.files() if f.status == "read"] == ["src/extractor.ts"]
