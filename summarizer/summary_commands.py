@@ -9,9 +9,10 @@ silent fallback.  The SDKs are imported only when used.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import cast
 
 from artifact_index.ingestion.events import CompactionBoundary, Event, JSONObject
 from artifact_index.ingestion.loading import Loaded
@@ -181,7 +182,8 @@ def compact_request(
             context_window,
             summarizer,
             event_log=log,
-            usage=body.get("usage"),
+            # Checked there: anything but an object is a clear "usage must be an object" error.
+            usage=cast("Mapping[str, object] | None", body.get("usage")),
             force=force,
             prompt_counter=prompt_counter,
             summary_key=key,

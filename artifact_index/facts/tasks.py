@@ -196,8 +196,8 @@ def apply_task_call(
         return _replace(arguments.get("todos"), turn, _TODO_TEXT)
     if name == "update_plan":
         return _replace(arguments.get("plan"), turn, ("step", "content", "title"))
-    if name == "exec" and isinstance(arguments.get("input"), str):
-        return _code_mode_plan(arguments["input"], turn)
+    if name == "exec" and isinstance(cell := arguments.get("input"), str):
+        return _code_mode_plan(cell, turn)
     if name == "taskcreate":  # this one and taskupdate edit the current list: see _LIST_EDITORS
         subject = arguments.get("subject") or arguments.get("description") or arguments.get("title")
         if not isinstance(subject, str):

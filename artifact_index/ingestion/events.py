@@ -12,7 +12,7 @@ Turns: every user message and every model response is one turn, numbered from
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,7 +43,7 @@ __all__ = [
 # call's arguments; above the engine, an agent's hook input or settings file, a
 # JSON-RPC message): its shape is another program's, not ours, and untrusted,
 # so each field is narrowed where it is read (``ingestion.adapters.narrowing``).
-JSONObject: TypeAlias = dict[str, Any]
+JSONObject: TypeAlias = dict[str, object]
 
 # The arguments key under which an adapter names the command whose running session a call
 # only polls (Codex's empty ``write_stdin``): its output is that command's.

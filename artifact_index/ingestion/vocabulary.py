@@ -409,9 +409,9 @@ def operations_for(tool: str, arguments: JSONObject, cwd: str | None = None) -> 
     if key in _PATCH:
         text = next(
             (
-                arguments[k]
+                value
                 for k in ("input", "patchText", "patch", "diff")
-                if isinstance(arguments.get(k), str)
+                if isinstance(value := arguments.get(k), str)
             ),
             None,
         )
@@ -441,7 +441,11 @@ def operations_for(tool: str, arguments: JSONObject, cwd: str | None = None) -> 
         return [FileOperation(action="write", path=path, content=_content(arguments))]
     if key in _MULTI_EDIT:
         edits = arguments.get("edits") or arguments.get("replacements") or []
-        ops = [_edit(path, e | {"file_path": path}) for e in edits if isinstance(e, dict)]
+        ops = [
+            _edit(path, e | {"file_path": path})
+            for e in (edits if isinstance(edits, list) else [])
+            if isinstance(e, dict)
+        ]
         return ops or [FileOperation(action="edit", path=path)]
     if key in _NOTEBOOK_EDIT:
         mode = str(arguments.get("edit_mode", "replace"))

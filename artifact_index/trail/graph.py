@@ -106,22 +106,26 @@ class ArtifactGraph(MultiDiGraph):
         if not data.get("directed") or not data.get("multigraph"):
             raise ValueError("the saved graph is not a directed multigraph")
         graph = cls()
-        graph.graph.update(data.get("graph", {}))
+        graph.graph.update(_object(data.get("graph", {})))
         nodes, successors, predecessors = graph._node, graph._succ, graph._pred
-        for attributes in data["nodes"]:
+        for attributes in _objects(data["nodes"]):
             node = attributes.pop("id")
+            if not isinstance(node, str):
+                raise TypeError(f"node id {node!r} in the saved graph is not a string")
             if node in nodes:
                 raise ValueError(f"node {node!r} is saved twice")
             nodes[node] = attributes
             successors[node] = {}
             predecessors[node] = {}
             graph._index(node, attributes)
-        for attributes in data["edges"]:
+        for attributes in _objects(data["edges"]):
             source, target, key = (
                 attributes.pop("source"),
                 attributes.pop("target"),
                 attributes.pop("key"),
             )
+            if not isinstance(source, str) or not isinstance(target, str):
+                raise TypeError(f"edge {source!r} -> {target!r} does not join two node ids")
             if source not in nodes or target not in nodes:
                 raise ValueError(f"edge {source!r} -> {target!r} joins a node that is not saved")
             # A multigraph keeps one dictionary of keyed edges per pair, shared by both directions.
@@ -187,7 +191,7 @@ class ArtifactGraph(MultiDiGraph):
 
     def _index(self, node: str, data: JSONObject) -> None:
         kind = data.get("kind")
-        if kind is None:
+        if not isinstance(kind, str):
             return
         self._by_kind.setdefault(kind, []).append(node)
         name = data.get("name")
@@ -200,7 +204,7 @@ class ArtifactGraph(MultiDiGraph):
 
     def _unindex(self, node: str, data: JSONObject) -> None:
         kind = data.get("kind")
-        if kind is None:
+        if not isinstance(kind, str):
             return
         if node in self._by_kind.get(kind, ()):
             self._by_kind[kind].remove(node)
@@ -246,3 +250,17 @@ def _directories(path: str) -> Iterator[str]:
     while position != -1:
         yield path[:position]
         position = path.find("/", position + 1)
+
+
+def _object(value: object) -> JSONObject:
+    """A part of saved node-link data that must be an object (a TypeError, which the loader reports, if not)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object in the saved graph, found {type(value).__name__}")
+    return value
+
+
+def _objects(value: object) -> list[JSONObject]:
+    """A part of saved node-link data that must be a list of objects (a TypeError if not)."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise TypeError("expected a list of objects in the saved graph")
+    return value

@@ -358,7 +358,7 @@ class ArtifactIndex:
         """The files whose key lies under ``directory`` (no trailing slash), in the order first touched."""
         states = self._files
         for _, data in self._graph.files_under(directory):
-            yield states[data["path"]]
+            yield states[cast(str, data["path"])]  # a file node's key, set when it is added
 
     # -- nodes ----------------------------------------------------------------
     @overload
@@ -636,7 +636,9 @@ class ArtifactIndex:
             for op, keyed in into.get(f"file:{state.path}", {}).items():
                 data = nodes[op]
                 if data.get("kind") == "operation":
-                    timed.extend((int(data["seq"]), data["turn"]) for _ in keyed)
+                    # An operation node's sequence number and turn are ints, set when it is added.
+                    seq, turn = cast(int, data["seq"]), cast(int, data["turn"])
+                    timed.extend((seq, turn) for _ in keyed)
             timed.sort(key=lambda seq_turn: seq_turn[0])
             listed.append((state, [turn for _, turn in timed]))
         return listed
@@ -868,8 +870,8 @@ class ArtifactIndex:
                 incoming = into[node]
                 touches = sorted(
                     (
-                        int(attributes[op]["seq"]),
-                        int(attributes[op]["turn"]),
+                        cast(int, attributes[op]["seq"]),
+                        cast(int, attributes[op]["turn"]),
                         str(edge["change"]),
                     )
                     for op, keyed in incoming.items()
@@ -884,7 +886,7 @@ class ArtifactIndex:
                     memory[node] = (edges, first, change, turns)
             if change is None:
                 continue
-            key = data["path"]
+            key = cast(str, data["path"])
             path = shown.get(key)
             if path is None:
                 path = shown[key] = self._files[key].shown
@@ -973,7 +975,7 @@ class ArtifactIndex:
                     continue
                 for target, keyed in out_of[op].items():
                     if any(edge.get("kind") == "touched" for edge in keyed.values()):
-                        changed[self._files[nodes[target]["path"]].shown] = None
+                        changed[self._files[cast(str, nodes[target]["path"])].shown] = None
         return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
 
     def original_error(self) -> ErrorReport | None:

@@ -21,7 +21,7 @@ __all__ = ["EdgeData", "MultiDiGraph", "NodeView"]
 
 # networkx's attribute dictionaries: whatever keys a caller sets (the index says what each kind
 # of node and edge holds in artifact_index.trail.nodes), saved as JSON with the state.
-EdgeData = dict[str, Any]
+EdgeData = dict[str, object]
 _KeyedEdges = dict[Any, EdgeData]
 
 

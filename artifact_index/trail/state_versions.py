@@ -26,14 +26,18 @@ from collections.abc import Callable
 from typing import Any
 
 from artifact_index.exceptions import StateError
-from artifact_index.ingestion.events import JSONObject
 
 __all__ = ["STATE_VERSION", "upgraded"]
 
 STATE_VERSION = 3
 
+# A saved state of an earlier version, as read from disk: its nested parts are whatever the
+# file holds, so a step reads them unchecked and upgraded() turns the KeyError, TypeError or
+# AttributeError of a malformed one into a StateError.
+_SavedState = dict[str, Any]
+
 # What each step needs to read: an object of the version it upgrades from.
-_Step = Callable[[JSONObject], JSONObject]
+_Step = Callable[[_SavedState], _SavedState]
 
 # The keys of the first version's ``meta`` that kept the same name and shape.
 _V1_SESSION_KEYS = frozenset(
@@ -72,7 +76,7 @@ _V1_WORK_ITEM_KEYS = {"work_items": "items", "tracker_listing": "listing", "list
 _V1_FILE_NODE_KEYS = frozenset({"kind", "path", "id"})
 
 
-def _from_v1(payload: JSONObject) -> JSONObject:
+def _from_v1(payload: _SavedState) -> _SavedState:
     meta = payload["meta"]
     if not isinstance(meta, dict):
         raise StateError("saved state of version 1 has no meta object")
@@ -102,7 +106,7 @@ def _from_v1(payload: JSONObject) -> JSONObject:
     }
 
 
-def _from_v2(payload: JSONObject) -> JSONObject:
+def _from_v2(payload: _SavedState) -> _SavedState:
     for file in payload["files"]:
         file["latest_write"] = None
     session = payload["session"]
@@ -118,7 +122,7 @@ def _from_v2(payload: JSONObject) -> JSONObject:
 _STEPS: dict[int, _Step] = {1: _from_v1, 2: _from_v2}
 
 
-def upgraded(payload: Any) -> JSONObject:
+def upgraded(payload: Any) -> _SavedState:
     """``payload`` as the current version holds it; :class:`StateError` when it is no saved state.
 
     ``payload`` is consumed: an upgrade moves its parts rather than copying them.
@@ -134,7 +138,7 @@ def upgraded(payload: Any) -> JSONObject:
         raise StateError(
             f"saved state has version {version!r}, expected {STATE_VERSION} or an earlier one"
         )
-    current: JSONObject = payload
+    current: _SavedState = payload
     try:
         while version < STATE_VERSION:
             current = _STEPS[version](current)

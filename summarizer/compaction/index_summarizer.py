@@ -82,7 +82,10 @@ class IndexSummarizer:
         saved = self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
         try:
             restored = saved.load(format="messages")
-            self._last_turn = int(restored.extra.get("last_turn", 0))
+            last_turn = restored.extra.get("last_turn", 0)
+            if not isinstance(last_turn, (int, str)):
+                raise TypeError(f"last_turn is {type(last_turn).__name__}, not a number")
+            self._last_turn = int(last_turn)
         except (OSError, TypeError, ValueError, StateError) as exc:
             # One damaged file must not stop every later compaction: keep it for inspection, start afresh.
             state = saved.snapshot

@@ -23,7 +23,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import MessageFormatError
@@ -489,8 +489,8 @@ class MessageEditor:
     def _own(self, index: int) -> Message:
         if index not in self._owned:
             copy = dict(self._messages[index])
-            if isinstance(copy.get("content"), list):
-                copy["content"] = list(copy["content"])
+            if isinstance(content := copy.get("content"), list):
+                copy["content"] = list(content)
             self._messages[index] = copy
             self._owned.add(index)
         return self._messages[index]
@@ -501,7 +501,8 @@ class MessageEditor:
         if output.block is None:
             message["content"] = text
         else:
-            content = message["content"]
+            # A block is only referred to in a message whose content is a list of blocks.
+            content = cast("list[JSONObject]", message["content"])
             block = dict(content[output.block])
             block["content"] = text
             content[output.block] = block

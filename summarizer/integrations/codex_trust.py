@@ -161,7 +161,7 @@ def trust_codex_hooks(codex: str, hooks_file: Path, project: Path) -> list[str]:
                     },
                 )
         untrusted = [
-            hook["key"]
+            str(hook["key"])
             for hook in _ours(server, hooks_file, project)
             if hook.get("trustStatus") != "trusted"
         ]

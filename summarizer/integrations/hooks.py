@@ -456,7 +456,7 @@ def _answer(
         )
     read = _read(event, transcript, limits, deadline, offer_short)
     hook_input = {**hook_input, "transcript_path": str(read.path)}
-    trigger = hook_input.get("trigger") if isinstance(hook_input.get("trigger"), str) else None
+    trigger = given if isinstance(given := hook_input.get("trigger"), str) else None
     if event == "PostCompact":
         summary = hook_input.get("compact_summary")
         if not isinstance(summary, str) or not summary.strip():

@@ -172,8 +172,8 @@ def _hooks_template(agent: str, command: list[str]) -> HookGroups:
     groups: HookGroups = json.loads(_template(*name))["hooks"]
     for event_groups in groups.values():
         for group in event_groups:
-            for entry in group["hooks"]:
-                words = shlex.split(entry["command"])
+            for entry in _entries(group):
+                words = shlex.split(str(entry["command"]))
                 entry["command"] = shlex.join(command + words[1:])
     return groups
 
@@ -225,10 +225,19 @@ def _is_our_entry(entry: object) -> bool:
     return isinstance(entry, dict) and is_ours(entry.get("command"))
 
 
+def _entries(group: JSONObject) -> list[JSONObject]:
+    """The hook entries of one group (a settings file may hold anything else there too)."""
+    entries = group.get("hooks")
+    return (
+        [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else []
+    )
+
+
 def _ours(settings: JSONObject) -> HookGroups:
     """Our hook groups in ``settings``, as the template writes them."""
     found: HookGroups = {}
-    for event, groups in settings.get("hooks", {}).items():
+    hooks = settings.get("hooks", {})
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
         for group in groups if isinstance(groups, list) else []:
             entries = group.get("hooks") if isinstance(group, dict) else None
             if isinstance(entries, list) and any(_is_our_entry(e) for e in entries):
@@ -255,7 +264,7 @@ def our_commands(path: Path) -> list[str]:
         str(entry["command"])
         for groups in _ours(settings).values()
         for group in groups
-        for entry in group["hooks"]
+        for entry in _entries(group)
         if _is_our_entry(entry)
     ]
 

@@ -13,11 +13,10 @@ everything.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from artifact_index.ingestion.events import JSONObject
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import Section
 
@@ -129,7 +128,8 @@ def file_notes_model(paths: Sequence[str]) -> type[BaseModel]:
     required) nor add one (unknown keys are rejected), so the file list the
     summary shows stays the index's.
     """
-    fields: JSONObject = {
+    # pydantic's create_model takes each field as a (type, FieldInfo) pair.
+    fields: dict[str, Any] = {
         f"file_{number}": (
             str,
             Field(alias=path, min_length=1, max_length=400, description=f"`{path}`"),
@@ -150,7 +150,7 @@ def reply_model(sections: list[Section], files: Sequence[str] = ()) -> type[Base
     With ``files`` (the changed paths the index lists), the reply also holds
     one line per path on what its change does and why (:func:`file_notes_model`).
     """
-    fields: JSONObject = {
+    fields: dict[str, Any] = {
         s.key: (SectionReply, Field(description=f"{s.title}: {s.instructions}")) for s in sections
     }
     if files:

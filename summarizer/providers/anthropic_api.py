@@ -169,7 +169,8 @@ class AnthropicPromptCounter:
         self.client = client if client is not None else anthropic.Anthropic(max_retries=1)
 
     def __call__(self, messages: Sequence[Mapping[str, Any]], system: Any, tools: Any) -> int:
-        arguments: JSONObject = {"model": self.model, "messages": redact_json(list(messages))}
+        # The SDK's keyword arguments, each typed by the SDK; what is passed is checked by the API.
+        arguments: dict[str, Any] = {"model": self.model, "messages": redact_json(list(messages))}
         if system:
             arguments["system"] = redact_json(system)
         if tools:

@@ -41,17 +41,17 @@ def _query(call: ToolCall) -> str | None:
     if tool_family(call.tool) == "search_code":
         pattern = next(
             (
-                call.arguments[k]
+                value
                 for k in ("pattern", "query", "regex", "search_term", "file_name")
-                if isinstance(call.arguments.get(k), str)
+                if isinstance(value := call.arguments.get(k), str)
             ),
             None,
         )
         where = next(
             (
-                call.arguments[k]
+                value
                 for k in ("path", "glob", "include", "dir")
-                if isinstance(call.arguments.get(k), str)
+                if isinstance(value := call.arguments.get(k), str)
             ),
             None,
         )
@@ -60,11 +60,7 @@ def _query(call: ToolCall) -> str | None:
         (op.command for op in call.operations if op.action == "shell" and op.command), None
     )
     if command is None:
-        command = (
-            call.arguments.get("command")
-            if isinstance(call.arguments.get("command"), str)
-            else None
-        )
+        command = given if isinstance(given := call.arguments.get("command"), str) else None
     if command is not None and runs_search(command):
         return " ".join(command.split())
     return None

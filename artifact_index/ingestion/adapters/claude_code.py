@@ -691,7 +691,7 @@ class _Reader:
                     # Only its text is output; an encrypted or structured payload is not.
                     content = block.get("content")
                     readable = content if isinstance(content, (str, list)) else ""
-                    answer = {"tool_use_id": call_id, "content": readable}
+                    answer: JSONObject = {"tool_use_id": call_id, "content": readable}
                     yield from self._result_events(line, timestamp, chain, answer, None)
 
     def _moved_by(self, block: JSONObject) -> str | None:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
 from artifact_index.ingestion.adapters.failures import classify_failure
-from artifact_index.ingestion.adapters.narrowing import as_dict
+from artifact_index.ingestion.adapters.narrowing import as_dict, string_or_none
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -189,11 +189,9 @@ class _Reader:
     def event(self, line: int, obj: JSONObject) -> None:
         kind = str(obj["type"])
         data = as_dict(obj.get("data"))
-        timestamp = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+        timestamp = string_or_none(obj.get("timestamp"))
         self.ensure_session(line, timestamp, data if kind == "session.start" else None)
-        sidechain = (
-            data.get("parentToolCallId") if isinstance(data.get("parentToolCallId"), str) else None
-        )
+        sidechain = string_or_none(data.get("parentToolCallId"))
         if kind in ("session.start", "session.resume"):
             cwd = as_dict(data.get("context")).get("cwd")
             if isinstance(cwd, str) and cwd and cwd != self.cwd:
@@ -204,8 +202,8 @@ class _Reader:
                     )
                 )
         elif kind == "session.model_change":
-            if isinstance(data.get("newModel"), str):
-                self.model = data["newModel"]
+            if isinstance(model := data.get("newModel"), str):
+                self.model = model
         elif kind in ("user.message", "system.notification"):
             text = as_text(data.get("content"))
             if text.strip():

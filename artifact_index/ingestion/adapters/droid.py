@@ -18,6 +18,7 @@ from artifact_index.ingestion.adapters.base import (
     tool_result,
 )
 from artifact_index.ingestion.adapters.failures import classify_failure
+from artifact_index.ingestion.adapters.narrowing import string_or_none
 from artifact_index.ingestion.events import (
     Event,
     SessionInfo,
@@ -54,7 +55,7 @@ class DroidAdapter(Adapter):
         reader = _DroidReader(source)
         for line, record in json_object_records(source):
             kind = record.get("type")
-            stamp = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
+            stamp = string_or_none(record.get("timestamp"))
             if kind == "session_start":
                 workdir = record.get("cwd")
                 reader.cwd = workdir if isinstance(workdir, str) else None

@@ -33,7 +33,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -136,9 +136,9 @@ class _Reader:
 
     def _user(self, line: int, record: JSONObject) -> Iterator[Event]:
         text = "\n".join(
-            block["text"]
-            for block in record["content"]
-            if isinstance(block, dict) and isinstance(block.get("text"), str)
+            piece
+            for block in as_list(record["content"])
+            if isinstance(block, dict) and isinstance(piece := block.get("text"), str)
         )
         if not text.strip():
             return
@@ -153,7 +153,7 @@ class _Reader:
     def _assistant(self, line: int, record: JSONObject) -> Iterator[Event]:
         timestamp = as_str(record.get("ts"))
         response_id = as_str(record.get("id"))
-        for block in record["content"]:
+        for block in as_list(record["content"]):
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")

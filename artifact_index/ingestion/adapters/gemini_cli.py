@@ -44,7 +44,7 @@ from artifact_index.ingestion.adapters.gemini_tools import (
     tool_operations,
     tool_outcome,
 )
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_list
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, string_or_none
 from artifact_index.ingestion.events import (
     AssistantMessage,
     CompactionBoundary,
@@ -74,12 +74,12 @@ def _response(call: JSONObject) -> tuple[str, str | None]:
     result = call.get("result")
     for part in as_list(result):
         response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
-        if isinstance(response.get("output"), str):
-            outputs.append(response["output"])
+        if isinstance(output := response.get("output"), str):
+            outputs.append(output)
         elif "content" in response:
             outputs.append(as_text(response["content"]))
-        if isinstance(response.get("error"), str):
-            error = response["error"]
+        if isinstance(failure := response.get("error"), str):
+            error = failure
     return "\n".join(outputs), error
 
 
@@ -221,7 +221,7 @@ class _Reader:
         if kind in ("info", "warning", "error"):
             return  # UI notices: not part of the conversation the model saw
         message_id = str(message.get("id") or f"line-{line}")
-        timestamp = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
+        timestamp = string_or_none(message.get("timestamp"))
         emitted = self.seen.get(message_id)
         text = _message_text(message)
         if emitted is None:
@@ -244,7 +244,7 @@ class _Reader:
                     )
                 )
             else:
-                model = message.get("model") if isinstance(message.get("model"), str) else None
+                model = string_or_none(message.get("model"))
                 self.out.append(
                     AssistantMessage(
                         turn=emitted.turn, line=line, timestamp=timestamp, text=text, model=model

@@ -43,7 +43,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     is_shell_tool,
     reported_from_text,
 )
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -145,7 +145,7 @@ class _Reader:
         self.index = 0  # record number across all prompts, for ``line``
 
     def events(self) -> Iterator[Event]:
-        prompts = self.body["prompts"]
+        prompts = as_dict(self.body["prompts"])
         paths = [
             path
             for prompt in prompts.values()
@@ -166,7 +166,7 @@ class _Reader:
         agent_id = prompt.get("agent_id")
         agent_id = as_dict(agent_id)
         agent = as_str(agent_id.get("tool"))
-        messages: list[Any] = prompt["messages"]
+        messages: list[Any] = as_list(prompt["messages"])
         yield SessionInfo(
             turn=self.turns.current,
             line=self.index + 1,

@@ -34,7 +34,7 @@ from typing import Any
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, parse_json_object
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_str
+from artifact_index.ingestion.adapters.narrowing import as_dict, as_list, as_str
 from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
@@ -111,7 +111,7 @@ class _Reader:
     def __init__(self, source: Source, doc: JSONObject) -> None:
         self.source = source
         self.doc = doc
-        self.messages: list[Any] = doc["messages"]
+        self.messages: list[Any] = as_list(doc["messages"])  # a list: checked by detection
         info = doc.get("info")
         self.info: JSONObject = as_dict(info)
         config = self.info.get("config")

@@ -12,7 +12,7 @@ from typing import Any
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["as_dict", "as_int", "as_int_or_digits", "as_list", "as_str"]
+__all__ = ["as_dict", "as_int", "as_int_or_digits", "as_list", "as_str", "string_or_none"]
 
 _DIGITS = lazy_pattern(r"\s*-?\d+\s*")
 
@@ -30,6 +30,11 @@ def as_list(value: Any) -> list[Any]:
 def as_str(value: Any) -> str | None:
     """A non-empty string field, or ``None``."""
     return value if isinstance(value, str) and value else None
+
+
+def string_or_none(value: object) -> str | None:
+    """A string field as recorded (an empty one included), or ``None``."""
+    return value if isinstance(value, str) else None
 
 
 def as_int(value: Any) -> int | None:

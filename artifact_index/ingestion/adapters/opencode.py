@@ -65,9 +65,9 @@ def _reported_files(tool: str, state: JSONObject) -> tuple[ReportedChange, ...] 
     """What OpenCode recorded about the files a completed tool changed."""
     metadata = as_dict(state.get("metadata"))
     inputs = as_dict(state.get("input"))
-    if tool in ("apply_patch", "patch") and isinstance(metadata.get("files"), list):
+    if tool in ("apply_patch", "patch") and isinstance(files := metadata.get("files"), list):
         out: list[ReportedChange] = []
-        for entry in metadata["files"]:
+        for entry in files:
             if not isinstance(entry, dict) or not as_str(entry.get("filePath")):
                 continue
             entry_path = str(entry["filePath"])
@@ -148,7 +148,7 @@ class _Reader:
             source.skip(
                 None, "the session's info is not an object (its directory and title are unknown)"
             )
-        self.messages: list[Any] = document["messages"]
+        self.messages: list[Any] = as_list(document["messages"])  # a list: checked on loading
         self.turns = TurnCounter()
         self.cwd = as_str(self.info.get("directory"))
         self.out: list[Event] = []

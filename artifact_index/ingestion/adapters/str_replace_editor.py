@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import cast
 
 from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.events import FailureReason, JSONObject
@@ -123,12 +124,12 @@ def parse_editor_command_line(command: str) -> JSONObject | None:
         return None
     arguments["command"], arguments["path"] = positional[0], positional[1]
     if "view_range" in arguments:
-        numbers = [_as_int(v) for v in arguments["view_range"]]
+        numbers = [_as_int(v) for v in cast("list[str]", arguments["view_range"])]
         if None in numbers:
             return None
         arguments["view_range"] = numbers
     if "insert_line" in arguments:
-        line = _as_int(arguments["insert_line"])
+        line = _as_int(cast(str, arguments["insert_line"]))
         if line is None:
             return None
         arguments["insert_line"] = line

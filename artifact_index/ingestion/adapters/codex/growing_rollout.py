@@ -70,9 +70,10 @@ class FollowedIndex(RolloutIndex):
         p = record.payload
         kind = kind_of(p)
         if record.kind in ("session_meta", "turn_context"):
+            cwd, model = p.get("cwd"), p.get("model")
             self._check_start(
-                p.get("cwd") if isinstance(p.get("cwd"), str) and p["cwd"] else None,
-                p.get("model") if isinstance(p.get("model"), str) else None,
+                cwd if isinstance(cwd, str) and cwd else None,
+                model if isinstance(model, str) else None,
             )
         elif record.kind == "compacted":
             self._check_flag("compacted")
@@ -93,8 +94,8 @@ class FollowedIndex(RolloutIndex):
                     return
             elif (
                 kind == "user_message"
-                and isinstance(p.get("message"), str)
-                and p["message"].strip() in self._untyped
+                and isinstance(message := p.get("message"), str)
+                and message.strip() in self._untyped
             ):
                 raise Reread("a message was found typed after it was read as the harness's")
         elif record.kind == "response_item":
@@ -237,11 +238,13 @@ class CodexStream:
                 return index.has_compacted
             if kind == "patch_apply_end":
                 # The call's output, when it comes, takes this outcome: wait for it.
-                call = reader.calls.get(p.get("call_id"))  # type: ignore[arg-type]
+                call_id = p.get("call_id")
+                call = reader.calls.get(call_id) if isinstance(call_id, str) else None
                 return call is None or call.answered or p.get("call_id") in index.answered
             return True
         if record.kind == "response_item" and kind in OUTPUT_TYPES:
-            call = reader.calls.get(p.get("call_id"))  # type: ignore[arg-type]
+            call_id = p.get("call_id")
+            call = reader.calls.get(call_id) if isinstance(call_id, str) else None
             if call is None or call.answered:
                 return True
             if call.patch and call.call_id not in index.patch_ends:

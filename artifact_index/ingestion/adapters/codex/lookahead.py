@@ -78,10 +78,11 @@ class RolloutIndex:
         p = record.payload
         kind = kind_of(p)
         if record.kind in ("session_meta", "turn_context"):
-            if self.first_cwd is None and isinstance(p.get("cwd"), str) and p["cwd"]:
-                self.first_cwd = p["cwd"]
-            if self.first_model is None and isinstance(p.get("model"), str):
-                self.first_model = p["model"]
+            cwd, model = p.get("cwd"), p.get("model")
+            if self.first_cwd is None and isinstance(cwd, str) and cwd:
+                self.first_cwd = cwd
+            if self.first_model is None and isinstance(model, str):
+                self.first_model = model
         elif record.kind == "compacted":
             self.has_compacted = True
         elif record.kind == "event_msg":
@@ -90,8 +91,8 @@ class RolloutIndex:
                 self.patch_ends[call_id] = p
             elif kind == "exec_command_end" and isinstance(call_id, str):
                 self.exec_ends[call_id] = p
-            elif kind == "user_message" and isinstance(p.get("message"), str):
-                self.typed_user.add(p["message"].strip())
+            elif kind == "user_message" and isinstance(message := p.get("message"), str):
+                self.typed_user.add(message.strip())
         elif record.kind == "response_item":
             if kind == "message":
                 role = p.get("role")
@@ -101,8 +102,8 @@ class RolloutIndex:
                     found = ENV_CWD.search(as_text(p.get("content")))
                     if found:
                         self.first_cwd = found.group(1).strip()
-            elif kind in OUTPUT_TYPES and isinstance(p.get("call_id"), str):
-                self.answered.add(p["call_id"])
+            elif kind in OUTPUT_TYPES and isinstance(answered := p.get("call_id"), str):
+                self.answered.add(answered)
             elif kind in CALL_TYPES:
                 call_id = p.get("call_id") or p.get("id")
                 if isinstance(call_id, str):

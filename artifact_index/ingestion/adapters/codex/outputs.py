@@ -72,8 +72,9 @@ def parse_output(raw: Any) -> Output:
         # The 2025 shell tool: {"output": "...", "metadata": {"exit_code": 0, ...}}.
         envelope = parse_json_object(stripped)
         metadata = envelope.get("metadata")
-        if isinstance(envelope.get("output"), str) and isinstance(metadata, dict):
-            text = envelope["output"]
+        output = envelope.get("output")
+        if isinstance(output, str) and isinstance(metadata, dict):
+            text = output
             code = metadata.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 exit_code = code

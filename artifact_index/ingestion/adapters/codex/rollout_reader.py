@@ -181,8 +181,8 @@ class Reader:
 
     def on_turn_context(self, record: Record) -> None:
         self.change_cwd(record, record.payload.get("cwd"))
-        if isinstance(record.payload.get("model"), str):
-            self.model = record.payload["model"]
+        if isinstance(model := record.payload.get("model"), str):
+            self.model = model
 
     def on_compacted(self, record: Record) -> None:
         message = record.payload.get("message")
@@ -319,15 +319,15 @@ class Reader:
             return operations_for("apply_patch", arguments, self.cwd)
         if name == "write_stdin":
             return self.stdin_operations(call, arguments)
-        if name == _CODE_CELL and isinstance(arguments.get("input"), str):
-            return self.cell_operations(call, arguments["input"])
+        if name == _CODE_CELL and isinstance(cell := arguments.get("input"), str):
+            return self.cell_operations(call, cell)
         if name not in _SHELL_TOOLS:
             return operations_for(call.tool, arguments, self.cwd)
         workdir = next(
             (
-                arguments[k]
+                value
                 for k in ("workdir", "working_directory", "cwd")
-                if isinstance(arguments.get(k), str) and arguments[k]
+                if isinstance(value := arguments.get(k), str) and value
             ),
             None,
         )

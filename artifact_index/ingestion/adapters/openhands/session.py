@@ -9,7 +9,12 @@ from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text
 from artifact_index.ingestion.adapters.failures import classify_failure
-from artifact_index.ingestion.adapters.narrowing import as_dict, as_int_or_digits, as_str
+from artifact_index.ingestion.adapters.narrowing import (
+    as_dict,
+    as_int_or_digits,
+    as_str,
+    string_or_none,
+)
 from artifact_index.ingestion.adapters.openhands.fields import (
     editor_arguments,
     exit_code_of,
@@ -192,7 +197,8 @@ class Session:
     # -- legacy and resolver events --------------------------------------------------------------
     def _action(self, index: int, event: JSONObject, line: int) -> Iterator[Event]:
         kind = str(event.get("action"))
-        args = event["args"] if isinstance(event.get("args"), dict) else flat_args(event)
+        raw_args = event.get("args")
+        args = raw_args if isinstance(raw_args, dict) else flat_args(event)
         source = event.get("source")
         timestamp = as_str(event.get("timestamp"))
         if kind in _SILENT_ACTIONS:
@@ -241,7 +247,8 @@ class Session:
         self, kind: str, args: JSONObject, observation: JSONObject | None
     ) -> tuple[list[FileOperation], str | None, str | None]:
         content = as_text(observation.get("content")) if observation else ""
-        path = args.get("path") if isinstance(args.get("path"), str) else None
+        raw_path = args.get("path")
+        path = raw_path if isinstance(raw_path, str) else None
         if kind == "read":
             if not path or is_directory_listing(content):
                 return [], "view", path
@@ -311,7 +318,8 @@ class Session:
     def _observation(self, index: int, event: JSONObject, line: int) -> Iterator[Event]:
         kind = str(event.get("observation"))
         content = as_text(event.get("content"))
-        extras = event["extras"] if isinstance(event.get("extras"), dict) else flat_extras(event)
+        raw_extras = event.get("extras")
+        extras = raw_extras if isinstance(raw_extras, dict) else flat_extras(event)
         action_index = self.answers.get(index)
         call = self.calls.pop(str(action_index), None) if action_index is not None else None
         if call is None:
@@ -453,8 +461,8 @@ class Session:
             body = as_dict(observation.get("observation"))
             output = as_text(body.get("output")) or as_text(body.get("content"))
         operations: list[FileOperation] = []
-        command = action.get("command") if isinstance(action.get("command"), str) else None
-        path = action.get("path") if isinstance(action.get("path"), str) else None
+        command = string_or_none(action.get("command"))
+        path = string_or_none(action.get("path"))
         editor = kind in _SDK_EDITOR_ACTIONS or (command in EDITOR_COMMANDS and path is not None)
         if editor:
             if not (command == "view" and is_directory_listing(output)):
@@ -472,9 +480,9 @@ class Session:
         else:
             patch = next(
                 (
-                    action[k]
+                    value
                     for k in ("patch", "input", "patch_text")
-                    if isinstance(action.get(k), str)
+                    if isinstance(value := action.get(k), str)
                 ),
                 None,
             )
@@ -559,8 +567,8 @@ class Session:
                 )
                 yield WorkingDirectory(turn=self.turns.current, cwd=directory)
                 return
-        elif isinstance(body.get("error"), str) and body["error"].strip():
-            status, failure = "failure", classify_failure(body["error"])
+        elif isinstance(error := body.get("error"), str) and error.strip():
+            status, failure = "failure", classify_failure(error)
         yield ToolResult(
             turn=call.turn,
             line=line,
@@ -612,7 +620,7 @@ class Session:
                 continue
             action = event.get("action") if self.sdk else event.get("args")
             action = action if isinstance(action, dict) else flat_args(event)
-            command = action.get("command") if isinstance(action.get("command"), str) else None
+            command = string_or_none(action.get("command"))
             shell = (event.get("action") == "run") or (
                 self.sdk and str(action.get("kind")) in _SDK_SHELL_ACTIONS
             )

@@ -94,7 +94,7 @@ class Reader:
     def __init__(self, source: Source, doc: JSONObject) -> None:
         self.source = source
         self.doc = doc
-        self.steps: list[Any] = doc["trajectory"]
+        self.steps: list[Any] = as_list(doc["trajectory"])  # a list: checked by detection
         self.states = [
             _state(step.get("state")) if isinstance(step, dict) else {} for step in self.steps
         ]
@@ -187,8 +187,8 @@ class Reader:
                         name, normalized_arguments(name, arguments), action.strip(), self.ctx.cwd
                     )
                 ]
-            if name == "bash" and isinstance(arguments.get("command"), str):
-                action = arguments["command"]
+            if name == "bash" and isinstance(command := arguments.get("command"), str):
+                action = command
         return self._parse_text(action)
 
     def _parse_text(self, action: str) -> list[_Command]:
