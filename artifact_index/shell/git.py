@@ -325,23 +325,52 @@ def _discarded(inv: Invocation, runtime: Runtime, shown: str) -> list[FileOperat
     ]
 
 
+# git rm prints one line per file it removes, its path from the repository's root, quoted.
+_RM_LINE = re.compile(r"^rm '(?P<path>.+)'$", re.MULTILINE)
+_GIT_WILDCARD = re.compile(r"[*?\[]")
+
+
 def _rm(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git rm``: the files it names, else what the operands and the files seen under them say.
+
+    A folder (``-r``) or a pathspec pattern removes files the session may never
+    have touched; git's own ``rm 'path'`` lines name each one, so they are
+    deleted by name.  Without those lines (``-q``, no output recorded) a folder
+    deletes the files seen under it and a pattern is an effect not placed.
+    """
     parsed = parse_options(rest, long_values=("--pathspec-from-file",))
     if parsed.has("--cached", "-n", "--dry-run"):
         return []
     recursive = parsed.has("-r")
+    named = _removed_by_git(inv, runtime)
     ops: list[FileOperation] = []
     for arg in parsed.operands:
         path = inv.place(arg)
-        if path is None or arg.glob:
+        # git matches a pathspec's wildcards itself, so a quoted pattern is one too.
+        if path is None or arg.glob or _GIT_WILDCARD.search(arg.value or ""):
+            if named:
+                ops.extend(inv.op("delete", p, detail="git rm named it") for p in named)
+                named = []  # named once, whichever pattern matched it
+                continue
             ops.append(inv.unplaced("git rm removes", arg))
             continue
-        under = runtime.files.files_under(path)
+        under = set(runtime.files.files_under(path))
+        if recursive:
+            inside = [p for p in named if p.startswith(path.rstrip("/") + "/")]
+            under.update(inside)
+            named = [p for p in named if p not in under]
         if under and recursive:
             ops.extend(inv.op("delete", p) for p in sorted(under))
         elif not under:
             ops.append(inv.op("delete", path))
     return ops
+
+
+def _removed_by_git(inv: Invocation, runtime: Runtime) -> list[str]:
+    """The files git's ``rm 'path'`` lines name, placed from the working tree's root."""
+    root = _root(inv, runtime)
+    placed = (join(root, found.group("path")) for found in _RM_LINE.finditer(runtime.output or ""))
+    return list(dict.fromkeys(p for p in placed if p is not None))
 
 
 def _apply(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
