@@ -156,7 +156,11 @@ def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
             if verb == "cp":
                 ops.extend(_copied_tree(inv, files, src_path, target))
             continue
-        if verb == "cp" and recursive and files.is_directory(src_path) is True:
+        if (
+            verb == "cp"
+            and recursive
+            and _copies_a_folder(src, src_path, files.is_directory(src_path))
+        ):
             if files.is_directory(dest_path) is True and not into_dir:
                 target = posixpath.join(dest_path, posixpath.basename(src_path.rstrip("/")))
             ops.extend(_copied_tree(inv, files, src_path, target))
@@ -165,6 +169,43 @@ def _transfer(inv: Invocation, runtime: Runtime, verb: str) -> Effect:
             continue
         ops.append(inv.op(action, src_path, dest=target))
     return Effect(ops)
+
+
+# Files commonly named without an extension: copied with -r, they are still one file.
+_EXTENSIONLESS_FILES = frozenset(
+    {
+        "makefile",
+        "dockerfile",
+        "license",
+        "licence",
+        "readme",
+        "gemfile",
+        "procfile",
+        "rakefile",
+        "jenkinsfile",
+        "vagrantfile",
+        "brewfile",
+        "justfile",
+        "containerfile",
+    }
+)
+
+
+def _copies_a_folder(src: Arg, src_path: str, is_directory: bool | None) -> bool:
+    """Whether ``cp -r`` copies a folder: known to be one, written as one, or named like one.
+
+    A source the session never saw is a folder when written with a trailing
+    slash, or when its name has no extension and is not a file commonly named
+    that way: ``cp -r templates out`` copies a tree whose files are unknown,
+    not one file called ``templates``.
+    """
+    if is_directory is not None:
+        return is_directory
+    if (src.value or "").endswith("/"):
+        return True
+    name = posixpath.basename(src_path.rstrip("/"))
+    # A dot-name (.env, .github) says nothing either way: it stays a copy of what it names.
+    return "." not in name and name.lower() not in _EXTENSIONLESS_FILES
 
 
 def _copied_tree(inv: Invocation, files: Files, source: str, target: str) -> list[FileOperation]:
