@@ -6,12 +6,14 @@ The tracker applies the effects between :func:`analyze_shell` and
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.listing import simple_commands
 from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
@@ -146,7 +148,9 @@ def analyze_shell(
     unmade = _writes_found_missing(placed, op.command or "", result.output)
     # Only an output the transcript recorded can show a read printed nothing.
     unseen = (
-        _reads_not_seen(placed, op.command or "", result.output) if succeeded is not None else set()
+        _reads_not_seen(placed, op.command or "", result.output, shell_cwd)
+        if succeeded is not None
+        else set()
     )
     placed = [
         e
@@ -211,12 +215,15 @@ _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl"})
 _SILENCED = lazy_pattern(r"2>\s*/dev/null|2>&-|&>\s*/dev/null")
 
 
-def _reads_not_seen(effects: list[FileOperation], command: str, output: str) -> set[int]:
+def _reads_not_seen(
+    effects: list[FileOperation], command: str, output: str, cwd: str | None = None
+) -> set[int]:
     """The reads the output cannot show happened: the file may not exist, or the read never ran.
 
     ``cat a 2>/dev/null | head`` printing nothing read an empty file or none (its complaint was
     silenced); in ``cat a 2>/dev/null || cat b``, ``b`` is read only when ``a`` could not be, which
-    the silenced output does not tell, so only ``a`` counts as read.
+    the silenced output does not tell, so only ``a`` counts as read.  ``ls docs; cat docs/a
+    2>/dev/null`` whose listing does not show ``a``: there was no file to read.
     """
     unseen: set[int] = set()
     reads = [(n, e) for n, e in enumerate(effects) if e.action == "read" and e.command and e.path]
@@ -225,7 +232,9 @@ def _reads_not_seen(effects: list[FileOperation], command: str, output: str) -> 
         words = segment.split()
         if not words or words[0].rsplit("/", 1)[-1] not in _READERS:
             continue
-        if _SILENCED.search(segment) and not output.strip():
+        if _SILENCED.search(segment) and (
+            not output.strip() or _listing_lacks(effect, command, output, cwd)
+        ):
             unseen.add(n)
             continue
         at = command.find(segment)
@@ -235,6 +244,32 @@ def _reads_not_seen(effects: list[FileOperation], command: str, output: str) -> 
         ):
             unseen.add(n)  # a fallback read: it ran only if the read before it failed
     return unseen
+
+
+def _listing_lacks(effect: FileOperation, command: str, output: str, cwd: str | None) -> bool:
+    """Whether an ``ls`` of the read file's folder, earlier in the command, printed no such name.
+
+    ``ls`` lists every file of the folder it is given, so a name missing from the output was not
+    there when it ran; only a plain listing to the terminal counts (not ``ls -d``, ``ls | head``).
+    """
+    steps = simple_commands(command, cwd) if cwd else None
+    target = join(cwd, effect.path or "") if cwd else None
+    if not steps or target is None:
+        return False
+    folder, name = posixpath.split(target)
+    for step in steps:
+        if step.program != "ls" or step.piped or step.stdout is not None or step.cwd is None:
+            continue
+        options = [a for a in step.argv[1:] if a is not None and a.startswith("-")]
+        operands = [a for a in step.argv[1:] if a is None or not a.startswith("-")]
+        if any("d" in o or "R" in o for o in options if not o.startswith("--")) or None in operands:
+            continue
+        listed = [join(step.cwd, a) for a in operands if a is not None] or [step.cwd]
+        if folder in {p.rstrip("/") for p in listed if p is not None} and not re.search(
+            rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", output
+        ):
+            return True
+    return False
 
 
 def _edit_found_no_file(effect: FileOperation, output: str) -> bool:
