@@ -307,6 +307,21 @@ class TestReads:
         ]
 
 
+class TestRecursiveCopy:
+    def test_cp_r_of_an_unseen_extensionless_path_copies_a_folder_of_unknown_files(self) -> None:
+        """No file called ``templates`` is created: a tree is copied, its files unknown."""
+        result = analyze("cp -r templates out")
+        assert [op.action for op in result.operations] == ["unknown"]
+        assert "templates" in (result.operations[0].detail or "")
+
+    @pytest.mark.parametrize("command", ["cp -r Makefile Makefile.bak", "cp -r .env .env.bak"])
+    def test_cp_r_of_a_file_named_without_an_extension_copies_the_file(self, command: str) -> None:
+        assert [op.action for op in analyze(command).operations] == ["copy"]
+
+    def test_cp_r_of_a_path_with_an_extension_copies_the_file(self) -> None:
+        assert effects(analyze("cp -r notes.md notes2.md")) == [("copy", "notes.md", "notes2.md")]
+
+
 class TestGit:
     def test_git_mv_and_git_rm(self) -> None:
         assert effects(analyze("git mv a.py b.py && git rm -q c.py")) == [
@@ -314,6 +329,33 @@ class TestGit:
             ("delete", "c.py"),
         ]
         assert analyze("git rm --cached c.py").operations == []
+
+    def test_git_rm_of_a_folder_deletes_the_files_git_names(self) -> None:
+        """Files the session never touched are gone too: git's ``rm 'path'`` lines name them."""
+        output = "rm 'old/a.py'\nrm 'old/sub/b.md'\n"
+        seen = {"/w/old/a.py": "x"}
+        assert effects(analyze("git rm -r old", files=seen, output=output)) == [
+            ("delete", "old/a.py"),
+            ("delete", "old/sub/b.md"),
+        ]
+        # Run from a subfolder, git still prints paths from the repository's root (the workspace).
+        nested = analyze_command(
+            "git rm -r b", "/w/a", succeeded=True, workspace="/w", output="rm 'a/b/c.txt'\n"
+        )
+        assert effects(nested) == [("delete", "a/b/c.txt")]
+
+    def test_git_rm_of_a_pattern_deletes_the_files_git_names(self) -> None:
+        output = "rm 'docs/x.md'\nrm 'docs/y.md'\n"
+        assert effects(analyze("git rm 'docs/*.md'", output=output)) == [
+            ("delete", "docs/x.md"),
+            ("delete", "docs/y.md"),
+        ]
+
+    def test_git_rm_without_its_report_deletes_only_what_is_known(self) -> None:
+        """Quiet (or no output recorded): the files seen under the folder; a pattern is not placed."""
+        seen = {"/w/old/a.py": "x"}
+        assert effects(analyze("git rm -rq old", files=seen)) == [("delete", "old/a.py")]
+        assert [op.action for op in analyze("git rm -q 'docs/*.md'").operations] == ["unknown"]
 
     @pytest.mark.parametrize(
         "command",

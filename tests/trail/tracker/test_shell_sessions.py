@@ -101,6 +101,25 @@ def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
     ]
 
 
+def test_a_silenced_read_of_a_file_its_folder_listing_lacks_is_no_read(tmp_path: Path) -> None:
+    # `ls docs` lists every file of docs: PLAN.md is not among them, so the silenced `cat` found
+    # nothing to read (its complaint went to /dev/null).  A listed file read the same way counts.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("ls docs; cat docs/PLAN.md 2>/dev/null", "README.md\nusage.md"),
+                ("ls -la notes && cat notes/todo.txt 2>/dev/null", "todo.txt\nbuy milk"),
+                ("ls src; cat src/app.py 2>/dev/null", "main.py\nmain app"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert sorted(f.path for f in index.files() if f.status == "read") == ["notes/todo.txt"]
+
+
 def test_an_in_place_edit_of_a_file_that_is_not_there_changes_nothing(tmp_path: Path) -> None:
     # After `cd go`, `go/internal/run.go` names go/go/internal/run.go, which does not exist:
     # gofmt and sed say so, and no such file may be listed as modified.  The file the same
