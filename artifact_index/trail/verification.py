@@ -9,8 +9,9 @@ the operation count at that moment, and :func:`unverified_changes` lists, for
 each kind of check the session ran, the changed files whose last change
 came after its last run.
 
-Only what a check is for counts as owed: files of prose (``.md``, ``.txt``)
-need no test run, and files outside the workspace are not the project's.
+Only what a check is for counts as owed: files of prose (``.md``, ``.txt``),
+data, logs, images, backups and git's own files (``.gitignore``) need no
+build or test run, and files outside the workspace are not the project's.
 """
 
 from __future__ import annotations
@@ -30,6 +31,28 @@ __all__ = ["check_runs", "record_check_runs", "run_passed", "unverified_changes"
 
 _MAX_RUNS = 500
 _PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org")
+# Files no build, type check, linter or test run reads: data, logs, images, backups, and git's
+# and the shell's own files. A change to one owes no check.
+_UNCHECKED_SUFFIXES = (
+    *_PROSE,
+    ".db",
+    ".sqlite",
+    ".sqlite3",
+    ".log",
+    ".bak",
+    ".orig",
+    ".swp",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".ico",
+    ".icns",
+    ".webp",
+    ".pdf",
+)
+_UNCHECKED_NAMES = frozenset({".gitignore", ".gitattributes", ".ds_store", ".env"})
+_BACKUP = lazy_pattern(r"\.(?:bak|orig|old)(?:[-.~].*)?$|~$")
 # Commands that compile the project on their way (or CI that built it), beyond the recognized checks.
 _BUILDERS = frozenset(
     {
@@ -204,7 +227,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
     changed: list[tuple[str, int, list[int]]] = []
     for file in index.file_states():
         key = file.path
-        if file.status not in CHANGED_STATUSES or is_absolute(key) or key.lower().endswith(_PROSE):
+        if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
             continue
         seq, turns = index.change_turns(key)
         changed.append((file.shown, seq, turns))
@@ -243,6 +266,14 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         )
         for owed, files in groups.values()
     ]
+
+
+def _checked(path: str) -> bool:
+    """Whether a change to ``path`` is one a check could be owed for (not prose, data or a backup)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name in _UNCHECKED_NAMES or name.startswith(".env.") or name.endswith(_UNCHECKED_SUFFIXES):
+        return False
+    return _BACKUP.search(name) is None
 
 
 def _is_task(runner: str) -> bool:

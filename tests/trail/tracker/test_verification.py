@@ -71,6 +71,28 @@ def test_a_file_changed_after_the_last_test_run_is_not_yet_tested() -> None:
     ]
 
 
+def test_data_logs_images_backups_and_git_files_owe_no_check() -> None:
+    """No build or test run reads a database, a backup or .gitignore: changing one owes nothing."""
+    [group] = owed(
+        shell("pytest -q", PASSED, 1),
+        edit("/shop/cart.py", 2),
+        *(
+            edit(f"/shop/{path}", 3)
+            for path in (
+                ".gitignore",
+                "data/pipeline.db",
+                "data/pipeline.db.bak-20260217-123434",
+                "cart.py.orig",
+                "logs/run.log",
+                "docs/logo.png",
+                ".env.local",
+            )
+        ),
+        edit("/shop/uv.lock", 3),  # dependencies: the tests run against them
+    )
+    assert [f["path"] for f in group["files"]] == ["cart.py", "uv.lock"]
+
+
 def test_a_later_run_clears_what_it_checked() -> None:
     assert (
         owed(
