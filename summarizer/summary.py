@@ -40,7 +40,7 @@ from summarizer.narrative.narrative_model import (
     changed_since,
     merge,
 )
-from summarizer.narrative.span import chunk_span, span_after
+from summarizer.narrative.span import SpanText, fit_span, span_after
 from summarizer.sections.file_lists import changed_paths
 from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
 from summarizer.sections.session_facts import session_facts
@@ -364,21 +364,23 @@ def summarize(
     if strategy == "regenerative":
         # Regenerative: summarize everything again each time, replacing the narrative.
         span = list(events)
+    shown: SpanText | None
     if getattr(writer, "needs_span", True):
-        # Nothing new since the previous summary: no request (the anchor stands as it is).
-        chunks = list(chunk_span(span, max_tokens=span_tokens))
+        # One request, its end always kept; nothing new since the previous summary: no request.
+        shown = fit_span(span, max_tokens=span_tokens)
+        shown = shown if shown.text else None
     else:
-        chunks = [("", span[0].turn if span else last_turn, last_turn)]
-    for number, (text, first, last) in enumerate(chunks):
+        shown = SpanText("", span[0].turn if span else last_turn, last_turn)
+    if shown is not None:
         cycle = narrative.cycle + 1
         request = NarrativeRequest(
             sections=template.narrative_sections,
             previous=narrative,
-            span=text,
-            span_turns=(first, last),
+            span=shown.text,
+            span_turns=(shown.first_turn, shown.last_turn),
             facts=facts,
             cycle=cycle,
-            strategy=strategy if number == 0 else "anchored",
+            strategy=strategy,
             extra_context=list(extra_context),
             shown=frozenset(s.key for s in template.sections if s.fill == "index"),
             facts_turn=last_turn,
@@ -388,11 +390,11 @@ def summarize(
             narrative,
             reply,
             cycle=cycle,
-            last_turn=last if number < len(chunks) - 1 else last_turn,
+            last_turn=last_turn,
             strategy=request.strategy,
             changed_since=changed_since(facts, narrative.last_turn),
         )
-    if not chunks:
+    else:
         narrative = narrative.model_copy(update={"last_turn": last_turn})
     narrative = check_narrative(narrative, facts)
     # The writer's line on each changed file goes beside the index's own facts of it.
@@ -404,7 +406,7 @@ def summarize(
         narrative=narrative,
         detail=detail,
         markdown=markdown,
-        requests=len(chunks),
+        requests=int(shown is not None),
     )
 
 

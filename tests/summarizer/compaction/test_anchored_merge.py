@@ -8,7 +8,6 @@ strategy (kept for comparison) rewrites everything each time.
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from artifact_index.ingestion.events import (
     AssistantMessage,
     Event,
     ToolCall,
-    ToolResult,
     UserMessage,
 )
 from artifact_index.presentation.cli import main
@@ -31,7 +29,7 @@ from summarizer.narrative.narrative_model import (
     SectionReply,
     merge,
 )
-from summarizer.narrative.span import chunk_span
+from summarizer.narrative.span import fit_span
 from summarizer.sections.templates import load_template
 from summarizer.summary import narrative_state, parse_previous, render_summary, summarize
 from summarizer.tokens import count_tokens
@@ -170,36 +168,16 @@ def test_anchored_prompt_asks_for_new_items_and_superseded_numbers_only() -> Non
     assert "intent (Session Intent):\n  (none)" in prompt
 
 
-def test_a_span_larger_than_one_request_is_merged_chunk_by_chunk() -> None:
-    chunks = list(chunk_span(EVENTS, max_tokens=150))
-    assert len(chunks) >= 3
-    writer = ScriptedWriter(
-        [
-            reply({"current_state": ([f"after chunk {n}"], [1] if n else [])})
-            for n in range(len(chunks))
-        ]
-    )
+def test_a_span_larger_than_its_budget_is_one_request_that_keeps_its_end() -> None:
+    writer = ScriptedWriter([reply({"current_state": ["Integration suite blocked on Redis"]})])
     summary = summarize(EVENTS, template=DEFAULT, writer=writer, format="fixture", span_tokens=150)
-    assert summary.requests == len(chunks)
-    assert [r.cycle for r in writer.requests] == list(range(1, len(chunks) + 1))
-    # Consecutive, non-overlapping spans, each anchored on the narrative the previous chunk produced.
-    turns = [r.span_turns for r in writer.requests]
-    assert all(a[1] <= b[0] for a, b in itertools.pairwise(turns))
-    assert _texts(writer.requests[1].previous, "current_state") == [("after chunk 0", 1)]
-    assert _texts(summary.narrative, "current_state") == [
-        (f"after chunk {len(chunks) - 1}", len(chunks))
-    ]
+    assert summary.requests == 1
+    (request,) = writer.requests
+    assert request.span_turns == (1, 6) and request.facts_turn == 6
+    assert "cut to fit the request" in request.span
+    assert "[turn 6]" in request.span
+    assert _texts(summary.narrative, "current_state") == [("Integration suite blocked on Redis", 1)]
     assert summary.narrative.last_turn == 6
-
-
-def test_a_chunk_never_separates_a_tool_call_from_its_result() -> None:
-    by_id = {e.call_id: e for e in EVENTS if isinstance(e, ToolCall)}
-    for limit in (80, 150, 400):
-        for text, _, _ in chunk_span(EVENTS, max_tokens=limit):
-            calls = text.count("TOOL CALL ")
-            results = text.count("] RESULT ")
-            assert calls == results, (limit, text[:200])
-    assert {e.call_id for e in EVENTS if isinstance(e, ToolResult)} == set(by_id)
 
 
 def test_nothing_new_since_the_previous_summary_sends_no_request() -> None:
@@ -420,18 +398,22 @@ def test_index_summarizer_cycles_cover_every_file_but_send_only_the_new_messages
     assert _texts(state, "current_state") == [("Two steps done", 2)]
 
 
-def test_each_chunk_says_how_old_the_anchor_is_against_the_current_facts() -> None:
-    """An item an earlier chunk wrote ("X not yet edited") is older than the index facts: the request says which
+def test_the_request_says_how_old_the_anchor_is_against_the_current_facts() -> None:
+    """An item an earlier summary wrote ("X not yet edited") is older than the index facts: the request says which
     turn each stands at, and that the later one holds, so the writer supersedes the stale item."""
-    chunks = list(chunk_span(EVENTS, max_tokens=150))
-    writer = ScriptedWriter([reply({}) for _ in chunks])
-    summarize(EVENTS, template=DEFAULT, writer=writer, format="fixture", span_tokens=150)
-    second = writer.requests[1]
-    prompt = build_prompt(second)
-    anchor_turn = writer.requests[0].span_turns[1]
-    assert f'<previous_narrative as_of_turn="{anchor_turn}">' in prompt
-    assert '<index_facts as_of_turn="6">' in prompt
-    assert anchor_turn < 6
+    writer = ScriptedWriter([reply({}), reply({})])
+    first = summarize(_upto(3), template=DEFAULT, writer=writer, format="fixture")
+    summarize(
+        EVENTS,
+        template=DEFAULT,
+        writer=writer,
+        format="fixture",
+        previous=parse_previous(first.markdown, DEFAULT),
+        span_tokens=150,
+    )
+    prompt = build_prompt(writer.requests[1])
+    assert '<previous_narrative as_of_turn="3">' in prompt
+    assert '<index_facts as_of_turn="6">' in prompt and '<new_span turns="4-6">' in prompt
     assert "the later one holds" in prompt and "list the older item in `superseded`" in prompt
     # The facts carry the turns of each file's changes, which an older statement is checked by.
     files = prompt.split("### Files changed", 1)[1].split("###", 1)[0]
@@ -447,23 +429,23 @@ def _talk(turns: range) -> list[Event]:
     ]
 
 
-def test_a_call_whose_result_never_came_does_not_hold_the_rest_of_the_span_in_one_chunk() -> None:
-    # An interrupted call has no result: the chunks after it still keep to their budget, which
-    # the model's context window depends on.
+def test_a_call_whose_result_never_came_does_not_hold_the_span_past_its_budget() -> None:
+    # An interrupted call has no result: the request still keeps to its budget, which the
+    # model's context window depends on, and to the span's end.
     events = [
         ToolCall(turn=1, call_id="lost", tool="Bash", arguments={"command": "make test"}),
         *_talk(range(2, 200)),
     ]
-    chunks = list(chunk_span(events, max_tokens=1_000))
-    assert len(chunks) > 5
-    assert all(count_tokens(text) <= 1_000 for text, _, _ in chunks)
+    shown = fit_span(events, max_tokens=1_000)
+    assert count_tokens(shown.text) <= 1_000 and shown.cut_events > 100
+    assert shown.text.splitlines()[-1].startswith("[turn 199] ASSISTANT: Step 199")
 
 
-def test_one_message_larger_than_a_chunk_keeps_its_head_and_tail_within_the_budget() -> None:
+def test_one_message_larger_than_the_budget_keeps_its_head_and_tail_within_it() -> None:
     pasted = "BEGIN " + "a log line that repeats\n" * 20_000 + " END"
     events = [UserMessage(turn=1, text=pasted), *_talk(range(2, 4))]
-    chunks = list(chunk_span(events, max_tokens=2_000))
-    assert all(count_tokens(text) <= 2_000 for text, _, _ in chunks)
-    first = chunks[0][0]
+    shown = fit_span(events, max_tokens=2_000)
+    assert count_tokens(shown.text) <= 2_000
+    first = shown.text
     assert first.startswith("[turn 1] USER: BEGIN") and "END" in first
     assert "characters elided" in first
