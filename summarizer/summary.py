@@ -86,12 +86,14 @@ class Summary(BaseModel):
 # What an empty narrative section says: what is not known, never a guess to fill it.
 _NOT_KNOWN = {
     "intent": "No request recorded.",
-    "decisions": "None recorded.",
+    # Whoever wrote the narrative found no choice stated: that is what is known, not that none was made.
+    "decisions": "No decision recorded in the agent's words.",
     "current_state": "Nothing stated beyond the sections above.",
     "next_steps": "No next step stated in the transcript.",
     "root_cause": "No root cause established in the session's words.",
 }
-_EMPTY_TEXTS = frozenset({"Nothing recorded.", *_NOT_KNOWN.values()})
+# "None recorded." is how earlier versions said an empty Decisions section: a previous summary may carry it.
+_EMPTY_TEXTS = frozenset({"Nothing recorded.", "None recorded.", *_NOT_KNOWN.values()})
 
 
 def _narrative_body(items: list[NarrativeItem], key: str = "") -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import UserMessage
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from summarizer.sections.templates import load_template
+from summarizer.summary import parse_previous
 from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
 
 
@@ -81,3 +83,15 @@ def test_a_session_command_with_arguments_is_no_request() -> None:
     intent = section(summary, "Session Intent")
     assert intent.startswith("- The user asked (turn 2): Round the cart total to cents.")
     assert "Latest request" not in intent
+
+
+def test_no_decision_in_the_agents_words_is_said_as_such_and_not_carried_as_one() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        AssistantMessage(turn=2, text="I looked at the cart."),
+    )
+    decisions = section(summary, "Decisions Made")
+    assert decisions.strip() == "No decision recorded in the agent's words."
+    # The next summary, anchored on this one, does not take the sentence for a decision.
+    anchor = parse_previous(summary.markdown, load_template("default"))
+    assert anchor.items("decisions") == []
