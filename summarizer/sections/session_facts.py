@@ -27,6 +27,7 @@ from summarizer.sections.activity import (
 from summarizer.sections.attempts import failed_attempts
 from summarizer.sections.background import background_agents
 from summarizer.sections.change_account import change_account
+from summarizer.sections.file_lists import latest_files
 from summarizer.sections.findings import findings
 from summarizer.sections.interruptions import interruptions
 from summarizer.sections.latest_code import latest_code
@@ -69,9 +70,13 @@ def session_facts(
         update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
     )
     since = thread_start(facts)
-    current = [
-        f for f in [*facts.created, *facts.modified] if any(t >= since for t in f.changed_turns)
-    ]
+    changed = [*facts.created, *facts.modified]
+    current = [f for f in changed if any(t >= since for t in f.changed_turns)]
+    if not current:
+        # The thread changed nothing yet (the user asks about the change just made): the session's latest
+        # changes are what the next agent continues from, their code and the agent's account of them too.
+        latest_paths = latest_files(changed, 0)
+        current, since = [f for f in changed if f.path in latest_paths], 0
     facts = facts.model_copy(update={"latest_code": latest_code(current)})
     if events is None:
         return facts

@@ -18,12 +18,13 @@ def one_line(text: str, limit: int) -> str:
     return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
 
 
-# A sentence ends at ".", "!" or "?" before a space, or at a line break; not at the dot of an abbreviation
+# A sentence ends at ".", "!" or "?" before a space, at a full-width "。", "！" or "？" (Chinese and Japanese put
+# no space after it), or at a line break; not at the dot of an abbreviation
 # ("e.g. a pass on the docs" is one sentence: cut after "e.g." its first words read as a sentence of their own).
 # Nor at the number of a list item ("1. Add colour variation" is one item, not "1." and a sentence).
 _SENTENCE_BREAK = lazy_pattern(
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!^\d\.)(?<!\n\d\.)(?<!^\d\d\.)"
-    r"(?<!\n\d\d\.)(?<=[.!?])[ \t]+|\s*\n\s*",
+    r"(?<!\n\d\d\.)(?<=[.!?])[ \t]+|(?<=[。！？])[ \t]*(?=\S)|\s*\n\s*",
     re.I,
 )
 
@@ -33,7 +34,8 @@ def sentences(text: str) -> list[str]:
     return _SENTENCE_BREAK.split(text)
 
 
-_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|\n")
+# Chinese and Japanese end a sentence with a full-width mark and no space after it.
+_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|[。！？；：]|\n")
 
 
 def whole_sentences(text: str, limit: int) -> str:
