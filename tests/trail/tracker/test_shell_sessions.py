@@ -39,6 +39,25 @@ def test_claude_code_bash_on_windows_is_bash_not_cmd(tmp_path: Path) -> None:
     assert unknown == []
 
 
+def test_removing_a_file_the_session_pulled_deletes_nothing_that_was_there(tmp_path: Path) -> None:
+    # `vercel env pull` wrote .env.check (its report says so), so the later `rm` takes away a
+    # file of the session's own making: no file that predates the session was deleted.
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/site",
+        [
+            (
+                "npx vercel env pull .env.check --environment production 2>&1"
+                " && grep API_URL .env.check",
+                "Retrieving project…\nCreated .env.check file  [189ms]\nAPI_URL=https://x\n",
+            ),
+            ("rm -f .env.check", ""),
+        ],
+    )
+    assert files == {".env.check": "reverted"}
+    assert unknown == []
+
+
 def test_a_fast_forward_brings_in_the_files_its_report_lists(tmp_path: Path) -> None:
     files, unknown = changed(
         tmp_path,
