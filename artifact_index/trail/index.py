@@ -625,23 +625,41 @@ class ArtifactIndex:
         """Each file :meth:`files` lists, as its state and the turns of its operations (in order).
 
         What a one-line account of a file needs (its shown path, status,
-        sources and first and last turn), without building its entry: a
-        session store saves a followed session's files at each change.
+        sources and first and last turn), without building its entry.
         """
-        nodes, into = self._graph.attributes, self._graph.keyed_edges_into
-        listed: list[tuple[FileState, list[int]]] = []
+        return [(state, self.operation_turns(state.path)) for state in self._listed()]
+
+    def file_edges(self) -> list[tuple[FileState, int]]:
+        """Each file :meth:`files` lists, as its state and the count of edges into its node.
+
+        Every operation on a file adds an edge into its node, and none is
+        ever taken out: an account made of a file's operations (see
+        :meth:`operation_turns`) is still right while its count stays the
+        same.  A session store saving a followed session at each change
+        makes again only the accounts of the files whose count moved.
+        """
+        into = self._graph.keyed_edges_into
+        edges: list[tuple[FileState, int]] = []
         for state in self._listed():
-            # The turns of operations_on(state.path), without copying each operation's attributes.
-            timed: list[tuple[int, int]] = []
-            for op, keyed in into.get(f"file:{state.path}", {}).items():
-                data = nodes[op]
-                if data.get("kind") == "operation":
-                    # An operation node's sequence number and turn are ints, set when it is added.
-                    seq, turn = cast(int, data["seq"]), cast(int, data["turn"])
-                    timed.extend((seq, turn) for _ in keyed)
-            timed.sort(key=lambda seq_turn: seq_turn[0])
-            listed.append((state, [turn for _, turn in timed]))
-        return listed
+            keyed = into.get(f"file:{state.path}")
+            edges.append((state, sum(map(len, keyed.values())) if keyed else 0))
+        return edges
+
+    def operation_turns(self, key: str) -> list[int]:
+        """The turns of the operations on file ``key``, in order: one per edge, as :meth:`operations_on` has them.
+
+        Read off the graph without copying each operation's attributes.
+        """
+        nodes = self._graph.attributes
+        timed: list[tuple[int, int]] = []
+        for op, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items():
+            data = nodes[op]
+            if data.get("kind") == "operation":
+                # An operation node's sequence number and turn are ints, set when it is added.
+                seq, turn = cast(int, data["seq"]), cast(int, data["turn"])
+                timed.extend((seq, turn) for _ in keyed)
+        timed.sort(key=lambda seq_turn: seq_turn[0])
+        return [turn for _, turn in timed]
 
     def _listed(self) -> list[FileState]:
         """The states of the files :meth:`files` lists, in order of first touch."""
