@@ -962,13 +962,19 @@ class ArtifactIndex:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         self.settle()  # the symbols errors lie in are found with the others
         symbols = self.session.error_symbols
-        return [_error_report(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
+        # The errors of a long session span many of the same turns: each turn's changes are
+        # read off the graph once.
+        changes: dict[int, list[str]] = {}
+        return [
+            _error_report(entry, symbols, self._fixes(entry, changes))
+            for entry in self.ledger.errors
+        ]
 
     def failed_runs(self) -> list[FailedRun]:
         """Every failed shell command, as an error or as noise with the reason it does not matter."""
         return list(self.ledger.failed_runs)
 
-    def _fixes(self, entry: Any) -> list[str]:
+    def _fixes(self, entry: Any, changes: dict[int, list[str]] | None = None) -> list[str]:
         """The files changed after an error last appeared and up to the run that resolved it, that the error names.
 
         The calls of the error's own turn were made before its output was seen;
@@ -976,25 +982,38 @@ class ArtifactIndex:
         a file the error names (its file, or a path or file name in its message,
         detail or failing tests) is said to have fixed it: another file changed
         in between may be unrelated work, and "fixed by" it would be a guess.
+        ``changes``: the files each turn changed (see :meth:`_changed_in`), as
+        far as known, for a caller that asks of many errors.
         """
         if not entry.resolved or entry.resolved_turn is None:
             return []
-        # The graph's own dictionaries (in out_edges' order): this visits each turn in between.
-        graph = self._graph
-        nodes, out_of = graph.attributes, graph.keyed_edges_out_of
+        if changes is None:
+            changes = {}
         changed: dict[str, None] = {}
         for turn in range(entry.last_turn + 1, entry.resolved_turn + 1):
-            for op in out_of.get(f"turn:{turn}", ()):
-                data = nodes[op]
-                if (
-                    data.get("action") in ("read", "unknown", "shell")
-                    or data.get("result") == "failure"
-                ):
-                    continue
-                for target, keyed in out_of[op].items():
-                    if any(edge.get("kind") == "touched" for edge in keyed.values()):
-                        changed[self._files[cast(str, nodes[target]["path"])].shown] = None
+            found = changes.get(turn)
+            if found is None:
+                found = changes[turn] = self._changed_in(turn)
+            changed.update(dict.fromkeys(found))
         return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
+
+    def _changed_in(self, turn: int) -> list[str]:
+        """The shown paths of the files the operations of ``turn`` changed, in the graph's order."""
+        # The graph's own dictionaries (in out_edges' order).
+        graph = self._graph
+        nodes, out_of = graph.attributes, graph.keyed_edges_out_of
+        changed: list[str] = []
+        for op in out_of.get(f"turn:{turn}", ()):
+            data = nodes[op]
+            if (
+                data.get("action") in ("read", "unknown", "shell")
+                or data.get("result") == "failure"
+            ):
+                continue
+            for target, keyed in out_of[op].items():
+                if any(edge.get("kind") == "touched" for edge in keyed.values()):
+                    changed.append(self._files[cast(str, nodes[target]["path"])].shown)
+        return changed
 
     def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""
