@@ -388,3 +388,45 @@ def test_an_error_that_blocked_later_checks_is_not_resolved_by_their_failures() 
         ok=False,
     )
     assert not session.ledger.errors[0].resolved
+
+
+CARGO_COMPILE_ERROR = """   Compiling shop v0.1.0 (/w/shop)
+error[E0061]: this function takes 2 arguments but 1 argument was supplied
+   --> src/main.rs:583:5
+    |
+583 |     total(items);
+    |     ^^^^^------- an argument of type `Rate` is missing
+
+error: could not compile `shop` (bin "shop") due to 1 previous error
+"""
+CARGO_TEST_FAILED = """   Compiling shop v0.1.0 (/w/shop)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 2.10s
+     Running unittests src/main.rs (target/debug/deps/shop-1a2b)
+
+running 3 tests
+test tests::rounds ... ok
+test tests::sums ... ok
+test tests::taxes ... FAILED
+
+failures:
+
+---- tests::taxes stdout ----
+thread 'tests::taxes' panicked at src/tax.rs:20:9:
+assertion `left == right` failed
+
+failures:
+    tests::taxes
+
+test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+"""
+
+
+def test_a_compile_error_is_gone_once_a_rerun_of_cargo_test_runs_tests() -> None:
+    # cargo runs no test before everything compiles: a rerun that ran tests, even failing ones, compiled.
+    session = Session()
+    session.run("cargo test 2>&1", CARGO_COMPILE_ERROR, ok=False)
+    session.run("cargo test 2>&1", CARGO_TEST_FAILED, ok=False)
+    compile_error = next(e for e in session.ledger.errors if e.tool == "rustc")
+    assert compile_error.resolved
+    assert compile_error.resolution == "gone from a rerun of the same check, whose tests ran"
+    assert any(not e.resolved for e in session.ledger.errors if e.tool != "rustc")
