@@ -438,7 +438,8 @@ class ArtifactIndex:
                 changes.pop()
                 continue
             changes.append(op)
-        return max((int(op["seq"]) for op in changes), default=0), sorted(
+        # A change a later `git status` credited to an earlier command happened at that command.
+        return max((op.get("cause_seq", op["seq"]) for op in changes), default=0), sorted(
             {int(op["turn"]) for op in changes}
         )
 
