@@ -30,7 +30,7 @@ from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.progress import shown_command
 from summarizer.sections.summary_facts import LatestCode, SessionFacts
-from summarizer.sections.text import block
+from summarizer.sections.text import block, code_span
 from summarizer.sections.thread import thread_start
 
 __all__ = [
@@ -189,7 +189,7 @@ class _Describer:
         if f.first_lines and quota.lines:
             parts.append(
                 ("headings: " if f.headings else "first lines: ")
-                + _named([f"`{line}`" for line in f.first_lines], quota.lines)
+                + _named([code_span(line) for line in f.first_lines], quota.lines)
             )
         note = self.notes.get(f.path)
         substance = (
@@ -709,7 +709,7 @@ def _whose_read(f: FileReport) -> str:
         notes.append(
             f"its read at turn {f.changed_unseen_turn} showed other content than an earlier read: "
             + (
-                f"`{shown_command(effect.command or effect.tool)}` (turn {effect.turn}), a script "
+                f"{code_span(shown_command(effect.command or effect.tool))} (turn {effect.turn}), a script "
                 "writing files at paths computed at run time, may have changed it"
                 if effect is not None
                 else "something the calls seen do not show changed it"
