@@ -82,6 +82,13 @@ class TestPackageManagers:
             ("edit", "app/pnpm-lock.yaml"),
         ]
 
+    def test_a_directory_option_before_the_packages_is_not_a_package(self) -> None:
+        # `--prefix client` names the project: "client" is not a package installed at the root.
+        assert effects(analyze("npm install --prefix client jwt-decode")) == [
+            ("edit", "client/package.json"),
+            ("edit", "client/package-lock.json"),
+        ]
+
     def test_a_new_project_gets_a_new_lock_file(self) -> None:
         analysis = analyze("npm init -y && npm install express")
         assert [(op.action, op.path) for op in analysis.operations] == [
