@@ -899,6 +899,14 @@ def _files_and_code(facts: SessionFacts, detail: int) -> str:
     return f"{changed_files(facts, detail)}\nRead only:\n{read_files(facts, max(detail, 1))}"
 
 
+def _put_back(facts: SessionFacts, detail: int) -> str:
+    """The reverted files, less those moved away (see :func:`_renderer`)."""
+    moved = moved_files(facts)  # once: a long session reverts thousands of files
+    return files_of_status(
+        [r for r in facts.reverted if r.path not in moved], detail, accounts=facts.accounts
+    )
+
+
 def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
     """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
     match key:
@@ -911,9 +919,7 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "files_reverted":
             # A file moved away lives on at its new path (listed there as "moved here from"):
             # it was not put back.
-            return lambda f, d: files_of_status(
-                [r for r in f.reverted if r.path not in moved_files(f)], d, accounts=f.accounts
-            )
+            return _put_back
         case "files_changed":
             return changed_files
         case "files_read":
