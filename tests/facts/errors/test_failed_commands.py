@@ -138,6 +138,21 @@ def test_a_failure_no_checker_explains_is_an_error_in_its_own_words() -> None:
     assert session.ledger.failed_runs[0].errors == (entry.signature,)
 
 
+def test_a_passing_test_line_is_never_the_error_of_a_failed_command() -> None:
+    # Its words ("missing key columns") sound like an error; the failure is further down.
+    output = (
+        "@app/core:test: (pass) planner > validates duplicate columns and missing key columns [0.2ms]\n"
+        "@app/cli:test: ✓ reports a missing file\n"
+        "@app/cli:test: error: expect(received).toBe(expected)\n"
+        "@app/cli:test: (fail) cli > migrates against live ClickHouse\n"
+    )
+    session = Session()
+    session.run("bun verify", output, ok=False)
+    assert (
+        session.ledger.errors[0].message == "@app/cli:test: error: expect(received).toBe(expected)"
+    )
+
+
 def test_an_in_place_edit_that_fails_is_no_look_up() -> None:
     session = Session()
     session.run("sed -i 's/cost/price/' cart.py", "sed: can't read cart.py: No such file", ok=False)
