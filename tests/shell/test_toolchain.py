@@ -336,6 +336,14 @@ class TestGenerators:
         "* creating priv/resource_snapshots/repo/tickets/20260504091500.json\n"
     )
 
+    def test_a_starter_scaffolded_into_a_new_folder_makes_the_folder_the_sessions(self) -> None:
+        # Its files are not named; none of them predates the session, whatever later names them.
+        analysis = analyze("npm create vite@latest shop -- --template react")
+        assert [(op.action, op.path) for op in analysis.operations] == [("unknown", None)]
+        assert analysis.directories == (f"{ROOT}/shop",)
+        in_place = analyze("pnpm create vite . --template react")
+        assert in_place.directories == ()
+
     def test_mix_generators_create_the_files_they_report(self) -> None:
         assert _ran("mix ash.codegen add_ticket_priority", self.CODEGEN) == [
             ("create", "priv/repo/migrations/20260504091500_add_ticket_priority.exs"),
