@@ -392,7 +392,7 @@ def _said_missing(effect: FileOperation, output: str) -> bool:
 # The `|| echo WORDS` that runs when the read failed, after any other reads tried in turn
 # (`cat a 2>/dev/null || cat b 2>/dev/null || echo "none found"`: the words mean every one failed).
 _FALLBACK = lazy_pattern(
-    r"(?:\s*\|\|\s*(?!echo\b)[^;&|\n]+)*"
+    r"(?:\s*\|\|\s*(?!echo\b)(?:[^;&|\n]|\|(?!\|))+)*"
     r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))"
 )
 

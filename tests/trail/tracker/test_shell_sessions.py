@@ -118,6 +118,10 @@ def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
                     'cat first.md 2>/dev/null || cat second.md 2>/dev/null || echo "none found"',
                     "# First",
                 ),
+                (
+                    'cat token.json 2>/dev/null || env | grep -i token || echo "not found"',
+                    "not found",
+                ),
             ],
         ),
         encoding="utf-8",
