@@ -6,7 +6,8 @@ tests, ``alembic revision`` a migration: none of them is named on the
 command line, and each is printed by the generator (``* creating
 priv/repo/migrations/20260501_add_users.exs``, ``      create  app/models/user.rb``,
 ``Generating /srv/app/alembic/versions/3f2a_add_users.py ...  done``, ``wrangler
-types``' ``Types written to worker-configuration.d.ts``).
+types``' ``Types written to worker-configuration.d.ts``, ``vercel env pull``'s ``Created
+.env.local file``).
 Named files become ``create`` (or ``edit`` for ``* injecting`` / ``insert``)
 operations; a generator whose report names nothing, or whose output was
 not recorded, is an ``unknown`` effect, unless it says it found nothing to
@@ -57,6 +58,12 @@ _WRANGLER_TYPES = _Generator(
     lazy_pattern(r"\b(?P<verb>Types written) to (?P<path>\S+?\.ts)\s*$", re.MULTILINE)
 )
 
+# `vercel env pull [FILE]` downloads the project's environment into FILE (.env.local by default)
+# and says which it wrote: "Created .env.check file", or "Updated ..." when it was there.
+_VERCEL_ENV_PULL = _Generator(
+    lazy_pattern(r"^\s*(?P<verb>Created|Updated|Overwrote) (?P<path>\S+) file\b", re.MULTILINE)
+)
+
 # mix tasks that generate files, by prefix.
 _MIX_GENERATORS = (
     "ash.codegen",
@@ -73,9 +80,11 @@ _MIX_BUILD_PRIV = lazy_pattern(r"^_build/[^/]+/lib/[^/]+/priv/")
 _EDITING_VERBS = frozenset(
     {"injecting", "updating", "modifying", "insert", "inject", "append", "prepend", "gsub", "force"}
 )
-_WRITING_VERBS = frozenset({"Types written"})  # a whole file written, whether it was there or not
+_WRITING_VERBS = frozenset(
+    {"Types written", "Updated", "Overwrote"}
+)  # a whole file written, whether it was there or not
 
-GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build", "wrangler"})
+GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build", "wrangler", "vercel"})
 """Programs :func:`generator_effects` knows."""
 
 
@@ -94,6 +103,8 @@ def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] 
         return _generated(inv, runtime, "alembic revision", _ALEMBIC)
     if name == "wrangler" and task == "types":
         return _generated(inv, runtime, "wrangler types", _WRANGLER_TYPES)
+    if name == "vercel" and words[:2] == ["env", "pull"]:
+        return _generated(inv, runtime, "vercel env pull", _VERCEL_ENV_PULL)
     return None
 
 

@@ -35,7 +35,13 @@ from artifact_index.shell.invocation import (
 )
 from artifact_index.shell.state import home_of, join
 
-__all__ = ["STASHED", "STASHED_WITH_UNTRACKED", "git_effects", "skip_global_options"]
+__all__ = [
+    "STASHED",
+    "STASHED_WITH_UNTRACKED",
+    "git_effects",
+    "settled_by_status",
+    "skip_global_options",
+]
 
 # The details of the restore a `git stash` makes: the tracker keeps what such a
 # restore put away, so that a later `git stash pop` can bring it back.
@@ -605,10 +611,18 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     return ops
 
 
+_SETTLED_SUFFIX = "`, which may change it"
+
+
 def _settled(state: str, command: str) -> str:
     shown = " ".join(command.split())
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    return f"listed {state} by git status after `{shown}`, which may change it"
+    return f"listed {state} by git status after `{shown}{_SETTLED_SUFFIX}"
+
+
+def settled_by_status(detail: str | None) -> bool:
+    """Whether an operation's ``detail`` says a ``git status`` credited the change to an earlier command."""
+    return detail is not None and detail.startswith("listed ") and detail.endswith(_SETTLED_SUFFIX)
 
 
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {

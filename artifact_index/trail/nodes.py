@@ -46,7 +46,13 @@ class TurnNode(TypedDict):
     turn: int
 
 
-class OperationNode(TypedDict):
+class _CreditedOperation(TypedDict, total=False):
+    # A change a later `git status` credited to an earlier command: that command's operation,
+    # where the change happened (the node's turn and command are that command's).
+    cause_seq: int
+
+
+class OperationNode(_CreditedOperation):
     """``op:<seq>``: one operation of one tool call on one file (or an effect whose file is unknown)."""
 
     kind: Literal["operation"]

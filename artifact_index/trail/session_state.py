@@ -241,6 +241,7 @@ class PossibleChange(_Record):
 
     turn: int
     command: str
+    seq: int | None = None  # the operation that said so; None in states saved before it was kept
 
 
 class SessionState(_Record):

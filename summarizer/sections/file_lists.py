@@ -380,7 +380,11 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         [f for f in ordered if f.path not in left and f.path not in facts.file_notes]
     )
     code_files, code_lines = _CODE_AT[detail]
-    with_code = _current(files, since, code_files, outside=outside)
+    # When the thread changed nothing yet (the user asks about the change just made), the session's latest
+    # changes are what the next agent continues from: their code is shown as the thread's would be.
+    with_code = _current(files, since, code_files, outside=outside) or _current(
+        files, 0, code_files, outside=outside
+    )
     lines = []
     for f in ordered:
         if f.path in left:

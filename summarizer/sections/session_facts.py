@@ -23,6 +23,7 @@ from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
+from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
@@ -59,9 +60,13 @@ def session_facts(
         update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
     )
     since = thread_start(facts)
-    current = [
-        f for f in [*facts.created, *facts.modified] if any(t >= since for t in f.changed_turns)
-    ]
+    changed = [*facts.created, *facts.modified]
+    current = [f for f in changed if any(t >= since for t in f.changed_turns)]
+    if not current:
+        # The thread changed nothing yet (the user asks about the change just made): the session's latest
+        # changes are what the next agent continues from, their code and the agent's account of them too.
+        latest_paths = latest_files(changed, 0)
+        current = [f for f in changed if f.path in latest_paths]
     facts = facts.model_copy(update={"latest_code": latest_code(current)})
     if events is None:
         return facts

@@ -19,7 +19,8 @@ def one_line(text: str, limit: int) -> str:
     return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
 
 
-_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|\n")
+# Chinese and Japanese end a sentence with a full-width mark and no space after it.
+_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|[。！？；：]|\n")
 
 
 def whole_sentences(text: str, limit: int) -> str:

@@ -22,6 +22,24 @@ def test_pipes_mark_every_command_but_the_last() -> None:
     assert [(s.program, s.piped) for s in steps] == [("git", True), ("tee", True), ("head", False)]
 
 
+def test_a_pipe_binds_closer_than_a_list_whatever_the_redirections() -> None:
+    # bash reads `a 2>x && b 2>y | c || d` as `a && (b | c) || d`: only b feeds c.
+    for command in (
+        "ls .claude/ 2>/dev/null && cat .claude/mcp.json 2>/dev/null | head -5 || echo none",
+        "ls .claude/ && cat .claude/mcp.json | head -5 || echo none",
+    ):
+        steps = simple_commands(command, "/r")
+        assert steps is not None
+        assert [(s.program, s.piped) for s in steps] == [
+            ("ls", False),
+            ("cat", True),
+            ("head", False),
+            ("echo", False),
+        ], command
+    braced = simple_commands("{ ls d 2>/dev/null && cat d/f; } | head", "/r")
+    assert braced is not None and [s.piped for s in braced] == [True, True, False]
+
+
 def test_groups_are_flattened_and_variables_expand() -> None:
     steps = simple_commands('P=fix.patch; { echo DONE; cat "$P"; }', "/r")
     assert steps is not None and [s.argv for s in steps] == [("echo", "DONE"), ("cat", "fix.patch")]

@@ -361,6 +361,16 @@ class TestGenerators:
         ]
         assert _ran("npx wrangler deploy --dry-run", "No bindings found.") == []
 
+    def test_an_environment_pull_writes_the_file_vercel_names(self) -> None:
+        pulled = "Retrieving project…\nDownloading\nCreated .env.check file  [189ms]\n"
+        assert _ran("npx vercel env pull .env.check --environment production", pulled) == [
+            ("create", ".env.check")
+        ]
+        assert _ran("vercel env pull", "Updated .env.local file  [201ms]\n") == [
+            ("write", ".env.local")
+        ]
+        assert _ran("vercel env ls", "Created .env.check file\n") == []
+
     def test_a_generator_that_names_nothing_is_an_unknown_effect(self) -> None:
         (op,) = analyze("mix ash.codegen add_ticket_priority").operations
         assert op.action == "unknown" and "its output was not recorded" in str(op.detail)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
-from artifact_index.facts.errors.checks.command_line import executable, unwrap
+from artifact_index.facts.errors.checks.command_line import executable, unwrap, word_set
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
@@ -276,6 +276,43 @@ def other_way(entry: LedgerEntry, later: str) -> str | None:
     return None
 
 
+# Steps that only carry a pipeline's data (set variables, pick a value out of a file, print,
+# clean up): a retry may spell them another way while doing the same work.
+_PLUMBING = word_set(
+    "cd pushd popd export eval source . set unset echo printf true false sleep rm grep egrep sed"
+    " cut tr head tail awk jq sort uniq wc cat tee xargs test [ read"
+)
+# A URL's scheme and host, or the variable that holds them, and its query: what is left is the
+# resource asked for ("$SUPABASE_URL/rest/v1/users?select=id" and "https://x.co/rest/v1/users").
+_URL_BASE = lazy_pattern(r"^(?:[a-z][\w+.-]*://[^/\s]*|\$\{?\w+\}?)")
+
+
+def _target(word: str) -> str:
+    return _URL_BASE.sub("", word).split("?", 1)[0].rstrip("/")
+
+
+def pipeline_steps(command: str) -> tuple[str, ...]:
+    """The work a command line does, step by step: each program that is no plumbing, with its first operand.
+
+    ``vercel env pull .env.check && eval $(grep KEY .env.check) && curl "$URL/rest/v1/users?x"``
+    and ``vercel env pull .env.check && KEY=$(grep KEY .env.check | sed ...) && curl
+    "https://h/rest/v1/users?y" | jq`` both pull the environment, then ask for ``/rest/v1/users``.
+    """
+    steps: list[str] = []
+    for piped, words in segments(command):
+        words = unwrap(words)
+        if piped or not words or executable(words[0]) in _PLUMBING:
+            continue
+        operand = next((w for w in words[1:] if not w.startswith("-")), "")
+        steps.append(f"{executable(words[0])} {_target(operand)}".strip())
+    return tuple(steps)
+
+
+def _pipeline_key(command: str) -> str | None:
+    steps = pipeline_steps(command)
+    return "pipeline:" + " && ".join(steps) if steps else None
+
+
 def _program_keys(command: str) -> set[str]:
     """Keys under which a failed command is found by its retries: each of its first words as a program."""
     words = _main_words(command)
@@ -309,6 +346,9 @@ def lookups(entry: LedgerEntry) -> set[str]:
         if entry.kind == "generic":
             for command in entry.commands:
                 found |= _program_keys(command)
+                pipeline = _pipeline_key(command)
+                if pipeline is not None:
+                    found.add(pipeline)
         if entry.kind in ("generic", "npm"):
             for command in entry.commands:
                 found |= {f"adds:{name}" for name in _added_packages(command) or ()}
@@ -334,6 +374,9 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
     if command and not checks:
         found |= {f"action:{action}" for action in subcommands(command)}
         found |= {f"step:{executable(words[0])}" for _, words in segments(command) if words}
+        pipeline = _pipeline_key(command)
+        if pipeline is not None:
+            found.add(pipeline)
         if "git commit" in subcommands(command):
             found.add(_PASSED_BY_COMMIT)
     return found
@@ -394,6 +437,13 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         now = subcommands(command)
         if any((before := subcommands(earlier)) and before <= now for earlier in entry.commands):
             return "a corrected retry succeeded"
+        if entry.kind == "generic" and any(
+            (steps := pipeline_steps(earlier)) and steps == pipeline_steps(command)
+            for earlier in entry.commands
+        ):
+            # The same work (the same programs on the same resources), its plumbing spelled
+            # another way, and this time it succeeded.
+            return "the same steps ran again, their glue spelled another way, and succeeded"
         if _failed_step_ran_again(entry, command):
             # The step the complaint names ran again, word for word, and this time the command succeeded.
             return "the step that failed ran again and succeeded"

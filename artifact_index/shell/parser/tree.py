@@ -282,7 +282,7 @@ class Builder:
             cmds = [
                 c for c in (self.node(ch) for ch in n.children if ch.type not in ("|", "|&")) if c
             ]
-            return Pipeline(tuple(cmds)) if len(cmds) != 1 else cmds[0]
+            return _pipeline(cmds)
         if kind == "negated_command":
             inner = [c for c in (self.node(ch) for ch in n.children if ch.type != "!") if c]
             return Pipeline(tuple(inner), negated=True) if inner else None
@@ -465,6 +465,37 @@ class Builder:
             if index is not None and index < len(self.heredocs):
                 return Redirect("<<", fd=fd, body=self.heredocs[index])
         return Redirect(op, fd=fd, target=target)
+
+
+def _pipeline(cmds: list[Node]) -> Node:
+    """The pipeline of ``cmds`` as bash binds it: ``|`` closer than ``&&``, ``||`` and ``;``.
+
+    tree-sitter reads ``ls d 2>/dev/null && cat d/f 2>/dev/null | head`` as the list
+    ``ls && cat`` piped into ``head``; a list is no element of a pipeline without braces or
+    parentheses, so its last command alone is piped: ``ls && (cat | head)``.
+    """
+    items: list[Node] = []
+    operators: list[str] = []
+    current: list[Node] = []
+
+    def join(node: Node) -> None:
+        if isinstance(node, Pipeline) and not node.negated:
+            current.extend(node.commands)
+        else:
+            current.append(node)
+
+    for cmd in cmds:
+        if isinstance(cmd, Sequence) and cmd.items:
+            join(cmd.items[0])
+            for operator, item in zip(cmd.operators, cmd.items[1:], strict=False):
+                items.append(Pipeline(tuple(current)) if len(current) != 1 else current[0])
+                operators.append(operator)
+                current = []
+                join(item)
+        else:
+            current.append(cmd)
+    items.append(Pipeline(tuple(current)) if len(current) != 1 else current[0])
+    return Sequence(tuple(items), tuple(operators)) if len(items) > 1 else items[0]
 
 
 def _attach(body: Node, redirects: tuple[Redirect, ...], text: str) -> Node:

@@ -84,7 +84,8 @@ def change_account(events: Sequence[Event], f: FileReport, since: int) -> Change
     if not f.changed_turns:
         return None
     last = max(f.changed_turns)
-    names = _names(f, since)
+    # A change made before the thread started (the user asks about it) is named by what that change touched.
+    names = _names(f, min(since, last))
     after: list[AssistantMessage] = []
     announced: AssistantMessage | None = None
     for event in events:

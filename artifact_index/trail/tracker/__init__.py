@@ -42,6 +42,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.git import settled_by_status
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
@@ -354,6 +355,8 @@ class Tracker:
             return unstash(self.index, op_node, op.detail) if status != "failure" else set()
         assert op.path is not None
         key = self._key(op.path, op.cwd or cwd)
+        if status != "failure" and settled_by_status(op.detail):
+            self._credit_possible_change(op_node, key)
         if op.action == "read" and status != "failure" and is_directory_listing(result.output):
             # The path was a directory: the tool listed it, no file was read.
             listed = self.index.session.listed_directories
@@ -706,7 +709,25 @@ class Tracker:
         possible = self.index.session.possible_changes
         # The first such command since the last status is the one that changed it, if any did.
         if key not in possible and len(possible) < _MAX_POSSIBLE_CHANGES:
-            possible[key] = PossibleChange(turn=turn, command=op.command or "")
+            possible[key] = PossibleChange(
+                turn=turn, command=op.command or "", seq=self.index.session.op_count
+            )
+
+    def _credit_possible_change(self, op_node: str, key: str) -> None:
+        """A change a ``git status`` settled was made by the command that said it may make it.
+
+        The operation is told at that command's turn and with its words (``uv sync`` rewrote
+        ``uv.lock``, not the ``git status`` that showed it), and a check run between the two
+        ran after the change.
+        """
+        possible = self.index.session.possible_changes.get(key)
+        if possible is None:
+            return
+        node = self.index.fed_graph.nodes[op_node]
+        node["turn"] = possible.turn
+        node["command"] = possible.command
+        if possible.seq is not None:
+            node["cause_seq"] = possible.seq
 
     def changed(self, path: str) -> bool:
         """Whether the session changed the file (and did not put it back)."""

@@ -17,7 +17,7 @@ from artifact_index.shell.listing import simple_commands
 from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
-from artifact_index.trail.paths import is_absolute, join
+from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.work_state import WorkState
 
@@ -131,6 +131,8 @@ def analyze_shell(
         session.directories = sorted({*session.directories, *analysis.directories})
     if analysis.copied:
         session.copied_trees = sorted({*session.copied_trees, *analysis.copied})
+        if succeeded is not False:
+            placed += _copied_in(index, analysis.copied, placed, shell_cwd)
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
     if succeeded is not False and result.output and shell_cwd:
@@ -177,6 +179,41 @@ def analyze_shell(
         analysis.opaque,
         analysis.cleared,
     )
+
+
+def _copied_in(
+    index: ArtifactIndex, trees: tuple[str, ...], effects: list[FileOperation], cwd: str | None
+) -> list[FileOperation]:
+    """The files a ``cp -r`` into a new folder made that an earlier read had found missing.
+
+    The copy's files are otherwise unknown; one the session looked for there and did not find
+    (a Read said "File does not exist") is there now because the copy brought it, so a later
+    read of it is no read of a file that predates the session.
+    """
+    made: list[FileOperation] = []
+    for tree in trees:
+        copy = next(
+            (
+                e
+                for e in effects
+                if e.action == "unknown"
+                and (e.detail or "").endswith(f" to {tree}; the files under it are not known")
+            ),
+            None,
+        )
+        key = index.same_file_key(file_key(tree, cwd, index.session.root))
+        for file in index.files_under(key):
+            if file.exists is False and not file.changed:
+                made.append(
+                    FileOperation(
+                        action="create",
+                        path=file.display or join(index.session.root, file.path),
+                        command=copy.command if copy is not None else None,
+                        source="shell",
+                        detail=f"copied in with its folder `{tree}`",
+                    )
+                )
+    return made
 
 
 def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> bool:

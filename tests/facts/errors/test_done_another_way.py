@@ -99,3 +99,57 @@ def test_a_command_failing_again_in_other_words_has_not_resolved_its_failure() -
         False,
     )
     assert all(not e.resolved for e in ledger.errors)
+
+
+def test_a_failed_pipeline_is_resolved_when_its_steps_run_again_with_other_glue() -> None:
+    # Pull the environment, pick the key out of it, ask the API: the key was read wrongly twice
+    # (eval, then export), then a sed spelled it right and the same request succeeded.
+    ledger = ErrorLedger()
+    _run(
+        ledger,
+        1,
+        "npx vercel env pull .env.check 2>&1 >/dev/null && eval $(grep -E '^KEY=' .env.check"
+        " | sed 's/^/export /') && curl -s \"$API_URL/rest/v1/users?email=eq.a@b.c\""
+        ' -H "apikey: $KEY" && rm .env.check',
+        "Created .env.check file  [191ms]\n",
+        False,
+    )
+    _run(
+        ledger,
+        2,
+        "export $(grep -E '^KEY=' .env.check | tr -d '\"') && curl -s"
+        ' "$API_URL/rest/v1/users?email=eq.a@b.c" -H "apikey: $KEY" && rm .env.check',
+        "Invalid API key\n",
+        False,
+    )
+    assert len(ledger.open_errors) == 2
+    _run(
+        ledger,
+        3,
+        "KEY=$(grep '^KEY=' .env.check | sed 's/.*=\"\\(.*\\)\"/\\1/') && curl -s"
+        " 'https://api.example.com/rest/v1/users?email=eq.a@b.c' -H \"apikey: $KEY\"",
+        "[]\n",
+        True,
+    )
+    # The request alone ran again: the failure of the one that also pulled stays open.
+    [still_open] = ledger.open_errors
+    assert still_open.first_turn == 1
+    _run(
+        ledger,
+        4,
+        "npx vercel env pull .env.check 2>&1 >/dev/null && KEY=$(grep '^KEY=' .env.check | cut"
+        " -d'\"' -f2) && curl -s 'https://api.example.com/rest/v1/users?limit=10' | jq .",
+        "[]\n",
+        True,
+    )
+    assert not ledger.open_errors
+    assert {entry.resolution for entry in ledger.errors} == {
+        "the same steps ran again, their glue spelled another way, and succeeded"
+    }
+
+
+def test_a_failed_request_stays_open_when_a_later_one_asks_for_another_resource() -> None:
+    ledger = ErrorLedger()
+    _run(ledger, 1, "curl -sf https://api.example.com/v1/orders", "curl: (22) 500\n", False)
+    _run(ledger, 2, "curl -sf https://api.example.com/v1/health", "ok\n", True)
+    assert ledger.open_errors

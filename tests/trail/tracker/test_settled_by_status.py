@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import file_reports
+from artifact_index.trail.verification import unverified_changes
 
 from .claude_bash import changed, transcript
 
@@ -160,3 +162,28 @@ def test_the_first_build_since_the_manifest_changed_is_credited(tmp_path: Path) 
     lock = next(f for f in index.files() if f.path == "Cargo.lock")
     details = [op.detail for op in index.history(lock.path) if op.detail]
     assert details == ["listed modified by git status after `cargo check`, which may change it"]
+
+
+def test_a_lock_a_status_settles_changed_when_its_command_ran_not_when_the_status_showed_it(
+    tmp_path: Path,
+) -> None:
+    # `uv sync` rewrote uv.lock (turn 2); the tests ran after that (turn 3); the status (turn 4)
+    # only showed it.  The lock is told as uv sync's change, and no run is owed for it.
+    path = tmp_path / "session.jsonl"
+    calls = [
+        ("uv sync 2>&1 | tail -3", "Resolved 41 packages in 12ms\n"),
+        ("uv run pytest -q 2>&1 | tail -2", "12 passed in 0.40s\n"),
+        (
+            "git status -u",
+            "On branch main\nChanges not staged for commit:\n\tmodified:   uv.lock\n",
+        ),
+    ]
+    path.write_text(transcript(ROOT, calls), encoding="utf-8")
+    index, _ = build_index(path)
+    [lock] = [f for f in file_reports(index) if f.path == "uv.lock"]
+    assert (lock.status, lock.shell_command, lock.changed_turns) == (
+        "modified",
+        "uv sync 2>&1",
+        [2],
+    )
+    assert unverified_changes(index) == []

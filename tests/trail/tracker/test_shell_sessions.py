@@ -39,6 +39,25 @@ def test_claude_code_bash_on_windows_is_bash_not_cmd(tmp_path: Path) -> None:
     assert unknown == []
 
 
+def test_removing_a_file_the_session_pulled_deletes_nothing_that_was_there(tmp_path: Path) -> None:
+    # `vercel env pull` wrote .env.check (its report says so), so the later `rm` takes away a
+    # file of the session's own making: no file that predates the session was deleted.
+    files, unknown = changed(
+        tmp_path,
+        "/home/dev/site",
+        [
+            (
+                "npx vercel env pull .env.check --environment production 2>&1"
+                " && grep API_URL .env.check",
+                "Retrieving project…\nCreated .env.check file  [189ms]\nAPI_URL=https://x\n",
+            ),
+            ("rm -f .env.check", ""),
+        ],
+    )
+    assert files == {".env.check": "reverted"}
+    assert unknown == []
+
+
 def test_a_fast_forward_brings_in_the_files_its_report_lists(tmp_path: Path) -> None:
     files, unknown = changed(
         tmp_path,
@@ -112,6 +131,12 @@ def test_a_silenced_read_of_a_file_its_folder_listing_lacks_is_no_read(tmp_path:
                 ("ls docs; cat docs/PLAN.md 2>/dev/null", "README.md\nusage.md"),
                 ("ls -la notes && cat notes/todo.txt 2>/dev/null", "todo.txt\nbuy milk"),
                 ("ls src; cat src/app.py 2>/dev/null", "main.py\nmain app"),
+                # The listing is no part of the pipe: `ls && (cat | head)`.
+                (
+                    "ls .claude/ 2>/dev/null && cat .claude/mcp.json 2>/dev/null | head -5"
+                    ' || echo "no mcp.json"',
+                    "settings.json\nskills",
+                ),
             ],
         ),
         encoding="utf-8",
@@ -220,3 +245,42 @@ def test_a_poll_of_a_running_command_reports_that_commands_run() -> None:
     [status] = tracker.index.ledger.tests
     assert (status.command, status.turn) == (command, 2)
     assert (status.passed, status.unit) == (2, "packages")
+
+
+def test_a_file_a_read_found_missing_then_a_folder_copy_brought_is_the_sessions_own() -> None:
+    # The Read found no SKILL.md; `cp -r` then copied the whole skill folder into place, so the
+    # SKILL.md read afterwards is a file the session made, not one that predates it.
+    skill = "/repo/.claude/skills/setup/SKILL.md"
+    copy = "cp -r /work/tree/.claude/skills/setup /repo/.claude/skills/setup && echo done"
+    events = [
+        SessionInfo(turn=0, cwd="/repo"),
+        ToolCall(
+            turn=1,
+            call_id="r1",
+            tool="Read",
+            operations=(FileOperation(action="read", path=skill),),
+        ),
+        ToolResult(turn=1, call_id="r1", status="failure", output="File does not exist."),
+        ToolCall(
+            turn=2,
+            call_id="cp",
+            tool="Bash",
+            operations=(FileOperation(action="shell", command=copy, cwd="/repo", source="shell"),),
+        ),
+        ToolResult(turn=2, call_id="cp", status="success", output="done\n"),
+        ToolCall(
+            turn=3,
+            call_id="r2",
+            tool="Read",
+            operations=(FileOperation(action="read", path=skill),),
+        ),
+        ToolResult(turn=3, call_id="r2", status="success", output="     1\t# Setup\n"),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    file = index.file_state(".claude/skills/setup/SKILL.md")
+    assert file is not None and file.status == "created"
+    [made] = [op for op in index.history(file.path) if op.action == "create"]
+    assert (made.turn, made.command) == (
+        2,
+        "cp -r /work/tree/.claude/skills/setup /repo/.claude/skills/setup",
+    )
