@@ -384,7 +384,16 @@ class Tracker:
         if op.action == "read":
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
-            learn_from_read(self.index, file, key, op, op_node, result.output, single=single)
+            learn_from_read(
+                self.index,
+                file,
+                key,
+                op,
+                op_node,
+                result.output,
+                single=single,
+                sub_agent=call.sidechain is not None,
+            )
             return {key}
         file.add_source(op.source)
         known = (
