@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from artifact_index.ingestion.events import CompactionBoundary, Event, JSONObject
 from artifact_index.ingestion.loading import Loaded
@@ -26,6 +26,9 @@ from summarizer.narrative.narrative_model import Narrative, NarrativeWriter, Str
 from summarizer.providers.choice import LLMChoice, choose_endpoint, make_client
 from summarizer.sections.templates import DEFAULT_TEMPLATE, Template, load_template
 from summarizer.summary import Summary, parse_previous, summarize
+
+if TYPE_CHECKING:
+    from summarizer.compaction.request import CompactedRequest
 
 __all__ = [
     "EVENT_LOG_FILE",
@@ -137,7 +140,7 @@ def compact_request(
     instructions: Sequence[str] = (),
     exact_tokens: bool = False,
     report: Callable[[str], None] | None = None,
-) -> JSONObject:
+) -> CompactedRequest:
     """Compact an API request body; ``report`` gets one sentence per problem worked around.
 
     With ``state_dir``, the whole read-compact-write runs under the

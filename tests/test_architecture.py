@@ -118,6 +118,27 @@ def test_each_test_folder_mirrors_the_package_it_tests(folder: Path) -> None:
     assert (package / "__init__.py").is_file(), f"tests/{path} mirrors no package ({package})"
 
 
+def _packages() -> list[Path]:
+    return sorted(
+        init.parent
+        for top in (ENGINE, ROOT / "summarizer")
+        for init in top.rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    )
+
+
+@pytest.mark.parametrize("package", _packages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_package_has_its_test_folder(package: Path) -> None:
+    # The converse of the test above: a package's tests are found where its path says.
+    if package == ENGINE:
+        folder = ROOT / "tests"
+    elif package.is_relative_to(ENGINE):
+        folder = ROOT / "tests" / package.relative_to(ENGINE)
+    else:
+        folder = ROOT / "tests" / package.relative_to(ROOT)
+    assert any(folder.glob("test_*.py")), f"{package.relative_to(ROOT)} has no tests in {folder}"
+
+
 # The kinds of event a query reads the conversation from; a section renders the facts the engine
 # answered (``SessionFacts``), so a second pass over the events cannot grow back in it.
 _EVENT_KINDS = {"AssistantMessage", "UserMessage", "ToolCall", "ToolResult", "SessionInfo"}

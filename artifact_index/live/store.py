@@ -381,7 +381,7 @@ class _SavedRows:
         self.saves: int | None = None  # the session's count of saves after this one wrote
 
 
-def _file_row(saved: dict[str, Any]) -> _Row:
+def _file_row(saved: dict[str, object]) -> _Row:
     return (
         saved["path"],
         saved["absolute"],
@@ -393,7 +393,7 @@ def _file_row(saved: dict[str, Any]) -> _Row:
     )
 
 
-def _error_row(saved: dict[str, Any]) -> _Row:
+def _error_row(saved: dict[str, object]) -> _Row:
     return (
         saved["message"],
         saved["kind"],
@@ -401,11 +401,11 @@ def _error_row(saved: dict[str, Any]) -> _Row:
         saved["line"],
         saved["first_turn"],
         saved["last_turn"],
-        int(saved["resolved"]),
+        1 if saved["resolved"] else 0,  # SQLite keeps a bool as 1 or 0
     )
 
 
-def _test_row(saved: dict[str, Any]) -> _Row:
+def _test_row(saved: dict[str, object]) -> _Row:
     return (saved["command"], saved["passed"], saved["failed"], saved["turn"])
 
 
@@ -432,13 +432,12 @@ class _RecordRows:
         """What the last save of ``session`` by this store wrote, if it is remembered."""
         return self._sessions.get(session)
 
-    # The record as the JSON the store writes: the untyped dict pydantic's model_dump() returns,
-    # read back only through SessionRecord's validation.
-    def rows(self, record: SessionRecord) -> tuple[dict[str, Any], _SavedRows]:
+    # The record as the JSON the store writes, read back only through SessionRecord's validation.
+    def rows(self, record: SessionRecord) -> tuple[dict[str, object], _SavedRows]:
         """``record``'s own fields as JSON, and its rows, redacted as :func:`~artifact_index.redaction.redact_json` redacts them."""
         redacting = redaction_enabled()
         dumped = record.model_dump(exclude=set(_ROW_LISTS))
-        fields: dict[str, Any] = redact_json(dumped) if redacting else dumped
+        fields: dict[str, object] = redact_json(dumped) if redacting else dumped
         before = self._sessions.pop(record.id, None)
         if before is not None and before.redacting != redacting:
             before = None

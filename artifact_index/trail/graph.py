@@ -21,13 +21,28 @@ attributes may change freely through ``graph.nodes[node]``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.trail.multigraph import MultiDiGraph
 from artifact_index.trail.nodes import EdgeAttributes
 
-__all__ = ["ArtifactGraph"]
+__all__ = ["ArtifactGraph", "NodeLinkData"]
+
+
+class NodeLinkData(TypedDict):
+    """The graph as saved: networkx's node-link data (``node_link_data(graph, edges="edges")``).
+
+    A node is its attributes (:mod:`~artifact_index.trail.nodes`, by its
+    ``kind``) with its ``id``; an edge its attributes with ``source``,
+    ``target`` and ``key``.
+    """
+
+    directed: bool
+    multigraph: bool
+    graph: dict[str, object]
+    nodes: list[JSONObject]
+    edges: list[JSONObject]
 
 
 class ArtifactGraph(MultiDiGraph):
@@ -66,7 +81,7 @@ class ArtifactGraph(MultiDiGraph):
             grown.add(v_for_edge)
         return super().add_edge(u_for_edge, v_for_edge, key, **attr)
 
-    def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> JSONObject:
+    def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> NodeLinkData:
         """The graph as ``networkx.node_link_data(graph, edges="edges")`` gives it, nodes of ``late_kinds`` last.
 
         Nodes whose adding may be deferred (see

@@ -66,7 +66,7 @@ from artifact_index.trail.nodes import (
 )
 from artifact_index.trail.paths import case_insensitive, file_key, is_absolute
 from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
-from artifact_index.trail.state_versions import STATE_VERSION, upgraded
+from artifact_index.trail.state_versions import STATE_VERSION, IndexState, upgraded
 
 __all__ = [
     "CHANGED_STATUSES",
@@ -1078,10 +1078,10 @@ class ArtifactIndex:
         return list(self.session.user_messages)
 
     # -- serialization --------------------------------------------------------
-    def to_state(self) -> dict[str, object]:
+    def to_state(self) -> IndexState:
         """The whole state as JSON-ready data, secrets redacted: a state file is an output like any other."""
         data = self.graph.to_node_link(late_kinds=_DEFERRED_KINDS)
-        state: dict[str, object] = redact_json(
+        state: IndexState = redact_json(
             {
                 "version": STATE_VERSION,
                 "session": self.session.model_dump(mode="json"),

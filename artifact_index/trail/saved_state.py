@@ -8,6 +8,8 @@ directory:
 * ``<name>.json``, the *snapshot*: a whole tracker state
   (:meth:`~artifact_index.trail.index.ArtifactIndex.to_state`) with a
   *generation* number and the caller's extra fields, replaced atomically;
+  the caller names the model of those fields (``SavedState(..., extra=Model)``,
+  every field with a default), and gets them back validated as that model;
 * ``<name>.journal.jsonl``, the *journal*: one line per save since the
   snapshot, ``{"generation", "events", "identities", "extra"}``, appended
   in one write
@@ -38,19 +40,20 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar, cast, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from artifact_index.exceptions import StateError
-from artifact_index.ingestion.events import Event, JSONObject
+from artifact_index.ingestion.events import Event
 from artifact_index.redaction import redact_json
 from artifact_index.state_files import append_private, write_atomically
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker, event_identity
 
-__all__ = ["Restored", "SavedState"]
+__all__ = ["NoExtra", "Restored", "SavedState"]
 
 _MIN_JOURNAL_BOUND = 256 * 1024
 _SNAPSHOT_SHARE = 32  # the journal is rewritten into the snapshot past 1/32 of its size
@@ -58,44 +61,78 @@ _RESERVED = frozenset({"generation", "tracker"})
 _EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
 
 
+class NoExtra(BaseModel):
+    """The extra fields of a caller that keeps none beside the tracker (any found are left as they are)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+ExtraT = TypeVar("ExtraT", bound=BaseModel)
+
+
 @dataclass
-class Restored:
+class Restored(Generic[ExtraT]):
     """What :meth:`SavedState.load` found: the tracker, the caller's extra fields, and any damage worked around."""
 
     tracker: Tracker
-    extra: JSONObject = field(default_factory=dict)
+    extra: ExtraT
     problem: str | None = None  # one sentence, when part of the journal was lost
 
 
-class SavedState:
-    """The snapshot and journal of one tracker in ``directory``."""
+class SavedState(Generic[ExtraT]):
+    """The snapshot and journal of one tracker in ``directory``, with the caller's ``extra`` fields."""
 
-    def __init__(self, directory: str | os.PathLike[str], name: str = "tracker") -> None:
+    @overload
+    def __init__(
+        self: SavedState[NoExtra], directory: str | os.PathLike[str], name: str = "tracker"
+    ) -> None: ...
+    @overload
+    def __init__(
+        self, directory: str | os.PathLike[str], name: str = "tracker", *, extra: type[ExtraT]
+    ) -> None: ...
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        name: str = "tracker",
+        *,
+        extra: type[BaseModel] = NoExtra,
+    ) -> None:
+        # The overloads tie ``extra`` to ``ExtraT`` (``NoExtra`` when none is given).
+        self._extra_model = cast("type[ExtraT]", extra)
         self.directory = Path(directory)
         self.snapshot = self.directory / f"{name}.json"
         self.journal = self.directory / f"{name}.journal.jsonl"
         self._generation = 0
         self._snapshot_bytes = 0
         self._journal_bytes = 0
-        self._extra: JSONObject = {}
+        # The extra fields as saved, those the model does not name included: a save keeps them.
+        self._extra: dict[str, object] = {}
         self._loaded = False
 
     def exists(self) -> bool:
         return self.snapshot.exists()
 
     # -- loading -------------------------------------------------------------------
-    def load(self, *, format: str | None = None) -> Restored:
+    def load(self, *, format: str | None = None) -> Restored[ExtraT]:
         """The saved tracker (a new one with ``format`` when nothing is saved yet)."""
         self._loaded = True
         if not self.snapshot.exists():
             self._generation, self._snapshot_bytes, self._journal_bytes, self._extra = 0, 0, 0, {}
-            return Restored(Tracker(format=format))
+            return Restored(Tracker(format=format), self._extra_fields())
         tracker = self._load_snapshot()
         problem = self._replay_journal(tracker)
         if problem is not None:
             self._set_journal_aside()
             self.compact(tracker)
-        return Restored(tracker, dict(self._extra), problem)
+        return Restored(tracker, self._extra_fields(), problem)
+
+    def _extra_fields(self) -> ExtraT:
+        try:
+            return self._extra_model.model_validate(self._extra)
+        except ValidationError as exc:
+            raise StateError(
+                f"saved state {self.snapshot} holds extra fields that are not valid ({_reason(exc)})"
+            ) from exc
 
     def _load_snapshot(self) -> Tracker:
         try:
@@ -173,9 +210,7 @@ class SavedState:
             ) from exc
 
     # -- saving ---------------------------------------------------------------------
-    def save(
-        self, tracker: Tracker, events: Sequence[Event], extra: JSONObject | None = None
-    ) -> None:
+    def save(self, tracker: Tracker, events: Sequence[Event], extra: ExtraT | None = None) -> None:
         """Record that ``tracker`` was fed ``events`` since the last save or load, with ``extra`` fields.
 
         Appends one journal line, or writes a new snapshot when there is none
@@ -184,10 +219,10 @@ class SavedState:
         if not self._loaded and self.snapshot.exists():
             # The journal extends the snapshot the tracker was loaded from.
             raise StateError(f"saved state {self.snapshot} exists: load it before saving over it")
-        extra = dict(extra or {})
-        if _RESERVED & extra.keys():
-            raise ValueError(f"extra fields may not be named {sorted(_RESERVED & extra.keys())}")
-        self._extra.update(extra)
+        fields = extra.model_dump(mode="json") if extra is not None else {}
+        if _RESERVED & fields.keys():
+            raise ValueError(f"extra fields may not be named {sorted(_RESERVED & fields.keys())}")
+        self._extra.update(fields)
         if not self.snapshot.exists() or self._journal_bytes > self._journal_bound():
             self.compact(tracker)
             return
@@ -196,7 +231,7 @@ class SavedState:
         entry = {
             "generation": self._generation,
             "events": [event.model_dump(mode="json") for event in events],
-            "extra": extra,
+            "extra": fields,
         }
         line_data = {
             **redact_json(entry),

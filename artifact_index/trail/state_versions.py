@@ -23,13 +23,33 @@ Each step works on the JSON data and leaves validating it to the loader.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from artifact_index.exceptions import StateError
+from artifact_index.ingestion.events import JSONObject
+from artifact_index.trail.graph import NodeLinkData
 
-__all__ = ["STATE_VERSION", "upgraded"]
+__all__ = ["STATE_VERSION", "IndexState", "upgraded"]
 
 STATE_VERSION = 3
+
+
+class IndexState(TypedDict):
+    """A whole index as saved (:meth:`~artifact_index.trail.index.ArtifactIndex.to_state`), at the current version.
+
+    ``session``, ``files`` and ``ledger`` are the JSON of their models
+    (:class:`~artifact_index.trail.session_state.SessionState`,
+    :class:`~artifact_index.trail.file_state.FileState`,
+    :class:`~artifact_index.facts.errors.ledger.ErrorLedger`); an older
+    version is upgraded on load (:func:`upgraded`).
+    """
+
+    version: int
+    session: JSONObject
+    files: list[JSONObject]
+    graph: NodeLinkData
+    ledger: JSONObject
+
 
 # A saved state of an earlier version, as read from disk: its nested parts are whatever the
 # file holds, so a step reads them unchecked and upgraded() turns the KeyError, TypeError or

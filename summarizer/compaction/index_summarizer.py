@@ -22,6 +22,8 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict
+
 from artifact_index.exceptions import StateError
 from artifact_index.ingestion.adapters import adapter_named
 from artifact_index.ingestion.events import Event
@@ -38,6 +40,16 @@ __all__ = ["STATE_FILE", "IndexSummarizer", "events_of_messages"]
 STATE_FILE = "tracker.json"
 
 
+class CompactionProgress(BaseModel):
+    """What the saved tracker state keeps beside the tracker between compactions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # The last turn the tracker was fed: the messages of the next request after it are new.
+    # A number saved as text by an older version is read as the number.
+    last_turn: int = 0
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:200] if text else type(exc).__name__
@@ -49,6 +61,10 @@ def events_of_messages(messages: Sequence[Message], *, turn_offset: int = 0) -> 
     adapter = adapter_named("anthropic-messages" if shape == "anthropic" else "openai-chat")
     source = Source("<messages>", json.dumps(list(messages)))
     return [e.model_copy(update={"turn": e.turn + turn_offset}) for e in adapter.events(source)]
+
+
+def _saved_state(directory: Path) -> SavedState[CompactionProgress]:
+    return SavedState(directory, STATE_FILE.removesuffix(".json"), extra=CompactionProgress)
 
 
 class IndexSummarizer:
@@ -71,7 +87,7 @@ class IndexSummarizer:
         self.state_dir = state_dir
         self.report = report or (lambda _: None)
         self._tracker: Tracker | None = None
-        self._saved: SavedState | None = None
+        self._saved: SavedState[CompactionProgress] | None = None
         self._last_turn = 0
 
     def _load(self) -> Tracker:
@@ -79,13 +95,10 @@ class IndexSummarizer:
             return self._tracker
         if self.state_dir is None:
             return Tracker(format="messages")
-        saved = self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
+        saved = self._saved = _saved_state(self.state_dir)
         try:
             restored = saved.load(format="messages")
-            last_turn = restored.extra.get("last_turn", 0)
-            if not isinstance(last_turn, (int, str)):
-                raise TypeError(f"last_turn is {type(last_turn).__name__}, not a number")
-            self._last_turn = int(last_turn)
+            self._last_turn = restored.extra.last_turn
         except (OSError, TypeError, ValueError, StateError) as exc:
             # One damaged file must not stop every later compaction: keep it for inspection, start afresh.
             state = saved.snapshot
@@ -100,7 +113,7 @@ class IndexSummarizer:
                 "of earlier compactions are known only from the previous summary's text"
             )
             self._last_turn = 0
-            self._saved = SavedState(self.state_dir, STATE_FILE.removesuffix(".json"))
+            self._saved = _saved_state(self.state_dir)
             return self._saved.load(format="messages").tracker
         if restored.problem is not None:
             self.report(restored.problem)
@@ -109,7 +122,7 @@ class IndexSummarizer:
     def _save(self, tracker: Tracker, events: Sequence[Event]) -> None:
         self._tracker = tracker
         if self._saved is not None:
-            self._saved.save(tracker, events, {"last_turn": self._last_turn})
+            self._saved.save(tracker, events, CompactionProgress(last_turn=self._last_turn))
 
     def summarize(
         self, dropped_messages: Sequence[Message], previous_summary: str | None, cycle: int

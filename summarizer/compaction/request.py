@@ -10,18 +10,25 @@ towards the prompt estimate and never changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
-from artifact_index.ingestion.events import JSONObject
 from summarizer.compaction.compactor import Compactor, CompactorConfig
 from summarizer.compaction.event_log import EventLog
-from summarizer.compaction.message_lists import detect_shape
+from summarizer.compaction.message_lists import Message, detect_shape
 from summarizer.compaction.protocol import NarrativeSummarizer
+from summarizer.compaction.result import CompressResultJSON
 from summarizer.compaction.usage import Usage
 from summarizer.exceptions import MessageFormatError
 from summarizer.tokens import PromptCounter, TokenCounter
 
-__all__ = ["run_compact"]
+__all__ = ["CompactedRequest", "run_compact"]
+
+
+class CompactedRequest(TypedDict):
+    """What :func:`run_compact` answers: the messages to send instead, and what the compaction did."""
+
+    messages: list[Message]
+    result: CompressResultJSON
 
 
 def _check_fields(messages: list[Any]) -> None:
@@ -62,7 +69,7 @@ def run_compact(
     counter: TokenCounter | None = None,
     prompt_counter: PromptCounter | None = None,
     summary_key: bytes | None = None,
-) -> JSONObject:
+) -> CompactedRequest:
     """Compact the messages of ``request_body``; see the module docstring.
 
     ``context_window`` overrides the config's window (200k by default).

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from artifact_index.ingestion.events import JSONObject
+__all__ = ["CompressResult", "CompressResultJSON"]
 
-__all__ = ["CompressResult"]
+
+class CompressResultJSON(TypedDict):
+    """A :class:`CompressResult` as the context service's compact route answers it (camelCase)."""
+
+    didCompress: bool
+    released: int
+    promptEstimate: int
 
 
 class CompressResult(BaseModel):
@@ -31,6 +39,10 @@ class CompressResult(BaseModel):
     released: int
     prompt_estimate: int
 
-    def to_json_dict(self) -> JSONObject:
+    def to_json_dict(self) -> CompressResultJSON:
         """The camelCase JSON object the context service's compact route answers."""
-        return self.model_dump(by_alias=True)
+        return CompressResultJSON(
+            didCompress=self.did_compress,
+            released=self.released,
+            promptEstimate=self.prompt_estimate,
+        )

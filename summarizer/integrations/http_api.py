@@ -57,7 +57,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -461,9 +461,7 @@ def build_app(
                     instructions=compaction.instructions,
                 )
             )
-            return JSONResponse(
-                {**cast("dict[str, object]", result["result"]), "messages": result["messages"]}
-            )
+            return JSONResponse({**result["result"], "messages": result["messages"]})
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if isinstance(exc, HTTPException):

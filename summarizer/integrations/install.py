@@ -40,7 +40,10 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NotRequired
+
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict  # pydantic reads typing's only from Python 3.12
 
 from artifact_index.distribution import installation
 from artifact_index.exceptions import UsageError
@@ -69,8 +72,29 @@ __all__ = [
 ]
 
 Scope = Literal["user", "project", "local"]
-# The "hooks" object of an agent's settings, in the agent's format: event name -> hook groups.
-HookGroups = dict[str, list[JSONObject]]
+
+
+class HookCommand(TypedDict):
+    """One hook of ours, as the templates write it: the command the agent runs."""
+
+    type: Literal["command"]
+    command: str
+    timeout: int  # seconds
+    statusMessage: NotRequired[str]  # what Codex shows while it runs
+
+
+class HookGroup(TypedDict):
+    """Our hooks for one event, in the agent's settings format: those whose matcher matches."""
+
+    matcher: str
+    hooks: list[HookCommand]
+
+
+# Our part of the "hooks" object of an agent's settings: event name -> our hook groups.
+HookGroups = dict[str, list[HookGroup]]
+_HOOK_GROUPS: TypeAdapter[HookGroups] = TypeAdapter(HookGroups)
+# The groups holding one of our hooks as a settings file has them: the user may have edited them.
+_FoundGroups = dict[str, list[JSONObject]]
 AGENTS = ("claude-code", "codex", "opencode")
 SCOPES: dict[str, tuple[Scope, ...]] = {
     "claude-code": ("user", "project", "local"),
@@ -169,11 +193,11 @@ def _hooks_template(agent: str, command: list[str]) -> HookGroups:
         if agent == "claude-code"
         else ("codex", "hooks.json")
     )
-    groups: HookGroups = json.loads(_template(*name))["hooks"]
+    groups = _HOOK_GROUPS.validate_python(json.loads(_template(*name))["hooks"])
     for event_groups in groups.values():
         for group in event_groups:
-            for entry in _entries(group):
-                words = shlex.split(str(entry["command"]))
+            for entry in group["hooks"]:
+                words = shlex.split(entry["command"])
                 entry["command"] = shlex.join(command + words[1:])
     return groups
 
@@ -233,9 +257,9 @@ def _entries(group: JSONObject) -> list[JSONObject]:
     )
 
 
-def _ours(settings: JSONObject) -> HookGroups:
-    """Our hook groups in ``settings``, as the template writes them."""
-    found: HookGroups = {}
+def _ours(settings: JSONObject) -> _FoundGroups:
+    """The groups of ``settings`` that hold one of our hooks, as they are there."""
+    found: _FoundGroups = {}
     hooks = settings.get("hooks", {})
     for event, groups in hooks.items() if isinstance(hooks, dict) else ():
         for group in groups if isinstance(groups, list) else []:

@@ -7,7 +7,7 @@ from itertools import count
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger import ErrorLedger, LedgerEntry, signature
 
-from .test_diagnostics import PYTEST, TRACEBACK
+from .diagnostics.test_diagnostics import PYTEST, TRACEBACK
 
 GREEN = "============================= 16 passed in 0.91s ==============================\n"
 ONLY_EXPIRED = PYTEST.split("__________________________________ test_login")[0] + (

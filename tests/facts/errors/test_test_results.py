@@ -6,7 +6,7 @@ import pytest
 
 from artifact_index.facts.errors.test_results import TestRun, is_test_command, parse_test_run
 
-from .test_diagnostics import PYTEST
+from .diagnostics.test_diagnostics import PYTEST
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 from fake_secrets import fake_secrets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from artifact_index.exceptions import StateError
 from artifact_index.ingestion.events import (
@@ -23,7 +24,7 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.loading import load_events
 from artifact_index.presentation.render import files_json, symbols_json
 from artifact_index.trail import saved_state
-from artifact_index.trail.saved_state import SavedState
+from artifact_index.trail.saved_state import NoExtra, SavedState
 from artifact_index.trail.tracker import Tracker
 
 from .test_incremental import streams
@@ -59,15 +60,21 @@ def _write(turn: int, path: str, content: str) -> list[Event]:
     ]
 
 
-def _resume_each_turn(folder: Path, turns: list[list[Event]]) -> SavedState:
+class _Progress(BaseModel):
+    """A caller's extra fields: what the compaction keeps beside its tracker."""
+
+    last_turn: int = 0
+
+
+def _resume_each_turn(folder: Path, turns: list[list[Event]]) -> SavedState[_Progress]:
     """What a compaction hook does: load, feed one turn, save, in a fresh process each time."""
     for number, turn in enumerate(turns, 1):
-        state = SavedState(folder)
+        state = SavedState(folder, extra=_Progress)
         restored = state.load(format="claude-code")
         assert restored.problem is None
         restored.tracker.feed_all(turn)
-        state.save(restored.tracker, turn, {"last_turn": number})
-    return SavedState(folder)
+        state.save(restored.tracker, turn, _Progress(last_turn=number))
+    return SavedState(folder, extra=_Progress)
 
 
 @pytest.mark.parametrize(
@@ -86,7 +93,7 @@ def test_a_session_saved_turn_by_turn_resumes_to_the_index_of_feeding_it_whole(
     assert restored.tracker.index.to_json() == whole.to_json()
     assert files_json(restored.tracker.index) == files_json(whole)
     assert symbols_json(restored.tracker.index) == symbols_json(whole)
-    assert restored.extra == {"last_turn": len(_turns(events))}
+    assert restored.extra == _Progress(last_turn=len(_turns(events)))
 
 
 @settings(
@@ -109,7 +116,7 @@ def test_any_split_into_saves_gives_the_same_index(
 
 
 def test_a_save_appends_one_line_and_leaves_the_snapshot_alone(tmp_path: Path) -> None:
-    state = SavedState(tmp_path)
+    state = SavedState(tmp_path, extra=_Progress)
     tracker = state.load(format="claude-code").tracker
     first = [SessionInfo(turn=0, cwd="/repo"), *_write(1, "a.py", "a = 1\n")]
     tracker.feed_all(first)
@@ -120,7 +127,7 @@ def test_a_save_appends_one_line_and_leaves_the_snapshot_alone(tmp_path: Path) -
     for turn in range(2, 5):
         batch = _write(turn, f"m{turn}.py", "x = 1\n")
         tracker.feed_all(batch)
-        state.save(tracker, batch, {"last_turn": turn})
+        state.save(tracker, batch, _Progress(last_turn=turn))
 
     assert state.snapshot.read_bytes() == snapshot
     lines = [json.loads(line) for line in state.journal.read_text(encoding="utf-8").splitlines()]
@@ -225,9 +232,9 @@ def test_a_snapshot_written_before_the_journal_existed_still_loads(tmp_path: Pat
         json.dumps({"last_turn": 3, "tracker": tracker.save()}), encoding="utf-8"
     )
 
-    restored = SavedState(tmp_path).load()
+    restored = SavedState(tmp_path, extra=_Progress).load()
 
-    assert restored.extra == {"last_turn": 3}
+    assert restored.extra == _Progress(last_turn=3)
     assert [f.path for f in restored.tracker.index.files()] == ["a.py"]
 
 
@@ -270,3 +277,32 @@ def test_an_event_holding_a_secret_sent_again_after_a_resume_changes_nothing(
 
     assert restored.tracker.index.session.events == once.session.events == 4
     assert restored.tracker.index.session.seen_events == once.session.seen_events
+
+
+def test_extra_fields_come_back_as_the_callers_model_and_fields_it_does_not_name_are_kept(
+    tmp_path: Path,
+) -> None:
+    tracker = Tracker(format="messages")
+    tracker.feed_all(_write(1, "a.py", "a = 1\n"))
+    # Written by an older version: the number as text, and a field this caller does not name.
+    (tmp_path / "tracker.json").write_text(
+        json.dumps({"last_turn": "3", "owner": "other", "tracker": tracker.save()}),
+        encoding="utf-8",
+    )
+    state = SavedState(tmp_path, extra=_Progress)
+    restored = state.load()
+    assert restored.extra == _Progress(last_turn=3)
+    state.save(restored.tracker, [], _Progress(last_turn=4))
+    state.compact(restored.tracker)
+    saved = json.loads((tmp_path / "tracker.json").read_text(encoding="utf-8"))
+    assert (saved["last_turn"], saved["owner"]) == (4, "other")
+    assert SavedState(tmp_path).load().extra == NoExtra()
+
+
+def test_extra_fields_the_callers_model_refuses_are_one_clear_error(tmp_path: Path) -> None:
+    tracker = Tracker(format="messages")
+    (tmp_path / "tracker.json").write_text(
+        json.dumps({"last_turn": "soon", "tracker": tracker.save()}), encoding="utf-8"
+    )
+    with pytest.raises(StateError, match=r"extra fields that are not valid \(last_turn: "):
+        SavedState(tmp_path, extra=_Progress).load()

@@ -22,7 +22,7 @@ from artifact_index.ingestion.loading import Loaded
 from artifact_index.ingestion.source import Source, read_source
 from artifact_index.trail.build import build_index
 
-from .helpers import call_with, result_of
+from ..helpers import call_with, result_of
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.source import Source
 from artifact_index.trail.tracker import Tracker
 
-from .conftest import Loader
-from .helpers import call_with, read_events, result_of
+from ..conftest import Loader
+from ..helpers import call_with, read_events, result_of
 
 ADAPTER = OpenHandsAdapter()
 _events = partial(read_events, ADAPTER)

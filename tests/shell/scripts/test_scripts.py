@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import analyze, effects, only
+from ..helpers import analyze, effects, only
 
 
 def run_python(

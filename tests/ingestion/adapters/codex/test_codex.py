@@ -25,7 +25,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.ingestion.source import Source, read_source
 
-from .helpers import call_with, read_events, result_of
+from ..helpers import call_with, read_events, result_of
 
 ADAPTER = CodexAdapter()
 _events = partial(read_events, ADAPTER)

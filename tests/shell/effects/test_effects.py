@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from artifact_index.shell import ShellAnalysis, analyze_command
 
-from .helpers import FakeContext, analyze, effects, only, short
+from ..helpers import FakeContext, analyze, effects, only, short
 
 PATCH = """diff --git a/src/app.py b/src/app.py
 --- a/src/app.py

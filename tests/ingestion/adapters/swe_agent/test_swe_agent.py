@@ -26,8 +26,8 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.source import Source
 from artifact_index.trail.tracker import Tracker
 
-from .conftest import Loader
-from .helpers import read_events, result_of
+from ..conftest import Loader
+from ..helpers import read_events, result_of
 
 ADAPTER = SweAgentAdapter()
 _events = partial(read_events, ADAPTER)

@@ -11,7 +11,7 @@ from artifact_index.ingestion.events import ToolCall, UserMessage
 from artifact_index.ingestion.source import read_source
 from artifact_index.trail.build import build_index
 
-from .conftest import Loader, Run, Touch
+from ..conftest import Loader, Run, Touch
 
 
 @pytest.fixture(scope="module")
