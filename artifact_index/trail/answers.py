@@ -131,6 +131,9 @@ class FileReport(_Answer, Claimed):
     # "git pull" / "git merge": every change of it came from that command's merge report (the
     # merged commits' content, not an edit of the session's own).
     brought_in: str | None = None
+    # How many of that report's paths it stands for: more than one where the transcript shows
+    # several paths under one name (a redacted file name), so a count of files counts them all.
+    brought_in_paths: int = Field(default=0, exclude=True)
     lines_added: int | None = None
     lines_removed: int | None = None
     signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written
