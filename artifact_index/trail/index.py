@@ -549,6 +549,8 @@ class ArtifactIndex:
                 for path in (op.path, op.dest):
                     if path:
                         key = file_key(path, op.cwd or pending.cwd or session.cwd, session.root)
+                        if key in pending.not_applied_to:
+                            continue  # a later edit showed it changed nothing there
                         calls = named.setdefault(key, [])
                         if pending.call not in calls:
                             calls.append(pending.call)

@@ -386,6 +386,8 @@ class Tracker:
             single = single_read if single_read is not None else len(call.operations) == 1
             learn_from_read(self.index, file, key, op, op_node, result.output, single=single)
             return {key}
+        if op.action == "edit" and op.old and status == "success":
+            self._settle_waiting_edits(call, op.old, key)
         file.add_source(op.source)
         known = (
             self._originals.pop(key) if file.content is None and key in self._originals else None
@@ -712,6 +714,26 @@ class Tracker:
             possible[key] = PossibleChange(
                 turn=turn, command=op.command or "", seq=self.index.session.op_count
             )
+
+    def _settle_waiting_edits(self, call: ToolCall, replaced: str, key: str) -> None:
+        """An edit that found ``replaced`` in the file shows a waiting edit of that text never applied.
+
+        A call issued earlier whose result is missing (``old_string`` A, then a retry of A that
+        succeeded): had it applied, A would be gone, unless its new text holds A again.
+        """
+        for pending in self.index.session.pending.values():
+            if pending.call.call_id == call.call_id or key in pending.not_applied_to:
+                continue
+            if any(
+                other.action == "edit"
+                and other.path
+                and other.old
+                and other.old in replaced
+                and other.old not in (other.new or "")
+                and self._key(other.path, other.cwd or pending.cwd) == key
+                for other in pending.call.operations
+            ):
+                pending.not_applied_to.append(key)
 
     def _credit_possible_change(self, op_node: str, key: str) -> None:
         """A change a ``git status`` settled was made by the command that said it may make it.
