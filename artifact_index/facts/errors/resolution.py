@@ -18,6 +18,7 @@ from artifact_index.facts.errors.checks.command_line import executable, unwrap, 
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.git import skip_global_options
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
 
@@ -303,8 +304,11 @@ def pipeline_steps(command: str) -> tuple[str, ...]:
         words = unwrap(words)
         if piped or not words or executable(words[0]) in _PLUMBING:
             continue
-        operand = next((w for w in words[1:] if not w.startswith("-")), "")
-        steps.append(f"{executable(words[0])} {_target(operand)}".strip())
+        program, args = executable(words[0]), words[1:]
+        if program == "git":  # its sub-command, after git's own options (`git -C DIR gc`)
+            args = args[skip_global_options(args, None)[0] :]
+        operand = next((w for w in args if not w.startswith("-")), "")
+        steps.append(f"{program} {_target(operand)}".strip())
     return tuple(steps)
 
 
