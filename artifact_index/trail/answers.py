@@ -153,8 +153,9 @@ class FileReport(_Answer, Claimed):
     sub_agent_only: bool = Field(default=False, exclude=True)
     # A read at this turn showed other content than an earlier one, though the session changed nothing.
     changed_unseen_turn: int | None = Field(default=None, exclude=True)
-    # A file only read: the run of a script of the session's that writes files at paths computed at
-    # run time and could reach this one (see trail.script_reach): it may have changed it.
+    # The run of a script of the session's that writes files at paths computed at run time and could
+    # reach this one (see trail.script_reach): for a file only read, it may have changed it; for a
+    # file modified and first seen after that run, it may have created it.
     maybe_changed_by: UnknownEffect | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
