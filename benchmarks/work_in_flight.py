@@ -27,8 +27,8 @@ from collections import Counter
 from pathlib import Path
 
 from artifact_index.trail.build import build_index
+from artifact_index.trail.conversation.agent_findings import findings
 from summarizer.narrative.offline_decisions import worth_stating
-from summarizer.sections.findings import findings
 from summarizer.sections.progress import checks_owed, items_in_progress
 from summarizer.sections.session_facts import session_facts
 

@@ -116,3 +116,24 @@ def test_each_test_folder_mirrors_the_package_it_tests(folder: Path) -> None:
     path = folder.relative_to(ROOT / "tests")
     package = ROOT / path if path.parts[0] == "summarizer" else ENGINE / path
     assert (package / "__init__.py").is_file(), f"tests/{path} mirrors no package ({package})"
+
+
+# The kinds of event a query reads the conversation from; a section renders the facts the engine
+# answered (``SessionFacts``), so a second pass over the events cannot grow back in it.
+_EVENT_KINDS = {"AssistantMessage", "UserMessage", "ToolCall", "ToolResult", "SessionInfo"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "summarizer" / "sections").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_summary_section_reads_the_events(path: Path) -> None:
+    read = [
+        alias.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == "artifact_index.ingestion.events"
+        for alias in node.names
+        if alias.name in _EVENT_KINDS
+    ]
+    assert read == []

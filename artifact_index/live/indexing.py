@@ -11,7 +11,7 @@ from artifact_index.batch.discovery import Candidate
 from artifact_index.exceptions import ArtifactIndexError, BinaryInput, UnknownFormat
 from artifact_index.ingestion.loading import open_transcript
 from artifact_index.live.live_transcript import LiveTranscript
-from artifact_index.live.record import EventTally, SessionRecord, session_record
+from artifact_index.live.record import EventTally, KeptRows, SessionRecord, session_record
 from artifact_index.trail.collection import collector_spared
 from artifact_index.trail.tracker import Tracker
 
@@ -27,6 +27,9 @@ class Indexed:
     message: str | None = None
     live: LiveTranscript | None = (
         None  # the transcript as followed from here on (see index_to_follow)
+    )
+    rows: KeptRows | None = (
+        None  # the record's rows, for the next record of the followed transcript
     )
 
 
@@ -69,7 +72,9 @@ def index_to_follow(candidate: Candidate, format: str | None, follow: frozenset[
     Its :class:`~artifact_index.live.live_transcript.LiveTranscript` comes back
     with the record (which says the file as it stands, less what waits for a
     later line), so the first line appended after the watch starts costs
-    that line, not the whole file again.
+    that line, not the whole file again; and so do the record's rows
+    (:class:`~artifact_index.live.record.KeptRows`), so that the next record
+    makes only the rows that line changed.
     """
     if candidate.path not in follow:
         return index_for_store(candidate, format)
@@ -78,10 +83,16 @@ def index_to_follow(candidate: Candidate, format: str | None, follow: frozenset[
         live.refresh()
         if not live.followed:
             return index_for_store(candidate, format)
+        rows = KeptRows()
         record = session_record(
-            candidate.path, live.index, live.tally, len(live.skipped), os.stat(candidate.path)
+            candidate.path,
+            live.index,
+            live.tally,
+            len(live.skipped),
+            os.stat(candidate.path),
+            rows,
         )
-        return Indexed("done", record, live=live)
+        return Indexed("done", record, live=live, rows=rows)
     except ArtifactIndexError as exc:
         return Indexed("failed", message=str(exc))
     except OSError as exc:

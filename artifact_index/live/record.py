@@ -23,6 +23,7 @@ from artifact_index.trail.paths import is_absolute, join
 
 __all__ = [
     "EventTally",
+    "KeptRows",
     "SessionRecord",
     "StoredError",
     "StoredFile",
@@ -191,43 +192,95 @@ def parent_session(session_id: str | None) -> str | None:
     return session_id.split(SUB_AGENT_MARK, 1)[0]
 
 
+class KeptRows:
+    """The rows of a followed session's last record, each under what it was made from.
+
+    A watcher makes a followed session's record again at each change, and
+    almost every file, error and test run is what it was: a row made from
+    the same things is taken from here instead of being made again.  Only
+    the rows of the last record are kept (no more than the record holds).
+    """
+
+    def __init__(self) -> None:
+        # Per file key: its account (None: no operation to date it), and what it was made from.
+        self.files: dict[str, tuple[tuple[object, ...], StoredFile | None]] = {}
+        self.errors: dict[tuple[object, ...], StoredError] = {}
+        self.tests: dict[tuple[object, ...], StoredTest] = {}
+
+
+def _stored_files(index: ArtifactIndex, kept: KeptRows) -> list[StoredFile]:
+    """The files `files` lists, as the store keeps them: each made again only when it changed."""
+    root = index.root
+    before = kept.files
+    now: dict[str, tuple[tuple[object, ...], StoredFile | None]] = {}
+    files = []
+    # Made from the file's state and its operations' turns; every operation adds an edge into
+    # the file's node, so an unchanged count of edges means unchanged turns.
+    for state, edges in index.file_edges():
+        status = state.status
+        if status is None:
+            continue
+        made_from: tuple[object, ...] = (
+            edges,
+            state.shown,
+            status,
+            tuple(state.sources),
+            state.renamed_from,
+            root,
+        )
+        found = before.get(state.path)
+        if found is not None and found[0] == made_from:
+            stored = found[1]
+        else:
+            stored = None
+            # The files `files` lists, from their states: their entries (every operation and the
+            # evidence of each status, as models) would cost most of a followed session's refresh.
+            turns = index.operation_turns(state.path)
+            if turns:
+                shown = state.shown
+                absolute = shown if is_absolute(shown) or not root else join(root, shown)
+                stored = StoredFile(
+                    path=shown,
+                    absolute=absolute,
+                    status=status,
+                    sources=sorted(state.sources),
+                    first_turn=min(turns),
+                    last_turn=max(turns),
+                    renamed_from=state.renamed_from,
+                )
+        now[state.path] = (made_from, stored)
+        if stored is not None:
+            files.append(stored)
+    kept.files = now
+    return files
+
+
 def session_record(
     transcript: str | Path,
     index: ArtifactIndex,
     events: EventTally | Iterable[Event],
     skipped: int,
     stat: os.stat_result,
+    kept: KeptRows | None = None,
 ) -> SessionRecord:
     """The store's record of ``transcript``, whose ``events`` (or their tally) built ``index``.
 
     A sub-agent's own transcript gets the session id ``PARENT/SUB-AGENT``: it
     belongs to its parent session, and the parent's id names the parent alone.
+    ``kept``: the rows of the record last made of the same growing session
+    (see :class:`KeptRows`), which this one updates.
     """
     tally = events if isinstance(events, EventTally) else EventTally.of(events)
     path = Path(transcript).resolve()
     root = index.root
-    files = []
-    # The files `files` lists, from their states: their entries (every operation and the evidence
-    # of each status, as models) would cost most of a followed session's refresh.
-    for state, turns in index.file_turns():
-        if state.status is None or not turns:
-            continue
-        shown = state.shown
-        absolute = shown if is_absolute(shown) or not root else join(root, shown)
-        files.append(
-            StoredFile(
-                path=shown,
-                absolute=absolute,
-                status=state.status,
-                sources=sorted(state.sources),
-                first_turn=min(turns),
-                last_turn=max(turns),
-                renamed_from=state.renamed_from,
-            )
-        )
+    rows = kept if kept is not None else KeptRows()
+    files = _stored_files(index, rows)
     # From the ledger itself: the store keeps no error's symbol, so none is looked for.
-    errors = [
-        StoredError(
+    errors = []
+    kept_errors, rows.errors = rows.errors, {}
+    for e in index.ledger.errors:
+        error_fields = (e.message, e.kind, e.file, e.line, e.first_turn, e.last_turn, e.resolved)
+        error = kept_errors.get(error_fields) or StoredError(
             message=e.message,
             kind=e.kind,
             file=e.file,
@@ -236,12 +289,17 @@ def session_record(
             last_turn=e.last_turn,
             resolved=e.resolved,
         )
-        for e in index.ledger.errors
-    ]
-    tests = [
-        StoredTest(command=t.command, passed=t.passed, failed=t.failed, turn=t.turn)
-        for t in index.tests()
-    ]
+        rows.errors[error_fields] = error
+        errors.append(error)
+    tests = []
+    kept_tests, rows.tests = rows.tests, {}
+    for t in index.tests():
+        test_fields = (t.command, t.passed, t.failed, t.turn)
+        test = kept_tests.get(test_fields) or StoredTest(
+            command=t.command, passed=t.passed, failed=t.failed, turn=t.turn
+        )
+        rows.tests[test_fields] = test
+        tests.append(test)
     modified = instant(stat.st_mtime)
     session_id = index.session.session_id
     sub_agent = sub_agent_of(tally)

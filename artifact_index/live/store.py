@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 STORE_VARIABLE = "ARTIFACT_INDEX_STORE"
-# A record's lists of rows, each an object (see _RecordRedactions).
+# A record's lists of rows, each an object (see _RecordRows).
 _ROW_LISTS = ("files", "errors", "tests")
 # Sessions whose rows are remembered between saves: as many as a watcher follows at once.
 _REMEMBERED_SESSIONS = 64
@@ -137,6 +137,23 @@ _MIGRATIONS: tuple[tuple[str, str], ...] = (
             probes TEXT
         );
         CREATE INDEX compactions_session ON compactions(session, at);
+    """,
+    ),
+    (
+        "003_session_saves",
+        # Every save of a session, by any writer of any version, writes its row: counted here (in
+        # a table of its own, so a session deleted and stored again counts on), a writer tells
+        # whether another saved the session since it did (see SessionStore.save).
+        """
+        CREATE TABLE session_saves (session TEXT PRIMARY KEY, count INTEGER NOT NULL);
+        CREATE TRIGGER sessions_inserted AFTER INSERT ON sessions BEGIN
+            INSERT INTO session_saves (session, count) VALUES (NEW.id, 1)
+            ON CONFLICT(session) DO UPDATE SET count = count + 1;
+        END;
+        CREATE TRIGGER sessions_updated AFTER UPDATE ON sessions BEGIN
+            INSERT INTO session_saves (session, count) VALUES (NEW.id, 1)
+            ON CONFLICT(session) DO UPDATE SET count = count + 1;
+        END;
     """,
     ),
 )
@@ -315,6 +332,28 @@ def _insert(table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
+def _update(table: str, columns: tuple[str, ...], key: str) -> str:
+    """An UPDATE of one row of a session's ``table``, by ``key``: the values, then the session and the key."""
+    values = [column for column in columns if column not in ("session", key)]
+    return (
+        f"UPDATE {table} SET {', '.join(f'{column} = ?' for column in values)} "
+        f"WHERE session = ? AND {key} = ?"
+    )
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The SQL statements of ``script``, in order (a trigger's body holds statements of its own)."""
+    statement = ""
+    for piece in script.split(";"):
+        statement += piece + ";"
+        if sqlite3.complete_statement(statement):
+            if statement.strip(" \n;"):
+                yield statement
+            statement = ""
+    if statement.strip(" \n;"):
+        yield statement
+
+
 def _sidecars(database: Path) -> tuple[Path, ...]:
     """The files SQLite keeps beside a database in WAL mode."""
     return tuple(database.with_name(database.name + suffix) for suffix in ("-wal", "-shm"))
@@ -328,45 +367,106 @@ def _posix_absolute(path: str) -> str:
     return Path(os.path.abspath(os.path.expanduser(path))).as_posix()
 
 
-class _RecordRedactions:
+_Row = tuple[object, ...]
+
+
+class _SavedRows:
+    """One session's rows as a store last saved them: redacted, with the models they were made from."""
+
+    def __init__(self, redacting: bool) -> None:
+        self.redacting = redacting
+        # Per table, each row's values as written (without the session and position columns),
+        # in the record's order, with the model each was made from (kept alive for its id).
+        self.tables: dict[str, list[tuple[object, _Row]]] = {name: [] for name in _ROW_LISTS}
+        self.saves: int | None = None  # the session's count of saves after this one wrote
+
+
+def _file_row(saved: dict[str, Any]) -> _Row:
+    return (
+        saved["path"],
+        saved["absolute"],
+        saved["status"],
+        json.dumps(saved["sources"]),
+        saved["first_turn"],
+        saved["last_turn"],
+        saved["renamed_from"],
+    )
+
+
+def _error_row(saved: dict[str, Any]) -> _Row:
+    return (
+        saved["message"],
+        saved["kind"],
+        saved["file"],
+        saved["line"],
+        saved["first_turn"],
+        saved["last_turn"],
+        int(saved["resolved"]),
+    )
+
+
+def _test_row(saved: dict[str, Any]) -> _Row:
+    return (saved["command"], saved["passed"], saved["failed"], saved["turn"])
+
+
+_ROW_VALUES = {"files": _file_row, "errors": _error_row, "tests": _test_row}
+
+
+class _RecordRows:
     """A record's rows as saved (every string redacted), remembered for the next save of the same session.
 
     A watcher saves a followed session's record again at each change, and
-    almost every row (a file, an error, a test run) is what it was; the
-    redaction of a row depends on nothing but the row, so a row saved
-    before is not redacted again.  Only the rows of the last save of the
-    :data:`_REMEMBERED_SESSIONS` sessions saved last are remembered.
+    almost every row (a file, an error, a test run) is what it was: the
+    same model (see :class:`~artifact_index.live.record.KeptRows`), or an
+    equal one.  The redaction of a row depends on nothing but the row, so a
+    row saved before is not redacted again; and the store, knowing what it
+    wrote, writes only the rows that changed (see :meth:`SessionStore.save`).
+    Only the rows of the last save of the :data:`_REMEMBERED_SESSIONS`
+    sessions saved last are remembered.
     """
 
     def __init__(self) -> None:
-        self._sessions: OrderedDict[str, dict[tuple[str, str], Any]] = OrderedDict()
+        self._sessions: OrderedDict[str, _SavedRows] = OrderedDict()
+
+    def last(self, session: str) -> _SavedRows | None:
+        """What the last save of ``session`` by this store wrote, if it is remembered."""
+        return self._sessions.get(session)
 
     # The record as the JSON the store writes: the untyped dict pydantic's model_dump() returns,
     # read back only through SessionRecord's validation.
-    def redacted(self, record: SessionRecord) -> dict[str, Any]:
-        """``record`` as JSON, redacted as :func:`~artifact_index.redaction.redact_json` redacts it."""
-        dumped = record.model_dump()
-        if not redaction_enabled():
-            return dumped
-        rows = {name: dumped.pop(name) for name in _ROW_LISTS}
-        redacted: dict[str, Any] = redact_json(dumped)
-        before = self._sessions.pop(record.id, {})
-        now: dict[tuple[str, str], Any] = {}
-        for name, items in rows.items():
-            kept = []
-            for item in items:
-                key = (name, repr(item))
-                row = now.get(key) or before.get(key)
+    def rows(self, record: SessionRecord) -> tuple[dict[str, Any], _SavedRows]:
+        """``record``'s own fields as JSON, and its rows, redacted as :func:`~artifact_index.redaction.redact_json` redacts them."""
+        redacting = redaction_enabled()
+        dumped = record.model_dump(exclude=set(_ROW_LISTS))
+        fields: dict[str, Any] = redact_json(dumped) if redacting else dumped
+        before = self._sessions.pop(record.id, None)
+        if before is not None and before.redacting != redacting:
+            before = None
+        now = _SavedRows(redacting)
+        for name in _ROW_LISTS:
+            models: list[BaseModel] = getattr(record, name)
+            # The same model as before is the same row; else an equal one (its text).
+            by_id = {id(model): row for model, row in before.tables[name]} if before else {}
+            by_text: dict[str, _Row] = {}
+            made = now.tables[name]
+            for model in models:
+                row = by_id.get(id(model))
                 if row is None:
-                    # A row is an object: redact_json redacts it whatever key holds its list.
-                    row = redact_json(item)
-                now[key] = row
-                kept.append(row)
-            redacted[name] = kept
+                    item = model.model_dump()
+                    text = repr(item)
+                    row = by_text.get(text)
+                    if row is None:
+                        # A row is an object: redact_json redacts it whatever key holds its list.
+                        row = _ROW_VALUES[name](redact_json(item) if redacting else item)
+                        by_text[text] = row
+                made.append((model, row))
         self._sessions[record.id] = now
         while len(self._sessions) > _REMEMBERED_SESSIONS:
             self._sessions.popitem(last=False)
-        return redacted
+        return fields, now
+
+    def forget(self, session: str) -> None:
+        self._sessions.pop(session, None)
 
 
 class SessionStore:
@@ -374,7 +474,7 @@ class SessionStore:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_store_path()
-        self._redactions = _RecordRedactions()
+        self._rows = _RecordRows()
         try:
             # The store quotes sessions (paths, error messages): its owner's only, like the tracker states.
             private_directory(self.path.parent)
@@ -423,9 +523,8 @@ class SessionStore:
                 # Checked inside the transaction: another process may have just applied it.
                 if db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
                     continue
-                for statement in script.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                for statement in _statements(script):
+                    db.execute(statement)
                 db.execute("INSERT INTO _migrations (name, applied) VALUES (?, ?)", (name, _now()))
 
     @contextmanager
@@ -444,77 +543,124 @@ class SessionStore:
 
     # -- writing ----------------------------------------------------------------------
     def save(self, record: SessionRecord) -> None:
-        """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file."""
+        """Keep ``record``, replacing what was kept of the same transcript; secrets never reach the file.
+
+        Of a session this store saved last (and nobody since: every save
+        counts in ``session_saves``), only the rows that changed are written.
+        """
+        session = record.id
+        before = self._rows.last(session)
         # As JSON, redacted: what was validated as a record is written as it is (no model again).
-        saved = self._redactions.redacted(record)
-        session = saved["id"]
-        with self._use(write=True) as db:
-            # The session's row is updated in place, so what hangs off it besides its facts (the
-            # compaction log) stays; its facts are replaced whole.
-            for table in ("files", "errors", "tests"):
-                db.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
+        saved, rows = self._rows.rows(record)
+        try:
+            with self._use(write=True) as db:
+                counted = db.execute(
+                    "SELECT count FROM session_saves WHERE session = ?", (session,)
+                ).fetchone()
+                unchanged = (
+                    before is not None and counted is not None and before.saves == counted[0]
+                )
+                # The session's row is updated in place, so what hangs off it besides its facts
+                # (the compaction log) stays.
+                db.execute(
+                    _insert("sessions", _SESSION_COLUMNS)
+                    + " ON CONFLICT(id) DO UPDATE SET "
+                    + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
+                    (
+                        session,
+                        saved["transcript"],
+                        saved["format"],
+                        saved["session_id"],
+                        saved["agent"],
+                        saved["model"],
+                        saved["root"],
+                        saved["title"],
+                        saved["turns"],
+                        saved["events"],
+                        saved["skipped"],
+                        saved["started"],
+                        saved["last_activity"],
+                        _now(),
+                        saved["size"],
+                        saved["mtime_ns"],
+                    ),
+                )
+                if unchanged:
+                    assert before is not None
+                    self._write_changes(db, session, before, rows)
+                else:
+                    self._write_all(db, session, rows)
+                counted = db.execute(
+                    "SELECT count FROM session_saves WHERE session = ?", (session,)
+                ).fetchone()
+                rows.saves = counted[0] if counted is not None else None
+        except BaseException:
+            self._rows.forget(session)  # what the file holds is not known now
+            raise
+
+    @staticmethod
+    def _write_all(db: sqlite3.Connection, session: str, rows: _SavedRows) -> None:
+        """Replace the session's rows whole."""
+        for table in _ROW_LISTS:
+            db.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
+        db.executemany(
+            _insert("files", _FILE_COLUMNS),
+            [(session, *row) for _, row in rows.tables["files"]],
+        )
+        for table, columns in (("errors", _ERROR_COLUMNS), ("tests", _TEST_COLUMNS)):
+            db.executemany(
+                _insert(table, columns),
+                [(session, n, *row) for n, (_, row) in enumerate(rows.tables[table])],
+            )
+
+    @staticmethod
+    def _write_changes(
+        db: sqlite3.Connection, session: str, before: _SavedRows, rows: _SavedRows
+    ) -> None:
+        """Write the rows that differ from ``before``, which the store holds as this store wrote it.
+
+        A row still there is updated in place and a new one added after the
+        others, so the rows stay in the record's order, as saving it whole
+        writes them (a new file, error or test run comes after the others).
+        """
+        # A file's row is keyed by its path; the others by their position in the record.
+        old = {row[0]: row for _, row in before.tables["files"]}
+        new = {row[0]: row for _, row in rows.tables["files"]}
+        staying = [path for path in old if path in new]
+        if list(new)[: len(staying)] != staying:
+            # A file back in the list before others (or the files in another order): whole, so
+            # that the rows keep the record's order.
+            db.execute("DELETE FROM files WHERE session = ?", (session,))
+            old = {}
+        db.executemany(
+            "DELETE FROM files WHERE session = ? AND path = ?",
+            [(session, path) for path in old if path not in new],
+        )
+        db.executemany(
+            _update("files", _FILE_COLUMNS, "path"),
+            [
+                (*row[1:], session, path)
+                for path, row in new.items()
+                if path in old and old[path] != row
+            ],
+        )
+        db.executemany(
+            _insert("files", _FILE_COLUMNS),
+            [(session, *row) for path, row in new.items() if path not in old],
+        )
+        for table, columns in (("errors", _ERROR_COLUMNS), ("tests", _TEST_COLUMNS)):
+            was = [row for _, row in before.tables[table]]
+            now = [row for _, row in rows.tables[table]]
             db.execute(
-                _insert("sessions", _SESSION_COLUMNS)
-                + " ON CONFLICT(id) DO UPDATE SET "
-                + ", ".join(f"{c} = excluded.{c}" for c in _SESSION_COLUMNS[1:]),
-                (
-                    session,
-                    saved["transcript"],
-                    saved["format"],
-                    saved["session_id"],
-                    saved["agent"],
-                    saved["model"],
-                    saved["root"],
-                    saved["title"],
-                    saved["turns"],
-                    saved["events"],
-                    saved["skipped"],
-                    saved["started"],
-                    saved["last_activity"],
-                    _now(),
-                    saved["size"],
-                    saved["mtime_ns"],
-                ),
+                f"DELETE FROM {table} WHERE session = ? AND position >= ?", (session, len(now))
             )
             db.executemany(
-                _insert("files", _FILE_COLUMNS),
-                [
-                    (
-                        session,
-                        f["path"],
-                        f["absolute"],
-                        f["status"],
-                        json.dumps(f["sources"]),
-                        f["first_turn"],
-                        f["last_turn"],
-                        f["renamed_from"],
-                    )
-                    for f in saved["files"]
-                ],
+                _update(table, columns, "position"),
+                [(*row, session, n) for n, row in enumerate(now[: len(was)]) if was[n] != row],
             )
             db.executemany(
-                _insert("errors", _ERROR_COLUMNS),
-                [
-                    (
-                        session,
-                        n,
-                        e["message"],
-                        e["kind"],
-                        e["file"],
-                        e["line"],
-                        e["first_turn"],
-                        e["last_turn"],
-                        int(e["resolved"]),
-                    )
-                    for n, e in enumerate(saved["errors"])
-                ],
-            )
-            db.executemany(
-                _insert("tests", _TEST_COLUMNS),
-                [
-                    (session, n, t["command"], t["passed"], t["failed"], t["turn"])
-                    for n, t in enumerate(saved["tests"])
-                ],
+                _insert(table, columns),
+                [(session, n, *row) for n, row in enumerate(now) if n >= len(was)],
             )
 
     def log_compaction(self, session: str, compaction: Compaction) -> None:

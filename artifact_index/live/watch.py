@@ -4,7 +4,9 @@ First every transcript under the watched paths that changed since it was
 stored is indexed (in parallel, like ``artifact-index store``).  Then each
 change the file system reports (through :mod:`watchfiles`) is read by the
 file's :class:`~artifact_index.live.live_transcript.LiveTranscript`, which reads only
-the new bytes, and the store's record of that session is replaced.  A new
+the new bytes, and the store's record of that session is updated: only
+the rows of the files, errors and test runs that changed are made again
+(:class:`~artifact_index.live.record.KeptRows`) and written.  A new
 file in a watched folder is followed from its first line; it joins the
 store once its format is recognized.  A deleted transcript stays in the
 store: sessions are history.
@@ -13,6 +15,7 @@ store: sessions are history.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -24,7 +27,8 @@ from artifact_index.batch.runner import run_in_order
 from artifact_index.exceptions import ArtifactIndexError, UnreadableInput
 from artifact_index.live.followed_transcripts import Followed
 from artifact_index.live.indexing import index_to_follow
-from artifact_index.live.record import SessionRecord, session_record
+from artifact_index.live.live_transcript import LiveTranscript
+from artifact_index.live.record import KeptRows, SessionRecord, session_record
 from artifact_index.live.store import SessionStore
 
 __all__ = ["Update", "Watcher"]
@@ -68,6 +72,9 @@ class Watcher:
         self._folders = [os.path.realpath(p) for p in paths if os.path.isdir(p)]
         self._arguments = list(paths)
         self._followed = Followed(followed)
+        # Per followed transcript, the rows of its last record (with the LiveTranscript they were
+        # made from: a transcript read anew starts over), at most as many as are followed.
+        self._rows: OrderedDict[str, tuple[LiveTranscript, KeptRows]] = OrderedDict()
 
     # -- the first pass ---------------------------------------------------------------
     def stale(self, *, force: bool = False) -> tuple[list[Candidate], int]:
@@ -103,6 +110,8 @@ class Watcher:
         ):
             if indexed.live is not None:
                 self._followed.adopt(indexed.live, self.format)
+                if indexed.rows is not None:
+                    self._keep_rows(indexed.live, indexed.rows)
             if indexed.record is not None:
                 self.store.save(indexed.record)
                 yield Update(candidate.path, "stored", indexed.record, indexed.record.events)
@@ -153,14 +162,31 @@ class Watcher:
                     return None
                 if not refresh.new_events and not refresh.rebuilt:
                     return Update(path, "unchanged")
-                record = session_record(real, live.index, live.tally, len(live.skipped), stat)
+                rows = self._rows_of(live, rebuilt=refresh.rebuilt)
+                record = session_record(real, live.index, live.tally, len(live.skipped), stat, rows)
         except (ArtifactIndexError, OSError) as exc:
             return Update(path, "failed", message=str(exc))
         self.store.save(record)
         return Update(path, "stored", record, refresh.new_events, refresh.rebuilt)
 
+    def _rows_of(self, live: LiveTranscript, *, rebuilt: bool) -> KeptRows:
+        """The rows of the last record made of ``live`` (none after a rebuild, or of another reading)."""
+        key = os.path.realpath(live.path)
+        kept = self._rows.pop(key, None)
+        rows = kept[1] if kept is not None and kept[0] is live and not rebuilt else KeptRows()
+        self._keep_rows(live, rows)
+        return rows
+
+    def _keep_rows(self, live: LiveTranscript, rows: KeptRows) -> None:
+        key = os.path.realpath(live.path)
+        self._rows.pop(key, None)
+        self._rows[key] = (live, rows)
+        while len(self._rows) > self._followed.limit:
+            self._rows.popitem(last=False)
+
     def gone(self, path: str) -> None:
         self._followed.drop(path)
+        self._rows.pop(os.path.realpath(path), None)
 
     def follow(self, stop: Any = None, *, debounce_ms: int = 200) -> Iterator[Update]:
         """Updates as the watched transcripts change, until ``stop`` (a ``threading.Event``) is set or Ctrl-C."""

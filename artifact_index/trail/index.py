@@ -633,23 +633,41 @@ class ArtifactIndex:
         """Each file :meth:`files` lists, as its state and the turns of its operations (in order).
 
         What a one-line account of a file needs (its shown path, status,
-        sources and first and last turn), without building its entry: a
-        session store saves a followed session's files at each change.
+        sources and first and last turn), without building its entry.
         """
-        nodes, into = self._graph.attributes, self._graph.keyed_edges_into
-        listed: list[tuple[FileState, list[int]]] = []
+        return [(state, self.operation_turns(state.path)) for state in self._listed()]
+
+    def file_edges(self) -> list[tuple[FileState, int]]:
+        """Each file :meth:`files` lists, as its state and the count of edges into its node.
+
+        Every operation on a file adds an edge into its node, and none is
+        ever taken out: an account made of a file's operations (see
+        :meth:`operation_turns`) is still right while its count stays the
+        same.  A session store saving a followed session at each change
+        makes again only the accounts of the files whose count moved.
+        """
+        into = self._graph.keyed_edges_into
+        edges: list[tuple[FileState, int]] = []
         for state in self._listed():
-            # The turns of operations_on(state.path), without copying each operation's attributes.
-            timed: list[tuple[int, int]] = []
-            for op, keyed in into.get(f"file:{state.path}", {}).items():
-                data = nodes[op]
-                if data.get("kind") == "operation":
-                    # An operation node's sequence number and turn are ints, set when it is added.
-                    seq, turn = cast(int, data["seq"]), cast(int, data["turn"])
-                    timed.extend((seq, turn) for _ in keyed)
-            timed.sort(key=lambda seq_turn: seq_turn[0])
-            listed.append((state, [turn for _, turn in timed]))
-        return listed
+            keyed = into.get(f"file:{state.path}")
+            edges.append((state, sum(map(len, keyed.values())) if keyed else 0))
+        return edges
+
+    def operation_turns(self, key: str) -> list[int]:
+        """The turns of the operations on file ``key``, in order: one per edge, as :meth:`operations_on` has them.
+
+        Read off the graph without copying each operation's attributes.
+        """
+        nodes = self._graph.attributes
+        timed: list[tuple[int, int]] = []
+        for op, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items():
+            data = nodes[op]
+            if data.get("kind") == "operation":
+                # An operation node's sequence number and turn are ints, set when it is added.
+                seq, turn = cast(int, data["seq"]), cast(int, data["turn"])
+                timed.extend((seq, turn) for _ in keyed)
+        timed.sort(key=lambda seq_turn: seq_turn[0])
+        return [turn for _, turn in timed]
 
     def _listed(self) -> list[FileState]:
         """The states of the files :meth:`files` lists, in order of first touch."""
@@ -952,13 +970,19 @@ class ArtifactIndex:
         """The error ledger: every error seen, with its location, turns, resolution and the files that fixed it."""
         self.settle()  # the symbols errors lie in are found with the others
         symbols = self.session.error_symbols
-        return [_error_report(entry, symbols, self._fixes(entry)) for entry in self.ledger.errors]
+        # The errors of a long session span many of the same turns: each turn's changes are
+        # read off the graph once.
+        changes: dict[int, list[str]] = {}
+        return [
+            _error_report(entry, symbols, self._fixes(entry, changes))
+            for entry in self.ledger.errors
+        ]
 
     def failed_runs(self) -> list[FailedRun]:
         """Every failed shell command, as an error or as noise with the reason it does not matter."""
         return list(self.ledger.failed_runs)
 
-    def _fixes(self, entry: Any) -> list[str]:
+    def _fixes(self, entry: Any, changes: dict[int, list[str]] | None = None) -> list[str]:
         """The files changed after an error last appeared and up to the run that resolved it, that the error names.
 
         The calls of the error's own turn were made before its output was seen;
@@ -966,25 +990,38 @@ class ArtifactIndex:
         a file the error names (its file, or a path or file name in its message,
         detail or failing tests) is said to have fixed it: another file changed
         in between may be unrelated work, and "fixed by" it would be a guess.
+        ``changes``: the files each turn changed (see :meth:`_changed_in`), as
+        far as known, for a caller that asks of many errors.
         """
         if not entry.resolved or entry.resolved_turn is None:
             return []
-        # The graph's own dictionaries (in out_edges' order): this visits each turn in between.
-        graph = self._graph
-        nodes, out_of = graph.attributes, graph.keyed_edges_out_of
+        if changes is None:
+            changes = {}
         changed: dict[str, None] = {}
         for turn in range(entry.last_turn + 1, entry.resolved_turn + 1):
-            for op in out_of.get(f"turn:{turn}", ()):
-                data = nodes[op]
-                if (
-                    data.get("action") in ("read", "unknown", "shell")
-                    or data.get("result") == "failure"
-                ):
-                    continue
-                for target, keyed in out_of[op].items():
-                    if any(edge.get("kind") == "touched" for edge in keyed.values()):
-                        changed[self._files[cast(str, nodes[target]["path"])].shown] = None
+            found = changes.get(turn)
+            if found is None:
+                found = changes[turn] = self._changed_in(turn)
+            changed.update(dict.fromkeys(found))
         return [p for p in changed if _names_file(entry, p)][:MAX_FIXES]
+
+    def _changed_in(self, turn: int) -> list[str]:
+        """The shown paths of the files the operations of ``turn`` changed, in the graph's order."""
+        # The graph's own dictionaries (in out_edges' order).
+        graph = self._graph
+        nodes, out_of = graph.attributes, graph.keyed_edges_out_of
+        changed: list[str] = []
+        for op in out_of.get(f"turn:{turn}", ()):
+            data = nodes[op]
+            if (
+                data.get("action") in ("read", "unknown", "shell")
+                or data.get("result") == "failure"
+            ):
+                continue
+            for target, keyed in out_of[op].items():
+                if any(edge.get("kind") == "touched" for edge in keyed.values()):
+                    changed.append(self._files[cast(str, nodes[target]["path"])].shown)
+        return changed
 
     def original_error(self) -> ErrorReport | None:
         """The session's first real error, with its current status."""

@@ -5,9 +5,9 @@ the lines the last change wrote tell it what the code is now, without
 reopening the file.  The tracker keeps, for each file, the new text of the
 last change the main agent made to it with a file tool: the replacement
 text of an edit, the added lines of a patch hunk, a small file written
-whole.  A change whose text it cannot give (a large file written whole, a
-delete, a move, an undo) leaves none, so an older text never stands for
-it.  A sub-agent's changes and shell commands leave the text as it was:
+whole.  A change whose text it cannot give (a large file written whole, an
+edit that only took lines out, a delete, a move, an undo) leaves none, so
+an older text never stands for it.  A sub-agent's changes and shell commands leave the text as it was:
 they say what they did by their commands, not by a text written.
 """
 
@@ -43,11 +43,23 @@ def shows_text(op: FileOperation) -> bool:
     return op.path is not None and op.action not in _NOT_CHANGES
 
 
+def _only_removes(old: str | None, new: str) -> bool:
+    """Whether an edit only took lines out: each line it leaves was already in the text it replaced.
+
+    What is left of a removed function (the comment above it, a closing brace) is not what the change
+    wrote: shown as "the latest change", it would tell the reader the opposite of what happened.
+    """
+    if old is None:
+        return False
+    kept = {line.strip() for line in new.splitlines() if line.strip()}
+    return kept <= {line.strip() for line in old.splitlines()}
+
+
 def written_text(op: FileOperation) -> str | None:
     """What the operation wrote, when it says and it is small enough to be the change itself; None when blank."""
     text: str | None = None
     if op.action == "edit":
-        if op.new is not None:
+        if op.new is not None and not _only_removes(op.old, op.new):
             text = op.new
         elif op.diff is not None:
             added = [

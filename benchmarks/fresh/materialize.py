@@ -2,7 +2,7 @@
 
     python benchmarks/fresh/materialize.py [--mirror /work/.mirror]
         [--sessions-dir /work/fresh/sessions] [--holdout-dir /work/fresh/holdout]
-        [--no-holdout] [--gzip] [--check]
+        [--no-holdout] [--batch LABEL] [--gzip] [--check]
 
 For every session JSON (``sessions/*.json`` and ``holdout/*.json``) whose
 transcript is not yet present locally, the file is read out of the fetched
@@ -11,6 +11,9 @@ mirror of its repository (``<mirror>/<owner>+<name>/<git dir>``) with
 applied (each match becomes ``[REDACTED]``), and it is written as
 ``<id><extension>`` (gzipped with ``--gzip``). Holdout transcripts go to their
 own folder so that no run over the development folder reads them.
+``--batch LABEL`` writes only the holdout sessions of that batch (their
+``batch`` field), so that a new batch gets a folder of its own, apart from the
+holdout batches that earlier builds have already been measured on.
 
 Repositories that are not fetched yet are listed at the end: fetch them (the
 ``fetch`` tool of a session brings ``github:<owner>/<name>`` into the mirror)
@@ -51,8 +54,11 @@ class Wanted:
         return Path(name).suffix if "." in name else ""
 
 
-def wanted_sessions(set_dir: Path, sessions_dir: Path, holdout_dir: Path | None) -> list[Wanted]:
-    folders = [(set_dir / "sessions", sessions_dir)]
+def wanted_sessions(
+    set_dir: Path, sessions_dir: Path, holdout_dir: Path | None, batch: str | None = None
+) -> list[Wanted]:
+    """The sessions to bring; with ``batch``, only the holdout sessions of that batch."""
+    folders = [] if batch is not None else [(set_dir / "sessions", sessions_dir)]
     if holdout_dir is not None:
         folders.append((set_dir / "holdout", holdout_dir))
     out: list[Wanted] = []
@@ -60,6 +66,8 @@ def wanted_sessions(set_dir: Path, sessions_dir: Path, holdout_dir: Path | None)
         for source in sorted(folder.glob("*.json")):
             try:
                 raw = json.loads(source.read_text(encoding="utf-8"))
+                if batch is not None and raw.get("batch") != batch:
+                    continue
                 out.append(
                     Wanted(
                         id=str(raw["id"]),
@@ -133,12 +141,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions-dir", type=Path, default=DEFAULT_SESSIONS_DIR)
     ap.add_argument("--holdout-dir", type=Path, default=DEFAULT_HOLDOUT_DIR)
     ap.add_argument("--no-holdout", action="store_true", help="leave the holdout transcripts out")
+    ap.add_argument(
+        "--batch",
+        metavar="LABEL",
+        help="only the holdout sessions of this batch (into --holdout-dir)",
+    )
     ap.add_argument("--gzip", action="store_true", help="write <id><ext>.gz")
     ap.add_argument("--check", action="store_true", help="only report what is missing")
     args = ap.parse_args(argv)
 
+    if args.batch is not None and args.no_holdout:
+        print("materialize: --batch selects holdout sessions; drop --no-holdout", file=sys.stderr)
+        return 2
     holdout_dir = None if args.no_holdout else args.holdout_dir
-    wanted = wanted_sessions(args.set_dir, args.sessions_dir, holdout_dir)
+    wanted = wanted_sessions(args.set_dir, args.sessions_dir, holdout_dir, args.batch)
     done = already = 0
     unfetched: dict[str, int] = {}
     failed: list[str] = []

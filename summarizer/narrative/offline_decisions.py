@@ -8,7 +8,7 @@ are read from every user message after the first (the first states the task,
 which the intent already holds) and quoted: the sentences that settle the
 choice, not a paraphrase.  A reply that answers the agent's numbered questions
 by number ("1. no 2. we look at 50 commits") is stated with the questions it
-answers (see :mod:`summarizer.sections.user_answers`).
+answers (see :mod:`artifact_index.trail.conversation.question_answers`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import re
 
 from artifact_index.facts.decisions import Decision
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.trail.conversation.told import Answer
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.summary_facts import Answer, SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import sentences
 from summarizer.sections.thread import latest_request, thread_start
 

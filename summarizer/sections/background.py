@@ -8,82 +8,18 @@ transcript, so the session's index never sees them: the files its report
 names are the only trace of them here, and are said as that.  A launch with
 no notice before the cut is work still running, which the agent that
 continues must wait for rather than redo.
+
+The engine reads them from the events
+(:mod:`~artifact_index.trail.conversation.background_agents`); this module
+says them.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from artifact_index.trail.conversation.background_agents import PATHS_KEPT
+from summarizer.sections.summary_facts import SessionFacts
 
-from artifact_index.ingestion.events import Event, ToolCall, ToolResult, UserMessage
-from artifact_index.lazy_pattern import lazy_pattern
-from summarizer.sections.summary_facts import BackgroundAgent, SessionFacts
-
-__all__ = ["background_agents", "background_lines", "reported_paths_line"]
-
-# Newer Claude Code versions add a note on the launch line ("... successfully. (This tool result is internal
-# metadata ...)") before the agent's id on the next.
-_LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.[^\n]*\n\s*agentId:\s*(\w+)")
-_NOTICE = lazy_pattern(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
-_FIELD = "<{0}>(.*?)</{0}>"
-# A path a report names: with a folder and an extension (`cli/src/foo.test.ts`, or absolute), as written.
-_PATH = lazy_pattern(r"(?<![\w/.-])(/?(?:[\w.@-]+/)+[\w.@-]+\.[A-Za-z]{1,8})(?![\w/])")
-# A line of a report that says a file was made or changed ("Created `x.test.ts` with 21 tests"): only its
-# paths are taken; the others are files the report mentions (the module under test, a pattern followed).
-_CHANGE_LINE = lazy_pattern(
-    r"\b(?:created|creates|wrote|written|added|adds|modified|updated|changed|edited|rewrote|deleted|removed|"
-    r"new (?:test )?files?)\b",
-    re.I,
-)
-_PATHS_KEPT = 12
-
-
-def _field(body: str, name: str) -> str | None:
-    found = re.search(_FIELD.format(name), body, re.S)
-    return found.group(1).strip() if found else None
-
-
-def _changed_paths(report: str) -> list[str]:
-    """The paths on the lines of a report that say a file was created or changed, in order, once each."""
-    found = [
-        path
-        for line in report.splitlines()
-        if _CHANGE_LINE.search(line)
-        for path in _PATH.findall(line)
-    ]
-    return list(dict.fromkeys(found))[:_PATHS_KEPT]
-
-
-def background_agents(events: Sequence[Event]) -> list[BackgroundAgent]:
-    """The sub-agents launched in the background, each with its completion notice when one came."""
-    described: dict[str, str] = {}
-    launched: dict[str, BackgroundAgent] = {}
-    for event in events:
-        if isinstance(event, ToolCall) and event.tool in ("Agent", "Task"):
-            description = event.arguments.get("description")
-            described[event.call_id] = str(description) if description else "a sub-agent"
-        elif isinstance(event, ToolResult) and event.call_id in described:
-            found = _LAUNCHED.match(event.output or "")
-            if found:
-                launched[found.group(1)] = BackgroundAgent(
-                    turn=event.turn, description=described[event.call_id]
-                )
-        elif isinstance(event, UserMessage) and "<task-notification>" in event.text:
-            for notice in _NOTICE.finditer(event.text):
-                body = notice.group("body")
-                agent = launched.get(_field(body, "task-id") or "")
-                if agent is None:
-                    continue  # a background shell command's notice, or an agent launched before the span
-                result = _field(body, "result") or ""
-                launched[_field(body, "task-id") or ""] = agent.model_copy(
-                    update={
-                        "finished_turn": event.turn,
-                        "status": _field(body, "status") or "ended",
-                        "result": result,
-                        "paths": _changed_paths(result),
-                    }
-                )
-    return sorted(launched.values(), key=lambda a: a.turn)
+__all__ = ["background_lines", "reported_paths_line"]
 
 
 def background_lines(facts: SessionFacts, since: int) -> list[str]:
@@ -120,8 +56,8 @@ def reported_paths_line(facts: SessionFacts) -> str | None:
     named = list(dict.fromkeys(named))
     if not named:
         return None
-    shown = ", ".join(f"`{p}`" for p in named[:_PATHS_KEPT])
-    more = f" and {len(named) - _PATHS_KEPT} more" if len(named) > _PATHS_KEPT else ""
+    shown = ", ".join(f"`{p}`" for p in named[:PATHS_KEPT])
+    more = f" and {len(named) - PATHS_KEPT} more" if len(named) > PATHS_KEPT else ""
     return (
         "Created or changed by sub-agents that worked in the background, as their reports say (their edits "
         f"are in their own transcripts, not seen here): {shown}{more}"

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from artifact_index.facts.changes import symbol_key
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, LeftBehind
+from artifact_index.trail.conversation.told import ChangeAccount
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.progress import shown_command
-from summarizer.sections.summary_facts import ChangeAccount, LatestCode, SessionFacts
+from summarizer.sections.summary_facts import LatestCode, SessionFacts
 from summarizer.sections.text import block
 from summarizer.sections.thread import thread_start
 
@@ -159,7 +160,7 @@ class _Describer:
         default_factory=set
     )  # an interface and its implementation share one doc
     signatures_said: set[str] = field(default_factory=set)  # ... and one signature
-    # What the agent said each change did, by path (see summarizer.sections.change_account).
+    # What the agent said each change did, by path (see artifact_index.trail.conversation.change_accounts).
     accounts: dict[str, ChangeAccount] = field(default_factory=dict)
     # What each change does and why, by path, when an LLM wrote it: said first, in place of the agent's account.
     notes: dict[str, str] = field(default_factory=dict)
@@ -387,7 +388,11 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
         [f for f in ordered if f.path not in left and f.path not in facts.file_notes]
     )
     code_files, code_lines = _CODE_AT[detail]
-    with_code = _current(files, since, code_files, outside=outside)
+    # When the thread changed nothing yet (the user asks about the change just made), the session's latest
+    # changes are what the next agent continues from: their code is shown as the thread's would be.
+    with_code = _current(files, since, code_files, outside=outside) or _current(
+        files, 0, code_files, outside=outside
+    )
     lines = []
     for f in ordered:
         if f.path in left:

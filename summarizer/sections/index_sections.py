@@ -18,6 +18,8 @@ from typing import assert_never, cast
 from artifact_index.facts.work_items import WorkItem
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CommitReport, ErrorReport, FileReport, WorkReport
+from artifact_index.trail.conversation.agent_findings import concludes
+from artifact_index.trail.conversation.told import Attempt
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from summarizer.sections.claim_wording import (
     pending_calls,
@@ -33,7 +35,6 @@ from summarizer.sections.file_lists import (
     moved_files,
     read_files,
 )
-from summarizer.sections.findings import concludes, shorten
 from summarizer.sections.progress import (
     checks_owed,
     item_progress,
@@ -46,9 +47,9 @@ from summarizer.sections.progress import (
 )
 from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
-from summarizer.sections.summary_facts import Attempt, SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import INDEX_KEYS, IndexKey
-from summarizer.sections.text import block, one_line, whole_sentences
+from summarizer.sections.text import block, one_line, shorten, whole_sentences
 from summarizer.sections.thread import GO_AHEAD, first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.trail.conversation.prose import sentences
 
-__all__ = ["block", "one_line", "sentences", "whole_sentences"]
+# ``sentences`` is the engine's (the conversation queries split the agent's words with it), named here
+# beside the other ways the sections cut text.
+__all__ = ["block", "one_line", "sentences", "shorten", "whole_sentences"]
 
 
 def one_line(text: str, limit: int) -> str:
@@ -18,22 +19,8 @@ def one_line(text: str, limit: int) -> str:
     return line[: cut if cut > limit * 0.7 else limit - 1] + "…"
 
 
-# A sentence ends at ".", "!" or "?" before a space, or at a line break; not at the dot of an abbreviation
-# ("e.g. a pass on the docs" is one sentence: cut after "e.g." its first words read as a sentence of their own).
-# Nor at the number of a list item ("1. Add colour variation" is one item, not "1." and a sentence).
-_SENTENCE_BREAK = lazy_pattern(
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!^\d\.)(?<!\n\d\.)(?<!^\d\d\.)"
-    r"(?<!\n\d\d\.)(?<=[.!?])[ \t]+|\s*\n\s*",
-    re.I,
-)
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` split into its sentences and lines, in order, as written (empty pieces included)."""
-    return _SENTENCE_BREAK.split(text)
-
-
-_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|\n")
+# Chinese and Japanese end a sentence with a full-width mark and no space after it.
+_SENTENCE_END = lazy_pattern(r"[.!?:;](?=\s)|[。！？；：]|\n")
 
 
 def whole_sentences(text: str, limit: int) -> str:
@@ -60,3 +47,25 @@ def block(text: str) -> str:
     """A multi-line text as an indented fenced block under a list item."""
     body = text.rstrip("\n").replace("\n", "\n  ")
     return f"\n  ```\n  {body}\n  ```"
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a line, else sentence, else word boundary.
+
+    A code fence left open by the cut is closed, so the rest of the summary
+    is not read as code.
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = head.rfind("\n")
+    if cut < limit // 2:
+        sentence = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+        cut = sentence + 1 if sentence >= limit // 2 else head.rfind(" ")
+    if cut <= 0:
+        cut = limit
+    kept = text[:cut].rstrip() + " …"
+    if kept.count("```") % 2:
+        kept += "\n```"
+    return kept

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.trail.conversation.told import Activity
 from artifact_index.trail.session_state import AssistantSaid
 from summarizer.narrative.consistency import contradictions
 from summarizer.sections.background import background_lines
-from summarizer.sections.summary_facts import Activity, SessionFacts
+from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import block, one_line
 from summarizer.sections.thread import thread_start
 

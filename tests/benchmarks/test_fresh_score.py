@@ -203,6 +203,28 @@ def test_materialize_reads_the_mirror_applies_redactions_and_lists_unfetched(
     assert "github:other/repo" in out
 
 
+def test_materialize_batch_writes_only_that_holdout_batch(tmp_path: Path) -> None:
+    set_dir = tmp_path / "set"
+    _session(set_dir / "sessions", "dev")
+    _session(set_dir / "holdout", "old", batch="2026-01-01a")
+    _session(set_dir / "holdout", "new", batch="2026-01-02b")
+    _session(set_dir / "holdout", "unlabelled")
+    wanted = materialize.wanted_sessions(
+        set_dir, tmp_path / "local", tmp_path / "held", batch="2026-01-02b"
+    )
+    assert [(w.id, w.target_dir) for w in wanted] == [("new", tmp_path / "held")]
+    everything = materialize.wanted_sessions(set_dir, tmp_path / "local", tmp_path / "held")
+    assert sorted(w.id for w in everything) == ["dev", "new", "old", "unlabelled"]
+
+
+def test_materialize_batch_refuses_no_holdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--set-dir", str(tmp_path), "--batch", "2026-01-02b", "--no-holdout"]
+    assert materialize.main(argv) == 2
+    assert "--batch" in capsys.readouterr().err
+
+
 def test_changes_left_out_of_a_submission_are_changes_of_the_session(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

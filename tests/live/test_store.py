@@ -122,6 +122,7 @@ def test_a_store_of_an_older_version_gains_the_new_tables_and_keeps_its_rows(
         assert [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY name")] == [
             "001_sessions_files_errors_tests",
             "002_compactions",
+            "003_session_saves",
         ]
 
 
@@ -382,6 +383,34 @@ def test_saving_a_session_again_writes_what_saving_it_once_writes_and_no_secret(
     assert [row[1] for row in rows["files"]][-1].startswith("config/[REDACTED")
     written = b"".join(p.read_bytes() for p in tmp_path.glob("following.db*"))
     assert secret.value.encode() not in written
+
+
+def test_a_save_after_another_writers_rewrites_the_session_whole(tmp_path: Path) -> None:
+    # A store writes only the rows that changed since its own last save of a session; another
+    # writer (a hook, a second watcher) may have saved the session meanwhile, with other rows.
+    indexed = index_for_store(Candidate(str(EXAMPLES / "claude-code-session.jsonl"), named=True))
+    assert indexed.record is not None
+    first = indexed.record
+    assert len(first.files) >= 3 and len(first.tests) >= 2
+    other = first.model_copy(update={"files": first.files[1:], "errors": [], "tests": []})
+    last = first.model_copy(
+        update={
+            "files": [first.files[0].model_copy(update={"last_turn": 12}), *first.files[1:]],
+            "tests": [first.tests[0].model_copy(update={"failed": 1})],
+        }
+    )
+    watcher = SessionStore(tmp_path / "s.db")
+    watcher.save(first)
+    SessionStore(tmp_path / "s.db").save(other)
+    watcher.save(last)
+    once = SessionStore(tmp_path / "once.db")
+    once.save(last)
+    assert _rows(watcher.path) == _rows(once.path)
+    # And its own saves in a row, rows dropped and changed included, write what one save writes.
+    watcher.save(other)
+    watcher.save(first)
+    once.save(first)
+    assert _rows(watcher.path) == _rows(once.path)
 
 
 @pytest.mark.parametrize(

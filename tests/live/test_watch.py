@@ -180,3 +180,43 @@ def test_the_first_line_appended_after_the_catch_up_is_read_alone(
     assert update is not None and update.kind == "stored" and not update.rebuilt
     assert update.record is not None
     assert update.record.events == len(list(build_index(transcript)[1].events()))
+
+
+@pytest.mark.parametrize("example", ["claude-code-session.jsonl", "codex-rollout.jsonl"])
+def test_each_record_made_while_following_is_the_record_made_anew(
+    tmp_path: Path, example: str
+) -> None:
+    # A followed session's record makes again only the rows that changed: it must say what
+    # making every row anew says, line after line.
+    from artifact_index.batch.runner import local_executor
+    from artifact_index.live.record import session_record
+    from artifact_index.live.watch import Watcher
+
+    lines = (
+        (Path(__file__).resolve().parents[2] / "examples" / example)
+        .read_bytes()
+        .splitlines(keepends=True)
+    )
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(lines[:3]))
+    watcher = Watcher([str(transcript)], SessionStore(tmp_path / "s.db"))
+    candidates, _ = watcher.stale()
+    with local_executor(1) as pool:
+        list(watcher.catch_up(candidates, pool, 1))
+    records = []
+    for line in lines[3:]:
+        with transcript.open("ab") as handle:
+            handle.write(line)
+        update = watcher.changed(str(transcript))
+        if update is None or update.record is None:
+            continue
+        live, _ = watcher._followed.refresh(str(transcript))
+        anew = session_record(
+            transcript, live.index, live.tally, len(live.skipped), transcript.stat()
+        )
+        assert update.record == anew
+        records.append(update.record)
+    assert len(records) > 5 and records[-1].files
+    # A file the last lines did not touch is the row made before, not made again.
+    unchanged = [f for f in records[-1].files if f in records[-2].files]
+    assert unchanged and all(any(f is before for before in records[-2].files) for f in unchanged)

@@ -74,10 +74,13 @@ def test_the_users_settled_choice_is_among_the_decisions() -> None:
 
 def test_a_read_is_not_counted_among_a_files_changes() -> None:
     changed = _section(_summary("entire__b6f735fbac66_0"), "Files Changed")
+    # The removal is said by the agent's own account of it; no count of lines that would include the read,
+    # and no leftover comment of the removed function shown as the code the change wrote.
     assert changed.startswith(
         "- `cmd/entire/cli/strategy/common.go` (modified): `StageFiles` removed; "
-        "+0/-53 lines; turn 17\n"
+        'the agent (turn 20): "Removed the dead `StageFiles()` function."; turn 17\n'
     )
+    assert "latest change (turn 17)" not in changed
 
 
 def test_an_investigation_states_its_question_latest_conclusion_and_checks_since() -> None:

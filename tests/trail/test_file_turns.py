@@ -46,3 +46,15 @@ def test_each_files_last_change_and_its_turns_are_those_of_its_operations(sessio
         assert index.change_turns(state.path) == (last, sorted({op["turn"] for op in changes}))
         assert index.last_change(state.path) == last
     assert index.change_turns("never/touched.py") == (0, [])
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
+def test_each_listed_files_edge_count_grows_with_its_operations(session: Path) -> None:
+    # What the session store keys a file's row on: a new operation on the file moves its count.
+    index, _ = build_index(session)
+    edges = index.file_edges()
+    assert [state for state, _ in edges] == [state for state, _ in index.file_turns()]
+    for state, count in edges:
+        operations = index.operations_on(state.path)
+        assert count >= len(operations)
+        assert index.operation_turns(state.path) == [op["turn"] for op in operations]

@@ -79,3 +79,14 @@ def test_a_write_through_a_relative_path_is_the_file_s_latest_write() -> None:
     index = _index(edit(2, CART, new="return 1"), edit(3, "shop/cart.py", new="return 2"))
 
     assert _latest(index) == LatestWrite(turn=3, text="return 2")
+
+
+def test_an_edit_that_only_took_lines_out_wrote_no_text() -> None:
+    # What is left of a removed function (its comment) is not what the change wrote.
+    removed = "# the total\ndef total(items):\n    return sum(items)\n"
+    index = _index(
+        edit(2, CART, old="return 0", new="return sum(items)"),
+        edit(3, CART, old=removed, new="# the total\n"),
+    )
+
+    assert _latest(index) == LatestWrite(turn=3, text=None)

@@ -65,6 +65,18 @@ def test_only_the_current_threads_files_show_code() -> None:
     assert changed.count("latest change") == 1
 
 
+def test_a_question_about_the_change_just_made_keeps_that_changes_code() -> None:
+    # The thread the latest message opened changed nothing yet: the session's latest change is what it is about.
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        UserMessage(turn=3, text="Why two places and not three?"),
+    )
+    changed = section(summary, "Files Changed")
+    assert "latest change (turn 2):" in changed
+    assert "return round(total, 2)" in changed
+
+
 def test_a_failed_edit_is_not_shown_as_the_latest_change() -> None:
     failed = [
         ToolCall(

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.trail.conversation.told import Activity
 from artifact_index.trail.session_state import AssistantSaid
-from summarizer.sections.summary_facts import Activity
 
 __all__ = [
     "agent_wrote",

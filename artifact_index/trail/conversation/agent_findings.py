@@ -25,7 +25,7 @@ from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import AssistantSaid
 
-__all__ = ["concludes", "findings", "shorten"]
+__all__ = ["concludes", "findings"]
 
 _CONCLUSION = lazy_pattern(
     r"\bfound (?:it|the (?:bug|issue|problem|cause|culprit))\b|\bI (?:think I |have )?found\b|\broot cause\b"
@@ -85,25 +85,3 @@ def findings(events: Sequence[Event], limit: int = 6) -> list[AssistantSaid]:
     if last is not None:
         found.pop(id(last), None)
     return sorted(found.values(), key=lambda m: m.turn)[-limit:]
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters at a line, else sentence, else word boundary.
-
-    A code fence left open by the cut is closed, so the rest of the summary
-    is not read as code.
-    """
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    cut = head.rfind("\n")
-    if cut < limit // 2:
-        sentence = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-        cut = sentence + 1 if sentence >= limit // 2 else head.rfind(" ")
-    if cut <= 0:
-        cut = limit
-    kept = text[:cut].rstrip() + " …"
-    if kept.count("```") % 2:
-        kept += "\n```"
-    return kept

@@ -29,6 +29,7 @@ from artifact_index.facts.changes import symbol_key
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport
+from artifact_index.trail.conversation.told import ChangeAccount
 
 __all__ = ["change_account"]
 
@@ -75,15 +76,16 @@ def _names_it(sentence: str, names: list[str]) -> bool:
     return any(n in sentence for n in names)
 
 
-def change_account(events: Sequence[Event], f: FileReport, since: int) -> tuple[int, str] | None:
-    """The agent's sentence saying what the file's last change did, with its turn; None when it said none.
+def change_account(events: Sequence[Event], f: FileReport, since: int) -> ChangeAccount | None:
+    """The agent's sentence saying what the file's last change did, and its turn; None when it said none.
 
     ``since``: the turn the current thread started (the definitions changed since then are the change's).
     """
     if not f.changed_turns:
         return None
     last = max(f.changed_turns)
-    names = _names(f, since)
+    # A change made before the thread started (the user asks about it) is named by what that change touched.
+    names = _names(f, min(since, last))
     after: list[AssistantMessage] = []
     announced: AssistantMessage | None = None
     for event in events:
@@ -105,9 +107,9 @@ def change_account(events: Sequence[Event], f: FileReport, since: int) -> tuple[
                 and not _PLAN.match(text)
                 and not text.endswith(("?", ":"))
             ):
-                return message.turn, _cut(text)
+                return ChangeAccount(turn=message.turn, text=_cut(text))
     if announced is not None and announced.turn >= last - 1:
         for sentence in _SENTENCES.split(announced.text):
             if _names_it(sentence, names) and _HOW.search(sentence):
-                return announced.turn, _cut(sentence.strip().rstrip(":"))
+                return ChangeAccount(turn=announced.turn, text=_cut(sentence.strip().rstrip(":")))
     return None

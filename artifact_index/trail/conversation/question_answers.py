@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from artifact_index.ingestion.events import AssistantMessage, Event, UserMessage
 from artifact_index.lazy_pattern import lazy_pattern
-from summarizer.sections.summary_facts import Answer, AnsweredQuestion
+from artifact_index.trail.conversation.told import Answer, AnsweredQuestion
 
 __all__ = ["answered_questions"]
 

@@ -22,14 +22,14 @@ paraphrased.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
 from itertools import pairwise
 
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.trail.answers import ErrorReport, FileReport
-from summarizer.sections.summary_facts import Attempt
+from artifact_index.trail.conversation.told import Attempt
 
 __all__ = ["failed_attempts"]
 
@@ -70,12 +70,10 @@ def _announced(text: str) -> str | None:
 
 
 def _options(command: str | None) -> set[str]:
+    """The options the first line of ``command`` passes, read by the shell layer's parser."""
     if not command:
         return set()
-    try:
-        words = shlex.split(command.split("\n", 1)[0])
-    except ValueError:
-        words = command.split()
+    words = [word for _, argv in simple_commands(command.split("\n", 1)[0]) for word in argv]
     return {w for w in words if w.startswith("-") and len(w) > 1 and "=" not in w[:3]}
 
 

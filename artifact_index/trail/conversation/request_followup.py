@@ -40,9 +40,9 @@ from collections.abc import Sequence
 from artifact_index.ingestion.events import AssistantMessage, Event, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import FileReport, TaskReport
+from artifact_index.trail.conversation.prose import sentences
+from artifact_index.trail.conversation.told import RequestItem
 from artifact_index.trail.session_state import UserSaid
-from summarizer.sections.summary_facts import RequestItem
-from summarizer.sections.text import sentences
 
 __all__ = ["numbered_items", "request_items"]
 
