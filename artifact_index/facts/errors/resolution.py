@@ -151,6 +151,8 @@ def _tool_and_paths(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
     """(the program and its sub-command, such as ``ruff format``; the paths it was given)."""
     tool = [executable(words[0])]
     rest = words[1:]
+    if tool[0] == "git":  # its sub-command comes after git's own options (`git -C DIR gc`)
+        rest = rest[skip_global_options(rest, None)[0] :]
     if rest and not rest[0].startswith("-") and "/" not in rest[0] and "." not in rest[0]:
         tool.append(rest[0])
         rest = rest[1:]

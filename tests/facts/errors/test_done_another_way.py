@@ -161,4 +161,6 @@ def test_a_failed_request_stays_open_when_a_later_one_asks_for_another_resource(
         False,
     )
     _run(ledger, 4, "git -C /repo count-objects -v 2>&1", "count: 12\n", True)
+    # Nor is `git --version` the fixing run of a `--dry-run` that git refused.
+    _run(ledger, 5, "git --version 2>&1", "git version 2.47.1\n", True)
     assert len(ledger.open_errors) == 2
