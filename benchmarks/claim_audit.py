@@ -81,7 +81,9 @@ from summarizer.integrations.hooks import file_trail_context  # noqa: E402
 from summarizer.sections.session_facts import session_facts  # noqa: E402
 
 _LINE_FORMATS = (".jsonl", ".md", ".txt")
-_QUOTE = re.compile(r"`([^`\n]{4,})`")
+# A code span as CommonMark reads it: a run of backticks, the text, the same run again (a text holding
+# backticks is fenced by a longer run, padded by a space when it starts or ends with one).
+_QUOTE = re.compile(r"(?<!`)(`+)(?!`) ?((?:(?!\1).){4,}?) ?(?<!`)\1(?!`)")
 # The quoted list ends where the statement goes on ("; via `mv …`" names the command, not a line).
 _QUOTED_PARTS = re.compile(r"(?:changed lines|first lines|headings): (.*?)(?:; (?:via|by) `|$)")
 _REFERENCE = re.compile(r"\(see ([A-Z][\w ]+)\)")
@@ -260,7 +262,7 @@ def _check(
         quoted = _QUOTED_PARTS.search(s.text)
         if quoted:
             is_heading = "headings: " in s.text
-            for part in _QUOTE.findall(quoted.group(1)):
+            for _, part in _QUOTE.findall(quoted.group(1)):
                 # A cut quote ("…tail", "head…") and a replaced line ("old → new"): each piece as written.
                 pieces = [p for p in re.split(r" → |…", part) if len(p.strip()) >= 4]
                 if any(_normalized(p).replace("`", "'") not in flat for p in pieces):

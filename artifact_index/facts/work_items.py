@@ -473,6 +473,9 @@ def _gh_command(
                 title=_option(rest, "--title", "-t") if paired else None,
             )
         return
+    if verb == "list":
+        _gh_listed(tracker, output, items, repo)
+        return
     done = _GH_DONE.search(output)
     if done is not None:
         number = done["number"]
@@ -495,6 +498,40 @@ def _gh_command(
         items.put(tracker, item_id, status="open", title=title)
     elif verb == "view":
         _gh_view(tracker, item_id, output, items)
+
+
+_GH_LISTED_NUMBER = lazy_pattern(r"^#?(?P<number>\d+)$")
+
+
+def _gh_listed(
+    tracker: Literal["gh issue", "gh pr"], output: str, items: _Items, repo: str | None
+) -> None:
+    """``gh ... list``: the state it shows of each item the session already follows (``--state all`` shows merged
+    and closed ones), from its tab-separated lines or its ``--json`` array; it adds no item of its own."""
+    listed: list[tuple[str, str]] = []
+    try:
+        shown = json.loads(output)
+    except json.JSONDecodeError:
+        shown = None
+    if isinstance(shown, list):
+        for entry in shown:
+            if isinstance(entry, dict) and isinstance(entry.get("number"), int):
+                listed.append((str(entry["number"]), str(entry.get("state", ""))))
+    else:
+        for line in output.splitlines():
+            fields = [field.strip() for field in line.split("\t")]
+            found = _GH_LISTED_NUMBER.match(fields[0]) if len(fields) >= 3 else None
+            states = [f for f in fields[1:] if f in ("OPEN", "CLOSED", "MERGED", "DRAFT")]
+            if found is not None and states:
+                listed.append((found["number"], states[0]))
+    for number, state in listed:
+        status = _STATUS.get(state.lower())
+        # An item created without `--repo` is followed by its bare number, listed with it or not.
+        followed = [i for i in dict.fromkeys((_gh_id(number, repo), _gh_id(number, None)))]
+        for item_id in followed:
+            if status is not None and items.get(tracker, item_id) is not None:
+                items.put(tracker, item_id, track=False, status=status)
+                break
 
 
 def _gh_view(

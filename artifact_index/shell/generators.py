@@ -95,6 +95,8 @@ def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] 
     task = next((w for w in words if w and not w.startswith("-")), None)
     if name == "sphinx-build":
         return _sphinx(inv, runtime)
+    if name in _SCAFFOLDERS and task == "create":
+        return _scaffold(inv, runtime, words)
     if name == "mix" and task and task.startswith(_MIX_GENERATORS):
         return _generated(inv, runtime, f"mix {task}", _MIX)
     if name == "rails" and task in ("generate", "g", "destroy", "d"):
@@ -136,6 +138,33 @@ def _generated(
         return []
     why = "its output was not recorded" if not output else "its output names none of them"
     return [inv.unknown(f"{label} generates files; which ones is not known ({why})")]
+
+
+# `npm create vite@latest app -- --template react` (and pnpm's, yarn's, bun's): a starter's files in a new folder.
+_SCAFFOLDERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+
+
+def _scaffold(inv: Invocation, runtime: Runtime, words: list[str | None]) -> list[FileOperation]:
+    """A project scaffolded into a new folder: the folder is the session's, so no file in it predates it.
+
+    Which files the starter writes is not known (its report lists none reliably): an unknown effect.
+    """
+    before = words[: words.index("--")] if "--" in words else words
+    operands = [w for w in before if w and not w.startswith("-")]
+    # operands: "create", the starter, then the folder (none, or ".", scaffolds in place).
+    folder = operands[2] if len(operands) >= 3 else None
+    if inv.failed:
+        return []
+    if folder not in (None, "."):
+        target = inv.place(folder)
+        if target is not None and runtime.files.exists(target) is not True:
+            runtime.files.made_directory(target.rstrip("/") or "/")
+    starter = operands[1] if len(operands) >= 2 else "a starter"
+    return [
+        inv.unknown(
+            f"{inv.program} create {starter} writes a starter project; its files are not named"
+        )
+    ]
 
 
 def _sphinx(inv: Invocation, runtime: Runtime) -> list[FileOperation]:

@@ -284,7 +284,10 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
     args = list(inv.args[1:])
     if name == "uv" and args and args[0].value == "pip":
         return _uv_pip(inv, runtime)
-    parsed = parse_options(args, short_values=tool.short_values, long_values=tool.value_options)
+    # A directory option always takes the directory: `npm install --prefix client zod` installs zod in client/,
+    # never a package named "client".
+    long_values = (*tool.value_options, *(o for o in tool.directory_options if o.startswith("--")))
+    parsed = parse_options(args, short_values=tool.short_values, long_values=long_values)
     operands = [a.value for a in parsed.operands]
     sub = operands[0] if operands else ""
     packages = operands[1:]

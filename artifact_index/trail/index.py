@@ -104,6 +104,7 @@ _SEEN_RESOLUTIONS = frozenset(
         "the same check passed",
         "the same command succeeded",
         "gone from a rerun of the same check",
+        "gone from a rerun of the same check, whose tests ran",
         "a rerun of the same command got past it",
     }
 )

@@ -80,6 +80,33 @@ _BUILDER_RUNNERS = frozenset(
 # A CI run a listing shows finished and passed (`completed  success`, "Status: completed - success"): its first line.
 _CI_PASSED = lazy_pattern(r"\bcompleted\b.*\bsuccess\b", re.IGNORECASE)
 _COMPILING_LINTERS = frozenset({"go vet", "cargo clippy"})
+
+# The files a checker of one language reads: a Swift change is not owed a run of `tsc`, which never
+# reads it.  A runner not listed (a project script, make, a test runner) may read any file.
+_PY = (".py", ".pyi")
+_JS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte")
+_READS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("mypy", "dmypy", "pyright", "basedpyright", "pyre", "pytype", "ruff", "flake8", "pylint"),
+        _PY,
+    ),
+    **dict.fromkeys(("pycodestyle", "pyflakes", "black", "isort"), _PY),
+    **dict.fromkeys(("tsc", "vue-tsc", "flow", "eslint", "biome", "oxlint"), _JS),
+    **dict.fromkeys(("go vet", "go build", "golangci-lint", "staticcheck", "revive"), (".go",)),
+    **dict.fromkeys(("cargo clippy", "cargo build", "cargo check"), (".rs",)),
+    **dict.fromkeys(("swiftlint", "swift build", "xcodebuild build"), (".swift", ".m", ".h")),
+    "rubocop": (".rb",),
+    "ktlint": (".kt", ".kts"),
+    "shellcheck": (".sh", ".bash"),
+}
+
+
+def _reads(runner: str, path: str) -> bool:
+    """Whether a run of ``runner`` would read ``path`` (any file, for a runner of no known language)."""
+    suffixes = _READS.get(runner)
+    return suffixes is None or path.lower().endswith(suffixes)
+
+
 _PREFIXES = frozenset({"sudo", "time", "npx", "bunx", "env", "nice", "timeout"})
 _COMMAND_PARTS = lazy_pattern(r"&&|\|\||;|\n")
 # The order a reader expects them in ("not yet built, linted or tested").
@@ -240,7 +267,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         after = sorted(
             (path, [t for t in turns if t >= latest.turn] or turns[-1:])
             for path, seq, turns in changed
-            if seq > latest.seq
+            if seq > latest.seq and _reads(latest.runner, path)
         )
         if not after:
             continue

@@ -75,6 +75,7 @@ __all__ = [
     "changed_paths_text",
     "file_trail_context",
     "hook_response",
+    "least_length",
     "run_bounded_hook",
     "run_hook",
 ]
@@ -159,6 +160,11 @@ def file_trail_context(
         length = len(_TITLE) + 1
         for title, key, noun, command in _SECTIONS:
             body = bodies.get((key, detail))
+            if body is None and not last:
+                least = length + len(title) + least_length(key, facts) + 6
+                if least > limit:
+                    length = least  # this detail cannot fit, whatever the section says:
+                    break  # it need not be rendered
             if body is None:
                 body = bodies[key, detail] = render_index_section(key, facts, detail)
             if body.startswith(_EMPTY):
@@ -173,6 +179,25 @@ def file_trail_context(
                 + "\n"
             )
     return _fill_by_priority(rendered, limit, transcript)
+
+
+# The sections of one status's files: each of the session's own files is a line of its own,
+# starting with its path (see summarizer.sections.index_sections).
+_OWN_FILES = {"files_created": "created", "files_modified": "modified", "files_deleted": "deleted"}
+
+
+def least_length(key: str, facts: SessionFacts) -> int:
+    """No more characters than the body of the section ``key`` has at any detail.
+
+    Each of the session's own files of a status is a line ``- `PATH`...``: a
+    long session's file list is known to overflow the hook's room without
+    being rendered (rendering it is most of a long session's hook).
+    """
+    status = _OWN_FILES.get(key)
+    if status is None:
+        return 0
+    own = [f.path for f in getattr(facts, status) if f.brought_in is None]
+    return sum(len(path) + 5 for path in own) - 1 if own else 0
 
 
 def _fill_by_priority(

@@ -30,7 +30,7 @@ from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
 from summarizer.sections.progress import shown_command
 from summarizer.sections.summary_facts import LatestCode, SessionFacts
-from summarizer.sections.text import block
+from summarizer.sections.text import block, code_span
 from summarizer.sections.thread import thread_start
 
 __all__ = [
@@ -166,6 +166,15 @@ class _Describer:
     notes: dict[str, str] = field(default_factory=dict)
 
     def line(self, f: FileReport, *, status: str | None = None, moved_to: str | None = None) -> str:
+        if transcript_redacted(f.path):
+            # Several files hidden under one placeholder: their changes, counts and headings mixed up.
+            return (
+                f"- `{f.path}`"
+                + (f" ({status})" if status else "")
+                + ": the transcript itself redacted part of this path, so several files may share it;"
+                " what changed in each is not known"
+                + (f"; {_turns(f.changed_turns)}" if f.changed_turns and self.detail == 0 else "")
+            )
         if moved_to is not None and f.status in ("deleted", "reverted"):
             # Its content lives on at the new path: a move, not a deletion or an undone change.
             return f"- `{f.path}` (moved to `{moved_to}`)"
@@ -189,7 +198,7 @@ class _Describer:
         if f.first_lines and quota.lines:
             parts.append(
                 ("headings: " if f.headings else "first lines: ")
-                + _named([f"`{line}`" for line in f.first_lines], quota.lines)
+                + _named([code_span(line) for line in f.first_lines], quota.lines)
             )
         note = self.notes.get(f.path)
         substance = (
@@ -333,6 +342,16 @@ def _code_lines(f: FileReport, code: LatestCode, lines: int) -> str:
     language = _LANGUAGES.get(f.path.rsplit(".", 1)[-1].lower(), "") if "." in f.path else ""
     fenced = block(text).replace("```", "```" + language, 1)
     return f"  latest change (turn {code.turn}{more}):" + fenced
+
+
+# The bare word a transcript's producer writes where it hid part of a path (Entire's redaction); the
+# index's own placeholders are bracketed and name their kind ("[REDACTED github-token]").
+_TRANSCRIPT_REDACTION = lazy_pattern(r"(?<!\[)\bREDACTED\b")
+
+
+def transcript_redacted(path: str) -> bool:
+    """Whether the transcript hid part of ``path``: distinct files may have become this one name."""
+    return "REDACTED" in path and _TRANSCRIPT_REDACTION.search(path) is not None
 
 
 def files_of_status(
@@ -717,7 +736,7 @@ def _whose_read(f: FileReport) -> str:
         notes.append(
             f"its read at turn {f.changed_unseen_turn} showed other content than an earlier read: "
             + (
-                f"`{shown_command(effect.command or effect.tool)}` (turn {effect.turn}), a script "
+                f"{code_span(shown_command(effect.command or effect.tool))} (turn {effect.turn}), a script "
                 "writing files at paths computed at run time, may have changed it"
                 if effect is not None
                 else "something the calls seen do not show changed it"

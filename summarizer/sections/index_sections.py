@@ -49,7 +49,7 @@ from summarizer.sections.search_matches import in_common_folder, place_path, pla
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.templates import INDEX_KEYS, IndexKey
-from summarizer.sections.text import block, one_line, shorten, whole_sentences
+from summarizer.sections.text import block, code_span, one_line, shorten, whole_sentences
 from summarizer.sections.thread import GO_AHEAD, first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity
 
@@ -84,7 +84,7 @@ def _where(e: ErrorReport) -> str:
 
 
 def _command(command: str | None, limit: int = 80) -> str:
-    return f"`{one_line(command, limit)}`" if command else "a later run"
+    return code_span(one_line(command, limit)) if command else "a later run"
 
 
 def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int, facts: SessionFacts) -> str:
@@ -98,17 +98,17 @@ def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int, facts: Ses
         # The session went another way: not a verdict that it is still to fix, what ran next.
         return (
             f"- [not seen resolved] {e.kind}{_where(e)}, {turns} from {_command(e.command)}: "
-            f"`{one_line(e.message, 160)}`; {went_on(e)}"
+            f"{code_span(one_line(e.message, 160))}; {went_on(e)}"
         )
     state = error_state(e, facts)
     if state.changed_after:
         # Its file changed after it and the check did not run again: neither open nor fixed, as far as seen.
         return (
             f"- [not seen resolved] {e.kind}{_where(e)}, {turns}{source}: "
-            f"`{one_line(e.message, 160)}`; {changed_after_words(state)}"
+            f"{code_span(one_line(e.message, 160))}; {changed_after_words(state)}"
         )
     head = f"- [OPEN] {e.kind}{_where(e)}, {turns}{source}:"
-    message = f"{block(e.message)}" if "\n" in e.message else f" `{e.message}`"
+    message = f"{block(e.message)}" if "\n" in e.message else f" {code_span(e.message)}"
     detail_block = block(e.detail) if e.detail else ""
     return head + message + detail_block + _attempts(attempts, detail)
 
@@ -137,9 +137,9 @@ def _resolved_error(e: ErrorReport, detail: int) -> str:
         if e.resolution
         else f"resolved at turn {e.resolved_turn}"
     )
-    by = f" (`{one_line(e.resolved_by, 60)}`)" if e.resolved_by and detail <= 1 else ""
+    by = f" ({code_span(one_line(e.resolved_by, 60))})" if e.resolved_by and detail <= 1 else ""
     fixed = f"; fixed by {', '.join(f'`{p}`' for p in e.fixed_by[:3])}" if e.fixed_by else ""
-    return f"- [resolved] `{one_line(e.message, 160 if detail == 0 else 100)}`{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
+    return f"- [resolved] {code_span(one_line(e.message, 160 if detail == 0 else 100))}{_where(e) if detail <= 1 else ''}: {how}{by}{fixed}"
 
 
 def _resolved_errors(closed: list[ErrorReport], detail: int) -> list[str]:
@@ -548,7 +548,7 @@ def _pending(facts: SessionFacts, detail: int) -> str:
             by_kind.setdefault(owed_kinds(group), set()).update(f.path for f in group.files)
             if group.tasks_after:
                 maybe.setdefault(owed_kinds(group), set()).update(
-                    f"`{shown_command(run.command)}`" for run in group.tasks_after
+                    code_span(shown_command(run.command)) for run in group.tasks_after
                 )
         for kinds, paths in by_kind.items():
             files = sorted(paths)
@@ -657,10 +657,12 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
     elif not work.unconfirmed_commits:
         # Commits made in another checkout (a worktree) are said with it below.
         elsewhere = any(o.commits or o.unconfirmed_commits for o in work.elsewhere)
+        # What was not seen is not known not to have happened: a hook's, a sub-agent's or the user's commit
+        # leaves no call of the session's own.
         lines.append(
-            "No commit made in the workspace's own checkout."
+            "No commit seen in the workspace's own checkout from the session's own calls."
             if elsewhere
-            else "No commit made in the session."
+            else "No commit seen from the session's own calls."
         )
     last_commit = max((c.turn for c in work.commits), default=0)
     unconfirmed = [a.turn for a in work.unconfirmed_commits if a.turn >= last_commit]
@@ -904,6 +906,14 @@ def _files_and_code(facts: SessionFacts, detail: int) -> str:
     return f"{changed_files(facts, detail)}\nRead only:\n{read_files(facts, max(detail, 1))}"
 
 
+def _put_back(facts: SessionFacts, detail: int) -> str:
+    """The reverted files, less those moved away (see :func:`_renderer`)."""
+    moved = moved_files(facts)  # once: a long session reverts thousands of files
+    return files_of_status(
+        [r for r in facts.reverted if r.path not in moved], detail, accounts=facts.accounts
+    )
+
+
 def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
     """The renderer of each index section; mypy checks every key of ``IndexKey`` has one."""
     match key:
@@ -916,9 +926,7 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "files_reverted":
             # A file moved away lives on at its new path (listed there as "moved here from"):
             # it was not put back.
-            return lambda f, d: files_of_status(
-                [r for r in f.reverted if r.path not in moved_files(f)], d, accounts=f.accounts
-            )
+            return _put_back
         case "files_changed":
             return changed_files
         case "files_read":

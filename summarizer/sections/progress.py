@@ -26,6 +26,7 @@ from artifact_index.facts.work_items import SeenInListing, WorkItem
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import CheckRunReport, UncheckedReport
 from summarizer.sections.summary_facts import SessionFacts
+from summarizer.sections.text import code_span
 
 __all__ = [
     "ItemProgress",
@@ -105,7 +106,7 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
         files.append(f"and {len(group.files) - file_limit} more")
     by_turn: dict[int, list[str]] = {}
     for run in runs:
-        shown = f"`{shown_command(run.command)}`"
+        shown = code_span(shown_command(run.command))
         if shown not in by_turn.setdefault(run.turn, []):
             by_turn[run.turn].append(shown)
     last = _words(
@@ -127,7 +128,7 @@ def tasks_after_words(group: UncheckedReport) -> str:
         return ""
     ran = _words(
         [
-            f"`{shown_command(run.command)}` (turn {run.turn}{'' if run.passed else ', failed'})"
+            f"{code_span(shown_command(run.command))} (turn {run.turn}{'' if run.passed else ', failed'})"
             for run in group.tasks_after
         ]
     )
@@ -261,9 +262,9 @@ def _routine_command(facts: SessionFacts, runner: str) -> str:
         if not any(c.targets or c.filters for c in checks_in(r.command) if c.runner == runner)
     ]
     if whole:
-        return f"`{shown_command(whole[-1].command, 120)}`"
+        return code_span(shown_command(whole[-1].command, 120))
     latest = shown_command(runs[-1].command, 120)
-    return f"`{runner}`" if latest.startswith(runner + " ") else f"`{latest}`"
+    return code_span(runner) if latest.startswith(runner + " ") else code_span(latest)
 
 
 def _close_step(item: WorkItem) -> str:

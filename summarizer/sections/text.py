@@ -7,7 +7,24 @@ from artifact_index.trail.conversation.prose import sentences
 
 # ``sentences`` is the engine's (the conversation queries split the agent's words with it), named here
 # beside the other ways the sections cut text.
-__all__ = ["block", "one_line", "sentences", "shorten", "whole_sentences"]
+__all__ = ["block", "code_span", "one_line", "sentences", "shorten", "whole_sentences"]
+
+
+def code_span(text: str) -> str:
+    """``text`` as Markdown inline code, whatever backticks it holds.
+
+    A heading, an error message or a command quoted between single backticks breaks
+    apart at its own backticks ("`Register `auth` in apps`" reads as two spans and a word),
+    so the fence is one backtick longer than the longest run inside, as CommonMark allows;
+    a space pads a text that starts or ends with a backtick.
+    """
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_BACKTICKS = lazy_pattern(r"`+")
 
 
 def one_line(text: str, limit: int) -> str:

@@ -220,3 +220,35 @@ def test_each_record_made_while_following_is_the_record_made_anew(
     # A file the last lines did not touch is the row made before, not made again.
     unchanged = [f for f in records[-1].files if f in records[-2].files]
     assert unchanged and all(any(f is before for before in records[-2].files) for f in unchanged)
+
+
+def test_the_first_refresh_after_the_catch_up_makes_only_the_rows_that_changed(
+    tmp_path: Path,
+) -> None:
+    # The catch-up keeps the rows of the record it stored with the transcript it follows: the
+    # first line appended after it does not make every file's row again.
+    from artifact_index.batch.runner import local_executor
+    from artifact_index.live.watch import Watcher
+
+    lines = (
+        (Path(__file__).resolve().parents[2] / "examples" / "claude-code-session.jsonl")
+        .read_bytes()
+        .splitlines(keepends=True)
+    )
+    transcript = tmp_path / "session.jsonl"
+    half = len(lines) // 2
+    transcript.write_bytes(b"".join(lines[:half]))
+    watcher = Watcher([str(transcript)], SessionStore(tmp_path / "s.db"))
+    candidates, _ = watcher.stale()
+    with local_executor(1) as pool:
+        [caught_up] = watcher.catch_up(candidates, pool, 1)
+    assert caught_up.record is not None and caught_up.record.files
+    for line in lines[half:]:  # up to the first line that settles an event
+        with transcript.open("ab") as handle:
+            handle.write(line)
+        update = watcher.changed(str(transcript))
+        if update is not None and update.record is not None:
+            break
+    assert update is not None and update.record is not None
+    kept = [f for f in update.record.files if f in caught_up.record.files]
+    assert kept and all(any(f is made for made in caught_up.record.files) for f in kept)

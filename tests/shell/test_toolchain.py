@@ -82,6 +82,13 @@ class TestPackageManagers:
             ("edit", "app/pnpm-lock.yaml"),
         ]
 
+    def test_a_directory_option_before_the_packages_is_not_a_package(self) -> None:
+        # `--prefix client` names the project: "client" is not a package installed at the root.
+        assert effects(analyze("npm install --prefix client jwt-decode")) == [
+            ("edit", "client/package.json"),
+            ("edit", "client/package-lock.json"),
+        ]
+
     def test_a_new_project_gets_a_new_lock_file(self) -> None:
         analysis = analyze("npm init -y && npm install express")
         assert [(op.action, op.path) for op in analysis.operations] == [
@@ -328,6 +335,14 @@ class TestGenerators:
         "Generating Migrations:\n* creating priv/repo/migrations/20260504091500_add_ticket_priority.exs\n"
         "* creating priv/resource_snapshots/repo/tickets/20260504091500.json\n"
     )
+
+    def test_a_starter_scaffolded_into_a_new_folder_makes_the_folder_the_sessions(self) -> None:
+        # Its files are not named; none of them predates the session, whatever later names them.
+        analysis = analyze("npm create vite@latest shop -- --template react")
+        assert [(op.action, op.path) for op in analysis.operations] == [("unknown", None)]
+        assert analysis.directories == (f"{ROOT}/shop",)
+        in_place = analyze("pnpm create vite . --template react")
+        assert in_place.directories == ()
 
     def test_mix_generators_create_the_files_they_report(self) -> None:
         assert _ran("mix ash.codegen add_ticket_priority", self.CODEGEN) == [

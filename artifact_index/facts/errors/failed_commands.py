@@ -145,6 +145,11 @@ _ERRORISH = lazy_pattern(
     r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
     re.IGNORECASE,
 )
+# A line that reports a passing (or skipped) test, behind any task prefix a monorepo runner adds
+# ("@app/core:test: (pass) validates missing keys"): its words may sound like an error, it is none.
+_PASS_REPORT = lazy_pattern(
+    r"(?:^|:\s)\s*(?:\((?:pass|skip|todo)\)|[✓✔]\s|PASS\s|--- (?:PASS|SKIP):|ok\s+\d+\s)"
+)
 # Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
 _MAX_LINES = 10
@@ -185,7 +190,14 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
     first = (
         thrown
         if thrown is not None
-        else next((i for i, line in enumerate(lines) if _ERRORISH.search(line)), 0)
+        else next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if _ERRORISH.search(line) and not _PASS_REPORT.search(line)
+            ),
+            0,
+        )
     )
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]

@@ -598,6 +598,10 @@ class ErrorLedger(BaseModel):
                 return None
             if (entry.kind, entry.tool) in kinds and (entry.test is None or ran_tests):
                 return "gone from a rerun of the same check"
+            if entry.tool == "rustc" and ran_tests:
+                # cargo runs no test until every target compiles: tests ran, so the compiler's
+                # error is gone, whatever failed this time.
+                return "gone from a rerun of the same check, whose tests ran"
             return None
         if failed_now:
             return None

@@ -457,11 +457,20 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             _same_step(earlier, command) for earlier in entry.commands
         ):
             return "run again in another form after the shell misread its words, and succeeded"
-        if "git commit" in subcommands(command) and not all(
-            starts_server(earlier) for earlier in entry.commands
+        if "git commit" in subcommands(command) and any(
+            _commit_step(earlier) for earlier in entry.commands
         ):
             return "a commit succeeded after it"
     return None
+
+
+# What a commit runs or is: a later successful commit settles their failures (a hook's complaint, the
+# commit refused), never those of unrelated work before it (a reviewer tool's 401, an installer's refusal).
+_COMMIT_STEPS = ("git commit", "pre-commit run", "lefthook run", "husky", "git hook run")
+
+
+def _commit_step(command: str) -> bool:
+    return any(step.startswith(_COMMIT_STEPS) for step in subcommands(command))
 
 
 def tools_in_order(diagnostics: list[Diagnostic], output: str) -> list[str]:

@@ -572,7 +572,10 @@ def _ctest(output: str, command: str | None) -> TestRun | None:
 
 # --- other runners' closing counts: bun, node --test, mocha, deno, dotnet, XCTest, AVA ----------
 
-_BUN_COUNT = lazy_pattern(r"^[ \t]*(?P<n>\d+) (?P<word>pass|fail|skip|todo)[ \t]*$", re.MULTILINE)
+# Bun's summary: one count per line; "3 errors" counts what failed outside any test (a file that did not load).
+_BUN_COUNT = lazy_pattern(
+    r"^[ \t]*(?P<n>\d+) (?P<word>pass|fail|skip|todo|errors?)[ \t]*$", re.MULTILINE
+)
 _BUN_RAN = lazy_pattern(r"^Ran \d+ tests? across \d+ files?\.", re.MULTILINE)
 _NODE_COUNT = lazy_pattern(
     r"^(?:#|ℹ) (?P<word>pass|fail|skipped|todo|cancelled) (?P<n>\d+)[ \t]*$", re.M
@@ -615,6 +618,7 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
                         passed=counts.get("pass", 0),
                         failed=counts.get("fail", 0),
                         skipped=counts.get("skip", 0) + counts.get("todo", 0),
+                        errors=counts.get("error", 0) + counts.get("errors", 0),
                     ),
                 )
             )
@@ -703,6 +707,8 @@ _HINTS = {
     "maven test": "jvm",
     "gradle test": "jvm",
     "ctest": "ctest",
+    # Bun's summary has a bare "3 errors" line that pytest's totals pattern would take for its own.
+    "bun test": "other",
 }
 _ANSI = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 

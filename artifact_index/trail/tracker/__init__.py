@@ -400,7 +400,16 @@ class Tracker:
         if op.action == "read":
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
-            learn_from_read(self.index, file, key, op, op_node, result.output, single=single)
+            learn_from_read(
+                self.index,
+                file,
+                key,
+                op,
+                op_node,
+                result.output,
+                single=single,
+                sub_agent=call.sidechain is not None,
+            )
             return {key}
         if op.action == "edit" and op.old and status == "success":
             self._settle_waiting_edits(call, op.old, key)

@@ -389,7 +389,12 @@ def _said_missing(effect: FileOperation, output: str) -> bool:
 
 
 # `|| echo WORDS` right after a command: WORDS are printed only when that command failed.
-_FALLBACK = lazy_pattern(r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))")
+# The `|| echo WORDS` that runs when the read failed, after any other reads tried in turn
+# (`cat a 2>/dev/null || cat b 2>/dev/null || echo "none found"`: the words mean every one failed).
+_FALLBACK = lazy_pattern(
+    r"(?:\s*\|\|\s*(?!echo\b)[^;&|\n]+)*"
+    r"\s*\|\|\s*echo\s+(?:-e\s+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^;&|\n]+))"
+)
 
 
 def _fallback_printed(read: str | None, command: str, output: str) -> bool:

@@ -38,10 +38,15 @@ def learn_from_read(
     output: str,
     *,
     single: bool,
+    sub_agent: bool = False,
 ) -> None:
     """Keep what a read showed of the file, and (deferred) which definitions it showed.
 
-    ``single``: the output shows this read alone, so it is the file's text.
+    ``single``: the output shows this read alone, so it is the file's text.  ``sub_agent``: a
+    sub-agent read it; where its records stand among the main agent's changes is not known (a
+    sub-agent started before an edit may be written after it), so a text of a file the main
+    agent changed is never taken as its current one, and one that differs from the one the trail
+    knows makes the content unknown (taken as current, it undid the edit: "+0/-0 lines").
     """
     # A view from line 1 with no end (`view_range: [1, -1]`) asks for the whole file too.
     whole = (op.start_line or 1) == 1 and op.end_line is None
@@ -51,13 +56,14 @@ def learn_from_read(
     if window is not None and single:
         if window.is_whole_file:
             shown = window.text()
-            if (
-                not file.changed
-                and file.content is not None
-                and shown.rstrip("\n") != file.content.rstrip("\n")
-            ):
-                file.changed_unseen_turn = int(index.fed_graph.nodes[op_node]["turn"])
-            file.showed_whole(shown)
+            differs = file.content is not None and shown.rstrip("\n") != file.content.rstrip("\n")
+            if sub_agent and file.changed:
+                if differs:
+                    file.content = None
+            else:
+                if not file.changed and differs:
+                    file.changed_unseen_turn = int(index.fed_graph.nodes[op_node]["turn"])
+                file.showed_whole(shown)
         elif file.content is None:
             file.showed(window.start, list(window.lines))
         text, start, end, first_line = window.text(), window.start, window.end, window.start

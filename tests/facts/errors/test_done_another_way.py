@@ -75,11 +75,22 @@ def test_a_dev_server_that_failed_to_start_is_not_resolved_by_a_commit() -> None
     assert ledger.open_errors
 
 
-def test_a_failed_script_is_still_passed_by_a_commit() -> None:
+def test_a_commit_after_a_failed_script_does_not_resolve_it() -> None:
+    # The commit is other work: the script's failure was gone past, not fixed.
     ledger = ErrorLedger()
     _run(ledger, 1, "node scripts/seed.js", "Error: missing fixture\n", False)
     _run(ledger, 2, "git add src && git commit -m 'Seed'", "[main 1a2b3c4] Seed\n", True)
-    assert not ledger.open_errors
+    [entry] = ledger.errors
+    assert not entry.resolved
+
+
+def test_a_commit_resolves_the_failure_of_its_own_hooks() -> None:
+    ledger = ErrorLedger()
+    _run(
+        ledger, 1, "pre-commit run --all-files", "check-yaml....Failed\nerror: bad indent\n", False
+    )
+    _run(ledger, 2, "git commit -m 'Seed'", "[main 1a2b3c4] Seed\n", True)
+    assert all(e.resolved for e in ledger.errors)
 
 
 def test_a_command_failing_again_in_other_words_has_not_resolved_its_failure() -> None:

@@ -338,3 +338,19 @@ def test_mocha_counts_and_prose_that_only_looks_like_them() -> None:
     prose = "TOTAL   pass 385  skip 67   fail 981  / 1433\n\n981 failing tests are bugs in implemented commands.\n"
     run = parse_test_run(prose, "make test-cli")
     assert run is None or run.passed != 0
+
+
+def test_bun_summary_with_errors_outside_the_tests_is_bun_s_not_pytest_s() -> None:
+    # Bun's bare "3 errors" line (files that did not load) once read as pytest's totals: "failed before any test ran".
+    output = (
+        " 159 pass\n 0 fail\n 3 errors\n 649 expect() calls\nRan 159 tests across 24 files. [9.46s]"
+    )
+    run = parse_test_run(output, "bun test 2>&1 | tail -5")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.errors, run.outcome) == (
+        "bun test",
+        159,
+        0,
+        3,
+        "failed",
+    )

@@ -328,3 +328,25 @@ def test_the_left_out_count_of_errors_counts_lines_not_open_errors() -> None:
     text = _fill_by_priority([("Errors", errors, noun, "errors")], 900, None)
     counted = re.search(r"Left out to stay under 900 characters: (\d+) error lines", text)
     assert counted is not None and "open errors" not in text
+
+
+_SESSIONS = [
+    SESSION,
+    *sorted((FIXTURES / "claude_code").glob("*.jsonl")),
+    *sorted((FIXTURES / "codex").glob("*.jsonl")),
+]
+
+
+@pytest.mark.parametrize("session", _SESSIONS, ids=lambda p: p.name)
+def test_no_section_is_shorter_than_the_hook_reckons_before_rendering_it(session: Path) -> None:
+    # A detail the hook knows cannot fit is not rendered: the length it reckons must never
+    # exceed what the section says.
+    from artifact_index.trail.build import build_index
+    from summarizer.integrations.hooks import _SECTIONS, least_length
+    from summarizer.sections.index_sections import MAX_DETAIL, render_index_section
+    from summarizer.sections.session_facts import session_facts
+
+    facts = session_facts(build_index(session)[0])
+    for _, key, _, _ in _SECTIONS:
+        for detail in range(MAX_DETAIL + 1):
+            assert least_length(key, facts) <= len(render_index_section(key, facts, detail))

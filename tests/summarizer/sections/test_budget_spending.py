@@ -98,7 +98,7 @@ def test_many_errors_one_run_showed_gone_share_one_line_even_at_full_detail() ->
         update={"errors": [_lint_finding(f"unused variable `v{i}`", 50) for i in range(12)]}
     )
     assert render_index_section("errors", facts, 0).splitlines() == [
-        "- [resolved] 12 errors, the first `unused variable `v0``: the same check passed at turn 50 "
+        "- [resolved] 12 errors, the first `` unused variable `v0` ``: the same check passed at turn 50 "
         "(`mise run lint`); fixed by `cmd/list/data.go`"
     ]
 

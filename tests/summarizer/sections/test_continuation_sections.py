@@ -244,7 +244,10 @@ def test_a_refused_commit_leaves_the_fix_then_the_commit_as_next_steps() -> None
         ),
     )
     work = section(summary, "Work State")
-    assert work == "No commit made in the session.\nChanged and not committed: `money.py`\n"
+    assert (
+        work
+        == "No commit seen from the session's own calls.\nChanged and not committed: `money.py`\n"
+    )
     steps = section(summary, "Next Steps")
     # What no one stated as a step is not guessed as one: the refusal is under Errors, the change under Work State.
     assert "Resolve the open error" not in steps

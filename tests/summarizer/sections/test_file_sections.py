@@ -267,3 +267,16 @@ def test_a_second_cycle_keeps_the_line_of_a_file_unchanged_since_and_asks_again_
         format="claude-code",
     )
     assert third.narrative.file_notes == {"shop/cart.py": first_lines["shop/cart.py"]}
+
+
+def test_a_path_the_transcript_redacted_is_not_described_as_one_file() -> None:
+    # The transcript's producer wrote "REDACTED" over part of two paths: two files, one name.
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Write the two issues."),
+        write(2, f"{ROOT}/issues/REDACTED.md", "# Double query\n"),
+        write(3, f"{ROOT}/issues/REDACTED.md", "# Full table load\n"),
+    )
+    changed = section(summary, "Files Changed")
+    line = next(x for x in changed.splitlines() if "REDACTED.md" in x)
+    assert "several files may share it" in line
+    assert "Full table load" not in line and "lines" not in line

@@ -25,7 +25,7 @@ def test_a_quiet_commit_that_ran_is_not_told_as_no_commit() -> None:
         shell(2, "git add docs/ && git commit -q -m 'docs: plan'", ""),
     )
 
-    assert "No commit made" not in work
+    assert "No commit seen" not in work
     assert "`git commit` ran at turn 2 but printed no commit" in work
     assert "whether it committed is not known" in work
     assert "Changed and not committed" not in work
@@ -71,7 +71,7 @@ def test_a_commit_refused_with_nothing_to_commit_is_no_commit() -> None:
         shell(2, "git commit -q -m 'docs: plan'", "nothing added to commit\n", False),
     )
 
-    assert "No commit made in the session." in work
+    assert "No commit seen from the session's own calls." in work
     assert "printed no commit" not in work
 
 
@@ -136,8 +136,8 @@ def test_work_committed_in_a_git_worktree_is_said_with_it() -> None:
         shell(3, "cd ../shop-feature && git add -A && git commit -qm 'x is 2'", ""),
     )
 
-    assert "No commit made in the session." not in work
-    assert "No commit made in the workspace's own checkout." in work
+    assert "No commit seen from the session's own calls." not in work
+    assert "No commit seen in the workspace's own checkout from the session's own calls." in work
     assert "In the git worktree `../shop-feature`" in work
     assert "`git commit` ran there at turn 3 but printed no commit" in work
 

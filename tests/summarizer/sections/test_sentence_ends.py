@@ -1,8 +1,10 @@
-"""Where a quoted text is cut: at the end of a sentence, in any script."""
+"""Where a quoted text is cut and how it is fenced: at the end of a sentence in any script, its backticks kept inside."""
 
 from __future__ import annotations
 
-from summarizer.sections.text import sentences, whole_sentences
+from artifact_index.ingestion.events import UserMessage
+from summarizer.sections.text import code_span, sentences, whole_sentences
+from tests.support.session_steps import ROOT, section, summary_of, write
 
 
 def test_an_english_request_is_cut_after_a_sentence() -> None:
@@ -35,3 +37,21 @@ def test_full_width_stops_split_sentences_as_a_space_after_a_period_does() -> No
         "最後？",
     ]
     assert sentences("First one. Second one!") == ["First one.", "Second one!"]
+
+
+def test_a_quoted_text_with_backticks_stays_one_code_span() -> None:
+    # "`Register `auth` in apps`" would read as two code spans and a bare word.
+    assert code_span("Register `auth` in apps") == "``Register `auth` in apps``"
+    assert code_span("`x` first") == "`` `x` first ``"
+    assert code_span("plain") == "`plain`"
+    assert code_span("a ``b`` c") == "```a ``b`` c```"
+
+
+def test_a_markdown_heading_with_backticks_is_quoted_whole_in_files_changed() -> None:
+    text = "# Register `auth` in INSTALLED_APPS\n\nSome text.\n"
+    summary = summary_of(
+        UserMessage(turn=1, text="Write the issue."),
+        write(2, f"{ROOT}/issues/ARCH-01.md", text),
+    )
+    changed = section(summary, "Files Changed")
+    assert "``Register `auth` in INSTALLED_APPS``" in changed

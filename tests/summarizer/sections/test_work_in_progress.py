@@ -315,7 +315,7 @@ def test_work_state_says_only_what_git_showed_and_keeps_other_repositories_apart
     work = section(summary, "Work State")
     assert "Branch" not in work.splitlines()[0] and "not seen" not in work
     assert work == (
-        "No commit made in the session.\nChanged and not committed: `cart.py`\n"
+        "No commit seen from the session's own calls.\nChanged and not committed: `cart.py`\n"
         "In another repository or checkout, `../site` (some git commands ran there): branch `feature/receipts` "
         "(turn 3); no commit made there.\n"
     )

@@ -109,12 +109,22 @@ def test_a_read_of_a_file_that_is_not_there_is_no_read(tmp_path: Path) -> None:
                 ),
                 ("cat notes.txt | grep todo || echo 'nothing to do'", "nothing to do"),
                 ("cat present.txt 2>/dev/null || echo '(no present.txt)'", "hello"),
+                # Each read tried in turn failed: the last fallback's words were printed.
+                (
+                    'cat .eslintrc.json 2>/dev/null || cat .eslintrc.js 2>/dev/null || echo "No eslintrc found"',
+                    "No eslintrc found",
+                ),
+                (
+                    'cat first.md 2>/dev/null || cat second.md 2>/dev/null || echo "none found"',
+                    "# First",
+                ),
             ],
         ),
         encoding="utf-8",
     )
     index, _ = build_index(path)
     assert sorted(f.path for f in index.files() if f.status == "read") == [
+        "first.md",
         "notes.txt",
         "present.txt",
     ]

@@ -108,7 +108,7 @@ def test_a_later_run_clears_what_it_checked() -> None:
 def test_one_line_per_set_of_changes_with_every_kind_of_check_they_came_after() -> None:
     [group] = owed(
         shell("ruff check . && pytest -q", "All checks passed!\n" + PASSED, 2),
-        shell("cargo build", "   Compiling shop v0.1.0\n    Finished dev\n", 3),
+        shell("make", "cc -o shop shop.c\n", 3),
         edit("/shop/cart.py", 5),
     )
     assert [(r["category"], r["turn"]) for r in group["runs"]] == [
@@ -135,3 +135,29 @@ def test_a_failing_run_is_still_the_last_run_and_says_it_failed() -> None:
 
 def test_a_session_that_runs_no_check_owes_none() -> None:
     assert owed(edit("/shop/cart.py", 1), shell("python cart.py", "ok\n", 2)) == []
+
+
+def test_a_checker_of_one_language_is_owed_only_for_its_files() -> None:
+    # `tsc` never reads a Swift file; xcodebuild's build does, and it is a build run.
+    [group] = owed(
+        shell("npx tsc --noEmit", "", 1),
+        edit("/shop/functions/src/index.ts", 2),
+        edit("/shop/App/CartView.swift", 2),
+    )
+    assert [f["path"] for f in group["files"]] == ["functions/src/index.ts"]
+    assert [r["runner"] for r in group["runs"]] == ["tsc"]
+
+
+def test_an_xcodebuild_build_is_a_build_run() -> None:
+    groups = owed(
+        edit("/shop/App/CartView.swift", 1),
+        shell(
+            "xcodebuild -scheme Shop -destination 'generic/platform=iOS' build 2>&1 | tail -3",
+            "** BUILD SUCCEEDED **",
+            2,
+        ),
+        edit("/shop/App/CartView.swift", 3),
+    )
+    assert [(r["category"], r["runner"]) for g in groups for r in g["runs"]] == [
+        ("build", "xcodebuild build")
+    ]

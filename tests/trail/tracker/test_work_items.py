@@ -263,3 +263,35 @@ def test_showing_one_item_leaves_the_latest_listing_as_it_was() -> None:
         shell("bd show shop-cart.2", SHOW_CART_2, 5),
     )
     assert kept is not None and (kept["turn"], kept["command"]) == (4, "bd list --status=open")
+
+
+def test_a_pr_listing_with_every_state_shows_the_followed_prs_merged() -> None:
+    # `gh pr list --state all` prints number, title, branch, state and date, tab-separated.
+    listed = (
+        "7\tdocs(npm): feature spec\tdocs/npm-provider\tMERGED\t2026-02-24T22:55:33Z\n"
+        "5\tdocs(specs): epic spec\tdocs/npm\tOPEN\t2026-02-24T22:45:21Z\n"
+        "4\tfeat(cli): skeleton\tfeat/2-cli\tMERGED\t2026-02-24T21:45:36Z\n"
+    )
+    found = items(
+        shell('gh pr create --title "feature spec"', "https://github.com/acme/shop/pull/7\n", 10),
+        shell('gh pr create --title "epic spec"', "https://github.com/acme/shop/pull/5\n", 11),
+        shell("gh pr list --repo acme/shop --state all --limit 10", listed, 12),
+    )
+    assert found["#7"]["status"] == "merged"
+    assert found["#5"]["status"] == "open"
+    assert "#4" not in found and "acme/shop#4" not in found  # listed, never followed
+
+
+def test_a_json_issue_listing_closes_a_followed_issue() -> None:
+    found = items(
+        shell(
+            'gh issue create --title "Totals drift"', "https://github.com/acme/shop/issues/12\n", 10
+        ),
+        shell(
+            "gh issue list --state all --json number,state",
+            '[{"number": 12, "state": "CLOSED"}, {"number": 13, "state": "OPEN"}]',
+            11,
+        ),
+    )
+    assert found["#12"]["status"] == "closed"
+    assert "#13" not in found

@@ -372,6 +372,15 @@ def segment_check(words: list[str]) -> Check | None:
                 kind, category = _MAVEN_GOALS[goal]
                 return _check(f"{family} {kind}", category)
         return None
+    if name == "xcodebuild":
+        # Its actions stand among its options (`xcodebuild -scheme App -destination ... build`); with none
+        # it builds. `-list`, `-showsdks` and the like only ask.
+        actions = {a for a in args if not a.startswith("-")}
+        if "test" in actions or "test-without-building" in actions:
+            return _check("xcodebuild test", "test")
+        if "build" in actions or "build-for-testing" in actions or not args:
+            return _check("xcodebuild build", "build")
+        return None
     if name in TASK_RUNNERS and (name, args[0] if args else "") not in _SUBCOMMANDS:
         return _task_check(name, args)
     subcommand = next((a for a in args if not a.startswith("-")), "")
