@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from artifact_index.facts.symbols.definitions import definitions, language_for_path
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
@@ -434,6 +435,31 @@ def _moved_lines(lines: list[str]) -> list[set[str]]:
     return found
 
 
+# How alike a new line and a removed one must be for the likeness to choose between lines of a kind.
+_ALIKE = 0.6
+
+
+def _likeliest(
+    lines: list[tuple[str, str | None]] | None, text: str
+) -> tuple[str | None, str | None]:
+    """The removed line ``text`` most likely replaced, with where it stood; ``lines`` is then spent.
+
+    Lines sharing a pairing key (two ``assert`` lines, two ``return`` lines) are told apart by how
+    much of them the new line keeps: ``assert "Message" in body`` replaced ``assert "error" in
+    body``, not ``assert name in body["error"]``.  When none is much like it, the latest removed
+    is the one it took the place of.
+    """
+    if not lines:
+        return None, None
+    likeness = [SequenceMatcher(None, line, text, autojunk=False).ratio() for line, _ in lines]
+    best = max(range(len(lines)), key=lambda n: (likeness[n], n))
+    taken = lines[best] if likeness[best] >= _ALIKE else lines[-1]
+    # One line of a kind is paired per block: the others, left alone, read as removed, not as
+    # replaced by whatever line of the kind comes next.
+    lines.clear()
+    return taken
+
+
 def _pairing_key(code: str) -> str | None:
     """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
     left = _LEFT.match(code)
@@ -479,7 +505,9 @@ def changed_code(
         starts = {d.start_line for d in found}
     comment_mark = _COMMENTS_OF.get(language, _SLASH_COMMENT)
     candidates: list[tuple[int, int, str, str]] = []  # (score, new line number, symbol key, text)
-    removed: dict[str, str] = {}  # pairing key -> the line it had before, in the current hunk
+    # pairing key -> the lines it had before in the current hunk, each with the definition it stood
+    # in by the content before (None: unknown)
+    removed: dict[str, list[tuple[str, str | None]]] = {}
     unpaired: list[
         str
     ] = []  # the assignments from a call the current block of changed lines removed
@@ -537,8 +565,6 @@ def changed_code(
     # paired, it would read as replaced by an unrelated line.
     moved_of_hunk = _moved_lines(lines)
     moved: set[str] = set()
-    # pairing key -> the definition the removed line stood in, by the content before (None: unknown)
-    removed_in: dict[str, str | None] = {}
     old_places = _places(original, language, modified) if original is not None else None
     old_line = 0
     for line in lines:
@@ -563,9 +589,11 @@ def changed_code(
         if line.startswith("-"):
             pairing = _pairing_key(body)
             if pairing and key is not None and not is_comment:
-                removed[pairing] = body.strip()
-                removed_in[pairing] = (
-                    _holder(old_places, old_line) if old_places is not None else None
+                removed.setdefault(pairing, []).append(
+                    (
+                        body.strip(),
+                        _holder(old_places, old_line) if old_places is not None else None,
+                    )
                 )
                 if _LEFT.match(body) and _CALL.search(body):
                     unpaired.append(pairing)
@@ -585,12 +613,16 @@ def changed_code(
                 or _LOGGING.search(text)
             ):
                 pairing = _pairing_key(body)
-                if pairing not in removed and _LEFT.match(body) and _CALL.search(body) and unpaired:
+                if (
+                    not removed.get(pairing or "")
+                    and _LEFT.match(body)
+                    and _CALL.search(body)
+                    and unpaired
+                ):
                     pairing = unpaired[
                         0
                     ]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
-                before = removed.pop(pairing, None) if pairing else None
-                was_in = removed_in.get(pairing or "")
+                before, was_in = _likeliest(removed.get(pairing or ""), text)
                 if before is not None and was_in is not None and was_in != key:
                     # A line removed from another definition (a `return` of a function the change
                     # deleted) is not the one this line replaced, whatever words they share.

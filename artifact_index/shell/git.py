@@ -36,6 +36,7 @@ from artifact_index.shell.invocation import (
 from artifact_index.shell.state import home_of, join
 
 __all__ = [
+    "BROUGHT_IN",
     "STASHED",
     "STASHED_WITH_UNTRACKED",
     "git_effects",
@@ -114,7 +115,7 @@ def _merged(inv: Invocation, runtime: Runtime, sub: str) -> list[FileOperation]:
     if reports is None:
         return [inv.unknown(_UNNAMEABLE[sub])]
     root = _root(inv, runtime)
-    detail = f"brought in by git {sub}"
+    detail = f"{BROUGHT_IN}{sub}"
     ops: list[FileOperation] = []
     for report in reports:
         named: list[tuple[FileAction, str, str | None]] = [
@@ -610,6 +611,9 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
             ops.append(inv.op(action, placed, detail=_settled(shown, command)))
     return ops
 
+
+# The detail of a change a `git merge` / `git pull` report names: the merged commits' content.
+BROUGHT_IN = "brought in by git "
 
 _SETTLED_SUFFIX = "`, which may change it"
 

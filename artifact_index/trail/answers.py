@@ -131,6 +131,9 @@ class FileReport(_Answer, Claimed):
     # "git pull" / "git merge": every change of it came from that command's merge report (the
     # merged commits' content, not an edit of the session's own).
     brought_in: str | None = None
+    # How many of that report's paths it stands for: more than one where the transcript shows
+    # several paths under one name (a redacted file name), so a count of files counts them all.
+    brought_in_paths: int = Field(default=0, exclude=True)
     lines_added: int | None = None
     lines_removed: int | None = None
     signatures: dict[str, str] = {}  # an added definition (by symbol key) -> its head as written
@@ -150,8 +153,9 @@ class FileReport(_Answer, Claimed):
     sub_agent_only: bool = Field(default=False, exclude=True)
     # A read at this turn showed other content than an earlier one, though the session changed nothing.
     changed_unseen_turn: int | None = Field(default=None, exclude=True)
-    # A file only read: the run of a script of the session's that writes files at paths computed at
-    # run time and could reach this one (see trail.script_reach): it may have changed it.
+    # The run of a script of the session's that writes files at paths computed at run time and could
+    # reach this one (see trail.script_reach): for a file only read, it may have changed it; for a
+    # file modified and first seen after that run, it may have created it.
     maybe_changed_by: UnknownEffect | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).

@@ -26,6 +26,7 @@ from artifact_index.facts.changes import (
 )
 from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
+from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import FileState, is_stash
@@ -137,10 +138,16 @@ def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntr
 
 def _brought_in(changes: list[OperationEntry]) -> str | None:
     """``git pull`` / ``git merge`` when every change of a file came from such a command's report."""
-    subs = {(op.detail or "").removeprefix("brought in by ") for op in changes}
-    if len(subs) == 1 and all((op.detail or "").startswith("brought in by git ") for op in changes):
-        return subs.pop()
+    subs = {(op.detail or "").removeprefix(BROUGHT_IN) for op in changes}
+    if len(subs) == 1 and all((op.detail or "").startswith(BROUGHT_IN) for op in changes):
+        return f"git {subs.pop()}"
     return None
+
+
+def _report_paths(changes: list[OperationEntry]) -> int:
+    """How many paths of its merge report a brought-in file stands for: its operations of the last such command."""
+    last = changes[-1]
+    return sum(1 for op in changes if (op.turn, op.command) == (last.turn, last.command))
 
 
 def _report(
@@ -183,7 +190,8 @@ def _report(
         changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
         **fields,
         shell_command=shell[-1] if shell else None,
-        brought_in=_brought_in(changes),
+        brought_in=(brought := _brought_in(changes)),
+        brought_in_paths=_report_paths(changes) if brought is not None else 0,
         lines_added=added,
         lines_removed=removed,
         signatures={key: signature for key, (signature, _) in notes.items()},

@@ -41,6 +41,7 @@ from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
+from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
     ErrorReport,
@@ -427,9 +428,13 @@ class ArtifactIndex:
 
         A ``git stash`` and the ``git stash pop`` that brought the file back are a round trip: its
         content is what it was before them, so neither counts (a check run before the stash saw it).
+        What a ``git merge`` or ``git pull`` brought in is not the session's change either: a file
+        it alone changed has none (seq 0, no turns).
         """
         changes: list[OperationNode] = []
         for op in sorted(self._changes_to(key), key=lambda op: int(op["seq"])):
+            if (op.get("detail") or "").startswith(BROUGHT_IN):
+                continue  # the merged commits' content, no change of the session's own
             if (
                 op["action"] == "unstash"
                 and changes
@@ -545,6 +550,8 @@ class ArtifactIndex:
                 for path in (op.path, op.dest):
                     if path:
                         key = file_key(path, op.cwd or pending.cwd or session.cwd, session.root)
+                        if key in pending.not_applied_to:
+                            continue  # a later edit showed it changed nothing there
                         calls = named.setdefault(key, [])
                         if pending.call not in calls:
                             calls.append(pending.call)

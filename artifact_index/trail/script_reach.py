@@ -21,7 +21,7 @@ from fnmatch import fnmatchcase
 from artifact_index.trail.answers import FileReport, UnknownEffect
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["maybe_changed_by_scripts"]
+__all__ = ["maybe_changed_by_scripts", "maybe_created_by_scripts"]
 
 # The effects that may have written a file: not "runs a command computed at run time".
 _WRITES = re.compile(
@@ -75,11 +75,10 @@ def _script_text(
     return None
 
 
-def maybe_changed_by_scripts(
-    index: ArtifactIndex, read: list[FileReport], changed: list[FileReport]
-) -> dict[str, UnknownEffect]:
-    """Per file only read: the last run of a script of the session's that may have changed it."""
-    found: dict[str, UnknownEffect] = {}
+def _reaching_runs(
+    index: ArtifactIndex, changed: list[FileReport]
+) -> list[tuple[UnknownEffect, set[str], str]]:
+    """The runs of scripts writing at computed paths whose text is known: each with its literals and text."""
     reach: list[tuple[UnknownEffect, set[str], str]] = []
     for effect in index.unknown_effects():
         who = _WRITES.match(effect.detail or "")
@@ -88,6 +87,36 @@ def maybe_changed_by_scripts(
         text = _script_text(index, effect, who["who"], changed)
         if text:
             reach.append((effect, _literals(text), text))
+    return reach
+
+
+def maybe_created_by_scripts(
+    index: ArtifactIndex, modified: list[FileReport], changed: list[FileReport]
+) -> dict[str, UnknownEffect]:
+    """Per file modified and first touched after a script run that could reach it: that run.
+
+    The session first saw such a file after the script ran (``migrate_steps.py`` writes
+    ``steps/__init__.py`` for each service, then the agent reads and rewrites one): it may be the
+    script's creation, so that it was there before the session is not known.
+    """
+    found: dict[str, UnknownEffect] = {}
+    reach = _reaching_runs(index, changed)
+    for report in modified:
+        if report.path.startswith("/") or _DEPENDENCY.search(report.path) or not report.turns:
+            continue
+        for effect, literals, text in reach:
+            if effect.turn < min(report.turns) and _in_reach(report.path, literals, text):
+                found[report.path] = effect
+                break  # the first run that could have made it
+    return found
+
+
+def maybe_changed_by_scripts(
+    index: ArtifactIndex, read: list[FileReport], changed: list[FileReport]
+) -> dict[str, UnknownEffect]:
+    """Per file only read: the last run of a script of the session's that may have changed it."""
+    found: dict[str, UnknownEffect] = {}
+    reach = _reaching_runs(index, changed)
     if not reach:
         return found
     for report in read:

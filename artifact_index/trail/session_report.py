@@ -32,7 +32,7 @@ from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_reports import ReportCache, file_reports
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.left_behind import left_behind
-from artifact_index.trail.script_reach import maybe_changed_by_scripts
+from artifact_index.trail.script_reach import maybe_changed_by_scripts, maybe_created_by_scripts
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from artifact_index.trail.test_first import written_first
 from artifact_index.trail.verification import check_runs, unverified_changes
@@ -166,6 +166,11 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
     ]
     changed_reports = [f for key in _CHANGED for f in by_status[key]]
     reach = maybe_changed_by_scripts(index, by_status["read"], changed_reports)
+    made = maybe_created_by_scripts(index, by_status["modified"], changed_reports)
+    by_status["modified"] = [
+        f.model_copy(update={"maybe_changed_by": made[f.path]}) if f.path in made else f
+        for f in by_status["modified"]
+    ]
     by_status["read"] = [
         f.model_copy(update={"maybe_changed_by": reach[f.path]}) if f.path in reach else f
         for f in by_status["read"]

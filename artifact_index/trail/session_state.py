@@ -54,6 +54,9 @@ class PendingCall(_Record):
 
     call: ToolCall
     cwd: str | None
+    # Files a later edit showed it did not change: that edit found, whole, the text this one
+    # was to replace, so what the trail says of them does not wait on this call.
+    not_applied_to: list[str] = Field(default_factory=list)
 
 
 class CompactionMark(_Record):

@@ -257,7 +257,8 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
             continue
         seq, turns = index.change_turns(key)
-        changed.append((file.shown, seq, turns))
+        if turns:  # not when a merge alone changed it: no check is owed for the merged commits
+            changed.append((file.shown, seq, turns))
     groups: dict[tuple[str, ...], tuple[list[CheckRunReport], list[ChangedSince]]] = {}
     for category in CATEGORY_ORDER:
         latest = last.get(category)

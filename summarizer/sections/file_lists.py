@@ -216,6 +216,14 @@ class _Describer:
             parts.append(f"via `{command[:room]}{'…' if len(command) > room else ''}`")
         if f.certainty == "unrecorded":
             parts.append("a later call on it has no result recorded, so its state now is unknown")
+        if f.maybe_changed_by is not None and f.status == "modified":
+            # First seen after a script that writes at computed paths: it may be the script's file.
+            effect = f.maybe_changed_by
+            parts.append(
+                f"first seen after `{shown_command(effect.command or effect.tool)}` (turn "
+                f"{effect.turn}), which writes files at paths computed at run time and may have "
+                "created it: whether it was there before the session is not known"
+            )
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
         return (

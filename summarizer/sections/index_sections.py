@@ -365,8 +365,15 @@ def _own_and_brought_in(
         turns = sorted({t for r in reports for t in r.changed_turns})
         names = ", ".join(f"`{r.path}`" for r in reports[:shown])
         more = f" and {len(reports) - shown} more" if len(reports) > shown else ""
+        # A name its report gives several paths (redacted names) counts each of them.
+        count = sum(max(r.brought_in_paths, 1) for r in reports)
+        named = (
+            f" ({len(reports)} distinct names: some stand for several paths)"
+            if count > len(reports)
+            else ""
+        )
         lines.append(
-            f"- {len(reports)} file(s) `{command}` brought in ({turns_text(turns)}), {status} in the "
+            f"- {count} file(s) `{command}` brought in ({turns_text(turns)}){named}, {status} in the "
             f"working tree by the merged commits, not by the session's own edits: {names}{more}"
         )
     return "\n".join(lines) if lines else "None."

@@ -118,3 +118,43 @@ def test_a_read_whose_result_the_transcript_ends_before_is_unrecorded() -> None:
     files = _by("file_status", claims(Tracker(format="codex").feed_all(events)))
     assert (files["a.py"].statement, files["a.py"].certainty) == ("read", "seen")
     assert files["b.py"].certainty == "unrecorded"
+
+
+def _edit(turn: int, call_id: str, old: str, new: str) -> ToolCall:
+    op = FileOperation(action="edit", path="/repo/app.ts", old=old, new=new)
+    return ToolCall(turn=turn, call_id=call_id, tool="Edit", operations=(op,))
+
+
+def test_an_edit_without_a_result_that_a_later_edit_shows_never_applied_leaves_the_file_seen() -> (
+    None
+):
+    # The edit of `loading = true` got no result; a retry of the same text then succeeded, which
+    # it could not have had the first applied.  The first stays listed as issued without a result.
+    start = "export class App {\n  loading = true;\n}\n"
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="/repo"),
+        *_call(1, "r1", FileOperation(action="read", path="/repo/app.ts"), start),
+        _edit(2, "lost", "  loading = true;\n", "  loading = false;\n"),
+        _edit(3, "retry", "  loading = true;\n", "  loading = false;\n"),
+        ToolResult(turn=3, call_id="retry", status="success", output="updated"),
+    ]
+    index = Tracker(format="claude-code").feed_all(events)
+    found = claims(index)
+    assert (
+        _by("file_status", found)["app.ts"].statement,
+        _by("file_status", found)["app.ts"].certainty,
+    ) == ("modified", "seen")
+    assert [c.evidence[0].call_id for c in found if c.kind == "pending_call"] == ["lost"]
+
+
+def test_an_edit_without_a_result_before_an_edit_of_other_text_leaves_the_file_unsure() -> None:
+    start = "export class App {\n  loading = true;\n  error = '';\n}\n"
+    events: list[Event] = [
+        SessionInfo(turn=0, cwd="/repo"),
+        *_call(1, "r1", FileOperation(action="read", path="/repo/app.ts"), start),
+        _edit(2, "lost", "  loading = true;\n", "  loading = false;\n"),
+        _edit(3, "other", "  error = '';\n", "  error = 'none';\n"),
+        ToolResult(turn=3, call_id="other", status="success", output="updated"),
+    ]
+    files = _by("file_status", claims(Tracker(format="claude-code").feed_all(events)))
+    assert files["app.ts"].certainty == "unrecorded"

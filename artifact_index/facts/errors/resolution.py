@@ -18,6 +18,7 @@ from artifact_index.facts.errors.checks.command_line import executable, unwrap, 
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.git import skip_global_options
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
 
@@ -150,6 +151,8 @@ def _tool_and_paths(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
     """(the program and its sub-command, such as ``ruff format``; the paths it was given)."""
     tool = [executable(words[0])]
     rest = words[1:]
+    if tool[0] == "git":  # its sub-command comes after git's own options (`git -C DIR gc`)
+        rest = rest[skip_global_options(rest, None)[0] :]
     if rest and not rest[0].startswith("-") and "/" not in rest[0] and "." not in rest[0]:
         tool.append(rest[0])
         rest = rest[1:]
@@ -303,8 +306,11 @@ def pipeline_steps(command: str) -> tuple[str, ...]:
         words = unwrap(words)
         if piped or not words or executable(words[0]) in _PLUMBING:
             continue
-        operand = next((w for w in words[1:] if not w.startswith("-")), "")
-        steps.append(f"{executable(words[0])} {_target(operand)}".strip())
+        program, args = executable(words[0]), words[1:]
+        if program == "git":  # its sub-command, after git's own options (`git -C DIR gc`)
+            args = args[skip_global_options(args, None)[0] :]
+        operand = next((w for w in args if not w.startswith("-")), "")
+        steps.append(f"{program} {_target(operand)}".strip())
     return tuple(steps)
 
 

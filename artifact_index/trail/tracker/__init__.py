@@ -62,6 +62,7 @@ from artifact_index.trail.tracker.shell_calls import (
     follow_shell,
 )
 from artifact_index.trail.tracker.stash import restore_all, stash_entry, unstash
+from artifact_index.trail.tracker.sub_agent_reports import reported_created
 from artifact_index.trail.tracker.symbol_trail import learn_from_read, record_symbols, symbol_in
 from artifact_index.trail.verification import record_check_runs
 
@@ -200,9 +201,24 @@ class Tracker:
             note_call(self.index.session, call.call_id, call.turn, maybe, open_effects)
         if result.status != "failure" and result.reported:
             self._apply_reported(call, result, cwd, fresh, touched)
+        if result.status == "success" and call.sidechain is None:
+            self._apply_sub_agent_report(call, cwd, result)
         if result.status != "failure":
             self._update_tasks(call, result)
         self._observe_errors(call, cwd, result)
+
+    def _apply_sub_agent_report(self, call: ToolCall, cwd: str | None, result: ToolResult) -> None:
+        """The files a sub-agent reports it created at the prompt's request, when the trail knows nothing of them yet.
+
+        Told as its report says, not as seen: the operation's result is ``unknown``.
+        """
+        for path in reported_created(call, result.output or ""):
+            if not self._is_fresh(self._key(path, cwd)):
+                continue
+            op = FileOperation(
+                action="create", path=path, detail="the sub-agent's report says it created it"
+            )
+            self._apply(call, op, cwd, result.model_copy(update={"status": "unknown"}))
 
     def _note_latest_write(
         self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
@@ -395,6 +411,8 @@ class Tracker:
                 sub_agent=call.sidechain is not None,
             )
             return {key}
+        if op.action == "edit" and op.old and status == "success":
+            self._settle_waiting_edits(call, op.old, key)
         file.add_source(op.source)
         known = (
             self._originals.pop(key) if file.content is None and key in self._originals else None
@@ -721,6 +739,26 @@ class Tracker:
             possible[key] = PossibleChange(
                 turn=turn, command=op.command or "", seq=self.index.session.op_count
             )
+
+    def _settle_waiting_edits(self, call: ToolCall, replaced: str, key: str) -> None:
+        """An edit that found ``replaced`` in the file shows a waiting edit of that text never applied.
+
+        A call issued earlier whose result is missing (``old_string`` A, then a retry of A that
+        succeeded): had it applied, A would be gone, unless its new text holds A again.
+        """
+        for pending in self.index.session.pending.values():
+            if pending.call.call_id == call.call_id or key in pending.not_applied_to:
+                continue
+            if any(
+                other.action == "edit"
+                and other.path
+                and other.old
+                and other.old in replaced
+                and other.old not in (other.new or "")
+                and self._key(other.path, other.cwd or pending.cwd) == key
+                for other in pending.call.operations
+            ):
+                pending.not_applied_to.append(key)
 
     def _credit_possible_change(self, op_node: str, key: str) -> None:
         """A change a ``git status`` settled was made by the command that said it may make it.

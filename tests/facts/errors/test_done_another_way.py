@@ -163,4 +163,15 @@ def test_a_failed_request_stays_open_when_a_later_one_asks_for_another_resource(
     ledger = ErrorLedger()
     _run(ledger, 1, "curl -sf https://api.example.com/v1/orders", "curl: (22) 500\n", False)
     _run(ledger, 2, "curl -sf https://api.example.com/v1/health", "ok\n", True)
-    assert ledger.open_errors
+    # git's own options come before its sub-command: `gc` and `count-objects` are other steps.
+    _run(
+        ledger,
+        3,
+        "git -C /repo gc --auto --dry-run 2>&1",
+        "error: unknown option `dry-run'\n",
+        False,
+    )
+    _run(ledger, 4, "git -C /repo count-objects -v 2>&1", "count: 12\n", True)
+    # Nor is `git --version` the fixing run of a `--dry-run` that git refused.
+    _run(ledger, 5, "git --version 2>&1", "git version 2.47.1\n", True)
+    assert len(ledger.open_errors) == 2

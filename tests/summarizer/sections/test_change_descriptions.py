@@ -202,3 +202,34 @@ def test_the_tests_a_file_gained_latest_are_named_first_when_not_all_fit() -> No
     # The work in hand added `test_discount_applies`: it is named, ahead of the older ones cut by "and N more".
     assert "tests added: `test_discount_applies`, `test_total_0`" in changed
     assert "and 3 more" in changed
+
+
+INVOKE_BEFORE = """class TestInvoke:
+    def test_unknown_function_returns_404(self, client):
+        actual_body = client.get("/functions/nope").json()
+        assert "error" in actual_body
+        assert expected_function_name in actual_body["error"]
+"""
+
+
+def test_a_changed_line_is_paired_with_the_removed_line_it_keeps_most_of() -> None:
+    # Both removed lines start with `assert`: each new one replaced the one it is nearest to, so
+    # the function-name check is not read as replaced by a check of another key.
+    path = f"{ROOT}/tests/test_invoke.py"
+    summary = summary_of(
+        UserMessage(turn=1, text="The API now answers with Message, as AWS does."),
+        read(2, path, INVOKE_BEFORE),
+        edit(
+            3,
+            path,
+            old='        assert "error" in actual_body\n'
+            '        assert expected_function_name in actual_body["error"]\n',
+            new='        assert "Message" in actual_body\n'
+            '        assert expected_function_name in actual_body["Message"]\n',
+        ),
+    )
+    line = next(
+        line for line in section(summary, "Files Changed").splitlines() if "test_invoke.py" in line
+    )
+    assert '`assert "error" in actual_body` → `assert "Message" in actual_body`' in line
+    assert '`assert expected_function_name in actual_body["error"]` → `assert "Message"' not in line

@@ -161,3 +161,28 @@ def test_a_silenced_read_whose_output_was_not_recorded_is_still_a_read() -> None
         ]
     )
     assert [f.path for f in index.files() if f.status == "read"] == ["src/extractor.ts"]
+
+
+def test_a_file_first_seen_after_the_script_that_could_write_it_is_not_told_as_there_before() -> (
+    None
+):
+    # The script makes a steps/ folder per service and writes its files; the agent then reads one
+    # and rewrites it.  That file may be the script's: "modified" alone would say it predates the
+    # session.  A file read before the script ran is known to have been there.
+    summary = summary_of(
+        UserMessage(turn=1, text="Move the step definitions out of the conftest files."),
+        read(2, "/home/dev/shop/tests/e2e/cart/conftest.py", "@given('a cart')\ndef cart(): ..."),
+        write(3, "/home/dev/shop/scripts/migrate.py", MIGRATE + 'STEP = "__init__.py"\n'),
+        shell(4, "python scripts/migrate.py", "cart: 1 step moved\n"),
+        read(5, "/home/dev/shop/tests/e2e/cart/steps/__init__.py", '"""Steps."""\n'),
+        write(6, "/home/dev/shop/tests/e2e/cart/steps/__init__.py", '"""Cart steps."""\n'),
+        edit(7, "/home/dev/shop/tests/e2e/cart/conftest.py", "@given", "# moved"),
+    )
+    modified = section(summary, "Files Changed")
+    assert (
+        "first seen after `python scripts/migrate.py` (turn 4), which writes files at paths computed"
+        " at run time and may have created it: whether it was there before the session is not known"
+    ) in next(line for line in modified.splitlines() if "steps/__init__.py" in line)
+    assert "may have created it" not in next(
+        line for line in modified.splitlines() if "cart/conftest.py" in line
+    )

@@ -19,6 +19,7 @@ from artifact_index.ingestion.events import (
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.statements import claims
 from artifact_index.trail.tracker import Tracker
+from artifact_index.trail.verification import unverified_changes
 from summarizer.integrations.hooks import file_trail_context
 from summarizer.sections.index_sections import render_index_section
 from summarizer.sections.session_facts import session_facts
@@ -707,3 +708,29 @@ def test_no_task_list_found_is_said_as_not_read_and_left_out_of_the_hook() -> No
         "No task list or issue tracker state was read from the session's calls."
     )
     assert "## Open tasks" not in _hook(index)
+
+
+def test_a_merge_counts_every_path_its_report_names_and_owes_no_check_for_them() -> None:
+    # The report deletes three paths, two of them shown under one (redacted) name: three files,
+    # two names.  The merged commits' changes are not the session's: no test run is owed for them.
+    index = _index(
+        shell(1, "pytest -q", "5 passed in 0.1s\n"),
+        shell(
+            2,
+            "git merge feature/setup",
+            "Updating 1111111..2222222\nFast-forward\n"
+            " src/cart.py | 2 +-\n"
+            " 4 files changed, 1 insertion(+), 40 deletions(-)\n"
+            " delete mode 100644 outputs/REDACTED.json\n"
+            " delete mode 100644 outputs/REDACTED.json\n"
+            " delete mode 100644 outputs/run.json\n",
+        ),
+    )
+
+    hook = _hook(index)
+    assert (
+        "- 3 file(s) `git merge` brought in (turn 2) (2 distinct names: some stand for several"
+        " paths), deleted in the working tree by the merged commits"
+    ) in _section(hook, "Files deleted")
+    assert "`git merge` brought in (turn 2), modified" in _section(hook, "Files modified")
+    assert unverified_changes(index) == []
