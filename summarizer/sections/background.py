@@ -1,17 +1,7 @@
-"""Work the agent left running in the background: its sub-agents, whether each had finished at the cut.
+"""How the summary says the sub-agents the agent left running in the background, and what they reported.
 
-Claude Code's agent can launch a sub-agent that works on while the
-conversation goes on ("Async agent launched successfully. agentId: ...");
-when it ends, a ``<task-notification>`` with that id, its status and its
-report comes in as a message.  The sub-agent's own edits are in its own
-transcript, so the session's index never sees them: the files its report
-names are the only trace of them here, and are said as that.  A launch with
-no notice before the cut is work still running, which the agent that
-continues must wait for rather than redo.
-
-The engine reads them from the events
-(:mod:`~artifact_index.trail.conversation.background_agents`); this module
-says them.
+What they are and how they are found is the engine's
+(:mod:`~artifact_index.trail.conversation.background_agents`); this module says them.
 """
 
 from __future__ import annotations

@@ -409,9 +409,7 @@ def changed_files(facts: SessionFacts, detail: int) -> str:
     code_files, code_lines = _CODE_AT[detail]
     # When the thread changed nothing yet (the user asks about the change just made), the session's latest
     # changes are what the next agent continues from: their code is shown as the thread's would be.
-    with_code = _current(files, since, code_files, outside=outside) or _current(
-        files, 0, code_files, outside=outside
-    )
+    with_code = latest_files(files, since, code_files, outside=outside)
     lines = []
     for f in ordered:
         if f.path in left:
@@ -600,12 +598,16 @@ def _current(
 
 
 def latest_files(
-    files: list[FileReport], since: int, *, outside: Callable[[str], bool] = is_absolute
+    files: list[FileReport],
+    since: int,
+    limit: int = _LATEST_FILES,
+    *,
+    outside: Callable[[str], bool] = is_absolute,
 ) -> set[str]:
     """The files of the latest changes: the current thread's, or the session's when the thread changed none yet
     (a question asked about the change just made)."""
-    return _current(files, since, _LATEST_FILES, outside=outside) or _current(
-        files, 0, _LATEST_FILES, outside=outside
+    return _current(files, since, limit, outside=outside) or _current(
+        files, 0, limit, outside=outside
     )
 
 

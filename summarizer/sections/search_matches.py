@@ -1,19 +1,8 @@
-"""What the current thread's searches found: the places a search matched, by file and line.
+"""How the summary says where the current thread's searches matched, and how far their places were worked.
 
-"Check the whole code base for this" is answered by a search and by reading
-its hits; until the agent states a conclusion, what it has established is
-the list of places.  Lost in a compaction, the search is run and every hit
-read again.  Here each search since the thread started (a search tool:
-``Grep``, ``Glob``, ``grep``, ``search_files`` ...; or a shell ``grep``,
-``rg``, ``ag``, ``git grep``) keeps what it looked for and where it matched:
-``path:line`` from the lines of its output that say so, or the paths it
-printed when asked for files only.  A search that matched one place is a
-lookup (its file is among those read), and output in any other shape gives
-no places: both are left out.
-
-The engine reads the searches from the events
-(:mod:`~artifact_index.trail.conversation.search_results`); this module
-says where their places stand since.
+Which searches count and how their places are read is the engine's
+(:mod:`~artifact_index.trail.conversation.search_results`); this module says
+where those places stand since.
 """
 
 from __future__ import annotations
