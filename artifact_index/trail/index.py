@@ -431,6 +431,19 @@ class ArtifactIndex:
         What a ``git merge`` or ``git pull`` brought in is not the session's change either: a file
         it alone changed has none (seq 0, no turns).
         """
+        changes = self._own_changes(key)
+        # A change a later `git status` credited to an earlier command happened at that command.
+        return max((op.get("cause_seq", op["seq"]) for op in changes), default=0), sorted(
+            {int(op["turn"]) for op in changes}
+        )
+
+    def last_change_command(self, key: str) -> str | None:
+        """The shell command of the session's last change of the file ``key`` (None: a file tool's, or none)."""
+        changes = self._own_changes(key)
+        return changes[-1].get("command") if changes else None
+
+    def _own_changes(self, key: str) -> list[OperationNode]:
+        """The session's own changes of ``key`` in order (see :meth:`change_turns`)."""
         changes: list[OperationNode] = []
         for op in sorted(self._changes_to(key), key=lambda op: int(op["seq"])):
             if (op.get("detail") or "").startswith(BROUGHT_IN):
@@ -444,10 +457,7 @@ class ArtifactIndex:
                 changes.pop()
                 continue
             changes.append(op)
-        # A change a later `git status` credited to an earlier command happened at that command.
-        return max((op.get("cause_seq", op["seq"]) for op in changes), default=0), sorted(
-            {int(op["turn"]) for op in changes}
-        )
+        return changes
 
     # -- status ---------------------------------------------------------------
     def _entry(self, state: FileState, waiting: dict[str, list[ToolCall]]) -> FileEntry:

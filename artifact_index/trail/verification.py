@@ -20,7 +20,7 @@ import re
 
 from artifact_index.facts.errors.checks import checks_in, command_key
 from artifact_index.facts.errors.checks.check import TASK_RUNNERS
-from artifact_index.facts.errors.checks.stages import echoed_stages
+from artifact_index.facts.errors.checks.stages import echoed_stages, finished_cargo_steps
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
@@ -52,6 +52,23 @@ _UNCHECKED_SUFFIXES = (
     ".pdf",
 )
 _UNCHECKED_NAMES = frozenset({".gitignore", ".gitattributes", ".ds_store", ".env"})
+# What a CI service or a release tool reads, never the project's own build, linter or tests: a
+# change to a workflow is checked by its run on the service (or `goreleaser check`), not locally.
+_CI_CONFIG_NAMES = frozenset(
+    {
+        ".goreleaser.yml",
+        ".goreleaser.yaml",
+        ".gitlab-ci.yml",
+        ".travis.yml",
+        "azure-pipelines.yml",
+        "bitbucket-pipelines.yml",
+        "jenkinsfile",
+        "codecov.yml",
+        ".codecov.yml",
+        "dependabot.yml",
+    }
+)
+_CI_CONFIG_FOLDERS = (".github/", ".circleci/", ".buildkite/", ".gitlab/")
 _BACKUP = lazy_pattern(r"\.(?:bak|orig|old)(?:[-.~].*)?$|~$")
 # Commands that compile the project on their way (or CI that built it), beyond the recognized checks.
 _BUILDERS = frozenset(
@@ -133,7 +150,9 @@ def record_check_runs(
         found = [("build", builder, command, passed)]
     # The checkers a task or a git hook echoed (`make check` printing `uvx ruff check src`): runs of
     # their own kind, passed when the task went on past them.
-    stages = echoed_stages(command, output, passed)
+    stages = echoed_stages(command, output, passed) + (
+        [] if passed else finished_cargo_steps(command, output)
+    )
     found += [
         (check.category, check.runner, command, stage.passed is True)
         for stage in stages
@@ -256,6 +275,8 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
             continue
+        if _built_by(index.last_change_command(key)):
+            continue  # what a build wrote (`go build -o ./app`) is its output, not a source to check
         seq, turns = index.change_turns(key)
         if turns:  # not when a merge alone changed it: no check is owed for the merged commits
             changed.append((file.shown, seq, turns))
@@ -301,7 +322,19 @@ def _checked(path: str) -> bool:
     name = path.rsplit("/", 1)[-1].lower()
     if name in _UNCHECKED_NAMES or name.startswith(".env.") or name.endswith(_UNCHECKED_SUFFIXES):
         return False
+    if name in _CI_CONFIG_NAMES or any(
+        path.startswith(folder) or f"/{folder}" in path for folder in _CI_CONFIG_FOLDERS
+    ):
+        return False
     return _BACKUP.search(name) is None
+
+
+def _built_by(command: str | None) -> bool:
+    """Whether ``command``, which changed a file last, is a build: the file is what it produced."""
+    return command is not None and (
+        any(check.category == "build" for check in checks_in(command))
+        or _builds_too(command) is not None
+    )
 
 
 def _is_task(runner: str) -> bool:

@@ -61,7 +61,12 @@ from artifact_index.facts.errors.checks import (
     command_key,
     masks_exit_status,
 )
-from artifact_index.facts.errors.checks.stages import Stage, echoed_stages, stages_reached
+from artifact_index.facts.errors.checks.stages import (
+    Stage,
+    echoed_stages,
+    finished_cargo_steps,
+    stages_reached,
+)
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
 from artifact_index.facts.errors.failed_commands import (
     LOOKUPS,
@@ -350,7 +355,8 @@ class ErrorLedger(BaseModel):
                 self._resolve_by_stages(
                     turn,
                     command,
-                    echoed_stages(command, output, not failed_now),
+                    echoed_stages(command, output, not failed_now)
+                    + (finished_cargo_steps(command, output) if failed_now else []),
                     {signature(d) for d in diagnostics},
                 )
         return touched

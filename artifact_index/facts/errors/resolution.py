@@ -92,6 +92,16 @@ def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
     return any(tuple(words) in steps for _, words in segments(later))
 
 
+# A command substitution only computes a word of the command (`git push origin $(git branch
+# --show-current)`): a retry that writes the word out (`git push origin main`) runs the same action.
+_SUBSTITUTION = lazy_pattern(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`")
+
+
+def _values_spelled_out(command: str) -> str:
+    """``command`` with each command substitution replaced by one placeholder word."""
+    return _SUBSTITUTION.sub("VALUE", command)
+
+
 def _main_words(command: str) -> list[str]:
     """The words of the command's first simple command that is not ``cd`` or an output filter."""
     for piped, words in segments(command):
@@ -441,7 +451,10 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         # Any one of the runs that showed it, retried within the later command: the others may have
         # added a step of their own that failed with the same words ("rm -f x && git checkout main").
         now = subcommands(command)
-        if any((before := subcommands(earlier)) and before <= now for earlier in entry.commands):
+        if any(
+            (before := subcommands(_values_spelled_out(earlier))) and before <= now
+            for earlier in entry.commands
+        ):
             return "a corrected retry succeeded"
         if entry.kind == "generic" and any(
             (steps := pipeline_steps(earlier)) and steps == pipeline_steps(command)

@@ -445,3 +445,82 @@ def test_a_compile_error_is_gone_once_a_rerun_of_cargo_test_runs_tests() -> None
     assert compile_error.resolved
     assert compile_error.resolution == "gone from a rerun of the same check, whose tests ran"
     assert any(not e.resolved for e in session.ledger.errors if e.tool != "rustc")
+
+
+CARGO_CHECK_FINISHED_THEN_CLIPPY = """    Checking shop v0.1.0 (/w/shop)
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.15s
+    Checking shop v0.1.0 (/w/shop)
+error: docs for function returning `Result` missing `# Errors` section
+   --> src/lib.rs:202:5
+    |
+202 |     pub fn entries(&mut self) -> Result<Entries> {
+    |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    |
+    = note: `-D clippy::missing-errors-doc` implied by `-D warnings`
+
+error: could not compile `shop` (lib) due to 1 previous error
+"""
+
+
+def test_a_compile_error_is_gone_once_a_chain_shows_cargo_check_finished_before_clippy_failed() -> (
+    None
+):
+    # `a && b && c` stops at the first step that fails: clippy ran, so cargo check passed.
+    session = Session()
+    session.run("cargo fmt --all && cargo check --all-targets", CARGO_COMPILE_ERROR, ok=False)
+    session.run(
+        "cargo fmt --all && cargo check --all-targets && cargo clippy --all-targets -- -D warnings",
+        CARGO_CHECK_FINISHED_THEN_CLIPPY,
+        ok=False,
+    )
+    compile_error = next(e for e in session.ledger.errors if "argument" in e.message)
+    assert compile_error.resolved
+    assert "cargo check --all-targets" in (compile_error.resolution or "")
+    assert any(not e.resolved for e in session.ledger.errors if e is not compile_error)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # `;` goes on after a failed step: the order of the output's lines says nothing.
+        "cargo check --all-targets ; cargo clippy --all-targets -- -D warnings",
+        # no cargo check in the chain: clippy's failure is no check passing.
+        "cargo fmt --all && cargo clippy --all-targets -- -D warnings",
+    ],
+)
+def test_a_chain_without_a_finished_check_before_the_failure_leaves_the_compile_error_open(
+    command: str,
+) -> None:
+    session = Session()
+    session.run("cargo check --all-targets 2>&1", CARGO_COMPILE_ERROR, ok=False)
+    session.run(command, CARGO_CHECK_FINISHED_THEN_CLIPPY, ok=False)
+    assert not next(e for e in session.ledger.errors if "argument" in e.message).resolved
+
+
+PUSH_REJECTED = """To github.com:shop/shop.git
+ ! [rejected]        main -> main (fetch first)
+error: failed to push some refs to 'github.com:shop/shop.git'
+hint: Updates were rejected because the remote contains work that you do not have locally.
+"""
+
+
+def test_a_rejected_push_is_settled_by_a_later_push_that_names_the_branch_the_first_computed() -> (
+    None
+):
+    # `$(git branch --show-current)` only computed the branch's name: `git push origin main` is the retry.
+    session = Session()
+    session.run(
+        "git push --dry-run origin $(git branch --show-current) 2>&1", PUSH_REJECTED, ok=False
+    )
+    session.run(
+        "git stash && git pull --rebase origin main && git stash pop", "Fast-forward\n", ok=True
+    )
+    pushed = session.ledger.errors[0]
+    assert not pushed.resolved
+    session.run(
+        "git push origin main",
+        "To github.com:shop/shop.git\n   30ad743..2bc934b  main -> main\n",
+        ok=True,
+    )
+    assert session.ledger.errors[0].resolved
+    assert session.ledger.errors[0].resolution == "a corrected retry succeeded"

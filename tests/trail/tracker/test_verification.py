@@ -161,3 +161,27 @@ def test_an_xcodebuild_build_is_a_build_run() -> None:
     assert [(r["category"], r["runner"]) for g in groups for r in g["runs"]] == [
         ("build", "xcodebuild build")
     ]
+
+
+GO_OK = "ok  \texample.com/shop/cart\t0.012s\n"
+
+
+def test_what_a_build_wrote_and_what_only_ci_reads_owe_no_test_run() -> None:
+    """The binary `go build -o` wrote is the build's output; a workflow is checked by CI, not locally."""
+    [group] = owed(
+        shell("go test ./...", GO_OK, 1),
+        edit("/shop/cart/cart.go", 2),
+        shell("go build -o ./shop ./cmd/shop", "", 3),
+        edit("/shop/.github/workflows/release.yml", 4),
+        edit("/shop/.goreleaser.yml", 4),
+    )
+    assert group["files"] == [{"path": "cart/cart.go", "turns": [2]}]
+    assert [r["category"] for r in group["runs"]] == ["test"]
+
+
+def test_a_source_file_a_command_rewrote_after_the_tests_is_still_owed_its_run() -> None:
+    [group] = owed(
+        shell("go test ./...", GO_OK, 1),
+        shell("gofmt -w cart/cart.go", "", 2),
+    )
+    assert group["files"] == [{"path": "cart/cart.go", "turns": [2]}]

@@ -14,13 +14,14 @@ unknown outcome unless it succeeded.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from artifact_index.facts.errors.checks import Check, checks_in, segments
 from artifact_index.facts.errors.checks.command_line import executable
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["Stage", "echoed_stages", "runs_hooks", "stages_reached"]
+__all__ = ["Stage", "echoed_stages", "finished_cargo_steps", "runs_hooks", "stages_reached"]
 
 # npm, pnpm, yarn and bun print "> name@version script" and then "> the script's command"; yarn
 # and bun also "$ the command"; lint-staged "[STARTED] the command" (and "[COMPLETED]" after it).
@@ -30,6 +31,16 @@ _PACKAGE_HEADER = lazy_pattern(r"^\S*@\S+ \S+")
 _NOT_A_COMMAND = lazy_pattern(r"^\S+:\d+|^\[|^\d|\s{2,}\S+\s{2,}")
 _NO_ORDER = frozenset({"-k", "--keep-going", "-j", "--jobs"})
 _HOOKED = frozenset({("git", "commit"), ("git", "push")})
+# Cargo prints one "Finished `dev` profile [...] target(s) in 0.15s" line (older cargo: "Finished dev
+# [...]") for each of its commands that compiled everything; a test or a run goes on after it.
+_CARGO_FINISHED = lazy_pattern(
+    r"^\s*Finished\s+`?[\w-]+`?(?: profile)?\s+\[[^\]]*\]\s+target\(s\)", re.M
+)
+_CARGO_COMPILES = frozenset(
+    {"build", "b", "check", "c", "clippy", "test", "t", "run", "r", "bench", "doc", "install"}
+)
+# A list the shell goes on with whether or not a step failed: the steps' order tells nothing.
+_NOT_ALL_AND = lazy_pattern(r";|\|\||\n|(?<![&>])&(?![&>])")
 
 
 class Stage(NamedTuple):
@@ -110,4 +121,34 @@ def echoed_stages(command: str, output: str, succeeded: bool) -> list[Stage]:
             passed = True if ordered and number < len(found) - 1 else None
         if checks:
             stages.append(Stage(echoed, checks, passed))
+    return stages
+
+
+def finished_cargo_steps(command: str, output: str) -> list[Stage]:
+    """The cargo checks of a failed ``a && b && c`` chain that its output shows finished: they passed.
+
+    ``cargo fmt && cargo check && cargo clippy -- -D warnings`` failing on clippy's lints
+    printed cargo check's "Finished" line first: the check compiled everything, so the
+    compiler errors it showed before are gone.  The n-th "Finished" line is the n-th
+    compiling cargo step's (the chain stops at the first that fails; a filter that cut the
+    first lines off leaves fewer, never other ones).  Only the build and lint checks are
+    returned: a test step that compiled may still have failed its tests.
+    """
+    if not output or _NOT_ALL_AND.search(command):
+        return []
+    finished = len(_CARGO_FINISHED.findall(output))
+    if not finished:
+        return []
+    stages: list[Stage] = []
+    for piped, words in segments(command):
+        if piped or not words or executable(words[0]) != "cargo" or finished == 0:
+            continue
+        sub = next((w for w in words[1:] if not w.startswith(("-", "+"))), "")
+        if sub not in _CARGO_COMPILES:
+            continue
+        finished -= 1
+        step = " ".join(words)
+        checks = tuple(c for c in checks_in(step) if c.category in ("build", "lint"))
+        if checks:
+            stages.append(Stage(step, checks, True))
     return stages
