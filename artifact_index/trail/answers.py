@@ -147,6 +147,9 @@ class FileReport(_Answer, Claimed):
     # and turn), and the session's commits that held it (hash, turn): "created, committed, then
     # deleted" is not "changed and reverted".
     existed_before: bool | None = Field(default=None, exclude=True)
+    changes: list[tuple[str, int]] = Field(
+        default=[], exclude=True
+    )  # (action, turn) of each change
     last_change: tuple[str, int] | None = Field(default=None, exclude=True)
     last_command: str | None = Field(default=None, exclude=True)  # the shell command of that change
     # Every call that touched it was a sub-agent's: its read (or change) is not the main agent's.

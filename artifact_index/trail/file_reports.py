@@ -210,6 +210,7 @@ def _report(
         else {},
         existed_before=state.existed_before if state is not None else None,
         latest_write=state.latest_write if state is not None else None,
+        changes=[(op.action, op.turn) for op in changes],
         last_change=(changes[-1].action, changes[-1].turn) if changes else None,
         last_command=changes[-1].command if changes else None,
         sub_agent_only=bool(entry.ops) and all(op.sidechain for op in entry.ops),

@@ -104,9 +104,11 @@ def file_story(f: FileReport) -> str | None:
     version it got is the ref's, which may well hold the commit: that is said as what ran, never
     as "restored to its original content".
     """
-    if f.status != "reverted" or not f.committed_in or f.last_change is None:
+    if f.status != "reverted" or f.last_change is None:
         return None
     action, last_turn = f.last_change
+    if not f.committed_in:
+        return _made_then_deleted(f) if f.existed_before is False and action == "delete" else None
     first = min(f.changed_turns, default=last_turn)
     start = "created" if f.existed_before is False else "changed"
     before = [f"`{h}` (turn {t})" for h, t in f.committed_in if t < last_turn]
@@ -129,6 +131,33 @@ def file_story(f: FileReport) -> str | None:
     if after:
         return story + f"; {noun} committed in {', '.join(after)}"
     return story + f"; {noun} is not committed as far as the session's git commands show"
+
+
+def _made_then_deleted(f: FileReport) -> str:
+    """A file the session made and then deleted: gone now, which "put back" would hide.
+
+    ``created (turn 3), deleted (turn 9, the last by `rm notes.txt`)``; a file in a folder the
+    session made, whose writing no call shows (a scaffold's), is said to be made without a turn.
+    """
+    assert f.last_change is not None  # file_story asks only of a changed file
+    made = sorted({turn for action, turn in f.changes if action in _MAKES})
+    deleted = sorted({turn for action, turn in f.changes if action == "delete"})
+    start = (
+        f"created ({_turn_words(made)})"
+        if made
+        else "made in the session (no call seen writing it)"
+    )
+    deleted = deleted or [f.last_change[1]]
+    last = "the last " if len(deleted) > 1 else ""
+    by = f", {last}by `{one_line(f.last_command, 80)}`" if f.last_command else ""
+    return f"{start}, deleted ({_turn_words(deleted)}{by}); it does not exist now"
+
+
+_MAKES = ("write", "create", "move", "copy")
+
+
+def _turn_words(turns: list[int]) -> str:
+    return f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
 
 
 def went_on(e: ErrorReport) -> str:

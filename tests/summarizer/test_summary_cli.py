@@ -41,9 +41,9 @@ def test_until_compaction_summarizes_only_what_came_before(
     assert "## Files Read\n- `notes/cli.py`\n" in first  # only read before the first compaction
     assert "Now show the tags in the CLI listing." not in first
     assert "- `notes/cli.py` (modified): `list_notes` modified" in second
-    # Created, then removed: reverted.
+    # Created, then removed: gone, not put back.
     assert (
-        "- `scratch.py` (reverted: changed, then back to its original state): via `rm scratch.py`"
+        "- `scratch.py`: created (turn 8), deleted (turn 9, by `rm scratch.py`); it does not exist now"
         in second
     )
 
@@ -92,4 +92,4 @@ def test_claude_code_template_wraps_the_summary(capsys: pytest.CaptureFixture[st
         out.startswith("<analysis>\n")
         and f"\n<summary>\n{OFFLINE_NOTE}\n### Primary Request\n" in out
     )
-    assert "- `scratch.py` (reverted: changed, then back to its original state)" in out
+    assert "- `scratch.py`: created (turn 8), deleted (turn 9, by `rm scratch.py`)" in out

@@ -50,6 +50,7 @@ round-trip it exactly, so a live session can save it and resume.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -86,6 +87,7 @@ from artifact_index.facts.errors.resolution import (
     tools_in_order,
 )
 from artifact_index.facts.errors.test_results import TestRun, may_run_tests, parse_test_run
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "MAX_ENTRIES",
@@ -110,6 +112,30 @@ _TRIVIAL = (
     | SHELL_CHORES
     | {"git", "cp", "mv", "sed", "awk", "gh", "bd", "open", "xdg-open", "env", "jq"}
 )
+
+
+# What a runner prints when its run failed, whatever a filter after it made the exit status: bun's
+# "(fail) name" and "4 tests failed:", a package script's "exited with code 1", a FAIL line (behind a
+# monorepo runner's "pkg:task: " prefix).
+_RUN_FAILED = lazy_pattern(
+    r"\b[1-9]\d* (?:tests?|specs?|examples?) failed\b|\(fail\) \S|exited with code [1-9]"
+    r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!",
+    re.M,
+)
+
+
+def _masked_failure(command: str | None, output: str, run: TestRun | None) -> bool:
+    """Whether a run whose exit status a filter masked (``bun verify | grep fail | head``) printed a failure.
+
+    Its exit status is the filter's: it says nothing of the run, and what the run printed
+    says it failed, so it settles nothing (see :meth:`ErrorLedger.observe`).
+    """
+    return (
+        run is None
+        and command is not None
+        and masks_exit_status(command)
+        and _RUN_FAILED.search(output) is not None
+    )
 
 
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
@@ -326,7 +352,13 @@ class ErrorLedger(BaseModel):
         if not failed_now and succeeded is not True:
             diagnostics = []  # unknown status and nothing that says "failed": record nothing
 
-        if succeeded is True and command is not None and self.awaiting_next:
+        if (
+            succeeded is True
+            and command is not None
+            and self.awaiting_next
+            and not masks_exit_status(command)
+        ):
+            # A filter's exit status (`bun test | tail`) is not the command's: no success seen.
             self._went_on(turn, command)
         touched = self._record(diagnostics, turn, command, key, call_id)
         if succeeded is False and command is not None:
@@ -340,6 +372,8 @@ class ErrorLedger(BaseModel):
                     errors=tuple(entry.signature for entry in touched),
                 )
             )
+        if succeeded is True and not failed_now and _masked_failure(command, output, test_run):
+            return touched  # its exit status is a filter's and its output says it failed
         if succeeded is True or (failed_now and noise is None and command is not None):
             self._resolve(
                 turn,

@@ -524,3 +524,47 @@ def test_a_rejected_push_is_settled_by_a_later_push_that_names_the_branch_the_fi
     )
     assert session.ledger.errors[0].resolved
     assert session.ledger.errors[0].resolution == "a corrected retry succeeded"
+
+
+BUN_VERIFY_FAILED = """$ turbo run typecheck lint test build
+shop:test: (pass) cart > sums [0.11ms]
+shop:test: (fail) cart > taxes [0.20ms]
+shop:test:  1 pass
+shop:test:  1 fail
+shop:test: error: script "test" exited with code 1
+"""
+
+
+def test_a_rerun_whose_filter_masked_its_exit_status_and_that_printed_failures_settles_nothing() -> (
+    None
+):
+    session = Session()
+    session.run("bun verify", BUN_VERIFY_FAILED, ok=False)
+    session.run(
+        "bun verify 2>&1 | grep -E '(fail|error:)' | head -40",
+        "shop:test: (fail) cart > taxes [0.20ms]\nshop:test: 1 tests failed:\n",
+        ok=True,
+    )
+    assert session.ledger.errors
+    assert not any(e.resolved for e in session.ledger.errors)
+
+
+def test_a_filtered_rerun_that_printed_no_failure_still_settles_the_command() -> None:
+    session = Session()
+    session.run("bun verify", BUN_VERIFY_FAILED, ok=False)
+    session.run("bun verify 2>&1 | tail -3", "shop:test:  2 pass\nshop:test:  0 fail\n", ok=True)
+    assert session.ledger.errors
+    assert all(e.resolved for e in session.ledger.errors)
+
+
+def test_a_run_whose_exit_status_a_filter_masked_is_not_what_the_session_went_on_to() -> None:
+    # `bun test | tail -80` exits with tail's status: no success of the tests is seen.
+    session = Session()
+    session.run(
+        "./scripts/seed.sh", "Exit code 1\nseed: permission denied: db/seeds.sql\n", ok=False
+    )
+    session.run("bun test src 2>&1 | tail -80", " 62 pass\n 0 fail\n 2 errors\n", ok=True)
+    [entry] = session.ledger.errors
+    assert entry.went_on is None
+    session.run("git commit -am 'seed data'", "[main 9e1d2b7] seed data\n", ok=True)
+    assert session.ledger.errors[0].went_on == "git commit -am 'seed data'"

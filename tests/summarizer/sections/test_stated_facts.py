@@ -534,3 +534,19 @@ def test_a_file_a_status_showed_clean_stays_committed_after_a_commit_of_unknown_
 
     uncommitted = session_facts(index).work.uncommitted
     assert "code/qformer.py" not in uncommitted and "README.md" in uncommitted
+
+
+# --- a file the session made and then deleted is gone, not put back ------------------------------------
+
+
+def test_a_file_created_then_deleted_is_said_to_be_gone_not_put_back() -> None:
+    index = _index(
+        write(1, f"{ROOT}/notes/scratch.py", "print('try')\n"),
+        shell(2, "git rm -f notes/scratch.py 2>&1", "rm 'notes/scratch.py'\n"),
+    )
+
+    put_back = _section(index, "Files changed, then put back (no net change seen)")
+    assert (
+        "- `notes/scratch.py`: created (turn 1), deleted (turn 2, by "
+        "`git rm -f notes/scratch.py 2>&1`); it does not exist now"
+    ) in put_back
