@@ -23,6 +23,7 @@ The graph *is* the tracker's state: it serializes to JSON with
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections import deque
@@ -36,6 +37,7 @@ from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
+from artifact_index.facts.symbols.definitions import changed_symbols
 from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
@@ -93,6 +95,21 @@ def _net_change(changes: list[str]) -> NetChange | None:
     if last == "removed":
         return "removed"
     return "modified"
+
+
+@functools.lru_cache(maxsize=256)
+def _net_modified(original: str, content: str, path: str) -> frozenset[tuple[str, str, str | None]]:
+    """The definitions whose text differs between a file's original and its content now.
+
+    Edit by edit, a definition a change only moved (a block above it rewritten) or one an
+    unbalanced intermediate state misparsed looks modified; the two whole contents say which
+    ones the session's changes left different.
+    """
+    return frozenset(
+        (c.name, c.kind, c.container)
+        for c in changed_symbols(original, content, path)
+        if c.change == "modified"
+    )
 
 
 MAX_FIXES = 8  # files named as an error's fix; more changed in between says little about which
@@ -924,6 +941,8 @@ class ArtifactIndex:
             if change is None:
                 continue
             key = cast(str, data["path"])
+            if change == "modified" and not self._net_modified(key, data):
+                continue
             path = shown.get(key)
             if path is None:
                 path = shown[key] = self._files[key].shown
@@ -939,6 +958,18 @@ class ArtifactIndex:
             path: [e for _, e in sorted(entries, key=lambda i: i[0])]
             for path, entries in by_file.items()
         }
+
+    def _net_modified(self, key: str, data: dict[str, object]) -> bool:
+        """Whether the symbol ``data`` of file ``key`` differs from before the session (True when not known)."""
+        state = self._files.get(key)
+        if state is None or state.original is None or state.content is None:
+            return True
+        symbol = (
+            str(data["name"]),
+            str(data["symbol_kind"]),
+            cast("str | None", data["container"]),
+        )
+        return symbol in _net_modified(state.original, state.content, key)
 
     def decisions(self) -> list[Decision]:
         """Candidate decisions, in order."""
