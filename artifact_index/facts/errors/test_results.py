@@ -598,8 +598,50 @@ _DOTNET = lazy_pattern(
     re.MULTILINE,
 )
 _XCTEST = lazy_pattern(
-    r"^\s*Executed (?P<total>\d+) tests?, with (?P<failures>\d+) failures?", re.MULTILINE
+    r"^\s*Executed (?P<total>\d+) tests?, with (?:(?P<skipped>\d+) tests? skipped and )?"
+    r"(?P<failures>\d+) failures?(?: \(\d+ unexpected\))?(?: in (?P<time>[\d.]+))?",
+    re.MULTILINE,
 )
+
+
+def _xctest_totals(output: str) -> tuple[int, int, int] | None:
+    """Executed, failed and skipped of every test bundle an XCTest run's "Executed" lines close.
+
+    XCTest closes each suite with its line, inner suites first: a test class, then its
+    bundle (the sum of its classes), then "All tests" (the same count, in the same time).
+    ``xcodebuild test`` runs several bundles (unit and UI tests), each closed by its own
+    total, so neither the last line (a UI class of one test) nor any single line is the
+    run's count. Lines of the same count and time are one suite (a bundle and "All tests",
+    or the output printed twice); a line whose count is the sum of two or more lines just
+    before it closes them, and so does one larger than all the lines before it together
+    (a filter such as ``| tail`` cut some of its classes' lines off). What is left are the
+    bundles' totals.
+    """
+    closed: list[tuple[int, int, int, str | None]] = []
+    for m in _XCTEST.finditer(output):
+        line = (int(m["total"]), int(m["failures"]), int(m["skipped"] or 0), m["time"])
+        if closed and closed[-1] == line:
+            continue
+        total, start = 0, len(closed)
+        while start > 0 and total + closed[start - 1][0] <= line[0]:
+            start -= 1
+            total += closed[start][0]
+        if (
+            (total == line[0] and len(closed) - start >= 2)
+            or start == 0
+            or (total == line[0] and closed[-1][3] == line[3])
+        ):
+            del closed[start:]
+        closed.append(line)
+    if not closed:
+        return None
+    return (
+        sum(c[0] for c in closed),
+        sum(c[1] for c in closed),
+        sum(c[2] for c in closed),
+    )
+
+
 _AVA = lazy_pattern(r"^[ \t]*(?P<n>\d+) tests? (?P<word>passed|failed)\b", re.MULTILINE)
 
 
@@ -658,13 +700,14 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
         passed = sum(int(m["passed"] or m["passed2"]) for m in dotnet)
         skipped = sum(int(m["skipped"] or m["skipped2"]) for m in dotnet)
         found.append((4, _run("dotnet test", command, passed, failed, skipped)))
-    xctest = None
-    for xctest in _XCTEST.finditer(output):  # noqa: B007 - the final summary counts
-        pass
+    xctest = _xctest_totals(output)
     if xctest is not None:
-        failures = int(xctest["failures"])
+        executed, failures, skipped = xctest
         found.append(
-            (5, _run("xctest", command, max(int(xctest["total"]) - failures, 0), failures))
+            (
+                5,
+                _run("xctest", command, max(executed - failures - skipped, 0), failures, skipped),
+            )
         )
     ava = {m["word"]: int(m["n"]) for m in _AVA.finditer(output)}
     if ava:

@@ -354,3 +354,43 @@ def test_bun_summary_with_errors_outside_the_tests_is_bun_s_not_pytest_s() -> No
         3,
         "failed",
     )
+
+
+XCODEBUILD_TWO_BUNDLES = """Test Suite 'All tests' started at 2026-02-18 01:10:00.000.
+Test Suite 'VaultTests.xctest' started at 2026-02-18 01:10:00.001.
+Test Suite 'CartTests' passed at 2026-02-18 01:10:00.300.
+\t Executed 3 tests, with 0 failures (0 unexpected) in 0.250 (0.251) seconds
+Test Suite 'TaxTests' passed at 2026-02-18 01:10:00.500.
+\t Executed 3 tests, with 0 failures (0 unexpected) in 0.180 (0.181) seconds
+Test Suite 'VaultTests.xctest' passed at 2026-02-18 01:10:00.501.
+\t Executed 6 tests, with 0 failures (0 unexpected) in 0.430 (0.433) seconds
+Test Suite 'All tests' passed at 2026-02-18 01:10:00.502.
+\t Executed 6 tests, with 0 failures (0 unexpected) in 0.430 (0.434) seconds
+Test Suite 'All tests' started at 2026-02-18 01:10:05.000.
+Test Suite 'VaultUITests.xctest' started at 2026-02-18 01:10:05.001.
+Test Suite 'LoginUITests' passed at 2026-02-18 01:10:20.000.
+\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 14.111 (14.113) seconds
+Test Suite 'UnlockUITests' passed at 2026-02-18 01:10:36.000.
+\t Executed 1 test, with 0 failures (0 unexpected) in 15.928 (15.928) seconds
+Test Suite 'VaultUITests.xctest' passed at 2026-02-18 01:10:36.001.
+\t Executed 3 tests, with 1 test skipped and 0 failures (0 unexpected) in 30.039 (30.041) seconds
+Test Suite 'All tests' passed at 2026-02-18 01:10:36.002.
+\t Executed 3 tests, with 1 test skipped and 0 failures (0 unexpected) in 30.039 (30.042) seconds
+** TEST SUCCEEDED **
+"""
+
+
+def test_xcodebuild_counts_every_bundle_from_its_total_not_the_last_suite_line() -> None:
+    # The last line closes the UI bundle (3 tests); the unit bundle's 6 ran before it, and a
+    # class of 3 beside another of 3 is a sibling, not its parent.
+    command = "xcodebuild -project Vault.xcodeproj -scheme Vault test 2>&1"
+    run = parse_test_run(XCODEBUILD_TWO_BUNDLES, command)
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped) == (8, 0, 1)
+    # The same lines kept by `| grep Executed` (the suites' names gone) count the same.
+    executed = "".join(
+        line + "\n" for line in XCODEBUILD_TWO_BUNDLES.splitlines() if "Executed" in line
+    )
+    run = parse_test_run(executed, command + " | grep Executed")
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped) == (8, 0, 1)
