@@ -161,12 +161,10 @@ def _report(
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
     # The command its status rests on: what created a created file (a later `sed -i` on it
     # only edited it), else the last one that changed it; a stash and the pop that brought
-    # it back are a round trip, not the change.
-    shell = [
-        op.command
-        for op in (changes[:1] if entry.status == "created" else _without_round_trips(changes))
-    ]
-    shell = [command for command in shell if command]
+    # it back are a round trip, not the change. When a file tool made that change, no command
+    # did: a `git pull` before the session's own edit is not what the file now rests on.
+    resting = changes[:1] if entry.status == "created" else _without_round_trips(changes)
+    shell = [resting[-1].command] if resting and resting[-1].command else []
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
     fields = _symbol_fields(file_symbols)

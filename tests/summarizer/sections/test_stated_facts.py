@@ -550,3 +550,21 @@ def test_a_file_created_then_deleted_is_said_to_be_gone_not_put_back() -> None:
         "- `notes/scratch.py`: created (turn 1), deleted (turn 2, by "
         "`git rm -f notes/scratch.py 2>&1`); it does not exist now"
     ) in put_back
+
+
+# --- a file the session edited after a pull changed it rests on the edit, not on the pull --------------
+
+
+def test_a_file_edited_after_a_pull_changed_it_is_not_credited_to_the_pull() -> None:
+    pulled = (
+        "Updating a1b2c3d..e4f5a6b\nFast-forward\n src/app.py | 2 +-\n"
+        " 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+    )
+    index = _index(
+        shell(1, "git pull origin main", pulled),
+        edit(2, f"{ROOT}/src/app.py", "bootstrap()\n", ""),
+    )
+
+    modified = _section(index, "Files modified")
+    assert "`src/app.py`" in modified
+    assert "git pull" not in modified
