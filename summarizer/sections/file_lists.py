@@ -172,7 +172,7 @@ class _Describer:
                 f"- `{f.path}`"
                 + (f" ({status})" if status else "")
                 + ": the transcript itself redacted part of this path, so several files may share it;"
-                " what changed in each is not known"
+                " whether each was created or changed, and what changed in each, is not known"
                 + (f"; {_turns(f.changed_turns)}" if f.changed_turns and self.detail == 0 else "")
             )
         if moved_to is not None and f.status in ("deleted", "reverted"):
@@ -732,7 +732,12 @@ def _whose_read(f: FileReport) -> str:
         notes.append("read by a sub-agent only")
     if _DEPENDENCY.search(f.path):
         notes.append("an installed dependency's file")
-    if f.changed_unseen_turn is not None:
+    if transcript_redacted(f.path):
+        # Distinct files hidden under one name: reads of two of them differ without any change.
+        notes.append(
+            "the transcript itself redacted part of this path, so several files may share it"
+        )
+    elif f.changed_unseen_turn is not None:
         # Not changed by any call the trail followed, yet not unchanged: say what the reads showed.
         effect = f.maybe_changed_by
         notes.append(

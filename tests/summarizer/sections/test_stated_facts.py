@@ -568,3 +568,26 @@ def test_a_file_edited_after_a_pull_changed_it_is_not_credited_to_the_pull() -> 
     modified = _section(index, "Files modified")
     assert "`src/app.py`" in modified
     assert "git pull" not in modified
+
+
+# --- a path the transcript redacted stands for several files ----------------------------------------------
+
+
+def test_a_redacted_path_is_neither_said_created_or_modified_nor_changed_unseen() -> None:
+    # Two files hidden under one name: reads of each differ, a write creates the second.
+    redacted = f"{ROOT}/REDACTED.swift"
+    index = _index(
+        read(1, redacted, "struct KeyManager {}\n"),
+        read(2, redacted, "struct OpenAIClient {}\n"),
+        write(3, f"{ROOT}/docs/REDACTED.md", "# Contributing\n"),
+        read(4, f"{ROOT}/docs/REDACTED.md", "# Agent guidelines\n"),
+    )
+    hook = file_trail_context(session_facts(index))
+    read_line = next(line for line in hook.splitlines() if "`REDACTED.swift`" in line)
+    assert "several files may share it" in read_line
+    assert "showed other content" not in read_line
+    changed_line = next(line for line in hook.splitlines() if "`docs/REDACTED.md`" in line)
+    assert (
+        "whether each was created or changed, and what changed in each, is not known"
+        in changed_line
+    )
