@@ -331,6 +331,12 @@ def _missing(step: SubStep) -> str:
 
 _DONE_WORDS = lazy_pattern(r"\b(?:merged|accepted|approved|closed|landed|went in|is in)\b", re.I)
 _PR_WORDS = lazy_pattern(r"\b(?:pull|PR|pull request|issue)\b", re.I)
+# Words only a merge is said with, in the languages users write to agents in: of a pull request
+# they need no "PR" beside them ("マージしました", "已合并").
+_MERGE_WORDS = lazy_pattern(
+    r"\bmerged\b|マージ(?:は|を|も)?(?:し(?!ない|ません)|済|完了|され(?!ない|ません))|已合并|合并了|合併",
+    re.I,
+)
 
 
 def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
@@ -339,7 +345,11 @@ def _said_done(facts: SessionFacts, item: WorkItem) -> UserSaid | None:
         return None
     number = item.id.rsplit("#", 1)[-1]
     for message in facts.user_messages:
-        if message.turn <= item.turn or not _DONE_WORDS.search(message.text):
+        if message.turn <= item.turn:
+            continue
+        if item.tracker == "gh pr" and _MERGE_WORDS.search(message.text):
+            return message
+        if not _DONE_WORDS.search(message.text):
             continue
         if _PR_WORDS.search(message.text) or re.search(rf"#{re.escape(number)}\b", message.text):
             return message

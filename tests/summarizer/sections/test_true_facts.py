@@ -734,3 +734,20 @@ def test_a_merge_counts_every_path_its_report_names_and_owes_no_check_for_them()
     ) in _section(hook, "Files deleted")
     assert "`git merge` brought in (turn 2), modified" in _section(hook, "Files modified")
     assert unverified_changes(index) == []
+
+
+def test_a_pull_request_the_user_said_in_japanese_was_merged_is_not_stated_open() -> None:
+    # "マージはしたんですが" (I did merge it, but ...): a merge needs no "PR" beside it.
+    index = _index(
+        shell(
+            1,
+            "gh pr create --title 'feat(cli): add Agent Skill' --body x",
+            "https://github.com/shop/repiq/pull/20\n",
+        ),
+        UserMessage(turn=2, text="マージはしたんですが、README の表示が古いままです"),
+        shell(2, "git pull origin main", "Already up to date.\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "- [open] `#20`" not in tasks
+    assert "[open when last seen, turn 1; the user said at turn 2:" in tasks
