@@ -323,6 +323,18 @@ def _item_in_progress(facts: SessionFacts, item: WorkItem, detail: int) -> list[
     return lines
 
 
+def _listed_unseen(facts: SessionFacts) -> list[str]:
+    """The files the latest status, shown after the last commit, listed as changed (not untracked)
+    though no call the trail followed changed them: said with its turn, as what it showed."""
+    status = facts.work.status
+    commits = facts.work.commits
+    if status is None or (commits and commits[-1].turn > status.turn):
+        return []
+    return sorted(
+        f.path for f in status.files if not f.changed_in_session and f.state != "untracked"
+    )
+
+
 def _missing(step: SubStep) -> str:
     return (
         "no test file changed" if step.missing == "no test file" else f"{step.missing} not changed"
@@ -584,6 +596,16 @@ def _pending(facts: SessionFacts, detail: int) -> str:
                 else f"{len(facts.work.uncommitted)} changed file(s) not committed (the last "
                 f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
             )
+            unseen = _listed_unseen(facts)
+            if unseen:
+                # A tool the session ran (`bd init`) changed files no call shows: the count above is
+                # of the trail's changes, and the status's other files are said as what it showed.
+                status = facts.work.status
+                assert status is not None  # _listed_unseen found its files
+                unfinished[-1] += (
+                    f"; `git status` at turn {status.turn} also listed {len(unseen)} changed file(s) "
+                    "no call seen changed: " + _few_paths(unseen)
+                )
         if detail <= 1:
             unfinished += [
                 f'{step.source}: "{one_line(step.text, 160)}" ({_missing(step)} since turn {step.since})'

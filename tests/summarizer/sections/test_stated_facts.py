@@ -591,3 +591,35 @@ def test_a_redacted_path_is_neither_said_created_or_modified_nor_changed_unseen(
         "whether each was created or changed, and what changed in each, is not known"
         in changed_line
     )
+
+
+# --- files a status lists that no call seen changed are not left out of the count ------------------------
+
+
+def test_files_a_status_lists_beyond_the_trails_changes_are_said_beside_its_count() -> None:
+    status = (
+        "On branch main\nChanges not staged for commit:\n"
+        "\tmodified:   .beads/config.yaml\n\tmodified:   .beads/metadata.json\n\tmodified:   AGENTS.md\n\n"
+        'no changes added to commit (use "git add" and/or "git commit -a")\n'
+    )
+    index = _index(
+        edit(1, f"{ROOT}/src/app.py", "a = 1\n", "a = 2\n"),
+        shell(
+            2,
+            "git add src/app.py && git commit -m 'bump'",
+            "[main 3a5bc20] bump\n 1 file changed\n",
+        ),
+        shell(3, "bd init --force", "Added agent instructions to AGENTS.md\n"),
+        edit(4, f"{ROOT}/.beads/config.yaml", "sync: false\n", "sync: true\n"),
+        shell(5, "git status", status),
+    )
+
+    tasks = _section(index, "Open tasks")
+    assert (
+        "1 changed file(s) not committed (the last commit: `3a5bc20`, turn 2): `.beads/config.yaml`"
+        in tasks
+    )
+    assert (
+        "`git status` at turn 5 also listed 2 changed file(s) no call seen changed: "
+        "`.beads/metadata.json`, `AGENTS.md`"
+    ) in tasks
