@@ -20,7 +20,6 @@ import contextlib
 import json
 import os
 import shutil
-import subprocess
 import time
 from pathlib import Path
 
@@ -104,6 +103,8 @@ def _opencode_export(hook_input: JSONObject, seconds: float) -> Path:
             "`opencode` is not on PATH and the plugin named no OpenCode, so the session cannot "
             "be exported"
         )
+    import subprocess  # only OpenCode's sessions are exported by a process; a hook on another agent's spends nothing on it
+
     cwd = hook_input.get("cwd")
     try:
         done = subprocess.run(

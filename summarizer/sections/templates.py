@@ -22,7 +22,6 @@ the same shape::
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Literal, get_args
@@ -142,6 +141,8 @@ def load_template(name_or_path: str) -> Template:
         except OSError as exc:
             raise TemplateError(f"{path} cannot be read ({exc})") from exc
         where = str(path)
+    import tomllib  # only a template being read needs the TOML parser, not every command
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

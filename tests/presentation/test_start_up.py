@@ -84,6 +84,23 @@ def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -
     assert "summarizer.evaluation.probes" not in imported  # PostCompact's
 
 
+@pytest.mark.parametrize("command", [["hook"], ["files", str(EXAMPLE)]], ids=["hook", "files"])
+def test_a_command_loads_no_parser_or_check_only_other_paths_use(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # A template's TOML parser, the narrative's consistency checks (the agent's last message is
+    # not in a hook's output) and a child process (only an OpenCode session is exported by one)
+    # are other paths' costs.
+    payload = {
+        "hook_event_name": "SessionStart",
+        "source": "compact",
+        "transcript_path": str(EXAMPLE),
+    }
+    imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
+    assert "artifact_index.trail.index" in imported
+    assert not {"tomllib", "subprocess", "summarizer.narrative.consistency"} & imported
+
+
 def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Path) -> None:
     # The second call starts from the state the first kept: with nothing appended it analyzes
     # no command, so the shell analysis, its effect handlers and script readers stay unloaded.
