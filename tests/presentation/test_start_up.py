@@ -88,9 +88,9 @@ def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -
 def test_a_command_loads_no_parser_or_check_only_other_paths_use(
     tmp_path: Path, command: list[str]
 ) -> None:
-    # A template's TOML parser, the narrative's consistency checks (the agent's last message is
-    # not in a hook's output) and a child process (only an OpenCode session is exported by one)
-    # are other paths' costs.
+    # The templates and their TOML parser, the narrative's consistency checks (the agent's last
+    # message is not in a hook's output) and a child process (only an OpenCode session is
+    # exported by one) are other paths' costs.
     payload = {
         "hook_event_name": "SessionStart",
         "source": "compact",
@@ -98,7 +98,8 @@ def test_a_command_loads_no_parser_or_check_only_other_paths_use(
     }
     imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
     assert "artifact_index.trail.index" in imported
-    assert not {"tomllib", "subprocess", "summarizer.narrative.consistency"} & imported
+    others = {"tomllib", "subprocess", "summarizer.narrative.consistency"}
+    assert not {*others, "summarizer.sections.templates"} & imported
 
 
 def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Path) -> None:
