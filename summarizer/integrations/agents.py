@@ -26,8 +26,7 @@ from pathlib import Path
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json, redact_text
-from artifact_index.state_files import private_directory, write_atomically
-from summarizer.compaction.summary_message import user_state_directory
+from artifact_index.state_files import private_directory, user_state_directory, write_atomically
 from summarizer.exceptions import SummarizerError
 
 __all__ = ["AGENTS", "EXPORT_RETENTION_DAYS", "keep_export", "transcript_of"]

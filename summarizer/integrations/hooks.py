@@ -437,7 +437,7 @@ def _read(
     what was read as soon as reading stops (before the followed state is
     kept and the end of the file read).
     """
-    from summarizer.compaction.summary_message import user_state_directory
+    from artifact_index.state_files import user_state_directory
     from summarizer.integrations.compactions import follow_transcript, read_transcript
     from summarizer.integrations.hook_state import HookStates
 

@@ -89,8 +89,9 @@ def test_a_command_loads_no_parser_or_check_only_other_paths_use(
     tmp_path: Path, command: list[str]
 ) -> None:
     # The templates and their TOML parser, the narrative's consistency checks (the agent's last
-    # message is not in a hook's output) and a child process (only an OpenCode session is
-    # exported by one) are other paths' costs.
+    # message is not in a hook's output), a child process (only an OpenCode session is exported
+    # by one) and the compaction's messages (the hook needs only the state directory's place)
+    # are other paths' costs.
     payload = {
         "hook_event_name": "SessionStart",
         "source": "compact",
@@ -99,7 +100,9 @@ def test_a_command_loads_no_parser_or_check_only_other_paths_use(
     imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
     assert "artifact_index.trail.index" in imported
     others = {"tomllib", "subprocess", "summarizer.narrative.consistency"}
-    assert not {*others, "summarizer.sections.templates"} & imported
+    assert not {*others, "summarizer.sections.templates", "summarizer.compaction.message_lists"} & (
+        imported
+    )
 
 
 def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Path) -> None:
