@@ -26,7 +26,7 @@ from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
-from summarizer.sections.thread import investigation, is_request, request_in_hand
+from summarizer.sections.thread import investigation, is_request, planned_at, request_in_hand
 
 __all__ = ["ExtractiveWriter"]
 
@@ -39,7 +39,7 @@ def _intent(facts: SessionFacts) -> list[str]:
     # The task as first stated is a request of some length, and the latest whatever the user last asked: a
     # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
     # A message queued while the agent worked is said after the request it was working on, as said after it.
-    first, latest = requests[0], request_in_hand(said)
+    first, latest = requests[0], request_in_hand(said, planned_at=planned_at(facts))
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(

@@ -40,6 +40,7 @@ from summarizer.sections.thread import (
     SESSION_COMMANDS,
     investigation,
     latest_request,
+    planned_at,
     request_in_hand,
     thread_start,
 )
@@ -391,25 +392,24 @@ def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]
     if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
         return []
     since = [c for c in facts.activity if c.turn >= last.turn]
-    in_hand = request_in_hand(facts.user_messages)
-    if request_named or latest is None or in_hand is None:
-        opening = "Where the work stood when the context filled"
-    elif in_hand is not latest:
-        # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
-        opening = (
-            f'Go on with the request of turn {in_hand.turn} ("{first_line(in_hand.text, 160)}") and the messages '
-            f"queued while the agent worked on it (to turn {latest.turn}, under User Messages), in progress when "
-            "the context filled"
-        )
-    else:
-        opening = (
-            f'Go on with the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}"), in progress '
-            "when the context filled"
-        )
-    text = (
-        f"{opening}. What the agent was doing, in its last "
-        f'words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
+    in_hand = request_in_hand(facts.user_messages, planned_at=planned_at(facts))
+    words = (
+        f'in its last words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
     )
+    if request_named or latest is None or in_hand is None:
+        text = f"Where the work stood when the context filled. What the agent was doing, {words}"
+    else:
+        # The request is under Session Intent: named by its turn, never restated here as if it were a step. What
+        # the agent was doing is in its words, with the calls since, so the work goes on rather than over.
+        if in_hand is not latest:
+            # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
+            work = (
+                f"the request of turn {in_hand.turn} and the messages queued while it worked (to turn "
+                f"{latest.turn}, under User Messages)"
+            )
+        else:
+            work = f"the latest request (turn {latest.turn}, under Session Intent)"
+        text = f"Where the work stood when the context filled, on {work}. What the agent was doing, {words}"
     if since:
         done = "; ".join(
             f"{c.tool} `{first_line(c.target, 80)}` (turn {c.turn}, {c.status})"
@@ -546,15 +546,16 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             + "."
         )
     items += [f"The agent said it would: {s}" for s in stated]
-    items += _next_items(facts)
-    if not items:
+    later = _next_items(facts)
+    if not items and not later:
         investigating = _investigating(facts, shown)
         if investigating and flight:
             # The open request is named once, by the investigation: where the work stood follows it.
             flight = _in_flight(facts, request_named=True)
         items += investigating
-    # After what is left that no change carried out: the work in flight, where to pick it up.
-    items += flight
+    # After what is left that no change carried out: the work in flight, where to pick it up; the tracker's
+    # next items only after it, since the work in hand comes first.
+    items += flight + later
     if not items:
         return _nothing_stated(facts)
     # The agent had handed back to the user: that comes first, what the records leave open after it.

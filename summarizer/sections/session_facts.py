@@ -27,6 +27,7 @@ from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.user_words import without_notices
 
 __all__ = ["session_facts"]
 
@@ -57,7 +58,12 @@ def session_facts(
     report = session_report(index, kept)
     facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
     facts = facts.model_copy(
-        update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
+        # Who wrote it decides what the user said: a task's notice is never "the latest request".
+        update={
+            "user_messages": [
+                _without_harness_note(m) for m in without_notices(facts.user_messages)
+            ]
+        }
     )
     since = thread_start(facts)
     changed = [*facts.created, *facts.modified]
