@@ -26,7 +26,13 @@ from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
-from summarizer.sections.thread import investigation, is_request, planned_at, request_in_hand
+from summarizer.sections.thread import (
+    SESSION_COMMANDS,
+    investigation,
+    is_request,
+    planned_at,
+    request_in_hand,
+)
 
 __all__ = ["ExtractiveWriter"]
 
@@ -48,6 +54,8 @@ def _intent(facts: SessionFacts) -> list[str]:
         )
     # What they said after it (a bare slash command, "yes"): their last word, which the next agent must see.
     after = said[said.index(latest) + 1 :] if latest is not None else []
+    # "/context" or "/cost" looks at the session and asks the agent nothing: not the user's last word.
+    after = [m for m in after if m.text.split(maxsplit=1)[0].lower() not in SESSION_COMMANDS]
     if after:
         items.append(
             "Then the user said: "

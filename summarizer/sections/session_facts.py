@@ -25,6 +25,7 @@ from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
+from summarizer.sections.picked_answers import picked_answers
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
 from summarizer.sections.user_words import without_notices
@@ -87,4 +88,8 @@ def session_facts(
         name: getattr(told, name) for name in ConversationReport.model_fields
     }
     update["last_assistant"] = told.last_assistant or facts.last_assistant
+    # Choices the user picked in the agent's question tool: answers as much as a typed reply to numbered questions.
+    update["answers"] = sorted(
+        [*told.answers, *picked_answers(events)], key=lambda answer: answer.turn
+    )
     return facts.model_copy(update=update)

@@ -41,19 +41,17 @@ _ATTACHED = lazy_pattern(r"attached these files", re.I)
 _LISTED = lazy_pattern(r"^\s*-\s+(?P<item>\S.*)$", re.M)
 
 
-# A pasted document (a guide, a spec, a README) has headings and runs long: its rules are the document's, not
-# choices the user made in the conversation.
-_HEADING = lazy_pattern(r"^#{1,6}\s+\S", re.M)
+# A pasted document (a guide, a spec, a README) opens with its title as a heading and runs on: its rules are the
+# document's, not choices the user made in the conversation.  A long request the user wrote opens with what they
+# ask ("Make the following changes: ..."), and stays theirs.
+_OPENING_HEADING = lazy_pattern(r"\A\s*#{1,6}\s+\S")
 _DOCUMENT_LINES = 8
-_DOCUMENT_CHARS = 3000
 
 
 def is_pasted_document(text: str) -> bool:
     """Whether a user message is a pasted document rather than the user's own sentences."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) < _DOCUMENT_LINES:
-        return False
-    return bool(_HEADING.search(text)) or len(text) > _DOCUMENT_CHARS
+    return len(lines) >= _DOCUMENT_LINES and bool(_OPENING_HEADING.match(text))
 
 
 def _task_record(text: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from artifact_index.ingestion.events import AssistantMessage, ToolCall, ToolResult, UserMessage
 from tests.support.session_steps import ROOT, bead, edit, read, section, shell, summary_of, write
 
 _REQUEST = (
@@ -105,3 +105,58 @@ def test_the_work_in_hand_comes_before_the_trackers_next_items() -> None:
         "- Where the work stood when the context filled, on the latest request (turn 5"
     )
     assert steps[1].startswith("- Then the next open tracker item(s)")
+
+
+def test_a_long_request_the_user_wrote_still_gives_their_choices() -> None:
+    request = "\n".join(
+        [
+            "Make the following documentation-only changes.",
+            "1) Replace the README overview.",
+            "2) Add a Windows section.",
+            "3) Add a Unix section.",
+            "4) Link the scripts.",
+            "5) Mention the lint runner.",
+            "6) Mention the dev runner.",
+            "Let's keep the old screenshots instead of new ones.",
+        ]
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Document the project."),
+        UserMessage(turn=2, text=request),
+        write(3, f"{ROOT}/README.md", "# Shop\n"),
+        UserMessage(turn=4, text="Next: the changelog."),
+    )
+    assert "Let's keep the old screenshots instead of new ones." in section(
+        summary, "Decisions Made"
+    )
+
+
+def test_the_choices_the_user_picked_in_the_question_tool_are_decisions() -> None:
+    # Picked, not typed: the choice is in the question tool's result alone.
+    picked = (
+        'User has answered your questions: "Where should the trainer\'s workouts appear?"="In the existing '
+        '\\"Personal\\" segment", "How does the CMS identify users?"="Firebase UID". You can now continue '
+        "with the user's answers in mind."
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Fetch the trainer's PDF workouts from the CMS."),
+        ToolCall(turn=2, call_id="q1", tool="AskUserQuestion", arguments={"questions": []}),
+        ToolResult(turn=3, call_id="q1", status="success", output=picked),
+        write(4, f"{ROOT}/app/cms.swift", "struct CMS {}\n"),
+    )
+    decisions = section(summary, "Decisions Made")
+    assert (
+        "The user answered the agent's questions (turn 2): 1. Where should the trainer's workouts appear? → "
+        '"In the existing "Personal" segment"; 2. How does the CMS identify users? → "Firebase UID"'
+    ) in decisions
+
+
+def test_a_question_tool_result_without_picks_gives_no_answer() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Fetch the trainer's PDF workouts from the CMS."),
+        ToolCall(turn=2, call_id="q1", tool="AskUserQuestion", arguments={"questions": []}),
+        ToolResult(
+            turn=3, call_id="q1", status="failure", output="The user dismissed the questions."
+        ),
+    )
+    assert "answered the agent's questions" not in summary.markdown

@@ -165,3 +165,15 @@ def test_a_queued_aside_without_a_new_plan_leaves_the_work_in_hand() -> None:
         read(4, f"{ROOT}/app/settings.swift", "let x = 1\n"),
     )
     assert "on the request of turn 1 and the messages queued" in section(summary, "Next Steps")
+
+
+def test_a_look_at_the_session_is_not_the_users_last_word() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Move the flag types into core."),
+        UserMessage(turn=2, text="/context", channel="command"),
+        UserMessage(turn=3, text="/commit", channel="command"),
+        UserMessage(turn=4, text="/cost", channel="command"),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Then the user said: (turn 3) /commit\n" in intent + "\n"
+    assert "/context" not in intent and "/cost" not in intent
