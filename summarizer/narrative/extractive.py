@@ -33,6 +33,7 @@ from summarizer.sections.thread import (
     planned_at,
     request_in_hand,
 )
+from summarizer.sections.user_words import is_pasted_document
 
 __all__ = ["ExtractiveWriter"]
 
@@ -79,6 +80,12 @@ def _opening(text: str) -> str:
     flat = " ".join(text.split())
     if len(flat) <= _SAID_WHOLE:
         return flat
+    if is_pasted_document(text):
+        # A document pasted as the message ("# Security Principles", then its metadata and rules): its title
+        # names it; its opening lines quoted read as if the user had written them as the request.
+        title = text.strip().splitlines()[0].lstrip("#").strip()
+        count = len([line for line in text.splitlines() if line.strip()])
+        return f'a pasted document, "{title}" ({count} lines)'
     # A line's end is a sentence's: a heading ends at its line.
     shown = whole_sentences(text, _NAMED_BY)
     lines = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", shown).splitlines()

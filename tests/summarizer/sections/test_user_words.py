@@ -177,3 +177,26 @@ def test_a_look_at_the_session_is_not_the_users_last_word() -> None:
     intent = section(summary, "Session Intent")
     assert "Then the user said: (turn 3) /commit\n" in intent + "\n"
     assert "/context" not in intent and "/cost" not in intent
+
+
+def test_a_document_pasted_as_the_request_is_named_by_its_title() -> None:
+    guide = "\n".join(
+        [
+            "# Security Principles",
+            "",
+            "<meta>",
+            "Document: security.md",
+            "Priority: High",
+            "</meta>",
+            "Protect data: never expose sensitive information in logs or errors.",
+            "Validate inputs: sanitize all user inputs at the boundary of the system.",
+            "Seek approval before changing who can read the data or how it is stored.",
+        ]
+    )
+    summary = summary_of(
+        UserMessage(turn=1, text="Migrate each guide I paste into docs/guides/."),
+        UserMessage(turn=2, text=guide),
+    )
+    intent = section(summary, "Session Intent")
+    assert 'Latest request (turn 2): a pasted document, "Security Principles" (8 lines)' in intent
+    assert "Priority: High" not in intent
