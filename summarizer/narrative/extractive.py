@@ -66,6 +66,8 @@ def _intent(facts: SessionFacts) -> list[str]:
     return items
 
 
+# A line of prose, not a heading, a tag, a "Key: value" field or a list item.
+_PROSE = lazy_pattern(r"^(?![#<>|`*-]|\d+[.)]|[\w -]{1,30}:\s)\S.*[.!?。]$")
 _SAID_WHOLE = 240  # a request this short is the intent itself, said whole
 # A longer one (a pasted plan, a log) is named by its opening: the message is under User Messages.
 _NAMED_BY = 100
@@ -81,11 +83,17 @@ def _opening(text: str) -> str:
     if len(flat) <= _SAID_WHOLE:
         return flat
     if is_pasted_document(text):
-        # A document pasted as the message ("# Security Principles", then its metadata and rules): its title
-        # names it; its opening lines quoted read as if the user had written them as the request.
-        title = text.strip().splitlines()[0].lstrip("#").strip()
-        count = len([line for line in text.splitlines() if line.strip()])
-        return f'a pasted document, "{title}" ({count} lines)'
+        # A text that opens with its title ("# Security Principles", then "<meta>", "Priority: High", ...): its
+        # title and its first line of prose name it; metadata lines quoted as the request say nothing of it.
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        title = lines[0].lstrip("#").strip()
+        prose = next((line for line in lines[1:] if _PROSE.match(line)), "")
+        said = f'"{title}" ({len(lines)} lines)'
+        if not prose:
+            return said
+        opening = whole_sentences(prose, _NAMED_BY)
+        cut = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", opening)
+        return f"{said}: {cut}" + (" …" if cut != opening else "")
     # A line's end is a sentence's: a heading ends at its line.
     shown = whole_sentences(text, _NAMED_BY)
     lines = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", shown).splitlines()

@@ -188,6 +188,7 @@ def test_a_document_pasted_as_the_request_is_named_by_its_title() -> None:
             "Document: security.md",
             "Priority: High",
             "</meta>",
+            "This document defines how data is protected.",
             "Protect data: never expose sensitive information in logs or errors.",
             "Validate inputs: sanitize all user inputs at the boundary of the system.",
             "Seek approval before changing who can read the data or how it is stored.",
@@ -198,5 +199,8 @@ def test_a_document_pasted_as_the_request_is_named_by_its_title() -> None:
         UserMessage(turn=2, text=guide),
     )
     intent = section(summary, "Session Intent")
-    assert 'Latest request (turn 2): a pasted document, "Security Principles" (8 lines)' in intent
+    assert (
+        'Latest request (turn 2): "Security Principles" (9 lines): This document defines how data is '
+        "protected." in intent
+    )
     assert "Priority: High" not in intent
