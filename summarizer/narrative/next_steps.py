@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.lazy_pattern import lazy_pattern
+from summarizer.narrative.consistency import still_failing
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.progress import (
     item_progress,
@@ -155,9 +156,37 @@ def _announced_change(facts: SessionFacts) -> list[str]:
     ]
     return [
         f"Carry out what the agent last announced (turn {last.turn}); the calls since changed no file yet: "
-        f"{first_line(s, 250)}"
+        f"{first_line(s, 250)}{_failing_check(facts, last.turn, s)}"
         for s in announced[:2]
     ]
+
+
+# A step about a failing check ("Let me fix the test."): which check, and what failed, says what "the test" is.
+_ABOUT_A_CHECK = lazy_pattern(
+    r"\b(?:fix|test|tests|fail\w*|error\w*|pass\w*|broken|lint|build)\b", re.I
+)
+_FAILING_SHOWN = 3
+
+
+def _failing_check(facts: SessionFacts, turn: int, step: str) -> str:
+    """The check still failing when the agent announced ``step`` at ``turn``, when the step is about one."""
+    if not _ABOUT_A_CHECK.search(step):
+        return ""
+    runs = [run for run in still_failing(facts) if run.turn <= turn]
+    if not runs:
+        return ""
+    run = max(runs, key=lambda r: r.turn)
+    names = ", ".join(f"`{name}`" for name in run.failing[:_FAILING_SHOWN])
+    more = (
+        f" and {len(run.failing) - _FAILING_SHOWN} more"
+        if len(run.failing) > _FAILING_SHOWN
+        else ""
+    )
+    failing = f": {names}{more}" if names else ""
+    return (
+        f" (the check failing then: `{first_line(run.command, 80)}`, turn {run.turn}, {run.failed} "
+        f"{'failed' if run.unit == 'tests' else 'package(s) failed'}{failing})"
+    )
 
 
 def _unanswered(facts: SessionFacts) -> list[str]:

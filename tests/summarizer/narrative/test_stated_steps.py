@@ -160,3 +160,35 @@ def test_a_question_tool_result_without_picks_gives_no_answer() -> None:
         ),
     )
     assert "answered the agent's questions" not in summary.markdown
+
+
+_PYTEST_FAILED = (
+    "FAILED tests/test_cart.py::test_round_total - assert 10.004 == 10.0\n"
+    "1 failed, 5 passed in 0.12s\n"
+)
+
+
+def test_a_step_to_fix_the_failing_check_names_the_check() -> None:
+    # "Let me fix the test." said nothing of which test: the run that failed just before says it.
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        edit(2, f"{ROOT}/shop/cart.py", old="return total", new="return round(total, 2)"),
+        shell(3, "pytest -q", _PYTEST_FAILED, ok=False),
+        AssistantMessage(turn=4, text="One failure left. Let me fix the test."),
+        read(4, f"{ROOT}/tests/test_cart.py", "def test_round_total(): ...\n"),
+    )
+    steps = section(summary, "Next Steps")
+    assert (
+        "Let me fix the test. (the check failing then: `pytest -q`, turn 3, 1 failed: "
+        "`tests/test_cart.py::test_round_total`)"
+    ) in steps
+
+
+def test_a_step_about_something_else_names_no_check() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Round the cart total to cents."),
+        shell(2, "pytest -q", _PYTEST_FAILED, ok=False),
+        AssistantMessage(turn=3, text="Now add the currency symbol to the receipt."),
+        read(3, f"{ROOT}/shop/receipt.py", "def receipt(): ...\n"),
+    )
+    assert "the check failing then" not in section(summary, "Next Steps")
