@@ -19,13 +19,13 @@ from artifact_index.trail.conversation.conversation_report import (
     ConversationReport,
     conversation_report,
 )
+from artifact_index.trail.conversation.picked_answers import picked_answers
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
 from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
-from summarizer.sections.picked_answers import picked_answers
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
 from summarizer.sections.user_words import without_notices

@@ -38,6 +38,8 @@ def picked_answers(events: Sequence[Event]) -> list[Answer]:
     asked = {e.call_id: e.turn for e in events if isinstance(e, ToolCall)}
     found = []
     for event in events:
+        if event.sidechain is not None:
+            continue  # a sub-agent's question is not put to the user
         if not isinstance(event, ToolResult) or not _ANSWERED.match(event.output):
             continue
         pairs = [
