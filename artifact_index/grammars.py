@@ -17,7 +17,6 @@ import ctypes
 import importlib
 import importlib.util
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from tree_sitter import Language, Parser, Tree
@@ -108,6 +107,10 @@ def grammar_source(name: str) -> str | None:
         if library is not None and hasattr(library, f"tree_sitter_{symbol}")
         else package.replace("_", "-")
     )
+    # Imported here: the metadata machinery (email, zipfile, ...) is a tenth of a hook's start-up,
+    # and only naming a grammar's source needs it.
+    from importlib import metadata
+
     try:
         return f"{distribution} {metadata.version(distribution)}"
     except metadata.PackageNotFoundError:

@@ -236,7 +236,6 @@ def _import_hook_modules() -> None:
         "summarizer.integrations.hook_limits",
         "summarizer.integrations.hook_state",
         "summarizer.integrations.compactions",
-        "summarizer.compaction.summary_message",
     ):
         import_module(module)
 

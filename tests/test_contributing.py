@@ -36,7 +36,7 @@ NAMES = {
         '"format_specific"',
     ],
     "artifact_index/ingestion/source.py": ["def skip", "def document", "def records"],
-    "summarizer/sections/templates.py": ["IndexKey = Literal["],
+    "summarizer/sections/index_keys.py": ["IndexKey = Literal["],
     "summarizer/sections/index_sections.py": ["def _renderer", "MAX_DETAIL ="],
     "summarizer/sections/summary_facts.py": ["class SessionFacts"],
     "summarizer/sections/session_facts.py": ["def session_facts"],

@@ -43,9 +43,24 @@ def _option_letters(argv: tuple[str | None, ...]) -> tuple[set[str], list[str]] 
     return letters, operands
 
 
+# What can make a word out of pieces of the command line: a variable, a command's output, braces.
+_EXPANSIONS = ("$", "`", "{")
+# What quoting and line continuations put between the letters of one word.
+_QUOTING = str.maketrans("", "", "'\"\\\r\n")
+
+
+def _may_run_ls(command: str) -> bool:
+    """Whether ``command`` can run ``ls`` at all: its letters are in it, once quoting is taken out.
+
+    Every shell command's output comes here: expanding the words of each only to find the rare
+    ``ls`` is wasted on nearly all of them.
+    """
+    return any(sign in command for sign in _EXPANSIONS) or "ls" in command.translate(_QUOTING)
+
+
 def listed_files(command: str, cwd: str | None, output: str) -> tuple[str, list[str]] | None:
     """(the directory, the names of the files in it) when ``command`` is one ``ls`` of one directory."""
-    if not cwd or not output.strip():
+    if not cwd or not _may_run_ls(command) or not output.strip():
         return None
     steps = simple_commands(command, cwd)
     if not steps:

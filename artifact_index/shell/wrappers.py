@@ -87,11 +87,17 @@ _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 def executable(word: str) -> str:
     """The program a word runs: ``/usr/bin/python3`` and ``pytest.exe`` name ``python3`` and ``pytest``."""
-    name = word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
-    for suffix in (".exe", ".cmd", ".bat"):
-        if name.lower().endswith(suffix):
-            return name[: -len(suffix)]
+    # Called for every word a check or an effect looks at: the common word has no
+    # separator and no extension, and costs two searches.
+    name = word.rpartition("/")[2]
+    if "\\" in name:
+        name = name.rpartition("\\")[2]
+    if "." in name and name[-4:].lower() in _WINDOWS_PROGRAM_SUFFIXES:
+        return name[:-4]
     return name
+
+
+_WINDOWS_PROGRAM_SUFFIXES = frozenset({".exe", ".cmd", ".bat"})
 
 
 def unwrap_args(args: Sequence[Arg]) -> tuple[Arg, ...] | None:
@@ -133,6 +139,11 @@ def _is_assignment(arg: Arg) -> bool:
 
 def unwrap_words(words: Sequence[str]) -> list[str]:
     """The command ``words`` run behind env assignments and wrappers (``FOO=1 timeout 60 uv run pytest``)."""
+    if words and not _ENV_ASSIGNMENT.match(words[0]):
+        # Most commands have no wrapper: the checks ask this of every simple command.
+        name = executable(words[0])
+        if name not in _ONE_WORD and (len(words) < 2 or (name, words[1]) not in _TWO_WORD):
+            return list(words)
     args = tuple(Arg(word, word) for word in words)
     for _ in range(8):
         while args and args[0].value is not None and _ENV_ASSIGNMENT.match(args[0].value):

@@ -20,15 +20,13 @@ import contextlib
 import json
 import os
 import shutil
-import subprocess
 import time
 from pathlib import Path
 
 from artifact_index.ingestion.events import JSONObject
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json, redact_text
-from artifact_index.state_files import private_directory, write_atomically
-from summarizer.compaction.summary_message import user_state_directory
+from artifact_index.state_files import private_directory, user_state_directory, write_atomically
 from summarizer.exceptions import SummarizerError
 
 __all__ = ["AGENTS", "EXPORT_RETENTION_DAYS", "keep_export", "transcript_of"]
@@ -104,6 +102,8 @@ def _opencode_export(hook_input: JSONObject, seconds: float) -> Path:
             "`opencode` is not on PATH and the plugin named no OpenCode, so the session cannot "
             "be exported"
         )
+    import subprocess  # only OpenCode's sessions are exported by a process; a hook on another agent's spends nothing on it
+
     cwd = hook_input.get("cwd")
     try:
         done = subprocess.run(

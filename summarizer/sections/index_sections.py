@@ -35,6 +35,7 @@ from summarizer.sections.file_lists import (
     moved_files,
     read_files,
 )
+from summarizer.sections.index_keys import INDEX_KEYS, IndexKey
 from summarizer.sections.progress import (
     checks_owed,
     item_progress,
@@ -48,7 +49,6 @@ from summarizer.sections.progress import (
 from summarizer.sections.search_matches import in_common_folder, place_path, place_progress
 from summarizer.sections.substeps import SubStep, remaining_steps
 from summarizer.sections.summary_facts import SessionFacts
-from summarizer.sections.templates import INDEX_KEYS, IndexKey
 from summarizer.sections.text import block, code_span, one_line, shorten, whole_sentences
 from summarizer.sections.thread import GO_AHEAD, first_request, latest_request, thread_start
 from summarizer.sections.where_stopped import last_activity

@@ -22,15 +22,15 @@ the same shape::
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from artifact_index.ingestion.events import JSONObject
 from summarizer.exceptions import TemplateError
+from summarizer.sections.index_keys import INDEX_KEYS, IndexKey
 from summarizer.sections.template_name import DEFAULT_TEMPLATE
 
 __all__ = [
@@ -42,30 +42,6 @@ __all__ = [
     "builtin_templates",
     "load_template",
 ]
-
-
-# Sections the index fills exactly: the one list of their keys.  Each has its
-# renderer in summarizer.sections.index_sections, which mypy checks covers them all.
-IndexKey = Literal[
-    "files_created",
-    "files_modified",
-    "files_deleted",
-    "files_read",
-    "files_reverted",
-    "files_and_code",
-    "files_changed",
-    "pending_calls",
-    "errors",
-    "errors_and_fixes",
-    "error_messages",
-    "test_status",
-    "pending_tasks",
-    "user_messages",
-    "work_state",
-    "last_activity",
-    "findings",
-]
-INDEX_KEYS: frozenset[str] = frozenset(get_args(IndexKey))
 
 
 class Section(BaseModel):
@@ -142,6 +118,8 @@ def load_template(name_or_path: str) -> Template:
         except OSError as exc:
             raise TemplateError(f"{path} cannot be read ({exc})") from exc
         where = str(path)
+    import tomllib  # only a template being read needs the TOML parser, not every command
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -18,7 +18,6 @@ import re
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.conversation.told import Activity
 from artifact_index.trail.session_state import AssistantSaid
-from summarizer.narrative.consistency import contradictions
 from summarizer.sections.background import background_lines
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import block, one_line
@@ -97,6 +96,9 @@ def last_activity(facts: SessionFacts, detail: int, *, outline_recap: bool = Fal
             f"The agent's last message (turn {last.turn}):\n  " + said.replace("\n", "\n  ")
         )
         # The agent's own words are a claim like any other: "all tests pass" with a failing run is flagged.
+        # Imported here: the hooks render no last message, and the narrative's checks are not theirs.
+        from summarizer.narrative.consistency import contradictions
+
         flags = contradictions(last.text, facts)
         if flags:
             lines.append(f"  ⚠ [index: {'; '.join(flags)}]")

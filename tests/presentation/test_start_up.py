@@ -84,6 +84,27 @@ def test_a_session_start_hook_opens_no_store_and_takes_no_lock(tmp_path: Path) -
     assert "summarizer.evaluation.probes" not in imported  # PostCompact's
 
 
+@pytest.mark.parametrize("command", [["hook"], ["files", str(EXAMPLE)]], ids=["hook", "files"])
+def test_a_command_loads_no_parser_or_check_only_other_paths_use(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # The templates and their TOML parser, the narrative's consistency checks (the agent's last
+    # message is not in a hook's output), a child process (only an OpenCode session is exported
+    # by one) and the compaction's messages (the hook needs only the state directory's place)
+    # are other paths' costs.
+    payload = {
+        "hook_event_name": "SessionStart",
+        "source": "compact",
+        "transcript_path": str(EXAMPLE),
+    }
+    imported = _imported(tmp_path, *command, stdin=json.dumps(payload))
+    assert "artifact_index.trail.index" in imported
+    others = {"tomllib", "subprocess", "summarizer.narrative.consistency"}
+    assert not {*others, "summarizer.sections.templates", "summarizer.compaction.message_lists"} & (
+        imported
+    )
+
+
 def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Path) -> None:
     # The second call starts from the state the first kept: with nothing appended it analyzes
     # no command, so the shell analysis, its effect handlers and script readers stay unloaded.

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind
 from artifact_index.facts.errors.test_results import TestRun
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.redaction import redact_text
+from artifact_index.redaction import redact_text, redaction_enabled
 
 __all__ = ["FailedRun", "LedgerEntry", "TestStatus", "signature"]
 
@@ -121,8 +121,15 @@ def signature(diagnostic: Diagnostic) -> str:
             diagnostic.kind,
             diagnostic.code or (exception["type"] if exception else ""),
             file,
-            # Redacted first: masking reshapes a message (a URL's path becomes <path>) past
-            # where redaction at the output could still tell a password in it.
-            _masked(redact_text(diagnostic.message)),
+            _redacted_masked(diagnostic.message, redaction_enabled()),
         )
     )
+
+
+# Each error's signature is taken again at every run that shows it and every lookup of it: the
+# search for secrets is the costly part.  Whether redaction is on is part of the key.
+@functools.lru_cache(maxsize=4096)
+def _redacted_masked(message: str, redacting: bool) -> str:
+    # Redacted first: masking reshapes a message (a URL's path becomes <path>) past
+    # where redaction at the output could still tell a password in it.
+    return _masked(redact_text(message))

@@ -11,6 +11,7 @@ them), and a run looks only at the entries under its :func:`probes`.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
@@ -94,11 +95,17 @@ def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
 
 def _main_words(command: str) -> list[str]:
     """The words of the command's first simple command that is not ``cd`` or an output filter."""
+    return list(_main_words_of(command))
+
+
+# Every successful run probes the open entries with these, and each entry's lookups ask again.
+@functools.lru_cache(maxsize=4096)
+def _main_words_of(command: str) -> tuple[str, ...]:
     for piped, words in segments(command):
         words = unwrap(words)
         if words and not piped and executable(words[0]) not in ("cd", "pushd", "export", "source"):
-            return words
-    return []
+            return tuple(words)
+    return ()
 
 
 def _close(a: str, b: str) -> bool:
@@ -294,6 +301,7 @@ def _target(word: str) -> str:
     return _URL_BASE.sub("", word).split("?", 1)[0].rstrip("/")
 
 
+@functools.lru_cache(maxsize=4096)
 def pipeline_steps(command: str) -> tuple[str, ...]:
     """The work a command line does, step by step: each program that is no plumbing, with its first operand.
 
@@ -364,7 +372,8 @@ def lookups(entry: LedgerEntry) -> set[str]:
     return found
 
 
-def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozenset[str]:
     """The index keys of the open entries a successful run of ``command`` could resolve."""
     found = {f"key:{key}"}
     for check in checks:
@@ -385,7 +394,7 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> set[str]
             found.add(pipeline)
         if "git commit" in subcommands(command):
             found.add(_PASSED_BY_COMMIT)
-    return found
+    return frozenset(found)
 
 
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:

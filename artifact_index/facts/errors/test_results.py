@@ -9,6 +9,7 @@ tests/test_auth.py::test_login, ..." for the last run of each test command.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import ClassVar, Literal
@@ -93,6 +94,7 @@ _PROJECT_RUNNERS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # asked of every result's command
 def may_run_tests(command: str | None) -> bool:
     """True when ``command`` runs a test suite, or a script or task that may run one.
 

@@ -112,6 +112,47 @@ def test_a_damaged_state_or_one_of_another_version_is_a_fresh_start(
     assert hook(transcript) == whole(transcript, tmp_path)
 
 
+def _with_checksum(body: bytes) -> bytes:
+    """``body`` as a state file whose checksum holds: only its parts can be wrong."""
+    import zlib
+
+    return hook_state._MAGIC + zlib.crc32(body).to_bytes(hook_state._DIGEST_SIZE, "big") + body
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        # Its first part said longer than the file: cut short after the checksum was taken.
+        lambda saved, live: hook_state._LENGTH.pack(len(saved) + len(live) + 1) + saved + live,
+        # The two parts swapped: the followed transcript where the code's version belongs.
+        lambda saved, live: hook_state._LENGTH.pack(len(live)) + live + saved,
+        # Something else pickled where the followed transcript belongs.
+        lambda saved, live: hook_state._LENGTH.pack(len(saved)) + saved + b"\x80\x05K\x07.",
+        # No length at all.
+        lambda saved, live: b"\x00\x01",
+    ],
+    ids=["length-past-the-end", "parts-swapped", "foreign-object", "no-length"],
+)
+def test_a_state_whose_parts_do_not_hold_together_is_a_fresh_start(
+    parts: object, states: HookStates, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES[:12]))
+    hook(transcript)
+    saved_file = states.path_of(transcript)
+    body = saved_file.read_bytes()[len(hook_state._MAGIC) + hook_state._DIGEST_SIZE :]
+    (length,) = hook_state._LENGTH.unpack_from(body)
+    start = hook_state._LENGTH.size
+    saved, live = body[start : start + length], body[start + length :]
+    assert callable(parts)
+    saved_file.write_bytes(_with_checksum(parts(saved, live)))
+    assert states.load(transcript).offset == 0  # read whole again
+    with transcript.open("ab") as out:
+        out.write(b"".join(LINES[12:]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    assert states.load(transcript).offset == transcript.stat().st_size  # and kept anew
+
+
 def test_the_states_kept_are_bounded_in_number_and_age(
     states: HookStates, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -63,3 +63,14 @@ def test_only_a_listing_alone_is_read() -> None:
     assert listed_files("ls data other", ROOT, "a\n") is None
     assert listed_files("echo hi; ls data", ROOT, "hi\na\n") is None
     assert listed_files("ls -la data", ROOT, "ls: data: No such file or directory\n") is None
+
+
+def test_an_ls_spelled_through_quotes_or_variables_is_still_a_listing() -> None:
+    # Commands that cannot run `ls` are passed over before their words are expanded; one whose
+    # `ls` only appears once the shell has taken out quotes or put in a value is not.
+    for command in ("l's' data", 'l"s" data', "L=ls; $L data", "L=l; ${L}s data"):
+        assert listed_files(command, ROOT, "a.log\nb.log\n") == (
+            f"{ROOT}/data",
+            ["a.log", "b.log"],
+        ), command
+    assert listed_files("cat data/names.txt", ROOT, "a.log\nb.log\n") is None

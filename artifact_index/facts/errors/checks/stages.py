@@ -14,6 +14,7 @@ unknown outcome unless it succeeded.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from artifact_index.facts.errors.checks import Check, checks_in, segments
@@ -42,6 +43,8 @@ class Stage(NamedTuple):
     )  # None: the stage that failed, or one whose outcome the output does not tell
 
 
+# The ledger asks these of every command it is shown, often of one command several times.
+@functools.lru_cache(maxsize=4096)
 def runs_hooks(command: str) -> bool:
     """Whether ``command`` may run git hooks (a commit or a push runs pre-commit / pre-push)."""
     return any(
@@ -51,10 +54,12 @@ def runs_hooks(command: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _runs_task(command: str) -> bool:
     return any(check.is_task for check in checks_in(command)) or runs_hooks(command)
 
 
+@functools.lru_cache(maxsize=4096)
 def _in_order(command: str) -> bool:
     return not any(word in _NO_ORDER for _, words in segments(command) for word in words)
 
