@@ -26,7 +26,14 @@ from summarizer.sections.file_lists import created_then_moved, moved_files
 from summarizer.sections.progress import checks_owed, items_in_progress, turns_text
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
-from summarizer.sections.thread import investigation, is_request, request_in_hand
+from summarizer.sections.thread import (
+    SESSION_COMMANDS,
+    investigation,
+    is_request,
+    planned_at,
+    request_in_hand,
+)
+from summarizer.sections.user_words import is_pasted_document
 
 __all__ = ["ExtractiveWriter"]
 
@@ -39,7 +46,7 @@ def _intent(facts: SessionFacts) -> list[str]:
     # The task as first stated is a request of some length, and the latest whatever the user last asked: a
     # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
     # A message queued while the agent worked is said after the request it was working on, as said after it.
-    first, latest = requests[0], request_in_hand(said)
+    first, latest = requests[0], request_in_hand(said, planned_at=planned_at(facts))
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(
@@ -48,6 +55,8 @@ def _intent(facts: SessionFacts) -> list[str]:
         )
     # What they said after it (a bare slash command, "yes"): their last word, which the next agent must see.
     after = said[said.index(latest) + 1 :] if latest is not None else []
+    # "/context" or "/cost" looks at the session and asks the agent nothing: not the user's last word.
+    after = [m for m in after if m.text.split(maxsplit=1)[0].lower() not in SESSION_COMMANDS]
     if after:
         items.append(
             "Then the user said: "
@@ -57,6 +66,8 @@ def _intent(facts: SessionFacts) -> list[str]:
     return items
 
 
+# A line of prose, not a heading, a tag, a "Key: value" field or a list item.
+_PROSE = lazy_pattern(r"^(?![#<>|`*-]|\d+[.)]|[\w -]{1,30}:\s)\S.*[.!?。]$")
 _SAID_WHOLE = 240  # a request this short is the intent itself, said whole
 # A longer one (a pasted plan, a log) is named by its opening: the message is under User Messages.
 _NAMED_BY = 100
@@ -71,6 +82,18 @@ def _opening(text: str) -> str:
     flat = " ".join(text.split())
     if len(flat) <= _SAID_WHOLE:
         return flat
+    if is_pasted_document(text):
+        # A text that opens with its title ("# Security Principles", then "<meta>", "Priority: High", ...): its
+        # title and its first line of prose name it; metadata lines quoted as the request say nothing of it.
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        title = lines[0].lstrip("#").strip()
+        prose = next((line for line in lines[1:] if _PROSE.match(line)), "")
+        said = f'"{title}" ({len(lines)} lines)'
+        if not prose:
+            return said
+        opening = whole_sentences(prose, _NAMED_BY)
+        cut = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", opening)
+        return f"{said}: {cut}" + (" …" if cut != opening else "")
     # A line's end is a sentence's: a heading ends at its line.
     shown = whole_sentences(text, _NAMED_BY)
     lines = re.sub(r"\s*\[…[\d,]+ more characters\]$", "", shown).splitlines()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.lazy_pattern import lazy_pattern
+from summarizer.narrative.consistency import still_failing
 from summarizer.narrative.wording import first_line, item_name
 from summarizer.sections.progress import (
     item_progress,
@@ -40,6 +41,7 @@ from summarizer.sections.thread import (
     SESSION_COMMANDS,
     investigation,
     latest_request,
+    planned_at,
     request_in_hand,
     thread_start,
 )
@@ -154,9 +156,37 @@ def _announced_change(facts: SessionFacts) -> list[str]:
     ]
     return [
         f"Carry out what the agent last announced (turn {last.turn}); the calls since changed no file yet: "
-        f"{first_line(s, 250)}"
+        f"{first_line(s, 250)}{_failing_check(facts, last.turn, s)}"
         for s in announced[:2]
     ]
+
+
+# A step about a failing check ("Let me fix the test."): which check, and what failed, says what "the test" is.
+_ABOUT_A_CHECK = lazy_pattern(
+    r"\b(?:fix|test|tests|fail\w*|error\w*|pass\w*|broken|lint|build)\b", re.I
+)
+_FAILING_SHOWN = 3
+
+
+def _failing_check(facts: SessionFacts, turn: int, step: str) -> str:
+    """The check still failing when the agent announced ``step`` at ``turn``, when the step is about one."""
+    if not _ABOUT_A_CHECK.search(step):
+        return ""
+    runs = [run for run in still_failing(facts) if run.turn <= turn]
+    if not runs:
+        return ""
+    run = max(runs, key=lambda r: r.turn)
+    names = ", ".join(f"`{name}`" for name in run.failing[:_FAILING_SHOWN])
+    more = (
+        f" and {len(run.failing) - _FAILING_SHOWN} more"
+        if len(run.failing) > _FAILING_SHOWN
+        else ""
+    )
+    failing = f": {names}{more}" if names else ""
+    return (
+        f" (the check failing then: `{first_line(run.command, 80)}`, turn {run.turn}, {run.failed} "
+        f"{'failed' if run.unit == 'tests' else 'package(s) failed'}{failing})"
+    )
 
 
 def _unanswered(facts: SessionFacts) -> list[str]:
@@ -391,25 +421,24 @@ def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]
     if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
         return []
     since = [c for c in facts.activity if c.turn >= last.turn]
-    in_hand = request_in_hand(facts.user_messages)
-    if request_named or latest is None or in_hand is None:
-        opening = "Where the work stood when the context filled"
-    elif in_hand is not latest:
-        # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
-        opening = (
-            f'Go on with the request of turn {in_hand.turn} ("{first_line(in_hand.text, 160)}") and the messages '
-            f"queued while the agent worked on it (to turn {latest.turn}, under User Messages), in progress when "
-            "the context filled"
-        )
-    else:
-        opening = (
-            f'Go on with the latest request (turn {latest.turn}: "{first_line(latest.text, 160)}"), in progress '
-            "when the context filled"
-        )
-    text = (
-        f"{opening}. What the agent was doing, in its last "
-        f'words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
+    in_hand = request_in_hand(facts.user_messages, planned_at=planned_at(facts))
+    words = (
+        f'in its last words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
     )
+    if request_named or latest is None or in_hand is None:
+        text = f"Where the work stood when the context filled. What the agent was doing, {words}"
+    else:
+        # The request is under Session Intent: named by its turn, never restated here as if it were a step. What
+        # the agent was doing is in its words, with the calls since, so the work goes on rather than over.
+        if in_hand is not latest:
+            # The latest message was typed while the agent worked on an earlier request: that is the work in flight.
+            work = (
+                f"the request of turn {in_hand.turn} and the messages queued while it worked (to turn "
+                f"{latest.turn}, under User Messages)"
+            )
+        else:
+            work = f"the latest request (turn {latest.turn}, under Session Intent)"
+        text = f"Where the work stood when the context filled, on {work}. What the agent was doing, {words}"
     if since:
         done = "; ".join(
             f"{c.tool} `{first_line(c.target, 80)}` (turn {c.turn}, {c.status})"
@@ -546,15 +575,16 @@ def next_steps(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> list
             + "."
         )
     items += [f"The agent said it would: {s}" for s in stated]
-    items += _next_items(facts)
-    if not items:
+    later = _next_items(facts)
+    if not items and not later:
         investigating = _investigating(facts, shown)
         if investigating and flight:
             # The open request is named once, by the investigation: where the work stood follows it.
             flight = _in_flight(facts, request_named=True)
         items += investigating
-    # After what is left that no change carried out: the work in flight, where to pick it up.
-    items += flight
+    # After what is left that no change carried out: the work in flight, where to pick it up; the tracker's
+    # next items only after it, since the work in hand comes first.
+    items += flight + later
     if not items:
         return _nothing_stated(facts)
     # The agent had handed back to the user: that comes first, what the records leave open after it.

@@ -22,6 +22,7 @@ from artifact_index.trail.session_state import UserSaid
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import sentences
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.user_words import is_pasted_document
 
 __all__ = ["answers_text", "decisions", "user_choices", "worth_stating"]
 
@@ -118,6 +119,8 @@ def user_choices(facts: SessionFacts) -> list[UserSaid]:
     for message in facts.user_messages[1:]:
         if message.channel == "command" or message is latest:
             continue  # the latest request is the task in hand, stated whole as such
+        if is_pasted_document(message.text):
+            continue  # a pasted guide's "don't ..." is the guide's rule, not a choice made in the session
         quoted = _settling(message)
         if quoted is not None:
             found.append(UserSaid(turn=message.turn, text=quoted, channel=message.channel))

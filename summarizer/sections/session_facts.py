@@ -19,6 +19,7 @@ from artifact_index.trail.conversation.conversation_report import (
     ConversationReport,
     conversation_report,
 )
+from artifact_index.trail.conversation.picked_answers import picked_answers
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.session_report import session_report
@@ -27,6 +28,7 @@ from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
+from summarizer.sections.user_words import without_notices
 
 __all__ = ["session_facts"]
 
@@ -57,7 +59,12 @@ def session_facts(
     report = session_report(index, kept)
     facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
     facts = facts.model_copy(
-        update={"user_messages": [_without_harness_note(m) for m in facts.user_messages]}
+        # Who wrote it decides what the user said: a task's notice is never "the latest request".
+        update={
+            "user_messages": [
+                _without_harness_note(m) for m in without_notices(facts.user_messages)
+            ]
+        }
     )
     since = thread_start(facts)
     changed = [*facts.created, *facts.modified]
@@ -81,4 +88,8 @@ def session_facts(
         name: getattr(told, name) for name in ConversationReport.model_fields
     }
     update["last_assistant"] = told.last_assistant or facts.last_assistant
+    # Choices the user picked in the agent's question tool: answers as much as a typed reply to numbered questions.
+    update["answers"] = sorted(
+        [*told.answers, *picked_answers(events)], key=lambda answer: answer.turn
+    )
     return facts.model_copy(update=update)

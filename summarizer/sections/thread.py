@@ -26,6 +26,7 @@ __all__ = [
     "investigation",
     "is_request",
     "latest_request",
+    "planned_at",
     "request_in_hand",
     "thread_start",
 ]
@@ -110,17 +111,29 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
     return messages[-1] if messages else None
 
 
-def request_in_hand(messages: list[UserSaid]) -> UserSaid | None:
+def request_in_hand(messages: list[UserSaid], *, planned_at: int | None = None) -> UserSaid | None:
     """The request the agent was working on: the latest one, or, when that was typed while the agent worked
     (queued), the latest one before it that was not: a queued message is delivered into that work, which went
-    on ("changelog", "do we not have uv run in permissions?" while the agent got a PR merged)."""
+    on ("changelog", "do we not have uv run in permissions?" while the agent got a PR merged).
+
+    ``planned_at``: the turn the agent last wrote its task list.  Written after the queued message, the plan
+    took it up ("Found new bug ..." queued, then a task "Investigate the sync crash" in progress): the queued
+    message is then the request in hand.
+    """
     latest = latest_request(messages)
     if latest is None or latest.channel != "queued":
+        return latest
+    if planned_at is not None and planned_at > latest.turn:
         return latest
     before = [
         m for m in messages if m.turn < latest.turn and is_request(m) and m.channel != "queued"
     ]
     return before[-1] if before else latest
+
+
+def planned_at(facts: SessionFacts) -> int | None:
+    """The turn the agent last wrote its task list, if it kept one."""
+    return max((task.turn for task in facts.tasks), default=None)
 
 
 def first_request(messages: list[UserSaid]) -> UserSaid | None:

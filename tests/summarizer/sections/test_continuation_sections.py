@@ -98,8 +98,8 @@ def test_a_sentence_the_next_call_carried_out_is_not_a_next_step() -> None:
     steps = section(summary, "Next Steps")
     # Said as what the agent was doing, with the call that did it, not as a step still to take.
     assert steps.startswith(
-        '- Go on with the latest request (turn 1: "Fix the rounding in the importer."), in progress when '
-        "the context filled. What the agent was doing, in its last words (turn 2): "
+        "- Where the work stood when the context filled, on the latest request (turn 1, under Session "
+        "Intent). What the agent was doing, in its last words (turn 2): "
         '"Let me check how the importer rounds amounts today:"; calls made since: Read `importer.py` '
         "(turn 2, success)."
     )
@@ -124,7 +124,9 @@ def test_a_call_in_the_same_turn_as_the_last_message_means_mid_work_not_waiting(
     )
     steps = section(summary, "Next Steps")
     assert "waiting for the user" not in steps
-    assert steps.startswith("- Go on with the latest request (turn 1")
+    assert steps.startswith(
+        "- Where the work stood when the context filled, on the latest request (turn 1"
+    )
 
 
 def test_a_plan_no_call_followed_is_a_next_step() -> None:

@@ -331,8 +331,8 @@ def test_a_question_queued_while_the_agent_worked_is_not_the_work_in_hand() -> N
     steps = section(summary, "Next Steps")
     assert "Answer the open request" not in steps
     assert steps.startswith(
-        '- Go on with the request of turn 3 ("OK, now follow the workflow to get our changes merged, via PR, '
-        'copilot fb etc.") and the messages queued while the agent worked on it (to turn 5, under User Messages)'
+        "- Where the work stood when the context filled, on the request of turn 3 and the messages queued "
+        "while it worked (to turn 5, under User Messages)"
     )
 
 
