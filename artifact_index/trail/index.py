@@ -298,6 +298,9 @@ class ArtifactIndex:
         self._symbol_memory: (
             dict[str, tuple[int, int, NetChange | None, tuple[int, ...]]] | None
         ) = None
+        # Per file key, with the symbol memory: the original and content its definitions that
+        # differ were worked out for, and those definitions (see _net_modified).
+        self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -969,7 +972,20 @@ class ArtifactIndex:
             str(data["symbol_kind"]),
             cast("str | None", data["container"]),
         )
-        return symbol in _net_modified(state.original, state.content, key)
+        if self._symbol_memory is None:
+            return symbol in _net_modified(state.original, state.content, key)
+        # Kept with the index (a followed transcript's, pickled between hook runs): parsing both
+        # whole contents of every changed file again on each run would cost what the session
+        # holds, not what was appended; a file whose texts are the same is not parsed again.
+        known = self._net_memory.get(key)
+        if known is None or known[0] != state.original or known[1] != state.content:
+            known = (
+                state.original,
+                state.content,
+                _net_modified(state.original, state.content, key),
+            )
+            self._net_memory[key] = known
+        return symbol in known[2]
 
     def decisions(self) -> list[Decision]:
         """Candidate decisions, in order."""

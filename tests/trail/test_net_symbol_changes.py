@@ -7,7 +7,12 @@ changed; the file's whole content before and after says which definitions did ch
 
 from __future__ import annotations
 
+import pickle
+
+import pytest
+
 from artifact_index.ingestion.events import Event, SessionInfo
+from artifact_index.trail import index as index_module
 from artifact_index.trail.tracker import Tracker
 from tests.support.session_steps import ROOT, edit, read
 
@@ -65,3 +70,35 @@ def test_a_definition_whose_body_changed_is_still_modified() -> None:
         edit(2, ARGS, "  return value.trim()\n", "  return value.trim().toLowerCase()\n"),
     )
     assert symbols == {"normalizeTarget": "modified"}
+
+
+def test_a_remembering_index_kept_between_runs_parses_a_file_again_only_once_it_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A followed transcript's index is pickled between hook runs: the net change of a file
+    # no new edit touched is taken from what it kept, not parsed again from both contents.
+    tracker = Tracker(format="claude-code")
+    for event in [
+        SessionInfo(turn=0, cwd=ROOT),
+        *read(1, ARGS, BEFORE),
+        *edit(2, ARGS, "  return value.trim()\n", "  return value.trim().toLowerCase()\n"),
+    ]:
+        tracker.feed(event)
+    tracker.index.remember_symbols()
+    first = tracker.index.symbols()
+    parsed: list[str] = []
+    counted = index_module._net_modified.__wrapped__
+
+    def counting(original: str, content: str, path: str) -> frozenset[tuple[str, str, str | None]]:
+        parsed.append(path)
+        return counted(original, content, path)
+
+    monkeypatch.setattr(index_module, "_net_modified", counting)
+    kept = pickle.loads(pickle.dumps(tracker))
+    assert kept.index.symbols() == first
+    assert parsed == []
+    for event in edit(3, ARGS, "  return flags\n", "  return { ...flags }\n"):
+        kept.feed(event)
+    again = {s.name: s.change for s in kept.index.symbols()["src/args.ts"] if s.change != "read"}
+    assert again == {"normalizeTarget": "modified", "typedFlags": "modified"}
+    assert len(parsed) == 1  # the one file the new edit changed, once
