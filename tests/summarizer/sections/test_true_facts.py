@@ -527,6 +527,19 @@ def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
     assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads
 
 
+def test_a_vendor_folder_of_the_projects_own_code_is_not_called_a_dependency() -> None:
+    index = _index(
+        read(1, f"{ROOT}/vendor/acme-cli/cmd/connect.go", "package cmd\n"),
+        read(2, f"{ROOT}/vendor/github.com/spf13/cobra/command.go", "package cobra\n"),
+        read(3, f"{ROOT}/vendor/bundle/ruby/3.3.0/gems/rack/lib/rack.rb", "module Rack; end\n"),
+    )
+
+    reads = _section(_hook(index), "Files read (unchanged)")
+    assert "- `vendor/acme-cli/cmd/connect.go`\n" in reads + "\n"
+    assert "- `vendor/github.com/spf13/cobra/command.go` (an installed dependency's file)" in reads
+    assert "rack.rb` (an installed dependency's file)" in reads
+
+
 def test_a_run_the_shell_misread_is_resolved_by_its_retry_in_another_form() -> None:
     # zsh reads `echo ===` as an `=` expansion and stops: the git show after it never ran,
     # and the next command runs it without the separator.
