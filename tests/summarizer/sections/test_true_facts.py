@@ -700,6 +700,27 @@ def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations(
     assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")
 
 
+def test_a_pull_that_brings_back_the_sessions_own_merged_edit_is_not_where_the_change_came_from() -> (
+    None
+):
+    # The session edits a file, its pull request is merged, and `git pull` fast-forwards main:
+    # the pull's report lists the file, but the change is the session's own edit.
+    index = _index(
+        read(1, f"{ROOT}/src/chat.ts", "export const a = 1\n"),
+        edit(2, f"{ROOT}/src/chat.ts", "export const a = 1\n", "export const a = 2\n"),
+        shell(
+            3,
+            "git checkout main && git pull",
+            "Switched to branch 'main'\nUpdating 1111111..2222222\nFast-forward\n"
+            " src/chat.ts | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n",
+        ),
+    )
+
+    modified = _section(_hook(index), "Files modified")
+    assert "- `src/chat.ts`" in modified
+    assert "git pull" not in modified
+
+
 def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands() -> None:
     """Only the runs whose results the index read are counted: a `make check` it cannot read is not one."""
     steps: list[list[Event] | Event] = [shell(1, "make check", "checks done\n")]
