@@ -721,6 +721,24 @@ def test_a_pull_that_brings_back_the_sessions_own_merged_edit_is_not_where_the_c
     assert "git pull" not in modified
 
 
+def test_a_removed_file_a_later_status_lists_as_there_again_is_said_as_both_showed() -> None:
+    # A sub-agent (whose calls the main transcript lacks) wrote the files again after `rm`.
+    index = _index(
+        read(1, f"{ROOT}/src/app.ts", "export {}\n"),
+        read(1, f"{ROOT}/src/old.ts", "export {}\n"),
+        shell(2, f"rm -f {ROOT}/src/app.ts {ROOT}/src/old.ts"),
+        shell(3, "git status --short", " M src/app.ts\n D src/old.ts\n"),
+    )
+
+    deleted = _section(_hook(index), "Files deleted")
+    assert (
+        "- `src/app.ts`: removed (turn 2), but the later `git status` (turn 3) lists it as "
+        "modified: it was there again"
+    ) in deleted
+    assert "- `src/old.ts`" in deleted
+    assert "`src/old.ts`: removed" not in deleted
+
+
 def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands() -> None:
     """Only the runs whose results the index read are counted: a `make check` it cannot read is not one."""
     steps: list[list[Event] | Event] = [shell(1, "make check", "checks done\n")]
