@@ -163,7 +163,11 @@ def _report(
     # only edited it), else the last one that changed it; a stash and the pop that brought
     # it back are a round trip, not the change. When a file tool made that change, no command
     # did: a `git pull` before the session's own edit is not what the file now rests on.
-    resting = changes[:1] if entry.status == "created" else _without_round_trips(changes)
+    resting = (
+        changes[:1]
+        if entry.status == "created"
+        else _before_brought_back(_without_round_trips(changes))
+    )
     shell = [resting[-1].command] if resting and resting[-1].command else []
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
@@ -216,6 +220,17 @@ def _report(
         certainty=entry.certainty,
         evidence=entry.evidence,
     )
+
+
+def _before_brought_back(changes: list[OperationEntry]) -> list[OperationEntry]:
+    """``changes`` up to the session's own last one, when only `git pull`/`git merge` reports follow it.
+
+    A pull after the session edited, committed and merged a file (its pull request) lists the
+    file in its report: that brings back the session's own change, it is not where the change
+    came from. The file rests on the session's edit; a file only a pull touched keeps the pull.
+    """
+    own = [i for i, op in enumerate(changes) if not (op.detail or "").startswith(BROUGHT_IN)]
+    return changes[: own[-1] + 1] if own else changes
 
 
 def _without_round_trips(changes: list[OperationEntry]) -> list[OperationEntry]:

@@ -698,8 +698,12 @@ def read_files(facts: SessionFacts, detail: int) -> str:
 
 
 # Folders of installed dependencies: a file read there is a library's, not the project's.
+# A bare `vendor/` is not one of them: projects commit their own code there too (a CLI, a fork),
+# so only the layouts a package manager writes count: Go's `vendor/<host>/` (`vendor/github.com/`)
+# and Bundler's `vendor/bundle/`.
 _DEPENDENCY = lazy_pattern(
-    r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv|pkg/mod|\.cargo/registry)/"
+    r"(?:^|/)(?:node_modules|site-packages|\.venv|venv|pkg/mod|\.cargo/registry"
+    r"|vendor/(?:bundle|[a-z0-9-]+(?:\.[a-z0-9-]+)+))/"
 )
 
 

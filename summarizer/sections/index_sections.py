@@ -401,6 +401,40 @@ def _own_and_brought_in(
     return "\n".join(lines) if lines else "None."
 
 
+def _deleted(facts: SessionFacts, detail: int) -> str:
+    """The deleted files; one a later ``git status`` lists as there again is said as what each showed.
+
+    A sub-agent's calls are not in the main transcript, nor is what a server writes: a file
+    removed by ``rm`` and then made again that way is still "deleted" in the trail, while the
+    status printed after it lists it as modified or untracked. Neither is certain of the other.
+    """
+    status = facts.work.status
+    listed = (
+        {listed.path: listed.state for listed in status.files if listed.state != "deleted"}
+        if status is not None
+        else {}
+    )
+    seen_again = [
+        f
+        for f in facts.deleted
+        if status is not None
+        and f.path in listed
+        and f.changed_turns
+        and status.turn > f.changed_turns[-1]
+    ]
+    lines = [
+        f"- `{f.path}`: removed (turn {f.changed_turns[-1]}), but the later "
+        f"`{status.command}` (turn {status.turn}) lists it as {listed[f.path]}: it was there "
+        "again, made by something the calls seen do not show"
+        for f in seen_again
+        if status is not None
+    ]
+    rest = [f for f in facts.deleted if f not in seen_again]
+    if rest or not lines:
+        lines.append(_own_and_brought_in(rest, detail, facts, "deleted"))
+    return "\n".join(lines)
+
+
 def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
     items = facts.work_items
     trackers = ", ".join(f"`{t}`" for t in dict.fromkeys(i.tracker for i in items))
@@ -954,7 +988,7 @@ def _renderer(key: IndexKey) -> Callable[[SessionFacts, int], str]:
         case "files_modified":
             return lambda f, d: _own_and_brought_in(f.modified, d, f, "modified")
         case "files_deleted":
-            return lambda f, d: _own_and_brought_in(f.deleted, d, f, "deleted")
+            return _deleted
         case "files_reverted":
             # A file moved away lives on at its new path (listed there as "moved here from"):
             # it was not put back.

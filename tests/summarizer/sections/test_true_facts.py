@@ -527,6 +527,19 @@ def test_a_read_only_a_sub_agent_made_and_a_dependency_read_say_so() -> None:
     assert "- `node_modules/left-pad/index.js` (an installed dependency's file)" in reads
 
 
+def test_a_vendor_folder_of_the_projects_own_code_is_not_called_a_dependency() -> None:
+    index = _index(
+        read(1, f"{ROOT}/vendor/acme-cli/cmd/connect.go", "package cmd\n"),
+        read(2, f"{ROOT}/vendor/github.com/spf13/cobra/command.go", "package cobra\n"),
+        read(3, f"{ROOT}/vendor/bundle/ruby/3.3.0/gems/rack/lib/rack.rb", "module Rack; end\n"),
+    )
+
+    reads = _section(_hook(index), "Files read (unchanged)")
+    assert "- `vendor/acme-cli/cmd/connect.go`\n" in reads + "\n"
+    assert "- `vendor/github.com/spf13/cobra/command.go` (an installed dependency's file)" in reads
+    assert "rack.rb` (an installed dependency's file)" in reads
+
+
 def test_a_run_the_shell_misread_is_resolved_by_its_retry_in_another_form() -> None:
     # zsh reads `echo ===` as an `=` expansion and stops: the git show after it never ran,
     # and the next command runs it without the separator.
@@ -685,6 +698,45 @@ def test_files_a_pull_brought_in_are_said_as_that_not_as_the_sessions_creations(
         in (created)
     )
     assert "`git pull` brought in (turn 2), modified" in _section(hook, "Files modified")
+
+
+def test_a_pull_that_brings_back_the_sessions_own_merged_edit_is_not_where_the_change_came_from() -> (
+    None
+):
+    # The session edits a file, its pull request is merged, and `git pull` fast-forwards main:
+    # the pull's report lists the file, but the change is the session's own edit.
+    index = _index(
+        read(1, f"{ROOT}/src/chat.ts", "export const a = 1\n"),
+        edit(2, f"{ROOT}/src/chat.ts", "export const a = 1\n", "export const a = 2\n"),
+        shell(
+            3,
+            "git checkout main && git pull",
+            "Switched to branch 'main'\nUpdating 1111111..2222222\nFast-forward\n"
+            " src/chat.ts | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n",
+        ),
+    )
+
+    modified = _section(_hook(index), "Files modified")
+    assert "- `src/chat.ts`" in modified
+    assert "git pull" not in modified
+
+
+def test_a_removed_file_a_later_status_lists_as_there_again_is_said_as_both_showed() -> None:
+    # A sub-agent (whose calls the main transcript lacks) wrote the files again after `rm`.
+    index = _index(
+        read(1, f"{ROOT}/src/app.ts", "export {}\n"),
+        read(1, f"{ROOT}/src/old.ts", "export {}\n"),
+        shell(2, f"rm -f {ROOT}/src/app.ts {ROOT}/src/old.ts"),
+        shell(3, "git status --short", " M src/app.ts\n D src/old.ts\n"),
+    )
+
+    deleted = _section(_hook(index), "Files deleted")
+    assert (
+        "- `src/app.ts`: removed (turn 2), but the later `git status` (turn 3) lists it as "
+        "modified: it was there again"
+    ) in deleted
+    assert "- `src/old.ts`" in deleted
+    assert "`src/old.ts`: removed" not in deleted
 
 
 def test_the_earlier_runs_left_out_are_counted_as_results_read_not_as_commands() -> None:
