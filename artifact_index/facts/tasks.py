@@ -49,6 +49,8 @@ _STATUS: dict[str, TaskStatus] = {
     "deleted": "cancelled",
     "skipped": "cancelled",
 }
+# What the task tool answers an update of a task id its list does not hold.
+_NOT_ON_THE_LIST = lazy_pattern(r"\s*task\s+(?:#?\w+\s+)?not\s+found\b", re.IGNORECASE)
 _CHECKBOX = lazy_pattern(r"^\s*[-*]\s*\[([ xX~-])\]\s*(.+?)\s*$")
 _STATUS_LINE = lazy_pattern(r"^\s*(?:(\d+)[.)]|[-*])\s*\[([A-Za-z][\w -]*)\]\s*(.+?)\s*$")
 
@@ -223,6 +225,11 @@ def apply_task_call(
         return listed or None
     if name == "taskupdate":
         task_id = str(arguments.get("taskId") or arguments.get("id") or "")
+        if _NOT_ON_THE_LIST.match(result):
+            # The shared list no longer holds it (Claude Code empties a list whose tasks are all
+            # done): what was known of it is not the list now, whatever the update asked.
+            kept = [task for task in current if task.id != task_id]
+            return kept if len(kept) < len(current) else None
         updated = []
         found = False
         for task in current:

@@ -187,6 +187,38 @@ def test_a_sub_agents_task_update_changes_the_shared_list(tmp_path: Path) -> Non
     assert [(t.id, t.status) for t in index.tasks()] == [("1", "completed")]
 
 
+def test_a_task_the_shared_list_no_longer_holds_leaves_the_list(tmp_path: Path) -> None:
+    """A "Task not found" answer says the list dropped the task (Claude Code empties a list whose
+    tasks are all done): counting it as completed would report work that is not on the list."""
+    lines = [_claude_record("user", "u0", [{"type": "text", "text": "do both"}])]
+    calls = [
+        ("TaskCreate", {"subject": "Old step"}, "Task #1 created successfully: Old step"),
+        ("TaskUpdate", {"taskId": "1", "status": "completed"}, "Updated task #1 status"),
+        ("TaskUpdate", {"taskId": "1", "status": "deleted"}, "Task not found"),
+        ("TaskCreate", {"subject": "New step"}, "Task #2 created successfully: New step"),
+        ("TaskUpdate", {"taskId": "9", "status": "completed"}, "Task not found"),
+    ]
+    for n, (tool, arguments, output) in enumerate(calls, start=1):
+        lines.append(
+            _claude_record(
+                "assistant",
+                f"a{n}",
+                [{"type": "tool_use", "id": f"c{n}", "name": tool, "input": arguments}],
+            )
+        )
+        lines.append(
+            _claude_record(
+                "user",
+                f"u{n}",
+                [{"type": "tool_result", "tool_use_id": f"c{n}", "content": output}],
+            )
+        )
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    index, _ = build_index(path)
+    assert [(t.id, t.content, t.status) for t in index.tasks()] == [("2", "New step", "pending")]
+
+
 def test_codex_code_mode_script_sets_the_plan() -> None:
     """Codex's code mode calls update_plan from a script, with a JavaScript object for arguments."""
     script = (
