@@ -226,8 +226,9 @@ def apply_task_call(
     if name == "taskupdate":
         task_id = str(arguments.get("taskId") or arguments.get("id") or "")
         if _NOT_ON_THE_LIST.match(result):
-            # The shared list no longer holds it (Claude Code empties a list whose tasks are all
-            # done): what was known of it is not the list now, whatever the update asked.
+            # The shared list no longer holds it (emptied once its tasks were all done, or the
+            # task removed by a teammate): what was known of it is not the list now, and the
+            # update it asked for did not happen.
             kept = [task for task in current if task.id != task_id]
             return kept if len(kept) < len(current) else None
         updated = []
