@@ -23,7 +23,6 @@ The graph *is* the tracker's state: it serializes to JSON with
 from __future__ import annotations
 
 import difflib
-import functools
 import json
 import re
 from collections import deque
@@ -97,7 +96,6 @@ def _net_change(changes: list[str]) -> NetChange | None:
     return "modified"
 
 
-@functools.lru_cache(maxsize=256)
 def _net_modified(original: str, content: str, path: str) -> frozenset[tuple[str, str, str | None]]:
     """The definitions whose text differs between a file's original and its content now.
 
@@ -298,8 +296,8 @@ class ArtifactIndex:
         self._symbol_memory: (
             dict[str, tuple[int, int, NetChange | None, tuple[int, ...]]] | None
         ) = None
-        # Per file key, with the symbol memory: the original and content its definitions that
-        # differ were worked out for, and those definitions (see _net_modified).
+        # Per file key: the original and content its differing definitions were worked out for,
+        # and those definitions (see _net_modified); kept with the index when it is pickled.
         self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
 
     # -- the graph and the work deferred on it -------------------------------------
@@ -972,11 +970,9 @@ class ArtifactIndex:
             str(data["symbol_kind"]),
             cast("str | None", data["container"]),
         )
-        if self._symbol_memory is None:
-            return symbol in _net_modified(state.original, state.content, key)
-        # Kept with the index (a followed transcript's, pickled between hook runs): parsing both
-        # whole contents of every changed file again on each run would cost what the session
-        # holds, not what was appended; a file whose texts are the same is not parsed again.
+        # Parsed once per file and its texts, not once per symbol; kept with a followed
+        # transcript's index between hook runs, where parsing both whole contents of every changed
+        # file again would cost what the session holds, not what was appended.
         known = self._net_memory.get(key)
         if known is None or known[0] != state.original or known[1] != state.content:
             known = (

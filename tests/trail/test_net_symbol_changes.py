@@ -87,7 +87,7 @@ def test_a_remembering_index_kept_between_runs_parses_a_file_again_only_once_it_
     tracker.index.remember_symbols()
     first = tracker.index.symbols()
     parsed: list[str] = []
-    counted = index_module._net_modified.__wrapped__
+    counted = index_module._net_modified
 
     def counting(original: str, content: str, path: str) -> frozenset[tuple[str, str, str | None]]:
         parsed.append(path)
