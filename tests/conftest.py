@@ -12,6 +12,7 @@ import pytest
 
 from artifact_index.ingestion.loading import Loaded
 from artifact_index.trail.build import build_index
+from artifact_index.trail.collection import thaw_process
 from artifact_index.trail.index import ArtifactIndex
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +33,8 @@ def _collector_given_back() -> Iterator[None]:
     command imported frozen, as that process would; the next test gets the collector as it was."""
     frozen_before = gc.get_freeze_count()
     yield
-    if frozen_before == 0 and gc.get_freeze_count():
-        gc.unfreeze()
+    if frozen_before == 0:
+        thaw_process()
 
 
 @pytest.fixture(autouse=True, scope="session")

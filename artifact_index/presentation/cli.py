@@ -116,7 +116,9 @@ def _import_for_command(args: argparse.Namespace) -> None:
         imports()
     finally:
         if args.owns_process:
-            gc.freeze()
+            from artifact_index.trail.collection import freeze_for_process
+
+            freeze_for_process()
         if collecting:
             gc.enable()
 

@@ -4,13 +4,16 @@ Importing the commands builds a few hundred thousand objects that all live as
 long as the process; the cyclic garbage collections their allocation sets off
 (about a hundred for a hook) find nothing to free and cost about a twentieth
 of the start-up.  They are held off while the command line is imported, and
-what was imported is then frozen (:func:`gc.freeze`), so the collections the
+what was imported is then frozen
+(:func:`~artifact_index.trail.collection.freeze_for_process`), so the collections the
 command's own work sets off do not walk through it again.
 """
 
 from __future__ import annotations
 
 import gc
+
+from artifact_index.trail.collection import freeze_for_process
 
 __all__ = ["main"]
 
@@ -21,7 +24,7 @@ def main() -> int:
     try:
         from artifact_index.presentation.cli import main as run_command_line
     finally:
-        gc.freeze()
+        freeze_for_process()
         if collecting:
             gc.enable()
     return run_command_line()

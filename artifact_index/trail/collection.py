@@ -10,7 +10,12 @@ collector's sight every few thousand events (``gc.freeze``) and gives it back
 at the end (``gc.unfreeze``), so a collection only looks at what is new.
 
 It leaves the collector alone when the process has frozen objects of its own
-or has switched the collector off.  Garbage cycles among objects frozen
+or has switched the collector off.  Asking whether it has
+(:func:`gc.get_freeze_count`) walks every frozen object: in a command's own
+process, which froze what it imported and then a loaded state, that walk
+grew with the session (tens of milliseconds at 100 MB, at every step that
+asks), so a process that freezes through :func:`freeze_for_process` is
+known to have frozen objects without asking.  Garbage cycles among objects frozen
 meanwhile are collected after the indexing, not during it.
 
 :func:`collector_paused` switches the collector off for a short step that
@@ -27,13 +32,38 @@ from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["collector_paused", "collector_spared"]
+__all__ = ["collector_paused", "collector_spared", "freeze_for_process", "thaw_process"]
 
 T = TypeVar("T")
 
 # Events between freezes: often enough that a full collection never walks
 # much of the index, rarely enough that freezing costs nothing measurable.
 _EVERY = 2000
+
+# Set by freeze_for_process: the process has frozen objects for good (until thaw_process).
+_frozen_for_process = False
+
+
+def freeze_for_process() -> None:
+    """Freeze everything the collector tracks, for the rest of the process (a command's own process).
+
+    The steps of this module then know that the process has frozen objects
+    without counting them.
+    """
+    global _frozen_for_process
+    gc.freeze()
+    _frozen_for_process = True
+
+
+def thaw_process() -> None:
+    """Give the collector back everything frozen (what :func:`freeze_for_process` froze included)."""
+    global _frozen_for_process
+    gc.unfreeze()
+    _frozen_for_process = False
+
+
+def _has_frozen() -> bool:
+    return _frozen_for_process or gc.get_freeze_count() > 0
 
 
 def collector_spared(items: Iterable[T]) -> Generator[T, None, None]:
@@ -42,7 +72,7 @@ def collector_spared(items: Iterable[T]) -> Generator[T, None, None]:
     Use it around the events fed to a tracker, and close it when done (or
     stopped): the collector sees everything again when it is closed.
     """
-    if gc.get_freeze_count() or not gc.isenabled():
+    if not gc.isenabled() or _has_frozen():
         yield from items
         return
     try:
@@ -85,7 +115,7 @@ def _age() -> None:
     it in the oldest generation, which a full collection still looks at.
     Both moves splice lists: their cost does not grow with the objects.
     """
-    if gc.get_freeze_count():
+    if _has_frozen():
         gc.freeze()
         return
     gc.freeze()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.trail.collection import thaw_process
 from tests.support.paths import ROOT
 
 EXAMPLE = ROOT / "examples" / "claude-code-session.jsonl"
@@ -258,5 +259,5 @@ def test_the_console_script_leaves_the_collector_on_for_the_command(
         assert command.main() == 7
         assert gc.get_freeze_count() > 0  # what was imported is left out of later collections
     finally:
-        gc.unfreeze()
+        thaw_process()
     assert collecting == [True] and gc.isenabled()

@@ -107,3 +107,25 @@ def test_answering_every_query_sets_off_no_collection_and_leaves_the_collector_o
     # Only around the work (entering and leaving the pause); the work itself made thousands.
     assert len(started) < 10
     assert gc.isenabled()
+
+
+def test_a_process_frozen_for_good_is_not_counted_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counting walks every frozen object: in a hook's process, which froze its imports and then a
+    # loaded state, that walk grew with the session at every step that asked.
+    collection.freeze_for_process()
+    try:
+        before = gc.get_freeze_count()
+
+        def walked() -> int:
+            raise AssertionError("the frozen objects were counted")
+
+        monkeypatch.setattr(gc, "get_freeze_count", walked)
+        with collector_paused(lasting=True):
+            built = [[n] for n in range(100)]
+        assert list(collector_spared(iter([1, 2]))) == [1, 2]
+        monkeypatch.undo()
+        # What the lasting step built is frozen with the rest; nothing was given back.
+        assert _generation_of(built) is None and gc.get_freeze_count() >= before + 101
+    finally:
+        collection.thaw_process()
+    assert gc.get_freeze_count() == 0
