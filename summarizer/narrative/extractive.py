@@ -28,6 +28,7 @@ from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
 from summarizer.sections.thread import (
     SESSION_COMMANDS,
+    agent_turn,
     investigation,
     is_request,
     planned_at,
@@ -46,7 +47,10 @@ def _intent(facts: SessionFacts) -> list[str]:
     # The task as first stated is a request of some length, and the latest whatever the user last asked: a
     # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
     # A message queued while the agent worked is said after the request it was working on, as said after it.
-    first, latest = requests[0], request_in_hand(said, planned_at=planned_at(facts))
+    first, latest = (
+        requests[0],
+        request_in_hand(said, planned_at=planned_at(facts), agent_turn=agent_turn(facts)),
+    )
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(

@@ -1,0 +1,77 @@
+"""What was in flight at the cut: the request the agent was on, in the user's words, and how far it got.
+
+Blind raters scored continuity lowest: "No next step stated" while the
+agent's last calls showed it working on the latest request; "answer the
+latest message" with nothing saying what that message asked; and an earlier
+request named as the latest because the last one was typed while the agent
+worked, though nothing the agent did came after it.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import AssistantMessage, UserMessage
+from tests.support.session_steps import ROOT, edit, read, section, summary_of
+
+
+def test_calls_on_the_latest_request_with_no_word_since_make_it_the_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add a retry to the uploader"),
+        edit(2, f"{ROOT}/uploader.py"),
+        AssistantMessage(turn=3, text="Added the retry with a backoff of 2 seconds."),
+        UserMessage(turn=4, text="The checkout page crashes on submit. Find the bug."),
+        read(5, f"{ROOT}/checkout.py", "def submit(cart):\n    return cart.total\n"),
+    )
+    steps = section(summary, "Next Steps")
+    assert steps.startswith(
+        '- Go on with the latest request (turn 4): "The checkout page crashes on submit. Find the bug."; '
+        "the agent had started on it and said nothing since; its calls: Read `checkout.py` (turn 5, success)"
+    )
+    assert "No next step stated" not in steps
+
+
+def test_a_latest_request_not_yet_started_is_still_no_stated_step() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add a retry to the uploader"),
+        edit(2, f"{ROOT}/uploader.py"),
+        AssistantMessage(turn=3, text="Added the retry. Now let me run the uploader tests."),
+        read(3, f"{ROOT}/tests/test_uploader.py", "def test_retry():\n    pass\n"),
+    )
+    assert "Go on with the latest request" not in section(summary, "Next Steps")
+
+
+def test_the_message_to_answer_is_quoted() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Add a retry to the uploader"),
+        edit(2, f"{ROOT}/uploader.py"),
+        AssistantMessage(turn=3, text="Added the retry with a backoff of 2 seconds."),
+        UserMessage(turn=4, text="What happens when   the server\nreturns 429?"),
+    )
+    assert section(summary, "Next Steps").startswith(
+        "- Answer the user's latest message (turn 4, whole under User Messages): "
+        '"What happens when the server returns 429?"'
+    )
+
+
+def test_a_queued_message_nothing_followed_is_the_latest_request() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Speed up the test suite"),
+        edit(2, f"{ROOT}/tests/conftest.py"),
+        UserMessage(turn=3, text="Update the plan file and continue with tier 3", channel="queued"),
+        AssistantMessage(turn=3, text="The fixtures are now session-scoped; the suite takes 40 s."),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Latest request (turn 3): Update the plan file and continue with tier 3" in intent
+    assert "Then the user said" not in intent
+
+
+def test_a_queued_message_the_agent_worked_past_stays_an_aside() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Speed up the test suite"),
+        edit(2, f"{ROOT}/tests/conftest.py"),
+        UserMessage(turn=2, text="also the changelog", channel="queued"),
+        edit(3, f"{ROOT}/tests/test_cart.py"),
+        AssistantMessage(turn=4, text="Now let me run the suite again."),
+        read(4, f"{ROOT}/tests/test_cart.py", "def test_cart():\n    pass\n"),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Then the user said: (turn 2) also the changelog" in intent
