@@ -61,9 +61,7 @@ def session_facts(
     facts = facts.model_copy(
         # The user's own words: a host app's wrappers off (notices never got here: the adapter marks them).
         update={
-            "user_messages": [
-                _without_harness_note(m) for m in in_own_words(facts.user_messages)
-            ]
+            "user_messages": [_without_harness_note(m) for m in in_own_words(facts.user_messages)]
         }
     )
     since = thread_start(facts)

@@ -124,13 +124,22 @@ def request_in_hand(
     message is then the request in hand.
 
     ``agent_turn``: the agent's last turn (a call or a message).  Nothing it did came after the queued message:
-    the work it was typed into had ended, so it is the request now waiting, not an aside to that work.
+    the work it was typed into had ended, so it is the request now waiting, not an aside to that work (the first
+    of those queued since that turn, when there are several).
     """
     latest = latest_request(messages)
     if latest is None or latest.channel != "queued":
         return latest
     if agent_turn is not None and agent_turn <= latest.turn:
-        return latest
+        # The first of the messages since the agent's last turn (a prompt, then what was queued with it): the ones
+        # after it follow it, in order.
+        waiting = latest
+        for message in reversed(messages[: messages.index(latest)]):
+            if message.turn < agent_turn:
+                break
+            if is_request(message):
+                waiting = message
+        return waiting
     if planned_at is not None and planned_at > latest.turn:
         return latest
     before = [

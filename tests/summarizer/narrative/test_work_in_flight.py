@@ -75,3 +75,33 @@ def test_a_queued_message_the_agent_worked_past_stays_an_aside() -> None:
     )
     intent = section(summary, "Session Intent")
     assert "Then the user said: (turn 2) also the changelog" in intent
+
+
+def test_of_several_messages_queued_after_the_agents_last_turn_the_first_is_the_request() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Implement the tracked-bookmarks fetch"),
+        edit(2, f"{ROOT}/fetch.rs"),
+        AssistantMessage(turn=3, text="Implemented: F then T fetches tracked bookmarks only."),
+        UserMessage(turn=3, text="How do I check it by hand?", channel="queued"),
+        UserMessage(
+            turn=3, text="Also check the notice wording with two remotes", channel="queued"
+        ),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Latest request (turn 3): How do I check it by hand?" in intent
+    assert "Then the user said: (turn 3) Also check the notice wording with two remotes" in intent
+
+
+def test_a_prompt_with_a_message_queued_after_it_stays_the_request() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Implement the tracked-bookmarks fetch"),
+        edit(2, f"{ROOT}/fetch.rs"),
+        AssistantMessage(turn=3, text="Implemented: F then T fetches tracked bookmarks only."),
+        UserMessage(turn=4, text="How do I check it by hand?"),
+        UserMessage(
+            turn=4, text="Also check the notice wording with two remotes", channel="queued"
+        ),
+    )
+    intent = section(summary, "Session Intent")
+    assert "Latest request (turn 4): How do I check it by hand?" in intent
+    assert "Then the user said: (turn 4) Also check the notice wording with two remotes" in intent
