@@ -20,6 +20,7 @@ from summarizer.narrative.narrative_model import NarrativeReply, NarrativeReques
 from summarizer.narrative.next_steps import next_steps
 from summarizer.narrative.offline_decisions import decisions
 from summarizer.narrative.wording import first_line, item_name
+from summarizer.sections.background import reported_paths
 from summarizer.sections.claim_wording import test_counts
 from summarizer.sections.error_state import error_state, open_count_sentence
 from summarizer.sections.file_lists import created_then_moved, moved_files
@@ -156,13 +157,17 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
         items.append(open_count_sentence(facts) or "")
     elif own:
         last = max((e.resolved_turn or e.last_turn for e in own), default=0)
-        items.append(f"All {len(own)} error(s) seen were resolved, the last at turn {last}.")
+        # What the index knows is the errors tool output showed: one the user only described is not among them.
+        items.append(
+            f"The {len(own)} error(s) seen in tool output were resolved, the last at turn {last}; an error "
+            "only described in words is not tracked here."
+        )
     if facts.pre_existing_errors:
         items.append(
             f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
             "(listed apart under Errors), not errors to resolve."
         )
-    if facts.changed or facts.reverted:
+    if facts.changed or facts.reverted or reported_paths(facts):
         # Beside the Work State section, which says what was committed, the commits are not said twice.
         items.append(_change_counts(facts, commits="work_state" not in shown))
     found = investigation(facts)
@@ -214,7 +219,15 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
         and len(set(f.changed_turns)) > 1
     )
     made = f"{created} file(s) created" + (f" ({revised} revised after)" if revised else "")
-    return f"{made}, {modified} modified, {deleted} deleted{also}{committed}."
+    # The counts are of the agent's own calls: the sub-agents' edits are in their transcripts, named by their reports.
+    counts = f"{made}, {modified} modified, {deleted} deleted{also}{committed}"
+    reported = reported_paths(facts)
+    if not reported:
+        return counts + "."
+    theirs = f"sub-agents' reports name {len(reported)} file(s) they created or changed (under Files Changed)"
+    if not (created or modified or deleted or reverted or moved or gone):
+        return f"No file changed by the agent's own calls{committed}; {theirs}."
+    return f"By the agent's own calls: {counts}; {theirs}, not counted here."
 
 
 def _root_cause(facts: SessionFacts) -> list[str]:

@@ -10,7 +10,7 @@ worked, though nothing the agent did came after it.
 from __future__ import annotations
 
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
-from tests.support.session_steps import ROOT, edit, read, section, summary_of
+from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
 
 
 def test_calls_on_the_latest_request_with_no_word_since_make_it_the_step() -> None:
@@ -105,3 +105,25 @@ def test_a_prompt_with_a_message_queued_after_it_stays_the_request() -> None:
     intent = section(summary, "Session Intent")
     assert "Latest request (turn 4): How do I check it by hand?" in intent
     assert "Then the user said: (turn 4) Also check the notice wording with two remotes" in intent
+
+
+def test_resolved_errors_are_said_as_the_ones_tool_output_showed() -> None:
+    # "All errors resolved" read as false where the user had just described an error the tools never printed.
+    summary = summary_of(
+        UserMessage(turn=1, text="Fix the cart total"),
+        write(2, f"{ROOT}/tests/test_cart.py", "def test_total():\n    assert total() == 3\n"),
+        shell(
+            3,
+            "pytest tests/test_cart.py",
+            "FAILED tests/test_cart.py::test_total - AssertionError: assert 2 == 3\n"
+            "1 failed in 0.12s\n",
+            ok=False,
+        ),
+        edit(4, f"{ROOT}/cart.py", old="return 2", new="return 3"),
+        shell(5, "pytest tests/test_cart.py", "1 passed in 0.10s\n"),
+        AssistantMessage(turn=6, text="The cart total is right now."),
+        UserMessage(turn=7, text="The checkout page still shows an ImportError."),
+    )
+    state = section(summary, "Current State")
+    assert "error(s) seen in tool output were resolved" in state
+    assert "an error only described in words is not tracked here" in state
