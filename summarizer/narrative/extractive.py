@@ -159,8 +159,8 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
         last = max((e.resolved_turn or e.last_turn for e in own), default=0)
         # What the index knows is the errors tool output showed: one the user only described is not among them.
         items.append(
-            f"The {len(own)} error(s) seen in tool output were resolved, the last at turn {last}; an error "
-            "only described in words is not tracked here."
+            f"The {len(own)} error(s) seen in tool output were resolved, the last at turn {last} (errors "
+            "only described in words are not tracked)."
         )
     if facts.pre_existing_errors:
         items.append(

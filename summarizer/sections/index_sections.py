@@ -235,7 +235,7 @@ def _test_status(facts: SessionFacts, detail: int) -> str:
     if not facts.tests and not owed:
         # Said as what the index knows: a run it cannot read (in the background, or by a runner it does not know)
         # is not one it saw, not proof that no test ran.
-        return "No test run the index recognizes (one run in the background or by an unknown runner is not seen)."
+        return "No test run the index recognizes (background runs are not seen)."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):

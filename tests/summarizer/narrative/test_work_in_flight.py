@@ -126,4 +126,4 @@ def test_resolved_errors_are_said_as_the_ones_tool_output_showed() -> None:
     )
     state = section(summary, "Current State")
     assert "error(s) seen in tool output were resolved" in state
-    assert "an error only described in words is not tracked here" in state
+    assert "(errors only described in words are not tracked)" in state
