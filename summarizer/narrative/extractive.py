@@ -167,7 +167,7 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
             f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
             "(listed apart under Errors), not errors to resolve."
         )
-    if facts.changed or facts.reverted or reported_paths(facts):
+    if facts.changed or facts.reverted or facts.background:
         # Beside the Work State section, which says what was committed, the commits are not said twice.
         items.append(_change_counts(facts, commits="work_state" not in shown))
     found = investigation(facts)
@@ -222,9 +222,14 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
     # The counts are of the agent's own calls: the sub-agents' edits are in their transcripts, named by their reports.
     counts = f"{made}, {modified} modified, {deleted} deleted{also}{committed}"
     reported = reported_paths(facts)
-    if not reported:
+    if not facts.background:
         return counts + "."
-    theirs = f"sub-agents' reports name {len(reported)} file(s) they created or changed (under Files Changed)"
+    theirs = (
+        f"sub-agents' reports name {len(reported)} file(s) they created or changed (under Files Changed)"
+        if reported
+        # Their reports name no path, or they had not reported yet: what they changed is not known here.
+        else f"the {len(facts.background)} sub-agent(s) it launched change files in their own transcripts"
+    )
     if not (created or modified or deleted or reverted or moved or gone):
         return f"No file changed by the agent's own calls{committed}; {theirs}."
     return f"By the agent's own calls: {counts}; {theirs}, not counted here."

@@ -130,3 +130,15 @@ def test_the_change_counts_say_they_are_the_agents_own_and_name_the_sub_agents_f
         "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; sub-agents' reports name 1 "
         "file(s) they created or changed (under Files Changed), not counted here."
     ) in state
+
+
+def test_with_sub_agents_that_named_no_file_the_counts_still_say_they_are_the_agents_own() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Split the page into modules"),
+        _launch(2, "c1", "a111", "Narrative module"),
+        edit(3, f"{ROOT}/web/src/App.jsx"),
+    )
+    assert (
+        "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; the 1 sub-agent(s) it launched "
+        "change files in their own transcripts, not counted here."
+    ) in section(summary, "Current State")
