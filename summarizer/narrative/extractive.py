@@ -228,7 +228,7 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
         f"sub-agents' reports name {len(reported)} file(s) they created or changed (under Files Changed)"
         if reported
         # Their reports name no path, or they had not reported yet: what they changed is not known here.
-        else f"the {len(facts.background)} sub-agent(s) it launched change files in their own transcripts"
+        else f"what the {len(facts.background)} sub-agent(s) it launched changed is in their own transcripts"
     )
     if not (created or modified or deleted or reverted or moved or gone):
         return f"No file changed by the agent's own calls{committed}; {theirs}."

@@ -139,6 +139,6 @@ def test_with_sub_agents_that_named_no_file_the_counts_still_say_they_are_the_ag
         edit(3, f"{ROOT}/web/src/App.jsx"),
     )
     assert (
-        "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; the 1 sub-agent(s) it launched "
-        "change files in their own transcripts, not counted here."
+        "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; what the 1 sub-agent(s) it "
+        "launched changed is in their own transcripts, not counted here."
     ) in section(summary, "Current State")
