@@ -35,6 +35,7 @@ from artifact_index.trail.left_behind import left_behind
 from artifact_index.trail.script_reach import maybe_changed_by_scripts, maybe_created_by_scripts
 from artifact_index.trail.session_state import AssistantSaid, UserSaid
 from artifact_index.trail.test_first import written_first
+from artifact_index.trail.unseen_sub_agents import sub_agent_notes
 from artifact_index.trail.verification import check_runs, unverified_changes
 from artifact_index.trail.work_state import work_state
 
@@ -175,6 +176,15 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
         f.model_copy(update={"maybe_changed_by": reach[f.path]}) if f.path in reach else f
         for f in by_status["read"]
     ]
+    for status in ("read", *_CHANGED):
+        # A deletion or a counted change stands unless a sub-agent could have written the file after it.
+        named = sub_agent_notes(
+            index.session, by_status[status], after_last_change=status in ("deleted", "created")
+        )
+        by_status[status] = [
+            f.model_copy(update={"sub_agent_named": named[f.path]}) if f.path in named else f
+            for f in by_status[status]
+        ]
     errors = [
         e.model_copy(update={"tests_written_first": turn})
         if (turn := written_first(e, by_status["created"], changed_reports)) is not None

@@ -205,6 +205,15 @@ class WorkRecord(_Record):
     switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
 
 
+class SubAgentRun(_Record):
+    """A sub-agent's run whose own calls this transcript does not hold: only its prompt and report are seen."""
+
+    turn: int  # its report's turn (its launch's while it still runs)
+    description: str
+    text: str  # its prompt, then its report
+    finished: bool
+
+
 class Stash(_Record):
     """What one ``git stash`` put away, by file key."""
 
@@ -292,4 +301,8 @@ class SessionState(_Record):
     git: Staging = Field(default_factory=Staging)
     work: WorkRecord = Field(default_factory=WorkRecord)
     stashes: list[Stash] = Field(default_factory=list)
+    # -- sub-agents whose calls are in their own transcripts (see trail.unseen_sub_agents)
+    unseen_sub_agents: list[SubAgentRun] = Field(default_factory=list)
+    sub_agent_launches: dict[str, SubAgentRun] = Field(default_factory=dict)  # by agent id
+    sidechains_seen: list[str] = Field(default_factory=list)
     submission: SubmissionRecord | None = None
