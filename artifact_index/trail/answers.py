@@ -172,6 +172,9 @@ class FileReport(_Answer, Claimed):
     maybe_changed_by: UnknownEffect | None = Field(default=None, exclude=True)
     # A sub-agent whose own calls are not seen and that named this file (see trail.unseen_sub_agents).
     sub_agent_named: SubAgentNote | None = Field(default=None, exclude=True)
+    # For a file only read: the first `git status` / `git diff` that listed it as changed and not
+    # committed, (turn, command), though no call the trail followed changed it.
+    listed_changed_by: tuple[int, str] | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = Field(default=None, exclude=True)

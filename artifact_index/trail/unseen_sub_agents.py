@@ -39,6 +39,10 @@ _CHANGE_LINE = lazy_pattern(
     r"new (?:test )?files?)\b",
     re.I,
 )
+# An absolute or home-relative path a prompt names (`/home/me/repo`, `~/dev/neo/`).
+_ABSOLUTE = lazy_pattern(
+    r"(?<![\w.~/-])(?:~|/(?:home|Users|root|srv|opt|var|tmp|mnt|workspace|work))(?:/[\w.@-]+)+/?"
+)
 _LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.[^\n]*\n\s*agentId:\s*(\w+)")
 _AGENT_ID = lazy_pattern(r"\bagentId:\s*(\w+)")
 _NOTICE = lazy_pattern(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
@@ -86,7 +90,7 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
     if agent and agent.group(1) in session.sidechains_seen:
         return  # its calls were in this transcript: the trail followed them
     session.unseen_sub_agents.append(
-        run.model_copy(update={"text": f"{run.text}\n{_reported(output)}", "finished": True})
+        run.model_copy(update={"report": _reported(output), "finished": True})
     )
 
 
@@ -103,7 +107,7 @@ def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
             run.model_copy(
                 update={
                     "turn": message.turn,
-                    "text": f"{run.text}\n{_reported(_field(body, 'result'))}",
+                    "report": _reported(_field(body, "result")),
                     "finished": True,
                 }
             )
@@ -119,6 +123,30 @@ def _names(text: str, path: str, root: str | None) -> bool:
     return (
         re.search(r"(?<![\w./-])(?:\./)?" + re.escape(path) + r"(?![\w/-]|\.\w)", text) is not None
     )
+
+
+def _sent_elsewhere(prompt: str, root: str | None) -> bool:
+    """Whether the prompt sends the sub-agent to a directory outside the workspace (``In ~/dev/neo/: ...``)."""
+    top = (root or "").rstrip("/")
+    # The workspace as a home-relative path too: /Users/me/dev/duet is ~/dev/duet.
+    home = re.sub(r"^/(?:home|Users)/[^/]+", "~", top)
+    for found in _ABSOLUTE.finditer(prompt):
+        place = found.group(0).rstrip("/")
+        inside = (top, home) if top else ()
+        if not any(place == base or place.startswith(base + "/") for base in inside):
+            return True
+    return False
+
+
+def _run_names(run: SubAgentRun, path: str, root: str | None) -> bool:
+    """Whether the run's prompt, or its report by a path with a folder, names the file.
+
+    A bare file name (``README.md``) may be another repository's: it is taken as the workspace's
+    only from a prompt that sends the sub-agent nowhere else, never from a report.
+    """
+    if "/" in path:
+        return _names(run.text, path, root) or _names(run.report, path, root)
+    return not _sent_elsewhere(run.text, root) and _names(run.text, path, root)
 
 
 def _runs(session: SessionState) -> list[SubAgentRun]:
@@ -144,7 +172,7 @@ def sub_agent_notes(
     for report in reports:
         since = max(report.changed_turns, default=0) if after_last_change else 0
         for run in reversed(runs):
-            if run.turn >= since and _names(run.text, report.path, session.root):
+            if run.turn >= since and _run_names(run, report.path, session.root):
                 found[report.path] = SubAgentNote(
                     turn=run.turn,
                     description=run.description,

@@ -656,7 +656,13 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         for f in files
         if f.sub_agent_named is not None and f not in scripted and f.changed_unseen_turn is None
     ]
-    files = [f for f in files if f not in scripted and f not in delegated]
+    # ...nor are files a `git status` or `git diff` listed as changed, though no call seen changed them.
+    listed = [
+        f
+        for f in files
+        if f.listed_changed_by is not None and f not in scripted and f not in delegated
+    ]
+    files = [f for f in files if f not in scripted and f not in delegated and f not in listed]
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
     # another checkout the session worked in (a git worktree) are the project's.
@@ -696,6 +702,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         )
     lines += _maybe_changed_lines(scripted)
     lines += _sub_agent_read_lines(delegated)
+    lines += _listed_changed_lines(listed)
     if outside:
         shown = ", ".join(f"`{f.path}`{_whose_read(f)}" for f in outside[:_OUTSIDE_NAMED])
         more = len(outside) - _OUTSIDE_NAMED
@@ -778,6 +785,24 @@ def _sub_agent_read_lines(files: list[FileReport]) -> list[str]:
             " report of changes, so whether they are unchanged is not known: "
             + named
             + (f" and {more} more" if more > 0 else "")
+        )
+    return lines
+
+
+def _listed_changed_lines(files: list[FileReport]) -> list[str]:
+    """Files read that a git listing showed as changed: one line per listing, naming it and the files."""
+    by_listing: dict[tuple[int, str], list[str]] = {}
+    for f in files:
+        assert f.listed_changed_by is not None
+        by_listing.setdefault(f.listed_changed_by, []).append(f.path)
+    lines = []
+    for (turn, command), paths in sorted(by_listing.items()):
+        named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
+        more = len(paths) - _SCRIPTED_NAMED
+        lines.append(
+            f"- read, but `{shown_command(command)}` (turn {turn}) listed them as changed and not"
+            " committed, though no call seen changed them (changed by something unseen, or before"
+            " the session): " + named + (f" and {more} more" if more > 0 else "")
         )
     return lines
 

@@ -139,3 +139,28 @@ def test_a_sub_agent_whose_calls_the_transcript_holds_is_followed_not_hedged() -
         _sub_agent(2, "Add the import to `app/models/__init__.py`.", "Done.", agent_id="a1"),
     )
     assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+
+
+def test_a_bare_file_name_in_a_report_is_not_taken_for_the_workspace_file() -> None:
+    # The sub-agent worked in another repository: its "README.md" is that one's.
+    hook = _hook(
+        read(1, "README.md", "# duet\n"),
+        _sub_agent(
+            2,
+            "Commit the consolidation in ~/dev/lore and update its docs.",
+            "- Modified: `CLAUDE.md`, `README.md`",
+        ),
+    )
+    assert "- `README.md`" in _section(hook, "Files read (unchanged)")
+    assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+
+
+def test_a_bare_name_in_a_prompt_that_sends_the_sub_agent_elsewhere_is_another_repository_s() -> (
+    None
+):
+    elsewhere = "In ~/dev/neo/: update `README.md` and `CLAUDE.md` for the rename."
+    hook = _hook(read(1, "README.md", "# duet\n"), _sub_agent(2, elsewhere, "Done."))
+    assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+    here = f"In {ROOT}: update `README.md` for the rename."
+    hook = _hook(read(1, "README.md", "# duet\n"), _sub_agent(2, here, "Done."))
+    assert '- read, but the sub-agent "Backend work"' in _section(hook, "Files read (unchanged)")
