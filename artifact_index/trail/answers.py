@@ -44,6 +44,7 @@ __all__ = [
     "PendingCallReport",
     "SeenChangeReport",
     "StatusReport",
+    "SubAgentNote",
     "SubmissionReport",
     "TaskReport",
     "TestReport",
@@ -109,6 +110,15 @@ class UnknownEffect(_Answer):
     detail: str | None = None
 
 
+class SubAgentNote(_Answer):
+    """A sub-agent run, its calls not in the transcript, whose prompt or report names a file."""
+
+    turn: int
+    description: str
+    finished: bool  # False: still running at the cut
+    before_first: bool  # it ran before the session's first seen call on the file
+
+
 class FileReport(_Answer, Claimed):
     """A file the session created, modified, deleted, reverted or read, with what its changes wrote.
 
@@ -160,6 +170,11 @@ class FileReport(_Answer, Claimed):
     # reach this one (see trail.script_reach): for a file only read, it may have changed it; for a
     # file modified and first seen after that run, it may have created it.
     maybe_changed_by: UnknownEffect | None = Field(default=None, exclude=True)
+    # A sub-agent whose own calls are not seen and that named this file (see trail.unseen_sub_agents).
+    sub_agent_named: SubAgentNote | None = Field(default=None, exclude=True)
+    # For a file only read: the first `git status` / `git diff` that listed it as changed and not
+    # committed, (turn, command), though no call the trail followed changed it.
+    listed_changed_by: tuple[int, str] | None = Field(default=None, exclude=True)
     committed_in: list[tuple[str, int]] = Field(default=[], exclude=True)
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = Field(default=None, exclude=True)

@@ -33,8 +33,9 @@ from artifact_index.trail.file_reports import ReportCache, file_reports
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.left_behind import left_behind
 from artifact_index.trail.script_reach import maybe_changed_by_scripts, maybe_created_by_scripts
-from artifact_index.trail.session_state import AssistantSaid, UserSaid
+from artifact_index.trail.session_state import AssistantSaid, ListedChange, UserSaid
 from artifact_index.trail.test_first import written_first
+from artifact_index.trail.unseen_sub_agents import sub_agent_notes
 from artifact_index.trail.verification import check_runs, unverified_changes
 from artifact_index.trail.work_state import work_state
 
@@ -175,6 +176,16 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
         f.model_copy(update={"maybe_changed_by": reach[f.path]}) if f.path in reach else f
         for f in by_status["read"]
     ]
+    by_status["read"] = _listed_changed(index.session.work.first_listed_changed, by_status["read"])
+    for status in ("read", *_CHANGED):
+        # A deletion or a counted change stands unless a sub-agent could have written the file after it.
+        named = sub_agent_notes(
+            index.session, by_status[status], after_last_change=status in ("deleted", "created")
+        )
+        by_status[status] = [
+            f.model_copy(update={"sub_agent_named": named[f.path]}) if f.path in named else f
+            for f in by_status[status]
+        ]
     errors = [
         e.model_copy(update={"tests_written_first": turn})
         if (turn := written_first(e, by_status["created"], changed_reports)) is not None
@@ -208,3 +219,24 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
         left_behind=left_behind(index, changed_reports, work),
         **by_status,
     )
+
+
+def _listed_changed(listed: dict[str, ListedChange], read: list[FileReport]) -> list[FileReport]:
+    """Files only read that a `git status` / `git diff` listed as changed: each with that listing.
+
+    Something the calls seen do not show changed such a file (a script's fixer, a sub-agent, an
+    editor), or it was changed before the session began: either way "read (unchanged)" would be a
+    guess, and the listing is what was seen.  A ``--stat`` path cut to ``.../tail`` matches by its end.
+    """
+    if not listed:
+        return read
+    cut = {key[3:]: change for key, change in listed.items() if key.startswith(".../")}
+    found = []
+    for f in read:
+        change = listed.get(f.path) or next(
+            (c for tail, c in cut.items() if f.path.endswith(tail)), None
+        )
+        if change is not None and f.changed_unseen_turn is None:
+            f = f.model_copy(update={"listed_changed_by": (change.turn, change.shown)})
+        found.append(f)
+    return found

@@ -191,6 +191,13 @@ class BranchSwitch(_Record):
     branch: str  # the branch switched to
 
 
+class ListedChange(_Record):
+    """The first ``git status`` / ``git diff`` that listed a file as changed and not committed."""
+
+    turn: int
+    shown: str  # the command, shortened
+
+
 class WorkRecord(_Record):
     """Branch, commits and the latest status (see :mod:`~artifact_index.trail.work_state`)."""
 
@@ -203,6 +210,18 @@ class WorkRecord(_Record):
     compared: ComparedWithHead | None = None
     repos: dict[str, OtherRepository] = Field(default_factory=dict)
     switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
+    # Per file key: the first listing that showed it changed (see trail.unseen_changes).
+    first_listed_changed: dict[str, ListedChange] = Field(default_factory=dict)
+
+
+class SubAgentRun(_Record):
+    """A sub-agent's run whose own calls this transcript does not hold: only its prompt and report are seen."""
+
+    turn: int  # its report's turn (its launch's while it still runs)
+    description: str
+    text: str  # its prompt, when it asks for changes
+    report: str = ""  # the lines of its report that say a file was made or changed
+    finished: bool
 
 
 class Stash(_Record):
@@ -292,4 +311,8 @@ class SessionState(_Record):
     git: Staging = Field(default_factory=Staging)
     work: WorkRecord = Field(default_factory=WorkRecord)
     stashes: list[Stash] = Field(default_factory=list)
+    # -- sub-agents whose calls are in their own transcripts (see trail.unseen_sub_agents)
+    unseen_sub_agents: list[SubAgentRun] = Field(default_factory=list)
+    sub_agent_launches: dict[str, SubAgentRun] = Field(default_factory=dict)  # by agent id
+    sidechains_seen: list[str] = Field(default_factory=list)
     submission: SubmissionRecord | None = None

@@ -54,6 +54,7 @@ from artifact_index.trail.session_state import (
     Commit,
     CommitAttempt,
     ComparedWithHead,
+    ListedChange,
     ListedStatus,
     OtherRepository,
     Staging,
@@ -197,6 +198,12 @@ class WorkState:
             # What commands said they may change is settled: listed, the status's own
             # effects credited it to them; not listed, it did not change.
             self.index.session.possible_changes.clear()
+        for listed in seen.files[:_MAX_LISTED]:
+            if listed.state in ("modified", "changed", "deleted") and not listed.path.endswith("/"):
+                self.state.first_listed_changed.setdefault(
+                    key(listed.path),
+                    ListedChange(turn=turn, shown=" ".join(command.split())[:120]),
+                )
         earlier = self.state.status
         if (
             earlier

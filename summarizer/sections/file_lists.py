@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.trail.answers import FileReport, LeftBehind
+from artifact_index.trail.answers import FileReport, LeftBehind, SubAgentNote
 from artifact_index.trail.conversation.told import ChangeAccount
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
@@ -224,6 +224,8 @@ class _Describer:
                 f"{effect.turn}), which writes files at paths computed at run time and may have "
                 "created it: whether it was there before the session is not known"
             )
+        if f.sub_agent_named is not None:
+            parts.append(_sub_agent_part(f))
         if f.changed_turns and self.detail == 0:
             parts.append(_turns(f.changed_turns))
         return (
@@ -648,7 +650,19 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     scripted = [
         f for f in files if f.maybe_changed_by is not None and f.changed_unseen_turn is None
     ]
-    files = [f for f in files if f not in scripted]
+    # ...nor are files a sub-agent whose calls are not seen was given or reported.
+    delegated = [
+        f
+        for f in files
+        if f.sub_agent_named is not None and f not in scripted and f.changed_unseen_turn is None
+    ]
+    # ...nor are files a `git status` or `git diff` listed as changed, though no call seen changed them.
+    listed = [
+        f
+        for f in files
+        if f.listed_changed_by is not None and f not in scripted and f not in delegated
+    ]
+    files = [f for f in files if f not in scripted and f not in delegated and f not in listed]
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
     # another checkout the session worked in (a git worktree) are the project's.
@@ -687,6 +701,8 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             + (f" and {more} other folders" if more > 0 else "")
         )
     lines += _maybe_changed_lines(scripted)
+    lines += _sub_agent_read_lines(delegated)
+    lines += _listed_changed_lines(listed)
     if outside:
         shown = ", ".join(f"`{f.path}`{_whose_read(f)}" for f in outside[:_OUTSIDE_NAMED])
         more = len(outside) - _OUTSIDE_NAMED
@@ -725,6 +741,68 @@ def _maybe_changed_lines(files: list[FileReport]) -> list[str]:
             f"- read, but `{shown_command(command)}` (turn {turn}) writes files at paths computed at "
             f"run time and may have changed or created them (not known): {named}"
             + (f" and {more} more" if more > 0 else "")
+        )
+    return lines
+
+
+def _sub_agent_run(note: SubAgentNote) -> str:
+    """A sub-agent run said by what was seen of it: its description, its turn, whether it had ended."""
+    when = (
+        f"turn {note.turn}"
+        if note.finished
+        else f"launched at turn {note.turn}, no report of it seen yet"
+    )
+    return f'the sub-agent "{note.description}" ({when}), whose own calls this transcript does not hold,'
+
+
+def _sub_agent_part(f: FileReport) -> str:
+    """What an unseen sub-agent run that names a changed file leaves unknown about it."""
+    note = f.sub_agent_named
+    assert note is not None
+    run = _sub_agent_run(note)
+    seen = "named it in a prompt asking for changes or in its report of changes"
+    if f.status == "deleted":
+        return f"{run} {seen} after the deletion: it may exist again (not known)"
+    if note.before_first and f.status == "modified":
+        return (
+            f"first seen after {run} {seen}: whether it was there before the session is not known"
+        )
+    return f"{run} {seen}, so what it holds now is not known"
+
+
+def _sub_agent_read_lines(files: list[FileReport]) -> list[str]:
+    """Files read that an unseen sub-agent run named: one line per run, naming it and the files."""
+    by_run: dict[SubAgentNote, list[str]] = {}
+    for f in files:
+        assert f.sub_agent_named is not None
+        by_run.setdefault(f.sub_agent_named, []).append(f.path)
+    lines = []
+    for note, paths in sorted(by_run.items(), key=lambda item: item[0].turn):
+        named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
+        more = len(paths) - _SCRIPTED_NAMED
+        lines.append(
+            f"- read, but {_sub_agent_run(note)} named them in a prompt asking for changes or in its"
+            " report of changes, so whether they are unchanged is not known: "
+            + named
+            + (f" and {more} more" if more > 0 else "")
+        )
+    return lines
+
+
+def _listed_changed_lines(files: list[FileReport]) -> list[str]:
+    """Files read that a git listing showed as changed: one line per listing, naming it and the files."""
+    by_listing: dict[tuple[int, str], list[str]] = {}
+    for f in files:
+        assert f.listed_changed_by is not None
+        by_listing.setdefault(f.listed_changed_by, []).append(f.path)
+    lines = []
+    for (turn, command), paths in sorted(by_listing.items()):
+        named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
+        more = len(paths) - _SCRIPTED_NAMED
+        lines.append(
+            f"- read, but `{shown_command(command)}` (turn {turn}) listed them as changed and not"
+            " committed, though no call seen changed them (changed by something unseen, or before"
+            " the session): " + named + (f" and {more} more" if more > 0 else "")
         )
     return lines
 

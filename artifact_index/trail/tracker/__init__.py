@@ -64,6 +64,7 @@ from artifact_index.trail.tracker.shell_calls import (
 from artifact_index.trail.tracker.stash import restore_all, stash_entry, unstash
 from artifact_index.trail.tracker.sub_agent_reports import reported_created
 from artifact_index.trail.tracker.symbol_trail import learn_from_read, record_symbols, symbol_in
+from artifact_index.trail.unseen_sub_agents import note_sub_agent_call, note_sub_agent_notices
 from artifact_index.trail.verification import record_check_runs
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
@@ -148,6 +149,8 @@ class Tracker:
             self._apply_call(pending.call, pending.cwd, event)
         elif isinstance(event, UserMessage | AssistantMessage | CompactionBoundary):
             self._messages.record(event)
+            if isinstance(event, UserMessage):
+                note_sub_agent_notices(session, event)
             if isinstance(event, AssistantMessage) and event.text.strip():
                 self.index.ledger.agent_said(
                     event.text, event.turn, lambda path: self._changed(path, None)
@@ -203,6 +206,7 @@ class Tracker:
             self._apply_reported(call, result, cwd, fresh, touched)
         if result.status == "success" and call.sidechain is None:
             self._apply_sub_agent_report(call, cwd, result)
+        note_sub_agent_call(self.index.session, call, result)
         if result.status != "failure":
             self._update_tasks(call, result)
         self._observe_errors(call, cwd, result)

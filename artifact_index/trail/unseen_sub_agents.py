@@ -1,0 +1,183 @@
+"""Sub-agents whose own calls the transcript does not hold, and the files their prompts or reports name.
+
+Claude Code keeps a sub-agent's tool calls in a transcript of its own: the
+main one holds the ``Agent``/``Task`` call's prompt and the sub-agent's final
+report (for one launched in the background, a ``<task-notification>`` that
+comes in later).  What such a sub-agent did to a file is not seen, so the
+trail cannot say the file was only read, is still deleted, or changed by
+exactly the counted lines.  A file named in the prompt or the report of a run
+that could have touched it is said with that run: what was seen (the run,
+its turn, that it named the file), never a guessed change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from artifact_index.ingestion.events import ToolCall, ToolResult, UserMessage
+from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.trail.answers import FileReport, SubAgentNote
+from artifact_index.trail.session_state import SessionState, SubAgentRun
+from artifact_index.trail.tracker.sub_agent_reports import SUB_AGENT_TOOLS
+
+__all__ = ["note_sub_agent_call", "note_sub_agent_notices", "sub_agent_notes"]
+
+# Sub-agents made to look, not to write: Claude Code's built-in Explore and Plan agents have no tool
+# that writes a file, and a plugin's agent typed as an explorer, locator, analyzer or reviewer reports
+# on the code rather than changing it.
+_LOOKING_AGENT = lazy_pattern(r"explor|locat|analy[sz]|review|^plan$|guide", re.I)
+# A prompt that asks for a change ("Create `src/x.ts`", "add ... to `a.py`"): the files it names are the
+# sub-agent's to write; a prompt without such a word asks it to look (a review, a search).
+_ASKS_CHANGE = lazy_pattern(
+    r"\b(?:create|write|edit|modify|update|add|fix|implement|refactor|rename|delete|remove|replace|change)\b",
+    re.I,
+)
+# A line of a report that says a file was made or changed: its paths are the sub-agent's work; the report's
+# other paths are files it looked at.
+_CHANGE_LINE = lazy_pattern(
+    r"\b(?:created|creates|wrote|written|added|adds|modified|updated|changed|edited|rewrote|deleted|removed|"
+    r"new (?:test )?files?)\b",
+    re.I,
+)
+# An absolute or home-relative path a prompt names (`/home/me/repo`, `~/dev/neo/`).
+_ABSOLUTE = lazy_pattern(
+    r"(?<![\w.~/-])(?:~|/(?:home|Users|root|srv|opt|var|tmp|mnt|workspace|work))(?:/[\w.@-]+)+/?"
+)
+_LAUNCHED = lazy_pattern(r"^\s*Async agent launched successfully\.[^\n]*\n\s*agentId:\s*(\w+)")
+_AGENT_ID = lazy_pattern(r"\bagentId:\s*(\w+)")
+_NOTICE = lazy_pattern(r"<task-notification>(?P<body>.*?)(?:</task-notification>|\Z)", re.S)
+
+
+def _field(body: str, name: str) -> str:
+    found = re.search(f"<{name}>(.*?)</{name}>", body, re.S)
+    return found.group(1).strip() if found else ""
+
+
+def _asked(prompt: str) -> str:
+    """The part of a prompt that says which files the sub-agent may change: all of it, or nothing."""
+    return prompt if _ASKS_CHANGE.search(prompt) else ""
+
+
+def _reported(report: str) -> str:
+    """The lines of a report that say a file was made or changed."""
+    return "\n".join(line for line in report.splitlines() if _CHANGE_LINE.search(line))
+
+
+def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResult) -> None:
+    """Record a main-agent sub-agent call: a finished run with its report, or a launch in the background."""
+    if call.sidechain is not None:
+        if call.sidechain not in session.sidechains_seen:
+            session.sidechains_seen.append(call.sidechain)
+        return
+    prompt = call.arguments.get("prompt")
+    if (
+        call.tool not in SUB_AGENT_TOOLS
+        or not isinstance(prompt, str)
+        or result.status == "failure"
+    ):
+        return
+    kind = call.arguments.get("subagent_type")
+    if isinstance(kind, str) and _LOOKING_AGENT.search(kind.rsplit(":", 1)[-1]):
+        return
+    description = str(call.arguments.get("description") or "a sub-agent")
+    output = result.output or ""
+    run = SubAgentRun(turn=call.turn, description=description, text=_asked(prompt), finished=False)
+    launched = _LAUNCHED.match(output)
+    if launched:
+        session.sub_agent_launches[launched.group(1)] = run
+        return
+    agent = _AGENT_ID.search(output)
+    if agent and agent.group(1) in session.sidechains_seen:
+        return  # its calls were in this transcript: the trail followed them
+    session.unseen_sub_agents.append(
+        run.model_copy(update={"report": _reported(output), "finished": True})
+    )
+
+
+def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
+    """A background sub-agent's completion notice: its run ends here, with its report."""
+    if "<task-notification>" not in message.text:
+        return
+    for notice in _NOTICE.finditer(message.text):
+        body = notice.group("body")
+        run = session.sub_agent_launches.pop(_field(body, "task-id"), None)
+        if run is None:
+            continue  # a background shell command's notice, or an agent launched before the span
+        session.unseen_sub_agents.append(
+            run.model_copy(
+                update={
+                    "turn": message.turn,
+                    "report": _reported(_field(body, "result")),
+                    "finished": True,
+                }
+            )
+        )
+
+
+def _names(text: str, path: str, root: str | None) -> bool:
+    """Whether ``text`` names the file: its absolute path, or its workspace path as a whole token."""
+    if root and not path.startswith("/") and f"{root.rstrip('/')}/{path}" in text:
+        return True
+    if path not in text:
+        return False
+    return (
+        re.search(r"(?<![\w./-])(?:\./)?" + re.escape(path) + r"(?![\w/-]|\.\w)", text) is not None
+    )
+
+
+def _sent_elsewhere(prompt: str, root: str | None) -> bool:
+    """Whether the prompt sends the sub-agent to a directory outside the workspace (``In ~/dev/neo/: ...``)."""
+    top = (root or "").rstrip("/")
+    # The workspace as a home-relative path too: /Users/me/dev/duet is ~/dev/duet.
+    home = re.sub(r"^/(?:home|Users)/[^/]+", "~", top)
+    for found in _ABSOLUTE.finditer(prompt):
+        place = found.group(0).rstrip("/")
+        inside = (top, home) if top else ()
+        if not any(place == base or place.startswith(base + "/") for base in inside):
+            return True
+    return False
+
+
+def _run_names(run: SubAgentRun, path: str, root: str | None) -> bool:
+    """Whether the run's prompt, or its report by a path with a folder, names the file.
+
+    A bare file name (``README.md``) may be another repository's: it is taken as the workspace's
+    only from a prompt that sends the sub-agent nowhere else, never from a report.
+    """
+    if "/" in path:
+        return _names(run.text, path, root) or _names(run.report, path, root)
+    return not _sent_elsewhere(run.text, root) and _names(run.text, path, root)
+
+
+def _runs(session: SessionState) -> list[SubAgentRun]:
+    """The unseen runs, each ending at its report's turn; one still running at the cut, at its launch."""
+    return sorted(
+        [*session.unseen_sub_agents, *session.sub_agent_launches.values()], key=lambda r: r.turn
+    )
+
+
+def sub_agent_notes(
+    session: SessionState, reports: list[FileReport], *, after_last_change: bool
+) -> dict[str, SubAgentNote]:
+    """Per file: the latest unseen sub-agent run that names it and could have touched it.
+
+    ``after_last_change``: only a run at or after the file's latest seen change counts (a deletion
+    stands unless something later could have written the file again); otherwise any run does (a file
+    only read is not known unchanged when a sub-agent given it ran at any time in the session).
+    """
+    runs = _runs(session)
+    found: dict[str, SubAgentNote] = {}
+    if not runs:
+        return found
+    for report in reports:
+        since = max(report.changed_turns, default=0) if after_last_change else 0
+        for run in reversed(runs):
+            if run.turn >= since and _run_names(run, report.path, session.root):
+                found[report.path] = SubAgentNote(
+                    turn=run.turn,
+                    description=run.description,
+                    finished=run.finished,
+                    before_first=bool(report.turns) and run.turn < min(report.turns),
+                )
+                break
+    return found

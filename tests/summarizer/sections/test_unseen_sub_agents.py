@@ -1,0 +1,166 @@
+"""Files a sub-agent whose own calls are not in the transcript was given or reported changing.
+
+Hand-written sessions: the main agent reads, edits or deletes files, and a
+sub-agent (run in the foreground, or launched in the background with a
+completion notice) is asked to change some of them.  Its calls live in its
+own transcript, so the hook must not say those files were only read, are
+still deleted, or hold exactly the counted change: it says what was seen.
+A sub-agent that only looks (an Explore agent, a review prompt) leaves the
+files as they were said.
+"""
+
+from __future__ import annotations
+
+from artifact_index.ingestion.events import Event, SessionInfo, ToolCall, ToolResult, UserMessage
+from artifact_index.trail.tracker import Tracker
+from summarizer.integrations.hooks import file_trail_context
+from summarizer.sections.session_facts import session_facts
+from tests.support.session_steps import ROOT, edit, read, shell
+
+
+def _hook(*steps: list[Event] | Event) -> str:
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for step in steps:
+        events += step if isinstance(step, list) else [step]
+    return file_trail_context(session_facts(Tracker(format="claude-code").feed_all(events)))
+
+
+def _section(hook: str, title: str) -> str:
+    return hook.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0] if f"## {title}\n" in hook else ""
+
+
+def _sub_agent(
+    turn: int, prompt: str, report: str, kind: str = "general-purpose", agent_id: str = "a1"
+) -> list[Event]:
+    return [
+        ToolCall(
+            turn=turn,
+            call_id=f"task{turn}",
+            tool="Task",
+            arguments={"description": "Backend work", "prompt": prompt, "subagent_type": kind},
+        ),
+        ToolResult(
+            turn=turn,
+            call_id=f"task{turn}",
+            status="success",
+            output=f"{report}\nagentId: {agent_id}",
+        ),
+    ]
+
+
+def test_a_file_read_then_given_to_a_sub_agent_to_change_is_not_said_unchanged() -> None:
+    hook = _hook(
+        read(1, "app/models/__init__.py", "from app.models.user import User\n"),
+        read(2, "app/routes/agent.py", "router = APIRouter()\n"),
+        _sub_agent(3, "Add the FlashCard import to `app/models/__init__.py`.", "Done."),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    line = next(line for line in reads.splitlines() if "app/models/__init__.py" in line)
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 3)')
+    assert "so whether they are unchanged is not known" in line
+    # The file the prompt does not name stays a plain read.
+    assert "- `app/routes/agent.py`" in reads
+
+
+def test_a_deleted_file_a_later_background_sub_agent_reports_creating_is_not_said_gone() -> None:
+    launch = [
+        ToolCall(
+            turn=2,
+            call_id="bg",
+            tool="Agent",
+            arguments={"description": "Phase 2", "prompt": "Build the Linear OAuth client."},
+        ),
+        ToolResult(
+            turn=2,
+            call_id="bg",
+            status="success",
+            output="Async agent launched successfully.\nagentId: bg1",
+        ),
+    ]
+    notice = UserMessage(
+        turn=4,
+        text=(
+            "<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n"
+            f"<result>**Created Linear client** -- `{ROOT}/src/linear/client.ts`</result>\n"
+            "</task-notification>"
+        ),
+    )
+    hook = _hook(
+        read(1, "src/linear/client.ts", "export const client = 1\n"),
+        shell(1, "rm -f src/linear/client.ts"),
+        launch,
+        notice,
+    )
+    deleted = _section(hook, "Files deleted")
+    assert "`src/linear/client.ts`" in deleted
+    assert 'the sub-agent "Phase 2" (turn 4)' in deleted
+    assert "it may exist again (not known)" in deleted
+
+
+def test_a_counted_change_is_said_with_the_sub_agent_that_changed_the_file_after_it() -> None:
+    hook = _hook(
+        read(1, "src/http/index.ts", "a\nb\n"),
+        edit(2, "src/http/index.ts", "a", "c"),
+        _sub_agent(
+            3,
+            "Register the tracker routes.",
+            "- Modified `src/http/index.ts`: added handleTrackers",
+        ),
+    )
+    line = next(
+        line
+        for line in _section(hook, "Files modified").splitlines()
+        if "src/http/index.ts" in line
+    )
+    assert "so what it holds now is not known" in line
+
+
+def test_a_sub_agent_that_only_looks_leaves_the_files_as_they_were_said() -> None:
+    steps = (
+        read(1, "app/models/__init__.py", "from app.models.user import User\n"),
+        _sub_agent(2, "Review `app/models/__init__.py` for security issues.", "Looks fine."),
+        _sub_agent(
+            3, "Add a test for `app/models/__init__.py`.", "Created nothing.", kind="Explore"
+        ),
+    )
+    reads = _section(_hook(*steps), "Files read (unchanged)")
+    assert "- `app/models/__init__.py`" in reads
+    assert "sub-agent" not in reads
+
+
+def test_a_sub_agent_whose_calls_the_transcript_holds_is_followed_not_hedged() -> None:
+    side = [
+        ToolCall(turn=2, call_id="s1", tool="Read", arguments={}, sidechain="a1"),
+        ToolResult(turn=2, call_id="s1", status="success", output="x"),
+    ]
+    hook = _hook(
+        read(1, "app/models/__init__.py", "from app.models.user import User\n"),
+        side,
+        _sub_agent(2, "Add the import to `app/models/__init__.py`.", "Done.", agent_id="a1"),
+    )
+    assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+
+
+def test_a_bare_file_name_in_a_report_is_not_taken_for_the_workspace_file() -> None:
+    # The sub-agent worked in another repository: its "README.md" is that one's.
+    hook = _hook(
+        read(1, "README.md", "# duet\n"),
+        _sub_agent(
+            2,
+            "Commit the consolidation in ~/dev/lore and update its docs.",
+            "- Modified: `CLAUDE.md`, `README.md`",
+        ),
+    )
+    assert "- `README.md`" in _section(hook, "Files read (unchanged)")
+    assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+
+
+def test_a_bare_name_in_a_prompt_that_sends_the_sub_agent_elsewhere_is_another_repository_s() -> (
+    None
+):
+    elsewhere = "In ~/dev/neo/: update `README.md` and `CLAUDE.md` for the rename."
+    hook = _hook(read(1, "README.md", "# duet\n"), _sub_agent(2, elsewhere, "Done."))
+    assert "sub-agent" not in _section(hook, "Files read (unchanged)")
+    here = f"In {ROOT}: update `README.md` for the rename."
+    hook = _hook(read(1, "README.md", "# duet\n"), _sub_agent(2, here, "Done."))
+    assert '- read, but the sub-agent "Backend work"' in _section(hook, "Files read (unchanged)")
