@@ -651,18 +651,19 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         f for f in files if f.maybe_changed_by is not None and f.changed_unseen_turn is None
     ]
     # ...nor are files a sub-agent whose calls are not seen was given or reported.
+    # (Taken apart by identity: a file's fields decide which group it is in, so an equal file is in the
+    # same one, and comparing models field by field made this quadratic in the files read.)
+    apart = {id(f) for f in scripted}
     delegated = [
         f
         for f in files
-        if f.sub_agent_named is not None and f not in scripted and f.changed_unseen_turn is None
+        if f.sub_agent_named is not None and id(f) not in apart and f.changed_unseen_turn is None
     ]
+    apart.update(id(f) for f in delegated)
     # ...nor are files a `git status` or `git diff` listed as changed, though no call seen changed them.
-    listed = [
-        f
-        for f in files
-        if f.listed_changed_by is not None and f not in scripted and f not in delegated
-    ]
-    files = [f for f in files if f not in scripted and f not in delegated and f not in listed]
+    listed = [f for f in files if f.listed_changed_by is not None and id(f) not in apart]
+    apart.update(id(f) for f in listed)
+    files = [f for f in files if id(f) not in apart]
     latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
     # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
     # another checkout the session worked in (a git worktree) are the project's.
