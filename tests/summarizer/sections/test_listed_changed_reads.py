@@ -8,9 +8,14 @@ file the listing leaves out stays a plain read.
 
 from __future__ import annotations
 
+import pytest
+
 from artifact_index.ingestion.events import Event, SessionInfo
+from artifact_index.trail.answers import FileReport
 from artifact_index.trail.tracker import Tracker
 from summarizer.integrations.hooks import file_trail_context
+from summarizer.sections.file_lists import read_files
+from summarizer.sections.index_sections import MAX_DETAIL
 from summarizer.sections.session_facts import session_facts
 from tests.support.session_steps import ROOT, read, shell
 
@@ -55,3 +60,36 @@ def test_a_read_file_no_listing_names_stays_unchanged() -> None:
         shell(2, "git status", "On branch main\nnothing to commit, working tree clean\n"),
     )
     assert reads.strip() == "- `lib/worker.ts`"
+
+
+def test_taking_apart_many_listed_reads_does_not_compare_every_file_with_every_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A long session reads thousands of files: comparing each with every one set apart (a model's
+    # equality walks its fields) made this rendering quadratic, seconds at 100 MB.
+    events: list[Event] = [SessionInfo(turn=0, cwd=ROOT)]
+    for n in range(300):
+        events += read(1, f"src/module_{n}.py", "x = 1\n")
+    facts = session_facts(Tracker(format="claude-code").feed_all(events))
+    listed = (2, "git status")
+    facts = facts.model_copy(
+        update={
+            "read": [
+                f.model_copy(update={"listed_changed_by": listed}) if n % 2 else f
+                for n, f in enumerate(facts.read)
+            ]
+        }
+    )
+    compared: list[object] = []
+    equal = FileReport.__eq__
+
+    def counted(self: FileReport, other: object) -> bool:
+        compared.append(other)
+        return equal(self, other)
+
+    monkeypatch.setattr(FileReport, "__eq__", counted)
+    body = read_files(facts, MAX_DETAIL)
+    # Naming the few files shown compares each with those; setting the listed ones apart compared each
+    # with all of them (tens of thousands here).
+    assert len(compared) <= 2 * len(facts.read)
+    assert "`git status` (turn 2) listed them as changed" in body
