@@ -67,6 +67,12 @@ _COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
     re.MULTILINE,
 )
+# A commit as `git commit` reports it, its summary line after it: what a script that commits prints too.
+_REPORTED_COMMIT = lazy_pattern(
+    r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)\n"
+    r"\s*\d+ files? changed",
+    re.MULTILINE,
+)
 _SWITCHED = lazy_pattern(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = lazy_pattern(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = lazy_pattern(r"^[\w./-]+$")
@@ -102,10 +108,19 @@ class WorkState:
         if self.state.compared is not None and _OTHER_CHECKOUTS.search(command):
             self.state.compared = None
         if "git" not in command:
+            self._scripted_git(command, output, turn, commits=True, merges=True)
             return
         steps = simple_commands(command, cwd, dialect)
         if steps is None:
             return
+        git_subs = {git_words(step)[0] for step in steps if step.program == "git"}
+        self._scripted_git(
+            command,
+            output,
+            turn,
+            commits="commit" not in git_subs,
+            merges=not git_subs & {"pull", "merge"},
+        )
         commits = iter(_COMMIT_LINE.finditer(output))
         model = GitModel(self.index)
         if self.state.unconfirmed_commits and output:
@@ -290,6 +305,31 @@ class WorkState:
             branch = _branch_from(sub, args, output)
             if branch:
                 other.branch, other.branch_turn = branch, turn
+
+    def _scripted_git(
+        self, command: str, output: str, turn: int, *, commits: bool, merges: bool
+    ) -> None:
+        """What git printed for a script the command ran (``bash merge-release.sh``): its commits, made with
+        files no staging the session did shows, and the files a merge it reported brought in."""
+        if " changed" not in output:
+            return  # neither a commit's summary nor a merge's diffstat
+        if commits:
+            for made in _REPORTED_COMMIT.finditer(output):
+                if len(self.state.commits) >= _MAX_COMMITS:
+                    break
+                self.state.branch = made["branch"]
+                self.state.commits.append(
+                    Commit(
+                        turn=turn,
+                        hash=made["hash"],
+                        branch=made["branch"],
+                        message=made["message"],
+                        files=None,
+                        command=command,
+                    )
+                )
+        if merges and ("Fast-forward" in output or "Merge made by" in output):
+            self._brought_in(output)
 
     def _continued(self, model: GitModel) -> None:
         """``git rebase --continue`` that succeeded committed what was added: git refuses it otherwise."""

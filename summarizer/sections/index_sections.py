@@ -534,6 +534,26 @@ def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItem]) -> list[str
     return lines
 
 
+def _commit_command(commit: CommitReport) -> str | None:
+    return next((e.command for e in commit.evidence if e.command), None)
+
+
+def _unknown_commit_after(facts: SessionFacts) -> CommitReport | None:
+    """The latest commit whose files are unknown (a script made it, or its staging was not followed) that
+    came after a change of a file called uncommitted: it may hold that change, so "not committed" is no
+    verdict."""
+    uncommitted = set(facts.work.uncommitted)
+    changed = [
+        max(f.changed_turns) for f in facts.changed if f.path in uncommitted and f.changed_turns
+    ]
+    earliest = min(changed, default=None)
+    if earliest is None:
+        return None
+    return next(
+        (c for c in reversed(facts.work.commits) if c.files is None and c.turn >= earliest), None
+    )
+
+
 def _todo_list(facts: SessionFacts) -> list[str]:
     tasks = facts.open_tasks
     written = max(t.turn for t in facts.tasks)
@@ -621,12 +641,17 @@ def _pending(facts: SessionFacts, detail: int) -> str:
         if facts.work.commits and facts.work.uncommitted:
             last = facts.work.commits[-1]
             quiet = [a.turn for a in facts.work.unconfirmed_commits if a.turn >= last.turn]
+            unknown = _unknown_commit_after(facts)
             # A later `git commit` that printed no commit may hold them: say what was seen.
             unfinished.append(
                 f"{len(facts.work.uncommitted)} changed file(s) in no commit shown (the last commit "
                 f"printed: `{last.hash}`, turn {last.turn}; `git commit` at turn {quiet[-1]} "
                 "printed none, so it may hold them): " + _few_paths(facts.work.uncommitted)
                 if quiet
+                else f"{len(facts.work.uncommitted)} changed file(s) in no commit shown (`{unknown.hash}`, "
+                f"turn {unknown.turn}, made by {_command(_commit_command(unknown), 60)}, did not show "
+                "what it holds, so it may hold them): " + _few_paths(facts.work.uncommitted)
+                if unknown is not None
                 else f"{len(facts.work.uncommitted)} changed file(s) not committed (the last "
                 f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
             )
