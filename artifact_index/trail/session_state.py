@@ -203,6 +203,8 @@ class WorkRecord(_Record):
     compared: ComparedWithHead | None = None
     repos: dict[str, OtherRepository] = Field(default_factory=dict)
     switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
+    # key -> turn of a complete status that did not list the file's change, though no commit seen held it
+    unlisted: dict[str, int] = Field(default_factory=dict)
 
 
 class Stash(_Record):

@@ -321,8 +321,10 @@ def observed_status(
             return None
         untracked = not any(a in ("-uno", "--untracked-files=no") for a in words)
         if short or porcelain:
-            if printing:
-                return None  # another command's lines could read as "XY path"
+            # Another command's lines could read as "XY path"; `git add` prints none that could
+            # (nothing, or "warning: …" lines), so `git add x && git status -s` is read.
+            if any(b != "git add" for b in printing):
+                return None
             return TreeStatus(
                 "git status",
                 _short_form(output),

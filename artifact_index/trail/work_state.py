@@ -231,6 +231,25 @@ class WorkState:
             commits_before=len(self.state.commits),
             scope=[key(p) for p in seen.scope],
         )
+        if self.state.status.complete and self.state.status.untracked_shown and not seen.scope:
+            self._note_unlisted(self.state.status)
+
+    def _note_unlisted(self, status: ListedStatus) -> None:
+        """The changed files a complete status did not list though no commit seen held their change.
+
+        Ignored by git, most likely (or put away by a command not followed): a later change of one is
+        no more sure to be a change a commit would hold.
+        """
+        for file in self.index.file_states():
+            key = file.path
+            if file.status not in CHANGED_STATUSES or is_absolute(key) or key.startswith(".git/"):
+                continue
+            if _listed(key, status):
+                self.state.unlisted.pop(key, None)
+                continue
+            last = self.index.last_change(key)
+            if 0 < last <= status.seq and self.state.committed_at.get(key, -1) < last:
+                self.state.unlisted[key] = status.turn
 
     def _repository(self, git_cwd: str | None) -> str | None:
         """None for the workspace's repository, else the other repository's directory as the reader knows it."""
@@ -720,6 +739,7 @@ def work_state(index: ArtifactIndex) -> WorkReport:
     committed_at = state.committed_at
     status = state.status
     uncommitted = []
+    unlisted: dict[str, int] = {}
     not_shown = []
     changed_keys = set()
     changed_after = False
@@ -740,6 +760,8 @@ def work_state(index: ArtifactIndex) -> WorkReport:
             )  # the trail would call it uncommitted: the status says otherwise
         elif says or (says is None and by_trail):
             uncommitted.append(shown)
+            if key in state.unlisted:
+                unlisted[shown] = state.unlisted[key]
         if status is not None and last_change > status.seq:
             changed_after = True
     return WorkReport(
@@ -749,6 +771,7 @@ def work_state(index: ArtifactIndex) -> WorkReport:
             CommitAttemptReport(turn=a.turn, command=a.command) for a in state.unconfirmed_commits
         ],
         uncommitted=sorted(uncommitted),
+        unlisted=unlisted,
         elsewhere=[
             OtherRepositoryReport(
                 path=path,

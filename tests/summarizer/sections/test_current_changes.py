@@ -139,3 +139,32 @@ def test_a_change_before_a_commit_that_showed_no_files_is_not_called_uncommitted
         "1 changed file(s) in no commit shown (`9b1d2e3`, turn 5, made by `./release.sh`, did not show "
         "what it holds, so it may hold them): `shop/tax.py`"
     ) in pending
+
+
+def test_a_file_git_status_left_out_after_its_change_is_not_called_uncommitted_work() -> None:
+    """A file git ignores is changed, a complete `git status` does not list it, and no commit holds it:
+    changed again later, it is said as what was seen, not as a change a commit or a PR still owes."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Ship the smoke workflow."),
+        edit(2, f"{ROOT}/notes/story.md"),
+        edit(3, f"{ROOT}/ci/smoke.yaml"),
+        shell(
+            4,
+            "git add ci/smoke.yaml && git status --short",
+            "A  ci/smoke.yaml\n",
+        ),
+        shell(5, "git commit -m 'smoke'", "[feat 4f2a9c1] smoke\n 1 file changed\n"),
+        shell(
+            6,
+            "gh pr create --title smoke --body x",
+            "https://github.com/o/r/pull/219\n",
+        ),
+        edit(7, f"{ROOT}/notes/story.md"),
+        shell(8, "gh pr merge 219 --squash", "✓ Squashed and merged pull request #219 (smoke)\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "not committed" not in pending
+    assert (
+        "1 changed file(s) `git status` did not list after an earlier change (turn 4), though no "
+        "commit seen held them (ignored by git?), changed again since: `notes/story.md`"
+    ) in pending
