@@ -377,8 +377,18 @@ class WorkReport(_Answer):
     commits: list[CommitReport] = []
     unconfirmed_commits: list[CommitAttemptReport] = []
     uncommitted: list[str] = []
+    # Of ``uncommitted``: those a complete ``git status`` did not list after an earlier change, though no
+    # commit seen held it (ignored by git, or put away unseen), by the turn of that status.
+    unlisted: dict[str, int] = {}
     elsewhere: list[OtherRepositoryReport] = []
     status: StatusReport | None = None
+
+    @model_serializer(mode="wrap")
+    def _contract(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        shown: dict[str, object] = handler(self)
+        if not self.unlisted:
+            shown.pop("unlisted", None)  # said only when a status left out a change
+        return shown
 
 
 class LeftBehind(_Answer):

@@ -212,6 +212,8 @@ class WorkRecord(_Record):
     switches: list[BranchSwitch] = Field(default_factory=list)  # in the order they ran
     # Per file key: the first listing that showed it changed (see trail.unseen_changes).
     first_listed_changed: dict[str, ListedChange] = Field(default_factory=dict)
+    # key -> turn of a complete status that did not list the file's change, though no commit seen held it
+    unlisted: dict[str, int] = Field(default_factory=dict)
 
 
 class SubAgentRun(_Record):

@@ -173,7 +173,8 @@ def compared_revision(
     renamed: set[str] = set()
     if shape in ("--stat", "--numstat"):
         line_shape = _STAT_LINE if shape == "--stat" else _NUMSTAT
-        for line in output.splitlines():
+        lines = _indent_restored(output, _STAT_LOST) if shape == "--stat" else output.splitlines()
+        for line in lines:
             found = line_shape.match(line)
             if found and " => " in found["path"]:
                 renamed.update(_renamed(found["path"]))
@@ -234,9 +235,23 @@ def _long_form(output: str) -> list[ListedFile] | None:
     return files
 
 
+def _indent_restored(output: str, lost: re.Pattern[str]) -> list[str]:
+    """The output's lines, the first given back the space a harness stripped from the start of the output
+    (" M a.py" shown as "M a.py", " a.py | 3 +" as "a.py | 3 +"): git wrote it like the rest."""
+    lines = output.splitlines()
+    if lines and lost.match(lines[0]):
+        lines[0] = " " + lines[0]
+    return lines
+
+
+# A first line that lost its leading space: a short status's " M a.py", a diffstat's " a.py | 3 +".
+_SHORT_LOST = lazy_pattern(r"^[MADRCUT] \S")
+_STAT_LOST = lazy_pattern(r"^[^\s|][^|]*?\s+\|\s+(?:\d+|Bin\b)")
+
+
 def _short_form(output: str) -> list[ListedFile]:
     files: list[ListedFile] = []
-    for line in output.splitlines():
+    for line in _indent_restored(output, _SHORT_LOST):
         found = _SHORT_LINE.match(line)
         if found is None or found["xy"] == "!!":
             continue
@@ -249,7 +264,7 @@ def _short_form(output: str) -> list[ListedFile]:
 
 def _diff_listing(output: str, shape: str) -> list[ListedFile]:
     files: list[ListedFile] = []
-    for line in output.splitlines():
+    for line in _indent_restored(output, _STAT_LOST) if shape == "--stat" else output.splitlines():
         if shape == "--stat":
             found = _STAT_LINE.match(line)
             if found and not _STAT_TOTAL.match(line):
@@ -306,8 +321,10 @@ def observed_status(
             return None
         untracked = not any(a in ("-uno", "--untracked-files=no") for a in words)
         if short or porcelain:
-            if printing:
-                return None  # another command's lines could read as "XY path"
+            # Another command's lines could read as "XY path"; `git add` prints none that could
+            # (nothing, or "warning: …" lines), so `git add x && git status -s` is read.
+            if any(b != "git add" for b in printing):
+                return None
             return TreeStatus(
                 "git status",
                 _short_form(output),

@@ -68,6 +68,12 @@ _COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
     re.MULTILINE,
 )
+# A commit as `git commit` reports it, its summary line after it: what a script that commits prints too.
+_REPORTED_COMMIT = lazy_pattern(
+    r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)\n"
+    r"\s*\d+ files? changed",
+    re.MULTILINE,
+)
 _SWITCHED = lazy_pattern(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = lazy_pattern(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = lazy_pattern(r"^[\w./-]+$")
@@ -103,10 +109,19 @@ class WorkState:
         if self.state.compared is not None and _OTHER_CHECKOUTS.search(command):
             self.state.compared = None
         if "git" not in command:
+            self._scripted_git(command, output, turn, commits=True, merges=True)
             return
         steps = simple_commands(command, cwd, dialect)
         if steps is None:
             return
+        git_subs = {git_words(step)[0] for step in steps if step.program == "git"}
+        self._scripted_git(
+            command,
+            output,
+            turn,
+            commits="commit" not in git_subs,
+            merges=not git_subs & {"pull", "merge"},
+        )
         commits = iter(_COMMIT_LINE.finditer(output))
         model = GitModel(self.index)
         if self.state.unconfirmed_commits and output:
@@ -223,6 +238,25 @@ class WorkState:
             commits_before=len(self.state.commits),
             scope=[key(p) for p in seen.scope],
         )
+        if self.state.status.complete and self.state.status.untracked_shown and not seen.scope:
+            self._note_unlisted(self.state.status)
+
+    def _note_unlisted(self, status: ListedStatus) -> None:
+        """The changed files a complete status did not list though no commit seen held their change.
+
+        Ignored by git, most likely (or put away by a command not followed): a later change of one is
+        no more sure to be a change a commit would hold.
+        """
+        for file in self.index.file_states():
+            key = file.path
+            if file.status not in CHANGED_STATUSES or is_absolute(key) or key.startswith(".git/"):
+                continue
+            if _listed(key, status):
+                self.state.unlisted.pop(key, None)
+                continue
+            last = self.index.last_change(key)
+            if 0 < last <= status.seq and self.state.committed_at.get(key, -1) < last:
+                self.state.unlisted[key] = status.turn
 
     def _repository(self, git_cwd: str | None) -> str | None:
         """None for the workspace's repository, else the other repository's directory as the reader knows it."""
@@ -297,6 +331,31 @@ class WorkState:
             branch = _branch_from(sub, args, output)
             if branch:
                 other.branch, other.branch_turn = branch, turn
+
+    def _scripted_git(
+        self, command: str, output: str, turn: int, *, commits: bool, merges: bool
+    ) -> None:
+        """What git printed for a script the command ran (``bash merge-release.sh``): its commits, made with
+        files no staging the session did shows, and the files a merge it reported brought in."""
+        if " changed" not in output:
+            return  # neither a commit's summary nor a merge's diffstat
+        if commits:
+            for made in _REPORTED_COMMIT.finditer(output):
+                if len(self.state.commits) >= _MAX_COMMITS:
+                    break
+                self.state.branch = made["branch"]
+                self.state.commits.append(
+                    Commit(
+                        turn=turn,
+                        hash=made["hash"],
+                        branch=made["branch"],
+                        message=made["message"],
+                        files=None,
+                        command=command,
+                    )
+                )
+        if merges and ("Fast-forward" in output or "Merge made by" in output):
+            self._brought_in(output)
 
     def _continued(self, model: GitModel) -> None:
         """``git rebase --continue`` that succeeded committed what was added: git refuses it otherwise."""
@@ -687,6 +746,7 @@ def work_state(index: ArtifactIndex) -> WorkReport:
     committed_at = state.committed_at
     status = state.status
     uncommitted = []
+    unlisted: dict[str, int] = {}
     not_shown = []
     changed_keys = set()
     changed_after = False
@@ -707,6 +767,8 @@ def work_state(index: ArtifactIndex) -> WorkReport:
             )  # the trail would call it uncommitted: the status says otherwise
         elif says or (says is None and by_trail):
             uncommitted.append(shown)
+            if key in state.unlisted:
+                unlisted[shown] = state.unlisted[key]
         if status is not None and last_change > status.seq:
             changed_after = True
     return WorkReport(
@@ -716,6 +778,7 @@ def work_state(index: ArtifactIndex) -> WorkReport:
             CommitAttemptReport(turn=a.turn, command=a.command) for a in state.unconfirmed_commits
         ],
         uncommitted=sorted(uncommitted),
+        unlisted=unlisted,
         elsewhere=[
             OtherRepositoryReport(
                 path=path,

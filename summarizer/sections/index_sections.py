@@ -507,7 +507,8 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
 def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItem]) -> list[str]:
     """A closed item whose changes are not committed: closing it did not finish it, and nothing else says so."""
     lines = []
-    uncommitted = set(facts.work.uncommitted)
+    # A file git status did not list after an earlier change is no sure part of a commit to make.
+    uncommitted = set(facts.work.uncommitted) - set(facts.work.unlisted)
     previous = 0
     for item in closed:
         end = item.closed_turn if item.closed_turn is not None else item.turn
@@ -534,6 +535,26 @@ def _closed_uncommitted(facts: SessionFacts, closed: list[WorkItem]) -> list[str
                 + (f" and {len(left) - 6} more" if len(left) > 6 else "")
             )
     return lines
+
+
+def _commit_command(commit: CommitReport) -> str | None:
+    return next((e.command for e in commit.evidence if e.command), None)
+
+
+def _unknown_commit_after(facts: SessionFacts) -> CommitReport | None:
+    """The latest commit whose files are unknown (a script made it, or its staging was not followed) that
+    came after a change of a file called uncommitted: it may hold that change, so "not committed" is no
+    verdict."""
+    uncommitted = set(facts.work.uncommitted) - set(facts.work.unlisted)
+    changed = [
+        max(f.changed_turns) for f in facts.changed if f.path in uncommitted and f.changed_turns
+    ]
+    earliest = min(changed, default=None)
+    if earliest is None:
+        return None
+    return next(
+        (c for c in reversed(facts.work.commits) if c.files is None and c.turn >= earliest), None
+    )
 
 
 def _todo_list(facts: SessionFacts) -> list[str]:
@@ -620,17 +641,31 @@ def _pending(facts: SessionFacts, detail: int) -> str:
                 f"{len(files)} changed file(s) not {kinds} by any run seen since their last change"
                 f"{after}: " + _few_paths(files)
             )
-        if facts.work.commits and facts.work.uncommitted:
+        unlisted = facts.work.unlisted
+        if unlisted:
+            # Ignored by git, most likely: what was seen, not "not committed".
+            unfinished.append(
+                f"{len(unlisted)} changed file(s) `git status` did not list after an earlier change "
+                f"(turn {max(unlisted.values())}), though no commit seen held them (ignored by git?), "
+                "changed again since: " + _few_paths(sorted(unlisted))
+            )
+        pending = [p for p in facts.work.uncommitted if p not in unlisted]
+        if facts.work.commits and pending:
             last = facts.work.commits[-1]
             quiet = [a.turn for a in facts.work.unconfirmed_commits if a.turn >= last.turn]
+            unknown = _unknown_commit_after(facts)
             # A later `git commit` that printed no commit may hold them: say what was seen.
             unfinished.append(
-                f"{len(facts.work.uncommitted)} changed file(s) in no commit shown (the last commit "
+                f"{len(pending)} changed file(s) in no commit shown (the last commit "
                 f"printed: `{last.hash}`, turn {last.turn}; `git commit` at turn {quiet[-1]} "
-                "printed none, so it may hold them): " + _few_paths(facts.work.uncommitted)
+                "printed none, so it may hold them): " + _few_paths(pending)
                 if quiet
-                else f"{len(facts.work.uncommitted)} changed file(s) not committed (the last "
-                f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(facts.work.uncommitted)
+                else f"{len(pending)} changed file(s) in no commit shown (`{unknown.hash}`, "
+                f"turn {unknown.turn}, made by {_command(_commit_command(unknown), 60)}, did not show "
+                "what it holds, so it may hold them): " + _few_paths(pending)
+                if unknown is not None
+                else f"{len(pending)} changed file(s) not committed (the last "
+                f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(pending)
             )
             unseen = _listed_unseen(facts)
             if unseen:
@@ -740,9 +775,17 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
             f"`git commit` ran at turn {turns} but printed no commit (quiet, or its output"
             " not recorded): whether it committed is not known."
         )
-    if work.uncommitted:
+    pending = [p for p in work.uncommitted if p not in work.unlisted]
+    if work.unlisted:
+        # Most likely ignored by git: what was seen, not "not committed".
+        lines.append(
+            f"Changed again after `git status` (turn {max(work.unlisted.values())}) did not list an "
+            "earlier change of them, though no commit seen held it (ignored by git?): "
+            + _few_paths(sorted(work.unlisted), {0: 30, 1: 20, 2: 12, 3: 8}[detail])
+        )
+    if pending:
         limit = {0: 30, 1: 20, 2: 12, 3: 8}[detail]
-        more = len(work.uncommitted) - limit
+        more = len(pending) - limit
         as_shown = (
             f", as the latest `{work.status.command}` (turn {work.status.turn}) showed"
             if work.status is not None and work.status.current
@@ -754,11 +797,11 @@ def _work_state(facts: SessionFacts, detail: int) -> str:
                 if unconfirmed
                 else "Changed and not committed: "
             )
-            + ", ".join(f"`{p}`" for p in work.uncommitted[:limit])
+            + ", ".join(f"`{p}`" for p in pending[:limit])
             + (f" and {more} more" if more > 0 else "")
             + as_shown
         )
-    elif facts.changed and not unconfirmed:
+    elif facts.changed and not unconfirmed and not work.unlisted:
         lines.append("Every changed file is committed.")
     if work.status is not None:
         lines += _status_lines(work, detail)

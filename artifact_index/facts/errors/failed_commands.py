@@ -150,6 +150,19 @@ _ERRORISH = lazy_pattern(
 _PASS_REPORT = lazy_pattern(
     r"(?:^|:\s)\s*(?:\((?:pass|skip|todo)\)|[✓✔]\s|PASS\s|--- (?:PASS|SKIP):|ok\s+\d+\s)"
 )
+# A count of none sounds like an error and is not one: "Failed: 0", "Summary: 0 error(s)", "errors=0".
+_NONE_COUNTED = lazy_pattern(
+    r"\b0\s+(?:errors?|failed|failures?|violations?)\b|\b(?:errors?|failed|failures?)(?:\(s\))?\s*[:=]\s*0\b",
+    re.IGNORECASE,
+)
+# A warning is printed on the way; it is not why the command failed ("DEPRECATION WARNING: … removed").
+_WARNING = lazy_pattern(
+    r"^\s*(?:\[?warn(?:ing)?\]?\b|DEPRECATION WARNING\b|npm WARN\b|\w+Warning:)", re.I
+)
+# The shell's own complaint: "zsh:1: no matches found", "cache.sh:152: BASH_SOURCE[0]: parameter not set",
+# "state_set_stage:1: read-only variable: status" (a script or function, the line, the message).
+_SHELL_COMPLAINT = lazy_pattern(r"^[\w./~-]+:\d+: (?!\s*(?:warning|note)\b)\S", re.IGNORECASE)
+_COLOUR = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
 _MAX_LINES = 10
@@ -162,7 +175,7 @@ def _lines(output: str) -> list[str]:
     for line in output.replace("\r\n", "\n").split("\n"):
         parts = line.split("\\n") if line.count("\\n") >= 2 else [line]
         for part in parts:
-            text = part.rstrip()
+            text = _COLOUR.sub("", part).rstrip() if "\x1b" in part else part.rstrip()
             if (
                 text.strip()
                 and not _EXIT_LINE.match(text.strip())
@@ -172,8 +185,44 @@ def _lines(output: str) -> list[str]:
     return lines
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _heads_passing_checks(lines: list[str], at: int) -> bool:
+    """Whether line ``at`` only introduces checks that passed, indented under it ("❌ MENU (invalid)"
+    over "  ✓ missing-menu: got expected error"): a test of error cases names errors and is no failure.
+    A failing check among them (an indented line that is not a pass) keeps it a failure."""
+    after = at + 1
+    while after < len(lines) and (
+        _PASS_REPORT.search(lines[after]) or _NONE_COUNTED.search(lines[after])
+    ):
+        after += 1
+    return after > at + 1 and (after == len(lines) or _indent(lines[after]) <= _indent(lines[at]))
+
+
+def _failure_line(lines: list[str]) -> int | None:
+    """The first line that reads as the failure: error words, not a pass, a warning, a count of none or
+    the heading of passing checks."""
+    return next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if (_ERRORISH.search(line) or _SHELL_COMPLAINT.search(line))
+            and not _PASS_REPORT.search(line)
+            and not _WARNING.search(line)
+            and not _NONE_COUNTED.search(line)
+            and not _heads_passing_checks(lines, i)
+        ),
+        None,
+    )
+
+
 def unexplained_failure(command: str, output: str, exit_code: int | None = None) -> Diagnostic:
-    """A failed command's own words as a diagnostic: its first error-like line and what follows."""
+    """A failed command's own words as a diagnostic: its first error-like line and what follows.
+
+    Without such a line, what it printed last, said as such.
+    """
     lines = _lines(output)
     if not lines:
         status = f"exited with status {exit_code}" if exit_code else "failed"
@@ -187,18 +236,23 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
         return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
     # The error record's message is the failure, whatever the steps before it printed ("#2 added").
     thrown = next((i - 1 for i, line in enumerate(lines) if i and _POWERSHELL_AT.match(line)), None)
-    first = (
-        thrown
-        if thrown is not None
-        else next(
-            (
-                i
-                for i, line in enumerate(lines)
-                if _ERRORISH.search(line) and not _PASS_REPORT.search(line)
-            ),
-            0,
+    first = thrown if thrown is not None else _failure_line(lines)
+    if first is None and (
+        len(lines) <= 2 or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))
+    ):
+        # A line or two is the command's complaint; an opening that ends in a colon introduces it
+        # ("The following paths are ignored by one of your .gitignore files:").
+        first = 0
+    if first is None:
+        # No line says what failed: a failing command stops where it failed, so its last line is the
+        # nearest to the failure; said as what was seen, never quoted as the error (the first line of
+        # a run that went well up to its end would be a passing header).
+        return Diagnostic(
+            message=f"no line of its output reads as an error; it ended: {lines[-1].strip()}"[
+                :_MAX_LINE
+            ],
+            kind="generic",
         )
-    )
     message = lines[first].strip()
     rest = lines[first + 1 : first + 1 + _MAX_LINES]
     more = len(lines) - first - 1 - _MAX_LINES

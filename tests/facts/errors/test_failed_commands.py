@@ -568,3 +568,71 @@ def test_a_run_whose_exit_status_a_filter_masked_is_not_what_the_session_went_on
     assert entry.went_on is None
     session.run("git commit -am 'seed data'", "[main 9e1d2b7] seed data\n", ok=True)
     assert session.ledger.errors[0].went_on == "git commit -am 'seed data'"
+
+
+# A suite of error-case checks that all passed, in colour, then the step that failed (prettier) at the end.
+CHAINED_CHECKS = (
+    "> pkg@1.0.0 test\n> npm run test:schemas && npm run format:check\n\n"
+    "\x1b[34m❌ MENU (invalid)\x1b[0m\n"
+    "  \x1b[32m✓\x1b[0m missing-menu \x1b[2mGot expected error (invalid_type): Required\x1b[0m\n"
+    "  \x1b[32m✓\x1b[0m empty-menu \x1b[2mGot expected error (too_small): needs one entry\x1b[0m\n"
+    "\x1b[34m❌ PERSONA (invalid)\x1b[0m\n"
+    "  \x1b[32m✓\x1b[0m missing-role \x1b[2mGot expected error (invalid_type): Required\x1b[0m\n"
+    "  Failed: \x1b[32m0\x1b[0m\n"
+    "Summary: 0 error(s)\n\n"
+    "> pkg@1.0.0 format:check\n> prettier --check .\n\nChecking formatting...\n[warn] package.json\n"
+    "[warn] Code style issues found in 1 file. Run Prettier with --write to fix.\n"
+)
+
+
+def test_error_cases_that_passed_are_not_the_failure_its_last_line_is_said_as_seen() -> None:
+    """Headings over passing checks, counts of none and warnings are no failure; with nothing else
+    error-like, the output's last line is said as what it ended with, not quoted as the error."""
+    session = Session()
+    session.run("npm test", CHAINED_CHECKS, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == (
+        "no line of its output reads as an error; it ended: "
+        "[warn] Code style issues found in 1 file. Run Prettier with --write to fix."
+    )
+
+
+def test_a_failing_check_under_a_heading_keeps_the_heading_the_failure() -> None:
+    session = Session()
+    output = "❌ MENU (invalid)\n  ✓ missing-menu rejected\n  ✗ empty-menu accepted\nDone in 2s\n"
+    session.run("node test/schemas.js", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == "❌ MENU (invalid)"
+
+
+def test_a_warning_and_a_header_are_not_the_error_of_a_run_that_printed_no_error() -> None:
+    session = Session()
+    output = (
+        "DEPRECATION WARNING: Configurable is deprecated and will be removed in 8.2.\n"
+        "--- Timing key examples ---\nprofile (3 orders): 1.7s\numap (n=3): 1.7s\n"
+    )
+    session.run("Rscript timing.R", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == "no line of its output reads as an error; it ended: umap (n=3): 1.7s"
+
+
+def test_a_warning_above_the_error_is_passed_over() -> None:
+    session = Session()
+    output = (
+        "DEPRECATION WARNING: Configurable is missing a replacement.\n"
+        "PG::ConnectionBad: connection to server failed: Connection refused\n\tfrom app.rb:3\n"
+    )
+    session.run("bin/rails test", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message.startswith("PG::ConnectionBad: connection to server failed")
+
+
+def test_the_shells_own_complaint_is_the_error_wherever_it_stands() -> None:
+    session = Session()
+    output = (
+        "Caching package state...\ncache.sh:152: BASH_SOURCE[0]: parameter not set\n"
+        "state_set_stage:1: read-only variable: status\n"
+    )
+    session.run("source state.sh && state_set_stage build", output, ok=False)
+    [entry] = session.ledger.errors
+    assert entry.message == "cache.sh:152: BASH_SOURCE[0]: parameter not set"

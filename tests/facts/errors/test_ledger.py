@@ -219,3 +219,31 @@ def test_reading_a_log_is_not_failing() -> None:
     assert session.ledger.errors == []
     session.run("python scripts/check_tokens.py 2>&1 | tail -20", TRACEBACK, ok=True)
     assert [e.message for e in session.ledger.errors] == ["KeyError: 'exp'"]
+
+
+COLLECTION_ERROR = """\
+==================================== ERRORS ====================================
+___________________ ERROR collecting tests/test_title_for.py ___________________
+ImportError while importing test module 'tests/test_title_for.py'.
+tests/test_title_for.py:3: in <module>
+    import jeeves
+jeeves.py:8: in <module>
+    from jaraco.stream import buffer
+E   ModuleNotFoundError: No module named 'jaraco.stream'
+=========================== short test summary info ============================
+ERROR tests/test_title_for.py
+!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!
+=============================== 1 error in 0.31s ===============================
+"""
+
+
+def test_a_run_that_leaves_the_failing_file_out_does_not_resolve_its_error() -> None:
+    """`--ignore`/`--deselect` make a narrower run: passing, it says nothing of what it left out."""
+    session = Session()
+    session.run("python3 -m pytest tests/ -v 2>&1", COLLECTION_ERROR, ok=False)
+    session.run("python3 -m pytest tests/ -v --ignore=tests/test_title_for.py 2>&1", GREEN, ok=True)
+    session.run("pytest tests --deselect tests/test_title_for.py::test_title", GREEN, ok=True)
+    [entry] = [e for e in session.ledger.errors if "jaraco" in e.message]
+    assert not entry.resolved
+    session.run("python3 -m pytest tests/ -q", GREEN, ok=True)  # the whole suite again
+    assert session.ledger.errors[0].resolved

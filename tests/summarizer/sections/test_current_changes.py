@@ -92,3 +92,79 @@ def test_a_tracker_item_closed_with_its_code_uncommitted_says_so() -> None:
         in pending
     )
     assert "`shop-cart.1` was closed" not in pending  # its change went into the commit of turn 4
+
+
+RELEASE_SCRIPT = """\
+Package: shop 1.2.0
+[dev c6c3baa] Release shop 1.2.0
+ 2 files changed, 2 insertions(+), 3 deletions(-)
+Merging dev -> master and pushing...
+Switched to branch 'master'
+Updating 61b06ec..c6c3baa
+Fast-forward
+ NEWS.md         | 4 ++++
+ shop/version.py | 2 +-
+ 2 files changed, 5 insertions(+), 1 deletion(-)
+"""
+
+
+def test_a_commit_a_release_script_printed_holds_the_files_its_merge_brought_in() -> None:
+    """A script that commits and merges prints what git prints: its commit is the session's, and the
+    files its fast-forward names are committed as they are."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Release 1.2.0."),
+        edit(2, f"{ROOT}/shop/cart.py"),
+        shell(3, "git commit -am 'cart'", "[dev 4f2a9c1] cart\n 1 file changed\n"),
+        edit(4, f"{ROOT}/NEWS.md"),
+        edit(5, f"{ROOT}/shop/version.py"),
+        shell(6, "bash tools/merge-release.sh .", RELEASE_SCRIPT),
+    )
+    facts = summary.facts
+    assert [c.hash for c in facts.work.commits] == ["4f2a9c1", "c6c3baa"]
+    assert facts.work.uncommitted == []
+    assert "not committed" not in section(summary, "Pending Tasks")
+
+
+def test_a_change_before_a_commit_that_showed_no_files_is_not_called_uncommitted() -> None:
+    """A script's commit names no files: a change before it may be in it, so the summary says what it saw."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Release 1.2.0."),
+        edit(2, f"{ROOT}/shop/cart.py"),
+        shell(3, "git commit -am 'cart'", "[dev 4f2a9c1] cart\n 1 file changed\n"),
+        edit(4, f"{ROOT}/shop/tax.py"),
+        shell(5, "./release.sh", "[dev 9b1d2e3] Release shop 1.2.0\n 3 files changed\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert (
+        "1 changed file(s) in no commit shown (`9b1d2e3`, turn 5, made by `./release.sh`, did not show "
+        "what it holds, so it may hold them): `shop/tax.py`"
+    ) in pending
+
+
+def test_a_file_git_status_left_out_after_its_change_is_not_called_uncommitted_work() -> None:
+    """A file git ignores is changed, a complete `git status` does not list it, and no commit holds it:
+    changed again later, it is said as what was seen, not as a change a commit or a PR still owes."""
+    summary = summary_of(
+        UserMessage(turn=1, text="Ship the smoke workflow."),
+        edit(2, f"{ROOT}/notes/story.md"),
+        edit(3, f"{ROOT}/ci/smoke.yaml"),
+        shell(
+            4,
+            "git add ci/smoke.yaml && git status --short",
+            "A  ci/smoke.yaml\n",
+        ),
+        shell(5, "git commit -m 'smoke'", "[feat 4f2a9c1] smoke\n 1 file changed\n"),
+        shell(
+            6,
+            "gh pr create --title smoke --body x",
+            "https://github.com/o/r/pull/219\n",
+        ),
+        edit(7, f"{ROOT}/notes/story.md"),
+        shell(8, "gh pr merge 219 --squash", "✓ Squashed and merged pull request #219 (smoke)\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "not committed" not in pending
+    assert (
+        "1 changed file(s) `git status` did not list after an earlier change (turn 4), though no "
+        "commit seen held them (ignored by git?), changed again since: `notes/story.md`"
+    ) in pending

@@ -175,3 +175,19 @@ def test_a_diff_does_not_show_new_files_or_what_is_staged() -> None:
 def test_git_internals_are_never_uncommitted() -> None:
     work = state(edit("/repo/.git/hooks/pre-push", 1), edit("/repo/a.go", 1))
     assert work["uncommitted"] == ["a.go"]
+
+
+def test_a_listing_whose_first_line_lost_its_leading_space_still_names_that_file() -> None:
+    """A harness strips the start of a result: " M a.go" comes as "M a.go", " a.go | 3 +" as "a.go | 3 +"."""
+    for command, output in (
+        ("git status --short", "M cmd/cli/handlers.go\n M cmd/cli/state_test.go\n"),
+        ("git diff --stat HEAD", STAT.lstrip()),
+    ):
+        work = _abandoned_branch(command, output)
+        assert work["uncommitted"] == ["cmd/cli/handlers.go", "cmd/cli/state_test.go"], command
+        status = work["status"]
+        assert isinstance(status, dict)
+        assert [f["path"] for f in status["files"]] == [
+            "cmd/cli/handlers.go",
+            "cmd/cli/state_test.go",
+        ], command

@@ -89,8 +89,8 @@ def _filter_selects(selection: str, test: str) -> bool:
         # Go matches each level of "TestA/sub" against its part of the pattern: the top
         # level is what a -run naming the failing test matches.
         return bool(pattern.search(test) or pattern.search(test.split("/")[0]))
-    if option in ("-skip", "--exclude"):
-        return False
+    if option in ("-skip", "--exclude", "--ignore", "--ignore-glob", "--deselect"):
+        return False  # what it leaves out, never what it picks
     return value in test
 
 

@@ -35,7 +35,7 @@ _SCRIPT_BUILD = lazy_pattern(r"^(?:build|compile)(?:[:_-][\w:.-]*)?$")
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "pytest": word_set(
         "-k -m -p -c -o -W -n --tb --rootdir --maxfail --junitxml --junit-xml --cov "
-        "--cov-report --deselect --ignore --timeout --durations --color --log-level "
+        "--cov-report --deselect --ignore --ignore-glob --timeout --durations --color --log-level "
         "--basetemp --confcutdir --import-mode --capture -r --count --reruns --dist "
         "--override-ini"
     ),
@@ -56,7 +56,9 @@ _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "unittest": word_set("-k -p -s -t --pattern --start-directory --top-level-directory"),
 }
 _FILTER_OPTIONS: dict[str, set[str]] = {
-    "pytest": {"-k", "-m"},
+    # A run that leaves files or tests out (`--ignore`, `--deselect`) is not the whole project: it
+    # cannot vouch for what it left out.
+    "pytest": {"-k", "-m", "--ignore", "--ignore-glob", "--deselect"},
     "go test": {"-run", "-skip"},
     "jest": {"-t", "--testNamePattern", "--testPathPattern"},
     "mix test": {"--only", "--exclude", "--include"},
