@@ -20,6 +20,7 @@ from summarizer.narrative.narrative_model import NarrativeReply, NarrativeReques
 from summarizer.narrative.next_steps import next_steps
 from summarizer.narrative.offline_decisions import decisions
 from summarizer.narrative.wording import first_line, item_name
+from summarizer.sections.background import reported_paths
 from summarizer.sections.claim_wording import test_counts
 from summarizer.sections.error_state import error_state, open_count_sentence
 from summarizer.sections.file_lists import created_then_moved, moved_files
@@ -28,6 +29,7 @@ from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.text import whole_sentences
 from summarizer.sections.thread import (
     SESSION_COMMANDS,
+    agent_turn,
     investigation,
     is_request,
     planned_at,
@@ -46,7 +48,10 @@ def _intent(facts: SessionFacts) -> list[str]:
     # The task as first stated is a request of some length, and the latest whatever the user last asked: a
     # slash command with its arguments included ("/opsx:explore <issue URL>" is the task, not a setting).
     # A message queued while the agent worked is said after the request it was working on, as said after it.
-    first, latest = requests[0], request_in_hand(said, planned_at=planned_at(facts))
+    first, latest = (
+        requests[0],
+        request_in_hand(said, planned_at=planned_at(facts), agent_turn=agent_turn(facts)),
+    )
     items = [f"The user asked (turn {first.turn}): {_opening(first.text)}"]
     if latest is not None and latest is not first:
         items.append(
@@ -152,13 +157,17 @@ def _current_state(facts: SessionFacts, shown: frozenset[str] = frozenset()) -> 
         items.append(open_count_sentence(facts) or "")
     elif own:
         last = max((e.resolved_turn or e.last_turn for e in own), default=0)
-        items.append(f"All {len(own)} error(s) seen were resolved, the last at turn {last}.")
+        # What the index knows is the errors tool output showed: one the user only described is not among them.
+        items.append(
+            f"The {len(own)} error(s) seen in tool output were resolved, the last at turn {last} (errors "
+            "only described in words are not tracked)."
+        )
     if facts.pre_existing_errors:
         items.append(
             f"{len(facts.pre_existing_errors)} finding(s) reported were there before the session "
             "(listed apart under Errors), not errors to resolve."
         )
-    if facts.changed or facts.reverted:
+    if facts.changed or facts.reverted or facts.background:
         # Beside the Work State section, which says what was committed, the commits are not said twice.
         items.append(_change_counts(facts, commits="work_state" not in shown))
     found = investigation(facts)
@@ -210,7 +219,20 @@ def _change_counts(facts: SessionFacts, commits: bool = True) -> str:
         and len(set(f.changed_turns)) > 1
     )
     made = f"{created} file(s) created" + (f" ({revised} revised after)" if revised else "")
-    return f"{made}, {modified} modified, {deleted} deleted{also}{committed}."
+    # The counts are of the agent's own calls: the sub-agents' edits are in their transcripts, named by their reports.
+    counts = f"{made}, {modified} modified, {deleted} deleted{also}{committed}"
+    reported = reported_paths(facts)
+    if not facts.background:
+        return counts + "."
+    theirs = (
+        f"sub-agents' reports name {len(reported)} file(s) they created or changed (under Files Changed)"
+        if reported
+        # Their reports name no path, or they had not reported yet: what they changed is not known here.
+        else f"what the {len(facts.background)} sub-agent(s) it launched changed is in their own transcripts"
+    )
+    if not (created or modified or deleted or reverted or moved or gone):
+        return f"No file changed by the agent's own calls{committed}; {theirs}."
+    return f"By the agent's own calls: {counts}; {theirs}, not counted here."
 
 
 def _root_cause(facts: SessionFacts) -> list[str]:

@@ -12,8 +12,10 @@ stated last, the next open tracker item.  What the index knows is open but
 no one stated as a step (checks owed, open errors) is under Test Status and
 Errors, not here.  When the session stopped in an investigation, the steps
 are its open question, the agent's latest conclusion and the checks it
-announced since.  When nothing is stated, that is said, with whether the
-agent was waiting for the user or stopped mid-work.
+announced since.  When the agent had started on the latest request and said
+nothing since, that request is the step, with the calls it made on it.  When
+nothing is stated, that is said, with whether the agent was waiting for the
+user or stopped mid-work.
 A plan sentence that the very next tool call carried out ("Let me check X:"
 followed by the call that checked X) is what the agent was doing, shown
 under Where It Stopped, not a step still to take.
@@ -39,6 +41,7 @@ from summarizer.sections.text import sentences
 from summarizer.sections.thread import (
     GO_AHEAD,
     SESSION_COMMANDS,
+    agent_turn,
     investigation,
     latest_request,
     planned_at,
@@ -200,7 +203,11 @@ def _unanswered(facts: SessionFacts) -> list[str]:
         agent_turns.append(facts.last_assistant.turn)
     if agent_turns and max(agent_turns) > latest.turn:
         return []
-    return [f"Answer the user's latest message (turn {latest.turn}), shown under User Messages."]
+    # Its words beside the step: "answer the latest message" alone sent the reader looking for which one.
+    return [
+        f"Answer the user's latest message (turn {latest.turn}, whole under User Messages): "
+        f'"{first_line(latest.text, 240)}"'
+    ]
 
 
 def _item_steps(facts: SessionFacts) -> list[str]:
@@ -421,7 +428,9 @@ def _in_flight(facts: SessionFacts, *, request_named: bool = False) -> list[str]
     if last is None or _waiting(facts) or (latest is not None and last.turn < latest.turn):
         return []
     since = [c for c in facts.activity if c.turn >= last.turn]
-    in_hand = request_in_hand(facts.user_messages, planned_at=planned_at(facts))
+    in_hand = request_in_hand(
+        facts.user_messages, planned_at=planned_at(facts), agent_turn=agent_turn(facts)
+    )
     words = (
         f'in its last words (turn {last.turn}): "{first_line(last.text.replace("**", ""), 400)}"'
     )
@@ -472,6 +481,9 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
         if _waits_for(facts) is not None:
             return [said]  # the step is stated: check what it waits for
         return ["No next step stated: " + said[0].lower() + said[1:]]
+    started = _started_on(facts)
+    if started:
+        return started
     if facts.activity:
         call = facts.activity[-1]
         during = f" during the latest request (turn {latest.turn})" if latest is not None else ""
@@ -480,6 +492,34 @@ def _nothing_stated(facts: SessionFacts) -> list[str]:
             f"`{first_line(call.target, 100)}` (turn {call.turn}, {call.status}); see Where It Stopped."
         ]
     return []
+
+
+def _started_on(facts: SessionFacts) -> list[str]:
+    """The latest request as the step, with the calls the agent had made on it, when it worked on it without a
+    word since: what was in flight at the cut is that request, and the calls say how far it got."""
+    latest = latest_request(facts.user_messages)
+    if latest is None:
+        return []
+    last = facts.last_assistant
+    if last is not None and last.turn >= latest.turn:
+        return []
+    since = [c for c in facts.activity if c.turn >= latest.turn]
+    if not since:
+        return []
+    calls = "; ".join(
+        f"{c.tool} `{first_line(c.target, 80)}` (turn {c.turn}, {c.status})"
+        for c in since[-_CALLS_SINCE_SHOWN:]
+    )
+    earlier = (
+        f", the last {_CALLS_SINCE_SHOWN} of {len(since)}"
+        if len(since) > _CALLS_SINCE_SHOWN
+        else ""
+    )
+    return [
+        f"Go on with the latest request (turn {latest.turn}): "
+        f'"{first_line(latest.text, 240)}"; the agent had started on it and said nothing '
+        f"since; its calls{earlier}: {calls}. Check what those calls left before repeating them."
+    ]
 
 
 def _task_steps(facts: SessionFacts) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from artifact_index.trail.conversation.background_agents import PATHS_KEPT
 from summarizer.sections.summary_facts import SessionFacts
 
-__all__ = ["background_lines", "reported_paths_line"]
+__all__ = ["background_lines", "reported_paths", "reported_paths_line"]
 
 
 def background_lines(facts: SessionFacts, since: int) -> list[str]:
@@ -37,13 +37,18 @@ def background_lines(facts: SessionFacts, since: int) -> list[str]:
     return lines
 
 
-def reported_paths_line(facts: SessionFacts) -> str | None:
-    """Files Changed: the files the sub-agents' reports name that the index did not see change."""
+def reported_paths(facts: SessionFacts) -> list[str]:
+    """The files the sub-agents' reports name that the index did not see change, in the order named."""
     seen = {f.path for f in [*facts.changed, *facts.reverted]}
     root = (facts.root or "").rstrip("/")
     named = [p.removeprefix(root + "/") if root else p for a in facts.background for p in a.paths]
     named = [p for p in named if p not in seen and not any(s.endswith("/" + p) for s in seen)]
-    named = list(dict.fromkeys(named))
+    return list(dict.fromkeys(named))
+
+
+def reported_paths_line(facts: SessionFacts) -> str | None:
+    """Files Changed: the files the sub-agents' reports name that the index did not see change."""
+    named = reported_paths(facts)
     if not named:
         return None
     shown = ", ".join(f"`{p}`" for p in named[:PATHS_KEPT])

@@ -233,7 +233,9 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
 def _test_status(facts: SessionFacts, detail: int) -> str:
     owed = checks_owed(facts)
     if not facts.tests and not owed:
-        return "No test run the index recognizes."
+        # Said as what the index knows: a run it cannot read (in the background, or by a runner it does not know)
+        # is not one it saw, not proof that no test ran.
+        return "No test run the index recognizes (background runs are not seen)."
     runs = facts.tests if detail == 0 else facts.tests[-{1: 6, 2: 4, 3: 3}[detail] :]
     lines = []
     if len(runs) < len(facts.tests):

@@ -28,7 +28,7 @@ from summarizer.sections.file_lists import latest_files
 from summarizer.sections.latest_code import latest_code
 from summarizer.sections.summary_facts import SessionFacts
 from summarizer.sections.thread import latest_request, thread_start
-from summarizer.sections.user_words import without_notices
+from summarizer.sections.user_words import in_own_words
 
 __all__ = ["session_facts"]
 
@@ -59,11 +59,9 @@ def session_facts(
     report = session_report(index, kept)
     facts = SessionFacts(**{name: getattr(report, name) for name in type(report).model_fields})
     facts = facts.model_copy(
-        # Who wrote it decides what the user said: a task's notice is never "the latest request".
+        # The user's own words: a host app's wrappers off (notices never got here: the adapter marks them).
         update={
-            "user_messages": [
-                _without_harness_note(m) for m in without_notices(facts.user_messages)
-            ]
+            "user_messages": [_without_harness_note(m) for m in in_own_words(facts.user_messages)]
         }
     )
     since = thread_start(facts)

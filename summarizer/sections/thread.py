@@ -22,6 +22,7 @@ from summarizer.sections.summary_facts import SessionFacts
 __all__ = [
     "SESSION_COMMANDS",
     "Investigation",
+    "agent_turn",
     "first_request",
     "investigation",
     "is_request",
@@ -111,7 +112,9 @@ def latest_request(messages: list[UserSaid]) -> UserSaid | None:
     return messages[-1] if messages else None
 
 
-def request_in_hand(messages: list[UserSaid], *, planned_at: int | None = None) -> UserSaid | None:
+def request_in_hand(
+    messages: list[UserSaid], *, planned_at: int | None = None, agent_turn: int | None = None
+) -> UserSaid | None:
     """The request the agent was working on: the latest one, or, when that was typed while the agent worked
     (queued), the latest one before it that was not: a queued message is delivered into that work, which went
     on ("changelog", "do we not have uv run in permissions?" while the agent got a PR merged).
@@ -119,16 +122,38 @@ def request_in_hand(messages: list[UserSaid], *, planned_at: int | None = None) 
     ``planned_at``: the turn the agent last wrote its task list.  Written after the queued message, the plan
     took it up ("Found new bug ..." queued, then a task "Investigate the sync crash" in progress): the queued
     message is then the request in hand.
+
+    ``agent_turn``: the agent's last turn (a call or a message).  Nothing it did came after the queued message:
+    the work it was typed into had ended, so it is the request now waiting, not an aside to that work (the first
+    of those queued since that turn, when there are several).
     """
     latest = latest_request(messages)
     if latest is None or latest.channel != "queued":
         return latest
+    if agent_turn is not None and agent_turn <= latest.turn:
+        # The first of the messages since the agent's last turn (a prompt, then what was queued with it): the ones
+        # after it follow it, in order.
+        waiting = latest
+        for message in reversed(messages[: messages.index(latest)]):
+            if message.turn < agent_turn:
+                break
+            if is_request(message):
+                waiting = message
+        return waiting
     if planned_at is not None and planned_at > latest.turn:
         return latest
     before = [
         m for m in messages if m.turn < latest.turn and is_request(m) and m.channel != "queued"
     ]
     return before[-1] if before else latest
+
+
+def agent_turn(facts: SessionFacts) -> int | None:
+    """The agent's last turn: its last call or message, whichever came later."""
+    turns = [call.turn for call in facts.activity]
+    if facts.last_assistant is not None:
+        turns.append(facts.last_assistant.turn)
+    return max(turns, default=None)
 
 
 def planned_at(facts: SessionFacts) -> int | None:

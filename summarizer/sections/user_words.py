@@ -1,33 +1,24 @@
-"""What the user wrote, told apart from what the harness put in the user's slot.
+"""What the user wrote, told apart from the wrappers a host app puts around it.
 
-A transcript's user turns also carry text nobody typed: a background task's
-notice (``{"task_id": ..., "description": ...}`` delivered as a queued
-message), another agent's report (``<agent-message from=...>``), and
-wrappers a host app puts around the user's words (Conductor's
-``<system_instruction>``, Cursor's ``<timestamp>``/``<user_query>``, a
-``<system_reminder>`` holding an AGENTS.md, Gemini CLI's
-``<session_context>``).  Taken as the user's, a task notice became "the
-latest request" and the summary told the next agent to answer it.  So the
-summary decides what the user said from who wrote it: notices are dropped,
-wrappers are taken off and the user's own words kept.
+Text in the user's slot that nobody typed (a background task's notice,
+another agent's report, the harness's own output) is marked ``synthetic`` by
+the adapter (:mod:`artifact_index.ingestion.harness_text`) and never reaches
+the session's user messages.  What remains here is the user's message with a
+host app's wrappers around their words (Conductor's ``<system_instruction>``,
+Cursor's ``<timestamp>``/``<user_query>``, a ``<system_reminder>`` holding an
+AGENTS.md, Gemini CLI's ``<session_context>``): wrappers are taken off and
+the user's own words kept.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.session_state import UserSaid
 
-__all__ = ["is_notice", "is_pasted_document", "users_words", "without_notices"]
+__all__ = ["in_own_words", "is_pasted_document", "users_words"]
 
-# A message that is wholly a notice from the harness or another agent, never the person's words.
-_NOTICE_TAG = lazy_pattern(
-    r"^\s*<(?:task-notification|agent-message|bash-notification|background-task)\b", re.I
-)
-# Keys of the record a background task's notice carries.
-_TASK_KEYS = frozenset({"task_id", "task_type"})
 # Blocks a host app wraps around the user's words: instructions to the agent, not things the user asked.
 _WRAPPER = lazy_pattern(
     r"<(?P<tag>system[_-]instructions?|system[_-]reminder|session[_-]context|timestamp)\b[^>]*>"
@@ -54,22 +45,6 @@ def is_pasted_document(text: str) -> bool:
     return len(lines) >= _DOCUMENT_LINES and bool(_OPENING_HEADING.match(text))
 
 
-def _task_record(text: str) -> bool:
-    stripped = text.strip()
-    if not (stripped.startswith("{") and stripped.endswith("}")):
-        return False
-    try:
-        record = json.loads(stripped)
-    except ValueError:
-        return False
-    return isinstance(record, dict) and bool(_TASK_KEYS & record.keys())
-
-
-def is_notice(text: str) -> bool:
-    """Text in the user's slot that a background task, another agent or the harness wrote."""
-    return bool(_NOTICE_TAG.match(text)) or _task_record(text)
-
-
 def _attachments(block: str) -> str:
     if not _ATTACHED.search(block):
         return ""
@@ -91,12 +66,10 @@ def users_words(text: str) -> str:
     return "\n".join([*notes, words]) if notes else words
 
 
-def without_notices(messages: list[UserSaid]) -> list[UserSaid]:
-    """The user's messages in their own words: notices dropped, wrappers taken off, empty ones dropped."""
+def in_own_words(messages: list[UserSaid]) -> list[UserSaid]:
+    """The user's messages in their own words: wrappers taken off, messages that were only wrappers dropped."""
     kept = []
     for message in messages:
-        if is_notice(message.text):
-            continue
         words = users_words(message.text)
         if not words.strip():
             continue

@@ -60,7 +60,7 @@ def test_a_file_created_then_moved_reads_the_same_in_every_section() -> None:
         "- `docs/architecture/checkpoint-scenarios.md` (created, then moved here from "
         "`docs/checkpoint-scenarios.md`)"
     ) in _section(summary, "Files Changed")
-    assert "- 1 file(s) created, 3 modified, 0 deleted." in _section(summary, "Current State")
+    assert "1 file(s) created, 3 modified, 0 deleted" in _section(summary, "Current State")
 
 
 def test_the_users_settled_choice_is_among_the_decisions() -> None:

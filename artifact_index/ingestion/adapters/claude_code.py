@@ -39,7 +39,6 @@ from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text
 from artifact_index.ingestion.adapters.claude_results import (
     classify_failure,
     is_failure_text,
-    is_harness_text,
     is_shell_tool,
     rejection_feedback,
     reported_from_structured,
@@ -61,6 +60,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.ingestion.following import PATIENCE, Reread, Window
+from artifact_index.ingestion.harness_text import is_harness_text
 from artifact_index.ingestion.source import Records, Skipped, Source
 from artifact_index.ingestion.vocabulary import SHELL_TOOLS, operations_for, shell_command, tool_key
 from artifact_index.lazy_pattern import lazy_pattern

@@ -29,7 +29,6 @@ from artifact_index.ingestion.adapters.claude_results import (
     EDIT_TOOLS,
     classify_failure,
     is_failure_text,
-    is_harness_text,
     is_shell_tool,
     reported_from_text,
 )
@@ -44,6 +43,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
+from artifact_index.ingestion.harness_text import is_harness_text
 from artifact_index.ingestion.source import Source
 from artifact_index.ingestion.vocabulary import operations_for, path_argument
 from artifact_index.lazy_pattern import lazy_pattern

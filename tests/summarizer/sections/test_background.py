@@ -14,7 +14,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
 )
-from tests.support.session_steps import ROOT, section, summary_of, write
+from tests.support.session_steps import ROOT, edit, section, summary_of, write
 
 
 def _launch(
@@ -116,3 +116,29 @@ def test_a_launch_in_the_newer_wording_is_a_sub_agent_still_running() -> None:
         "1 sub-agent(s) it launched still ran in the background (under Where It Stopped): their results arrive "
         "as notices; do not redo their work."
     ) in section(summary, "Next Steps")
+
+
+def test_the_change_counts_say_they_are_the_agents_own_and_name_the_sub_agents_files() -> None:
+    # "0 file(s) created" while the sub-agents created files read as a false fact.
+    state = section(summary_of(*_session()), "Current State")
+    assert (
+        "No file changed by the agent's own calls; sub-agents' reports name 1 file(s) they created or "
+        "changed (under Files Changed)."
+    ) in state
+    state = section(summary_of(*_session(), edit(5, f"{ROOT}/server/src/app.ts")), "Current State")
+    assert (
+        "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; sub-agents' reports name 1 "
+        "file(s) they created or changed (under Files Changed), not counted here."
+    ) in state
+
+
+def test_with_sub_agents_that_named_no_file_the_counts_still_say_they_are_the_agents_own() -> None:
+    summary = summary_of(
+        UserMessage(turn=1, text="Split the page into modules"),
+        _launch(2, "c1", "a111", "Narrative module"),
+        edit(3, f"{ROOT}/web/src/App.jsx"),
+    )
+    assert (
+        "By the agent's own calls: 0 file(s) created, 1 modified, 0 deleted; what the 1 sub-agent(s) it "
+        "launched changed is in their own transcripts, not counted here."
+    ) in section(summary, "Current State")

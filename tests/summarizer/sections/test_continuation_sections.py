@@ -155,7 +155,8 @@ def test_an_unanswered_message_comes_first() -> None:
         UserMessage(turn=3, text="Does the exporter round the same way?"),
     )
     assert section(summary, "Next Steps").startswith(
-        "- Answer the user's latest message (turn 3), shown under User Messages."
+        "- Answer the user's latest message (turn 3, whole under User Messages): "
+        '"Does the exporter round the same way?"'
     )
 
 
@@ -177,7 +178,7 @@ def test_signing_in_again_is_not_a_message_to_answer_and_the_question_before_it_
         UserMessage(turn=5, text="/login", channel="command"),
     )
     steps = section(summary, "Next Steps")
-    assert steps.startswith("- Answer the user's latest message (turn 3)")
+    assert steps.startswith("- Answer the user's latest message (turn 3, ")
     assert "API Error" not in section(summary, "Where It Stopped")
 
 

@@ -111,7 +111,7 @@ def test_a_task_list_from_before_a_new_request_is_no_next_step() -> None:
     assert "DIAGNOSE" not in steps  # the old plan, still listed under Pending Tasks with its turn
     assert "Add DIAGNOSE to the phase enum" in section(summary, "Pending Tasks")
     assert steps.startswith(
-        "- No next step stated: the work stopped during the latest request (turn 5)"
+        '- Go on with the latest request (turn 5): "Write a hand-off note for a fresh session"'
     )
 
 

@@ -630,7 +630,7 @@ def test_with_no_run_it_recognizes_the_index_says_so() -> None:
     index = _index(shell(1, "./check-all", "all 1017 checks fine\n"))
 
     assert render_index_section("test_status", session_facts(index)) == (
-        "No test run the index recognizes."
+        "No test run the index recognizes (background runs are not seen)."
     )
 
 

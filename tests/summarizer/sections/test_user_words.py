@@ -15,38 +15,13 @@ from artifact_index.ingestion.events import (
 from artifact_index.ingestion.loading import load_events
 from summarizer.narrative.extractive import ExtractiveWriter
 from summarizer.sections.templates import load_template
-from summarizer.sections.user_words import is_notice, users_words
+from summarizer.sections.user_words import users_words
 from summarizer.summary import summarize
 from tests.support.session_steps import ROOT, edit, read, section, summary_of
 
 _TASK_NOTICE = json.dumps(
     {"task_id": "a2fb57d", "description": "Find the core package", "task_type": "local_agent"}
 )
-
-
-def test_a_background_tasks_notice_is_not_the_latest_request() -> None:
-    summary = summary_of(
-        UserMessage(turn=1, text="Move the flag types into the core package."),
-        edit(2, f"{ROOT}/core/flags.py", old="A = 1", new="A = 2"),
-        UserMessage(turn=3, text=_TASK_NOTICE, channel="queued"),
-        AssistantMessage(turn=3, text="Done: the flag types live in core now."),
-    )
-    intent = section(summary, "Session Intent")
-    assert "task_id" not in summary.markdown
-    assert "The user asked (turn 1): Move the flag types into the core package." in intent
-    assert "Answer the user's latest message" not in section(summary, "Next Steps")
-    assert "reported back on the latest request (turn 1)" in section(summary, "Next Steps")
-
-
-def test_another_agents_report_is_not_the_users_message() -> None:
-    report = '<agent-message from="researcher">\n# Findings\nThe cache is stale.\n</agent-message>'
-    assert is_notice(report)
-    summary = summary_of(
-        UserMessage(turn=1, text="Find out why the cache is stale."),
-        UserMessage(turn=2, text=report, channel="queued"),
-    )
-    assert "Latest request" not in section(summary, "Session Intent")
-    assert "researcher" not in section(summary, "User Messages")
 
 
 def test_a_host_apps_instructions_are_taken_off_the_users_words() -> None:
@@ -86,13 +61,14 @@ def test_a_message_that_is_only_a_reminder_is_dropped() -> None:
     assert "Latest request" not in section(summary, "Session Intent")
 
 
-def test_text_that_only_looks_like_json_stays_the_users() -> None:
-    assert not is_notice('{"name": "cart", "total": 3}')
-    assert not is_notice("{not json at all}")
+_AGENT_REPORT = (
+    '<agent-message from="researcher">\n# Findings\nThe cache is stale.\n</agent-message>'
+)
 
 
-def test_a_queued_task_notice_in_a_claude_code_transcript(tmp_path: Path) -> None:
-    # The shape Claude Code writes: the notice is enqueued and delivered like a message typed while the agent worked.
+def test_notices_in_a_claude_code_transcript_are_not_the_users_words(tmp_path: Path) -> None:
+    # The shapes Claude Code writes: a task's notice is enqueued and delivered like a message typed while the agent
+    # worked; another agent's report arrives as a prompt of its own.
     def record(**fields: object) -> str:
         return json.dumps({"sessionId": "s1", "cwd": ROOT, **fields})
 
@@ -121,6 +97,13 @@ def test_a_queued_task_notice_in_a_claude_code_transcript(tmp_path: Path) -> Non
             },
         ),
         record(type="queue-operation", operation="dequeue", timestamp="2026-01-01T00:00:03Z"),
+        record(
+            type="user",
+            uuid="u2",
+            parentUuid="a1",
+            timestamp="2026-01-01T00:00:04Z",
+            message={"role": "user", "content": _AGENT_REPORT},
+        ),
     ]
     path = tmp_path / "session.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -129,7 +112,11 @@ def test_a_queued_task_notice_in_a_claude_code_transcript(tmp_path: Path) -> Non
         events, template=load_template("default"), writer=ExtractiveWriter(), format="claude-code"
     )
     assert "task_id" not in summary.markdown
+    assert "researcher" not in summary.markdown
     assert "Move the flag types into core." in section(summary, "Session Intent")
+    assert "Latest request" not in section(summary, "Session Intent")
+    assert "Answer the user's latest message" not in section(summary, "Next Steps")
+    assert "reported back on the latest request (turn 1)" in section(summary, "Next Steps")
 
 
 def _todo(turn: int, content: str) -> list[Event]:
