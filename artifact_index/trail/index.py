@@ -299,6 +299,8 @@ class ArtifactIndex:
         # Per file key: the original and content its differing definitions were worked out for,
         # and those definitions (see _net_modified); kept with the index when it is pickled.
         self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
+        # Per file key: the count of nodes with an edge into it, and its last change (see last_change).
+        self._last_change_memory: dict[str, tuple[int, int]] = {}
 
     # -- the graph and the work deferred on it -------------------------------------
     @property
@@ -439,7 +441,18 @@ class ArtifactIndex:
 
     def last_change(self, key: str) -> int:
         """The sequence number of the last operation that changed the file ``key`` (0: none did)."""
-        return max((int(op["seq"]) for op in self._changes_to(key)), default=0)
+        # Asked for every changed file at each complete `git status`: remembered per file while the
+        # count of nodes with an edge into it holds (operations never change once added, and
+        # none is taken out), the question costs a long session what its new operations add.
+        into = self._graph.keyed_edges_into.get(f"file:{key}")
+        if not into:
+            return 0
+        known = self._last_change_memory.get(key)
+        if known is not None and known[0] == len(into):
+            return known[1]
+        last = max((int(op["seq"]) for op in self._changes_to(key)), default=0)
+        self._last_change_memory[key] = (len(into), last)
+        return last
 
     def change_turns(self, key: str) -> tuple[int, list[int]]:
         """The last change of the file ``key`` and the turns of its changes (in order).

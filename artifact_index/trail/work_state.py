@@ -247,11 +247,12 @@ class WorkState:
         Ignored by git, most likely (or put away by a command not followed): a later change of one is
         no more sure to be a change a commit would hold.
         """
+        listed = _Listing(status)
         for file in self.index.file_states():
             key = file.path
             if file.status not in CHANGED_STATUSES or is_absolute(key) or key.startswith(".git/"):
                 continue
-            if _listed(key, status):
+            if listed.shows(key):
                 self.state.unlisted.pop(key, None)
                 continue
             last = self.index.last_change(key)
@@ -662,6 +663,20 @@ def _pathspecs(args: list[str | None]) -> list[str]:
         else:
             paths.append(arg)
     return paths
+
+
+class _Listing:
+    """:func:`_listed` for many keys against one status: its exact paths looked up, not scanned."""
+
+    def __init__(self, status: ListedStatus) -> None:
+        self.paths = {path for path, _ in status.files}
+        self.folders = [path for path in self.paths if path.endswith("/")]
+        self.tails = [path[3:] for path in self.paths if path.startswith(".../")]
+
+    def shows(self, key: str) -> bool:
+        if key in self.paths or any(key.startswith(folder) for folder in self.folders):
+            return True
+        return any(("/" + key).endswith(tail) for tail in self.tails)
 
 
 def _listed(key: str, status: ListedStatus) -> bool:

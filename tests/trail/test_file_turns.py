@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from artifact_index.ingestion.loading import open_transcript
 from artifact_index.trail.build import build_index
+from artifact_index.trail.tracker import Tracker
 from tests.support.paths import ROOT
 
 SESSIONS = [
@@ -46,6 +48,26 @@ def test_each_files_last_change_and_its_turns_are_those_of_its_operations(sessio
         assert index.change_turns(state.path) == (last, sorted({op["turn"] for op in changes}))
         assert index.last_change(state.path) == last
     assert index.change_turns("never/touched.py") == (0, [])
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
+def test_a_files_last_change_asked_as_the_session_grows_is_that_of_its_operations_so_far(
+    session: Path,
+) -> None:
+    # The index remembers each file's answer while no node with an edge into it is added: asked
+    # after every event, each answer must still be the one its operations so far give.
+    loaded = open_transcript(session)
+    tracker = Tracker(format=loaded.adapter.name)
+    index = tracker.index
+    for event in loaded.events():
+        tracker.feed(event)
+        for state in index.file_states():
+            changes = [
+                op
+                for op in index.operations_on(state.path)
+                if op["action"] not in ("read", "unknown") and op["result"] != "failure"
+            ]
+            assert index.last_change(state.path) == max((int(op["seq"]) for op in changes), default=0)
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
