@@ -67,7 +67,9 @@ def test_a_files_last_change_asked_as_the_session_grows_is_that_of_its_operation
                 for op in index.operations_on(state.path)
                 if op["action"] not in ("read", "unknown") and op["result"] != "failure"
             ]
-            assert index.last_change(state.path) == max((int(op["seq"]) for op in changes), default=0)
+            assert index.last_change(state.path) == max(
+                (int(op["seq"]) for op in changes), default=0
+            )
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=lambda p: p.name)
