@@ -8,7 +8,9 @@ itself into a diagnostic.
 
 Some failures are not errors at all, and :func:`noise_reason` says why: the
 user refused the call, a look-up (``ls``, ``grep``, ``test``) answered its
-question with a non-zero exit, a set-up step found its work already done
+question with a non-zero exit, a comparison (``diff``, ``cmp``, ``git diff
+--exit-code``) said that its inputs differ (the lines it printed are theirs,
+never an error's), a set-up step found its work already done
 (``git clone`` into a folder that exists, ``mkdir`` of one), there was
 nothing to commit, a one-line probe (``python -c "import x"``) found a
 module missing.  The ledger records those as noise with that reason, so no
@@ -22,6 +24,18 @@ import re
 from artifact_index.facts.errors.checks import segments, subcommands
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.parser import (
+    Command,
+    Conditional,
+    ForLoop,
+    Group,
+    Node,
+    Pipeline,
+    Sequence,
+    Sub,
+    Subshell,
+    parse_command,
+)
 
 __all__ = ["LOOKUPS", "REFUSALS", "SHELL_CHORES", "noise_reason", "programs", "unexplained_failure"]
 
@@ -37,6 +51,11 @@ LOOKUPS = _words(
     "readlink realpath basename dirname type command lsof less more sort uniq cut nl tr tree "
     "diff cmp pgrep pidof"
 )
+# Look-ups that compare: exit 1 says the inputs differ, and what they print is the inputs' lines.
+_COMPARISONS = _words("diff cmp")
+# `git diff` asked for its answer in the exit status (or comparing two paths outside the index,
+# which implies it): exit 1 means there are differences.
+_DIFF_STATUS = lazy_pattern(r"\s--(?:exit-code|no-index|quiet)(?=\s|$)")
 # Programs that only print what they read or what the machine is, unless told to edit a file in place.
 _READERS = _words("sed awk jq yq uname sw_vers lsb_release printenv whoami hostname id")
 _IN_PLACE = lazy_pattern(r"(?:^|\s)(?:-i\S*|--in-place)(?=\s|$)")
@@ -103,6 +122,45 @@ def programs(command: str | None) -> set[str]:
     return found
 
 
+_DIFFERS = "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the inputs differ"
+# What git or diff prints when it could not compare at all (a missing path, a bad option).
+# ("cmp: EOF on a.txt" is its answer: one file is a prefix of the other).
+_ERROR_LINE = lazy_pattern(r"^(?:(?:error|fatal|usage): |(?:diff|cmp): (?!EOF\b))", re.MULTILINE)
+
+
+def _process_substitutions(node: Node) -> list[str]:
+    """The ``<(...)`` and ``>(...)`` of a parsed command line, as written."""
+    found: list[str] = []
+    stack: list[Node] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Command):
+            words = [*(value for _, value in current.assignments), *current.argv]
+            for part in (part for word in words for part in word.parts):
+                if isinstance(part, Sub):
+                    if part.process:
+                        found.append(part.raw)
+                    else:
+                        stack.append(part.script)
+        elif isinstance(current, (Pipeline, Sequence)):
+            stack.extend(current.commands if isinstance(current, Pipeline) else current.items)
+        elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
+            stack.append(current.body)
+    return found
+
+
+def _answering_programs(command: str) -> set[str]:
+    """The programs whose exit status the command's is: those of a process substitution only feed another.
+
+    ``diff <(gh api … | base64 -d) local.yaml`` exits with diff's status: ``gh`` and ``base64``
+    produce one of the files it compares, whatever diff then answers.
+    """
+    stripped = command
+    for raw in _process_substitutions(parse_command(command).body):
+        stripped = stripped.replace(raw, "INPUT", 1)
+    return programs(stripped)
+
+
 def noise_reason(command: str, output: str, failure: str | None, explained: bool) -> str | None:
     """Why this failed shell command is not an error to fix, or None when it is one.
 
@@ -116,13 +174,17 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
         return "a one-line probe that could not import or parse"
     if explained:
         return None
-    ran = programs(command)
+    ran = _answering_programs(command)
     if not _IN_PLACE.search(command):
         ran = {program if program not in _READERS else "cat" for program in ran}
     if ran and ran <= LOOKUPS | SHELL_CHORES and not _WRITES.search(command.split("\n", 1)[0]):
+        if ran & _COMPARISONS and not _ERROR_LINE.search(output):
+            return _DIFFERS
         if ran & LOOKUPS:
             return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
         return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
+    if actions == {"git diff"} and _DIFF_STATUS.search(command) and not _ERROR_LINE.search(output):
+        return _DIFFERS
     if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):
         return "a look-up (git config --get…): exit 1 with no output means no such setting"
     if _NOTHING_TO_COMMIT.search(output) and "git commit" in actions:

@@ -107,6 +107,24 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "nothing to commit",
         ),
         (
+            "diff <(gh api repos/acme/dotfiles/contents/ci.yaml --jq '.content' | base64 -d) ci.yaml",
+            'Exit code 1\n3c3\n<   echo "Failed to get flake metadata"\n---\n>   echo "no metadata"\n',
+            "exit_status",
+            "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the inputs differ",
+        ),
+        (
+            "cmp build/app.bin dist/app.bin",
+            "Exit code 1\nbuild/app.bin dist/app.bin differ: char 25, line 1\n",
+            "exit_status",
+            "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the inputs differ",
+        ),
+        (
+            "git diff --no-index --exit-code expected.txt actual.txt",
+            "Exit code 1\ndiff --git a/expected.txt b/actual.txt\n-error: none\n+error: one\n",
+            "exit_status",
+            "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the inputs differ",
+        ),
+        (
             "python3 -c 'import yaml; print(yaml.__version__)'",
             'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
             "ModuleNotFoundError: No module named 'yaml'\n",
@@ -122,6 +140,23 @@ def test_failures_that_are_not_errors_are_noise_with_their_reason(
     ledger.observe(3, command, "Bash", output, False, "call-1", failure)
     assert ledger.errors == []
     assert outcomes(ledger) == [("noise", reason)]
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # The programs that fed a process substitution ran on their own here: their exit is theirs.
+        ("gh api repos/acme/dotfiles/contents/ci.yaml | base64 -d", "gh: Not Found (HTTP 404)\n"),
+        # git could not compare at all: no answer, an error.
+        ("git diff --no-index --exit-code a.txt b.txt", "error: Could not access 'a.txt'\n"),
+        ("git diff main..feature", "fatal: ambiguous argument 'main..feature'\n"),
+    ],
+)
+def test_a_comparison_that_could_not_compare_is_still_an_error(command: str, output: str) -> None:
+    ledger = ErrorLedger()
+    ledger.observe(3, command, "Bash", "Exit code 1\n" + output, False, "call-1", "exit_status")
+    assert outcomes(ledger) == [("error", None)]
+    assert [entry.message for entry in ledger.open_errors] == [output.strip()]
 
 
 def test_a_failure_no_checker_explains_is_an_error_in_its_own_words() -> None:
