@@ -20,6 +20,8 @@ from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import skip_global_options
+from artifact_index.shell.parser import Command, Node, Pipeline, parse_command
+from artifact_index.shell.simple_commands import word_text
 
 __all__ = ["CATEGORY", "got_past", "lookups", "probes", "resolution", "tools_in_order"]
 
@@ -87,10 +89,78 @@ def _complaining_steps(message: str, command: str) -> set[tuple[str, ...]]:
     }
 
 
-def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
-    """Whether ``later`` runs, word for word, a step that raised ``entry`` (its complaint names it)."""
+# Steps that print nothing when they succeed and name themselves when they fail ("mv: cannot stat
+# 'x'"): a complaint that does not name one came from a step after it.
+_SELF_NAMING = word_set("cd pushd popd mv cp ln mkdir rm rmdir touch chmod chown export")
+
+
+def _step_words(node: Node) -> tuple[str, ...] | None:
+    """The words of a chain's step, behind its wrappers; a pipeline's head (the rest filter its output)."""
+    if isinstance(node, Pipeline) and node.commands:
+        node = node.commands[0]
+    if not isinstance(node, Command) or not node.argv:
+        return None
+    return tuple(unwrap([word_text(word) for word in node.argv]))
+
+
+def _action(words: tuple[str, ...]) -> str:
+    """What a step does, as its complaint would name it: git's sub-command, else the program."""
+    if executable(words[0]) != "git":
+        return executable(words[0])
+    rest = list(words[1:])
+    rest = rest[skip_global_options(rest, None)[0] :]
+    return rest[0] if rest else "git"
+
+
+_WORD = lazy_pattern(r"[\w.-]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _failed_last_step(command: str, message: str) -> tuple[str, ...] | None:
+    """The last step of a failed ``a && b`` chain, when the complaint shows that it is the one that failed.
+
+    A chain stops at its first failure; the last step failed when the steps before it
+    name themselves when they fail and the complaint names none of them (``mv a src/a &&
+    gleam run -m a``: "error: Unknown module value"), or when the complaint names the
+    last step's action and no earlier one's (``git checkout main && git pull``: "error:
+    cannot pull with rebase: You have unstaged changes").
+    """
+    body = parse_command(command).body
+    if len(body.items) < 2 or any(op != "&&" for op in body.operators):
+        return None
+    steps = [_step_words(item) for item in body.items]
+    if any(not step for step in steps):
+        return None
+    *earlier, last = [step for step in steps if step]
+    named = _COMPLAINT.match(message)
+    if named is not None and executable(named["program"]) in {executable(s[0]) for s in earlier}:
+        return None
+    said = set(_WORD.findall(message))
+    if all(executable(step[0]) in _SELF_NAMING for step in earlier) or (
+        _action(last) in said and not any(_action(step) in said for step in earlier)
+    ):
+        return last
+    return None
+
+
+def _failed_steps(entry: LedgerEntry) -> set[tuple[str, ...]]:
+    """The steps of the runs that showed ``entry`` that failed with it, as far as its complaint tells."""
     steps = set().union(*(_complaining_steps(entry.message, c) for c in entry.commands))
-    return any(tuple(words) in steps for _, words in segments(later))
+    if entry.kind == "generic":
+        steps |= {
+            last
+            for command in entry.commands
+            if (last := _failed_last_step(command, entry.message)) is not None
+        }
+    return steps
+
+
+def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
+    """Whether ``later`` runs, word for word, a step that raised ``entry``."""
+    steps = _failed_steps(entry)
+    return bool(steps) and any(
+        tuple(words) in steps or tuple(unwrap(words)) in steps for _, words in segments(later)
+    )
 
 
 # A command substitution only computes a word of the command (`git push origin $(git branch
@@ -202,6 +272,64 @@ def fixer_ran(earlier: str, later: str, file: str | None, message: str = "") -> 
     )
     if everything or named or said:
         return "the formatter then ran on it and rewrote what its check flagged"
+    return None
+
+
+# The shell could not find the program a step names: "(eval):1: command not found: python",
+# "bash: line 1: python: command not found", "/bin/sh: 1: tsc: not found", Windows' "'python' is not
+# recognized as an internal or external command".
+_PROGRAM_NOT_FOUND = lazy_pattern(
+    r"^(?:\(eval\):\d+: |(?:/\S*/)?(?:ba|da|k|z)?sh:(?: line)? ?\d*:? )?"
+    r"(?:command not found: (?P<named>[^\s:]+)|(?P<program>[^\s:'\"]+): (?:command )?not found"
+    r"|'(?P<windows>[^']+)' is not recognized as an internal or external command)\s*,?",
+    re.MULTILINE,
+)
+
+
+def _missing_program(message: str) -> str | None:
+    """The program the shell said it could not find, or None."""
+    found = _PROGRAM_NOT_FOUND.search(message)
+    if found is None:
+        return None
+    return executable(found["named"] or found["program"] or found["windows"])
+
+
+def _not_found_steps(entry: LedgerEntry) -> list[tuple[str, ...]]:
+    """The steps of the runs that showed ``entry`` that name the program it says was not found."""
+    missing = _missing_program(entry.message)
+    if missing is None:
+        return []
+    return [
+        tuple(words)
+        for command in entry.commands
+        for _, raw in segments(command)
+        if (words := unwrap(raw)) and executable(words[0]) == missing
+    ]
+
+
+def _arguments_key(words: list[str] | tuple[str, ...]) -> str:
+    return "args:" + " ".join(words[1:])
+
+
+def found_another_way(entry: LedgerEntry, later: str) -> str | None:
+    """How ``later`` ran a step whose program was not found, through another program, or None.
+
+    ``python -c "…"`` met "command not found: python", then ``python3 -c "…"``
+    (another interpreter) or ``uv run python -c "…"`` (a wrapper that finds
+    it) ran the same words and succeeded: nothing of the step had run before.
+    """
+    steps = _not_found_steps(entry)
+    if not steps:
+        return None
+    for _, raw in segments(later):
+        words = tuple(unwrap(raw))
+        for step in steps:
+            if not words or words[1:] != step[1:]:
+                continue
+            if executable(words[0]) != executable(step[0]):
+                return f"the same step run with `{executable(words[0])}` in place of `{executable(step[0])}`, which was not found, succeeded"
+            if tuple(raw) != words:
+                return f"the same step run through `{' '.join(raw[: len(raw) - len(words)])}`, which found `{executable(step[0])}`, succeeded"
     return None
 
 
@@ -362,17 +490,14 @@ def lookups(entry: LedgerEntry) -> set[str]:
     if entry.commands and not any(checks_in(command) for command in entry.commands):
         if not all(starts_server(command) for command in entry.commands):
             found.add(_PASSED_BY_COMMIT)
-        for command in entry.commands:
-            found |= {
-                f"step:{executable(words[0])}"
-                for words in _complaining_steps(entry.message, command)
-            }
+        found |= {f"step:{executable(words[0])}" for words in _failed_steps(entry)}
         if entry.kind == "generic":
             for command in entry.commands:
                 found |= _program_keys(command)
                 pipeline = _pipeline_key(command)
                 if pipeline is not None:
                     found.add(pipeline)
+        found |= {_arguments_key(step) for step in _not_found_steps(entry)}
         if entry.kind in ("generic", "npm"):
             for command in entry.commands:
                 found |= {f"adds:{name}" for name in _added_packages(command) or ()}
@@ -396,9 +521,17 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozense
             found.add(f"program:{executable(words[0])}")
             found |= {f"word:{word}" for word in words[1:4]}
             found |= {f"adds:{name}" for name in _added_packages(command) or ()}
+    if command:
+        # A step whose program was not found, run with the same words by another one.
+        found |= {_arguments_key(words) for _, raw in segments(command) if (words := unwrap(raw))}
     if command and not checks:
         found |= {f"action:{action}" for action in subcommands(command)}
-        found |= {f"step:{executable(words[0])}" for _, words in segments(command) if words}
+        found |= {
+            f"step:{executable(step[0])}"
+            for _, words in segments(command)
+            for step in (words, unwrap(words))
+            if step
+        }
         pipeline = _pipeline_key(command)
         if pipeline is not None:
             found.add(pipeline)
@@ -423,6 +556,10 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             if retry is not None:
                 return retry
 
+    if command and not raised:
+        substituted = found_another_way(entry, command)
+        if substituted is not None:
+            return substituted
     if command and not raised and entry.kind in ("generic", "npm"):
         other = other_way(entry, command)
         if other is not None:

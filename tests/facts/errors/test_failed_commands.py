@@ -303,6 +303,114 @@ def test_a_retry_of_any_one_of_the_failing_runs_resolves_the_failure() -> None:
     assert (entry.resolved, entry.resolution) == (True, "a corrected retry succeeded")
 
 
+SYNTAX_CHECK = "import ast; ast.parse(open('app/config.py').read()); print('config.py: OK')"
+
+
+@pytest.mark.parametrize(
+    ("retry", "resolution"),
+    [
+        (
+            f'python3 -c "{SYNTAX_CHECK}" && python3 -c "import app"',
+            "the same step run with `python3` in place of `python`, which was not found, succeeded",
+        ),
+        (
+            f'uv run python -c "{SYNTAX_CHECK}" && uv run python -c "import app"',
+            "the same step run through `uv run`, which found `python`, succeeded",
+        ),
+    ],
+)
+def test_a_step_whose_program_was_not_found_is_settled_by_the_same_step_run_another_way(
+    retry: str, resolution: str
+) -> None:
+    session = Session()
+    session.run(
+        f'python -c "{SYNTAX_CHECK}"',
+        "Exit code 127\n(eval):1: command not found: python\n",
+        ok=False,
+    )
+    session.run(
+        f'python3 -c "{SYNTAX_CHECK.replace("config", "models")}"', "models.py: OK\n", ok=True
+    )
+    [entry] = session.ledger.errors
+    assert not entry.resolved  # another check through another interpreter: no news of this one
+    session.run(retry, "config.py: OK\n", ok=True)
+    [entry] = session.ledger.errors
+    assert (entry.resolved, entry.resolution) == (True, resolution)
+
+
+def test_a_program_that_was_found_but_failed_is_not_settled_by_another_programs_run() -> None:
+    session = Session()
+    session.run(
+        "node scripts/seed.js --fixtures", "Exit code 1\nseed: connection refused\n", ok=False
+    )
+    session.run("bun scripts/seed.js --fixtures", "seeded 12 rows\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+
+
+PULL_REFUSED = (
+    "Exit code 128\nSwitched to branch 'main'\nM\tnotes.md\n"
+    "error: cannot pull with rebase: You have unstaged changes.\nerror: Please commit or stash them.\n"
+)
+UNKNOWN_VALUE = (
+    "Exit code 1\n  Compiling app\nerror: Unknown module value\n  ┌─ src/probe.gleam:6:3\n"
+    "  │\n6 │   io.debug(result)\n  │     ^^^^^ Did you mean `println`?\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("chain", "output", "retry"),
+    [
+        # The complaint names the last step's action, not the earlier one's.
+        ("git checkout main && git pull", PULL_REFUSED, "git stash && git pull && git stash pop"),
+        # The step before prints nothing when it succeeds and names itself when it fails.
+        (
+            "mv probe.gleam src/probe.gleam && gleam run -m probe 2>&1",
+            UNKNOWN_VALUE,
+            "gleam run -m probe",
+        ),
+    ],
+)
+def test_the_failed_last_step_of_a_chain_run_again_and_succeeding_resolves_it(
+    chain: str, output: str, retry: str
+) -> None:
+    session = Session()
+    session.run(chain, output, ok=False)
+    session.run("git status --short", " M notes.md\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    session.run(retry, "Already up to date.\n", ok=True)
+    [entry] = session.ledger.errors
+    assert (entry.resolved, entry.resolution) == (
+        True,
+        "the step that failed ran again and succeeded",
+    )
+
+
+@pytest.mark.parametrize(
+    ("chain", "output"),
+    [
+        # Which step failed is not said: the build may have, before the tests ran.
+        ("./scripts/gen.sh && ./scripts/publish.sh", "Exit code 1\nerror: something went wrong\n"),
+        # The complaint names the earlier step's action.
+        (
+            "git pull && git push origin main",
+            "Exit code 1\nerror: cannot pull with rebase: You have unstaged changes.\n",
+        ),
+        # Not a chain that stops at its first failure.
+        ("mkdir -p out || ./scripts/publish.sh", "Exit code 1\nerror: something went wrong\n"),
+    ],
+)
+def test_a_chain_whose_failed_step_is_not_known_is_not_settled_by_its_last_step(
+    chain: str, output: str
+) -> None:
+    session = Session()
+    session.run(chain, output, ok=False)
+    session.run(chain.rsplit(" && ", 1)[-1].rsplit(" || ", 1)[-1], "ok\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+
+
 def test_a_commit_that_succeeds_after_a_failing_script_moves_past_it() -> None:
     # Moved past, not fixed: what ran next is said, never that the script's failure was resolved.
     session = Session()
