@@ -333,6 +333,39 @@ def found_another_way(entry: LedgerEntry, later: str) -> str | None:
     return None
 
 
+# What tsc reports about its set-up, not the code: given files on its command line it ignores the
+# project's tsconfig.json, so path aliases (`@/components/…`), the JSX mode, esModuleInterop and the
+# target library are unknown to it.  TS2307/TS2792: a module not found; TS17004/TS6142: no JSX mode;
+# TS1259/TS1192: default imports without esModuleInterop; TS2583: a newer library's name; TS1343: import.meta.
+_TSC_SETUP_CODES = frozenset(
+    {"TS2307", "TS2792", "TS17004", "TS6142", "TS1259", "TS1192", "TS2583", "TS1343"}
+)
+_TS_SOURCE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_TSC_PROJECT_OPTIONS = frozenset({"-p", "--project", "-b", "--build"})
+
+
+def _tsc_on_files(command: str) -> bool:
+    """Whether ``command`` runs tsc on files named on its command line (it then ignores tsconfig.json)."""
+    for _, raw in segments(command):
+        words = unwrap(raw)
+        if not words or executable(words[0]) not in ("tsc", "vue-tsc"):
+            continue
+        if _TSC_PROJECT_OPTIONS & set(words):
+            return False
+        if any(word.endswith(_TS_SOURCE) for word in words[1:]):
+            return True
+    return False
+
+
+def _setup_finding_of_a_run_on_files(entry: LedgerEntry) -> bool:
+    """Whether ``entry`` is tsc's complaint about its set-up, from runs on files outside the project's config."""
+    return (
+        entry.code in _TSC_SETUP_CODES
+        and bool(entry.commands)
+        and all(_tsc_on_files(command) for command in entry.commands)
+    )
+
+
 # A program refusing a sub-command it does not know: an old build, the wrong entry point.
 _UNKNOWN_SUBCOMMAND = lazy_pattern(
     r"(?:unknown|unrecognized|invalid|no such) (?:sub)?command:? [`'\"]?(?P<word>[\w:.-]+)",
@@ -479,6 +512,8 @@ def lookups(entry: LedgerEntry) -> set[str]:
     category = CATEGORY.get(entry.kind)
     if category:
         found.add(f"category:{category}")
+    if _setup_finding_of_a_run_on_files(entry):
+        found.add("category:build")
     for command in entry.commands:
         checks = checks_in(command)
         found |= {f"runner:{check.runner}" for check in checks}
@@ -586,6 +621,15 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
                 return "a whole-project run of the same checker passed"
             if check.is_task and CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
                 return f"the project's {check.category} task passed"
+            if (
+                check.is_task
+                and check.category == "build"
+                and _setup_finding_of_a_run_on_files(entry)
+            ):
+                return (
+                    "the project's build passed; the tsc run on files that showed it ignores the "
+                    "project's tsconfig.json, which the build reads"
+                )
         if (
             entry.file
             and check.runner == entry.tool

@@ -247,3 +247,40 @@ def test_a_run_that_leaves_the_failing_file_out_does_not_resolve_its_error() -> 
     assert not entry.resolved
     session.run("python3 -m pytest tests/ -q", GREEN, ok=True)  # the whole suite again
     assert session.ledger.errors[0].resolved
+
+
+SINGLE_FILE_TSC = (
+    "app/billing/page.tsx(9,24): error TS2307: Cannot find module '@/components/ui/button' or its"
+    " corresponding type declarations.\n"
+    "app/billing/page.tsx(72,5): error TS17004: Cannot use JSX unless the '--jsx' flag is provided.\n"
+    "app/billing/page.tsx(80,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+)
+NEXT_BUILD = "▲ Next.js 16.1.6\n  Creating an optimized production build ...\n✓ Compiled successfully in 2.6s\n"
+
+
+def test_tscs_set_up_complaints_on_files_are_settled_by_the_projects_build() -> None:
+    """tsc given files ignores tsconfig.json: its path aliases and JSX mode; the build reads them."""
+    session = Session()
+    session.run("npx tsc --noEmit app/billing/page.tsx 2>&1 | head -50", SINGLE_FILE_TSC, ok=True)
+    session.run("pnpm build 2>&1 | tail -40", NEXT_BUILD, ok=True)
+    alias = by_message(
+        session.ledger,
+        "Cannot find module '@/components/ui/button' or its corresponding type declarations.",
+    )
+    jsx = by_message(session.ledger, "Cannot use JSX unless the '--jsx' flag is provided.")
+    for entry in (alias, jsx):
+        assert (entry.resolved, entry.resolved_turn) == (True, 4)
+        assert entry.resolution == (
+            "the project's build passed; the tsc run on files that showed it ignores the "
+            "project's tsconfig.json, which the build reads"
+        )
+    # A type error is the code's, not the set-up's: a build need not type-check.
+    [still_open] = session.ledger.open_errors
+    assert still_open.code == "TS2322"
+
+
+def test_tscs_set_up_complaints_of_a_project_run_are_not_settled_by_a_build() -> None:
+    session = Session()
+    session.run("npx tsc --noEmit 2>&1 | head -50", SINGLE_FILE_TSC, ok=True)
+    session.run("pnpm build 2>&1 | tail -40", NEXT_BUILD, ok=True)
+    assert len(session.ledger.open_errors) == 3
