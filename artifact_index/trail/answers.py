@@ -406,7 +406,9 @@ class CheckRunReport(_Answer):
     category: str  # test, lint, typecheck, build
     runner: str
     command: str
-    passed: bool  # it succeeded, or all it reported was there before the session
+    # It succeeded, or all it reported was there before the session; None: the transcript does not
+    # record how it ended (a format that keeps the calls, not their results).
+    passed: bool | None
 
 
 class ChangedSince(_Answer):

@@ -90,7 +90,7 @@ class CheckRun(_Record):
     category: str  # test, lint, typecheck, build
     runner: str
     command: str
-    passed: bool
+    passed: bool | None  # None: the transcript does not record how it ended (no exit status)
     errors: list[str]  # signatures of the ledger entries its output showed
 
 

@@ -134,7 +134,7 @@ def record_check_runs(
     session: SessionState,
     command: str,
     turn: int,
-    passed: bool,
+    passed: bool | None,
     errors: list[str] | None = None,
     output: str = "",
 ) -> None:
@@ -143,15 +143,15 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
-    found: list[tuple[str, str, str, bool]] = [
+    found: list[tuple[str, str, str, bool | None]] = [
         (check.category, check.runner, command, passed) for check in checks_in(command)
     ]
     if not found and (builder := _builds_too(command, output)) is not None:
         found = [("build", builder, command, passed)]
     # The checkers a task or a git hook echoed (`make check` printing `uvx ruff check src`): runs of
     # their own kind, passed when the task went on past them.
-    stages = echoed_stages(command, output, passed) + (
-        [] if passed else finished_cargo_steps(command, output)
+    stages = echoed_stages(command, output, passed is True) + (
+        [] if passed is not False else finished_cargo_steps(command, output)
     )
     found += [
         (check.category, check.runner, command, stage.passed is True)
@@ -223,10 +223,13 @@ def _builds_too(command: str, output: str = "") -> str | None:
     return None
 
 
-def run_passed(index: ArtifactIndex, run: CheckRun) -> bool:
-    """Whether a check run passed: it succeeded, or all it reported was there before the session."""
-    if run.passed:
-        return True
+def run_passed(index: ArtifactIndex, run: CheckRun) -> bool | None:
+    """Whether a check run passed: it succeeded, or all it reported was there before the session.
+
+    None when the transcript does not record how it ended.
+    """
+    if run.passed is not False:
+        return run.passed
     entries = [index.ledger.entry(signature) for signature in run.errors]
     return bool(entries) and all(e is not None and e.pre_existing is not None for e in entries)
 

@@ -111,7 +111,7 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
             by_turn[run.turn].append(shown)
     last = _words(
         [
-            f"{' and '.join(commands)} (turn {turn}{'' if all(r.passed for r in runs if r.turn == turn) else ', failed'})"
+            f"{' and '.join(commands)} (turn {turn}{_how_it_ended([r for r in runs if r.turn == turn])})"
             for turn, commands in sorted(by_turn.items(), reverse=True)
         ]
     )
@@ -122,13 +122,22 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
     )
 
 
+def _how_it_ended(runs: list[CheckRunReport]) -> str:
+    """``, failed``, ``, its result not recorded`` (a transcript that keeps no exit status), or nothing."""
+    if any(run.passed is False for run in runs):
+        return ", failed"
+    if any(run.passed is None for run in runs):
+        return ", its result not recorded"
+    return ""
+
+
 def tasks_after_words(group: UncheckedReport) -> str:
     """``; `make check` ran after them (turn 80, failed): whether it lints is not known``, or nothing."""
     if not group.tasks_after:
         return ""
     ran = _words(
         [
-            f"{code_span(shown_command(run.command))} (turn {run.turn}{'' if run.passed else ', failed'})"
+            f"{code_span(shown_command(run.command))} (turn {run.turn}{_how_it_ended([run])})"
             for run in group.tasks_after
         ]
     )

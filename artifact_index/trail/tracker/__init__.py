@@ -259,7 +259,10 @@ class Tracker:
                 self.index.session,
                 commands[0],
                 call.turn,
-                passed=succeeded is True and not touched,
+                # A result with no status and no errors seen: how the run ended is not recorded.
+                passed=None
+                if succeeded is None and not touched
+                else succeeded is True and not touched,
                 errors=[entry.signature for entry in touched],
                 output=result.output,
             )

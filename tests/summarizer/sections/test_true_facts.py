@@ -473,6 +473,31 @@ def test_an_error_that_names_no_file_is_fixed_by_none() -> None:
     assert "fixed by" not in _hook(index)
 
 
+# --- a run whose result the transcript does not keep -----------------------------------------------
+
+
+def test_a_check_run_whose_result_was_not_recorded_is_not_said_to_have_failed() -> None:
+    """A format that keeps the calls and not their results (git-ai notes): how the run ended is unknown."""
+    [call, result] = shell(2, "npx vitest run 2>&1")
+    unrecorded = result.model_copy(update={"status": "unknown", "failure": None})
+    index = _index(
+        edit(1, f"{ROOT}/src/cart.ts"), [call, unrecorded], edit(3, f"{ROOT}/src/cart.ts")
+    )
+    hook = _hook(index)
+    assert (
+        "Not tested by any run seen since their last change: `src/cart.ts` (turn 3); "
+        "the last run was `npx vitest run` (turn 2, its result not recorded)."
+    ) in hook
+    assert "failed" not in hook
+    # A run seen failing still says so.
+    failed = _index(
+        edit(1, f"{ROOT}/src/cart.ts"),
+        shell(2, "npx vitest run 2>&1", " FAIL  src/cart.test.ts > total\n", False),
+        edit(3, f"{ROOT}/src/cart.ts"),
+    )
+    assert "the last run was `npx vitest run` (turn 2, failed)." in _hook(failed)
+
+
 # --- a build seen another way --------------------------------------------------------------------
 
 
