@@ -201,11 +201,27 @@ def _close(a: str, b: str) -> bool:
     return previous[-1] <= _MAX_TYPO
 
 
-def retried_as(earlier: str, later: str) -> str | None:
+# A complaint about a word it did not know: it names the word, quoted, or says it was not found.
+_UNKNOWN_WORD = lazy_pattern(
+    r"not found|unknown|unrecognized|invalid|no such|not a \S+ command|did you mean", re.IGNORECASE
+)
+
+
+def _complains_of(message: str, word: str) -> bool:
+    """Whether ``message`` is a complaint about ``word`` (``Script not found "tset"``), not about what it did."""
+    return any(f"{q}{word}{e}" in message for q, e in ("''", '""', "``", "`'")) or bool(
+        _UNKNOWN_WORD.search(message)
+    )
+
+
+def retried_as(earlier: str, later: str, message: str) -> str | None:
     """How ``later`` retries ``earlier`` when ``earlier`` failed before running what it meant to, or None.
 
     ``rtk bun run test`` refused by its wrapper ("unrecognized subcommand")
-    then ``bun run test``; ``bun run tset`` then ``bun run test``.
+    then ``bun run test``; ``bun run tset`` then ``bun run test``.  A word
+    one or two letters from another is a typo only when the complaint
+    is about it: ``git pull`` refused ("cannot pull with rebase") is not
+    a mistyped ``git push``.
     """
     before, after = _main_words(earlier), _main_words(later)
     if not before or not after:
@@ -215,7 +231,11 @@ def retried_as(earlier: str, later: str) -> str | None:
         return "the same command without its leading word(s) succeeded"
     if extra == 0 and before[0] == after[0]:
         differing = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
-        if len(differing) == 1 and _close(*differing[0]):
+        if (
+            len(differing) == 1
+            and _close(*differing[0])
+            and _complains_of(message, differing[0][0])
+        ):
             return "the same command with its typo corrected succeeded"
     return None
 
@@ -587,7 +607,7 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         # It failed before doing what it meant to (a wrapper refused it, a word was
         # mistyped): the retry that ran it is what it was.
         for earlier in entry.commands:
-            retry = retried_as(earlier, command)
+            retry = retried_as(earlier, command, entry.message)
             if retry is not None:
                 return retry
 

@@ -7,7 +7,7 @@ import pytest
 from artifact_index.facts.errors.diagnostics import extract_errors
 from artifact_index.facts.errors.ledger import ErrorLedger
 
-from .test_ledger import Session
+from .test_ledger import Session, by_message
 
 PRE_COMMIT_FORMAT = (
     "Pre-commit validation failed:\\n\\n[FORMAT]\\nCode is not formatted.\\nRun 'mix format' to fix."
@@ -779,3 +779,16 @@ def test_the_shells_own_complaint_is_the_error_wherever_it_stands() -> None:
     session.run("source state.sh && state_set_stage build", output, ok=False)
     [entry] = session.ledger.errors
     assert entry.message == "cache.sh:152: BASH_SOURCE[0]: parameter not set"
+
+
+def test_a_refused_action_is_not_a_typo_of_a_similar_action_that_later_succeeded() -> None:
+    """`git pull` and `git push` are two letters apart; "cannot pull" is no complaint about a word."""
+    session = Session()
+    session.run("git pull", PULL_REFUSED, ok=False)
+    session.run("git push", "Everything up-to-date\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    session.run("git psuh", "git: 'psuh' is not a git command. See 'git --help'.\n", ok=False)
+    session.run("git push", "Everything up-to-date\n", ok=True)
+    typo = by_message(session.ledger, "git: 'psuh' is not a git command. See 'git --help'.")
+    assert typo.resolution == "the same command with its typo corrected succeeded"
