@@ -346,10 +346,13 @@ def found_another_way(entry: LedgerEntry, later: str) -> str | None:
         for step in steps:
             if not words or words[1:] != step[1:]:
                 continue
-            if executable(words[0]) != executable(step[0]):
-                return f"the same step run with `{executable(words[0])}` in place of `{executable(step[0])}`, which was not found, succeeded"
-            if tuple(raw) != words:
-                return f"the same step run through `{' '.join(raw[: len(raw) - len(words)])}`, which found `{executable(step[0])}`, succeeded"
+            program, missing = executable(words[0]), executable(step[0])
+            if program == missing and tuple(raw) != words:
+                wrapper = " ".join(raw[: len(raw) - len(words)])
+                return f"the same step run through `{wrapper}`, which found `{missing}`, succeeded"
+            if program != missing and words[1:]:
+                # Another program given the same arguments; given none, nothing says it does the same.
+                return f"the same step run with `{program}` in place of `{missing}`, which was not found, succeeded"
     return None
 
 

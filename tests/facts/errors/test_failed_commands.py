@@ -338,6 +338,17 @@ def test_a_step_whose_program_was_not_found_is_settled_by_the_same_step_run_anot
     assert (entry.resolved, entry.resolution) == (True, resolution)
 
 
+def test_a_program_not_found_with_no_arguments_is_not_settled_by_any_program_run_bare() -> None:
+    session = Session()
+    session.run(
+        "git init demo && cd demo && tree", "bash: line 1: tree: command not found\n", ok=False
+    )
+    session.run("cat > notes.py << 'EOF'\nprint(1)\nEOF\npython notes.py", "1\n", ok=True)
+    session.run("sudo ls", "notes.py\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+
+
 def test_a_program_that_was_found_but_failed_is_not_settled_by_another_programs_run() -> None:
     session = Session()
     session.run(
