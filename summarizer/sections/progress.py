@@ -123,11 +123,11 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
 
 
 def _how_it_ended(runs: list[CheckRunReport]) -> str:
-    """``, failed``, ``, its result not recorded`` (a transcript that keeps no exit status), or nothing."""
+    """``, failed``, ``, its exit status not recorded`` (a transcript that keeps no exit status), or nothing."""
     if any(run.passed is False for run in runs):
         return ", failed"
     if any(run.passed is None for run in runs):
-        return ", its result not recorded"
+        return ", its exit status not recorded"
     return ""
 
 
