@@ -28,7 +28,14 @@ An entry is **resolved**, with ``resolution`` saying how, when
   add`` with other paths, ``git commit`` after its pre-commit hook failed),
   or a command that failed before running what it meant to, run without the
   leading word that refused it (``rtk bun run test``) or with its mistyped
-  word corrected (``bun run tset``).
+  word corrected (``bun run tset``);
+* the step that failed runs again and succeeds: a step whose program was not
+  found, run with the same arguments by another program (``python -c`` then
+  ``python3 -c``), or the failed last step of an ``&&`` chain (``git checkout
+  main && git pull`` refused, then ``git stash && git pull``);
+* the project's build passes after tsc, run on files named on its command
+  line (so without the project's tsconfig.json), complained of its set-up (a
+  path alias, the JSX mode).
 
 A project script's fixing variant is the same check (``lint:fix`` is
 ``lint``).
