@@ -86,6 +86,9 @@ class ShellRun:
     cwd_after: str | None
     opaque: tuple[str, ...] = ()  # commands that may change files they do not name
     cleared: tuple[str, ...] = ()  # directories it removed with everything in them
+    # Programs that may write files they do not name: (where they ran, how many of ``cleared``
+    # were emptied before), see ShellAnalysis.refills.
+    refills: tuple[tuple[str | None, int], ...] = ()
     started: bool = True  # False: refused or cancelled before it ran, so it did nothing
 
 
@@ -178,6 +181,7 @@ def analyze_shell(
         analysis.cwd_after,
         analysis.opaque,
         analysis.cleared,
+        analysis.refills,
     )
 
 
