@@ -32,6 +32,7 @@ from artifact_index.shell.effects.output_commands import cat, echo, printf, read
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
+from artifact_index.shell.find_search import found_files
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
@@ -180,6 +181,7 @@ def _xargs(inv: Invocation, runtime: Runtime) -> Effect:
 
 def _find(inv: Invocation, runtime: Runtime) -> Effect:
     args = list(inv.args[1:])
+    found = found_files(inv, runtime)
     ops: list[FileOperation] = []
     i = 0
     while i < len(args):
@@ -190,15 +192,28 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
         elif value in ("-exec", "-execdir", "-ok", "-okdir"):
             inner: list[Arg] = []
             while i < len(args) and args[i].value not in (";", "+"):
-                value_i = args[i].value
-                inner.append(
-                    Arg(None, "{}") if value_i is not None and "{}" in value_i else args[i]
-                )
+                inner.append(args[i])
                 i += 1
             i += 1
-            if inner:
-                ops.extend(command_effects(inv.with_args(inner), runtime).operations)
+            if not inner:
+                continue
+            # Run once for each known file the search matches, as a glob over them would;
+            # with none known, `{}` is a path known only at run time.
+            paths: list[str | None] = [*found] if found else [None]
+            for path in paths:
+                each = [_found_in(arg, path) for arg in inner]
+                ops.extend(command_effects(inv.with_args(each), runtime).operations)
     return Effect([op for op in ops if op.action != "read"])
+
+
+def _found_in(arg: Arg, path: str | None) -> Arg:
+    """``arg`` of a ``find -exec`` command with ``{}`` standing for ``path`` (None: not known)."""
+    if arg.value is None or "{}" not in arg.value:
+        return arg
+    if path is None:
+        return Arg(None, "{}")
+    value = arg.value.replace("{}", path)
+    return Arg(value, value)
 
 
 def _shell(inv: Invocation, runtime: Runtime) -> Effect:
