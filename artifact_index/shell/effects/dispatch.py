@@ -37,7 +37,7 @@ from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, 
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
 from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
-from artifact_index.shell.packages import PACKAGE_MANAGERS, package_effects
+from artifact_index.shell.packages import PACKAGE_MANAGERS, expo_install_effects, package_effects
 from artifact_index.shell.scripts import javascript_effects, python_effects
 from artifact_index.shell.wrappers import unwrap_args
 
@@ -114,6 +114,13 @@ def _unwrap(inv: Invocation) -> Invocation:
             return inv
         inv = inv.with_args(inner)
     return inv
+
+
+def _expo(inv: Invocation, runtime: Runtime) -> Effect:
+    """``expo install X`` adds a package with the project's package manager; its other commands
+    (``prebuild``, ``export``) write files they do not name."""
+    ops = expo_install_effects(inv, runtime)
+    return Effect(ops) if ops is not None else Effect(opaque=True)
 
 
 def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
@@ -453,6 +460,7 @@ _HANDLERS: dict[str, Handler] = {
     "patch": patch,
     "apply_patch": apply_patch,
     "git": git,
+    "expo": _expo,
     **CONVERTERS,
     **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
 }
