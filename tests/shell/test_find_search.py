@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.trail.tracker.claude_bash import changed
+from artifact_index.trail.build import build_index
+from artifact_index.trail.session_report import session_report
+from tests.trail.tracker.claude_bash import changed, transcript
 
 from .helpers import analyze, effects
 
@@ -23,6 +25,7 @@ def test_a_sed_run_by_find_edits_each_known_file_the_search_matches() -> None:
     assert effects(analyze(command, files=KNOWN)) == [
         ("edit", "t/arts/deep/more.yml"),
         ("edit", "t/arts/dup.yml"),
+        ("unknown", None),  # and those the trail does not know
     ]
 
 
@@ -36,7 +39,10 @@ def test_a_sed_run_by_find_edits_each_known_file_the_search_matches() -> None:
 )
 def test_the_search_s_tests_choose_the_files(tests: str, edited: list[str]) -> None:
     command = f"find /w/t/arts {tests} -exec sed -i 's/old/new/' {{}} +"
-    assert effects(analyze(command, files=KNOWN)) == [("edit", path) for path in edited]
+    assert effects(analyze(command, files=KNOWN)) == [
+        *(("edit", path) for path in edited),
+        ("unknown", None),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -53,6 +59,10 @@ def test_a_search_that_matches_no_known_file_leaves_the_effect_unknown() -> None
     assert effects(analyze(command, files=KNOWN)) == [("unknown", None)]
 
 
+def test_a_search_that_only_reads_claims_nothing() -> None:
+    assert effects(analyze("find t/arts -name '*.yml' -exec grep -l old {} +", files=KNOWN)) == []
+
+
 def test_a_session_s_yaml_files_edited_by_find_exec_sed_are_modified(tmp_path: Path) -> None:
     arts = "/repo/t/arts"
     files, unknown = changed(
@@ -67,4 +77,32 @@ def test_a_session_s_yaml_files_edited_by_find_exec_sed_are_modified(tmp_path: P
             ),
         ],
     )
-    assert (files, unknown) == ({"t/arts/dup.yml": "modified"}, [])
+    assert files == {"t/arts/dup.yml": "modified"}
+    assert [detail for _, detail in unknown] == [
+        "find code writes the files its search matches (`sed -i`), at paths computed at run time"
+    ]
+
+
+def test_a_file_first_read_after_a_find_exec_sed_may_have_been_changed_by_it(
+    tmp_path: Path,
+) -> None:
+    arts = "/repo/t/arts"
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/repo",
+            [
+                (f"cat {arts}/dup.yml", "  - name: datadog_sli\n"),
+                (f"find {arts} -name \"*.yml\" -exec sed -i 's/datadog_sli/slo/g' {{}} \\;", ""),
+                (f"cat {arts}/names.yml", "  - name: slo\n"),
+                (f"cat {arts}/notes.txt", "slo\n"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    report = session_report(index)
+    maybe = {f.path: f.maybe_changed_by for f in report.read}
+    assert maybe["t/arts/notes.txt"] is None
+    effect = maybe["t/arts/names.yml"]
+    assert effect is not None and effect.command is not None and "find" in effect.command

@@ -206,11 +206,22 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
                 continue
             # Run once for each known file the search matches, as a glob over them would;
             # with none known, `{}` is a path known only at run time.
-            paths: list[str | None] = [*found] if found else [None]
-            for path in paths:
+            for path in found:
                 each = [_found_in(arg, path) for arg in inner]
                 ops.extend(command_effects(inv.with_args(each), runtime).operations)
+            unseen = command_effects(
+                inv.with_args([_found_in(arg, None) for arg in inner]), runtime
+            ).operations
+            if not found:
+                ops.extend(op for op in unseen if op.action != "unknown")
+            if any(op.action != "read" for op in unseen):
+                # It may also change matching files the trail does not know, maybe read later
+                # (see trail.script_reach: the command's quoted pattern says which).
+                ops.append(inv.unknown(_FIND_WRITES.format(" ".join(a.raw for a in inner[:2]))))
     return Effect([op for op in ops if op.action != "read"])
+
+
+_FIND_WRITES = "find code writes the files its search matches (`{}`), at paths computed at run time"
 
 
 def _found_in(arg: Arg, path: str | None) -> Arg:
