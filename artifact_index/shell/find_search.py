@@ -15,11 +15,35 @@ import posixpath
 
 from artifact_index.shell.invocation import Invocation, Runtime
 
-__all__ = ["found_files"]
+__all__ = ["found_files", "search_roots"]
 
 _GLOBAL_OPTIONS = {"-H", "-L", "-P"}
 _ACTIONS = {"-exec", "-execdir", "-ok", "-okdir"}
 _FLAGS = {"-print", "-print0", "-depth", "-xdev", "-mount", "-follow", "-noleaf"}
+
+
+def search_roots(inv: Invocation) -> list[str] | None:
+    """The folders a ``find`` command searches, placed; None when one cannot be."""
+    words = [arg.value for arg in inv.args[1:]]
+    k = 0
+    while k < len(words) and words[k] in _GLOBAL_OPTIONS:
+        k += 1
+    roots: list[str] = []
+    while k < len(words):
+        word = words[k]
+        if word is None:
+            return None
+        if word.startswith(("-", "(", "!")):
+            break
+        place = inv.place(word)
+        if place is None:
+            return None
+        roots.append(place.rstrip("/") or "/")
+        k += 1
+    if roots:
+        return roots
+    here = inv.place(".")
+    return [here.rstrip("/") or "/"] if here else None
 
 
 def found_files(inv: Invocation, runtime: Runtime) -> list[str]:

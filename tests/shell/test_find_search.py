@@ -79,7 +79,8 @@ def test_a_session_s_yaml_files_edited_by_find_exec_sed_are_modified(tmp_path: P
     )
     assert files == {"t/arts/dup.yml": "modified"}
     assert [detail for _, detail in unknown] == [
-        "find code writes the files its search matches (`sed -i`), at paths computed at run time"
+        "find code writes the files its search under /repo/t/arts matches (`sed -i`), at paths"
+        " computed at run time"
     ]
 
 
@@ -96,6 +97,7 @@ def test_a_file_first_read_after_a_find_exec_sed_may_have_been_changed_by_it(
                 (f"find {arts} -name \"*.yml\" -exec sed -i 's/datadog_sli/slo/g' {{}} \\;", ""),
                 (f"cat {arts}/names.yml", "  - name: slo\n"),
                 (f"cat {arts}/notes.txt", "slo\n"),
+                ("cat /repo/t/other/names.yml", "  - name: slo\n"),
             ],
         ),
         encoding="utf-8",
@@ -104,5 +106,6 @@ def test_a_file_first_read_after_a_find_exec_sed_may_have_been_changed_by_it(
     report = session_report(index)
     maybe = {f.path: f.maybe_changed_by for f in report.read}
     assert maybe["t/arts/notes.txt"] is None
+    assert maybe["t/other/names.yml"] is None  # outside the folder searched
     effect = maybe["t/arts/names.yml"]
     assert effect is not None and effect.command is not None and "find" in effect.command

@@ -32,7 +32,7 @@ from artifact_index.shell.effects.output_commands import cat, echo, printf, read
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
-from artifact_index.shell.find_search import found_files
+from artifact_index.shell.find_search import found_files, search_roots
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
@@ -217,11 +217,17 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
             if any(op.action != "read" for op in unseen):
                 # It may also change matching files the trail does not know, maybe read later
                 # (see trail.script_reach: the command's quoted pattern says which).
-                ops.append(inv.unknown(_FIND_WRITES.format(" ".join(a.raw for a in inner[:2]))))
+                roots = search_roots(inv)
+                where = f" under {', '.join(roots)}" if roots else ""
+                program = " ".join(a.raw for a in inner[:2])
+                ops.append(inv.unknown(_FIND_WRITES.format(where=where, program=program)))
     return Effect([op for op in ops if op.action != "read"])
 
 
-_FIND_WRITES = "find code writes the files its search matches (`{}`), at paths computed at run time"
+_FIND_WRITES = (
+    "find code writes the files its search{where} matches (`{program}`), at paths computed at"
+    " run time"
+)
 
 
 def _found_in(arg: Arg, path: str | None) -> Arg:
