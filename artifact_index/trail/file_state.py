@@ -164,6 +164,14 @@ class FileState(BaseModel):
             self.restored = True
             self.depth = 0
 
+    def back_as_shown(self) -> None:
+        """After :meth:`made_again` by a read: put back only when the read showed what it held before."""
+        if self.existed_before and not (
+            self.content is not None and self.original is not None and self.content == self.original
+        ):
+            self.restored = False
+            self.depth = 1
+
     def undone(self) -> None:
         """One change undone (``undo_edit``); back to the original when none is left."""
         self.mark_existing()

@@ -443,8 +443,11 @@ class Tracker:
                 file.exists = False
             return {key}
         if op.action == "read":
-            if file.exists is False and status == "success" and (result.output or "").strip():
-                # A read that showed it after its deletion: something unseen made it again.
+            # A read that showed it after its deletion: something unseen made it again.
+            shown_again = (
+                file.exists is False and status == "success" and bool((result.output or "").strip())
+            )
+            if shown_again:
                 file.made_again()
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
@@ -458,6 +461,9 @@ class Tracker:
                 single=single,
                 sub_agent=call.sidechain is not None,
             )
+            if shown_again:
+                # What the read showed says whether it came back as it was.
+                file.back_as_shown()
             return {key}
         if op.action == "edit" and op.old and status == "success":
             self._settle_waiting_edits(call, op.old, key)
