@@ -100,6 +100,10 @@ class ShellAnalysis:
     project script); they claim nothing, but a change the harness saw in the
     working tree while the command ran may be theirs.  Programs known to
     change no followed file (:mod:`.neutral`) are not listed.
+    ``refills``: for each such program, the directory it ran in (None when
+    unknown) and how many of ``cleared`` were emptied before it ran: a build
+    or a generator run in a project may make again what ``rm -rf build``
+    removed (``rm -rf build && gleam build``).
     """
 
     operations: list[FileOperation]
@@ -109,6 +113,7 @@ class ShellAnalysis:
     copied: tuple[str, ...] = ()
     cleared: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
+    refills: tuple[tuple[str | None, int], ...] = ()
 
 
 def analyze_command(
@@ -164,6 +169,7 @@ def analyze_command(
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),
+        refills=tuple(run.refills),
     )
 
 
@@ -193,6 +199,7 @@ class _Run:
         self._output = output
         self.ops: list[FileOperation] = []
         self.opaque: list[str] = []
+        self.refills: list[tuple[str | None, int]] = []
         self.nesting = 0
         self.temp_count = 0
 
@@ -406,6 +413,7 @@ class _Run:
         effect = command_effects(inv, self)
         if effect.opaque:
             self.opaque.append(cmd.text)
+            self.refills.append((scope.cwd or None, len(self.files.cleared)))
         for op in effect.operations:
             self.emit(op)
         return self.redirects(cmd, scope, effect.stdout, substitute)

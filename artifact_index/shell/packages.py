@@ -44,9 +44,10 @@ from dataclasses import dataclass
 
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Parsed, Runtime, parse_options
 
-__all__ = ["PACKAGE_MANAGERS", "package_effects"]
+__all__ = ["PACKAGE_MANAGERS", "expo_install_effects", "package_effects"]
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,46 @@ def package_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | 
     if ops is not None and inv.failed and not _saved_lock(runtime.output):
         return []  # a failed install changed nothing, unless it says it saved the lock
     return ops
+
+
+# `expo install` chooses the project's package manager by these options, else by the lock file it finds.
+_EXPO_MANAGERS = {"--npm": "npm", "--yarn": "yarn", "--pnpm": "pnpm", "--bun": "bun"}
+
+
+def expo_install_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
+    """``npx expo install X``: the project's package manager adds X (its manifest and lock); None for another ``expo`` command.
+
+    ``expo install --check`` only reports; ``expo install --fix`` (or with no
+    package) brings the versions in line, as an install of the manifest does.
+    """
+    parsed = parse_options(list(inv.args[1:]))
+    operands = [a for a in parsed.operands]
+    if not operands or operands[0].value not in ("install", "add"):
+        return None
+    if parsed.has("--check"):
+        return []
+    packages = operands[1:]
+    chosen = next((_EXPO_MANAGERS[o] for o, _ in parsed.options if o in _EXPO_MANAGERS), None)
+    manager = chosen or _manager_by_lock(inv, runtime)
+    if parsed.has("--fix") and not packages:
+        manifest = inv.place("package.json")
+        return (
+            [inv.op("edit", manifest, detail="expo install --fix: dependency versions changed")]
+            if manifest
+            else []
+        )
+    verb = "install" if manager == "npm" else "add" if packages else "install"
+    return _effects(inv.with_args([Arg(manager, manager), Arg(verb, verb), *packages]), runtime)
+
+
+def _manager_by_lock(inv: Invocation, runtime: Runtime) -> str:
+    """The package manager whose lock file the project (the working directory) has; npm when none is known."""
+    for manager in ("bun", "pnpm", "yarn", "npm"):
+        for lock in _TOOLS[manager].locks:
+            path = inv.place(lock)
+            if path is not None and _exists(runtime, path):
+                return manager
+    return "npm"
 
 
 # bun and yarn say when they wrote the lock file (`Saved lockfile`, `success Saved lockfile.`).

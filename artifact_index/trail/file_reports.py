@@ -169,6 +169,10 @@ def _report(
         else _before_brought_back(_without_round_trips(changes))
     )
     shell = [resting[-1].command] if resting and resting[-1].command else []
+    if state is not None and state.made_again_by and entry.status in ("created", "reverted"):
+        # Deleted with its folder, then a build or generator may have made it again: that
+        # command is what it rests on, not the `rm -rf`.
+        shell = [state.made_again_by]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
     added, removed = line_counts(diff if entry.status == "modified" else None)
     fields = _symbol_fields(file_symbols)

@@ -74,6 +74,8 @@ class FileState(BaseModel):
     changed_unseen_turn: int | None = None
     # The text the main agent's latest change by a file tool wrote (see trail.latest_writes).
     latest_write: LatestWrite | None = None
+    # The command that may have made it again after its deletion (see made_again), until it changes.
+    made_again_by: str | None = None
 
     # -- what it is -------------------------------------------------------------
     @property
@@ -114,6 +116,7 @@ class FileState(BaseModel):
 
     def begin_change(self, known_before: str | None) -> None:
         """Before a change: what the harness said the file held, and the original at the first change."""
+        self.made_again_by = None
         if self.content is None and known_before is not None:
             self.content = known_before
         if not self.changed:
@@ -144,6 +147,30 @@ class FileState(BaseModel):
         """It no longer exists (deleted, moved away, stashed when untracked)."""
         self.exists = False
         self.content = None
+
+    def made_again(self, by: str | None = None) -> None:
+        """Deleted, and then something the trail does not follow made it again: it is there now.
+
+        A build refills the folder ``rm -rf build`` emptied, a generator rewrites
+        the folder removed just before it ran, a later read shows the file. What
+        it holds now is not known; one that predates the session is taken as
+        put back (the build makes what was there), one the session made is there.
+        """
+        self.exists = True
+        self.content = None
+        self.windows = []
+        self.made_again_by = by
+        if self.existed_before:
+            self.restored = True
+            self.depth = 0
+
+    def back_as_shown(self) -> None:
+        """After :meth:`made_again` by a read: put back only when the read showed what it held before."""
+        if self.existed_before and not (
+            self.content is not None and self.original is not None and self.content == self.original
+        ):
+            self.restored = False
+            self.depth = 1
 
     def undone(self) -> None:
         """One change undone (``undo_edit``); back to the original when none is left."""

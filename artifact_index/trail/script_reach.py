@@ -75,6 +75,10 @@ def _script_text(
     return None
 
 
+# `find DIR ... -exec sed -i ... {} \;` says which folders it searched: nothing outside them is reached.
+_SEARCHED = re.compile(r"^find code writes the files its search under (?P<roots>.+?) matches \(")
+
+
 def _reaching_runs(
     index: ArtifactIndex, changed: list[FileReport]
 ) -> list[tuple[UnknownEffect, set[str], str]]:
@@ -88,6 +92,17 @@ def _reaching_runs(
         if text:
             reach.append((effect, _literals(text), text))
     return reach
+
+
+def _outside_search(index: ArtifactIndex, effect: UnknownEffect, path: str) -> bool:
+    """Whether ``path`` lies outside every folder a ``find`` run searched."""
+    searched = _SEARCHED.match(effect.detail or "")
+    if searched is None:
+        return False
+    root = index.session.root
+    full = path if path.startswith("/") or not root else posixpath.join(root, path)
+    roots = [r.rstrip("/") + "/" for r in searched["roots"].split(", ")]
+    return not any(full.startswith(r) for r in roots)
 
 
 def maybe_created_by_scripts(
@@ -105,7 +120,11 @@ def maybe_created_by_scripts(
         if report.path.startswith("/") or _DEPENDENCY.search(report.path) or not report.turns:
             continue
         for effect, literals, text in reach:
-            if effect.turn < min(report.turns) and _in_reach(report.path, literals, text):
+            if (
+                effect.turn < min(report.turns)
+                and _in_reach(report.path, literals, text)
+                and not _outside_search(index, effect, report.path)
+            ):
                 found[report.path] = effect
                 break  # the first run that could have made it
     return found
@@ -123,6 +142,8 @@ def maybe_changed_by_scripts(
         if report.path.startswith("/") or _DEPENDENCY.search(report.path):
             continue  # outside the workspace, or a dependency's
         for effect, literals, text in reach:
-            if _in_reach(report.path, literals, text):
+            if _in_reach(report.path, literals, text) and not _outside_search(
+                index, effect, report.path
+            ):
                 found[report.path] = effect
     return found

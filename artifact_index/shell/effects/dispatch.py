@@ -32,11 +32,12 @@ from artifact_index.shell.effects.output_commands import cat, echo, printf, read
 from artifact_index.shell.effects.output_options import output_option_writes
 from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
+from artifact_index.shell.find_search import found_files, search_roots
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
 from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
 from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
-from artifact_index.shell.packages import PACKAGE_MANAGERS, package_effects
+from artifact_index.shell.packages import PACKAGE_MANAGERS, expo_install_effects, package_effects
 from artifact_index.shell.scripts import javascript_effects, python_effects
 from artifact_index.shell.wrappers import unwrap_args
 
@@ -115,6 +116,13 @@ def _unwrap(inv: Invocation) -> Invocation:
     return inv
 
 
+def _expo(inv: Invocation, runtime: Runtime) -> Effect:
+    """``expo install X`` adds a package with the project's package manager; its other commands
+    (``prebuild``, ``export``) write files they do not name."""
+    ops = expo_install_effects(inv, runtime)
+    return Effect(ops) if ops is not None else Effect(opaque=True)
+
+
 def _toolchain(inv: Invocation, runtime: Runtime) -> Effect:
     """Package managers, generators, formatters and project scripts (see their modules).
 
@@ -180,6 +188,7 @@ def _xargs(inv: Invocation, runtime: Runtime) -> Effect:
 
 def _find(inv: Invocation, runtime: Runtime) -> Effect:
     args = list(inv.args[1:])
+    found = found_files(inv, runtime)
     ops: list[FileOperation] = []
     i = 0
     while i < len(args):
@@ -190,15 +199,45 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
         elif value in ("-exec", "-execdir", "-ok", "-okdir"):
             inner: list[Arg] = []
             while i < len(args) and args[i].value not in (";", "+"):
-                value_i = args[i].value
-                inner.append(
-                    Arg(None, "{}") if value_i is not None and "{}" in value_i else args[i]
-                )
+                inner.append(args[i])
                 i += 1
             i += 1
-            if inner:
-                ops.extend(command_effects(inv.with_args(inner), runtime).operations)
+            if not inner:
+                continue
+            # Run once for each known file the search matches, as a glob over them would;
+            # with none known, `{}` is a path known only at run time.
+            for path in found:
+                each = [_found_in(arg, path) for arg in inner]
+                ops.extend(command_effects(inv.with_args(each), runtime).operations)
+            unseen = command_effects(
+                inv.with_args([_found_in(arg, None) for arg in inner]), runtime
+            ).operations
+            if not found:
+                ops.extend(op for op in unseen if op.action != "unknown")
+            if any(op.action != "read" for op in unseen):
+                # It may also change matching files the trail does not know, maybe read later
+                # (see trail.script_reach: the command's quoted pattern says which).
+                roots = search_roots(inv)
+                where = f" under {', '.join(roots)}" if roots else ""
+                program = " ".join(a.raw for a in inner[:2])
+                ops.append(inv.unknown(_FIND_WRITES.format(where=where, program=program)))
     return Effect([op for op in ops if op.action != "read"])
+
+
+_FIND_WRITES = (
+    "find code writes the files its search{where} matches (`{program}`), at paths computed at"
+    " run time"
+)
+
+
+def _found_in(arg: Arg, path: str | None) -> Arg:
+    """``arg`` of a ``find -exec`` command with ``{}`` standing for ``path`` (None: not known)."""
+    if arg.value is None or "{}" not in arg.value:
+        return arg
+    if path is None:
+        return Arg(None, "{}")
+    value = arg.value.replace("{}", path)
+    return Arg(value, value)
 
 
 def _shell(inv: Invocation, runtime: Runtime) -> Effect:
@@ -438,6 +477,7 @@ _HANDLERS: dict[str, Handler] = {
     "patch": patch,
     "apply_patch": apply_patch,
     "git": git,
+    "expo": _expo,
     **CONVERTERS,
     **{name: _toolchain for name in PACKAGE_MANAGERS | GENERATOR_PROGRAMS | FORMATTER_PROGRAMS},
 }

@@ -335,6 +335,10 @@ class Tracker:
     def _apply_shell(
         self, call: ToolCall, op: FileOperation, cwd: str | None, result: ToolResult
     ) -> tuple[set[str], ShellRun]:
+        session = self.index.session
+        emptied_before = self._listed(
+            session.cleared_directories, "cleared_directories", strip=True
+        )
         run = analyze_shell(self.index, self, op, cwd, result)
         touched: set[str] = set()
         for effect in run.effects:
@@ -343,9 +347,46 @@ class Tracker:
                 call, effect, run.cwd, result, forced_ok=run.started, single_read=run.lone_read
             )
         if run.started:
+            self._refill(run, emptied_before)
+        if run.started:
             # One refused or cancelled before it started staged nothing and moved no shell.
             follow_shell(self.index, op, run, result.output, call.turn)
         return touched, run
+
+    def _refill(self, run: ShellRun, emptied_before: frozenset[str]) -> None:
+        """Files ``rm -r`` took with their directory, which a program run after it may have made again.
+
+        ``rm -rf build && gleam build``, ``rm -rf _sources && nvfetcher``, or a
+        build in a later call: a program that may write files it does not name,
+        run in the emptied directory or above it, may refill it, so what was
+        there is not said to be gone.
+        """
+        for command, (where, emptied_so_far) in zip(run.opaque, run.refills, strict=True):
+            if not where or not is_absolute(where):
+                continue
+            inside = where.rstrip("/") + "/"
+            # A folder this command empties again only counts once it has (`gleam clean && rm -rf
+            # build && gleam build`: the clean ran before the second removal).
+            again = {directory.rstrip("/") for directory in run.cleared}
+            emptied = {d for d in emptied_before if d not in again} | {
+                directory.rstrip("/") for directory in run.cleared[:emptied_so_far]
+            }
+            refilled = tuple(
+                directory + "/"
+                for directory in emptied
+                if is_absolute(directory) and (directory + "/").startswith(inside)
+            )
+            if refilled:
+                self._made_again_under(refilled, command)
+
+    def _made_again_under(self, directories: tuple[str, ...], command: str) -> None:
+        root = self.index.session.root
+        for file in self.index.file_states():
+            if file.exists is not False:
+                continue
+            full = file.path if is_absolute(file.path) or not root else join(root, file.path)
+            if full.startswith(directories):
+                file.made_again(command)
 
     def _apply(
         self,
@@ -405,6 +446,12 @@ class Tracker:
                 file.exists = False
             return {key}
         if op.action == "read":
+            # A read that showed it after its deletion: something unseen made it again.
+            shown_again = (
+                file.exists is False and status == "success" and bool((result.output or "").strip())
+            )
+            if shown_again:
+                file.made_again()
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
             learn_from_read(
@@ -417,6 +464,9 @@ class Tracker:
                 single=single,
                 sub_agent=call.sidechain is not None,
             )
+            if shown_again:
+                # What the read showed says whether it came back as it was.
+                file.back_as_shown()
             return {key}
         if op.action == "edit" and op.old and status == "success":
             self._settle_waiting_edits(call, op.old, key)

@@ -86,6 +86,9 @@ class ShellRun:
     cwd_after: str | None
     opaque: tuple[str, ...] = ()  # commands that may change files they do not name
     cleared: tuple[str, ...] = ()  # directories it removed with everything in them
+    # Programs that may write files they do not name: (where they ran, how many of ``cleared``
+    # were emptied before), see ShellAnalysis.refills.
+    refills: tuple[tuple[str | None, int], ...] = ()
     started: bool = True  # False: refused or cancelled before it ran, so it did nothing
 
 
@@ -178,6 +181,7 @@ def analyze_shell(
         analysis.cwd_after,
         analysis.opaque,
         analysis.cleared,
+        analysis.refills,
     )
 
 
@@ -284,10 +288,12 @@ def _reads_not_seen(
 
 
 def _listing_lacks(effect: FileOperation, command: str, output: str, cwd: str | None) -> bool:
-    """Whether an ``ls`` of the read file's folder, earlier in the command, printed no such name.
+    """Whether an ``ls`` of the read file's folder, or of the file itself, earlier in the command, printed no such name.
 
     ``ls`` lists every file of the folder it is given, so a name missing from the output was not
-    there when it ran; only a plain listing to the terminal counts (not ``ls -d``, ``ls | head``).
+    there when it ran; ``ls FILE`` prints FILE as given when it exists (``ls a/.gitignore`` whose
+    output shows only ``b/.gitignore``); only a plain listing to the terminal counts (not
+    ``ls -d``, ``ls | head``).
     """
     steps = simple_commands(command, cwd) if cwd else None
     target = join(cwd, effect.path or "") if cwd else None
@@ -301,6 +307,14 @@ def _listing_lacks(effect: FileOperation, command: str, output: str, cwd: str | 
         operands = [a for a in step.argv[1:] if a is None or not a.startswith("-")]
         if any("d" in o or "R" in o for o in options if not o.startswith("--")) or None in operands:
             continue
+        for operand in operands:
+            # `ls FILE` prints the path as it was given: a line without it, no such file.
+            if (
+                operand is not None
+                and join(step.cwd, operand) == target
+                and not re.search(rf"(?:^|\s){re.escape(operand)}$", output, re.MULTILINE)
+            ):
+                return True
         listed = [join(step.cwd, a) for a in operands if a is not None] or [step.cwd]
         if folder in {p.rstrip("/") for p in listed if p is not None} and not re.search(
             rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", output

@@ -159,6 +159,29 @@ def test_a_silenced_read_of_a_file_its_folder_listing_lacks_is_no_read(tmp_path:
     assert sorted(f.path for f in index.files() if f.status == "read") == ["notes/todo.txt"]
 
 
+def test_a_silenced_read_of_a_file_its_own_ls_did_not_print_is_no_read(tmp_path: Path) -> None:
+    # `ls FILE` prints FILE as it was given when it exists: here only another folder's
+    # .gitignore was printed, so the silenced `cat` of the root one read nothing.  A file
+    # `ls` did print, read the same way, counts.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                (
+                    "ls /home/dev/app/.gitignore 2>/dev/null; cat /home/dev/app/.gitignore"
+                    ' 2>/dev/null | head -20; echo "---"; ls /home/dev/app/reference/.gitignore',
+                    "---\n/home/dev/app/reference/.gitignore\n",
+                ),
+                ("ls -la .env 2>/dev/null; cat .env 2>/dev/null", "-rw-r--r-- 1 u s 9 .env\nA=1\n"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert sorted(f.path for f in index.files() if f.status == "read") == [".env"]
+
+
 def test_an_in_place_edit_of_a_file_that_is_not_there_changes_nothing(tmp_path: Path) -> None:
     # After `cd go`, `go/internal/run.go` names go/go/internal/run.go, which does not exist:
     # gofmt and sed say so, and no such file may be listed as modified.  The file the same

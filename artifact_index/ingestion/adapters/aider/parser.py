@@ -153,6 +153,21 @@ class Parser:
         command = _user_command(item.text.split("\n", 1)[0])
         if command is not None:
             yield from self.shell(item.line, command, tool="user_command")
+            yield from self.reset_commits(item.line, command)
+
+    def reset_commits(self, line: int, command: str) -> Iterator[Event]:
+        """``/git reset --hard HEAD^`` (``HEAD~N``) takes back Aider's last commits, as ``/undo`` does.
+
+        Aider suggests it when ``/undo`` refuses a commit of an earlier chat: the files those
+        commits created are gone, their edits undone. Only the commits this history shows are
+        known; when it shows fewer than the reset takes back, nothing is assumed.
+        """
+        back = _commits_reset(command)
+        if not back or back > len(self.commits):
+            return
+        for sha in list(self.commits)[-back:][::-1]:
+            yield from self.undo(line, sha, "")
+            del self.commits[sha]
 
     def shell(self, line: int, command: str, tool: str = "shell") -> Iterator[Event]:
         call = self.call_id(line)
@@ -592,6 +607,19 @@ def _question(first: str) -> tuple[str | None, str]:
     question = first.split("(Y)es/(N)o", 1)[0].strip()
     answer = first.rsplit("]:", 1)[-1].strip().lower() if "]:" in first else ""
     return question, answer
+
+
+_RESET_BACK = re.compile(r"^git reset --hard HEAD(?:(?P<carets>\^+)|~(?P<count>\d*))\s*$")
+
+
+def _commits_reset(command: str) -> int | None:
+    """How many commits ``git reset --hard HEAD^`` / ``HEAD~N`` takes back; None for another command."""
+    found = _RESET_BACK.match(" ".join(command.split()))
+    if found is None:
+        return None
+    if found["carets"]:
+        return len(found["carets"])
+    return int(found["count"] or 1)
 
 
 def _user_command(text: str) -> str | None:

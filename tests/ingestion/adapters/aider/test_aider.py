@@ -305,3 +305,41 @@ def test_old_style_questions_read_and_create(tmp_path: Path) -> None:
         "> Applied edit to src/hello.py  \n",
     )
     assert statuses == {"src/app.py": "read", "src/hello.py": "created"}
+
+
+_TWO_COMMITS = (
+    "# aider chat started at 2025-01-01 10:00:00\n\n#### add notes  \n\n"
+    "app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\n"
+    "> Applied edit to app.py  \n> Commit 4c1d2e9 feat: change x  \n\n"
+    "#### add the notes file  \n\n"
+    "notes.md\n```\nhello\n```\n\n"
+    "> notes.md  \n> Create new file? (Y)es/(N)o [Yes]: y  \n"
+    "> Applied edit to notes.md  \n> Commit 5d2e3f0 docs: add notes  \n\n"
+    "# aider chat started at 2025-01-01 11:00:00\n\n"
+)
+
+
+@pytest.mark.parametrize(("reset", "undone"), [("HEAD^", 1), ("HEAD~1", 1), ("HEAD~2", 2)])
+def test_a_git_reset_hard_back_over_aider_s_commits_takes_them_back(
+    tmp_path: Path, reset: str, undone: int
+) -> None:
+    # A new chat's /undo refuses an earlier chat's commit and suggests `/git reset --hard HEAD^`:
+    # the file the last commit created is gone, and going back two takes app.py's edit back too.
+    text = _TWO_COMMITS + f"#### /git reset --hard {reset}  \n> HEAD is now at 0000001 init  \n"
+    history = tmp_path / ".aider.chat.history.md"
+    history.write_text(text)
+    index, _ = build_index(history)
+    trail = {f.path: f.status for f in index.files()}
+    assert trail["notes.md"] == "reverted"
+    if undone == 2:
+        assert trail["app.py"] == "reverted"
+    undo_calls = [op for f in index.files() for op in f.ops if op.action in ("delete", "undo")]
+    assert len(undo_calls) == undone
+
+
+def test_a_git_reset_hard_to_head_or_past_the_commits_seen_assumes_no_commit_undone(
+    tmp_path: Path,
+) -> None:
+    for reset in ("HEAD", "HEAD~3", "HEAD~0"):
+        text = _TWO_COMMITS + f"#### /git reset --hard {reset}  \n"
+        assert _trail(tmp_path, text)["notes.md"] == "created", reset
