@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
@@ -89,37 +90,13 @@ def parse_apply_patch(text: str) -> list[FileOperation]:
     return ops
 
 
-def _unquote(path: str) -> str:
-    """A git C-quoted path (``"dir/\\303\\251.txt"``) as text; other paths unchanged."""
-    if len(path) < 2 or path[0] != '"' or path[-1] != '"':
-        return path
-    raw = path[1:-1]
-    out = bytearray()
-    i = 0
-    escapes = {"n": 10, "t": 9, "r": 13, '"': 34, "\\": 92, "a": 7, "b": 8, "f": 12, "v": 11}
-    while i < len(raw):
-        char = raw[i]
-        if char == "\\" and i + 1 < len(raw):
-            octal = raw[i + 1 : i + 4]
-            if len(octal) == 3 and all(c in "01234567" for c in octal):
-                out.append(int(octal, 8))
-                i += 4
-                continue
-            out.append(escapes.get(raw[i + 1], ord(raw[i + 1]) & 0xFF))
-            i += 2
-            continue
-        out.extend(char.encode("utf-8"))
-        i += 1
-    return out.decode("utf-8", errors="replace")
-
-
 def strip_diff_prefix(path: str) -> str:
     """``a/src/x.py`` -> ``src/x.py``; quoted git paths are unquoted."""
     path = path.strip()
     if not path.startswith('"'):
         # ``--- a/x.py\t2024-01-01 ...`` (diff -u): the timestamp follows a tab.
         path = path.split("\t", 1)[0]
-    path = _unquote(path)
+    path = unquote_git_path(path)
     if path.startswith(("a/", "b/")):
         return path[2:]
     return path
@@ -230,13 +207,13 @@ def parse_unified_diff(text: str) -> list[FileOperation]:
                 elif meta.startswith("deleted file mode"):
                     deleted = True
                 elif meta.startswith("rename from "):
-                    rename_from = _unquote(meta[len("rename from ") :])
+                    rename_from = unquote_git_path(meta[len("rename from ") :])
                 elif meta.startswith("rename to "):
-                    rename_to = _unquote(meta[len("rename to ") :])
+                    rename_to = unquote_git_path(meta[len("rename to ") :])
                 elif meta.startswith("copy from "):
-                    copy_from = _unquote(meta[len("copy from ") :])
+                    copy_from = unquote_git_path(meta[len("copy from ") :])
                 elif meta.startswith("copy to "):
-                    copy_to = _unquote(meta[len("copy to ") :])
+                    copy_to = unquote_git_path(meta[len("copy to ") :])
                 elif meta.startswith(("Binary files ", "GIT binary patch")):
                     binary = True
                 i += 1

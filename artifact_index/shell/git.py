@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from artifact_index.ingestion.events import FileAction, FileOperation
+from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.git_report import merge_reports
 from artifact_index.shell.invocation import (
@@ -551,7 +552,7 @@ def _new_in_status(output: str) -> list[str]:
         match = _LONG_NEW.match(line)
         if match is not None and (untracked or line.startswith("\tnew file:")):
             found.append(match.group("path").strip())
-    return [p.strip('"') for p in found if not p.endswith("/") and " -> " not in p]
+    return [unquote_git_path(p) for p in found if not p.endswith("/") and " -> " not in p]
 
 
 # The long form's changed tracked files (`\tmodified:   a.go`) and the short form's (` M a.go`).
@@ -571,7 +572,7 @@ def _changed_in_status(output: str) -> list[tuple[str, FileAction]]:
         short = _SHORT_CHANGED.match(line)
         if short is not None and " -> " not in short.group("path"):
             found.append((short.group("path"), "delete" if "D" in line[:2] else "edit"))
-    return [(p.strip('"'), a) for p, a in found]
+    return [(unquote_git_path(p), a) for p, a in found]
 
 
 def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["MergeReport", "merge_reports"]
@@ -68,11 +69,11 @@ def merge_reports(output: str | None) -> list[MergeReport] | None:
         while k < len(lines):
             line = lines[k]
             if (mode := _MODE.match(line)) is not None:
-                modes.append((mode.group("kind"), mode.group("path")))
+                modes.append((mode.group("kind"), unquote_git_path(mode.group("path"))))
             elif (rename := _RENAME.match(line)) is not None:
                 modes.append(("rename", rename.group("path")))
             elif (stat := _STAT.match(line)) is not None:
-                stats.append(stat.group("path"))
+                stats.append(unquote_git_path(stat.group("path")))
             elif not (_SUMMARY.match(line) or _MODE_CHANGE.match(line)):
                 break
             k += 1
@@ -99,8 +100,9 @@ def _report(stats: list[str], modes: list[tuple[str, str]]) -> MergeReport:
     for path in stats:
         if " => " in path:
             continue  # a rename, named by its rename line
-        if path.startswith(".../"):
-            tail = path[3:]
+        if path.startswith(".../") or path.startswith("..."):
+            # A path git shortened to fit the width; a quoted one may have lost part of a character.
+            tail = path[3:].lstrip("\ufffd")
             if any(n.endswith(tail) for n in named):
                 continue
             report.unnamed.append(path)

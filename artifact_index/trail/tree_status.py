@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.listing import SimpleCommand
 
@@ -190,7 +191,8 @@ def compared_revision(
 def _renamed(path: str) -> list[str]:
     """``a -> b`` / ``{old => new}/x`` as the paths on both sides."""
     if " -> " in path:
-        return [p.strip().strip('"') for p in path.split(" -> ", 1)]
+        return [unquote_git_path(p.strip()) for p in path.split(" -> ", 1)]
+    path = unquote_git_path(path.strip())
     braces = re.match(r"^(?P<head>.*)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$", path)
     if braces:
         return [
@@ -199,7 +201,7 @@ def _renamed(path: str) -> list[str]:
         ]
     if " => " in path:
         return [p.strip() for p in path.split(" => ", 1)]
-    return [path.strip().strip('"')]
+    return [path]
 
 
 def _long_form(output: str) -> list[ListedFile] | None:
@@ -228,7 +230,7 @@ def _long_form(output: str) -> list[ListedFile] | None:
             files += [ListedFile(p, state) for p in _renamed(found["path"])]
             counts[section] += 1
         elif section == "Untracked files:" and line[:1] in ("\t", " "):
-            files.append(ListedFile(stripped.strip('"'), "untracked"))
+            files.append(ListedFile(unquote_git_path(stripped), "untracked"))
             counts[section] += 1
     if any(n == 0 for n in counts.values()):
         return None  # a heading with nothing under it that reads as a file: a shape this reader does not know
@@ -273,7 +275,7 @@ def _diff_listing(output: str, shape: str) -> list[ListedFile]:
             status = _NAME_STATUS.match(line)
             if status:
                 files += [
-                    ListedFile(p, _SHORT_STATES.get(status["code"], "changed"))
+                    ListedFile(unquote_git_path(p), _SHORT_STATES.get(status["code"], "changed"))
                     for p in (status["path"], status["dest"])
                     if p
                 ]
@@ -282,7 +284,7 @@ def _diff_listing(output: str, shape: str) -> list[ListedFile]:
             if counted:
                 files += [ListedFile(p, "changed") for p in _renamed(counted["path"])]
         elif line.strip():
-            files.append(ListedFile(line.strip(), "changed"))
+            files.append(ListedFile(unquote_git_path(line.strip()), "changed"))
     return files
 
 

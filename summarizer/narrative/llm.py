@@ -250,7 +250,12 @@ def noted_files(request: NarrativeRequest) -> list[str]:
     if "files_changed" not in request.shown:
         return []
     facts = request.facts
-    files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
+    # What a merge only brought in is counted, not described (the merged commits' work, not the session's).
+    files = [
+        f
+        for f in (*facts.created, *facts.modified, *facts.deleted, *facts.reverted)
+        if f.brought_in is None
+    ]
     if request.strategy == "anchored":
         since = set(changed_since(facts, request.previous.last_turn))
         files = [f for f in files if f.path in since or f.path not in request.previous.file_notes]

@@ -34,6 +34,7 @@ from summarizer.sections.text import block, code_span
 from summarizer.sections.thread import thread_start
 
 __all__ = [
+    "brought_in_lines",
     "changed_files",
     "changed_paths",
     "created_then_moved",
@@ -373,9 +374,16 @@ def files_of_status(
 
 
 def changed_files(facts: SessionFacts, detail: int) -> str:
-    """Every created, modified, deleted and reverted file, by directory, each with what changed in it."""
+    """Every created, modified, deleted and reverted file, by directory, each with what changed in it.
+
+    The files a ``git pull`` or ``git merge`` only brought in are the merged commits' work, not the
+    session's: they are counted by command, status and folder after the session's own (see
+    :func:`brought_in_lines`).
+    """
     files = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
-    own = _agent_own_line(facts)
+    brought = brought_in_lines(facts)
+    files = [f for f in files if f.brought_in is None]
+    own = "\n".join([_agent_own_line(facts), *brought]).strip("\n")
     reported = reported_paths_line(facts)
     if reported:
         own = f"{own}\n{reported}" if own else reported
@@ -513,10 +521,13 @@ def changed_paths(facts: SessionFacts) -> str:
     never pushed out by them.
     """
     groups = [
-        ("created", facts.created),
-        ("modified", facts.modified),
-        ("deleted", facts.deleted),
-        ("reverted", facts.reverted),
+        (status, [f for f in files if f.brought_in is None])
+        for status, files in (
+            ("created", facts.created),
+            ("modified", facts.modified),
+            ("deleted", facts.deleted),
+            ("reverted", facts.reverted),
+        )
     ]
     lines = []
     outside_lines = []
@@ -539,7 +550,61 @@ def changed_paths(facts: SessionFacts) -> str:
                 + ", ".join(f"`{n}`" for n in named)
             )
     lines += outside_lines
+    lines += brought_in_lines(facts)
     return "\n".join(lines) if lines else "None."
+
+
+# Past this many files, what a merge brought in is counted by folder rather than named.
+_BROUGHT_NAMED = 8
+_BROUGHT_FOLDERS = 6
+
+
+def brought_in_lines(facts: SessionFacts) -> list[str]:
+    """One line per ``git pull`` / ``git merge`` for the files it only brought in: counted, not described.
+
+    What a merge brought is the merged commits' content. Named file by file, a pull of a busy
+    branch (70 images and chapters) filled Files Changed and pushed the user's messages out of the
+    budget; the index still has every path (``artifact-index files``).
+    """
+    by_command: dict[str, list[tuple[str, FileReport]]] = {}
+    for status, files in (
+        ("created", facts.created),
+        ("modified", facts.modified),
+        ("deleted", facts.deleted),
+        ("reverted", facts.reverted),
+    ):
+        for f in files:
+            if f.brought_in is not None:
+                by_command.setdefault(f.brought_in, []).append((status, f))
+    lines = []
+    for command, members in by_command.items():
+        turns = _turns(sorted({t for _, f in members for t in f.changed_turns}))
+        count = sum(max(f.brought_in_paths, 1) for _, f in members)
+        if len(members) <= _BROUGHT_NAMED:
+            what = ", ".join(f"`{f.path}` ({status})" for status, f in members)
+        else:
+            places = Counter(
+                (status, f.path.rpartition("/")[0]) for status, f in sorted(members, key=_by_path)
+            )
+            shown = [
+                f"{n} {status} in {folder + '/' if folder else 'the top folder'}"
+                for (status, folder), n in places.most_common(_BROUGHT_FOLDERS)
+            ]
+            rest = sum(n for _, n in places.most_common()[_BROUGHT_FOLDERS:])
+            what = ", ".join(shown) + (
+                f", and {rest} more in {len(places) - _BROUGHT_FOLDERS} other place(s)"
+                if rest
+                else ""
+            )
+        lines.append(
+            f"- {count} file(s) `{command}` brought in ({turns}) from the merged commits, not "
+            f"changed by the session's own edits: {what}"
+        )
+    return lines
+
+
+def _by_path(member: tuple[str, FileReport]) -> str:
+    return member[1].path
 
 
 def _common_folder(paths: list[str]) -> tuple[str, list[str]]:

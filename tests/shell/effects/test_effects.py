@@ -476,6 +476,25 @@ class TestGit:
         ]
         assert "0007_unnamed_tail.py" in (result.operations[-2].detail or "")
 
+    def test_a_pull_names_the_files_git_quoted_by_their_own_names(self) -> None:
+        # git C-quotes a path with bytes beyond ASCII (core.quotePath): "docs/\346\227\245.md" is
+        # docs/日.md, and a path it shortened may start in the middle of a character.
+        output = (
+            "Fast-forward\n"
+            ' "docs/\\346\\227\\245.md"           | 3 +++\n'
+            ' "docs/\\346\\234\\254 \\"draft\\".md" | 2 +-\n'
+            ' "...\\227\\245\\346\\234\\254.md"       | 4 ++++\n'
+            " 3 files changed, 8 insertions(+), 1 deletion(-)\n"
+            ' create mode 100644 "docs/\\346\\227\\245.md"\n'
+            ' create mode 100644 "notes/\\346\\227\\245\\346\\234\\254.md"\n'
+        )
+        result = analyze_command("git pull", "/w", succeeded=True, output=output)
+        assert effects(result) == [
+            ("create", "docs/\u65e5.md"),
+            ("create", "notes/\u65e5\u672c.md"),
+            ("edit", 'docs/\u672c "draft".md'),
+        ]
+
     def test_a_pull_that_was_up_to_date_changed_nothing(self) -> None:
         result = analyze_command("git pull", "/w", succeeded=True, output="Already up to date.\n")
         assert result.operations == []

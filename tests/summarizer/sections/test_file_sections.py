@@ -20,7 +20,7 @@ from summarizer.narrative.llm import noted_files
 from summarizer.narrative.narrative_model import NarrativeReply, NarrativeRequest, reply_model
 from summarizer.sections.templates import load_template
 from summarizer.summary import Summary, parse_previous, summarize
-from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
+from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
 
 
 class _NotingWriter(ExtractiveWriter):
@@ -280,3 +280,48 @@ def test_a_path_the_transcript_redacted_is_not_described_as_one_file() -> None:
     line = next(x for x in changed.splitlines() if "REDACTED.md" in x)
     assert "several files may share it" in line
     assert "Full table load" not in line and "lines" not in line
+
+
+def _pull_output(created: int) -> str:
+    stats = [f" images/fig{n:02}.png | Bin 0 -> 5120 bytes" for n in range(created)]
+    modes = [f" create mode 100644 images/fig{n:02}.png" for n in range(created)]
+    return "\n".join(
+        [
+            "Updating 1a2b3c4..5d6e7f8",
+            "Fast-forward",
+            *stats,
+            " chapters/intro.md | 4 ++--",
+            f" {created + 1} files changed, 2 insertions(+), 2 deletions(-)",
+            *modes,
+        ]
+    )
+
+
+def test_what_a_pull_brought_in_is_counted_after_the_sessions_own_changes() -> None:
+    # Neither described file by file nor asked of the LLM: the merged commits' work, not the session's.
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Update main and fix the intro's typo."),
+        shell(2, "git pull", output=_pull_output(created=12)),
+        edit(3, f"{ROOT}/chapters/typo.md", old="teh", new="the"),
+    )
+    changed = section(summary, "Files Changed")
+    own, _, pulled = changed.partition("`git pull` brought in")
+    assert "- `chapters/typo.md`" in own
+    assert "Changes chapters/typo.md" in own
+    assert "13 file(s) " in own.splitlines()[-1]
+    assert "12 created in images/, 1 modified in chapters/" in pulled
+    assert "fig03.png" not in changed
+    assert "Changes images/" not in changed
+
+
+def test_a_small_pull_names_what_it_brought_in() -> None:
+    summary = _noted_summary(
+        UserMessage(turn=1, text="Update main."),
+        shell(2, "git pull", output=_pull_output(created=2)),
+    )
+    changed = section(summary, "Files Changed")
+    assert (
+        "- 3 file(s) `git pull` brought in (turn 2) from the merged commits, not changed by the "
+        "session's own edits: `images/fig00.png` (created), `images/fig01.png` (created), "
+        "`chapters/intro.md` (modified)"
+    ) in changed
