@@ -40,7 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -98,12 +98,23 @@ def _child() -> None:
         return hook_limits.Within(work(hook_limits.Offers()), late=False)
 
     hooks.answer_within = inline  # type: ignore[assignment]
+
+    def report(code: int) -> None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        spent["total"] = usage.ru_utime + usage.ru_stime
+        sys.stdout.flush()
+        print(json.dumps({"exit": code, **spent}), file=sys.stderr, flush=True)
+
+    # The hook ends its own process with its answer (os._exit): the phases are told on the way.
+    ending = os._exit
+
+    def end(code: int) -> NoReturn:
+        report(code)
+        ending(code)
+
+    os._exit = end
     sys.argv = ["artifact-index", "hook"]
-    code = run_command_line()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    spent["total"] = usage.ru_utime + usage.ru_stime
-    sys.stdout.flush()
-    print(json.dumps({"exit": code, **spent}), file=sys.stderr)
+    report(run_command_line())
 
 
 def _call(env: dict[str, str], hook_input: Path) -> dict[str, float]:

@@ -197,6 +197,9 @@ def cmd_hook(args: argparse.Namespace) -> int:
     if seconds is not None:
         limits = replace(limits, seconds=seconds)
     restore = limit_memory(limits.memory_bytes)
+    # The process's own command ends the process with its answer: what the work read is kept
+    # to the end rather than freed object by object (see run_bounded_hook).
+    kept: list[object] | None = [] if args.owns_process else None
     if args.seconds is not None and seconds is None:
         run = HookRun(
             "", f"artifact-index hook: skipped, --seconds {args.seconds!r} is not a positive number"
@@ -211,14 +214,17 @@ def cmd_hook(args: argparse.Namespace) -> int:
             # The host's clock started with the process: its start-up counts. Called in-process
             # (a test, an embedding program), the deadline starts now.
             deadline=Deadline.of_process(limits.seconds) if args.owns_process else None,
+            keep_alive=kept,
         )
     restore()
     if run.note:
         _quietly(lambda: print(run.note, file=sys.stderr, flush=True))
     _quietly(lambda: emit_text(run.output))
     _quietly(lambda: sys.stdout.flush())
-    if run.late and args.owns_process:
+    if args.owns_process and (run.late or kept):
         # The work is still running in its thread: end now, as promised, without waiting for it.
+        # Or it is done, and what it read would only be freed on the way out.
+        _quietly(lambda: sys.stderr.flush())
         os._exit(run.exit_code)
     return run.exit_code
 

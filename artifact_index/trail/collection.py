@@ -28,11 +28,17 @@ such a step built to keep is moved past the young collections afterwards.
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["collector_paused", "collector_spared", "freeze_for_process", "thaw_process"]
+__all__ = [
+    "collector_paused",
+    "collector_spared",
+    "collector_spared_in_steps",
+    "freeze_for_process",
+    "thaw_process",
+]
 
 T = TypeVar("T")
 
@@ -82,6 +88,33 @@ def collector_spared(items: Iterable[T]) -> Generator[T, None, None]:
                 gc.freeze()
     finally:
         gc.unfreeze()
+
+
+@contextmanager
+def collector_spared_in_steps() -> Iterator[Callable[[], None]]:
+    """For work done a piece at a time (a long first read, a few megabytes at a time): each call of what it yields freezes what was built so far.
+
+    Each piece is too short for :func:`collector_spared` to freeze anything,
+    so the full collections of a first read of a long session walked the
+    whole index as it grew (an eighth of a 100 MB session's first hook call).
+    At the end the collector gets it all back, unless the process froze
+    objects for good (:func:`freeze_for_process`): a command's own process
+    ends with its answer, and keeps what it built frozen with them, as
+    :func:`collector_paused` does.  A process that froze objects otherwise,
+    or switched the collector off, is left alone.
+    """
+    if not gc.isenabled() or (not _frozen_for_process and gc.get_freeze_count() > 0):
+        yield _no_step
+        return
+    try:
+        yield gc.freeze
+    finally:
+        if not _frozen_for_process:
+            gc.unfreeze()
+
+
+def _no_step() -> None:
+    return None
 
 
 @contextmanager

@@ -75,10 +75,30 @@ class ArtifactGraph(MultiDiGraph):
             self._grown = set()
         return grown
 
+    # The file nodes an edge was added into since the last take_file_growth (None: not noted),
+    # apart from _grown: the work state asks at each complete `git status`, the symbols at each
+    # report, and neither may take what the other has not seen.
+    _files_grown: set[str] | None = None
+
+    def follow_file_growth(self) -> None:
+        """From now on, note each file node an edge is added into (see :meth:`take_file_growth`)."""
+        if self._files_grown is None:
+            self._files_grown = set()
+
+    def take_file_growth(self) -> set[str] | None:
+        """The file nodes an edge was added into since the last call (None: not followed)."""
+        grown = self._files_grown
+        if grown is not None:
+            self._files_grown = set()
+        return grown
+
     def add_edge(self, u_for_edge: str, v_for_edge: str, key: Any = None, **attr: Any) -> Any:
         grown = self._grown
         if grown is not None:
             grown.add(v_for_edge)
+        files = self._files_grown
+        if files is not None and v_for_edge.startswith("file:"):
+            files.add(v_for_edge)
         return super().add_edge(u_for_edge, v_for_edge, key, **attr)
 
     def to_node_link(self, late_kinds: frozenset[str] = frozenset()) -> NodeLinkData:

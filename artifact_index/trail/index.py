@@ -27,7 +27,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from pydantic import ValidationError
 
@@ -69,6 +69,9 @@ from artifact_index.trail.nodes import (
 from artifact_index.trail.paths import case_insensitive, file_key, is_absolute
 from artifact_index.trail.session_state import SeenChange, SessionState, UserSaid
 from artifact_index.trail.state_versions import STATE_VERSION, IndexState, upgraded
+
+if TYPE_CHECKING:
+    from artifact_index.trail.work_state import UnlistedMemory
 
 __all__ = [
     "CHANGED_STATUSES",
@@ -301,6 +304,10 @@ class ArtifactIndex:
         self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
         # Per file key: the count of nodes with an edge into it, and its last change (see last_change).
         self._last_change_memory: dict[str, tuple[int, int]] = {}
+        # What the work state keeps from one complete `git status` to the next, so that each looks
+        # only at the files whose answer may have moved (see work_state); None until one status
+        # was looked at over every file.
+        self.unlisted_memory: UnlistedMemory | None = None
 
     # -- the graph and the work deferred on it -------------------------------------
     @property

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from artifact_index.facts.claims import Evidence
 from artifact_index.lazy_pattern import lazy_pattern
@@ -47,6 +48,7 @@ from artifact_index.trail.answers import (
     StatusReport,
     WorkReport,
 )
+from artifact_index.trail.file_state import FileState
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
 from artifact_index.trail.session_state import (
@@ -62,7 +64,7 @@ from artifact_index.trail.session_state import (
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
 from artifact_index.trail.tree_status import TreeStatus, compared_revision, observed_status
 
-__all__ = ["WorkState", "committed_per_status", "work_state"]
+__all__ = ["UnlistedMemory", "WorkState", "committed_per_status", "work_state"]
 
 _COMMIT_LINE = lazy_pattern(
     r"^\[(?P<branch>[^\s\]]+)(?: \([^)]*\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.*\S)",
@@ -87,6 +89,23 @@ _PUSHED = lazy_pattern(
 _PUSHED_RANGE = lazy_pattern(r"^\s*\+?\s*[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})\s+\S+ -> \S+", re.M)
 _MAX_COMMITS = 200
 _MAX_LISTED = 400  # files of one status kept; a longer listing is someone else's work in progress
+
+
+@dataclass
+class UnlistedMemory:
+    """What one complete ``git status`` leaves the next about the files it did not list (see ``_note_unlisted``).
+
+    A file's answer moves only with an operation on it (its status and last
+    change move with nothing else; the graph notes the file nodes edges go
+    into), with what commits hold of it (which only grows: ``committed`` is
+    how it stood), or with the listing: so the next status looks again at
+    those files, at the files of ``watch`` (listed by this status, or
+    changed after it), and rides along with the rest.
+    """
+
+    watch: set[str]
+    riding: set[str]  # left out by this status and noted with its turn: the next one notes its own
+    committed: dict[str, int]
 
 
 class WorkState:
@@ -246,18 +265,60 @@ class WorkState:
 
         Ignored by git, most likely (or put away by a command not followed): a later change of one is
         no more sure to be a change a commit would hold.
+
+        A long session prints hundreds of complete statuses, so each looks again only at the files
+        whose answer may differ from the last one's (see :class:`UnlistedMemory`); those the last
+        status left out take this one's turn, as looking at them again would give them.
         """
         listed = _Listing(status)
-        for file in self.index.file_states():
+        index, unlisted, committed_at = self.index, self.state.unlisted, self.state.committed_at
+        graph = index.fed_graph
+        grown = graph.take_file_growth()
+        memory = index.unlisted_memory
+        files: Iterable[FileState]
+        riding: set[str] = set()
+        if memory is None or grown is None or listed.tails:
+            files = index.file_states()  # the first status (or tails, matched by their end)
+            graph.follow_file_growth()
+        else:
+            keys = {node[5:] for node in grown}
+            keys |= memory.watch
+            # What commits hold only grows: a file it grew for may no longer be left out.
+            keys.update(key for key, _ in committed_at.items() - memory.committed.items())
+            for path in listed.paths:
+                if path.endswith("/"):
+                    keys.update(f.path for f in index.files_under(path.rstrip("/")))
+                else:
+                    keys.add(path)
+            riding = memory.riding - keys
+            unlisted.update(dict.fromkeys(riding, status.turn))
+            files = [f for key in keys if (f := index.file_state(key)) is not None]
+        watch: set[str] = set()
+        added: list[str] = []
+        for file in files:
             key = file.path
             if file.status not in CHANGED_STATUSES or is_absolute(key) or key.startswith(".git/"):
                 continue
             if listed.shows(key):
-                self.state.unlisted.pop(key, None)
+                unlisted.pop(key, None)
+                watch.add(key)  # a later status may leave it out
                 continue
-            last = self.index.last_change(key)
-            if 0 < last <= status.seq and self.state.committed_at.get(key, -1) < last:
-                self.state.unlisted[key] = status.turn
+            last = index.last_change(key)
+            if last > status.seq:
+                watch.add(key)
+            elif last > 0 and committed_at.get(key, -1) < last:
+                if key not in unlisted:
+                    added.append(key)
+                unlisted[key] = status.turn
+                riding.add(key)
+        index.unlisted_memory = UnlistedMemory(watch, riding, dict(committed_at))
+        if len(added) > 1 and not isinstance(files, Iterator):
+            # In the order the files were first touched, as a look at every file adds them.
+            order = {key: rank for rank, key in enumerate(f.path for f in index.file_states())}
+            new = set(added)
+            noted = sorted((order[key], key) for key in unlisted if key in new)
+            moved = {key: unlisted.pop(key) for _, key in noted}
+            unlisted.update(moved)
 
     def _repository(self, git_cwd: str | None) -> str | None:
         """None for the workspace's repository, else the other repository's directory as the reader knows it."""

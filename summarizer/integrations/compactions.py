@@ -26,6 +26,7 @@ from artifact_index.ingestion.loading import Loaded, open_transcript
 from artifact_index.ingestion.reading import transcript_bytes
 from artifact_index.ingestion.source import Source
 from artifact_index.live.record import EventTally, session_record
+from artifact_index.trail.collection import collector_spared_in_steps
 from artifact_index.trail.file_reports import ReportCache
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.tracker import Tracker
@@ -143,17 +144,19 @@ def follow_transcript(
     piece = piece or _FOLLOWED_PIECE
     read_here = 0
     restarted = False
-    while True:
-        before = live.read_up_to
-        room = piece if max_bytes is None else min(piece, max_bytes - read_here)
-        restarted |= live.refresh(most=room).rebuilt
-        read_here += max(live.read_up_to - before, 0)
-        if live.format is not None and not live.followed:
-            break  # no stream follows it: read whole below, within the same bounds
-        if live.read_up_to >= status.st_size or live.read_up_to == before:
-            break
-        if (stop is not None and stop()) or (max_bytes is not None and read_here >= max_bytes):
-            break
+    with collector_spared_in_steps() as spare:
+        while True:
+            before = live.read_up_to
+            room = piece if max_bytes is None else min(piece, max_bytes - read_here)
+            restarted |= live.refresh(most=room).rebuilt
+            read_here += max(live.read_up_to - before, 0)
+            spare()  # what the piece built lives on with the index
+            if live.format is not None and not live.followed:
+                break  # no stream follows it: read whole below, within the same bounds
+            if live.read_up_to >= status.st_size or live.read_up_to == before:
+                break
+            if (stop is not None and stop()) or (max_bytes is not None and read_here >= max_bytes):
+                break
     if not live.followed:
         return read_transcript(path, stop=stop, max_bytes=max_bytes)
     stat = path.stat()

@@ -456,6 +456,7 @@ def _answer(
     limits: HookLimits,
     deadline: Deadline,
     offers: Offers[HookRun] | None,
+    keep_alive: list[object] | None = None,
 ) -> HookRun:
     from summarizer.integrations.compactions import score_summary, snapshot
 
@@ -485,6 +486,8 @@ def _answer(
             )
         )
     read = _read(event, transcript, limits, deadline, offer_short)
+    if keep_alive is not None:
+        keep_alive.append(read)
     hook_input = {**hook_input, "transcript_path": str(read.path)}
     trigger = given if isinstance(given := hook_input.get("trigger"), str) else None
     if event == "PostCompact":
@@ -569,6 +572,7 @@ def run_hook(
     limits: HookLimits | None = None,
     deadline: Deadline | None = None,
     offers: Offers[HookRun] | None = None,
+    keep_alive: list[object] | None = None,
 ) -> HookRun:
     """Answer a hook invocation of ``agent``, failing open: any error gives exit 0, no output and a one-line note.
 
@@ -578,12 +582,15 @@ def run_hook(
     ``limits.transcript_bytes``; ``offers`` receives the better answers as
     they are ready, for :func:`run_bounded_hook` to fall back on.  The
     output is at most ``limit`` UTF-8 bytes, whatever the event.
+    ``keep_alive`` gets what the work read (the session's index), for a
+    process that ends with the answer without freeing it (see
+    :func:`run_bounded_hook`).
     """
     limits = limits or HookLimits.from_environment()
     deadline = deadline or Deadline(limits.seconds)
     try:
         hook_input = _hook_input(raw_input, event, agent)
-        run = _answer(hook_input, agent, limit, store, limits, deadline, offers)
+        run = _answer(hook_input, agent, limit, store, limits, deadline, offers, keep_alive)
     except MemoryError:
         bound = f"{limits.memory_bytes // 2**20} MB" if limits.memory_bytes else "the system's"
         return HookRun(
@@ -609,6 +616,7 @@ def run_bounded_hook(
     store: Callable[[], SessionStore] | None = None,
     limits: HookLimits | None = None,
     deadline: Deadline | None = None,
+    keep_alive: list[object] | None = None,
 ) -> HookRun:
     """:func:`run_hook` with the hook input read by ``read_input(max_bytes)``, all of it within the deadline.
 
@@ -616,6 +624,9 @@ def run_bounded_hook(
     (the changed paths alone, when the index was ready) with a note, or no
     output and a note; :attr:`HookRun.late` then says the work still runs.
     The deadline is ``limits.seconds`` from now, unless ``deadline`` is given.
+    ``keep_alive``: see :func:`run_hook`; a process that ends with the
+    answer (:func:`os._exit`) passes it, so that a long session's index is
+    not freed object by object first (a tenth of a second at 100 MB).
     """
     limits = limits or HookLimits.from_environment()
     # From now, by default: the command line passes one counted from the process's start.
@@ -635,6 +646,7 @@ def run_bounded_hook(
             limits=limits,
             deadline=deadline,
             offers=offers,
+            keep_alive=keep_alive,
         )
 
     try:

@@ -10,7 +10,11 @@ import pytest
 
 from artifact_index.trail import collection
 from artifact_index.trail.build import build_index
-from artifact_index.trail.collection import collector_paused, collector_spared
+from artifact_index.trail.collection import (
+    collector_paused,
+    collector_spared,
+    collector_spared_in_steps,
+)
 
 
 def test_items_pass_unchanged_and_what_was_built_is_frozen_until_the_end(
@@ -129,3 +133,42 @@ def test_a_process_frozen_for_good_is_not_counted_again(monkeypatch: pytest.Monk
     finally:
         collection.thaw_process()
     assert gc.get_freeze_count() == 0
+
+
+def test_work_in_steps_has_each_step_frozen_and_everything_given_back_at_the_end() -> None:
+    assert gc.get_freeze_count() == 0
+    built: list[list[int]] = []
+    with collector_spared_in_steps() as spare:
+        built.append([1])
+        assert gc.get_freeze_count() == 0
+        spare()  # a piece read: what it built is out of the collector's sight
+        assert _generation_of(built) is None and gc.get_freeze_count() > 0
+        built.append([2])
+        assert _generation_of(built[1]) is not None
+    assert gc.get_freeze_count() == 0 and _generation_of(built) is not None
+
+
+def test_a_process_frozen_for_good_keeps_what_its_steps_built_frozen() -> None:
+    # A command's own process ends with its answer: what its first read built lives as long.
+    collection.freeze_for_process()
+    try:
+        before = gc.get_freeze_count()
+        with collector_spared_in_steps() as spare:
+            built = [[n] for n in range(100)]
+            spare()
+        assert _generation_of(built) is None and gc.get_freeze_count() >= before + 101
+    finally:
+        collection.thaw_process()
+    assert gc.get_freeze_count() == 0
+
+
+def test_steps_leave_alone_a_process_that_froze_objects_itself() -> None:
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        with collector_spared_in_steps() as spare:
+            built = [[n] for n in range(100)]
+            spare()
+        assert gc.get_freeze_count() == before and _generation_of(built) is not None
+    finally:
+        gc.unfreeze()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from artifact_index.presentation.cli import main
+from summarizer.integrations.compactions import ReadTranscript
 from summarizer.integrations.hooks import ECHOED_PRE_COMPACT_LIMIT, HOOK_OUTPUT_LIMIT, run_hook
 from tests.support.paths import CORPUS, FIXTURES
 
@@ -350,3 +351,17 @@ def test_no_section_is_shorter_than_the_hook_reckons_before_rendering_it(session
     for _, key, _, _ in _SECTIONS:
         for detail in range(MAX_DETAIL + 1):
             assert least_length(key, facts) <= len(render_index_section(key, facts, detail))
+
+
+def test_what_the_hook_read_is_handed_to_keep_alive_and_the_answer_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hook's own process ends with its answer without freeing the session's index: the index
+    # must reach the list it keeps, and keeping it must change nothing of the answer.
+    monkeypatch.setenv("ARTIFACT_INDEX_STATE_HOME", str(tmp_path / "state"))
+    payload = json.dumps({"hook_event_name": "SessionStart", "transcript_path": str(SESSION)})
+    kept: list[object] = []
+    with_kept = run_hook(payload, keep_alive=kept)
+    assert len(kept) == 1 and isinstance(kept[0], ReadTranscript)
+    assert ("app.py", "modified") in kept[0].index.changed_paths()
+    assert run_hook(payload) == with_kept
