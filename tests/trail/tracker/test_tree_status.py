@@ -191,3 +191,17 @@ def test_a_listing_whose_first_line_lost_its_leading_space_still_names_that_file
             "cmd/cli/handlers.go",
             "cmd/cli/state_test.go",
         ], command
+
+
+def test_a_path_git_quoted_is_read_as_the_files_own_name() -> None:
+    # git C-quotes a name with bytes beyond ASCII (core.quotePath): "docs/\346\227\245.md" is docs/日.md.
+    quoted = '"docs/\\346\\227\\245.md"'
+    for command, output in (
+        ("git status --short", f" M {quoted}\n"),
+        ("git status", f"Changes not staged for commit:\n\tmodified:   {quoted}\n"),
+        ("git diff --name-only", f"{quoted}\n"),
+        ("git diff --name-status", f"M\t{quoted}\n"),
+    ):
+        work = state(edit("/repo/docs/\u65e5.md", 1), shell(command, output, 2))
+        assert work["uncommitted"] == ["docs/\u65e5.md"], command
+        assert isinstance(work["status"], dict) and work["status"]["not_shown"] == [], command
