@@ -42,7 +42,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.git import settled_by_status
+from artifact_index.shell.git import STARTER_FILE, settled_by_status
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
@@ -50,6 +50,7 @@ from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
+from artifact_index.trail.scaffolds import scaffold_before
 from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
@@ -339,7 +340,7 @@ class Tracker:
         emptied_before = self._listed(
             session.cleared_directories, "cleared_directories", strip=True
         )
-        run = analyze_shell(self.index, self, op, cwd, result)
+        run = analyze_shell(self.index, self, op, cwd, result, call.turn)
         touched: set[str] = set()
         for effect in run.effects:
             # A command that never started is a failed attempt at each of its effects.
@@ -421,6 +422,8 @@ class Tracker:
         key = self._key(op.path, op.cwd or cwd)
         if status != "failure" and settled_by_status(op.detail):
             self._credit_possible_change(op_node, key)
+        if status != "failure" and op.detail == STARTER_FILE:
+            self._credit_scaffold(op_node, key)
         if op.action == "read" and status != "failure" and is_directory_listing(result.output):
             # The path was a directory: the tool listed it, no file was read.
             listed = self.index.session.listed_directories
@@ -500,6 +503,11 @@ class Tracker:
         return True
 
     def _write(self, change: _Change) -> bool:
+        if change.op.detail == STARTER_FILE:
+            # A scaffolded starter wrote it before the session first touched it: what the
+            # session saw of it stands, and it is the session's.
+            change.file.made_by_session()
+            return True
         change.file.written(change.op.content)
         return True
 
@@ -775,6 +783,18 @@ class Tracker:
         """Whether ``path`` lies in a tree the session copied into place (``cp -r``)."""
         return any(path.startswith(tree + "/") for tree in self.index.session.copied_trees)
 
+    def in_scaffolded_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder the session scaffolded a starter into, and was unknown before it ran.
+
+        A file the session touched before the scaffolder ran was there already;
+        one known to be the session's needs no starter to be.
+        """
+        key = self._key(path, None)
+        file = self.index.file_state(key)
+        if file is not None and file.existed_before is False:
+            return False
+        return scaffold_before(key, file.first_seq if file else None, self.index) is not None
+
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))
@@ -832,6 +852,16 @@ class Tracker:
         node["command"] = possible.command
         if possible.seq is not None:
             node["cause_seq"] = possible.seq
+
+    def _credit_scaffold(self, op_node: str, key: str) -> None:
+        """A starter's file a ``git status`` showed is told at the scaffolder's turn and with its words."""
+        file = self.index.file_state(key)
+        scaffold = scaffold_before(key, file.first_seq if file else None, self.index)
+        if scaffold is None:
+            return
+        node = self.index.fed_graph.nodes[op_node]
+        node["turn"] = scaffold.turn
+        node["command"] = scaffold.command
 
     def changed(self, path: str) -> bool:
         """Whether the session changed the file (and did not put it back)."""
