@@ -74,6 +74,12 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
 # A file tool's read refused because the file is not there (Claude Code's words, a shell's).
 _READ_FOUND_NOTHING = lazy_pattern(r"^(?:File does not exist\.|.*No such file or directory)", re.M)
+# A file tool's write that says it made a new file (Claude Code's words, Gemini CLI's).
+_WRITE_MADE_IT = lazy_pattern(
+    r"^(?:File created successfully at:|Successfully created and wrote to new file:)"
+)
+# A session id this long (a UUID's 36) names only this session's folders.
+_DISTINCT_ID_LENGTH = 16
 # Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
 _MAX_POSSIBLE_CHANGES = 200
 
@@ -474,6 +480,8 @@ class Tracker:
         if op.action == "edit" and op.old and status == "success":
             self._settle_waiting_edits(call, op.old, key)
         file.add_source(op.source)
+        if op.action in ("write", "create") and _WRITE_MADE_IT.match(result.output or ""):
+            file.found_missing_by_write()
         known = (
             self._originals.pop(key) if file.content is None and key in self._originals else None
         )
@@ -656,7 +664,9 @@ class Tracker:
                     display=display,
                     first_seq=self.index.fed_graph.nodes[op_node]["seq"],
                     existed_before=False
-                    if self._in_new_directory(key) or key in self._seen_created()
+                    if self._in_new_directory(key)
+                    or self._in_session_folder(key)
+                    or key in self._seen_created()
                     else None,
                 )
             )
@@ -681,6 +691,21 @@ class Tracker:
             if above in made or above in cleared:
                 return True
         return False
+
+    def _in_session_folder(self, key: str) -> bool:
+        """Whether ``key`` lies in a folder named by this session's id, which the harness made for it.
+
+        Claude Code gives each session a scratchpad, ``/tmp/claude-UID/PROJECT/SESSION_ID/scratchpad``:
+        nothing there predates the session, so a log a loop appends to there is one it created.
+        A short id (a test's, a format's counter) could name any folder: only a long one counts.
+        """
+        session_id = self.index.session.session_id
+        return (
+            session_id is not None
+            and len(session_id) >= _DISTINCT_ID_LENGTH
+            and is_absolute(key)
+            and f"/{session_id}/" in key
+        )
 
     def _seen_created(self) -> frozenset[str]:
         """Files the working tree showed appear while no call of the session could make them.
