@@ -50,7 +50,7 @@ from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
-from artifact_index.trail.scaffolds import scaffold_before
+from artifact_index.trail.scaffolds import scaffold_before, settles_scaffolds
 from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
@@ -355,6 +355,8 @@ class Tracker:
             )
         if run.started:
             self._refill(run, emptied_before)
+        if session.scaffolded_trees and settles_scaffolds(op.command or "", run.cwd):
+            session.scaffolded_trees = {}
         if run.started:
             # One refused or cancelled before it started staged nothing and moved no shell.
             follow_shell(self.index, op, run, result.output, call.turn)

@@ -63,6 +63,21 @@ def test_a_starter_file_is_told_by_the_command_that_scaffolded_it(tmp_path: Path
     assert (made.turn, made.command) == (2, SCAFFOLD)
 
 
+def test_the_first_status_after_the_scaffold_settles_it(tmp_path: Path) -> None:
+    # After a status or a commit, a file new to git may be any later command's.
+    statuses = _statuses(
+        tmp_path,
+        [
+            (SCAFFOLD, SCAFFOLDED),
+            ("git add -A && git commit -qm scaffold", ""),
+            ("npx --yes supabase init", "Finished supabase init."),
+            ("cat supabase/config.toml", "project_id = 'x'\n"),
+            ("git status --short", "?? supabase/\n?? supabase/config.toml\n"),
+        ],
+    )
+    assert statuses == {"supabase/config.toml": "read"}
+
+
 def test_without_a_scaffolder_a_new_file_read_before_stays_read(tmp_path: Path) -> None:
     statuses = _statuses(
         tmp_path,
