@@ -422,7 +422,9 @@ class Tracker:
             return set()
         if op.action == "restore" and op.path is None:
             if status != "failure":
-                restore_all(self.index, op_node, call.call_id, op.detail)
+                where = op.cwd or cwd
+                where = join(cwd, where) if where and cwd and not is_absolute(where) else where
+                restore_all(self.index, op_node, call.call_id, op.detail, where)
             return set()
         if op.action == "unstash":
             return unstash(self.index, op_node, op.detail) if status != "failure" else set()
