@@ -120,16 +120,6 @@ class FileState(BaseModel):
         self.exists = True
         self.restored = False
 
-    def found_missing_by_write(self) -> None:
-        """A write the harness says made a new file: not there then, so the session created it.
-
-        The harness's word outweighs a read that seemed to find it (``cat f; echo $?`` prints
-        the exit code whether or not ``f`` was there).  Unless the session had changed it
-        before (deleted it, say): then it may well predate the session.
-        """
-        if not self.changed:
-            self.existed_before = False
-
     def add_source(self, source: str) -> None:
         if source not in self.sources:
             self.sources = sorted([*self.sources, source])

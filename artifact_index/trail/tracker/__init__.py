@@ -74,10 +74,6 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
 # A file tool's read refused because the file is not there (Claude Code's words, a shell's).
 _READ_FOUND_NOTHING = lazy_pattern(r"^(?:File does not exist\.|.*No such file or directory)", re.M)
-# A file tool's write that says it made a new file (Claude Code's words, Gemini CLI's).
-_WRITE_MADE_IT = lazy_pattern(
-    r"^(?:File created successfully at:|Successfully created and wrote to new file:)"
-)
 # A session id this long (a UUID's 36) names only this session's folders.
 _DISTINCT_ID_LENGTH = 16
 # Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
@@ -464,6 +460,10 @@ class Tracker:
                 file.exists is False and status == "success" and bool((result.output or "").strip())
             )
             if shown_again:
+                if file.existed_before is None and not file.changed:
+                    # Missing when first looked for, and the session made nothing of it: it
+                    # did not predate the session (`cat f; echo $?` prints either way).
+                    file.existed_before = False
                 file.made_again()
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
@@ -484,8 +484,6 @@ class Tracker:
         if op.action == "edit" and op.old and status == "success":
             self._settle_waiting_edits(call, op.old, key)
         file.add_source(op.source)
-        if op.action in ("write", "create") and _WRITE_MADE_IT.match(result.output or ""):
-            file.found_missing_by_write()
         known = (
             self._originals.pop(key) if file.content is None and key in self._originals else None
         )

@@ -1,4 +1,4 @@
-"""Files the session made though a read or an append took them for old: a write the harness says made it, a log in the session's own folder."""
+"""Files the session made though a read or an append took them for old: one first found missing, a log in the session's own folder."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ GITIGNORE = "/repo/.gitignore"
 WRITE = Op(action="write", path=GITIGNORE, content="__pycache__/\n")
 
 
-def test_a_write_that_made_the_file_after_a_read_seemed_to_find_it() -> None:
+def test_a_file_first_found_missing_is_created_whatever_a_later_read_seemed_to_show() -> None:
     # `cat .gitignore 2>/dev/null; echo EXIT:$?` prints whether or not the file is there.
     statuses = _statuses(
         _step(Op(action="read", path=GITIGNORE), "Read", "File does not exist.", "failure"),
@@ -44,12 +44,13 @@ def test_a_write_that_made_the_file_after_a_read_seemed_to_find_it() -> None:
     assert statuses == {".gitignore": "created"}
 
 
-def test_gemini_says_it_too() -> None:
+def test_a_write_the_harness_calls_a_creation_after_a_read_found_the_file_is_a_change() -> None:
+    # Claude Code says "created" for a file it found empty: the read showed it there.
     statuses = _statuses(
-        _step(Op(action="read", path=GITIGNORE, source="shell"), "run_shell_command", "x"),
-        _step(WRITE, "write_file", f"Successfully created and wrote to new file: {GITIGNORE}."),
+        _step(Op(action="read", path=GITIGNORE), "Read", "(the file is empty)"),
+        _step(WRITE, "Write", f"File created successfully at: {GITIGNORE}"),
     )
-    assert statuses == {".gitignore": "created"}
+    assert statuses == {".gitignore": "modified"}
 
 
 def test_a_write_that_updated_the_file_after_a_read_leaves_it_modified() -> None:
