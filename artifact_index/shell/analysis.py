@@ -88,6 +88,9 @@ class ShellAnalysis:
     moves into them, so a context may report them through ``is_directory``.
     ``copied``: the trees a recursive copy made (``cp -r``): files a later
     listing shows there are the copy's.
+    ``scaffolded``: the folders a starter was scaffolded into (``create-next-app .``,
+    ``npm create vite app``): a file first seen later that a listing shows new to
+    git is the starter's.
     ``cleared``: directories it removed with everything in them (``rm -r``):
     like the ones it created, nothing found in them later predates the
     session.
@@ -111,6 +114,7 @@ class ShellAnalysis:
     directories: tuple[str, ...] = ()
     scratch_files: dict[str, str] = field(default_factory=dict)
     copied: tuple[str, ...] = ()
+    scaffolded: tuple[str, ...] = ()
     cleared: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
     refills: tuple[tuple[str | None, int], ...] = ()
@@ -166,6 +170,7 @@ def analyze_command(
         cwd_after=cwd_after,
         directories=tuple(run.files.directories),
         copied=tuple(run.files.copied),
+        scaffolded=tuple(run.files.scaffolded),
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),

@@ -13,6 +13,12 @@ operations; a generator whose report names nothing, or whose output was
 not recorded, is an ``unknown`` effect, unless it says it found nothing to
 generate.
 
+A starter scaffolded into a folder (``npm create vite app``, ``npx
+create-next-app .``) writes files it does not name: the folder is remembered
+as scaffolded, so a file first seen there later that a ``git status`` shows
+new to git is the starter's, created by the session.  ``shadcn add`` names
+the files it writes (``Created 2 files:`` then ``  - src/lib/utils.ts``).
+
 ``sphinx-build SOURCE OUTPUT`` creates its output directory: it is
 remembered as made by the session, so what is later read in it is never
 taken for a file that existed before the session.
@@ -27,7 +33,7 @@ from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 
-__all__ = ["GENERATOR_PROGRAMS", "generator_effects"]
+__all__ = ["GENERATOR_PROGRAMS", "generator_effects", "is_generator"]
 
 
 @dataclass(frozen=True)
@@ -88,15 +94,30 @@ GENERATOR_PROGRAMS = frozenset({"mix", "rails", "alembic", "sphinx-build", "wran
 """Programs :func:`generator_effects` knows."""
 
 
+def is_generator(program: str) -> bool:
+    """Whether a program a package runner fetched (``create-next-app@latest``, ``shadcn``) is a generator."""
+    name = _package(program)
+    return name.startswith("create-") or name in _SHADCN
+
+
+def _package(program: str) -> str:
+    """``create-next-app@latest`` -> ``create-next-app``: the version a package runner was asked for."""
+    return program.partition("@")[0] if not program.startswith("@") else program
+
+
 def generator_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
     """The files a generator command creates; None when ``inv`` generates nothing."""
-    name = inv.program or ""
+    name = _package(inv.program or "")
     words = [a.value for a in inv.args[1:]]
     task = next((w for w in words if w and not w.startswith("-")), None)
     if name == "sphinx-build":
         return _sphinx(inv, runtime)
     if name in _SCAFFOLDERS and task == "create":
-        return _scaffold(inv, runtime, words)
+        return _scaffold(inv, runtime, words[words.index("create") + 1 :], f"{name} create")
+    if name.startswith("create-"):
+        return _scaffold(inv, runtime, words, name)
+    if name in _SHADCN and task in ("add", "init"):
+        return _shadcn(inv, runtime, f"{name} {task}")
     if name == "mix" and task and task.startswith(_MIX_GENERATORS):
         return _generated(inv, runtime, f"mix {task}", _MIX)
     if name == "rails" and task in ("generate", "g", "destroy", "d"):
@@ -140,31 +161,65 @@ def _generated(
     return [inv.unknown(f"{label} generates files; which ones is not known ({why})")]
 
 
-# `npm create vite@latest app -- --template react` (and pnpm's, yarn's, bun's): a starter's files in a new folder.
+# `npm create vite@latest app -- --template react` (and pnpm's, yarn's, bun's): a starter's files in a folder.
 _SCAFFOLDERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 
 
-def _scaffold(inv: Invocation, runtime: Runtime, words: list[str | None]) -> list[FileOperation]:
-    """A project scaffolded into a new folder: the folder is the session's, so no file in it predates it.
+def _scaffold(
+    inv: Invocation, runtime: Runtime, words: list[str | None], label: str
+) -> list[FileOperation]:
+    """A starter scaffolded into a folder (``words``: the starter's arguments, without ``create``).
 
-    Which files the starter writes is not known (its report lists none reliably): an unknown effect.
+    A new folder is the session's, so no file in it predates it; one that
+    was there (``.``) may hold older files, so only a later listing that
+    shows a file new to git tells the starter's.  Which files it writes is
+    not known (its report lists none reliably): an unknown effect.
     """
     before = words[: words.index("--")] if "--" in words else words
     operands = [w for w in before if w and not w.startswith("-")]
-    # operands: "create", the starter, then the folder (none, or ".", scaffolds in place).
-    folder = operands[2] if len(operands) >= 3 else None
+    if label.endswith(" create"):
+        # `npm create vite app`: the starter, then the folder.
+        label = f"{label} {operands[0] if operands else 'a starter'}"
+        operands = operands[1:]
     if inv.failed:
         return []
-    if folder not in (None, "."):
-        target = inv.place(folder)
-        if target is not None and runtime.files.exists(target) is not True:
-            runtime.files.made_directory(target.rstrip("/") or "/")
-    starter = operands[1] if len(operands) >= 2 else "a starter"
-    return [
-        inv.unknown(
-            f"{inv.program} create {starter} writes a starter project; its files are not named"
-        )
-    ]
+    # With no folder named the starter asks for one: where it went is not known.
+    folder = inv.place(operands[0]) if operands else None
+    if folder is not None:
+        folder = folder.rstrip("/") or "/"
+        if runtime.files.exists(folder) is not True and operands[0] not in (".", "./"):
+            runtime.files.made_directory(folder)
+        runtime.files.scaffolded.append(folder)
+    return [inv.unknown(f"{label} writes a starter project; its files are not named")]
+
+
+# The shadcn CLI (`npx shadcn@latest add button`) lists what it wrote:
+# "✔ Created 2 files:" / "Updated 1 file:" then one "  - PATH" line each.
+_SHADCN = frozenset({"shadcn", "shadcn-ui"})
+_SHADCN_REPORT = lazy_pattern(
+    r"^\W*(?P<verb>Created|Updated|Overwrote|Skipped) \d+ files?:?\s*$", re.MULTILINE
+)
+_SHADCN_ITEM = lazy_pattern(r"^\s+- (?P<path>\S.*?)\s*$")
+
+
+def _shadcn(inv: Invocation, runtime: Runtime, label: str) -> list[FileOperation]:
+    output = runtime.output or ""
+    ops: list[FileOperation] = []
+    for report in _SHADCN_REPORT.finditer(output):
+        verb = report.group("verb")
+        for line in output[report.end() :].lstrip("\n").splitlines():
+            item = _SHADCN_ITEM.match(line)
+            if item is None:
+                break
+            path = inv.place(item.group("path"))
+            if path is None or verb == "Skipped":
+                continue  # a skipped file was there and is left as it was
+            action: FileAction = "create" if verb == "Created" else "write"
+            ops.append(inv.op(action, path, detail=f"{label}: {verb} {item.group('path')}"))
+    if ops or inv.failed:
+        return ops
+    why = "its output was not recorded" if not output else "its output names none of them"
+    return [inv.unknown(f"{label} writes component files; which ones is not known ({why})")]
 
 
 def _sphinx(inv: Invocation, runtime: Runtime) -> list[FileOperation]:

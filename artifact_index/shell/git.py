@@ -38,6 +38,7 @@ from artifact_index.shell.state import home_of, join
 
 __all__ = [
     "BROUGHT_IN",
+    "STARTER_FILE",
     "STASHED",
     "STASHED_WITH_UNTRACKED",
     "git_effects",
@@ -579,7 +580,9 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     """``git status``: the changes it lists that no call named, where the session's own command made them.
 
     * A tree ``cp -r`` made holds files no command named; the new files the
-      status lists there are the copy's.  Elsewhere a new file may predate the
+      status lists there are the copy's, and so are the new files it lists,
+      unknown till then, in a folder a starter was scaffolded into (``npx
+      create-next-app .``).  Elsewhere a new file may predate the
       session (even in a directory ``mkdir -p`` named: it may have been
       there), and the status proves nothing about who made it.
     * A file a command of the session said it may change (``pnpm install``
@@ -596,9 +599,14 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     ops: list[FileOperation] = []
     for path in _new_in_status(output):
         placed = join(base, path)
-        if placed is None or files.known_file(placed):
+        if placed is None:
             continue
-        if files.in_copied_tree(placed):
+        if files.in_scaffolded_tree(placed):
+            # Even one the session has written since: the starter made it first.
+            ops.append(inv.op("create", placed, detail=STARTER_FILE))
+        elif files.known_file(placed):
+            continue
+        elif files.in_copied_tree(placed):
             ops.append(
                 inv.op("create", placed, detail="listed by git status in a tree the session copied")
             )
@@ -612,6 +620,9 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
             ops.append(inv.op(action, placed, detail=_settled(shown, command)))
     return ops
 
+
+# The detail of a file a `git status` lists new in a folder a starter was scaffolded into.
+STARTER_FILE = "listed new by git status in a folder the session scaffolded a starter into"
 
 # The detail of a change a `git merge` / `git pull` report names: the merged commits' content.
 BROUGHT_IN = "brought in by git "

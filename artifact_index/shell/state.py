@@ -49,7 +49,8 @@ class ShellContext(Protocol):
     An optional ``in_new_directory(path) -> bool`` says whether ``path`` lies
     in a directory the session made or emptied (so no file there predates it),
     and ``in_copied_tree(path) -> bool`` whether it lies in a tree the session
-    copied into place.  An optional ``possibly_changed(path) -> str | None``
+    copied into place, ``in_scaffolded_tree(path) -> bool`` in a folder it
+    scaffolded a starter into.  An optional ``possibly_changed(path) -> str | None``
     gives the command that said it may change the file (``pnpm install`` and
     its lock), when no ``git status`` settled it since, and ``changed(path) ->
     bool`` whether the session changed the file (a build re-resolves the lock
@@ -171,6 +172,7 @@ class Files:
     removed: set[str] = field(default_factory=set)
     directories: list[str] = field(default_factory=list)
     copied: list[str] = field(default_factory=list)  # trees a recursive copy made
+    scaffolded: list[str] = field(default_factory=list)  # folders a starter was scaffolded into
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
     cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
@@ -297,6 +299,21 @@ class Files:
             if path.startswith(tree.rstrip("/") + "/"):
                 return True
         probe = getattr(self.context, "in_copied_tree", None) if self.context is not None else None
+        return bool(probe(path)) if callable(probe) else False
+
+    def in_scaffolded_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder this command or, as the context says, the session scaffolded a starter into.
+
+        The folder may hold files from before (``create-next-app .``): only a
+        file first seen after the scaffolder ran, which a listing shows new to
+        git, is the starter's.
+        """
+        for tree in self.scaffolded:
+            if path.startswith(tree.rstrip("/") + "/"):
+                return True
+        probe = (
+            getattr(self.context, "in_scaffolded_tree", None) if self.context is not None else None
+        )
         return bool(probe(path)) if callable(probe) else False
 
     def changed_here(self, path: str) -> bool:

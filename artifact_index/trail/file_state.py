@@ -110,6 +110,16 @@ class FileState(BaseModel):
         if self.exists is None:
             self.exists = True
 
+    def made_by_session(self) -> None:
+        """Taken to predate the session, it turns out a command of the session made it: created.
+
+        What it held before its first change by name is what that command wrote, not
+        an original from before the session.
+        """
+        self.existed_before = False
+        self.exists = True
+        self.restored = False
+
     def add_source(self, source: str) -> None:
         if source not in self.sources:
             self.sources = sorted([*self.sources, source])

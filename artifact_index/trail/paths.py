@@ -13,7 +13,7 @@ import posixpath
 
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["case_insensitive", "file_key", "is_absolute", "join", "to_posix"]
+__all__ = ["case_insensitive", "file_key", "is_absolute", "join", "key_under", "to_posix"]
 
 _DRIVE = lazy_pattern(r"^[A-Za-z]:([\\/]|$)")
 # A drive as Git Bash / MSYS spells it: /c/Users/... is C:/Users/...
@@ -81,3 +81,10 @@ def file_key(path: str, cwd: str | None, root: str | None) -> str:
     while full.startswith("./"):
         full = full[2:]
     return full
+
+
+def key_under(key: str, directory_key: str) -> bool:
+    """Whether the file keyed ``key`` lies in the directory keyed ``directory_key`` (``.``: the root)."""
+    if directory_key == ".":
+        return not is_absolute(key)
+    return key.startswith(directory_key.rstrip("/") + "/")

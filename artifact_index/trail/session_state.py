@@ -289,6 +289,8 @@ class SessionState(_Record):
     listed_directories: list[str] = Field(default_factory=list)  # paths a read tool listed
     directories: list[str] = Field(default_factory=list)  # made by the session
     copied_trees: list[str] = Field(default_factory=list)  # made by a recursive copy
+    # Folders a starter was scaffolded into, with the command that did (see trail.scaffolds).
+    scaffolded_trees: dict[str, PossibleChange] = Field(default_factory=dict)
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
     listed_files: dict[str, list[str]] = Field(
         default_factory=dict

@@ -162,6 +162,8 @@ class WorkState:
                     self.state.compared = None
                 message = _commit_message(args) or _heredoc_message(command)
                 logged = _logged_hash(output, message) if made is None and message else None
+                if made is None and logged is None and message is not None:
+                    logged = self._head_printed_after(command, output)
                 if made is not None:
                     self._commit(made, step_args=args, model=model, turn=turn, command=command)
                 elif logged is not None and message is not None and succeeded is not False:
@@ -427,6 +429,26 @@ class WorkState:
             self.state.committed_at[key] = seq
         staging.cleared()
 
+    def _head_printed_after(self, command: str, output: str) -> str | None:
+        """The new HEAD a quiet commit's command printed after it (``echo "committed: $(git rev-parse --short HEAD)"``).
+
+        Only one hash printed, one no commit seen had, and no word of a refused commit: had
+        the commit made nothing, HEAD would be an older commit's.
+        """
+        commit_at = command.find("git commit")
+        if commit_at < 0 or not _REV_PARSE_HEAD.search(command, commit_at):
+            return None
+        if _COMMIT_REFUSED.search(output):
+            return None
+        printed: set[str] = {found.group(0) for found in _HASH.finditer(output)}
+        if len(printed) != 1:
+            return None
+        head = printed.pop()
+        known = [c.hash for c in self.state.commits]
+        if any(k.startswith(head) or head.startswith(k) for k in known):
+            return None
+        return head
+
     def _confirm_quiet_commits(self, output: str) -> None:
         """Quiet commits a later ``git log`` shows by their message: made, with the hash it shows."""
         for attempt in list(self.state.unconfirmed_commits):
@@ -543,6 +565,15 @@ class WorkState:
             )
         # After a commit the index holds nothing beyond HEAD.
         staging.cleared()
+
+
+# A command printing HEAD's hash after a commit, and what it printed.
+_REV_PARSE_HEAD = lazy_pattern(r"\bgit rev-parse (?:--short(?:=\d+)? )?HEAD\b")
+_HASH = lazy_pattern(r"(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])")
+_COMMIT_REFUSED = lazy_pattern(
+    r"nothing to commit|nothing added to commit|no changes added to commit|^(?:error|fatal):",
+    re.MULTILINE,
+)
 
 
 def _beside(steps: tuple[SimpleCommand, ...], step: SimpleCommand) -> list[str]:

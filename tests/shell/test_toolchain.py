@@ -341,8 +341,16 @@ class TestGenerators:
         analysis = analyze("npm create vite@latest shop -- --template react")
         assert [(op.action, op.path) for op in analysis.operations] == [("unknown", None)]
         assert analysis.directories == (f"{ROOT}/shop",)
+        assert analysis.scaffolded == (f"{ROOT}/shop",)
         in_place = analyze("pnpm create vite . --template react")
-        assert in_place.directories == ()
+        assert (in_place.directories, in_place.scaffolded) == ((), (ROOT,))
+
+    def test_a_create_package_a_runner_fetched_scaffolds_the_folder_it_names(self) -> None:
+        analysis = analyze("npx --yes create-next-app@latest . --typescript --use-npm")
+        assert [(op.action, op.path) for op in analysis.operations] == [("unknown", None)]
+        assert (analysis.directories, analysis.scaffolded) == ((), (ROOT,))
+        # Asked for no folder, it prompts for one: where it went is not known.
+        assert analyze("bunx create-vite").scaffolded == ()
 
     def test_mix_generators_create_the_files_they_report(self) -> None:
         assert _ran("mix ash.codegen add_ticket_priority", self.CODEGEN) == [

@@ -406,6 +406,13 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
     return list(by_name.values())
 
 
+# Statement keywords: tree-sitter recovering from partial code (an edit's fragment of a class
+# body) reads `if (x) { ... }` as a method named `if`; no definition worth naming has one.
+_STATEMENTS = frozenset(
+    {"if", "else", "for", "while", "do", "switch", "case", "catch", "try", "finally", "return"}
+)
+
+
 def _extent(node: Node) -> Node:
     while node.parent is not None and node.parent.type in _WRAPPERS:
         node = node.parent
@@ -422,6 +429,7 @@ def _clean(name: str) -> str:
 
 def _resolve(raws: list[_Raw], data: bytes, first_line: int) -> list[Found]:
     """The definitions of ``raws`` (sorted in place into source order, local properties dropped), in the same order."""
+    raws[:] = [raw for raw in raws if raw.name not in _STATEMENTS]
     raws.sort(key=lambda r: (r.start_byte, -r.end_byte, r.pattern))
     children: dict[int, list[_Raw]] = {}
     stack: list[_Raw] = []

@@ -34,7 +34,7 @@ from artifact_index.shell.effects.reported_saves import reported_saves
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.find_search import found_files, search_roots
 from artifact_index.shell.formatters import FORMATTER_PROGRAMS, format_effects, project_script
-from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects
+from artifact_index.shell.generators import GENERATOR_PROGRAMS, generator_effects, is_generator
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options, program_name
 from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
 from artifact_index.shell.packages import PACKAGE_MANAGERS, expo_install_effects, package_effects
@@ -95,6 +95,8 @@ def _is_script_path(value: str | None) -> bool:
 
 
 def _family_handler(name: str) -> Handler | None:
+    if is_generator(name):
+        return _toolchain  # a starter or component generator a package runner fetched
     if name.startswith(("python", "pypy")) and _version_suffix(
         name.removeprefix("python").removeprefix("pypy")
     ):

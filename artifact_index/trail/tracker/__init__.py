@@ -42,7 +42,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.git import settled_by_status
+from artifact_index.shell.git import STARTER_FILE, settled_by_status
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
@@ -50,6 +50,7 @@ from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
 from artifact_index.trail.paths import file_key, is_absolute, join
+from artifact_index.trail.scaffolds import scaffold_before, settles_scaffolds
 from artifact_index.trail.session_state import PendingCall, PossibleChange, SeenChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.tracker.attribution import judge, note_call, record_seen
@@ -73,6 +74,8 @@ __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
 _FAILURES_PROVING_EXISTENCE = frozenset({"not_read", "not_found", "not_unique", "stale"})
 # A file tool's read refused because the file is not there (Claude Code's words, a shell's).
 _READ_FOUND_NOTHING = lazy_pattern(r"^(?:File does not exist\.|.*No such file or directory)", re.M)
+# A session id this long (a UUID's 36) names only this session's folders.
+_DISTINCT_ID_LENGTH = 16
 # Files kept for a later `git status` to settle: a session of a thousand installs keeps the first.
 _MAX_POSSIBLE_CHANGES = 200
 
@@ -339,7 +342,7 @@ class Tracker:
         emptied_before = self._listed(
             session.cleared_directories, "cleared_directories", strip=True
         )
-        run = analyze_shell(self.index, self, op, cwd, result)
+        run = analyze_shell(self.index, self, op, cwd, result, call.turn)
         touched: set[str] = set()
         for effect in run.effects:
             # A command that never started is a failed attempt at each of its effects.
@@ -348,6 +351,8 @@ class Tracker:
             )
         if run.started:
             self._refill(run, emptied_before)
+        if session.scaffolded_trees and settles_scaffolds(op.command or "", run.cwd):
+            session.scaffolded_trees = {}
         if run.started:
             # One refused or cancelled before it started staged nothing and moved no shell.
             follow_shell(self.index, op, run, result.output, call.turn)
@@ -413,7 +418,9 @@ class Tracker:
             return set()
         if op.action == "restore" and op.path is None:
             if status != "failure":
-                restore_all(self.index, op_node, call.call_id, op.detail)
+                where = op.cwd or cwd
+                where = join(cwd, where) if where and cwd and not is_absolute(where) else where
+                restore_all(self.index, op_node, call.call_id, op.detail, where)
             return set()
         if op.action == "unstash":
             return unstash(self.index, op_node, op.detail) if status != "failure" else set()
@@ -421,6 +428,8 @@ class Tracker:
         key = self._key(op.path, op.cwd or cwd)
         if status != "failure" and settled_by_status(op.detail):
             self._credit_possible_change(op_node, key)
+        if status != "failure" and op.detail == STARTER_FILE:
+            self._credit_scaffold(op_node, key)
         if op.action == "read" and status != "failure" and is_directory_listing(result.output):
             # The path was a directory: the tool listed it, no file was read.
             listed = self.index.session.listed_directories
@@ -451,6 +460,10 @@ class Tracker:
                 file.exists is False and status == "success" and bool((result.output or "").strip())
             )
             if shown_again:
+                if file.existed_before is None and not file.changed:
+                    # Missing when first looked for, and the session made nothing of it: it
+                    # did not predate the session (`cat f; echo $?` prints either way).
+                    file.existed_before = False
                 file.made_again()
             file.was_read(op.source)
             single = single_read if single_read is not None else len(call.operations) == 1
@@ -500,6 +513,11 @@ class Tracker:
         return True
 
     def _write(self, change: _Change) -> bool:
+        if change.op.detail == STARTER_FILE:
+            # A scaffolded starter wrote it before the session first touched it: what the
+            # session saw of it stands, and it is the session's.
+            change.file.made_by_session()
+            return True
         change.file.written(change.op.content)
         return True
 
@@ -648,7 +666,9 @@ class Tracker:
                     display=display,
                     first_seq=self.index.fed_graph.nodes[op_node]["seq"],
                     existed_before=False
-                    if self._in_new_directory(key) or key in self._seen_created()
+                    if self._in_new_directory(key)
+                    or self._in_session_folder(key)
+                    or key in self._seen_created()
                     else None,
                 )
             )
@@ -673,6 +693,21 @@ class Tracker:
             if above in made or above in cleared:
                 return True
         return False
+
+    def _in_session_folder(self, key: str) -> bool:
+        """Whether ``key`` lies in a folder named by this session's id, which the harness made for it.
+
+        Claude Code gives each session a scratchpad, ``/tmp/claude-UID/PROJECT/SESSION_ID/scratchpad``:
+        nothing there predates the session, so a log a loop appends to there is one it created.
+        A short id (a test's, a format's counter) could name any folder: only a long one counts.
+        """
+        session_id = self.index.session.session_id
+        return (
+            session_id is not None
+            and len(session_id) >= _DISTINCT_ID_LENGTH
+            and is_absolute(key)
+            and f"/{session_id}/" in key
+        )
 
     def _seen_created(self) -> frozenset[str]:
         """Files the working tree showed appear while no call of the session could make them.
@@ -775,6 +810,18 @@ class Tracker:
         """Whether ``path`` lies in a tree the session copied into place (``cp -r``)."""
         return any(path.startswith(tree + "/") for tree in self.index.session.copied_trees)
 
+    def in_scaffolded_tree(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder the session scaffolded a starter into, and was unknown before it ran.
+
+        A file the session touched before the scaffolder ran was there already;
+        one known to be the session's needs no starter to be.
+        """
+        key = self._key(path, None)
+        file = self.index.file_state(key)
+        if file is not None and file.existed_before is False:
+            return False
+        return scaffold_before(key, file.first_seq if file else None, self.index) is not None
+
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))
@@ -832,6 +879,16 @@ class Tracker:
         node["command"] = possible.command
         if possible.seq is not None:
             node["cause_seq"] = possible.seq
+
+    def _credit_scaffold(self, op_node: str, key: str) -> None:
+        """A starter's file a ``git status`` showed is told at the scaffolder's turn and with its words."""
+        file = self.index.file_state(key)
+        scaffold = scaffold_before(key, file.first_seq if file else None, self.index)
+        if scaffold is None:
+            return
+        node = self.index.fed_graph.nodes[op_node]
+        node["turn"] = scaffold.turn
+        node["command"] = scaffold.command
 
     def changed(self, path: str) -> bool:
         """Whether the session changed the file (and did not put it back)."""

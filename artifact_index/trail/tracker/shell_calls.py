@@ -18,6 +18,7 @@ from artifact_index.shell.ls_output import listed_files
 from artifact_index.shell.state import ShellContext
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.paths import file_key, is_absolute, join
+from artifact_index.trail.session_state import PossibleChange
 from artifact_index.trail.submission import GitModel
 from artifact_index.trail.work_state import WorkState
 
@@ -98,8 +99,9 @@ def analyze_shell(
     op: FileOperation,
     cwd: str | None,
     result: ToolResult,
+    turn: int,
 ) -> ShellRun:
-    """The file effects of ``op``'s command; the directories it made or emptied are noted at once."""
+    """The file effects of ``op``'s command (run at ``turn``); the directories it made or emptied are noted at once."""
     session = index.session
     succeeded = {"success": True, "failure": False}.get(result.status)
     started = not _never_ran(result)
@@ -136,6 +138,12 @@ def analyze_shell(
         session.copied_trees = sorted({*session.copied_trees, *analysis.copied})
         if succeeded is not False:
             placed += _copied_in(index, analysis.copied, placed, shell_cwd)
+    if analysis.scaffolded and succeeded is not False:
+        scaffold = PossibleChange(turn=turn, command=op.command or "", seq=session.op_count)
+        session.scaffolded_trees = {
+            **session.scaffolded_trees,
+            **dict.fromkeys(analysis.scaffolded, scaffold),
+        }
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
     if succeeded is not False and result.output and shell_cwd:

@@ -451,3 +451,20 @@ def test_any_text_is_accepted(before: str | None, after: str | None, path: str) 
         assert change.change in {"added", "modified", "removed"}
     symbols_in_edit(before, after, path, context=after)
     symbols_in_range(after or "", path, None, 3)
+
+
+def test_a_statement_in_an_edit_fragment_is_never_a_definition() -> None:
+    # Parsed on its own, the tail of a method reads as a class body: tree-sitter
+    # recovers `if (x) { ... }` as a method named `if`.
+    old = "\t\t}\n\t}\n\n\tprivate build(): void {\n\t\tz();\n\t}\n"
+    new = (
+        "\t\t}\n\t\tif (x) {\n\t\t\treturn;\n\t\t}\n\t}\n\n"
+        "\tprivate build(): void {\n\t\tif (y) {\n\t\t\tz();\n\t\t}\n\t}\n"
+    )
+    assert all(change.name != "if" for change in symbols_in_edit(old, new, "src/panel.ts"))
+    in_class = symbols_in_edit(
+        "class A {\n  run() {\n    x();\n  }\n}\n",
+        "class A {\n  run() {\n    x();\n  }\n  if (x) {\n    y();\n  }\n}\n",
+        "src/a.ts",
+    )
+    assert [(c.name, c.change) for c in in_class] == [("A", "modified")]
