@@ -126,7 +126,9 @@ _TRIVIAL = (
 # monorepo runner's "pkg:task: " prefix).
 _RUN_FAILED = lazy_pattern(
     r"\b[1-9]\d* (?:tests?|specs?|examples?) failed\b|\(fail\) \S|exited with code [1-9]"
-    r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!",
+    r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!"
+    # A program still missing: `which docker || echo "not found"` exits 0 all the same.
+    r"|\bcommand not found\b|^[\w.-]+ not found$|\bnot found (?:on|in) (?:the )?PATH\b",
     re.M,
 )
 
