@@ -147,6 +147,17 @@ def _masked_failure(command: str | None, output: str, run: TestRun | None) -> bo
     )
 
 
+# A shell loop exits with its last body command's status, whatever the loop waited for; an HTTP
+# client exits 0 on the server's "503".
+_LOOP = lazy_pattern(r"(?:^|[;&|(]\s*)(?:for|while|until)\s")
+_HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
+
+
+def _did_not_do_its_job(command: str, output: str) -> bool:
+    """Whether a run that exited 0 still shows no sign it did its job (a wait loop, an HTTP error)."""
+    return _LOOP.search(command) is not None or _HTTP_FAILURE.search(output) is not None
+
+
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
     if diagnostic.kind != "generic":
         return True
@@ -366,6 +377,7 @@ class ErrorLedger(BaseModel):
             and command is not None
             and self.awaiting_next
             and not masks_exit_status(command)
+            and not _did_not_do_its_job(command, output)
         ):
             # A filter's exit status (`bun test | tail`) is not the command's: no success seen.
             self._went_on(turn, command)

@@ -303,3 +303,22 @@ def test_a_retry_that_only_passes_through_its_fallback_echo_does_not_fix_a_missi
     session.run("which docker || echo 'Docker not found on PATH'", "/usr/local/bin/docker\n", True)
     session.run("docker ps 2>&1", "CONTAINER ID   IMAGE   COMMAND\n", True)
     assert session.ledger.errors[0].resolved
+
+
+def test_the_session_went_on_only_with_a_command_that_did_its_job() -> None:
+    # A wait loop exits 0 after its last "Waiting…"; curl exits 0 on a 503.
+    session = Session()
+    session.run("docker compose up -d", "(eval):1: command not found: docker\n", False)
+    session.run(
+        'for i in $(seq 1 3); do docker info >/dev/null 2>&1 && break; echo "Waiting..."; sleep 2; done',
+        "Waiting...\nWaiting...\nWaiting...\n",
+        True,
+    )
+    session.run(
+        "curl -s -w '\\nHTTP:%{http_code}' http://localhost/health",
+        "pool exhausted\nHTTP:503\n",
+        True,
+    )
+    assert session.ledger.errors[0].went_on is None
+    session.run("curl -s -w '\\nHTTP:%{http_code}' http://localhost/health", "ok\nHTTP:200\n", True)
+    assert session.ledger.errors[0].went_on is not None
