@@ -126,7 +126,9 @@ _TRIVIAL = (
 # monorepo runner's "pkg:task: " prefix).
 _RUN_FAILED = lazy_pattern(
     r"\b[1-9]\d* (?:tests?|specs?|examples?) failed\b|\(fail\) \S|exited with code [1-9]"
-    r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!",
+    r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!"
+    # A program still missing: `which docker || echo "not found"` exits 0 all the same.
+    r"|\bcommand not found\b|^[\w.-]+ not found$|\bnot found (?:on|in) (?:the )?PATH\b",
     re.M,
 )
 
@@ -143,6 +145,17 @@ def _masked_failure(command: str | None, output: str, run: TestRun | None) -> bo
         and masks_exit_status(command)
         and _RUN_FAILED.search(output) is not None
     )
+
+
+# A shell loop exits with its last body command's status, whatever the loop waited for; an HTTP
+# client exits 0 on the server's "503".
+_LOOP = lazy_pattern(r"(?:^|[;&|(]\s*)(?:for|while|until)\s")
+_HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
+
+
+def _did_not_do_its_job(command: str, output: str) -> bool:
+    """Whether a run that exited 0 still shows no sign it did its job (a wait loop, an HTTP error)."""
+    return _LOOP.search(command) is not None or _HTTP_FAILURE.search(output) is not None
 
 
 def _is_real(diagnostic: Diagnostic, command: str | None) -> bool:
@@ -364,6 +377,7 @@ class ErrorLedger(BaseModel):
             and command is not None
             and self.awaiting_next
             and not masks_exit_status(command)
+            and not _did_not_do_its_job(command, output)
         ):
             # A filter's exit status (`bun test | tail`) is not the command's: no success seen.
             self._went_on(turn, command)

@@ -284,3 +284,41 @@ def test_tscs_set_up_complaints_of_a_project_run_are_not_settled_by_a_build() ->
     session.run("npx tsc --noEmit 2>&1 | head -50", SINGLE_FILE_TSC, ok=True)
     session.run("pnpm build 2>&1 | tail -40", NEXT_BUILD, ok=True)
     assert len(session.ledger.open_errors) == 3
+
+
+def test_a_retry_that_only_passes_through_its_fallback_echo_does_not_fix_a_missing_program() -> (
+    None
+):
+    # "… || echo 'not found'" always exits 0; its output still says the program is missing.
+    session = Session()
+    session.run("docker ps 2>&1", "(eval):1: command not found: docker\n", False)
+    session.run(
+        "which docker 2>/dev/null || ~/.docker/bin/docker ps 2>/dev/null || echo 'Docker not found on PATH'",
+        "docker not found\nDocker not found on PATH\n",
+        True,
+    )
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    # Once the program is really there, the same kind of retry settles it.
+    session.run("which docker || echo 'Docker not found on PATH'", "/usr/local/bin/docker\n", True)
+    session.run("docker ps 2>&1", "CONTAINER ID   IMAGE   COMMAND\n", True)
+    assert session.ledger.errors[0].resolved
+
+
+def test_the_session_went_on_only_with_a_command_that_did_its_job() -> None:
+    # A wait loop exits 0 after its last "Waiting…"; curl exits 0 on a 503.
+    session = Session()
+    session.run("docker compose up -d", "(eval):1: command not found: docker\n", False)
+    session.run(
+        'for i in $(seq 1 3); do docker info >/dev/null 2>&1 && break; echo "Waiting..."; sleep 2; done',
+        "Waiting...\nWaiting...\nWaiting...\n",
+        True,
+    )
+    session.run(
+        "curl -s -w '\\nHTTP:%{http_code}' http://localhost/health",
+        "pool exhausted\nHTTP:503\n",
+        True,
+    )
+    assert session.ledger.errors[0].went_on is None
+    session.run("curl -s -w '\\nHTTP:%{http_code}' http://localhost/health", "ok\nHTTP:200\n", True)
+    assert session.ledger.errors[0].went_on is not None
