@@ -36,7 +36,7 @@ from artifact_index.shell.parser import (
     parse_command,
 )
 
-__all__ = ["simple_commands", "word_text"]
+__all__ = ["process_substitutions", "simple_commands", "word_text"]
 
 
 def word_text(word: Word, variables: Mapping[str, str] | None = None) -> str:
@@ -104,6 +104,32 @@ def _collect(
             stack.extend((item, piped) for item in reversed(current.items))
         elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
             stack.append((current.body, piped))
+
+
+@functools.lru_cache(maxsize=4096)
+def process_substitutions(command: str) -> tuple[str, ...]:
+    """The ``<(...)`` and ``>(...)`` of ``command``, as written (those inside a ``$(...)`` too).
+
+    Their programs only produce a file another program reads: ``diff <(gh api …) local.yaml``
+    exits with diff's status.
+    """
+    found: list[str] = []
+    stack: list[Node] = [parse_command(command).body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Command):
+            for sub in _substitutions(current):
+                if sub.process:
+                    found.append(sub.raw)
+                else:
+                    stack.append(sub.script)
+        elif isinstance(current, Pipeline):
+            stack.extend(current.commands)
+        elif isinstance(current, Sequence):
+            stack.extend(current.items)
+        elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
+            stack.append(current.body)
+    return tuple(found)
 
 
 def _substitutions(command: Command) -> list[Sub]:

@@ -34,6 +34,7 @@ from summarizer.sections.text import block, code_span
 from summarizer.sections.thread import thread_start
 
 __all__ = [
+    "brought_in_count",
     "brought_in_lines",
     "changed_files",
     "changed_paths",
@@ -579,7 +580,7 @@ def brought_in_lines(facts: SessionFacts) -> list[str]:
     lines = []
     for command, members in by_command.items():
         turns = _turns(sorted({t for _, f in members for t in f.changed_turns}))
-        count = sum(max(f.brought_in_paths, 1) for _, f in members)
+        count = brought_in_count([f for _, f in members])
         if len(members) <= _BROUGHT_NAMED:
             what = ", ".join(f"`{f.path}` ({status})" for status, f in members)
         else:
@@ -601,6 +602,12 @@ def brought_in_lines(facts: SessionFacts) -> list[str]:
             f"changed by the session's own edits: {what}"
         )
     return lines
+
+
+def brought_in_count(reports: list[FileReport]) -> int:
+    """How many paths a merge report named for these files: a name it gave several paths (redacted names)
+    counts each of them."""
+    return sum(max(r.brought_in_paths, 1) for r in reports)
 
 
 def _by_path(member: tuple[str, FileReport]) -> str:

@@ -30,6 +30,7 @@ from summarizer.sections.claim_wording import (
 from summarizer.sections.drafts import superseded_names
 from summarizer.sections.error_state import changed_after_words, error_state
 from summarizer.sections.file_lists import (
+    brought_in_count,
     changed_files,
     files_of_status,
     moved_files,
@@ -389,8 +390,7 @@ def _own_and_brought_in(
         turns = sorted({t for r in reports for t in r.changed_turns})
         names = ", ".join(f"`{r.path}`" for r in reports[:shown])
         more = f" and {len(reports) - shown} more" if len(reports) > shown else ""
-        # A name its report gives several paths (redacted names) counts each of them.
-        count = sum(max(r.brought_in_paths, 1) for r in reports)
+        count = brought_in_count(reports)
         named = (
             f" ({len(reports)} distinct names: some stand for several paths)"
             if count > len(reports)

@@ -24,18 +24,7 @@ import re
 from artifact_index.facts.errors.checks import segments, subcommands
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.parser import (
-    Command,
-    Conditional,
-    ForLoop,
-    Group,
-    Node,
-    Pipeline,
-    Sequence,
-    Sub,
-    Subshell,
-    parse_command,
-)
+from artifact_index.shell.simple_commands import process_substitutions
 
 __all__ = ["LOOKUPS", "REFUSALS", "SHELL_CHORES", "noise_reason", "programs", "unexplained_failure"]
 
@@ -128,27 +117,6 @@ _DIFFERS = "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the 
 _ERROR_LINE = lazy_pattern(r"^(?:(?:error|fatal|usage): |(?:diff|cmp): (?!EOF\b))", re.MULTILINE)
 
 
-def _process_substitutions(node: Node) -> list[str]:
-    """The ``<(...)`` and ``>(...)`` of a parsed command line, as written."""
-    found: list[str] = []
-    stack: list[Node] = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, Command):
-            words = [*(value for _, value in current.assignments), *current.argv]
-            for part in (part for word in words for part in word.parts):
-                if isinstance(part, Sub):
-                    if part.process:
-                        found.append(part.raw)
-                    else:
-                        stack.append(part.script)
-        elif isinstance(current, (Pipeline, Sequence)):
-            stack.extend(current.commands if isinstance(current, Pipeline) else current.items)
-        elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
-            stack.append(current.body)
-    return found
-
-
 def _answering_programs(command: str) -> set[str]:
     """The programs whose exit status the command's is: those of a process substitution only feed another.
 
@@ -156,7 +124,7 @@ def _answering_programs(command: str) -> set[str]:
     produce one of the files it compares, whatever diff then answers.
     """
     stripped = command
-    for raw in _process_substitutions(parse_command(command).body):
+    for raw in process_substitutions(command):
         stripped = stripped.replace(raw, "INPUT", 1)
     return programs(stripped)
 
