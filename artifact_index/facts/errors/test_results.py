@@ -712,6 +712,9 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
             )
         )
     ava = {m["word"]: int(m["n"]) for m in _AVA.finditer(output)}
+    if ava and "passing" in mocha and ava.get("failed", 0) == mocha.get("failing", 0):
+        # A mocha host's own closing line ("2 tests failed." from vscode-test) repeats mocha's count.
+        ava = {}
     if ava:
         found.append((6, _run("ava", command, ava.get("passed", 0), ava.get("failed", 0))))
     return found[0][1] if len(found) == 1 else None  # two formats at once: not one run's summary

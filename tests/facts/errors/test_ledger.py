@@ -322,3 +322,37 @@ def test_the_session_went_on_only_with_a_command_that_did_its_job() -> None:
     assert session.ledger.errors[0].went_on is None
     session.run("curl -s -w '\\nHTTP:%{http_code}' http://localhost/health", "ok\nHTTP:200\n", True)
     assert session.ledger.errors[0].went_on is not None
+
+
+def test_a_mocha_run_is_followed_by_its_tests_not_by_its_hosts_log() -> None:
+    from .diagnostics.test_diagnostics import MOCHA_IN_TEST_HOST
+
+    session = Session()
+    session.run("pnpm test", MOCHA_IN_TEST_HOST, ok=False)  # turn 2
+    assert {entry.message for entry in session.ledger.open_errors} == {
+        "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: false !== true",
+        "Error: Timeout of 2000ms exceeded.",
+    }
+    # The rerun compiles the tests first (a "pretest" stage that passes), then one test still fails.
+    session.run(
+        "pnpm test",
+        "> ext@0.0.1 pretest /work/ext\n> pnpm run compile-tests && pnpm run lint\n\n"
+        "> ext@0.0.1 test /work/ext\n> vscode-test\n\n"
+        "  Transcript Parsing\n    ✔ keeps malformed lines as fallback rows\n"
+        "  Checkpoint Module\n    1) builds session cards\n"
+        "  1 passing (6s)\n  1 failing\n"
+        "  1) Checkpoint Module\n       builds session cards:\n     Error: Timeout of 2000ms exceeded.\n\n"
+        "ERROR: Failed parsing extensions\n1 test failed.\n",
+        ok=False,
+    )  # turn 4
+    assertion = session.ledger.errors[0]
+    assert (assertion.resolved_turn, assertion.resolution) == (
+        4,
+        "gone from a rerun of the same check",
+    )
+    assert [entry.message for entry in session.ledger.open_errors] == [
+        "Error: Timeout of 2000ms exceeded."
+    ]
+    passing = "  Checkpoint Module\n    ✔ builds session cards\n  2 passing (5s)\nERROR: Failed parsing extensions\n"
+    session.run("pnpm test", passing, ok=True)
+    assert not session.ledger.open_errors

@@ -394,3 +394,10 @@ def test_xcodebuild_counts_every_bundle_from_its_total_not_the_last_suite_line()
     run = parse_test_run(executed, command + " | grep Executed")
     assert run is not None
     assert (run.passed, run.failed, run.skipped) == (8, 0, 1)
+
+
+def test_a_mocha_hosts_closing_count_is_the_same_run() -> None:
+    output = "  3 passing (2s)\n  2 failing\n\n  1) a:\n     Error: x\n\n2 tests failed.\n"
+    run = parse_test_run(output, "pnpm test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed) == ("mocha", 3, 2)
