@@ -73,6 +73,7 @@ from artifact_index.facts.errors.checks.stages import (
     Stage,
     echoed_stages,
     finished_cargo_steps,
+    finished_type_checks,
     stages_reached,
 )
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
@@ -411,7 +412,8 @@ class ErrorLedger(BaseModel):
                     turn,
                     command,
                     echoed_stages(command, output, not failed_now)
-                    + (finished_cargo_steps(command, output) if failed_now else []),
+                    + (finished_cargo_steps(command, output) if failed_now else [])
+                    + finished_type_checks(command, output),
                     {signature(d) for d in diagnostics},
                 )
         return touched

@@ -356,3 +356,18 @@ def test_a_mocha_run_is_followed_by_its_tests_not_by_its_hosts_log() -> None:
     passing = "  Checkpoint Module\n    ✔ builds session cards\n  2 passing (5s)\nERROR: Failed parsing extensions\n"
     session.run("pnpm test", passing, ok=True)
     assert not session.ledger.open_errors
+
+
+def test_a_build_that_finished_its_type_check_resolves_the_type_errors() -> None:
+    next_build = "> next build\n  Running TypeScript ...\n  Finished TypeScript in 1969ms ...\n"
+    session = Session()
+    session.run("npx tsc --noEmit 2>&1 | head -30", TSC, ok=True)  # turn 2: tsc's errors
+    [entry] = session.ledger.open_errors
+    session.run("npm run build 2>&1 | tail -3", "  Collecting page data ...\n", ok=True)
+    assert not by_message(session.ledger, entry.message).resolved  # its type check is not seen
+    session.run("npm run build 2>&1 | tail -35", next_build, ok=True)  # turn 6
+    resolved = by_message(session.ledger, entry.message)
+    assert (resolved.resolved_turn, resolved.resolution) == (
+        6,
+        "a whole-project run of the same checker passed (`next build`, which it ran)",
+    )
