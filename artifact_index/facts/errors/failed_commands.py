@@ -191,7 +191,10 @@ _WARNING = lazy_pattern(
 )
 # The shell's own complaint: "zsh:1: no matches found", "cache.sh:152: BASH_SOURCE[0]: parameter not set",
 # "state_set_stage:1: read-only variable: status" (a script or function, the line, the message).
-_SHELL_COMPLAINT = lazy_pattern(r"^[\w./~-]+:\d+: (?!\s*(?:warning|note)\b)\S", re.IGNORECASE)
+# zsh names a command line it was given "(eval)": "(eval):12: bad math expression: operator expected".
+_SHELL_COMPLAINT = lazy_pattern(
+    r"^(?:\(eval\)|[\w./~-]+):\d+: (?!\s*(?:warning|note)\b)\S", re.IGNORECASE
+)
 _COLOUR = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
