@@ -222,6 +222,23 @@ def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None
     assert state.statement == "failed"
 
 
+def test_a_filtered_run_whose_passed_count_was_cut_out_does_not_say_none_passed() -> None:
+    index = _index(
+        shell(
+            1,
+            'npx playwright test tests/share.spec.ts --reporter=line 2>&1 | grep -E "›|failed"',
+            "  1) [chromium] › tests/share.spec.ts:40:3 › Sharing › revokes access\n"
+            "  1 failed\n    [chromium] › tests/share.spec.ts:40:3 › Sharing › revokes access\n",
+        )
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "1 failed; how many passed is not shown (its output was filtered)" in status
+    assert "0 passed" not in status
+    [count] = [c for c in claims(index) if c.kind == "count"]
+    assert count.statement == "1 failed, passed not shown (tests)"
+
+
 # --- a call issued just before the cut, its result not recorded ---------------------------------
 
 
