@@ -154,6 +154,10 @@ _LOOP = lazy_pattern(r"(?:^|[;&|(]\s*)(?:for|while|until)\s")
 _HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
 
 
+# Claude Code's answer to a command started in the background: it started, and how it ends is not seen here.
+_STARTED_IN_BACKGROUND = lazy_pattern(r"^Command running in background with ID: \S")
+
+
 def _did_not_do_its_job(command: str, output: str) -> bool:
     """Whether a run that exited 0 still shows no sign it did its job (a wait loop, an HTTP error)."""
     return _LOOP.search(command) is not None or _HTTP_FAILURE.search(output) is not None
@@ -328,6 +332,8 @@ class ErrorLedger(BaseModel):
         ``failure`` is the harness's reason for a failed call (``rejected``,
         ``interrupted``, ``exit_status``...).
         """
+        if succeeded is True and command is not None and _STARTED_IN_BACKGROUND.match(output):
+            succeeded = None  # started, not finished: neither a success nor a failure was seen
         key = (command_key(command) if command else None) or f"tool:{tool}"
         test_run = parse_test_run(output, command) if may_run_tests(command) else None
         if test_run is not None:

@@ -371,3 +371,17 @@ def test_a_build_that_finished_its_type_check_resolves_the_type_errors() -> None
         6,
         "a whole-project run of the same checker passed (`next build`, which it ran)",
     )
+
+
+def test_a_command_started_in_the_background_neither_succeeded_nor_resolved_anything() -> None:
+    session = Session()
+    session.run("docker compose up -d", "(eval):1: command not found: docker\n", ok=False)
+    session.run("pnpm --filter api dev", "starting\n", ok=False)  # the same command, failing
+    started = (
+        "Command running in background with ID: b463a86. Output is being written to: /tmp/b.output"
+    )
+    session.run("pnpm --filter api dev", started, ok=True)
+    docker, dev = session.ledger.errors
+    assert (docker.went_on, dev.resolved) == (None, False)
+    session.run("pnpm --filter api build", "done\n", ok=True)
+    assert session.ledger.errors[0].went_on == "pnpm --filter api build"

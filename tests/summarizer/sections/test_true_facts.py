@@ -387,6 +387,24 @@ def test_a_task_to_run_the_tests_or_commit_says_what_was_seen_done_since() -> No
     assert "Commit the fix (but since then: commit 9f8e7d6 made at turn 4)" in tasks
 
 
+def test_a_test_task_whose_run_failed_past_its_passing_stages_says_it_failed() -> None:
+    index = _index(
+        _todo(1, [("Run targeted checks/tests", "pending")]),
+        edit(2, f"{ROOT}/src/a.ts"),
+        shell(
+            3,
+            "pnpm test",
+            "> app@1.0.0 pretest /app\n> pnpm run compile-tests && pnpm run lint\n\n"
+            "> app@1.0.0 lint /app\n> eslint src\n\n"
+            "> app@1.0.0 test /app\n> vscode-test\n\n  3 passing (2s)\n  2 failing\n",
+            False,
+        ),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "(but since then: a test run at turn 3 failed)" in tasks
+
+
 # --- references to sections that are not there ---------------------------------------------------
 
 
