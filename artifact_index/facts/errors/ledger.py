@@ -83,6 +83,7 @@ from artifact_index.facts.errors.failed_commands import (
     SHELL_CHORES,
     noise_reason,
     programs,
+    reads_as_failure,
     unexplained_failure,
 )
 from artifact_index.facts.errors.ledger_entries import FailedRun, LedgerEntry, TestStatus, signature
@@ -402,6 +403,17 @@ class ErrorLedger(BaseModel):
             )
         if succeeded is True and not failed_now and _masked_failure(command, output, test_run):
             return touched  # its exit status is a filter's and its output says it failed
+        if (
+            succeeded is True
+            and command is not None
+            and test_run is None
+            and masks_exit_status(command)
+            and not checks_in(command)
+            and reads_as_failure(output)
+        ):
+            # `argocd app get … | head -5` printing 'configmap "argocd-cm" not found': the exit status
+            # is the filter's, and what got through reads as a failure. No success was seen.
+            return touched
         if succeeded is True or (failed_now and noise is None and command is not None):
             self._resolve(
                 turn,

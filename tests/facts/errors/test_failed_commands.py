@@ -852,3 +852,18 @@ def test_another_script_succeeding_does_not_resolve_a_failed_one() -> None:
         ok=True,
     )
     assert not session.ledger.errors[0].resolved
+
+
+def test_a_tool_the_harness_does_not_have_is_no_error_of_the_project() -> None:
+    session = Session()
+    session.run(
+        'sed -i "s/connect();/connect().catch(log);/" src/main.ts',
+        'Tool "run_shell_command" not found. Did you mean one of: "grep_search", "read_file"?',
+        ok=False,
+    )
+    assert session.ledger.errors == []
+    [run] = session.ledger.failed_runs
+    assert (run.outcome, run.reason) == (
+        "noise",
+        "the agent asked for a tool the harness does not have: the command never ran",
+    )

@@ -385,3 +385,25 @@ def test_a_command_started_in_the_background_neither_succeeded_nor_resolved_anyt
     assert (docker.went_on, dev.resolved) == (None, False)
     session.run("pnpm --filter api build", "done\n", ok=True)
     assert session.ledger.errors[0].went_on == "pnpm --filter api build"
+
+
+def test_a_retry_whose_status_a_filter_hid_and_whose_output_reads_as_a_failure_resolves_nothing() -> (
+    None
+):
+    session = Session()
+    expired = '{"level":"fatal","msg":"rpc error: code = Unauthenticated desc = invalid session: Token is expired"}'
+    session.run("argocd app sync proxy --force 2>&1", expired, ok=False)
+    session.run(
+        "argocd login --core 2>&1 || true && argocd app get proxy --core -o json 2>&1 | head -5",
+        'Context \'kubernetes\' updated\n{"level":"fatal","msg":"configmap \\"argocd-cm\\" not found"}',
+        ok=True,
+    )
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    # The same retry printing what it was asked for is a success, even through the filter.
+    session.run(
+        "argocd login --core 2>&1 || true && argocd app get proxy --core -o json 2>&1 | head -5",
+        '{"metadata": {"name": "proxy"}}',
+        ok=True,
+    )
+    assert session.ledger.errors[0].resolved
