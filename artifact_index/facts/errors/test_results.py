@@ -418,11 +418,13 @@ _PLAYWRIGHT_COUNT = lazy_pattern(
     re.MULTILINE,
 )
 _PLAYWRIGHT_TEST = lazy_pattern(r"^[ \t]*(?:\d+\) )?\[[^\]\n]+\] › (?P<id>[^\n]+?)[ \t]*$", re.M)
-_FILTERS = frozenset({"grep", "egrep", "rg", "head", "tail", "sed", "awk"})
+# Filters that may drop a line from the middle or the end of the output: `tail` keeps the end, where
+# the closing counts are.
+_FILTERS = frozenset({"grep", "egrep", "rg", "head", "sed", "awk"})
 
 
 def _filtered(command: str | None) -> bool:
-    """Whether ``command`` pipes its output through a filter that may drop lines."""
+    """Whether ``command`` pipes its output through a filter that may drop its closing lines."""
     return any(
         piped and words and executable(words[0]) in _FILTERS
         for piped, words in segments(command or "")

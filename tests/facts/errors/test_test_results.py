@@ -432,3 +432,11 @@ def test_a_filtered_playwright_summary_does_not_say_none_passed() -> None:
     run = parse_test_run(shown, "npx playwright test --reporter=line")
     assert run is not None
     assert (run.passed, run.passed_shown) == (0, True)
+
+
+def test_a_playwright_summary_through_tail_is_whole() -> None:
+    # `tail` keeps the end, where "N passed" would follow "1 failed": none passed.
+    shown = PLAYWRIGHT_SUMMARY.split("  10 did not run")[0]
+    run = parse_test_run(shown, 'npx playwright test --grep "6.1" 2>&1 | tail -30')
+    assert run is not None
+    assert (run.passed, run.failed, run.passed_shown) == (0, 1, True)
