@@ -204,6 +204,20 @@ def test_a_build_that_type_checks_the_project_is_a_type_check() -> None:
         )
         == []
     )
+    # All a `| tail -5` leaves of it is the route table's legend, printed once the build is done.
+    assert (
+        owed(
+            shell("npx tsc --noEmit", "", 1),
+            edit("/shop/app/page.tsx", 2),
+            shell(
+                "pnpm build 2>&1 | tail -5",
+                "ƒ Proxy (Middleware)\n\n○  (Static)   prerendered as static content\n"
+                "ƒ  (Dynamic)  server-rendered on demand\n",
+                3,
+            ),
+        )
+        == []
+    )
     # A build whose output does not show the type check leaves it owed.
     [group] = owed(
         shell("npx tsc --noEmit 2>&1 | head -30", "", 1),

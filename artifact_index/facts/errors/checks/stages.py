@@ -168,11 +168,15 @@ def finished_cargo_steps(command: str, output: str) -> list[Stage]:
 
 # A Next.js build type-checks the whole project on its way and says it finished: "Finished TypeScript in
 # 1969ms" (Next 15.5 and later, after "Running TypeScript ..."), "✓ Linting and checking validity of
-# types" (earlier releases; the tick is printed once the check is done). A type error stops it there.
+# types" (earlier releases; the tick is printed once the check is done). A type error stops it there,
+# so the route table's legend it prints last ("○  (Static)  prerendered as static content", all a
+# `| tail -5` may leave) says the check passed too.
 _BUILD_TYPE_CHECKED = lazy_pattern(
-    r"^\s*(?:Finished TypeScript\b|[✓✔] (?:Linting and checking|Checking) validity of types\b)",
+    r"^\s*(?:Finished TypeScript\b|[✓✔] (?:Linting and checking|Checking) validity of types\b"
+    r"|○ +\(Static\) +prerendered as static)",
     re.M,
 )
+_BUILD_TYPE_CHECK_WORDS = ("validity of types", "Finished TypeScript", "prerendered as static")
 _TYPE_CHECK_STAGE = Stage("next build", (Check(runner="tsc", category="typecheck"),), True)
 
 
@@ -183,6 +187,6 @@ def finished_type_checks(command: str, output: str) -> list[Stage]:
     type errors an earlier ``tsc --noEmit`` showed are gone once it says the check finished, even
     when a later step of the build fails.
     """
-    if not output or ("validity of types" not in output and "Finished TypeScript" not in output):
+    if not output or not any(words in output for words in _BUILD_TYPE_CHECK_WORDS):
         return []
     return [_TYPE_CHECK_STAGE] if _BUILD_TYPE_CHECKED.search(output) else []
