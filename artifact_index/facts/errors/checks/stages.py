@@ -177,7 +177,12 @@ _BUILD_TYPE_CHECKED = lazy_pattern(
     re.M,
 )
 _BUILD_TYPE_CHECK_WORDS = ("validity of types", "Finished TypeScript", "prerendered as static")
-_TYPE_CHECK_STAGE = Stage("next build", (Check(runner="tsc", category="typecheck"),), True)
+
+
+@functools.cache
+def _type_check_stage() -> Stage:
+    # Built on first use: a model built at import would cost every command's start-up.
+    return Stage("next build", (Check(runner="tsc", category="typecheck"),), True)
 
 
 def finished_type_checks(command: str, output: str) -> list[Stage]:
@@ -189,4 +194,4 @@ def finished_type_checks(command: str, output: str) -> list[Stage]:
     """
     if not output or not any(words in output for words in _BUILD_TYPE_CHECK_WORDS):
         return []
-    return [_TYPE_CHECK_STAGE] if _BUILD_TYPE_CHECKED.search(output) else []
+    return [_type_check_stage()] if _BUILD_TYPE_CHECKED.search(output) else []
