@@ -240,6 +240,8 @@ class TestReport(_Answer, Claimed):
     turn: int
     unit: Literal["tests", "packages"] = Field(default="tests", exclude=True)
     outcome: Literal["passed", "failed"] = Field(default="passed", exclude=True)
+    # False when a filter may have left the passed count out of what the run printed.
+    passed_shown: bool = Field(default=True, exclude=True)
     # A later run that covers this one (the whole suite, a run of the same file) and passed:
     # this run's failures are not the current state. Its command and turn.
     superseded_by: str | None = Field(default=None, exclude=True)

@@ -1164,6 +1164,7 @@ class ArtifactIndex:
                     turn=t.turn,
                     unit=t.unit,
                     outcome=t.outcome,
+                    passed_shown=t.passed_shown,
                     superseded_by=(later.command or later.key) if later is not None else None,
                     superseded_turn=later.turn if later is not None else None,
                     certainty="inferred" if later is not None else "seen",

@@ -74,8 +74,12 @@ def claims(index: ArtifactIndex) -> list[Claim]:
             Claim(
                 kind="count",
                 subject=test.command,
-                statement=f"{test.passed} passed, {test.failed} failed, {test.skipped} skipped "
-                f"({test.unit})",
+                statement=(
+                    f"{test.passed} passed, {test.failed} failed, {test.skipped} skipped "
+                    f"({test.unit})"
+                    if test.passed_shown
+                    else f"{test.failed} failed, passed not shown ({test.unit})"
+                ),
                 certainty="seen",  # what its run printed, whatever came after
                 evidence=test.evidence[:1],
             )

@@ -20,7 +20,11 @@ import re
 
 from artifact_index.facts.errors.checks import checks_in, command_key
 from artifact_index.facts.errors.checks.check import TASK_RUNNERS
-from artifact_index.facts.errors.checks.stages import echoed_stages, finished_cargo_steps
+from artifact_index.facts.errors.checks.stages import (
+    echoed_stages,
+    finished_cargo_steps,
+    finished_type_checks,
+)
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
@@ -150,8 +154,10 @@ def record_check_runs(
         found = [("build", builder, command, passed)]
     # The checkers a task or a git hook echoed (`make check` printing `uvx ruff check src`): runs of
     # their own kind, passed when the task went on past them.
-    stages = echoed_stages(command, output, passed is True) + (
-        [] if passed is not False else finished_cargo_steps(command, output)
+    stages = (
+        echoed_stages(command, output, passed is True)
+        + ([] if passed is not False else finished_cargo_steps(command, output))
+        + finished_type_checks(command, output)
     )
     found += [
         (check.category, check.runner, command, stage.passed is True)

@@ -26,7 +26,15 @@ from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.simple_commands import process_substitutions
 
-__all__ = ["LOOKUPS", "REFUSALS", "SHELL_CHORES", "noise_reason", "programs", "unexplained_failure"]
+__all__ = [
+    "LOOKUPS",
+    "REFUSALS",
+    "SHELL_CHORES",
+    "noise_reason",
+    "programs",
+    "reads_as_failure",
+    "unexplained_failure",
+]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -129,6 +137,11 @@ def _answering_programs(command: str) -> set[str]:
     return programs(stripped)
 
 
+# The harness's answer to a call of a tool it does not have (Gemini CLI: 'Tool "run_shell_command" not
+# found. Did you mean one of: …'): nothing ran, so nothing of the project failed.
+_NO_SUCH_TOOL = lazy_pattern(r"^(?:Error: )?Tool \"[\w.-]+\" not found\b")
+
+
 def noise_reason(command: str, output: str, failure: str | None, explained: bool) -> str | None:
     """Why this failed shell command is not an error to fix, or None when it is one.
 
@@ -137,6 +150,8 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
     """
     if failure in REFUSALS:
         return REFUSALS[failure]
+    if _NO_SUCH_TOOL.match(output.strip()):
+        return "the agent asked for a tool the harness does not have: the command never ran"
     actions = subcommands(command)
     if actions and all(_INLINE.search(a) for a in actions) and _PROBE_FAILURE.search(output):
         return "a one-line probe that could not import or parse"
@@ -191,7 +206,10 @@ _WARNING = lazy_pattern(
 )
 # The shell's own complaint: "zsh:1: no matches found", "cache.sh:152: BASH_SOURCE[0]: parameter not set",
 # "state_set_stage:1: read-only variable: status" (a script or function, the line, the message).
-_SHELL_COMPLAINT = lazy_pattern(r"^[\w./~-]+:\d+: (?!\s*(?:warning|note)\b)\S", re.IGNORECASE)
+# zsh names a command line it was given "(eval)": "(eval):12: bad math expression: operator expected".
+_SHELL_COMPLAINT = lazy_pattern(
+    r"^(?:\(eval\)|[\w./~-]+):\d+: (?!\s*(?:warning|note)\b)\S", re.IGNORECASE
+)
 _COLOUR = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Windows PowerShell's error record: the message, then where it was thrown ("At C:\x\a.psm1:58 char:5").
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
@@ -229,6 +247,11 @@ def _heads_passing_checks(lines: list[str], at: int) -> bool:
     ):
         after += 1
     return after > at + 1 and (after == len(lines) or _indent(lines[after]) <= _indent(lines[at]))
+
+
+def reads_as_failure(output: str) -> bool:
+    """Whether a line of ``output`` reads as a failure (error words, not a pass, a warning or a count of none)."""
+    return _failure_line(_lines(output)) is not None
 
 
 def _failure_line(lines: list[str]) -> int | None:

@@ -73,6 +73,7 @@ from artifact_index.facts.errors.checks.stages import (
     Stage,
     echoed_stages,
     finished_cargo_steps,
+    finished_type_checks,
     stages_reached,
 )
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind, extract_errors
@@ -82,6 +83,7 @@ from artifact_index.facts.errors.failed_commands import (
     SHELL_CHORES,
     noise_reason,
     programs,
+    reads_as_failure,
     unexplained_failure,
 )
 from artifact_index.facts.errors.ledger_entries import FailedRun, LedgerEntry, TestStatus, signature
@@ -151,6 +153,10 @@ def _masked_failure(command: str | None, output: str, run: TestRun | None) -> bo
 # client exits 0 on the server's "503".
 _LOOP = lazy_pattern(r"(?:^|[;&|(]\s*)(?:for|while|until)\s")
 _HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
+
+
+# Claude Code's answer to a command started in the background: it started, and how it ends is not seen here.
+_STARTED_IN_BACKGROUND = lazy_pattern(r"^Command running in background with ID: \S")
 
 
 def _did_not_do_its_job(command: str, output: str) -> bool:
@@ -327,6 +333,8 @@ class ErrorLedger(BaseModel):
         ``failure`` is the harness's reason for a failed call (``rejected``,
         ``interrupted``, ``exit_status``...).
         """
+        if succeeded is True and command is not None and _STARTED_IN_BACKGROUND.match(output):
+            succeeded = None  # started, not finished: neither a success nor a failure was seen
         key = (command_key(command) if command else None) or f"tool:{tool}"
         test_run = parse_test_run(output, command) if may_run_tests(command) else None
         if test_run is not None:
@@ -395,6 +403,17 @@ class ErrorLedger(BaseModel):
             )
         if succeeded is True and not failed_now and _masked_failure(command, output, test_run):
             return touched  # its exit status is a filter's and its output says it failed
+        if (
+            succeeded is True
+            and command is not None
+            and test_run is None
+            and masks_exit_status(command)
+            and not checks_in(command)
+            and reads_as_failure(output)
+        ):
+            # `argocd app get … | head -5` printing 'configmap "argocd-cm" not found': the exit status
+            # is the filter's, and what got through reads as a failure. No success was seen.
+            return touched
         if succeeded is True or (failed_now and noise is None and command is not None):
             self._resolve(
                 turn,
@@ -411,7 +430,8 @@ class ErrorLedger(BaseModel):
                     turn,
                     command,
                     echoed_stages(command, output, not failed_now)
-                    + (finished_cargo_steps(command, output) if failed_now else []),
+                    + (finished_cargo_steps(command, output) if failed_now else [])
+                    + finished_type_checks(command, output),
                     {signature(d) for d in diagnostics},
                 )
         return touched

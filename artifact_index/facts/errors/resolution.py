@@ -11,6 +11,7 @@ them), and a run looks only at the entries under its :func:`probes`.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 
@@ -161,6 +162,26 @@ def _failed_step_ran_again(entry: LedgerEntry, later: str) -> bool:
     return bool(steps) and any(
         tuple(words) in steps or tuple(unwrap(words)) in steps for _, words in segments(later)
     )
+
+
+# A script of several steps run again almost as it was (a variable renamed, a message reworded, a
+# clean-up step changed): the retry of the same work. Longer scripts are not compared (the cost).
+_MIN_SCRIPT_STEPS = 3
+_MAX_SCRIPT_CHARS = 6000
+_SAME_SCRIPT = 0.8
+
+
+@functools.lru_cache(maxsize=1024)
+def _script_ran_again(earlier: str, later: str) -> bool:
+    """Whether ``later`` is ``earlier``, a script of several steps, run again with small changes."""
+    if earlier == later or max(len(earlier), len(later)) > _MAX_SCRIPT_CHARS:
+        return False
+    if min(len(segments(earlier)), len(segments(later))) < _MIN_SCRIPT_STEPS:
+        return False
+    matcher = difflib.SequenceMatcher(
+        None, " ".join(earlier.split()), " ".join(later.split()), autojunk=False
+    )
+    return matcher.quick_ratio() >= _SAME_SCRIPT and matcher.ratio() >= _SAME_SCRIPT
 
 
 # A command substitution only computes a word of the command (`git push origin $(git branch
@@ -679,6 +700,8 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         if _failed_step_ran_again(entry, command):
             # The step the complaint names ran again, word for word, and this time the command succeeded.
             return "the step that failed ran again and succeeded"
+        if any(_script_ran_again(earlier, command) for earlier in entry.commands):
+            return "the same steps ran again with a small change and succeeded"
         if _SHELL_MISREAD.search(entry.message) and any(
             _same_step(earlier, command) for earlier in entry.commands
         ):

@@ -42,6 +42,9 @@ class TestRun(BaseModel):
     outcome: Literal["passed", "failed"] = "passed"
     # What the counts count: "go test" without -v names only packages.
     unit: Literal["tests", "packages"] = "tests"
+    # False when the runner prints its counts one per line and a filter (`| grep`, `| tail`) may have
+    # left the passed count out: ``passed`` is then what was seen, not what ran.
+    passed_shown: bool = True
 
 
 def is_test_command(command: str | None) -> bool:
@@ -138,6 +141,7 @@ def _run(
     failing: list[str] | None = None,
     failed_anyway: bool = False,
     unit: Literal["tests", "packages"] = "tests",
+    passed_shown: bool = True,
 ) -> TestRun:
     ids = _unique(failing or [])
     bad = failed > 0 or errors > 0 or failed_anyway or bool(ids)
@@ -151,6 +155,7 @@ def _run(
         failing=ids,
         outcome="failed" if bad else "passed",
         unit=unit,
+        passed_shown=passed_shown,
     )
 
 
@@ -400,6 +405,62 @@ def _vitest(output: str, command: str | None) -> TestRun | None:
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0),
         failing=failing,
+    )
+
+
+# --- Playwright ----------------------------------------------------------------------------
+
+# Playwright closes with one count per line ("  1 failed", "  10 did not run", "  9 passed (10.1s)"),
+# each failing test under its count as "[project] › file:line:col › title".
+_PLAYWRIGHT_COUNT = lazy_pattern(
+    r"^[ \t]*(?P<n>\d+) (?P<word>passed|failed|flaky|skipped|did not run|interrupted)"
+    r"(?: \([^)\n]*\))?[ \t]*$",
+    re.MULTILINE,
+)
+_PLAYWRIGHT_TEST = lazy_pattern(r"^[ \t]*(?:\d+\) )?\[[^\]\n]+\] › (?P<id>[^\n]+?)[ \t]*$", re.M)
+# Filters that may drop a line from the middle or the end of the output: `tail` keeps the end, where
+# the closing counts are.
+_FILTERS = frozenset({"grep", "egrep", "rg", "head", "sed", "awk"})
+
+
+def _filtered(command: str | None) -> bool:
+    """Whether ``command`` pipes its output through a filter that may drop its closing lines."""
+    return any(
+        piped and words and executable(words[0]) in _FILTERS
+        for piped, words in segments(command or "")
+    )
+
+
+def _playwright(output: str, command: str | None) -> TestRun | None:
+    named = "playwright" in (command or "")
+    if not named and "] › " not in output:
+        return None
+    counts: dict[str, int] = {}
+    failing: list[str] = []
+    in_failed = False
+    for line in output.split("\n"):
+        count = _PLAYWRIGHT_COUNT.match(line)
+        if count is not None:
+            counts[count["word"]] = int(count["n"])
+            in_failed = count["word"] in ("failed", "flaky", "interrupted")
+            continue
+        test = _PLAYWRIGHT_TEST.match(line) if in_failed else None
+        if test is not None and counts.get("failed"):
+            failing.append(test["id"])
+        elif line.strip() and test is None:
+            in_failed = False
+    if not counts or not (named or failing or "did not run" in counts or "flaky" in counts):
+        return None
+    return _run(
+        "playwright",
+        command,
+        passed=counts.get("passed", 0) + counts.get("flaky", 0),
+        failed=counts.get("failed", 0),
+        skipped=counts.get("skipped", 0),
+        errors=counts.get("interrupted", 0),
+        failing=failing,
+        # It prints "N passed" whenever a test passed: missing only from what a filter let through.
+        passed_shown="passed" in counts or not _filtered(command),
     )
 
 
@@ -712,6 +773,9 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
             )
         )
     ava = {m["word"]: int(m["n"]) for m in _AVA.finditer(output)}
+    if ava and "passing" in mocha and ava.get("failed", 0) == mocha.get("failing", 0):
+        # A mocha host's own closing line ("2 tests failed." from vscode-test) repeats mocha's count.
+        ava = {}
     if ava:
         found.append((6, _run("ava", command, ava.get("passed", 0), ava.get("failed", 0))))
     return found[0][1] if len(found) == 1 else None  # two formats at once: not one run's summary
@@ -719,6 +783,8 @@ def _other_runners(output: str, command: str | None) -> TestRun | None:
 
 _Parser = Callable[[str, str | None], TestRun | None]
 _PARSERS: dict[str, _Parser] = {
+    # Before pytest: its one-count lines ("  1 failed") read as pytest's totals.
+    "playwright": _playwright,
     "pytest": _pytest,
     "unittest": _unittest,
     "go test": _go,
@@ -752,6 +818,7 @@ _HINTS = {
     "maven test": "jvm",
     "gradle test": "jvm",
     "ctest": "ctest",
+    "playwright test": "playwright",
     # Bun's summary has a bare "3 errors" line that pytest's totals pattern would take for its own.
     "bun test": "other",
 }

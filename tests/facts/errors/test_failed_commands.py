@@ -803,3 +803,67 @@ def test_a_refused_action_is_not_a_typo_of_a_similar_action_that_later_succeeded
     session.run("git push", "Everything up-to-date\n", ok=True)
     typo = by_message(session.ledger, "git: 'psuh' is not a git command. See 'git --help'.")
     assert typo.resolution == "the same command with its typo corrected succeeded"
+
+
+SMOKE_TEST = """cd /work/app
+URL=$(grep '^API_URL=' .env.local | cut -d= -f2-)
+echo "1) create a user"
+CREATE=$(curl -s -X POST "$URL/users" -d '{"email":"a@example.com"}')
+UID=$(echo "$CREATE" | grep -m1 '"id"' | sed -E 's/.*"id":"([^"]+)".*/\\1/')
+echo "   created ${UID:0:8}"
+echo "2) log in"
+LOGIN=$(curl -s -o /dev/null -w "%{http_code}" -X POST "$URL/login" -d '{"email":"a@example.com"}')
+echo "   login http=$LOGIN"
+"""
+
+
+def test_a_script_run_again_with_a_variable_renamed_resolves_its_failure() -> None:
+    session = Session()
+    session.run(
+        SMOKE_TEST,
+        "Exit code 1\n1) create a user\n(eval):5: bad math expression: operator expected at `eb7395f-a9...'\n",
+        ok=False,
+    )
+    [entry] = session.ledger.errors
+    # The shell's complaint is the failure, not the step label the script echoed before it.
+    assert entry.message == "(eval):5: bad math expression: operator expected at `eb7395f-a9...'"
+    session.run("ls", "app\n", ok=True)
+    assert not session.ledger.errors[0].resolved
+    # The variable renamed, and the last step changed too: not the same command.
+    session.run(
+        SMOKE_TEST.replace("UID", "NEW_ID").replace("-X POST", '-H "X-Trace: 1" -X POST'),
+        "1) create a user\n   created 1eb7395f\n2) log in\n200",
+        ok=True,
+    )
+    [entry] = session.ledger.errors
+    assert (entry.resolved, entry.resolution) == (
+        True,
+        "the same steps ran again with a small change and succeeded",
+    )
+
+
+def test_another_script_succeeding_does_not_resolve_a_failed_one() -> None:
+    session = Session()
+    session.run(SMOKE_TEST, "Exit code 1\n(eval):5: bad math expression\n", ok=False)
+    session.run(
+        "cd /work/app\nURL=$(grep '^API_URL=' .env.local | cut -d= -f2-)\n"
+        'curl -s "$URL/health"\ncurl -s "$URL/version"\n',
+        '{"ok":true}\n',
+        ok=True,
+    )
+    assert not session.ledger.errors[0].resolved
+
+
+def test_a_tool_the_harness_does_not_have_is_no_error_of_the_project() -> None:
+    session = Session()
+    session.run(
+        'sed -i "s/connect();/connect().catch(log);/" src/main.ts',
+        'Tool "run_shell_command" not found. Did you mean one of: "grep_search", "read_file"?',
+        ok=False,
+    )
+    assert session.ledger.errors == []
+    [run] = session.ledger.failed_runs
+    assert (run.outcome, run.reason) == (
+        "noise",
+        "the agent asked for a tool the harness does not have: the command never ran",
+    )

@@ -322,3 +322,88 @@ def test_the_session_went_on_only_with_a_command_that_did_its_job() -> None:
     assert session.ledger.errors[0].went_on is None
     session.run("curl -s -w '\\nHTTP:%{http_code}' http://localhost/health", "ok\nHTTP:200\n", True)
     assert session.ledger.errors[0].went_on is not None
+
+
+def test_a_mocha_run_is_followed_by_its_tests_not_by_its_hosts_log() -> None:
+    from .diagnostics.test_diagnostics import MOCHA_IN_TEST_HOST
+
+    session = Session()
+    session.run("pnpm test", MOCHA_IN_TEST_HOST, ok=False)  # turn 2
+    assert {entry.message for entry in session.ledger.open_errors} == {
+        "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: false !== true",
+        "Error: Timeout of 2000ms exceeded.",
+    }
+    # The rerun compiles the tests first (a "pretest" stage that passes), then one test still fails.
+    session.run(
+        "pnpm test",
+        "> ext@0.0.1 pretest /work/ext\n> pnpm run compile-tests && pnpm run lint\n\n"
+        "> ext@0.0.1 test /work/ext\n> vscode-test\n\n"
+        "  Transcript Parsing\n    ✔ keeps malformed lines as fallback rows\n"
+        "  Checkpoint Module\n    1) builds session cards\n"
+        "  1 passing (6s)\n  1 failing\n"
+        "  1) Checkpoint Module\n       builds session cards:\n     Error: Timeout of 2000ms exceeded.\n\n"
+        "ERROR: Failed parsing extensions\n1 test failed.\n",
+        ok=False,
+    )  # turn 4
+    assertion = session.ledger.errors[0]
+    assert (assertion.resolved_turn, assertion.resolution) == (
+        4,
+        "gone from a rerun of the same check",
+    )
+    assert [entry.message for entry in session.ledger.open_errors] == [
+        "Error: Timeout of 2000ms exceeded."
+    ]
+    passing = "  Checkpoint Module\n    ✔ builds session cards\n  2 passing (5s)\nERROR: Failed parsing extensions\n"
+    session.run("pnpm test", passing, ok=True)
+    assert not session.ledger.open_errors
+
+
+def test_a_build_that_finished_its_type_check_resolves_the_type_errors() -> None:
+    next_build = "> next build\n  Running TypeScript ...\n  Finished TypeScript in 1969ms ...\n"
+    session = Session()
+    session.run("npx tsc --noEmit 2>&1 | head -30", TSC, ok=True)  # turn 2: tsc's errors
+    [entry] = session.ledger.open_errors
+    session.run("npm run build 2>&1 | tail -3", "  Collecting page data ...\n", ok=True)
+    assert not by_message(session.ledger, entry.message).resolved  # its type check is not seen
+    session.run("npm run build 2>&1 | tail -35", next_build, ok=True)  # turn 6
+    resolved = by_message(session.ledger, entry.message)
+    assert (resolved.resolved_turn, resolved.resolution) == (
+        6,
+        "a whole-project run of the same checker passed (`next build`, which it ran)",
+    )
+
+
+def test_a_command_started_in_the_background_neither_succeeded_nor_resolved_anything() -> None:
+    session = Session()
+    session.run("docker compose up -d", "(eval):1: command not found: docker\n", ok=False)
+    session.run("pnpm --filter api dev", "starting\n", ok=False)  # the same command, failing
+    started = (
+        "Command running in background with ID: b463a86. Output is being written to: /tmp/b.output"
+    )
+    session.run("pnpm --filter api dev", started, ok=True)
+    docker, dev = session.ledger.errors
+    assert (docker.went_on, dev.resolved) == (None, False)
+    session.run("pnpm --filter api build", "done\n", ok=True)
+    assert session.ledger.errors[0].went_on == "pnpm --filter api build"
+
+
+def test_a_retry_whose_status_a_filter_hid_and_whose_output_reads_as_a_failure_resolves_nothing() -> (
+    None
+):
+    session = Session()
+    expired = '{"level":"fatal","msg":"rpc error: code = Unauthenticated desc = invalid session: Token is expired"}'
+    session.run("argocd app sync proxy --force 2>&1", expired, ok=False)
+    session.run(
+        "argocd login --core 2>&1 || true && argocd app get proxy --core -o json 2>&1 | head -5",
+        'Context \'kubernetes\' updated\n{"level":"fatal","msg":"configmap \\"argocd-cm\\" not found"}',
+        ok=True,
+    )
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    # The same retry printing what it was asked for is a success, even through the filter.
+    session.run(
+        "argocd login --core 2>&1 || true && argocd app get proxy --core -o json 2>&1 | head -5",
+        '{"metadata": {"name": "proxy"}}',
+        ok=True,
+    )
+    assert session.ledger.errors[0].resolved

@@ -394,3 +394,49 @@ def test_xcodebuild_counts_every_bundle_from_its_total_not_the_last_suite_line()
     run = parse_test_run(executed, command + " | grep Executed")
     assert run is not None
     assert (run.passed, run.failed, run.skipped) == (8, 0, 1)
+
+
+def test_a_mocha_hosts_closing_count_is_the_same_run() -> None:
+    output = "  3 passing (2s)\n  2 failing\n\n  1) a:\n     Error: x\n\n2 tests failed.\n"
+    run = parse_test_run(output, "pnpm test")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed) == ("mocha", 3, 2)
+
+
+PLAYWRIGHT_SUMMARY = """\
+  1) [chromium] › tests/share.spec.ts:338:3 › Sharing › 6.1 Alice revokes access
+
+    Error: expect(received).toBe(expected)
+
+  1 failed
+    [chromium] › tests/share.spec.ts:338:3 › Sharing › 6.1 Alice revokes access
+  10 did not run
+  9 passed (10.1s)
+"""
+
+
+def test_playwright_counts_are_read_from_its_whole_summary() -> None:
+    run = parse_test_run(PLAYWRIGHT_SUMMARY, "pnpm --filter e2e test 2>&1 | tail -100")
+    assert run is not None
+    assert (run.runner, run.passed, run.failed, run.passed_shown) == ("playwright", 9, 1, True)
+    assert run.failing == ("tests/share.spec.ts:338:3 › Sharing › 6.1 Alice revokes access",)
+
+
+def test_a_filtered_playwright_summary_does_not_say_none_passed() -> None:
+    # grep let the failure through and not the "9 passed" line: how many passed is not known.
+    shown = PLAYWRIGHT_SUMMARY.split("  10 did not run")[0]
+    run = parse_test_run(shown, 'npx playwright test --reporter=line 2>&1 | grep -E "failed|›"')
+    assert run is not None
+    assert (run.failed, run.passed_shown) == (1, False)
+    # Unfiltered, a summary without a passed line means none passed.
+    run = parse_test_run(shown, "npx playwright test --reporter=line")
+    assert run is not None
+    assert (run.passed, run.passed_shown) == (0, True)
+
+
+def test_a_playwright_summary_through_tail_is_whole() -> None:
+    # `tail` keeps the end, where "N passed" would follow "1 failed": none passed.
+    shown = PLAYWRIGHT_SUMMARY.split("  10 did not run")[0]
+    run = parse_test_run(shown, 'npx playwright test --grep "6.1" 2>&1 | tail -30')
+    assert run is not None
+    assert (run.passed, run.failed, run.passed_shown) == (0, 1, True)

@@ -222,6 +222,23 @@ def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None
     assert state.statement == "failed"
 
 
+def test_a_filtered_run_whose_passed_count_was_cut_out_does_not_say_none_passed() -> None:
+    index = _index(
+        shell(
+            1,
+            'npx playwright test tests/share.spec.ts --reporter=line 2>&1 | grep -E "›|failed"',
+            "  1) [chromium] › tests/share.spec.ts:40:3 › Sharing › revokes access\n"
+            "  1 failed\n    [chromium] › tests/share.spec.ts:40:3 › Sharing › revokes access\n",
+        )
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert "1 failed; how many passed is not shown (its output was filtered)" in status
+    assert "0 passed" not in status
+    [count] = [c for c in claims(index) if c.kind == "count"]
+    assert count.statement == "1 failed, passed not shown (tests)"
+
+
 # --- a call issued just before the cut, its result not recorded ---------------------------------
 
 
@@ -368,6 +385,24 @@ def test_a_task_to_run_the_tests_or_commit_says_what_was_seen_done_since() -> No
     tasks = _section(_hook(index), "Open tasks")
     assert "Run the test suite (but since then: a test run at turn 3 passed)" in tasks
     assert "Commit the fix (but since then: commit 9f8e7d6 made at turn 4)" in tasks
+
+
+def test_a_test_task_whose_run_failed_past_its_passing_stages_says_it_failed() -> None:
+    index = _index(
+        _todo(1, [("Run targeted checks/tests", "pending")]),
+        edit(2, f"{ROOT}/src/a.ts"),
+        shell(
+            3,
+            "pnpm test",
+            "> app@1.0.0 pretest /app\n> pnpm run compile-tests && pnpm run lint\n\n"
+            "> app@1.0.0 lint /app\n> eslint src\n\n"
+            "> app@1.0.0 test /app\n> vscode-test\n\n  3 passing (2s)\n  2 failing\n",
+            False,
+        ),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert "(but since then: a test run at turn 3 failed)" in tasks
 
 
 # --- references to sections that are not there ---------------------------------------------------

@@ -185,3 +185,43 @@ def test_a_source_file_a_command_rewrote_after_the_tests_is_still_owed_its_run()
         shell("gofmt -w cart/cart.go", "", 2),
     )
     assert group["files"] == [{"path": "cart/cart.go", "turns": [2]}]
+
+
+NEXT_BUILD = (
+    "> shop@0.1.0 build\n> next build\n\n  Creating an optimized production build ...\n"
+    "✓ Compiled successfully in 3.1s\n  Running TypeScript ...\n  Finished TypeScript in 1969ms ...\n"
+    "  Collecting page data using 7 workers ...\n"
+)
+
+
+def test_a_build_that_type_checks_the_project_is_a_type_check() -> None:
+    """`next build` runs tsc over the project and says it finished: the changes before it are type-checked."""
+    assert (
+        owed(
+            shell("npx tsc --noEmit 2>&1 | head -30", "", 1),
+            edit("/shop/src/app/page.tsx", 2),
+            shell("npm run build 2>&1 | tail -35", NEXT_BUILD, 3),
+        )
+        == []
+    )
+    # All a `| tail -5` leaves of it is the route table's legend, printed once the build is done.
+    assert (
+        owed(
+            shell("npx tsc --noEmit", "", 1),
+            edit("/shop/app/page.tsx", 2),
+            shell(
+                "pnpm build 2>&1 | tail -5",
+                "ƒ Proxy (Middleware)\n\n○  (Static)   prerendered as static content\n"
+                "ƒ  (Dynamic)  server-rendered on demand\n",
+                3,
+            ),
+        )
+        == []
+    )
+    # A build whose output does not show the type check leaves it owed.
+    [group] = owed(
+        shell("npx tsc --noEmit 2>&1 | head -30", "", 1),
+        edit("/shop/src/app/page.tsx", 2),
+        shell("npm run build 2>&1 | tail -3", "  Collecting page data using 7 workers ...\n", 3),
+    )
+    assert [r["category"] for r in group["runs"]] == ["typecheck"]

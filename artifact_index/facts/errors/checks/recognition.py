@@ -30,6 +30,8 @@ _SCRIPT_TYPES = lazy_pattern(
     r"^(?:typecheck|type-check|types|tsc|check-types|check:types|typecheck:[\w:.-]+)$"
 )
 _SCRIPT_BUILD = lazy_pattern(r"^(?:build|compile)(?:[:_-][\w:.-]*)?$")
+# A script that builds the tests ("compile-tests", "build:test") runs none of them.
+_SCRIPT_BUILDS_TESTS = lazy_pattern(r"^(?:build|compile)[:_-]tests?$")
 
 # Options whose value is the next word, per runner; words after other options are targets.
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {
@@ -252,6 +254,8 @@ def _runner_check(runner: str, category: CheckCategory, args: list[str]) -> Chec
 
 
 def _script_category(script: str) -> CheckCategory | None:
+    if _SCRIPT_BUILDS_TESTS.match(script):
+        return "build"
     if _SCRIPT_TEST.search(script):
         return "test"
     if _SCRIPT_TYPES.match(script):

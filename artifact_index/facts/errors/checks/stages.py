@@ -22,7 +22,14 @@ from artifact_index.facts.errors.checks import Check, checks_in, segments
 from artifact_index.facts.errors.checks.command_line import executable
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["Stage", "echoed_stages", "finished_cargo_steps", "runs_hooks", "stages_reached"]
+__all__ = [
+    "Stage",
+    "echoed_stages",
+    "finished_cargo_steps",
+    "finished_type_checks",
+    "runs_hooks",
+    "stages_reached",
+]
 
 # npm, pnpm, yarn and bun print "> name@version script" and then "> the script's command"; yarn
 # and bun also "$ the command"; lint-staged "[STARTED] the command" (and "[COMPLETED]" after it).
@@ -157,3 +164,34 @@ def finished_cargo_steps(command: str, output: str) -> list[Stage]:
         if checks:
             stages.append(Stage(step, checks, True))
     return stages
+
+
+# A Next.js build type-checks the whole project on its way and says it finished: "Finished TypeScript in
+# 1969ms" (Next 15.5 and later, after "Running TypeScript ..."), "✓ Linting and checking validity of
+# types" (earlier releases; the tick is printed once the check is done). A type error stops it there,
+# so the route table's legend it prints last ("○  (Static)  prerendered as static content", all a
+# `| tail -5` may leave) says the check passed too.
+_BUILD_TYPE_CHECKED = lazy_pattern(
+    r"^\s*(?:Finished TypeScript\b|[✓✔] (?:Linting and checking|Checking) validity of types\b"
+    r"|○ +\(Static\) +prerendered as static)",
+    re.M,
+)
+_BUILD_TYPE_CHECK_WORDS = ("validity of types", "Finished TypeScript", "prerendered as static")
+
+
+@functools.cache
+def _type_check_stage() -> Stage:
+    # Built on first use: a model built at import would cost every command's start-up.
+    return Stage("next build", (Check(runner="tsc", category="typecheck"),), True)
+
+
+def finished_type_checks(command: str, output: str) -> list[Stage]:
+    """The whole-project type check a build's output shows it finished: it passed, whatever came after.
+
+    ``npm run build`` (``next build``) runs tsc over the project before it renders pages: the
+    type errors an earlier ``tsc --noEmit`` showed are gone once it says the check finished, even
+    when a later step of the build fails.
+    """
+    if not output or not any(words in output for words in _BUILD_TYPE_CHECK_WORDS):
+        return []
+    return [_type_check_stage()] if _BUILD_TYPE_CHECKED.search(output) else []

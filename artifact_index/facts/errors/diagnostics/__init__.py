@@ -48,6 +48,7 @@ from artifact_index.facts.errors.diagnostics.javascript import (
     eslint_errors,
     javascript_errors,
     jest_failures,
+    mocha_failures,
     typescript_errors,
     vitest_failures,
 )
@@ -74,7 +75,7 @@ _MAX_CANDIDATES = 4 * MAX_DIAGNOSTICS  # errors one family may propose, duplicat
 # outputs (file listings, reads, git status) have none and are passed over at once.
 _TRIGGERS = (
     "rror", "ERROR", "FAIL", "Traceback", "panic", "--> ", "└─ ", ".py", ".go:", "● ",
-    ") test ", ") doctest ", "npm ERR!", "npm error", "ERR_PNPM_", "** (", "\ne: ",
+    ") test ", ") doctest ", "npm ERR!", "npm error", "ERR_PNPM_", "** (", "\ne: ", " failing",
     "Exception", "fatal", "FATAL", " failed", "┃ [", ".ex:", ".exs:", *SHELL_NEEDLES,
 )  # fmt: skip
 # Markers that only refine what a trigger found.
@@ -95,6 +96,7 @@ _FAMILIES: tuple[Callable[[Context], Iterator[Diagnostic]], ...] = (
     eslint_errors,
     jest_failures,
     vitest_failures,
+    mocha_failures,
     go_test_failures,
     rust_panics,
     exunit_failures,

@@ -1,4 +1,4 @@
-"""JavaScript and TypeScript: tsc (and pyright's same-shaped lines), ESLint and Biome, Jest and Vitest failures, uncaught errors with their stack."""
+"""JavaScript and TypeScript: tsc (and pyright's same-shaped lines), ESLint and Biome, Jest, Vitest and Mocha failures, uncaught errors with their stack."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ __all__ = [
     "eslint_errors",
     "javascript_errors",
     "jest_failures",
+    "mocha_failures",
     "typescript_errors",
     "vitest_failures",
 ]
@@ -230,6 +231,63 @@ def vitest_failures(ctx: Context) -> Iterator[Diagnostic]:
             column=column,
             test=f"{match['file']} > {name}",
             symbol=name.split(" > ")[-1],
+        )
+
+
+# Mocha's report under its "2 failing" count: "  1) Suite" then the test's title (indented deeper, one
+# line per nested suite, the last ending with ":"), then the error and its stack.
+_MOCHA_FAILING = lazy_pattern(r"^[ \t]*(?P<n>\d+) failing[ \t]*$")
+_MOCHA_ITEM = lazy_pattern(r"^(?P<indent>[ \t]*)(?P<n>\d+)\) (?P<title>\S.*?)[ \t]*$")
+_MOCHA_DIFF = lazy_pattern(r"^\+ (?:expected - actual|actual - expected)$")
+
+
+def mocha_failures(ctx: Context) -> Iterator[Diagnostic]:
+    """The failures Mocha reports under its closing "N failing" count, each with its test and its error.
+
+    Lines printed outside the report (a test host's own log) are never taken for a failure: only
+    the numbered blocks the count announces are read.
+    """
+    text = ctx.text
+    counts = [
+        (offset, int(match["n"]))
+        for offset, line in ctx.lines(" failing")
+        if (match := _MOCHA_FAILING.match(line))
+    ]
+    if not counts:
+        return
+    offset, expected = counts[-1]
+    lines = text[line_end(text, offset) + 1 :].split("\n")
+    starts: list[tuple[int, str]] = []  # (line index, title), numbered 1, 2, … as announced
+    for index, line in enumerate(lines):
+        match = _MOCHA_ITEM.match(line)
+        if match and int(match["n"]) == len(starts) + 1 and len(starts) < expected:
+            starts.append((index, match["title"]))
+    for number, (start, title) in enumerate(starts):
+        end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
+        parts = [title.removesuffix(":")]
+        body = start + 1
+        while not title.endswith(":") and body < end and lines[body].strip():
+            title = lines[body].strip()
+            parts.append(title.removesuffix(":"))
+            body += 1
+        block = "\n".join(lines[body:end])
+        explaining = _explaining_lines(block)
+        stripped = [line.strip() for line in explaining if line.strip()]
+        message = stripped[0] if stripped else "failed"
+        if message.endswith(":") and len(stripped) > 1 and not _MOCHA_DIFF.match(stripped[1]):
+            message = f"{message} {stripped[1]}"  # "Expected values to be strictly equal:" then the values
+        message = trimmed(message)
+        file, line_number, column = _stack_location(block)
+        yield Diagnostic(
+            message=message,
+            detail=explaining_detail(explaining, message),
+            kind="test-runner",
+            tool="mocha",
+            file=file,
+            line=line_number,
+            column=column,
+            test=" ".join(parts),
+            symbol=parts[-1],
         )
 
 

@@ -159,3 +159,14 @@ def test_git_options_with_a_value_are_skipped_as_the_shell_layer_skips_them() ->
     assert subcommands("git --config-env core.pager=PAGER status") == {"git status"}
     assert subcommands("git -C repo -c core.pager=cat commit -m x") == {"git commit"}
     assert subcommands("git --git-dir=.git log") == {"git log"}
+
+
+def test_a_script_that_builds_the_tests_runs_none_of_them() -> None:
+    assert [c.category for c in checks_in("pnpm run compile-tests && npm run build:test")] == [
+        "build",
+        "build",
+    ]
+    assert [c.category for c in checks_in("npm run test:unit && pnpm e2e-tests")] == [
+        "test",
+        "test",
+    ]

@@ -930,3 +930,68 @@ def test_every_marker_a_family_looks_for_passes_the_quick_filter() -> None:
     assert len(used) > 10 and used <= known, used - known
     for markers in (fallbacks.GENERIC_MARKERS, fallbacks.SHELL_NEEDLES):
         assert set(markers) <= set(diagnostics._TRIGGERS)
+
+
+# A VS Code extension's `pnpm test`: mocha's report, then the test host's own log, whose certificate
+# complaint is printed by every run, passing or not.
+MOCHA_IN_TEST_HOST = """\
+> ext@0.0.1 test /work/ext
+> vscode-test
+
+  Transcript Parsing
+    ✔ parses message fields
+    1) keeps malformed lines as fallback rows
+  Checkpoint Module
+    2) builds session cards
+  1 passing (6s)
+  2 failing
+  1) Transcript Parsing
+       keeps malformed lines as fallback rows:
+
+      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+
+false !== true
+
+      + expected - actual
+
+      -false
+      +true
+  \tat Context.<anonymous> (out/test/transcript.test.js:73:16)
+  \tat process.processImmediate (node:internal/timers:484:21)
+
+  2) Checkpoint Module
+       builds session cards:
+     Error: Timeout of 2000ms exceeded.
+  \tat listOnTimeout (node:internal/timers:573:17)
+
+Exit code:   1
+ ELIFECYCLE  Test failed. See above for more details.
+[24933:0408/145927.105591:ERROR:net/cert/internal/trust_store_mac.cc:807] Error parsing certificate:
+ERROR: Failed parsing extensions
+2 tests failed.
+"""
+
+
+def test_mocha_failures_are_the_report_not_the_hosts_log() -> None:
+    found = extract_errors(MOCHA_IN_TEST_HOST, "pnpm test")
+    assert [(d.tool, d.kind, d.test) for d in found] == [
+        ("mocha", "test-runner", "Transcript Parsing keeps malformed lines as fallback rows"),
+        ("mocha", "test-runner", "Checkpoint Module builds session cards"),
+    ]
+    first, second = found
+    assert first.message == (
+        "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: false !== true"
+    )
+    assert (first.file, first.line, first.symbol) == (
+        "out/test/transcript.test.js",
+        73,
+        "keeps malformed lines as fallback rows",
+    )
+    assert second.message == "Error: Timeout of 2000ms exceeded."
+    assert second.file is None  # only node's own frames
+
+
+def test_mocha_numbers_outside_its_report_are_not_failures() -> None:
+    # Numbered lines before the count (the run's tree) or past the count announced are not failures.
+    output = "  1) a step\n  0 passing\n  1 failing\n  1) Suite\n       case:\n     Error: boom\n  2) other\n"
+    assert [d.test for d in extract_errors(output)] == ["Suite case"]
