@@ -53,9 +53,41 @@ def _field(body: str, name: str) -> str:
     return found.group(1).strip() if found else ""
 
 
+# A change the prompt forbids ("Do not fix or edit anything else", "without modifying them"): its words
+# ask for no change, while the prompt's own request ("Update `PLAN.md`") still asks for one.
+_CHANGE_WORDS = (
+    r"(?:create|write|edit|modify|update|add|fix|implement|refactor|rename|delete|remove|replace|change)\w*"
+    r"(?:\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*"
+    r"(?:create|write|edit|modify|update|add|fix|implement|refactor|rename|delete|remove|replace|change)\w*)*"
+)
+_NOT = r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|without)\s+(?:\w+\s+){0,2}?"
+_FORBIDS_CHANGE = lazy_pattern(_NOT + _CHANGE_WORDS, re.I)
+# A prompt that forbids every change ("Do NOT edit any files", "make no changes", "read-only"): a
+# look, however it words what the look is for ("list what to fix").
+_FORBIDS_EVERY_CHANGE = lazy_pattern(
+    # "Read-only:", "a read-only review", "stay read-only" (not "the config is read-only").
+    r"^\W*read[- ]only\b|\bread[- ]only\s+(?:task|review|audit|analysis|mode|investigation|research|pass)\b"
+    r"|\b(?:stay|remain|be)\s+read[- ]only\b"
+    r"|\bmake\s+no\s+(?:changes|edits)\b(?!\s+(?:to|outside)\b)"
+    r"|\b(?:do\s+not|don'?t|never|must\s+not)\s+"
+    r"(?:make\s+any\s+(?:changes|edits)|"
+    + _CHANGE_WORDS
+    + r"\s+(?:anything|any\s+(?:files?|code)|(?:the\s+)?(?:files|code)))\b"
+    # "... anything else", "... any files outside src/", "... any changes to b.py": a limit, not a ban.
+    r"(?!\s+(?:else|other|outside|except|besides|but|beyond|apart|to)\b)",
+    re.I | re.M,
+)
+
+
 def _asked(prompt: str) -> str:
-    """The part of a prompt that says which files the sub-agent may change: all of it, or nothing."""
-    return prompt if _ASKS_CHANGE.search(prompt) else ""
+    """The part of a prompt that says which files the sub-agent may change: all of it, or nothing.
+
+    A prompt that forbids every change, or that asks for none once the changes it forbids are set
+    apart, leaves the files it names as they were seen.
+    """
+    if _FORBIDS_EVERY_CHANGE.search(prompt):
+        return ""
+    return prompt if _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)) else ""
 
 
 def _reported(report: str) -> str:

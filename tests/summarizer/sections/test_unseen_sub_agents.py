@@ -164,3 +164,37 @@ def test_a_bare_name_in_a_prompt_that_sends_the_sub_agent_elsewhere_is_another_r
     here = f"In {ROOT}: update `README.md` for the rename."
     hook = _hook(read(1, "README.md", "# duet\n"), _sub_agent(2, here, "Done."))
     assert '- read, but the sub-agent "Backend work"' in _section(hook, "Files read (unchanged)")
+
+
+def test_a_sub_agent_told_not_to_edit_leaves_the_files_its_prompt_names_as_they_were_said() -> None:
+    steps = (
+        read(1, "src/agent/mod.rs", "pub mod api;\n"),
+        read(2, "src/agent/api.rs", "pub fn run() {}\n"),
+        _sub_agent(
+            3,
+            "Audit `src/agent/mod.rs` and `src/agent/api.rs` for missing error handling and list "
+            "what to fix. Do NOT edit any files.",
+            "Two places lack error handling.",
+        ),
+        _sub_agent(
+            4,
+            "Check whether `src/agent/api.rs` follows the guide. Do not fix or edit anything.",
+            "It does.",
+            agent_id="a2",
+        ),
+    )
+    reads = _section(_hook(*steps), "Files read (unchanged)")
+    assert "- `src/agent/mod.rs`" in reads
+    assert "- `src/agent/api.rs`" in reads
+    assert "sub-agent" not in reads
+
+
+def test_a_prompt_that_limits_its_change_still_asks_for_it() -> None:
+    hook = _hook(
+        read(1, "PLAN.md", "# Plan\n"),
+        _sub_agent(2, "Update `PLAN.md` with the new steps. Do not change anything else.", "Done."),
+    )
+    line = next(
+        line for line in _section(hook, "Files read (unchanged)").splitlines() if "PLAN.md" in line
+    )
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 2)')
