@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.facts.errors.checks import segments, subcommands
+from artifact_index.facts.errors.checks.command_line import unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.simple_commands import process_substitutions
@@ -105,6 +106,34 @@ _CONFIG_QUERY = lazy_pattern(r"\s--get(?:-all|-regexp|-urlmatch)?(?=\s|$)")
 _INLINE = lazy_pattern(r" (?:-c|-e|--eval)$")
 # An output redirection into a file ("cat > notes.md <<EOF"): the command writes, it looks nothing up.
 _WRITES = lazy_pattern(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
+# A quoted word, whose `>`, `;` or `&&` is text (`rg -- '--checkpoint <id>'`), not the shell's.
+_QUOTED = lazy_pattern(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+# Between the steps of a list: only `&&` lets a later step say the earlier ones succeeded.
+_OTHER_SEPARATOR = lazy_pattern(r";|\|\||\n|(?<![&>])&(?![&>])")
+
+
+def _unquoted(line: str) -> str:
+    """``line`` with each quoted word emptied: what the shell itself reads as operators."""
+    return _QUOTED.sub("''", line)
+
+
+def _last_look_up_found_nothing(command: str, output: str) -> str | None:
+    """The look-up a `&&` list ended with, when its own complaint ends the output (else None).
+
+    `go build ./... && go test ./... && ls Makefile` printing `ls: Makefile: No such file or
+    directory` last: the steps before it succeeded (`&&` ran it), and its status is the list's.
+    """
+    if _OTHER_SEPARATOR.search(_unquoted(command.strip())):
+        return None
+    steps = segments(command)
+    if len(steps) < 2 or steps[-1][0]:
+        return None  # one step (judged as such), or a last step that reads a pipe
+    words = unwrap(steps[-1][1])
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    lines = _lines(output)
+    if program in LOOKUPS and lines and lines[-1].lstrip().startswith(f"{program}: "):
+        return program
+    return None
 
 
 def programs(command: str | None) -> set[str]:
@@ -160,12 +189,19 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
     ran = _answering_programs(command)
     if not _IN_PLACE.search(command):
         ran = {program if program not in _READERS else "cat" for program in ran}
-    if ran and ran <= LOOKUPS | SHELL_CHORES and not _WRITES.search(command.split("\n", 1)[0]):
+    if (
+        ran
+        and ran <= LOOKUPS | SHELL_CHORES
+        and not _WRITES.search(_unquoted(command.split("\n", 1)[0]))
+    ):
         if ran & _COMPARISONS and not _ERROR_LINE.search(output):
             return _DIFFERS
         if ran & LOOKUPS:
             return "a look-up (ls, grep, test, …): its non-zero exit answers its question"
         return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
+    last = _last_look_up_found_nothing(command, output)
+    if last is not None:
+        return f"its last step, a look-up ({last}), found nothing: the steps before it succeeded"
     if actions == {"git diff"} and _DIFF_STATUS.search(command) and not _ERROR_LINE.search(output):
         return _DIFFERS
     if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):

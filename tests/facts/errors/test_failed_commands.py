@@ -125,6 +125,22 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "a comparison (diff, cmp, git diff --exit-code): its exit 1 says the inputs differ",
         ),
         (
+            # A `>` inside the quoted pattern is text: the search wrote nothing and found nothing.
+            "rg -n -- 'cheap-first|--checkpoint <checkpoint-id> --no-pager' skills/",
+            "Exit code 1\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
+            # `&&` ran the last step, so the build and the tests before it succeeded.
+            'echo "=== go build ===" && go build ./... 2>&1 | head -20 && echo "=== go test (error'
+            ' tests) ===" && go test ./sts 2>&1 | tail -3 && ls Makefile',
+            "Exit code 1\n=== go build ===\n=== go test (error tests) ===\nok  \tacme/sts\t0.3s\n"
+            "ls: Makefile: No such file or directory\n",
+            "exit_status",
+            "its last step, a look-up (ls), found nothing: the steps before it succeeded",
+        ),
+        (
             "python3 -c 'import yaml; print(yaml.__version__)'",
             'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
             "ModuleNotFoundError: No module named 'yaml'\n",
@@ -867,3 +883,12 @@ def test_a_tool_the_harness_does_not_have_is_no_error_of_the_project() -> None:
         "noise",
         "the agent asked for a tool the harness does not have: the command never ran",
     )
+
+
+def test_a_look_up_after_a_semicolon_does_not_answer_for_the_failure_before_it() -> None:
+    ledger = ErrorLedger()
+    output = "Exit code 1\nmain.go:3:2: undefined: x\nls: Makefile: No such file or directory\n"
+    ledger.observe(
+        3, "go build ./... ; ls Makefile", "Bash", output, False, "call-1", "exit_status"
+    )
+    assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
