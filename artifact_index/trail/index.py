@@ -26,7 +26,8 @@ import difflib
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from pydantic import ValidationError
@@ -304,6 +305,9 @@ class ArtifactIndex:
         self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
         # Per file key: the count of nodes with an edge into it, and its last change (see last_change).
         self._last_change_memory: dict[str, tuple[int, int]] = {}
+        # Each file key's place in the order first touched, for the keys counted so far (see
+        # first_touch_ranks): files are only ever added, so the places already counted hold.
+        self._first_touch_ranks: dict[str, int] = {}
         # What the work state keeps from one complete `git status` to the next, so that each looks
         # only at the files whose answer may have moved (see work_state); None until one status
         # was looked at over every file.
@@ -376,6 +380,21 @@ class ArtifactIndex:
     def file_states(self) -> Iterator[FileState]:
         """Every file's state, in the order first touched."""
         return iter(self._files.values())
+
+    def first_touch_ranks(self) -> Mapping[str, int]:
+        """Each file key's place in the order first touched (as :meth:`file_states` gives them).
+
+        Asked at each complete `git status` that notes several files at once: counting only the
+        files added since the last question keeps a long session's statuses from each walking
+        every file's state.
+        """
+        ranks = self._first_touch_ranks
+        counted = len(ranks)
+        if counted < len(self._files):
+            ranks.update(
+                (key, rank) for rank, key in enumerate(islice(self._files, counted, None), counted)
+            )
+        return ranks
 
     def add_file(self, state: FileState) -> FileState:
         """A file seen for the first time: its state, and its node in the graph."""

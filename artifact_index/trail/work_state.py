@@ -316,7 +316,7 @@ class WorkState:
         index.unlisted_memory = UnlistedMemory(watch, riding, dict(committed_at))
         if len(added) > 1 and not isinstance(files, Iterator):
             # In the order the files were first touched, as a look at every file adds them.
-            order = {key: rank for rank, key in enumerate(f.path for f in index.file_states())}
+            order = index.first_touch_ranks()
             new = set(added)
             noted = sorted((order[key], key) for key in unlisted if key in new)
             moved = {key: unlisted.pop(key) for _, key in noted}

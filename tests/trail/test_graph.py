@@ -84,3 +84,13 @@ def test_a_saved_and_resumed_index_answers_the_same_questions() -> None:
             "file:src/pkg/util.py",
         ]
         assert list(graph.edges("op:1")) == [("op:1", "file:src/app.py")]
+
+
+def test_first_touch_ranks_follow_the_files_as_they_are_added() -> None:
+    index = ArtifactIndex(files=[FileState(path="b.py", first_seq=1)])
+    assert dict(index.first_touch_ranks()) == {"b.py": 0}
+    index.add_file(FileState(path="a.py", first_seq=2))
+    index.add_file(FileState(path="c.py", first_seq=3))
+    ranks = index.first_touch_ranks()
+    assert dict(ranks) == {key.path: rank for rank, key in enumerate(index.file_states())}
+    assert sorted(ranks, key=ranks.__getitem__) == ["b.py", "a.py", "c.py"]
