@@ -31,6 +31,7 @@ __all__ = [
     "LOOKUPS",
     "REFUSALS",
     "SHELL_CHORES",
+    "errorish_lines",
     "noise_reason",
     "programs",
     "reads_as_failure",
@@ -290,29 +291,50 @@ def reads_as_failure(output: str) -> bool:
     return _failure_line(_lines(output)) is not None
 
 
-def _failure_line(lines: list[str]) -> int | None:
-    """The first line that reads as the failure: error words, not a pass, a warning, a count of none or
-    the heading of passing checks."""
-    return next(
-        (
-            i
-            for i, line in enumerate(lines)
-            if (_ERRORISH.search(line) or _SHELL_COMPLAINT.search(line))
-            and not _PASS_REPORT.search(line)
-            and not _WARNING.search(line)
-            and not _NONE_COUNTED.search(line)
-            and not _heads_passing_checks(lines, i)
-        ),
-        None,
+def _reads_as_failure_at(lines: list[str], i: int) -> bool:
+    line = lines[i]
+    return (
+        bool(_ERRORISH.search(line) or _SHELL_COMPLAINT.search(line))
+        and not _PASS_REPORT.search(line)
+        and not _WARNING.search(line)
+        and not _NONE_COUNTED.search(line)
+        and not _heads_passing_checks(lines, i)
     )
 
 
-def unexplained_failure(command: str, output: str, exit_code: int | None = None) -> Diagnostic:
+def _failure_line(lines: list[str]) -> int | None:
+    """The first line that reads as the failure: error words, not a pass, a warning, a count of none or
+    the heading of passing checks."""
+    return next((i for i in range(len(lines)) if _reads_as_failure_at(lines, i)), None)
+
+
+def errorish_lines(output: str) -> list[str]:
+    """The lines of ``output`` that read as a failure, stripped: what a passing run may print all the same."""
+    lines = _lines(output)
+    return [line.strip() for i, line in enumerate(lines) if _reads_as_failure_at(lines, i)]
+
+
+def unexplained_failure(
+    command: str,
+    output: str,
+    exit_code: int | None = None,
+    printed_when_passing: frozenset[str] = frozenset(),
+) -> Diagnostic:
     """A failed command's own words as a diagnostic: its first error-like line and what follows.
 
-    Without such a line, what it printed last, said as such.
+    Without such a line, what it printed last, said as such. ``printed_when_passing``: lines the
+    same command printed in a run that passed (a test host's certificate complaint): never the failure.
     """
     lines = _lines(output)
+    seen = len(lines)
+    if printed_when_passing:
+        lines = [line for line in lines if line.strip() not in printed_when_passing]
+        if not lines:
+            shown = " ".join(command.split())[:120]
+            return Diagnostic(
+                message=f"`{shown}` failed; every line it printed, its passing runs print too",
+                kind="generic",
+            )
     if not lines:
         status = f"exited with status {exit_code}" if exit_code else "failed"
         shown = " ".join(command.split())[:120]
@@ -327,7 +349,9 @@ def unexplained_failure(command: str, output: str, exit_code: int | None = None)
     thrown = next((i - 1 for i, line in enumerate(lines) if i and _POWERSHELL_AT.match(line)), None)
     first = thrown if thrown is not None else _failure_line(lines)
     if first is None and (
-        len(lines) <= 2 or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))
+        # (Not when lines its passing runs print were left out: what is left is no complaint.)
+        (seen <= 2 and len(lines) == seen)
+        or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))
     ):
         # A line or two is the command's complaint; an opening that ends in a colon introduces it
         # ("The following paths are ignored by one of your .gitignore files:").

@@ -81,6 +81,7 @@ from artifact_index.facts.errors.failed_commands import (
     LOOKUPS,
     REFUSALS,
     SHELL_CHORES,
+    errorish_lines,
     noise_reason,
     programs,
     reads_as_failure,
@@ -111,6 +112,9 @@ __all__ = [
 MAX_ENTRIES = 2000  # beyond this a session is replaying the same build log
 MAX_TESTS = 50  # failing tests listed per error
 MAX_SEEN = 20  # turns of an error's occurrences kept (the latest)
+MAX_PASSING_LINES = 20  # error-like lines kept per command from its passing runs
+MAX_PASSING_KEYS = 100  # commands whose passing runs' error-like lines are kept (the latest)
+_MAX_PASSING_OUTPUT = 200_000  # a longer output is not read for them (the cost)
 
 
 # --- what counts as a real error ----------------------------------------------------------------
@@ -228,6 +232,9 @@ class ErrorLedger(BaseModel):
     unspoken: list[str] = Field(default_factory=list)
     # The open entries no shell command has succeeded after yet (see LedgerEntry.went_on).
     awaiting_next: list[str] = Field(default_factory=list)
+    # Per command key of a project's run (tests, a task), the error-like lines its passing runs
+    # printed: a test host's log line every run prints is never quoted as a failing run's error.
+    passing_lines: dict[str, list[str]] = Field(default_factory=dict)
 
     # Reading a private attribute of a pydantic model costs 2 us (its __getattr__ path):
     # methods that use one several times read it once into a local name.
@@ -352,6 +359,11 @@ class ErrorLedger(BaseModel):
             else:
                 # A refused or interrupted call printed the harness's words, not the program's.
                 diagnostics = [] if failure in REFUSALS else extract_errors(output, command)
+                passing = frozenset(self.passing_lines.get(key, ()))
+                if passing:  # what its passing runs print too is not why this one failed
+                    diagnostics = [
+                        d for d in diagnostics if d.kind != "generic" or d.message not in passing
+                    ]
                 noise = noise_reason(
                     command,
                     output,
@@ -361,7 +373,9 @@ class ErrorLedger(BaseModel):
                 if noise is not None:
                     diagnostics = []
                 elif not diagnostics:
-                    diagnostics = [unexplained_failure(command, output)]
+                    diagnostics = [
+                        unexplained_failure(command, output, printed_when_passing=passing)
+                    ]
             failed_now = True
         elif test_run is not None:
             # The runner's own summary decides, whatever the (piped) exit status says.
@@ -403,6 +417,8 @@ class ErrorLedger(BaseModel):
             )
         if succeeded is True and not failed_now and _masked_failure(command, output, test_run):
             return touched  # its exit status is a filter's and its output says it failed
+        if succeeded is True and not failed_now and command is not None:
+            self._note_passing_lines(key, command, output)
         if (
             succeeded is True
             and command is not None
@@ -453,6 +469,19 @@ class ErrorLedger(BaseModel):
                 update={"went_on": " ".join(command.split())[:200], "went_on_turn": turn}
             )
         self.awaiting_next = waiting
+
+    def _note_passing_lines(self, key: str, command: str, output: str) -> None:
+        """Keep the error-like lines a passing run of a project's command printed (see ``passing_lines``)."""
+        if not may_run_tests(command) or len(output) > _MAX_PASSING_OUTPUT:
+            return
+        found = errorish_lines(output)
+        if not found:
+            return
+        kept = self.passing_lines.pop(key, [])  # re-inserted last: the latest keys are kept
+        kept += [line for line in dict.fromkeys(found) if line not in kept]
+        self.passing_lines[key] = kept[-MAX_PASSING_LINES:]
+        while len(self.passing_lines) > MAX_PASSING_KEYS:
+            del self.passing_lines[next(iter(self.passing_lines))]
 
     def _worth_reading(self, key: str, command: str | None) -> bool:
         if command is None:

@@ -407,3 +407,18 @@ def test_a_retry_whose_status_a_filter_hid_and_whose_output_reads_as_a_failure_r
         ok=True,
     )
     assert session.ledger.errors[0].resolved
+
+
+def test_a_line_the_passing_runs_print_too_is_not_the_failure() -> None:
+    host_log = "Loading extension host\nERROR: Failed parsing extensions\n"
+    session = Session()
+    session.run("pnpm test", host_log + "all good\n", ok=True)
+    session.run(
+        "pnpm test", host_log + "Error: extension host crashed loading src/a.ts\n", ok=False
+    )
+    [entry] = session.ledger.errors
+    assert entry.message == "Error: extension host crashed loading src/a.ts"
+    session.run("pnpm test", host_log, ok=False)  # nothing else it printed reads as an error
+    assert session.ledger.errors[-1].message == (
+        "no line of its output reads as an error; it ended: Loading extension host"
+    )
