@@ -641,6 +641,28 @@ def settled_by_status(detail: str | None) -> bool:
     return detail is not None and detail.startswith("listed ") and detail.endswith(_SETTLED_SUFFIX)
 
 
+def _worktree(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git worktree remove <path>``: the worktree's folder goes, with every file seen under it.
+
+    Its other subcommands (``add``, ``list``, ``prune``...) change no file the session works on
+    by name; a failed ``remove`` (changes left in the worktree) removes nothing.
+    """
+    if not rest or rest[0].value != "remove" or inv.failed:
+        return []
+    parsed = parse_options(rest[1:])
+    ops: list[FileOperation] = []
+    for arg in parsed.operands:
+        path = inv.place(arg)
+        if path is None or arg.glob:
+            ops.append(inv.unplaced("git worktree remove removes", arg))
+            continue
+        ops.extend(
+            inv.op("delete", p, detail="git worktree remove")
+            for p in sorted(runtime.files.files_under(path))
+        )
+    return ops
+
+
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {
     "status": _status,
     "checkout": _checkout,
@@ -652,4 +674,5 @@ _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOper
     "switch": _switch,
     "clean": _clean,
     "config": _config,
+    "worktree": _worktree,
 }

@@ -344,6 +344,16 @@ class TestGit:
         )
         assert effects(nested) == [("delete", "a/b/c.txt")]
 
+    def test_git_worktree_remove_deletes_the_files_seen_under_the_worktree(self) -> None:
+        seen = {"/w/wt/.gitignore": "x", "/w/wt/skills/a.md": "y", "/w/src/app.py": "z"}
+        assert effects(analyze("git worktree remove --force wt", files=seen)) == [
+            ("delete", "wt/.gitignore"),
+            ("delete", "wt/skills/a.md"),
+        ]
+        # Adding or listing worktrees, or a remove git refused, changes no file.
+        assert analyze("git worktree add wt origin/main", files=seen).operations == []
+        assert analyze("git worktree remove wt", files=seen, succeeded=False).operations == []
+
     def test_git_rm_of_a_pattern_deletes_the_files_git_names(self) -> None:
         output = "rm 'docs/x.md'\nrm 'docs/y.md'\n"
         assert effects(analyze("git rm 'docs/*.md'", output=output)) == [
