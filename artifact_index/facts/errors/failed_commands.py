@@ -111,6 +111,10 @@ _WRITES = lazy_pattern(r"(?:^|[^\d&<>])>>?[ \t]*(?!&|/dev/null)[^\s&|;]")
 _QUOTED = lazy_pattern(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 # Between the steps of a list: only `&&` lets a later step say the earlier ones succeeded.
 _OTHER_SEPARATOR = lazy_pattern(r";|\|\||\n|(?<![&>])&(?![&>])")
+# A header a command line echoes (`echo "=== go test (error tests) ==="`): its own words, not a failure.
+_ECHOED = lazy_pattern(r"\becho\s+(?:-e\s+)?(?:\"([^\"$`\\]*)\"|'([^']*)')")
+# Where one list of a command line ends and the next begins (`;` or a new line, not `;;`).
+_LIST_BREAK = lazy_pattern(r"(?<!;);(?!;)|\n")
 
 
 def _unquoted(line: str) -> str:
@@ -119,12 +123,32 @@ def _unquoted(line: str) -> str:
 
 
 def _last_look_up_found_nothing(command: str, output: str) -> str | None:
-    """The look-up a `&&` list ended with, when its own complaint ends the output (else None).
+    """The look-up whose exit status the command's is, when that status is its answer (else None).
 
-    `go build ./... && go test ./... && ls Makefile` printing `ls: Makefile: No such file or
-    directory` last: the steps before it succeeded (`&&` ran it), and its status is the list's.
+    * `go build ./... && go test ./... && ls Makefile` printing `ls: Makefile: No such file or
+      directory` last: `&&` ran the look-up, so the steps before it succeeded.
+    * `go test ./...; ls Makefile 2>/dev/null && grep lint Makefile | head`: a command line
+      exits with its last list's status, and that list only looks things up (the steps before the
+      `;` answer for nothing: their own failures show in what they print).
     """
-    if _OTHER_SEPARATOR.search(_unquoted(command.strip())):
+    unquoted = _unquoted(command.strip())
+    last_list = _LIST_BREAK.split(unquoted)[-1]
+    if last_list != unquoted:
+        ran = programs(last_list)
+        if not ran or not ran <= LOOKUPS or _WRITES.search(last_list):
+            return None
+        # What ran before the `;` printed no failure of its own (the headers it echoed aside).
+        echoed = {m.group(1) or m.group(2) for m in _ECHOED.finditer(command)}
+        own = tuple(f"{program}: " for program in ran)  # the look-up's own complaint
+        printed = [
+            line
+            for line in _lines(output)
+            if line.strip() not in echoed and not line.lstrip().startswith(own)
+        ]
+        if _failure_line(printed) is not None:
+            return None
+        return ", ".join(sorted(ran))
+    if _OTHER_SEPARATOR.search(unquoted):
         return None
     steps = segments(command)
     if len(steps) < 2 or steps[-1][0]:
@@ -202,7 +226,7 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
         return "a shell chore (cd, rm, mkdir, kill, …) with nothing to do"
     last = _last_look_up_found_nothing(command, output)
     if last is not None:
-        return f"its last step, a look-up ({last}), found nothing: the steps before it succeeded"
+        return f"it ended with a look-up ({last}): its exit status is that look-up's answer"
     if actions == {"git diff"} and _DIFF_STATUS.search(command) and not _ERROR_LINE.search(output):
         return _DIFFERS
     if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):

@@ -138,7 +138,15 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "Exit code 1\n=== go build ===\n=== go test (error tests) ===\nok  \tacme/sts\t0.3s\n"
             "ls: Makefile: No such file or directory\n",
             "exit_status",
-            "its last step, a look-up (ls), found nothing: the steps before it succeeded",
+            "it ended with a look-up (ls): its exit status is that look-up's answer",
+        ),
+        (
+            # A line exits with its last list's status: after the `;`, a silenced probe for a file.
+            'echo "=== go test (error tests) ===" && go test ./sts 2>&1 | tail -3; '
+            "ls Makefile 2>/dev/null && grep -n lint Makefile | head",
+            "Exit code 1\n=== go test (error tests) ===\nok  \tacme/sts\t0.3s\n",
+            "exit_status",
+            "it ended with a look-up (grep, head, ls): its exit status is that look-up's answer",
         ),
         (
             "python3 -c 'import yaml; print(yaml.__version__)'",
@@ -891,4 +899,11 @@ def test_a_look_up_after_a_semicolon_does_not_answer_for_the_failure_before_it()
     ledger.observe(
         3, "go build ./... ; ls Makefile", "Bash", output, False, "call-1", "exit_status"
     )
+    assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
+
+
+def test_a_look_up_after_a_semicolon_does_not_hide_a_failure_printed_before_it() -> None:
+    ledger = ErrorLedger()
+    output = "Exit code 1\nmake: *** [build] Error 1\nls: dist/: No such file or directory\n"
+    ledger.observe(3, "make build; ls dist/", "Bash", output, False, "call-1", "exit_status")
     assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
