@@ -65,13 +65,21 @@ _SHELL_MISREAD = lazy_pattern(
 
 
 def _same_step(earlier: str, later: str) -> bool:
-    """Whether ``later`` runs one of ``earlier``'s programs with the very same words (quoting aside)."""
+    """Whether ``later`` runs one of ``earlier``'s programs with the very same words (quoting aside).
+
+    A backslash the shell kept in a word counts as quoting too: zsh refused the glob
+    `src/\\[id\\]/page.tsx` ("no matches found"), and the retry `"src/[id]/page.tsx"` names the same file.
+    """
     steps = {
-        tuple(words)
+        _unescaped(words)
         for _, words in segments(earlier)
         if words and executable(words[0]) not in ("cd", "echo", "printf", "true", "export")
     }
-    return any(tuple(words) in steps for _, words in segments(later))
+    return any(_unescaped(words) in steps for _, words in segments(later))
+
+
+def _unescaped(words: list[str]) -> tuple[str, ...]:
+    return tuple(word.replace("\\", "") for word in words)
 
 
 # A program's complaint starts with its own name ("./sync.sh: line 82: declare: -A: invalid option",
@@ -622,6 +630,13 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozense
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
     raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    if (
+        command
+        and _SHELL_MISREAD.search(entry.message)
+        and any(_same_step(earlier, command) for earlier in entry.commands)
+    ):
+        # The shell refused the words, so the program (a check too) never ran: this run is the retry.
+        return "run again in another form after the shell misread its words, and succeeded"
     if command:
         for earlier in entry.commands:
             fixed = fixer_ran(earlier, command, entry.file, entry.message)
@@ -702,10 +717,6 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             return "the step that failed ran again and succeeded"
         if any(_script_ran_again(earlier, command) for earlier in entry.commands):
             return "the same steps ran again with a small change and succeeded"
-        if _SHELL_MISREAD.search(entry.message) and any(
-            _same_step(earlier, command) for earlier in entry.commands
-        ):
-            return "run again in another form after the shell misread its words, and succeeded"
         if "git commit" in subcommands(command) and any(
             _commit_step(earlier) for earlier in entry.commands
         ):

@@ -422,3 +422,25 @@ def test_a_line_the_passing_runs_print_too_is_not_the_failure() -> None:
     assert session.ledger.errors[-1].message == (
         "no line of its output reads as an error; it ended: Loading extension host"
     )
+
+
+def test_a_glob_the_shell_refused_is_resolved_by_the_same_check_with_the_path_quoted() -> None:
+    """zsh kept the backslashes and found no match: biome never ran, and the quoted retry is it."""
+    session = Session()
+    session.run(
+        r"pnpm biome check --write src/pages/\\[id\\]/page.tsx 2>&1",
+        "Exit code 1\n(eval):1: no matches found: src/pages/\\[id\\]/page.tsx",
+        ok=False,
+    )
+    session.run('pnpm biome check --write "src/pages/[id]/page.tsx" 2>&1', "Fixed 1 file.", ok=True)
+    (entry,) = session.ledger.errors
+    assert entry.resolved and entry.resolved_turn == 4
+    # Another file checked is no retry of the refused one.
+    other = Session()
+    other.run(
+        r"pnpm biome check --write src/pages/\\[id\\]/page.tsx 2>&1",
+        "Exit code 1\n(eval):1: no matches found: src/pages/\\[id\\]/page.tsx",
+        ok=False,
+    )
+    other.run('pnpm biome check --write "src/app.tsx" 2>&1', "Fixed 1 file.", ok=True)
+    assert not other.ledger.errors[0].resolved
