@@ -378,8 +378,15 @@ def _editor(arguments: JSONObject) -> list[FileOperation]:
     return []
 
 
+# A code runner told its code is a shell script (an MCP `execute` tool: `{"language": "shell", "code": …}`).
+_SHELL_LANGUAGES = frozenset({"shell", "bash", "sh", "zsh"})
+
+
 def shell_command(arguments: JSONObject) -> str | None:
     """The command string of a shell tool call (lists are joined as argv)."""
+    code, language = arguments.get("code"), arguments.get("language")
+    if isinstance(code, str) and code.strip() and isinstance(language, str):
+        return code if language.lower() in _SHELL_LANGUAGES else None
     for key in _COMMAND_KEYS:
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():

@@ -7,7 +7,7 @@ import pytest
 from artifact_index.exceptions import ArtifactIndexError
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.ingestion.loading import open_transcript
-from artifact_index.ingestion.vocabulary import TOOL_FAMILIES, tool_family, tool_key
+from artifact_index.ingestion.vocabulary import TOOL_FAMILIES, operations_for, tool_family, tool_key
 from summarizer.compaction.tool_names import COMPRESSIBLE_TOOLS, canonical_tool
 from tests.support.paths import ROOT
 
@@ -80,3 +80,12 @@ def test_every_compressible_name_is_in_the_vocabulary() -> None:
     for kind, names in COMPRESSIBLE_TOOLS.items():
         for name in names:
             assert tool_family(name) is not None, (kind, name)
+
+
+def test_a_code_runner_given_a_shell_script_runs_a_shell_command() -> None:
+    """An MCP `execute` tool takes `{"language", "code"}`: shell code is a command to follow."""
+    tool = "mcp__plugin_context-mode_context-mode__execute"
+    (op,) = operations_for(tool, {"language": "shell", "code": "rm -f app.db\necho done"})
+    assert (op.action, op.command) == ("shell", "rm -f app.db\necho done")
+    # Code in another language is no shell command: its effects are not read as one.
+    assert operations_for(tool, {"language": "python", "code": "open('a.txt', 'w')"}) == []
