@@ -727,7 +727,9 @@ def _mktemp(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool
 
 def _path_tool(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:
     name = program_name(args[0].value)
-    operands = [a for a in args[1:] if a.value and not a.value.startswith("-")]
+    # An operand whose value is not known (a loop's variable over a glob) is an operand still:
+    # `basename "$f" .agent` is not `basename .agent`.
+    operands = [a for a in args[1:] if a.value is None or (a.value and not a.value.startswith("-"))]
     if len(operands) != 1 or operands[0].value is None:
         return None
     value = operands[0].value

@@ -299,6 +299,18 @@ class TestReads:
         """A size check over names that may not exist reads only those that do: not stated."""
         assert [op for op in analyze(command).operations if op.action == "read"] == []
 
+    def test_a_path_built_from_a_loop_variable_over_a_glob_is_not_a_file(self) -> None:
+        """`basename "$f" .agent` with `$f` unknown is unknown: not `basename .agent`."""
+        command = (
+            'for f in .git/s/*.agent; do id=$(basename "$f" .agent); '
+            'printf "%s" "$(cat ".git/s/$id.model" 2>/dev/null)"; done'
+        )
+        assert effects(analyze(command, output="x"), reads=True) == []
+        # A path tool given one known operand still answers.
+        assert effects(analyze('d=$(dirname src/a/b.py); cat "$d/c.py"'), reads=True) == [
+            ("read", "src/a/c.py")
+        ]
+
     def test_a_read_behind_an_existence_test_that_passed_is_a_read(self) -> None:
         assert effects(analyze("[ -f a.pdf ] && cat a.pdf"), reads=True) == [("read", "a.pdf")]
         # Another file's test does not make this read uncertain.
