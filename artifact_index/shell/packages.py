@@ -307,6 +307,10 @@ _KEEPS_LOCK = frozenset(
 )
 
 
+# Options under which re-resolving the lock only verifies it: it fails when the lock is out of date and writes nothing.
+_LOCK_CHECKS = ("--check", "--check-exists", "--locked", "--frozen", "--dry-run")
+
+
 def _saved_lock(output: str | None) -> bool:
     return output is not None and "Saved lockfile" in output and bool(_SAVED_LOCK.search(output))
 
@@ -341,6 +345,8 @@ def _effects(inv: Invocation, runtime: Runtime) -> list[FileOperation] | None:
         return _build(inv, runtime, tool, parsed, f"{name} {sub}")
     if sub not in tool.changes | tool.lock_only | tool.resolves:
         return None  # a script, a build, a test run: not a dependency change
+    if sub in tool.lock_only and parsed.has(*_LOCK_CHECKS):
+        return []  # `uv lock --check`, `cargo update --locked`: verifies the lock, writes nothing
     if name == "uv" and parsed.value("--script"):
         script = inv.place(parsed.value("--script"))
         return (

@@ -61,6 +61,13 @@ class TestPackageManagers:
     def test_re_resolving_edits_the_lock_only(self, command: str, lock: str) -> None:
         assert effects(analyze(command)) == [("edit", lock)]
 
+    @pytest.mark.parametrize(
+        "command",
+        ["uv lock --check", "uv lock --locked", "poetry lock --check", "cargo update --locked"],
+    )
+    def test_checking_the_lock_changes_nothing(self, command: str) -> None:
+        assert effects(analyze(command)) == []
+
     def test_the_lock_the_trail_knows_is_the_one_changed(self) -> None:
         assert effects(analyze("bun add zod", files={"/w/bun.lockb": None})) == [
             ("edit", "package.json"),

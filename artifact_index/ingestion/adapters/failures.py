@@ -145,6 +145,11 @@ _PATTERNS: tuple[tuple[FailureReason, re.Pattern[str]], ...] = tuple(
 )
 
 
+# The harness has no tool of the name the model called (Gemini CLI: `Tool "run_shell_command" not found.
+# Did you mean one of: …`): the call was refused before anything ran, whatever its arguments asked for.
+_NO_SUCH_TOOL = lazy_pattern(r"^(?:Error: )?Tool [\"'`]?[\w.:-]+[\"'`]? not found\b", re.IGNORECASE)
+
+
 def classify_failure(text: str, default: FailureReason = "other") -> FailureReason:
     """The failure reason a harness message describes, ``default`` when none fits.
 
@@ -153,6 +158,8 @@ def classify_failure(text: str, default: FailureReason = "other") -> FailureReas
     harness's own sentence.
     """
     head = text[:600]
+    if _NO_SUCH_TOOL.search(head.lstrip()):
+        return "invalid"
     for reason, pattern in _PATTERNS:
         if pattern.search(head):
             return reason

@@ -33,6 +33,11 @@ from artifact_index.ingestion.adapters.failures import classify_failure
         ("Path does not exist", "not_found"),
         ("sandbox denied exec error, exit code: 1", "permission"),
         ("No changes to apply: oldString and newString are identical.", "invalid"),
+        (
+            'Tool "run_shell_command" not found. Did you mean one of: "grep_search", "read_file"?',
+            "invalid",
+        ),
+        ("sh: tool not found", "not_found"),
     ],
 )
 def test_known_sentences(text: str, reason: str) -> None:

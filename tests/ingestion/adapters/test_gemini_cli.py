@@ -358,3 +358,59 @@ def test_the_workspace_the_context_setup_lists_is_the_root(tmp_path: Path) -> No
     index, _ = build_index(path)
     (finding,) = [e for e in index.ledger.errors if e.file]
     assert finding.pre_existing is None  # the session edited that file before the lint reported it
+
+
+def test_a_shell_call_the_harness_has_no_tool_for_changes_nothing(tmp_path: Path) -> None:
+    """`Tool "run_shell_command" not found`: the `sed -i` the call asked for never ran; the later
+    successful `replace` is the change to the file."""
+
+    def call(call_id: str, name: str, args: dict[str, str], status: str, answer: str) -> object:
+        key = "output" if status == "success" else "error"
+        return {
+            "id": call_id,
+            "name": name,
+            "args": args,
+            "status": status,
+            "result": [
+                {"functionResponse": {"id": call_id, "name": name, "response": {key: answer}}}
+            ],
+        }
+
+    refused = call(
+        "run_shell_command-1",
+        "run_shell_command",
+        {"command": "sed -i 's/connect();/connect().catch(log);/' src/main.ts"},
+        "error",
+        'Tool "run_shell_command" not found. Did you mean one of: "grep_search", "read_file"?',
+    )
+    read = call("read_file-1", "read_file", {"file_path": "src/main.ts"}, "success", "connect();")
+    replaced = call(
+        "replace-1",
+        "replace",
+        {
+            "file_path": "src/main.ts",
+            "old_string": "connect();",
+            "new_string": "connect().catch(log);",
+        },
+        "success",
+        "Successfully modified file: src/main.ts (1 replacements).",
+    )
+    session = {
+        "sessionId": "g",
+        "projectHash": "h",
+        "startTime": "2026-02-26T20:58:55.815Z",
+        "messages": [
+            {"id": "u1", "type": "user", "content": [{"text": "Make the redis connection safe."}]},
+            {"id": "g0", "type": "gemini", "content": "", "toolCalls": [read]},
+            {"id": "g1", "type": "gemini", "content": "", "toolCalls": [refused]},
+            {"id": "g2", "type": "gemini", "content": "", "toolCalls": [replaced]},
+        ],
+    }
+    saved = tmp_path / "session.json"
+    saved.write_text(json.dumps(session))
+    index, _ = build_index(saved)
+    (changed,) = index.changed_files()
+    assert [(op.tool, op.result) for op in changed.ops if op.action != "read"] == [
+        ("run_shell_command", "failure"),
+        ("replace", "success"),
+    ]
