@@ -32,7 +32,7 @@ from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["ReportCache", "file_reports", "line_counts"]
+__all__ = ["MAKING_ACTIONS", "ReportCache", "file_reports", "line_counts"]
 
 
 def line_counts(diff: str | None) -> tuple[int | None, int | None]:
@@ -136,6 +136,24 @@ def _symbol_fields(file_symbols: list[SymbolEntry]) -> dict[str, list[SymbolEntr
     }
 
 
+# The changes that leave a file where there was none.
+MAKING_ACTIONS = frozenset({"write", "create", "move", "copy", "restore", "unstash"})
+
+
+def _since_last_deletion(changes: list[OperationEntry]) -> list[OperationEntry]:
+    """The changes a created file now rests on: those since its last deletion.
+
+    None when what followed the deletion only changed the file (an append, an
+    edit): it was there again, made by something the session's calls do not
+    show, and the command that made it the first time is not what it rests on.
+    """
+    last = max((k for k, op in enumerate(changes) if op.action == "delete"), default=None)
+    if last is None:
+        return changes
+    after = changes[last + 1 :]
+    return after if after and after[0].action in MAKING_ACTIONS else []
+
+
 def _brought_in(changes: list[OperationEntry]) -> str | None:
     """``git pull`` / ``git merge`` when every change of a file came from such a command's report."""
     subs = {(op.detail or "").removeprefix(BROUGHT_IN) for op in changes}
@@ -164,7 +182,7 @@ def _report(
     # it back are a round trip, not the change. When a file tool made that change, no command
     # did: a `git pull` before the session's own edit is not what the file now rests on.
     resting = (
-        changes[:1]
+        _since_last_deletion(changes)[:1]
         if entry.status == "created"
         else _before_brought_back(_without_round_trips(changes))
     )

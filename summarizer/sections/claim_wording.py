@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from artifact_index.shell.simple_commands import simple_commands
 from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
+from artifact_index.trail.file_reports import MAKING_ACTIONS
 from summarizer.sections.text import one_line
 
 __all__ = [
@@ -107,6 +108,8 @@ def file_story(f: FileReport) -> str | None:
     version it got is the ref's, which may well hold the commit: that is said as what ran, never
     as "restored to its original content".
     """
+    if f.status == "created" and f.shell_command is None:
+        return _there_again_unseen(f)
     if f.status != "reverted" or f.last_change is None:
         return None
     action, last_turn = f.last_change
@@ -143,7 +146,7 @@ def _made_then_deleted(f: FileReport) -> str:
     session made, whose writing no call shows (a scaffold's), is said to be made without a turn.
     """
     assert f.last_change is not None  # file_story asks only of a changed file
-    made = sorted({turn for action, turn in f.changes if action in _MAKES})
+    made = sorted({turn for action, turn in f.changes if action in MAKING_ACTIONS})
     deleted = sorted({turn for action, turn in f.changes if action == "delete"})
     start = (
         f"created ({_turn_words(made)})"
@@ -156,7 +159,30 @@ def _made_then_deleted(f: FileReport) -> str:
     return f"{start}, deleted ({_turn_words(deleted)}{by}); it does not exist now"
 
 
-_MAKES = ("write", "create", "move", "copy")
+def _there_again_unseen(f: FileReport) -> str | None:
+    """A file the session made and deleted, there again later though no call of the session made it.
+
+    ``created (turn 2), deleted (turn 2); there again at turn 3, though no call of the
+    session is seen making it; changed since (turn 4)``: what made the file there now (a
+    person, a tool the session started) is not known, so the first command that made it is
+    not named as its maker.
+    """
+    deletions = [k for k, (action, _) in enumerate(f.changes) if action == "delete"]
+    if not deletions or deletions[-1] + 1 >= len(f.changes):
+        return None
+    last = deletions[-1]
+    after = f.changes[last + 1 :]
+    if after[0][0] in MAKING_ACTIONS:
+        return None
+    deleted_turn = f.changes[last][1]
+    made = sorted({turn for action, turn in f.changes[:last] if action in MAKING_ACTIONS})
+    deleted = sorted({turn for action, turn in f.changes[: last + 1] if action == "delete"})
+    again = min((turn for turn in f.turns if turn > deleted_turn), default=after[0][1])
+    start = f"created ({_turn_words(made)})" if made else "made in the session"
+    return (
+        f"{start}, deleted ({_turn_words(deleted)}); there again at turn {again}, though no call"
+        f" of the session is seen making it; changed since ({_turn_words(sorted({t for _, t in after}))})"
+    )
 
 
 def _turn_words(turns: list[int]) -> str:

@@ -552,6 +552,33 @@ def test_a_file_created_then_deleted_is_said_to_be_gone_not_put_back() -> None:
     ) in put_back
 
 
+def test_a_file_made_deleted_and_there_again_unseen_is_not_credited_to_its_first_maker() -> None:
+    index = _index(
+        shell(1, "printf 'X=1\\n' > .env.local && cat .env.local && rm -f .env.local", "X=1\n"),
+        shell(2, "cat .env.local", "API_URL=https://example.test\n"),
+        shell(3, "echo 'DEBUG=1' >> .env.local"),
+    )
+
+    created = _section(index, "Files created")
+    assert (
+        "- `.env.local`: created (turn 1), deleted (turn 1); there again at turn 2, though no"
+        " call of the session is seen making it; changed since (turn 3)"
+    ) in created
+    assert "printf" not in created
+
+
+def test_a_file_made_again_by_a_call_after_its_deletion_rests_on_that_call() -> None:
+    index = _index(
+        shell(1, "printf 'X=1\\n' > .env.local && rm -f .env.local"),
+        shell(2, "printf 'Y=2\\n' > .env.local"),
+    )
+
+    created = _section(index, "Files created")
+    assert "`.env.local`" in created
+    assert "printf 'Y=2" in created
+    assert "X=1" not in created
+
+
 # --- a file the session edited after a pull changed it rests on the edit, not on the pull --------------
 
 
