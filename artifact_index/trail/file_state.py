@@ -198,6 +198,13 @@ class FileState(BaseModel):
         self.depth += 1
         self.content = content
 
+    def came_back(self, content: str | None) -> None:
+        """Moved away and moved back unchanged: as it was before it left, one change shallower."""
+        self.exists = True
+        self.content = content
+        self.depth = max(0, self.depth - 1)
+        self.update_restored()
+
     def wrote(self, latest: LatestWrite) -> None:
         """The main agent's file tool changed it: what that change wrote is now its latest text."""
         self.latest_write = latest

@@ -555,12 +555,24 @@ class Tracker:
             change.op_node, f"file:{dest_key}", kind="touched", action=op.action, role="dest"
         )
         dest.add_source(op.source)
-        dest.arrived(file.content)
+        # Moved back where it came from, unchanged since it left (`mv .env /tmp/keep/` ...
+        # `mv /tmp/keep/.env .`): a round trip, the file as it was before it left.
+        round_trip = (
+            op.action == "move"
+            and file.renamed_from == dest.shown
+            and file.depth == 1
+            and dest.exists is False
+        )
+        if round_trip:
+            dest.came_back(file.content)
+        else:
+            dest.arrived(file.content)
         if op.action != "move":
             return False  # the source of a copy is unchanged
         file.deleted()
-        dest.renamed_from = file.shown
-        self.index.fed_graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
+        if not round_trip:
+            dest.renamed_from = file.shown
+            self.index.fed_graph.add_edge(f"file:{dest_key}", f"file:{key}", kind="renamed_from")
         return True
 
     def _apply_reported(
