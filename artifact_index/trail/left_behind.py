@@ -13,6 +13,10 @@ uncommitted edits across a switch).  Only a modified file counts: a new
 file git does not list is most often ignored, and a switch carries an
 untracked file along; a status that omits a file with no switch in between
 says nothing here either.
+
+What a ``git pull`` or ``git merge`` only brought in is committed by the
+merge: no status lists it, and a switch to another branch than the one it
+was merged into leaves it there, whatever a later status shows.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Sequence
 
 from artifact_index.trail.answers import FileReport, LeftBehind, WorkReport
 from artifact_index.trail.index import ArtifactIndex
+from artifact_index.trail.session_state import BranchSwitch
 
 __all__ = ["left_behind"]
 
@@ -33,25 +38,33 @@ def left_behind(
     ``changed`` and ``work`` are the index's own answers (:func:`file_reports`,
     :func:`work_state`), passed in by a caller that has them already.
     """
-    status = work.status
-    if status is None or not status.not_shown:
-        return []
-    switches = [s for s in index.session.work.switches if s.turn <= status.turn]
+    switches = index.session.work.switches
     if not switches:
         return []
+    status = work.status
+    listed_at = status.turn if status is not None else -1
+    not_shown = set(status.not_shown) if status is not None else set()
     committed = {path for commit in work.commits for path in commit.files or []}
     left: list[LeftBehind] = []
     for f in changed:
-        if (
-            f.status != "modified"
-            or f.path not in status.not_shown
-            or f.path in committed
-            or not f.changed_turns
-        ):
+        if not f.changed_turns:
             continue
-        after = [s for s in switches if s.turn > max(f.changed_turns)]
-        if after:
-            left.append(
-                LeftBehind(path=f.path, switch_turn=after[-1].turn, branch=after[-1].branch)
-            )
+        last = max(f.changed_turns)
+        if f.brought_in is not None:
+            away = _switched_away(switches, last)
+        elif f.status == "modified" and f.path in not_shown and f.path not in committed:
+            away = _switched_away([s for s in switches if s.turn <= listed_at], last)
+        else:
+            continue
+        if away is not None:
+            left.append(LeftBehind(path=f.path, switch_turn=away.turn, branch=away.branch))
     return left
+
+
+def _switched_away(switches: Sequence[BranchSwitch], turn: int) -> BranchSwitch | None:
+    """The last switch after ``turn``, unless it went back to the branch the session was on at ``turn``."""
+    before = [s for s in switches if s.turn <= turn]
+    after = [s for s in switches if s.turn > turn]
+    if not after or (before and after[-1].branch == before[-1].branch):
+        return None
+    return after[-1]

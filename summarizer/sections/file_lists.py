@@ -41,6 +41,7 @@ __all__ = [
     "created_then_moved",
     "files_of_status",
     "latest_files",
+    "left_behind_lines",
     "moved_files",
     "read_files",
 ]
@@ -567,6 +568,11 @@ def brought_in_lines(facts: SessionFacts) -> list[str]:
     branch (70 images and chapters) filled Files Changed and pushed the user's messages out of the
     budget; the index still has every path (``artifact-index files``).
     """
+    left = {
+        found.path: found
+        for found in facts.left_behind
+        if any(f.path == found.path and f.brought_in is not None for f in facts.changed)
+    }
     by_command: dict[str, list[tuple[str, FileReport]]] = {}
     for status, files in (
         ("created", facts.created),
@@ -575,9 +581,11 @@ def brought_in_lines(facts: SessionFacts) -> list[str]:
         ("reverted", facts.reverted),
     ):
         for f in files:
-            if f.brought_in is not None:
+            if f.brought_in is not None and f.path not in left:
                 by_command.setdefault(f.brought_in, []).append((status, f))
-    lines = []
+    lines = left_behind_lines(
+        [f for f in (*facts.created, *facts.modified, *facts.deleted) if f.path in left], left
+    )
     for command, members in by_command.items():
         turns = _turns(sorted({t for _, f in members for t in f.changed_turns}))
         count = brought_in_count([f for _, f in members])
@@ -631,6 +639,30 @@ def _common_folder(paths: list[str]) -> tuple[str, list[str]]:
 def _outside_line(f: FileReport, status: str) -> str:
     """A changed file outside the workspace (a scratch or temp file): its path, status and turns, nothing more."""
     return f"- `{f.path}` ({status}, {_turns(f.changed_turns or f.turns)}; outside the workspace)"
+
+
+def left_behind_lines(files: list[FileReport], left: dict[str, LeftBehind]) -> list[str]:
+    """The ``files`` left on a branch the session switched away from (``left``, by path).
+
+    The session's own changes one line each; what a ``git pull`` or ``git merge`` only brought in,
+    in one line per command and switch, its files named (counted past a few).
+    """
+    lines = [_left_line(f, left[f.path]) for f in files if f.brought_in is None]
+    groups: dict[tuple[str, int, str], list[FileReport]] = {}
+    for f in files:
+        if f.brought_in is not None:
+            away = left[f.path]
+            groups.setdefault((f.brought_in, away.switch_turn, away.branch), []).append(f)
+    for (command, switch_turn, branch), members in groups.items():
+        turns = _turns(sorted({t for f in members for t in f.changed_turns}))
+        names = ", ".join(f"`{f.path}` ({f.status})" for f in members[:_BROUGHT_NAMED])
+        more = f" and {len(members) - _BROUGHT_NAMED} more" if len(members) > _BROUGHT_NAMED else ""
+        lines.append(
+            f"- {brought_in_count(members)} file(s) `{command}` brought in ({turns}), left on the"
+            f" branch the session switched away from at turn {switch_turn} (to `{branch}`); not"
+            f" changes of the working tree now: {names}{more}"
+        )
+    return lines
 
 
 def _left_line(f: FileReport, left: LeftBehind) -> str:

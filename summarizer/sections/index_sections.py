@@ -33,6 +33,7 @@ from summarizer.sections.file_lists import (
     brought_in_count,
     changed_files,
     files_of_status,
+    left_behind_lines,
     moved_files,
     read_files,
 )
@@ -379,12 +380,14 @@ def _own_and_brought_in(
     What a merge brought is the merged commits' content, not the session's own edit, and after
     a branch switch whose effect is unknown it may well have been there at the start.
     """
-    own = [f for f in files if f.brought_in is None]
+    left = {found.path: found for found in facts.left_behind}
+    own = [f for f in files if f.brought_in is None and f.path not in left]
     brought: dict[str, list[FileReport]] = {}
     for f in files:
-        if f.brought_in is not None:
+        if f.brought_in is not None and f.path not in left:
             brought.setdefault(f.brought_in, []).append(f)
     lines = [files_of_status(own, detail, accounts=facts.accounts)] if own else []
+    lines += left_behind_lines([f for f in files if f.path in left], left)
     shown = {0: 40, 1: 20, 2: 10, 3: 5}[detail]
     for command, reports in brought.items():
         turns = sorted({t for r in reports for t in r.changed_turns})

@@ -98,3 +98,38 @@ def test_a_checkout_that_printed_no_switch_switched_nothing() -> None:
     )
 
     assert session_report(index).left_behind == []
+
+
+_PULLED = """\
+Updating 1a2b3c4..5d6e7f8
+Fast-forward
+ README.md | 2 +-
+ notes.md  | 3 +++
+ 2 files changed, 4 insertions(+), 1 deletion(-)
+ create mode 100644 notes.md
+"""
+
+
+def test_what_a_pull_brought_in_is_left_behind_by_a_switch_to_another_branch() -> None:
+    # The merge committed what it brought: no status lists it, whatever the switch did to it.
+    index = _index(
+        shell(2, "git pull", _PULLED),
+        shell(3, "git checkout feat/login", "Switched to branch 'feat/login'\n"),
+        shell(4, "git status", "On branch feat/login\nnothing to commit, working tree clean\n"),
+    )
+
+    assert sorted(session_report(index).left_behind, key=lambda found: found.path) == [
+        LeftBehind(path="README.md", switch_turn=3, branch="feat/login"),
+        LeftBehind(path="notes.md", switch_turn=3, branch="feat/login"),
+    ]
+
+
+def test_what_a_pull_brought_in_stays_when_the_session_switches_back_to_its_branch() -> None:
+    index = _index(
+        shell(1, "git checkout main", "Switched to branch 'main'\n"),
+        shell(2, "git pull", _PULLED),
+        shell(3, "git checkout feat/login", "Switched to branch 'feat/login'\n"),
+        shell(4, "git checkout main", "Switched to branch 'main'\n"),
+    )
+
+    assert session_report(index).left_behind == []

@@ -650,3 +650,20 @@ def test_files_a_status_lists_beyond_the_trails_changes_are_said_beside_its_coun
         "`git status` at turn 5 also listed 2 changed file(s) no call seen changed: "
         "`.beads/metadata.json`, `AGENTS.md`"
     ) in tasks
+
+
+def test_files_a_pull_brought_in_then_a_switch_left_behind_are_not_said_to_be_in_the_tree() -> None:
+    pulled = (
+        "Updating a1b2c3d..e4f5a6b\nFast-forward\n README.md | 2 +-\n"
+        " 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+    )
+    index = _index(
+        shell(1, "git pull", pulled),
+        shell(2, "git checkout feat/login", "Switched to branch 'feat/login'\n"),
+    )
+
+    assert _section(index, "Files modified") == (
+        "- 1 file(s) `git pull` brought in (turn 1), left on the branch the session switched away"
+        " from at turn 2 (to `feat/login`); not changes of the working tree now: `README.md`"
+        " (modified)\n"
+    )
