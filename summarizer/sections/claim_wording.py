@@ -113,6 +113,13 @@ def file_story(f: FileReport) -> str | None:
     if f.status != "reverted" or f.last_change is None:
         return None
     action, last_turn = f.last_change
+    if not f.committed_in and f.renamed_from and action == "move":
+        # Moved here and moved on (most often back where it came from): nothing of it is left here.
+        by = f", by `{one_line(f.last_command, 80)}`" if f.last_command else ""
+        return (
+            f"moved here from `{f.renamed_from}` ({_turn_words(f.changed_turns[:1] or [last_turn])}), moved away"
+            f" again ({_turn_words([last_turn])}{by}); it does not exist now"
+        )
     if not f.committed_in:
         return _made_then_deleted(f) if f.existed_before is False and action == "delete" else None
     first = min(f.changed_turns, default=last_turn)

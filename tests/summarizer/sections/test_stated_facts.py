@@ -667,3 +667,18 @@ def test_files_a_pull_brought_in_then_a_switch_left_behind_are_not_said_to_be_in
         " from at turn 2 (to `feat/login`); not changes of the working tree now: `README.md`"
         " (modified)\n"
     )
+
+
+def test_a_file_moved_away_and_back_is_put_back_and_its_stash_copy_said_moved_on() -> None:
+    index = _index(
+        shell(1, "mkdir -p /tmp/stash && mv PLAN.md /tmp/stash/"),
+        shell(2, "mv /tmp/stash/PLAN.md ."),
+    )
+
+    put_back = _section(index, "Files changed, then put back (no net change seen)")
+    assert "- `PLAN.md`" in put_back
+    assert (
+        "- `/tmp/stash/PLAN.md`: moved here from `PLAN.md` (turn 1), moved away again (turn 2, by"
+        " `mv /tmp/stash/PLAN.md .`); it does not exist now"
+    ) in put_back
+    assert _section(index, "Files modified") == ""
