@@ -90,8 +90,14 @@ def _asked(prompt: str) -> str:
     return prompt if _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)) else ""
 
 
-def _reported(report: str) -> str:
-    """The lines of a report that say a file was made or changed."""
+def _report_of_changes(run: SubAgentRun, report: str) -> str:
+    """The lines of a run's report that say a file was made or changed.
+
+    None of a run whose prompt forbade every change: a research summary's "adds retry to
+    `src/api.rs`" tells what the sub-agent read, not what it did.
+    """
+    if run.looks_only:
+        return ""
     return "\n".join(line for line in report.splitlines() if _CHANGE_LINE.search(line))
 
 
@@ -113,7 +119,13 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
         return
     description = str(call.arguments.get("description") or "a sub-agent")
     output = result.output or ""
-    run = SubAgentRun(turn=call.turn, description=description, text=_asked(prompt), finished=False)
+    run = SubAgentRun(
+        turn=call.turn,
+        description=description,
+        text=_asked(prompt),
+        finished=False,
+        looks_only=_FORBIDS_EVERY_CHANGE.search(prompt) is not None,
+    )
     launched = _LAUNCHED.match(output)
     if launched:
         session.sub_agent_launches[launched.group(1)] = run
@@ -122,7 +134,7 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
     if agent and agent.group(1) in session.sidechains_seen:
         return  # its calls were in this transcript: the trail followed them
     session.unseen_sub_agents.append(
-        run.model_copy(update={"report": _reported(output), "finished": True})
+        run.model_copy(update={"report": _report_of_changes(run, output), "finished": True})
     )
 
 
@@ -139,7 +151,7 @@ def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
             run.model_copy(
                 update={
                     "turn": message.turn,
-                    "report": _reported(_field(body, "result")),
+                    "report": _report_of_changes(run, _field(body, "result")),
                     "finished": True,
                 }
             )
