@@ -39,7 +39,12 @@ from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 from artifact_index.shell.neutral import is_neutral_script
 
-__all__ = ["FORMATTER_PROGRAMS", "format_effects", "project_script"]
+__all__ = ["FORMATTER_PROGRAMS", "MAY_BE_UNCHANGED", "format_effects", "project_script"]
+
+
+# The end of the detail of a formatter's run on a file it names and its report does not: an edit
+# that may have left the file as it was.
+MAY_BE_UNCHANGED = "(may be unchanged)"
 
 
 @dataclass(frozen=True)
@@ -210,10 +215,13 @@ _COUNTS = (
     lazy_pattern(r"\b(\d+) files? (?:re)?formatted\b", re.IGNORECASE),
     lazy_pattern(r"\bFixed (\d+) files?\b", re.IGNORECASE),
     lazy_pattern(r"\((\d+) fixed\b"),
-    lazy_pattern(r"\b(\d+) offenses? (?:auto-)?corrected\b"),
+    lazy_pattern(r"\b(\d+) offenses? (?:auto-?)?corrected\b"),
 )
 
-_UNCHANGED = lazy_pattern(r"\b\d+ files? (?:left )?unchanged\b", re.IGNORECASE)
+# "9 files left unchanged", rubocop's "3 files inspected, no offenses detected".
+_UNCHANGED = lazy_pattern(
+    r"\b\d+ files? (?:left )?unchanged\b|\bfiles? inspected, no offenses detected\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -280,6 +288,8 @@ def _format(
             ops.append(
                 inv.unknown(_unnamed(label, arg.value or ".", report.count, inv.failed), path)
             )
+        elif report.count == 0 or report.changed is not None:
+            continue  # its report names what it changed, or says it changed nothing
         elif inv.failed:
             ops.append(
                 inv.unknown(
@@ -287,7 +297,7 @@ def _format(
                 )
             )
         else:
-            ops.append(inv.op("edit", path, detail=f"reformatted by {label} (may be unchanged)"))
+            ops.append(inv.op("edit", path, detail=f"reformatted by {label} {MAY_BE_UNCHANGED}"))
     return ops
 
 
