@@ -162,14 +162,16 @@ def _last_look_up_found_nothing(command: str, output: str) -> str | None:
 
 
 def programs(command: str | None) -> set[str]:
-    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``)."""
+    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``).
+
+    A wrapper's program is the one it runs: ``rtk grep x`` and ``timeout 5 ls`` look things up.
+    """
     found = set()
     for _, words in segments(command or ""):
-        for word in words:
-            if "=" in word and not word.startswith("-"):
-                continue  # an environment assignment
-            found.add(word.rsplit("/", 1)[-1])
-            break
+        # `command -v x` runs nothing but the look-up itself.
+        ran = unwrap(words) or [w for w in words if "=" not in w or w.startswith("-")][:1]
+        if ran:
+            found.add(ran[0].rsplit("/", 1)[-1])
     return found
 
 

@@ -67,6 +67,19 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "exit_status",
             "a look-up (ls, grep, test, …): its non-zero exit answers its question",
         ),
+        # Behind a wrapper (a token-saving proxy, a timeout) the look-up is still a look-up.
+        (
+            'rtk grep -n -e "--commit" .githooks/commit-msg',
+            "Exit code: 1\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
+            "timeout 5 ls build/",
+            "ls: cannot access 'build/': No such file or directory\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
         (
             "sed -n '1,80p' scripts/fetch.py | rg -n 'def main' -C 3",
             "Chunk ID: 5b1e2a\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
