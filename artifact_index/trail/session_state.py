@@ -234,7 +234,7 @@ class SubAgentRun(_Record):
     text: str  # its prompt, when it asks for changes
     report: str = ""  # the lines of its report that say a file was made or changed
     finished: bool
-    # Its prompt forbids every change ("do NOT edit any files"): what its report tells of, it saw.
+    # Its prompt forbids every change or asks for a review: what its report tells of, it saw.
     looks_only: bool = False
 
 

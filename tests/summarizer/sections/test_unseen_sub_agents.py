@@ -246,3 +246,25 @@ def test_the_report_of_a_sub_agent_told_not_to_edit_tells_what_it_read_not_what_
     assert "- `src/api.rs`" in reads
     assert "- `src/main.rs`" in reads
     assert "sub-agent" not in reads
+
+
+def test_a_sub_agent_asked_to_review_a_change_leaves_the_files_it_names_as_they_were_said() -> None:
+    review = (
+        "You're reviewing a PR. The diff is at /tmp/pr.patch.\n\nThe change: `src/auth.rs` now "
+        "defers the credential lookup, and `src/http.rs` adds a retry.\n\nYour job: review the "
+        "diff for code quality issues (redundant state, copy-paste). Report findings."
+    )
+    asked_to_fix = "Your job: review `src/auth.rs` for unclosed response bodies and fix them."
+    hook = _hook(
+        read(1, "src/auth.rs", "pub fn resolve() {}\n"),
+        read(1, "src/http.rs", "pub fn get() {}\n"),
+        _sub_agent(2, review, "Findings: `src/http.rs` adds an allocation on the hot path."),
+        read(3, "src/main.rs", "fn main() {}\n"),
+        _sub_agent(4, asked_to_fix.replace("auth.rs", "main.rs"), "Done.", agent_id="a2"),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    assert "- `src/auth.rs`" in reads
+    assert "- `src/http.rs`" in reads
+    # A review that also asks to fix what it finds may change the file.
+    line = next(line for line in reads.splitlines() if "src/main.rs" in line)
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 4)')
