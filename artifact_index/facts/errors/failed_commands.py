@@ -35,6 +35,7 @@ __all__ = [
     "noise_reason",
     "programs",
     "reads_as_failure",
+    "says_nothing",
     "unexplained_failure",
 ]
 
@@ -278,6 +279,16 @@ _COLOUR = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
 _MAX_LINES = 10
 _MAX_LINE = 300
+
+
+def says_nothing(output: str) -> bool:
+    """Whether the output holds only the harness's own lines (``Exit code 1``): the command printed nothing."""
+    return not any(
+        line.strip()
+        and not _EXIT_LINE.match(line.strip())
+        and not _HARNESS_LINE.match(line.strip())
+        for line in output.splitlines()
+    )
 
 
 def _lines(output: str) -> list[str]:
