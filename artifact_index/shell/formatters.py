@@ -93,6 +93,11 @@ _FORMATTERS: dict[str, _Formatter] = {
     "prettier": _Formatter(
         writes=_f("--write", "-w"), checks=_f("--check", "-c", "--list-different", "-l")
     ),
+    # The Oxc tools: oxfmt writes in place unless told to check; oxlint fixes when told.
+    "oxfmt": _Formatter(checks=_f("--check", "--list-different"), whole_project=True),
+    "oxlint": _Formatter(
+        writes=_f("--fix", "--fix-suggestions", "--fix-dangerously"), fixer=True, whole_project=True
+    ),
     "gofmt": _Formatter(writes=_f("-w"), listed=(".go",)),
     "goimports": _Formatter(writes=_f("-w"), listed=(".go",)),
     "rustfmt": _Formatter(checks=_f("--check")),
