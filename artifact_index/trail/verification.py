@@ -26,6 +26,7 @@ from artifact_index.facts.errors.checks.stages import (
     finished_cargo_steps,
     finished_type_checks,
 )
+from artifact_index.facts.errors.ledger import started_in_background
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.wrappers import executable, unwrap_words
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
@@ -149,7 +150,7 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
-    _record_script_runs(session, command, turn, passed)
+    _record_script_runs(session, command, turn, None if started_in_background(output) else passed)
     found: list[tuple[str, str, str, bool | None]] = [
         (check.category, check.runner, command, passed) for check in checks_in(command)
     ]
@@ -352,6 +353,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
                 run  # running the tests (or go vet) builds the code: a build owed before is done
             )
     changed: list[tuple[str, int, list[int]]] = []
+    ran: set[str] = set()
     for file in index.file_states():
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
@@ -360,7 +362,9 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
             continue  # what a build wrote (`go build -o ./app`) is its output, not a source to check
         seq, turns = index.change_turns(key)
         if _ran_after(index.session.script_runs, key, seq):
-            continue  # the script itself ran, and passed, after its last change
+            # The script itself ran, and passed, after its last change: that run tested it (it
+            # built, linted or type-checked nothing).
+            ran.add(file.shown)
         if turns:  # not when a merge alone changed it: no check is owed for the merged commits
             changed.append((file.shown, seq, turns))
     groups: dict[tuple[str, ...], tuple[list[CheckRunReport], list[ChangedSince]]] = {}
@@ -371,7 +375,9 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         after = sorted(
             (path, [t for t in turns if t >= latest.turn] or turns[-1:])
             for path, seq, turns in changed
-            if seq > latest.seq and _reads(latest.runner, path)
+            if seq > latest.seq
+            and _reads(latest.runner, path)
+            and not (category == "test" and path in ran)
         )
         if not after:
             continue

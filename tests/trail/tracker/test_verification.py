@@ -238,6 +238,27 @@ def test_a_script_run_itself_after_its_change_owes_no_test_run() -> None:
         shell(
             "python scratch/verify_table.py", "Traceback (most recent call last):\n", 4, ok=False
         ),
+        edit("/shop/scratch/slow_check.py", 5),
+        # Started in the background: how it ended is not seen.
+        shell(
+            "python scratch/slow_check.py",
+            "Command running in background with ID: b5db730. Output is being written to: /tmp/b.out",
+            6,
+        ),
     )
     # The table script ran and passed; the one whose run failed is still owed its check.
-    assert group["files"] == [{"path": "scratch/verify_table.py", "turns": [2]}]
+    assert group["files"] == [
+        {"path": "scratch/slow_check.py", "turns": [5]},
+        {"path": "scratch/verify_table.py", "turns": [2]},
+    ]
+
+
+def test_a_script_run_itself_tests_it_but_does_not_lint_it() -> None:
+    groups = owed(
+        shell("ruff check . && pytest -q", "All checks passed!\n" + PASSED, 1),
+        edit("/shop/scratch/make_table.py", 2),
+        shell("python scratch/make_table.py", "done\n", 3),
+    )
+    assert [(g["files"], [r["category"] for r in g["runs"]]) for g in groups] == [
+        ([{"path": "scratch/make_table.py", "turns": [2]}], ["lint"])
+    ]
