@@ -118,6 +118,11 @@ _ECHOED = lazy_pattern(r"\becho\s+(?:-e\s+)?(?:\"([^\"$`\\]*)\"|'([^']*)')")
 _LIST_BREAK = lazy_pattern(r"(?<!;);(?!;)|\n")
 
 
+# Filters whose exit 1 says no line matched, and the setting that makes a pipe fail with any command.
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_PIPEFAIL = lazy_pattern(r"\bpipefail\b")
+
+
 def _unquoted(line: str) -> str:
     """``line`` with each quoted word emptied: what the shell itself reads as operators."""
     return _QUOTED.sub("''", line)
@@ -149,9 +154,20 @@ def _last_look_up_found_nothing(command: str, output: str) -> str | None:
         if _failure_line(printed) is not None:
             return None
         return ", ".join(sorted(ran))
+    steps = segments(command)
+    if (
+        len(steps) >= 2
+        and steps[-1][0]
+        and (filter_words := unwrap(steps[-1][1]))
+        and filter_words[0].rsplit("/", 1)[-1] in _FILTERS
+        and says_nothing(output)
+        and not _PIPEFAIL.search(command)
+    ):
+        # `tsc --noEmit | grep -E "a.ts|b.ts"` printing nothing: a pipe exits with its last
+        # command's status, and grep's 1 says no line matched.
+        return filter_words[0].rsplit("/", 1)[-1]
     if _OTHER_SEPARATOR.search(unquoted):
         return None
-    steps = segments(command)
     if len(steps) < 2 or steps[-1][0]:
         return None  # one step (judged as such), or a last step that reads a pipe
     words = unwrap(steps[-1][1])
