@@ -642,12 +642,20 @@ def settled_by_status(detail: str | None) -> bool:
 
 
 def _worktree(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    """``git worktree remove <path>``: the worktree's folder goes, with every file seen under it.
+    """``git worktree add <path>`` checks a revision out there; ``git worktree remove <path>`` removes it.
 
-    Its other subcommands (``add``, ``list``, ``prune``...) change no file the session works on
-    by name; a failed ``remove`` (changes left in the worktree) removes nothing.
+    ``add`` writes no file the session works on by name, but the files it checks out
+    were in the repository before the session: the folder is kept as a checkout (see
+    :attr:`~artifact_index.shell.state.Files.checked_out`), so a file first seen there is
+    not taken for one the session made.  ``remove`` deletes every file seen under the
+    worktree; a failed ``remove`` (changes left in the worktree) removes nothing.
     """
-    if not rest or rest[0].value != "remove" or inv.failed:
+    if not rest or inv.failed:
+        return []
+    if rest[0].value == "add":
+        _checked_out(inv, runtime, rest[1:])
+        return []
+    if rest[0].value != "remove":
         return []
     parsed = parse_options(rest[1:])
     ops: list[FileOperation] = []
@@ -661,6 +669,26 @@ def _worktree(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
             for p in sorted(runtime.files.files_under(path))
         )
     return ops
+
+
+# `git worktree add`'s options that take a value (the branch to make, the lock's reason).
+_WORKTREE_ADD_VALUES = "bB"
+_WORKTREE_ADD_LONG_VALUES = ("--reason",)
+# Options after which the new worktree holds no checked-out file.
+_EMPTY_WORKTREE = frozenset({"--no-checkout", "--orphan"})
+
+
+def _checked_out(inv: Invocation, runtime: Runtime, args: list[Arg]) -> None:
+    """Keep the folder ``git worktree add [options] <path> [<revision>]`` checked a revision out into."""
+    parsed = parse_options(
+        args, short_values=_WORKTREE_ADD_VALUES, long_values=_WORKTREE_ADD_LONG_VALUES
+    )
+    if any(name in _EMPTY_WORKTREE for name, _ in parsed.options) or not parsed.operands:
+        return
+    target = parsed.operands[0]
+    path = inv.place(target) if not target.glob else None
+    if path is not None:
+        runtime.files.checked_out.append(path.rstrip("/") or "/")
 
 
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {

@@ -173,6 +173,8 @@ class Files:
     directories: list[str] = field(default_factory=list)
     copied: list[str] = field(default_factory=list)  # trees a recursive copy made
     scaffolded: list[str] = field(default_factory=list)  # folders a starter was scaffolded into
+    # Folders `git worktree add` checked a revision out into: their files predate the session.
+    checked_out: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
     cleared: list[str] = field(default_factory=list)  # directories removed with everything in them

@@ -292,6 +292,8 @@ class SessionState(_Record):
     # Folders a starter was scaffolded into, with the command that did (see trail.scaffolds).
     scaffolded_trees: dict[str, PossibleChange] = Field(default_factory=dict)
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
+    # Folders `git worktree add` checked a revision out into: new, but their files predate the session.
+    checked_out_trees: list[str] = Field(default_factory=list)
     listed_files: dict[str, list[str]] = Field(
         default_factory=dict
     )  # names an `ls` showed, by directory

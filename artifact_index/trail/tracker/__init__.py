@@ -678,8 +678,10 @@ class Tracker:
                     display=display,
                     first_seq=self.index.fed_graph.nodes[op_node]["seq"],
                     existed_before=False
-                    if self._in_new_directory(key)
-                    or self._in_session_folder(key)
+                    if (
+                        (self._in_new_directory(key) or self._in_session_folder(key))
+                        and not self._in_checked_out_tree(key)
+                    )
                     or key in self._seen_created()
                     else None,
                 )
@@ -705,6 +707,20 @@ class Tracker:
             if above in made or above in cleared:
                 return True
         return False
+
+    def _in_checked_out_tree(self, key: str) -> bool:
+        """Whether ``key`` lies in a folder ``git worktree add`` checked a revision out into.
+
+        The folder is new (made in the session's scratchpad, or in a directory it
+        made), but what the checkout put there was in the repository before: such a
+        file, first seen now, may predate the session like any file of the workspace.
+        """
+        trees = self.index.session.checked_out_trees
+        if not trees:
+            return False
+        root = self.index.session.root
+        full = key if is_absolute(key) or not root else join(root, key)
+        return any(full.startswith(tree.rstrip("/") + "/") for tree in trees)
 
     def _in_session_folder(self, key: str) -> bool:
         """Whether ``key`` lies in a folder named by this session's id, which the harness made for it.
