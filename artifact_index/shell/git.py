@@ -41,6 +41,7 @@ __all__ = [
     "STARTER_FILE",
     "STASHED",
     "STASHED_WITH_UNTRACKED",
+    "credited_to_sub_agent",
     "git_effects",
     "settled_by_status",
     "skip_global_options",
@@ -612,12 +613,74 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
             )
         elif (command := files.possibly_changed(placed)) is not None:
             ops.append(inv.op("create", placed, detail=_settled("new", command)))
+        elif (agent := files.changed_by_sub_agent(placed)) is not None:
+            ops.append(
+                inv.op("create", placed, detail=f"listed new by git status{AFTER_SUB_AGENT}{agent}")
+            )
     for path, action in _changed_in_status(output):
         placed = join(base, path)
-        command = files.possibly_changed(placed) if placed is not None else None
-        if placed is not None and command is not None:
-            shown = "deleted" if action == "delete" else "modified"
+        if placed is None:
+            continue
+        shown = "deleted" if action == "delete" else "modified"
+        if (command := files.possibly_changed(placed)) is not None:
             ops.append(inv.op(action, placed, detail=_settled(shown, command)))
+        elif (
+            not files.changed_here(placed)
+            and (agent := files.changed_by_sub_agent(placed)) is not None
+        ):
+            ops.append(
+                inv.op(
+                    action, placed, detail=f"listed {shown} by git status{AFTER_SUB_AGENT}{agent}"
+                )
+            )
+    return ops
+
+
+# Between what git showed and the sub-agent run it shows the work of (see ``credited_to_sub_agent``).
+AFTER_SUB_AGENT = " after the sub-agent "
+
+
+def credited_to_sub_agent(detail: str | None) -> bool:
+    """Whether an operation's ``detail`` says git showed a change an unseen sub-agent run made."""
+    return detail is not None and AFTER_SUB_AGENT in detail
+
+
+# `git commit`'s first line (`[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] ...`) and the
+# line of its summary that says a file is new to the repository.
+_COMMITTED = re.compile(r"^\[[^\]\n]*\b[0-9a-f]{7,40}\] ")
+_CREATE_MODE = re.compile(r"^ create mode \d+ (?P<path>.+?)\s*$")
+
+
+def _commit(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git commit``: the new files its summary lists that a sub-agent, whose calls are not seen, was to make.
+
+    A commit changes no file, but its ``create mode`` lines show files new to the
+    repository: one that no call seen wrote, which a sub-agent run of the session was
+    asked to make (or said it made), is that run's work, made in the session.
+    """
+    output = runtime.output
+    if inv.failed or not output or " create mode " not in output:
+        return []
+    files = runtime.files
+    root = _root(inv, runtime)
+    ops: list[FileOperation] = []
+    committing = False
+    for line in output.splitlines():
+        if _COMMITTED.match(line):
+            committing = True
+            continue
+        new = _CREATE_MODE.match(line) if committing else None
+        placed = join(root, unquote_git_path(new.group("path"))) if new else None
+        if placed is None or files.known_file(placed) or files.changed_here(placed):
+            continue
+        if (agent := files.changed_by_sub_agent(placed)) is not None:
+            ops.append(
+                inv.op(
+                    "create",
+                    placed,
+                    detail=f"committed as new by git commit{AFTER_SUB_AGENT}{agent}",
+                )
+            )
     return ops
 
 
@@ -693,6 +756,7 @@ def _checked_out(inv: Invocation, runtime: Runtime, args: list[Arg]) -> None:
 
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {
     "status": _status,
+    "commit": _commit,
     "checkout": _checkout,
     "restore": _restore,
     "stash": _stash,
