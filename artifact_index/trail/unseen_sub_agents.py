@@ -81,10 +81,11 @@ _FORBIDS_EVERY_CHANGE = lazy_pattern(
 
 # A sentence or line of a prompt: split after a sentence's end or at a line's.
 _SENTENCE_END = lazy_pattern(r"(?<=[.!?])\s+(?=[\"'`(\[A-Z/~])|\n")
-# What opens a line before its words: a bullet or number, a label ("STYLE —", "Context:"), a filler.
+# What opens a line before its words: a bullet or number, a label ("STYLE —", "Context:", "Note this
+# first:"), a filler.
 _LEAD = lazy_pattern(
     r"^(?:\s*(?:[-*\u2022>#]+|\d+[.)])\s*|\s*(?-i:[A-Z][A-Za-z /&]{1,30})(?:\s*(?:\u2014|--|:)|\s+-)\s+"
-    r"|\s*(?:first|also|then|please|and|next|before\s+\w+ing)\b,?\s*)+",
+    r"|\s*(?:first|also|then|please|and|next|before\s+\w+ing)\b,?\s*|[^:.\n`/]{1,50}:\s+)+",
     re.I,
 )
 # A sentence that opens by sending the sub-agent to read ("Read X first", "Use X as a style reference",
@@ -98,13 +99,28 @@ _TO_READ = lazy_pattern(
 )
 
 
+# Where a sentence's main clause ends and its details begin ("match their house style: a Scope
+# section (writes local files only)").
+_DETAILS = lazy_pattern(r"[:;(\u2014]")
+# A prompt that confines its change to what it asks for ("touch nothing else in the repo", "change
+# nothing else", "do not modify anything else"): a file named in no sentence asking for a change
+# is there to be read or kept in mind.
+_CONFINES_CHANGE = lazy_pattern(
+    r"\b(?:touch|change|modify|edit)\s+nothing\s+else\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:touch|change|modify|edit)\s+anything\s+else\b",
+    re.I,
+)
+
+
+def _asks_change(sentence: str) -> bool:
+    return _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", sentence)) is not None
+
+
 def _read_only(sentence: str) -> bool:
     """Whether a sentence of a prompt names its files only to be read: it opens by sending the
-    sub-agent to read them and asks for no change."""
+    sub-agent to read them, and its main clause asks for no change ("Read X and fix it" does)."""
     words = _LEAD.sub("", sentence, count=1)
-    return bool(_TO_READ.match(words)) and not _ASKS_CHANGE.search(
-        _FORBIDS_CHANGE.sub(" ", sentence)
-    )
+    return bool(_TO_READ.match(words)) and not _asks_change(_DETAILS.split(words, 1)[0])
 
 
 def _asked(prompt: str) -> str:
@@ -113,14 +129,18 @@ def _asked(prompt: str) -> str:
 
     A prompt that forbids every change, or that asks for none once the changes it forbids are set
     apart, leaves the files it names as they were seen; so does a sentence that names files as
-    something to read ("Read X and Y first and match their house style").
+    something to read ("Read X and Y first and match their house style"), and, in a prompt that
+    confines its change ("touch nothing else"), a sentence that asks for none.
     """
     if _FORBIDS_EVERY_CHANGE.search(prompt):
         return ""
     if not _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)):
         return ""
+    confined = _CONFINES_CHANGE.search(prompt) is not None
     return "\n".join(
-        sentence for sentence in _SENTENCE_END.split(prompt) if not _read_only(sentence)
+        sentence
+        for sentence in _SENTENCE_END.split(prompt)
+        if not _read_only(sentence) and (not confined or _asks_change(sentence))
     )
 
 

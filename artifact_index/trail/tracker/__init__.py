@@ -715,18 +715,30 @@ class Tracker:
         return False
 
     def _in_checked_out_tree(self, key: str) -> bool:
-        """Whether ``key`` lies in a folder ``git worktree add`` checked a revision out into.
+        """Whether ``key`` lies in a folder ``git worktree add`` checked a revision out into, and in nothing the session made there since.
 
         The folder is new (made in the session's scratchpad, or in a directory it
         made), but what the checkout put there was in the repository before: such a
         file, first seen now, may predate the session like any file of the workspace.
+        A folder the session made, emptied or copied into place inside the checkout
+        holds only what the session put there.
         """
-        trees = self.index.session.checked_out_trees
+        session = self.index.session
+        trees = session.checked_out_trees
         if not trees:
             return False
-        root = self.index.session.root
+        root = session.root
         full = key if is_absolute(key) or not root else join(root, key)
-        return any(full.startswith(tree.rstrip("/") + "/") for tree in trees)
+
+        def holds(folder: str) -> bool:
+            folder = folder.rstrip("/")
+            return full == folder or full.startswith(folder + "/")
+
+        checkout = max((len(tree) for tree in trees if holds(tree) and full != tree), default=0)
+        if not checkout:
+            return False
+        made = (*session.directories, *session.cleared_directories, *session.copied_trees)
+        return not any(len(folder.rstrip("/")) > checkout for folder in made if holds(folder))
 
     def _in_session_folder(self, key: str) -> bool:
         """Whether ``key`` lies in a folder named by this session's id, which the harness made for it.

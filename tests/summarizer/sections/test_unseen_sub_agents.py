@@ -230,3 +230,21 @@ def test_a_sentence_that_reads_a_file_and_asks_to_change_it_still_asks() -> None
         _sub_agent(2, "Read `src/app.py` and fix the bug in it.", "Done."),
     )
     assert '- read, but the sub-agent "Backend work"' in _section(hook, "Files read (unchanged)")
+
+
+def test_a_prompt_that_confines_its_change_asks_for_none_of_the_files_it_only_mentions() -> None:
+    prompt = (
+        "Create `skills/review/SKILL.md` (create the skill's files only - touch nothing else).\n"
+        "IMPORTANT: the sibling skill at `skills/score/SKILL.md` holds the rubric; keep to it.\n"
+        "STYLE — read `skills/protect/SKILL.md` first and match its house style: a Scope section"
+        " (reads the API only, writes local files only)."
+    )
+    hook = _hook(
+        read(1, "skills/score/SKILL.md", "# Score\n"),
+        read(2, "skills/protect/SKILL.md", "# Protect\n"),
+        _sub_agent(3, prompt, "Done."),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    assert "- `skills/score/SKILL.md`" in reads
+    assert "- `skills/protect/SKILL.md`" in reads
+    assert "sub-agent" not in reads

@@ -48,3 +48,24 @@ def test_a_folder_the_session_made_otherwise_holds_only_its_own_files(tmp_path: 
         f"mkdir -p {WORKTREE}",
     ):
         assert _statuses(tmp_path, making) == {IGNORE: "reverted"}, making
+
+
+def test_a_tree_the_session_copied_into_the_worktree_holds_only_what_it_put_there(
+    tmp_path: Path,
+) -> None:
+    steps = [
+        Step("user", text="stage the skills in the worktree"),
+        Step(
+            "shell",
+            command=f"git worktree add {WORKTREE} -b skills && cp -R .claude/skills"
+            f" {WORKTREE}/.staging",
+            output="Preparing worktree (new branch 'skills')\n",
+        ),
+        Step("shell", command=f"cd {WORKTREE} && mv .staging skills", output=""),
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text(claude_code(steps), encoding="utf-8")
+    index, _ = build_index(path)
+    statuses = {f.path: f.status for f in index.files()}
+    # The copy made the folder that was moved away: nothing that predates the session is gone.
+    assert statuses[f"{WORKTREE}/.staging"] == "reverted"
