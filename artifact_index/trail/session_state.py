@@ -224,6 +224,7 @@ class SubAgentRun(_Record):
     text: str  # its prompt, when it asks for changes
     report: str = ""  # the lines of its report that say a file was made or changed
     finished: bool
+    seq: int | None = None  # the operation count when its report came (its launch's while it runs)
 
 
 class Stash(_Record):

@@ -167,7 +167,13 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
         return
     description = str(call.arguments.get("description") or "a sub-agent")
     output = result.output or ""
-    run = SubAgentRun(turn=call.turn, description=description, text=_asked(prompt), finished=False)
+    run = SubAgentRun(
+        turn=call.turn,
+        description=description,
+        text=_asked(prompt),
+        finished=False,
+        seq=session.op_count,
+    )
     launched = _LAUNCHED.match(output)
     if launched:
         session.sub_agent_launches[launched.group(1)] = run
@@ -195,6 +201,7 @@ def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
                     "turn": message.turn,
                     "report": _reported(_field(body, "result")),
                     "finished": True,
+                    "seq": session.op_count,
                 }
             )
         )

@@ -933,8 +933,13 @@ class Tracker:
         after the run: it was there, or the run made it, when the run ended.
         """
         run = sub_agent_naming(self.index.session, key)
-        if run is not None:
-            self.index.fed_graph.nodes[op_node]["turn"] = run.turn
+        if run is None:
+            return
+        node = self.index.fed_graph.nodes[op_node]
+        node["turn"] = run.turn
+        if run.seq is not None:
+            # A check run between the sub-agent's end and the git command ran after the change.
+            node["cause_seq"] = run.seq
 
     def _credit_scaffold(self, op_node: str, key: str) -> None:
         """A starter's file a ``git status`` showed is told at the scaffolder's turn and with its words."""

@@ -248,3 +248,20 @@ def test_a_prompt_that_confines_its_change_asks_for_none_of_the_files_it_only_me
     assert "- `skills/score/SKILL.md`" in reads
     assert "- `skills/protect/SKILL.md`" in reads
     assert "sub-agent" not in reads
+
+
+def test_a_change_git_shows_after_a_sub_agent_happened_when_the_sub_agent_ran() -> None:
+    # The tests ran after the sub-agent and before the status that showed its change: they ran
+    # on the changed file.
+    hook = _hook(
+        read(1, "src/engine.go", "package prompt\n"),
+        _sub_agent(2, "Fix the edge colors in `src/engine.go`.", "Done."),
+        shell(3, "go test ./...", "ok  \tshop/src\t0.2s\n"),
+        shell(4, "git status --short", " M src/engine.go\n"),
+    )
+    line = next(
+        line for line in _section(hook, "Files modified").splitlines() if "src/engine.go" in line
+    )
+    assert "via `git status --short`" in line
+    assert "src/engine.go" not in _section(hook, "Open tasks")
+    assert "Not linted or tested" not in hook
