@@ -91,6 +91,9 @@ class ShellAnalysis:
     ``scaffolded``: the folders a starter was scaffolded into (``create-next-app .``,
     ``npm create vite app``): a file first seen later that a listing shows new to
     git is the starter's.
+    ``checked_out``: the folders ``git worktree add`` checked a revision out into:
+    the files there were in the repository before the session, though the folder
+    is new.
     ``cleared``: directories it removed with everything in them (``rm -r``):
     like the ones it created, nothing found in them later predates the
     session.
@@ -115,6 +118,7 @@ class ShellAnalysis:
     scratch_files: dict[str, str] = field(default_factory=dict)
     copied: tuple[str, ...] = ()
     scaffolded: tuple[str, ...] = ()
+    checked_out: tuple[str, ...] = ()
     cleared: tuple[str, ...] = ()
     opaque: tuple[str, ...] = ()
     refills: tuple[tuple[str | None, int], ...] = ()
@@ -171,6 +175,7 @@ def analyze_command(
         directories=tuple(run.files.directories),
         copied=tuple(run.files.copied),
         scaffolded=tuple(run.files.scaffolded),
+        checked_out=tuple(run.files.checked_out),
         scratch_files=dict(run.files.scratch),
         cleared=tuple(run.files.cleared),
         opaque=tuple(run.opaque),

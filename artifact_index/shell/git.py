@@ -41,6 +41,7 @@ __all__ = [
     "STARTER_FILE",
     "STASHED",
     "STASHED_WITH_UNTRACKED",
+    "credited_to_sub_agent",
     "git_effects",
     "settled_by_status",
     "skip_global_options",
@@ -612,12 +613,74 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
             )
         elif (command := files.possibly_changed(placed)) is not None:
             ops.append(inv.op("create", placed, detail=_settled("new", command)))
+        elif (agent := files.changed_by_sub_agent(placed)) is not None:
+            ops.append(
+                inv.op("create", placed, detail=f"listed new by git status{AFTER_SUB_AGENT}{agent}")
+            )
     for path, action in _changed_in_status(output):
         placed = join(base, path)
-        command = files.possibly_changed(placed) if placed is not None else None
-        if placed is not None and command is not None:
-            shown = "deleted" if action == "delete" else "modified"
+        if placed is None:
+            continue
+        shown = "deleted" if action == "delete" else "modified"
+        if (command := files.possibly_changed(placed)) is not None:
             ops.append(inv.op(action, placed, detail=_settled(shown, command)))
+        elif (
+            not files.changed_here(placed)
+            and (agent := files.changed_by_sub_agent(placed)) is not None
+        ):
+            ops.append(
+                inv.op(
+                    action, placed, detail=f"listed {shown} by git status{AFTER_SUB_AGENT}{agent}"
+                )
+            )
+    return ops
+
+
+# Between what git showed and the sub-agent run it shows the work of (see ``credited_to_sub_agent``).
+AFTER_SUB_AGENT = " after the sub-agent "
+
+
+def credited_to_sub_agent(detail: str | None) -> bool:
+    """Whether an operation's ``detail`` says git showed a change an unseen sub-agent run made."""
+    return detail is not None and AFTER_SUB_AGENT in detail
+
+
+# `git commit`'s first line (`[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] ...`) and the
+# line of its summary that says a file is new to the repository.
+_COMMITTED = re.compile(r"^\[[^\]\n]*\b[0-9a-f]{7,40}\] ")
+_CREATE_MODE = re.compile(r"^ create mode \d+ (?P<path>.+?)\s*$")
+
+
+def _commit(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
+    """``git commit``: the new files its summary lists that a sub-agent, whose calls are not seen, was to make.
+
+    A commit changes no file, but its ``create mode`` lines show files new to the
+    repository: one that no call seen wrote, which a sub-agent run of the session was
+    asked to make (or said it made), is that run's work, made in the session.
+    """
+    output = runtime.output
+    if inv.failed or not output or " create mode " not in output:
+        return []
+    files = runtime.files
+    root = _root(inv, runtime)
+    ops: list[FileOperation] = []
+    committing = False
+    for line in output.splitlines():
+        if _COMMITTED.match(line):
+            committing = True
+            continue
+        new = _CREATE_MODE.match(line) if committing else None
+        placed = join(root, unquote_git_path(new.group("path"))) if new else None
+        if placed is None or files.known_file(placed) or files.changed_here(placed):
+            continue
+        if (agent := files.changed_by_sub_agent(placed)) is not None:
+            ops.append(
+                inv.op(
+                    "create",
+                    placed,
+                    detail=f"committed as new by git commit{AFTER_SUB_AGENT}{agent}",
+                )
+            )
     return ops
 
 
@@ -642,12 +705,20 @@ def settled_by_status(detail: str | None) -> bool:
 
 
 def _worktree(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
-    """``git worktree remove <path>``: the worktree's folder goes, with every file seen under it.
+    """``git worktree add <path>`` checks a revision out there; ``git worktree remove <path>`` removes it.
 
-    Its other subcommands (``add``, ``list``, ``prune``...) change no file the session works on
-    by name; a failed ``remove`` (changes left in the worktree) removes nothing.
+    ``add`` writes no file the session works on by name, but the files it checks out
+    were in the repository before the session: the folder is kept as a checkout (see
+    :attr:`~artifact_index.shell.state.Files.checked_out`), so a file first seen there is
+    not taken for one the session made.  ``remove`` deletes every file seen under the
+    worktree; a failed ``remove`` (changes left in the worktree) removes nothing.
     """
-    if not rest or rest[0].value != "remove" or inv.failed:
+    if not rest or inv.failed:
+        return []
+    if rest[0].value == "add":
+        _checked_out(inv, runtime, rest[1:])
+        return []
+    if rest[0].value != "remove":
         return []
     parsed = parse_options(rest[1:])
     ops: list[FileOperation] = []
@@ -663,8 +734,29 @@ def _worktree(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOp
     return ops
 
 
+# `git worktree add`'s options that take a value (the branch to make, the lock's reason).
+_WORKTREE_ADD_VALUES = "bB"
+_WORKTREE_ADD_LONG_VALUES = ("--reason",)
+# Options after which the new worktree holds no checked-out file.
+_EMPTY_WORKTREE = frozenset({"--no-checkout", "--orphan"})
+
+
+def _checked_out(inv: Invocation, runtime: Runtime, args: list[Arg]) -> None:
+    """Keep the folder ``git worktree add [options] <path> [<revision>]`` checked a revision out into."""
+    parsed = parse_options(
+        args, short_values=_WORKTREE_ADD_VALUES, long_values=_WORKTREE_ADD_LONG_VALUES
+    )
+    if any(name in _EMPTY_WORKTREE for name, _ in parsed.options) or not parsed.operands:
+        return
+    target = parsed.operands[0]
+    path = inv.place(target) if not target.glob else None
+    if path is not None:
+        runtime.files.checked_out.append(path.rstrip("/") or "/")
+
+
 _SUBCOMMANDS: dict[str, Callable[[Invocation, Runtime, list[Arg]], list[FileOperation]]] = {
     "status": _status,
+    "commit": _commit,
     "checkout": _checkout,
     "restore": _restore,
     "stash": _stash,

@@ -58,6 +58,9 @@ class ShellContext(Protocol):
     list[str]`` gives the files the latest ``git status`` listed as changed
     and not committed that the session did not change: a reset throws their
     changes away.
+    An optional ``changed_by_sub_agent(path) -> str | None`` names the
+    sub-agent run, whose own calls the transcript does not hold, that was
+    asked to change the file (or said it did), when no call seen changed it.
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -173,6 +176,8 @@ class Files:
     directories: list[str] = field(default_factory=list)
     copied: list[str] = field(default_factory=list)  # trees a recursive copy made
     scaffolded: list[str] = field(default_factory=list)  # folders a starter was scaffolded into
+    # Folders `git worktree add` checked a revision out into: their files predate the session.
+    checked_out: list[str] = field(default_factory=list)
     scratch: dict[str, str] = field(default_factory=dict)
     anonymous: set[str] = field(default_factory=set)  # mktemp files and directories: random names
     cleared: list[str] = field(default_factory=list)  # directories removed with everything in them
@@ -330,6 +335,16 @@ class Files:
         )
         answer = probe() if callable(probe) else None
         return [p for p in answer if isinstance(p, str)] if isinstance(answer, list) else []
+
+    def changed_by_sub_agent(self, path: str) -> str | None:
+        """The sub-agent run of the session, whose own calls are not seen, that may have changed ``path``, as the context says."""
+        probe = (
+            getattr(self.context, "changed_by_sub_agent", None)
+            if self.context is not None
+            else None
+        )
+        answer = probe(path) if callable(probe) else None
+        return answer if isinstance(answer, str) else None
 
     def possibly_changed(self, path: str) -> str | None:
         """The command of the session that said it may change ``path`` and was not settled since, as the context says."""

@@ -236,6 +236,7 @@ class SubAgentRun(_Record):
     text: str  # its prompt, when it asks for changes
     report: str = ""  # the lines of its report that say a file was made or changed
     finished: bool
+    seq: int | None = None  # the operation count when its report came (its launch's while it runs)
     # Its prompt forbids every change or asks for a review: what its report tells of, it saw.
     looks_only: bool = False
 
@@ -306,6 +307,8 @@ class SessionState(_Record):
     # Folders a starter was scaffolded into, with the command that did (see trail.scaffolds).
     scaffolded_trees: dict[str, PossibleChange] = Field(default_factory=dict)
     cleared_directories: list[str] = Field(default_factory=list)  # emptied by the session
+    # Folders `git worktree add` checked a revision out into: new, but their files predate the session.
+    checked_out_trees: list[str] = Field(default_factory=list)
     listed_files: dict[str, list[str]] = Field(
         default_factory=dict
     )  # names an `ls` showed, by directory

@@ -20,7 +20,7 @@ from artifact_index.trail.answers import FileReport, SubAgentNote
 from artifact_index.trail.session_state import SessionState, SubAgentRun
 from artifact_index.trail.tracker.sub_agent_reports import SUB_AGENT_TOOLS
 
-__all__ = ["note_sub_agent_call", "note_sub_agent_notices", "sub_agent_notes"]
+__all__ = ["note_sub_agent_call", "note_sub_agent_notices", "sub_agent_naming", "sub_agent_notes"]
 
 # Sub-agents made to look, not to write: Claude Code's built-in Explore and Plan agents have no tool
 # that writes a file, and a plugin's agent typed as an explorer, locator, analyzer or reviewer reports
@@ -79,6 +79,24 @@ _FORBIDS_EVERY_CHANGE = lazy_pattern(
 )
 
 
+# A sentence or line of a prompt: split after a sentence's end or at a line's.
+_SENTENCE_END = lazy_pattern(r"(?<=[.!?])\s+(?=[\"'`(\[A-Z/~])|\n")
+# What opens a line before its words: a bullet or number, a label ("STYLE —", "Context:", "Note this
+# first:"), a filler.
+_LEAD = lazy_pattern(
+    r"^(?:\s*(?:[-*\u2022>#]+|\d+[.)])\s*|\s*(?-i:[A-Z][A-Za-z /&]{1,30})(?:\s*(?:\u2014|--|:)|\s+-)\s+"
+    r"|\s*(?:first|also|then|please|and|next|before\s+\w+ing)\b,?\s*|[^:.\n`/]{1,50}:\s+)+",
+    re.I,
+)
+# A sentence that opens by sending the sub-agent to read ("Read X first", "Use X as a style reference",
+# "Match the style of X"): the files it names are there to be read, not changed.
+_TO_READ = lazy_pattern(
+    r"^(?:read|re-read|study|consult|skim|see|review|inspect|examine|look\s+(?:at|over|through)"
+    r"|refer\s+to|use\s+[^\n]{1,120}?\bas\s+(?:a\s+|an\s+|the\s+)?(?:style\s+)?"
+    r"(?:reference|example|template|model|guide)"
+    r"|(?:follow|match|mirror)\s+(?:the\s+|their\s+)?(?:house\s+)?(?:style|patterns?|conventions?|structure|format))\b",
+    re.I,
+)
 # A prompt whose task is a review ("You're reviewing a PR ...", "Your job: review the diff for
 # code quality issues"): its words about changes describe the change under review, and it asks
 # for findings.
@@ -96,6 +114,30 @@ _ACTS_ON_FINDINGS = lazy_pattern(
 )
 
 
+# Where a sentence's main clause ends and its details begin ("match their house style: a Scope
+# section (writes local files only)").
+_DETAILS = lazy_pattern(r"[:;(\u2014]")
+# A prompt that confines its change to what it asks for ("touch nothing else in the repo", "change
+# nothing else", "do not modify anything else"): a file named in no sentence asking for a change
+# is there to be read or kept in mind.
+_CONFINES_CHANGE = lazy_pattern(
+    r"\b(?:touch|change|modify|edit)\s+nothing\s+else\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:touch|change|modify|edit)\s+anything\s+else\b",
+    re.I,
+)
+
+
+def _asks_change(sentence: str) -> bool:
+    return _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", sentence)) is not None
+
+
+def _read_only(sentence: str) -> bool:
+    """Whether a sentence of a prompt names its files only to be read: it opens by sending the
+    sub-agent to read them, and its main clause asks for no change ("Read X and fix it" does)."""
+    words = _LEAD.sub("", sentence, count=1)
+    return bool(_TO_READ.match(words)) and not _asks_change(_DETAILS.split(words, 1)[0])
+
+
 def _looks_only(prompt: str) -> bool:
     """Whether a prompt asks the sub-agent to look and report, changing nothing.
 
@@ -108,14 +150,24 @@ def _looks_only(prompt: str) -> bool:
 
 
 def _asked(prompt: str) -> str:
-    """The part of a prompt that says which files the sub-agent may change: all of it, or nothing.
+    """The part of a prompt that says which files the sub-agent may change: all of it but the
+    sentences that only send it to read, or nothing.
 
     A prompt that only looks (:func:`_looks_only`), or that asks for no change once the changes it
-    forbids are set apart, leaves the files it names as they were seen.
+    forbids are set apart, leaves the files it names as they were seen; so does a sentence that
+    names files as something to read ("Read X and Y first and match their house style"), and, in
+    a prompt that confines its change ("touch nothing else"), a sentence that asks for none.
     """
     if _looks_only(prompt):
         return ""
-    return prompt if _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)) else ""
+    if not _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)):
+        return ""
+    confined = _CONFINES_CHANGE.search(prompt) is not None
+    return "\n".join(
+        sentence
+        for sentence in _SENTENCE_END.split(prompt)
+        if not _read_only(sentence) and (not confined or _asks_change(sentence))
+    )
 
 
 def _report_of_changes(run: SubAgentRun, report: str) -> str:
@@ -152,6 +204,7 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
         description=description,
         text=_asked(prompt),
         finished=False,
+        seq=session.op_count,
         looks_only=_looks_only(prompt),
     )
     launched = _LAUNCHED.match(output)
@@ -181,6 +234,7 @@ def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
                     "turn": message.turn,
                     "report": _report_of_changes(run, _field(body, "result")),
                     "finished": True,
+                    "seq": session.op_count,
                 }
             )
         )
@@ -226,6 +280,14 @@ def _runs(session: SessionState) -> list[SubAgentRun]:
     return sorted(
         [*session.unseen_sub_agents, *session.sub_agent_launches.values()], key=lambda r: r.turn
     )
+
+
+def sub_agent_naming(session: SessionState, path: str) -> SubAgentRun | None:
+    """The latest unseen sub-agent run so far whose prompt asked for changes to the file ``path`` (a file key), or whose report said it changed it."""
+    for run in reversed(_runs(session)):
+        if _run_names(run, path, session.root):
+            return run
+    return None
 
 
 def sub_agent_notes(

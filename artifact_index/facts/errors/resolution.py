@@ -15,7 +15,14 @@ import difflib
 import functools
 import re
 
-from artifact_index.facts.errors.checks import Check, checks_in, covers, segments, subcommands
+from artifact_index.facts.errors.checks import (
+    Check,
+    checks_in,
+    covers,
+    inline_program,
+    segments,
+    subcommands,
+)
 from artifact_index.facts.errors.checks.command_line import executable, unwrap, word_set
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
@@ -627,6 +634,25 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozense
     return frozenset(found)
 
 
+# Where a traceback or a runtime error places a program given on the command line or on standard input.
+_INLINE_PLACES = frozenset({"<stdin>", "<string>", "-", "[eval]", "<anonymous>", "[stdin]"})
+
+
+def _another_inline_program(entry: LedgerEntry, command: str) -> bool:
+    """Whether ``command`` runs another inline program than the ones that raised ``entry``, which lies outside them.
+
+    ``python3 - <<'PY'`` (or ``python -c``) with other code is another program: that it
+    succeeded says nothing of an error raised in the project's or a library's code
+    (``Settings()`` failing, then a script passing ``Settings(level="INFO")``); only an
+    error of the earlier program's own lines (a typo in it) is gone with its correction.
+    """
+    program = inline_program(command)
+    if program is None or not entry.commands or entry.file in (None, *_INLINE_PLACES):
+        return False
+    earlier = [inline_program(raised_by) for raised_by in entry.commands]
+    return all(code is not None and code != program for code in earlier)
+
+
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
     raised = [check for earlier in entry.commands for check in checks_in(earlier)]
@@ -642,6 +668,8 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             fixed = fixer_ran(earlier, command, entry.file, entry.message)
             if fixed is not None:
                 return fixed
+    if command and _another_inline_program(entry, command):
+        return None
     if command and not raised and entry.kind == "generic":
         # It failed before doing what it meant to (a wrapper refused it, a word was
         # mistyped): the retry that ran it is what it was.

@@ -1,6 +1,7 @@
 """The ``cursor`` adapter. Cursor agent JSONL, ``{"role", "message":
 {"content": [blocks]}}``. Tool calls have no ids and no results are written,
-so every result is ``unknown``.
+so every result is ``unknown``.  A freeform tool (ApplyPatch) takes its text whole as
+its input: it is read as the tool's ``input`` argument.
 
 Newer versions end each turn with a record of their own, ``{"type":
 "turn_ended", "status": "success"}``, or ``"status": "error"`` with the
@@ -106,8 +107,8 @@ class CursorAdapter(Adapter):
             for index, block in enumerate(blocks):
                 if not isinstance(block, dict) or block.get("type") != "tool_use":
                     continue
-                name, arguments = block.get("name"), block.get("input")
-                if not isinstance(name, str) or not isinstance(arguments, dict):
+                name, arguments = block.get("name"), _arguments(block.get("input"))
+                if not isinstance(name, str) or arguments is None:
                     source.skip(line, "tool_use block without a name or input")
                     continue
                 call_id = str(block.get("id") or f"cursor-{line}-{index}")
@@ -122,6 +123,19 @@ class CursorAdapter(Adapter):
                 )
                 # Cursor writes no tool results.
                 yield tool_result(turn, line, call_id, "unknown")
+
+
+def _arguments(given: object) -> JSONObject | None:
+    """A call's arguments: its input object, or the text a freeform tool takes whole, as ``input``.
+
+    Cursor's ApplyPatch takes the patch itself as its input (``"*** Begin Patch\n..."``), as
+    Codex's freeform ``apply_patch`` does: read under the name the patch tools share.
+    """
+    if isinstance(given, dict):
+        return given
+    if isinstance(given, str) and given.strip():
+        return {"input": given}
+    return None
 
 
 def _dynamic_call(name: str, arguments: JSONObject) -> tuple[str, JSONObject]:

@@ -42,7 +42,7 @@ from artifact_index.ingestion.events import (
     WorkingDirectory,
 )
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.git import STARTER_FILE, settled_by_status
+from artifact_index.shell.git import STARTER_FILE, credited_to_sub_agent, settled_by_status
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
@@ -65,7 +65,11 @@ from artifact_index.trail.tracker.shell_calls import (
 from artifact_index.trail.tracker.stash import restore_all, stash_entry, unstash
 from artifact_index.trail.tracker.sub_agent_reports import reported_created
 from artifact_index.trail.tracker.symbol_trail import learn_from_read, record_symbols, symbol_in
-from artifact_index.trail.unseen_sub_agents import note_sub_agent_call, note_sub_agent_notices
+from artifact_index.trail.unseen_sub_agents import (
+    note_sub_agent_call,
+    note_sub_agent_notices,
+    sub_agent_naming,
+)
 from artifact_index.trail.verification import record_check_runs
 
 __all__ = ["PERSISTENT_SHELL_FORMATS", "Tracker", "event_identity"]
@@ -436,6 +440,8 @@ class Tracker:
             self._credit_possible_change(op_node, key)
         if status != "failure" and op.detail == STARTER_FILE:
             self._credit_scaffold(op_node, key)
+        if status != "failure" and credited_to_sub_agent(op.detail):
+            self._credit_sub_agent(op_node, key)
         if op.action == "read" and status != "failure" and is_directory_listing(result.output):
             # The path was a directory: the tool listed it, no file was read.
             listed = self.index.session.listed_directories
@@ -684,8 +690,10 @@ class Tracker:
                     display=display,
                     first_seq=self.index.fed_graph.nodes[op_node]["seq"],
                     existed_before=False
-                    if self._in_new_directory(key)
-                    or self._in_session_folder(key)
+                    if (
+                        (self._in_new_directory(key) or self._in_session_folder(key))
+                        and not self._in_checked_out_tree(key)
+                    )
                     or key in self._seen_created()
                     else None,
                 )
@@ -711,6 +719,32 @@ class Tracker:
             if above in made or above in cleared:
                 return True
         return False
+
+    def _in_checked_out_tree(self, key: str) -> bool:
+        """Whether ``key`` lies in a folder ``git worktree add`` checked a revision out into, and in nothing the session made there since.
+
+        The folder is new (made in the session's scratchpad, or in a directory it
+        made), but what the checkout put there was in the repository before: such a
+        file, first seen now, may predate the session like any file of the workspace.
+        A folder the session made, emptied or copied into place inside the checkout
+        holds only what the session put there.
+        """
+        session = self.index.session
+        trees = session.checked_out_trees
+        if not trees:
+            return False
+        root = session.root
+        full = key if is_absolute(key) or not root else join(root, key)
+
+        def holds(folder: str) -> bool:
+            folder = folder.rstrip("/")
+            return full == folder or full.startswith(folder + "/")
+
+        checkout = max((len(tree) for tree in trees if holds(tree) and full != tree), default=0)
+        if not checkout:
+            return False
+        made = (*session.directories, *session.cleared_directories, *session.copied_trees)
+        return not any(len(folder.rstrip("/")) > checkout for folder in made if holds(folder))
 
     def _in_session_folder(self, key: str) -> bool:
         """Whether ``key`` lies in a folder named by this session's id, which the harness made for it.
@@ -898,6 +932,21 @@ class Tracker:
         if possible.seq is not None:
             node["cause_seq"] = possible.seq
 
+    def _credit_sub_agent(self, op_node: str, key: str) -> None:
+        """A change git showed of a file a sub-agent was to change is told at that run's turn.
+
+        The run made it (the change is not the status's), and the file was not first seen
+        after the run: it was there, or the run made it, when the run ended.
+        """
+        run = sub_agent_naming(self.index.session, key)
+        if run is None:
+            return
+        node = self.index.fed_graph.nodes[op_node]
+        node["turn"] = run.turn
+        if run.seq is not None:
+            # A check run between the sub-agent's end and the git command ran after the change.
+            node["cause_seq"] = run.seq
+
     def _credit_scaffold(self, op_node: str, key: str) -> None:
         """A starter's file a ``git status`` showed is told at the scaffolder's turn and with its words."""
         file = self.index.file_state(key)
@@ -943,6 +992,23 @@ class Tracker:
         """The command that said it may change ``path``, while no ``git status`` settled it."""
         possible = self.index.session.possible_changes.get(self._key(path, None))
         return possible.command if possible is not None else None
+
+    def changed_by_sub_agent(self, path: str) -> str | None:
+        """The unseen sub-agent run that may have changed ``path`` (``"its description" (turn 7)``).
+
+        A run whose prompt asked for changes to the file, or whose report said it changed it,
+        and no call the trail followed changed it: a later ``git status`` or ``git commit``
+        that shows the file changed or new shows that run's work.  Not a file a status had
+        already listed as changed before the run ended: that change may predate it.
+        """
+        key = self._key(path, None)
+        run = sub_agent_naming(self.index.session, key)
+        if run is None:
+            return None
+        listed = self.index.session.work.first_listed_changed.get(key)
+        if listed is not None and listed.turn < run.turn:
+            return None
+        return f'"{run.description}" (turn {run.turn})'
 
     def existed_before(self, path: str) -> bool | None:
         """Whether the file predates the session, as far as the trail says."""

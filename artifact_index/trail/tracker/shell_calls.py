@@ -145,6 +145,8 @@ def analyze_shell(
             **session.scaffolded_trees,
             **dict.fromkeys(analysis.scaffolded, scaffold),
         }
+    if analysis.checked_out and succeeded is not False:
+        session.checked_out_trees = sorted({*session.checked_out_trees, *analysis.checked_out})
     if analysis.cleared:
         session.cleared_directories = sorted({*session.cleared_directories, *analysis.cleared})
     if succeeded is not False and result.output and shell_cwd:

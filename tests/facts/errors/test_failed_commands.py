@@ -943,3 +943,51 @@ def test_a_look_up_after_a_semicolon_does_not_hide_a_failure_printed_before_it()
     output = "Exit code 1\nmake: *** [build] Error 1\nls: dist/: No such file or directory\n"
     ledger.observe(3, "make build; ls dist/", "Bash", output, False, "call-1", "exit_status")
     assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
+
+
+SETTINGS_TRACEBACK = """Traceback (most recent call last):
+  File "<stdin>", line 3, in <module>
+  File "/home/dev/.venv/lib/python3.12/site-packages/pydantic/main.py", line 263, in __init__
+    validated_self = self.__pydantic_validator__.validate_python(data, self_instance=self)
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
+"""
+
+
+def _stdin_script(body: str) -> str:
+    return f"cd /home/dev/app && python3 - <<'PY'\n{body}\nPY"
+
+
+def test_another_script_on_standard_input_is_not_a_rerun_of_the_one_that_failed() -> None:
+    # Settings() raised in the project's configuration; the next script passes a workaround
+    # argument and gets past it, then another succeeds: neither is the failing script run again.
+    session = Session()
+    session.run(
+        _stdin_script("from app.config import Settings\ns = Settings()"),
+        SETTINGS_TRACEBACK,
+        ok=False,
+    )
+    session.run(
+        _stdin_script('from app.config import Settings\ns = Settings(level="INFO")\nboom()'),
+        'Traceback (most recent call last):\n  File "<stdin>", line 3, in <module>\n'
+        "NameError: name 'boom' is not defined\n",
+        ok=False,
+    )
+    session.run(
+        _stdin_script('from app.config import Settings\nprint(Settings(level="INFO"))'),
+        "ok\n",
+        ok=True,
+    )
+    settings = next(e for e in session.ledger.errors if "Settings" in e.message)
+    assert not settings.resolved
+    # The error of the script's own line is its own, and its correction is what fixed it.
+    typo = next(e for e in session.ledger.errors if "boom" in e.message)
+    assert (typo.resolved, typo.resolution) == (True, "a corrected retry succeeded")
+
+
+def test_the_same_script_on_standard_input_run_again_is_a_rerun() -> None:
+    script = _stdin_script("from app.config import Settings\ns = Settings()")
+    session = Session()
+    session.run(script, SETTINGS_TRACEBACK, ok=False)
+    session.run(script, "", ok=True)
+    [entry] = session.ledger.errors
+    assert (entry.resolved, entry.resolution) == (True, "the same command succeeded")

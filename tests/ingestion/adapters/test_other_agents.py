@@ -309,3 +309,30 @@ def test_cursor_dynamic_todo_calls_keep_a_task_list(load: Loader, tmp_path: Path
         ("Query the cluster", "completed"),
         ("Write the report", "in_progress"),
     ]
+
+
+def test_cursor_patches_given_as_text_are_read(load: Loader, tmp_path: Path) -> None:
+    # Cursor's ApplyPatch takes the patch itself as its input: a file its Add File made and
+    # later patches changed is one the session created, not one it modified.
+    doc = f"{R}/docs/runbook.md"
+
+    def patch(body: str) -> str:
+        block = {"type": "tool_use", "name": "ApplyPatch", "input": body}
+        return json.dumps({"role": "assistant", "message": {"content": [block]}})
+
+    lines = [
+        json.dumps({"role": "user", "message": {"content": [{"type": "text", "text": "go"}]}}),
+        patch(f"*** Begin Patch\n*** Add File: {doc}\n+# Runbook\n+run it\n*** End Patch"),
+        patch(
+            f"*** Begin Patch\n*** Update File: {doc}\n@@\n-run it\n+run it twice\n*** End Patch"
+        ),
+        # An empty input names no patch: skipped, as a call without input is.
+        patch(""),
+    ]
+    path = tmp_path / "cursor-patches.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    run = load("cursor", path)
+    assert [c.tool for c in run.calls] == ["ApplyPatch", "ApplyPatch"]
+    assert _outcomes(run, doc) == [("create", "unknown", None), ("edit", "unknown", None)]
+    trail = files_json(Tracker(format="cursor").feed_all(run.events))
+    assert {f["path"]: f["status"] for f in trail["files"]} == {doc: "created"}

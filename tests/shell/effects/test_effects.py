@@ -366,6 +366,24 @@ class TestGit:
         assert analyze("git worktree add wt origin/main", files=seen).operations == []
         assert analyze("git worktree remove wt", files=seen, succeeded=False).operations == []
 
+    @pytest.mark.parametrize(
+        ("command", "checked_out"),
+        [
+            ("git worktree add -b skills wt origin/main", ("/w/wt",)),
+            ("git worktree add --lock --reason 'ci' ../wt", ("/wt",)),
+            ("git -C /w worktree add /tmp/wt/", ("/tmp/wt",)),
+            # Nothing checked out, or nothing added: no folder holds files from before.
+            ("git worktree add --no-checkout wt", ()),
+            ("git worktree add --orphan -b fresh wt", ()),
+            ("git worktree list", ()),
+        ],
+    )
+    def test_git_worktree_add_keeps_the_folder_it_checked_out(
+        self, command: str, checked_out: tuple[str, ...]
+    ) -> None:
+        assert analyze(command).checked_out == checked_out
+        assert analyze(command, succeeded=False).checked_out == ()
+
     def test_git_rm_of_a_pattern_deletes_the_files_git_names(self) -> None:
         output = "rm 'docs/x.md'\nrm 'docs/y.md'\n"
         assert effects(analyze("git rm 'docs/*.md'", output=output)) == [

@@ -200,6 +200,73 @@ def test_a_prompt_that_limits_its_change_still_asks_for_it() -> None:
     assert line.startswith('- read, but the sub-agent "Backend work" (turn 2)')
 
 
+def test_a_file_a_prompt_names_only_to_be_read_is_not_given_to_the_sub_agent_to_change() -> None:
+    # The prompt asks for a new skill file; the files it sends the sub-agent to read, as a style
+    # reference or to learn from, are not asked to change.
+    prompt = (
+        "Create a skill at `skills/export/SKILL.md` (touch nothing else in the repo).\n\n"
+        "CONTEXT: Read `src/tools/issues.py` and `src/models.py` to learn the exact fields.\n"
+        "STYLE — read `skills/score/SKILL.md` first and match their house style: a Scope section"
+        ' and "Use when ..." trigger phrases. Use `docs/voice.md` as a style reference.'
+    )
+    hook = _hook(
+        read(1, "src/tools/issues.py", "def list_issues(): ...\n"),
+        read(2, "skills/score/SKILL.md", "---\nname: score\n---\n"),
+        read(3, "docs/voice.md", "# Voice\n"),
+        read(4, "src/app.py", "app = 1\n"),
+        _sub_agent(5, prompt + "\nThen fix the import in `src/app.py`.", "Done."),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    for plain in ("src/tools/issues.py", "skills/score/SKILL.md", "docs/voice.md"):
+        assert f"- `{plain}`" in reads, plain
+    # A file the same prompt names in a sentence asking for a change is still hedged.
+    line = next(line for line in reads.splitlines() if "src/app.py" in line)
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 5)')
+
+
+def test_a_sentence_that_reads_a_file_and_asks_to_change_it_still_asks() -> None:
+    hook = _hook(
+        read(1, "src/app.py", "app = 1\n"),
+        _sub_agent(2, "Read `src/app.py` and fix the bug in it.", "Done."),
+    )
+    assert '- read, but the sub-agent "Backend work"' in _section(hook, "Files read (unchanged)")
+
+
+def test_a_prompt_that_confines_its_change_asks_for_none_of_the_files_it_only_mentions() -> None:
+    prompt = (
+        "Create `skills/review/SKILL.md` (create the skill's files only - touch nothing else).\n"
+        "IMPORTANT: the sibling skill at `skills/score/SKILL.md` holds the rubric; keep to it.\n"
+        "STYLE — read `skills/protect/SKILL.md` first and match its house style: a Scope section"
+        " (reads the API only, writes local files only)."
+    )
+    hook = _hook(
+        read(1, "skills/score/SKILL.md", "# Score\n"),
+        read(2, "skills/protect/SKILL.md", "# Protect\n"),
+        _sub_agent(3, prompt, "Done."),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    assert "- `skills/score/SKILL.md`" in reads
+    assert "- `skills/protect/SKILL.md`" in reads
+    assert "sub-agent" not in reads
+
+
+def test_a_change_git_shows_after_a_sub_agent_happened_when_the_sub_agent_ran() -> None:
+    # The tests ran after the sub-agent and before the status that showed its change: they ran
+    # on the changed file.
+    hook = _hook(
+        read(1, "src/engine.go", "package prompt\n"),
+        _sub_agent(2, "Fix the edge colors in `src/engine.go`.", "Done."),
+        shell(3, "go test ./...", "ok  \tshop/src\t0.2s\n"),
+        shell(4, "git status --short", " M src/engine.go\n"),
+    )
+    line = next(
+        line for line in _section(hook, "Files modified").splitlines() if "src/engine.go" in line
+    )
+    assert "via `git status --short`" in line
+    assert "src/engine.go" not in _section(hook, "Open tasks")
+    assert "Not linted or tested" not in hook
+
+
 def test_the_report_of_a_sub_agent_told_not_to_edit_tells_what_it_read_not_what_it_changed() -> (
     None
 ):

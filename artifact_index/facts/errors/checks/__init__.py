@@ -21,6 +21,8 @@ without ``cd``, redirections, env assignments and trailing output filters), so
 from __future__ import annotations
 
 import functools
+import hashlib
+import re
 
 from artifact_index.facts.errors.checks.check import Check, CheckCategory
 from artifact_index.facts.errors.checks.command_line import (
@@ -31,6 +33,7 @@ from artifact_index.facts.errors.checks.command_line import (
     word_set,
 )
 from artifact_index.facts.errors.checks.recognition import segment_check
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import skip_global_options
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "checks_in",
     "command_key",
     "covers",
+    "inline_program",
     "masks_exit_status",
     "segments",
     "subcommands",
@@ -102,7 +106,62 @@ def command_key(command: str | None) -> str | None:
         if name in _NOISE or (piped and name in _OUTPUT_FILTERS):
             continue
         parts.append(" ".join(words))
-    return "$ " + " && ".join(parts) if parts else None
+    if not parts:
+        return None
+    program = _stdin_program(command)
+    # A script fed on standard input is the program, as `-c` code is: another script is another check.
+    suffix = f" <<{hashlib.blake2b(program.encode(), digest_size=6).hexdigest()}" if program else ""
+    return "$ " + " && ".join(parts) + suffix
+
+
+# A here-document: its delimiter (quoted or not) and its body, up to the delimiter's own line.
+_HEREDOC = lazy_pattern(r"<<-?[ \t]*(['\"]?)(\w+)\1[^\n]*\n(.*?)\n[ \t]*\2[ \t]*(?:\n|$)", re.S)
+
+
+def _reads_stdin_program(words: list[str]) -> bool:
+    """Whether an interpreter's words run the program on its standard input (``python3 -``, ``node``)."""
+    if not words:
+        return False
+    name = executable(words[0])
+    if not (PYTHON_INTERPRETER.match(name) or name in _INTERPRETERS):
+        return False
+    args = words[1:]
+    if any(a in ("-c", "-e", "--eval", "-m") for a in args):
+        return False
+    operands = [a for a in args if not a.startswith("-") or a == "-"]
+    return not operands or operands[0] == "-"
+
+
+def _stdin_program(command: str) -> str | None:
+    """The here-document an interpreter of ``command`` reads as its program, or None."""
+    if "<<" not in command:
+        return None
+    if not any(_reads_stdin_program(unwrap(words)) for _, words in segments(command)):
+        return None
+    bodies = [found.group(3) for found in _HEREDOC.finditer(command)]
+    return "\n".join(bodies) if bodies else None
+
+
+def inline_program(command: str | None) -> str | None:
+    """The program an interpreter of ``command`` runs from the command line itself, or None.
+
+    Its ``-c`` / ``-e`` code, or the here-document it reads on standard input
+    (``python3 - <<'PY' ... PY``); None when it runs a script file or no
+    interpreter runs.
+    """
+    if not command:
+        return None
+    for _, raw in segments(command):
+        words = unwrap(raw)
+        if not words:
+            continue
+        name = executable(words[0])
+        if not (PYTHON_INTERPRETER.match(name) or name in _INTERPRETERS):
+            continue
+        for at, word in enumerate(words[1:-1], start=1):
+            if word in ("-c", "-e", "--eval"):
+                return words[at + 1]
+    return _stdin_program(command)
 
 
 _INTERPRETERS = word_set(
