@@ -813,6 +813,18 @@ def _in_scope(key: str, status: ListedStatus) -> bool:
     )
 
 
+def _there_again_untracked(
+    trail_status: str | None, key: str, last_change: int, status: ListedStatus | None
+) -> bool:
+    """Whether a file the session deleted is listed untracked by a status printed after that."""
+    return (
+        trail_status == "deleted"
+        and status is not None
+        and status.seq >= last_change
+        and (key, "untracked") in status.files
+    )
+
+
 def _status_says(
     key: str,
     created: bool,
@@ -891,6 +903,8 @@ def work_state(index: ArtifactIndex) -> WorkReport:
         changed_keys.add(key)
         last_change = index.last_change(key)
         shown = file.shown
+        if _there_again_untracked(file.status, key, last_change, status):
+            continue  # removed by the session, made again by something else: not its change
         by_trail = last_change > committed_at.get(key, -1)
         says = _status_says(key, file.existed_before is False, last_change, status, state.commits)
         if says is False and by_trail:

@@ -717,3 +717,18 @@ def test_a_status_behind_a_wrapper_is_a_status() -> None:
     deleted = _section(index, "Files deleted")
     assert "`docs/tracing.md`: removed (turn 2), but the later" in deleted
     assert "it was there again" in deleted
+
+
+def test_a_deleted_file_a_later_status_lists_untracked_is_no_change_left_to_commit() -> None:
+    index = _index(
+        read(1, f"{ROOT}/docs/tracing.md", "# Tracing\n"),
+        write(1, f"{ROOT}/src/app.py", "print('hi')\n"),
+        shell(2, "git add src/app.py && git commit -m 'Add app'", "[main 1a2b3c4] Add app\n"),
+        write(3, f"{ROOT}/src/cli.py", "print('cli')\n"),
+        shell(4, "rm docs/tracing.md"),
+        shell(5, "git status --short", "?? docs/tracing.md\n?? src/cli.py\n"),
+    )
+
+    tasks = _section(index, "Open tasks")
+    assert "`src/cli.py`" in tasks
+    assert "docs/tracing.md" not in tasks
