@@ -494,6 +494,11 @@ class ArtifactIndex:
             {int(op["turn"]) for op in changes}
         )
 
+    def last_change_action(self, key: str) -> str | None:
+        """The action of the session's last change of the file ``key`` (``delete``, ``edit``...), or None."""
+        changes = self._own_changes(key)
+        return str(changes[-1]["action"]) if changes else None
+
     def last_change_command(self, key: str) -> str | None:
         """The shell command of the session's last change of the file ``key`` (None: a file tool's, or none)."""
         changes = self._own_changes(key)

@@ -814,11 +814,11 @@ def _in_scope(key: str, status: ListedStatus) -> bool:
 
 
 def _there_again_untracked(
-    trail_status: str | None, key: str, last_change: int, status: ListedStatus | None
+    last_action: str | None, key: str, last_change: int, status: ListedStatus | None
 ) -> bool:
-    """Whether a file the session deleted is listed untracked by a status printed after that."""
+    """Whether a file whose last change by the session deleted it is listed untracked by a later status."""
     return (
-        trail_status == "deleted"
+        last_action == "delete"
         and status is not None
         and status.seq >= last_change
         and (key, "untracked") in status.files
@@ -903,7 +903,7 @@ def work_state(index: ArtifactIndex) -> WorkReport:
         changed_keys.add(key)
         last_change = index.last_change(key)
         shown = file.shown
-        if _there_again_untracked(file.status, key, last_change, status):
+        if _there_again_untracked(index.last_change_action(key), key, last_change, status):
             continue  # removed by the session, made again by something else: not its change
         by_trail = last_change > committed_at.get(key, -1)
         says = _status_says(key, file.existed_before is False, last_change, status, state.commits)
