@@ -697,6 +697,26 @@ class ArtifactIndex:
         waiting = self._waiting()
         return [self._entry(state, waiting) for state in self._listed()]
 
+    def file_entry(self, state: FileState, waiting: dict[str, list[ToolCall]]) -> FileEntry:
+        """The entry :meth:`files` lists for ``state``; ``waiting``: :meth:`waiting_calls`."""
+        return self._entry(state, waiting)
+
+    def operations_spelled(self, key: str) -> str:
+        """The operations on file ``key`` with their roles, as kept, in one string: what its entry lists.
+
+        Read off the graph without building the entry (see
+        :func:`~artifact_index.trail.file_reports.file_reports`).
+        """
+        return repr(self._operations_with_roles(key))
+
+    def waiting_calls(self) -> dict[str, list[ToolCall]]:
+        """The calls still waiting for a result, by the key of each file they name."""
+        return self._waiting()
+
+    def listed_files(self) -> list[FileState]:
+        """The states of the files :meth:`files` lists, in its order."""
+        return self._listed()
+
     def file_turns(self) -> list[tuple[FileState, list[int]]]:
         """Each file :meth:`files` lists, as its state and the turns of its operations (in order).
 
@@ -817,11 +837,12 @@ class ArtifactIndex:
 
         ``./mix.exs``, ``mix.exs`` and ``/abs/root/mix.exs`` name one file.
         """
-        key = file_key(path, None, self.root)
-        for spelled in (path, key):
-            named = self._files.get(spelled)
-            if named is not None:
-                return named
+        named = self._files.get(path)
+        if named is not None:
+            return named
+        named = self._files.get(file_key(path, None, self.root))
+        if named is not None:
+            return named
         for state in self._files.values():
             if state.display == path:
                 return state
