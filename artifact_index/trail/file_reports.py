@@ -131,7 +131,7 @@ def _reports_kept(
 
 def _inputs(
     state: FileState,
-    operations: str,
+    operations: bytes,
     symbols: list[SymbolEntry],
     waiting: list[ToolCall],
     around: tuple[object, ...],
@@ -143,11 +143,11 @@ def _inputs(
     added), its state, the calls still waiting on it, and ``around`` (the workspace's root,
     whether the submission holds it); the report of those and of its ``symbols``.
     """
-    digest = hashlib.blake2b(digest_size=20)
+    digest = hashlib.blake2b(b"%d:" % len(operations), digest_size=20)
+    digest.update(operations)
     digest.update(
         repr(
             (
-                operations,
                 state.path,
                 state.shown,
                 state.status,

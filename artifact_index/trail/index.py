@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import marshal
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -701,13 +702,24 @@ class ArtifactIndex:
         """The entry :meth:`files` lists for ``state``; ``waiting``: :meth:`waiting_calls`."""
         return self._entry(state, waiting)
 
-    def operations_spelled(self, key: str) -> str:
-        """The operations on file ``key`` with their roles, as kept, in one string: what its entry lists.
+    def operations_spelled(self, key: str) -> bytes:
+        """The nodes with an edge into file ``key`` and those edges, as kept, in bytes: what its entry lists.
 
         Read off the graph without building the entry (see
-        :func:`~artifact_index.trail.file_reports.file_reports`).
+        :func:`~artifact_index.trail.file_reports.file_reports`), in the
+        graph's order.  Spelled by :mod:`marshal`'s version 2, which writes
+        values alone (no reference or interning marks, which differ from one
+        process to the next), in a third less time than their ``repr``.
         """
-        return repr(self._operations_with_roles(key))
+        nodes = self._graph.attributes
+        spelled: list[object] = []
+        for node, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items():
+            spelled.append(nodes[node])
+            spelled.append(list(keyed.values()))
+        try:
+            return marshal.dumps(spelled, 2)
+        except ValueError:  # a value marshal cannot write (a caller's own object)
+            return repr(spelled).encode("utf-8", "surrogatepass")
 
     def waiting_calls(self) -> dict[str, list[ToolCall]]:
         """The calls still waiting for a result, by the key of each file they name."""

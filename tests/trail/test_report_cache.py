@@ -332,12 +332,27 @@ def test_every_field_of_a_file_state_counts_in_what_the_file_is_made_of() -> Non
     }
     assert set(others) | _NOT_READ_APART == set(FileState.model_fields)
 
-    def made_of(one: FileState, operations: str = "[]", around: tuple[object, ...] = ()) -> bytes:
+    def made_of(
+        one: FileState, operations: bytes = b"[]", around: tuple[object, ...] = ()
+    ) -> bytes:
         return file_reports._inputs(one, operations, [], [], around)
 
     before = made_of(state)
     assert made_of(state.model_copy()) == before
     for name, value in others.items():
         assert made_of(state.model_copy(update={name: value})) != before, name
-    assert made_of(state, "[({'result': 'success'}, None)]") != before
+    assert made_of(state, b"[({'result': 'success'}, None)]") != before
     assert made_of(state, around=("/root", None)) != before
+
+
+def test_what_a_file_is_made_of_is_spelled_alike_after_the_state_is_pickled() -> None:
+    # A kept state comes back from a pickle, its strings no longer shared or interned as they
+    # were when the last call spelled them: the spelling is of the values alone.
+    live = LiveTranscript(ROOT / "examples" / "codex-rollout.jsonl")
+    live.refresh()
+    index = live.finish()
+    again = pickle.loads(pickle.dumps(index))
+    keys = [state.path for state in index.listed_files()]
+    assert keys and [state.path for state in again.listed_files()] == keys
+    for key in keys:
+        assert again.operations_spelled(key) == index.operations_spelled(key)
