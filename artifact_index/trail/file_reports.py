@@ -450,6 +450,14 @@ class ReportCache:
         snapshot = state["kept"]
         self._kept, self._inputs = {}, {}
         if snapshot is not None:
-            self._kept, self._inputs = pickle.loads(snapshot)
+            kept = pickle.loads(snapshot)
+            if not (
+                isinstance(kept, tuple)
+                and len(kept) == 2
+                and all(isinstance(part, dict) for part in kept)
+            ):
+                # Kept by another version (its reports alone): its reader starts afresh.
+                raise ValueError("files' reports kept in another shape")
+            self._kept, self._inputs = kept
         self._snapshot = snapshot
         self.snapshots = True
