@@ -39,7 +39,12 @@ from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 from artifact_index.shell.neutral import is_neutral_script
 
-__all__ = ["FORMATTER_PROGRAMS", "format_effects", "project_script"]
+__all__ = ["FORMATTER_PROGRAMS", "MAY_BE_UNCHANGED", "format_effects", "project_script"]
+
+
+# The end of the detail of a formatter's run on a file it names and its report does not: an edit
+# that may have left the file as it was.
+MAY_BE_UNCHANGED = "(may be unchanged)"
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,11 @@ _FORMATTERS: dict[str, _Formatter] = {
     "pyupgrade": _Formatter(),
     "prettier": _Formatter(
         writes=_f("--write", "-w"), checks=_f("--check", "-c", "--list-different", "-l")
+    ),
+    # The Oxc tools: oxfmt writes in place unless told to check; oxlint fixes when told.
+    "oxfmt": _Formatter(checks=_f("--check", "--list-different"), whole_project=True),
+    "oxlint": _Formatter(
+        writes=_f("--fix", "--fix-suggestions", "--fix-dangerously"), fixer=True, whole_project=True
     ),
     "gofmt": _Formatter(writes=_f("-w"), listed=(".go",)),
     "goimports": _Formatter(writes=_f("-w"), listed=(".go",)),
@@ -210,10 +220,13 @@ _COUNTS = (
     lazy_pattern(r"\b(\d+) files? (?:re)?formatted\b", re.IGNORECASE),
     lazy_pattern(r"\bFixed (\d+) files?\b", re.IGNORECASE),
     lazy_pattern(r"\((\d+) fixed\b"),
-    lazy_pattern(r"\b(\d+) offenses? (?:auto-)?corrected\b"),
+    lazy_pattern(r"\b(\d+) offenses? (?:auto-?)?corrected\b"),
 )
 
-_UNCHANGED = lazy_pattern(r"\b\d+ files? (?:left )?unchanged\b", re.IGNORECASE)
+# "9 files left unchanged", rubocop's "3 files inspected, no offenses detected".
+_UNCHANGED = lazy_pattern(
+    r"\b\d+ files? (?:left )?unchanged\b|\bfiles? inspected, no offenses detected\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -280,6 +293,8 @@ def _format(
             ops.append(
                 inv.unknown(_unnamed(label, arg.value or ".", report.count, inv.failed), path)
             )
+        elif report.count == 0 or report.changed is not None:
+            continue  # its report names what it changed, or says it changed nothing
         elif inv.failed:
             ops.append(
                 inv.unknown(
@@ -287,7 +302,7 @@ def _format(
                 )
             )
         else:
-            ops.append(inv.op("edit", path, detail=f"reformatted by {label} (may be unchanged)"))
+            ops.append(inv.op("edit", path, detail=f"reformatted by {label} {MAY_BE_UNCHANGED}"))
     return ops
 
 

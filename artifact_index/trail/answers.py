@@ -138,6 +138,8 @@ class FileReport(_Answer, Claimed):
     shell_command: str | None = (
         None  # the shell command its status rests on (what created it, else the last change), when shell-made
     )
+    # That command is a formatter's run on the file, which may have left it as it was.
+    shell_command_may_be_unchanged: bool = Field(default=False, exclude=True)
     # "git pull" / "git merge": every change of it came from that command's merge report (the
     # merged commits' content, not an edit of the session's own).
     brought_in: str | None = None

@@ -27,6 +27,7 @@ from artifact_index.facts.changes import (
 from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.ingestion.events import ToolCall
+from artifact_index.shell.formatters import MAY_BE_UNCHANGED
 from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
@@ -282,6 +283,9 @@ def _report(
     """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
     assert entry.status is not None
     changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    # A formatter's run that may have changed nothing is not what a change seen for certain (an
+    # edit, then `gofmt -w` on the file) rests on.
+    certain = [op for op in changes if not (op.detail or "").endswith(MAY_BE_UNCHANGED)]
     # The command its status rests on: what created a created file (a later `sed -i` on it
     # only edited it), else the last one that changed it; a stash and the pop that brought
     # it back are a round trip, not the change. When a file tool made that change, no command
@@ -289,9 +293,11 @@ def _report(
     resting = (
         _since_last_deletion(changes)[:1]
         if entry.status == "created"
-        else _before_brought_back(_without_round_trips(changes))
+        else _before_brought_back(_without_round_trips(certain or changes))
     )
     shell = [resting[-1].command] if resting and resting[-1].command else []
+    # Only formatters touched it: the command it rests on may have changed nothing.
+    reformatted = shell if not certain else []
     if state is not None and state.made_again_by and entry.status in ("created", "reverted"):
         # Deleted with its folder, then a build or generator may have made it again: that
         # command is what it rests on, not the `rm -rf`.
@@ -319,6 +325,7 @@ def _report(
         changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
         **fields,
         shell_command=shell[-1] if shell else None,
+        shell_command_may_be_unchanged=bool(shell) and shell == reformatted,
         brought_in=(brought := _brought_in(changes)),
         brought_in_paths=_report_paths(changes) if brought is not None else 0,
         lines_added=added,

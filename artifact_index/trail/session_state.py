@@ -33,6 +33,7 @@ __all__ = [
     "OtherRepository",
     "PendingCall",
     "PossibleChange",
+    "ScriptRun",
     "SeenChange",
     "SessionState",
     "Staging",
@@ -92,6 +93,15 @@ class CheckRun(_Record):
     command: str
     passed: bool | None  # None: the transcript does not record how it ended (no exit status)
     errors: list[str]  # signatures of the ledger entries its output showed
+
+
+class ScriptRun(_Record):
+    """A run of a script file itself (``python scratch/make_table.py``, ``./deploy.sh``)."""
+
+    turn: int
+    seq: int  # the operation count when it ran
+    path: str  # as the command line spelled it
+    passed: bool | None
 
 
 class WrittenDiff(_Record):
@@ -224,6 +234,8 @@ class SubAgentRun(_Record):
     text: str  # its prompt, when it asks for changes
     report: str = ""  # the lines of its report that say a file was made or changed
     finished: bool
+    # Its prompt forbids every change or asks for a review: what its report tells of, it saw.
+    looks_only: bool = False
 
 
 class Stash(_Record):
@@ -310,6 +322,7 @@ class SessionState(_Record):
     work_items: TrackedItems = Field(default_factory=TrackedItems)
     # -- checks and errors
     check_runs: list[CheckRun] = Field(default_factory=list)
+    script_runs: list[ScriptRun] = Field(default_factory=list)
     error_symbols: dict[str, str] = Field(default_factory=dict)  # signature -> definition
     # -- git
     git: Staging = Field(default_factory=Staging)

@@ -79,19 +79,53 @@ _FORBIDS_EVERY_CHANGE = lazy_pattern(
 )
 
 
+# A prompt whose task is a review ("You're reviewing a PR ...", "Your job: review the diff for
+# code quality issues"): its words about changes describe the change under review, and it asks
+# for findings.
+_REVIEW_TASK = lazy_pattern(
+    r"\byou(?:'re| are) reviewing\b"
+    r"|\byour (?:job|task)(?: is)?\W{0,3}(?:to )?(?:review|scan|audit|assess|evaluate|inspect)\b"
+    r"|^\W*(?:review|audit|scan|inspect)\s+(?:the|this)\s+(?:diff|pr|pull request|changes?|code|patch)\b",
+    re.I | re.M,
+)
+# ... unless it also asks to act on what the review finds.
+_ACTS_ON_FINDINGS = lazy_pattern(
+    r"\b(?:and|then)\s+(?:fix|apply|implement|make)\b|\bapply (?:the |your |any )?(?:fix|change|suggestion)"
+    r"|\bmake the (?:changes|edits|fixes)\b|\bfix (?:them|it|each|every|all|any)\b",
+    re.I,
+)
+
+
+def _looks_only(prompt: str) -> bool:
+    """Whether a prompt asks the sub-agent to look and report, changing nothing.
+
+    It forbids every change ("do NOT edit any files"), or its task is a review that does not ask
+    for the findings to be acted on.
+    """
+    if _FORBIDS_EVERY_CHANGE.search(prompt):
+        return True
+    return _REVIEW_TASK.search(prompt) is not None and not _ACTS_ON_FINDINGS.search(prompt)
+
+
 def _asked(prompt: str) -> str:
     """The part of a prompt that says which files the sub-agent may change: all of it, or nothing.
 
-    A prompt that forbids every change, or that asks for none once the changes it forbids are set
-    apart, leaves the files it names as they were seen.
+    A prompt that only looks (:func:`_looks_only`), or that asks for no change once the changes it
+    forbids are set apart, leaves the files it names as they were seen.
     """
-    if _FORBIDS_EVERY_CHANGE.search(prompt):
+    if _looks_only(prompt):
         return ""
     return prompt if _ASKS_CHANGE.search(_FORBIDS_CHANGE.sub(" ", prompt)) else ""
 
 
-def _reported(report: str) -> str:
-    """The lines of a report that say a file was made or changed."""
+def _report_of_changes(run: SubAgentRun, report: str) -> str:
+    """The lines of a run's report that say a file was made or changed.
+
+    None of a run whose prompt forbade every change: a research summary's "adds retry to
+    `src/api.rs`" tells what the sub-agent read, not what it did.
+    """
+    if run.looks_only:
+        return ""
     return "\n".join(line for line in report.splitlines() if _CHANGE_LINE.search(line))
 
 
@@ -113,7 +147,13 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
         return
     description = str(call.arguments.get("description") or "a sub-agent")
     output = result.output or ""
-    run = SubAgentRun(turn=call.turn, description=description, text=_asked(prompt), finished=False)
+    run = SubAgentRun(
+        turn=call.turn,
+        description=description,
+        text=_asked(prompt),
+        finished=False,
+        looks_only=_looks_only(prompt),
+    )
     launched = _LAUNCHED.match(output)
     if launched:
         session.sub_agent_launches[launched.group(1)] = run
@@ -122,7 +162,7 @@ def note_sub_agent_call(session: SessionState, call: ToolCall, result: ToolResul
     if agent and agent.group(1) in session.sidechains_seen:
         return  # its calls were in this transcript: the trail followed them
     session.unseen_sub_agents.append(
-        run.model_copy(update={"report": _reported(output), "finished": True})
+        run.model_copy(update={"report": _report_of_changes(run, output), "finished": True})
     )
 
 
@@ -139,7 +179,7 @@ def note_sub_agent_notices(session: SessionState, message: UserMessage) -> None:
             run.model_copy(
                 update={
                     "turn": message.turn,
-                    "report": _reported(_field(body, "result")),
+                    "report": _report_of_changes(run, _field(body, "result")),
                     "finished": True,
                 }
             )

@@ -16,6 +16,7 @@ build or test run, and files outside the workspace are not the project's.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from artifact_index.facts.errors.checks import checks_in, command_key
@@ -25,11 +26,13 @@ from artifact_index.facts.errors.checks.stages import (
     finished_cargo_steps,
     finished_type_checks,
 )
+from artifact_index.facts.errors.ledger import started_in_background
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.wrappers import executable, unwrap_words
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
-from artifact_index.trail.session_state import CheckRun, SessionState
+from artifact_index.trail.session_state import CheckRun, ScriptRun, SessionState
 
 __all__ = ["check_runs", "record_check_runs", "run_passed", "unverified_changes"]
 
@@ -147,6 +150,7 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
+    _record_script_runs(session, command, turn, None if started_in_background(output) else passed)
     found: list[tuple[str, str, str, bool | None]] = [
         (check.category, check.runner, command, passed) for check in checks_in(command)
     ]
@@ -187,6 +191,75 @@ def record_check_runs(
             )
         )
     del runs[:-_MAX_RUNS]
+
+
+# Programs that run the script file they are given: `python3 -u make_table.py`, `bash deploy.sh`.
+_INTERPRETERS = frozenset(
+    {
+        "python",
+        "python3",
+        "node",
+        "bash",
+        "sh",
+        "zsh",
+        "ruby",
+        "perl",
+        "php",
+        "tsx",
+        "ts-node",
+        "bun",
+    }
+)
+_SCRIPT_SUFFIXES = (
+    ".py",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".mts",
+    ".sh",
+    ".bash",
+    ".rb",
+    ".pl",
+    ".php",
+)
+
+
+def _record_script_runs(
+    session: SessionState, command: str, turn: int, passed: bool | None
+) -> None:
+    """Note each script file the command ran itself: running it exercised its latest change."""
+    for part in _COMMAND_PARTS.split(command):
+        words = unwrap_words(part.split())
+        path = _script_of(words)
+        if path is not None:
+            session.script_runs.append(
+                ScriptRun(turn=turn, seq=session.op_count, path=path, passed=passed)
+            )
+    del session.script_runs[:-_MAX_RUNS]
+
+
+def _script_of(words: list[str]) -> str | None:
+    """The script file ``words`` run (``python x.py``, ``./x.sh``), or None."""
+    if not words:
+        return None
+    program = executable(words[0])
+    if program not in _INTERPRETERS:
+        first = words[0]
+        return first if first.startswith("./") and first.endswith(_SCRIPT_SUFFIXES) else None
+    operand = next((w for w in words[1:] if not w.startswith("-")), None)
+    return operand if operand is not None and operand.endswith(_SCRIPT_SUFFIXES) else None
+
+
+def _ran_after(runs: list[ScriptRun], key: str, seq: int) -> bool:
+    """Whether a run of the script ``key`` itself passed after operation ``seq``."""
+    for run in runs:
+        if run.seq < seq or run.passed is not True:
+            continue
+        path = posixpath.normpath(run.path)
+        if key == path or (not path.startswith("/") and key.endswith("/" + path)):
+            return True
+    return False
 
 
 def _stages_seen(runs: list[CheckRun], command: str) -> list[tuple[str, str]]:
@@ -280,6 +353,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
                 run  # running the tests (or go vet) builds the code: a build owed before is done
             )
     changed: list[tuple[str, int, list[int]]] = []
+    ran: set[str] = set()
     for file in index.file_states():
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
@@ -287,6 +361,10 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         if _built_by(index.last_change_command(key)):
             continue  # what a build wrote (`go build -o ./app`) is its output, not a source to check
         seq, turns = index.change_turns(key)
+        if _ran_after(index.session.script_runs, key, seq):
+            # The script itself ran, and passed, after its last change: that run tested it (it
+            # built, linted or type-checked nothing).
+            ran.add(file.shown)
         if turns:  # not when a merge alone changed it: no check is owed for the merged commits
             changed.append((file.shown, seq, turns))
     groups: dict[tuple[str, ...], tuple[list[CheckRunReport], list[ChangedSince]]] = {}
@@ -297,7 +375,9 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         after = sorted(
             (path, [t for t in turns if t >= latest.turn] or turns[-1:])
             for path, seq, turns in changed
-            if seq > latest.seq and _reads(latest.runner, path)
+            if seq > latest.seq
+            and _reads(latest.runner, path)
+            and not (category == "test" and path in ran)
         )
         if not after:
             continue

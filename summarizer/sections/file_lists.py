@@ -217,6 +217,8 @@ class _Describer:
             command = " ".join(f.shell_command.split())
             room = 80 if self.detail == 0 else 50
             parts.append(f"via `{command[:room]}{'…' if len(command) > room else ''}`")
+            if f.shell_command_may_be_unchanged:
+                parts.append("a formatter's run on it, which may have left it as it was")
         if f.certainty == "unrecorded":
             parts.append("a later call on it has no result recorded, so its state now is unknown")
         if f.maybe_changed_by is not None and f.status == "modified":

@@ -123,11 +123,11 @@ def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
 
 
 def _how_it_ended(runs: list[CheckRunReport]) -> str:
-    """``, failed``, ``, its exit status not recorded`` (a transcript that keeps no exit status), or nothing."""
+    """``, failed``, ``, how it ended is not known`` (no exit status kept, or only a filter's), or nothing."""
     if any(run.passed is False for run in runs):
         return ", failed"
     if any(run.passed is None for run in runs):
-        return ", its exit status not recorded"
+        return ", how it ended is not known"
     return ""
 
 

@@ -214,6 +214,39 @@ class TestFormattersAndFixers:
             ("edit", "src/a.ts")
         ]
 
+    @pytest.mark.parametrize(
+        ("command", "output"),
+        [
+            ("bin/rubocop -a app/models/user.rb", "1 file inspected, no offenses detected\n"),
+            ("black pkg/a.py", "All done! ✨ 🍰 ✨\n1 file left unchanged.\n"),
+            # The report names what it changed: a named file it leaves out was left as it was.
+            (
+                "black pkg/a.py pkg/b.py",
+                "reformatted /w/pkg/b.py\n1 file reformatted, 1 file left unchanged.\n",
+            ),
+        ],
+    )
+    def test_a_named_file_the_report_says_was_left_alone_is_no_edit(
+        self, command: str, output: str
+    ) -> None:
+        assert ("edit", "pkg/a.py") not in _ran(command, output)
+        assert ("edit", "app/models/user.rb") not in _ran(command, output)
+
+    def test_oxc_tools_format_in_place_unless_told_to_check(self) -> None:
+        assert _ran("pnpm exec oxfmt package.json .oxfmtrc.json", "Finished in 57ms.\n") == [
+            ("edit", "package.json"),
+            ("edit", ".oxfmtrc.json"),
+        ]
+        assert (
+            _ran(
+                "pnpm exec oxfmt --check src package.json",
+                "All matched files use the correct format.\n",
+            )
+            == []
+        )
+        assert _ran("oxlint src", "Found 0 warnings and 0 errors.\n") == []
+        assert _ran("npx oxlint --fix src/app.ts", "") == [("edit", "src/app.ts")]
+
     def test_a_named_file_is_an_edit_that_may_leave_it_unchanged(self) -> None:
         (op,) = analyze("eslint --fix src/app.ts").operations
         assert (op.action, op.path, op.detail) == (

@@ -35,6 +35,7 @@ __all__ = [
     "noise_reason",
     "programs",
     "reads_as_failure",
+    "says_nothing",
     "unexplained_failure",
 ]
 
@@ -117,6 +118,11 @@ _ECHOED = lazy_pattern(r"\becho\s+(?:-e\s+)?(?:\"([^\"$`\\]*)\"|'([^']*)')")
 _LIST_BREAK = lazy_pattern(r"(?<!;);(?!;)|\n")
 
 
+# Filters whose exit 1 says no line matched, and the setting that makes a pipe fail with any command.
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_PIPEFAIL = lazy_pattern(r"\bpipefail\b")
+
+
 def _unquoted(line: str) -> str:
     """``line`` with each quoted word emptied: what the shell itself reads as operators."""
     return _QUOTED.sub("''", line)
@@ -148,9 +154,20 @@ def _last_look_up_found_nothing(command: str, output: str) -> str | None:
         if _failure_line(printed) is not None:
             return None
         return ", ".join(sorted(ran))
+    steps = segments(command)
+    if (
+        len(steps) >= 2
+        and steps[-1][0]
+        and (filter_words := unwrap(steps[-1][1]))
+        and filter_words[0].rsplit("/", 1)[-1] in _FILTERS
+        and says_nothing(output)
+        and not _PIPEFAIL.search(command)
+    ):
+        # `tsc --noEmit | grep -E "a.ts|b.ts"` printing nothing: a pipe exits with its last
+        # command's status, and grep's 1 says no line matched.
+        return filter_words[0].rsplit("/", 1)[-1]
     if _OTHER_SEPARATOR.search(unquoted):
         return None
-    steps = segments(command)
     if len(steps) < 2 or steps[-1][0]:
         return None  # one step (judged as such), or a last step that reads a pipe
     words = unwrap(steps[-1][1])
@@ -162,14 +179,16 @@ def _last_look_up_found_nothing(command: str, output: str) -> str | None:
 
 
 def programs(command: str | None) -> set[str]:
-    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``)."""
+    """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``).
+
+    A wrapper's program is the one it runs: ``rtk grep x`` and ``timeout 5 ls`` look things up.
+    """
     found = set()
     for _, words in segments(command or ""):
-        for word in words:
-            if "=" in word and not word.startswith("-"):
-                continue  # an environment assignment
-            found.add(word.rsplit("/", 1)[-1])
-            break
+        # `command -v x` runs nothing but the look-up itself.
+        ran = unwrap(words) or [w for w in words if "=" not in w or w.startswith("-")][:1]
+        if ran:
+            found.add(ran[0].rsplit("/", 1)[-1])
     return found
 
 
@@ -276,6 +295,16 @@ _COLOUR = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _POWERSHELL_AT = lazy_pattern(r"^At (?:line:\d+|.+:\d+) char:\d+$")
 _MAX_LINES = 10
 _MAX_LINE = 300
+
+
+def says_nothing(output: str) -> bool:
+    """Whether the output holds only the harness's own lines (``Exit code 1``): the command printed nothing."""
+    return not any(
+        line.strip()
+        and not _EXIT_LINE.match(line.strip())
+        and not _HARNESS_LINE.match(line.strip())
+        for line in output.splitlines()
+    )
 
 
 def _lines(output: str) -> list[str]:

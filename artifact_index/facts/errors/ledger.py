@@ -107,6 +107,7 @@ __all__ = [
     "LedgerEntry",
     "TestStatus",
     "signature",
+    "started_in_background",
 ]
 
 MAX_ENTRIES = 2000  # beyond this a session is replaying the same build log
@@ -161,6 +162,11 @@ _HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
 
 # Claude Code's answer to a command started in the background: it started, and how it ends is not seen here.
 _STARTED_IN_BACKGROUND = lazy_pattern(r"^Command running in background with ID: \S")
+
+
+def started_in_background(output: str) -> bool:
+    """Whether the harness only said the command started in the background: how it ended is not seen."""
+    return _STARTED_IN_BACKGROUND.match(output) is not None
 
 
 def _did_not_do_its_job(command: str, output: str) -> bool:
@@ -340,7 +346,7 @@ class ErrorLedger(BaseModel):
         ``failure`` is the harness's reason for a failed call (``rejected``,
         ``interrupted``, ``exit_status``...).
         """
-        if succeeded is True and command is not None and _STARTED_IN_BACKGROUND.match(output):
+        if succeeded is True and command is not None and started_in_background(output):
             succeeded = None  # started, not finished: neither a success nor a failure was seen
         key = (command_key(command) if command else None) or f"tool:{tool}"
         test_run = parse_test_run(output, command) if may_run_tests(command) else None

@@ -279,6 +279,8 @@ class _Reader:
             path = unquote(urlparse(url).path)
         if path is None or str(part.get("mime", "")).endswith("directory"):
             return
+        if url and url.startswith("data:"):
+            return  # pasted content (an image from the clipboard): no file was read
         call_id = self.unique_id(as_str(part.get("id")), f"attachment-{line}")
         self.out.append(
             ToolCall(

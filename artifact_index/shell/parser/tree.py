@@ -506,8 +506,12 @@ def _attach(body: Node, redirects: tuple[Redirect, ...], text: str) -> Node:
         return Sequence(
             body.items[:-1] + (_attach(body.items[-1], redirects, text),), body.operators
         )
-    if isinstance(body, Pipeline) and body.commands and not body.negated:
-        return Pipeline(body.commands[:-1] + (_attach(body.commands[-1], redirects, text),))
+    if isinstance(body, Pipeline) and body.commands:
+        # `! cmd > out`: the redirection is the command's, the `!` only inverts its status.
+        return Pipeline(
+            body.commands[:-1] + (_attach(body.commands[-1], redirects, text),),
+            negated=body.negated,
+        )
     if isinstance(body, Command):
         return Command(body.argv, body.assignments, body.redirects + redirects, text)
     if isinstance(body, Subshell):

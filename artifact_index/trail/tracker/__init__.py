@@ -257,6 +257,12 @@ class Tracker:
         self.index.ledger.class_new_findings(
             touched, call.call_id, lambda path: self._changed(path, cwd)
         )
+        runs = self.index.ledger.failed_runs
+        # A failure the ledger took for no error (a filter's "no match" ending the pipe, a refusal):
+        # how the check itself ended is not seen.
+        not_an_error = (
+            bool(runs) and runs[-1].call_id == call.call_id and runs[-1].outcome == "noise"
+        )
         if commands:
             record_check_runs(
                 self.index.session,
@@ -264,7 +270,7 @@ class Tracker:
                 call.turn,
                 # A result with no status and no errors seen: how the run ended is not recorded.
                 passed=None
-                if succeeded is None and not touched
+                if (succeeded is None or not_an_error) and not touched
                 else succeeded is True and not touched,
                 errors=[entry.signature for entry in touched],
                 output=result.output,

@@ -10,6 +10,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from artifact_index.facts.errors.failed_commands import says_nothing
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
@@ -282,7 +283,9 @@ def _reads_not_seen(
         if not words or words[0].rsplit("/", 1)[-1] not in _READERS:
             continue
         if _SILENCED.search(segment) and (
-            not output.strip() or _listing_lacks(effect, command, output, cwd)
+            says_nothing(output)
+            or _listing_lacks(effect, command, output, cwd)
+            or _nothing_after_marker(segment, command, output)
         ):
             unseen.add(n)
             continue
@@ -293,6 +296,23 @@ def _reads_not_seen(
         ):
             unseen.add(n)  # a fallback read: it ran only if the read before it failed
     return unseen
+
+
+# A line a command echoes to mark where the next part of its output starts (`echo "---"`).
+_ECHOED_MARKER = lazy_pattern(r"""\becho\s+(?:-[en]\s+)*(["'])(?P<text>[^"'\n]{3,80})\1""")
+
+
+def _nothing_after_marker(segment: str, command: str, output: str) -> bool:
+    """Whether the output ends with the marker echoed just before the read: the read printed nothing.
+
+    ``cat a; echo "---"; cat package.json 2>/dev/null | head`` whose output ends with ``---``.
+    """
+    at = command.find(segment)
+    markers = list(_ECHOED_MARKER.finditer(command[:at])) if at > 0 else []
+    if not markers:
+        return False
+    marker = markers[-1]["text"].strip()
+    return bool(marker) and command.count(marker) == 1 and output.rstrip().endswith(marker)
 
 
 def _listing_lacks(effect: FileOperation, command: str, output: str, cwd: str | None) -> bool:

@@ -67,6 +67,19 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "exit_status",
             "a look-up (ls, grep, test, …): its non-zero exit answers its question",
         ),
+        # Behind a wrapper (a token-saving proxy, a timeout) the look-up is still a look-up.
+        (
+            'rtk grep -n -e "--commit" .githooks/commit-msg',
+            "Exit code: 1\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
+        (
+            "timeout 5 ls build/",
+            "ls: cannot access 'build/': No such file or directory\n",
+            "exit_status",
+            "a look-up (ls, grep, test, …): its non-zero exit answers its question",
+        ),
         (
             "sed -n '1,80p' scripts/fetch.py | rg -n 'def main' -C 3",
             "Chunk ID: 5b1e2a\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
@@ -149,6 +162,13 @@ def outcomes(ledger: ErrorLedger) -> list[tuple[str, str | None]]:
             "it ended with a look-up (grep, head, ls): its exit status is that look-up's answer",
         ),
         (
+            # A pipe exits with its last command's status: grep found no error about these files.
+            'cd /app && npx tsc --noEmit 2>&1 | grep -E "exerciseHtml|types.ts"',
+            "Exit code 1\n",
+            "exit_status",
+            "it ended with a look-up (grep): its exit status is that look-up's answer",
+        ),
+        (
             "python3 -c 'import yaml; print(yaml.__version__)'",
             'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
             "ModuleNotFoundError: No module named 'yaml'\n",
@@ -164,6 +184,22 @@ def test_failures_that_are_not_errors_are_noise_with_their_reason(
     ledger.observe(3, command, "Bash", output, False, "call-1", failure)
     assert ledger.errors == []
     assert outcomes(ledger) == [("noise", reason)]
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # With pipefail the check's own status counts; a filter that printed let lines through.
+        ("set -o pipefail; npx tsc --noEmit | grep -E types.ts", "Exit code 1\n"),
+        ("npx tsc --noEmit | grep -E types.ts", "src/types.ts(3,1): error TS2304: no x.\n"),
+    ],
+)
+def test_a_filter_ending_a_pipe_under_pipefail_or_with_output_is_no_answer(
+    command: str, output: str
+) -> None:
+    ledger = ErrorLedger()
+    ledger.observe(3, command, "Bash", output, False, "call-1", "exit_status")
+    assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
 
 
 @pytest.mark.parametrize(

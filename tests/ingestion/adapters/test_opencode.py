@@ -57,6 +57,29 @@ def test_user_text_and_attached_file(session: tuple[list[Event], Source]) -> Non
     assert (read.action, read.path) == ("read", f"{ROOT}/src/app.ts")
 
 
+def test_a_pasted_image_is_no_file_read(fixtures_dir: Path, tmp_path: Path) -> None:
+    # An image pasted from the clipboard comes inline (a data: URL) under the name "clipboard".
+    export = json.loads((fixtures_dir / "opencode" / "session-export.json").read_text())
+    export["messages"][0]["parts"].append(
+        {
+            "id": "prt_paste",
+            "sessionID": "ses_fixture01",
+            "messageID": "msg_u1",
+            "type": "file",
+            "mime": "image/png",
+            "filename": "clipboard",
+            "url": "data:image/png;base64,iVBORw0KGgo=",
+            "source": {"type": "file", "path": "clipboard", "text": {"value": "[Image 1]"}},
+        }
+    )
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    events, _ = _events(path)
+    reads = [op.path for e in events if isinstance(e, ToolCall) for op in e.operations if op.path]
+    assert f"{ROOT}/src/app.ts" in reads
+    assert not any(path.endswith("clipboard") for path in reads)
+
+
 def test_steps_are_turns(session: tuple[list[Event], Source]) -> None:
     events, _ = session
     text = next(e for e in events if isinstance(e, AssistantMessage))

@@ -182,6 +182,20 @@ class TestStructure:
         assert a.redirects == ()
         assert [r.target.literal for r in b.redirects if r.target] == ["out.txt"]
 
+    def test_a_negated_command_keeps_its_redirection_and_its_negation(self) -> None:
+        # `if ! git rebase main > /tmp/out 2>&1; then cat /tmp/out; fi`: the rebase writes the file.
+        (conditional,) = parse_command(
+            "if ! git rebase main > /tmp/out 2>&1; then cat /tmp/out; fi"
+        ).body.items
+        assert isinstance(conditional, Conditional)
+        negated = conditional.body.items[0]
+        assert isinstance(negated, Pipeline) and negated.negated
+        (rebase,) = negated.commands
+        assert isinstance(rebase, Command)
+        assert [r.target.literal for r in rebase.redirects if r.target and r.op == ">"] == [
+            "/tmp/out"
+        ]
+
     def test_pipeline(self) -> None:
         body = parse_command("cat f | grep x | head").body
         (pipeline,) = body.items

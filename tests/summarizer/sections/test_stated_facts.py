@@ -682,3 +682,21 @@ def test_a_file_moved_away_and_back_is_put_back_and_its_stash_copy_said_moved_on
         " `mv /tmp/stash/PLAN.md .`); it does not exist now"
     ) in put_back
     assert _section(index, "Files modified") == ""
+
+
+def test_a_file_edited_then_formatted_rests_on_the_edit_not_on_the_formatter() -> None:
+    index = _index(
+        read(1, f"{ROOT}/cmd/root.go", "package cli\n"),
+        edit(2, f"{ROOT}/cmd/root.go", "package cli\n", "package cli\n\nvar verbose bool\n"),
+        shell(3, "gofmt -w cmd/root.go && go build ./..."),
+        shell(4, "bin/rubocop -a app/models/user.rb", "Inspecting 1 file\n"),
+    )
+
+    modified = _section(index, "Files modified")
+    root = next(line for line in modified.splitlines() if "cmd/root.go" in line)
+    assert "gofmt" not in root
+    # A file only a formatter ran on is said with it, and with what is not known.
+    assert (
+        "- `app/models/user.rb`: via `bin/rubocop -a app/models/user.rb`; a formatter's run on it,"
+        " which may have left it as it was"
+    ) in modified

@@ -521,7 +521,7 @@ def test_a_check_run_whose_result_was_not_recorded_is_not_said_to_have_failed() 
     hook = _hook(index)
     assert (
         "Not tested by any run seen since their last change: `src/cart.ts` (turn 3); "
-        "the last run was `npx vitest run` (turn 2, its exit status not recorded)."
+        "the last run was `npx vitest run` (turn 2, how it ended is not known)."
     ) in hook
     assert "failed" not in hook
     # A run seen failing still says so.

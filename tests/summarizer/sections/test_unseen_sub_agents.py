@@ -198,3 +198,73 @@ def test_a_prompt_that_limits_its_change_still_asks_for_it() -> None:
         line for line in _section(hook, "Files read (unchanged)").splitlines() if "PLAN.md" in line
     )
     assert line.startswith('- read, but the sub-agent "Backend work" (turn 2)')
+
+
+def test_the_report_of_a_sub_agent_told_not_to_edit_tells_what_it_read_not_what_it_changed() -> (
+    None
+):
+    # A summary of the specs says what they ask for ("adds retry to src/api.rs"), not what was done.
+    launch = [
+        ToolCall(
+            turn=2,
+            call_id="bg",
+            tool="Agent",
+            arguments={
+                "description": "Read all spec files",
+                "prompt": "Summarize specs/api-retry.md. This is a research task - do NOT edit "
+                "any files. Just read and summarize.",
+            },
+        ),
+        ToolResult(
+            turn=2,
+            call_id="bg",
+            status="success",
+            output="Async agent launched successfully.\nagentId: bg1",
+        ),
+    ]
+    notice = UserMessage(
+        turn=3,
+        text=(
+            "<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n"
+            "<result>api-retry.md: adds retry with backoff to src/api.rs; "
+            "src/main.rs is updated to read the limit.</result>\n</task-notification>"
+        ),
+    )
+    steps = (
+        read(1, "src/api.rs", "pub fn send() {}\n"),
+        read(1, "src/main.rs", "fn main() {}\n"),
+        launch,
+        notice,
+        _sub_agent(
+            4,
+            "Research only: do not edit any files. What does src/api.rs do?",
+            "src/api.rs was changed to retry.",
+            agent_id="a2",
+        ),
+    )
+    reads = _section(_hook(*steps), "Files read (unchanged)")
+    assert "- `src/api.rs`" in reads
+    assert "- `src/main.rs`" in reads
+    assert "sub-agent" not in reads
+
+
+def test_a_sub_agent_asked_to_review_a_change_leaves_the_files_it_names_as_they_were_said() -> None:
+    review = (
+        "You're reviewing a PR. The diff is at /tmp/pr.patch.\n\nThe change: `src/auth.rs` now "
+        "defers the credential lookup, and `src/http.rs` adds a retry.\n\nYour job: review the "
+        "diff for code quality issues (redundant state, copy-paste). Report findings."
+    )
+    asked_to_fix = "Your job: review `src/auth.rs` for unclosed response bodies and fix them."
+    hook = _hook(
+        read(1, "src/auth.rs", "pub fn resolve() {}\n"),
+        read(1, "src/http.rs", "pub fn get() {}\n"),
+        _sub_agent(2, review, "Findings: `src/http.rs` adds an allocation on the hot path."),
+        read(3, "src/main.rs", "fn main() {}\n"),
+        _sub_agent(4, asked_to_fix.replace("auth.rs", "main.rs"), "Done.", agent_id="a2"),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    assert "- `src/auth.rs`" in reads
+    assert "- `src/http.rs`" in reads
+    # A review that also asks to fix what it finds may change the file.
+    line = next(line for line in reads.splitlines() if "src/main.rs" in line)
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 4)')

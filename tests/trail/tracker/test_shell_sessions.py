@@ -321,3 +321,29 @@ def test_a_file_a_read_found_missing_then_a_folder_copy_brought_is_the_sessions_
         2,
         "cp -r /work/tree/.claude/skills/setup /repo/.claude/skills/setup",
     )
+
+
+def test_a_silenced_read_that_printed_nothing_is_no_read(tmp_path: Path) -> None:
+    # The harness's own "Exit code 1" is not the command's output: the silenced `cat` of the
+    # first file printed nothing and the `&&` chain stopped there.  After a marker the command
+    # echoed, an output that ends with the marker shows the read after it printed nothing.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                (
+                    "cat .entire/tmp/start 2>/dev/null && echo && cat .entire/tmp/active"
+                    " 2>/dev/null && echo",
+                    "Exit code 1",
+                ),
+                (
+                    'cat config/importmap.rb; echo "---"; cat package.json 2>/dev/null | head -40',
+                    'pin "application"\n---\n',
+                ),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert sorted(f.path for f in index.files() if f.status == "read") == ["config/importmap.rb"]

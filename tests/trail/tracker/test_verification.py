@@ -225,3 +225,40 @@ def test_a_build_that_type_checks_the_project_is_a_type_check() -> None:
         shell("npm run build 2>&1 | tail -3", "  Collecting page data using 7 workers ...\n", 3),
     )
     assert [r["category"] for r in group["runs"]] == ["typecheck"]
+
+
+def test_a_script_run_itself_after_its_change_owes_no_test_run() -> None:
+    [group] = owed(
+        shell("pytest -q", PASSED, 1),
+        edit("/shop/scratch/make_table.py", 2),
+        edit("/shop/scratch/verify_table.py", 2),
+        edit("/shop/scripts/deploy.sh", 2),
+        shell("cd scratch && python3 -u make_table.py", "done\n", 3),
+        shell("bash scripts/deploy.sh --dry-run", "would deploy\n", 3),
+        shell(
+            "python scratch/verify_table.py", "Traceback (most recent call last):\n", 4, ok=False
+        ),
+        edit("/shop/scratch/slow_check.py", 5),
+        # Started in the background: how it ended is not seen.
+        shell(
+            "python scratch/slow_check.py",
+            "Command running in background with ID: b5db730. Output is being written to: /tmp/b.out",
+            6,
+        ),
+    )
+    # The table script ran and passed; the one whose run failed is still owed its check.
+    assert group["files"] == [
+        {"path": "scratch/slow_check.py", "turns": [5]},
+        {"path": "scratch/verify_table.py", "turns": [2]},
+    ]
+
+
+def test_a_script_run_itself_tests_it_but_does_not_lint_it() -> None:
+    groups = owed(
+        shell("ruff check . && pytest -q", "All checks passed!\n" + PASSED, 1),
+        edit("/shop/scratch/make_table.py", 2),
+        shell("python scratch/make_table.py", "done\n", 3),
+    )
+    assert [(g["files"], [r["category"] for r in g["runs"]]) for g in groups] == [
+        ([{"path": "scratch/make_table.py", "turns": [2]}], ["lint"])
+    ]

@@ -87,7 +87,11 @@ SHELL_NEEDLES = (
     "is not recognized as an internal or external command",
 )
 _NOT_AN_ERROR = lazy_pattern(
-    r"^(?:Error|error): (?:Exit code \d+|0 errors?|none|\(none\))\s*$", re.IGNORECASE
+    r"^(?:Error|error): (?:Exit code \d+|0 errors?|none|\(none\))\s*$"
+    # A field of an object a program dumped (`  error: undefined,` in a logged JavaScript error):
+    # an empty value, not the failure.
+    r"|^error: (?:undefined|null|nil|none|false|\[\]|\{\}|\[Object\]|\[Array\]|\d+|[\[{])\s*,?\s*$",
+    re.IGNORECASE,
 )
 
 

@@ -790,6 +790,20 @@ def test_generic_fallback_only_when_nothing_specific() -> None:
     assert [e.kind for e in extract_errors(TRACEBACK)] == ["python-traceback"]
 
 
+def test_a_field_of_a_dumped_error_object_is_not_the_error() -> None:
+    # A JavaScript client logged its error object: its `error` field is empty, the failure is
+    # said above it.
+    output = (
+        "Error generating content via API. _GaxiosError: Permission denied on resource project.\n"
+        "    at Gaxios._request (file:///lib/gaxios.js:20961:19) {\n"
+        "  config: { url: 'https://example.test/v1:generate' },\n"
+        "  error: undefined,\n"
+        "  errors: [\n"
+        "}\n"
+    )
+    assert all("undefined" not in e.message for e in extract_errors(output))
+
+
 def test_nothing_to_report() -> None:
     assert extract_errors("") == []
     assert extract_errors("Exit code 1\n") == []
