@@ -703,7 +703,7 @@ class ArtifactIndex:
         return self._entry(state, waiting)
 
     def operations_spelled(self, key: str) -> bytes:
-        """The nodes with an edge into file ``key`` and those edges, as kept, in bytes: what its entry lists.
+        """The operations with an edge into file ``key`` and those edges, as kept, in bytes: what its entry lists.
 
         Read off the graph without building the entry (see
         :func:`~artifact_index.trail.file_reports.file_reports`), in the
@@ -714,8 +714,10 @@ class ArtifactIndex:
         nodes = self._graph.attributes
         spelled: list[object] = []
         for node, keyed in self._graph.keyed_edges_into.get(f"file:{key}", {}).items():
-            spelled.append(nodes[node])
-            spelled.append(list(keyed.values()))
+            data = nodes[node]
+            if data.get("kind") == "operation":  # the entry lists its operations alone
+                spelled.append(data)
+                spelled.append(list(keyed.values()))
         try:
             return marshal.dumps(spelled, 2)
         except ValueError:  # a value marshal cannot write (a caller's own object)
