@@ -28,6 +28,7 @@ from artifact_index.shell.parser import (
 )
 from artifact_index.shell.state import join
 from artifact_index.shell.windows import parse_windows
+from artifact_index.shell.wrappers import unwrap_words
 
 __all__ = ["SimpleCommand", "simple_commands"]
 
@@ -114,6 +115,9 @@ def _simple(node: Command, scope: Scope, out: list[SimpleCommand], *, piped: boo
             stdout = join(scope.cwd, value)
         elif redirect.op in (">>", "&>>") and redirect.fd in (None, 1):
             return False  # appended output mixes with what the file held: not one command's output
+    if argv and all(value is not None for value in argv):
+        # `rtk git status`, `timeout 60 git log`: the command is the one the wrapper runs.
+        argv = list(unwrap_words([value for value in argv if value is not None])) or argv
     program = program_name(argv[0]) if argv else None
     here = scope.cwd or None
     if program == "cd":

@@ -62,9 +62,13 @@ def left_behind(
 
 
 def _switched_away(switches: Sequence[BranchSwitch], turn: int) -> BranchSwitch | None:
-    """The last switch after ``turn``, unless it went back to the branch the session was on at ``turn``."""
+    """The last switch after ``turn``, unless it went back to the branch the session was on at ``turn``.
+
+    A new branch made where HEAD is (`git switch -c topic`) takes the working tree along: it
+    leaves nothing behind, and it names the branch the session is on from then.
+    """
     before = [s for s in switches if s.turn <= turn]
-    after = [s for s in switches if s.turn > turn]
+    after = [s for s in switches if s.turn > turn and not s.from_head]
     if not after or (before and after[-1].branch == before[-1].branch):
         return None
     return after[-1]

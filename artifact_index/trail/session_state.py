@@ -199,6 +199,8 @@ class BranchSwitch(_Record):
 
     turn: int
     branch: str  # the branch switched to
+    # A new branch made where HEAD is (`git switch -c topic`): the working tree stays as it was.
+    from_head: bool = False
 
 
 class ListedChange(_Record):

@@ -76,7 +76,7 @@ _REPORTED_COMMIT = lazy_pattern(
     r"\s*\d+ files? changed",
     re.MULTILINE,
 )
-_SWITCHED = lazy_pattern(r"Switched to (?:a new )?branch '(?P<branch>[^']+)'")
+_SWITCHED = lazy_pattern(r"Switched to (?P<new>a new )?branch '(?P<branch>[^']+)'")
 _ON_BRANCH = lazy_pattern(r"^On branch (?P<branch>\S+)", re.MULTILINE)
 _BRANCH_NAME = lazy_pattern(r"^[\w./-]+$")
 # What git prints for a ref it pushed (`   1a2b3c4..5d6e7f8  main -> main`, `* [new branch]  x -> x`):
@@ -207,7 +207,13 @@ class WorkState:
             # in the same command (`git checkout main && make` that failed at make).
             switched = _SWITCHED.search(output) if sub in ("checkout", "switch") else None
             if switched is not None:
-                self.state.switches.append(BranchSwitch(turn=turn, branch=switched["branch"]))
+                self.state.switches.append(
+                    BranchSwitch(
+                        turn=turn,
+                        branch=switched["branch"],
+                        from_head=switched["new"] is not None and not _start_point(args),
+                    )
+                )
             if succeeded:
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
                 compared = compared_revision(step, sub, args, _beside(steps, step), output)
@@ -633,6 +639,25 @@ def _moves_head(sub: str | None, args: list[str | None], output: str) -> bool:
     if sub == "stash":
         return False  # the working tree, not HEAD
     return sub in _MOVES_HEAD
+
+
+# The options of `git checkout -b` / `git switch -c` that name the new branch.
+_NEW_BRANCH_OPTIONS = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan"})
+
+
+def _start_point(args: list[str | None]) -> bool:
+    """Whether a `git checkout -b NAME` / `git switch -c NAME` names where the new branch starts."""
+    operands: list[str | None] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg in _NEW_BRANCH_OPTIONS:
+            skip = True  # its value is the new branch's name
+        elif arg is None or not arg.startswith("-"):
+            operands.append(arg)
+    return bool(operands)
 
 
 def _branch_from(sub: str | None, args: list[str | None], output: str) -> str | None:

@@ -41,8 +41,9 @@ def test_an_edit_before_a_git_switch_the_status_no_longer_lists_is_left_behind()
         (4, "main"),
         (5, "fix/relative-paths"),
     ]
+    # Left behind by the switch to main; the new branch made from there took nothing away.
     assert session_report(index).left_behind == [
-        LeftBehind(path="cli/strategy/common.go", switch_turn=5, branch="fix/relative-paths")
+        LeftBehind(path="cli/strategy/common.go", switch_turn=4, branch="main")
     ]
 
 
@@ -132,4 +133,20 @@ def test_what_a_pull_brought_in_stays_when_the_session_switches_back_to_its_bran
         shell(4, "git checkout main", "Switched to branch 'main'\n"),
     )
 
+    assert session_report(index).left_behind == []
+
+
+def test_a_new_branch_made_where_head_is_leaves_nothing_behind() -> None:
+    # `git switch -c topic` takes the working tree along; the commit made on it holds the edit
+    # though its report names no files.
+    index = _index(
+        edit(2, f"{ROOT}/Cargo.toml"),
+        shell(
+            3, "git switch -c codex/add-helpers", "Switched to a new branch 'codex/add-helpers'\n"
+        ),
+        shell(4, "git commit -qm 'Add helpers'", ""),
+        shell(5, "git status --short", ""),
+    )
+
+    assert index.session.work.switches[0].from_head
     assert session_report(index).left_behind == []

@@ -37,7 +37,7 @@ def test_an_edit_left_on_the_abandoned_branch_is_not_a_current_modification() ->
     changed = section(summary, "Files Changed")
     assert (
         "- `cli/strategy/common.go` (modified at turn 2, left on the branch the session switched away from at "
-        "turn 5; not a change of the working tree now)"
+        "turn 4; not a change of the working tree now)"
     ) in changed
     assert "0 file(s) created, 1 modified, 0 deleted, 1 left on another branch" in section(
         summary, "Current State"

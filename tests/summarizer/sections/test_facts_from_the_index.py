@@ -21,7 +21,7 @@ def _events() -> list[Event]:
         SessionInfo(turn=0, cwd=ROOT),
         UserMessage(turn=1, text="Fix the cart."),
         *edit(2, f"{ROOT}/shop/cart.py", new="    return 1"),
-        *shell(3, "git switch -c fix/paths", "Switched to a new branch 'fix/paths'\n"),
+        *shell(3, "git switch fix/paths", "Switched to branch 'fix/paths'\n"),
         UserMessage(turn=4, text="Now the tax."),
         *edit(5, f"{ROOT}/shop/tax.py", new="        rate = 0.2\n        return total * rate\n"),
         *shell(6, "git status", STATUS_AFTER),

@@ -700,3 +700,20 @@ def test_a_file_edited_then_formatted_rests_on_the_edit_not_on_the_formatter() -
         "- `app/models/user.rb`: via `bin/rubocop -a app/models/user.rb`; a formatter's run on it,"
         " which may have left it as it was"
     ) in modified
+
+
+def test_a_status_behind_a_wrapper_is_a_status() -> None:
+    # A token-saving proxy runs git: its status listing the deleted file shows it there again.
+    index = _index(
+        read(1, f"{ROOT}/docs/tracing.md", "# Tracing\n"),
+        shell(2, "rm docs/tracing.md"),
+        shell(
+            3,
+            "rtk git status --porcelain=v1 -b --untracked-files=all",
+            "## main...origin/main\n?? docs/tracing.md\n",
+        ),
+    )
+
+    deleted = _section(index, "Files deleted")
+    assert "`docs/tracing.md`: removed (turn 2), but the later" in deleted
+    assert "it was there again" in deleted
