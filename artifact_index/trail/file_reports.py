@@ -26,11 +26,12 @@ from artifact_index.facts.changes import (
 )
 from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
+from artifact_index.ingestion.events import ToolCall
 from artifact_index.shell.formatters import MAY_BE_UNCHANGED
 from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
-from artifact_index.trail.file_state import FileState, is_stash
+from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 
 __all__ = ["MAKING_ACTIONS", "ReportCache", "file_reports", "line_counts"]
@@ -62,20 +63,124 @@ def file_reports(
     """
     if symbols is None:
         symbols = index.symbols()
-    made: list[tuple[bytes, FileReport]] = []
+    if kept is not None:
+        return _reports_kept(index, symbols, kept)
+    made: list[FileReport] = []
     for entry in index.files():
         if entry.status is None:
             continue
         file_symbols = symbols.get(entry.path, [])
-        state = index.find_file(entry.path)
-        made_from = _made_from(entry, file_symbols, state) if kept is not None else b""
-        report = kept.find(made_from, file_symbols) if kept is not None else None
+        made.append(_report(index, entry, file_symbols, index.find_file(entry.path)))
+    return made
+
+
+def _reports_kept(
+    index: ArtifactIndex, symbols: dict[str, list[SymbolEntry]], kept: ReportCache
+) -> list[FileReport]:
+    """:func:`file_reports`, reusing the reports ``kept`` holds of files that are what they were.
+
+    A file whose inputs (:func:`_inputs`: its operations' count, its state, its symbols, the
+    calls waiting on it) are those of the last call is not listed again: its report is what
+    the last call made, found under the digest that call kept for it (building every file's
+    entry to digest it was most of a long session's report).  Any other file is listed,
+    digested (:func:`_made_from`) and, unless a report made from the same things is kept,
+    reported.
+    """
+    waiting = index.waiting_calls()
+    submission = index.session.submission
+    submitted = submission.files if submission is not None else None
+    made: list[tuple[bytes, FileReport]] = []
+    inputs: dict[str, tuple[bytes, bytes]] = {}
+    for listed in index.listed_files():
+        if listed.status is None:
+            continue
+        file_symbols = symbols.get(listed.shown, [])
+        state = index.find_file(listed.shown)
+        shown_in = (
+            listed.path in submitted
+            if submitted is not None and listed.status in CHANGED_STATUSES
+            else None
+        )
+        now = (
+            _inputs(
+                listed,
+                index.operations_spelled(listed.path),
+                file_symbols,
+                waiting.get(listed.path, []),
+                (index.root, shown_in),
+            )
+            if state is listed
+            else None
+        )
+        report = None
+        before = kept.inputs_of(listed.path) if now is not None else None
+        if before is not None and before[0] == now:
+            made_from = before[1]
+            report = kept.find(made_from, file_symbols)
         if report is None:
-            report = _report(index, entry, file_symbols, state)
+            entry = index.file_entry(listed, waiting)
+            made_from = _made_from(entry, file_symbols, state)
+            report = kept.find(made_from, file_symbols) or _report(
+                index, entry, file_symbols, state
+            )
         made.append((made_from, report))
-    if kept is not None:
-        kept.keep(made)
+        if now is not None:
+            inputs[listed.path] = (now, made_from)
+    kept.keep(made, inputs)
     return [report for _, report in made]
+
+
+def _inputs(
+    state: FileState,
+    operations: bytes,
+    symbols: list[SymbolEntry],
+    waiting: list[ToolCall],
+    around: tuple[object, ...],
+) -> bytes:
+    """A digest of everything a file's entry and report are made from, read without building the entry.
+
+    The entry (:meth:`~artifact_index.trail.index.ArtifactIndex.file_entry`) is made of the
+    file's ``operations`` (spelled as kept: an operation's result may be settled after it is
+    added), its state, the calls still waiting on it, and ``around`` (the workspace's root,
+    whether the submission holds it); the report of those and of its ``symbols``.
+    """
+    digest = hashlib.blake2b(b"%d:" % len(operations), digest_size=20)
+    digest.update(operations)
+    digest.update(
+        repr(
+            (
+                state.path,
+                state.shown,
+                state.status,
+                state.sources,
+                state.renamed_from,
+                state.changed,
+                state.existed_before,
+                state.exists,
+                state.restored,
+                # A write's own fields: a model's repr costs more than all the rest.
+                (state.latest_write.turn, state.latest_write.text) if state.latest_write else None,
+                state.made_again_by,
+                state.changed_unseen_turn,
+                [
+                    (call.call_id, call.turn, call.tool, [op.action for op in call.operations])
+                    for call in waiting
+                ],
+                around,
+            )
+        ).encode("utf-8", "surrogatepass")
+    )
+    for text in (state.original, state.content):
+        digest.update(b"\x00" if text is None else b"\x01%d:" % len(text))
+        digest.update((text or "").encode("utf-8", "surrogatepass"))
+    if symbols:
+        digest.update(_symbols_spelled().dump_json(symbols))
+    return digest.digest()
+
+
+@functools.cache
+def _symbols_spelled() -> TypeAdapter[list[SymbolEntry]]:
+    return TypeAdapter(list[SymbolEntry])
 
 
 def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | None) -> bytes:
@@ -290,7 +395,9 @@ class ReportCache:
     operations, evidence), its symbols and its state (path shown, whether
     it changed and existed, its content and original), so one made from
     the same things (the same digest of them) is the same report.  Only the
-    reports of the last call are kept: no more than one per file.
+    reports of the last call are kept: no more than one per file, with the
+    digest of each file's inputs (:func:`_inputs`), so that a file whose
+    inputs did not change is found without building its entry.
 
     What is kept (and pickled) is the reports as they were made, so a
     caller that changes a report in place afterwards changes nothing kept.
@@ -298,6 +405,8 @@ class ReportCache:
 
     def __init__(self) -> None:
         self._kept: dict[bytes, FileReport] = {}
+        # Per file key: the digest of its inputs (see _inputs) and of what its report was made from.
+        self._inputs: dict[str, tuple[bytes, bytes]] = {}
         self._snapshot: bytes | None = None
         # Whether keep() takes the snapshot that pickling the cache keeps.  A caller that will
         # not pickle it again turns it off: taking it costs more than finding every report.
@@ -310,8 +419,16 @@ class ReportCache:
             return None
         return kept.model_copy(update=_symbol_fields(symbols))
 
-    def keep(self, made: list[tuple[bytes, FileReport]]) -> None:
-        """Keep the reports of this call (those of files no longer reported go).
+    def inputs_of(self, key: str) -> tuple[bytes, bytes] | None:
+        """What the last call kept of the file ``key``: the digest of its inputs, and of what its report was made from."""
+        return self._inputs.get(key)
+
+    def keep(
+        self,
+        made: list[tuple[bytes, FileReport]],
+        inputs: dict[str, tuple[bytes, bytes]] | None = None,
+    ) -> None:
+        """Keep the reports of this call (those of files no longer reported go), with its files' ``inputs``.
 
         Their symbols are left out: the caller has them again (they are part
         of what a report is made from), and they are most of a report's size.
@@ -321,19 +438,33 @@ class ReportCache:
         """
         if not self.snapshots:
             self._kept = dict(made)
+            self._inputs = {}  # what is pickled has no inputs to match
             return
         self._kept = {
             made_from: report.model_copy(update={"symbols": [], "read_symbols": []})
             for made_from, report in made
         }
+        self._inputs = dict(inputs or {})
         with collector_paused():
-            self._snapshot = pickle.dumps(self._kept, protocol=pickle.HIGHEST_PROTOCOL)
+            self._snapshot = pickle.dumps(
+                (self._kept, self._inputs), protocol=pickle.HIGHEST_PROTOCOL
+            )
 
     def __getstate__(self) -> dict[str, bytes | None]:
         return {"kept": self._snapshot}
 
     def __setstate__(self, state: dict[str, bytes | None]) -> None:
         snapshot = state["kept"]
-        self._kept = pickle.loads(snapshot) if snapshot is not None else {}
+        self._kept, self._inputs = {}, {}
+        if snapshot is not None:
+            kept = pickle.loads(snapshot)
+            if not (
+                isinstance(kept, tuple)
+                and len(kept) == 2
+                and all(isinstance(part, dict) for part in kept)
+            ):
+                # Kept by another version (its reports alone): its reader starts afresh.
+                raise ValueError("files' reports kept in another shape")
+            self._kept, self._inputs = kept
         self._snapshot = snapshot
         self.snapshots = True

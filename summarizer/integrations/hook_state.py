@@ -75,7 +75,7 @@ KEPT_FOR = 14 * 24 * 3600
 ABANDONED_AFTER = 15 * 60
 _SUFFIX = ".pickle"
 # What starts a state file: the format's name, then a digest of everything after it.
-_MAGIC = b"artifact-index hook state 4\n"
+_MAGIC = b"artifact-index hook state 5\n"
 _DIGEST_SIZE = 4
 # After the digest: the length of the pickle of a _Saved, which the followed transcript's follows.
 _LENGTH = struct.Struct(">Q")

@@ -226,3 +226,133 @@ def test_a_change_to_a_field_left_out_of_the_json_is_a_change_to_what_a_report_i
     assert made_from == file_reports._made_from(entry.model_copy(), [], state)
     for changed in (other_call, other_evidence, other_certainty):
         assert file_reports._made_from(changed, [], state) != made_from
+
+
+def test_a_file_whose_inputs_are_what_they_were_is_not_listed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Building every file's entry to digest it was most of a long session's report: a file
+    # whose operations, state and symbols are those of the last call is reported from what
+    # that call kept, and only a file that changed is listed again.
+    from artifact_index.trail.index import ArtifactIndex
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes((ROOT / "examples" / "claude-code-session.jsonl").read_bytes())
+    live = LiveTranscript(transcript)
+    live.refresh()
+    index = live.finish()
+    kept = ReportCache()
+    reported = session_report(index, kept)
+    listed: list[str] = []
+    original = ArtifactIndex.file_entry
+
+    def counted(self: ArtifactIndex, state: Any, waiting: Any) -> Any:
+        listed.append(state.path)
+        return original(self, state, waiting)
+
+    monkeypatch.setattr(ArtifactIndex, "file_entry", counted)
+    kept = pickle.loads(pickle.dumps(kept))
+    assert session_report(index, kept) == reported
+    assert listed == []
+    state = index.find_file(reported.changed[0].path)
+    assert state is not None
+    state.sources.append("shell")
+    again = session_report(index, kept)
+    assert listed == [state.path]
+    assert again == session_report(index)
+    assert again != reported
+
+
+def test_what_a_file_is_made_of_is_spelled_alike_in_every_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from artifact_index.live.live_transcript import LiveTranscript
+from artifact_index.trail import file_reports
+
+live = LiveTranscript(sys.argv[1])
+live.refresh()
+index = live.finish()
+symbols = index.symbols()
+waiting = index.waiting_calls()
+for state in index.listed_files():
+    print(file_reports._inputs(state, index.operations_spelled(state.path),
+        symbols.get(state.shown, []), waiting.get(state.path, []), (index.root, None)).hex())
+"""
+    example = str(ROOT / "examples" / "claude-code-session.jsonl")
+    spelled = [
+        subprocess.run(
+            [sys.executable, "-c", script, example],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout.split()
+        for seed in ("1", "2")
+    ]
+    assert spelled[0] and spelled[0] == spelled[1]
+
+
+# The fields of a file's state that neither its entry nor its report reads but through its
+# status (read), its place in the list (first_seq), or not at all (windows, depth).
+_NOT_READ_APART = {"read", "first_seq", "windows", "depth"}
+
+
+def test_every_field_of_a_file_state_counts_in_what_the_file_is_made_of() -> None:
+    from artifact_index.trail.file_state import FileState
+    from artifact_index.trail.latest_writes import LatestWrite
+
+    state = FileState(
+        path="src/app.py",
+        first_seq=1,
+        existed_before=True,
+        exists=True,
+        changed=True,
+        sources=["edit"],
+        content="print(1)\n",
+        original="print(0)\n",
+    )
+    others: dict[str, object] = {
+        "path": "src/other.py",
+        "display": "./src/app.py",
+        "existed_before": False,
+        "exists": False,
+        "changed": False,
+        "restored": True,
+        "sources": ["edit", "shell"],
+        "renamed_from": "src/old.py",
+        "content": "print(2)\n",
+        "original": None,
+        "changed_unseen_turn": 3,
+        "latest_write": LatestWrite(turn=2, text="print(1)\n"),
+        "made_again_by": "make",
+    }
+    assert set(others) | _NOT_READ_APART == set(FileState.model_fields)
+
+    def made_of(
+        one: FileState, operations: bytes = b"[]", around: tuple[object, ...] = ()
+    ) -> bytes:
+        return file_reports._inputs(one, operations, [], [], around)
+
+    before = made_of(state)
+    assert made_of(state.model_copy()) == before
+    for name, value in others.items():
+        assert made_of(state.model_copy(update={name: value})) != before, name
+    assert made_of(state, b"[({'result': 'success'}, None)]") != before
+    assert made_of(state, around=("/root", None)) != before
+
+
+def test_what_a_file_is_made_of_is_spelled_alike_after_the_state_is_pickled() -> None:
+    # A kept state comes back from a pickle, its strings no longer shared or interned as they
+    # were when the last call spelled them: the spelling is of the values alone.
+    live = LiveTranscript(ROOT / "examples" / "codex-rollout.jsonl")
+    live.refresh()
+    index = live.finish()
+    again = pickle.loads(pickle.dumps(index))
+    keys = [state.path for state in index.listed_files()]
+    assert keys and [state.path for state in again.listed_files()] == keys
+    for key in keys:
+        assert again.operations_spelled(key) == index.operations_spelled(key)

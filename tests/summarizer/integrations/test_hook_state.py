@@ -281,3 +281,27 @@ def test_a_state_kept_in_the_previous_format_is_read_whole_again(
     assert hook(transcript) == whole(transcript, tmp_path)
     assert states.load(transcript).offset == transcript.stat().st_size
     assert saved.read_bytes().startswith(hook_state._MAGIC)
+
+
+def test_a_state_whose_files_reports_have_another_shape_is_a_fresh_start(
+    states: HookStates, tmp_path: Path
+) -> None:
+    # The previous version kept the reports alone (a dictionary by digest), with no digest of
+    # each file's inputs: such a state is read whole again, never half used.
+    import pickle
+
+    from artifact_index.trail.file_reports import ReportCache
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_bytes(b"".join(LINES[:12]))
+    hook(transcript)
+    live = states.load(transcript)
+    assert live.offset == transcript.stat().st_size
+    older = ReportCache()
+    older._snapshot = pickle.dumps({b"a digest": None, b"another": None})
+    states.save(live, older)
+    assert states.load(transcript).offset == 0
+    with transcript.open("ab") as out:
+        out.write(b"".join(LINES[12:]))
+    assert hook(transcript) == whole(transcript, tmp_path)
+    assert states.load(transcript).offset == transcript.stat().st_size
