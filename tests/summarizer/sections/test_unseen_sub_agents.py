@@ -48,6 +48,33 @@ def _sub_agent(
     ]
 
 
+def _background_sub_agent(
+    turn: int, description: str, prompt: str, done_turn: int, result: str
+) -> list[Event]:
+    """A sub-agent launched in the background at ``turn`` and its completion notice at ``done_turn``."""
+    return [
+        ToolCall(
+            turn=turn,
+            call_id="bg",
+            tool="Agent",
+            arguments={"description": description, "prompt": prompt},
+        ),
+        ToolResult(
+            turn=turn,
+            call_id="bg",
+            status="success",
+            output="Async agent launched successfully.\nagentId: bg1",
+        ),
+        UserMessage(
+            turn=done_turn,
+            text=(
+                "<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n"
+                f"<result>{result}</result>\n</task-notification>"
+            ),
+        ),
+    ]
+
+
 def test_a_file_read_then_given_to_a_sub_agent_to_change_is_not_said_unchanged() -> None:
     hook = _hook(
         read(1, "app/models/__init__.py", "from app.models.user import User\n"),
@@ -63,33 +90,17 @@ def test_a_file_read_then_given_to_a_sub_agent_to_change_is_not_said_unchanged()
 
 
 def test_a_deleted_file_a_later_background_sub_agent_reports_creating_is_not_said_gone() -> None:
-    launch = [
-        ToolCall(
-            turn=2,
-            call_id="bg",
-            tool="Agent",
-            arguments={"description": "Phase 2", "prompt": "Build the Linear OAuth client."},
-        ),
-        ToolResult(
-            turn=2,
-            call_id="bg",
-            status="success",
-            output="Async agent launched successfully.\nagentId: bg1",
-        ),
-    ]
-    notice = UserMessage(
-        turn=4,
-        text=(
-            "<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n"
-            f"<result>**Created Linear client** -- `{ROOT}/src/linear/client.ts`</result>\n"
-            "</task-notification>"
-        ),
+    background = _background_sub_agent(
+        2,
+        "Phase 2",
+        "Build the Linear OAuth client.",
+        4,
+        f"**Created Linear client** -- `{ROOT}/src/linear/client.ts`",
     )
     hook = _hook(
         read(1, "src/linear/client.ts", "export const client = 1\n"),
         shell(1, "rm -f src/linear/client.ts"),
-        launch,
-        notice,
+        background,
     )
     deleted = _section(hook, "Files deleted")
     assert "`src/linear/client.ts`" in deleted
@@ -271,37 +282,19 @@ def test_the_report_of_a_sub_agent_told_not_to_edit_tells_what_it_read_not_what_
     None
 ):
     # A summary of the specs says what they ask for ("adds retry to src/api.rs"), not what was done.
-    launch = [
-        ToolCall(
-            turn=2,
-            call_id="bg",
-            tool="Agent",
-            arguments={
-                "description": "Read all spec files",
-                "prompt": "Summarize specs/api-retry.md. This is a research task - do NOT edit "
-                "any files. Just read and summarize.",
-            },
-        ),
-        ToolResult(
-            turn=2,
-            call_id="bg",
-            status="success",
-            output="Async agent launched successfully.\nagentId: bg1",
-        ),
-    ]
-    notice = UserMessage(
-        turn=3,
-        text=(
-            "<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n"
-            "<result>api-retry.md: adds retry with backoff to src/api.rs; "
-            "src/main.rs is updated to read the limit.</result>\n</task-notification>"
-        ),
+    background = _background_sub_agent(
+        2,
+        "Read all spec files",
+        "Summarize specs/api-retry.md. This is a research task - do NOT edit any files. Just read "
+        "and summarize.",
+        3,
+        "api-retry.md: adds retry with backoff to src/api.rs; src/main.rs is updated to read the "
+        "limit.",
     )
     steps = (
         read(1, "src/api.rs", "pub fn send() {}\n"),
         read(1, "src/main.rs", "fn main() {}\n"),
-        launch,
-        notice,
+        background,
         _sub_agent(
             4,
             "Research only: do not edit any files. What does src/api.rs do?",
