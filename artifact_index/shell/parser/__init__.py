@@ -162,6 +162,8 @@ def _lines_joined(root: TSNode, data: bytes) -> list[int]:
         if node.type == "command":
             children = node.children
             for before, after in pairwise(children):
+                if before.type == "comment":
+                    continue  # its newline ends the comment: a `;` there would be commented out
                 gap = data[before.end_byte : after.start_byte]
                 at = gap.find(b"\n")
                 if at >= 0 and not gap[:at].rstrip(b" \t").endswith(b"\\"):

@@ -196,6 +196,19 @@ class TestStructure:
             "/tmp/out"
         ]
 
+    def test_a_comment_after_a_pipeline_does_not_swallow_the_next_line(self) -> None:
+        # The grammar reads the comment and the next line into the pipeline's last command; the
+        # newline that ends the comment must stay one, or the `if` line becomes part of it.
+        (conditional,) = [
+            item
+            for item in parse_command(
+                'git fetch 2>&1 | grep -E "main" | tail -1\n# rebase（衝突）\n'
+                "if ! git rebase main > /tmp/out 2>&1; then\n  cat /tmp/out\nfi"
+            ).body.items
+            if isinstance(item, Conditional)
+        ]
+        assert isinstance(conditional.body.items[0], Pipeline)
+
     def test_pipeline(self) -> None:
         body = parse_command("cat f | grep x | head").body
         (pipeline,) = body.items
