@@ -295,6 +295,9 @@ def _report(
         if entry.status == "created"
         else _before_brought_back(_without_round_trips(certain or changes))
     )
+    if entry.status in ("created", "modified") and resting and resting[-1].action == "delete":
+        # Deleted last, yet there now: something no call shows made it again, not the `rm`.
+        resting = []
     shell = [resting[-1].command] if resting and resting[-1].command else []
     # Only formatters touched it: the command it rests on may have changed nothing.
     reformatted = shell if not certain else []

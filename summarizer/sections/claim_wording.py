@@ -108,8 +108,10 @@ def file_story(f: FileReport) -> str | None:
     version it got is the ref's, which may well hold the commit: that is said as what ran, never
     as "restored to its original content".
     """
-    if f.status == "created" and f.shell_command is None:
-        return _there_again_unseen(f)
+    if f.status in ("created", "modified") and f.shell_command is None:
+        story = _there_again_unseen(f)
+        if story is not None:
+            return story
     if f.status != "reverted" or f.last_change is None:
         return None
     action, last_turn = f.last_change
@@ -167,28 +169,37 @@ def _made_then_deleted(f: FileReport) -> str:
 
 
 def _there_again_unseen(f: FileReport) -> str | None:
-    """A file the session made and deleted, there again later though no call of the session made it.
+    """A file the session deleted, there again later though no call of the session made it.
 
     ``created (turn 2), deleted (turn 2); there again at turn 3, though no call of the
     session is seen making it; changed since (turn 4)``: what made the file there now (a
-    person, a tool the session started) is not known, so the first command that made it is
-    not named as its maker.
+    person, a hook, a tool the session started) is not known, so the command that first made
+    it (or the one that deleted it) is not named as what it rests on.
     """
     deletions = [k for k, (action, _) in enumerate(f.changes) if action == "delete"]
-    if not deletions or deletions[-1] + 1 >= len(f.changes):
+    if not deletions:
         return None
     last = deletions[-1]
     after = f.changes[last + 1 :]
-    if after[0][0] in MAKING_ACTIONS:
+    if after and after[0][0] in MAKING_ACTIONS:
         return None
     deleted_turn = f.changes[last][1]
-    made = sorted({turn for action, turn in f.changes[:last] if action in MAKING_ACTIONS})
+    again = min((turn for turn in f.turns if turn > deleted_turn), default=None)
+    if again is None and after:
+        again = after[0][1]
+    if again is None:
+        return None
     deleted = sorted({turn for action, turn in f.changes[: last + 1] if action == "delete"})
-    again = min((turn for turn in f.turns if turn > deleted_turn), default=after[0][1])
-    start = f"created ({_turn_words(made)})" if made else "made in the session"
+    if f.status == "created":
+        made = sorted({turn for action, turn in f.changes[:last] if action in MAKING_ACTIONS})
+        start = f"created ({_turn_words(made)}), " if made else "made in the session, "
+    else:
+        changed = sorted({turn for action, turn in f.changes[:last] if action != "delete"})
+        start = f"changed ({_turn_words(changed)}), " if changed else ""
+    since = f"; changed since ({_turn_words(sorted({t for _, t in after}))})" if after else ""
     return (
-        f"{start}, deleted ({_turn_words(deleted)}); there again at turn {again}, though no call"
-        f" of the session is seen making it; changed since ({_turn_words(sorted({t for _, t in after}))})"
+        f"{start}deleted ({_turn_words(deleted)}); there again at turn {again}, though no call"
+        f" of the session is seen making it{since}"
     )
 
 

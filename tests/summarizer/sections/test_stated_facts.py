@@ -732,3 +732,19 @@ def test_a_deleted_file_a_later_status_lists_untracked_is_no_change_left_to_comm
     tasks = _section(index, "Open tasks")
     assert "`src/cli.py`" in tasks
     assert "docs/tracing.md" not in tasks
+
+
+def test_a_file_deleted_and_shown_again_with_other_content_is_not_modified_by_the_rm() -> None:
+    # A hook made the file again after the session removed it: the `rm` is no change left.
+    index = _index(
+        read(1, f"{ROOT}/docs/tracing.md", "# Tracing\n"),
+        shell(2, "rm docs/tracing.md"),
+        shell(3, "cat docs/tracing.md", "# Tracing checkpoints\nwritten by the hook\n"),
+    )
+
+    hook = file_trail_context(session_facts(index))
+    line = next(line for line in hook.splitlines() if "`docs/tracing.md`" in line)
+    assert line == (
+        "- `docs/tracing.md`: deleted (turn 2); there again at turn 3, though no call of the"
+        " session is seen making it"
+    )
