@@ -21,6 +21,7 @@ import re
 
 from artifact_index.facts.errors.checks import checks_in, command_key
 from artifact_index.facts.errors.checks.check import TASK_RUNNERS
+from artifact_index.facts.errors.checks.command_line import segments, unwrap
 from artifact_index.facts.errors.checks.stages import (
     echoed_stages,
     finished_cargo_steps,
@@ -28,7 +29,7 @@ from artifact_index.facts.errors.checks.stages import (
 )
 from artifact_index.facts.errors.ledger import started_in_background
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.wrappers import executable, unwrap_words
+from artifact_index.shell.wrappers import executable
 from artifact_index.trail.answers import ChangedSince, CheckRunReport, UncheckedReport
 from artifact_index.trail.index import CHANGED_STATUSES, ArtifactIndex
 from artifact_index.trail.paths import is_absolute
@@ -229,9 +230,8 @@ def _record_script_runs(
     session: SessionState, command: str, turn: int, passed: bool | None
 ) -> None:
     """Note each script file the command ran itself: running it exercised its latest change."""
-    for part in _COMMAND_PARTS.split(command):
-        words = unwrap_words(part.split())
-        path = _script_of(words)
+    for _, words in segments(command):
+        path = _script_of(unwrap(words))
         if path is not None:
             session.script_runs.append(
                 ScriptRun(turn=turn, seq=session.op_count, path=path, passed=passed)
@@ -251,15 +251,22 @@ def _script_of(words: list[str]) -> str | None:
     return operand if operand is not None and operand.endswith(_SCRIPT_SUFFIXES) else None
 
 
-def _ran_after(runs: list[ScriptRun], key: str, seq: int) -> bool:
-    """Whether a run of the script ``key`` itself passed after operation ``seq``."""
+def _passed_script_runs(runs: list[ScriptRun]) -> dict[str, list[tuple[str, int]]]:
+    """The passing runs of scripts as (path, operation count), by the script's file name."""
+    by_name: dict[str, list[tuple[str, int]]] = {}
     for run in runs:
-        if run.seq < seq or run.passed is not True:
-            continue
-        path = posixpath.normpath(run.path)
-        if key == path or (not path.startswith("/") and key.endswith("/" + path)):
-            return True
-    return False
+        if run.passed is True:
+            path = posixpath.normpath(run.path)
+            by_name.setdefault(posixpath.basename(path), []).append((path, run.seq))
+    return by_name
+
+
+def _ran_after(by_name: dict[str, list[tuple[str, int]]], key: str, seq: int) -> bool:
+    """Whether a run of the script ``key`` itself passed after operation ``seq``."""
+    return any(
+        ran_seq >= seq and (key == path or (not path.startswith("/") and key.endswith("/" + path)))
+        for path, ran_seq in by_name.get(posixpath.basename(key), ())
+    )
 
 
 def _stages_seen(runs: list[CheckRun], command: str) -> list[tuple[str, str]]:
@@ -354,6 +361,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
             )
     changed: list[tuple[str, int, list[int]]] = []
     ran: set[str] = set()
+    scripts = _passed_script_runs(index.session.script_runs)
     for file in index.file_states():
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
@@ -361,7 +369,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         if _built_by(index.last_change_command(key)):
             continue  # what a build wrote (`go build -o ./app`) is its output, not a source to check
         seq, turns = index.change_turns(key)
-        if _ran_after(index.session.script_runs, key, seq):
+        if _ran_after(scripts, key, seq):
             # The script itself ran, and passed, after its last change: that run tested it (it
             # built, linted or type-checked nothing).
             ran.add(file.shown)

@@ -813,18 +813,6 @@ def _in_scope(key: str, status: ListedStatus) -> bool:
     )
 
 
-def _there_again_untracked(
-    last_action: str | None, key: str, last_change: int, status: ListedStatus | None
-) -> bool:
-    """Whether a file whose last change by the session deleted it is listed untracked by a later status."""
-    return (
-        last_action == "delete"
-        and status is not None
-        and status.seq >= last_change
-        and (key, "untracked") in status.files
-    )
-
-
 def _status_says(
     key: str,
     created: bool,
@@ -894,6 +882,8 @@ def work_state(index: ArtifactIndex) -> WorkReport:
     not_shown = []
     changed_keys = set()
     changed_after = False
+    # What the latest status lists untracked: a file the session removed there is another's again.
+    untracked = {key for key, listed in status.files if listed == "untracked"} if status else set()
     for file in index.file_states():
         if file.status not in CHANGED_STATUSES:
             continue
@@ -903,7 +893,12 @@ def work_state(index: ArtifactIndex) -> WorkReport:
         changed_keys.add(key)
         last_change = index.last_change(key)
         shown = file.shown
-        if _there_again_untracked(index.last_change_action(key), key, last_change, status):
+        if (
+            key in untracked
+            and status is not None
+            and status.seq >= last_change
+            and index.last_change_action(key) == "delete"
+        ):
             continue  # removed by the session, made again by something else: not its change
         by_trail = last_change > committed_at.get(key, -1)
         says = _status_says(key, file.existed_before is False, last_change, status, state.commits)

@@ -300,12 +300,7 @@ _MAX_LINE = 300
 
 def says_nothing(output: str) -> bool:
     """Whether the output holds only the harness's own lines (``Exit code 1``): the command printed nothing."""
-    return not any(
-        line.strip()
-        and not _EXIT_LINE.match(line.strip())
-        and not _HARNESS_LINE.match(line.strip())
-        for line in output.splitlines()
-    )
+    return not _lines(output)
 
 
 def _lines(output: str) -> list[str]:
