@@ -366,6 +366,7 @@ def test_public_api_is_as_documented() -> None:
         "definitions",
         "language_for_path",
         "symbols_in_edit",
+        "symbols_in_hunks",
         "symbols_in_range",
         "tags_query",
     ]
