@@ -489,11 +489,24 @@ def _likeliest(
     return taken
 
 
+# A declaration (`let signing_key: [u8; 32] =`, `const isMapped =`, `var size int64`): its name.
+_DECLARATION = lazy_pattern(
+    r"^\s*(?:export\s+)?(?:let|const|var|val|auto|final)\s+(?:mut\s+)?(?P<name>[\w$]+)"
+)
+
+
 def _pairing_key(code: str) -> str | None:
-    """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
+    """What a new line shares with the line it replaced: the name it assigns or declares, else its first word or call.
+
+    Declarations go by their name, not by ``let``: a line declaring another name did not take
+    the place of this one, whatever their likeness.
+    """
     left = _LEFT.match(code)
     if left:
         return left["left"]
+    declared = _DECLARATION.match(code)
+    if declared:
+        return declared["name"]
     first = re.match(r"^\s*([\w.]+\(?)", code)
     return first.group(1) if first else None
 

@@ -284,3 +284,25 @@ def test_a_condition_added_before_the_one_it_rewrote_replaced_nothing() -> None:
         "`fileSize = info.Size()`",
         "`if err == nil && info.Size() == 0 {` → `if err == nil && fileSize == 0 {`",
     ]
+
+
+def test_a_declaration_of_another_name_replaced_nothing() -> None:
+    # The key is no longer read from the user's key: new names are declared. Paired by `let`,
+    # the last new declaration read as the old one rewritten.
+    before = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let private_key_arr: [u8; 32] = match self.key.try_into() {\n"
+        "            Ok(arr) => arr,\n        };\n        use_key(private_key_arr);\n    }\n}\n"
+    )
+    after = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let signing_key = SigningKey::generate(&mut OsRng);\n"
+        "        let public_key_bytes: [u8; 32] = signing_key.verifying_key().to_bytes();\n"
+        "        use_key(public_key_bytes);\n    }\n}\n"
+    )
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0))
+    modified = SymbolEntry(
+        name="create", kind="method", container="Fs", change="modified", turns=[3]
+    )
+    lines = changed_code(diff, after, "fs.rs", [modified])["Fs.create"]
+    assert not [line for line in lines if line.startswith("`let") and "→" in line]
