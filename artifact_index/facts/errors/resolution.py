@@ -653,9 +653,21 @@ def _another_inline_program(entry: LedgerEntry, command: str) -> bool:
     return all(code is not None and code != program for code in earlier)
 
 
+def _raising_checks(entry: LedgerEntry) -> list[Check]:
+    """The checks of the commands that showed ``entry`` which can have raised it.
+
+    A command running several checks (`pnpm build && pnpm test`, a code cell running the linter
+    and the tests at once) raised a failing test with its test run: the build passing alone
+    later is not that check passing.
+    """
+    checks = [check for earlier in entry.commands for check in checks_in(earlier)]
+    category = CATEGORY.get(entry.kind)
+    return [check for check in checks if check.category == category] or checks
+
+
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
-    raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    raised = _raising_checks(entry)
     if (
         command
         and _SHELL_MISREAD.search(entry.message)
