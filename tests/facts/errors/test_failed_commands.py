@@ -1010,3 +1010,45 @@ def test_a_check_of_another_kind_in_the_failing_command_passing_alone_resolves_n
     session.run(f"{build} && pnpm test:run", "built in 2s\n" + VITEST_FAIL, ok=False)
     session.run(build, "built in 2s\n", ok=True)
     assert [entry.resolved for entry in session.ledger.errors] == [False]
+
+
+PATHSPEC = (
+    "error: pathspec 'flits/models.py' did not match any file(s) known to git\n"
+    "error: pathspec 'flits/params.py' did not match any file(s) known to git\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("failed", "later", "resolved"),
+    [
+        (
+            "git restore -- flits/models.py flits/params.py",
+            "git checkout HEAD -- flits/models.py flits/params.py",
+            True,
+        ),
+        (
+            "git checkout -- flits/models.py flits/params.py",
+            "git restore --source=HEAD --staged --worktree flits/params.py flits/models.py",
+            True,
+        ),
+        # Only one of the files put back: the other may still be missing.
+        (
+            "git restore -- flits/models.py flits/params.py",
+            "git checkout HEAD -- flits/models.py",
+            False,
+        ),
+    ],
+)
+def test_files_restored_from_git_another_way_resolve_the_failed_restore(
+    failed: str, later: str, resolved: bool
+) -> None:
+    session = Session()
+    session.run(failed, PATHSPEC, ok=False)
+    session.run("git ls-files -- flits", "", ok=True)
+    session.run(later, "Updated 2 paths from the index\n", ok=True)
+    [entry] = session.ledger.errors[:1]
+    assert entry.resolved is resolved
+    if resolved:
+        assert (
+            entry.resolution == "the same files were put back from git another way, which succeeded"
+        )
