@@ -34,7 +34,7 @@ from functools import partial
 from typing import Literal
 
 from artifact_index.ingestion.events import FileOperation, ShellDialect
-from artifact_index.shell.effects import command_effects
+from artifact_index.shell.effects import UNNAMED_READ, command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.shell.failed_step import (
     echoed_status,
@@ -390,9 +390,21 @@ class _Run:
             values = [None if a.value is None or a.glob else a.value for a in args]
             if any(v is None for v in values):
                 values = [None]
+        start = len(self.ops)
         for value in values[:_MAX_LOOP]:
             scope.variables[node.variable] = value
             self.node(node.body, scope, "unknown", None)
+        if values == [None] and node.values is not None:
+            # A read of the loop's variable reads what the loop's words name when it runs: say them.
+            over = f"for {node.variable} in {' '.join(a.raw for a in args)}"
+            for k in range(start, len(self.ops)):
+                op = self.ops[k]
+                if (
+                    op.action == "read"
+                    and op.path is None
+                    and _names_variable(op.detail, node.variable)
+                ):
+                    self.ops[k] = op.model_copy(update={"detail": f"{UNNAMED_READ} ({over})"})
 
     # -- simple commands ------------------------------------------------------
 
@@ -778,3 +790,8 @@ _BUILTINS = {
     "exit": _silent,
     "return": _silent,
 }
+
+
+def _names_variable(detail: str | None, variable: str) -> bool:
+    """Whether an operation's detail names the shell variable (``$f`` or ``${f}``)."""
+    return detail is not None and (f"${variable}" in detail or f"${{{variable}}}" in detail)

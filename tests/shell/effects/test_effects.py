@@ -305,7 +305,8 @@ class TestReads:
             'for f in .git/s/*.agent; do id=$(basename "$f" .agent); '
             'printf "%s" "$(cat ".git/s/$id.model" 2>/dev/null)"; done'
         )
-        assert effects(analyze(command, output="x"), reads=True) == []
+        # Not a file named `.agent`: a read of files named only at run time, with no path.
+        assert effects(analyze(command, output="x"), reads=True) == [("read", None)]
         # A path tool given one known operand still answers.
         assert effects(analyze('d=$(dirname src/a/b.py); cat "$d/c.py"'), reads=True) == [
             ("read", "src/a/c.py")
@@ -945,7 +946,7 @@ def test_command_shaped_text_is_analyzed_without_raising(words: list[str]) -> No
 
 def test_unmatched_globs_are_not_taken_for_file_names() -> None:
     result = analyze("sed -i 's/a/b/' src/*.py && cat docs/*.md")
-    assert effects(result, reads=True) == [("unknown", None)]
+    assert effects(result, reads=True) == [("unknown", None), ("read", None)]
     assert "src/*.py" in (result.operations[0].detail or "")
 
 
@@ -1250,3 +1251,37 @@ class TestEchoedStatus:
         command = 'for i in 1 2; do python3 gen.py; echo "rc $?"; done'
         result = analyze(command, files=self.SCRIPT, output="rc 1\nrc 0\n")
         assert ("write", "out.csv") in effects(result)
+
+
+# --- reads of files named only at run time ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "detail"),
+    [
+        (
+            'for f in ../runners/*.json; do sed -n "1,40p" "$f"; done',
+            "reads files known only at run time (for f in ../runners/*.json)",
+        ),
+        ("ls logs | xargs cat", "reads files known only at run time (<arguments read by xargs>)"),
+        ("find docs -name '*.md' -exec head -5 {} +", "reads files known only at run time ({})"),
+        ("cat $(rg -l TODO src)", "reads files known only at run time ($(rg -l TODO src))"),
+    ],
+)
+def test_a_read_of_files_named_only_at_run_time_is_a_read_without_a_path(
+    command: str, detail: str
+) -> None:
+    read = only(analyze(command), "read")
+    assert (read.path, read.detail) == (None, detail)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'for f in a.json b.json; do sed -n "1,40p" "$f"; done',
+        "cat README.md",
+        "sed -i 's/a/b/' $(rg -l a src)",  # an in-place edit says so as an unknown effect
+    ],
+)
+def test_reads_of_named_files_have_no_unnamed_read(command: str) -> None:
+    assert not [op for op in analyze(command).operations if op.action == "read" and not op.path]
