@@ -28,12 +28,14 @@ a pipeline element, ``$( ... )`` or ``bash -c`` it does not leak.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
 from artifact_index.ingestion.events import FileOperation, ShellDialect
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.effects import UNNAMED_READ, command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.shell.failed_step import (
@@ -168,6 +170,8 @@ def analyze_command(
                 detail="command nested too deeply to analyze",
             )
         )
+    if succeeded and output and _BUILD_STEP.search(command):
+        run.ops.extend(_emitted_files(command, cwd, output, run))
     cwd_after = scope.cwd if scope.cwd else None
     return ShellAnalysis(
         operations=run.ops,
@@ -181,6 +185,42 @@ def analyze_command(
         opaque=tuple(run.opaque),
         refills=tuple(run.refills),
     )
+
+
+# A build step (`vite build`, `pnpm build:staging`, `npm run build`, `make build`).
+_BUILD_STEP = lazy_pattern(r"(?:^|[\s;&|(])(?:\S+:)?build(?::\S+)?(?=$|[\s;&|)])")
+# A line of a bundler's table of the files it emitted: the path, then its size
+# (`dist/server/wrangler.json   1.83 kB │ gzip: 0.89 kB`).
+_EMITTED = lazy_pattern(
+    r"^[ \t]*(?P<path>(?:[\w@.+-]+/)*[\w@+-][\w@.+-]*\.\w+)[ \t]+[\d.,]+[ \t]*[kKMG]?i?B\b", re.M
+)
+
+
+def _emitted_files(command: str, cwd: str | None, output: str, run: _Run) -> list[FileOperation]:
+    """The files the session knows that a build's output lists among those it wrote, as rewritten.
+
+    A file the session read there before (a generated `dist/server/wrangler.json`) is no longer
+    what it read: the build made it again. Files the session never saw are left out, as the
+    build's other outputs are.
+    """
+    touched = {op.path for op in run.ops}
+    found: list[FileOperation] = []
+    for match in _EMITTED.finditer(output):
+        path = join(cwd, match["path"])
+        if path is None or path in touched or not run.files.known_file(path):
+            continue
+        touched.add(path)
+        found.append(
+            FileOperation(
+                action="write",
+                path=path,
+                command=command[:200],
+                cwd=cwd or None,
+                source="shell",
+                detail="the build's output lists it among the files it wrote",
+            )
+        )
+    return found
 
 
 def _unsubstituted(_: Sub) -> str | None:

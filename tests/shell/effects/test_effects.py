@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from artifact_index.shell import ShellAnalysis, analyze_command
 
-from ..helpers import FakeContext, analyze, effects, only, short
+from ..helpers import ROOT, FakeContext, analyze, effects, only, short
 
 PATCH = """diff --git a/src/app.py b/src/app.py
 --- a/src/app.py
@@ -1285,3 +1285,32 @@ def test_a_read_of_files_named_only_at_run_time_is_a_read_without_a_path(
 )
 def test_reads_of_named_files_have_no_unnamed_read(command: str) -> None:
     assert not [op for op in analyze(command).operations if op.action == "read" and not op.path]
+
+
+# --- a build's table of the files it wrote ----------------------------------------------------------
+
+_BUILT = (
+    "vite v7.1.3 building for staging...\n"
+    "dist/server/wrangler.json                 1.83 kB │ gzip: 0.89 kB\n"
+    "dist/server/assets/router-CP7Pjkty.js   331.42 kB │ gzip: 105.56 kB\n"
+    "✓ built in 699ms\n"
+)
+
+
+@pytest.mark.parametrize("command", ["pnpm build:staging", "npm run build", "npx vite build"])
+def test_a_file_the_session_knows_that_a_build_lists_as_written_is_rewritten(command: str) -> None:
+    # Only the file the session had read is said: the build's other outputs stay unnamed.
+    known = {f"{ROOT}/dist/server/wrangler.json": '{"name": "shop"}'}
+    result = analyze(command, files=known, output=_BUILT)
+    assert effects(result) == [("write", "dist/server/wrangler.json")]
+
+
+@pytest.mark.parametrize(
+    ("command", "ok"), [("cat build.log", True), ("pnpm test", True), ("pnpm build", False)]
+)
+def test_such_a_table_printed_by_no_build_or_by_a_failed_one_writes_nothing(
+    command: str, ok: bool
+) -> None:
+    known = {f"{ROOT}/dist/server/wrangler.json": "{}", f"{ROOT}/build.log": _BUILT}
+    result = analyze(command, files=known, output=_BUILT, succeeded=ok)
+    assert effects(result) == []
