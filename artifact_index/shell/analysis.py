@@ -252,6 +252,9 @@ class _Run:
         self.refills: list[tuple[str | None, int]] = []
         self.nesting = 0
         self.temp_count = 0
+        # Above 0 while walking code whose standard output goes elsewhere than the call's output
+        # (a pipe, a redirection, a substitution): what it echoes cannot be looked for there.
+        self.hidden = 0
 
     # -- Runtime ----------------------------------------------------------------
 
@@ -315,19 +318,24 @@ class _Run:
             return self.sequence(node, scope, outcome, stdin)
         if isinstance(node, Pipeline):
             return self.pipeline(node, scope, outcome, stdin)
-        if isinstance(node, Subshell):
-            out = self.node(node.body, scope.child(), outcome, stdin)
-            return self.compound_redirects(node.redirects, scope, out, node)
-        if isinstance(node, Group):
-            out = self.node(node.body, scope, outcome, stdin)
-            return self.compound_redirects(node.redirects, scope, out, node)
-        if isinstance(node, Conditional):
-            self.node(node.body, scope, "unknown", stdin)
-            return self.compound_redirects(node.redirects, scope, None, node)
-        if isinstance(node, ForLoop):
-            self.for_loop(node, scope)
-            return self.compound_redirects(node.redirects, scope, None, node)
-        return None
+        hides = _sends_stdout_away(getattr(node, "redirects", ()))
+        self.hidden += hides
+        try:
+            if isinstance(node, Subshell):
+                out = self.node(node.body, scope.child(), outcome, stdin)
+            elif isinstance(node, Group):
+                out = self.node(node.body, scope, outcome, stdin)
+            elif isinstance(node, Conditional):
+                self.node(node.body, scope, "unknown", stdin)
+                out = None
+            elif isinstance(node, ForLoop):
+                self.for_loop(node, scope)
+                out = None
+            else:
+                return None
+        finally:
+            self.hidden -= hides
+        return self.compound_redirects(node.redirects, scope, out, node)
 
     def sequence(
         self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None
@@ -355,6 +363,11 @@ class _Run:
                     outcomes[k] = "ok" if status == 0 else "failed"
         pieces: list[str | None] = []
         for k, item in enumerate(node.items[:count]):
+            if k and node.operators[k - 1] == ";" and self.unreached(item, scope):
+                # The output lacks what this step echoes, which no `&&` or `||` could skip: no run
+                # got here (a `break`, an `exit` before it), nor past it.
+                pieces.append(None)
+                break
             background = k < len(node.operators) and node.operators[k] == "&"
             # `[ -f x ] && wc -c < x`: unless the chain is known to have run through,
             # the test may have found no x, and nothing was read.
@@ -381,6 +394,29 @@ class _Run:
         if stopped is None and all(p is not None for p in pieces):
             return "".join(p for p in pieces if p is not None)
         return None
+
+    def unreached(self, node: Node, scope: Scope) -> bool:
+        """Whether ``node`` is an ``echo`` of plain text the call's whole output does not hold.
+
+        Only where its standard output reaches the call's output, and never in an output
+        the harness cut short, or for text a shell may rewrite (escapes, options).
+        """
+        output = self._output
+        if (
+            self.hidden
+            or output is None
+            or not isinstance(node, Command)
+            or node.redirects
+            or len(node.argv) < 2
+            or "truncated" in output
+            or _NOT_FINISHED.search(output[:400]) is not None
+        ):
+            return False
+        words = [word_text(word, scope, _unsubstituted) for word in node.argv]
+        if words[0] != "echo" or any(w is None or w.startswith("-") for w in words[1:]):
+            return False
+        text = " ".join(w for w in words[1:] if w is not None).strip()
+        return bool(text) and "\\" not in text and text not in output
 
     def tested_path(self, node: Node, scope: Scope) -> str | None:
         """The file an existence test (``[ -f x ]``, ``test -e x``) asks about, or None."""
@@ -414,9 +450,14 @@ class _Run:
         for k, item in enumerate(node.commands):
             # Elements of a multi-command pipeline run in subshells.
             inner = scope.child() if count > 1 else scope
-            data = self.node(
-                item, inner, last if k == count - 1 else head if k == 0 else "unknown", data
-            )
+            piped = k < count - 1
+            self.hidden += piped
+            try:
+                data = self.node(
+                    item, inner, last if k == count - 1 else head if k == 0 else "unknown", data
+                )
+            finally:
+                self.hidden -= piped
         return data
 
     def for_loop(self, node: ForLoop, scope: Scope) -> None:
@@ -641,11 +682,28 @@ class _Substituter:
     scope: Scope
 
     def __call__(self, sub: Sub) -> str | None:
-        if sub.process:
-            self.run.node(sub.script, self.scope.child(), "unknown", None)
-            return "/dev/fd/63"
-        out = self.run.node(sub.script, self.scope.child(), "unknown", None)
+        self.run.hidden += 1
+        try:
+            if sub.process:
+                self.run.node(sub.script, self.scope.child(), "unknown", None)
+                return "/dev/fd/63"
+            out = self.run.node(sub.script, self.scope.child(), "unknown", None)
+        finally:
+            self.run.hidden -= 1
         return out.rstrip("\n") if out is not None else None
+
+
+# A harness's word that the command was still running: what it printed is not all there.
+_NOT_FINISHED = lazy_pattern(
+    r"^(?:Command running in background with ID: |Script running with cell ID "
+    r"|Process running with session ID )",
+    re.M,
+)
+
+
+def _sends_stdout_away(redirects: tuple[Redirect, ...]) -> bool:
+    """Whether a compound command's redirections send its standard output to a file."""
+    return any(r.fd in (None, 1) and not r.op.startswith("<") for r in redirects)
 
 
 def _describe(node: Node) -> str:

@@ -1314,3 +1314,62 @@ def test_such_a_table_printed_by_no_build_or_by_a_failed_one_writes_nothing(
     known = {f"{ROOT}/dist/server/wrangler.json": "{}", f"{ROOT}/build.log": _BUILT}
     result = analyze(command, files=known, output=_BUILT, succeeded=ok)
     assert effects(result) == []
+
+
+# --- steps the output shows no run reached ------------------------------------------------------------
+
+_RETRY = (
+    "for i in 1 2 3; do\n"
+    "  if ! git rebase origin/main > /tmp/rebase_out 2>&1; then\n"
+    '    echo "REBASE CONFLICT"; git rebase --abort; break\n'
+    "  fi\n"
+    '  echo "rebase OK"\n'
+    "  if git push origin main > /tmp/push_out 2>&1; then break; fi\n"
+    "done"
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "pushed"),
+    [
+        ("REBASE CONFLICT\n", False),  # the loop broke before its echo: the push never ran
+        ("rebase OK\n", True),
+        ("rebase OK\n... [12 lines truncated] ...\n", True),
+    ],
+)
+def test_a_redirect_after_an_echo_the_output_lacks_wrote_nothing(output: str, pushed: bool) -> None:
+    written = [op.path for op in analyze(_RETRY, output=output).operations if op.action == "write"]
+    assert ("/tmp/push_out" in written) is pushed
+    assert "/tmp/rebase_out" in written
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo start; { echo "done"; date > stamp.txt; } > log.txt',  # its echo went to a file
+        '(echo "done"; date > stamp.txt) | tail -1',  # ...or into a pipe
+        'echo start; echo "done" > log.txt; date > stamp.txt',
+    ],
+)
+def test_an_echo_whose_output_went_elsewhere_says_nothing_of_what_ran(command: str) -> None:
+    written = [op.path for op in analyze(command, output="start\n").operations]
+    assert f"{ROOT}/stamp.txt" in written
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # `&&` skipped the echo, not the step after the `;`.
+        ("diff a.md b.md && echo IDENTICAL; sed -n '1,5p' c.md", "3c3\n< x\n---\n> y\n"),
+        # The harness gave back a notice, not the command's output.
+        (
+            'rm -f x.log; echo "=== log ==="; cat c.md',
+            "Command running in background with ID: b5db730. Output is being written to: /tmp/o",
+        ),
+    ],
+)
+def test_an_echo_missing_from_the_output_stops_nothing_it_may_not_have_reached(
+    command: str, output: str
+) -> None:
+    reads = [op.path for op in analyze(command, output=output).operations if op.action == "read"]
+    assert reads == [f"{ROOT}/c.md"]
