@@ -28,13 +28,15 @@ a pipeline element, ``$( ... )`` or ``bash -c`` it does not leak.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
 from artifact_index.ingestion.events import FileOperation, ShellDialect
-from artifact_index.shell.effects import command_effects
+from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.effects import UNNAMED_READ, command_effects
 from artifact_index.shell.expand import Arg, Scope, expand_word, word_text
 from artifact_index.shell.failed_step import (
     echoed_status,
@@ -168,6 +170,8 @@ def analyze_command(
                 detail="command nested too deeply to analyze",
             )
         )
+    if succeeded and output and _BUILD_STEP.search(command):
+        run.ops.extend(_emitted_files(command, cwd, output, run))
     cwd_after = scope.cwd if scope.cwd else None
     return ShellAnalysis(
         operations=run.ops,
@@ -181,6 +185,42 @@ def analyze_command(
         opaque=tuple(run.opaque),
         refills=tuple(run.refills),
     )
+
+
+# A build step (`vite build`, `pnpm build:staging`, `npm run build`, `make build`).
+_BUILD_STEP = lazy_pattern(r"(?:^|[\s;&|(])(?:\S+:)?build(?::\S+)?(?=$|[\s;&|)])")
+# A line of a bundler's table of the files it emitted: the path, then its size
+# (`dist/server/wrangler.json   1.83 kB │ gzip: 0.89 kB`).
+_EMITTED = lazy_pattern(
+    r"^[ \t]*(?P<path>(?:[\w@.+-]+/)*[\w@+-][\w@.+-]*\.\w+)[ \t]+[\d.,]+[ \t]*[kKMG]?i?B\b", re.M
+)
+
+
+def _emitted_files(command: str, cwd: str | None, output: str, run: _Run) -> list[FileOperation]:
+    """The files the session knows that a build's output lists among those it wrote, as rewritten.
+
+    A file the session read there before (a generated `dist/server/wrangler.json`) is no longer
+    what it read: the build made it again. Files the session never saw are left out, as the
+    build's other outputs are.
+    """
+    touched = {op.path for op in run.ops}
+    found: list[FileOperation] = []
+    for match in _EMITTED.finditer(output):
+        path = join(cwd, match["path"])
+        if path is None or path in touched or not run.files.known_file(path):
+            continue
+        touched.add(path)
+        found.append(
+            FileOperation(
+                action="write",
+                path=path,
+                command=command[:200],
+                cwd=cwd or None,
+                source="shell",
+                detail="the build's output lists it among the files it wrote",
+            )
+        )
+    return found
 
 
 def _unsubstituted(_: Sub) -> str | None:
@@ -212,6 +252,9 @@ class _Run:
         self.refills: list[tuple[str | None, int]] = []
         self.nesting = 0
         self.temp_count = 0
+        # Above 0 while walking code whose standard output goes elsewhere than the call's output
+        # (a pipe, a redirection, a substitution): what it echoes cannot be looked for there.
+        self.hidden = 0
 
     # -- Runtime ----------------------------------------------------------------
 
@@ -275,19 +318,24 @@ class _Run:
             return self.sequence(node, scope, outcome, stdin)
         if isinstance(node, Pipeline):
             return self.pipeline(node, scope, outcome, stdin)
-        if isinstance(node, Subshell):
-            out = self.node(node.body, scope.child(), outcome, stdin)
-            return self.compound_redirects(node.redirects, scope, out, node)
-        if isinstance(node, Group):
-            out = self.node(node.body, scope, outcome, stdin)
-            return self.compound_redirects(node.redirects, scope, out, node)
-        if isinstance(node, Conditional):
-            self.node(node.body, scope, "unknown", stdin)
-            return self.compound_redirects(node.redirects, scope, None, node)
-        if isinstance(node, ForLoop):
-            self.for_loop(node, scope)
-            return self.compound_redirects(node.redirects, scope, None, node)
-        return None
+        hides = _sends_stdout_away(getattr(node, "redirects", ()))
+        self.hidden += hides
+        try:
+            if isinstance(node, Subshell):
+                out = self.node(node.body, scope.child(), outcome, stdin)
+            elif isinstance(node, Group):
+                out = self.node(node.body, scope, outcome, stdin)
+            elif isinstance(node, Conditional):
+                self.node(node.body, scope, "unknown", stdin)
+                out = None
+            elif isinstance(node, ForLoop):
+                self.for_loop(node, scope)
+                out = None
+            else:
+                return None
+        finally:
+            self.hidden -= hides
+        return self.compound_redirects(node.redirects, scope, out, node)
 
     def sequence(
         self, node: Sequence, scope: Scope, outcome: Outcome, stdin: str | None
@@ -315,6 +363,11 @@ class _Run:
                     outcomes[k] = "ok" if status == 0 else "failed"
         pieces: list[str | None] = []
         for k, item in enumerate(node.items[:count]):
+            if k and node.operators[k - 1] == ";" and self.unreached(item, scope):
+                # The output lacks what this step echoes, which no `&&` or `||` could skip: no run
+                # got here (a `break`, an `exit` before it), nor past it.
+                pieces.append(None)
+                break
             background = k < len(node.operators) and node.operators[k] == "&"
             # `[ -f x ] && wc -c < x`: unless the chain is known to have run through,
             # the test may have found no x, and nothing was read.
@@ -341,6 +394,29 @@ class _Run:
         if stopped is None and all(p is not None for p in pieces):
             return "".join(p for p in pieces if p is not None)
         return None
+
+    def unreached(self, node: Node, scope: Scope) -> bool:
+        """Whether ``node`` is an ``echo`` of plain text the call's whole output does not hold.
+
+        Only where its standard output reaches the call's output, and never in an output
+        the harness cut short, or for text a shell may rewrite (escapes, options).
+        """
+        output = self._output
+        if (
+            self.hidden
+            or output is None
+            or not isinstance(node, Command)
+            or node.redirects
+            or len(node.argv) < 2
+            or "truncated" in output
+            or _NOT_FINISHED.search(output[:400]) is not None
+        ):
+            return False
+        words = [word_text(word, scope, _unsubstituted) for word in node.argv]
+        if words[0] != "echo" or any(w is None or w.startswith("-") for w in words[1:]):
+            return False
+        text = " ".join(w for w in words[1:] if w is not None).strip()
+        return bool(text) and "\\" not in text and text not in output
 
     def tested_path(self, node: Node, scope: Scope) -> str | None:
         """The file an existence test (``[ -f x ]``, ``test -e x``) asks about, or None."""
@@ -374,9 +450,14 @@ class _Run:
         for k, item in enumerate(node.commands):
             # Elements of a multi-command pipeline run in subshells.
             inner = scope.child() if count > 1 else scope
-            data = self.node(
-                item, inner, last if k == count - 1 else head if k == 0 else "unknown", data
-            )
+            piped = k < count - 1
+            self.hidden += piped
+            try:
+                data = self.node(
+                    item, inner, last if k == count - 1 else head if k == 0 else "unknown", data
+                )
+            finally:
+                self.hidden -= piped
         return data
 
     def for_loop(self, node: ForLoop, scope: Scope) -> None:
@@ -390,9 +471,21 @@ class _Run:
             values = [None if a.value is None or a.glob else a.value for a in args]
             if any(v is None for v in values):
                 values = [None]
+        start = len(self.ops)
         for value in values[:_MAX_LOOP]:
             scope.variables[node.variable] = value
             self.node(node.body, scope, "unknown", None)
+        if values == [None] and node.values is not None:
+            # A read of the loop's variable reads what the loop's words name when it runs: say them.
+            over = f"for {node.variable} in {' '.join(a.raw for a in args)}"
+            for k in range(start, len(self.ops)):
+                op = self.ops[k]
+                if (
+                    op.action == "read"
+                    and op.path is None
+                    and _names_variable(op.detail, node.variable)
+                ):
+                    self.ops[k] = op.model_copy(update={"detail": f"{UNNAMED_READ} ({over})"})
 
     # -- simple commands ------------------------------------------------------
 
@@ -589,11 +682,28 @@ class _Substituter:
     scope: Scope
 
     def __call__(self, sub: Sub) -> str | None:
-        if sub.process:
-            self.run.node(sub.script, self.scope.child(), "unknown", None)
-            return "/dev/fd/63"
-        out = self.run.node(sub.script, self.scope.child(), "unknown", None)
+        self.run.hidden += 1
+        try:
+            if sub.process:
+                self.run.node(sub.script, self.scope.child(), "unknown", None)
+                return "/dev/fd/63"
+            out = self.run.node(sub.script, self.scope.child(), "unknown", None)
+        finally:
+            self.run.hidden -= 1
         return out.rstrip("\n") if out is not None else None
+
+
+# A harness's word that the command was still running: what it printed is not all there.
+_NOT_FINISHED = lazy_pattern(
+    r"^(?:Command running in background with ID: |Script running with cell ID "
+    r"|Process running with session ID )",
+    re.M,
+)
+
+
+def _sends_stdout_away(redirects: tuple[Redirect, ...]) -> bool:
+    """Whether a compound command's redirections send its standard output to a file."""
+    return any(r.fd in (None, 1) and not r.op.startswith("<") for r in redirects)
 
 
 def _describe(node: Node) -> str:
@@ -778,3 +888,8 @@ _BUILTINS = {
     "exit": _silent,
     "return": _silent,
 }
+
+
+def _names_variable(detail: str | None, variable: str) -> bool:
+    """Whether an operation's detail names the shell variable (``$f`` or ``${f}``)."""
+    return detail is not None and (f"${variable}" in detail or f"${{{variable}}}" in detail)

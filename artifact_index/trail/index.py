@@ -49,6 +49,7 @@ from artifact_index.facts.tasks import Task
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
+from artifact_index.shell.effects import UNNAMED_READ
 from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
@@ -954,6 +955,29 @@ class ArtifactIndex:
                 d
                 for _, d in self.nodes_of_kind("operation")
                 if d.get("action") == "unknown" and d.get("result") != "failure"
+            ),
+            key=lambda d: int(d["seq"]),
+        )
+        return [
+            UnknownEffect(
+                turn=d["turn"], tool=d["tool"], command=d.get("command"), detail=d.get("detail")
+            )
+            for d in found
+        ]
+
+    def unnamed_reads(self) -> list[UnknownEffect]:
+        """Reads of files known only at run time (a loop over a glob, `xargs cat`), with their command.
+
+        The trail cannot list those files: with any of these, the files it lists as read are
+        some of the files read, not all of them.
+        """
+        found = sorted(
+            (
+                d
+                for _, d in self.nodes_of_kind("operation")
+                if d.get("action") == "read"
+                and str(d.get("detail") or "").startswith(UNNAMED_READ)
+                and d.get("result") != "failure"
             ),
             key=lambda d: int(d["seq"]),
         )

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.task_evidence import task_evidence
 from artifact_index.facts.work_items import SeenInListing, TrackerListing, WorkItem
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.trail.agent_files import is_agent_own
 from artifact_index.trail.answers import (
     CheckRunReport,
@@ -26,6 +27,7 @@ from artifact_index.trail.answers import (
     TaskReport,
     TestReport,
     UncheckedReport,
+    UnknownEffect,
     WorkReport,
 )
 from artifact_index.trail.collection import collector_paused
@@ -79,6 +81,11 @@ class SessionReport(BaseModel):
     pending: list[PendingCallReport] = []
     # Changed files left on a branch the session switched away from (see trail.left_behind).
     left_behind: list[LeftBehind] = []
+    # Reads of files known only at run time: ``read`` lists some of the files read, not all.
+    unnamed_reads: list[UnknownEffect] = []
+    # Changes to files known only at run time (`perl -pi … $(rg -l …)`, `sed -i` over a glob no
+    # known file matched): the changed files listed are some of those changed, not all.
+    unnamed_changes: list[UnknownEffect] = []
 
     @property
     def changed(self) -> list[FileReport]:
@@ -217,8 +224,24 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
         pending=index.pending_calls(),
         agent_files=agent_files,
         left_behind=left_behind(index, changed_reports, work),
+        unnamed_reads=index.unnamed_reads(),
+        unnamed_changes=[e for e in index.unknown_effects() if changes_unnamed_files(e)],
         **by_status,
     )
+
+
+# What an in-place editor, `rm`, `touch`... say when the files they change cannot be named (see
+# shell.invocation's `unplaced`), and `find -exec` writing what its search matches; not a program or
+# code known only at run time, whose effects are not known at all.
+_UNNAMED_CHANGE = lazy_pattern(
+    r"^(?!runs |\S+ -c runs )\S.*(?:a path known only at run time|none of which the tracker knows"
+    r"|at paths computed at run time)"
+)
+
+
+def changes_unnamed_files(effect: UnknownEffect) -> bool:
+    """Whether ``effect`` changed files that exist but that the trail cannot name."""
+    return _UNNAMED_CHANGE.match(effect.detail or "") is not None
 
 
 def _listed_changed(listed: dict[str, ListedChange], read: list[FileReport]) -> list[FileReport]:

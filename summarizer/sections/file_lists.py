@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
 from artifact_index.lazy_pattern import lazy_pattern
+from artifact_index.shell.effects import UNNAMED_READ
 from artifact_index.trail.answers import FileReport, LeftBehind, SubAgentNote
 from artifact_index.trail.conversation.told import ChangeAccount
 from artifact_index.trail.index import SymbolEntry
@@ -742,10 +743,15 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     """
     # A file a call still waiting for its result names is not known to be unchanged.
     files = [f for f in facts.read if f.certainty != "unrecorded"]
+    # Files read by a command that named them only at run time are not listed: counts are floors.
+    unnamed = _unnamed_reads_line(facts)
+    at_least = "at least " if unnamed else ""
     if not files:
         # "None" would say no file was read: the files read and then changed are listed as changed.
         changed = [*facts.created, *facts.modified, *facts.deleted, *facts.reverted]
         also = sum(1 for f in changed if set(f.turns) - set(f.changed_turns))
+        if unnamed:
+            return f"None named.\n{unnamed}"
         return (
             f"None read without being changed; {also} of the changed files were read too."
             if also
@@ -793,7 +799,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
             folder, _, name = f.path.rpartition("/")
             by_folder.setdefault(folder + "/" if folder else "./", []).append(f"`{name}`")
         lines.append(
-            f"- and {len(rest)} more read, in "
+            f"- and {at_least}{len(rest)} more read, in "
             + "; ".join(f"`{folder}`: {', '.join(names)}" for folder, names in by_folder.items())
         )
     elif rest:
@@ -804,7 +810,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         shown = ", ".join(f"`{folder}` ({n})" for folder, n in folders.most_common(6))
         more = len(folders) - 6
         lines.append(
-            f"- and {len(rest)} more read, in {shown}"
+            f"- and {at_least}{len(rest)} more read, in {shown}"
             + (f" and {more} other folders" if more > 0 else "")
         )
     lines += _maybe_changed_lines(scripted)
@@ -814,10 +820,35 @@ def read_files(facts: SessionFacts, detail: int) -> str:
         shown = ", ".join(f"`{f.path}`{_whose_read(f)}" for f in outside[:_OUTSIDE_NAMED])
         more = len(outside) - _OUTSIDE_NAMED
         lines.append(
-            f"- outside the workspace ({len(outside)}, the latest first): {shown}"
+            f"- outside the workspace ({at_least}{len(outside)}, the latest first): {shown}"
             + (f" and {more} more" if more > 0 else "")
         )
+    if unnamed:
+        lines.append(unnamed)
     return "\n".join(lines)
+
+
+# How many of the commands that read files known only at run time are shown, the latest.
+_UNNAMED_SHOWN = 3
+
+
+def _unnamed_reads_line(facts: SessionFacts) -> str | None:
+    """The commands that read files the trail cannot name (a loop over a glob, `xargs cat`), or None."""
+    seen = {(r.turn, r.command, r.detail): r for r in facts.unnamed_reads}
+    if not seen:
+        return None
+    reads = list(seen.values())
+    shown = []
+    for read in reads[-_UNNAMED_SHOWN:]:
+        over = (read.detail or "").removeprefix(UNNAMED_READ).strip(" ()")
+        loop = f", {code_span(over)}" if over.startswith("for ") else ""
+        shown.append(f"{code_span(shown_command(read.command or '', 60))} (turn {read.turn}{loop})")
+    more = len(reads) - len(shown)
+    return (
+        "- and files not named here, known only when these ran: "
+        + "; ".join(shown)
+        + (f" and {more} more such command(s)" if more > 0 else "")
+    )
 
 
 # Folders of installed dependencies: a file read there is a library's, not the project's.

@@ -659,19 +659,33 @@ def _pending(facts: SessionFacts, detail: int) -> str:
             last = facts.work.commits[-1]
             quiet = [a.turn for a in facts.work.unconfirmed_commits if a.turn >= last.turn]
             unknown = _unknown_commit_after(facts)
+            # Files changed since by a command that named them only at run time are not counted.
+            unnamed = [e for e in facts.unnamed_changes if e.turn >= last.turn]
+            at_least = "at least " if unnamed else ""
             # A later `git commit` that printed no commit may hold them: say what was seen.
             unfinished.append(
-                f"{len(pending)} changed file(s) in no commit shown (the last commit "
+                f"{at_least}{len(pending)} changed file(s) in no commit shown (the last commit "
                 f"printed: `{last.hash}`, turn {last.turn}; `git commit` at turn {quiet[-1]} "
                 "printed none, so it may hold them): " + _few_paths(pending)
                 if quiet
-                else f"{len(pending)} changed file(s) in no commit shown (`{unknown.hash}`, "
+                else f"{at_least}{len(pending)} changed file(s) in no commit shown (`{unknown.hash}`, "
                 f"turn {unknown.turn}, made by {_command(_commit_command(unknown), 60)}, did not show "
                 "what it holds, so it may hold them): " + _few_paths(pending)
                 if unknown is not None
-                else f"{len(pending)} changed file(s) not committed (the last "
+                else f"{at_least}{len(pending)} changed file(s) not committed (the last "
                 f"commit: `{last.hash}`, turn {last.turn}): " + _few_paths(pending)
             )
+            if unnamed:
+                latest = unnamed[-1]
+                unfinished[-1] += (
+                    f", and the files {_command(latest.command or '', 60)} (turn {latest.turn}) "
+                    "changed, which it named only when it ran"
+                    + (
+                        f" (and {len(unnamed) - 1} more such command(s))"
+                        if len(unnamed) > 1
+                        else ""
+                    )
+                )
             unseen = _listed_unseen(facts)
             if unseen:
                 # A tool the session ran (`bd init`) changed files no call shows: the count above is

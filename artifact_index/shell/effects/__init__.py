@@ -41,6 +41,6 @@ Decisions:
 from __future__ import annotations
 
 from artifact_index.shell.effects.dispatch import command_effects
-from artifact_index.shell.effects.effect import Effect
+from artifact_index.shell.effects.effect import UNNAMED_READ, Effect
 
-__all__ = ["Effect", "command_effects"]
+__all__ = ["UNNAMED_READ", "Effect", "command_effects"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import posixpath
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.effects.converters import CONVERTERS
 from artifact_index.shell.effects.editors import apply_patch, awk, ed, patch, perl, sed
-from artifact_index.shell.effects.effect import Effect, Handler
+from artifact_index.shell.effects.effect import UNNAMED_READ, Effect, Handler
 from artifact_index.shell.effects.files import (
     cp,
     dd,
@@ -79,7 +80,63 @@ def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
         return Effect([*saved, *named], opaque=not inv.failed and not neutral)
     if inv.failed and handler not in _RUN_WHEN_FAILED:
         return Effect()
-    return handler(inv, runtime)
+    effect = handler(inv, runtime)
+    if handler in _READING_HANDLERS:
+        unnamed = _unnamed_read(inv, effect)
+        if unnamed is not None:
+            effect.operations.append(unnamed)
+    return effect
+
+
+# The handlers of programs that read the files they are given: a file among them that cannot be
+# named (a loop's variable over a glob, `xargs cat`, `find -exec cat {}`) is still read.
+_READING_HANDLERS: frozenset[Handler] = frozenset({cat, reader, sed, awk})
+
+
+# The options of sed and awk that give the script (or a variable) instead of the first operand.
+_SCRIPT_OPTIONS = frozenset({"-e", "-f", "--expression", "--file", "-v"})
+# A command substitution or backquoted command inside a word: its spaces are no part of a path.
+_SUBSTITUTION = lazy_pattern(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`")
+
+
+def _may_be_a_path(raw: str) -> bool:
+    """Whether a word whose value is known only at run time may name files: not text with spaces.
+
+    ``<arguments read by xargs>`` is no shell word (an unquoted `<` is a redirection) but
+    what xargs gives its command: files, for a reader.
+    """
+    if raw.startswith("<") and raw.endswith(">"):
+        return True
+    return not any(ch.isspace() for ch in _SUBSTITUTION.sub("", raw))
+
+
+def _unnamed_read(inv: Invocation, effect: Effect) -> FileOperation | None:
+    """A read of files known only at run time, when ``inv`` reads some; None when it names them all.
+
+    It has no path: the trail cannot list its files, but a count of the files read must not
+    pass for all of them.
+    """
+    if any(op.action == "unknown" for op in effect.operations):
+        return None  # an in-place edit of such files already says so
+    args = list(inv.args[1:])
+    if inv.program in ("sed", "awk", "gawk") and not any(
+        (arg.value or "").split("=")[0] in _SCRIPT_OPTIONS for arg in args
+    ):
+        # Their first operand is the script (`sed -n "$(grep -n … f)p" f`), not a file.
+        first = next((k for k, a in enumerate(args) if not (a.value or "x").startswith("-")), None)
+        if first is not None:
+            del args[first]
+    unplaced = [
+        arg
+        for k, arg in enumerate(args)
+        if (arg.value is None or arg.glob)
+        and not (k and (args[k - 1].value or "") in _SCRIPT_OPTIONS)
+        and _may_be_a_path(arg.raw)
+    ]
+    if not unplaced:
+        return None
+    named = ", ".join(arg.raw for arg in unplaced[:3])
+    return inv.op("read", None, detail=f"{UNNAMED_READ} ({named})")
 
 
 def _is_script_path(value: str | None) -> bool:
@@ -223,7 +280,9 @@ def _find(inv: Invocation, runtime: Runtime) -> Effect:
                 where = f" under {', '.join(roots)}" if roots else ""
                 program = " ".join(a.raw for a in inner[:2])
                 ops.append(inv.unknown(_FIND_WRITES.format(where=where, program=program)))
-    return Effect([op for op in ops if op.action != "read"])
+    # What it reads is not listed (the search's files are not the session's reads), but that it
+    # read files the trail cannot name is kept.
+    return Effect([op for op in ops if op.action != "read" or op.path is None])
 
 
 _FIND_WRITES = (

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.shell.invocation import Invocation, Runtime
 
-__all__ = ["Effect", "Handler"]
+__all__ = ["UNNAMED_READ", "Effect", "Handler"]
 
 
 @dataclass
@@ -23,3 +23,8 @@ class Effect:
 
 # How one program's effects are computed.
 Handler = Callable[[Invocation, Runtime], Effect]
+
+
+# The detail of a read whose files are known only at run time (it has no path): the files read are
+# more than the trail can list.
+UNNAMED_READ = "reads files known only at run time"

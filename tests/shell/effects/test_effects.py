@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from artifact_index.shell import ShellAnalysis, analyze_command
 
-from ..helpers import FakeContext, analyze, effects, only, short
+from ..helpers import ROOT, FakeContext, analyze, effects, only, short
 
 PATCH = """diff --git a/src/app.py b/src/app.py
 --- a/src/app.py
@@ -305,7 +305,8 @@ class TestReads:
             'for f in .git/s/*.agent; do id=$(basename "$f" .agent); '
             'printf "%s" "$(cat ".git/s/$id.model" 2>/dev/null)"; done'
         )
-        assert effects(analyze(command, output="x"), reads=True) == []
+        # Not a file named `.agent`: a read of files named only at run time, with no path.
+        assert effects(analyze(command, output="x"), reads=True) == [("read", None)]
         # A path tool given one known operand still answers.
         assert effects(analyze('d=$(dirname src/a/b.py); cat "$d/c.py"'), reads=True) == [
             ("read", "src/a/c.py")
@@ -945,7 +946,7 @@ def test_command_shaped_text_is_analyzed_without_raising(words: list[str]) -> No
 
 def test_unmatched_globs_are_not_taken_for_file_names() -> None:
     result = analyze("sed -i 's/a/b/' src/*.py && cat docs/*.md")
-    assert effects(result, reads=True) == [("unknown", None)]
+    assert effects(result, reads=True) == [("unknown", None), ("read", None)]
     assert "src/*.py" in (result.operations[0].detail or "")
 
 
@@ -1250,3 +1251,125 @@ class TestEchoedStatus:
         command = 'for i in 1 2; do python3 gen.py; echo "rc $?"; done'
         result = analyze(command, files=self.SCRIPT, output="rc 1\nrc 0\n")
         assert ("write", "out.csv") in effects(result)
+
+
+# --- reads of files named only at run time ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "detail"),
+    [
+        (
+            'for f in ../runners/*.json; do sed -n "1,40p" "$f"; done',
+            "reads files known only at run time (for f in ../runners/*.json)",
+        ),
+        ("ls logs | xargs cat", "reads files known only at run time (<arguments read by xargs>)"),
+        ("find docs -name '*.md' -exec head -5 {} +", "reads files known only at run time ({})"),
+        ("cat $(rg -l TODO src)", "reads files known only at run time ($(rg -l TODO src))"),
+    ],
+)
+def test_a_read_of_files_named_only_at_run_time_is_a_read_without_a_path(
+    command: str, detail: str
+) -> None:
+    read = only(analyze(command), "read")
+    assert (read.path, read.detail) == (None, detail)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'for f in a.json b.json; do sed -n "1,40p" "$f"; done',
+        "cat README.md",
+        "sed -i 's/a/b/' $(rg -l a src)",  # an in-place edit says so as an unknown effect
+    ],
+)
+def test_reads_of_named_files_have_no_unnamed_read(command: str) -> None:
+    assert not [op for op in analyze(command).operations if op.action == "read" and not op.path]
+
+
+# --- a build's table of the files it wrote ----------------------------------------------------------
+
+_BUILT = (
+    "vite v7.1.3 building for staging...\n"
+    "dist/server/wrangler.json                 1.83 kB │ gzip: 0.89 kB\n"
+    "dist/server/assets/router-CP7Pjkty.js   331.42 kB │ gzip: 105.56 kB\n"
+    "✓ built in 699ms\n"
+)
+
+
+@pytest.mark.parametrize("command", ["pnpm build:staging", "npm run build", "npx vite build"])
+def test_a_file_the_session_knows_that_a_build_lists_as_written_is_rewritten(command: str) -> None:
+    # Only the file the session had read is said: the build's other outputs stay unnamed.
+    known = {f"{ROOT}/dist/server/wrangler.json": '{"name": "shop"}'}
+    result = analyze(command, files=known, output=_BUILT)
+    assert effects(result) == [("write", "dist/server/wrangler.json")]
+
+
+@pytest.mark.parametrize(
+    ("command", "ok"), [("cat build.log", True), ("pnpm test", True), ("pnpm build", False)]
+)
+def test_such_a_table_printed_by_no_build_or_by_a_failed_one_writes_nothing(
+    command: str, ok: bool
+) -> None:
+    known = {f"{ROOT}/dist/server/wrangler.json": "{}", f"{ROOT}/build.log": _BUILT}
+    result = analyze(command, files=known, output=_BUILT, succeeded=ok)
+    assert effects(result) == []
+
+
+# --- steps the output shows no run reached ------------------------------------------------------------
+
+_RETRY = (
+    "for i in 1 2 3; do\n"
+    "  if ! git rebase origin/main > /tmp/rebase_out 2>&1; then\n"
+    '    echo "REBASE CONFLICT"; git rebase --abort; break\n'
+    "  fi\n"
+    '  echo "rebase OK"\n'
+    "  if git push origin main > /tmp/push_out 2>&1; then break; fi\n"
+    "done"
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "pushed"),
+    [
+        ("REBASE CONFLICT\n", False),  # the loop broke before its echo: the push never ran
+        ("rebase OK\n", True),
+        ("rebase OK\n... [12 lines truncated] ...\n", True),
+    ],
+)
+def test_a_redirect_after_an_echo_the_output_lacks_wrote_nothing(output: str, pushed: bool) -> None:
+    written = [op.path for op in analyze(_RETRY, output=output).operations if op.action == "write"]
+    assert ("/tmp/push_out" in written) is pushed
+    assert "/tmp/rebase_out" in written
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo start; { echo "done"; date > stamp.txt; } > log.txt',  # its echo went to a file
+        '(echo "done"; date > stamp.txt) | tail -1',  # ...or into a pipe
+        'echo start; echo "done" > log.txt; date > stamp.txt',
+    ],
+)
+def test_an_echo_whose_output_went_elsewhere_says_nothing_of_what_ran(command: str) -> None:
+    written = [op.path for op in analyze(command, output="start\n").operations]
+    assert f"{ROOT}/stamp.txt" in written
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # `&&` skipped the echo, not the step after the `;`.
+        ("diff a.md b.md && echo IDENTICAL; sed -n '1,5p' c.md", "3c3\n< x\n---\n> y\n"),
+        # The harness gave back a notice, not the command's output.
+        (
+            'rm -f x.log; echo "=== log ==="; cat c.md',
+            "Command running in background with ID: b5db730. Output is being written to: /tmp/o",
+        ),
+    ],
+)
+def test_an_echo_missing_from_the_output_stops_nothing_it_may_not_have_reached(
+    command: str, output: str
+) -> None:
+    reads = [op.path for op in analyze(command, output=output).operations if op.action == "read"]
+    assert reads == [f"{ROOT}/c.md"]

@@ -749,3 +749,54 @@ def test_a_file_deleted_and_shown_again_with_other_content_is_not_modified_by_th
         "- `docs/tracing.md`: deleted (turn 2); there again at turn 3, though no call of the"
         " session is seen making it"
     )
+
+
+# --- files a command named only when it ran: the lists are some of the files, counts are floors ---------
+
+
+def test_reads_by_a_loop_over_a_glob_make_the_read_counts_floors_and_name_the_loop() -> None:
+    index = _index(
+        read(1, f"{ROOT}/README.md", "# shop\n"),
+        read(2, "/etc/hosts", "127.0.0.1 localhost\n"),
+        shell(
+            3,
+            'for f in ../billing/runners/*.json; do echo "--- $f"; sed -n "1,40p" "$f"; done',
+            '--- ../billing/runners/a.json\n{"id": 1}\n--- ../billing/runners/b.json\n{"id": 2}\n',
+        ),
+    )
+    files_read = _section(index, "Files read (unchanged)")
+    assert "outside the workspace (at least 1, the latest first): `/etc/hosts`" in files_read
+    assert (
+        "- and files not named here, known only when these ran: "
+        '`sed -n "1,40p" "$f"` (turn 3, `for f in ../billing/runners/*.json`)'
+    ) in files_read
+
+
+def test_reads_of_named_files_alone_leave_the_counts_exact() -> None:
+    index = _index(
+        read(1, f"{ROOT}/README.md", "# shop\n"),
+        read(2, "/etc/hosts", "127.0.0.1 localhost\n"),
+        shell(3, 'for f in a.json b.json; do sed -n 1,40p "$f"; done', "{}\n{}\n"),
+    )
+    files_read = _section(index, "Files read (unchanged)")
+    assert "outside the workspace (1, the latest first)" in files_read
+    assert "known only when these ran" not in files_read
+
+
+def test_an_in_place_edit_of_files_named_at_run_time_makes_the_uncommitted_count_a_floor() -> None:
+    index = _index(
+        edit(1, f"{ROOT}/src/app.py", "a = 1\n", "a = 2\n"),
+        shell(
+            2,
+            "git add src/app.py && git commit -m 'bump'",
+            "[main 3a5bc20] bump\n 1 file changed\n",
+        ),
+        edit(3, f"{ROOT}/src/tools.py", "b = 1\n", "b = 2\n"),
+        shell(4, "perl -pi -e 's/old-name/new-name/g' $(rg -l 'old-name' src)", ""),
+    )
+    tasks = _section(index, "Open tasks")
+    assert (
+        "at least 1 changed file(s) not committed (the last commit: `3a5bc20`, turn 2): "
+        "`src/tools.py`, and the files `perl -pi -e 's/old-name/new-name/g' $(rg -l 'old-name' src)` "
+        "(turn 4) changed, which it named only when it ran"
+    ) in tasks

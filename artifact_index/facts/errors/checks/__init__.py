@@ -74,6 +74,35 @@ _OUTPUT_FILTERS = word_set(
 _NOISE = {"cd", "pushd", "popd", "echo", "printf", "true", "clear", "set", "source", ".", "export"}
 
 
+def _check_directory(command: str) -> str | None:
+    """The directory a ``cd`` before the command's first check moved to (None: no ``cd`` seen)."""
+    directory: str | None = None
+    for piped, words in segments(command):
+        words = unwrap(words)
+        if piped or not words:
+            continue
+        if executable(words[0]) == "cd" and len(words) == 2:
+            target = words[1].rstrip("/") or "/"
+            directory = (
+                target
+                if target.startswith(("/", "~")) or directory is None
+                else f"{directory}/{target}"
+            )
+        elif segment_check(words) is not None:
+            break
+    return directory
+
+
+def _runs_under(later: str | None, earlier: str | None) -> bool:
+    """Whether a run from ``later`` can reach what a run from ``earlier`` ran: the same or a parent folder.
+
+    Only two absolute folders are compared; a relative one, or none, says nothing of where it was.
+    """
+    if later is None or earlier is None or not later.startswith("/") or not earlier.startswith("/"):
+        return True
+    return earlier == later or earlier.startswith(later.rstrip("/") + "/")
+
+
 @functools.lru_cache(maxsize=4096)
 def masks_exit_status(command: str | None) -> bool:
     """True when the command's exit status is not its check's: ``pytest | tail``, ``make; echo``."""
@@ -209,6 +238,8 @@ def covers(later: str | None, earlier: str | None) -> bool:
     """
     if not later or not earlier:
         return False
+    if not _runs_under(_check_directory(later), _check_directory(earlier)):
+        return False  # `cd agents/kiro && go test ./...` runs none of `cd e2e && go test .`
     if command_key(later) == command_key(earlier):
         return True
     later_checks, earlier_checks = checks_in(later), checks_in(earlier)

@@ -55,6 +55,7 @@ def test_different_checks(first: str, second: str) -> None:
         ("npm test", "npm test -- src/auth/token.test.ts"),
         ("ruff check . && pytest", "pytest tests/test_auth.py"),
         ("mypy src", "mypy src/auth.py"),
+        ("cd /repo && go test ./...", "cd /repo/e2e && go test ."),
     ],
 )
 def test_broader_runs_cover_narrower_ones(later: str, earlier: str) -> None:
@@ -71,6 +72,9 @@ def test_broader_runs_cover_narrower_ones(later: str, earlier: str) -> None:
         ("jest", "pytest"),
         ("python other.py", "python reproduce.py"),
         ("ls", "pytest"),
+        # Run from another folder: its `./...` is that folder's packages, not the earlier ones.
+        ("cd /repo/agents/kiro && go test ./...", "cd /repo && go test -tags=e2e ./e2e/..."),
+        ("cd /repo/api && pytest", "cd /repo/web && pytest tests/test_auth.py"),
     ],
 )
 def test_unrelated_runs_do_not_cover(later: str, earlier: str) -> None:
