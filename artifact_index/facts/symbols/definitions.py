@@ -351,7 +351,13 @@ def _held(found: Found, other_lines: Sequence[str], other_found: Sequence[Found]
     end = _names_at(head, found.name)
     assert end is not None
     prefix = head[:end]
-    lines = sum(_starts(line, prefix) for line in other_lines)
+    # A head that starts with the bare name (a class's method, `reset() {`) is told from a call
+    # (`reset();`) by opening a body as it does.
+    bare = prefix == found.name
+    lines = sum(
+        _starts(line, prefix) and (not bare or line.endswith(("{", ":", "=>")))
+        for line in other_lines
+    )
     own = sum(1 for f in other_found if (h := _head(f)) is not None and _starts(h, prefix))
     if lines <= own:
         return None

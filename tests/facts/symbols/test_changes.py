@@ -605,3 +605,12 @@ def test_each_hunk_of_a_diff_is_read_on_its_own() -> None:
         ("added", "function", None, "formatActorLabel"),
         ("removed", "function", None, "renderToolIcon"),
     }
+
+
+def test_a_call_of_a_method_is_not_its_first_line() -> None:
+    # The old text calls `reset();`; the new one defines `reset() {`: added, not modified.
+    old = "class Timer {\n  start() {\n    reset();\n  }\n"
+    new = old + "\n  reset() {\n    this.count = 0;\n  }\n"
+    assert _changes(symbols_in_edit(old, new, "timer.ts")) == {
+        ("added", "method", "Timer", "reset")
+    }
