@@ -306,20 +306,25 @@ def _closed(text: str, language: str) -> str:
 
     An edit's piece that stops inside a function (a diff hunk ending three lines into its body)
     parses as no function at all: closed, it parses as the function it begins, with the lines
-    the piece shows.
+    the piece shows.  Left as it is when the count cannot be trusted: a literal left open (a
+    quote inside a regular expression) or a bracket closing another kind than the one open.
+    Closers with nothing open are the ends of blocks opened before the piece.
     """
     if language not in _BRACKETED:
         return text
     open_brackets: list[str] = []
     skipped = _RUST_BRACKETS_OUTSIDE_LITERALS if language == "rust" else _BRACKETS_OUTSIDE_LITERALS
     for token in skipped.finditer(text):
-        bracket = token.group(0)
-        if bracket in _CLOSING:
-            open_brackets.append(bracket)
-        elif (
-            bracket in (")", "]", "}") and open_brackets and _CLOSING[open_brackets[-1]] == bracket
-        ):
-            open_brackets.pop()
+        found = token.group(0)
+        if found in _CLOSING:
+            open_brackets.append(found)
+        elif found in (")", "]", "}"):
+            if open_brackets and _CLOSING[open_brackets[-1]] != found:
+                return text
+            if open_brackets:
+                open_brackets.pop()
+        elif found[0] in "\"'`" and (len(found) < 2 or found[-1] != found[0]):
+            return text
     if not open_brackets:
         return text
     return text + "\n" + "".join(_CLOSING[b] for b in reversed(open_brackets)) + "\n"
@@ -420,8 +425,13 @@ def _starts(line: str, prefix: str) -> bool:
 
 
 def _in_order(wanted: Sequence[str], lines: Sequence[str]) -> bool:
+    """Whether ``lines`` hold every line of ``wanted`` in order; closers alone (``}``, ``});``, the
+    ends :func:`_closed` may have added) are layout and left out."""
     remaining = iter(lines)
-    return all(any(line == w for line in remaining) for w in wanted)
+    return all(any(line == w for line in remaining) for w in wanted if not _CLOSERS_ONLY.match(w))
+
+
+_CLOSERS_ONLY = re.compile(r"^[)\]}\s;,]*$")
 
 
 def _rebuild(context: str, old: str, new: str) -> tuple[str, str] | None:

@@ -631,3 +631,15 @@ def test_a_hunk_that_stops_inside_a_function_still_shows_it() -> None:
         ("added", "function", None, "classifyRenderableActor"),
         ("removed", "function", None, "classifyTurnActor"),
     }
+
+
+def test_a_piece_whose_brackets_cannot_be_counted_is_not_closed() -> None:
+    # A quote inside a regular expression leaves a "string" open to the end of its line: the
+    # count is wrong, so nothing is closed, and `validate`, unchanged on both sides, is no change.
+    old = (
+        "  const strength = useMemo(() => {\n"
+        '    const symbol = /[0-9!@#$%^&*(),.?":{}|<>]/.test(password);\n'
+        "    return symbol;\n  }, [password]);\n\n  const validate = () => {\n"
+    )
+    new = "  const [busy, setBusy] = useState(false);\n\n  const validate = () => {\n"
+    assert "validate" not in {name for *_, name in _changes(symbols_in_edit(old, new, "f.tsx"))}
