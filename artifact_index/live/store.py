@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -52,6 +53,9 @@ STORE_VARIABLE = "ARTIFACT_INDEX_STORE"
 _ROW_LISTS = ("files", "errors", "tests")
 # Sessions whose rows are remembered between saves: as many as a watcher follows at once.
 _REMEMBERED_SESSIONS = 64
+# How long a writer waits for another's lock before the store reports it as locked.
+_LOCK_WAIT_SECONDS = 30.0
+_LOCK_RETRY_SECONDS = 0.01
 
 
 class StoreError(ArtifactIndexError):
@@ -493,7 +497,9 @@ class SessionStore:
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         # Autocommit: transactions are explicit (see _write), so a migration or a save is all or nothing.
-        with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as db:
+        with closing(
+            sqlite3.connect(self.path, timeout=_LOCK_WAIT_SECONDS, isolation_level=None)
+        ) as db:
             db.execute("PRAGMA foreign_keys = ON")
             yield db
 
@@ -513,7 +519,7 @@ class SessionStore:
 
     @classmethod
     def _migrate(cls, db: sqlite3.Connection) -> None:
-        db.execute("PRAGMA journal_mode = WAL")
+        _enter_wal_mode(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)"
         )
@@ -831,6 +837,33 @@ class SessionStore:
                 for e in errors
             ]
         return found
+
+
+def _enter_wal_mode(db: sqlite3.Connection, wait: float = _LOCK_WAIT_SECONDS) -> None:
+    """Put the store in WAL mode, waiting as long as any other lock wait would.
+
+    Switching a new file to WAL needs every other connection out of it for a
+    moment, and when waiting could deadlock SQLite answers "locked" at once
+    instead of calling its busy handler: hooks that start together on a new
+    store would then fail though each holds the lock only briefly.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(_LOCK_RETRY_SECONDS)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether another connection's lock refused ``exc``'s statement (SQLITE_BUSY or LOCKED, any variant)."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
 
 
 def _reason(exc: Exception) -> str:

@@ -209,10 +209,7 @@ def _turn_words(turns: list[int]) -> str:
 
 def went_on(e: ErrorReport) -> str:
     """What the session did after an error it went past: the next command that succeeded."""
-    return (
-        f"the session went on: `{one_line(e.went_on or '', 80)}` "
-        f"(turn {e.went_on_turn}) succeeded after it"
-    )
+    return f"the next command that succeeded: `{one_line(e.went_on or '', 80)}` (turn {e.went_on_turn})"
 
 
 def written_first_line(e: ErrorReport) -> str:

@@ -97,10 +97,12 @@ def _open_error(e: ErrorReport, attempts: list[Attempt], detail: int, facts: Ses
     )
     source = f" from {_command(e.command)}" if e.command and detail <= 2 else ""
     if e.went_on is not None:
-        # The session went another way: not a verdict that it is still to fix, what ran next.
+        # The session went another way: what ran next, and no verdict. Read as "still open", a
+        # label like "not seen resolved" was wrong whenever that next command was the same
+        # step done right (`python3` after `python` was not found).
         return (
-            f"- [not seen resolved] {e.kind}{_where(e)}, {turns} from {_command(e.command)}: "
-            f"{code_span(one_line(e.message, 160))}; {went_on(e)}"
+            f"- [failed; the session went on] {e.kind}{_where(e)}, {turns} from "
+            f"{_command(e.command)}: {code_span(one_line(e.message, 160))}; {went_on(e)}"
         )
     state = error_state(e, facts)
     if state.changed_after:
@@ -211,7 +213,7 @@ def _errors(facts: SessionFacts, detail: int, *, resolved: bool = True) -> str:
             if first.resolved
             else "from tests written before their code"
             if first.tests_written_first is not None
-            else "not seen resolved; the session went on past it"
+            else "the session went on past it"
             if first.went_on is not None
             else "still open"
         )

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import errno
 import json
+import multiprocessing
 import os
 import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -24,6 +26,7 @@ from artifact_index.live.store import (
     SessionNotFound,
     SessionStore,
     StoreError,
+    _enter_wal_mode,
     since_cutoff,
 )
 from artifact_index.presentation.cli import main
@@ -440,3 +443,56 @@ def test_a_sessions_stored_files_are_the_files_it_lists(example: str) -> None:
         )
         for e in listed
     ]
+
+
+def _open_store_at(args: tuple[str, float]) -> str | None:
+    """Open the store at a shared start time; what went wrong, if anything."""
+    path, start = args
+    while time.time() < start:
+        pass  # every opener starts in the same instant, where the lock race happens
+    try:
+        SessionStore(path)
+    except StoreError as exc:
+        return str(exc)
+    return None
+
+
+def test_many_openers_of_a_new_store_at_once_all_open_it(tmp_path: Path) -> None:
+    # Switching a new file to WAL made SQLite answer "locked" at once, without waiting, to
+    # about one opener in three such rounds.
+    context = multiprocessing.get_context("spawn")  # fork warns in a threaded test runner
+    failures: list[str] = []
+    with context.Pool(12) as pool:
+        for round_number in range(10):
+            path = str(tmp_path / f"round-{round_number}" / "sessions.db")
+            start = time.time() + 0.2
+            failures += [err for err in pool.map(_open_store_at, [(path, start)] * 12) if err]
+    assert failures == []
+
+
+def test_the_switch_to_wal_mode_waits_out_a_refusal_that_skipped_the_busy_wait() -> None:
+    class RefusedTwice:
+        def __init__(self) -> None:
+            self.tries = 0
+
+        def execute(self, statement: str) -> None:
+            self.tries += 1
+            if self.tries <= 2:
+                refusal = sqlite3.OperationalError("database is locked")
+                refusal.sqlite_errorcode = sqlite3.SQLITE_BUSY  # type: ignore[attr-defined]
+                raise refusal
+
+    db = RefusedTwice()
+    _enter_wal_mode(db, wait=5)  # type: ignore[arg-type]
+    assert db.tries == 3
+
+
+def test_a_store_that_stays_locked_is_still_reported_as_locked() -> None:
+    class AlwaysLocked:
+        def execute(self, statement: str) -> None:
+            refusal = sqlite3.OperationalError("database is locked")
+            refusal.sqlite_errorcode = sqlite3.SQLITE_BUSY  # type: ignore[attr-defined]
+            raise refusal
+
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _enter_wal_mode(AlwaysLocked(), wait=0.05)  # type: ignore[arg-type]
