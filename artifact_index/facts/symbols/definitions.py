@@ -40,6 +40,7 @@ language whose grammar is not installed raises
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Literal, cast
@@ -241,8 +242,8 @@ def _compare_fragments(old: str, new: str, language: str) -> list[SymbolChange]:
       account for it; held there (an unchanged line of context, a signature whose parameters
       changed), it was there before and after: modified when its lines changed, else unchanged.
     """
-    old_found = [f for f in analyze(old, language) if not f.scope_only]
-    new_found = [f for f in analyze(new, language) if not f.scope_only]
+    old_found = [f for f in analyze(_closed(old, language), language) if not f.scope_only]
+    new_found = [f for f in analyze(_closed(new, language), language) if not f.scope_only]
     old_texts = _texts_by_key(old_found)
     new_texts = _texts_by_key(new_found)
     renamed = _lost_containers(old_texts, new_texts)
@@ -272,6 +273,61 @@ def _compare_fragments(old: str, new: str, language: str) -> list[SymbolChange]:
         elif not held:
             changes.append(_change(key, "modified"))
     return changes
+
+
+# Languages whose blocks close with brackets: a piece cut inside one is closed before parsing.
+_BRACKETED = frozenset(
+    {
+        "javascript",
+        "typescript",
+        "tsx",
+        "go",
+        "rust",
+        "java",
+        "c",
+        "cpp",
+        "c_sharp",
+        "php",
+        "kotlin",
+    }
+)
+# What a bracket count skips: comments and string literals (a string left open ends at its line).
+_SKIPPED = r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"?|`(?:\\.|[^`\\])*`?|"
+_BRACKETS_OUTSIDE_LITERALS = re.compile(_SKIPPED + r"'(?:\\.|[^'\\\n])*'?|[()\[\]{}]", re.DOTALL)
+# In Rust a quote starts a character (`'{'`) or a lifetime (`&'a str`), never a string.
+_RUST_BRACKETS_OUTSIDE_LITERALS = re.compile(
+    _SKIPPED + r"'(?:\\[^']{1,8}|[^'\\\n])'|[()\[\]{}]", re.DOTALL
+)
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+def _closed(text: str, language: str) -> str:
+    """``text`` with the brackets it leaves open closed at its end.
+
+    An edit's piece that stops inside a function (a diff hunk ending three lines into its body)
+    parses as no function at all: closed, it parses as the function it begins, with the lines
+    the piece shows.  Left as it is when the count cannot be trusted: a literal left open (a
+    quote inside a regular expression) or a bracket closing another kind than the one open.
+    Closers with nothing open are the ends of blocks opened before the piece.
+    """
+    if language not in _BRACKETED:
+        return text
+    open_brackets: list[str] = []
+    skipped = _RUST_BRACKETS_OUTSIDE_LITERALS if language == "rust" else _BRACKETS_OUTSIDE_LITERALS
+    for token in skipped.finditer(text):
+        found = token.group(0)
+        if found in _CLOSING:
+            open_brackets.append(found)
+        elif found in (")", "]", "}"):
+            if open_brackets and _CLOSING[open_brackets[-1]] != found:
+                return text
+            if open_brackets:
+                open_brackets.pop()
+        elif found[0] in "\"'`" and (len(found) < 2 or found[-1] != found[0]):
+            return text
+    if not open_brackets:
+        return text
+    return text + "\n" + "".join(_CLOSING[b] for b in reversed(open_brackets)) + "\n"
 
 
 def _first_of_each(found: Sequence[Found]) -> list[Found]:
@@ -351,7 +407,13 @@ def _held(found: Found, other_lines: Sequence[str], other_found: Sequence[Found]
     end = _names_at(head, found.name)
     assert end is not None
     prefix = head[:end]
-    lines = sum(_starts(line, prefix) for line in other_lines)
+    # A head that starts with the bare name (a class's method, `reset() {`) is told from a call
+    # (`reset();`) by opening a body as it does.
+    bare = prefix == found.name
+    lines = sum(
+        _starts(line, prefix) and (not bare or line.endswith(("{", ":", "=>")))
+        for line in other_lines
+    )
     own = sum(1 for f in other_found if (h := _head(f)) is not None and _starts(h, prefix))
     if lines <= own:
         return None
@@ -363,8 +425,13 @@ def _starts(line: str, prefix: str) -> bool:
 
 
 def _in_order(wanted: Sequence[str], lines: Sequence[str]) -> bool:
+    """Whether ``lines`` hold every line of ``wanted`` in order; closers alone (``}``, ``});``, the
+    ends :func:`_closed` may have added) are layout and left out."""
     remaining = iter(lines)
-    return all(any(line == w for line in remaining) for w in wanted)
+    return all(any(line == w for line in remaining) for w in wanted if not _CLOSERS_ONLY.match(w))
+
+
+_CLOSERS_ONLY = re.compile(r"^[)\]}\s;,]*$")
 
 
 def _rebuild(context: str, old: str, new: str) -> tuple[str, str] | None:

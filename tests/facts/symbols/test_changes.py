@@ -586,7 +586,8 @@ def test_a_definition_on_a_context_line_of_a_patch_is_not_added() -> None:
 
 def test_each_hunk_of_a_diff_is_read_on_its_own() -> None:
     # Joined, the first hunk's type (cut before its closing brace) holds the second hunk's
-    # class members: "SessionTreeCard.constructor modified", a member it never had.
+    # class members: "SessionTreeCard.constructor modified", a member it never had.  On its
+    # own, closed where the hunk stops, it is the type a field was added to.
     hunks = [
         (
             "export type SessionTreeCard = {\n\tid: string;\n\tlabel: string;\n",
@@ -602,6 +603,43 @@ def test_each_hunk_of_a_diff_is_read_on_its_own() -> None:
         ),
     ]
     assert _changes(symbols_in_hunks(hunks, "panel.ts")) == {
+        ("modified", "type", None, "SessionTreeCard"),
         ("added", "function", None, "formatActorLabel"),
         ("removed", "function", None, "renderToolIcon"),
     }
+
+
+def test_a_call_of_a_method_is_not_its_first_line() -> None:
+    # The old text calls `reset();`; the new one defines `reset() {`: added, not modified.
+    old = "class Timer {\n  start() {\n    reset();\n  }\n"
+    new = old + "\n  reset() {\n    this.count = 0;\n  }\n"
+    assert _changes(symbols_in_edit(old, new, "timer.ts")) == {
+        ("added", "method", "Timer", "reset")
+    }
+
+
+def test_a_hunk_that_stops_inside_a_function_still_shows_it() -> None:
+    # The hunk renames a function and ends three lines into its body: closed where it stops,
+    # each side parses as the function it begins.
+    hunk = (
+        "function classifyTurnActor(\n\trecord: Item,\n\ttext: string,\n): Actor {\n"
+        '\tif (!record) {\n\t\treturn "system";\n',
+        "function classifyRenderableActor(\n\trecord: Item,\n): Actor | undefined {\n"
+        "\tif (!record) {\n\t\treturn undefined;\n",
+    )
+    assert _changes(symbols_in_hunks([hunk], "transcript.ts")) == {
+        ("added", "function", None, "classifyRenderableActor"),
+        ("removed", "function", None, "classifyTurnActor"),
+    }
+
+
+def test_a_piece_whose_brackets_cannot_be_counted_is_not_closed() -> None:
+    # A quote inside a regular expression leaves a "string" open to the end of its line: the
+    # count is wrong, so nothing is closed, and `validate`, unchanged on both sides, is no change.
+    old = (
+        "  const strength = useMemo(() => {\n"
+        '    const symbol = /[0-9!@#$%^&*(),.?":{}|<>]/.test(password);\n'
+        "    return symbol;\n  }, [password]);\n\n  const validate = () => {\n"
+    )
+    new = "  const [busy, setBusy] = useState(false);\n\n  const validate = () => {\n"
+    assert "validate" not in {name for *_, name in _changes(symbols_in_edit(old, new, "f.tsx"))}
