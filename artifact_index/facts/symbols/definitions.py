@@ -65,6 +65,7 @@ __all__ = [
     "definitions",
     "language_for_path",
     "symbols_in_edit",
+    "symbols_in_hunks",
     "symbols_in_range",
     "tags_query",
 ]
@@ -195,10 +196,175 @@ def symbols_in_edit(
             return _compare(
                 analyze(before, language, path=path), analyze(after, language, path=path)
             )
-    return _compare(
-        analyze(textwrap.dedent(old_text), language),
-        analyze(textwrap.dedent(new_text), language),
-    )
+    return _compare_fragments(textwrap.dedent(old_text), textwrap.dedent(new_text), language)
+
+
+def symbols_in_hunks(
+    hunks: Sequence[tuple[str, str]], path: str, context: str | None = None
+) -> list[SymbolChange]:
+    """The definitions a diff changed, from its hunks' (old, new) texts, when the full contents are not known.
+
+    Each hunk is compared on its own (:func:`symbols_in_edit`): joined, the hunks' texts read as
+    one piece of code whose definitions run from one hunk into the next (a string a hunk opens
+    swallows the hunks after it; a method of one hunk becomes a member of a type of the one
+    before).  A definition that one hunk adds and another removes moved: modified.
+    """
+    merged: dict[tuple[str, str, str | None], ChangeKind] = {}
+    for old, new in hunks:
+        for change in symbols_in_edit(old, new, path, context=context):
+            key = (change.name, change.kind, change.container)
+            seen = merged.get(key)
+            if seen is None or seen == "modified":
+                merged[key] = change.change
+            elif seen != change.change and change.change != "modified":
+                merged[key] = "modified"
+    changes = [_change(key, kind) for key, kind in merged.items() if kind != "removed"]
+    return changes + [_change(key, kind) for key, kind in merged.items() if kind == "removed"]
+
+
+# --- an edit's texts on their own ---------------------------------------------
+
+
+def _compare_fragments(old: str, new: str, language: str) -> list[SymbolChange]:
+    """What an edit's ``old`` and ``new`` texts say of the definitions they hold, parsed on their own.
+
+    Each text is usually a piece of a file: tree-sitter recovers from it, but a piece cut inside a
+    definition (an old text that stops before a component's closing brace, a diff's context that
+    ends on a function's first line) parses differently on the two sides.  What is certain is what
+    the texts show line by line, so:
+
+    * a definition found on both sides under containers that differ only because one side lost
+      its enclosing definition to the cut (``validate`` against ``SignUpForm.validate``) is one
+      definition, named as the side that found its container names it;
+    * a definition one side found and the other did not is added (or removed) only when the other
+      text does not hold its first line either, as far as that side's own definitions do not
+      account for it; held there (an unchanged line of context, a signature whose parameters
+      changed), it was there before and after: modified when its lines changed, else unchanged.
+    """
+    old_found = [f for f in analyze(old, language) if not f.scope_only]
+    new_found = [f for f in analyze(new, language) if not f.scope_only]
+    old_texts = _texts_by_key(old_found)
+    new_texts = _texts_by_key(new_found)
+    renamed = _lost_containers(old_texts, new_texts)
+    changes: list[SymbolChange] = []
+    old_lines = _stripped_lines(old)
+    new_lines = _stripped_lines(new)
+    for found in _first_of_each(new_found):
+        key = found.key
+        before = old_texts.get(renamed.get(key, key))
+        if before is not None:
+            if sorted(new_texts[key]) != sorted(before):
+                changes.append(_change(key, "modified"))
+            continue
+        held = _held(found, old_lines, old_found)
+        if held is None:
+            changes.append(_change(key, "added"))
+        elif not held:
+            changes.append(_change(key, "modified"))
+    matched = set(renamed.values())
+    for found in _first_of_each(old_found):
+        key = found.key
+        if key in new_texts or key in matched:
+            continue
+        held = _held(found, new_lines, new_found)
+        if held is None:
+            changes.append(_change(key, "removed"))
+        elif not held:
+            changes.append(_change(key, "modified"))
+    return changes
+
+
+def _first_of_each(found: Sequence[Found]) -> list[Found]:
+    """Each key's first definition, in source order."""
+    first: dict[tuple[str, str, str | None], Found] = {}
+    for f in found:
+        first.setdefault(f.key, f)
+    return list(first.values())
+
+
+def _lost_containers(
+    old: dict[tuple[str, str, str | None], list[str]],
+    new: dict[tuple[str, str, str | None], list[str]],
+) -> dict[tuple[str, str, str | None], tuple[str, str, str | None]]:
+    """New key -> old key, for a definition one side found with no container and the other inside one.
+
+    Only a name found once on each side is paired: with two, which is which is not known.
+    """
+    only_old = [k for k in old if k not in new]
+    only_new = [k for k in new if k not in old]
+    pairs: dict[tuple[str, str, str | None], tuple[str, str, str | None]] = {}
+    for key in only_new:
+        same = [k for k in only_old if k[0] == key[0] and _same_kind(k[1], key[1])]
+        if len(same) != 1 or sum(k[0] == key[0] for k in only_new) != 1:
+            continue
+        other = same[0]
+        if (other[2] is None) != (key[2] is None):
+            pairs[key] = other
+    return pairs
+
+
+def _same_kind(a: str, b: str) -> bool:
+    # A function inside a class is a method: losing the class makes it a function.
+    return a == b or {a, b} == {"function", "method"}
+
+
+def _stripped_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _head(found: Found) -> str | None:
+    """The first line of a definition that names it (its signature's first line), stripped."""
+    for line in found.own_text.splitlines():
+        if _names_at(line, found.name) is not None:
+            return line.strip()
+    return None
+
+
+def _names_at(line: str, name: str) -> int | None:
+    """Where ``name`` ends in ``line`` as a whole word, or None."""
+    start = line.find(name)
+    while start != -1:
+        end = start + len(name)
+        before = line[start - 1] if start else ""
+        after = line[end] if end < len(line) else ""
+        if not _word(before) and not _word(after):
+            return end
+        start = line.find(name, start + 1)
+    return None
+
+
+def _word(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char in "_$")
+
+
+def _held(found: Found, other_lines: Sequence[str], other_found: Sequence[Found]) -> bool | None:
+    """Whether the other text holds ``found``: None when it does not, else whether unchanged there.
+
+    Held: a line of the other text starts with the definition's first line up to its name
+    (``func snapshotSource``, ``export const SignUpForm``, ``def dns_dir``), more such lines than
+    the other side's own definitions start with it.  Unchanged: every line of the definition is
+    there, in order.
+    """
+    head = _head(found)
+    if head is None:
+        return None
+    end = _names_at(head, found.name)
+    assert end is not None
+    prefix = head[:end]
+    lines = sum(_starts(line, prefix) for line in other_lines)
+    own = sum(1 for f in other_found if (h := _head(f)) is not None and _starts(h, prefix))
+    if lines <= own:
+        return None
+    return _in_order(_stripped_lines(found.own_text), other_lines)
+
+
+def _starts(line: str, prefix: str) -> bool:
+    return line.startswith(prefix) and not _word(line[len(prefix) : len(prefix) + 1])
+
+
+def _in_order(wanted: Sequence[str], lines: Sequence[str]) -> bool:
+    remaining = iter(lines)
+    return all(any(line == w for line in remaining) for w in wanted)
 
 
 def _rebuild(context: str, old: str, new: str) -> tuple[str, str] | None:

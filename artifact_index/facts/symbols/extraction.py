@@ -371,6 +371,8 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
         if not name:
             continue
         node = _extent(nodes[0])
+        if _runtime_assignment(node):
+            continue
         start_byte, start_row = node.start_byte, node.start_point.row
         leading = node.prev_named_sibling
         while leading is not None and leading.type in _LEADING:
@@ -411,6 +413,57 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
 _STATEMENTS = frozenset(
     {"if", "else", "for", "while", "do", "switch", "case", "catch", "try", "finally", "return"}
 )
+
+
+# Nodes whose body runs when called: an assignment in one runs then, it defines nothing of the file.
+_FUNCTION_BODIES = frozenset(
+    {
+        "arrow_function",
+        "function",
+        "function_expression",
+        "generator_function",
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+    }
+)
+
+
+def _runtime_assignment(node: Node) -> bool:
+    """Whether ``node`` assigns a function to a member inside a function that is called later.
+
+    ``Store.prototype.get = async () => stub`` in a test's callback, ``window.fetch = ...`` in a
+    ``beforeEach``: a patch the code makes when it runs, not a definition the file gains.  The
+    body of a function called where it is written (``(function () { ... })()``) runs with the
+    file, and ``this.handler = function () {}`` in a constructor gives its objects a method: both
+    still define.
+    """
+    if node.type != "expression_statement":
+        return False
+    assignment = node.named_children[0] if node.named_child_count else None
+    if assignment is None or assignment.type != "assignment_expression":
+        return False
+    target = assignment.child_by_field_name("left")
+    holder = target.child_by_field_name("object") if target is not None else None
+    if holder is not None and holder.type == "this":
+        return False
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _FUNCTION_BODIES:
+            return not _called_where_written(parent)
+        parent = parent.parent
+    return False
+
+
+def _called_where_written(function: Node) -> bool:
+    outer = function.parent
+    while outer is not None and outer.type == "parenthesized_expression":
+        outer = outer.parent
+    return (
+        outer is not None
+        and outer.type == "call_expression"
+        and (outer.child_by_field_name("function") in (function, function.parent))
+    )
 
 
 def _extent(node: Node) -> Node:

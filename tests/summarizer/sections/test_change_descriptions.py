@@ -7,7 +7,9 @@ these tests pin the words the change itself wrote coming through, and nothing th
 
 from __future__ import annotations
 
-from artifact_index.facts.changes import added_tests, changed_lines, definition_notes
+import difflib
+
+from artifact_index.facts.changes import added_tests, changed_code, changed_lines, definition_notes
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.trail.index import SymbolEntry
 from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
@@ -233,3 +235,74 @@ def test_a_changed_line_is_paired_with_the_removed_line_it_keeps_most_of() -> No
     )
     assert '`assert "error" in actual_body` → `assert "Message" in actual_body`' in line
     assert '`assert expected_function_name in actual_body["error"]` → `assert "Message"' not in line
+
+
+WAL_BEFORE = """\
+package store
+
+func openWAL(f *os.File) *walFile {
+\tinfo, err := f.Stat()
+\tif err == nil && info.Size() == 0 {
+\t\twriteHeader(f)
+\t}
+\treturn &walFile{f: f}
+}
+"""
+
+
+def test_a_condition_added_before_the_one_it_rewrote_replaced_nothing() -> None:
+    # `if err == nil {` is new; the old guard became `if err == nil && fileSize == 0 {`, the new
+    # line that keeps most of it. Paired with the first new `if`, the guard read as dropped.
+    path = f"{ROOT}/store/wal.go"
+    summary = summary_of(
+        UserMessage(turn=1, text="Track the WAL file's size."),
+        read(2, path, WAL_BEFORE),
+        edit(
+            3,
+            path,
+            old="\tif err == nil && info.Size() == 0 {\n",
+            new="\tvar fileSize int64\n\tif err == nil {\n\t\tfileSize = info.Size()\n\t}\n"
+            "\tif err == nil && fileSize == 0 {\n",
+        ),
+    )
+    line = next(line for line in section(summary, "Files Changed").splitlines() if "wal.go" in line)
+    assert "`if err == nil && info.Size() == 0 {` → `if err == nil {`" not in line
+    assert "`if err == nil {`" in line
+    after = WAL_BEFORE.replace(
+        "\tif err == nil && info.Size() == 0 {\n",
+        "\tvar fileSize int64\n\tif err == nil {\n\t\tfileSize = info.Size()\n\t}\n"
+        "\tif err == nil && fileSize == 0 {\n",
+    )
+    diff = "".join(
+        difflib.unified_diff(WAL_BEFORE.splitlines(True), after.splitlines(True), "a", "b", n=0)
+    )
+    modified = SymbolEntry(
+        name="openWAL", kind="function", container=None, change="modified", turns=[3]
+    )
+    assert changed_code(diff, after, "wal.go", [modified])["openWAL"] == [
+        "`if err == nil {`",
+        "`fileSize = info.Size()`",
+        "`if err == nil && info.Size() == 0 {` → `if err == nil && fileSize == 0 {`",
+    ]
+
+
+def test_a_declaration_of_another_name_replaced_nothing() -> None:
+    # The key is no longer read from the user's key: new names are declared. Paired by `let`,
+    # the last new declaration read as the old one rewritten.
+    before = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let private_key_arr: [u8; 32] = match self.key.try_into() {\n"
+        "            Ok(arr) => arr,\n        };\n        use_key(private_key_arr);\n    }\n}\n"
+    )
+    after = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let signing_key = SigningKey::generate(&mut OsRng);\n"
+        "        let public_key_bytes: [u8; 32] = signing_key.verifying_key().to_bytes();\n"
+        "        use_key(public_key_bytes);\n    }\n}\n"
+    )
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0))
+    modified = SymbolEntry(
+        name="create", kind="method", container="Fs", change="modified", turns=[3]
+    )
+    lines = changed_code(diff, after, "fs.rs", [modified])["Fs.create"]
+    assert not [line for line in lines if line.startswith("`let") and "→" in line]
