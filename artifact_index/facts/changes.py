@@ -681,7 +681,9 @@ def changed_code(
                     before = None
                 if pairing in unpaired:
                     unpaired.remove(pairing)
-                if before is not None and before != text:
+                if before is not None and before.split() == text.split():
+                    pass  # only its spacing changed (a realigned field): no change to quote
+                elif before is not None:
                     candidates.append((6, new_line, key, _replaced(before, text)))
                 else:
                     # A condition or an assignment from a call says more than a bare call, which says more than a

@@ -160,8 +160,11 @@ _LOOP = lazy_pattern(r"(?:^|[;&|(]\s*)(?:for|while|until)\s")
 _HTTP_FAILURE = lazy_pattern(r"\bHTTP(?:/[\d.]+)?[: ]\s*[45]\d\d\b")
 
 
-# Claude Code's answer to a command started in the background: it started, and how it ends is not seen here.
-_STARTED_IN_BACKGROUND = lazy_pattern(r"^Command running in background with ID: \S")
+# Claude Code's answer to a command started in the background, Codex's to a code cell still running
+# when its time was up: it started, and how it ends is not seen here.
+_STARTED_IN_BACKGROUND = lazy_pattern(
+    r"^(?:Command running in background with ID: |Script running with cell ID )\S"
+)
 
 
 def started_in_background(output: str) -> bool:

@@ -513,7 +513,45 @@ def other_way(entry: LedgerEntry, later: str) -> str | None:
         for earlier in entry.commands
     ):
         return "the same packages were added with another package manager"
+    if entry.message.startswith(("error:", "fatal:")):
+        put_back = _restored_from_git(later)
+        if put_back and any(
+            (failed := _restored_from_git(earlier)) and failed <= put_back
+            for earlier in entry.commands
+        ):
+            return "the same files were put back from git another way, which succeeded"
     return None
+
+
+# `git restore`'s options that take a value as the next word.
+_RESTORE_WITH_VALUE = frozenset({"-s", "--source", "--pathspec-from-file"})
+
+
+def _restored_from_git(command: str) -> frozenset[str]:
+    """The paths the steps of ``command`` put back from git (`git restore …`, `git checkout [rev] -- …`)."""
+    paths: set[str] = set()
+    for _, raw in segments(command):
+        words = unwrap(raw)
+        if not words or executable(words[0]) != "git":
+            continue
+        at, _ = skip_global_options(words[1:], None)
+        rest = words[1 + at :]
+        if not rest or rest[0] not in ("restore", "checkout"):
+            continue
+        args = rest[1:]
+        if "--" in args:
+            paths.update(args[args.index("--") + 1 :])
+        elif rest[0] == "restore":
+            # Without `--`, a restore's words that are no option or option value are its paths.
+            skip = False
+            for word in args:
+                if skip:
+                    skip = False
+                elif word.startswith("-"):
+                    skip = word in _RESTORE_WITH_VALUE
+                else:
+                    paths.add(word)
+    return frozenset(paths)
 
 
 # Steps that only carry a pipeline's data (set variables, pick a value out of a file, print,
@@ -653,9 +691,21 @@ def _another_inline_program(entry: LedgerEntry, command: str) -> bool:
     return all(code is not None and code != program for code in earlier)
 
 
+def _raising_checks(entry: LedgerEntry) -> list[Check]:
+    """The checks of the commands that showed ``entry`` which can have raised it.
+
+    A command running several checks (`pnpm build && pnpm test`, a code cell running the linter
+    and the tests at once) raised a failing test with its test run: the build passing alone
+    later is not that check passing.
+    """
+    checks = [check for earlier in entry.commands for check in checks_in(earlier)]
+    category = CATEGORY.get(entry.kind)
+    return [check for check in checks if check.category == category] or checks
+
+
 def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...]) -> str | None:
     """How a successful run of ``command`` (a different check) resolves ``entry``, or None."""
-    raised = [check for earlier in entry.commands for check in checks_in(earlier)]
+    raised = _raising_checks(entry)
     if (
         command
         and _SHELL_MISREAD.search(entry.message)

@@ -430,13 +430,14 @@ _FUNCTION_BODIES = frozenset(
 
 
 def _runtime_assignment(node: Node) -> bool:
-    """Whether ``node`` assigns a function to a member inside a function that is called later.
+    """Whether ``node`` stubs a member for a while inside a function: a patch, not a definition.
 
-    ``Store.prototype.get = async () => stub`` in a test's callback, ``window.fetch = ...`` in a
-    ``beforeEach``: a patch the code makes when it runs, not a definition the file gains.  The
-    body of a function called where it is written (``(function () { ... })()``) runs with the
-    file, and ``this.handler = function () {}`` in a constructor gives its objects a method: both
-    still define.
+    ``Store.prototype.get = async () => stub`` in a test's callback, with the original kept
+    (``const original = Store.prototype.get``) or put back (``finally { Store.prototype.get =
+    original }``): the function names the member again.  A member assigned once in a callback
+    (``window.deleteThought = function`` in a ``DOMContentLoaded`` handler, exposing it to the
+    page) still defines, as do the file's top-level assignments, those in a function called
+    where it is written and a constructor's own ``this.handler``.
     """
     if node.type != "expression_statement":
         return False
@@ -444,15 +445,18 @@ def _runtime_assignment(node: Node) -> bool:
     if assignment is None or assignment.type != "assignment_expression":
         return False
     target = assignment.child_by_field_name("left")
-    holder = target.child_by_field_name("object") if target is not None else None
+    if target is None or target.type != "member_expression":
+        return False
+    holder = target.child_by_field_name("object")
     if holder is not None and holder.type == "this":
         return False
     parent = node.parent
-    while parent is not None:
-        if parent.type in _FUNCTION_BODIES:
-            return not _called_where_written(parent)
+    while parent is not None and parent.type not in _FUNCTION_BODIES:
         parent = parent.parent
-    return False
+    if parent is None or _called_where_written(parent):
+        return False
+    named, body = target.text, parent.text
+    return named is not None and body is not None and body.count(named) > 1
 
 
 def _called_where_written(function: Node) -> bool:

@@ -248,10 +248,14 @@ class Tracker:
         polled = call.arguments.get(POLLED_COMMAND)
         if not commands and isinstance(polled, str):
             commands = [polled]  # a poll of a running command: its output is that command's
+        # A call that runs several commands (a Codex code cell's `Promise.all`) prints all their
+        # output as one: it is their run, one after the other, not its first command's alone, or
+        # the linter passing later on its own would pass the tests that failed beside it.
+        command = "\n".join(dict.fromkeys(commands)) if commands else None
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(
             call.turn,
-            commands[0] if commands else None,
+            command,
             call.tool,
             result.output,
             succeeded,
@@ -267,10 +271,10 @@ class Tracker:
         not_an_error = (
             bool(runs) and runs[-1].call_id == call.call_id and runs[-1].outcome == "noise"
         )
-        if commands:
+        if command is not None:
             record_check_runs(
                 self.index.session,
-                commands[0],
+                command,
                 call.turn,
                 # A result with no status and no errors seen: how the run ended is not recorded.
                 passed=None

@@ -991,3 +991,64 @@ def test_the_same_script_on_standard_input_run_again_is_a_rerun() -> None:
     session.run(script, "", ok=True)
     [entry] = session.ledger.errors
     assert (entry.resolved, entry.resolution) == (True, "the same command succeeded")
+
+
+VITEST_FAIL = (
+    "$ vitest run\n\n FAIL  src/feed.test.ts > feeds > parses the feed\n"
+    "AssertionError: expected 2 to be 3\n\n"
+    " Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 9 passed (10)\n"
+)
+
+
+@pytest.mark.parametrize("build", ["pnpm build", "pnpm exec tsc --noEmit"])
+def test_a_check_of_another_kind_in_the_failing_command_passing_alone_resolves_nothing(
+    build: str,
+) -> None:
+    # The build ran beside the tests that failed; the build passing alone later says
+    # nothing of the tests.
+    session = Session()
+    session.run(f"{build} && pnpm test:run", "built in 2s\n" + VITEST_FAIL, ok=False)
+    session.run(build, "built in 2s\n", ok=True)
+    assert [entry.resolved for entry in session.ledger.errors] == [False]
+
+
+PATHSPEC = (
+    "error: pathspec 'flits/models.py' did not match any file(s) known to git\n"
+    "error: pathspec 'flits/params.py' did not match any file(s) known to git\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("failed", "later", "resolved"),
+    [
+        (
+            "git restore -- flits/models.py flits/params.py",
+            "git checkout HEAD -- flits/models.py flits/params.py",
+            True,
+        ),
+        (
+            "git checkout -- flits/models.py flits/params.py",
+            "git restore --source=HEAD --staged --worktree flits/params.py flits/models.py",
+            True,
+        ),
+        # Only one of the files put back: the other may still be missing.
+        (
+            "git restore -- flits/models.py flits/params.py",
+            "git checkout HEAD -- flits/models.py",
+            False,
+        ),
+    ],
+)
+def test_files_restored_from_git_another_way_resolve_the_failed_restore(
+    failed: str, later: str, resolved: bool
+) -> None:
+    session = Session()
+    session.run(failed, PATHSPEC, ok=False)
+    session.run("git ls-files -- flits", "", ok=True)
+    session.run(later, "Updated 2 paths from the index\n", ok=True)
+    [entry] = session.ledger.errors[:1]
+    assert entry.resolved is resolved
+    if resolved:
+        assert (
+            entry.resolution == "the same files were put back from git another way, which succeeded"
+        )

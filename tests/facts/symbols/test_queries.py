@@ -386,21 +386,26 @@ def test_a_method_of_an_object_a_function_builds_is_no_definition_of_the_file() 
     assert ("method", "load", "api") in found and ("method", "save", "api") in found
 
 
-def test_a_member_a_callback_patches_is_no_definition_of_the_file() -> None:
-    # A test stubs a prototype's method inside its callback and a hook replaces `window.fetch`:
-    # patches made when the code runs.  The file's own member assignments, those of a function
-    # called where it is written, and a constructor's `this.handler` still define.
+def test_a_member_a_callback_stubs_is_no_definition_of_the_file() -> None:
+    # A test stubs a prototype's method inside its callback, keeping the original and putting it
+    # back: a patch made while the test runs.  A page handler exposing a function on `window`,
+    # the file's own member assignments, those of a function called where it is written and a
+    # constructor's `this.handler` still define.
     source = (
         "Foo.prototype.bar = function () { return 1; };\n"
         "exports.baz = () => 2;\n"
         "(function () {\n  Lib.prototype.qux = function () {};\n})();\n"
         "function Ctor() {\n  this.handler = function () {};\n}\n"
-        'test("restores", async () => {\n'
-        "  Store.prototype.getSummary = async function () { return null; };\n"
+        'document.addEventListener("DOMContentLoaded", () => {\n'
+        "  window.deleteThought = function (index) { thoughts.splice(index, 1); };\n"
         "});\n"
-        "beforeEach(() => { window.fetch = async () => ok; });\n"
+        'test("restores", async () => {\n'
+        "  const original = Store.prototype.getSummary;\n"
+        "  Store.prototype.getSummary = async function () { return null; };\n"
+        "  try { await run(); } finally { Store.prototype.getSummary = original; }\n"
+        "});\n"
     )
     for language in ("javascript", "typescript"):
         names = {f.name for f in extraction.analyze(source, language)}
-        assert {"bar", "baz", "qux", "Ctor", "handler"} <= names
-        assert not names & {"getSummary", "fetch"}
+        assert {"bar", "baz", "qux", "Ctor", "handler", "deleteThought"} <= names
+        assert "getSummary" not in names

@@ -12,7 +12,7 @@ import difflib
 from artifact_index.facts.changes import added_tests, changed_code, changed_lines, definition_notes
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.trail.index import SymbolEntry
-from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
+from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
 
 OVERLAP_BEFORE = """\
 package strategy
@@ -306,3 +306,51 @@ def test_a_declaration_of_another_name_replaced_nothing() -> None:
     )
     lines = changed_code(diff, after, "fs.rs", [modified])["Fs.create"]
     assert not [line for line in lines if line.startswith("`let") and "→" in line]
+
+
+def test_a_definition_a_checkout_took_away_again_is_not_shown_added() -> None:
+    # test_b is added, then `git checkout` puts the file back before test_c is written: the
+    # content now holds test_c alone, whatever the edits said one by one.
+    path = f"{ROOT}/tests/test_parse.py"
+    summary = summary_of(
+        UserMessage(turn=1, text="Add tests for parse."),
+        read(2, path, "def test_a():\n    assert parse('a')\n"),
+        edit(
+            3,
+            path,
+            old="    assert parse('a')\n",
+            new="    assert parse('a')\n\n\ndef test_b():\n    assert parse('b')\n",
+        ),
+        shell(4, "git checkout -- tests/test_parse.py"),
+        edit(
+            5,
+            path,
+            old="    assert parse('a')\n",
+            new="    assert parse('a')\n\n\ndef test_c():\n    assert parse('c')\n",
+        ),
+    )
+    line = next(
+        line for line in section(summary, "Files Changed").splitlines() if "test_parse.py" in line
+    )
+    assert "test_c" in line
+    assert "test_b" not in line
+
+
+def test_a_line_only_realigned_is_not_quoted_as_replaced_by_itself() -> None:
+    # gofmt realigns a struct literal's fields when a longer one is renamed: `raw:  Endpoint{},`
+    # becomes `raw: Endpoint{},`, which reads the same once quoted.
+    before = (
+        "func TestResolve(t *testing.T) {\n\tcases := []tc{{\n"
+        '\t\tname: "no helper returns nil",\n\t\traw:  Endpoint{},\n\t}}\n\trun(cases)\n}\n'
+    )
+    after = (
+        "func TestResolve(t *testing.T) {\n\tcases := []tc{{\n"
+        '\t\tname: "returns nil (defer to helper on 401)",\n\t\traw: Endpoint{},\n\t}}\n\trun(cases)\n}\n'
+    )
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0))
+    modified = SymbolEntry(
+        name="TestResolve", kind="function", container=None, change="modified", turns=[3]
+    )
+    lines = changed_code(diff, after, "auth_test.go", [modified])["TestResolve"]
+    assert "`raw: Endpoint{},` → `raw: Endpoint{},`" not in lines
+    assert any(line.startswith('`name: "no helper') for line in lines)

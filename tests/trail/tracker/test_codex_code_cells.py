@@ -10,6 +10,7 @@ import pytest
 
 from artifact_index.ingestion.adapters.codex.code_cells import CellCommand, cell_commands
 from artifact_index.trail.build import build_index
+from artifact_index.trail.index import ArtifactIndex
 
 ROOT = "/home/dev/shop"
 
@@ -19,6 +20,15 @@ def _rollout(
 ) -> tuple[dict[str, str], list[str]]:
     """A code-mode rollout, one cell per (JavaScript, output), then ``then``'s payloads:
     (changed files, unknown effects)."""
+    index = _rollout_index(tmp_path, cells, then=then)
+    changed = {f.path: f.status for f in index.files() if f.status != "read"}
+    return changed, [u.detail or "" for u in index.unknown_effects()]
+
+
+def _rollout_index(
+    tmp_path: Path, cells: list[tuple[str, str]], *, then: list[dict[str, Any]] | None = None
+) -> ArtifactIndex:
+    """The index of a code-mode rollout, one cell per (JavaScript, output), then ``then``'s payloads."""
     records: list[dict[str, Any]] = [
         {
             "timestamp": "2026-08-01T10:00:00.000Z",
@@ -82,8 +92,7 @@ def _rollout(
     path = tmp_path / "rollout.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     index, _ = build_index(path)
-    changed = {f.path: f.status for f in index.files() if f.status != "read"}
-    return changed, [u.detail or "" for u in index.unknown_effects()]
+    return index
 
 
 def test_a_cells_command_with_variables_and_escaped_quotes_removes_its_files(
@@ -118,6 +127,63 @@ def test_a_command_built_at_run_time_is_an_unknown_effect(tmp_path: Path) -> Non
     changed, unknown = _rollout(tmp_path, [(cell, "")])
     assert changed == {}
     assert unknown == ["a code cell runs a command built at run time"]
+
+
+_VITEST_FAILED = (
+    "$ vitest run\n\n FAIL  src/feed.test.ts > feeds > parses the feed\n"
+    "Error: getaddrinfo ENOTFOUND feeds.example\n\n"
+    " Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 9 passed (10)\n"
+    "exit=1"
+)
+
+
+def test_a_cells_failing_test_is_not_resolved_by_its_linter_passing_alone(
+    tmp_path: Path,
+) -> None:
+    # One cell runs the linter and the tests at once; only the tests fail. The linter passing
+    # later on its own is not the tests passing: the failure stays open.
+    both = (
+        "const results = await Promise.all([\n"
+        f'  tools.exec_command({{"cmd":"pnpm exec oxlint src","workdir":"{ROOT}"}}),\n'
+        f'  tools.exec_command({{"cmd":"pnpm test:run","workdir":"{ROOT}"}})\n'
+        "]); results.forEach((r,i)=>text(`---${i+1}---\\n${r.output}`))\n"
+    )
+    lint = f'const r = await tools.exec_command({{"cmd":"pnpm exec oxlint src","workdir":"{ROOT}"}}); text(r.output)\n'
+    lint_clean = "Found 0 warnings and 0 errors.\nFinished in 12ms on 40 files with 90 rules.\n"
+    index = _rollout_index(
+        tmp_path,
+        [(both, f"---1---\n{lint_clean}exit=0\n---2---\n{_VITEST_FAILED}"), (lint, lint_clean)],
+    )
+    failures = [e for e in index.ledger.errors if e.kind == "test-runner"]
+    assert failures and not any(e.resolved for e in failures)
+
+
+def test_a_wait_on_a_running_cell_shows_its_commands_failing_again(tmp_path: Path) -> None:
+    # The first cell's tests fail; the second cell is still running when its time is up (no
+    # result yet), and the `wait` on it prints the same failure: it is seen again, not passed.
+    tests = f'const r = await tools.exec_command({{"cmd":"pnpm test:run","workdir":"{ROOT}"}}); text(r.output)\n'
+    waited = [
+        {"type": "custom_tool_call", "call_id": "late", "name": "exec", "input": tests},
+        {
+            "type": "custom_tool_call_output",
+            "call_id": "late",
+            "output": "Script running with cell ID 7\nWall time 10.0 seconds\nOutput:\n",
+        },
+        {
+            "type": "function_call",
+            "name": "wait",
+            "call_id": "wait_7",
+            "arguments": json.dumps({"cell_id": "7", "yield_time_ms": 30000}),
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "wait_7",
+            "output": f"Script completed\nWall time 16.9 seconds\nOutput:\n{_VITEST_FAILED}",
+        },
+    ]
+    index = _rollout_index(tmp_path, [(tests, _VITEST_FAILED)], then=waited)
+    [failure] = [e for e in index.ledger.errors if e.kind == "test-runner"]
+    assert (failure.resolved, len(failure.seen_turns)) == (False, 2)
 
 
 @pytest.mark.parametrize(

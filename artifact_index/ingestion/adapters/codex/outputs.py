@@ -22,6 +22,8 @@ __all__ = ["Output", "operations_of_changes", "parse_output", "reported_changes"
 _EXITED = lazy_pattern(r"^Process exited with code (-?\d+)\s*$")
 _EXIT_CODE = lazy_pattern(r"^Exit code: (-?\d+)\s*$")
 _RUNNING = lazy_pattern(r"^Process running with session ID (\d+)\s*$")
+# A code-mode cell still running when its time was up: a later `wait` on the cell gets the rest.
+_CELL_RUNNING = lazy_pattern(r"^Script running with cell ID (\S+)\s*$")
 
 
 @dataclass
@@ -31,6 +33,7 @@ class Output:
     text: str
     exit_code: int | None = None
     running_session: str | None = None
+    running_cell: str | None = None
 
 
 _HEADER_LINES = 8
@@ -85,7 +88,10 @@ def parse_output(raw: Any) -> Output:
         if found:
             exit_code = int(found.group(1))
     running = _header_match(head, _RUNNING)
-    return Output(text, exit_code, running.group(1) if running else None)
+    cell = _header_match(head, _CELL_RUNNING)
+    return Output(
+        text, exit_code, running.group(1) if running else None, cell.group(1) if cell else None
+    )
 
 
 def reported_changes(changes: Any) -> tuple[ReportedChange, ...]:

@@ -55,6 +55,7 @@ _MODEL_ITEMS = CALL_TYPES | {"reasoning", "web_search_call", "tool_search_call"}
 _SHELL_TOOLS = {"exec_command", "shell", "local_shell", "container.exec", "shell_command"}
 _PATCH_TOOLS = {"apply_patch", "applypatch"}
 _CODE_CELL = "exec"  # code mode: a JavaScript cell calling the tools
+_CELL_WAIT = "wait"  # code mode: the rest of a cell's output, when it ran past its time
 _SHELL_BINARIES = {"bash", "sh", "zsh", "fish", "dash", "ksh", "pwsh", "powershell", "cmd"}
 
 # Failure sentences Codex itself writes as a call's whole output.
@@ -109,6 +110,7 @@ class Reader:
         self.session_emitted = False
         self.calls: dict[str, _Call] = {}
         self.exec_sessions: dict[str, _Call] = {}
+        self.running_cells: dict[str, _Call] = {}  # code cells still running, by cell id
         self.last_tokens: int | None = None
         self.out: list[Event] = []
 
@@ -368,14 +370,20 @@ class Reader:
                 arguments["workdir"] = found.workdir
             ops.extend(self.operations(inner, arguments))
             call.patch = call.patch or inner.patch
+        commands = [found.command for found in cell_commands(cell) if found.command]
+        call.command = "\n".join(commands) if commands else None
         return ops
 
     def polled_command(self, tool: str, arguments: JSONObject) -> str | None:
         """The shell command whose running session an empty ``write_stdin`` polls, or None.
 
         Codex gives a long command back still running; what it prints next, and
-        how it exits, come as the output of such polls.
+        how it exits, come as the output of such polls. A ``wait`` on a code
+        cell still running polls the cell's commands (one a line).
         """
+        if tool.lower() == _CELL_WAIT:
+            cell = self.running_cells.get(str(arguments.get("cell_id")))
+            return cell.command if cell is not None else None
         chars = arguments.get("chars")
         if tool.lower() != "write_stdin" or (isinstance(chars, str) and chars.strip()):
             return None
@@ -451,6 +459,8 @@ class Reader:
                 output.exit_code = code
         if output.running_session is not None and call.shell:
             self.exec_sessions[output.running_session] = call
+        if output.running_cell is not None and call.command is not None and not call.shell:
+            self.running_cells[output.running_cell] = call
         status, failure = self.outcome(call, output)
         reported = None
         end = self.index.patch_end(call.call_id)
