@@ -46,10 +46,9 @@ from artifact_index.facts.symbols.definitions import (
 from artifact_index.facts.symbols.extraction import usable
 from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
-from artifact_index.ingestion.events import ToolCall
+from artifact_index.ingestion.events import UNNAMED_READ, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
-from artifact_index.shell.effects import UNNAMED_READ
 from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
