@@ -55,7 +55,7 @@ def test_every_statement_of_the_hook_is_listed_with_its_kind_and_evidence(tmp_pa
         for e in modified.evidence
     )
     [error] = [s for s in point.statements if s.section == "Errors" and "gt submit" in s.text]
-    assert "the next command that succeeded: `gh pr create --fill`" in error.text
+    assert "a later command succeeded: `gh pr create --fill`" in error.text
     assert not [s for s in point.statements if s.flags]
 
 
