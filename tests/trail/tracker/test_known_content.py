@@ -57,6 +57,35 @@ def test_net_diff_of_an_edited_file_that_was_read_whole(session: list[Event], ca
     assert index.net_diff("/elsewhere/m.py") is None
 
 
+def test_net_diff_of_a_long_file_adds_before_its_last_brace_without_touching_it(
+    session: list[Event], call: Call
+) -> None:
+    # In a file of 200 lines or more a line as common as `}` no longer anchors difflib's default
+    # matching: the insertion read as that `}` removed and added again (+1/-1 more than git).
+    blocks = "".join(
+        f"impl X{n} {{\n    fn f(&self) -> u32 {{\n        {n}\n    }}\n}}\n\n" for n in range(40)
+    )
+    source = f"{blocks}mod tests {{\n    fn t() {{\n    }}\n}}\n"
+    added = "\n    fn u() {\n        check();\n    }\n"
+    events = (
+        session
+        + read(1, "/repo/x.rs", numbered(source))
+        + call(
+            Op(
+                action="edit",
+                path="/repo/x.rs",
+                old="    fn t() {\n    }\n}",
+                new=f"    fn t() {{\n    }}\n{added}}}",
+            ),
+            turn=2,
+        )
+    )
+    diff = Tracker(format="claude-code").feed_all(events).net_diff("x.rs")
+    assert diff is not None
+    changed = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
+    assert changed == ["+", "+    fn u() {", "+        check();", "+    }"]
+
+
 def test_net_diff_is_unknown_without_the_content_before(session: list[Event], call: Call) -> None:
     events = session + call(
         Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n")
