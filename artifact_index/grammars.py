@@ -13,15 +13,18 @@ drop: without the bash grammar every shell-made change would vanish.
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import importlib.util
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tree_sitter import Language, Parser, Tree
 
 from artifact_index.exceptions import GrammarUnavailable
+
+if TYPE_CHECKING:
+    import ctypes
 
 __all__ = ["GrammarUnavailable", "grammar_source", "language", "parser", "safe_parse"]
 
@@ -45,11 +48,6 @@ _GRAMMARS: dict[str, tuple[str, str, str]] = {
 }
 
 
-_capsule_new = ctypes.pythonapi.PyCapsule_New
-_capsule_new.restype = ctypes.py_object
-_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
-
 @cache
 def _bundled_library() -> ctypes.CDLL | None:
     spec = importlib.util.find_spec("tree_sitter_languages")
@@ -58,8 +56,24 @@ def _bundled_library() -> ctypes.CDLL | None:
     for folder in spec.submodule_search_locations:
         candidate = Path(folder) / "languages.so"
         if candidate.exists():
+            # Imported here: only loading a grammar needs ctypes, and every command that reads a
+            # shell command imports this module (a hook that analyzes none pays for nothing).
+            import ctypes
+
             return ctypes.cdll.LoadLibrary(str(candidate))
     return None
+
+
+def _bundled_language(library: ctypes.CDLL, symbol: str) -> Language:
+    """The grammar ``symbol`` of the bundled library, wrapped in the capsule ``Language`` takes."""
+    import ctypes
+
+    capsule_new = ctypes.pythonapi.PyCapsule_New
+    capsule_new.restype = ctypes.py_object
+    capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    entry = getattr(library, f"tree_sitter_{symbol}")
+    entry.restype = ctypes.c_void_p
+    return Language(capsule_new(entry(), b"tree_sitter.Language", None))
 
 
 @cache
@@ -74,9 +88,7 @@ def language(name: str) -> Language | None:
     symbol, package, function = _GRAMMARS[name]
     library = _bundled_library()
     if library is not None and hasattr(library, f"tree_sitter_{symbol}"):
-        entry = getattr(library, f"tree_sitter_{symbol}")
-        entry.restype = ctypes.c_void_p
-        return Language(_capsule_new(entry(), b"tree_sitter.Language", None))
+        return _bundled_language(library, symbol)
     try:
         module = importlib.import_module(package)
         return Language(getattr(module, function)())

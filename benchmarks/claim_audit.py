@@ -119,6 +119,14 @@ def _read_lines(path: Path) -> list[str]:
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
+        if value[:1] in ("{", "["):
+            # A call's arguments kept as a JSON string (Codex's function_call): its strings, unescaped.
+            try:
+                inner = json.loads(value)
+            except ValueError:
+                return
+            if not isinstance(inner, str):
+                yield from _strings(inner)
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item)
@@ -145,8 +153,22 @@ def _decoded(lines: list[str]) -> str:
         try:
             return f"\n{_STRING_BREAK}\n".join(_strings(json.loads(whole)))
         except (json.JSONDecodeError, ValueError):
-            return whole
+            # A JSON document cut at a line (a pretty-printed export cut short) parses no more:
+            # its string literals, each unescaped, are still what it shows.
+            literals = [_literal(m.group(0)) for m in _JSON_STRING.finditer(whole)]
+            return whole + f"\n{_STRING_BREAK}\n" + f"\n{_STRING_BREAK}\n".join(literals)
     return f"\n{_STRING_BREAK}\n".join(out)
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _literal(text: str) -> str:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str) else text
 
 
 def _normalized(text: str) -> str:

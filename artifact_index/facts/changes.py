@@ -435,36 +435,78 @@ def _moved_lines(lines: list[str]) -> list[set[str]]:
     return found
 
 
+def _added_by_kind(lines: list[str]) -> dict[str, list[tuple[int, int, str]]]:
+    """``"<hunk number>:<pairing key>"`` -> (index in ``lines``, new line number, stripped text) of each added line.
+
+    Hunks are numbered from 1 in order: only lines of the same hunk compete for a removed line.
+    """
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    hunk = 0
+    new_line = 0
+    for n, line in enumerate(lines):
+        header = _HUNK.match(line)
+        if header:
+            hunk, new_line = hunk + 1, int(header["new"])
+        elif line.startswith(("+++", "---", "-")) or not hunk:
+            continue
+        else:
+            key = _pairing_key(line[1:]) if line.startswith("+") else None
+            if key:
+                found.setdefault(f"{hunk}:{key}", []).append((n, new_line, line[1:].strip()))
+            new_line += 1
+    return found
+
+
 # How alike a new line and a removed one must be for the likeness to choose between lines of a kind.
 _ALIKE = 0.6
 
 
 def _likeliest(
-    lines: list[tuple[str, str | None]] | None, text: str
+    lines: list[tuple[str, str | None]] | None, text: str, later: Sequence[str] = ()
 ) -> tuple[str | None, str | None]:
     """The removed line ``text`` most likely replaced, with where it stood; ``lines`` is then spent.
 
     Lines sharing a pairing key (two ``assert`` lines, two ``return`` lines) are told apart by how
     much of them the new line keeps: ``assert "Message" in body`` replaced ``assert "error" in
     body``, not ``assert name in body["error"]``.  When none is much like it, the latest removed
-    is the one it took the place of.
+    is the one it took the place of.  ``later``: the lines of the kind the change adds after
+    ``text``; when one of them is more like that removed line, it is the replacement, and ``text``
+    (a condition added before the one it rewrote) replaced nothing: (None, None), nothing spent.
     """
     if not lines:
         return None, None
     likeness = [SequenceMatcher(None, line, text, autojunk=False).ratio() for line, _ in lines]
     best = max(range(len(lines)), key=lambda n: (likeness[n], n))
     taken = lines[best] if likeness[best] >= _ALIKE else lines[-1]
+    mine = SequenceMatcher(None, taken[0], text, autojunk=False).ratio()
+    if any(
+        SequenceMatcher(None, taken[0], other, autojunk=False).ratio() > mine for other in later
+    ):
+        return None, None
     # One line of a kind is paired per block: the others, left alone, read as removed, not as
     # replaced by whatever line of the kind comes next.
     lines.clear()
     return taken
 
 
+# A declaration (`let signing_key: [u8; 32] =`, `const isMapped =`, `var size int64`): its name.
+_DECLARATION = lazy_pattern(
+    r"^\s*(?:export\s+)?(?:let|const|var|val|auto|final)\s+(?:mut\s+)?(?P<name>[\w$]+)"
+)
+
+
 def _pairing_key(code: str) -> str | None:
-    """What a new line shares with the line it replaced: the name it assigns, else its first word or call."""
+    """What a new line shares with the line it replaced: the name it assigns or declares, else its first word or call.
+
+    Declarations go by their name, not by ``let``: a line declaring another name did not take
+    the place of this one, whatever their likeness.
+    """
     left = _LEFT.match(code)
     if left:
         return left["left"]
+    declared = _DECLARATION.match(code)
+    if declared:
+        return declared["name"]
     first = re.match(r"^\s*([\w.]+\(?)", code)
     return first.group(1) if first else None
 
@@ -567,9 +609,12 @@ def changed_code(
     moved: set[str] = set()
     old_places = _places(original, language, modified) if original is not None else None
     old_line = 0
-    for line in lines:
+    added_later = _added_by_kind(lines)
+    hunk_number = 0
+    for at, line in enumerate(lines):
         hunk = _HUNK.match(line)
         if hunk:
+            hunk_number += 1
             new_line, old_line, removed = int(hunk["new"]), int(hunk["old"]), {}
             moved = moved_of_hunk.pop(0) if moved_of_hunk else set()
             continue
@@ -622,14 +667,23 @@ def changed_code(
                     pairing = unpaired[
                         0
                     ]  # `cwd, err := os.Getwd()` became `root, err := paths.RepoRoot()`
-                before, was_in = _likeliest(removed.get(pairing or ""), text)
+                # The lines of the kind this definition gains after this one (another's cannot
+                # have replaced a line of this one).
+                later = [
+                    t
+                    for n, number, t in added_later.get(f"{hunk_number}:{pairing}", ())
+                    if n > at and owner(number) == key
+                ]
+                before, was_in = _likeliest(removed.get(pairing or ""), text, later)
                 if before is not None and was_in is not None and was_in != key:
                     # A line removed from another definition (a `return` of a function the change
                     # deleted) is not the one this line replaced, whatever words they share.
                     before = None
                 if pairing in unpaired:
                     unpaired.remove(pairing)
-                if before is not None and before != text:
+                if before is not None and before.split() == text.split():
+                    pass  # only its spacing changed (a realigned field): no change to quote
+                elif before is not None:
                     candidates.append((6, new_line, key, _replaced(before, text)))
                 else:
                     # A condition or an assignment from a call says more than a bare call, which says more than a

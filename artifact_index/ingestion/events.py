@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "POLLED_COMMAND",
+    "UNNAMED_READ",
     "AssistantMessage",
     "CompactionBoundary",
     "Event",
@@ -103,6 +104,11 @@ FailureReason = Literal[
     "exit_status",  # a command exited non-zero
     "other",
 ]
+
+
+# The detail of a read whose files are known only at run time (it has no path): the files read are
+# more than the trail can list.
+UNNAMED_READ = "reads files known only at run time"
 
 
 class _Model(BaseModel):

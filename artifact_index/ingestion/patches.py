@@ -17,6 +17,7 @@ from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "apply_hunks",
+    "diff_hunk_sides",
     "diff_sides",
     "parse_apply_patch",
     "parse_patch",
@@ -293,6 +294,15 @@ def diff_sides(diff: str) -> tuple[str, str]:
         old += before
         new += after
     return "\n".join(old) + "\n", "\n".join(new) + "\n"
+
+
+def diff_hunk_sides(diff: str) -> list[tuple[str, str]]:
+    """The old and the new text of each of a diff's hunks (context lines on both sides)."""
+    sides = []
+    for hunk in _split_hunks(diff):
+        before, after = _sides(hunk)
+        sides.append(("\n".join(before) + "\n", "\n".join(after) + "\n"))
+    return sides
 
 
 def _sides(hunk: list[str]) -> tuple[list[str], list[str]]:

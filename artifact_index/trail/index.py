@@ -38,13 +38,17 @@ from artifact_index.facts.claims import Certainty, Evidence
 from artifact_index.facts.decisions import Decision
 from artifact_index.facts.errors.checks import checks_in, covers
 from artifact_index.facts.errors.ledger import ErrorLedger, FailedRun, LedgerEntry, TestStatus
-from artifact_index.facts.symbols.definitions import changed_symbols
+from artifact_index.facts.symbols.definitions import (
+    changed_symbols,
+    definitions,
+    language_for_path,
+)
+from artifact_index.facts.symbols.extraction import usable
 from artifact_index.facts.symbols.symbol_entry import NetChange, SymbolEntry
 from artifact_index.facts.tasks import Task
-from artifact_index.ingestion.events import ToolCall
+from artifact_index.ingestion.events import UNNAMED_READ, ToolCall
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_json
-from artifact_index.shell.effects import UNNAMED_READ
 from artifact_index.shell.git import BROUGHT_IN
 from artifact_index.shell.state import TEMP_ROOTS
 from artifact_index.trail.answers import (
@@ -305,6 +309,9 @@ class ArtifactIndex:
         # Per file key: the original and content its differing definitions were worked out for,
         # and those definitions (see _net_modified); kept with the index when it is pickled.
         self._net_memory: dict[str, tuple[str, str, frozenset[tuple[str, str, str | None]]]] = {}
+        # Per file key: the content whose definitions' names were found, and those names (see
+        # _contradicted_now).
+        self._names_memory: dict[str, tuple[str, frozenset[tuple[str, str | None]] | None]] = {}
         # Per file key: the count of nodes with an edge into it, and its last change (see last_change).
         self._last_change_memory: dict[str, tuple[int, int]] = {}
         # Each file key's place in the order first touched, for the keys counted so far (see
@@ -1047,6 +1054,8 @@ class ArtifactIndex:
             key = cast(str, data["path"])
             if change == "modified" and not self._net_modified(key, data):
                 continue
+            if change in ("added", "removed") and self._contradicted_now(key, data, change):
+                continue
             path = shown.get(key)
             if path is None:
                 path = shown[key] = self._files[key].shown
@@ -1062,6 +1071,38 @@ class ArtifactIndex:
             path: [e for _, e in sorted(entries, key=lambda i: i[0])]
             for path, entries in by_file.items()
         }
+
+    def _contradicted_now(self, key: str, data: dict[str, object], change: str) -> bool:
+        """Whether file ``key``'s content now says otherwise: an added definition it lacks, a removed one it has.
+
+        Changes are read edit by edit; one the trail does not read into (a `git stash` of the
+        file, a checkout) can take an added definition away again or bring a removed one back.
+        Known only when the content now is.  An added definition is taken away only when no
+        definition of its name is left (an edit's piece parsed on its own may miss its
+        container); a removed one is there again when one of its name is, in its container
+        when it has one (``Selection.mounted`` is not ``Highlighter.mounted``).
+        """
+        state = self._files.get(key)
+        language = language_for_path(key)
+        if state is None or state.content is None or language is None:
+            return False
+        known = self._names_memory.get(key)
+        if known is None or known[0] != state.content:
+            # A content too large or deep to parse shows no definition: it says nothing.
+            found = definitions(state.content, language) if usable(state.content) else None
+            held = (
+                frozenset((d.name, d.container) for d in found)
+                | frozenset((d.name, None) for d in found)
+                if found is not None
+                else None
+            )
+            known = self._names_memory[key] = (state.content, held)
+        if known[1] is None:
+            return False
+        name = str(data["name"])
+        if change == "added":
+            return (name, None) not in known[1]
+        return (name, cast("str | None", data["container"])) in known[1]
 
     def _net_modified(self, key: str, data: dict[str, object]) -> bool:
         """Whether the symbol ``data`` of file ``key`` differs from before the session (True when not known)."""

@@ -208,8 +208,12 @@ def _turn_words(turns: list[int]) -> str:
 
 
 def went_on(e: ErrorReport) -> str:
-    """What the session did after an error it went past: the next command that succeeded."""
-    return f"the next command that succeeded: `{one_line(e.went_on or '', 80)}` (turn {e.went_on_turn})"
+    """What the session did after an error it went past: a command that succeeded after it.
+
+    Not "the next": commands of the error's own turn, and ones whose exit status is a filter's,
+    are passed over, so an earlier success may exist.
+    """
+    return f"a later command succeeded: `{one_line(e.went_on or '', 80)}` (turn {e.went_on_turn})"
 
 
 def written_first_line(e: ErrorReport) -> str:

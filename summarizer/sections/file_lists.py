@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from artifact_index.facts.changes import symbol_key
+from artifact_index.ingestion.events import UNNAMED_READ
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.effects import UNNAMED_READ
 from artifact_index.trail.answers import FileReport, LeftBehind, SubAgentNote
 from artifact_index.trail.conversation.told import ChangeAccount
 from artifact_index.trail.index import SymbolEntry

@@ -55,7 +55,7 @@ def test_every_statement_of_the_hook_is_listed_with_its_kind_and_evidence(tmp_pa
         for e in modified.evidence
     )
     [error] = [s for s in point.statements if s.section == "Errors" and "gt submit" in s.text]
-    assert "the session went on: `gh pr create --fill`" in error.text
+    assert "a later command succeeded: `gh pr create --fill`" in error.text
     assert not [s for s in point.statements if s.flags]
 
 
@@ -102,6 +102,19 @@ def test_a_fence_one_string_leaves_open_does_not_hide_the_next_strings_headings(
     )
 
     assert "Install" in audit._headings_outside_fences(text)
+
+
+def test_strings_of_a_json_document_cut_short_and_of_json_arguments_are_read_unescaped() -> None:
+    # A pretty-printed export cut at a line no longer parses; a call's arguments kept as a JSON
+    # string hold the command: in both, the transcript shows the quoted line as written.
+    patch = '-  scopes: ["openid", "email"],\n+  scopes: ["openid", "email", "api"],'
+    cut_document = ["{\n", f"  {json.dumps('patch')}: {json.dumps(patch)},\n"]
+    command = 'cat > a.json <<EOF\n{\n  "keys": [],\n}\nEOF'
+    arguments = [json.dumps({"arguments": json.dumps({"cmd": command})}) + "\n"]
+    for lines, quoted in ((cut_document, '"openid", "email"],'), (arguments, '"keys": [],')):
+        statement = audit.Statement("Files modified", f"- `a.json`: first lines: `{quoted}`")
+        audit._check([statement], "## Files modified\n", audit._decoded(lines), [], _NoFiles())
+        assert statement.flags == []
 
 
 class _NoFiles:

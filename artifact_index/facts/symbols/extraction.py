@@ -371,6 +371,8 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
         if not name:
             continue
         node = _extent(nodes[0])
+        if _runtime_assignment(node):
+            continue
         start_byte, start_row = node.start_byte, node.start_point.row
         leading = node.prev_named_sibling
         while leading is not None and leading.type in _LEADING:
@@ -411,6 +413,61 @@ def _collect(matches: Iterable[tuple[int, dict[str, list[Node]]]], data: bytes) 
 _STATEMENTS = frozenset(
     {"if", "else", "for", "while", "do", "switch", "case", "catch", "try", "finally", "return"}
 )
+
+
+# Nodes whose body runs when called: an assignment in one runs then, it defines nothing of the file.
+_FUNCTION_BODIES = frozenset(
+    {
+        "arrow_function",
+        "function",
+        "function_expression",
+        "generator_function",
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+    }
+)
+
+
+def _runtime_assignment(node: Node) -> bool:
+    """Whether ``node`` stubs a member for a while inside a function: a patch, not a definition.
+
+    ``Store.prototype.get = async () => stub`` in a test's callback, with the original kept
+    (``const original = Store.prototype.get``) or put back (``finally { Store.prototype.get =
+    original }``): the function names the member again.  A member assigned once in a callback
+    (``window.deleteThought = function`` in a ``DOMContentLoaded`` handler, exposing it to the
+    page) still defines, as do the file's top-level assignments, those in a function called
+    where it is written and a constructor's own ``this.handler``.
+    """
+    if node.type != "expression_statement":
+        return False
+    assignment = node.named_children[0] if node.named_child_count else None
+    if assignment is None or assignment.type != "assignment_expression":
+        return False
+    target = assignment.child_by_field_name("left")
+    if target is None or target.type != "member_expression":
+        return False
+    holder = target.child_by_field_name("object")
+    if holder is not None and holder.type == "this":
+        return False
+    parent = node.parent
+    while parent is not None and parent.type not in _FUNCTION_BODIES:
+        parent = parent.parent
+    if parent is None or _called_where_written(parent):
+        return False
+    named, body = target.text, parent.text
+    return named is not None and body is not None and body.count(named) > 1
+
+
+def _called_where_written(function: Node) -> bool:
+    outer = function.parent
+    while outer is not None and outer.type == "parenthesized_expression":
+        outer = outer.parent
+    return (
+        outer is not None
+        and outer.type == "call_expression"
+        and (outer.child_by_field_name("function") in (function, function.parent))
+    )
 
 
 def _extent(node: Node) -> Node:

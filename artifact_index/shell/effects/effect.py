@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.events import UNNAMED_READ, FileOperation
 from artifact_index.shell.invocation import Invocation, Runtime
 
 __all__ = ["UNNAMED_READ", "Effect", "Handler"]
@@ -23,8 +23,3 @@ class Effect:
 
 # How one program's effects are computed.
 Handler = Callable[[Invocation, Runtime], Effect]
-
-
-# The detail of a read whose files are known only at run time (it has no path): the files read are
-# more than the trail can list.
-UNNAMED_READ = "reads files known only at run time"

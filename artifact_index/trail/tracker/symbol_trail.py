@@ -16,10 +16,11 @@ from artifact_index.facts.symbols.definitions import (
     SymbolChange,
     changed_symbols,
     symbols_in_edit,
+    symbols_in_hunks,
     symbols_in_range,
 )
 from artifact_index.ingestion.events import FileOperation
-from artifact_index.ingestion.patches import diff_sides
+from artifact_index.ingestion.patches import diff_hunk_sides
 from artifact_index.trail.annotations import add_symbol_changes, add_symbols_read
 from artifact_index.trail.contents import parse_read_output
 from artifact_index.trail.file_state import FileState
@@ -128,8 +129,7 @@ def _record_changes(
 
 
 def _symbols_in_diff(diff: str, key: str, context: str | None) -> list[SymbolChange]:
-    old, new = diff_sides(diff)
-    return symbols_in_edit(old, new, key, context=context)
+    return symbols_in_hunks(diff_hunk_sides(diff), key, context=context)
 
 
 def symbol_in(content: str | None, key: str, line: int | None) -> str | None:

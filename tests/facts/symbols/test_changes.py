@@ -16,6 +16,7 @@ from artifact_index.facts.symbols.definitions import (
     changed_symbols,
     definitions,
     symbols_in_edit,
+    symbols_in_hunks,
     symbols_in_range,
 )
 
@@ -468,3 +469,177 @@ def test_a_statement_in_an_edit_fragment_is_never_a_definition() -> None:
         "src/a.ts",
     )
     assert [(c.name, c.change) for c in in_class] == [("A", "modified")]
+
+
+# --- an edit's texts parsed on their own --------------------------------------
+
+
+def test_an_old_text_cut_before_its_components_end_keeps_its_nested_functions() -> None:
+    # The old text stops before the component's closing `};`, the new one includes it: the
+    # old side's parse loses the component, and its nested functions float free.
+    old = textwrap.dedent(
+        """\
+        export const SignUpForm: React.FC = () => {
+          const [email, setEmail] = useState("");
+          const validate = () => {
+            if (password !== confirmPassword) {
+              return false;
+            }
+            return Boolean(email);
+          };
+          const handleSubmit = async (e: React.FormEvent) => {
+            e.preventDefault();
+            if (!validate()) return;
+          };
+          return (
+            <form onSubmit={handleSubmit}>
+              <p>Already have an account?</p>
+            </form>
+          );
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        export const SignUpForm: React.FC = () => {
+          const [email, setEmail] = useState("");
+          const validate = () => {
+            return Boolean(email);
+          };
+          const handleSubmit = async (e: React.FormEvent) => {
+            e.preventDefault();
+            if (!validate()) return;
+          };
+          return (
+            <form onSubmit={handleSubmit}>
+              <p>Have an account?</p>
+            </form>
+          );
+        };
+        """
+    )
+    found = _changes(symbols_in_edit(old, new, "signup-form.tsx"))
+    assert not {c for c in found if c[0] in ("added", "removed")}
+    assert ("modified", "function", "SignUpForm", "validate") in found
+
+
+def test_a_signature_change_in_an_edit_is_no_removal() -> None:
+    # The new text's parse does not find the function whose parameters changed (the piece ends
+    # inside unclosed blocks): its first line up to its name is still there, so it was modified.
+    old = (
+        "func snapshotSource(ctx context.Context, repo string) ([]string, error) {\n"
+        "\tif useHead {\n\t\treturn nil, nil\n\t}\n\treturn walk(repo)\n}\n"
+    )
+    new = (
+        "func snapshotSource(ctx context.Context, repo string, ignore []string) ([]string, error) {\n"
+        "\tif useHead {\n\t\tif err != nil {\n"
+        "\terr := filepath.WalkDir(repo, func(path string, entry fs.DirEntry, err error) error {\n"
+        "\t\tif entry.IsDir() {\n\t\t\tswitch name {\n"
+        '\t\t\tcase ".git", "vendor":\n\t\t\t\tif err != nil {\n'
+    )
+    assert _changes(symbols_in_edit(old, new, "provider.go")) == {
+        ("modified", "function", None, "snapshotSource")
+    }
+
+
+def test_a_definition_on_a_context_line_of_a_patch_is_not_added() -> None:
+    # A hunk whose last context line is the first line of the next method: the old side reads
+    # it nested in the unclosed method above, the new side after the methods the hunk adds.
+    old = textwrap.dedent(
+        """\
+          def publish(user:)
+            FileUtils.mkdir_p(dns_dir(user))
+          rescue => e
+            raise Error, e.message
+          def atomic_write(path, content)
+            File.write(path, content)
+          end
+
+          def dns_dir(user)
+        """
+    )
+    new = textwrap.dedent(
+        """\
+          def publish(user:)
+            ensure_dir(dns_dir(user))
+          rescue => e
+            raise Error, e.message
+          def atomic_write(path, content)
+            File.write(path, content)
+          end
+
+          def ensure_dir(path)
+            FileUtils.mkdir_p(path)
+          end
+
+          def dns_dir(user)
+        """
+    )
+    found = _changes(symbols_in_hunks([(old, new)], "dns_manager.rb"))
+    assert ("added", "method", None, "ensure_dir") in found or (
+        "added",
+        "function",
+        None,
+        "ensure_dir",
+    ) in found
+    assert not {c for c in found if c[3] == "dns_dir"}
+
+
+def test_each_hunk_of_a_diff_is_read_on_its_own() -> None:
+    # Joined, the first hunk's type (cut before its closing brace) holds the second hunk's
+    # class members: "SessionTreeCard.constructor modified", a member it never had.  On its
+    # own, closed where the hunk stops, it is the type a field was added to.
+    hunks = [
+        (
+            "export type SessionTreeCard = {\n\tid: string;\n\tlabel: string;\n",
+            "export type SessionTreeCard = {\n\tid: string;\n\tlabel: string;\n\tkind: string;\n",
+        ),
+        (
+            "\tconstructor(private readonly mode: Mode) {}\n\n\tdebug(): void {\n\t\tlog(this.mode);\n\t}\n",
+            "\tconstructor() {}\n\n\tdebug(): void {\n\t\tlog();\n\t}\n",
+        ),
+        (
+            "function renderToolIcon(): string {\n\treturn icon;\n}\n",
+            "function formatActorLabel(actor: Actor): string {\n\treturn actor.name;\n}\n",
+        ),
+    ]
+    assert _changes(symbols_in_hunks(hunks, "panel.ts")) == {
+        ("modified", "type", None, "SessionTreeCard"),
+        ("added", "function", None, "formatActorLabel"),
+        ("removed", "function", None, "renderToolIcon"),
+    }
+
+
+def test_a_call_of_a_method_is_not_its_first_line() -> None:
+    # The old text calls `reset();`; the new one defines `reset() {`: added, not modified.
+    old = "class Timer {\n  start() {\n    reset();\n  }\n"
+    new = old + "\n  reset() {\n    this.count = 0;\n  }\n"
+    assert _changes(symbols_in_edit(old, new, "timer.ts")) == {
+        ("added", "method", "Timer", "reset")
+    }
+
+
+def test_a_hunk_that_stops_inside_a_function_still_shows_it() -> None:
+    # The hunk renames a function and ends three lines into its body: closed where it stops,
+    # each side parses as the function it begins.
+    hunk = (
+        "function classifyTurnActor(\n\trecord: Item,\n\ttext: string,\n): Actor {\n"
+        '\tif (!record) {\n\t\treturn "system";\n',
+        "function classifyRenderableActor(\n\trecord: Item,\n): Actor | undefined {\n"
+        "\tif (!record) {\n\t\treturn undefined;\n",
+    )
+    assert _changes(symbols_in_hunks([hunk], "transcript.ts")) == {
+        ("added", "function", None, "classifyRenderableActor"),
+        ("removed", "function", None, "classifyTurnActor"),
+    }
+
+
+def test_a_piece_whose_brackets_cannot_be_counted_is_not_closed() -> None:
+    # A quote inside a regular expression leaves a "string" open to the end of its line: the
+    # count is wrong, so nothing is closed, and `validate`, unchanged on both sides, is no change.
+    old = (
+        "  const strength = useMemo(() => {\n"
+        '    const symbol = /[0-9!@#$%^&*(),.?":{}|<>]/.test(password);\n'
+        "    return symbol;\n  }, [password]);\n\n  const validate = () => {\n"
+    )
+    new = "  const [busy, setBusy] = useState(false);\n\n  const validate = () => {\n"
+    assert "validate" not in {name for *_, name in _changes(symbols_in_edit(old, new, "f.tsx"))}

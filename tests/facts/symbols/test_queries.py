@@ -366,6 +366,7 @@ def test_public_api_is_as_documented() -> None:
         "definitions",
         "language_for_path",
         "symbols_in_edit",
+        "symbols_in_hunks",
         "symbols_in_range",
         "tags_query",
     ]
@@ -383,3 +384,28 @@ def test_a_method_of_an_object_a_function_builds_is_no_definition_of_the_file() 
     assert ("function", "mk", None) in found
     assert not any(name in ("info", "fail") for _, name, _ in found)
     assert ("method", "load", "api") in found and ("method", "save", "api") in found
+
+
+def test_a_member_a_callback_stubs_is_no_definition_of_the_file() -> None:
+    # A test stubs a prototype's method inside its callback, keeping the original and putting it
+    # back: a patch made while the test runs.  A page handler exposing a function on `window`,
+    # the file's own member assignments, those of a function called where it is written and a
+    # constructor's `this.handler` still define.
+    source = (
+        "Foo.prototype.bar = function () { return 1; };\n"
+        "exports.baz = () => 2;\n"
+        "(function () {\n  Lib.prototype.qux = function () {};\n})();\n"
+        "function Ctor() {\n  this.handler = function () {};\n}\n"
+        'document.addEventListener("DOMContentLoaded", () => {\n'
+        "  window.deleteThought = function (index) { thoughts.splice(index, 1); };\n"
+        "});\n"
+        'test("restores", async () => {\n'
+        "  const original = Store.prototype.getSummary;\n"
+        "  Store.prototype.getSummary = async function () { return null; };\n"
+        "  try { await run(); } finally { Store.prototype.getSummary = original; }\n"
+        "});\n"
+    )
+    for language in ("javascript", "typescript"):
+        names = {f.name for f in extraction.analyze(source, language)}
+        assert {"bar", "baz", "qux", "Ctor", "handler", "deleteThought"} <= names
+        assert "getSummary" not in names

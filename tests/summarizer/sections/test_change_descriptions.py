@@ -7,10 +7,12 @@ these tests pin the words the change itself wrote coming through, and nothing th
 
 from __future__ import annotations
 
-from artifact_index.facts.changes import added_tests, changed_lines, definition_notes
+import difflib
+
+from artifact_index.facts.changes import added_tests, changed_code, changed_lines, definition_notes
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.trail.index import SymbolEntry
-from tests.support.session_steps import ROOT, edit, read, section, summary_of, write
+from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
 
 OVERLAP_BEFORE = """\
 package strategy
@@ -233,3 +235,122 @@ def test_a_changed_line_is_paired_with_the_removed_line_it_keeps_most_of() -> No
     )
     assert '`assert "error" in actual_body` → `assert "Message" in actual_body`' in line
     assert '`assert expected_function_name in actual_body["error"]` → `assert "Message"' not in line
+
+
+WAL_BEFORE = """\
+package store
+
+func openWAL(f *os.File) *walFile {
+\tinfo, err := f.Stat()
+\tif err == nil && info.Size() == 0 {
+\t\twriteHeader(f)
+\t}
+\treturn &walFile{f: f}
+}
+"""
+
+
+def test_a_condition_added_before_the_one_it_rewrote_replaced_nothing() -> None:
+    # `if err == nil {` is new; the old guard became `if err == nil && fileSize == 0 {`, the new
+    # line that keeps most of it. Paired with the first new `if`, the guard read as dropped.
+    path = f"{ROOT}/store/wal.go"
+    summary = summary_of(
+        UserMessage(turn=1, text="Track the WAL file's size."),
+        read(2, path, WAL_BEFORE),
+        edit(
+            3,
+            path,
+            old="\tif err == nil && info.Size() == 0 {\n",
+            new="\tvar fileSize int64\n\tif err == nil {\n\t\tfileSize = info.Size()\n\t}\n"
+            "\tif err == nil && fileSize == 0 {\n",
+        ),
+    )
+    line = next(line for line in section(summary, "Files Changed").splitlines() if "wal.go" in line)
+    assert "`if err == nil && info.Size() == 0 {` → `if err == nil {`" not in line
+    assert "`if err == nil {`" in line
+    after = WAL_BEFORE.replace(
+        "\tif err == nil && info.Size() == 0 {\n",
+        "\tvar fileSize int64\n\tif err == nil {\n\t\tfileSize = info.Size()\n\t}\n"
+        "\tif err == nil && fileSize == 0 {\n",
+    )
+    diff = "".join(
+        difflib.unified_diff(WAL_BEFORE.splitlines(True), after.splitlines(True), "a", "b", n=0)
+    )
+    modified = SymbolEntry(
+        name="openWAL", kind="function", container=None, change="modified", turns=[3]
+    )
+    assert changed_code(diff, after, "wal.go", [modified])["openWAL"] == [
+        "`if err == nil {`",
+        "`fileSize = info.Size()`",
+        "`if err == nil && info.Size() == 0 {` → `if err == nil && fileSize == 0 {`",
+    ]
+
+
+def test_a_declaration_of_another_name_replaced_nothing() -> None:
+    # The key is no longer read from the user's key: new names are declared. Paired by `let`,
+    # the last new declaration read as the old one rewritten.
+    before = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let private_key_arr: [u8; 32] = match self.key.try_into() {\n"
+        "            Ok(arr) => arr,\n        };\n        use_key(private_key_arr);\n    }\n}\n"
+    )
+    after = (
+        "impl Fs {\n    fn create(&self) {\n"
+        "        let signing_key = SigningKey::generate(&mut OsRng);\n"
+        "        let public_key_bytes: [u8; 32] = signing_key.verifying_key().to_bytes();\n"
+        "        use_key(public_key_bytes);\n    }\n}\n"
+    )
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0))
+    modified = SymbolEntry(
+        name="create", kind="method", container="Fs", change="modified", turns=[3]
+    )
+    lines = changed_code(diff, after, "fs.rs", [modified])["Fs.create"]
+    assert not [line for line in lines if line.startswith("`let") and "→" in line]
+
+
+def test_a_definition_a_checkout_took_away_again_is_not_shown_added() -> None:
+    # test_b is added, then `git checkout` puts the file back before test_c is written: the
+    # content now holds test_c alone, whatever the edits said one by one.
+    path = f"{ROOT}/tests/test_parse.py"
+    summary = summary_of(
+        UserMessage(turn=1, text="Add tests for parse."),
+        read(2, path, "def test_a():\n    assert parse('a')\n"),
+        edit(
+            3,
+            path,
+            old="    assert parse('a')\n",
+            new="    assert parse('a')\n\n\ndef test_b():\n    assert parse('b')\n",
+        ),
+        shell(4, "git checkout -- tests/test_parse.py"),
+        edit(
+            5,
+            path,
+            old="    assert parse('a')\n",
+            new="    assert parse('a')\n\n\ndef test_c():\n    assert parse('c')\n",
+        ),
+    )
+    line = next(
+        line for line in section(summary, "Files Changed").splitlines() if "test_parse.py" in line
+    )
+    assert "test_c" in line
+    assert "test_b" not in line
+
+
+def test_a_line_only_realigned_is_not_quoted_as_replaced_by_itself() -> None:
+    # gofmt realigns a struct literal's fields when a longer one is renamed: `raw:  Endpoint{},`
+    # becomes `raw: Endpoint{},`, which reads the same once quoted.
+    before = (
+        "func TestResolve(t *testing.T) {\n\tcases := []tc{{\n"
+        '\t\tname: "no helper returns nil",\n\t\traw:  Endpoint{},\n\t}}\n\trun(cases)\n}\n'
+    )
+    after = (
+        "func TestResolve(t *testing.T) {\n\tcases := []tc{{\n"
+        '\t\tname: "returns nil (defer to helper on 401)",\n\t\traw: Endpoint{},\n\t}}\n\trun(cases)\n}\n'
+    )
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), n=0))
+    modified = SymbolEntry(
+        name="TestResolve", kind="function", container=None, change="modified", turns=[3]
+    )
+    lines = changed_code(diff, after, "auth_test.go", [modified])["TestResolve"]
+    assert "`raw: Endpoint{},` → `raw: Endpoint{},`" not in lines
+    assert any(line.startswith('`name: "no helper') for line in lines)

@@ -114,7 +114,7 @@ def test_an_approach_the_session_went_past_is_said_as_what_ran_next_not_open() -
     assert "[OPEN]" not in errors and "still open" not in errors
     assert (
         "- [failed; the session went on] generic, turn 3 from `gt submit --stack`: `ERROR: Failed to "
-        "submit: not authenticated`; the next command that succeeded: `gh pr create --fill` (turn 4)"
+        "submit: not authenticated`; a later command succeeded: `gh pr create --fill` (turn 4)"
         in errors
     )
     assert "Original error (turn 1, the session went on past it)" in errors
