@@ -38,6 +38,7 @@ __all__ = [
     "UserChannel",
     "UserMessage",
     "WorkingDirectory",
+    "one_after_another",
 ]
 
 # A JSON object as an external format holds it (a transcript record, a tool
@@ -49,6 +50,22 @@ JSONObject: TypeAlias = dict[str, object]
 # The arguments key under which an adapter names the command whose running session a call
 # only polls (Codex's empty ``write_stdin``): its output is that command's.
 POLLED_COMMAND = "polled_command"
+
+
+def one_after_another(commands: list[str]) -> str:
+    """Several commands one call ran (a Codex code cell's ``Promise.all``) as one shell line.
+
+    ``a; b`` reads as what it is wherever it is shown on one line; a command that a ``;``
+    after it would change (a comment, a here-document, one sent to the background) is kept
+    on a line of its own.
+    """
+    unique = list(dict.fromkeys(commands))
+    fragile = any(
+        "\n" in command or "#" in command or "<<" in command or command.rstrip().endswith("&")
+        for command in unique
+    )
+    return ("\n" if fragile else "; ").join(unique)
+
 
 FileAction = Literal[
     "read",  # the agent saw (part of) the file

@@ -410,6 +410,8 @@ class _Run:
             or len(node.argv) < 2
             or "truncated" in output
             or _NOT_FINISHED.search(output[:400]) is not None
+            # Only literal text: a variable's value here is the analysis's guess, not what ran.
+            or any(character in node.text for character in "$`*?[{~\\")
         ):
             return False
         words = [word_text(word, scope, _unsubstituted) for word in node.argv]

@@ -845,7 +845,7 @@ def _unnamed_reads_line(facts: SessionFacts) -> str | None:
         shown.append(f"{code_span(shown_command(read.command or '', 60))} (turn {read.turn}{loop})")
     more = len(reads) - len(shown)
     return (
-        "- and files not named here, known only when these ran: "
+        "- and reads of files named only when they ran, which these lists may leave out: "
         + "; ".join(shown)
         + (f" and {more} more such command(s)" if more > 0 else "")
     )

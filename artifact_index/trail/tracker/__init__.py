@@ -40,6 +40,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
     WorkingDirectory,
+    one_after_another,
 )
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import STARTER_FILE, credited_to_sub_agent, settled_by_status
@@ -251,7 +252,7 @@ class Tracker:
         # A call that runs several commands (a Codex code cell's `Promise.all`) prints all their
         # output as one: it is their run, one after the other, not its first command's alone, or
         # the linter passing later on its own would pass the tests that failed beside it.
-        command = "\n".join(dict.fromkeys(commands)) if commands else None
+        command = one_after_another(commands) if commands else None
         succeeded = {"success": True, "failure": False}.get(result.status)
         touched = self.index.ledger.observe(
             call.turn,

@@ -1373,3 +1373,14 @@ def test_an_echo_missing_from_the_output_stops_nothing_it_may_not_have_reached(
 ) -> None:
     reads = [op.path for op in analyze(command, output=output).operations if op.action == "read"]
     assert reads == [f"{ROOT}/c.md"]
+
+
+def test_an_echo_of_a_variable_proves_nothing_whatever_its_guessed_value() -> None:
+    # `$SEEN` is guessed from one branch of its test; the run printed the other, and went on.
+    command = (
+        'SEEN=$([ -f ~/.seen ] && echo "yes" || echo "no")\n'
+        'echo "SEEN: $SEEN"\n'
+        "echo '{}' >> usage.jsonl"
+    )
+    written = [op.path for op in analyze(command, output="SEEN: no\n").operations]
+    assert f"{ROOT}/usage.jsonl" in written

@@ -767,7 +767,7 @@ def test_reads_by_a_loop_over_a_glob_make_the_read_counts_floors_and_name_the_lo
     files_read = _section(index, "Files read (unchanged)")
     assert "outside the workspace (at least 1, the latest first): `/etc/hosts`" in files_read
     assert (
-        "- and files not named here, known only when these ran: "
+        "- and reads of files named only when they ran, which these lists may leave out: "
         '`sed -n "1,40p" "$f"` (turn 3, `for f in ../billing/runners/*.json`)'
     ) in files_read
 
@@ -780,7 +780,7 @@ def test_reads_of_named_files_alone_leave_the_counts_exact() -> None:
     )
     files_read = _section(index, "Files read (unchanged)")
     assert "outside the workspace (1, the latest first)" in files_read
-    assert "known only when these ran" not in files_read
+    assert "named only when they ran" not in files_read
 
 
 def test_an_in_place_edit_of_files_named_at_run_time_makes_the_uncommitted_count_a_floor() -> None:

@@ -156,6 +156,8 @@ def test_a_cells_failing_test_is_not_resolved_by_its_linter_passing_alone(
     )
     failures = [e for e in index.ledger.errors if e.kind == "test-runner"]
     assert failures and not any(e.resolved for e in failures)
+    # Said as the cell's commands, one after the other.
+    assert failures[0].commands[0] == "pnpm exec oxlint src; pnpm test:run"
 
 
 def test_a_wait_on_a_running_cell_shows_its_commands_failing_again(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ from artifact_index.ingestion.events import (
     ToolResult,
     UserMessage,
     WorkingDirectory,
+    one_after_another,
 )
 from artifact_index.ingestion.patches import parse_apply_patch, parse_patch
 from artifact_index.ingestion.vocabulary import operations_for, shell_command
@@ -371,7 +372,7 @@ class Reader:
             ops.extend(self.operations(inner, arguments))
             call.patch = call.patch or inner.patch
         commands = [found.command for found in cell_commands(cell) if found.command]
-        call.command = "\n".join(commands) if commands else None
+        call.command = one_after_another(commands) if commands else None
         return ops
 
     def polled_command(self, tool: str, arguments: JSONObject) -> str | None:
