@@ -1052,3 +1052,26 @@ def test_files_restored_from_git_another_way_resolve_the_failed_restore(
         assert (
             entry.resolution == "the same files were put back from git another way, which succeeded"
         )
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "/tmp/run.sh: line 268: ${x:-$(date}: bad substitution: no closing `)' in $(date\n",
+        "bash: -c: line 3: syntax error near unexpected token `fi'\n",
+        "zsh:1: parse error near `&&'\n",
+        "bash: TARGET: unbound variable\n",
+        "At line:1 char:12\n+ cd client && npm install\n+            ~~\n"
+        "The token '&&' is not a valid statement separator in this version.\n",
+        "npx: The term 'npx' is not recognized as the name of a cmdlet, function, script file, or"
+        " operable program.\n",
+    ],
+)
+def test_the_shell_refusing_the_command_line_is_the_error_quoted(output: str) -> None:
+    # Said in none of the words the generic markers catch, these were "no line of its output
+    # reads as an error", though the line says exactly what failed.
+    session = Session()
+    session.run("cd client && npm install", "starting\n" + output + "cleaning up\n", ok=False)
+    [entry] = session.ledger.errors
+    needle = next(line for line in output.splitlines() if not line.startswith(("+", "At line")))
+    assert entry.message == needle.strip()

@@ -85,6 +85,15 @@ SHELL_NEEDLES = (
     "No such file or directory",
     "Permission denied",
     "is not recognized as an internal or external command",
+    # The shell refusing the command line itself: bash, zsh and PowerShell (whose `&&` older
+    # versions reject), said in no words the markers above catch.
+    "bad substitution",
+    "syntax error near unexpected token",
+    "unexpected EOF while looking for matching",
+    "parse error near",
+    "unbound variable",
+    "is not a valid statement separator",
+    "is not recognized as the name of a cmdlet",
 )
 _NOT_AN_ERROR = lazy_pattern(
     r"^(?:Error|error): (?:Exit code \d+|0 errors?|none|\(none\))\s*$"
