@@ -33,6 +33,7 @@ __all__ = [
     "SHELL_CHORES",
     "errorish_lines",
     "noise_reason",
+    "opening_errorish_lines",
     "programs",
     "reads_as_failure",
     "says_nothing",
@@ -361,6 +362,22 @@ def errorish_lines(output: str) -> list[str]:
     """The lines of ``output`` that read as a failure, stripped: what a passing run may print all the same."""
     lines = _lines(output)
     return [line.strip() for i, line in enumerate(lines) if _reads_as_failure_at(lines, i)]
+
+
+def opening_errorish_lines(output: str, limit: int = 20) -> list[str]:
+    """The error-like lines that open ``output``, up to its first other line, stripped and distinct.
+
+    What a shell's start-up prints (a broken profile's ``command not found``, once per hook it
+    runs) comes first, before any command's own words: only there is it looked for, so every
+    successful command can be read.
+    """
+    lines = _lines(output[:4000])[:limit]
+    opening: list[str] = []
+    for i in range(len(lines)):
+        if not _reads_as_failure_at(lines, i):
+            break
+        opening.append(lines[i].strip())
+    return list(dict.fromkeys(opening))
 
 
 def unexplained_failure(

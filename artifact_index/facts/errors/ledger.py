@@ -83,6 +83,7 @@ from artifact_index.facts.errors.failed_commands import (
     SHELL_CHORES,
     errorish_lines,
     noise_reason,
+    opening_errorish_lines,
     programs,
     reads_as_failure,
     unexplained_failure,
@@ -244,6 +245,11 @@ class ErrorLedger(BaseModel):
     # Per command key of a project's run (tests, a task), the error-like lines its passing runs
     # printed: a test host's log line every run prints is never quoted as a failing run's error.
     passing_lines: dict[str, list[str]] = Field(default_factory=dict)
+    # Error-like lines that open the output of successful commands, each with the (up to two)
+    # command keys seen printing it: one that two different commands printed while succeeding is
+    # the shell's own start-up talking (a broken profile's `command not found: _encode` on every
+    # call), never why a command failed.
+    opening_lines: dict[str, list[str]] = Field(default_factory=dict)
 
     # Reading a private attribute of a pydantic model costs 2 us (its __getattr__ path):
     # methods that use one several times read it once into a local name.
@@ -368,7 +374,7 @@ class ErrorLedger(BaseModel):
             else:
                 # A refused or interrupted call printed the harness's words, not the program's.
                 diagnostics = [] if failure in REFUSALS else extract_errors(output, command)
-                passing = frozenset(self.passing_lines.get(key, ()))
+                passing = frozenset(self.passing_lines.get(key, ())) | self._ambient_lines()
                 if passing:  # what its passing runs print too is not why this one failed
                     diagnostics = [
                         d for d in diagnostics if d.kind != "generic" or d.message not in passing
@@ -428,6 +434,7 @@ class ErrorLedger(BaseModel):
             return touched  # its exit status is a filter's and its output says it failed
         if succeeded is True and not failed_now and command is not None:
             self._note_passing_lines(key, command, output)
+            self._note_opening_lines(key, output)
         if (
             succeeded is True
             and command is not None
@@ -491,6 +498,19 @@ class ErrorLedger(BaseModel):
         self.passing_lines[key] = kept[-MAX_PASSING_LINES:]
         while len(self.passing_lines) > MAX_PASSING_KEYS:
             del self.passing_lines[next(iter(self.passing_lines))]
+
+    def _note_opening_lines(self, key: str, output: str) -> None:
+        """Note the error-like lines opening a successful command's output (see ``opening_lines``)."""
+        for line in opening_errorish_lines(output):
+            keys = self.opening_lines.setdefault(line, [])
+            if key not in keys and len(keys) < 2:
+                keys.append(key)
+        while len(self.opening_lines) > MAX_PASSING_KEYS:
+            del self.opening_lines[next(iter(self.opening_lines))]
+
+    def _ambient_lines(self) -> frozenset[str]:
+        """Error-like lines two different commands printed first while succeeding: the environment's."""
+        return frozenset(line for line, keys in self.opening_lines.items() if len(keys) >= 2)
 
     def _worth_reading(self, key: str, command: str | None) -> bool:
         if command is None:

@@ -1075,3 +1075,31 @@ def test_the_shell_refusing_the_command_line_is_the_error_quoted(output: str) ->
     [entry] = session.ledger.errors
     needle = next(line for line in output.splitlines() if not line.startswith(("+", "At line")))
     assert entry.message == needle.strip()
+
+
+def test_a_line_every_successful_command_opens_with_is_the_shell_not_a_failure() -> None:
+    # A broken shell profile prints its complaint before every command's own output: quoted as
+    # the error of a run that timed out, it sent the next agent after the profile.
+    noise = (
+        "setValueForKeyFakeAssocArray:27: command not found: _encode\n" * 6
+        + "valueForKeyFakeAssocArray:28: command not found: _decode\n"
+    )
+    session = Session()
+    session.run("git status --short", noise + " M src/lib.rs\n", ok=True)
+    session.run("cargo fmt --check", noise, ok=True)
+    session.run(
+        "cargo test --workspace", noise + "   Compiling faucet v0.1.0\nTerminated\n", ok=False
+    )
+    [entry] = session.ledger.errors
+    assert "_encode" not in entry.message and "_decode" not in entry.message
+
+
+def test_an_error_line_one_command_prints_when_it_succeeds_is_still_its_failure_elsewhere() -> None:
+    # One command printing the line while succeeding says nothing of the shell: only lines two
+    # different commands open with are the environment's.
+    line = "bash: line 1: jq: command not found\n"
+    session = Session()
+    session.run("make info || true", line + "info done\n", ok=True)
+    session.run("curl -s localhost:8080/health | jq .status", line, ok=False)
+    [entry] = session.ledger.errors
+    assert "jq: command not found" in entry.message
