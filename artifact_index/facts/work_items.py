@@ -542,7 +542,7 @@ def _gh_view(
     try:
         shown = json.loads(output)
     except json.JSONDecodeError:
-        shown = None
+        shown = _json_object_line(output)
     if isinstance(shown, dict):
         title = shown.get("title") if isinstance(shown.get("title"), str) else None
         state = str(shown.get("state", "")).lower() or None
@@ -552,6 +552,25 @@ def _gh_view(
         title = found_title.group(1).strip() if found_title else None
         state = found_state.group(1).lower() if found_state else None
     items.put(tracker, item_id, track=False, title=title, status=_STATUS.get(state or ""))
+
+
+def _json_object_line(output: str) -> dict[str, object] | None:
+    """The first line of ``output`` that is a whole JSON object with a ``state``, if any.
+
+    Several commands run as one (a code cell, ``a; gh pr view 12 --json state``) print their
+    outputs together: the view's JSON is then one line among the others.
+    """
+    for line in output.splitlines():
+        line = line.strip()
+        if not (line.startswith("{") and line.endswith("}") and '"state"' in line):
+            continue
+        try:
+            shown = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(shown, dict):
+            return shown
+    return None
 
 
 # --- the entry point ---------------------------------------------------------------------------

@@ -295,3 +295,22 @@ def test_a_json_issue_listing_closes_a_followed_issue() -> None:
     )
     assert found["#12"]["status"] == "closed"
     assert "#13" not in found
+
+
+def test_a_pull_request_viewed_merged_among_other_commands_output_is_merged() -> None:
+    # A code cell ran several commands at once: the view's JSON is one line of their output.
+    found = items(
+        shell(
+            'gh pr create --title "Argv commands" --body "..."',
+            "https://github.com/jdx/hk/pull/1066\n",
+            10,
+        ),
+        shell(
+            "git status -sb; gh pr view 1066 --json state,mergedAt,url; git log -1 --oneline",
+            "## main...origin/main\n"
+            '{"mergedAt":"2026-07-13T19:58:02Z","state":"MERGED","url":"https://github.com/jdx/hk/pull/1066"}\n'
+            "3f2a1bc feat: argv commands\n",
+            11,
+        ),
+    )
+    assert found["#1066"]["status"] == "merged"
