@@ -76,3 +76,37 @@ def test_the_claude_code_adapter_marks_notices_synthetic(tmp_path: Path) -> None
     typed = [m.text for m in said if not m.synthetic]
     assert typed == ["Move the flag types into core."]
     assert any(m.text == _AGENT_REPORT and m.synthetic for m in said)
+
+
+def test_a_background_agents_end_handed_over_from_the_queue_reaches_the_events(
+    tmp_path: Path,
+) -> None:
+    # Newer versions take a queued notice off the queue (`remove`) and hand it to the agent as a
+    # `queued_command` attachment: the only record of a background sub-agent's end.
+    notice = (
+        "<task-notification>\n<task-id>a30c509</task-id>\n<status>completed</status>\n"
+        '<summary>Agent "Release groups" finished</summary>\n<result>Done.</result>\n'
+        "</task-notification>"
+    )
+    lines = [
+        _record(
+            type="user",
+            uuid="u1",
+            timestamp="2026-01-01T00:00:00Z",
+            message={"role": "user", "content": "Port the release groups."},
+        ),
+        _record(type="queue-operation", operation="enqueue", content=notice),
+        _record(type="queue-operation", operation="remove", content=notice),
+        _record(
+            type="attachment",
+            uuid="t1",
+            parentUuid="u1",
+            timestamp="2026-01-01T00:00:05Z",
+            attachment={"type": "queued_command", "prompt": notice, "commandMode": "prompt"},
+        ),
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    said = [e for e in load_events(path) if isinstance(e, UserMessage)]
+    assert [m.text for m in said if not m.synthetic] == ["Port the release groups."]
+    assert [(m.text, m.channel) for m in said if m.synthetic] == [(notice, "queued")]

@@ -521,6 +521,27 @@ class _Reader:
                     channel="queued",
                 )
 
+    def _queued_notice(
+        self, line: int, record: JSONObject, attachment: dict[str, object]
+    ) -> Iterator[Event]:
+        """A harness notice handed to the agent from the queue (a background sub-agent that finished).
+
+        Newer versions deliver a queued message as this attachment; the queue's own records
+        (``remove``) stand for what the person typed, and the harness's notices reach the agent
+        only here, so a background run's end would otherwise go unseen.
+        """
+        prompt = attachment.get("prompt")
+        if not isinstance(prompt, str) or not prompt.lstrip().startswith("<task-notification>"):
+            return
+        yield UserMessage(
+            turn=self.turns.current,
+            line=line,
+            timestamp=as_str(record.get("timestamp")),
+            text=prompt,
+            channel="queued",
+            synthetic=True,
+        )
+
     def _cwd(self, record: JSONObject, line: int, chain: str | None) -> Iterator[Event]:
         cwd = as_str(record.get("cwd"))
         if cwd and cwd != self.cwd:
@@ -576,7 +597,12 @@ class _Reader:
 
     def _attachment(self, line: int, record: JSONObject, chain: str | None) -> Iterator[Event]:
         attachment = record.get("attachment")
-        if not isinstance(attachment, dict) or attachment.get("type") != "file":
+        if not isinstance(attachment, dict):
+            return
+        if attachment.get("type") == "queued_command":
+            yield from self._queued_notice(line, record, attachment)
+            return
+        if attachment.get("type") != "file":
             return
         # A file the user @-mentioned: Claude Code read it into the context.
         path = as_str(attachment.get("filename"))
