@@ -371,6 +371,15 @@ def opening_errorish_lines(output: str, limit: int = 20) -> list[str]:
     runs) comes first, before any command's own words: only there is it looked for, so every
     successful command can be read.
     """
+    # Most outputs open with a line of their own: that one line, read from a short head, settles it
+    # (this runs for every successful command).
+    head = output[:300].lstrip()
+    raw = head[: head.find("\n")] if "\n" in head else head
+    if not (_ERRORISH.search(raw) or _SHELL_COMPLAINT.search(raw)):
+        return []
+    first = _lines(head)[:1]
+    if not first or not _reads_as_failure_at(first, 0):
+        return []
     lines = _lines(output[:4000])[:limit]
     opening: list[str] = []
     for i in range(len(lines)):
