@@ -244,6 +244,8 @@ class TestReport(_Answer, Claimed):
     outcome: Literal["passed", "failed"] = Field(default="passed", exclude=True)
     # False when a filter may have left the passed count out of what the run printed.
     passed_shown: bool = Field(default=True, exclude=True)
+    # Counts by the runner's own names beyond passed/failed/skipped ("xfailed", "xpassed").
+    other: tuple[tuple[str, int], ...] = Field(default=(), exclude=True)
     # A later run that covers this one (the whole suite, a run of the same file) and passed:
     # this run's failures are not the current state. Its command and turn.
     superseded_by: str | None = Field(default=None, exclude=True)

@@ -152,7 +152,7 @@ def _superseding_run(run: TestStatus, passing: list[TestStatus]) -> TestStatus |
     for later in passing:
         if later.turn <= run.turn:
             return None
-        if later.command and covers(later.command, run.command):
+        if later.command and covers(later.command, run.command, "test"):
             return later
     return None
 
@@ -1280,7 +1280,9 @@ class ArtifactIndex:
                     call_id=t.call_id,
                     tool=t.runner,
                     command=t.command,
-                    shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped ({t.unit})",
+                    shows=f"{t.passed} passed, {t.failed} failed, {t.skipped} skipped"
+                    + "".join(f", {n} {word}" for word, n in t.other)
+                    + f" ({t.unit})",
                 )
             ]
             if later is not None:
@@ -1304,6 +1306,7 @@ class ArtifactIndex:
                     unit=t.unit,
                     outcome=t.outcome,
                     passed_shown=t.passed_shown,
+                    other=t.other,
                     superseded_by=(later.command or later.key) if later is not None else None,
                     superseded_turn=later.turn if later is not None else None,
                     certainty="inferred" if later is not None else "seen",

@@ -75,8 +75,9 @@ def claims(index: ArtifactIndex) -> list[Claim]:
                 kind="count",
                 subject=test.command,
                 statement=(
-                    f"{test.passed} passed, {test.failed} failed, {test.skipped} skipped "
-                    f"({test.unit})"
+                    f"{test.passed} passed, {test.failed} failed, {test.skipped} skipped"
+                    + "".join(f", {n} {word}" for word, n in test.other)
+                    + f" ({test.unit})"
                     if test.passed_shown
                     else f"{test.failed} failed, passed not shown ({test.unit})"
                 ),

@@ -32,7 +32,7 @@ def test_counts(run: TestReport) -> str:
     """What a run's counts count: ``12 passed, 1 failed``, ``3 packages passed`` (``go test`` prints packages)."""
     if run.outcome == "failed" and run.passed + run.failed == 0:
         return "failed before any test ran"
-    if run.passed + run.failed + run.skipped == 0:
+    if run.passed + run.failed + run.skipped + sum(n for _, n in run.other) == 0:
         cut = _output_cut_by(run.command)
         if cut is not None:
             # `cargo test | tail -5` shows only the last section (the doc tests, "0 passed"): what
@@ -47,6 +47,7 @@ def test_counts(run: TestReport) -> str:
         return f"{run.failed} failed; how many passed is not shown (its output was filtered)"
     counts = f"{run.passed}{noun} passed, {run.failed} failed"
     counts += f", {run.skipped} skipped" if run.skipped else ""
+    counts += "".join(f", {n} {word}" for word, n in run.other)
     if run.outcome == "failed" and run.failed == 0:
         # No test failed, yet the run did (a coverage threshold, a warning made an error, a crash after the
         # tests): "failed" beside "0 failed" reads as a contradiction, so say which part failed.

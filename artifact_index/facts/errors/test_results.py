@@ -45,6 +45,10 @@ class TestRun(BaseModel):
     # False when the runner prints its counts one per line and a filter (`| grep`, `| tail`) may have
     # left the passed count out: ``passed`` is then what was seen, not what ran.
     passed_shown: bool = True
+    # Counts the runner names that are none of the above, by its own names: pytest's "xfailed" and
+    # "xpassed", unittest's "expected failures". Folded into skipped or passed they would misquote
+    # the run ("12 skipped" where nothing was skipped).
+    other: tuple[tuple[str, int], ...] = ()
 
 
 def is_test_command(command: str | None) -> bool:
@@ -142,6 +146,7 @@ def _run(
     failed_anyway: bool = False,
     unit: Literal["tests", "packages"] = "tests",
     passed_shown: bool = True,
+    other: tuple[tuple[str, int], ...] = (),
 ) -> TestRun:
     ids = _unique(failing or [])
     bad = failed > 0 or errors > 0 or failed_anyway or bool(ids)
@@ -156,6 +161,7 @@ def _run(
         outcome="failed" if bad else "passed",
         unit=unit,
         passed_shown=passed_shown,
+        other=tuple((word, n) for word, n in other if n),
     )
 
 
@@ -198,11 +204,12 @@ def _pytest(output: str, command: str | None) -> TestRun | None:
     return _run(
         "pytest",
         command,
-        passed=counts.get("passed", 0) + counts.get("xpassed", 0),
+        passed=counts.get("passed", 0),
         failed=counts.get("failed", 0),
-        skipped=counts.get("skipped", 0) + counts.get("xfailed", 0),
+        skipped=counts.get("skipped", 0),
         errors=counts.get("error", 0) + counts.get("errors", 0),
         failing=failing,
+        other=(("xfailed", counts.get("xfailed", 0)), ("xpassed", counts.get("xpassed", 0))),
     )
 
 
@@ -228,7 +235,11 @@ def _unittest(output: str, command: str | None) -> TestRun | None:
         return None
     details = _counts(ran["details"] or "", _UNITTEST_DETAIL)
     failures, errors = details.get("failures", 0), details.get("errors", 0)
-    skipped = details.get("skipped", 0) + details.get("expected failures", 0)
+    skipped = details.get("skipped", 0)
+    expected, unexpected = (
+        details.get("expected failures", 0),
+        details.get("unexpected successes", 0),
+    )
     failing = []
     for match in _UNITTEST_FAILING.finditer(output):
         name, where = match["name"], match["where"]
@@ -237,12 +248,13 @@ def _unittest(output: str, command: str | None) -> TestRun | None:
     return _run(
         "unittest",
         command,
-        passed=max(total - failures - errors - skipped, 0),
+        passed=max(total - failures - errors - skipped - expected - unexpected, 0),
         failed=failures,
         skipped=skipped,
         errors=errors,
         failing=failing,
         failed_anyway=ran["verdict"] == "FAILED",
+        other=(("expected failures", expected), ("unexpected successes", unexpected)),
     )
 
 

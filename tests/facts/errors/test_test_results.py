@@ -88,7 +88,8 @@ def test_pytest_quiet_and_mixed_summaries() -> None:
     quiet = "..s.x\n4 passed, 1 skipped, 1 xfailed in 0.31s\n"
     run = parse_test_run(quiet, "pytest -q")
     assert run is not None
-    assert (run.passed, run.failed, run.skipped, run.outcome) == (4, 0, 2, "passed")
+    assert (run.passed, run.failed, run.skipped, run.outcome) == (4, 0, 1, "passed")
+    assert run.other == (("xfailed", 1),)
 
     errors = "ERROR tests/test_db.py::test_query - sqlite3.OperationalError: no such table\n= 1 failed, 9 passed, 1 error in 2.01s =\n"
     run = parse_test_run(errors, "pytest")
@@ -440,3 +441,22 @@ def test_a_playwright_summary_through_tail_is_whole() -> None:
     run = parse_test_run(shown, 'npx playwright test --grep "6.1" 2>&1 | tail -30')
     assert run is not None
     assert (run.passed, run.failed, run.passed_shown) == (0, 1, True)
+
+
+def test_expected_failures_and_unexpected_passes_keep_the_runners_names() -> None:
+    # Folded into skipped and passed, "392 passed, 12 xfailed, 2 xpassed" read as "394 passed,
+    # 12 skipped": nothing was skipped, and two of the 394 were tests expected to fail.
+    run = parse_test_run(
+        "....x.X\n392 passed, 12 xfailed, 2 xpassed in 41.20s\n", "uv run pytest -q"
+    )
+    assert run is not None
+    assert (run.passed, run.failed, run.skipped, run.outcome) == (392, 0, 0, "passed")
+    assert run.other == (("xfailed", 12), ("xpassed", 2))
+
+    unittest = (
+        "Ran 10 tests in 0.010s\n\nOK (skipped=1, expected failures=2, unexpected successes=1)\n"
+    )
+    run = parse_test_run(unittest, "python -m unittest")
+    assert run is not None
+    assert (run.passed, run.skipped) == (6, 1)
+    assert run.other == (("expected failures", 2), ("unexpected successes", 1))
