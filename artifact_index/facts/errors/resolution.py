@@ -738,7 +738,9 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
             return other
     for check in checks:
         if command and any(
-            covers(command, earlier) for earlier in entry.commands if checks_in(earlier)
+            covers(command, earlier) or covers(command, earlier, CATEGORY.get(entry.kind))
+            for earlier in entry.commands
+            if checks_in(earlier)
         ):
             return "a broader run of the same check passed"
         family = (

@@ -444,3 +444,20 @@ def test_a_glob_the_shell_refused_is_resolved_by_the_same_check_with_the_path_qu
     )
     other.run('pnpm biome check --write "src/app.tsx" 2>&1', "Fixed 1 file.", ok=True)
     assert not other.ledger.errors[0].resolved
+
+
+def test_a_test_failure_of_a_chain_is_resolved_by_a_later_run_of_its_package() -> None:
+    session = Session()
+    chain = "go build ./... 2>&1 | head -20 && echo BUILD OK && go test ./internal/sem -run '^TestMasks'"
+    failed = (
+        "BUILD OK\n--- FAIL: TestMasks (0.00s)\n    masks_test.go:12: expected 3, got 4\nFAIL\n"
+        "FAIL\texample.com/shop/internal/sem\t0.2s\nFAIL\n"
+    )
+    session.run(chain, failed, ok=False)
+    session.run(
+        "go test ./internal/sem/ 2>&1 | tail -20",
+        "ok  \texample.com/shop/internal/sem\t1.4s\n",
+        ok=True,
+    )
+    failures = [e for e in session.ledger.errors if e.kind == "test-runner"]
+    assert failures and all(e.resolved for e in failures), session.ledger.errors

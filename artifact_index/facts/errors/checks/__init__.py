@@ -230,11 +230,14 @@ def subcommands(command: str | None) -> frozenset[str]:
     return frozenset(found)
 
 
-def covers(later: str | None, earlier: str | None) -> bool:
+def covers(later: str | None, earlier: str | None, category: str | None = None) -> bool:
     """True when ``later`` runs at least every check ``earlier`` ran.
 
     For commands that are not known checks, the same normalized command counts,
-    and so does the same program and sub-command with words added.
+    and so does the same program and sub-command with words added.  With
+    ``category`` ("test", "lint"...), only ``earlier``'s checks of that category
+    need covering: a test failure of `go build ./... && go test ./pkg -run X` is
+    settled by `go test ./pkg`, which runs the test again though not the build.
     """
     if not later or not earlier:
         return False
@@ -243,6 +246,11 @@ def covers(later: str | None, earlier: str | None) -> bool:
     if command_key(later) == command_key(earlier):
         return True
     later_checks, earlier_checks = checks_in(later), checks_in(earlier)
+    if category is not None:
+        later_checks = tuple(c for c in later_checks if c.category == category)
+        earlier_checks = tuple(c for c in earlier_checks if c.category == category)
+        if not later_checks or not earlier_checks:
+            return False
     if not later_checks and not earlier_checks:
         # Not checks: the same program and sub-command with only words added
         # (`git push` then `git push --set-upstream origin topic`) is a rerun.

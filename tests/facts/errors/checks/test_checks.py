@@ -174,3 +174,13 @@ def test_a_script_that_builds_the_tests_runs_none_of_them() -> None:
         "test",
         "test",
     ]
+
+
+def test_a_run_covers_the_checks_of_one_kind_that_a_chain_ran() -> None:
+    # The chain also built everything; a later run of the package's tests runs its tests again
+    # though not the build, so it settles a test failure of the chain, not the chain as a whole.
+    chain = "go build ./... 2>&1 | head -20 && echo BUILD OK && go test ./internal/sem -run '^TestMasks'"
+    assert not covers("go test ./internal/sem/", chain)
+    assert covers("go test ./internal/sem/", chain, "test")
+    assert not covers("go test ./internal/other", chain, "test")
+    assert not covers("go vet ./...", chain, "test")  # no test in it
