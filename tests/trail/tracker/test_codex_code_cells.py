@@ -235,3 +235,59 @@ def test_a_patch_that_deletes_and_adds_a_file_the_session_read_rewrote_it(tmp_pa
         ],
     )
     assert changed == {"docs/guide.md": "modified"}
+
+
+def test_a_cells_json_stringified_results_are_read_as_the_commands_output(
+    tmp_path: Path,
+) -> None:
+    # `text(JSON.stringify(r))` prints the exec_command result as one JSON line: the test summary
+    # is inside it, its newlines escaped. The targeted run fails, then the package passes, in a
+    # cell that ran past its time and a `wait` on it: the failure is settled, not left current.
+    def go_test(args: str) -> str:
+        return (
+            f'const r = await tools.exec_command({{cmd: "go test ./internal/sem {args}", '
+            f'workdir: "{ROOT}"}});\ntext(JSON.stringify(r));\n'
+        )
+
+    failed = json.dumps(
+        {
+            "chunk_id": "a1",
+            "exit_code": 1,
+            "output": "--- FAIL: TestMasks (0.00s)\n    masks_test.go:12: broken\nFAIL\n"
+            "FAIL\texample.com/shop/internal/sem\t0.2s\nFAIL\n",
+        }
+    )
+    passed = json.dumps(
+        {"chunk_id": "b2", "exit_code": 0, "output": "ok  \texample.com/shop/internal/sem\t1.4s\n"}
+    )
+    waited = [
+        {"type": "custom_tool_call", "call_id": "late", "name": "exec", "input": go_test("")},
+        {
+            "type": "custom_tool_call_output",
+            "call_id": "late",
+            "output": "Script running with cell ID 9\nWall time 10.0 seconds\nOutput:\n",
+        },
+        {
+            "type": "function_call",
+            "name": "wait",
+            "call_id": "wait_9",
+            "arguments": json.dumps({"cell_id": "9", "yield_time_ms": 30000}),
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "wait_9",
+            "output": [
+                {
+                    "type": "input_text",
+                    "text": "Script completed\nWall time 4.0 seconds\nOutput:\n",
+                },
+                {"type": "input_text", "text": passed},
+            ],
+        },
+    ]
+    index = _rollout_index(tmp_path, [(go_test("-run '^TestMasks' -v"), failed)], then=waited)
+    [first, last] = index.tests()
+    assert (first.outcome, first.failed, first.failing) == ("failed", 1, ["TestMasks"])
+    assert (last.outcome, last.passed, last.unit) == ("passed", 1, "packages")
+    assert first.superseded_by is not None
+    assert not [e for e in index.ledger.errors if e.kind == "test-runner" and not e.resolved]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,48 @@ def _header_match(lines: list[str], pattern: re.Pattern[str]) -> re.Match[str] |
     return None
 
 
+_CELL_BODY = "\nOutput:\n"
+
+
+def _cell_results_unwrapped(text: str) -> tuple[str, int | None]:
+    """A code cell's output whose body is ``JSON.stringify`` of ``tools.exec_command`` results, as plain text.
+
+    Cells often end with ``text(JSON.stringify(r))``: the commands' output then
+    comes as one JSON line (``{"exit_code": 0, "output": "ok  pkg\\t1.2s\\n"}``, a list
+    of them for ``Promise.all``, or one a line), where no test summary or error line can be
+    read.  The body becomes the commands' outputs, one after another, and the exit
+    code the first failing one's (0 when every result has one and none failed).
+    Anything else, or JSON cut short, is left as it is.
+    """
+    at = text.find(_CELL_BODY, 0, 512)
+    if at < 0:
+        return text, None
+    body = text[at + len(_CELL_BODY) :].strip()
+    if not body.startswith(("{", "[")) or '"output"' not in body:
+        return text, None
+    results: list[Any] = []
+    decoder, at_value = json.JSONDecoder(), 0
+    try:
+        # One value, or one a line when the cell called text() once per result.
+        while at_value < len(body):
+            decoded, at_value = decoder.raw_decode(body, at_value)
+            results.extend(decoded if isinstance(decoded, list) else [decoded])
+            while at_value < len(body) and body[at_value].isspace():
+                at_value += 1
+    except ValueError:
+        return text, None
+    if not results or not all(
+        isinstance(r, dict) and isinstance(r.get("output"), str) for r in results
+    ):
+        return text, None
+    codes = [r.get("exit_code") for r in results]
+    exit_code: int | None = None
+    if all(isinstance(c, int) and not isinstance(c, bool) for c in codes):
+        exit_code = next((c for c in codes if c != 0), 0)
+    outputs = "\n".join(r["output"].rstrip("\n") for r in results)
+    return text[: at + len(_CELL_BODY)] + outputs + "\n", exit_code
+
+
 def parse_output(raw: Any) -> Output:
     """Text, exit code and unified-exec session of a ``*_output`` payload."""
     exit_code: int | None = None
@@ -81,6 +124,8 @@ def parse_output(raw: Any) -> Output:
             code = metadata.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 exit_code = code
+    if exit_code is None:
+        text, exit_code = _cell_results_unwrapped(text)
     # Only the header is read, the first lines before "Output:".
     head = _head(text, _HEADER_LINES)
     if exit_code is None:
