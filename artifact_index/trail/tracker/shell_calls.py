@@ -251,6 +251,31 @@ _MISSING = lazy_pattern(
 )
 
 
+# The header `head` and `tail` print before each file when given several: "==> a.py <==".
+_FILE_HEADER = lazy_pattern(r"^==> (?P<path>.+?) <==\s*$", re.M)
+
+
+def _header_missing(effect: FileOperation, words: list[str], output: str) -> bool:
+    """Whether ``head``/``tail`` given several files printed no header for this one.
+
+    Each file it could open is shown under its own "==> path <==": one with no header was
+    not there, could not be read, or was cut off by a filter after it (`| head -150`), so the
+    session never saw it.
+    """
+    if words[0].rsplit("/", 1)[-1] not in ("head", "tail") or effect.path is None:
+        return False
+    if any(w in ("-q", "--quiet", "--silent") for w in words):
+        return False
+    operands = [
+        w
+        for w in words[1:]
+        if not w.startswith("-") and not w.isdigit() and not any(c in w for c in "<>|&;")
+    ]
+    if len(operands) < 2:
+        return False
+    return not any(_names_path(effect, m.group("path")) for m in _FILE_HEADER.finditer(output))
+
+
 def _read_failed(effect: FileOperation, command: str, output: str) -> bool:
     """Whether the output shows that ``effect``, a read, found no file, so nothing was read.
 
@@ -283,6 +308,9 @@ def _reads_not_seen(
         segment = effect.command or ""
         words = segment.split()
         if not words or words[0].rsplit("/", 1)[-1] not in _READERS:
+            continue
+        if _header_missing(effect, words, output):
+            unseen.add(n)
             continue
         if _SILENCED.search(segment) and (
             says_nothing(output)
@@ -420,15 +448,52 @@ def _names(effect: FileOperation, spelled: str) -> bool:
     return join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
 
 
+def _names_path(effect: FileOperation, spelled: str) -> bool:
+    """Whether ``spelled``, a path as an output line wrote it, is the file ``effect`` reads."""
+    assert effect.path is not None
+    spelled = spelled.strip()
+    return bool(spelled) and (
+        join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
+    )
+
+
+# Colour codes some readers put in their complaints (`bat`): "\x1b[31m[bat error]\x1b[0m: ...".
+_ANSI = lazy_pattern(r"\x1b\[[0-9;]*m")
+# Words a line may hold besides the path: quotes, brackets, separators.
+_PATH_TOKEN = lazy_pattern(r"[^\s'\"‘’`:,()\[\]]+")
+# A script's own report that a file is not there, the path beside it: "a.csv: MISSING",
+# "MISSING: a.csv", "a.csv does not exist".
+_REPORTED_ABSENT = lazy_pattern(
+    r"^\W*(?P<before>[^\s:]+)\W*(?::\s*|\s+(?:is\s+)?)(?:MISSING|ABSENT|NOT FOUND|not found|missing|"
+    r"does not exist|doesn't exist)\W*(?:\(.*\))?\s*$"
+    r"|^\W*(?:MISSING|ABSENT|NOT FOUND)\W+(?P<after>[^\s:]+)\W*$",
+    re.M,
+)
+
+
 def _said_missing(effect: FileOperation, output: str) -> bool:
-    if effect.path is None or "no such file" not in output.lower():
+    """Whether a line of the output says the file ``effect`` reads is not there.
+
+    A reader's own complaint in any of its spellings (`cat: a: No such file or directory`,
+    zsh's `no such file or directory: a`, `[bat error]: 'a': No such file or directory (os
+    error 2)`), or a script's report beside the path (`a.csv: MISSING`).
+    """
+    if effect.path is None:
         return False
-    for found in _MISSING.finditer(output):
-        spelled = found.group("path").strip()
-        if spelled and (
-            join(effect.cwd, spelled) == effect.path or effect.path.endswith("/" + spelled)
-        ):
-            return True
+    lowered = output.lower()
+    if "no such file" in lowered:
+        for found in _MISSING.finditer(output):
+            if _names_path(effect, found.group("path")):
+                return True
+        for line in output.splitlines():
+            if "no such file or directory" in line.lower():
+                tokens = _PATH_TOKEN.findall(_ANSI.sub("", line))
+                if any(_names_path(effect, token) for token in tokens):
+                    return True
+    if any(word in lowered for word in ("missing", "absent", "not found", "not exist")):
+        for found in _REPORTED_ABSENT.finditer(output):
+            if _names_path(effect, found.group("before") or found.group("after") or ""):
+                return True
     return False
 
 

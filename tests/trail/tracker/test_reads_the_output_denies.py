@@ -1,0 +1,56 @@
+"""A read whose output shows the file was not there, or not shown, is no read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artifact_index.trail.build import build_index
+
+from .claude_bash import transcript
+
+ROOT = "/home/dev/app"
+
+
+def _reads(tmp_path: Path, calls: list[tuple[str, str]]) -> set[str]:
+    path = tmp_path / "session.jsonl"
+    path.write_text(transcript(ROOT, calls), encoding="utf-8")
+    index, _ = build_index(path)
+    return {f.path for f in index.files() if f.status == "read"}
+
+
+def test_several_files_given_to_head_are_read_only_where_it_printed_their_header(
+    tmp_path: Path,
+) -> None:
+    # A hook rewrote the command and it failed at once: no file was shown.
+    failed = "/usr/bin/read: line 4: read: `src/a.py': not a valid identifier"
+    assert _reads(tmp_path, [("head -30 src/a.py src/b.py 2>&1 | head -150", failed)]) == set()
+    # One header printed, the other file not there.
+    shown = "==> src/a.py <==\nimport os\n"
+    assert _reads(tmp_path, [("head -5 src/a.py src/b.py 2>/dev/null", shown)]) == {"src/a.py"}
+    # One file: no header is printed, and the output is its text.
+    assert _reads(tmp_path, [("head -5 src/a.py 2>&1", "import os\n")]) == {"src/a.py"}
+
+
+@pytest.mark.parametrize(
+    "complaint",
+    [
+        "(eval):5: no such file or directory: results/w.csv",
+        "\x1b[31m[bat error]\x1b[0m: 'results/w.csv': No such file or directory (os error 2)",
+        "stat: cannot read file system information for 'results/w.csv': No such file or directory",
+    ],
+)
+def test_a_complaint_in_any_spelling_that_the_file_is_missing_undoes_its_read(
+    tmp_path: Path, complaint: str
+) -> None:
+    assert _reads(tmp_path, [("cat results/w.csv", complaint)]) == set()
+
+
+def test_a_scripts_own_report_that_a_file_is_missing_undoes_its_read(tmp_path: Path) -> None:
+    script = (
+        "for n in w z; do f=results/${n}.csv; "
+        'if [ -f "$f" ]; then echo "$f: $(wc -l < "$f") lines"; else echo "$f: MISSING"; fi; done'
+    )
+    output = "results/w.csv: MISSING\nresults/z.csv: 12 lines\n"
+    assert _reads(tmp_path, [(script, output)]) == {"results/z.csv"}
