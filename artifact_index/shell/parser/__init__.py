@@ -25,7 +25,8 @@ this package:
 * Some non-ASCII input crashes the grammar's scanner: the grammar only ever
   sees the text with non-ASCII bytes masked (:func:`safe_parse`).
 * After ``$DIR/`` the grammar reads a second variable wrongly: ``$T/$c.json``
-  becomes the word ``$T/$`` followed by a separate word ``c.json`` (and
+  becomes the word ``$T/$`` followed by a separate word ``c.json``, and
+  ``$S/c$side.txt`` the word ``$S/c$`` followed by ``side.txt`` (and
   ``X=$T/$c.json`` an assignment followed by a command named ``c.json``).
   Where the tree shows that split, the variable is given to the grammar
   braced (``${c}``, the same to bash) and the command parsed again.
@@ -137,7 +138,8 @@ def parse_command(text: str) -> Script:
             original = bytes(fixed)
             tree = safe_parse(ts, original)
         heredocs, source = [], Source(original, original, [])
-    rewrites = _split_variables(tree.root_node, source) if b"/$" in original else []
+    # The split needs a second `$` in the word (`$T/$c.json`, `$S/c$side.txt`).
+    rewrites = _split_variables(tree.root_node, source) if original.count(b"$") > 1 else []
     if rewrites:
         if heredocs:
             heredocs, source, tree = find_heredocs(ts, original, rewrites)

@@ -91,6 +91,15 @@ class TestQuoting:
         ]
         assert cmd.text == "cp $T/$c.json $T/$c/x.txt"
 
+    def test_a_variable_inside_a_file_name_after_a_variable_directory_stays_in_its_word(
+        self,
+    ) -> None:
+        # `$S/c$side.txt` is split too: the word `$S/c$` and a word `side.txt`.
+        (cmd,) = commands("sort > $S/calls_$side.txt")
+        (target,) = [r.target for r in cmd.redirects if r.op == ">"]
+        assert target is not None
+        assert target.parts == (Var("S"), Lit("/calls_"), Var("side"), Lit(".txt"))
+
     def test_an_assignment_of_such_a_word_runs_no_command(self) -> None:
         (cmd,) = commands("X=$T/$c.json")
         assert cmd.argv == () and [n for n, _ in cmd.assignments] == ["X"]
