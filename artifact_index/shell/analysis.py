@@ -737,11 +737,28 @@ def _cd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) ->
         scope.cwd = old if old is not None else None
     elif target.value is None or target.glob:
         scope.cwd = None
+    elif _zoxide_stayed(run.output, scope.cwd, target.value):
+        pass
     else:
         scope.cwd = join(scope.cwd, target.value)
     if previous is not None:
         scope.variables["OLDPWD"] = previous
     return ""
+
+
+def _zoxide_stayed(output: str | None, cwd: str | None, target: str) -> bool:
+    """Whether ``cd target`` was zoxide's jump, which left the shell where it was.
+
+    With zoxide set up as ``cd``, a target is a query matched against the
+    directories visited, not a path: ``cd apps/api`` run inside ``apps/api``
+    stays there ("zoxide: you are already in the only match"), where a plain
+    ``cd`` would have gone to ``apps/api/apps/api``.
+    """
+    if not output or "zoxide:" not in output:
+        return False
+    if "you are already in the only match" in output:
+        return True
+    return cwd is not None and (cwd.rstrip("/") + "/").endswith("/" + target.strip("/") + "/")
 
 
 def _pushd(run: _Run, cmd: Command, args: list[Arg], scope: Scope, failed: bool) -> str | None:

@@ -246,7 +246,7 @@ def _unopened(effect: FileOperation, unopened: set[str], cwd: str | None) -> boo
 _MISSING = lazy_pattern(
     r"^(?:[\w.+-]+: )?(?:cannot open |can't open (?:file )?|can't read |cannot access |l?stat )?"
     r"['\"‘`]?(?P<path>[^'\"’`\n]+?)['\"’`]?(?: for reading)?: (?:\[Errno 2\] )?"
-    r"No such file or directory\s*$",
+    r"No such file or directory(?: \(os error \d+\))?\s*$",
     re.M | re.I,
 )
 
@@ -412,7 +412,13 @@ def _writes_found_missing(effects: list[FileOperation], command: str, output: st
                 continue
             first = command.find(spelled)
             later = re.search(rf"(?:^|[\s;&|(]){re.escape(program.group(1))}\s", command[first:])
-            if first >= 0 and later is not None:
+            # A hook may have rewritten the reader (`tail f` run as another program): the path named
+            # again after the write is the read that complained.
+            made_at = command.find(effect.command) if effect.command else -1
+            again = made_at >= 0 and (
+                command.find(spelled, made_at + len(effect.command or "")) >= 0
+            )
+            if first >= 0 and (later is not None or again):
                 unmade.add(n)
                 break
     return unmade
