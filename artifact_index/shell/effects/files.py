@@ -35,6 +35,7 @@ __all__ = [
 def rm(inv: Invocation, runtime: Runtime) -> Effect:
     parsed = parse_options(inv.args[1:])
     recursive = parsed.has("-r", "-R", "--recursive")
+    forced = parsed.has("-f", "--force")
     files = runtime.files
     ops: list[FileOperation] = []
     for arg in parsed.operands:
@@ -44,6 +45,15 @@ def rm(inv: Invocation, runtime: Runtime) -> Effect:
             continue
         if files.kind(path) == "git":
             continue  # git's own bookkeeping is no project file, known or not
+        if (
+            forced
+            and files.kind(path) == "scratch"
+            and files.exists(path) is None
+            and files.is_directory(path) is None
+        ):
+            # `rm -f /tmp/x` as a precaution: silent whether or not x was there, and nothing
+            # the session did showed it was. No temporary file is known to have gone.
+            continue
         under = files.files_under(path)
         if under and not recursive:
             continue  # rm refuses a directory without -r

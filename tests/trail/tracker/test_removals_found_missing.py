@@ -26,5 +26,22 @@ def test_a_removal_of_a_file_an_earlier_program_found_missing_removes_nothing(
             ),
         ],
     )
-    # The second removal ran before the complaint: it did remove a file.
-    assert files == {"/tmp/old.py": "deleted"}
+    # The second removal ran before the complaint, which says only that the file is gone after
+    # it: `rm -f` is silent either way, and nothing showed /tmp/old.py was there.
+    assert files == {}
+
+
+def test_a_forced_removal_of_a_temporary_file_never_seen_removes_nothing_known(
+    tmp_path: Path,
+) -> None:
+    # `rm -f` is silent whether or not the file was there; nothing showed /tmp/probe existed.
+    # One the session wrote is removed all the same, as is a workspace file.
+    files, _ = changed(
+        tmp_path,
+        ROOT,
+        [
+            ("echo hi > /tmp/made.txt", ""),
+            ("rm -f /tmp/probe /tmp/made.txt old.py && echo cleaned", "cleaned"),
+        ],
+    )
+    assert files == {"/tmp/made.txt": "reverted", "old.py": "deleted"}
