@@ -74,6 +74,8 @@ class OperationEntry(_Answer):
     dest: str | None = None
     sidechain: str | None = None
     call_id: str | None = Field(default=None, exclude=True)
+    # A copy's source: the copy read this file and left it as it was.
+    copied_away: bool = Field(default=False, exclude=True)
 
 
 class FileEntry(_Answer, Claimed):

@@ -209,11 +209,13 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
 # reads them, so they are spelled beside it.
 SPELLED_APART: dict[type[BaseModel], frozenset[str]] = {
     FileEntry: frozenset({"certainty", "evidence"}),
-    OperationEntry: frozenset({"call_id"}),
+    OperationEntry: frozenset({"call_id", "copied_away"}),
     SymbolEntry: frozenset(),
     Evidence: frozenset(),
 }
-_Spelled = tuple[FileEntry, list[SymbolEntry], str, tuple[Evidence, ...], list[str | None]]
+_Spelled = tuple[
+    FileEntry, list[SymbolEntry], str, tuple[Evidence, ...], list[tuple[str | None, bool]]
+]
 
 
 @functools.cache
@@ -230,7 +232,13 @@ def _spelling(entry: FileEntry, symbols: list[SymbolEntry]) -> bytes:
     would change with the process's hash seed): the models hold lists.
     """
     return _spelled().dump_json(
-        (entry, symbols, entry.certainty, entry.evidence, [op.call_id for op in entry.ops])
+        (
+            entry,
+            symbols,
+            entry.certainty,
+            entry.evidence,
+            [(op.call_id, op.copied_away) for op in entry.ops],
+        )
     )
 
 
@@ -282,7 +290,12 @@ def _report(
 ) -> FileReport:
     """The report of one file: made only from ``entry``, ``file_symbols`` and ``state`` (its content, its original)."""
     assert entry.status is not None
-    changes = [op for op in entry.ops if op.action != "read" and op.result != "failure"]
+    # A copy of the file elsewhere read it: no change of it to rest on.
+    changes = [
+        op
+        for op in entry.ops
+        if op.action != "read" and op.result != "failure" and not op.copied_away
+    ]
     # A formatter's run that may have changed nothing is not what a change seen for certain (an
     # edit, then `gofmt -w` on the file) rests on.
     certain = [op for op in changes if not (op.detail or "").endswith(MAY_BE_UNCHANGED)]

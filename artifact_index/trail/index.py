@@ -580,18 +580,15 @@ class ArtifactIndex:
                 dest=op.get("dest"),
                 sidechain=op.get("sidechain"),
                 call_id=op.get("call_id"),
+                copied_away=op["action"] == "copy" and role != "dest",
             )
-            for op, _ in raw
+            for op, role in raw
         ]
         status = state.status
         submission = self.session.submission
         submitted = submission.files if submission is not None else None
         # Copying a file away leaves it as it was: no ground for its status.
-        grounds = [
-            entry
-            for entry, (op, role) in zip(ops, raw, strict=True)
-            if not (op["action"] == "copy" and role != "dest")
-        ]
+        grounds = [entry for entry in ops if not entry.copied_away]
         certainty, evidence = self._file_claim(state, grounds, waiting)
         return FileEntry(
             path=state.shown,

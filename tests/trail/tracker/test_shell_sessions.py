@@ -347,3 +347,23 @@ def test_a_silenced_read_that_printed_nothing_is_no_read(tmp_path: Path) -> None
     )
     index, _ = build_index(path)
     assert sorted(f.path for f in index.files() if f.status == "read") == ["config/importmap.rb"]
+
+
+def test_a_modified_file_is_not_told_with_a_copy_of_it_made_elsewhere(tmp_path: Path) -> None:
+    # `cp` read pyproject.toml to stage it: what it rests on is the `sed -i` that changed it.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat pyproject.toml", 'version = "1"\n'),
+                ('sed -i \'s/"1"/"2"/\' pyproject.toml', ""),
+                ("mkdir -p /tmp/ctx && cp pyproject.toml uv.lock /tmp/ctx/", ""),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    told = {r.path: (r.status, r.shell_command) for r in file_reports(index)}
+    assert told["pyproject.toml"] == ("modified", 'sed -i \'s/"1"/"2"/\' pyproject.toml')
+    assert "uv.lock" not in told
