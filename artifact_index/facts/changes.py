@@ -246,11 +246,51 @@ def added_tests(diff: str | None, path: str, symbols: Sequence[SymbolEntry]) -> 
 _FENCE = lazy_pattern(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
 
 
-def _prose_lines(diff: str) -> list[str]:
+def _fenced_lines(content: str) -> list[bool]:
+    """For each line of a whole Markdown document: whether it is a fence or lies inside one."""
+    fenced: list[bool] = []
+    fence: str | None = None
+    for line in content.splitlines():
+        opening = _FENCE.match(line)
+        if opening is not None:
+            marker = opening.group(1)
+            if fence is None:
+                fence = marker
+            elif (
+                marker[0] == fence[0] and len(marker) >= len(fence) and not opening.group(2).strip()
+            ):
+                fence = None
+            fenced.append(True)
+            continue
+        fenced.append(fence is not None)
+    return fenced
+
+
+def _prose_lines(diff: str, content: str | None = None) -> list[str]:
     """The added lines of a Markdown diff outside fenced code: a ``#`` inside a fence is a comment, not a heading.
 
-    The fences are followed through the new text (added and context lines).
+    With the whole new text (``content``), each added line is placed by its hunk's line
+    numbers: a hunk's few lines of context cannot show whether it starts inside a fence (its
+    first line may close one opened above it).  Without it, the fences are followed through the
+    new text the diff shows (added and context lines).
     """
+    if content is not None:
+        fenced = _fenced_lines(content)
+        placed: list[str] = []
+        number = 0
+        for line in diff.splitlines():
+            hunk = _HUNK.match(line)
+            if hunk is not None:
+                number = int(hunk["new"])
+                continue
+            if line.startswith(("+++", "---", "\\")) or not number:
+                continue
+            if line.startswith("-"):
+                continue
+            if line.startswith("+") and not (number - 1 < len(fenced) and fenced[number - 1]):
+                placed.append(line[1:].strip())
+            number += 1
+        return placed
     found: list[str] = []
     fence: str | None = None
     for line in diff.splitlines():
@@ -319,7 +359,7 @@ def changed_outline(
         and not _BOILERPLATE.match(line[1:].strip())
     ]
     if name.endswith(_MARKDOWN):
-        prose = _prose_lines(diff)
+        prose = _prose_lines(diff, content)
         outside = _headings_in(content) if content is not None else None
         headings = [
             (len(line) - len(line.lstrip("#")), line.lstrip("#").strip())
@@ -328,9 +368,13 @@ def changed_outline(
         ]
         added = [line for line in prose if len(line) > 2] or added
         if headings:
-            # The outline: the two shallowest levels, the ones a reader of the document navigates by.
+            # The outline: the two shallowest levels first, the ones a reader of the document
+            # navigates by, then the deeper ones, so that a list cut short ("and 3 more") counts
+            # every heading the change added.
             top = min(level for level, _ in headings)
-            return [_cut(text, _MAX_LINE) for level, text in headings if level <= top + 1], True
+            shallow = [_cut(text, _MAX_LINE) for level, text in headings if level <= top + 1]
+            deeper = [_cut(text, _MAX_LINE) for level, text in headings if level > top + 1]
+            return shallow + deeper, True
     return [_cut(line, _MAX_LINE) for line in added[:3]], False
 
 

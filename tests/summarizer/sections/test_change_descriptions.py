@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import difflib
 
-from artifact_index.facts.changes import added_tests, changed_code, changed_lines, definition_notes
+from artifact_index.facts.changes import (
+    added_tests,
+    changed_code,
+    changed_lines,
+    changed_outline,
+    definition_notes,
+)
 from artifact_index.ingestion.events import AssistantMessage, UserMessage
 from artifact_index.trail.index import SymbolEntry
 from tests.support.session_steps import ROOT, edit, read, section, shell, summary_of, write
@@ -110,10 +116,13 @@ def test_a_file_without_definitions_says_its_headings_or_first_lines_and_a_lockf
         "--- /dev/null\n+++ b/docs/scenarios.md\n@@ -0,0 +1,7 @@\n+# Checkpoint scenarios\n+\n"
         "+## Overview\n+### Key points\n+## Known caveats\n+#### Deep detail\n+Some prose.\n"
     )
+    # The top two levels first, then the deeper ones: a list cut short counts them all.
     assert changed_lines(markdown, "docs/scenarios.md") == [
         "Checkpoint scenarios",
         "Overview",
         "Known caveats",
+        "Key points",
+        "Deep detail",
     ]
     config = (
         "--- a/config/test.exs\n+++ b/config/test.exs\n@@ -1,1 +1,4 @@\n import Config\n"
@@ -354,3 +363,18 @@ def test_a_line_only_realigned_is_not_quoted_as_replaced_by_itself() -> None:
     lines = changed_code(diff, after, "auth_test.go", [modified])["TestResolve"]
     assert "`raw: Endpoint{},` → `raw: Endpoint{},`" not in lines
     assert any(line.startswith('`name: "no helper') for line in lines)
+
+
+def test_a_hunk_that_starts_on_a_closing_fence_still_finds_the_headings_it_added() -> None:
+    # The inserted section's heading comes right after the closing ``` of the block above it:
+    # read from the hunk alone, that ``` would open a fence and hide the heading.
+    content = (
+        "# Tool\n\n```bash\nuv sync\n```\n\n### If the checkout is synced\n\nKeep it local:\n\n"
+        "```bash\nexport X=1\n```\n\n## Validate\n\n```bash\nuv run pytest\n```\n"
+    )
+    diff = (
+        "--- a/README.md\n+++ b/README.md\n@@ -5,2 +5,11 @@\n ```\n \n"
+        "+### If the checkout is synced\n+\n+Keep it local:\n+\n+```bash\n+export X=1\n+```\n+\n"
+        " ## Validate\n"
+    )
+    assert changed_outline(diff, "README.md", content) == (["If the checkout is synced"], True)
