@@ -47,6 +47,7 @@ def rm(inv: Invocation, runtime: Runtime) -> Effect:
             continue  # git's own bookkeeping is no project file, known or not
         if (
             forced
+            and not recursive  # `rm -rf` of what no one knows is said as an unknown effect
             and files.kind(path) == "scratch"
             and files.exists(path) is None
             and files.is_directory(path) is None
