@@ -91,6 +91,7 @@ from artifact_index.facts.errors.failed_commands import (
 from artifact_index.facts.errors.ledger_entries import FailedRun, LedgerEntry, TestStatus, signature
 from artifact_index.facts.errors.pre_existing import acknowledged, classes, linted_before_changed
 from artifact_index.facts.errors.resolution import (
+    CATEGORY,
     got_past,
     lookups,
     probes,
@@ -682,6 +683,53 @@ class ErrorLedger(BaseModel):
                         "resolution": how,
                     }
                 )
+        if failed_now and checks and kinds:
+            self._resolve_gone_from_another_form(turn, command, key, checks, present, kinds)
+
+    def _resolve_gone_from_another_form(
+        self,
+        turn: int,
+        command: str | None,
+        key: str,
+        checks: tuple[Check, ...],
+        present: set[str],
+        kinds: set[tuple[DiagnosticKind, str | None]],
+    ) -> None:
+        """Settle what a whole-project run of the same checker, in another form, no longer shows.
+
+        ``npx eslint .`` showed an error; a later ``npm run lint`` (the project's lint task)
+        failed too, printing eslint's findings, but not that one: the same checker over the same
+        project no longer finds it.  Only a run over the whole project counts (no paths, no
+        filters), and only when the same tool printed findings of the same kind.
+        """
+        categories = {c.category for c in checks if not c.targets and not c.filters}
+        if not categories:
+            return
+        candidates: set[int] = set()
+        for _, tool in kinds:
+            if tool:
+                candidates |= self._open.get(f"tool:{tool}", set())
+        for index in sorted(candidates):
+            entry = self.errors[index]
+            if (
+                entry.resolved
+                or entry.signature in present
+                or entry.last_turn > turn
+                or key in entry.keys
+                or (entry.kind, entry.tool) not in kinds
+                or CATEGORY.get(entry.kind) not in categories
+            ):
+                continue
+            self._unindex(index, entry)
+            self.errors[index] = entry.model_copy(
+                update={
+                    "resolved": True,
+                    "resolved_turn": turn,
+                    "resolved_by": command,
+                    "resolution": "gone from a later whole-project run of the same checker, "
+                    "which failed on other findings",
+                }
+            )
 
     def _resolve_by_stages(
         self, turn: int, command: str, stages: list[Stage], present: set[str]

@@ -461,3 +461,27 @@ def test_a_test_failure_of_a_chain_is_resolved_by_a_later_run_of_its_package() -
     )
     failures = [e for e in session.ledger.errors if e.kind == "test-runner"]
     assert failures and all(e.resolved for e in failures), session.ledger.errors
+
+
+def test_an_error_gone_from_the_projects_lint_task_that_failed_on_others_is_resolved() -> None:
+    # `npx eslint .` showed two errors; the project's lint task, eslint over the same project,
+    # later failed on one of them only: the other is gone, though the command is another.
+    def stylish(*rows: str) -> str:
+        return "/repo/src/app.tsx\n" + "".join(rows) + "\n✖ problems\n"
+
+    declared = "  159:29  error  Error: Cannot access variable before it is declared  react/x\n"
+    any_type = "  18:7  error  Unexpected any. Specify a different type  ts/no-explicit-any\n"
+    session = Session()
+    session.run("cd client ; npx eslint .", stylish(declared, any_type), ok=False)
+    session.run("cd client ; npm run lint", "> eslint\n\n" + stylish(any_type), ok=False)
+    gone = by_message(session.ledger, "Error: Cannot access variable before it is declared")
+    still = by_message(session.ledger, "Unexpected any. Specify a different type")
+    assert (gone.resolved, gone.resolved_by) == (True, "cd client ; npm run lint")
+    assert not still.resolved
+    # A run on some files only says nothing of the others.
+    narrow = Session()
+    narrow.run("npx eslint .", stylish(declared, any_type), ok=False)
+    narrow.run("npx eslint src/other.tsx", stylish(any_type), ok=False)
+    assert not by_message(
+        narrow.ledger, "Error: Cannot access variable before it is declared"
+    ).resolved
