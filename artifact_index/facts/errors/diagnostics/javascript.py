@@ -36,6 +36,10 @@ _TSC_DASH = lazy_pattern(
     rf"^[ \t]*{TASK_PREFIX}{FILE_GROUP}:(?P<line>\d+):(?P<col>\d+) - error(?: (?P<code>TS\d+))?: (?P<msg>.+)$"
 )
 _TSC_GLOBAL = lazy_pattern(r"^error (?P<code>TS\d+): (?P<msg>.+)$")
+# Next.js's build names the place on one line and the error on the next:
+# "./components/a.tsx:19:3" then "Type error: Type 'unknown' is not assignable to type 'string'."
+_NEXT_TYPE_ERROR = lazy_pattern(r"^[ \t]*Type error: (?P<msg>.+)$")
+_NEXT_PLACE = lazy_pattern(r"^[ \t]*(?P<file>\S+\.[cm]?[jt]sx?):(?P<line>\d+):(?P<col>\d+)[ \t]*$")
 _PYRIGHT_RULE = lazy_pattern(r"\s*\((?P<code>report\w+)\)$")
 
 
@@ -59,6 +63,19 @@ def typescript_errors(ctx: Context) -> Iterator[Diagnostic]:
                 message=trimmed(match["msg"]),
                 kind="type-checker",
                 code=match["code"],
+                tool="tsc",
+            )
+    for offset, line in ctx.lines("rror"):
+        error = _NEXT_TYPE_ERROR.match(line) if "Type error: " in line else None
+        before = lines_before(ctx.text, offset, 1)
+        place = _NEXT_PLACE.match(before[0]) if error and before else None
+        if error and place:
+            yield Diagnostic(
+                message=trimmed(error["msg"]),
+                kind="type-checker",
+                file=place["file"],
+                line=int(place["line"]),
+                column=int(place["col"]),
                 tool="tsc",
             )
     for _, line in ctx.lines("rror"):

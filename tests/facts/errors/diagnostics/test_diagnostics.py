@@ -1009,3 +1009,27 @@ def test_mocha_numbers_outside_its_report_are_not_failures() -> None:
     # Numbered lines before the count (the run's tree) or past the count announced are not failures.
     output = "  1) a step\n  0 passing\n  1 failing\n  1) Suite\n       case:\n     Error: boom\n  2) other\n"
     assert [d.test for d in extract_errors(output)] == ["Suite case"]
+
+
+def test_a_nextjs_build_type_error_names_its_place_on_the_line_above() -> None:
+    build = """\
+✓ Compiled successfully in 2.5s
+  Running TypeScript  ..Failed to type check.
+
+./components/dashboard/client.tsx:19:3
+Type error: Type 'unknown' is not assignable to type 'string'.
+
+  17 |
+> 19 |   id: db.id,
+     |   ^
+Next.js build worker exited with code: 1 and signal: null
+"""
+    error = only(build, "npm run build")
+    assert (error.kind, error.tool, error.file, error.line, error.column) == (
+        "type-checker",
+        "tsc",
+        "./components/dashboard/client.tsx",
+        19,
+        3,
+    )
+    assert error.message == "Type 'unknown' is not assignable to type 'string'."
