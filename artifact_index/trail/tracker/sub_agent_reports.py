@@ -18,17 +18,38 @@ __all__ = ["SUB_AGENT_TOOLS", "reported_created"]
 SUB_AGENT_TOOLS = frozenset({"Agent", "Task"})
 """Claude Code's tools that run a sub-agent."""
 
-# "created successfully at `PATH`", "I created `PATH`", "Created `PATH`", "was created at `PATH`".
+# "created successfully at `PATH`", "I created `PATH`", "Created `PATH`", "was created at `PATH`",
+# "Wrote `PATH`".
 _CREATED = lazy_pattern(
-    r"\b[Cc]reated\b(?: (?:successfully|the file|a new file|new file|file))*(?: (?:at|in))?:?"
-    r" `(?P<path>[^`\s]+\.\w+)`"
+    r"\b(?:[Cc]reated|[Ww]rote)\b(?: (?:successfully|the file|a new file|new file|file))*"
+    r"(?: (?:at|in|to))?:? `(?P<path>[^`\s]+\.\w+)`"
 )
+# "All three files have been created and committed": every path the report then names.
+_ALL_CREATED = lazy_pattern(r"\bfiles (?:have been|were) (?:created|written)\b")
+_NAMED = lazy_pattern(r"`(?P<path>[^`\s]+\.\w+)`")
+_PROMPT_PATH = lazy_pattern(r"[\w.~/-]+/[\w.-]+\.\w+")
 
 
 def reported_created(call: ToolCall, report: str) -> list[str]:
-    """The paths the sub-agent's ``report`` says it created that its prompt asked for, in order."""
+    """The paths the sub-agent's ``report`` says it created that its prompt asked for, in order.
+
+    A report may name a file by its name alone ("Wrote `SKILL.md`"): it stands for the one path
+    of that name the prompt gives.
+    """
     prompt = call.arguments.get("prompt")
     if call.tool not in SUB_AGENT_TOOLS or not isinstance(prompt, str):
         return []
-    found = (match["path"] for match in _CREATED.finditer(report))
-    return list(dict.fromkeys(path for path in found if path in prompt))
+    found = [match["path"] for match in _CREATED.finditer(report)]
+    if _ALL_CREATED.search(report):
+        found += [match["path"] for match in _NAMED.finditer(report)]
+    asked = set(_PROMPT_PATH.findall(prompt))
+    out: list[str] = []
+    for path in found:
+        if "/" in path:
+            if path in prompt:
+                out.append(path)
+            continue
+        same_name = {p for p in asked if p.rsplit("/", 1)[-1] == path}
+        if len(same_name) == 1:
+            out.append(same_name.pop())
+    return list(dict.fromkeys(out))

@@ -55,3 +55,31 @@ def test_a_file_the_session_knew_before_the_sub_agent_ran_is_left_as_it_was() ->
     ]
     index = _session(*read_first).index
     assert {f.path: f.status for f in index.files()} == {"app/api/query/route.ts": "read"}
+
+
+def test_a_report_that_names_its_files_by_name_or_in_a_created_list_makes_them_created() -> None:
+    from artifact_index.trail.tracker.sub_agent_reports import reported_created
+
+    prompt = (
+        "Create `plugins/collab/SKILL.md` and `plugins/collab/references/schema.md`.\n"
+        "Then `plugins/collab/agents/worker.md`. Follow `docs/other/SKILL.md` and `README.md`."
+    )
+    call = ToolCall(turn=2, call_id="agent", tool="Agent", arguments={"prompt": prompt})
+    by_name = "Done.\n- Wrote `schema.md` with the full content\n- Wrote `worker.md`\n"
+    assert reported_created(call, by_name) == [
+        "plugins/collab/references/schema.md",
+        "plugins/collab/agents/worker.md",
+    ]
+    # Two paths of the prompt share the name SKILL.md: the name alone tells neither.
+    assert reported_created(call, "Wrote `SKILL.md`.") == []
+    listed = (
+        "All three files have been created and committed successfully:\n"
+        "**Task 2** — `plugins/collab/references/schema.md`\n"
+        "**Task 4** — `plugins/collab/agents/worker.md` (75 lines)\n"
+    )
+    assert reported_created(call, listed) == [
+        "plugins/collab/references/schema.md",
+        "plugins/collab/agents/worker.md",
+    ]
+    # Without saying they were created, paths named in a report are not.
+    assert reported_created(call, "I read `plugins/collab/agents/worker.md`.") == []
