@@ -501,6 +501,10 @@ def _gh_command(
 
 
 _GH_LISTED_NUMBER = lazy_pattern(r"^#?(?P<number>\d+)$")
+# A line of a list shaped by `-q`/`--template`: "PR #2 [MERGED] merged=2026-07-31 — Title".
+_GH_TEMPLATED = lazy_pattern(
+    r"^\W*(?:PR|Issue|issue|pr)?\s*#(?P<number>\d+)\b[^#\n]*?\b(?P<state>OPEN|CLOSED|MERGED|DRAFT)\b"
+)
 
 
 def _gh_listed(
@@ -524,6 +528,8 @@ def _gh_listed(
             states = [f for f in fields[1:] if f in ("OPEN", "CLOSED", "MERGED", "DRAFT")]
             if found is not None and states:
                 listed.append((found["number"], states[0]))
+            elif len(fields) < 3 and (templated := _GH_TEMPLATED.search(line)) is not None:
+                listed.append((templated["number"], templated["state"]))
     for number, state in listed:
         status = _STATUS.get(state.lower())
         # An item created without `--repo` is followed by its bare number, listed with it or not.

@@ -314,3 +314,29 @@ def test_a_pull_request_viewed_merged_among_other_commands_output_is_merged() ->
         ),
     )
     assert found["#1066"]["status"] == "merged"
+
+
+def test_a_listing_shaped_by_a_template_shows_a_followed_pr_merged() -> None:
+    # `-q` with a jq template prints one line per PR, the state among other words; the output of
+    # the commands chained after it follows.
+    listed = (
+        "PR #2 [MERGED] merged=2026-07-31T19:48:09Z — Security policy writes\n"
+        "PR #1 [OPEN] merged=null — Add license scan report\n"
+        "=== origin/main recent ===\n5f58924 Merge pull request #2 from acme/policy\n"
+    )
+    found = items(
+        shell(
+            'gh pr create --title "Security policy writes"',
+            "https://github.com/acme/shop/pull/2\n",
+            10,
+        ),
+        shell(
+            "gh pr list --state all --json number,title,state,mergedAt -q '.[] | \"PR #\\(.number) [\\(.state)]\"'"
+            " && git log --oneline -4 origin/main",
+            listed,
+            12,
+        ),
+    )
+    assert found["#2"]["status"] == "merged"
+    assert found["#2"]["closed_turn"] is None  # seen merged, not merged by the session
+    assert "#1" not in found
