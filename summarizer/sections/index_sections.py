@@ -496,16 +496,24 @@ def _tracker_items(facts: SessionFacts, detail: int) -> list[str]:
         (i for i in items if i.status in ("closed", "merged")),
         key=lambda i: i.closed_turn or i.turn,
     )
-    if closed:
+    # Closed by the session's own command, or only shown closed by a listing or a view (someone
+    # else merged it): the second is no work of the session's that closing left unfinished.
+    for label, group in (
+        ("closed", [i for i in closed if i.closed_turn is not None]),
+        ("seen closed", [i for i in closed if i.closed_turn is None]),
+    ):
+        if not group:
+            continue
         by_turn: dict[int, list[str]] = {}
-        for item in closed:
+        for item in group:
             verb = "merged" if item.status == "merged" else "closed"
             by_turn.setdefault(item.closed_turn or item.turn, []).append(
                 f"`{item.id}`" + (" (merged)" if verb == "merged" else "")
             )
         in_session = [f"{', '.join(ids)} (turn {turn})" for turn, ids in by_turn.items()]
-        lines.append("- closed: " + "; ".join(in_session))
-        lines += _closed_uncommitted(facts, closed)
+        lines.append(f"- {label}: " + "; ".join(in_session))
+        if label == "closed":
+            lines += _closed_uncommitted(facts, group)
     return lines
 
 

@@ -434,3 +434,16 @@ def test_a_task_run_after_the_changes_is_named_as_what_may_have_checked_them() -
         "not linted by any run seen since their last change (later runs of `make test` may have)"
         in section(summary, "Pending Tasks")
     )
+
+
+def test_a_pull_request_a_listing_showed_merged_is_seen_closed_not_closed_by_the_session() -> None:
+    # Someone else merged it; the session only listed it. The files the session changed meanwhile
+    # are no part of it, so nothing is said of them as left uncommitted by closing it.
+    summary = summary_of(
+        shell(2, 'gh pr create --title "Policy writes"', "https://github.com/acme/shop/pull/2\n"),
+        edit(3, "/home/dev/shop/cart.py"),
+        shell(4, "gh pr list --state all", "2\tPolicy writes\tpolicy\tMERGED\t2026-07-31\n"),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "- seen closed: `#2` (merged) (turn 4)" in pending
+    assert "- closed:" not in pending and "not committed" not in pending
