@@ -267,9 +267,11 @@ _HARNESS_LINE = lazy_pattern(
     r"|Process running with session ID \d+|Original token count: \d+|Output:|\(no output\))$"
 )
 _STILL_RUNNING = lazy_pattern(r"^Process running with session ID \d+$", re.MULTILINE)
+# Error words, not parts of a path or a file name (`rm 'src/error.rs'`, `tests/missing_test.go`).
 _ERRORISH = lazy_pattern(
-    r"\b(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid|refused"
-    r"|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)\b",
+    r"(?<![/\\.\w-])(?:errors?|failed|failure|fatal|denied|not found|cannot|can't|unable|invalid"
+    r"|refused|missing|exception|aborted?|no such|not allowed|rejected|conflict|violations?)"
+    r"(?![\w/\\-]|\.\w)",
     re.IGNORECASE,
 )
 # A line that reports a passing (or skipped) test, behind any task prefix a monorepo runner adds

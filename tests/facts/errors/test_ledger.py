@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import count
 
 from artifact_index.facts.errors.diagnostics import Diagnostic
+from artifact_index.facts.errors.failed_commands import unexplained_failure
 from artifact_index.facts.errors.ledger import ErrorLedger, LedgerEntry, signature
 
 from .diagnostics.test_diagnostics import PYTEST, TRACEBACK
@@ -485,3 +486,16 @@ def test_an_error_gone_from_the_projects_lint_task_that_failed_on_others_is_reso
     assert not by_message(
         narrow.ledger, "Error: Cannot access variable before it is declared"
     ).resolved
+
+
+def test_a_file_named_error_in_a_failed_commands_output_is_not_its_error() -> None:
+    # git filter-branch lists the files it removes, one `rm 'path'` a line; the failure is at the end.
+    output = (
+        "Exit code 1\nRewrite ef5322e (1/9)\nrm '.claude/worktrees/w/src/error.rs'\n"
+        "rm '.claude/worktrees/w/tests/missing_test.rs'\n"
+        "error: invalid path '.git/hooks/pre-commit'\nCould not initialize the index\n"
+    )
+    found = unexplained_failure(
+        "git filter-branch --force --index-filter 'git rm' HEAD~9..HEAD", output, 1
+    )
+    assert found.message.startswith("error: invalid path '.git/hooks/pre-commit'")

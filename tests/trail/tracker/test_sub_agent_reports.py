@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from artifact_index.ingestion.events import Event, FileOperation, SessionInfo, ToolCall, ToolResult
 from artifact_index.trail.tracker import Tracker
+from artifact_index.trail.tracker.sub_agent_reports import reported_created
 
 PROMPT = (
     "Create a new API endpoint file at `/repo/app/api/query/route.ts`. Follow the pattern of"
@@ -58,8 +59,6 @@ def test_a_file_the_session_knew_before_the_sub_agent_ran_is_left_as_it_was() ->
 
 
 def test_a_report_that_names_its_files_by_name_or_in_a_created_list_makes_them_created() -> None:
-    from artifact_index.trail.tracker.sub_agent_reports import reported_created
-
     prompt = (
         "Create `plugins/collab/SKILL.md` and `plugins/collab/references/schema.md`.\n"
         "Then `plugins/collab/agents/worker.md`. Follow `docs/other/SKILL.md` and `README.md`."
