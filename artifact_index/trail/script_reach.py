@@ -21,7 +21,14 @@ from fnmatch import fnmatchcase
 from artifact_index.trail.answers import FileReport, UnknownEffect
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["maybe_changed_by_scripts", "maybe_created_by_scripts"]
+__all__ = [
+    "MAY_HAVE_CHANGED_IT",
+    "maybe_changed_by_scripts",
+    "maybe_created_by_scripts",
+]
+
+MAY_HAVE_CHANGED_IT = "a command that may rewrite it ran after its last read"
+"""The ``detail`` of an effect that names the file itself (``go mod tidy`` and ``go.mod``)."""
 
 # The effects that may have written a file: not "runs a command computed at run time".
 _WRITES = re.compile(
@@ -135,6 +142,15 @@ def maybe_changed_by_scripts(
 ) -> dict[str, UnknownEffect]:
     """Per file only read: the last run of a script of the session's that may have changed it."""
     found: dict[str, UnknownEffect] = {}
+    possible = index.session.possible_changes
+    for report in read:
+        # `go mod tidy` after the read of go.mod: the command itself said it may rewrite the file,
+        # and no `git status` since settled it.
+        said = possible.get(report.path)
+        if said is not None and report.turns and said.turn > max(report.turns):
+            found[report.path] = UnknownEffect(
+                turn=said.turn, tool="Bash", command=said.command, detail=MAY_HAVE_CHANGED_IT
+            )
     reach = _reaching_runs(index, changed)
     if not reach:
         return found

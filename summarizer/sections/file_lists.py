@@ -26,6 +26,7 @@ from artifact_index.trail.answers import FileReport, LeftBehind, SubAgentNote
 from artifact_index.trail.conversation.told import ChangeAccount
 from artifact_index.trail.index import SymbolEntry
 from artifact_index.trail.paths import is_absolute
+from artifact_index.trail.script_reach import MAY_HAVE_CHANGED_IT
 from summarizer.sections.background import reported_paths_line
 from summarizer.sections.checkouts import Checkouts
 from summarizer.sections.claim_wording import file_story, pending_calls
@@ -865,19 +866,30 @@ _SCRIPTED_NAMED = 8
 
 
 def _maybe_changed_lines(files: list[FileReport]) -> list[str]:
-    """Files read that a script run may have changed: one line per run, naming it and the files."""
+    """Files read that a run may have changed: one line per run, naming it and the files.
+
+    A script writing at paths computed at run time may reach them; a command that said it may
+    rewrite a file (``go mod tidy``, ``go.mod``) names it.
+    """
     by_run: dict[tuple[int, str], list[str]] = {}
+    named_by_command: dict[int, set[str]] = {}
     for f in files:
         effect = f.maybe_changed_by
         assert effect is not None
         by_run.setdefault((effect.turn, effect.command or effect.tool), []).append(f.path)
+        if effect.detail == MAY_HAVE_CHANGED_IT:
+            named_by_command.setdefault(effect.turn, set()).add(effect.command or effect.tool)
     lines = []
     for (turn, command), paths in sorted(by_run.items()):
         named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
         more = len(paths) - _SCRIPTED_NAMED
+        how = (
+            "may have rewritten them after their last read"
+            if turn in named_by_command and command in named_by_command[turn]
+            else "writes files at paths computed at run time and may have changed or created them"
+        )
         lines.append(
-            f"- read, but `{shown_command(command)}` (turn {turn}) writes files at paths computed at "
-            f"run time and may have changed or created them (not known): {named}"
+            f"- read, but `{shown_command(command)}` (turn {turn}) {how} (not known): {named}"
             + (f" and {more} more" if more > 0 else "")
         )
     return lines
@@ -965,6 +977,9 @@ def _whose_read(f: FileReport) -> str:
             + (
                 f"{code_span(shown_command(effect.command or effect.tool))} (turn {effect.turn}), a script "
                 "writing files at paths computed at run time, may have changed it"
+                if effect is not None and effect.detail != MAY_HAVE_CHANGED_IT
+                else f"{code_span(shown_command(effect.command or effect.tool))} (turn {effect.turn}) "
+                "may have rewritten it"
                 if effect is not None
                 else "something the calls seen do not show changed it"
             )

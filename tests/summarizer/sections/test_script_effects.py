@@ -186,3 +186,27 @@ def test_a_file_first_seen_after_the_script_that_could_write_it_is_not_told_as_t
     assert "may have created it" not in next(
         line for line in modified.splitlines() if "cart/conftest.py" in line
     )
+
+
+def test_a_read_file_a_later_command_said_it_may_rewrite_is_not_told_unchanged() -> None:
+    # `go mod tidy` may rewrite go.mod and go.sum; nothing after it showed whether it did.
+    summary = summary_of(
+        read(2, "/home/dev/shop/go.mod", "module shop\n\ngo 1.24\n"),
+        read(2, "/home/dev/shop/main.go", "package main\n"),
+        shell(3, "go mod tidy 2>&1", ""),
+    )
+    files = section(summary, "Files Read")
+    assert (
+        "- read, but `go mod tidy` (turn 3) may have rewritten them after their last read "
+        "(not known): `go.mod`" in files
+    )
+    assert "- `main.go`" in files
+    # Read after it, the file is as that read showed it.
+    after = section(
+        summary_of(
+            shell(2, "go mod tidy 2>&1", ""),
+            read(3, "/home/dev/shop/go.mod", "module shop\n\ngo 1.24\n"),
+        ),
+        "Files Read",
+    )
+    assert "may have rewritten" not in after and "`go.mod`" in after
