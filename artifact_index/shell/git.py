@@ -624,6 +624,10 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
         shown = "deleted" if action == "delete" else "modified"
         if (command := files.possibly_changed(placed)) is not None:
             ops.append(inv.op(action, placed, detail=_settled(shown, command)))
+        elif action == "edit" and files.put_back(placed):
+            # Put back as it was, yet listed modified now: something the trail does not follow
+            # (a generator, a build) changed it again since.
+            ops.append(inv.op("edit", placed, detail=LISTED_AFTER_PUT_BACK))
         elif (
             not files.changed_here(placed)
             and (agent := files.changed_by_sub_agent(placed)) is not None
@@ -636,6 +640,10 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     return ops
 
 
+LISTED_AFTER_PUT_BACK = (
+    "listed modified by git status after the session put it back: changed since by a command "
+    "the trail does not follow"
+)
 # Between what git showed and the sub-agent run it shows the work of (see ``credited_to_sub_agent``).
 AFTER_SUB_AGENT = " after the sub-agent "
 

@@ -61,6 +61,8 @@ class ShellContext(Protocol):
     An optional ``changed_by_sub_agent(path) -> str | None`` names the
     sub-agent run, whose own calls the transcript does not hold, that was
     asked to change the file (or said it did), when no call seen changed it.
+    An optional ``put_back(path) -> bool`` says whether the session changed the file and put it
+    back as it was (a later status listing it modified shows another change).
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
     the files an earlier ``git diff`` listed between HEAD and ``revision``,
     while HEAD has not moved since: what a switch to it changes.
@@ -345,6 +347,11 @@ class Files:
         )
         answer = probe(path) if callable(probe) else None
         return answer if isinstance(answer, str) else None
+
+    def put_back(self, path: str) -> bool:
+        """Whether the session changed the file and then put it back as it was, as the context says."""
+        probe = getattr(self.context, "put_back", None) if self.context is not None else None
+        return probe(path) is True if callable(probe) else False
 
     def possibly_changed(self, path: str) -> str | None:
         """The command of the session that said it may change ``path`` and was not settled since, as the context says."""

@@ -115,6 +115,8 @@ def unwrap_args(args: Sequence[Arg]) -> tuple[Arg, ...] | None:
         skip = 2
     if wrapper is None:
         return None
+    if name == "rtk" and len(args) > 1 and args[1].value == "proxy":
+        skip = 2  # `rtk proxy git status`: the command runs as it is, its output untouched
     rest = parse_options(
         args[skip:],
         short_values=wrapper.short_values,

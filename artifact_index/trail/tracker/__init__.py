@@ -962,6 +962,11 @@ class Tracker:
         node["turn"] = scaffold.turn
         node["command"] = scaffold.command
 
+    def put_back(self, path: str) -> bool:
+        """Whether the session changed the file and then put it back as it was, and it is there."""
+        file = self.index.file_state(self._key(path, None))
+        return file is not None and file.restored and file.exists is not False
+
     def changed(self, path: str) -> bool:
         """Whether the session changed the file (and did not put it back)."""
         file = self.index.file_state(self._key(path, None))

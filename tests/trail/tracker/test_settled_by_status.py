@@ -187,3 +187,27 @@ def test_a_lock_a_status_settles_changed_when_its_command_ran_not_when_the_statu
         [2],
     )
     assert unverified_changes(index) == []
+
+
+def test_a_file_put_back_that_a_later_status_lists_modified_is_modified_again(
+    tmp_path: Path,
+) -> None:
+    # Restored with `git checkout`, then `make docs` regenerated it: the status shows the change,
+    # not who made it. A status behind the `rtk proxy` wrapper is a status all the same.
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat docs/overview.md", "# Overview\n"),
+                ("sed -i 's/Overview/Components/' docs/overview.md", ""),
+                ("git checkout -- docs/overview.md", ""),
+                ("make docs 2>&1 | tail -2", "Generated docs/overview.md\n"),
+                ("rtk proxy git --no-pager status --short", " M docs/overview.md\n"),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    [report] = [f for f in file_reports(index) if f.path == "docs/overview.md"]
+    assert (report.status, report.shell_command) == ("modified", None)
