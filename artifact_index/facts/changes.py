@@ -320,22 +320,11 @@ def changed_lines(diff: str | None, path: str) -> list[str]:
 
 def _headings_in(content: str) -> set[str]:
     """The Markdown heading lines of a whole document, fenced code left out."""
-    found: set[str] = set()
-    fence: str | None = None
-    for line in content.splitlines():
-        opening = _FENCE.match(line)
-        if opening is not None:
-            marker = opening.group(1)
-            if fence is None:
-                fence = marker
-            elif (
-                marker[0] == fence[0] and len(marker) >= len(fence) and not opening.group(2).strip()
-            ):
-                fence = None
-            continue
-        if fence is None and re.match(r"^#{1,6}\s", line.strip()):
-            found.add(line.strip())
-    return found
+    return {
+        line.strip()
+        for line, fenced in zip(content.splitlines(), _fenced_lines(content), strict=True)
+        if not fenced and re.match(r"^#{1,6}\s", line.strip())
+    }
 
 
 def changed_outline(

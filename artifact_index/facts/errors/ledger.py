@@ -674,17 +674,22 @@ class ErrorLedger(BaseModel):
                 elif _tests_ran_after_static(entry, command, test_run):
                     how = "a rerun of the same task got as far as its tests without showing it"
             if how is not None:
-                self._unindex(index, entry)
-                self.errors[index] = entry.model_copy(
-                    update={
-                        "resolved": True,
-                        "resolved_turn": turn,
-                        "resolved_by": command,
-                        "resolution": how,
-                    }
-                )
+                self._mark_resolved(index, turn, command, how)
         if failed_now and checks and kinds:
             self._resolve_gone_from_another_form(turn, command, key, checks, present, kinds)
+
+    def _mark_resolved(self, index: int, turn: int, command: str | None, how: str) -> None:
+        """The open entry at ``index`` resolved at ``turn`` by ``command``, ``how`` said."""
+        entry = self.errors[index]
+        self._unindex(index, entry)
+        self.errors[index] = entry.model_copy(
+            update={
+                "resolved": True,
+                "resolved_turn": turn,
+                "resolved_by": command,
+                "resolution": how,
+            }
+        )
 
     def _resolve_gone_from_another_form(
         self,
@@ -720,15 +725,12 @@ class ErrorLedger(BaseModel):
                 or CATEGORY.get(entry.kind) not in categories
             ):
                 continue
-            self._unindex(index, entry)
-            self.errors[index] = entry.model_copy(
-                update={
-                    "resolved": True,
-                    "resolved_turn": turn,
-                    "resolved_by": command,
-                    "resolution": "gone from a later whole-project run of the same checker, "
-                    "which failed on other findings",
-                }
+            self._mark_resolved(
+                index,
+                turn,
+                command,
+                "gone from a later whole-project run of the same checker, "
+                "which failed on other findings",
             )
 
     def _resolve_by_stages(
@@ -753,14 +755,8 @@ class ErrorLedger(BaseModel):
                 )
                 if how is None:
                     continue
-                self._unindex(index, entry)
-                self.errors[index] = entry.model_copy(
-                    update={
-                        "resolved": True,
-                        "resolved_turn": turn,
-                        "resolved_by": command,
-                        "resolution": f"{how} (`{stage.command}`, which it ran)",
-                    }
+                self._mark_resolved(
+                    index, turn, command, f"{how} (`{stage.command}`, which it ran)"
                 )
 
     @staticmethod
