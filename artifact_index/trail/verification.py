@@ -46,6 +46,10 @@ _UNCHECKED_SUFFIXES = (
     ".db",
     ".sqlite",
     ".sqlite3",
+    # A database's own side files (write-ahead log, shared memory, rollback journal).
+    "-wal",
+    "-shm",
+    "-journal",
     ".log",
     ".bak",
     ".orig",

@@ -86,6 +86,9 @@ def test_data_logs_images_backups_and_git_files_owe_no_check() -> None:
                 "logs/run.log",
                 "docs/logo.png",
                 ".env.local",
+                "e2e-test.sqlite-wal",
+                "e2e-test.sqlite-shm",
+                "data/app.db-journal",
             )
         ),
         edit("/shop/uv.lock", 3),  # dependencies: the tests run against them
