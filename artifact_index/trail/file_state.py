@@ -19,6 +19,7 @@ from artifact_index.ingestion.events import FileOperation
 from artifact_index.ingestion.patches import apply_hunks
 from artifact_index.redaction import holds_redactions, redact_text
 from artifact_index.shell.git import STASHED, STASHED_WITH_UNTRACKED
+from artifact_index.trail.edit_shapes import EditShape, undoes
 from artifact_index.trail.latest_writes import LatestWrite
 
 __all__ = [
@@ -76,6 +77,9 @@ class FileState(BaseModel):
     latest_write: LatestWrite | None = None
     # The command that may have made it again after its deletion (see made_again), until it changes.
     made_again_by: str | None = None
+    # The exactly placed edits since it was last as before the session, while every change since
+    # was one (see trail.edit_shapes); None once another kind of change came between.
+    edit_trail: list[EditShape] | None = Field(default_factory=list)
 
     # -- what it is -------------------------------------------------------------
     @property
@@ -144,10 +148,23 @@ class FileState(BaseModel):
         self.content = content
         self.exists = True
 
-    def edited(self, op: FileOperation) -> None:
+    def edited(self, op: FileOperation, shape: EditShape | None) -> bool:
+        """An edit; whether it undid the exactly placed edit before it (see trail.edit_shapes)."""
         self.mark_existing()
         self.exists = True
         self.edit_content(op)
+        trail = self.edit_trail
+        if shape is not None and trail and undoes(shape, trail[-1]):
+            trail.pop()
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0 and self.original is not None and self.content is None:
+                self.content = self.original
+            return True
+        if shape is not None and trail is not None:
+            trail.append(shape)
+        else:
+            self.edit_trail = None
+        return False
 
     def deleted(self) -> None:
         self.mark_existing()
@@ -170,9 +187,11 @@ class FileState(BaseModel):
         self.content = None
         self.windows = []
         self.made_again_by = by
+        self.edit_trail = None
         if self.existed_before:
             self.restored = True
             self.depth = 0
+            self.edit_trail = []
 
     def back_as_shown(self) -> None:
         """After :meth:`made_again` by a read: put back only when the read showed what it held before."""
@@ -181,13 +200,17 @@ class FileState(BaseModel):
         ):
             self.restored = False
             self.depth = 1
+            self.edit_trail = None
 
     def undone(self) -> None:
         """One change undone (``undo_edit``); back to the original when none is left."""
         self.mark_existing()
         self.depth = max(0, self.depth - 1)
+        if self.edit_trail:
+            self.edit_trail.pop()
         if self.depth == 0:
             self.content = self.original
+            self.edit_trail = []
 
     def arrived(self, content: str | None) -> None:
         """The destination of a move or copy: it exists now with the source's content."""
@@ -197,23 +220,30 @@ class FileState(BaseModel):
         self.changed = True
         self.depth += 1
         self.content = content
+        self.edit_trail = None
 
     def came_back(self, content: str | None) -> None:
         """Moved away and moved back unchanged: as it was before it left, one change shallower."""
         self.exists = True
         self.content = content
         self.depth = max(0, self.depth - 1)
+        self.edit_trail = [] if self.depth == 0 else None
         self.update_restored()
 
     def wrote(self, latest: LatestWrite) -> None:
         """The main agent's file tool changed it: what that change wrote is now its latest text."""
         self.latest_write = latest
 
-    def end_change(self, *, deeper: bool) -> None:
-        """After a change: it is changed, one change deeper (not for an undo), perhaps back to its original."""
+    def end_change(self, *, deeper: bool, traced: bool = False) -> None:
+        """After a change: it is changed, one change deeper (not for an undo), perhaps back to its original.
+
+        ``traced``: the change was an exactly placed edit :meth:`edited` kept in the edit trail.
+        """
         self.changed = True
         if deeper:
             self.depth += 1
+            if not traced:
+                self.edit_trail = None
         self.update_restored()
 
     def mark_restored(self) -> None:
@@ -222,6 +252,7 @@ class FileState(BaseModel):
         self.depth = 0
         self.exists = True
         self.content = self.original
+        self.edit_trail = []
 
     def update_restored(self) -> None:
         """Whether the file's changes have been undone, by content or by depth."""
@@ -244,6 +275,7 @@ class FileState(BaseModel):
         """A stash popped: the state it put away."""
         self.exists, self.changed, self.restored = saved.exists, saved.changed, saved.restored
         self.depth, self.content = saved.depth, saved.content
+        self.edit_trail = [] if saved.depth == 0 else None
         self.windows = [(start, list(lines)) for start, lines in saved.windows]
 
     # -- content ---------------------------------------------------------------------

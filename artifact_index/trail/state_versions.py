@@ -15,7 +15,11 @@ on load, one version at a time, rather than refused:
    (``switches``), and the files commands said they may change, not yet
    settled by a status (``possible_changes``).  A state of version 2 kept
    none of these: upgraded, it has none, and a file's latest text is known
-   again from its next change.
+   again from its next change;
+4. each file's exactly placed edits since it was last as before the session
+   (``edit_trail``, see :mod:`artifact_index.trail.edit_shapes`).  A state of
+   version 3 did not keep them: upgraded, a file's trail is unknown (None)
+   until it is put back, so no later edit is taken to undo an earlier one.
 
 Each step works on the JSON data and leaves validating it to the loader.
 """
@@ -31,7 +35,7 @@ from artifact_index.trail.graph import NodeLinkData
 
 __all__ = ["STATE_VERSION", "IndexState", "upgraded"]
 
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 class IndexState(TypedDict):
@@ -138,8 +142,15 @@ def _from_v2(payload: _SavedState) -> _SavedState:
     return payload
 
 
+def _from_v3(payload: _SavedState) -> _SavedState:
+    for file in payload["files"]:
+        file["edit_trail"] = None
+    payload["version"] = 4
+    return payload
+
+
 # Step ``n`` upgrades a state of version ``n`` to version ``n + 1``.
-_STEPS: dict[int, _Step] = {1: _from_v1, 2: _from_v2}
+_STEPS: dict[int, _Step] = {1: _from_v1, 2: _from_v2, 3: _from_v3}
 
 
 def upgraded(payload: Any) -> _SavedState:

@@ -297,8 +297,8 @@ for state in index.listed_files():
 
 
 # The fields of a file's state that neither its entry nor its report reads but through its
-# status (read), its place in the list (first_seq), or not at all (windows, depth).
-_NOT_READ_APART = {"read", "first_seq", "windows", "depth"}
+# status (read), its place in the list (first_seq), or not at all (windows, depth, edit_trail).
+_NOT_READ_APART = {"read", "first_seq", "windows", "depth", "edit_trail"}
 
 
 def test_every_field_of_a_file_state_counts_in_what_the_file_is_made_of() -> None:

@@ -47,6 +47,7 @@ from artifact_index.shell.git import STARTER_FILE, credited_to_sub_agent, settle
 from artifact_index.shell.state import ComparedTree
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
+from artifact_index.trail.edit_shapes import edit_shape
 from artifact_index.trail.file_state import FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 from artifact_index.trail.latest_writes import LatestWrite, shows_text, written_text
@@ -509,7 +510,7 @@ class Tracker:
         change = _Change(call, op, op_node, key, file, cwd, {key})
         if not _TRANSITIONS.get(op.action, Tracker._no_transition)(self, change):
             return change.touched
-        file.end_change(deeper=op.action != "undo")
+        file.end_change(deeper=op.action != "undo" and not change.undid, traced=change.traced)
         existed = existed_then if was_changed else file.existed_before
         record_symbols(
             self.index,
@@ -539,7 +540,9 @@ class Tracker:
         return True
 
     def _edit(self, change: _Change) -> bool:
-        change.file.edited(change.op)
+        shape = edit_shape(change.op, change.call.tool)
+        change.undid = change.file.edited(change.op, shape)
+        change.traced = shape is not None and not change.undid
         return True
 
     def _delete(self, change: _Change) -> bool:
@@ -1058,6 +1061,8 @@ class _Change:
     file: FileState
     cwd: str | None
     touched: set[str]  # the keys of the files it touched so far
+    undid: bool = False  # an edit that put back exactly what the edit before it changed
+    traced: bool = False  # an exactly placed edit, kept to see whether a later one undoes it
 
 
 _TRANSITIONS: dict[str, Callable[[Tracker, _Change], bool]] = {
