@@ -36,6 +36,7 @@ from typing import Any, Generic, TypedDict, TypeVar
 
 from artifact_index.ingestion.adapters import register
 from artifact_index.ingestion.adapters.base import Adapter, TurnCounter, as_text, report_bad_lines
+from artifact_index.ingestion.adapters.claude_hooks import FileToolChanges
 from artifact_index.ingestion.adapters.claude_results import (
     classify_failure,
     is_failure_text,
@@ -348,6 +349,7 @@ class _Call:
     tool: str
     arguments: JSONObject
     turn: int
+    operations: tuple[FileOperation, ...] = ()
 
 
 # The IDE extension's note of the file open in the editor, put before what the person typed ("This may or may
@@ -445,6 +447,8 @@ class _Reader:
         # Calls whose result has been read: a record logged again later (same call id) repeats
         # a call already answered, so it is neither a new call nor one still waiting.
         self.answered: set[str] = set()
+        # The files recent file-tool calls changed, which a formatting hook after them may rewrite.
+        self.file_tools = FileToolChanges()
 
     # -- the whole file -------------------------------------------------
 
@@ -558,6 +562,9 @@ class _Reader:
         data = record.get("data")
         if not isinstance(data, dict):
             return
+        if data.get("type") == "hook_progress" and data.get("hookEvent") == "PostToolUse":
+            yield from self._post_tool_hook(line, record, data)
+            return
         nested = data.get("message")
         # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
         # no message: they only report that something is running.
@@ -602,6 +609,9 @@ class _Reader:
         if attachment.get("type") == "queued_command":
             yield from self._queued_notice(line, record, attachment)
             return
+        if attachment.get("hookEvent") == "PostToolUse":
+            yield from self._post_tool_hook(line, record, attachment)
+            return
         if attachment.get("type") != "file":
             return
         # A file the user @-mentioned: Claude Code read it into the context.
@@ -632,6 +642,18 @@ class _Reader:
             call_id=call_id,
             status="success",
             output=text if isinstance(text, str) else "",
+        )
+
+    def _post_tool_hook(
+        self, line: int, record: JSONObject, hook: dict[str, object]
+    ) -> Iterator[Event]:
+        """A ``PostToolUse`` hook that ran after a file tool's call (see :mod:`.claude_hooks`)."""
+        call_id = as_str(hook.get("toolUseID")) or as_str(record.get("toolUseID"))
+        chain = (
+            (as_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
+        )
+        yield from self.file_tools.hook_ran(
+            call_id, as_str(hook.get("command")), line, as_str(record.get("timestamp")), chain
         )
 
     # -- messages ----------------------------------------------------------
@@ -751,7 +773,8 @@ class _Reader:
         tool = as_str(block.get("name")) or "unknown"
         raw = block.get("input")
         arguments: JSONObject = as_dict(raw)
-        self.calls[call_id] = _Call(tool, arguments, turn)
+        operations = tuple(operations_for(tool, arguments, self.cwd))
+        self.calls[call_id] = _Call(tool, arguments, turn, operations)
         return ToolCall(
             turn=turn,
             line=line,
@@ -760,7 +783,7 @@ class _Reader:
             call_id=call_id,
             tool=tool,
             arguments=arguments,
-            operations=tuple(operations_for(tool, arguments, self.cwd)),
+            operations=operations,
         )
 
     def _user(
@@ -868,6 +891,8 @@ class _Reader:
         exit_code = None
         if is_shell_tool(tool):
             exit_code = shell_exit_code(structured)
+        elif call is not None:
+            self.file_tools.saw_result(call_id, call.turn, call.operations)
         return ToolResult(
             status="success",
             exit_code=exit_code,
