@@ -26,6 +26,7 @@ from artifact_index.facts.errors.checks.stages import (
     echoed_stages,
     finished_cargo_steps,
     finished_type_checks,
+    hook_results,
 )
 from artifact_index.facts.errors.ledger import started_in_background
 from artifact_index.lazy_pattern import lazy_pattern
@@ -167,6 +168,7 @@ def record_check_runs(
         echoed_stages(command, output, passed is True)
         + ([] if passed is not False else finished_cargo_steps(command, output))
         + finished_type_checks(command, output)
+        + hook_results(command, output)
     )
     found += [
         (check.category, check.runner, command, stage.passed is True)

@@ -265,3 +265,48 @@ def test_a_script_run_itself_tests_it_but_does_not_lint_it() -> None:
     assert [(g["files"], [r["category"] for r in g["runs"]]) for g in groups] == [
         ([{"path": "scratch/make_table.py", "turns": [2]}], ["lint"])
     ]
+
+
+PRE_PUSH = (
+    "Biome lint...............................................................Passed\n"
+    "TypeScript type check....................................................Passed\n"
+    "Unit tests...............................................................Passed\n"
+    "New UI Biome lint....................................(no files to check)Skipped\n"
+    "trim trailing whitespace.................................................Passed\n"
+    "To github.com:shop/shop.git\n   d9faa78..bbc0c3a  main -> main\n"
+)
+
+
+def test_the_checks_a_push_s_hooks_listed_as_passed_are_runs() -> None:
+    """A pre-push hook's "Unit tests....Passed" ran the tests after the change: nothing is owed."""
+    steps = (
+        shell("bun test", "5 pass\n0 fail\n", 1),
+        shell("bunx biome lint .", "Checked 3 files in 2ms. No fixes applied.\n", 1),
+        edit("/shop/src/cart.ts", 2),
+    )
+    assert owed(*steps)  # the change came after the runs
+    assert owed(*steps, shell("git push origin main 2>&1", PRE_PUSH, 3)) == []
+
+
+def test_a_hook_that_failed_is_a_failed_run_and_one_skipped_no_run() -> None:
+    failed = "\n".join(
+        line[: line.rindex(".") + 1] + "Failed" if line.startswith("Unit tests") else line
+        for line in PRE_PUSH.splitlines()
+    )
+    events: list[Event] = [SessionInfo(turn=0, cwd="/shop")]
+    events += shell("git push origin main 2>&1", failed, 3, ok=False)
+    runs = Tracker(format="claude-code").feed_all(events).session.check_runs
+    assert [(r.category, r.runner, r.passed) for r in runs] == [
+        ("lint", "biome", True),
+        ("typecheck", "tsc", True),
+        ("test", "hook tests", False),
+    ]
+
+
+def test_hook_lines_printed_by_another_command_are_no_runs() -> None:
+    # Only a commit or a push runs hooks: the same lines printed by `cat` are no runs.
+    assert owed(
+        shell("bun test", "5 pass\n0 fail\n", 1),
+        edit("/shop/src/cart.ts", 2),
+        shell("cat hooks.log", PRE_PUSH, 3),
+    )

@@ -27,6 +27,7 @@ __all__ = [
     "echoed_stages",
     "finished_cargo_steps",
     "finished_type_checks",
+    "hook_results",
     "runs_hooks",
     "stages_reached",
 ]
@@ -195,3 +196,52 @@ def finished_type_checks(command: str, output: str) -> list[Stage]:
     if not output or not any(words in output for words in _BUILD_TYPE_CHECK_WORDS):
         return []
     return [_type_check_stage()] if _BUILD_TYPE_CHECKED.search(output) else []
+
+
+# The pre-commit framework's line for each hook a commit or a push ran: its name, dots, and how
+# it ended ("Biome lint.......Passed", "New UI lint....(no files to check)Skipped").
+_HOOK_RESULT = lazy_pattern(
+    r"^(?P<name>\w[^.\n]*?)\.{3,}(?:\([^)\n]*\))?(?P<result>Passed|Failed)\s*$", re.M
+)
+# What a hook's name says it checks, by its words (the first match wins): the checker itself when
+# it is named, so that a language's checker is owed only by that language's files.
+_HOOK_WORDS: tuple[tuple[str, str, str], ...] = (
+    (
+        r"\b(?:unit |integration |e2e )?tests?\b|\bpytest\b|\bjest\b|\bvitest\b",
+        "test",
+        "hook tests",
+    ),
+    (r"\bmypy\b", "typecheck", "mypy"),
+    (r"\bpyright\b", "typecheck", "pyright"),
+    (r"\btypescript\b|\btsc\b", "typecheck", "tsc"),
+    (r"\btype[- ]?check", "typecheck", "hook typecheck"),
+    (r"\bbiome\b", "lint", "biome"),
+    (r"\beslint\b", "lint", "eslint"),
+    (r"\bruff\b", "lint", "ruff"),
+    (r"\bflake8\b", "lint", "flake8"),
+    (r"\bclippy\b", "lint", "cargo clippy"),
+    (r"\bgolangci", "lint", "golangci-lint"),
+    (r"\blint", "lint", "hook lint"),
+    (r"\bbuild\b", "build", "hook build"),
+)
+
+
+def hook_results(command: str, output: str) -> list[Stage]:
+    """The checks a commit's or a push's git hooks ran, as the pre-commit framework lists them.
+
+    A hook that only formats or checks a file's shape (trailing whitespace, YAML) is no check of
+    the project; one whose name says it lints, type-checks, builds or tests is, passed or failed
+    as its line says.
+    """
+    if not output or "..." not in output or not runs_hooks(command):
+        return []
+    stages: list[Stage] = []
+    for match in _HOOK_RESULT.finditer(output):
+        name = match["name"].strip()
+        lowered = name.lower()
+        for pattern, category, runner in _HOOK_WORDS:
+            if re.search(pattern, lowered):
+                check = Check(runner=runner, category=category)  # type: ignore[arg-type]
+                stages.append(Stage(name, (check,), match["result"] == "Passed"))
+                break
+    return stages
