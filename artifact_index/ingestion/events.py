@@ -17,6 +17,7 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "MAY_BE_UNCHANGED",
     "POLLED_COMMAND",
     "UNNAMED_READ",
     "AssistantMessage",
@@ -83,6 +84,10 @@ FileAction = Literal[
 ]
 
 OperationSource = Literal["tool", "shell", "patch"]
+
+# The end of an operation's detail when it may have left the file as it was: a formatter's run on
+# a file it names and its report does not (see shell.formatters), or a hook that may format it.
+MAY_BE_UNCHANGED = "(may be unchanged)"
 
 ShellDialect = Literal["bash", "cmd", "powershell"]
 

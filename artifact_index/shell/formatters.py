@@ -33,18 +33,13 @@ import posixpath
 import re
 from dataclasses import dataclass, replace
 
-from artifact_index.ingestion.events import FileOperation
+from artifact_index.ingestion.events import MAY_BE_UNCHANGED, FileOperation
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
 from artifact_index.shell.neutral import is_neutral_script
 
 __all__ = ["FORMATTER_PROGRAMS", "MAY_BE_UNCHANGED", "format_effects", "project_script"]
-
-
-# The end of the detail of a formatter's run on a file it names and its report does not: an edit
-# that may have left the file as it was.
-MAY_BE_UNCHANGED = "(may be unchanged)"
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,14 @@ formatters and fixers), not the many that log, notify or count.
 
 from __future__ import annotations
 
-from artifact_index.ingestion.events import Event, FileOperation, ToolCall, ToolResult
+from artifact_index.ingestion.events import (
+    MAY_BE_UNCHANGED,
+    Event,
+    FileOperation,
+    ToolCall,
+    ToolResult,
+)
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.formatters import MAY_BE_UNCHANGED
 
 __all__ = ["FileToolChanges", "may_rewrite"]
 
