@@ -241,7 +241,7 @@ def hook_results(command: str, output: str) -> list[Stage]:
         lowered = name.lower()
         for pattern, category, runner in _HOOK_WORDS:
             if re.search(pattern, lowered):
-                check = Check(runner=runner, category=category)  # type: ignore[arg-type]
+                check = Check(runner=runner, category=category)
                 stages.append(Stage(name, (check,), match["result"] == "Passed"))
                 break
     return stages
