@@ -368,6 +368,13 @@ _JEST_CROSS = lazy_pattern(
 _VITEST_TESTS = lazy_pattern(r"^[ \t]*Tests[ \t]+(?P<totals>[^\n]*\(\d+\))", re.MULTILINE)
 _VITEST_WORD = lazy_pattern(r"(?P<n>\d+) (?P<word>failed|passed|skipped|todo)")
 _VITEST_FAILING = lazy_pattern(r"^[ \t]*FAIL[ \t]+(?P<id>\S+ > [^\n]+?)[ \t]*$", re.MULTILINE)
+# A test file that failed as a whole (it did not load, a hook threw): "FAIL  tests/a.spec.ts [ tests/a.spec.ts ]".
+_VITEST_FILE_FAILED = lazy_pattern(
+    r"^[ \t]*FAIL[ \t]+(?P<file>\S+)[ \t]+\[ [^\]\n]+ \][ \t]*$", re.M
+)
+_VITEST_FILES = lazy_pattern(r"^[ \t]*Test Files[ \t]+(?P<totals>[^\n]*\(\d+\))", re.MULTILINE)
+# Errors thrown outside any test ("Errors  1 error"): the run failed though every test passed.
+_VITEST_ERRORS = lazy_pattern(r"^[ \t]*Errors[ \t]+(?P<n>\d+) errors?\b", re.MULTILINE)
 _VITEST_CROSS = lazy_pattern(
     r"^[ \t]+[×✕✗] (?P<id>[^\n]+?)(?: \d+(?:\.\d+)?m?s)?[ \t]*$", re.MULTILINE
 )
@@ -410,13 +417,24 @@ def _vitest(output: str, command: str | None) -> TestRun | None:
     failing = [m["id"].strip() for m in _VITEST_FAILING.finditer(output)]
     if not failing:
         failing = [m["id"].strip() for m in _VITEST_CROSS.finditer(output)]
+    # A file that failed as a whole counts no failed test ("Tests 36 passed (36)" under "Test
+    # Files 1 failed"): it is an error of the run, named by its file.
+    broken = _unique([m["file"] for m in _VITEST_FILE_FAILED.finditer(output)])
+    files = None
+    for files in _VITEST_FILES.finditer(output):  # noqa: B007 - the final summary counts
+        pass
+    files_failed = _counts(files["totals"], _VITEST_WORD).get("failed", 0) if files else 0
+    with_failing_tests = {test.split(" > ", 1)[0] for test in failing}
+    unexplained = max(0, files_failed - len(with_failing_tests) - len(broken))
+    thrown = sum(int(m["n"]) for m in _VITEST_ERRORS.finditer(output))
     return _run(
         "vitest",
         command,
         passed=counts.get("passed", 0),
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0),
-        failing=failing,
+        errors=len(broken) + unexplained + thrown,
+        failing=[*failing, *broken],
     )
 
 

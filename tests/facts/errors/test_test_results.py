@@ -247,6 +247,34 @@ AssertionError: expected undefined to be defined
     assert run.failing == ("src/auth/token.test.ts > AuthService > sets an expiry",)
 
 
+def test_vitest_file_that_failed_to_load_fails_the_run_though_every_test_passed() -> None:
+    output = """\
+ FAIL  tests/links.spec.ts [ tests/links.spec.ts ]
+Error: Playwright Test did not expect test.describe() to be called here.
+
+ Test Files  1 failed | 6 passed (7)
+      Tests  36 passed (36)
+"""
+    run = parse_test_run(output, "pnpm test --run")
+    assert run is not None
+    assert (run.passed, run.failed, run.errors, run.outcome) == (36, 0, 1, "failed")
+    assert run.failing == ("tests/links.spec.ts",)
+
+
+def test_vitest_errors_outside_the_tests_fail_the_run() -> None:
+    output = """\
+⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯
+Error: connect ECONNREFUSED ::1:3000
+
+ Test Files  7 passed (7)
+      Tests  36 passed (36)
+     Errors  1 error
+"""
+    run = parse_test_run(output, "pnpm test --run")
+    assert run is not None
+    assert (run.passed, run.failed, run.errors, run.outcome) == (36, 0, 1, "failed")
+
+
 def test_exunit() -> None:
     output = """\
   1) test transcript rows render as code (SpotterWeb.SessionLiveTest)
