@@ -781,7 +781,8 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         # added a step of their own that failed with the same words ("rm -f x && git checkout main").
         now = subcommands(command)
         if any(
-            (before := subcommands(_values_spelled_out(earlier))) and before <= now
+            (before := _doing(subcommands(_values_spelled_out(earlier)), entry.message))
+            and before <= now
             for earlier in entry.commands
         ):
             return "a corrected retry succeeded"
@@ -802,6 +803,29 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         ):
             return "a commit succeeded after it"
     return None
+
+
+# Programs that only show a file or print words: what a chain does besides them is its work.
+_SHOWING = frozenset(
+    {"cat", "head", "tail", "less", "more", "bat", "wc", "ls", "stat", "file", "echo", "printf"}
+)
+
+
+def _doing(steps: frozenset[str], message: str) -> frozenset[str]:
+    """The steps of a failed chain that do its work, as :func:`subcommands` names them.
+
+    ``git switch b && git log -3 && cat index.html`` refused by git, retried as ``git stash &&
+    git switch b && git log -3 && head index.html``: the retry showed the file another way, yet
+    did all the chain's work. A step that only shows or prints counts when the complaint names
+    what it showed (``cat: x: No such file``); a chain of nothing else keeps them all.
+    """
+    doing = frozenset(
+        step
+        for step in steps
+        if step.split(" ", 1)[0] not in _SHOWING
+        or (" " in step and step.split(" ", 1)[1] in message)
+    )
+    return doing or steps
 
 
 # What a commit runs or is: a later successful commit settles their failures (a hook's complaint, the

@@ -353,6 +353,25 @@ CHECKOUT_REFUSED = (
 )
 
 
+def test_a_retry_that_shows_a_file_another_way_still_resolves_the_failure() -> None:
+    """The chain's work (switch, log) ran again; it showed index.html with head instead of cat."""
+    session = Session()
+    session.run(
+        "git switch feat/icon && git log --oneline -3 && echo '---' && cat /home/dev/app/index.html",
+        CHECKOUT_REFUSED,
+        ok=False,
+    )
+    session.run("git log --oneline -3 && head -15 index.html", "cb60880 icons\n<html>\n", ok=True)
+    assert not session.ledger.errors[0].resolved  # no switch in it: the refused work did not run
+    session.run(
+        "git stash push bin/server && git switch feat/icon && git log --oneline -3 && head -15 index.html",
+        "Saved working directory\nSwitched to branch 'feat/icon'\ncb60880 icons\n",
+        ok=True,
+    )
+    [entry] = session.ledger.errors
+    assert (entry.resolved, entry.resolution) == (True, "a corrected retry succeeded")
+
+
 def test_a_retry_of_any_one_of_the_failing_runs_resolves_the_failure() -> None:
     """Two runs showed it, one with a step of its own; the later run that holds the other one resolves it."""
     session = Session()
