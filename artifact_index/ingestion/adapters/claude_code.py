@@ -93,6 +93,11 @@ _IGNORED_TYPES = frozenset(
         "cost-state",
         "tools-used",
         "atis-latch",
+        # A remote-control bridge's session id, a file backup's bookkeeping (the files' changes are
+        # the tool calls'), the colour a named agent is shown in.
+        "bridge-session",
+        "file-history-delta",
+        "agent-color",
     }
 )
 _KNOWN_TYPES = (

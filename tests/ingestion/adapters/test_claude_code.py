@@ -601,6 +601,38 @@ def test_the_api_request_log_of_2_1_328_is_bookkeeping_not_conversation() -> Non
     assert source.skipped == []
 
 
+def test_bridge_backup_and_colour_records_are_bookkeeping() -> None:
+    # Seen in real sessions of 2.1.1xx: read as unknown, each warned of a skipped part.
+    records = [
+        {
+            "type": "user",
+            "uuid": "u1",
+            "cwd": "/p",
+            "sessionId": "s",
+            "version": "2.1.150",
+            "message": {"role": "user", "content": "hi"},
+        },
+        {
+            "type": "bridge-session",
+            "sessionId": "s",
+            "bridgeSessionId": "cse_1",
+            "lastSequenceNum": 0,
+        },
+        {
+            "type": "file-history-delta",
+            "messageId": "m",
+            "snapshotMessageId": "n",
+            "trackingPath": "NOTICE",
+            "backup": {"backupFileName": None, "version": 1},
+        },
+        {"type": "agent-color", "agentColor": "cyan", "sessionId": "s"},
+    ]
+    source = Source("s.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    events = list(ADAPTER.events(source))
+    assert [e.text for e in events if isinstance(e, UserMessage)] == ["hi"]
+    assert source.skipped == []
+
+
 def _records_file(tmp_path: Path, records: list[dict[str, object]]) -> Path:
     path = tmp_path / "session.jsonl"
     base = {"sessionId": "s1", "cwd": ROOT, "version": "2.1.0", "isSidechain": False}
