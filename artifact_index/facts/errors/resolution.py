@@ -26,6 +26,7 @@ from artifact_index.facts.errors.checks import (
 from artifact_index.facts.errors.checks.command_line import executable, unwrap, word_set
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
+from artifact_index.facts.errors.stopped_git import ended_by
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import skip_global_options
 from artifact_index.shell.parser import Command, Node, Pipeline, parse_command
@@ -732,6 +733,10 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         substituted = found_another_way(entry, command)
         if substituted is not None:
             return substituted
+    if command and not raised and entry.kind == "generic":
+        ended = ended_by(entry, command)
+        if ended is not None:
+            return ended
     if command and not raised and entry.kind in ("generic", "npm"):
         other = other_way(entry, command)
         if other is not None:

@@ -1122,3 +1122,55 @@ def test_an_error_line_one_command_prints_when_it_succeeds_is_still_its_failure_
     session.run("curl -s localhost:8080/health | jq .status", line, ok=False)
     [entry] = session.ledger.errors
     assert "jq: command not found" in entry.message
+
+
+REBASE_STOPPED = (
+    "Auto-merging scrape.py\nCONFLICT (content): Merge conflict in scrape.py\n"
+    "error: could not apply cefcc64... Refactor scrapers\n"
+    "hint: Resolve all conflicts manually, mark them as resolved with\n"
+)
+STASH_REFUSED = (
+    "error: Your local changes to the following files would be overwritten by merge:\n"
+    "\tsrc/utils/ogp.ts\nPlease commit your changes or stash them before you merge.\nAborting\n"
+    "The stash entry is kept in case you need it again.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("failed", "output", "ended_with"),
+    [
+        (
+            "git stash && git pull --rebase origin main && git stash pop",
+            REBASE_STOPPED,
+            "git rebase --abort && git stash pop",
+        ),
+        (
+            "git pull --rebase origin main",
+            REBASE_STOPPED,
+            "git add scrape.py && git rebase --continue",
+        ),
+        (
+            "git stash -u && pnpm assist; git stash pop",
+            STASH_REFUSED,
+            "git checkout src/utils/ogp.ts && git stash drop",
+        ),
+        ("git stash pop", STASH_REFUSED, "git checkout src/utils/ogp.ts && git stash pop"),
+    ],
+)
+def test_a_git_operation_stopped_midway_is_settled_by_the_command_that_ends_it(
+    failed: str, output: str, ended_with: str
+) -> None:
+    session = Session()
+    session.run(failed, output, ok=False)
+    session.run("git status --short && git log --oneline -3", " M scrape.py\n", ok=True)
+    assert not session.ledger.errors[0].resolved  # looking at it ends nothing
+    session.run(ended_with, "Successfully rebased and updated refs/heads/main.\n", ok=True)
+    entry = session.ledger.errors[0]
+    assert entry.resolved and (entry.resolution or "").startswith("the stopped ")
+
+
+def test_ending_an_operation_settles_only_a_stop_of_that_operation() -> None:
+    session = Session()
+    session.run("git show 4fc38c5 -- .github/", "fatal: bad object 4fc38c5\n", ok=False)
+    session.run("git rebase --abort", "", ok=True)
+    assert not session.ledger.errors[0].resolved
