@@ -79,23 +79,33 @@ def _runs(step: tuple[str, ...], spelled: tuple[str, ...]) -> bool:
     return bool(step) and step[0] == spelled[0] and all(word in step[1:] for word in spelled[1:])
 
 
-def _stopped(command: str) -> set[str]:
-    """The operations ``command`` started that can stop midway."""
-    found = set()
+def _stopped(command: str) -> tuple[set[str], set[str]]:
+    """The operations ``command`` started that can stop midway, and those it tried to go on with."""
+    started: set[str] = set()
+    resumed: set[str] = set()
     for step in _git_steps(command):
         for operation, starts in _STARTS.items():
             # `git rebase --abort` ends a rebase; `git stash pop` both starts and ends a stash's.
-            ending = any(_runs(step, end) for end in _ENDS[operation] if end not in starts)
-            if not ending and any(_runs(step, start) for start in starts):
-                found.add(operation)
-    return found
+            ending = [end for end in _ENDS[operation] if end not in starts and _runs(step, end)]
+            if ending:
+                resumed.add(operation)
+            elif any(_runs(step, start) for start in starts):
+                started.add(operation)
+    return started, resumed
 
 
 def ended_by(entry: LedgerEntry, later: str) -> str | None:
-    """How ``later``, which succeeded, ended the git operation whose stop ``entry`` is, or None."""
-    if not _STOPPED.search(entry.message):
-        return None
-    operations = set().union(*(_stopped(command) for command in entry.commands))
+    """How ``later``, which succeeded, ended the git operation whose stop ``entry`` is, or None.
+
+    The entry is such a stop when git's complaint says the operation stopped, or when the
+    command that failed was itself a step to go on with one in progress (``git rebase
+    --continue`` refused: "you have staged changes").
+    """
+    operations: set[str] = set()
+    stopped = _STOPPED.search(entry.message) is not None
+    for command in entry.commands:
+        started, resumed = _stopped(command)
+        operations |= resumed | (started if stopped else set())
     if not operations:
         return None
     for step in _git_steps(later):

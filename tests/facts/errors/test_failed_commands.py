@@ -1169,6 +1169,21 @@ def test_a_git_operation_stopped_midway_is_settled_by_the_command_that_ends_it(
     assert entry.resolved and (entry.resolution or "").startswith("the stopped ")
 
 
+def test_a_refused_step_to_go_on_with_an_operation_is_settled_by_ending_it() -> None:
+    session = Session()
+    session.run(
+        "git config commit.gpgsign false && git rebase --continue && git push",
+        "error: you have staged changes in your working tree\nIf these changes are meant to be\n",
+        ok=False,
+    )
+    session.run("git rebase --abort", "", ok=True)
+    entry = session.ledger.errors[0]
+    assert (entry.resolved, entry.resolution) == (
+        True,
+        "the stopped rebase was ended by `git rebase --abort`, which succeeded",
+    )
+
+
 def test_ending_an_operation_settles_only_a_stop_of_that_operation() -> None:
     session = Session()
     session.run("git show 4fc38c5 -- .github/", "fatal: bad object 4fc38c5\n", ok=False)
