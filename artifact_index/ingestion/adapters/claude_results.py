@@ -59,8 +59,9 @@ _UNWRAPPED_FAILURE = lazy_pattern(
     r"^(?:Error: )?(?:"
     r"The user doesn't want to (?:proceed|take this action)"
     r"|User rejected tool use"
-    r"|Permission for this tool use was denied"
+    r"|Permission for this (?:tool use|action) was denied"
     r"|Permission to use \S+ (?:with command .*)?has been denied"
+    r"|\S+ is temporarily unavailable, so auto mode cannot determine the safety of"
     r"|Claude requested permissions to"
     r"|\S*ToolUse:\S+ hook error"
     r"|\[Request interrupted by user"
@@ -78,8 +79,10 @@ _SHELL_REASONS: tuple[tuple[re.Pattern[str], FailureReason], ...] = (
     (lazy_pattern(r"^(?:The user doesn't want to|User rejected)", re.I), "rejected"),
     (
         lazy_pattern(
-            r"^(?:Permission for this tool use was denied|Claude requested permissions"
-            r"|Permission to use \S+ (?:with command .*)?has been denied)",
+            # Auto mode's classifier denying the call, or unable to judge it (its model down).
+            r"^(?:Permission for this (?:tool use|action) was denied|Claude requested permissions"
+            r"|Permission to use \S+ (?:with command .*)?has been denied"
+            r"|\S+ is temporarily unavailable, so auto mode cannot determine the safety of)",
             re.I | re.S,
         ),
         "permission",

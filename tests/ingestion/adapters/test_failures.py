@@ -85,6 +85,16 @@ def test_claude_code_sentences_share_the_table(text: str, reason: str) -> None:
             "permission",
         ),
         (
+            "Permission for this action was denied by the Claude Code auto mode classifier. "
+            "Reason: Blocked by classifier. If you have other tasks that don't depend on this",
+            "permission",
+        ),
+        (
+            "qwen3-coder:30b is temporarily unavailable, so auto mode cannot determine the safety "
+            "of Bash right now. Wait briefly and then try this action again.",
+            "permission",
+        ),
+        (
             "Blocked: sleep 30 followed by: gh pr view 94 --json statusCheckRollup. Run blocking "
             "commands in the background with run_in_background: true",
             "hook_blocked",
