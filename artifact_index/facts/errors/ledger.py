@@ -137,7 +137,9 @@ _RUN_FAILED = lazy_pattern(
     r"\b[1-9]\d* (?:tests?|specs?|examples?) failed\b|\(fail\) \S|exited with code [1-9]"
     r"|^(?:\S+: )?(?:FAIL|FAILED)\b|\bnpm ERR!"
     # A program still missing: `which docker || echo "not found"` exits 0 all the same.
-    r"|\bcommand not found\b|^[\w.-]+ not found$|\bnot found (?:on|in) (?:the )?PATH\b",
+    r"|\bcommand not found\b|^[\w.-]+ not found$|\bnot found (?:on|in) (?:the )?PATH\b"
+    # An interpreter that could not open the script it was given.
+    r"|^\S*python[\d.]*: can't open file ",
     re.M,
 )
 

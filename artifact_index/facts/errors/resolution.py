@@ -20,6 +20,7 @@ from artifact_index.facts.errors.checks import (
     checks_in,
     covers,
     inline_program,
+    interpreters,
     segments,
     subcommands,
 )
@@ -714,6 +715,17 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
     ):
         # The shell refused the words, so the program (a check too) never ran: this run is the retry.
         return "run again in another form after the shell misread its words, and succeeded"
+    if (
+        command
+        and _SHELL_MISREAD.search(entry.message)
+        and (ran := interpreters(command))
+        and any(
+            inline_program(earlier) and interpreters(earlier) & ran for earlier in entry.commands
+        )
+    ):
+        # `python3 -c '…'` whose quoting the shell could not read never ran; the agent wrote the code
+        # to a file (or quoted it anew) and the same interpreter ran it.
+        return "the shell misread the inline code's quoting; the same interpreter then ran code and succeeded"
     if command:
         for earlier in entry.commands:
             fixed = fixer_ran(earlier, command, entry.file, entry.message)

@@ -1189,3 +1189,22 @@ def test_ending_an_operation_settles_only_a_stop_of_that_operation() -> None:
     session.run("git show 4fc38c5 -- .github/", "fatal: bad object 4fc38c5\n", ok=False)
     session.run("git rebase --abort", "", ok=True)
     assert not session.ledger.errors[0].resolved
+
+
+def test_inline_code_the_shell_misread_is_settled_when_the_same_interpreter_then_runs() -> None:
+    session = Session()
+    session.run(
+        "cd apps/api && python3 -c '\nprint(\"a\\\"b)\n'", '(eval):26: unmatched "\n', ok=False
+    )
+    # Written to a file, but the file was not there: python3 failed, `rm -f` made the exit 0.
+    session.run(
+        "python3 /tmp/check.py; rm -f /tmp/check.py",
+        "python3: can't open file '/tmp/check.py': [Errno 2] No such file or directory\n",
+        ok=True,
+    )
+    assert not session.ledger.errors[0].resolved
+    session.run("node -e 'console.log(1)'", "1\n", ok=True)  # another interpreter
+    assert not session.ledger.errors[0].resolved
+    session.run("python3 /tmp/check.py; rm -f /tmp/check.py", "lines == messages: True\n", ok=True)
+    entry = session.ledger.errors[0]
+    assert entry.resolved and "same interpreter" in (entry.resolution or "")

@@ -43,6 +43,7 @@ __all__ = [
     "command_key",
     "covers",
     "inline_program",
+    "interpreters",
     "masks_exit_status",
     "segments",
     "subcommands",
@@ -110,6 +111,9 @@ def masks_exit_status(command: str | None) -> bool:
     if len(parts) < 2:
         return False
     words = unwrap(parts[-1][1])
+    if words and executable(words[0]) == "rm":
+        # A clean-up last (`python3 /tmp/x.py; rm -f /tmp/x.py`): `rm -f` exits 0 either way.
+        return any(w.startswith("-") and not w.startswith("--") and "f" in w for w in words[1:])
     return bool(words) and executable(words[0]) in _OUTPUT_FILTERS | {
         "echo",
         "true",
@@ -196,6 +200,20 @@ def inline_program(command: str | None) -> str | None:
 _INTERPRETERS = word_set(
     "python python3 python2 pypy pypy3 node deno ruby perl php bash sh zsh elixir"
 )
+_SHELLS = word_set("bash sh zsh")
+
+
+def interpreters(command: str | None) -> frozenset[str]:
+    """The language interpreters (not shells) ``command`` runs: ``python3``, ``node``."""
+    found = set()
+    for piped, raw in segments(command or ""):
+        words = unwrap(raw)
+        if piped or not words:
+            continue
+        name = executable(words[0])
+        if (PYTHON_INTERPRETER.match(name) or name in _INTERPRETERS) and name not in _SHELLS:
+            found.add(name)
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=4096)
