@@ -100,13 +100,13 @@ def task_evidence(
     symbols: Mapping[str, Sequence[SymbolEntry]],
     files: Iterable[tuple[str, str, int]],
     commits: Iterable[tuple[int, str, str]],
-    checks: Iterable[tuple[int, str, bool]] = (),
+    checks: Iterable[tuple[int, str, bool | None]] = (),
     pushed: Iterable[tuple[int, str]] = (),
 ) -> str | None:
     """What the index saw done after ``after_turn`` that the task ``content`` names, or None.
 
     ``files``: ``(path, status, last turn changed)``; ``commits``: ``(turn, hash, message)``;
-    ``checks``: the runs of checks, ``(turn, category, passed)``; ``pushed``: ``(turn, hash)``
+    ``checks``: the runs of checks, ``(turn, category, passed)`` (passed None: its end not seen); ``pushed``: ``(turn, hash)``
     of each commit pushed.
     """
     commits = list(commits)
@@ -145,7 +145,7 @@ def task_evidence(
 def _check_done(
     content: str,
     after_turn: int,
-    checks: list[tuple[int, str, bool]],
+    checks: list[tuple[int, str, bool | None]],
     commits: list[tuple[int, str, str]],
     pushed: list[tuple[int, str]],
 ) -> list[str]:
@@ -158,7 +158,14 @@ def _check_done(
             ]
             if runs:
                 turn, ok = runs[-1]
-                found.append(f"a {category} run at turn {turn} {'passed' if ok else 'failed'}")
+                ended = (
+                    "was started; how it ended is not recorded"
+                    if ok is None
+                    else "passed"
+                    if ok
+                    else "failed"
+                )
+                found.append(f"a {category} run at turn {turn} {ended}")
     if _PUSH_TASK.search(content):
         later = [(turn, sha) for turn, sha in pushed if turn > after_turn]
         if later:

@@ -160,7 +160,7 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
                 symbols,
                 changed,
                 commits,
-                checks=[(run.turn, run.category, run.passed is True) for run in runs],
+                checks=[(run.turn, run.category, run.passed) for run in runs],
                 pushed=[
                     (c.pushed_turn if c.pushed_turn is not None else c.turn, c.hash)
                     for c in work.commits

@@ -156,7 +156,9 @@ def record_check_runs(
     ``errors``: the signatures of the ledger entries its output showed; a run that showed only findings
     that were there before the session did not fail (see :func:`run_passed`).
     """
-    _record_script_runs(session, command, turn, None if started_in_background(output) else passed)
+    if started_in_background(output):
+        passed = None  # started, and how it ended is not seen here
+    _record_script_runs(session, command, turn, passed)
     found: list[tuple[str, str, str, bool | None]] = [
         (check.category, check.runner, command, passed) for check in checks_in(command)
     ]

@@ -407,6 +407,20 @@ def test_a_test_task_whose_run_failed_past_its_passing_stages_says_it_failed() -
     assert "(but since then: a test run at turn 3 failed)" in tasks
 
 
+def test_a_test_task_whose_run_was_only_started_in_the_background_says_so() -> None:
+    index = _index(
+        _todo(1, [("Verify: fmt+lint+tests", "pending")]),
+        edit(2, f"{ROOT}/src/a.py"),
+        shell(3, "mise run check", "Command running in background with ID: bq5y4k0\n"),
+    )
+
+    tasks = _section(_hook(index), "Open tasks")
+    assert (
+        "(but since then: a test run at turn 3 was started; how it ended is not recorded)" in tasks
+    )
+    assert "passed" not in tasks
+
+
 # --- references to sections that are not there ---------------------------------------------------
 
 
