@@ -323,6 +323,7 @@ _CARGO_RESULT = lazy_pattern(
     re.MULTILINE,
 )
 _CARGO_FAILING = lazy_pattern(r"^test (?P<name>\S+)(?: - [^\n]*?)? \.\.\. FAILED$", re.MULTILINE)
+_CARGO_BINARY = lazy_pattern(r"^\s*(?:Running|Doc-tests) \S", re.MULTILINE)
 _NEXTEST_SUMMARY = lazy_pattern(
     r"^\s*Summary \[[^\]]*\] (?P<total>\d+) tests? run: (?P<passed>\d+) passed(?:[^,\n]*)?(?:, (?P<failed>\d+) failed)?(?:, (?P<skipped>\d+) skipped)?",
     re.MULTILINE,
@@ -335,6 +336,12 @@ _NEXTEST_FAILING = lazy_pattern(
 def _cargo(output: str, command: str | None) -> TestRun | None:
     results = list(_CARGO_RESULT.finditer(output))
     if results:
+        # Each test binary prints its own result after its "Running" (or "Doc-tests") line; a
+        # `| tail` that cut the first binary's header may have cut earlier binaries' results.
+        first_header = _CARGO_BINARY.search(output)
+        partial = _output_cut(command) and (
+            first_header is None or first_header.start() > results[0].start()
+        )
         return _run(
             "cargo test",
             command,
@@ -343,6 +350,7 @@ def _cargo(output: str, command: str | None) -> TestRun | None:
             skipped=sum(int(m["ignored"]) for m in results),
             failing=[m["name"] for m in _CARGO_FAILING.finditer(output)],
             failed_anyway=any(m["verdict"] == "FAILED" for m in results),
+            passed_shown=not partial,
         )
     summary = _NEXTEST_SUMMARY.search(output)
     if summary:

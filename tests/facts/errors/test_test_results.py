@@ -275,6 +275,29 @@ Error: connect ECONNREFUSED ::1:3000
     assert (run.passed, run.failed, run.errors, run.outcome) == (36, 0, 1, "failed")
 
 
+def test_cargo_output_cut_by_tail_counts_only_the_binaries_shown() -> None:
+    output = """\
+test test_unsubscribe_request_serializes ... ok
+
+test result: ok. 35 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+   Doc-tests leeson
+
+running 1 test
+test src/models/cancel_after.rs - models::cancel_after (line 16) ... ignored
+
+test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+"""
+    cut = parse_test_run(output, "cargo test 2>&1 | tail -15")
+    assert cut is not None and (cut.passed, cut.passed_shown) == (35, False)
+    # The whole output, or a tail that kept the first binary's header: every result is there.
+    whole = parse_test_run(
+        "     Running unittests src/lib.rs (target/x)\n" + output, "cargo test | tail -40"
+    )
+    assert whole is not None and whole.passed_shown
+    assert parse_test_run(output, "cargo test").passed_shown  # type: ignore[union-attr]
+
+
 def test_exunit() -> None:
     output = """\
   1) test transcript rows render as code (SpotterWeb.SessionLiveTest)

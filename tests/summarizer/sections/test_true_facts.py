@@ -224,6 +224,22 @@ def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None
     assert state.statement == "failed"
 
 
+def test_a_run_whose_first_results_were_cut_off_gives_its_counts_as_a_floor() -> None:
+    index = _index(
+        shell(
+            1,
+            "cargo test 2>&1 | tail -6",
+            "test b::works ... ok\n\ntest result: ok. 35 passed; 0 failed; 0 ignored; 0 measured\n",
+        )
+    )
+
+    status = _section(_hook(index), "Test status")
+    assert (
+        "at least 35 passed, 0 failed: its output was cut (`| tail -6`), so the counts are of the part shown"
+        in status
+    )
+
+
 def test_a_filtered_run_whose_passed_count_was_cut_out_does_not_say_none_passed() -> None:
     index = _index(
         shell(
