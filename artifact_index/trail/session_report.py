@@ -235,7 +235,10 @@ def _session_report(index: ArtifactIndex, kept: ReportCache | None) -> SessionRe
 # code known only at run time, whose effects are not known at all.
 _UNNAMED_CHANGE = lazy_pattern(
     r"^(?!runs |\S+ -c runs )\S.*(?:a path known only at run time|none of which the tracker knows"
-    r"|at paths computed at run time)"
+    r"|at paths computed at run time"
+    # A formatter or fixer over a folder that did not name what it changed (shell.formatters).
+    r"|file\(s\) under .+ it does not name|the files it fixed under .+ are not known"
+    r"|rewrites files under .+; which ones changed is not known)"
 )
 
 

@@ -700,9 +700,17 @@ def _pending(facts: SessionFacts, detail: int) -> str:
                 # of the trail's changes, and the status's other files are said as what it showed.
                 status = facts.work.status
                 assert status is not None  # _listed_unseen found its files
+                # A formatter over the project that named no file may be what changed them.
+                unnamed_before = [e for e in facts.unnamed_changes if e.turn <= status.turn]
+                maker = (
+                    f" by name (`{one_line(unnamed_before[-1].command or '', 60)}`, turn "
+                    f"{unnamed_before[-1].turn}, may have changed files it did not name)"
+                    if unnamed_before
+                    else ""
+                )
                 unfinished[-1] += (
                     f"; `git status` at turn {status.turn} also listed {len(unseen)} changed file(s) "
-                    "no call seen changed: " + _few_paths(unseen)
+                    f"no call seen changed{maker}: " + _few_paths(unseen)
                 )
         if detail <= 1:
             unfinished += [

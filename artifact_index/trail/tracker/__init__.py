@@ -1002,9 +1002,29 @@ class Tracker:
         return found
 
     def possibly_changed(self, path: str) -> str | None:
-        """The command that said it may change ``path``, while no ``git status`` settled it."""
-        possible = self.index.session.possible_changes.get(self._key(path, None))
-        return possible.command if possible is not None else None
+        """The command that said it may change ``path``, while no ``git status`` settled it.
+
+        Or a folder holding it (``cargo fmt`` rewrites the project): then only when a complete
+        ``git status`` before that command did not list the file changed, so a change that was
+        there before it is not credited to it.
+        """
+        key = self._key(path, None)
+        session = self.index.session
+        possible = session.possible_changes.get(key)
+        if possible is not None:
+            return possible.command
+        status = session.work.status
+        if status is None or status.scope or not status.complete or is_absolute(key):
+            return None
+        for folder, maybe in session.possible_changes.items():
+            within = folder in ("", ".") or key.startswith(folder.rstrip("/") + "/")
+            if not within or maybe.seq is None or status.seq > maybe.seq:
+                continue  # not its folder, or no listing seen before the command
+            first = session.work.first_listed_changed.get(key)
+            if first is not None and first.turn < maybe.turn:
+                continue  # listed changed before the command ran
+            return maybe.command
+        return None
 
     def changed_by_sub_agent(self, path: str) -> str | None:
         """The unseen sub-agent run that may have changed ``path`` (``"its description" (turn 7)``).

@@ -653,6 +653,34 @@ def test_files_a_status_lists_beyond_the_trails_changes_are_said_beside_its_coun
     ) in tasks
 
 
+def test_files_a_status_lists_after_a_project_formatter_are_not_said_changed_by_no_call() -> None:
+    status = (
+        "On branch main\nChanges not staged for commit:\n\tmodified:   src/config.rs\n\n"
+        'no changes added to commit (use "git add" and/or "git commit -a")\n'
+    )
+    index = _index(
+        edit(1, f"{ROOT}/src/app.rs", "a = 1\n", "a = 2\n"),
+        shell(2, "cargo fmt", ""),
+        shell(
+            3,
+            "git add src/app.rs && git commit -m 'bump'",
+            "[main 3a5bc20] bump\n 1 file changed\n",
+        ),
+        edit(4, f"{ROOT}/src/app.rs", "a = 2\n", "a = 3\n"),
+        shell(
+            4,
+            "git status",
+            status.replace("modified:   src", "modified:   src/app.rs\n\tmodified:   src"),
+        ),
+    )
+
+    tasks = _section(index, "Open tasks")
+    assert (
+        "`git status` at turn 4 also listed 1 changed file(s) no call seen changed by name "
+        "(`cargo fmt`, turn 2, may have changed files it did not name): `src/config.rs`"
+    ) in tasks
+
+
 def test_files_a_pull_brought_in_then_a_switch_left_behind_are_not_said_to_be_in_the_tree() -> None:
     pulled = (
         "Updating a1b2c3d..e4f5a6b\nFast-forward\n README.md | 2 +-\n"

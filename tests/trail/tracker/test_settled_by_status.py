@@ -211,3 +211,28 @@ def test_a_file_put_back_that_a_later_status_lists_modified_is_modified_again(
     index, _ = build_index(path)
     [report] = [f for f in file_reports(index) if f.path == "docs/overview.md"]
     assert (report.status, report.shell_command) == ("modified", None)
+
+
+FORMATTED = """On branch main
+Changes not staged for commit:
+\tmodified:   README.md
+\tmodified:   src/config.rs
+
+no changes added to commit (use "git add" and/or "git commit -a")
+"""
+
+
+def test_a_file_a_project_formatter_may_have_changed_is_its_when_a_status_lists_it(
+    tmp_path: Path,
+) -> None:
+    before = "On branch main\nChanges not staged for commit:\n\tmodified:   README.md\n\n"
+    files, _ = changed(
+        tmp_path,
+        ROOT,
+        [("git status", before), ("cargo fmt", ""), ("git status", FORMATTED)],
+    )
+    # README.md was listed changed before the formatter ran: not its change.
+    assert files == {"src/config.rs": "modified"}
+    # With no listing before it, a change listed after it may predate it: nothing is credited.
+    files, _ = changed(tmp_path, ROOT, [("cargo fmt", ""), ("git status", FORMATTED)])
+    assert files == {}
