@@ -264,15 +264,36 @@ def _sent_elsewhere(prompt: str, root: str | None) -> bool:
     return False
 
 
+# A sentence that keeps the sub-agent off what it names ("Another agent is editing search_cache.go —
+# do not touch those"): the file is named, but not to be changed.
+_HANDS_OFF = re.compile(
+    r"\b(?:do not|don't|never|must not|mustn't)\s+(?:touch|edit|modify|change|write)\b"
+    r"|\bleave\b[^.\n]{0,80}\balone\b|\boff[- ]limits\b|\bread[- ]only\b|\banother agent\b",
+    re.IGNORECASE,
+)
+# Sentences and their clauses: a path's own dots ("search_cache.go") end none.
+_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+")
+
+
+def _asked_to_change(prompt: str, path: str, root: str | None) -> bool:
+    """Whether the prompt names the file in a sentence that does not keep the sub-agent off it."""
+    if not _names(prompt, path, root):
+        return False
+    return any(
+        _names(sentence, path, root) and not _HANDS_OFF.search(sentence)
+        for sentence in _CLAUSE_END.split(prompt)
+    )
+
+
 def _run_names(run: SubAgentRun, path: str, root: str | None) -> bool:
-    """Whether the run's prompt, or its report by a path with a folder, names the file.
+    """Whether the run's prompt asks for changes to the file, or its report by a path with a folder names it.
 
     A bare file name (``README.md``) may be another repository's: it is taken as the workspace's
     only from a prompt that sends the sub-agent nowhere else, never from a report.
     """
     if "/" in path:
-        return _names(run.text, path, root) or _names(run.report, path, root)
-    return not _sent_elsewhere(run.text, root) and _names(run.text, path, root)
+        return _asked_to_change(run.text, path, root) or _names(run.report, path, root)
+    return not _sent_elsewhere(run.text, root) and _asked_to_change(run.text, path, root)
 
 
 def _runs(session: SessionState) -> list[SubAgentRun]:

@@ -141,3 +141,27 @@ def test_the_change_is_told_at_the_sub_agents_turn(tmp_path: Path) -> None:
             [(2, 'listed modified by git status after the sub-agent "Detail page" (turn 2)')],
         )
     ]
+
+
+def test_a_file_a_prompt_names_only_to_keep_its_sub_agent_off_is_not_that_sub_agents(
+    tmp_path: Path,
+) -> None:
+    owner = (
+        "FILE OWNERSHIP (strict): you may edit ONLY src/cache.ts and src/cache.test.ts. "
+        "Another agent is concurrently editing src/deps.ts - do not touch it."
+    )
+    other = (
+        "You may edit ONLY src/deps.ts. Another agent is concurrently editing src/cache.ts "
+        "— do not touch those or any other files."
+    )
+    files = _files(
+        tmp_path,
+        [
+            ("Agent", {"description": "Fix 2: cache key", "prompt": owner}, "Done."),
+            ("Agent", {"description": "Fix 1: deps", "prompt": other}, "Done."),
+            _bash("git status --short", " M src/cache.ts\n M src/deps.ts\n"),
+        ],
+    )
+    made = {f.path: [op.detail for op in f.ops] for f in files}
+    assert any("Fix 2: cache key" in (d or "") for d in made["src/cache.ts"])
+    assert any("Fix 1: deps" in (d or "") for d in made["src/deps.ts"])
