@@ -1004,9 +1004,9 @@ class Tracker:
     def possibly_changed(self, path: str) -> str | None:
         """The command that said it may change ``path``, while no ``git status`` settled it.
 
-        Or a folder holding it (``cargo fmt`` rewrites the project): then only when a complete
-        ``git status`` before that command did not list the file changed, so a change that was
-        there before it is not credited to it.
+        Or a folder holding it (``cargo fmt`` rewrites the project): then only for a file the
+        session did not change itself, and when a complete ``git status`` before that command
+        did not list the file changed, so a change that was there before it is not credited to it.
         """
         key = self._key(path, None)
         session = self.index.session
@@ -1016,6 +1016,9 @@ class Tracker:
         status = session.work.status
         if status is None or status.scope or not status.complete or is_absolute(key):
             return None
+        file = self.index.file_state(key)
+        if file is not None and (file.changed or file.restored):
+            return None  # the session's own change is what the listing shows
         for folder, maybe in session.possible_changes.items():
             within = folder in ("", ".") or key.startswith(folder.rstrip("/") + "/")
             if not within or maybe.seq is None or status.seq > maybe.seq:
