@@ -42,6 +42,7 @@ __all__ = [
     "STASHED",
     "STASHED_WITH_UNTRACKED",
     "credited_to_sub_agent",
+    "gh_effects",
     "git_effects",
     "settled_by_status",
     "skip_global_options",
@@ -112,13 +113,30 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
     return handler(inv, runtime, rest)
 
 
-def _merged(inv: Invocation, runtime: Runtime, sub: str) -> list[FileOperation]:
-    """``git merge`` / ``git pull``: the files its report names, else an unknown effect."""
+def gh_effects(inv: Invocation, runtime: Runtime) -> list[FileOperation]:
+    """``gh pr merge``: the files its local fast-forward names ("Updating a..b", "Fast-forward").
+
+    Merged, gh brings the default branch of the checkout up to date the way ``git pull``
+    does and prints git's report; every other gh command changes no file here.
+    """
+    words = [a.value for a in inv.args[1:3]]
+    if words != ["pr", "merge"] or merge_reports(runtime.output) is None:
+        return []
+    return _merged(inv, runtime, "pull", "gh pr merge")
+
+
+def _merged(
+    inv: Invocation, runtime: Runtime, sub: str, command: str | None = None
+) -> list[FileOperation]:
+    """``git merge`` / ``git pull``: the files its report names, else an unknown effect.
+
+    ``command``: what brought them in, when not ``git <sub>`` (``gh pr merge``).
+    """
     reports = merge_reports(runtime.output)
     if reports is None:
         return [inv.unknown(_UNNAMEABLE[sub])]
     root = _root(inv, runtime)
-    detail = f"{BROUGHT_IN}{sub}"
+    detail = f"{BROUGHT_IN}{command or f'git {sub}'}"
     ops: list[FileOperation] = []
     for report in reports:
         named: list[tuple[FileAction, str, str | None]] = [
@@ -460,6 +478,8 @@ def _switched(
     Without such a listing, or beside an incomplete one, the switch is an
     unknown effect (``unnamed`` says why).
     """
+    if target and f"Already on '{target}'" in (runtime.output or ""):
+        return []  # the branch checked out already: nothing moved
     compared = runtime.files.compared_with(target) if target else None
     if compared is None:
         return [inv.unknown(unnamed)]
@@ -696,7 +716,7 @@ def _commit(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
 STARTER_FILE = "listed new by git status in a folder the session scaffolded a starter into"
 
 # The detail of a change a `git merge` / `git pull` report names: the merged commits' content.
-BROUGHT_IN = "brought in by git "
+BROUGHT_IN = "brought in by "
 
 _SETTLED_SUFFIX = "`, which may change it"
 

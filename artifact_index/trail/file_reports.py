@@ -272,7 +272,7 @@ def _brought_in(changes: list[OperationEntry]) -> str | None:
     """``git pull`` / ``git merge`` when every change of a file came from such a command's report."""
     subs = {(op.detail or "").removeprefix(BROUGHT_IN) for op in changes}
     if len(subs) == 1 and all((op.detail or "").startswith(BROUGHT_IN) for op in changes):
-        return f"git {subs.pop()}"
+        return subs.pop()
     return None
 
 

@@ -7,7 +7,7 @@ import posixpath
 from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.shell.effects.effect import Effect
 from artifact_index.shell.expand import Arg
-from artifact_index.shell.git import git_effects
+from artifact_index.shell.git import gh_effects, git_effects
 from artifact_index.shell.invocation import (
     Invocation,
     Parsed,
@@ -20,6 +20,7 @@ __all__ = [
     "cp",
     "dd",
     "download",
+    "gh",
     "git",
     "ln",
     "mkdir",
@@ -422,3 +423,7 @@ def download(inv: Invocation, runtime: Runtime) -> Effect:
 
 def git(inv: Invocation, runtime: Runtime) -> Effect:
     return Effect(git_effects(inv, runtime, lambda i, r: mv(i, r).operations))
+
+
+def gh(inv: Invocation, runtime: Runtime) -> Effect:
+    return Effect(gh_effects(inv, runtime))

@@ -517,6 +517,36 @@ class TestGit:
         ]
         assert "0007_unnamed_tail.py" in (result.operations[-2].detail or "")
 
+    def test_a_checkout_of_the_branch_checked_out_already_changes_nothing(self) -> None:
+        output = "Already on 'main'\nYour branch is up to date with 'origin/main'.\n"
+        assert (
+            effects(analyze_command("git checkout main", "/w", succeeded=True, output=output)) == []
+        )
+        assert (
+            effects(analyze_command("git switch main", "/w", succeeded=True, output=output)) == []
+        )
+        # Another branch than the one it says it is on: a switch all the same.
+        result = analyze_command("git checkout dev", "/w", succeeded=True, output=output)
+        assert effects(result) == [("unknown", None)]
+
+    def test_gh_pr_merge_names_the_files_its_local_fast_forward_lists(self) -> None:
+        output = (
+            "From github.com:o/r\n * branch            main       -> FETCH_HEAD\n"
+            "Updating 4c85b19..902d4a4\nFast-forward\n"
+            " src/app/decisions.py | 3 +-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n"
+        )
+        result = analyze_command(
+            "gh pr merge 235 --merge --delete-branch", "/w", succeeded=True, output=output
+        )
+        assert effects(result) == [("edit", "src/app/decisions.py")]
+        assert result.operations[0].detail == "brought in by gh pr merge"
+        # Without a report, or another gh command: no file here changed.
+        assert (
+            effects(analyze_command("gh pr merge 235 --auto", "/w", succeeded=True, output=""))
+            == []
+        )
+        assert effects(analyze_command("gh pr view 235", "/w", succeeded=True, output=output)) == []
+
     def test_a_pull_names_the_files_git_quoted_by_their_own_names(self) -> None:
         # git C-quotes a path with bytes beyond ASCII (core.quotePath): "docs/\346\227\245.md" is
         # docs/日.md, and a path it shortened may start in the middle of a character.
