@@ -187,6 +187,25 @@ class _Describer:
         if story is not None:
             note = self.notes.get(f.path)
             return f"- `{f.path}`: " + (f"{note.rstrip('.')}; " if note else "") + story
+        last = max(f.changed_turns, default=0)
+        if (
+            f.changed_unseen_turn is not None
+            and f.changed_unseen_turn > last
+            and f.status
+            in (
+                "created",
+                "modified",
+            )
+        ):
+            # Its change, as the session made it, is no longer what it holds: its lines and
+            # counts would be stated as current.  What was seen is said instead.
+            return (
+                f"- `{f.path}`"
+                + (f" ({status})" if status else "")
+                + f": changed by the session (turn {last}), then its read at turn "
+                f"{f.changed_unseen_turn} showed other content than that change left: something "
+                "the calls seen do not show changed it since"
+            )
         quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[
             self.detail
         ]

@@ -62,10 +62,19 @@ def learn_from_read(
                 if differs:
                     file.content = None
             else:
-                if not file.changed and differs:
+                if differs:
+                    # Not what the trail knew it held: something it does not follow changed it
+                    # (for a file the session changed: since its last change).
                     file.changed_unseen_turn = int(index.fed_graph.nodes[op_node]["turn"])
                 file.showed_whole(shown)
+                if differs and file.changed:
+                    file.update_restored()
         elif file.content is None:
+            file.showed(window.start, list(window.lines))
+        elif not sub_agent and _window_differs(file.content, window.start, window.lines):
+            # Part of the file, other than the trail knew it: what it holds now is not known.
+            file.changed_unseen_turn = int(index.fed_graph.nodes[op_node]["turn"])
+            file.content = None
             file.showed(window.start, list(window.lines))
         text, start, end, first_line = window.text(), window.start, window.end, window.start
     elif file.content is not None:
@@ -73,6 +82,24 @@ def learn_from_read(
     else:
         return
     index.defer(partial(_record_read, index.fed_graph, op_node, key, text, start, end, first_line))
+
+
+# Lines longer than this may be cut short by the reading tool (Claude Code cuts at 2,000
+# characters): such a line is not compared.
+_COMPARED_LINE = 1500
+
+
+def _window_differs(content: str, start: int, lines: tuple[str, ...]) -> bool:
+    """Whether a read's window of lines ``start``.. shows other text than ``content`` holds there."""
+    if not lines or start < 1:
+        return False
+    known = content.split("\n")[start - 1 : start - 1 + len(lines)]
+    if len(known) < len(lines):
+        return bool(known) or start > 1  # the file is shorter than the trail knew
+    return any(
+        len(shown) < _COMPARED_LINE and shown.rstrip() != held.rstrip("\r").rstrip()
+        for shown, held in zip(lines, known, strict=True)
+    )
 
 
 def _record_read(

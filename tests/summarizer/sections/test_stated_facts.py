@@ -828,3 +828,22 @@ def test_an_in_place_edit_of_files_named_at_run_time_makes_the_uncommitted_count
         "`src/tools.py`, and the files `perl -pi -e 's/old-name/new-name/g' $(rg -l 'old-name' src)` "
         "(turn 4) changed, which it named only when it ran"
     ) in tasks
+
+
+def test_a_changed_file_a_later_read_showed_changed_again_is_not_described_by_its_old_change() -> (
+    None
+):
+    """The person reverted the session's README section between turns: its lines are not current."""
+    before = "# Shop\n\nRun it.\n"
+    index = _index(
+        read(1, f"{ROOT}/README.md", before),
+        edit(2, f"{ROOT}/README.md", "Run it.\n", "Run it.\n\n## Sizing Guidelines\n\nUse 4 GB.\n"),
+        read(4, f"{ROOT}/README.md", "# Shop\n\nRun it with care.\n"),
+    )
+
+    modified = _section(index, "Files modified")
+    assert (
+        "`README.md`: changed by the session (turn 2), then its read at turn 4 showed other content "
+        "than that change left: something the calls seen do not show changed it since"
+    ) in modified
+    assert "Sizing Guidelines" not in modified

@@ -228,3 +228,32 @@ def test_a_sub_agents_todo_list_does_not_replace_the_main_agents(
         + todo(3, "other sub step", "agent-2")
     )
     assert [t.content for t in both.tasks()] == ["main step"]
+
+
+def test_a_read_of_a_changed_file_showing_other_lines_says_something_unseen_changed_it(
+    session: list[Event], call: Call
+) -> None:
+    """The person reverted the session's edit between turns: the next read showed it gone."""
+    edited = SOURCE.replace("return 2", "return 3")
+    edit = call(
+        Op(action="edit", path="/repo/m.py", old="    return 2\n", new="    return 3\n"), turn=2
+    )
+    events = session + read(1, "/repo/m.py", numbered(SOURCE)) + edit
+    # A window of lines 4-6 as the edit left them: nothing unseen.
+    same = "".join(f"{n:>6}\t{line}\n" for n, line in enumerate(edited.splitlines()[3:], start=4))
+    index = Tracker(format="claude-code").feed_all(
+        events + read(3, "/repo/m.py", same, start_line=4)
+    )
+    file = index.file_state("m.py")
+    assert file is not None and file.changed_unseen_turn is None
+    # The same window showing the old line: changed since, by something the trail does not follow.
+    gone = "".join(f"{n:>6}\t{line}\n" for n, line in enumerate(SOURCE.splitlines()[3:], start=4))
+    index = Tracker(format="claude-code").feed_all(
+        events + read(3, "/repo/m.py", gone, start_line=4)
+    )
+    file = index.file_state("m.py")
+    assert file is not None and (file.changed_unseen_turn, file.content) == (3, None)
+    # A whole read showing the file as it was before the session: put back.
+    index = Tracker(format="claude-code").feed_all(events + read(3, "/repo/m.py", numbered(SOURCE)))
+    file = index.file_state("m.py")
+    assert file is not None and file.changed_unseen_turn == 3 and file.status == "reverted"
