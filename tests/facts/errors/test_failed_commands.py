@@ -1208,3 +1208,15 @@ def test_inline_code_the_shell_misread_is_settled_when_the_same_interpreter_then
     session.run("python3 /tmp/check.py; rm -f /tmp/check.py", "lines == messages: True\n", ok=True)
     entry = session.ledger.errors[0]
     assert entry.resolved and "same interpreter" in (entry.resolution or "")
+
+
+def test_a_subcommand_the_program_refuses_is_the_failure_quoted() -> None:
+    session = Session()
+    session.run(
+        "git recommit --help 2>&1 || echo '---'; git config --get-regexp alias 2>&1",
+        "git: 'recommit' is not a git command. See 'git --help'.\n\n"
+        "The most similar command is\n\tverify-commit\n---\n",
+        ok=False,
+    )
+    [entry] = session.ledger.errors
+    assert entry.message == "git: 'recommit' is not a git command. See 'git --help'."

@@ -94,6 +94,9 @@ SHELL_NEEDLES = (
     "unbound variable",
     "is not a valid statement separator",
     "is not recognized as the name of a cmdlet",
+    # git, npm and others refusing a subcommand: "git: 'recommit' is not a git command."
+    "is not a git command",
+    "Unknown command:",
 )
 _NOT_AN_ERROR = lazy_pattern(
     r"^(?:Error|error): (?:Exit code \d+|0 errors?|none|\(none\))\s*$"
