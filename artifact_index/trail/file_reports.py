@@ -268,6 +268,15 @@ def _since_last_deletion(changes: list[OperationEntry]) -> list[OperationEntry]:
     return after if after and after[0].action in MAKING_ACTIONS else []
 
 
+def _first_of_last_deletions(changes: list[OperationEntry]) -> list[OperationEntry]:
+    """``changes`` up to the first of the deletions that end them: `rm f`, then `git rm f` to stage
+    the deletion, was deleted by the `rm`."""
+    end = len(changes)
+    while end > 1 and changes[end - 1].action == "delete" and changes[end - 2].action == "delete":
+        end -= 1
+    return changes[:end]
+
+
 def _brought_in(changes: list[OperationEntry]) -> str | None:
     """``git pull`` / ``git merge`` when every change of a file came from such a command's report."""
     subs = {(op.detail or "").removeprefix(BROUGHT_IN) for op in changes}
@@ -306,7 +315,9 @@ def _report(
     resting = (
         _since_last_deletion(changes)[:1]
         if entry.status == "created"
-        else _before_brought_back(_without_round_trips(certain or changes))
+        else _first_of_last_deletions(
+            _before_brought_back(_without_round_trips(certain or changes))
+        )
     )
     if entry.status in ("created", "modified") and resting and resting[-1].action == "delete":
         # Deleted last, yet there now: something no call shows made it again, not the `rm`.

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .claude_bash import changed
+from artifact_index.trail.build import build_index
+from artifact_index.trail.file_reports import file_reports
+
+from .claude_bash import changed, transcript
 
 ROOT = "/home/dev/app"
 
@@ -45,3 +48,20 @@ def test_a_forced_removal_of_a_temporary_file_never_seen_removes_nothing_known(
         ],
     )
     assert files == {"/tmp/made.txt": "reverted", "old.py": "deleted"}
+
+
+def test_a_file_removed_then_staged_with_git_rm_was_deleted_by_the_rm(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(
+        transcript(
+            "/home/dev/app",
+            [
+                ("cat zsh/gb.zsh", "gb() {}\n"),
+                ("rm /home/dev/app/zsh/gb.zsh", ""),
+                ("git rm zsh/gb.zsh 2>/dev/null", "rm 'zsh/gb.zsh'\n"),
+            ],
+        )
+    )
+    index, _ = build_index(path)
+    [report] = file_reports(index)
+    assert (report.status, report.shell_command) == ("deleted", "rm /home/dev/app/zsh/gb.zsh")
