@@ -275,6 +275,27 @@ def _output_cut(command: str | None) -> bool:
     )
 
 
+def _cut_short(command: str | None, output: str) -> bool:
+    """Whether a ``head``/``tail`` the output went through may have left lines out.
+
+    ``| tail -8`` over output of fewer than 8 lines kept it all.
+    """
+    for piped, words in segments(command or ""):
+        if not (piped and words and executable(words[0]) in ("head", "tail")):
+            continue
+        count = None
+        for at, word in enumerate(words[1:], start=1):
+            if re.fullmatch(r"-\d+", word):
+                count = int(word[1:])
+            elif word in ("-n", "--lines") and at + 1 < len(words) and words[at + 1].isdigit():
+                count = int(words[at + 1])
+            elif re.fullmatch(r"-n\d+|--lines=\d+", word):
+                count = int(re.sub(r"\D", "", word))
+        if count is None or len(output.splitlines()) >= count:
+            return True
+    return False
+
+
 def _go(output: str, command: str | None) -> TestRun | None:
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     failing = []
@@ -303,6 +324,8 @@ def _go(output: str, command: str | None) -> TestRun | None:
             failing=leaves if cut else None,
             failed_anyway=bool(package_failed),
             unit="packages",
+            # A filter that cut lines may have cut the lines of other packages.
+            passed_shown=not _cut_short(command, output),
         )
     return _run(
         "go test",
@@ -339,7 +362,7 @@ def _cargo(output: str, command: str | None) -> TestRun | None:
         # Each test binary prints its own result after its "Running" (or "Doc-tests") line; a
         # `| tail` that cut the first binary's header may have cut earlier binaries' results.
         first_header = _CARGO_BINARY.search(output)
-        partial = _output_cut(command) and (
+        partial = _cut_short(command, output) and (
             first_header is None or first_header.start() > results[0].start()
         )
         return _run(

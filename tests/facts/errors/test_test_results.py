@@ -288,7 +288,7 @@ test src/models/cancel_after.rs - models::cancel_after (line 16) ... ignored
 
 test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
 """
-    cut = parse_test_run(output, "cargo test 2>&1 | tail -15")
+    cut = parse_test_run(output, "cargo test 2>&1 | tail -10")
     assert cut is not None and (cut.passed, cut.passed_shown) == (35, False)
     # The whole output, or a tail that kept the first binary's header: every result is there.
     whole = parse_test_run(
@@ -296,6 +296,15 @@ test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; fini
     )
     assert whole is not None and whole.passed_shown
     assert parse_test_run(output, "cargo test").passed_shown  # type: ignore[union-attr]
+
+
+def test_go_packages_counted_in_output_a_tail_cut_are_a_floor() -> None:
+    output = "ok  \tgithub.com/o/r/internal/a\t0.1s\nok  \tgithub.com/o/r/internal/b\t0.2s\n"
+    cut = parse_test_run(output, "go test ./... 2>&1 | tail -2")
+    assert cut is not None and (cut.passed, cut.unit, cut.passed_shown) == (2, "packages", False)
+    # Fewer lines than the tail keeps: nothing was cut.
+    whole = parse_test_run(output, "go test ./... 2>&1 | tail -8")
+    assert whole is not None and whole.passed_shown
 
 
 def test_exunit() -> None:

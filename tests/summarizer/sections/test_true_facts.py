@@ -228,14 +228,14 @@ def test_a_run_whose_first_results_were_cut_off_gives_its_counts_as_a_floor() ->
     index = _index(
         shell(
             1,
-            "cargo test 2>&1 | tail -6",
+            "cargo test 2>&1 | tail -3",
             "test b::works ... ok\n\ntest result: ok. 35 passed; 0 failed; 0 ignored; 0 measured\n",
         )
     )
 
     status = _section(_hook(index), "Test status")
     assert (
-        "at least 35 passed, 0 failed: its output was cut (`| tail -6`), so the counts are of the part shown"
+        "at least 35 passed, 0 failed: its output was cut (`| tail -3`), so the counts are of the part shown"
         in status
     )
 
