@@ -121,9 +121,12 @@ def file_story(f: FileReport) -> str | None:
         story = _there_again_unseen(f)
         if story is not None:
             return story
-    if f.status != "reverted" or f.last_change is None:
+    if f.last_change is None:
         return None
     action, last_turn = f.last_change
+    restored_commit = f.status == "modified" and action == "restore" and bool(f.committed_in)
+    if f.status != "reverted" and not restored_commit:
+        return None
     if not f.committed_in and f.renamed_from and action == "move":
         # Moved here and moved on (most often back where it came from): nothing of it is left here.
         by = f", by `{one_line(f.last_command, 80)}`" if f.last_command else ""
@@ -148,6 +151,8 @@ def file_story(f: FileReport) -> str | None:
             " had; its change is kept in the commit, and whether the version now on disk holds it"
             " is not shown"
         )
+    if restored_commit:
+        return None  # restored to a commit's version, told only with the commits before it
     undone = "deleted" if deleted else "restored to its original content"
     noun = "the deletion" if deleted else "the restoration"
     parts.append(f"{undone} (turn {last_turn})")

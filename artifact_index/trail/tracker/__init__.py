@@ -557,6 +557,20 @@ class Tracker:
         # Restoring a file the session never changed, or one it created
         # (untracked by git), changes nothing.
         file = change.file
+        committed = self.index.session.work.committed_at.get(change.key)
+        if (
+            file.changed
+            and change.op.detail is None
+            and committed is not None
+            and committed > file.first_seq
+        ):
+            # Restored from the index or HEAD after a commit of the session held the file: the
+            # committed version, the session's change in it, is what it holds, not its original.
+            file.content = None
+            file.depth = max(file.depth, 1)
+            file.edit_trail = None
+            file.update_restored()
+            return False
         if file.changed and file.existed_before is not False:
             if is_stash(change.op.detail):
                 stash = stash_entry(self.index.session, change.call.call_id)

@@ -847,3 +847,29 @@ def test_a_changed_file_a_later_read_showed_changed_again_is_not_described_by_it
         "than that change left: something the calls seen do not show changed it since"
     ) in modified
     assert "Sizing Guidelines" not in modified
+
+
+def test_a_committed_file_restored_from_git_after_a_trial_change_holds_the_commit() -> None:
+    """The fix was committed, overwritten with the old version to see the test fail, then restored."""
+    index = _index(
+        read(1, f"{ROOT}/src/auth.go", "func a() {}\n"),
+        edit(2, f"{ROOT}/src/auth.go", "func a() {}\n", "func a() { fix() }\n"),
+        shell(
+            3,
+            "git add -A && git commit -m 'Fix auth'",
+            "[main 4ead9dc] Fix auth\n 1 file changed\n",
+        ),
+        shell(
+            4,
+            "git show HEAD~1:src/auth.go > src/auth.go && go test ./src",
+            "FAIL\tshop/src\t0.1s\n",
+        ),
+        shell(5, "git checkout src/auth.go", "Updated 1 path from the index\n"),
+    )
+
+    assert "put back" not in file_trail_context(session_facts(index))
+    modified = _section(index, "Files modified")
+    assert (
+        "`src/auth.go`: changed (turn 2), committed in `4ead9dc` (turn 3), then `git checkout "
+        "src/auth.go` (turn 5) set it to a version git had"
+    ) in modified
