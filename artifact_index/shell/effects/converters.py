@@ -24,6 +24,7 @@ Decisions:
 from __future__ import annotations
 
 from artifact_index.ingestion.events import FileOperation
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.effects.effect import Effect, Handler
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import Invocation, Runtime, parse_options
@@ -160,7 +161,20 @@ def _imagemagick(inv: Invocation, runtime: Runtime) -> Effect:
         )
     if len(operands) < 2:
         return Effect()
-    return Effect([_write(inv, operands[-1], tool)])
+    output = operands[-1]
+    coder = _CODER.match(output.value or "")
+    if coder is not None:
+        # `png:out.png` writes out.png; `info:`, `txt:-`, `null:` print or discard, writing no file.
+        rest = (output.value or "")[coder.end() :]
+        if rest in ("", "-") or coder["name"].lower() in ("null", "fd", "info"):
+            return Effect()
+        output = Arg(rest, rest)
+    return Effect([_write(inv, output, tool)])
+
+
+# ImageMagick's "FORMAT:" before an output names the format to write (two letters at least: a
+# Windows drive letter is one).
+_CODER = lazy_pattern(r"^(?P<name>[A-Za-z][A-Za-z0-9]+):")
 
 
 def _option_outputs(

@@ -612,6 +612,10 @@ class TestConverters:
             ("ffmpeg -y -i demo.mp4 -vf fps=10,scale=640:-1 -loop 0 demo.gif", ["demo.gif"]),
             ("convert logo.png -resize 50% logo-small.png", ["logo-small.png"]),
             ("magick icon.svg -background none icon.png", ["icon.png"]),
+            # A format before the output names what to write; one that prints writes no file.
+            ("magick icon.svg png:out/icon.png", ["out/icon.png"]),
+            ('magick src.png -format "TL:%[pixel:p{5,5}]" info:', []),
+            ("magick src.png -crop 10x10+5+5 txt:- | head -3", []),
             ("pandoc README.md -o README.pdf", ["README.pdf"]),
             ("dot -Tpng deps.dot -o deps.png", ["deps.png"]),
             ("sort -u -o words.txt words.txt", ["words.txt"]),
