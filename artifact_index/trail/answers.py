@@ -422,6 +422,8 @@ class CheckRunReport(_Answer):
 class ChangedSince(_Answer):
     path: str
     turns: list[int]
+    # A script: the turn it last ran itself, when that was after the check runs named with it.
+    ran_itself_turn: int | None = None
 
 
 class UncheckedReport(_Answer):

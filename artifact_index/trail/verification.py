@@ -269,6 +269,25 @@ def _passed_script_runs(runs: list[ScriptRun]) -> dict[str, list[tuple[str, int]
     return by_name
 
 
+def _script_run_turns(runs: list[ScriptRun]) -> dict[str, list[tuple[str, int]]]:
+    """Every run of a script, whatever its end, as (path, turn), by the script's file name."""
+    by_name: dict[str, list[tuple[str, int]]] = {}
+    for run in runs:
+        path = posixpath.normpath(run.path)
+        by_name.setdefault(posixpath.basename(path), []).append((path, run.turn))
+    return by_name
+
+
+def _last_run_itself(by_name: dict[str, list[tuple[str, int]]], key: str, after: int) -> int | None:
+    """The turn the script ``key`` itself last ran, when after turn ``after``."""
+    turns = [
+        turn
+        for path, turn in by_name.get(posixpath.basename(key), ())
+        if turn > after and (key == path or (not path.startswith("/") and key.endswith("/" + path)))
+    ]
+    return max(turns) if turns else None
+
+
 def _ran_after(by_name: dict[str, list[tuple[str, int]]], key: str, seq: int) -> bool:
     """Whether a run of the script ``key`` itself passed after operation ``seq``."""
     return any(
@@ -370,6 +389,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
     changed: list[tuple[str, int, list[int]]] = []
     ran: set[str] = set()
     scripts = _passed_script_runs(index.session.script_runs)
+    itself = _script_run_turns(index.session.script_runs)
     for file in index.file_states():
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
@@ -400,7 +420,17 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
         # Kinds with the same changes after their last run read as one line.
         owed, _ = groups.setdefault(
             tuple(path for path, _ in after),
-            ([], [ChangedSince(path=path, turns=turns) for path, turns in after]),
+            (
+                [],
+                [
+                    ChangedSince(
+                        path=path,
+                        turns=turns,
+                        ran_itself_turn=_last_run_itself(itself, path, latest.turn),
+                    )
+                    for path, turns in after
+                ],
+            ),
         )
         owed.append(
             CheckRunReport(

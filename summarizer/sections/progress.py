@@ -101,7 +101,14 @@ def owed_kinds(group: UncheckedReport) -> str:
 def owed_sentence(group: UncheckedReport, file_limit: int) -> str:
     """``Not linted or tested by any run seen since their last change: `a.go` (turn 94), …; the last run was `mise run lint` (turn 60).``"""
     runs = _kinds(group.runs)
-    files = [f"`{f.path}` ({turns_text(f.turns)})" for f in group.files[:file_limit]]
+    files = [
+        f"`{f.path}` ({turns_text(f.turns)}"
+        # A script the session ran itself after those runs, before its last change: said, so that
+        # "the last run" is not read as the last time it ran.
+        + (f"; it last ran itself at turn {f.ran_itself_turn}" if f.ran_itself_turn else "")
+        + ")"
+        for f in group.files[:file_limit]
+    ]
     if len(group.files) > file_limit:
         files.append(f"and {len(group.files) - file_limit} more")
     by_turn: dict[int, list[str]] = {}

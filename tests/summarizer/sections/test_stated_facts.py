@@ -873,3 +873,18 @@ def test_a_committed_file_restored_from_git_after_a_trial_change_holds_the_commi
         "`src/auth.go`: changed (turn 2), committed in `4ead9dc` (turn 3), then `git checkout "
         "src/auth.go` (turn 5) set it to a version git had"
     ) in modified
+
+
+def test_a_script_owed_a_test_run_says_when_it_last_ran_itself() -> None:
+    index = _index(
+        shell(1, "bun test src/app.test.ts", "5 pass\n0 fail\n"),
+        edit(2, f"{ROOT}/scripts/e2e.ts", "a\n", "b\n"),
+        shell(3, "bun scripts/e2e.ts", "all 4 steps ok\n"),
+        edit(4, f"{ROOT}/scripts/e2e.ts", "b\n", "c\n"),
+    )
+
+    status = _section(index, "Test status")
+    assert (
+        "Not tested by any run seen since their last change: `scripts/e2e.ts` (turns 2, 4; it last "
+        "ran itself at turn 3); the last run was `bun test src/app.test.ts` (turn 1)."
+    ) in status
