@@ -423,7 +423,7 @@ class ChangedSince(_Answer):
     path: str
     turns: list[int]
     # A script: the turn it last ran itself, when that was after the check runs named with it.
-    ran_itself_turn: int | None = None
+    ran_itself_turn: int | None = Field(default=None, exclude=True)
 
 
 class UncheckedReport(_Answer):
