@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from artifact_index.facts.errors.checks import segments, subcommands
-from artifact_index.facts.errors.checks.command_line import unwrap
+from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.diagnostics import Diagnostic
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.simple_commands import process_substitutions
@@ -354,10 +354,38 @@ def _reads_as_failure_at(lines: list[str], i: int) -> bool:
     )
 
 
-def _failure_line(lines: list[str]) -> int | None:
+def _failure_line(lines: list[str], searched: bool = False) -> int | None:
     """The first line that reads as the failure: error words, not a pass, a warning, a count of none or
-    the heading of passing checks."""
-    return next((i for i in range(len(lines)) if _reads_as_failure_at(lines, i)), None)
+    the heading of passing checks; for a search, not a line it found (``ci.yml:309: echo "failed"``)."""
+    return next(
+        (
+            i
+            for i in range(len(lines))
+            if _reads_as_failure_at(lines, i) and not (searched and _SEARCH_MATCH.match(lines[i]))
+        ),
+        None,
+    )
+
+
+# What grep and rg print for a match: the file, its line number, then the line.
+_SEARCH_MATCH = lazy_pattern(r"^(?!\()[^\s:]*[./][^\s:]*:\d+[:-]")
+_SEARCHERS = frozenset({"rg", "grep", "egrep", "fgrep", "ag", "ack"})
+
+
+def _searches(command: str) -> bool:
+    """Whether ``command`` runs a search of files whose matches it prints (rg, grep, git grep).
+
+    Not one that filters another command's output (``cargo build | grep error``): there the
+    lines that pass are the other command's own.
+    """
+    for piped, words in segments(command):
+        words = unwrap(words)
+        if words and not piped and (
+            executable(words[0]) in _SEARCHERS
+            or (executable(words[0]) == "git" and "grep" in words[1:3])
+        ):
+            return True
+    return False
 
 
 def errorish_lines(output: str) -> list[str]:
@@ -424,8 +452,10 @@ def unexplained_failure(
         return Diagnostic(message=f"`{shown}` {status} without output", kind="generic")
     # The error record's message is the failure, whatever the steps before it printed ("#2 added").
     thrown = next((i - 1 for i, line in enumerate(lines) if i and _POWERSHELL_AT.match(line)), None)
-    first = thrown if thrown is not None else _failure_line(lines)
-    if first is None and (
+    searched = _searches(command)
+    first = thrown if thrown is not None else _failure_line(lines, searched)
+    found = searched and all(_SEARCH_MATCH.match(line) for line in lines)
+    if first is None and not found and (
         # (Not when lines its passing runs print were left out: what is left is no complaint.)
         (seen <= 2 and len(lines) == seen)
         or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))

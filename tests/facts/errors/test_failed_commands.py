@@ -1220,3 +1220,16 @@ def test_a_subcommand_the_program_refuses_is_the_failure_quoted() -> None:
     )
     [entry] = session.ledger.errors
     assert entry.message == "git: 'recommit' is not a git command. See 'git --help'."
+
+
+def test_a_line_a_search_found_is_not_the_search_s_failure() -> None:
+    session = Session()
+    # rg exits 2 when a path is missing; 2>/dev/null hid its complaint: only the matches are left.
+    session.run(
+        'git status --short && rg -n "ci-nogit" .github mise.toml .mise.toml 2>/dev/null',
+        ".github/workflows/ci.yml:146:  ci-nogit:\n"
+        '.github/workflows/ci.yml:309:          echo "ci-nogit failed or was skipped"\n',
+        ok=False,
+    )
+    [entry] = session.ledger.errors
+    assert entry.message.startswith("no line of its output reads as an error; it ended: ")
