@@ -380,9 +380,13 @@ def _searches(command: str) -> bool:
     """
     for piped, words in segments(command):
         words = unwrap(words)
-        if words and not piped and (
-            executable(words[0]) in _SEARCHERS
-            or (executable(words[0]) == "git" and "grep" in words[1:3])
+        if (
+            words
+            and not piped
+            and (
+                executable(words[0]) in _SEARCHERS
+                or (executable(words[0]) == "git" and "grep" in words[1:3])
+            )
         ):
             return True
     return False
@@ -455,10 +459,14 @@ def unexplained_failure(
     searched = _searches(command)
     first = thrown if thrown is not None else _failure_line(lines, searched)
     found = searched and all(_SEARCH_MATCH.match(line) for line in lines)
-    if first is None and not found and (
-        # (Not when lines its passing runs print were left out: what is left is no complaint.)
-        (seen <= 2 and len(lines) == seen)
-        or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))
+    if (
+        first is None
+        and not found
+        and (
+            # (Not when lines its passing runs print were left out: what is left is no complaint.)
+            (seen <= 2 and len(lines) == seen)
+            or (lines[0].rstrip().endswith(":") and not _WARNING.search(lines[0]))
+        )
     ):
         # A line or two is the command's complaint; an opening that ends in a colon introduces it
         # ("The following paths are ignored by one of your .gitignore files:").
