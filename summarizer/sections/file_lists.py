@@ -203,8 +203,9 @@ class _Describer:
                 f"- `{f.path}`"
                 + (f" ({status})" if status else "")
                 + f": changed by the session (turn {last}), then its read at turn "
-                f"{f.changed_unseen_turn} showed other content than that change left: something "
-                "the calls seen do not show changed it since"
+                f"{f.changed_unseen_turn} showed other content than that change left (changed since "
+                "by something the calls seen do not show, or the trail's copy of it was off), so "
+                "its changed lines are not told"
             )
         quota = (_IN_THREAD if self.current is None or f.path in self.current else _EARLIER)[
             self.detail

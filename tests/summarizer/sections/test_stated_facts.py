@@ -844,7 +844,8 @@ def test_a_changed_file_a_later_read_showed_changed_again_is_not_described_by_it
     modified = _section(index, "Files modified")
     assert (
         "`README.md`: changed by the session (turn 2), then its read at turn 4 showed other content "
-        "than that change left: something the calls seen do not show changed it since"
+        "than that change left (changed since by something the calls seen do not show, or the "
+        "trail's copy of it was off), so its changed lines are not told"
     ) in modified
     assert "Sizing Guidelines" not in modified
 
