@@ -476,7 +476,11 @@ def _gh_command(
     if verb == "list":
         _gh_listed(tracker, output, items, repo)
         return
-    done = _GH_DONE.search(output)
+    # One command may close several ("gh pr close 44 …; gh pr close 43 …"): each step's own line.
+    dones = list(_GH_DONE.finditer(output))
+    done = next((d for d in dones if d["number"] == number), None)
+    if done is None and number is None and dones:
+        done = dones[0]  # the current branch's item: its number is only in the output
     if done is not None:
         number = done["number"]
     if number is None:

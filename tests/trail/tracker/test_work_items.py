@@ -340,3 +340,18 @@ def test_a_listing_shaped_by_a_template_shows_a_followed_pr_merged() -> None:
     assert found["#2"]["status"] == "merged"
     assert found["#2"]["closed_turn"] is None  # seen merged, not merged by the session
     assert "#1" not in found
+
+
+def test_each_pull_request_closed_in_one_command_is_closed() -> None:
+    closed = items(
+        shell(
+            'gh pr close 44 --comment "$COMMENT_44"; echo "---"; gh pr close 43 --comment "$C43"',
+            "✓ Closed pull request darthzen/float#44 ([T-003] Far backdrop)\n---\n"
+            "✓ Closed pull request darthzen/float#43 ([T-004] Star volume)\n",
+            4,
+        )
+    )
+    assert {key: (item["status"], item["title"]) for key, item in closed.items()} == {
+        "#44": ("closed", "[T-003] Far backdrop"),
+        "#43": ("closed", "[T-004] Star volume"),
+    }
