@@ -19,14 +19,17 @@ trail keeps the file changed.
 
 from __future__ import annotations
 
+import hashlib
+
 from artifact_index.ingestion.events import FileOperation
 from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = ["EditShape", "edit_shape", "undoes"]
 
-# What an edit changed, where: the text it replaced and the text it wrote, each
-# led by where it applies (the hunks' line numbers), so that the inverse edit
-# is the same pair swapped.
+# What an edit changed, where: digests of the text it replaced and of the text it
+# wrote, each led by where it applies (the hunks' line numbers), so that the
+# inverse edit is the same pair swapped.  Digests, not the texts: the saved state
+# keeps a file's trail, and a long run of edits would keep every text twice.
 EditShape = tuple[str, str]
 
 # Tools whose string replacement takes the first match of the old text, not the only one.
@@ -42,7 +45,7 @@ def edit_shape(op: FileOperation, tool: str) -> EditShape | None:
     if op.old is not None and op.new is not None:
         if not op.old or op.replace_all or tool in _FIRST_MATCH_TOOLS:
             return None
-        return (f"text\n{op.old}", f"text\n{op.new}")
+        return (_digest(f"text\n{op.old}"), _digest(f"text\n{op.new}"))
     if op.diff:
         return _diff_shape(op.diff)
     return None
@@ -84,4 +87,9 @@ def _diff_shape(diff: str) -> EditShape | None:
             last = [before, after]
     if not numbered:
         return None
-    return ("diff\n" + "\n".join(before), "diff\n" + "\n".join(after))
+    return (_digest("diff\n" + "\n".join(before)), _digest("diff\n" + "\n".join(after)))
+
+
+def _digest(text: str) -> str:
+    # Stable across processes (a saved state is resumed by another one), unlike hash().
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()

@@ -259,41 +259,34 @@ def _script_of(words: list[str]) -> str | None:
     return operand if operand is not None and operand.endswith(_SCRIPT_SUFFIXES) else None
 
 
-def _passed_script_runs(runs: list[ScriptRun]) -> dict[str, list[tuple[str, int]]]:
-    """The passing runs of scripts as (path, operation count), by the script's file name."""
-    by_name: dict[str, list[tuple[str, int]]] = {}
-    for run in runs:
-        if run.passed is True:
-            path = posixpath.normpath(run.path)
-            by_name.setdefault(posixpath.basename(path), []).append((path, run.seq))
-    return by_name
-
-
-def _script_run_turns(runs: list[ScriptRun]) -> dict[str, list[tuple[str, int]]]:
-    """Every run of a script, whatever its end, as (path, turn), by the script's file name."""
-    by_name: dict[str, list[tuple[str, int]]] = {}
+def _script_runs(runs: list[ScriptRun]) -> dict[str, list[ScriptRun]]:
+    """The runs of scripts, their paths normalized, by the script's file name."""
+    by_name: dict[str, list[ScriptRun]] = {}
     for run in runs:
         path = posixpath.normpath(run.path)
-        by_name.setdefault(posixpath.basename(path), []).append((path, run.turn))
+        by_name.setdefault(posixpath.basename(path), []).append(
+            run.model_copy(update={"path": path})
+        )
     return by_name
 
 
-def _last_run_itself(by_name: dict[str, list[tuple[str, int]]], key: str, after: int) -> int | None:
-    """The turn the script ``key`` itself last ran, when after turn ``after``."""
-    turns = [
-        turn
-        for path, turn in by_name.get(posixpath.basename(key), ())
-        if turn > after and (key == path or (not path.startswith("/") and key.endswith("/" + path)))
+def _runs_of(by_name: dict[str, list[ScriptRun]], key: str) -> list[ScriptRun]:
+    """The runs of the script ``key`` itself (a relative path matches by its end)."""
+    return [
+        run
+        for run in by_name.get(posixpath.basename(key), ())
+        if key == run.path or (not run.path.startswith("/") and key.endswith("/" + run.path))
     ]
-    return max(turns) if turns else None
 
 
-def _ran_after(by_name: dict[str, list[tuple[str, int]]], key: str, seq: int) -> bool:
+def _last_run_itself(by_name: dict[str, list[ScriptRun]], key: str, after: int) -> int | None:
+    """The turn the script ``key`` itself last ran, whatever its end, when after turn ``after``."""
+    return max((run.turn for run in _runs_of(by_name, key) if run.turn > after), default=None)
+
+
+def _ran_after(by_name: dict[str, list[ScriptRun]], key: str, seq: int) -> bool:
     """Whether a run of the script ``key`` itself passed after operation ``seq``."""
-    return any(
-        ran_seq >= seq and (key == path or (not path.startswith("/") and key.endswith("/" + path)))
-        for path, ran_seq in by_name.get(posixpath.basename(key), ())
-    )
+    return any(run.passed is True and run.seq >= seq for run in _runs_of(by_name, key))
 
 
 def _stages_seen(runs: list[CheckRun], command: str) -> list[tuple[str, str]]:
@@ -388,8 +381,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
             )
     changed: list[tuple[str, int, list[int]]] = []
     ran: set[str] = set()
-    scripts = _passed_script_runs(index.session.script_runs)
-    itself = _script_run_turns(index.session.script_runs)
+    scripts = _script_runs(index.session.script_runs)
     for file in index.file_states():
         key = file.path
         if file.status not in CHANGED_STATUSES or is_absolute(key) or not _checked(key):
@@ -426,7 +418,7 @@ def unverified_changes(index: ArtifactIndex) -> list[UncheckedReport]:
                     ChangedSince(
                         path=path,
                         turns=turns,
-                        ran_itself_turn=_last_run_itself(itself, path, latest.turn),
+                        ran_itself_turn=_last_run_itself(scripts, path, latest.turn),
                     )
                     for path, turns in after
                 ],

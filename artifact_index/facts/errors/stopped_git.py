@@ -86,8 +86,7 @@ def _stopped(command: str) -> tuple[set[str], set[str]]:
     for step in _git_steps(command):
         for operation, starts in _STARTS.items():
             # `git rebase --abort` ends a rebase; `git stash pop` both starts and ends a stash's.
-            ending = [end for end in _ENDS[operation] if end not in starts and _runs(step, end)]
-            if ending:
+            if any(_runs(step, end) for end in _ENDS[operation] if end not in starts):
                 resumed.add(operation)
             elif any(_runs(step, start) for start in starts):
                 started.add(operation)

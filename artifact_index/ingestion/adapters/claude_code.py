@@ -515,7 +515,7 @@ class _Reader:
                 return
             yield from self._message(line, record, chain)
         elif kind == "progress":
-            yield from self._progress(line, record)
+            yield from self._progress(line, record, chain)
         elif kind == "system":
             yield from self._system(index, line, record, chain)
         elif kind == "attachment":
@@ -563,20 +563,21 @@ class _Reader:
                 cwd=cwd,
             )
 
-    def _progress(self, line: int, record: JSONObject) -> Iterator[Event]:
+    def _progress(self, line: int, record: JSONObject, chain: str | None) -> Iterator[Event]:
         data = record.get("data")
         if not isinstance(data, dict):
             return
         if data.get("type") == "hook_progress" and data.get("hookEvent") == "PostToolUse":
-            yield from self._post_tool_hook(line, record, data)
+            yield from self._post_tool_hook(line, record, data, chain)
             return
         nested = data.get("message")
         # hook_progress, bash_progress, mcp_progress, waiting_for_task carry
         # no message: they only report that something is running.
         if not isinstance(nested, dict) or as_str(nested.get("type")) not in _MESSAGE_TYPES:
             return
-        chain = as_str(data.get("agentId")) or as_str(record.get("parentToolUseID")) or "subagent"
-        yield from self._message(line, nested, chain)
+        # A sub-agent's message relayed in the parent's record: the sub-agent's chain.
+        relayed = as_str(data.get("agentId")) or as_str(record.get("parentToolUseID")) or "subagent"
+        yield from self._message(line, nested, relayed)
 
     def _system(
         self, index: int, line: int, record: JSONObject, chain: str | None
@@ -615,7 +616,7 @@ class _Reader:
             yield from self._queued_notice(line, record, attachment)
             return
         if attachment.get("hookEvent") == "PostToolUse":
-            yield from self._post_tool_hook(line, record, attachment)
+            yield from self._post_tool_hook(line, record, attachment, chain)
             return
         if attachment.get("type") != "file":
             return
@@ -650,13 +651,10 @@ class _Reader:
         )
 
     def _post_tool_hook(
-        self, line: int, record: JSONObject, hook: dict[str, object]
+        self, line: int, record: JSONObject, hook: dict[str, object], chain: str | None
     ) -> Iterator[Event]:
         """A ``PostToolUse`` hook that ran after a file tool's call (see :mod:`.claude_hooks`)."""
         call_id = as_str(hook.get("toolUseID")) or as_str(record.get("toolUseID"))
-        chain = (
-            (as_str(record.get("agentId")) or "sidechain") if record.get("isSidechain") else None
-        )
         yield from self.file_tools.hook_ran(
             call_id, as_str(hook.get("command")), line, as_str(record.get("timestamp")), chain
         )

@@ -205,24 +205,27 @@ _HOOK_RESULT = lazy_pattern(
 )
 # What a hook's name says it checks, by its words (the first match wins): the checker itself when
 # it is named, so that a language's checker is owed only by that language's files.
-_HOOK_WORDS: tuple[tuple[str, str, str], ...] = (
-    (
-        r"\b(?:unit |integration |e2e )?tests?\b|\bpytest\b|\bjest\b|\bvitest\b",
-        "test",
-        "hook tests",
-    ),
-    (r"\bmypy\b", "typecheck", "mypy"),
-    (r"\bpyright\b", "typecheck", "pyright"),
-    (r"\btypescript\b|\btsc\b", "typecheck", "tsc"),
-    (r"\btype[- ]?check", "typecheck", "hook typecheck"),
-    (r"\bbiome\b", "lint", "biome"),
-    (r"\beslint\b", "lint", "eslint"),
-    (r"\bruff\b", "lint", "ruff"),
-    (r"\bflake8\b", "lint", "flake8"),
-    (r"\bclippy\b", "lint", "cargo clippy"),
-    (r"\bgolangci", "lint", "golangci-lint"),
-    (r"\blint", "lint", "hook lint"),
-    (r"\bbuild\b", "build", "hook build"),
+_HOOK_WORDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (lazy_pattern(pattern), category, runner)
+    for pattern, category, runner in (
+        (
+            r"\b(?:unit |integration |e2e )?tests?\b|\bpytest\b|\bjest\b|\bvitest\b",
+            "test",
+            "hook tests",
+        ),
+        (r"\bmypy\b", "typecheck", "mypy"),
+        (r"\bpyright\b", "typecheck", "pyright"),
+        (r"\btypescript\b|\btsc\b", "typecheck", "tsc"),
+        (r"\btype[- ]?check", "typecheck", "hook typecheck"),
+        (r"\bbiome\b", "lint", "biome"),
+        (r"\beslint\b", "lint", "eslint"),
+        (r"\bruff\b", "lint", "ruff"),
+        (r"\bflake8\b", "lint", "flake8"),
+        (r"\bclippy\b", "lint", "cargo clippy"),
+        (r"\bgolangci", "lint", "golangci-lint"),
+        (r"\blint", "lint", "hook lint"),
+        (r"\bbuild\b", "build", "hook build"),
+    )
 )
 
 
@@ -240,7 +243,7 @@ def hook_results(command: str, output: str) -> list[Stage]:
         name = match["name"].strip()
         lowered = name.lower()
         for pattern, category, runner in _HOOK_WORDS:
-            if re.search(pattern, lowered):
+            if pattern.search(lowered):
                 check = Check(runner=runner, category=category)
                 stages.append(Stage(name, (check,), match["result"] == "Passed"))
                 break
