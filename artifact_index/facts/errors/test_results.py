@@ -267,6 +267,14 @@ _GO_PACKAGE = lazy_pattern(
 )
 
 
+def _output_cut(command: str | None) -> bool:
+    """Whether the command pipes its output through ``head`` or ``tail``, so lines are missing."""
+    return any(
+        piped and words and executable(words[0]) in ("head", "tail")
+        for piped, words in segments(command or "")
+    )
+
+
 def _cut_short(command: str | None, output: str) -> bool:
     """Whether a ``head``/``tail`` the output went through may have left lines out.
 
@@ -304,7 +312,7 @@ def _go(output: str, command: str | None) -> TestRun | None:
     build_failures = sum(1 for m in package_failed if "[" in m["rest"])
     # `go test -v … | tail -40` shows the last tests only: their lines cannot be counted, its
     # package lines (at the end) can.
-    cut = any(counts.values()) and packages and _cut_short(command, output)
+    cut = any(counts.values()) and packages and _output_cut(command)
     if not any(counts.values()) or cut:  # without -v Go reports packages, not tests
         tested = [m for m in packages if m["word"] == "ok" and "[no test" not in m["rest"]]
         return _run(
