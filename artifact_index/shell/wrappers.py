@@ -80,7 +80,12 @@ _TWO_WORD: dict[tuple[str, str], _Wrapper] = {
     },
     ("pipx", "run"): _Wrapper(long_values=("--spec", "--python")),
     ("bundle", "exec"): _PLAIN,
+    ("asdf", "exec"): _PLAIN,
+    # `mise exec go@1.24 -- go test ./...`: the tools it activates come before `--`, the command after.
+    ("mise", "exec"): _PLAIN,
+    ("mise", "x"): _PLAIN,
 }
+_MISE = "mise"
 
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -117,6 +122,10 @@ def unwrap_args(args: Sequence[Arg]) -> tuple[Arg, ...] | None:
         return None
     if name == "rtk" and len(args) > 1 and args[1].value == "proxy":
         skip = 2  # `rtk proxy git status`: the command runs as it is, its output untouched
+    if name == _MISE:
+        # Without `--` it starts a shell: no command of its own is known.
+        dashes = next((i for i, a in enumerate(args) if a.value == "--"), None)
+        return tuple(args[dashes + 1 :]) if dashes is not None else ()
     rest = parse_options(
         args[skip:],
         short_values=wrapper.short_values,

@@ -21,6 +21,10 @@ from .helpers import analyze, effects
         ("mamba run -n env pytest", "pytest"),
         ("pipx install black", "pipx install black"),
         ("command -v pytest", ""),
+        ("mise exec go@1.24 node@22 -- go test ./...", "go test ./..."),
+        ("mise x -- pytest -q", "pytest -q"),
+        ("mise exec go@1.24", ""),  # no `--`: it starts a shell, no command of its own
+        ("asdf exec go test ./...", "go test ./..."),
     ],
 )
 def test_the_command_behind_wrappers(words: str, command: str) -> None:

@@ -291,3 +291,54 @@ def test_a_cells_json_stringified_results_are_read_as_the_commands_output(
     assert (last.outcome, last.passed, last.unit) == ("passed", 1, "packages")
     assert first.superseded_by is not None
     assert not [e for e in index.ledger.errors if e.kind == "test-runner" and not e.resolved]
+
+
+_RUN = "go test ./internal/sem -run 'TestAnalyze(Marks|Keeps)' -count=1"
+
+
+@pytest.mark.parametrize(
+    "retry",
+    [
+        f'const r = await tools.exec_command({{cmd:"mise exec -- {_RUN}","workdir":"{ROOT}",'
+        '"yield_time_ms":1000}); text(JSON.stringify(r))\n',
+        # Two commands; the one printed as JSON is the one still running.
+        f'const a = await tools.exec_command({{cmd:"mkdir -p /tmp/gocache","workdir":"{ROOT}"}});\n'
+        f'const b = await tools.exec_command({{cmd:"mise exec -- {_RUN}","workdir":"{ROOT}"}});\n'
+        "text(a.output); text(JSON.stringify(b));\n",
+    ],
+    ids=["one command", "the command printed as JSON"],
+)
+def test_a_poll_of_a_cells_running_command_is_that_commands_result(
+    tmp_path: Path, retry: str
+) -> None:
+    # The first cell formats, then tests: the test binary fails to build (a toolchain mismatch).
+    # The retry under `mise exec` is still running when its cell returns ("session_id", no exit
+    # code); a later cell's `tools.write_stdin` poll of that session prints its end: the package
+    # passed. The build failure is settled and the first run is superseded, not current.
+    run = _RUN
+    first = (
+        f'const a = await tools.exec_command({{cmd:"gofmt -w internal/sem/analyze.go","workdir":"{ROOT}"}});\n'
+        f'const b = await tools.exec_command({{cmd:"{run}","workdir":"{ROOT}"}});\n'
+        "text(a.output); text(JSON.stringify(b));\n"
+    )
+    build_failed = json.dumps(
+        {
+            "chunk_id": "c1",
+            "exit_code": 1,
+            "output": '# internal/godebugs\ncompile: version "go1.24.13" does not match go tool '
+            'version "go1.26.1"\nFAIL\texample.com/shop/internal/sem [build failed]\nFAIL\n',
+        }
+    )
+    still_running = json.dumps(
+        {"chunk_id": "c2", "session_id": 17504, "output": "# example.com/lua\nparser.c: warning\n"}
+    )
+    poll = 'const r = await tools.write_stdin({session_id:17504,chars:"",yield_time_ms:10000}); text(JSON.stringify(r))\n'
+    ended = json.dumps(
+        {"chunk_id": "c3", "exit_code": 0, "output": "ok  \texample.com/shop/internal/sem\t1.1s\n"}
+    )
+    index = _rollout_index(tmp_path, [(first, build_failed), (retry, still_running), (poll, ended)])
+    reports = index.tests()
+    assert (reports[-1].outcome, reports[-1].passed, reports[-1].unit) == ("passed", 1, "packages")
+    assert reports[-1].command.startswith("mise exec -- go test")
+    assert all(r.outcome == "passed" or r.superseded_by is not None for r in reports)
+    assert not [e for e in index.ledger.errors if e.kind == "test-runner" and not e.resolved]

@@ -20,9 +20,14 @@ from dataclasses import dataclass
 
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["CellCommand", "cell_commands"]
+__all__ = ["CellCommand", "cell_commands", "cell_polls", "stringified_command"]
 
 _CALL = lazy_pattern(r"\btools\.exec_command\s*\(\s*\{")
+# `const b = await tools.exec_command(`: the variable that holds a command's result.
+_ASSIGNED = lazy_pattern(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
+_STRINGIFIED = lazy_pattern(r"\bJSON\.stringify\s*\(\s*([A-Za-z_$][\w$]*)\s*[,)]")
+_STDIN = lazy_pattern(r"\btools\.write_stdin\s*\(\s*\{")
+_NUMBER = lazy_pattern(r"\d+")
 _KEY = lazy_pattern(
     r"\s*(?:(?P<name>[A-Za-z_$][\w$]*)|(?P<quote>[\"'])(?P<quoted>[^\"'\\]*)(?P=quote))\s*:"
 )
@@ -43,6 +48,7 @@ class CellCommand:
 
     command: str | None
     workdir: str | None
+    variable: str | None = None  # the variable its result is assigned to, if any
 
 
 def cell_commands(cell: str) -> list[CellCommand]:
@@ -52,8 +58,39 @@ def cell_commands(cell: str) -> list[CellCommand]:
         fields = _object_fields(cell, call.end())
         command = fields.get("cmd", fields.get("command"))
         workdir = fields.get("workdir")
-        found.append(CellCommand(command, workdir))
+        line_start = cell.rfind("\n", 0, call.start()) + 1
+        assigned = _ASSIGNED.search(cell, line_start, call.start())
+        found.append(CellCommand(command, workdir, assigned.group(1) if assigned else None))
     return found
+
+
+def stringified_command(cell: str, commands: list[CellCommand]) -> int | None:
+    """Which of ``commands`` a cell prints as JSON (``text(JSON.stringify(b))``), when it prints one.
+
+    That result is the one whose fields (an exit code, or a session still
+    running) the cell's output shows; the others print their text alone.
+    """
+    printed = {m.group(1) for m in _STRINGIFIED.finditer(cell)}
+    if len(printed) != 1:
+        return None
+    name = printed.pop()
+    held = [i for i, found in enumerate(commands) if found.variable == name]
+    return held[0] if len(held) == 1 else None
+
+
+def cell_polls(cell: str) -> list[str]:
+    """The sessions a cell polls: each ``tools.write_stdin({session_id: N, chars: ""})`` that types nothing.
+
+    A command still running when its cell returned is given back as a session;
+    such a poll prints what it printed next, and how it exited.
+    """
+    polls: list[str] = []
+    for call in _STDIN.finditer(cell):
+        fields = _object_fields(cell, call.end())
+        session, chars = fields.get("session_id"), fields.get("chars", "")
+        if session is not None and _NUMBER.fullmatch(session) and chars == "":
+            polls.append(session)
+    return polls
 
 
 def _object_fields(text: str, start: int) -> dict[str, str | None]:
@@ -78,7 +115,14 @@ def _object_fields(text: str, start: int) -> dict[str, str | None]:
 
 
 def _value(text: str, i: int) -> tuple[str | None, int]:
-    """A string literal's text (None for any other expression) and where the value ends."""
+    """A string or whole-number literal's text (None for any other expression) and where the value ends."""
+    number = _NUMBER.match(text, i)
+    if number is not None:
+        rest = number.end()
+        while rest < len(text) and text[rest] in " \t\r\n":
+            rest += 1
+        if rest < len(text) and text[rest] in ",}":
+            return number.group(), rest
     if i < len(text) and text[i] in "\"'`":
         literal, end = _string(text, i)
         rest = end

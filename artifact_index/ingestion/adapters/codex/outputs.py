@@ -65,7 +65,7 @@ def _header_match(lines: list[str], pattern: re.Pattern[str]) -> re.Match[str] |
 _CELL_BODY = "\nOutput:\n"
 
 
-def _cell_results_unwrapped(text: str) -> tuple[str, int | None]:
+def _cell_results_unwrapped(text: str) -> tuple[str, int | None, str | None]:
     """A code cell's output whose body is ``JSON.stringify`` of ``tools.exec_command`` results, as plain text.
 
     Cells often end with ``text(JSON.stringify(r))``: the commands' output then
@@ -73,14 +73,16 @@ def _cell_results_unwrapped(text: str) -> tuple[str, int | None]:
     of them for ``Promise.all``, or one a line), where no test summary or error line can be
     read.  The body becomes the commands' outputs, one after another, and the exit
     code the first failing one's (0 when every result has one and none failed).
+    A lone result with a ``session_id`` and no exit code is a command still
+    running: its session is given, for the polls that print the rest.
     Anything else, or JSON cut short, is left as it is.
     """
     at = text.find(_CELL_BODY, 0, 512)
     if at < 0:
-        return text, None
+        return text, None, None
     body = text[at + len(_CELL_BODY) :].strip()
     if not body.startswith(("{", "[")) or '"output"' not in body:
-        return text, None
+        return text, None, None
     results: list[Any] = []
     decoder, at_value = json.JSONDecoder(), 0
     try:
@@ -91,17 +93,22 @@ def _cell_results_unwrapped(text: str) -> tuple[str, int | None]:
             while at_value < len(body) and body[at_value].isspace():
                 at_value += 1
     except ValueError:
-        return text, None
+        return text, None, None
     if not results or not all(
         isinstance(r, dict) and isinstance(r.get("output"), str) for r in results
     ):
-        return text, None
+        return text, None, None
     codes = [r.get("exit_code") for r in results]
     exit_code: int | None = None
     if all(isinstance(c, int) and not isinstance(c, bool) for c in codes):
         exit_code = next((c for c in codes if c != 0), 0)
+    running = None
+    if len(results) == 1 and codes[0] is None:
+        session = results[0].get("session_id")
+        if isinstance(session, int) and not isinstance(session, bool):
+            running = str(session)
     outputs = "\n".join(r["output"].rstrip("\n") for r in results)
-    return text[: at + len(_CELL_BODY)] + outputs + "\n", exit_code
+    return text[: at + len(_CELL_BODY)] + outputs + "\n", exit_code, running
 
 
 def parse_output(raw: Any) -> Output:
@@ -124,8 +131,9 @@ def parse_output(raw: Any) -> Output:
             code = metadata.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 exit_code = code
+    running_in_cell = None
     if exit_code is None:
-        text, exit_code = _cell_results_unwrapped(text)
+        text, exit_code, running_in_cell = _cell_results_unwrapped(text)
     # Only the header is read, the first lines before "Output:".
     head = _head(text, _HEADER_LINES)
     if exit_code is None:
@@ -135,7 +143,10 @@ def parse_output(raw: Any) -> Output:
     running = _header_match(head, _RUNNING)
     cell = _header_match(head, _CELL_RUNNING)
     return Output(
-        text, exit_code, running.group(1) if running else None, cell.group(1) if cell else None
+        text,
+        exit_code,
+        running.group(1) if running else running_in_cell,
+        cell.group(1) if cell else None,
     )
 
 

@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from artifact_index.ingestion.adapters.base import TurnCounter, as_text, parse_json_object
-from artifact_index.ingestion.adapters.codex.code_cells import cell_commands
+from artifact_index.ingestion.adapters.codex.code_cells import (
+    cell_commands,
+    cell_polls,
+    stringified_command,
+)
 from artifact_index.ingestion.adapters.codex.lookahead import (
     CALL_TYPES,
     ENV_CWD,
@@ -90,6 +94,9 @@ class _Call:
     patch: bool = False  # an apply_patch: its outcome is in patch_apply_end
     shell: bool = False
     answered: bool = False
+    # The command of a code cell whose result its output shows (its only one, or the one it
+    # prints as JSON), as a shell call of its own: the session a later poll follows.
+    shown_command: _Call | None = None
 
 
 def _unquote(word: str) -> str:
@@ -355,7 +362,9 @@ class Reader:
     def cell_operations(self, call: _Call, cell: str) -> list[FileOperation]:
         """The commands a code-mode cell runs through ``tools.exec_command``, each as a shell call would be."""
         ops: list[FileOperation] = []
-        for found in cell_commands(cell):
+        found_commands = cell_commands(cell)
+        shown = 0 if len(found_commands) == 1 else stringified_command(cell, found_commands)
+        for at, found in enumerate(found_commands):
             if found.command is None:
                 ops.append(
                     FileOperation(
@@ -371,7 +380,9 @@ class Reader:
                 arguments["workdir"] = found.workdir
             ops.extend(self.operations(inner, arguments))
             call.patch = call.patch or inner.patch
-        commands = [found.command for found in cell_commands(cell) if found.command]
+            if at == shown and inner.shell:
+                call.shown_command = inner
+        commands = [found.command for found in found_commands if found.command]
         call.command = one_after_another(commands) if commands else None
         return ops
 
@@ -385,6 +396,13 @@ class Reader:
         if tool.lower() == _CELL_WAIT:
             cell = self.running_cells.get(str(arguments.get("cell_id")))
             return cell.command if cell is not None else None
+        if tool.lower() == _CODE_CELL and isinstance(code := arguments.get("input"), str):
+            # A cell that only polls one running session (`tools.write_stdin({session_id, chars: ""})`).
+            polled = set(cell_polls(code))
+            if len(polled) != 1 or cell_commands(code):
+                return None
+            started = self.exec_sessions.get(polled.pop())
+            return started.command if started is not None and started.shell else None
         chars = arguments.get("chars")
         if tool.lower() != "write_stdin" or (isinstance(chars, str) and chars.strip()):
             return None
@@ -458,8 +476,10 @@ class Reader:
             code = end.get("exit_code") if end else None
             if isinstance(code, int) and not isinstance(code, bool):
                 output.exit_code = code
-        if output.running_session is not None and call.shell:
-            self.exec_sessions[output.running_session] = call
+        if output.running_session is not None:
+            started = call if call.shell else call.shown_command
+            if started is not None:
+                self.exec_sessions[output.running_session] = started
         if output.running_cell is not None and call.command is not None and not call.shell:
             self.running_cells[output.running_cell] = call
         status, failure = self.outcome(call, output)
