@@ -342,3 +342,26 @@ def test_a_poll_of_a_cells_running_command_is_that_commands_result(
     assert reports[-1].command.startswith("mise exec -- go test")
     assert all(r.outcome == "passed" or r.superseded_by is not None for r in reports)
     assert not [e for e in index.ledger.errors if e.kind == "test-runner" and not e.resolved]
+
+
+def test_a_rerun_still_running_settles_nothing(tmp_path: Path) -> None:
+    # The tests fail; their rerun is still running when its cell returns, having printed only a
+    # build warning. It neither passed nor failed yet: the failure stays open, and the rerun is
+    # no passing run of the check.
+    cell = (
+        f'const r = await tools.exec_command({{cmd:"{_RUN}","workdir":"{ROOT}"}});'
+        " text(JSON.stringify(r))\n"
+    )
+    failed = json.dumps(
+        {
+            "chunk_id": "f1",
+            "exit_code": 1,
+            "output": "--- FAIL: TestAnalyzeMarks (0.00s)\n    analyze_test.go:9: wrong\nFAIL\n"
+            "FAIL\texample.com/shop/internal/sem\t0.2s\nFAIL\n",
+        }
+    )
+    running = json.dumps({"chunk_id": "f2", "session_id": 8, "output": "# building\n"})
+    index = _rollout_index(tmp_path, [(cell, failed), (cell, running)])
+    failures = [e for e in index.ledger.errors if e.kind == "test-runner"]
+    assert failures and not any(e.resolved for e in failures)
+    assert not [r for r in index.session.check_runs if r.passed]
