@@ -59,7 +59,7 @@ from artifact_index.shell.parser import (
     Subshell,
     parse_command,
 )
-from artifact_index.shell.state import Files, ShellContext, home_of, join
+from artifact_index.shell.state import Files, ShellContext, home_for, join
 from artifact_index.shell.windows import parse_windows, shell_dialect
 
 __all__ = ["ShellAnalysis", "analyze_command"]
@@ -153,7 +153,7 @@ def analyze_command(
     start = cwd if cwd is not None else ""
     root = workspace if workspace is not None else (cwd if cwd and cwd.startswith("/") else None)
     run = _Run(Files(context, root.rstrip("/") or "/" if root else None), output)
-    scope = Scope(start, home=home_of(root))
+    scope = Scope(start, home=home_for(root, context))
     outcome: Outcome = "unknown" if succeeded is None else ("ok" if succeeded else "failed")
     chosen = shell_dialect(command, cwd, dialect)
     parse = parse_command if chosen == "bash" else partial(parse_windows, dialect=chosen)
@@ -274,7 +274,7 @@ class _Run:
         )
         self.script(
             text,
-            Scope(cwd, home=home_of(self.files.workspace)),
+            Scope(cwd, home=home_for(self.files.workspace, self.files.context)),
             "failed" if failed else "unknown",
             parse,
         )

@@ -34,7 +34,7 @@ from artifact_index.shell.invocation import (
     parse_options,
     patch_operations,
 )
-from artifact_index.shell.state import home_of, join
+from artifact_index.shell.state import home_for, join
 
 __all__ = [
     "BROUGHT_IN",
@@ -538,7 +538,7 @@ def _config(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
         or verb in ("set", "unset", "rename-section", "remove-section")
         or len(operands) >= 2
     )
-    home = home_of(runtime.files.workspace)
+    home = home_for(runtime.files.workspace, runtime.files.context)
     if not writes or home is None:
         return []
     return [inv.op("edit", join(home, ".gitconfig"), detail="git config --global")]

@@ -28,6 +28,7 @@ __all__ = [
     "Files",
     "PathKind",
     "ShellContext",
+    "home_for",
     "home_of",
     "join",
 ]
@@ -61,6 +62,8 @@ class ShellContext(Protocol):
     An optional ``changed_by_sub_agent(path) -> str | None`` names the
     sub-agent run, whose own calls the transcript does not hold, that was
     asked to change the file (or said it did), when no call seen changed it.
+    An optional ``home() -> str | None`` gives the home directory the session's files lie in,
+    used for ``~`` and ``$HOME`` when no workspace is known.
     An optional ``put_back(path) -> bool`` says whether the session changed the file and put it
     back as it was (a later status listing it modified shows another change).
     And an optional ``compared_with(revision) -> ComparedTree | None`` gives
@@ -130,6 +133,18 @@ def home_of(workspace: str | None) -> str | None:
         return None
     found = _HOME.match(workspace.replace("\\", "/"))
     return found.group(0) if found else None
+
+
+def home_for(workspace: str | None, context: ShellContext | None) -> str | None:
+    """The home directory of commands run for ``workspace``: the one it lies in.
+
+    With no workspace known, the one the caller's files show (``context.home()``), if any.
+    """
+    if workspace:
+        return home_of(workspace)
+    probe = getattr(context, "home", None) if context is not None else None
+    found = probe() if probe is not None else None
+    return found if isinstance(found, str) else None
 
 
 def join(cwd: str | None, path: str) -> str | None:

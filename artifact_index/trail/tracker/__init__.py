@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
+from itertools import islice
 
 from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
@@ -44,7 +45,7 @@ from artifact_index.ingestion.events import (
 )
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import STARTER_FILE, credited_to_sub_agent, settled_by_status
-from artifact_index.shell.state import ComparedTree
+from artifact_index.shell.state import ComparedTree, home_of
 from artifact_index.trail.annotations import ErrorAttributes, add_error_node, link_error_symbol
 from artifact_index.trail.contents import is_directory_listing
 from artifact_index.trail.edit_shapes import edit_shape
@@ -97,6 +98,8 @@ class Tracker:
         self._directory_sets: dict[str, tuple[list[str], int, frozenset[str]]] = {}
         self._seen_created_set: tuple[list[SeenChange], int, frozenset[str]] | None = None
         self._turn_touched: int | None = None  # the turn whose node the last event made sure of
+        # The homes the session's file paths lie in, from its files counted so far (see `home`).
+        self._homes: tuple[int, set[str]] = (0, set())
         if format is not None:
             self.index.session.format = format
         self._seen: set[str] = set(self.index.session.seen_events)
@@ -841,6 +844,23 @@ class Tracker:
         return node
 
     # -- ShellContext -------------------------------------------------------------
+    def home(self) -> str | None:
+        """The one home directory the session's files lie in (``/Users/ana``), or None when none or several.
+
+        A transcript that records no working directory (Cursor's) gives no home
+        either; its files' own paths show it, so that ``$HOME/x`` and ``~/x`` in
+        its commands name the files its tools named.
+        """
+        counted, homes = self._homes
+        files = self.index.file_states()
+        for file in islice(files, counted, None):
+            found = home_of(file.path)
+            if found is not None:
+                homes.add(found)
+            counted += 1
+        self._homes = (counted, homes)
+        return next(iter(homes)) if len(homes) == 1 else None
+
     def content_of(self, path: str) -> str | None:
         scratch = self.index.session.scratch
         if path in scratch:

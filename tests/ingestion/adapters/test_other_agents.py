@@ -336,3 +336,33 @@ def test_cursor_patches_given_as_text_are_read(load: Loader, tmp_path: Path) -> 
     assert _outcomes(run, doc) == [("create", "unknown", None), ("edit", "unknown", None)]
     trail = files_json(Tracker(format="cursor").feed_all(run.events))
     assert {f["path"]: f["status"] for f in trail["files"]} == {doc: "created"}
+
+
+def test_a_transcript_without_a_directory_takes_home_from_its_files(
+    load: Loader, tmp_path: Path
+) -> None:
+    # Cursor records no working directory, so `$HOME` and `~` were unknown and a move of the
+    # folder the session had written into left its files listed where they no longer are. The
+    # session's own paths all lie in one home: `$HOME/proj` is the folder its patch wrote.
+    doc = f"{R}/notes/plan.md"
+
+    def call(name: str, arguments: object) -> str:
+        block = {"type": "tool_use", "name": name, "input": arguments}
+        return json.dumps({"role": "assistant", "message": {"content": [block]}})
+
+    lines = [
+        json.dumps({"role": "user", "message": {"content": [{"type": "text", "text": "go"}]}}),
+        call("ApplyPatch", f"*** Begin Patch\n*** Add File: {doc}\n+# Plan\n*** End Patch"),
+        call("Shell", {"command": 'A="$HOME/archive"; mkdir -p "$A"; mv "$HOME/proj/notes" "$A/"'}),
+        call("Shell", {"command": "printf 'x\\n' > ~/archive/notes/RESTORE.md"}),
+    ]
+    path = tmp_path / "cursor-home.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    trail = files_json(Tracker(format="cursor").feed_all(load("cursor", path).events))
+    statuses = {f["path"]: f["status"] for f in trail["files"]}
+    assert statuses == {
+        doc: "reverted",  # made, then moved away: nothing of it is left there
+        "/Users/dev/archive/notes/plan.md": "created",
+        "/Users/dev/archive/notes/RESTORE.md": "created",
+    }
+    assert trail["unknown_effects"] == []
