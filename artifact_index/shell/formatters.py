@@ -135,6 +135,10 @@ _SUBCOMMANDS: dict[tuple[str, str], _Formatter] = {
         writes=_f("--write", "--apply", "--fix"), fixer=True, whole_project=True
     ),
     ("deno", "fmt"): _Formatter(checks=_f("--check"), whole_project=True),
+    # Ultracite runs Biome, or oxfmt and oxlint, over the project: `fix` (`format` before v5)
+    # writes; `check` and `lint` only report.
+    ("ultracite", "fix"): _Formatter(fixer=True, whole_project=True),
+    ("ultracite", "format"): _Formatter(fixer=True, whole_project=True),
     ("deno", "lint"): _Formatter(writes=_f("--fix"), fixer=True, whole_project=True),
     ("dotnet", "format"): _Formatter(
         checks=_f("--verify-no-changes"), fixer=True, whole_project=True

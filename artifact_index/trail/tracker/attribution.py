@@ -63,11 +63,26 @@ def judge(session: SessionState, during: tuple[str, ...], key: str, is_directory
         for named, action in call.named.items():
             if action == "delete" and key.startswith(named.rstrip("/") + "/"):
                 return "deleted"
+    # A call that may have changed files under a folder it names (a project-wide formatter's
+    # `ultracite fix`, the workspace itself being ".") may have made a change seen there.
+    if any(
+        action == "unknown" and _under(key, named)
+        for c in calls
+        for named, action in c.named.items()
+    ):
+        return "confirmed"
     if is_directory:
         return "directory"
     if any(call.open for call in calls):
         return "maybe"
     return "seen"
+
+
+def _under(key: str, folder: str) -> bool:
+    """Whether the file ``key`` lies in the folder key ``folder`` ("." is the workspace's)."""
+    if folder == ".":
+        return not key.startswith(("/", "../")) and not (len(key) > 1 and key[1] == ":")
+    return key.startswith(folder.rstrip("/") + "/")
 
 
 def record_seen(

@@ -199,3 +199,33 @@ def test_moving_away_a_file_that_appeared_during_the_session_deletes_nothing_old
         tmp_path,
     )
     assert _changed(trail) == {"public/r/tile.json": "created"}
+
+
+def test_a_project_fixer_known_by_its_script_made_what_the_step_saw(tmp_path: Path) -> None:
+    # The session wrote package.json, whose `fix` script runs `ultracite fix`, and registry.json.
+    # `pnpm fix` then formats the project and exits 1 on lint errors left: the files the
+    # step's snapshot shows are its change, and registry.json's text is no longer the one the
+    # session wrote, so no count of its changed lines rests on it.
+    package = '{"scripts": {"check": "ultracite check", "fix": "ultracite fix"}}'
+    write = f"cat > package.json <<'EOF'\n{package}\nEOF\nprintf '{{\"a\": 1}}\\n' > registry.json"
+    document = _export(
+        [
+            ([(write, 0)], ["package.json", "registry.json"], {}),
+            (
+                [("pnpm fix", 1)],
+                ["registry.json", "docs/guide.mdx"],
+                {"registry.json": "added", "docs/guide.mdx": "modified"},
+            ),
+        ]
+    )
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(document))
+    index, loaded = build_index(str(path))
+    trail = files_json(index, loaded.skipped)
+    assert _changed(trail) == {
+        "package.json": "created",
+        "registry.json": "created",
+        "docs/guide.mdx": "modified",
+    }
+    assert trail["seen_not_made"] == []
+    assert index.content("registry.json") is None
