@@ -224,6 +224,9 @@ class ToolResult(EventBase):
     exit_code: int | None = None
     failure: FailureReason | None = None
     reported: tuple[ReportedChange, ...] | None = None  # harness-reported effects, if any
+    # Still running when the call returned (Codex's unified exec): its output is the start of it,
+    # and how it ends is a later poll's to show.
+    running: bool = False
 
 
 class CompactionBoundary(EventBase):

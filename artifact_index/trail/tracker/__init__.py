@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import islice
 
+from artifact_index.facts.errors.checks import checks_in
 from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     POLLED_COMMAND,
@@ -258,6 +259,9 @@ class Tracker:
         # the linter passing later on its own would pass the tests that failed beside it.
         command = one_after_another(commands) if commands else None
         succeeded = {"success": True, "failure": False}.get(result.status)
+        if result.running and command is not None and checks_in(command):
+            # A check still running has not passed yet (a server still running has started).
+            succeeded = None
         touched = self.index.ledger.observe(
             call.turn,
             command,

@@ -365,3 +365,27 @@ def test_a_rerun_still_running_settles_nothing(tmp_path: Path) -> None:
     failures = [e for e in index.ledger.errors if e.kind == "test-runner"]
     assert failures and not any(e.resolved for e in failures)
     assert not [r for r in index.session.check_runs if r.passed]
+
+
+def test_a_server_retried_and_left_running_has_started(tmp_path: Path) -> None:
+    # The preview server could not listen in the sandbox; the retry with more permissions is
+    # still running when its cell returns, and has printed that it is ready: it started, and
+    # the failure to listen is settled. (A check still running has not passed, a server has.)
+    preview = "./node_modules/.bin/astro preview --host 127.0.0.1 --port 4321"
+    cell = f'const r = await tools.exec_command({{cmd:"{preview}","workdir":"{ROOT}"}}); text(JSON.stringify(r))\n'
+    refused = json.dumps(
+        {
+            "chunk_id": "s1",
+            "exit_code": 1,
+            "output": "17:39:38 [ERROR] Error: listen EPERM: operation not permitted 127.0.0.1:4321\n",
+        }
+    )
+    ready = json.dumps(
+        {
+            "chunk_id": "s2",
+            "session_id": 9,
+            "output": " astro  v6.4.6 ready in 7 ms\nLocal http://127.0.0.1:4321/\n",
+        }
+    )
+    index = _rollout_index(tmp_path, [(cell, refused), (cell, ready)])
+    assert index.ledger.errors and all(e.resolved for e in index.ledger.errors)

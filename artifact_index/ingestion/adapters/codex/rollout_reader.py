@@ -483,9 +483,7 @@ class Reader:
         if output.running_cell is not None and call.command is not None and not call.shell:
             self.running_cells[output.running_cell] = call
         status, failure = self.outcome(call, output)
-        if status == "success" and output.exit_code is None and output.running_session is not None:
-            # Still running when the call returned: how it ends is a later poll's to show.
-            status = "unknown"
+        running = output.exit_code is None and output.running_session is not None
         reported = None
         end = self.index.patch_end(call.call_id)
         if end is not None:
@@ -501,6 +499,7 @@ class Reader:
                 exit_code=output.exit_code,
                 failure=failure,
                 reported=reported,
+                running=running,
             )
         )
 

@@ -151,8 +151,8 @@ def test_delete_and_move(session: tuple[list[Event], Source]) -> None:
 def test_exit_codes_and_unified_exec_sessions(session: tuple[list[Event], Source]) -> None:
     events, _ = session
     running = _result(events, "call_pytest")
-    # Still running when the call returned: it has not succeeded yet, a poll shows how it ends.
-    assert (running.status, running.exit_code) == ("unknown", None)
+    # Still running when the call returned: a poll shows how it ends.
+    assert (running.status, running.exit_code, running.running) == ("success", None, True)
     polled = _result(events, "call_poll")
     assert (polled.status, polled.exit_code, polled.failure) == ("failure", 1, "exit_status")
     assert _call(events, "call_poll").operations == ()  # an empty poll types nothing
