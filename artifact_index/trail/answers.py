@@ -119,6 +119,8 @@ class SubAgentNote(_Answer):
     description: str
     finished: bool  # False: still running at the cut
     before_first: bool  # it ran before the session's first seen call on the file
+    reported: bool = False  # its report, not only its prompt, says it changed the file
+    earlier: int = 0  # the earlier unseen runs that named the file too
 
 
 class FileReport(_Answer, Claimed):

@@ -326,13 +326,17 @@ def sub_agent_notes(
         return found
     for report in reports:
         since = max(report.changed_turns, default=0) if after_last_change else 0
-        for run in reversed(runs):
-            if run.turn >= since and _run_names(run, report.path, session.root):
-                found[report.path] = SubAgentNote(
-                    turn=run.turn,
-                    description=run.description,
-                    finished=run.finished,
-                    before_first=bool(report.turns) and run.turn < min(report.turns),
-                )
-                break
+        naming = [
+            run for run in runs if run.turn >= since and _run_names(run, report.path, session.root)
+        ]
+        if naming:
+            run = naming[-1]
+            found[report.path] = SubAgentNote(
+                turn=run.turn,
+                description=run.description,
+                finished=run.finished,
+                before_first=bool(report.turns) and run.turn < min(report.turns),
+                reported="/" in report.path and _names(run.report, report.path, session.root),
+                earlier=len(naming) - 1,
+            )
     return found

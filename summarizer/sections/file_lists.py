@@ -922,7 +922,12 @@ def _sub_agent_run(note: SubAgentNote) -> str:
         if note.finished
         else f"launched at turn {note.turn}, no report of it seen yet"
     )
-    return f'the sub-agent "{note.description}" ({when}), whose own calls this transcript does not hold,'
+    # Earlier runs named the file too (an implementer, then a fixer): the latest is not the only one.
+    earlier = f" (and {note.earlier} earlier sub-agent run(s))" if note.earlier else ""
+    return (
+        f'the sub-agent "{note.description}" ({when}){earlier}, whose own calls this transcript'
+        " does not hold,"
+    )
 
 
 def _sub_agent_part(f: FileReport) -> str:
@@ -950,9 +955,15 @@ def _sub_agent_read_lines(files: list[FileReport]) -> list[str]:
     for note, paths in sorted(by_run.items(), key=lambda item: item[0].turn):
         named = ", ".join(f"`{p}`" for p in sorted(paths)[:_SCRIPTED_NAMED])
         more = len(paths) - _SCRIPTED_NAMED
+        said = (
+            "reported changing them, so they have changed since as far as its report says"
+            " (what they hold now is not known)"
+            if note.reported
+            else "named them in a prompt asking for changes or in its report of changes, so whether"
+            " they are unchanged is not known"
+        )
         lines.append(
-            f"- read, but {_sub_agent_run(note)} named them in a prompt asking for changes or in its"
-            " report of changes, so whether they are unchanged is not known: "
+            f"- read, but {_sub_agent_run(note)} {said}: "
             + named
             + (f" and {more} more" if more > 0 else "")
         )

@@ -328,3 +328,23 @@ def test_a_sub_agent_asked_to_review_a_change_leaves_the_files_it_names_as_they_
     # A review that also asks to fix what it finds may change the file.
     line = next(line for line in reads.splitlines() if "src/main.rs" in line)
     assert line.startswith('- read, but the sub-agent "Backend work" (turn 4)')
+
+
+def test_a_read_file_two_sub_agents_changed_says_the_report_and_the_earlier_run() -> None:
+    # An implementer, then a fixer, each given the file; the fixer's report says it changed it.
+    # The read line says the report said so (not only "whether unchanged is not known"), and
+    # that the run it names was not the only one.
+    hook = _hook(
+        read(1, "libs/train/data.py", "def load():\n    pass\n"),
+        _sub_agent(2, "Modify: `libs/train/data.py` to add normalize().", "Done.", agent_id="a1"),
+        _sub_agent(
+            3,
+            "Fix `_make_record` in `libs/train/data.py`.",
+            "Updated `libs/train/data.py`: `_make_record` keeps the base task id.",
+            agent_id="a2",
+        ),
+    )
+    reads = _section(hook, "Files read (unchanged)")
+    line = next(line for line in reads.splitlines() if "libs/train/data.py" in line)
+    assert line.startswith('- read, but the sub-agent "Backend work" (turn 3) (and 1 earlier')
+    assert "reported changing them" in line
