@@ -137,6 +137,19 @@ def maybe_created_by_scripts(
     return found
 
 
+def _after_last_read(index: ArtifactIndex, report: FileReport, seq: int | None, turn: int) -> bool:
+    """Whether a command at ``turn`` (operation count ``seq``) ran after the file's last read.
+
+    By turn when it came later; within the turn of its last call on the file (a `git restore` of
+    it), by the order of the operations.
+    """
+    last = max(report.turns)
+    if turn != last:
+        return turn > last
+    reads = [int(op["seq"]) for op in index.operations_on(report.path) if op["action"] == "read"]
+    return seq is not None and bool(reads) and seq > max(reads)
+
+
 def maybe_changed_by_scripts(
     index: ArtifactIndex, read: list[FileReport], changed: list[FileReport]
 ) -> dict[str, UnknownEffect]:
@@ -147,7 +160,11 @@ def maybe_changed_by_scripts(
         # `go mod tidy` after the read of go.mod: the command itself said it may rewrite the file,
         # and no `git status` since settled it.
         said = possible.get(report.path)
-        if said is not None and report.turns and said.turn > max(report.turns):
+        if (
+            said is not None
+            and report.turns
+            and _after_last_read(index, report, said.seq, said.turn)
+        ):
             found[report.path] = UnknownEffect(
                 turn=said.turn, tool="Bash", command=said.command, detail=MAY_HAVE_CHANGED_IT
             )

@@ -583,6 +583,15 @@ class Tracker:
                 stash = stash_entry(self.index.session, change.call.call_id)
                 stash.files[change.key] = file.snapshot()
             file.mark_restored()
+        elif (
+            not file.changed
+            and file.existed_before is not False
+            and not is_stash(change.op.detail)
+            and change.op.path is not None
+        ):
+            # Put back as git holds it: whatever it held that git does not (changes from before
+            # the session, a merge's conflict) is gone, and the trail cannot say whether it had any.
+            self._note_possible_change(change.op, change.cwd, change.call.turn)
         return False
 
     def _move_or_copy(self, change: _Change) -> bool:

@@ -87,6 +87,8 @@ def unstash(index: ArtifactIndex, op_node: str, detail: str | None) -> set[str]:
     if detail == "clear":
         stashes.clear()
         return set()
+    if detail == "drop" and not stashes:
+        return set()  # it forgets a stash, whosever it was: the working tree stays as it is
     if not stashes:
         # A stash made before the session: what it holds is not known.
         index.fed_graph.nodes[op_node].update(

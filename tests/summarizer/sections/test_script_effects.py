@@ -210,3 +210,21 @@ def test_a_read_file_a_later_command_said_it_may_rewrite_is_not_told_unchanged()
         "Files Read",
     )
     assert "may have rewritten" not in after and "`go.mod`" in after
+
+
+def test_a_read_file_put_back_as_git_holds_it_is_not_told_unchanged() -> None:
+    # A stash pop left a conflict in the ledger the agent read; it then took HEAD's copy. What the
+    # file held that git does not is gone, and whether it held any is not known: not "unchanged".
+    # A read after the restore, in the same command, shows it as it now is.
+    summary = summary_of(
+        read(2, "/home/dev/shop/docs/ledger.md", "<<<<<<< Updated upstream\nA\n=======\nB\n"),
+        read(2, "/home/dev/shop/docs/notes.md", "notes\n"),
+        shell(3, "git restore --source=HEAD --staged --worktree docs/ledger.md", ""),
+        shell(4, "git checkout -- docs/notes.md && cat docs/notes.md", "notes\n"),
+    )
+    files = section(summary, "Files Read")
+    line = next(line for line in files.splitlines() if "ledger.md" in line)
+    assert line.startswith("- read, but `git restore --source=HEAD --staged --worktree") and (
+        "may have rewritten them after their last read (not known)" in line
+    )
+    assert "- `docs/notes.md`" in files

@@ -169,6 +169,14 @@ def test_popping_a_stash_from_before_the_session_is_an_unknown_effect(
     assert effect.command == "git stash pop" and "before the session" in effect.detail
 
 
+def test_dropping_a_stash_from_before_the_session_changes_nothing(
+    session: list[Event], call: Call
+) -> None:
+    # `git stash drop` forgets a stash; unlike pop or apply it brings nothing into the tree.
+    index = index_of(session + _git(call, "git stash drop stash@{0}"))
+    assert index.unknown_effects() == []
+
+
 def test_undo_edit(session: list[Event], call: Call) -> None:
     events = session + [
         *call(Op(action="edit", path="/repo/a.py", old="x", new="y"), tool="str_replace_editor"),
