@@ -27,7 +27,7 @@ from dataclasses import replace
 from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.shell.expand import Arg
-from artifact_index.shell.git_report import merge_reports
+from artifact_index.shell.git_report import merge_reports, merged_in_place
 from artifact_index.shell.invocation import (
     Invocation,
     Runtime,
@@ -95,6 +95,12 @@ def git_effects(inv: Invocation, runtime: Runtime, move: Mover) -> list[FileOper
     sub = args[0].value
     inv = replace(inv, args=tuple(args), cwd=cwd)
     rest = list(args[1:])
+    if inv.failed:
+        # A failed git command changed nothing, but a merge that stopped on a conflict wrote the
+        # files both sides changed before it stopped.
+        if sub in ("pull", "merge") and merged_in_place(runtime.output):
+            return _merged(inv, runtime, sub)
+        return []
     if sub in _UNNAMEABLE:
         if any(a.value in ("--abort", "--quit", "--skip") for a in rest):
             return (
@@ -133,10 +139,14 @@ def _merged(
     ``command``: what brought them in, when not ``git <sub>`` (``gh pr merge``).
     """
     reports = merge_reports(runtime.output)
-    if reports is None:
-        return [inv.unknown(_UNNAMEABLE[sub])]
     root = _root(inv, runtime)
     detail = f"{BROUGHT_IN}{command or f'git {sub}'}"
+    if reports is None:
+        # Stopped on a conflict, it names only the files both sides changed, which it wrote.
+        named_files = [join(root, p) for p in merged_in_place(runtime.output)]
+        return [inv.unknown(_UNNAMEABLE[sub])] + [
+            inv.op("edit", path, detail=detail) for path in named_files if path is not None
+        ]
     ops: list[FileOperation] = []
     for report in reports:
         named: list[tuple[FileAction, str, str | None]] = [

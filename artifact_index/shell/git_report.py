@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["MergeReport", "merge_reports"]
+__all__ = ["MergeReport", "merge_reports", "merged_in_place"]
 
 _START = lazy_pattern(r"^(?:Fast-forward|Merge made by (?:the '[\w-]+' strategy|[\w-]+)\.?)\s*$")
 _STAT = lazy_pattern(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+(?: [+-]*)?|Bin(?: .*)?)\s*$")
@@ -38,6 +38,12 @@ _MODE = lazy_pattern(r"^ (?P<kind>create|delete) mode \d+ (?P<path>.+?)\s*$")
 _RENAME = lazy_pattern(r"^ (?:rename|copy) (?P<path>.+?) \(\d+%\)\s*$")
 _MODE_CHANGE = lazy_pattern(r"^ mode change \d+ => \d+ .+$")
 _UP_TO_DATE = lazy_pattern(r"^Already up[ -]to[ -]date\.?\s*$", re.MULTILINE)
+# What a merge that stopped prints for each file both sides changed: merged into it, with or
+# without conflict markers left in it.
+_MERGED_IN_PLACE = lazy_pattern(
+    r"^(?:Auto-merging (?P<auto>.+?)|CONFLICT \([^)]*\): Merge conflict in (?P<conflict>.+?))\s*$",
+    re.MULTILINE,
+)
 _BRACED = lazy_pattern(r"^(?P<head>.*?)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$")
 
 
@@ -121,3 +127,15 @@ def _rename(text: str) -> tuple[str, str]:
         return old, new
     old, _, new = text.partition(" => ")
     return old, new
+
+
+def merged_in_place(output: str | None) -> list[str]:
+    """The files a merge that printed no report merged into ("Auto-merging X", "Merge conflict in X").
+
+    A merge that stopped on a conflict prints no summary: these lines are all it says of the
+    files it wrote. The files only the other side changed are not named.
+    """
+    found: dict[str, None] = {}
+    for match in _MERGED_IN_PLACE.finditer(output or ""):
+        found[unquote_git_path(match["auto"] or match["conflict"])] = None
+    return list(found)

@@ -574,9 +574,18 @@ def _todo_list(facts: SessionFacts) -> list[str]:
     tasks = facts.open_tasks
     written = max(t.turn for t in facts.tasks)
     if not tasks:
-        return [
-            f"The agent's task list (last written turn {written}): nothing open, {len(facts.tasks)} completed."
-        ]
+        # Said by what each became: a task taken off the list (deleted, cancelled) was not done.
+        done = sum(1 for t in facts.tasks if t.status == "completed")
+        dropped = len(facts.tasks) - done
+        ended = ", ".join(
+            part
+            for part in (
+                f"{done} completed" if done else "",
+                f"{dropped} cancelled or deleted" if dropped else "",
+            )
+            if part
+        )
+        return [f"The agent's task list (last written turn {written}): nothing open, {ended}."]
     marks = {"in_progress": "[in progress]", "pending": "[pending]"}
     lines = [f"The agent's list as last written (turn {written}):"]
     for t in tasks:

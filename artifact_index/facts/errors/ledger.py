@@ -176,6 +176,15 @@ def started_in_background(output: str) -> bool:
     return _STARTED_IN_BACKGROUND.match(output) is not None
 
 
+def _later_statement_hid_a_failure(command: str, output: str) -> bool:
+    """Whether statements run one after another (`git merge …; echo "exit: $?"`) printed a failure.
+
+    Their exit status is the last statement's: an earlier one's "Automatic merge failed" is not
+    a success of the command.
+    """
+    return (";" in command or "\n" in command.strip()) and reads_as_failure(output)
+
+
 def _did_not_do_its_job(command: str, output: str) -> bool:
     """Whether a run that exited 0 still shows no sign it did its job (a wait loop, an HTTP error)."""
     return _LOOP.search(command) is not None or _HTTP_FAILURE.search(output) is not None
@@ -418,6 +427,7 @@ class ErrorLedger(BaseModel):
             and self.awaiting_next
             and not masks_exit_status(command)
             and not _did_not_do_its_job(command, output)
+            and not _later_statement_hid_a_failure(command, output)
         ):
             # A filter's exit status (`bun test | tail`) is not the command's: no success seen.
             self._went_on(turn, command)

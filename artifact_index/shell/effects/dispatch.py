@@ -560,4 +560,4 @@ _PYTHON_MODULES = {
 }
 
 # Handlers that look inside a failed command: a failed script still ran its first steps.
-_RUN_WHEN_FAILED: set[Handler] = {_shell, _xargs, rm, _toolchain}
+_RUN_WHEN_FAILED: set[Handler] = {_shell, _xargs, rm, _toolchain, git}

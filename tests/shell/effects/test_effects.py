@@ -529,6 +529,23 @@ class TestGit:
         result = analyze_command("git checkout dev", "/w", succeeded=True, output=output)
         assert effects(result) == [("unknown", None)]
 
+    def test_a_merge_stopped_on_a_conflict_names_the_files_it_merged_into(self) -> None:
+        # No summary: "Auto-merging X" and "Merge conflict in X" are the files both sides changed,
+        # which it wrote. What only the other side changed is not named: still an unknown effect.
+        output = (
+            "CONFLICT (content): Merge conflict in src/pages/links.astro\n"
+            "Auto-merging src/layouts/Layout.astro\n"
+            "Auto-merging src/pages/links.astro\n"
+            "Automatic merge failed; fix conflicts and then commit the result.\n"
+        )
+        result = analyze_command("git merge origin/main", "/w", succeeded=False, output=output)
+        assert effects(result) == [
+            ("unknown", None),
+            ("edit", "src/pages/links.astro"),
+            ("edit", "src/layouts/Layout.astro"),
+        ]
+        assert result.operations[1].detail == "brought in by git merge"
+
     def test_gh_pr_merge_names_the_files_its_local_fast_forward_lists(self) -> None:
         output = (
             "From github.com:o/r\n * branch            main       -> FETCH_HEAD\n"

@@ -122,6 +122,24 @@ def test_an_approach_the_session_went_past_is_said_as_what_ran_next_not_open() -
     assert "not seen resolved" not in errors
 
 
+def test_what_ran_next_is_not_a_sequence_whose_earlier_statement_failed() -> None:
+    # `git merge …; echo "exit: $?"` exits 0, the echo's status, but printed the merge failing:
+    # it is not "a later command succeeded". The status after it is.
+    index = _index(
+        shell(1, "gt submit --stack", "ERROR: Failed to submit: not authenticated\n", False),
+        shell(
+            2,
+            'git merge --no-ff topic 2>&1\necho "--- exit: $? ---"\ngit diff --name-only --diff-filter=U',
+            "CONFLICT (content): Merge conflict in a.py\n"
+            "Automatic merge failed; fix conflicts and then commit the result.\n--- exit: 1 ---\n"
+            "a.py\n",
+        ),
+        shell(3, "git status --short", "UU a.py\n"),
+    )
+    errors = _section(_hook(index), "Errors")
+    assert "a later command succeeded: `git status --short` (turn 3)" in errors
+
+
 def test_a_failing_check_stays_open_whatever_ran_after_it() -> None:
     index = _index(
         shell(1, "pytest -q", "FAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed\n", False),
@@ -895,3 +913,12 @@ def test_a_pull_request_the_user_said_in_japanese_was_merged_is_not_stated_open(
     tasks = _section(_hook(index), "Open tasks")
     assert "- [open] `#20`" not in tasks
     assert "[open when last seen, turn 1; the user said at turn 2:" in tasks
+
+
+def test_a_list_whose_tasks_were_deleted_does_not_call_them_completed() -> None:
+    index = _index(
+        _todo(1, [("Write the migration", "pending"), ("Run it", "pending")]),
+        _todo(2, [("Write the migration", "completed"), ("Run it", "deleted")]),
+    )
+    tasks = _section(_hook(index), "Open tasks")
+    assert "nothing open, 1 completed, 1 cancelled or deleted." in tasks
