@@ -658,6 +658,10 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
             # Put back as it was, yet listed modified now: something the trail does not follow
             # (a generator, a build) changed it again since.
             ops.append(inv.op("edit", placed, detail=LISTED_AFTER_PUT_BACK))
+        elif action == "delete" and files.changed_here(placed) and files.exists(placed) is True:
+            # A file the session changed, listed deleted: removed since by something the calls
+            # seen do not show (the person, another process). The status is the tree's truth.
+            ops.append(inv.op("delete", placed, detail=LISTED_DELETED))
         elif (
             not files.changed_here(placed)
             and (agent := files.changed_by_sub_agent(placed)) is not None
@@ -670,6 +674,7 @@ def _status(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOper
     return ops
 
 
+LISTED_DELETED = "listed deleted by git status: removed by something the calls seen do not show"
 LISTED_AFTER_PUT_BACK = (
     "listed modified by git status after the session put it back: changed since by a command "
     "the trail does not follow"

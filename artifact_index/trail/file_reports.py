@@ -28,7 +28,7 @@ from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
 from artifact_index.ingestion.events import ToolCall
 from artifact_index.shell.formatters import MAY_BE_UNCHANGED
-from artifact_index.shell.git import BROUGHT_IN, LISTED_AFTER_PUT_BACK
+from artifact_index.shell.git import BROUGHT_IN, LISTED_AFTER_PUT_BACK, LISTED_DELETED
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, is_stash
@@ -323,7 +323,7 @@ def _report(
         # Deleted last, yet there now: something no call shows made it again, not the `rm`.
         resting = []
     shell = [resting[-1].command] if resting and resting[-1].command else []
-    if resting and resting[-1].detail == LISTED_AFTER_PUT_BACK:
+    if resting and resting[-1].detail in (LISTED_AFTER_PUT_BACK, LISTED_DELETED):
         shell = []  # the status only showed the change; what made it is not seen
     # Only formatters touched it: the command it rests on may have changed nothing.
     reformatted = shell if not certain else []

@@ -236,3 +236,27 @@ def test_a_file_a_project_formatter_may_have_changed_is_its_when_a_status_lists_
     # With no listing before it, a change listed after it may predate it: nothing is credited.
     files, _ = changed(tmp_path, ROOT, [("cargo fmt", ""), ("git status", FORMATTED)])
     assert files == {}
+
+
+def test_a_file_the_session_changed_that_a_status_lists_deleted_is_deleted(
+    tmp_path: Path,
+) -> None:
+    # The session rewrote GEMINI.md; the person then removed it. No call shows the removal, but
+    # the status does: the file is gone, and no change the session wrote into it is still there.
+    status = (
+        "On branch main\nChanges not staged for commit:\n"
+        '  (use "git add/rm <file>..." to update what will be committed)\n'
+        "\tdeleted:    GEMINI.md\n\tmodified:   notes.md\n"
+    )
+    files, _ = changed(
+        tmp_path,
+        ROOT,
+        [
+            ("cat GEMINI.md notes.md", "@a\nnotes\n"),
+            ("printf '@b\\n' > GEMINI.md", ""),
+            ("git status", status),
+        ],
+    )
+    assert files == {"GEMINI.md": "deleted"}
+    reports = {r.path: r for r in file_reports(build_index(tmp_path / "session.jsonl")[0])}
+    assert reports["GEMINI.md"].shell_command is None  # the status only showed it
