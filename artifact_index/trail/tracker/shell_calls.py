@@ -316,6 +316,7 @@ def _reads_not_seen(
             says_nothing(output)
             or _listing_lacks(effect, command, output, cwd)
             or _nothing_after_marker(segment, command, output)
+            or _only_markers(command, output)
         ):
             unseen.add(n)
             continue
@@ -343,6 +344,19 @@ def _nothing_after_marker(segment: str, command: str, output: str) -> bool:
         return False
     marker = markers[-1]["text"].strip()
     return bool(marker) and command.count(marker) == 1 and output.rstrip().endswith(marker)
+
+
+def _only_markers(command: str, output: str) -> bool:
+    """Whether all the output says is the markers the command echoes: its silenced reads printed nothing.
+
+    ``cat a 2>/dev/null; echo "---"; cat b 2>/dev/null`` printing only ``---``.
+    """
+    markers = {m["text"].strip() for m in _ECHOED_MARKER.finditer(command)} - {""}
+    if not markers:
+        return False
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    said = [line for line in lines if not says_nothing(line)]
+    return bool(said) and all(line in markers for line in said)
 
 
 def _listing_lacks(effect: FileOperation, command: str, output: str, cwd: str | None) -> bool:

@@ -76,6 +76,23 @@ def test_a_silenced_read_that_printed_nothing_is_not_a_read() -> None:
     assert "extractor.ts" not in files and "- `src/cart.ts`" in files
 
 
+def test_silenced_reads_between_echoed_markers_that_printed_only_the_markers_are_not_reads() -> (
+    None
+):
+    # Each config looked for is missing: all the output shows is the separators echoed between.
+    summary = summary_of(
+        shell(
+            2,
+            'cat .mcp.json 2>/dev/null; echo "---"; cat /home/dev/.claude/mcp.json 2>/dev/null',
+            "Exit code 1\n---\n",
+            False,
+        ),
+        read(3, "/home/dev/shop/src/cart.ts", "export const total = 1"),
+    )
+    files = section(summary, "Files Read")
+    assert "mcp.json" not in files and "- `src/cart.ts`" in files
+
+
 def test_the_fallback_of_a_read_that_printed_is_not_a_read() -> None:
     summary = summary_of(
         shell(
