@@ -169,13 +169,26 @@ def _made_then_deleted(f: FileReport) -> str:
     session made, whose writing no call shows (a scaffold's), is said to be made without a turn.
     """
     assert f.last_change is not None  # file_story asks only of a changed file
-    made = sorted({turn for action, turn in f.changes if action in MAKING_ACTIONS})
+    # A write while it exists rewrites it: only one that finds it gone (at first, or after a
+    # deletion) creates it.
+    made: list[int] = []
+    rewritten: list[int] = []
+    there = False
+    for action, turn in f.changes:
+        if action in MAKING_ACTIONS:
+            (rewritten if there else made).append(turn)
+            there = True
+        elif action == "delete":
+            there = False
+    made, rewritten = sorted(set(made)), sorted(set(rewritten) - set(made))
     deleted = sorted({turn for action, turn in f.changes if action == "delete"})
     start = (
         f"created ({_turn_words(made)})"
         if made
         else "made in the session (no call seen writing it)"
     )
+    if made and rewritten:
+        start += f", rewritten ({_turn_words(rewritten)})"
     deleted = deleted or [f.last_change[1]]
     last = "the last " if len(deleted) > 1 else ""
     by = f", {last}by `{one_line(f.last_command, 80)}`" if f.last_command else ""

@@ -553,6 +553,20 @@ def test_a_file_created_then_deleted_is_said_to_be_gone_not_put_back() -> None:
     ) in put_back
 
 
+def test_a_made_file_written_again_before_its_deletion_was_rewritten_not_created_twice() -> None:
+    index = _index(
+        write(1, f"{ROOT}/zz_debug_test.go", "package sem\n"),
+        write(3, f"{ROOT}/zz_debug_test.go", "package sem\n\nfunc TestDebug() {}\n"),
+        shell(4, "rm zz_debug_test.go", ""),
+    )
+
+    put_back = _section(index, "Files changed, then put back (no net change seen)")
+    assert (
+        "- `zz_debug_test.go`: created (turn 1), rewritten (turn 3), deleted (turn 4, by "
+        "`rm zz_debug_test.go`); it does not exist now"
+    ) in put_back
+
+
 def test_a_file_made_deleted_and_there_again_unseen_is_not_credited_to_its_first_maker() -> None:
     index = _index(
         shell(1, "printf 'X=1\\n' > .env.local && cat .env.local && rm -f .env.local", "X=1\n"),
