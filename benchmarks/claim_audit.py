@@ -175,6 +175,14 @@ def _normalized(text: str) -> str:
     return " ".join(text.split())
 
 
+def _is_heading(part: str, headings: set[str]) -> bool:
+    """Whether a quoted heading is one of ``headings``; a heading cut short ("…") by its start."""
+    if not part.endswith("…"):
+        return _normalized(part) in headings
+    start = _normalized(part.rstrip("…"))
+    return any(heading.startswith(start) for heading in headings)
+
+
 def _headings_outside_fences(text: str) -> set[str]:
     found: set[str] = set()
     fence: str | None = None
@@ -289,7 +297,7 @@ def _check(
                 pieces = [p for p in re.split(r" → |…", part) if len(p.strip()) >= 4]
                 if any(_normalized(p).replace("`", "'") not in flat for p in pieces):
                     s.flags.append(f"quote: `{part[:80]}` is not in the transcript")
-                elif is_heading and _normalized(part.rstrip("…")) not in headings:
+                elif is_heading and not _is_heading(part, headings):
                     s.flags.append(f"heading: `{part[:80]}` is not a heading outside fenced code")
         for ref in _REFERENCE.findall(s.text):
             if ref.strip().lower() not in titles:

@@ -92,6 +92,20 @@ def test_the_command_after_a_files_headings_is_not_taken_for_a_heading() -> None
     assert statement.flags == []
 
 
+def test_a_heading_cut_short_is_found_by_its_start() -> None:
+    statement = audit.Statement(
+        "Files modified", "- `DECISIONS.md`: headings: `5. The server is no longer read-only. Wri…`"
+    )
+    text = audit._decoded(
+        [
+            '{"type": "write", "content": "## 5. The server is no longer read-only. Writes are ok.\\n"}\n'
+        ]
+    )
+    audit._check([statement], "## Files modified\n", text, [], _NoFiles())
+
+    assert statement.flags == []
+
+
 def test_a_fence_one_string_leaves_open_does_not_hide_the_next_strings_headings() -> None:
     # A tool output cut inside a code block, then a file written with a heading.
     text = audit._decoded(
