@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from artifact_index.facts.errors.diagnostics import Diagnostic, DiagnosticKind
-from artifact_index.facts.errors.test_results import TestRun
+from artifact_index.facts.errors.test_results import TestRun, without_task_prefixes
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text, redaction_enabled
 
@@ -100,7 +100,7 @@ _EXCEPTION = lazy_pattern(
 @functools.lru_cache(maxsize=4096)
 def _masked(message: str) -> str:
     """The message with what varies between runs of the same error masked."""
-    text = _UUID.sub("<id>", message)
+    text = _UUID.sub("<id>", without_task_prefixes(message))
     text = _HEX.sub("0x?", text)
     text = _PATH.sub("<path>", text)
     text = _HASH.sub("<hash>", text)

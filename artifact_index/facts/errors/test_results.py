@@ -62,6 +62,7 @@ _PROJECT_RUNNERS = frozenset(
     [
         "make",
         "just",
+        "mise",
         "task",
         "npm",
         "pnpm",
@@ -884,6 +885,18 @@ _HINTS = {
     "bun test": "other",
 }
 _ANSI = lazy_pattern(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# The task a runner prefixes each line of its output with ("[ci-test] 16 passed in 4.03s" from
+# ``mise run ci``). A level word in brackets ("[error] …") is part of the line.
+_TASK_PREFIX = lazy_pattern(
+    r"^\[(?!(?i:error|err|warn|warning|info|debug|fatal|fail|failed|ok|pass|notice)\])"
+    r"[a-z][\w.:@/-]*\][ \t]",
+    re.MULTILINE,
+)
+
+
+def without_task_prefixes(text: str) -> str:
+    """``text`` with the task prefix a runner put before each line taken off: what the task printed."""
+    return _TASK_PREFIX.sub("", text) if "[" in text else text
 
 
 def parse_test_run(output: str, command: str | None = None) -> TestRun | None:
@@ -898,6 +911,7 @@ def parse_test_run(output: str, command: str | None = None) -> TestRun | None:
         output = _ANSI.sub("", output)
     if "\r" in output:
         output = output.replace("\r\n", "\n").replace("\r", "\n")
+    output = without_task_prefixes(output)
     order = list(_PARSERS)
     for check in checks_in(command):
         hint = _HINTS.get(check.runner) or (

@@ -499,3 +499,27 @@ def test_a_file_named_error_in_a_failed_commands_output_is_not_its_error() -> No
         "git filter-branch --force --index-filter 'git rm' HEAD~9..HEAD", output, 1
     )
     assert found.message.startswith("error: invalid path '.git/hooks/pre-commit'")
+
+
+def test_an_error_a_task_runner_prefixed_is_the_same_error_printed_bare() -> None:
+    # `mise run ci` shows the broken venv behind its task's name, the session's own probe shows it
+    # bare; the task passing later settles both.
+    broken = (
+        'mise ERROR "/repo/.venv/bin/pytest" couldn\'t exec process: No such file or directory\n'
+    )
+    session = Session()
+    session.run("mise run ci 2>&1", "[ci-test] " + broken, ok=False)
+    session.run("which pytest 2>&1 && uv run pytest --version 2>&1", broken, ok=False)
+    session.run("mise run ci 2>&1", "[ci-test] " + GREEN, ok=True)
+
+    assert len(session.ledger.errors) == 1
+    [entry] = session.ledger.errors
+    assert entry.resolved and entry.resolved_turn == 6
+
+
+def test_a_level_word_in_brackets_stays_part_of_the_error() -> None:
+    session = Session()
+    session.run("./deploy.sh", "[error] disk full\n", ok=False)
+    session.run("./deploy.sh", "disk full\n", ok=False)
+
+    assert len(session.ledger.errors) == 2

@@ -39,6 +39,8 @@ from .diagnostics.test_diagnostics import PYTEST
         "python manage.py test reports",
         "python tests/runtests.py queries.test_bulk_update --verbosity 2",
         "mise run test",
+        "mise run ci",
+        "make ci",
     ],
 )
 def test_test_commands(command: str) -> None:
@@ -63,6 +65,11 @@ def test_test_commands(command: str) -> None:
         "cargo build --release",
         "mkdir -p tests && touch tests/__init__.py",
         "cat > test_wrap.py <<'EOF'\npytest.main()\nEOF",
+        # The runner says something about itself and runs nothing.
+        "uv sync --group dev && uv run pytest --version",
+        "python -m pytest --collect-only -q",
+        "npx jest --help",
+        "npm ci",
     ],
 )
 def test_other_commands(command: str | None) -> None:
@@ -520,3 +527,16 @@ def test_expected_failures_and_unexpected_passes_keep_the_runners_names() -> Non
     assert run is not None
     assert (run.passed, run.skipped) == (6, 1)
     assert run.other == (("expected failures", 2), ("unexpected successes", 1))
+
+
+def test_a_summary_behind_a_task_runners_prefix_is_read() -> None:
+    # `mise run ci` prefixes each line of a task's output with the task's name.
+    output = (
+        "[ci-lint] All checks passed!\n"
+        "[ci-test] tests/test_a.py::test_x PASSED [100%]\n"
+        "[ci-test] ============================== 16 passed in 4.03s ===============\n"
+        "[ci-test] Finished in 4.98s\n"
+    )
+    run = parse_test_run(output, "mise run ci 2>&1")
+
+    assert run is not None and (run.runner, run.passed, run.failed) == ("pytest", 16, 0)

@@ -339,7 +339,8 @@ def _task_check(runner: str, args: list[str]) -> Check | None:
             targets.append(word)
         i += 1
     for target in targets:
-        category = _script_category(target) or ("test" if target == "check" else None)
+        # A task named for the whole gate (`make check`, `mise run ci`) runs the tests among its steps.
+        category = _script_category(target) or ("test" if target in ("check", "ci") else None)
         if category is not None:
             return _check(
                 f"{runner} {checker_name(target)}",
@@ -351,12 +352,20 @@ def _task_check(runner: str, args: list[str]) -> Check | None:
     return None
 
 
+# Options with which a checker only says something about itself or lists what it would run.
+_NO_RUN_OPTIONS = frozenset(
+    {"--version", "--help", "--collect-only", "--co", "--fixtures", "--markers", "--list", "-list"}
+)
+
+
 def segment_check(words: list[str]) -> Check | None:
     words = unwrap(words)
     if not words:
         return None
     name = executable(words[0])
     args = words[1:]
+    if any(word in _NO_RUN_OPTIONS for word in args):
+        return None  # `pytest --version`, `tsc --help`: the tool answers and checks nothing
     if PYTHON_INTERPRETER.match(name):
         return _python_check(args)
     if name in _TEST_RUNNERS:
