@@ -18,6 +18,7 @@ import posixpath
 import re
 from fnmatch import fnmatchcase
 
+from artifact_index.shell.snapshots import SNAPSHOT_WRITES, is_snapshot_file
 from artifact_index.trail.answers import FileReport, UnknownEffect
 from artifact_index.trail.index import ArtifactIndex
 
@@ -93,12 +94,34 @@ def _reaching_runs(
     reach: list[tuple[UnknownEffect, set[str], str]] = []
     for effect in index.unknown_effects():
         who = _WRITES.match(effect.detail or "")
-        if who is None:
+        if who is None or (effect.detail or "").startswith(SNAPSHOT_WRITES):
             continue
         text = _script_text(index, effect, who["who"], changed)
         if text:
             reach.append((effect, _literals(text), text))
     return reach
+
+
+def _snapshot_runs(index: ArtifactIndex) -> list[tuple[UnknownEffect, list[str]]]:
+    """The test runs that rewrote their golden or snapshot files, each with the folders it ran in."""
+    runs = []
+    for effect in index.unknown_effects():
+        detail = effect.detail or ""
+        if detail.startswith(SNAPSHOT_WRITES):
+            where = detail[len(SNAPSHOT_WRITES) :].strip().removeprefix("(under ").removesuffix(")")
+            runs.append((effect, [folder for folder in where.split(", ") if folder]))
+    return runs
+
+
+def _in_snapshot_reach(index: ArtifactIndex, folders: list[str], path: str) -> bool:
+    """Whether a snapshot-updating run in ``folders`` could have written ``path``: a golden file under one."""
+    if not is_snapshot_file(path):
+        return False
+    root = index.session.root
+    full = path if path.startswith("/") or not root else posixpath.join(root, path)
+    return not folders or any(
+        full == folder or full.startswith(folder.rstrip("/") + "/") for folder in folders
+    )
 
 
 def _outside_search(index: ArtifactIndex, effect: UnknownEffect, path: str) -> bool:
@@ -123,8 +146,21 @@ def maybe_created_by_scripts(
     """
     found: dict[str, UnknownEffect] = {}
     reach = _reaching_runs(index, changed)
+    snapshots = _snapshot_runs(index)
     for report in modified:
         if report.path.startswith("/") or _DEPENDENCY.search(report.path) or not report.turns:
+            continue
+        first = next(
+            (
+                effect
+                for effect, folders in snapshots
+                if effect.turn < min(report.turns)
+                and _in_snapshot_reach(index, folders, report.path)
+            ),
+            None,
+        )
+        if first is not None:
+            found[report.path] = first
             continue
         for effect, literals, text in reach:
             if (
@@ -168,6 +204,12 @@ def maybe_changed_by_scripts(
             found[report.path] = UnknownEffect(
                 turn=said.turn, tool="Bash", command=said.command, detail=MAY_HAVE_CHANGED_IT
             )
+    for effect, folders in _snapshot_runs(index):
+        for report in read:
+            if not _DEPENDENCY.search(report.path) and _in_snapshot_reach(
+                index, folders, report.path
+            ):
+                found[report.path] = effect  # the latest run that could have written it
     reach = _reaching_runs(index, changed)
     if not reach:
         return found

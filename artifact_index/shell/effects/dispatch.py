@@ -41,6 +41,7 @@ from artifact_index.shell.invocation import Invocation, Runtime, parse_options, 
 from artifact_index.shell.neutral import NEUTRAL_PROGRAMS
 from artifact_index.shell.packages import PACKAGE_MANAGERS, expo_install_effects, package_effects
 from artifact_index.shell.scripts import javascript_effects, python_effects
+from artifact_index.shell.snapshots import snapshot_update
 from artifact_index.shell.wrappers import unwrap_args
 
 __all__ = ["command_effects"]
@@ -52,6 +53,15 @@ _READERS = {"cat", "head", "tail", "nl", "less", "more", "bat", "batcat", "tac",
 def command_effects(inv: Invocation, runtime: Runtime) -> Effect:
     """The effects of one simple command (``inv.args[0]`` is the program)."""
     inv = _unwrap(inv)
+    effect = _program_effects(inv, runtime)
+    rewritten = snapshot_update(inv)
+    if rewritten is not None:
+        # Whether it passed or failed, the run may have written the expectations of the tests it ran.
+        effect.operations.append(rewritten)
+    return effect
+
+
+def _program_effects(inv: Invocation, runtime: Runtime) -> Effect:
     name = inv.program
     if name is None:
         # `"$EDITOR" file`, `$CMD a b`: the program is only known at run time.

@@ -70,6 +70,7 @@ def test_test_commands(command: str) -> None:
         "python -m pytest --collect-only -q",
         "npx jest --help",
         "npm ci",
+        "cargo test --test github_integration --no-run",
     ],
 )
 def test_other_commands(command: str | None) -> None:

@@ -245,3 +245,37 @@ def test_a_read_file_put_back_as_git_holds_it_is_not_told_unchanged() -> None:
         "may have rewritten them after their last read (not known)" in line
     )
     assert "- `docs/notes.md`" in files
+
+
+def test_golden_files_a_test_run_regenerated_are_not_told_unchanged() -> None:
+    # `go test -update` writes the expected output of each test at a path the test computes: the
+    # golden files the session then reads may be that run's work; a fixture the tests read is not.
+    summary = summary_of(
+        UserMessage(turn=1, text="Add golden snapshots for the provider."),
+        shell(
+            2,
+            "go test ./internal/sem -run TestGolden -update",
+            "ok  \texample/internal/sem\t0.9s\n",
+        ),
+        read(3, "/home/dev/shop/internal/sem/testdata/go-basic.ndjson.golden", '{"a": 1}'),
+        read(3, "/home/dev/shop/internal/sem/testdata/go-basic/auth.go", "package auth"),
+        read(3, "/home/dev/shop/internal/other/testdata/b.golden", "x"),
+        shell(4, "go test ./...", "ok  \texample/internal/sem\t0.9s\n"),
+    )
+    files = section(summary, "Files Read")
+    assert (
+        "- read, but `go test ./internal/sem -run TestGolden -update` (turn 2) writes files at "
+        "paths computed at run time and may have changed or created them (not known): "
+        "`internal/sem/testdata/go-basic.ndjson.golden`"
+    ) in files
+    # Not a golden file, or not under the package the run tested: plainly read.
+    assert "- `internal/sem/testdata/go-basic/auth.go`" in files
+    assert "- `internal/other/testdata/b.golden`" in files
+
+
+def test_a_test_run_that_does_not_update_its_snapshots_writes_none() -> None:
+    summary = summary_of(
+        shell(2, "npx jest src/cart", "Tests: 3 passed, 3 total\n"),
+        read(3, "/home/dev/shop/src/cart/__snapshots__/cart.test.ts.snap", "exports[`a`] = 1;"),
+    )
+    assert "- `src/cart/__snapshots__/cart.test.ts.snap`" in section(summary, "Files Read")

@@ -362,10 +362,20 @@ def segment_check(words: list[str]) -> Check | None:
     words = unwrap(words)
     if not words:
         return None
-    name = executable(words[0])
     args = words[1:]
     if any(word in _NO_RUN_OPTIONS for word in args):
         return None  # `pytest --version`, `tsc --help`: the tool answers and checks nothing
+    check = _segment_check(words)
+    if check is not None and check.category == "test" and "--no-run" in args:
+        # `cargo test --no-run` compiles the tests and runs none of them.
+        # (A runner of its own: its passing build settles no test failure.)
+        return check.model_copy(update={"category": "build", "runner": f"{check.runner} --no-run"})
+    return check
+
+
+def _segment_check(words: list[str]) -> Check | None:
+    name = executable(words[0])
+    args = words[1:]
     if PYTHON_INTERPRETER.match(name):
         return _python_check(args)
     if name in _TEST_RUNNERS:
