@@ -179,6 +179,37 @@ def _last_look_up_found_nothing(command: str, output: str) -> str | None:
     return None
 
 
+def _stopped_at_a_look_up(command: str, output: str) -> str | None:
+    """The look-up a ``&&`` chain stopped at, told by the markers it echoed (else None).
+
+    ``git checkout -b x && echo "--- branch ---" && ls testdata && echo "(listed)"`` printing
+    ``--- branch ---`` and not ``(listed)``: the chain got past its first echo and stopped at the
+    ``ls`` before the second, whose exit status answers whether ``testdata`` is there.
+    """
+    if _OTHER_SEPARATOR.search(_unquoted(command.strip())):
+        return None
+    steps = [unwrap(words) for _, words in segments(command)]
+    if any(piped for piped, _ in segments(command)) or not all(steps):
+        return None
+    printed = {line.strip() for line in _lines(output)}
+
+    def echoed(words: list[str]) -> str | None:
+        if words[0] != "echo":
+            return None
+        return " ".join(w for w in words[1:] if w not in ("-n", "-e")).strip() or None
+
+    markers = [(i, text) for i, words in enumerate(steps) if (text := echoed(words)) is not None]
+    shown = [i for i, text in markers if text in printed]
+    if not shown or any(text in printed for i, text in markers if i > shown[-1]):
+        return None
+    at = shown[-1] + 1
+    # Only one step between the last marker printed and the next one (or the end) can have failed.
+    if at >= len(steps) or (at + 1 < len(steps) and echoed(steps[at + 1]) is None):
+        return None
+    program = steps[at][0].rsplit("/", 1)[-1]
+    return program if program in LOOKUPS else None
+
+
 def programs(command: str | None) -> set[str]:
     """The programs a command line runs (``cd x && rm y`` runs ``cd`` and ``rm``).
 
@@ -247,6 +278,9 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
     last = _last_look_up_found_nothing(command, output)
     if last is not None:
         return f"it ended with a look-up ({last}): its exit status is that look-up's answer"
+    stopped = _stopped_at_a_look_up(command, output)
+    if stopped is not None:
+        return f"it stopped at a look-up ({stopped}): its exit status is that look-up's answer"
     if actions == {"git diff"} and _DIFF_STATUS.search(command) and not _ERROR_LINE.search(output):
         return _DIFFERS
     if actions == {"git config"} and _CONFIG_QUERY.search(command) and not _lines(output):

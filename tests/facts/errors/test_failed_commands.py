@@ -964,6 +964,35 @@ def test_a_look_up_after_a_semicolon_does_not_hide_a_failure_printed_before_it()
     assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
 
 
+def test_a_chain_that_stopped_at_a_look_up_between_its_markers_is_no_error() -> None:
+    # The first marker printed and the second did not: the `ls` between them answered "no such folder".
+    ledger = ErrorLedger()
+    command = (
+        'git checkout -b v2 && echo "---branch created---" && ls internal/testdata 2>/dev/null'
+        ' && echo "(listed above)"'
+    )
+    output = "Exit code 2\nSwitched to a new branch 'v2'\n---branch created---\n"
+    ledger.observe(3, command, "Bash", output, False, "call-1", "exit_status")
+    assert [outcome for outcome, _ in outcomes(ledger)] == ["noise"]
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # The step after the marker is no look-up: its failure is the project's.
+        ('make build && echo "--- built ---" && ./bin/app --check && echo done', "--- built ---\n"),
+        # Two steps between the markers: which one failed is not known.
+        ('echo "--- a ---" && make build && ls out && echo done', "--- a ---\n"),
+        # The second marker printed too: the chain went past the look-up.
+        ('echo "--- a ---" && ls out && echo "--- b ---" && make', "--- a ---\nout\n--- b ---\n"),
+    ],
+)
+def test_a_chain_that_stopped_elsewhere_keeps_its_error(command: str, output: str) -> None:
+    ledger = ErrorLedger()
+    ledger.observe(3, command, "Bash", "Exit code 2\n" + output, False, "call-1", "exit_status")
+    assert [outcome for outcome, _ in outcomes(ledger)] == ["error"]
+
+
 SETTINGS_TRACEBACK = """Traceback (most recent call last):
   File "<stdin>", line 3, in <module>
   File "/home/dev/.venv/lib/python3.12/site-packages/pydantic/main.py", line 263, in __init__
