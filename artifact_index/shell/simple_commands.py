@@ -36,7 +36,7 @@ from artifact_index.shell.parser import (
     parse_command,
 )
 
-__all__ = ["process_substitutions", "simple_commands", "word_text"]
+__all__ = ["process_substitutions", "simple_commands", "statements", "word_text"]
 
 
 def word_text(word: Word, variables: Mapping[str, str] | None = None) -> str:
@@ -104,6 +104,26 @@ def _collect(
             stack.extend((item, piped) for item in reversed(current.items))
         elif isinstance(current, (Subshell, Group, Conditional, ForLoop)):
             stack.append((current.body, piped))
+
+
+@functools.lru_cache(maxsize=1024)
+def statements(command: str) -> tuple[tuple[str, str], ...] | None:
+    """The pipelines of a command line, each as written with the operator after it (``&&``, ``;``, ``""`` last).
+
+    ``go build ./... | head; go test ./x``: ``("go build ./... | head", ";")``, ``("go test ./x", "")``.
+    None when a part is more than a pipeline of simple commands (a loop, a group, a subshell).
+    """
+    script = parse_command(command)
+    body = script.body
+    items, operators = (body.items, body.operators) if isinstance(body, Sequence) else ((body,), ())
+    found: list[tuple[str, str]] = []
+    for i, item in enumerate(items):
+        parts = item.commands if isinstance(item, Pipeline) else (item,)
+        if script.has_errors or not all(isinstance(p, Command) and p.text for p in parts):
+            return None
+        text = " | ".join(p.text for p in parts if isinstance(p, Command))
+        found.append((text, operators[i] if i < len(operators) else ""))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -10,7 +10,9 @@ sections and the LLM prompt's facts word one claim the same way.
 
 from __future__ import annotations
 
-from artifact_index.shell.simple_commands import simple_commands
+from artifact_index.facts.errors.checks import checks_in
+from artifact_index.facts.errors.test_results import is_test_command
+from artifact_index.shell.simple_commands import simple_commands, statements
 from artifact_index.trail.answers import ErrorReport, FileReport, PendingCallReport, TestReport
 from artifact_index.trail.file_reports import MAKING_ACTIONS
 from summarizer.sections.text import one_line
@@ -71,9 +73,43 @@ def _output_cut_by(command: str) -> str | None:
     return None
 
 
+def _test_part(command: str) -> tuple[str, list[str]] | None:
+    """The one pipeline of a command line that ran the tests, and the other checks beside it.
+
+    Only when those checks could fail without stopping the line (a ``;`` after them, or a filter
+    taking their output): ``go build ./... | head; go test ./x`` printed compile errors and then
+    "ok", and the counts are of ``go test ./x`` alone.  None otherwise.
+    """
+    parts = statements(command)
+    if parts is None or len(parts) < 2:
+        return None
+    tests = [i for i, (text, _) in enumerate(parts) if is_test_command(text)]
+    if len(tests) != 1:
+        return None
+    others: list[str] = []
+    unguarded = False
+    for i, (text, operator) in enumerate(parts):
+        runners = (
+            [c.runner for c in checks_in(text) if c.category != "test"] if i != tests[0] else []
+        )
+        others += [r for r in runners if r not in others]
+        unguarded |= bool(runners) and (operator != "&&" or " | " in text)
+    return (parts[tests[0]][0], others) if others and unguarded else None
+
+
 def test_result(run: TestReport, limit: int = 100) -> str:
     """One run, its last result as seen, and what a later run covering it showed."""
-    line = f"`{one_line(run.command, limit)}` (last run turn {run.turn}): {test_counts(run)}"
+    part = _test_part(run.command)
+    if part is not None:
+        tests, others = part
+        also = ", ".join(f"`{runner}`" for runner in others)
+        line = (
+            f"`{one_line(tests, limit)}` (last run turn {run.turn}, in a command that also ran "
+            f"{also}, whose results these are not): "
+            + test_counts(run.model_copy(update={"command": tests}))
+        )
+    else:
+        line = f"`{one_line(run.command, limit)}` (last run turn {run.turn}): {test_counts(run)}"
     if run.superseded_by is not None:
         line += (
             f"; a later run covering it, `{one_line(run.superseded_by, 60)}` "

@@ -227,6 +227,33 @@ def test_go_test_counts_are_packages_and_test_classes_are_not_tests() -> None:
     assert "`TestParser`," not in hook
 
 
+def test_tests_run_beside_a_build_that_failed_unseen_are_named_apart_from_it() -> None:
+    # `;` and `| head` let the build's compile errors by: the line's "0 failed" is the tests' alone.
+    command = (
+        'go build ./... 2>&1 | head; echo "=== test ==="; go test ./internal/bench 2>&1 | tail -3'
+    )
+    output = (
+        "# example.com/cmd/bench\ncmd/bench/main.go:90:47: cannot use x (variable of type bool)\n"
+        "=== test ===\nok  \texample.com/internal/bench\t(cached)\n"
+    )
+    status = _section(_hook(_index(shell(1, command, output))), "Test status")
+
+    assert (
+        "`go test ./internal/bench 2>&1 | tail -3` (last run turn 1, in a command that also ran "
+        "`go build`, whose results these are not): "
+    ) in status
+
+
+def test_tests_run_only_once_the_other_checks_passed_keep_the_whole_command() -> None:
+    status = _section(
+        _hook(
+            _index(shell(1, "ruff check . && pytest -q", "All checks passed!\n3 passed in 0.1s\n"))
+        ),
+        "Test status",
+    )
+    assert "`ruff check . && pytest -q` (last run turn 1): 3 passed, 0 failed" in status
+
+
 def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None:
     index = _index(
         shell(
