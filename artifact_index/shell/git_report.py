@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from artifact_index.ingestion.git_quoting import unquote_git_path
 from artifact_index.lazy_pattern import lazy_pattern
 
-__all__ = ["MergeReport", "merge_reports", "merged_in_place"]
+__all__ = ["MergeReport", "merge_reports", "merged_in_place", "names_a_conflict"]
 
 _START = lazy_pattern(r"^(?:Fast-forward|Merge made by (?:the '[\w-]+' strategy|[\w-]+)\.?)\s*$")
 _STAT = lazy_pattern(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+(?: [+-]*)?|Bin(?: .*)?)\s*$")
@@ -39,11 +39,14 @@ _RENAME = lazy_pattern(r"^ (?:rename|copy) (?P<path>.+?) \(\d+%\)\s*$")
 _MODE_CHANGE = lazy_pattern(r"^ mode change \d+ => \d+ .+$")
 _UP_TO_DATE = lazy_pattern(r"^Already up[ -]to[ -]date\.?\s*$", re.MULTILINE)
 # What a merge that stopped prints for each file both sides changed: merged into it, with or
-# without conflict markers left in it.
+# without conflict markers left in it. Its conflict line is the one every reader of git's
+# conflicts goes by (see `names_a_conflict`).
+_CONFLICT = r"CONFLICT \([^)]*\): "
 _MERGED_IN_PLACE = lazy_pattern(
-    r"^(?:Auto-merging (?P<auto>.+?)|CONFLICT \([^)]*\): Merge conflict in (?P<conflict>.+?))\s*$",
+    rf"^(?:Auto-merging (?P<auto>.+?)|{_CONFLICT}Merge conflict in (?P<conflict>.+?))\s*$",
     re.MULTILINE,
 )
+_NAMES_A_CONFLICT = lazy_pattern(_CONFLICT)
 _BRACED = lazy_pattern(r"^(?P<head>.*?)\{(?P<old>[^{}]*) => (?P<new>[^{}]*)\}(?P<tail>.*)$")
 
 
@@ -139,3 +142,8 @@ def merged_in_place(output: str | None) -> list[str]:
     for match in _MERGED_IN_PLACE.finditer(output or ""):
         found[unquote_git_path(match["auto"] or match["conflict"])] = None
     return list(found)
+
+
+def names_a_conflict(text: str) -> bool:
+    """Whether ``text`` holds git's line for a conflict it left ("CONFLICT (content): Merge conflict in X")."""
+    return _NAMES_A_CONFLICT.search(text) is not None

@@ -424,6 +424,10 @@ class ArtifactIndex:
         """Every file's state, in the order first touched."""
         return iter(self._files.values())
 
+    def file_count(self) -> int:
+        """How many files the session has touched."""
+        return len(self._files)
+
     def first_touch_ranks(self) -> Mapping[str, int]:
         """Each file key's place in the order first touched (as :meth:`file_states` gives them).
 

@@ -17,12 +17,14 @@ from artifact_index.facts.errors.checks.command_line import executable, unwrap
 from artifact_index.facts.errors.ledger_entries import LedgerEntry
 from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.git import skip_global_options
+from artifact_index.shell.git_report import names_a_conflict
 
 __all__ = ["ended_by"]
 
-# What git prints when an operation stops midway on a conflict or a changed file in its way.
+# What git prints when an operation stops midway on a changed file in its way, or on a conflict
+# beside its conflict lines (see `names_a_conflict`).
 _STOPPED = lazy_pattern(
-    r"could not apply|CONFLICT \(|Merge conflict in|conflicts? (?:in|with)|"
+    r"could not apply|conflicts? (?:in|with)|"
     r"would be overwritten by (?:merge|checkout)|needs merge|fix conflicts|"
     r"Resolve all conflicts|after resolving the conflicts",
     0,
@@ -101,7 +103,7 @@ def ended_by(entry: LedgerEntry, later: str) -> str | None:
     --continue`` refused: "you have staged changes").
     """
     operations: set[str] = set()
-    stopped = _STOPPED.search(entry.message) is not None
+    stopped = names_a_conflict(entry.message) or _STOPPED.search(entry.message) is not None
     for command in entry.commands:
         started, resumed = _stopped(command)
         operations |= resumed | (started if stopped else set())

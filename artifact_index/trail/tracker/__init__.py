@@ -736,6 +736,8 @@ class Tracker:
                     else None,
                 )
             )
+            if self._homes[0] == self.index.file_count() - 1:
+                self._count_home(key)  # the count was up to date: it stays so at no cost
         return file
 
     def _in_new_directory(self, key: str) -> bool:
@@ -865,14 +867,20 @@ class Tracker:
         its commands name the files its tools named.
         """
         counted, homes = self._homes
-        files = self.index.file_states()
-        for file in islice(files, counted, None):
-            found = home_of(file.path)
-            if found is not None:
-                homes.add(found)
-            counted += 1
-        self._homes = (counted, homes)
+        if counted < self.index.file_count():
+            # Files the count has not taken in: those of a resumed session (new files are taken in
+            # as they come, see `_file`).
+            for file in islice(self.index.file_states(), counted, None):
+                self._count_home(file.path)
         return next(iter(homes)) if len(homes) == 1 else None
+
+    def _count_home(self, key: str) -> None:
+        """Take the home the file ``key`` lies in, if any, into the homes counted (see :meth:`home`)."""
+        counted, homes = self._homes
+        found = home_of(key)
+        if found is not None:
+            homes.add(found)
+        self._homes = (counted + 1, homes)
 
     def content_of(self, path: str) -> str | None:
         scratch = self.index.session.scratch
