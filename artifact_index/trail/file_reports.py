@@ -34,19 +34,7 @@ from artifact_index.trail.collection import collector_paused
 from artifact_index.trail.file_state import CHANGED_STATUSES, FileState, is_stash
 from artifact_index.trail.index import ArtifactIndex
 
-__all__ = ["MAKING_ACTIONS", "ReportCache", "file_reports", "line_counts"]
-
-
-def line_counts(diff: str | None) -> tuple[int | None, int | None]:
-    """Lines added and removed by a file's net change, when the index knows both sides of it."""
-    if diff is None:
-        return None, None
-    body = (
-        diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []
-    )  # past the ---/+++ headers
-    added = sum(1 for line in body if line.startswith("+"))
-    removed = sum(1 for line in body if line.startswith("-"))
-    return added, removed
+__all__ = ["MAKING_ACTIONS", "ReportCache", "file_reports"]
 
 
 def file_reports(
@@ -332,7 +320,9 @@ def _report(
         # command is what it rests on, not the `rm -rf`.
         shell = [state.made_again_by]
     diff = index.net_diff(entry.path) if entry.status in ("created", "modified") else None
-    added, removed = line_counts(diff if entry.status == "modified" else None)
+    added, removed = (
+        index.net_line_counts(entry.path, diff) if entry.status == "modified" else (None, None)
+    )
     fields = _symbol_fields(file_symbols)
     changed_symbols = fields["symbols"]
     notes = definition_notes(

@@ -303,6 +303,33 @@ def _unified_diff(before: str, after: str, old_name: str, new_name: str) -> str:
     return "".join(out)
 
 
+# The most lines a minimal count looks through: Myers' search costs about the square of the edits.
+_MAX_MINIMAL_EDITS = 400
+
+
+def _fewest_edits(old: list[str], new: list[str], bound: int) -> int | None:
+    """The fewest lines to remove and add to turn ``old`` into ``new`` (Myers), or None past ``bound``.
+
+    The diff above is difflib's: it anchors on the longest common run first, which can cost lines
+    a shortest edit would keep (+137/-257 where git says +131/-251).  Counts are git's.
+    """
+    n, m = len(old), len(new)
+    furthest = {1: 0}  # per diagonal k = x - y, the furthest x reached
+    for edits in range(bound + 1):
+        for k in range(-edits, edits + 1, 2):
+            if k == -edits or (k != edits and furthest[k - 1] < furthest[k + 1]):
+                x = furthest[k + 1]  # a line added
+            else:
+                x = furthest[k - 1] + 1  # a line removed
+            y = x - k
+            while x < n and y < m and old[x] == new[y]:
+                x, y = x + 1, y + 1
+            furthest[k] = x
+            if x >= n and y >= m:
+                return edits
+    return None
+
+
 def _hunk_range(start: int, stop: int) -> str:
     """A hunk header's range as :func:`difflib.unified_diff` writes it (1-based; an empty range names the line before)."""
     length = stop - start
@@ -960,6 +987,28 @@ class ArtifactIndex:
         old_name = "/dev/null" if state.existed_before is False else f"a/{shown.lstrip('/')}"
         new_name = "/dev/null" if state.exists is False else f"b/{shown.lstrip('/')}"
         return _unified_diff(before, after, old_name, new_name)
+
+    def net_line_counts(self, path: str, diff: str | None = None) -> tuple[int | None, int | None]:
+        """Lines added and removed by a file's net change, as few as any diff gives (git's counts).
+
+        ``diff``: its :meth:`net_diff`, when the caller has it. ``(None, None)`` when that is not known.
+        """
+        diff = self.net_diff(path) if diff is None else diff
+        if diff is None:
+            return None, None
+        body = diff.split("\n@@", 1)[1].splitlines()[1:] if "\n@@" in diff else []
+        added = sum(1 for line in body if line.startswith("+"))
+        removed = sum(1 for line in body if line.startswith("-"))
+        state = self.find_file(path)
+        if added and removed and state is not None:
+            before = "" if state.existed_before is False else state.original or ""
+            after = "" if state.exists is False else state.content or ""
+            old, new = _diff_lines(before), _diff_lines(after)
+            fewest = _fewest_edits(old, new, min(added + removed, _MAX_MINIMAL_EDITS))
+            if fewest is not None:
+                grown = len(new) - len(old)
+                added, removed = (fewest + grown) // 2, (fewest - grown) // 2
+        return added, removed
 
     def content(self, path: str) -> str | None:
         """A file's whole content at the end of the transcript, when the transcript showed or implied it all."""
