@@ -80,6 +80,8 @@ def _test_part(command: str) -> tuple[str, list[str]] | None:
     taking their output): ``go build ./... | head; go test ./x`` printed compile errors and then
     "ok", and the counts are of ``go test ./x`` alone.  None otherwise.
     """
+    if not any(mark in command.replace("&&", "") for mark in ";|&\n"):
+        return None  # one pipeline, or steps each run only once the one before passed
     parts = statements(command)
     if parts is None or len(parts) < 2:
         return None
