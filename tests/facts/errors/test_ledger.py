@@ -523,3 +523,20 @@ def test_a_level_word_in_brackets_stays_part_of_the_error() -> None:
     session.run("./deploy.sh", "disk full\n", ok=False)
 
     assert len(session.ledger.errors) == 2
+
+
+def test_a_monorepo_task_of_the_same_kind_settles_the_checkers_errors() -> None:
+    # mypy's errors, then the project's own type-check task through nx passing.
+    session = Session()
+    session.run(
+        "uv run mypy app 2>&1 | head -20",
+        'app/sandbox.py:245:12: error: Name "io" is not defined  [name-defined]\n'
+        "Found 1 error in 1 file (checked 696 source files)\n",
+        ok=True,
+    )
+    session.run(
+        "npx nx type-check api 2>&1 | head",
+        "Success: no issues found in 696 source files\n NX   Successfully ran target type-check\n",
+        ok=True,
+    )
+    assert [entry.resolved for entry in session.ledger.errors] == [True]

@@ -41,6 +41,9 @@ from .diagnostics.test_diagnostics import PYTEST
         "mise run test",
         "mise run ci",
         "make ci",
+        "npx nx affected -t test",
+        "nx run api:test",
+        "turbo run test --filter=web",
     ],
 )
 def test_test_commands(command: str) -> None:

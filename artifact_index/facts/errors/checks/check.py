@@ -121,4 +121,4 @@ def _align(absolute: str, relative: str) -> str:
 
 
 # Programs that run the project's own tasks.
-TASK_RUNNERS = {"make", "gmake", "just", "task", "mage", "invoke", "mise", "rake"}
+TASK_RUNNERS = {"make", "gmake", "just", "task", "mage", "invoke", "mise", "rake", "nx", "turbo"}

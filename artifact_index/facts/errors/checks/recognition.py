@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Set
 
 from artifact_index.facts.errors.checks.check import TASK_RUNNERS, Check, CheckCategory
@@ -335,10 +336,15 @@ def _task_check(runner: str, args: list[str]) -> Check | None:
         if word.startswith("-"):
             i += 2 if word in value_options else 1
             continue
-        if "=" not in word and not (runner == "mise" and word == "run"):
+        if "=" not in word and not (runner in ("mise", "nx", "turbo") and word == "run"):
             targets.append(word)
         i += 1
     for target in targets:
+        if runner in ("nx", "turbo"):
+            # A monorepo's task of one project: `nx run api:type-check[:production]`, `turbo web#lint`. The
+            # project is not kept: a session works in one project of a monorepo at a time, mostly.
+            parts = re.split(r"[:#]", target)
+            target = parts[1] if runner == "nx" and len(parts) > 1 else parts[-1]
         # A task named for the whole gate (`make check`, `mise run ci`) runs the tests among its steps.
         category = _script_category(target) or ("test" if target in ("check", "ci") else None)
         if category is not None:
