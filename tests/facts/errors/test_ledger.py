@@ -540,3 +540,25 @@ def test_a_monorepo_task_of_the_same_kind_settles_the_checkers_errors() -> None:
         ok=True,
     )
     assert [entry.resolved for entry in session.ledger.errors] == [True]
+
+
+def test_a_run_asked_for_part_of_the_failed_selection_settles_its_failure() -> None:
+    # `--lib` named no target; `--bin` over the test's module ran it among others and passed.
+    session = Session()
+    session.run(
+        "cargo test -q --package mise --lib cli::upgrade::tests::test_age -- --exact",
+        "error: no library targets found in package `mise`\n",
+        ok=False,
+    )
+    session.run(
+        "cargo test --package mise cli::upgrade::tests::test_age_other -- --exact",
+        "test result: ok. 1 passed; 0 failed; 0 ignored\n",
+        ok=True,
+    )
+    assert not session.ledger.errors[0].resolved  # another test by its exact name
+    session.run(
+        "cargo test --package mise --bin mise cli::upgrade::tests -- --nocapture",
+        "test result: ok. 7 passed; 0 failed; 0 ignored\n",
+        ok=True,
+    )
+    assert session.ledger.errors[0].resolved

@@ -39,7 +39,10 @@ class Check(BaseModel):
         """True when running ``self`` runs at least everything ``other`` runs."""
         if self.runner != other.runner:
             return False
-        if not set(self.filters) <= set(other.filters):
+        if not set(self.filters) <= set(other.filters) and not (
+            len(self.filters) == len(other.filters) == 1
+            and _name_part_selects(self.filters[0], other.filters[0])
+        ):
             return False
         if not self.targets:
             return True
@@ -72,6 +75,24 @@ class Check(BaseModel):
 
 _LINE_SUFFIX = lazy_pattern(r"(?<!:):\d+$")  # "test/a_test.exs:42": the file, narrowed to a line
 _PLAIN_NAMES = lazy_pattern(r"^\s*[\w.\[\]-]+(?:\s+or\s+[\w.\[\]-]+)*\s*$")
+
+
+_NAME_PART = re.compile(r"^[\w:./-]+$")
+
+
+def _name_part_selects(general: str, specific: str) -> bool:
+    """Whether a selection by part of a name picks every test another such selection picks.
+
+    ``cargo test cli::upgrade::tests`` runs every test ``cargo test
+    cli::upgrade::tests::test_age`` runs: each name holding the longer part holds the shorter.
+    Only for plain names (cargo's filter, pytest's ``-k``); a run asked for one exact name
+    (``--exact``) picks no other.
+    """
+    option, _, part = general.partition("=") if general.startswith("-") else ("", "", general)
+    picked_by, _, name = specific.partition("=") if specific.startswith("-") else ("", "", specific)
+    if (option, picked_by) not in (("", ""), ("", "--exact"), ("-k", "-k")):
+        return False
+    return bool(_NAME_PART.match(part) and _NAME_PART.match(name)) and part in name
 
 
 def _filter_selects(selection: str, test: str) -> bool:

@@ -421,6 +421,8 @@ def _segment_check(words: list[str]) -> Check | None:
         if runner == "cargo test":
             names, _ = _split_args(rest, _VALUE_OPTIONS["cargo"], set())
             packages = _option_values(rest, ("-p", "--package"))
+            if "--exact" in rest[rest.index("--") :] if "--" in rest else ():
+                names = [f"--exact={name}" for name in names]  # each name picks that test alone
             return _check(runner, category, packages, names)  # a name selects tests: a filter
         if runner == "go test":
             return _runner_check("go test", category, rest)
