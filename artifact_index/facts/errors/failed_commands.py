@@ -377,10 +377,14 @@ def reads_as_failure(output: str) -> bool:
     return _failure_line(_lines(output)) is not None
 
 
+# A table's state cell: `gh pr checks` prints "lint<TAB>fail<TAB>7m20s<TAB>URL" for a failed check.
+_FAILED_CELL = lazy_pattern(r"\tfail(?:ed|ure)?\t", re.IGNORECASE)
+
+
 def _reads_as_failure_at(lines: list[str], i: int) -> bool:
     line = lines[i]
     return (
-        bool(_ERRORISH.search(line) or _SHELL_COMPLAINT.search(line))
+        bool(_ERRORISH.search(line) or _SHELL_COMPLAINT.search(line) or _FAILED_CELL.search(line))
         and not _PASS_REPORT.search(line)
         and not _WARNING.search(line)
         and not _NONE_COUNTED.search(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from artifact_index.facts.errors.diagnostics import extract_errors
+from artifact_index.facts.errors.failed_commands import unexplained_failure
 from artifact_index.facts.errors.ledger import ErrorLedger
 
 from .test_ledger import Session, by_message
@@ -1262,3 +1263,13 @@ def test_a_line_a_search_found_is_not_the_search_s_failure() -> None:
     )
     [entry] = session.ledger.errors
     assert entry.message.startswith("no line of its output reads as an error; it ended: ")
+
+
+def test_a_failed_check_in_a_table_of_checks_is_the_failure() -> None:
+    output = (
+        "lint\tfail\t7m20s\thttps://github.com/o/r/actions/runs/1/job/2\t\n"
+        "build\tpass\t2m30s\thttps://github.com/o/r/actions/runs/1/job/3\t\n"
+        "deb\tskipping\t0\thttps://github.com/o/r/actions/runs/1/job/4\t\n"
+    )
+    diagnostic = unexplained_failure("gh pr checks 10705", output)
+    assert diagnostic.message.startswith("lint\tfail\t7m20s")
