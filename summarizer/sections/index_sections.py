@@ -676,8 +676,12 @@ def _pending(facts: SessionFacts, detail: int) -> str:
             last = facts.work.commits[-1]
             quiet = [a.turn for a in facts.work.unconfirmed_commits if a.turn >= last.turn]
             unknown = _unknown_commit_after(facts)
-            # Files changed since by a command that named them only at run time are not counted.
-            unnamed = [e for e in facts.unnamed_changes if e.turn >= last.turn]
+            # Files changed since by a command that named them only at run time are not counted;
+            # a `git status` after that command listed whatever it changed.
+            listed_at = facts.work.status.turn if facts.work.status is not None else -1
+            unnamed = [
+                e for e in facts.unnamed_changes if e.turn >= last.turn and e.turn >= listed_at
+            ]
             at_least = "at least " if unnamed else ""
             # A later `git commit` that printed no commit may hold them: say what was seen.
             unfinished.append(

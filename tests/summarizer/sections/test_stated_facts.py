@@ -844,6 +844,22 @@ def test_an_in_place_edit_of_files_named_at_run_time_makes_the_uncommitted_count
     ) in tasks
 
 
+def test_a_git_status_after_the_command_lists_what_it_changed() -> None:
+    # `cargo fmt --all` names no file; the `git status` after it shows it left only the edited one.
+    index = _index(
+        edit(1, f"{ROOT}/src/app.rs", "let a = 1;\n", "let a = 2;\n"),
+        shell(2, "git commit -am 'bump'", "[main 3a5bc20] bump\n 1 file changed\n"),
+        edit(3, f"{ROOT}/src/tools.rs", "let b = 1;\n", "let b = 2;\n"),
+        shell(4, "perl -pi -e 's/old/new/g' $(rg -l old src)", ""),
+        shell(5, "git status --short", " M src/tools.rs\n"),
+    )
+    tasks = _section(index, "Open tasks")
+    assert (
+        "1 changed file(s) not committed (the last commit: `3a5bc20`, turn 2): `src/tools.rs`."
+    ) in tasks
+    assert "named only when it ran" not in tasks
+
+
 def test_a_changed_file_a_later_read_showed_changed_again_is_not_described_by_its_old_change() -> (
     None
 ):
