@@ -196,7 +196,20 @@ class GitModel:
         elif (
             sub == "reset" or sub == "rm" or (sub == "restore" and options & {"--staged", "-S"})
         ) and operands:
-            state.unsure = f"git {sub} unstaged some paths"
+            if sub != "rm" and all(self._whole_tree(operand, cwd) for operand in operands):
+                # `git restore --staged :/`, `git reset -- .` at the top: nothing staged any more.
+                state.staged_all = state.staged_tracked = False
+                state.staged = []
+            else:
+                state.unsure = f"git {sub} unstaged some paths"
+
+    def _whole_tree(self, operand: str | None, cwd: str | None) -> bool:
+        """Whether a path operand of git names the whole working tree (``:/``, ``.`` at its top)."""
+        if operand is None:
+            return False
+        return operand == ":/" or (
+            operand in (".", "./") and self._key(join(cwd, operand) if cwd else operand) == "."
+        )
 
     # -- which files a diff shows ---------------------------------------------
     def _key(self, path: str) -> str:

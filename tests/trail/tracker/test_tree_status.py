@@ -205,3 +205,31 @@ def test_a_path_git_quoted_is_read_as_the_files_own_name() -> None:
         work = state(edit("/repo/docs/\u65e5.md", 1), shell(command, output, 2))
         assert work["uncommitted"] == ["docs/\u65e5.md"], command
         assert isinstance(work["status"], dict) and work["status"]["not_shown"] == [], command
+
+
+def test_unstaging_the_whole_tree_then_committing_named_paths_holds_those_paths() -> None:
+    # `git restore --staged :/` empties the index: the commit holds what it was given, not "unknown".
+    work = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        edit("/repo/c.go", 1),
+        shell(
+            "git restore --staged :/ && git add a.go b.go && git commit -m 'two' -- a.go b.go",
+            "[main 1234567] two\n 2 files changed\n",
+            2,
+        ),
+    )
+    commits = work["commits"]
+    assert isinstance(commits, list) and commits[-1]["files"] == ["a.go", "b.go"]
+    assert work["uncommitted"] == ["c.go"]
+
+
+def test_unstaging_some_paths_leaves_what_is_staged_unknown() -> None:
+    work = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        shell("git add -A && git restore --staged b.go", "", 2),
+        shell("git commit -m 'one'", "[main 1234567] one\n", 3),
+    )
+    commits = work["commits"]
+    assert isinstance(commits, list) and commits[-1]["files"] is None
