@@ -21,6 +21,7 @@ from artifact_index.facts.errors.checks import (
     covers,
     inline_program,
     interpreters,
+    reaches,
     segments,
     subcommands,
 )
@@ -54,6 +55,14 @@ _TASK_VOUCHES = {
     "typecheck": ("typecheck",),
     "build": ("build",),
 }
+
+# The checkers that compile a whole project on their way, by the compiler whose errors a passing
+# run of them over the whole project settles: `go vet ./...` builds every package it vets.
+_COMPILES_ALL = {
+    "go": frozenset({"go vet", "go test"}),
+    "rustc": frozenset({"cargo clippy", "cargo test", "cargo check"}),
+}
+_COMPILERS_OF = {runner: tool for tool, runners in _COMPILES_ALL.items() for runner in runners}
 
 
 # Words a failed run may carry before the command it meant to run (an unknown wrapper),
@@ -647,6 +656,8 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozense
     found = {f"key:{key}"}
     for check in checks:
         found |= {f"runner:{check.runner}", f"tool:{check.runner}"}
+        if check.runner in _COMPILERS_OF and not check.targets:
+            found.add(f"tool:{_COMPILERS_OF[check.runner]}")
         if check.is_task and not check.targets and not check.filters:
             found |= {f"category:{c}" for c in _TASK_VOUCHES[check.category]}
     if command:
@@ -775,6 +786,13 @@ def resolution(entry: LedgerEntry, command: str | None, checks: tuple[Check, ...
         if not check.targets and not check.filters:
             if check.runner == entry.tool or any(c.runner == check.runner for c in raised):
                 return "a whole-project run of the same checker passed"
+            if (
+                command
+                and entry.kind == "compiler"
+                and check.runner in _COMPILES_ALL.get(entry.tool or "", ())
+                and all(reaches(command, earlier) for earlier in entry.commands)
+            ):
+                return f"a whole-project `{check.runner}`, which compiles every package, passed"
             if check.is_task and CATEGORY.get(entry.kind) in _TASK_VOUCHES[check.category]:
                 return f"the project's {check.category} task passed"
             if (

@@ -562,3 +562,18 @@ def test_a_run_asked_for_part_of_the_failed_selection_settles_its_failure() -> N
         ok=True,
     )
     assert session.ledger.errors[0].resolved
+
+
+def test_a_whole_project_vet_that_compiles_every_package_settles_a_build_error() -> None:
+    missing = (
+        "../go/pkg/mod/github.com/stretchr/testify@v1.11.1/assert/assertions.go:20:2: missing "
+        "go.sum entry for module providing package github.com/davecgh/go-spew/spew\n"
+    )
+    session = Session()
+    session.run("cd /repo/e2e && go build ./agents/ ./bootstrap/ 2>&1", missing, ok=False)
+    session.run("cd /repo/other && go vet ./... 2>&1", "", ok=True)  # another module
+    assert not session.ledger.errors[0].resolved
+    session.run("cd /repo/e2e && go vet -tags=e2e ./... 2>&1", "", ok=True)
+    [entry] = session.ledger.errors
+    assert entry.kind == "compiler" and entry.resolved
+    assert entry.resolution == "a whole-project `go vet`, which compiles every package, passed"

@@ -45,6 +45,7 @@ __all__ = [
     "inline_program",
     "interpreters",
     "masks_exit_status",
+    "reaches",
     "segments",
     "subcommands",
 ]
@@ -102,6 +103,11 @@ def _runs_under(later: str | None, earlier: str | None) -> bool:
     if later is None or earlier is None or not later.startswith("/") or not earlier.startswith("/"):
         return True
     return earlier == later or earlier.startswith(later.rstrip("/") + "/")
+
+
+def reaches(later: str, earlier: str) -> bool:
+    """Whether the checks of ``later`` ran where ``earlier``'s did, or in a folder above (as far as its ``cd`` shows)."""
+    return _runs_under(_check_directory(later), _check_directory(earlier))
 
 
 @functools.lru_cache(maxsize=4096)
