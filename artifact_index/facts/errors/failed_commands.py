@@ -295,10 +295,12 @@ def noise_reason(command: str, output: str, failure: str | None, explained: bool
 _EXIT_LINE = lazy_pattern(r"^(?:Error: )?Exit code -?\d+$")
 # The header a harness writes above a command's output (Codex: chunk, wall time, exit, token count).
 # Newer Codex builds also echo the command line itself first ("Command: /bin/zsh -lc …"); OpenCode
-# and others stand "(no output)" in for an empty output.
+# and others stand "(no output)" in for an empty output, Claude Code "(Bash completed with no output)"
+# where it keeps no record of the streams (a sub-agent's calls).
 _HARNESS_LINE = lazy_pattern(
     r"^(?:Command: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code -?\d+"
-    r"|Process running with session ID \d+|Original token count: \d+|Output:|\(no output\))$"
+    r"|Process running with session ID \d+|Original token count: \d+|Output:|\(no output\)"
+    r"|\(Bash completed with no output\))$"
 )
 _STILL_RUNNING = lazy_pattern(r"^Process running with session ID \d+$", re.MULTILINE)
 # Error words, not parts of a path or a file name (`rm 'src/error.rs'`, `tests/missing_test.go`).

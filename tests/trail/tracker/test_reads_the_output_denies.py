@@ -54,3 +54,23 @@ def test_a_scripts_own_report_that_a_file_is_missing_undoes_its_read(tmp_path: P
     )
     output = "results/w.csv: MISSING\nresults/z.csv: 12 lines\n"
     assert _reads(tmp_path, [(script, output)]) == {"results/z.csv"}
+
+
+def test_a_silenced_read_that_claude_code_says_printed_nothing_read_nothing(tmp_path: Path) -> None:
+    # A sub-agent's call keeps only the text the model saw: Claude Code's stand-in for no output.
+    shown = {1: "(Bash completed with no output)"}
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        transcript(
+            ROOT, [("cat /home/dev/app/.gitignore 2>/dev/null | head -20", "")], shown=shown
+        ),
+        encoding="utf-8",
+    )
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            ', "toolUseResult": {"stdout": "", "stderr": "", "interrupted": false}', ""
+        ),
+        encoding="utf-8",
+    )
+    index, _ = build_index(path)
+    assert {f.path for f in index.files() if f.status == "read"} == set()
