@@ -74,6 +74,7 @@ class OperationEntry(_Answer):
     dest: str | None = None
     sidechain: str | None = None
     call_id: str | None = Field(default=None, exclude=True)
+    seq: int = Field(default=0, exclude=True)  # its place among all the session's operations
     # A copy's source: the copy read this file and left it as it was.
     copied_away: bool = Field(default=False, exclude=True)
 
@@ -136,6 +137,8 @@ class FileReport(_Answer, Claimed):
     renamed_from: str | None = None
     sources: list[str]
     turns: list[int]  # the turns of its operations that did not fail
+    # The place of the last of them among all the session's operations: which came last in a turn.
+    last_seq: int = Field(default=0, exclude=True)
     changed_turns: list[int] = []  # the turns of its changes (reads left out)
     symbols: list[SymbolEntry]  # changed symbols only (reads are in read_symbols)
     read_symbols: list[SymbolEntry]

@@ -341,6 +341,7 @@ def _report(
         renamed_from=entry.renamed_from,
         sources=entry.sources,
         turns=sorted({op.turn for op in entry.ops if op.result != "failure"}),
+        last_seq=max((op.seq for op in entry.ops if op.result != "failure"), default=0),
         changed_turns=sorted({op.turn for op in changes if op.action != "unknown"}),
         **fields,
         shell_command=shell[-1] if shell else None,

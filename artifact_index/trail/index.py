@@ -611,6 +611,7 @@ class ArtifactIndex:
                 dest=op.get("dest"),
                 sidechain=op.get("sidechain"),
                 call_id=op.get("call_id"),
+                seq=op["seq"],
                 copied_away=op["action"] == "copy" and role != "dest",
             )
             for op, role in raw

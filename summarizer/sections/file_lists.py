@@ -797,7 +797,7 @@ def read_files(facts: SessionFacts, detail: int) -> str:
     listed = [f for f in files if f.listed_changed_by is not None and id(f) not in apart]
     apart.update(id(f) for f in listed)
     files = [f for f in files if id(f) not in apart]
-    latest = sorted(files, key=lambda f: max(f.turns, default=0), reverse=True)
+    latest = sorted(files, key=lambda f: (max(f.turns, default=0), f.last_seq), reverse=True)
     # Files outside the workspace (scratch, temp, a dependency's) come after the project's, briefly; those of
     # another checkout the session worked in (a git worktree) are the project's.
     elsewhere = Checkouts(facts).outside

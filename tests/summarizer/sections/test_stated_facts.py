@@ -814,6 +814,22 @@ def test_reads_by_a_loop_over_a_glob_make_the_read_counts_floors_and_name_the_lo
     ) in files_read
 
 
+def test_files_read_in_one_turn_are_latest_first_by_when_each_was_read() -> None:
+    index = _index(
+        read(1, f"{ROOT}/main.go", "package main\n"),
+        read(1, "/srv/lib/a.go", "package lib\n"),
+        read(1, "/srv/lib/b.go", "package lib\n"),
+        read(2, "/srv/lib/c.go", "package lib\n"),
+        read(2, "/srv/lib/a.go", "package lib\n"),
+        read(2, "/srv/lib/b.go", "package lib\n"),
+    )
+    files_read = _section(index, "Files read (unchanged)")
+    assert (
+        "outside the workspace (3, the latest first): `/srv/lib/b.go`, `/srv/lib/a.go`, "
+        "`/srv/lib/c.go`"
+    ) in files_read
+
+
 def test_reads_of_named_files_alone_leave_the_counts_exact() -> None:
     index = _index(
         read(1, f"{ROOT}/README.md", "# shop\n"),
