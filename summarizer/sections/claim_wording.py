@@ -95,7 +95,10 @@ def _test_part(command: str) -> tuple[str, list[str]] | None:
             [c.runner for c in checks_in(text) if c.category != "test"] if i != tests[0] else []
         )
         others += [r for r in runners if r not in others]
-        unguarded |= bool(runners) and (operator != "&&" or " | " in text)
+        # Before the tests, a failure stops them only through `&&`; after them, it shows in the
+        # exit status, unless a filter took its output (and its status).
+        masked = " | " in text or (i < tests[0] and operator != "&&")
+        unguarded |= bool(runners) and masked
     return (parts[tests[0]][0], others) if others and unguarded else None
 
 

@@ -9,6 +9,8 @@ to sections that are not there, ``#`` comments inside fenced code.
 
 from __future__ import annotations
 
+import pytest
+
 from artifact_index.ingestion.events import (
     Event,
     FileOperation,
@@ -244,14 +246,19 @@ def test_tests_run_beside_a_build_that_failed_unseen_are_named_apart_from_it() -
     ) in status
 
 
-def test_tests_run_only_once_the_other_checks_passed_keep_the_whole_command() -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ruff check . && pytest -q",  # the tests ran only once the linter passed
+        "pytest -q | tail -3 && ruff check .",  # the linter's failure is the command's status
+        "pytest -q 2>&1 | tail -3; ruff check .",
+    ],
+)
+def test_tests_beside_checks_whose_failure_would_show_keep_the_whole_command(command: str) -> None:
     status = _section(
-        _hook(
-            _index(shell(1, "ruff check . && pytest -q", "All checks passed!\n3 passed in 0.1s\n"))
-        ),
-        "Test status",
+        _hook(_index(shell(1, command, "All checks passed!\n3 passed in 0.1s\n"))), "Test status"
     )
-    assert "`ruff check . && pytest -q` (last run turn 1): 3 passed, 0 failed" in status
+    assert f"`{command}` (last run turn 1): 3 passed, 0 failed" in status
 
 
 def test_a_run_that_failed_before_any_test_ran_says_so_not_zero_passed() -> None:
