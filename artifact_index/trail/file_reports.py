@@ -197,12 +197,12 @@ def _made_from(entry: FileEntry, symbols: list[SymbolEntry], state: FileState | 
 # reads them, so they are spelled beside it.
 SPELLED_APART: dict[type[BaseModel], frozenset[str]] = {
     FileEntry: frozenset({"certainty", "evidence"}),
-    OperationEntry: frozenset({"call_id", "copied_away"}),
+    OperationEntry: frozenset({"call_id", "copied_away", "seq"}),
     SymbolEntry: frozenset(),
     Evidence: frozenset(),
 }
 _Spelled = tuple[
-    FileEntry, list[SymbolEntry], str, tuple[Evidence, ...], list[tuple[str | None, bool]]
+    FileEntry, list[SymbolEntry], str, tuple[Evidence, ...], list[tuple[str | None, bool, int]]
 ]
 
 
@@ -225,7 +225,7 @@ def _spelling(entry: FileEntry, symbols: list[SymbolEntry]) -> bytes:
             symbols,
             entry.certainty,
             entry.evidence,
-            [(op.call_id, op.copied_away) for op in entry.ops],
+            [(op.call_id, op.copied_away, op.seq) for op in entry.ops],
         )
     )
 

@@ -153,13 +153,16 @@ def finished_cargo_steps(command: str, output: str) -> list[Stage]:
     if not finished:
         return []
     stages: list[Stage] = []
-    for piped, words in segments(command):
-        if piped or not words or executable(words[0]) != "cargo" or finished == 0:
+    steps = [words for piped, words in segments(command) if not piped and words]
+    for at, words in enumerate(steps):
+        if executable(words[0]) != "cargo" or finished == 0:
             continue
         sub = next((w for w in words[1:] if not w.startswith(("-", "+"))), "")
         if sub not in _CARGO_COMPILES:
             continue
         finished -= 1
+        if at == len(steps) - 1:
+            break  # the chain failed and nothing ran after this step: the failure is its own
         step = " ".join(words)
         checks = tuple(c for c in checks_in(step) if c.category in ("build", "lint"))
         if checks:
