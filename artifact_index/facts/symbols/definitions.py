@@ -132,21 +132,37 @@ def changed_symbols(before: str | None, after: str | None, path: str) -> list[Sy
         return []
     old = analyze(before, language, path=path) if before is not None else []
     new = analyze(after, language, path=path) if after is not None else []
-    return _compare(old, new)
+    return _compare(old, new, language)
 
 
 def _normalize(text: str | None) -> str | None:
     return text.replace("\r\n", "\n") if text is not None else None
 
 
-def _compare(old: Sequence[Found], new: Sequence[Found]) -> list[SymbolChange]:
+# Languages whose indentation is part of the code: elsewhere a definition only re-indented (an
+# enclosing `if` turned into a ternary around it) is the same definition.
+_INDENTATION_MATTERS = frozenset({"python"})
+
+
+def _differ(old: list[str], new: list[str], language: str) -> bool:
+    """Whether a definition's texts on the two sides differ, as its language reads them."""
+    if language not in _INDENTATION_MATTERS:
+        old, new = [_unindented(t) for t in old], [_unindented(t) for t in new]
+    return sorted(old) != sorted(new)
+
+
+def _unindented(text: str) -> str:
+    return "\n".join(line.strip() for line in text.splitlines())
+
+
+def _compare(old: Sequence[Found], new: Sequence[Found], language: str) -> list[SymbolChange]:
     old_texts = _texts_by_key(old)
     new_texts = _texts_by_key(new)
     changes: list[SymbolChange] = []
     for key, texts in new_texts.items():
         if key not in old_texts:
             changes.append(_change(key, "added"))
-        elif sorted(texts) != sorted(old_texts[key]):
+        elif _differ(texts, old_texts[key], language):
             changes.append(_change(key, "modified"))
     changes.extend(_change(key, "removed") for key in old_texts if key not in new_texts)
     return changes
@@ -195,7 +211,9 @@ def symbols_in_edit(
         if sides is not None:
             before, after = sides
             return _compare(
-                analyze(before, language, path=path), analyze(after, language, path=path)
+                analyze(before, language, path=path),
+                analyze(after, language, path=path),
+                language,
             )
     return _compare_fragments(textwrap.dedent(old_text), textwrap.dedent(new_text), language)
 
@@ -254,7 +272,7 @@ def _compare_fragments(old: str, new: str, language: str) -> list[SymbolChange]:
         key = found.key
         before = old_texts.get(renamed.get(key, key))
         if before is not None:
-            if sorted(new_texts[key]) != sorted(before):
+            if _differ(new_texts[key], before, language):
                 changes.append(_change(key, "modified"))
             continue
         held = _held(found, old_lines, old_found)

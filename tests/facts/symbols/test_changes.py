@@ -643,3 +643,38 @@ def test_a_piece_whose_brackets_cannot_be_counted_is_not_closed() -> None:
     )
     new = "  const [busy, setBusy] = useState(false);\n\n  const validate = () => {\n"
     assert "validate" not in {name for *_, name in _changes(symbols_in_edit(old, new, "f.tsx"))}
+
+
+def test_a_definition_only_re_indented_in_a_braced_language_is_unchanged() -> None:
+    # An `if`/`else` around the call turned into a ternary: the callback inside moved right, no more.
+    old = textwrap.dedent(
+        """\
+        if (moving) {
+          controls = animate(x, {
+            onComplete: () => {
+              setMoving(false);
+            },
+          });
+        }
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        const controls = moving
+          ? animate(x, {
+              onComplete: () => {
+                setMoving(false);
+              },
+            })
+          : null;
+        """
+    )
+    assert [c.name for c in symbols_in_edit(old, new, "src/slider.tsx")] == []
+    changed = new.replace("setMoving(false)", "setMoving(true)")
+    assert [c.name for c in symbols_in_edit(old, changed, "src/slider.tsx")] == ["onComplete"]
+
+
+def test_a_python_definition_re_indented_is_modified() -> None:
+    old = "def f():\n    return 1\n"
+    new = "if ready:\n    def f():\n        return 1\n"
+    assert [(c.name, c.change) for c in symbols_in_edit(old, new, "a.py")] == [("f", "modified")]
