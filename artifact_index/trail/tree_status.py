@@ -41,6 +41,7 @@ __all__ = ["ComparedRevision", "ListedFile", "TreeStatus", "compared_revision", 
 class ListedFile:
     path: str  # as git printed it
     state: str  # modified, added, deleted, renamed, untracked, conflicted, changed
+    staged: bool = False  # a status listed its change as staged ("Changes to be committed")
 
 
 @dataclass
@@ -227,7 +228,8 @@ def _long_form(output: str) -> list[ListedFile] | None:
         found = _LONG_LINE.match(line) if section != "Untracked files:" else None
         if found and found["state"] in _LONG_STATES:
             state = _LONG_STATES[found["state"]]
-            files += [ListedFile(p, state) for p in _renamed(found["path"])]
+            staged = section == "Changes to be committed:"
+            files += [ListedFile(p, state, staged) for p in _renamed(found["path"])]
             counts[section] += 1
         elif section == "Untracked files:" and line[:1] in ("\t", " "):
             files.append(ListedFile(unquote_git_path(stripped), "untracked"))
@@ -258,8 +260,10 @@ def _short_form(output: str) -> list[ListedFile]:
         if found is None or found["xy"] == "!!":
             continue
         code = next((c for c in found["xy"] if c != " "), "M")
+        staged = found["xy"][0] not in " ?"  # the first column is the index's
         files += [
-            ListedFile(p, _SHORT_STATES.get(code, "changed")) for p in _renamed(found["path"])
+            ListedFile(p, _SHORT_STATES.get(code, "changed"), staged)
+            for p in _renamed(found["path"])
         ]
     return files
 

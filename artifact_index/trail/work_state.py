@@ -267,6 +267,12 @@ class WorkState:
         )
         if self.state.status.complete and self.state.status.untracked_shown and not seen.scope:
             self._note_unlisted(self.state.status)
+            if seen.command == "git status":
+                # A whole status shows the index as it is: what a later `git commit` takes.
+                staging = self.state.staging
+                staging.staged_all = staging.staged_tracked = False
+                staging.staged = sorted({key(f.path) for f in seen.files if f.staged})
+                staging.unsure = None
 
     def _note_unlisted(self, status: ListedStatus) -> None:
         """The changed files a complete status did not list though no commit seen held their change.

@@ -233,3 +233,32 @@ def test_unstaging_some_paths_leaves_what_is_staged_unknown() -> None:
     )
     commits = work["commits"]
     assert isinstance(commits, list) and commits[-1]["files"] is None
+
+
+def test_a_commit_takes_what_the_status_before_it_showed_staged() -> None:
+    # Someone else staged the changes: the session's own commands show no `git add`.
+    staged = (
+        "On branch main\nChanges to be committed:\n"
+        '  (use "git restore --staged <file>..." to unstage)\n'
+        "\tmodified:   a.go\n\tmodified:   flake.lock\n\n"
+        "Changes not staged for commit:\n\tmodified:   b.go\n"
+    )
+    work = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        shell("git status", staged, 2),
+        shell("git commit -m 'a'", "[main 1234567] a\n 2 files changed\n", 3),
+    )
+    commits = work["commits"]
+    assert isinstance(commits, list) and commits[-1]["files"] == ["a.go"]
+    assert work["uncommitted"] == ["b.go"]
+
+
+def test_a_short_status_shows_the_staged_column_too() -> None:
+    work = state(
+        edit("/repo/a.go", 1),
+        edit("/repo/b.go", 1),
+        shell("git status --short", "M  a.go\n M b.go\n", 2),
+        shell("git commit -m 'a'", "[main 1234567] a\n 1 file changed\n", 3),
+    )
+    assert work["uncommitted"] == ["b.go"]
