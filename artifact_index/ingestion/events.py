@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "MAY_BE_UNCHANGED",
     "POLLED_COMMAND",
+    "PRINTED_BEFORE",
     "UNNAMED_READ",
     "AssistantMessage",
     "CompactionBoundary",
@@ -51,6 +52,8 @@ JSONObject: TypeAlias = dict[str, object]
 # The arguments key under which an adapter names the command whose running session a call
 # only polls (Codex's empty ``write_stdin``): its output is that command's.
 POLLED_COMMAND = "polled_command"
+# Beside it: what the polled command printed before this poll (its first output, earlier polls').
+PRINTED_BEFORE = "printed_before"
 
 
 def one_after_another(commands: list[str]) -> str:

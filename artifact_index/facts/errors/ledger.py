@@ -359,18 +359,25 @@ class ErrorLedger(BaseModel):
         succeeded: bool | None,
         call_id: str,
         failure: str | None = None,
+        printed_before: str = "",
     ) -> list[LedgerEntry]:
         """Take in one tool result; returns the entries it raised or saw again.
 
         ``command`` is the shell command of a shell call, ``None`` for other
         tools; ``succeeded`` is ``None`` when the transcript does not say;
         ``failure`` is the harness's reason for a failed call (``rejected``,
-        ``interrupted``, ``exit_status``...).
+        ``interrupted``, ``exit_status``...). ``printed_before``: what the command
+        printed before this output, when this output is a poll of it still running (a
+        test run's counts are over all it printed).
         """
         if succeeded is True and command is not None and started_in_background(output):
             succeeded = None  # started, not finished: neither a success nor a failure was seen
         key = (command_key(command) if command else None) or f"tool:{tool}"
-        test_run = parse_test_run(output, command) if may_run_tests(command) else None
+        test_run = (
+            parse_test_run(f"{printed_before}\n{output}" if printed_before else output, command)
+            if may_run_tests(command)
+            else None
+        )
         if test_run is not None:
             self._record_test(
                 TestStatus(**test_run.model_dump(), key=key, turn=turn, call_id=call_id)

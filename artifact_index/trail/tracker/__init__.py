@@ -31,6 +31,7 @@ from artifact_index.facts.errors.checks import checks_in
 from artifact_index.facts.tasks import SHARED_LIST_TOOLS, apply_task_call, reads_task_list
 from artifact_index.ingestion.events import (
     POLLED_COMMAND,
+    PRINTED_BEFORE,
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -262,6 +263,7 @@ class Tracker:
         if result.running and command is not None and checks_in(command):
             # A check still running has not passed yet (a server still running has started).
             succeeded = None
+        before = call.arguments.get(PRINTED_BEFORE) if isinstance(polled, str) else None
         touched = self.index.ledger.observe(
             call.turn,
             command,
@@ -270,6 +272,7 @@ class Tracker:
             succeeded,
             call.call_id,
             result.failure,
+            printed_before=before if isinstance(before, str) else "",
         )
         self.index.ledger.class_new_findings(
             touched, call.call_id, lambda path: self._changed(path, cwd)

@@ -389,3 +389,27 @@ def test_a_server_retried_and_left_running_has_started(tmp_path: Path) -> None:
     )
     index = _rollout_index(tmp_path, [(cell, refused), (cell, ready)])
     assert index.ledger.errors and all(e.resolved for e in index.ledger.errors)
+
+
+def test_a_run_s_counts_are_over_all_it_printed_across_its_polls(tmp_path: Path) -> None:
+    # `go test ./...` prints two packages before its cell returns, the poll prints the last one.
+    cell = (
+        f'const r = await tools.exec_command({{cmd:"go test -race ./...","workdir":"{ROOT}"}});'
+        " text(JSON.stringify(r))\n"
+    )
+    running = json.dumps(
+        {
+            "chunk_id": "r1",
+            "session_id": 39705,
+            "output": "ok  \texample.com/shop/cmd\t2.2s\nok  \texample.com/shop/bench\t1.7s\n",
+        }
+    )
+    poll = (
+        'const r = await tools.write_stdin({session_id:39705,chars:""}); text(JSON.stringify(r))\n'
+    )
+    ended = json.dumps(
+        {"chunk_id": "r2", "exit_code": 0, "output": "ok  \texample.com/shop/sem\t87.1s\n"}
+    )
+    index = _rollout_index(tmp_path, [(cell, running), (poll, ended)])
+    [report] = index.tests()
+    assert (report.outcome, report.passed, report.unit) == ("passed", 3, "packages")

@@ -32,6 +32,7 @@ from artifact_index.ingestion.adapters.failures import classify_failure
 from artifact_index.ingestion.adapters.narrowing import as_dict
 from artifact_index.ingestion.events import (
     POLLED_COMMAND,
+    PRINTED_BEFORE,
     AssistantMessage,
     CompactionBoundary,
     Event,
@@ -84,6 +85,11 @@ _APPLY_PATCH_COMMAND = lazy_pattern(
 )
 
 
+# How much of what a running command printed before a poll is kept with the poll: a test run's
+# summary and its per-package lines, not a build's whole log.
+_PRINTED_KEPT = 20_000
+
+
 @dataclass
 class _Call:
     call_id: str
@@ -97,6 +103,10 @@ class _Call:
     # The command of a code cell whose result its output shows (its only one, or the one it
     # prints as JSON), as a shell call of its own: the session a later poll follows.
     shown_command: _Call | None = None
+    # A poll: the call that started the command it polls. A started command: what it has
+    # printed so far, over its first output and the polls' (a test run's summary spans them).
+    polls: _Call | None = None
+    printed: str = ""
 
 
 def _unquote(word: str) -> str:
@@ -306,9 +316,12 @@ class Reader:
                 arguments = parse_json_object(p.get("arguments"))
         call = _Call(call_id=call_id, tool=tool, turn=self.model_turn())
         operations = self.operations(call, arguments)
-        polled = self.polled_command(tool, arguments)
-        if polled is not None:
-            arguments = {**arguments, POLLED_COMMAND: polled}
+        polled = self.polled_call(tool, arguments)
+        if polled is not None and polled.command is not None:
+            call.polls = polled
+            arguments = {**arguments, POLLED_COMMAND: polled.command}
+            if polled.printed:
+                arguments[PRINTED_BEFORE] = polled.printed[-_PRINTED_KEPT:]
         self.calls[call_id] = call
         self.emit(
             ToolCall(
@@ -386,28 +399,27 @@ class Reader:
         call.command = one_after_another(commands) if commands else None
         return ops
 
-    def polled_command(self, tool: str, arguments: JSONObject) -> str | None:
-        """The shell command whose running session an empty ``write_stdin`` polls, or None.
+    def polled_call(self, tool: str, arguments: JSONObject) -> _Call | None:
+        """The call that started the shell command whose running session an empty ``write_stdin`` polls, or None.
 
         Codex gives a long command back still running; what it prints next, and
         how it exits, come as the output of such polls. A ``wait`` on a code
         cell still running polls the cell's commands (one a line).
         """
         if tool.lower() == _CELL_WAIT:
-            cell = self.running_cells.get(str(arguments.get("cell_id")))
-            return cell.command if cell is not None else None
+            return self.running_cells.get(str(arguments.get("cell_id")))
         if tool.lower() == _CODE_CELL and isinstance(code := arguments.get("input"), str):
             # A cell that only polls one running session (`tools.write_stdin({session_id, chars: ""})`).
             polled = set(cell_polls(code))
             if len(polled) != 1 or cell_commands(code):
                 return None
             started = self.exec_sessions.get(polled.pop())
-            return started.command if started is not None and started.shell else None
+            return started if started is not None and started.shell else None
         chars = arguments.get("chars")
         if tool.lower() != "write_stdin" or (isinstance(chars, str) and chars.strip()):
             return None
         started = self.exec_sessions.get(str(arguments.get("session_id")))
-        return started.command if started is not None and started.shell else None
+        return started if started is not None and started.shell else None
 
     def stdin_operations(self, call: _Call, arguments: JSONObject) -> list[FileOperation]:
         """Text typed into a running unified-exec session.
@@ -480,6 +492,9 @@ class Reader:
             started = call if call.shell else call.shown_command
             if started is not None:
                 self.exec_sessions[output.running_session] = started
+                started.printed = output.text
+        if call.polls is not None:
+            call.polls.printed = f"{call.polls.printed}\n{output.text}"[-_PRINTED_KEPT:]
         if output.running_cell is not None and call.command is not None and not call.shell:
             self.running_cells[output.running_cell] = call
         status, failure = self.outcome(call, output)
