@@ -502,6 +502,9 @@ def _gh_command(
         items.put(tracker, item_id, status="open", title=title)
     elif verb == "view":
         _gh_view(tracker, item_id, output, items)
+    elif verb == "edit" and succeeded is True:
+        # Retitled (`gh pr edit 12 --title …`): the item the session follows is named anew.
+        items.put(tracker, item_id, title=_option(rest, "--title", "-t"))
 
 
 _GH_LISTED_NUMBER = lazy_pattern(r"^#?(?P<number>\d+)$")

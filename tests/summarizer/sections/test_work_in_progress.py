@@ -447,3 +447,19 @@ def test_a_pull_request_a_listing_showed_merged_is_seen_closed_not_closed_by_the
     pending = section(summary, "Pending Tasks")
     assert "- seen closed: `#2` (merged) (turn 4)" in pending
     assert "- closed:" not in pending and "not committed" not in pending
+
+
+def test_a_pull_request_retitled_is_told_by_its_new_title() -> None:
+    summary = summary_of(
+        shell(
+            2, 'gh pr create --title "package mise first"', "https://github.com/acme/shop/pull/7\n"
+        ),
+        shell(
+            3,
+            'gh pr edit 7 --title "package the workspace first"',
+            "https://github.com/acme/shop/pull/7\n",
+        ),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "package the workspace first" in pending
+    assert "package mise first" not in pending
