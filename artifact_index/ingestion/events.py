@@ -227,6 +227,9 @@ class ToolResult(EventBase):
     exit_code: int | None = None
     failure: FailureReason | None = None
     reported: tuple[ReportedChange, ...] | None = None  # harness-reported effects, if any
+    # Files the harness says the call changed without naming them ("… and 8 more"): some of
+    # those the session had read.
+    unnamed_changes: int = 0
     # Still running when the call returned (Codex's unified exec): its output is the start of it,
     # and how it ends is a later poll's to show.
     running: bool = False

@@ -46,6 +46,7 @@ from artifact_index.ingestion.adapters.claude_results import (
     shell_exit_code,
     shell_output,
     slash_command,
+    stale_reads,
 )
 from artifact_index.ingestion.adapters.narrowing import as_dict, as_int, as_str
 from artifact_index.ingestion.events import (
@@ -54,6 +55,7 @@ from artifact_index.ingestion.events import (
     Event,
     FileOperation,
     JSONObject,
+    ReportedChange,
     SessionInfo,
     ToolCall,
     ToolResult,
@@ -892,14 +894,23 @@ class _Reader:
             )
             return ToolResult(status="failure", failure=reason, exit_code=code, **common)
         exit_code = None
+        reported = reported_from_structured(tool, arguments, output, structured)
+        unnamed = 0
         if is_shell_tool(tool):
             exit_code = shell_exit_code(structured)
+            stale = stale_reads(structured)
+            if stale is not None:
+                # Claude Code saw files the session had read change under the command.
+                named, unnamed = stale
+                noted = tuple(ReportedChange(path=name, change="modified") for name in named)
+                reported = (*(reported or ()), *noted) or None
         elif call is not None:
             self.file_tools.saw_result(call_id, call.turn, call.operations)
         return ToolResult(
             status="success",
             exit_code=exit_code,
-            reported=reported_from_structured(tool, arguments, output, structured),
+            reported=reported,
+            unnamed_changes=unnamed,
             **common,
         )
 

@@ -380,3 +380,24 @@ def _edited_content(tool: str, arguments: JSONObject, structured: JSONObject) ->
             return None
         edits.append((old, new, bool(edit.get("replace_all"))))
     return apply_string_edits(original, edits)
+
+
+# Claude Code's note on a Bash result when files the session had read changed under it:
+# "[This command modified 13 files you've previously read: a.py, b.py, c.py, d.py, e.py and 8
+# more. Call Read before editing.]" (`staleReadFileStateHint`; also appended to the output).
+_STALE_READS = lazy_pattern(
+    r"\[This command modified (?P<count>\d+) files? you've previously read: (?P<names>.+?)"
+    r"(?: and (?P<more>\d+) more)?\. Call Read before editing\.\]"
+)
+
+
+def stale_reads(structured: Any) -> tuple[tuple[str, ...], int] | None:
+    """The files a Bash call changed that the session had read, as Claude Code noted: (named, unnamed count)."""
+    if not isinstance(structured, dict):
+        return None
+    hint = structured.get("staleReadFileStateHint")
+    found = _STALE_READS.search(hint) if isinstance(hint, str) else None
+    if found is None:
+        return None
+    names = tuple(name.strip() for name in found["names"].split(", ") if name.strip())
+    return names, int(found["more"] or 0)

@@ -218,6 +218,8 @@ class Tracker:
             note_call(self.index.session, call.call_id, call.turn, maybe, open_effects)
         if result.status != "failure" and result.reported:
             self._apply_reported(call, result, cwd, fresh, touched)
+        if result.status != "failure" and result.unnamed_changes:
+            self._note_unnamed_changes(call, result, cwd)
         if result.status == "success" and call.sidechain is None:
             self._apply_sub_agent_report(call, cwd, result)
         note_sub_agent_call(self.index.session, call, result)
@@ -943,6 +945,27 @@ class Tracker:
     def in_new_directory(self, path: str) -> bool:
         """Whether ``path`` lies in a directory this session made or emptied (see :meth:`_in_new_directory`)."""
         return self._in_new_directory(self._key(path, None))
+
+    def _note_unnamed_changes(self, call: ToolCall, result: ToolResult, cwd: str | None) -> None:
+        """The harness says the call changed more files the session had read than it named.
+
+        Which ones is not known: every file read before it and not named may be one, said as
+        what was seen ("may have rewritten them after their last read").
+        """
+        named = {self._key(change.path, cwd) for change in result.reported or ()}
+        command = next((op.command for op in call.operations if op.command), call.tool)
+        possible = self.index.session.possible_changes
+        for file in self.index.file_states():
+            if (
+                file.read
+                and not file.changed
+                and file.path not in named
+                and file.path not in possible
+                and len(possible) < _MAX_POSSIBLE_CHANGES
+            ):
+                possible[file.path] = PossibleChange(
+                    turn=call.turn, command=command, seq=self.index.session.op_count
+                )
 
     def _note_possible_change(self, op: FileOperation, cwd: str | None, turn: int) -> None:
         """Keep a file a command said it may change, for a later ``git status`` to settle.
