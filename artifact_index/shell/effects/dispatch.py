@@ -76,15 +76,7 @@ def _program_effects(inv: Invocation, runtime: Runtime) -> Effect:
     handler = _HANDLERS.get(name) or _family_handler(name)
     if handler is None:
         if _is_script_path(inv.args[0].value) and not inv.failed:
-            ran = _run_file(inv, runtime, inv.args[0])
-            if any(op.action == "unknown" and op.path is None for op in ran.operations):
-                # A program whose text is not known may still say what it saved,
-                # or name the file it writes by an output option.
-                saved = reported_saves(inv, runtime)
-                known = {op.path for op in saved}
-                named = [op for op in output_option_writes(inv) if op.path not in known]
-                ran.operations.extend([*saved, *named])
-            return ran
+            return _run_file(inv, runtime, inv.args[0])
         neutral = name in NEUTRAL_PROGRAMS
         saved = reported_saves(inv, runtime) if not neutral else []
         named = [op for op in output_option_writes(inv) if op.path not in {s.path for s in saved}]
@@ -460,7 +452,23 @@ def _node(inv: Invocation, runtime: Runtime) -> Effect:
 def _run_file(
     inv: Invocation, runtime: Runtime, script: Arg, interpreter: str | None = None
 ) -> Effect:
-    """Run a script file: its effects come from its text, when the text is known."""
+    """Run a script file: its effects come from its text, when the text is known.
+
+    Where that text does not say which file it writes (not known, or a path computed at run
+    time), what the program printed that it saved, or the file an output option names, does.
+    """
+    ran = _script_effects(inv, runtime, script, interpreter)
+    if any(op.action == "unknown" and op.path is None for op in ran.operations):
+        saved = reported_saves(inv, runtime)
+        known = {op.path for op in saved}
+        named = [op for op in output_option_writes(inv) if op.path not in known]
+        ran.operations.extend([*saved, *named])
+    return ran
+
+
+def _script_effects(
+    inv: Invocation, runtime: Runtime, script: Arg, interpreter: str | None
+) -> Effect:
     path = inv.place(script)
     shown = script.value or script.raw
     if path is None:

@@ -41,6 +41,8 @@ _SAVED = lazy_pattern(
 # `saved to `, `written -> `.  `Generated types for schema.graphql` names an input, not an output.
 _GAP = lazy_pattern(
     r"(?:\s*\([^()]*\))?\s*(?:(?:new\s+)?(?:file|image|screenshot|output|report)\s+)?"
+    # `Wrote 46 package entries to PATH`: a count of what it wrote, then where.
+    r"(?:\d[\d,]*\s+(?:[\w-]+\s+){0,3}(?=(?:to|into|->|=>)\s))?"
     r"(?:(?::|to|as|into|at|in|->|=>)\s*)?[`'\"]?",
     re.IGNORECASE,
 )

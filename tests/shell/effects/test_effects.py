@@ -1105,12 +1105,27 @@ class TestReportedSaves:
             "Wrote report.html\n",
             "Saved to report.html\n",
             "Report written: /w/report.html\n",
+            "Wrote 46 package entries to report.html\n",
         ],
     )
     def test_an_unknown_program_saving_its_operand(self, output: str) -> None:
         assert effects(analyze("reportgen --format html report.html", output=output)) == [
             ("write", "report.html")
         ]
+
+    def test_a_script_writing_where_its_argument_says_saves_what_its_output_names(self) -> None:
+        # The script's own text computes the path (a default when no argument is given).
+        script = (
+            "import sys\nfrom pathlib import Path\n"
+            'out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("LICENSES.txt")\n'
+            'out.write_text("x")\nprint(f"Wrote 3 entries to {out}")\n'
+        )
+        result = analyze(
+            "uv run python scripts/gen.py /tmp/LICENSES.txt",
+            files={"/w/scripts/gen.py": script},
+            output="Wrote 46 package entries to /tmp/LICENSES.txt\n",
+        )
+        assert ("write", "/tmp/LICENSES.txt") in effects(result)
 
     @pytest.mark.parametrize(
         ("command", "output"),
