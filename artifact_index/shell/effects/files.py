@@ -22,6 +22,7 @@ __all__ = [
     "download",
     "gh",
     "git",
+    "install",
     "ln",
     "mkdir",
     "mv",
@@ -242,6 +243,44 @@ def mv(inv: Invocation, runtime: Runtime) -> Effect:
 
 def cp(inv: Invocation, runtime: Runtime) -> Effect:
     return _transfer(inv, runtime, "cp")
+
+
+def install(inv: Invocation, runtime: Runtime) -> Effect:
+    """``install [-m MODE] SRC... DEST``: each source copied to its destination (``-d``: folders made).
+
+    What a source held may not be known (``install -m 0755 "$SHIM" ~/bin/tool``): its
+    destination is written all the same, its content unknown.
+    """
+    parsed = parse_options(
+        inv.args[1:],
+        short_values="mgotS",
+        long_values=("--mode", "--group", "--owner", "--target-directory", "--suffix"),
+    )
+    if parsed.has("-d", "--directory"):
+        for arg in parsed.operands:
+            path = inv.place(arg)
+            if path is not None:
+                runtime.files.made_directory(path.rstrip("/") or "/")
+        return Effect()
+    sources, dest, into_dir = _destination(inv, runtime, parsed)
+    dest_path = inv.place(dest) if dest is not None else None
+    ops: list[FileOperation] = []
+    for src in sources:
+        if dest is None or dest_path is None:
+            ops.append(inv.unplaced("install writes", dest or src))
+            continue
+        if into_dir and src.value is None:
+            ops.append(inv.unplaced("install writes into a folder", src))
+            continue
+        target = (
+            posixpath.join(dest_path, posixpath.basename((src.value or "").rstrip("/")))
+            if into_dir
+            else dest_path
+        )
+        source = inv.place(src)
+        content = runtime.files.content_of(source) if source is not None else None
+        ops.append(inv.op("write", target, content=content, detail=f"installed from {src.raw}"))
+    return Effect(ops)
 
 
 def ln(inv: Invocation, runtime: Runtime) -> Effect:

@@ -1450,3 +1450,22 @@ def test_an_echo_of_a_variable_proves_nothing_whatever_its_guessed_value() -> No
     )
     written = [op.path for op in analyze(command, output="SEEN: no\n").operations]
     assert f"{ROOT}/usage.jsonl" in written
+
+
+class TestInstall:
+    """``install`` copies files into place, with a mode; ``-d`` only makes folders."""
+
+    @pytest.mark.parametrize(
+        ("command", "written"),
+        [
+            (
+                'rm bin/tool && install -m 0755 "$SHIM" bin/tool',
+                [("delete", "bin/tool"), ("write", "bin/tool")],
+            ),
+            ("install -m 755 build/app /usr/local/bin/app", [("write", "/usr/local/bin/app")]),
+            ("install -t bin a.sh b.sh", [("write", "bin/a.sh"), ("write", "bin/b.sh")]),
+            ("install -d out/logs", []),
+        ],
+    )
+    def test_what_it_writes(self, command: str, written: list[tuple[str, str]]) -> None:
+        assert effects(analyze(command)) == written
