@@ -307,6 +307,9 @@ class FileState(BaseModel):
                     windows.append((start, lines))
                 self.windows = windows
             return
+        # What it held before a change that cannot be applied (a formatter's, a script's) stays a
+        # window: a later edit whose text it holds is placed in its definitions by it.
+        self.windows = [(1, content.removesuffix("\n").split("\n"))]
         if op.old is not None and op.new is not None:
             self.content = _replace(content, op.old, op.new, -1 if op.replace_all else 1)
         elif op.diff:
@@ -325,6 +328,8 @@ class FileState(BaseModel):
             else:
                 return
             self.content = "".join(lines)
+        if self.content is not None:
+            self.windows = []
 
     def window_holding(self, *texts: str | None) -> str | None:
         """The text of a partial window that holds one of ``texts``."""
