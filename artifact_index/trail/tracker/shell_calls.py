@@ -320,6 +320,9 @@ def _reads_not_seen(
         ):
             unseen.add(n)
             continue
+        if _marker_before_missing(segment, command, output):
+            unseen.add(n)  # the command never got as far as the read (killed, or stopped before)
+            continue
         at = command.find(segment)
         before = command[:at].rstrip() if at > 0 else ""
         if before.endswith("||") and any(
@@ -344,6 +347,30 @@ def _nothing_after_marker(segment: str, command: str, output: str) -> bool:
         return False
     marker = markers[-1]["text"].strip()
     return bool(marker) and command.count(marker) == 1 and output.rstrip().endswith(marker)
+
+
+def _marker_before_missing(segment: str, command: str, output: str) -> bool:
+    """Whether the marker the command echoes just before the read is not in its output: it never ran.
+
+    ``find / …; echo "---version---"; cat .python-version`` killed by its timeout during the
+    ``find`` printed no marker, so the ``cat`` after it never ran. Not when a filter took the
+    output (``| head`` may have cut the marker off), nor when nothing was printed at all.
+    """
+    at = command.find(segment)
+    markers = list(_ECHOED_MARKER.finditer(command[:at])) if at > 0 else []
+    if not markers or not output.strip():
+        return False
+    last = markers[-1]
+    if _FILTERED_OUTPUT.search(command[last.start() :]) or _GROUP_PIPED.search(command):
+        return False
+    marker = last["text"].strip()
+    return bool(marker) and command.count(marker) == 1 and marker not in output
+
+
+# A filter that takes the output from the marker on (and may cut it off): `| head`, `| grep`; or a
+# group whose whole output a filter takes (`{ …; } | tail`).
+_FILTERED_OUTPUT = lazy_pattern(r"\|\s*(?:head|tail|grep|rg|sed|awk|cut|sort|uniq|less|more)\b")
+_GROUP_PIPED = lazy_pattern(r"[)}]\s*\|")
 
 
 def _only_markers(command: str, output: str) -> bool:

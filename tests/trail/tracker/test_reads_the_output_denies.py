@@ -74,3 +74,32 @@ def test_a_silenced_read_that_claude_code_says_printed_nothing_read_nothing(tmp_
     )
     index, _ = build_index(path)
     assert {f.path for f in index.files() if f.status == "read"} == set()
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "read"),
+    [
+        # Killed by its timeout in the `find`: the marker before the `cat` never printed.
+        (
+            'find / -name x.py 2>/dev/null | grep -v Cellar\necho "--- version ---"\ncat .python-version',
+            "Command timed out after 2m 0s\n/usr/lib/x.py\n",
+            set(),
+        ),
+        # The marker printed: the `cat` ran.
+        (
+            'find / -name x.py 2>/dev/null\necho "--- version ---"\ncat .python-version',
+            "/usr/lib/x.py\n--- version ---\n3.13\n",
+            {".python-version"},
+        ),
+        # A filter takes the output after the marker: it may have cut the marker off.
+        (
+            'echo "--- version ---"; cat .python-version | tail -1',
+            "3.13\n",
+            {".python-version"},
+        ),
+    ],
+)
+def test_a_read_after_a_marker_its_output_lacks_never_ran(
+    tmp_path: Path, command: str, output: str, read: set[str]
+) -> None:
+    assert _reads(tmp_path, [(command, output)]) == read
