@@ -689,6 +689,12 @@ def probes(command: str | None, key: str, checks: tuple[Check, ...]) -> frozense
 _INLINE_PLACES = frozenset({"<stdin>", "<string>", "-", "[eval]", "<anonymous>", "[stdin]"})
 
 
+_QUOTED_NAME = lazy_pattern(r"'([\w.-]+)'|\"([\w.-]+)\"")
+_IMPORT_FAILED = lazy_pattern(
+    r"\b(?:ModuleNotFoundError|ImportError)\b|No module named|cannot import name"
+)
+
+
 def _another_inline_program(entry: LedgerEntry, command: str) -> bool:
     """Whether ``command`` runs another inline program than the ones that raised ``entry``, which lies outside them.
 
@@ -698,10 +704,18 @@ def _another_inline_program(entry: LedgerEntry, command: str) -> bool:
     error of the earlier program's own lines (a typo in it) is gone with its correction.
     """
     program = inline_program(command)
-    if program is None or not entry.commands or entry.file in (None, *_INLINE_PLACES):
+    if program is None or not entry.commands or entry.file in _INLINE_PLACES:
         return False
     earlier = [inline_program(raised_by) for raised_by in entry.commands]
-    return all(code is not None and code != program for code in earlier)
+    other = all(code is not None and code != program for code in earlier)
+    if entry.file is None:
+        # A module that could not be imported is the environment's, not a line of the program:
+        # another program leaves it as it was unless it imports that module too.
+        if not _IMPORT_FAILED.search(entry.message):
+            return False
+        names = [a or b for a, b in _QUOTED_NAME.findall(entry.message)]
+        return other and bool(names) and not any(name in program for name in names)
+    return other
 
 
 def _raising_checks(entry: LedgerEntry) -> list[Check]:

@@ -1033,6 +1033,27 @@ def test_another_script_on_standard_input_is_not_a_rerun_of_the_one_that_failed(
     assert (typo.resolved, typo.resolution) == (True, "a corrected retry succeeded")
 
 
+def test_a_missing_module_stays_missing_for_another_program_that_never_imports_it() -> None:
+    traceback = (
+        'Traceback (most recent call last):\n  File "<string>", line 2, in <module>\n'
+        "ModuleNotFoundError: No module named '__editable___shop_finder'\n"
+    )
+    session = Session()
+    session.run(
+        'cat shop.pth && echo "---" && uv run python -c "\nimport __editable___shop_finder\n"'
+        " 2>&1 | tail -20",
+        "import __editable___shop_finder\n---\n" + traceback,
+        ok=True,
+    )
+    session.run('uv run python -c "import site; print(site.ENABLE_USER_SITE)"', "True\n", ok=True)
+    [entry] = session.ledger.errors
+    assert not entry.resolved
+    session.run(
+        'uv run python -c "import __editable___shop_finder as f; print(f)"', "<m>\n", ok=True
+    )
+    assert session.ledger.errors[0].resolved
+
+
 def test_the_same_script_on_standard_input_run_again_is_a_rerun() -> None:
     script = _stdin_script("from app.config import Settings\ns = Settings()")
     session = Session()
