@@ -378,7 +378,9 @@ def _powershell(inv: Invocation, runtime: Runtime) -> Effect:
                 return Effect()
             script = inv.with_args(args[k + 1 :])
             ran = _run_file(script, runtime, args[k + 1])
-            return Effect([*ran.operations, *output_option_writes(script)])
+            written = {op.path for op in ran.operations if op.action == "write"}
+            named = [op for op in output_option_writes(script) if op.path not in written]
+            return Effect([*ran.operations, *named])
         k += (
             2
             if any(name.startswith(word) for name in _POWERSHELL_VALUES)
