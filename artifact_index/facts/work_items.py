@@ -238,6 +238,14 @@ class _Items:
     def get(self, tracker: str, item_id: str) -> WorkItem | None:
         return self.stored.get(_key(tracker, item_id))
 
+    def by_number(self, tracker: str, number: str) -> list[str]:
+        """The ids of the followed items of ``tracker`` numbered ``number``, in any repository (``#12``, ``o/r#12``)."""
+        return [
+            item.id
+            for item in self.stored.values()
+            if item.tracker == tracker and item.id.rsplit("#", 1)[-1] == number
+        ]
+
     def put(
         self,
         tracker: Literal["bd", "gh issue", "gh pr"],
@@ -503,8 +511,11 @@ def _gh_command(
     elif verb == "view":
         _gh_view(tracker, item_id, output, items)
     elif verb == "edit" and succeeded is True:
-        # Retitled (`gh pr edit 12 --title …`): the item the session follows is named anew.
-        items.put(tracker, item_id, title=_option(rest, "--title", "-t"))
+        # Retitled (`gh pr edit 12 --title …`): the item the session follows is named anew, also
+        # when it follows it by its repository (`owner/repo#12`) and the edit names none.
+        title = _option(rest, "--title", "-t")
+        for followed in items.by_number(tracker, number) if repo is None else [item_id]:
+            items.put(tracker, followed, title=title)
 
 
 _GH_LISTED_NUMBER = lazy_pattern(r"^#?(?P<number>\d+)$")

@@ -463,3 +463,20 @@ def test_a_pull_request_retitled_is_told_by_its_new_title() -> None:
     pending = section(summary, "Pending Tasks")
     assert "package the workspace first" in pending
     assert "package mise first" not in pending
+
+
+def test_a_pull_request_followed_by_its_repository_is_retitled_by_its_number() -> None:
+    summary = summary_of(
+        shell(
+            2,
+            'gh pr create --repo acme/shop --title "package mise first"',
+            "https://github.com/acme/shop/pull/7\n",
+        ),
+        shell(
+            3,
+            'gh pr edit 7 --title "package the workspace first"',
+            "https://github.com/acme/shop/pull/7\n",
+        ),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "`acme/shop#7` package the workspace first" in pending
