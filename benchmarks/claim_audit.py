@@ -198,8 +198,10 @@ def _headings_outside_fences(text: str) -> set[str]:
                 else fence or opening.group(1)[:3]
             )
             continue
-        if fence is None and re.match(r"^#{1,6}\s", line):
-            found.add(_normalized(line.lstrip("#")))
+        # A patch's added line (`+# Title`) is the file's line too.
+        text = line[1:] if line.startswith("+") and not line.startswith("++") else line
+        if fence is None and re.match(r"^#{1,6}\s", text):
+            found.add(_normalized(text.lstrip("#")))
     return found
 
 
@@ -331,11 +333,14 @@ def _go_counts(s: Statement, shell_runs: list[tuple[ToolCall, ToolResult | None]
     if "packages" in s.text or not re.search(r"\d+ passed", s.text):
         return
     command = s.text.split("`")[1][:40]
+    # The run the statement names: its command (a command holding it), at its turn when said.
+    turn = re.search(r"\(last run turn (\d+)", s.text)
     outputs = [
         r.output or ""
         for c, r in shell_runs
         if r is not None
-        and any((op.command or "").strip().startswith(command) for op in c.operations)
+        and (turn is None or c.turn == int(turn.group(1)))
+        and any(command in (op.command or "") for op in c.operations)
     ]
     if outputs and _GO_PACKAGE_LINE.search(outputs[-1]) and not _GO_TEST_LINE.search(outputs[-1]):
         s.flags.append("count: `go test` printed packages, said as tests")

@@ -106,6 +106,11 @@ def test_a_heading_cut_short_is_found_by_its_start() -> None:
     assert statement.flags == []
 
 
+def test_a_heading_a_patch_added_is_a_heading() -> None:
+    text = audit._decoded(['{"type": "patch", "diff": "+# Drain\\n+\\n+## Scope\\n"}\n'])
+    assert {"Drain", "Scope"} <= audit._headings_outside_fences(text)
+
+
 def test_a_fence_one_string_leaves_open_does_not_hide_the_next_strings_headings() -> None:
     # A tool output cut inside a code block, then a file written with a heading.
     text = audit._decoded(
