@@ -67,6 +67,7 @@ from artifact_index.facts.errors.checks import (
     Check,
     checks_in,
     command_key,
+    covers,
     masks_exit_status,
 )
 from artifact_index.facts.errors.checks.stages import (
@@ -220,6 +221,19 @@ def _got_further(before: tuple[str, ...], now: tuple[str, ...]) -> bool:
 
 # Static checks run before the tests in a project's task (`check: lint typecheck test`).
 _STATIC_KINDS = frozenset({"linter", "type-checker"})
+
+
+# A test run that stopped before any test ran: its packages did not build or set up.
+_BEFORE_TESTS = lazy_pattern(r"\[(?:setup|build) failed\]")
+
+
+def _stopped_before_tests(entry: LedgerEntry) -> bool:
+    """Whether ``entry`` is a failure that stopped a test run before its tests (``FAIL ./x [setup failed]``)."""
+    return (
+        entry.kind == "test-runner"
+        and entry.test is None
+        and bool(_BEFORE_TESTS.search(entry.message))
+    )
 
 
 def _tests_ran_after_static(entry: LedgerEntry, command: str | None, run: TestRun | None) -> bool:
@@ -671,6 +685,11 @@ class ErrorLedger(BaseModel):
         kinds = {(d.kind, d.tool) for d in diagnostics}
         checks = checks_in(command) if command else ()
         lookups = probes(command, key, checks) if not failed_now else {f"key:{key}"}
+        ran_tests = test_run is not None and test_run.passed + test_run.failed > 0
+        if failed_now and ran_tests:
+            # A run that failed yet ran its tests got past what stopped a run of them before.
+            tests = [c.runner for c in checks if c.category == "test"]
+            lookups = {*lookups, *(f"runner:{r}" for r in tests), *(f"tool:{r}" for r in tests)}
         candidates: set[int] = set()
         open_entries = self._open
         for lookup in lookups:
@@ -687,6 +706,15 @@ class ErrorLedger(BaseModel):
                 and got_past(entry.tool, earlier_tools, tools)
             ):
                 how = "a rerun of the same command got past it"
+            if (
+                how is None
+                and failed_now
+                and ran_tests
+                and key not in entry.keys
+                and _stopped_before_tests(entry)
+                and any(covers(command, earlier, "test") for earlier in entry.commands)
+            ):
+                how = "a run covering the same tests got as far as running them"
             if how is None and failed_now and key in entry.keys:
                 if further:
                     how = "a rerun of the same task got further, past the stage that showed it"

@@ -577,3 +577,24 @@ def test_a_whole_project_vet_that_compiles_every_package_settles_a_build_error()
     [entry] = session.ledger.errors
     assert entry.kind == "compiler" and entry.resolved
     assert entry.resolution == "a whole-project `go vet`, which compiles every package, passed"
+
+
+SETUP_FAILED = (
+    "# ./e2e/...\npattern ./e2e/...: directory prefix e2e does not contain main module\n"
+    "FAIL\t./e2e/... [setup failed]\nFAIL\n"
+)
+RAN_AND_FAILED = (
+    "=== RUN   TestLifecycle_X\n    x_test.go:16: entire binary not available\n"
+    "--- FAIL: TestLifecycle_X (0.00s)\nFAIL\nFAIL\tgithub.com/e/x/e2e\t0.557s\nFAIL\n"
+)
+
+
+def test_a_run_that_got_as_far_as_its_tests_is_past_the_setup_that_stopped_the_last_one() -> None:
+    session = Session()
+    session.run("cd /repo && go test -run TestLifecycle ./e2e/... 2>&1", SETUP_FAILED, ok=False)
+    session.run("go test -run TestLifecycle ./other/... 2>&1", RAN_AND_FAILED, ok=False)
+    assert not session.ledger.errors[0].resolved  # other packages' tests
+    session.run("go test -run TestLifecycle ./... 2>&1", RAN_AND_FAILED, ok=False)
+    setup = session.ledger.errors[0]
+    assert setup.resolution == "a run covering the same tests got as far as running them"
+    assert not next(e for e in session.ledger.errors if "binary" in e.message).resolved
