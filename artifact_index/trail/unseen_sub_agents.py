@@ -281,8 +281,28 @@ def _asked_to_change(prompt: str, path: str, root: str | None) -> bool:
         return False
     return any(
         _names(sentence, path, root) and not _HANDS_OFF.search(sentence)
-        for sentence in _CLAUSE_END.split(prompt)
+        for sentence in _CLAUSE_END.split(_outside_hands_off(prompt))
     )
+
+
+def _outside_hands_off(prompt: str) -> str:
+    """The prompt without its hands-off lists: a section headed "Files you MUST NOT touch", or the
+    items after a line such as "Do not modify these:" up to the next blank line."""
+    kept: list[str] = []
+    section_off = list_off = False
+    for line in prompt.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            section_off, list_off = bool(_HANDS_OFF.search(stripped)), False
+            continue
+        if not stripped:
+            list_off = False
+        elif stripped.endswith(":") and _HANDS_OFF.search(stripped):
+            list_off = True
+            continue
+        if not (section_off or list_off):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _run_names(run: SubAgentRun, path: str, root: str | None) -> bool:

@@ -165,3 +165,25 @@ def test_a_file_a_prompt_names_only_to_keep_its_sub_agent_off_is_not_that_sub_ag
     made = {f.path: [op.detail for op in f.ops] for f in files}
     assert any("Fix 2: cache key" in (d or "") for d in made["src/cache.ts"])
     assert any("Fix 1: deps" in (d or "") for d in made["src/deps.ts"])
+
+
+def test_a_file_listed_under_a_hands_off_heading_is_not_that_sub_agents(tmp_path: Path) -> None:
+    owner = (
+        "Implement the cache key.\n\n## Files you may edit\n\n- `src/cache.ts`\n\n"
+        "## Files you MUST NOT touch\n\n- `src/deps.ts` (Task 1)\n- anything else\n"
+    )
+    other = (
+        "Fix the deps loop.\n\nYou may edit src/deps.ts.\n\nDo not modify these:\n"
+        "- src/cache.ts\n\nRun the tests when done."
+    )
+    files = _files(
+        tmp_path,
+        [
+            ("Agent", {"description": "Fix 2: cache key", "prompt": owner}, "Done."),
+            ("Agent", {"description": "Fix 1: deps", "prompt": other}, "Done."),
+            _bash("git status --short", " M src/cache.ts\n M src/deps.ts\n"),
+        ],
+    )
+    made = {f.path: [op.detail for op in f.ops] for f in files}
+    assert any("Fix 2: cache key" in (d or "") for d in made["src/cache.ts"])
+    assert any("Fix 1: deps" in (d or "") for d in made["src/deps.ts"])
