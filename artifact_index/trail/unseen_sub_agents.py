@@ -294,6 +294,8 @@ def _outside_hands_off(prompt: str) -> str:
         stripped = line.strip()
         if stripped.startswith("#"):
             section_off, list_off = bool(_HANDS_OFF.search(stripped)), False
+            if not section_off:
+                kept.append(line)  # a heading may name the file it is about ("## Scope: a.go")
             continue
         if not stripped:
             list_off = False

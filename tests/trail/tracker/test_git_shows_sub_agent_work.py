@@ -169,7 +169,7 @@ def test_a_file_a_prompt_names_only_to_keep_its_sub_agent_off_is_not_that_sub_ag
 
 def test_a_file_listed_under_a_hands_off_heading_is_not_that_sub_agents(tmp_path: Path) -> None:
     owner = (
-        "Implement the cache key.\n\n## Files you may edit\n\n- `src/cache.ts`\n\n"
+        "Implement the cache key.\n\n## Scope (ONLY src/cache.ts)\n\nMake it stable.\n\n"
         "## Files you MUST NOT touch\n\n- `src/deps.ts` (Task 1)\n- anything else\n"
     )
     other = (
