@@ -358,12 +358,14 @@ def _marker_before_missing(segment: str, command: str, output: str) -> bool:
     """
     at = command.find(segment)
     markers = list(_ECHOED_MARKER.finditer(command[:at])) if at > 0 else []
-    if not markers or not output.strip():
-        return False
+    if not markers or not output.strip() or _STILL_RUNNING.search(output):
+        return False  # (a command still running, or run in the background, has printed no end yet)
     last = markers[-1]
     if _FILTERED_OUTPUT.search(command[last.start() :]) or _GROUP_PIPED.search(command):
         return False
     marker = last["text"].strip()
+    if "$" in marker or "`" in marker:
+        return False  # printed expanded (`echo "=== $f ==="`): its text is not known
     return bool(marker) and command.count(marker) == 1 and marker not in output
 
 
@@ -371,6 +373,10 @@ def _marker_before_missing(segment: str, command: str, output: str) -> bool:
 # group whose whole output a filter takes (`{ …; } | tail`).
 _FILTERED_OUTPUT = lazy_pattern(r"\|\s*(?:head|tail|grep|rg|sed|awk|cut|sort|uniq|less|more)\b")
 _GROUP_PIPED = lazy_pattern(r"[)}]\s*\|")
+_STILL_RUNNING = lazy_pattern(
+    r"^(?:Command running in background with ID: |Process running with session ID |Script running with cell ID )",
+    re.MULTILINE,
+)
 
 
 def _only_markers(command: str, output: str) -> bool:

@@ -97,6 +97,18 @@ def test_a_silenced_read_that_claude_code_says_printed_nothing_read_nothing(tmp_
             "3.13\n",
             {".python-version"},
         ),
+        # A marker that names a variable is printed expanded.
+        (
+            'for f in logs/*.json; do echo "=== $f ==="; cat "$f"; done; echo "--- x ---"; cat a.json',
+            "=== logs/a.json ===\n{}\n--- x ---\n{}\n",
+            {"a.json"},
+        ),
+        # Run in the background: its output is not in the result.
+        (
+            'make test && echo "=== log ===" && cat build.log 2>/dev/null',
+            "Command running in background with ID: b5db730. Output is being written to: /tmp/b.output",
+            {"build.log"},
+        ),
     ],
 )
 def test_a_read_after_a_marker_its_output_lacks_never_ran(
