@@ -40,6 +40,8 @@ class _LazyPattern:
     def __init__(self, source: Any, flags: int) -> None:
         self._source = source
         self._flags = flags
+        # The source is known without compiling: a pattern made from another's reads it at import.
+        self.pattern = source
 
     def __getattr__(self, name: str) -> Any:
         # Reached only for names not yet bound on the instance, so at most once per name.

@@ -12,6 +12,7 @@ from artifact_index.lazy_pattern import lazy_pattern
 
 def test_is_not_compiled_until_used() -> None:
     pattern = lazy_pattern(r"(unclosed")  # compiling it now would raise
+    assert pattern.pattern == "(unclosed"  # its source is read without compiling it
     with pytest.raises(re.error):
         pattern.search("unclosed")
 

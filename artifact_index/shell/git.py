@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from artifact_index.ingestion.events import FileAction, FileOperation
 from artifact_index.ingestion.git_quoting import unquote_git_path
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.git_report import merge_reports, merged_in_place
 from artifact_index.shell.invocation import (
@@ -364,8 +365,8 @@ def _discarded(inv: Invocation, runtime: Runtime, shown: str) -> list[FileOperat
 
 
 # git rm prints one line per file it removes, its path from the repository's root, quoted.
-_RM_LINE = re.compile(r"^rm '(?P<path>.+)'$", re.MULTILINE)
-_GIT_WILDCARD = re.compile(r"[*?\[]")
+_RM_LINE = lazy_pattern(r"^rm '(?P<path>.+)'$", re.MULTILINE)
+_GIT_WILDCARD = lazy_pattern(r"[*?\[]")
 
 
 def _rm(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:
@@ -564,8 +565,8 @@ def _clean(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOpera
 # What `git status` prints about a file that is new to the repository: the
 # long form's untracked section and `new file:` lines, `??` / `A ` of the
 # short form and of --porcelain.
-_LONG_NEW = re.compile(r"^\t(?:new file:\s+)?(?P<path>[^\t:][^\t]*)$")
-_SHORT_NEW = re.compile(r"^(?:\?\?|A[ MD]) (?P<path>.+)$")
+_LONG_NEW = lazy_pattern(r"^\t(?:new file:\s+)?(?P<path>[^\t:][^\t]*)$")
+_SHORT_NEW = lazy_pattern(r"^(?:\?\?|A[ MD]) (?P<path>.+)$")
 _UNTRACKED_HEADER = "Untracked files:"
 
 
@@ -588,8 +589,8 @@ def _new_in_status(output: str) -> list[str]:
 
 
 # The long form's changed tracked files (`\tmodified:   a.go`) and the short form's (` M a.go`).
-_LONG_CHANGED = re.compile(r"^\t(?P<state>modified|deleted):\s+(?P<path>[^\t]+)$")
-_SHORT_CHANGED = re.compile(r"^(?:[ M][MD]|[MD] ) (?P<path>.+)$")
+_LONG_CHANGED = lazy_pattern(r"^\t(?P<state>modified|deleted):\s+(?P<path>[^\t]+)$")
+_SHORT_CHANGED = lazy_pattern(r"^(?:[ M][MD]|[MD] ) (?P<path>.+)$")
 
 
 def _changed_in_status(output: str) -> list[tuple[str, FileAction]]:
@@ -690,8 +691,8 @@ def credited_to_sub_agent(detail: str | None) -> bool:
 
 # `git commit`'s first line (`[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] ...`) and the
 # line of its summary that says a file is new to the repository.
-_COMMITTED = re.compile(r"^\[[^\]\n]*\b[0-9a-f]{7,40}\] ")
-_CREATE_MODE = re.compile(r"^ create mode \d+ (?P<path>.+?)\s*$")
+_COMMITTED = lazy_pattern(r"^\[[^\]\n]*\b[0-9a-f]{7,40}\] ")
+_CREATE_MODE = lazy_pattern(r"^ create mode \d+ (?P<path>.+?)\s*$")
 
 
 def _commit(inv: Invocation, runtime: Runtime, rest: list[Arg]) -> list[FileOperation]:

@@ -11,8 +11,7 @@ directory among them moves like a file under a glob anyway).
 
 from __future__ import annotations
 
-import re
-
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.listing import simple_commands
 from artifact_index.shell.state import join
 
@@ -22,7 +21,7 @@ __all__ = ["listed_files"]
 _UNREAD_OPTIONS = frozenset("RdFpQbqmxCgonNI")
 # A long-format line: type and permissions, links, then owner, group, size, a date
 # in any locale (three words), the name.
-_LONG_LINE = re.compile(
+_LONG_LINE = lazy_pattern(
     r"^(?P<type>[-dlcbps])[rwxsStTl-]{9}[.@+]?\s+\d+\s+(?:\S+\s+){6}(?P<name>.+)$"
 )
 

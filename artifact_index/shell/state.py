@@ -97,7 +97,7 @@ PathKind = Literal["workspace", "scratch", "anonymous", "device", "git"]
 # Git's own bookkeeping inside a `.git` directory: its index, locks, refs and
 # objects change with every git command and are no file of the project.  A
 # hook or `info/exclude` the session writes there stays a file it changed.
-_GIT_BOOKKEEPING = re.compile(
+_GIT_BOOKKEEPING = lazy_pattern(
     r"(?:^|/)\.git/(?:[^/]+\.lock$|index$|[A-Z_]*HEAD$|COMMIT_EDITMSG$|packed-refs$"
     r"|(?:refs|objects|logs|rebase-merge|rebase-apply|modules|worktrees)(?:/|$))"
 )

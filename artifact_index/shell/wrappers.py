@@ -9,10 +9,10 @@ found where the wrapper itself would find it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.expand import Arg
 from artifact_index.shell.invocation import parse_options
 
@@ -87,7 +87,7 @@ _TWO_WORD: dict[tuple[str, str], _Wrapper] = {
 }
 _MISE = "mise"
 
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_ENV_ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def executable(word: str) -> str:

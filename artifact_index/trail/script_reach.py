@@ -18,6 +18,7 @@ import posixpath
 import re
 from fnmatch import fnmatchcase
 
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.shell.snapshots import SNAPSHOT_WRITES, is_snapshot_file
 from artifact_index.trail.answers import FileReport, UnknownEffect
 from artifact_index.trail.index import ArtifactIndex
@@ -32,12 +33,12 @@ MAY_HAVE_CHANGED_IT = "a command that may rewrite it ran after its last read"
 """The ``detail`` of an effect that names the file itself (``go mod tidy`` and ``go.mod``)."""
 
 # The effects that may have written a file: not "runs a command computed at run time".
-_WRITES = re.compile(
+_WRITES = lazy_pattern(
     r"^(?P<who>script \S+|\w+ code) (?:writes|creates|removes|copies|moves|deletes)\b.*computed at run time"
 )
-_LITERAL = re.compile(r"""(?P<quote>["'])(?P<body>[^"'\\\n]{1,200})(?P=quote)""")
+_LITERAL = lazy_pattern(r"""(?P<quote>["'])(?P<body>[^"'\\\n]{1,200})(?P=quote)""")
 # Installed dependencies: a project's script does not rewrite them.
-_DEPENDENCY = re.compile(r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv)/")
+_DEPENDENCY = lazy_pattern(r"(?:^|/)(?:node_modules|vendor|site-packages|\.venv|venv)/")
 # Literals too common to say anything about where a script writes.
 _GENERIC = frozenset({"", ".", "..", "/", "*", "**", "w", "r", "a", "utf-8", "utf8"})
 
@@ -84,7 +85,7 @@ def _script_text(
 
 
 # `find DIR ... -exec sed -i ... {} \;` says which folders it searched: nothing outside them is reached.
-_SEARCHED = re.compile(r"^find code writes the files its search under (?P<roots>.+?) matches \(")
+_SEARCHED = lazy_pattern(r"^find code writes the files its search under (?P<roots>.+?) matches \(")
 
 
 def _reaching_runs(

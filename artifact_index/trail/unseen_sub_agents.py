@@ -266,13 +266,13 @@ def _sent_elsewhere(prompt: str, root: str | None) -> bool:
 
 # A sentence that keeps the sub-agent off what it names ("Another agent is editing search_cache.go —
 # do not touch those"): the file is named, but not to be changed.
-_HANDS_OFF = re.compile(
+_HANDS_OFF = lazy_pattern(
     r"\b(?:do not|don't|never|must not|mustn't)\s+(?:touch|edit|modify|change|write)\b"
     r"|\bleave\b[^.\n]{0,80}\balone\b|\boff[- ]limits\b|\bread[- ]only\b|\banother agent\b",
     re.IGNORECASE,
 )
 # Sentences and their clauses: a path's own dots ("search_cache.go") end none.
-_CLAUSE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+")
+_CLAUSE_END = lazy_pattern(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+")
 
 
 def _asked_to_change(prompt: str, path: str, root: str | None) -> bool:

@@ -39,7 +39,6 @@ Two promises to the host:
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -47,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from artifact_index.ingestion.events import JSONObject
+from artifact_index.lazy_pattern import lazy_pattern
 from artifact_index.redaction import redact_text
 from artifact_index.trail.build import build_index
 from artifact_index.trail.collection import collector_paused
@@ -120,7 +120,7 @@ _SECTIONS = (
     ("Files read (unchanged)", "files_read", "read-file lines", "files"),
 )
 _EMPTY = ("None", "No test run", "No task list")
-_EARLIER_CALLS = re.compile(r"^- (\d+) earlier call\(s\) with no result recorded$")
+_EARLIER_CALLS = lazy_pattern(r"^- (\d+) earlier call\(s\) with no result recorded$")
 _EVENTS = ("SessionStart", "PreCompact", "PostCompact")
 
 

@@ -55,6 +55,7 @@ from artifact_index.facts.symbols.extraction import (
     usable,
 )
 from artifact_index.facts.symbols.languages import language_for_path, tags_query
+from artifact_index.lazy_pattern import lazy_pattern
 
 __all__ = [
     "MAX_SOURCE_CHARS",
@@ -311,9 +312,9 @@ _BRACKETED = frozenset(
 )
 # What a bracket count skips: comments and string literals (a string left open ends at its line).
 _SKIPPED = r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"?|`(?:\\.|[^`\\])*`?|"
-_BRACKETS_OUTSIDE_LITERALS = re.compile(_SKIPPED + r"'(?:\\.|[^'\\\n])*'?|[()\[\]{}]", re.DOTALL)
+_BRACKETS_OUTSIDE_LITERALS = lazy_pattern(_SKIPPED + r"'(?:\\.|[^'\\\n])*'?|[()\[\]{}]", re.DOTALL)
 # In Rust a quote starts a character (`'{'`) or a lifetime (`&'a str`), never a string.
-_RUST_BRACKETS_OUTSIDE_LITERALS = re.compile(
+_RUST_BRACKETS_OUTSIDE_LITERALS = lazy_pattern(
     _SKIPPED + r"'(?:\\[^']{1,8}|[^'\\\n])'|[()\[\]{}]", re.DOTALL
 )
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
@@ -449,7 +450,7 @@ def _in_order(wanted: Sequence[str], lines: Sequence[str]) -> bool:
     return all(any(line == w for line in remaining) for w in wanted if not _CLOSERS_ONLY.match(w))
 
 
-_CLOSERS_ONLY = re.compile(r"^[)\]}\s;,]*$")
+_CLOSERS_ONLY = lazy_pattern(r"^[)\]}\s;,]*$")
 
 
 def _rebuild(context: str, old: str, new: str) -> tuple[str, str] | None:

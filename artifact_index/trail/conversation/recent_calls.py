@@ -140,7 +140,7 @@ def _shows_output(call: ToolCall) -> bool:
 
 # What Claude Code writes in the assistant's place when a request fails or is cut short ("API Error: 401 ...
 # Please run /login", "No response requested."): the harness's words, not where the agent stopped.
-_HARNESS_TEXT = re.compile(
+_HARNESS_TEXT = lazy_pattern(
     r"\A(?:API Error\b|No response requested\.?\Z|Prompt is too long\b|Claude AI usage limit reached\b|"
     r"Request timed out\b|Credit balance is too low\b|Invalid API key\b)"
 )

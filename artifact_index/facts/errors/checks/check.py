@@ -77,7 +77,7 @@ _LINE_SUFFIX = lazy_pattern(r"(?<!:):\d+$")  # "test/a_test.exs:42": the file, n
 _PLAIN_NAMES = lazy_pattern(r"^\s*[\w.\[\]-]+(?:\s+or\s+[\w.\[\]-]+)*\s*$")
 
 
-_NAME_PART = re.compile(r"^[\w:./-]+$")
+_NAME_PART = lazy_pattern(r"^[\w:./-]+$")
 
 
 def _name_part_selects(general: str, specific: str) -> bool:
