@@ -145,6 +145,11 @@ def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Pat
     assert "artifact_index.shell.analysis" not in again
     # Nor is a grammar loaded: ctypes only opens the bundled grammars' library.
     assert "ctypes" not in again
+    # Nor the parser that builds the command model from the grammar's tree.
+    assert (
+        not {f"artifact_index.shell.parser.{name}" for name in ("bash_grammar", "heredocs", "tree")}
+        & again
+    )
 
 
 _COLLECTIONS = """

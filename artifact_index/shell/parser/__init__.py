@@ -40,12 +40,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import pairwise
-
-from tree_sitter import Node as TSNode
+from typing import TYPE_CHECKING
 
 from artifact_index.lazy_pattern import lazy_pattern
-from artifact_index.shell.parser.bash_grammar import Source, bash_parser, safe_parse
-from artifact_index.shell.parser.heredocs import Rewrite, find_heredocs, skeleton
 from artifact_index.shell.parser.syntax_tree import (
     Command,
     Conditional,
@@ -64,7 +61,12 @@ from artifact_index.shell.parser.syntax_tree import (
     Var,
     Word,
 )
-from artifact_index.shell.parser.tree import Builder
+
+if TYPE_CHECKING:
+    from tree_sitter import Node as TSNode
+
+    from artifact_index.shell.parser.bash_grammar import Source, safe_parse
+    from artifact_index.shell.parser.heredocs import Rewrite
 
 __all__ = [
     "Command",
@@ -86,6 +88,17 @@ __all__ = [
     "parse_command",
     "safe_parse",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The grammar and the tree walk are loaded with the first command parsed: the model's classes
+    # alone are what most readers of a command's words need at their import (a hook that reads
+    # nothing new parses nothing).
+    if name == "safe_parse":
+        from artifact_index.shell.parser.bash_grammar import safe_parse
+
+        return safe_parse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _NAME = lazy_pattern(rb"[A-Za-z_][A-Za-z0-9_]*|[0-9]")
@@ -121,6 +134,10 @@ def _split_variables(root: TSNode, source: Source) -> list[Rewrite]:
 @lru_cache(maxsize=4096)
 def parse_command(text: str) -> Script:
     """The model of a shell command (an empty sequence when no grammar is available)."""
+    from artifact_index.shell.parser.bash_grammar import Source, bash_parser, safe_parse
+    from artifact_index.shell.parser.heredocs import find_heredocs, skeleton
+    from artifact_index.shell.parser.tree import Builder
+
     ts = bash_parser()
     if ts is None:
         return Script(Sequence(()), text, has_errors=True)
