@@ -26,8 +26,7 @@ from artifact_index.facts.changes import (
 )
 from artifact_index.facts.claims import Evidence
 from artifact_index.facts.symbols.symbol_entry import SymbolEntry
-from artifact_index.ingestion.events import ToolCall
-from artifact_index.shell.formatters import MAY_BE_UNCHANGED
+from artifact_index.ingestion.events import MAY_BE_UNCHANGED, ToolCall
 from artifact_index.shell.git import BROUGHT_IN, LISTED_AFTER_PUT_BACK, LISTED_DELETED
 from artifact_index.trail.answers import FileEntry, FileReport, OperationEntry
 from artifact_index.trail.collection import collector_paused

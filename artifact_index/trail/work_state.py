@@ -35,6 +35,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from artifact_index.facts.claims import Evidence
 from artifact_index.lazy_pattern import lazy_pattern
@@ -62,7 +63,9 @@ from artifact_index.trail.session_state import (
     Staging,
 )
 from artifact_index.trail.submission import DiffScope, GitModel, git_words
-from artifact_index.trail.tree_status import TreeStatus, compared_revision, observed_status
+
+if TYPE_CHECKING:
+    from artifact_index.trail.tree_status import TreeStatus
 
 __all__ = ["UnlistedMemory", "WorkState", "committed_per_status", "work_state"]
 
@@ -215,6 +218,10 @@ class WorkState:
                     )
                 )
             if succeeded:
+                # The status readers are loaded by the first git command that succeeded: a hook
+                # that finds nothing appended to read runs none.
+                from artifact_index.trail.tree_status import compared_revision, observed_status
+
                 self.state.branch = _branch_from(sub, args, output) or self.state.branch
                 compared = compared_revision(step, sub, args, _beside(steps, step), output)
                 if compared is not None and len(compared.files) <= _MAX_LISTED:

@@ -145,11 +145,13 @@ def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Pat
     assert "artifact_index.shell.analysis" not in again
     # Nor is a grammar loaded: ctypes only opens the bundled grammars' library.
     assert "ctypes" not in again
-    # Nor the parser that builds the command model from the grammar's tree.
+    # Nor the parser that builds the command model from the grammar's tree, the formatters' effects
+    # or the readers of git's status output.
     assert (
         not {f"artifact_index.shell.parser.{name}" for name in ("bash_grammar", "heredocs", "tree")}
         & again
     )
+    assert not {"artifact_index.shell.formatters", "artifact_index.trail.tree_status"} & again
 
 
 _COLLECTIONS = """
