@@ -19,12 +19,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tree_sitter import Language, Parser, Tree
-
 from artifact_index.exceptions import GrammarUnavailable
 
 if TYPE_CHECKING:
     import ctypes
+
+    from tree_sitter import Language, Parser, Tree
+
+# tree-sitter itself is imported by the functions that load a grammar or make a parser: every
+# command that reads a file's symbols or a shell command imports this module, and a hook that
+# finds nothing appended does neither.
 
 __all__ = ["GrammarUnavailable", "grammar_source", "language", "parser", "safe_parse"]
 
@@ -68,6 +72,8 @@ def _bundled_language(library: ctypes.CDLL, symbol: str) -> Language:
     """The grammar ``symbol`` of the bundled library, wrapped in the capsule ``Language`` takes."""
     import ctypes
 
+    from tree_sitter import Language
+
     capsule_new = ctypes.pythonapi.PyCapsule_New
     capsule_new.restype = ctypes.py_object
     capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -85,6 +91,8 @@ def language(name: str) -> Language | None:
     """
     if name not in _GRAMMARS:
         return None
+    from tree_sitter import Language
+
     symbol, package, function = _GRAMMARS[name]
     library = _bundled_library()
     if library is not None and hasattr(library, f"tree_sitter_{symbol}"):
@@ -131,6 +139,8 @@ def grammar_source(name: str) -> str | None:
 
 def parser(name: str) -> Parser | None:
     """A fresh parser for ``name`` (parsers are cheap; languages are cached)."""
+    from tree_sitter import Parser
+
     lang = language(name)
     return Parser(lang) if lang is not None else None
 

@@ -143,8 +143,9 @@ def test_a_hook_that_finds_nothing_appended_feeds_no_shell_command(tmp_path: Pat
     assert "artifact_index.trail.tracker" in again
     assert not {name for name in again if name.startswith("artifact_index.shell.effects")}
     assert "artifact_index.shell.analysis" not in again
-    # Nor is a grammar loaded: ctypes only opens the bundled grammars' library.
+    # Nor is a grammar loaded: ctypes only opens the bundled grammars' library; nor tree-sitter.
     assert "ctypes" not in again
+    assert not {name for name in again if name.split(".")[0] == "tree_sitter"}
     # Nor the parser that builds the command model from the grammar's tree, the formatters' effects
     # or the readers of git's status output.
     assert (

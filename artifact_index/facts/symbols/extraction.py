@@ -27,12 +27,13 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Literal, get_args
-
-from tree_sitter import Node, Parser, QueryCursor, Tree
+from typing import TYPE_CHECKING, Literal, get_args
 
 from artifact_index import grammars
 from artifact_index.facts.symbols.languages import tags_query
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser, Tree
 
 __all__ = ["MAX_SOURCE_CHARS", "Found", "SymbolKind", "analyze", "clear_caches", "usable"]
 
@@ -216,6 +217,9 @@ def _analyze_file(path: str, source: str, language: str) -> tuple[Found, ...]:
 
 
 def _parse(source: str, language: str, first_line: int) -> _Parsed | None:
+    # Imported by the first parse, with the grammar (see artifact_index.grammars).
+    from tree_sitter import QueryCursor
+
     query = tags_query(language)
     parser = grammars.parser(language)
     if query is None or parser is None:
@@ -228,6 +232,8 @@ def _parse(source: str, language: str, first_line: int) -> _Parsed | None:
 
 def _reparse(previous: _Parsed, source: str, language: str) -> _Parsed | None:
     """``source`` parsed from ``previous``, the last version of the same file."""
+    from tree_sitter import QueryCursor
+
     query = tags_query(language)
     parser = grammars.parser(language)
     if query is None or parser is None:

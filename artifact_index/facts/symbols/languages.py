@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from tree_sitter import Query
-
-from artifact_index import grammars
-from artifact_index.facts.symbols.query_compat import compile_tags_query
 from artifact_index.lazy_pattern import lazy_pattern
+
+if TYPE_CHECKING:
+    from tree_sitter import Query
 
 __all__ = ["language_for_path", "tags_query"]
 
@@ -110,6 +110,11 @@ def _query_text(language: str, seen: frozenset[str] = frozenset()) -> str:
 @cache
 def tags_query(language: str) -> Query | None:
     """The compiled tags query for ``language``; None without a grammar or query file."""
+    # The grammars and tree-sitter are loaded with the first query: naming a file's language
+    # (language_for_path) is all a hook that reads nothing new asks of this module.
+    from artifact_index import grammars
+    from artifact_index.facts.symbols.query_compat import compile_tags_query
+
     lang = grammars.language(language)
     if lang is None:
         return None
