@@ -14,7 +14,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,6 @@ from artifact_index.presentation.output import (
     emit_transcript_json,
     report_skipped,
 )
-from artifact_index.redaction import redact_text
 from summarizer.cli_options import add_llm_options, add_provider_options
 from summarizer.exceptions import SummarizerError
 from summarizer.integrations.service_commands import register_integration_commands
@@ -132,6 +130,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _warn(sentence: str) -> None:
+    from artifact_index.redaction import redact_text
+
     print(redact_text(f"artifact-index: warning: {sentence}"), file=sys.stderr)
 
 
@@ -189,6 +189,8 @@ def cmd_hook(args: argparse.Namespace) -> int:
     Answers within its deadline (``--seconds``, else ``ARTIFACT_INDEX_HOOK_SECONDS``),
     with the best it has by then; see :mod:`summarizer.integrations.hook_limits`.
     """
+    from dataclasses import replace
+
     from summarizer.integrations.hook_limits import Deadline, HookLimits, limit_memory
     from summarizer.integrations.hooks import HookRun, run_bounded_hook
 

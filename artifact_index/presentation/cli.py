@@ -36,6 +36,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from artifact_index import __version__
@@ -50,7 +51,6 @@ from artifact_index.presentation.output import (
     terminal_width,
 )
 from artifact_index.presentation.sessions import add_session_commands
-from artifact_index.redaction import redact_text, redaction_disabled
 
 if TYPE_CHECKING:
     from artifact_index.ingestion.loading import Loaded
@@ -85,8 +85,6 @@ EXIT_INTERNAL = 3
 
 def import_index_commands_modules() -> None:
     """The modules every index query runs on: the engine, every adapter (detection asks each), the renderers."""
-    from importlib import import_module
-
     from artifact_index.ingestion.adapters import known_formats
 
     for module in ("artifact_index.trail.build", "artifact_index.presentation.render"):
@@ -108,12 +106,14 @@ def _import_for_command(args: argparse.Namespace) -> None:
     walk it again.
     """
     imports: Callable[[], None] | None = getattr(args, "imports", None)
-    if imports is None:
-        return
     collecting = gc.isenabled()
     gc.disable()
     try:
-        imports()
+        # Every command prints through the redaction; building the command line (all of
+        # `--help`) prints nothing through it, so it is imported here, not with the parser.
+        import_module("artifact_index.redaction")
+        if imports is not None:
+            imports()
     finally:
         if args.owns_process:
             from artifact_index.trail.collection import freeze_for_process
@@ -507,6 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         _import_for_command(args)
+        from artifact_index.redaction import redaction_disabled
+
         with redaction_disabled() if args.no_redact else nullcontext():
             if isinstance(getattr(args, "transcript", None), list) and getattr(args, "batch", True):
                 if _is_batch(args.transcript):
@@ -524,6 +526,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:  # the promise is one sentence, never a traceback
         # Messages can quote the input, so they are redacted like any output.
+        from artifact_index.redaction import redact_text
+
         if isinstance(exc, ArtifactIndexError):
             hint = " (--format NAME reads it as NAME)" if isinstance(exc, UnknownFormat) else ""
             print(redact_text(f"artifact-index: error: {one_line(exc)}{hint}"), file=sys.stderr)

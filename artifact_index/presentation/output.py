@@ -15,10 +15,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from artifact_index.redaction import redact_json, redact_text
-
 if TYPE_CHECKING:
     from artifact_index.ingestion.loading import Loaded
+
+# The redaction rules (and the dataclasses and hashing they are built with) are imported by the
+# functions that print: building the command line, which `--help` is all of, prints nothing here.
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -35,6 +36,8 @@ SCHEMA_VERSION = 1
 
 def report_skipped(loaded: Loaded) -> None:
     """One warning on standard error naming the parts of the transcript that could not be used."""
+    from artifact_index.redaction import redact_text
+
     skipped = loaded.skipped
     if not skipped:
         return
@@ -53,6 +56,8 @@ def report_skipped(loaded: Loaded) -> None:
 
 def emit_json(data: Mapping[str, object]) -> None:
     """Print ``data`` as one line of JSON, ``schema_version`` first, secrets redacted."""
+    from artifact_index.redaction import redact_json
+
     document = {"schema_version": SCHEMA_VERSION, **data}
     sys.stdout.write(json.dumps(redact_json(document), ensure_ascii=False) + "\n")
 
@@ -64,6 +69,8 @@ def emit_transcript_json(args: argparse.Namespace, data: Mapping[str, object]) -
 
 def emit_text(text: str) -> None:
     """Print ``text`` on standard output as it is, secrets redacted."""
+    from artifact_index.redaction import redact_text
+
     sys.stdout.write(redact_text(text))
 
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, TextIO
 from artifact_index.presentation.arguments import add_command, add_transcript_arguments
 from artifact_index.presentation.output import SCHEMA_VERSION, terminal_width
 from artifact_index.presentation.tables import Column, render_table, shorten_end, shorten_middle
-from artifact_index.redaction import redact_json, redact_text
 
 if TYPE_CHECKING:
     from artifact_index.live.record import StoredError, StoredFile
@@ -41,11 +40,15 @@ def _store(args: argparse.Namespace) -> SessionStore:
 
 def _say_json(data: Mapping[str, object]) -> None:
     """One JSON line, ``schema_version`` first, secrets redacted (as every command's ``--json``)."""
+    from artifact_index.redaction import redact_json
+
     _say(json.dumps(redact_json({"schema_version": SCHEMA_VERSION, **data}), ensure_ascii=False))
 
 
 def _say(text: str, stream: TextIO | None = None) -> None:
     """One message, secrets redacted, flushed at once (a watch prints as it goes)."""
+    from artifact_index.redaction import redact_text
+
     target = stream if stream is not None else sys.stdout
     target.write(redact_text(text) + "\n")
     target.flush()

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from artifact_index.exceptions import UsageError
 from artifact_index.presentation.arguments import add_command
 from artifact_index.presentation.output import emit_json
-from artifact_index.redaction import redact_text
 from summarizer.cli_options import add_llm_options
 from summarizer.exceptions import SummarizerError
 
@@ -117,6 +116,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
 
     def announce(address: str) -> None:
+        from artifact_index.redaction import redact_text
+
         print(
             redact_text(f"artifact-index: serving on {address}/api (Ctrl-C stops)"),
             file=sys.stderr,
