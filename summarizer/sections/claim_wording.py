@@ -105,16 +105,19 @@ def _test_part(command: str) -> tuple[str, list[str]] | None:
 def test_result(run: TestReport, limit: int = 100) -> str:
     """One run, its last result as seen, and what a later run covering it showed."""
     part = _test_part(run.command)
+    line = f"`{one_line(run.command, limit)}` (last run turn {run.turn}): "
     if part is not None:
+        # The whole command stays the run's name (another run of the tests alone is another
+        # run); the counts are said to be its tests' only.
         tests, others = part
         also = ", ".join(f"`{runner}`" for runner in others)
-        line = (
-            f"`{one_line(tests, limit)}` (last run turn {run.turn}, in a command that also ran "
-            f"{also}, whose results these are not): "
-            + test_counts(run.model_copy(update={"command": tests}))
+        line += (
+            test_counts(run.model_copy(update={"command": tests}))
+            + f" (of `{one_line(tests, 60)}`; the results of {also}, which it also ran, are not"
+            " these)"
         )
     else:
-        line = f"`{one_line(run.command, limit)}` (last run turn {run.turn}): {test_counts(run)}"
+        line += test_counts(run)
     if run.superseded_by is not None:
         line += (
             f"; a later run covering it, `{one_line(run.superseded_by, 60)}` "

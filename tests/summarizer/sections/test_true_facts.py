@@ -240,10 +240,9 @@ def test_tests_run_beside_a_build_that_failed_unseen_are_named_apart_from_it() -
     )
     status = _section(_hook(_index(shell(1, command, output))), "Test status")
 
-    assert (
-        "`go test ./internal/bench 2>&1 | tail -3` (last run turn 1, in a command that also ran "
-        "`go build`, whose results these are not): "
-    ) in status
+    assert "(of `go test ./internal/bench 2>&1 | tail -3`; the results of `go build`, which it" in (
+        status
+    )
 
 
 @pytest.mark.parametrize(
