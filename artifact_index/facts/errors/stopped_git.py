@@ -64,6 +64,12 @@ _ENDS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 
+# A plain `git commit` also concludes a merge, cherry-pick or revert that stopped on a conflict, once
+# the conflicts are resolved and staged. Not a step that resumes one: a commit that failed says
+# nothing of a merge.
+_CONCLUDED_BY_COMMIT = frozenset({"merge", "cherry-pick", "revert"})
+
+
 def _git_steps(command: str) -> list[tuple[str, ...]]:
     """The arguments of each git step of ``command``, past git's own options."""
     steps = []
@@ -111,7 +117,8 @@ def ended_by(entry: LedgerEntry, later: str) -> str | None:
         return None
     for step in _git_steps(later):
         for operation in sorted(operations):
-            for end in _ENDS[operation]:
+            ends = _ENDS[operation] + ((("commit",),) if operation in _CONCLUDED_BY_COMMIT else ())
+            for end in ends:
                 if _runs(step, end):
                     return f"the stopped {operation} was ended by `git {' '.join(end)}`, which succeeded"
     return None

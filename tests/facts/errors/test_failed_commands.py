@@ -1180,6 +1180,10 @@ REBASE_STOPPED = (
     "error: could not apply cefcc64... Refactor scrapers\n"
     "hint: Resolve all conflicts manually, mark them as resolved with\n"
 )
+MERGE_STOPPED = (
+    "Auto-merging src/runner.ts\nCONFLICT (content): Merge conflict in src/runner.ts\n"
+    "Automatic merge failed; fix conflicts and then commit the result.\n"
+)
 STASH_REFUSED = (
     "error: Your local changes to the following files would be overwritten by merge:\n"
     "\tsrc/utils/ogp.ts\nPlease commit your changes or stash them before you merge.\nAborting\n"
@@ -1206,6 +1210,12 @@ STASH_REFUSED = (
             "git checkout src/utils/ogp.ts && git stash drop",
         ),
         ("git stash pop", STASH_REFUSED, "git checkout src/utils/ogp.ts && git stash pop"),
+        # The conflicts resolved and staged, a plain commit concludes the merge.
+        (
+            "git merge origin/main --no-edit 2>&1",
+            MERGE_STOPPED,
+            "git add -A && git commit -m 'Merge main into topic'",
+        ),
     ],
 )
 def test_a_git_operation_stopped_midway_is_settled_by_the_command_that_ends_it(
@@ -1294,3 +1304,13 @@ def test_a_failed_check_in_a_table_of_checks_is_the_failure() -> None:
     )
     diagnostic = unexplained_failure("gh pr checks 10705", output)
     assert diagnostic.message.startswith("lint\tfail\t7m20s")
+
+
+def test_a_commit_that_failed_is_not_ended_by_a_later_commit_as_if_it_were_a_merge() -> None:
+    session = Session()
+    session.run(
+        "git commit -m wip", "husky - pre-commit hook exited with code 1 (error)\n", ok=False
+    )
+    session.run("git commit -m wip", "[main 1a2b3c4] wip\n", ok=True)
+    entry = session.ledger.errors[0]
+    assert "merge" not in (entry.resolution or "")
