@@ -446,6 +446,22 @@ def _gh_id(number: str, repo: str | None) -> str:
     return f"{repo}#{number}" if repo else f"#{number}"
 
 
+def _followed_id(items: _Items, tracker: str, number: str, repo: str | None) -> str:
+    """The id of the item a command names by number: the one the session follows under that number.
+
+    One created in the checkout's own repository is followed by its bare number (``#12``); a
+    later ``gh pr merge 12 -R owner/repo`` names the same item, and ``gh pr edit 12`` names one
+    followed as ``owner/repo#12``. Where the followed items do not say, the command's own spelling.
+    """
+    named = _gh_id(number, repo)
+    followed = items.by_number(tracker, number)
+    if named in followed:
+        return named
+    if repo is not None:
+        return _gh_id(number, None) if _gh_id(number, None) in followed else named
+    return followed[0] if len(followed) == 1 else named
+
+
 def _gh_command(
     args: list[str],
     output: str,
@@ -493,7 +509,7 @@ def _gh_command(
         number = done["number"]
     if number is None:
         return
-    item_id = _gh_id(number, repo)
+    item_id = _followed_id(items, tracker, number, repo)
     title = done["title"] if done is not None else None
     if verb == "merge" and (done is not None or succeeded is True):
         items.put(tracker, item_id, status="merged", closed_turn=items.turn, title=title)
@@ -511,11 +527,8 @@ def _gh_command(
     elif verb == "view":
         _gh_view(tracker, item_id, output, items)
     elif verb == "edit" and succeeded is True:
-        # Retitled (`gh pr edit 12 --title …`): the item the session follows is named anew, also
-        # when it follows it by its repository (`owner/repo#12`) and the edit names none.
-        title = _option(rest, "--title", "-t")
-        for followed in items.by_number(tracker, number) if repo is None else [item_id]:
-            items.put(tracker, followed, title=title)
+        # Retitled (`gh pr edit 12 --title …`): the item the session follows is named anew.
+        items.put(tracker, item_id, title=_option(rest, "--title", "-t"))
 
 
 _GH_LISTED_NUMBER = lazy_pattern(r"^#?(?P<number>\d+)$")

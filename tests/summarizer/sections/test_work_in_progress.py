@@ -480,3 +480,16 @@ def test_a_pull_request_followed_by_its_repository_is_retitled_by_its_number() -
     )
     pending = section(summary, "Pending Tasks")
     assert "`acme/shop#7` package the workspace first" in pending
+
+
+def test_a_pull_request_merged_by_its_repository_is_the_one_created_in_the_checkout() -> None:
+    summary = summary_of(
+        shell(
+            2,
+            'gh pr create --title "GNU-first stat"',
+            "https://github.com/acme/dotfiles/pull/149\n",
+        ),
+        shell(3, "gh pr merge 149 -R acme/dotfiles --squash --delete-branch", ""),
+    )
+    pending = section(summary, "Pending Tasks")
+    assert "[open]" not in pending
