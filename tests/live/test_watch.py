@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ import pytest
 
 from artifact_index.live.store import SessionStore
 from artifact_index.trail.build import build_index
+from tests.support.processes import interrupt
 
 TRANSCRIPT = "claude_code/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl.gz"
 
@@ -105,8 +105,7 @@ def test_a_transcript_written_line_by_line_is_kept_current_in_the_store(
         [row] = [r for r in store.sessions() if r.transcript == str(transcript.resolve())]
         assert (row.format, row.changed) == ("claude-code", len(final.changed_files()))
     finally:
-        watcher.send_signal(signal.SIGINT)
-        out, _ = watcher.communicate(timeout=60)
+        out, _ = interrupt(watcher)
     assert watcher.returncode == 0, errors
     updates = [json.loads(line) for line in out.splitlines()]
     assert updates and all(u["kind"] == "stored" for u in updates)

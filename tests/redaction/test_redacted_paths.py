@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import signal
 import string
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import pytest
 
 from artifact_index.live.store import SessionStore
 from artifact_index.presentation.cli import main
+from tests.support.processes import interrupt
 from tests.support.transcript_writers import ROOT, WRITERS, Step
 
 _ALNUM = string.ascii_letters + string.digits
@@ -107,8 +107,7 @@ def test_watch_keeps_a_session_whose_paths_hold_secrets(tmp_path: Path) -> None:
                 break
             time.sleep(0.1)
     finally:
-        watcher.send_signal(signal.SIGINT)
-        out, err = watcher.communicate(timeout=60)
+        out, err = interrupt(watcher)
     assert "UNIQUE" not in err and "failed" not in err, err
     [row] = SessionStore(store).sessions()
     touched = SessionStore(store).where(f"{ROOT}/uploads/{ids[0]}/photo.jpg")
