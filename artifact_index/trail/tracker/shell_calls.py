@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from artifact_index.facts.errors.failed_commands import says_nothing
+from artifact_index.facts.errors.ledger import started_in_background
 from artifact_index.facts.work_items import observe_tracker_command
 from artifact_index.ingestion.events import FileOperation, ToolResult
 from artifact_index.lazy_pattern import lazy_pattern
@@ -164,7 +165,14 @@ def analyze_shell(
     unmade = _writes_found_missing(placed, op.command or "", result.output)
     # Only an output the transcript recorded can show a read printed nothing.
     unseen = (
-        _reads_not_seen(placed, op.command or "", result.output, shell_cwd)
+        _reads_not_seen(
+            placed,
+            op.command or "",
+            result.output,
+            shell_cwd,
+            # A command still running (Codex) or run in the background has printed no end yet.
+            complete=not result.running and not started_in_background(result.output or ""),
+        )
         if succeeded is not None
         else set()
     )
@@ -293,7 +301,12 @@ _SILENCED = lazy_pattern(r"2>\s*/dev/null|2>&-|&>\s*/dev/null")
 
 
 def _reads_not_seen(
-    effects: list[FileOperation], command: str, output: str, cwd: str | None = None
+    effects: list[FileOperation],
+    command: str,
+    output: str,
+    cwd: str | None = None,
+    *,
+    complete: bool = True,
 ) -> set[int]:
     """The reads the output cannot show happened: the file may not exist, or the read never ran.
 
@@ -320,7 +333,7 @@ def _reads_not_seen(
         ):
             unseen.add(n)
             continue
-        if _marker_before_missing(segment, command, output):
+        if complete and _marker_before_missing(segment, command, output):
             unseen.add(n)  # the command never got as far as the read (killed, or stopped before)
             continue
         at = command.find(segment)
@@ -353,13 +366,14 @@ def _marker_before_missing(segment: str, command: str, output: str) -> bool:
     """Whether the marker the command echoes just before the read is not in its output: it never ran.
 
     ``find / …; echo "---version---"; cat .python-version`` killed by its timeout during the
-    ``find`` printed no marker, so the ``cat`` after it never ran. Not when a filter took the
-    output (``| head`` may have cut the marker off), nor when nothing was printed at all.
+    ``find`` printed no marker, so the ``cat`` after it never ran. Only for an output that is all
+    there (the caller says); not when a filter took the output (``| head`` may have cut the marker
+    off), nor when nothing was printed at all.
     """
     at = command.find(segment)
     markers = list(_ECHOED_MARKER.finditer(command[:at])) if at > 0 else []
-    if not markers or not output.strip() or _STILL_RUNNING.search(output):
-        return False  # (a command still running, or run in the background, has printed no end yet)
+    if not markers or not output.strip():
+        return False
     last = markers[-1]
     if _FILTERED_OUTPUT.search(command[last.start() :]) or _GROUP_PIPED.search(command):
         return False
@@ -373,10 +387,6 @@ def _marker_before_missing(segment: str, command: str, output: str) -> bool:
 # group whose whole output a filter takes (`{ …; } | tail`).
 _FILTERED_OUTPUT = lazy_pattern(r"\|\s*(?:head|tail|grep|rg|sed|awk|cut|sort|uniq|less|more)\b")
 _GROUP_PIPED = lazy_pattern(r"[)}]\s*\|")
-_STILL_RUNNING = lazy_pattern(
-    r"^(?:Command running in background with ID: |Process running with session ID |Script running with cell ID )",
-    re.MULTILINE,
-)
 
 
 def _only_markers(command: str, output: str) -> bool:
